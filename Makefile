@@ -1,0 +1,30 @@
+# Two commands on a fresh machine: `make run` (build the LayerNorm example) and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test bench clean check-gxx
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
+	  { echo "opkg needs Python 3.10 or newer (found: $$($(PYTHON) --version))"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	@touch $@
+
+check-gxx:
+	@command -v g++ >/dev/null || { echo "error: g++ (C++17) not found. opkg's sim toolchain compiles Ascend C sources with g++; install it (Debian/Ubuntu: apt-get install g++)."; exit 1; }
+
+run: $(STAMP) check-gxx
+	$(BIN)/opkg build packages/layernorm
+
+test: $(STAMP) check-gxx
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP) check-gxx
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf out $(VENV)

@@ -1,0 +1,3 @@
+from opkg.cli import main
+
+main()

@@ -1,0 +1,97 @@
+"""Operator bundles: deterministic archives of one package built for one SoC and toolchain.
+
+A bundle is a gzip'd tar whose first member is `opkg-bundle.json` (the metadata the registry
+indexes), followed by the manifest, the binaries, one verification report per dtype variant
+and `provenance.json`. Entries are sorted, owners are 0/0 and every mtime is fixed, and gzip
+carries no timestamp, so two builds of the same inputs give byte-identical bundles.
+
+The SCons glue calls `write_bundle`; the registry calls `read_metadata` and `safe_extract`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import tarfile
+from pathlib import Path, PurePosixPath
+
+from opkg.errors import BuildError, RegistryError
+from opkg.fsutil import atomic_write_bytes
+
+METADATA = "opkg-bundle.json"
+FORMAT_VERSION = 1
+# 2000-01-01T00:00:00Z: a fixed mtime, so archives do not depend on when they were built.
+FIXED_MTIME = 946684800
+
+
+def bundle_filename(name: str, version: str, soc: str, toolchain: str) -> str:
+    return f"{name}-{version}-{soc}-{toolchain}.opkg.tgz"
+
+
+def write_bundle(dest: Path, metadata: dict, files: dict[str, Path | bytes]) -> None:
+    """Write `dest` atomically. `files` maps archive paths to a file on disk or to bytes."""
+    meta = dict(metadata, format=FORMAT_VERSION)
+    members: list[tuple[str, bytes, int]] = [
+        (METADATA, (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode(), 0o644)]
+    for arcname in sorted(files):
+        _check_arcname(arcname)
+        src = files[arcname]
+        if isinstance(src, bytes):
+            members.append((arcname, src, 0o644))
+        else:
+            mode = 0o755 if os.access(src, os.X_OK) else 0o644
+            members.append((arcname, Path(src).read_bytes(), mode))
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for arcname, data, mode in members:
+            info = tarfile.TarInfo(arcname)
+            info.size, info.mode, info.mtime = len(data), mode, FIXED_MTIME
+            info.uid = info.gid = 0
+            info.uname = info.gname = ""
+            tar.addfile(info, io.BytesIO(data))
+    compressed = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=compressed, mtime=0) as gz:
+        gz.write(raw.getvalue())
+    atomic_write_bytes(dest, compressed.getvalue())
+
+
+def read_metadata(path: Path) -> dict:
+    try:
+        with tarfile.open(path, "r:gz") as tar:
+            member = tar.next()
+            if member is None or member.name != METADATA or not member.isfile():
+                raise RegistryError(f"{path}: not an opkg bundle (first entry is not {METADATA})")
+            return json.loads(tar.extractfile(member).read())
+    except (tarfile.TarError, OSError, EOFError, json.JSONDecodeError) as exc:
+        raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
+
+
+def safe_extract(path: Path, dest: Path) -> list[str]:
+    """Unpack a bundle into `dest`, refusing anything that could land outside it."""
+    names = []
+    with tarfile.open(path, "r:gz") as tar:
+        members = tar.getmembers()
+        for m in members:
+            _check_arcname(m.name, error=RegistryError)
+            if not (m.isfile() or m.isdir()):
+                raise RegistryError(f"{path}: entry {m.name!r} is a link or device; bundles hold "
+                                    "only regular files")
+        dest.mkdir(parents=True, exist_ok=True)
+        for m in members:
+            target = dest / m.name
+            if m.isdir():
+                target.mkdir(parents=True, exist_ok=True)
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(target, tar.extractfile(m).read(), mode=m.mode & 0o755)
+            names.append(m.name)
+    return names
+
+
+def _check_arcname(name: str, error=BuildError) -> None:
+    p = PurePosixPath(name)
+    if p.is_absolute() or ".." in p.parts or not p.parts or "\\" in name:
+        raise error(f"unsafe path in bundle: {name!r}")
+

@@ -1,0 +1,78 @@
+"""The `opkg` command line: one module per command, loaded only when that command runs.
+
+COMMANDS is the single registration point. Keeping imports lazy keeps `opkg --help` and
+`opkg --version` fast (no NumPy, no SCons). Every OpkgError is rendered by `main` with its
+location and hint, and exits with the code its class carries; no traceback reaches a user.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from opkg import __version__
+
+# command name -> ("module:function", one-line help); add new commands here and nowhere else.
+# The help line lives here so that `opkg --help` lists commands without importing them.
+COMMANDS = {
+    "build": ("opkg.cli.build:build", "Build, verify and bundle packages."),
+    "test": ("opkg.cli.build:test", "Verify packages against their NumPy goldens and print the report."),
+    "query": ("opkg.cli.query:query", "Inspect the package graph (deps, rdeps, packages)."),
+    "clean": ("opkg.cli.clean:clean", "Remove build outputs (and optionally the cache)."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        module, attr = COMMANDS[name][0].split(":")
+        return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx, formatter):
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, COMMANDS[name][1]) for name in sorted(COMMANDS)])
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="opkg")
+def cli():
+    """opkg: build, verify and share Ascend C custom operators.
+
+    \b
+    Examples:
+      opkg build packages/layernorm        build, verify and bundle one package
+      opkg build //...                     everything in the workspace
+      opkg test //packages/add_custom      verification report only
+      opkg query rdeps //packages/common   who depends on a package
+
+    Without CANN, packages build with the built-in `sim` toolchain: the same Ascend C
+    sources compiled with g++ and run on NumPy data.
+    """
+
+
+def main(argv=None):
+    from opkg.errors import OpkgError
+
+    try:
+        cli.main(args=argv, prog_name="opkg", standalone_mode=False)
+    except OpkgError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(2 if isinstance(exc, click.UsageError) else exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    sys.exit(0)

@@ -1,0 +1,207 @@
+"""Plain data shared by every stage: dtypes, formats, operator prototypes, dtype variants, SoCs.
+
+Nothing here reads files or runs tools. The manifest loader produces these objects, the planner
+combines them, the toolchains and the sim runtime consume them. Keep them frozen and JSON-able
+(`to_json` / `from_json`) because they cross the process boundary into SCons and the verifier.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class DType:
+    name: str          # manifest spelling, also NumPy's where NumPy has the type
+    c_type: str        # what -DDTYPE_<NAME>= expands to in Ascend C kernels
+    ge: str            # CANN's ge::DataType enumerator
+    ge_value: int      # its numeric value (graph/types.h)
+    itemsize: int
+    numpy: str | None  # NumPy dtype name; None where NumPy has no such type
+    kind: str          # 'float' | 'int' | 'uint' | 'bool'
+
+
+DTYPES: dict[str, DType] = {d.name: d for d in (
+    DType("float32", "float", "DT_FLOAT", 0, 4, "float32", "float"),
+    DType("float16", "half", "DT_FLOAT16", 1, 2, "float16", "float"),
+    DType("int8", "int8_t", "DT_INT8", 2, 1, "int8", "int"),
+    DType("int32", "int32_t", "DT_INT32", 3, 4, "int32", "int"),
+    DType("uint8", "uint8_t", "DT_UINT8", 4, 1, "uint8", "uint"),
+    DType("int16", "int16_t", "DT_INT16", 6, 2, "int16", "int"),
+    DType("uint16", "uint16_t", "DT_UINT16", 7, 2, "uint16", "uint"),
+    DType("uint32", "uint32_t", "DT_UINT32", 8, 4, "uint32", "uint"),
+    DType("int64", "int64_t", "DT_INT64", 9, 8, "int64", "int"),
+    DType("uint64", "uint64_t", "DT_UINT64", 10, 8, "uint64", "uint"),
+    DType("bool", "bool", "DT_BOOL", 12, 1, "bool", "bool"),
+    DType("bfloat16", "bfloat16_t", "DT_BF16", 27, 2, None, "float"),
+)}
+
+# Other spellings users write (msopgen JSON, PyTorch habits) mapped to the manifest spelling.
+DTYPE_ALIASES = {
+    "float": "float32", "fp32": "float32", "half": "float16", "fp16": "float16",
+    "bf16": "bfloat16", "int": "int32",
+}
+
+# ge::Format enumerators (graph/types.h) by manifest spelling.
+FORMATS: dict[str, int] = {
+    "NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4, "NCDHW": 30, "NDHWC": 27,
+    "FRACTAL_NZ": 29,
+}
+
+PARAM_TYPES = ("required", "optional", "dynamic")
+
+# Attribute types as the manifest spells them, with msopgen's spelling.
+ATTR_TYPES: dict[str, str] = {
+    "bool": "bool", "int": "int", "float": "float", "str": "string",
+    "list_int": "listInt", "list_float": "listFloat", "list_bool": "listBool",
+}
+
+
+def snake_case(op_type: str) -> str:
+    """CANN's kernel entry name for an op type: 'LayerNormCustom' -> 'layer_norm_custom'."""
+    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", op_type)
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s)
+    return s.lower()
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """One input or output of an operator prototype. dtypes/formats are matched by position
+    across all tensors (msopgen's rule): variant i uses dtypes[i] of every tensor."""
+
+    name: str
+    dtypes: tuple[str, ...]
+    formats: tuple[str, ...] = ("ND",)
+    param_type: str = "required"
+
+    def format_at(self, i: int) -> str:
+        return self.formats[i] if len(self.formats) > 1 else self.formats[0]
+
+
+@dataclass(frozen=True)
+class AttrSpec:
+    name: str
+    type: str                 # a key of ATTR_TYPES
+    default: Any = None
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One dtype variant of an operator: the kernel is compiled once per variant."""
+
+    index: int
+    dtypes: tuple[tuple[str, str], ...]   # (tensor name, dtype), inputs then outputs
+    formats: tuple[tuple[str, str], ...]  # (tensor name, format), same order
+
+    @property
+    def name(self) -> str:
+        """'float16' when every tensor shares one dtype, else the distinct dtypes in order."""
+        seen: list[str] = []
+        for _, d in self.dtypes:
+            if d not in seen:
+                seen.append(d)
+        return "_".join(seen)
+
+    def dtype_of(self, tensor: str) -> str:
+        return dict(self.dtypes)[tensor]
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    """An operator prototype: what msopgen's JSON and an OpDef describe."""
+
+    type: str
+    inputs: tuple[TensorSpec, ...]
+    outputs: tuple[TensorSpec, ...]
+    attrs: tuple[AttrSpec, ...] = ()
+
+    @property
+    def kernel_name(self) -> str:
+        return snake_case(self.type)
+
+    @property
+    def tensors(self) -> tuple[TensorSpec, ...]:
+        return self.inputs + self.outputs
+
+    def variants(self) -> tuple[Variant, ...]:
+        count = max(len(t.dtypes) for t in self.tensors)
+        return tuple(
+            Variant(
+                index=i,
+                dtypes=tuple((t.name, t.dtypes[i if len(t.dtypes) > 1 else 0]) for t in self.tensors),
+                formats=tuple((t.name, t.format_at(i)) for t in self.tensors),
+            )
+            for i in range(count)
+        )
+
+    def variant(self, name: str) -> Variant:
+        for v in self.variants():
+            if v.name == name:
+                return v
+        raise KeyError(name)
+
+    def to_json(self) -> dict:
+        return {
+            "type": self.type,
+            "inputs": [_tensor_json(t) for t in self.inputs],
+            "outputs": [_tensor_json(t) for t in self.outputs],
+            "attrs": [{"name": a.name, "type": a.type, "default": a.default,
+                       "required": a.required} for a in self.attrs],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "OpSpec":
+        return cls(
+            type=data["type"],
+            inputs=tuple(_tensor_from(t) for t in data["inputs"]),
+            outputs=tuple(_tensor_from(t) for t in data["outputs"]),
+            attrs=tuple(AttrSpec(**a) for a in data.get("attrs", ())),
+        )
+
+
+def _tensor_json(t: TensorSpec) -> dict:
+    return {"name": t.name, "dtypes": list(t.dtypes), "formats": list(t.formats),
+            "param_type": t.param_type}
+
+
+def _tensor_from(d: dict) -> TensorSpec:
+    return TensorSpec(d["name"], tuple(d["dtypes"]), tuple(d["formats"]), d["param_type"])
+
+
+@dataclass(frozen=True)
+class SocInfo:
+    """One Ascend SoC as the toolchains and the sim see it (row of toolchains/socs.yaml).
+
+    A value that is not known is None, never a guess; code that needs it says so.
+    """
+
+    name: str                     # Ascend910B1
+    short: str                    # CANN's short SoC version: ascend910b
+    family: str                   # build family: c220, m200, m300, c100
+    npu_arch: int                 # __NPU_ARCH__: 2201, 2002, 3002, 1001
+    vec_arch: str | None          # bisheng --cce-aicore-arch for vector kernels
+    cube_arch: str | None
+    ub_bytes: int                 # Unified Buffer per core
+    vector_cores: int | None
+    cube_cores: int | None
+    l1_bytes: int | None = None
+    gm_bandwidth_gbps: float | None = None   # sim profile roofline inputs
+    vector_gflops: float | None = None
+    extra: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def block_dim_limit(self) -> int:
+        """How many blocks a vector kernel can run in parallel (AIV cores, else AI cores)."""
+        return self.vector_cores or self.cube_cores or 1
+
+    def to_json(self) -> dict:
+        return {k: getattr(self, k) for k in (
+            "name", "short", "family", "npu_arch", "vec_arch", "cube_arch", "ub_bytes",
+            "vector_cores", "cube_cores", "l1_bytes", "gm_bandwidth_gbps", "vector_gflops")}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "SocInfo":
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
