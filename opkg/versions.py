@@ -287,3 +287,8 @@ def cann_spec(text, **where) -> Specifier:
 
 def driver_spec(text, **where) -> Specifier:
     return Specifier.parse(text, DriverVersion, **where)
+
+
+# The names the manifest validator looks up.
+parse_cann_spec = cann_spec
+parse_driver_spec = driver_spec

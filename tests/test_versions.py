@@ -234,3 +234,10 @@ def test_prop_specifier_agrees_with_order(a, b):
     assert cann_spec(f"=={a}").contains(vb) == (vb == va)
     assert cann_spec(f"!={a}").contains(vb) == (vb != va)
     assert cann_spec(f"<={a}").contains(vb) == (vb <= va)
+
+
+def test_manifest_validator_entry_points():
+    from opkg import versions
+    assert versions.parse_cann_spec(">=8.0.RC2").contains("8.0.RC3")
+    with pytest.raises(VersionError):
+        versions.parse_driver_spec(">=8.0.RC2")
