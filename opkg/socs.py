@@ -44,8 +44,11 @@ def _load(path: Path) -> dict[str, SocInfo]:
         merged = {**families[family], **row, "name": name}
         merged.setdefault("vector_cores", None)
         merged.setdefault("cube_cores", None)
+        # Keys SocInfo has no field for (l2_bytes, ...) stay available in .extra.
+        extra = {k: v for k, v in merged.items() if k not in SocInfo.__dataclass_fields__}
         try:
-            table[name] = SocInfo.from_json(merged)
+            table[name] = SocInfo(**{k: v for k, v in merged.items() if k not in extra},
+                                  extra=extra)
         except TypeError as exc:
             raise ManifestError(f"SoC {name}: {exc}", location=Location(path)) from None
     return table

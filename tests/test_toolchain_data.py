@@ -1,0 +1,81 @@
+"""The toolchain data files: SoC table extras and the CANN release table."""
+
+from pathlib import Path
+
+import pytest
+
+from opkg.errors import ManifestError
+from opkg.socs import get_soc, soc_table
+from opkg.toolchains.releases import BUILTIN, release_table
+from opkg.versions import parse_driver
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_builtin_data_is_the_workspace_data():
+    assert BUILTIN.resolve() == (REPO / "toolchains" / "cann_releases.yaml").resolve()
+    assert (REPO / "opkg/toolchains_builtin/socs.yaml").resolve() == \
+        (REPO / "toolchains/socs.yaml").resolve()
+
+
+def test_soc_extra_keys_are_kept_and_unknown_counts_stay_absent():
+    b4 = get_soc("Ascend910B4")
+    assert (b4.cube_cores, b4.vector_cores, b4.extra["l2_bytes"]) == (20, 40, 100663296)
+    assert get_soc("Ascend910B3").vector_cores is None
+    assert "l2_bytes" not in get_soc("Ascend910B1").extra
+    assert all(s.short and s.family for s in soc_table().values())
+
+
+def test_release_driver_matrix_from_the_brief():
+    t = release_table()
+    assert str(t.info("8.0.RC2").driver_spec("ascend310p")) == ">=24.1.rc1"
+    for v in ("8.0.RC3", "8.0.0", "8.1.RC1"):
+        assert t.info(v).driver_spec("ascend910b").contains(parse_driver("24.1.rc2"))
+        assert not t.info(v).driver_spec("ascend910b").contains(parse_driver("24.1.rc1"))
+    assert not t.info("8.2.RC1").driver_spec("ascend910b").contains("24.1.rc2")
+    assert t.info("7.0.0").driver_spec("ascend910b").contains("23.0.3")
+    # Only 910B is stated for 7.0.0: other SoCs are not known, not assumed.
+    assert t.info("7.0.0").driver_spec("ascend310p") is None
+
+
+def test_unknown_release_knows_only_defaults():
+    info = release_table().info("8.0.RC2.alpha003")
+    assert info.driver_spec("ascend910b") is None and info.supports("ascend910b") is None
+    assert "-xcce" in info.bisheng_flags and info.msopgen_framework is None
+    assert release_table().info("8.2.RC1").msopgen_framework == "aclnn"
+
+
+def _workspace(tmp_path, text):
+    (tmp_path / "toolchains").mkdir()
+    (tmp_path / "toolchains" / "cann_releases.yaml").write_text(text)
+    return tmp_path
+
+
+def test_workspace_table_overrides_and_extends(tmp_path):
+    ws = _workspace(tmp_path, """
+defaults: {bisheng_flags: [-O2]}
+releases:
+  "9.0.0-beta.1": {driver: {ascend910b: ">=25.0.rc1.1"}, socs: [ascend910b],
+                   bisheng_extra_flags: [-g]}
+""")
+    t = release_table(ws)
+    info = t.info("9.0.0-beta.1")
+    assert info.supports("ascend910b") is True and info.supports("ascend310p") is False
+    assert info.bisheng_flags == ("-O2", "-g")
+    assert t.get("8.0.RC2") is None
+
+
+@pytest.mark.parametrize("text, field", [
+    ('releases: {"8.0.rc2": {}}', "releases.8.0.rc2"),
+    ('releases: {"8.0.RC2": {drivers: {}}}', "releases.8.0.RC2"),
+    ('releases: {"8.0.RC2": {driver: {all: ">=8.0.RC2"}}}', "releases.8.0.RC2.driver.all"),
+    ('releases: {"8.0.RC2": {socs: ascend910b}}', "releases.8.0.RC2.socs"),
+    ('releases: {"8.0.RC2": {bisheng_flags: "-O2"}}', "releases.8.0.RC2.bisheng_flags"),
+])
+def test_bad_release_table_names_file_and_field(tmp_path, text, field):
+    ws = _workspace(tmp_path, text)
+    with pytest.raises(ManifestError) as info:
+        release_table(ws)
+    assert info.value.field == field
+    assert str(info.value.location.path).endswith("cann_releases.yaml")
+    assert info.value.hint
