@@ -95,3 +95,31 @@ def _check_arcname(name: str, error=BuildError) -> None:
     if p.is_absolute() or ".." in p.parts or not p.parts or "\\" in name:
         raise error(f"unsafe path in bundle: {name!r}")
 
+
+
+def scons_action(params: dict) -> str | None:
+    """The 'bundle' build step: gather the target's files and verification summaries."""
+    files = {arc: Path(p) for arc, p in params["files"].items()}
+    variants = []
+    total = failed = 0
+    for name, dtypes in sorted(params["variants"].items()):
+        entry = {"name": name, "dtypes": dtypes, "report": None, "verification": None}
+        report_path = files.get(f"verification/{name}.json")
+        if report_path is not None:
+            report = json.loads(report_path.read_text())
+            passed = report["cases"] - report["failed"]
+            total += report["cases"]
+            failed += report["failed"]
+            entry["report"] = f"verification/{name}.json"
+            entry["verification"] = {
+                "cases": report["cases"], "passed": passed, "error": report.get("error"),
+                **{k: report.get(k) for k in ("max_abs_error", "max_rel_error",
+                                              "mismatch_ratio")}}
+        variants.append(entry)
+    meta = dict(params["metadata"], variants=variants,
+                verification={"passed": total > 0 and failed == 0, "cases": total,
+                              "failed": failed})
+    provenance = json.dumps(meta["provenance"], indent=2, sort_keys=True) + "\n"
+    write_bundle(Path(params["output"]), meta,
+                 {**files, "provenance.json": provenance.encode()})
+    return None

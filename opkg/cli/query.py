@@ -1,0 +1,86 @@
+"""`opkg query`: the package graph, for people and scripts."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+def _workspace():
+    from opkg.workspace import Workspace
+
+    ws = Workspace.find()
+    ws.graph  # validate before answering
+    return ws
+
+
+def _one(ws, target):
+    from opkg.errors import LabelError
+
+    pkgs = ws.select([target])
+    if len(pkgs) != 1:
+        raise LabelError(f"{target!r} matches {len(pkgs)} packages; name exactly one",
+                         hint="use a //label or a path to one package")
+    return pkgs[0]
+
+
+def _emit(labels, as_json):
+    if as_json:
+        click.echo(json.dumps(labels))
+    else:
+        for label in labels:
+            click.echo(label)
+
+
+@click.group()
+def query():
+    """Inspect the package graph.
+
+    \b
+    Examples:
+      opkg query packages               every package, with version and SoCs
+      opkg query deps //packages/layernorm
+      opkg query rdeps //packages/common --direct
+    """
+
+
+@query.command()
+@click.argument("target")
+@click.option("--direct", is_flag=True, help="Only direct dependencies.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+def deps(target, direct, as_json):
+    """Packages TARGET depends on (transitively unless --direct)."""
+    ws = _workspace()
+    _emit(ws.graph.deps(_one(ws, target).label, transitive=not direct), as_json)
+
+
+@query.command()
+@click.argument("target")
+@click.option("--direct", is_flag=True, help="Only direct dependents.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+def rdeps(target, direct, as_json):
+    """Packages that depend on TARGET (transitively unless --direct): what a change rebuilds."""
+    ws = _workspace()
+    _emit(ws.graph.rdeps(_one(ws, target).label, transitive=not direct), as_json)
+
+
+@query.command()
+@click.argument("patterns", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON objects.")
+def packages(patterns, as_json):
+    """Packages matching PATTERNS (default //...)."""
+    ws = _workspace()
+    pkgs = ws.select(list(patterns))
+    if as_json:
+        click.echo(json.dumps([{
+            "label": p.label, "name": p.name, "version": p.version, "summary": p.summary,
+            "kind": "operator" if p.is_operator else "library", "socs": list(p.socs),
+            "deps": list(p.deps), "op_type": p.op.type if p.op else None,
+            "variants": [v.name for v in p.op.variants()] if p.op else []} for p in pkgs],
+            indent=2))
+        return
+    for p in pkgs:
+        kind = p.op.type if p.op else "library"
+        socs = ",".join(p.socs)
+        click.echo(f"{p.label:<32} {p.version:<10} {kind:<22} {socs}")

@@ -1,0 +1,171 @@
+"""The build engine: plan -> SCons subprocess -> results read back from files.
+
+`build()` is the one entry point the CLI commands (build, test, publish) share. It writes the
+plan, runs `python -m SCons` on the workspace's SConstruct (SCons is not supported as a library),
+streams its `@@opkg` events to a progress callback, and then reads verification reports and
+bundles from disk: the files are the result, the subprocess output only the progress.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from opkg.errors import BuildError, Interrupted
+from opkg.plan import BuildRequest, Plan, make_plan, write_plan
+from opkg.scons_glue import EVENT_PREFIX
+
+BUILTIN_SCONSTRUCT = Path(__file__).parent / "SConstruct.builtin"
+_CACHE_LINE = re.compile(r"^Retrieved `(.+)' from cache")
+
+
+@dataclass
+class TargetResult:
+    id: str
+    package: str
+    name: str
+    soc: str
+    toolchain: str
+    bundle: Path | None
+    reports: dict[str, dict]          # variant -> verification report (missing if not built)
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.reports) and all(r.get("passed") for r in self.reports.values())
+
+
+@dataclass
+class BuildResult:
+    plan: Plan
+    targets: list[TargetResult]
+    failures: list[dict]              # 'fail' events: a step that did not complete
+    ran: int = 0
+    cached: int = 0
+    elapsed: float = 0.0
+    scons_output: list[str] = field(default_factory=list)
+
+    @property
+    def verification_failed(self) -> list[TargetResult]:
+        return [t for t in self.targets if t.reports and not t.passed]
+
+    bundled: bool = True
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and not self.verification_failed and all(
+            t.bundle is not None or not self.bundled for t in self.targets)
+
+    @property
+    def bundles(self) -> list[Path]:
+        return [t.bundle for t in self.targets if t.bundle is not None]
+
+    def to_json(self) -> dict:
+        return {
+            "ok": self.ok, "ran": self.ran, "cached": self.cached,
+            "elapsed": round(self.elapsed, 3),
+            "targets": [{"id": t.id, "package": t.package, "soc": t.soc,
+                         "toolchain": t.toolchain, "passed": t.passed,
+                         "bundle": str(t.bundle) if t.bundle else None,
+                         "variants": {v: {k: r.get(k) for k in ("passed", "cases", "failed")}
+                                      for v, r in t.reports.items()}}
+                        for t in self.targets],
+            "failures": self.failures,
+        }
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=False,
+          verify=True, bundle=True, on_event: Callable[[dict], None] | None = None
+          ) -> BuildResult:
+    packages = ws.select(patterns)
+    # a package's deps are built too: a library has no actions, an operator dep its own
+    closure = [ws.packages[l] for l in ws.graph.closure([p.label for p in packages])]
+    request = BuildRequest(tuple(closure), tuple(socs) if socs else None, toolchain, verify,
+                           bundle)
+    plan = make_plan(ws, request)
+    return run_plan(ws, plan, jobs=jobs, keep_going=keep_going, on_event=on_event)
+
+
+def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None) -> BuildResult:
+    out = Path(plan.output_dir)
+    plan_path = out / ".opkg" / "plan.json"
+    write_plan(plan, plan_path)
+    sconstruct = ws.root / "SConstruct"
+    if not sconstruct.is_file():
+        sconstruct = BUILTIN_SCONSTRUCT
+    argv = [sys.executable, "-m", "SCons", "-Q", "-f", str(sconstruct),
+            f"-j{jobs or default_jobs()}", f"plan={plan_path}"]
+    if keep_going:
+        argv.append("-k")
+    env = dict(os.environ)
+    # the SCons process imports opkg from the same place this one did
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent.parent),
+                                         env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    started = time.monotonic()
+    failures: list[dict] = []
+    output: list[str] = []
+    ran = cached = 0
+    proc = subprocess.Popen(argv, cwd=ws.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, env=env, start_new_session=True)
+    try:
+        for line in proc.stdout:
+            line = line.rstrip("\n")
+            if line.startswith(EVENT_PREFIX):
+                event = json.loads(line[len(EVENT_PREFIX):])
+                if event["event"] == "done":
+                    ran += 1
+                elif event["event"] == "fail":
+                    failures.append(event)
+                if on_event:
+                    on_event(event)
+                continue
+            hit = _CACHE_LINE.match(line)
+            if hit:
+                cached += 1
+                if on_event:
+                    on_event({"event": "cached", "path": hit.group(1)})
+                continue
+            output.append(line)
+        code = proc.wait()
+    except KeyboardInterrupt:
+        # SCons finishes or abandons running steps; outputs are renamed into place only
+        # when complete, so nothing half-written is left behind.
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        raise Interrupted("interrupted; completed outputs are kept, nothing half-written",
+                          hint="run the same command again to continue") from None
+    if code != 0 and not failures:
+        raise BuildError("SCons failed before running any step:\n  "
+                         + "\n  ".join(l for l in output if l.strip())[-4000:],
+                         hint="this is a bug in opkg or a broken SConstruct; see "
+                              f"{plan_path} for the plan")
+    failed_targets = {f["target"] for f in failures}
+    return BuildResult(plan, [_read_target(t, t.id in failed_targets) for t in plan.targets],
+                       failures, ran, cached, time.monotonic() - started, output,
+                       bundled=any(t.bundle for t in plan.targets))
+
+
+def _read_target(t, failed: bool) -> TargetResult:
+    reports = {}
+    for variant, path in t.reports.items():
+        try:
+            reports[variant] = json.loads(Path(path).read_text())
+        except (OSError, json.JSONDecodeError):
+            continue
+    # a target with a failed step has no trustworthy bundle, even if an old one is on disk
+    bundle = Path(t.bundle) if t.bundle and not failed and Path(t.bundle).is_file() else None
+    return TargetResult(t.id, t.package, t.name, t.soc, t.toolchain, bundle, reports)

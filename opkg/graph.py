@@ -1,0 +1,86 @@
+"""The package dependency graph: missing dependencies, cycles, deps and rdeps queries.
+
+Built from loaded Packages (manifest module), consumed by the planner (include dirs and
+rebuild edges flow along deps) and by `opkg query`.
+"""
+
+from __future__ import annotations
+
+from opkg.errors import GraphError, Location, did_you_mean
+from opkg.manifest import Package
+
+
+class Graph:
+    def __init__(self, packages: dict[str, Package]):
+        self.packages = packages
+        self.edges: dict[str, tuple[str, ...]] = {}
+        for label, pkg in packages.items():
+            for dep in pkg.deps:
+                if dep not in packages:
+                    raise GraphError(
+                        f"{label} depends on {dep}, which is not a package in this workspace",
+                        location=Location(pkg.manifest_path), field="deps",
+                        hint=did_you_mean(dep, packages) or "check the label (//dir/of/package)")
+                if dep == label:
+                    raise GraphError(f"{label} depends on itself",
+                                     location=Location(pkg.manifest_path), field="deps")
+            self.edges[label] = tuple(pkg.deps)
+        self._check_cycles()
+
+    def _check_cycles(self) -> None:
+        state: dict[str, int] = {}      # 1 = on the stack, 2 = done
+        stack: list[str] = []
+
+        def visit(node: str) -> None:
+            state[node] = 1
+            stack.append(node)
+            for dep in self.edges[node]:
+                if state.get(dep) == 1:
+                    cycle = stack[stack.index(dep):] + [dep]
+                    pkg = self.packages[node]
+                    raise GraphError("dependency cycle: " + " -> ".join(cycle),
+                                     location=Location(pkg.manifest_path), field="deps",
+                                     hint="packages must form a DAG; move the shared part into "
+                                          "a library package both depend on")
+                if dep not in state:
+                    visit(dep)
+            stack.pop()
+            state[node] = 2
+
+        for label in sorted(self.edges):
+            if label not in state:
+                visit(label)
+
+    def deps(self, label: str, transitive: bool = True) -> list[str]:
+        """Dependencies of `label`, nearest first, each once."""
+        out: list[str] = []
+        frontier = list(self.edges[label])
+        while frontier:
+            dep = frontier.pop(0)
+            if dep in out:
+                continue
+            out.append(dep)
+            if transitive:
+                frontier.extend(self.edges[dep])
+        return out
+
+    def rdeps(self, label: str, transitive: bool = True) -> list[str]:
+        direct = sorted(l for l, ds in self.edges.items() if label in ds)
+        if not transitive:
+            return direct
+        return sorted(l for l in self.edges if l != label and label in self.deps(l))
+
+    def closure(self, labels) -> list[str]:
+        """`labels` and everything they depend on, dependencies before dependents."""
+        order: list[str] = []
+
+        def visit(label: str) -> None:
+            if label in order:
+                return
+            for dep in self.edges[label]:
+                visit(dep)
+            order.append(label)
+
+        for label in labels:
+            visit(label)
+        return order

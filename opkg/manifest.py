@@ -1,0 +1,510 @@
+"""Package manifests (`opkg.yaml`): YAML with positions -> a validated, frozen `Package`.
+
+Every check happens here, before anything is built, and every failure names file:line:column,
+the field, what was expected, and a fix. The workspace module finds manifests; the graph
+module checks dependencies between the packages loaded here. docs/manifest.md is the format.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from opkg import yamlloc
+from opkg.errors import ManifestError, did_you_mean
+from opkg.model import (ATTR_TYPES, DTYPE_ALIASES, DTYPES, FORMATS, PARAM_TYPES, AttrSpec,
+                        OpSpec, TensorSpec)
+
+MANIFEST = "opkg.yaml"
+NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+OP_TYPE_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+
+DEFAULT_TOLERANCE = {
+    "float32": {"rtol": 1e-4, "atol": 1e-4, "error_ratio": 1e-4},
+    "float16": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3},
+    "bfloat16": {"rtol": 4e-3, "atol": 4e-3, "error_ratio": 4e-3},
+}
+EXACT = {"rtol": 0.0, "atol": 0.0, "error_ratio": 0.0}
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    rtol: float
+    atol: float
+    error_ratio: float
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    shapes: dict[str, tuple[int, ...]]
+    attrs: dict[str, Any]
+    ranges: dict[str, tuple[float, float]]
+
+
+@dataclass(frozen=True)
+class VerifySpec:
+    golden_file: Path
+    golden_function: str
+    seed: int
+    cases: tuple[Case, ...]
+    tolerance: dict[str, Tolerance]
+
+    def tolerance_for(self, dtype: str) -> Tolerance:
+        if dtype in self.tolerance:
+            return self.tolerance[dtype]
+        return Tolerance(**DEFAULT_TOLERANCE.get(dtype, EXACT))
+
+
+@dataclass(frozen=True)
+class Package:
+    name: str
+    version: str
+    summary: str
+    label: str                      # //packages/layernorm
+    dir: Path                       # absolute
+    manifest_path: Path
+    op: OpSpec | None               # None: a header-only library package
+    tiling_sources: tuple[Path, ...] = ()
+    tiling_data: Path | None = None
+    tiling_function: str | None = None
+    kernel_source: Path | None = None
+    socs: tuple[str, ...] = ()
+    toolchain_pins: dict = field(default_factory=dict)   # {"cann": spec|None, "driver": spec|None}
+    deps: tuple[str, ...] = ()      # labels
+    include_dirs: tuple[Path, ...] = ()
+    verify: VerifySpec | None = None
+
+    @property
+    def is_operator(self) -> bool:
+        return self.op is not None
+
+    def source_files(self) -> tuple[Path, ...]:
+        files = [self.manifest_path, *self.tiling_sources]
+        for extra in (self.tiling_data, self.kernel_source):
+            if extra is not None:
+                files.append(extra)
+        if self.verify is not None:
+            files.append(self.verify.golden_file)
+        return tuple(files)
+
+
+TOP_KEYS = ("name", "version", "summary", "op", "tiling", "kernel", "socs", "toolchain", "deps",
+            "include_dirs", "verify")
+
+
+def load_package(manifest_path: Path, label: str, *, known_socs, default_socs=()) -> Package:
+    doc = yamlloc.load(manifest_path)
+    return _Validator(doc, manifest_path.parent.resolve(), known_socs).package(label, default_socs)
+
+
+class _Validator:
+    def __init__(self, doc: yamlloc.Document, pkg_dir: Path, known_socs):
+        self.doc = doc
+        self.dir = pkg_dir
+        self.known_socs = known_socs
+
+    # -- generic shape checks -------------------------------------------------------------
+
+    def err(self, where, message, hint=None, at_key=False) -> ManifestError:
+        return self.doc.error(where, message, hint, at_key)
+
+    def mapping(self, value, where, allowed, required=()) -> dict:
+        if not isinstance(value, dict):
+            raise self.err(where, f"expected a mapping, got {_kind(value)}",
+                           f"write it as 'key: value' lines; allowed keys: {', '.join(allowed)}")
+        for key in value:
+            if key not in allowed:
+                hint = did_you_mean(key, allowed) or f"allowed keys: {', '.join(allowed)}"
+                raise self.err(where + (key,), f"unknown key {key!r}", hint, at_key=True)
+        for key in required:
+            if key not in value or value[key] is None:
+                raise self.err(where, f"missing required key {key!r}",
+                               f"add '{key}:' (see docs/manifest.md)")
+        return value
+
+    def string(self, value, where, pattern=None, what="a string") -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.err(where, f"expected {what}, got {_kind(value)}")
+        if pattern is not None and not pattern.match(value):
+            raise self.err(where, f"{value!r} is not {what}")
+        return value
+
+    def seq(self, value, where, what="a list") -> list:
+        if not isinstance(value, list):
+            raise self.err(where, f"expected {what}, got {_kind(value)}",
+                           "write a YAML list: [a, b] or one '- item' per line")
+        return value
+
+    def number(self, value, where, *, minimum=None) -> float:
+        # PyYAML (YAML 1.1) reads '1e-5' as a string; accept it since users write it that way.
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                pass
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.err(where, f"expected a number, got {_kind(value)}")
+        if minimum is not None and value < minimum:
+            raise self.err(where, f"must be >= {minimum}, got {value}")
+        return float(value)
+
+    def file(self, value, where, suffixes=None) -> Path:
+        rel = self.string(value, where, what="a path relative to the package")
+        path = (self.dir / rel).resolve()
+        if Path(rel).is_absolute() or not _is_within(path, self.dir):
+            raise self.err(where, f"{rel!r} is outside the package directory",
+                           "package files must live inside the package")
+        if not path.is_file():
+            near = did_you_mean(rel, [str(p.relative_to(self.dir)) for p in self.dir.rglob("*")
+                                      if p.is_file()])
+            raise self.err(where, f"file not found: {rel}", near or f"create {self.dir / rel}")
+        if suffixes and path.suffix not in suffixes:
+            raise self.err(where, f"{rel!r} should end in one of {', '.join(suffixes)}")
+        return path
+
+    # -- the manifest ---------------------------------------------------------------------
+
+    def package(self, label: str, default_socs) -> Package:
+        data = self.mapping(self.doc.data, (), TOP_KEYS, required=("name", "version"))
+        name = self.string(data["name"], ("name",), NAME_RE,
+                           "a package name: lower case letters, digits and '_', starting "
+                           "with a letter")
+        version = self.version(data["version"])
+        summary = self.string(data.get("summary", name), ("summary",)) if "summary" in data else ""
+        op = self.op(data["op"]) if data.get("op") is not None else None
+        deps = tuple(self.string(d, ("deps", i), what="a package label like //packages/common")
+                     for i, d in enumerate(self.seq(data.get("deps") or [], ("deps",))))
+        include_dirs = tuple(self.directory(d, ("include_dirs", i)) for i, d in
+                             enumerate(self.seq(data.get("include_dirs") or [], ("include_dirs",))))
+        pins = self.pins(data.get("toolchain"))
+        if op is None:
+            for key in ("tiling", "kernel", "verify", "socs"):
+                if data.get(key) is not None:
+                    raise self.err((key,), f"'{key}' needs an 'op:' section",
+                                   "a package without 'op:' is a header-only library; add "
+                                   "'op:' to make it an operator package")
+            return Package(name, version, summary, label, self.dir, self.doc.path, None,
+                           deps=deps, include_dirs=include_dirs, toolchain_pins=pins)
+        for key in ("tiling", "kernel", "verify"):
+            if data.get(key) is None:
+                raise self.err((), f"missing required key {key!r} for an operator package",
+                               "see docs/manifest.md")
+        tiling = self.mapping(data["tiling"], ("tiling",), ("sources", "data", "function"),
+                              required=("sources",))
+        sources = tuple(self.file(s, ("tiling", "sources", i), (".cpp", ".cc", ".cxx"))
+                        for i, s in enumerate(self.seq(tiling["sources"], ("tiling", "sources"))))
+        if not sources:
+            raise self.err(("tiling", "sources"), "needs at least one host source file")
+        tiling_data = self.file(tiling["data"], ("tiling", "data"), (".h", ".hpp")) \
+            if tiling.get("data") is not None else None
+        function = self.string(tiling["function"], ("tiling", "function"),
+                               re.compile(r"^[A-Za-z_][\w:]*$"), "a C++ function name") \
+            if tiling.get("function") is not None else None
+        kernel = self.mapping(data["kernel"], ("kernel",), ("source",), required=("source",))
+        kernel_source = self.file(kernel["source"], ("kernel", "source"), (".cpp", ".cc", ".cxx"))
+        self.kernel_entry(kernel_source, op)
+        socs = self.socs(data["socs"]) if data.get("socs") is not None else tuple(default_socs)
+        if not socs:
+            raise self.err((), "no SoCs: add 'socs: [Ascend910B1]' or set default_socs in the "
+                               "workspace file")
+        verify = self.verify(data["verify"], op)
+        return Package(name, version, summary, label, self.dir, self.doc.path, op, sources,
+                       tiling_data, function, kernel_source, socs, pins, deps, include_dirs,
+                       verify)
+
+    def version(self, value) -> str:
+        from packaging.version import InvalidVersion, Version
+
+        text = str(value) if isinstance(value, (int, float)) else value
+        text = self.string(text, ("version",), what="a version")
+        try:
+            Version(text)
+        except InvalidVersion:
+            raise self.err(("version",), f"{text!r} is not a PEP 440 version",
+                           "use a form like 1.0.0, 1.2, 2.0.0rc1") from None
+        return text
+
+    def directory(self, value, where) -> Path:
+        rel = self.string(value, where, what="a directory relative to the package")
+        path = (self.dir / rel).resolve()
+        if not _is_within(path, self.dir) or not path.is_dir():
+            raise self.err(where, f"not a directory inside the package: {rel}")
+        return path
+
+    def pins(self, value) -> dict:
+        if value is None:
+            return {"cann": None, "driver": None}
+        data = self.mapping(value, ("toolchain",), ("cann", "driver"))
+        pins = {}
+        for key in ("cann", "driver"):
+            spec = data.get(key)
+            if spec is not None:
+                spec = self.string(str(spec), ("toolchain", key), what="a version specifier")
+                self.check_pin(key, spec)
+            pins[key] = spec
+        return pins
+
+    def check_pin(self, key: str, spec: str) -> None:
+        try:
+            from opkg import versions
+        except ImportError:    # the version checker is optional until it lands
+            return
+        from opkg.errors import VersionError
+
+        parse = getattr(versions, "parse_cann_spec" if key == "cann" else "parse_driver_spec",
+                        None)
+        if parse is None:
+            return
+        try:
+            parse(spec)
+        except VersionError as exc:
+            raise self.err(("toolchain", key), exc.message, exc.hint) from None
+
+    def op(self, value) -> OpSpec:
+        data = self.mapping(value, ("op",), ("type", "inputs", "outputs", "attrs"),
+                            required=("type", "inputs", "outputs"))
+        op_type = self.string(data["type"], ("op", "type"), OP_TYPE_RE,
+                              "an op type in CamelCase, like LayerNormCustom")
+        inputs = self.tensors(data["inputs"], ("op", "inputs"))
+        outputs = self.tensors(data["outputs"], ("op", "outputs"))
+        if not outputs:
+            raise self.err(("op", "outputs"), "an operator needs at least one output")
+        names = {}
+        for where, t in [(("op", "inputs", i), t) for i, t in enumerate(inputs)] + \
+                        [(("op", "outputs", i), t) for i, t in enumerate(outputs)]:
+            if t.name in names:
+                raise self.err(where + ("name",), f"tensor name {t.name!r} is used twice",
+                               "input and output names must be unique")
+            names[t.name] = where
+        counts = {len(t.dtypes) for t in inputs + outputs} - {1}
+        if len(counts) > 1:
+            raise self.err(("op",), "dtype lists have different lengths: "
+                           + ", ".join(f"{t.name}={len(t.dtypes)}" for t in inputs + outputs),
+                           "dtypes are matched by position across tensors (variant i uses "
+                           "dtypes[i] of every tensor); give each list the same length, or one "
+                           "entry to share it")
+        n = counts.pop() if counts else 1
+        for i, t in enumerate(inputs + outputs):
+            if len(t.formats) not in (1, n):
+                group = "inputs" if i < len(inputs) else "outputs"
+                idx = i if i < len(inputs) else i - len(inputs)
+                raise self.err(("op", group, idx, "formats"),
+                               f"{len(t.formats)} formats for {n} dtype variants",
+                               "give one format, or one per dtype")
+        attrs = tuple(self.attr(a, ("op", "attrs", i))
+                      for i, a in enumerate(self.seq(data.get("attrs") or [], ("op", "attrs"))))
+        seen = set()
+        for i, a in enumerate(attrs):
+            if a.name in seen or a.name in names:
+                raise self.err(("op", "attrs", i, "name"), f"name {a.name!r} is used twice")
+            seen.add(a.name)
+        return OpSpec(op_type, inputs, outputs, attrs)
+
+    def tensors(self, value, where) -> tuple[TensorSpec, ...]:
+        out = []
+        for i, item in enumerate(self.seq(value, where)):
+            w = where + (i,)
+            t = self.mapping(item, w, ("name", "dtypes", "formats", "param_type"),
+                             required=("name", "dtypes"))
+            name = self.string(t["name"], w + ("name",), IDENT_RE, "a C identifier")
+            dtypes = tuple(self.dtype(d, w + ("dtypes", j))
+                           for j, d in enumerate(self.seq(t["dtypes"], w + ("dtypes",))))
+            if not dtypes:
+                raise self.err(w + ("dtypes",), "needs at least one dtype")
+            formats = tuple(self.format(f, w + ("formats", j)) for j, f in
+                            enumerate(self.seq(t.get("formats", ["ND"]), w + ("formats",))))
+            param_type = t.get("param_type", "required")
+            if param_type not in PARAM_TYPES:
+                raise self.err(w + ("param_type",), f"unknown param_type {param_type!r}",
+                               did_you_mean(param_type, PARAM_TYPES)
+                               or f"one of: {', '.join(PARAM_TYPES)}")
+            out.append(TensorSpec(name, dtypes, formats or ("ND",), param_type))
+        return tuple(out)
+
+    def dtype(self, value, where) -> str:
+        if value in DTYPES:
+            return value
+        if value in DTYPE_ALIASES:
+            raise self.err(where, f"dtype {value!r} is spelt {DTYPE_ALIASES[value]!r} here",
+                           f"did you mean '{DTYPE_ALIASES[value]}'?")
+        raise self.err(where, f"unknown dtype {value!r}",
+                       did_you_mean(value, DTYPES) or f"known dtypes: {', '.join(DTYPES)}")
+
+    def format(self, value, where) -> str:
+        if value in FORMATS:
+            return value
+        raise self.err(where, f"unknown format {value!r}",
+                       did_you_mean(value, FORMATS) or f"known formats: {', '.join(FORMATS)}")
+
+    def attr(self, value, where) -> AttrSpec:
+        a = self.mapping(value, where, ("name", "type", "default", "required"),
+                         required=("name", "type"))
+        name = self.string(a["name"], where + ("name",), IDENT_RE, "a C identifier")
+        kind = a["type"]
+        if kind not in ATTR_TYPES:
+            raise self.err(where + ("type",), f"unknown attr type {kind!r}",
+                           did_you_mean(kind, ATTR_TYPES) or f"one of: {', '.join(ATTR_TYPES)}")
+        required = a.get("required", False)
+        if not isinstance(required, bool):
+            raise self.err(where + ("required",), "expected true or false")
+        default = a.get("default")
+        if default is None and not required:
+            raise self.err(where, f"attr {name!r} needs a default or 'required: true'")
+        if default is not None:
+            default = self.attr_value(kind, default, where + ("default",))
+        return AttrSpec(name, kind, default, required)
+
+    def attr_value(self, kind: str, value, where):
+        if kind.startswith("list_"):
+            return [self.attr_value(kind[5:], v, where + (i,))
+                    for i, v in enumerate(self.seq(value, where))]
+        if kind == "float":
+            return self.number(value, where)
+        if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if kind == "bool" and isinstance(value, bool):
+            return value
+        if kind == "str" and isinstance(value, str):
+            return value
+        raise self.err(where, f"expected a {kind} value, got {_kind(value)}")
+
+    def kernel_entry(self, source: Path, op: OpSpec) -> None:
+        """The kernel must define `snake_case(op type)` as a __global__ function: a one-letter
+        mismatch here is 'operator not found' on the device, so catch it at load time."""
+        text = source.read_text(errors="replace")
+        found = {m.group(1): text.count("\n", 0, m.start()) + 1
+                 for m in re.finditer(r"__global__[^;{(]*?\b(\w+)\s*\(", text)}
+        if op.kernel_name in found:
+            return
+        rel = source.relative_to(self.dir)
+        if found:
+            name, line = next(iter(found.items()))
+            raise self.err(("op", "type"),
+                           f"kernel entry mismatch: op type {op.type!r} needs a kernel function "
+                           f"named {op.kernel_name!r}, but {rel}:{line} defines {name!r}",
+                           f"rename the kernel function to {op.kernel_name!r} or the op type to "
+                           "match it (the kernel entry is snake_case(op type))")
+        raise self.err(("kernel", "source"), f"{rel} defines no __global__ kernel function",
+                       f"define extern \"C\" __global__ __aicore__ void {op.kernel_name}(...)")
+
+    def socs(self, value) -> tuple[str, ...]:
+        out = []
+        for i, soc in enumerate(self.seq(value, ("socs",))):
+            if soc not in self.known_socs:
+                raise self.err(("socs", i), f"unknown SoC {soc!r}",
+                               did_you_mean(soc, self.known_socs)
+                               or "known SoCs are listed in toolchains/socs.yaml")
+            if soc in out:
+                raise self.err(("socs", i), f"SoC {soc!r} is listed twice")
+            out.append(soc)
+        return tuple(out)
+
+    def verify(self, value, op: OpSpec) -> VerifySpec:
+        w = ("verify",)
+        data = self.mapping(value, w, ("golden", "seed", "cases", "tolerance"),
+                            required=("golden", "cases"))
+        golden = self.string(data["golden"], w + ("golden",), what="'file.py:function'")
+        if golden.count(":") != 1:
+            raise self.err(w + ("golden",), f"{golden!r} is not 'file.py:function'",
+                           "for example: golden: golden.py:layer_norm")
+        file_part, func = golden.split(":")
+        golden_file = self.file(file_part, w + ("golden",), (".py",))
+        self.golden_function(golden_file, func, w + ("golden",))
+        seed = data.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise self.err(w + ("seed",), "expected a non-negative integer seed")
+        cases = tuple(self.case(c, w + ("cases", i), op)
+                      for i, c in enumerate(self.seq(data["cases"], w + ("cases",))))
+        if not cases:
+            raise self.err(w + ("cases",), "needs at least one case")
+        names = [c.name for c in cases]
+        for i, n in enumerate(names):
+            if names.index(n) != i:
+                raise self.err(w + ("cases", i, "name"), f"case name {n!r} is used twice")
+        tolerance = {}
+        raw = data.get("tolerance") or {}
+        self.mapping(raw, w + ("tolerance",), tuple(DTYPES))
+        for dtype, tol in raw.items():
+            tw = w + ("tolerance", dtype)
+            t = self.mapping(tol, tw, ("rtol", "atol", "error_ratio"))
+            base = DEFAULT_TOLERANCE.get(dtype, EXACT)
+            tolerance[dtype] = Tolerance(**{
+                k: self.number(t[k], tw + (k,), minimum=0) if k in t else base[k]
+                for k in ("rtol", "atol", "error_ratio")})
+        return VerifySpec(golden_file, func, seed, cases, tolerance)
+
+    def golden_function(self, path: Path, func: str, where) -> None:
+        try:
+            tree = ast.parse(path.read_text(), str(path))
+        except SyntaxError as exc:
+            raise ManifestError(f"golden has a syntax error: {exc.msg}",
+                                location=yamlloc.Location(path, exc.lineno or 0,
+                                                          exc.offset or 0)) from None
+        defined = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
+        if func not in defined:
+            raise self.err(where, f"{path.name} defines no function {func!r}",
+                           did_you_mean(func, defined) or f"define def {func}(...) in {path.name}")
+
+    def case(self, value, where, op: OpSpec) -> Case:
+        c = self.mapping(value, where, ("name", "shapes", "attrs", "ranges"),
+                         required=("shapes",))
+        name = self.string(c.get("name", f"case{where[-1]}"), where + ("name",))
+        inputs = {t.name: t for t in op.inputs}
+        shapes_raw = self.mapping(c["shapes"], where + ("shapes",), tuple(inputs))
+        shapes = {}
+        for tname, t in inputs.items():
+            if tname not in shapes_raw:
+                if t.param_type == "required":
+                    raise self.err(where + ("shapes",), f"no shape for input {tname!r}",
+                                   f"add '{tname}: [dims...]'")
+                continue
+            dims = self.seq(shapes_raw[tname], where + ("shapes", tname), "a list of dimensions")
+            for j, d in enumerate(dims):
+                if isinstance(d, bool) or not isinstance(d, int) or d < 0:
+                    raise self.err(where + ("shapes", tname, j),
+                                   f"dimension must be a non-negative integer, got {d!r}")
+            shapes[tname] = tuple(dims)
+        attr_specs = {a.name: a for a in op.attrs}
+        attrs_raw = self.mapping(c.get("attrs") or {}, where + ("attrs",), tuple(attr_specs))
+        attrs = {}
+        for a in op.attrs:
+            if a.name in attrs_raw:
+                attrs[a.name] = self.attr_value(a.type, attrs_raw[a.name],
+                                                where + ("attrs", a.name))
+            elif a.required:
+                raise self.err(where + ("attrs",), f"attr {a.name!r} is required")
+            else:
+                attrs[a.name] = a.default
+        ranges_raw = self.mapping(c.get("ranges") or {}, where + ("ranges",), tuple(inputs))
+        ranges = {}
+        for tname, r in ranges_raw.items():
+            rw = where + ("ranges", tname)
+            pair = self.seq(r, rw, "[low, high]")
+            if len(pair) != 2:
+                raise self.err(rw, "expected [low, high]")
+            lo, hi = self.number(pair[0], rw + (0,)), self.number(pair[1], rw + (1,))
+            if not lo < hi:
+                raise self.err(rw, f"low ({lo}) must be below high ({hi})")
+            ranges[tname] = (lo, hi)
+        return Case(name, shapes, attrs, ranges)
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "nothing"
+    return {dict: "a mapping", list: "a list", str: f"the string {value!r}", bool: "a boolean",
+            int: f"the number {value}", float: f"the number {value}"}.get(type(value),
+                                                                         type(value).__name__)
+
+
+def _is_within(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+        return True
+    except ValueError:
+        return False

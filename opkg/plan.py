@@ -1,0 +1,185 @@
+"""The build plan: pure data saying which files to make, from what, by which command.
+
+The planner turns selected Packages into Targets (package x SoC x toolchain) and asks each
+toolchain backend for the Actions that produce a target's binaries, verification reports and
+bundle. The plan is written as JSON and handed to SCons (SConstruct + opkg.scons_glue), which
+only translates Actions into SCons nodes: all decisions are made here, where they can be tested
+without running anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from opkg import __version__
+from opkg.manifest import Package
+
+PLAN_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Action:
+    """One step. kind: 'write' (outputs[0] gets `content`), 'exec' (run argv), or 'python'
+    (call `function`, a 'module:name', with `params`)."""
+
+    kind: str
+    outputs: tuple[str, ...]
+    inputs: tuple[str, ...] = ()
+    argv: tuple[str, ...] = ()
+    content: str | None = None
+    function: str | None = None
+    params: dict = field(default_factory=dict)
+    scan_path: tuple[str, ...] = ()   # scan C/C++ #includes of inputs along this path
+    signature: str = ""               # extra identity (toolchain fingerprint): change = rebuild
+    target: str = ""                  # the Target id this step belongs to
+    step: str = ""                    # 'compile', 'link', 'verify', 'bundle', ...
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Target:
+    id: str               # //packages/layernorm@Ascend910B1@sim
+    package: str          # label
+    name: str
+    version: str
+    soc: str
+    toolchain: str
+    bundle: str           # path of the bundle file
+    reports: dict         # variant name -> verification.json path
+
+
+@dataclass
+class Plan:
+    workspace_root: str
+    output_dir: str
+    cache_dir: str | None
+    targets: list[Target]
+    actions: list[Action]
+    version: int = PLAN_VERSION
+
+    def to_json(self) -> dict:
+        return {"version": self.version, "workspace_root": self.workspace_root,
+                "output_dir": self.output_dir, "cache_dir": self.cache_dir,
+                "targets": [asdict(t) for t in self.targets],
+                "actions": [asdict(a) for a in self.actions]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Plan":
+        def action(a):
+            a = dict(a)
+            for key in ("outputs", "inputs", "argv", "scan_path"):
+                a[key] = tuple(a[key])
+            return Action(**a)
+
+        return cls(data["workspace_root"], data["output_dir"], data["cache_dir"],
+                   [Target(**t) for t in data["targets"]], [action(a) for a in data["actions"]],
+                   data["version"])
+
+    def digest(self) -> str:
+        return sha256_text(json.dumps(self.to_json(), sort_keys=True))
+
+
+def sha256_text(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def digest_files(paths, root: Path) -> str:
+    """A digest over file names (relative to root) and contents, order-independent."""
+    h = hashlib.sha256()
+    for path in sorted(Path(p) for p in paths):
+        try:
+            name = path.relative_to(root).as_posix()
+        except ValueError:
+            name = path.as_posix()
+        h.update(name.encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return "sha256:" + h.hexdigest()
+
+
+def git_state(root: Path) -> tuple[str | None, bool | None]:
+    """(commit, dirty) of the workspace's git checkout, or (None, None) outside git."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
+                                text=True, timeout=10)
+        if commit.returncode != 0:
+            return None, None
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                                cwd=root, capture_output=True, text=True, timeout=10)
+        return commit.stdout.strip(), bool(status.stdout.strip())
+    except (OSError, subprocess.SubprocessError):
+        return None, None
+
+
+@dataclass(frozen=True)
+class BuildRequest:
+    """What the user asked for, after flag parsing."""
+
+    packages: tuple[Package, ...]
+    socs: tuple[str, ...] | None = None       # None: each package's own SoCs
+    toolchain: str | None = None              # None: resolution decides
+    verify: bool = True
+    bundle: bool = True
+
+
+def make_plan(ws, request: BuildRequest) -> Plan:
+    """Targets and actions for the requested packages (library packages produce none)."""
+    from opkg.errors import UsageError
+    from opkg.socs import get_soc
+    from opkg.toolchains import get_toolchain, resolve_toolchain
+
+    out = ws.settings.output_dir
+    commit, dirty = git_state(ws.root)
+    targets: list[Target] = []
+    actions: list[Action] = []
+    for pkg in request.packages:
+        if not pkg.is_operator:
+            continue
+        socs = pkg.socs
+        if request.socs:
+            unsupported = [s for s in request.socs if s not in pkg.socs]
+            if unsupported and len(request.packages) == 1:
+                raise UsageError(f"{pkg.label} does not declare SoC(s) "
+                                 f"{', '.join(unsupported)}",
+                                 hint=f"its socs: {', '.join(pkg.socs)}; add the SoC to its "
+                                      "manifest if the kernel supports it")
+            socs = tuple(s for s in pkg.socs if s in request.socs)
+        deps = [ws.packages[d] for d in ws.graph.deps(pkg.label)]
+        for soc_name in socs:
+            soc = get_soc(soc_name, ws.root)
+            tc_id = resolve_toolchain(ws, pkg, soc, request.toolchain)
+            toolchain = get_toolchain(tc_id, ws)
+            target, steps = toolchain.plan_target(
+                pkg, soc, deps, out, provenance={"git_commit": commit, "git_dirty": dirty,
+                                                 "opkg_version": __version__},
+                verify=request.verify, bundle=request.bundle)
+            targets.append(target)
+            actions.extend(steps)
+    return Plan(str(ws.root), str(out), str(ws.settings.cache_dir) if ws.settings.cache_dir
+                else None, targets, _dedupe(actions))
+
+
+def _dedupe(actions: list[Action]) -> list[Action]:
+    """Targets of one package share its host library: keep the first action per output."""
+    seen: set[str] = set()
+    out = []
+    for a in actions:
+        if a.outputs[0] in seen:
+            continue
+        seen.update(a.outputs)
+        out.append(a)
+    return out
+
+
+def write_plan(plan: Plan, path: Path) -> None:
+    from opkg.fsutil import atomic_write_json
+
+    atomic_write_json(path, plan.to_json())
+
+
+def python_executable() -> str:
+    return os.environ.get("OPKG_PYTHON") or __import__("sys").executable

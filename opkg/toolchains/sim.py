@@ -1,0 +1,225 @@
+"""The built-in `sim` toolchain backend: Actions that compile a package with g++ against opkg's
+Ascend C emulation headers (opkg.sim), verify it on NumPy data, and bundle it.
+
+Per package one host library (tiling code, SoC-independent, like CANN's op_host libraries);
+per (package, SoC, dtype variant) one kernel library; per variant one verification report;
+per (package, SoC) one bundle. The toolchain identity (compiler path and version, emulation
+header digest, flags) is the `signature` of every action, so changing any of them rebuilds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+from opkg.bundle import bundle_filename
+from opkg.errors import BuildError
+from opkg.plan import Action, Target, digest_files, python_executable, sha256_text
+
+
+@lru_cache(maxsize=4)
+def _compiler_version(path: str, mtime: float, size: int) -> str:
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise BuildError(f"cannot run the C++ compiler {path}: {exc}") from None
+    return out.stdout.splitlines()[0] if out.stdout else "unknown"
+
+
+def find_compiler() -> str:
+    name = os.environ.get("CXX", "g++")
+    path = shutil.which(name)
+    if path is None:
+        raise BuildError(f"C++ compiler {name!r} not found",
+                         hint="the sim toolchain compiles Ascend C sources with g++ (C++17): "
+                              "install it (Debian/Ubuntu: apt-get install g++) or set CXX")
+    return str(Path(path).resolve())
+
+
+class SimToolchain:
+    family = "sim"
+
+    def __init__(self, toolchain_id: str, ws=None):
+        if toolchain_id != "sim":
+            raise BuildError(f"unknown sim toolchain {toolchain_id!r}", hint="use 'sim'")
+        self.id = toolchain_id
+        self.ws = ws
+
+    @property
+    def cxx(self) -> str:
+        return find_compiler()
+
+    def identity(self) -> dict:
+        from opkg.sim import flags
+
+        cxx = self.cxx
+        st = os.stat(cxx)
+        return {"id": self.id, "compiler": cxx,
+                "compiler_version": _compiler_version(cxx, st.st_mtime, st.st_size),
+                "headers": flags.header_digest(), "flags": flags.common_flags(),
+                "runtime": _runtime_digest()}
+
+    def fingerprint(self) -> str:
+        return sha256_text(json.dumps(self.identity(), sort_keys=True))
+
+    def version(self) -> str:
+        from opkg import __version__
+
+        return __version__
+
+    # -- planning -------------------------------------------------------------------------
+
+    def plan_target(self, pkg, soc, deps, out: Path, *, provenance: dict, verify: bool = True,
+                    bundle: bool = True):
+        from opkg.sim import codegen, flags
+
+        fp = self.fingerprint()
+        op = pkg.op
+        cxx = self.cxx
+        base = Path(out) / "sim" / pkg.name
+        tid = f"{pkg.label}@{soc.name}@{self.id}"
+        include = [str(pkg.dir), *(str(pkg.dir / d) for d in ("op_host", "op_kernel")
+                                   if (pkg.dir / d).is_dir())]
+        for dep in deps:
+            include += [str(d) for d in dep.include_dirs]
+        include += [str(d) for d in pkg.include_dirs]
+        inc_flags = [f"-I{d}" for d in include]
+        common = flags.common_flags()
+        actions: list[Action] = []
+
+        def compile_step(src: Path, obj: Path, extra: list[str], what: str, force=()) -> Action:
+            return Action("exec", (str(obj),), (str(src), *force),
+                          argv=(cxx, *common, *extra, *inc_flags, "-c", str(src), "-o", str(obj)),
+                          scan_path=tuple(include), signature=fp, target=tid, step="compile",
+                          description=f"compile {pkg.name} {what}")
+
+        # host library: generated entry + the package's tiling sources
+        host_dir = base / "host"
+        host_entry = host_dir / "host_entry.cpp"
+        actions.append(Action("write", (str(host_entry),),
+                              content=codegen.host_entry_source(op, pkg.tiling_function),
+                              signature=fp, target=tid, step="generate",
+                              description=f"generate {pkg.name} host entry"))
+        host_flags = flags.host_flags(op)
+        host_objs = []
+        for src in (host_entry, *pkg.tiling_sources):
+            obj = host_dir / "obj" / (_rel_name(src, pkg.dir, host_dir) + ".o")
+            actions.append(compile_step(src, obj, host_flags, f"host {src.name}"))
+            host_objs.append(str(obj))
+        host_lib = host_dir / "libhost.so"
+        actions.append(Action("exec", (str(host_lib),), tuple(host_objs),
+                              argv=(cxx, *flags.link_flags(), "-o", str(host_lib), *host_objs),
+                              signature=fp, target=tid, step="link",
+                              description=f"link {pkg.name} host library"))
+
+        kernel_entry = base / "gen" / "kernel_entry.cpp"
+        actions.append(Action("write", (str(kernel_entry),),
+                              content=codegen.kernel_entry_source(op), signature=fp,
+                              target=tid, step="generate",
+                              description=f"generate {pkg.name} kernel entry"))
+        reports: dict[str, str] = {}
+        kernel_libs: dict[str, str] = {}
+        for variant in op.variants():
+            vdir = base / soc.name / variant.name
+            what = f"kernel {variant.name} ({soc.name})"
+            kflags = flags.kernel_flags(op, variant, soc, pkg.tiling_data)
+            force = (str(pkg.tiling_data),) if pkg.tiling_data else ()
+            objs = []
+            for src, name in ((pkg.kernel_source, "kernel.o"), (kernel_entry, "entry.o")):
+                actions.append(compile_step(src, vdir / name, kflags, what, force))
+                objs.append(str(vdir / name))
+            lib = vdir / "libkernel.so"
+            actions.append(Action("exec", (str(lib),), tuple(objs),
+                                  argv=(cxx, *flags.link_flags(), "-o", str(lib), *objs),
+                                  signature=fp, target=tid, step="link",
+                                  description=f"link {pkg.name} {what}"))
+            kernel_libs[variant.name] = str(lib)
+            if not verify or pkg.verify is None:
+                continue
+            job = vdir / "verify-job.json"
+            report = vdir / "verification.json"
+            actions.append(Action("write", (str(job),), content=json.dumps(
+                _verify_job(pkg, soc, variant, str(host_lib), str(lib)), indent=1,
+                sort_keys=True), target=tid, step="generate",
+                description=f"plan verification {pkg.name} {variant.name}"))
+            actions.append(Action(
+                "python", (str(report),), (str(job), str(host_lib), str(lib),
+                                           str(pkg.verify.golden_file)),
+                function="opkg.verify.runner:scons_action",
+                params={"job": str(job), "report": str(report),
+                        "python": python_executable()},
+                signature=_runtime_digest(), target=tid, step="verify",
+                description=f"verify {pkg.name} {variant.name} ({soc.name})"))
+            reports[variant.name] = str(report)
+
+        if not bundle:
+            return Target(tid, pkg.label, pkg.name, pkg.version, soc.name, self.id, "",
+                          reports), actions
+        bundle = Path(out) / "bundles" / bundle_filename(pkg.name, pkg.version, soc.name,
+                                                          self.id)
+        sources = [*pkg.source_files()] + [f for d in deps for d in d.include_dirs
+                                           for f in sorted(Path(d).rglob("*")) if f.is_file()]
+        meta = {
+            "name": pkg.name, "version": pkg.version, "summary": pkg.summary, "soc": soc.name,
+            "toolchain": {"id": self.id, "version": self.version(), "fingerprint": fp},
+            "op": op.to_json(), "label": pkg.label,
+            "provenance": {**provenance, "source_digest": digest_files(sources, pkg.dir),
+                           "lock_digest": None},
+        }
+        files = {"opkg.yaml": str(pkg.manifest_path), "lib/libhost.so": str(host_lib)}
+        for vname, lib in kernel_libs.items():
+            files[f"lib/{soc.name}/{vname}/libkernel.so"] = lib
+        for vname, rep in reports.items():
+            files[f"verification/{vname}.json"] = rep
+        actions.append(Action(
+            "python", (str(bundle),), tuple(sorted(set(files.values()))),
+            function="opkg.bundle:scons_action",
+            params={"output": str(bundle), "metadata": meta, "files": files, "variants": {
+                v.name: dict(v.dtypes) for v in op.variants()}},
+            target=tid, step="bundle", description=f"bundle {pkg.name} ({soc.name})"))
+        target = Target(tid, pkg.label, pkg.name, pkg.version, soc.name, self.id, str(bundle),
+                        reports)
+        return target, actions
+
+
+def _rel_name(src: Path, pkg_dir: Path, gen_dir: Path) -> str:
+    for root in (pkg_dir, gen_dir):
+        try:
+            return src.relative_to(root).with_suffix("").as_posix()
+        except ValueError:
+            continue
+    return src.stem
+
+
+def _verify_job(pkg, soc, variant, host_lib: str, kernel_lib: str) -> dict:
+    v = pkg.verify
+    return {
+        "package": pkg.label, "name": pkg.name, "op": pkg.op.to_json(),
+        "variant": variant.name, "soc": soc.to_json(),
+        "host_lib": host_lib, "kernel_lib": kernel_lib,
+        "kernel_source": str(pkg.kernel_source),
+        "golden": {"file": str(v.golden_file), "function": v.golden_function},
+        "seed": v.seed,
+        "cases": [{"name": c.name, "shapes": {k: list(s) for k, s in c.shapes.items()},
+                   "attrs": c.attrs, "ranges": {k: list(r) for k, r in c.ranges.items()}}
+                  for c in v.cases],
+        "tolerance": {d: vars(v.tolerance_for(d)) for _, d in variant.dtypes},
+    }
+
+
+@lru_cache(maxsize=1)
+def _runtime_digest() -> str:
+    """opkg's own verification and emulation runtime code: a change re-verifies."""
+    root = Path(__file__).resolve().parent.parent
+    files = [root / "verify" / n for n in ("runner.py", "compare.py", "inputs.py")]
+    files += [p for p in (root / "sim").glob("*.py")]
+    h = hashlib.sha256()
+    for f in sorted(files):
+        if f.is_file():
+            h.update(f.read_bytes())
+    return "sha256:" + h.hexdigest()

@@ -1,0 +1,57 @@
+"""Tolerance rules for comparing kernel outputs with the golden.
+
+An element mismatches when |actual - expected| > atol + rtol * |expected| (NumPy's allclose;
+NaN matches NaN, infinities must match exactly). A case passes when the share of mismatching
+elements is at most `error_ratio`: CANN's sample verifiers use that error-ratio rule, and
+error_ratio 0 is a strict allclose.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def compare(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float,
+            error_ratio: float) -> dict:
+    result = {"dtype": str(actual.dtype), "shape": list(actual.shape),
+              "elements": int(actual.size), "rtol": rtol, "atol": atol,
+              "error_ratio": error_ratio}
+    if actual.shape != expected.shape:
+        return {**result, "passed": False, "mismatches": int(actual.size),
+                "mismatch_ratio": 1.0, "max_abs_error": None, "max_rel_error": None,
+                "first_mismatch": None,
+                "error": f"shape {list(actual.shape)} differs from the golden's "
+                         f"{list(expected.shape)}"}
+    a = actual.astype(np.float64).ravel()
+    e = expected.astype(np.float64).ravel()
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.abs(a - e)
+        both_nan = np.isnan(a) & np.isnan(e)
+        same_inf = np.isinf(a) & np.isinf(e) & (np.sign(a) == np.sign(e))
+        ok = (diff <= atol + rtol * np.abs(e)) | both_nan | same_inf
+        finite = np.isfinite(diff)
+        rel = np.where(np.abs(e) > 0, diff / np.where(np.abs(e) > 0, np.abs(e), 1), diff)
+    bad = np.flatnonzero(~ok)
+    count = int(bad.size)
+    ratio = count / a.size if a.size else 0.0
+    first = None
+    if count:
+        i = int(bad[0])
+        first = {"index": [int(x) for x in np.unravel_index(i, actual.shape)],
+                 "actual": _num(a[i]), "expected": _num(e[i])}
+    max_abs = float(diff[finite].max()) if finite.any() else (None if a.size == 0 else float("inf"))
+    max_rel = float(rel[finite].max()) if finite.any() else max_abs
+    if count and not finite.all():
+        max_abs = max_rel = float("inf")
+    return {**result, "passed": ratio <= error_ratio, "mismatches": count,
+            "mismatch_ratio": ratio, "max_abs_error": max_abs, "max_rel_error": max_rel,
+            "first_mismatch": first, "error": None}
+
+
+def _num(x: float):
+    x = float(x)
+    if np.isnan(x):
+        return "nan"
+    if np.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x

@@ -1,0 +1,32 @@
+"""Deterministic test inputs: the same seed, case and tensor give the same values on every
+machine and for every dtype variant (values are drawn in float64, then cast)."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+
+from opkg.model import DTYPES
+
+DEFAULT_RANGE = (-1.0, 1.0)
+
+
+def case_seed(seed: int, case: str, tensor: str) -> int:
+    # crc32 rather than hash(): Python's str hash is salted per process
+    return (seed * 1_000_003 + zlib.crc32(f"{case}/{tensor}".encode())) % (2**32)
+
+
+def make_input(seed: int, case: str, tensor: str, shape, dtype: str, value_range=None) -> np.ndarray:
+    info = DTYPES[dtype]
+    if info.numpy is None:
+        raise ValueError(f"dtype {dtype} has no NumPy equivalent for verification")
+    rng = np.random.default_rng(case_seed(seed, case, tensor))
+    lo, hi = value_range or DEFAULT_RANGE
+    if info.kind == "bool":
+        return rng.integers(0, 2, size=shape).astype(np.bool_)
+    if info.kind in ("int", "uint"):
+        limits = np.iinfo(info.numpy)
+        lo, hi = max(int(np.floor(lo)), limits.min), min(int(np.ceil(hi)), limits.max)
+        return rng.integers(lo, hi, size=shape, endpoint=True).astype(info.numpy)
+    return np.ascontiguousarray(rng.uniform(lo, hi, size=shape).astype(info.numpy))

@@ -1,0 +1,195 @@
+"""Verify one (package, SoC, dtype variant): run every case on the sim and write the report.
+
+`scons_action` (called by SCons for a 'verify' step) starts `python -m opkg.verify.runner JOB
+REPORT` as a child process, so a kernel that segfaults or aborts takes down only that child;
+the parent then writes a report naming the case that was running. Every outcome — pass,
+mismatch, kernel diagnostic, crash, broken golden — ends as a verification.json, so the build
+records what happened and `opkg build` can show it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import signal
+import subprocess
+import sys
+import traceback
+from pathlib import Path
+
+CASE_MARK = "@@case "
+
+
+def scons_action(params: dict) -> str | None:
+    job, report = params["job"], params["report"]
+    proc = subprocess.run([params.get("python") or sys.executable, "-m", "opkg.verify.runner",
+                           job, report], capture_output=True, text=True)
+    if proc.returncode == 0 and Path(report).is_file():
+        return None
+    case = None
+    for line in proc.stderr.splitlines():
+        if line.startswith(CASE_MARK):
+            case = line[len(CASE_MARK):]
+    if proc.returncode < 0:
+        try:
+            name = signal.Signals(-proc.returncode).name
+        except ValueError:
+            name = f"signal {-proc.returncode}"
+        message = f"the kernel crashed ({name})" + (f" while running case {case!r}" if case
+                                                    else "")
+    else:
+        tail = "\n".join(l for l in proc.stderr.splitlines() if not l.startswith(CASE_MARK))
+        message = f"the verifier exited with status {proc.returncode}: {tail[-2000:]}"
+    job_data = json.loads(Path(job).read_text())
+    write_report(Path(report), _report(job_data, [], error=message))
+    return None
+
+
+def main(argv=None) -> int:
+    job_path, report_path = (argv or sys.argv[1:])[:2]
+    job = json.loads(Path(job_path).read_text())
+    try:
+        results = run_job(job)
+        report = _report(job, results)
+    except Exception as exc:   # a broken golden or job: recorded, not raised
+        report = _report(job, [], error=_describe(exc))
+    write_report(Path(report_path), report)
+    return 0
+
+
+def run_job(job: dict) -> list[dict]:
+    import numpy as np
+
+    from opkg.model import OpSpec, SocInfo
+    from opkg.verify.compare import compare
+    from opkg.verify.inputs import make_input
+
+    op = OpSpec.from_json(job["op"])
+    variant = op.variant(job["variant"])
+    soc = SocInfo.from_json(job["soc"])
+    golden = load_golden(job["golden"]["file"], job["golden"]["function"])
+    results = []
+    for case in job["cases"]:
+        print(CASE_MARK + case["name"], file=sys.stderr, flush=True)
+        inputs = {}
+        for t in op.inputs:
+            if t.name in case["shapes"]:
+                inputs[t.name] = make_input(job["seed"], case["name"], t.name,
+                                            case["shapes"][t.name], variant.dtype_of(t.name),
+                                            case["ranges"].get(t.name))
+        entry = {"case": case["name"], "shapes": case["shapes"], "attrs": case["attrs"],
+                 "passed": False, "error": None, "outputs": {}, "run": None, "log": []}
+        results.append(entry)
+        try:
+            expected = _call_golden(golden, op, inputs, case["attrs"], variant)
+        except Exception as exc:
+            entry["error"] = f"the golden raised {_describe(exc)}"
+            continue
+        outputs = {}
+        for t in op.outputs:
+            want = expected[t.name]
+            out = np.empty(want.shape, dtype=want.dtype)
+            # poison: an output element the kernel never writes shows up as a mismatch
+            out.fill(np.nan) if out.dtype.kind == "f" else out.fill(_int_poison(out.dtype))
+            outputs[t.name] = out
+        entry["outputs"] = {}
+        try:
+            info = _run_kernel(job, op, variant, soc, inputs, outputs, case["attrs"])
+        except Exception as exc:
+            entry["error"] = getattr(exc, "message", None) or _describe(exc)
+            continue
+        entry["run"] = {"block_dim": info.block_dim, "tiling_key": info.tiling_key,
+                        "workspace_bytes": info.workspace_bytes}
+        entry["log"] = list(info.log)
+        for t in op.outputs:
+            tol = job["tolerance"][variant.dtype_of(t.name)]
+            entry["outputs"][t.name] = compare(outputs[t.name], expected[t.name], **tol)
+        entry["passed"] = all(o["passed"] for o in entry["outputs"].values())
+    return results
+
+
+def _run_kernel(job, op, variant, soc, inputs, outputs, attrs):
+    from opkg.sim.runtime import run_case
+
+    return run_case(Path(job["host_lib"]), Path(job["kernel_lib"]), op, variant, soc, inputs,
+                    outputs, attrs)
+
+
+def load_golden(file: str, function: str):
+    spec = importlib.util.spec_from_file_location(f"opkg_golden_{Path(file).stem}", file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, function)
+
+
+def _call_golden(golden, op, inputs: dict, attrs: dict, variant) -> dict:
+    import numpy as np
+
+    from opkg.model import DTYPES
+
+    args = [inputs[t.name] for t in op.inputs if t.name in inputs]
+    result = golden(*args, **attrs)
+    if not isinstance(result, (tuple, list)):
+        result = (result,)
+    if len(result) != len(op.outputs):
+        raise ValueError(f"returned {len(result)} arrays for {len(op.outputs)} outputs")
+    out = {}
+    for t, value in zip(op.outputs, result):
+        dtype = DTYPES[variant.dtype_of(t.name)].numpy
+        out[t.name] = np.ascontiguousarray(np.asarray(value).astype(dtype))
+    return out
+
+
+def _int_poison(dtype):
+    import numpy as np
+
+    return np.iinfo(dtype).min if dtype.kind in "iu" else 0
+
+
+def _describe(exc: BaseException) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = ""
+    for fr in reversed(frames):
+        if "opkg" not in Path(fr.filename).parts:
+            where = f" at {fr.filename}:{fr.lineno}"
+            break
+    return f"{type(exc).__name__}: {exc}{where}"
+
+
+def _report(job: dict, results: list[dict], error: str | None = None) -> dict:
+    worst = {"max_abs_error": 0.0, "max_rel_error": 0.0, "mismatch_ratio": 0.0}
+    for r in results:
+        for o in r["outputs"].values():
+            for k in worst:
+                if o.get(k) is not None:
+                    worst[k] = max(worst[k], o[k])
+    failed = sum(1 for r in results if not r["passed"])
+    return {
+        "package": job["package"], "name": job["name"], "variant": job["variant"],
+        "soc": job["soc"]["name"], "toolchain": "sim", "seed": job["seed"],
+        "kernel_source": job["kernel_source"],
+        "passed": error is None and bool(results) and failed == 0,
+        "error": error, "cases": len(job["cases"]), "failed": failed if error is None else
+        len(job["cases"]), "results": results, **worst,
+    }
+
+
+def write_report(path: Path, report: dict) -> None:
+    from opkg.fsutil import atomic_write_text
+
+    atomic_write_text(path, json.dumps(_jsonable(report), indent=1, sort_keys=True) + "\n")
+
+
+def _jsonable(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+"""The workspace: the directory holding `opkg-workspace.yaml`, its settings and its packages.
+
+Finding the root, reading settings, discovering `opkg.yaml` manifests below the package roots
+and matching target patterns (labels module) against them. Everything downstream receives
+Packages from here.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from opkg import labels, yamlloc
+from opkg.errors import LabelError, ManifestError, did_you_mean, Location
+from opkg.manifest import MANIFEST, Package, load_package
+
+WORKSPACE_FILE = "opkg-workspace.yaml"
+SETTINGS = ("package_roots", "output_dir", "cache_dir", "default_socs", "default_toolchain",
+            "registry")
+
+
+@dataclass(frozen=True)
+class Settings:
+    package_roots: tuple[Path, ...]
+    output_dir: Path
+    cache_dir: Path
+    default_socs: tuple[str, ...]
+    default_toolchain: str | None
+    registry: Path
+
+
+def default_cache_dir() -> Path:
+    if os.environ.get("OPKG_CACHE_DIR"):
+        return Path(os.environ["OPKG_CACHE_DIR"]).expanduser().resolve()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "opkg"
+
+
+class Workspace:
+    def __init__(self, root: Path, settings: Settings):
+        self.root = root
+        self.settings = settings
+
+    @classmethod
+    def find(cls, start: Path | None = None) -> "Workspace":
+        here = (start or Path.cwd()).resolve()
+        for d in (here, *here.parents):
+            if (d / WORKSPACE_FILE).is_file():
+                return cls.load(d)
+        raise ManifestError(f"no {WORKSPACE_FILE} in {here} or any parent directory",
+                            hint=f"run opkg inside a workspace, or create {WORKSPACE_FILE} at "
+                                 "its root (an empty file takes the defaults)")
+
+    @classmethod
+    def load(cls, root: Path) -> "Workspace":
+        from opkg.socs import soc_table
+
+        root = root.resolve()
+        doc = yamlloc.load(root / WORKSPACE_FILE)
+        data = doc.data or {}
+        if not isinstance(data, dict):
+            raise doc.error((), "the workspace file must be a mapping of settings",
+                            f"allowed settings: {', '.join(SETTINGS)}")
+        for key in data:
+            if key not in SETTINGS:
+                raise doc.error((key,), f"unknown setting {key!r}",
+                                did_you_mean(key, SETTINGS) or f"allowed: {', '.join(SETTINGS)}",
+                                at_key=True)
+
+        def path_of(key, default):
+            value = data.get(key) or default
+            if not isinstance(value, str):
+                raise doc.error((key,), "expected a path")
+            return (root / Path(value).expanduser()).resolve()
+
+        roots = data.get("package_roots") or ["packages"]
+        if not isinstance(roots, list) or not all(isinstance(r, str) for r in roots):
+            raise doc.error(("package_roots",), "expected a list of directories")
+        socs = data.get("default_socs") or []
+        if not isinstance(socs, list):
+            raise doc.error(("default_socs",), "expected a list of SoC names")
+        known = soc_table(root)
+        for i, soc in enumerate(socs):
+            if soc not in known:
+                raise doc.error(("default_socs", i), f"unknown SoC {soc!r}",
+                                did_you_mean(soc, known) or "see toolchains/socs.yaml")
+        env_registry = os.environ.get("OPKG_REGISTRY")
+        settings = Settings(
+            package_roots=tuple((root / r).resolve() for r in roots),
+            output_dir=path_of("output_dir", "out"),
+            # the environment overrides the workspace file, which overrides the default
+            cache_dir=default_cache_dir() if os.environ.get("OPKG_CACHE_DIR")
+            else path_of("cache_dir", str(default_cache_dir())),
+            default_socs=tuple(socs),
+            default_toolchain=data.get("default_toolchain"),
+            registry=Path(env_registry).resolve() if env_registry
+            else path_of("registry", "registry"),
+        )
+        return cls(root, settings)
+
+    # -- packages -------------------------------------------------------------------------
+
+    def rel(self, path: Path) -> str:
+        rel = Path(path).resolve().relative_to(self.root).as_posix()
+        return "" if rel == "." else rel
+
+    def manifest_paths(self) -> list[Path]:
+        skip = {self.settings.output_dir}
+        found = []
+        for root in self.settings.package_roots:
+            if not root.is_dir():
+                continue
+            for dirpath, dirnames, filenames in os.walk(root):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
+                                     and Path(dirpath, d) not in skip)
+                if MANIFEST in filenames:
+                    found.append(Path(dirpath) / MANIFEST)
+        return found
+
+    @cached_property
+    def packages(self) -> dict[str, Package]:
+        from opkg.socs import soc_table
+
+        known = soc_table(self.root)
+        out: dict[str, Package] = {}
+        by_name: dict[str, Package] = {}
+        for manifest in self.manifest_paths():
+            label = labels.label_for(self.rel(manifest.parent))
+            pkg = load_package(manifest, label, known_socs=known,
+                               default_socs=self.settings.default_socs)
+            if pkg.name in by_name:
+                other = by_name[pkg.name]
+                raise ManifestError(
+                    f"package name {pkg.name!r} is already used by {other.label}",
+                    location=Location(manifest), field="name",
+                    hint="package names are unique in a workspace; rename one of them")
+            by_name[pkg.name] = pkg
+            out[label] = pkg
+        return out
+
+    @cached_property
+    def graph(self):
+        from opkg.graph import Graph
+
+        return Graph(self.packages)
+
+    def select(self, patterns, cwd: Path | None = None) -> list[Package]:
+        """Packages matched by the patterns, in workspace order; each pattern must match."""
+        if not patterns:
+            patterns = ["//..."]
+        selected: dict[str, Package] = {}
+        self.graph  # validate deps and cycles before building anything
+        for pattern in patterns:
+            sel = labels.parse(pattern, self.root, cwd)
+            hits = [p for label, p in self.packages.items()
+                    if sel.matches(label[2:], p.name)]
+            if not hits:
+                names = [p.name for p in self.packages.values()] + list(self.packages)
+                raise LabelError(f"{pattern!r} matches no package",
+                                 hint=did_you_mean(sel.name or "//" + sel.path, names)
+                                 or "list packages with: opkg query packages")
+            for p in hits:
+                selected[p.label] = p
+        return [selected[l] for l in sorted(selected)]

@@ -1,0 +1,98 @@
+"""Shared fixtures: throwaway workspaces on the real filesystem, an isolated build cache."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+MINIMAL_KERNEL = """\
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void {entry}(GM_ADDR x, GM_ADDR z, GM_ADDR workspace,
+                                              GM_ADDR tiling) {{}}
+"""
+
+MINIMAL_MANIFEST = """\
+name: {name}
+version: 1.0.0
+summary: a test operator
+op:
+  type: {op_type}
+  inputs:
+    - {{name: x, dtypes: [float32, float16], formats: [ND]}}
+  outputs:
+    - {{name: z, dtypes: [float32, float16], formats: [ND]}}
+  attrs:
+    - {{name: alpha, type: float, default: 1.0}}
+tiling:
+  sources: [op_host/op.cpp]
+  data: op_host/op_tiling.h
+kernel:
+  source: op_kernel/op.cpp
+socs: [Ascend910B1]
+deps: {deps}
+verify:
+  golden: golden.py:golden
+  cases:
+    - {{name: small, shapes: {{x: [4, 64]}}}}
+"""
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path_factory, monkeypatch):
+    """Never touch the user's cache or registry from a test."""
+    monkeypatch.setenv("OPKG_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.delenv("OPKG_REGISTRY", raising=False)
+
+
+class WorkspaceFactory:
+    def __init__(self, root: Path):
+        self.root = root
+        (root / "packages").mkdir(parents=True, exist_ok=True)
+        (root / "opkg-workspace.yaml").write_text(
+            "package_roots: [packages]\noutput_dir: out\ndefault_socs: [Ascend910B1]\n")
+
+    def write(self, rel: str, text: str) -> Path:
+        path = self.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text) if text.startswith("\n") else text)
+        return path
+
+    def operator(self, name: str, op_type: str = "AddOne", deps=(), manifest: str | None = None,
+                 entry: str | None = None) -> Path:
+        from opkg.model import snake_case
+
+        d = f"packages/{name}"
+        self.write(f"{d}/op_host/op.cpp", "// host\n")
+        self.write(f"{d}/op_host/op_tiling.h", "// tiling\n")
+        self.write(f"{d}/op_kernel/op.cpp",
+                   MINIMAL_KERNEL.format(entry=entry or snake_case(op_type)))
+        self.write(f"{d}/golden.py", "def golden(x, *, alpha):\n    return x + alpha\n")
+        text = manifest if manifest is not None else MINIMAL_MANIFEST.format(
+            name=name, op_type=op_type, deps="[" + ", ".join(deps) + "]")
+        return self.write(f"{d}/opkg.yaml", text)
+
+    def library(self, name: str, deps=()) -> Path:
+        d = f"packages/{name}"
+        self.write(f"{d}/include/{name}.h", "#pragma once\n")
+        return self.write(f"{d}/opkg.yaml", f"name: {name}\nversion: 0.1.0\n"
+                          f"include_dirs: [include]\ndeps: [{', '.join(deps)}]\n")
+
+    def copy_package(self, name: str) -> Path:
+        dest = self.root / "packages" / name
+        shutil.copytree(REPO / "packages" / name, dest)
+        return dest
+
+    def load(self):
+        from opkg.workspace import Workspace
+
+        return Workspace.load(self.root)
+
+
+@pytest.fixture
+def workspace(tmp_path) -> WorkspaceFactory:
+    return WorkspaceFactory(tmp_path / "ws")

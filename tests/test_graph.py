@@ -1,0 +1,61 @@
+import pytest
+
+from opkg.errors import GraphError, LabelError
+
+
+def test_deps_rdeps_and_closure(workspace):
+    workspace.library("base")
+    workspace.library("common", deps=["//packages/base"])
+    workspace.operator("addone", deps=["//packages/common"])
+    workspace.operator("other", op_type="Other", deps=["//packages/base"])
+    ws = workspace.load()
+    g = ws.graph
+    assert g.deps("//packages/addone") == ["//packages/common", "//packages/base"]
+    assert g.deps("//packages/addone", transitive=False) == ["//packages/common"]
+    assert g.rdeps("//packages/base") == ["//packages/addone", "//packages/common",
+                                          "//packages/other"]
+    assert g.rdeps("//packages/base", transitive=False) == ["//packages/common",
+                                                            "//packages/other"]
+    assert g.closure(["//packages/addone"]) == ["//packages/base", "//packages/common",
+                                                "//packages/addone"]
+
+
+def test_cycle_is_reported_with_its_path(workspace):
+    workspace.library("a", deps=["//packages/b"])
+    workspace.library("b", deps=["//packages/c"])
+    workspace.library("c", deps=["//packages/a"])
+    with pytest.raises(GraphError) as info:
+        workspace.load().graph
+    assert "dependency cycle: //packages/a -> //packages/b -> //packages/c -> //packages/a" \
+        in info.value.message
+    assert info.value.exit_code == 2 and "DAG" in info.value.hint
+
+
+def test_missing_dependency_suggests_the_close_label(workspace):
+    workspace.library("common")
+    workspace.operator("addone", deps=["//packages/comon"])
+    with pytest.raises(GraphError) as info:
+        workspace.load().graph
+    assert "depends on //packages/comon, which is not a package" in info.value.message
+    assert "//packages/common" in info.value.hint
+    assert info.value.location.path.name == "opkg.yaml"
+
+
+def test_self_dependency(workspace):
+    workspace.library("a", deps=["//packages/a"])
+    with pytest.raises(GraphError, match="depends on itself"):
+        workspace.load().graph
+
+
+def test_select_patterns(workspace):
+    workspace.library("common")
+    workspace.operator("addone")
+    workspace.operator("other", op_type="Other")
+    ws = workspace.load()
+    labels = lambda pats: [p.label for p in ws.select(pats, cwd=ws.root)]
+    assert labels(["//..."]) == ["//packages/addone", "//packages/common", "//packages/other"]
+    assert labels([]) == labels(["//..."])
+    assert labels(["packages/addone", "other"]) == ["//packages/addone", "//packages/other"]
+    with pytest.raises(LabelError) as info:
+        labels(["//packages/adone"])
+    assert "matches no package" in info.value.message and "addone" in info.value.hint

@@ -1,0 +1,163 @@
+"""Manifest validation: every mistake is reported with file:line:column, field and a hint."""
+
+from __future__ import annotations
+
+import pytest
+
+from opkg.errors import ManifestError
+from tests.conftest import MINIMAL_MANIFEST
+
+
+def manifest(**overrides) -> str:
+    values = {"name": "addone", "op_type": "AddOne", "deps": "[]"}
+    values.update(overrides)
+    return MINIMAL_MANIFEST.format(**values)
+
+
+def load_error(workspace, text: str) -> ManifestError:
+    workspace.operator("addone", manifest=text)
+    with pytest.raises(ManifestError) as info:
+        workspace.load().packages
+    return info.value
+
+
+def test_valid_manifest_loads_every_field(workspace):
+    workspace.operator("addone")
+    pkg = workspace.load().packages["//packages/addone"]
+    assert pkg.name == "addone" and pkg.version == "1.0.0"
+    assert pkg.op.kernel_name == "add_one"
+    assert [v.name for v in pkg.op.variants()] == ["float32", "float16"]
+    assert pkg.op.attrs[0].default == 1.0
+    assert pkg.socs == ("Ascend910B1",)
+    assert pkg.verify.cases[0].attrs == {"alpha": 1.0}
+    assert pkg.verify.tolerance_for("float16").rtol == 1e-3
+
+
+def position(text: str, marker: str) -> tuple[int, int]:
+    """1-based line and column of the first occurrence of marker."""
+    offset = text.index(marker)
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+# (text to replace, replacement, where the error must point, field, message, hint)
+MISTAKES = [
+    ("summary: a test operator", "sumary: x", "sumary", "sumary", "unknown key 'sumary'",
+     "did you mean 'summary'?"),
+    ("[float32, float16], formats: [ND]}\n  outputs", "[float32, float61], formats: [ND]}\n"
+     "  outputs", "float61", "op.inputs[0].dtypes[1]", "unknown dtype 'float61'",
+     "did you mean 'float16'?"),
+    ("{name: x, dtypes: [float32, float16]", "{name: x, dtypes: [float32, fp16]", "fp16",
+     "op.inputs[0].dtypes[1]", "spelt 'float16'", "did you mean 'float16'?"),
+    ("socs: [Ascend910B1]", "socs: [Ascend910B9]", "Ascend910B9", "socs[0]",
+     "unknown SoC 'Ascend910B9'", "did you mean"),
+    ("source: op_kernel/op.cpp", "source: op_kernel/opp.cpp", "op_kernel/opp.cpp",
+     "kernel.source", "file not found: op_kernel/opp.cpp", "did you mean 'op_kernel/op.cpp'?"),
+    ("version: 1.0.0", "version: one", "one\nsummary", "version", "not a PEP 440 version", "1.0.0"),
+    ("type: AddOne", "type: add_one", "add_one", "op.type", "CamelCase", None),
+    ("default: 1.0}", "default: yes}", "yes}", "op.attrs[0].default", "expected a number",
+     None),
+    ("shapes: {x: [4, 64]}", "shapes: {y: [4, 64]}", "y: [4", "verify.cases[0].shapes.y",
+     "unknown key 'y'", "allowed keys: x"),
+    ("shapes: {x: [4, 64]}", "shapes: {x: [4, -1]}", "-1]", "verify.cases[0].shapes.x[1]",
+     "non-negative integer", None),
+    ("golden: golden.py:golden", "golden: golden.py:gold", "golden.py:gold", "verify.golden",
+     "defines no function 'gold'", "did you mean 'golden'?"),
+    ("[float32, float16], formats: [ND]}\n  attrs", "[float32], formats: [ND, NCHW, NHWC]}\n  attrs",
+     "[ND, NCHW, NHWC]", "op.outputs[0].formats", "3 formats for 2 dtype variants", None),
+    ("deps: []", "deps: {a: 1}", "{a: 1}", "deps", "expected a list", None),
+    ("- {name: small,", "- {name: small, ranges: {x: [1, 0]},", "[1, 0]",
+     "verify.cases[0].ranges.x", "must be below high", None),
+]
+
+
+@pytest.mark.parametrize("old, new, marker, field, message, hint", MISTAKES,
+                         ids=[m[3] for m in MISTAKES])
+def test_each_mistake_points_at_its_place(workspace, old, new, marker, field, message, hint):
+    text = manifest()
+    assert old in text, old
+    text = text.replace(old, new, 1)
+    err = load_error(workspace, text)
+    line, column = position(text, marker)
+    assert err.location.path.name == "opkg.yaml"
+    assert (err.location.line, err.location.column) == (line, column), err.render()
+    assert err.field == field
+    assert message in err.message
+    if hint:
+        assert hint in err.hint
+    assert err.exit_code == 2
+    assert err.render().startswith(f"{err.location.path}:{line}:{column}: error: {field}: ")
+
+
+def test_kernel_entry_must_be_snake_case_of_op_type(workspace):
+    workspace.operator("addone", entry="add_onne")
+    with pytest.raises(ManifestError) as info:
+        workspace.load().packages
+    err = info.value
+    assert err.field == "op.type"
+    assert "needs a kernel function named 'add_one'" in err.message
+    assert "op_kernel/op.cpp:2 defines 'add_onne'" in err.message
+    assert "rename" in err.hint
+
+
+def test_duplicate_key_is_an_error_not_a_silent_override(workspace):
+    err = load_error(workspace, manifest().replace("version: 1.0.0",
+                                                   "version: 1.0.0\nversion: 2.0.0"))
+    assert "duplicate key 'version'" in err.message
+    assert err.location.line == 3
+
+
+def test_invalid_yaml_names_the_line(workspace):
+    err = load_error(workspace, manifest().replace("socs: [Ascend910B1]", "socs: [Ascend910B1"))
+    assert "invalid YAML" in err.message
+    # PyYAML notices the missing ']' at the next token, on the line after it
+    assert err.location.line == position(manifest(), "socs:")[0] + 1
+
+
+def test_dtype_lists_of_different_lengths(workspace):
+    text = manifest().replace("{name: z, dtypes: [float32, float16]",
+                              "{name: z, dtypes: [float32, float16, int8]")
+    err = load_error(workspace, text)
+    assert "different lengths" in err.message and "x=2" in err.message and "z=3" in err.message
+    assert "matched by position" in err.hint
+
+
+def test_yaml_1_1_exponent_floats_are_accepted(workspace):
+    workspace.operator("addone", manifest=manifest().replace("default: 1.0", "default: 1e-5"))
+    assert workspace.load().packages["//packages/addone"].op.attrs[0].default == 1e-5
+
+
+def test_library_package_cannot_have_a_kernel(workspace):
+    workspace.library("common")
+    workspace.write("packages/common/opkg.yaml",
+                    "name: common\nversion: 0.1.0\nkernel: {source: x.cpp}\n")
+    with pytest.raises(ManifestError) as info:
+        workspace.load().packages
+    assert "'kernel' needs an 'op:' section" in info.value.message
+
+
+def test_duplicate_package_names(workspace):
+    workspace.operator("addone")
+    workspace.operator("other", manifest=manifest())   # also named 'addone'
+    with pytest.raises(ManifestError) as info:
+        workspace.load().packages
+    assert "already used by //packages/addone" in info.value.message
+
+
+def test_path_escaping_the_package_is_refused(workspace):
+    workspace.write("secret.cpp", "int x;\n")
+    err = load_error(workspace, manifest().replace("source: op_kernel/op.cpp",
+                                                   "source: ../../secret.cpp"))
+    assert "outside the package directory" in err.message
+
+
+def test_case_missing_a_required_input_shape(workspace):
+    err = load_error(workspace, manifest().replace("shapes: {x: [4, 64]}", "shapes: {}"))
+    assert "no shape for input 'x'" in err.message
+
+
+def test_tolerance_defaults_and_overrides(workspace):
+    text = manifest() + "  tolerance:\n    float16: {rtol: 2.0e-3}\n"
+    workspace.operator("addone", manifest=text)
+    tol = workspace.load().packages["//packages/addone"].verify.tolerance_for("float16")
+    assert (tol.rtol, tol.atol, tol.error_ratio) == (2e-3, 1e-3, 1e-3)
