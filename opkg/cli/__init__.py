@@ -21,6 +21,13 @@ COMMANDS = {
     "test": ("opkg.cli.build:test", "Verify packages against their NumPy goldens and print the report."),
     "query": ("opkg.cli.query:query", "Inspect the package graph (deps, rdeps, packages)."),
     "clean": ("opkg.cli.clean:clean", "Remove build outputs (and optionally the cache)."),
+    "publish": ("opkg.cli.publish:publish", "Build if needed, then publish verified bundles to the registry."),
+    "search": ("opkg.cli.search:search", "Search the registry by name or summary."),
+    "info": ("opkg.cli.info:info", "Show a published version: bundles, verification, provenance."),
+    "install": ("opkg.cli.install:install", "Install a published operator (digest-checked)."),
+    "yank": ("opkg.cli.yank:yank", "Yank a published version (kept, but skipped unless pinned)."),
+    "unyank": ("opkg.cli.yank:unyank", "Undo a yank."),
+    "registry": ("opkg.cli.registry:registry", "Check (and repair) the registry."),
 }
 
 

@@ -1,0 +1,45 @@
+"""Options and output helpers shared by the registry commands (publish, search, info, install,
+yank, registry); each command still lives in its own module."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from opkg.registry.location import ENV
+
+
+def registry_option(f):
+    return click.option(
+        "--registry", "registry", metavar="DIR", default=None,
+        help=f"Registry directory (default: ${ENV}, else the workspace's `registry:` setting, "
+             "else <workspace>/registry).")(f)
+
+
+def json_option(f):
+    return click.option("--json", "as_json", is_flag=True,
+                        help="Print machine-readable JSON on stdout.")(f)
+
+
+def open_store(option):
+    from opkg.registry.location import registry_root
+    from opkg.registry.store import Store
+
+    return Store(registry_root(option))
+
+
+def emit_json(data) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=True))
+
+
+def human_size(n: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return str(n)
+
+
+def short(digest: str | None) -> str:
+    return (digest or "-")[:19]

@@ -1,0 +1,84 @@
+"""`opkg publish`: build what is missing (engine.build), then hand the bundles to
+registry.publish.publish_bundles. All registry decisions live there; this is the adapter."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from opkg.cli._registry import emit_json, human_size, json_option, open_store, registry_option
+
+
+@click.command()
+@click.argument("targets", nargs=-1)
+@click.option("--bundle", "bundles", multiple=True, type=click.Path(dir_okay=False),
+              help="Publish this already-built bundle file instead of building (repeatable).")
+@click.option("--soc", "socs", multiple=True, help="Build and publish for this SoC (repeatable; "
+              "default: each package's SoCs).")
+@click.option("--toolchain", default=None, help="Toolchain to build with (default: resolved).")
+@click.option("-j", "--jobs", type=int, default=None, help="Parallel build jobs.")
+@click.option("--dry-run", is_flag=True, help="Build, check, and show what would be written.")
+@registry_option
+@json_option
+def publish(targets, bundles, socs, toolchain, jobs, dry_run, registry, as_json):
+    """Publish verified operator bundles to the registry.
+
+    Builds TARGETS first (up-to-date bundles are not rebuilt), then stores each bundle and its
+    verification reports by digest and records the version. Refuses unless every verification
+    case passed for every variant. A published version never changes: publishing the same
+    bundles again does nothing; different contents need a new version.
+
+    \b
+    Examples:
+      opkg publish //packages/add_custom           build if needed, then publish
+      opkg publish //... --dry-run                 what would be written, for every package
+      opkg publish --bundle out/add_custom-1.0.0-Ascend910B1-sim.opkg.tgz
+      opkg publish //packages/layernorm --registry /shared/opkg-registry --json
+    """
+    from opkg.errors import BuildError, UsageError, VerificationError
+    from opkg.registry.publish import _failed_cases, publish_bundles
+
+    if bundles and targets:
+        raise UsageError("give TARGETS or --bundle files, not both")
+    store = open_store(registry)
+    paths = list(bundles)
+    if not paths:
+        from opkg import engine
+        from opkg.workspace import Workspace
+
+        ws = Workspace.find()
+        result = engine.build(ws, list(targets) or ["//..."], socs=list(socs) or None,
+                              toolchain=toolchain, jobs=jobs)
+        failing = []
+        for t in result.verification_failed:
+            for variant, report in sorted(t.reports.items()):
+                if not report.get("passed"):
+                    cases = _failed_cases(json.dumps(report).encode())
+                    failing.append(f"{t.package} {t.soc}/{t.toolchain} variant {variant}: "
+                                   + ("; ".join(cases) or "failed"))
+        if failing:
+            raise VerificationError("refusing to publish: verification did not pass\n  "
+                                    + "\n  ".join(failing),
+                                    hint="`opkg test` shows the full report; fix, then publish")
+        if not result.ok:
+            raise BuildError("refusing to publish: the build failed",
+                             hint="run `opkg build` on the same targets to see why")
+        paths = result.bundles
+    outcomes = publish_bundles(store, paths, dry_run=dry_run)
+    if as_json:
+        emit_json({"registry": str(store.root), "dry_run": dry_run,
+                   "versions": [o.to_json() for o in outcomes]})
+        return
+    for o in outcomes:
+        where = ", ".join(f"{b['soc']}/{b['toolchain']} ({human_size(b['size'])})"
+                          for b in o.bundles)
+        if o.status == "published":
+            click.echo(f"published {o.name} {o.version}: {where}")
+        elif o.status == "unchanged":
+            click.echo(f"unchanged {o.name} {o.version}: already published with these bundles")
+        else:
+            click.echo(f"would publish {o.name} {o.version}: {where}")
+            for w in o.writes:
+                click.echo(f"  write {w}")
+    click.echo(f"registry: {store.root}")

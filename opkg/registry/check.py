@@ -1,0 +1,180 @@
+"""`opkg registry check`: recompute every digest and cross-check index, records, yanks and blobs.
+
+Errors are things a user could be hurt by: a blob or record that no longer matches its digest,
+a missing blob, an index entry whose record is gone, a malformed file. Warnings are the
+harmless leftovers of interrupted writers (records the index lags behind, unreferenced blobs,
+staging files). `repair` rewrites only the index (adopting committed records, dropping entries
+whose record is gone) and clears old staging files; it never rewrites a record or a blob, and
+it keeps the digests the index already holds, so a tampered record stays reported.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from opkg.errors import RegistryError
+from opkg.registry.store import DIGEST_RE, Store, parse_record, sha256_bytes
+
+STALE_TMP_SECONDS = 3600
+
+
+@dataclass
+class Problem:
+    severity: str      # error | warning
+    where: str
+    message: str
+
+    def to_json(self) -> dict:
+        return {"severity": self.severity, "where": self.where, "message": self.message}
+
+
+@dataclass
+class Report:
+    root: str
+    packages: int = 0
+    versions: int = 0
+    blobs: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    repaired: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def to_json(self) -> dict:
+        return {"registry": self.root, "ok": self.ok, "packages": self.packages,
+                "versions": self.versions, "blobs_checked": self.blobs,
+                "problems": [p.to_json() for p in self.problems], "repaired": self.repaired}
+
+
+def check(store: Store, *, repair: bool = False) -> Report:
+    store.ensure_readable()
+    report = Report(str(store.root))
+    if repair:
+        store.ensure_writable()
+        report.repaired = _repair(store)
+    err = lambda where, msg: report.problems.append(Problem("error", str(where), msg))  # noqa: E731
+    warn = lambda where, msg: report.problems.append(Problem("warning", str(where), msg))  # noqa: E731
+
+    try:
+        index = store.load_index()
+    except RegistryError as exc:
+        err(store.index_path, exc.message.split(": ", 1)[-1] + " (`--repair` rebuilds it)")
+        index = None
+
+    records: dict[tuple[str, str], dict] = {}
+    for name, key, path in store.record_files():
+        try:
+            data = path.read_bytes()
+            record = parse_record(data, path, name, key)
+        except (OSError, RegistryError) as exc:
+            err(path, getattr(exc, "message", str(exc)).split(": ", 1)[-1])
+            continue
+        records[(name, key)] = record
+        if index is None:
+            continue
+        entry = index["packages"].get(name, {}).get("versions", {}).get(key)
+        if entry is None:
+            warn(path, "not in the index yet (a publish stopped after its commit point); "
+                       "`--repair` or the next publish adds it")
+        elif entry["record"] != sha256_bytes(data):
+            err(path, f"modified after publishing: the index says {entry['record']}, the file "
+                      f"hashes to {sha256_bytes(data)}")
+    if index is not None:
+        for name, pkg in index["packages"].items():
+            for key in pkg["versions"]:
+                if not store.record_path(name, key).is_file() and (name, key) not in records:
+                    err(f"{name} {key}", "listed in the index but its record is missing")
+
+    referenced: dict[str, list[str]] = {}
+    for (name, key), record in records.items():
+        for b in record["bundles"]:
+            label = f"{name} {record['version']} {b['soc']}/{b['toolchain'].get('id')}"
+            referenced.setdefault(b["blob"], []).append((label + " bundle", b["size"]))
+            for v in b.get("variants", []):
+                if v.get("report"):
+                    referenced.setdefault(v["report"], []).append(
+                        (f"{label} {v.get('name')} report", None))
+    for digest, users in sorted(referenced.items()):
+        report.blobs += 1
+        size = next((s for _, s in users if s is not None), None)
+        problem = store.verify_blob(digest, size)
+        if problem:
+            err(store.blob_path(digest), f"{problem}; used by " + ", ".join(u for u, _ in users))
+
+    if store.blobs.is_dir():
+        orphans = [p for p in store.blobs.iterdir()
+                   if not DIGEST_RE.match("sha256:" + p.name) or f"sha256:{p.name}" not in referenced]
+        if orphans:
+            warn(store.blobs, f"{len(orphans)} blob(s) no record refers to (left by interrupted "
+                              "or refused publishes; harmless)")
+
+    if store.yanks.is_dir():
+        for pkg in sorted(store.yanks.iterdir()):
+            for f in sorted(pkg.glob("*.json")) if pkg.is_dir() else []:
+                key = f.name[:-len(".json")]
+                try:
+                    mark = store.read_yank(pkg.name, key)
+                except (RegistryError, Exception) as exc:
+                    err(f, getattr(exc, "message", str(exc)))
+                    continue
+                if (pkg.name, key) not in records:
+                    warn(f, "yank mark for a version that has no record")
+                elif index is not None:
+                    entry = index["packages"].get(pkg.name, {}).get("versions", {}).get(key)
+                    if entry and not entry.get("yanked"):
+                        warn(f, "yanked, but the index does not say so yet (`--repair` updates it)")
+                del mark
+
+    if store.tmp.is_dir():
+        leftovers = list(store.tmp.iterdir())
+        if leftovers:
+            warn(store.tmp, f"{len(leftovers)} staging file(s) left by interrupted writers")
+
+    report.packages = len({n for n, _ in records})
+    report.versions = len(records)
+    return report
+
+
+def _repair(store: Store) -> list[str]:
+    done: list[str] = []
+    try:
+        store.load_index()
+        rebuild = False
+    except RegistryError:
+        rebuild = True
+
+    def drop_dangling(index: dict) -> None:
+        for name in list(index["packages"]):
+            versions = index["packages"][name]["versions"]
+            for key in list(versions):
+                if not store.record_path(name, key).is_file():
+                    del versions[key]
+                    done.append(f"dropped index entry {name} {key}: its record is missing")
+            if not versions:
+                del index["packages"][name]
+
+    before = set() if rebuild else {
+        (n, k) for n, p in store.load_index()["packages"].items() for k in p["versions"]}
+    index = store.update_index(drop_dangling, rebuild=rebuild)
+    if rebuild:
+        done.append("rebuilt the index from the version records")
+    for n, p in index["packages"].items():
+        for k in p["versions"]:
+            if (n, k) not in before and not rebuild:
+                done.append(f"added {n} {k} to the index")
+    now = time.time()
+    if store.tmp.is_dir():
+        for f in store.tmp.iterdir():
+            try:
+                if now - f.stat().st_mtime > STALE_TMP_SECONDS:
+                    f.unlink()
+                    done.append(f"removed stale staging file {f.name}")
+            except OSError:
+                pass
+    return done

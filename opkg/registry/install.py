@@ -1,0 +1,278 @@
+"""Installing: pick a version, check it is what was published, unpack it safely.
+
+Selection follows pip and PEP 592: the highest version that matches the specifier and has a
+bundle for the SoC (and toolchain, when given); yanked versions only when pinned exactly
+(`==V`), with a warning. Before unpacking, the record is checked against the index digest and
+the bundle against the record digest, on a private copy, so what is unpacked is what was hashed.
+
+Layout under DEST:
+    <name>/...                      the bundle's files (manifest, lib/, verification/, ...)
+    vendors/<vendor>/...            CANN bundles: their opp/ tree, as ASCEND_CUSTOM_OPP_PATH expects
+    .opkg/installed/<name>.json     receipt: what is installed and each file's digest
+The receipt is written last; an install killed halfway leaves no receipt for the new version,
+so running it again redoes the work, and installing the same thing twice is a no-op.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+from opkg.bundle import read_metadata, safe_extract
+from opkg.errors import RegistryError, ToolchainError, UsageError, did_you_mean
+from opkg.fsutil import atomic_write_json
+from opkg.registry.store import Store, VersionEntry, sha256_file, version_key
+
+_REQ_RE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*(.*?)\s*$")
+RECEIPTS = Path(".opkg") / "installed"
+
+
+@dataclass
+class Requirement:
+    name: str
+    spec: SpecifierSet
+    text: str
+
+    @property
+    def pinned(self) -> str | None:
+        """The exact version when the spec is `==V` (no wildcard) or `===V`."""
+        specs = list(self.spec)
+        if len(specs) == 1 and specs[0].operator in ("==", "===") and "*" not in specs[0].version:
+            return specs[0].version
+        return None
+
+
+def parse_requirement(text: str) -> Requirement:
+    m = _REQ_RE.match(text or "")
+    if not m:
+        raise UsageError(f"invalid requirement {text!r}",
+                         hint="write NAME, NAME==1.0.0 or NAME>=1.0,<2 (PEP 440 specifiers)")
+    name, spec = m.group(1), m.group(2)
+    if name != name.lower():
+        raise UsageError(f"invalid package name {name!r}", hint=f"did you mean '{name.lower()}'?")
+    try:
+        return Requirement(name, SpecifierSet(spec), text)
+    except InvalidSpecifier:
+        raise UsageError(f"unknown version spec {spec!r} in {text!r}",
+                         hint="use PEP 440 specifiers: ==1.0.0, >=1.0,<2, ~=1.2, !=1.1") from None
+
+
+@dataclass
+class Selection:
+    entry: VersionEntry
+    record: dict
+    bundle: dict
+    warnings: list[str] = field(default_factory=list)
+
+
+def select(store: Store, req: Requirement, soc: str, toolchain: str | None = None) -> Selection:
+    catalog = store.catalog()
+    versions = catalog.get(req.name)
+    if not versions:
+        raise RegistryError(f"no package {req.name!r} in registry {store.root}",
+                            hint=did_you_mean(req.name, catalog) or "see `opkg search`")
+    pinned = req.pinned
+    by_version = {e.parsed: e for e in versions.values()}
+    matching = [e for e in versions.values()
+                if e.parsed in set(req.spec.filter(by_version, prereleases=None))]
+    if pinned and not matching:
+        matching = [e for e in versions.values() if e.parsed in req.spec]
+    candidates = [e for e in matching if not e.yanked or pinned]
+    if not candidates:
+        known = ", ".join(f"{e.version}{' (yanked)' if e.yanked else ''}"
+                          for e in sorted(versions.values(), key=lambda e: e.parsed))
+        why = "only yanked versions match" if matching else "no version matches"
+        raise RegistryError(f"{req.name}: {why} {str(req.spec) or '(any)'}",
+                            hint=f"published: {known}" + (
+                                "; a yanked version installs only when pinned exactly "
+                                "(NAME==VERSION)" if matching else ""))
+    seen = []
+    for e in sorted(candidates, key=lambda e: e.parsed, reverse=True):
+        record = store.read_record(req.name, version_key(e.version), e.record_digest)
+        bundles = [b for b in record["bundles"] if b["soc"] == soc
+                   and (toolchain is None or b["toolchain"].get("id") == toolchain)]
+        seen.append(f"{e.version}: " + ", ".join(f"{b['soc']}/{b['toolchain'].get('id')}"
+                                                 for b in record["bundles"]))
+        if not bundles:
+            continue
+        if len(bundles) > 1:
+            ids = ", ".join(b["toolchain"]["id"] for b in bundles)
+            raise UsageError(f"{req.name} {e.version} has bundles for {soc} built with several "
+                             f"toolchains: {ids}", hint="choose one with --toolchain")
+        warnings = []
+        if e.yanked:
+            warnings.append(f"{req.name} {e.version} is yanked: {e.reason or 'no reason given'}; "
+                            "installing it because it was pinned exactly")
+        return Selection(e, record, bundles[0], warnings)
+    want = soc + (f"/{toolchain}" if toolchain else "")
+    raise RegistryError(f"{req.name}: no version matching {str(req.spec) or '(any)'} has a "
+                        f"bundle for {want}", hint="available: " + "; ".join(seen))
+
+
+@dataclass
+class Installed:
+    name: str
+    version: str
+    soc: str
+    toolchain: str
+    dest: Path
+    status: str                  # installed | unchanged
+    files: int
+    warnings: list[str]
+    env: dict[str, str]          # variables the user should set (CANN bundles)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "version": self.version, "soc": self.soc,
+                "toolchain": self.toolchain, "dest": str(self.dest), "status": self.status,
+                "files": self.files, "warnings": self.warnings, "env": self.env}
+
+
+def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: str | None = None,
+            force: bool = False, runtime_check=None) -> Installed:
+    """`runtime_check(toolchain: dict, soc) -> None` raises ToolchainError when the local
+    CANN/driver cannot run a CANN bundle; `force` turns that into a warning."""
+    req = parse_requirement(requirement)
+    sel = select(store, req, soc, toolchain)
+    b, name = sel.bundle, req.name
+    version = sel.record["version"]
+    tc_id = b["toolchain"].get("id", "")
+    warnings = list(sel.warnings)
+    if tc_id.startswith("cann-"):
+        try:
+            (runtime_check or default_runtime_check)(b["toolchain"], soc)
+        except ToolchainError as exc:
+            if not force:
+                raise
+            warnings.append(f"--force: installing although {exc.message}")
+
+    dest = Path(dest)
+    receipt_path = dest / RECEIPTS / f"{name}.json"
+    old = _read_receipt(receipt_path)
+    if old and old.get("blob") == b["blob"] and _intact(dest, old):
+        return Installed(name, version, soc, tc_id, dest, "unchanged", len(old["files"]),
+                         warnings, _env(dest, old))
+
+    work = dest / ".opkg" / f"tmp-{os.getpid()}"
+    try:
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        copy = work / "bundle.opkg.tgz"
+        blob = store.blob_path(b["blob"])
+        if not blob.is_file():
+            raise RegistryError(f"{name} {version}: bundle blob {b['blob']} is missing from "
+                                f"{store.root}", hint="the registry is damaged; run "
+                                "`opkg registry check`")
+        shutil.copyfile(blob, copy)
+        actual = sha256_file(copy)
+        if actual != b["blob"]:
+            raise RegistryError(f"{name} {version}: bundle {blob} does not match its published "
+                                f"digest (record: {b['blob']}, file: {actual}); it was modified "
+                                "after publishing", hint="do not use it; run `opkg registry check`")
+        meta = read_metadata(copy)
+        if (meta.get("name"), version_key(str(meta.get("version"))), meta.get("soc"),
+                (meta.get("toolchain") or {}).get("id")) != (name, version_key(version), soc, tc_id):
+            raise RegistryError(f"{name} {version}: the bundle's metadata does not match its "
+                                "record", hint="run `opkg registry check`")
+        stage = work / "stage"
+        members = safe_extract(copy, stage)
+        placed = {m: _target(name, m) for m in members}
+        _check_conflicts(dest, name, placed.values(), set((old or {}).get("files", {})), force,
+                         warnings)
+        for member, rel in sorted(placed.items()):
+            target = dest / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.is_dir() and not target.is_symlink():
+                raise RegistryError(f"cannot install {target}: a directory is in the way")
+            os.replace(stage / member, target)
+        new_files = {rel: sha256_file(dest / rel) for rel in placed.values()}
+        for rel in (old or {}).get("files", {}):
+            if rel not in new_files:
+                (dest / rel).unlink(missing_ok=True)
+        receipt = {"name": name, "version": version, "soc": soc, "toolchain": b["toolchain"],
+                   "blob": b["blob"], "files": dict(sorted(new_files.items()))}
+        atomic_write_json(receipt_path, receipt)
+    except OSError as exc:
+        raise RegistryError(f"cannot install into {dest}: {exc.strerror or exc}"
+                            f" ({exc.filename or dest})",
+                            hint="check the directory's permissions or choose --dest DIR") from None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return Installed(name, version, soc, tc_id, dest, "installed", len(new_files), warnings,
+                     _env(dest, receipt))
+
+
+def _target(name: str, member: str) -> str:
+    """Where a bundle member goes under DEST (POSIX relative path)."""
+    p = PurePosixPath(member)
+    if p.parts[0] == "opp" and len(p.parts) > 1:
+        return str(PurePosixPath(*p.parts[1:]))
+    return str(PurePosixPath(name, *p.parts))
+
+
+def _check_conflicts(dest: Path, name: str, targets, mine: set[str], force: bool,
+                     warnings: list[str]) -> None:
+    """Refuse to overwrite a file another installed package owns (two packages sharing a
+    CANN vendor tree) or one nobody installed."""
+    owners = {}
+    receipts = dest / RECEIPTS
+    if receipts.is_dir():
+        for r in receipts.glob("*.json"):
+            data = _read_receipt(r)
+            if data and data.get("name") != name:
+                for f in data.get("files", {}):
+                    owners[f] = data["name"]
+    clashes = []
+    for rel in targets:
+        if rel in owners:
+            clashes.append(f"{rel} (installed by {owners[rel]})")
+        elif (dest / rel).exists() and rel not in mine and not rel.startswith(name + "/"):
+            clashes.append(f"{rel} (not installed by opkg)")
+    if clashes and not force:
+        raise RegistryError(f"installing {name} would overwrite files it does not own:\n  "
+                            + "\n  ".join(clashes[:20]),
+                            hint="use another --dest, or --force to overwrite")
+    if clashes:
+        warnings.append(f"--force: overwrote {len(clashes)} file(s) owned by others")
+
+
+def _read_receipt(path: Path) -> dict | None:
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("files"), dict) else None
+
+
+def _intact(dest: Path, receipt: dict) -> bool:
+    for rel, digest in receipt["files"].items():
+        path = dest / rel
+        if not path.is_file() or sha256_file(path) != digest:
+            return False
+    return True
+
+
+def _env(dest: Path, receipt: dict) -> dict[str, str]:
+    vendors = sorted({PurePosixPath(f).parts[1] for f in receipt["files"]
+                      if PurePosixPath(f).parts[0] == "vendors" and len(PurePosixPath(f).parts) > 2})
+    if not vendors:
+        return {}
+    paths = ":".join(str(dest.resolve() / "vendors" / v) for v in vendors)
+    return {"ASCEND_CUSTOM_OPP_PATH": f"{paths}:${{ASCEND_CUSTOM_OPP_PATH}}"}
+
+
+def default_runtime_check(toolchain: dict, soc: str) -> None:
+    """Ask the CANN version checker whether this machine can run the bundle."""
+    try:
+        from opkg.toolchains import runtime  # provided by the CANN toolchain work
+    except ImportError:
+        raise ToolchainError(
+            f"cannot confirm that this machine's CANN and driver can run a "
+            f"{toolchain.get('id')} bundle for {soc}: the version checker is not available",
+            hint="pass --force to install anyway") from None
+    runtime.check_can_run(toolchain, soc)

@@ -1,0 +1,297 @@
+"""Publishing: turn built bundles into immutable registry versions.
+
+`publish_bundles` is the whole registry side of `opkg publish`: it reads each bundle's metadata
+(bundle.py), refuses anything whose verification did not fully pass, groups bundles by
+(package, version), and for each group stores the bundle and its verification reports as blobs,
+then commits one record (store.py). The CLI (cli/publish.py) builds first and calls this.
+
+A version is immutable. Publishing bundles that are already in its record (same SoC, toolchain
+and digest) is a no-op; anything else for an existing version is an error asking for a new
+version.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import socket
+import tarfile
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from opkg import __version__
+from opkg.bundle import FORMAT_VERSION, bundle_filename, read_metadata
+from opkg.errors import RegistryError, VerificationError
+from opkg.registry.store import (NAME_RE, RECORD_FORMAT, Store, checkpoint, index_add,
+                                 parse_version, sha256_file, version_key)
+
+
+@dataclass
+class Bundle:
+    """One bundle file, read and checked, ready to be stored."""
+
+    path: Path
+    meta: dict
+    digest: str
+    size: int
+    reports: dict[str, bytes]       # variant name -> full verification report
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.meta["soc"], self.meta["toolchain"]["id"])
+
+
+@dataclass
+class Outcome:
+    name: str
+    version: str
+    status: str                      # published | unchanged | would-publish
+    bundles: list[dict]
+    record: str                      # path of the record
+    writes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "version": self.version, "status": self.status,
+                "bundles": self.bundles, "record": self.record, "writes": self.writes}
+
+
+def publisher_identity() -> str:
+    try:
+        user = getpass.getuser()
+    except Exception:  # no passwd entry (containers); still say something true
+        user = "unknown"
+    return f"{user}@{socket.gethostname()}"
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def load_bundle(path: Path) -> Bundle:
+    path = Path(path)
+    if not path.is_file():
+        raise RegistryError(f"{path}: no such bundle file",
+                            hint="build it first with `opkg build`, or check the path")
+    meta = read_metadata(path)
+    problem = metadata_problem(meta)
+    if problem:
+        raise RegistryError(f"{path}: not a publishable bundle: {problem}",
+                            hint="rebuild it with this opkg (`opkg build`)")
+    wanted = {v["report"]: v["name"] for v in meta["variants"] if v.get("report")}
+    found: dict[str, bytes] = {}
+    try:
+        with tarfile.open(path, "r:gz") as tar:
+            for m in tar:
+                if m.name in wanted and m.isfile():
+                    found[wanted[m.name]] = tar.extractfile(m).read()
+    except (tarfile.TarError, OSError, EOFError) as exc:
+        raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
+    missing = [p for p, n in wanted.items() if n not in found]
+    if missing:
+        raise RegistryError(f"{path}: verification report(s) named in the metadata are not in "
+                            f"the bundle: {', '.join(missing)}", hint="rebuild it with `opkg build`")
+    return Bundle(path, meta, sha256_file(path), path.stat().st_size, found)
+
+
+def metadata_problem(m) -> str | None:
+    if not isinstance(m, dict):
+        return "metadata is not an object"
+    if m.get("format") != FORMAT_VERSION:
+        return f"bundle format {m.get('format')!r}, this opkg publishes format {FORMAT_VERSION}"
+    if not isinstance(m.get("name"), str) or not NAME_RE.match(m["name"]):
+        return f"invalid package name {m.get('name')!r}"
+    try:
+        parse_version(m.get("version", ""))
+    except Exception:
+        return f"invalid version {m.get('version')!r}"
+    if not isinstance(m.get("soc"), str) or not m["soc"]:
+        return "missing 'soc'"
+    tc = m.get("toolchain")
+    if not isinstance(tc, dict) or not isinstance(tc.get("id"), str):
+        return "missing 'toolchain.id'"
+    if not isinstance(m.get("variants"), list):
+        return "missing 'variants'"
+    for v in m["variants"]:
+        ver = v.get("verification") if isinstance(v, dict) else None
+        if not isinstance(v, dict) or not isinstance(v.get("name"), str) or not isinstance(ver, dict) \
+                or not isinstance(ver.get("cases"), int) or not isinstance(ver.get("passed"), int):
+            return "each variant needs 'name' and 'verification' with 'cases' and 'passed' counts"
+    if not isinstance(m.get("verification"), dict) or "passed" not in m["verification"]:
+        return "missing 'verification' summary"
+    if m.get("op") is not None and not isinstance(m["op"], dict):
+        return "'op' must be an object"
+    return None
+
+
+def verification_failures(b: Bundle) -> list[str]:
+    """Why this bundle may not be published; empty when every case of every variant passed."""
+    label = f"{b.meta['name']} {b.meta['version']} {b.meta['soc']}/{b.meta['toolchain']['id']}"
+    out = []
+    if b.meta.get("op") is not None and not b.meta["variants"]:
+        out.append(f"{label}: no verified variants")
+    for v in b.meta["variants"]:
+        ver = v["verification"]
+        if ver["cases"] == 0:
+            out.append(f"{label} variant {v['name']}: no verification cases ran")
+        elif ver["passed"] != ver["cases"]:
+            cases = _failed_cases(b.reports.get(v["name"]))
+            detail = "; ".join(cases) if cases else "see its verification report"
+            out.append(f"{label} variant {v['name']}: {ver['cases'] - ver['passed']} of "
+                       f"{ver['cases']} case(s) failed: {detail}")
+    summary = b.meta["verification"]
+    if not out and (summary.get("passed") is not True or summary.get("failed", 0)):
+        out.append(f"{label}: verification summary says it did not pass")
+    return out
+
+
+def _failed_cases(report: bytes | None) -> list[str]:
+    """Names (and worst errors) of the failing cases in a full report, as far as it tells."""
+    try:
+        data = json.loads(report or b"")
+    except ValueError:
+        return []
+    cases = data.get("cases") if isinstance(data, dict) else None
+    if isinstance(cases, dict):
+        cases = [dict(c, name=n) for n, c in cases.items() if isinstance(c, dict)]
+    out = []
+    for i, c in enumerate(cases or []):
+        if not isinstance(c, dict) or c.get("passed", True):
+            continue
+        name = c.get("name") or c.get("case") or f"#{i}"
+        errs = ", ".join(f"{k}={c[k]:.3g}" for k in ("max_abs_error", "max_rel_error",
+                                                         "mismatch_ratio")
+                         if isinstance(c.get(k), (int, float)))
+        out.append(f"{name} ({errs})" if errs else str(name))
+    return out
+
+
+def bundle_entry(b: Bundle, report_digests: dict[str, str]) -> dict:
+    m = b.meta
+    return {
+        "soc": m["soc"],
+        "toolchain": m["toolchain"],
+        "blob": b.digest,
+        "size": b.size,
+        "filename": bundle_filename(m["name"], m["version"], m["soc"], m["toolchain"]["id"]),
+        "variants": [dict({k: v[k] for k in v if k != "report"},
+                          report=report_digests.get(v["name"])) for v in m["variants"]],
+        "verification": m["verification"],
+        "provenance": m.get("provenance") or {},
+    }
+
+
+def publish_bundles(store: Store, paths, *, dry_run: bool = False, publisher: str | None = None,
+                    now: str | None = None) -> list[Outcome]:
+    bundles = [load_bundle(Path(p)) for p in paths]
+    if not bundles:
+        raise RegistryError("nothing to publish: no bundles", hint="build packages first")
+    failures = [f for b in bundles for f in verification_failures(b)]
+    if failures:
+        raise VerificationError(
+            "refusing to publish: verification did not pass\n  " + "\n  ".join(failures),
+            hint="fix the kernel or the tolerance, rebuild with `opkg build`, then publish")
+
+    groups: dict[tuple[str, str], list[Bundle]] = {}
+    for b in bundles:
+        groups.setdefault((b.meta["name"], version_key(b.meta["version"])), []).append(b)
+    for (name, key), group in groups.items():
+        _check_group(name, key, group)
+
+    if not dry_run:
+        store.ensure_writable()
+    if store.root.is_dir():
+        store.load_index()  # a damaged index stops us before anything is written
+    # Refuse up front when any version is taken with other contents, so a multi-package
+    # publish does not stop halfway on a predictable error.
+    for (name, key), group in groups.items():
+        existing = store.existing_key(name, key) if store.root.is_dir() else None
+        if existing is not None:
+            _compare(store.read_record(name, existing), group)
+
+    publisher = publisher or publisher_identity()
+    now = now or utc_now()
+    return [_publish_group(store, name, key, group, dry_run, publisher, now)
+            for (name, key), group in sorted(groups.items())]
+
+
+def _check_group(name: str, key: str, group: list[Bundle]) -> None:
+    first = group[0].meta
+    seen: dict[tuple[str, str], Bundle] = {}
+    for b in group:
+        for fld in ("summary", "op"):
+            if b.meta.get(fld) != first.get(fld):
+                raise RegistryError(f"{name} {key}: bundles {group[0].path} and {b.path} "
+                                    f"disagree on '{fld}'",
+                                    hint="rebuild all of them from the same sources")
+        other = seen.get(b.key)
+        if other and other.digest != b.digest:
+            raise RegistryError(f"{name} {key}: two different bundles for {b.key[0]}/{b.key[1]}: "
+                                f"{other.path} and {b.path}", hint="publish one of them")
+        seen[b.key] = b
+    group[:] = list(seen.values())
+
+
+def _compare(record: dict, group: list[Bundle]) -> None:
+    """Raise unless every bundle in `group` is already in `record`, byte for byte."""
+    have = {(b["soc"], b["toolchain"]["id"]): b["blob"] for b in record["bundles"]}
+    diffs = []
+    for b in group:
+        old = have.get(b.key)
+        if old is None:
+            diffs.append(f"{b.key[0]}/{b.key[1]} is not part of the published version")
+        elif old != b.digest:
+            diffs.append(f"{b.key[0]}/{b.key[1]} differs (published {old[:19]}…, "
+                         f"now {b.digest[:19]}…)")
+    if diffs:
+        raise RegistryError(
+            f"{record['name']} {record['version']} is already published with different "
+            "contents; published versions are immutable:\n  " + "\n  ".join(diffs),
+            hint=f"bump 'version' in the package's opkg.yaml (e.g. to a later release than "
+                 f"{record['version']}) and publish again")
+
+
+def _publish_group(store: Store, name: str, key: str, group: list[Bundle], dry_run: bool,
+                   publisher: str, now: str) -> Outcome:
+    meta = group[0].meta
+    record_path = store.record_path(name, key)
+    summary = [{"soc": b.meta["soc"], "toolchain": b.meta["toolchain"]["id"], "blob": b.digest,
+                "size": b.size} for b in sorted(group, key=lambda b: b.key)]
+    existing = store.existing_key(name, key) if store.root.is_dir() else None
+    if existing is not None:
+        return Outcome(name, meta["version"], "unchanged", summary,
+                       str(store.record_path(name, existing)))
+    if dry_run:
+        writes = [str(store.blob_path(b.digest)) for b in group]
+        writes += [f"{store.blobs}/<sha256 of {b.meta['soc']}/{b.meta['toolchain']['id']} "
+                   f"{v} report>" for b in group for v in sorted(b.reports)]
+        writes += [str(record_path), str(store.index_path)]
+        return Outcome(name, meta["version"], "would-publish", summary, str(record_path), writes)
+
+    entries = []
+    for b in sorted(group, key=lambda b: b.key):
+        digest, size = store.put_blob(src=b.path)
+        if digest != b.digest:
+            raise RegistryError(f"{b.path} changed while it was being published",
+                                hint="wait for the build writing it to finish, then publish again")
+        reports = {v: store.put_blob(data=data)[0] for v, data in sorted(b.reports.items())}
+        entries.append(bundle_entry(b, reports))
+    checkpoint("blobs-written")
+    record = {
+        "format": RECORD_FORMAT,
+        "name": name,
+        "version": meta["version"],
+        "summary": meta.get("summary", ""),
+        "op": meta.get("op"),
+        "socs": sorted({b.meta["soc"] for b in group}),
+        "bundles": entries,
+        "published": {"time": now, "by": publisher, "opkg_version": __version__},
+    }
+    created, digest = store.commit_record(name, key, record)
+    if not created:
+        # Another publisher committed this version between our check and our commit.
+        _compare(store.read_record(name, key), group)
+        store.update_index()
+        return Outcome(name, meta["version"], "unchanged", summary, str(record_path))
+    store.update_index(lambda index: index_add(index, record, digest))
+    return Outcome(name, meta["version"], "published", summary, str(record_path))

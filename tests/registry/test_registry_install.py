@@ -1,0 +1,247 @@
+"""install: version selection, digest checks before unpacking, safe unpacking, layout."""
+
+from __future__ import annotations
+
+import io
+import json
+import tarfile
+
+import pytest
+
+from opkg.bundle import FIXED_MTIME
+from opkg.errors import RegistryError, ToolchainError, UsageError
+from opkg.registry.install import install, parse_requirement
+from opkg.registry.publish import publish_bundles
+from opkg.registry.store import Store, canonical_json, index_add, sha256_bytes
+from opkg.registry.yank import yank
+
+
+@pytest.fixture
+def store(registry):
+    return Store(registry)
+
+
+def publish(store, bundles, *versions, **kw):
+    for v in versions:
+        publish_bundles(store, [bundles(version=v, subdir=v, **kw)])
+
+
+def test_picks_highest_matching_version(store, bundles, tmp_path):
+    publish(store, bundles, "1.0.0", "1.2.0", "2.0.0")
+    dest = tmp_path / "ops"
+    assert install(store, "add_custom", soc="Ascend910B1", dest=dest).version == "2.0.0"
+    assert install(store, "add_custom<2", soc="Ascend910B1", dest=dest).version == "1.2.0"
+    assert install(store, "add_custom~=1.0.0", soc="Ascend910B1", dest=dest).version == "1.0.0"
+
+
+def test_prerelease_only_when_asked(store, bundles, tmp_path):
+    publish(store, bundles, "1.0.0", "1.1.0rc1")
+    dest = tmp_path / "ops"
+    assert install(store, "add_custom", soc="Ascend910B1", dest=dest).version == "1.0.0"
+    assert install(store, "add_custom>=1.1.0rc1", soc="Ascend910B1", dest=dest).version == "1.1.0rc1"
+
+
+def test_yanked_skipped_unless_pinned_exactly(store, bundles, tmp_path):
+    publish(store, bundles, "1.0.0", "1.1.0")
+    yank(store, "add_custom", "1.1.0", "wrong results")
+    dest = tmp_path / "ops"
+    r = install(store, "add_custom", soc="Ascend910B1", dest=dest)
+    assert r.version == "1.0.0" and not r.warnings
+    with pytest.raises(RegistryError, match="only yanked versions match") as exc:
+        install(store, "add_custom>=1.1", soc="Ascend910B1", dest=dest)
+    assert "pinned exactly" in exc.value.hint
+    r = install(store, "add_custom==1.1.0", soc="Ascend910B1", dest=dest)
+    assert r.version == "1.1.0"
+    assert r.warnings and "yanked: wrong results" in r.warnings[0]
+
+
+def test_bad_requirements(store, bundles, tmp_path):
+    publish(store, bundles, "1.0.0")
+    with pytest.raises(UsageError, match="unknown version spec"):
+        install(store, "add_custom=>1", soc="Ascend910B1", dest=tmp_path)
+    with pytest.raises(UsageError):
+        parse_requirement("")
+    with pytest.raises(RegistryError, match="no package 'add_custon'") as exc:
+        install(store, "add_custon", soc="Ascend910B1", dest=tmp_path)
+    assert exc.value.hint == "did you mean 'add_custom'?"
+    with pytest.raises(RegistryError, match="no version matches") as exc:
+        install(store, "add_custom==3.0", soc="Ascend910B1", dest=tmp_path)
+    assert "published: 1.0.0" in exc.value.hint
+
+
+def test_soc_and_toolchain_selection(store, bundles, tmp_path):
+    publish_bundles(store, [bundles(version="1.0.0", subdir="a"),
+                            bundles(version="1.0.0", soc="Ascend310P3", subdir="a")])
+    publish_bundles(store, [bundles(version="2.0.0", soc="Ascend310P3", subdir="b")])
+    dest = tmp_path / "ops"
+    # the highest version lacks the SoC: fall back to the highest that has it, like pip
+    assert install(store, "add_custom", soc="Ascend910B1", dest=dest).version == "1.0.0"
+    with pytest.raises(RegistryError, match="has a bundle for Ascend910B4") as exc:
+        install(store, "add_custom", soc="Ascend910B4", dest=dest)
+    assert "2.0.0: Ascend310P3/sim" in exc.value.hint
+    with pytest.raises(RegistryError, match="Ascend910B1/cann-8.0.RC2"):
+        install(store, "add_custom", soc="Ascend910B1", toolchain="cann-8.0.RC2", dest=dest)
+
+
+def test_ambiguous_toolchain_asks_for_one(store, bundles, tmp_path):
+    publish_bundles(store, [bundles(subdir="a"), bundles(toolchain="cann-8.0.RC2", subdir="a")])
+    with pytest.raises(UsageError, match="several toolchains: cann-8.0.RC2, sim"):
+        install(store, "add_custom", soc="Ascend910B1", dest=tmp_path / "ops")
+    r = install(store, "add_custom", soc="Ascend910B1", toolchain="sim", dest=tmp_path / "ops")
+    assert r.toolchain == "sim"
+
+
+def test_layout_receipt_and_noop(store, bundles, tmp_path):
+    publish(store, bundles, "1.0.0")
+    dest = tmp_path / "ops"
+    r = install(store, "add_custom", soc="Ascend910B1", dest=dest)
+    assert r.status == "installed"
+    assert (dest / "add_custom" / "lib" / "libadd_custom_float32.so").is_file()
+    assert json.loads((dest / "add_custom" / "opkg-bundle.json").read_text())["version"] == "1.0.0"
+    receipt = json.loads((dest / ".opkg" / "installed" / "add_custom.json").read_text())
+    assert receipt["version"] == "1.0.0" and "add_custom/opkg.yaml" in receipt["files"]
+    lib = dest / "add_custom" / "lib" / "libadd_custom_float32.so"
+    mtime = lib.stat().st_mtime_ns
+    assert install(store, "add_custom", soc="Ascend910B1", dest=dest).status == "unchanged"
+    assert lib.stat().st_mtime_ns == mtime
+    # a damaged install is not "the same thing": it is reinstalled
+    lib.write_bytes(b"edited")
+    assert install(store, "add_custom", soc="Ascend910B1", dest=dest).status == "installed"
+    assert lib.read_bytes() != b"edited"
+    assert not list((dest / ".opkg").glob("tmp-*"))
+
+
+def test_upgrade_removes_files_the_new_version_lacks(store, bundles, tmp_path):
+    publish_bundles(store, [bundles(version="1.0.0", subdir="a",
+                                    extra_files={"lib/old_helper.so": b"old"})])
+    publish(store, bundles, "1.1.0")
+    dest = tmp_path / "ops"
+    install(store, "add_custom==1.0.0", soc="Ascend910B1", dest=dest)
+    assert (dest / "add_custom" / "lib" / "old_helper.so").exists()
+    install(store, "add_custom", soc="Ascend910B1", dest=dest)
+    assert not (dest / "add_custom" / "lib" / "old_helper.so").exists()
+
+
+def test_tampered_blob_is_refused_before_unpacking(store, bundles, tmp_path):
+    b = bundles()
+    publish_bundles(store, [b])
+    record = json.loads((store.records / "add_custom" / "1.0.0.json").read_text())
+    blob = store.blob_path(record["bundles"][0]["blob"])
+    blob.chmod(0o644)
+    # a different but valid bundle under the old name: only the digest can tell
+    blob.write_bytes(bundles(payload=b"evil kernel", subdir="evil").read_bytes())
+    dest = tmp_path / "ops"
+    with pytest.raises(RegistryError, match="does not match its published digest"):
+        install(store, "add_custom", soc="Ascend910B1", dest=dest)
+    assert not (dest / "add_custom").exists()
+    assert not (dest / ".opkg" / "installed" / "add_custom.json").exists()
+
+
+def test_tampered_record_is_refused(store, bundles, tmp_path):
+    publish(store, bundles, "1.0.0")
+    path = store.records / "add_custom" / "1.0.0.json"
+    record = json.loads(path.read_text())
+    record["bundles"][0]["verification"]["passed"] = True
+    record["summary"] = "now with extra trust"
+    path.chmod(0o644)
+    path.write_bytes(canonical_json(record))
+    with pytest.raises(RegistryError, match="does not match the digest in the index"):
+        install(store, "add_custom", soc="Ascend910B1", dest=tmp_path / "ops")
+
+
+def _publish_raw(store, name, version, tar_bytes):
+    """Put an arbitrary archive into the registry as if it were a published bundle, with a
+    correct digest: the installer's own checks must stop it, not the digest check."""
+    digest, size = store.put_blob(data=tar_bytes)
+    record = {"format": 1, "name": name, "version": version, "summary": "", "op": None,
+              "socs": ["Ascend910B1"],
+              "bundles": [{"soc": "Ascend910B1", "toolchain": {"id": "sim"}, "blob": digest,
+                           "size": size, "variants": []}],
+              "published": {}}
+    store.ensure_writable()
+    _, rec_digest = store.commit_record(name, version, record)
+    store.update_index(lambda index: index_add(index, record, rec_digest))
+
+
+def _tar(*members) -> bytes:
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w:gz") as tar:
+        meta = json.dumps({"format": 1, "name": "evil", "version": "1.0.0", "soc": "Ascend910B1",
+                           "toolchain": {"id": "sim"}}).encode()
+        info = tarfile.TarInfo("opkg-bundle.json")
+        info.size, info.mtime = len(meta), FIXED_MTIME
+        tar.addfile(info, io.BytesIO(meta))
+        for info, data in members:
+            tar.addfile(info, io.BytesIO(data) if data is not None else None)
+    return raw.getvalue()
+
+
+def _member(name, type_=tarfile.REGTYPE, data=b"x", linkname=""):
+    info = tarfile.TarInfo(name)
+    info.type, info.linkname = type_, linkname
+    info.size = len(data) if type_ == tarfile.REGTYPE else 0
+    return info, (data if type_ == tarfile.REGTYPE else None)
+
+
+@pytest.mark.parametrize("member,why", [
+    (_member("/etc/evil"), "unsafe path"),
+    (_member("../../evil"), "unsafe path"),
+    (_member("lib/../../evil"), "unsafe path"),
+    (_member("lib/link", tarfile.SYMTYPE, linkname="/etc/passwd"), "link or device"),
+    (_member("lib/hard", tarfile.LNKTYPE, linkname="opkg-bundle.json"), "link or device"),
+    (_member("lib/dev", tarfile.CHRTYPE), "link or device"),
+    (_member("lib/fifo", tarfile.FIFOTYPE), "link or device"),
+])
+def test_unsafe_archives_are_refused(store, tmp_path, member, why):
+    _publish_raw(store, "evil", "1.0.0", _tar(member))
+    dest = tmp_path / "ops"
+    with pytest.raises(RegistryError, match=why):
+        install(store, "evil", soc="Ascend910B1", dest=dest)
+    assert not (tmp_path / "evil").exists() and not (dest / "evil").exists()
+    assert not list(dest.rglob("evil")) if dest.exists() else True
+
+
+CANN_FILES = {
+    "opp/vendors/opkg_add_custom/op_impl/ai_core/tbe/kernel/ascend910b/add_custom.o": b"obj",
+    "opp/vendors/opkg_add_custom/op_proto/lib/linux/x86_64/libcust_opsproto_rt2.0.so": b"so",
+    "opp/vendors/opkg_add_custom/version.info": b"custom_opp_compiler_version=8.0.RC2\n",
+}
+
+
+def test_cann_bundle_lands_where_ascend_custom_opp_path_expects(store, bundles, tmp_path):
+    publish_bundles(store, [bundles(toolchain="cann-8.0.RC2", extra_files=CANN_FILES)])
+    seen = []
+    r = install(store, "add_custom", soc="Ascend910B1", dest=tmp_path / "ops",
+                runtime_check=lambda tc, soc: seen.append((tc["id"], soc)))
+    assert seen == [("cann-8.0.RC2", "Ascend910B1")]
+    vendor = tmp_path / "ops" / "vendors" / "opkg_add_custom"
+    assert (vendor / "op_impl/ai_core/tbe/kernel/ascend910b/add_custom.o").read_bytes() == b"obj"
+    assert not (tmp_path / "ops" / "add_custom" / "opp").exists()
+    assert r.env == {"ASCEND_CUSTOM_OPP_PATH": f"{vendor.resolve()}:${{ASCEND_CUSTOM_OPP_PATH}}"}
+
+
+def test_cann_bundle_refused_when_the_machine_cannot_run_it(store, bundles, tmp_path):
+    publish_bundles(store, [bundles(toolchain="cann-8.2.RC1", extra_files=CANN_FILES)])
+
+    def too_old(tc, soc):
+        raise ToolchainError("CANN 8.2.RC1 needs driver >= 25.0.rc1; found 24.1.rc2")
+    with pytest.raises(ToolchainError) as exc:
+        install(store, "add_custom", soc="Ascend910B1", dest=tmp_path / "ops",
+                runtime_check=too_old)
+    assert exc.value.exit_code == 3
+    assert not (tmp_path / "ops" / "vendors").exists()
+    r = install(store, "add_custom", soc="Ascend910B1", dest=tmp_path / "ops",
+                runtime_check=too_old, force=True)
+    assert r.status == "installed" and "--force" in r.warnings[0]
+
+
+def test_two_packages_may_not_overwrite_each_others_files(store, bundles, tmp_path):
+    publish_bundles(store, [bundles(toolchain="cann-8.0.RC2", extra_files=CANN_FILES),
+                            bundles(name="other", toolchain="cann-8.0.RC2",
+                                    extra_files=CANN_FILES)])
+    ok = lambda tc, soc: None  # noqa: E731
+    dest = tmp_path / "ops"
+    install(store, "add_custom", soc="Ascend910B1", dest=dest, runtime_check=ok)
+    with pytest.raises(RegistryError, match="installed by add_custom"):
+        install(store, "other", soc="Ascend910B1", dest=dest, runtime_check=ok)
+    assert not (dest / "other").exists()
