@@ -21,12 +21,20 @@ class Location:
     column: int = 0
 
     def __str__(self) -> str:
-        text = str(self.path)
+        text = _display_path(self.path)
         if self.line:
             text += f":{self.line}"
             if self.column:
                 text += f":{self.column}"
         return text
+
+
+def _display_path(path: Path) -> str:
+    """Relative to the current directory when below it: shorter, and clickable in terminals."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(path)
 
 
 class OpkgError(Exception):

@@ -86,7 +86,8 @@ def test_each_mistake_points_at_its_place(workspace, old, new, marker, field, me
     if hint:
         assert hint in err.hint
     assert err.exit_code == 2
-    assert err.render().startswith(f"{err.location.path}:{line}:{column}: error: {field}: ")
+    assert err.render().startswith(f"{err.location}: error: {field}: ")
+    assert str(err.location).endswith(f"opkg.yaml:{line}:{column}")
 
 
 def test_kernel_entry_must_be_snake_case_of_op_type(workspace):

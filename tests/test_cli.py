@@ -1,0 +1,71 @@
+"""The command line as a user meets it: exit codes, messages, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def opkg(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "opkg", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=600)
+
+
+def test_help_teaches_and_is_cheap(tmp_path):
+    r = opkg("--help", cwd=tmp_path)
+    assert r.returncode == 0
+    assert "opkg build packages/layernorm" in r.stdout
+    for command in ("build", "test", "query", "clean"):
+        assert command in r.stdout
+    # --help must not import NumPy or SCons (start-up time)
+    probe = subprocess.run([sys.executable, "-c", "import sys; from opkg.cli import main;\n"
+                            "sys.argv=['opkg','--help']\ntry: main()\nexcept SystemExit: pass\n"
+                            "print(sorted(m for m in ('numpy','SCons','yaml','jinja2') "
+                            "if m in sys.modules))"], capture_output=True, text=True)
+    assert probe.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_build_help_has_examples(tmp_path):
+    r = opkg("build", "--help", cwd=tmp_path)
+    assert r.returncode == 0 and "Examples:" in r.stdout and "--keep-going" in r.stdout
+
+
+def test_outside_a_workspace(tmp_path):
+    r = opkg("query", "packages", cwd=tmp_path)
+    assert r.returncode == 2
+    assert "no opkg-workspace.yaml" in r.stderr and "hint:" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_bad_manifest_exits_2_with_location(workspace):
+    path = workspace.operator("addone")
+    path.write_text(path.read_text().replace("float16]", "float61]", 1))
+    r = opkg("build", "//...", cwd=workspace.root)
+    assert r.returncode == 2
+    assert r.stderr.startswith("packages/addone/opkg.yaml:7:35: error: op.inputs[0].dtypes[1]")
+    assert "did you mean 'float16'?" in r.stderr and "did you mean 'float16'?" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_unknown_target_and_bad_flag(workspace):
+    workspace.operator("addone")
+    r = opkg("build", "//packages/adone", cwd=workspace.root)
+    assert r.returncode == 2 and "matches no package" in r.stderr and "addone" in r.stderr
+    r = opkg("build", "--jobs", "0", cwd=workspace.root)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_query_commands(workspace):
+    workspace.library("common")
+    workspace.operator("addone", deps=["//packages/common"])
+    r = opkg("query", "deps", "packages/addone", cwd=workspace.root)
+    assert r.returncode == 0 and r.stdout.split() == ["//packages/common"]
+    r = opkg("query", "rdeps", "//packages/common", "--json", cwd=workspace.root)
+    assert json.loads(r.stdout) == ["//packages/addone"]
+    r = opkg("query", "packages", "--json", cwd=workspace.root)
+    data = {p["name"]: p for p in json.loads(r.stdout)}
+    assert data["addone"]["variants"] == ["float32", "float16"]
+    assert data["common"]["kind"] == "library"
+    r = opkg("query", "deps", "//...", cwd=workspace.root)
+    assert r.returncode == 2 and "name exactly one" in r.stderr

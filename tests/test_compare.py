@@ -1,0 +1,57 @@
+import numpy as np
+
+from opkg.verify.compare import compare
+from opkg.verify.inputs import make_input
+
+
+def test_exact_match_passes():
+    a = np.arange(64, dtype=np.float32)
+    r = compare(a, a.copy(), 1e-4, 1e-4, 0.0)
+    assert r["passed"] and r["mismatches"] == 0 and r["max_abs_error"] == 0
+
+
+def test_error_ratio_rule():
+    expected = np.ones(1000, dtype=np.float32)
+    actual = expected.copy()
+    actual[:2] = 2.0          # 0.2% of elements wrong
+    assert not compare(actual, expected, 1e-3, 1e-3, 1e-3)["passed"]
+    r = compare(actual, expected, 1e-3, 1e-3, 2e-3)
+    assert r["passed"] and r["mismatches"] == 2 and r["mismatch_ratio"] == 0.002
+    assert r["first_mismatch"] == {"index": [0], "actual": 2.0, "expected": 1.0}
+    assert r["max_abs_error"] == 1.0
+
+
+def test_first_mismatch_index_is_multidimensional():
+    e = np.zeros((4, 8), dtype=np.float16)
+    a = e.copy()
+    a[2, 5] = 1
+    r = compare(a, e, 1e-3, 1e-3, 0)
+    assert r["first_mismatch"]["index"] == [2, 5]
+
+
+def test_unwritten_output_nan_is_a_mismatch_and_nan_matches_nan():
+    e = np.ones(4, dtype=np.float32)
+    a = e.copy()
+    a[3] = np.nan
+    r = compare(a, e, 1e-3, 1e-3, 0)
+    assert not r["passed"] and r["first_mismatch"]["actual"] == "nan"
+    both = np.array([np.nan, 1.0])
+    assert compare(both, both.copy(), 0, 0, 0)["passed"]
+
+
+def test_shape_mismatch():
+    r = compare(np.zeros((2, 3)), np.zeros((3, 2)), 0, 0, 0)
+    assert not r["passed"] and "differs from the golden" in r["error"]
+
+
+def test_inputs_are_seeded_and_variant_independent():
+    a = make_input(0, "case", "x", (16,), "float32", (-2, 2))
+    b = make_input(0, "case", "x", (16,), "float32", (-2, 2))
+    h = make_input(0, "case", "x", (16,), "float16", (-2, 2))
+    assert np.array_equal(a, b)
+    assert np.array_equal(h, a.astype(np.float16))
+    assert not np.array_equal(a, make_input(1, "case", "x", (16,), "float32", (-2, 2)))
+    assert not np.array_equal(a, make_input(0, "case", "y", (16,), "float32", (-2, 2)))
+    assert a.min() >= -2 and a.max() <= 2
+    ints = make_input(0, "c", "i", (100,), "int8", (-3, 3))
+    assert ints.dtype == np.int8 and ints.min() >= -3 and ints.max() <= 3
