@@ -36,6 +36,7 @@ def emit(event: str, **fields) -> None:
 
 
 def declare(plan_path: str) -> None:
+    from SCons.Action import Action as SConsAction
     from SCons.Script import CacheDir, Decider, Default, Environment, SConsignFile
     from SCons.Scanner.C import CScanner
 
@@ -43,11 +44,15 @@ def declare(plan_path: str) -> None:
     state_dir = Path(plan.output_dir) / ".opkg"
     state_dir.mkdir(parents=True, exist_ok=True)
     SConsignFile(str(state_dir / "sconsign"))
-    Decider("content-timestamp")
+    # content, not content-timestamp: an edit within the same second as the last build
+    # (same mtime) must still rebuild
+    Decider("content")
     if plan.cache_dir:
+        Path(plan.cache_dir).mkdir(parents=True, exist_ok=True)
         CacheDir(str(Path(plan.cache_dir) / "scons"))
     env = Environment(ENV=os.environ, tools=[])
     scanner = CScanner()
+    run = SConsAction(_run, strfunction=None)   # progress comes from our own events
     _ACTIONS[:] = plan.actions
     outputs = []
     for index, action in enumerate(plan.actions):
@@ -55,11 +60,13 @@ def declare(plan_path: str) -> None:
                                "content": action.content, "function": action.function,
                                "params": action.params, "signature": action.signature},
                               sort_keys=True)
-        extra = {}
+        extra = {"source_factory": env.fs.File, "target_factory": env.fs.File}
         if action.scan_path:
-            extra = {"source_scanner": scanner, "CPPPATH": list(action.scan_path)}
-        nodes = env.Command(list(action.outputs), [*action.inputs, env.Value(identity)],
-                            _run, OPKG_ACTION=index, **extra)
+            extra.update(source_scanner=scanner, CPPPATH=list(action.scan_path))
+        nodes = env.Command(list(action.outputs), list(action.inputs), run,
+                            OPKG_ACTION=index, **extra)
+        # the identity is a dependency, not a source: it must not be #include-scanned
+        env.Depends(nodes, env.Value(identity))
         outputs.extend(nodes)
     Default(outputs)
 
