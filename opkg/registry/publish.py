@@ -259,6 +259,9 @@ def _publish_group(store: Store, name: str, key: str, group: list[Bundle], dry_r
                 "size": b.size} for b in sorted(group, key=lambda b: b.key)]
     existing = store.existing_key(name, key) if store.root.is_dir() else None
     if existing is not None:
+        if not dry_run and existing not in store.load_index()["packages"].get(
+                name, {}).get("versions", {}):
+            store.update_index()  # an earlier publish stopped after its commit point
         return Outcome(name, meta["version"], "unchanged", summary,
                        str(store.record_path(name, existing)))
     if dry_run:

@@ -44,9 +44,11 @@ NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 DIGEST_RE = re.compile(r"^sha256:[0-9a-f]{64}$")
 
 # Test hook: a writer that reaches the named step prints "paused at <step>" on stderr and
-# sleeps, so a test can kill -9 it at exactly that point. Steps: blob-staged, blobs-written,
-# record-staged, record-committed, index-staged.
+# waits, so a test can kill -9 it at exactly that point, or line several writers up at the
+# same point and release them together by creating the file named in RESUME_ENV.
+# Steps: blob-staged, blobs-written, record-staged, record-committed, index-staged.
 PAUSE_ENV = "OPKG_REGISTRY_PAUSE_AT"
+RESUME_ENV = "OPKG_REGISTRY_RESUME_FILE"
 
 _WRITE_HINT = ("check the directory's owner and permissions, or publish to another registry "
                "with --registry DIR (or OPKG_REGISTRY)")
@@ -56,8 +58,9 @@ def checkpoint(step: str) -> None:
     if os.environ.get(PAUSE_ENV) == step:
         sys.stderr.write(f"opkg-registry: paused at {step}\n")
         sys.stderr.flush()
-        while True:
-            time.sleep(60)
+        resume = os.environ.get(RESUME_ENV)
+        while not (resume and os.path.exists(resume)):
+            time.sleep(0.01)
 
 
 def sha256_file(path: Path) -> str:
