@@ -56,3 +56,39 @@ def isolated_env(ascend_root: Path, **extra) -> dict:
            "PATH": os.environ.get("PATH", "")}
     env.update({k: str(v) for k, v in extra.items()})
     return env
+
+
+REPO = Path(__file__).resolve().parent.parent
+ENV_VARS = ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_CANN_PACKAGE_PATH")
+
+
+def make_workspace(root: Path, packages=("layernorm",), pins: dict | None = None,
+                   default_toolchain: str | None = None) -> Path:
+    """A workspace holding copies of the repository's example packages; `pins` replaces a
+    package's `toolchain:` line, e.g. {"layernorm": '{cann: ">=8.1.RC1"}'} ('' drops it)."""
+    import shutil
+
+    (root / "packages").mkdir(parents=True)
+    text = "package_roots: [packages]\noutput_dir: out\n"
+    if default_toolchain:
+        text += f"default_toolchain: {default_toolchain}\n"
+    (root / "opkg-workspace.yaml").write_text(text)
+    for name in packages:
+        dest = root / "packages" / name
+        shutil.copytree(REPO / "packages" / name, dest)
+        if pins and name in pins:
+            manifest = dest / "opkg.yaml"
+            lines = [l for l in manifest.read_text().splitlines()
+                     if not l.startswith("toolchain:")]
+            if pins[name]:
+                lines.append(f"toolchain: {pins[name]}")
+            manifest.write_text("\n".join(lines) + "\n")
+    return root
+
+
+def use_stand_in_roots(monkeypatch, ascend_root: Path) -> None:
+    """Make discovery in this process see only `ascend_root`."""
+    monkeypatch.setenv("OPKG_ASCEND_ROOTS", str(ascend_root))
+    monkeypatch.setenv("OPKG_ASCEND_INSTALL_INFO", "")
+    for var in ENV_VARS:
+        monkeypatch.delenv(var, raising=False)

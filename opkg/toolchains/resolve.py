@@ -30,7 +30,8 @@ SIM = "sim"
 
 @dataclass(frozen=True)
 class Request:
-    """One (package, SoC) to resolve. `package` is how users name it: packages/layernorm."""
+    """One (package, SoC) to resolve. `package` is its label (//packages/layernorm); messages
+    name it as users write paths: packages/layernorm."""
 
     package: str
     soc: SocInfo
@@ -118,15 +119,22 @@ def parse_requested(requested: str | None) -> tuple[str | None, CannVersion | No
 
 
 def resolve(requests, installation: Installation, releases: ReleaseTable, *,
-            requested: str | None = None, for_run: bool = False) -> Resolution:
+            requested: str | None = None, for_run: bool = False,
+            requested_by: str = "--toolchain") -> Resolution:
+    """`requested_by` names where `requested` came from, for the notes and messages."""
     family, version = parse_requested(requested)
     choices, problems = [], []
     for req in requests:
-        choice, probs = _resolve_one(req, installation, releases, family, version, for_run)
+        choice, probs = _resolve_one(req, installation, releases, family, version, for_run,
+                                     requested_by)
         if choice is not None:
             choices.append(choice)
         problems.extend(probs)
     return Resolution(tuple(choices), tuple(problems))
+
+
+def _display(label: str) -> str:
+    return label[2:] if label.startswith("//") else label
 
 
 def _pin(kind: str, spec) -> str:
@@ -168,35 +176,36 @@ def _suggest(spec: Specifier, releases: ReleaseTable, soc: SocInfo, installed) -
 
 
 def _resolve_one(req: Request, inst: Installation, releases: ReleaseTable,
-                 family: str | None, forced: CannVersion | None, for_run: bool):
-    soc, pkg = req.soc, req.package
+                 family: str | None, forced: CannVersion | None, for_run: bool,
+                 by: str = "--toolchain"):
+    soc, pkg = req.soc, _display(req.package)
     pins = {"cann": req.cann, "driver": req.driver}
     spec = cann_spec(req.cann, field="toolchain.cann") if req.cann else None
     toolkits = list(inst.toolkits)
     tag = f"{pkg} ({soc.name})"
 
     if family == SIM:
-        notes = ("sim: forced by --toolchain sim",)
+        notes = (f"sim: requested by {by}",)
         if spec:
             notes += (f"the pin {_pin('cann', spec)} applies to CANN builds only",)
-        return Choice(pkg, soc.name, SIM, None, pins, notes), []
+        return Choice(req.package, soc.name, SIM, None, pins, notes), []
 
     if family is None and spec is None:
         note = "sim: the package pins no CANN version"
         if toolkits:
             best = max(toolkits, key=lambda t: t.version)
             note += f" (use --toolchain cann to build with CANN {_where(best)})"
-        return Choice(pkg, soc.name, SIM, None, pins, (note,)), []
+        return Choice(req.package, soc.name, SIM, None, pins, (note,)), []
 
     if not toolkits:
         if family is None:
-            return Choice(pkg, soc.name, SIM, None, pins, (
+            return Choice(req.package, soc.name, SIM, None, pins, (
                 f"sim: no CANN toolkit installed (searched {', '.join(inst.searched)}); "
                 f"{_pin('cann', spec)} applies once CANN is installed",)), []
         want = f"cann-{forced}" if forced else "cann"
         required = f"; required: {_pin('cann', spec)}" if spec else ""
-        return None, [Problem("not_installed", pkg, soc.name,
-                              f"{tag}: --toolchain {want} but no CANN toolkit is installed "
+        return None, [Problem("not_installed", req.package, soc.name,
+                              f"{tag}: {by} asks for {want} but no CANN toolkit is installed "
                               f"(searched {', '.join(inst.searched)}){required}",
                               "install the CANN toolkit, set ASCEND_HOME_PATH (source set_env.sh),"
                               " or build with --toolchain sim")]
@@ -204,29 +213,29 @@ def _resolve_one(req: Request, inst: Installation, releases: ReleaseTable,
     if forced is not None:
         same = [t for t in toolkits if t.version == forced]
         if not same:
-            return None, [Problem("not_installed", pkg, soc.name,
-                                  f"{tag}: --toolchain cann-{forced} is not installed; installed: "
+            return None, [Problem("not_installed", req.package, soc.name,
+                                  f"{tag}: cann-{forced} ({by}) is not installed; installed: "
                                   f"{_installed_list(toolkits)}",
                                   f"install CANN {forced} or pick an installed version")]
         tk = same[0]
         if spec and not spec.contains(tk.version):
-            return None, [Problem("cann_pin", pkg, soc.name,
+            return None, [Problem("cann_pin", req.package, soc.name,
                                   f"{pkg} pins {_pin('cann', spec)} (for {soc.name}); "
-                                  f"--toolchain cann-{forced} at {tk.root} is outside it; "
+                                  f"cann-{forced} ({by}) at {tk.root} is outside it; "
                                   "pick a toolchain inside the pin or relax the pin")]
         supported, why = _soc_support(tk, soc, releases)
         if supported is False:
-            return None, [Problem("soc_unsupported", pkg, soc.name,
+            return None, [Problem("soc_unsupported", req.package, soc.name,
                                   f"CANN {tk.version} does not support {soc.name}: {why}",
                                   f"install the {soc.short} support for CANN {tk.version} "
                                   "(its ops/kernels package) or pick another toolkit")]
         return _with_driver(req, tk, inst, releases, for_run, pins,
-                            (f"cann-{forced}: forced by --toolchain",), supported)
+                            (f"cann-{forced}: requested by {by}",), supported)
 
     # Highest installed toolkit that satisfies the pin and supports the SoC.
     in_pin = [t for t in toolkits if spec is None or spec.contains(t.version)]
     if not in_pin:
-        return None, [Problem("cann_pin", pkg, soc.name,
+        return None, [Problem("cann_pin", req.package, soc.name,
                               f"{pkg} pins {_pin('cann', spec)} (for {soc.name}); installed: "
                               f"{_installed_list(toolkits)}; "
                               f"{_suggest(spec, releases, soc, toolkits)} or relax the pin")]
@@ -236,7 +245,7 @@ def _resolve_one(req: Request, inst: Installation, releases: ReleaseTable,
         (refused if supported is False else usable).append((t, supported, why))
     if not usable:
         details = "; ".join(f"CANN {t.version}: {why}" for t, _, why in refused)
-        return None, [Problem("soc_unsupported", pkg, soc.name,
+        return None, [Problem("soc_unsupported", req.package, soc.name,
                               f"{tag}: no installed CANN inside the pin supports {soc.name} "
                               f"({details})",
                               f"install a CANN release with {soc.short} support or remove "
@@ -244,7 +253,7 @@ def _resolve_one(req: Request, inst: Installation, releases: ReleaseTable,
     # max() keeps the first of equal versions: discovery order ($ASCEND_HOME_PATH first) wins ties.
     tk, supported, _ = max(usable, key=lambda u: u[0].version)
     why = (f"cann-{tk.version}: highest installed inside {_pin('cann', spec)}" if spec
-           else f"cann-{tk.version}: highest installed (--toolchain cann)")
+           else f"cann-{tk.version}: highest installed ({by} cann)")
     notes = [why]
     for t, _, reason in refused:
         notes.append(f"skipped CANN {t.version}: {reason}")
@@ -253,7 +262,7 @@ def _resolve_one(req: Request, inst: Installation, releases: ReleaseTable,
 
 def _with_driver(req: Request, tk: Toolkit, inst: Installation, releases: ReleaseTable,
                  for_run: bool, pins: dict, notes: tuple[str, ...], supported):
-    soc, pkg = req.soc, req.package
+    soc, pkg = req.soc, _display(req.package)
     notes = list(notes)
     problems: list[Problem] = []
     if supported is None:
@@ -269,7 +278,7 @@ def _with_driver(req: Request, tk: Toolkit, inst: Installation, releases: Releas
         wanted = [f"{_pin('driver', pin)} (pin)"] if pin else []
         wanted += [f"{_pin('driver', need)} (CANN {tk.version} on {soc.short})"] if need else []
         if for_run:
-            problems.append(Problem("no_driver", pkg, soc.name,
+            problems.append(Problem("no_driver", req.package, soc.name,
                                     f"{pkg} ({soc.name}): no NPU driver found (no "
                                     "driver/version.info under the Ascend roots, none named by "
                                     "/etc/ascend_install.info)"
@@ -279,16 +288,16 @@ def _with_driver(req: Request, tk: Toolkit, inst: Installation, releases: Releas
             notes.append("no driver on this host (a build host): "
                          + (", ".join(wanted) if wanted else "driver requirements")
                          + " checked where the bundle is installed or run (--for-run)")
-        return Choice(pkg, soc.name, tk.id, tk, pins, tuple(notes), None), problems
+        return Choice(req.package, soc.name, tk.id, tk, pins, tuple(notes), None), problems
     found = f"{drv.version} at {drv.version_file}"
     if need is not None and not need.contains(drv.version):
-        problems.append(Problem("driver_too_old", pkg, soc.name,
+        problems.append(Problem("driver_too_old", req.package, soc.name,
                                 f"CANN {tk.version} needs {_pin('driver', need)} for {soc.short}; "
                                 f"found {found} ({pkg}, {soc.name})",
                                 f"upgrade the driver to match {need}, or pin a CANN release "
                                 "that supports this driver"))
     if pin is not None and not pin.contains(drv.version):
-        problems.append(Problem("driver_pin", pkg, soc.name,
+        problems.append(Problem("driver_pin", req.package, soc.name,
                                 f"{pkg} pins {_pin('driver', pin)} (for {soc.name}); found {found}",
                                 "install a matching driver or relax the pin"))
-    return Choice(pkg, soc.name, tk.id, tk, pins, tuple(notes), str(drv.version)), problems
+    return Choice(req.package, soc.name, tk.id, tk, pins, tuple(notes), str(drv.version)), problems

@@ -1,0 +1,58 @@
+"""`opkg lock`: write opkg.lock, the toolchain resolution of every (package, SoC)."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.argument("targets", nargs=-1)
+@click.option("--soc", "socs", multiple=True, metavar="SOC", help="Only these SoCs (repeatable).")
+@click.option("--toolchain", "requested", metavar="ID",
+              help="Lock this toolchain: sim, cann (highest that fits) or cann-<version>.")
+@click.option("--check", is_flag=True,
+              help="Write nothing; exit 3 if opkg.lock differs from the current resolution.")
+def lock(targets, socs, requested, check):
+    """Resolve toolchains and record them in opkg.lock at the workspace root.
+
+    For each (package, SoC): the toolchain id, its version and a fingerprint (a digest of the
+    compiler binaries and version files). Entries are sorted, one group per target, so merges
+    rarely conflict; locking some TARGETS updates only their entries. CI builds with
+    `opkg build --locked`, which fails when resolution differs from the lock.
+
+    \b
+    Examples:
+      opkg lock                  lock everything (//...)
+      opkg lock packages/layernorm --toolchain cann-8.0.RC2
+      opkg lock --check
+    """
+    from opkg.fsutil import atomic_write_text
+    from opkg.toolchains import lock as lockfile
+    from opkg.toolchains.alignment import check_alignment
+    from opkg.workspace import Workspace
+
+    ws = Workspace.find()
+    packages = ws.select(list(targets))
+    res = check_alignment(ws, packages, socs or None, requested)
+    err = res.error()
+    if err is not None:
+        raise err
+    current = lockfile.entries_from(res)
+    path = ws.root / lockfile.LOCK_FILE
+    if check:
+        lockfile.verify(path, current)
+        click.echo(f"{lockfile.LOCK_FILE} matches the current resolution "
+                   f"({len(current)} targets)")
+        return
+    old = lockfile.read(path) if path.exists() else []
+    merged = lockfile.merge(old, current)
+    text = lockfile.render(merged)
+    if path.exists() and path.read_text() == text:
+        click.echo(f"{lockfile.LOCK_FILE} is up to date ({len(merged)} targets)")
+        return
+    atomic_write_text(path, text)
+    changed = lockfile.differences(old, current)
+    click.echo(f"wrote {lockfile.LOCK_FILE}: {len(merged)} targets"
+               + (f", {len(changed)} changed" if old else ""))
+    for line in changed if old else []:
+        click.echo(f"  {line}")

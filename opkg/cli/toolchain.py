@@ -1,0 +1,148 @@
+"""`opkg toolchain list` and `opkg toolchain check`: what is installed, and whether each
+(package, SoC) has a toolchain that fits its pins, SoC and driver."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from opkg.errors import ManifestError
+
+
+def _workspace_or_none():
+    from opkg.workspace import Workspace
+
+    try:
+        return Workspace.find()
+    except ManifestError:
+        return None
+
+
+def _table(rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+
+
+@click.group()
+def toolchain():
+    """Inspect installed toolchains and check toolchain alignment.
+
+    \b
+    Examples:
+      opkg toolchain list
+      opkg toolchain check //...
+      opkg toolchain check packages/layernorm --for-run
+    """
+
+
+@toolchain.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
+def list_(as_json):
+    """Known and installed toolchains (sim, each CANN toolkit found), with paths, and the driver.
+
+    CANN toolkits are looked for in $ASCEND_HOME_PATH, $ASCEND_TOOLKIT_HOME,
+    $ASCEND_CANN_PACKAGE_PATH and under /usr/local/Ascend and $HOME/Ascend
+    (ascend-toolkit/<version>, cann-<version>); set OPKG_ASCEND_ROOTS to search elsewhere.
+    """
+    from opkg import __version__
+    from opkg.toolchains.discovery import discover
+    from opkg.toolchains.releases import release_table
+
+    ws = _workspace_or_none()
+    inst = discover()
+    table = release_table(ws.root if ws else None)
+    installed = {t.version for t in inst.toolkits}
+    if as_json:
+        data = inst.to_json()
+        data["sim"] = {"id": "sim", "version": __version__}
+        data["known_releases"] = [str(v) for v in table.versions()]
+        click.echo(json.dumps(data, indent=2, sort_keys=True))
+        return
+    rows = [["toolchain", "version", "path", "found via", "tools"],
+            ["sim", __version__, "(built in: g++ and opkg's Ascend C emulation)", "-", "g++"]]
+    for t in inst.toolkits:
+        tools = ", ".join(n if t.tool(n) else f"{n} MISSING" for n in ("msopgen", "bisheng"))
+        rows.append([t.id, str(t.version), str(t.root), t.found_via, tools])
+    click.echo(_table(rows))
+    if not inst.toolkits:
+        click.echo(f"no CANN toolkit found (searched {', '.join(inst.searched)}); packages "
+                   "build with sim")
+    if inst.driver:
+        click.echo(f"driver: {inst.driver.version} at {inst.driver.version_file}")
+    else:
+        click.echo("driver: none found (normal on a build host without an NPU)")
+    known = ", ".join(f"{v}*" if v in installed else str(v) for v in table.versions())
+    click.echo(f"known CANN releases ({table.path.name}; * installed): {known or 'none'}")
+    for w in inst.warnings:
+        click.echo(f"warning: {w}", err=True)
+
+
+@toolchain.command()
+@click.argument("targets", nargs=-1)
+@click.option("--soc", "socs", multiple=True, metavar="SOC", help="Only these SoCs (repeatable).")
+@click.option("--toolchain", "requested", metavar="ID",
+              help="Check this toolchain: sim, cann (highest that fits) or cann-<version>.")
+@click.option("--for-run", is_flag=True,
+              help="Also require the driver (pin and CANN's driver minimum), as on an NPU host.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
+def check(targets, socs, requested, for_run, as_json):
+    """Check toolchain alignment for each (package, SoC).
+
+    For each package and SoC: its pins, the toolchain resolution picks, the driver found, and
+    whether that CANN release supports the SoC. Exits 3 with what to install or change on any
+    misalignment. Without a driver (a build host), driver requirements are listed, to be
+    checked where the bundle runs (--for-run checks them here).
+
+    TARGETS as for `opkg build` (default //...).
+    """
+    from opkg.toolchains.alignment import check_alignment
+    from opkg.toolchains.discovery import discover
+    from opkg.workspace import Workspace
+
+    ws = Workspace.find()
+    packages = ws.select(list(targets))
+    inst = discover()
+    res = check_alignment(ws, packages, socs or None, requested, for_run=for_run,
+                          installation=inst)
+    if as_json:
+        data = res.to_json()
+        data["installation"] = inst.to_json()
+        click.echo(json.dumps(data, indent=2, sort_keys=True))
+    else:
+        click.echo(render_check(res, inst))
+    err = res.error()
+    if err is not None:
+        raise err
+
+
+def render_check(res, inst) -> str:
+    rows = [["package", "soc", "pins", "toolchain", "driver", "status"]]
+    bad = {(p.package, p.soc) for p in res.problems}
+    keys = [(c.package, c.soc) for c in res.choices]
+    keys += [k for k in dict.fromkeys((p.package, p.soc) for p in res.problems) if k not in keys]
+    by_key = {(c.package, c.soc): c for c in res.choices}
+    for key in keys:
+        c = by_key.get(key)
+        pins = ", ".join(f"{k}{v}" if v[:1] in "<>=!~" else f"{k}=={v}"
+                         for k, v in sorted((c.pins if c else {}).items()) if v) or "-"
+        if c is None:
+            prob = next(p for p in res.problems if (p.package, p.soc) == key)
+            pins = "-"
+            rows.append([key[0], key[1], pins, "-", "-", f"FAIL ({prob.kind})"])
+            continue
+        driver = c.driver or ("-" if c.toolchain == "sim" else "none here")
+        rows.append([c.package, c.soc, pins, c.toolchain, driver,
+                     "FAIL" if key in bad else "ok"])
+    lines = [_table(rows)]
+    notes = list(dict.fromkeys(f"{c.package} ({c.soc}): {n}" for c in res.choices
+                               for n in c.notes))
+    if notes:
+        lines.append("")
+        lines += [f"note: {n}" for n in notes]
+    for w in inst.warnings:
+        lines.append(f"warning: {w}")
+    if res.problems:
+        lines.append("")
+        lines += [f"misaligned: {p.message}" for p in res.problems]
+    return "\n".join(lines)

@@ -1,0 +1,60 @@
+"""The adapter between a workspace and toolchain resolution.
+
+It gathers what resolve.py needs (each operator package's pins and SoCs, what discovery finds on
+this machine, the workspace's CANN release table) and returns resolve's Resolution. `opkg
+toolchain check`, `opkg lock` and `opkg build` all call `check_alignment`, so the three always
+agree on which toolchain builds what.
+"""
+
+from __future__ import annotations
+
+from opkg.errors import UsageError
+from opkg.socs import get_soc
+from opkg.toolchains.discovery import Installation, discover
+from opkg.toolchains.releases import release_table
+from opkg.toolchains.resolve import Request, Resolution, resolve
+
+
+def requests_for(ws, packages, socs=None) -> list[Request]:
+    """One Request per (operator package, SoC); `socs` narrows each package's own list."""
+    out = []
+    for pkg in packages:
+        if getattr(pkg, "op", None) is None:
+            continue           # a header-only library package builds nothing per SoC
+        names = [s for s in pkg.socs if not socs or s in socs]
+        if socs and not names and len(packages) == 1:
+            raise UsageError(f"{pkg.label} does not declare SoC(s) {', '.join(socs)}",
+                             field="--soc", hint=f"its socs: {', '.join(pkg.socs)}")
+        pins = getattr(pkg, "toolchain_pins", None) or {}
+        for name in names:
+            out.append(Request(pkg.label, get_soc(name, ws.root), pins.get("cann"),
+                               pins.get("driver")))
+    return out
+
+
+def check_alignment(ws, packages, socs=None, toolchain: str | None = None, *,
+                    for_run: bool = False, installation: Installation | None = None,
+                    env=None) -> Resolution:
+    """Resolve every (package, SoC). `toolchain` is --toolchain (None: the workspace's
+    default_toolchain, else resolution). Problems are in the result; `result.error()` is the
+    ToolchainError (exit 3) to raise."""
+    inst = installation if installation is not None else discover(env=env)
+    default = getattr(ws.settings, "default_toolchain", None)
+    by = "--toolchain" if toolchain or not default else "default_toolchain in opkg-workspace.yaml"
+    return resolve(requests_for(ws, packages, socs), inst, release_table(ws.root),
+                   requested=toolchain or default, for_run=for_run, requested_by=by)
+
+
+def verify_locked(ws, resolution, sim_identity=None) -> None:
+    """`opkg build --locked`: raise ToolchainError (exit 3) naming every (package, SoC) whose
+    resolution differs from the workspace's opkg.lock (or when there is no lock)."""
+    from opkg.toolchains import lock
+
+    lock.verify(ws.root / lock.LOCK_FILE, lock.entries_from(resolution, sim_identity))
+
+
+def lock_digest(ws) -> str | None:
+    """Digest of the workspace's opkg.lock for bundle provenance (None without a lock)."""
+    from opkg.toolchains import lock
+
+    return lock.digest(ws.root / lock.LOCK_FILE)

@@ -1,0 +1,145 @@
+"""`opkg toolchain list|check` and `opkg lock` end to end on stand-in CANN installs."""
+
+import json
+
+import pytest
+
+from cann_standin import make_driver, make_toolkit, make_workspace, use_stand_in_roots
+from opkg.cli import main
+
+
+def run(capsys, *argv):
+    with pytest.raises(SystemExit) as exc:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    ascend = tmp_path / "Ascend"
+    ascend.mkdir()
+    use_stand_in_roots(monkeypatch, ascend)
+    return ascend
+
+
+def ws(tmp_path, monkeypatch, **kw):
+    root = make_workspace(tmp_path / "ws", **kw)
+    monkeypatch.chdir(root)
+    return root
+
+
+def test_check_aligned_exits_0(tmp_path, monkeypatch, capsys, env):
+    make_toolkit(env, "8.0.RC3")
+    make_toolkit(env, "8.1.RC1")
+    make_driver(env, "24.1.rc2")
+    ws(tmp_path, monkeypatch)
+    code, out, err = run(capsys, "toolchain", "check")
+    assert code == 0, err
+    assert "//packages/layernorm  Ascend910B1  cann>=8.0.RC2,<8.3, driver>=24.1.rc2  " \
+           "cann-8.1.RC1  24.1.rc2  ok" in out
+    assert "Ascend310P3" in out
+
+
+def test_check_cann_too_old(tmp_path, monkeypatch, capsys, env):
+    make_toolkit(env, "8.0.RC2")
+    ws(tmp_path, monkeypatch, pins={"layernorm": '{cann: ">=8.1.RC1"}'})
+    code, out, err = run(capsys, "toolchain", "check", "packages/layernorm")
+    assert code == 3
+    assert (f"packages/layernorm pins cann>=8.1.RC1 (for Ascend910B1); installed: 8.0.RC2 at "
+            f"{env}/ascend-toolkit/8.0.RC2; install 8.1.RC1 or relax the pin") in err
+    assert "Ascend310P3" in err and "FAIL (cann_pin)" in out
+
+
+def test_check_cann_too_new(tmp_path, monkeypatch, capsys, env):
+    make_toolkit(env, "8.2.RC1")
+    ws(tmp_path, monkeypatch, pins={"layernorm": '{cann: "<8.2"}'})
+    code, _, err = run(capsys, "toolchain", "check")
+    assert code == 3 and "pins cann<8.2 (for Ascend910B1); installed: 8.2.RC1" in err
+
+
+def test_check_driver_too_old_for_release(tmp_path, monkeypatch, capsys, env):
+    make_toolkit(env, "8.2.RC1")
+    make_driver(env, "24.1.rc2")
+    ws(tmp_path, monkeypatch, pins={"layernorm": '{cann: ">=8.2.RC1"}'})
+    code, _, err = run(capsys, "toolchain", "check", "--soc", "Ascend910B1")
+    assert code == 3
+    assert ("CANN 8.2.RC1 needs driver>=25.0.rc1 for ascend910b; found 24.1.rc2 at "
+            f"{env}/driver/version.info (packages/layernorm, Ascend910B1)") in err
+    assert "upgrade the driver" in err
+
+
+def test_check_soc_unsupported(tmp_path, monkeypatch, capsys, env):
+    make_toolkit(env, "8.0.RC3", socs=("Ascend910B1",))
+    ws(tmp_path, monkeypatch)
+    code, _, err = run(capsys, "toolchain", "check")
+    assert code == 3
+    assert "packages/layernorm (Ascend310P3): no installed CANN inside the pin supports " \
+           "Ascend310P3" in err
+    assert "no platform_config/Ascend310P3.ini" in err
+
+
+def test_check_no_toolchain_at_all(tmp_path, monkeypatch, capsys, env):
+    ws(tmp_path, monkeypatch)
+    code, out, _ = run(capsys, "toolchain", "check")
+    # Without --toolchain, nothing installed means the sim builds it, and the output says so.
+    assert code == 0 and "sim: no CANN toolkit installed" in out
+    code, _, err = run(capsys, "toolchain", "check", "--toolchain", "cann")
+    assert code == 3
+    assert ("packages/layernorm (Ascend910B1): --toolchain asks for cann but no CANN toolkit is "
+            "installed") in err
+    assert "required: cann>=8.0.RC2,<8.3" in err
+
+
+def test_build_host_without_driver_is_said_plainly(tmp_path, monkeypatch, capsys, env):
+    make_toolkit(env, "8.0.RC3")
+    ws(tmp_path, monkeypatch)
+    code, out, _ = run(capsys, "toolchain", "check")
+    assert code == 0
+    assert "no driver on this host (a build host): driver>=24.1.rc2 (pin), " \
+           "driver>=24.1.rc2 (CANN 8.0.RC3 on ascend910b) checked where the bundle is " \
+           "installed or run (--for-run)" in out
+    code, _, err = run(capsys, "toolchain", "check", "--for-run")
+    assert code == 3 and "no NPU driver found" in err
+
+
+def test_check_json(tmp_path, monkeypatch, capsys, env):
+    make_toolkit(env, "8.0.RC2")
+    ws(tmp_path, monkeypatch, pins={"layernorm": '{cann: ">=8.1.RC1"}'})
+    code, out, _ = run(capsys, "toolchain", "check", "--json")
+    data = json.loads(out)
+    assert code == 3 and {p["kind"] for p in data["problems"]} == {"cann_pin"}
+    assert data["installation"]["toolkits"][0]["version"] == "8.0.RC2"
+
+
+def test_workspace_default_toolchain_is_the_request(tmp_path, monkeypatch, capsys, env):
+    make_toolkit(env, "8.0.RC3")
+    ws(tmp_path, monkeypatch, default_toolchain="sim")
+    code, out, _ = run(capsys, "toolchain", "check")
+    assert code == 0
+    assert "sim: requested by default_toolchain in opkg-workspace.yaml" in out
+    rows = out.split("\n\n")[0].splitlines()[1:]
+    assert len(rows) == 2 and all("  sim  " in r for r in rows)
+    code, out, _ = run(capsys, "toolchain", "check", "--toolchain", "cann")
+    assert code == 0 and "cann-8.0.RC3: highest installed inside" in out
+
+
+def test_list(tmp_path, monkeypatch, capsys, env):
+    make_toolkit(env, "8.0.RC2")
+    make_toolkit(env, "8.5.0", layout="cann", tools=False)
+    make_driver(env, "24.1.rc2")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "toolchain", "list")
+    assert code == 0
+    assert f"cann-8.0.RC2  8.0.RC2  {env}/ascend-toolkit/8.0.RC2" in out
+    assert "msopgen MISSING, bisheng MISSING" in out
+    assert f"driver: 24.1.rc2 at {env}/driver/version.info" in out
+    assert "8.0.RC2*" in out and "8.5.0*" in out and "8.1.RC1," in out
+    code, out, _ = run(capsys, "toolchain", "list", "--json")
+    assert [t["id"] for t in json.loads(out)["toolkits"]] == ["cann-8.0.RC2", "cann-8.5.0"]
+
+
+def test_list_without_anything(tmp_path, monkeypatch, capsys, env):
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "toolchain", "list")
+    assert code == 0 and "no CANN toolkit found" in out and "driver: none found" in out
