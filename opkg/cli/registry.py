@@ -48,8 +48,10 @@ def check(repair, registry, as_json):
         click.echo(f"checked {report.versions} version(s) of {report.packages} package(s), "
                    f"{report.blobs} blob(s): "
                    + ("ok" if report.ok else f"{len(report.errors)} error(s)"))
-    if not report.ok:
-        raise SystemExit(1) if as_json else RegistryError(
-            f"registry {store.root} has {len(report.errors)} problem(s)",
-            hint="tampered or missing files must be republished by their owners; "
-                 "`--repair` fixes only the index")
+    if report.ok:
+        return
+    if as_json:
+        raise SystemExit(RegistryError.exit_code)  # the JSON already says what is wrong
+    raise RegistryError(f"registry {store.root} has {len(report.errors)} problem(s)",
+                        hint="tampered or missing files must be republished by their owners; "
+                             "`--repair` fixes only the index")
