@@ -135,21 +135,14 @@ class Installed:
 
 def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: str | None = None,
             force: bool = False, runtime_check=None) -> Installed:
-    """`runtime_check(toolchain: dict, soc) -> None` raises ToolchainError when the local
-    CANN/driver cannot run a CANN bundle; `force` turns that into a warning."""
+    """`runtime_check(package, toolchain: dict, soc, driver_pin) -> None` raises ToolchainError
+    when the local CANN/driver cannot run a CANN bundle; `force` turns that into a warning."""
     req = parse_requirement(requirement)
     sel = select(store, req, soc, toolchain)
     b, name = sel.bundle, req.name
     version = sel.record["version"]
     tc_id = b["toolchain"].get("id", "")
     warnings = list(sel.warnings)
-    if tc_id.startswith("cann-"):
-        try:
-            (runtime_check or default_runtime_check)(b["toolchain"], soc)
-        except ToolchainError as exc:
-            if not force:
-                raise
-            warnings.append(f"--force: installing although {exc.message}")
 
     dest = Path(dest)
     receipt_path = dest / RECEIPTS / f"{name}.json"
@@ -181,6 +174,14 @@ def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: 
                                 "record", hint="run `opkg registry check`")
         stage = work / "stage"
         members = safe_extract(copy, stage)
+        if tc_id.startswith("cann-"):
+            try:
+                (runtime_check or default_runtime_check)(
+                    name, b["toolchain"], soc, _driver_pin(stage / "opkg.yaml"))
+            except ToolchainError as exc:
+                if not force:
+                    raise
+                warnings.append(f"--force: installing although {exc.message}")
         placed = {m: _target(name, m) for m in members}
         _check_conflicts(dest, name, placed.values(), set((old or {}).get("files", {})), force,
                          warnings)
@@ -266,13 +267,40 @@ def _env(dest: Path, receipt: dict) -> dict[str, str]:
     return {"ASCEND_CUSTOM_OPP_PATH": f"{paths}:${{ASCEND_CUSTOM_OPP_PATH}}"}
 
 
-def default_runtime_check(toolchain: dict, soc: str) -> None:
-    """Ask the CANN version checker whether this machine can run the bundle."""
+def _driver_pin(manifest: Path) -> str | None:
+    """The package's `toolchain.driver` pin, from the manifest inside the bundle."""
+    import yaml
+
     try:
-        from opkg.toolchains import runtime  # provided by the CANN toolchain work
-    except ImportError:
-        raise ToolchainError(
-            f"cannot confirm that this machine's CANN and driver can run a "
-            f"{toolchain.get('id')} bundle for {soc}: the version checker is not available",
-            hint="pass --force to install anyway") from None
-    runtime.check_can_run(toolchain, soc)
+        data = yaml.safe_load(manifest.read_text())
+        pin = (data.get("toolchain") or {}).get("driver")
+    except (OSError, yaml.YAMLError, AttributeError):
+        return None
+    return pin if isinstance(pin, str) else None
+
+
+def default_runtime_check(package: str, toolchain: dict, soc: str,
+                          driver_pin: str | None = None) -> None:
+    """Can this machine run a bundle built with `toolchain` (cann-<v>) for `soc`? Asks the
+    toolchain resolver, as `opkg toolchain check --for-run` would: that CANN version must be
+    installed and support the SoC, and the driver must satisfy the release's driver matrix
+    and the package's driver pin. Raises ToolchainError (exit 3) when not."""
+    from opkg.socs import get_soc
+    from opkg.toolchains.discovery import discover
+    from opkg.toolchains.releases import release_table
+    from opkg.toolchains.resolve import Request, resolve
+
+    root = _workspace_root()
+    request = Request(package, get_soc(soc, root), None, driver_pin)
+    result = resolve([request], discover(), release_table(root), requested=toolchain["id"],
+                     for_run=True, requested_by="the bundle")
+    error = result.error()
+    if error is not None:
+        raise error
+
+
+def _workspace_root() -> Path | None:
+    from opkg.workspace import WORKSPACE_FILE
+
+    here = Path.cwd().resolve()
+    return next((d for d in (here, *here.parents) if (d / WORKSPACE_FILE).is_file()), None)

@@ -212,8 +212,8 @@ def test_cann_bundle_lands_where_ascend_custom_opp_path_expects(store, bundles, 
     publish_bundles(store, [bundles(toolchain="cann-8.0.RC2", extra_files=CANN_FILES)])
     seen = []
     r = install(store, "add_custom", soc="Ascend910B1", dest=tmp_path / "ops",
-                runtime_check=lambda tc, soc: seen.append((tc["id"], soc)))
-    assert seen == [("cann-8.0.RC2", "Ascend910B1")]
+                runtime_check=lambda pkg, tc, soc, pin: seen.append((pkg, tc["id"], soc, pin)))
+    assert seen == [("add_custom", "cann-8.0.RC2", "Ascend910B1", None)]
     vendor = tmp_path / "ops" / "vendors" / "opkg_add_custom"
     assert (vendor / "op_impl/ai_core/tbe/kernel/ascend910b/add_custom.o").read_bytes() == b"obj"
     assert not (tmp_path / "ops" / "add_custom" / "opp").exists()
@@ -223,7 +223,7 @@ def test_cann_bundle_lands_where_ascend_custom_opp_path_expects(store, bundles, 
 def test_cann_bundle_refused_when_the_machine_cannot_run_it(store, bundles, tmp_path):
     publish_bundles(store, [bundles(toolchain="cann-8.2.RC1", extra_files=CANN_FILES)])
 
-    def too_old(tc, soc):
+    def too_old(pkg, tc, soc, pin):
         raise ToolchainError("CANN 8.2.RC1 needs driver >= 25.0.rc1; found 24.1.rc2")
     with pytest.raises(ToolchainError) as exc:
         install(store, "add_custom", soc="Ascend910B1", dest=tmp_path / "ops",
@@ -239,9 +239,52 @@ def test_two_packages_may_not_overwrite_each_others_files(store, bundles, tmp_pa
     publish_bundles(store, [bundles(toolchain="cann-8.0.RC2", extra_files=CANN_FILES),
                             bundles(name="other", toolchain="cann-8.0.RC2",
                                     extra_files=CANN_FILES)])
-    ok = lambda tc, soc: None  # noqa: E731
+    ok = lambda pkg, tc, soc, pin: None  # noqa: E731
     dest = tmp_path / "ops"
     install(store, "add_custom", soc="Ascend910B1", dest=dest, runtime_check=ok)
     with pytest.raises(RegistryError, match="installed by add_custom"):
         install(store, "other", soc="Ascend910B1", dest=dest, runtime_check=ok)
     assert not (dest / "other").exists()
+
+
+# -- the real runtime check, against stand-in CANN installs (tests/cann_standin.py) ----------
+
+def _standin():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "cann_standin.py"
+    spec = importlib.util.spec_from_file_location("cann_standin_for_registry", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("toolkits,driver,bundle_tc,pin,error", [
+    (["8.0.RC2"], "24.1.rc2", "cann-8.0.RC2", None, None),
+    (["8.1.RC1"], "24.1.rc2", "cann-8.0.RC2", None, "cann-8.0.RC2 (the bundle) is not installed"),
+    (["8.2.RC1"], "24.1.rc2", "cann-8.2.RC1", None, "CANN 8.2.RC1 needs driver>=25.0.rc1"),
+    (["8.0.RC2"], None, "cann-8.0.RC2", None, "no NPU driver found"),
+    (["8.0.RC2"], "24.1.rc2", "cann-8.0.RC2", ">=25.0.rc1", "add_custom pins driver>=25.0.rc1"),
+])
+def test_default_runtime_check_on_stand_in_installs(store, bundles, tmp_path, monkeypatch,
+                                                    toolkits, driver, bundle_tc, pin, error):
+    standin = _standin()
+    root = tmp_path / "Ascend"
+    for v in toolkits:
+        standin.make_toolkit(root, v)
+    if driver:
+        standin.make_driver(root, driver)
+    standin.use_stand_in_roots(monkeypatch, root)
+    manifest = "name: add_custom\nversion: 1.0.0\n" + (
+        f"toolchain: {{driver: '{pin}'}}\n" if pin else "")
+    publish_bundles(store, [bundles(toolchain=bundle_tc, extra_files=dict(
+        CANN_FILES, **{"opkg.yaml": manifest.encode()}))])
+    dest = tmp_path / "ops"
+    if error is None:
+        assert install(store, "add_custom", soc="Ascend910B1", dest=dest).status == "installed"
+        return
+    with pytest.raises(ToolchainError) as exc:
+        install(store, "add_custom", soc="Ascend910B1", dest=dest)
+    assert error in exc.value.message and exc.value.exit_code == 3
+    assert not (dest / "vendors").exists()
