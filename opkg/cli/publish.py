@@ -7,34 +7,36 @@ import json
 
 import click
 
-from opkg.cli._registry import emit_json, human_size, json_option, open_store, registry_option
+from opkg.cli._registry import emit_json, human_size, open_store, registry_option
+from opkg.cli.options import build_options
 
 
 @click.command()
-@click.argument("targets", nargs=-1)
+@build_options
 @click.option("--bundle", "bundles", multiple=True, type=click.Path(dir_okay=False),
-              help="Publish this already-built bundle file instead of building (repeatable).")
-@click.option("--soc", "socs", multiple=True, help="Build and publish for this SoC (repeatable; "
-              "default: each package's SoCs).")
-@click.option("--toolchain", default=None, help="Toolchain to build with (default: resolved).")
-@click.option("-j", "--jobs", type=int, default=None, help="Parallel build jobs.")
-@click.option("--dry-run", is_flag=True, help="Build, check, and show what would be written.")
+              metavar="FILE", help="Publish this already-built bundle instead of building "
+              "(repeatable; for CI stages that build and publish separately).")
+@click.option("--dry-run", is_flag=True, help="Build and check, then show what would be "
+              "written without writing it.")
 @registry_option
-@json_option
-def publish(targets, bundles, socs, toolchain, jobs, dry_run, registry, as_json):
+def publish(targets, socs, toolchain, jobs, keep_going, as_json, bundles, dry_run, registry):
     """Publish verified operator bundles to the registry.
 
-    Builds TARGETS first (up-to-date bundles are not rebuilt), then stores each bundle and its
-    verification reports by digest and records the version. Refuses unless every verification
-    case passed for every variant. A published version never changes: publishing the same
-    bundles again does nothing; different contents need a new version.
+    Builds TARGETS first (default //...; up-to-date bundles are not rebuilt), then stores
+    each bundle and its verification reports by digest and records the version. Refuses
+    unless every verification case passed for every variant. A published version never
+    changes: publishing the same bundles again does nothing; different contents need a new
+    version in opkg.yaml.
 
     \b
     Examples:
       opkg publish //packages/add_custom           build if needed, then publish
       opkg publish //... --dry-run                 what would be written, for every package
-      opkg publish --bundle out/add_custom-1.0.0-Ascend910B1-sim.opkg.tgz
+      opkg publish --bundle out/bundles/add_custom-1.0.0-Ascend910B1-sim.opkg.tgz
       opkg publish //packages/layernorm --registry /shared/opkg-registry --json
+
+    Exit status: 0 published (or already published), 1 verification or build failed or the
+    version exists with other contents, 2 bad input, 3 toolchain misalignment.
     """
     from opkg.errors import BuildError, UsageError, VerificationError
     from opkg.registry.publish import _failed_cases, publish_bundles
@@ -42,14 +44,22 @@ def publish(targets, bundles, socs, toolchain, jobs, dry_run, registry, as_json)
     if bundles and targets:
         raise UsageError("give TARGETS or --bundle files, not both")
     store = open_store(registry)
+    if store.root.exists():
+        store.ensure_readable()  # a registry path that is a file fails before a long build
     paths = list(bundles)
     if not paths:
         from opkg import engine
+        from opkg.ui import Progress, summary_line
         from opkg.workspace import Workspace
 
         ws = Workspace.find()
-        result = engine.build(ws, list(targets) or ["//..."], socs=list(socs) or None,
-                              toolchain=toolchain, jobs=jobs)
+        progress = Progress(ws.root)
+        try:
+            result = engine.build(ws, list(targets), socs=list(socs) or None,
+                                  toolchain=toolchain, jobs=jobs, keep_going=keep_going,
+                                  bundle=True, on_event=progress)
+        finally:
+            progress.finish()
         failing = []
         for t in result.verification_failed:
             for variant, report in sorted(t.reports.items()):
@@ -60,9 +70,11 @@ def publish(targets, bundles, socs, toolchain, jobs, dry_run, registry, as_json)
         if failing:
             raise VerificationError("refusing to publish: verification did not pass\n  "
                                     + "\n  ".join(failing),
-                                    hint="`opkg test` shows the full report; fix, then publish")
+                                    hint="`opkg test` shows the full report; fix, rebuild, "
+                                         "then publish")
         if not result.ok:
-            raise BuildError("refusing to publish: the build failed",
+            raise BuildError("refusing to publish: the build failed ("
+                             + summary_line(result).strip() + ")",
                              hint="run `opkg build` on the same targets to see why")
         paths = result.bundles
     outcomes = publish_bundles(store, paths, dry_run=dry_run)

@@ -146,23 +146,31 @@ def verification_failures(b: Bundle) -> list[str]:
 
 
 def _failed_cases(report: bytes | None) -> list[str]:
-    """Names (and worst errors) of the failing cases in a full report, as far as it tells."""
+    """Names and worst errors of the failing cases in a full verification report
+    (opkg/verify/runner.py: {"results": [{"case", "passed", "error", "outputs"}], ...})."""
     try:
         data = json.loads(report or b"")
     except ValueError:
         return []
-    cases = data.get("cases") if isinstance(data, dict) else None
-    if isinstance(cases, dict):
-        cases = [dict(c, name=n) for n, c in cases.items() if isinstance(c, dict)]
+    if not isinstance(data, dict):
+        return []
+    if data.get("error") and not data.get("results"):
+        return [f"no case ran: {str(data['error']).splitlines()[0]}"]
     out = []
-    for i, c in enumerate(cases or []):
+    for i, c in enumerate(data.get("results") or []):
         if not isinstance(c, dict) or c.get("passed", True):
             continue
-        name = c.get("name") or c.get("case") or f"#{i}"
-        errs = ", ".join(f"{k}={c[k]:.3g}" for k in ("max_abs_error", "max_rel_error",
-                                                         "mismatch_ratio")
-                         if isinstance(c.get(k), (int, float)))
-        out.append(f"{name} ({errs})" if errs else str(name))
+        name = c.get("case") or c.get("name") or f"#{i}"
+        if c.get("error"):
+            out.append(f"{name} ({str(c['error']).splitlines()[0]})")
+            continue
+        errs = []
+        for tensor, o in sorted((c.get("outputs") or {}).items()):
+            if isinstance(o, dict) and not o.get("passed", True):
+                nums = ", ".join(f"{k}={o[k]:.3g}" for k in ("max_abs_error", "mismatch_ratio")
+                                 if isinstance(o.get(k), (int, float)))
+                errs.append(f"{tensor}: {nums}" if nums else tensor)
+        out.append(f"{name} ({'; '.join(errs)})" if errs else str(name))
     return out
 
 

@@ -33,13 +33,17 @@ def make_bundle(out_dir: Path, name="add_custom", version="1.0.0", soc="Ascend91
     variants, files = [], {}
     for dtype in ("float32", "float16"):
         failing = dtype == "float16" and failed_case is not None
-        case_list = [{"name": f"case{i}", "passed": True, "max_abs_error": 1e-6,
-                      "max_rel_error": 2e-5, "mismatch_ratio": 0.0} for i in range(cases)]
+        out = {"passed": True, "max_abs_error": 1e-6, "max_rel_error": 2e-5,
+               "mismatch_ratio": 0.0}
+        case_list = [{"case": f"case{i}", "passed": True, "error": None, "outputs": {"z": out}}
+                     for i in range(cases)]
         if failing:
-            case_list[0] = {"name": failed_case, "passed": False, "max_abs_error": 0.5,
-                            "max_rel_error": 1.0, "mismatch_ratio": 0.25}
+            case_list[0] = {"case": failed_case, "passed": False, "error": None,
+                            "outputs": {"z": {"passed": False, "max_abs_error": 0.5,
+                                              "max_rel_error": 1.0, "mismatch_ratio": 0.25}}}
         passed = sum(c["passed"] for c in case_list)
-        report = {"variant": dtype, "passed": passed == cases, "cases": case_list}
+        report = {"variant": dtype, "passed": passed == cases, "cases": cases,
+                  "failed": cases - passed, "results": case_list}
         files[f"verification/{dtype}.json"] = json.dumps(report).encode()
         files[f"lib/lib{name}_{dtype}.so"] = payload + dtype.encode()
         variants.append({"name": dtype, "dtypes": {"x": dtype, "y": dtype, "z": dtype},

@@ -87,7 +87,7 @@ def test_failing_verification_is_refused_listing_the_case(bundles, registry):
     with pytest.raises(VerificationError) as exc:
         publish_bundles(Store(registry), [bad])
     assert "variant float16: 1 of 3 case(s) failed: rows_odd" in exc.value.message
-    assert "max_abs_error=0.5" in exc.value.message
+    assert "rows_odd (z: max_abs_error=0.5, mismatch_ratio=0.25)" in exc.value.message
     assert not registry.exists()  # nothing written, not even the directory
 
 
