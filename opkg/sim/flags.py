@@ -1,0 +1,93 @@
+"""Compiler and linker flags of the sim toolchain.
+
+The build pipeline compiles a package's host sources with `common_flags() + host_flags(op)` into
+one SoC-independent host library, and its kernel once per (SoC, dtype variant) with
+`common_flags() + kernel_flags(...)` into a kernel library; both link with `link_flags()`.
+The flags point g++ at the emulation headers in `include/` (package data) and select the
+kernel-mode tiling structs. `header_digest()` belongs in the toolchain identity so a header
+change rebuilds everything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from opkg.model import DTYPES, OpSpec, SocInfo, Variant
+
+_INCLUDE = Path(__file__).resolve().parent / "include"
+
+# __CCE_AICORE__ by build family, as bisheng defines it for the vector core.
+_AICORE = {"c220": 220, "m200": 200, "m300": 300, "c100": 100}
+
+
+def include_dir() -> Path:
+    return _INCLUDE
+
+
+@lru_cache(maxsize=1)
+def _digest() -> str:
+    h = hashlib.sha256()
+    for path in sorted(p for p in _INCLUDE.rglob("*") if p.is_file()):
+        h.update(path.relative_to(_INCLUDE).as_posix().encode())
+        h.update(b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def header_digest() -> str:
+    """sha256 over every emulation header (path and content)."""
+    return _digest()
+
+
+def common_flags() -> list[str]:
+    return [
+        "-std=c++17",
+        "-O2",
+        "-fPIC",
+        # Kernels reinterpret GM bytes freely; IEEE results must not depend on the optimiser.
+        "-fno-strict-aliasing",
+        "-ffp-contract=off",
+        "-fno-fast-math",
+        f"-I{_INCLUDE}",
+    ]
+
+
+def host_flags(op: OpSpec) -> list[str]:
+    return ["-DOPKG_SIM_HOST=1"]
+
+
+def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path | None) -> list[str]:
+    flags = [
+        "-DOPKG_SIM_KERNEL=1",
+        "-D__CCE_KT_TEST__=1",
+        "-DASCENDC_CPU_DEBUG=1",
+        f"-D__NPU_ARCH__={soc.npu_arch}",
+        f"-DOPKG_SIM_OP_TYPE={op.type}",
+        f"-DOPKG_SIM_KERNEL_NAME={op.kernel_name}",
+    ]
+    if soc.family in _AICORE:
+        flags.append(f"-D__CCE_AICORE__={_AICORE[soc.family]}")
+    if soc.family == "c220":
+        flags.append("-D__DAV_C220_VEC__=1")
+    # ge::DataType values as macros, so `#if ORIG_DTYPE_X == DT_FLOAT16` works as in CANN builds.
+    for d in sorted(DTYPES.values(), key=lambda d: d.ge_value):
+        flags.append(f"-D{d.ge}={d.ge_value}")
+    for name, dtype in variant.dtypes:
+        d = DTYPES[dtype]
+        flags.append(f"-DDTYPE_{name.upper()}={d.c_type}")
+        flags.append(f"-DORIG_DTYPE_{name.upper()}={d.ge}")
+    if tiling_header is not None:
+        # CANN builds give kernels the tiling struct without an #include; the package's header,
+        # read in kernel mode, declares it as a plain struct.
+        flags += ["-include", str(Path(tiling_header).resolve()),
+                  "-include", str(_INCLUDE / "opkg_sim" / "kernel_tiling_using.h")]
+    return flags
+
+
+def link_flags() -> list[str]:
+    # -z defs: an undefined symbol (e.g. a static tiling function named in the manifest) fails
+    # the link with the symbol's name instead of failing later at load time.
+    return ["-shared", "-Wl,-z,defs"]

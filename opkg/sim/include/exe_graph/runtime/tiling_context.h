@@ -1,0 +1,231 @@
+// gert::TilingContext and what it hands out (tensor descs, attrs, raw tiling buffer, workspace
+// sizes, platform). The generated host entry fills one from the run request.
+#ifndef OPKG_SIM_GERT_TILING_CONTEXT_H
+#define OPKG_SIM_GERT_TILING_CONTEXT_H
+
+#include <cstring>
+#include <string>
+#include <vector>
+#include "exe_graph/runtime/shape.h"
+#include "graph/types.h"
+#include "opkg_sim/abi.h"
+
+namespace fe {
+// The platform the tiling runs for, filled from the SoC row of toolchains/socs.yaml.
+class PlatFormInfos {
+public:
+    OpkgPlatform info{};
+    std::string soc_version;
+    std::string short_soc;
+};
+}  // namespace fe
+
+namespace gert {
+
+class CompileTimeTensorDesc {
+public:
+    ge::DataType GetDataType() const { return dtype_; }
+    ge::Format GetStorageFormat() const { return format_; }
+    ge::Format GetOriginFormat() const { return format_; }
+    ge::Format GetFormat() const { return format_; }
+
+    ge::DataType dtype_ = ge::DT_FLOAT;
+    ge::Format format_ = ge::FORMAT_ND;
+};
+
+class Tensor {
+public:
+    ge::DataType GetDataType() const { return dtype_; }
+    const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
+    const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
+    const StorageShape& GetShape() const { return shape_; }
+    int64_t GetShapeSize() const { return shape_.GetStorageShape().GetShapeSize(); }
+    ge::Format GetStorageFormat() const { return format_; }
+    ge::Format GetOriginFormat() const { return format_; }
+    // Values of const inputs are not known at tiling time in the sim.
+    template <class T> const T* GetData() const { return nullptr; }
+    const void* GetAddr() const { return nullptr; }
+
+    StorageShape shape_;
+    ge::DataType dtype_ = ge::DT_FLOAT;
+    ge::Format format_ = ge::FORMAT_ND;
+};
+
+class RuntimeAttrs {
+public:
+    struct Value {
+        int kind = 0;  // OpkgAttrValue kinds
+        bool b = false;
+        int64_t i = 0;
+        float f = 0.0f;
+        std::string s;
+        TypedContinuousVector<int64_t> ints;
+        TypedContinuousVector<float> floats;
+        TypedContinuousVector<bool> bools;
+    };
+    size_t GetAttrNum() const { return values_.size(); }
+    const bool* GetBool(size_t i) const { return Has(i, 1) ? &values_[i].b : nullptr; }
+    const int64_t* GetInt(size_t i) const { return Has(i, 2) ? &values_[i].i : nullptr; }
+    const float* GetFloat(size_t i) const { return Has(i, 3) ? &values_[i].f : nullptr; }
+    const char* GetStr(size_t i) const { return Has(i, 4) ? values_[i].s.c_str() : nullptr; }
+    const TypedContinuousVector<int64_t>* GetListInt(size_t i) const { return Has(i, 5) ? &values_[i].ints : nullptr; }
+    const TypedContinuousVector<float>* GetListFloat(size_t i) const { return Has(i, 6) ? &values_[i].floats : nullptr; }
+    const TypedContinuousVector<bool>* GetListBool(size_t i) const { return Has(i, 7) ? &values_[i].bools : nullptr; }
+    template <class T> const T* GetAttrPointer(size_t i) const;
+
+    std::vector<Value> values_;
+
+private:
+    bool Has(size_t i, int kind) const { return i < values_.size() && values_[i].kind == kind; }
+};
+
+template <> inline const bool* RuntimeAttrs::GetAttrPointer<bool>(size_t i) const { return GetBool(i); }
+template <> inline const int64_t* RuntimeAttrs::GetAttrPointer<int64_t>(size_t i) const { return GetInt(i); }
+template <> inline const float* RuntimeAttrs::GetAttrPointer<float>(size_t i) const { return GetFloat(i); }
+template <> inline const char* RuntimeAttrs::GetAttrPointer<char>(size_t i) const { return GetStr(i); }
+template <> inline const TypedContinuousVector<int64_t>* RuntimeAttrs::GetAttrPointer<TypedContinuousVector<int64_t>>(size_t i) const { return GetListInt(i); }
+template <> inline const TypedContinuousVector<float>* RuntimeAttrs::GetAttrPointer<TypedContinuousVector<float>>(size_t i) const { return GetListFloat(i); }
+
+class TilingData {
+public:
+    void* GetData() { return data_; }
+    const void* GetData() const { return data_; }
+    size_t GetCapacity() const { return capacity_; }
+    size_t GetDataSize() const { return size_; }
+    void SetDataSize(size_t size) { size_ = size; }
+    template <class T> void Append(const T& v) {
+        if (size_ + sizeof(T) <= capacity_) {
+            std::memcpy(static_cast<uint8_t*>(data_) + size_, &v, sizeof(T));
+            size_ += sizeof(T);
+        }
+    }
+
+    void* data_ = nullptr;
+    size_t capacity_ = 0;
+    size_t size_ = 0;
+};
+
+class ComputeNodeInfo {
+public:
+    const char* GetNodeName() const { return name_.c_str(); }
+    const char* GetNodeType() const { return type_.c_str(); }
+    size_t GetInputsNum() const { return inputs_; }
+    size_t GetOutputsNum() const { return outputs_; }
+
+    std::string name_, type_;
+    size_t inputs_ = 0, outputs_ = 0;
+};
+
+class TilingContext {
+public:
+    const StorageShape* GetInputShape(size_t i) const { return i < inputs_.size() && present_[i] ? &inputs_[i].shape_ : nullptr; }
+    const StorageShape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+    const StorageShape* GetDynamicInputShape(size_t i, size_t j) const { return j == 0 ? GetInputShape(i) : nullptr; }
+    const Tensor* GetInputTensor(size_t i) const { return i < inputs_.size() && present_[i] ? &inputs_[i] : nullptr; }
+    const Tensor* GetOptionalInputTensor(size_t i) const { return GetInputTensor(i); }
+    const Tensor* GetDynamicInputTensor(size_t i, size_t j) const { return j == 0 ? GetInputTensor(i) : nullptr; }
+    const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < input_descs_.size() ? &input_descs_[i] : nullptr; }
+    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t i) const { return GetInputDesc(i); }
+    const CompileTimeTensorDesc* GetDynamicInputDesc(size_t i, size_t j) const { return j == 0 ? GetInputDesc(i) : nullptr; }
+    const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
+    const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return i < output_descs_.size() ? &output_descs_[i] : nullptr; }
+    const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+    size_t GetComputeNodeInputNum() const { return inputs_.size(); }
+    size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
+    const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
+    const char* GetNodeName() const { return node_.name_.c_str(); }
+    const char* GetNodeType() const { return node_.type_.c_str(); }
+    const char* GetOpType() const { return node_.type_.c_str(); }
+
+    ge::graphStatus SetBlockDim(uint32_t block_dim) {
+        block_dim_ = block_dim;
+        return ge::GRAPH_SUCCESS;
+    }
+    uint32_t GetBlockDim() const { return block_dim_; }
+    ge::graphStatus SetTilingKey(uint64_t key) {
+        tiling_key_ = key;
+        return ge::GRAPH_SUCCESS;
+    }
+    uint64_t GetTilingKey() const { return tiling_key_; }
+    ge::graphStatus SetScheduleMode(uint32_t mode) {
+        schedule_mode_ = mode;
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::graphStatus SetNeedAtomic(bool) { return ge::GRAPH_SUCCESS; }
+    bool NeedAtomic() const { return false; }
+    int32_t GetDeterministic() const { return 0; }
+    TilingData* GetRawTilingData() { return &tiling_; }
+    template <class T> T* GetTilingData() {
+        if (tiling_.size_ < sizeof(T)) tiling_.size_ = sizeof(T);
+        return static_cast<T*>(tiling_.data_);
+    }
+    size_t* GetWorkspaceSizes(size_t n) {
+        if (n > OPKG_SIM_MAX_WORKSPACES) n = OPKG_SIM_MAX_WORKSPACES;
+        if (n > workspace_count_) workspace_count_ = n;
+        return workspaces_;
+    }
+    size_t GetWorkspaceNum() const { return workspace_count_; }
+    fe::PlatFormInfos* GetPlatformInfo() const { return platform_; }
+    template <class T> const T* GetCompileInfo() const { return nullptr; }
+
+    // Filled by the host entry.
+    std::vector<Tensor> inputs_;
+    std::vector<bool> present_;
+    std::vector<CompileTimeTensorDesc> input_descs_;
+    std::vector<Tensor> outputs_;
+    std::vector<CompileTimeTensorDesc> output_descs_;
+    RuntimeAttrs attrs_;
+    ComputeNodeInfo node_;
+    TilingData tiling_;
+    uint32_t block_dim_ = 0;
+    uint64_t tiling_key_ = 0;
+    uint32_t schedule_mode_ = 0;
+    size_t workspaces_[OPKG_SIM_MAX_WORKSPACES] = {0};
+    size_t workspace_count_ = 0;
+    fe::PlatFormInfos* platform_ = nullptr;
+};
+
+class InferShapeContext {
+public:
+    const Shape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+    const Shape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+    const Shape* GetDynamicInputShape(size_t i, size_t j) const { return j == 0 ? GetInputShape(i) : nullptr; }
+    const Tensor* GetInputTensor(size_t) const { return nullptr; }
+    Shape* GetOutputShape(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
+    const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+    const char* GetNodeName() const { return name_.c_str(); }
+    const char* GetNodeType() const { return type_.c_str(); }
+    size_t GetComputeNodeInputNum() const { return inputs_.size(); }
+
+    std::vector<Shape> inputs_;
+    std::vector<Shape> outputs_;
+    RuntimeAttrs attrs_;
+    std::string name_, type_;
+};
+
+class InferDataTypeContext {
+public:
+    ge::DataType GetInputDataType(size_t i) const { return i < inputs_.size() ? inputs_[i] : ge::DT_UNDEFINED; }
+    ge::DataType GetOptionalInputDataType(size_t i) const { return GetInputDataType(i); }
+    ge::DataType GetDynamicInputDataType(size_t i, size_t j) const { return j == 0 ? GetInputDataType(i) : ge::DT_UNDEFINED; }
+    ge::DataType GetOutputDataType(size_t i) const { return i < outputs_.size() ? outputs_[i] : ge::DT_UNDEFINED; }
+    ge::graphStatus SetOutputDataType(size_t i, ge::DataType t) {
+        if (i >= outputs_.size()) outputs_.resize(i + 1, ge::DT_UNDEFINED);
+        outputs_[i] = t;
+        return ge::GRAPH_SUCCESS;
+    }
+    const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+    const char* GetNodeName() const { return name_.c_str(); }
+    const char* GetNodeType() const { return type_.c_str(); }
+
+    std::vector<ge::DataType> inputs_;
+    std::vector<ge::DataType> outputs_;
+    RuntimeAttrs attrs_;
+    std::string name_, type_;
+};
+
+class InferShapeRangeContext {};
+class TilingParseContext {};
+
+}  // namespace gert
+#endif

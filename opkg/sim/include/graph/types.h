@@ -1,0 +1,140 @@
+// ge::DataType, ge::Format and graph status codes, with CANN's enumerator values.
+// Kernel builds define DT_* as macros (for `#if ORIG_DTYPE_X == DT_FLOAT16`), so the enum is
+// declared with those macros suspended.
+#ifndef OPKG_SIM_GRAPH_TYPES_H
+#define OPKG_SIM_GRAPH_TYPES_H
+
+#include <cstdint>
+#include <string>
+
+#pragma push_macro("DT_FLOAT")
+#pragma push_macro("DT_FLOAT16")
+#pragma push_macro("DT_INT8")
+#pragma push_macro("DT_INT32")
+#pragma push_macro("DT_UINT8")
+#pragma push_macro("DT_INT16")
+#pragma push_macro("DT_UINT16")
+#pragma push_macro("DT_UINT32")
+#pragma push_macro("DT_INT64")
+#pragma push_macro("DT_UINT64")
+#pragma push_macro("DT_DOUBLE")
+#pragma push_macro("DT_BOOL")
+#pragma push_macro("DT_BF16")
+#undef DT_FLOAT
+#undef DT_FLOAT16
+#undef DT_INT8
+#undef DT_INT32
+#undef DT_UINT8
+#undef DT_INT16
+#undef DT_UINT16
+#undef DT_UINT32
+#undef DT_INT64
+#undef DT_UINT64
+#undef DT_DOUBLE
+#undef DT_BOOL
+#undef DT_BF16
+
+namespace ge {
+
+enum DataType {
+    DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
+    DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_STRING = 13,
+    DT_DUAL_SUB_INT8 = 14, DT_DUAL_SUB_UINT8 = 15, DT_COMPLEX64 = 16, DT_COMPLEX128 = 17, DT_QINT8 = 18,
+    DT_QINT16 = 19, DT_QINT32 = 20, DT_QUINT8 = 21, DT_QUINT16 = 22, DT_RESOURCE = 23, DT_STRING_REF = 24,
+    DT_DUAL = 25, DT_VARIANT = 26, DT_BF16 = 27, DT_UNDEFINED = 28, DT_INT4 = 29, DT_UINT1 = 30, DT_INT2 = 31,
+    DT_UINT2 = 32, DT_COMPLEX32 = 33, DT_MAX
+};
+
+enum Format {
+    FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4,
+    FORMAT_NC1C0HWPAD = 5, FORMAT_NHWC1C0 = 6, FORMAT_FSR_NCHW = 7, FORMAT_FRACTAL_DECONV = 8,
+    FORMAT_C1HWNC0 = 9, FORMAT_FRACTAL_DECONV_TRANSPOSE = 10, FORMAT_FRACTAL_DECONV_SP_STRIDE_TRANS = 11,
+    FORMAT_NC1HWC0_C04 = 12, FORMAT_FRACTAL_Z_C04 = 13, FORMAT_CHWN = 14,
+    FORMAT_FRACTAL_DECONV_SP_STRIDE8_TRANS = 15, FORMAT_HWCN = 16, FORMAT_NC1KHKWHWC0 = 17,
+    FORMAT_BN_WEIGHT = 18, FORMAT_FILTER_HWCK = 19, FORMAT_HASHTABLE_LOOKUP_LOOKUPS = 20,
+    FORMAT_HASHTABLE_LOOKUP_KEYS = 21, FORMAT_HASHTABLE_LOOKUP_VALUE = 22, FORMAT_HASHTABLE_LOOKUP_OUTPUT = 23,
+    FORMAT_HASHTABLE_LOOKUP_HITS = 24, FORMAT_C1HWNCoC0 = 25, FORMAT_MD = 26, FORMAT_NDHWC = 27,
+    FORMAT_FRACTAL_ZZ = 28, FORMAT_FRACTAL_NZ = 29, FORMAT_NCDHW = 30, FORMAT_DHWCN = 31,
+    FORMAT_NDC1HWC0 = 32, FORMAT_FRACTAL_Z_3D = 33, FORMAT_CN = 34, FORMAT_NC = 35, FORMAT_DHWNC = 36,
+    FORMAT_FRACTAL_Z_3D_TRANSPOSE = 37, FORMAT_RESERVED = 40, FORMAT_ALL = 41, FORMAT_NULL = 42,
+    FORMAT_MAX = 0xff
+};
+
+using graphStatus = uint32_t;
+constexpr graphStatus GRAPH_SUCCESS = 0;
+constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
+constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
+constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304;
+
+inline const char* DataTypeName(DataType t) {
+    switch (t) {
+        case DT_FLOAT: return "DT_FLOAT";
+        case DT_FLOAT16: return "DT_FLOAT16";
+        case DT_INT8: return "DT_INT8";
+        case DT_INT32: return "DT_INT32";
+        case DT_UINT8: return "DT_UINT8";
+        case DT_INT16: return "DT_INT16";
+        case DT_UINT16: return "DT_UINT16";
+        case DT_UINT32: return "DT_UINT32";
+        case DT_INT64: return "DT_INT64";
+        case DT_UINT64: return "DT_UINT64";
+        case DT_DOUBLE: return "DT_DOUBLE";
+        case DT_BOOL: return "DT_BOOL";
+        case DT_STRING: return "DT_STRING";
+        case DT_COMPLEX64: return "DT_COMPLEX64";
+        case DT_COMPLEX128: return "DT_COMPLEX128";
+        case DT_BF16: return "DT_BF16";
+        case DT_INT4: return "DT_INT4";
+        default: return "DT_UNDEFINED";
+    }
+}
+
+inline const char* FormatName(Format f) {
+    switch (f) {
+        case FORMAT_NCHW: return "FORMAT_NCHW";
+        case FORMAT_NHWC: return "FORMAT_NHWC";
+        case FORMAT_ND: return "FORMAT_ND";
+        case FORMAT_NC1HWC0: return "FORMAT_NC1HWC0";
+        case FORMAT_FRACTAL_Z: return "FORMAT_FRACTAL_Z";
+        case FORMAT_HWCN: return "FORMAT_HWCN";
+        case FORMAT_NDHWC: return "FORMAT_NDHWC";
+        case FORMAT_FRACTAL_NZ: return "FORMAT_FRACTAL_NZ";
+        case FORMAT_NCDHW: return "FORMAT_NCDHW";
+        case FORMAT_DHWCN: return "FORMAT_DHWCN";
+        case FORMAT_NDC1HWC0: return "FORMAT_NDC1HWC0";
+        case FORMAT_NC: return "FORMAT_NC";
+        case FORMAT_CN: return "FORMAT_CN";
+        default: return "FORMAT_RESERVED";
+    }
+}
+
+inline int64_t DataTypeSize(DataType t) {
+    switch (t) {
+        case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
+        case DT_FLOAT16: case DT_BF16: case DT_INT16: case DT_UINT16: return 2;
+        case DT_INT8: case DT_UINT8: case DT_BOOL: return 1;
+        case DT_INT64: case DT_UINT64: case DT_DOUBLE: case DT_COMPLEX64: return 8;
+        case DT_COMPLEX128: return 16;
+        default: return 1;
+    }
+}
+
+inline int GetSizeByDataType(DataType t) { return static_cast<int>(DataTypeSize(t)); }
+
+}  // namespace ge
+
+#pragma pop_macro("DT_FLOAT")
+#pragma pop_macro("DT_FLOAT16")
+#pragma pop_macro("DT_INT8")
+#pragma pop_macro("DT_INT32")
+#pragma pop_macro("DT_UINT8")
+#pragma pop_macro("DT_INT16")
+#pragma pop_macro("DT_UINT16")
+#pragma pop_macro("DT_UINT32")
+#pragma pop_macro("DT_INT64")
+#pragma pop_macro("DT_UINT64")
+#pragma pop_macro("DT_DOUBLE")
+#pragma pop_macro("DT_BOOL")
+#pragma pop_macro("DT_BF16")
+
+#endif

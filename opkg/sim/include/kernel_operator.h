@@ -1,0 +1,18 @@
+// opkg's CPU emulation of the Ascend C device API (namespace AscendC). Sources written for
+// CANN's kernel_operator.h compile unchanged against it with g++ (see opkg/sim/flags.py).
+#ifndef OPKG_SIM_KERNEL_OPERATOR_H
+#define OPKG_SIM_KERNEL_OPERATOR_H
+
+#include <cstdint>
+#include <cstring>
+#include <cmath>
+#include "opkg_sim/kcore.h"
+#include "opkg_sim/ktypes.h"
+#include "opkg_sim/tensor.h"
+#include "opkg_sim/pipe.h"
+#include "opkg_sim/datacopy.h"
+#include "opkg_sim/vector.h"
+#include "opkg_sim/kmisc.h"
+#include "opkg_sim/tiling_slot.h"
+
+#endif

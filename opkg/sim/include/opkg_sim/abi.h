@@ -1,0 +1,90 @@
+// The C ABI between opkg's Python runtime (opkg/sim/abi.py mirrors these structs with ctypes)
+// and the generated host/kernel entry points. Bump OPKG_SIM_ABI on any layout change.
+#ifndef OPKG_SIM_ABI_H
+#define OPKG_SIM_ABI_H
+#include <cstdint>
+
+#define OPKG_SIM_ABI 1
+#define OPKG_SIM_MAX_DIMS 8
+#define OPKG_SIM_MAX_WORKSPACES 16
+
+extern "C" {
+
+// Where and why something failed; filled by the entry points, read by runtime.py.
+struct OpkgError {
+    int32_t kind;        // 0 none, 1 rule violation / API misuse, 2 ASSERT, 3 tiling failure, 4 internal
+    int32_t line;        // 0 = unknown
+    int32_t block;       // -1 = not inside a block (host side)
+    int32_t block_dim;
+    char file[1024];
+    char message[16384];
+};
+
+struct OpkgTensorDesc {
+    const char* name;
+    int32_t present;     // 0: optional input not given
+    int32_t dtype;       // ge::DataType value
+    int32_t format;      // ge::Format value
+    int32_t ndim;
+    int64_t dims[OPKG_SIM_MAX_DIMS];
+};
+
+// kind: 0 unset, 1 bool, 2 int, 3 float, 4 str, 5 list_int, 6 list_float, 7 list_bool
+struct OpkgAttrValue {
+    const char* name;
+    int32_t kind;
+    int32_t count;
+    int64_t i;
+    double f;
+    const char* s;
+    const int64_t* ints;
+    const double* floats;
+};
+
+struct OpkgPlatform {
+    const char* soc_version;   // Ascend910B1
+    const char* short_soc;     // ascend910b
+    uint32_t npu_arch;
+    uint32_t aiv_cores;
+    uint32_t aic_cores;
+    uint32_t lib_workspace;    // GetLibApiWorkSpaceSize
+    uint64_t ub_bytes;
+    uint64_t l1_bytes;         // 0 = unknown
+};
+
+struct OpkgTilingResult {
+    uint32_t block_dim;
+    uint32_t workspace_count;
+    uint64_t tiling_key;
+    uint64_t tiling_size;
+    uint64_t workspaces[OPKG_SIM_MAX_WORKSPACES];
+    uint32_t schedule_mode;
+    uint32_t reserved;
+};
+
+struct OpkgGmArg {
+    uint8_t* ptr;
+    uint64_t bytes;
+    const char* name;
+};
+
+struct OpkgKernelLaunch {
+    uint32_t abi;
+    uint32_t block_dim;
+    uint64_t tiling_key;
+    uint64_t ub_bytes;
+    uint64_t sys_workspace;    // bytes at the start of the workspace reserved for the library
+    uint32_t arg_count;        // inputs, outputs, workspace, tiling (kernel parameter order)
+    uint32_t reserved;
+    const OpkgGmArg* args;
+    char* log;                 // kernel printf output, NUL-terminated
+    uint64_t log_cap;
+};
+
+}  // extern "C"
+
+namespace opkg_sim {
+// OpkgError.kind values.
+enum FailKind { FAIL_RULE = 1, FAIL_ASSERT = 2, FAIL_TILING = 3, FAIL_INTERNAL = 4 };
+}
+#endif

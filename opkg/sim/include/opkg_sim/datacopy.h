@@ -1,0 +1,225 @@
+// DataCopy / DataCopyPad between GM and UB (and UB to UB), with the hardware's rules checked:
+// contiguous DataCopy moves whole 32-byte blocks (the hardware silently drops a partial tail),
+// UB addresses must be 32-byte aligned, and every byte must lie inside a buffer.
+#ifndef OPKG_SIM_DATACOPY_H
+#define OPKG_SIM_DATACOPY_H
+
+#include "opkg_sim/tensor.h"
+
+namespace AscendC {
+
+struct DataCopyParams {
+    uint16_t blockCount = 1;
+    uint16_t blockLen = 0;    // DataCopy: 32-byte blocks; DataCopyPad: bytes
+    uint16_t srcStride = 0;
+    uint16_t dstStride = 0;
+    DataCopyParams() = default;
+    DataCopyParams(uint16_t count, uint16_t len, uint16_t srcGap, uint16_t dstGap)
+        : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap) {}
+};
+
+struct DataCopyExtParams {
+    uint16_t blockCount = 1;
+    uint32_t blockLen = 0;    // bytes
+    uint32_t srcStride = 0;
+    uint32_t dstStride = 0;
+    uint32_t rsv = 0;
+    DataCopyExtParams() = default;
+    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t r = 0)
+        : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap), rsv(r) {}
+};
+
+template <class T> struct DataCopyPadExtParams {
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    T paddingValue = T();
+    DataCopyPadExtParams() = default;
+    DataCopyPadExtParams(bool pad, uint8_t left, uint8_t right, T value)
+        : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
+
+struct DataCopyPadParams {
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    uint64_t paddingValue = 0;
+    DataCopyPadParams() = default;
+    DataCopyPadParams(bool pad, uint8_t left, uint8_t right, uint64_t value)
+        : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
+
+}  // namespace AscendC
+
+namespace opkg_sim {
+
+template <class T>
+inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const char* op, const char* role, SrcLoc loc) {
+    if (!t.ptr_) fail(loc, format("%s: %s is a LocalTensor that was never allocated", op, role));
+    if (bytes > uint64_t(t.size_) * sizeof(T)) {
+        fail(loc, format("%s: %s needs %llu bytes but the LocalTensor holds only %u elements (%llu bytes)", op, role,
+                         (unsigned long long)bytes, t.size_, (unsigned long long)(uint64_t(t.size_) * sizeof(T))));
+    }
+    uint64_t off = t.ub_offset();
+    if (off % 32 != 0) {
+        fail(loc, format("%s: %s starts at UB offset %llu, which is not 32-byte aligned; "
+                         "the hardware requires 32-byte aligned UB addresses",
+                         op, role, (unsigned long long)off));
+    }
+}
+
+template <class T>
+inline void check_gt(const AscendC::GlobalTensor<T>& g, uint64_t bytes, const char* op, SrcLoc loc) {
+    if (!g.ptr_) fail(loc, format("%s: GlobalTensor used before SetGlobalBuffer", op));
+    if (g.sized_ && bytes > g.size_ * sizeof(T)) {
+        fail(loc, format("%s: touches %llu bytes of a GlobalTensor that SetGlobalBuffer sized to %llu elements "
+                         "(%llu bytes) from this offset", op, (unsigned long long)bytes,
+                         (unsigned long long)g.size_, (unsigned long long)(g.size_ * sizeof(T))));
+    }
+    check_gm(g.ptr_, bytes, op, loc);
+}
+
+template <class T>
+inline void check_whole_blocks(uint32_t count, const char* op, SrcLoc loc) {
+    uint64_t bytes = uint64_t(count) * sizeof(T);
+    if (bytes % 32 != 0) {
+        fail(loc, format("%s of %u %s elements = %llu bytes, which is not a multiple of 32 bytes; the hardware "
+                         "moves whole 32-byte blocks and would silently copy only %llu bytes (%llu elements). "
+                         "Pad the length to a multiple of %u elements or use DataCopyPad.",
+                         op, count, type_name<T>(), (unsigned long long)bytes, (unsigned long long)(bytes / 32 * 32),
+                         (unsigned long long)(bytes / 32 * 32 / sizeof(T)), unsigned(32 / sizeof(T) ? 32 / sizeof(T) : 1)));
+    }
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::check_whole_blocks<T>(count, "DataCopy GM->UB", loc);
+    uint64_t bytes = uint64_t(count) * sizeof(T);
+    opkg_sim::check_ub(dst, bytes, "DataCopy GM->UB", "destination", loc);
+    opkg_sim::check_gt(src, bytes, "DataCopy GM->UB", loc);
+    std::memcpy(dst.ptr_, src.ptr_, bytes);
+}
+
+template <class T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::check_whole_blocks<T>(count, "DataCopy UB->GM", loc);
+    uint64_t bytes = uint64_t(count) * sizeof(T);
+    opkg_sim::check_ub(src, bytes, "DataCopy UB->GM", "source", loc);
+    opkg_sim::check_gt(dst, bytes, "DataCopy UB->GM", loc);
+    std::memcpy(dst.ptr_, src.ptr_, bytes);
+}
+
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::check_whole_blocks<T>(count, "DataCopy UB->UB", loc);
+    uint64_t bytes = uint64_t(count) * sizeof(T);
+    opkg_sim::check_ub(dst, bytes, "DataCopy UB->UB", "destination", loc);
+    opkg_sim::check_ub(src, bytes, "DataCopy UB->UB", "source", loc);
+    std::memmove(dst.ptr_, src.ptr_, bytes);
+}
+
+// Strided forms: blockLen, srcStride and dstStride all count 32-byte blocks.
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    uint64_t blk = uint64_t(p.blockLen) * 32, sstep = blk + uint64_t(p.srcStride) * 32, dstep = blk + uint64_t(p.dstStride) * 32;
+    if (p.blockCount == 0) return;
+    uint64_t src_span = sstep * (p.blockCount - 1) + blk, dst_span = dstep * (p.blockCount - 1) + blk;
+    opkg_sim::check_ub(dst, dst_span, "DataCopy GM->UB", "destination", loc);
+    opkg_sim::check_gt(src, src_span, "DataCopy GM->UB", loc);
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    for (uint32_t i = 0; i < p.blockCount; ++i) std::memcpy(d + i * dstep, s + i * sstep, blk);
+}
+
+template <class T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    uint64_t blk = uint64_t(p.blockLen) * 32, sstep = blk + uint64_t(p.srcStride) * 32, dstep = blk + uint64_t(p.dstStride) * 32;
+    if (p.blockCount == 0) return;
+    uint64_t src_span = sstep * (p.blockCount - 1) + blk, dst_span = dstep * (p.blockCount - 1) + blk;
+    opkg_sim::check_ub(src, src_span, "DataCopy UB->GM", "source", loc);
+    opkg_sim::check_gt(dst, dst_span, "DataCopy UB->GM", loc);
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    for (uint32_t i = 0; i < p.blockCount; ++i) std::memcpy(d + i * dstep, s + i * sstep, blk);
+}
+
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    uint64_t blk = uint64_t(p.blockLen) * 32, sstep = blk + uint64_t(p.srcStride) * 32, dstep = blk + uint64_t(p.dstStride) * 32;
+    if (p.blockCount == 0) return;
+    opkg_sim::check_ub(src, sstep * (p.blockCount - 1) + blk, "DataCopy UB->UB", "source", loc);
+    opkg_sim::check_ub(dst, dstep * (p.blockCount - 1) + blk, "DataCopy UB->UB", "destination", loc);
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    for (uint32_t i = 0; i < p.blockCount; ++i) std::memmove(d + i * dstep, s + i * sstep, blk);
+}
+
+// DataCopyPad GM->UB: blockLen bytes per block; srcStride in bytes (GM gap), dstStride in 32-byte
+// blocks (UB gap); each UB row starts 32-byte aligned and may be padded.
+template <class T>
+inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                        const DataCopyPadExtParams<T>& pad, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    if (p.blockCount == 0) return;
+    uint64_t left = pad.isPad ? pad.leftPadding : 0, right = pad.isPad ? pad.rightPadding : 0;
+    uint64_t row = left * sizeof(T) + p.blockLen + right * sizeof(T);
+    uint64_t row_ub = (row + 31) / 32 * 32;
+    uint64_t sstep = uint64_t(p.blockLen) + p.srcStride, dstep = row_ub + uint64_t(p.dstStride) * 32;
+    opkg_sim::check_ub(dst, dstep * (p.blockCount - 1) + row_ub, "DataCopyPad GM->UB", "destination", loc);
+    opkg_sim::check_gt(src, sstep * (p.blockCount - 1) + p.blockLen, "DataCopyPad GM->UB", loc);
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+        uint8_t* r = d + i * dstep;
+        T* rt = reinterpret_cast<T*>(r);
+        for (uint64_t k = 0; k < left; ++k) rt[k] = pad.paddingValue;
+        std::memcpy(r + left * sizeof(T), s + i * sstep, p.blockLen);
+        if (pad.isPad) {
+            T* tail = reinterpret_cast<T*>(r + left * sizeof(T) + p.blockLen);
+            uint64_t n = (row_ub - left * sizeof(T) - p.blockLen) / sizeof(T);
+            for (uint64_t k = 0; k < n; ++k) tail[k] = pad.paddingValue;
+        }
+    }
+}
+
+template <class T>
+inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                        const DataCopyPadParams& pad, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    T value;
+    uint64_t raw = pad.paddingValue;
+    std::memcpy(&value, &raw, sizeof(T) < 8 ? sizeof(T) : 8);
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride),
+                DataCopyPadExtParams<T>(pad.isPad, pad.leftPadding, pad.rightPadding, value), loc);
+}
+
+// DataCopyPad UB->GM: blockLen bytes per block; srcStride in 32-byte blocks (UB gap), dstStride in bytes.
+template <class T>
+inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p,
+                        opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    if (p.blockCount == 0) return;
+    uint64_t row_ub = (uint64_t(p.blockLen) + 31) / 32 * 32;
+    uint64_t sstep = row_ub + uint64_t(p.srcStride) * 32, dstep = uint64_t(p.blockLen) + p.dstStride;
+    opkg_sim::check_ub(src, sstep * (p.blockCount - 1) + p.blockLen, "DataCopyPad UB->GM", "source", loc);
+    opkg_sim::check_gt(dst, dstep * (p.blockCount - 1) + p.blockLen, "DataCopyPad UB->GM", loc);
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    for (uint32_t i = 0; i < p.blockCount; ++i) std::memcpy(d + i * dstep, s + i * sstep, p.blockLen);
+}
+
+template <class T>
+inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                        opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride), loc);
+}
+
+}  // namespace AscendC
+#endif

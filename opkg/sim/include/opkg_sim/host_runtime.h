@@ -1,0 +1,212 @@
+// Host entry machinery: builds a gert::TilingContext from an opkg run request, calls the
+// package's tiling function and reports what it decided; also renders the OpDefs the package
+// registered as JSON. Included only by the generated host entry (templates/host_entry.cpp.j2).
+#ifndef OPKG_SIM_HOST_RUNTIME_H
+#define OPKG_SIM_HOST_RUNTIME_H
+
+#include <cstring>
+#include <exception>
+#include <string>
+#include "opkg_sim/abi.h"
+#include "opkg_sim/host_core.h"
+#include "register/op_def_registry.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace opkg_sim {
+
+inline void host_copy_text(char* dst, size_t cap, const std::string& s) {
+    if (!dst || cap == 0) return;
+    size_t n = s.size() < cap - 1 ? s.size() : cap - 1;
+    std::memcpy(dst, s.data(), n);
+    dst[n] = '\0';
+}
+
+inline void host_error(OpkgError* err, int kind, const std::string& msg) {
+    if (!err) return;
+    err->kind = kind;
+    err->line = 0;
+    err->block = -1;
+    err->block_dim = 0;
+    host_copy_text(err->file, sizeof err->file, "");
+    host_copy_text(err->message, sizeof err->message, msg);
+}
+
+inline gert::StorageShape shape_of(const OpkgTensorDesc& d) {
+    gert::Shape s;
+    for (int32_t i = 0; i < d.ndim && i < OPKG_SIM_MAX_DIMS; ++i) s.AppendDim(d.dims[i]);
+    return gert::StorageShape(s, s);
+}
+
+inline void fill_attrs(gert::RuntimeAttrs& attrs, const OpkgAttrValue* in, uint32_t n) {
+    attrs.values_.assign(n, gert::RuntimeAttrs::Value());
+    for (uint32_t i = 0; i < n; ++i) {
+        gert::RuntimeAttrs::Value& v = attrs.values_[i];
+        const OpkgAttrValue& a = in[i];
+        v.kind = a.kind;
+        switch (a.kind) {
+            case 1: v.b = a.i != 0; break;
+            case 2: v.i = a.i; break;
+            case 3: v.f = static_cast<float>(a.f); break;
+            case 4: v.s = a.s ? a.s : ""; break;
+            case 5: v.ints = gert::TypedContinuousVector<int64_t>(std::vector<int64_t>(a.ints, a.ints + a.count)); break;
+            case 6: {
+                std::vector<float> f(a.count);
+                for (int32_t k = 0; k < a.count; ++k) f[k] = static_cast<float>(a.floats[k]);
+                v.floats = gert::TypedContinuousVector<float>(f);
+                break;
+            }
+            case 7: {
+                std::vector<bool> bs(a.count);
+                for (int32_t k = 0; k < a.count; ++k) bs[k] = a.ints[k] != 0;
+                v.bools = gert::TypedContinuousVector<bool>(bs);
+                break;
+            }
+            default: break;
+        }
+    }
+}
+
+// Returns 0 on success; fills res. `explicit_func` overrides the OpDef-registered function.
+inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
+                      const OpkgTensorDesc* in, uint32_t n_in, const OpkgTensorDesc* out, uint32_t n_out,
+                      const OpkgAttrValue* attrs, uint32_t n_attrs, const OpkgPlatform* plat,
+                      uint8_t* tiling, uint64_t tiling_cap, OpkgTilingResult* res, OpkgError* err) {
+    if (err) std::memset(err, 0, sizeof *err);
+    if (res) std::memset(res, 0, sizeof *res);
+    try {
+        ops::TilingFunc func = explicit_func;
+        if (!func) {
+            ops::OpDef* def = ops::OpDefRegistry::Get().Find(op_type);
+            if (def && def->aicore_.tiling_) func = def->aicore_.tiling_;
+        }
+        if (!func) {
+            auto& impl = gert::OpImplRegisterV2::TilingFuncs();
+            auto it = impl.find(op_type);
+            if (it != impl.end()) func = it->second;
+        }
+        if (!func) {
+            std::string known;
+            for (const std::string& t : ops::OpDefRegistry::Get().Types()) known += (known.empty() ? "" : ", ") + t;
+            host_error(err, FAIL_TILING, std::string("no tiling function for op type ") + op_type +
+                       ": the host sources register none with OP_ADD(" + op_type +
+                       ") + AICore().SetTiling(...) or IMPL_OP_OPTILING(" + op_type + ").Tiling(...)" +
+                       (known.empty() ? "" : " (OpDefs found: " + known + ")") +
+                       "; name one in the manifest as tiling.function");
+            return 1;
+        }
+        fe::PlatFormInfos platform;
+        platform.info = *plat;
+        platform.soc_version = plat->soc_version ? plat->soc_version : "";
+        platform.short_soc = plat->short_soc ? plat->short_soc : "";
+
+        gert::TilingContext ctx;
+        ctx.node_.name_ = op_type;
+        ctx.node_.type_ = op_type;
+        ctx.node_.inputs_ = n_in;
+        ctx.node_.outputs_ = n_out;
+        for (uint32_t i = 0; i < n_in; ++i) {
+            gert::Tensor t;
+            t.shape_ = shape_of(in[i]);
+            t.dtype_ = static_cast<ge::DataType>(in[i].dtype);
+            t.format_ = static_cast<ge::Format>(in[i].format);
+            ctx.inputs_.push_back(t);
+            ctx.present_.push_back(in[i].present != 0);
+            gert::CompileTimeTensorDesc d;
+            d.dtype_ = t.dtype_;
+            d.format_ = t.format_;
+            ctx.input_descs_.push_back(d);
+        }
+        for (uint32_t i = 0; i < n_out; ++i) {
+            gert::Tensor t;
+            t.shape_ = shape_of(out[i]);
+            t.dtype_ = static_cast<ge::DataType>(out[i].dtype);
+            t.format_ = static_cast<ge::Format>(out[i].format);
+            ctx.outputs_.push_back(t);
+            gert::CompileTimeTensorDesc d;
+            d.dtype_ = t.dtype_;
+            d.format_ = t.format_;
+            ctx.output_descs_.push_back(d);
+        }
+        fill_attrs(ctx.attrs_, attrs, n_attrs);
+        ctx.tiling_.data_ = tiling;
+        ctx.tiling_.capacity_ = tiling_cap;
+        ctx.platform_ = &platform;
+
+        ge::graphStatus status = func(&ctx);
+        if (status != ge::GRAPH_SUCCESS) {
+            host_error(err, FAIL_TILING, std::string("the tiling function for ") + op_type + " returned failure (status " +
+                       std::to_string(status) + ")");
+            return 1;
+        }
+        res->block_dim = ctx.block_dim_;
+        res->tiling_key = ctx.tiling_key_;
+        res->tiling_size = ctx.tiling_.size_;
+        res->schedule_mode = ctx.schedule_mode_;
+        res->workspace_count = static_cast<uint32_t>(ctx.workspace_count_);
+        for (size_t i = 0; i < ctx.workspace_count_; ++i) res->workspaces[i] = ctx.workspaces_[i];
+        return 0;
+    } catch (const HostFailure& f) {
+        host_error(err, FAIL_TILING, f.message);
+    } catch (const std::exception& e) {
+        host_error(err, FAIL_INTERNAL, std::string("the tiling function threw a C++ exception: ") + e.what());
+    } catch (...) {
+        host_error(err, FAIL_INTERNAL, "the tiling function threw an unknown C++ exception");
+    }
+    return 1;
+}
+
+inline std::string json_str(const std::string& s) { return ops::OpAttrDef::Quote(s); }
+
+inline std::string params_json(const std::vector<ops::OpParamDef>& ps) {
+    std::string out = "[";
+    for (size_t i = 0; i < ps.size(); ++i) {
+        const ops::OpParamDef& p = ps[i];
+        out += i ? "," : "";
+        out += "{\"name\":" + json_str(p.name_) + ",\"param_type\":\"" + ops::OptionName(p.param_type_) + "\",\"dtypes\":[";
+        for (size_t k = 0; k < p.dtypes_.size(); ++k) out += (k ? ",\"" : "\"") + std::string(ge::DataTypeName(p.dtypes_[k])) + "\"";
+        out += "],\"formats\":[";
+        for (size_t k = 0; k < p.formats_.size(); ++k) out += (k ? ",\"" : "\"") + std::string(ge::FormatName(p.formats_[k])) + "\"";
+        out += "],\"unknown_shape_formats\":[";
+        for (size_t k = 0; k < p.unknown_formats_.size(); ++k) out += (k ? ",\"" : "\"") + std::string(ge::FormatName(p.unknown_formats_[k])) + "\"";
+        out += "]}";
+    }
+    return out + "]";
+}
+
+// {"ops": [...], "error": null | "text"}; building an OpDef may throw, which is reported.
+inline std::string prototypes_json() {
+    std::string ops_json = "[";
+    std::string error = "null";
+    bool first = true;
+    for (const std::string& type : ops::OpDefRegistry::Get().Types()) {
+        ops::OpDef* def = nullptr;
+        try {
+            def = ops::OpDefRegistry::Get().Find(type);
+        } catch (const std::exception& e) {
+            error = json_str("constructing OpDef " + type + " threw: " + e.what());
+            continue;
+        }
+        if (!def) continue;
+        ops_json += first ? "" : ",";
+        first = false;
+        ops_json += "{\"type\":" + json_str(def->type_) + ",\"inputs\":" + params_json(def->inputs_) +
+                    ",\"outputs\":" + params_json(def->outputs_) + ",\"attrs\":[";
+        for (size_t i = 0; i < def->attrs_.size(); ++i) {
+            const ops::OpAttrDef& a = def->attrs_[i];
+            ops_json += (i ? "," : "");
+            ops_json += "{\"name\":" + json_str(a.name_) + ",\"type\":\"" + a.type_ + "\",\"required\":" +
+                        (a.param_type_ == ops::REQUIRED ? "true" : "false") + ",\"default\":" +
+                        (a.default_.empty() ? "null" : a.default_) + "}";
+        }
+        ops_json += "],\"has_infer_shape\":" + std::string(def->infer_shape_ ? "true" : "false") +
+                    ",\"has_infer_dtype\":" + std::string(def->infer_dtype_ ? "true" : "false") +
+                    ",\"aicore\":{\"has_tiling\":" + std::string(def->aicore_.tiling_ ? "true" : "false") + ",\"configs\":[";
+        for (size_t i = 0; i < def->aicore_.configs_.size(); ++i) ops_json += (i ? "," : "") + json_str(def->aicore_.configs_[i]);
+        ops_json += "]}}";
+    }
+    ops_json += "]";
+    return "{\"ops\":" + ops_json + ",\"error\":" + error + "}";
+}
+
+}  // namespace opkg_sim
+#endif

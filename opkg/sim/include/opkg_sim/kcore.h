@@ -1,0 +1,150 @@
+// Kernel-side emulation core: call-site locations, the failure exception, and the per-block
+// state (block index, Unified Buffer arena, GM regions, log) that the Ascend C API consults.
+// The generated kernel entry (templates/kernel_entry.cpp.j2) fills the state per block and
+// turns Failure into an OpkgError at the C ABI boundary.
+#ifndef OPKG_SIM_KCORE_H
+#define OPKG_SIM_KCORE_H
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdarg>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+#include "opkg_sim/abi.h"
+
+namespace opkg_sim {
+
+// The caller's file:line, captured through a defaulted trailing parameter of each API call.
+struct SrcLoc {
+    const char* file;
+    int line;
+    static constexpr SrcLoc current(const char* f = __builtin_FILE(), int l = __builtin_LINE()) {
+        return SrcLoc{f, l};
+    }
+};
+
+struct Failure : std::exception {
+    int kind;
+    std::string file;
+    int line;
+    std::string message;
+    Failure(int k, const char* f, int l, std::string m)
+        : kind(k), file(f ? f : ""), line(l), message(std::move(m)) {}
+    const char* what() const noexcept override { return message.c_str(); }
+};
+
+inline std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+inline std::string format(const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char small[512];
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = std::vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    std::string out;
+    if (n < (int)sizeof small) {
+        out.assign(small, n > 0 ? n : 0);
+    } else {
+        out.resize(n + 1);
+        std::vsnprintf(&out[0], n + 1, fmt, ap2);
+        out.resize(n);
+    }
+    va_end(ap2);
+    return out;
+}
+
+[[noreturn]] inline void fail(SrcLoc loc, std::string msg, int kind = FAIL_RULE) {
+    throw Failure(kind, loc.file, loc.line, std::move(msg));
+}
+
+// One UB allocation made by TPipe::InitBuffer, kept for overflow reports.
+struct UbAlloc {
+    std::string kind;     // "TQue<VECIN, depth 2>" / "TBuf<VECCALC>"
+    uint32_t num;
+    uint32_t len;         // rounded to 32 B
+    uint64_t offset;
+    const char* file;
+    int line;
+};
+
+struct GmRegion {
+    const uint8_t* base;
+    uint64_t bytes;
+    const char* name;
+};
+
+struct BlockState {
+    int64_t idx = 0;
+    int64_t num = 1;
+    uint8_t* ub = nullptr;
+    uint64_t ub_bytes = 0;
+    uint64_t ub_cursor = 0;
+    std::vector<UbAlloc> allocs;
+    std::vector<GmRegion> gm;
+    uint64_t tiling_key = 0;
+    uint64_t sys_workspace = 0;
+    std::string* log = nullptr;
+    bool active = false;
+};
+
+inline BlockState& block() {
+    static thread_local BlockState state;
+    return state;
+}
+
+inline const char* basename_of(const char* path) {
+    const char* slash = std::strrchr(path ? path : "", '/');
+    return slash ? slash + 1 : (path ? path : "");
+}
+
+// Checks that [p, p+bytes) lies inside one GM buffer the kernel was given; returns the region.
+inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what, SrcLoc loc) {
+    BlockState& b = block();
+    if (b.gm.empty()) return nullptr;
+    const uint8_t* q = static_cast<const uint8_t*>(p);
+    const GmRegion* near = nullptr;
+    for (const GmRegion& r : b.gm) {
+        if (q >= r.base && q <= r.base + r.bytes) {
+            if (q + bytes <= r.base + r.bytes) return &r;
+            near = &r;
+            break;
+        }
+    }
+    if (near) {
+        fail(loc, format("%s accesses GM bytes [%llu, %llu) of '%s', which has only %llu bytes",
+                         what, (unsigned long long)(q - near->base),
+                         (unsigned long long)(q - near->base + bytes), near->name,
+                         (unsigned long long)near->bytes));
+    }
+    fail(loc, format("%s accesses %llu GM bytes at %p, outside every buffer passed to the kernel "
+                     "(inputs, outputs, workspace, tiling)", what, (unsigned long long)bytes, p));
+}
+
+inline void log_line(const std::string& text) {
+    BlockState& b = block();
+    if (b.log) {
+        *b.log += format("[block %lld] ", (long long)b.idx);
+        *b.log += text;
+        if (text.empty() || text.back() != '\n') *b.log += '\n';
+    }
+}
+
+[[noreturn]] inline void assert_fail(const char* expr, const char* file, int line, const char* fmt = nullptr, ...) {
+    std::string msg = format("ASSERT(%s) failed", expr);
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        char buf[1024];
+        std::vsnprintf(buf, sizeof buf, fmt, ap);
+        va_end(ap);
+        msg += ": ";
+        msg += buf;
+    }
+    throw Failure(FAIL_ASSERT, file, line, msg);
+}
+
+}  // namespace opkg_sim
+#endif

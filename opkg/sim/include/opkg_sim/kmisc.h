@@ -1,0 +1,69 @@
+// Block identity, synchronisation (no-ops: the sim runs each block's instructions in program
+// order), kernel printf, ASSERT, workspace helpers and tiling-key dispatch.
+#ifndef OPKG_SIM_KMISC_H
+#define OPKG_SIM_KMISC_H
+
+#include "opkg_sim/kcore.h"
+#include "opkg_sim/ktypes.h"
+
+namespace AscendC {
+
+inline int64_t GetBlockIdx() { return opkg_sim::block().idx; }
+inline int64_t GetBlockNum() { return opkg_sim::block().num; }
+inline int64_t GetSubBlockIdx() { return 0; }
+inline int64_t GetTaskRation() { return 1; }
+inline int64_t GetSubBlockNum() { return 1; }
+
+template <pipe_t pipe = PIPE_ALL> inline void PipeBarrier() {}
+template <HardEvent evt> inline void SetFlag(int32_t) {}
+template <HardEvent evt> inline void WaitFlag(int32_t) {}
+inline void SyncAll() {}
+template <bool isAIVOnly = true> inline void SyncAll() {}
+inline void SetAtomicNone() {}
+template <class T> inline void SetAtomicAdd() {}
+inline void SetMaskNorm() {}
+inline void SetMaskCount() {}
+inline void ResetMask() {}
+inline void SetVectorMask(uint64_t, uint64_t) {}
+template <class T, bool = true> inline void SetVectorMask(uint64_t, uint64_t) {}
+template <class T, bool = true> inline void SetVectorMask(int32_t) {}
+inline void SetKernelMode(KernelMode) {}
+inline void SetSysWorkspace(GM_ADDR) {}
+
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
+    return workspace ? workspace + opkg_sim::block().sys_workspace : workspace;
+}
+inline GM_ADDR GetSysWorkSpacePtr() { return nullptr; }
+
+template <class... Args>
+inline void printf(const char* fmt, Args... args) {
+    if constexpr (sizeof...(Args) == 0) {
+        opkg_sim::log_line(fmt);
+    } else {
+        opkg_sim::log_line(opkg_sim::format(fmt, args...));
+    }
+}
+template <class... Args>
+inline void PRINTF(const char* fmt, Args... args) { AscendC::printf(fmt, args...); }
+
+}  // namespace AscendC
+
+// Old-style intrinsic spellings some samples still use.
+inline void pipe_barrier(pipe_t) {}
+inline void set_flag(pipe_t, pipe_t, event_t) {}
+inline void wait_flag(pipe_t, pipe_t, event_t) {}
+
+#ifndef ASSERT
+#define ASSERT(expr) ((expr) ? (void)0 : ::opkg_sim::assert_fail(#expr, __FILE__, __LINE__))
+#endif
+#ifndef ascendc_assert
+#define ascendc_assert(expr, ...) ((expr) ? (void)0 : ::opkg_sim::assert_fail(#expr, __FILE__, __LINE__, __VA_ARGS__))
+#endif
+
+// The kernel binary is built for one tiling key at a time on hardware; here the key chosen by
+// the tiling function is known at run time.
+#define TILING_KEY_IS(k) (::opkg_sim::block().tiling_key == static_cast<uint64_t>(k))
+#define KERNEL_TASK_TYPE_DEFAULT(x)
+#define KERNEL_TASK_TYPE(key, x)
+
+#endif

@@ -1,0 +1,136 @@
+// Scalar types, qualifiers and enums of the Ascend C device language, as a CPU build sees them.
+#ifndef OPKG_SIM_KTYPES_H
+#define OPKG_SIM_KTYPES_H
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+// Device qualifiers have no meaning on the CPU.
+#ifndef __aicore__
+#define __aicore__
+#endif
+#ifndef __global__
+#define __global__
+#endif
+#ifndef __gm__
+#define __gm__
+#endif
+#ifndef __ubuf__
+#define __ubuf__
+#endif
+#ifndef __inline__
+#define __inline__ inline
+#endif
+#ifndef GM_ADDR
+#define GM_ADDR __gm__ uint8_t*
+#endif
+
+// fp16 with IEEE binary16 rounding; the API computes in float and rounds once per operation,
+// as the vector unit does.
+using half = _Float16;
+
+// bf16 stored as its 16 bits; conversions round to nearest even like the hardware.
+struct bfloat16_t {
+    uint16_t bits = 0;
+    bfloat16_t() = default;
+    bfloat16_t(float f) { bits = from_float(f); }
+    bfloat16_t(double d) : bfloat16_t(static_cast<float>(d)) {}
+    bfloat16_t(int v) : bfloat16_t(static_cast<float>(v)) {}
+    operator float() const {
+        uint32_t u = static_cast<uint32_t>(bits) << 16;
+        float f;
+        std::memcpy(&f, &u, 4);
+        return f;
+    }
+    static uint16_t from_float(float f) {
+        uint32_t u;
+        std::memcpy(&u, &f, 4);
+        if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40);  // NaN stays NaN
+        u += 0x7fffu + ((u >> 16) & 1u);
+        return static_cast<uint16_t>(u >> 16);
+    }
+};
+
+namespace AscendC {
+
+enum class TPosition : uint8_t {
+    GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM = SPM, TSCM,
+    C2PIPE2GM, C2PIPE2LOCAL, MAX,
+};
+using QuePosition = TPosition;
+
+enum class HardEvent : uint8_t {
+    MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V, MTE3_MTE1,
+    MTE1_MTE3, MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3, S_V, V_S, S_MTE2,
+    MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3, MTE1_FIX, FIX_MTE1, FIX_FIX, MAX,
+};
+
+enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
+
+enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };
+
+enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+
+enum class KernelMode : uint8_t { MIX_MODE = 0, AIC_MODE, AIV_MODE };
+
+constexpr uint32_t ONE_BLK_SIZE = 32;
+constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
+constexpr uint32_t DEFAULT_BLK_NUM = 8;
+constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
+constexpr uint32_t MAX_REPEAT_TIMES = 255;
+constexpr uint32_t BLOCK_CUBE = 16;
+
+}  // namespace AscendC
+
+// Pipes and events as plain enums at global scope, like the CCE builtins.
+enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX };
+enum event_t : uint8_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+
+namespace opkg_sim {
+
+// Types the vector unit computes in: fp16/bf16 are widened to float and rounded per operation.
+template <class T> struct calc { using type = T; };
+template <> struct calc<half> { using type = float; };
+template <> struct calc<bfloat16_t> { using type = float; };
+template <class T> using calc_t = typename calc<T>::type;
+
+template <class T> struct identity { using type = T; };
+
+template <class T> const char* type_name() {
+    if (std::is_same<T, float>::value) return "float";
+    if (std::is_same<T, half>::value) return "half";
+    if (std::is_same<T, bfloat16_t>::value) return "bfloat16_t";
+    if (std::is_same<T, int8_t>::value) return "int8_t";
+    if (std::is_same<T, uint8_t>::value) return "uint8_t";
+    if (std::is_same<T, int16_t>::value) return "int16_t";
+    if (std::is_same<T, uint16_t>::value) return "uint16_t";
+    if (std::is_same<T, int32_t>::value) return "int32_t";
+    if (std::is_same<T, uint32_t>::value) return "uint32_t";
+    if (std::is_same<T, int64_t>::value) return "int64_t";
+    if (std::is_same<T, uint64_t>::value) return "uint64_t";
+    if (std::is_same<T, bool>::value) return "bool";
+    return "T";
+}
+
+inline const char* position_name(AscendC::TPosition p) {
+    switch (p) {
+        case AscendC::TPosition::GM: return "GM";
+        case AscendC::TPosition::VECIN: return "VECIN";
+        case AscendC::TPosition::VECOUT: return "VECOUT";
+        case AscendC::TPosition::VECCALC: return "VECCALC";
+        case AscendC::TPosition::A1: return "A1";
+        case AscendC::TPosition::A2: return "A2";
+        case AscendC::TPosition::B1: return "B1";
+        case AscendC::TPosition::B2: return "B2";
+        case AscendC::TPosition::C1: return "C1";
+        case AscendC::TPosition::C2: return "C2";
+        case AscendC::TPosition::CO1: return "CO1";
+        case AscendC::TPosition::CO2: return "CO2";
+        case AscendC::TPosition::TSCM: return "TSCM";
+        default: return "OTHER";
+    }
+}
+
+}  // namespace opkg_sim
+#endif

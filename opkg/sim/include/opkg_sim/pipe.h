@@ -1,0 +1,241 @@
+// TPipe, TQue and TBuf: UB is carved sequentially from the block's arena (lengths rounded up to
+// 32 B, as TPipe::InitBuffer does); queues check the Alloc/EnQue/DeQue/Free protocol.
+#ifndef OPKG_SIM_PIPE_H
+#define OPKG_SIM_PIPE_H
+
+#include <deque>
+#include "opkg_sim/tensor.h"
+
+namespace AscendC {
+
+class TPipe;
+
+class TQueBase {
+public:
+    TQueBase(TPosition pos, int32_t depth) : pos_(pos), depth_(depth) {}
+
+    template <class T>
+    LocalTensor<T> AllocTensor(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        require_init("AllocTensor", loc);
+        for (uint32_t i = 0; i < num_; ++i) {
+            if (!in_use_[i]) {
+                in_use_[i] = true;
+                return LocalTensor<T>(reinterpret_cast<T*>(base_ + uint64_t(i) * len_), len_ / sizeof(T), pos_);
+            }
+        }
+        opkg_sim::fail(loc, opkg_sim::format(
+            "AllocTensor on a %s whose %u buffer(s) are all allocated and not freed; "
+            "on hardware this blocks forever. Call FreeTensor for each tensor once it is consumed.",
+            describe().c_str(), num_));
+    }
+    template <class T>
+    bool EnQue(const LocalTensor<T>& t, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        require_init("EnQue", loc);
+        int32_t i = index_of(t.ptr_, "EnQue", loc);
+        if (depth_ > 0 && int32_t(fifo_.size()) >= depth_) {
+            opkg_sim::fail(loc, opkg_sim::format("EnQue on a %s already holding %d tensor(s) (its depth)",
+                                                 describe().c_str(), depth_));
+        }
+        fifo_.push_back(i);
+        return true;
+    }
+    template <class T>
+    LocalTensor<T> DeQue(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        require_init("DeQue", loc);
+        if (fifo_.empty()) {
+            opkg_sim::fail(loc, opkg_sim::format(
+                "DeQue on an empty %s; on hardware this blocks forever. Each DeQue needs a matching EnQue.",
+                describe().c_str()));
+        }
+        int32_t i = fifo_.front();
+        fifo_.pop_front();
+        return LocalTensor<T>(reinterpret_cast<T*>(base_ + uint64_t(i) * len_), len_ / sizeof(T), pos_);
+    }
+    template <class T>
+    void FreeTensor(LocalTensor<T>& t, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        require_init("FreeTensor", loc);
+        int32_t i = index_of(t.ptr_, "FreeTensor", loc);
+        if (!in_use_[i]) {
+            opkg_sim::fail(loc, opkg_sim::format("FreeTensor of a buffer of this %s that is not allocated (freed twice?)",
+                                                 describe().c_str()));
+        }
+        in_use_[i] = false;
+    }
+    template <class T>
+    void FreeTensor(const LocalTensor<T>& t, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        LocalTensor<T> copy = t;
+        FreeTensor(copy, loc);
+    }
+    bool VacantInQue() const { return depth_ <= 0 || int32_t(fifo_.size()) < depth_; }
+    bool HasTensorInQue() const { return !fifo_.empty(); }
+    int32_t GetTensorCountInQue() const { return int32_t(fifo_.size()); }
+    bool HasIdleBuffer() const {
+        for (uint32_t i = 0; i < num_; ++i) if (!in_use_[i]) return true;
+        return false;
+    }
+    void FreeAllEvent() {}
+
+    std::string describe() const {
+        return opkg_sim::format("TQue<%s, depth %d>", opkg_sim::position_name(pos_), depth_);
+    }
+
+    // Set by TPipe::InitBuffer.
+    TPosition pos_;
+    int32_t depth_;
+    uint8_t* base_ = nullptr;
+    uint32_t len_ = 0;
+    uint32_t num_ = 0;
+    std::vector<bool> in_use_;
+    std::deque<int32_t> fifo_;
+
+private:
+    void require_init(const char* what, opkg_sim::SrcLoc loc) const {
+        if (!base_) {
+            opkg_sim::fail(loc, opkg_sim::format("%s on a %s before TPipe::InitBuffer gave it memory",
+                                                 what, describe().c_str()));
+        }
+    }
+    int32_t index_of(const void* p, const char* what, opkg_sim::SrcLoc loc) const {
+        const uint8_t* q = static_cast<const uint8_t*>(p);
+        if (q >= base_ && q < base_ + uint64_t(num_) * len_ && (q - base_) % len_ == 0) {
+            return int32_t((q - base_) / len_);
+        }
+        opkg_sim::fail(loc, opkg_sim::format("%s of a tensor that was not allocated from this %s",
+                                             what, describe().c_str()));
+    }
+};
+
+template <TPosition pos, int32_t depth = 1, auto mask = 0>
+class TQue : public TQueBase {
+public:
+    TQue() : TQueBase(pos, depth) {}
+};
+
+template <TPosition src, TPosition dst, int32_t depth = 1, auto mask = 0>
+class TQueBind : public TQueBase {
+public:
+    TQueBind() : TQueBase(src, depth) {}
+};
+
+class TBufBase {
+public:
+    explicit TBufBase(TPosition pos) : pos_(pos) {}
+    template <class T>
+    LocalTensor<T> Get(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        require_init(loc);
+        return LocalTensor<T>(reinterpret_cast<T*>(base_), len_ / sizeof(T), pos_);
+    }
+    template <class T>
+    LocalTensor<T> Get(uint32_t count, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        require_init(loc);
+        if (uint64_t(count) * sizeof(T) > len_) {
+            opkg_sim::fail(loc, opkg_sim::format("TBuf::Get<%s>(%u) asks for %llu bytes of a %u-byte buffer",
+                                                 opkg_sim::type_name<T>(), count,
+                                                 (unsigned long long)(uint64_t(count) * sizeof(T)), len_));
+        }
+        return LocalTensor<T>(reinterpret_cast<T*>(base_), count, pos_);
+    }
+    template <class T>
+    LocalTensor<T> GetWithOffset(uint32_t count, uint32_t byteOffset, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        require_init(loc);
+        if (uint64_t(byteOffset) + uint64_t(count) * sizeof(T) > len_) {
+            opkg_sim::fail(loc, opkg_sim::format("TBuf::GetWithOffset(%u, %u) reaches past the %u-byte buffer",
+                                                 count, byteOffset, len_));
+        }
+        return LocalTensor<T>(reinterpret_cast<T*>(base_ + byteOffset), count, pos_);
+    }
+    std::string describe() const { return opkg_sim::format("TBuf<%s>", opkg_sim::position_name(pos_)); }
+
+    TPosition pos_;
+    uint8_t* base_ = nullptr;
+    uint32_t len_ = 0;
+
+private:
+    void require_init(opkg_sim::SrcLoc loc) const {
+        if (!base_) opkg_sim::fail(loc, "TBuf::Get before TPipe::InitBuffer gave the buffer memory");
+    }
+};
+
+template <TPosition pos = TPosition::VECCALC>
+class TBuf : public TBufBase {
+public:
+    TBuf() : TBufBase(pos) {}
+};
+
+class TPipe {
+public:
+    TPipe() : start_(opkg_sim::block().ub_cursor), allocs_start_(opkg_sim::block().allocs.size()) {}
+    ~TPipe() { Destroy(); }
+    TPipe(const TPipe&) = delete;
+    TPipe& operator=(const TPipe&) = delete;
+
+    bool InitBuffer(TQueBase& que, uint8_t num, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        if (num == 0) opkg_sim::fail(loc, "TPipe::InitBuffer with num = 0 buffers");
+        uint32_t rounded = round32(len);
+        que.base_ = carve(que.describe(), num, rounded, loc);
+        que.len_ = rounded;
+        que.num_ = num;
+        que.in_use_.assign(num, false);
+        que.fifo_.clear();
+        return true;
+    }
+    bool InitBuffer(TBufBase& buf, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        uint32_t rounded = round32(len);
+        buf.base_ = carve(buf.describe(), 1, rounded, loc);
+        buf.len_ = rounded;
+        return true;
+    }
+    void Reset() { release(); }
+    void Destroy() {
+        if (!destroyed_) {
+            release();
+            destroyed_ = true;
+        }
+    }
+    template <HardEvent evt> int32_t AllocEventID() { return 0; }
+    template <HardEvent evt> void ReleaseEventID(int32_t) {}
+    template <HardEvent evt> int32_t FetchEventID() { return 0; }
+    int32_t FetchEventID(HardEvent) { return 0; }
+
+private:
+    static uint32_t round32(uint32_t len) { return (len + 31u) & ~31u; }
+
+    uint8_t* carve(const std::string& kind, uint32_t num, uint32_t len, opkg_sim::SrcLoc loc) {
+        opkg_sim::BlockState& b = opkg_sim::block();
+        if (!b.ub) opkg_sim::fail(loc, "TPipe::InitBuffer outside a kernel launch (no Unified Buffer)");
+        uint64_t need = uint64_t(num) * len;
+        b.allocs.push_back(opkg_sim::UbAlloc{kind, num, len, b.ub_cursor, loc.file, loc.line});
+        if (b.ub_cursor + need > b.ub_bytes) {
+            std::string msg = opkg_sim::format(
+                "Unified Buffer overflow: TPipe::InitBuffer needs %llu bytes at offset %llu, "
+                "but the SoC's UB holds %llu bytes (%llu bytes too many). Buffers so far:\n",
+                (unsigned long long)need, (unsigned long long)b.ub_cursor, (unsigned long long)b.ub_bytes,
+                (unsigned long long)(b.ub_cursor + need - b.ub_bytes));
+            uint64_t total = 0;
+            for (const opkg_sim::UbAlloc& a : b.allocs) {
+                uint64_t bytes = uint64_t(a.num) * a.len;
+                total += bytes;
+                msg += opkg_sim::format("  - %s: %u x %u B = %llu B at %s:%d\n", a.kind.c_str(), a.num, a.len,
+                                        (unsigned long long)bytes, a.file ? a.file : "?", a.line);
+            }
+            msg += opkg_sim::format("  total %llu B > UB capacity %llu B; shrink the tile length or the buffer count",
+                                    (unsigned long long)total, (unsigned long long)b.ub_bytes);
+            opkg_sim::fail(loc, msg);
+        }
+        uint8_t* p = b.ub + b.ub_cursor;
+        b.ub_cursor += need;
+        return p;
+    }
+    void release() {
+        opkg_sim::BlockState& b = opkg_sim::block();
+        b.ub_cursor = start_;
+        if (b.allocs.size() > allocs_start_) b.allocs.resize(allocs_start_);
+    }
+
+    uint64_t start_;
+    size_t allocs_start_;
+    bool destroyed_ = false;
+};
+
+}  // namespace AscendC
+#endif

@@ -1,0 +1,119 @@
+// LocalTensor (a window on the block's Unified Buffer arena) and GlobalTensor (a window on a GM
+// buffer). Both are plain pointer + element count, so vector ops run as tight loops.
+#ifndef OPKG_SIM_TENSOR_H
+#define OPKG_SIM_TENSOR_H
+
+#include "opkg_sim/kcore.h"
+#include "opkg_sim/ktypes.h"
+
+namespace AscendC {
+
+template <class T> class LocalTensor {
+public:
+    using PrimType = T;
+    LocalTensor() = default;
+    LocalTensor(T* ptr, uint32_t size, TPosition pos) : ptr_(ptr), size_(size), pos_(pos) {}
+
+    LocalTensor operator[](uint32_t offset) const {
+        if (ptr_ && offset > size_) {
+            opkg_sim::fail(opkg_sim::SrcLoc{nullptr, 0},
+                           opkg_sim::format("LocalTensor[%u] is past the tensor's %u elements", offset, size_));
+        }
+        return LocalTensor(ptr_ + offset, size_ - offset, pos_);
+    }
+    T GetValue(uint32_t i, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
+        check_index(i, "GetValue", loc);
+        return ptr_[i];
+    }
+    template <class V>
+    void SetValue(uint32_t i, V v, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
+        check_index(i, "SetValue", loc);
+        ptr_[i] = static_cast<T>(v);
+    }
+    T& operator()(uint32_t i) const { return ptr_[i]; }
+    uint32_t GetSize() const { return size_; }
+    uint32_t GetLength() const { return size_ * sizeof(T); }
+    void SetSize(uint32_t size) { size_ = size; }
+    TPosition GetPosition() const { return pos_; }
+    uint64_t GetPhyAddr() const { return ub_offset(); }
+    uint64_t GetPhyAddr(uint32_t offset) const { return ub_offset() + offset * sizeof(T); }
+    void SetUserTag(int32_t tag) { tag_ = tag; }
+    int32_t GetUserTag() const { return tag_; }
+    template <class U> LocalTensor<U> ReinterpretCast() const {
+        return LocalTensor<U>(reinterpret_cast<U*>(ptr_), static_cast<uint32_t>(uint64_t(size_) * sizeof(T) / sizeof(U)), pos_);
+    }
+    void SetAddrWithOffset(const LocalTensor& src, uint32_t offset) { *this = src[offset]; }
+
+    // Emulation internals (not Ascend C API).
+    T* ptr_ = nullptr;
+    uint32_t size_ = 0;
+    TPosition pos_ = TPosition::VECCALC;
+    int32_t tag_ = 0;
+
+    uint64_t ub_offset() const {
+        const opkg_sim::BlockState& b = opkg_sim::block();
+        return b.ub ? uint64_t(reinterpret_cast<const uint8_t*>(ptr_) - b.ub) : 0;
+    }
+
+private:
+    void check_index(uint32_t i, const char* what, opkg_sim::SrcLoc loc) const {
+        if (!ptr_) opkg_sim::fail(loc, opkg_sim::format("%s on a LocalTensor that was never allocated", what));
+        if (i >= size_) {
+            opkg_sim::fail(loc, opkg_sim::format("%s(%u) is past the LocalTensor's %u elements", what, i, size_));
+        }
+    }
+};
+
+template <class T> class GlobalTensor {
+public:
+    using PrimType = T;
+    GlobalTensor() = default;
+    void SetGlobalBuffer(__gm__ T* buffer, uint64_t size) {
+        ptr_ = buffer;
+        size_ = size;
+        sized_ = true;
+    }
+    void SetGlobalBuffer(__gm__ T* buffer) {
+        ptr_ = buffer;
+        size_ = 0;
+        sized_ = false;
+    }
+    GlobalTensor operator[](uint64_t offset) const {
+        GlobalTensor g;
+        g.ptr_ = ptr_ + offset;
+        g.sized_ = sized_;
+        g.size_ = sized_ ? (offset <= size_ ? size_ - offset : 0) : 0;
+        return g;
+    }
+    T GetValue(uint64_t i, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
+        check_index(i, "GetValue", loc);
+        return ptr_[i];
+    }
+    template <class V>
+    void SetValue(uint64_t i, V v, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        check_index(i, "SetValue", loc);
+        ptr_[i] = static_cast<T>(v);
+    }
+    T& operator()(uint64_t i) const { return ptr_[i]; }
+    __gm__ T* GetPhyAddr() const { return ptr_; }
+    __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
+    uint64_t GetSize() const { return size_; }
+    void SetL2CacheHint(int) {}
+
+    T* ptr_ = nullptr;
+    uint64_t size_ = 0;
+    bool sized_ = false;
+
+private:
+    void check_index(uint64_t i, const char* what, opkg_sim::SrcLoc loc) const {
+        if (!ptr_) opkg_sim::fail(loc, opkg_sim::format("GlobalTensor::%s before SetGlobalBuffer", what));
+        if (sized_ && i >= size_) {
+            opkg_sim::fail(loc, opkg_sim::format("GlobalTensor::%s(%llu) is past the %llu elements given to SetGlobalBuffer",
+                                                 what, (unsigned long long)i, (unsigned long long)size_));
+        }
+        opkg_sim::check_gm(ptr_ + i, sizeof(T), what, loc);
+    }
+};
+
+}  // namespace AscendC
+#endif

@@ -1,0 +1,235 @@
+// ops::OpDef: the operator prototype a package declares in C++ (inputs, outputs, attrs, the
+// AI Core tiling function and SoC configs). OP_ADD records it in OpDefRegistry, which the host
+// entry uses to find the tiling function and to report the declared prototype as JSON.
+#ifndef OPKG_SIM_REGISTER_OP_DEF_H
+#define OPKG_SIM_REGISTER_OP_DEF_H
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+#include "exe_graph/runtime/tiling_context.h"
+#include "graph/types.h"
+
+namespace ops {
+
+enum Option { IGNORE = 0, OPTIONAL = 1, REQUIRED = 2, DYNAMIC = 3, VIRTUAL = 4 };
+
+enum class AttrDataType { ATTR_DT_BOOL = 0, ATTR_DT_FLOAT, ATTR_DT_INT, ATTR_DT_STR, ATTR_DT_LIST_BOOL,
+                          ATTR_DT_LIST_FLOAT, ATTR_DT_LIST_INT, ATTR_DT_LIST_LIST_INT, ATTR_DT_MAX };
+
+using TilingFunc = ge::graphStatus (*)(gert::TilingContext*);
+using InferShapeFunc = ge::graphStatus (*)(gert::InferShapeContext*);
+using InferDataTypeFunc = ge::graphStatus (*)(gert::InferDataTypeContext*);
+
+inline const char* OptionName(Option o) {
+    switch (o) {
+        case OPTIONAL: return "optional";
+        case REQUIRED: return "required";
+        case DYNAMIC: return "dynamic";
+        case VIRTUAL: return "virtual";
+        default: return "ignore";
+    }
+}
+
+class OpParamDef {
+public:
+    explicit OpParamDef(const char* name) : name_(name) {}
+    OpParamDef& ParamType(Option o) { param_type_ = o; return *this; }
+    OpParamDef& DataType(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
+    OpParamDef& DataTypeList(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
+    OpParamDef& Format(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
+    OpParamDef& FormatList(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
+    OpParamDef& UnknownShapeFormat(std::vector<ge::Format> f) { unknown_formats_ = std::move(f); return *this; }
+    OpParamDef& ValueDepend(Option) { return *this; }
+    OpParamDef& ValueDepend(Option, int) { return *this; }
+    OpParamDef& IgnoreContiguous() { return *this; }
+    OpParamDef& AutoContiguous() { return *this; }
+    OpParamDef& Scalar() { return *this; }
+    OpParamDef& ScalarList() { return *this; }
+    OpParamDef& To(ge::DataType) { return *this; }
+    OpParamDef& To(const char*) { return *this; }
+    OpParamDef& InitValue(uint64_t) { return *this; }
+    OpParamDef& InitValue(double) { return *this; }
+    OpParamDef& OutputShapeDependOnCompute() { return *this; }
+    OpParamDef& Follow(const char*) { return *this; }
+    OpParamDef& Comment(const char*) { return *this; }
+    OpParamDef& Version(uint32_t) { return *this; }
+
+    std::string name_;
+    Option param_type_ = REQUIRED;
+    std::vector<ge::DataType> dtypes_;
+    std::vector<ge::Format> formats_;
+    std::vector<ge::Format> unknown_formats_;
+};
+
+class OpAttrDef {
+public:
+    explicit OpAttrDef(const char* name) : name_(name) {}
+    OpAttrDef& AttrType(Option o) { param_type_ = o; return *this; }
+    OpAttrDef& Bool() { type_ = "bool"; return *this; }
+    OpAttrDef& Bool(bool v) { type_ = "bool"; default_ = v ? "true" : "false"; return *this; }
+    OpAttrDef& Float() { type_ = "float"; return *this; }
+    OpAttrDef& Float(float v) { type_ = "float"; default_ = Num(v); return *this; }
+    OpAttrDef& Int() { type_ = "int"; return *this; }
+    OpAttrDef& Int(int64_t v) { type_ = "int"; default_ = std::to_string(v); return *this; }
+    OpAttrDef& String() { type_ = "str"; return *this; }
+    OpAttrDef& String(const char* v) { type_ = "str"; default_ = Quote(v); return *this; }
+    OpAttrDef& ListBool() { type_ = "list_bool"; return *this; }
+    OpAttrDef& ListBool(std::vector<bool> v) {
+        type_ = "list_bool";
+        std::string s = "[";
+        for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::string(v[i] ? "true" : "false");
+        default_ = s + "]";
+        return *this;
+    }
+    OpAttrDef& ListFloat() { type_ = "list_float"; return *this; }
+    OpAttrDef& ListFloat(std::vector<float> v) {
+        type_ = "list_float";
+        std::string s = "[";
+        for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + Num(v[i]);
+        default_ = s + "]";
+        return *this;
+    }
+    OpAttrDef& ListInt() { type_ = "list_int"; return *this; }
+    OpAttrDef& ListInt(std::vector<int64_t> v) {
+        type_ = "list_int";
+        std::string s = "[";
+        for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+        default_ = s + "]";
+        return *this;
+    }
+    OpAttrDef& ListListInt() { type_ = "list_list_int"; return *this; }
+    OpAttrDef& ListListInt(std::vector<std::vector<int64_t>>) { type_ = "list_list_int"; return *this; }
+    OpAttrDef& Version(uint32_t) { return *this; }
+    OpAttrDef& Comment(const char*) { return *this; }
+
+    static std::string Num(double v) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.9g", v);
+        std::string s = buf;
+        if (s == "inf" || s == "-inf" || s == "nan" || s == "-nan") return "null";
+        return s;
+    }
+    static std::string Quote(const std::string& v) {
+        std::string out = "\"";
+        for (char c : v) {
+            if (c == '"' || c == '\\') out += '\\';
+            if (static_cast<unsigned char>(c) < 0x20) continue;
+            out += c;
+        }
+        return out + "\"";
+    }
+
+    std::string name_;
+    Option param_type_ = OPTIONAL;
+    std::string type_ = "unknown";
+    std::string default_;   // JSON text; empty = no default
+};
+
+class OpAICoreConfig {
+public:
+    OpAICoreConfig() = default;
+    explicit OpAICoreConfig(const char*) {}
+    OpParamDef& Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
+    OpParamDef& Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
+    OpAICoreConfig& DynamicCompileStaticFlag(bool) { return *this; }
+    OpAICoreConfig& DynamicFormatFlag(bool) { return *this; }
+    OpAICoreConfig& DynamicRankSupportFlag(bool) { return *this; }
+    OpAICoreConfig& DynamicShapeSupportFlag(bool) { return *this; }
+    OpAICoreConfig& NeedCheckSupportFlag(bool) { return *this; }
+    OpAICoreConfig& PrecisionReduceFlag(bool) { return *this; }
+    OpAICoreConfig& ExtendCfgInfo(const char*, const char*) { return *this; }
+
+    std::vector<OpParamDef> inputs_;
+    std::vector<OpParamDef> outputs_;
+};
+
+class OpAICoreDef {
+public:
+    OpAICoreDef& SetTiling(TilingFunc f) { tiling_ = f; return *this; }
+    template <class F> OpAICoreDef& SetTilingParse(F) { return *this; }
+    template <class F> OpAICoreDef& SetCheckSupport(F) { return *this; }
+    template <class F> OpAICoreDef& SetOpSelectFormat(F) { return *this; }
+    template <class F> OpAICoreDef& SetOpSupportInfo(F) { return *this; }
+    template <class F> OpAICoreDef& SetOpSpecInfo(F) { return *this; }
+    OpAICoreDef& AddConfig(const char* soc) { configs_.emplace_back(soc); return *this; }
+    OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig&) { configs_.emplace_back(soc); return *this; }
+
+    TilingFunc tiling_ = nullptr;
+    std::vector<std::string> configs_;
+};
+
+class OpMC2Def {
+public:
+    template <class... A> OpMC2Def& HcclGroup(A...) { return *this; }
+};
+
+class OpDef {
+public:
+    explicit OpDef(const char* type) : type_(type) {}
+    virtual ~OpDef() = default;
+    OpParamDef& Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
+    OpParamDef& Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
+    OpAttrDef& Attr(const char* name) { attrs_.emplace_back(name); return attrs_.back(); }
+    OpDef& SetInferShape(InferShapeFunc f) { infer_shape_ = f; return *this; }
+    template <class F> OpDef& SetInferShapeRange(F) { return *this; }
+    OpDef& SetInferDataType(InferDataTypeFunc f) { infer_dtype_ = f; return *this; }
+    OpAICoreDef& AICore() { return aicore_; }
+    OpMC2Def& MC2() { return mc2_; }
+    OpDef& Comment(const char*) { return *this; }
+    OpDef& EnableFallBack() { return *this; }
+
+    std::string type_;
+    // std::deque-like stability is not needed: the builder references die with each statement.
+    std::vector<OpParamDef> inputs_;
+    std::vector<OpParamDef> outputs_;
+    std::vector<OpAttrDef> attrs_;
+    InferShapeFunc infer_shape_ = nullptr;
+    InferDataTypeFunc infer_dtype_ = nullptr;
+    OpAICoreDef aicore_;
+    OpMC2Def mc2_;
+};
+
+class OpDefRegistry {
+public:
+    using Factory = std::function<std::unique_ptr<OpDef>(const char*)>;
+    static OpDefRegistry& Get() {
+        static OpDefRegistry instance;
+        return instance;
+    }
+    void Add(const char* type, Factory f) {
+        if (!factories_.count(type)) order_.push_back(type);
+        factories_[type] = std::move(f);
+    }
+    // Built on first use, so that a throwing OpDef constructor is reported, not fatal at load.
+    OpDef* Find(const std::string& type) {
+        auto built = defs_.find(type);
+        if (built != defs_.end()) return built->second.get();
+        auto it = factories_.find(type);
+        if (it == factories_.end()) return nullptr;
+        OpDef* def = (defs_[type] = it->second(type.c_str())).get();
+        return def;
+    }
+    const std::vector<std::string>& Types() const { return order_; }
+
+private:
+    std::map<std::string, Factory> factories_;
+    std::map<std::string, std::unique_ptr<OpDef>> defs_;
+    std::vector<std::string> order_;
+};
+
+struct OpDefRegisterer {
+    OpDefRegisterer(const char* type, OpDefRegistry::Factory f) { OpDefRegistry::Get().Add(type, std::move(f)); }
+};
+
+}  // namespace ops
+
+#define OP_ADD(opType, ...)                                                                                    \
+    static ::ops::OpDefRegisterer g_opkg_op_add_##opType(                                                      \
+        #opType, [](const char* name) -> std::unique_ptr<::ops::OpDef> { return std::unique_ptr<::ops::OpDef>(new opType(name)); })
+
+#endif

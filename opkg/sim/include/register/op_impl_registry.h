@@ -1,0 +1,38 @@
+// IMPL_OP / IMPL_OP_OPTILING: the newer way to register a tiling function; recorded beside
+// OpDef so the host entry finds either.
+#ifndef OPKG_SIM_REGISTER_OP_IMPL_REGISTRY_H
+#define OPKG_SIM_REGISTER_OP_IMPL_REGISTRY_H
+#include <map>
+#include <string>
+#include "exe_graph/runtime/tiling_context.h"
+namespace gert {
+class OpImplRegisterV2 {
+public:
+    using TilingKernelFunc = ge::graphStatus (*)(TilingContext*);
+    using InferShapeKernelFunc = ge::graphStatus (*)(InferShapeContext*);
+    using InferDataTypeKernelFunc = ge::graphStatus (*)(InferDataTypeContext*);
+    explicit OpImplRegisterV2(const char* type) : type_(type) {}
+    OpImplRegisterV2& Tiling(TilingKernelFunc f) { TilingFuncs()[type_] = f; return *this; }
+    template <class... A> OpImplRegisterV2& Tiling(TilingKernelFunc f, A...) { TilingFuncs()[type_] = f; return *this; }
+    template <class F> OpImplRegisterV2& TilingParse(F) { return *this; }
+    template <class T, class F> OpImplRegisterV2& TilingParse(F) { return *this; }
+    OpImplRegisterV2& InferShape(InferShapeKernelFunc) { return *this; }
+    OpImplRegisterV2& InferDataType(InferDataTypeKernelFunc) { return *this; }
+    template <class... A> OpImplRegisterV2& InputsDataDependency(A...) { return *this; }
+    template <class... A> OpImplRegisterV2& PrivateAttr(A...) { return *this; }
+    static std::map<std::string, TilingKernelFunc>& TilingFuncs() {
+        static std::map<std::string, TilingKernelFunc> funcs;
+        return funcs;
+    }
+
+private:
+    std::string type_;
+};
+}  // namespace gert
+#define OPKG_SIM_IMPL_CAT_(a, b) a##b
+#define OPKG_SIM_IMPL_CAT(a, b) OPKG_SIM_IMPL_CAT_(a, b)
+#define IMPL_OP(op_type) \
+    static ::gert::OpImplRegisterV2 OPKG_SIM_IMPL_CAT(g_opkg_impl_op_, __COUNTER__) = ::gert::OpImplRegisterV2(#op_type)
+#define IMPL_OP_OPTILING(op_type) IMPL_OP(op_type)
+#define IMPL_OP_INFERSHAPE(op_type) IMPL_OP(op_type)
+#endif

@@ -1,0 +1,6 @@
+// Umbrella the samples include for host-side tiling helpers.
+#ifndef OPKG_SIM_TILING_API_H
+#define OPKG_SIM_TILING_API_H
+#include "register/tilingdata_base.h"
+#include "tiling/platform/platform_ascendc.h"
+#endif

@@ -1,0 +1,344 @@
+"""Runs one verification case of a sim-built operator: tiling on the host library, then the
+kernel library over every block, on NumPy arrays, in this process (through ctypes).
+
+The verifier calls `run_case` in a child process it owns, so a crash in user code cannot take
+opkg down; everything that can be caught comes back as `SimError` with the kernel source
+file:line and the block index where known.
+"""
+
+from __future__ import annotations
+
+import ctypes as C
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from opkg.errors import VerificationError
+from opkg.model import DTYPES, FORMATS, OpSpec, SocInfo, Variant
+from opkg.sim import abi
+
+TILING_CAPACITY = 64 * 1024       # bytes the tiling function may write (gert::TilingData capacity)
+LOG_CAPACITY = 1 << 20            # kernel printf output kept per run
+DEFAULT_LIB_WORKSPACE = 16 * 1024 * 1024   # GetLibApiWorkSpaceSize on Atlas A2; socs.yaml may override
+
+_KINDS = {abi.KIND_RULE: "rule", abi.KIND_ASSERT: "assert", abi.KIND_TILING: "tiling",
+          abi.KIND_INTERNAL: "internal"}
+
+
+class SimError(VerificationError):
+    """A kernel or tiling function broke an Ascend C rule, failed, or could not run.
+
+    `.message` is complete on its own (file:line and block included); `.file`, `.line`,
+    `.block`, `.block_dim` and `.kind` ('rule', 'assert', 'tiling', 'internal', 'usage')
+    carry the same facts for tools.
+    """
+
+    def __init__(self, message: str, *, file: str | None = None, line: int = 0,
+                 block: int | None = None, block_dim: int | None = None, kind: str = "rule",
+                 hint: str | None = None):
+        where = ""
+        if file:
+            where = f"{file}:{line}: " if line else f"{file}: "
+        if block is not None and block >= 0:
+            where += f"block {block}" + (f" of {block_dim}" if block_dim else "") + ": "
+        super().__init__(where + message, hint=hint)
+        self.detail = message
+        self.file = file
+        self.line = line
+        self.block = block
+        self.block_dim = block_dim
+        self.kind = kind
+
+
+@dataclass
+class RunInfo:
+    block_dim: int
+    tiling_key: int
+    workspace_bytes: int
+    log: list[str] = field(default_factory=list)
+
+
+_LIBS: dict[tuple[str, str], C.CDLL] = {}
+
+
+def _load(path: Path, role: str) -> C.CDLL:
+    key = (str(Path(path).resolve()), role)
+    lib = _LIBS.get(key)
+    if lib is not None:
+        return lib
+    try:
+        lib = C.CDLL(key[0], mode=os.RTLD_LOCAL | getattr(os, "RTLD_NOW", 2))
+    except OSError as e:
+        raise SimError(f"cannot load the {role} library {path}: {e}", kind="internal") from None
+    try:
+        lib = abi.bind_host(lib) if role == "host" else abi.bind_kernel(lib)
+    except AttributeError as e:
+        raise SimError(f"{path} is not an opkg sim {role} library (missing {e})", kind="internal") from None
+    version = lib.opkg_sim_host_abi() if role == "host" else lib.opkg_sim_kernel_abi()
+    if version != abi.ABI_VERSION:
+        raise SimError(f"{path} was built for sim ABI {version}, this opkg speaks {abi.ABI_VERSION}; rebuild it",
+                       kind="internal")
+    _LIBS[key] = lib
+    return lib
+
+
+def _error(err: abi.OpkgError) -> SimError:
+    file = err.file.decode("utf-8", "replace") or None
+    message = _name_buffers(err.message.decode("utf-8", "replace"))
+    return SimError(message, file=file, line=int(err.line), block=int(err.block),
+                    block_dim=int(err.block_dim) or None, kind=_KINDS.get(int(err.kind), "internal"))
+
+
+_BUFFER_LINE = re.compile(r"^(\s*- )(.*) at (.+):(\d+)$")
+_INIT_ARG = re.compile(r"InitBuffer\s*\(\s*([^,()]+?)\s*,")
+
+
+def _name_buffers(message: str) -> str:
+    """Adds the variable a UB buffer was initialised into (read from its InitBuffer line)."""
+    out = []
+    for text in message.splitlines():
+        m = _BUFFER_LINE.match(text)
+        if m:
+            name = _source_arg(m.group(3), int(m.group(4)))
+            if name:
+                text = f"{m.group(1)}{name} {m.group(2)} at {m.group(3)}:{m.group(4)}"
+        out.append(text)
+    return "\n".join(out)
+
+
+def _source_arg(path: str, line: int) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for i, text in enumerate(f, 1):
+                if i == line:
+                    m = _INIT_ARG.search(text)
+                    return m.group(1) if m else None
+    except OSError:
+        return None
+    return None
+
+
+def _np_dtype(dtype: str) -> np.dtype | None:
+    d = DTYPES[dtype]
+    return np.dtype(d.numpy) if d.numpy else None
+
+
+def _check_array(arr: np.ndarray, name: str, dtype: str, role: str) -> None:
+    want = _np_dtype(dtype)
+    if want is not None and arr.dtype != want:
+        raise SimError(f"{role} '{name}' is {arr.dtype}, but this variant needs {dtype}", kind="usage")
+    if want is None and arr.dtype.itemsize != DTYPES[dtype].itemsize:
+        raise SimError(f"{role} '{name}' has {arr.dtype.itemsize}-byte elements, {dtype} needs "
+                       f"{DTYPES[dtype].itemsize}", kind="usage")
+    if arr.ndim > abi.MAX_DIMS:
+        raise SimError(f"{role} '{name}' has {arr.ndim} dims; the sim supports up to {abi.MAX_DIMS}",
+                       kind="usage")
+
+
+def _desc(name: str, shape: tuple[int, ...] | None, dtype: str, fmt: str, keep: list) -> abi.OpkgTensorDesc:
+    d = abi.OpkgTensorDesc()
+    label = name.encode()
+    keep.append(label)
+    d.name = label
+    d.present = 0 if shape is None else 1
+    d.dtype = DTYPES[dtype].ge_value
+    d.format = FORMATS.get(fmt, FORMATS["ND"])
+    if shape is not None:
+        d.ndim = len(shape)
+        for i, n in enumerate(shape):
+            d.dims[i] = n
+    return d
+
+
+def _attr_values(op: OpSpec, attrs: dict) -> tuple[C.Array, list]:
+    keep: list = []
+    values = (abi.OpkgAttrValue * max(1, len(op.attrs)))()
+    for i, spec in enumerate(op.attrs):
+        v = values[i]
+        name = spec.name.encode()
+        keep.append(name)
+        v.name = name
+        value = attrs.get(spec.name, spec.default)
+        if value is None:
+            continue          # unset: GetAttrs()->Get*(i) returns nullptr, as for an absent optional attr
+        kind = abi.ATTR_KINDS.get(spec.type)
+        if kind is None:
+            raise SimError(f"attr '{spec.name}' has type {spec.type!r}, which the sim cannot pass", kind="usage")
+        v.kind = kind
+        try:
+            if spec.type == "bool":
+                v.i = 1 if value else 0
+            elif spec.type == "int":
+                v.i = int(value)
+            elif spec.type == "float":
+                v.f = float(value)
+            elif spec.type == "str":
+                s = str(value).encode()
+                keep.append(s)
+                v.s = s
+            elif spec.type in ("list_int", "list_bool"):
+                arr = (C.c_int64 * max(1, len(value)))(*[int(x) for x in value])
+                keep.append(arr)
+                v.ints = C.cast(arr, C.POINTER(C.c_int64))
+                v.count = len(value)
+            elif spec.type == "list_float":
+                arr = (C.c_double * max(1, len(value)))(*[float(x) for x in value])
+                keep.append(arr)
+                v.floats = C.cast(arr, C.POINTER(C.c_double))
+                v.count = len(value)
+        except (TypeError, ValueError):
+            raise SimError(f"attr '{spec.name}' = {value!r} is not a valid {spec.type}", kind="usage") from None
+    return values, keep
+
+
+def core_count(soc: SocInfo) -> int:
+    """Cores a vector kernel may use: AIV cores, else AI cores; a clear error when unknown."""
+    n = soc.vector_cores or soc.cube_cores
+    if not n:
+        raise SimError(
+            f"SoC {soc.name} has neither vector_cores nor cube_cores, so the sim cannot check blockDim "
+            f"or answer GetCoreNum*()", kind="usage",
+            hint=f"add vector_cores (AIV cores) or cube_cores (AI cores) to {soc.name} in toolchains/socs.yaml")
+    return int(n)
+
+
+def _platform(soc: SocInfo, keep: list) -> abi.OpkgPlatform:
+    cores = core_count(soc)
+    p = abi.OpkgPlatform()
+    name, short = soc.name.encode(), soc.short.encode()
+    keep += [name, short]
+    p.soc_version = name
+    p.short_soc = short
+    p.npu_arch = soc.npu_arch
+    p.aiv_cores = soc.vector_cores or cores
+    p.aic_cores = soc.cube_cores or cores
+    p.lib_workspace = int(soc.extra.get("lib_workspace_bytes", DEFAULT_LIB_WORKSPACE))
+    p.ub_bytes = soc.ub_bytes
+    p.l1_bytes = soc.l1_bytes or 0
+    return p
+
+
+def run_tiling(host_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
+               inputs: dict[str, np.ndarray | None], output_shapes: dict[str, tuple[int, ...]],
+               attrs: dict) -> tuple[abi.OpkgTilingResult, bytes]:
+    """Calls the package's tiling function; returns its result and the tiling bytes."""
+    lib = _load(host_lib, "host")
+    keep: list = []
+    ins = (abi.OpkgTensorDesc * max(1, len(op.inputs)))()
+    for i, t in enumerate(op.inputs):
+        arr = inputs.get(t.name)
+        ins[i] = _desc(t.name, None if arr is None else arr.shape, variant.dtype_of(t.name),
+                       dict(variant.formats)[t.name], keep)
+    outs = (abi.OpkgTensorDesc * max(1, len(op.outputs)))()
+    for i, t in enumerate(op.outputs):
+        outs[i] = _desc(t.name, tuple(output_shapes[t.name]), variant.dtype_of(t.name),
+                        dict(variant.formats)[t.name], keep)
+    attr_values, attr_keep = _attr_values(op, attrs)
+    platform = _platform(soc, keep)
+    tiling = C.create_string_buffer(TILING_CAPACITY)
+    result = abi.OpkgTilingResult()
+    err = abi.OpkgError()
+    rc = lib.opkg_sim_host_tiling(ins, len(op.inputs), outs, len(op.outputs), attr_values, len(op.attrs),
+                                  C.byref(platform), tiling, TILING_CAPACITY, C.byref(result), C.byref(err))
+    if rc != 0:
+        e = _error(err)
+        e.kind = "tiling" if e.kind == "rule" else e.kind
+        raise e
+    if result.tiling_size > TILING_CAPACITY:
+        raise SimError(f"the tiling function set a tiling data size of {result.tiling_size} bytes, more than "
+                       f"the {TILING_CAPACITY}-byte capacity of GetRawTilingData()", kind="tiling")
+    return result, tiling.raw
+
+
+def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
+             inputs: dict[str, np.ndarray], outputs: dict[str, np.ndarray], attrs: dict) -> RunInfo:
+    """Tiling, then the kernel over every block; writes `outputs` in place."""
+    in_arrays: dict[str, np.ndarray | None] = {}
+    for t in op.inputs:
+        arr = inputs.get(t.name)
+        if arr is None:
+            if t.param_type == "required":
+                raise SimError(f"required input '{t.name}' of {op.type} was not given", kind="usage")
+            in_arrays[t.name] = None
+            continue
+        arr = np.ascontiguousarray(arr)
+        _check_array(arr, t.name, variant.dtype_of(t.name), "input")
+        in_arrays[t.name] = arr
+    for t in op.outputs:
+        arr = outputs.get(t.name)
+        if arr is None:
+            raise SimError(f"output '{t.name}' of {op.type} was not preallocated", kind="usage")
+        _check_array(arr, t.name, variant.dtype_of(t.name), "output")
+        if not (arr.flags.c_contiguous and arr.flags.writeable):
+            raise SimError(f"output '{t.name}' must be a writeable C-contiguous array", kind="usage")
+
+    cores = core_count(soc)
+    result, tiling_bytes = run_tiling(host_lib, op, variant, soc, in_arrays,
+                                      {t.name: outputs[t.name].shape for t in op.outputs}, attrs)
+    block_dim = int(result.block_dim)
+    if block_dim == 0:
+        raise SimError(f"the tiling function for {op.type} left blockDim at 0; call context->SetBlockDim(n) "
+                       f"with 1 <= n <= {cores}", kind="tiling")
+    if block_dim > cores:
+        raise SimError(f"the tiling function for {op.type} set blockDim {block_dim}, more than the {cores} "
+                       f"{'vector' if soc.vector_cores else 'AI'} cores of {soc.name}", kind="tiling",
+                       hint="size blockDim from PlatformAscendC(context->GetPlatformInfo()).GetCoreNumAiv()")
+    workspace_bytes = int(sum(result.workspaces[i] for i in range(result.workspace_count)))
+    workspace = np.empty(max(workspace_bytes, 0), dtype=np.uint8) if workspace_bytes else None
+    tiling = np.frombuffer(bytearray(tiling_bytes), dtype=np.uint8)
+
+    keep: list = []
+    gm: list[tuple[np.ndarray | None, str]] = [(in_arrays[t.name], t.name) for t in op.inputs]
+    gm += [(outputs[t.name], t.name) for t in op.outputs]
+    gm += [(workspace, "workspace"), (tiling, "tiling")]
+    args = (abi.OpkgGmArg * len(gm))()
+    for i, (arr, name) in enumerate(gm):
+        label = name.encode()
+        keep.append(label)
+        args[i].name = label
+        if arr is not None and arr.nbytes:
+            args[i].ptr = arr.ctypes.data
+            args[i].bytes = arr.nbytes
+
+    lib = _load(kernel_lib, "kernel")
+    log = C.create_string_buffer(LOG_CAPACITY)
+    launch = abi.OpkgKernelLaunch()
+    launch.abi = abi.ABI_VERSION
+    launch.block_dim = block_dim
+    launch.tiling_key = int(result.tiling_key)
+    launch.ub_bytes = soc.ub_bytes
+    launch.sys_workspace = int(soc.extra.get("lib_workspace_bytes", DEFAULT_LIB_WORKSPACE))
+    launch.arg_count = len(gm)
+    launch.args = args
+    launch.log = C.cast(log, C.c_void_p)
+    launch.log_cap = LOG_CAPACITY
+    err = abi.OpkgError()
+    rc = lib.opkg_sim_kernel_run(C.byref(launch), C.byref(err))
+    lines = log.value.decode("utf-8", "replace").splitlines()
+    if rc != 0:
+        e = _error(err)
+        if lines:
+            e.hint = "kernel printf output before the failure:\n" + "\n".join(lines[-20:])
+        raise e
+    return RunInfo(block_dim=block_dim, tiling_key=int(result.tiling_key), workspace_bytes=workspace_bytes,
+                   log=lines)
+
+
+def host_prototypes(host_lib: Path) -> list[dict]:
+    """The OpDefs the host sources registered (OP_ADD), dtypes/formats in manifest spelling."""
+    lib = _load(host_lib, "host")
+    data = json.loads(lib.opkg_sim_host_prototypes().decode("utf-8"))
+    if data.get("error"):
+        raise SimError(data["error"], kind="internal")
+    by_ge = {d.ge: d.name for d in DTYPES.values()}
+    by_format = {f"FORMAT_{k}": k for k in FORMATS}
+    for op in data["ops"]:
+        for t in op["inputs"] + op["outputs"]:
+            t["dtypes"] = [by_ge.get(x, x) for x in t["dtypes"]]
+            t["formats"] = [by_format.get(x, x) for x in t["formats"]]
+            t["unknown_shape_formats"] = [by_format.get(x, x) for x in t["unknown_shape_formats"]]
+    return data["ops"]
