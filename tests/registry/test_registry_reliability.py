@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, child_env, spawn_opkg
+from registry_testlib import REPO, child_env, spawn_opkg
 from opkg.registry.check import check
 from opkg.registry.install import install
 from opkg.registry.publish import publish_bundles
