@@ -89,7 +89,8 @@ def _load(path: Path, role: str) -> C.CDLL:
 def _error(err: abi.OpkgError) -> SimError:
     file = err.file.decode("utf-8", "replace") or None
     message = _name_buffers(err.message.decode("utf-8", "replace"))
-    return SimError(message, file=file, line=int(err.line), block=int(err.block),
+    block = int(err.block)
+    return SimError(message, file=file, line=int(err.line), block=block if block >= 0 else None,
                     block_dim=int(err.block_dim) or None, kind=_KINDS.get(int(err.kind), "internal"))
 
 

@@ -1,0 +1,80 @@
+#include "kernel_operator.h"
+using namespace AscendC;
+
+class KernelFaulty {
+public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, uint32_t length, uint32_t bufferBytes)
+    {
+        length_ = length;
+        xGm.SetGlobalBuffer((__gm__ float*)x + GetBlockIdx() * length, length);
+        yGm.SetGlobalBuffer((__gm__ float*)y + GetBlockIdx() * length, length);
+        ws_ = GetUserWorkspace(workspace);
+        pipe.InitBuffer(inQueueX, 2, bufferBytes);
+        pipe.InitBuffer(outQueueY, 1, bufferBytes);
+        pipe.InitBuffer(tmpBuf, bufferBytes);   // @init-tmp
+    }
+    __aicore__ inline void Run()
+    {
+        LocalTensor<float> x = inQueueX.AllocTensor<float>();
+        if (TILING_KEY_IS(2)) {
+            DataCopy(x, xGm, 10);   // @misaligned
+        } else if (TILING_KEY_IS(5)) {
+            DataCopy(x, xGm[length_ - 8], 16);   // @gm-oob
+        } else if (TILING_KEY_IS(8)) {
+            DataCopy(x[3], xGm, 8);   // @ub-unaligned
+        } else {
+            DataCopy(x, xGm, length_);
+        }
+        if (TILING_KEY_IS(3)) {
+            ASSERT(GetBlockIdx() != 2);   // @assert
+        }
+        if (TILING_KEY_IS(4)) {
+            LocalTensor<float> none = outQueueY.DeQue<float>();   // @deque-empty
+        }
+        if (TILING_KEY_IS(6)) {
+            LocalTensor<float> a = outQueueY.AllocTensor<float>();
+            LocalTensor<float> b = outQueueY.AllocTensor<float>();   // @alloc-twice
+        }
+        inQueueX.EnQue(x);
+        x = inQueueX.DeQue<float>();
+        LocalTensor<float> y = outQueueY.AllocTensor<float>();
+        if (TILING_KEY_IS(7)) {
+            Muls(y, x, 2.0f, length_ + 64);   // @count-too-big
+        } else {
+            Muls(y, x, 2.0f, length_);
+        }
+        if (TILING_KEY_IS(9)) {
+            AscendC::printf("block %d of %d: first %f\n", (int)GetBlockIdx(), (int)GetBlockNum(), (double)x.GetValue(0));
+        }
+        if (TILING_KEY_IS(10)) {
+            // Round trip through the user workspace (past the library's reserved part).
+            GlobalTensor<float> wsGm;
+            wsGm.SetGlobalBuffer((__gm__ float*)ws_ + GetBlockIdx() * length_, length_);
+            DataCopy(wsGm, y, length_);
+            Duplicate(y, 0.0f, length_);
+            DataCopy(y, wsGm, length_);
+        }
+        outQueueY.EnQue(y);
+        inQueueX.FreeTensor(x);
+        y = outQueueY.DeQue<float>();
+        DataCopy(yGm, y, length_);
+        outQueueY.FreeTensor(y);
+    }
+
+private:
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> inQueueX;
+    TQue<TPosition::VECOUT, 1> outQueueY;
+    TBuf<TPosition::VECCALC> tmpBuf;
+    GlobalTensor<float> xGm, yGm;
+    GM_ADDR ws_ = nullptr;
+    uint32_t length_ = 0;
+};
+
+extern "C" __global__ __aicore__ void faulty(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    KernelFaulty op;
+    op.Init(x, y, workspace, t.length, t.bufferBytes);
+    op.Run();
+}

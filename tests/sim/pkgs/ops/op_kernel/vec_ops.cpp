@@ -1,0 +1,118 @@
+#include "kernel_operator.h"
+using namespace AscendC;
+
+using T = DTYPE_X;
+
+class KernelVecOps {
+public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t padded, uint32_t count, float scalar)
+    {
+        padded_ = padded;
+        count_ = count;
+        scalar_ = scalar;
+        xGm.SetGlobalBuffer((__gm__ T*)x, padded);
+        yGm.SetGlobalBuffer((__gm__ T*)y, padded);
+        zGm.SetGlobalBuffer((__gm__ T*)z, padded);
+        pipe.InitBuffer(inX, 1, padded * sizeof(T));
+        pipe.InitBuffer(inY, 1, padded * sizeof(T));
+        pipe.InitBuffer(outZ, 1, padded * sizeof(T));
+        pipe.InitBuffer(work, padded * sizeof(T));
+        pipe.InitBuffer(wide, padded * sizeof(float));
+        pipe.InitBuffer(narrow, padded * sizeof(half));
+    }
+    __aicore__ inline void Process()
+    {
+        LocalTensor<T> x = inX.AllocTensor<T>();
+        LocalTensor<T> y = inY.AllocTensor<T>();
+        DataCopy(x, xGm, padded_);
+        DataCopy(y, yGm, padded_);
+        inX.EnQue(x);
+        inY.EnQue(y);
+        x = inX.DeQue<T>();
+        y = inY.DeQue<T>();
+        LocalTensor<T> z = outZ.AllocTensor<T>();
+        Duplicate(z, (T)0, padded_);
+        LocalTensor<T> w = work.Get<T>();
+        const T s = (T)scalar_;
+        const int32_t n = count_;
+        if (TILING_KEY_IS(1)) { Add(z, x, y, n); }
+        else if (TILING_KEY_IS(2)) { Sub(z, x, y, n); }
+        else if (TILING_KEY_IS(3)) { Mul(z, x, y, n); }
+        else if (TILING_KEY_IS(4)) { Div(z, x, y, n); }
+        else if (TILING_KEY_IS(5)) { Max(z, x, y, n); }
+        else if (TILING_KEY_IS(6)) { Min(z, x, y, n); }
+        else if (TILING_KEY_IS(10)) { Adds(z, x, s, n); }
+        else if (TILING_KEY_IS(11)) { Muls(z, x, s, n); }
+        else if (TILING_KEY_IS(12)) { Maxs(z, x, s, n); }
+        else if (TILING_KEY_IS(13)) { Mins(z, x, s, n); }
+        else if (TILING_KEY_IS(14)) { LeakyRelu(z, x, s, n); }
+        else if (TILING_KEY_IS(20)) { Exp(z, x, n); }
+        else if (TILING_KEY_IS(21)) { Ln(z, x, n); }
+        else if (TILING_KEY_IS(22)) { Abs(z, x, n); }
+        else if (TILING_KEY_IS(23)) { Sqrt(z, x, n); }
+        else if (TILING_KEY_IS(24)) { Rsqrt(z, x, n); }
+        else if (TILING_KEY_IS(25)) { Reciprocal(z, x, n); }
+        else if (TILING_KEY_IS(26)) { Relu(z, x, n); }
+        else if (TILING_KEY_IS(30)) { Duplicate(z, s, n); }
+        else if (TILING_KEY_IS(40)) { ReduceSum<T>(z, x, w, n); }
+        else if (TILING_KEY_IS(41)) { ReduceMax<T>(z, x, w, n); }
+        else if (TILING_KEY_IS(42)) { ReduceMin<T>(z, x, w, n); }
+        else if (TILING_KEY_IS(50)) {
+            // Round trip through the other float width.
+            if constexpr (sizeof(T) == 2) {
+                LocalTensor<float> f = wide.Get<float>();
+                Cast(f, x, RoundMode::CAST_NONE, n);
+                Muls(f, f, scalar_, n);
+                Cast(z, f, RoundMode::CAST_RINT, n);
+            } else {
+                LocalTensor<half> h = narrow.Get<half>();
+                Cast(h, x, RoundMode::CAST_RINT, n);
+                Cast(z, h, RoundMode::CAST_NONE, n);
+            }
+        }
+        else if (TILING_KEY_IS(51)) {
+            if constexpr (sizeof(T) == 4) {
+                LocalTensor<half> h = narrow.Get<half>();
+                Cast(h, x, RoundMode::CAST_FLOOR, n);
+                Cast(z, h, RoundMode::CAST_NONE, n);
+            }
+        }
+        else if (TILING_KEY_IS(52)) {
+            if constexpr (sizeof(T) == 4) {
+                LocalTensor<int32_t> i = wide.Get<int32_t>();
+                Cast(i, x, RoundMode::CAST_ROUND, n);
+                Cast(z, i, RoundMode::CAST_NONE, n);
+            }
+        }
+        else if (TILING_KEY_IS(60)) { DataCopy(z, y, padded_); Axpy(z, x, s, n); }
+        else if (TILING_KEY_IS(61)) {
+            DataCopy(w, x, padded_);
+            for (int32_t i = 0; i < n; ++i) {
+                z.SetValue(i, w.GetValue(n - 1 - i));
+            }
+        }
+        outZ.EnQue(z);
+        inX.FreeTensor(x);
+        inY.FreeTensor(y);
+        z = outZ.DeQue<T>();
+        DataCopy(zGm, z, padded_);
+        outZ.FreeTensor(z);
+    }
+
+private:
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> inX, inY;
+    TQue<QuePosition::VECOUT, 1> outZ;
+    TBuf<QuePosition::VECCALC> work, wide, narrow;
+    GlobalTensor<T> xGm, yGm, zGm;
+    uint32_t padded_ = 0, count_ = 0;
+    float scalar_ = 0.0f;
+};
+
+extern "C" __global__ __aicore__ void vec_ops(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    KernelVecOps op;
+    op.Init(x, y, z, t.padded, t.count, t.scalar);
+    op.Process();
+}

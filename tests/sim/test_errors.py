@@ -1,0 +1,166 @@
+"""Kernel and tiling mistakes come back as SimError naming the kernel source file:line and the
+block, with a message that says what the hardware would have done."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.sim import runtime
+from opkg.sim.runtime import SimError
+import simbuild
+
+OP = OpSpec("Faulty", (TensorSpec("x", ("float32",)),), (TensorSpec("y", ("float32",)),),
+            (AttrSpec("mode", "int", required=True), AttrSpec("blocks", "int", 1),
+             AttrSpec("buffer_bytes", "int", 1024)))
+N_PER_BLOCK = 256
+
+
+@pytest.fixture(scope="module")
+def built(pkgs, soc910b, lib_cache):
+    return simbuild.build(pkgs / "faulty", OP, OP.variants()[0], soc910b, lib_cache,
+                          tiling_sources=["op_host/faulty.cpp"], tiling_header="op_host/faulty_tiling.h",
+                          kernel_source="op_kernel/faulty.cpp")
+
+
+@pytest.fixture(scope="module")
+def kernel_src(pkgs):
+    return pkgs / "faulty" / "op_kernel" / "faulty.cpp"
+
+
+def line_of(path, marker):
+    for i, text in enumerate(path.read_text().splitlines(), 1):
+        if f"// @{marker}" in text:
+            return i
+    raise AssertionError(marker)
+
+
+def run(built, mode, blocks=1, buffer_bytes=N_PER_BLOCK * 4, soc=None):
+    x = np.arange(N_PER_BLOCK * blocks, dtype=np.float32)
+    y = np.zeros_like(x)
+    info = runtime.run_case(built.host, built.kernel, OP, built.variant, soc or built.soc, {"x": x}, {"y": y},
+                            {"mode": mode, "blocks": blocks, "buffer_bytes": buffer_bytes})
+    return x, y, info
+
+
+def test_a_correct_mode_runs(built):
+    x, y, info = run(built, 0, blocks=4)
+    np.testing.assert_array_equal(y, x * 2)
+    assert info.block_dim == 4 and info.tiling_key == 0
+
+
+def test_ub_overflow_names_each_buffer_and_the_capacity(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 1, buffer_bytes=50000)     # 2 + 1 + 1 buffers of 50016 B (rounded) > 192 KiB
+    msg = e.value.message
+    assert e.value.file == str(kernel_src) and e.value.line == line_of(kernel_src, "init-tmp")
+    assert e.value.block == 0
+    assert "Unified Buffer overflow" in msg and "196608" in msg
+    assert "inQueueX TQue<VECIN, depth 2>: 2 x 50016 B = 100032 B" in msg
+    assert "outQueueY TQue<VECOUT, depth 1>: 1 x 50016 B = 50016 B" in msg
+    assert "tmpBuf TBuf<VECCALC>: 1 x 50016 B = 50016 B" in msg
+    assert "total 200064 B > UB capacity 196608 B" in msg
+
+
+def test_ub_lengths_round_up_to_32_bytes(built):
+    # 3 x 49160 rounds to 3 x 49184 = 147552 B plus a 49184 B TBuf: 196736 B > 196608 B.
+    with pytest.raises(SimError, match="Unified Buffer overflow"):
+        run(built, 1, buffer_bytes=49160)
+    run(built, 0, buffer_bytes=49152)      # 4 x 49152 B = exactly 192 KiB fits
+
+
+def test_misaligned_datacopy(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 2, blocks=3)
+    err = e.value
+    assert (err.file, err.line, err.block, err.block_dim) == (str(kernel_src), line_of(kernel_src, "misaligned"), 0, 3)
+    assert "10 float elements = 40 bytes, which is not a multiple of 32 bytes" in err.message
+    assert "silently copy only 32 bytes (8 elements)" in err.message
+    assert err.message.startswith(f"{kernel_src}:{err.line}: block 0 of 3: ")
+
+
+def test_assert_reports_the_failing_block(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 3, blocks=4)
+    err = e.value
+    assert err.kind == "assert" and err.block == 2 and err.line == line_of(kernel_src, "assert")
+    assert "ASSERT(GetBlockIdx() != 2) failed" in err.message
+
+
+def test_deque_on_empty_queue(built, kernel_src):
+    with pytest.raises(SimError, match="DeQue on an empty TQue<VECOUT, depth 1>") as e:
+        run(built, 4)
+    assert e.value.line == line_of(kernel_src, "deque-empty")
+
+
+def test_gm_out_of_bounds(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 5, blocks=2)
+    err = e.value
+    assert err.line == line_of(kernel_src, "gm-oob") and err.block == 0
+    assert "SetGlobalBuffer sized to 8 elements" in err.message
+
+
+def test_alloc_without_free(built, kernel_src):
+    with pytest.raises(SimError, match="buffer\\(s\\) are all allocated and not freed") as e:
+        run(built, 6)
+    assert e.value.line == line_of(kernel_src, "alloc-twice")
+
+
+def test_vector_count_past_the_tensor(built, kernel_src):
+    with pytest.raises(SimError, match="Muls: dst needs 1280 bytes but the LocalTensor holds only 256 elements") as e:
+        run(built, 7)
+    assert e.value.line == line_of(kernel_src, "count-too-big")
+
+
+def test_unaligned_ub_address(built, kernel_src):
+    with pytest.raises(SimError, match="UB offset 12, which is not 32-byte aligned") as e:
+        run(built, 8)
+    assert e.value.line == line_of(kernel_src, "ub-unaligned")
+
+
+def test_printf_goes_to_the_run_log(built):
+    _, _, info = run(built, 9, blocks=2)
+    assert info.log == ["[block 0] block 0 of 2: first 0.000000", "[block 1] block 1 of 2: first 256.000000"]
+
+
+def test_workspace_round_trip(built):
+    x, y, info = run(built, 10, blocks=3)
+    np.testing.assert_array_equal(y, x * 2)
+    assert info.workspace_bytes == 16 * 1024 * 1024 + 4096
+
+
+def test_tiling_failure(built):
+    with pytest.raises(SimError, match="the tiling function for Faulty returned failure") as e:
+        run(built, 100)
+    assert e.value.kind == "tiling" and e.value.block is None and e.value.file is None
+
+
+def test_block_dim_zero(built):
+    with pytest.raises(SimError, match="left blockDim at 0"):
+        run(built, 101)
+
+
+def test_block_dim_above_core_count(built):
+    with pytest.raises(SimError, match="set blockDim 1000, more than the 48 vector cores of Ascend910B1"):
+        run(built, 102)
+
+
+def test_unknown_soc_property_is_reported_not_guessed(built):
+    with pytest.raises(SimError, match="Ascend910B1 has no l1_bytes; add it .* toolchains/socs.yaml"):
+        run(built, 103)
+
+
+def test_soc_without_core_counts(built):
+    from dataclasses import replace
+    soc = replace(built.soc, name="AscendX", vector_cores=None, cube_cores=None)
+    with pytest.raises(SimError, match="neither vector_cores nor cube_cores") as e:
+        run(built, 0, soc=soc)
+    assert "toolchains/socs.yaml" in e.value.hint
+
+
+def test_wrong_input_dtype(built):
+    with pytest.raises(SimError, match="input 'x' is float64, but this variant needs float32"):
+        runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc,
+                         {"x": np.zeros(256)}, {"y": np.zeros(256, np.float32)}, {"mode": 0})
