@@ -92,3 +92,154 @@ def use_stand_in_roots(monkeypatch, ascend_root: Path) -> None:
     monkeypatch.setenv("OPKG_ASCEND_INSTALL_INFO", "")
     for var in ENV_VARS:
         monkeypatch.delenv(var, raising=False)
+
+
+# -- stand-in tools ---------------------------------------------------------------------------
+# Each checks its arguments the way the real tool would reject them, appends its argv to
+# $OPKG_STANDIN_LOG (one JSON line per call), and writes plausible outputs.
+
+_PRELUDE = '''#!{python}
+import json, os, re, sys
+def log():
+    path = os.environ.get("OPKG_STANDIN_LOG")
+    if path:
+        with open(path, "a") as fh:
+            fh.write(json.dumps({{"tool": {tool!r}, "argv": sys.argv}}) + "\\n")
+def die(msg):
+    sys.stderr.write({tool!r} + ": " + msg + "\\n")
+    sys.exit(2)
+log()
+'''
+
+MSOPGEN = '''
+args = sys.argv[1:]
+if not args or args[0] != "gen":
+    die("usage: msopgen gen -i <json> -c ai_core-<soc> -lan cpp -out <dir>")
+opts, i = {}, 1
+names = {"-i": "input", "--input": "input", "-f": "framework", "--framework": "framework",
+         "-c": "compute_unit", "--compute_unit": "compute_unit", "-lan": "language",
+         "--language": "language", "-out": "output", "--output": "output", "-m": "mode",
+         "--mode": "mode"}
+while i < len(args):
+    if args[i] not in names or i + 1 >= len(args):
+        die("unrecognized argument " + args[i])
+    opts[names[args[i]]] = args[i + 1]
+    i += 2
+if "input" not in opts or not os.path.isfile(opts["input"]):
+    die("input json not found: " + str(opts.get("input")))
+fw = opts.get("framework", "tf").lower()
+if fw not in ("tf", "tensorflow", "caffe", "pytorch", "ms", "mindspore", "onnx", "aclnn"):
+    die("invalid framework " + fw)
+if not re.fullmatch(r"ai_core-Ascend[0-9A-Za-z_]+", opts.get("compute_unit", "")):
+    die("invalid compute unit " + str(opts.get("compute_unit")))
+if opts.get("language") != "cpp":
+    die("Ascend C projects need -lan cpp")
+ops = json.load(open(opts["input"]))
+if not isinstance(ops, list) or not ops:
+    die("the input json must be a list of op definitions")
+for op in ops:
+    lengths = set()
+    for t in op.get("input_desc", []) + op.get("output_desc", []):
+        for key in ("name", "param_type", "format", "type"):
+            if key not in t:
+                die("tensor without " + key)
+        if t["param_type"] not in ("required", "optional", "dynamic"):
+            die("bad param_type " + t["param_type"])
+        lengths.add(len(t["type"]))
+        if len(t["format"]) != len(t["type"]):
+            die("format and type lists differ in length for " + t["name"])
+    if len(lengths) > 1:
+        die("type lists of different lengths in " + op["op"])
+out = opts.get("output", ".")
+if os.path.exists(os.path.join(out, "CMakePresets.json")) and opts.get("mode", "0") == "0":
+    die("project already exists in " + out)
+snake = re.sub(r"([a-z0-9])([A-Z])", r"\\1_\\2", re.sub(r"([A-Z]+)([A-Z][a-z])", r"\\1_\\2", ops[0]["op"])).lower()
+files = {"CMakePresets.json": json.dumps({"version": 1, "compute_unit": opts["compute_unit"]}),
+         "CMakeLists.txt": "# stand-in\\n", "build.sh": "#!/bin/bash\\n",
+         "op_host/" + snake + ".cpp": "// template host\\n",
+         "op_host/" + snake + "_tiling.h": "// template tiling\\n",
+         "op_kernel/" + snake + ".cpp": "// template kernel\\n"}
+if fw != "aclnn":
+    files["framework/tf_plugin/tensorflow_" + snake + "_plugin.cc"] = "// plugin\\n"
+for rel, text in files.items():
+    path = os.path.join(out, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as fh:
+        fh.write(text)
+'''
+
+BISHENG = '''
+args = sys.argv[1:]
+if "-c" not in args or "-o" not in args:
+    die("expected -c <source> -o <object>")
+out = args[args.index("-o") + 1]
+arch = [a for a in args if a.startswith("--cce-aicore-arch=")]
+if len(arch) != 1 or arch[0].split("=", 1)[1] not in (
+        "dav-c220-vec", "dav-c220-cube", "dav-m200", "dav-m200-vec", "dav-m300", "dav-c100"):
+    die("one valid --cce-aicore-arch is required, got " + repr(arch))
+for need in ("-xcce", "-std=c++17"):
+    if need not in args:
+        die("missing " + need)
+sources = [a for a in args if a.endswith(".cpp")]
+if len(sources) != 1 or not os.path.isfile(sources[0]):
+    die("exactly one existing source expected, got " + repr(sources))
+if "__aicore__" not in open(sources[0]).read():
+    die(sources[0] + ": no __aicore__ kernel entry")
+for a in args:
+    if a.startswith("-I") and not os.path.isdir(a[2:]):
+        die("include directory not found: " + a[2:])
+defines = sorted(a for a in args if a.startswith("-DDTYPE_"))
+if not defines:
+    die("no -DDTYPE_<NAME> macros")
+with open(out, "wb") as fh:
+    fh.write(b"\\x7fELF stand-in kernel " + json.dumps([arch[0]] + defines).encode())
+'''
+
+HOST_CXX = '''
+args = sys.argv[1:]
+for need in ("-shared", "-fPIC", "-o"):
+    if need not in args:
+        die("missing " + need)
+if not any(a in ("-DOP_TILING_LIB", "-DOP_PROTO_LIB") for a in args):
+    die("expected -DOP_TILING_LIB or -DOP_PROTO_LIB")
+out = args[args.index("-o") + 1]
+sources = [a for a in args if a.endswith(".cpp")]
+if not sources or not all(os.path.isfile(s) for s in sources):
+    die("missing sources " + repr(sources))
+with open(out, "wb") as fh:
+    fh.write(b"\\x7fELF stand-in host library")
+'''
+
+
+def _tool(path: Path, tool: str, body: str) -> Path:
+    import sys
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(_PRELUDE.format(python=sys.executable, tool=tool) + body)
+    path.chmod(0o755)
+    return path
+
+
+def install_stand_in_tools(home: Path) -> dict:
+    """Replace a stand-in toolkit's msopgen/bisheng with argument-checking stand-ins, add the
+    kernel include dirs bisheng is pointed at, and compiler/version.info."""
+    tools = {"msopgen": _tool(home / "python/site-packages/bin/msopgen", "msopgen", MSOPGEN),
+             "bisheng": _tool(home / "compiler/ccec_compiler/bin/bisheng", "bisheng", BISHENG)}
+    for rel in ("compiler/tikcpp/tikcfw/impl", "compiler/tikcpp/tikcfw/interface", "include",
+                "lib64"):
+        (home / rel).mkdir(parents=True, exist_ok=True)
+    version = (home / ARCH / "ascend_toolkit_install.info").read_text().split("version=")[1]
+    (home / "compiler" / "version.info").write_text(f"Version={version.splitlines()[0]}\n")
+    return tools
+
+
+def make_host_cxx(path: Path) -> Path:
+    return _tool(path, "host-cxx", HOST_CXX)
+
+
+def read_log(path: Path) -> list[dict]:
+    import json
+
+    if not path.exists():
+        return []
+    return [json.loads(l) for l in path.read_text().splitlines()]

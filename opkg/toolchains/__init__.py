@@ -13,6 +13,7 @@ from opkg.errors import UsageError, did_you_mean
 # toolchain family -> "module:class"; the one registration point.
 BACKENDS = {
     "sim": "opkg.toolchains.sim:SimToolchain",
+    "cann": "opkg.toolchains.cann:CannToolchain",
 }
 
 _instances: dict = {}

@@ -1,0 +1,467 @@
+"""The `cann-<version>` toolchain backend: Actions that drive an installed CANN toolkit.
+
+Like the sim backend, it only plans: every step is an Action (opkg.plan) that the SCons glue
+runs. Per (package, SoC):
+
+  1. generate   msopgen's prototype JSON from the manifest's op (written by opkg);
+  2. project    `msopgen gen -i <json> [-f aclnn] -c ai_core-<SoC> -lan cpp -out <dir>`, then the
+                package's own op_host/ and op_kernel/ files overlaid on the generated templates
+                (one step, so a regenerated project is never left without the overlay);
+  3. compile    bisheng, once per dtype variant, for the SoC's vector core arch, with the
+                release's flags and -DDTYPE_<NAME>=<C type> / -DORIG_DTYPE_<NAME>=<ge type>;
+  4. link       the host libraries from op_host/ (tiling: -DOP_TILING_LIB, proto: -DOP_PROTO_LIB),
+                once per package, with the host C++ compiler;
+  5. layout     the custom-op package tree CANN's install scripts and ASCEND_CUSTOM_OPP_PATH read:
+                vendors/<vendor>/{op_impl/ai_core/tbe/..., op_proto/..., op_api/include, version.info};
+  6. verify     the sim backend's verification of the same sources (no NPU on a build host);
+  7. bundle     opp/vendors/<vendor>/... plus the manifest and the verification reports.
+
+The toolkit fingerprint (compiler binaries + version files) is every action's signature, and
+outputs live under out/cann/<toolchain id>/, so switching CANN versions never reuses a result.
+Which tool flags each release needs comes from toolchains/cann_releases.yaml.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+from pathlib import Path
+
+from opkg.errors import BuildError, ToolchainError
+from opkg.model import DTYPES, OpSpec, SocInfo, Variant
+from opkg.plan import Action, Target
+
+# msopgen's JSON spells dtypes as CANN's prototype JSON does ("float", "half", "bfloat16").
+MSOPGEN_DTYPES = {
+    "float32": "float", "float16": "half", "bfloat16": "bfloat16", "int8": "int8",
+    "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8", "uint16": "uint16",
+    "uint32": "uint32", "uint64": "uint64", "bool": "bool",
+}
+# aclnn parameter types per attr type (the aclnn two-phase API convention).
+ACLNN_ATTR_TYPES = {
+    "bool": "bool", "int": "int64_t", "float": "double", "str": "char *",
+    "list_int": "const aclIntArray *", "list_float": "const aclFloatArray *",
+    "list_bool": "const aclBoolArray *",
+}
+IMPL_MODE = "high_performance"
+
+
+def host_arch() -> str:
+    """The <arch> of op_proto/lib/linux/<arch>: aarch64 or x86_64."""
+    machine = platform.machine().lower()
+    return {"arm64": "aarch64", "amd64": "x86_64"}.get(machine, machine)
+
+
+def host_compiler() -> str:
+    """The host C++ compiler for op_host libraries: $OPKG_CANN_CXX, else $CXX, else g++."""
+    return os.environ.get("OPKG_CANN_CXX") or os.environ.get("CXX") or "g++"
+
+
+# -- pure planning helpers (tested directly) -----------------------------------------------
+
+
+def msopgen_json(op: OpSpec) -> list[dict]:
+    """The prototype JSON msopgen reads: dtypes and formats matched by position per variant."""
+    variants = op.variants()
+
+    def tensor(t) -> dict:
+        return {"name": t.name, "param_type": t.param_type,
+                "format": [dict(v.formats)[t.name] for v in variants],
+                "type": [MSOPGEN_DTYPES[dict(v.dtypes)[t.name]] for v in variants]}
+
+    attrs = []
+    for a in op.attrs:
+        entry = {"name": a.name, "param_type": "required" if a.required else "optional",
+                 "type": _msopgen_attr_type(a.type)}
+        if not a.required and a.default is not None:
+            entry["default_value"] = _default_text(a.default)
+        attrs.append(entry)
+    return [{"op": op.type, "language": "cpp",
+             "input_desc": [tensor(t) for t in op.inputs],
+             "output_desc": [tensor(t) for t in op.outputs],
+             "attr": attrs}]
+
+
+def _msopgen_attr_type(kind: str) -> str:
+    from opkg.model import ATTR_TYPES
+
+    return ATTR_TYPES[kind]
+
+
+def _default_text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(_default_text(v) for v in value)
+    return str(value)
+
+
+def msopgen_argv(msopgen: str, json_path: str, soc: SocInfo, out_dir: str,
+                 framework: str | None) -> list[str]:
+    argv = [msopgen, "gen", "-i", json_path]
+    if framework:
+        argv += ["-f", framework]
+    return argv + ["-c", f"ai_core-{soc.name}", "-lan", "cpp", "-out", out_dir]
+
+
+def kernel_defines(variant: Variant) -> list[str]:
+    out = []
+    for name, dtype in variant.dtypes:
+        d = DTYPES[dtype]
+        out += [f"-DDTYPE_{name.upper()}={d.c_type}", f"-DORIG_DTYPE_{name.upper()}={d.ge}"]
+    return out
+
+
+def toolkit_includes(root: Path) -> list[str]:
+    """Ascend C kernel headers inside a toolkit (the ascendc kernel CMake's include set)."""
+    tik = root / "compiler" / "tikcpp"
+    return [str(tik / "tikcfw"), str(tik / "tikcfw" / "impl"), str(tik / "tikcfw" / "interface"),
+            str(root / "include")]
+
+
+def bisheng_argv(bisheng: str, flags, soc: SocInfo, variant: Variant, source: str, obj: str,
+                 includes) -> list[str]:
+    if not soc.vec_arch:
+        raise BuildError(f"SoC {soc.name} has no vec_arch in toolchains/socs.yaml",
+                         hint="add vec_arch (bisheng --cce-aicore-arch, e.g. dav-c220-vec) to "
+                              "its family or row")
+    return [bisheng, *flags, f"--cce-aicore-arch={soc.vec_arch}", *kernel_defines(variant),
+            *(f"-I{d}" for d in includes), "-c", source, "-o", obj]
+
+
+def host_argv(cxx: str, define: str, sources, includes, lib_dirs, libs, out: str) -> list[str]:
+    return [cxx, "-fPIC", "-shared", "-std=c++17", "-O2", f"-D{define}",
+            *(f"-I{d}" for d in includes), *map(str, sources),
+            *(f"-L{d}" for d in lib_dirs), *(f"-l{l}" for l in libs), "-o", out]
+
+
+def kernel_binary_name(op: OpSpec, variant: Variant) -> str:
+    """<OpType>_<32 hex>_<implMode>, the name CANN gives a kernel binary in kernel/<soc>/<op>/."""
+    key = hashlib.md5(json.dumps(variant.dtypes).encode()).hexdigest()
+    return f"{op.type}_{key}_{IMPL_MODE}"
+
+
+def aclnn_header(op: OpSpec) -> str:
+    """Declarations of the two-phase aclnn API for the op (what `-f aclnn` projects expose)."""
+    params = [f"const aclTensor *{t.name}" for t in op.inputs]
+    params += [_c_param(ACLNN_ATTR_TYPES[a.type], a.name) for a in op.attrs]
+    params += [f"const aclTensor *{t.name}Out" for t in op.outputs]
+    guard = f"ACLNN_{op.kernel_name.upper()}_H_"
+    first = ",\n    ".join(params + ["uint64_t *workspaceSize", "aclOpExecutor **executor"])
+    return (f"/* Generated by opkg from the package manifest. */\n#ifndef {guard}\n"
+            f"#define {guard}\n\n#include \"aclnn/acl_meta.h\"\n\n#ifdef __cplusplus\n"
+            f"extern \"C\" {{\n#endif\n\n"
+            f"__attribute__((visibility(\"default\")))\naclnnStatus aclnn{op.type}"
+            f"GetWorkspaceSize(\n    {first});\n\n"
+            f"__attribute__((visibility(\"default\")))\naclnnStatus aclnn{op.type}(\n"
+            f"    void *workspace,\n    uint64_t workspaceSize,\n    aclOpExecutor *executor,\n"
+            f"    aclrtStream stream);\n\n#ifdef __cplusplus\n}}\n#endif\n\n#endif\n")
+
+
+def _c_param(ctype: str, name: str) -> str:
+    return f"{ctype}{name}" if ctype.endswith("*") else f"{ctype} {name}"
+
+
+def ops_info(op: OpSpec) -> dict:
+    """aic-<soc>-ops-info.json: the op's registration as CANN's op info library reads it."""
+    variants = op.variants()
+    info: dict = {"opFile": {"value": op.kernel_name}, "opInterface": {"value": op.kernel_name},
+                  "dynamicShapeSupport": {"flag": "true"}, "dynamicRankSupport": {"flag": "true"},
+                  "dynamicCompileStatic": {"flag": "true"}, "needCheckSupport": {"flag": "false"},
+                  "precision_reduce": {"flag": "true"}, "coreType": {"value": "AiCore"}}
+    if op.attrs:
+        info["attr"] = {"list": ",".join(a.name for a in op.attrs)}
+        for a in op.attrs:
+            entry = {"type": _msopgen_attr_type(a.type),
+                     "paramType": "required" if a.required else "optional"}
+            if a.default is not None:
+                entry["defaultValue"] = _default_text(a.default)
+            info[f"attr_{a.name}"] = entry
+    for kind, tensors in (("input", op.inputs), ("output", op.outputs)):
+        for i, t in enumerate(tensors):
+            info[f"{kind}{i}"] = {
+                "name": t.name, "paramType": t.param_type, "shape": "all",
+                "dtype": ",".join(MSOPGEN_DTYPES[dict(v.dtypes)[t.name]] for v in variants),
+                "format": ",".join(dict(v.formats)[t.name] for v in variants),
+                "unknownshape_format": ",".join(dict(v.formats)[t.name] for v in variants)}
+    return {op.type: info}
+
+
+def kernel_config(op: OpSpec, soc: SocInfo) -> tuple[dict, dict]:
+    """(kernel/config/<soc>/<op>.json, kernel/config/<soc>/binary_info_config.json)."""
+    bins, binary_list = [], []
+    for v in op.variants():
+        name = kernel_binary_name(op, v)
+        rel = f"{soc.short}/{op.kernel_name}/{name}"
+        tensors = lambda ts: [{"name": t.name, "dtype": dict(v.dtypes)[t.name],  # noqa: E731
+                               "format": dict(v.formats)[t.name], "paramType": t.param_type}
+                              for t in ts]
+        bins.append({"implMode": IMPL_MODE, "int64Mode": False, "simplifiedKeyMode": 0,
+                     "inputs": tensors(op.inputs), "outputs": tensors(op.outputs),
+                     "attrs": [{"name": a.name, "dtype": a.type} for a in op.attrs],
+                     "binInfo": {"jsonFilePath": f"{rel}.json"}})
+        binary_list.append({"coreType": 2, "simplifiedKey": [], "binPath": f"{rel}.o",
+                            "jsonPath": f"{rel}.json"})
+    return ({"binList": bins},
+            {op.type: {"dynamicRankSupport": True, "simplifiedKeyMode": 0,
+                       "binaryList": binary_list}})
+
+
+# -- the backend ------------------------------------------------------------------------------
+
+
+class CannToolchain:
+    family = "cann"
+
+    def __init__(self, toolchain_id: str, ws=None, installation=None):
+        from opkg.toolchains.discovery import discover
+        from opkg.toolchains.releases import release_table
+        from opkg.toolchains.resolve import parse_requested
+
+        family, version = parse_requested(toolchain_id)
+        if family != "cann" or version is None:
+            raise ToolchainError(f"{toolchain_id!r} is not a CANN toolchain id",
+                                 hint="CANN toolchains are named cann-<version>, e.g. cann-8.0.RC2")
+        inst = installation if installation is not None else discover()
+        same = [t for t in inst.toolkits if t.version == version]
+        if not same:
+            listed = ", ".join(f"{t.version} at {t.root}" for t in inst.toolkits) or "none"
+            raise ToolchainError(f"{toolchain_id} is not installed; installed: {listed}",
+                                 hint=f"install CANN {version}, point ASCEND_HOME_PATH at it, "
+                                      "or choose an installed toolchain (opkg toolchain list)")
+        self.id = toolchain_id
+        self.ws = ws
+        self.toolkit = same[0]
+        self.release = release_table(ws.root if ws is not None else None).info(version)
+        self._fingerprint: str | None = None
+
+    def version(self) -> str:
+        return str(self.toolkit.version)
+
+    def fingerprint(self) -> str:
+        if self._fingerprint is None:
+            self._fingerprint = self.toolkit.fingerprint()
+        return self._fingerprint
+
+    def tool(self, name: str) -> str:
+        path = self.toolkit.tool(name)
+        if path is None:
+            from opkg.toolchains.discovery import TOOL_PATHS
+
+            raise ToolchainError(
+                f"{name} not found in CANN {self.toolkit.version} at {self.toolkit.root}",
+                hint=f"looked for {', '.join(TOOL_PATHS[name])}; install the toolkit's "
+                     "development tools or repair the install")
+        return str(path)
+
+    def compiler_version_text(self) -> str:
+        """custom_opp_compiler_version for version.info: compiler/version.info's Version, as
+        CANN's custom-op build writes it, else the toolkit version."""
+        info = self.toolkit.root / "compiler" / "version.info"
+        if info.is_file():
+            for line in info.read_text(errors="replace").splitlines():
+                key, sep, value = line.partition("=")
+                if sep and key.strip() == "Version" and value.strip():
+                    return value.strip()
+        return self.version()
+
+    # -- planning -------------------------------------------------------------------------
+
+    def plan_target(self, pkg, soc: SocInfo, deps, out: Path, *, provenance: dict,
+                    verify: bool = True, bundle: bool = True):
+        from opkg.bundle import bundle_filename
+
+        op = pkg.op
+        fp = self.fingerprint()
+        tid = f"{pkg.label}@{soc.name}@{self.id}"
+        base = Path(out) / "cann" / self.id / pkg.name
+        sdir = base / soc.name
+        project = sdir / "project"
+        vendor = pkg.name
+        actions: list[Action] = []
+
+        # 1. msopgen input
+        op_json = sdir / f"{op.kernel_name}.json"
+        actions.append(Action("write", (str(op_json),),
+                              content=json.dumps(msopgen_json(op), indent=4) + "\n",
+                              signature=fp, target=tid, step="generate",
+                              description=f"generate {pkg.name} msopgen JSON ({soc.name})"))
+
+        # 2. msopgen project + overlay of the package's own sources
+        overlay = {}
+        for sub in ("op_host", "op_kernel"):
+            src_dir = pkg.dir / sub
+            if src_dir.is_dir():
+                for f in sorted(p for p in src_dir.rglob("*") if p.is_file()):
+                    overlay[str(project / sub / f.relative_to(src_dir))] = str(f)
+        argv = msopgen_argv(self.tool("msopgen"), str(op_json), soc, str(project),
+                            self.release.msopgen_framework)
+        marker = project / "CMakePresets.json"
+        actions.append(Action(
+            "python", (str(marker), *overlay), (str(op_json), *overlay.values()),
+            function="opkg.toolchains.cann:scons_project",
+            params={"argv": argv, "out_dir": str(project), "overlay": overlay,
+                    "marker": str(marker)},
+            signature=fp, target=tid, step="generate",
+            description=f"msopgen {pkg.name} project ({soc.name})"))
+
+        # 3. one kernel object per dtype variant
+        kernel_src = project / "op_kernel" / pkg.kernel_source.relative_to(pkg.dir / "op_kernel") \
+            if _is_within(pkg.kernel_source, pkg.dir / "op_kernel") else pkg.kernel_source
+        includes = [str(project / "op_kernel"), str(project / "op_host")]
+        for dep in deps:
+            includes += [str(d) for d in dep.include_dirs]
+        includes += [str(d) for d in pkg.include_dirs] + toolkit_includes(self.toolkit.root)
+        kernels: dict[str, str] = {}
+        for v in op.variants():
+            obj = sdir / "kernel" / v.name / f"{kernel_binary_name(op, v)}.o"
+            actions.append(Action(
+                "exec", (str(obj),), (str(kernel_src),),
+                argv=tuple(bisheng_argv(self.tool("bisheng"), self.release.bisheng_flags, soc, v,
+                                        str(kernel_src), str(obj), includes)),
+                scan_path=tuple(includes[:2]), signature=fp, target=tid, step="compile",
+                description=f"bisheng {pkg.name} kernel {v.name} ({soc.name})"))
+            kernels[v.name] = str(obj)
+
+        # 4. host libraries (SoC-independent, shared by the package's SoCs)
+        cxx = host_compiler()
+        host_inc = [str(pkg.dir / "op_host"), str(self.toolkit.root / "include")]
+        lib_dirs = [str(self.toolkit.root / "lib64")]
+        arch = host_arch()
+        host = base / "host"
+        tiling_lib = host / "libcust_opmaster_rt2.0.so"
+        proto_lib = host / "libcust_opsproto_rt2.0.so"
+        for lib, define, libs in ((tiling_lib, "OP_TILING_LIB", ("register", "tiling_api",
+                                                                   "platform", "exe_graph")),
+                                  (proto_lib, "OP_PROTO_LIB", ("register", "graph"))):
+            actions.append(Action(
+                "exec", (str(lib),), tuple(str(s) for s in pkg.tiling_sources),
+                argv=tuple(host_argv(cxx, define, pkg.tiling_sources, host_inc, lib_dirs, libs,
+                                     str(lib))),
+                scan_path=tuple(host_inc[:1]), signature=fp, target=tid, step="link",
+                description=f"host {lib.name} for {pkg.name}"))
+
+        # 5. the custom-op package tree
+        tree = sdir / "opp" / "vendors" / vendor
+        tbe = tree / "op_impl" / "ai_core" / "tbe"
+        op_cfg, bin_cfg = kernel_config(op, soc)
+        write = {
+            str(tree / "version.info"):
+                f"custom_opp_compiler_version={self.compiler_version_text()}\n",
+            str(tree / "op_api" / "include" / f"aclnn_{op.kernel_name}.h"): aclnn_header(op),
+            str(tbe / "config" / soc.short / f"aic-{soc.short}-ops-info.json"):
+                json.dumps(ops_info(op), indent=4, sort_keys=True) + "\n",
+            str(tbe / "kernel" / "config" / soc.short / f"{op.kernel_name}.json"):
+                json.dumps(op_cfg, indent=4, sort_keys=True) + "\n",
+            str(tbe / "kernel" / "config" / soc.short / "binary_info_config.json"):
+                json.dumps(bin_cfg, indent=4, sort_keys=True) + "\n",
+        }
+        copy = {
+            str(tbe / "op_tiling" / "lib" / "linux" / arch / tiling_lib.name): str(tiling_lib),
+            str(tree / "op_proto" / "lib" / "linux" / arch / proto_lib.name): str(proto_lib),
+            str(tbe / f"{vendor}_impl" / "dynamic" / pkg.kernel_source.name): str(kernel_src),
+        }
+        for v in op.variants():
+            name = kernel_binary_name(op, v)
+            kdir = tbe / "kernel" / soc.short / op.kernel_name
+            copy[str(kdir / f"{name}.o")] = kernels[v.name]
+            write[str(kdir / f"{name}.json")] = json.dumps(
+                {"kernelName": f"{op.kernel_name}", "binFileName": name, "binFileSuffix": ".o",
+                 "coreType": "AiCore", "dtypes": dict(v.dtypes), "socVersion": soc.name,
+                 "compiler": {"toolchain": self.id, "fingerprint": fp}},
+                indent=4, sort_keys=True) + "\n"
+        layout_outputs = tuple(sorted([*write, *copy]))
+        actions.append(Action(
+            "python", layout_outputs, tuple(sorted(set(copy.values()))),
+            function="opkg.toolchains.cann:scons_layout",
+            params={"write": write, "copy": copy}, signature=fp, target=tid, step="layout",
+            description=f"custom-op package {pkg.name} ({soc.name})"))
+
+        # 6. verification of the same sources with the sim backend
+        reports: dict[str, str] = {}
+        if verify and pkg.verify is not None:
+            from opkg.toolchains import get_toolchain
+
+            sim_target, sim_actions = get_toolchain("sim", self.ws).plan_target(
+                pkg, soc, deps, out, provenance=provenance, verify=True, bundle=False)
+            actions.extend(sim_actions)
+            reports = dict(sim_target.reports)
+
+        if not bundle:
+            return Target(tid, pkg.label, pkg.name, pkg.version, soc.name, self.id, "",
+                          reports), actions
+        bundle_path = Path(out) / "bundles" / bundle_filename(pkg.name, pkg.version, soc.name,
+                                                              self.id)
+        files = {"opkg.yaml": str(pkg.manifest_path)}
+        for path in layout_outputs:
+            files["opp/" + Path(path).relative_to(sdir / "opp").as_posix()] = path
+        for vname, rep in reports.items():
+            files[f"verification/{vname}.json"] = rep
+        from opkg.plan import digest_files
+
+        sources = [*pkg.source_files()]
+        meta = {
+            "name": pkg.name, "version": pkg.version, "summary": pkg.summary, "soc": soc.name,
+            "toolchain": {"id": self.id, "version": self.version(), "fingerprint": fp,
+                          "root": str(self.toolkit.root)},
+            "op": op.to_json(), "label": pkg.label, "vendor": vendor,
+            "verification_by": "sim" if reports else None,
+            "provenance": {**provenance, "source_digest": digest_files(sources, pkg.dir),
+                           "lock_digest": provenance.get("lock_digest")},
+        }
+        actions.append(Action(
+            "python", (str(bundle_path),), tuple(sorted(set(files.values()))),
+            function="opkg.bundle:scons_action",
+            params={"output": str(bundle_path), "metadata": meta, "files": files,
+                    "variants": {v.name: dict(v.dtypes) for v in op.variants()}},
+            signature=fp, target=tid, step="bundle",
+            description=f"bundle {pkg.name} ({soc.name}, {self.id})"))
+        return Target(tid, pkg.label, pkg.name, pkg.version, soc.name, self.id,
+                      str(bundle_path), reports), actions
+
+
+def _is_within(path: Path, root: Path) -> bool:
+    try:
+        Path(path).relative_to(root)
+        return True
+    except ValueError:
+        return False
+
+
+# -- steps run inside SCons (opkg.scons_glue calls function(params) -> error text | None) ----
+
+
+def scons_project(params: dict) -> str | None:
+    """Run msopgen into a fresh directory (it refuses an existing project), then overlay."""
+    out_dir = Path(params["out_dir"])
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        proc = subprocess.run(params["argv"], capture_output=True, text=True)
+    except OSError as exc:
+        return f"cannot run {params['argv'][0]}: {exc.strerror}"
+    if proc.returncode != 0:
+        return (proc.stderr + proc.stdout).strip() or f"msopgen exit status {proc.returncode}"
+    if not Path(params["marker"]).is_file():
+        return (f"msopgen did not create {Path(params['marker']).name} in {out_dir}:\n"
+                + (proc.stdout + proc.stderr).strip())
+    for dest, src in params["overlay"].items():
+        Path(dest).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dest)
+    return None
+
+
+def scons_layout(params: dict) -> str | None:
+    from opkg.fsutil import atomic_write_bytes, atomic_write_text
+
+    for dest, text in params["write"].items():
+        atomic_write_text(Path(dest), text)
+    for dest, src in params["copy"].items():
+        atomic_write_bytes(Path(dest), Path(src).read_bytes(),
+                           0o755 if os.access(src, os.X_OK) else 0o644)
+    return None
