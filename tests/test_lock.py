@@ -165,3 +165,23 @@ def test_sim_entries_use_the_sim_identity(tmp_path, monkeypatch, capsys):
     entries = lockfile.entries_from(res, sim_identity=lambda: ("0.1.0", "sha256:sim"))
     assert {(e.toolchain, e.version, e.fingerprint) for e in entries} == {
         ("sim", "0.1.0", "sha256:sim")}
+
+
+def test_preflight_refuses_misalignment_and_lock_drift(cann_ws, capsys):
+    from opkg.toolchains.alignment import preflight, toolchain_for
+    from opkg.workspace import Workspace
+
+    root, ascend = cann_ws
+    ws = Workspace.load(root)
+    pkgs = ws.select([])
+    res = preflight(ws, pkgs)
+    assert res.choice("//packages/layernorm", "Ascend910B1").toolchain == "cann-8.0.RC3"
+    assert toolchain_for(ws, ws.packages["//packages/layernorm"], "Ascend310P3") == "cann-8.0.RC3"
+    with pytest.raises(ToolchainError, match="opkg.lock not found"):
+        preflight(ws, pkgs, locked=True)
+    run(capsys, "lock")
+    preflight(ws, pkgs, locked=True)
+    with pytest.raises(ToolchainError, match="cann-8.2.RC1 \\(--toolchain\\) is not installed"):
+        preflight(ws, pkgs, toolchain="cann-8.2.RC1")
+    with pytest.raises(ToolchainError, match="not installed"):
+        toolchain_for(ws, ws.packages["//packages/layernorm"], "Ascend910B1", "cann-8.2.RC1")

@@ -45,6 +45,33 @@ def check_alignment(ws, packages, socs=None, toolchain: str | None = None, *,
                    requested=toolchain or default, for_run=for_run, requested_by=by)
 
 
+def preflight(ws, packages, socs=None, toolchain: str | None = None, *, locked: bool = False,
+              installation: Installation | None = None) -> Resolution:
+    """What `opkg build` runs before planning: resolve every (package, SoC), refuse early with
+    one ToolchainError (exit 3) on misalignment, and with `locked` (--locked) also on any
+    difference from opkg.lock. Returns the Resolution; `resolution.choice(label, soc).toolchain`
+    is the toolchain id each target builds with."""
+    res = check_alignment(ws, packages, socs, toolchain, installation=installation)
+    err = res.error()
+    if err is not None:
+        raise err
+    if locked:
+        verify_locked(ws, res)
+    return res
+
+
+def toolchain_for(ws, pkg, soc, requested: str | None = None, *,
+                  installation: Installation | None = None) -> str:
+    """The toolchain id for one (package, SoC) by the same rules; ToolchainError when
+    misaligned. A drop-in for a per-target resolver."""
+    name = soc if isinstance(soc, str) else soc.name
+    res = check_alignment(ws, [pkg], [name], requested, installation=installation)
+    err = res.error()
+    if err is not None:
+        raise err
+    return res.choice(pkg.label, name).toolchain
+
+
 def verify_locked(ws, resolution, sim_identity=None) -> None:
     """`opkg build --locked`: raise ToolchainError (exit 3) naming every (package, SoC) whose
     resolution differs from the workspace's opkg.lock (or when there is no lock)."""
