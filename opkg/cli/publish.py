@@ -83,14 +83,15 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, bundles, dry_ru
                    "versions": [o.to_json() for o in outcomes]})
         return
     for o in outcomes:
-        where = ", ".join(f"{b['soc']}/{b['toolchain']} ({human_size(b['size'])})"
-                          for b in o.bundles)
-        if o.status == "published":
-            click.echo(f"published {o.name} {o.version}: {where}")
-        elif o.status == "unchanged":
+        if o.status == "unchanged":
             click.echo(f"unchanged {o.name} {o.version}: already published with these bundles")
-        else:
-            click.echo(f"would publish {o.name} {o.version}: {where}")
-            for w in o.writes:
-                click.echo(f"  write {w}")
+            continue
+        click.echo(f"{'published' if o.status == 'published' else 'would publish'} "
+                   f"{o.name} {o.version}")
+        for b in o.bundles:
+            cases = ", ".join(f"{v} {n}" for v, n in sorted(b["verification"].items()))
+            click.echo(f"  {b['soc']}/{b['toolchain']}  {human_size(b['size'])}  "
+                       f"{b['blob'][:19]}…  cases passed: {cases}")
+        for w in o.writes:
+            click.echo(f"  write {w}")
     click.echo(f"registry: {store.root}")

@@ -264,7 +264,11 @@ def _publish_group(store: Store, name: str, key: str, group: list[Bundle], dry_r
     meta = group[0].meta
     record_path = store.record_path(name, key)
     summary = [{"soc": b.meta["soc"], "toolchain": b.meta["toolchain"]["id"], "blob": b.digest,
-                "size": b.size} for b in sorted(group, key=lambda b: b.key)]
+                "size": b.size,
+                "verification": {v["name"]: f"{v['verification']['passed']}/"
+                                            f"{v['verification']['cases']}"
+                                 for v in b.meta["variants"]}}
+               for b in sorted(group, key=lambda b: b.key)]
     existing = store.existing_key(name, key) if store.root.is_dir() else None
     if existing is not None:
         if not dry_run and existing not in store.load_index()["packages"].get(

@@ -23,7 +23,8 @@ def test_publish_cli_and_republish(bundles, registry, run_opkg):
     b = bundles()
     code, out, err = run_opkg("publish", "--bundle", b, "--registry", registry)
     assert code == 0, err
-    assert out.startswith("published add_custom 1.0.0: Ascend910B1/sim (")
+    assert out.startswith("published add_custom 1.0.0\n  Ascend910B1/sim  ")
+    assert "cases passed: float16 3/3, float32 3/3" in out
     code, out, err = run_opkg("publish", "--bundle", b, "--registry", registry)
     assert code == 0 and "unchanged add_custom 1.0.0" in out
     code, out, err = run_opkg("publish", "--bundle", bundles(payload=b"new", subdir="x"),
