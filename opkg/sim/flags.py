@@ -26,11 +26,11 @@ def include_dir() -> Path:
     return _INCLUDE
 
 
-@lru_cache(maxsize=1)
-def _digest() -> str:
+@lru_cache(maxsize=4)
+def _digest(root: Path) -> str:
     h = hashlib.sha256()
-    for path in sorted(p for p in _INCLUDE.rglob("*") if p.is_file()):
-        h.update(path.relative_to(_INCLUDE).as_posix().encode())
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        h.update(path.relative_to(root).as_posix().encode())
         h.update(b"\0")
         h.update(path.read_bytes())
         h.update(b"\0")
@@ -39,7 +39,7 @@ def _digest() -> str:
 
 def header_digest() -> str:
     """sha256 over every emulation header (path and content)."""
-    return _digest()
+    return _digest(_INCLUDE)
 
 
 def common_flags() -> list[str]:

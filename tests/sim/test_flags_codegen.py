@@ -1,0 +1,89 @@
+"""Flags, generated entries and the header contract with opkg.model."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from opkg.model import DTYPES, FORMATS, AttrSpec, OpSpec, TensorSpec
+from opkg.sim import codegen, flags, runtime
+import simbuild
+
+OP = OpSpec("LayerNormCustom",
+            tuple(TensorSpec(n, ("float32", "float16")) for n in ("x", "gamma", "beta")),
+            (TensorSpec("y", ("float32", "float16")),), (AttrSpec("epsilon", "float", 1e-5),))
+
+
+def test_ge_enums_in_the_headers_match_the_model():
+    text = (flags.include_dir() / "graph" / "types.h").read_text()
+    values = {m.group(1): int(m.group(2)) for m in re.finditer(r"\b((?:DT|FORMAT)_\w+) = (\d+)", text)}
+    for d in DTYPES.values():
+        assert values[d.ge] == d.ge_value, d.name
+    for name, value in FORMATS.items():
+        assert values[f"FORMAT_{name}"] == value, name
+
+
+def test_kernel_flags_define_dtypes_arch_and_tiling(tmp_path, soc910b):
+    header = tmp_path / "t.h"
+    header.write_text("")
+    f = flags.kernel_flags(OP, OP.variant("float16"), soc910b, header)
+    assert "-DDTYPE_X=half" in f and "-DDTYPE_GAMMA=half" in f and "-DDTYPE_Y=half" in f
+    assert "-DORIG_DTYPE_X=DT_FLOAT16" in f and "-DDT_FLOAT16=1" in f
+    assert "-D__NPU_ARCH__=2201" in f and "-D__CCE_KT_TEST__=1" in f and "-DOPKG_SIM_OP_TYPE=LayerNormCustom" in f
+    assert f[f.index(str(header)) - 1] == "-include"
+    assert "-include" not in flags.kernel_flags(OP, OP.variant("float32"), soc910b, None)
+    assert f"-I{flags.include_dir()}" in flags.common_flags()
+    assert (flags.include_dir() / "kernel_operator.h").is_file()
+
+
+def test_header_digest_tracks_header_content(tmp_path):
+    copy = tmp_path / "include"
+    shutil.copytree(flags.include_dir(), copy)
+    assert flags._digest(copy) == flags.header_digest()
+    assert re.fullmatch(r"[0-9a-f]{64}", flags.header_digest())
+    (copy / "kernel_operator.h").write_text((copy / "kernel_operator.h").read_text() + "\n")
+    assert flags._digest.__wrapped__(copy) != flags.header_digest()
+
+
+def test_kernel_entry_calls_the_snake_case_kernel_with_cann_parameter_order():
+    src = codegen.kernel_entry_source(OP)
+    assert 'extern "C" void layer_norm_custom(GM_ADDR opkg_x, GM_ADDR opkg_gamma, GM_ADDR opkg_beta, ' \
+           'GM_ADDR opkg_y, GM_ADDR opkg_workspace, GM_ADDR opkg_tiling);' in src
+    assert "args[5]" in src and "args[6]" not in src
+
+
+def test_host_entry_declares_a_manifest_tiling_function():
+    src = codegen.host_entry_source(OP, "optiling::ns2::LnTiling")
+    assert "namespace optiling { namespace ns2 { " in src
+    assert "ge::graphStatus LnTiling(gert::TilingContext* context);" in src
+    assert "::optiling::ns2::LnTiling, inputs" in src
+    assert "nullptr, inputs" in codegen.host_entry_source(OP)
+    for bad in ("optiling::", "Tiling Func", "a::1b", "f()"):
+        with pytest.raises(ValueError, match="not a C\\+\\+ qualified name"):
+            codegen.host_entry_source(OP, bad)
+
+
+RT = OpSpec("TilingRt", (TensorSpec("x", ("float32",)), TensorSpec("bias", ("float32",), param_type="optional")),
+            (TensorSpec("y", ("int64",)),), (AttrSpec("big", "int", 1),))
+
+
+def test_a_tiling_function_that_does_not_link_fails_the_build(pkgs, soc910b, lib_cache):
+    with pytest.raises(simbuild.CompileError, match="undefined reference to `optiling::NoSuchTiling"):
+        simbuild.build(pkgs / "tilingrt", RT, RT.variants()[0], soc910b, lib_cache,
+                       tiling_sources=["op_host/tiling_rt.cpp"], tiling_header="op_host/tiling_rt_tiling.h",
+                       kernel_source="op_kernel/tiling_rt.cpp", tiling_function="optiling::NoSuchTiling")
+
+
+def test_missing_tiling_function_is_explained(pkgs, soc910b, lib_cache):
+    import numpy as np
+
+    built = simbuild.build(pkgs / "tilingrt", RT, RT.variants()[0], soc910b, lib_cache,
+                           tiling_sources=["op_host/tiling_rt.cpp"], tiling_header="op_host/tiling_rt_tiling.h",
+                           kernel_source="op_kernel/tiling_rt.cpp")
+    with pytest.raises(runtime.SimError) as e:
+        runtime.run_case(built.host, built.kernel, RT, built.variant, soc910b, {"x": np.zeros(8, np.float32)},
+                         {"y": np.zeros(8, np.int64)}, {"big": 1})
+    assert "no tiling function for op type TilingRt" in e.value.message
+    assert "(OpDefs found: TilingRt)" in e.value.message and "tiling.function" in e.value.message
