@@ -236,10 +236,12 @@ class Specifier:
             else:
                 try:
                     key = vcls.parse(ver).pep440
-                except VersionError:
+                except VersionError as exc:
+                    # keep the version's own hint first ("looks like a driver version", ...)
                     raise VersionError(f"malformed {vcls.kind} version {ver!r} in specifier "
                                        f"{text!r}", location=location, field=field,
-                                       hint=hint) from None
+                                       hint=f"{exc.hint}; specifiers: "
+                                            f"{', '.join(SPEC_FORMS)}") from None
                 if star:
                     raise VersionError(f"'.*' needs a release prefix like 8.0, in {text!r}",
                                        location=location, field=field, hint=hint)

@@ -241,3 +241,10 @@ def test_manifest_validator_entry_points():
     assert versions.parse_cann_spec(">=8.0.RC2").contains("8.0.RC3")
     with pytest.raises(VersionError):
         versions.parse_driver_spec(">=8.0.RC2")
+
+
+def test_specifier_keeps_the_versions_own_hint():
+    with pytest.raises(VersionError) as info:
+        cann_spec(">=24.1.rc2")
+    assert "looks like a driver version" in info.value.hint
+    assert ">=8.0.RC2,<8.2" in info.value.hint

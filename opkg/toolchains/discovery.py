@@ -22,6 +22,7 @@ import hashlib
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from opkg.errors import VersionError
@@ -247,11 +248,20 @@ def fingerprint_files(paths, base: Path | None = None) -> str:
         p = Path(p)
         name = str(p.relative_to(base)) if base is not None and p.is_relative_to(base) else p.name
         h.update(name.encode() + b"\0")
-        with open(p, "rb") as fh:
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
-                h.update(chunk)
-        h.update(b"\0")
+        st = p.stat()
+        h.update(_file_digest(str(p), st.st_size, st.st_mtime_ns).encode() + b"\0")
     return "sha256:" + h.hexdigest()
+
+
+@lru_cache(maxsize=256)
+def _file_digest(path: str, size: int, mtime_ns: int) -> str:
+    """A file's sha256; compiler binaries are large and a lock asks once per target, so the
+    digest is kept while the file's size and mtime are unchanged."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def _key(path: Path, key: str) -> str | None:
