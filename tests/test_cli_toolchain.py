@@ -143,3 +143,31 @@ def test_list_without_anything(tmp_path, monkeypatch, capsys, env):
     monkeypatch.chdir(tmp_path)
     code, out, _ = run(capsys, "toolchain", "list")
     assert code == 0 and "no CANN toolkit found" in out and "driver: none found" in out
+
+
+def test_workspace_pins_apply_to_every_package(tmp_path, monkeypatch, capsys, env):
+    make_toolkit(env, "8.0.RC3")
+    make_toolkit(env, "8.1.RC1")
+    root = ws(tmp_path, monkeypatch)
+    (root / "toolchains").mkdir()
+    (root / "toolchains" / "pins.yaml").write_text('cann: "<8.1"\n')
+    code, out, _ = run(capsys, "toolchain", "check")
+    assert code == 0 and "cann-8.0.RC3" in out and "cann-8.1.RC1" not in out.split("\n\n")[0]
+    (root / "toolchains" / "pins.yaml").write_text('cann: ">=8.2.RC1"\n')
+    code, _, err = run(capsys, "toolchain", "check", "--soc", "Ascend910B1")
+    assert code == 3
+    assert ("packages/layernorm pins cann>=8.0.RC2,<8.3,>=8.2.RC1 (with toolchains/pins.yaml) "
+            "(for Ascend910B1); installed: 8.0.RC3 at") in err
+
+
+@pytest.mark.parametrize("text, needle", [
+    ('cann: ">=8.0.rc3"\n', "did you mean '8.0.RC3'?"),
+    ('kann: ">=8.0.RC3"\n', "unknown key 'kann'"),
+    ('- 8.0.RC3\n', "must be a mapping"),
+])
+def test_bad_workspace_pins(tmp_path, monkeypatch, capsys, env, text, needle):
+    root = ws(tmp_path, monkeypatch)
+    (root / "toolchains").mkdir()
+    (root / "toolchains" / "pins.yaml").write_text(text)
+    code, _, err = run(capsys, "toolchain", "check")
+    assert code == 2 and needle in err and "pins.yaml" in err

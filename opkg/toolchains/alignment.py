@@ -11,12 +11,15 @@ from __future__ import annotations
 from opkg.errors import UsageError
 from opkg.socs import get_soc
 from opkg.toolchains.discovery import Installation, discover
+from opkg.toolchains.pins import PINS_FILE, combine, load_pins
 from opkg.toolchains.releases import release_table
 from opkg.toolchains.resolve import Request, Resolution, resolve
 
 
 def requests_for(ws, packages, socs=None) -> list[Request]:
-    """One Request per (operator package, SoC); `socs` narrows each package's own list."""
+    """One Request per (operator package, SoC); `socs` narrows each package's own list.
+    toolchains/pins.yaml, when the workspace has one, adds to every package's pins."""
+    ws_pins = load_pins(ws.root)
     out = []
     for pkg in packages:
         if getattr(pkg, "op", None) is None:
@@ -26,9 +29,11 @@ def requests_for(ws, packages, socs=None) -> list[Request]:
             raise UsageError(f"{pkg.label} does not declare SoC(s) {', '.join(socs)}",
                              field="--soc", hint=f"its socs: {', '.join(pkg.socs)}")
         pins = getattr(pkg, "toolchain_pins", None) or {}
+        cann = combine(pins.get("cann"), ws_pins["cann"])
+        driver = combine(pins.get("driver"), ws_pins["driver"])
+        source = f" (with {PINS_FILE})" if ws_pins["cann"] or ws_pins["driver"] else ""
         for name in names:
-            out.append(Request(pkg.label, get_soc(name, ws.root), pins.get("cann"),
-                               pins.get("driver")))
+            out.append(Request(pkg.label, get_soc(name, ws.root), cann, driver, source))
     return out
 
 

@@ -37,6 +37,7 @@ class Request:
     soc: SocInfo
     cann: str | None = None          # the package's toolchain.cann specifier
     driver: str | None = None        # the package's toolchain.driver specifier
+    pin_source: str = ""             # where a pin also came from, e.g. " (with toolchains/pins.yaml)"
 
 
 @dataclass(frozen=True)
@@ -220,7 +221,8 @@ def _resolve_one(req: Request, inst: Installation, releases: ReleaseTable,
         tk = same[0]
         if spec and not spec.contains(tk.version):
             return None, [Problem("cann_pin", req.package, soc.name,
-                                  f"{pkg} pins {_pin('cann', spec)} (for {soc.name}); "
+                                  f"{pkg} pins {_pin('cann', spec)}{req.pin_source} "
+                                  f"(for {soc.name}); "
                                   f"cann-{forced} ({by}) at {tk.root} is outside it; "
                                   "pick a toolchain inside the pin or relax the pin")]
         supported, why = _soc_support(tk, soc, releases)
@@ -236,7 +238,8 @@ def _resolve_one(req: Request, inst: Installation, releases: ReleaseTable,
     in_pin = [t for t in toolkits if spec is None or spec.contains(t.version)]
     if not in_pin:
         return None, [Problem("cann_pin", req.package, soc.name,
-                              f"{pkg} pins {_pin('cann', spec)} (for {soc.name}); installed: "
+                              f"{pkg} pins {_pin('cann', spec)}{req.pin_source} "
+                              f"(for {soc.name}); installed: "
                               f"{_installed_list(toolkits)}; "
                               f"{_suggest(spec, releases, soc, toolkits)} or relax the pin")]
     usable, refused = [], []
@@ -298,6 +301,7 @@ def _with_driver(req: Request, tk: Toolkit, inst: Installation, releases: Releas
                                 "that supports this driver"))
     if pin is not None and not pin.contains(drv.version):
         problems.append(Problem("driver_pin", req.package, soc.name,
-                                f"{pkg} pins {_pin('driver', pin)} (for {soc.name}); found {found}",
+                                f"{pkg} pins {_pin('driver', pin)}{req.pin_source} "
+                                f"(for {soc.name}); found {found}",
                                 "install a matching driver or relax the pin"))
     return Choice(req.package, soc.name, tk.id, tk, pins, tuple(notes), str(drv.version)), problems
