@@ -81,3 +81,15 @@ def spawn_opkg(*args, env=None, **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "opkg", *map(str, args)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env or child_env(), **kw)
+
+
+def cann_standin():
+    """tests/cann_standin.py (stand-in CANN installs and tools), loaded by path: this
+    directory's tests may run without tests/ on sys.path."""
+    import importlib.util
+
+    path = REPO / "tests" / "cann_standin.py"
+    spec = importlib.util.spec_from_file_location("cann_standin_for_registry", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

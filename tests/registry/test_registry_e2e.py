@@ -103,3 +103,40 @@ def test_broken_kernel_is_refused_listing_failing_cases(workspace, run_opkg, mon
     assert "refusing to publish: verification did not pass" in err
     assert "variant float32" in err and "even" in err
     assert not (workspace / "registry" / "records").exists()
+
+
+def test_cann_bundle_publish_and_install_with_stand_in_tools(tmp_path, monkeypatch, run_opkg):
+    """A CANN build (stand-in msopgen/bisheng) is published and installed in the layout
+    ASCEND_CUSTOM_OPP_PATH expects, only where the local CANN and driver can run it."""
+    from registry_testlib import cann_standin
+
+    s = cann_standin()
+    ascend = tmp_path / "Ascend"
+    s.use_stand_in_roots(monkeypatch, ascend)
+    s.install_stand_in_tools(s.make_toolkit(ascend, "8.0.RC2"))
+    monkeypatch.setenv("OPKG_CANN_CXX", str(s.make_host_cxx(tmp_path / "bin" / "host-g++")))
+    monkeypatch.setenv("OPKG_STANDIN_LOG", str(tmp_path / "tools.log"))
+    monkeypatch.setenv("OPKG_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("OPKG_REGISTRY", raising=False)
+    root = s.make_workspace(tmp_path / "ws", packages=("add_custom",))
+    monkeypatch.chdir(root)
+
+    code, out, err = run_opkg("publish", "packages/add_custom", "--soc", "Ascend910B1",
+                              "--toolchain", "cann-8.0.RC2")
+    assert code == 0, out + err
+    assert "Ascend910B1/cann-8.0.RC2" in out
+
+    dest = tmp_path / "opp"
+    # A build host: toolkit, no driver. The install refuses (exit 3) and writes nothing.
+    code, out, err = run_opkg("install", "add_custom", "--soc", "Ascend910B1", "--dest", dest)
+    assert code == 3 and "no NPU driver found" in err
+    assert not (dest / "vendors").exists()
+
+    s.make_driver(ascend, "24.1.rc2")
+    code, out, err = run_opkg("install", "add_custom", "--soc", "Ascend910B1", "--dest", dest)
+    assert code == 0, err
+    vendor = dest / "vendors" / "add_custom"
+    assert (vendor / "version.info").read_text() == "custom_opp_compiler_version=8.0.RC2\n"
+    assert list((vendor / "op_impl" / "ai_core" / "tbe" / "kernel").rglob("*.o"))
+    assert (dest / "add_custom" / "opkg-bundle.json").is_file()
+    assert f"export ASCEND_CUSTOM_OPP_PATH={vendor.resolve()}:${{ASCEND_CUSTOM_OPP_PATH}}" in out

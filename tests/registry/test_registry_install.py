@@ -14,6 +14,7 @@ from opkg.registry.install import install, parse_requirement
 from opkg.registry.publish import publish_bundles
 from opkg.registry.store import Store, canonical_json, index_add, sha256_bytes
 from opkg.registry.yank import yank
+from registry_testlib import cann_standin
 
 
 @pytest.fixture
@@ -249,17 +250,6 @@ def test_two_packages_may_not_overwrite_each_others_files(store, bundles, tmp_pa
 
 # -- the real runtime check, against stand-in CANN installs (tests/cann_standin.py) ----------
 
-def _standin():
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "cann_standin.py"
-    spec = importlib.util.spec_from_file_location("cann_standin_for_registry", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("toolkits,driver,bundle_tc,pin,error", [
     (["8.0.RC2"], "24.1.rc2", "cann-8.0.RC2", None, None),
     (["8.1.RC1"], "24.1.rc2", "cann-8.0.RC2", None, "cann-8.0.RC2 (the bundle) is not installed"),
@@ -269,7 +259,7 @@ def _standin():
 ])
 def test_default_runtime_check_on_stand_in_installs(store, bundles, tmp_path, monkeypatch,
                                                     toolkits, driver, bundle_tc, pin, error):
-    standin = _standin()
+    standin = cann_standin()
     root = tmp_path / "Ascend"
     for v in toolkits:
         standin.make_toolkit(root, v)
