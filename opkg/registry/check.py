@@ -119,9 +119,9 @@ def check(store: Store, *, repair: bool = False) -> Report:
             for f in sorted(pkg.glob("*.json")) if pkg.is_dir() else []:
                 key = f.name[:-len(".json")]
                 try:
-                    mark = store.read_yank(pkg.name, key)
-                except (RegistryError, Exception) as exc:
-                    err(f, getattr(exc, "message", str(exc)))
+                    store.read_yank(pkg.name, key)
+                except RegistryError as exc:
+                    err(f, exc.message)
                     continue
                 if (pkg.name, key) not in records:
                     warn(f, "yank mark for a version that has no record")
@@ -129,7 +129,6 @@ def check(store: Store, *, repair: bool = False) -> Report:
                     entry = index["packages"].get(pkg.name, {}).get("versions", {}).get(key)
                     if entry and not entry.get("yanked"):
                         warn(f, "yanked, but the index does not say so yet (`--repair` updates it)")
-                del mark
 
     if store.tmp.is_dir():
         leftovers = list(store.tmp.iterdir())

@@ -211,7 +211,9 @@ def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: 
 def _target(name: str, member: str) -> str:
     """Where a bundle member goes under DEST (POSIX relative path)."""
     p = PurePosixPath(member)
-    if p.parts[0] == "opp" and len(p.parts) > 1:
+    # Only a vendor tree leaves the package's own directory; anything else under opp/ stays
+    # inside it, so a bundle cannot place files beside other packages or over receipts.
+    if p.parts[:2] == ("opp", "vendors") and len(p.parts) > 3:
         return str(PurePosixPath(*p.parts[1:]))
     return str(PurePosixPath(name, *p.parts))
 

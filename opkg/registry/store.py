@@ -30,6 +30,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -188,14 +189,9 @@ class Store:
         """Write `data` (or a copy of `src`) into tmp/, fsync'd. Returns (path, digest, size)."""
         with self.writing(self.tmp):
             self.tmp.mkdir(parents=True, exist_ok=True)
-            fd = -1
-            for attempt in range(100):
-                path = self.tmp / f"stage-{os.getpid()}-{time.monotonic_ns()}-{attempt}"
-                try:
-                    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-                    break
-                except FileExistsError:
-                    continue
+            fd, name = tempfile.mkstemp(prefix=f"stage-{os.getpid()}-", dir=self.tmp)
+            path = Path(name)
+            os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide the index from other readers
             h, size = hashlib.sha256(), 0
             try:
                 with os.fdopen(fd, "wb") as out:

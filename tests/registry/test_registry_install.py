@@ -278,3 +278,26 @@ def test_default_runtime_check_on_stand_in_installs(store, bundles, tmp_path, mo
         install(store, "add_custom", soc="Ascend910B1", dest=dest)
     assert error in exc.value.message and exc.value.exit_code == 3
     assert not (dest / "vendors").exists()
+
+
+def test_only_vendor_trees_leave_the_package_directory(store, bundles, tmp_path):
+    sneaky = {"opp/.opkg/installed/other.json": b'{"files": {}}',
+              "opp/other/lib/x.so": b"x",
+              "opp/vendors/add_custom/version.info": b"v"}
+    publish_bundles(store, [bundles(toolchain="cann-8.0.RC2", extra_files=sneaky)])
+    dest = tmp_path / "ops"
+    install(store, "add_custom", soc="Ascend910B1", dest=dest,
+            runtime_check=lambda *a: None)
+    assert (dest / "vendors" / "add_custom" / "version.info").read_bytes() == b"v"
+    assert (dest / "add_custom" / "opp" / ".opkg" / "installed" / "other.json").is_file()
+    assert (dest / "add_custom" / "opp" / "other" / "lib" / "x.so").is_file()
+    assert not (dest / ".opkg" / "installed" / "other.json").exists()
+    assert not (dest / "other").exists()
+
+
+def test_registry_files_are_readable_by_others(store, bundles):
+    publish_bundles(store, [bundles()])
+    yank(store, "add_custom", "1.0.0", "r")
+    for path in store.root.rglob("*"):
+        if path.is_file() and path.name != ".lock":
+            assert path.stat().st_mode & 0o444 == 0o444, path
