@@ -51,6 +51,12 @@ def common_flags() -> list[str]:
         "-fno-strict-aliasing",
         "-ffp-contract=off",
         "-fno-fast-math",
+        # Each library keeps its own registries and block state even when several are loaded
+        # into one process: g++ would otherwise bind inline-function statics process-wide
+        # (STB_GNU_UNIQUE ignores RTLD_LOCAL). Only the entry points are exported.
+        "-fvisibility=hidden",
+        "-fvisibility-inlines-hidden",
+        "-fno-gnu-unique",
         f"-I{_INCLUDE}",
     ]
 

@@ -87,3 +87,17 @@ def test_missing_tiling_function_is_explained(pkgs, soc910b, lib_cache):
                          {"y": np.zeros(8, np.int64)}, {"big": 1})
     assert "no tiling function for op type TilingRt" in e.value.message
     assert "(OpDefs found: TilingRt)" in e.value.message and "tiling.function" in e.value.message
+
+
+def test_libraries_loaded_into_one_process_keep_their_own_registries(pkgs, soc910b, lib_cache):
+    from test_errors import OP as FAULTY
+    from test_tiling_data import OP as TILING_RT
+
+    faulty = simbuild.build(pkgs / "faulty", FAULTY, FAULTY.variants()[0], soc910b, lib_cache,
+                            tiling_sources=["op_host/faulty.cpp"], tiling_header="op_host/faulty_tiling.h",
+                            kernel_source="op_kernel/faulty.cpp")
+    rt = simbuild.build(pkgs / "tilingrt", TILING_RT, TILING_RT.variants()[0], soc910b, lib_cache,
+                        tiling_sources=["op_host/tiling_rt.cpp"], tiling_header="op_host/tiling_rt_tiling.h",
+                        kernel_source="op_kernel/tiling_rt.cpp", tiling_function="optiling::TilingRtFunc")
+    assert [p["type"] for p in runtime.host_prototypes(faulty.host)] == ["Faulty"]
+    assert [p["type"] for p in runtime.host_prototypes(rt.host)] == ["TilingRt"]

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #define OPKG_SIM_ABI 1
+#define OPKG_SIM_EXPORT __attribute__((visibility("default")))
 #define OPKG_SIM_MAX_DIMS 8
 #define OPKG_SIM_MAX_WORKSPACES 16
 
