@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -30,6 +31,9 @@ def wait_paused(proc: subprocess.Popen, step: str, timeout: float = 30.0) -> Non
     deadline = time.monotonic() + timeout
     line = ""
     while time.monotonic() < deadline:
+        # select first, so a child that hangs silently fails the test instead of blocking it
+        if not select.select([proc.stderr], [], [], max(0.0, deadline - time.monotonic()))[0]:
+            break
         line = proc.stderr.readline()
         if f"paused at {step}" in line:
             return
