@@ -131,7 +131,8 @@ class SimToolchain:
             force = (str(pkg.tiling_data),) if pkg.tiling_data else ()
             objs = []
             for src, name in ((pkg.kernel_source, "kernel.o"), (kernel_entry, "entry.o")):
-                actions.append(compile_step(src, vdir / name, kflags, what, force))
+                actions.append(compile_step(src, vdir / name, kflags, f"{what} {src.name}",
+                                            force))
                 objs.append(str(vdir / name))
             lib = vdir / "libkernel.so"
             actions.append(Action("exec", (str(lib),), tuple(objs),

@@ -1,0 +1,217 @@
+"""End to end through the real pipeline: plan -> SCons -> g++ -> sim -> NumPy -> bundles.
+
+Each test builds the real `add_custom` example in a fresh workspace, for one SoC to keep the
+suite quick. A wrapper around g++ logs every compiler invocation, so tests can say exactly what
+was (not) recompiled.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+SOC = "Ascend910B1"
+
+
+@pytest.fixture
+def cxx_log(tmp_path, monkeypatch):
+    log = tmp_path / "cxx.log"
+    wrapper = tmp_path / "bin" / "g++-logged"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\necho "$@" >> {log}\nexec g++ "$@"\n')
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("CXX", str(wrapper))
+    return log
+
+
+def compiles(log: Path) -> list[str]:
+    """Source files compiled since the log was last cleared."""
+    if not log.exists():
+        return []
+    out = []
+    for line in log.read_text().splitlines():
+        args = line.split()
+        if "-c" in args:
+            out.append(Path(args[args.index("-c") + 1]).name)
+    return out
+
+
+def opkg(*args, cwd, check=None):
+    r = subprocess.run([sys.executable, "-m", "opkg", *args], cwd=cwd, capture_output=True,
+                       text=True, timeout=900)
+    if check is not None:
+        assert r.returncode == check, r.stdout + r.stderr
+    return r
+
+
+@pytest.fixture
+def add_ws(workspace, cxx_log):
+    workspace.copy_package("add_custom")
+    return workspace
+
+
+def test_build_verifies_and_bundles(add_ws, cxx_log):
+    r = opkg("build", "packages/add_custom", "--soc", SOC, "--json", cwd=add_ws.root, check=0)
+    result = json.loads(r.stdout)
+    assert result["ok"]
+    [target] = result["targets"]
+    assert target["passed"] and target["soc"] == SOC and target["toolchain"] == "sim"
+    assert set(target["variants"]) == {"float16", "float32"}
+    bundle = Path(target["bundle"])
+    assert bundle.name == f"add_custom-1.0.0-{SOC}-sim.opkg.tgz" and bundle.is_file()
+    from opkg.bundle import read_metadata
+
+    meta = read_metadata(bundle)
+    assert meta["verification"]["passed"] and meta["verification"]["failed"] == 0
+    assert {v["name"] for v in meta["variants"]} == {"float16", "float32"}
+    assert meta["provenance"]["source_digest"].startswith("sha256:")
+    report = json.loads((add_ws.root / "out/sim/add_custom" / SOC / "float16" /
+                         "verification.json").read_text())
+    assert report["passed"] and report["cases"] == len(report["results"])
+    assert all(c["run"]["block_dim"] >= 1 for c in report["results"])
+    # nothing is written into the package
+    assert not any(p.name.endswith((".o", ".so", ".json")) for p in
+                   (add_ws.root / "packages").rglob("*"))
+
+
+def test_null_build_does_nothing_and_header_touch_rebuilds_only_dependents(add_ws, cxx_log):
+    opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
+    cxx_log.unlink()
+    r = opkg("build", "//...", "--soc", SOC, "--json", cwd=add_ws.root, check=0)
+    assert json.loads(r.stdout)["ran"] == 0 and compiles(cxx_log) == []
+    # the tiling-data header is used by the host code and (force-included) by each kernel
+    header = add_ws.root / "packages/add_custom/op_host/add_custom_tiling.h"
+    header.write_text(header.read_text() + "\n// touched\n")
+    opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
+    compiled = compiles(cxx_log)
+    assert "add_custom.cpp" in compiled
+    cxx_log.unlink()
+    # a kernel-only change recompiles the kernel variants, not the host library
+    kernel = add_ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
+    kernel.write_text(kernel.read_text() + "\n// touched\n")
+    opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
+    compiled = compiles(cxx_log)
+    assert sorted(compiled) == ["add_custom.cpp", "add_custom.cpp"], compiled  # 2 variants
+    assert "host_entry.cpp" not in compiled
+
+
+def test_helper_library_header_change_rebuilds_dependents(add_ws, cxx_log):
+    add_ws.library("common")
+    header = add_ws.root / "packages/common/include/common.h"
+    manifest = add_ws.root / "packages/add_custom/opkg.yaml"
+    manifest.write_text(manifest.read_text().replace("deps: []", "deps: [//packages/common]")
+                        if "deps: []" in manifest.read_text()
+                        else manifest.read_text() + "deps: [//packages/common]\n")
+    kernel = add_ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
+    kernel.write_text('#include "common.h"\n' + kernel.read_text())
+    opkg("build", "//packages/add_custom", "--soc", SOC, cwd=add_ws.root, check=0)
+    cxx_log.unlink()
+    header.write_text("#pragma once\n#define COMMON_CHANGED 1\n")
+    opkg("build", "//packages/add_custom", "--soc", SOC, cwd=add_ws.root, check=0)
+    assert sorted(compiles(cxx_log)) == ["add_custom.cpp", "add_custom.cpp"]
+
+
+def test_cache_restores_outputs_without_compiling(add_ws, cxx_log):
+    opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
+    bundle = next((add_ws.root / "out/bundles").iterdir())
+    first = bundle.read_bytes()
+    cxx_log.unlink()
+    opkg("clean", cwd=add_ws.root, check=0)
+    assert not (add_ws.root / "out").exists()
+    r = opkg("build", "//...", "--soc", SOC, "--json", cwd=add_ws.root, check=0)
+    assert compiles(cxx_log) == []
+    assert json.loads(r.stdout)["cached"] > 0
+    assert bundle.read_bytes() == first
+
+
+def test_bundles_are_reproducible_across_clean_builds(add_ws, tmp_path, monkeypatch):
+    opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
+    bundle = next((add_ws.root / "out/bundles").iterdir())
+    first = bundle.read_bytes()
+    monkeypatch.setenv("OPKG_CACHE_DIR", str(tmp_path / "other-cache"))
+    opkg("clean", cwd=add_ws.root, check=0)
+    opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
+    assert bundle.read_bytes() == first
+
+
+def test_toolchain_change_never_reuses_the_cache(add_ws, cxx_log, monkeypatch, tmp_path):
+    opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
+    cxx_log.unlink()
+    opkg("clean", cwd=add_ws.root, check=0)
+    # same compiler behind a different path: a different toolchain identity
+    other = tmp_path / "bin" / "g++-other"
+    other.write_text((tmp_path / "bin" / "g++-logged").read_text())
+    other.chmod(0o755)
+    monkeypatch.setenv("CXX", str(other))
+    opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
+    assert len(compiles(cxx_log)) >= 5
+
+
+def test_broken_kernel_fails_with_case_variant_and_first_wrong_element(add_ws):
+    kernel = add_ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
+    text = kernel.read_text()
+    assert "Add(zLocal" in text
+    kernel.write_text(text.replace("Add(zLocal", "Sub(zLocal", 1))
+    r = opkg("build", "//...", "--soc", SOC, cwd=add_ws.root)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "FAIL" in r.stdout
+    assert "float16" in r.stdout and "float32" in r.stdout
+    assert "z[" in r.stdout and "expected" in r.stdout
+    report = json.loads((add_ws.root / "out/sim/add_custom" / SOC / "float32" /
+                         "verification.json").read_text())
+    assert not report["passed"]
+    first = report["results"][0]["outputs"]["z"]["first_mismatch"]
+    assert first["index"] and first["actual"] != first["expected"]
+
+
+def test_compile_error_names_package_and_file_without_scons_noise(add_ws):
+    kernel = add_ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
+    kernel.write_text(kernel.read_text() + "\nthis is not C++;\n")
+    r = opkg("build", "//...", "--soc", SOC, "--keep-going", cwd=add_ws.root)
+    assert r.returncode == 1
+    assert "FAILED compile add_custom kernel" in r.stderr
+    assert "//packages/add_custom" in r.stderr
+    assert "packages/add_custom/op_kernel/add_custom.cpp:" in r.stderr
+    assert "scons:" not in r.stderr and "Traceback" not in r.stderr
+
+
+def test_ub_overflow_is_a_clear_verification_error(add_ws):
+    kernel = add_ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
+    text = kernel.read_text()
+    import re
+
+    # ask for far more UB than any SoC has: 192 KiB on 910B
+    text, n = re.subn(r"InitBuffer\((\w+), BUFFER_NUM, ([^;]+)\);",
+                      r"InitBuffer(\1, BUFFER_NUM, (\2) * 1024);", text, count=1)
+    assert n == 1
+    kernel.write_text(text)
+    r = opkg("test", "//...", "--soc", SOC, cwd=add_ws.root)
+    assert r.returncode == 1
+    assert "UB" in r.stdout and "add_custom.cpp:" in r.stdout
+
+
+def test_ctrl_c_leaves_no_partial_outputs(add_ws):
+    proc = subprocess.Popen([sys.executable, "-m", "opkg", "build", "//...", "--soc", SOC],
+                            cwd=add_ws.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 120
+    # interrupt once compiling has started
+    while time.monotonic() < deadline and not list((add_ws.root / "out").rglob("*.tmp-*")) \
+            and not list((add_ws.root / "out").rglob("*.o")):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    leftovers = [p for p in (add_ws.root / "out").rglob("*") if ".tmp-" in p.name]
+    assert leftovers == []
+    # the next build completes normally
+    opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
