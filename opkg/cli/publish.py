@@ -76,7 +76,12 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, bundles, dry_ru
             raise BuildError("refusing to publish: the build failed ("
                              + summary_line(result).strip() + ")",
                              hint="run `opkg build` on the same targets to see why")
-        paths = result.bundles
+        # The build includes dependencies; publish only what was asked for.
+        wanted = {p.label for p in ws.select(list(targets))}
+        paths = [t.bundle for t in result.targets if t.bundle and t.package in wanted]
+        if not paths:
+            raise UsageError("nothing to publish: the targets produce no operator bundles",
+                             hint="header-only library packages are not published on their own")
     outcomes = publish_bundles(store, paths, dry_run=dry_run)
     if as_json:
         emit_json({"registry": str(store.root), "dry_run": dry_run,
