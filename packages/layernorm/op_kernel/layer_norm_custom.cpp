@@ -84,7 +84,7 @@ private:
     // A reduction result is read by the scalar unit: it must wait for the vector pipe.
     __aicore__ inline void WaitVectorForScalar()
     {
-        event_t eventIdVToS = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::V_S));
+        event_t eventIdVToS = static_cast<event_t>(pipe.FetchEventID(HardEvent::V_S));
         SetFlag<HardEvent::V_S>(eventIdVToS);
         WaitFlag<HardEvent::V_S>(eventIdVToS);
     }
