@@ -162,7 +162,8 @@ def _repair(store: Store) -> list[str]:
         (n, k) for n, p in store.load_index()["packages"].items() for k in p["versions"]}
     index = store.update_index(drop_dangling, rebuild=rebuild)
     if rebuild:
-        done.append("rebuilt the index from the version records")
+        done.append("rebuilt the index from the version records (the malformed index held "
+                    "their digests; the records are now trusted as they are)")
     for n, p in index["packages"].items():
         for k in p["versions"]:
             if (n, k) not in before and not rebuild:

@@ -78,7 +78,7 @@ def test_malformed_index_is_an_error_and_repair_rebuilds_it(store):
     assert "--repair" in exc.value.hint
     assert not check(store).ok
     r = check(store, repair=True)
-    assert r.ok and "rebuilt the index from the version records" in r.repaired
+    assert r.ok and any(x.startswith("rebuilt the index from the version records") for x in r.repaired)
     assert set(store.catalog()) == {"add_custom", "layernorm"}
 
 
