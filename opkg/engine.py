@@ -86,13 +86,22 @@ def default_jobs() -> int:
 
 
 def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=False,
-          verify=True, bundle=True, on_event: Callable[[dict], None] | None = None
-          ) -> BuildResult:
+          verify=True, bundle=True, on_event: Callable[[dict], None] | None = None,
+          locked: bool = False) -> BuildResult:
+    from opkg.toolchains.alignment import lock_digest, preflight
+
     packages = ws.select(patterns)
     # a package's deps are built too: a library has no actions, an operator dep its own
     closure = [ws.packages[l] for l in ws.graph.closure([p.label for p in packages])]
+    # toolchain misalignment (and, with --locked, drift from opkg.lock) stops here, exit 3
+    resolution = preflight(ws, closure, list(socs) if socs else None, toolchain, locked=locked)
+    if on_event:
+        for choice in resolution.choices:
+            for note in choice.notes:
+                on_event({"event": "note", "target": f"{choice.package}@{choice.soc}",
+                          "message": note})
     request = BuildRequest(tuple(closure), tuple(socs) if socs else None, toolchain, verify,
-                           bundle)
+                           bundle, resolution, lock_digest(ws))
     plan = make_plan(ws, request)
     return run_plan(ws, plan, jobs=jobs, keep_going=keep_going, on_event=on_event)
 

@@ -121,16 +121,18 @@ class BuildRequest:
 
     packages: tuple[Package, ...]
     socs: tuple[str, ...] | None = None       # None: each package's own SoCs
-    toolchain: str | None = None              # None: resolution decides
+    toolchain: str | None = None              # what --toolchain asked for
     verify: bool = True
     bundle: bool = True
+    resolution: object = None                 # toolchains.resolve.Resolution: who builds what
+    lock_digest: str | None = None            # opkg.lock's digest, for bundle provenance
 
 
 def make_plan(ws, request: BuildRequest) -> Plan:
     """Targets and actions for the requested packages (library packages produce none)."""
     from opkg.errors import UsageError
     from opkg.socs import get_soc
-    from opkg.toolchains import get_toolchain, resolve_toolchain
+    from opkg.toolchains import get_toolchain
 
     out = ws.settings.output_dir
     commit, dirty = git_state(ws.root)
@@ -151,11 +153,14 @@ def make_plan(ws, request: BuildRequest) -> Plan:
         deps = [ws.packages[d] for d in ws.graph.deps(pkg.label)]
         for soc_name in socs:
             soc = get_soc(soc_name, ws.root)
-            tc_id = resolve_toolchain(ws, pkg, soc, request.toolchain)
+            choice = request.resolution.choice(pkg.label, soc_name) \
+                if request.resolution is not None else None
+            tc_id = choice.toolchain if choice else (request.toolchain or "sim")
             toolchain = get_toolchain(tc_id, ws)
             target, steps = toolchain.plan_target(
                 pkg, soc, deps, out, provenance={"git_commit": commit, "git_dirty": dirty,
-                                                 "opkg_version": __version__},
+                                                 "opkg_version": __version__,
+                                                 "lock_digest": request.lock_digest},
                 verify=request.verify, bundle=request.bundle)
             targets.append(target)
             actions.extend(steps)

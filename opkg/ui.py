@@ -31,9 +31,16 @@ class Progress:
         self.started = time.monotonic()
         self.ran = self.cached = self.failed = 0
         self.running: list[str] = []
+        self.notes: dict[str, int] = {}
 
     def __call__(self, event: dict) -> None:
         kind = event["event"]
+        if kind == "note":
+            # one line per distinct note, however many targets it applies to
+            if event["message"] not in self.notes and not self.quiet:
+                self._line(click.style(f"note: {event['message']}", dim=True))
+            self.notes[event["message"]] = self.notes.get(event["message"], 0) + 1
+            return
         if kind == "start":
             self.running.append(event["description"])
         elif kind in ("done", "fail"):

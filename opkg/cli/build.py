@@ -10,7 +10,7 @@ from opkg.cli.options import build_options
 
 
 def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bool,
-              detail: bool):
+              detail: bool, locked: bool = False):
     from opkg import engine
     from opkg.ui import Progress, summary_line, verification_table
     from opkg.workspace import Workspace
@@ -19,7 +19,8 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
     progress = Progress(ws.root, quiet=False)
     try:
         result = engine.build(ws, list(targets), socs=socs, toolchain=toolchain, jobs=jobs,
-                              keep_going=keep_going, bundle=bundle, on_event=progress)
+                              keep_going=keep_going, bundle=bundle, on_event=progress,
+                              locked=locked)
     finally:
         progress.finish()
     if as_json:
@@ -44,7 +45,9 @@ def _rel(path, root) -> str:
 
 @click.command()
 @build_options
-def build(targets, socs, toolchain, jobs, keep_going, as_json):
+@click.option("--locked", is_flag=True,
+              help="Fail (exit 3) if toolchain resolution differs from opkg.lock (for CI).")
+def build(targets, socs, toolchain, jobs, keep_going, as_json, locked):
     """Build, verify and bundle packages.
 
     TARGETS are labels (//packages/layernorm), patterns (//packages/..., //...), paths
@@ -60,11 +63,16 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json):
       opkg build packages/layernorm
       opkg build //... -j 8 --keep-going
       opkg build //packages/add_custom --soc Ascend910B1 --json
+      opkg build //... --locked                 CI: toolchains exactly as in opkg.lock
+
+    Toolchain alignment (CANN, driver, SoC against each package's pins) is checked before
+    anything compiles; see `opkg toolchain check`.
 
     Exit status: 0 all verified, 1 a step or a case failed, 2 bad input, 3 toolchain
     misalignment.
     """
-    run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=True, detail=False)
+    run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=True, detail=False,
+              locked=locked)
 
 
 @click.command()

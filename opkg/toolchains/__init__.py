@@ -35,9 +35,3 @@ def get_toolchain(toolchain_id: str, ws=None):
         module, cls = BACKENDS[family].split(":")
         _instances[key] = getattr(importlib.import_module(module), cls)(toolchain_id, ws)
     return _instances[key]
-
-
-def resolve_toolchain(ws, pkg, soc, requested: str | None) -> str:
-    """The toolchain for one (package, SoC): the requested one, else the workspace default,
-    else `sim`."""
-    return requested or ws.settings.default_toolchain or "sim"

@@ -169,8 +169,7 @@ class SimToolchain:
             "name": pkg.name, "version": pkg.version, "summary": pkg.summary, "soc": soc.name,
             "toolchain": {"id": self.id, "version": self.version(), "fingerprint": fp},
             "op": op.to_json(), "label": pkg.label,
-            "provenance": {**provenance, "source_digest": digest_files(sources, pkg.dir),
-                           "lock_digest": None},
+            "provenance": {**provenance, "source_digest": digest_files(sources, pkg.dir)},
         }
         files = {"opkg.yaml": str(pkg.manifest_path), "lib/libhost.so": str(host_lib)}
         for vname, lib in kernel_libs.items():
