@@ -75,8 +75,7 @@ class Progress:
     def _line(self, text: str) -> None:
         if self.tty:
             self.stream.write("\r\033[K")
-        self.stream.write(text + "\n")
-        self.stream.flush()
+        click.echo(text, file=self.stream)   # drops colour codes when not a terminal
 
     def finish(self) -> None:
         if self.tty and not self.quiet:
