@@ -164,3 +164,28 @@ def test_wrong_input_dtype(built):
     with pytest.raises(SimError, match="input 'x' is float64, but this variant needs float32"):
         runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc,
                          {"x": np.zeros(256)}, {"y": np.zeros(256, np.float32)}, {"mode": 0})
+
+
+def test_segfault_in_kernel_code_names_the_block_and_last_api_call(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 11, blocks=2)
+    err = e.value
+    assert err.block == 1 and err.line == line_of(kernel_src, "segv")     # x.GetValue(0) on that line
+    assert "segmentation fault at address 0x40" in err.message
+    assert "the last checked Ascend C call before it is at this line" in err.message
+    # The process is intact: later runs work.
+    x, y, _ = run(built, 0, blocks=2)
+    np.testing.assert_array_equal(y, x * 2)
+
+
+def test_abort_in_kernel_code(built):
+    with pytest.raises(SimError, match="abort\\(\\) in kernel code") as e:
+        run(built, 12)
+    assert e.value.block == 0
+
+
+def test_syncall_across_blocks_is_refused(built, kernel_src):
+    with pytest.raises(SimError, match="SyncAll across blocks is not emulated") as e:
+        run(built, 13, blocks=2)
+    assert e.value.line == line_of(kernel_src, "syncall")
+    run(built, 13, blocks=1)

@@ -55,6 +55,7 @@ namespace opkg_sim {
 
 template <class T>
 inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const char* op, const char* role, SrcLoc loc) {
+    note(loc);
     if (!t.ptr_) fail(loc, format("%s: %s is a LocalTensor that was never allocated", op, role));
     if (bytes > uint64_t(t.size_) * sizeof(T)) {
         fail(loc, format("%s: %s needs %llu bytes but the LocalTensor holds only %u elements (%llu bytes)", op, role,

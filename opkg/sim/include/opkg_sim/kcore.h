@@ -88,11 +88,17 @@ struct BlockState {
     uint64_t sys_workspace = 0;
     std::string* log = nullptr;
     bool active = false;
+    SrcLoc last{nullptr, 0};   // the latest checked API call, named if the kernel then crashes
 };
 
 inline BlockState& block() {
     static thread_local BlockState state;
     return state;
+}
+
+// Records an API call site; cheap enough to do on every checked call.
+inline void note(SrcLoc loc) {
+    if (loc.file) block().last = loc;
 }
 
 inline const char* basename_of(const char* path) {
@@ -103,6 +109,7 @@ inline const char* basename_of(const char* path) {
 // Checks that [p, p+bytes) lies inside one GM buffer the kernel was given; returns the region.
 inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what, SrcLoc loc) {
     BlockState& b = block();
+    note(loc);
     if (b.gm.empty()) return nullptr;
     const uint8_t* q = static_cast<const uint8_t*>(p);
     const GmRegion* near = nullptr;

@@ -5,6 +5,8 @@
 #ifndef OPKG_SIM_KERNEL_RUNTIME_H
 #define OPKG_SIM_KERNEL_RUNTIME_H
 
+#include <csetjmp>
+#include <csignal>
 #include <cstdlib>
 #include <new>
 #include "kernel_operator.h"
@@ -30,6 +32,58 @@ inline void set_error(OpkgError* err, int kind, const std::string& file, int lin
     copy_text(err->message, sizeof err->message, msg);
 }
 
+// Crashes in kernel code (a raw pointer past a buffer, integer division by zero, abort()) jump
+// back here so they are reported like other failures, naming the last API call before them.
+struct CrashGuard {
+    static sigjmp_buf& jump() {
+        static sigjmp_buf buf;
+        return buf;
+    }
+    static volatile sig_atomic_t& signal_no() {
+        static volatile sig_atomic_t sig = 0;
+        return sig;
+    }
+    static void*& address() {
+        static void* addr = nullptr;
+        return addr;
+    }
+    static void handler(int sig, siginfo_t* info, void*) {
+        signal_no() = sig;
+        address() = info ? info->si_addr : nullptr;
+        siglongjmp(jump(), 1);
+    }
+    static constexpr int kSignals[4] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT};
+    struct sigaction old_[4];
+    stack_t old_stack_{};
+    std::vector<char> stack_;
+
+    CrashGuard() : stack_(1 << 16) {
+        stack_t ss{};
+        ss.ss_sp = stack_.data();
+        ss.ss_size = stack_.size();
+        sigaltstack(&ss, &old_stack_);   // stack overflows still reach the handler
+        struct sigaction sa{};
+        sa.sa_sigaction = &CrashGuard::handler;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        for (int i = 0; i < 4; ++i) sigaction(kSignals[i], &sa, &old_[i]);
+    }
+    ~CrashGuard() {
+        for (int i = 0; i < 4; ++i) sigaction(kSignals[i], &old_[i], nullptr);
+        sigaltstack(&old_stack_, nullptr);
+    }
+    static std::string describe(int sig, void* addr) {
+        switch (sig) {
+            case SIGSEGV: return format("segmentation fault at address %p: the kernel touched memory outside its "
+                                        "GM buffers and UB through a raw pointer", addr);
+            case SIGBUS: return format("bus error at address %p", addr);
+            case SIGFPE: return "arithmetic exception (integer division by zero?) in kernel scalar code";
+            case SIGABRT: return "abort() in kernel code (a failed assert()?)";
+            default: return format("signal %d", sig);
+        }
+    }
+};
+
 inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** args), OpkgError* err) {
     if (err) std::memset(err, 0, sizeof *err);
     if (!launch || launch->abi != OPKG_SIM_ABI) {
@@ -50,9 +104,10 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         if (launch->args[i].ptr) regions.push_back(GmRegion{launch->args[i].ptr, launch->args[i].bytes, launch->args[i].name});
     }
     std::string log;
-    int rc = 0;
+    volatile int rc = 0;
     BlockState& b = block();
-    for (uint32_t idx = 0; idx < launch->block_dim && rc == 0; ++idx) {
+    CrashGuard guard;
+    for (volatile uint32_t idx = 0; idx < launch->block_dim && rc == 0; ++idx) {
         b = BlockState();
         b.idx = idx;
         b.num = launch->block_dim;
@@ -64,6 +119,15 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         b.log = &log;
         b.active = true;
         std::memset(arena, 0xFF, arena_bytes);
+        if (sigsetjmp(CrashGuard::jump(), 1) != 0) {
+            std::string msg = CrashGuard::describe(CrashGuard::signal_no(), CrashGuard::address());
+            SrcLoc last = b.last;
+            if (last.file) msg += format("; the last checked Ascend C call before it is at this line");
+            else msg += "; no Ascend C call had been made in this block yet";
+            set_error(err, FAIL_RULE, last.file ? last.file : "", last.line, idx, launch->block_dim, msg);
+            rc = 1;
+            break;
+        }
         try {
             entry(args.data());
         } catch (const Failure& f) {

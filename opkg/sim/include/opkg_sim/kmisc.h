@@ -17,8 +17,16 @@ inline int64_t GetSubBlockNum() { return 1; }
 template <pipe_t pipe = PIPE_ALL> inline void PipeBarrier() {}
 template <HardEvent evt> inline void SetFlag(int32_t) {}
 template <HardEvent evt> inline void WaitFlag(int32_t) {}
-inline void SyncAll() {}
-template <bool isAIVOnly = true> inline void SyncAll() {}
+// Blocks run one after another, so a barrier across them cannot be honoured; say so rather
+// than compute with data other blocks have not produced yet.
+inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    if (opkg_sim::block().num > 1) {
+        opkg_sim::fail(loc, "SyncAll across blocks is not emulated yet (the sim runs blocks one after "
+                            "another); run with blockDim 1 or avoid cross-block synchronisation");
+    }
+}
+template <bool isAIVOnly = true>
+inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { SyncAll(loc); }
 inline void SetAtomicNone() {}
 template <class T> inline void SetAtomicAdd() {}
 inline void SetMaskNorm() {}

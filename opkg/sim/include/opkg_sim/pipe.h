@@ -90,6 +90,7 @@ public:
 
 private:
     void require_init(const char* what, opkg_sim::SrcLoc loc) const {
+        opkg_sim::note(loc);
         if (!base_) {
             opkg_sim::fail(loc, opkg_sim::format("%s on a %s before TPipe::InitBuffer gave it memory",
                                                  what, describe().c_str()));

@@ -1,3 +1,4 @@
+#include <cassert>
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -42,6 +43,15 @@ public:
             Muls(y, x, 2.0f, length_ + 64);   // @count-too-big
         } else {
             Muls(y, x, 2.0f, length_);
+        }
+        if (TILING_KEY_IS(11) && GetBlockIdx() == 1) {
+            *((volatile float*)(uintptr_t)64) = x.GetValue(0);   // @segv
+        }
+        if (TILING_KEY_IS(12)) {
+            assert(length_ == 0);
+        }
+        if (TILING_KEY_IS(13)) {
+            SyncAll();   // @syncall
         }
         if (TILING_KEY_IS(9)) {
             AscendC::printf("block %d of %d: first %f\n", (int)GetBlockIdx(), (int)GetBlockNum(), (double)x.GetValue(0));
