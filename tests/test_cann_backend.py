@@ -232,3 +232,38 @@ def test_stand_in_tools_reject_bad_arguments(stand_in, tmp_path):
                           str(tmp_path / "none.json"), "-c", "ai_core-Ascend910B1", "-lan", "cpp",
                           "-out", str(tmp_path / "p")], capture_output=True, text=True)
     assert bad.returncode == 2 and "input json not found" in bad.stderr
+
+
+def test_build_resolves_by_pin_and_refuses_misalignment_early(stand_in, capsys):
+    from opkg.cli import main
+
+    # add_custom pins cann>=8.0.RC2,<8.3: without --toolchain the highest inside is 8.2.RC1
+    code, out, err = build(capsys, "packages/add_custom", "--soc", "Ascend910B1", "--json")
+    assert code == 0, err
+    assert json.loads(out)["targets"][0]["toolchain"] == "cann-8.2.RC1"
+    assert any("8.2.RC1" in e["argv"][0] for e in read_log(stand_in["log"]) if e["tool"] == "msopgen")
+    # a pin no installed toolkit satisfies: exit 3 before any tool runs
+    manifest = stand_in["root"] / "packages/add_custom/opkg.yaml"
+    manifest.write_text(manifest.read_text().replace('cann: ">=8.0.RC2,<8.3"', 'cann: ">=8.3"'))
+    stand_in["log"].unlink()
+    code, _, err = build(capsys, "packages/add_custom", "--soc", "Ascend910B1")
+    assert code == 3 and "pins cann>=8.3" in err and "installed: " in err
+    assert read_log(stand_in["log"]) == []
+
+
+def test_build_locked(stand_in, capsys):
+    from opkg.cli import main
+
+    code, _, err = build(capsys, "packages/add_custom", "--soc", "Ascend910B1", "--locked")
+    assert code == 3 and "opkg.lock not found" in err
+    with pytest.raises(SystemExit) as exc:
+        main(["lock", "packages/add_custom", "--toolchain", "cann-8.0.RC3"])
+    assert exc.value.code == 0
+    capsys.readouterr()
+    code, _, err = build(capsys, "packages/add_custom", "--soc", "Ascend910B1", "--locked")
+    assert code == 3
+    assert ("//packages/add_custom (Ascend910B1): locked cann-8.0.RC3 8.0.RC3, resolves to "
+            "cann-8.2.RC1 8.2.RC1") in err
+    code, _, err = build(capsys, "packages/add_custom", "--soc", "Ascend910B1", "--locked",
+                         "--toolchain", "cann-8.0.RC3")
+    assert code == 0, err
