@@ -189,3 +189,19 @@ def test_syncall_across_blocks_is_refused(built, kernel_src):
         run(built, 13, blocks=2)
     assert e.value.line == line_of(kernel_src, "syncall")
     run(built, 13, blocks=1)
+
+
+def test_two_blocks_storing_the_same_bytes_is_a_race(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 14, blocks=3)
+    err = e.value
+    assert err.line == line_of(kernel_src, "shared-store") and err.block == 1
+    assert "blocks 0 and 1 both write bytes [0, 1024) of 'y'" in err.message
+    assert "SetAtomicAdd" in err.message
+
+
+def test_atomic_add_accumulates_across_blocks(built):
+    x, y, _ = run(built, 15, blocks=3)
+    n = N_PER_BLOCK
+    np.testing.assert_array_equal(y[:n], 2 * (x[:n] + x[n:2 * n] + x[2 * n:]))
+    assert np.all(y[n:] == 0)

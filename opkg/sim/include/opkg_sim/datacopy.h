@@ -92,6 +92,29 @@ inline void check_whole_blocks(uint32_t count, const char* op, SrcLoc loc) {
     }
 }
 
+template <class T> constexpr int atomic_code() {
+    return std::is_same<T, float>::value ? 1 : std::is_same<T, half>::value ? 2 : std::is_same<T, int32_t>::value ? 3
+         : std::is_same<T, int16_t>::value ? 4 : std::is_same<T, int8_t>::value ? 5 : std::is_same<T, bfloat16_t>::value ? 6 : 7;
+}
+
+// Every UB->GM store goes through here: a plain copy that is recorded for the cross-block
+// conflict check, or, after SetAtomicAdd<T>(), an element-wise accumulate.
+template <class T>
+inline void store_gm(T* dst, const T* src, uint64_t bytes, const char* op, SrcLoc loc) {
+    BlockState& b = block();
+    if (b.atomic) {
+        if (b.atomic != atomic_code<T>()) {
+            fail(loc, format("%s of %s data while SetAtomicAdd<%s> is active", op, type_name<T>(), b.atomic_type));
+        }
+        using C = calc_t<T>;
+        uint64_t n = bytes / sizeof(T);
+        for (uint64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(static_cast<C>(dst[i]) + static_cast<C>(src[i]));
+        return;
+    }
+    std::memcpy(dst, src, bytes);
+    record_write(dst, bytes, loc);
+}
+
 }  // namespace opkg_sim
 
 namespace AscendC {
@@ -113,7 +136,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     uint64_t bytes = uint64_t(count) * sizeof(T);
     opkg_sim::check_ub(src, bytes, "DataCopy UB->GM", "source", loc);
     opkg_sim::check_gt(dst, bytes, "DataCopy UB->GM", loc);
-    std::memcpy(dst.ptr_, src.ptr_, bytes);
+    opkg_sim::store_gm(dst.ptr_, src.ptr_, bytes, "DataCopy UB->GM", loc);
 }
 
 template <class T>
@@ -150,7 +173,10 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     opkg_sim::check_gt(dst, dst_span, "DataCopy UB->GM", loc);
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
-    for (uint32_t i = 0; i < p.blockCount; ++i) std::memcpy(d + i * dstep, s + i * sstep, blk);
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+        opkg_sim::store_gm(reinterpret_cast<T*>(d + i * dstep), reinterpret_cast<const T*>(s + i * sstep), blk,
+                           "DataCopy UB->GM", loc);
+    }
 }
 
 template <class T>
@@ -213,7 +239,10 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
     opkg_sim::check_gt(dst, dstep * (p.blockCount - 1) + p.blockLen, "DataCopyPad UB->GM", loc);
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
-    for (uint32_t i = 0; i < p.blockCount; ++i) std::memcpy(d + i * dstep, s + i * sstep, p.blockLen);
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+        opkg_sim::store_gm(reinterpret_cast<T*>(d + i * dstep), reinterpret_cast<const T*>(s + i * sstep), p.blockLen,
+                           "DataCopyPad UB->GM", loc);
+    }
 }
 
 template <class T>

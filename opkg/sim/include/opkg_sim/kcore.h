@@ -76,6 +76,14 @@ struct GmRegion {
     const char* name;
 };
 
+// One run of GM bytes a block wrote (without atomic add), for cross-block conflict checks.
+struct GmWrite {
+    const uint8_t* begin;
+    const uint8_t* end;
+    int64_t block;
+    SrcLoc loc;
+};
+
 struct BlockState {
     int64_t idx = 0;
     int64_t num = 1;
@@ -89,6 +97,9 @@ struct BlockState {
     std::string* log = nullptr;
     bool active = false;
     SrcLoc last{nullptr, 0};   // the latest checked API call, named if the kernel then crashes
+    std::vector<GmWrite>* writes = nullptr;   // shared by all blocks of a launch
+    int atomic = 0;            // SetAtomicAdd<T>: a code for T; 0 = plain stores
+    const char* atomic_type = "";
 };
 
 inline BlockState& block() {
@@ -128,6 +139,20 @@ inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what,
     }
     fail(loc, format("%s accesses %llu GM bytes at %p, outside every buffer passed to the kernel "
                      "(inputs, outputs, workspace, tiling)", what, (unsigned long long)bytes, p));
+}
+
+inline void record_write(const void* p, uint64_t bytes, SrcLoc loc) {
+    BlockState& b = block();
+    if (!b.writes || bytes == 0) return;
+    const uint8_t* q = static_cast<const uint8_t*>(p);
+    if (!b.writes->empty()) {
+        GmWrite& last = b.writes->back();
+        if (last.block == b.idx && last.end == q) {   // sequential stores coalesce
+            last.end = q + bytes;
+            return;
+        }
+    }
+    b.writes->push_back(GmWrite{q, q + bytes, b.idx, loc});
 }
 
 inline void log_line(const std::string& text) {

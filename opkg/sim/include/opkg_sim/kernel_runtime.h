@@ -7,6 +7,7 @@
 
 #include <csetjmp>
 #include <csignal>
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 #include "kernel_operator.h"
@@ -84,6 +85,49 @@ struct CrashGuard {
     }
 };
 
+inline const GmRegion* region_of(const std::vector<GmRegion>& regions, const uint8_t* p) {
+    for (const GmRegion& r : regions) {
+        if (p >= r.base && p < r.base + r.bytes) return &r;
+    }
+    return nullptr;
+}
+
+// Two blocks storing to the same GM bytes (outside atomic add) race on hardware.
+inline bool check_conflicts(std::vector<GmWrite>& writes, const std::vector<GmRegion>& regions, OpkgError* err,
+                            uint32_t block_dim) {
+    std::sort(writes.begin(), writes.end(), [](const GmWrite& a, const GmWrite& b) {
+        return a.begin < b.begin || (a.begin == b.begin && a.block < b.block);
+    });
+    const GmWrite* top = nullptr;     // the write reaching furthest so far
+    const GmWrite* other = nullptr;   // the furthest-reaching write of any other block
+    for (const GmWrite& w : writes) {
+        const GmWrite* hit = nullptr;
+        if (top && top->block != w.block && top->end > w.begin) hit = top;
+        else if (other && other->block != w.block && other->end > w.begin) hit = other;
+        if (hit) {
+            const uint8_t* lo = w.begin;
+            const uint8_t* hi = hit->end < w.end ? hit->end : w.end;
+            const GmRegion* r = region_of(regions, lo);
+            std::string msg = format(
+                "blocks %lld and %lld both write bytes [%llu, %llu) of '%s' (block %lld at %s:%d); on hardware "
+                "the result depends on timing. Give each block its own part of the output, or accumulate with "
+                "SetAtomicAdd.",
+                (long long)hit->block, (long long)w.block, (unsigned long long)(r ? lo - r->base : 0),
+                (unsigned long long)(r ? hi - r->base : 0), r ? r->name : "?", (long long)hit->block,
+                hit->loc.file ? hit->loc.file : "?", hit->loc.line);
+            set_error(err, FAIL_RULE, w.loc.file ? w.loc.file : "", w.loc.line, w.block, block_dim, msg);
+            return false;
+        }
+        if (!top || w.end > top->end) {
+            if (top && top->block != w.block) other = top;
+            top = &w;
+        } else if (w.block != top->block && (!other || w.end > other->end)) {
+            other = &w;
+        }
+    }
+    return true;
+}
+
 inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** args), OpkgError* err) {
     if (err) std::memset(err, 0, sizeof *err);
     if (!launch || launch->abi != OPKG_SIM_ABI) {
@@ -104,6 +148,7 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         if (launch->args[i].ptr) regions.push_back(GmRegion{launch->args[i].ptr, launch->args[i].bytes, launch->args[i].name});
     }
     std::string log;
+    std::vector<GmWrite> writes;
     volatile int rc = 0;
     BlockState& b = block();
     CrashGuard guard;
@@ -117,6 +162,7 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         b.tiling_key = launch->tiling_key;
         b.sys_workspace = launch->sys_workspace;
         b.log = &log;
+        b.writes = &writes;
         b.active = true;
         std::memset(arena, 0xFF, arena_bytes);
         if (sigsetjmp(CrashGuard::jump(), 1) != 0) {
@@ -143,6 +189,7 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
     }
     b = BlockState();
     std::free(arena);
+    if (rc == 0 && !check_conflicts(writes, regions, err, launch->block_dim)) rc = 1;
     copy_text(launch->log, launch->log_cap, log);
     return rc;
 }

@@ -5,6 +5,7 @@
 
 #include "opkg_sim/kcore.h"
 #include "opkg_sim/ktypes.h"
+#include "opkg_sim/datacopy.h"
 
 namespace AscendC {
 
@@ -27,8 +28,14 @@ inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
 }
 template <bool isAIVOnly = true>
 inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { SyncAll(loc); }
-inline void SetAtomicNone() {}
-template <class T> inline void SetAtomicAdd() {}
+inline void SetAtomicNone() {
+    opkg_sim::block().atomic = 0;
+}
+// DataCopy to GM accumulates while set; such stores may overlap between blocks by design.
+template <class T> inline void SetAtomicAdd() {
+    opkg_sim::block().atomic = opkg_sim::atomic_code<T>();
+    opkg_sim::block().atomic_type = opkg_sim::type_name<T>();
+}
 inline void SetMaskNorm() {}
 inline void SetMaskCount() {}
 inline void ResetMask() {}

@@ -94,6 +94,7 @@ public:
     void SetValue(uint64_t i, V v, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         check_index(i, "SetValue", loc);
         ptr_[i] = static_cast<T>(v);
+        opkg_sim::record_write(ptr_ + i, sizeof(T), loc);
     }
     T& operator()(uint64_t i) const { return ptr_[i]; }
     __gm__ T* GetPhyAddr() const { return ptr_; }

@@ -10,6 +10,7 @@ public:
         xGm.SetGlobalBuffer((__gm__ float*)x + GetBlockIdx() * length, length);
         yGm.SetGlobalBuffer((__gm__ float*)y + GetBlockIdx() * length, length);
         ws_ = GetUserWorkspace(workspace);
+        yBase_ = y;
         pipe.InitBuffer(inQueueX, 2, bufferBytes);
         pipe.InitBuffer(outQueueY, 1, bufferBytes);
         pipe.InitBuffer(tmpBuf, bufferBytes);   // @init-tmp
@@ -67,7 +68,16 @@ public:
         outQueueY.EnQue(y);
         inQueueX.FreeTensor(x);
         y = outQueueY.DeQue<float>();
-        DataCopy(yGm, y, length_);
+        if (TILING_KEY_IS(14) || TILING_KEY_IS(15)) {
+            // Every block stores to the first `length_` elements of y.
+            GlobalTensor<float> shared;
+            shared.SetGlobalBuffer((__gm__ float*)yBase_, length_);
+            if (TILING_KEY_IS(15)) SetAtomicAdd<float>();
+            DataCopy(shared, y, length_);   // @shared-store
+            SetAtomicNone();
+        } else {
+            DataCopy(yGm, y, length_);
+        }
         outQueueY.FreeTensor(y);
     }
 
@@ -78,6 +88,7 @@ private:
     TBuf<TPosition::VECCALC> tmpBuf;
     GlobalTensor<float> xGm, yGm;
     GM_ADDR ws_ = nullptr;
+    GM_ADDR yBase_ = nullptr;
     uint32_t length_ = 0;
 };
 
