@@ -116,33 +116,37 @@ def check(targets, socs, requested, for_run, as_json):
         raise err
 
 
+def _pins_text(pins: dict) -> str:
+    return ", ".join(f"{k}{v}" if v[:1] in "<>=!~" else f"{k}=={v}"
+                     for k, v in sorted(pins.items()) if v) or "-"
+
+
 def render_check(res, inst) -> str:
+    """The table, then each distinct note once with the targets it applies to. Problems are
+    not repeated here: the ToolchainError lists them on stderr."""
     rows = [["package", "soc", "pins", "toolchain", "driver", "status"]]
-    bad = {(p.package, p.soc) for p in res.problems}
-    keys = [(c.package, c.soc) for c in res.choices]
-    keys += [k for k in dict.fromkeys((p.package, p.soc) for p in res.problems) if k not in keys]
-    by_key = {(c.package, c.soc): c for c in res.choices}
-    for key in keys:
-        c = by_key.get(key)
-        pins = ", ".join(f"{k}{v}" if v[:1] in "<>=!~" else f"{k}=={v}"
-                         for k, v in sorted((c.pins if c else {}).items()) if v) or "-"
-        if c is None:
-            prob = next(p for p in res.problems if (p.package, p.soc) == key)
-            pins = "-"
-            rows.append([key[0], key[1], pins, "-", "-", f"FAIL ({prob.kind})"])
-            continue
+    failed: dict = {}
+    for p in res.problems:
+        failed.setdefault((p.package, p.soc), p)
+    for c in res.choices:
         driver = c.driver or ("-" if c.toolchain == "sim" else "none here")
-        rows.append([c.package, c.soc, pins, c.toolchain, driver,
-                     "FAIL" if key in bad else "ok"])
+        status = f"FAIL ({failed[(c.package, c.soc)].kind})" if (c.package, c.soc) in failed \
+            else "ok"
+        rows.append([c.package, c.soc, _pins_text(c.pins), c.toolchain, driver, status])
+    chosen = {(c.package, c.soc) for c in res.choices}
+    for key, p in failed.items():
+        if key not in chosen:
+            rows.append([p.package, p.soc, _pins_text(p.pins), "-", "-", f"FAIL ({p.kind})"])
     lines = [_table(rows)]
-    notes = list(dict.fromkeys(f"{c.package} ({c.soc}): {n}" for c in res.choices
-                               for n in c.notes))
+    notes: dict[str, list[str]] = {}
+    for c in res.choices:
+        for n in c.notes:
+            notes.setdefault(n, []).append(f"{c.package} ({c.soc})")
     if notes:
         lines.append("")
-        lines += [f"note: {n}" for n in notes]
+        for text, where in notes.items():
+            scope = "" if len(where) == len(res.choices) > 1 else f"{', '.join(where)}: "
+            lines.append(f"note: {scope}{text}")
     for w in inst.warnings:
         lines.append(f"warning: {w}")
-    if res.problems:
-        lines.append("")
-        lines += [f"misaligned: {p.message}" for p in res.problems]
     return "\n".join(lines)

@@ -17,7 +17,7 @@ The rules, like Bazel's toolchain resolution:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from opkg.errors import ToolchainError, UsageError
 from opkg.model import SocInfo
@@ -47,10 +47,11 @@ class Problem:
     soc: str
     message: str
     hint: str | None = None
+    pins: dict = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict:
         return {"kind": self.kind, "package": self.package, "soc": self.soc,
-                "message": self.message, "hint": self.hint}
+                "message": self.message, "hint": self.hint, "pins": dict(self.pins)}
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,8 @@ def resolve(requests, installation: Installation, releases: ReleaseTable, *,
                                      requested_by)
         if choice is not None:
             choices.append(choice)
-        problems.extend(probs)
+        pins = {"cann": req.cann, "driver": req.driver}
+        problems.extend(replace(p, pins=pins) for p in probs)
     return Resolution(tuple(choices), tuple(problems))
 
 
