@@ -267,3 +267,9 @@ def test_build_locked(stand_in, capsys):
     code, _, err = build(capsys, "packages/add_custom", "--soc", "Ascend910B1", "--locked",
                          "--toolchain", "cann-8.0.RC3")
     assert code == 0, err
+    from opkg.toolchains.lock import digest
+
+    bundle = stand_in["root"] / "out/bundles/add_custom-1.0.0-Ascend910B1-cann-8.0.RC3.opkg.tgz"
+    with tarfile.open(bundle) as tar:
+        meta = json.load(tar.extractfile("opkg-bundle.json"))
+    assert meta["provenance"]["lock_digest"] == digest(stand_in["root"] / "opkg.lock")
