@@ -185,3 +185,55 @@ def test_ub_to_ub_copy_and_scalar_access(built):
     x, y = inputs(dtype)
     z = run(built, 61, x, y)
     np.testing.assert_array_equal(z[:COUNT], x[:COUNT][::-1])
+
+
+def level0_index(dtype, repeat, j, blk, rep):
+    """Element index of element j of repeat `repeat` under level-0 strides (in elements)."""
+    per_block = 32 // np.dtype(dtype).itemsize
+    return repeat * rep * per_block + (j // per_block) * blk * per_block + j % per_block
+
+
+def test_level0_continuous_mask(built):
+    dtype = np.dtype(built.variant.dtype_of("x")).type
+    x, y = inputs(dtype)
+    z = run(built, 70, x, y)
+    per_repeat = 256 // np.dtype(dtype).itemsize
+    want = np.zeros(PADDED, dtype)
+    for r in range(4):
+        idx = [level0_index(dtype, r, j, 1, 8) for j in range(per_repeat // 2)]
+        want[idx] = rounded(x[idx].astype(np.float32) + y[idx].astype(np.float32), dtype)
+    np.testing.assert_array_equal(z, want)
+
+
+def test_level0_bit_mask_and_repeat_stride(built):
+    dtype = np.dtype(built.variant.dtype_of("x")).type
+    x, y = inputs(dtype)
+    z = run(built, 71, x, y)
+    per_repeat = 256 // np.dtype(dtype).itemsize
+    want = np.zeros(PADDED, dtype)
+    for r in range(2):
+        for j in range(0, per_repeat, 2):
+            src = level0_index(dtype, r, j, 1, 8)
+            want[level0_index(dtype, r, j, 1, 16)] = rounded(np.float32(x[src]) * np.float32(y[src]), dtype)
+    np.testing.assert_array_equal(z, want)
+
+
+def test_level0_unary_block_stride(built):
+    dtype = np.dtype(built.variant.dtype_of("x")).type
+    x, y = inputs(dtype)
+    z = run(built, 72, x, y, scalar=2.0)
+    per_repeat = 256 // np.dtype(dtype).itemsize
+    want = np.zeros(PADDED, dtype)
+    for r in range(2):
+        for j in range(per_repeat):
+            want[level0_index(dtype, r, j, 1, 8)] = x[level0_index(dtype, r, j, 2, 16)] * dtype(2)
+    np.testing.assert_array_equal(z, want)
+
+
+def test_compare_and_select(built):
+    dtype = np.dtype(built.variant.dtype_of("x")).type
+    x, y = inputs(dtype)
+    z = run(built, 73, x, y)
+    np.testing.assert_array_equal(z[:COUNT], np.where(x < y, x, y)[:COUNT])
+    z = run(built, 74, x, y, scalar=0.5)
+    np.testing.assert_array_equal(z[:COUNT], np.where(x > dtype(0.5), x, dtype(-1))[:COUNT])

@@ -139,12 +139,140 @@ inline D convert(S s, AscendC::RoundMode m) {
 
 namespace AscendC {
 
+struct BinaryRepeatParams {
+    uint32_t blockNumber = 8;
+    uint8_t dstBlkStride = 1, src0BlkStride = 1, src1BlkStride = 1;
+    uint8_t dstRepStride = 8, src0RepStride = 8, src1RepStride = 8;
+    BinaryRepeatParams() = default;
+    BinaryRepeatParams(uint8_t dstBlk, uint8_t src0Blk, uint8_t src1Blk, uint8_t dstRep, uint8_t src0Rep, uint8_t src1Rep)
+        : dstBlkStride(dstBlk), src0BlkStride(src0Blk), src1BlkStride(src1Blk),
+          dstRepStride(dstRep), src0RepStride(src0Rep), src1RepStride(src1Rep) {}
+};
+
+struct UnaryRepeatParams {
+    uint32_t blockNumber = 8;
+    uint16_t dstBlkStride = 1, srcBlkStride = 1;
+    uint8_t dstRepStride = 8, srcRepStride = 8;
+    UnaryRepeatParams() = default;
+    UnaryRepeatParams(uint16_t dstBlk, uint16_t srcBlk, uint8_t dstRep, uint8_t srcRep)
+        : dstBlkStride(dstBlk), srcBlkStride(srcBlk), dstRepStride(dstRep), srcRepStride(srcRep) {}
+};
+
+}  // namespace AscendC
+
+namespace opkg_sim {
+
+// Level-0 addressing: a repeat covers 8 blocks of 32 bytes; element j of repeat r lives at
+// r * repStride * 32 + (j / perBlock) * blkStride * 32 + (j % perBlock) * sizeof(T) bytes.
+struct Mask {
+    uint64_t lo = 0, hi = 0;
+    bool test(uint32_t j) const { return j < 64 ? ((lo >> j) & 1u) : ((hi >> (j - 64)) & 1u); }
+    uint32_t last() const {
+        if (hi) return 127 - uint32_t(__builtin_clzll(hi));
+        return lo ? 63 - uint32_t(__builtin_clzll(lo)) : 0;
+    }
+};
+
+template <class T> inline Mask continuous_mask(uint64_t m, const char* op, SrcLoc loc) {
+    const uint64_t per_repeat = 256 / sizeof(T);
+    if (m == 0 || m > per_repeat) {
+        fail(loc, format("%s: mask %llu is outside [1, %llu] for %s (elements per 256-byte repeat)", op,
+                         (unsigned long long)m, (unsigned long long)per_repeat, type_name<T>()));
+    }
+    Mask k;
+    k.lo = m >= 64 ? ~0ull : ((1ull << m) - 1);
+    k.hi = m > 64 ? (m >= 128 ? ~0ull : ((1ull << (m - 64)) - 1)) : 0;
+    return k;
+}
+
+template <class T> inline Mask bit_mask(const uint64_t mask[2], const char* op, SrcLoc loc) {
+    Mask k{mask[0], sizeof(T) == 2 ? mask[1] : 0};
+    if (!k.lo && !k.hi) fail(loc, format("%s: the bit mask selects no element", op));
+    return k;
+}
+
+template <class T> inline uint64_t elem_offset(uint32_t r, uint32_t j, uint32_t blk, uint32_t rep) {
+    const uint32_t per_block = 32 / sizeof(T);
+    return uint64_t(r) * rep * 32 + uint64_t(j / per_block) * blk * 32 + uint64_t(j % per_block) * sizeof(T);
+}
+
+template <class T>
+inline void check_level0(const AscendC::LocalTensor<T>& t, const Mask& m, uint8_t repeat, uint32_t blk, uint32_t rep,
+                         const char* op, const char* role, SrcLoc loc) {
+    uint64_t end = repeat ? elem_offset<T>(repeat - 1, m.last(), blk, rep) + sizeof(T) : 0;
+    check_ub(t, end, op, role, loc);
+}
+
+template <class T, class F>
+inline void level0_binary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
+                          const AscendC::LocalTensor<T>& b, const Mask& m, uint8_t repeat,
+                          const AscendC::BinaryRepeatParams& p, F f, const char* op, SrcLoc loc) {
+    check_level0(dst, m, repeat, p.dstBlkStride, p.dstRepStride, op, "dst", loc);
+    check_level0(a, m, repeat, p.src0BlkStride, p.src0RepStride, op, "src0", loc);
+    check_level0(b, m, repeat, p.src1BlkStride, p.src1RepStride, op, "src1", loc);
+    using C = calc_t<T>;
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    const uint8_t* x = reinterpret_cast<const uint8_t*>(a.ptr_);
+    const uint8_t* y = reinterpret_cast<const uint8_t*>(b.ptr_);
+    const uint32_t per_repeat = 256 / sizeof(T);
+    for (uint32_t r = 0; r < repeat; ++r) {
+        for (uint32_t j = 0; j < per_repeat; ++j) {
+            if (!m.test(j)) continue;
+            T va, vb;
+            std::memcpy(&va, x + elem_offset<T>(r, j, p.src0BlkStride, p.src0RepStride), sizeof(T));
+            std::memcpy(&vb, y + elem_offset<T>(r, j, p.src1BlkStride, p.src1RepStride), sizeof(T));
+            T out = static_cast<T>(f(static_cast<C>(va), static_cast<C>(vb)));
+            std::memcpy(d + elem_offset<T>(r, j, p.dstBlkStride, p.dstRepStride), &out, sizeof(T));
+        }
+    }
+}
+
+template <class T, class F>
+inline void level0_unary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a, const Mask& m,
+                         uint8_t repeat, const AscendC::UnaryRepeatParams& p, F f, const char* op, SrcLoc loc) {
+    check_level0(dst, m, repeat, p.dstBlkStride, p.dstRepStride, op, "dst", loc);
+    check_level0(a, m, repeat, p.srcBlkStride, p.srcRepStride, op, "src", loc);
+    using C = calc_t<T>;
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    const uint8_t* x = reinterpret_cast<const uint8_t*>(a.ptr_);
+    const uint32_t per_repeat = 256 / sizeof(T);
+    for (uint32_t r = 0; r < repeat; ++r) {
+        for (uint32_t j = 0; j < per_repeat; ++j) {
+            if (!m.test(j)) continue;
+            T va;
+            std::memcpy(&va, x + elem_offset<T>(r, j, p.srcBlkStride, p.srcRepStride), sizeof(T));
+            T out = static_cast<T>(f(static_cast<C>(va)));
+            std::memcpy(d + elem_offset<T>(r, j, p.dstBlkStride, p.dstRepStride), &out, sizeof(T));
+        }
+    }
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
 #define OPKG_SIM_BINARY(NAME, EXPR)                                                                           \
     template <class T, bool isSetMask = true>                                                                 \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,       \
                      const int32_t& count, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {               \
         using C = opkg_sim::calc_t<T>;                                                                        \
         opkg_sim::binary(dst, src0, src1, count, [](C a, C b) -> C { return EXPR; }, #NAME, loc);             \
+    }                                                                                                         \
+    template <class T, bool isSetMask = true>                                                                 \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,       \
+                     uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams& params,              \
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
+        using C = opkg_sim::calc_t<T>;                                                                        \
+        opkg_sim::level0_binary(dst, src0, src1, opkg_sim::continuous_mask<T>(mask, #NAME, loc), repeatTimes, \
+                                params, [](C a, C b) -> C { return EXPR; }, #NAME, loc);                       \
+    }                                                                                                         \
+    template <class T, bool isSetMask = true>                                                                 \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,       \
+                     const uint64_t mask[2], const uint8_t repeatTimes, const BinaryRepeatParams& params,     \
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
+        using C = opkg_sim::calc_t<T>;                                                                        \
+        opkg_sim::level0_binary(dst, src0, src1, opkg_sim::bit_mask<T>(mask, #NAME, loc), repeatTimes,        \
+                                params, [](C a, C b) -> C { return EXPR; }, #NAME, loc);                       \
     }
 
 OPKG_SIM_BINARY(Add, a + b)
@@ -152,21 +280,11 @@ OPKG_SIM_BINARY(Sub, a - b)
 OPKG_SIM_BINARY(Mul, a * b)
 OPKG_SIM_BINARY(Max, a > b ? a : b)
 OPKG_SIM_BINARY(Min, a < b ? a : b)
+OPKG_SIM_BINARY(Div, a / b)
 OPKG_SIM_BINARY(And, C(a & b))
 OPKG_SIM_BINARY(Or, C(a | b))
 #undef OPKG_SIM_BINARY
 
-template <class T, bool isSetMask = true>
-inline void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                const int32_t& count, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    using C = opkg_sim::calc_t<T>;
-    if constexpr (std::is_integral<T>::value) {
-        for (int32_t i = 0; i < count && i < int32_t(src1.size_); ++i) {
-            if (src1.ptr_[i] == 0) opkg_sim::fail(loc, opkg_sim::format("Div: integer division by zero at element %d", i));
-        }
-    }
-    opkg_sim::binary(dst, src0, src1, count, [](C a, C b) -> C { return a / b; }, "Div", loc);
-}
 
 // dst = src0 * src1 + dst
 template <class T, class U = T, bool isSetMask = true>
@@ -188,6 +306,22 @@ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, con
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
         using C = opkg_sim::calc_t<T>;                                                                        \
         opkg_sim::unary(dst, src, count, [](C x) -> C { return EXPR; }, #NAME, loc);                          \
+    }                                                                                                         \
+    template <class T, bool isSetMask = true>                                                                 \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,                     \
+                     const uint8_t repeatTimes, const UnaryRepeatParams& params,                              \
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
+        using C = opkg_sim::calc_t<T>;                                                                        \
+        opkg_sim::level0_unary(dst, src, opkg_sim::continuous_mask<T>(mask, #NAME, loc), repeatTimes, params,  \
+                               [](C x) -> C { return EXPR; }, #NAME, loc);                                    \
+    }                                                                                                         \
+    template <class T, bool isSetMask = true>                                                                 \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[2],            \
+                     const uint8_t repeatTimes, const UnaryRepeatParams& params,                              \
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
+        using C = opkg_sim::calc_t<T>;                                                                        \
+        opkg_sim::level0_unary(dst, src, opkg_sim::bit_mask<T>(mask, #NAME, loc), repeatTimes, params,         \
+                               [](C x) -> C { return EXPR; }, #NAME, loc);                                    \
     }
 
 OPKG_SIM_UNARY(Exp, C(std::exp(x)))
@@ -208,6 +342,26 @@ OPKG_SIM_UNARY(Not, C(~x))
         using C = opkg_sim::calc_t<T>;                                                                        \
         const C s = static_cast<C>(scalarValue);                                                              \
         opkg_sim::unary(dst, src, count, [s](C x) -> C { return EXPR; }, #NAME, loc);                         \
+    }                                                                                                         \
+    template <class T, bool isSetMask = true>                                                                 \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                    \
+                     const typename opkg_sim::identity<T>::type& scalarValue, uint64_t mask,                  \
+                     const uint8_t repeatTimes, const UnaryRepeatParams& params,                              \
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
+        using C = opkg_sim::calc_t<T>;                                                                        \
+        const C s = static_cast<C>(scalarValue);                                                              \
+        opkg_sim::level0_unary(dst, src, opkg_sim::continuous_mask<T>(mask, #NAME, loc), repeatTimes, params,  \
+                               [s](C x) -> C { return EXPR; }, #NAME, loc);                                   \
+    }                                                                                                         \
+    template <class T, bool isSetMask = true>                                                                 \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                    \
+                     const typename opkg_sim::identity<T>::type& scalarValue, const uint64_t mask[2],         \
+                     const uint8_t repeatTimes, const UnaryRepeatParams& params,                              \
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
+        using C = opkg_sim::calc_t<T>;                                                                        \
+        const C s = static_cast<C>(scalarValue);                                                              \
+        opkg_sim::level0_unary(dst, src, opkg_sim::bit_mask<T>(mask, #NAME, loc), repeatTimes, params,         \
+                               [s](C x) -> C { return EXPR; }, #NAME, loc);                                   \
     }
 
 OPKG_SIM_SCALAR(Adds, x + s)
@@ -238,6 +392,81 @@ inline void Duplicate(const LocalTensor<T>& dst, const typename opkg_sim::identi
     const T v = scalarValue;
     T* d = dst.ptr_;
     for (int32_t i = 0; i < count; ++i) d[i] = v;
+}
+
+template <class T, bool isSetMask = true>
+inline void Duplicate(const LocalTensor<T>& dst, const typename opkg_sim::identity<T>::type& scalarValue, uint64_t mask,
+                      const uint8_t repeatTimes, const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
+                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
+    const T v = scalarValue;
+    opkg_sim::level0_unary(dst, dst, opkg_sim::continuous_mask<T>(mask, "Duplicate", loc), repeatTimes, p,
+                           [v](opkg_sim::calc_t<T>) { return static_cast<opkg_sim::calc_t<T>>(v); }, "Duplicate", loc);
+}
+
+// Compare writes one bit per element (bit i of byte i / 8), as the hardware's mask layout.
+template <class T, class U>
+inline void compare_into(const LocalTensor<U>& dst, const T* a, const T* b_or_null, T scalar, CMPMODE mode,
+                         uint32_t count, const char* op, opkg_sim::SrcLoc loc) {
+    opkg_sim::check_ub(dst, (uint64_t(count) + 7) / 8, op, "dst", loc);
+    uint8_t* bits = reinterpret_cast<uint8_t*>(dst.ptr_);
+    std::memset(bits, 0, (count + 7) / 8);
+    using C = opkg_sim::calc_t<T>;
+    for (uint32_t i = 0; i < count; ++i) {
+        C x = static_cast<C>(a[i]);
+        C y = static_cast<C>(b_or_null ? b_or_null[i] : scalar);
+        bool r = false;
+        switch (mode) {
+            case CMPMODE::LT: r = x < y; break;
+            case CMPMODE::GT: r = x > y; break;
+            case CMPMODE::EQ: r = x == y; break;
+            case CMPMODE::LE: r = x <= y; break;
+            case CMPMODE::GE: r = x >= y; break;
+            case CMPMODE::NE: r = x != y; break;
+        }
+        if (r) bits[i / 8] |= uint8_t(1u << (i % 8));
+    }
+}
+
+template <class T, class U>
+inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+                    uint32_t count, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::check_vec(src0, count, "Compare", "src0", loc);
+    opkg_sim::check_vec(src1, count, "Compare", "src1", loc);
+    compare_into(dst, src0.ptr_, src1.ptr_, T(), cmpMode, count, "Compare", loc);
+}
+
+template <class T, class U>
+inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
+                          const typename opkg_sim::identity<T>::type scalarValue, CMPMODE cmpMode, uint32_t count,
+                          opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::check_vec(src0, count, "CompareScalar", "src0", loc);
+    compare_into(dst, src0.ptr_, static_cast<const T*>(nullptr), static_cast<T>(scalarValue), cmpMode, count,
+                 "CompareScalar", loc);
+}
+
+template <class T, class U>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                   const LocalTensor<T>& src1, SELMODE selMode, uint32_t count,
+                   opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::check_vec(dst, count, "Select", "dst", loc);
+    opkg_sim::check_vec(src0, count, "Select", "src0", loc);
+    opkg_sim::check_vec(src1, count, "Select", "src1", loc);
+    opkg_sim::check_ub(selMask, (uint64_t(count) + 7) / 8, "Select", "selMask", loc);
+    const uint8_t* bits = reinterpret_cast<const uint8_t*>(selMask.ptr_);
+    for (uint32_t i = 0; i < count; ++i) dst.ptr_[i] = ((bits[i / 8] >> (i % 8)) & 1u) ? src0.ptr_[i] : src1.ptr_[i];
+}
+
+template <class T, class U>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                   const typename opkg_sim::identity<T>::type src1, SELMODE selMode, uint32_t count,
+                   opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::check_vec(dst, count, "Select", "dst", loc);
+    opkg_sim::check_vec(src0, count, "Select", "src0", loc);
+    opkg_sim::check_ub(selMask, (uint64_t(count) + 7) / 8, "Select", "selMask", loc);
+    const uint8_t* bits = reinterpret_cast<const uint8_t*>(selMask.ptr_);
+    const T other = src1;
+    for (uint32_t i = 0; i < count; ++i) dst.ptr_[i] = ((bits[i / 8] >> (i % 8)) & 1u) ? src0.ptr_[i] : other;
 }
 
 template <class T, bool isSetMask = true>

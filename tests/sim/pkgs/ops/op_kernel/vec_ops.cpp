@@ -91,6 +91,29 @@ public:
                 z.SetValue(i, w.GetValue(n - 1 - i));
             }
         }
+        else if (TILING_KEY_IS(70)) {
+            // Level 0, continuous mask: half of each repeat, 4 repeats, dense strides.
+            Add(z, x, y, (uint64_t)(128 / sizeof(T)), 4, BinaryRepeatParams(1, 1, 1, 8, 8, 8));
+        }
+        else if (TILING_KEY_IS(71)) {
+            // Level 0, bit mask (every other element) and a dst repeat stride of 16 blocks.
+            uint64_t mask[2] = {0x5555555555555555ull, 0x5555555555555555ull};
+            Mul(z, x, y, mask, 2, BinaryRepeatParams(1, 1, 1, 16, 8, 8));
+        }
+        else if (TILING_KEY_IS(72)) {
+            // Level 0 unary with a source block stride of 2: reads every other 32-byte block.
+            Muls(z, x, s, (uint64_t)(256 / sizeof(T)), 2, UnaryRepeatParams(1, 2, 8, 16));
+        }
+        else if (TILING_KEY_IS(73)) {
+            LocalTensor<uint8_t> bits = narrow.Get<uint8_t>();
+            Compare(bits, x, y, CMPMODE::LT, n);
+            Select(z, bits, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
+        }
+        else if (TILING_KEY_IS(74)) {
+            LocalTensor<uint8_t> bits = narrow.Get<uint8_t>();
+            CompareScalar(bits, x, s, CMPMODE::GT, n);
+            Select(z, bits, x, (T)-1, SELMODE::VSEL_TENSOR_SCALAR_MODE, n);
+        }
         outZ.EnQue(z);
         inX.FreeTensor(x);
         inY.FreeTensor(y);
