@@ -116,6 +116,18 @@ class SimToolchain:
                               argv=(cxx, *flags.link_flags(), "-o", str(host_lib), *host_objs),
                               signature=fp, target=tid, step="link",
                               description=f"link {pkg.name} host library"))
+        # The package's own OpDef (if any) must declare the manifest's prototype: checked once
+        # per package; verification and the bundle depend on it, so a mismatch stops both.
+        proto = host_dir / "prototype-check.json"
+        actions.append(Action(
+            "python", (str(proto),), (str(host_lib), str(pkg.manifest_path)),
+            function="opkg.verify.prototype:scons_action",
+            params={"host_lib": str(host_lib), "output": str(proto), "op": op.to_json(),
+                    "manifest": str(pkg.manifest_path), "package_dir": str(pkg.dir),
+                    "host_sources": [str(s) for s in pkg.tiling_sources],
+                    "socs": _soc_shorts(pkg, self.ws, soc), "python": python_executable()},
+            signature=_runtime_digest(), target=tid, step="check",
+            description=f"check {pkg.name} OpDef against opkg.yaml"))
 
         kernel_entry = base / "gen" / "kernel_entry.cpp"
         actions.append(Action("write", (str(kernel_entry),),
@@ -150,7 +162,7 @@ class SimToolchain:
                 description=f"plan verification {pkg.name} {variant.name}"))
             actions.append(Action(
                 "python", (str(report),), (str(job), str(host_lib), str(lib),
-                                           str(pkg.verify.golden_file)),
+                                           str(pkg.verify.golden_file), str(proto)),
                 function="opkg.verify.runner:scons_action",
                 params={"job": str(job), "report": str(report),
                         "python": python_executable()},
@@ -177,7 +189,7 @@ class SimToolchain:
         for vname, rep in reports.items():
             files[f"verification/{vname}.json"] = rep
         actions.append(Action(
-            "python", (str(bundle),), tuple(sorted(set(files.values()))),
+            "python", (str(bundle),), tuple(sorted({*files.values(), str(proto)})),
             function="opkg.bundle:scons_action",
             params={"output": str(bundle), "metadata": meta, "files": files, "variants": {
                 v.name: dict(v.dtypes) for v in op.variants()}},
@@ -194,6 +206,14 @@ def _rel_name(src: Path, pkg_dir: Path, gen_dir: Path) -> str:
         except ValueError:
             continue
     return src.stem
+
+
+def _soc_shorts(pkg, ws, soc) -> list[list[str]]:
+    """(name, CANN short name) of every SoC the package declares: AddConfig names shorts."""
+    from opkg.socs import get_soc
+
+    root = ws.root if ws is not None else None
+    return [[s, soc.short if s == soc.name else get_soc(s, root).short] for s in pkg.socs]
 
 
 def _verify_job(pkg, soc, variant, host_lib: str, kernel_lib: str) -> dict:
@@ -217,6 +237,7 @@ def _runtime_digest() -> str:
     """opkg's own verification and emulation runtime code: a change re-verifies."""
     root = Path(__file__).resolve().parent.parent
     files = [root / "verify" / n for n in ("runner.py", "compare.py", "inputs.py")]
+    files += [root / "verify" / "prototype.py"]
     files += [p for p in (root / "sim").glob("*.py")]
     h = hashlib.sha256()
     for f in sorted(files):

@@ -1,0 +1,289 @@
+"""The OpDef-vs-manifest check: the prototype a package's own OpDef declares must be the one its
+opkg.yaml declares.
+
+The sim toolchain plans one 'prototype' step per package, right after the host library is
+linked (opkg/toolchains/sim.py); verification and bundling depend on its JSON output, so a
+disagreement fails the build before any case runs. The host library is loaded in a child process
+(`python -m opkg.verify.prototype HOST_LIB` prints what `opkg.sim.runtime.host_prototypes`
+returns), because an OpDef constructor is user code and may crash. `compare` is pure: manifest
+op + SoCs + declared prototypes in, a list of differences out.
+
+Why it matters: on a device, a one-letter mismatch between the OpDef and the kernel or the
+graph's prototype shows up as "operator not found" or a wrong binding, long after the build.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import struct
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from opkg.model import OpSpec
+
+
+@dataclass(frozen=True)
+class Difference:
+    what: str            # "declares input 'x1' where opkg.yaml has 'x'"
+    field: str           # manifest field: op.inputs[0].name
+    needle: str | None   # a regex for the host-source line that declares it
+
+
+def scons_action(params: dict) -> str | None:
+    """SCons 'python' step: check, write params['output'] (JSON), or return the error text."""
+    from opkg.fsutil import atomic_write_text
+
+    host_lib = params["host_lib"]
+    proc = subprocess.run([params.get("python") or sys.executable, "-m", "opkg.verify.prototype",
+                           host_lib], capture_output=True, text=True)
+    if proc.returncode != 0:
+        if proc.returncode < 0:
+            try:
+                name = signal.Signals(-proc.returncode).name
+            except ValueError:
+                name = f"signal {-proc.returncode}"
+            return (f"loading the host library {host_lib} to read its OpDef crashed ({name}); "
+                    "an OpDef constructor or a static initialiser in the host sources failed")
+        return f"cannot read the OpDef from {host_lib}: {proc.stderr.strip()[-2000:]}"
+    declared = json.loads(proc.stdout)
+    if "error" in declared:
+        return f"{params['manifest']}: the OpDef could not be read: {declared['error']}"
+    op = OpSpec.from_json(params["op"])
+    pkg_dir = Path(params["package_dir"])
+    sources = [Path(s) for s in params["host_sources"]]
+    chosen, diffs = compare(op, [tuple(s) for s in params["socs"]], declared["ops"])
+    record = {"op_type": op.type, "opdef": chosen is not None,
+              "declared": chosen, "differences": [d.what for d in diffs]}
+    if diffs:
+        return render(diffs, Path(params["manifest"]), pkg_dir, sources, op.type)
+    atomic_write_text(Path(params["output"]), json.dumps(record, indent=1, sort_keys=True) + "\n")
+    return None
+
+
+def render(diffs: list[Difference], manifest: Path, pkg_dir: Path, sources: list[Path],
+           op_type: str) -> str:
+    where = declaring_source(sources, op_type)
+    lines = [f"{manifest}: the OpDef in the host sources disagrees with the manifest "
+             f"({len(diffs)} difference{'s' if len(diffs) != 1 else ''}):"]
+    for d in diffs:
+        src = where
+        line = 0
+        if d.needle and src is not None:
+            line = _line_of(src, d.needle)
+        name = _rel(src, pkg_dir) if src is not None else "the host sources"
+        loc = f"{name}:{line}" if line else name
+        lines.append(f"  {loc}: {d.what} ({d.field})")
+    lines.append("  hint: the OpDef is what CANN registers on the device; make it and opkg.yaml "
+                 "say the same (fix the typo on whichever side is wrong), then build again")
+    return "\n".join(lines)
+
+
+def declaring_source(sources: list[Path], op_type: str) -> Path | None:
+    """The host source that registers the OpDef (OP_ADD), else the first that defines one."""
+    texts = {}
+    for s in sources:
+        try:
+            texts[s] = s.read_text(errors="replace")
+        except OSError:
+            continue
+    for s, text in texts.items():
+        if re.search(r"\bOP_ADD\s*\(", text):
+            return s
+    for s, text in texts.items():
+        if re.search(r"public\s+OpDef\b", text):
+            return s
+    return sources[0] if sources else None
+
+
+def _call(kind: str, name: str) -> str:
+    """A pattern for the OpDef call that declares `name`: Input("x"), Output("z"), Attr("a")."""
+    return rf'\b{kind.capitalize()}\s*\(\s*"{re.escape(name)}"'
+
+
+def _line_of(path: Path, needle: str) -> int:
+    try:
+        for i, text in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if re.search(needle, text):
+                return i
+    except OSError:
+        pass
+    return 0
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+# -- the comparison (pure) ---------------------------------------------------------------------
+
+
+def compare(op: OpSpec, socs: list[tuple[str, str]], declared: list[dict]
+            ) -> tuple[dict | None, list[Difference]]:
+    """(the OpDef compared, differences). `socs` are (name, short) of the manifest's SoCs;
+    `declared` is what the host library reports. No OpDef at all is not a difference: a
+    package may keep its prototype only in the manifest."""
+    if not declared:
+        return None, []
+    by_type = {d["type"]: d for d in declared}
+    d = by_type.get(op.type)
+    if d is None:
+        import difflib
+
+        close = difflib.get_close_matches(op.type, list(by_type), n=1, cutoff=0.0)
+        name = close[0] if close else declared[0]["type"]
+        return by_type[name], [Difference(f"declares op {name!r} where opkg.yaml has "
+                                          f"{op.type!r}", "op.type", rf"\b{re.escape(name)}\b")]
+    diffs: list[Difference] = []
+    variants = len(op.variants())
+    for group, mine, theirs in (("input", op.inputs, d["inputs"]),
+                                ("output", op.outputs, d["outputs"])):
+        field = f"op.{group}s"
+        for i in range(max(len(mine), len(theirs))):
+            if i >= len(theirs):
+                diffs.append(Difference(f"declares no {group} #{i} where opkg.yaml has "
+                                        f"{mine[i].name!r}", f"{field}[{i}]", None))
+                continue
+            t = theirs[i]
+            if i >= len(mine):
+                diffs.append(Difference(f"declares {group} #{i} {t['name']!r} that opkg.yaml "
+                                        f"does not have", field, _call(group, t["name"])))
+                continue
+            m = mine[i]
+            needle = _call(group, t["name"])
+            if t["name"] != m.name:
+                diffs.append(Difference(f"declares {group} {t['name']!r} where opkg.yaml has "
+                                        f"{m.name!r}", f"{field}[{i}].name", needle))
+            label = f"{group} {m.name!r}"
+            if t["param_type"] != m.param_type:
+                diffs.append(Difference(f"declares {label} as {t['param_type']} where opkg.yaml "
+                                        f"has {m.param_type}", f"{field}[{i}].param_type",
+                                        needle))
+            diffs += _positional(label, "dtype", [d_ for d_ in t["dtypes"]], m.dtypes, variants,
+                                 f"{field}[{i}].dtypes", needle)
+            if t["formats"]:     # an OpDef without Format() leaves formats to CANN's default
+                diffs += _positional(label, "format", t["formats"], m.formats, variants,
+                                     f"{field}[{i}].formats", needle)
+    diffs += _attrs(op, d["attrs"])
+    diffs += _socs(socs, d.get("aicore", {}).get("configs", []))
+    return d, diffs
+
+
+def _positional(label, what, theirs, mine, variants, field, needle) -> list[Difference]:
+    """dtypes/formats matched by position; a one-entry list applies to every variant."""
+    def expand(values):
+        return list(values) * variants if len(values) == 1 else list(values)
+
+    a, b = expand(theirs), expand(mine)
+    if len(a) != len(b):
+        return [Difference(f"declares {len(theirs)} {what}s for {label} ({', '.join(theirs)}) "
+                           f"where opkg.yaml has {len(mine)} ({', '.join(mine)})", field,
+                           needle)]
+    return [Difference(f"declares {what} {x} at position {j} of {label} where opkg.yaml has "
+                       f"{y}", f"{field}[{j if len(mine) > 1 else 0}]", needle)
+            for j, (x, y) in enumerate(zip(a, b)) if x != y]
+
+
+def _attrs(op: OpSpec, theirs: list[dict]) -> list[Difference]:
+    out: list[Difference] = []
+    mine = {a.name: (i, a) for i, a in enumerate(op.attrs)}
+    seen = set()
+    for t in theirs:
+        needle = _call("attr", t["name"])
+        if t["name"] not in mine:
+            import difflib
+
+            close = difflib.get_close_matches(t["name"], [n for n in mine if n not in
+                                                          {x["name"] for x in theirs}], n=1)
+            if close:
+                i, _ = mine[close[0]]
+                seen.add(close[0])
+                out.append(Difference(f"declares attr {t['name']!r} where opkg.yaml has "
+                                      f"{close[0]!r}", f"op.attrs[{i}].name", needle))
+            else:
+                out.append(Difference(f"declares attr {t['name']!r} that opkg.yaml does not "
+                                      "have", "op.attrs", needle))
+            continue
+        seen.add(t["name"])
+        i, a = mine[t["name"]]
+        field = f"op.attrs[{i}]"
+        if t["type"] != a.type:
+            out.append(Difference(f"declares attr {a.name!r} as {t['type']} where opkg.yaml has "
+                                  f"{a.type}", f"{field}.type", needle))
+            continue
+        if t["required"] != a.required:
+            out.append(Difference(f"declares attr {a.name!r} as "
+                                  f"{'required' if t['required'] else 'optional'} where "
+                                  f"opkg.yaml has {'required' if a.required else 'optional'}",
+                                  f"{field}.required", needle))
+        if not a.required and not _same_value(a.type, t["default"], a.default):
+            out.append(Difference(f"declares attr {a.name!r} with default "
+                                  f"{_show(t['default'])} where opkg.yaml has "
+                                  f"{_show(a.default)}", f"{field}.default", needle))
+    for name, (i, _) in mine.items():
+        if name not in seen:
+            out.append(Difference(f"declares no attr {name!r}, which opkg.yaml has",
+                                  f"op.attrs[{i}]", None))
+    return out
+
+
+def _same_value(kind: str, theirs, mine) -> bool:
+    if theirs is None or mine is None:
+        return theirs is None and mine is None
+    if kind.startswith("list_"):
+        return (isinstance(theirs, list) and len(theirs) == len(mine)
+                and all(_same_value(kind[5:], x, y) for x, y in zip(theirs, mine)))
+    if kind == "float":
+        # the OpDef holds a C float: compare what both sides become in float32
+        return _f32(theirs) == _f32(mine)
+    return theirs == mine
+
+
+def _f32(value) -> float:
+    return struct.unpack("f", struct.pack("f", float(value)))[0]
+
+
+def _show(value) -> str:
+    return "none" if value is None else json.dumps(value)
+
+
+def _socs(socs: list[tuple[str, str]], configs: list[str]) -> list[Difference]:
+    out: list[Difference] = []
+    shorts = {short for _, short in socs}
+    if not configs:
+        return [Difference("declares no AICore().AddConfig(...) where opkg.yaml lists SoCs "
+                           + ", ".join(n for n, _ in socs), "socs", r"AICore\s*\(")]
+    for name, short in socs:
+        if short not in configs:
+            out.append(Difference(f"has no AddConfig(\"{short}\") where opkg.yaml lists {name}",
+                                  "socs", r"AddConfig\s*\("))
+    for short in configs:
+        if short not in shorts:
+            out.append(Difference(f"declares AddConfig(\"{short}\") where opkg.yaml lists no "
+                                  f"SoC of that kind", "socs",
+                                  rf'AddConfig\s*\(\s*"{re.escape(short)}"'))
+    return out
+
+
+def main(argv=None) -> int:
+    """Child process: print the host library's declared prototypes as JSON."""
+    host_lib = (argv or sys.argv[1:])[0]
+    try:
+        from opkg.sim.runtime import host_prototypes
+
+        ops = host_prototypes(Path(host_lib))
+    except Exception as exc:    # reported by the parent with the package's name
+        print(json.dumps({"error": getattr(exc, "message", None) or str(exc)}))
+        return 0
+    print(json.dumps({"ops": ops}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
