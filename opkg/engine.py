@@ -88,8 +88,19 @@ def default_jobs() -> int:
 def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=False,
           verify=True, bundle=True, on_event: Callable[[dict], None] | None = None,
           locked: bool = False) -> BuildResult:
+    from opkg.fastpath import FastPath
     from opkg.toolchains.alignment import lock_digest, preflight
 
+    # Null-build fast path: when a stat snapshot proves that nothing this request depends on
+    # changed since its last successful build, return that build's result without parsing
+    # manifests or starting SCons. Any doubt falls through to the full build below.
+    fast = FastPath(ws, patterns, socs=socs, toolchain=toolchain, verify=verify, bundle=bundle,
+                    locked=locked)
+    previous = fast.reuse(on_event)
+    if previous is not None:
+        return previous
+    fast.invalidate()
+    on_event = fast.observe(on_event)
     packages = ws.select(patterns)
     # a package's deps are built too: a library has no actions, an operator dep its own
     closure = [ws.packages[l] for l in ws.graph.closure([p.label for p in packages])]
@@ -103,7 +114,9 @@ def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fals
     request = BuildRequest(tuple(closure), tuple(socs) if socs else None, toolchain, verify,
                            bundle, resolution, lock_digest(ws))
     plan = make_plan(ws, request)
-    return run_plan(ws, plan, jobs=jobs, keep_going=keep_going, on_event=on_event)
+    result = run_plan(ws, plan, jobs=jobs, keep_going=keep_going, on_event=on_event)
+    fast.record(result)          # only a fully successful build is recorded
+    return result
 
 
 def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None) -> BuildResult:

@@ -1,0 +1,266 @@
+"""The null-build fast path: reused only when nothing a build depends on changed.
+
+End-to-end tests build the real add_custom example once per test (one SoC) and then change one
+thing at a time. Whether the fast path answered is visible on disk: every full build rewrites
+out/.opkg/plan.json (a new inode), the fast path never touches it. A g++ wrapper logs compiles.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from opkg import fastpath
+
+SOC = "Ascend910B1"
+
+
+@pytest.fixture
+def cxx_log(tmp_path, monkeypatch):
+    log = tmp_path / "cxx.log"
+    wrapper = tmp_path / "bin" / "g++-logged"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\necho "$@" >> {log}\nexec g++ "$@"\n')
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("CXX", str(wrapper))
+    return log
+
+
+def compiles(log: Path) -> list[str]:
+    if not log.exists():
+        return []
+    names = []
+    for line in log.read_text().splitlines():
+        args = line.split()
+        if "-c" in args:
+            names.append(Path(args[args.index("-c") + 1]).name)
+    log.unlink()
+    return names
+
+
+class Ws:
+    def __init__(self, root: Path):
+        self.root = root
+        self.plan = root / "out/.opkg/plan.json"
+
+    def build(self, *args, check=0, env=None):
+        r = subprocess.run([sys.executable, "-m", "opkg", "build", "//...", "--soc", SOC,
+                            "--json", *args], cwd=self.root, capture_output=True, text=True,
+                           timeout=900, env=env)
+        assert r.returncode == check, r.stdout + r.stderr
+        return json.loads(r.stdout) if r.stdout.strip().startswith("{") else None
+
+    def fast(self, *args, env=None) -> bool:
+        """Build; True when the fast path answered (the plan was not rewritten)."""
+        before = _ident(self.plan)
+        self.last = self.build(*args, env=env)
+        assert self.last["ok"]
+        return _ident(self.plan) == before
+
+    def settle(self):
+        """A full build right after writing files records them as racy (content-checked);
+        wait out the racy window so the next record holds plain stat signatures."""
+        time.sleep(fastpath.FINE_WINDOW_NS / 1e9 * 2)
+
+
+def _ident(path: Path):
+    st = path.stat()
+    return st.st_ino, st.st_mtime_ns
+
+
+@pytest.fixture
+def ws(workspace, cxx_log):
+    workspace.copy_package("add_custom")
+    w = Ws(workspace.root)
+    w.settle()
+    w.build()
+    compiles(cxx_log)
+    return w
+
+
+def test_null_build_is_answered_without_scons_and_reports_the_same_result(ws, cxx_log):
+    first = ws.build()                       # the record of the first build may be racy
+    assert ws.fast()
+    again = ws.build()
+    assert again["targets"] == first["targets"] and again["ran"] == 0
+    assert compiles(cxx_log) == []
+
+
+def test_new_deleted_and_renamed_files_are_seen(ws, cxx_log):
+    pkg = ws.root / "packages/add_custom"
+    assert ws.fast()
+    # a new header that shadows an include found further down the include path
+    kernel = pkg / "op_kernel/add_custom.cpp"
+    (pkg / "op_host/bench_consts.h").write_text("#pragma once\n#define BENCH_K 1\n")
+    kernel.write_text('#include "bench_consts.h"\n' + kernel.read_text())
+    ws.build()
+    compiles(cxx_log)
+    ws.settle()
+    ws.build()
+    assert ws.fast()
+    (pkg / "bench_consts.h").write_text("#pragma once\n#define BENCH_K 2\n")
+    assert not ws.fast()
+    assert sorted(compiles(cxx_log)) == ["add_custom.cpp", "add_custom.cpp"]
+    ws.settle()
+    ws.build()
+    # deleted: the shadowing header goes, the original is found again
+    (pkg / "bench_consts.h").unlink()
+    assert not ws.fast()
+    # the objects of that state are still in the build cache
+    assert ws.last["cached"] >= 2 and compiles(cxx_log) == []
+    ws.settle()
+    ws.build()
+    # renamed: an unrelated file changes name; nothing to compile, but it must be looked at
+    (pkg / "NOTES").write_text("x")
+    assert not ws.fast()
+    ws.settle()
+    ws.build()
+    assert ws.fast()
+    (pkg / "NOTES").rename(pkg / "NOTES2")
+    assert not ws.fast()
+    assert compiles(cxx_log) == []
+
+
+def test_changed_manifest_reverifies(ws, cxx_log):
+    manifest = ws.root / "packages/add_custom/opkg.yaml"
+    ws.settle()
+    ws.build()
+    assert ws.fast()
+    manifest.write_text(manifest.read_text().replace("shapes: {x: [32], y: [32]}",
+                                                     "shapes: {x: [64], y: [64]}"))
+    result = ws.build()
+    assert result["ran"] > 0 and compiles(cxx_log) == []     # verification only
+
+
+def test_toolchain_and_environment_changes_are_seen(ws, cxx_log, tmp_path):
+    ws.build()
+    assert ws.fast()
+    # an unrelated variable does not matter
+    env = dict(os.environ, SOME_UNRELATED_VARIABLE="1")
+    assert ws.fast(env=env)
+    # a variable opkg reads does
+    assert not ws.fast(env=dict(os.environ, OPKG_SOMETHING="1"))
+    # the same compiler under another path is another toolchain identity: everything rebuilds
+    other = tmp_path / "bin" / "g++-other"
+    other.write_text((tmp_path / "bin" / "g++-logged").read_text())
+    other.chmod(0o755)
+    ws.settle()
+    assert not ws.fast(env=dict(os.environ, CXX=str(other)))
+    assert len(compiles(cxx_log)) >= 5
+    # the compiler binary itself changing (an upgrade in place)
+    ws.build(env=dict(os.environ, CXX=str(other)))
+    assert ws.fast(env=dict(os.environ, CXX=str(other)))
+    other.write_text(other.read_text() + "# upgraded\n")
+    assert not ws.fast(env=dict(os.environ, CXX=str(other)))
+
+
+def test_deleted_or_modified_outputs_are_seen(ws, cxx_log):
+    ws.build()
+    assert ws.fast()
+    lib = ws.root / "out/sim/add_custom" / SOC / "float16/libkernel.so"
+    lib.unlink()
+    assert not ws.fast()
+    assert lib.is_file()
+    ws.settle()
+    ws.build()
+    assert ws.fast()
+    report = ws.root / "out/sim/add_custom" / SOC / "float32/verification.json"
+    report.write_text(report.read_text() + " ")
+    assert not ws.fast()
+    bundle = next((ws.root / "out/bundles").iterdir())
+    ws.settle()
+    ws.build()
+    assert ws.fast()
+    bundle.unlink()
+    assert not ws.fast()
+    assert bundle.is_file()
+
+
+def test_a_failed_build_leaves_no_record(ws, cxx_log):
+    ws.build()
+    assert ws.fast()
+    kernel = ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
+    good = kernel.read_text()
+    kernel.write_text(good + "\nthis is not C++;\n")
+    ws.build(check=1)
+    assert not list((ws.root / "out/.opkg/fastpath").iterdir())
+    kernel.write_text(good)
+    ws.build()
+
+
+def test_clock_skew_future_timestamps_are_content_checked(ws, cxx_log):
+    kernel = ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
+    future = time.time_ns() + 3600 * 10**9
+    os.utime(kernel, ns=(future, future))
+    ws.build()
+    assert ws.fast()          # still usable: the file's content is checked instead
+    rec = json.loads(next((ws.root / "out/.opkg/fastpath").iterdir()).read_text())
+    assert str(kernel) in rec["inputs"]["racy"]
+    # an edit that keeps the (future) mtime and size
+    text = kernel.read_text()
+    kernel.write_text(text.replace("Add(zLocal", "Sub(zLocal", 1))
+    os.utime(kernel, ns=(future, future))
+    r = ws.build(check=1)
+    assert not r["ok"]
+
+
+# -- racy timestamps, at the level of snapshots ------------------------------------------------
+
+def _snap_ws(workspace):
+    workspace.operator("one")
+    return workspace.load()
+
+
+def test_same_tick_edit_is_caught_by_the_racy_rule(workspace):
+    """A write in the same timestamp tick as the snapshot can leave every stat field equal.
+    Simulated: the new snapshot's stat of an edited file is made equal to the old one."""
+    ws = _snap_ws(workspace)
+    src = workspace.root / "packages/one/op_kernel/op.cpp"
+    old = fastpath.snapshot(ws)              # taken right after the write: racy
+    assert str(src) in old["racy"]
+    src.write_text(src.read_text() + "// edited\n")
+    new = fastpath.snapshot(ws)
+    new["files"][str(src)] = old["files"][str(src)]
+    assert fastpath.difference(old, new) is not None
+    assert "same timestamp" in fastpath.difference(old, new)
+
+
+def test_without_the_racy_rule_a_same_tick_edit_would_be_missed(workspace):
+    """The control for the test above: an entry recorded as settled is trusted on its stat."""
+    ws = _snap_ws(workspace)
+    src = workspace.root / "packages/one/op_kernel/op.cpp"
+    time.sleep(fastpath.FINE_WINDOW_NS / 1e9 * 3)     # ctime cannot be set back: wait
+    old = fastpath.snapshot(ws)
+    assert str(src) not in old["racy"]
+    src.write_text(src.read_text() + " ")
+    new = fastpath.snapshot(ws)
+    assert fastpath.difference(old, new) is not None            # stat differs: seen
+    new["files"][str(src)] = old["files"][str(src)]
+    assert fastpath.difference(old, new) is None                # only the stat was looked at
+
+
+def test_directory_listing_changes_in_the_same_tick_are_caught(workspace):
+    ws = _snap_ws(workspace)
+    d = workspace.root / "packages/one/op_kernel"
+    old = fastpath.snapshot(ws)
+    assert str(d) in old["racy"]
+    (d / "new.h").write_text("")
+    new = fastpath.snapshot(ws)
+    del new["files"][str(d / "new.h")]
+    new["files"][str(d)] = old["files"][str(d)]
+    assert fastpath.difference(old, new) is not None
+
+
+def test_request_key_separates_requests():
+    a = fastpath.request_key(["//..."], Path("/w"), socs=None, bundle=True)
+    assert a == fastpath.request_key(["//..."], Path("/w"), bundle=True, socs=None)
+    assert a != fastpath.request_key(["//..."], Path("/w"), socs=None, bundle=False)
+    assert a != fastpath.request_key(["//..."], Path("/w/packages"), socs=None, bundle=True)
+    assert a != fastpath.request_key(["//packages/x"], Path("/w"), socs=None, bundle=True)
