@@ -200,14 +200,42 @@ args = sys.argv[1:]
 for need in ("-shared", "-fPIC", "-o"):
     if need not in args:
         die("missing " + need)
-if not any(a in ("-DOP_TILING_LIB", "-DOP_PROTO_LIB") for a in args):
-    die("expected -DOP_TILING_LIB or -DOP_PROTO_LIB")
 out = args[args.index("-o") + 1]
-sources = [a for a in args if a.endswith(".cpp")]
+role = [a for a in args if a in ("-DOP_TILING_LIB", "-DOP_PROTO_LIB")]
+# opkg writes to <output>.tmp-<pid>-<thread> and renames on success
+if not role and os.path.basename(out).split(".tmp-")[0] not in (
+        "libascend_all_ops.so", "libcust_opapi.so"):
+    die("expected -DOP_TILING_LIB or -DOP_PROTO_LIB for " + out)
+sources = [a for a in args if a.endswith((".cpp", ".cc"))]
 if not sources or not all(os.path.isfile(s) for s in sources):
     die("missing sources " + repr(sources))
-with open(out, "wb") as fh:
-    fh.write(b"\\x7fELF stand-in host library")
+for a in args:
+    if a.startswith("-I") and not os.path.isdir(a[2:]):
+        die("include directory not found: " + a[2:])
+with open(out, "w") as fh:
+    fh.write("stand-in host library\\n" + "\\n".join(os.path.abspath(s) for s in sources) + "\\n")
+'''
+
+OP_BUILD = '''
+args = [a for a in sys.argv[1:] if not a.startswith("--compute_unit=")]
+if len(args) != 2:
+    die("usage: op_build <libascend_all_ops.so> <output dir>")
+lib, out = args
+if not os.path.isfile(lib):
+    die("cannot open " + lib)
+ops = []
+for src in open(lib).read().splitlines()[1:]:
+    ops += re.findall(r"OP_ADD\\(\\s*(\\w+)\\s*\\)", open(src).read())
+if not ops:
+    die("no operator registered in " + lib)
+os.makedirs(out, exist_ok=True)
+open(os.path.join(out, "op_proto.cc"), "w").write("// stand-in proto\\n")
+open(os.path.join(out, "op_proto.h"), "w").write("// stand-in proto header\\n")
+for op in ops:
+    snake = re.sub(r"([a-z0-9])([A-Z])", r"\\1_\\2", re.sub(r"([A-Z]+)([A-Z][a-z])", r"\\1_\\2", op)).lower()
+    open(os.path.join(out, "aclnn_" + snake + ".cpp"), "w").write("// stand-in aclnn\\n")
+    open(os.path.join(out, "aclnn_" + snake + ".h"), "w").write(
+        "aclnnStatus aclnn" + op + "GetWorkspaceSize(...);\\n")
 '''
 
 
@@ -224,9 +252,10 @@ def install_stand_in_tools(home: Path) -> dict:
     """Replace a stand-in toolkit's msopgen/bisheng with argument-checking stand-ins, add the
     kernel include dirs bisheng is pointed at, and compiler/version.info."""
     tools = {"msopgen": _tool(home / "python/site-packages/bin/msopgen", "msopgen", MSOPGEN),
-             "bisheng": _tool(home / "compiler/ccec_compiler/bin/bisheng", "bisheng", BISHENG)}
-    for rel in ("compiler/tikcpp/tikcfw/impl", "compiler/tikcpp/tikcfw/interface", "include",
-                "lib64"):
+             "bisheng": _tool(home / "compiler/ccec_compiler/bin/bisheng", "bisheng", BISHENG),
+             "op_build": _tool(home / "tools/opbuild/op_build", "op_build", OP_BUILD)}
+    for rel in ("compiler/tikcpp/tikcfw/impl", "compiler/tikcpp/tikcfw/interface",
+                "include/aclnn", "lib64"):
         (home / rel).mkdir(parents=True, exist_ok=True)
     version = (home / ARCH / "ascend_toolkit_install.info").read_text().split("version=")[1]
     (home / "compiler" / "version.info").write_text(f"Version={version.splitlines()[0]}\n")

@@ -35,6 +35,8 @@ DEFAULT_INSTALL_INFO = "/etc/ascend_install.info"
 TOOL_PATHS = {
     "bisheng": ("compiler/ccec_compiler/bin/bisheng", "bin/bisheng", "ccec_compiler/bin/bisheng"),
     "msopgen": ("python/site-packages/bin/msopgen", "bin/msopgen", "tools/msopgen/bin/msopgen"),
+    # generates op_proto.cc and the aclnn_<op>.{h,cpp} sources from the registered OpDefs
+    "op_build": ("tools/opbuild/op_build", "toolkit/tools/opbuild/op_build"),
 }
 PLATFORM_CONFIG_DIRS = ("{arch}/data/platform_config", "compiler/data/platform_config")
 
