@@ -11,6 +11,7 @@ change rebuilds everything.
 from __future__ import annotations
 
 import hashlib
+import platform
 from functools import lru_cache
 from pathlib import Path
 
@@ -42,6 +43,22 @@ def header_digest() -> str:
     return _digest(_INCLUDE)
 
 
+@lru_cache(maxsize=1)
+def _isa_flags() -> tuple[str, ...]:
+    """Hardware fp16 conversions where this CPU has them: fp16 kernels run several times faster,
+    with the same round-to-nearest-even results as the software conversions."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return ()
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return ("-mf16c",) if "f16c" in line.split() else ()
+    except OSError:
+        pass
+    return ()
+
+
 def common_flags() -> list[str]:
     return [
         "-std=c++17",
@@ -57,6 +74,7 @@ def common_flags() -> list[str]:
         "-fvisibility=hidden",
         "-fvisibility-inlines-hidden",
         "-fno-gnu-unique",
+        *_isa_flags(),
         f"-I{_INCLUDE}",
     ]
 
