@@ -30,6 +30,8 @@ COMMANDS = {
     "yank": ("opkg.cli.yank:yank", "Yank a published version (kept, but skipped unless pinned)."),
     "unyank": ("opkg.cli.yank:unyank", "Undo a yank."),
     "registry": ("opkg.cli.registry:registry", "Check (and repair) the registry."),
+    "new": ("opkg.cli.new:new", "Create an operator package from a template that builds as is."),
+    "import": ("opkg.cli.import_:import_", "Turn an msopgen project into an operator package."),
 }
 
 

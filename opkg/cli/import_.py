@@ -1,0 +1,49 @@
+"""`opkg import`: an msopgen project (prototype JSON, op_host/, op_kernel/) -> a package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command(name="import")
+@click.argument("project_dir", type=click.Path(path_type=Path))
+@click.option("--dest", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="The package directory to create; its last part is the package name.")
+@click.option("--golden", metavar="FILE:FUNC",
+              help="A NumPy reference to copy into the package (else a stub that fails).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="The prototype JSON, when PROJECT_DIR holds none or several.")
+@click.option("--op", "op_type", metavar="TYPE", help="Which op, when the JSON has several.")
+def import_(project_dir, dest, golden, json_path, op_type):
+    """Turn an msopgen project into a package at --dest.
+
+    The manifest's prototype comes from msopgen's input JSON (input_desc, output_desc, attr),
+    its SoCs from the AddConfig("<short name>") calls in op_host/ (one SoC table row per short
+    name; the choice is printed). op_host/ and op_kernel/ are copied unchanged. One default
+    verification case is generated from the prototype: review it.
+
+    Without --golden the package gets a golden.py stub that raises, and `opkg build` fails
+    with "golden missing" until it is written: an import never verifies by accident.
+
+    \b
+    Examples:
+      opkg import ~/msopgen/LeakyReluCustom --dest packages/leaky_relu_imported
+      opkg import ./AddCustom --dest packages/add2 --golden ref.py:add
+      opkg import ./Ops --dest packages/my_op --json Ops/ops.json --op MyOpCustom
+
+    Exit status: 0 imported, 2 bad input (unreadable or malformed JSON, missing sources).
+    """
+    from opkg.scaffold import import_project, workspace_root
+
+    root = workspace_root()    # None outside a workspace: the built-in SoC table applies
+    result = import_project(project_dir, dest, golden=golden, json_path=json_path,
+                            op_type=op_type, root=root)
+    click.echo(f"imported {result.op_type} into {dest} (socs: {', '.join(result.socs)})")
+    for note in result.notes:
+        click.echo(f"  {note}")
+    click.echo("  review the generated case in opkg.yaml (verify.cases)")
+    if result.golden_missing:
+        click.echo(f"  golden missing: write {dest}/golden.py before building "
+                   "(the build fails until then)")

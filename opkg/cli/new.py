@@ -1,0 +1,42 @@
+"""`opkg new`: a package from the templates in opkg/templates/ that builds and verifies as is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.argument("name")
+@click.option("--op-type", required=True, metavar="TYPE",
+              help="The operator type in CamelCase (kernel entry = its snake_case).")
+@click.option("--dest", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Directory to create (default: packages/NAME in the workspace).")
+@click.option("--soc", "socs", multiple=True, metavar="SOC",
+              help="A SoC to build for (repeatable; default Ascend910B1).")
+def new(name, op_type, dest, socs):
+    """Create package NAME: an element-wise operator (z = x + y, float16 and float32) with
+    tiling, OpDef, kernel, NumPy golden and cases, ready to build and verify.
+
+    The kernel splits the elements across cores in 32-byte blocks, double-buffers tiles through
+    UB, and moves a ragged end with DataCopyPad; cases cover an even split, an uneven split, a
+    length that is not a multiple of 32 bytes and a single element. Edit the arithmetic in
+    op_kernel/ and golden.py, keep the prototype in op_host/ and opkg.yaml the same.
+
+    \b
+    Examples:
+      opkg new my_add --op-type MyAddCustom
+      opkg build packages/my_add
+      opkg new scaled_add --op-type ScaledAddCustom --dest ops/scaled_add --soc Ascend910B4
+    """
+    from opkg.scaffold import new_package, workspace_root
+
+    root = workspace_root()    # None outside a workspace: the built-in SoC table applies
+    if dest is None:
+        dest = (root / "packages" / name) if root is not None else Path(name)
+    written = new_package(name, op_type, Path(dest), tuple(socs) or ("Ascend910B1",), root)
+    click.echo(f"created {dest}: {len(written)} file(s)")
+    for path in written:
+        click.echo(f"  {path.relative_to(dest)}")
+    click.echo(f"next: opkg build {dest}")
