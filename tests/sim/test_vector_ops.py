@@ -237,3 +237,28 @@ def test_compare_and_select(built):
     np.testing.assert_array_equal(z[:COUNT], np.where(x < y, x, y)[:COUNT])
     z = run(built, 74, x, y, scalar=0.5)
     np.testing.assert_array_equal(z[:COUNT], np.where(x > dtype(0.5), x, dtype(-1))[:COUNT])
+
+
+def test_datacopy_pad_moves_exactly_the_bytes_asked(built):
+    dtype = np.dtype(built.variant.dtype_of("x")).type
+    x, y = inputs(dtype)
+    n = 1000     # 4000 (float32) or 2000 (float16) bytes: not whole 32-byte blocks
+    z = run(built, 80, x, y, scalar=-3.0, count=n)
+    np.testing.assert_array_equal(z[:n], x[:n])
+    np.testing.assert_array_equal(z[n:n + 8], np.full(8, dtype(-3.0)))     # right padding from UB
+    assert np.all(z[n + 8:] == 7)                                          # untouched GM
+
+
+def test_datacopy_pad_strided_rows_to_gm(built):
+    dtype = np.dtype(built.variant.dtype_of("x")).type
+    x, y = inputs(dtype)
+    n = 200
+    z = run(built, 81, x, y, count=n)
+    half_n = n // 2
+    # Row 0 from UB offset 0, row 1 from the next 32-byte aligned UB row, one element gap in GM.
+    per_block = 32 // np.dtype(dtype).itemsize
+    row_ub = -(-half_n // per_block) * per_block
+    np.testing.assert_array_equal(z[:half_n], x[:half_n])
+    assert z[half_n] == 7
+    np.testing.assert_array_equal(z[half_n + 1:n + 1], x[row_ub:row_ub + half_n])
+    assert np.all(z[n + 1:] == 7)

@@ -114,11 +114,25 @@ public:
             CompareScalar(bits, x, s, CMPMODE::GT, n);
             Select(z, bits, x, (T)-1, SELMODE::VSEL_TENSOR_SCALAR_MODE, n);
         }
+        else if (TILING_KEY_IS(80)) {
+            // Unaligned length both ways: GM->UB pads the row's tail with the scalar.
+            DataCopyExtParams in(1, n * sizeof(T), 0, 0, 0);
+            DataCopyPadExtParams<T> pad(true, 0, 8, s);
+            DataCopyPad(w, xGm, in, pad);
+            DataCopy(z, w, padded_);
+        }
         outZ.EnQue(z);
         inX.FreeTensor(x);
         inY.FreeTensor(y);
         z = outZ.DeQue<T>();
-        DataCopy(zGm, z, padded_);
+        if (TILING_KEY_IS(80)) {
+            DataCopyPad(zGm, z, DataCopyExtParams(1, (n + 8) * sizeof(T), 0, 0, 0));
+        } else if (TILING_KEY_IS(81)) {
+            // Two rows of n/2 elements, the second written one element further along in GM.
+            DataCopyPad(zGm, x, DataCopyExtParams(2, (n / 2) * sizeof(T), 0, sizeof(T), 0));
+        } else {
+            DataCopy(zGm, z, padded_);
+        }
         outZ.FreeTensor(z);
     }
 
