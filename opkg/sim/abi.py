@@ -102,6 +102,11 @@ def bind_host(lib: C.CDLL) -> C.CDLL:
     lib.opkg_sim_host_op_type.argtypes = []
     lib.opkg_sim_host_prototypes.restype = C.c_char_p
     lib.opkg_sim_host_prototypes.argtypes = []
+    lib.opkg_sim_host_infer_shape.restype = C.c_int
+    lib.opkg_sim_host_infer_shape.argtypes = [
+        C.POINTER(OpkgTensorDesc), C.c_uint32, C.POINTER(OpkgAttrValue), C.c_uint32,
+        C.POINTER(OpkgTensorDesc), C.c_uint32, C.POINTER(OpkgError),
+    ]
     lib.opkg_sim_host_tiling.restype = C.c_int
     lib.opkg_sim_host_tiling.argtypes = [
         C.POINTER(OpkgTensorDesc), C.c_uint32, C.POINTER(OpkgTensorDesc), C.c_uint32,

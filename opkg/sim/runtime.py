@@ -329,6 +329,37 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
                    log=lines)
 
 
+def infer_output_shapes(host_lib: Path, op: OpSpec, variant: Variant,
+                        input_shapes: dict[str, tuple[int, ...] | None], attrs: dict
+                        ) -> dict[str, tuple[tuple[int, ...], str | None]] | None:
+    """What the OpDef's InferShape/InferDataType say the outputs are: {name: (shape, dtype)}.
+
+    None when the host sources register no InferShape. dtype is a manifest dtype name, or the
+    variant's dtype when no InferDataType is registered (None for a dtype opkg does not know).
+    """
+    lib = _load(host_lib, "host")
+    keep: list = []
+    ins = (abi.OpkgTensorDesc * max(1, len(op.inputs)))()
+    for i, t in enumerate(op.inputs):
+        shape = input_shapes.get(t.name)
+        ins[i] = _desc(t.name, None if shape is None else tuple(shape), variant.dtype_of(t.name),
+                       dict(variant.formats)[t.name], keep)
+    outs = (abi.OpkgTensorDesc * max(1, len(op.outputs)))()
+    for i, t in enumerate(op.outputs):
+        outs[i] = _desc(t.name, (), variant.dtype_of(t.name), dict(variant.formats)[t.name], keep)
+    attr_values, attr_keep = _attr_values(op, attrs)
+    err = abi.OpkgError()
+    rc = lib.opkg_sim_host_infer_shape(ins, len(op.inputs), attr_values, len(op.attrs), outs, len(op.outputs),
+                                       C.byref(err))
+    if rc == 2:
+        return None
+    if rc != 0:
+        raise _error(err)
+    by_ge = {d.ge_value: d.name for d in DTYPES.values()}
+    return {t.name: (tuple(int(outs[i].dims[d]) for d in range(outs[i].ndim)), by_ge.get(int(outs[i].dtype)))
+            for i, t in enumerate(op.outputs)}
+
+
 def host_prototypes(host_lib: Path) -> list[dict]:
     """The OpDefs the host sources registered (OP_ADD), dtypes/formats in manifest spelling."""
     lib = _load(host_lib, "host")

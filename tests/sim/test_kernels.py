@@ -69,3 +69,17 @@ def test_layernorm(pkgs, lib_cache, soc910b, variant, tol, rows, cols):
     assert info.block_dim == min(rows, 48)
     want = layer_norm(x, gamma, beta, 1e-3)
     np.testing.assert_allclose(y.astype(np.float64), want, rtol=tol, atol=tol)
+
+
+def test_infer_shape_and_dtype_from_the_opdef(pkgs, lib_cache, soc910b):
+    b = build_add(pkgs, "float16", soc910b, lib_cache)
+    got = runtime.infer_output_shapes(b.host, ADD, b.variant, {"x": (4, 32), "y": (4, 32)}, {})
+    assert got == {"z": ((4, 32), "float16")}
+
+
+def test_infer_shape_absent(pkgs, lib_cache, soc910b):
+    b = simbuild.build(pkgs / "lnorm", LNORM, LNORM.variant("float32"), soc910b, lib_cache,
+                       tiling_sources=["op_host/lnorm.cpp"], tiling_header="op_host/lnorm_tiling.h",
+                       kernel_source="op_kernel/lnorm.cpp")
+    assert runtime.infer_output_shapes(b.host, LNORM, b.variant, {"x": (2, 8), "gamma": (8,), "beta": (8,)},
+                                       {"epsilon": 1e-5}) is None

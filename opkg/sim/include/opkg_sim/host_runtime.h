@@ -155,6 +155,57 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
     return 1;
 }
 
+// Runs the OpDef's InferShape (and InferDataType when set). Returns 0 on success, 2 when the op
+// registers no InferShape, 1 on failure. Output dtypes stay as given unless InferDataType ran.
+inline int run_infer_shape(const char* op_type, const OpkgTensorDesc* in, uint32_t n_in, const OpkgAttrValue* attrs,
+                           uint32_t n_attrs, OpkgTensorDesc* out, uint32_t n_out, OpkgError* err) {
+    if (err) std::memset(err, 0, sizeof *err);
+    try {
+        ops::OpDef* def = ops::OpDefRegistry::Get().Find(op_type);
+        if (!def || !def->infer_shape_) return 2;
+        gert::InferShapeContext ctx;
+        ctx.name_ = ctx.type_ = op_type;
+        for (uint32_t i = 0; i < n_in; ++i) ctx.inputs_.push_back(shape_of(in[i]).GetStorageShape());
+        ctx.outputs_.assign(n_out, gert::Shape());
+        fill_attrs(ctx.attrs_, attrs, n_attrs);
+        ge::graphStatus status = def->infer_shape_(&ctx);
+        if (status != ge::GRAPH_SUCCESS) {
+            host_error(err, FAIL_RULE, std::string("InferShape of ") + op_type + " returned failure (status " +
+                       std::to_string(status) + ")");
+            return 1;
+        }
+        for (uint32_t i = 0; i < n_out; ++i) {
+            const gert::Shape& shape = ctx.outputs_[i];
+            if (shape.GetDimNum() > OPKG_SIM_MAX_DIMS) {
+                host_error(err, FAIL_RULE, "InferShape produced more than 8 dims");
+                return 1;
+            }
+            out[i].present = 1;
+            out[i].ndim = static_cast<int32_t>(shape.GetDimNum());
+            for (size_t d = 0; d < shape.GetDimNum(); ++d) out[i].dims[d] = shape.GetDim(d);
+        }
+        if (def->infer_dtype_) {
+            gert::InferDataTypeContext dctx;
+            dctx.name_ = dctx.type_ = op_type;
+            for (uint32_t i = 0; i < n_in; ++i) dctx.inputs_.push_back(static_cast<ge::DataType>(in[i].dtype));
+            dctx.outputs_.assign(n_out, ge::DT_UNDEFINED);
+            fill_attrs(dctx.attrs_, attrs, n_attrs);
+            status = def->infer_dtype_(&dctx);
+            if (status != ge::GRAPH_SUCCESS) {
+                host_error(err, FAIL_RULE, std::string("InferDataType of ") + op_type + " returned failure");
+                return 1;
+            }
+            for (uint32_t i = 0; i < n_out && i < dctx.outputs_.size(); ++i) out[i].dtype = dctx.outputs_[i];
+        }
+        return 0;
+    } catch (const std::exception& e) {
+        host_error(err, FAIL_INTERNAL, std::string("InferShape threw a C++ exception: ") + e.what());
+    } catch (...) {
+        host_error(err, FAIL_INTERNAL, "InferShape threw an unknown C++ exception");
+    }
+    return 1;
+}
+
 inline std::string json_str(const std::string& s) { return ops::OpAttrDef::Quote(s); }
 
 inline std::string params_json(const std::vector<ops::OpParamDef>& ps) {
