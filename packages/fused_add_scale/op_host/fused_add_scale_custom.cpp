@@ -1,0 +1,142 @@
+/*
+ * FusedAddScaleCustom host side: tiling, shape/dtype inference and the operator prototype.
+ *
+ * y = (a + b) * scale element-wise over same-shape ND tensors, in float16 or float32; `scale`
+ * is a float attribute read through GetAttrs() and handed to the kernel in the tiling data.
+ */
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+
+#include "fused_add_scale_custom_tiling.h"
+#include "register/op_def_registry.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace optiling {
+constexpr uint32_t BLOCK_BYTES = 32;      // DataCopy moves whole 32-byte blocks
+constexpr uint32_t BUFFER_NUM = 2;        // must match the kernel: double buffering
+constexpr uint32_t QUEUE_NUM = 3;         // a and b in, y out
+constexpr uint32_t TILES_PER_BUFFER = 4;  // aim for BUFFER_NUM * 4 tiles per core so copies overlap
+
+static uint32_t TypeSize(ge::DataType dtype)
+{
+    switch (dtype) {
+        case ge::DT_FLOAT16:
+            return 2;
+        case ge::DT_FLOAT:
+            return 4;
+        default:
+            return 0;
+    }
+}
+
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    const gert::StorageShape *aShape = context->GetInputShape(0);
+    const gert::StorageShape *bShape = context->GetInputShape(1);
+    if (aShape == nullptr || bShape == nullptr) {
+        return ge::GRAPH_FAILED;
+    }
+    const uint64_t totalLength = aShape->GetStorageShape().GetShapeSize();
+    if (bShape->GetStorageShape().GetShapeSize() != static_cast<int64_t>(totalLength)) {
+        std::fprintf(stderr, "FusedAddScaleCustom: a and b must have the same number of elements\n");
+        return ge::GRAPH_FAILED;
+    }
+    const uint32_t typeSize = TypeSize(context->GetInputDesc(0)->GetDataType());
+    if (typeSize == 0) {
+        std::fprintf(stderr, "FusedAddScaleCustom: a must be float16 or float32\n");
+        return ge::GRAPH_FAILED;
+    }
+    if (totalLength == 0 || totalLength > UINT32_MAX) {
+        std::fprintf(stderr, "FusedAddScaleCustom: a must have between 1 and 2^32-1 elements\n");
+        return ge::GRAPH_FAILED;
+    }
+    const uint32_t alignNum = BLOCK_BYTES / typeSize;  // elements per 32-byte block
+
+    auto ascendcPlatform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+    uint64_t ubSize = 0;
+    ascendcPlatform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);
+    const uint64_t coreNum = std::max<uint64_t>(ascendcPlatform.GetCoreNumAiv(), 1);
+
+    // Split in whole blocks (the last one may be partial); never start a core with nothing.
+    const uint64_t blockCount = (totalLength + alignNum - 1) / alignNum;
+    const uint64_t blockDim = std::min(coreNum, blockCount);
+    const uint32_t formerNum = static_cast<uint32_t>(blockCount % blockDim);
+    const uint32_t tailLength = static_cast<uint32_t>(blockCount / blockDim * alignNum);
+    const uint32_t formerLength = tailLength + (formerNum > 0 ? alignNum : 0);
+
+    // Tile: a fraction of the larger per-core range so double buffering has work to overlap,
+    // capped so that QUEUE_NUM queues of BUFFER_NUM buffers fit in UB.
+    const uint64_t ubTile = ubSize / (QUEUE_NUM * BUFFER_NUM * typeSize) / alignNum * alignNum;
+    const uint64_t wantTiles = BUFFER_NUM * TILES_PER_BUFFER;
+    uint64_t tileLength = (formerLength + wantTiles - 1) / wantTiles;
+    tileLength = (tileLength + alignNum - 1) / alignNum * alignNum;
+    tileLength = std::min(tileLength, ubTile);
+    if (tileLength == 0) {
+        std::fprintf(stderr, "FusedAddScaleCustom: UB (%llu bytes) too small for one tile\n",
+            static_cast<unsigned long long>(ubSize));
+        return ge::GRAPH_FAILED;
+    }
+
+    FusedAddScaleCustomTilingData tiling;
+    tiling.set_totalLength(static_cast<uint32_t>(totalLength));
+    tiling.set_formerNum(formerNum);
+    tiling.set_formerLength(formerLength);
+    tiling.set_tailLength(tailLength);
+    tiling.set_tileLength(static_cast<uint32_t>(tileLength));
+    const float *scale = context->GetAttrs()->GetAttrPointer<float>(0);
+    tiling.set_scale(scale != nullptr ? *scale : 1.0f);
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    context->SetBlockDim(static_cast<uint32_t>(blockDim));
+
+    size_t *workspaces = context->GetWorkspaceSizes(1);
+    workspaces[0] = 0;  // pure vector op: no library API needs a system workspace
+    return ge::GRAPH_SUCCESS;
+}
+} // namespace optiling
+
+namespace ge {
+static graphStatus InferShape(gert::InferShapeContext *context)
+{
+    const gert::Shape *aShape = context->GetInputShape(0);
+    gert::Shape *yShape = context->GetOutputShape(0);
+    *yShape = *aShape;
+    return GRAPH_SUCCESS;
+}
+
+static graphStatus InferDataType(gert::InferDataTypeContext *context)
+{
+    context->SetOutputDataType(0, context->GetInputDataType(0));
+    return GRAPH_SUCCESS;
+}
+} // namespace ge
+
+namespace ops {
+class FusedAddScaleCustom : public OpDef {
+public:
+    explicit FusedAddScaleCustom(const char *name) : OpDef(name)
+    {
+        this->Input("a")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT16, ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Input("b")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT16, ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Output("y")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT16, ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Attr("scale").AttrType(OPTIONAL).Float(1.0f);
+
+        this->SetInferShape(ge::InferShape).SetInferDataType(ge::InferDataType);
+        this->AICore()
+            .SetTiling(optiling::TilingFunc)
+
+            .AddConfig("ascend910b");
+    }
+};
+OP_ADD(FusedAddScaleCustom);
+} // namespace ops
