@@ -1,0 +1,122 @@
+"""`opkg import`: a stand-in msopgen project (prototype JSON, op_host/, op_kernel/) becomes a
+package; without a golden the build fails saying so; malformed JSON is bad input (exit 2)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+SOC = "Ascend910B1"
+
+PROTOTYPE = [{
+    "op": "LeakyReluCustom", "language": "cpp",
+    "input_desc": [{"name": "x", "param_type": "required", "format": ["ND", "ND"],
+                    "type": ["fp16", "float"]}],
+    "output_desc": [{"name": "y", "param_type": "required", "format": ["ND", "ND"],
+                     "type": ["fp16", "float"]}],
+    "attr": [{"name": "negative_slope", "param_type": "optional", "type": "float",
+              "default_value": "0.01"}],
+}]
+
+GOLDEN = """\
+import numpy as np
+
+
+def reference(x, *, negative_slope):
+    x = x.astype(np.float64)
+    return np.where(x >= 0, x, x * negative_slope)
+"""
+
+
+def opkg(*args, cwd, check=None):
+    r = subprocess.run([sys.executable, "-m", "opkg", *args], cwd=cwd, capture_output=True,
+                       text=True, timeout=900)
+    if check is not None:
+        assert r.returncode == check, r.stdout + r.stderr
+    return r
+
+
+def msopgen_project(root: Path, prototype=PROTOTYPE) -> Path:
+    """An msopgen-shaped project: the prototype JSON beside op_host/ and op_kernel/ (the
+    sources are the leaky_relu package's own), plus files msopgen generates that opkg ignores."""
+    project = root / "LeakyReluCustom"
+    for d in ("op_host", "op_kernel"):
+        shutil.copytree(REPO / "packages" / "leaky_relu" / d, project / d)
+    (project / "CMakePresets.json").write_text('{"version": 1}\n')
+    (project / "build.sh").write_text("#!/bin/sh\n")
+    text = prototype if isinstance(prototype, str) else json.dumps(prototype, indent=4)
+    (project / "leaky_relu_custom.json").write_text(text)
+    return project
+
+
+def test_import_with_golden_builds_and_verifies(workspace, tmp_path):
+    project = msopgen_project(tmp_path)
+    golden = tmp_path / "reference.py"
+    golden.write_text(GOLDEN)
+    r = opkg("import", str(project), "--dest", "packages/lrelu", "--golden",
+             f"{golden}:reference", cwd=workspace.root, check=0)
+    assert 'AddConfig("ascend910b") -> Ascend910B1' in r.stdout
+    pkg = workspace.root / "packages" / "lrelu"
+    manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
+    assert manifest["op"] == {
+        "type": "LeakyReluCustom",
+        "inputs": [{"name": "x", "dtypes": ["float16", "float32"], "formats": ["ND"]}],
+        "outputs": [{"name": "y", "dtypes": ["float16", "float32"], "formats": ["ND"]}],
+        "attrs": [{"name": "negative_slope", "type": "float", "default": 0.01}]}
+    assert manifest["socs"] == [SOC]
+    assert manifest["verify"]["golden"] == "reference.py:reference"
+    assert "REVIEW" in (pkg / "opkg.yaml").read_text()
+    # sources copied unchanged
+    for rel in ("op_host/leaky_relu_custom.cpp", "op_kernel/leaky_relu_custom.cpp"):
+        assert (pkg / rel).read_bytes() == (project / rel).read_bytes()
+    r = opkg("build", "packages/lrelu", "--soc", SOC, "--json", cwd=workspace.root, check=0)
+    [target] = json.loads(r.stdout)["targets"]
+    assert target["passed"] and set(target["variants"]) == {"float16", "float32"}
+
+
+def test_import_without_golden_fails_the_build_saying_so(workspace, tmp_path):
+    project = msopgen_project(tmp_path)
+    r = opkg("import", str(project), "--dest", "packages/lrelu", cwd=workspace.root, check=0)
+    assert "golden missing" in r.stdout
+    stub = (workspace.root / "packages/lrelu/golden.py").read_text()
+    assert "def leaky_relu_custom(x, *, negative_slope):" in stub
+    r = opkg("build", "packages/lrelu", "--soc", SOC, "--json", cwd=workspace.root, check=1)
+    [target] = json.loads(r.stdout)["targets"]
+    assert not target["passed"]
+    report = json.loads((workspace.root / "out/sim/lrelu" / SOC / "float16" /
+                         "verification.json").read_text())
+    assert not report["passed"]
+    assert report["error"].startswith("golden missing: write golden.py:leaky_relu_custom")
+
+
+def test_malformed_json_is_bad_input_with_file_and_hint(workspace, tmp_path):
+    text = json.dumps(PROTOTYPE, indent=4).replace('"required",', '"required"', 1)
+    assert text != json.dumps(PROTOTYPE, indent=4)
+    project = msopgen_project(tmp_path, text)
+    r = opkg("import", str(project), "--dest", "packages/lrelu", cwd=workspace.root, check=2)
+    assert "leaky_relu_custom.json:" in r.stderr and "invalid JSON" in r.stderr
+    assert r.stderr.split("leaky_relu_custom.json:")[1].split(":")[0].isdigit()   # a line
+    assert "hint:" in r.stderr
+    assert not (workspace.root / "packages" / "lrelu").exists()
+
+
+def test_bad_prototype_fields_name_the_field(workspace, tmp_path):
+    bad = json.loads(json.dumps(PROTOTYPE))
+    bad[0]["input_desc"][0]["type"] = ["fp16", "float65"]
+    project = msopgen_project(tmp_path, bad)
+    r = opkg("import", str(project), "--dest", "packages/lrelu", cwd=workspace.root, check=2)
+    assert "[0].input_desc[0].type[1]" in r.stderr and "float65" in r.stderr
+    r = opkg("import", str(tmp_path / "nowhere"), "--dest", "packages/x", cwd=workspace.root,
+             check=2)
+    assert "no such project directory" in r.stderr
+
+
+def test_import_help_has_examples(workspace):
+    r = opkg("import", "--help", cwd=workspace.root, check=0)
+    assert "Examples:" in r.stdout and "--golden" in r.stdout

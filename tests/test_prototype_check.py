@@ -1,0 +1,105 @@
+"""The OpDef-vs-manifest check (opkg/verify/prototype.py): the comparison on its own, then one
+build where a one-letter typo between the OpDef and opkg.yaml fails the build naming both."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.verify.prototype import compare
+
+SOCS = [("Ascend910B1", "ascend910b"), ("Ascend310P3", "ascend310p")]
+
+
+def manifest_op() -> OpSpec:
+    return OpSpec("LeakyReluCustom",
+                  (TensorSpec("x", ("float16", "float32"), ("ND",)),),
+                  (TensorSpec("y", ("float16", "float32"), ("ND",)),),
+                  (AttrSpec("negative_slope", "float", 0.01),))
+
+
+def declared(**changes) -> list[dict]:
+    """What the host library reports for an OpDef that agrees with manifest_op()."""
+    op = {"type": "LeakyReluCustom",
+          "inputs": [{"name": "x", "param_type": "required", "dtypes": ["float16", "float32"],
+                      "formats": ["ND", "ND"], "unknown_shape_formats": []}],
+          "outputs": [{"name": "y", "param_type": "required", "dtypes": ["float16", "float32"],
+                       "formats": ["ND", "ND"], "unknown_shape_formats": []}],
+          "attrs": [{"name": "negative_slope", "type": "float", "required": False,
+                     "default": 0.00999999978}],
+          "aicore": {"has_tiling": True, "configs": ["ascend910b", "ascend310p"]}}
+    for key, value in changes.items():
+        group, _, rest = key.partition("__")
+        if rest:
+            index, _, field = rest.partition("__")
+            op[group][int(index)][field] = value
+        else:
+            op[group] = value
+    return [op]
+
+
+def whats(diffs) -> list[str]:
+    return [d.what for d in diffs]
+
+
+def test_agreeing_opdef_and_float_default_rounded_to_float32():
+    chosen, diffs = compare(manifest_op(), SOCS, declared())
+    assert chosen["type"] == "LeakyReluCustom" and diffs == []
+
+
+def test_no_opdef_is_not_a_difference():
+    assert compare(manifest_op(), SOCS, []) == (None, [])
+
+
+def test_names_dtypes_formats_param_types_by_position():
+    _, diffs = compare(manifest_op(), SOCS, declared(
+        inputs__0__name="x1", outputs__0__dtypes=["float32", "float16"],
+        inputs__0__formats=["ND", "NCHW"], outputs__0__param_type="optional"))
+    got = whats(diffs)
+    assert "declares input 'x1' where opkg.yaml has 'x'" in got
+    assert "declares dtype float32 at position 0 of output 'y' where opkg.yaml has float16" in got
+    assert "declares dtype float16 at position 1 of output 'y' where opkg.yaml has float32" in got
+    assert "declares format NCHW at position 1 of input 'x' where opkg.yaml has ND" in got
+    assert "declares output 'y' as optional where opkg.yaml has required" in got
+    assert {d.field for d in diffs} >= {"op.inputs[0].name", "op.outputs[0].dtypes[0]"}
+
+
+def test_attrs_soc_configs_and_op_name():
+    _, diffs = compare(manifest_op(), SOCS, declared(
+        attrs=[{"name": "negative_slop", "type": "float", "required": False, "default": 0.01}],
+        aicore={"configs": ["ascend910b", "ascend910"]}))
+    got = whats(diffs)
+    assert "declares attr 'negative_slop' where opkg.yaml has 'negative_slope'" in got
+    assert 'has no AddConfig("ascend310p") where opkg.yaml lists Ascend310P3' in got
+    assert 'declares AddConfig("ascend910") where opkg.yaml lists no SoC of that kind' in got
+    _, diffs = compare(manifest_op(), SOCS, declared(
+        attrs=[{"name": "negative_slope", "type": "float", "required": False, "default": 0.2}]))
+    assert whats(diffs) == ["declares attr 'negative_slope' with default 0.2 where opkg.yaml "
+                            "has 0.01"]
+    _, diffs = compare(manifest_op(), SOCS, declared(type="LeakyReluCustm"))
+    assert whats(diffs) == ["declares op 'LeakyReluCustm' where opkg.yaml has 'LeakyReluCustom'"]
+
+
+def test_one_letter_typo_fails_the_build_naming_both(workspace):
+    from opkg.scaffold import new_package
+
+    pkg = workspace.root / "packages" / "typo_add"
+    new_package("typo_add", "TypoAddCustom", pkg)
+    host = pkg / "op_host" / "typo_add_custom.cpp"
+    text = host.read_text()
+    assert text.count('this->Input("y")') == 1
+    host.write_text(text.replace('this->Input("y")', 'this->Input("t")'))
+    line = next(i for i, l in enumerate(host.read_text().splitlines(), 1) if 'Input("t")' in l)
+    r = subprocess.run([sys.executable, "-m", "opkg", "build", "packages/typo_add", "--soc",
+                        "Ascend910B1"], cwd=workspace.root, capture_output=True, text=True,
+                       timeout=900)
+    assert r.returncode == 1, r.stdout + r.stderr
+    out = r.stdout + r.stderr
+    assert "packages/typo_add/opkg.yaml: the OpDef in the host sources disagrees" in out
+    assert (f"op_host/typo_add_custom.cpp:{line}: declares input 't' where opkg.yaml has 'y' "
+            "(op.inputs[1].name)") in out
+    # nothing was verified or bundled from a package whose prototype disagrees
+    assert not (workspace.root / "out" / "bundles").exists() or not any(
+        (workspace.root / "out" / "bundles").iterdir())
+    assert "verify typo_add" not in out
