@@ -171,3 +171,21 @@ def test_several_problems_make_one_error(tmp_path):
     err = res.error()
     assert "packages/a" in err.message and "packages/b" in err.message
     assert err.message.startswith("toolchain misalignment:")
+
+
+def test_release_table_decides_soc_support_when_the_toolkit_cannot(tmp_path):
+    # no platform_config in the toolkit: the workspace's release table says which SoCs it has
+    ws = tmp_path / "ws"
+    (ws / "toolchains").mkdir(parents=True)
+    (ws / "toolchains" / "cann_releases.yaml").write_text(
+        'releases: {"8.0.RC2": {socs: [ascend910b], driver: {all: ">=24.1.rc1"}}}\n')
+    i = inst(tmp_path / "a", "8.0.RC2", socs=None)
+    res = resolve([Request("//p", P3, ">=8.0.RC2")], i, release_table(ws))
+    (p,) = res.problems
+    assert p.kind == "soc_unsupported"
+    assert "ascend310p is not among CANN 8.0.RC2's SoCs in cann_releases.yaml" in p.message
+    c = one(resolve([Request("//p", B1, ">=8.0.RC2")], i, release_table(ws)))
+    assert c.toolchain == "cann-8.0.RC2"
+    # neither source knows: resolution goes ahead and says so
+    c = one(resolve([Request("//p", P3, ">=8.0.RC2")], i, release_table()))
+    assert any("SoC support for Ascend310P3 not known" in n for n in c.notes)

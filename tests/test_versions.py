@@ -248,3 +248,13 @@ def test_specifier_keeps_the_versions_own_hint():
         cann_spec(">=24.1.rc2")
     assert "looks like a driver version" in info.value.hint
     assert ">=8.0.RC2,<8.2" in info.value.hint
+
+
+@settings(max_examples=200)
+@given(driver_text(), driver_text())
+def test_prop_driver_specifier_agrees_with_order(a, b):
+    va, vb = parse_driver(a), parse_driver(b)
+    assert driver_spec(f">={a}").contains(vb) == (vb >= va)
+    assert driver_spec(f"<{a}").contains(vb) == (vb < va) or (
+        # PEP 440: <V excludes V's pre-releases (24.1.rc1 is not <24.1.0)
+        vb.key.is_prerelease and vb.key.release[:3] == va.key.release[:3])
