@@ -133,7 +133,7 @@ def test_list(tmp_path, monkeypatch, capsys, env):
     code, out, _ = run(capsys, "toolchain", "list")
     assert code == 0
     assert f"cann-8.0.RC2  8.0.RC2  {env}/ascend-toolkit/8.0.RC2" in out
-    assert "msopgen MISSING, bisheng MISSING" in out
+    assert "msopgen MISSING, bisheng MISSING, op_build MISSING" in out
     assert f"driver: 24.1.rc2 at {env}/driver/version.info" in out
     assert "8.0.RC2*" in out and "8.5.0*" in out and "8.1.RC1," in out
     code, out, _ = run(capsys, "toolchain", "list", "--json")

@@ -62,7 +62,7 @@ def list_(as_json):
     rows = [["toolchain", "version", "path", "found via", "tools"],
             ["sim", __version__, "(built in: g++ and opkg's Ascend C emulation)", "-", "g++"]]
     for t in inst.toolkits:
-        tools = ", ".join(n if t.tool(n) else f"{n} MISSING" for n in ("msopgen", "bisheng"))
+        tools = ", ".join(n if t.tool(n) else f"{n} MISSING" for n in ("msopgen", "bisheng", "op_build"))
         rows.append([t.id, str(t.version), str(t.root), t.found_via, tools])
     click.echo(_table(rows))
     if not inst.toolkits:
