@@ -251,6 +251,13 @@ def test_no_permission_is_a_clear_error_and_writes_nothing(bundles):
         bundle.chmod(0o644)
         env = child_env(HOME=str(base))
 
+        # The child must be able to run Python at all as that user: an interpreter under a
+        # private home directory (pyenv in /root) cannot, and then nothing here can be tested.
+        runs = subprocess.run([*prefix, sys.executable, "-c", "pass"], env=env,
+                              capture_output=True)
+        if runs.returncode != 0:
+            pytest.skip("this Python cannot run as an unprivileged user: "
+                        + runs.stderr.decode(errors="replace").strip()[:200])
         # Sanity: the child really cannot write there (else this test could not fail).
         probe = subprocess.run([*prefix, sys.executable, "-c",
                                 f"open({str(registry / 'probe')!r}, 'w')"],
