@@ -87,7 +87,8 @@ def default_jobs() -> int:
 
 def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=False,
           verify=True, bundle=True, on_event: Callable[[dict], None] | None = None,
-          locked: bool = False) -> BuildResult:
+          locked: bool = False, explain: bool = False) -> BuildResult:
+    from opkg.explain import note_toolchains
     from opkg.fastpath import FastPath
     from opkg.toolchains.alignment import lock_digest, preflight
 
@@ -97,6 +98,8 @@ def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fals
     fast = FastPath(ws, patterns, socs=socs, toolchain=toolchain, verify=verify, bundle=bundle,
                     locked=locked)
     previous = fast.reuse(on_event)
+    if explain and on_event:
+        on_event({"event": "fastpath", "used": previous is not None, "reason": fast.reason})
     if previous is not None:
         return previous
     fast.invalidate()
@@ -114,12 +117,15 @@ def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fals
     request = BuildRequest(tuple(closure), tuple(socs) if socs else None, toolchain, verify,
                            bundle, resolution, lock_digest(ws))
     plan = make_plan(ws, request)
-    result = run_plan(ws, plan, jobs=jobs, keep_going=keep_going, on_event=on_event)
+    note_toolchains(ws, plan)    # for --explain: which part of a toolchain identity changed
+    result = run_plan(ws, plan, jobs=jobs, keep_going=keep_going, on_event=on_event,
+                      explain=explain)
     fast.record(result)          # only a fully successful build is recorded
     return result
 
 
-def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None) -> BuildResult:
+def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
+             explain: bool = False) -> BuildResult:
     out = Path(plan.output_dir)
     plan_path = out / ".opkg" / "plan.json"
     write_plan(plan, plan_path)
@@ -130,6 +136,13 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None) -> B
             f"-j{jobs or default_jobs()}", f"plan={plan_path}"]
     if keep_going:
         argv.append("-k")
+    explainer = None
+    if explain:
+        from opkg.explain import Explainer
+
+        # SCons says why it rebuilds each node; Explainer maps nodes to steps, in plain words
+        argv.append("--debug=explain")
+        explainer = Explainer(plan, ws.root, on_event or (lambda event: None))
     env = dict(os.environ)
     # the SCons process imports opkg from the same place this one did
     env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent.parent),
@@ -152,6 +165,8 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None) -> B
                 if on_event:
                     on_event(event)
                 continue
+            if explainer is not None and explainer.feed(line):
+                continue
             hit = _CACHE_LINE.match(line)
             if hit:
                 cached += 1
@@ -159,6 +174,8 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None) -> B
                     on_event({"event": "cached", "path": hit.group(1)})
                 continue
             output.append(line)
+        if explainer is not None:
+            explainer.flush()
         code = proc.wait()
     except KeyboardInterrupt:
         # SCons finishes or abandons running steps; outputs are renamed into place only

@@ -210,9 +210,15 @@ def _racy_digests(files: dict, now_ns: int) -> dict[str, str | None]:
 
 def difference(old: dict, new: dict) -> str | None:
     """Why `new` is not provably the same as `old`, or None when it is."""
-    for key in ("python", "env", "compiler", "git"):
+    oe, ne = old.get("env", {}), new.get("env", {})
+    for name in sorted(set(oe) | set(ne)):
+        if oe.get(name) != ne.get(name):
+            return f"environment variable {name} changed"
+    words = {"python": "the Python interpreter", "compiler": "the C++ compiler (CXX on PATH)",
+             "git": "the git commit or dirty state"}
+    for key, what in words.items():
         if old.get(key) != new.get(key):
-            return f"{key} changed"
+            return f"{what} changed"
     of, nf = old["files"], new["files"]
     if of.keys() != nf.keys():
         added = sorted(nf.keys() - of.keys())

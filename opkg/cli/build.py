@@ -10,22 +10,37 @@ from opkg.cli.options import build_options
 
 
 def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bool,
-              detail: bool, locked: bool = False):
+              detail: bool, locked: bool = False, explain: bool = False):
     from opkg import engine
     from opkg.ui import Progress, summary_line, verification_table
     from opkg.workspace import Workspace
 
     ws = Workspace.find()
     progress = Progress(ws.root, quiet=False)
+    reasons: list[dict] = []
+
+    def on_event(event):
+        if event["event"] in ("explain", "fastpath"):
+            reasons.append(event)
+        else:
+            progress(event)
+
     try:
         result = engine.build(ws, list(targets), socs=socs, toolchain=toolchain, jobs=jobs,
-                              keep_going=keep_going, bundle=bundle, on_event=progress,
-                              locked=locked)
+                              keep_going=keep_going, bundle=bundle, on_event=on_event,
+                              locked=locked, explain=explain)
     finally:
         progress.finish()
     if as_json:
-        click.echo(json.dumps(result.to_json(), indent=2))
+        data = result.to_json()
+        if explain:
+            data["explain"] = [{k: e.get(k) for k in ("event", "description", "target",
+                                                      "reasons", "used", "reason")}
+                               for e in reasons]
+        click.echo(json.dumps(data, indent=2))
     else:
+        if explain:
+            click.echo(explanation(reasons, ws.root))
         if result.targets:
             click.echo(verification_table(result, detail=detail))
         if bundle:
@@ -34,6 +49,25 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
         click.echo(summary_line(result))
     if not result.ok:
         raise SystemExit(1)
+
+
+def explanation(events: list[dict], root) -> str:
+    """--explain: one line per step that ran, '<step>: <reason>; <reason>'."""
+    lines = []
+    root = str(root)
+    for e in events:
+        if e["event"] == "fastpath":
+            if e["used"]:
+                lines.append("nothing to rebuild: no input, output, flag, toolchain or "
+                             "environment change since the last build of these targets")
+            else:
+                lines.append(f"checking every step: {e['reason'].replace(root + '/', '')}")
+        else:
+            lines.append(f"{e['description']}: {'; '.join(e['reasons'])}")
+    steps = sum(1 for e in events if e["event"] == "explain")
+    if any(e["event"] == "fastpath" and not e["used"] for e in events) and not steps:
+        lines.append("nothing to rebuild: every step is up to date")
+    return "\n".join(lines)
 
 
 def _rel(path, root) -> str:
@@ -47,7 +81,9 @@ def _rel(path, root) -> str:
 @build_options
 @click.option("--locked", is_flag=True,
               help="Fail (exit 3) if toolchain resolution differs from opkg.lock (for CI).")
-def build(targets, socs, toolchain, jobs, keep_going, as_json, locked):
+@click.option("--explain", is_flag=True,
+              help="Say why each step ran: which input, flag or toolchain identity changed.")
+def build(targets, socs, toolchain, jobs, keep_going, as_json, locked, explain):
     """Build, verify and bundle packages.
 
     TARGETS are labels (//packages/layernorm), patterns (//packages/..., //...), paths
@@ -72,12 +108,14 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, locked):
     misalignment.
     """
     run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=True, detail=False,
-              locked=locked)
+              locked=locked, explain=explain)
 
 
 @click.command()
 @build_options
-def test(targets, socs, toolchain, jobs, keep_going, as_json):
+@click.option("--explain", is_flag=True,
+              help="Say why each step ran: which input, flag or toolchain identity changed.")
+def test(targets, socs, toolchain, jobs, keep_going, as_json, explain):
     """Verify packages against their NumPy goldens and print the full report.
 
     Builds what verification needs (no bundles) and prints every case with its errors and
@@ -88,4 +126,5 @@ def test(targets, socs, toolchain, jobs, keep_going, as_json):
       opkg test //packages/layernorm
       opkg test //... --json
     """
-    run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=False, detail=True)
+    run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=False, detail=True,
+              explain=explain)
