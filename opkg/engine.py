@@ -88,6 +88,7 @@ def default_jobs() -> int:
 def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=False,
           verify=True, bundle=True, on_event: Callable[[dict], None] | None = None,
           locked: bool = False, explain: bool = False) -> BuildResult:
+    from opkg import cache
     from opkg.explain import note_toolchains
     from opkg.fastpath import FastPath
     from opkg.toolchains.alignment import lock_digest, preflight
@@ -118,8 +119,11 @@ def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fals
                            bundle, resolution, lock_digest(ws))
     plan = make_plan(ws, request)
     note_toolchains(ws, plan)    # for --explain: which part of a toolchain identity changed
-    result = run_plan(ws, plan, jobs=jobs, keep_going=keep_going, on_event=on_event,
-                      explain=explain)
+    # `opkg cache prune` waits while builds hold the cache (opkg/cache.py)
+    with cache.shared_lock(plan.cache_dir):
+        result = run_plan(ws, plan, jobs=jobs, keep_going=keep_going, on_event=on_event,
+                          explain=explain)
+    cache.note_build(plan.cache_dir, result.cached, result.ran, str(ws.root))
     fast.record(result)          # only a fully successful build is recorded
     return result
 

@@ -21,6 +21,7 @@ COMMANDS = {
     "test": ("opkg.cli.build:test", "Verify packages against their NumPy goldens and print the report."),
     "query": ("opkg.cli.query:query", "Inspect the package graph (deps, rdeps, packages)."),
     "clean": ("opkg.cli.clean:clean", "Remove build outputs (and optionally the cache)."),
+    "cache": ("opkg.cli.cache:cache", "Build cache statistics and least-recently-used pruning."),
     "toolchain": ("opkg.cli.toolchain:toolchain", "List toolchains; check CANN/driver/SoC alignment."),
     "lock": ("opkg.cli.lock:lock", "Write opkg.lock: the resolved toolchain per (package, SoC)."),
     "publish": ("opkg.cli.publish:publish", "Build if needed, then publish verified bundles to the registry."),

@@ -1,0 +1,182 @@
+"""The shared build cache: size, entries, hit rate, least-recently-used pruning.
+
+Layout (SCons CacheDir under the cache root, `$OPKG_CACHE_DIR` or the workspace's cache_dir):
+
+    <cache>/scons/config            SCons' own settings (prefix length)
+    <cache>/scons/<2 hex>/<sig>     one entry per output, named by its build signature
+    <cache>/stats.jsonl             one line per build that ran SCons: hits and misses
+    <cache>/.lock                   builds hold it shared, `opkg cache prune` exclusive
+
+SCons touches an entry's mtime each time it restores it, so mtime is "last used" (the later of
+atime and mtime is used, in case another tool read the entry).
+
+Pruning is safe while builds run: SCons checks that an entry exists and then copies it, and an
+entry removed between the two would fail that build. Builds therefore hold the lock shared while
+SCons runs and a prune takes it exclusively, waiting for running builds to finish (and new ones
+wait for the prune, which takes seconds). Entries are renamed out of the fan-out directories
+before they are unlinked, so a reader never sees a half-deleted entry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+STATS_FILE = "stats.jsonl"
+LOCK_FILE = ".lock"
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b?)\s*$", re.IGNORECASE)
+_UNITS = {"": 1, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3, "t": 1024 ** 4}
+
+
+def parse_size(text: str) -> int:
+    """'500M', '2G', '1.5GiB', '1024' (bytes); units are powers of 1024."""
+    m = _SIZE.match(text)
+    if not m:
+        raise ValueError(f"not a size: {text!r} (examples: 500M, 2G, 1048576)")
+    return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+
+
+def format_size(n: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n} B" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} GiB"
+
+
+@contextlib.contextmanager
+def shared_lock(cache_dir):
+    """Held by a build while SCons may read the cache (a no-op without a cache)."""
+    if not cache_dir:
+        yield
+        return
+    root = Path(cache_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    fd = os.open(root / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def exclusive_lock(cache_dir, wait: float):
+    """For pruning; TimeoutError if builds still hold the cache after `wait` seconds."""
+    root = Path(cache_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    fd = os.open(root / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise TimeoutError from None
+                time.sleep(0.1)
+        yield
+    finally:
+        os.close(fd)
+
+
+def note_build(cache_dir, hits: int, misses: int, workspace: str) -> None:
+    """Append one build's hits and misses (one short O_APPEND write: concurrent-safe)."""
+    if not cache_dir:
+        return
+    line = json.dumps({"time": time.time(), "workspace": workspace, "hits": hits,
+                       "misses": misses}) + "\n"
+    try:
+        fd = os.open(Path(cache_dir) / STATS_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            os.write(fd, line.encode())
+        finally:
+            os.close(fd)
+    except OSError:
+        pass                     # statistics never fail a build
+
+
+@dataclass(frozen=True)
+class Entry:
+    path: Path
+    size: int
+    last_used: float
+
+
+def entries(cache_dir) -> list[Entry]:
+    scons = Path(cache_dir) / "scons"
+    out = []
+    if not scons.is_dir():
+        return out
+    for sub in os.scandir(scons):
+        if not sub.is_dir() or sub.name.startswith("."):
+            continue
+        for e in os.scandir(sub.path):
+            if e.name.startswith(".") or not e.is_file(follow_symlinks=False):
+                continue
+            try:
+                st = e.stat(follow_symlinks=False)
+            except OSError:
+                continue     # removed meanwhile
+            out.append(Entry(Path(e.path), st.st_size, max(st.st_atime, st.st_mtime)))
+    return out
+
+
+def recent_builds(cache_dir, limit: int = 10) -> list[dict]:
+    try:
+        lines = (Path(cache_dir) / STATS_FILE).read_text().splitlines()
+    except OSError:
+        return []
+    builds = []
+    for line in lines[-limit:]:
+        try:
+            builds.append(json.loads(line))
+        except ValueError:
+            continue
+    return builds
+
+
+def stats(cache_dir, last: int = 10) -> dict:
+    items = entries(cache_dir)
+    builds = recent_builds(cache_dir, last)
+    hits = sum(b.get("hits", 0) for b in builds)
+    misses = sum(b.get("misses", 0) for b in builds)
+    return {
+        "cache_dir": str(cache_dir),
+        "entries": len(items),
+        "size": sum(e.size for e in items),
+        "oldest_use": min((e.last_used for e in items), default=None),
+        "newest_use": max((e.last_used for e in items), default=None),
+        "builds": builds,
+        "hits": hits, "misses": misses,
+        "hit_rate": hits / (hits + misses) if hits + misses else None,
+    }
+
+
+def prune(cache_dir, max_size: int, *, wait: float = 60.0) -> dict:
+    """Remove least recently used entries until the cache holds at most max_size bytes."""
+    with exclusive_lock(cache_dir, wait):
+        items = sorted(entries(cache_dir), key=lambda e: e.last_used)
+        total = sum(e.size for e in items)
+        removed = freed = 0
+        for e in items:
+            if total <= max_size:
+                break
+            doomed = e.path.with_name(f".{e.path.name}.prune-{os.getpid()}")
+            try:
+                os.rename(e.path, doomed)
+                os.unlink(doomed)
+            except FileNotFoundError:
+                continue
+            total -= e.size
+            freed += e.size
+            removed += 1
+        return {"removed": removed, "freed": freed, "size": total,
+                "entries": len(items) - removed}
