@@ -184,11 +184,27 @@ def test_abort_in_kernel_code(built):
     assert e.value.block == 0
 
 
-def test_syncall_across_blocks_is_refused(built, kernel_src):
-    with pytest.raises(SimError, match="SyncAll across blocks is not emulated") as e:
-        run(built, 13, blocks=2)
-    assert e.value.line == line_of(kernel_src, "syncall")
-    run(built, 13, blocks=1)
+def test_syncall_is_a_barrier_across_blocks(built):
+    x, y, info = run(built, 13, blocks=4)
+    n = N_PER_BLOCK
+    # Block b reads what block b+1 stored before the barrier.
+    np.testing.assert_array_equal(y, np.roll(x * 2, -n))
+    x, y, _ = run(built, 13, blocks=1)
+    np.testing.assert_array_equal(y, x * 2)
+
+
+def test_syncall_skipped_by_block_0_is_a_hang(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 16, blocks=3)
+    assert e.value.block == 1 and e.value.line == line_of(kernel_src, "syncall-not-block0")
+    assert "block 0 returned without reaching it" in e.value.message
+
+
+def test_syncall_skipped_by_another_block_is_a_hang(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 17, blocks=3)
+    assert e.value.block == 2 and e.value.line == line_of(kernel_src, "syncall-not-last")
+    assert "block 2 returned from the kernel while other blocks wait in SyncAll" in e.value.message
 
 
 def test_two_blocks_storing_the_same_bytes_is_a_race(built, kernel_src):

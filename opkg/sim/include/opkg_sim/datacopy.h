@@ -102,6 +102,7 @@ template <class T> constexpr int atomic_code() {
 template <class T>
 inline void store_gm(T* dst, const T* src, uint64_t bytes, const char* op, SrcLoc loc) {
     BlockState& b = block();
+    save_undo(dst, bytes);
     if (b.atomic) {
         if (b.atomic != atomic_code<T>()) {
             fail(loc, format("%s of %s data while SetAtomicAdd<%s> is active", op, type_name<T>(), b.atomic_type));

@@ -10,7 +10,10 @@
 #include <cstdarg>
 #include <cstring>
 #include <exception>
+#include <condition_variable>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 #include "opkg_sim/abi.h"
 
@@ -81,8 +84,17 @@ struct GmWrite {
     const uint8_t* begin;
     const uint8_t* end;
     int64_t block;
+    int64_t epoch;     // SyncAll barriers passed before the store; stores in different epochs are ordered
     SrcLoc loc;
 };
+
+struct Barrier;
+
+// Thrown when block 0 reaches SyncAll while blocks run one after another: the launch is undone
+// and rerun with every block on its own thread.
+struct NeedConcurrent {};
+// Thrown in blocks waiting at a barrier that can no longer complete (another block failed).
+struct Aborted {};
 
 struct BlockState {
     int64_t idx = 0;
@@ -97,7 +109,10 @@ struct BlockState {
     std::string* log = nullptr;
     bool active = false;
     SrcLoc last{nullptr, 0};   // the latest checked API call, named if the kernel then crashes
-    std::vector<GmWrite>* writes = nullptr;   // shared by all blocks of a launch
+    std::vector<GmWrite>* writes = nullptr;   // this block's GM stores
+    std::vector<std::pair<uint8_t*, std::string>>* undo = nullptr;   // old GM bytes, block 0 only
+    Barrier* barrier = nullptr;               // set when blocks run concurrently
+    int64_t epoch = 0;
     int atomic = 0;            // SetAtomicAdd<T>: a code for T; 0 = plain stores
     const char* atomic_type = "";
 };
@@ -147,13 +162,68 @@ inline void record_write(const void* p, uint64_t bytes, SrcLoc loc) {
     const uint8_t* q = static_cast<const uint8_t*>(p);
     if (!b.writes->empty()) {
         GmWrite& last = b.writes->back();
-        if (last.block == b.idx && last.end == q) {   // sequential stores coalesce
+        if (last.block == b.idx && last.epoch == b.epoch && last.end == q) {   // sequential stores coalesce
             last.end = q + bytes;
             return;
         }
     }
-    b.writes->push_back(GmWrite{q, q + bytes, b.idx, loc});
+    b.writes->push_back(GmWrite{q, q + bytes, b.idx, b.epoch, loc});
 }
+
+// Keeps the bytes a GM store is about to overwrite, so that a launch can be undone.
+inline void save_undo(void* p, uint64_t bytes) {
+    BlockState& b = block();
+    if (b.undo && bytes) b.undo->emplace_back(static_cast<uint8_t*>(p), std::string(static_cast<const char*>(p), bytes));
+}
+
+// SyncAll across blocks running on their own threads. A block that returns while others wait
+// can never release them: that is a hang on hardware and a failure here.
+struct Barrier {
+    std::mutex m;
+    std::condition_variable cv;
+    int64_t num = 0;
+    int64_t arrived = 0;
+    int64_t finished = 0;
+    uint64_t generation = 0;
+    bool aborted = false;
+    int64_t deadlock_block = -1;     // the first block to return; names the culprit of a hang
+    SrcLoc wait_loc{nullptr, 0};
+
+    void arrive(SrcLoc loc) {
+        std::unique_lock<std::mutex> lk(m);
+        if (aborted) throw Aborted{};
+        uint64_t gen = generation;
+        if (++arrived == num) {
+            arrived = 0;
+            ++generation;
+            cv.notify_all();
+            return;
+        }
+        wait_loc = loc;
+        check_stuck();
+        cv.wait(lk, [&] { return generation != gen || aborted; });
+        if (generation == gen) throw Aborted{};
+    }
+    void finish(int64_t idx) {
+        std::lock_guard<std::mutex> lk(m);
+        ++finished;
+        if (deadlock_block < 0) deadlock_block = idx;   // only read when the barrier got stuck
+        check_stuck();
+    }
+    void abort() {
+        std::lock_guard<std::mutex> lk(m);
+        aborted = true;
+        cv.notify_all();
+    }
+
+private:
+    void check_stuck() {
+        if (arrived > 0 && arrived + finished == num) {
+            aborted = true;
+            cv.notify_all();
+        }
+    }
+};
 
 inline void log_line(const std::string& text) {
     BlockState& b = block();

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <new>
+#include <thread>
 #include "kernel_operator.h"
 #include "opkg_sim/abi.h"
 
@@ -34,44 +35,35 @@ inline void set_error(OpkgError* err, int kind, const std::string& file, int lin
 }
 
 // Crashes in kernel code (a raw pointer past a buffer, integer division by zero, abort()) jump
-// back here so they are reported like other failures, naming the last API call before them.
-struct CrashGuard {
+// back to the block's runner so they are reported like other failures, naming the last API
+// call before them. Handlers are process-wide; each thread running a block arms its own jump.
+struct Crash {
     static sigjmp_buf& jump() {
-        static sigjmp_buf buf;
+        static thread_local sigjmp_buf buf;
         return buf;
     }
-    static volatile sig_atomic_t& signal_no() {
-        static volatile sig_atomic_t sig = 0;
+    static bool& armed() {
+        static thread_local bool on = false;
+        return on;
+    }
+    static int& signal_no() {
+        static thread_local int sig = 0;
         return sig;
     }
     static void*& address() {
-        static void* addr = nullptr;
+        static thread_local void* addr = nullptr;
         return addr;
     }
     static void handler(int sig, siginfo_t* info, void*) {
+        if (!armed()) {            // not a kernel thread: behave as if we were not here
+            signal(sig, SIG_DFL);
+            raise(sig);
+            return;
+        }
+        armed() = false;
         signal_no() = sig;
         address() = info ? info->si_addr : nullptr;
         siglongjmp(jump(), 1);
-    }
-    static constexpr int kSignals[4] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT};
-    struct sigaction old_[4];
-    stack_t old_stack_{};
-    std::vector<char> stack_;
-
-    CrashGuard() : stack_(1 << 16) {
-        stack_t ss{};
-        ss.ss_sp = stack_.data();
-        ss.ss_size = stack_.size();
-        sigaltstack(&ss, &old_stack_);   // stack overflows still reach the handler
-        struct sigaction sa{};
-        sa.sa_sigaction = &CrashGuard::handler;
-        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-        sigemptyset(&sa.sa_mask);
-        for (int i = 0; i < 4; ++i) sigaction(kSignals[i], &sa, &old_[i]);
-    }
-    ~CrashGuard() {
-        for (int i = 0; i < 4; ++i) sigaction(kSignals[i], &old_[i], nullptr);
-        sigaltstack(&old_stack_, nullptr);
     }
     static std::string describe(int sig, void* addr) {
         switch (sig) {
@@ -85,6 +77,116 @@ struct CrashGuard {
     }
 };
 
+class CrashHandlers {
+public:
+    CrashHandlers() {
+        struct sigaction sa{};
+        sa.sa_sigaction = &Crash::handler;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        for (int i = 0; i < 4; ++i) sigaction(kSignals[i], &sa, &old_[i]);
+    }
+    ~CrashHandlers() {
+        for (int i = 0; i < 4; ++i) sigaction(kSignals[i], &old_[i], nullptr);
+    }
+
+private:
+    static constexpr int kSignals[4] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT};
+    struct sigaction old_[4];
+};
+
+// Per thread: an alternate signal stack, so that stack overflows still reach the handler.
+class AltStack {
+public:
+    AltStack() : mem_(1 << 16) {
+        stack_t ss{};
+        ss.ss_sp = mem_.data();
+        ss.ss_size = mem_.size();
+        sigaltstack(&ss, &old_);
+    }
+    ~AltStack() { sigaltstack(&old_, nullptr); }
+
+private:
+    std::vector<char> mem_;
+    stack_t old_{};
+};
+
+struct BlockError {
+    bool set = false;
+    int kind = 0;
+    std::string file;
+    int line = 0;
+    std::string message;
+};
+
+struct Launch {
+    const OpkgKernelLaunch* in;
+    void (*entry)(uint8_t** args);
+    std::vector<uint8_t*> args;
+    std::vector<GmRegion> regions;
+    uint64_t arena_bytes;
+};
+
+// Runs one block on the calling thread. Returns false when it failed (error filled); throws
+// NeedConcurrent out of block 0 in sequential mode.
+inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, std::string& log, std::vector<GmWrite>& writes,
+                    std::vector<std::pair<uint8_t*, std::string>>* undo, Barrier* barrier, BlockError& err) {
+    BlockState& b = block();
+    b = BlockState();
+    b.idx = idx;
+    b.num = L.in->block_dim;
+    b.ub = arena;
+    b.ub_bytes = L.in->ub_bytes;
+    b.gm = L.regions;
+    b.tiling_key = L.in->tiling_key;
+    b.sys_workspace = L.in->sys_workspace;
+    b.log = &log;
+    b.writes = &writes;
+    b.undo = undo;
+    b.barrier = barrier;
+    b.active = true;
+    std::memset(arena, 0xFF, L.arena_bytes);
+    bool ok = true;
+    if (sigsetjmp(Crash::jump(), 1) != 0) {
+        std::string msg = Crash::describe(Crash::signal_no(), Crash::address());
+        SrcLoc last = block().last;
+        msg += last.file ? "; the last checked Ascend C call before it is at this line"
+                         : "; no Ascend C call had been made in this block yet";
+        err = BlockError{true, FAIL_RULE, last.file ? last.file : "", last.line, msg};
+        if (barrier) barrier->abort();
+        block() = BlockState();
+        return false;
+    }
+    Crash::armed() = true;
+    try {
+        L.entry(const_cast<uint8_t**>(L.args.data()));
+        if (barrier) barrier->finish(idx);
+    } catch (const NeedConcurrent&) {
+        Crash::armed() = false;
+        block() = BlockState();
+        throw;
+    } catch (const Aborted&) {
+        ok = false;                 // another block failed first; it reports
+    } catch (const Failure& f) {
+        err = BlockError{true, f.kind, f.file, f.line, f.message};
+        ok = false;
+    } catch (const std::exception& e) {
+        err = BlockError{true, FAIL_INTERNAL, "", 0, std::string("C++ exception: ") + e.what()};
+        ok = false;
+    } catch (...) {
+        err = BlockError{true, FAIL_INTERNAL, "", 0, "unknown C++ exception"};
+        ok = false;
+    }
+    Crash::armed() = false;
+    if (!ok && barrier) barrier->abort();
+    block() = BlockState();
+    return ok;
+}
+
+inline uint8_t* new_arena(uint64_t bytes) {
+    return static_cast<uint8_t*>(std::aligned_alloc(64, bytes ? bytes : 64));
+}
+
 inline const GmRegion* region_of(const std::vector<GmRegion>& regions, const uint8_t* p) {
     for (const GmRegion& r : regions) {
         if (p >= r.base && p < r.base + r.bytes) return &r;
@@ -92,15 +194,18 @@ inline const GmRegion* region_of(const std::vector<GmRegion>& regions, const uin
     return nullptr;
 }
 
-// Two blocks storing to the same GM bytes (outside atomic add) race on hardware.
+// Two blocks storing to the same GM bytes between the same SyncAll barriers (outside atomic
+// add) race on hardware.
 inline bool check_conflicts(std::vector<GmWrite>& writes, const std::vector<GmRegion>& regions, OpkgError* err,
                             uint32_t block_dim) {
     std::sort(writes.begin(), writes.end(), [](const GmWrite& a, const GmWrite& b) {
+        if (a.epoch != b.epoch) return a.epoch < b.epoch;
         return a.begin < b.begin || (a.begin == b.begin && a.block < b.block);
     });
-    const GmWrite* top = nullptr;     // the write reaching furthest so far
+    const GmWrite* top = nullptr;     // the write reaching furthest so far (this epoch)
     const GmWrite* other = nullptr;   // the furthest-reaching write of any other block
     for (const GmWrite& w : writes) {
+        if (top && top->epoch != w.epoch) top = other = nullptr;
         const GmWrite* hit = nullptr;
         if (top && top->block != w.block && top->end > w.begin) hit = top;
         else if (other && other->block != w.block && other->end > w.begin) hit = other;
@@ -110,8 +215,8 @@ inline bool check_conflicts(std::vector<GmWrite>& writes, const std::vector<GmRe
             const GmRegion* r = region_of(regions, lo);
             std::string msg = format(
                 "blocks %lld and %lld both write bytes [%llu, %llu) of '%s' (block %lld at %s:%d); on hardware "
-                "the result depends on timing. Give each block its own part of the output, or accumulate with "
-                "SetAtomicAdd.",
+                "the result depends on timing. Give each block its own part of the output, separate the "
+                "stores with SyncAll, or accumulate with SetAtomicAdd.",
                 (long long)hit->block, (long long)w.block, (unsigned long long)(r ? lo - r->base : 0),
                 (unsigned long long)(r ? hi - r->base : 0), r ? r->name : "?", (long long)hit->block,
                 hit->loc.file ? hit->loc.file : "?", hit->loc.line);
@@ -128,68 +233,108 @@ inline bool check_conflicts(std::vector<GmWrite>& writes, const std::vector<GmRe
     return true;
 }
 
+inline int report(const BlockError& e, int64_t idx, uint32_t dim, OpkgError* err) {
+    set_error(err, e.kind, e.file, e.line, idx, dim, e.message);
+    return 1;
+}
+
+// Blocks one after another on this thread: deterministic and cheap. Returns 2 when block 0
+// reached SyncAll (its GM stores are undone first).
+inline int run_sequential(const Launch& L, std::string& log, std::vector<GmWrite>& writes, OpkgError* err) {
+    uint8_t* arena = new_arena(L.arena_bytes);
+    if (!arena) {
+        set_error(err, FAIL_INTERNAL, "", 0, -1, L.in->block_dim, "cannot allocate the Unified Buffer arena");
+        return 1;
+    }
+    std::vector<std::pair<uint8_t*, std::string>> undo;
+    int rc = 0;
+    AltStack alt;
+    for (uint32_t idx = 0; idx < L.in->block_dim && rc == 0; ++idx) {
+        BlockError e;
+        try {
+            if (!run_one(L, idx, arena, log, writes, idx == 0 ? &undo : nullptr, nullptr, e)) {
+                rc = report(e, idx, L.in->block_dim, err);
+            }
+        } catch (const NeedConcurrent&) {
+            for (auto it = undo.rbegin(); it != undo.rend(); ++it) {
+                std::memcpy(it->first, it->second.data(), it->second.size());
+            }
+            rc = 2;
+        }
+    }
+    std::free(arena);
+    return rc;
+}
+
+// One thread per block, so that SyncAll is a real barrier.
+inline int run_concurrent(const Launch& L, std::string& log, std::vector<GmWrite>& writes, OpkgError* err) {
+    const uint32_t n = L.in->block_dim;
+    Barrier barrier;
+    barrier.num = n;
+    std::vector<std::string> logs(n);
+    std::vector<std::vector<GmWrite>> block_writes(n);
+    std::vector<BlockError> errors(n);
+    std::vector<std::thread> threads;
+    threads.reserve(n);
+    for (uint32_t idx = 0; idx < n; ++idx) {
+        threads.emplace_back([&, idx] {
+            AltStack alt;
+            uint8_t* arena = new_arena(L.arena_bytes);
+            if (!arena) {
+                errors[idx] = BlockError{true, FAIL_INTERNAL, "", 0, "cannot allocate the Unified Buffer arena"};
+                barrier.abort();
+                return;
+            }
+            try {
+                run_one(L, idx, arena, logs[idx], block_writes[idx], nullptr, &barrier, errors[idx]);
+            } catch (const NeedConcurrent&) {
+            }
+            std::free(arena);
+        });
+    }
+    for (std::thread& t : threads) t.join();
+    for (uint32_t idx = 0; idx < n; ++idx) {
+        log += logs[idx];
+        writes.insert(writes.end(), block_writes[idx].begin(), block_writes[idx].end());
+    }
+    for (uint32_t idx = 0; idx < n; ++idx) {
+        if (errors[idx].set) return report(errors[idx], idx, n, err);
+    }
+    if (barrier.aborted) {     // no block failed, yet the barrier could not complete
+        int64_t idx = barrier.deadlock_block >= 0 ? barrier.deadlock_block : 0;
+        std::string msg = format(
+            "block %lld returned from the kernel while other blocks wait in SyncAll; on hardware they would "
+            "wait forever. Every block must call SyncAll the same number of times.", (long long)idx);
+        set_error(err, FAIL_RULE, barrier.wait_loc.file ? barrier.wait_loc.file : "", barrier.wait_loc.line, idx, n, msg);
+        return 1;
+    }
+    return 0;
+}
+
 inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** args), OpkgError* err) {
     if (err) std::memset(err, 0, sizeof *err);
     if (!launch || launch->abi != OPKG_SIM_ABI) {
         set_error(err, FAIL_INTERNAL, "", 0, -1, 0, "kernel library ABI mismatch: rebuild it with this opkg");
         return 1;
     }
-    uint64_t ub_bytes = launch->ub_bytes;
-    uint64_t arena_bytes = (ub_bytes + 63) / 64 * 64;
-    uint8_t* arena = static_cast<uint8_t*>(std::aligned_alloc(64, arena_bytes ? arena_bytes : 64));
-    if (!arena) {
-        set_error(err, FAIL_INTERNAL, "", 0, -1, launch->block_dim, "cannot allocate the Unified Buffer arena");
-        return 1;
-    }
-    std::vector<uint8_t*> args(launch->arg_count);
-    std::vector<GmRegion> regions;
+    Launch L{launch, entry, {}, {}, (launch->ub_bytes + 63) / 64 * 64};
     for (uint32_t i = 0; i < launch->arg_count; ++i) {
-        args[i] = launch->args[i].ptr;
-        if (launch->args[i].ptr) regions.push_back(GmRegion{launch->args[i].ptr, launch->args[i].bytes, launch->args[i].name});
+        L.args.push_back(launch->args[i].ptr);
+        if (launch->args[i].ptr) L.regions.push_back(GmRegion{launch->args[i].ptr, launch->args[i].bytes, launch->args[i].name});
     }
     std::string log;
     std::vector<GmWrite> writes;
-    volatile int rc = 0;
-    BlockState& b = block();
-    CrashGuard guard;
-    for (volatile uint32_t idx = 0; idx < launch->block_dim && rc == 0; ++idx) {
-        b = BlockState();
-        b.idx = idx;
-        b.num = launch->block_dim;
-        b.ub = arena;
-        b.ub_bytes = ub_bytes;
-        b.gm = regions;
-        b.tiling_key = launch->tiling_key;
-        b.sys_workspace = launch->sys_workspace;
-        b.log = &log;
-        b.writes = &writes;
-        b.active = true;
-        std::memset(arena, 0xFF, arena_bytes);
-        if (sigsetjmp(CrashGuard::jump(), 1) != 0) {
-            std::string msg = CrashGuard::describe(CrashGuard::signal_no(), CrashGuard::address());
-            SrcLoc last = b.last;
-            if (last.file) msg += format("; the last checked Ascend C call before it is at this line");
-            else msg += "; no Ascend C call had been made in this block yet";
-            set_error(err, FAIL_RULE, last.file ? last.file : "", last.line, idx, launch->block_dim, msg);
-            rc = 1;
-            break;
-        }
-        try {
-            entry(args.data());
-        } catch (const Failure& f) {
-            set_error(err, f.kind, f.file, f.line, idx, launch->block_dim, f.message);
-            rc = 1;
-        } catch (const std::exception& e) {
-            set_error(err, FAIL_INTERNAL, "", 0, idx, launch->block_dim, std::string("C++ exception: ") + e.what());
-            rc = 1;
-        } catch (...) {
-            set_error(err, FAIL_INTERNAL, "", 0, idx, launch->block_dim, "unknown C++ exception");
-            rc = 1;
+    int rc;
+    {
+        CrashHandlers handlers;
+        rc = run_sequential(L, log, writes, err);
+        if (rc == 2) {
+            log.clear();
+            writes.clear();
+            rc = run_concurrent(L, log, writes, err);
         }
     }
-    b = BlockState();
-    std::free(arena);
-    if (rc == 0 && !check_conflicts(writes, regions, err, launch->block_dim)) rc = 1;
+    if (rc == 0 && !check_conflicts(writes, L.regions, err, launch->block_dim)) rc = 1;
     copy_text(launch->log, launch->log_cap, log);
     return rc;
 }

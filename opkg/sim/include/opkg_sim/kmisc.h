@@ -18,13 +18,21 @@ inline int64_t GetSubBlockNum() { return 1; }
 template <pipe_t pipe = PIPE_ALL> inline void PipeBarrier() {}
 template <HardEvent evt> inline void SetFlag(int32_t) {}
 template <HardEvent evt> inline void WaitFlag(int32_t) {}
-// Blocks run one after another, so a barrier across them cannot be honoured; say so rather
-// than compute with data other blocks have not produced yet.
+// A barrier across all blocks. Blocks first run one after another; block 0 reaching SyncAll
+// switches the launch to one thread per block (see kernel_runtime.h).
 inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    if (opkg_sim::block().num > 1) {
-        opkg_sim::fail(loc, "SyncAll across blocks is not emulated yet (the sim runs blocks one after "
-                            "another); run with blockDim 1 or avoid cross-block synchronisation");
+    opkg_sim::BlockState& b = opkg_sim::block();
+    opkg_sim::note(loc);
+    if (b.num <= 1) return;
+    if (!b.barrier) {
+        if (b.idx == 0) throw opkg_sim::NeedConcurrent{};
+        opkg_sim::fail(loc, opkg_sim::format(
+            "block %lld reached SyncAll, but block 0 returned without reaching it; on hardware the "
+            "blocks would wait here forever. Every block must call SyncAll the same number of times.",
+            (long long)b.idx));
     }
+    b.barrier->arrive(loc);
+    ++b.epoch;
 }
 template <bool isAIVOnly = true>
 inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { SyncAll(loc); }

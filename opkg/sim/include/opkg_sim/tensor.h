@@ -93,6 +93,7 @@ public:
     template <class V>
     void SetValue(uint64_t i, V v, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         check_index(i, "SetValue", loc);
+        opkg_sim::save_undo(ptr_ + i, sizeof(T));
         ptr_[i] = static_cast<T>(v);
         opkg_sim::record_write(ptr_ + i, sizeof(T), loc);
     }

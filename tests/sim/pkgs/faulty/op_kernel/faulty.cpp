@@ -51,11 +51,25 @@ public:
         if (TILING_KEY_IS(12)) {
             assert(length_ == 0);
         }
-        if (TILING_KEY_IS(13)) {
-            SyncAll();   // @syncall
+        if (TILING_KEY_IS(16) && GetBlockIdx() != 0) {
+            SyncAll();   // @syncall-not-block0
+        }
+        if (TILING_KEY_IS(17) && GetBlockIdx() + 1 != GetBlockNum()) {
+            SyncAll();   // @syncall-not-last
         }
         if (TILING_KEY_IS(9)) {
             AscendC::printf("block %d of %d: first %f\n", (int)GetBlockIdx(), (int)GetBlockNum(), (double)x.GetValue(0));
+        }
+        if (TILING_KEY_IS(13)) {
+            // Blocks exchange data through the workspace: store, barrier, read a neighbour's part.
+            GlobalTensor<float> wsGm;
+            wsGm.SetGlobalBuffer((__gm__ float*)ws_, length_ * GetBlockNum());
+            DataCopy(wsGm[GetBlockIdx() * length_], y, length_);
+            SyncAll();   // @syncall
+            uint32_t next = (GetBlockIdx() + 1) % GetBlockNum();
+            DataCopy(y, wsGm[next * length_], length_);
+            SyncAll();
+            DataCopy(wsGm[next * length_], y, length_);   // reuse after the barrier: not a race
         }
         if (TILING_KEY_IS(10)) {
             // Round trip through the user workspace (past the library's reserved part).
