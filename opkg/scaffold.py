@@ -41,15 +41,20 @@ def _env():
                               autoescape=False)
 
 
-def workspace_root() -> Path | None:
-    """The enclosing workspace's root (its settings validated), or None outside one."""
+def find_workspace():
+    """The enclosing workspace (its settings validated), or None outside one."""
     from opkg.workspace import WORKSPACE_FILE, Workspace
 
     here = Path.cwd().resolve()
     for d in (here, *here.parents):
         if (d / WORKSPACE_FILE).is_file():
-            return Workspace.load(d).root
+            return Workspace.load(d)
     return None
+
+
+def workspace_root() -> Path | None:
+    ws = find_workspace()
+    return ws.root if ws is not None else None
 
 
 def _check_dest(dest: Path) -> None:

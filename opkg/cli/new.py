@@ -12,7 +12,7 @@ import click
 @click.option("--op-type", required=True, metavar="TYPE",
               help="The operator type in CamelCase (kernel entry = its snake_case).")
 @click.option("--dest", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Directory to create (default: packages/NAME in the workspace).")
+              help="Directory to create (default: NAME under the workspace's first package root).")
 @click.option("--soc", "socs", multiple=True, metavar="SOC",
               help="A SoC to build for (repeatable; default Ascend910B1).")
 def new(name, op_type, dest, socs):
@@ -30,12 +30,20 @@ def new(name, op_type, dest, socs):
       opkg build packages/my_add
       opkg new scaled_add --op-type ScaledAddCustom --dest ops/scaled_add --soc Ascend910B4
     """
-    from opkg.scaffold import new_package, workspace_root
+    from opkg.scaffold import find_workspace, new_package
 
-    root = workspace_root()    # None outside a workspace: the built-in SoC table applies
+    ws = find_workspace()    # None outside a workspace: the built-in SoC table applies
+    root = ws.root if ws is not None else None
     if dest is None:
-        dest = (root / "packages" / name) if root is not None else Path(name)
-    written = new_package(name, op_type, Path(dest), tuple(socs) or ("Ascend910B1",), root)
+        # the workspace's first package root, where `opkg build //...` will find it
+        dest = (ws.settings.package_roots[0] / name) if ws is not None and \
+            ws.settings.package_roots else Path(name)
+    dest = Path(dest)
+    try:
+        dest = dest.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        pass
+    written = new_package(name, op_type, dest, tuple(socs) or ("Ascend910B1",), root)
     click.echo(f"created {dest}: {len(written)} file(s)")
     for path in written:
         click.echo(f"  {path.relative_to(dest)}")
