@@ -98,8 +98,16 @@ _BUFFER_LINE = re.compile(r"^(\s*- )(.*) at (.+):(\d+)$")
 _INIT_ARG = re.compile(r"InitBuffer\s*\(\s*([^,()]+?)\s*,")
 
 
+_SET_UP = re.compile(r"a (T\w+<[^>]*>) set up at (\S+):(\d+)")
+
+
 def _name_buffers(message: str) -> str:
     """Adds the variable a UB buffer was initialised into (read from its InitBuffer line)."""
+    def named(m: re.Match) -> str:
+        name = _source_arg(m.group(2), int(m.group(3)))
+        return f"{m.group(0)} ('{name}')" if name else m.group(0)
+
+    message = _SET_UP.sub(named, message)
     out = []
     for text in message.splitlines():
         m = _BUFFER_LINE.match(text)

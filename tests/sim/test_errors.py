@@ -221,3 +221,14 @@ def test_atomic_add_accumulates_across_blocks(built):
     n = N_PER_BLOCK
     np.testing.assert_array_equal(y[:n], 2 * (x[:n] + x[n:2 * n] + x[2 * n:]))
     assert np.all(y[n:] == 0)
+
+
+def test_reading_never_written_ub(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 18, blocks=2)
+    err = e.value
+    assert err.line == line_of(kernel_src, "uninit-read") and err.block == 0
+    # tmpBuf starts at UB offset 3 * 1024; Duplicate filled its first 128 floats (512 bytes).
+    assert "Add reads src1 bytes at UB offset 3072 that nothing wrote in this block" in err.message
+    assert "(UB byte 3584, 512 bytes into the operand of a TBuf<VECCALC> set up at" in err.message
+    assert f"{kernel_src}:{line_of(kernel_src, 'init-tmp')} ('tmpBuf'))" in err.message

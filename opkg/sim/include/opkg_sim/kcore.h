@@ -100,6 +100,7 @@ struct BlockState {
     int64_t idx = 0;
     int64_t num = 1;
     uint8_t* ub = nullptr;
+    uint8_t* shadow = nullptr;  // one byte per UB byte: nonzero once something wrote it in this block
     uint64_t ub_bytes = 0;
     uint64_t ub_cursor = 0;
     std::vector<UbAlloc> allocs;
@@ -224,6 +225,40 @@ private:
         }
     }
 };
+
+inline void mark_written(const void* p, uint64_t bytes) {
+    BlockState& b = block();
+    if (!b.shadow || !bytes) return;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
+    if (off < b.ub_bytes) std::memset(b.shadow + off, 1, bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off);
+}
+
+inline const UbAlloc* alloc_at(uint64_t off) {
+    for (const UbAlloc& a : block().allocs) {
+        if (off >= a.offset && off < a.offset + uint64_t(a.num) * a.len) return &a;
+    }
+    return nullptr;
+}
+
+// Fails when [p, p+bytes) holds UB bytes nothing wrote in this block: the hardware would read
+// whatever an earlier kernel or tile left there.
+inline void check_read(const void* p, uint64_t bytes, const char* op, const char* role, SrcLoc loc) {
+    BlockState& b = block();
+    if (!b.shadow || !bytes) return;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
+    if (off >= b.ub_bytes) return;
+    uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
+    const void* hole = std::memchr(b.shadow + off, 0, n);
+    if (!hole) return;
+    uint64_t first = uint64_t(static_cast<const uint8_t*>(hole) - b.shadow);
+    const UbAlloc* a = alloc_at(first);
+    std::string where = a ? format(" of a %s set up at %s:%d", a->kind.c_str(), a->file ? a->file : "?", a->line) : "";
+    fail(loc, format("%s reads %s bytes at UB offset %llu that nothing wrote in this block (UB byte %llu, "
+                     "%llu bytes into the operand%s); the hardware would read stale data. Fill it first "
+                     "(DataCopy, Duplicate, ...) or shorten the count.",
+                     op, role, (unsigned long long)off, (unsigned long long)first,
+                     (unsigned long long)(first - off), where.c_str()));
+}
 
 inline void log_line(const std::string& text) {
     BlockState& b = block();

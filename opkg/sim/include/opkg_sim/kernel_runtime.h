@@ -136,6 +136,7 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, std::string& l
     b.idx = idx;
     b.num = L.in->block_dim;
     b.ub = arena;
+    b.shadow = arena + L.arena_bytes;
     b.ub_bytes = L.in->ub_bytes;
     b.gm = L.regions;
     b.tiling_key = L.in->tiling_key;
@@ -146,6 +147,7 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, std::string& l
     b.barrier = barrier;
     b.active = true;
     std::memset(arena, 0xFF, L.arena_bytes);
+    std::memset(arena + L.arena_bytes, 0, L.arena_bytes);
     bool ok = true;
     if (sigsetjmp(Crash::jump(), 1) != 0) {
         std::string msg = Crash::describe(Crash::signal_no(), Crash::address());
@@ -183,8 +185,9 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, std::string& l
     return ok;
 }
 
+// The UB arena followed by its shadow (see check_read).
 inline uint8_t* new_arena(uint64_t bytes) {
-    return static_cast<uint8_t*>(std::aligned_alloc(64, bytes ? bytes : 64));
+    return static_cast<uint8_t*>(std::aligned_alloc(64, bytes ? 2 * bytes : 64));
 }
 
 inline const GmRegion* region_of(const std::vector<GmRegion>& regions, const uint8_t* p) {

@@ -23,14 +23,20 @@ public:
     }
     T GetValue(uint32_t i, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
         check_index(i, "GetValue", loc);
+        opkg_sim::check_read(ptr_ + i, sizeof(T), "LocalTensor::GetValue", "an element", loc);
         return ptr_[i];
     }
     template <class V>
     void SetValue(uint32_t i, V v, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
         check_index(i, "SetValue", loc);
         ptr_[i] = static_cast<T>(v);
+        opkg_sim::mark_written(ptr_ + i, sizeof(T));
     }
-    T& operator()(uint32_t i) const { return ptr_[i]; }
+    // Raw element access may be a store: counted as one so that it never causes a false report.
+    T& operator()(uint32_t i) const {
+        opkg_sim::mark_written(ptr_ + i, sizeof(T));
+        return ptr_[i];
+    }
     uint32_t GetSize() const { return size_; }
     uint32_t GetLength() const { return size_ * sizeof(T); }
     void SetSize(uint32_t size) { size_ = size; }

@@ -21,6 +21,8 @@ inline void unary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
                   const char* op, SrcLoc loc) {
     check_vec(dst, count, op, "dst", loc);
     check_vec(src, count, op, "src", loc);
+    check_read(src.ptr_, uint64_t(count) * sizeof(T), op, "src", loc);
+    mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
     T* __restrict d = dst.ptr_;
     const T* s = src.ptr_;
     using C = calc_t<T>;
@@ -33,6 +35,9 @@ inline void binary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
     check_vec(dst, count, op, "dst", loc);
     check_vec(a, count, op, "src0", loc);
     check_vec(b, count, op, "src1", loc);
+    check_read(a.ptr_, uint64_t(count) * sizeof(T), op, "src0", loc);
+    check_read(b.ptr_, uint64_t(count) * sizeof(T), op, "src1", loc);
+    mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
     T* d = dst.ptr_;
     const T* x = a.ptr_;
     const T* y = b.ptr_;
@@ -219,17 +224,24 @@ inline void level0_binary(const AscendC::LocalTensor<T>& dst, const AscendC::Loc
         for (uint32_t j = 0; j < per_repeat; ++j) {
             if (!m.test(j)) continue;
             T va, vb;
-            std::memcpy(&va, x + elem_offset<T>(r, j, p.src0BlkStride, p.src0RepStride), sizeof(T));
-            std::memcpy(&vb, y + elem_offset<T>(r, j, p.src1BlkStride, p.src1RepStride), sizeof(T));
+            const uint8_t* pa = x + elem_offset<T>(r, j, p.src0BlkStride, p.src0RepStride);
+            const uint8_t* pb = y + elem_offset<T>(r, j, p.src1BlkStride, p.src1RepStride);
+            check_read(pa, sizeof(T), op, "src0", loc);
+            check_read(pb, sizeof(T), op, "src1", loc);
+            std::memcpy(&va, pa, sizeof(T));
+            std::memcpy(&vb, pb, sizeof(T));
             T out = static_cast<T>(f(static_cast<C>(va), static_cast<C>(vb)));
-            std::memcpy(d + elem_offset<T>(r, j, p.dstBlkStride, p.dstRepStride), &out, sizeof(T));
+            uint8_t* pd = d + elem_offset<T>(r, j, p.dstBlkStride, p.dstRepStride);
+            std::memcpy(pd, &out, sizeof(T));
+            mark_written(pd, sizeof(T));
         }
     }
 }
 
 template <class T, class F>
 inline void level0_unary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a, const Mask& m,
-                         uint8_t repeat, const AscendC::UnaryRepeatParams& p, F f, const char* op, SrcLoc loc) {
+                         uint8_t repeat, const AscendC::UnaryRepeatParams& p, F f, const char* op, SrcLoc loc,
+                         bool reads = true) {
     check_level0(dst, m, repeat, p.dstBlkStride, p.dstRepStride, op, "dst", loc);
     check_level0(a, m, repeat, p.srcBlkStride, p.srcRepStride, op, "src", loc);
     using C = calc_t<T>;
@@ -240,9 +252,13 @@ inline void level0_unary(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
         for (uint32_t j = 0; j < per_repeat; ++j) {
             if (!m.test(j)) continue;
             T va;
-            std::memcpy(&va, x + elem_offset<T>(r, j, p.srcBlkStride, p.srcRepStride), sizeof(T));
+            const uint8_t* pa = x + elem_offset<T>(r, j, p.srcBlkStride, p.srcRepStride);
+            if (reads) check_read(pa, sizeof(T), op, "src", loc);
+            std::memcpy(&va, pa, sizeof(T));
             T out = static_cast<T>(f(static_cast<C>(va)));
-            std::memcpy(d + elem_offset<T>(r, j, p.dstBlkStride, p.dstRepStride), &out, sizeof(T));
+            uint8_t* pd = d + elem_offset<T>(r, j, p.dstBlkStride, p.dstRepStride);
+            std::memcpy(pd, &out, sizeof(T));
+            mark_written(pd, sizeof(T));
         }
     }
 }
@@ -293,6 +309,9 @@ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, con
     opkg_sim::check_vec(dst, count, "MulAddDst", "dst", loc);
     opkg_sim::check_vec(src0, count, "MulAddDst", "src0", loc);
     opkg_sim::check_vec(src1, count, "MulAddDst", "src1", loc);
+    opkg_sim::check_read(src0.ptr_, uint64_t(count) * sizeof(U), "MulAddDst", "src0", loc);
+    opkg_sim::check_read(src1.ptr_, uint64_t(count) * sizeof(U), "MulAddDst", "src1", loc);
+    opkg_sim::check_read(dst.ptr_, uint64_t(count) * sizeof(T), "MulAddDst", "dst", loc);
     using C = opkg_sim::calc_t<T>;
     for (int32_t i = 0; i < count; ++i) {
         C prod = static_cast<C>(static_cast<T>(static_cast<C>(src0.ptr_[i]) * static_cast<C>(src1.ptr_[i])));
@@ -377,6 +396,8 @@ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const typ
                  const int32_t& count, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::check_vec(dst, count, "Axpy", "dst", loc);
     opkg_sim::check_vec(src, count, "Axpy", "src", loc);
+    opkg_sim::check_read(src.ptr_, uint64_t(count) * sizeof(U), "Axpy", "src", loc);
+    opkg_sim::check_read(dst.ptr_, uint64_t(count) * sizeof(T), "Axpy", "dst", loc);
     using C = opkg_sim::calc_t<T>;
     const C s = static_cast<C>(static_cast<opkg_sim::calc_t<U>>(scalarValue));
     for (int32_t i = 0; i < count; ++i) {
@@ -389,6 +410,7 @@ template <class T, bool isSetMask = true>
 inline void Duplicate(const LocalTensor<T>& dst, const typename opkg_sim::identity<T>::type& scalarValue,
                       const int32_t& count, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::check_vec(dst, count, "Duplicate", "dst", loc);
+    opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
     const T v = scalarValue;
     T* d = dst.ptr_;
     for (int32_t i = 0; i < count; ++i) d[i] = v;
@@ -401,7 +423,8 @@ inline void Duplicate(const LocalTensor<T>& dst, const typename opkg_sim::identi
     UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
     const T v = scalarValue;
     opkg_sim::level0_unary(dst, dst, opkg_sim::continuous_mask<T>(mask, "Duplicate", loc), repeatTimes, p,
-                           [v](opkg_sim::calc_t<T>) { return static_cast<opkg_sim::calc_t<T>>(v); }, "Duplicate", loc);
+                           [v](opkg_sim::calc_t<T>) { return static_cast<opkg_sim::calc_t<T>>(v); }, "Duplicate", loc,
+                           false);
 }
 
 // Compare writes one bit per element (bit i of byte i / 8), as the hardware's mask layout.
@@ -411,6 +434,7 @@ inline void compare_into(const LocalTensor<U>& dst, const T* a, const T* b_or_nu
     opkg_sim::check_ub(dst, (uint64_t(count) + 7) / 8, op, "dst", loc);
     uint8_t* bits = reinterpret_cast<uint8_t*>(dst.ptr_);
     std::memset(bits, 0, (count + 7) / 8);
+    opkg_sim::mark_written(bits, (count + 7) / 8);
     using C = opkg_sim::calc_t<T>;
     for (uint32_t i = 0; i < count; ++i) {
         C x = static_cast<C>(a[i]);
@@ -433,6 +457,8 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const
                     uint32_t count, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::check_vec(src0, count, "Compare", "src0", loc);
     opkg_sim::check_vec(src1, count, "Compare", "src1", loc);
+    opkg_sim::check_read(src0.ptr_, uint64_t(count) * sizeof(T), "Compare", "src0", loc);
+    opkg_sim::check_read(src1.ptr_, uint64_t(count) * sizeof(T), "Compare", "src1", loc);
     compare_into(dst, src0.ptr_, src1.ptr_, T(), cmpMode, count, "Compare", loc);
 }
 
@@ -441,6 +467,7 @@ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
                           const typename opkg_sim::identity<T>::type scalarValue, CMPMODE cmpMode, uint32_t count,
                           opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::check_vec(src0, count, "CompareScalar", "src0", loc);
+    opkg_sim::check_read(src0.ptr_, uint64_t(count) * sizeof(T), "CompareScalar", "src0", loc);
     compare_into(dst, src0.ptr_, static_cast<const T*>(nullptr), static_cast<T>(scalarValue), cmpMode, count,
                  "CompareScalar", loc);
 }
@@ -453,6 +480,10 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     opkg_sim::check_vec(src0, count, "Select", "src0", loc);
     opkg_sim::check_vec(src1, count, "Select", "src1", loc);
     opkg_sim::check_ub(selMask, (uint64_t(count) + 7) / 8, "Select", "selMask", loc);
+    opkg_sim::check_read(selMask.ptr_, (uint64_t(count) + 7) / 8, "Select", "selMask", loc);
+    opkg_sim::check_read(src0.ptr_, uint64_t(count) * sizeof(T), "Select", "src0", loc);
+    opkg_sim::check_read(src1.ptr_, uint64_t(count) * sizeof(T), "Select", "src1", loc);
+    opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
     const uint8_t* bits = reinterpret_cast<const uint8_t*>(selMask.ptr_);
     for (uint32_t i = 0; i < count; ++i) dst.ptr_[i] = ((bits[i / 8] >> (i % 8)) & 1u) ? src0.ptr_[i] : src1.ptr_[i];
 }
@@ -464,6 +495,9 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     opkg_sim::check_vec(dst, count, "Select", "dst", loc);
     opkg_sim::check_vec(src0, count, "Select", "src0", loc);
     opkg_sim::check_ub(selMask, (uint64_t(count) + 7) / 8, "Select", "selMask", loc);
+    opkg_sim::check_read(selMask.ptr_, (uint64_t(count) + 7) / 8, "Select", "selMask", loc);
+    opkg_sim::check_read(src0.ptr_, uint64_t(count) * sizeof(T), "Select", "src0", loc);
+    opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
     const uint8_t* bits = reinterpret_cast<const uint8_t*>(selMask.ptr_);
     const T other = src1;
     for (uint32_t i = 0; i < count; ++i) dst.ptr_[i] = ((bits[i / 8] >> (i % 8)) & 1u) ? src0.ptr_[i] : other;
@@ -475,6 +509,8 @@ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
     opkg_sim::check_vec(src, count, "ReduceSum", "src", loc);
     opkg_sim::check_vec(dst, 1, "ReduceSum", "dst", loc);
     if (!workLocal.ptr_) opkg_sim::fail(loc, "ReduceSum: workLocal is a LocalTensor that was never allocated");
+    opkg_sim::check_read(src.ptr_, uint64_t(count) * sizeof(T), "ReduceSum", "src", loc);
+    opkg_sim::mark_written(dst.ptr_, sizeof(T));
     using C = opkg_sim::calc_t<T>;
     dst.ptr_[0] = opkg_sim::tree_reduce(src.ptr_, count, [](C a, C b) { return a + b; });
 }
@@ -486,6 +522,8 @@ inline void reduce_extreme(const LocalTensor<T>& dst, const LocalTensor<T>& src,
     opkg_sim::check_vec(dst, calIndex ? 2 : 1, op, "dst", loc);
     if (!work.ptr_) opkg_sim::fail(loc, opkg_sim::format("%s: workLocal is a LocalTensor that was never allocated", op));
     if (count <= 0) return;
+    opkg_sim::check_read(src.ptr_, uint64_t(count) * sizeof(T), op, "src", loc);
+    opkg_sim::mark_written(dst.ptr_, (calIndex ? 2 : 1) * sizeof(T));
     using C = opkg_sim::calc_t<T>;
     int32_t best = 0;
     C bv = static_cast<C>(src.ptr_[0]);
@@ -523,6 +561,8 @@ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Rou
                  opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::check_vec(dst, count, "Cast", "dst", loc);
     opkg_sim::check_vec(src, count, "Cast", "src", loc);
+    opkg_sim::check_read(src.ptr_, uint64_t(count) * sizeof(S), "Cast", "src", loc);
+    opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(D));
     D* d = dst.ptr_;
     const S* s = src.ptr_;
     if (mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT) {

@@ -42,6 +42,10 @@ public:
         LocalTensor<float> y = outQueueY.AllocTensor<float>();
         if (TILING_KEY_IS(7)) {
             Muls(y, x, 2.0f, length_ + 64);   // @count-too-big
+        } else if (TILING_KEY_IS(18)) {
+            LocalTensor<float> t = tmpBuf.Get<float>();
+            Duplicate(t, 1.0f, length_ / 2);
+            Add(y, x, t, length_);   // @uninit-read
         } else {
             Muls(y, x, 2.0f, length_);
         }

@@ -119,7 +119,7 @@ public:
             DataCopyExtParams in(1, n * sizeof(T), 0, 0, 0);
             DataCopyPadExtParams<T> pad(true, 0, 8, s);
             DataCopyPad(w, xGm, in, pad);
-            DataCopy(z, w, padded_);
+            DataCopy(z, w, n + 8);    // the padded row: n + 8 elements fill whole 32-byte blocks here
         }
         outZ.EnQue(z);
         inX.FreeTensor(x);
