@@ -121,6 +121,9 @@ inline int64_t DataTypeSize(DataType t) {
 
 inline int GetSizeByDataType(DataType t) { return static_cast<int>(DataTypeSize(t)); }
 
+// For opkg's own headers, which may be read in kernel builds where DT_* are macros.
+constexpr DataType kOpkgDefaultDataType = DT_FLOAT;
+
 }  // namespace ge
 
 #pragma pop_macro("DT_FLOAT")

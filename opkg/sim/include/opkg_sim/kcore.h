@@ -109,6 +109,7 @@ struct BlockState {
     uint64_t sys_workspace = 0;
     std::string* log = nullptr;
     bool active = false;
+    void* pipe = nullptr;      // the block's first live TPipe (GetTPipePtr)
     SrcLoc last{nullptr, 0};   // the latest checked API call, named if the kernel then crashes
     std::vector<GmWrite>* writes = nullptr;   // this block's GM stores
     std::vector<std::pair<uint8_t*, std::string>>* undo = nullptr;   // old GM bytes, block 0 only

@@ -165,8 +165,13 @@ public:
 
 class TPipe {
 public:
-    TPipe() : start_(opkg_sim::block().ub_cursor), allocs_start_(opkg_sim::block().allocs.size()) {}
-    ~TPipe() { Destroy(); }
+    TPipe() : start_(opkg_sim::block().ub_cursor), allocs_start_(opkg_sim::block().allocs.size()) {
+        if (!opkg_sim::block().pipe) opkg_sim::block().pipe = this;
+    }
+    ~TPipe() {
+        Destroy();
+        if (opkg_sim::block().pipe == this) opkg_sim::block().pipe = nullptr;
+    }
     TPipe(const TPipe&) = delete;
     TPipe& operator=(const TPipe&) = delete;
 
@@ -237,6 +242,8 @@ private:
     size_t allocs_start_;
     bool destroyed_ = false;
 };
+
+inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(opkg_sim::block().pipe); }
 
 }  // namespace AscendC
 #endif

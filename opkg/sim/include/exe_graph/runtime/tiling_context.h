@@ -29,7 +29,7 @@ public:
     ge::Format GetOriginFormat() const { return format_; }
     ge::Format GetFormat() const { return format_; }
 
-    ge::DataType dtype_ = ge::DT_FLOAT;
+    ge::DataType dtype_ = ge::kOpkgDefaultDataType;
     ge::Format format_ = ge::FORMAT_ND;
 };
 
@@ -47,7 +47,7 @@ public:
     const void* GetAddr() const { return nullptr; }
 
     StorageShape shape_;
-    ge::DataType dtype_ = ge::DT_FLOAT;
+    ge::DataType dtype_ = ge::kOpkgDefaultDataType;
     ge::Format format_ = ge::FORMAT_ND;
 };
 

@@ -7,6 +7,7 @@ public:
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, uint32_t length, uint32_t bufferBytes)
     {
         length_ = length;
+        ASSERT(GetTPipePtr() == &pipe);
         xGm.SetGlobalBuffer((__gm__ float*)x + GetBlockIdx() * length, length);
         yGm.SetGlobalBuffer((__gm__ float*)y + GetBlockIdx() * length, length);
         ws_ = GetUserWorkspace(workspace);

@@ -1,6 +1,10 @@
 #ifndef TILING_RT_TILING_H
 #define TILING_RT_TILING_H
 #include "register/tilingdata_base.h"
+// Host headers a tiling header may pull in; kernel builds force-include this file, so these must
+// also compile there (where DT_* are macros).
+#include "tiling/tiling_api.h"
+#include "register/op_def_registry.h"
 
 namespace optiling {
 BEGIN_TILING_DATA_DEF(InnerData)

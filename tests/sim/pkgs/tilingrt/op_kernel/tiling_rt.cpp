@@ -1,6 +1,10 @@
 #include "kernel_operator.h"
 using namespace AscendC;
 
+#if ORIG_DTYPE_X != DT_FLOAT || ORIG_DTYPE_Y != DT_INT64 || !defined(DT_BF16)
+#error "ORIG_DTYPE_<NAME> and DT_* must be usable in #if, as in CANN kernel builds"
+#endif
+
 template <class TD>
 __aicore__ inline void Emit(GM_ADDR y, const TD& t)
 {
@@ -16,7 +20,7 @@ __aicore__ inline void Emit(GM_ADDR y, const TD& t)
     out.SetValue(11, (int64_t)(t.inner.r * 1000.0f));
     out.SetValue(12, t.e);
     out.SetValue(13, (int64_t)sizeof(TD));
-    out.SetValue(14, GetBlockNum());
+    out.SetValue(14, GetTPipePtr() == nullptr ? GetBlockNum() : -1);
     out.SetValue(15, GetBlockIdx());
 }
 
