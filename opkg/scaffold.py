@@ -379,14 +379,18 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
         rows = [r for r in table.values() if r.short == short]
         if not rows:
             notes.append(f"AddConfig(\"{short}\") matches no SoC in toolchains/socs.yaml; "
-                         "left out of socs (add a row for it to build it)")
+                         "left out of socs; the build's OpDef check reports it until the SoC table has a "
+                         "row for it (or the AddConfig goes)")
             continue
         # prefer a row whose core counts are known: the sim needs them to check blockDim
         pick = next((r for r in rows if r.vector_cores or r.cube_cores), rows[0])
         others = [r.name for r in rows if r is not pick]
         notes.append(f"AddConfig(\"{short}\") -> {pick.name}"
                      + (f" (also {short}: {', '.join(others)}; add any you want built)"
-                        if others else ""))
+                        if others else "")
+                     + ("" if pick.vector_cores or pick.cube_cores else
+                        f"; toolchains/socs.yaml has no core counts for {pick.name}, which the "
+                        "sim needs: add vector_cores or cube_cores to build it"))
         socs.append(pick.name)
     if not socs:
         socs = ["Ascend910B1"]
