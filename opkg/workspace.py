@@ -78,6 +78,14 @@ class Workspace:
         roots = data.get("package_roots") or ["packages"]
         if not isinstance(roots, list) or not all(isinstance(r, str) for r in roots):
             raise doc.error(("package_roots",), "expected a list of directories")
+        package_roots = []
+        for i, r in enumerate(roots):
+            path = (root / r).resolve()
+            if not _within(path, root):
+                raise doc.error(("package_roots", i), f"{r!r} is outside the workspace",
+                                "package roots are directories inside the workspace, such as "
+                                "'packages'")
+            package_roots.append(path)
         socs = data.get("default_socs") or []
         if not isinstance(socs, list):
             raise doc.error(("default_socs",), "expected a list of SoC names")
@@ -87,9 +95,20 @@ class Workspace:
                 raise doc.error(("default_socs", i), f"unknown SoC {soc!r}",
                                 did_you_mean(soc, known) or "see toolchains/socs.yaml")
         env_registry = os.environ.get("OPKG_REGISTRY")
+        output_dir = path_of("output_dir", "out")
+        # `opkg clean` deletes the output directory: it must never be, contain or sit inside
+        # the workspace's sources
+        unsafe = [root] if _within(root, output_dir) else []
+        unsafe += [p for p in package_roots if _within(p, output_dir) or _within(output_dir, p)]
+        if unsafe or output_dir.is_file():
+            raise doc.error(("output_dir",) if "output_dir" in data else (),
+                            f"output_dir {output_dir} overlaps "
+                            + (f"{unsafe[0]}" if unsafe else "an existing file"),
+                            "use a dedicated directory such as 'out'; it is deleted by "
+                            "`opkg clean` and must not hold sources")
         settings = Settings(
-            package_roots=tuple((root / r).resolve() for r in roots),
-            output_dir=path_of("output_dir", "out"),
+            package_roots=tuple(package_roots),
+            output_dir=output_dir,
             # the environment overrides the workspace file, which overrides the default
             cache_dir=default_cache_dir() if os.environ.get("OPKG_CACHE_DIR")
             else path_of("cache_dir", str(default_cache_dir())),
@@ -164,3 +183,11 @@ class Workspace:
             for p in hits:
                 selected[p.label] = p
         return [selected[l] for l in sorted(selected)]
+
+
+def _within(path: Path, parent: Path) -> bool:
+    try:
+        path.relative_to(parent)
+        return True
+    except ValueError:
+        return False

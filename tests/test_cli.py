@@ -69,3 +69,27 @@ def test_query_commands(workspace):
     assert data["common"]["kind"] == "library"
     r = opkg("query", "deps", "//...", cwd=workspace.root)
     assert r.returncode == 2 and "name exactly one" in r.stderr
+
+
+def test_clean_never_deletes_what_opkg_did_not_create(workspace):
+    workspace.operator("addone")
+    for setting in ("packages", ".", "packages/addone/out"):
+        (workspace.root / "opkg-workspace.yaml").write_text(f"output_dir: {setting}\n")
+        r = opkg("clean", cwd=workspace.root)
+        assert r.returncode == 2, (setting, r.stderr)
+        assert "opkg-workspace.yaml:1:13: error: output_dir" in r.stderr
+    assert (workspace.root / "packages/addone/opkg.yaml").is_file()
+    victim = workspace.root.parent / "victim"
+    victim.mkdir()
+    (victim / "precious.txt").write_text("keep me")
+    (workspace.root / "opkg-workspace.yaml").write_text(f"output_dir: {victim}\n")
+    r = opkg("clean", cwd=workspace.root)
+    assert r.returncode == 2 and "refusing to delete" in r.stderr
+    assert (victim / "precious.txt").read_text() == "keep me"
+
+
+def test_package_roots_outside_the_workspace(workspace):
+    (workspace.root / "opkg-workspace.yaml").write_text("package_roots: [../]\n")
+    r = opkg("query", "packages", cwd=workspace.root)
+    assert r.returncode == 2 and "outside the workspace" in r.stderr
+    assert "Traceback" not in r.stderr

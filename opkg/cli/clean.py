@@ -8,12 +8,19 @@ from pathlib import Path
 
 import click
 
+from opkg.errors import UsageError
 
-def _remove(path: Path) -> bool:
+
+def _remove(path: Path, marker: str) -> bool:
     """Rename first, then delete: an interrupted clean never leaves a half-deleted tree where
-    a build would look."""
+    a build would look. Only a directory opkg made (it holds `marker`) is ever deleted."""
     if not path.exists():
         return False
+    if not (path / marker).exists():
+        raise UsageError(f"refusing to delete {path}: it does not look like a directory opkg "
+                         f"created (no {marker} inside)",
+                         hint="check output_dir / cache_dir in opkg-workspace.yaml and "
+                              "$OPKG_CACHE_DIR; delete it by hand if it really is opkg's")
     doomed = path.with_name(f".{path.name}.deleting-{os.getpid()}")
     os.replace(path, doomed)
     shutil.rmtree(doomed, ignore_errors=True)
@@ -33,6 +40,9 @@ def clean(cache):
     from opkg.workspace import Workspace
 
     ws = Workspace.find()
-    paths = [ws.settings.output_dir] + ([ws.settings.cache_dir] if cache else [])
-    for path in paths:
-        click.echo(f"{'removed' if _remove(path) else 'nothing at'} {path}")
+    # markers: every build writes out/.opkg/; SCons' CacheDir writes scons/config
+    paths = [(ws.settings.output_dir, ".opkg")]
+    if cache:
+        paths.append((ws.settings.cache_dir, "scons"))
+    for path, marker in paths:
+        click.echo(f"{'removed' if _remove(path, marker) else 'nothing at'} {path}")
