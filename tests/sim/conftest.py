@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -11,9 +12,13 @@ HERE = Path(__file__).parent
 
 
 @pytest.fixture(scope="session")
-def lib_cache(tmp_path_factory) -> Path:
-    """Compiled libraries shared by every test of the session."""
-    return tmp_path_factory.mktemp("sim-libs")
+def lib_cache(request, tmp_path_factory) -> Path:
+    """Compiled libraries, keyed by everything that goes into them (sources, generated entries,
+    flags, emulation headers, compiler version), kept in pytest's cache between sessions;
+    OPKG_SIM_TEST_FRESH=1 compiles everything anew."""
+    if os.environ.get("OPKG_SIM_TEST_FRESH"):
+        return tmp_path_factory.mktemp("sim-libs")
+    return Path(request.config.cache.mkdir("opkg-sim-libs"))
 
 
 @pytest.fixture(scope="session")

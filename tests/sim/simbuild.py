@@ -7,6 +7,7 @@ import hashlib
 import os
 import subprocess
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from opkg.model import OpSpec, SocInfo, Variant
@@ -46,6 +47,11 @@ def _wait(item) -> None:
         raise CompileError(f"{' '.join(cmd)}\n{out}")
 
 
+@lru_cache(maxsize=1)
+def _compiler_version() -> str:
+    return subprocess.run([CXX, "--version"], capture_output=True, text=True).stdout
+
+
 def _hash(*parts) -> str:
     h = hashlib.sha256()
     for p in parts:
@@ -67,8 +73,9 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
     host_flags = flags.common_flags() + flags.host_flags(op) + [f"-I{pkg / 'op_host'}", f"-I{pkg}"]
     kernel_flags = (flags.common_flags() + flags.kernel_flags(op, variant, soc, header)
                     + [f"-I{pkg / 'op_kernel'}", f"-I{pkg}"])
-    key_host = _hash(str(pkg), content, host_entry, host_flags, flags.header_digest())
-    key_kernel = _hash(str(pkg), content, kernel_entry, kernel_flags, flags.header_digest())
+    compiler = _compiler_version()
+    key_host = _hash(str(pkg), content, host_entry, host_flags, flags.header_digest(), compiler)
+    key_kernel = _hash(str(pkg), content, kernel_entry, kernel_flags, flags.header_digest(), compiler)
     host_dir, kernel_dir = cache / f"host-{key_host}", cache / f"kernel-{key_kernel}"
     host_lib, kernel_lib = host_dir / "host.so", kernel_dir / "kernel.so"
     compiles, links = [], []
