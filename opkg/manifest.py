@@ -220,7 +220,11 @@ class _Validator:
     def version(self, value) -> str:
         from packaging.version import InvalidVersion, Version
 
-        text = str(value) if isinstance(value, (int, float)) else value
+        if isinstance(value, float):
+            # YAML reads `version: 1.10` as the number 1.1: refuse rather than change it
+            raise self.err(("version",), f"version is the number {value!r} to YAML",
+                           "quote it so YAML keeps every digit: version: \"1.10\"")
+        text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
         text = self.string(text, ("version",), what="a version")
         try:
             Version(text)
@@ -243,8 +247,12 @@ class _Validator:
         pins = {}
         for key in ("cann", "driver"):
             spec = data.get(key)
+            if isinstance(spec, (int, float)) and not isinstance(spec, bool):
+                raise self.err(("toolchain", key), f"{spec!r} is a number to YAML, not a "
+                               "version specifier",
+                               f"quote it and say which versions: {key}: \">=8.0.RC2,<8.3\"")
             if spec is not None:
-                spec = self.string(str(spec), ("toolchain", key), what="a version specifier")
+                spec = self.string(spec, ("toolchain", key), what="a version specifier")
                 self.check_pin(key, spec)
             pins[key] = spec
         return pins
@@ -422,6 +430,10 @@ class _Validator:
                       for i, c in enumerate(self.seq(data["cases"], w + ("cases",))))
         if not cases:
             raise self.err(w + ("cases",), "needs at least one case")
+        if all(any(0 in shape for shape in c.shapes.values()) for c in cases):
+            raise self.err(w + ("cases",), "every case has an empty input, so verification "
+                           "would check nothing", "keep the empty-shape edge case, and add a "
+                           "case with data")
         names = [c.name for c in cases]
         for i, n in enumerate(names):
             if names.index(n) != i:
@@ -436,6 +448,12 @@ class _Validator:
             tolerance[dtype] = Tolerance(**{
                 k: self.number(t[k], tw + (k,), minimum=0) if k in t else base[k]
                 for k in ("rtol", "atol", "error_ratio")})
+            if tolerance[dtype].error_ratio > 0.5:
+                # a share of wrong elements, so above 1 nothing could ever fail
+                raise self.err(tw + ("error_ratio",), "error_ratio is the share of elements "
+                               f"allowed to mismatch; {tolerance[dtype].error_ratio} would let "
+                               "a wrong kernel pass", "use a small share such as 1.0e-3 "
+                               "(CANN's rule); at most 0.5")
         return VerifySpec(golden_file, func, seed, cases, tolerance)
 
     def golden_function(self, path: Path, func: str, where) -> None:

@@ -78,6 +78,12 @@ def _convert(node: yaml.Node, where: tuple, doc: Document) -> Any:
     if isinstance(node, yaml.MappingNode):
         out: dict = {}
         for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise ManifestError(
+                    "YAML merge keys (<<) are not supported",
+                    location=Location(doc.path, key_node.start_mark.line + 1,
+                                      key_node.start_mark.column + 1),
+                    hint="write the keys out; manifests are read by people and tools alike")
             key = _scalar(key_node)
             if key in out:
                 raise ManifestError(

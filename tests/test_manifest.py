@@ -66,6 +66,13 @@ MISTAKES = [
     ("[float32, float16], formats: [ND]}\n  attrs", "[float32], formats: [ND, NCHW, NHWC]}\n  attrs",
      "[ND, NCHW, NHWC]", "op.outputs[0].formats", "3 formats for 2 dtype variants", None),
     ("deps: []", "deps: {a: 1}", "{a: 1}", "deps", "expected a list", None),
+    ("version: 1.0.0", "version: 1.10", "1.10", "version", "is the number 1.1", '"1.10"'),
+    ("socs: [Ascend910B1]", "socs: [Ascend910B1]\ntoolchain: {cann: 8.0}", "8.0}",
+     "toolchain.cann", "is a number to YAML", "quote it"),
+    ("shapes: {x: [4, 64]}", "shapes: {x: [0, 64]}", "- {name: small", "verify.cases",
+     "would check nothing", "add a case with data"),
+    ("name: addone\n", "name: addone\nbase: &b {a: 1}\nother: {<<: *b}\n", "<<", None,
+     "merge keys", "write the keys out"),
     ("- {name: small,", "- {name: small, ranges: {x: [1, 0]},", "[1, 0]",
      "verify.cases[0].ranges.x", "must be below high", None),
 ]
@@ -86,7 +93,7 @@ def test_each_mistake_points_at_its_place(workspace, old, new, marker, field, me
     if hint:
         assert hint in err.hint
     assert err.exit_code == 2
-    assert err.render().startswith(f"{err.location}: error: {field}: ")
+    assert err.render().startswith(f"{err.location}: error: " + (f"{field}: " if field else ""))
     assert str(err.location).endswith(f"opkg.yaml:{line}:{column}")
 
 
