@@ -51,6 +51,7 @@ class BuildResult:
     cached: int = 0
     elapsed: float = 0.0
     scons_output: list[str] = field(default_factory=list)
+    nothing: str | None = None        # set when the request had nothing to build, and why
 
     @property
     def verification_failed(self) -> list[TargetResult]:
@@ -69,7 +70,7 @@ class BuildResult:
 
     def to_json(self) -> dict:
         return {
-            "ok": self.ok, "ran": self.ran, "cached": self.cached,
+            "ok": self.ok, "ran": self.ran, "cached": self.cached, "nothing": self.nothing,
             "elapsed": round(self.elapsed, 3),
             "targets": [{"id": t.id, "package": t.package, "soc": t.soc,
                          "toolchain": t.toolchain, "passed": t.passed,
@@ -88,10 +89,7 @@ def default_jobs() -> int:
 def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=False,
           verify=True, bundle=True, on_event: Callable[[dict], None] | None = None,
           locked: bool = False, explain: bool = False) -> BuildResult:
-    from opkg import cache
-    from opkg.explain import note_toolchains
     from opkg.fastpath import FastPath
-    from opkg.toolchains.alignment import lock_digest, preflight
 
     # Null-build fast path: when a stat snapshot proves that nothing this request depends on
     # changed since its last successful build, return that build's result without parsing
@@ -105,7 +103,13 @@ def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fals
         return previous
     fast.invalidate()
     on_event = fast.observe(on_event)
+    # imported only past the fast path, which needs none of them (~80 ms of imports)
+    from opkg import cache
+    from opkg.explain import note_toolchains
+    from opkg.toolchains.alignment import lock_digest, preflight
+
     packages = ws.select(patterns)
+    _check_socs(ws, packages, socs)
     # a package's deps are built too: a library has no actions, an operator dep its own
     closure = [ws.packages[l] for l in ws.graph.closure([p.label for p in packages])]
     # toolchain misalignment (and, with --locked, drift from opkg.lock) stops here, exit 3
@@ -118,6 +122,8 @@ def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fals
     request = BuildRequest(tuple(closure), tuple(socs) if socs else None, toolchain, verify,
                            bundle, resolution, lock_digest(ws))
     plan = make_plan(ws, request)
+    if not plan.actions:
+        return BuildResult(plan, [], [], bundled=bundle, nothing=_nothing_to_build(packages, socs))
     note_toolchains(ws, plan)    # for --explain: which part of a toolchain identity changed
     # `opkg cache prune` waits while builds hold the cache (opkg/cache.py)
     with cache.shared_lock(plan.cache_dir):
@@ -126,6 +132,31 @@ def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fals
     cache.note_build(plan.cache_dir, result.cached, result.ran, str(ws.root))
     fast.record(result)          # only a fully successful build is recorded
     return result
+
+
+def _check_socs(ws, packages, socs) -> None:
+    """--soc values must be known SoCs that some selected package declares."""
+    if not socs:
+        return
+    from opkg.errors import UsageError, did_you_mean
+    from opkg.socs import soc_table
+
+    known = soc_table(ws.root)
+    for soc in socs:
+        if soc not in known:
+            raise UsageError(f"unknown SoC {soc!r}", field="--soc",
+                             hint=did_you_mean(soc, known) or "see toolchains/socs.yaml")
+    declared = {s for p in packages for s in p.socs}
+    if packages and declared and not declared & set(socs):
+        raise UsageError(f"no selected package declares {', '.join(socs)}", field="--soc",
+                         hint=f"they declare: {', '.join(sorted(declared))}")
+
+
+def _nothing_to_build(packages, socs) -> str:
+    if packages and all(not p.is_operator for p in packages):
+        return "nothing to build: " + ", ".join(p.label for p in packages) + \
+            " holds headers only (a library package); its dependents build it in"
+    return "nothing to build"
 
 
 def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
@@ -157,6 +188,8 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
     ran = cached = 0
     proc = subprocess.Popen(argv, cwd=ws.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, env=env, start_new_session=True)
+    # CI cancels with SIGTERM, a closed terminal sends SIGHUP: stop SCons as for Ctrl-C
+    restore = _interrupt_on((signal.SIGTERM, signal.SIGHUP))
     try:
         for line in proc.stdout:
             line = line.rstrip("\n")
@@ -191,6 +224,8 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
             os.killpg(proc.pid, signal.SIGKILL)
         raise Interrupted("interrupted; completed outputs are kept, nothing half-written",
                           hint="run the same command again to continue") from None
+    finally:
+        restore()
     if code != 0 and not failures:
         raise BuildError("SCons failed before running any step:\n  "
                          + "\n  ".join(l for l in output if l.strip())[-4000:],
@@ -202,13 +237,33 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                        bundled=any(t.bundle for t in plan.targets))
 
 
+def _interrupt_on(signals):
+    """Turn `signals` into KeyboardInterrupt until the returned function is called."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, handler) for sig in signals}
+    return lambda: [signal.signal(sig, old) for sig, old in previous.items()]
+
+
 def _read_target(t, failed: bool) -> TargetResult:
+    if failed:
+        # a step of this target failed: reports and bundle on disk are from an earlier build
+        # and describe other sources; show none, and take the stale bundle away so nothing
+        # picks it up as this build's artifact
+        if t.bundle:
+            Path(t.bundle).unlink(missing_ok=True)
+        return TargetResult(t.id, t.package, t.name, t.soc, t.toolchain, None, {})
     reports = {}
     for variant, path in t.reports.items():
         try:
             reports[variant] = json.loads(Path(path).read_text())
         except (OSError, json.JSONDecodeError):
             continue
-    # a target with a failed step has no trustworthy bundle, even if an old one is on disk
-    bundle = Path(t.bundle) if t.bundle and not failed and Path(t.bundle).is_file() else None
+    bundle = Path(t.bundle) if t.bundle and Path(t.bundle).is_file() else None
     return TargetResult(t.id, t.package, t.name, t.soc, t.toolchain, bundle, reports)

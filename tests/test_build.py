@@ -172,6 +172,18 @@ def test_broken_kernel_fails_with_case_variant_and_first_wrong_element(add_ws):
     assert first["index"] and first["actual"] != first["expected"]
 
 
+def test_a_failed_build_shows_no_stale_results_and_removes_the_stale_bundle(add_ws):
+    opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
+    bundle = next((add_ws.root / "out/bundles").iterdir())
+    kernel = add_ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
+    kernel.write_text(kernel.read_text().replace(";", "", 1))
+    r = opkg("build", "//...", "--soc", SOC, "--json", cwd=add_ws.root)
+    assert r.returncode == 1
+    [target] = json.loads(r.stdout)["targets"]
+    assert target["passed"] is False and target["variants"] == {} and target["bundle"] is None
+    assert not bundle.exists()
+
+
 def test_compile_error_names_package_and_file_without_scons_noise(add_ws):
     kernel = add_ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
     kernel.write_text(kernel.read_text() + "\nthis is not C++;\n")
@@ -198,7 +210,8 @@ def test_ub_overflow_is_a_clear_verification_error(add_ws):
     assert "UB" in r.stdout and "add_custom.cpp:" in r.stdout
 
 
-def test_ctrl_c_leaves_no_partial_outputs(add_ws):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupt_leaves_no_partial_outputs_and_no_processes(add_ws, sig):
     proc = subprocess.Popen([sys.executable, "-m", "opkg", "build", "//...", "--soc", SOC],
                             cwd=add_ws.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
@@ -207,11 +220,14 @@ def test_ctrl_c_leaves_no_partial_outputs(add_ws):
     while time.monotonic() < deadline and not list((add_ws.root / "out").rglob("*.tmp-*")) \
             and not list((add_ws.root / "out").rglob("*.o")):
         time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
     leftovers = [p for p in (add_ws.root / "out").rglob("*") if ".tmp-" in p.name]
     assert leftovers == []
+    # SCons and the compilers it started are gone too, not finishing in the background
+    running = subprocess.run(["pgrep", "-f", str(add_ws.root)], capture_output=True, text=True)
+    assert running.stdout.strip() == ""
     # the next build completes normally
     opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)

@@ -93,3 +93,14 @@ def test_package_roots_outside_the_workspace(workspace):
     r = opkg("query", "packages", cwd=workspace.root)
     assert r.returncode == 2 and "outside the workspace" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_nothing_to_build_and_unknown_soc(workspace):
+    workspace.library("common")
+    r = opkg("build", "packages/common", cwd=workspace.root)
+    assert r.returncode == 0 and "nothing to build" in r.stdout and "library" in r.stdout
+    workspace.operator("addone")
+    r = opkg("build", "--soc", "Ascend910B9", cwd=workspace.root)
+    assert r.returncode == 2 and "unknown SoC 'Ascend910B9'" in r.stderr
+    r = opkg("build", "--soc", "Ascend310P3", cwd=workspace.root)
+    assert r.returncode == 2 and "no selected package declares Ascend310P3" in r.stderr

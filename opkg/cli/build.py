@@ -41,6 +41,9 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
     else:
         if explain:
             click.echo(explanation(reasons, ws.root))
+        if result.nothing:
+            click.echo(result.nothing)
+            return
         if result.targets:
             click.echo(verification_table(result, detail=detail))
         if bundle:
