@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ctypes as C
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 MAX_DIMS = 8
 MAX_WORKSPACES = 16
 
@@ -35,6 +35,8 @@ class OpkgTensorDesc(C.Structure):
         ("format", C.c_int32),
         ("ndim", C.c_int32),
         ("dims", C.c_int64 * MAX_DIMS),
+        ("data", C.c_void_p),
+        ("data_bytes", C.c_uint64),
     ]
 
 

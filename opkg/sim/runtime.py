@@ -242,6 +242,11 @@ def run_tiling(host_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
         arr = inputs.get(t.name)
         ins[i] = _desc(t.name, None if arr is None else arr.shape, variant.dtype_of(t.name),
                        dict(variant.formats)[t.name], keep)
+        if arr is not None and arr.nbytes:
+            arr = np.ascontiguousarray(arr)
+            keep.append(arr)
+            ins[i].data = arr.ctypes.data
+            ins[i].data_bytes = arr.nbytes
     outs = (abi.OpkgTensorDesc * max(1, len(op.outputs)))()
     for i, t in enumerate(op.outputs):
         outs[i] = _desc(t.name, tuple(output_shapes[t.name]), variant.dtype_of(t.name),

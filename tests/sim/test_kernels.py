@@ -42,7 +42,8 @@ def test_add_custom_prototype(pkgs, lib_cache, soc910b):
     assert proto["type"] == "AddCustom" and proto["has_infer_shape"] and proto["has_infer_dtype"]
     assert [t["name"] for t in proto["inputs"]] == ["x", "y"]
     assert proto["outputs"] == [{"name": "z", "param_type": "required", "dtypes": ["float16", "float32"],
-                                 "formats": ["ND", "ND"], "unknown_shape_formats": []}]
+                                 "formats": ["ND", "ND"], "value_depend": False,
+                                 "unknown_shape_formats": []}]
     assert proto["aicore"] == {"has_tiling": True, "configs": ["ascend910b", "ascend310p"]}
 
 

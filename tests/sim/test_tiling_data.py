@@ -61,6 +61,14 @@ def test_kernel_reads_every_field(built, key):
                              block]
 
 
+def test_value_depend_input_values_reach_tiling(built):
+    x = np.zeros((6, 32), np.float32)
+    bias = np.array([7.0, 1.0], np.float32)
+    result, raw = runtime.run_tiling(built.host, OP, built.variant, built.soc, {"x": x, "bias": bias},
+                                     {"y": (48,)}, attrs(1))
+    assert np.frombuffer(raw[:80], LAYOUT)[0]["e"] == 7
+
+
 def test_defaults_and_missing_attrs(built):
     # Manifest defaults are applied by the caller; an attr with no value reads as nullptr and
     # this tiling function then fails, which must surface as a tiling SimError.
@@ -73,8 +81,8 @@ def test_defaults_and_missing_attrs(built):
 def test_opdef_prototype_json(built):
     (proto,) = runtime.host_prototypes(built.host)
     assert proto["type"] == "TilingRt"
-    assert [(t["name"], t["param_type"], t["dtypes"], t["formats"]) for t in proto["inputs"]] == [
-        ("x", "required", ["float32"], ["ND"]), ("bias", "optional", ["float32"], ["ND"])]
+    assert [(t["name"], t["param_type"], t["dtypes"], t["formats"], t["value_depend"]) for t in proto["inputs"]] == [
+        ("x", "required", ["float32"], ["ND"], False), ("bias", "optional", ["float32"], ["ND"], True)]
     assert proto["outputs"][0]["dtypes"] == ["int64"]
     assert proto["attrs"] == [
         {"name": "flag", "type": "bool", "required": False, "default": True},

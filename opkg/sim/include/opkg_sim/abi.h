@@ -4,7 +4,7 @@
 #define OPKG_SIM_ABI_H
 #include <cstdint>
 
-#define OPKG_SIM_ABI 1
+#define OPKG_SIM_ABI 2
 #define OPKG_SIM_EXPORT __attribute__((visibility("default")))
 #define OPKG_SIM_MAX_DIMS 8
 #define OPKG_SIM_MAX_WORKSPACES 16
@@ -28,6 +28,8 @@ struct OpkgTensorDesc {
     int32_t format;      // ge::Format value
     int32_t ndim;
     int64_t dims[OPKG_SIM_MAX_DIMS];
+    const void* data;    // the input's values, offered to tiling only for ValueDepend inputs
+    uint64_t data_bytes;
 };
 
 // kind: 0 unset, 1 bool, 2 int, 3 float, 4 str, 5 list_int, 6 list_float, 7 list_bool

@@ -75,10 +75,8 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
     if (res) std::memset(res, 0, sizeof *res);
     try {
         ops::TilingFunc func = explicit_func;
-        if (!func) {
-            ops::OpDef* def = ops::OpDefRegistry::Get().Find(op_type);
-            if (def && def->aicore_.tiling_) func = def->aicore_.tiling_;
-        }
+        ops::OpDef* def = ops::OpDefRegistry::Get().Find(op_type);
+        if (!func && def && def->aicore_.tiling_) func = def->aicore_.tiling_;
         if (!func) {
             auto& impl = gert::OpImplRegisterV2::TilingFuncs();
             auto it = impl.find(op_type);
@@ -109,6 +107,10 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
             t.shape_ = shape_of(in[i]);
             t.dtype_ = static_cast<ge::DataType>(in[i].dtype);
             t.format_ = static_cast<ge::Format>(in[i].format);
+            if (def && i < def->inputs_.size() && def->inputs_[i].value_depend_ != ops::IGNORE) {
+                t.data_ = in[i].data;
+                t.data_bytes_ = in[i].data_bytes;
+            }
             ctx.inputs_.push_back(t);
             ctx.present_.push_back(in[i].present != 0);
             gert::CompileTimeTensorDesc d;
@@ -217,7 +219,8 @@ inline std::string params_json(const std::vector<ops::OpParamDef>& ps) {
         for (size_t k = 0; k < p.dtypes_.size(); ++k) out += (k ? ",\"" : "\"") + std::string(ge::DataTypeName(p.dtypes_[k])) + "\"";
         out += "],\"formats\":[";
         for (size_t k = 0; k < p.formats_.size(); ++k) out += (k ? ",\"" : "\"") + std::string(ge::FormatName(p.formats_[k])) + "\"";
-        out += "],\"unknown_shape_formats\":[";
+        out += "],\"value_depend\":" + std::string(p.value_depend_ != ops::IGNORE ? "true" : "false");
+        out += ",\"unknown_shape_formats\":[";
         for (size_t k = 0; k < p.unknown_formats_.size(); ++k) out += (k ? ",\"" : "\"") + std::string(ge::FormatName(p.unknown_formats_[k])) + "\"";
         out += "]}";
     }

@@ -44,8 +44,8 @@ public:
     OpParamDef& Format(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
     OpParamDef& FormatList(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
     OpParamDef& UnknownShapeFormat(std::vector<ge::Format> f) { unknown_formats_ = std::move(f); return *this; }
-    OpParamDef& ValueDepend(Option) { return *this; }
-    OpParamDef& ValueDepend(Option, int) { return *this; }
+    OpParamDef& ValueDepend(Option o) { value_depend_ = o; return *this; }
+    OpParamDef& ValueDepend(Option o, int) { value_depend_ = o; return *this; }
     OpParamDef& IgnoreContiguous() { return *this; }
     OpParamDef& AutoContiguous() { return *this; }
     OpParamDef& Scalar() { return *this; }
@@ -64,6 +64,7 @@ public:
     std::vector<ge::DataType> dtypes_;
     std::vector<ge::Format> formats_;
     std::vector<ge::Format> unknown_formats_;
+    Option value_depend_ = IGNORE;
 };
 
 class OpAttrDef {

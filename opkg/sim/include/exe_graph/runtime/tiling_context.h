@@ -42,11 +42,14 @@ public:
     int64_t GetShapeSize() const { return shape_.GetStorageShape().GetShapeSize(); }
     ge::Format GetStorageFormat() const { return format_; }
     ge::Format GetOriginFormat() const { return format_; }
-    // Values of const inputs are not known at tiling time in the sim.
-    template <class T> const T* GetData() const { return nullptr; }
-    const void* GetAddr() const { return nullptr; }
+    // Values are known at tiling time only for inputs the OpDef marks ValueDepend, as in CANN.
+    template <class T> const T* GetData() const { return static_cast<const T*>(data_); }
+    const void* GetAddr() const { return data_; }
+    size_t GetSize() const { return data_bytes_; }
 
     StorageShape shape_;
+    const void* data_ = nullptr;
+    size_t data_bytes_ = 0;
     ge::DataType dtype_ = ge::kOpkgDefaultDataType;
     ge::Format format_ = ge::FORMAT_ND;
 };

@@ -28,7 +28,12 @@ ge::graphStatus TilingRtFunc(gert::TilingContext* context)
     tiling.inner.set_p(static_cast<uint32_t>(context->GetInputShape(0)->GetStorageShape().GetDim(0)));
     tiling.inner.set_q(-*big);
     tiling.inner.set_r(floats->GetData()[0]);
-    tiling.set_e(-5);
+    // Input values reach tiling only for ValueDepend inputs (bias), as in CANN.
+    if (context->GetInputTensor(0)->GetData<float>() != nullptr) {
+        return ge::GRAPH_FAILED;
+    }
+    const gert::Tensor* bias = context->GetOptionalInputTensor(1);
+    tiling.set_e(bias != nullptr ? static_cast<int8_t>(bias->GetData<float>()[0]) : -5);
     context->SetBlockDim(3);
     context->SetTilingKey(static_cast<uint64_t>(ints->GetData()[0]));
     tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
@@ -43,7 +48,7 @@ public:
     explicit TilingRt(const char* name) : OpDef(name)
     {
         this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->Input("bias").ParamType(OPTIONAL).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Input("bias").ParamType(OPTIONAL).ValueDepend(OPTIONAL).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
         this->Output("y").ParamType(REQUIRED).DataType({ge::DT_INT64}).Format({ge::FORMAT_ND});
         this->Attr("flag").AttrType(OPTIONAL).Bool(true);
         this->Attr("big").AttrType(REQUIRED).Int();
