@@ -53,6 +53,7 @@ class VerifySpec:
     seed: int
     cases: tuple[Case, ...]
     tolerance: dict[str, Tolerance]
+    timeout: float | None = None    # seconds for all cases of one variant
 
     def tolerance_for(self, dtype: str) -> Tolerance:
         if dtype in self.tolerance:
@@ -414,8 +415,10 @@ class _Validator:
 
     def verify(self, value, op: OpSpec) -> VerifySpec:
         w = ("verify",)
-        data = self.mapping(value, w, ("golden", "seed", "cases", "tolerance"),
+        data = self.mapping(value, w, ("golden", "seed", "cases", "tolerance", "timeout"),
                             required=("golden", "cases"))
+        timeout = self.number(data["timeout"], w + ("timeout",), minimum=1) \
+            if data.get("timeout") is not None else None
         golden = self.string(data["golden"], w + ("golden",), what="'file.py:function'")
         if golden.count(":") != 1:
             raise self.err(w + ("golden",), f"{golden!r} is not 'file.py:function'",
@@ -454,7 +457,7 @@ class _Validator:
                                f"allowed to mismatch; {tolerance[dtype].error_ratio} would let "
                                "a wrong kernel pass", "use a small share such as 1.0e-3 "
                                "(CANN's rule); at most 0.5")
-        return VerifySpec(golden_file, func, seed, cases, tolerance)
+        return VerifySpec(golden_file, func, seed, cases, tolerance, timeout)
 
     def golden_function(self, path: Path, func: str, where) -> None:
         try:

@@ -231,3 +231,17 @@ def test_interrupt_leaves_no_partial_outputs_and_no_processes(add_ws, sig):
     assert running.stdout.strip() == ""
     # the next build completes normally
     opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
+
+
+def test_a_hanging_golden_times_out_instead_of_hanging_the_build(add_ws):
+    golden = add_ws.root / "packages/add_custom/golden.py"
+    golden.write_text("import time\n" + golden.read_text().replace(
+        "def add_custom(", "def add_custom(*args, **kwargs):\n    time.sleep(600)\n\n\n"
+        "def _unused(", 1))
+    manifest = add_ws.root / "packages/add_custom/opkg.yaml"
+    manifest.write_text(manifest.read_text().replace("  seed:", "  timeout: 3\n  seed:", 1))
+    started = time.monotonic()
+    r = opkg("test", "//...", "--soc", SOC, cwd=add_ws.root)
+    assert r.returncode == 1
+    assert "timed out after 3 s while running case" in r.stdout
+    assert time.monotonic() - started < 300

@@ -224,7 +224,7 @@ def _verify_job(pkg, soc, variant, host_lib: str, kernel_lib: str) -> dict:
         "host_lib": host_lib, "kernel_lib": kernel_lib,
         "kernel_source": str(pkg.kernel_source),
         "golden": {"file": str(v.golden_file), "function": v.golden_function},
-        "seed": v.seed,
+        "seed": v.seed, "timeout": v.timeout,
         "cases": [{"name": c.name, "shapes": {k: list(s) for k, s in c.shapes.items()},
                    "attrs": c.attrs, "ranges": {k: list(r) for k, r in c.ranges.items()}}
                   for c in v.cases],

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import os
 import signal
 import subprocess
 import sys
@@ -19,6 +20,7 @@ import traceback
 from pathlib import Path
 
 CASE_MARK = "@@case "
+DEFAULT_TIMEOUT = 600.0   # seconds for all cases of one variant; verify.timeout overrides
 # The text of the NotImplementedError an imported package's golden stub raises
 # (opkg.scaffold.GOLDEN_MISSING; repeated so the verifier does not import the scaffolder).
 GOLDEN_MISSING = "opkg: golden missing"
@@ -30,14 +32,30 @@ class GoldenMissing(Exception):
 
 def scons_action(params: dict) -> str | None:
     job, report = params["job"], params["report"]
-    proc = subprocess.run([params.get("python") or sys.executable, "-m", "opkg.verify.runner",
-                           job, report], capture_output=True, text=True)
+    job_data = json.loads(Path(job).read_text())
+    timeout = job_data.get("timeout") or DEFAULT_TIMEOUT
+    proc = subprocess.Popen([params.get("python") or sys.executable, "-m", "opkg.verify.runner",
+                             job, report], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        _, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        # a kernel or golden that never returns must not hang the build (or CI) forever
+        os.killpg(proc.pid, signal.SIGKILL)
+        _, stderr = proc.communicate()
+        case = _last_case(stderr)
+        write_report(Path(report), _report(job_data, [], error=(
+            f"timed out after {timeout:g} s" + (f" while running case {case!r}" if case else "")
+            + "; a kernel that never finishes would hang on the NPU too (raise verify.timeout "
+              "in the manifest if the cases are simply large)")))
+        return None
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
     if proc.returncode == 0 and Path(report).is_file():
         return None
-    case = None
-    for line in proc.stderr.splitlines():
-        if line.startswith(CASE_MARK):
-            case = line[len(CASE_MARK):]
+    case = _last_case(stderr)
     if proc.returncode < 0:
         try:
             name = signal.Signals(-proc.returncode).name
@@ -46,11 +64,21 @@ def scons_action(params: dict) -> str | None:
         message = f"the kernel crashed ({name})" + (f" while running case {case!r}" if case
                                                     else "")
     else:
-        tail = "\n".join(l for l in proc.stderr.splitlines() if not l.startswith(CASE_MARK))
-        message = f"the verifier exited with status {proc.returncode}: {tail[-2000:]}"
-    job_data = json.loads(Path(job).read_text())
+        tail = "\n".join(l for l in stderr.splitlines() if not l.startswith(CASE_MARK))
+        message = (f"the verifier exited with status {proc.returncode}"
+                   + (f" while running case {case!r}" if case else "")
+                   + (f": {tail[-2000:]}" if tail.strip() else " without writing a report "
+                      "(did the golden or the kernel call exit()?)"))
     write_report(Path(report), _report(job_data, [], error=message))
     return None
+
+
+def _last_case(stderr: str) -> str | None:
+    case = None
+    for line in (stderr or "").splitlines():
+        if line.startswith(CASE_MARK):
+            case = line[len(CASE_MARK):]
+    return case
 
 
 def main(argv=None) -> int:
@@ -61,7 +89,7 @@ def main(argv=None) -> int:
         report = _report(job, results)
     except GoldenMissing as exc:
         report = _report(job, [], error=str(exc))
-    except Exception as exc:   # a broken golden or job: recorded, not raised
+    except (Exception, SystemExit) as exc:   # a broken golden or job: recorded, not raised
         report = _report(job, [], error=_describe(exc))
     write_report(Path(report_path), report)
     return 0
