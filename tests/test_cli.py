@@ -104,3 +104,20 @@ def test_nothing_to_build_and_unknown_soc(workspace):
     assert r.returncode == 2 and "unknown SoC 'Ascend910B9'" in r.stderr
     r = opkg("build", "--soc", "Ascend310P3", cwd=workspace.root)
     assert r.returncode == 2 and "no selected package declares Ascend310P3" in r.stderr
+
+
+def test_errors_with_json_are_json_on_stdout(workspace):
+    workspace.operator("addone")
+    r = opkg("build", "//packages/nope", "--json", cwd=workspace.root)
+    assert r.returncode == 2
+    data = json.loads(r.stdout)
+    assert data["ok"] is False and data["error"]["kind"] == "LabelError"
+    assert "matches no package" in data["error"]["message"] and data["error"]["hint"]
+
+
+def test_file_system_errors_are_reported_not_raised(workspace, tmp_path):
+    workspace.operator("addone")
+    (workspace.root / "out").write_text("not a directory")
+    r = opkg("build", "//...", cwd=workspace.root)
+    assert r.returncode in (1, 2) and "Traceback" not in r.stderr
+    assert "out" in r.stderr

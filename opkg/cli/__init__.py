@@ -61,7 +61,7 @@ def cli():
       opkg build packages/layernorm        build, verify and bundle one package
       opkg build //...                     everything in the workspace
       opkg test //packages/add_custom      verification report only
-      opkg query rdeps //packages/common   who depends on a package
+      opkg query rdeps //packages/NAME     who depends on a package
 
     Without CANN, packages build with the built-in `sim` toolchain: the same Ascend C
     sources compiled with g++ and run on NumPy data.
@@ -71,11 +71,19 @@ def cli():
 def main(argv=None):
     from opkg.errors import OpkgError
 
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        cli.main(args=argv, prog_name="opkg", standalone_mode=False)
+        cli.main(args=args, prog_name="opkg", standalone_mode=False)
     except OpkgError as exc:
-        click.echo(exc.render(), err=True)
-        sys.exit(exc.exit_code)
+        _fail(exc, "--json" in args)
+    except OSError as exc:
+        # the file system said no (a path that is a file, a full disk, no permission):
+        # name the path, never show a traceback
+        from opkg.errors import OpkgError as Base
+
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        _fail(Base(f"{exc.strerror or exc}{where}",
+                   hint="check the path and its permissions"), "--json" in args)
     except click.exceptions.Abort:
         click.echo("interrupted", err=True)
         sys.exit(130)
@@ -88,3 +96,13 @@ def main(argv=None):
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     sys.exit(0)
+
+
+def _fail(exc, as_json: bool):
+    """Render an error for people on stderr and, with --json, for machines on stdout."""
+    import json
+
+    click.echo(exc.render(), err=True)
+    if as_json:
+        click.echo(json.dumps({"ok": False, "error": exc.to_json()}, indent=2))
+    sys.exit(exc.exit_code)
