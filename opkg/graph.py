@@ -15,15 +15,17 @@ class Graph:
         self.packages = packages
         self.edges: dict[str, tuple[str, ...]] = {}
         for label, pkg in packages.items():
-            for dep in pkg.deps:
+            for i, dep in enumerate(pkg.deps):
+                where = pkg.locations.get(f"deps[{i}]") or Location(pkg.manifest_path)
+                if dep == label:
+                    raise GraphError(f"{label} depends on itself", location=where,
+                                     field=f"deps[{i}]", hint="remove this entry")
                 if dep not in packages:
+                    others = [l for l in packages if l != label]
                     raise GraphError(
                         f"{label} depends on {dep}, which is not a package in this workspace",
-                        location=Location(pkg.manifest_path), field="deps",
-                        hint=did_you_mean(dep, packages) or "check the label (//dir/of/package)")
-                if dep == label:
-                    raise GraphError(f"{label} depends on itself",
-                                     location=Location(pkg.manifest_path), field="deps")
+                        location=where, field=f"deps[{i}]",
+                        hint=did_you_mean(dep, others) or "check the label (//dir/of/package)")
             self.edges[label] = tuple(pkg.deps)
         self._check_cycles()
 

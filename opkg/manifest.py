@@ -79,6 +79,8 @@ class Package:
     deps: tuple[str, ...] = ()      # labels
     include_dirs: tuple[Path, ...] = ()
     verify: VerifySpec | None = None
+    # where each dep and the op type are written, for errors found later (graph, workspace)
+    locations: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def is_operator(self) -> bool:
@@ -183,6 +185,9 @@ class _Validator:
         include_dirs = tuple(self.directory(d, ("include_dirs", i)) for i, d in
                              enumerate(self.seq(data.get("include_dirs") or [], ("include_dirs",))))
         pins = self.pins(data.get("toolchain"))
+        locations = {f"deps[{i}]": self.doc.loc(("deps", i)) for i in range(len(deps))}
+        locations["name"] = self.doc.loc(("name",))
+        locations["op.type"] = self.doc.loc(("op", "type"))
         if op is None:
             for key in ("tiling", "kernel", "verify", "socs"):
                 if data.get(key) is not None:
@@ -190,7 +195,8 @@ class _Validator:
                                    "a package without 'op:' is a header-only library; add "
                                    "'op:' to make it an operator package")
             return Package(name, version, summary, label, self.dir, self.doc.path, None,
-                           deps=deps, include_dirs=include_dirs, toolchain_pins=pins)
+                           deps=deps, include_dirs=include_dirs, toolchain_pins=pins,
+                           locations=locations)
         for key in ("tiling", "kernel", "verify"):
             if data.get(key) is None:
                 raise self.err((), f"missing required key {key!r} for an operator package",
@@ -216,7 +222,7 @@ class _Validator:
         verify = self.verify(data["verify"], op)
         return Package(name, version, summary, label, self.dir, self.doc.path, op, sources,
                        tiling_data, function, kernel_source, socs, pins, deps, include_dirs,
-                       verify)
+                       verify, locations)
 
     def version(self, value) -> str:
         from packaging.version import InvalidVersion, Version

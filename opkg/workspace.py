@@ -145,6 +145,7 @@ class Workspace:
         known = soc_table(self.root)
         out: dict[str, Package] = {}
         by_name: dict[str, Package] = {}
+        by_type: dict[str, Package] = {}
         for manifest in self.manifest_paths():
             label = labels.label_for(self.rel(manifest.parent))
             pkg = load_package(manifest, label, known_socs=known,
@@ -153,9 +154,19 @@ class Workspace:
                 other = by_name[pkg.name]
                 raise ManifestError(
                     f"package name {pkg.name!r} is already used by {other.label}",
-                    location=Location(manifest), field="name",
+                    location=pkg.locations.get("name") or Location(manifest), field="name",
                     hint="package names are unique in a workspace; rename one of them")
             by_name[pkg.name] = pkg
+            if pkg.op is not None:
+                # CANN registers operators by type: two packages of one type collide on device
+                clash = by_type.get(pkg.op.type)
+                if clash is not None:
+                    raise ManifestError(
+                        f"op type {pkg.op.type!r} is already defined by {clash.label}",
+                        location=pkg.locations.get("op.type") or Location(manifest),
+                        field="op.type", hint="operator types are unique in a workspace (the "
+                        "runtime finds operators by type); rename one")
+                by_type[pkg.op.type] = pkg
             out[label] = pkg
         return out
 

@@ -59,3 +59,26 @@ def test_select_patterns(workspace):
     with pytest.raises(LabelError) as info:
         labels(["//packages/adone"])
     assert "matches no package" in info.value.message and "addone" in info.value.hint
+
+
+def test_dependency_errors_point_at_the_entry(workspace):
+    workspace.library("common")
+    path = workspace.library("lib", deps=["//packages/common", "//packages/nothere"])
+    with pytest.raises(GraphError) as info:
+        workspace.load().graph
+    err = info.value
+    assert err.location.path == path and err.location.line == 4 and err.field == "deps[1]"
+    assert "//packages/lib" not in (err.hint or "")
+
+
+def test_duplicate_op_types_are_refused(workspace):
+    from opkg.errors import ManifestError
+
+    workspace.operator("addone")
+    workspace.operator("addtwo")      # same op type AddOne
+    workspace.write("packages/addtwo/opkg.yaml", workspace.root.joinpath(
+        "packages/addtwo/opkg.yaml").read_text().replace("name: addtwo", "name: addtwo"))
+    with pytest.raises(ManifestError) as info:
+        workspace.load().packages
+    assert "op type 'AddOne' is already defined by //packages/addone" in info.value.message
+    assert info.value.location.line == 5
