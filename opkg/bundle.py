@@ -68,6 +68,44 @@ def read_metadata(path: Path) -> dict:
         raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
 
 
+# Provenance that says where and when sources were built, not what was built: two bundles
+# that differ only here hold the same operator.
+CIRCUMSTANTIAL = ("git_commit", "git_dirty", "lock_digest")
+
+
+def content_digest(path: Path) -> str:
+    """A digest of what a bundle holds, blind to circumstantial provenance: rebuilding the
+    same sources after an unrelated commit gives the same content digest."""
+    import hashlib
+
+    h = hashlib.sha256()
+    with tarfile.open(path, "r:gz") as tar:
+        for m in tar:
+            if not m.isfile() or m.name == "provenance.json":
+                continue
+            data = tar.extractfile(m).read()
+            if m.name == METADATA:
+                meta = json.loads(data)
+                meta["provenance"] = {k: v for k, v in (meta.get("provenance") or {}).items()
+                                      if k not in CIRCUMSTANTIAL}
+                data = json.dumps(meta, sort_keys=True).encode()
+            h.update(m.name.encode() + b"\0" + hashlib.sha256(data).digest())
+    return "sha256:" + h.hexdigest()
+
+
+def check_members(path: Path) -> None:
+    """Refuse a bundle that holds anything but plain files and directories at safe paths."""
+    try:
+        with tarfile.open(path, "r:gz") as tar:
+            for m in tar.getmembers():
+                _check_arcname(m.name, error=RegistryError)
+                if not (m.isfile() or m.isdir()):
+                    raise RegistryError(f"{path}: entry {m.name!r} is a link or device; "
+                                        "bundles hold only regular files")
+    except (tarfile.TarError, OSError, EOFError) as exc:
+        raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
+
+
 def safe_extract(path: Path, dest: Path) -> list[str]:
     """Unpack a bundle into `dest`, refusing anything that could land outside it."""
     names = []

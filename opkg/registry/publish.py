@@ -21,7 +21,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from opkg import __version__
-from opkg.bundle import FORMAT_VERSION, bundle_filename, read_metadata
+from opkg.bundle import (FORMAT_VERSION, bundle_filename, check_members, content_digest,
+                         read_metadata)
 from opkg.errors import RegistryError, VerificationError
 from opkg.registry.store import (NAME_RE, RECORD_FORMAT, Store, checkpoint, index_add,
                                  parse_version, sha256_file, version_key)
@@ -36,6 +37,7 @@ class Bundle:
     digest: str
     size: int
     reports: dict[str, bytes]       # variant name -> full verification report
+    content: str = ""               # bundle.content_digest: identity minus circumstance
 
     @property
     def key(self) -> tuple[str, str]:
@@ -74,6 +76,7 @@ def load_bundle(path: Path) -> Bundle:
         raise RegistryError(f"{path}: no such bundle file",
                             hint="build it first with `opkg build`, or check the path")
     meta = read_metadata(path)
+    check_members(path)   # never store what install would refuse to unpack
     problem = metadata_problem(meta)
     if problem:
         raise RegistryError(f"{path}: not a publishable bundle: {problem}",
@@ -91,7 +94,8 @@ def load_bundle(path: Path) -> Bundle:
     if missing:
         raise RegistryError(f"{path}: verification report(s) named in the metadata are not in "
                             f"the bundle: {', '.join(missing)}", hint="rebuild it with `opkg build`")
-    return Bundle(path, meta, sha256_file(path), path.stat().st_size, found)
+    return Bundle(path, meta, sha256_file(path), path.stat().st_size, found,
+                  content_digest(path))
 
 
 def metadata_problem(m) -> str | None:
@@ -180,6 +184,7 @@ def bundle_entry(b: Bundle, report_digests: dict[str, str]) -> dict:
         "soc": m["soc"],
         "toolchain": m["toolchain"],
         "blob": b.digest,
+        "content": b.content,
         "size": b.size,
         "filename": bundle_filename(m["name"], m["version"], m["soc"], m["toolchain"]["id"]),
         "variants": [dict({k: v[k] for k in v if k != "report"},
@@ -242,13 +247,15 @@ def _check_group(name: str, key: str, group: list[Bundle]) -> None:
 
 def _compare(record: dict, group: list[Bundle]) -> None:
     """Raise unless every bundle in `group` is already in `record`, byte for byte."""
-    have = {(b["soc"], b["toolchain"]["id"]): b["blob"] for b in record["bundles"]}
+    have = {(b["soc"], b["toolchain"]["id"]): b for b in record["bundles"]}
     diffs = []
     for b in group:
-        old = have.get(b.key)
+        entry = have.get(b.key)
+        old = entry["blob"] if entry else None
         if old is None:
             diffs.append(f"{b.key[0]}/{b.key[1]} is not part of the published version")
-        elif old != b.digest:
+        elif old != b.digest and entry.get("content") != b.content:
+            # same content, other commit: a rebuild of what is published, not a change
             diffs.append(f"{b.key[0]}/{b.key[1]} differs (published {old[:19]}…, "
                          f"now {b.digest[:19]}…)")
     if diffs:

@@ -25,7 +25,8 @@ OP = {"type": "AddCustom",
 
 def make_bundle(out_dir: Path, name="add_custom", version="1.0.0", soc="Ascend910B1",
                 toolchain="sim", *, payload=b"\x7fELF fake kernel", failed_case=None,
-                cases=3, extra_files=None, summary="Element-wise add") -> Path:
+                cases=3, extra_files=None, summary="Element-wise add",
+                git_commit="abc123def456") -> Path:
     """A bundle shaped like the ones `opkg build` writes. `failed_case` makes the float16
     variant fail that case."""
     variants, files = [], {}
@@ -51,7 +52,7 @@ def make_bundle(out_dir: Path, name="add_custom", version="1.0.0", soc="Ascend91
                          "report": f"verification/{dtype}.json"})
     total = 2 * cases
     failed = 0 if failed_case is None else 1
-    prov = {"source_digest": "sha256:" + "1" * 64, "git_commit": "abc123def456",
+    prov = {"source_digest": "sha256:" + "1" * 64, "git_commit": git_commit,
             "git_dirty": False, "opkg_version": "0.1.0", "lock_digest": None}
     files["opkg.yaml"] = f"name: {name}\nversion: {version}\n".encode()
     files["provenance.json"] = json.dumps(prov).encode()

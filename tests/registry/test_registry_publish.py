@@ -49,6 +49,36 @@ def test_republish_identical_is_a_noop(bundles, registry):
     assert (registry / "records" / "add_custom" / "1.0.0.json").read_bytes() == record
 
 
+def test_republish_after_an_unrelated_commit_is_a_noop(bundles, registry):
+    publish_bundles(Store(registry), [bundles()])
+    record = (registry / "records" / "add_custom" / "1.0.0.json").read_bytes()
+    rebuilt = bundles(git_commit="fedcba987654", subdir="later")   # same sources, new commit
+    assert sha256_file(rebuilt) != json.loads(record)["bundles"][0]["blob"]
+    [o] = publish_bundles(Store(registry), [rebuilt])
+    assert o.status == "unchanged"
+    assert (registry / "records" / "add_custom" / "1.0.0.json").read_bytes() == record
+
+
+def test_a_bundle_with_unsafe_entries_is_never_stored(bundles, registry):
+    import io
+    import tarfile
+
+    good = bundles()
+    raw = io.BytesIO()
+    with tarfile.open(good, "r:gz") as src, tarfile.open(fileobj=raw, mode="w:gz") as dst:
+        for m in src:
+            dst.addfile(m, src.extractfile(m))
+        link = tarfile.TarInfo("lib/evil.so")
+        link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+        dst.addfile(link)
+    evil = good.parent / "evil" / good.name
+    evil.parent.mkdir()
+    evil.write_bytes(raw.getvalue())
+    with pytest.raises(RegistryError, match="link or device"):
+        publish_bundles(Store(registry), [evil])
+    assert not (registry / "records").exists() or not any((registry / "records").rglob("*.json"))
+
+
 def test_republish_changed_contents_is_refused(bundles, registry):
     publish_bundles(Store(registry), [bundles()])
     changed = bundles(payload=b"a different kernel", subdir="v2")
