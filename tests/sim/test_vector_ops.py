@@ -262,3 +262,15 @@ def test_datacopy_pad_strided_rows_to_gm(built):
     assert z[half_n] == 7
     np.testing.assert_array_equal(z[half_n + 1:n + 1], x[row_ub:row_ub + half_n])
     assert np.all(z[n + 1:] == 7)
+
+
+def test_whole_reduce_sum(built):
+    dtype = np.dtype(built.variant.dtype_of("x")).type
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 16, PADDED).astype(dtype)     # small integers: every partial sum is exact
+    z = run(built, 90, x, x.copy())
+    per = 256 // np.dtype(dtype).itemsize
+    sums = [x[r * per:(r + 1) * per].astype(np.float64).sum() for r in range(3)]
+    assert [z[0], z[2], z[4]] == sums
+    assert z[1] == 0 and z[3] == 0
+    assert z[8] == x[3 * per:3 * per + per // 2].astype(np.float64).sum()

@@ -503,6 +503,65 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     for (uint32_t i = 0; i < count; ++i) dst.ptr_[i] = ((bits[i / 8] >> (i % 8)) & 1u) ? src0.ptr_[i] : other;
 }
 
+// One sum per repeat (the masked elements of 256 bytes), stored dstRepStride results apart.
+template <class T>
+inline void whole_reduce_sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const opkg_sim::Mask& m,
+                             int32_t repeat, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                             const char* op, opkg_sim::SrcLoc loc) {
+    if (repeat < 0 || repeat > 255) opkg_sim::fail(loc, opkg_sim::format("%s: repeatTimes %d outside [0, 255]", op, repeat));
+    if (repeat == 0) return;
+    opkg_sim::check_level0(src, m, uint8_t(repeat), uint32_t(srcBlkStride), uint32_t(srcRepStride), op, "src", loc);
+    uint64_t dst_elems = uint64_t(repeat - 1) * uint64_t(dstRepStride) + 1;
+    if (!dst.ptr_) opkg_sim::fail(loc, opkg_sim::format("%s: dst is a LocalTensor that was never allocated", op));
+    if (dst_elems > dst.size_) {
+        opkg_sim::fail(loc, opkg_sim::format("%s: dst needs %llu elements but the LocalTensor holds only %u", op,
+                                             (unsigned long long)dst_elems, dst.size_));
+    }
+    opkg_sim::note(loc);
+    using C = opkg_sim::calc_t<T>;
+    const uint8_t* x = reinterpret_cast<const uint8_t*>(src.ptr_);
+    const uint32_t per_repeat = 256 / sizeof(T);
+    T vals[256];
+    for (int32_t r = 0; r < repeat; ++r) {
+        int64_t n = 0;
+        for (uint32_t j = 0; j < per_repeat; ++j) {
+            if (!m.test(j)) continue;
+            const uint8_t* pa = x + opkg_sim::elem_offset<T>(r, j, srcBlkStride, srcRepStride);
+            opkg_sim::check_read(pa, sizeof(T), op, "src", loc);
+            std::memcpy(&vals[n++], pa, sizeof(T));
+        }
+        T sum = opkg_sim::tree_reduce(vals, n, [](C a, C b) { return a + b; });
+        dst.ptr_[uint64_t(r) * dstRepStride] = sum;
+        opkg_sim::mark_written(dst.ptr_ + uint64_t(r) * dstRepStride, sizeof(T));
+    }
+}
+
+template <class T, bool isSetMask = true>
+inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
+                           const int32_t repeatTimes, const int32_t dstRepStride, const int32_t srcBlkStride,
+                           const int32_t srcRepStride, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    whole_reduce_sum(dst, src, opkg_sim::continuous_mask<T>(uint64_t(mask), "WholeReduceSum", loc), repeatTimes,
+                     dstRepStride, srcBlkStride, srcRepStride, "WholeReduceSum", loc);
+}
+
+template <class T, bool isSetMask = true>
+inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
+                           const int32_t repeatTimes, const int32_t dstRepStride, const int32_t srcBlkStride,
+                           const int32_t srcRepStride, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    whole_reduce_sum(dst, src, opkg_sim::bit_mask<T>(mask, "WholeReduceSum", loc), repeatTimes, dstRepStride,
+                     srcBlkStride, srcRepStride, "WholeReduceSum", loc);
+}
+
+template <class T, bool isSetMask = true>
+inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTimes,
+                            const int32_t mask, const int32_t dstBlkStride, const int32_t srcBlkStride,
+                            const int32_t dstRepStride, const int32_t srcRepStride,
+                            opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    (void)dstBlkStride;   // documented as ignored
+    whole_reduce_sum(dst, src, opkg_sim::continuous_mask<T>(uint64_t(mask), "RepeatReduceSum", loc), repeatTimes,
+                     dstRepStride, srcBlkStride, srcRepStride, "RepeatReduceSum", loc);
+}
+
 template <class T, bool isSetMask = true>
 inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,
                       const int32_t count, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {

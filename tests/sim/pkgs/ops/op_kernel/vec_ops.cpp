@@ -114,6 +114,12 @@ public:
             CompareScalar(bits, x, s, CMPMODE::GT, n);
             Select(z, bits, x, (T)-1, SELMODE::VSEL_TENSOR_SCALAR_MODE, n);
         }
+        else if (TILING_KEY_IS(90)) {
+            // One sum per 256-byte repeat, stored 2 results apart; the last repeat uses a half mask.
+            const int32_t per = 256 / sizeof(T);
+            WholeReduceSum<T>(z, x, per, 3, 2, 1, 8);
+            WholeReduceSum<T>(z[8], x[3 * per], per / 2, 1, 1, 1, 8);
+        }
         else if (TILING_KEY_IS(80)) {
             // Unaligned length both ways: GM->UB pads the row's tail with the scalar.
             DataCopyExtParams in(1, n * sizeof(T), 0, 0, 0);
