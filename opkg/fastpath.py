@@ -122,9 +122,21 @@ def request_key(patterns, cwd: Path, **options) -> str:
     return hashlib.sha256(data.encode()).hexdigest()[:24]
 
 
-def _cann_visible(env) -> bool:
-    from opkg.toolchains.discovery import TOOLKIT_ENV_VARS, ascend_roots
+# The places CANN discovery (opkg.toolchains.discovery) looks first; mirrored here because that
+# module's imports cost more than the whole fast path. tests/test_fastpath.py keeps them equal.
+TOOLKIT_ENV_VARS = ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_CANN_PACKAGE_PATH")
 
+
+def ascend_roots(env) -> list[Path]:
+    if env.get("OPKG_ASCEND_ROOTS") is not None:
+        return [Path(r) for r in env["OPKG_ASCEND_ROOTS"].split(os.pathsep) if r]
+    found = [Path("/usr/local/Ascend")]
+    if env.get("HOME"):
+        found.append(Path(env["HOME"]) / "Ascend")
+    return found
+
+
+def _cann_visible(env) -> bool:
     if any(env.get(v) for v in TOOLKIT_ENV_VARS):
         return True
     info = env.get("OPKG_ASCEND_INSTALL_INFO", "/etc/ascend_install.info")
@@ -168,12 +180,13 @@ def _git_finish(proc) -> list:
     return [commit, dirty]
 
 
-def snapshot(ws) -> dict | None:
-    """Everything a build of this workspace depends on, as of now (None: not provable here)."""
+def snapshot(ws, now_ns: int | None = None) -> dict | None:
+    """Everything a build of this workspace depends on, as of now (None: not provable here).
+    `now_ns` stands in for the clock (tests place the snapshot in a file's timestamp tick)."""
     env = os.environ
     if _cann_visible(env):
         return None
-    now = time.time_ns()
+    now = time.time_ns() if now_ns is None else now_ns
     git = _git_start(ws.root)
     files: dict[str, list[int] | None] = {}
     skip = {str(ws.settings.output_dir)}

@@ -223,7 +223,8 @@ def test_same_tick_edit_is_caught_by_the_racy_rule(workspace):
     Simulated: the new snapshot's stat of an edited file is made equal to the old one."""
     ws = _snap_ws(workspace)
     src = workspace.root / "packages/one/op_kernel/op.cpp"
-    old = fastpath.snapshot(ws)              # taken right after the write: racy
+    # a snapshot in the same tick as the file's last write: racy
+    old = fastpath.snapshot(ws, now_ns=src.stat().st_mtime_ns)
     assert str(src) in old["racy"]
     src.write_text(src.read_text() + "// edited\n")
     new = fastpath.snapshot(ws)
@@ -236,8 +237,8 @@ def test_without_the_racy_rule_a_same_tick_edit_would_be_missed(workspace):
     """The control for the test above: an entry recorded as settled is trusted on its stat."""
     ws = _snap_ws(workspace)
     src = workspace.root / "packages/one/op_kernel/op.cpp"
-    time.sleep(fastpath.FINE_WINDOW_NS / 1e9 * 3)     # ctime cannot be set back: wait
-    old = fastpath.snapshot(ws)
+    # a snapshot taken well after the last write (ctime cannot be set back, so move the clock)
+    old = fastpath.snapshot(ws, now_ns=src.stat().st_ctime_ns + 10 * 10**9)
     assert str(src) not in old["racy"]
     src.write_text(src.read_text() + " ")
     new = fastpath.snapshot(ws)
@@ -249,7 +250,7 @@ def test_without_the_racy_rule_a_same_tick_edit_would_be_missed(workspace):
 def test_directory_listing_changes_in_the_same_tick_are_caught(workspace):
     ws = _snap_ws(workspace)
     d = workspace.root / "packages/one/op_kernel"
-    old = fastpath.snapshot(ws)
+    old = fastpath.snapshot(ws, now_ns=d.stat().st_mtime_ns)
     assert str(d) in old["racy"]
     (d / "new.h").write_text("")
     new = fastpath.snapshot(ws)
@@ -264,3 +265,23 @@ def test_request_key_separates_requests():
     assert a != fastpath.request_key(["//..."], Path("/w"), socs=None, bundle=False)
     assert a != fastpath.request_key(["//..."], Path("/w/packages"), socs=None, bundle=True)
     assert a != fastpath.request_key(["//packages/x"], Path("/w"), socs=None, bundle=True)
+
+
+def test_cann_places_match_discovery(tmp_path):
+    from opkg.toolchains import discovery
+
+    assert fastpath.TOOLKIT_ENV_VARS == discovery.TOOLKIT_ENV_VARS
+    for env in ({}, {"HOME": "/home/u"}, {"OPKG_ASCEND_ROOTS": f"/a{os.pathsep}/b"},
+                {"OPKG_ASCEND_ROOTS": ""}):
+        assert fastpath.ascend_roots(env) == discovery.ascend_roots(env)
+
+
+def test_a_visible_cann_installation_disables_the_fast_path(workspace, monkeypatch, tmp_path):
+    ws = _snap_ws(workspace)
+    monkeypatch.setenv("OPKG_ASCEND_ROOTS", str(tmp_path / "none"))
+    monkeypatch.setenv("OPKG_ASCEND_INSTALL_INFO", "")
+    for var in fastpath.TOOLKIT_ENV_VARS:
+        monkeypatch.delenv(var, raising=False)
+    assert fastpath.snapshot(ws) is not None
+    (tmp_path / "none").mkdir()
+    assert fastpath.snapshot(ws) is None
