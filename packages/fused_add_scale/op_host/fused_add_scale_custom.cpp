@@ -9,11 +9,11 @@
 #include <cstdio>
 
 #include "fused_add_scale_custom_tiling.h"
+#include "opkg_common/elementwise_split.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
 
 namespace optiling {
-constexpr uint32_t BLOCK_BYTES = 32;      // DataCopy moves whole 32-byte blocks
 constexpr uint32_t BUFFER_NUM = 2;        // must match the kernel: double buffering
 constexpr uint32_t QUEUE_NUM = 3;         // a and b in, y out
 constexpr uint32_t TILES_PER_BUFFER = 4;  // aim for BUFFER_NUM * 4 tiles per core so copies overlap
@@ -51,28 +51,18 @@ static ge::graphStatus TilingFunc(gert::TilingContext *context)
         std::fprintf(stderr, "FusedAddScaleCustom: a must have between 1 and 2^32-1 elements\n");
         return ge::GRAPH_FAILED;
     }
-    const uint32_t alignNum = BLOCK_BYTES / typeSize;  // elements per 32-byte block
 
     auto ascendcPlatform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
     uint64_t ubSize = 0;
     ascendcPlatform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);
     const uint64_t coreNum = std::max<uint64_t>(ascendcPlatform.GetCoreNumAiv(), 1);
 
-    // Split in whole blocks (the last one may be partial); never start a core with nothing.
-    const uint64_t blockCount = (totalLength + alignNum - 1) / alignNum;
-    const uint64_t blockDim = std::min(coreNum, blockCount);
-    const uint32_t formerNum = static_cast<uint32_t>(blockCount % blockDim);
-    const uint32_t tailLength = static_cast<uint32_t>(blockCount / blockDim * alignNum);
-    const uint32_t formerLength = tailLength + (formerNum > 0 ? alignNum : 0);
-
-    // Tile: a fraction of the larger per-core range so double buffering has work to overlap,
-    // capped so that QUEUE_NUM queues of BUFFER_NUM buffers fit in UB.
-    const uint64_t ubTile = ubSize / (QUEUE_NUM * BUFFER_NUM * typeSize) / alignNum * alignNum;
-    const uint64_t wantTiles = BUFFER_NUM * TILES_PER_BUFFER;
-    uint64_t tileLength = (formerLength + wantTiles - 1) / wantTiles;
-    tileLength = (tileLength + alignNum - 1) / alignNum * alignNum;
-    tileLength = std::min(tileLength, ubTile);
-    if (tileLength == 0) {
+    // whole 32-byte blocks across the cores, tiles that fit UB double-buffered: the split
+    // every element-wise example shares (packages/common)
+    opkg_common::ElementwiseSplit split;
+    const bool fits = opkg_common::SplitElementwise(totalLength, typeSize, coreNum, ubSize,
+        QUEUE_NUM, BUFFER_NUM, TILES_PER_BUFFER, split);
+    if (!fits) {
         std::fprintf(stderr, "FusedAddScaleCustom: UB (%llu bytes) too small for one tile\n",
             static_cast<unsigned long long>(ubSize));
         return ge::GRAPH_FAILED;
@@ -80,15 +70,15 @@ static ge::graphStatus TilingFunc(gert::TilingContext *context)
 
     FusedAddScaleCustomTilingData tiling;
     tiling.set_totalLength(static_cast<uint32_t>(totalLength));
-    tiling.set_formerNum(formerNum);
-    tiling.set_formerLength(formerLength);
-    tiling.set_tailLength(tailLength);
-    tiling.set_tileLength(static_cast<uint32_t>(tileLength));
+    tiling.set_formerNum(split.formerNum);
+    tiling.set_formerLength(split.formerLength);
+    tiling.set_tailLength(split.tailLength);
+    tiling.set_tileLength(split.tileLength);
     const float *scale = context->GetAttrs()->GetAttrPointer<float>(0);
     tiling.set_scale(scale != nullptr ? *scale : 1.0f);
     tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
     context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
-    context->SetBlockDim(static_cast<uint32_t>(blockDim));
+    context->SetBlockDim(split.blockDim);
 
     size_t *workspaces = context->GetWorkspaceSizes(1);
     workspaces[0] = 0;  // pure vector op: no library API needs a system workspace
