@@ -222,7 +222,8 @@ def _verify_job(pkg, soc, variant, host_lib: str, kernel_lib: str) -> dict:
         "package": pkg.label, "name": pkg.name, "op": pkg.op.to_json(),
         "variant": variant.name, "soc": soc.to_json(),
         "host_lib": host_lib, "kernel_lib": kernel_lib,
-        "kernel_source": str(pkg.kernel_source),
+        # workspace-relative: reports travel in bundles, which must not depend on the checkout
+        "kernel_source": f"{pkg.label[2:]}/{pkg.kernel_source.relative_to(pkg.dir).as_posix()}",
         "golden": {"file": str(v.golden_file), "function": v.golden_function},
         "seed": v.seed, "timeout": v.timeout,
         "cases": [{"name": c.name, "shapes": {k: list(s) for k, s in c.shapes.items()},
