@@ -63,6 +63,21 @@ def _check_dest(dest: Path) -> None:
                          hint="choose another --dest, or remove it first")
 
 
+def _check_unique(name: str, op_type: str) -> None:
+    """A second package with a name or op type already in the workspace would break every
+    later command: refuse before writing anything."""
+    ws = find_workspace()
+    if ws is None:
+        return
+    for pkg in ws.packages.values():
+        if pkg.name == name:
+            raise UsageError(f"the workspace already has a package named {name!r} "
+                             f"({pkg.label})", hint="choose another name")
+        if pkg.op is not None and pkg.op.type == op_type:
+            raise UsageError(f"the workspace already has op type {op_type!r} ({pkg.label})",
+                             hint="operator types are unique in a workspace; choose another")
+
+
 def _soc_rows(socs, root):
     from opkg.socs import soc_table
 
@@ -96,6 +111,7 @@ def new_package(name: str, op_type: str, dest: Path, socs=("Ascend910B1",), root
                              hint="pick an Atlas A2/A3 or 200I/500 A2 part (e.g. Ascend910B1), "
                                   "or adapt the kernel after generating it")
     _check_dest(dest)
+    _check_unique(name, op_type)
     kernel = snake_case(op_type)
     shorts = list(dict.fromkeys(r.short for r in rows))
     ctx = {"name": name, "op_type": op_type, "kernel_name": kernel, "func": kernel,
@@ -345,6 +361,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
         raise UsageError(f"package name {name!r} (from --dest) is not valid", field="--dest",
                          hint="the last part of --dest names the package: lower case letters, "
                               "digits and '_', e.g. packages/leaky_relu")
+    _check_unique(name, op["type"])
     golden_file = golden_func = None
     if golden is not None:
         if golden.count(":") != 1:

@@ -54,3 +54,17 @@ def test_new_refuses_bad_names_and_existing_dest(workspace):
 def test_new_help_has_examples(workspace):
     r = opkg("new", "--help", cwd=workspace.root, check=0)
     assert "Examples:" in r.stdout and "opkg new my_add --op-type MyAddCustom" in r.stdout
+
+
+def test_new_refuses_a_name_or_op_type_the_workspace_already_has(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    for args in (["add_custom", "--op-type", "FooCustom"], ["foo", "--op-type", "AddCustom"]):
+        dest = tmp_path / args[0]
+        r = subprocess.run([sys.executable, "-m", "opkg", "new", *args, "--dest", str(dest)],
+                           cwd=REPO, capture_output=True, text=True)
+        assert r.returncode == 2 and "already has" in r.stderr, r.stderr
+        assert not dest.exists()
