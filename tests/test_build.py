@@ -245,3 +245,13 @@ def test_a_hanging_golden_times_out_instead_of_hanging_the_build(add_ws):
     assert r.returncode == 1
     assert "timed out after 3 s while running case" in r.stdout
     assert time.monotonic() - started < 300
+
+
+def test_a_golden_with_the_wrong_shape_is_blamed_not_the_kernel(add_ws):
+    golden = add_ws.root / "packages/add_custom/golden.py"
+    text = golden.read_text()
+    golden.write_text(text + "\n\n_orig = add_custom\n\n\ndef add_custom(x, y):\n"
+                      "    return _orig(x, y)[:1]\n")
+    r = opkg("test", "//...", "--soc", SOC, cwd=add_ws.root)
+    assert r.returncode == 1
+    assert "the golden returned z with shape" in r.stdout and "InferShape gives" in r.stdout

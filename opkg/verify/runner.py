@@ -131,6 +131,13 @@ def run_job(job: dict) -> list[dict]:
         except Exception as exc:
             entry["error"] = f"the golden raised {_describe(exc)}"
             continue
+        try:
+            entry["error"] = _shape_disagreement(job, op, variant, inputs, case["attrs"],
+                                                 expected)
+        except Exception as exc:   # InferShape itself failed: the kernel run will say more
+            entry["log"].append(f"InferShape: {getattr(exc, 'message', exc)}")
+        if entry["error"]:
+            continue
         outputs = {}
         for t in op.outputs:
             want = expected[t.name]
@@ -182,8 +189,29 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant) -> dict:
     out = {}
     for t, value in zip(op.outputs, result):
         dtype = DTYPES[variant.dtype_of(t.name)].numpy
-        out[t.name] = np.ascontiguousarray(np.asarray(value).astype(dtype))
+        array = np.asarray(value)
+        if array.dtype.kind not in "biuf":
+            raise TypeError(f"returned {type(value).__name__} for output {t.name!r}; "
+                            "return a NumPy array per output")
+        out[t.name] = np.ascontiguousarray(array.astype(dtype))
     return out
+
+
+def _shape_disagreement(job, op, variant, inputs, attrs, expected) -> str | None:
+    """Where the package's OpDef registers InferShape, the golden's output shapes must match
+    it: otherwise the kernel would be blamed for the golden's (or InferShape's) mistake."""
+    from opkg.sim.runtime import infer_output_shapes
+
+    inferred = infer_output_shapes(Path(job["host_lib"]), op, variant,
+                                   {k: tuple(v.shape) for k, v in inputs.items()}, attrs)
+    if not inferred:
+        return None
+    for t in op.outputs:
+        shape = inferred.get(t.name, (None,))[0]
+        if shape is not None and tuple(shape) != tuple(expected[t.name].shape):
+            return (f"the golden returned {t.name} with shape {list(expected[t.name].shape)} "
+                    f"but the OpDef's InferShape gives {list(shape)}; fix whichever is wrong")
+    return None
 
 
 def _int_poison(dtype):
