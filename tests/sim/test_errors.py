@@ -232,3 +232,9 @@ def test_reading_never_written_ub(built, kernel_src):
     assert "Add reads src1 bytes at UB offset 3072 that nothing wrote in this block" in err.message
     assert "(UB byte 3584, 512 bytes into the operand of a TBuf<VECCALC> set up at" in err.message
     assert f"{kernel_src}:{line_of(kernel_src, 'init-tmp')} ('tmpBuf'))" in err.message
+
+
+def test_each_block_has_its_own_ub(built, kernel_src):
+    with pytest.raises(SimError, match="Add reads src1 bytes at UB offset 3072 that nothing wrote in this block") as e:
+        run(built, 19, blocks=2)
+    assert e.value.block == 1 and e.value.line == line_of(kernel_src, "other-blocks-ub")

@@ -103,6 +103,7 @@ struct BlockState {
     uint8_t* shadow = nullptr;  // one byte per UB byte: nonzero once something wrote it in this block
     uint64_t ub_bytes = 0;
     uint64_t ub_cursor = 0;
+    uint64_t ub_high = 0;      // highest UB offset any buffer reached: what the next block must reset
     std::vector<UbAlloc> allocs;
     std::vector<GmRegion> gm;
     uint64_t tiling_key = 0;

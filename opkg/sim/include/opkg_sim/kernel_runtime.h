@@ -129,8 +129,9 @@ struct Launch {
 
 // Runs one block on the calling thread. Returns false when it failed (error filled); throws
 // NeedConcurrent out of block 0 in sequential mode.
-inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, std::string& log, std::vector<GmWrite>& writes,
-                    std::vector<std::pair<uint8_t*, std::string>>* undo, Barrier* barrier, BlockError& err) {
+inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirty, std::string& log,
+                    std::vector<GmWrite>& writes, std::vector<std::pair<uint8_t*, std::string>>* undo,
+                    Barrier* barrier, BlockError& err) {
     BlockState& b = block();
     b = BlockState();
     b.idx = idx;
@@ -146,8 +147,10 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, std::string& l
     b.undo = undo;
     b.barrier = barrier;
     b.active = true;
-    std::memset(arena, 0xFF, L.arena_bytes);
-    std::memset(arena + L.arena_bytes, 0, L.arena_bytes);
+    // Only the part of UB an earlier block on this arena used needs resetting.
+    std::memset(arena, 0xFF, dirty);
+    std::memset(arena + L.arena_bytes, 0, dirty);
+    dirty = 0;
     bool ok = true;
     if (sigsetjmp(Crash::jump(), 1) != 0) {
         std::string msg = Crash::describe(Crash::signal_no(), Crash::address());
@@ -157,6 +160,7 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, std::string& l
         err = BlockError{true, FAIL_RULE, last.file ? last.file : "", last.line, msg};
         if (barrier) barrier->abort();
         block() = BlockState();
+        dirty = L.arena_bytes;
         return false;
     }
     Crash::armed() = true;
@@ -165,6 +169,7 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, std::string& l
         if (barrier) barrier->finish(idx);
     } catch (const NeedConcurrent&) {
         Crash::armed() = false;
+        dirty = L.arena_bytes;
         block() = BlockState();
         throw;
     } catch (const Aborted&) {
@@ -181,6 +186,7 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, std::string& l
     }
     Crash::armed() = false;
     if (!ok && barrier) barrier->abort();
+    dirty = block().ub_high;
     block() = BlockState();
     return ok;
 }
@@ -252,10 +258,11 @@ inline int run_sequential(const Launch& L, std::string& log, std::vector<GmWrite
     std::vector<std::pair<uint8_t*, std::string>> undo;
     int rc = 0;
     AltStack alt;
+    uint64_t dirty = L.arena_bytes;
     for (uint32_t idx = 0; idx < L.in->block_dim && rc == 0; ++idx) {
         BlockError e;
         try {
-            if (!run_one(L, idx, arena, log, writes, idx == 0 ? &undo : nullptr, nullptr, e)) {
+            if (!run_one(L, idx, arena, dirty, log, writes, idx == 0 ? &undo : nullptr, nullptr, e)) {
                 rc = report(e, idx, L.in->block_dim, err);
             }
         } catch (const NeedConcurrent&) {
@@ -288,8 +295,9 @@ inline int run_concurrent(const Launch& L, std::string& log, std::vector<GmWrite
                 barrier.abort();
                 return;
             }
+            uint64_t dirty = L.arena_bytes;
             try {
-                run_one(L, idx, arena, logs[idx], block_writes[idx], nullptr, &barrier, errors[idx]);
+                run_one(L, idx, arena, dirty, logs[idx], block_writes[idx], nullptr, &barrier, errors[idx]);
             } catch (const NeedConcurrent&) {
             }
             std::free(arena);

@@ -230,6 +230,7 @@ private:
         }
         uint8_t* p = b.ub + b.ub_cursor;
         b.ub_cursor += need;
+        if (b.ub_cursor > b.ub_high) b.ub_high = b.ub_cursor;
         return p;
     }
     void release() {

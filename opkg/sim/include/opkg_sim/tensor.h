@@ -16,8 +16,12 @@ public:
 
     LocalTensor operator[](uint32_t offset) const {
         if (ptr_ && offset > size_) {
+            // operator[] cannot take a call-site argument; name the last checked call instead.
+            opkg_sim::SrcLoc last = opkg_sim::block().last;
             opkg_sim::fail(opkg_sim::SrcLoc{nullptr, 0},
-                           opkg_sim::format("LocalTensor[%u] is past the tensor's %u elements", offset, size_));
+                           opkg_sim::format("LocalTensor[%u] is past the tensor's %u elements (the last checked "
+                                            "Ascend C call before it is at %s:%d)", offset, size_,
+                                            last.file ? last.file : "?", last.line));
         }
         return LocalTensor(ptr_ + offset, size_ - offset, pos_);
     }

@@ -43,6 +43,11 @@ public:
         LocalTensor<float> y = outQueueY.AllocTensor<float>();
         if (TILING_KEY_IS(7)) {
             Muls(y, x, 2.0f, length_ + 64);   // @count-too-big
+        } else if (TILING_KEY_IS(19)) {
+            // Only block 0 fills tmpBuf: each core has its own UB, so block 1 reads nothing.
+            LocalTensor<float> t = tmpBuf.Get<float>();
+            if (GetBlockIdx() == 0) Duplicate(t, 1.0f, length_);
+            Add(y, x, t, length_);   // @other-blocks-ub
         } else if (TILING_KEY_IS(18)) {
             LocalTensor<float> t = tmpBuf.Get<float>();
             Duplicate(t, 1.0f, length_ / 2);
