@@ -90,8 +90,8 @@ def test_missing_tiling_function_is_explained(pkgs, soc910b, lib_cache):
 
 
 def test_libraries_loaded_into_one_process_keep_their_own_registries(pkgs, soc910b, lib_cache):
-    from test_errors import OP as FAULTY
-    from test_tiling_data import OP as TILING_RT
+    from test_sim_errors import OP as FAULTY
+    from test_sim_tiling_data import OP as TILING_RT
 
     faulty = simbuild.build(pkgs / "faulty", FAULTY, FAULTY.variants()[0], soc910b, lib_cache,
                             tiling_sources=["op_host/faulty.cpp"], tiling_header="op_host/faulty_tiling.h",
