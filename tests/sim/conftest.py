@@ -16,6 +16,8 @@ def lib_cache(request, tmp_path_factory) -> Path:
     """Compiled libraries, keyed by everything that goes into them (sources, generated entries,
     flags, emulation headers, compiler version), kept in pytest's cache between sessions;
     OPKG_SIM_TEST_FRESH=1 compiles everything anew."""
+    if shutil.which(os.environ.get("CXX", "g++")) is None:
+        pytest.fail("tests/sim needs g++ (C++17) on PATH, or CXX naming one")
     if os.environ.get("OPKG_SIM_TEST_FRESH"):
         return tmp_path_factory.mktemp("sim-libs")
     return Path(request.config.cache.mkdir("opkg-sim-libs"))
@@ -29,8 +31,3 @@ def soc910b():
 @pytest.fixture(scope="session")
 def pkgs() -> Path:
     return HERE / "pkgs"
-
-
-def pytest_configure(config):
-    if shutil.which("g++") is None:
-        raise pytest.UsageError("tests/sim needs g++ (C++17) on PATH")
