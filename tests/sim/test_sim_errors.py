@@ -122,7 +122,9 @@ def test_unaligned_ub_address(built, kernel_src):
 
 def test_printf_goes_to_the_run_log(built):
     _, _, info = run(built, 9, blocks=2)
-    assert info.log == ["[block 0] block 0 of 2: first 0.000000", "[block 1] block 1 of 2: first 256.000000"]
+    assert info.log == ["[block 0] block 0 of 2: first 0.000000", "[block 0] DumpTensor UB@0 desc=7 size=3: 0 1 2",
+                        "[block 1] block 1 of 2: first 256.000000",
+                        "[block 1] DumpTensor UB@0 desc=7 size=3: 256 257 258"]
 
 
 def test_workspace_round_trip(built):

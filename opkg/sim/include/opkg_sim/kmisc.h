@@ -6,6 +6,7 @@
 #include "opkg_sim/kcore.h"
 #include "opkg_sim/ktypes.h"
 #include "opkg_sim/datacopy.h"
+#include "opkg_sim/tensor.h"
 
 namespace AscendC {
 
@@ -68,6 +69,36 @@ inline void printf(const char* fmt, Args... args) {
 }
 template <class... Args>
 inline void PRINTF(const char* fmt, Args... args) { AscendC::printf(fmt, args...); }
+
+template <class T>
+inline void dump_values(const char* where, const T* p, uint32_t desc, uint32_t n) {
+    std::string line = opkg_sim::format("DumpTensor %s desc=%u size=%u:", where, desc, n);
+    for (uint32_t i = 0; i < n; ++i) {
+        if constexpr (std::is_floating_point<T>::value || std::is_same<T, half>::value ||
+                      std::is_same<T, bfloat16_t>::value) {
+            line += opkg_sim::format(" %.9g", static_cast<double>(static_cast<float>(p[i])));
+        } else {
+            line += opkg_sim::format(" %lld", static_cast<long long>(p[i]));
+        }
+    }
+    opkg_sim::log_line(line);
+}
+
+// Prints up to dumpSize elements into the run log (RunInfo.log), like the NPU's dump channel.
+template <class T>
+inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t dumpSize,
+                       opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    uint32_t n = dumpSize < t.size_ ? dumpSize : t.size_;
+    opkg_sim::check_read(t.ptr_, uint64_t(n) * sizeof(T), "DumpTensor", "the tensor", loc);
+    dump_values(opkg_sim::format("UB@%llu", (unsigned long long)t.ub_offset()).c_str(), t.ptr_, desc, n);
+}
+
+template <class T>
+inline void DumpTensor(const GlobalTensor<T>& t, uint32_t desc, uint32_t dumpSize,
+                       opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::check_gm(t.ptr_, uint64_t(dumpSize) * sizeof(T), "DumpTensor", loc);
+    dump_values("GM", t.ptr_, desc, dumpSize);
+}
 
 }  // namespace AscendC
 

@@ -14,6 +14,16 @@ namespace fe {
 // The platform the tiling runs for, filled from the SoC row of toolchains/socs.yaml.
 class PlatFormInfos {
 public:
+    // The platform-config keys tiling code commonly reads; anything else is reported unknown.
+    bool GetPlatformRes(const std::string& label, const std::string& key, std::string& value) const {
+        if (label == "version" && key == "SoC_version") { value = soc_version; return true; }
+        if (label == "version" && key == "Short_SoC_version") { value = short_soc; return true; }
+        if (label == "SoCInfo" && key == "ai_core_cnt") { value = std::to_string(info.aic_cores); return true; }
+        if (label == "SoCInfo" && key == "vector_core_cnt") { value = std::to_string(info.aiv_cores); return true; }
+        if (label == "SoCInfo" && key == "cube_core_cnt") { value = std::to_string(info.aic_cores); return true; }
+        if (label == "AICoreSpec" && key == "ub_size") { value = std::to_string(info.ub_bytes); return true; }
+        return false;
+    }
     OpkgPlatform info{};
     std::string soc_version;
     std::string short_soc;

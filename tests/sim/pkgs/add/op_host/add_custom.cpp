@@ -12,6 +12,10 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     uint32_t totalLength = context->GetInputShape(0)->GetOriginShape().GetShapeSize();
     auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
     uint32_t blockDim = BLOCK_DIM < platform.GetCoreNumAiv() ? BLOCK_DIM : platform.GetCoreNumAiv();
+    std::string soc;
+    if (!context->GetPlatformInfo()->GetPlatformRes("version", "SoC_version", soc) || soc.rfind("Ascend", 0) != 0) {
+        return ge::GRAPH_FAILED;
+    }
     context->SetBlockDim(blockDim);
     tiling.set_totalLength(totalLength);
     tiling.set_tileNum(TILE_NUM);

@@ -69,6 +69,7 @@ public:
         }
         if (TILING_KEY_IS(9)) {
             AscendC::printf("block %d of %d: first %f\n", (int)GetBlockIdx(), (int)GetBlockNum(), (double)x.GetValue(0));
+            DumpTensor(x, 7, 3);
         }
         if (TILING_KEY_IS(13)) {
             // Blocks exchange data through the workspace: store, barrier, read a neighbour's part.
