@@ -321,9 +321,10 @@ class FastPath:
             "outputs": {"files": outputs, "racy": _racy_digests(outputs, now)},
             "notes": self.notes,
             "result": {"bundled": result.bundled,
+                       # no plan digest: serialising a large plan again costs more than the
+                       # whole fast path, and the inputs above already determine the plan
                        "plan": {"workspace_root": plan.workspace_root,
-                                "output_dir": plan.output_dir, "cache_dir": plan.cache_dir,
-                                "digest": plan.digest()},
+                                "output_dir": plan.output_dir, "cache_dir": plan.cache_dir},
                        "targets": [vars(t) for t in plan.targets]},
         })
 
