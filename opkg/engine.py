@@ -188,8 +188,6 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
     ran = cached = 0
     proc = subprocess.Popen(argv, cwd=ws.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, env=env, start_new_session=True)
-    # CI cancels with SIGTERM, a closed terminal sends SIGHUP: stop SCons as for Ctrl-C
-    restore = _interrupt_on((signal.SIGTERM, signal.SIGHUP))
     try:
         for line in proc.stdout:
             line = line.rstrip("\n")
@@ -224,8 +222,6 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
             os.killpg(proc.pid, signal.SIGKILL)
         raise Interrupted("interrupted; completed outputs are kept, nothing half-written",
                           hint="run the same command again to continue") from None
-    finally:
-        restore()
     if code != 0 and not failures:
         raise BuildError("SCons failed before running any step:\n  "
                          + "\n  ".join(l for l in output if l.strip())[-4000:],
@@ -235,20 +231,6 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
     return BuildResult(plan, [_read_target(t, t.id in failed_targets) for t in plan.targets],
                        failures, ran, cached, time.monotonic() - started, output,
                        bundled=any(t.bundle for t in plan.targets))
-
-
-def _interrupt_on(signals):
-    """Turn `signals` into KeyboardInterrupt until the returned function is called."""
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-
-    def handler(signum, frame):
-        raise KeyboardInterrupt
-
-    previous = {sig: signal.signal(sig, handler) for sig in signals}
-    return lambda: [signal.signal(sig, old) for sig, old in previous.items()]
 
 
 def _read_target(t, failed: bool) -> TargetResult:

@@ -61,10 +61,14 @@ class Plan:
     targets: list[Target]
     actions: list[Action]
     version: int = PLAN_VERSION
+    # absolute path prefix -> placeholder, applied to each action's identity so that the same
+    # work in another checkout (or another opkg install) has the same cache key
+    aliases: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {"version": self.version, "workspace_root": self.workspace_root,
                 "output_dir": self.output_dir, "cache_dir": self.cache_dir,
+                "aliases": self.aliases,
                 "targets": [asdict(t) for t in self.targets],
                 "actions": [asdict(a) for a in self.actions]}
 
@@ -78,7 +82,7 @@ class Plan:
 
         return cls(data["workspace_root"], data["output_dir"], data["cache_dir"],
                    [Target(**t) for t in data["targets"]], [action(a) for a in data["actions"]],
-                   data["version"])
+                   data["version"], data.get("aliases", {}))
 
     def digest(self) -> str:
         return sha256_text(json.dumps(self.to_json(), sort_keys=True))
@@ -164,8 +168,11 @@ def make_plan(ws, request: BuildRequest) -> Plan:
                 verify=request.verify, bundle=request.bundle)
             targets.append(target)
             actions.extend(steps)
+    aliases = {str(ws.root): "<workspace>"}
+    for tc_id in sorted({t.toolchain for t in targets}):
+        aliases.update(getattr(get_toolchain(tc_id, ws), "aliases", dict)())
     return Plan(str(ws.root), str(out), str(ws.settings.cache_dir) if ws.settings.cache_dir
-                else None, targets, _dedupe(actions))
+                else None, targets, _dedupe(actions), aliases=aliases)
 
 
 def _dedupe(actions: list[Action]) -> list[Action]:

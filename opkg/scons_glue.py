@@ -60,6 +60,8 @@ def declare(plan_path: str) -> None:
                                "content": action.content, "function": action.function,
                                "params": action.params, "signature": action.signature},
                               sort_keys=True)
+        for prefix, alias in sorted(plan.aliases.items(), key=lambda kv: -len(kv[0])):
+            identity = identity.replace(prefix, alias)
         extra = {"source_factory": env.fs.File, "target_factory": env.fs.File}
         if action.scan_path:
             extra.update(source_scanner=scanner, CPPPATH=list(action.scan_path))

@@ -217,8 +217,7 @@ def test_interrupt_leaves_no_partial_outputs_and_no_processes(add_ws, sig):
                             text=True)
     deadline = time.monotonic() + 120
     # interrupt once compiling has started
-    while time.monotonic() < deadline and not list((add_ws.root / "out").rglob("*.tmp-*")) \
-            and not list((add_ws.root / "out").rglob("*.o")):
+    while time.monotonic() < deadline and not list((add_ws.root / "out").rglob("*.o*")):
         time.sleep(0.05)
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=120)
@@ -255,3 +254,18 @@ def test_a_golden_with_the_wrong_shape_is_blamed_not_the_kernel(add_ws):
     r = opkg("test", "//...", "--soc", SOC, cwd=add_ws.root)
     assert r.returncode == 1
     assert "the golden returned z with shape" in r.stdout and "InferShape gives" in r.stdout
+
+
+def test_another_checkout_sharing_the_cache_compiles_nothing_and_bundles_identically(
+        add_ws, cxx_log, tmp_path):
+    import shutil
+
+    other = tmp_path / "elsewhere" / "checkout"
+    shutil.copytree(add_ws.root, other)
+    opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
+    cxx_log.unlink()
+    r = opkg("build", "//...", "--soc", SOC, "--json", cwd=other, check=0)
+    assert compiles(cxx_log) == [] and json.loads(r.stdout)["ran"] == 0
+    [a] = (add_ws.root / "out/bundles").iterdir()
+    [b] = (other / "out/bundles").iterdir()
+    assert a.read_bytes() == b.read_bytes()

@@ -72,6 +72,7 @@ def main(argv=None):
     from opkg.errors import OpkgError
 
     args = list(sys.argv[1:] if argv is None else argv)
+    _interrupt_on_termination()
     try:
         cli.main(args=args, prog_name="opkg", standalone_mode=False)
     except OpkgError as exc:
@@ -106,3 +107,19 @@ def _fail(exc, as_json: bool):
     if as_json:
         click.echo(json.dumps({"ok": False, "error": exc.to_json()}, indent=2))
     sys.exit(exc.exit_code)
+
+
+def _interrupt_on_termination():
+    """CI cancels with SIGTERM and a closed terminal sends SIGHUP: treat both like Ctrl-C, so
+    the build engine stops SCons and its compilers and nothing is left half-written."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, interrupt)

@@ -94,8 +94,9 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, locked, explain):
 
     Each package is compiled for each of its SoCs and dtype variants, every verification case
     runs against the package's NumPy golden, and one bundle per (package, SoC, toolchain) is
-    written to out/bundles/. Unchanged work is skipped, and work this checkout did before
-    (same sources, flags and toolchain) is restored from the cache, e.g. after `opkg clean`.
+    written to out/bundles/. Unchanged work is skipped; work done before with the same
+    sources, flags and toolchain, here or in another checkout sharing the cache, is restored
+    from the cache, and the bundles are byte-identical wherever the checkout lives.
 
     \b
     Examples:

@@ -59,10 +59,21 @@ class SimToolchain:
 
         cxx = self.cxx
         st = os.stat(cxx)
+        # where opkg is installed is not part of the identity; what its headers say is
+        include = str(flags.include_dir())
         return {"id": self.id, "compiler": cxx,
                 "compiler_version": _compiler_version(cxx, st.st_mtime, st.st_size),
-                "headers": flags.header_digest(), "flags": flags.common_flags(),
+                "headers": flags.header_digest(),
+                "flags": [f.replace(include, "<sim-include>") for f in flags.common_flags()],
                 "runtime": _runtime_digest()}
+
+    def _root(self) -> Path:
+        return self.ws.root if self.ws is not None else Path.cwd()
+
+    def aliases(self) -> dict:
+        from opkg.sim import flags
+
+        return {str(flags.include_dir()): "<sim-include>"}
 
     def fingerprint(self) -> str:
         return sha256_text(json.dumps(self.identity(), sort_keys=True))
@@ -90,6 +101,10 @@ class SimToolchain:
         include += [str(d) for d in pkg.include_dirs]
         inc_flags = [f"-I{d}" for d in include]
         common = flags.common_flags()
+        if self.ws is not None:
+            # __FILE__ (kernel diagnostics) relative to the workspace: the same objects, and
+            # the same bundles, whichever directory the checkout lives in
+            common = common + [f"-ffile-prefix-map={self.ws.root}/="]
         actions: list[Action] = []
 
         def compile_step(src: Path, obj: Path, extra: list[str], what: str, force=()) -> Action:
@@ -157,7 +172,7 @@ class SimToolchain:
             job = vdir / "verify-job.json"
             report = vdir / "verification.json"
             actions.append(Action("write", (str(job),), content=json.dumps(
-                _verify_job(pkg, soc, variant, str(host_lib), str(lib)), indent=1,
+                _verify_job(pkg, soc, variant, host_lib, lib, self._root()), indent=1,
                 sort_keys=True), target=tid, step="generate",
                 description=f"plan verification {pkg.name} {variant.name}"))
             actions.append(Action(
@@ -165,7 +180,7 @@ class SimToolchain:
                                            str(pkg.verify.golden_file), str(proto)),
                 function="opkg.verify.runner:scons_action",
                 params={"job": str(job), "report": str(report),
-                        "python": python_executable()},
+                        "python": python_executable(), "cwd": str(self._root())},
                 signature=_runtime_digest(), target=tid, step="verify",
                 description=f"verify {pkg.name} {variant.name} ({soc.name})"))
             reports[variant.name] = str(report)
@@ -216,15 +231,25 @@ def _soc_shorts(pkg, ws, soc) -> list[list[str]]:
     return [[s, soc.short if s == soc.name else get_soc(s, root).short] for s in pkg.socs]
 
 
-def _verify_job(pkg, soc, variant, host_lib: str, kernel_lib: str) -> dict:
+def _portable(path: Path, root: Path) -> str:
+    """`path` relative to the workspace root when inside it (the verifier runs there)."""
+    try:
+        return Path(path).relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _verify_job(pkg, soc, variant, host_lib: Path, kernel_lib: Path, root: Path) -> dict:
+    # a job names no absolute path inside the workspace: its bytes, and so the cache key of
+    # the verification, are the same in every checkout
     v = pkg.verify
     return {
         "package": pkg.label, "name": pkg.name, "op": pkg.op.to_json(),
         "variant": variant.name, "soc": soc.to_json(),
-        "host_lib": host_lib, "kernel_lib": kernel_lib,
+        "host_lib": _portable(host_lib, root), "kernel_lib": _portable(kernel_lib, root),
         # workspace-relative: reports travel in bundles, which must not depend on the checkout
         "kernel_source": f"{pkg.label[2:]}/{pkg.kernel_source.relative_to(pkg.dir).as_posix()}",
-        "golden": {"file": str(v.golden_file), "function": v.golden_function},
+        "golden": {"file": _portable(v.golden_file, root), "function": v.golden_function},
         "seed": v.seed, "timeout": v.timeout,
         "cases": [{"name": c.name, "shapes": {k: list(s) for k, s in c.shapes.items()},
                    "attrs": c.attrs, "ranges": {k: list(r) for k, r in c.ranges.items()}}

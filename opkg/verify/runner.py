@@ -34,9 +34,10 @@ def scons_action(params: dict) -> str | None:
     job, report = params["job"], params["report"]
     job_data = json.loads(Path(job).read_text())
     timeout = job_data.get("timeout") or DEFAULT_TIMEOUT
+    # the job names files relative to the workspace root: run there
     proc = subprocess.Popen([params.get("python") or sys.executable, "-m", "opkg.verify.runner",
                              job, report], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True, cwd=params.get("cwd"))
     try:
         _, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
