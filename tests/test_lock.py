@@ -121,6 +121,18 @@ def test_opkg_lock_writes_checks_and_detects_drift(cann_ws, capsys):
     assert after[("//packages/add_custom", "Ascend910B1")] == "cann-8.0.RC3"
 
 
+def test_lock_drops_entries_of_deleted_packages(cann_ws, capsys):
+    import shutil
+
+    root, ascend = cann_ws
+    assert run(capsys, "lock")[0] == 0
+    shutil.rmtree(root / "packages" / "add_custom")
+    code, out, err = run(capsys, "lock")
+    assert code == 0, err
+    packages = {e.package for e in lockfile.read(root / "opkg.lock")}
+    assert packages == {"//packages/layernorm"}
+
+
 def test_fingerprint_drift_is_caught(cann_ws, capsys):
     root, ascend = cann_ws
     assert run(capsys, "lock")[0] == 0

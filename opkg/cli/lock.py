@@ -45,7 +45,9 @@ def lock(targets, socs, requested, check):
                    f"({len(current)} targets)")
         return
     old = lockfile.read(path) if path.exists() else []
-    merged = lockfile.merge(old, current)
+    # entries for packages or SoCs the workspace no longer has would pass `--check` forever
+    alive = {(p.label, soc) for p in ws.packages.values() if p.op is not None for soc in p.socs}
+    merged = [e for e in lockfile.merge(old, current) if e.key in alive]
     text = lockfile.render(merged)
     if path.exists() and path.read_text() == text:
         click.echo(f"{lockfile.LOCK_FILE} is up to date ({len(merged)} targets)")
