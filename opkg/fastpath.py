@@ -90,8 +90,10 @@ def _stat(path: str) -> list[int] | None:
 
 
 def _walk(root: str, out: dict, skip: set[str]) -> None:
-    """Stat every directory and file below root (following symlinks, as the compiler does)."""
+    """Stat every directory and file below root (following symlinks, as the compiler does;
+    a directory reached twice, e.g. through a symlink cycle, is walked once)."""
     stack = [root]
+    seen: set[tuple[int, int]] = set()
     while stack:
         d = stack.pop()
         try:
@@ -109,7 +111,8 @@ def _walk(root: str, out: dict, skip: set[str]) -> None:
                     out[e.path] = None
                     continue
                 out[e.path] = _sig(st)
-                if e.is_dir():
+                if e.is_dir() and (st.st_dev, st.st_ino) not in seen:
+                    seen.add((st.st_dev, st.st_ino))
                     stack.append(e.path)
 
 

@@ -285,3 +285,17 @@ def test_a_visible_cann_installation_disables_the_fast_path(workspace, monkeypat
     assert fastpath.snapshot(ws) is not None
     (tmp_path / "none").mkdir()
     assert fastpath.snapshot(ws) is None
+
+
+def test_symlink_cycles_are_walked_once_and_linked_files_are_seen(workspace, tmp_path):
+    ws = _snap_ws(workspace)
+    pkg = workspace.root / "packages/one"
+    (pkg / "loop").symlink_to(pkg)                     # a cycle
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "extra.h").write_text("#define A 1\n")
+    (pkg / "linked").symlink_to(outside)
+    old = fastpath.snapshot(ws)
+    assert str(pkg / "linked" / "extra.h") in old["files"]
+    (outside / "extra.h").write_text("#define A 22\n")
+    assert fastpath.difference(old, fastpath.snapshot(ws)) is not None
