@@ -48,6 +48,10 @@ def msopgen_project(root: Path, prototype=PROTOTYPE) -> Path:
     project = root / "LeakyReluCustom"
     for d in ("op_host", "op_kernel"):
         shutil.copytree(REPO / "packages" / "leaky_relu" / d, project / d)
+    # the package takes its work split from //packages/common; a standalone msopgen project
+    # carries such a helper header in op_host/ itself
+    shutil.copytree(REPO / "packages" / "common" / "include" / "opkg_common",
+                    project / "op_host" / "opkg_common")
     (project / "CMakePresets.json").write_text('{"version": 1}\n')
     (project / "build.sh").write_text("#!/bin/sh\n")
     text = prototype if isinstance(prototype, str) else json.dumps(prototype, indent=4)

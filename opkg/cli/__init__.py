@@ -104,7 +104,7 @@ def _fail(exc, as_json: bool):
     import json
 
     click.echo(exc.render(), err=True)
-    if as_json:
+    if as_json and not getattr(exc, "json_reported", False):
         click.echo(json.dumps({"ok": False, "error": exc.to_json()}, indent=2))
     sys.exit(exc.exit_code)
 

@@ -113,6 +113,7 @@ def check(targets, socs, requested, for_run, as_json):
         click.echo(render_check(res, inst))
     err = res.error()
     if err is not None:
+        err.json_reported = as_json   # the JSON above already carries the problems
         raise err
 
 

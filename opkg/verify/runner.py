@@ -151,6 +151,8 @@ def run_job(job: dict) -> list[dict]:
             info = _run_kernel(job, op, variant, soc, inputs, outputs, case["attrs"])
         except Exception as exc:
             entry["error"] = getattr(exc, "message", None) or _describe(exc)
+            if getattr(exc, "hint", None):   # e.g. what the kernel printed before failing
+                entry["error"] += "\n" + exc.hint
             continue
         entry["run"] = {"block_dim": info.block_dim, "tiling_key": info.tiling_key,
                         "workspace_bytes": info.workspace_bytes}
