@@ -259,7 +259,10 @@ def real_tier(n: int, work: Path, reps: int, cold_reps: int) -> dict:
     root = work / "real"
     gen.generate(root, n)
     jobs = os.cpu_count()
-    cold = []
+    # cold builds and their replays alternate, so that load from other processes on a shared
+    # machine falls on both alike; CPU time (user+sys) is kept as well
+    cold, cold_cpu, replay, replay_cpu = [], [], [], []
+    plan = script = None
     for r in range(cold_reps):
         shutil.rmtree(root / "out", ignore_errors=True)
         cache = work / f"cache-real-cold{r}"
@@ -267,14 +270,15 @@ def real_tier(n: int, work: Path, reps: int, cold_reps: int) -> dict:
         log(f"real N={n}: cold build {r + 1}/{cold_reps}")
         cold.append(timed([*OPKG, "build", "//...", "-j", str(jobs)], cwd=root,
                           env=opkg_env(cache)))
-    env = opkg_env(work / f"cache-real-cold{cold_reps - 1}")
-    plan = load_plan(root)
-    script = replay_script(root, plan, jobs)
-    replay = []
-    for r in range(cold_reps):
+        cold_cpu.append(LAST_CPU[0])
+        if plan is None:
+            plan = load_plan(root)
+            script = replay_script(root, plan, jobs)
         remove_built(plan)
         log(f"real N={n}: replayed commands {r + 1}/{cold_reps}")
-        replay.append(timed(["sh", str(script)], cwd=root, env=env))
+        replay.append(timed(["sh", str(script)], cwd=root, env=opkg_env(cache)))
+        replay_cpu.append(LAST_CPU[0])
+    env = opkg_env(work / f"cache-real-cold{cold_reps - 1}")
     steps = {"compile": sum(1 for a in plan["actions"] if a["step"] == "compile"),
              "link": sum(1 for a in plan["actions"] if a["step"] == "link"),
              "verify": sum(1 for a in plan["actions"] if a["step"] == "verify"),
@@ -323,7 +327,7 @@ def real_tier(n: int, work: Path, reps: int, cold_reps: int) -> dict:
         cold_verify.append(timed([*OPKG, "test", "//..."], cwd=root, env=env))
     return {"n": n, "targets": len(plan["targets"]), "steps": steps,
             "cold_s": med(cold), "cold_runs": cold, "replay_s": med(replay),
-            "replay_runs": replay,
+            "replay_runs": replay, "cold_cpu_s": med(cold_cpu), "replay_cpu_s": med(replay_cpu),
             "touch_kernel_s": med(touch_k), "touch_kernel_runs": touch_k, "touch_kernel_ran": ran_k,
             "touch_helper_s": med(touch_h), "touch_helper_runs": touch_h, "touch_helper_ran": ran_h,
             "restore_s": med(restore), "restore_runs": restore,
@@ -335,8 +339,10 @@ def real_tier(n: int, work: Path, reps: int, cold_reps: int) -> dict:
 
 def cli_startup(reps: int) -> dict:
     opkg_bin = Path(PY).parent / "opkg"
-    version = [timed([str(opkg_bin), "--version"]) for _ in range(reps)]
-    bare = [timed([PY, "-c", "pass"]) for _ in range(reps)]
+    version, bare = [], []
+    for _ in range(reps):           # interleaved: drift in machine load hits both alike
+        version.append(timed([str(opkg_bin), "--version"]))
+        bare.append(timed([PY, "-c", "pass"]))
     return {"opkg_version_s": med(version), "python_pass_s": med(bare),
             "runs": {"opkg": version, "python": bare}}
 
@@ -411,8 +417,10 @@ def sim_layernorm(work: Path, reps: int) -> dict:
 
     sim()
     gold()
-    s = [sim() for _ in range(max(reps, 5))]
-    g = [gold() for _ in range(max(reps, 5))]
+    s, g = [], []
+    for _ in range(max(reps, 50)):  # milliseconds each: many runs, interleaved
+        s.append(sim())
+        g.append(gold())
     expected = golden(x, gamma, beta, epsilon=1e-5)
     err = float(np.max(np.abs(out[op.outputs[0].name] - expected)))
     return {"sim_s": med(s), "golden_s": med(g), "max_abs_err": err,
@@ -464,6 +472,8 @@ def table(res: dict) -> str:
             (f"cold build, {real['n']} ops / {real['targets']} targets", fmt_s(real["cold_s"]),
              fmt_s(real["replay_s"]), fmt_r(ratio(real["cold_s"], real["replay_s"])),
              "same compiler+verifier commands, shell script"),
+            ("  same, CPU time (user+sys)", fmt_s(real["cold_cpu_s"]), fmt_s(real["replay_cpu_s"]),
+             fmt_r(ratio(real["cold_cpu_s"], real["replay_cpu_s"])), "replayed commands, CPU time"),
             (f"one kernel touched (ran {real['touch_kernel_ran']})",
              fmt_s(real["touch_kernel_s"]), fmt_s(real["cold_s"]),
              fmt_r(ratio(real["touch_kernel_s"], real["cold_s"])), "cold build"),
@@ -575,7 +585,7 @@ def main(argv=None) -> int:
             res.setdefault("errors", {})[name] = str(exc)[-4000:]
 
     if "micro" in only:
-        section("cli", cli_startup, max(a.reps, 10))
+        section("cli", cli_startup, max(a.reps, 20))
     if "real" in only:
         section("real", real_tier, a.real_n, work, a.reps, a.cold_reps)
         plan = res.get("real", {}).pop("plan", None)
