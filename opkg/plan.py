@@ -15,9 +15,13 @@ import os
 import subprocess
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from opkg import __version__
-from opkg.manifest import Package
+
+if TYPE_CHECKING:
+    # type only: reading a plan back (the null-build fast path) needs no manifest parsing code
+    from opkg.manifest import Package
 
 PLAN_VERSION = 1
 

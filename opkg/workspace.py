@@ -11,10 +11,13 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from opkg import labels, yamlloc
 from opkg.errors import LabelError, ManifestError, did_you_mean, Location
-from opkg.manifest import MANIFEST, Package, load_package
+
+if TYPE_CHECKING:   # imported where manifests are read: the null-build fast path reads none
+    from opkg.manifest import Package
 
 WORKSPACE_FILE = "opkg-workspace.yaml"
 SETTINGS = ("package_roots", "output_dir", "cache_dir", "default_socs", "default_toolchain",
@@ -126,6 +129,8 @@ class Workspace:
         return "" if rel == "." else rel
 
     def manifest_paths(self) -> list[Path]:
+        from opkg.manifest import MANIFEST
+
         skip = {self.settings.output_dir}
         found = []
         for root in self.settings.package_roots:
@@ -140,6 +145,7 @@ class Workspace:
 
     @cached_property
     def packages(self) -> dict[str, Package]:
+        from opkg.manifest import load_package
         from opkg.socs import soc_table
 
         known = soc_table(self.root)
