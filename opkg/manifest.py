@@ -159,7 +159,7 @@ class _Validator:
     def file(self, value, where, suffixes=None) -> Path:
         rel = self.string(value, where, what="a path relative to the package")
         path = (self.dir / rel).resolve()
-        if Path(rel).is_absolute() or not _is_within(path, self.dir):
+        if Path(rel).is_absolute() or not path.is_relative_to(self.dir):
             raise self.err(where, f"{rel!r} is outside the package directory",
                            "package files must live inside the package")
         if not path.is_file():
@@ -243,7 +243,7 @@ class _Validator:
     def directory(self, value, where) -> Path:
         rel = self.string(value, where, what="a directory relative to the package")
         path = (self.dir / rel).resolve()
-        if not _is_within(path, self.dir) or not path.is_dir():
+        if not path.is_relative_to(self.dir) or not path.is_dir():
             raise self.err(where, f"not a directory inside the package: {rel}")
         return path
 
@@ -527,11 +527,3 @@ def _kind(value) -> str:
     return {dict: "a mapping", list: "a list", str: f"the string {value!r}", bool: "a boolean",
             int: f"the number {value}", float: f"the number {value}"}.get(type(value),
                                                                          type(value).__name__)
-
-
-def _is_within(path: Path, root: Path) -> bool:
-    try:
-        path.relative_to(root)
-        return True
-    except ValueError:
-        return False

@@ -84,7 +84,7 @@ class Workspace:
         package_roots = []
         for i, r in enumerate(roots):
             path = (root / r).resolve()
-            if not _within(path, root):
+            if not path.is_relative_to(root):
                 raise doc.error(("package_roots", i), f"{r!r} is outside the workspace",
                                 "package roots are directories inside the workspace, such as "
                                 "'packages'")
@@ -101,8 +101,9 @@ class Workspace:
         output_dir = path_of("output_dir", "out")
         # `opkg clean` deletes the output directory: it must never be, contain or sit inside
         # the workspace's sources
-        unsafe = [root] if _within(root, output_dir) else []
-        unsafe += [p for p in package_roots if _within(p, output_dir) or _within(output_dir, p)]
+        unsafe = [root] if root.is_relative_to(output_dir) else []
+        unsafe += [p for p in package_roots
+                   if p.is_relative_to(output_dir) or output_dir.is_relative_to(p)]
         if unsafe or output_dir.is_file():
             raise doc.error(("output_dir",) if "output_dir" in data else (),
                             f"output_dir {output_dir} overlaps "
@@ -200,11 +201,3 @@ class Workspace:
             for p in hits:
                 selected[p.label] = p
         return [selected[l] for l in sorted(selected)]
-
-
-def _within(path: Path, parent: Path) -> bool:
-    try:
-        path.relative_to(parent)
-        return True
-    except ValueError:
-        return False

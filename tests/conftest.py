@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import shutil
+import stat
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -96,3 +99,37 @@ class WorkspaceFactory:
 @pytest.fixture
 def workspace(tmp_path) -> WorkspaceFactory:
     return WorkspaceFactory(tmp_path / "ws")
+
+
+def opkg(*args, cwd, check=None):
+    """Run the real `opkg` command line in a subprocess, as a user would."""
+    r = subprocess.run([sys.executable, "-m", "opkg", *args], cwd=cwd, capture_output=True,
+                       text=True, timeout=900)
+    if check is not None:
+        assert r.returncode == check, r.stdout + r.stderr
+    return r
+
+
+@pytest.fixture
+def cxx_log(tmp_path, monkeypatch):
+    """CXX becomes a g++ wrapper that logs every invocation, so tests can say exactly what
+    was (not) recompiled."""
+    log = tmp_path / "cxx.log"
+    wrapper = tmp_path / "bin" / "g++-logged"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\necho "$@" >> {log}\nexec g++ "$@"\n')
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("CXX", str(wrapper))
+    return log
+
+
+def compiles(log: Path) -> list[str]:
+    """Source files compiled since the log was last cleared."""
+    if not log.exists():
+        return []
+    out = []
+    for line in log.read_text().splitlines():
+        args = line.split()
+        if "-c" in args:
+            out.append(Path(args[args.index("-c") + 1]).name)
+    return out

@@ -8,9 +8,7 @@ was (not) recompiled.
 from __future__ import annotations
 
 import json
-import os
 import signal
-import stat
 import subprocess
 import sys
 import time
@@ -18,38 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import compiles, opkg
+
 SOC = "Ascend910B1"
-
-
-@pytest.fixture
-def cxx_log(tmp_path, monkeypatch):
-    log = tmp_path / "cxx.log"
-    wrapper = tmp_path / "bin" / "g++-logged"
-    wrapper.parent.mkdir()
-    wrapper.write_text(f'#!/bin/sh\necho "$@" >> {log}\nexec g++ "$@"\n')
-    wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setenv("CXX", str(wrapper))
-    return log
-
-
-def compiles(log: Path) -> list[str]:
-    """Source files compiled since the log was last cleared."""
-    if not log.exists():
-        return []
-    out = []
-    for line in log.read_text().splitlines():
-        args = line.split()
-        if "-c" in args:
-            out.append(Path(args[args.index("-c") + 1]).name)
-    return out
-
-
-def opkg(*args, cwd, check=None):
-    r = subprocess.run([sys.executable, "-m", "opkg", *args], cwd=cwd, capture_output=True,
-                       text=True, timeout=900)
-    if check is not None:
-        assert r.returncode == check, r.stdout + r.stderr
-    return r
 
 
 @pytest.fixture

@@ -19,29 +19,15 @@ import pytest
 
 from opkg import fastpath
 
+from tests.conftest import compiles as logged_compiles
+
 SOC = "Ascend910B1"
 
 
-@pytest.fixture
-def cxx_log(tmp_path, monkeypatch):
-    log = tmp_path / "cxx.log"
-    wrapper = tmp_path / "bin" / "g++-logged"
-    wrapper.parent.mkdir()
-    wrapper.write_text(f'#!/bin/sh\necho "$@" >> {log}\nexec g++ "$@"\n')
-    wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setenv("CXX", str(wrapper))
-    return log
-
-
 def compiles(log: Path) -> list[str]:
-    if not log.exists():
-        return []
-    names = []
-    for line in log.read_text().splitlines():
-        args = line.split()
-        if "-c" in args:
-            names.append(Path(args[args.index("-c") + 1]).name)
-    log.unlink()
+    """Sources compiled since the last call (the log is cleared)."""
+    names = logged_compiles(log)
+    log.unlink(missing_ok=True)
     return names
 
 

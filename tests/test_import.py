@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import yaml
 
 REPO = Path(__file__).resolve().parent.parent
+from tests.conftest import opkg
+
 SOC = "Ascend910B1"
 
 PROTOTYPE = [{
@@ -32,14 +32,6 @@ def reference(x, *, negative_slope):
     x = x.astype(np.float64)
     return np.where(x >= 0, x, x * negative_slope)
 """
-
-
-def opkg(*args, cwd, check=None):
-    r = subprocess.run([sys.executable, "-m", "opkg", *args], cwd=cwd, capture_output=True,
-                       text=True, timeout=900)
-    if check is not None:
-        assert r.returncode == check, r.stdout + r.stderr
-    return r
 
 
 def msopgen_project(root: Path, prototype=PROTOTYPE) -> Path:

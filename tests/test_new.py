@@ -6,15 +6,9 @@ import json
 import subprocess
 import sys
 
+from tests.conftest import opkg
+
 SOC = "Ascend910B1"
-
-
-def opkg(*args, cwd, check=None):
-    r = subprocess.run([sys.executable, "-m", "opkg", *args], cwd=cwd, capture_output=True,
-                       text=True, timeout=900)
-    if check is not None:
-        assert r.returncode == check, r.stdout + r.stderr
-    return r
 
 
 def test_new_package_builds_and_verifies(workspace):

@@ -302,7 +302,7 @@ class CannToolchain:
 
         # 3. one kernel object per dtype variant
         kernel_src = project / "op_kernel" / pkg.kernel_source.relative_to(pkg.dir / "op_kernel") \
-            if _is_within(pkg.kernel_source, pkg.dir / "op_kernel") else pkg.kernel_source
+            if pkg.kernel_source.is_relative_to(pkg.dir / "op_kernel") else pkg.kernel_source
         includes = [str(project / "op_kernel"), str(project / "op_host")]
         for dep in deps:
             includes += [str(d) for d in dep.include_dirs]
@@ -451,13 +451,6 @@ class CannToolchain:
         return Target(tid, pkg.label, pkg.name, pkg.version, soc.name, self.id,
                       str(bundle_path), reports), actions
 
-
-def _is_within(path: Path, root: Path) -> bool:
-    try:
-        Path(path).relative_to(root)
-        return True
-    except ValueError:
-        return False
 
 
 # -- steps run inside SCons (opkg.scons_glue calls function(params) -> error text | None) ----
