@@ -274,3 +274,15 @@ def test_whole_reduce_sum(built):
     assert [z[0], z[2], z[4]] == sums
     assert z[1] == 0 and z[3] == 0
     assert z[8] == x[3 * per:3 * per + per // 2].astype(np.float64).sum()
+
+
+def test_datacopypad_does_not_compile_for_socs_without_it(pkgs, lib_cache):
+    """310P (and 910A) have no DataCopyPad instruction: bisheng rejects such a kernel, and so
+    does the sim, at compile time with a message that says what to do."""
+    from opkg.socs import get_soc
+
+    with pytest.raises(simbuild.CompileError, match="DataCopyPad does not exist on this SoC"):
+        simbuild.build(pkgs / "ops", OP, OP.variant("float32"), get_soc("Ascend310P3"), lib_cache,
+                       tiling_sources=["op_host/vec_ops.cpp"],
+                       tiling_header="op_host/vec_ops_tiling.h",
+                       kernel_source="op_kernel/vec_ops.cpp")

@@ -204,11 +204,24 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     }
 }
 
+// DataCopyPad exists only from the A2/A3 generation on: Atlas inference (310P, __NPU_ARCH__
+// 2002) and training (910A, 1001) parts have no such instruction, so bisheng rejects it there.
+// The assert depends on T, so it fires only where a kernel actually uses DataCopyPad.
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 2002 || __NPU_ARCH__ == 1001)
+#define OPKG_SIM_REQUIRE_DATACOPYPAD(T)                                                        \
+    static_assert(sizeof(T) == 0,                                                               \
+                  "DataCopyPad does not exist on this SoC (Atlas inference 310P / training 910A): " \
+                  "copy whole 32-byte blocks with DataCopy, or drop the SoC from the manifest")
+#else
+#define OPKG_SIM_REQUIRE_DATACOPYPAD(T) static_assert(sizeof(T) > 0, "")
+#endif
+
 // DataCopyPad GM->UB: blockLen bytes per block; srcStride in bytes (GM gap), dstStride in 32-byte
 // blocks (UB gap); each UB row starts 32-byte aligned and may be padded.
 template <class T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                         const DataCopyPadExtParams<T>& pad, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    OPKG_SIM_REQUIRE_DATACOPYPAD(T);
     if (p.blockCount == 0) return;
     uint64_t left = pad.isPad ? pad.leftPadding : 0, right = pad.isPad ? pad.rightPadding : 0;
     uint64_t row = left * sizeof(T) + p.blockLen + right * sizeof(T);
@@ -237,6 +250,7 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
 template <class T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
                         const DataCopyPadParams& pad, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    OPKG_SIM_REQUIRE_DATACOPYPAD(T);
     T value;
     uint64_t raw = pad.paddingValue;
     std::memcpy(&value, &raw, sizeof(T) < 8 ? sizeof(T) : 8);
@@ -248,6 +262,7 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
 template <class T>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p,
                         opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    OPKG_SIM_REQUIRE_DATACOPYPAD(T);
     if (p.blockCount == 0) return;
     uint64_t row_ub = (uint64_t(p.blockLen) + 31) / 32 * 32;
     uint64_t sstep = row_ub + uint64_t(p.srcStride) * 32, dstep = uint64_t(p.blockLen) + p.dstStride;
@@ -265,6 +280,7 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
 template <class T>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
                         opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    OPKG_SIM_REQUIRE_DATACOPYPAD(T);
     DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride), loc);
 }
 
