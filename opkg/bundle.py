@@ -98,12 +98,16 @@ def check_members(path: Path) -> None:
     try:
         with tarfile.open(path, "r:gz") as tar:
             for m in tar.getmembers():
-                _check_arcname(m.name, error=RegistryError)
-                if not (m.isfile() or m.isdir()):
-                    raise RegistryError(f"{path}: entry {m.name!r} is a link or device; "
-                                        "bundles hold only regular files")
+                _check_member(path, m)
     except (tarfile.TarError, OSError, EOFError) as exc:
         raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
+
+
+def _check_member(path: Path, m: tarfile.TarInfo) -> None:
+    _check_arcname(m.name, error=RegistryError)
+    if not (m.isfile() or m.isdir()):
+        raise RegistryError(f"{path}: entry {m.name!r} is a link or device; bundles hold "
+                            "only regular files")
 
 
 def safe_extract(path: Path, dest: Path) -> list[str]:
@@ -112,10 +116,7 @@ def safe_extract(path: Path, dest: Path) -> list[str]:
     with tarfile.open(path, "r:gz") as tar:
         members = tar.getmembers()
         for m in members:
-            _check_arcname(m.name, error=RegistryError)
-            if not (m.isfile() or m.isdir()):
-                raise RegistryError(f"{path}: entry {m.name!r} is a link or device; bundles hold "
-                                    "only regular files")
+            _check_member(path, m)   # every entry before any is written
         dest.mkdir(parents=True, exist_ok=True)
         for m in members:
             target = dest / m.name

@@ -123,7 +123,7 @@ def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fals
                            bundle, resolution, lock_digest(ws))
     plan = make_plan(ws, request)
     if not plan.actions:
-        return BuildResult(plan, [], [], bundled=bundle, nothing=_nothing_to_build(packages, socs))
+        return BuildResult(plan, [], [], bundled=bundle, nothing=_nothing_to_build(packages))
     note_toolchains(ws, plan)    # for --explain: which part of a toolchain identity changed
     # `opkg cache prune` waits while builds hold the cache (opkg/cache.py)
     with cache.shared_lock(plan.cache_dir):
@@ -152,7 +152,7 @@ def _check_socs(ws, packages, socs) -> None:
                          hint=f"they declare: {', '.join(sorted(declared))}")
 
 
-def _nothing_to_build(packages, socs) -> str:
+def _nothing_to_build(packages) -> str:
     if packages and all(not p.is_operator for p in packages):
         return "nothing to build: " + ", ".join(p.label for p in packages) + \
             " holds headers only (a library package); its dependents build it in"

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import subprocess
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -198,4 +199,4 @@ def write_plan(plan: Plan, path: Path) -> None:
 
 
 def python_executable() -> str:
-    return os.environ.get("OPKG_PYTHON") or __import__("sys").executable
+    return os.environ.get("OPKG_PYTHON") or sys.executable
