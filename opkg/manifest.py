@@ -41,7 +41,7 @@ class Tolerance:
 @dataclass(frozen=True)
 class Case:
     name: str
-    shapes: dict[str, tuple[int, ...]]
+    shapes: dict[str, tuple]   # dims per input; a tuple of dims per tensor for a dynamic input
     attrs: dict[str, Any]
     ranges: dict[str, tuple[float, float]]
 
@@ -439,7 +439,7 @@ class _Validator:
                       for i, c in enumerate(self.seq(data["cases"], w + ("cases",))))
         if not cases:
             raise self.err(w + ("cases",), "needs at least one case")
-        if all(any(0 in shape for shape in c.shapes.values()) for c in cases):
+        if all(any(_empty(shape) for shape in c.shapes.values()) for c in cases):
             raise self.err(w + ("cases",), "every case has an empty input, so verification "
                            "would check nothing", "keep the empty-shape edge case, and add a "
                            "case with data")
@@ -477,6 +477,13 @@ class _Validator:
             raise self.err(where, f"{path.name} defines no function {func!r}",
                            did_you_mean(func, defined) or f"define def {func}(...) in {path.name}")
 
+    def dims(self, value, where) -> tuple[int, ...]:
+        dims = self.seq(value, where, "a list of dimensions")
+        for j, d in enumerate(dims):
+            if isinstance(d, bool) or not isinstance(d, int) or d < 0:
+                raise self.err(where + (j,), f"dimension must be a non-negative integer, got {d!r}")
+        return tuple(dims)
+
     def case(self, value, where, op: OpSpec) -> Case:
         c = self.mapping(value, where, ("name", "shapes", "attrs", "ranges"),
                          required=("shapes",))
@@ -490,12 +497,17 @@ class _Validator:
                     raise self.err(where + ("shapes",), f"no shape for input {tname!r}",
                                    f"add '{tname}: [dims...]'")
                 continue
-            dims = self.seq(shapes_raw[tname], where + ("shapes", tname), "a list of dimensions")
-            for j, d in enumerate(dims):
-                if isinstance(d, bool) or not isinstance(d, int) or d < 0:
-                    raise self.err(where + ("shapes", tname, j),
-                                   f"dimension must be a non-negative integer, got {d!r}")
-            shapes[tname] = tuple(dims)
+            tw = where + ("shapes", tname)
+            if t.param_type == "dynamic":
+                # a dynamic input is a list of tensors: one shape per instance
+                instances = self.seq(shapes_raw[tname], tw, "a list of shapes, one per tensor "
+                                     "of the dynamic input, e.g. [[2, 8], [2, 8]]")
+                if not instances or not all(isinstance(x, list) for x in instances):
+                    raise self.err(tw, f"{tname!r} is a dynamic input: give a non-empty list of "
+                                       "shapes, one per tensor", "e.g. [[2, 8], [2, 8], [2, 8]]")
+                shapes[tname] = tuple(self.dims(x, tw + (k,)) for k, x in enumerate(instances))
+            else:
+                shapes[tname] = self.dims(shapes_raw[tname], tw)
         attr_specs = {a.name: a for a in op.attrs}
         attrs_raw = self.mapping(c.get("attrs") or {}, where + ("attrs",), tuple(attr_specs))
         attrs = {}
@@ -519,6 +531,13 @@ class _Validator:
                 raise self.err(rw, f"low ({lo}) must be below high ({hi})")
             ranges[tname] = (lo, hi)
         return Case(name, shapes, attrs, ranges)
+
+
+def _empty(shape: tuple) -> bool:
+    """True when the input (every tensor of a dynamic input) holds no element."""
+    if shape and isinstance(shape[0], tuple):
+        return all(0 in s for s in shape)
+    return 0 in shape
 
 
 def _kind(value) -> str:

@@ -163,6 +163,50 @@ def _desc(name: str, shape: tuple[int, ...] | None, dtype: str, fmt: str, keep: 
     return d
 
 
+def _instances(t, value) -> list:
+    """The tensors behind one IR input, each an array or a shape: [None] for an absent optional
+    input (it keeps its index), one entry per tensor of a dynamic input."""
+    if value is None:
+        return [None]
+    if t.param_type != "dynamic":
+        return [value]
+    if not isinstance(value, (list, tuple)) or not value or not all(
+            isinstance(v, (np.ndarray, list, tuple)) for v in value):
+        raise SimError(f"dynamic input '{t.name}' takes a non-empty list of tensors", kind="usage")
+    return list(value)
+
+
+def _input_descs(op: OpSpec, variant: Variant, values: dict, keep: list) -> tuple[C.Array, int]:
+    """One OpkgTensorDesc per input tensor, in IR order; the tensors of a dynamic input share its
+    name, which is how the host entry groups them back into one IR input. Arrays lend their
+    values (offered to tiling only for ValueDepend inputs); shapes alone describe the input."""
+    descs = []
+    for t in op.inputs:
+        for v in _instances(t, values.get(t.name)):
+            shape = None if v is None else tuple(v.shape if isinstance(v, np.ndarray) else v)
+            d = _desc(t.name, shape, variant.dtype_of(t.name), dict(variant.formats)[t.name], keep)
+            if isinstance(v, np.ndarray) and v.nbytes:
+                v = np.ascontiguousarray(v)
+                keep.append(v)
+                d.data = v.ctypes.data
+                d.data_bytes = v.nbytes
+            descs.append(d)
+    return (abi.OpkgTensorDesc * max(1, len(descs)))(*descs), len(descs)
+
+
+def tensor_list(arrays: list[np.ndarray]) -> np.ndarray:
+    """A dynamic input as the kernel receives it, in CANN's ListTensorDesc layout (uint64 words):
+    the byte offset of the pointer table, then per tensor (dim | index << 32) and its dims, then
+    one data pointer per tensor."""
+    words = [0]
+    for k, a in enumerate(arrays):
+        words.append(a.ndim | (k << 32))
+        words.extend(int(n) for n in a.shape)
+    words[0] = len(words) * 8
+    words.extend(a.ctypes.data for a in arrays)
+    return np.array(words, dtype=np.uint64)
+
+
 def _attr_values(op: OpSpec, attrs: dict) -> tuple[C.Array, list]:
     keep: list = []
     values = (abi.OpkgAttrValue * max(1, len(op.attrs)))()
@@ -237,16 +281,7 @@ def run_tiling(host_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
     """Calls the package's tiling function; returns its result and the tiling bytes."""
     lib = _load(host_lib, "host")
     keep: list = []
-    ins = (abi.OpkgTensorDesc * max(1, len(op.inputs)))()
-    for i, t in enumerate(op.inputs):
-        arr = inputs.get(t.name)
-        ins[i] = _desc(t.name, None if arr is None else arr.shape, variant.dtype_of(t.name),
-                       dict(variant.formats)[t.name], keep)
-        if arr is not None and arr.nbytes:
-            arr = np.ascontiguousarray(arr)
-            keep.append(arr)
-            ins[i].data = arr.ctypes.data
-            ins[i].data_bytes = arr.nbytes
+    ins, n_ins = _input_descs(op, variant, inputs, keep)
     outs = (abi.OpkgTensorDesc * max(1, len(op.outputs)))()
     for i, t in enumerate(op.outputs):
         outs[i] = _desc(t.name, tuple(output_shapes[t.name]), variant.dtype_of(t.name),
@@ -256,7 +291,7 @@ def run_tiling(host_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
     tiling = C.create_string_buffer(TILING_CAPACITY)
     result = abi.OpkgTilingResult()
     err = abi.OpkgError()
-    rc = lib.opkg_sim_host_tiling(ins, len(op.inputs), outs, len(op.outputs), attr_values, len(op.attrs),
+    rc = lib.opkg_sim_host_tiling(ins, n_ins, outs, len(op.outputs), attr_values, len(op.attrs),
                                   C.byref(platform), tiling, TILING_CAPACITY, C.byref(result), C.byref(err))
     if rc != 0:
         e = _error(err)
@@ -278,6 +313,12 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
             if t.param_type == "required":
                 raise SimError(f"required input '{t.name}' of {op.type} was not given", kind="usage")
             in_arrays[t.name] = None
+            continue
+        if t.param_type == "dynamic":
+            arrs = [np.ascontiguousarray(a) for a in _instances(t, arr)]
+            for k, a in enumerate(arrs):
+                _check_array(a, f"{t.name}[{k}]", variant.dtype_of(t.name), "input")
+            in_arrays[t.name] = arrs
             continue
         arr = np.ascontiguousarray(arr)
         _check_array(arr, t.name, variant.dtype_of(t.name), "input")
@@ -306,9 +347,19 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     tiling = np.frombuffer(bytearray(tiling_bytes), dtype=np.uint8)
 
     keep: list = []
-    gm: list[tuple[np.ndarray | None, str]] = [(in_arrays[t.name], t.name) for t in op.inputs]
+    gm: list[tuple[np.ndarray | None, str]] = []
+    extra: list[tuple[np.ndarray | None, str]] = []   # reached only through a tensor list
+    for t in op.inputs:
+        value = in_arrays[t.name]
+        if isinstance(value, list):
+            gm.append((tensor_list(value), t.name))
+            extra += [(a, f"{t.name}[{k}]") for k, a in enumerate(value)]
+        else:
+            gm.append((value, t.name))
     gm += [(outputs[t.name], t.name) for t in op.outputs]
     gm += [(workspace, "workspace"), (tiling, "tiling")]
+    params = len(gm)
+    gm += extra
     args = (abi.OpkgGmArg * len(gm))()
     for i, (arr, name) in enumerate(gm):
         label = name.encode()
@@ -326,7 +377,8 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     launch.tiling_key = int(result.tiling_key)
     launch.ub_bytes = soc.ub_bytes
     launch.sys_workspace = int(soc.extra.get("lib_workspace_bytes", DEFAULT_LIB_WORKSPACE))
-    launch.arg_count = len(gm)
+    launch.arg_count = params
+    launch.extra_regions = len(extra)
     launch.args = args
     launch.log = C.cast(log, C.c_void_p)
     launch.log_cap = LOG_CAPACITY
@@ -352,17 +404,13 @@ def infer_output_shapes(host_lib: Path, op: OpSpec, variant: Variant,
     """
     lib = _load(host_lib, "host")
     keep: list = []
-    ins = (abi.OpkgTensorDesc * max(1, len(op.inputs)))()
-    for i, t in enumerate(op.inputs):
-        shape = input_shapes.get(t.name)
-        ins[i] = _desc(t.name, None if shape is None else tuple(shape), variant.dtype_of(t.name),
-                       dict(variant.formats)[t.name], keep)
+    ins, n_ins = _input_descs(op, variant, input_shapes, keep)
     outs = (abi.OpkgTensorDesc * max(1, len(op.outputs)))()
     for i, t in enumerate(op.outputs):
         outs[i] = _desc(t.name, (), variant.dtype_of(t.name), dict(variant.formats)[t.name], keep)
     attr_values, attr_keep = _attr_values(op, attrs)
     err = abi.OpkgError()
-    rc = lib.opkg_sim_host_infer_shape(ins, len(op.inputs), attr_values, len(op.attrs), outs, len(op.outputs),
+    rc = lib.opkg_sim_host_infer_shape(ins, n_ins, attr_values, len(op.attrs), outs, len(op.outputs),
                                        C.byref(err))
     if rc == 2:
         return None

@@ -112,10 +112,14 @@ def run_job(job: dict) -> list[dict]:
         print(CASE_MARK + case["name"], file=sys.stderr, flush=True)
         inputs = {}
         for t in op.inputs:
-            if t.name in case["shapes"]:
-                inputs[t.name] = make_input(job["seed"], case["name"], t.name,
-                                            case["shapes"][t.name], variant.dtype_of(t.name),
-                                            case["ranges"].get(t.name))
+            if t.name not in case["shapes"]:
+                continue
+            shape, dtype, rng = case["shapes"][t.name], variant.dtype_of(t.name), case["ranges"].get(t.name)
+            if t.param_type == "dynamic":   # a list of tensors, each with its own values
+                inputs[t.name] = [make_input(job["seed"], case["name"], f"{t.name}[{k}]", s, dtype, rng)
+                                  for k, s in enumerate(shape)]
+            else:
+                inputs[t.name] = make_input(job["seed"], case["name"], t.name, shape, dtype, rng)
         entry = {"case": case["name"], "shapes": case["shapes"], "attrs": case["attrs"],
                  "passed": False, "error": None, "outputs": {}, "run": None, "log": []}
         results.append(entry)
@@ -205,8 +209,8 @@ def _shape_disagreement(job, op, variant, inputs, attrs, expected) -> str | None
     it: otherwise the kernel would be blamed for the golden's (or InferShape's) mistake."""
     from opkg.sim.runtime import infer_output_shapes
 
-    inferred = infer_output_shapes(Path(job["host_lib"]), op, variant,
-                                   {k: tuple(v.shape) for k, v in inputs.items()}, attrs)
+    shapes = {k: [a.shape for a in v] if isinstance(v, list) else v.shape for k, v in inputs.items()}
+    inferred = infer_output_shapes(Path(job["host_lib"]), op, variant, shapes, attrs)
     if not inferred:
         return None
     for t in op.outputs:

@@ -13,6 +13,7 @@
 #include "opkg_sim/datacopy.h"
 #include "opkg_sim/vector.h"
 #include "opkg_sim/kmisc.h"
+#include "opkg_sim/list_tensor.h"
 #include "opkg_sim/tiling_slot.h"
 
 #endif

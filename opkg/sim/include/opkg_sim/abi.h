@@ -4,7 +4,7 @@
 #define OPKG_SIM_ABI_H
 #include <cstdint>
 
-#define OPKG_SIM_ABI 2
+#define OPKG_SIM_ABI 3
 #define OPKG_SIM_EXPORT __attribute__((visibility("default")))
 #define OPKG_SIM_MAX_DIMS 8
 #define OPKG_SIM_MAX_WORKSPACES 16
@@ -78,7 +78,8 @@ struct OpkgKernelLaunch {
     uint64_t ub_bytes;
     uint64_t sys_workspace;    // bytes at the start of the workspace reserved for the library
     uint32_t arg_count;        // inputs, outputs, workspace, tiling (kernel parameter order)
-    uint32_t reserved;
+    uint32_t extra_regions;    // args[arg_count...] are further GM buffers the kernel may reach
+                               // only through pointers (the tensors of a dynamic input's list)
     const OpkgGmArg* args;
     char* log;                 // kernel printf output, NUL-terminated
     uint64_t log_cap;

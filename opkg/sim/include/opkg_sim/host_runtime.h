@@ -37,6 +37,18 @@ inline gert::StorageShape shape_of(const OpkgTensorDesc& d) {
     return gert::StorageShape(s, s);
 }
 
+// Groups the request's input tensors into IR inputs: consecutive tensors with the same name are
+// the tensors of one dynamic input (opkg/sim/runtime.py sends them that way).
+inline gert::IrInputs ir_inputs_of(const OpkgTensorDesc* in, uint32_t n_in) {
+    gert::IrInputs ir;
+    for (uint32_t i = 0; i < n_in; ++i) {
+        bool same = i > 0 && in[i].name && in[i - 1].name && std::strcmp(in[i].name, in[i - 1].name) == 0;
+        if (same) ++ir.ir.back().num_;
+        else ir.ir.emplace_back(i, 1);
+    }
+    return ir;
+}
+
 inline void fill_attrs(gert::RuntimeAttrs& attrs, const OpkgAttrValue* in, uint32_t n) {
     attrs.values_.assign(n, gert::RuntimeAttrs::Value());
     for (uint32_t i = 0; i < n; ++i) {
@@ -102,12 +114,15 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
         ctx.node_.type_ = op_type;
         ctx.node_.inputs_ = n_in;
         ctx.node_.outputs_ = n_out;
+        ctx.node_.ir_inputs_ = ir_inputs_of(in, n_in);
+        size_t ir_index = 0;
         for (uint32_t i = 0; i < n_in; ++i) {
+            while (ir_index + 1 < ctx.node_.ir_inputs_.ir.size() && ctx.node_.ir_inputs_.ir[ir_index + 1].start_ <= i) ++ir_index;
             gert::Tensor t;
             t.shape_ = shape_of(in[i]);
             t.dtype_ = static_cast<ge::DataType>(in[i].dtype);
             t.format_ = static_cast<ge::Format>(in[i].format);
-            if (def && i < def->inputs_.size() && def->inputs_[i].value_depend_ != ops::IGNORE) {
+            if (def && ir_index < def->inputs_.size() && def->inputs_[ir_index].value_depend_ != ops::IGNORE) {
                 t.data_ = in[i].data;
                 t.data_bytes_ = in[i].data_bytes;
             }
@@ -167,6 +182,7 @@ inline int run_infer_shape(const char* op_type, const OpkgTensorDesc* in, uint32
         if (!def || !def->infer_shape_) return 2;
         gert::InferShapeContext ctx;
         ctx.name_ = ctx.type_ = op_type;
+        ctx.node_.ir_inputs_ = ir_inputs_of(in, n_in);
         for (uint32_t i = 0; i < n_in; ++i) ctx.inputs_.push_back(shape_of(in[i]).GetStorageShape());
         ctx.outputs_.assign(n_out, gert::Shape());
         fill_attrs(ctx.attrs_, attrs, n_attrs);
@@ -189,6 +205,7 @@ inline int run_infer_shape(const char* op_type, const OpkgTensorDesc* in, uint32
         if (def->infer_dtype_) {
             gert::InferDataTypeContext dctx;
             dctx.name_ = dctx.type_ = op_type;
+            dctx.node_.ir_inputs_ = ctx.node_.ir_inputs_;
             for (uint32_t i = 0; i < n_in; ++i) dctx.inputs_.push_back(static_cast<ge::DataType>(in[i].dtype));
             dctx.outputs_.assign(n_out, ge::DT_UNDEFINED);
             fill_attrs(dctx.attrs_, attrs, n_attrs);

@@ -329,8 +329,8 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         return 1;
     }
     Launch L{launch, entry, {}, {}, (launch->ub_bytes + 63) / 64 * 64};
-    for (uint32_t i = 0; i < launch->arg_count; ++i) {
-        L.args.push_back(launch->args[i].ptr);
+    for (uint32_t i = 0; i < launch->arg_count + launch->extra_regions; ++i) {
+        if (i < launch->arg_count) L.args.push_back(launch->args[i].ptr);
         if (launch->args[i].ptr) L.regions.push_back(GmRegion{launch->args[i].ptr, launch->args[i].bytes, launch->args[i].name});
     }
     std::string log;

@@ -3,6 +3,7 @@
 #ifndef OPKG_SIM_GERT_TILING_CONTEXT_H
 #define OPKG_SIM_GERT_TILING_CONTEXT_H
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -118,8 +119,33 @@ public:
     size_t size_ = 0;
 };
 
+// Where an IR input's tensors start among the node's input tensors, and how many it has (more
+// than one only for a DYNAMIC input).
+class AnchorInstanceInfo {
+public:
+    AnchorInstanceInfo() = default;
+    AnchorInstanceInfo(uint32_t start, uint32_t num) : start_(start), num_(num) {}
+    size_t GetInstanceStart() const { return start_; }
+    size_t GetInstanceNum() const { return num_; }
+    uint32_t start_ = 0, num_ = 0;
+};
+
+// Maps IR inputs (OpDef order) to input tensors. Without dynamic inputs both indices coincide.
+struct IrInputs {
+    std::vector<AnchorInstanceInfo> ir;
+    const AnchorInstanceInfo* Info(size_t ir_index) const { return ir_index < ir.size() ? &ir[ir_index] : nullptr; }
+    // The tensor index of the relative_index-th tensor of an IR input; SIZE_MAX when there is none.
+    size_t Instance(size_t ir_index, size_t relative_index) const {
+        const AnchorInstanceInfo* a = Info(ir_index);
+        return a && relative_index < a->num_ ? a->start_ + relative_index : SIZE_MAX;
+    }
+};
+
 class ComputeNodeInfo {
 public:
+    const AnchorInstanceInfo* GetInputInstanceInfo(size_t ir_index) const { return ir_inputs_.Info(ir_index); }
+    size_t GetIrInputsNum() const { return ir_inputs_.ir.size(); }
+    IrInputs ir_inputs_;
     const char* GetNodeName() const { return name_.c_str(); }
     const char* GetNodeType() const { return type_.c_str(); }
     size_t GetInputsNum() const { return inputs_; }
@@ -131,15 +157,17 @@ public:
 
 class TilingContext {
 public:
+    // Plain Get*(i) index input tensors; Optional/Dynamic variants index IR inputs (OpDef order).
     const StorageShape* GetInputShape(size_t i) const { return i < inputs_.size() && present_[i] ? &inputs_[i].shape_ : nullptr; }
-    const StorageShape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
-    const StorageShape* GetDynamicInputShape(size_t i, size_t j) const { return j == 0 ? GetInputShape(i) : nullptr; }
+    const StorageShape* GetOptionalInputShape(size_t ir) const { return GetInputShape(node_.ir_inputs_.Instance(ir, 0)); }
+    const StorageShape* GetDynamicInputShape(size_t ir, size_t j) const { return GetInputShape(node_.ir_inputs_.Instance(ir, j)); }
     const Tensor* GetInputTensor(size_t i) const { return i < inputs_.size() && present_[i] ? &inputs_[i] : nullptr; }
-    const Tensor* GetOptionalInputTensor(size_t i) const { return GetInputTensor(i); }
-    const Tensor* GetDynamicInputTensor(size_t i, size_t j) const { return j == 0 ? GetInputTensor(i) : nullptr; }
+    const Tensor* GetOptionalInputTensor(size_t ir) const { return GetInputTensor(node_.ir_inputs_.Instance(ir, 0)); }
+    const Tensor* GetDynamicInputTensor(size_t ir, size_t j) const { return GetInputTensor(node_.ir_inputs_.Instance(ir, j)); }
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < input_descs_.size() ? &input_descs_[i] : nullptr; }
-    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t i) const { return GetInputDesc(i); }
-    const CompileTimeTensorDesc* GetDynamicInputDesc(size_t i, size_t j) const { return j == 0 ? GetInputDesc(i) : nullptr; }
+    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, 0)); }
+    const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t j) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, j)); }
+    const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return node_.ir_inputs_.Info(ir); }
     const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
     const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return i < output_descs_.size() ? &output_descs_[i] : nullptr; }
     const RuntimeAttrs* GetAttrs() const { return &attrs_; }
@@ -201,8 +229,10 @@ public:
 class InferShapeContext {
 public:
     const Shape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
-    const Shape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
-    const Shape* GetDynamicInputShape(size_t i, size_t j) const { return j == 0 ? GetInputShape(i) : nullptr; }
+    const Shape* GetOptionalInputShape(size_t ir) const { return GetInputShape(node_.ir_inputs_.Instance(ir, 0)); }
+    const Shape* GetDynamicInputShape(size_t ir, size_t j) const { return GetInputShape(node_.ir_inputs_.Instance(ir, j)); }
+    const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
+    const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return node_.ir_inputs_.Info(ir); }
     const Tensor* GetInputTensor(size_t) const { return nullptr; }
     Shape* GetOutputShape(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
     const RuntimeAttrs* GetAttrs() const { return &attrs_; }
@@ -214,13 +244,15 @@ public:
     std::vector<Shape> outputs_;
     RuntimeAttrs attrs_;
     std::string name_, type_;
+    ComputeNodeInfo node_;
 };
 
 class InferDataTypeContext {
 public:
     ge::DataType GetInputDataType(size_t i) const { return i < inputs_.size() ? inputs_[i] : ge::DT_UNDEFINED; }
-    ge::DataType GetOptionalInputDataType(size_t i) const { return GetInputDataType(i); }
-    ge::DataType GetDynamicInputDataType(size_t i, size_t j) const { return j == 0 ? GetInputDataType(i) : ge::DT_UNDEFINED; }
+    ge::DataType GetOptionalInputDataType(size_t ir) const { return GetInputDataType(node_.ir_inputs_.Instance(ir, 0)); }
+    ge::DataType GetDynamicInputDataType(size_t ir, size_t j) const { return GetInputDataType(node_.ir_inputs_.Instance(ir, j)); }
+    const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
     ge::DataType GetOutputDataType(size_t i) const { return i < outputs_.size() ? outputs_[i] : ge::DT_UNDEFINED; }
     ge::graphStatus SetOutputDataType(size_t i, ge::DataType t) {
         if (i >= outputs_.size()) outputs_.resize(i + 1, ge::DT_UNDEFINED);
@@ -235,6 +267,7 @@ public:
     std::vector<ge::DataType> outputs_;
     RuntimeAttrs attrs_;
     std::string name_, type_;
+    ComputeNodeInfo node_;
 };
 
 class InferShapeRangeContext {};

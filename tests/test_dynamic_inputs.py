@@ -1,0 +1,88 @@
+"""Dynamic (list) inputs end to end: a manifest input with `param_type: dynamic` takes one shape
+per tensor in each case; the golden gets a list of arrays; tiling reads the tensors through
+GetDynamicInputShape / GetInputInstanceInfo; the kernel reads them through ListTensorDesc."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import opkg
+
+FIXTURE = Path(__file__).parent / "fixtures" / "add_n"
+SOC = "Ascend910B1"
+
+
+@pytest.fixture
+def addn_ws(workspace):
+    shutil.copytree(FIXTURE, workspace.root / "packages" / "add_n")
+    return workspace
+
+
+def _report(ws, variant):
+    return json.loads((ws.root / "out/sim/add_n" / SOC / variant / "verification.json").read_text())
+
+
+def test_a_dynamic_input_builds_and_verifies_for_every_variant(addn_ws):
+    r = opkg("build", "packages/add_n", "--json", cwd=addn_ws.root, check=0)
+    [target] = json.loads(r.stdout)["targets"]
+    assert target["passed"] and set(target["variants"]) == {"float16", "float32"}
+    report = _report(addn_ws, "float32")
+    by_case = {c["case"]: c for c in report["results"]}
+    assert set(by_case) == {"three", "one", "five_uneven"}
+    assert by_case["three"]["shapes"] == {"x": [[8, 64], [8, 64], [8, 64]]}
+    # the tiling counted the tensors and split their 512 elements across cores
+    assert by_case["three"]["run"]["block_dim"] == 32
+    assert all(c["passed"] for c in report["results"])
+
+
+def test_the_golden_sees_every_tensor_of_the_list(addn_ws):
+    # A golden that ignores all but the first tensor disagrees with the kernel's sum.
+    (addn_ws.root / "packages/add_n/golden.py").write_text(
+        "def add_n(x):\n    return x[0]\n")
+    r = opkg("build", "packages/add_n", cwd=addn_ws.root)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "FAIL" in r.stdout
+
+
+def test_indexing_past_the_list_names_the_kernel_line_and_block(addn_ws):
+    kernel = addn_ws.root / "packages/add_n/op_kernel/add_n_list.cpp"
+    text = kernel.read_text()
+    assert "i < tensorNum_" in text
+    kernel.write_text(text.replace("i < tensorNum_", "i <= tensorNum_"))
+    line = next(n for n, s in enumerate(kernel.read_text().splitlines(), 1) if "GetDataPtr" in s)
+    r = opkg("build", "packages/add_n", cwd=addn_ws.root)
+    assert r.returncode == 1, r.stdout + r.stderr
+    msg = _report(addn_ws, "float32")["results"][0]["error"]
+    assert f"add_n_list.cpp:{line}:" in msg and "block 0 of" in msg
+    assert "GetDataPtr(3): the list holds 3 tensors" in msg
+
+
+def test_reading_past_one_tensor_of_the_list_is_out_of_bounds(addn_ws):
+    kernel = addn_ws.root / "packages/add_n/op_kernel/add_n_list.cpp"
+    text = kernel.read_text()
+    # Reads a whole extra element per core: the last core reads past the tensor's end.
+    kernel.write_text(text.replace("xGm.SetGlobalBuffer(list_.GetDataPtr<DTYPE_Y>(i) + start_, length_);",
+                                   "xGm.SetGlobalBuffer(list_.GetDataPtr<DTYPE_Y>(i) + start_ + 1, length_);"))
+    r = opkg("build", "packages/add_n", cwd=addn_ws.root)
+    assert r.returncode == 1, r.stdout + r.stderr
+    msg = _report(addn_ws, "float32")["results"][0]["error"]
+    assert "add_n_list.cpp:" in msg and "of 'x[0]', which has only 2048 bytes" in msg
+
+
+@pytest.mark.parametrize("shapes, message", [
+    ("[8, 64]", "'x' is a dynamic input: give a non-empty list of shapes"),
+    ("[]", "'x' is a dynamic input: give a non-empty list of shapes"),
+    ("[[8, 64], [8, -1]]", "dimension must be a non-negative integer, got -1"),
+])
+def test_a_dynamic_input_needs_a_list_of_shapes(addn_ws, shapes, message):
+    manifest = addn_ws.root / "packages/add_n/opkg.yaml"
+    text = manifest.read_text()
+    manifest.write_text(text.replace("shapes: {x: [[8, 64], [8, 64], [8, 64]]}", f"shapes: {{x: {shapes}}}"))
+    line = next(n for n, s in enumerate(manifest.read_text().splitlines(), 1) if f"x: {shapes}" in s)
+    r = opkg("build", "packages/add_n", cwd=addn_ws.root)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert f"opkg.yaml:{line}:" in r.stderr and message in r.stderr
