@@ -496,7 +496,8 @@ def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, golden_ref
               "(a single element,",
               "    # a length that is not a multiple of 32 bytes, rows that do not divide "
               "across cores)."]
-    shapes = ", ".join(f"{t['name']}: [8, 256]" for t in op["inputs"]
-                       if t.get("param_type", "required") == "required")
+    default = {"required": "[8, 256]", "dynamic": "[[8, 256], [8, 256]]"}   # dynamic: 2 tensors
+    shapes = ", ".join(f"{t['name']}: {default[t.get('param_type', 'required')]}"
+                       for t in op["inputs"] if t.get("param_type", "required") in default)
     lines.append(f"    - {{name: default, shapes: {{{shapes}}}}}")
     return "\n".join(lines) + "\n"

@@ -86,3 +86,22 @@ def test_a_dynamic_input_needs_a_list_of_shapes(addn_ws, shapes, message):
     r = opkg("build", "packages/add_n", cwd=addn_ws.root)
     assert r.returncode == 2, r.stdout + r.stderr
     assert f"opkg.yaml:{line}:" in r.stderr and message in r.stderr
+
+
+def test_an_msopgen_project_with_a_dynamic_input_imports_and_verifies(workspace, tmp_path):
+    project = tmp_path / "AddNList"
+    for d in ("op_host", "op_kernel"):
+        shutil.copytree(FIXTURE / d, project / d)
+    (project / "add_n_list.json").write_text(json.dumps([{
+        "op": "AddNList", "language": "cpp",
+        "input_desc": [{"name": "x", "param_type": "dynamic", "format": ["ND", "ND"],
+                        "type": ["float", "fp16"]}],
+        "output_desc": [{"name": "y", "param_type": "required", "format": ["ND", "ND"],
+                         "type": ["float", "fp16"]}]}]))
+    opkg("import", str(project), "--dest", "packages/addn", "--golden",
+         f"{FIXTURE / 'golden.py'}:add_n", cwd=workspace.root, check=0)
+    manifest = (workspace.root / "packages/addn/opkg.yaml").read_text()
+    assert "param_type: dynamic" in manifest and "x: [[8, 256], [8, 256]]" in manifest
+    r = opkg("build", "packages/addn", "--json", cwd=workspace.root, check=0)
+    [target] = json.loads(r.stdout)["targets"]
+    assert target["passed"]
