@@ -165,7 +165,7 @@ def _bad(path: Path, where: str, message: str, hint: str | None = None) -> Usage
 def find_prototype_json(project: Path, explicit: Path | None) -> Path:
     if explicit is not None:
         if not explicit.is_file():
-            raise UsageError(f"no such file: {explicit}", field="--json")
+            raise UsageError(f"no such file: {explicit}", field="--prototype")
         return explicit
     candidates = []
     for p in sorted(project.glob("*.json")):
@@ -180,11 +180,11 @@ def find_prototype_json(project: Path, explicit: Path | None) -> Path:
     if not candidates:
         raise UsageError(f"no prototype JSON found in {project}",
                          hint="msopgen's input JSON (a list of {op, input_desc, output_desc, "
-                              "attr}); pass it with --json FILE if it lives elsewhere")
+                              "attr}); pass it with --prototype FILE if it lives elsewhere")
     if len(candidates) > 1:
         raise UsageError(f"several prototype JSON files in {project}: "
                          + ", ".join(c.name for c in candidates),
-                         hint="choose one with --json FILE")
+                         hint="choose one with --prototype FILE")
     return candidates[0]
 
 

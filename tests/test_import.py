@@ -116,3 +116,18 @@ def test_bad_prototype_fields_name_the_field(workspace, tmp_path):
 def test_import_help_has_examples(workspace):
     r = opkg("import", "--help", cwd=workspace.root, check=0)
     assert "Examples:" in r.stdout and "--golden" in r.stdout
+
+
+def test_import_json_is_machine_output_and_prototype_names_the_file(workspace, tmp_path):
+    project = msopgen_project(tmp_path)
+    proto = project / "leaky_relu_custom.json"
+    other = tmp_path / "elsewhere.json"
+    proto.rename(other)
+    r = opkg("import", str(project), "--dest", "packages/lrelu", "--json", cwd=workspace.root, check=2)
+    error = json.loads(r.stdout)["error"]
+    assert not json.loads(r.stdout)["ok"] and "--prototype FILE" in error["hint"]
+    r = opkg("import", str(project), "--dest", "packages/lrelu", "--prototype", str(other),
+             "--json", cwd=workspace.root, check=0)
+    result = json.loads(r.stdout)
+    assert result["ok"] and result["op_type"] == "LeakyReluCustom"
+    assert result["socs"] == [SOC] and result["golden_missing"] is True

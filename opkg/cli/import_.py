@@ -13,10 +13,12 @@ import click
               help="The package directory to create; its last part is the package name.")
 @click.option("--golden", metavar="FILE:FUNC",
               help="A NumPy reference to copy into the package (else a stub that fails).")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="The prototype JSON, when PROJECT_DIR holds none or several.")
+@click.option("--prototype", "json_path", type=click.Path(dir_okay=False, path_type=Path),
+              metavar="FILE", help="msopgen's prototype JSON, when PROJECT_DIR holds none or several.")
 @click.option("--op", "op_type", metavar="TYPE", help="Which op, when the JSON has several.")
-def import_(project_dir, dest, golden, json_path, op_type):
+@click.option("--json", "as_json", is_flag=True,
+              help="Print what was imported as JSON on stdout (errors too).")
+def import_(project_dir, dest, golden, json_path, op_type, as_json):
     """Turn an msopgen project into a package at --dest.
 
     The manifest's prototype comes from msopgen's input JSON (input_desc, output_desc, attr),
@@ -31,7 +33,7 @@ def import_(project_dir, dest, golden, json_path, op_type):
     Examples:
       opkg import ~/msopgen/LeakyReluCustom --dest packages/leaky_relu_imported
       opkg import ./AddCustom --dest packages/add2 --golden ref.py:add
-      opkg import ./Ops --dest packages/my_op --json Ops/ops.json --op MyOpCustom
+      opkg import ./Ops --dest packages/my_op --prototype Ops/ops.json --op MyOpCustom
 
     Exit status: 0 imported, 2 bad input (unreadable or malformed JSON, missing sources).
     """
@@ -40,6 +42,13 @@ def import_(project_dir, dest, golden, json_path, op_type):
     root = workspace_root()    # None outside a workspace: the built-in SoC table applies
     result = import_project(project_dir, dest, golden=golden, json_path=json_path,
                             op_type=op_type, root=root)
+    if as_json:
+        import json
+
+        click.echo(json.dumps({"ok": True, "op_type": result.op_type, "dest": str(dest),
+                               "socs": result.socs, "notes": result.notes,
+                               "golden_missing": result.golden_missing}, indent=2))
+        return
     click.echo(f"imported {result.op_type} into {dest} (socs: {', '.join(result.socs)})")
     for note in result.notes:
         click.echo(f"  {note}")
