@@ -133,19 +133,20 @@ class Store:
 
     # -- opening ---------------------------------------------------------------------------
 
-    def ensure_readable(self) -> None:
+    def _refuse_a_file(self) -> None:
         if self.root.exists() and not self.root.is_dir():
-            raise RegistryError(f"registry path {self.root} is a file, not a directory",
-                                hint="point --registry (or OPKG_REGISTRY) at a directory")
+            raise UsageError(f"registry path {self.root} is a file, not a directory",
+                             hint="point --registry (or OPKG_REGISTRY) at a directory")
+
+    def ensure_readable(self) -> None:
+        self._refuse_a_file()
         if not self.root.exists():
             raise RegistryError(f"no registry at {self.root}",
                                 hint="publish a package first (opkg publish), or pass "
                                      "--registry DIR / set OPKG_REGISTRY")
 
     def ensure_writable(self) -> None:
-        if self.root.exists() and not self.root.is_dir():
-            raise RegistryError(f"registry path {self.root} is a file, not a directory",
-                                hint="point --registry (or OPKG_REGISTRY) at a directory")
+        self._refuse_a_file()
         with self.writing(self.root):
             for d in (self.blobs, self.records, self.yanks, self.tmp):
                 d.mkdir(parents=True, exist_ok=True)

@@ -180,7 +180,7 @@ def test_registry_path_is_a_file(bundles, tmp_path, run_opkg):
                  ["install", "x", "--soc", "Ascend910B1", "--dest", tmp_path / "d"],
                  ["yank", "x==1.0", "--reason", "r"], ["registry", "check"]):
         code, out, err = run_opkg(*args, "--registry", path)
-        assert code == 1, (args, out, err)
+        assert code == 2, (args, out, err)     # bad input, like any wrong path argument
         assert f"registry path {path} is a file, not a directory" in err
         assert "Traceback" not in err
     assert path.read_text() == "hello"
