@@ -31,6 +31,32 @@ def test_build_help_has_examples(tmp_path):
     assert r.returncode == 0 and "Examples:" in r.stdout and "--keep-going" in r.stdout
 
 
+def _commands():
+    import importlib
+
+    import click
+
+    from opkg.cli import COMMANDS
+
+    def walk(cmd, path):
+        yield path, cmd
+        if isinstance(cmd, click.Group):
+            for name, sub in sorted(cmd.commands.items()):
+                yield from walk(sub, f"{path} {name}")
+
+    for name, (ref, _) in sorted(COMMANDS.items()):
+        module, attr = ref.split(":")
+        yield from walk(getattr(importlib.import_module(module), attr), f"opkg {name}")
+
+
+def test_every_command_and_subcommand_help_has_examples():
+    import click
+
+    missing = [path for path, cmd in _commands()
+               if "Examples:" not in cmd.get_help(click.Context(cmd, info_name=path))]
+    assert missing == []
+
+
 def test_outside_a_workspace(tmp_path):
     r = opkg("query", "packages", cwd=tmp_path)
     assert r.returncode == 2

@@ -34,7 +34,13 @@ def cache():
               help="Hit rate over this many recent builds.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def stats(last, as_json):
-    """Size, entries and the hit rate of recent builds."""
+    """Size, entries and the hit rate of recent builds.
+
+    \b
+    Examples:
+      opkg cache stats
+      opkg cache stats --last 50 --json
+    """
     from opkg import cache as cache_mod
 
     s = cache_mod.stats(_cache_dir(), last)
@@ -67,6 +73,11 @@ def prune(max_size, wait, as_json):
 
     Safe while builds run: it waits for builds that are reading the cache, and builds that
     start meanwhile wait for it.
+
+    \b
+    Examples:
+      opkg cache prune --max-size 2G
+      opkg cache prune --max-size 500M --json
     """
     from opkg import cache as cache_mod
     from opkg.errors import UsageError

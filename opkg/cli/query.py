@@ -50,7 +50,13 @@ def query():
 @click.option("--direct", is_flag=True, help="Only direct dependencies.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def deps(target, direct, as_json):
-    """Packages TARGET depends on (transitively unless --direct)."""
+    """Packages TARGET depends on (transitively unless --direct).
+
+    \b
+    Examples:
+      opkg query deps //packages/relu_add
+      opkg query deps packages/relu_add --direct --json
+    """
     ws = _workspace()
     _emit(ws.graph.deps(_one(ws, target).label, transitive=not direct), as_json)
 
@@ -60,7 +66,13 @@ def deps(target, direct, as_json):
 @click.option("--direct", is_flag=True, help="Only direct dependents.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def rdeps(target, direct, as_json):
-    """Packages that depend on TARGET (transitively unless --direct): what a change rebuilds."""
+    """Packages that depend on TARGET (transitively unless --direct): what a change rebuilds.
+
+    \b
+    Examples:
+      opkg query rdeps //packages/common
+      opkg build $(opkg query rdeps //packages/common)    rebuild what a header change touches
+    """
     ws = _workspace()
     _emit(ws.graph.rdeps(_one(ws, target).label, transitive=not direct), as_json)
 
@@ -69,7 +81,13 @@ def rdeps(target, direct, as_json):
 @click.argument("patterns", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON objects.")
 def packages(patterns, as_json):
-    """Packages matching PATTERNS (default //...)."""
+    """Packages matching PATTERNS (default //...).
+
+    \b
+    Examples:
+      opkg query packages
+      opkg query packages //packages/... --json
+    """
     ws = _workspace()
     pkgs = ws.select(list(patterns))
     if as_json:

@@ -44,6 +44,11 @@ def list_(as_json):
     CANN toolkits are looked for in $ASCEND_HOME_PATH, $ASCEND_TOOLKIT_HOME,
     $ASCEND_CANN_PACKAGE_PATH and under /usr/local/Ascend and $HOME/Ascend
     (ascend-toolkit/<version>, cann-<version>); set OPKG_ASCEND_ROOTS to search elsewhere.
+
+    \b
+    Examples:
+      opkg toolchain list
+      OPKG_ASCEND_ROOTS=/opt/cann opkg toolchain list --json
     """
     from opkg import __version__
     from opkg.toolchains.discovery import discover
@@ -95,6 +100,11 @@ def check(targets, socs, requested, for_run, as_json):
     checked where the bundle runs (--for-run checks them here).
 
     TARGETS as for `opkg build` (default //...).
+
+    \b
+    Examples:
+      opkg toolchain check
+      opkg toolchain check packages/layernorm --soc Ascend910B1 --for-run
     """
     from opkg.toolchains.alignment import check_alignment
     from opkg.toolchains.discovery import discover
