@@ -79,7 +79,8 @@ class OpkgTilingResult(C.Structure):
 
 
 class OpkgGmArg(C.Structure):
-    _fields_ = [("ptr", C.c_void_p), ("bytes", C.c_uint64), ("name", C.c_char_p)]
+    _fields_ = [("ptr", C.c_void_p), ("bytes", C.c_uint64), ("name", C.c_char_p),
+                ("undefined", C.c_uint32), ("reserved", C.c_uint32)]
 
 
 class OpkgKernelLaunch(C.Structure):

@@ -356,8 +356,11 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
             extra += [(a, f"{t.name}[{k}]") for k, a in enumerate(value)]
         else:
             gm.append((value, t.name))
+    undefined_from = len(gm)            # outputs and workspace start undefined on the device
     gm += [(outputs[t.name], t.name) for t in op.outputs]
-    gm += [(workspace, "workspace"), (tiling, "tiling")]
+    gm += [(workspace, "workspace")]
+    undefined_to = len(gm)
+    gm += [(tiling, "tiling")]
     params = len(gm)
     gm += extra
     args = (abi.OpkgGmArg * len(gm))()
@@ -368,6 +371,7 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
         if arr is not None and arr.nbytes:
             args[i].ptr = arr.ctypes.data
             args[i].bytes = arr.nbytes
+        args[i].undefined = 1 if undefined_from <= i < undefined_to else 0
 
     lib = _load(kernel_lib, "kernel")
     log = C.create_string_buffer(LOG_CAPACITY)

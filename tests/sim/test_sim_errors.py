@@ -240,3 +240,26 @@ def test_each_block_has_its_own_ub(built, kernel_src):
     with pytest.raises(SimError, match="Add reads src1 bytes at UB offset 3072 that nothing wrote in this block") as e:
         run(built, 19, blocks=2)
     assert e.value.block == 1 and e.value.line == line_of(kernel_src, "other-blocks-ub")
+
+
+def test_reading_an_output_before_any_store_is_reported(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 40, blocks=2)
+    assert e.value.file == str(kernel_src) and e.value.line == line_of(kernel_src, "output-before-write")
+    assert e.value.block == 0
+    assert "reads byte 0 of 'y', which no block has written yet" in e.value.message
+    assert "not zeros" in e.value.message
+
+
+def test_reading_the_workspace_before_any_store_is_reported(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 41, blocks=2)
+    assert e.value.line == line_of(kernel_src, "workspace-before-write") and e.value.block == 0
+    assert "of 'workspace', which no block has written yet" in e.value.message
+    assert "GlobalTensor::GetValue" in e.value.message
+
+
+def test_reading_back_what_the_kernel_stored_is_fine(built):
+    # mode 10 stores to the workspace, then reads it back: defined, so no report
+    x, y, _ = run(built, 10, blocks=3)
+    np.testing.assert_array_equal(y, x * 2)

@@ -69,6 +69,9 @@ struct OpkgGmArg {
     uint8_t* ptr;
     uint64_t bytes;
     const char* name;
+    uint32_t undefined;        // 1: starts with undefined contents (outputs, workspace): reads of
+                               // bytes no store wrote yet are reported
+    uint32_t reserved;
 };
 
 struct OpkgKernelLaunch {

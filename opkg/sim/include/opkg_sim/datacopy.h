@@ -110,6 +110,7 @@ inline void store_gm(T* dst, const T* src, uint64_t bytes, const char* op, SrcLo
         using C = calc_t<T>;
         uint64_t n = bytes / sizeof(T);
         for (uint64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(static_cast<C>(dst[i]) + static_cast<C>(src[i]));
+        gm_defined(dst, bytes);
         return;
     }
     std::memcpy(dst, src, bytes);
@@ -127,6 +128,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     uint64_t bytes = uint64_t(count) * sizeof(T);
     opkg_sim::check_ub(dst, bytes, "DataCopy GM->UB", "destination", loc);
     opkg_sim::check_gt(src, bytes, "DataCopy GM->UB", loc);
+    opkg_sim::check_gm_defined(src.ptr_, bytes, "DataCopy GM->UB", loc);
     std::memcpy(dst.ptr_, src.ptr_, bytes);
     opkg_sim::mark_written(dst.ptr_, bytes);
 }
@@ -166,6 +168,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
+        opkg_sim::check_gm_defined(s + i * sstep, blk, "DataCopy GM->UB", loc);
         std::memcpy(d + i * dstep, s + i * sstep, blk);
         opkg_sim::mark_written(d + i * dstep, blk);
     }
@@ -235,6 +238,7 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
         uint8_t* r = d + i * dstep;
         T* rt = reinterpret_cast<T*>(r);
         for (uint64_t k = 0; k < left; ++k) rt[k] = pad.paddingValue;
+        opkg_sim::check_gm_defined(s + i * sstep, p.blockLen, "DataCopyPad GM->UB", loc);
         std::memcpy(r + left * sizeof(T), s + i * sstep, p.blockLen);
         if (pad.isPad) {
             T* tail = reinterpret_cast<T*>(r + left * sizeof(T) + p.blockLen);

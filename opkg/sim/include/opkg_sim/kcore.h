@@ -77,6 +77,7 @@ struct GmRegion {
     const uint8_t* base;
     uint64_t bytes;
     const char* name;
+    uint8_t* written = nullptr;   // outputs and workspace: one byte per GM byte, set once stored to
 };
 
 // One run of GM bytes a block wrote (without atomic add), for cross-block conflict checks.
@@ -159,8 +160,41 @@ inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what,
                      "(inputs, outputs, workspace, tiling)", what, (unsigned long long)bytes, p));
 }
 
+inline const GmRegion* gm_region(const void* p) {
+    const uint8_t* q = static_cast<const uint8_t*>(p);
+    for (const GmRegion& r : block().gm) {
+        if (q >= r.base && q < r.base + r.bytes) return &r;
+    }
+    return nullptr;
+}
+
+// Marks GM bytes of an output or the workspace as defined (any block, any kind of store).
+inline void gm_defined(const void* p, uint64_t bytes) {
+    const GmRegion* r = gm_region(p);
+    if (!r || !r->written) return;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - r->base);
+    std::memset(r->written + off, 1, bytes < r->bytes - off ? bytes : r->bytes - off);
+}
+
+// Fails when a GM read covers output or workspace bytes that no store has written yet: on the
+// device those hold whatever the previous user of the memory left there.
+inline void check_gm_defined(const void* p, uint64_t bytes, const char* op, SrcLoc loc) {
+    const GmRegion* r = gm_region(p);
+    if (!r || !r->written || !bytes) return;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - r->base);
+    uint64_t n = bytes < r->bytes - off ? bytes : r->bytes - off;
+    const void* hole = std::memchr(r->written + off, 0, n);
+    if (!hole) return;
+    uint64_t first = uint64_t(static_cast<const uint8_t*>(hole) - r->written);
+    fail(loc, format("%s reads byte %llu of '%s', which no block has written yet; on the device %s starts "
+                     "with whatever the memory held before (not zeros). Write it before reading it back, or "
+                     "read an input instead.", op, (unsigned long long)first, r->name,
+                     std::strcmp(r->name, "workspace") == 0 ? "the workspace" : "an output"));
+}
+
 inline void record_write(const void* p, uint64_t bytes, SrcLoc loc) {
     BlockState& b = block();
+    gm_defined(p, bytes);
     if (!b.writes || bytes == 0) return;
     const uint8_t* q = static_cast<const uint8_t*>(p);
     if (!b.writes->empty()) {

@@ -125,6 +125,7 @@ struct Launch {
     std::vector<uint8_t*> args;
     std::vector<GmRegion> regions;
     uint64_t arena_bytes;
+    std::vector<std::vector<uint8_t>> defined;   // GmRegion::written storage
 };
 
 // Runs one block on the calling thread. Returns false when it failed (error filled); throws
@@ -328,10 +329,19 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         set_error(err, FAIL_INTERNAL, "", 0, -1, 0, "kernel library ABI mismatch: rebuild it with this opkg");
         return 1;
     }
-    Launch L{launch, entry, {}, {}, (launch->ub_bytes + 63) / 64 * 64};
-    for (uint32_t i = 0; i < launch->arg_count + launch->extra_regions; ++i) {
-        if (i < launch->arg_count) L.args.push_back(launch->args[i].ptr);
-        if (launch->args[i].ptr) L.regions.push_back(GmRegion{launch->args[i].ptr, launch->args[i].bytes, launch->args[i].name});
+    Launch L{launch, entry, {}, {}, (launch->ub_bytes + 63) / 64 * 64, {}};
+    const uint32_t n_regions = launch->arg_count + launch->extra_regions;
+    L.defined.reserve(n_regions);    // no reallocation: regions point into it
+    for (uint32_t i = 0; i < n_regions; ++i) {
+        const OpkgGmArg& a = launch->args[i];
+        if (i < launch->arg_count) L.args.push_back(a.ptr);
+        if (!a.ptr) continue;
+        GmRegion r{a.ptr, a.bytes, a.name};
+        if (a.undefined) {
+            L.defined.emplace_back(a.bytes, uint8_t(0));
+            r.written = L.defined.back().data();
+        }
+        L.regions.push_back(r);
     }
     std::string log;
     std::vector<GmWrite> writes;
@@ -342,6 +352,7 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         if (rc == 2) {
             log.clear();
             writes.clear();
+            for (std::vector<uint8_t>& d : L.defined) std::fill(d.begin(), d.end(), uint8_t(0));
             rc = run_concurrent(L, log, writes, err);
         }
     }

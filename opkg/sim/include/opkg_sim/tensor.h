@@ -98,6 +98,7 @@ public:
     }
     T GetValue(uint64_t i, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
         check_index(i, "GetValue", loc);
+        opkg_sim::check_gm_defined(ptr_ + i, sizeof(T), "GlobalTensor::GetValue", loc);
         return ptr_[i];
     }
     template <class V>

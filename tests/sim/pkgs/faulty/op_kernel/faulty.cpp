@@ -82,6 +82,16 @@ public:
             SyncAll();
             DataCopy(wsGm[next * length_], y, length_);   // reuse after the barrier: not a race
         }
+        if (TILING_KEY_IS(40)) {
+            // Reads the output back before anything stored to it: device memory, not zeros.
+            DataCopy(y, yGm, length_);   // @output-before-write
+        }
+        if (TILING_KEY_IS(41)) {
+            GlobalTensor<float> wsGm;
+            wsGm.SetGlobalBuffer((__gm__ float*)ws_ + GetBlockIdx() * length_, length_);
+            float first = wsGm.GetValue(0);   // @workspace-before-write
+            Adds(y, y, first, length_);
+        }
         if (TILING_KEY_IS(10)) {
             // Round trip through the user workspace (past the library's reserved part).
             GlobalTensor<float> wsGm;
