@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import ctypes as C
 
-ABI_VERSION = 2
+ABI_VERSION = 3
+LAUNCH_SYNC_CHECK = 1   # OpkgKernelLaunch.flags bit: check intra-core pipeline hazards
 MAX_DIMS = 8
 MAX_WORKSPACES = 16
 
@@ -90,7 +91,7 @@ class OpkgKernelLaunch(C.Structure):
         ("ub_bytes", C.c_uint64),
         ("sys_workspace", C.c_uint64),
         ("arg_count", C.c_uint32),
-        ("reserved", C.c_uint32),
+        ("flags", C.c_uint32),
         ("args", C.POINTER(OpkgGmArg)),
         ("log", C.c_void_p),
         ("log_cap", C.c_uint64),

@@ -4,10 +4,12 @@
 #define OPKG_SIM_ABI_H
 #include <cstdint>
 
-#define OPKG_SIM_ABI 2
+#define OPKG_SIM_ABI 3
 #define OPKG_SIM_EXPORT __attribute__((visibility("default")))
 #define OPKG_SIM_MAX_DIMS 8
 #define OPKG_SIM_MAX_WORKSPACES 16
+// OpkgKernelLaunch.flags
+#define OPKG_SIM_LAUNCH_SYNC_CHECK 1u   // check intra-core pipeline hazards (hazard.h)
 
 extern "C" {
 
@@ -78,7 +80,7 @@ struct OpkgKernelLaunch {
     uint64_t ub_bytes;
     uint64_t sys_workspace;    // bytes at the start of the workspace reserved for the library
     uint32_t arg_count;        // inputs, outputs, workspace, tiling (kernel parameter order)
-    uint32_t reserved;
+    uint32_t flags;            // OPKG_SIM_LAUNCH_* bits
     const OpkgGmArg* args;
     char* log;                 // kernel printf output, NUL-terminated
     uint64_t log_cap;
