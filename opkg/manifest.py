@@ -54,6 +54,7 @@ class VerifySpec:
     cases: tuple[Case, ...]
     tolerance: dict[str, Tolerance]
     timeout: float | None = None    # seconds for all cases of one variant
+    sync_check: bool = False        # always verify with the pipeline hazard check (--sync-check)
 
     def tolerance_for(self, dtype: str) -> Tolerance:
         if dtype in self.tolerance:
@@ -421,8 +422,11 @@ class _Validator:
 
     def verify(self, value, op: OpSpec) -> VerifySpec:
         w = ("verify",)
-        data = self.mapping(value, w, ("golden", "seed", "cases", "tolerance", "timeout"),
-                            required=("golden", "cases"))
+        data = self.mapping(value, w, ("golden", "seed", "cases", "tolerance", "timeout",
+                                       "sync_check"), required=("golden", "cases"))
+        sync_check = data.get("sync_check", False)
+        if not isinstance(sync_check, bool):
+            raise self.err(w + ("sync_check",), "expected true or false")
         timeout = self.number(data["timeout"], w + ("timeout",), minimum=1) \
             if data.get("timeout") is not None else None
         golden = self.string(data["golden"], w + ("golden",), what="'file.py:function'")
@@ -463,7 +467,7 @@ class _Validator:
                                f"allowed to mismatch; {tolerance[dtype].error_ratio} would let "
                                "a wrong kernel pass", "use a small share such as 1.0e-3 "
                                "(CANN's rule); at most 0.5")
-        return VerifySpec(golden_file, func, seed, cases, tolerance, timeout)
+        return VerifySpec(golden_file, func, seed, cases, tolerance, timeout, sync_check)
 
     def golden_function(self, path: Path, func: str, where) -> None:
         try:

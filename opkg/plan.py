@@ -135,6 +135,7 @@ class BuildRequest:
     bundle: bool = True
     resolution: object = None                 # toolchains.resolve.Resolution: who builds what
     lock_digest: str | None = None            # opkg.lock's digest, for bundle provenance
+    sync_check: bool = False                  # --sync-check: verification checks pipe hazards
 
 
 def make_plan(ws, request: BuildRequest) -> Plan:
@@ -170,7 +171,7 @@ def make_plan(ws, request: BuildRequest) -> Plan:
                 pkg, soc, deps, out, provenance={"git_commit": commit, "git_dirty": dirty,
                                                  "opkg_version": __version__,
                                                  "lock_digest": request.lock_digest},
-                verify=request.verify, bundle=request.bundle)
+                verify=request.verify, bundle=request.bundle, sync_check=request.sync_check)
             targets.append(target)
             actions.extend(steps)
     aliases = {str(ws.root): "<workspace>"}

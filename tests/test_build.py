@@ -238,3 +238,32 @@ def test_another_checkout_sharing_the_cache_compiles_nothing_and_bundles_identic
     [a] = (add_ws.root / "out/bundles").iterdir()
     [b] = (other / "out/bundles").iterdir()
     assert a.read_bytes() == b.read_bytes()
+
+
+def test_sync_check_reverifies_without_recompiling_and_reports_a_hazard(add_ws, cxx_log):
+    def report():
+        return json.loads((add_ws.root / "out/sim/add_custom" / SOC / "float32" /
+                           "verification.json").read_text())
+
+    args = ("test", "packages/add_custom", "--soc", SOC)
+    opkg(*args, cwd=add_ws.root, check=0)
+    assert report()["sync_check"] is False
+    cxx_log.unlink()
+    # a runtime switch: the same libraries, but the unchecked result does not count
+    r = opkg(*args, "--sync-check", "--json", cwd=add_ws.root, check=0)
+    assert json.loads(r.stdout)["ran"] > 0 and compiles(cxx_log) == []
+    assert report()["sync_check"] is True and report()["passed"]
+    opkg(*args, cwd=add_ws.root, check=0)
+    assert report()["sync_check"] is False
+    # the scalar reads a tensor from a VECIN queue: the queue orders MTE2 before V only
+    kernel = add_ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
+    text = kernel.read_text()
+    deque = "LocalTensor<T> xLocal = inQueueX.DeQue<T>();"
+    assert deque in text
+    kernel.write_text(text.replace(deque, deque + " (void)xLocal.GetValue(0);", 1))
+    line = next(i for i, t in enumerate(kernel.read_text().splitlines(), 1) if "GetValue" in t)
+    opkg(*args, cwd=add_ws.root, check=0)
+    r = opkg(*args, "--sync-check", cwd=add_ws.root, check=1)
+    assert f"op_kernel/add_custom.cpp:{line}: block 0 of" in r.stdout
+    assert "read-after-write hazard (--sync-check): LocalTensor::GetValue on PIPE_S" in r.stdout
+    assert "HardEvent::MTE2_S" in r.stdout

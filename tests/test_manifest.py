@@ -75,6 +75,8 @@ MISTAKES = [
      "merge keys", "write the keys out"),
     ("- {name: small,", "- {name: small, ranges: {x: [1, 0]},", "[1, 0]",
      "verify.cases[0].ranges.x", "must be below high", None),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  sync_check: yes please\n",
+     "yes please", "verify.sync_check", "expected true or false", None),
 ]
 
 
@@ -162,6 +164,14 @@ def test_path_escaping_the_package_is_refused(workspace):
 def test_case_missing_a_required_input_shape(workspace):
     err = load_error(workspace, manifest().replace("shapes: {x: [4, 64]}", "shapes: {}"))
     assert "no shape for input 'x'" in err.message
+
+
+def test_sync_check_is_off_unless_the_manifest_asks(workspace):
+    workspace.operator("addone")
+    assert workspace.load().packages["//packages/addone"].verify.sync_check is False
+    text = manifest().replace("golden: golden.py:golden\n", "golden: golden.py:golden\n  sync_check: true\n")
+    workspace.operator("addone", manifest=text)
+    assert workspace.load().packages["//packages/addone"].verify.sync_check is True
 
 
 def test_tolerance_defaults_and_overrides(workspace):

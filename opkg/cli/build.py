@@ -6,11 +6,12 @@ import json
 
 import click
 
-from opkg.cli.options import build_options
+from opkg.cli.options import build_options, sync_check_option
 
 
 def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bool,
-              detail: bool, locked: bool = False, explain: bool = False):
+              detail: bool, locked: bool = False, explain: bool = False,
+              sync_check: bool = False):
     from opkg import engine
     from opkg.ui import Progress, summary_line, verification_table
     from opkg.workspace import Workspace
@@ -28,7 +29,7 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
     try:
         result = engine.build(ws, list(targets), socs=socs, toolchain=toolchain, jobs=jobs,
                               keep_going=keep_going, bundle=bundle, on_event=on_event,
-                              locked=locked, explain=explain)
+                              locked=locked, explain=explain, sync_check=sync_check)
     finally:
         progress.finish()
     if as_json:
@@ -86,7 +87,8 @@ def _rel(path, root) -> str:
               help="Fail (exit 3) if toolchain resolution differs from opkg.lock (for CI).")
 @click.option("--explain", is_flag=True,
               help="Say why each step ran: which input, flag or toolchain identity changed.")
-def build(targets, socs, toolchain, jobs, keep_going, as_json, locked, explain):
+@sync_check_option
+def build(targets, socs, toolchain, jobs, keep_going, as_json, locked, explain, sync_check):
     """Build, verify and bundle packages.
 
     TARGETS are labels (//packages/layernorm), patterns (//packages/..., //...), paths
@@ -104,6 +106,7 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, locked, explain):
       opkg build //... -j 8 --keep-going
       opkg build //packages/add_custom --soc Ascend910B1 --json
       opkg build //... --locked                 CI: toolchains exactly as in opkg.lock
+      opkg build //... --sync-check             also check pipe synchronisation
 
     Toolchain alignment (CANN, driver, SoC against each package's pins) is checked before
     anything compiles; see `opkg toolchain check`.
@@ -112,14 +115,15 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, locked, explain):
     misalignment.
     """
     run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=True, detail=False,
-              locked=locked, explain=explain)
+              locked=locked, explain=explain, sync_check=sync_check)
 
 
 @click.command()
 @build_options
 @click.option("--explain", is_flag=True,
               help="Say why each step ran: which input, flag or toolchain identity changed.")
-def test(targets, socs, toolchain, jobs, keep_going, as_json, explain):
+@sync_check_option
+def test(targets, socs, toolchain, jobs, keep_going, as_json, explain, sync_check):
     """Verify packages against their NumPy goldens and print the full report.
 
     Builds what verification needs (no bundles) and prints every case with its errors and
@@ -129,6 +133,10 @@ def test(targets, socs, toolchain, jobs, keep_going, as_json, explain):
     Examples:
       opkg test //packages/layernorm
       opkg test //... --json
+      opkg test //packages/softmax --sync-check
+
+    --sync-check runs the same kernel libraries (no recompile) with the pipeline hazard check
+    on; the result is kept apart from unchecked runs.
     """
     run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=False, detail=True,
-              explain=explain)
+              explain=explain, sync_check=sync_check)

@@ -21,3 +21,12 @@ def build_options(f):
     ]):
         f = decorator(f)
     return f
+
+
+def sync_check_option(f):
+    """--sync-check for the commands that verify (build, test)."""
+    return click.option(
+        "--sync-check", is_flag=True,
+        help="Also fail verification on intra-core pipeline hazards: UB that one pipe (MTE2, V, "
+             "MTE3, scalar) accesses while another pipe's access is unsynchronised (no queue "
+             "hand-off, flag or PIPE_ALL barrier). Off by default: CANN inserts syncs itself.")(f)

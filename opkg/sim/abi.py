@@ -6,6 +6,7 @@ from __future__ import annotations
 import ctypes as C
 
 ABI_VERSION = 3
+LAUNCH_SYNC_CHECK = 1   # OpkgKernelLaunch.flags bit: check intra-core pipeline hazards
 MAX_DIMS = 8
 MAX_WORKSPACES = 16
 
@@ -95,6 +96,8 @@ class OpkgKernelLaunch(C.Structure):
         ("args", C.POINTER(OpkgGmArg)),
         ("log", C.c_void_p),
         ("log_cap", C.c_uint64),
+        ("flags", C.c_uint32),
+        ("reserved", C.c_uint32),
     ]
 
 

@@ -304,8 +304,10 @@ def run_tiling(host_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
 
 
 def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
-             inputs: dict[str, np.ndarray], outputs: dict[str, np.ndarray], attrs: dict) -> RunInfo:
-    """Tiling, then the kernel over every block; writes `outputs` in place."""
+             inputs: dict[str, np.ndarray], outputs: dict[str, np.ndarray], attrs: dict, *,
+             sync_check: bool = False) -> RunInfo:
+    """Tiling, then the kernel over every block; writes `outputs` in place. `sync_check` also
+    fails on intra-core pipeline hazards (accesses of one UB byte by two pipes, unsynchronised)."""
     in_arrays: dict[str, np.ndarray | None] = {}
     for t in op.inputs:
         arr = inputs.get(t.name)
@@ -383,6 +385,7 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     launch.sys_workspace = int(soc.extra.get("lib_workspace_bytes", DEFAULT_LIB_WORKSPACE))
     launch.arg_count = params
     launch.extra_regions = len(extra)
+    launch.flags = abi.LAUNCH_SYNC_CHECK if sync_check else 0
     launch.args = args
     launch.log = C.cast(log, C.c_void_p)
     launch.log_cap = LOG_CAPACITY

@@ -263,7 +263,7 @@ class CannToolchain:
     # -- planning -------------------------------------------------------------------------
 
     def plan_target(self, pkg, soc: SocInfo, deps, out: Path, *, provenance: dict,
-                    verify: bool = True, bundle: bool = True):
+                    verify: bool = True, bundle: bool = True, sync_check: bool = False):
         from opkg.bundle import bundle_filename
 
         op = pkg.op
@@ -415,7 +415,8 @@ class CannToolchain:
             from opkg.toolchains import get_toolchain
 
             sim_target, sim_actions = get_toolchain("sim", self.ws).plan_target(
-                pkg, soc, deps, out, provenance=provenance, verify=True, bundle=False)
+                pkg, soc, deps, out, provenance=provenance, verify=True, bundle=False,
+                sync_check=sync_check)
             actions.extend(sim_actions)
             reports = dict(sim_target.reports)
 

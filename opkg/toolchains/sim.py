@@ -86,7 +86,7 @@ class SimToolchain:
     # -- planning -------------------------------------------------------------------------
 
     def plan_target(self, pkg, soc, deps, out: Path, *, provenance: dict, verify: bool = True,
-                    bundle: bool = True):
+                    bundle: bool = True, sync_check: bool = False):
         from opkg.sim import codegen, flags
 
         fp = self.fingerprint()
@@ -172,7 +172,7 @@ class SimToolchain:
             job = vdir / "verify-job.json"
             report = vdir / "verification.json"
             actions.append(Action("write", (str(job),), content=json.dumps(
-                _verify_job(pkg, soc, variant, host_lib, lib, self._root()), indent=1,
+                _verify_job(pkg, soc, variant, host_lib, lib, self._root(), sync_check), indent=1,
                 sort_keys=True), target=tid, step="generate",
                 description=f"plan verification {pkg.name} {variant.name}"))
             actions.append(Action(
@@ -239,11 +239,16 @@ def _portable(path: Path, root: Path) -> str:
         return str(path)
 
 
-def _verify_job(pkg, soc, variant, host_lib: Path, kernel_lib: Path, root: Path) -> dict:
+def _verify_job(pkg, soc, variant, host_lib: Path, kernel_lib: Path, root: Path,
+                sync_check: bool = False) -> dict:
     # a job names no absolute path inside the workspace: its bytes, and so the cache key of
     # the verification, are the same in every checkout
     v = pkg.verify
+    # --sync-check (or the manifest's verify.sync_check) is a runtime switch of the same kernel
+    # library: it changes the job, so the verification reruns, while nothing recompiles
+    checked = {"sync_check": True} if sync_check or v.sync_check else {}
     return {
+        **checked,
         "package": pkg.label, "name": pkg.name, "op": pkg.op.to_json(),
         "variant": variant.name, "soc": soc.to_json(),
         "host_lib": _portable(host_lib, root), "kernel_lib": _portable(kernel_lib, root),

@@ -172,7 +172,7 @@ def _run_kernel(job, op, variant, soc, inputs, outputs, attrs):
     from opkg.sim.runtime import run_case
 
     return run_case(Path(job["host_lib"]), Path(job["kernel_lib"]), op, variant, soc, inputs,
-                    outputs, attrs)
+                    outputs, attrs, sync_check=bool(job.get("sync_check")))
 
 
 def load_golden(file: str, function: str):
@@ -248,7 +248,7 @@ def _report(job: dict, results: list[dict], error: str | None = None) -> dict:
     return {
         "package": job["package"], "name": job["name"], "variant": job["variant"],
         "soc": job["soc"]["name"], "toolchain": "sim", "seed": job["seed"],
-        "kernel_source": job["kernel_source"],
+        "kernel_source": job["kernel_source"], "sync_check": bool(job.get("sync_check")),
         "passed": error is None and bool(results) and failed == 0,
         "error": error, "cases": len(job["cases"]), "failed": failed if error is None else
         len(job["cases"]), "results": results, **worst,

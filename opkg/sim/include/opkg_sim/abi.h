@@ -8,6 +8,8 @@
 #define OPKG_SIM_EXPORT __attribute__((visibility("default")))
 #define OPKG_SIM_MAX_DIMS 8
 #define OPKG_SIM_MAX_WORKSPACES 16
+// OpkgKernelLaunch.flags
+#define OPKG_SIM_LAUNCH_SYNC_CHECK 1u   // check intra-core pipeline hazards (hazard.h)
 
 extern "C" {
 
@@ -86,6 +88,8 @@ struct OpkgKernelLaunch {
     const OpkgGmArg* args;
     char* log;                 // kernel printf output, NUL-terminated
     uint64_t log_cap;
+    uint32_t flags;            // OPKG_SIM_LAUNCH_* bits
+    uint32_t reserved;
 };
 
 }  // extern "C"

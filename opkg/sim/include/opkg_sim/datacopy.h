@@ -130,7 +130,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     opkg_sim::check_gt(src, bytes, "DataCopy GM->UB", loc);
     opkg_sim::check_gm_defined(src.ptr_, bytes, "DataCopy GM->UB", loc);
     std::memcpy(dst.ptr_, src.ptr_, bytes);
-    opkg_sim::mark_written(dst.ptr_, bytes);
+    opkg_sim::mark_written(dst.ptr_, bytes, opkg_sim::Pipe::MTE2);
 }
 
 template <class T>
@@ -140,7 +140,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     uint64_t bytes = uint64_t(count) * sizeof(T);
     opkg_sim::check_ub(src, bytes, "DataCopy UB->GM", "source", loc);
     opkg_sim::check_gt(dst, bytes, "DataCopy UB->GM", loc);
-    opkg_sim::check_read(src.ptr_, bytes, "DataCopy UB->GM", "source", loc);
+    opkg_sim::check_read(src.ptr_, bytes, "DataCopy UB->GM", "source", loc, opkg_sim::Pipe::MTE3);
     opkg_sim::store_gm(dst.ptr_, src.ptr_, bytes, "DataCopy UB->GM", loc);
 }
 
@@ -170,7 +170,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     for (uint32_t i = 0; i < p.blockCount; ++i) {
         opkg_sim::check_gm_defined(s + i * sstep, blk, "DataCopy GM->UB", loc);
         std::memcpy(d + i * dstep, s + i * sstep, blk);
-        opkg_sim::mark_written(d + i * dstep, blk);
+        opkg_sim::mark_written(d + i * dstep, blk, opkg_sim::Pipe::MTE2);
     }
 }
 
@@ -185,7 +185,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
-        opkg_sim::check_read(s + i * sstep, blk, "DataCopy UB->GM", "source", loc);
+        opkg_sim::check_read(s + i * sstep, blk, "DataCopy UB->GM", "source", loc, opkg_sim::Pipe::MTE3);
         opkg_sim::store_gm(reinterpret_cast<T*>(d + i * dstep), reinterpret_cast<const T*>(s + i * sstep), blk,
                            "DataCopy UB->GM", loc);
     }
@@ -244,9 +244,9 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
             T* tail = reinterpret_cast<T*>(r + left * sizeof(T) + p.blockLen);
             uint64_t n = (row_ub - left * sizeof(T) - p.blockLen) / sizeof(T);
             for (uint64_t k = 0; k < n; ++k) tail[k] = pad.paddingValue;
-            opkg_sim::mark_written(r, row_ub);
+            opkg_sim::mark_written(r, row_ub, opkg_sim::Pipe::MTE2);
         } else {
-            opkg_sim::mark_written(r, left * sizeof(T) + p.blockLen);
+            opkg_sim::mark_written(r, left * sizeof(T) + p.blockLen, opkg_sim::Pipe::MTE2);
         }
     }
 }
@@ -275,7 +275,7 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
-        opkg_sim::check_read(s + i * sstep, p.blockLen, "DataCopyPad UB->GM", "source", loc);
+        opkg_sim::check_read(s + i * sstep, p.blockLen, "DataCopyPad UB->GM", "source", loc, opkg_sim::Pipe::MTE3);
         opkg_sim::store_gm(reinterpret_cast<T*>(d + i * dstep), reinterpret_cast<const T*>(s + i * sstep), p.blockLen,
                            "DataCopyPad UB->GM", loc);
     }

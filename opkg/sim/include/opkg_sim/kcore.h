@@ -91,6 +91,11 @@ struct GmWrite {
 
 struct Barrier;
 
+// The pipes of an AI Core that touch UB, as bits (a set of pipes is a mask). NONE: an access
+// that orders itself (DumpTensor) and is not checked for hazards.
+enum class Pipe : uint8_t { NONE = 0, S = 1, V = 2, MTE2 = 4, MTE3 = 8 };
+struct SyncState;   // hazard.h: unordered accesses per UB byte, present only for --sync-check runs
+
 // Thrown when block 0 reaches SyncAll while blocks run one after another: the launch is undone
 // and rerun with every block on its own thread.
 struct NeedConcurrent {};
@@ -119,6 +124,7 @@ struct BlockState {
     int64_t epoch = 0;
     int atomic = 0;            // SetAtomicAdd<T>: a code for T; 0 = plain stores
     const char* atomic_type = "";
+    SyncState* sync = nullptr; // set when the launch asked for --sync-check (hazard.h)
 };
 
 inline BlockState& block() {
@@ -262,11 +268,22 @@ private:
     }
 };
 
-inline void mark_written(const void* p, uint64_t bytes) {
+inline void sync_read(const uint8_t* p, uint64_t n, Pipe pipe, const char* op, const char* role, SrcLoc loc);
+inline void sync_write(const uint8_t* p, uint64_t n, Pipe pipe, SrcLoc loc);
+
+// Shadow byte values: what is known about a UB byte in this block.
+enum : uint8_t { UB_UNWRITTEN = 0, UB_WRITTEN = 1, UB_STALE = 2 /* written, then its queue buffer handed out again */ };
+
+// `pipe` is the pipe of the writing instruction (vector instructions unless said otherwise);
+// the call site is the latest checked API call (every API checks its operands first).
+inline void mark_written(const void* p, uint64_t bytes, Pipe pipe = Pipe::V) {
     BlockState& b = block();
     if (!b.shadow || !bytes) return;
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
-    if (off < b.ub_bytes) std::memset(b.shadow + off, 1, bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off);
+    if (off >= b.ub_bytes) return;
+    uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
+    std::memset(b.shadow + off, UB_WRITTEN, n);
+    if (b.sync) sync_write(b.ub + off, n, pipe, b.last);
 }
 
 inline const UbAlloc* alloc_at(uint64_t off) {
@@ -276,24 +293,60 @@ inline const UbAlloc* alloc_at(uint64_t off) {
     return nullptr;
 }
 
-// Fails when [p, p+bytes) holds UB bytes nothing wrote in this block: the hardware would read
-// whatever an earlier kernel or tile left there.
-inline void check_read(const void* p, uint64_t bytes, const char* op, const char* role, SrcLoc loc) {
+// The first shadow byte in [s, s+n) that is not UB_WRITTEN, or nullptr.
+inline const uint8_t* first_hole(const uint8_t* s, uint64_t n) {
+    const uint64_t all_written = 0x0101010101010101ull * UB_WRITTEN;
+    for (; n >= 8; s += 8, n -= 8) {
+        uint64_t w;
+        std::memcpy(&w, s, 8);
+        if (w != all_written) break;
+    }
+    for (; n; ++s, --n) {
+        if (*s != UB_WRITTEN) return s;
+    }
+    return nullptr;
+}
+
+// Fails when [p, p+bytes) holds UB bytes nothing wrote in this block, or nothing wrote since
+// AllocTensor handed their queue buffer out again: the hardware would read whatever an earlier
+// kernel or tile left there. Then, under --sync-check, checks the read against the other pipes.
+inline void check_read(const void* p, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
+                       Pipe pipe = Pipe::V) {
     BlockState& b = block();
     if (!b.shadow || !bytes) return;
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
     if (off >= b.ub_bytes) return;
     uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
-    const void* hole = std::memchr(b.shadow + off, 0, n);
-    if (!hole) return;
-    uint64_t first = uint64_t(static_cast<const uint8_t*>(hole) - b.shadow);
-    const UbAlloc* a = alloc_at(first);
-    std::string where = a ? format(" of a %s set up at %s:%d", a->kind.c_str(), a->file ? a->file : "?", a->line) : "";
-    fail(loc, format("%s reads %s bytes at UB offset %llu that nothing wrote in this block (UB byte %llu, "
-                     "%llu bytes into the operand%s); the hardware would read stale data. Fill it first "
-                     "(DataCopy, Duplicate, ...) or shorten the count.",
-                     op, role, (unsigned long long)off, (unsigned long long)first,
-                     (unsigned long long)(first - off), where.c_str()));
+    const uint8_t* hole = first_hole(b.shadow + off, n);
+    if (hole) {
+        uint64_t first = uint64_t(hole - b.shadow);
+        const UbAlloc* a = alloc_at(first);
+        std::string where = a ? format(" of a %s set up at %s:%d", a->kind.c_str(), a->file ? a->file : "?", a->line) : "";
+        if (*hole == UB_STALE) {
+            fail(loc, format("%s reads %s bytes at UB offset %llu (UB byte %llu, %llu bytes into the operand%s) that "
+                             "an earlier tile wrote and nothing wrote since AllocTensor handed this buffer out "
+                             "again; the hardware would read the earlier tile's data. Fill it first in this tile "
+                             "(DataCopy, Duplicate, ...) or shorten the count.",
+                             op, role, (unsigned long long)off, (unsigned long long)first,
+                             (unsigned long long)(first - off), where.c_str()));
+        }
+        fail(loc, format("%s reads %s bytes at UB offset %llu that nothing wrote in this block (UB byte %llu, "
+                         "%llu bytes into the operand%s); the hardware would read stale data. Fill it first "
+                         "(DataCopy, Duplicate, ...) or shorten the count.",
+                         op, role, (unsigned long long)off, (unsigned long long)first,
+                         (unsigned long long)(first - off), where.c_str()));
+    }
+    if (b.sync && pipe != Pipe::NONE) sync_read(b.ub + off, n, pipe, op, role, loc);
+}
+
+// AllocTensor hands a queue buffer out for a new tile: what an earlier tile wrote there is stale.
+inline void mark_stale(const void* p, uint64_t bytes) {
+    BlockState& b = block();
+    if (!b.shadow) return;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
+    for (uint64_t i = off; i < off + bytes && i < b.ub_bytes; ++i) {
+        if (b.shadow[i] == UB_WRITTEN) b.shadow[i] = UB_STALE;
+    }
 }
 
 inline void log_line(const std::string& text) {
@@ -320,4 +373,6 @@ inline void log_line(const std::string& text) {
 }
 
 }  // namespace opkg_sim
+
+#include "opkg_sim/hazard.h"
 #endif

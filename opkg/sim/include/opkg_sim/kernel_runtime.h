@@ -9,6 +9,7 @@
 #include <csignal>
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <new>
 #include <thread>
 #include "kernel_operator.h"
@@ -135,6 +136,9 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
                     Barrier* barrier, BlockError& err) {
     BlockState& b = block();
     b = BlockState();
+    std::unique_ptr<SyncState> sync;
+    if (L.in->flags & OPKG_SIM_LAUNCH_SYNC_CHECK) sync.reset(new SyncState(L.in->ub_bytes));
+    b.sync = sync.get();
     b.idx = idx;
     b.num = L.in->block_dim;
     b.ub = arena;

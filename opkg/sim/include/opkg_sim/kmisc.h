@@ -1,5 +1,6 @@
-// Block identity, synchronisation (no-ops: the sim runs each block's instructions in program
-// order), kernel printf, ASSERT, workspace helpers and tiling-key dispatch.
+// Block identity, synchronisation (the sim runs each block's instructions in program order;
+// barriers and flags only feed the --sync-check hazard model, hazard.h), kernel printf, ASSERT,
+// workspace helpers and tiling-key dispatch.
 #ifndef OPKG_SIM_KMISC_H
 #define OPKG_SIM_KMISC_H
 
@@ -16,15 +17,67 @@ inline int64_t GetSubBlockIdx() { return 0; }
 inline int64_t GetTaskRation() { return 1; }
 inline int64_t GetSubBlockNum() { return 1; }
 
-template <pipe_t pipe = PIPE_ALL> inline void PipeBarrier() {}
-template <HardEvent evt> inline void SetFlag(int32_t) {}
-template <HardEvent evt> inline void WaitFlag(int32_t) {}
+}  // namespace AscendC
+
+namespace opkg_sim {
+
+inline Pipe pipe_of(pipe_t p) {
+    switch (p) {
+        case PIPE_S: return Pipe::S;
+        case PIPE_V: return Pipe::V;
+        case PIPE_MTE2: return Pipe::MTE2;
+        case PIPE_MTE3: return Pipe::MTE3;
+        default: return Pipe::NONE;   // cube and fixpipe pipes never touch UB here
+    }
+}
+
+// HardEvent A_B: (A, B) among the pipes that touch UB; NONE for the others.
+inline std::pair<Pipe, Pipe> event_pipes(AscendC::HardEvent e) {
+    using H = AscendC::HardEvent;
+    switch (e) {
+        case H::MTE2_V: return {Pipe::MTE2, Pipe::V};
+        case H::V_MTE2: return {Pipe::V, Pipe::MTE2};
+        case H::MTE3_V: return {Pipe::MTE3, Pipe::V};
+        case H::V_MTE3: return {Pipe::V, Pipe::MTE3};
+        case H::MTE3_MTE2: return {Pipe::MTE3, Pipe::MTE2};
+        case H::MTE2_MTE3: return {Pipe::MTE2, Pipe::MTE3};
+        case H::S_V: return {Pipe::S, Pipe::V};
+        case H::V_S: return {Pipe::V, Pipe::S};
+        case H::S_MTE2: return {Pipe::S, Pipe::MTE2};
+        case H::MTE2_S: return {Pipe::MTE2, Pipe::S};
+        case H::S_MTE3: return {Pipe::S, Pipe::MTE3};
+        case H::MTE3_S: return {Pipe::MTE3, Pipe::S};
+        default: return {Pipe::NONE, Pipe::NONE};
+    }
+}
+
+inline void set_flag(std::pair<Pipe, Pipe> e, int32_t id) {
+    if (e.first != Pipe::NONE && e.second != Pipe::NONE) sync_set_flag(e.first, e.second, id);
+}
+inline void wait_flag(std::pair<Pipe, Pipe> e, int32_t id) {
+    if (e.first != Pipe::NONE && e.second != Pipe::NONE) sync_wait_flag(e.first, e.second, id);
+}
+// PipeBarrier<PIPE_X> orders pipe X with itself, which the hazard model never questions.
+inline void pipe_barrier(pipe_t p) {
+    if (p == PIPE_ALL) sync_barrier_all();
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+template <pipe_t pipe = PIPE_ALL> inline void PipeBarrier() { opkg_sim::pipe_barrier(pipe); }
+template <HardEvent evt> inline void SetFlag(int32_t id) { opkg_sim::set_flag(opkg_sim::event_pipes(evt), id); }
+template <HardEvent evt> inline void WaitFlag(int32_t id) { opkg_sim::wait_flag(opkg_sim::event_pipes(evt), id); }
 // A barrier across all blocks. Blocks first run one after another; block 0 reaching SyncAll
 // switches the launch to one thread per block (see kernel_runtime.h).
 inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::BlockState& b = opkg_sim::block();
     opkg_sim::note(loc);
-    if (b.num <= 1) return;
+    if (b.num <= 1) {
+        opkg_sim::sync_barrier_all();
+        return;
+    }
     if (!b.barrier) {
         if (b.idx == 0) throw opkg_sim::NeedConcurrent{};
         opkg_sim::fail(loc, opkg_sim::format(
@@ -34,6 +87,7 @@ inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     }
     b.barrier->arrive(loc);
     ++b.epoch;
+    opkg_sim::sync_barrier_all();   // every pipe of every core has drained
 }
 template <bool isAIVOnly = true>
 inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { SyncAll(loc); }
@@ -89,7 +143,8 @@ template <class T>
 inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t dumpSize,
                        opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     uint32_t n = dumpSize < t.size_ ? dumpSize : t.size_;
-    opkg_sim::check_read(t.ptr_, uint64_t(n) * sizeof(T), "DumpTensor", "the tensor", loc);
+    // DumpTensor waits for the pipes itself: no hazard check
+    opkg_sim::check_read(t.ptr_, uint64_t(n) * sizeof(T), "DumpTensor", "the tensor", loc, opkg_sim::Pipe::NONE);
     dump_values(opkg_sim::format("UB@%llu", (unsigned long long)t.ub_offset()).c_str(), t.ptr_, desc, n);
 }
 
@@ -103,9 +158,13 @@ inline void DumpTensor(const GlobalTensor<T>& t, uint32_t desc, uint32_t dumpSiz
 }  // namespace AscendC
 
 // Old-style intrinsic spellings some samples still use.
-inline void pipe_barrier(pipe_t) {}
-inline void set_flag(pipe_t, pipe_t, event_t) {}
-inline void wait_flag(pipe_t, pipe_t, event_t) {}
+inline void pipe_barrier(pipe_t p) { opkg_sim::pipe_barrier(p); }
+inline void set_flag(pipe_t from, pipe_t to, event_t id) {
+    opkg_sim::set_flag({opkg_sim::pipe_of(from), opkg_sim::pipe_of(to)}, id);
+}
+inline void wait_flag(pipe_t from, pipe_t to, event_t id) {
+    opkg_sim::wait_flag({opkg_sim::pipe_of(from), opkg_sim::pipe_of(to)}, id);
+}
 
 #ifndef ASSERT
 #define ASSERT(expr) ((expr) ? (void)0 : ::opkg_sim::assert_fail(#expr, __FILE__, __LINE__))

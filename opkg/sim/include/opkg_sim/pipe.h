@@ -12,7 +12,7 @@ class TPipe;
 
 class TQueBase {
 public:
-    TQueBase(TPosition pos, int32_t depth) : pos_(pos), depth_(depth) {}
+    TQueBase(TPosition pos, int32_t depth, TPosition dst = TPosition::MAX) : pos_(pos), dst_(dst), depth_(depth) {}
 
     template <class T>
     LocalTensor<T> AllocTensor(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
@@ -20,6 +20,10 @@ public:
         for (uint32_t i = 0; i < num_; ++i) {
             if (!in_use_[i]) {
                 in_use_[i] = true;
+                // A new tile: the queue waited for the previous tile's consumers (hazard.h),
+                // and what that tile left in the buffer is stale.
+                opkg_sim::mark_stale(base_ + uint64_t(i) * len_, len_);
+                opkg_sim::sync_release(base_ + uint64_t(i) * len_, len_);
                 return LocalTensor<T>(reinterpret_cast<T*>(base_ + uint64_t(i) * len_), len_ / sizeof(T), pos_);
             }
         }
@@ -36,7 +40,7 @@ public:
             opkg_sim::fail(loc, opkg_sim::format("EnQue on a %s already holding %d tensor(s) (its depth)",
                                                  describe().c_str(), depth_));
         }
-        fifo_.push_back(i);
+        fifo_.push_back(Entry{i, opkg_sim::sync_mark()});
         return true;
     }
     template <class T>
@@ -47,8 +51,10 @@ public:
                 "DeQue on an empty %s; on hardware this blocks forever. Each DeQue needs a matching EnQue.",
                 describe().c_str()));
         }
-        int32_t i = fifo_.front();
+        Entry e = fifo_.front();
         fifo_.pop_front();
+        int32_t i = e.index;
+        opkg_sim::sync_handoff(base_ + uint64_t(i) * len_, len_, consumers(), e.enqueued);
         return LocalTensor<T>(reinterpret_cast<T*>(base_ + uint64_t(i) * len_), len_ / sizeof(T), pos_);
     }
     template <class T>
@@ -79,14 +85,30 @@ public:
         return opkg_sim::format("TQue<%s, depth %d>", opkg_sim::position_name(pos_), depth_);
     }
 
+    // The pipes an EnQue/DeQue hand-off synchronises with the producer: the queue's event
+    // (VECIN MTE2->V, VECOUT V->MTE3); a queue between two other positions, every pipe.
+    uint8_t consumers() const {
+        if (dst_ == TPosition::MAX || dst_ == pos_) {
+            if (pos_ == TPosition::VECIN) return uint8_t(opkg_sim::Pipe::V);
+            if (pos_ == TPosition::VECOUT) return uint8_t(opkg_sim::Pipe::MTE3);
+        }
+        return 0xFF;
+    }
+
+    struct Entry {
+        int32_t index;
+        uint32_t enqueued;   // accesses recorded before the EnQue (hazard.h)
+    };
+
     // Set by TPipe::InitBuffer.
     TPosition pos_;
+    TPosition dst_;      // TQueBind's second position
     int32_t depth_;
     uint8_t* base_ = nullptr;
     uint32_t len_ = 0;
     uint32_t num_ = 0;
     std::vector<bool> in_use_;
-    std::deque<int32_t> fifo_;
+    std::deque<Entry> fifo_;
 
 private:
     void require_init(const char* what, opkg_sim::SrcLoc loc) const {
@@ -115,7 +137,7 @@ public:
 template <TPosition src, TPosition dst, int32_t depth = 1, auto mask = 0>
 class TQueBind : public TQueBase {
 public:
-    TQueBind() : TQueBase(src, depth) {}
+    TQueBind() : TQueBase(src, depth, dst) {}
 };
 
 class TBufBase {

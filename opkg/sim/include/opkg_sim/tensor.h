@@ -27,18 +27,20 @@ public:
     }
     T GetValue(uint32_t i, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
         check_index(i, "GetValue", loc);
-        opkg_sim::check_read(ptr_ + i, sizeof(T), "LocalTensor::GetValue", "an element", loc);
+        opkg_sim::check_read(ptr_ + i, sizeof(T), "LocalTensor::GetValue", "an element", loc, opkg_sim::Pipe::S);
         return ptr_[i];
     }
     template <class V>
     void SetValue(uint32_t i, V v, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
         check_index(i, "SetValue", loc);
         ptr_[i] = static_cast<T>(v);
-        opkg_sim::mark_written(ptr_ + i, sizeof(T));
+        opkg_sim::mark_written(ptr_ + i, sizeof(T), opkg_sim::Pipe::S);
     }
-    // Raw element access may be a store: counted as one so that it never causes a false report.
+    // Raw element access may be a store: counted as one so that it never causes a false report
+    // of unwritten UB; under --sync-check it is a scalar load and store.
     T& operator()(uint32_t i) const {
-        opkg_sim::mark_written(ptr_ + i, sizeof(T));
+        opkg_sim::sync_scalar_touch(ptr_ + i, sizeof(T));
+        opkg_sim::mark_written(ptr_ + i, sizeof(T), opkg_sim::Pipe::S);
         return ptr_[i];
     }
     uint32_t GetSize() const { return size_; }

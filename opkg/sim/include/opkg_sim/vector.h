@@ -312,6 +312,7 @@ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, con
     opkg_sim::check_read(src0.ptr_, uint64_t(count) * sizeof(U), "MulAddDst", "src0", loc);
     opkg_sim::check_read(src1.ptr_, uint64_t(count) * sizeof(U), "MulAddDst", "src1", loc);
     opkg_sim::check_read(dst.ptr_, uint64_t(count) * sizeof(T), "MulAddDst", "dst", loc);
+    opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
     using C = opkg_sim::calc_t<T>;
     for (int32_t i = 0; i < count; ++i) {
         C prod = static_cast<C>(static_cast<T>(static_cast<C>(src0.ptr_[i]) * static_cast<C>(src1.ptr_[i])));
@@ -398,6 +399,7 @@ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const typ
     opkg_sim::check_vec(src, count, "Axpy", "src", loc);
     opkg_sim::check_read(src.ptr_, uint64_t(count) * sizeof(U), "Axpy", "src", loc);
     opkg_sim::check_read(dst.ptr_, uint64_t(count) * sizeof(T), "Axpy", "dst", loc);
+    opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
     using C = opkg_sim::calc_t<T>;
     const C s = static_cast<C>(static_cast<opkg_sim::calc_t<U>>(scalarValue));
     for (int32_t i = 0; i < count; ++i) {
