@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import ctypes as C
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 MAX_DIMS = 8
 MAX_WORKSPACES = 16
+MAX_VEC_KINDS = 48
+COPY_BUCKETS = 5
 
 # OpkgError.kind
 KIND_RULE, KIND_ASSERT, KIND_TILING, KIND_INTERNAL = 1, 2, 3, 4
@@ -82,6 +84,35 @@ class OpkgGmArg(C.Structure):
     _fields_ = [("ptr", C.c_void_p), ("bytes", C.c_uint64), ("name", C.c_char_p)]
 
 
+class OpkgVecKind(C.Structure):
+    _fields_ = [
+        ("name", C.c_char * 24),
+        ("calls", C.c_uint64),
+        ("elements", C.c_uint64),
+        ("bytes", C.c_uint64),
+        ("repeats", C.c_uint64),
+    ]
+
+
+class OpkgBlockProfile(C.Structure):
+    _fields_ = [
+        ("gm_read_bytes", C.c_uint64),
+        ("gm_write_bytes", C.c_uint64),
+        ("copies", C.c_uint64 * 3),
+        ("copy_bytes", C.c_uint64 * 3),
+        ("copy_hist", (C.c_uint64 * COPY_BUCKETS) * 3),
+        ("max_copy_bytes", C.c_uint64),
+        ("ub_alloc_bytes", C.c_uint64),
+        ("ub_touched_bytes", C.c_uint64),
+        ("queues", C.c_uint32),
+        ("min_queue_buffers", C.c_uint32),
+        ("max_queue_buffers", C.c_uint32),
+        ("vec_kinds", C.c_uint32),
+        ("vec_other_calls", C.c_uint64),
+        ("vec", OpkgVecKind * MAX_VEC_KINDS),
+    ]
+
+
 class OpkgKernelLaunch(C.Structure):
     _fields_ = [
         ("abi", C.c_uint32),
@@ -94,6 +125,7 @@ class OpkgKernelLaunch(C.Structure):
         ("args", C.POINTER(OpkgGmArg)),
         ("log", C.c_void_p),
         ("log_cap", C.c_uint64),
+        ("profile", C.POINTER(OpkgBlockProfile)),
     ]
 
 
