@@ -44,3 +44,11 @@ def test_profile_table_and_json_after_a_build(workspace):
     assert (c["gm_read_bytes"], c["gm_write_bytes"]) == (2 * 48 * 1024 * 4, 48 * 1024 * 4)
     assert c["vector"]["by_kind"]["Add"]["elements"] == 48 * 1024
     assert c["min_queue_buffers"] == 2 and even32["estimate"]["overlapped"]
+
+
+def test_profile_help_has_examples_and_says_model(tmp_path):
+    r = opkg("profile", "--help", cwd=tmp_path, check=0)
+    text = " ".join(r.stdout.split())      # independent of where click wraps
+    assert "opkg profile //packages/layernorm" in text and "not a measurement" in text
+    r = opkg("--help", cwd=tmp_path, check=0)
+    assert "profile" in r.stdout
