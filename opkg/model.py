@@ -188,8 +188,10 @@ class SocInfo:
     vector_cores: int | None
     cube_cores: int | None
     l1_bytes: int | None = None
-    gm_bandwidth_gbps: float | None = None   # sim profile roofline inputs
-    vector_gflops: float | None = None
+    # Kernel profile model inputs (docs/profile.md); None = not publicly known, no estimate.
+    gm_bandwidth_gbps: float | None = None       # GM (HBM/DDR) bandwidth of the chip, GB/s (1e9 B/s)
+    clock_ghz: float | None = None               # AI core clock
+    vector_bytes_per_cycle: float | None = None  # vector unit throughput per core
     extra: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -200,7 +202,8 @@ class SocInfo:
     def to_json(self) -> dict:
         return {k: getattr(self, k) for k in (
             "name", "short", "family", "npu_arch", "vec_arch", "cube_arch", "ub_bytes",
-            "vector_cores", "cube_cores", "l1_bytes", "gm_bandwidth_gbps", "vector_gflops")}
+            "vector_cores", "cube_cores", "l1_bytes", "gm_bandwidth_gbps", "clock_ghz",
+            "vector_bytes_per_cycle")}
 
     @classmethod
     def from_json(cls, data: dict) -> "SocInfo":

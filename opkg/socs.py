@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from opkg import yamlloc
 from opkg.errors import ManifestError, Location, did_you_mean
 from opkg.model import SocInfo
 
@@ -23,24 +24,27 @@ def table_path(workspace_root: Path | None) -> Path:
     return BUILTIN_DIR / "socs.yaml"
 
 
+# Kernel profile model fields (opkg/sim/profile.py): positive numbers when present.
+MODEL_FIELDS = {"gm_bandwidth_gbps": "GB/s", "clock_ghz": "GHz", "vector_bytes_per_cycle": "bytes per cycle"}
+
+
 @lru_cache(maxsize=8)
 def _load(path: Path) -> dict[str, SocInfo]:
-    import yaml
-
-    try:
-        data = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as exc:
-        raise ManifestError(f"cannot read the SoC table: {exc}", location=Location(path)) from None
+    doc = yamlloc.load(path)
+    data = doc.data
     if not isinstance(data, dict) or not isinstance(data.get("socs"), dict):
         raise ManifestError("the SoC table needs a 'socs:' mapping", location=Location(path))
     families = data.get("families") or {}
+    for fam, row in families.items():
+        _check_model_fields(doc, ("families", fam), row or {})
     table: dict[str, SocInfo] = {}
     for name, row in data["socs"].items():
         row = dict(row or {})
         family = row.get("family")
         if family not in families:
-            raise ManifestError(f"SoC {name}: unknown family {family!r}", location=Location(path),
+            raise ManifestError(f"SoC {name}: unknown family {family!r}", location=doc.loc(("socs", name)),
                                 hint=f"families: {', '.join(sorted(families))}")
+        _check_model_fields(doc, ("socs", name), row)
         merged = {**families[family], **row, "name": name}
         merged.setdefault("vector_cores", None)
         merged.setdefault("cube_cores", None)
@@ -50,8 +54,19 @@ def _load(path: Path) -> dict[str, SocInfo]:
             table[name] = SocInfo(**{k: v for k, v in merged.items() if k not in extra},
                                   extra=extra)
         except TypeError as exc:
-            raise ManifestError(f"SoC {name}: {exc}", location=Location(path)) from None
+            raise ManifestError(f"SoC {name}: {exc}", location=doc.loc(("socs", name))) from None
     return table
+
+
+def _check_model_fields(doc: yamlloc.Document, where: tuple, row: dict) -> None:
+    for key, unit in MODEL_FIELDS.items():
+        if key not in row:
+            continue
+        value = row[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+            raise doc.error(where + (key,), f"must be a positive number ({unit}), got {value!r}",
+                            hint="leave the field out when the figure is not publicly known; "
+                                 "the profile then names it instead of guessing")
 
 
 def soc_table(workspace_root: Path | None = None) -> dict[str, SocInfo]:

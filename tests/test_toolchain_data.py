@@ -79,3 +79,40 @@ def test_bad_release_table_names_file_and_field(tmp_path, text, field):
     assert info.value.field == field
     assert str(info.value.location.path).endswith("cann_releases.yaml")
     assert info.value.hint
+
+
+def test_profile_figures_are_in_the_table_or_absent():
+    for name in ("Ascend910B1", "Ascend910B4"):
+        soc = get_soc(name)
+        assert soc.gm_bandwidth_gbps > 0 and soc.clock_ghz > 0 and soc.vector_bytes_per_cycle > 0
+    # figures not publicly found stay absent: the profile names them instead of guessing
+    assert get_soc("Ascend910B2").gm_bandwidth_gbps is None
+    assert get_soc("Ascend310P3").clock_ghz is None
+    assert "clock_ghz" in get_soc("Ascend910B4").to_json()
+
+
+TABLE = """\
+families:
+  c220: {npu_arch: 2201, vec_arch: dav-c220-vec, cube_arch: dav-c220-cube, ub_bytes: 196608%s}
+socs:
+  Ascend910B1: {short: ascend910b, family: c220, cube_cores: 24,
+                %s}
+"""
+
+
+@pytest.mark.parametrize("family,soc,line,message", [
+    ("", "gm_bandwidth_gbps: fast", 5,
+     "socs.Ascend910B1.gm_bandwidth_gbps: must be a positive number (GB/s), got 'fast'"),
+    ("", "clock_ghz: 0", 5, "socs.Ascend910B1.clock_ghz: must be a positive number (GHz), got 0"),
+    ("", "clock_ghz: true", 5, "clock_ghz: must be a positive number (GHz), got True"),
+    (", vector_bytes_per_cycle: -256", "vector_cores: 48", 2,
+     "families.c220.vector_bytes_per_cycle: must be a positive number (bytes per cycle), got -256"),
+])
+def test_malformed_profile_figures_are_clear_errors(tmp_path, family, soc, line, message):
+    (tmp_path / "toolchains").mkdir()
+    (tmp_path / "toolchains" / "socs.yaml").write_text(TABLE % (family, soc))
+    with pytest.raises(ManifestError) as e:
+        soc_table(tmp_path)
+    text = e.value.render()
+    assert f"socs.yaml:{line}:" in text and message in text
+    assert "leave the field out" in text

@@ -9,6 +9,8 @@ ABI_VERSION = 3
 LAUNCH_SYNC_CHECK = 1   # OpkgKernelLaunch.flags bit: check intra-core pipeline hazards
 MAX_DIMS = 8
 MAX_WORKSPACES = 16
+MAX_VEC_KINDS = 48
+COPY_BUCKETS = 5
 
 # OpkgError.kind
 KIND_RULE, KIND_ASSERT, KIND_TILING, KIND_INTERNAL = 1, 2, 3, 4
@@ -84,6 +86,35 @@ class OpkgGmArg(C.Structure):
                 ("undefined", C.c_uint32), ("reserved", C.c_uint32)]
 
 
+class OpkgVecKind(C.Structure):
+    _fields_ = [
+        ("name", C.c_char * 24),
+        ("calls", C.c_uint64),
+        ("elements", C.c_uint64),
+        ("bytes", C.c_uint64),
+        ("repeats", C.c_uint64),
+    ]
+
+
+class OpkgBlockProfile(C.Structure):
+    _fields_ = [
+        ("gm_read_bytes", C.c_uint64),
+        ("gm_write_bytes", C.c_uint64),
+        ("copies", C.c_uint64 * 3),
+        ("copy_bytes", C.c_uint64 * 3),
+        ("copy_hist", (C.c_uint64 * COPY_BUCKETS) * 3),
+        ("max_copy_bytes", C.c_uint64),
+        ("ub_alloc_bytes", C.c_uint64),
+        ("ub_touched_bytes", C.c_uint64),
+        ("queues", C.c_uint32),
+        ("min_queue_buffers", C.c_uint32),
+        ("max_queue_buffers", C.c_uint32),
+        ("vec_kinds", C.c_uint32),
+        ("vec_other_calls", C.c_uint64),
+        ("vec", OpkgVecKind * MAX_VEC_KINDS),
+    ]
+
+
 class OpkgKernelLaunch(C.Structure):
     _fields_ = [
         ("abi", C.c_uint32),
@@ -98,6 +129,7 @@ class OpkgKernelLaunch(C.Structure):
         ("log_cap", C.c_uint64),
         ("flags", C.c_uint32),
         ("reserved", C.c_uint32),
+        ("profile", C.POINTER(OpkgBlockProfile)),
     ]
 
 

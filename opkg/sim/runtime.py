@@ -19,7 +19,7 @@ import numpy as np
 
 from opkg.errors import VerificationError
 from opkg.model import DTYPES, FORMATS, OpSpec, SocInfo, Variant
-from opkg.sim import abi
+from opkg.sim import abi, profile
 
 TILING_CAPACITY = 64 * 1024       # bytes the tiling function may write (gert::TilingData capacity)
 LOG_CAPACITY = 1 << 20            # kernel printf output kept per run
@@ -60,6 +60,7 @@ class RunInfo:
     tiling_key: int
     workspace_bytes: int
     log: list[str] = field(default_factory=list)
+    profile: dict | None = None      # opkg.sim.profile.counters(): what the blocks moved and computed
 
 
 _LIBS: dict[tuple[str, str], C.CDLL] = {}
@@ -389,6 +390,8 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     launch.args = args
     launch.log = C.cast(log, C.c_void_p)
     launch.log_cap = LOG_CAPACITY
+    blocks = (abi.OpkgBlockProfile * block_dim)()
+    launch.profile = blocks
     err = abi.OpkgError()
     rc = lib.opkg_sim_kernel_run(C.byref(launch), C.byref(err))
     lines = log.value.decode("utf-8", "replace").splitlines()
@@ -398,7 +401,7 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
             e.hint = "kernel printf output before the failure:\n" + "\n".join(lines[-20:])
         raise e
     return RunInfo(block_dim=block_dim, tiling_key=int(result.tiling_key), workspace_bytes=workspace_bytes,
-                   log=lines)
+                   log=lines, profile=profile.counters(blocks))
 
 
 def infer_output_shapes(host_lib: Path, op: OpSpec, variant: Variant,

@@ -100,6 +100,7 @@ def run_job(job: dict) -> list[dict]:
     import numpy as np
 
     from opkg.model import OpSpec, SocInfo
+    from opkg.sim.profile import profile
     from opkg.verify.compare import compare
     from opkg.verify.inputs import make_input
 
@@ -121,7 +122,8 @@ def run_job(job: dict) -> list[dict]:
             else:
                 inputs[t.name] = make_input(job["seed"], case["name"], t.name, shape, dtype, rng)
         entry = {"case": case["name"], "shapes": case["shapes"], "attrs": case["attrs"],
-                 "passed": False, "error": None, "outputs": {}, "run": None, "log": []}
+                 "passed": False, "error": None, "outputs": {}, "run": None, "log": [],
+                 "profile": None}
         results.append(entry)
         try:
             expected = _call_golden(golden, op, inputs, case["attrs"], variant)
@@ -160,6 +162,7 @@ def run_job(job: dict) -> list[dict]:
             continue
         entry["run"] = {"block_dim": info.block_dim, "tiling_key": info.tiling_key,
                         "workspace_bytes": info.workspace_bytes}
+        entry["profile"] = profile(info.profile, soc)
         entry["log"] = list(info.log)
         for t in op.outputs:
             tol = job["tolerance"][variant.dtype_of(t.name)]

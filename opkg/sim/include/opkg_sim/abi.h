@@ -10,6 +10,8 @@
 #define OPKG_SIM_MAX_WORKSPACES 16
 // OpkgKernelLaunch.flags
 #define OPKG_SIM_LAUNCH_SYNC_CHECK 1u   // check intra-core pipeline hazards (hazard.h)
+#define OPKG_SIM_MAX_VEC_KINDS 48
+#define OPKG_SIM_COPY_BUCKETS 5     // copy sizes: <512 B, <2 KiB, <8 KiB, <32 KiB, larger
 
 extern "C" {
 
@@ -76,6 +78,32 @@ struct OpkgGmArg {
     uint32_t reserved;
 };
 
+// Kernel profile (docs/profile.md): what one block moved and computed, counted per API call.
+struct OpkgVecKind {
+    char name[24];       // the Ascend C API: "Add", "Exp", "ReduceSum", ...
+    uint64_t calls;
+    uint64_t elements;   // elements computed (level-0: selected by the mask, times the repeats)
+    uint64_t bytes;      // elements x element size (Cast: the wider of source and destination)
+    uint64_t repeats;    // 256-byte repeats issued (level-0: repeatTimes; count form: rounded up)
+};
+
+struct OpkgBlockProfile {
+    uint64_t gm_read_bytes;
+    uint64_t gm_write_bytes;
+    uint64_t copies[3];        // by direction: 0 GM->UB, 1 UB->GM, 2 UB->UB (DataCopy / DataCopyPad calls)
+    uint64_t copy_bytes[3];
+    uint64_t copy_hist[3][OPKG_SIM_COPY_BUCKETS];
+    uint64_t max_copy_bytes;   // the largest GM<->UB copy: the tile size
+    uint64_t ub_alloc_bytes;   // peak UB that TPipe::InitBuffer carved
+    uint64_t ub_touched_bytes; // highest UB offset written, plus one
+    uint32_t queues;           // TQue/TQueBind InitBuffer calls
+    uint32_t min_queue_buffers;   // fewest buffers (BUFFER_NUM) any queue got; 0 = no queue
+    uint32_t max_queue_buffers;
+    uint32_t vec_kinds;        // entries used in vec
+    uint64_t vec_other_calls;  // calls of kinds past OPKG_SIM_MAX_VEC_KINDS (counted, not named)
+    OpkgVecKind vec[OPKG_SIM_MAX_VEC_KINDS];
+};
+
 struct OpkgKernelLaunch {
     uint32_t abi;
     uint32_t block_dim;
@@ -90,6 +118,7 @@ struct OpkgKernelLaunch {
     uint64_t log_cap;
     uint32_t flags;            // OPKG_SIM_LAUNCH_* bits
     uint32_t reserved;
+    OpkgBlockProfile* profile; // block_dim entries filled per block, or null
 };
 
 }  // extern "C"

@@ -129,6 +129,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     opkg_sim::check_ub(dst, bytes, "DataCopy GM->UB", "destination", loc);
     opkg_sim::check_gt(src, bytes, "DataCopy GM->UB", loc);
     opkg_sim::check_gm_defined(src.ptr_, bytes, "DataCopy GM->UB", loc);
+    opkg_sim::count_copy(opkg_sim::COPY_GM_UB, bytes);
     std::memcpy(dst.ptr_, src.ptr_, bytes);
     opkg_sim::mark_written(dst.ptr_, bytes, opkg_sim::Pipe::MTE2);
 }
@@ -141,6 +142,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     opkg_sim::check_ub(src, bytes, "DataCopy UB->GM", "source", loc);
     opkg_sim::check_gt(dst, bytes, "DataCopy UB->GM", loc);
     opkg_sim::check_read(src.ptr_, bytes, "DataCopy UB->GM", "source", loc, opkg_sim::Pipe::MTE3);
+    opkg_sim::count_copy(opkg_sim::COPY_UB_GM, bytes);
     opkg_sim::store_gm(dst.ptr_, src.ptr_, bytes, "DataCopy UB->GM", loc);
 }
 
@@ -152,6 +154,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     opkg_sim::check_ub(dst, bytes, "DataCopy UB->UB", "destination", loc);
     opkg_sim::check_ub(src, bytes, "DataCopy UB->UB", "source", loc);
     opkg_sim::check_read(src.ptr_, bytes, "DataCopy UB->UB", "source", loc);
+    opkg_sim::count_copy(opkg_sim::COPY_UB_UB, bytes);
     std::memmove(dst.ptr_, src.ptr_, bytes);
     opkg_sim::mark_written(dst.ptr_, bytes);
 }
@@ -165,6 +168,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     uint64_t src_span = sstep * (p.blockCount - 1) + blk, dst_span = dstep * (p.blockCount - 1) + blk;
     opkg_sim::check_ub(dst, dst_span, "DataCopy GM->UB", "destination", loc);
     opkg_sim::check_gt(src, src_span, "DataCopy GM->UB", loc);
+    opkg_sim::count_copy(opkg_sim::COPY_GM_UB, blk * p.blockCount);
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
@@ -182,6 +186,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     uint64_t src_span = sstep * (p.blockCount - 1) + blk, dst_span = dstep * (p.blockCount - 1) + blk;
     opkg_sim::check_ub(src, src_span, "DataCopy UB->GM", "source", loc);
     opkg_sim::check_gt(dst, dst_span, "DataCopy UB->GM", loc);
+    opkg_sim::count_copy(opkg_sim::COPY_UB_GM, blk * p.blockCount);
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
@@ -198,6 +203,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     if (p.blockCount == 0) return;
     opkg_sim::check_ub(src, sstep * (p.blockCount - 1) + blk, "DataCopy UB->UB", "source", loc);
     opkg_sim::check_ub(dst, dstep * (p.blockCount - 1) + blk, "DataCopy UB->UB", "destination", loc);
+    opkg_sim::count_copy(opkg_sim::COPY_UB_UB, blk * p.blockCount);
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
@@ -232,6 +238,7 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
     uint64_t sstep = uint64_t(p.blockLen) + p.srcStride, dstep = row_ub + uint64_t(p.dstStride) * 32;
     opkg_sim::check_ub(dst, dstep * (p.blockCount - 1) + row_ub, "DataCopyPad GM->UB", "destination", loc);
     opkg_sim::check_gt(src, sstep * (p.blockCount - 1) + p.blockLen, "DataCopyPad GM->UB", loc);
+    opkg_sim::count_copy(opkg_sim::COPY_GM_UB, uint64_t(p.blockLen) * p.blockCount);
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
@@ -272,6 +279,7 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
     uint64_t sstep = row_ub + uint64_t(p.srcStride) * 32, dstep = uint64_t(p.blockLen) + p.dstStride;
     opkg_sim::check_ub(src, sstep * (p.blockCount - 1) + p.blockLen, "DataCopyPad UB->GM", "source", loc);
     opkg_sim::check_gt(dst, dstep * (p.blockCount - 1) + p.blockLen, "DataCopyPad UB->GM", loc);
+    opkg_sim::count_copy(opkg_sim::COPY_UB_GM, uint64_t(p.blockLen) * p.blockCount);
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     for (uint32_t i = 0; i < p.blockCount; ++i) {

@@ -125,6 +125,7 @@ struct BlockState {
     int atomic = 0;            // SetAtomicAdd<T>: a code for T; 0 = plain stores
     const char* atomic_type = "";
     SyncState* sync = nullptr; // set when the launch asked for --sync-check (hazard.h)
+    OpkgBlockProfile prof{};   // profile counters (count_copy / count_vec / count_queue)
 };
 
 inline BlockState& block() {
@@ -283,7 +284,55 @@ inline void mark_written(const void* p, uint64_t bytes, Pipe pipe = Pipe::V) {
     if (off >= b.ub_bytes) return;
     uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
     std::memset(b.shadow + off, UB_WRITTEN, n);
+    if (off + n > b.prof.ub_touched_bytes) b.prof.ub_touched_bytes = off + n;
     if (b.sync) sync_write(b.ub + off, n, pipe, b.last);
+}
+
+// Profile counters (docs/profile.md). Each API call is counted once, by the copy or vector
+// implementation it ends in; nothing here changes what the kernel computes.
+enum CopyDir { COPY_GM_UB = 0, COPY_UB_GM = 1, COPY_UB_UB = 2 };
+
+inline void count_copy(CopyDir dir, uint64_t bytes) {
+    OpkgBlockProfile& p = block().prof;
+    static const uint64_t edges[OPKG_SIM_COPY_BUCKETS - 1] = {512, 2048, 8192, 32768};
+    int bucket = 0;
+    while (bucket < OPKG_SIM_COPY_BUCKETS - 1 && bytes >= edges[bucket]) ++bucket;
+    p.copies[dir] += 1;
+    p.copy_bytes[dir] += bytes;
+    p.copy_hist[dir][bucket] += 1;
+    if (dir == COPY_GM_UB) p.gm_read_bytes += bytes;
+    if (dir == COPY_UB_GM) p.gm_write_bytes += bytes;
+    if (dir != COPY_UB_UB && bytes > p.max_copy_bytes) p.max_copy_bytes = bytes;
+}
+
+inline void count_vec(const char* op, uint64_t elements, uint64_t bytes, uint64_t repeats) {
+    OpkgBlockProfile& p = block().prof;
+    uint32_t i = 0;
+    while (i < p.vec_kinds && std::strncmp(p.vec[i].name, op, sizeof p.vec[i].name - 1) != 0) ++i;
+    if (i == p.vec_kinds) {
+        if (i == OPKG_SIM_MAX_VEC_KINDS) {
+            p.vec_other_calls += 1;
+            return;
+        }
+        std::strncpy(p.vec[i].name, op, sizeof p.vec[i].name - 1);
+        ++p.vec_kinds;
+    }
+    p.vec[i].calls += 1;
+    p.vec[i].elements += elements;
+    p.vec[i].bytes += bytes;
+    p.vec[i].repeats += repeats;
+}
+
+// Count-form (level-2) vector calls: repeats are the 256-byte repeats the API issues.
+inline void count_vec(const char* op, uint64_t elements, uint64_t bytes) {
+    count_vec(op, elements, bytes, (bytes + 255) / 256);
+}
+
+inline void count_queue(uint32_t buffers) {
+    OpkgBlockProfile& p = block().prof;
+    p.min_queue_buffers = p.queues == 0 || buffers < p.min_queue_buffers ? buffers : p.min_queue_buffers;
+    if (buffers > p.max_queue_buffers) p.max_queue_buffers = buffers;
+    p.queues += 1;
 }
 
 inline const UbAlloc* alloc_at(uint64_t off) {

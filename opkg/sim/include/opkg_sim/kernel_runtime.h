@@ -192,6 +192,10 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     Crash::armed() = false;
     if (!ok && barrier) barrier->abort();
     dirty = block().ub_high;
+    if (L.in->profile) {
+        block().prof.ub_alloc_bytes = block().ub_high;
+        L.in->profile[idx] = block().prof;
+    }
     block() = BlockState();
     return ok;
 }

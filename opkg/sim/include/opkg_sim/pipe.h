@@ -205,6 +205,7 @@ public:
         que.num_ = num;
         que.in_use_.assign(num, false);
         que.fifo_.clear();
+        opkg_sim::count_queue(num);
         return true;
     }
     bool InitBuffer(TBufBase& buf, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {

@@ -16,12 +16,18 @@ inline void check_vec(const AscendC::LocalTensor<T>& t, int64_t count, const cha
     check_ub(t, uint64_t(count) * sizeof(T), op, role, loc);
 }
 
+// One count-form vector call of `count` elements of T, for the profile.
+template <class T> inline void count_vec_of(const char* op, int64_t count) {
+    count_vec(op, uint64_t(count > 0 ? count : 0), uint64_t(count > 0 ? count : 0) * sizeof(T));
+}
+
 template <class T, class F>
 inline void unary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, int64_t count, F f,
                   const char* op, SrcLoc loc) {
     check_vec(dst, count, op, "dst", loc);
     check_vec(src, count, op, "src", loc);
     check_read(src.ptr_, uint64_t(count) * sizeof(T), op, "src", loc);
+    count_vec_of<T>(op, count);
     mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
     T* __restrict d = dst.ptr_;
     const T* s = src.ptr_;
@@ -37,6 +43,7 @@ inline void binary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
     check_vec(b, count, op, "src1", loc);
     check_read(a.ptr_, uint64_t(count) * sizeof(T), op, "src0", loc);
     check_read(b.ptr_, uint64_t(count) * sizeof(T), op, "src1", loc);
+    count_vec_of<T>(op, count);
     mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
     T* d = dst.ptr_;
     const T* x = a.ptr_;
@@ -176,7 +183,14 @@ struct Mask {
         if (hi) return 127 - uint32_t(__builtin_clzll(hi));
         return lo ? 63 - uint32_t(__builtin_clzll(lo)) : 0;
     }
+    uint32_t lanes() const { return uint32_t(__builtin_popcountll(lo) + __builtin_popcountll(hi)); }
 };
+
+// One level-0 call (mask x repeatTimes) for the profile.
+template <class T> inline void count_level0(const char* op, const Mask& m, uint32_t repeat) {
+    uint64_t elements = uint64_t(m.lanes()) * repeat;
+    count_vec(op, elements, elements * sizeof(T), repeat);
+}
 
 template <class T> inline Mask continuous_mask(uint64_t m, const char* op, SrcLoc loc) {
     const uint64_t per_repeat = 256 / sizeof(T);
@@ -215,6 +229,7 @@ inline void level0_binary(const AscendC::LocalTensor<T>& dst, const AscendC::Loc
     check_level0(dst, m, repeat, p.dstBlkStride, p.dstRepStride, op, "dst", loc);
     check_level0(a, m, repeat, p.src0BlkStride, p.src0RepStride, op, "src0", loc);
     check_level0(b, m, repeat, p.src1BlkStride, p.src1RepStride, op, "src1", loc);
+    count_level0<T>(op, m, repeat);
     using C = calc_t<T>;
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     const uint8_t* x = reinterpret_cast<const uint8_t*>(a.ptr_);
@@ -244,6 +259,7 @@ inline void level0_unary(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
                          bool reads = true) {
     check_level0(dst, m, repeat, p.dstBlkStride, p.dstRepStride, op, "dst", loc);
     check_level0(a, m, repeat, p.srcBlkStride, p.srcRepStride, op, "src", loc);
+    count_level0<T>(op, m, repeat);
     using C = calc_t<T>;
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     const uint8_t* x = reinterpret_cast<const uint8_t*>(a.ptr_);
@@ -313,6 +329,7 @@ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, con
     opkg_sim::check_read(src1.ptr_, uint64_t(count) * sizeof(U), "MulAddDst", "src1", loc);
     opkg_sim::check_read(dst.ptr_, uint64_t(count) * sizeof(T), "MulAddDst", "dst", loc);
     opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
+    opkg_sim::count_vec_of<T>("MulAddDst", count);
     using C = opkg_sim::calc_t<T>;
     for (int32_t i = 0; i < count; ++i) {
         C prod = static_cast<C>(static_cast<T>(static_cast<C>(src0.ptr_[i]) * static_cast<C>(src1.ptr_[i])));
@@ -400,6 +417,7 @@ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const typ
     opkg_sim::check_read(src.ptr_, uint64_t(count) * sizeof(U), "Axpy", "src", loc);
     opkg_sim::check_read(dst.ptr_, uint64_t(count) * sizeof(T), "Axpy", "dst", loc);
     opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
+    opkg_sim::count_vec_of<T>("Axpy", count);
     using C = opkg_sim::calc_t<T>;
     const C s = static_cast<C>(static_cast<opkg_sim::calc_t<U>>(scalarValue));
     for (int32_t i = 0; i < count; ++i) {
@@ -412,6 +430,7 @@ template <class T, bool isSetMask = true>
 inline void Duplicate(const LocalTensor<T>& dst, const typename opkg_sim::identity<T>::type& scalarValue,
                       const int32_t& count, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::check_vec(dst, count, "Duplicate", "dst", loc);
+    opkg_sim::count_vec_of<T>("Duplicate", count);
     opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
     const T v = scalarValue;
     T* d = dst.ptr_;
@@ -434,6 +453,7 @@ template <class T, class U>
 inline void compare_into(const LocalTensor<U>& dst, const T* a, const T* b_or_null, T scalar, CMPMODE mode,
                          uint32_t count, const char* op, opkg_sim::SrcLoc loc) {
     opkg_sim::check_ub(dst, (uint64_t(count) + 7) / 8, op, "dst", loc);
+    opkg_sim::count_vec_of<T>(op, count);
     uint8_t* bits = reinterpret_cast<uint8_t*>(dst.ptr_);
     std::memset(bits, 0, (count + 7) / 8);
     opkg_sim::mark_written(bits, (count + 7) / 8);
@@ -485,6 +505,7 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     opkg_sim::check_read(selMask.ptr_, (uint64_t(count) + 7) / 8, "Select", "selMask", loc);
     opkg_sim::check_read(src0.ptr_, uint64_t(count) * sizeof(T), "Select", "src0", loc);
     opkg_sim::check_read(src1.ptr_, uint64_t(count) * sizeof(T), "Select", "src1", loc);
+    opkg_sim::count_vec_of<T>("Select", count);
     opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
     const uint8_t* bits = reinterpret_cast<const uint8_t*>(selMask.ptr_);
     for (uint32_t i = 0; i < count; ++i) dst.ptr_[i] = ((bits[i / 8] >> (i % 8)) & 1u) ? src0.ptr_[i] : src1.ptr_[i];
@@ -499,6 +520,7 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     opkg_sim::check_ub(selMask, (uint64_t(count) + 7) / 8, "Select", "selMask", loc);
     opkg_sim::check_read(selMask.ptr_, (uint64_t(count) + 7) / 8, "Select", "selMask", loc);
     opkg_sim::check_read(src0.ptr_, uint64_t(count) * sizeof(T), "Select", "src0", loc);
+    opkg_sim::count_vec_of<T>("Select", count);
     opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
     const uint8_t* bits = reinterpret_cast<const uint8_t*>(selMask.ptr_);
     const T other = src1;
@@ -520,6 +542,7 @@ inline void whole_reduce_sum(const LocalTensor<T>& dst, const LocalTensor<T>& sr
                                              (unsigned long long)dst_elems, dst.size_));
     }
     opkg_sim::note(loc);
+    opkg_sim::count_level0<T>(op, m, uint32_t(repeat));
     using C = opkg_sim::calc_t<T>;
     const uint8_t* x = reinterpret_cast<const uint8_t*>(src.ptr_);
     const uint32_t per_repeat = 256 / sizeof(T);
@@ -571,6 +594,7 @@ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
     opkg_sim::check_vec(dst, 1, "ReduceSum", "dst", loc);
     if (!workLocal.ptr_) opkg_sim::fail(loc, "ReduceSum: workLocal is a LocalTensor that was never allocated");
     opkg_sim::check_read(src.ptr_, uint64_t(count) * sizeof(T), "ReduceSum", "src", loc);
+    opkg_sim::count_vec_of<T>("ReduceSum", count);
     opkg_sim::mark_written(dst.ptr_, sizeof(T));
     using C = opkg_sim::calc_t<T>;
     dst.ptr_[0] = opkg_sim::tree_reduce(src.ptr_, count, [](C a, C b) { return a + b; });
@@ -584,6 +608,7 @@ inline void reduce_extreme(const LocalTensor<T>& dst, const LocalTensor<T>& src,
     if (!work.ptr_) opkg_sim::fail(loc, opkg_sim::format("%s: workLocal is a LocalTensor that was never allocated", op));
     if (count <= 0) return;
     opkg_sim::check_read(src.ptr_, uint64_t(count) * sizeof(T), op, "src", loc);
+    opkg_sim::count_vec_of<T>(op, count);
     opkg_sim::mark_written(dst.ptr_, (calIndex ? 2 : 1) * sizeof(T));
     using C = opkg_sim::calc_t<T>;
     int32_t best = 0;
@@ -623,6 +648,7 @@ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Rou
     opkg_sim::check_vec(dst, count, "Cast", "dst", loc);
     opkg_sim::check_vec(src, count, "Cast", "src", loc);
     opkg_sim::check_read(src.ptr_, uint64_t(count) * sizeof(S), "Cast", "src", loc);
+    opkg_sim::count_vec_of<typename std::conditional<(sizeof(D) > sizeof(S)), D, S>::type>("Cast", count);
     opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(D));
     D* d = dst.ptr_;
     const S* s = src.ptr_;

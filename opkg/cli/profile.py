@@ -1,0 +1,138 @@
+"""`opkg profile`: the kernel profile model (docs/profile.md) read back from built
+verification reports, as a table per package, SoC, variant and case, or as JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+MODEL_LABEL = ("MODEL, not a measurement: estimated from the sim's counts of GM bytes, copies "
+               "and vector work with the SoC table's figures (docs/profile.md)")
+
+
+@click.command()
+@click.argument("targets", nargs=-1)
+@click.option("--soc", "socs", multiple=True, metavar="SOC",
+              help="Only these SoCs (repeatable). Default: each package's own list.")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON on stdout.")
+def profile(targets, socs, as_json):
+    """Show the kernel profile of built packages: estimated time per SoC (a roofline model,
+    not a measurement), GM traffic, copies, vector instructions, UB use, queue depth, tile size.
+
+    TARGETS are labels, patterns, paths or package names (default //...). The profile is
+    recorded by verification (`opkg build` or `opkg test`), one per case; this command only
+    reads it, so build first.
+
+    \b
+    Examples:
+      opkg build //packages/layernorm && opkg profile //packages/layernorm
+      opkg profile //... --soc Ascend910B4
+      opkg profile //packages/add_custom --json
+    """
+    from opkg.workspace import Workspace
+
+    ws = Workspace.find()
+    rows, missing = collect(ws, list(targets), socs)
+    if as_json:
+        click.echo(json.dumps({"model": True, "note": MODEL_LABEL, "profiles": rows,
+                               "missing": missing}, indent=2))
+        return
+    click.echo(render(rows))
+    for m in missing:
+        click.echo(f"not built: {m['package']} {m['soc']} {m['variant']} "
+                   f"(build it: opkg build {m['label']} --soc {m['soc']})", err=True)
+
+
+def collect(ws, targets: list[str], socs=()) -> tuple[list[dict], list[dict]]:
+    """One row per (package, SoC, variant, case) from the reports on disk, and the reports
+    that do not exist yet. A selection with no report at all is an error saying to build."""
+    from opkg.errors import UsageError
+
+    pkgs = [p for p in ws.select(targets) if p.op is not None]
+    if not pkgs:
+        raise UsageError("no operator package matches " + " ".join(targets or ["//..."]),
+                         hint="see `opkg query packages`")
+    rows, missing = [], []
+    for pkg in pkgs:
+        for soc in [s for s in pkg.socs if not socs or s in socs]:
+            for variant in pkg.op.variants():
+                path = report_path(ws, pkg.name, soc, variant.name)
+                entry = {"package": pkg.name, "label": pkg.label, "soc": soc,
+                         "variant": variant.name}
+                if not path.is_file():
+                    missing.append(entry)
+                    continue
+                report = json.loads(path.read_text())
+                if report.get("error"):
+                    rows.append({**entry, "case": None, "error": report["error"], "profile": None})
+                for case in report.get("results", []):
+                    rows.append({**entry, "case": case["case"], "error": case.get("error"),
+                                 "profile": case.get("profile")})
+    if not rows:
+        first = missing[0] if missing else None
+        raise UsageError(
+            "no verification report to read the profile from"
+            + (f" ({first['package']} on {first['soc']} is not built)" if first else
+               " (no selected package targets these SoCs)"),
+            hint="build first: opkg build " + " ".join(targets or ["//..."])
+                 + "".join(f" --soc {s}" for s in socs))
+    return rows, missing
+
+
+def report_path(ws, package: str, soc: str, variant: str) -> Path:
+    # where the sim backend writes each variant's report (opkg/toolchains/sim.py)
+    return ws.settings.output_dir / "sim" / package / soc / variant / "verification.json"
+
+
+COLUMNS = ("package", "soc", "variant", "case", "est us", "copy us", "compute us", "copy %",
+           "bound", "GM MiB", "copies (<512B)", "vec instrs", "UB peak", "queue", "tile B")
+
+
+def render(rows: list[dict]) -> str:
+    table = [COLUMNS]
+    notes: list[str] = []
+    for r in rows:
+        head = (r["package"], r["soc"], r["variant"], r["case"] or "-")
+        p = r.get("profile")
+        if not p:
+            why = "failed: " + r["error"].splitlines()[0] if r.get("error") else \
+                "no profile in this report: rebuild with this opkg"
+            notes.append(f"{' '.join(head)}: {why}")
+            continue
+        c, e = p["counters"], p["estimate"]
+        copies = sum(c["copies"][d]["count"] for d in ("gm_to_ub", "ub_to_gm"))
+        queue = "-" if not c["queues"] else (
+            str(c["min_queue_buffers"]) if c["min_queue_buffers"] == c["max_queue_buffers"]
+            else f"{c['min_queue_buffers']}-{c['max_queue_buffers']}")
+        if e.get("total_us") is None:
+            timing = ("-", "-", "-", "-", "-")
+            notes.append(f"{' '.join(head)}: {e['note']}")
+        else:
+            timing = (_us(e["total_us"]), _us(e["copy_us"]), _us(e["compute_us"]),
+                      f"{e['copy_share']:.0%}", e["bound"])
+            if e.get("note"):
+                notes.append(f"{' '.join(head)}: {e['note']}")
+        table.append((*head, *timing, f"{c['gm_bytes'] / 2**20:.3f}",
+                      f"{copies} ({c['small_copies']})", str(c["vector"]["calls"]),
+                      _size(c["ub_alloc_bytes"]), queue, str(c["tile_bytes"])))
+    widths = [max(len(str(row[i])) for row in table) for i in range(len(COLUMNS))]
+    text_cols = 4   # package, soc, variant, case: left-aligned; numbers right-aligned
+    lines = [click.style(MODEL_LABEL, bold=True)]
+    for n, row in enumerate(table):
+        cells = [str(v).ljust(w) if i < text_cols else str(v).rjust(w)
+                 for i, (v, w) in enumerate(zip(row, widths))]
+        lines.append("  ".join(cells).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    lines += ["note: " + n for n in notes]
+    return "\n".join(lines)
+
+
+def _us(v: float) -> str:
+    return f"{v:.1f}" if v >= 100 else f"{v:.3g}"   # three significant digits, never 1e+03
+
+
+def _size(n: int) -> str:
+    return f"{n / 1024:.1f}K" if n >= 1024 else f"{n}B"
