@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from opkg.model import SimModes
 from opkg.errors import BuildError, Interrupted
 from opkg.plan import BuildRequest, Plan, make_plan, write_plan
 from opkg.scons_glue import EVENT_PREFIX
@@ -88,14 +89,14 @@ def default_jobs() -> int:
 
 def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=False,
           verify=True, bundle=True, on_event: Callable[[dict], None] | None = None,
-          locked: bool = False, explain: bool = False, sync_check: bool = False) -> BuildResult:
+          locked: bool = False, explain: bool = False, modes: SimModes = SimModes()) -> BuildResult:
     from opkg.fastpath import FastPath
 
     # Null-build fast path: when a stat snapshot proves that nothing this request depends on
     # changed since its last successful build, return that build's result without parsing
     # manifests or starting SCons. Any doubt falls through to the full build below.
     fast = FastPath(ws, patterns, socs=socs, toolchain=toolchain, verify=verify, bundle=bundle,
-                    locked=locked, sync_check=sync_check)
+                    locked=locked, modes=modes.to_json())
     previous = fast.reuse(on_event)
     if explain and on_event:
         on_event({"event": "fastpath", "used": previous is not None, "reason": fast.reason})
@@ -120,7 +121,7 @@ def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fals
                 on_event({"event": "note", "target": f"{choice.package}@{choice.soc}",
                           "message": note})
     request = BuildRequest(tuple(closure), tuple(socs) if socs else None, toolchain, verify,
-                           bundle, resolution, lock_digest(ws), sync_check)
+                           bundle, resolution, lock_digest(ws), modes)
     plan = make_plan(ws, request)
     if not plan.actions:
         return BuildResult(plan, [], [], bundled=bundle, nothing=_nothing_to_build(packages))

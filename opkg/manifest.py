@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from opkg import yamlloc
 from opkg.errors import ManifestError, did_you_mean
-from opkg.model import (ATTR_TYPES, DTYPE_ALIASES, DTYPES, FORMATS, PARAM_TYPES, AttrSpec,
+from opkg.model import (ATTR_TYPES, DTYPE_ALIASES, DTYPES, FORMATS, PARAM_TYPES, AttrSpec, SimModes,
                         OpSpec, TensorSpec)
 
 MANIFEST = "opkg.yaml"
@@ -54,7 +54,7 @@ class VerifySpec:
     cases: tuple[Case, ...]
     tolerance: dict[str, Tolerance]
     timeout: float | None = None    # seconds for all cases of one variant
-    sync_check: bool = False        # always verify with the pipeline hazard check (--sync-check)
+    modes: SimModes = SimModes()    # modes every verification of this package uses (verify.sync_check, ...)
 
     def tolerance_for(self, dtype: str) -> Tolerance:
         if dtype in self.tolerance:
@@ -422,11 +422,13 @@ class _Validator:
 
     def verify(self, value, op: OpSpec) -> VerifySpec:
         w = ("verify",)
-        data = self.mapping(value, w, ("golden", "seed", "cases", "tolerance", "timeout",
-                                       "sync_check"), required=("golden", "cases"))
-        sync_check = data.get("sync_check", False)
-        if not isinstance(sync_check, bool):
-            raise self.err(w + ("sync_check",), "expected true or false")
+        mode_keys = tuple(f.name for f in fields(SimModes))
+        data = self.mapping(value, w, ("golden", "seed", "cases", "tolerance", "timeout")
+                            + mode_keys, required=("golden", "cases"))
+        for key in mode_keys:
+            if not isinstance(data.get(key, False), bool):
+                raise self.err(w + (key,), "expected true or false")
+        modes = SimModes(**{key: data.get(key, False) for key in mode_keys})
         timeout = self.number(data["timeout"], w + ("timeout",), minimum=1) \
             if data.get("timeout") is not None else None
         golden = self.string(data["golden"], w + ("golden",), what="'file.py:function'")
@@ -467,7 +469,7 @@ class _Validator:
                                f"allowed to mismatch; {tolerance[dtype].error_ratio} would let "
                                "a wrong kernel pass", "use a small share such as 1.0e-3 "
                                "(CANN's rule); at most 0.5")
-        return VerifySpec(golden_file, func, seed, cases, tolerance, timeout, sync_check)
+        return VerifySpec(golden_file, func, seed, cases, tolerance, timeout, modes)
 
     def golden_function(self, path: Path, func: str, where) -> None:
         try:

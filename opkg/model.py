@@ -8,7 +8,7 @@ combines them, the toolchains and the sim runtime consume them. Keep them frozen
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 
@@ -208,3 +208,24 @@ class SocInfo:
     @classmethod
     def from_json(cls, data: dict) -> "SocInfo":
         return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+
+
+@dataclass(frozen=True)
+class SimModes:
+    """Runtime switches of sim verification. The same kernel libraries run (nothing
+    recompiles); the verification step's identity includes the modes, so results of different
+    modes never mix."""
+
+    sync_check: bool = False      # also fail on intra-core pipeline hazards (--sync-check)
+    lenient_copy: bool = False    # ragged DataCopy lengths truncate as on the device (--lenient-copy)
+
+    def __or__(self, other: SimModes) -> SimModes:
+        return SimModes(**{f.name: getattr(self, f.name) or getattr(other, f.name) for f in fields(self)})
+
+    def to_json(self) -> dict[str, bool]:
+        """Only the modes that are on: the default modes add nothing to a job or a key."""
+        return {k: True for k, v in asdict(self).items() if v}
+
+    @classmethod
+    def from_json(cls, data: dict | None) -> SimModes:
+        return cls(**{f.name: bool((data or {}).get(f.name)) for f in fields(cls)})

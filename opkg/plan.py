@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from opkg import __version__
+from opkg.model import SimModes
 
 if TYPE_CHECKING:
     # type only: reading a plan back (the null-build fast path) needs no manifest parsing code
@@ -135,7 +136,7 @@ class BuildRequest:
     bundle: bool = True
     resolution: object = None                 # toolchains.resolve.Resolution: who builds what
     lock_digest: str | None = None            # opkg.lock's digest, for bundle provenance
-    sync_check: bool = False                  # --sync-check: verification checks pipe hazards
+    modes: SimModes = SimModes()              # --sync-check, --lenient-copy: how the sim verifies
 
 
 def make_plan(ws, request: BuildRequest) -> Plan:
@@ -171,7 +172,7 @@ def make_plan(ws, request: BuildRequest) -> Plan:
                 pkg, soc, deps, out, provenance={"git_commit": commit, "git_dirty": dirty,
                                                  "opkg_version": __version__,
                                                  "lock_digest": request.lock_digest},
-                verify=request.verify, bundle=request.bundle, sync_check=request.sync_check)
+                verify=request.verify, bundle=request.bundle, modes=request.modes)
             targets.append(target)
             actions.extend(steps)
     aliases = {str(ws.root): "<workspace>"}

@@ -247,14 +247,17 @@ def test_sync_check_reverifies_without_recompiling_and_reports_a_hazard(add_ws, 
 
     args = ("test", "packages/add_custom", "--soc", SOC)
     opkg(*args, cwd=add_ws.root, check=0)
-    assert report()["sync_check"] is False
+    assert report()["modes"] == {}
     cxx_log.unlink()
     # a runtime switch: the same libraries, but the unchecked result does not count
     r = opkg(*args, "--sync-check", "--json", cwd=add_ws.root, check=0)
     assert json.loads(r.stdout)["ran"] > 0 and compiles(cxx_log) == []
-    assert report()["sync_check"] is True and report()["passed"]
+    assert report()["modes"] == {"sync_check": True} and report()["passed"]
     opkg(*args, cwd=add_ws.root, check=0)
-    assert report()["sync_check"] is False
+    assert report()["modes"] == {}
+    r = opkg(*args, "--lenient-copy", "--sync-check", "--json", cwd=add_ws.root, check=0)
+    assert json.loads(r.stdout)["ran"] > 0 and compiles(cxx_log) == []
+    assert report()["modes"] == {"lenient_copy": True, "sync_check": True}
     # the scalar reads a tensor from a VECIN queue: the queue orders MTE2 before V only
     kernel = add_ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
     text = kernel.read_text()

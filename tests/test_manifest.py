@@ -77,6 +77,8 @@ MISTAKES = [
      "verify.cases[0].ranges.x", "must be below high", None),
     ("golden: golden.py:golden\n", "golden: golden.py:golden\n  sync_check: yes please\n",
      "yes please", "verify.sync_check", "expected true or false", None),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  lenient_copy: sometimes\n",
+     "sometimes", "verify.lenient_copy", "expected true or false", None),
 ]
 
 
@@ -168,10 +170,10 @@ def test_case_missing_a_required_input_shape(workspace):
 
 def test_sync_check_is_off_unless_the_manifest_asks(workspace):
     workspace.operator("addone")
-    assert workspace.load().packages["//packages/addone"].verify.sync_check is False
+    assert workspace.load().packages["//packages/addone"].verify.modes.sync_check is False
     text = manifest().replace("golden: golden.py:golden\n", "golden: golden.py:golden\n  sync_check: true\n")
     workspace.operator("addone", manifest=text)
-    assert workspace.load().packages["//packages/addone"].verify.sync_check is True
+    assert workspace.load().packages["//packages/addone"].verify.modes.sync_check is True
 
 
 def test_tolerance_defaults_and_overrides(workspace):

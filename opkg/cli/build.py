@@ -6,12 +6,13 @@ import json
 
 import click
 
-from opkg.cli.options import build_options, sync_check_option
+from opkg.cli.options import build_options, verify_mode_options
+from opkg.model import SimModes
 
 
 def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bool,
               detail: bool, locked: bool = False, explain: bool = False,
-              sync_check: bool = False):
+              sync_check: bool = False, lenient_copy: bool = False):
     from opkg import engine
     from opkg.ui import Progress, summary_line, verification_table
     from opkg.workspace import Workspace
@@ -29,7 +30,8 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
     try:
         result = engine.build(ws, list(targets), socs=socs, toolchain=toolchain, jobs=jobs,
                               keep_going=keep_going, bundle=bundle, on_event=on_event,
-                              locked=locked, explain=explain, sync_check=sync_check)
+                              locked=locked, explain=explain,
+                              modes=SimModes(sync_check=sync_check, lenient_copy=lenient_copy))
     finally:
         progress.finish()
     if as_json:
@@ -87,8 +89,9 @@ def _rel(path, root) -> str:
               help="Fail (exit 3) if toolchain resolution differs from opkg.lock (for CI).")
 @click.option("--explain", is_flag=True,
               help="Say why each step ran: which input, flag or toolchain identity changed.")
-@sync_check_option
-def build(targets, socs, toolchain, jobs, keep_going, as_json, locked, explain, sync_check):
+@verify_mode_options
+def build(targets, socs, toolchain, jobs, keep_going, as_json, locked, explain, sync_check,
+          lenient_copy):
     """Build, verify and bundle packages.
 
     TARGETS are labels (//packages/layernorm), patterns (//packages/..., //...), paths
@@ -115,15 +118,15 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, locked, explain, 
     misalignment.
     """
     run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=True, detail=False,
-              locked=locked, explain=explain, sync_check=sync_check)
+              locked=locked, explain=explain, sync_check=sync_check, lenient_copy=lenient_copy)
 
 
 @click.command()
 @build_options
 @click.option("--explain", is_flag=True,
               help="Say why each step ran: which input, flag or toolchain identity changed.")
-@sync_check_option
-def test(targets, socs, toolchain, jobs, keep_going, as_json, explain, sync_check):
+@verify_mode_options
+def test(targets, socs, toolchain, jobs, keep_going, as_json, explain, sync_check, lenient_copy):
     """Verify packages against their NumPy goldens and print the full report.
 
     Builds what verification needs (no bundles) and prints every case with its errors and
@@ -134,9 +137,10 @@ def test(targets, socs, toolchain, jobs, keep_going, as_json, explain, sync_chec
       opkg test //packages/layernorm
       opkg test //... --json
       opkg test //packages/softmax --sync-check
+      opkg test //packages/my_op --lenient-copy   what the device computed with a ragged DataCopy
 
-    --sync-check runs the same kernel libraries (no recompile) with the pipeline hazard check
-    on; the result is kept apart from unchecked runs.
+    --sync-check and --lenient-copy run the same kernel libraries (no recompile); their results
+    are kept apart from default runs.
     """
     run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=False, detail=True,
-              explain=explain, sync_check=sync_check)
+              explain=explain, sync_check=sync_check, lenient_copy=lenient_copy)

@@ -23,10 +23,19 @@ def build_options(f):
     return f
 
 
-def sync_check_option(f):
-    """--sync-check for the commands that verify (build, test)."""
-    return click.option(
-        "--sync-check", is_flag=True,
-        help="Also fail verification on intra-core pipeline hazards: UB that one pipe (MTE2, V, "
-             "MTE3, scalar) accesses while another pipe's access is unsynchronised (no queue "
-             "hand-off, flag or PIPE_ALL barrier). Off by default: CANN inserts syncs itself.")(f)
+def verify_mode_options(f):
+    """How the sim verifies, for the commands that verify (build, test): runtime switches of
+    the same kernel libraries, kept apart from default results."""
+    for decorator in reversed([
+        click.option("--sync-check", is_flag=True,
+                     help="Also fail verification on intra-core pipeline hazards: UB that one pipe "
+                          "(MTE2, V, MTE3, scalar) accesses while another pipe's access is "
+                          "unsynchronised (no queue hand-off, flag or PIPE_ALL barrier). Off by "
+                          "default: CANN inserts syncs itself."),
+        click.option("--lenient-copy", is_flag=True,
+                     help="A DataCopy whose length is not whole 32-byte blocks copies the whole "
+                          "blocks and drops the rest, as the hardware silently does (logged), "
+                          "instead of failing. To reproduce what a device computed."),
+    ]):
+        f = decorator(f)
+    return f

@@ -7,6 +7,7 @@ import ctypes as C
 
 ABI_VERSION = 3
 LAUNCH_SYNC_CHECK = 1   # OpkgKernelLaunch.flags bit: check intra-core pipeline hazards
+LAUNCH_LENIENT_COPY = 2  # ... DataCopy truncates a ragged length to whole 32-byte blocks
 MAX_DIMS = 8
 MAX_WORKSPACES = 16
 MAX_VEC_KINDS = 48

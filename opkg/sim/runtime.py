@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from opkg.errors import VerificationError
-from opkg.model import DTYPES, FORMATS, OpSpec, SocInfo, Variant
+from opkg.model import DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant
 from opkg.sim import abi, profile
 
 TILING_CAPACITY = 64 * 1024       # bytes the tiling function may write (gert::TilingData capacity)
@@ -306,9 +306,10 @@ def run_tiling(host_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
 
 def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
              inputs: dict[str, np.ndarray], outputs: dict[str, np.ndarray], attrs: dict, *,
-             sync_check: bool = False) -> RunInfo:
-    """Tiling, then the kernel over every block; writes `outputs` in place. `sync_check` also
-    fails on intra-core pipeline hazards (accesses of one UB byte by two pipes, unsynchronised)."""
+             modes: SimModes = SimModes()) -> RunInfo:
+    """Tiling, then the kernel over every block; writes `outputs` in place. `modes.sync_check`
+    also fails on intra-core pipeline hazards (accesses of one UB byte by two pipes,
+    unsynchronised); `modes.lenient_copy` truncates ragged DataCopy lengths as the device does."""
     in_arrays: dict[str, np.ndarray | None] = {}
     for t in op.inputs:
         arr = inputs.get(t.name)
@@ -386,7 +387,8 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     launch.sys_workspace = int(soc.extra.get("lib_workspace_bytes", DEFAULT_LIB_WORKSPACE))
     launch.arg_count = params
     launch.extra_regions = len(extra)
-    launch.flags = abi.LAUNCH_SYNC_CHECK if sync_check else 0
+    launch.flags = ((abi.LAUNCH_SYNC_CHECK if modes.sync_check else 0)
+                    | (abi.LAUNCH_LENIENT_COPY if modes.lenient_copy else 0))
     launch.args = args
     launch.log = C.cast(log, C.c_void_p)
     launch.log_cap = LOG_CAPACITY

@@ -263,7 +263,7 @@ class CannToolchain:
     # -- planning -------------------------------------------------------------------------
 
     def plan_target(self, pkg, soc: SocInfo, deps, out: Path, *, provenance: dict,
-                    verify: bool = True, bundle: bool = True, sync_check: bool = False):
+                    verify: bool = True, bundle: bool = True, modes=None):
         from opkg.bundle import bundle_filename
 
         op = pkg.op
@@ -416,7 +416,7 @@ class CannToolchain:
 
             sim_target, sim_actions = get_toolchain("sim", self.ws).plan_target(
                 pkg, soc, deps, out, provenance=provenance, verify=True, bundle=False,
-                sync_check=sync_check)
+                **({"modes": modes} if modes is not None else {}))
             actions.extend(sim_actions)
             reports = dict(sim_target.reports)
 

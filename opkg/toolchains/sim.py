@@ -19,6 +19,7 @@ from pathlib import Path
 
 from opkg.bundle import bundle_filename
 from opkg.errors import BuildError
+from opkg.model import SimModes
 from opkg.plan import Action, Target, digest_files, python_executable, sha256_text
 
 
@@ -86,7 +87,7 @@ class SimToolchain:
     # -- planning -------------------------------------------------------------------------
 
     def plan_target(self, pkg, soc, deps, out: Path, *, provenance: dict, verify: bool = True,
-                    bundle: bool = True, sync_check: bool = False):
+                    bundle: bool = True, modes: SimModes = SimModes()):
         from opkg.sim import codegen, flags
 
         fp = self.fingerprint()
@@ -172,7 +173,7 @@ class SimToolchain:
             job = vdir / "verify-job.json"
             report = vdir / "verification.json"
             actions.append(Action("write", (str(job),), content=json.dumps(
-                _verify_job(pkg, soc, variant, host_lib, lib, self._root(), sync_check), indent=1,
+                _verify_job(pkg, soc, variant, host_lib, lib, self._root(), modes), indent=1,
                 sort_keys=True), target=tid, step="generate",
                 description=f"plan verification {pkg.name} {variant.name}"))
             actions.append(Action(
@@ -240,15 +241,16 @@ def _portable(path: Path, root: Path) -> str:
 
 
 def _verify_job(pkg, soc, variant, host_lib: Path, kernel_lib: Path, root: Path,
-                sync_check: bool = False) -> dict:
+                modes: SimModes = SimModes()) -> dict:
     # a job names no absolute path inside the workspace: its bytes, and so the cache key of
     # the verification, are the same in every checkout
     v = pkg.verify
-    # --sync-check (or the manifest's verify.sync_check) is a runtime switch of the same kernel
-    # library: it changes the job, so the verification reruns, while nothing recompiles
-    checked = {"sync_check": True} if sync_check or v.sync_check else {}
+    # --sync-check, --lenient-copy (or the manifest's verify.sync_check, ...) are runtime
+    # switches of the same kernel library: they change the job, so the verification reruns,
+    # while nothing recompiles. Default modes leave the job as it was.
+    on = (modes | v.modes).to_json()
     return {
-        **checked,
+        **({"modes": on} if on else {}),
         "package": pkg.label, "name": pkg.name, "op": pkg.op.to_json(),
         "variant": variant.name, "soc": soc.to_json(),
         "host_lib": _portable(host_lib, root), "kernel_lib": _portable(kernel_lib, root),

@@ -172,10 +172,11 @@ def run_job(job: dict) -> list[dict]:
 
 
 def _run_kernel(job, op, variant, soc, inputs, outputs, attrs):
+    from opkg.model import SimModes
     from opkg.sim.runtime import run_case
 
     return run_case(Path(job["host_lib"]), Path(job["kernel_lib"]), op, variant, soc, inputs,
-                    outputs, attrs, sync_check=bool(job.get("sync_check")))
+                    outputs, attrs, modes=SimModes.from_json(job.get("modes")))
 
 
 def load_golden(file: str, function: str):
@@ -241,6 +242,8 @@ def _describe(exc: BaseException) -> str:
 
 
 def _report(job: dict, results: list[dict], error: str | None = None) -> dict:
+    from opkg.model import SimModes
+
     worst = {"max_abs_error": 0.0, "max_rel_error": 0.0, "mismatch_ratio": 0.0}
     for r in results:
         for o in r["outputs"].values():
@@ -251,7 +254,7 @@ def _report(job: dict, results: list[dict], error: str | None = None) -> dict:
     return {
         "package": job["package"], "name": job["name"], "variant": job["variant"],
         "soc": job["soc"]["name"], "toolchain": "sim", "seed": job["seed"],
-        "kernel_source": job["kernel_source"], "sync_check": bool(job.get("sync_check")),
+        "kernel_source": job["kernel_source"], "modes": SimModes.from_json(job.get("modes")).to_json(),
         "passed": error is None and bool(results) and failed == 0,
         "error": error, "cases": len(job["cases"]), "failed": failed if error is None else
         len(job["cases"]), "results": results, **worst,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.model import AttrSpec, OpSpec, SimModes, TensorSpec
 from opkg.sim import runtime
 from opkg.sim.runtime import SimError
 import simbuild
@@ -36,11 +36,11 @@ def line_of(path, marker):
     raise AssertionError(marker)
 
 
-def run(built, mode, blocks=1, buffer_bytes=N_PER_BLOCK * 4, soc=None):
+def run(built, mode, blocks=1, buffer_bytes=N_PER_BLOCK * 4, soc=None, modes=SimModes()):
     x = np.arange(N_PER_BLOCK * blocks, dtype=np.float32)
     y = np.zeros_like(x)
     info = runtime.run_case(built.host, built.kernel, OP, built.variant, soc or built.soc, {"x": x}, {"y": y},
-                            {"mode": mode, "blocks": blocks, "buffer_bytes": buffer_bytes})
+                            {"mode": mode, "blocks": blocks, "buffer_bytes": buffer_bytes}, modes=modes)
     return x, y, info
 
 
@@ -263,3 +263,21 @@ def test_reading_back_what_the_kernel_stored_is_fine(built):
     # mode 10 stores to the workspace, then reads it back: defined, so no report
     x, y, _ = run(built, 10, blocks=3)
     np.testing.assert_array_equal(y, x * 2)
+
+
+def test_a_ragged_datacopy_fails_by_default_and_truncates_with_lenient_copy(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 42, blocks=2)
+    assert e.value.line == line_of(kernel_src, "ragged-store") and e.value.block == 0
+    assert "DataCopy UB->GM of 252 float elements = 1008 bytes" in e.value.message
+    assert "would silently copy only 992 bytes (248 elements)" in e.value.message
+    assert "--lenient-copy reproduces the truncation" in e.value.message
+    # lenient: what the device does: whole blocks land, the ragged end is dropped
+    x, y, info = run(built, 42, blocks=2, modes=SimModes(lenient_copy=True))
+    for b in range(2):
+        part = slice(b * N_PER_BLOCK, (b + 1) * N_PER_BLOCK)
+        np.testing.assert_array_equal(y[part][:248], x[part][:248] * 2)
+        np.testing.assert_array_equal(y[part][248:], 0)
+    line = line_of(kernel_src, "ragged-store")
+    assert any(entry.startswith(f"[block 1] faulty.cpp:{line}: DataCopy UB->GM of 252 float elements = "
+                                "1008 bytes copied 992 bytes (--lenient-copy") for entry in info.log)

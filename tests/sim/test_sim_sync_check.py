@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.model import AttrSpec, OpSpec, SimModes, TensorSpec
 from opkg.sim import runtime
 from opkg.sim.runtime import SimError
 import simbuild
@@ -41,7 +41,7 @@ def run(built, mode, *, blocks=2, sync_check=True):
     x = np.arange(N_PER_BLOCK * blocks, dtype=np.float32)
     y = np.zeros_like(x)
     runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x}, {"y": y},
-                     {"mode": mode, "blocks": blocks}, sync_check=sync_check)
+                     {"mode": mode, "blocks": blocks}, modes=SimModes(sync_check=sync_check))
     return x, y
 
 

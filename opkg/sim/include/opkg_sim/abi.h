@@ -10,6 +10,7 @@
 #define OPKG_SIM_MAX_WORKSPACES 16
 // OpkgKernelLaunch.flags
 #define OPKG_SIM_LAUNCH_SYNC_CHECK 1u   // check intra-core pipeline hazards (hazard.h)
+#define OPKG_SIM_LAUNCH_LENIENT_COPY 2u // DataCopy truncates ragged lengths as the hardware does
 #define OPKG_SIM_MAX_VEC_KINDS 48
 #define OPKG_SIM_COPY_BUCKETS 5     // copy sizes: <512 B, <2 KiB, <8 KiB, <32 KiB, larger
 

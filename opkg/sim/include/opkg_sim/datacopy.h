@@ -80,16 +80,29 @@ inline void check_gt(const AscendC::GlobalTensor<T>& g, uint64_t bytes, const ch
     check_gm(g.ptr_, bytes, op, loc);
 }
 
+// The bytes a count-form DataCopy moves. The hardware moves whole 32-byte blocks and silently
+// drops a ragged end: an error by default; with --lenient-copy the same truncation, logged.
 template <class T>
-inline void check_whole_blocks(uint32_t count, const char* op, SrcLoc loc) {
+inline uint64_t copy_bytes(uint32_t count, const char* op, SrcLoc loc) {
     uint64_t bytes = uint64_t(count) * sizeof(T);
-    if (bytes % 32 != 0) {
-        fail(loc, format("%s of %u %s elements = %llu bytes, which is not a multiple of 32 bytes; the hardware "
-                         "moves whole 32-byte blocks and would silently copy only %llu bytes (%llu elements). "
-                         "Pad the length to a multiple of %u elements or use DataCopyPad.",
-                         op, count, type_name<T>(), (unsigned long long)bytes, (unsigned long long)(bytes / 32 * 32),
-                         (unsigned long long)(bytes / 32 * 32 / sizeof(T)), unsigned(32 / sizeof(T) ? 32 / sizeof(T) : 1)));
+    if (bytes % 32 == 0) return bytes;
+    uint64_t kept = bytes / 32 * 32;
+    BlockState& b = block();
+    if (b.lenient_copy) {
+        if (b.truncations++ < 3) {
+            log_line(format("%s:%d: %s of %u %s elements = %llu bytes copied %llu bytes (--lenient-copy: the "
+                            "hardware's truncation to whole 32-byte blocks)%s", basename_of(loc.file), loc.line, op,
+                            count, type_name<T>(), (unsigned long long)bytes, (unsigned long long)kept,
+                            b.truncations == 3 ? "; further truncations in this block are not logged" : ""));
+        }
+        return kept;
     }
+    fail(loc, format("%s of %u %s elements = %llu bytes, which is not a multiple of 32 bytes; the hardware "
+                     "moves whole 32-byte blocks and would silently copy only %llu bytes (%llu elements). "
+                     "Pad the length to a multiple of %u elements or use DataCopyPad (--lenient-copy "
+                     "reproduces the truncation instead).",
+                     op, count, type_name<T>(), (unsigned long long)bytes, (unsigned long long)kept,
+                     (unsigned long long)(kept / sizeof(T)), unsigned(32 / sizeof(T) ? 32 / sizeof(T) : 1)));
 }
 
 template <class T> constexpr int atomic_code() {
@@ -124,8 +137,7 @@ namespace AscendC {
 template <class T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count,
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    opkg_sim::check_whole_blocks<T>(count, "DataCopy GM->UB", loc);
-    uint64_t bytes = uint64_t(count) * sizeof(T);
+    uint64_t bytes = opkg_sim::copy_bytes<T>(count, "DataCopy GM->UB", loc);
     opkg_sim::check_ub(dst, bytes, "DataCopy GM->UB", "destination", loc);
     opkg_sim::check_gt(src, bytes, "DataCopy GM->UB", loc);
     opkg_sim::check_gm_defined(src.ptr_, bytes, "DataCopy GM->UB", loc);
@@ -137,8 +149,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
 template <class T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    opkg_sim::check_whole_blocks<T>(count, "DataCopy UB->GM", loc);
-    uint64_t bytes = uint64_t(count) * sizeof(T);
+    uint64_t bytes = opkg_sim::copy_bytes<T>(count, "DataCopy UB->GM", loc);
     opkg_sim::check_ub(src, bytes, "DataCopy UB->GM", "source", loc);
     opkg_sim::check_gt(dst, bytes, "DataCopy UB->GM", loc);
     opkg_sim::check_read(src.ptr_, bytes, "DataCopy UB->GM", "source", loc, opkg_sim::Pipe::MTE3);
@@ -149,8 +160,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
 template <class T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    opkg_sim::check_whole_blocks<T>(count, "DataCopy UB->UB", loc);
-    uint64_t bytes = uint64_t(count) * sizeof(T);
+    uint64_t bytes = opkg_sim::copy_bytes<T>(count, "DataCopy UB->UB", loc);
     opkg_sim::check_ub(dst, bytes, "DataCopy UB->UB", "destination", loc);
     opkg_sim::check_ub(src, bytes, "DataCopy UB->UB", "source", loc);
     opkg_sim::check_read(src.ptr_, bytes, "DataCopy UB->UB", "source", loc);

@@ -124,6 +124,8 @@ struct BlockState {
     int64_t epoch = 0;
     int atomic = 0;            // SetAtomicAdd<T>: a code for T; 0 = plain stores
     const char* atomic_type = "";
+    bool lenient_copy = false; // --lenient-copy: ragged DataCopy lengths truncate, as on the device
+    int truncations = 0;       // lenient truncations logged so far in this block
     SyncState* sync = nullptr; // set when the launch asked for --sync-check (hazard.h)
     OpkgBlockProfile prof{};   // profile counters (count_copy / count_vec / count_queue)
 };

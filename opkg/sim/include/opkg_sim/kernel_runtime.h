@@ -139,6 +139,7 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     std::unique_ptr<SyncState> sync;
     if (L.in->flags & OPKG_SIM_LAUNCH_SYNC_CHECK) sync.reset(new SyncState(L.in->ub_bytes));
     b.sync = sync.get();
+    b.lenient_copy = (L.in->flags & OPKG_SIM_LAUNCH_LENIENT_COPY) != 0;
     b.idx = idx;
     b.num = L.in->block_dim;
     b.ub = arena;

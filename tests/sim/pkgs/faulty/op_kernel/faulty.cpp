@@ -110,6 +110,8 @@ public:
             if (TILING_KEY_IS(15)) SetAtomicAdd<float>();
             DataCopy(shared, y, length_);   // @shared-store
             SetAtomicNone();
+        } else if (TILING_KEY_IS(42)) {
+            DataCopy(yGm, y, length_ - 4);   // @ragged-store
         } else {
             DataCopy(yGm, y, length_);
         }
