@@ -53,8 +53,11 @@ struct DataCopyPadParams {
 
 namespace opkg_sim {
 
+// `align`: the operand's required UB address alignment (32 bytes for most; some reduction
+// outputs need less).
 template <class T>
-inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const char* op, const char* role, SrcLoc loc) {
+inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
+                     uint64_t align = 32) {
     note(loc);
     if (!t.ptr_) fail(loc, format("%s: %s is a LocalTensor that was never allocated", op, role));
     if (bytes > uint64_t(t.size_) * sizeof(T)) {
@@ -62,10 +65,10 @@ inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const cha
                          (unsigned long long)bytes, t.size_, (unsigned long long)(uint64_t(t.size_) * sizeof(T))));
     }
     uint64_t off = t.ub_offset();
-    if (off % 32 != 0) {
-        fail(loc, format("%s: %s starts at UB offset %llu, which is not 32-byte aligned; "
-                         "the hardware requires 32-byte aligned UB addresses",
-                         op, role, (unsigned long long)off));
+    if (off % align != 0) {
+        fail(loc, format("%s: %s starts at UB offset %llu, which is not %llu-byte aligned; "
+                         "the hardware requires %llu-byte aligned UB addresses here",
+                         op, role, (unsigned long long)off, (unsigned long long)align, (unsigned long long)align));
     }
 }
 
