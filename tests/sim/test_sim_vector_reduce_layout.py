@@ -1,12 +1,19 @@
 """Per-repeat and per-block reductions (WholeReduceMax/Min, BlockReduceSum/Max/Min), Gather,
-Brcb and Transpose against NumPy, in float32 and float16, through the
+Brcb, Transpose and DataCopyPad's padding against NumPy, in float32 and float16, through the
 VecOps test kernel (tests/sim/pkgs/ops)."""
 
 from __future__ import annotations
 
-import numpy as np
+import subprocess
+from dataclasses import replace
 
-from test_sim_vector_ops import PADDED, built, level0_index, run  # noqa: F401  (built is a fixture)
+import numpy as np
+import pytest
+
+from opkg.sim import flags
+from opkg.sim.runtime import SimError
+import simbuild
+from test_sim_vector_ops import OP, PADDED, built, level0_index, run  # noqa: F401  (built is a fixture)
 
 
 def dtype_of(built):
@@ -185,3 +192,69 @@ def test_reduce_sum_count_form_chains_repeat_sums_on_a2(built):
     z = run(built, 40, x, x.copy(), count=4 * per)
     assert float(z[0]) == big
 
+
+def test_datacopy_pad_uses_set_pad_value(built):
+    dtype = dtype_of(built)
+    x = np.random.default_rng(12).uniform(-2, 2, PADDED).astype(dtype)
+    s = dtype(-3.0)
+    z = run(built, 140, x, x.copy(), scalar=-3.0, count=5)
+    pe = per_block(dtype)
+    for row in range(2):
+        want = np.full(pe, s)
+        want[1:6] = x[5 * row:5 * row + 5]
+        np.testing.assert_array_equal(z[row * pe:(row + 1) * pe], want)
+
+
+def test_datacopy_pad_without_padding_repeats_the_first_element(built):
+    dtype = dtype_of(built)
+    x = np.random.default_rng(13).uniform(-2, 2, PADDED).astype(dtype)
+    z = run(built, 141, x, x.copy(), count=5)
+    pe = per_block(dtype)
+    for row in range(2):
+        want = np.full(pe, x[5 * row])
+        want[:5] = x[5 * row:5 * row + 5]
+        np.testing.assert_array_equal(z[row * pe:(row + 1) * pe], want)
+
+
+def test_datacopy_pad_padding_without_a_value_is_undefined(built):
+    dtype = dtype_of(built)
+    x = np.ones(PADDED, dtype)
+    with pytest.raises(SimError, match="DataCopy UB->UB reads source bytes at UB offset .* that nothing wrote"):
+        run(built, 142, x, x.copy(), count=5)
+
+
+def test_datacopy_pad_register_keeps_the_last_padding_value(built):
+    dtype = dtype_of(built)
+    x = np.random.default_rng(14).uniform(-2, 2, PADDED).astype(dtype)
+    s = dtype(0.75)
+    z = run(built, 143, x, x.copy(), scalar=0.75, count=5)
+    pe = per_block(dtype)
+    first = np.full(pe, s)
+    first[:5] = x[:5]
+    second = np.full(pe, s)
+    second[1:6] = x[:5]
+    np.testing.assert_array_equal(z[:2 * pe], np.concatenate([first, second]))
+
+
+def test_datacopy_pad_padding_mode_parameter_where_the_headers_have_it(pkgs, soc910b, lib_cache):
+    """`DataCopyPad<T, PaddingMode::Normal>` compiles for an Ascend 950 (__NPU_ARCH__ 3510)
+    target, whose headers declare the parameter, and copies as the default mode does."""
+    soc = replace(soc910b, name="Ascend950Sim", npu_arch=3510)
+    built950 = simbuild.build(pkgs / "ops", OP, OP.variant("float32"), soc, lib_cache,
+                              tiling_sources=["op_host/vec_ops.cpp"], tiling_header="op_host/vec_ops_tiling.h",
+                              kernel_source="op_kernel/vec_ops.cpp")
+    x = np.random.default_rng(15).uniform(-2, 2, PADDED).astype(np.float32)
+    z = run(built950, 144, x, x.copy(), scalar=2.5, count=5)
+    np.testing.assert_array_equal(z[:8], np.concatenate([x[:5], np.full(3, np.float32(2.5))]))
+
+
+@pytest.mark.parametrize("arch, compiles", [(2201, False), (3510, True)])
+def test_padding_mode_parameter_exists_only_in_the_950_headers(tmp_path, arch, compiles):
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "kernel_operator.h"\n'
+                   "void f(AscendC::LocalTensor<float> d, AscendC::GlobalTensor<float> g) {\n"
+                   "    AscendC::DataCopyPad<float, AscendC::PaddingMode::Normal>(d, g, {1, 20, 0, 0, 0}, {});\n"
+                   "}\n")
+    proc = subprocess.run([simbuild.CXX, "-std=c++17", "-fsyntax-only", f"-D__NPU_ARCH__={arch}",
+                           f"-I{flags.include_dir()}", str(src)], capture_output=True, text=True)
+    assert (proc.returncode == 0) == compiles, proc.stderr

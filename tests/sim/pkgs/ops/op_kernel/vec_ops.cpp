@@ -172,6 +172,37 @@ public:
             Transpose(zz, xx);
             Transpose(zz[256], xx[256]);
         }
+        else if (TILING_KEY_IS(140)) {
+            // Two rows of `count` elements with 1 left and 2 right padding from SetPadValue.
+            SetPadValue(s);
+            DataCopyPad(w, xGm, DataCopyExtParams(2, n * sizeof(T), 0, 0, 0), DataCopyPadExtParams<T>(false, 1, 2, (T)0));
+            DataCopy(z, w, 2 * 32 / sizeof(T));
+        }
+        else if (TILING_KEY_IS(141)) {
+            // No padding, unaligned rows: the hardware repeats each row's first element.
+            DataCopyPad(w, xGm, DataCopyExtParams(2, n * sizeof(T), 0, 0, 0), DataCopyPadExtParams<T>(false, 0, 0, (T)0));
+            DataCopy(z, w, 2 * 32 / sizeof(T));
+        }
+        else if (TILING_KEY_IS(142)) {
+            // Left padding with neither isPad nor SetPadValue: undefined values, then read.
+            DataCopyPad(w, xGm, DataCopyExtParams(1, n * sizeof(T), 0, 0, 0), DataCopyPadExtParams<T>(false, 1, 0, (T)0));
+            DataCopy(z, w, 32 / sizeof(T));
+        }
+        else if (TILING_KEY_IS(143)) {
+            // The padding register keeps isPad's value for a later isPad == false copy.
+            DataCopyPad(w, xGm, DataCopyExtParams(1, n * sizeof(T), 0, 0, 0), DataCopyPadExtParams<T>(true, 0, 1, s));
+            DataCopyPad(w[32 / sizeof(T)], xGm, DataCopyExtParams(1, n * sizeof(T), 0, 0, 0),
+                        DataCopyPadExtParams<T>(false, 1, 0, (T)0));
+            DataCopy(z, w, 2 * 32 / sizeof(T));
+        }
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+        else if (TILING_KEY_IS(144)) {
+            // The Ascend 950 headers' PaddingMode template parameter.
+            DataCopyPad<T, PaddingMode::Normal>(w, xGm, DataCopyExtParams(1, n * sizeof(T), 0, 0, 0),
+                                                DataCopyPadExtParams<T>(true, 0, 1, s));
+            DataCopy(z, w, 32 / sizeof(T));
+        }
+#endif
         else if (TILING_KEY_IS(80)) {
             // Unaligned length both ways: GM->UB pads the row's tail with the scalar.
             DataCopyExtParams in(1, n * sizeof(T), 0, 0, 0);
