@@ -261,3 +261,12 @@ def test_gather_offset_past_the_source(built, kernel_src):
     assert (err.file, err.line, err.block) == (str(kernel_src), line_of(kernel_src, "gather-oob"), 0)
     assert ("Gather: srcOffset[255] = 1024 (+ srcBaseAddr 0) addresses src bytes [1024, 1028), but src holds "
             "256 float elements (1024 bytes)") in err.message
+
+
+def test_level0_reduction_work_buffer_smaller_than_documented(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 22)
+    err = e.value
+    assert (err.line, err.block) == (line_of(kernel_src, "work-too-small-level0"), 0)
+    assert ("holds 8 float elements (32 bytes) but repeatTime 4 with calIndex needs at least 16 elements "
+            "(64 bytes)") in err.message

@@ -258,3 +258,41 @@ def test_padding_mode_parameter_exists_only_in_the_950_headers(tmp_path, arch, c
     proc = subprocess.run([simbuild.CXX, "-std=c++17", "-fsyntax-only", f"-D__NPU_ARCH__={arch}",
                            f"-I{flags.include_dir()}", str(src)], capture_output=True, text=True)
     assert (proc.returncode == 0) == compiles, proc.stderr
+
+
+def test_reduce_max_level0_with_index(built):
+    dtype = dtype_of(built)
+    x = small_ints(dtype, seed=16)
+    z = run(built, 150, x, x.copy())
+    n = 4 * per_repeat(dtype)
+    assert z[0] == x[:n].max()
+    assert index_view(z)[1] == np.argmax(x[:n])      # r * perRepeat + lane, the first on ties
+    assert np.all(z[2:] == 0)
+
+
+def test_reduce_min_level0_bit_mask_and_repeat_stride(built):
+    dtype = dtype_of(built)
+    x = np.random.default_rng(17).uniform(-2, 2, PADDED).astype(dtype)
+    z = run(built, 151, x, x.copy())
+    per = per_repeat(dtype)
+    lanes = [level0_index(dtype, r, j, 1, 16) for r in range(3) for j in range(0, per, 2)]
+    assert z[0] == x[lanes].min()
+    assert np.all(z[1:] == 0)
+
+
+def test_reduce_sum_level0_is_a_tree_of_repeat_trees(built):
+    dtype = dtype_of(built)
+    x = np.random.default_rng(18).uniform(-2, 2, PADDED).astype(dtype)
+    n = 37
+    z = run(built, 152, x, x.copy(), count=n)
+    per = per_repeat(dtype)
+    partial = [tree(x[r * per:r * per + n], dtype) for r in range(5)]
+    assert z[0] == dtype(tree(partial, dtype))
+    assert np.all(z[1:] == 0)
+    # Repeat sums big, 1, 1, 1, 0: a tree gives (big + 1) + (1 + 1) = big + 2 where adding them
+    # in order would round back to big at every step.
+    big = 2.0 ** (np.finfo(dtype).nmant + 1)
+    x = np.zeros(PADDED, dtype)
+    x[[0, per, 2 * per, 3 * per]] = [big, 1, 1, 1]
+    z = run(built, 152, x, x.copy(), count=n)
+    assert float(z[0]) == big + 2

@@ -174,6 +174,72 @@ inline void block_reduce(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
     }
 }
 
+// Level-0 ReduceSum/Max/Min over repeatTime repeats (srcRepStride blocks apart, blocks dense):
+// the masked lanes of each repeat reduce as in WholeReduceSum / WholeReduceMax, then the repeat
+// results reduce again, a tree for sums; the index of an extreme is r * perRepeat + lane (the
+// first on ties). repeatTime may exceed 255 here, as documented.
+template <class T>
+inline void reduce_level0(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                          const AscendC::LocalTensor<T>& work, const Mask& m, int32_t repeat, int32_t srcRepStride,
+                          bool calIndex, BlockOp kind, const char* op, SrcLoc loc) {
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "ReduceSum/Max/Min take half or float operands");
+    if (repeat < 0 || srcRepStride < 0) {
+        fail(loc, format("%s: negative repeatTime %d or srcRepStride %d", op, repeat, srcRepStride));
+    }
+    if (repeat == 0) return;
+    const bool with_index = kind != BlockOp::SUM && calIndex;
+    const uint64_t need = kind == BlockOp::SUM ? sum_work_elems_for<T>(uint64_t(repeat))
+                                               : extreme_work_elems_for<T>(uint64_t(repeat), calIndex);
+    check_work(work, need, [&] {
+        return format("repeatTime %d%s", repeat, kind == BlockOp::SUM ? "" : calIndex ? " with calIndex"
+                                                                                      : " without calIndex");
+    }, op, loc);
+    check_ub(src, elem_offset<T>(uint32_t(repeat - 1), m.last(), 1, uint32_t(srcRepStride)) + sizeof(T), op, "src",
+             loc);
+    check_ub(dst, (with_index ? 2 : 1) * sizeof(T), op, "dst", loc, with_index ? 2 * sizeof(T) : sizeof(T));
+    using C = calc_t<T>;
+    const uint8_t* x = reinterpret_cast<const uint8_t*>(src.ptr_);
+    const uint32_t per_repeat = 256 / sizeof(T);
+    std::vector<T> partial;
+    partial.reserve(size_t(repeat));
+    T lanes[128];
+    bool any = false;
+    uint64_t best = 0;
+    T bv{};
+    for (int32_t r = 0; r < repeat; ++r) {
+        int64_t n = 0;
+        for (uint32_t j = 0; j < per_repeat; ++j) {
+            if (!m.test(j)) continue;
+            const uint8_t* pa = x + elem_offset<T>(uint32_t(r), j, 1, uint32_t(srcRepStride));
+            check_read(pa, sizeof(T), op, "src", loc);
+            T v;
+            std::memcpy(&v, pa, sizeof(T));
+            lanes[n++] = v;
+            const bool better = kind == BlockOp::MAX ? static_cast<C>(v) > static_cast<C>(bv)
+                                                     : static_cast<C>(v) < static_cast<C>(bv);
+            if (kind != BlockOp::SUM && (!any || better)) {
+                bv = v;
+                best = uint64_t(r) * per_repeat + j;
+                any = true;
+            }
+        }
+        if (kind == BlockOp::SUM) partial.push_back(tree_reduce(lanes, n, [](C a, C b) { return a + b; }));
+    }
+    if (kind == BlockOp::SUM) {
+        dst.ptr_[0] = tree_reduce(partial.data(), int64_t(partial.size()), [](C a, C b) { return a + b; });
+    } else {
+        dst.ptr_[0] = bv;
+        if (with_index) {
+            // As in the count form: the index's integer bits in the element after the value.
+            T slot{};
+            const uint32_t idx = uint32_t(best);
+            std::memcpy(&slot, &idx, sizeof(T));
+            dst.ptr_[1] = slot;
+        }
+    }
+    mark_written(dst.ptr_, (with_index ? 2 : 1) * sizeof(T));
+}
+
 }  // namespace opkg_sim
 
 namespace AscendC {
@@ -222,6 +288,43 @@ OPKG_SIM_BLOCK_REDUCE(BlockReduceSum, SUM)
 OPKG_SIM_BLOCK_REDUCE(BlockReduceMax, MAX)
 OPKG_SIM_BLOCK_REDUCE(BlockReduceMin, MIN)
 #undef OPKG_SIM_BLOCK_REDUCE
+
+// Level-0 forms of ReduceSum/Max/Min: mask, repeatTime, srcRepStride, a work buffer.
+#define OPKG_SIM_REDUCE_LEVEL0(NAME, KIND)                                                                        \
+    template <class T>                                                                                            \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer, \
+                     const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride,                     \
+                     bool calIndex = 0, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                      \
+        opkg_sim::reduce_level0(dst, src, sharedTmpBuffer, opkg_sim::continuous_mask<T>(uint64_t(mask), #NAME, loc), \
+                                repeatTime, srcRepStride, calIndex, opkg_sim::BlockOp::KIND, #NAME, loc);          \
+    }                                                                                                             \
+    template <class T>                                                                                            \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer, \
+                     const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride,                  \
+                     bool calIndex = 0, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                      \
+        opkg_sim::reduce_level0(dst, src, sharedTmpBuffer, opkg_sim::bit_mask<T>(mask, #NAME, loc), repeatTime,     \
+                                srcRepStride, calIndex, opkg_sim::BlockOp::KIND, #NAME, loc);                      \
+    }
+
+OPKG_SIM_REDUCE_LEVEL0(ReduceMax, MAX)
+OPKG_SIM_REDUCE_LEVEL0(ReduceMin, MIN)
+#undef OPKG_SIM_REDUCE_LEVEL0
+
+template <class T>
+inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+                      const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride,
+                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::reduce_level0(dst, src, sharedTmpBuffer, opkg_sim::continuous_mask<T>(uint64_t(mask), "ReduceSum", loc),
+                            repeatTime, srcRepStride, false, opkg_sim::BlockOp::SUM, "ReduceSum", loc);
+}
+
+template <class T>
+inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+                      const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride,
+                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::reduce_level0(dst, src, sharedTmpBuffer, opkg_sim::bit_mask<T>(mask, "ReduceSum", loc), repeatTime,
+                            srcRepStride, false, opkg_sim::BlockOp::SUM, "ReduceSum", loc);
+}
 
 }  // namespace AscendC
 #endif

@@ -584,7 +584,8 @@ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
     opkg_sim::check_vec(src, count, "ReduceSum", "src", loc);
     opkg_sim::check_vec(dst, 1, "ReduceSum", "dst", loc);
     if (count <= 0) return;
-    opkg_sim::check_work(workLocal, opkg_sim::sum_work_elems<T>(count), count, "", "ReduceSum", loc);
+    opkg_sim::check_work(workLocal, opkg_sim::sum_work_elems<T>(count),
+                         [&] { return opkg_sim::format("count %d", count); }, "ReduceSum", loc);
     opkg_sim::check_read(src.ptr_, uint64_t(count) * sizeof(T), "ReduceSum", "src", loc);
     opkg_sim::mark_written(dst.ptr_, sizeof(T));
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201
@@ -601,8 +602,9 @@ inline void reduce_extreme(const LocalTensor<T>& dst, const LocalTensor<T>& src,
     opkg_sim::check_vec(src, count, op, "src", loc);
     opkg_sim::check_vec(dst, calIndex ? 2 : 1, op, "dst", loc);
     if (count <= 0) return;
-    opkg_sim::check_work(work, opkg_sim::extreme_work_elems<T>(count, calIndex), count,
-                         calIndex ? " with calIndex" : " without calIndex", op, loc);
+    opkg_sim::check_work(work, opkg_sim::extreme_work_elems<T>(count, calIndex),
+                         [&] { return opkg_sim::format("count %d %s calIndex", count, calIndex ? "with" : "without"); },
+                         op, loc);
     opkg_sim::check_read(src.ptr_, uint64_t(count) * sizeof(T), op, "src", loc);
     opkg_sim::mark_written(dst.ptr_, (calIndex ? 2 : 1) * sizeof(T));
     using C = opkg_sim::calc_t<T>;

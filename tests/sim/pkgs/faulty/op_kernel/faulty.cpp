@@ -57,6 +57,10 @@ public:
             LocalTensor<float> w = tmpBuf.GetWithOffset<float>(GetBlockIdx() == 1 ? 8 : 64, 0);
             Duplicate(y, 0.0f, length_);
             ReduceMax<float>(y, x, w, length_, true);   // @work-too-small
+        } else if (TILING_KEY_IS(22)) {
+            LocalTensor<float> w = tmpBuf.GetWithOffset<float>(8, 0);
+            Duplicate(y, 0.0f, length_);
+            ReduceMax<float>(y, x, w, 64, 4, 8, true);   // @work-too-small-level0
         } else if (TILING_KEY_IS(21)) {
             // Byte offsets reversing x, except that the last one points one element past it.
             LocalTensor<uint32_t> off = tmpBuf.Get<uint32_t>();

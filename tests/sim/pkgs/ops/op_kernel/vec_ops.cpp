@@ -195,6 +195,19 @@ public:
                         DataCopyPadExtParams<T>(false, 1, 0, (T)0));
             DataCopy(z, w, 2 * 32 / sizeof(T));
         }
+        else if (TILING_KEY_IS(150)) {
+            // Level 0: max and its index over 4 dense repeats.
+            ReduceMax<T>(z, x, w, 256 / sizeof(T), 4, 8, true);
+        }
+        else if (TILING_KEY_IS(151)) {
+            // Level 0: min of every other lane of 3 repeats 16 blocks apart, no index.
+            uint64_t mask[2] = {0x5555555555555555ull, 0x5555555555555555ull};
+            ReduceMin<T>(z, x, w, mask, 3, 16);
+        }
+        else if (TILING_KEY_IS(152)) {
+            // Level 0: sum of the first `count` lanes of 5 repeats.
+            ReduceSum<T>(z, x, w, n, 5, 8);
+        }
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
         else if (TILING_KEY_IS(144)) {
             // The Ascend 950 headers' PaddingMode template parameter.
