@@ -281,3 +281,33 @@ def test_a_ragged_datacopy_fails_by_default_and_truncates_with_lenient_copy(buil
     line = line_of(kernel_src, "ragged-store")
     assert any(entry.startswith(f"[block 1] faulty.cpp:{line}: DataCopy UB->GM of 252 float elements = "
                                 "1008 bytes copied 992 bytes (--lenient-copy") for entry in info.log)
+
+
+def test_reduction_work_buffer_smaller_than_documented(built, kernel_src):
+    # ReduceMax of 256 floats with index: 8 + 8 work elements (the documented formula); block 1
+    # passes only 8.
+    with pytest.raises(SimError) as e:
+        run(built, 20, blocks=2)
+    err = e.value
+    assert (err.file, err.line, err.block) == (str(kernel_src), line_of(kernel_src, "work-too-small"), 1)
+    assert err.message.startswith(f"{kernel_src}:{err.line}: block 1 of 2: ")
+    assert ("ReduceMax: the work buffer (workLocal/sharedTmpBuffer) holds 8 float elements (32 bytes) but "
+            "count 256 with calIndex needs at least 16 elements (64 bytes)") in err.message
+
+
+def test_gather_offset_past_the_source(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 21, blocks=2)
+    err = e.value
+    assert (err.file, err.line, err.block) == (str(kernel_src), line_of(kernel_src, "gather-oob"), 0)
+    assert ("Gather: srcOffset[255] = 1024 (+ srcBaseAddr 0) addresses src bytes [1024, 1028), but src holds "
+            "256 float elements (1024 bytes)") in err.message
+
+
+def test_level0_reduction_work_buffer_smaller_than_documented(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 22)
+    err = e.value
+    assert (err.line, err.block) == (line_of(kernel_src, "work-too-small-level0"), 0)
+    assert ("holds 8 float elements (32 bytes) but repeatTime 4 with calIndex needs at least 16 elements "
+            "(64 bytes)") in err.message

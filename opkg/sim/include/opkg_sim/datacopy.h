@@ -53,8 +53,11 @@ struct DataCopyPadParams {
 
 namespace opkg_sim {
 
+// `align`: the operand's required UB address alignment (32 bytes for most; some reduction
+// outputs need less).
 template <class T>
-inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const char* op, const char* role, SrcLoc loc) {
+inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
+                     uint64_t align = 32) {
     note(loc);
     if (!t.ptr_) fail(loc, format("%s: %s is a LocalTensor that was never allocated", op, role));
     if (bytes > uint64_t(t.size_) * sizeof(T)) {
@@ -62,10 +65,10 @@ inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const cha
                          (unsigned long long)bytes, t.size_, (unsigned long long)(uint64_t(t.size_) * sizeof(T))));
     }
     uint64_t off = t.ub_offset();
-    if (off % 32 != 0) {
-        fail(loc, format("%s: %s starts at UB offset %llu, which is not 32-byte aligned; "
-                         "the hardware requires 32-byte aligned UB addresses",
-                         op, role, (unsigned long long)off));
+    if (off % align != 0) {
+        fail(loc, format("%s: %s starts at UB offset %llu, which is not %llu-byte aligned; "
+                         "the hardware requires %llu-byte aligned UB addresses here",
+                         op, role, (unsigned long long)off, (unsigned long long)align, (unsigned long long)align));
     }
 }
 
@@ -223,6 +226,54 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     }
 }
 
+enum class PaddingMode : uint8_t { Normal = 0, Compact };
+
+// The PaddingMode template parameter exists only in the Ascend 950 generation's headers; elsewhere
+// DataCopyPad<T, PaddingMode::...> does not compile, as with bisheng. The sim moves data in
+// Normal mode only, so Compact is rejected at compile time there too.
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3510 || __NPU_ARCH__ == 5102)
+#define OPKG_SIM_PADDING_MODE_PARAM , PaddingMode mode = PaddingMode::Normal
+#define OPKG_SIM_REQUIRE_NORMAL_MODE() \
+    static_assert(mode == PaddingMode::Normal, "DataCopyPad: the sim emulates PaddingMode::Normal only")
+#else
+#define OPKG_SIM_PADDING_MODE_PARAM
+#define OPKG_SIM_REQUIRE_NORMAL_MODE() static_assert(true, "")
+#endif
+
+// SetPadValue sets the padding register DataCopyPad GM->UB fills with (when isPad is false).
+template <class T, TPosition pos = TPosition::MAX>
+inline void SetPadValue(T paddingValue) {
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 2002 || __NPU_ARCH__ == 1001 || __NPU_ARCH__ == 3002)
+    static_assert(sizeof(T) == 0, "SetPadValue exists only on A2/A3-generation SoCs (910B, 910_93)");
+#endif
+    static_assert(pos == TPosition::MAX || pos == TPosition::VECIN || pos == TPosition::VECOUT,
+                  "SetPadValue: pos must be VECIN, VECOUT or MAX");
+    opkg_sim::BlockState& b = opkg_sim::block();
+    b.pad_value = 0;
+    std::memcpy(&b.pad_value, &paddingValue, sizeof(T) < 8 ? sizeof(T) : 8);
+    b.pad_value_set = true;
+}
+
+}  // namespace AscendC
+
+namespace opkg_sim {
+
+template <class T>
+inline void check_pad_lengths(uint32_t blockLen, uint8_t left, uint8_t right, const char* op, SrcLoc loc) {
+    if (blockLen % sizeof(T) != 0) {
+        fail(loc, format("%s: blockLen %u bytes is not a multiple of sizeof(%s) = %zu", op, blockLen, type_name<T>(),
+                         sizeof(T)));
+    }
+    if (uint64_t(left) * sizeof(T) > 32 || uint64_t(right) * sizeof(T) > 32) {
+        fail(loc, format("%s: leftPadding %u / rightPadding %u elements; each may cover at most 32 bytes (%zu %s "
+                         "elements)", op, unsigned(left), unsigned(right), 32 / sizeof(T), type_name<T>()));
+    }
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
 // DataCopyPad exists only from the A2/A3 generation on: Atlas inference (310P, __NPU_ARCH__
 // 2002) and training (910A, 1001) parts have no such instruction, so bisheng rejects it there.
 // The assert depends on T, so it fires only where a kernel actually uses DataCopyPad.
@@ -236,42 +287,62 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 #endif
 
 // DataCopyPad GM->UB: blockLen bytes per block; srcStride in bytes (GM gap), dstStride in 32-byte
-// blocks (UB gap); each UB row starts 32-byte aligned and may be padded.
-template <class T>
+// blocks (UB gap). Each UB row is leftPadding elements, the data, rightPadding elements, then
+// dummy elements up to the next 32-byte boundary. Padding and dummy come from the padding
+// register (set by isPad's paddingValue or SetPadValue, kept until changed); without padding the
+// dummy repeats the row's first element; otherwise they are undefined (left unwritten here, so
+// reading them is reported).
+template <class T OPKG_SIM_PADDING_MODE_PARAM>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                         const DataCopyPadExtParams<T>& pad, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     OPKG_SIM_REQUIRE_DATACOPYPAD(T);
+    OPKG_SIM_REQUIRE_NORMAL_MODE();
+    const char* op = "DataCopyPad GM->UB";
+    opkg_sim::check_pad_lengths<T>(p.blockLen, pad.leftPadding, pad.rightPadding, op, loc);
+    opkg_sim::BlockState& b = opkg_sim::block();
+    if (pad.isPad) {
+        b.pad_value = 0;
+        std::memcpy(&b.pad_value, &pad.paddingValue, sizeof(T) < 8 ? sizeof(T) : 8);
+        b.pad_value_set = true;
+    }
     if (p.blockCount == 0) return;
-    uint64_t left = pad.isPad ? pad.leftPadding : 0, right = pad.isPad ? pad.rightPadding : 0;
-    uint64_t row = left * sizeof(T) + p.blockLen + right * sizeof(T);
-    uint64_t row_ub = (row + 31) / 32 * 32;
-    uint64_t sstep = uint64_t(p.blockLen) + p.srcStride, dstep = row_ub + uint64_t(p.dstStride) * 32;
-    opkg_sim::check_ub(dst, dstep * (p.blockCount - 1) + row_ub, "DataCopyPad GM->UB", "destination", loc);
-    opkg_sim::check_gt(src, sstep * (p.blockCount - 1) + p.blockLen, "DataCopyPad GM->UB", loc);
+    const uint64_t left = uint64_t(pad.leftPadding) * sizeof(T), right = uint64_t(pad.rightPadding) * sizeof(T);
+    const uint64_t row = left + p.blockLen + right;
+    const uint64_t row_ub = (row + 31) / 32 * 32;
+    const uint64_t sstep = uint64_t(p.blockLen) + p.srcStride, dstep = row_ub + uint64_t(p.dstStride) * 32;
+    opkg_sim::check_ub(dst, dstep * (p.blockCount - 1) + row_ub, op, "destination", loc);
+    opkg_sim::check_gt(src, sstep * (p.blockCount - 1) + p.blockLen, op, loc);
     opkg_sim::count_copy(opkg_sim::COPY_GM_UB, uint64_t(p.blockLen) * p.blockCount);
+    T fill;
+    std::memcpy(&fill, &b.pad_value, sizeof(T));
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
         uint8_t* r = d + i * dstep;
-        T* rt = reinterpret_cast<T*>(r);
-        for (uint64_t k = 0; k < left; ++k) rt[k] = pad.paddingValue;
-        opkg_sim::check_gm_defined(s + i * sstep, p.blockLen, "DataCopyPad GM->UB", loc);
-        std::memcpy(r + left * sizeof(T), s + i * sstep, p.blockLen);
-        if (pad.isPad) {
-            T* tail = reinterpret_cast<T*>(r + left * sizeof(T) + p.blockLen);
-            uint64_t n = (row_ub - left * sizeof(T) - p.blockLen) / sizeof(T);
-            for (uint64_t k = 0; k < n; ++k) tail[k] = pad.paddingValue;
+        opkg_sim::check_gm_defined(s + i * sstep, p.blockLen, op, loc);
+        std::memcpy(r + left, s + i * sstep, p.blockLen);
+        if (left == 0 && right == 0) {
+            if (p.blockLen) {
+                T first;
+                std::memcpy(&first, r, sizeof(T));
+                for (uint64_t k = p.blockLen; k < row_ub; k += sizeof(T)) std::memcpy(r + k, &first, sizeof(T));
+            }
+            opkg_sim::mark_written(r, row_ub, opkg_sim::Pipe::MTE2);
+        } else if (b.pad_value_set) {
+            for (uint64_t k = 0; k < left; k += sizeof(T)) std::memcpy(r + k, &fill, sizeof(T));
+            for (uint64_t k = left + p.blockLen; k < row_ub; k += sizeof(T)) std::memcpy(r + k, &fill, sizeof(T));
             opkg_sim::mark_written(r, row_ub, opkg_sim::Pipe::MTE2);
         } else {
-            opkg_sim::mark_written(r, left * sizeof(T) + p.blockLen, opkg_sim::Pipe::MTE2);
+            opkg_sim::mark_written(r + left, p.blockLen, opkg_sim::Pipe::MTE2);
         }
     }
 }
 
-template <class T>
+template <class T OPKG_SIM_PADDING_MODE_PARAM>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
                         const DataCopyPadParams& pad, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     OPKG_SIM_REQUIRE_DATACOPYPAD(T);
+    OPKG_SIM_REQUIRE_NORMAL_MODE();
     T value;
     uint64_t raw = pad.paddingValue;
     std::memcpy(&value, &raw, sizeof(T) < 8 ? sizeof(T) : 8);
@@ -280,10 +351,11 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
 }
 
 // DataCopyPad UB->GM: blockLen bytes per block; srcStride in 32-byte blocks (UB gap), dstStride in bytes.
-template <class T>
+template <class T OPKG_SIM_PADDING_MODE_PARAM>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p,
                         opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     OPKG_SIM_REQUIRE_DATACOPYPAD(T);
+    OPKG_SIM_REQUIRE_NORMAL_MODE();
     if (p.blockCount == 0) return;
     uint64_t row_ub = (uint64_t(p.blockLen) + 31) / 32 * 32;
     uint64_t sstep = row_ub + uint64_t(p.srcStride) * 32, dstep = uint64_t(p.blockLen) + p.dstStride;
@@ -299,10 +371,11 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
     }
 }
 
-template <class T>
+template <class T OPKG_SIM_PADDING_MODE_PARAM>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
                         opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     OPKG_SIM_REQUIRE_DATACOPYPAD(T);
+    OPKG_SIM_REQUIRE_NORMAL_MODE();
     DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride), loc);
 }
 

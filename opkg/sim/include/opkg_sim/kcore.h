@@ -128,6 +128,8 @@ struct BlockState {
     int truncations = 0;       // lenient truncations logged so far in this block
     SyncState* sync = nullptr; // set when the launch asked for --sync-check (hazard.h)
     OpkgBlockProfile prof{};   // profile counters (count_copy / count_vec / count_queue)
+    uint64_t pad_value = 0;    // DataCopyPad's padding register (SetPadValue, or isPad's paddingValue)
+    bool pad_value_set = false;
 };
 
 inline BlockState& block() {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include "opkg_sim/datacopy.h"
+#include "opkg_sim/worksize.h"
 
 namespace opkg_sim {
 
@@ -83,6 +84,21 @@ inline T tree_reduce(const T* p, int64_t n, Op op) {
         level.resize(half_m + (m % 2));
     }
     return level.empty() ? T() : level[0];
+}
+
+// The A2/A3 count-form ReduceSum: a tree within each 256-byte repeat, the repeat sums then
+// accumulated one after another in the operand precision (documented "mode one").
+template <class T>
+inline T chained_repeat_sum(const T* p, int64_t n) {
+    using C = calc_t<T>;
+    const int64_t per_repeat = 256 / int64_t(sizeof(T));
+    auto add = [](C a, C b) { return a + b; };
+    T acc = tree_reduce(p, n < per_repeat ? n : per_repeat, add);
+    for (int64_t start = per_repeat; start < n; start += per_repeat) {
+        T part = tree_reduce(p + start, n - start < per_repeat ? n - start : per_repeat, add);
+        acc = static_cast<T>(static_cast<C>(acc) + static_cast<C>(part));
+    }
+    return acc;
 }
 
 inline half half_step(half h, bool up) {
@@ -592,12 +608,18 @@ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
                       const int32_t count, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::check_vec(src, count, "ReduceSum", "src", loc);
     opkg_sim::check_vec(dst, 1, "ReduceSum", "dst", loc);
-    if (!workLocal.ptr_) opkg_sim::fail(loc, "ReduceSum: workLocal is a LocalTensor that was never allocated");
+    if (count <= 0) return;
+    opkg_sim::check_work(workLocal, opkg_sim::sum_work_elems<T>(count),
+                         [&] { return opkg_sim::format("count %d", count); }, "ReduceSum", loc);
     opkg_sim::check_read(src.ptr_, uint64_t(count) * sizeof(T), "ReduceSum", "src", loc);
     opkg_sim::count_vec_of<T>("ReduceSum", count);
     opkg_sim::mark_written(dst.ptr_, sizeof(T));
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201
+    dst.ptr_[0] = opkg_sim::chained_repeat_sum(src.ptr_, count);
+#else
     using C = opkg_sim::calc_t<T>;
     dst.ptr_[0] = opkg_sim::tree_reduce(src.ptr_, count, [](C a, C b) { return a + b; });
+#endif
 }
 
 template <class T>
@@ -605,8 +627,10 @@ inline void reduce_extreme(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            int32_t count, bool calIndex, bool is_max, const char* op, opkg_sim::SrcLoc loc) {
     opkg_sim::check_vec(src, count, op, "src", loc);
     opkg_sim::check_vec(dst, calIndex ? 2 : 1, op, "dst", loc);
-    if (!work.ptr_) opkg_sim::fail(loc, opkg_sim::format("%s: workLocal is a LocalTensor that was never allocated", op));
     if (count <= 0) return;
+    opkg_sim::check_work(work, opkg_sim::extreme_work_elems<T>(count, calIndex),
+                         [&] { return opkg_sim::format("count %d %s calIndex", count, calIndex ? "with" : "without"); },
+                         op, loc);
     opkg_sim::check_read(src.ptr_, uint64_t(count) * sizeof(T), op, "src", loc);
     opkg_sim::count_vec_of<T>(op, count);
     opkg_sim::mark_written(dst.ptr_, (calIndex ? 2 : 1) * sizeof(T));

@@ -52,6 +52,21 @@ public:
             LocalTensor<float> t = tmpBuf.Get<float>();
             Duplicate(t, 1.0f, length_ / 2);
             Add(y, x, t, length_);   // @uninit-read
+        } else if (TILING_KEY_IS(20)) {
+            // Block 1 passes a work buffer of 8 elements; ReduceMax with index needs 16 here.
+            LocalTensor<float> w = tmpBuf.GetWithOffset<float>(GetBlockIdx() == 1 ? 8 : 64, 0);
+            Duplicate(y, 0.0f, length_);
+            ReduceMax<float>(y, x, w, length_, true);   // @work-too-small
+        } else if (TILING_KEY_IS(22)) {
+            LocalTensor<float> w = tmpBuf.GetWithOffset<float>(8, 0);
+            Duplicate(y, 0.0f, length_);
+            ReduceMax<float>(y, x, w, 64, 4, 8, true);   // @work-too-small-level0
+        } else if (TILING_KEY_IS(21)) {
+            // Byte offsets reversing x, except that the last one points one element past it.
+            LocalTensor<uint32_t> off = tmpBuf.Get<uint32_t>();
+            for (uint32_t i = 0; i < length_; ++i) off.SetValue(i, (length_ - 1 - i) * sizeof(float));
+            off.SetValue(length_ - 1, length_ * sizeof(float));
+            Gather(y, x, off, (uint32_t)0, length_);   // @gather-oob
         } else {
             Muls(y, x, 2.0f, length_);
         }

@@ -120,6 +120,102 @@ public:
             WholeReduceSum<T>(z, x, per, 3, 2, 1, 8);
             WholeReduceSum<T>(z[8], x[3 * per], per / 2, 1, 1, 1, 8);
         }
+        else if (TILING_KEY_IS(100)) {
+            // Max and its lane index per repeat, 4 dense repeats, pairs stored back to back.
+            WholeReduceMax<T>(z, x, 256 / sizeof(T), 4, 1, 1, 8);
+        }
+        else if (TILING_KEY_IS(101)) {
+            // [index, value] pairs one pair apart (dstRepStride 2).
+            WholeReduceMin<T>(z, x, 256 / sizeof(T), 3, 2, 1, 8, ReduceOrder::ORDER_INDEX_VALUE);
+        }
+        else if (TILING_KEY_IS(102)) {
+            // Every other lane, source blocks two apart and repeats 16 blocks apart; values only.
+            uint64_t mask[2] = {0x5555555555555555ull, 0x5555555555555555ull};
+            WholeReduceMax<T>(z, x, mask, 2, 1, 2, 16, ReduceOrder::ORDER_ONLY_VALUE);
+        }
+        else if (TILING_KEY_IS(103)) {
+            // The first `count` lanes of each repeat; uint32 indices only.
+            WholeReduceMin<T>(z, x, n, 3, 1, 1, 8, ReduceOrder::ORDER_ONLY_INDEX);
+        }
+        else if (TILING_KEY_IS(110)) {
+            BlockReduceSum<T>(z, x, 4, 256 / sizeof(T), 1, 1, 8);
+        }
+        else if (TILING_KEY_IS(111)) {
+            // Mask of `count` lanes (a block and a half fewer than a repeat), results 16 apart.
+            BlockReduceMax<T>(z, x, 2, n, 2, 1, 8);
+        }
+        else if (TILING_KEY_IS(112)) {
+            uint64_t mask[2] = {0x00ff00ff00ff00ffull, 0x00ff00ff00ff00ffull};
+            BlockReduceMin<T>(z, x, 2, mask, 1, 2, 16);
+        }
+        else if (TILING_KEY_IS(120)) {
+            // Count form: z[i] = x[count - 1 - i] through byte offsets.
+            LocalTensor<uint32_t> off = wide.Get<uint32_t>();
+            for (int32_t i = 0; i < n; ++i) off.SetValue(i, (uint32_t)((n - 1 - i) * sizeof(T)));
+            Gather(z, x, off, (uint32_t)0, (uint32_t)n);
+        }
+        else if (TILING_KEY_IS(121)) {
+            // Level 0: offsets (7 i mod 256) elements past a base of 32 bytes, every other lane,
+            // two repeats 16 blocks apart in dst.
+            LocalTensor<uint32_t> off = wide.Get<uint32_t>();
+            for (int32_t i = 0; i < 512; ++i) off.SetValue(i, (uint32_t)(((7 * i) % 256) * sizeof(T)));
+            uint64_t mask[2] = {0x5555555555555555ull, 0x5555555555555555ull};
+            Gather(z, x, off, (uint32_t)32, mask, 2, 16);
+        }
+        else if (TILING_KEY_IS(130)) {
+            Brcb(z, x, 4, {2, 16});
+        }
+        else if (TILING_KEY_IS(131)) {
+            // The 16x16 transpose of 2-byte elements (x's bytes as uint16 for float).
+            LocalTensor<uint16_t> zz = z.template ReinterpretCast<uint16_t>();
+            LocalTensor<uint16_t> xx = x.template ReinterpretCast<uint16_t>();
+            Transpose(zz, xx);
+            Transpose(zz[256], xx[256]);
+        }
+        else if (TILING_KEY_IS(140)) {
+            // Two rows of `count` elements with 1 left and 2 right padding from SetPadValue.
+            SetPadValue(s);
+            DataCopyPad(w, xGm, DataCopyExtParams(2, n * sizeof(T), 0, 0, 0), DataCopyPadExtParams<T>(false, 1, 2, (T)0));
+            DataCopy(z, w, 2 * 32 / sizeof(T));
+        }
+        else if (TILING_KEY_IS(141)) {
+            // No padding, unaligned rows: the hardware repeats each row's first element.
+            DataCopyPad(w, xGm, DataCopyExtParams(2, n * sizeof(T), 0, 0, 0), DataCopyPadExtParams<T>(false, 0, 0, (T)0));
+            DataCopy(z, w, 2 * 32 / sizeof(T));
+        }
+        else if (TILING_KEY_IS(142)) {
+            // Left padding with neither isPad nor SetPadValue: undefined values, then read.
+            DataCopyPad(w, xGm, DataCopyExtParams(1, n * sizeof(T), 0, 0, 0), DataCopyPadExtParams<T>(false, 1, 0, (T)0));
+            DataCopy(z, w, 32 / sizeof(T));
+        }
+        else if (TILING_KEY_IS(143)) {
+            // The padding register keeps isPad's value for a later isPad == false copy.
+            DataCopyPad(w, xGm, DataCopyExtParams(1, n * sizeof(T), 0, 0, 0), DataCopyPadExtParams<T>(true, 0, 1, s));
+            DataCopyPad(w[32 / sizeof(T)], xGm, DataCopyExtParams(1, n * sizeof(T), 0, 0, 0),
+                        DataCopyPadExtParams<T>(false, 1, 0, (T)0));
+            DataCopy(z, w, 2 * 32 / sizeof(T));
+        }
+        else if (TILING_KEY_IS(150)) {
+            // Level 0: max and its index over 4 dense repeats.
+            ReduceMax<T>(z, x, w, 256 / sizeof(T), 4, 8, true);
+        }
+        else if (TILING_KEY_IS(151)) {
+            // Level 0: min of every other lane of 3 repeats 16 blocks apart, no index.
+            uint64_t mask[2] = {0x5555555555555555ull, 0x5555555555555555ull};
+            ReduceMin<T>(z, x, w, mask, 3, 16);
+        }
+        else if (TILING_KEY_IS(152)) {
+            // Level 0: sum of the first `count` lanes of 5 repeats.
+            ReduceSum<T>(z, x, w, n, 5, 8);
+        }
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+        else if (TILING_KEY_IS(144)) {
+            // The Ascend 950 headers' PaddingMode template parameter.
+            DataCopyPad<T, PaddingMode::Normal>(w, xGm, DataCopyExtParams(1, n * sizeof(T), 0, 0, 0),
+                                                DataCopyPadExtParams<T>(true, 0, 1, s));
+            DataCopy(z, w, 32 / sizeof(T));
+        }
+#endif
         else if (TILING_KEY_IS(80)) {
             // Unaligned length both ways: GM->UB pads the row's tail with the scalar.
             DataCopyExtParams in(1, n * sizeof(T), 0, 0, 0);
