@@ -1,0 +1,128 @@
+"""Operators written the way CANN's vector samples are (tests/fixtures/msopgen/<Op>/: the
+prototype JSON msopgen takes, op_host/ with tiling + OpDef + InferShape and the
+BEGIN_TILING_DATA_DEF header, op_kernel/ with the kernel class) import with `opkg import` and
+build and verify on the sim toolchain with their sources unmodified.
+
+Only the generated manifest's `verify:` section is replaced (the importer writes one default
+case): every case below names the edge it exercises.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import opkg
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "msopgen"
+GOLDENS = FIXTURES / "goldens.py"
+
+
+@dataclass(frozen=True)
+class Sample:
+    project: str          # directory under tests/fixtures/msopgen
+    package: str          # --dest packages/<package>
+    golden: str           # function in goldens.py
+    cases: list           # verify.cases
+    tolerance: dict = field(default_factory=dict)
+    xfail: str | None = None   # names the API the sim lacks
+
+
+def _case(name, **kw):
+    return {"name": name, **kw}
+
+
+SAMPLES = [
+    Sample("AddCustom", "add_custom", "add", [
+        _case("one_element", shapes={"x": [1], "y": [1]}),
+        # 33 / 65 elements: fewer blocks than cores, the last core's tail not a whole block
+        _case("odd_33", shapes={"x": [33], "y": [33]}),
+        # 48 cores share 6251 blocks unevenly; each core loops over several double-buffered
+        # tiles and the last one ends 3 elements into a block
+        _case("multi_tile_ragged", shapes={"x": [50003], "y": [50003]}),
+        _case("rows", shapes={"x": [7, 129], "y": [7, 129]}),
+    ]),
+    Sample("SubCustom", "sub_custom", "sub", [
+        _case("one_element", shapes={"x": [1], "y": [1]}),
+        # a masked repeat only (fewer lanes than one repeat), then full repeats plus a masked one
+        _case("odd_77", shapes={"x": [77], "y": [77]}),
+        _case("repeats_and_mask", shapes={"x": [3, 1000], "y": [3, 1000]}),
+        # several 4 KiB tiles per core on 48 cores, the last core ending mid-block
+        _case("multi_tile_ragged", shapes={"x": [100001], "y": [100001]},
+              ranges={"x": [-100.0, 100.0], "y": [-100.0, 100.0]}),
+    ]),
+    Sample("LeakyReluCustom", "leaky_relu_custom", "leaky_relu", [
+        _case("one_element", shapes={"x": [1]}, attrs={"negative_slope": 0.2}),
+        _case("default_slope_odd", shapes={"x": [5, 37]}),
+        # 2 KiB tiles: several per core, each core's share ends mid-block on the last core
+        _case("multi_tile_ragged", shapes={"x": [40001]}, attrs={"negative_slope": 0.5},
+              ranges={"x": [-4.0, 4.0]}),
+    ]),
+    Sample("AddcdivCustom", "addcdiv_custom", "addcdiv", [
+        _case("one_element", shapes={"input_data": [1], "x1": [1], "x2": [1]},
+              attrs={"value": 0.5}, ranges={"x2": [0.5, 2.0]}),
+        _case("odd_rows", shapes={"input_data": [3, 45], "x1": [3, 45], "x2": [3, 45]},
+              attrs={"value": -1.5}, ranges={"x2": [0.5, 2.0]}),
+        _case("multi_tile_ragged", shapes={"input_data": [60013], "x1": [60013], "x2": [60013]},
+              ranges={"x2": [-2.0, -0.5]}),
+    ]),
+]
+
+
+def _replace_verify(manifest: Path, cases: list, tolerance: dict) -> None:
+    """Swap the generated verify section for ours; everything above it stays byte-identical."""
+    text = manifest.read_text()
+    head, sep, generated = text.partition("\nverify:\n")
+    assert sep, text
+    verify = yaml.safe_load("verify:\n" + generated)["verify"]
+    verify["cases"] = cases
+    if tolerance:
+        verify["tolerance"] = tolerance
+    manifest.write_text(head + "\n" + yaml.safe_dump({"verify": verify}, sort_keys=False))
+    assert manifest.read_text().startswith(head + "\nverify:\n")
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("sample", [
+    pytest.param(s, id=s.project, marks=[pytest.mark.xfail(reason=s.xfail, strict=True)]
+                 if s.xfail else []) for s in SAMPLES])
+def test_sample_style_project_imports_builds_and_verifies(sample, workspace):
+    project = FIXTURES / sample.project
+    r = opkg("import", str(project), "--dest", f"packages/{sample.package}", "--golden",
+             f"{GOLDENS}:{sample.golden}", cwd=workspace.root, check=0)
+    pkg = workspace.root / "packages" / sample.package
+    # the sources are copied, not edited
+    for sub in ("op_host", "op_kernel"):
+        assert _files(pkg / sub) == _files(project / sub), sub
+    _replace_verify(pkg / "opkg.yaml", sample.cases, sample.tolerance)
+
+    package = workspace.load().packages[f"//packages/{sample.package}"]
+    socs = list(package.socs)
+    variants = [v.name for v in package.op.variants()]
+    assert socs and all(f"-> {s}" in r.stdout for s in socs), r.stdout
+
+    r = opkg("build", f"packages/{sample.package}", "--json", cwd=workspace.root)
+    failures = []
+    for soc in socs:
+        for variant in variants:
+            path = workspace.root / "out/sim" / sample.package / soc / variant / "verification.json"
+            if not path.is_file():
+                failures.append(f"{soc}/{variant}: no report\n{r.stdout[-3000:]}{r.stderr[-3000:]}")
+                continue
+            report = json.loads(path.read_text())
+            assert [c["case"] for c in report["results"]] == [c["name"] for c in sample.cases] \
+                or report["error"], report
+            if not report["passed"]:
+                failures.append(f"{soc}/{variant}: {report['error']} " + "; ".join(
+                    f"{c['case']}: {c['error'] or c['outputs']}" for c in report["results"]
+                    if not c["passed"]))
+    assert not failures, "\n".join(failures)
+    assert r.returncode == 0, r.stdout + r.stderr
