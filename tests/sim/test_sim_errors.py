@@ -240,3 +240,17 @@ def test_each_block_has_its_own_ub(built, kernel_src):
     with pytest.raises(SimError, match="Add reads src1 bytes at UB offset 3072 that nothing wrote in this block") as e:
         run(built, 19, blocks=2)
     assert e.value.block == 1 and e.value.line == line_of(kernel_src, "other-blocks-ub")
+
+
+def test_reduce_max_work_area_below_the_documented_minimum(built, kernel_src):
+    # ReduceMax with calIndex over 256 floats keeps 8 elements of (value, index) pairs per round
+    # for two rounds: 8 elements of workLocal would let the hardware overwrite the UB after it.
+    with pytest.raises(SimError) as e:
+        run(built, 20)
+    err = e.value
+    assert (err.line, err.block) == (line_of(kernel_src, "reduce-work"), 0)
+    assert ("ReduceMax: workLocal has 8 elements, but count 256 with calIndex needs at least 16"
+            in err.message)
+    # exactly the minimum is enough
+    x, y, _ = run(built, 21)
+    np.testing.assert_array_equal(y, x * 2)

@@ -4,6 +4,7 @@
 #ifndef OPKG_SIM_VECTOR_H
 #define OPKG_SIM_VECTOR_H
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include "opkg_sim/datacopy.h"
@@ -574,12 +575,38 @@ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
     dst.ptr_[0] = opkg_sim::tree_reduce(src.ptr_, count, [](C a, C b) { return a + b; });
 }
 
+// The least workLocal (elements) ReduceMax/ReduceMin need, as the Ascend C API reference computes it
+// for every SoC in the table: the first round leaves a (value, index) pair per repeat, rounded up to
+// 32 bytes; with calIndex each later round keeps its pairs too (the indices are resolved at the end),
+// so the rounds add up. firstMaxRepeat is count / elementsPerRepeat as documented (at least one).
+template <class T>
+inline uint32_t reduce_extreme_work(int32_t count, bool calIndex) {
+    const uint32_t per_block = 32 / sizeof(T), per_repeat = 256 / sizeof(T);
+    auto whole_blocks = [&](uint32_t n) { return (n + per_block - 1) / per_block * per_block; };
+    uint32_t pairs = std::max<uint32_t>(uint32_t(count) / per_repeat, 1) * 2;
+    uint32_t need = whole_blocks(pairs);
+    if (!calIndex) return need;
+    do {
+        pairs = (pairs + per_repeat - 1) / per_repeat * 2;
+        need += whole_blocks(pairs);
+    } while (pairs > 2);
+    return need;
+}
+
 template <class T>
 inline void reduce_extreme(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                            int32_t count, bool calIndex, bool is_max, const char* op, opkg_sim::SrcLoc loc) {
     opkg_sim::check_vec(src, count, op, "src", loc);
     opkg_sim::check_vec(dst, calIndex ? 2 : 1, op, "dst", loc);
     if (!work.ptr_) opkg_sim::fail(loc, opkg_sim::format("%s: workLocal is a LocalTensor that was never allocated", op));
+    if (count > 0 && work.size_ < reduce_extreme_work<T>(count, calIndex)) {
+        // the hardware writes its intermediate pairs past the end: whatever UB follows is overwritten
+        opkg_sim::fail(loc, opkg_sim::format(
+            "%s: workLocal has %u elements, but count %d%s needs at least %u (%s per vector repeat, %s, "
+            "each rounded up to 32 bytes); the hardware would overwrite the UB after it",
+            op, work.size_, count, calIndex ? " with calIndex" : "", reduce_extreme_work<T>(count, calIndex),
+            "a (value, index) pair", calIndex ? "every reduction round kept" : "first round only"));
+    }
     if (count <= 0) return;
     opkg_sim::check_read(src.ptr_, uint64_t(count) * sizeof(T), op, "src", loc);
     opkg_sim::mark_written(dst.ptr_, (calIndex ? 2 : 1) * sizeof(T));

@@ -52,6 +52,11 @@ public:
             LocalTensor<float> t = tmpBuf.Get<float>();
             Duplicate(t, 1.0f, length_ / 2);
             Add(y, x, t, length_);   // @uninit-read
+        } else if (TILING_KEY_IS(20) || TILING_KEY_IS(21)) {
+            // 256 floats with calIndex: 4 repeats -> 8 elements of pairs, then 2 more -> 8: 16 in all.
+            LocalTensor<float> w = tmpBuf.Get<float>(TILING_KEY_IS(20) ? 8 : 16);
+            ReduceMax(y, x, w, length_, true);   // @reduce-work
+            Muls(y, x, 2.0f, length_);
         } else {
             Muls(y, x, 2.0f, length_);
         }
