@@ -40,34 +40,38 @@ def _case(name, **kw):
 SAMPLES = [
     Sample("AddCustom", "add_custom", "add", [
         _case("one_element", shapes={"x": [1], "y": [1]}),
-        # 33 / 65 elements: fewer blocks than cores, the last core's tail not a whole block
+        # 33 elements: 3 (float16) or 5 (float32) blocks on as many cores, the last core
+        # ending one element into its block
         _case("odd_33", shapes={"x": [33], "y": [33]}),
-        # 48 cores share 6251 blocks unevenly; each core loops over several double-buffered
-        # tiles and the last one ends 3 elements into a block
-        _case("multi_tile_ragged", shapes={"x": [50003], "y": [50003]}),
-        _case("rows", shapes={"x": [7, 129], "y": [7, 129]}),
+        # 48 cores share the blocks unevenly, each looping over 2 (float16) or 4 (float32)
+        # double-buffered tiles; the tensor ends 3 elements into a block
+        _case("multi_tile_ragged", shapes={"x": [300003], "y": [300003]}),
+        _case("rows_odd", shapes={"x": [7, 129], "y": [7, 129]}),
     ]),
     Sample("SubCustom", "sub_custom", "sub", [
         _case("one_element", shapes={"x": [1], "y": [1]}),
-        # a masked repeat only (fewer lanes than one repeat), then full repeats plus a masked one
+        # every core has less than one repeat: a masked repeat only
         _case("odd_77", shapes={"x": [77], "y": [77]}),
-        _case("repeats_and_mask", shapes={"x": [3, 1000], "y": [3, 1000]}),
-        # several 4 KiB tiles per core on 48 cores, the last core ending mid-block
+        # 416 to 432 elements per core: 3 (float16) or 6 full repeats, then a masked one
+        _case("repeats_and_mask", shapes={"x": [4, 5000], "y": [4, 5000]}),
+        # 2 or 3 tiles of 4 KiB per core, the last core ending mid-block
         _case("multi_tile_ragged", shapes={"x": [100001], "y": [100001]},
               ranges={"x": [-100.0, 100.0], "y": [-100.0, 100.0]}),
     ]),
     Sample("LeakyReluCustom", "leaky_relu_custom", "leaky_relu", [
         _case("one_element", shapes={"x": [1]}, attrs={"negative_slope": 0.2}),
         _case("default_slope_odd", shapes={"x": [5, 37]}),
-        # 2 KiB tiles: several per core, each core's share ends mid-block on the last core
-        _case("multi_tile_ragged", shapes={"x": [40001]}, attrs={"negative_slope": 0.5},
+        # 2 KiB tiles: 3 (float16) or 5 (float32) per core; the last core ends mid-block
+        _case("multi_tile_ragged", shapes={"x": [100003]}, attrs={"negative_slope": 0.5},
               ranges={"x": [-4.0, 4.0]}),
     ]),
     Sample("AddcdivCustom", "addcdiv_custom", "addcdiv", [
         _case("one_element", shapes={"input_data": [1], "x1": [1], "x2": [1]},
               attrs={"value": 0.5}, ranges={"x2": [0.5, 2.0]}),
+        # 135 elements: 9 (float16) or 17 (float32) cores, the last one ending mid-block
         _case("odd_rows", shapes={"input_data": [3, 45], "x1": [3, 45], "x2": [3, 45]},
               attrs={"value": -1.5}, ranges={"x2": [0.5, 2.0]}),
+        # two 1024-element tiles per core, negative divisors, the default value of 1
         _case("multi_tile_ragged", shapes={"input_data": [60013], "x1": [60013], "x2": [60013]},
               ranges={"x2": [-2.0, -0.5]}),
     ]),
@@ -89,7 +93,7 @@ SAMPLES = [
         # 7 rows of 45: fewer rows than cores, rows not whole blocks in either dtype
         _case("odd_cols", shapes={"x": [7, 45], "y": [7, 45], "gamma": [45], "beta": [45]},
               attrs={"epsilon": 1.0e-3}, ranges=_NORM_RANGES),
-        # 101 rows on 48 cores (5 take three rows), rows spanning two vector repeats
+        # 101 rows on 48 cores (5 take three rows), rows spanning three vector repeats
         _case("rows_uneven", shapes={"x": [101, 130], "y": [101, 130], "gamma": [130],
                                      "beta": [130]}, ranges=_NORM_RANGES),
     ]),
