@@ -178,7 +178,15 @@ def find_prototype_json(project: Path, explicit: Path | None) -> Path:
         if head == "[":
             candidates.append(p)
     if not candidates:
-        raise UsageError(f"no prototype JSON found in {project}",
+        # msopgen is usually run from the directory that holds the JSON, with -out naming the
+        # project directory beside it (CANN's samples: AddCustom.json next to AddCustom/)
+        beside = [project.parent / f"{stem}.json"
+                  for stem in dict.fromkeys((project.name, snake_case(project.name)))]
+        found = [p for p in beside if p.is_file()]
+        if found:
+            return found[0]
+        raise UsageError(f"no prototype JSON found in {project} (nor "
+                         + " or ".join(p.name for p in beside) + " beside it)",
                          hint="msopgen's input JSON (a list of {op, input_desc, output_desc, "
                               "attr}); pass it with --prototype FILE if it lives elsewhere")
     if len(candidates) > 1:
@@ -391,6 +399,8 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
                 if s not in shorts:
                     shorts.append(s)
     notes = []
+    if json_path is None and proto_path.parent != project:
+        notes.append(f"prototype from {proto_path.name} beside the project directory")
     socs = []
     for short in shorts:
         rows = [r for r in table.values() if r.short == short]

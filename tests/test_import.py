@@ -102,6 +102,20 @@ def test_malformed_json_is_bad_input_with_file_and_hint(workspace, tmp_path):
     assert not (workspace.root / "packages" / "lrelu").exists()
 
 
+def test_prototype_json_beside_the_project_directory(workspace, tmp_path):
+    # CANN's samples keep msopgen's input (AddCustom.json) next to the generated AddCustom/
+    project = msopgen_project(tmp_path)
+    (project / "leaky_relu_custom.json").rename(tmp_path / "LeakyReluCustom.json")
+    r = opkg("import", str(project), "--dest", "packages/lrelu", cwd=workspace.root, check=0)
+    assert "prototype from LeakyReluCustom.json beside the project directory" in r.stdout
+    manifest = yaml.safe_load((workspace.root / "packages/lrelu/opkg.yaml").read_text())
+    assert manifest["op"]["type"] == "LeakyReluCustom"
+    (tmp_path / "LeakyReluCustom.json").unlink()
+    r = opkg("import", str(project), "--dest", "packages/lrelu2", cwd=workspace.root, check=2)
+    assert "no prototype JSON found" in r.stderr
+    assert "LeakyReluCustom.json or leaky_relu_custom.json beside it" in r.stderr
+
+
 def test_bad_prototype_fields_name_the_field(workspace, tmp_path):
     bad = json.loads(json.dumps(PROTOTYPE))
     bad[0]["input_desc"][0]["type"] = ["fp16", "float65"]

@@ -36,12 +36,13 @@ static uint32_t AlignUp(uint32_t n, uint32_t to)
     return (n + to - 1) / to * to;
 }
 
-// Work space a float reduction needs for `count` elements: one partial per repeat, whole blocks.
+// Work space the kernel's reductions need for `count` floats, in whole blocks: ReduceMax leaves a
+// (value, index) pair per repeat even without calIndex (ReduceSum needs half of that).
 static uint32_t ReduceWorkLength(uint32_t count)
 {
     const uint32_t perRepeat = REPEAT_BYTES / sizeof(float);
     const uint32_t repeats = (count + perRepeat - 1) / perRepeat;
-    return AlignUp(repeats, BLOCK_BYTES / sizeof(float));
+    return AlignUp(2 * repeats, BLOCK_BYTES / sizeof(float));
 }
 
 static ge::graphStatus TilingFunc(gert::TilingContext *context)

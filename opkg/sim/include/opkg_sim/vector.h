@@ -4,6 +4,7 @@
 #ifndef OPKG_SIM_VECTOR_H
 #define OPKG_SIM_VECTOR_H
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include "opkg_sim/datacopy.h"
@@ -622,6 +623,10 @@ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
 #endif
 }
 
+// The least workLocal (elements) ReduceMax/ReduceMin need, as the Ascend C API reference computes it
+// for every SoC in the table: the first round leaves a (value, index) pair per repeat, rounded up to
+// 32 bytes; with calIndex each later round keeps its pairs too (the indices are resolved at the end),
+// so the rounds add up. firstMaxRepeat is count / elementsPerRepeat as documented (at least one).
 template <class T>
 inline void reduce_extreme(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                            int32_t count, bool calIndex, bool is_max, const char* op, opkg_sim::SrcLoc loc) {
