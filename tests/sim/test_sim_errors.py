@@ -311,3 +311,20 @@ def test_level0_reduction_work_buffer_smaller_than_documented(built, kernel_src)
     assert (err.line, err.block) == (line_of(kernel_src, "work-too-small-level0"), 0)
     assert ("holds 8 float elements (32 bytes) but repeatTime 4 with calIndex needs at least 16 elements "
             "(64 bytes)") in err.message
+
+
+@pytest.mark.parametrize("mode, marker, message", [
+    (43, "held-at-exit", "the kernel returned with a tensor of a TQue<VECIN, depth 2> still allocated "
+                         "(never FreeTensor'd)"),
+    (47, "queued-at-exit", "still in the queue (EnQue'd, never DeQue'd)"),
+    (44, "enque-past-depth", "EnQue on a TQue<VECOUT, depth 1> already holding 1 tensor(s) (its depth)"),
+    (45, "free-foreign", "FreeTensor of a tensor that was not allocated from this TQue<VECIN, depth 2>"),
+    (46, "free-twice", "FreeTensor of a buffer of this TQue<VECIN, depth 2> that is not allocated (freed twice?)"),
+])
+def test_queue_protocol_mistakes(built, kernel_src, mode, marker, message):
+    with pytest.raises(SimError) as e:
+        run(built, mode, blocks=2)
+    err = e.value
+    assert (err.file, err.line, err.block) == (str(kernel_src), line_of(kernel_src, marker), 0)
+    assert err.message.startswith(f"{kernel_src}:{err.line}: block 0 of 2: ")
+    assert message in err.message

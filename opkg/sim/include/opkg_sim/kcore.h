@@ -124,6 +124,8 @@ struct BlockState {
     int64_t epoch = 0;
     int atomic = 0;            // SetAtomicAdd<T>: a code for T; 0 = plain stores
     const char* atomic_type = "";
+    SrcLoc held{nullptr, 0};   // a queue tensor still allocated when its queue went away
+    std::string held_message;
     bool lenient_copy = false; // --lenient-copy: ragged DataCopy lengths truncate, as on the device
     int truncations = 0;       // lenient truncations logged so far in this block
     SyncState* sync = nullptr; // set when the launch asked for --sync-check (hazard.h)

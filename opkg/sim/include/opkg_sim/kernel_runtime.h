@@ -172,6 +172,7 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     Crash::armed() = true;
     try {
         L.entry(const_cast<uint8_t**>(L.args.data()));
+        if (block().held.file) throw Failure(FAIL_RULE, block().held.file, block().held.line, block().held_message);
         if (barrier) barrier->finish(idx);
     } catch (const NeedConcurrent&) {
         Crash::armed() = false;

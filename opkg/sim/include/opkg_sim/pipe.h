@@ -13,6 +13,25 @@ class TPipe;
 class TQueBase {
 public:
     TQueBase(TPosition pos, int32_t depth, TPosition dst = TPosition::MAX) : pos_(pos), dst_(dst), depth_(depth) {}
+    // A queue that goes away (the kernel returns) with a tensor still allocated: AllocTensor and
+    // FreeTensor must pair, or the queue's events stay unbalanced on the device. Recorded, not
+    // thrown (this may run while a failure unwinds); the kernel entry reports it on return.
+    ~TQueBase() {
+        opkg_sim::BlockState& b = opkg_sim::block();
+        if (!base_ || !b.active || b.held.file) return;
+        for (uint32_t i = 0; i < num_; ++i) {
+            if (!in_use_[i]) continue;
+            bool queued = false;
+            for (const Entry& e : fifo_) queued = queued || e.index == int32_t(i);
+            b.held = alloc_loc_[i];
+            b.held_message = opkg_sim::format(
+                "the kernel returned with a tensor of a %s still %s (allocated by the AllocTensor at this "
+                "line); every AllocTensor needs a FreeTensor once the tensor is consumed, or the queue's "
+                "events stay unbalanced on the device", describe().c_str(),
+                queued ? "in the queue (EnQue'd, never DeQue'd)" : "allocated (never FreeTensor'd)");
+            return;
+        }
+    }
 
     template <class T>
     LocalTensor<T> AllocTensor(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
@@ -20,6 +39,7 @@ public:
         for (uint32_t i = 0; i < num_; ++i) {
             if (!in_use_[i]) {
                 in_use_[i] = true;
+                alloc_loc_[i] = loc;
                 // A new tile: the queue waited for the previous tile's consumers (hazard.h),
                 // and what that tile left in the buffer is stale.
                 opkg_sim::mark_stale(base_ + uint64_t(i) * len_, len_);
@@ -108,6 +128,7 @@ public:
     uint32_t len_ = 0;
     uint32_t num_ = 0;
     std::vector<bool> in_use_;
+    std::vector<opkg_sim::SrcLoc> alloc_loc_;   // where each allocated buffer was handed out
     std::deque<Entry> fifo_;
 
 private:
@@ -204,6 +225,7 @@ public:
         que.len_ = rounded;
         que.num_ = num;
         que.in_use_.assign(num, false);
+        que.alloc_loc_.assign(num, opkg_sim::SrcLoc{nullptr, 0});
         que.fifo_.clear();
         opkg_sim::count_queue(num);
         return true;

@@ -118,6 +118,24 @@ public:
         outQueueY.EnQue(y);
         inQueueX.FreeTensor(x);
         y = outQueueY.DeQue<float>();
+        if (TILING_KEY_IS(43)) {
+            LocalTensor<float> kept = inQueueX.AllocTensor<float>();   // @held-at-exit
+        }
+        if (TILING_KEY_IS(47)) {
+            LocalTensor<float> queued = inQueueX.AllocTensor<float>();   // @queued-at-exit
+            Duplicate(queued, 0.0f, length_);
+            inQueueX.EnQue(queued);
+        }
+        if (TILING_KEY_IS(44)) {
+            outQueueY.EnQue(y);
+            outQueueY.EnQue(y);   // @enque-past-depth
+        }
+        if (TILING_KEY_IS(45)) {
+            inQueueX.FreeTensor(y);   // @free-foreign
+        }
+        if (TILING_KEY_IS(46)) {
+            inQueueX.FreeTensor(x);   // @free-twice
+        }
         if (TILING_KEY_IS(14) || TILING_KEY_IS(15)) {
             // Every block stores to the first `length_` elements of y.
             GlobalTensor<float> shared;
