@@ -60,10 +60,25 @@ def _hash(*parts) -> str:
     return h.hexdigest()[:20]
 
 
+def line_of(path: Path, marker: str) -> int:
+    """The line of a test kernel marked `// @marker`: where a diagnostic must point."""
+    for i, text in enumerate(Path(path).read_text().splitlines(), 1):
+        if f"// @{marker}" in text:
+            return i
+    raise AssertionError(f"no '// @{marker}' in {path}")
+
+
 def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
-          tiling_sources: list[str], tiling_header: str | None, kernel_source: str,
+          stem: str | None = None, tiling_sources: list[str] | None = None,
+          tiling_header: str | None = None, kernel_source: str | None = None,
           tiling_function: str | None = None) -> Built:
+    """`stem` names the test packages' layout: op_host/<stem>.cpp, op_host/<stem>_tiling.h,
+    op_kernel/<stem>.cpp; the keyword arguments override it."""
     pkg = Path(pkg)
+    if stem:
+        tiling_sources = tiling_sources or [f"op_host/{stem}.cpp"]
+        tiling_header = tiling_header or f"op_host/{stem}_tiling.h"
+        kernel_source = kernel_source or f"op_kernel/{stem}.cpp"
     host_src = [pkg / s for s in tiling_sources]
     kernel_src = pkg / kernel_source
     header = pkg / tiling_header if tiling_header else None

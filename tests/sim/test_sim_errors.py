@@ -10,6 +10,7 @@ from opkg.model import AttrSpec, OpSpec, SimModes, TensorSpec
 from opkg.sim import runtime
 from opkg.sim.runtime import SimError
 import simbuild
+from simbuild import line_of
 
 OP = OpSpec("Faulty", (TensorSpec("x", ("float32",)),), (TensorSpec("y", ("float32",)),),
             (AttrSpec("mode", "int", required=True), AttrSpec("blocks", "int", 1),
@@ -20,20 +21,13 @@ N_PER_BLOCK = 256
 @pytest.fixture(scope="module")
 def built(pkgs, soc910b, lib_cache):
     return simbuild.build(pkgs / "faulty", OP, OP.variants()[0], soc910b, lib_cache,
-                          tiling_sources=["op_host/faulty.cpp"], tiling_header="op_host/faulty_tiling.h",
-                          kernel_source="op_kernel/faulty.cpp")
+                          stem="faulty")
 
 
 @pytest.fixture(scope="module")
 def kernel_src(pkgs):
     return pkgs / "faulty" / "op_kernel" / "faulty.cpp"
 
-
-def line_of(path, marker):
-    for i, text in enumerate(path.read_text().splitlines(), 1):
-        if f"// @{marker}" in text:
-            return i
-    raise AssertionError(marker)
 
 
 def run(built, mode, blocks=1, buffer_bytes=N_PER_BLOCK * 4, soc=None, modes=SimModes()):

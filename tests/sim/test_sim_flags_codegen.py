@@ -72,16 +72,14 @@ RT = OpSpec("TilingRt", (TensorSpec("x", ("float32",)), TensorSpec("bias", ("flo
 def test_a_tiling_function_that_does_not_link_fails_the_build(pkgs, soc910b, lib_cache):
     with pytest.raises(simbuild.CompileError, match="undefined reference to `optiling::NoSuchTiling"):
         simbuild.build(pkgs / "tilingrt", RT, RT.variants()[0], soc910b, lib_cache,
-                       tiling_sources=["op_host/tiling_rt.cpp"], tiling_header="op_host/tiling_rt_tiling.h",
-                       kernel_source="op_kernel/tiling_rt.cpp", tiling_function="optiling::NoSuchTiling")
+                       stem="tiling_rt", tiling_function="optiling::NoSuchTiling")
 
 
 def test_missing_tiling_function_is_explained(pkgs, soc910b, lib_cache):
     import numpy as np
 
     built = simbuild.build(pkgs / "tilingrt", RT, RT.variants()[0], soc910b, lib_cache,
-                           tiling_sources=["op_host/tiling_rt.cpp"], tiling_header="op_host/tiling_rt_tiling.h",
-                           kernel_source="op_kernel/tiling_rt.cpp")
+                           stem="tiling_rt")
     with pytest.raises(runtime.SimError) as e:
         runtime.run_case(built.host, built.kernel, RT, built.variant, soc910b, {"x": np.zeros(8, np.float32)},
                          {"y": np.zeros(8, np.int64)}, {"big": 1})
@@ -94,10 +92,8 @@ def test_libraries_loaded_into_one_process_keep_their_own_registries(pkgs, soc91
     from test_sim_tiling_data import OP as TILING_RT
 
     faulty = simbuild.build(pkgs / "faulty", FAULTY, FAULTY.variants()[0], soc910b, lib_cache,
-                            tiling_sources=["op_host/faulty.cpp"], tiling_header="op_host/faulty_tiling.h",
-                            kernel_source="op_kernel/faulty.cpp")
+                            stem="faulty")
     rt = simbuild.build(pkgs / "tilingrt", TILING_RT, TILING_RT.variants()[0], soc910b, lib_cache,
-                        tiling_sources=["op_host/tiling_rt.cpp"], tiling_header="op_host/tiling_rt_tiling.h",
-                        kernel_source="op_kernel/tiling_rt.cpp", tiling_function="optiling::TilingRtFunc")
+                        stem="tiling_rt", tiling_function="optiling::TilingRtFunc")
     assert [p["type"] for p in runtime.host_prototypes(faulty.host)] == ["Faulty"]
     assert [p["type"] for p in runtime.host_prototypes(rt.host)] == ["TilingRt"]

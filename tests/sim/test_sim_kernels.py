@@ -18,8 +18,7 @@ LNORM = OpSpec("Lnorm", tuple(TensorSpec(n, ("float32", "float16")) for n in ("x
 
 def build_add(pkgs, variant, soc, cache):
     return simbuild.build(pkgs / "add", ADD, ADD.variant(variant), soc, cache,
-                          tiling_sources=["op_host/add_custom.cpp"], tiling_header="op_host/add_custom_tiling.h",
-                          kernel_source="op_kernel/add_custom.cpp")
+                          stem="add_custom")
 
 
 @pytest.mark.parametrize("variant", ["float16", "float32"])
@@ -58,8 +57,7 @@ def layer_norm(x, gamma, beta, eps):
 @pytest.mark.parametrize("rows,cols", [(96, 1024), (50, 256), (5, 80)])
 def test_layernorm(pkgs, lib_cache, soc910b, variant, tol, rows, cols):
     b = simbuild.build(pkgs / "lnorm", LNORM, LNORM.variant(variant), soc910b, lib_cache,
-                       tiling_sources=["op_host/lnorm.cpp"], tiling_header="op_host/lnorm_tiling.h",
-                       kernel_source="op_kernel/lnorm.cpp")
+                       stem="lnorm")
     rng = np.random.default_rng(rows)
     x = rng.uniform(-2, 2, (rows, cols)).astype(variant)
     gamma = rng.uniform(0.5, 1.5, cols).astype(variant)
@@ -80,7 +78,6 @@ def test_infer_shape_and_dtype_from_the_opdef(pkgs, lib_cache, soc910b):
 
 def test_infer_shape_absent(pkgs, lib_cache, soc910b):
     b = simbuild.build(pkgs / "lnorm", LNORM, LNORM.variant("float32"), soc910b, lib_cache,
-                       tiling_sources=["op_host/lnorm.cpp"], tiling_header="op_host/lnorm_tiling.h",
-                       kernel_source="op_kernel/lnorm.cpp")
+                       stem="lnorm")
     assert runtime.infer_output_shapes(b.host, LNORM, b.variant, {"x": (2, 8), "gamma": (8,), "beta": (8,)},
                                        {"epsilon": 1e-5}) is None

@@ -62,9 +62,7 @@ def test_double_buffering_lowers_the_estimate(pkgs, lib_cache, soc910b, tmp_path
     src = single / "op_kernel/add_custom.cpp"
     src.write_text(src.read_text().replace("BUFFER_NUM = 2;", "BUFFER_NUM = 1;"))
     one = run_add(simbuild.build(single, ADD, ADD.variant("float32"), soc910b, lib_cache,
-                                 tiling_sources=["op_host/add_custom.cpp"],
-                                 tiling_header="op_host/add_custom_tiling.h",
-                                 kernel_source="op_kernel/add_custom.cpp"), np.float32)
+                                 stem="add_custom"), np.float32)
     two = run_add(build_add(pkgs, "float32", soc910b, lib_cache), np.float32)
     # same traffic and work; one buffer per queue means tiles twice as large, half as many
     assert one["gm_bytes"] == two["gm_bytes"] and one["vector"]["bytes"] == two["vector"]["bytes"]
@@ -107,8 +105,7 @@ def test_a_soc_without_a_figure_gets_a_note_not_an_estimate(pkgs, lib_cache):
 @pytest.fixture(scope="module")
 def vec32(pkgs, lib_cache):
     return simbuild.build(pkgs / "ops", VEC_OP, VEC_OP.variant("float32"), get_soc("Ascend910B1"), lib_cache,
-                          tiling_sources=["op_host/vec_ops.cpp"], tiling_header="op_host/vec_ops_tiling.h",
-                          kernel_source="op_kernel/vec_ops.cpp")
+                          stem="vec_ops")
 
 
 def run_vec(built, which, count=1000):

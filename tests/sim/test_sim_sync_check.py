@@ -12,6 +12,7 @@ from opkg.model import AttrSpec, OpSpec, SimModes, TensorSpec
 from opkg.sim import runtime
 from opkg.sim.runtime import SimError
 import simbuild
+from simbuild import line_of
 
 OP = OpSpec("Hazards", (TensorSpec("x", ("float32",)),), (TensorSpec("y", ("float32",)),),
             (AttrSpec("mode", "int", required=True), AttrSpec("blocks", "int", 1)))
@@ -21,20 +22,13 @@ N_PER_BLOCK = 256    # four tiles of 64 per block
 @pytest.fixture(scope="module")
 def built(pkgs, soc910b, lib_cache):
     return simbuild.build(pkgs / "hazards", OP, OP.variants()[0], soc910b, lib_cache,
-                          tiling_sources=["op_host/hazards.cpp"], tiling_header="op_host/hazards_tiling.h",
-                          kernel_source="op_kernel/hazards.cpp")
+                          stem="hazards")
 
 
 @pytest.fixture(scope="module")
 def src(pkgs):
     return pkgs / "hazards" / "op_kernel" / "hazards.cpp"
 
-
-def line_of(path, marker):
-    for i, text in enumerate(path.read_text().splitlines(), 1):
-        if f"// @{marker}" in text:
-            return i
-    raise AssertionError(marker)
 
 
 def run(built, mode, *, blocks=2, sync_check=True):

@@ -29,8 +29,7 @@ LAYOUT = np.dtype({
 @pytest.fixture(scope="module")
 def built(pkgs, soc910b, lib_cache):
     return simbuild.build(pkgs / "tilingrt", OP, OP.variants()[0], soc910b, lib_cache,
-                          tiling_sources=["op_host/tiling_rt.cpp"], tiling_header="op_host/tiling_rt_tiling.h",
-                          kernel_source="op_kernel/tiling_rt.cpp", tiling_function="optiling::TilingRtFunc")
+                          stem="tiling_rt", tiling_function="optiling::TilingRtFunc")
 
 
 def attrs(key):

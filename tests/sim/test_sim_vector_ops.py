@@ -28,8 +28,7 @@ COUNT = 1000          # vector ops take any count; only DataCopy needs whole 32-
 def built(request, pkgs, soc910b, lib_cache):
     variant = OP.variant(request.param)
     return simbuild.build(pkgs / "ops", OP, variant, soc910b, lib_cache,
-                          tiling_sources=["op_host/vec_ops.cpp"], tiling_header="op_host/vec_ops_tiling.h",
-                          kernel_source="op_kernel/vec_ops.cpp")
+                          stem="vec_ops")
 
 
 def run(built, which, x, y, scalar=1.5, count=COUNT):
@@ -155,8 +154,7 @@ def test_cast_round_trips(built):
 @pytest.fixture(scope="module")
 def built32(pkgs, soc910b, lib_cache):
     return simbuild.build(pkgs / "ops", OP, OP.variant("float32"), soc910b, lib_cache,
-                          tiling_sources=["op_host/vec_ops.cpp"], tiling_header="op_host/vec_ops_tiling.h",
-                          kernel_source="op_kernel/vec_ops.cpp")
+                          stem="vec_ops")
 
 
 def test_cast_directed_rounding(built32):
@@ -283,6 +281,4 @@ def test_datacopypad_does_not_compile_for_socs_without_it(pkgs, lib_cache):
 
     with pytest.raises(simbuild.CompileError, match="DataCopyPad does not exist on this SoC"):
         simbuild.build(pkgs / "ops", OP, OP.variant("float32"), get_soc("Ascend310P3"), lib_cache,
-                       tiling_sources=["op_host/vec_ops.cpp"],
-                       tiling_header="op_host/vec_ops_tiling.h",
-                       kernel_source="op_kernel/vec_ops.cpp")
+                       stem="vec_ops")

@@ -241,8 +241,7 @@ def test_datacopy_pad_padding_mode_parameter_where_the_headers_have_it(pkgs, soc
     target, whose headers declare the parameter, and copies as the default mode does."""
     soc = replace(soc910b, name="Ascend950Sim", npu_arch=3510)
     built950 = simbuild.build(pkgs / "ops", OP, OP.variant("float32"), soc, lib_cache,
-                              tiling_sources=["op_host/vec_ops.cpp"], tiling_header="op_host/vec_ops_tiling.h",
-                              kernel_source="op_kernel/vec_ops.cpp")
+                              stem="vec_ops")
     x = np.random.default_rng(15).uniform(-2, 2, PADDED).astype(np.float32)
     z = run(built950, 144, x, x.copy(), scalar=2.5, count=5)
     np.testing.assert_array_equal(z[:8], np.concatenate([x[:5], np.full(3, np.float32(2.5))]))
