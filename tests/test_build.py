@@ -134,6 +134,7 @@ def test_broken_kernel_fails_with_case_variant_and_first_wrong_element(add_ws):
     assert "FAIL" in r.stdout
     assert "float16" in r.stdout and "float32" in r.stdout
     assert "z[" in r.stdout and "expected" in r.stdout
+    assert "bundle (verification failed; publish refuses it): out/bundles/" in r.stdout
     report = json.loads((add_ws.root / "out/sim/add_custom" / SOC / "float32" /
                          "verification.json").read_text())
     assert not report["passed"]

@@ -50,8 +50,13 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
         if result.targets:
             click.echo(verification_table(result, detail=detail))
         if bundle:
-            for path in result.bundles:
-                click.echo(f"bundle: {_rel(path, ws.root)}")
+            for t in result.targets:
+                if t.bundle is None:
+                    continue
+                # a failed verification still bundles (the report travels with it, for CI);
+                # say so, since publishing refuses it
+                label = "bundle" if t.passed else "bundle (verification failed; publish refuses it)"
+                click.echo(f"{label}: {_rel(t.bundle, ws.root)}")
         click.echo(summary_line(result))
     if not result.ok:
         raise SystemExit(1)
