@@ -129,7 +129,7 @@ class OpkgKernelLaunch(C.Structure):
         ("log", C.c_void_p),
         ("log_cap", C.c_uint64),
         ("flags", C.c_uint32),
-        ("reserved", C.c_uint32),
+        ("cores", C.c_uint32),
         ("profile", C.POINTER(OpkgBlockProfile)),
     ]
 

@@ -19,14 +19,16 @@ NOTE = ("a model, not a measurement: GM bytes over the SoC's GM bandwidth and ve
         "its vector throughput, overlapped when every queue has BUFFER_NUM >= 2 (docs/profile.md)")
 
 
-def counters(blocks) -> dict:
+def counters(blocks, cores: int | None = None) -> dict:
     """Sums over blocks, plus the busiest block's GM and vector bytes (the slowest core
-    decides the time) and per-block maxima of UB use and tile size."""
+    decides the time) and per-block maxima of UB use and tile size. With more blocks than
+    `cores`, the hardware runs them in waves: `waves` blocks one after another per core."""
     copies = {d: {"count": 0, "bytes": 0, "histogram": [
         {"from": lo, "below": hi, "count": 0}
         for lo, hi in zip(BUCKET_EDGES, BUCKET_EDGES[1:] + (None,))]} for d in COPY_DIRS}
     kinds: dict[str, dict] = {}
-    out = {"blocks": len(blocks), "gm_read_bytes": 0, "gm_write_bytes": 0, "vector_other_calls": 0,
+    waves = -(-len(blocks) // cores) if cores else 1
+    out = {"blocks": len(blocks), "waves": max(waves, 1), "gm_read_bytes": 0, "gm_write_bytes": 0, "vector_other_calls": 0,
            "ub_alloc_bytes": 0, "ub_touched_bytes": 0, "tile_bytes": 0, "queues": 0,
            "min_queue_buffers": 0, "max_queue_buffers": 0,
            "busiest_block": {"gm_bytes": 0, "vector_bytes": 0}}
@@ -76,7 +78,8 @@ def estimate(c: dict, soc: SocInfo) -> dict:
     # GM bandwidth is shared by the whole chip; the vector units are per core, so the busiest
     # block's vector work is what the cores finish last.
     copy_us = c["gm_bytes"] / (soc.gm_bandwidth_gbps * 1e3)
-    compute_us = c["busiest_block"]["vector_bytes"] / (soc.vector_bytes_per_cycle * soc.clock_ghz * 1e3)
+    compute_us = (c["busiest_block"]["vector_bytes"] * c.get("waves", 1)
+                  / (soc.vector_bytes_per_cycle * soc.clock_ghz * 1e3))
     overlapped = c["min_queue_buffers"] >= 2
     total = max(copy_us, compute_us) if overlapped else copy_us + compute_us
     both = copy_us + compute_us
@@ -84,7 +87,7 @@ def estimate(c: dict, soc: SocInfo) -> dict:
             "copy_share": copy_us / both if both else 0.0,
             "compute_share": compute_us / both if both else 0.0,
             "bound": "memory" if copy_us >= compute_us else "compute",
-            "overlapped": overlapped, "cores_used": c["blocks"],
+            "overlapped": overlapped, "cores_used": -(-c["blocks"] // c.get("waves", 1)),
             "note": None if overlapped else (
                 "copy and compute add up: " + ("no TQue holds 2 or more buffers" if c["queues"]
                                                else "the kernel uses no TQue") + " (BUFFER_NUM < 2)")}

@@ -23,6 +23,7 @@ from opkg.sim import abi, profile
 
 TILING_CAPACITY = 64 * 1024       # bytes the tiling function may write (gert::TilingData capacity)
 LOG_CAPACITY = 1 << 20            # kernel printf output kept per run
+MAX_BLOCK_DIM = 65535            # blockDim the hardware accepts; above the core count, blocks run in waves
 DEFAULT_LIB_WORKSPACE = 16 * 1024 * 1024   # GetLibApiWorkSpaceSize on Atlas A2; socs.yaml may override
 
 _KINDS = {abi.KIND_RULE: "rule", abi.KIND_ASSERT: "assert", abi.KIND_TILING: "tiling",
@@ -342,9 +343,9 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     if block_dim == 0:
         raise SimError(f"the tiling function for {op.type} left blockDim at 0; call context->SetBlockDim(n) "
                        f"with 1 <= n <= {cores}", kind="tiling")
-    if block_dim > cores:
-        raise SimError(f"the tiling function for {op.type} set blockDim {block_dim}, more than the {cores} "
-                       f"{'vector' if soc.vector_cores else 'AI'} cores of {soc.name}", kind="tiling",
+    if block_dim > MAX_BLOCK_DIM:
+        raise SimError(f"the tiling function for {op.type} set blockDim {block_dim}, above the hardware's "
+                       f"limit of {MAX_BLOCK_DIM}", kind="tiling",
                        hint="size blockDim from PlatformAscendC(context->GetPlatformInfo()).GetCoreNumAiv()")
     workspace_bytes = int(sum(result.workspaces[i] for i in range(result.workspace_count)))
     workspace = np.empty(max(workspace_bytes, 0), dtype=np.uint8) if workspace_bytes else None
@@ -387,6 +388,7 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     launch.sys_workspace = int(soc.extra.get("lib_workspace_bytes", DEFAULT_LIB_WORKSPACE))
     launch.arg_count = params
     launch.extra_regions = len(extra)
+    launch.cores = cores
     launch.flags = ((abi.LAUNCH_SYNC_CHECK if modes.sync_check else 0)
                     | (abi.LAUNCH_LENIENT_COPY if modes.lenient_copy else 0))
     launch.args = args
@@ -403,7 +405,7 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
             e.hint = "kernel printf output before the failure:\n" + "\n".join(lines[-20:])
         raise e
     return RunInfo(block_dim=block_dim, tiling_key=int(result.tiling_key), workspace_bytes=workspace_bytes,
-                   log=lines, profile=profile.counters(blocks))
+                   log=lines, profile=profile.counters(blocks, cores))
 
 
 def infer_output_shapes(host_lib: Path, op: OpSpec, variant: Variant,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
@@ -63,7 +64,7 @@ def _hash(*parts) -> str:
 def line_of(path: Path, marker: str) -> int:
     """The line of a test kernel marked `// @marker`: where a diagnostic must point."""
     for i, text in enumerate(Path(path).read_text().splitlines(), 1):
-        if f"// @{marker}" in text:
+        if re.search(rf"// @{re.escape(marker)}(\s|$)", text):
             return i
     raise AssertionError(f"no '// @{marker}' in {path}")
 

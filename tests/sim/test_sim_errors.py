@@ -138,9 +138,19 @@ def test_block_dim_zero(built):
         run(built, 101)
 
 
-def test_block_dim_above_core_count(built):
-    with pytest.raises(SimError, match="set blockDim 1000, more than the 48 vector cores of Ascend910B1"):
-        run(built, 102)
+def test_block_dim_above_core_count_runs_in_waves(built):
+    # 1000 blocks on 48 cores: the hardware runs them in waves, and so does the sim
+    x, y, info = run(built, 102, blocks=1000)
+    np.testing.assert_array_equal(y, x * 2)
+    assert info.block_dim == 1000
+    assert info.profile["waves"] == 21 and info.profile["blocks"] == 1000
+
+
+def test_syncall_with_more_blocks_than_cores_is_a_hang(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 13, blocks=49)
+    assert e.value.line == line_of(kernel_src, "syncall") and e.value.block == 0
+    assert "SyncAll with blockDim 49 on 48 cores" in e.value.message
 
 
 def test_unknown_soc_property_is_reported_not_guessed(built):

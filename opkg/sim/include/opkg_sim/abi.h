@@ -118,7 +118,7 @@ struct OpkgKernelLaunch {
     char* log;                 // kernel printf output, NUL-terminated
     uint64_t log_cap;
     uint32_t flags;            // OPKG_SIM_LAUNCH_* bits
-    uint32_t reserved;
+    uint32_t cores;            // the SoC's cores: blockDim above it runs in waves (no SyncAll then)
     OpkgBlockProfile* profile; // block_dim entries filled per block, or null
 };
 

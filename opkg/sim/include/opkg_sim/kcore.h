@@ -105,6 +105,7 @@ struct Aborted {};
 struct BlockState {
     int64_t idx = 0;
     int64_t num = 1;
+    int64_t cores = 0;         // the SoC's cores (0 = unknown)
     uint8_t* ub = nullptr;
     uint8_t* shadow = nullptr;  // one byte per UB byte: nonzero once something wrote it in this block
     uint64_t ub_bytes = 0;

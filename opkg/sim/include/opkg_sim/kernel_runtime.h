@@ -142,6 +142,7 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     b.lenient_copy = (L.in->flags & OPKG_SIM_LAUNCH_LENIENT_COPY) != 0;
     b.idx = idx;
     b.num = L.in->block_dim;
+    b.cores = L.in->cores;
     b.ub = arena;
     b.shadow = arena + L.arena_bytes;
     b.ub_bytes = L.in->ub_bytes;

@@ -78,6 +78,13 @@ inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         opkg_sim::sync_barrier_all();
         return;
     }
+    if (b.cores && b.num > b.cores) {
+        opkg_sim::fail(loc, opkg_sim::format(
+            "SyncAll with blockDim %lld on %lld cores: the hardware starts the blocks beyond the first %lld "
+            "only when earlier ones return, so the blocks waiting here would wait forever. A kernel that "
+            "calls SyncAll needs blockDim <= the core count (GetCoreNumAiv()).",
+            (long long)b.num, (long long)b.cores, (long long)b.cores));
+    }
     if (!b.barrier) {
         if (b.idx == 0) throw opkg_sim::NeedConcurrent{};
         opkg_sim::fail(loc, opkg_sim::format(
