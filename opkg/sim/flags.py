@@ -2,7 +2,9 @@
 
 The build pipeline compiles a package's host sources with `common_flags() + host_flags(op)` into
 one SoC-independent host library, and its kernel once per (SoC, dtype variant) with
-`common_flags() + kernel_flags(...)` into a kernel library; both link with `link_flags()`.
+`common_flags() + kernel_flags(...)` into a kernel library, linked with the block runner
+(`runtime_source()`, compiled once per SoC architecture with `arch_flags(soc)`); both link with
+`link_flags()`.
 The flags point g++ at the emulation headers in `include/` (package data) and select the
 kernel-mode tiling structs. `header_digest()` belongs in the toolchain identity so a header
 change rebuilds everything.
@@ -18,6 +20,7 @@ from pathlib import Path
 from opkg.model import DTYPES, OpSpec, SocInfo, Variant
 
 _INCLUDE = Path(__file__).resolve().parent / "include"
+_RUNTIME = Path(__file__).resolve().parent / "src" / "kernel_runtime.cpp"
 
 # __CCE_AICORE__ by build family, as bisheng defines it for the vector core.
 _AICORE = {"c220": 220, "m200": 200, "m300": 300, "c100": 100}
@@ -38,9 +41,19 @@ def _digest(root: Path) -> str:
     return h.hexdigest()
 
 
+def sources_digest(include: Path, runtime: Path) -> str:
+    return hashlib.sha256((_digest(include) + _digest(runtime)).encode()).hexdigest()
+
+
 def header_digest() -> str:
-    """sha256 over every emulation header (path and content)."""
-    return _digest(_INCLUDE)
+    """sha256 over every emulation header and the runtime source (path and content)."""
+    return sources_digest(_INCLUDE, _RUNTIME.parent)
+
+
+def runtime_source() -> Path:
+    """The block runner every kernel library links, compiled once per toolchain and SoC
+    architecture with `common_flags() + arch_flags(soc)`."""
+    return _RUNTIME
 
 
 @lru_cache(maxsize=1)
@@ -83,14 +96,13 @@ def host_flags(op: OpSpec) -> list[str]:
     return ["-DOPKG_SIM_HOST=1"]
 
 
-def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path | None) -> list[str]:
+def arch_flags(soc: SocInfo) -> list[str]:
+    """What every kernel translation unit for `soc`'s architecture is compiled with."""
     flags = [
         "-DOPKG_SIM_KERNEL=1",
         "-D__CCE_KT_TEST__=1",
         "-DASCENDC_CPU_DEBUG=1",
         f"-D__NPU_ARCH__={soc.npu_arch}",
-        f"-DOPKG_SIM_OP_TYPE={op.type}",
-        f"-DOPKG_SIM_KERNEL_NAME={op.kernel_name}",
     ]
     if soc.family in _AICORE:
         flags.append(f"-D__CCE_AICORE__={_AICORE[soc.family]}")
@@ -99,6 +111,19 @@ def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path
     # ge::DataType values as macros, so `#if ORIG_DTYPE_X == DT_FLOAT16` works as in CANN builds.
     for d in sorted(DTYPES.values(), key=lambda d: d.ge_value):
         flags.append(f"-D{d.ge}={d.ge_value}")
+    return flags
+
+
+def runtime_name(soc: SocInfo) -> str:
+    """One runtime object per distinct `arch_flags`: the architecture's name in file names."""
+    return f"{soc.family}-{soc.npu_arch}"
+
+
+def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path | None) -> list[str]:
+    flags = arch_flags(soc) + [
+        f"-DOPKG_SIM_OP_TYPE={op.type}",
+        f"-DOPKG_SIM_KERNEL_NAME={op.kernel_name}",
+    ]
     for name, dtype in variant.dtypes:
         d = DTYPES[dtype]
         flags.append(f"-DDTYPE_{name.upper()}={d.c_type}")

@@ -150,6 +150,19 @@ class SimToolchain:
                               content=codegen.kernel_entry_source(op), signature=fp,
                               target=tid, step="generate",
                               description=f"generate {pkg.name} kernel entry"))
+        # The block runner: one object per SoC architecture, shared by every package's kernels
+        # (actions with the same output are planned once).
+        runtime_obj = Path(out) / "sim" / ".runtime" / flags.runtime_name(soc) / "kernel_runtime.o"
+        runtime_src = flags.runtime_source()
+        actions.append(Action("exec", (str(runtime_obj),), (str(runtime_src),),
+                              argv=(cxx, *common, *flags.arch_flags(soc), "-c", str(runtime_src),
+                                    "-o", str(runtime_obj)),
+                              signature=fp, target=tid, step="compile",
+                              description=f"compile sim kernel runtime ({flags.runtime_name(soc)})"))
+        # The entry only names the kernel: once per (package, SoC), whatever the dtype variant.
+        entry_obj = base / soc.name / "entry.o"
+        actions.append(compile_step(kernel_entry, entry_obj, flags.arch_flags(soc),
+                                    f"kernel entry ({soc.name})"))
         reports: dict[str, str] = {}
         kernel_libs: dict[str, str] = {}
         for variant in op.variants():
@@ -157,11 +170,9 @@ class SimToolchain:
             what = f"kernel {variant.name} ({soc.name})"
             kflags = flags.kernel_flags(op, variant, soc, pkg.tiling_data)
             force = (str(pkg.tiling_data),) if pkg.tiling_data else ()
-            objs = []
-            for src, name in ((pkg.kernel_source, "kernel.o"), (kernel_entry, "entry.o")):
-                actions.append(compile_step(src, vdir / name, kflags, f"{what} {src.name}",
-                                            force))
-                objs.append(str(vdir / name))
+            actions.append(compile_step(pkg.kernel_source, vdir / "kernel.o", kflags,
+                                        f"{what} {pkg.kernel_source.name}", force))
+            objs = [str(vdir / "kernel.o"), str(entry_obj), str(runtime_obj)]
             lib = vdir / "libkernel.so"
             actions.append(Action("exec", (str(lib),), tuple(objs),
                                   argv=(cxx, *flags.link_flags(), "-o", str(lib), *objs),

@@ -104,6 +104,10 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
             compiles.append([CXX, *host_flags, "-c", str(src), "-o", str(obj)])
             objs.append(str(obj))
         links.append([CXX, *flags.link_flags(), "-o", str(host_lib) + ".tmp", *objs])
+    # the block runner, once per architecture, as the build pipeline links it
+    runtime_flags = flags.common_flags() + flags.arch_flags(soc)
+    runtime_dir = cache / f"runtime-{_hash(runtime_flags, flags.header_digest(), compiler)}"
+    runtime_obj = runtime_dir / "kernel_runtime.o"
     if not kernel_lib.exists():
         kernel_dir.mkdir(parents=True, exist_ok=True)
         (kernel_dir / "kernel_entry.cpp").write_text(kernel_entry)
@@ -112,8 +116,13 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
             obj = kernel_dir / f"{i}.o"
             compiles.append([CXX, *kernel_flags, "-c", str(src), "-o", str(obj)])
             objs.append(str(obj))
-        links.append([CXX, *flags.link_flags(), "-o", str(kernel_lib) + ".tmp", *objs])
+        links.append([CXX, *flags.link_flags(), "-o", str(kernel_lib) + ".tmp", *objs, str(runtime_obj)])
+        if not runtime_obj.exists():
+            runtime_dir.mkdir(parents=True, exist_ok=True)
+            compiles.append([CXX, *runtime_flags, "-c", str(flags.runtime_source()), "-o", str(runtime_obj) + ".tmp"])
     _run(compiles)
+    if Path(str(runtime_obj) + ".tmp").exists():
+        Path(str(runtime_obj) + ".tmp").replace(runtime_obj)
     _run(links)
     for lib in (host_lib, kernel_lib):
         tmp = Path(str(lib) + ".tmp")

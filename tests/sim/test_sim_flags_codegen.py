@@ -38,19 +38,25 @@ def test_kernel_flags_define_dtypes_arch_and_tiling(tmp_path, soc910b):
     assert (flags.include_dir() / "kernel_operator.h").is_file()
 
 
-def test_header_digest_tracks_header_content(tmp_path):
-    copy = tmp_path / "include"
+def test_header_digest_tracks_header_and_runtime_content(tmp_path):
+    copy, runtime = tmp_path / "include", tmp_path / "src"
     shutil.copytree(flags.include_dir(), copy)
-    assert flags._digest(copy) == flags.header_digest()
+    shutil.copytree(flags.runtime_source().parent, runtime)
+    assert flags.sources_digest(copy, runtime) == flags.header_digest()
     assert re.fullmatch(r"[0-9a-f]{64}", flags.header_digest())
     (copy / "kernel_operator.h").write_text((copy / "kernel_operator.h").read_text() + "\n")
-    assert flags._digest.__wrapped__(copy) != flags.header_digest()
+    flags._digest.cache_clear()
+    assert flags.sources_digest(copy, runtime) != flags.header_digest()
+    shutil.copy(flags.include_dir() / "kernel_operator.h", copy / "kernel_operator.h")
+    (runtime / "kernel_runtime.cpp").write_text((runtime / "kernel_runtime.cpp").read_text() + "\n")
+    flags._digest.cache_clear()
+    assert flags.sources_digest(copy, runtime) != flags.header_digest()
 
 
 def test_kernel_entry_calls_the_snake_case_kernel_with_cann_parameter_order():
     src = codegen.kernel_entry_source(OP)
-    assert 'extern "C" void layer_norm_custom(GM_ADDR opkg_x, GM_ADDR opkg_gamma, GM_ADDR opkg_beta, ' \
-           'GM_ADDR opkg_y, GM_ADDR opkg_workspace, GM_ADDR opkg_tiling);' in src
+    assert 'extern "C" void layer_norm_custom(uint8_t* opkg_x, uint8_t* opkg_gamma, uint8_t* opkg_beta, ' \
+           'uint8_t* opkg_y, uint8_t* opkg_workspace, uint8_t* opkg_tiling);' in src
     assert "args[5]" in src and "args[6]" not in src
 
 

@@ -1,0 +1,19 @@
+// The sim's block runner as one object per toolchain and SoC architecture (opkg/sim/flags.py
+// `arch_flags`): every kernel library of that architecture links it beside its kernel and its
+// generated entry.
+#include "opkg_sim/kernel_runtime.h"
+#include "opkg_sim/launch.h"
+
+namespace opkg_sim {
+
+int launch_kernel(const OpkgKernelLaunch* launch, uint32_t arg_count, const char* params,
+                  void (*entry)(uint8_t** args), OpkgError* error) {
+    if (launch && launch->arg_count != arg_count) {
+        set_error(error, FAIL_INTERNAL, "", 0, -1, 0,
+                  format("kernel entry expects %u GM arguments (%s)", arg_count, params));
+        return 1;
+    }
+    return run_blocks(launch, entry, error);
+}
+
+}  // namespace opkg_sim
