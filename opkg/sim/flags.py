@@ -3,8 +3,8 @@
 The build pipeline compiles a package's host sources with `common_flags() + host_flags(op)` into
 one SoC-independent host library, and its kernel once per (SoC, dtype variant) with
 `common_flags() + kernel_flags(...)` into a kernel library, linked with the block runner
-(`runtime_source()`, compiled once per SoC architecture with `arch_flags(soc)`); both link with
-`link_flags()`.
+(`runtime_source()`, compiled once per SoC architecture with `arch_flags(soc)`); host libraries
+link `host_runtime_source()` compiled once. All link with `link_flags()`.
 The flags point g++ at the emulation headers in `include/` (package data) and select the
 kernel-mode tiling structs. `header_digest()` belongs in the toolchain identity so a header
 change rebuilds everything.
@@ -20,7 +20,7 @@ from pathlib import Path
 from opkg.model import DTYPES, OpSpec, SocInfo, Variant
 
 _INCLUDE = Path(__file__).resolve().parent / "include"
-_RUNTIME = Path(__file__).resolve().parent / "src" / "kernel_runtime.cpp"
+_SRC = Path(__file__).resolve().parent / "src"
 
 # __CCE_AICORE__ by build family, as bisheng defines it for the vector core.
 _AICORE = {"c220": 220, "m200": 200, "m300": 300, "c100": 100}
@@ -47,13 +47,19 @@ def sources_digest(include: Path, runtime: Path) -> str:
 
 def header_digest() -> str:
     """sha256 over every emulation header and the runtime source (path and content)."""
-    return sources_digest(_INCLUDE, _RUNTIME.parent)
+    return sources_digest(_INCLUDE, _SRC)
 
 
 def runtime_source() -> Path:
     """The block runner every kernel library links, compiled once per toolchain and SoC
     architecture with `common_flags() + arch_flags(soc)`."""
-    return _RUNTIME
+    return _SRC / "kernel_runtime.cpp"
+
+
+def host_runtime_source() -> Path:
+    """The host machinery (gert contexts, registries) every host library links, compiled once
+    per toolchain with `common_flags() + host_flags(op)`."""
+    return _SRC / "host_runtime.cpp"
 
 
 @lru_cache(maxsize=1)

@@ -122,7 +122,14 @@ class SimToolchain:
                               signature=fp, target=tid, step="generate",
                               description=f"generate {pkg.name} host entry"))
         host_flags = flags.host_flags(op)
-        host_objs = []
+        # the host machinery: one object for every package's host library
+        host_rt = Path(out) / "sim" / ".runtime" / "host" / "host_runtime.o"
+        actions.append(Action("exec", (str(host_rt),), (str(flags.host_runtime_source()),),
+                              argv=(cxx, *common, *host_flags, "-c", str(flags.host_runtime_source()),
+                                    "-o", str(host_rt)),
+                              signature=fp, target=tid, step="compile",
+                              description="compile sim host runtime"))
+        host_objs = [str(host_rt)]
         for src in (host_entry, *pkg.tiling_sources):
             obj = host_dir / "obj" / (_rel_name(src, pkg.dir, host_dir) + ".o")
             actions.append(compile_step(src, obj, host_flags, f"host {src.name}"))

@@ -95,34 +95,38 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
     host_dir, kernel_dir = cache / f"host-{key_host}", cache / f"kernel-{key_kernel}"
     host_lib, kernel_lib = host_dir / "host.so", kernel_dir / "kernel.so"
     compiles, links = [], []
+    renames: list[Path] = []
+
+    def shared_object(source: Path, obj_flags: list[str]) -> Path:
+        """A runtime object the build pipeline compiles once and links into many libraries."""
+        obj = cache / f"runtime-{_hash(str(source), obj_flags, flags.header_digest(), compiler)}" / "rt.o"
+        if not obj.exists():
+            obj.parent.mkdir(parents=True, exist_ok=True)
+            compiles.append([CXX, *obj_flags, "-c", str(source), "-o", str(obj) + ".tmp"])
+            renames.append(obj)
+        return obj
+
     if not host_lib.exists():
         host_dir.mkdir(parents=True, exist_ok=True)
         (host_dir / "host_entry.cpp").write_text(host_entry)
-        objs = []
+        objs = [str(shared_object(flags.host_runtime_source(), flags.common_flags() + flags.host_flags(op)))]
         for i, src in enumerate(host_src + [host_dir / "host_entry.cpp"]):
             obj = host_dir / f"{i}.o"
             compiles.append([CXX, *host_flags, "-c", str(src), "-o", str(obj)])
             objs.append(str(obj))
         links.append([CXX, *flags.link_flags(), "-o", str(host_lib) + ".tmp", *objs])
-    # the block runner, once per architecture, as the build pipeline links it
-    runtime_flags = flags.common_flags() + flags.arch_flags(soc)
-    runtime_dir = cache / f"runtime-{_hash(runtime_flags, flags.header_digest(), compiler)}"
-    runtime_obj = runtime_dir / "kernel_runtime.o"
     if not kernel_lib.exists():
         kernel_dir.mkdir(parents=True, exist_ok=True)
         (kernel_dir / "kernel_entry.cpp").write_text(kernel_entry)
-        objs = []
+        objs = [str(shared_object(flags.runtime_source(), flags.common_flags() + flags.arch_flags(soc)))]
         for i, src in enumerate([kernel_src, kernel_dir / "kernel_entry.cpp"]):
             obj = kernel_dir / f"{i}.o"
             compiles.append([CXX, *kernel_flags, "-c", str(src), "-o", str(obj)])
             objs.append(str(obj))
-        links.append([CXX, *flags.link_flags(), "-o", str(kernel_lib) + ".tmp", *objs, str(runtime_obj)])
-        if not runtime_obj.exists():
-            runtime_dir.mkdir(parents=True, exist_ok=True)
-            compiles.append([CXX, *runtime_flags, "-c", str(flags.runtime_source()), "-o", str(runtime_obj) + ".tmp"])
+        links.append([CXX, *flags.link_flags(), "-o", str(kernel_lib) + ".tmp", *objs])
     _run(compiles)
-    if Path(str(runtime_obj) + ".tmp").exists():
-        Path(str(runtime_obj) + ".tmp").replace(runtime_obj)
+    for obj in renames:
+        Path(str(obj) + ".tmp").replace(obj)
     _run(links)
     for lib in (host_lib, kernel_lib):
         tmp = Path(str(lib) + ".tmp")
