@@ -12,6 +12,11 @@ for a in "$@"; do
   [ "$prev" = "-o" ] && out="$a"
   prev="$a"
 done
+case "$out" in
+  */out/sim/.runtime/*)   # the sim runtime objects all packages share (both prototypes have them)
+    rel="${out#*/out/sim/.runtime/}"
+    exec cp "$BENCH_PROTO1/../.runtime/${rel%.tmp-*}" "$out";;
+esac
 rel="${out#*/out/sim/*/}"
 rel="${rel%.tmp-*}"
 ws="${out%%/out/sim/*}"

@@ -354,7 +354,7 @@ def variant_compile(plan: dict, work: Path, reps: int) -> dict:
     from opkg.sim import flags
 
     steps = [a for a in plan["actions"] if a["step"] == "compile" and "kernel float32" in
-             a["description"]][:2]
+             a["description"]][:1]
     tmp = work / "micro"
     tmp.mkdir(exist_ok=True)
 
