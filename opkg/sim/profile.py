@@ -8,6 +8,8 @@ JSON-able data; `estimate(counters, soc)` prices them with the SoC table's model
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from opkg.model import SocInfo
 
 COPY_DIRS = ("gm_to_ub", "ub_to_gm", "ub_to_ub")          # abi.h OpkgBlockProfile.copies order
@@ -19,50 +21,66 @@ NOTE = ("a model, not a measurement: GM bytes over the SoC's GM bandwidth and ve
         "its vector throughput, overlapped when every queue has BUFFER_NUM >= 2 (docs/profile.md)")
 
 
+@lru_cache(maxsize=2)
+def _block_dtype(struct):
+    import numpy as np
+
+    return np.dtype(struct)
+
+
 def counters(blocks, cores: int | None = None) -> dict:
     """Sums over blocks, plus the busiest block's GM and vector bytes (the slowest core
     decides the time) and per-block maxima of UB use and tile size. With more blocks than
     `cores`, the hardware runs them in waves: `waves` blocks one after another per core."""
-    copies = {d: {"count": 0, "bytes": 0, "histogram": [
-        {"from": lo, "below": hi, "count": 0}
-        for lo, hi in zip(BUCKET_EDGES, BUCKET_EDGES[1:] + (None,))]} for d in COPY_DIRS}
+    import numpy as np
+
+    # one structured row per block, viewed in place (the dtype is built once: deriving it from
+    # the buffer's format string on every run costs more than the aggregation)
+    a = np.frombuffer(memoryview(blocks).cast("B"), dtype=_block_dtype(type(blocks)._type_))
+    n = len(a)
+    waves = max(-(-n // cores) if cores else 1, 1)
+    copies_n, copies_b, hist = (a[f].sum(axis=0) if n else np.zeros(s, np.uint64)
+                                for f, s in (("copies", 3), ("copy_bytes", 3),
+                                             ("copy_hist", (3, len(BUCKET_EDGES)))))
+    copies = {d: {"count": int(copies_n[i]), "bytes": int(copies_b[i]), "histogram": [
+        {"from": lo, "below": hi, "count": int(hist[i][j])}
+        for j, (lo, hi) in enumerate(zip(BUCKET_EDGES, BUCKET_EDGES[1:] + (None,)))]}
+        for i, d in enumerate(COPY_DIRS)}
+    # vector instructions by kind: only the first vec_kinds entries of each block are used
+    used = np.arange(a["vec"].shape[1] if n else 0)[None, :] < a["vec_kinds"][:, None] if n else None
     kinds: dict[str, dict] = {}
-    waves = -(-len(blocks) // cores) if cores else 1
-    out = {"blocks": len(blocks), "waves": max(waves, 1), "gm_read_bytes": 0, "gm_write_bytes": 0, "vector_other_calls": 0,
-           "ub_alloc_bytes": 0, "ub_touched_bytes": 0, "tile_bytes": 0, "queues": 0,
-           "min_queue_buffers": 0, "max_queue_buffers": 0,
-           "busiest_block": {"gm_bytes": 0, "vector_bytes": 0}}
-    min_buffers = None
-    for b in blocks:
-        out["gm_read_bytes"] += b.gm_read_bytes
-        out["gm_write_bytes"] += b.gm_write_bytes
-        for i, d in enumerate(COPY_DIRS):
-            copies[d]["count"] += b.copies[i]
-            copies[d]["bytes"] += b.copy_bytes[i]
-            for j, bucket in enumerate(copies[d]["histogram"]):
-                bucket["count"] += b.copy_hist[i][j]
-        vec_bytes = 0
-        for k in b.vec[:b.vec_kinds]:
-            name = k.name.decode("ascii", "replace")
-            row = kinds.setdefault(name, {"calls": 0, "elements": 0, "bytes": 0, "repeats": 0})
-            for f in row:
-                row[f] += getattr(k, f)
-            vec_bytes += k.bytes
-        out["vector_other_calls"] += b.vec_other_calls
-        busiest = out["busiest_block"]
-        busiest["gm_bytes"] = max(busiest["gm_bytes"], b.gm_read_bytes + b.gm_write_bytes)
-        busiest["vector_bytes"] = max(busiest["vector_bytes"], vec_bytes)
-        for f, src in (("ub_alloc_bytes", b.ub_alloc_bytes), ("ub_touched_bytes", b.ub_touched_bytes),
-                       ("tile_bytes", b.max_copy_bytes), ("max_queue_buffers", b.max_queue_buffers)):
-            out[f] = max(out[f], src)
-        out["queues"] = max(out["queues"], b.queues)
-        if b.queues:
-            min_buffers = b.min_queue_buffers if min_buffers is None else min(min_buffers, b.min_queue_buffers)
-    out["min_queue_buffers"] = min_buffers or 0
+    block_vec_bytes = np.zeros(n, np.uint64)
+    if n and used.any():
+        vec = a["vec"][used]
+        block_vec_bytes = np.where(used, a["vec"]["bytes"], 0).sum(axis=1)
+        # names are char[24] in C: one fixed-width bytes value per row
+        labels = np.ascontiguousarray(vec["name"]).view(f"S{vec['name'].shape[-1]}").reshape(-1)
+        names, inverse = np.unique(labels, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        for i, name in enumerate(names):
+            rows = vec[inverse == i]
+            kinds[name.decode("ascii", "replace")] = {f: int(rows[f].sum())
+                                                      for f in ("calls", "elements", "bytes", "repeats")}
+    gm_block = (a["gm_read_bytes"] + a["gm_write_bytes"]) if n else np.zeros(0, np.uint64)
+    with_queues = a["min_queue_buffers"][a["queues"] > 0] if n else np.zeros(0, np.uint32)
+
+    def top(field):
+        return int(a[field].max()) if n else 0
+
+    out = {"blocks": n, "waves": waves,
+           "gm_read_bytes": int(a["gm_read_bytes"].sum()) if n else 0,
+           "gm_write_bytes": int(a["gm_write_bytes"].sum()) if n else 0,
+           "ub_alloc_bytes": top("ub_alloc_bytes"), "ub_touched_bytes": top("ub_touched_bytes"),
+           "tile_bytes": top("max_copy_bytes"), "queues": top("queues"),
+           "min_queue_buffers": int(with_queues.min()) if len(with_queues) else 0,
+           "max_queue_buffers": top("max_queue_buffers"),
+           "busiest_block": {"gm_bytes": int(gm_block.max()) if n else 0,
+                             "vector_bytes": int(block_vec_bytes.max()) if n else 0}}
     out["gm_bytes"] = out["gm_read_bytes"] + out["gm_write_bytes"]
     out["copies"] = copies
     out["small_copies"] = sum(copies[d]["histogram"][0]["count"] for d in ("gm_to_ub", "ub_to_gm"))
-    out["vector"] = {"calls": sum(r["calls"] for r in kinds.values()) + out.pop("vector_other_calls"),
+    other = int(a["vec_other_calls"].sum()) if n else 0
+    out["vector"] = {"calls": sum(r["calls"] for r in kinds.values()) + other,
                      "bytes": sum(r["bytes"] for r in kinds.values()),
                      "by_kind": dict(sorted(kinds.items()))}
     return out

@@ -13,6 +13,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -250,6 +251,13 @@ def _attr_values(op: OpSpec, attrs: dict) -> tuple[C.Array, list]:
     return values, keep
 
 
+@lru_cache(maxsize=1)
+def _log_buffer():
+    """The kernel's printf buffer, reused across runs (it is NUL-terminated by the kernel
+    library; zeroing 1 MiB per case would cost more than a small kernel's run)."""
+    return C.create_string_buffer(LOG_CAPACITY)
+
+
 def core_count(soc: SocInfo) -> int:
     """Cores a vector kernel may use: AIV cores, else AI cores; a clear error when unknown."""
     n = soc.vector_cores or soc.cube_cores
@@ -379,7 +387,8 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
         args[i].undefined = 1 if undefined_from <= i < undefined_to else 0
 
     lib = _load(kernel_lib, "kernel")
-    log = C.create_string_buffer(LOG_CAPACITY)
+    log = _log_buffer()
+    log[0] = b"\0"
     launch = abi.OpkgKernelLaunch()
     launch.abi = abi.ABI_VERSION
     launch.block_dim = block_dim

@@ -400,8 +400,20 @@ inline void mark_stale(const void* p, uint64_t bytes) {
     BlockState& b = block();
     if (!b.shadow) return;
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
-    for (uint64_t i = off; i < off + bytes && i < b.ub_bytes; ++i) {
-        if (b.shadow[i] == UB_WRITTEN) b.shadow[i] = UB_STALE;
+    if (off >= b.ub_bytes) return;
+    uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
+    uint8_t* s = b.shadow + off;
+    // Eight shadow bytes at a time: only UB_WRITTEN (1) has bit 0 set, so adding each byte's
+    // bit 0 turns 1 into UB_STALE (2) and leaves 0 and 2 alone, without carries.
+    static_assert(UB_UNWRITTEN == 0 && UB_WRITTEN == 1 && UB_STALE == 2, "shadow encoding");
+    for (; n >= 8; s += 8, n -= 8) {
+        uint64_t w;
+        std::memcpy(&w, s, 8);
+        w += w & 0x0101010101010101ull;
+        std::memcpy(s, &w, 8);
+    }
+    for (; n; ++s, --n) {
+        if (*s == UB_WRITTEN) *s = UB_STALE;
     }
 }
 

@@ -126,7 +126,10 @@ struct Launch {
     std::vector<uint8_t*> args;
     std::vector<GmRegion> regions;
     uint64_t arena_bytes;
-    std::vector<std::vector<uint8_t>> defined;   // GmRegion::written storage
+    // GmRegion::written storage, from calloc: the OS hands out zero pages on first touch, so
+    // a large workspace costs nothing until the kernel stores to it
+    std::vector<std::unique_ptr<uint8_t, void (*)(void*)>> defined;
+    std::vector<uint64_t> defined_bytes;
 };
 
 // Runs one block on the calling thread. Returns false when it failed (error filled); throws
@@ -340,17 +343,21 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         set_error(err, FAIL_INTERNAL, "", 0, -1, 0, "kernel library ABI mismatch: rebuild it with this opkg");
         return 1;
     }
-    Launch L{launch, entry, {}, {}, (launch->ub_bytes + 63) / 64 * 64, {}};
+    Launch L{launch, entry, {}, {}, (launch->ub_bytes + 63) / 64 * 64, {}, {}};
     const uint32_t n_regions = launch->arg_count + launch->extra_regions;
-    L.defined.reserve(n_regions);    // no reallocation: regions point into it
     for (uint32_t i = 0; i < n_regions; ++i) {
         const OpkgGmArg& a = launch->args[i];
         if (i < launch->arg_count) L.args.push_back(a.ptr);
         if (!a.ptr) continue;
         GmRegion r{a.ptr, a.bytes, a.name};
         if (a.undefined) {
-            L.defined.emplace_back(a.bytes, uint8_t(0));
-            r.written = L.defined.back().data();
+            L.defined.emplace_back(static_cast<uint8_t*>(std::calloc(a.bytes, 1)), &std::free);
+            L.defined_bytes.push_back(a.bytes);
+            if (!L.defined.back()) {
+                set_error(err, FAIL_INTERNAL, "", 0, -1, 0, "cannot allocate the GM write shadow");
+                return 1;
+            }
+            r.written = L.defined.back().get();
         }
         L.regions.push_back(r);
     }
@@ -363,7 +370,7 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         if (rc == 2) {
             log.clear();
             writes.clear();
-            for (std::vector<uint8_t>& d : L.defined) std::fill(d.begin(), d.end(), uint8_t(0));
+            for (size_t i = 0; i < L.defined.size(); ++i) std::memset(L.defined[i].get(), 0, L.defined_bytes[i]);
             rc = run_concurrent(L, log, writes, err);
         }
     }
