@@ -160,3 +160,8 @@ def test_sample_style_project_imports_builds_and_verifies(sample, workspace):
                     for c in report["results"] if not c["passed"]))
     assert not failures, "\n".join(failures)
     assert r.returncode == 0, r.stdout + r.stderr
+    # written the way CANN's samples are, they also pass the pipeline hazard check (the same
+    # kernel libraries, verified again)
+    r = opkg("test", f"packages/{sample.package}", "--sync-check", "--json", cwd=workspace.root)
+    assert r.returncode == 0 and all(t["passed"] for t in json.loads(r.stdout)["targets"]), \
+        r.stdout[-3000:] + r.stderr[-3000:]
