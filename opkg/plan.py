@@ -14,7 +14,7 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -72,11 +72,13 @@ class Plan:
     aliases: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
+        """JSON-able data (shared, not copied: dataclasses.asdict would deep-copy every argv and
+        params dict, a large part of planning at a few hundred packages)."""
         return {"version": self.version, "workspace_root": self.workspace_root,
                 "output_dir": self.output_dir, "cache_dir": self.cache_dir,
                 "aliases": self.aliases,
-                "targets": [asdict(t) for t in self.targets],
-                "actions": [asdict(a) for a in self.actions]}
+                "targets": [_shallow(t, _TARGET_FIELDS) for t in self.targets],
+                "actions": [_shallow(a, _ACTION_FIELDS) for a in self.actions]}
 
     @classmethod
     def from_json(cls, data: dict) -> "Plan":
@@ -92,6 +94,14 @@ class Plan:
 
     def digest(self) -> str:
         return sha256_text(json.dumps(self.to_json(), sort_keys=True))
+
+
+_ACTION_FIELDS = tuple(f.name for f in fields(Action))
+_TARGET_FIELDS = tuple(f.name for f in fields(Target))
+
+
+def _shallow(obj, names: tuple[str, ...]) -> dict:
+    return {n: getattr(obj, n) for n in names}
 
 
 def sha256_text(text: str) -> str:
