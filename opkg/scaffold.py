@@ -19,10 +19,9 @@ from pathlib import Path
 
 from opkg.errors import Location, UsageError, did_you_mean
 from opkg.model import ATTR_TYPES, DTYPE_ALIASES, DTYPES, FORMATS, PARAM_TYPES, snake_case
-
-# The golden stub `opkg import` writes raises NotImplementedError with this text; the verifier
-# (opkg/verify/runner.py) turns it into "golden missing", so an import never passes silently.
-GOLDEN_MISSING = "opkg: golden missing"
+# The golden stub `opkg import` writes raises NotImplementedError with GOLDEN_MISSING; the
+# verifier turns it into "golden missing", so an import never passes silently.
+from opkg.verify.runner import GOLDEN_MISSING
 
 OP_TYPE_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")

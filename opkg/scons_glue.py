@@ -55,12 +55,13 @@ def declare(plan_path: str) -> None:
     run = SConsAction(_run, strfunction=None)   # progress comes from our own events
     _ACTIONS[:] = plan.actions
     outputs = []
+    aliases = sorted(plan.aliases.items(), key=lambda kv: -len(kv[0]))   # longest prefix first
     for index, action in enumerate(plan.actions):
         identity = json.dumps({"kind": action.kind, "argv": action.argv,
                                "content": action.content, "function": action.function,
                                "params": action.params, "signature": action.signature},
                               sort_keys=True)
-        for prefix, alias in sorted(plan.aliases.items(), key=lambda kv: -len(kv[0])):
+        for prefix, alias in aliases:
             identity = identity.replace(prefix, alias)
         extra = {"source_factory": env.fs.File, "target_factory": env.fs.File}
         if action.scan_path:

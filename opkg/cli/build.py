@@ -92,8 +92,6 @@ def _rel(path, root) -> str:
 @build_options
 @click.option("--locked", is_flag=True,
               help="Fail (exit 3) if toolchain resolution differs from opkg.lock (for CI).")
-@click.option("--explain", is_flag=True,
-              help="Say why each step ran: which input, flag or toolchain identity changed.")
 @verify_mode_options
 def build(targets, socs, toolchain, jobs, keep_going, as_json, locked, explain, sync_check,
           lenient_copy):
@@ -128,8 +126,6 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, locked, explain, 
 
 @click.command()
 @build_options
-@click.option("--explain", is_flag=True,
-              help="Say why each step ran: which input, flag or toolchain identity changed.")
 @verify_mode_options
 def test(targets, socs, toolchain, jobs, keep_going, as_json, explain, sync_check, lenient_copy):
     """Verify packages against their NumPy goldens and print the full report.

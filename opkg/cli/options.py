@@ -24,9 +24,11 @@ def build_options(f):
 
 
 def verify_mode_options(f):
-    """How the sim verifies, for the commands that verify (build, test): runtime switches of
-    the same kernel libraries, kept apart from default results."""
+    """For the commands that verify (build, test): --explain, and how the sim verifies (runtime
+    switches of the same kernel libraries, kept apart from default results)."""
     for decorator in reversed([
+        click.option("--explain", is_flag=True,
+                     help="Say why each step ran: which input, flag or toolchain identity changed."),
         click.option("--sync-check", is_flag=True,
                      help="Also fail verification on intra-core pipeline hazards: UB that one pipe "
                           "(MTE2, V, MTE3, scalar) accesses while another pipe's access is "

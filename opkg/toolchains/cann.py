@@ -36,7 +36,7 @@ import subprocess
 from pathlib import Path
 
 from opkg.errors import BuildError, Location, ManifestError, ToolchainError
-from opkg.model import DTYPES, OpSpec, SocInfo, Variant
+from opkg.model import DTYPES, OpSpec, SimModes, SocInfo, Variant
 from opkg.plan import Action, Target
 
 # msopgen's JSON spells dtypes as CANN's prototype JSON does ("float", "half", "bfloat16").
@@ -139,7 +139,7 @@ def host_argv(cxx: str, defines, sources, includes, lib_dirs, libs, out: str) ->
 
 def registered_ops(sources) -> list[str]:
     """Op types the op_host sources register with OP_ADD(...): what op_build will find."""
-    import re
+    from opkg.verify.prototype import OP_ADD_RE
 
     found = []
     for src in sources:
@@ -147,7 +147,7 @@ def registered_ops(sources) -> list[str]:
             text = Path(src).read_text(errors="replace")
         except OSError:
             continue
-        found += re.findall(r"\bOP_ADD\(\s*(\w+)\s*\)", text)
+        found += OP_ADD_RE.findall(text)
     return found
 
 
@@ -263,7 +263,7 @@ class CannToolchain:
     # -- planning -------------------------------------------------------------------------
 
     def plan_target(self, pkg, soc: SocInfo, deps, out: Path, *, provenance: dict,
-                    verify: bool = True, bundle: bool = True, modes=None):
+                    verify: bool = True, bundle: bool = True, modes: SimModes = SimModes()):
         from opkg.bundle import bundle_filename
 
         op = pkg.op
@@ -416,7 +416,7 @@ class CannToolchain:
 
             sim_target, sim_actions = get_toolchain("sim", self.ws).plan_target(
                 pkg, soc, deps, out, provenance=provenance, verify=True, bundle=False,
-                **({"modes": modes} if modes is not None else {}))
+                modes=modes)
             actions.extend(sim_actions)
             reports = dict(sim_target.reports)
 

@@ -23,7 +23,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+
 from opkg.model import OpSpec
+
+# `OP_ADD(Type)` in host sources: how an OpDef is registered (the CANN toolchain reads it too)
+OP_ADD_RE = re.compile(r"\bOP_ADD\s*\(\s*(\w+)\s*\)")
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,7 @@ def declaring_source(sources: list[Path], op_type: str) -> Path | None:
         except OSError:
             continue
     for s, text in texts.items():
-        if re.search(r"\bOP_ADD\s*\(", text):
+        if OP_ADD_RE.search(text):
             return s
     for s, text in texts.items():
         if re.search(r"public\s+OpDef\b", text):
