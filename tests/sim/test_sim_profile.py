@@ -137,3 +137,12 @@ def test_datacopypad_and_ub_to_ub_copies_are_counted_by_direction(vec32):
     assert c["gm_bytes"] == 2 * 4096 + 4000 + 1008 * 4
     assert c["tile_bytes"] == 4096
     assert c["small_copies"] == 0
+
+
+def test_reductions_and_layout_instructions_are_counted(vec32):
+    # WholeReduceMax with a bit mask of every other lane (32 of 64 float lanes), 2 repeats
+    kinds = run_vec(vec32, 102)["vector"]["by_kind"]
+    assert kinds["WholeReduceMax"] == {"calls": 1, "elements": 2 * 32, "bytes": 2 * 32 * 4, "repeats": 2}
+    # Brcb of 4 repeats: each fills 8 blocks of 32 bytes
+    kinds = run_vec(vec32, 130)["vector"]["by_kind"]
+    assert kinds["Brcb"] == {"calls": 1, "elements": 4 * 64, "bytes": 4 * 256, "repeats": 4}

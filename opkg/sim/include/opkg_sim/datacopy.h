@@ -108,6 +108,15 @@ inline uint64_t copy_bytes(uint32_t count, const char* op, SrcLoc loc) {
                      (unsigned long long)(kept / sizeof(T)), unsigned(32 / sizeof(T) ? 32 / sizeof(T) : 1)));
 }
 
+// DataCopyPad's padding register: SetPadValue, or the paddingValue of an isPad copy.
+template <class T>
+inline void set_pad_value(T value) {
+    BlockState& b = block();
+    b.pad_value = 0;
+    std::memcpy(&b.pad_value, &value, sizeof(T) < 8 ? sizeof(T) : 8);
+    b.pad_value_set = true;
+}
+
 template <class T> constexpr int atomic_code() {
     return std::is_same<T, float>::value ? 1 : std::is_same<T, half>::value ? 2 : std::is_same<T, int32_t>::value ? 3
          : std::is_same<T, int16_t>::value ? 4 : std::is_same<T, int8_t>::value ? 5 : std::is_same<T, bfloat16_t>::value ? 6 : 7;
@@ -125,6 +134,10 @@ inline void store_gm(T* dst, const T* src, uint64_t bytes, const char* op, SrcLo
         }
         using C = calc_t<T>;
         uint64_t n = bytes / sizeof(T);
+        // blocks on their own threads (after SyncAll) must not interleave read-modify-writes:
+        // the device's atomic unit makes each accumulation indivisible
+        std::unique_lock<std::mutex> one_at_a_time;
+        if (b.barrier) one_at_a_time = std::unique_lock<std::mutex>(b.barrier->atomics);
         for (uint64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(static_cast<C>(dst[i]) + static_cast<C>(src[i]));
         gm_defined(dst, bytes);
         return;
@@ -248,10 +261,7 @@ inline void SetPadValue(T paddingValue) {
 #endif
     static_assert(pos == TPosition::MAX || pos == TPosition::VECIN || pos == TPosition::VECOUT,
                   "SetPadValue: pos must be VECIN, VECOUT or MAX");
-    opkg_sim::BlockState& b = opkg_sim::block();
-    b.pad_value = 0;
-    std::memcpy(&b.pad_value, &paddingValue, sizeof(T) < 8 ? sizeof(T) : 8);
-    b.pad_value_set = true;
+    opkg_sim::set_pad_value(paddingValue);
 }
 
 }  // namespace AscendC
@@ -300,11 +310,7 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
     const char* op = "DataCopyPad GM->UB";
     opkg_sim::check_pad_lengths<T>(p.blockLen, pad.leftPadding, pad.rightPadding, op, loc);
     opkg_sim::BlockState& b = opkg_sim::block();
-    if (pad.isPad) {
-        b.pad_value = 0;
-        std::memcpy(&b.pad_value, &pad.paddingValue, sizeof(T) < 8 ? sizeof(T) : 8);
-        b.pad_value_set = true;
-    }
+    if (pad.isPad) opkg_sim::set_pad_value(pad.paddingValue);
     if (p.blockCount == 0) return;
     const uint64_t left = uint64_t(pad.leftPadding) * sizeof(T), right = uint64_t(pad.rightPadding) * sizeof(T);
     const uint64_t row = left + p.blockLen + right;

@@ -174,13 +174,15 @@ inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what,
                      "(inputs, outputs, workspace, tiling)", what, (unsigned long long)bytes, p));
 }
 
-inline const GmRegion* gm_region(const void* p) {
+inline const GmRegion* region_of(const std::vector<GmRegion>& regions, const void* p) {
     const uint8_t* q = static_cast<const uint8_t*>(p);
-    for (const GmRegion& r : block().gm) {
+    for (const GmRegion& r : regions) {
         if (q >= r.base && q < r.base + r.bytes) return &r;
     }
     return nullptr;
 }
+
+inline const GmRegion* gm_region(const void* p) { return region_of(block().gm, p); }
 
 // Marks GM bytes of an output or the workspace as defined (any block, any kind of store).
 inline void gm_defined(const void* p, uint64_t bytes) {
@@ -231,6 +233,7 @@ inline void save_undo(void* p, uint64_t bytes) {
 // can never release them: that is a hang on hardware and a failure here.
 struct Barrier {
     std::mutex m;
+    std::mutex atomics;   // SetAtomicAdd stores of blocks on their own threads: one at a time
     std::condition_variable cv;
     int64_t num = 0;
     int64_t arrived = 0;

@@ -129,7 +129,6 @@ struct Launch {
     // GmRegion::written storage, from calloc: the OS hands out zero pages on first touch, so
     // a large workspace costs nothing until the kernel stores to it
     std::vector<std::unique_ptr<uint8_t, void (*)(void*)>> defined;
-    std::vector<uint64_t> defined_bytes;
 };
 
 // Runs one block on the calling thread. Returns false when it failed (error filled); throws
@@ -209,13 +208,6 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
 // The UB arena followed by its shadow (see check_read).
 inline uint8_t* new_arena(uint64_t bytes) {
     return static_cast<uint8_t*>(std::aligned_alloc(64, bytes ? 2 * bytes : 64));
-}
-
-inline const GmRegion* region_of(const std::vector<GmRegion>& regions, const uint8_t* p) {
-    for (const GmRegion& r : regions) {
-        if (p >= r.base && p < r.base + r.bytes) return &r;
-    }
-    return nullptr;
 }
 
 // Two blocks storing to the same GM bytes between the same SyncAll barriers (outside atomic
@@ -311,10 +303,8 @@ inline int run_concurrent(const Launch& L, std::string& log, std::vector<GmWrite
                 return;
             }
             uint64_t dirty = L.arena_bytes;
-            try {
-                run_one(L, idx, arena, dirty, logs[idx], block_writes[idx], nullptr, &barrier, errors[idx]);
-            } catch (const NeedConcurrent&) {
-            }
+            // with a barrier, SyncAll waits instead of throwing NeedConcurrent
+            run_one(L, idx, arena, dirty, logs[idx], block_writes[idx], nullptr, &barrier, errors[idx]);
             std::free(arena);
         });
     }
@@ -343,7 +333,7 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         set_error(err, FAIL_INTERNAL, "", 0, -1, 0, "kernel library ABI mismatch: rebuild it with this opkg");
         return 1;
     }
-    Launch L{launch, entry, {}, {}, (launch->ub_bytes + 63) / 64 * 64, {}, {}};
+    Launch L{launch, entry, {}, {}, (launch->ub_bytes + 63) / 64 * 64, {}};
     const uint32_t n_regions = launch->arg_count + launch->extra_regions;
     for (uint32_t i = 0; i < n_regions; ++i) {
         const OpkgGmArg& a = launch->args[i];
@@ -352,7 +342,6 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         GmRegion r{a.ptr, a.bytes, a.name};
         if (a.undefined) {
             L.defined.emplace_back(static_cast<uint8_t*>(std::calloc(a.bytes, 1)), &std::free);
-            L.defined_bytes.push_back(a.bytes);
             if (!L.defined.back()) {
                 set_error(err, FAIL_INTERNAL, "", 0, -1, 0, "cannot allocate the GM write shadow");
                 return 1;
@@ -370,7 +359,9 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         if (rc == 2) {
             log.clear();
             writes.clear();
-            for (size_t i = 0; i < L.defined.size(); ++i) std::memset(L.defined[i].get(), 0, L.defined_bytes[i]);
+            for (const GmRegion& r : L.regions) {
+                if (r.written) std::memset(r.written, 0, r.bytes);
+            }
             rc = run_concurrent(L, log, writes, err);
         }
     }

@@ -37,6 +37,7 @@ inline void gather(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
     static_assert(sizeof(T) == 0, "Gather does not exist on Atlas training (910A) SoCs");
 #endif
     if (repeat == 0) return;
+    opkg_sim::count_level0<T>(op, m, repeat);
     const uint64_t per_repeat = 256 / sizeof(T);
     const uint64_t src_bytes = uint64_t(src.size_) * sizeof(T);
     check_ub(dst, uint64_t(repeat - 1) * dstRepStride * 32 + (uint64_t(m.last()) + 1) * sizeof(T), op, "dst", loc);
@@ -127,6 +128,9 @@ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uin
     static_assert(sizeof(T) == 0, "Brcb does not exist on Atlas training (910A) or Atlas 200I/500 A2 (310B) SoCs");
 #endif
     if (repeatTime == 0) return;
+    // each repeat broadcasts 8 source elements to 8 blocks of 32 bytes
+    opkg_sim::count_vec("Brcb", uint64_t(repeatTime) * 8 * (32 / sizeof(T)),
+                        uint64_t(repeatTime) * 256, repeatTime);
     const uint64_t blk = repeatParams.dstBlkStride, rep = repeatParams.dstRepStride;
     if (blk == 0) opkg_sim::fail(loc, "Brcb: dstBlkStride 0 is undefined behaviour on the hardware; use 1 or more");
     const uint32_t per_block = 32 / sizeof(T);
@@ -152,6 +156,7 @@ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
     opkg_sim::check_ub(dst, 512, "Transpose", "dst", loc);
     opkg_sim::check_ub(src, 512, "Transpose", "src", loc);
     opkg_sim::check_read(src.ptr_, 512, "Transpose", "src", loc);
+    opkg_sim::count_vec("Transpose", 256, 512, 2);
     T tmp[256];
     std::memcpy(tmp, src.ptr_, 512);
     for (uint32_t i = 0; i < 16; ++i) {

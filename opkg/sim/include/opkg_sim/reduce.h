@@ -62,6 +62,7 @@ inline void whole_reduce_extreme(const AscendC::LocalTensor<T>& dst, const Ascen
     check_order(order, op, loc);
     check_repeat(repeat, op, loc);
     if (repeat == 0) return;
+    count_level0<T>(op, m, uint32_t(repeat));
     if (dstRepStride < 0 || srcBlkStride < 0 || srcRepStride < 0) {
         fail(loc, format("%s: negative stride (dstRepStride %d, srcBlkStride %d, srcRepStride %d)", op, dstRepStride,
                          srcBlkStride, srcRepStride));
@@ -126,6 +127,7 @@ inline void block_reduce(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
 #endif
     check_repeat(repeat, op, loc);
     if (repeat == 0) return;
+    count_level0<T>(op, m, uint32_t(repeat));
     if (dstRepStride < 0 || srcBlkStride < 0 || srcRepStride < 0) {
         fail(loc, format("%s: negative stride (dstRepStride %d, srcBlkStride %d, srcRepStride %d)", op, dstRepStride,
                          srcBlkStride, srcRepStride));
@@ -187,6 +189,7 @@ inline void reduce_level0(const AscendC::LocalTensor<T>& dst, const AscendC::Loc
         fail(loc, format("%s: negative repeatTime %d or srcRepStride %d", op, repeat, srcRepStride));
     }
     if (repeat == 0) return;
+    count_level0<T>(op, m, uint32_t(repeat));
     const bool with_index = kind != BlockOp::SUM && calIndex;
     const uint64_t need = kind == BlockOp::SUM ? sum_work_elems_for<T>(uint64_t(repeat))
                                                : extreme_work_elems_for<T>(uint64_t(repeat), calIndex);
