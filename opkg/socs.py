@@ -35,6 +35,14 @@ def _load(path: Path) -> dict[str, SocInfo]:
     if not isinstance(data, dict) or not isinstance(data.get("socs"), dict):
         raise ManifestError("the SoC table needs a 'socs:' mapping", location=Location(path))
     families = data.get("families") or {}
+    if not isinstance(families, dict):
+        raise ManifestError("'families:' must be a mapping of family name to fields",
+                            location=doc.loc(("families",)))
+    for where, rows in (("families", families), ("socs", data["socs"])):
+        for name, row in rows.items():
+            if row is not None and not isinstance(row, dict):
+                raise ManifestError(f"{name}: expected a mapping of fields, got {type(row).__name__}",
+                                    location=doc.loc((where, name)), hint="e.g. {family: c220, vector_cores: 48}")
     for fam, row in families.items():
         _check_model_fields(doc, ("families", fam), row or {})
     table: dict[str, SocInfo] = {}

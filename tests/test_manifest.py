@@ -79,6 +79,12 @@ MISTAKES = [
      "yes please", "verify.sync_check", "expected true or false", None),
     ("golden: golden.py:golden\n", "golden: golden.py:golden\n  lenient_copy: sometimes\n",
      "sometimes", "verify.lenient_copy", "expected true or false", None),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  timeout: soon\n",
+     "soon", "verify.timeout", "expected a number, got the string 'soon'", None),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  timeout: 0.5\n",
+     "0.5", "verify.timeout", "must be >= 1, got 0.5", None),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  tolerance: {float32: {error_ratio: 0.75}}\n",
+     "0.75", "verify.tolerance.float32.error_ratio", "would let a wrong kernel pass", "at most 0.5"),
 ]
 
 

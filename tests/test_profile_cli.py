@@ -45,6 +45,16 @@ def test_profile_table_and_json_after_a_build(workspace):
     assert c["vector"]["by_kind"]["Add"]["elements"] == 48 * 1024
     assert c["min_queue_buffers"] == 2 and even32["estimate"]["overlapped"]
 
+    # bad input: a misspelt SoC, a damaged report
+    r = opkg("profile", "add_custom", "--soc", "Ascend910B9", cwd=root, check=2)
+    assert "unknown SoC 'Ascend910B9'" in r.stderr and "did you mean" in r.stderr
+    report = root / "out/sim/add_custom/Ascend910B1/float32/verification.json"
+    report.write_text(report.read_text()[:100])
+    r = opkg("profile", "add_custom", "--soc", "Ascend910B1", cwd=root, check=2)
+    assert f"{report} is not a readable verification report" in r.stderr
+    assert "rebuild it: opkg build //packages/add_custom --soc Ascend910B1" in r.stderr
+    assert "Traceback" not in r.stderr
+
 
 def test_profile_help_has_examples_and_says_model(tmp_path):
     r = opkg("profile", "--help", cwd=tmp_path, check=0)

@@ -116,3 +116,17 @@ def test_malformed_profile_figures_are_clear_errors(tmp_path, family, soc, line,
     text = e.value.render()
     assert f"socs.yaml:{line}:" in text and message in text
     assert "leave the field out" in text
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("families: [c220]\nsocs: {}\n", 1, "'families:' must be a mapping of family name to fields"),
+    ("families:\n  c220: fast\nsocs: {}\n", 2, "c220: expected a mapping of fields, got str"),
+    ("families: {}\nsocs:\n  Ascend910B1: [c220]\n", 3, "Ascend910B1: expected a mapping of fields, got list"),
+])
+def test_soc_table_rows_must_be_mappings(tmp_path, text, line, message):
+    (tmp_path / "toolchains").mkdir()
+    (tmp_path / "toolchains" / "socs.yaml").write_text(text)
+    with pytest.raises(ManifestError) as e:
+        soc_table(tmp_path)
+    rendered = e.value.render()
+    assert f"socs.yaml:{line}:" in rendered and message in rendered

@@ -50,6 +50,10 @@ def collect(ws, targets: list[str], socs=()) -> tuple[list[dict], list[dict]]:
     that do not exist yet. A selection with no report at all is an error saying to build."""
     from opkg.errors import UsageError
 
+    from opkg.socs import get_soc
+
+    for s in socs:
+        get_soc(s, ws.root)      # an unknown name is an error with a did-you-mean
     pkgs = [p for p in ws.select(targets) if p.op is not None]
     if not pkgs:
         raise UsageError("no operator package matches " + " ".join(targets or ["//..."]),
@@ -64,7 +68,11 @@ def collect(ws, targets: list[str], socs=()) -> tuple[list[dict], list[dict]]:
                 if not path.is_file():
                     missing.append(entry)
                     continue
-                report = json.loads(path.read_text())
+                try:
+                    report = json.loads(path.read_text())
+                except ValueError:
+                    raise UsageError(f"{path} is not a readable verification report",
+                                     hint=f"rebuild it: opkg build {pkg.label} --soc {soc}") from None
                 if report.get("error"):
                     rows.append({**entry, "case": None, "error": report["error"], "profile": None})
                 for case in report.get("results", []):
@@ -98,7 +106,8 @@ def render(rows: list[dict]) -> str:
         p = r.get("profile")
         if not p:
             why = "failed: " + r["error"].splitlines()[0] if r.get("error") else \
-                "no profile in this report: rebuild with this opkg"
+                ("no profile in this report: built by an opkg without profiles (rebuild), or "
+                 "blockDim above the 4096 blocks the sim profiles")
             notes.append(f"{' '.join(head)}: {why}")
             continue
         c, e = p["counters"], p["estimate"]

@@ -11,12 +11,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from opkg.model import SocInfo
+from opkg.socs import MODEL_FIELDS
 
 COPY_DIRS = ("gm_to_ub", "ub_to_gm", "ub_to_ub")          # abi.h OpkgBlockProfile.copies order
 # Copy-size buckets, as kcore.h count_copy fills them; the first (under 512 B) holds the copies
 # that waste most of a GM burst on hardware.
 BUCKET_EDGES = (0, 512, 2048, 8192, 32768)
-MODEL_FIELDS = ("gm_bandwidth_gbps", "clock_ghz", "vector_bytes_per_cycle")
 NOTE = ("a model, not a measurement: GM bytes over the SoC's GM bandwidth and vector bytes over "
         "its vector throughput, overlapped when every queue has BUFFER_NUM >= 2 (docs/profile.md)")
 

@@ -25,6 +25,7 @@ from opkg.sim import abi, profile
 TILING_CAPACITY = 64 * 1024       # bytes the tiling function may write (gert::TilingData capacity)
 LOG_CAPACITY = 1 << 20            # kernel printf output kept per run
 MAX_BLOCK_DIM = 65535            # blockDim the hardware accepts; above the core count, blocks run in waves
+MAX_PROFILED_BLOCKS = 4096       # the kernel profile's per-block counters stop here (memory)
 DEFAULT_LIB_WORKSPACE = 16 * 1024 * 1024   # GetLibApiWorkSpaceSize on Atlas A2; socs.yaml may override
 
 _KINDS = {abi.KIND_RULE: "rule", abi.KIND_ASSERT: "assert", abi.KIND_TILING: "tiling",
@@ -403,7 +404,8 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     launch.args = args
     launch.log = C.cast(log, C.c_void_p)
     launch.log_cap = LOG_CAPACITY
-    blocks = (abi.OpkgBlockProfile * block_dim)()
+    # ~3 KB of counters per block: launches of more blocks than MAX_PROFILED_BLOCKS go unprofiled
+    blocks = (abi.OpkgBlockProfile * block_dim)() if block_dim <= MAX_PROFILED_BLOCKS else None
     launch.profile = blocks
     err = abi.OpkgError()
     rc = lib.opkg_sim_kernel_run(C.byref(launch), C.byref(err))
@@ -414,7 +416,7 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
             e.hint = "kernel printf output before the failure:\n" + "\n".join(lines[-20:])
         raise e
     return RunInfo(block_dim=block_dim, tiling_key=int(result.tiling_key), workspace_bytes=workspace_bytes,
-                   log=lines, profile=profile.counters(blocks, cores))
+                   log=lines, profile=profile.counters(blocks, cores) if blocks is not None else None)
 
 
 def infer_output_shapes(host_lib: Path, op: OpSpec, variant: Variant,
