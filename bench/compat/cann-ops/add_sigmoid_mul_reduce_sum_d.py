@@ -5,7 +5,7 @@ SOCS = ["Ascend910B1"]
 CASES = [
     {"name": "gen", "shapes": {"add_0_input0": [40, 64, 32], "add_0_input1": [1, 1, 32], "mul_0_input1": [1],
                                "mult_1_input1": [40, 64, 1], "mult_2_input1": [40, 64, 32]},
-     "attrs": {}, "ranges": {"add_0_input0": [-0.2, 0.2], "add_0_input1": [-0.2, 0.2], "mul_0_input1": [-0.1, -0.1],
+     "attrs": {}, "ranges": {"add_0_input0": [-0.2, 0.2], "add_0_input1": [-0.2, 0.2], "mul_0_input1": [-0.105, -0.095],
                              "mult_1_input1": [-0.2, 0.2], "mult_2_input1": [-0.2, 0.2]}},
 ]
 

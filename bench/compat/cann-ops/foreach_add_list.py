@@ -3,9 +3,9 @@ import numpy as np
 PATH = "src/foreach/foreach_add_list"
 SOCS = ["Ascend910B1"]
 CASES = [
-    {'name': 'example', 'shapes': {'x1': [[8, 2048], [8, 2048]], 'x2': [[8, 2048], [8, 2048]], 'alpha': [1]}, 'attrs': {}, 'ranges': {'alpha': [1.2, 1.2]}, 'output_shapes': {'y': [[8, 2048], [8, 2048]]}},
-    {'name': 'ragged', 'shapes': {'x1': [[6], [3]], 'x2': [[6], [3]], 'alpha': [1]}, 'attrs': {}, 'ranges': {'alpha': [1.2, 1.2]}, 'output_shapes': {'y': [[6], [3]]}},
-    {'name': 'mixed', 'shapes': {'x1': [[1], [255], [16, 17], [3, 5, 7], [4096]], 'x2': [[1], [255], [16, 17], [3, 5, 7], [4096]], 'alpha': [1]}, 'attrs': {}, 'ranges': {'alpha': [1.2, 1.2]}, 'output_shapes': {'y': [[1], [255], [16, 17], [3, 5, 7], [4096]]}},
+    {'name': 'example', 'shapes': {'x1': [[8, 2048], [8, 2048]], 'x2': [[8, 2048], [8, 2048]], 'alpha': [1]}, 'attrs': {}, 'ranges': {'alpha': [1.14, 1.26]}, 'output_shapes': {'y': [[8, 2048], [8, 2048]]}},
+    {'name': 'ragged', 'shapes': {'x1': [[6], [3]], 'x2': [[6], [3]], 'alpha': [1]}, 'attrs': {}, 'ranges': {'alpha': [1.14, 1.26]}, 'output_shapes': {'y': [[6], [3]]}},
+    {'name': 'mixed', 'shapes': {'x1': [[1], [255], [16, 17], [3, 5, 7], [4096]], 'x2': [[1], [255], [16, 17], [3, 5, 7], [4096]], 'alpha': [1]}, 'attrs': {}, 'ranges': {'alpha': [1.14, 1.26]}, 'output_shapes': {'y': [[1], [255], [16, 17], [3, 5, 7], [4096]]}},
 ]
 TOLERANCE = {"float32": {"rtol": 1e-4, "atol": 1e-4, "error_ratio": 1e-4},
              "float16": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3},

@@ -3,9 +3,9 @@ import numpy as np
 PATH = "src/foreach/foreach_div_scalar"
 SOCS = ["Ascend910B1"]
 CASES = [
-    {'name': 'example', 'shapes': {'x': [[8, 2048], [8, 2048]], 'scalar': [1]}, 'attrs': {}, 'ranges': {'x': [-1.0, 1.0], 'scalar': [1.2, 1.2]}, 'output_shapes': {'y': [[8, 2048], [8, 2048]]}},
-    {'name': 'ragged', 'shapes': {'x': [[6], [3]], 'scalar': [1]}, 'attrs': {}, 'ranges': {'x': [-1.0, 1.0], 'scalar': [1.2, 1.2]}, 'output_shapes': {'y': [[6], [3]]}},
-    {'name': 'mixed', 'shapes': {'x': [[1], [255], [16, 17], [3, 5, 7], [4096]], 'scalar': [1]}, 'attrs': {}, 'ranges': {'x': [-1.0, 1.0], 'scalar': [1.2, 1.2]}, 'output_shapes': {'y': [[1], [255], [16, 17], [3, 5, 7], [4096]]}},
+    {'name': 'example', 'shapes': {'x': [[8, 2048], [8, 2048]], 'scalar': [1]}, 'attrs': {}, 'ranges': {'x': [-1.0, 1.0], 'scalar': [1.14, 1.26]}, 'output_shapes': {'y': [[8, 2048], [8, 2048]]}},
+    {'name': 'ragged', 'shapes': {'x': [[6], [3]], 'scalar': [1]}, 'attrs': {}, 'ranges': {'x': [-1.0, 1.0], 'scalar': [1.14, 1.26]}, 'output_shapes': {'y': [[6], [3]]}},
+    {'name': 'mixed', 'shapes': {'x': [[1], [255], [16, 17], [3, 5, 7], [4096]], 'scalar': [1]}, 'attrs': {}, 'ranges': {'x': [-1.0, 1.0], 'scalar': [1.14, 1.26]}, 'output_shapes': {'y': [[1], [255], [16, 17], [3, 5, 7], [4096]]}},
 ]
 TOLERANCE = {"float32": {"rtol": 1e-4, "atol": 1e-4, "error_ratio": 1e-4},
              "float16": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3},

@@ -4,11 +4,11 @@ PATH = "src/math/lin_space"
 SOCS = ["Ascend910B1"]
 CASES = [
     {"name": "gen_8", "shapes": {"start": [1], "stop": [1], "num": [1]}, "attrs": {},
-     "ranges": {"start": [0.0, 0.0], "stop": [1.0, 1.0], "num": [8, 8]}, "output_shapes": {"output": [8]}},
+     "ranges": {"start": [-0.01, 0.01], "stop": [0.95, 1.05], "num": [8, 8]}, "output_shapes": {"output": [8]}},
     {"name": "down_1000", "shapes": {"start": [1], "stop": [1], "num": [1]}, "attrs": {},
-     "ranges": {"start": [5.0, 5.0], "stop": [-3.0, -3.0], "num": [1000, 1000]}, "output_shapes": {"output": [1000]}},
+     "ranges": {"start": [4.75, 5.25], "stop": [-3.15, -2.85], "num": [1000, 1000]}, "output_shapes": {"output": [1000]}},
     {"name": "one", "shapes": {"start": [1], "stop": [1], "num": [1]}, "attrs": {},
-     "ranges": {"start": [2.5, 2.5], "stop": [7.0, 7.0], "num": [1, 1]}, "output_shapes": {"output": [1]}},
+     "ranges": {"start": [2.375, 2.625], "stop": [6.65, 7.35], "num": [1, 1]}, "output_shapes": {"output": [1]}},
 ]
 
 
