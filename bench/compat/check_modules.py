@@ -138,9 +138,13 @@ def check_module(path: Path, corpus: Path, run_golden: bool = True) -> list[str]
         for t, p in ins.items():
             if p.kind != "optional" and t not in c["shapes"]:
                 err(f"case {cn!r}: no shape for required input {t!r}")
-        for t in c.get("ranges", {}):
+        for t, r in c.get("ranges", {}).items():
             if t not in ins:
                 err(f"case {cn!r}: range for {t!r}, not an input")
+            elif not (isinstance(r, (list, tuple)) and len(r) == 2 and r[0] <= r[1]):
+                # low == high is a constant input (a shape, a mode, paddings): the manifest
+                # must accept it for those cases to build
+                err(f"case {cn!r}: range of {t!r} is not [low, high] with low <= high: {r}")
         for a in c.get("attrs", {}):
             if a not in attrs:
                 err(f"case {cn!r}: attr {a!r} is not declared ({', '.join(attrs) or 'none'})")
