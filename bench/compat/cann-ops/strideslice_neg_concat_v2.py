@@ -1,4 +1,4 @@
-"""StridesliceNegConcatV2 (cann-ops src/math/strideslice_neg_concat_v2): output = input with the second half of the last axis negated (concat of input[..., :c/2] and -input[..., c/2:]). Case from examples gen_data.py ((1, 128, 1, 128), normal values) plus more rows."""
+"""StridesliceNegConcatV2 (cann-ops src/math/strideslice_neg_concat_v2): output = input with the second half of the last axis negated (concat of input[..., :c/2] and -input[..., c/2:]). Case from examples gen_data.py ((1, 128, 1, 128), normal values) plus more rows. Measured 2026-12-01: fp16 verifies; fp32 and bf16 cannot be right on hardware either, since the kernel entry instantiates the class for `half` whatever the variant (op_kernel line 100, `StridesliceNegConcatV2<half>`), so 4-byte data is processed as 2-byte halves."""
 import numpy as np
 PATH = "src/math/strideslice_neg_concat_v2"
 SOCS = ["Ascend910B1"]
