@@ -608,7 +608,8 @@ template <class T, bool isSetMask = true>
 inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,
                       const int32_t count, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::check_vec(src, count, "ReduceSum", "src", loc);
-    opkg_sim::check_vec(dst, 1, "ReduceSum", "dst", loc);
+    // The documented dst alignment is the element's own (2 bytes for half, 4 for float), not 32.
+    opkg_sim::check_ub(dst, sizeof(T), "ReduceSum", "dst", loc, sizeof(T));
     if (count <= 0) return;
     opkg_sim::check_work(workLocal, opkg_sim::sum_work_elems<T>(count),
                          [&] { return opkg_sim::format("count %d", count); }, "ReduceSum", loc);
@@ -631,7 +632,8 @@ template <class T>
 inline void reduce_extreme(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                            int32_t count, bool calIndex, bool is_max, const char* op, opkg_sim::SrcLoc loc) {
     opkg_sim::check_vec(src, count, op, "src", loc);
-    opkg_sim::check_vec(dst, calIndex ? 2 : 1, op, "dst", loc);
+    // dst alignment as documented: the element's (a value/index pair's with calIndex), not 32 bytes.
+    opkg_sim::check_ub(dst, (calIndex ? 2 : 1) * sizeof(T), op, "dst", loc, (calIndex ? 2 : 1) * sizeof(T));
     if (count <= 0) return;
     opkg_sim::check_work(work, opkg_sim::extreme_work_elems<T>(count, calIndex),
                          [&] { return opkg_sim::format("count %d %s calIndex", count, calIndex ? "with" : "without"); },
