@@ -115,3 +115,11 @@ def test_kernel_entry_named_like_a_libm_function(pkgs, soc910b, lib_cache):
     y = np.full(256, np.nan, dtype=np.float32)
     runtime.run_case(b.host, b.kernel, EXP, b.variant, b.soc, {"x": x}, {"y": y}, {})
     np.testing.assert_allclose(y, np.exp(x), rtol=1e-6)
+
+
+def test_opdef_attr_without_attr_type_is_required_as_in_cann(built):
+    """`this->Attr("which").Int();` declares a required attr (CANN's default), so a manifest that
+    says so passes the OpDef check; the tiling function read `count` through
+    GetAttrPointer<uint32_t> (every case above ran with it)."""
+    (op,) = runtime.host_prototypes(built.host)
+    assert [(a["name"], a["required"]) for a in op["attrs"]] == [("which", True), ("count", True)]

@@ -126,7 +126,7 @@ public:
     }
 
     std::string name_;
-    Option param_type_ = OPTIONAL;
+    Option param_type_ = REQUIRED;   // CANN's default: an attr is required unless AttrType(OPTIONAL)
     std::string type_ = "unknown";
     std::string default_;   // JSON text; empty = no default
 };

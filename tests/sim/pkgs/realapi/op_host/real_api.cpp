@@ -8,7 +8,8 @@ namespace optiling {
 static ge::graphStatus TilingFunc(gert::TilingContext* context)
 {
     const int64_t* which = context->GetAttrs()->GetInt(0);
-    const int64_t* count = context->GetAttrs()->GetInt(1);
+    // As CANN's MoeSoftMaxTopk sample reads an Int attr: through a narrower pointer.
+    const uint32_t* count = context->GetAttrs()->GetAttrPointer<uint32_t>(1);
     if (which == nullptr || count == nullptr) {
         return ge::GRAPH_FAILED;
     }
