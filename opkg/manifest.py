@@ -23,10 +23,13 @@ NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 OP_TYPE_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 
+# Per dtype, the threshold of CANN's published precision standard for open-source (ecosystem)
+# operators (cann/opbase docs/zh/ops_precision_standard: float32 2^-13, float16 2^-10, bfloat16
+# 2^-7), applied in opkg's error-ratio rule as rtol, atol and the share of elements allowed out.
 DEFAULT_TOLERANCE = {
-    "float32": {"rtol": 1e-4, "atol": 1e-4, "error_ratio": 1e-4},
-    "float16": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3},
-    "bfloat16": {"rtol": 4e-3, "atol": 4e-3, "error_ratio": 4e-3},
+    "float32": {"rtol": 2.0 ** -13, "atol": 2.0 ** -13, "error_ratio": 2.0 ** -13},
+    "float16": {"rtol": 2.0 ** -10, "atol": 2.0 ** -10, "error_ratio": 2.0 ** -10},
+    "bfloat16": {"rtol": 2.0 ** -7, "atol": 2.0 ** -7, "error_ratio": 2.0 ** -7},
 }
 EXACT = {"rtol": 0.0, "atol": 0.0, "error_ratio": 0.0}
 

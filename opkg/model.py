@@ -35,8 +35,21 @@ DTYPES: dict[str, DType] = {d.name: d for d in (
     DType("int64", "int64_t", "DT_INT64", 9, 8, "int64", "int"),
     DType("uint64", "uint64_t", "DT_UINT64", 10, 8, "uint64", "uint"),
     DType("bool", "bool", "DT_BOOL", 12, 1, "bool", "bool"),
-    DType("bfloat16", "bfloat16_t", "DT_BF16", 27, 2, None, "float"),
+    DType("bfloat16", "bfloat16_t", "DT_BF16", 27, 2, "bfloat16", "float"),   # ml_dtypes' bfloat16
 )}
+
+def numpy_dtype(name: str):
+    """The NumPy dtype of a manifest dtype. bfloat16 is ml_dtypes' (the NumPy bfloat16 JAX uses:
+    round-to-nearest-even casts, like the device), imported only when a bf16 variant needs it."""
+    import numpy as np
+
+    info = DTYPES[name]
+    if info.numpy == "bfloat16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(info.numpy)
+
 
 # Other spellings users write (msopgen JSON, PyTorch habits) mapped to the manifest spelling.
 DTYPE_ALIASES = {

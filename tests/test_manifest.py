@@ -30,7 +30,10 @@ def test_valid_manifest_loads_every_field(workspace):
     assert pkg.op.attrs[0].default == 1.0
     assert pkg.socs == ("Ascend910B1",)
     assert pkg.verify.cases[0].attrs == {"alpha": 1.0}
-    assert pkg.verify.tolerance_for("float16").rtol == 1e-3
+    # CANN's precision standard: 2^-10 for float16, 2^-13 float32, 2^-7 bfloat16
+    assert pkg.verify.tolerance_for("float16").rtol == 2.0 ** -10
+    assert pkg.verify.tolerance_for("float32").atol == 2.0 ** -13
+    assert pkg.verify.tolerance_for("bfloat16").error_ratio == 2.0 ** -7
 
 
 def position(text: str, marker: str) -> tuple[int, int]:
@@ -186,4 +189,4 @@ def test_tolerance_defaults_and_overrides(workspace):
     text = manifest() + "  tolerance:\n    float16: {rtol: 2.0e-3}\n"
     workspace.operator("addone", manifest=text)
     tol = workspace.load().packages["//packages/addone"].verify.tolerance_for("float16")
-    assert (tol.rtol, tol.atol, tol.error_ratio) == (2e-3, 1e-3, 1e-3)
+    assert (tol.rtol, tol.atol, tol.error_ratio) == (2e-3, 2.0 ** -10, 2.0 ** -10)

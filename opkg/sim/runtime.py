@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from opkg.errors import VerificationError
-from opkg.model import DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant
+from opkg.model import DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant, numpy_dtype
 from opkg.sim import abi, profile
 
 TILING_CAPACITY = 64 * 1024       # bytes the tiling function may write (gert::TilingData capacity)
@@ -136,8 +136,7 @@ def _source_arg(path: str, line: int) -> str | None:
 
 
 def _np_dtype(dtype: str) -> np.dtype | None:
-    d = DTYPES[dtype]
-    return np.dtype(d.numpy) if d.numpy else None
+    return numpy_dtype(dtype) if DTYPES[dtype].numpy else None
 
 
 def _check_array(arr: np.ndarray, name: str, dtype: str, role: str) -> None:

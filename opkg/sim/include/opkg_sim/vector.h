@@ -135,6 +135,32 @@ inline half float_to_half(float f, AscendC::RoundMode m) {
     }
 }
 
+// float -> bf16 with the Cast round modes, on the bits: the upper 16 bits of a float are its
+// bf16 truncation toward zero; the lower 16 decide how the chosen mode moves it. CAST_NONE and
+// CAST_RINT round to nearest even (bfloat16_t's own conversion).
+inline bfloat16_t float_to_bf16(float f, AscendC::RoundMode m) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    bfloat16_t out;
+    if (std::isnan(f) || m == AscendC::RoundMode::CAST_NONE || m == AscendC::RoundMode::CAST_RINT) {
+        return bfloat16_t(f);
+    }
+    const uint32_t low = u & 0xffffu;
+    const bool negative = (u >> 31) != 0;
+    uint32_t t = u >> 16;   // truncated toward zero
+    bool away = false;      // one step further from zero
+    switch (m) {
+        case AscendC::RoundMode::CAST_ROUND: away = low >= 0x8000u; break;
+        case AscendC::RoundMode::CAST_FLOOR: away = negative && low != 0; break;
+        case AscendC::RoundMode::CAST_CEIL: away = !negative && low != 0; break;
+        case AscendC::RoundMode::CAST_ODD: if (low != 0) t |= 1u; break;
+        default: break;     // CAST_TRUNC
+    }
+    if (away) ++t;
+    out.bits = static_cast<uint16_t>(t);
+    return out;
+}
+
 inline double round_with(double v, AscendC::RoundMode m) {
     switch (m) {
         case AscendC::RoundMode::CAST_FLOOR: return std::floor(v);
@@ -156,7 +182,7 @@ inline D convert(S s, AscendC::RoundMode m) {
         if (v >= double(std::numeric_limits<D>::max())) return std::numeric_limits<D>::max();
         return static_cast<D>(v);
     } else if constexpr (std::is_same<D, bfloat16_t>::value) {
-        return bfloat16_t(static_cast<float>(s));
+        return float_to_bf16(static_cast<float>(s), m);
     } else if constexpr (std::is_same<S, bfloat16_t>::value) {
         return static_cast<D>(static_cast<float>(s));
     } else {
