@@ -454,7 +454,8 @@ def host_prototypes(host_lib: Path) -> list[dict]:
     by_ge = {d.ge: d.name for d in DTYPES.values()}
     by_format = {f"FORMAT_{k}": k for k in FORMATS}
     for op in data["ops"]:
-        for t in op["inputs"] + op["outputs"]:
+        configs = op.get("aicore", {}).get("soc_configs", {}).values()
+        for t in op["inputs"] + op["outputs"] + [t for c in configs for t in c["inputs"] + c["outputs"]]:
             t["dtypes"] = [by_ge.get(x, x) for x in t["dtypes"]]
             t["formats"] = [by_format.get(x, x) for x in t["formats"]]
             t["unknown_shape_formats"] = [by_format.get(x, x) for x in t["unknown_shape_formats"]]

@@ -158,10 +158,16 @@ public:
     template <class F> OpAICoreDef& SetOpSupportInfo(F) { return *this; }
     template <class F> OpAICoreDef& SetOpSpecInfo(F) { return *this; }
     OpAICoreDef& AddConfig(const char* soc) { configs_.emplace_back(soc); return *this; }
-    OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig&) { configs_.emplace_back(soc); return *this; }
+    // A config with its own Input/Output lists gives that SoC its own dtypes and formats.
+    OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig& config) {
+        configs_.emplace_back(soc);
+        if (!config.inputs_.empty() || !config.outputs_.empty()) soc_configs_.emplace_back(soc, config);
+        return *this;
+    }
 
     TilingFunc tiling_ = nullptr;
     std::vector<std::string> configs_;
+    std::vector<std::pair<std::string, OpAICoreConfig>> soc_configs_;
 };
 
 class OpMC2Def {
