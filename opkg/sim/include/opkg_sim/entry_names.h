@@ -1,13 +1,100 @@
 // Kernel entries named like a C library function (cann-ops' Tanh kernel is `tanh`): its
 // `extern "C" void tanh(GM_ADDR...)` would conflict with <cmath>'s `double tanh(double)`, which the
-// emulation needs. The sim compiles such a kernel with its C library declarations already read
-// and the entry's name then renamed to opkg_sim_entry_<name> (the kernel TU is given
-// -DOPKG_SIM_ENTRY_IS_<name> and this header with -include; the generated entry includes it
-// too). On the device nothing else may call a C library function, so nothing else is renamed.
+// emulation needs. Such a kernel is compiled with the C library's declarations (the emulation
+// headers) read first and the entry then renamed to opkg_sim_entry_<name>: every kernel TU gets
+// -DOPKG_SIM_ENTRY_IS_<entry> and this header with -include, and the generated entry includes it
+// too. Other kernels are untouched (nothing is read early for them). On the device nothing else
+// may call a C library function, so nothing else is renamed.
 #ifndef OPKG_SIM_ENTRY_NAMES_H
 #define OPKG_SIM_ENTRY_NAMES_H
 
-#ifdef OPKG_SIM_KERNEL_TU
+#if defined(OPKG_SIM_ENTRY_IS_abs) || \
+    defined(OPKG_SIM_ENTRY_IS_acos) || \
+    defined(OPKG_SIM_ENTRY_IS_acosh) || \
+    defined(OPKG_SIM_ENTRY_IS_asin) || \
+    defined(OPKG_SIM_ENTRY_IS_asinh) || \
+    defined(OPKG_SIM_ENTRY_IS_atan) || \
+    defined(OPKG_SIM_ENTRY_IS_atan2) || \
+    defined(OPKG_SIM_ENTRY_IS_atanh) || \
+    defined(OPKG_SIM_ENTRY_IS_cbrt) || \
+    defined(OPKG_SIM_ENTRY_IS_ceil) || \
+    defined(OPKG_SIM_ENTRY_IS_copysign) || \
+    defined(OPKG_SIM_ENTRY_IS_cos) || \
+    defined(OPKG_SIM_ENTRY_IS_cosh) || \
+    defined(OPKG_SIM_ENTRY_IS_div) || \
+    defined(OPKG_SIM_ENTRY_IS_erf) || \
+    defined(OPKG_SIM_ENTRY_IS_erfc) || \
+    defined(OPKG_SIM_ENTRY_IS_exp) || \
+    defined(OPKG_SIM_ENTRY_IS_exp2) || \
+    defined(OPKG_SIM_ENTRY_IS_expm1) || \
+    defined(OPKG_SIM_ENTRY_IS_fabs) || \
+    defined(OPKG_SIM_ENTRY_IS_fdim) || \
+    defined(OPKG_SIM_ENTRY_IS_floor) || \
+    defined(OPKG_SIM_ENTRY_IS_fma) || \
+    defined(OPKG_SIM_ENTRY_IS_fmax) || \
+    defined(OPKG_SIM_ENTRY_IS_fmin) || \
+    defined(OPKG_SIM_ENTRY_IS_fmod) || \
+    defined(OPKG_SIM_ENTRY_IS_frexp) || \
+    defined(OPKG_SIM_ENTRY_IS_hypot) || \
+    defined(OPKG_SIM_ENTRY_IS_ilogb) || \
+    defined(OPKG_SIM_ENTRY_IS_labs) || \
+    defined(OPKG_SIM_ENTRY_IS_ldexp) || \
+    defined(OPKG_SIM_ENTRY_IS_lgamma) || \
+    defined(OPKG_SIM_ENTRY_IS_llrint) || \
+    defined(OPKG_SIM_ENTRY_IS_llround) || \
+    defined(OPKG_SIM_ENTRY_IS_log) || \
+    defined(OPKG_SIM_ENTRY_IS_log10) || \
+    defined(OPKG_SIM_ENTRY_IS_log1p) || \
+    defined(OPKG_SIM_ENTRY_IS_log2) || \
+    defined(OPKG_SIM_ENTRY_IS_logb) || \
+    defined(OPKG_SIM_ENTRY_IS_lrint) || \
+    defined(OPKG_SIM_ENTRY_IS_lround) || \
+    defined(OPKG_SIM_ENTRY_IS_modf) || \
+    defined(OPKG_SIM_ENTRY_IS_nan) || \
+    defined(OPKG_SIM_ENTRY_IS_nearbyint) || \
+    defined(OPKG_SIM_ENTRY_IS_nextafter) || \
+    defined(OPKG_SIM_ENTRY_IS_nexttoward) || \
+    defined(OPKG_SIM_ENTRY_IS_pow) || \
+    defined(OPKG_SIM_ENTRY_IS_remainder) || \
+    defined(OPKG_SIM_ENTRY_IS_remquo) || \
+    defined(OPKG_SIM_ENTRY_IS_rint) || \
+    defined(OPKG_SIM_ENTRY_IS_round) || \
+    defined(OPKG_SIM_ENTRY_IS_scalbln) || \
+    defined(OPKG_SIM_ENTRY_IS_scalbn) || \
+    defined(OPKG_SIM_ENTRY_IS_sin) || \
+    defined(OPKG_SIM_ENTRY_IS_sinh) || \
+    defined(OPKG_SIM_ENTRY_IS_sqrt) || \
+    defined(OPKG_SIM_ENTRY_IS_tan) || \
+    defined(OPKG_SIM_ENTRY_IS_tanh) || \
+    defined(OPKG_SIM_ENTRY_IS_tgamma) || \
+    defined(OPKG_SIM_ENTRY_IS_trunc) || \
+    defined(OPKG_SIM_ENTRY_IS_abort) || \
+    defined(OPKG_SIM_ENTRY_IS_exit) || \
+    defined(OPKG_SIM_ENTRY_IS_free) || \
+    defined(OPKG_SIM_ENTRY_IS_malloc) || \
+    defined(OPKG_SIM_ENTRY_IS_calloc) || \
+    defined(OPKG_SIM_ENTRY_IS_realloc) || \
+    defined(OPKG_SIM_ENTRY_IS_rand) || \
+    defined(OPKG_SIM_ENTRY_IS_qsort) || \
+    defined(OPKG_SIM_ENTRY_IS_bsearch) || \
+    defined(OPKG_SIM_ENTRY_IS_atoi) || \
+    defined(OPKG_SIM_ENTRY_IS_atof) || \
+    defined(OPKG_SIM_ENTRY_IS_atol) || \
+    defined(OPKG_SIM_ENTRY_IS_strtod) || \
+    defined(OPKG_SIM_ENTRY_IS_memcpy) || \
+    defined(OPKG_SIM_ENTRY_IS_memset) || \
+    defined(OPKG_SIM_ENTRY_IS_memmove) || \
+    defined(OPKG_SIM_ENTRY_IS_memcmp) || \
+    defined(OPKG_SIM_ENTRY_IS_strlen) || \
+    defined(OPKG_SIM_ENTRY_IS_strcmp) || \
+    defined(OPKG_SIM_ENTRY_IS_strcpy) || \
+    defined(OPKG_SIM_ENTRY_IS_select) || \
+    defined(OPKG_SIM_ENTRY_IS_index) || \
+    defined(OPKG_SIM_ENTRY_IS_sleep)
+#define OPKG_SIM_ENTRY_RENAMED 1
+#endif
+
+#if defined(OPKG_SIM_ENTRY_RENAMED) && defined(OPKG_SIM_KERNEL_TU)
 #include "kernel_operator.h"
 #endif
 
