@@ -68,7 +68,7 @@ def test_copy_with_mask_and_repeats(built):
 def test_gather_mask_builtin_pattern_counts_what_it_kept(built):
     x, _, z = run(built, 8, 1)
     np.testing.assert_array_equal(z[:PADDED // 2], x[0::2])
-    assert float(z[-1]) == PADDED // 2
+    assert float(z[-1]) == float(z[-2]) == PADDED // 2     # rsvdCnt, GetGatherMaskRemainCount()
 
 
 def test_gather_mask_user_pattern_counter_mode(built):
@@ -123,3 +123,18 @@ def test_opdef_attr_without_attr_type_is_required_as_in_cann(built):
     GetAttrPointer<uint32_t> (every case above ran with it)."""
     (op,) = runtime.host_prototypes(built.host)
     assert [(a["name"], a["required"]) for a in op["attrs"]] == [("which", True), ("count", True)]
+
+
+def test_host_prototypes_report_a_socs_own_dtype_lists(pkgs, soc910b, lib_cache):
+    """AddConfig("ascend310p", config) with the config's own Input/Output lists (CANN's
+    OpAICoreConfig) is reported per SoC, in manifest spelling."""
+    op = OpSpec("PerSocAdd", (TensorSpec("x", ("float16", "float32", "bfloat16")),
+                              TensorSpec("y", ("float16", "float32", "bfloat16"))),
+                (TensorSpec("z", ("float16", "float32", "bfloat16")),))
+    fixture = pkgs.parent.parent / "fixtures" / "per_soc_add"
+    b = simbuild.build(fixture, op, op.variant("float16"), soc910b, lib_cache, stem="per_soc_add")
+    (proto,) = runtime.host_prototypes(b.host)
+    assert proto["aicore"]["configs"] == ["ascend910b", "ascend310p"]
+    cfg = proto["aicore"]["soc_configs"]["ascend310p"]
+    assert [(t["name"], t["dtypes"]) for t in cfg["inputs"] + cfg["outputs"]] == [
+        ("x", ["float16", "float32"]), ("y", ["float16", "float32"]), ("z", ["float16", "float32"])]

@@ -42,6 +42,12 @@ struct GatherMaskParams {
 
 namespace opkg_sim {
 
+// What the block's last GatherMask kept (GetGatherMaskRemainCount reads the register it sets).
+inline int64_t& gather_mask_kept() {
+    static thread_local int64_t kept = 0;
+    return kept;
+}
+
 template <class T>
 inline void level0_copy(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, const Mask& m,
                         uint8_t repeat, const AscendC::CopyRepeatParams& p, SrcLoc loc) {
@@ -117,6 +123,7 @@ inline uint64_t gather_mask(const AscendC::LocalTensor<T>& dst, const AscendC::L
             ++kept;
         }
     }
+    gather_mask_kept() = int64_t(kept);
     return kept;
 }
 
@@ -177,6 +184,8 @@ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, co
     };
     rsvdCnt = opkg_sim::gather_mask(dst, src0, selected, reduceMode, mask, params, loc);
 }
+
+inline int64_t GetGatherMaskRemainCount() { return opkg_sim::gather_mask_kept(); }
 
 // Per repeat: 32 scores from src0 (consecutive, 32 per repeat) and their 32 uint32 indices from
 // src1 become 32 (score, index) pairs of 8 bytes, sorted by score descending; equal scores keep

@@ -75,6 +75,7 @@ public:
             const uint16_t repeats = padded_ * sizeof(T) / 256;
             GatherMask(z, x, (uint8_t)1, false, 0, {1, repeats, 8, 0}, rsvdCnt);
             z.SetValue(padded_ - 1, (T)(float)rsvdCnt);
+            z.SetValue(padded_ - 2, (T)(float)GetGatherMaskRemainCount());
         }
         else if (TILING_KEY_IS(9)) {
             // GatherMask with a user pattern (bit i set when y[i] > 0, one repeat of the pattern
