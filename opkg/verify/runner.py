@@ -99,7 +99,7 @@ def main(argv=None) -> int:
 def run_job(job: dict) -> list[dict]:
     import numpy as np
 
-    from opkg.model import OpSpec, SocInfo
+    from opkg.model import DTYPES, OpSpec, SocInfo
     from opkg.sim.profile import profile
     from opkg.verify.compare import compare
     from opkg.verify.inputs import make_input
@@ -150,7 +150,9 @@ def run_job(job: dict) -> list[dict]:
             want = expected[t.name]
             out = np.empty(want.shape, dtype=want.dtype)
             # poison: an output element the kernel never writes shows up as a mismatch
-            out.fill(np.nan) if out.dtype.kind == "f" else out.fill(_int_poison(out.dtype))
+            # (bfloat16 is a float whose NumPy kind is 'V': ask the manifest dtype)
+            is_float = DTYPES[variant.dtype_of(t.name)].kind == "float"
+            out.fill(np.nan) if is_float else out.fill(_int_poison(out.dtype))
             outputs[t.name] = out
         entry["outputs"] = {}
         try:
@@ -189,7 +191,7 @@ def load_golden(file: str, function: str):
 def _call_golden(golden, op, inputs: dict, attrs: dict, variant) -> dict:
     import numpy as np
 
-    from opkg.model import DTYPES
+    from opkg.model import numpy_dtype
 
     args = [inputs[t.name] for t in op.inputs if t.name in inputs]
     result = golden(*args, **attrs)
@@ -199,9 +201,9 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant) -> dict:
         raise ValueError(f"returned {len(result)} arrays for {len(op.outputs)} outputs")
     out = {}
     for t, value in zip(op.outputs, result):
-        dtype = DTYPES[variant.dtype_of(t.name)].numpy
+        dtype = numpy_dtype(variant.dtype_of(t.name))
         array = np.asarray(value)
-        if array.dtype.kind not in "biuf":
+        if array.dtype.kind not in "biuf" and array.dtype.name != "bfloat16":
             raise TypeError(f"returned {type(value).__name__} for output {t.name!r}; "
                             "return a NumPy array per output")
         out[t.name] = np.ascontiguousarray(array.astype(dtype))
