@@ -1,0 +1,5 @@
+// CANN's lib/kernel_api.h: every high-level library, reached from kernel_operator.h.
+#ifndef OPKG_SIM_LIB_KERNEL_API_H
+#define OPKG_SIM_LIB_KERNEL_API_H
+#include "opkg_sim/hl_math.h"
+#endif

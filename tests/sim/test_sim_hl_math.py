@@ -1,0 +1,213 @@
+"""The high-level math library (lib/math, Sigmoid) on the sim: each API against NumPy per dtype
+over edge values, the overload forms (sharedTmpBuffer or not, calCount or whole tensor, called
+through a function pointer as cann-ops' foreach kernels do), and the temporary-space and
+calCount diagnostics with the kernel's file:line.
+
+The sim computes each function exactly (double) and rounds once to the dtype, so the reference
+is float64 NumPy rounded once: results must match to the last bit except where libm and NumPy
+differ by an ulp of the double result.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.sim import runtime
+import simbuild
+
+OP = OpSpec(
+    "HlMath",
+    (TensorSpec("x", ("float32", "float16")), TensorSpec("y", ("float32", "float16"))),
+    (TensorSpec("z", ("float32", "float16")),),
+    (AttrSpec("which", "int", required=True), AttrSpec("count", "int", required=True),
+     AttrSpec("tmp_bytes", "int", required=True), AttrSpec("scalar", "float", 1.5)),
+)
+PADDED = 1024
+
+
+
+@pytest.fixture(scope="module", params=["float32", "float16"])
+def built(request, pkgs, soc910b, lib_cache):
+    return simbuild.build(pkgs / "hlmath", OP, OP.variant(request.param), soc910b, lib_cache, stem="hl_math")
+
+
+def dtype_of(built):
+    return np.dtype(built.variant.dtype_of("x")).type
+
+
+def run(built, which, x, count=None, tmp_bytes=4096, y=None):
+    count = len(x) if count is None else count
+    xs = np.zeros(PADDED, dtype=x.dtype)
+    xs[: len(x)] = x
+    ys = np.zeros(PADDED, dtype=x.dtype) if y is None else y
+    z = np.full(PADDED, 7, dtype=x.dtype)
+    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": xs, "y": ys}, {"z": z},
+                     {"which": which, "count": count, "tmp_bytes": tmp_bytes})
+    return z
+
+
+def edge_values(dtype, low, high):
+    """Edge values first (±0, smallest subnormal, ±inf, NaN, the largest finite), then a spread
+    over [low, high] and large magnitudes."""
+    info = np.finfo(dtype)
+    edges = [0.0, -0.0, float(info.smallest_subnormal), -float(info.smallest_subnormal), math.inf, -math.inf,
+             math.nan, float(info.max), -float(info.max), 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 1e4, -1e4]
+    rng = np.random.default_rng(7)
+    spread = rng.uniform(low, high, 600)
+    return np.array(edges + list(spread), dtype=np.float64).astype(dtype)
+
+
+def digamma(v):
+    """Reference digamma from the recurrence and the asymptotic series (no SciPy needed)."""
+    def one(x):
+        if math.isnan(x) or x == -math.inf:
+            return math.nan
+        if x == math.inf:
+            return math.inf
+        if x == 0:
+            return -math.copysign(math.inf, x)
+        if x < 0:
+            if x == math.floor(x):
+                return math.nan
+            return one(1 - x) - math.pi / math.tan(math.pi * x)
+        r = 0.0
+        while x < 20:
+            r -= 1 / x
+            x += 1
+        i2 = 1 / (x * x)
+        return r + math.log(x) - 0.5 / x - i2 * (1 / 12 - i2 * (1 / 120 - i2 * (1 / 252)))
+    return np.array([one(float(x)) for x in v])
+
+
+def sign(x):
+    return np.where(np.isnan(x), x, np.sign(x))
+
+
+# which -> (reference in float64, spread of test values)
+UNARY = {
+    1: ("Sin", np.sin, (-10, 10)), 2: ("Cos", np.cos, (-10, 10)), 3: ("Tan", np.tan, (-1.5, 1.5)),
+    4: ("Asin", np.arcsin, (-1.2, 1.2)), 5: ("Acos", np.arccos, (-1.2, 1.2)), 6: ("Atan", np.arctan, (-50, 50)),
+    7: ("Sinh", np.sinh, (-12, 12)), 8: ("Cosh", np.cosh, (-12, 12)), 9: ("Tanh", np.tanh, (-10, 10)),
+    10: ("Asinh", np.arcsinh, (-100, 100)), 11: ("Acosh", np.arccosh, (0.5, 100)),
+    12: ("Atanh", np.arctanh, (-1.1, 1.1)),
+    13: ("Erf", np.vectorize(math.erf, otypes=[float]), (-4, 4)),
+    14: ("Erfc", np.vectorize(math.erfc, otypes=[float]), (-4, 10)),
+    15: ("Digamma", digamma, (-5.5, 30)), 16: ("Lgamma", None, (-5.5, 30)),
+    17: ("Floor", np.floor, (-100, 100)), 18: ("Ceil", np.ceil, (-100, 100)), 19: ("Round", np.rint, (-100, 100)),
+    20: ("Trunc", np.trunc, (-100, 100)), 21: ("Frac", lambda x: x - np.trunc(x), (-100, 100)),
+    22: ("Sign", sign, (-3, 3)), 23: ("Log2", np.log2, (-1, 1000)),
+    24: ("Sigmoid", lambda x: 1 / (1 + np.exp(-x)), (-20, 20)),
+    25: ("Log", np.log, (-1, 1000)), 26: ("Log10", np.log10, (-1, 1000)),
+}
+
+
+def lgamma(v):
+    def one(x):
+        if math.isnan(x):
+            return x
+        if math.isinf(x):
+            return math.inf
+        try:
+            return math.lgamma(x)
+        except ValueError:      # poles: 0 and the negative integers
+            return math.inf
+    return np.array([one(float(x)) for x in v])
+
+
+def reference(which, x, dtype):
+    name, f, _ = UNARY[which]
+    with np.errstate(all="ignore"):     # overflow to inf is part of the reference
+        exact = (lgamma if name == "Lgamma" else f)(x.astype(np.float64))
+        return np.asarray(exact, dtype=np.float64).astype(np.float32).astype(dtype)
+
+
+def assert_matches(got, want, dtype, name, ulps):
+    got64, want64 = got.astype(np.float64), want.astype(np.float64)
+    both_nan = np.isnan(got64) & np.isnan(want64)
+    same = (got64 == want64) | both_nan
+    eps = float(np.finfo(dtype).eps)
+    with np.errstate(invalid="ignore"):     # inf - inf where both are infinite
+        close = np.abs(got64 - want64) <= ulps * eps * np.maximum(np.abs(want64), float(np.finfo(dtype).tiny))
+    bad = ~(same | close)
+    assert not bad.any(), f"{name}: {int(bad.sum())} mismatches, first at {np.flatnonzero(bad)[:5]}: " \
+        f"got {got[bad][:5]}, want {want[bad][:5]}"
+
+
+@pytest.mark.parametrize("which", sorted(UNARY))
+def test_unary_matches_numpy_on_edge_values(built, which):
+    dtype = dtype_of(built)
+    name, _, (low, high) = UNARY[which]
+    x = edge_values(dtype, low, high)
+    z = run(built, which, x, tmp_bytes=-1 if which in (25, 26) else 4096)
+    assert_matches(z[: len(x)], reference(which, x, dtype), dtype, name, ulps=1)
+    # calCount bounds what is written.
+    assert np.all(z[len(x):] == 0)
+
+
+@pytest.mark.parametrize("which", [1, 9, 13, 24])
+def test_form_without_shared_tmp_buffer_uses_the_free_ub(built, which):
+    dtype = dtype_of(built)
+    x = edge_values(dtype, -3, 3)
+    np.testing.assert_array_equal(run(built, which, x, tmp_bytes=-1)[: len(x)], run(built, which, x)[: len(x)])
+
+
+def test_whole_tensor_forms(built):
+    dtype = dtype_of(built)
+    x = np.linspace(-3, 3, PADDED).astype(dtype)
+    want = reference(9, x, dtype)
+    np.testing.assert_array_equal(run(built, 30, x, count=PADDED), want)
+    np.testing.assert_array_equal(run(built, 31, x, count=PADDED), want)
+
+
+@pytest.mark.parametrize("which,ref", [(40, 1), (41, 9)])
+def test_apis_pass_as_function_pointers(built, which, ref):
+    """cann-ops' foreach kernels take `Sin<T, false>` as a template argument of the exact CANN
+    function type: the sim declares that signature too."""
+    dtype = dtype_of(built)
+    x = edge_values(dtype, -5, 5)
+    z = run(built, which, x)
+    assert_matches(z[: len(x)], reference(ref, x, dtype), dtype, "pointer", ulps=1)
+
+
+def kernel_path(built):
+    return simbuild.Path(__file__).parent / "pkgs" / "hlmath" / "op_kernel" / "hl_math.cpp"
+
+
+def test_shared_tmp_buffer_below_the_minimum_is_reported(built):
+    dtype = dtype_of(built)
+    need = (4 if dtype == np.float16 else 3) * 128
+    x = np.ones(64, dtype=dtype)
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 90, x, tmp_bytes=need - 32)
+    msg = str(err.value)
+    line = simbuild.line_of(kernel_path(built), "sin-tmp")
+    assert f"hl_math.cpp:{line}" in msg
+    assert f"sharedTmpBuffer holds {need - 32} bytes" in msg and f"at least {need} bytes" in msg
+    assert err.value.block == 0
+    run(built, 90, x, tmp_bytes=need)      # the minimum itself is enough
+
+
+def test_form_without_tmp_fails_when_init_buffer_left_too_little_ub(built):
+    dtype = dtype_of(built)
+    itemsize = np.dtype(dtype).itemsize
+    taken = 3 * PADDED * itemsize
+    left = 256      # less than Erf's minimum for either dtype (float 3 x 128, half 8 x 128)
+    x = np.ones(64, dtype=dtype)
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 91, x, tmp_bytes=built.soc.ub_bytes - taken - left)
+    msg = str(err.value)
+    assert f"hl_math.cpp:{simbuild.line_of(kernel_path(built), 'erf-stack')}" in msg
+    assert f"{left} bytes are left" in msg
+
+
+def test_cal_count_past_the_tensor_is_reported(built):
+    dtype = dtype_of(built)
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 92, np.ones(8, dtype=dtype), count=PADDED + 32)
+    msg = str(err.value)
+    assert f"hl_math.cpp:{simbuild.line_of(kernel_path(built), 'atan-count')}" in msg
+    assert f"calCount {PADDED + 32} is larger than dst's {PADDED} elements" in msg
