@@ -211,3 +211,71 @@ def test_cal_count_past_the_tensor_is_reported(built):
     msg = str(err.value)
     assert f"hl_math.cpp:{simbuild.line_of(kernel_path(built), 'atan-count')}" in msg
     assert f"calCount {PADDED + 32} is larger than dst's {PADDED} elements" in msg
+
+
+def run2(built, which, x, y, scalar, tmp_bytes=4096):
+    xs = np.zeros(PADDED, dtype=x.dtype)
+    ys = np.zeros(PADDED, dtype=x.dtype)
+    xs[: len(x)] = x
+    ys[: len(y)] = y
+    z = np.full(PADDED, 7, dtype=x.dtype)
+    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": xs, "y": ys}, {"z": z},
+                     {"which": which, "count": len(x), "tmp_bytes": tmp_bytes, "scalar": scalar})
+    return z[: len(x)]
+
+
+def once(v, dtype):
+    with np.errstate(all="ignore"):
+        return np.asarray(v, dtype=np.float64).astype(np.float32).astype(dtype)
+
+
+@pytest.mark.parametrize("tmp_bytes", [4096, -1])
+def test_power_forms(built, tmp_bytes):
+    dtype = dtype_of(built)
+    x = edge_values(dtype, 0, 4)
+    y = np.resize(np.array([0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -2.5, math.inf, -math.inf, math.nan], dtype), len(x))
+    x64, y64 = x.astype(np.float64), y.astype(np.float64)
+    with np.errstate(all="ignore"):
+        assert_matches(run2(built, 50, x, y, 1.5, tmp_bytes), once(np.power(x64, y64), dtype), dtype, "Power(t, t)", 1)
+        assert_matches(run2(built, 51, x, y, 1.5, tmp_bytes), once(np.power(x64, 1.5), dtype), dtype, "Power(t, s)", 1)
+        assert_matches(run2(built, 52, x, y, 1.5), once(np.power(1.5, x64), dtype), dtype, "Power(s, t)", 1)
+
+
+def test_clamp_fmod_exp_axpy(built):
+    dtype = dtype_of(built)
+    x = edge_values(dtype, -8, 8)
+    y = np.resize(np.array([3.0, -2.0, 0.7, -0.25, 5.0, math.inf, 1.0], dtype), len(x))
+    s = 0.75
+    sd = float(dtype(s))
+    x64, y64 = x.astype(np.float64), y.astype(np.float64)
+    with np.errstate(all="ignore"):
+        assert_matches(run2(built, 53, x, y, s), once(np.where(np.isnan(x64), x64, np.minimum(x64, sd)), dtype),
+                       dtype, "ClampMax", 0)
+        assert_matches(run2(built, 54, x, y, s), once(np.where(np.isnan(x64), x64, np.maximum(x64, sd)), dtype),
+                       dtype, "ClampMin", 0)
+        assert_matches(run2(built, 55, x, y, s), once(np.fmod(x64, y64), dtype), dtype, "Fmod", 0)
+        assert_matches(run2(built, 56, x, y, s), once(np.exp(x64), dtype), dtype, "Exp", 1)
+        prod = (x64 * sd).astype(np.float32).astype(np.float64)
+        assert_matches(run2(built, 57, x, y, s), once(prod + y64, dtype), dtype, "Axpy", 0)
+
+
+def test_power_tmp_minimum_includes_its_extra_repeat(built):
+    dtype = dtype_of(built)
+    need = (7 if dtype == np.float16 else 4) * 128 + 256
+    x = np.ones(64, dtype=dtype)
+    run2(built, 50, x, x, 1.5, tmp_bytes=need)
+    with pytest.raises(runtime.SimError, match=f"sharedTmpBuffer holds {need - 32} bytes but Power needs at least {need}"):
+        run2(built, 50, x, x, 1.5, tmp_bytes=need - 32)
+
+
+@pytest.mark.parametrize("which", [1, 9, 13, 24, 50])
+def test_host_helper_minimum_is_what_the_kernel_accepts(built, which):
+    """Get<Api>MaxMinTmpSize on the host and the kernel-side check agree: the minimum works,
+    32 bytes less is reported."""
+    dtype = dtype_of(built)
+    x = np.full(256, 0.5, dtype=dtype)
+    run(built, which, x, tmp_bytes=-2)
+    if which == 50:
+        return      # the host's Power figure is 310P's, which needs more than this A2 kernel
+    with pytest.raises(runtime.SimError, match="sharedTmpBuffer holds"):
+        run(built, which, x, tmp_bytes=-3)

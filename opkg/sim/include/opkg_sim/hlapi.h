@@ -17,6 +17,7 @@
 #include <limits>
 #include <type_traits>
 #include "opkg_sim/vector.h"
+#include "opkg_sim/hl_rules.h"
 
 namespace opkg_sim {
 
@@ -25,37 +26,6 @@ namespace opkg_sim {
 inline SrcLoc hl_loc() {
     SrcLoc l = block().last;
     return l.file ? l : SrcLoc{"<kernel>", 0};
-}
-
-// Temporary space an API needs, in bytes: `live` float temporaries of one 32-element block each
-// (the kernel splits calCount into chunks of tmp / (live * 4) elements rounded down to 32, and a
-// chunk of 0 elements is an error) plus `extra` bytes. isReuseSource lowers `live` for some
-// float paths, as the CANN kernels do.
-struct TmpRule {
-    uint32_t live_half;
-    uint32_t live_float;
-    uint32_t live_float_reuse;
-    uint32_t extra;
-};
-
-template <class T> inline uint32_t tmp_live(const TmpRule& r, bool reuse) {
-    if (sizeof(T) == 2) return r.live_half;
-    return reuse ? r.live_float_reuse : r.live_float;
-}
-
-template <class T> inline uint64_t tmp_min_bytes(const TmpRule& r, bool reuse) {
-    uint32_t live = tmp_live<T>(r, reuse);
-    if (!live && !r.extra) return 0;
-    return uint64_t(live) * 32u * sizeof(float) + r.extra;
-}
-
-// The most temporary space the API can use for `count` elements (more is never touched).
-template <class T> inline uint64_t tmp_max_bytes(const TmpRule& r, bool reuse, uint64_t count) {
-    uint32_t live = tmp_live<T>(r, reuse);
-    if (!live && !r.extra) return 0;
-    uint64_t elems = (count + 31) / 32 * 32;
-    if (elems < 32) elems = 32;
-    return uint64_t(live) * elems * sizeof(float) + r.extra;
 }
 
 inline bool is_vec_position(AscendC::TPosition p) {

@@ -70,6 +70,15 @@ private:
 #undef UNARY
         if (TILING_KEY_IS(25)) { Log(z, x, n); return; }
         if (TILING_KEY_IS(26)) { Log10(z, x, n); return; }
+        const T s = (T)scalar_;
+        if (TILING_KEY_IS(50)) { if (shared) Power<T, false>(z, x, y, tb, n); else Power(z, x, y, n); return; }
+        if (TILING_KEY_IS(51)) { if (shared) Power<T, false>(z, x, s, tb, n); else Power<T, false>(z, x, s, n); return; }
+        if (TILING_KEY_IS(52)) { Power<T, false>(z, s, x, n); return; }
+        if (TILING_KEY_IS(53)) { ClampMax<T, false>(z, x, tb, s, n); return; }
+        if (TILING_KEY_IS(54)) { ClampMin<T, false>(z, x, s, n); return; }
+        if (TILING_KEY_IS(55)) { Fmod<T, false>(z, x, y, tb, n); return; }
+        if (TILING_KEY_IS(56)) { Exp<T, 10, false>(z, x, tb, n); return; }
+        if (TILING_KEY_IS(57)) { Adds(z, y, (T)0, n); Axpy<T, T, false>(z, x, s, tb, n); return; }
         // Whole-tensor forms on sub-views (temporaries bind to the rvalue overload).
         if (TILING_KEY_IS(30)) { Tanh(z[0], x[0]); return; }
         if (TILING_KEY_IS(31)) { Tanh<T, false>(z, x, tb); return; }

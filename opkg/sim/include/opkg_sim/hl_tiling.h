@@ -1,0 +1,119 @@
+// Host tiling helpers of the high-level vector APIs (Get<Api>MaxMinTmpSize,
+// Get<Api>TmpBufferFactorSize), computed from the same table as the kernel-side checks
+// (hl_rules.h): the minimum is what the sim's kernel accepts, the maximum what it could use for
+// the whole shape. A factor pair means tmp = maxLiveNodeCnt * typeSize * count + extraBuf.
+#ifndef OPKG_SIM_HL_TILING_H
+#define OPKG_SIM_HL_TILING_H
+
+#include <cstdint>
+#include "graph/tensor.h"
+#include "opkg_sim/hl_rules.h"
+
+namespace platform_ascendc { class PlatformAscendC; }
+
+namespace opkg_sim {
+
+inline uint64_t shape_count(const ge::Shape& s) {
+    int64_t n = s.GetShapeSize();
+    return n > 0 ? uint64_t(n) : 0;
+}
+
+inline void max_min(const TmpRule& r, const ge::Shape& shape, uint32_t type_size, bool reuse, uint32_t& max_value,
+                    uint32_t& min_value) {
+    uint64_t lo = tmp_min_bytes(r, type_size, reuse);
+    uint64_t hi = tmp_max_bytes(r, type_size, reuse, shape_count(shape));
+    min_value = uint32_t(lo);
+    max_value = uint32_t(hi < lo ? lo : hi);
+}
+
+inline void factor(const TmpRule& r, uint32_t type_size, uint32_t& max_live, uint32_t& extra) {
+    uint32_t live = tmp_live(r, type_size, false);
+    max_live = type_size ? live * 4 / type_size : 0;
+    extra = r.extra;
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+#define OPKG_HL_TILING(NAME, RULE)                                                                            \
+    inline void Get##NAME##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,                   \
+                                         const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {   \
+        opkg_sim::max_min(opkg_sim::rules::RULE, srcShape, typeSize, isReuseSource, maxValue, minValue);       \
+    }                                                                                                         \
+    inline void Get##NAME##TmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCnt,              \
+                                               uint32_t& extraBuf) {                                          \
+        opkg_sim::factor(opkg_sim::rules::RULE, typeSize, maxLiveNodeCnt, extraBuf);                          \
+    }
+
+OPKG_HL_TILING(Sin, Sin)
+OPKG_HL_TILING(Cos, Cos)
+OPKG_HL_TILING(Tan, Tan)
+OPKG_HL_TILING(Asin, Asin)
+OPKG_HL_TILING(Acos, Acos)
+OPKG_HL_TILING(Atan, Atan)
+OPKG_HL_TILING(Sinh, Sinh)
+OPKG_HL_TILING(Cosh, Cosh)
+OPKG_HL_TILING(Tanh, Tanh)
+OPKG_HL_TILING(Asinh, Asinh)
+OPKG_HL_TILING(Acosh, Acosh)
+OPKG_HL_TILING(Atanh, Atanh)
+OPKG_HL_TILING(Erf, Erf)
+OPKG_HL_TILING(Erfc, Erfc)
+OPKG_HL_TILING(Digamma, Digamma)
+OPKG_HL_TILING(Lgamma, Lgamma)
+OPKG_HL_TILING(Floor, Floor)
+OPKG_HL_TILING(Ceil, Ceil)
+OPKG_HL_TILING(Trunc, Trunc)
+OPKG_HL_TILING(Frac, Frac)
+OPKG_HL_TILING(Sign, Sign)
+OPKG_HL_TILING(Log, Log)
+OPKG_HL_TILING(Log2, Log2)
+OPKG_HL_TILING(Log10, Log10)
+OPKG_HL_TILING(Clamp, Clamp)
+OPKG_HL_TILING(Fmod, Fmod)
+OPKG_HL_TILING(Axpy, Axpy)
+#undef OPKG_HL_TILING
+
+inline void GetSigmoidMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, bool isReuseSource,
+                                    uint32_t& maxValue, uint32_t& minValue) {
+    opkg_sim::max_min(opkg_sim::rules::Sigmoid, srcShape, typeSize, isReuseSource, maxValue, minValue);
+}
+
+inline bool GetExpMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                uint32_t& maxValue, uint32_t& minValue) {
+    opkg_sim::max_min(opkg_sim::rules::Exp, srcShape, typeSize, isReuseSource, maxValue, minValue);
+    return true;
+}
+inline void GetExpTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
+    opkg_sim::factor(opkg_sim::rules::Exp, typeSize, maxLiveNodeCount, extraBuffer);
+}
+
+// Round's kernel needs more on 310P; the host answers for the SoC that needs most.
+inline void GetRoundMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const ge::Shape& srcShape,
+                                  const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
+                                  uint32_t& minValue) {
+    opkg_sim::max_min(opkg_sim::rules::Round, srcShape, typeSize, isReuseSource, maxValue, minValue);
+}
+inline void GetRoundTmpBufferFactorSize(const platform_ascendc::PlatformAscendC&, const uint32_t typeSize,
+                                        uint32_t& maxLiveNodeCnt, uint32_t& extraBuf) {
+    opkg_sim::factor(opkg_sim::rules::Round, typeSize, maxLiveNodeCnt, extraBuf);
+}
+
+// Power: a shape of one element is the scalar operand; the 310P figures (the larger) are given.
+inline void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2, const bool typeIsInt,
+                                  const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
+                                  uint32_t& minValue) {
+    const bool scalar = opkg_sim::shape_count(srcShape1) == 1 || opkg_sim::shape_count(srcShape2) == 1;
+    const ge::Shape& big = opkg_sim::shape_count(srcShape1) >= opkg_sim::shape_count(srcShape2) ? srcShape1 : srcShape2;
+    opkg_sim::max_min(opkg_sim::rules::power(scalar, typeIsInt, true), big, typeSize, isReuseSource, maxValue,
+                      minValue);
+}
+inline void GetPowerTmpBufferFactorSize(const bool baseIsTensor, const bool expIsTensor, const bool typeIsInt,
+                                        const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
+    opkg_sim::factor(opkg_sim::rules::power(!(baseIsTensor && expIsTensor), typeIsInt, true), typeSize,
+                     maxLiveNodeCount, extraBuffer);
+}
+
+}  // namespace AscendC
+#endif
