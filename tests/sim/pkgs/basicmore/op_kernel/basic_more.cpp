@@ -1,0 +1,64 @@
+#include "kernel_operator.h"
+using namespace AscendC;
+
+using T = DTYPE_X;
+// The integer type of T's width, for the shifts.
+using I = typename std::conditional<sizeof(T) == 2, int16_t, int32_t>::type;
+
+extern "C" __global__ __aicore__ void basic_more(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> inX;
+    TQue<QuePosition::VECOUT, 1> outZ;
+    GlobalTensor<T> xGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ T*)x, t.padded);
+    zGm.SetGlobalBuffer((__gm__ T*)z, t.padded);
+    pipe.InitBuffer(inX, 1, t.padded * sizeof(T));
+    pipe.InitBuffer(outZ, 1, t.padded * sizeof(T));
+    LocalTensor<T> xl = inX.AllocTensor<T>();
+    DataCopy(xl, xGm, t.padded);
+    inX.EnQue(xl);
+    xl = inX.DeQue<T>();
+    LocalTensor<T> zl = outZ.AllocTensor<T>();
+    Duplicate(zl, (T)0, t.padded);
+    const int32_t n = t.count;
+    const int32_t perRepeat = 256 / sizeof(T);
+    LocalTensor<I> xi = xl.template ReinterpretCast<I>();
+    LocalTensor<I> zi = zl.template ReinterpretCast<I>();
+    const I s = (I)t.scalar;
+    if (TILING_KEY_IS(1)) {
+        PairReduceSum(zl, xl, n / perRepeat, perRepeat, 1, 1, 8);
+    } else if (TILING_KEY_IS(2)) {
+        // In place, halving the tensor as cann-ops' isamax does.
+        PairReduceSum(xl, xl, n / perRepeat, perRepeat, 1, 1, 8);
+        Adds(zl, xl, (T)0, n / 2);
+    } else if (TILING_KEY_IS(3)) {
+        ShiftLeft(zi, xi, s, n);
+    } else if (TILING_KEY_IS(4)) {
+        ShiftRight(zi, xi, s, n);
+    } else if (TILING_KEY_IS(5)) {
+        UnaryRepeatParams p;
+        ShiftRight(zi, xi, s, (uint64_t)perRepeat, (uint8_t)(n / perRepeat), p, true);
+    } else if (TILING_KEY_IS(6)) {
+        LocalTensor<T> stack;
+        bool ok = PopStackBuffer<T, TPosition::LCM>(stack);
+        if (ok && stack.GetSize() >= (uint32_t)n) {
+            Duplicate(stack, (T)3, n);
+            Adds(zl, stack, (T)1, n);
+        }
+    } else if (TILING_KEY_IS(7)) {
+        CrossCoreSetFlag<0, PIPE_MTE3>(1);
+        CrossCoreWaitFlag(1);
+        Adds(zl, xl, (T)0, n);
+    } else if (TILING_KEY_IS(8)) {
+        CrossCoreWaitFlag(2);  // @wait-unset
+    } else if (TILING_KEY_IS(9)) {
+        ShiftLeft(zi, xi, (I)(sizeof(I) * 8), n);  // @shift-too-far
+    }
+    outZ.EnQue(zl);
+    zl = outZ.DeQue<T>();
+    DataCopy(zGm, zl, t.padded);
+    outZ.FreeTensor(zl);
+    inX.FreeTensor(xl);
+}

@@ -1,0 +1,98 @@
+"""Basic APIs real operators use beyond the core vector set: PairReduceSum (also in place),
+ShiftLeft/ShiftRight (count and level-0 forms, roundEn), PopStackBuffer, CrossCoreSetFlag /
+CrossCoreWaitFlag, against NumPy, and their diagnostics with the kernel's file:line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.sim import runtime
+import simbuild
+
+OP = OpSpec(
+    "BasicMore",
+    (TensorSpec("x", ("float32", "float16")), TensorSpec("y", ("float32", "float16"))),
+    (TensorSpec("z", ("float32", "float16")),),
+    (AttrSpec("which", "int", required=True), AttrSpec("count", "int", required=True),
+     AttrSpec("tmp_bytes", "int", required=True), AttrSpec("scalar", "float", 1.5)),
+)
+PADDED = 1024
+KERNEL = Path(__file__).parent / "pkgs" / "basicmore" / "op_kernel" / "basic_more.cpp"
+
+
+@pytest.fixture(scope="module", params=["float32", "float16"])
+def built(request, pkgs, soc910b, lib_cache):
+    return simbuild.build(pkgs / "basicmore", OP, OP.variant(request.param), soc910b, lib_cache, stem="basic_more")
+
+
+def run(built, which, x, count=PADDED, scalar=1.0):
+    z = np.full(PADDED, 7, dtype=x.dtype)
+    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x, "y": np.zeros_like(x)},
+                     {"z": z}, {"which": which, "count": count, "tmp_bytes": 0, "scalar": scalar})
+    return z
+
+
+def dtype_of(built):
+    return np.dtype(built.variant.dtype_of("x")).type
+
+
+@pytest.mark.parametrize("which", [1, 2])
+def test_pair_reduce_sum(built, which):
+    dtype = dtype_of(built)
+    x = np.random.default_rng(3).uniform(-4, 4, PADDED).astype(dtype)
+    x[:4] = [np.inf, 1.0, np.nan, 2.0]
+    z = run(built, which, x)
+    want = (x[0::2].astype(np.float32) + x[1::2].astype(np.float32)).astype(dtype)
+    np.testing.assert_array_equal(z[: PADDED // 2], want)
+    if which == 1:
+        assert np.all(z[PADDED // 2:] == 0)
+
+
+def ints(built):
+    dtype = dtype_of(built)
+    itype = np.int16 if dtype == np.float16 else np.int32
+    info = np.iinfo(itype)
+    v = np.random.default_rng(5).integers(info.min, info.max, PADDED, dtype=itype)
+    v[:6] = [0, -1, 1, info.min, info.max, -7]
+    return dtype, itype, v
+
+
+@pytest.mark.parametrize("shift", [0, 1, 3])
+def test_shifts_match_numpy(built, shift):
+    dtype, itype, v = ints(built)
+    x = v.view(dtype)
+    left = run(built, 3, x, scalar=shift).view(itype)
+    np.testing.assert_array_equal(left, (v.astype(np.int64) << shift).astype(itype))
+    right = run(built, 4, x, scalar=shift).view(itype)
+    np.testing.assert_array_equal(right, v >> shift)       # arithmetic for signed types
+    rounded = run(built, 5, x, scalar=shift).view(itype)
+    carry = ((v >> (shift - 1)) & 1) if shift else 0
+    np.testing.assert_array_equal(rounded, ((v >> shift) + carry).astype(itype))
+
+
+def test_shift_past_the_width_is_reported(built):
+    dtype, _, v = ints(built)
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 9, v.view(dtype))
+    assert f"basic_more.cpp:{simbuild.line_of(KERNEL, 'shift-too-far')}" in str(err.value)
+    assert "outside [0," in str(err.value)
+
+
+def test_pop_stack_buffer_hands_out_the_free_ub(built):
+    dtype = dtype_of(built)
+    z = run(built, 6, np.zeros(PADDED, dtype))
+    assert np.all(z == 4)
+
+
+def test_cross_core_flag_pair_is_a_barrier_and_a_wait_without_a_set_hangs(built):
+    dtype = dtype_of(built)
+    x = np.arange(PADDED).astype(dtype)
+    np.testing.assert_array_equal(run(built, 7, x), x)
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 8, x)
+    assert f"basic_more.cpp:{simbuild.line_of(KERNEL, 'wait-unset')}" in str(err.value)
+    assert "wait forever" in str(err.value)
