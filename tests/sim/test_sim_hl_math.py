@@ -279,3 +279,41 @@ def test_host_helper_minimum_is_what_the_kernel_accepts(built, which):
         return      # the host's Power figure is 310P's, which needs more than this A2 kernel
     with pytest.raises(runtime.SimError, match="sharedTmpBuffer holds"):
         run(built, which, x, tmp_bytes=-3)
+
+
+def gelu(x):
+    return x / (1 + np.exp(-1.59576912 * (x + 0.044715 * x ** 3)))
+
+
+def faster_gelu_v2(x):
+    t = x + 1e-12
+    c = np.minimum(np.abs(0.7071 * x), 1.769) - 1.769
+    return x * ((t / np.abs(t)) * (-0.1444 * c * c + 0.5) + 0.5)
+
+
+ACTIVATIONS = {
+    60: ("Silu", lambda x, y, b: x / (1 + np.exp(-x))),
+    61: ("Swish", lambda x, y, b: x / (1 + np.exp(-b * x))),
+    62: ("Gelu", lambda x, y, b: gelu(x)),
+    63: ("FasterGelu", lambda x, y, b: x / (1 + np.exp(-1.702 * x))),
+    64: ("FasterGeluV2", lambda x, y, b: faster_gelu_v2(x)),
+    65: ("GeGLU", lambda x, y, b: x * gelu(y)),
+    66: ("ReGlu", lambda x, y, b: x * np.maximum(y, 0)),
+    67: ("SwiGLU", lambda x, y, b: x * (y / (1 + np.exp(-b * y)))),
+}
+
+
+@pytest.mark.parametrize("which", sorted(ACTIVATIONS))
+@pytest.mark.parametrize("tmp_bytes", [4096, -1])
+def test_activations_match_the_documented_formulas(built, which, tmp_bytes):
+    if tmp_bytes < 0 and which in (63, 64, 66):
+        pytest.skip("the kernel calls only one form of this API")
+    dtype = dtype_of(built)
+    name, f = ACTIVATIONS[which]
+    x = edge_values(dtype, -8, 8)
+    y = edge_values(dtype, -6, 6)[::-1].copy()
+    beta = 1.5      # the scalar attribute; exact in both dtypes
+    z = run2(built, which, x, y, beta, tmp_bytes)
+    with np.errstate(all="ignore"):
+        want = once(f(x.astype(np.float64), y.astype(np.float64), beta), dtype)
+    assert_matches(z, want, dtype, name, ulps=1)

@@ -2,4 +2,5 @@
 #ifndef OPKG_SIM_LIB_KERNEL_API_H
 #define OPKG_SIM_LIB_KERNEL_API_H
 #include "opkg_sim/hl_math.h"
+#include "opkg_sim/hl_activation.h"
 #endif

@@ -50,6 +50,8 @@ constexpr TmpRule Sin{4, 3, 2, 0}, Cos{4, 3, 2, 0}, Tan{10, 4, 4, 0}, Asin{6, 4,
     Floor{1, 1, 1, 0}, Ceil{2, 1, 1, 0}, Round{2, 1, 1, 0}, Trunc{2, 1, 1, 0}, Frac{2, 1, 1, 0}, Sign{3, 3, 3, 0},
     Log2{1, 0, 0, 0}, Log{0, 0, 0, 0}, Log10{0, 0, 0, 0}, Sigmoid{1, 1, 1, 0}, Exp{4, 3, 2, 0}, Clamp{1, 1, 1, 0},
     Fmod{4, 1, 1, 0}, Axpy{2, 1, 1, 0};
+// Activations: GeGLU and SwiGLU widen half only; where CANN's factor is not public, one.
+constexpr TmpRule Gelu{1, 1, 1, 0}, GeGLU{2, 0, 0, 0}, SwiGLU{2, 0, 0, 0}, ReGlu{1, 0, 0, 0};
 
 // Power: 256 bytes plus live temporaries that depend on the operand kinds, the dtype and the SoC.
 inline TmpRule power(bool scalar_operand, bool is_int, bool v200) {

@@ -115,5 +115,48 @@ inline void GetPowerTmpBufferFactorSize(const bool baseIsTensor, const bool expI
                      maxLiveNodeCount, extraBuffer);
 }
 
+// Activations.
+inline void GetGeluMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                                 uint32_t& minValue) {
+    opkg_sim::max_min(opkg_sim::rules::Gelu, srcShape, typeSize, false, maxValue, minValue);
+}
+inline uint32_t GetGeluMaxTmpSize(const ge::Shape& srcShape, const uint32_t typeSize) {
+    uint32_t hi = 0, lo = 0;
+    GetGeluMaxMinTmpSize(srcShape, typeSize, hi, lo);
+    return hi;
+}
+inline uint32_t GetGeluMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize) {
+    uint32_t hi = 0, lo = 0;
+    GetGeluMaxMinTmpSize(srcShape, typeSize, hi, lo);
+    return lo;
+}
+inline void GetGeGLUMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                  uint32_t& maxValue, uint32_t& minValue) {
+    opkg_sim::max_min(opkg_sim::rules::GeGLU, srcShape, typeSize, isReuseSource, maxValue, minValue);
+}
+inline void GetGeGLUTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCnt, uint32_t& extraBuf) {
+    opkg_sim::factor(opkg_sim::rules::GeGLU, typeSize, maxLiveNodeCnt, extraBuf);
+}
+inline void GetReGluMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                  uint32_t& maxValue, uint32_t& minValue) {
+    opkg_sim::max_min(opkg_sim::rules::ReGlu, srcShape, typeSize, isReuseSource, maxValue, minValue);
+}
+inline void GetSwiGLUMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                                   uint32_t& minValue, const bool isReuseSource) {
+    opkg_sim::max_min(opkg_sim::rules::SwiGLU, srcShape, typeSize, isReuseSource, maxValue, minValue);
+}
+inline void GetSwiGLUTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
+    opkg_sim::factor(opkg_sim::rules::SwiGLU, typeSize, maxLiveNodeCount, extraBuffer);
+}
+// Silu and Swish need no temporary space.
+inline void GetSiluTmpSize(const ge::Shape&, const uint32_t, const bool, uint32_t& max, uint32_t& min) {
+    max = 0;
+    min = 0;
+}
+inline void GetSwishTmpSize(const ge::Shape&, const uint32_t, const bool, uint32_t& max, uint32_t& min) {
+    max = 0;
+    min = 0;
+}
+
 }  // namespace AscendC
 #endif

@@ -79,6 +79,14 @@ private:
         if (TILING_KEY_IS(55)) { Fmod<T, false>(z, x, y, tb, n); return; }
         if (TILING_KEY_IS(56)) { Exp<T, 10, false>(z, x, tb, n); return; }
         if (TILING_KEY_IS(57)) { Adds(z, y, (T)0, n); Axpy<T, T, false>(z, x, s, tb, n); return; }
+        if (TILING_KEY_IS(60)) { Silu(z, x, n); return; }
+        if (TILING_KEY_IS(61)) { Swish(z, x, n, s); return; }
+        if (TILING_KEY_IS(62)) { if (shared) Gelu(z, x, tb, n); else Gelu(z, x, n); return; }
+        if (TILING_KEY_IS(63)) { FasterGelu(z, x, tb, n); return; }
+        if (TILING_KEY_IS(64)) { FasterGeluV2(z, x, n); return; }
+        if (TILING_KEY_IS(65)) { if (shared) GeGLU<T, false>(z, x, y, tb, n); else GeGLU<T, false>(z, x, y, n); return; }
+        if (TILING_KEY_IS(66)) { ReGlu<T, false>(z, x, y, tb, n); return; }
+        if (TILING_KEY_IS(67)) { if (shared) SwiGLU<T, false>(z, x, y, scalar_, tb, n); else SwiGLU<T, false>(z, x, y, scalar_, n); return; }
         // Whole-tensor forms on sub-views (temporaries bind to the rvalue overload).
         if (TILING_KEY_IS(30)) { Tanh(z[0], x[0]); return; }
         if (TILING_KEY_IS(31)) { Tanh<T, false>(z, x, tb); return; }
