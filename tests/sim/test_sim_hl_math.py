@@ -317,3 +317,83 @@ def test_activations_match_the_documented_formulas(built, which, tmp_bytes):
     with np.errstate(all="ignore"):
         want = once(f(x.astype(np.float64), y.astype(np.float64), beta), dtype)
     assert_matches(z, want, dtype, name, ulps=1)
+
+
+def rows(dtype, n):
+    inner = (n * np.dtype(dtype).itemsize + 31) // 32 * 32 // np.dtype(dtype).itemsize
+    return inner
+
+
+def tree_sum(v, dtype):
+    """The vector unit's order: a pairwise tree per 256-byte repeat, then over the repeat sums,
+    rounding each step to dtype."""
+    per = 256 // np.dtype(dtype).itemsize
+
+    def tree(a):
+        a = list(a)
+        while len(a) > 1:
+            nxt = [dtype(np.float32(a[i]) + np.float32(a[i + 1])) for i in range(0, len(a) - 1, 2)]
+            if len(a) % 2:
+                nxt.append(a[-1])
+            a = nxt
+        return a[0]
+    return tree([tree(v[i:i + per]) for i in range(0, len(v), per)])
+
+
+@pytest.mark.parametrize("n", [1, 100, 200])
+def test_sum_and_mean_per_row(built, n):
+    dtype = dtype_of(built)
+    inner = rows(dtype, n)
+    x = np.zeros(PADDED, dtype)
+    data = np.random.default_rng(n).uniform(-3, 3, (4, n)).astype(dtype)
+    data[0, 0] = np.inf if n > 1 else data[0, 0]
+    for r in range(4):
+        x[r * inner: r * inner + n] = data[r]
+    z = np.full(PADDED, 7, dtype=dtype)
+    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x, "y": x}, {"z": z},
+                     {"which": 70, "count": n, "tmp_bytes": 4096})
+    sums = [tree_sum(data[r], dtype) for r in range(4)]
+    np.testing.assert_array_equal(z[:4], np.array(sums, dtype))
+    for tmp in (4096, -1):
+        z = np.full(PADDED, 7, dtype=dtype)
+        runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x, "y": x}, {"z": z},
+                         {"which": 71, "count": n, "tmp_bytes": tmp})
+        inv = dtype(np.float32(1.0) / np.float32(n))
+        np.testing.assert_array_equal(z[:4], np.array([dtype(np.float32(s) * np.float32(inv)) for s in sums], dtype))
+    if dtype == np.float16:
+        z = np.full(PADDED, 7, dtype=dtype)
+        runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x, "y": x}, {"z": z},
+                         {"which": 72, "count": n, "tmp_bytes": 8192})
+        fsums = [tree_sum(data[r].astype(np.float32), np.float32) for r in range(4)]
+        want = [np.float16(np.float32(s) * np.float32(np.float32(1.0) / np.float32(n))) for s in fsums]
+        np.testing.assert_array_equal(z[:4], np.array(want, dtype))
+
+
+def test_sum_below_its_tmp_minimum_is_reported(built):
+    """Sum keeps one partial sum per 256-byte repeat, rounded up to 32 bytes: 16 bytes are too few."""
+    dtype = dtype_of(built)
+    x = np.ones(PADDED, dtype)
+    z = np.zeros(PADDED, dtype)
+    with pytest.raises(runtime.SimError, match="sharedTmpBuffer holds 16 bytes but Sum needs at least 32 bytes"):
+        runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x, "y": x}, {"z": z},
+                         {"which": 70, "count": 200, "tmp_bytes": 16})
+
+
+@pytest.mark.parametrize("which", [73, 74])
+def test_select_with_bytes_mask(built, which):
+    dtype = dtype_of(built)
+    n = 200
+    inner = rows(dtype, n)
+    x = np.random.default_rng(1).uniform(-5, 5, PADDED).astype(dtype)
+    x[:3] = [np.nan, np.inf, -0.0]
+    mask = np.zeros(PADDED * np.dtype(dtype).itemsize, np.uint8)
+    m = np.random.default_rng(2).integers(0, 3, (4, (2 * inner + 31) // 32 * 32)).astype(np.uint8)
+    mask[: m.size] = m.ravel()
+    z = np.full(PADDED, 7, dtype=dtype)
+    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x, "y": mask.view(dtype)},
+                     {"z": z}, {"which": which, "count": n, "tmp_bytes": 4096, "scalar": 1.5})
+    take = m[:, :inner].ravel() != 0          # only the first srcLastAxis mask bytes of a row count
+    src = x[: 4 * inner]
+    # mask 0 picks src0, anything else src1: 73 is (tensor, scalar), 74 (scalar, tensor).
+    want = np.where(take, dtype(1.5), src) if which == 73 else np.where(take, src, dtype(1.5))
+    np.testing.assert_array_equal(z[: 4 * inner], want)

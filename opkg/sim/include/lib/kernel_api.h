@@ -3,4 +3,5 @@
 #define OPKG_SIM_LIB_KERNEL_API_H
 #include "opkg_sim/hl_math.h"
 #include "opkg_sim/hl_activation.h"
+#include "opkg_sim/hl_reduce.h"
 #endif

@@ -63,5 +63,25 @@ inline TmpRule power(bool scalar_operand, bool is_int, bool v200) {
 }
 }  // namespace rules
 
+// The least sharedTmpBuffer (bytes) Sum and Mean need: one partial result per first-round repeat,
+// rounded up to 32 bytes; Mean of half in float also keeps the row in float.
+inline uint64_t sum_tmp_bytes(uint32_t n, uint32_t type_size) {
+    const uint64_t repeats = (uint64_t(n) * type_size + 255) / 256;
+    return (repeats * type_size + 31) / 32 * 32;
+}
+inline uint64_t mean_tmp_bytes(uint32_t n, uint32_t inner, uint32_t type_size, uint32_t acc_size) {
+    if (acc_size > type_size) return uint64_t(inner) * acc_size + (uint64_t(n + 63) / 64 + 31) / 32 * 32;
+    return ((uint64_t(n) * type_size + 255) / 256 + 31) / 32 * 32;
+}
+
+// SelectWithBytesMask: 1024 bytes, plus a compacted copy of the mask when it is wider than the
+// source rows and may not be reused.
+inline uint64_t select_bytes_tmp(uint64_t count, uint32_t mask_size, bool reuse_mask, bool compact) {
+    uint64_t need = 1024;
+    if (!reuse_mask && compact) need += (count * mask_size + 31) / 32 * 32;
+    return need;
+}
+
+
 }  // namespace opkg_sim
 #endif

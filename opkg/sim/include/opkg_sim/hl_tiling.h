@@ -158,5 +158,43 @@ inline void GetSwishTmpSize(const ge::Shape&, const uint32_t, const bool, uint32
     min = 0;
 }
 
+// Reduce and select.
+inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const bool isReuseSource, uint32_t& maxSize,
+                                uint32_t& minSize) {
+    (void)isReuseSource;
+    minSize = maxSize = uint32_t(opkg_sim::sum_tmp_bytes(n, typeSize));
+}
+inline void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t srcTypeSize, const uint32_t accTypeSize,
+                                 const bool isReuseSource, uint32_t& maxSize, uint32_t& minSize) {
+    (void)isReuseSource;
+    const uint32_t inner = srcTypeSize ? (n * srcTypeSize + 31) / 32 * 32 / srcTypeSize : n;
+    minSize = maxSize = uint32_t(opkg_sim::mean_tmp_bytes(n, inner, srcTypeSize, accTypeSize));
+}
+inline void GetMeanTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
+    maxLiveNodeCount = typeSize == 2 ? 2 : 0;   // half input kept in float
+    extraBuffer = 32;
+}
+inline uint32_t GetSelectWithBytesMaskMinTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape,
+                                                 const uint32_t srcTypeSize, const ge::Shape& maskShape,
+                                                 const uint32_t maskTypeSize, const bool isReuseMask) {
+    (void)srcTypeSize;
+    const ge::Shape& src = src0Shape.GetShapeSize() >= src1Shape.GetShapeSize() ? src0Shape : src1Shape;
+    const size_t dims = src.GetDimNum();
+    const bool compact = dims && maskShape.GetDimNum() && src.GetDim(dims - 1) != maskShape.GetDim(maskShape.GetDimNum() - 1);
+    return uint32_t(opkg_sim::select_bytes_tmp(opkg_sim::shape_count(src), maskTypeSize, isReuseMask, compact));
+}
+inline uint32_t GetSelectWithBytesMaskMaxTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape,
+                                                 const uint32_t srcTypeSize, const ge::Shape& maskShape,
+                                                 const uint32_t maskTypeSize, const bool isReuseMask) {
+    return GetSelectWithBytesMaskMinTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask);
+}
+inline void GetSelectWithBytesMaskMaxMinTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape,
+                                                const uint32_t srcTypeSize, const ge::Shape& maskShape,
+                                                const uint32_t maskTypeSize, const bool isReuseMask,
+                                                uint32_t& maxValue, uint32_t& minValue) {
+    minValue = maxValue = GetSelectWithBytesMaskMinTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize,
+                                                           isReuseMask);
+}
+
 }  // namespace AscendC
 #endif

@@ -55,7 +55,7 @@ private:
     {
         const uint32_t n = count_;
         LocalTensor<uint8_t> tb;
-        if (tmpBytes_ > 0) tb = tmpBuf.Get<uint8_t>();
+        if (tmpBytes_ > 0) tb = tmpBuf.Get<uint8_t>(tmpBytes_);
         const bool shared = tmpBytes_ >= 0;
 #define UNARY(KEY, NAME)                         \
         if (TILING_KEY_IS(KEY)) {                \
@@ -87,6 +87,25 @@ private:
         if (TILING_KEY_IS(65)) { if (shared) GeGLU<T, false>(z, x, y, tb, n); else GeGLU<T, false>(z, x, y, n); return; }
         if (TILING_KEY_IS(66)) { ReGlu<T, false>(z, x, y, tb, n); return; }
         if (TILING_KEY_IS(67)) { if (shared) SwiGLU<T, false>(z, x, y, scalar_, tb, n); else SwiGLU<T, false>(z, x, y, scalar_, n); return; }
+        // Rows of `n` valid elements, `inner` apart (n rounded up to 32 bytes), four of them.
+        const uint32_t inner = (n * sizeof(T) + 31) / 32 * 32 / sizeof(T);
+        if (TILING_KEY_IS(70)) { SumParams p{4, inner, n}; Sum(z, x, tb, p); return; }
+        if (TILING_KEY_IS(71)) { MeanParams p{4, inner, n}; if (shared) Mean(z, x, tb, p); else Mean(z, x, p); return; }
+        if (TILING_KEY_IS(72)) {
+            if constexpr (sizeof(T) == 2) { MeanParams p{4, inner, n}; Mean<T, float>(z, x, tb, p); }
+            return;
+        }
+        if (TILING_KEY_IS(73) || TILING_KEY_IS(74)) {
+            // The mask: y's bytes, rows twice as wide as the data rows.
+            LocalTensor<uint8_t> mask = y.template ReinterpretCast<uint8_t>();
+            SelectWithBytesMaskShapeInfo info;
+            info.firstAxis = 4;
+            info.srcLastAxis = inner;
+            info.maskLastAxis = (2 * inner + 31) / 32 * 32;
+            if (TILING_KEY_IS(73)) SelectWithBytesMask(z, x, s, mask, tb, info);
+            else SelectWithBytesMask<T, uint8_t, false>(z, s, x, mask, tb, info);
+            return;
+        }
         // Whole-tensor forms on sub-views (temporaries bind to the rvalue overload).
         if (TILING_KEY_IS(30)) { Tanh(z[0], x[0]); return; }
         if (TILING_KEY_IS(31)) { Tanh<T, false>(z, x, tb); return; }
