@@ -397,3 +397,29 @@ def test_select_with_bytes_mask(built, which):
     # mask 0 picks src0, anything else src1: 73 is (tensor, scalar), 74 (scalar, tensor).
     want = np.where(take, dtype(1.5), src) if which == 73 else np.where(take, src, dtype(1.5))
     np.testing.assert_array_equal(z[: 4 * inner], want)
+
+
+@pytest.mark.parametrize("which,src_shape", [(80, (4, 1)), (81, (1, 37)), (82, (1,))])
+def test_broadcast_matches_numpy(built, which, src_shape):
+    dtype = dtype_of(built)
+    n = 37
+    dst_shape = (n,) if which == 82 else (4, n)
+    src = np.random.default_rng(which).uniform(-9, 9, src_shape).astype(dtype)
+    x = np.zeros(PADDED, dtype)
+    x[: src.size] = src.ravel()
+    z = np.full(PADDED, 7, dtype=dtype)
+    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x, "y": x}, {"z": z},
+                     {"which": which, "count": n, "tmp_bytes": 4096})
+    want = np.broadcast_to(src, dst_shape).ravel()
+    np.testing.assert_array_equal(z[: want.size], want)
+    assert np.all(z[want.size:] == 0)
+
+
+def test_broadcast_shape_mismatch_is_reported(built):
+    dtype = dtype_of(built)
+    x = np.zeros(PADDED, dtype)
+    with pytest.raises(runtime.SimError) as err:
+        runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x, "y": x},
+                         {"z": np.zeros(PADDED, dtype)}, {"which": 83, "count": 37, "tmp_bytes": 4096})
+    assert f"hl_math.cpp:{simbuild.line_of(kernel_path(built), 'broadcast-shape')}" in str(err.value)
+    assert "srcShape[0] = 2 cannot broadcast to dstShape[0] = 4" in str(err.value)

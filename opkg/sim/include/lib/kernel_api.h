@@ -4,4 +4,5 @@
 #include "opkg_sim/hl_math.h"
 #include "opkg_sim/hl_activation.h"
 #include "opkg_sim/hl_reduce.h"
+#include "opkg_sim/hl_pad.h"
 #endif

@@ -106,6 +106,26 @@ private:
             else SelectWithBytesMask<T, uint8_t, false>(z, s, x, mask, tb, info);
             return;
         }
+        if (TILING_KEY_IS(80)) {
+            const uint32_t dstShape[2] = {4, n}, srcShape[2] = {4, 1};
+            Broadcast<T, 2, 1>(z, x, dstShape, srcShape);
+            return;
+        }
+        if (TILING_KEY_IS(81)) {
+            const uint32_t dstShape[2] = {4, n}, srcShape[2] = {1, n};
+            BroadCast<T, 2, 0>(z, x, dstShape, srcShape, tb);
+            return;
+        }
+        if (TILING_KEY_IS(82)) {
+            const uint32_t dstShape[1] = {n}, srcShape[1] = {1};
+            Broadcast<T, 1, 0>(z, x, dstShape, srcShape);
+            return;
+        }
+        if (TILING_KEY_IS(83)) {
+            const uint32_t dstShape[2] = {4, n}, srcShape[2] = {2, 1};
+            Broadcast<T, 2, 1>(z, x, dstShape, srcShape);  // @broadcast-shape
+            return;
+        }
         // Whole-tensor forms on sub-views (temporaries bind to the rvalue overload).
         if (TILING_KEY_IS(30)) { Tanh(z[0], x[0]); return; }
         if (TILING_KEY_IS(31)) { Tanh<T, false>(z, x, tb); return; }
