@@ -96,3 +96,27 @@ def test_cross_core_flag_pair_is_a_barrier_and_a_wait_without_a_set_hangs(built)
         run(built, 8, x)
     assert f"basic_more.cpp:{simbuild.line_of(KERNEL, 'wait-unset')}" in str(err.value)
     assert "wait forever" in str(err.value)
+
+
+def test_level0_cast_round_trip(built):
+    dtype = dtype_of(built)
+    x = np.random.default_rng(9).uniform(-70000, 70000, PADDED).astype(dtype)
+    x[:5] = [np.inf, -np.inf, np.nan, 1e-8, 65519.0]
+    z = run(built, 10, x)
+    other = np.float16 if dtype == np.float32 else np.float32
+    np.testing.assert_array_equal(z, x.astype(other).astype(dtype))
+
+
+def test_level0_compare_bits(built):
+    dtype = dtype_of(built)
+    x = np.random.default_rng(4).uniform(-1, 1, PADDED).astype(dtype)
+    x[:3] = [np.nan, 0.0, -0.0]
+    z = run(built, 11, x)
+    bits = np.packbits(x > 0, bitorder="little")
+    np.testing.assert_array_equal(z.view(np.uint8)[: bits.size], bits)
+
+
+def test_init_global_memory_fills_the_output(built):
+    dtype = dtype_of(built)
+    z = run(built, 12, np.zeros(PADDED, dtype), count=PADDED)
+    assert np.all(z == 5)

@@ -1,6 +1,7 @@
-// Basic APIs real operators use beyond vector.h: PairReduceSum, ShiftLeft/ShiftRight,
-// PopStackBuffer, CrossCoreSetFlag/CrossCoreWaitFlag (mode 0, the all-core barrier), and
-// DataCacheCleanAndInvalid (the sim has no data cache: ordering only).
+// Basic APIs real operators use beyond vector.h: PairReduceSum, ShiftLeft/ShiftRight, the level-0
+// (mask, repeat) forms of Cast and Compare, PopStackBuffer, CrossCoreSetFlag/CrossCoreWaitFlag
+// (mode 0, the all-core barrier), DataCacheCleanAndInvalid (the sim has no data cache) and the
+// utility InitGlobalMemory.
 #ifndef OPKG_SIM_VECTOR_MORE_H
 #define OPKG_SIM_VECTOR_MORE_H
 
@@ -99,6 +100,78 @@ inline CrossCoreFlags& cross_core_flags() {
     return f;
 }
 
+// Level-0 Cast: lane j of repeat r sits at each operand's own level-0 address (blocks of 32 bytes
+// of its own type); a repeat has as many lanes as the wider type fits in 256 bytes.
+template <class D, class S>
+inline void level0_cast(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src, AscendC::RoundMode mode,
+                        const Mask& m, uint8_t repeat, const AscendC::UnaryRepeatParams& p, SrcLoc loc) {
+    using W = typename std::conditional<(sizeof(D) > sizeof(S)), D, S>::type;
+    const char* op = "Cast";
+    check_level0(dst, m, repeat, p.dstBlkStride, p.dstRepStride, op, "dst", loc);
+    check_level0(src, m, repeat, p.srcBlkStride, p.srcRepStride, op, "src", loc);
+    count_level0<W>(op, m, repeat);
+    const AscendC::RoundMode rm = mode == AscendC::RoundMode::CAST_NONE ? AscendC::RoundMode::CAST_RINT : mode;
+    const uint32_t lanes = 256 / sizeof(W);
+    for (uint32_t r = 0; r < repeat; ++r) {
+        for (uint32_t j = 0; j < lanes; ++j) {
+            if (!m.test(j)) continue;
+            const uint8_t* ps = reinterpret_cast<const uint8_t*>(src.ptr_) + elem_offset<S>(r, j, p.srcBlkStride, p.srcRepStride);
+            check_read(ps, sizeof(S), op, "src", loc);
+            S v;
+            std::memcpy(&v, ps, sizeof(S));
+            D out = convert<D, S>(v, rm);
+            uint8_t* pd = reinterpret_cast<uint8_t*>(dst.ptr_) + elem_offset<D>(r, j, p.dstBlkStride, p.dstRepStride);
+            std::memcpy(pd, &out, sizeof(D));
+            mark_written(pd, sizeof(D));
+        }
+    }
+}
+
+inline bool compare(double x, double y, AscendC::CMPMODE mode) {
+    switch (mode) {
+        case AscendC::CMPMODE::LT: return x < y;
+        case AscendC::CMPMODE::GT: return x > y;
+        case AscendC::CMPMODE::EQ: return x == y;
+        case AscendC::CMPMODE::LE: return x <= y;
+        case AscendC::CMPMODE::GE: return x >= y;
+        default: return x != y;
+    }
+}
+
+// Level-0 Compare: each repeat writes one bit per lane (lanes = 256 / sizeof(T)), the repeats'
+// bits one after another in dst; lanes the mask leaves out get 0.
+template <class T, class U>
+inline void level0_compare(const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& a,
+                           const AscendC::LocalTensor<T>& b, AscendC::CMPMODE mode, const Mask& m, uint8_t repeat,
+                           const AscendC::BinaryRepeatParams& p, SrcLoc loc) {
+    const char* op = "Compare";
+    check_level0(a, m, repeat, p.src0BlkStride, p.src0RepStride, op, "src0", loc);
+    check_level0(b, m, repeat, p.src1BlkStride, p.src1RepStride, op, "src1", loc);
+    const uint32_t lanes = 256 / sizeof(T);
+    const uint64_t bytes = uint64_t(repeat) * lanes / 8;
+    check_ub(dst, bytes, op, "dst", loc);
+    count_level0<T>(op, m, repeat);
+    uint8_t* bits = reinterpret_cast<uint8_t*>(dst.ptr_);
+    std::memset(bits, 0, bytes);
+    for (uint32_t r = 0; r < repeat; ++r) {
+        for (uint32_t j = 0; j < lanes; ++j) {
+            if (!m.test(j)) continue;
+            const uint8_t* pa = reinterpret_cast<const uint8_t*>(a.ptr_) + elem_offset<T>(r, j, p.src0BlkStride, p.src0RepStride);
+            const uint8_t* pb = reinterpret_cast<const uint8_t*>(b.ptr_) + elem_offset<T>(r, j, p.src1BlkStride, p.src1RepStride);
+            check_read(pa, sizeof(T), op, "src0", loc);
+            check_read(pb, sizeof(T), op, "src1", loc);
+            T x, y;
+            std::memcpy(&x, pa, sizeof(T));
+            std::memcpy(&y, pb, sizeof(T));
+            if (compare(double(static_cast<calc_t<T>>(x)), double(static_cast<calc_t<T>>(y)), mode)) {
+                const uint64_t bit = uint64_t(r) * lanes + j;
+                bits[bit / 8] |= uint8_t(1u << (bit % 8));
+            }
+        }
+    }
+    mark_written(bits, bytes);
+}
+
 }  // namespace opkg_sim
 
 namespace AscendC {
@@ -154,6 +227,52 @@ OPKG_SIM_SHIFT(ShiftLeft, true, , roundEn = false)
 OPKG_SIM_SHIFT(ShiftRight, false, OPKG_SIM_COMMA bool roundEn = false, roundEn)
 #undef OPKG_SIM_COMMA
 #undef OPKG_SIM_SHIFT
+
+template <class T1, class T2, bool isSetMask = true>
+inline void Cast(const LocalTensor<T1>& dstLocal, const LocalTensor<T2>& srcLocal, const RoundMode& round_mode,
+                 const uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
+                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using W = typename std::conditional<(sizeof(T1) > sizeof(T2)), T1, T2>::type;
+    opkg_sim::level0_cast(dstLocal, srcLocal, round_mode, opkg_sim::continuous_mask<W>(mask, "Cast", loc), repeatTimes,
+                          repeatParams, loc);
+}
+template <class T1, class T2, bool isSetMask = true>
+inline void Cast(const LocalTensor<T1>& dstLocal, const LocalTensor<T2>& srcLocal, const RoundMode& round_mode,
+                 const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
+                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using W = typename std::conditional<(sizeof(T1) > sizeof(T2)), T1, T2>::type;
+    opkg_sim::level0_cast(dstLocal, srcLocal, round_mode, opkg_sim::bit_mask<W>(mask, "Cast", loc), repeatTimes,
+                          repeatParams, loc);
+}
+
+template <class T, class U, bool isSetMask = true>
+inline void Compare(const LocalTensor<U>& dstLocal, const LocalTensor<T>& src0Local, const LocalTensor<T>& src1Local,
+                    CMPMODE cmpMode, const uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& repeatParams,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::level0_compare(dstLocal, src0Local, src1Local, cmpMode, opkg_sim::continuous_mask<T>(mask, "Compare", loc),
+                             repeatTimes, repeatParams, loc);
+}
+template <class T, class U, bool isSetMask = true>
+inline void Compare(const LocalTensor<U>& dstLocal, const LocalTensor<T>& src0Local, const LocalTensor<T>& src1Local,
+                    CMPMODE cmpMode, const uint64_t mask[], uint8_t repeatTimes, const BinaryRepeatParams& repeatParams,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::level0_compare(dstLocal, src0Local, src1Local, cmpMode, opkg_sim::bit_mask<T>(mask, "Compare", loc),
+                             repeatTimes, repeatParams, loc);
+}
+
+// Fills `size` elements of GM with `value` (A2/A3 and 310P, as in CANN), a store like DataCopy's.
+#if defined(__CCE_AICORE__) && (__CCE_AICORE__ == 200 || __CCE_AICORE__ == 220)
+template <typename T>
+inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value,
+                             opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::check_gt(gmWorkspaceAddr, size * sizeof(T), "InitGlobalMemory", loc);
+    opkg_sim::check_gm(gmWorkspaceAddr.ptr_, size * sizeof(T), "InitGlobalMemory", loc);
+    opkg_sim::save_undo(gmWorkspaceAddr.ptr_, size * sizeof(T));
+    for (uint64_t i = 0; i < size; ++i) gmWorkspaceAddr.ptr_[i] = value;
+    opkg_sim::record_write(gmWorkspaceAddr.ptr_, size * sizeof(T), loc);
+    opkg_sim::count_copy(opkg_sim::COPY_UB_GM, size * sizeof(T));
+}
+#endif
 
 // The UB that InitBuffer left free, as one tensor (the high-level APIs' scratch space). Its
 // bytes count as unwritten until something writes them.

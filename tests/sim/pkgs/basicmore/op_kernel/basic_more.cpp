@@ -16,6 +16,8 @@ extern "C" __global__ __aicore__ void basic_more(GM_ADDR x, GM_ADDR y, GM_ADDR z
     zGm.SetGlobalBuffer((__gm__ T*)z, t.padded);
     pipe.InitBuffer(inX, 1, t.padded * sizeof(T));
     pipe.InitBuffer(outZ, 1, t.padded * sizeof(T));
+    TBuf<TPosition::VECCALC> other;
+    pipe.InitBuffer(other, t.padded * sizeof(float));
     LocalTensor<T> xl = inX.AllocTensor<T>();
     DataCopy(xl, xGm, t.padded);
     inX.EnQue(xl);
@@ -53,6 +55,27 @@ extern "C" __global__ __aicore__ void basic_more(GM_ADDR x, GM_ADDR y, GM_ADDR z
         Adds(zl, xl, (T)0, n);
     } else if (TILING_KEY_IS(8)) {
         CrossCoreWaitFlag(2);  // @wait-unset
+    } else if (TILING_KEY_IS(10)) {
+        // Level-0 Cast to the other float width and back: 64 lanes per repeat (the wider type's).
+        using O = typename std::conditional<sizeof(T) == 2, float, half>::type;
+        LocalTensor<O> o = other.Get<O>();
+        const uint8_t rep = (uint8_t)(n / 64);
+        UnaryRepeatParams toO(1, 1, sizeof(O) == 4 ? 8 : 4, sizeof(T) == 4 ? 8 : 4);
+        UnaryRepeatParams back(1, 1, sizeof(T) == 4 ? 8 : 4, sizeof(O) == 4 ? 8 : 4);
+        Cast(o, xl, RoundMode::CAST_RINT, (uint64_t)64, rep, toO);
+        Cast(zl, o, RoundMode::CAST_NONE, (uint64_t)64, rep, back);
+    } else if (TILING_KEY_IS(11)) {
+        // Level-0 Compare x > 0, its bits in z's bytes.
+        LocalTensor<T> zero = other.Get<T>();
+        Duplicate(zero, (T)0, n);
+        LocalTensor<uint8_t> bits = zl.template ReinterpretCast<uint8_t>();
+        BinaryRepeatParams p;
+        Compare(bits, xl, zero, CMPMODE::GT, (uint64_t)perRepeat, (uint8_t)(n / perRepeat), p);
+    } else if (TILING_KEY_IS(12)) {
+        InitGlobalMemory(zGm, (uint64_t)n, (T)5);
+        outZ.FreeTensor(zl);
+        inX.FreeTensor(xl);
+        return;
     } else if (TILING_KEY_IS(9)) {
         ShiftLeft(zi, xi, (I)(sizeof(I) * 8), n);  // @shift-too-far
     }
