@@ -260,6 +260,18 @@ inline void Compare(const LocalTensor<U>& dstLocal, const LocalTensor<T>& src0Lo
                              repeatTimes, repeatParams, loc);
 }
 
+// Duplicate's bit-mask level-0 form (vector.h has the continuous one).
+template <class T, bool isSetMask = true>
+inline void Duplicate(const LocalTensor<T>& dstLocal, const typename opkg_sim::identity<T>::type& scalarValue,
+                      uint64_t mask[], const uint8_t repeatTimes, const uint16_t dstBlockStride,
+                      const uint8_t dstRepeatStride, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
+    const T v = scalarValue;
+    opkg_sim::level0_unary(dstLocal, dstLocal, opkg_sim::bit_mask<T>(mask, "Duplicate", loc), repeatTimes, p,
+                           [v](opkg_sim::calc_t<T>) { return static_cast<opkg_sim::calc_t<T>>(v); }, "Duplicate", loc,
+                           false);
+}
+
 // Fills `size` elements of GM with `value` (A2/A3 and 310P, as in CANN), a store like DataCopy's.
 #if defined(__CCE_AICORE__) && (__CCE_AICORE__ == 200 || __CCE_AICORE__ == 220)
 template <typename T>

@@ -76,6 +76,10 @@ extern "C" __global__ __aicore__ void basic_more(GM_ADDR x, GM_ADDR y, GM_ADDR z
         outZ.FreeTensor(zl);
         inX.FreeTensor(xl);
         return;
+    } else if (TILING_KEY_IS(13)) {
+        // Bit-mask Duplicate: every other lane of each repeat.
+        uint64_t mask[2] = {0x5555555555555555ull, sizeof(T) == 2 ? 0x5555555555555555ull : 0ull};
+        Duplicate(zl, (T)2, mask, (uint8_t)(n / perRepeat), 1, 8);
     } else if (TILING_KEY_IS(9)) {
         ShiftLeft(zi, xi, (I)(sizeof(I) * 8), n);  // @shift-too-far
     }
