@@ -129,3 +129,34 @@ def test_duplicate_bit_mask_form(built):
     z = run(built, 13, np.zeros(PADDED, dtype))
     np.testing.assert_array_equal(z[0::2], 2)
     np.testing.assert_array_equal(z[1::2], 0)
+
+
+def test_bitwise_and_or_not(built):
+    dtype, itype, v = ints(built)
+    s = 0x35
+    z = run(built, 20, v.view(dtype), scalar=s).view(itype)
+    np.testing.assert_array_equal(z, (v & itype(s)) | ~(v | itype(s)))
+
+
+def test_mul_add_dst(built):
+    dtype = dtype_of(built)
+    x = np.random.default_rng(8).uniform(-3, 3, PADDED).astype(dtype)
+    z = run(built, 21, x)
+    # The product rounds to the dtype before the add, as vector.h documents.
+    prod = (x.astype(np.float32) * x.astype(np.float32)).astype(dtype)
+    np.testing.assert_array_equal(z, (prod.astype(np.float32) + np.float32(1)).astype(dtype))
+
+
+def test_repeat_reduce_sum(built):
+    dtype = dtype_of(built)
+    per = 256 // np.dtype(dtype).itemsize
+    x = np.random.default_rng(6).integers(-8, 8, PADDED).astype(dtype)   # small integers: exact sums
+    z = run(built, 22, x)
+    np.testing.assert_array_equal(z[: PADDED // per], x.reshape(-1, per).astype(np.float64).sum(axis=1).astype(dtype))
+
+
+def test_high_level_xor_on_int16(built):
+    dtype = dtype_of(built)
+    v = np.random.default_rng(11).integers(-32768, 32767, PADDED * np.dtype(dtype).itemsize // 2, dtype=np.int16)
+    z = run(built, 23, v.view(dtype), scalar=0x1234).view(np.int16)
+    np.testing.assert_array_equal(z[:PADDED], v[:PADDED] ^ np.int16(0x1234))

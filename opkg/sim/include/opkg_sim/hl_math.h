@@ -228,6 +228,25 @@ inline void run_fmod(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTen
               count, [](double x, double y) { return std::fmod(x, y); }, "Fmod", loc);
 }
 
+template <class T>
+inline void run_xor(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
+                    const AscendC::LocalTensor<T>& b, const AscendC::LocalTensor<uint8_t>* tmp, uint64_t count,
+                    SrcLoc loc) {
+    static_assert(std::is_same<T, int16_t>::value || std::is_same<T, uint16_t>::value,
+                  "Xor supports int16_t and uint16_t (CANN 8.1)");
+    const uint64_t need = tmp_min_bytes<T>(rules::Xor, false);
+    if (tmp) check_shared_tmp(*tmp, need, "Xor", loc);
+    else check_stack_tmp(need, "Xor", loc);
+    check_count(dst, count, "Xor", "dst", loc);
+    check_count(a, count, "Xor", "src0", loc);
+    check_count(b, count, "Xor", "src1", loc);
+    check_read(a.ptr_, count * sizeof(T), "Xor", "src0", loc);
+    check_read(b.ptr_, count * sizeof(T), "Xor", "src1", loc);
+    count_vec_of<T>("Xor", int64_t(count));
+    for (uint64_t i = 0; i < count; ++i) dst.ptr_[i] = static_cast<T>(a.ptr_[i] ^ b.ptr_[i]);
+    mark_written(dst.ptr_, count * sizeof(T));
+}
+
 }  // namespace opkg_sim
 
 #define OPKG_HL_POW_TT(TMP, COUNT)                                                                          \
@@ -290,6 +309,20 @@ OPKG_HL_FMOD((const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor
               const LocalTensor<uint8_t>& sharedTmpBuffer), &sharedTmpBuffer, src0Tensor.GetSize())
 OPKG_HL_FMOD((const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor), nullptr, src0Tensor.GetSize())
 #undef OPKG_HL_FMOD
+#endif
+
+// Xor (int16/uint16): exact.
+#if defined(__CCE_AICORE__) && (__CCE_AICORE__ == 200 || __CCE_AICORE__ == 220 || __CCE_AICORE__ == 300)
+#define OPKG_HL_XOR(PARAMS, TMP, COUNT) \
+    OPKG_HL_API(OPKG_HL_TPL, Xor, PARAMS, (opkg_sim::run_xor<T>(dst, src0Tensor, src1Tensor, TMP, COUNT, loc)))
+OPKG_HL_XOR((const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
+             const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount), &sharedTmpBuffer, calCount)
+OPKG_HL_XOR((const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
+             const LocalTensor<uint8_t>& sharedTmpBuffer), &sharedTmpBuffer, src0Tensor.GetSize())
+OPKG_HL_XOR((const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor, const uint32_t calCount), nullptr,
+            calCount)
+OPKG_HL_XOR((const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor), nullptr, src0Tensor.GetSize())
+#undef OPKG_HL_XOR
 #endif
 
 // Exp with the Taylor expansion level of CANN's template (the sim is exact at every level).

@@ -51,6 +51,8 @@ constexpr TmpRule Sin{4, 3, 2, 0}, Cos{4, 3, 2, 0}, Tan{10, 4, 4, 0}, Asin{6, 4,
     Log2{1, 0, 0, 0}, Log{0, 0, 0, 0}, Log10{0, 0, 0, 0}, Sigmoid{1, 1, 1, 0}, Exp{4, 3, 2, 0}, Clamp{1, 1, 1, 0},
     Fmod{4, 1, 1, 0}, Axpy{2, 1, 1, 0};
 // Activations: GeGLU and SwiGLU widen half only; where CANN's factor is not public, one.
+// Xor keeps 32 elements of T (int16) per chunk.
+constexpr TmpRule Xor{0, 0, 0, 64};
 constexpr TmpRule Gelu{1, 1, 1, 0}, GeGLU{2, 0, 0, 0}, SwiGLU{2, 0, 0, 0}, ReGlu{1, 0, 0, 0};
 
 // Power: 256 bytes plus live temporaries that depend on the operand kinds, the dtype and the SoC.

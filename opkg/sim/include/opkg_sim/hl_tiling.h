@@ -73,6 +73,7 @@ OPKG_HL_TILING(Log10, Log10)
 OPKG_HL_TILING(Clamp, Clamp)
 OPKG_HL_TILING(Fmod, Fmod)
 OPKG_HL_TILING(Axpy, Axpy)
+OPKG_HL_TILING(Xor, Xor)
 #undef OPKG_HL_TILING
 
 inline void GetSigmoidMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, bool isReuseSource,

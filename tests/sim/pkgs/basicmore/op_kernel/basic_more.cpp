@@ -80,6 +80,27 @@ extern "C" __global__ __aicore__ void basic_more(GM_ADDR x, GM_ADDR y, GM_ADDR z
         // Bit-mask Duplicate: every other lane of each repeat.
         uint64_t mask[2] = {0x5555555555555555ull, sizeof(T) == 2 ? 0x5555555555555555ull : 0ull};
         Duplicate(zl, (T)2, mask, (uint8_t)(n / perRepeat), 1, 8);
+    } else if (TILING_KEY_IS(20)) {
+        // Bitwise ops on the integer view: z = ~(x & s) | (x | s) ... each step separately.
+        LocalTensor<I> tmp = other.Get<I>();
+        Duplicate(tmp, s, n);
+        And(zi, xi, tmp, n);       // z = x & s
+        Or(tmp, xi, tmp, n);       // tmp = x | s
+        Not(tmp, tmp, n);          // tmp = ~(x | s)
+        Or(zi, zi, tmp, n);        // z = (x & s) | ~(x | s)
+    } else if (TILING_KEY_IS(21)) {
+        Duplicate(zl, (T)1, n);
+        MulAddDst(zl, xl, xl, n);  // z = x * x + 1
+    } else if (TILING_KEY_IS(22)) {
+        // One sum per repeat, results 1 element apart.
+        RepeatReduceSum(zl, xl, n / perRepeat, perRepeat, 0, 1, 1, 8);
+    } else if (TILING_KEY_IS(23)) {
+        // The high-level Xor on the 16-bit view (its only dtypes).
+        LocalTensor<int16_t> x16 = xl.template ReinterpretCast<int16_t>();
+        LocalTensor<int16_t> z16 = zl.template ReinterpretCast<int16_t>();
+        LocalTensor<int16_t> other16 = other.Get<int16_t>();
+        Duplicate(other16, (int16_t)t.scalar, n);
+        Xor(z16, x16, other16, n);
     } else if (TILING_KEY_IS(9)) {
         ShiftLeft(zi, xi, (I)(sizeof(I) * 8), n);  // @shift-too-far
     }
