@@ -160,3 +160,44 @@ def test_high_level_xor_on_int16(built):
     v = np.random.default_rng(11).integers(-32768, 32767, PADDED * np.dtype(dtype).itemsize // 2, dtype=np.int16)
     z = run(built, 23, v.view(dtype), scalar=0x1234).view(np.int16)
     np.testing.assert_array_equal(z[:PADDED], v[:PADDED] ^ np.int16(0x1234))
+
+
+def arith_reference(first, diff, n, dtype):
+    """The documented construction: first block first + diff * i in float, then blocks and
+    repeats each from the one before plus diff times its length, rounded to dtype each step."""
+    block, rep = 32 // np.dtype(dtype).itemsize, 256 // np.dtype(dtype).itemsize
+    out = np.zeros(n, dtype)
+    f32 = np.float32
+    for i in range(n):
+        if i < block:
+            out[i] = dtype(f32(first) + f32(diff) * f32(i))
+        elif i < rep:
+            out[i] = dtype(f32(out[i - block]) + f32(dtype(f32(diff) * f32(block))))
+        else:
+            out[i] = dtype(f32(out[i - rep]) + f32(dtype(f32(diff) * f32(rep))))
+    return out
+
+
+def test_arith_progression_float(built):
+    dtype = dtype_of(built)
+    z = run(built, 24, np.zeros(PADDED, dtype), count=1000, scalar=-3.0)
+    want = arith_reference(dtype(-3.0), dtype(0.1), 1000, dtype)
+    np.testing.assert_array_equal(z[:1000], want)
+    # Close to the exact sequence, within the accumulated rounding of the repeats.
+    exact = -3.0 + float(dtype(0.1)) * np.arange(1000)
+    assert np.allclose(z[:1000].astype(np.float64), exact, rtol=0, atol=0.5 if dtype == np.float16 else 1e-3)
+    assert np.all(z[1000:] == 0)
+
+
+def test_arith_progression_int(built):
+    dtype, itype, _ = ints(built)
+    z = run(built, 25, np.zeros(PADDED, dtype), count=300, scalar=-7).view(itype)
+    np.testing.assert_array_equal(z[:300], (-7 + 3 * np.arange(300)).astype(itype))
+
+
+def test_arith_progression_negative_diff_is_reported(built):
+    dtype = dtype_of(built)
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 26, np.zeros(PADDED, dtype), count=10)
+    assert f"basic_more.cpp:{simbuild.line_of(KERNEL, 'arith-negative')}" in str(err.value)
+    assert "diffValue -1 is negative" in str(err.value)

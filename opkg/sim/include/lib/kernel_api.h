@@ -5,4 +5,5 @@
 #include "opkg_sim/hl_activation.h"
 #include "opkg_sim/hl_reduce.h"
 #include "opkg_sim/hl_pad.h"
+#include "opkg_sim/hl_index.h"
 #endif

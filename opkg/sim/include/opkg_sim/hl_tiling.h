@@ -159,6 +159,12 @@ inline void GetSwishTmpSize(const ge::Shape&, const uint32_t, const bool, uint32
     min = 0;
 }
 
+// ArithProgression needs no temporary space.
+inline void GetArithProgressionMaxMinTmpSize(uint32_t& maxValue, uint32_t& minValue) {
+    maxValue = 0;
+    minValue = 0;
+}
+
 // Reduce and select.
 inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const bool isReuseSource, uint32_t& maxSize,
                                 uint32_t& minSize) {

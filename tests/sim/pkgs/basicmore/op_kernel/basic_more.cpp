@@ -101,6 +101,12 @@ extern "C" __global__ __aicore__ void basic_more(GM_ADDR x, GM_ADDR y, GM_ADDR z
         LocalTensor<int16_t> other16 = other.Get<int16_t>();
         Duplicate(other16, (int16_t)t.scalar, n);
         Xor(z16, x16, other16, n);
+    } else if (TILING_KEY_IS(24)) {
+        ArithProgression<T>(zl, (T)t.scalar, (T)0.1f, n);
+    } else if (TILING_KEY_IS(25)) {
+        ArithProgression(zi, (I)t.scalar, (I)3, n);
+    } else if (TILING_KEY_IS(26)) {
+        ArithProgression<T>(zl, (T)0, (T)-1.0f, n);  // @arith-negative
     } else if (TILING_KEY_IS(9)) {
         ShiftLeft(zi, xi, (I)(sizeof(I) * 8), n);  // @shift-too-far
     }
