@@ -6,4 +6,5 @@
 #include "opkg_sim/hl_reduce.h"
 #include "opkg_sim/hl_pad.h"
 #include "opkg_sim/hl_index.h"
+#include "opkg_sim/hl_softmax.h"
 #endif

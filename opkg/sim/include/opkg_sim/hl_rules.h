@@ -76,6 +76,13 @@ inline uint64_t mean_tmp_bytes(uint32_t n, uint32_t inner, uint32_t type_size, u
     return ((uint64_t(n) * type_size + 255) / 256 + 31) / 32 * 32;
 }
 
+// SoftMax: one row widened to float plus two 32-byte blocks (its max and sum); the sim's model,
+// CANN does not publish the factor.
+inline uint64_t softmax_tmp_bytes(uint32_t srcK, uint32_t type_size) {
+    (void)type_size;
+    return uint64_t(srcK) * 4 + 64;
+}
+
 // SelectWithBytesMask: 1024 bytes, plus a compacted copy of the mask when it is wider than the
 // source rows and may not be reused.
 inline uint64_t select_bytes_tmp(uint64_t count, uint32_t mask_size, bool reuse_mask, bool compact) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include "graph/tensor.h"
 #include "opkg_sim/hl_rules.h"
+#include "lib/activation/softmax_tilingdata.h"
 
 namespace platform_ascendc { class PlatformAscendC; }
 
@@ -202,6 +203,48 @@ inline void GetSelectWithBytesMaskMaxMinTmpSize(const ge::Shape& src0Shape, cons
     minValue = maxValue = GetSelectWithBytesMaskMinTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize,
                                                            isReuseMask);
 }
+
+// SoftMax: the tiling the sim's SoftMax reads (srcM, srcK, srcSize and the per-row max/sum
+// block shapes); the split fields describe one pass over all rows.
+inline uint32_t GetSoftMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isReuseSource) {
+    (void)isReuseSource;
+    const size_t dims = srcShape.GetDimNum();
+    const uint32_t k = dims ? uint32_t(srcShape.GetDim(dims - 1)) : 0;
+    return uint32_t(opkg_sim::softmax_tmp_bytes(k, dataTypeSize));
+}
+inline uint32_t GetSoftMaxMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isReuseSource) {
+    const size_t dims = srcShape.GetDimNum();
+    const uint64_t k = dims ? uint64_t(srcShape.GetDim(dims - 1)) : 0;
+    const uint64_t m = k ? opkg_sim::shape_count(srcShape) / k : 0;
+    const uint64_t lo = GetSoftMaxMinTmpSize(srcShape, dataTypeSize, isReuseSource);
+    return uint32_t(lo * (m ? m : 1));
+}
+#ifndef OPKG_SIM_KERNEL
+inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                              optiling::SoftMaxTiling& softmaxTiling) {
+    (void)localWorkSpaceSize;
+    const size_t dims = srcShape.GetDimNum();
+    const uint32_t k = dims ? uint32_t(srcShape.GetDim(dims - 1)) : 0;
+    const uint32_t m = k ? uint32_t(opkg_sim::shape_count(srcShape) / k) : 0;
+    const uint32_t per_block = dataTypeSize ? 32 / dataTypeSize : 8;
+    softmaxTiling.set_srcM(m);
+    softmaxTiling.set_srcK(k);
+    softmaxTiling.set_srcSize(m * k);
+    softmaxTiling.set_outMaxM(m);
+    softmaxTiling.set_outMaxK(per_block);
+    softmaxTiling.set_outMaxSize(m * per_block);
+    softmaxTiling.set_splitM(m);
+    softmaxTiling.set_splitK(k);
+    softmaxTiling.set_splitSize(m * k);
+    softmaxTiling.set_reduceM(m);
+    softmaxTiling.set_reduceK(per_block);
+    softmaxTiling.set_reduceSize(m * per_block);
+    softmaxTiling.set_rangeM(1);
+    softmaxTiling.set_tailM(0);
+    softmaxTiling.set_tailSplitSize(0);
+    softmaxTiling.set_tailReduceSize(0);
+}
+#endif
 
 }  // namespace AscendC
 #endif
