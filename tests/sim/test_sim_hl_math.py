@@ -423,3 +423,11 @@ def test_broadcast_shape_mismatch_is_reported(built):
                          {"z": np.zeros(PADDED, dtype)}, {"which": 83, "count": 37, "tmp_bytes": 4096})
     assert f"hl_math.cpp:{simbuild.line_of(kernel_path(built), 'broadcast-shape')}" in str(err.value)
     assert "srcShape[0] = 2 cannot broadcast to dstShape[0] = 4" in str(err.value)
+
+
+def test_api_a_soc_lacks_is_a_compile_error(pkgs, lib_cache):
+    """Sin exists for A2/A3 and 310P only (as in CANN 8.1): on 310B the kernel does not compile,
+    and the error names the API."""
+    from opkg.socs import get_soc
+    with pytest.raises(simbuild.CompileError, match="'Sin' was not declared|‘Sin’ was not declared"):
+        simbuild.build(pkgs / "hlmath", OP, OP.variant("float32"), get_soc("Ascend310B1"), lib_cache, stem="hl_math")
