@@ -83,3 +83,14 @@ def test_tmp_buffer_below_the_host_minimum_is_reported(built):
     msg = str(err.value)
     assert f"hl_softmax.cpp:{simbuild.line_of(KERNEL, 'softmax-tmp')}" in msg
     assert f"sharedTmpBuffer holds {COLS * 4 + 64 - 32} bytes but SoftMax needs at least {COLS * 4 + 64}" in msg
+
+
+def test_simple_softmax_from_softmax_statistics(built):
+    dtype = np.dtype(built.variant.dtype_of("x")).type
+    x = inputs(dtype)
+    z, s, m = run(built, x, 50, which=4)
+    v = x[:, :50].astype(np.float64)
+    sums = s[:, 0].astype(np.float64)[:, None]
+    maxes = m[:, 0].astype(np.float64)[:, None]
+    # SimpleSoftMax uses the statistics as stored (rounded to the dtype).
+    np.testing.assert_array_equal(z[:, :50], (np.exp(v - maxes) / sums).astype(np.float32).astype(dtype))

@@ -53,7 +53,7 @@ inline AscendC::SoftMaxShapeInfo softmax_shape(const AscendC::SoftMaxTiling& til
     return s;
 }
 
-template <bool nz> inline void nd_only() {
+template <bool nz> inline void nd_only() {  // used by SoftMax and SimpleSoftMax
     static_assert(!nz, "SoftMax: the sim emulates the ND format only (isDataFormatNZ = false)");
 }
 
@@ -107,9 +107,64 @@ inline void run_softmax(const AscendC::LocalTensor<T>& dst, const AscendC::Local
     if (max) mark_written(max->ptr_, uint64_t(s.srcM) * per_block * sizeof(S));
 }
 
+// SimpleSoftMax: dst = exp(x - max) / sum with the row's max and sum given (one 32-byte block per
+// row, its first element read), as a second pass after SoftMax/SoftmaxFlash computed them.
+template <class T, class S>
+inline void run_simple_softmax(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<S>& sum,
+                               const AscendC::LocalTensor<S>& max, const AscendC::LocalTensor<T>& src,
+                               const AscendC::LocalTensor<uint8_t>* tmp, const AscendC::SoftMaxTiling& tiling,
+                               const AscendC::SoftMaxShapeInfo& info, SrcLoc loc) {
+    static_assert(is_half_or_float<T>::value && is_half_or_float<S>::value, "SimpleSoftMax supports half and float");
+    const char* op = "SimpleSoftMax";
+    note(loc);
+    const AscendC::SoftMaxShapeInfo s = softmax_shape(tiling, info);
+    if (!s.srcM || !s.srcK || (uint64_t(s.srcK) * sizeof(T)) % 32 || s.oriSrcK > s.srcK) {
+        fail(loc, format("%s: shape srcM %u, srcK %u, oriSrcK %u: srcK must be a non-zero whole number of 32-byte "
+                         "blocks and oriSrcK at most srcK", op, s.srcM, s.srcK, s.oriSrcK));
+    }
+    const uint64_t need = softmax_tmp_bytes(s.srcK, sizeof(T));
+    if (tmp) check_shared_tmp(*tmp, need, op, loc);
+    else check_stack_tmp(need, op, loc);
+    const uint64_t count = uint64_t(s.srcM) * s.srcK;
+    const uint32_t per_block = 32 / sizeof(S);
+    check_count(dst, count, op, "dst", loc);
+    check_count(src, count, op, "src", loc);
+    check_count(sum, uint64_t(s.srcM) * per_block, op, "inSumTensor", loc);
+    check_count(max, uint64_t(s.srcM) * per_block, op, "inMaxTensor", loc);
+    count_vec_of<T>(op, int64_t(count));
+    for (uint32_t r = 0; r < s.srcM; ++r) {
+        const T* x = src.ptr_ + uint64_t(r) * s.srcK;
+        check_read(x, uint64_t(s.oriSrcK) * sizeof(T), op, "src", loc);
+        check_read(sum.ptr_ + uint64_t(r) * per_block, sizeof(S), op, "inSumTensor", loc);
+        check_read(max.ptr_ + uint64_t(r) * per_block, sizeof(S), op, "inMaxTensor", loc);
+        const double total = widen(sum.ptr_[uint64_t(r) * per_block]);
+        const double m = widen(max.ptr_[uint64_t(r) * per_block]);
+        T* y = dst.ptr_ + uint64_t(r) * s.srcK;
+        for (uint32_t k = 0; k < s.oriSrcK; ++k) y[k] = round_to<T>(std::exp(widen(x[k]) - m) / total);
+        mark_written(y, uint64_t(s.oriSrcK) * sizeof(T));
+    }
+}
+
 }  // namespace opkg_sim
 
 namespace AscendC {
+
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ >= 200
+#define OPKG_HL_SSM_TPL (template <typename T, bool isReuseSource = false, bool isBasicBlock = false, \
+                         bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>)
+OPKG_HL_API(OPKG_HL_SSM_TPL, SimpleSoftMax, (const LocalTensor<T>& inSumTensor, const LocalTensor<T>& inMaxTensor,
+            const LocalTensor<T>& src, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}),
+            (opkg_sim::nd_only<isDataFormatNZ>(),
+             opkg_sim::run_simple_softmax<T, T>(dst, inSumTensor, inMaxTensor, src, nullptr, tiling, softmaxShapeInfo,
+                                                loc)))
+OPKG_HL_API(OPKG_HL_SSM_TPL, SimpleSoftMax, (const LocalTensor<T>& inSumTensor, const LocalTensor<T>& inMaxTensor,
+            const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+            const SoftMaxShapeInfo& softmaxShapeInfo = {}),
+            (opkg_sim::nd_only<isDataFormatNZ>(),
+             opkg_sim::run_simple_softmax<T, T>(dst, inSumTensor, inMaxTensor, src, &sharedTmpBuffer, tiling,
+                                                softmaxShapeInfo, loc)))
+#undef OPKG_HL_SSM_TPL
+#endif
 
 #if defined(__CCE_AICORE__) && (__CCE_AICORE__ == 200 || __CCE_AICORE__ == 220)
 #define OPKG_HL_SM_TPL (template <typename T, bool isReuseSource = false, bool isBasicBlock = false, \

@@ -39,6 +39,11 @@ extern "C" __global__ __aicore__ void hl_softmax(GM_ADDR x, GM_ADDR z, GM_ADDR s
         SoftMax<T>(zl, xl, t.softmaxTiling, shape);
         Duplicate(sl, (T)0, stats);
         Duplicate(ml, (T)0, stats);
+    } else if (TILING_KEY_IS(4)) {
+        // SoftMax's sum and max, then SimpleSoftMax from them into z.
+        SoftMax<T>(zl, sl, ml, xl, tmp, t.softmaxTiling, shape);
+        Duplicate(zl, (T)0, n);
+        SimpleSoftMax<T>(zl, sl, ml, xl, tmp, t.softmaxTiling, shape);
     } else if (TILING_KEY_IS(3)) {
         // The shape from the tiling alone (every element valid).
         SoftMax<T>(zl, sl, ml, xl, t.softmaxTiling);
