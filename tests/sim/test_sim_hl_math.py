@@ -431,3 +431,21 @@ def test_api_a_soc_lacks_is_a_compile_error(pkgs, lib_cache):
     from opkg.socs import get_soc
     with pytest.raises(simbuild.CompileError, match="'Sin' was not declared|‘Sin’ was not declared"):
         simbuild.build(pkgs / "hlmath", OP, OP.variant("float32"), get_soc("Ascend310B1"), lib_cache, stem="hl_math")
+
+
+@pytest.mark.parametrize("which,axis", [(84, 1), (85, 0)])
+def test_cumsum_along_either_axis(built, which, axis):
+    dtype = dtype_of(built)
+    n = 64
+    inner = rows(dtype, n)
+    data = np.random.default_rng(which).uniform(-2, 2, (4, inner)).astype(dtype)
+    data[2, 3] = np.inf
+    x = np.zeros(PADDED, dtype)
+    x[: data.size] = data.ravel()
+    z = np.full(PADDED, 7, dtype=dtype)
+    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x, "y": x}, {"z": z},
+                     {"which": which, "count": n, "tmp_bytes": 4096})
+    with np.errstate(invalid="ignore"):
+        want = np.cumsum(data.astype(np.float32), axis=axis, dtype=np.float32).astype(dtype)
+    np.testing.assert_array_equal(z[: data.size].reshape(4, inner), want)
+    np.testing.assert_array_equal(z[data.size: data.size + inner], want[-1])     # outputLastRow

@@ -7,4 +7,5 @@
 #include "opkg_sim/hl_pad.h"
 #include "opkg_sim/hl_index.h"
 #include "opkg_sim/hl_softmax.h"
+#include "opkg_sim/hl_cumsum.h"
 #endif

@@ -160,6 +160,13 @@ inline void GetSwishTmpSize(const ge::Shape&, const uint32_t, const bool, uint32
     min = 0;
 }
 
+// CumSum: the sim needs no temporary space (CANN's figure is not public).
+inline void GetCumSumMaxMinTmpSize(const ge::Shape&, const uint32_t, const bool, const bool, uint32_t& maxValue,
+                                  uint32_t& minValue) {
+    maxValue = 0;
+    minValue = 0;
+}
+
 // ArithProgression needs no temporary space.
 inline void GetArithProgressionMaxMinTmpSize(uint32_t& maxValue, uint32_t& minValue) {
     maxValue = 0;

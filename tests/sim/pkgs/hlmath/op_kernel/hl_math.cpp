@@ -12,6 +12,8 @@ __aicore__ inline void ApplyThroughPointer(const LocalTensor<T>& z, const LocalT
     op(z, x, n);
 }
 
+constexpr CumSumConfig firstAxisCumSum = {false, false, true};
+
 class KernelHlMath {
 public:
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t padded, uint32_t count, int32_t tmpBytes,
@@ -124,6 +126,16 @@ private:
         if (TILING_KEY_IS(83)) {
             const uint32_t dstShape[2] = {4, n}, srcShape[2] = {2, 1};
             Broadcast<T, 2, 1>(z, x, dstShape, srcShape);  // @broadcast-shape
+            return;
+        }
+        if (TILING_KEY_IS(84)) {
+            CumSumInfo info{4, inner};
+            CumSum<T>(z, z[4 * inner], x, tb, info);   // the last row lands after the result
+            return;
+        }
+        if (TILING_KEY_IS(85)) {
+            CumSumInfo info{4, inner};
+            CumSum<T, firstAxisCumSum>(z, z[4 * inner], x, info);
             return;
         }
         // Whole-tensor forms on sub-views (temporaries bind to the rvalue overload).
