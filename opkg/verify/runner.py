@@ -19,11 +19,15 @@ import sys
 import traceback
 from pathlib import Path
 
+from opkg.procs import OWN_GROUP, child_env, die_with_parent
+
 CASE_MARK = "@@case "
 DEFAULT_TIMEOUT = 600.0   # seconds for all cases of one variant; verify.timeout overrides
 # The text of the NotImplementedError an imported package's golden stub raises
 # (the stub `opkg import` writes raises it).
 GOLDEN_MISSING = "opkg: golden missing"
+# signals that stop a verifier from outside; a kernel that crashes raises SEGV, BUS, ABRT, FPE...
+_STOPPED = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGKILL}
 
 
 class GoldenMissing(Exception):
@@ -35,9 +39,11 @@ def scons_action(params: dict) -> str | None:
     job_data = json.loads(Path(job).read_text())
     timeout = job_data.get("timeout") or DEFAULT_TIMEOUT
     # the job names files relative to the workspace root: run there
+    # its own process group, for the timeout below, but SCons' session, so stopping the
+    # build stops it; it dies with this thread if SCons is killed (die_with_parent)
     proc = subprocess.Popen([params.get("python") or sys.executable, "-m", "opkg.verify.runner",
                              job, report], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True, cwd=params.get("cwd"))
+                            text=True, cwd=params.get("cwd"), env=child_env(), **OWN_GROUP)
     try:
         _, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -57,6 +63,11 @@ def scons_action(params: dict) -> str | None:
     if proc.returncode == 0 and Path(report).is_file():
         return None
     case = _last_case(stderr)
+    if -proc.returncode in _STOPPED:
+        # stopped from outside (the build was interrupted, or the out-of-memory killer): no
+        # verdict on the kernel, so no report; the step fails and runs again next build
+        return (f"the verifier was stopped by {signal.Signals(-proc.returncode).name}"
+                + (f" while running case {case!r}" if case else "") + "; nothing recorded")
     if proc.returncode < 0:
         try:
             name = signal.Signals(-proc.returncode).name
@@ -83,6 +94,7 @@ def _last_case(stderr: str) -> str | None:
 
 
 def main(argv=None) -> int:
+    die_with_parent()
     job_path, report_path = (argv or sys.argv[1:])[:2]
     job = json.loads(Path(job_path).read_text())
     try:
