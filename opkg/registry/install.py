@@ -271,12 +271,13 @@ def _env(dest: Path, receipt: dict) -> dict[str, str]:
 
 def _driver_pin(manifest: Path) -> str | None:
     """The package's `toolchain.driver` pin, from the manifest inside the bundle."""
-    import yaml
+    from opkg import yamlloc
+    from opkg.errors import OpkgError
 
     try:
-        data = yaml.safe_load(manifest.read_text())
+        data = yamlloc.load_data(manifest)   # the bundle's manifest is untrusted input too
         pin = (data.get("toolchain") or {}).get("driver")
-    except (OSError, yaml.YAMLError, AttributeError):
+    except (OpkgError, AttributeError):
         return None
     return pin if isinstance(pin, str) else None
 
