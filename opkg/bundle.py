@@ -58,8 +58,8 @@ class _CappedStream:
             n = room + 1
         try:
             data = self._gz.read(n)
-        except zlib.error as exc:      # a damaged stream is an unreadable bundle, not a crash
-            raise OSError(f"damaged compressed data ({exc})") from None
+        except (zlib.error, EOFError, gzip.BadGzipFile) as exc:
+            raise self._damaged(exc) from None
         if self._gz.tell() > MAX_UNPACKED_BYTES:
             raise self._refuse()
         return data
@@ -72,8 +72,13 @@ class _CappedStream:
             raise self._refuse()
         try:
             return self._gz.seek(target)
-        except zlib.error as exc:
-            raise OSError(f"damaged compressed data ({exc})") from None
+        except (zlib.error, EOFError, gzip.BadGzipFile) as exc:
+            raise self._damaged(exc) from None
+
+    def _damaged(self, exc) -> RegistryError:
+        # A truncated or bit-flipped stream is an unreadable bundle, never a traceback.
+        return RegistryError(f"{self._path}: unreadable bundle: damaged compressed data ({exc})",
+                             hint="rebuild or re-download it")
 
     def tell(self) -> int:
         return self._gz.tell()
@@ -143,9 +148,12 @@ def read_metadata(path: Path) -> dict:
             if member.size > MAX_METADATA_BYTES:
                 raise RegistryError(f"{path}: refused: {METADATA} is {member.size} bytes",
                                     hint=f"opkg writes a few KiB of metadata; {_CAP_HINT}")
-            return json.loads(tar.extractfile(member).read())
-    except (tarfile.TarError, OSError, EOFError, json.JSONDecodeError) as exc:
+            meta = json.loads(tar.extractfile(member).read())
+    except (tarfile.TarError, OSError, EOFError, ValueError) as exc:   # ValueError: JSON, UTF-8
         raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
+    if not isinstance(meta, dict):
+        raise RegistryError(f"{path}: not an opkg bundle ({METADATA} is not a JSON object)")
+    return meta
 
 
 # Provenance that says where and when sources were built, not what was built: two bundles
@@ -194,7 +202,10 @@ def safe_extract(path: Path, dest: Path) -> list[str]:
     """Unpack a bundle into `dest`, refusing anything that could land outside it."""
     names = []
     with open_bundle(path) as tar:
-        members = tar.getmembers()
+        try:
+            members = tar.getmembers()
+        except tarfile.TarError as exc:
+            raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
         for m in members:
             _check_member(path, m)   # every entry before any is written
         dest.mkdir(parents=True, exist_ok=True)

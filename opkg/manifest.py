@@ -151,6 +151,12 @@ class _Validator:
                            "write a YAML list: [a, b] or one '- item' per line")
         return value
 
+    def word(self, value, where, what: str) -> str:
+        """A name looked up in a table: it must be a string before it can be looked up."""
+        if not isinstance(value, str):
+            raise self.err(where, f"expected {what}, got {_kind(value)}")
+        return value
+
     def number(self, value, where, *, minimum=None, maximum=None, why: str | None = None,
                finite: bool = True) -> float:
         # PyYAML (YAML 1.1) reads '1e-5' as a string; accept it since users write it that way.
@@ -352,7 +358,8 @@ class _Validator:
                 raise self.err(w + ("dtypes",), "needs at least one dtype")
             formats = tuple(self.format(f, w + ("formats", j)) for j, f in
                             enumerate(self.seq(t.get("formats", ["ND"]), w + ("formats",))))
-            param_type = t.get("param_type", "required")
+            param_type = self.word(t.get("param_type", "required"), w + ("param_type",),
+                                   "required, optional or dynamic")
             if param_type not in PARAM_TYPES:
                 raise self.err(w + ("param_type",), f"unknown param_type {param_type!r}",
                                did_you_mean(param_type, PARAM_TYPES)
@@ -361,6 +368,7 @@ class _Validator:
         return tuple(out)
 
     def dtype(self, value, where) -> str:
+        self.word(value, where, "a dtype name such as float16")
         if value in DTYPES:
             return value
         if value in DTYPE_ALIASES:
@@ -370,6 +378,7 @@ class _Validator:
                        did_you_mean(value, DTYPES) or f"known dtypes: {', '.join(DTYPES)}")
 
     def format(self, value, where) -> str:
+        self.word(value, where, "a format name such as ND")
         if value in FORMATS:
             return value
         raise self.err(where, f"unknown format {value!r}",
@@ -379,7 +388,7 @@ class _Validator:
         a = self.mapping(value, where, ("name", "type", "default", "required"),
                          required=("name", "type"))
         name = self.string(a["name"], where + ("name",), IDENT_RE, "a C identifier")
-        kind = a["type"]
+        kind = self.word(a["type"], where + ("type",), "an attr type such as float")
         if kind not in ATTR_TYPES:
             raise self.err(where + ("type",), f"unknown attr type {kind!r}",
                            did_you_mean(kind, ATTR_TYPES) or f"one of: {', '.join(ATTR_TYPES)}")
@@ -429,6 +438,7 @@ class _Validator:
     def socs(self, value) -> tuple[str, ...]:
         out = []
         for i, soc in enumerate(self.seq(value, ("socs",))):
+            self.word(soc, ("socs", i), "a SoC name such as Ascend910B1")
             if soc not in self.known_socs:
                 raise self.err(("socs", i), f"unknown SoC {soc!r}",
                                did_you_mean(soc, self.known_socs)

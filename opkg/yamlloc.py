@@ -133,7 +133,14 @@ def loads(text: str, path: Path) -> Document:
     if len(text) > MAX_BYTES:
         raise ManifestError(f"file is larger than {MAX_BYTES >> 20} MiB", location=Location(path),
                             hint="opkg's YAML files are a few KiB; is this the right file?")
-    loader = _LimitedLoader(text, path)
+    try:
+        loader = _LimitedLoader(text, path)   # its reader refuses control characters at once
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        raise ManifestError(f"invalid YAML: control character U+{exc.character:04X}",
+                            location=Location(path, line, column),
+                            hint="YAML files hold printable text only; remove it") from None
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:

@@ -104,6 +104,13 @@ def test_unreadable_scalars_name_their_place(workspace, value, message):
     assert_refused(r, "packages/addone/opkg.yaml", 3, message, "quote it")
 
 
+def test_a_control_character_names_its_place(workspace):
+    workspace.operator("addone", manifest=manifest().replace("a test operator", "a test\x1f"))
+    r = opkg_limited("query", "packages", cwd=workspace.root)
+    assert_refused(r, "packages/addone/opkg.yaml", 3, "invalid YAML: control character U+001F",
+                   "printable text only")
+
+
 def test_moderate_aliases_still_work(workspace):
     text = manifest().replace("formats: [ND]}\n  outputs", "formats: &nd [ND]}\n  outputs")
     text = text.replace("{name: z, dtypes: [float32, float16], formats: [ND]}",

@@ -105,6 +105,16 @@ MISTAKES = [
      "1e9", "verify.tolerance.float16.atol", "must be <= 1000, got 1000000000.0", "at most 1000"),
     ("golden: golden.py:golden\n", "golden: golden.py:golden\n  tolerance: {float16: {error_ratio: .nan}}\n",
      ".nan", "verify.tolerance.float16.error_ratio", "must be a finite number", None),
+    # names looked up in a table must be strings first (a list was a TypeError traceback)
+    ("[float32, float16], formats: [ND]}\n  outputs", "[[float32], float16], formats: [ND]}\n"
+     "  outputs", "[float32], float16]", "op.inputs[0].dtypes[0]",
+     "expected a dtype name such as float16, got a list", None),
+    ("formats: [ND]}\n  outputs", "formats: [{a: 1}]}\n  outputs", "{a: 1}]}\n  outputs",
+     "op.inputs[0].formats[0]", "expected a format name such as ND, got a mapping", None),
+    ("socs: [Ascend910B1]", "socs: [[Ascend910B1]]", "[Ascend910B1]]", "socs[0]",
+     "expected a SoC name such as Ascend910B1, got a list", None),
+    ("type: float, default", "type: [float], default", "[float], default", "op.attrs[0].type",
+     "expected an attr type such as float, got a list", None),
 ]
 
 

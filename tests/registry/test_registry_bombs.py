@@ -1,5 +1,6 @@
 """Archive bombs: a bundle that unpacks to far more than it weighs, or to a flood of entries, is
-refused by publish and install while it streams, as an error, never a MemoryError."""
+refused by publish and install while it streams, as an error, never a MemoryError. Damaged
+archives are errors too, never tracebacks."""
 
 from __future__ import annotations
 
@@ -131,3 +132,40 @@ def test_a_member_claiming_terabytes_is_refused_at_its_header(registry, tmp_path
     r = opkg_capped("publish", "--bundle", path, "--registry", registry, cwd=tmp_path)
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert "refused" in r.stderr and "opkg-bundle.json" in r.stderr
+
+
+def _metadata_bundle(path: Path, meta: bytes, damage=None) -> Path:
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w") as tar:
+        info = tarfile.TarInfo("opkg-bundle.json")
+        info.size, info.mtime = len(meta), FIXED_MTIME
+        tar.addfile(info, io.BytesIO(meta))
+        info = tarfile.TarInfo("lib/libx.so")
+        data = bytes(range(256)) * 64
+        info.size, info.mtime = len(data), FIXED_MTIME
+        tar.addfile(info, io.BytesIO(data))
+    blob = gzip.compress(raw.getvalue())
+    path.write_bytes(damage(blob) if damage else blob)
+    return path
+
+
+GOOD_META = json.dumps({"format": 1, "name": "bomb", "version": "1.0.0", "soc": "Ascend910B1",
+                        "toolchain": {"id": "sim"}}).encode()
+
+
+@pytest.mark.parametrize("meta, damage, message", [
+    (b'\x80{"format": 1}', None, "unreadable bundle"),                   # not UTF-8
+    (b"[1, 2]", None, "opkg-bundle.json is not a JSON object"),
+    (GOOD_META, lambda b: b[:len(b) * 2 // 3], "unreadable bundle"),    # truncated stream
+    (GOOD_META, lambda b: b[:30] + b"\xff" * 40 + b[70:], "damaged compressed data"),
+], ids=["not-utf8-metadata", "list-metadata", "truncated", "overwritten"])
+def test_damaged_archives_are_errors(registry, tmp_path, meta, damage, message):
+    path = _metadata_bundle(tmp_path / "bomb-1.0.0-Ascend910B1-sim.opkg.tgz", meta, damage)
+    r = opkg_capped("publish", "--bundle", path, "--registry", registry, cwd=tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert message in r.stderr
+    _publish_raw(Store(registry), path)
+    r = opkg_capped("install", "bomb", "--soc", "Ascend910B1", "--dest", tmp_path / "ops",
+                    "--registry", registry, cwd=tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert message in r.stderr
