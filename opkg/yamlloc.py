@@ -67,14 +67,17 @@ def load(path: Path) -> Document:
     except OSError as exc:
         raise ManifestError(f"cannot read: {exc.strerror}", location=Location(Path(path))) from None
     if len(raw) > MAX_BYTES:
-        raise ManifestError(f"file is larger than {MAX_BYTES >> 20} MiB",
-                            location=Location(Path(path)),
-                            hint="opkg's YAML files are a few KiB; is this the right file?")
+        raise _too_big(Path(path))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ManifestError("not UTF-8 text", location=Location(Path(path))) from None
     return loads(text, Path(path))
+
+
+def _too_big(path: Path) -> ManifestError:
+    return ManifestError(f"file is larger than {MAX_BYTES >> 20} MiB", location=Location(path),
+                         hint="opkg's YAML files are a few KiB; is this the right file?")
 
 
 def load_data(path: Path) -> Any:
@@ -131,8 +134,7 @@ class _LimitedLoader(yaml.SafeLoader):
 
 def loads(text: str, path: Path) -> Document:
     if len(text) > MAX_BYTES:
-        raise ManifestError(f"file is larger than {MAX_BYTES >> 20} MiB", location=Location(path),
-                            hint="opkg's YAML files are a few KiB; is this the right file?")
+        raise _too_big(path)
     try:
         loader = _LimitedLoader(text, path)   # its reader refuses control characters at once
     except yaml.reader.ReaderError as exc:

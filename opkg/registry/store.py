@@ -267,6 +267,13 @@ class Store:
 
     def commit_record(self, name: str, version: str, record: dict) -> tuple[bool, str]:
         """Create the record unless it exists. Returns (created, digest of the record file)."""
+        # What every reader would refuse is never written: a record is immutable, so a
+        # malformed one would break its version for good.
+        problem = _record_problem(record, name, version_key(version))
+        if problem:
+            raise RegistryError(f"refusing to publish {name} {version}: its record would be "
+                                f"malformed: {problem}", hint="rebuild the bundle with this "
+                                "opkg (`opkg build`) and publish again")
         data = canonical_json(record)
         final = self.record_path(name, version)
         staged, digest, _ = self._stage(data=data)

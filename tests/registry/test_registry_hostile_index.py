@@ -9,7 +9,7 @@ import json
 import pytest
 
 from opkg.registry.publish import publish_bundles
-from opkg.registry.store import Store, canonical_json, index_add
+from opkg.registry.store import Store, canonical_json, index_add, sha256_bytes
 
 
 @pytest.fixture
@@ -89,8 +89,9 @@ def _commit_hostile(registry, mutate):
     record = json.loads((registry / "records" / "add_custom" / "1.1.0.json").read_text())
     record["version"] = "2.0.0"
     mutate(record)
-    _, digest = store.commit_record("add_custom", "2.0.0", record)
-    store.update_index(lambda index: index_add(index, record, digest))
+    data = canonical_json(record)      # written by hand: publish itself refuses such a record
+    (registry / "records" / "add_custom" / "2.0.0.json").write_bytes(data)
+    store.update_index(lambda index: index_add(index, record, sha256_bytes(data)))
 
 
 @pytest.mark.parametrize("mutate, problem", [
@@ -152,3 +153,24 @@ def test_junk_in_yanks_does_not_crash_check(published, run_opkg):
     assert out.count("yank mark whose name is not a package and version") == 2
     code, out, err = run_opkg("registry", "check", "--repair", "--registry", published)
     assert code == 0 and not list((published / "yanks").rglob("*.json")), out + err
+
+
+def test_publish_never_writes_a_record_readers_would_refuse(bundles, registry, run_opkg,
+                                                            tmp_path):
+    from opkg.bundle import write_bundle
+
+    good = bundles()
+    import tarfile
+    with tarfile.open(good, "r:gz") as tar:
+        meta = json.loads(tar.extractfile("opkg-bundle.json").read())
+        files = {m.name: tar.extractfile(m).read() for m in tar if m.isfile()
+                 and m.name != "opkg-bundle.json"}
+    meta["op"]["inputs"][0].pop("dtypes")       # a prototype `opkg info` could not print
+    bad = tmp_path / "bad" / good.name
+    write_bundle(bad, {k: v for k, v in meta.items() if k != "format"}, files)
+    code, out, err = run_opkg("publish", "--bundle", bad, "--registry", registry)
+    assert code == 1, out + err
+    assert "its record would be malformed: 'op.inputs' must list tensors" in err
+    assert not list((registry / "records").rglob("*.json"))
+    code, out, err = run_opkg("registry", "check", "--registry", registry)
+    assert code == 0, out + err
