@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench clean check-gxx
+.PHONY: run test bench fuzz clean check-gxx
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
@@ -25,6 +25,10 @@ test: $(STAMP) check-gxx
 
 bench: $(STAMP) check-gxx
 	$(BIN)/python bench/run.py
+
+# Hostile input through the loaders for FUZZ_SECONDS (default 60); not part of `make test` or CI.
+fuzz: $(STAMP)
+	$(BIN)/python tests/fuzz/fuzz.py
 
 clean:
 	rm -rf out $(VENV)

@@ -15,6 +15,7 @@ import io
 import json
 import os
 import tarfile
+import zlib
 from pathlib import Path, PurePosixPath
 
 from opkg.errors import BuildError, RegistryError
@@ -24,6 +25,87 @@ METADATA = "opkg-bundle.json"
 FORMAT_VERSION = 1
 # 2000-01-01T00:00:00Z: a fixed mtime, so archives do not depend on when they were built.
 FIXED_MTIME = 946684800
+
+
+# Caps on what one bundle may unpack to, far above any real operator (a few MiB of libraries
+# and reports) and far below what hurts: a 1 MiB gzip of zeros unpacks to 1 GiB. Checked on
+# the decompressed stream as it is read, so a bomb is refused after at most the cap in CPU
+# time and never fills memory or disk.
+MAX_UNPACKED_BYTES = 256 << 20
+MAX_ENTRIES = 10_000
+MAX_METADATA_BYTES = 1 << 20
+_CAP_HINT = (f"a bundle unpacks to at most {MAX_UNPACKED_BYTES >> 20} MiB in at most "
+             f"{MAX_ENTRIES} entries; this archive is damaged or was not written by opkg")
+
+
+class _CappedStream:
+    """The decompressed bytes of a gzip'd bundle for tarfile, refusing to go past
+    MAX_UNPACKED_BYTES (a read or a seek beyond it, e.g. past a member whose header claims
+    terabytes, fails before any of it is decompressed)."""
+
+    def __init__(self, path: Path):
+        self.name = str(path)
+        self._path = path
+        self._gz = gzip.GzipFile(path, "rb")
+
+    def _refuse(self):
+        return RegistryError(f"{self._path}: refused: unpacks to more than "
+                             f"{MAX_UNPACKED_BYTES >> 20} MiB", hint=_CAP_HINT)
+
+    def read(self, n: int = -1) -> bytes:
+        room = MAX_UNPACKED_BYTES - self._gz.tell()
+        if n is None or n < 0 or n > room:
+            n = room + 1
+        try:
+            data = self._gz.read(n)
+        except (zlib.error, EOFError, gzip.BadGzipFile) as exc:
+            raise self._damaged(exc) from None
+        if self._gz.tell() > MAX_UNPACKED_BYTES:
+            raise self._refuse()
+        return data
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        target = {0: offset, 1: self._gz.tell() + offset}.get(whence)
+        if target is None:
+            raise OSError("bundles are read front to back")
+        if target > MAX_UNPACKED_BYTES:
+            raise self._refuse()
+        try:
+            return self._gz.seek(target)
+        except (zlib.error, EOFError, gzip.BadGzipFile) as exc:
+            raise self._damaged(exc) from None
+
+    def _damaged(self, exc) -> RegistryError:
+        # A truncated or bit-flipped stream is an unreadable bundle, never a traceback.
+        return RegistryError(f"{self._path}: unreadable bundle: damaged compressed data ({exc})",
+                             hint="rebuild or re-download it")
+
+    def tell(self) -> int:
+        return self._gz.tell()
+
+    def close(self) -> None:
+        self._gz.close()
+
+
+class _CappedTar(tarfile.TarFile):
+    def next(self):
+        member = super().next()
+        if member is not None and len(self.members) > MAX_ENTRIES:
+            raise RegistryError(f"{self.name}: refused: more than {MAX_ENTRIES} entries",
+                                hint=_CAP_HINT)
+        return member
+
+
+def open_bundle(path: Path) -> tarfile.TarFile:
+    """A bundle opened for reading, with the caps above enforced while it streams."""
+    stream = _CappedStream(Path(path))
+    try:
+        tar = _CappedTar(fileobj=stream, mode="r")
+    except BaseException:
+        stream.close()
+        raise
+    tar._extfileobj = False        # closing the tar closes the stream
+    return tar
 
 
 def bundle_filename(name: str, version: str, soc: str, toolchain: str) -> str:
@@ -59,13 +141,19 @@ def write_bundle(dest: Path, metadata: dict, files: dict[str, Path | bytes]) -> 
 
 def read_metadata(path: Path) -> dict:
     try:
-        with tarfile.open(path, "r:gz") as tar:
+        with open_bundle(path) as tar:
             member = tar.next()
             if member is None or member.name != METADATA or not member.isfile():
                 raise RegistryError(f"{path}: not an opkg bundle (first entry is not {METADATA})")
-            return json.loads(tar.extractfile(member).read())
-    except (tarfile.TarError, OSError, EOFError, json.JSONDecodeError) as exc:
+            if member.size > MAX_METADATA_BYTES:
+                raise RegistryError(f"{path}: refused: {METADATA} is {member.size} bytes",
+                                    hint=f"opkg writes a few KiB of metadata; {_CAP_HINT}")
+            meta = json.loads(tar.extractfile(member).read())
+    except (tarfile.TarError, OSError, EOFError, ValueError) as exc:   # ValueError: JSON, UTF-8
         raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
+    if not isinstance(meta, dict):
+        raise RegistryError(f"{path}: not an opkg bundle ({METADATA} is not a JSON object)")
+    return meta
 
 
 # Provenance that says where and when sources were built, not what was built: two bundles
@@ -79,7 +167,7 @@ def content_digest(path: Path) -> str:
     import hashlib
 
     h = hashlib.sha256()
-    with tarfile.open(path, "r:gz") as tar:
+    with open_bundle(path) as tar:
         for m in tar:
             if not m.isfile() or m.name == "provenance.json":
                 continue
@@ -96,7 +184,7 @@ def content_digest(path: Path) -> str:
 def check_members(path: Path) -> None:
     """Refuse a bundle that holds anything but plain files and directories at safe paths."""
     try:
-        with tarfile.open(path, "r:gz") as tar:
+        with open_bundle(path) as tar:
             for m in tar.getmembers():
                 _check_member(path, m)
     except (tarfile.TarError, OSError, EOFError) as exc:
@@ -113,8 +201,11 @@ def _check_member(path: Path, m: tarfile.TarInfo) -> None:
 def safe_extract(path: Path, dest: Path) -> list[str]:
     """Unpack a bundle into `dest`, refusing anything that could land outside it."""
     names = []
-    with tarfile.open(path, "r:gz") as tar:
-        members = tar.getmembers()
+    with open_bundle(path) as tar:
+        try:
+            members = tar.getmembers()
+        except tarfile.TarError as exc:
+            raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
         for m in members:
             _check_member(path, m)   # every entry before any is written
         dest.mkdir(parents=True, exist_ok=True)

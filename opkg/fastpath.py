@@ -74,6 +74,8 @@ def _content(path: str, sig: list[int]) -> str | None:
     try:
         if sig[4] & 0o170000 == 0o040000:
             data = "\0".join(sorted(os.listdir(path))).encode()
+        elif sig[4] & 0o170000 == 0o120000:     # a link to a directory: where it points
+            data = os.readlink(path).encode()
         else:
             with open(path, "rb") as fh:
                 data = fh.read()
@@ -89,31 +91,45 @@ def _stat(path: str) -> list[int] | None:
         return None
 
 
-def _walk(root: str, out: dict, skip: set[str]) -> None:
-    """Stat every directory and file below root (following symlinks, as the compiler does;
-    a directory reached twice, e.g. through a symlink cycle, is walked once)."""
+def _walk(root: str, out: dict, skip: set[str], outward: list | None = None) -> None:
+    """Stat every directory and file below root. A link to a file is followed (its target is
+    what the compiler reads); a link to a directory is never walked: one into root is walked at
+    its real place anyway, one out of root is listed in `outward` (a link to / would otherwise
+    walk the whole file system, /proc included), which keeps the fast path from claiming a
+    null build it cannot prove."""
+    real_root = os.path.realpath(root)
     stack = [root]
-    seen: set[tuple[int, int]] = set()
     while stack:
         d = stack.pop()
         try:
-            entries = os.scandir(d)
+            with os.scandir(d) as entries:
+                found = list(entries)
         except OSError:
             out[d] = None
             continue
-        with entries:
-            for e in entries:
-                if e.name in SKIP_DIRS or e.path in skip:
-                    continue
-                try:
-                    st = e.stat()
-                except OSError:
-                    out[e.path] = None
-                    continue
-                out[e.path] = _sig(st)
-                if e.is_dir() and (st.st_dev, st.st_ino) not in seen:
-                    seen.add((st.st_dev, st.st_ino))
-                    stack.append(e.path)
+        for e in found:
+            if e.name in SKIP_DIRS or e.path in skip:
+                continue
+            try:
+                link = e.is_symlink()
+                st = e.stat(follow_symlinks=not link or not _is_dir_link(e.path))
+            except OSError:
+                out[e.path] = None
+                continue
+            out[e.path] = _sig(st)
+            if link and _is_dir_link(e.path):
+                target = os.path.realpath(e.path)
+                if os.path.commonpath([real_root, target]) != real_root and outward is not None:
+                    outward.append(e.path)
+            elif e.is_dir(follow_symlinks=False):
+                stack.append(e.path)
+
+
+def _is_dir_link(path: str) -> bool:
+    try:
+        return os.path.isdir(path)      # follows the link
+    except OSError:
+        return False
 
 
 def request_key(patterns, cwd: Path, **options) -> str:
@@ -192,19 +208,20 @@ def snapshot(ws, now_ns: int | None = None) -> dict | None:
     now = time.time_ns() if now_ns is None else now_ns
     git = _git_start(ws.root)
     files: dict[str, list[int] | None] = {}
+    outward: list[str] = []
     skip = {str(ws.settings.output_dir)}
     for root in ws.settings.package_roots:
         files[str(root)] = _stat(str(root))
         if files[str(root)] is not None:
-            _walk(str(root), files, skip)
+            _walk(str(root), files, skip, outward)
     for name in WORKSPACE_FILES:
         files[str(ws.root / name)] = _stat(str(ws.root / name))
     for name in WORKSPACE_DIRS:
         d = str(ws.root / name)
         files[d] = _stat(d)
         if files[d] is not None:
-            _walk(d, files, skip)
-    _walk(str(OPKG_DIR), files, set())
+            _walk(d, files, skip, outward)
+    _walk(str(OPKG_DIR), files, set(), outward)
     cxx = _compiler(env)
     if cxx:
         files[cxx] = _stat(cxx)
@@ -215,6 +232,7 @@ def snapshot(ws, now_ns: int | None = None) -> dict | None:
         "compiler": cxx,
         "files": files,
         "git": _git_finish(git),
+        "outward_links": sorted(outward),
     }
     snap["racy"] = _racy_digests(files, now)
     return snap
@@ -226,6 +244,9 @@ def _racy_digests(files: dict, now_ns: int) -> dict[str, str | None]:
 
 def difference(old: dict, new: dict) -> str | None:
     """Why `new` is not provably the same as `old`, or None when it is."""
+    if new.get("outward_links"):
+        return (f"{new['outward_links'][0]} links to a directory outside its tree, which the "
+                "fast path does not walk")
     oe, ne = old.get("env", {}), new.get("env", {})
     for name in sorted(set(oe) | set(ne)):
         if oe.get(name) != ne.get(name):

@@ -30,28 +30,31 @@ class Graph:
         self._check_cycles()
 
     def _check_cycles(self) -> None:
-        state: dict[str, int] = {}      # 1 = on the stack, 2 = done
-        stack: list[str] = []
-
-        def visit(node: str) -> None:
-            state[node] = 1
-            stack.append(node)
-            for dep in self.edges[node]:
-                if state.get(dep) == 1:
-                    cycle = stack[stack.index(dep):] + [dep]
-                    pkg = self.packages[node]
-                    raise GraphError("dependency cycle: " + " -> ".join(cycle),
-                                     location=Location(pkg.manifest_path), field="deps",
-                                     hint="packages must form a DAG; move the shared part into "
-                                          "a library package both depend on")
-                if dep not in state:
-                    visit(dep)
-            stack.pop()
-            state[node] = 2
-
-        for label in sorted(self.edges):
-            if label not in state:
-                visit(label)
+        # Depth-first with an explicit stack: a chain of thousands of packages must not end in
+        # Python's recursion limit.
+        state: dict[str, int] = {}      # 1 = on the path, 2 = done
+        for root in sorted(self.edges):
+            if root in state:
+                continue
+            state[root] = 1
+            path, stack = [root], [iter(self.edges[root])]
+            while stack:
+                for dep in stack[-1]:
+                    if state.get(dep) == 1:
+                        cycle = path[path.index(dep):] + [dep]
+                        pkg = self.packages[path[-1]]
+                        raise GraphError("dependency cycle: " + " -> ".join(cycle),
+                                         location=Location(pkg.manifest_path), field="deps",
+                                         hint="packages must form a DAG; move the shared part "
+                                              "into a library package both depend on")
+                    if dep not in state:
+                        state[dep] = 1
+                        path.append(dep)
+                        stack.append(iter(self.edges[dep]))
+                        break
+                else:
+                    state[path.pop()] = 2
+                    stack.pop()
 
     def deps(self, label: str, transitive: bool = True) -> list[str]:
         """Dependencies of `label`, nearest first, each once."""
@@ -75,14 +78,21 @@ class Graph:
     def closure(self, labels) -> list[str]:
         """`labels` and everything they depend on, dependencies before dependents."""
         order: list[str] = []
-
-        def visit(label: str) -> None:
-            if label in order:
-                return
-            for dep in self.edges[label]:
-                visit(dep)
-            order.append(label)
-
+        placed: set[str] = set()
         for label in labels:
-            visit(label)
+            if label in placed:
+                continue
+            path, stack = [label], [iter(self.edges[label])]   # no recursion: see above
+            while stack:
+                for dep in stack[-1]:
+                    if dep not in placed:
+                        path.append(dep)
+                        stack.append(iter(self.edges[dep]))
+                        break
+                else:
+                    node = path.pop()
+                    stack.pop()
+                    if node not in placed:
+                        placed.add(node)
+                        order.append(node)
         return order

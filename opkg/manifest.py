@@ -8,6 +8,7 @@ module checks dependencies between the packages loaded here. docs/manifest.md is
 from __future__ import annotations
 
 import ast
+import math
 import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -32,6 +33,12 @@ DEFAULT_TOLERANCE = {
     "bfloat16": {"rtol": 2.0 ** -7, "atol": 2.0 ** -7, "error_ratio": 2.0 ** -7},
 }
 EXACT = {"rtol": 0.0, "atol": 0.0, "error_ratio": 0.0}
+# Bounds on what a manifest may ask for: a tolerance this wide lets any kernel pass (atol: .inf
+# passes one that writes garbage), a timeout this long is a hang nobody waits for.
+MAX_TOLERANCE = {"rtol": 1.0, "atol": 1000.0}
+TOLERANCE_HINT = ("rtol is a share of |expected| (at most 1), atol an absolute difference (at "
+                  "most 1000); CANN's rule for float16 is 1.0e-3")
+MAX_TIMEOUT = 86400
 
 
 @dataclass(frozen=True)
@@ -147,7 +154,14 @@ class _Validator:
                            "write a YAML list: [a, b] or one '- item' per line")
         return value
 
-    def number(self, value, where, *, minimum=None) -> float:
+    def word(self, value, where, what: str) -> str:
+        """A name looked up in a table: it must be a string before it can be looked up."""
+        if not isinstance(value, str):
+            raise self.err(where, f"expected {what}, got {_kind(value)}")
+        return value
+
+    def number(self, value, where, *, minimum=None, maximum=None, why: str | None = None,
+               finite: bool = True) -> float:
         # PyYAML (YAML 1.1) reads '1e-5' as a string; accept it since users write it that way.
         if isinstance(value, str):
             try:
@@ -156,9 +170,19 @@ class _Validator:
                 pass
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.err(where, f"expected a number, got {_kind(value)}")
-        if minimum is not None and value < minimum:
-            raise self.err(where, f"must be >= {minimum}, got {value}")
-        return float(value)
+        try:
+            number = float(value)
+        except OverflowError:            # an integer with hundreds of digits
+            number = math.inf
+        if finite and not math.isfinite(number):
+            # .nan compares false with everything, so it would slip past every bound below
+            raise self.err(where, f"must be a finite number, got {value}",
+                           why or "write an ordinary number")
+        if minimum is not None and number < minimum:
+            raise self.err(where, f"must be >= {minimum}, got {value}", why)
+        if maximum is not None and number > maximum:
+            raise self.err(where, f"must be <= {maximum:g}, got {value}", why)
+        return number
 
     def file(self, value, where, suffixes=None) -> Path:
         rel = self.string(value, where, what="a path relative to the package")
@@ -361,7 +385,8 @@ class _Validator:
                 raise self.err(w + ("dtypes",), "needs at least one dtype")
             formats = tuple(self.format(f, w + ("formats", j)) for j, f in
                             enumerate(self.seq(t.get("formats", ["ND"]), w + ("formats",))))
-            param_type = t.get("param_type", "required")
+            param_type = self.word(t.get("param_type", "required"), w + ("param_type",),
+                                   "required, optional or dynamic")
             if param_type not in PARAM_TYPES:
                 raise self.err(w + ("param_type",), f"unknown param_type {param_type!r}",
                                did_you_mean(param_type, PARAM_TYPES)
@@ -370,6 +395,7 @@ class _Validator:
         return tuple(out)
 
     def dtype(self, value, where) -> str:
+        self.word(value, where, "a dtype name such as float16")
         if value in DTYPES:
             return value
         if value in DTYPE_ALIASES:
@@ -379,6 +405,7 @@ class _Validator:
                        did_you_mean(value, DTYPES) or f"known dtypes: {', '.join(DTYPES)}")
 
     def format(self, value, where) -> str:
+        self.word(value, where, "a format name such as ND")
         if value in FORMATS:
             return value
         raise self.err(where, f"unknown format {value!r}",
@@ -388,7 +415,7 @@ class _Validator:
         a = self.mapping(value, where, ("name", "type", "default", "required"),
                          required=("name", "type"))
         name = self.string(a["name"], where + ("name",), IDENT_RE, "a C identifier")
-        kind = a["type"]
+        kind = self.word(a["type"], where + ("type",), "an attr type such as float")
         if kind not in ATTR_TYPES:
             raise self.err(where + ("type",), f"unknown attr type {kind!r}",
                            did_you_mean(kind, ATTR_TYPES) or f"one of: {', '.join(ATTR_TYPES)}")
@@ -407,7 +434,7 @@ class _Validator:
             return [self.attr_value(kind[5:], v, where + (i,))
                     for i, v in enumerate(self.seq(value, where))]
         if kind == "float":
-            return self.number(value, where)
+            return self.number(value, where, finite=False)   # a clamp bound may well be .inf
         if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
             return value
         if kind == "bool" and isinstance(value, bool):
@@ -438,6 +465,7 @@ class _Validator:
     def socs(self, value) -> tuple[str, ...]:
         out = []
         for i, soc in enumerate(self.seq(value, ("socs",))):
+            self.word(soc, ("socs", i), "a SoC name such as Ascend910B1")
             if soc not in self.known_socs:
                 raise self.err(("socs", i), f"unknown SoC {soc!r}",
                                did_you_mean(soc, self.known_socs)
@@ -456,7 +484,9 @@ class _Validator:
             if not isinstance(data.get(key, False), bool):
                 raise self.err(w + (key,), "expected true or false")
         modes = SimModes(**{key: data.get(key, False) for key in mode_keys})
-        timeout = self.number(data["timeout"], w + ("timeout",), minimum=1) \
+        timeout = self.number(data["timeout"], w + ("timeout",), minimum=1,
+                              maximum=MAX_TIMEOUT, why=f"seconds for all cases of one variant, "
+                              f"1 to {MAX_TIMEOUT} (a day)") \
             if data.get("timeout") is not None else None
         golden = self.string(data["golden"], w + ("golden",), what="'file.py:function'")
         if golden.count(":") != 1:
@@ -488,7 +518,8 @@ class _Validator:
             t = self.mapping(tol, tw, ("rtol", "atol", "error_ratio"))
             base = DEFAULT_TOLERANCE.get(dtype, EXACT)
             tolerance[dtype] = Tolerance(**{
-                k: self.number(t[k], tw + (k,), minimum=0) if k in t else base[k]
+                k: self.number(t[k], tw + (k,), minimum=0, maximum=MAX_TOLERANCE.get(k),
+                               why=TOLERANCE_HINT) if k in t else base[k]
                 for k in ("rtol", "atol", "error_ratio")})
             if tolerance[dtype].error_ratio > 0.5:
                 # a share of wrong elements, so above 1 nothing could ever fail

@@ -273,15 +273,22 @@ def test_a_visible_cann_installation_disables_the_fast_path(workspace, monkeypat
     assert fastpath.snapshot(ws) is None
 
 
-def test_symlink_cycles_are_walked_once_and_linked_files_are_seen(workspace, tmp_path):
+def test_directory_links_are_not_walked_and_outward_ones_disable_the_fast_path(workspace,
+                                                                              tmp_path):
     ws = _snap_ws(workspace)
     pkg = workspace.root / "packages/one"
-    (pkg / "loop").symlink_to(pkg)                     # a cycle
+    (pkg / "loop").symlink_to(pkg)                     # a cycle: its target is walked anyway
+    (pkg / "header.h").symlink_to(pkg / "opkg.yaml")   # a link to a file is followed
+    snap = fastpath.snapshot(ws)
+    assert not [p for p in snap["files"] if "/loop/" in p]
+    assert snap["outward_links"] == []
+    assert fastpath.difference(snap, fastpath.snapshot(ws)) is None
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "extra.h").write_text("#define A 1\n")
-    (pkg / "linked").symlink_to(outside)
-    old = fastpath.snapshot(ws)
-    assert str(pkg / "linked" / "extra.h") in old["files"]
-    (outside / "extra.h").write_text("#define A 22\n")
-    assert fastpath.difference(old, fastpath.snapshot(ws)) is not None
+    (pkg / "linked").symlink_to(outside)               # out of the package root: not walked
+    snap = fastpath.snapshot(ws)
+    assert str(pkg / "linked" / "extra.h") not in snap["files"]
+    assert snap["outward_links"] == [str(pkg / "linked")]
+    # what is behind it cannot be proven unchanged, so the fast path never answers
+    assert "links to a directory outside its tree" in fastpath.difference(snap, snap)

@@ -82,3 +82,18 @@ def test_duplicate_op_types_are_refused(workspace):
         workspace.load().packages
     assert "op type 'AddOne' is already defined by //packages/addone" in info.value.message
     assert info.value.location.line == 5
+
+
+def test_a_chain_of_thousands_of_packages_is_no_recursion_error(workspace):
+    from tests.conftest import opkg
+
+    n = 1500      # past Python's recursion limit of 1000
+    for i in range(n):
+        workspace.library(f"l{i}", deps=[f"//packages/l{i + 1}"] if i + 1 < n else [])
+    r = opkg("query", "deps", "//packages/l0", cwd=workspace.root)
+    assert r.returncode == 0 and "RecursionError" not in r.stderr, r.stderr[-2000:]
+    assert len(r.stdout.split()) == n - 1
+    workspace.library(f"l{n - 1}", deps=["//packages/l0"])          # close the loop
+    r = opkg("query", "deps", "//packages/l0", cwd=workspace.root)
+    assert r.returncode == 2 and "RecursionError" not in r.stderr, r.stderr[-2000:]
+    assert "dependency cycle: //packages/l0 -> //packages/l1 -> " in r.stderr

@@ -88,6 +88,36 @@ MISTAKES = [
      "0.5", "verify.timeout", "must be >= 1, got 0.5", None),
     ("golden: golden.py:golden\n", "golden: golden.py:golden\n  tolerance: {float32: {error_ratio: 0.75}}\n",
      "0.75", "verify.tolerance.float32.error_ratio", "would let a wrong kernel pass", "at most 0.5"),
+    # .nan slips past every comparison; .inf and 1e300 are a hang nobody waits for
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  timeout: .nan\n",
+     ".nan", "verify.timeout", "must be a finite number, got nan", "seconds for all cases"),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  timeout: .inf\n",
+     ".inf", "verify.timeout", "must be a finite number, got inf", "1 to 86400"),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  timeout: 1e300\n",
+     "1e300", "verify.timeout", "must be <= 86400, got 1e+300", "seconds for all cases"),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  timeout: " + "9" * 400 + "\n",
+     "9999", "verify.timeout", "must be a finite number", None),
+    # atol: .inf passed a kernel that writes garbage
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  tolerance: {float32: {atol: .inf}}\n",
+     ".inf}", "verify.tolerance.float32.atol", "must be a finite number", "atol an absolute"),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  tolerance: {float32: {rtol: .inf}}\n",
+     ".inf}", "verify.tolerance.float32.rtol", "must be a finite number", "at most 1"),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  tolerance: {float16: {rtol: 1.0e+30}}\n",
+     "1.0e+30", "verify.tolerance.float16.rtol", "must be <= 1, got 1e+30", "share of |expected|"),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  tolerance: {float16: {atol: 1e9}}\n",
+     "1e9", "verify.tolerance.float16.atol", "must be <= 1000, got 1000000000.0", "at most 1000"),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  tolerance: {float16: {error_ratio: .nan}}\n",
+     ".nan", "verify.tolerance.float16.error_ratio", "must be a finite number", None),
+    # names looked up in a table must be strings first (a list was a TypeError traceback)
+    ("[float32, float16], formats: [ND]}\n  outputs", "[[float32], float16], formats: [ND]}\n"
+     "  outputs", "[float32], float16]", "op.inputs[0].dtypes[0]",
+     "expected a dtype name such as float16, got a list", None),
+    ("formats: [ND]}\n  outputs", "formats: [{a: 1}]}\n  outputs", "{a: 1}]}\n  outputs",
+     "op.inputs[0].formats[0]", "expected a format name such as ND, got a mapping", None),
+    ("socs: [Ascend910B1]", "socs: [[Ascend910B1]]", "[Ascend910B1]]", "socs[0]",
+     "expected a SoC name such as Ascend910B1, got a list", None),
+    ("type: float, default", "type: [float], default", "[float], default", "op.attrs[0].type",
+     "expected an attr type such as float, got a list", None),
 ]
 
 

@@ -18,7 +18,7 @@ from opkg.cli._registry import emit_json, json_option, open_store, registry_opti
               help="Install root (default: <workspace>/installed). CANN bundles go to "
                    "DEST/vendors/<vendor>, the layout ASCEND_CUSTOM_OPP_PATH expects.")
 @click.option("--force", is_flag=True, help="Install even if the local CANN/driver check fails "
-              "or files owned by another package would be overwritten.")
+              "or files opkg did not install (or another package owns) would be overwritten.")
 @registry_option
 @json_option
 def install(requirement, soc, toolchain, dest, force, registry, as_json):

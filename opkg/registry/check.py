@@ -10,11 +10,13 @@ it keeps the digests the index already holds, so a tampered record stays reporte
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 
-from opkg.errors import RegistryError
-from opkg.registry.store import DIGEST_RE, Store, parse_record, sha256_bytes
+from opkg.errors import RegistryError, UsageError
+from opkg.registry.store import (DIGEST_RE, NAME_RE, Store, entry_problem, parse_record,
+                                 sha256_bytes, version_key)
 
 STALE_TMP_SECONDS = 3600
 
@@ -114,21 +116,22 @@ def check(store: Store, *, repair: bool = False) -> Report:
             warn(store.blobs, f"{len(orphans)} blob(s) no record refers to (left by interrupted "
                               "or refused publishes; harmless)")
 
-    if store.yanks.is_dir():
-        for pkg in sorted(store.yanks.iterdir()):
-            for f in sorted(pkg.glob("*.json")) if pkg.is_dir() else []:
-                key = f.name[:-len(".json")]
-                try:
-                    store.read_yank(pkg.name, key)
-                except RegistryError as exc:
-                    err(f, exc.message)
-                    continue
-                if (pkg.name, key) not in records:
-                    warn(f, "yank mark for a version that has no record")
-                elif index is not None:
-                    entry = index["packages"].get(pkg.name, {}).get("versions", {}).get(key)
-                    if entry and not entry.get("yanked"):
-                        warn(f, "yanked, but the index does not say so yet (`--repair` updates it)")
+    for name, key, f in _yank_files(store):
+        if not _valid_key(name, key):
+            warn(f, "yank mark whose name is not a package and version (`--repair` removes it)")
+            continue
+        try:
+            store.read_yank(name, key)
+        except RegistryError as exc:
+            err(f, exc.message)
+            continue
+        if (name, key) not in records:
+            warn(f, "yank mark for a version that has no record (`--repair` removes it, so a "
+                    "republish does not inherit it)")
+        elif index is not None:
+            entry = index["packages"].get(name, {}).get("versions", {}).get(key)
+            if entry and not entry.get("yanked"):
+                warn(f, "yanked, but the index does not say so yet (`--repair` updates it)")
 
     if store.tmp.is_dir():
         leftovers = list(store.tmp.iterdir())
@@ -147,6 +150,9 @@ def _repair(store: Store) -> list[str]:
         rebuild = False
     except RegistryError:
         rebuild = True
+    # From a malformed index, keep the record digests of the entries that are still well
+    # formed: they are what a tampered record is caught by.
+    salvaged = _salvage(store) if rebuild else {}
 
     def drop_dangling(index: dict) -> None:
         for name in list(index["packages"]):
@@ -158,12 +164,23 @@ def _repair(store: Store) -> list[str]:
             if not versions:
                 del index["packages"][name]
 
+    def rebuild_from_records(index: dict) -> None:
+        for (name, key), entry in salvaged.items():
+            found = index["packages"].get(name, {}).get("versions", {}).get(key)
+            if found is not None:
+                found["record"] = entry["record"]
+
     before = set() if rebuild else {
         (n, k) for n, p in store.load_index()["packages"].items() for k in p["versions"]}
-    index = store.update_index(drop_dangling, rebuild=rebuild)
+    index = store.update_index(rebuild_from_records if rebuild else drop_dangling,
+                               rebuild=rebuild)
     if rebuild:
-        done.append("rebuilt the index from the version records (the malformed index held "
-                    "their digests; the records are now trusted as they are)")
+        kept = sum(1 for n, k in salvaged if k in index["packages"].get(n, {}).get("versions", {}))
+        done.append("rebuilt the index from the version records (the malformed index's "
+                    f"digests kept for {kept} well-formed entr{'y' if kept == 1 else 'ies'}; "
+                    "other records are trusted as they are)")
+    with store.lock():
+        done += _drop_stale_yanks(store)
     for n, p in index["packages"].items():
         for k in p["versions"]:
             if (n, k) not in before and not rebuild:
@@ -178,3 +195,45 @@ def _repair(store: Store) -> list[str]:
             except OSError:
                 pass
     return done
+
+
+def _salvage(store: Store) -> dict[tuple[str, str], dict]:
+    """(name, key) -> entry, for each well-formed entry of a malformed index."""
+    try:
+        data = json.loads(store.index_path.read_bytes())
+        pkgs = data["packages"]
+        return {(name, key): e for name, pkg in pkgs.items() if NAME_RE.match(str(name))
+                for key, e in pkg["versions"].items() if entry_problem(key, e) is None}
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return {}
+
+
+def _drop_stale_yanks(store: Store) -> list[str]:
+    """Remove yank marks of versions that have no record, so a version republished under the
+    same number starts unyanked (a mark is only written for a version that has a record)."""
+    done = []
+    for pkg, key, path in _yank_files(store):
+        if _valid_key(pkg, key) and store.record_path(pkg, key).is_file():
+            continue
+        try:
+            path.unlink()
+            done.append(f"removed yank mark {pkg}/{key}: the version has no record")
+        except OSError:
+            pass
+    return done
+
+
+def _yank_files(store: Store):
+    if not store.yanks.is_dir():
+        return
+    for pkg in sorted(store.yanks.iterdir()):
+        for f in sorted(pkg.glob("*.json")) if pkg.is_dir() else []:
+            yield pkg.name, f.name[:-len(".json")], f
+
+
+def _valid_key(name: str, key: str) -> bool:
+    """A yanks/ or records/ file name that names a package and a version in normal form."""
+    try:
+        return bool(NAME_RE.match(name)) and version_key(key) == key
+    except UsageError:
+        return False

@@ -27,7 +27,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from opkg.bundle import read_metadata, safe_extract
 from opkg.errors import RegistryError, ToolchainError, UsageError, did_you_mean
 from opkg.fsutil import atomic_write_json
-from opkg.registry.store import Store, VersionEntry, sha256_file, version_key
+from opkg.registry.store import DIGEST_RE, Store, VersionEntry, sha256_file, version_key
 
 _REQ_RE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*(.*?)\s*$")
 RECEIPTS = Path(".opkg") / "installed"
@@ -145,16 +145,20 @@ def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: 
     warnings = list(sel.warnings)
 
     dest = Path(dest)
-    receipt_path = dest / RECEIPTS / f"{name}.json"
-    old = _read_receipt(receipt_path)
-    if old and old.get("blob") == b["blob"] and _intact(dest, old):
-        return Installed(name, version, soc, tc_id, dest, "unchanged", len(old["files"]),
-                         warnings, _env(dest, old))
-
-    work = dest / ".opkg" / f"tmp-{os.getpid()}"
+    try:
+        receipt_path = _under(dest, str(RECEIPTS / f"{name}.json"))
+        old = _read_receipt(receipt_path, name)
+        if old and old.get("blob") == b["blob"] and _intact(dest, old):
+            return Installed(name, version, soc, tc_id, dest, "unchanged", len(old["files"]),
+                             warnings, _env(dest, old))
+        work = _under(dest, f".opkg/tmp-{os.getpid()}")
+    except OSError as exc:
+        raise RegistryError(f"cannot install into {dest}: {exc.strerror or exc}"
+                            f" ({exc.filename or dest})",
+                            hint="check the directory's permissions or choose --dest DIR") from None
     try:
         shutil.rmtree(work, ignore_errors=True)
-        work.mkdir(parents=True)
+        _mkdirs_under(dest, f"{work.relative_to(dest)}/-")   # DEST/.opkg/tmp-<pid>/
         copy = work / "bundle.opkg.tgz"
         blob = store.blob_path(b["blob"])
         if not blob.is_file():
@@ -184,19 +188,20 @@ def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: 
                 warnings.append(f"--force: installing although {exc.message}")
         placed = {m: _target(name, m) for m in members}
         _check_conflicts(dest, name, placed.values(), set((old or {}).get("files", {})), force,
-                         warnings)
+                         warnings, {rel: stage / m for m, rel in placed.items()})
         for member, rel in sorted(placed.items()):
-            target = dest / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
+            target = _under(dest, rel)
+            _mkdirs_under(dest, rel)
             if target.is_dir() and not target.is_symlink():
                 raise RegistryError(f"cannot install {target}: a directory is in the way")
-            os.replace(stage / member, target)
-        new_files = {rel: sha256_file(dest / rel) for rel in placed.values()}
+            os.replace(stage / member, target)   # replaces a link itself, never its target
+        new_files = {rel: sha256_file(_under(dest, rel)) for rel in placed.values()}
         for rel in (old or {}).get("files", {}):
             if rel not in new_files:
-                (dest / rel).unlink(missing_ok=True)
+                _under(dest, rel).unlink(missing_ok=True)
         receipt = {"name": name, "version": version, "soc": soc, "toolchain": b["toolchain"],
                    "blob": b["blob"], "files": dict(sorted(new_files.items()))}
+        _mkdirs_under(dest, str(RECEIPTS / f"{name}.json"))
         atomic_write_json(receipt_path, receipt)
     except OSError as exc:
         raise RegistryError(f"cannot install into {dest}: {exc.strerror or exc}"
@@ -219,22 +224,27 @@ def _target(name: str, member: str) -> str:
 
 
 def _check_conflicts(dest: Path, name: str, targets, mine: set[str], force: bool,
-                     warnings: list[str]) -> None:
+                     warnings: list[str], staged: dict[str, Path]) -> None:
     """Refuse to overwrite a file another installed package owns (two packages sharing a
-    CANN vendor tree) or one nobody installed."""
+    CANN vendor tree) or one nobody installed, even inside DEST/<name>/ (DEST may be a
+    directory the user keeps other things in). A file that already holds exactly what would
+    be written is no clash: that is what an install killed before its receipt leaves."""
     owners = {}
     receipts = dest / RECEIPTS
     if receipts.is_dir():
         for r in receipts.glob("*.json"):
-            data = _read_receipt(r)
+            data = _read_receipt(r, r.name[:-len(".json")])
             if data and data.get("name") != name:
                 for f in data.get("files", {}):
                     owners[f] = data["name"]
     clashes = []
     for rel in targets:
+        path = _under(dest, rel)
         if rel in owners:
             clashes.append(f"{rel} (installed by {owners[rel]})")
-        elif (dest / rel).exists() and rel not in mine and not rel.startswith(name + "/"):
+        elif os.path.lexists(path) and rel not in mine and not (
+                path.is_file() and not path.is_symlink()
+                and sha256_file(path) == sha256_file(staged[rel])):
             clashes.append(f"{rel} (not installed by opkg)")
     if clashes and not force:
         raise RegistryError(f"installing {name} would overwrite files it does not own:\n  "
@@ -244,18 +254,79 @@ def _check_conflicts(dest: Path, name: str, targets, mine: set[str], force: bool
         warnings.append(f"--force: overwrote {len(clashes)} file(s) owned by others")
 
 
-def _read_receipt(path: Path) -> dict | None:
+def _read_receipt(path: Path, name: str) -> dict | None:
+    """The receipt of package `name`, None when there is none. Its file list decides what an
+    upgrade deletes, so an entry that could point outside DEST makes it an error, not data."""
     try:
         data = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+    except FileNotFoundError:
         return None
-    return data if isinstance(data, dict) and isinstance(data.get("files"), dict) else None
+    except (OSError, ValueError) as exc:
+        problem = f"unreadable ({exc.strerror if isinstance(exc, OSError) else exc})"
+    else:
+        problem = _receipt_problem(data, name)
+    if problem:
+        raise RegistryError(f"{path}: malformed install receipt: {problem}",
+                            hint="it was edited or damaged; delete it, then install again with "
+                                 "--force to take over the files it listed")
+    return data
+
+
+def _receipt_problem(data, name: str) -> str | None:
+    if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
+        return "expected an object with 'files'"
+    if data.get("name") != name:
+        return f"names package {data.get('name')!r} but is stored as {name!r}"
+    for rel, digest in data["files"].items():
+        if not _safe_rel(rel):
+            return f"file {rel!r} is not a plain path inside the install directory"
+        if not isinstance(digest, str) or not DIGEST_RE.match(digest):
+            return f"file {rel!r}: its digest is not a sha256 digest"
+    return None
+
+
+def _safe_rel(rel) -> bool:
+    p = PurePosixPath(rel) if isinstance(rel, str) else None
+    return bool(p is not None and p.parts and not p.is_absolute() and "\\" not in rel
+                and not any(part in ("..", ".") for part in p.parts) and str(p) == rel)
+
+
+def _under(dest: Path, rel: str) -> Path:
+    """DEST/rel, refusing a path that could leave DEST: `rel` must be plain and relative, and
+    no directory between DEST and the file may be a symbolic link (a link at DEST/<name>
+    would otherwise carry every file of the package wherever it points)."""
+    if not _safe_rel(rel):
+        raise RegistryError(f"refusing to touch {rel!r}: not a plain path inside {dest}")
+    here = dest
+    for part in PurePosixPath(rel).parts[:-1]:
+        here = here / part
+        if here.is_symlink():
+            raise RegistryError(f"cannot install into {dest}: {here} is a symbolic link "
+                                f"(to {os.readlink(here)})", hint="opkg never follows links "
+                                "out of DEST; remove the link or choose another --dest")
+    return dest / rel
+
+
+def _mkdirs_under(dest: Path, rel: str) -> None:
+    """Create the directories of DEST/rel one by one, each checked to be a real directory."""
+    dest.mkdir(parents=True, exist_ok=True)
+    here = dest
+    for part in PurePosixPath(rel).parts[:-1]:
+        here = here / part
+        try:
+            here.mkdir()
+        except FileExistsError:
+            pass
+        if here.is_symlink() or not here.is_dir():
+            raise RegistryError(f"cannot install into {dest}: {here} is not a directory",
+                                hint="opkg never follows links out of DEST; move it aside or "
+                                     "choose another --dest")
 
 
 def _intact(dest: Path, receipt: dict) -> bool:
     for rel, digest in receipt["files"].items():
-        path = dest / rel
-        if not path.is_file() or sha256_file(path) != digest:
+        path = _under(dest, rel)
+        if not path.is_file() or path.is_symlink() or sha256_file(path) != digest:
             return False
     return True
 
@@ -271,12 +342,13 @@ def _env(dest: Path, receipt: dict) -> dict[str, str]:
 
 def _driver_pin(manifest: Path) -> str | None:
     """The package's `toolchain.driver` pin, from the manifest inside the bundle."""
-    import yaml
+    from opkg import yamlloc
+    from opkg.errors import OpkgError
 
     try:
-        data = yaml.safe_load(manifest.read_text())
+        data = yamlloc.load_data(manifest)   # the bundle's manifest is untrusted input too
         pin = (data.get("toolchain") or {}).get("driver")
-    except (OSError, yaml.YAMLError, AttributeError):
+    except (OpkgError, AttributeError):
         return None
     return pin if isinstance(pin, str) else None
 

@@ -267,6 +267,13 @@ class Store:
 
     def commit_record(self, name: str, version: str, record: dict) -> tuple[bool, str]:
         """Create the record unless it exists. Returns (created, digest of the record file)."""
+        # What every reader would refuse is never written: a record is immutable, so a
+        # malformed one would break its version for good.
+        problem = _record_problem(record, name, version_key(version))
+        if problem:
+            raise RegistryError(f"refusing to publish {name} {version}: its record would be "
+                                f"malformed: {problem}", hint="rebuild the bundle with this "
+                                "opkg (`opkg build`) and publish again")
         data = canonical_json(record)
         final = self.record_path(name, version)
         staged, digest, _ = self._stage(data=data)
@@ -481,6 +488,8 @@ _REPAIR_HINT = ("run `opkg registry check --repair` to rebuild the index from th
 
 
 def _index_problem(data) -> str | None:
+    """What is wrong with an index, checked as strictly as `index_entry` writes it: every
+    reader (search, info, install, yank) trusts what passes here."""
     if not isinstance(data, dict):
         return "expected a JSON object"
     if data.get("format") != INDEX_FORMAT:
@@ -493,9 +502,36 @@ def _index_problem(data) -> str | None:
                 or not isinstance(pkg.get("versions"), dict):
             return f"package {name!r}: expected {{'versions': {{...}}}}"
         for key, e in pkg["versions"].items():
-            if not isinstance(e, dict) or not isinstance(e.get("version"), str) \
-                    or not DIGEST_RE.match(str(e.get("record"))):
-                return f"{name} {key}: expected an object with 'version' and a sha256 'record'"
+            problem = entry_problem(key, e)
+            if problem:
+                return f"{name} {key!r}: {problem}"
+    return None
+
+
+def _str_list(value) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def entry_problem(key, e) -> str | None:
+    """What is wrong with one index entry stored under version `key`, or None."""
+    if not isinstance(e, dict):
+        return "expected an object"
+    if not isinstance(e.get("version"), str):
+        return "'version' must be a string"
+    try:
+        if version_key(e["version"]) != key:
+            return f"is stored under a key that is not its version {e['version']!r}"
+    except UsageError:
+        return f"invalid version {e['version']!r}"
+    if not DIGEST_RE.match(str(e.get("record"))):
+        return "'record' must be a sha256 digest"
+    for field, ok in (("summary", lambda v: isinstance(v, str)),
+                      ("socs", _str_list), ("toolchains", _str_list),
+                      ("published", lambda v: v is None or isinstance(v, str)),
+                      ("yanked", lambda v: isinstance(v, bool)),
+                      ("yank_reason", lambda v: v is None or isinstance(v, str))):
+        if field in e and not ok(e[field]):
+            return f"{field!r} has the wrong type ({type(e[field]).__name__})"
     return None
 
 
@@ -513,6 +549,8 @@ def parse_record(data: bytes, path: Path, name: str, key: str) -> dict:
 
 
 def _record_problem(r, name: str, key: str) -> str | None:
+    """What is wrong with a version record, checked as strictly as publish writes it: what
+    passes here is safe for every reader (install, info, search, check) to use unguarded."""
     if not isinstance(r, dict):
         return "expected a JSON object"
     if r.get("format") != RECORD_FORMAT:
@@ -524,17 +562,58 @@ def _record_problem(r, name: str, key: str) -> str | None:
             return f"names version {r.get('version')!r} but is stored as {key!r}"
     except UsageError:
         return f"invalid version {r.get('version')!r}"
+    if not isinstance(r.get("version"), str):
+        return "'version' must be a string"
+    if not isinstance(r.get("summary", ""), str):
+        return "'summary' must be a string"
+    if not isinstance(r.get("published") or {}, dict) \
+            or not all(isinstance(v, (str, type(None))) for v in (r.get("published") or {}).values()):
+        return "'published' must be an object of strings"
+    problem = _op_problem(r.get("op"))
+    if problem:
+        return problem
     bundles = r.get("bundles")
     if not isinstance(bundles, list) or not bundles:
         return "'bundles' must be a non-empty list"
     for b in bundles:
         if not isinstance(b, dict) or not isinstance(b.get("soc"), str) \
                 or not isinstance(b.get("toolchain"), dict) \
-                or not DIGEST_RE.match(str(b.get("blob"))) or not isinstance(b.get("size"), int):
+                or not isinstance(b["toolchain"].get("id", ""), str) \
+                or not DIGEST_RE.match(str(b.get("blob"))) or not isinstance(b.get("size"), int) \
+                or isinstance(b.get("size"), bool) or b["size"] < 0:
             return "each bundle needs 'soc', 'toolchain', a sha256 'blob' and 'size'"
-        for v in b.get("variants", []):
+        for field in ("verification", "provenance"):
+            if not isinstance(b.get(field) or {}, dict):
+                return f"a bundle's {field!r} must be an object"
+        variants = b.get("variants", [])
+        if not isinstance(variants, list):
+            return "a bundle's 'variants' must be a list"
+        for v in variants:
+            if not isinstance(v, dict) or not isinstance(v.get("name"), str) \
+                    or not isinstance(v.get("verification") or {}, dict):
+                return "each variant needs a 'name' and a 'verification' object"
             if v.get("report") is not None and not DIGEST_RE.match(str(v["report"])):
                 return f"variant {v.get('name')!r}: 'report' must be a sha256 digest"
+    return None
+
+
+def _op_problem(op) -> str | None:
+    """The prototype `opkg info` prints: type, tensors with dtypes, attrs."""
+    if op is None:
+        return None
+    if not isinstance(op, dict) or not isinstance(op.get("type"), str):
+        return "'op' must be an object with a 'type'"
+    for part in ("inputs", "outputs"):
+        tensors = op.get(part, [])
+        if not isinstance(tensors, list) or not all(
+                isinstance(t, dict) and isinstance(t.get("name"), str) and _str_list(t.get("dtypes"))
+                for t in tensors):
+            return f"'op.{part}' must list tensors with a 'name' and 'dtypes'"
+    attrs = op.get("attrs", [])
+    if not isinstance(attrs, list) or not all(
+            isinstance(a, dict) and isinstance(a.get("name"), str) and isinstance(a.get("type"), str)
+            for a in attrs):
+        return "'op.attrs' must list attrs with a 'name' and 'type'"
     return None
 
 

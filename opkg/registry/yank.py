@@ -32,6 +32,13 @@ def _require(store: Store, name: str, version: str) -> str:
     wanted = parse_version(version)
     for key, entry in catalog[name].items():
         if entry.parsed == wanted:
+            if not entry.record_present:
+                # A mark for a version without a record would wait for whoever publishes
+                # that number next; only `registry check --repair` clears such marks.
+                raise RegistryError(f"{name} {entry.version} has no record in {store.root} "
+                                    "(the index lists it, the record file is gone)",
+                                    hint="run `opkg registry check --repair`, then publish it "
+                                         "again if it should exist")
             return key
     known = ", ".join(e.version for e in catalog[name].values())
     raise RegistryError(f"{name} has no version {version}", hint=f"published: {known}")

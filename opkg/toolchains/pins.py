@@ -27,13 +27,10 @@ def load_pins(workspace_root: Path | None) -> dict:
     path = Path(workspace_root) / PINS_FILE
     if not path.is_file():
         return pins
-    import yaml
+    from opkg import yamlloc
 
     where = Location(path)
-    try:
-        data = yaml.safe_load(path.read_text()) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise ManifestError(f"cannot read the workspace pins: {exc}", location=where) from None
+    data = yamlloc.load_data(path) or {}  # size, depth and alias limits, file:line errors
     if not isinstance(data, dict):
         raise ManifestError("the pins file must be a mapping", location=where,
                             hint='cann: ">=8.0.RC3,<8.2"')

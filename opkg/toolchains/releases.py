@@ -70,13 +70,10 @@ def release_table(workspace_root: Path | None = None) -> ReleaseTable:
 
 @lru_cache(maxsize=8)
 def _load(path: Path) -> ReleaseTable:
-    import yaml
+    from opkg import yamlloc
 
     where = Location(path)
-    try:
-        data = yaml.safe_load(path.read_text()) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise ManifestError(f"cannot read the CANN release table: {exc}", location=where) from None
+    data = yamlloc.load_data(path) or {}  # size, depth and alias limits, file:line errors
     if not isinstance(data, dict) or not isinstance(data.get("releases", {}), dict):
         raise ManifestError("the CANN release table needs a 'releases:' mapping", location=where,
                             hint="releases: {\"8.0.RC2\": {driver: {all: \">=24.1.rc1\"}}}")

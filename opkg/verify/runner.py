@@ -34,16 +34,33 @@ class GoldenMissing(Exception):
     """The golden is the stub `opkg import` wrote: the whole variant fails, saying so."""
 
 
+# What the verifier inherits from opkg's environment. A golden is code the user runs, like a
+# test, with the user's rights; it has no use for tokens or credentials that happen to be
+# exported in the shell, so those stay behind. Kept: how to find Python, opkg and the C++
+# runtime, the locale, and the thread counts of NumPy's math libraries.
+ENV_KEEP = ("PATH", "HOME", "TMPDIR", "TZ", "LANG", "LANGUAGE", "PYTHONPATH", "PYTHONHOME",
+            "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "VIRTUAL_ENV", "LD_LIBRARY_PATH")
+ENV_KEEP_PREFIXES = ("LC_", "OPKG_", "OMP_", "OPENBLAS_", "MKL_")
+
+
+def verifier_env(environ=None) -> dict[str, str]:
+    environ = os.environ if environ is None else environ
+    return {k: v for k, v in environ.items()
+            if k in ENV_KEEP or k.startswith(ENV_KEEP_PREFIXES)}
+
+
 def scons_action(params: dict) -> str | None:
     job, report = params["job"], params["report"]
     job_data = json.loads(Path(job).read_text())
     timeout = job_data.get("timeout") or DEFAULT_TIMEOUT
-    # the job names files relative to the workspace root: run there
-    # its own process group, for the timeout below, but SCons' session, so stopping the
-    # build stops it; it dies with this thread if SCons is killed (die_with_parent)
+    # The job names files relative to the workspace root: run there, and only there, with a
+    # scrubbed environment. Its own process group, for the timeout below, but SCons' session,
+    # so stopping the build stops it; it dies with this thread if SCons is killed
+    # (die_with_parent reads the marker child_env adds).
     proc = subprocess.Popen([params.get("python") or sys.executable, "-m", "opkg.verify.runner",
                              job, report], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=params.get("cwd"), env=child_env(), **OWN_GROUP)
+                            text=True, cwd=params.get("cwd"),
+                            env=verifier_env(child_env()), **OWN_GROUP)
     try:
         _, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
