@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench fuzz clean check-gxx
+.PHONY: run test test-quick bench fuzz clean check-gxx
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
@@ -20,8 +20,16 @@ check-gxx:
 run: $(STAMP) check-gxx
 	$(BIN)/opkg build packages/layernorm
 
+# Tests run on every core (pytest-xdist); tests/sim files stay whole on one worker (they share
+# the libraries they compile). A failing test still fails `make test` (pytest's exit status).
+PYTEST_PARALLEL := -n auto --dist loadgroup
+
 test: $(STAMP) check-gxx
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(PYTEST_PARALLEL)
+
+# The edit loop: everything not marked slow (no package builds, no big sim compiles), under a minute.
+test-quick: $(STAMP) check-gxx
+	$(BIN)/python -m pytest -q $(PYTEST_PARALLEL) -m "not slow"
 
 bench: $(STAMP) check-gxx
 	$(BIN)/python bench/run.py

@@ -45,11 +45,66 @@ verify:
 """
 
 
+# What `make test-quick` (-m "not slow") leaves out, in one place: files whose tests build real
+# packages end to end (SCons, g++, the sim, verification), and tests that compile through the sim
+# (lib_cache) or need a built package (add_custom_cache). Seconds to minutes each.
+SLOW_FILES = {"test_packages.py", "test_build.py", "test_processes.py", "test_dynamic_inputs.py",
+              "test_bfloat16.py", "test_import_samples.py", "test_profile_cli.py",
+              "test_explain.py"}
+SLOW_FIXTURES = {"lib_cache", "add_custom_cache"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.path.name in SLOW_FILES or SLOW_FIXTURES & set(item.fixturenames):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(autouse=True)
 def isolated_cache(tmp_path_factory, monkeypatch):
     """Never touch the user's cache or registry from a test."""
     monkeypatch.setenv("OPKG_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
     monkeypatch.delenv("OPKG_REGISTRY", raising=False)
+
+
+def run_shared_root(tmp_path_factory) -> Path:
+    """A directory shared by every pytest-xdist worker of this run (each worker has its own
+    basetemp under a common parent); the basetemp itself when not running in parallel."""
+    import os
+
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def _add_custom_cache(tmp_path_factory) -> Path:
+    """A build cache holding the real add_custom example built for Ascend910B1, built once per
+    run by whichever worker gets here first (the others wait on the lock)."""
+    import fcntl
+    import os
+
+    root = run_shared_root(tmp_path_factory) / "add_custom-cache"
+    root.mkdir(exist_ok=True)
+    with open(root / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / "ready").exists():
+            ws = WorkspaceFactory(root / "ws")
+            ws.copy_package("add_custom")
+            r = subprocess.run([sys.executable, "-m", "opkg", "build", "//...", "--soc",
+                                "Ascend910B1"], cwd=ws.root, capture_output=True, text=True,
+                               timeout=900, env=dict(os.environ, OPKG_CACHE_DIR=str(root / "cache")))
+            assert r.returncode == 0, r.stdout + r.stderr
+            (root / "ready").touch()
+    return root / "cache"
+
+
+@pytest.fixture
+def add_custom_cache(_add_custom_cache, monkeypatch) -> Path:
+    """For tests that need add_custom compiled but test what happens after (verification,
+    signals while it runs): builds restore the compiled libraries from this shared cache instead
+    of compiling them again. Compilation-related assertions need the default, empty cache."""
+    monkeypatch.setenv("OPKG_CACHE_DIR", str(_add_custom_cache))
+    return _add_custom_cache
 
 
 class WorkspaceFactory:

@@ -66,7 +66,8 @@ def test_a_signal_as_scons_starts_stops_scons(add_ws, tmp_path, marker, sig):
     assert_interrupted(proc, out, err, marker)
 
 
-def test_ctrl_c_during_a_long_verification_stops_the_runners_at_once(add_ws, tmp_path, marker):
+def test_ctrl_c_during_a_long_verification_stops_the_runners_at_once(add_ws, tmp_path, marker,
+                                                                     add_custom_cache):
     started = Checkpoint(tmp_path, "golden")
     golden_that_blocks(add_ws, started.path)
     proc = start_opkg("test", "//...", "--soc", SOC, cwd=add_ws.root, marker=marker)
@@ -80,7 +81,8 @@ def test_ctrl_c_during_a_long_verification_stops_the_runners_at_once(add_ws, tmp
     assert list((add_ws.root / "out").rglob("*.tmp-*")) == []
 
 
-def test_a_second_ctrl_c_while_stopping_kills_everything(add_ws, tmp_path, marker):
+def test_a_second_ctrl_c_while_stopping_kills_everything(add_ws, tmp_path, marker,
+                                                         add_custom_cache):
     started = Checkpoint(tmp_path, "golden")
     golden_that_blocks(add_ws, started.path, ignore_sigterm=True)
     stopping = Checkpoint(tmp_path, "stopping")   # opkg asked the build to stop (SIGTERM)
@@ -105,7 +107,7 @@ def wait_until_gone(marker, timeout=30.0) -> list[str]:
 
 
 def test_kill_9_of_opkg_during_verification_stops_scons_and_the_runners(add_ws, tmp_path,
-                                                                         marker):
+                                                                         marker, add_custom_cache):
     started = Checkpoint(tmp_path, "golden")
     golden_that_blocks(add_ws, started.path)
     proc = start_opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, marker=marker)
@@ -128,7 +130,8 @@ def test_kill_9_of_opkg_while_compiling_stops_scons_and_the_compilers(add_ws, tm
     assert not (add_ws.root / "out/bundles").exists()
 
 
-def test_verifiers_die_with_scons_even_when_opkg_is_killed_too(add_ws, tmp_path, marker):
+def test_verifiers_die_with_scons_even_when_opkg_is_killed_too(add_ws, tmp_path, marker,
+                                                               add_custom_cache):
     """SCons and opkg both killed by SIGKILL: nothing is left to stop the verify runner but its
     parent-death signal."""
     started = Checkpoint(tmp_path, "golden")

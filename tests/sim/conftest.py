@@ -14,13 +14,19 @@ HERE = Path(__file__).parent
 @pytest.fixture(scope="session")
 def lib_cache(request, tmp_path_factory) -> Path:
     """Compiled libraries, keyed by everything that goes into them (sources, generated entries,
-    flags, emulation headers, compiler version), kept in pytest's cache between sessions;
-    OPKG_SIM_TEST_FRESH=1 compiles everything anew."""
+    flags, emulation headers, compiler version), kept in pytest's cache between sessions and shared by parallel workers;
+    OPKG_SIM_TEST_FRESH=1 (or -p no:cacheprovider) compiles everything anew, once per run."""
     if shutil.which(os.environ.get("CXX", "g++")) is None:
         pytest.fail("tests/sim needs g++ (C++17) on PATH, or CXX naming one")
-    if os.environ.get("OPKG_SIM_TEST_FRESH"):
-        return tmp_path_factory.mktemp("sim-libs")
-    return Path(request.config.cache.mkdir("opkg-sim-libs"))
+    cache = getattr(request.config, "cache", None)      # None under -p no:cacheprovider
+    if os.environ.get("OPKG_SIM_TEST_FRESH") or cache is None:
+        # one directory for the whole run: pytest-xdist workers each have their own basetemp
+        # under a common parent, and share what the others compiled (simbuild is race-safe)
+        base = tmp_path_factory.getbasetemp()
+        root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+        (root / "sim-libs").mkdir(exist_ok=True)
+        return root / "sim-libs"
+    return Path(cache.mkdir("opkg-sim-libs"))
 
 
 @pytest.fixture(scope="session")
@@ -31,3 +37,12 @@ def soc910b():
 @pytest.fixture(scope="session")
 def pkgs() -> Path:
     return HERE / "pkgs"
+
+
+def pytest_collection_modifyitems(items):
+    """Under `pytest -n ... --dist loadgroup` a sim test file runs whole on one worker: its tests
+    share the libraries they compile (parametrized fixtures), which would otherwise be compiled
+    by two workers at once on a clean cache."""
+    for item in items:
+        if item.path.parent == HERE:
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))

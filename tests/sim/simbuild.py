@@ -6,7 +6,9 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -92,44 +94,56 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
     compiler = _compiler_version()
     key_host = _hash(str(pkg), content, host_entry, host_flags, flags.header_digest(), compiler)
     key_kernel = _hash(str(pkg), content, kernel_entry, kernel_flags, flags.header_digest(), compiler)
-    host_dir, kernel_dir = cache / f"host-{key_host}", cache / f"kernel-{key_kernel}"
-    host_lib, kernel_lib = host_dir / "host.so", kernel_dir / "kernel.so"
+    host_lib = cache / f"host-{key_host}" / "host.so"
+    kernel_lib = cache / f"kernel-{key_kernel}" / "kernel.so"
+    if host_lib.exists() and kernel_lib.exists():
+        return Built(host_lib, kernel_lib, op, variant, soc)
+    # Parallel test workers (pytest-xdist) may build the same key at once: each builds in its
+    # own scratch directory and renames only finished files into place (same bytes either way).
+    cache.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix="build-", dir=cache))
+    try:
+        _build_into(scratch, host_lib, kernel_lib, host_src, kernel_src, host_entry,
+                    kernel_entry, host_flags, kernel_flags, op, soc, cache, compiler)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return Built(host_lib, kernel_lib, op, variant, soc)
+
+
+def _build_into(scratch: Path, host_lib: Path, kernel_lib: Path, host_src, kernel_src,
+                host_entry: str, kernel_entry: str, host_flags, kernel_flags, op, soc,
+                cache: Path, compiler: str) -> None:
     compiles, links = [], []
-    renames: list[Path] = []
+    renames: list[tuple[Path, Path]] = []          # (finished file in scratch, its place)
 
     def shared_object(source: Path, obj_flags: list[str]) -> Path:
         """A runtime object the build pipeline compiles once and links into many libraries."""
         obj = cache / f"runtime-{_hash(str(source), obj_flags, flags.header_digest(), compiler)}" / "rt.o"
-        if not obj.exists():
-            obj.parent.mkdir(parents=True, exist_ok=True)
-            compiles.append([CXX, *obj_flags, "-c", str(source), "-o", str(obj) + ".tmp"])
-            renames.append(obj)
-        return obj
+        if obj.exists():
+            return obj
+        built = scratch / f"rt-{len(renames)}.o"
+        compiles.append([CXX, *obj_flags, "-c", str(source), "-o", str(built)])
+        renames.append((built, obj))
+        return built
 
-    if not host_lib.exists():
-        host_dir.mkdir(parents=True, exist_ok=True)
-        (host_dir / "host_entry.cpp").write_text(host_entry)
-        objs = [str(shared_object(flags.host_runtime_source(), flags.common_flags() + flags.host_flags(op)))]
-        for i, src in enumerate(host_src + [host_dir / "host_entry.cpp"]):
-            obj = host_dir / f"{i}.o"
-            compiles.append([CXX, *host_flags, "-c", str(src), "-o", str(obj)])
+    def library(kind: str, sources, entry: str, lib_flags, runtime, lib: Path) -> None:
+        if lib.exists():
+            return
+        (scratch / f"{kind}_entry.cpp").write_text(entry)
+        objs = [str(runtime())]
+        for i, src in enumerate([*sources, scratch / f"{kind}_entry.cpp"]):
+            obj = scratch / f"{kind}-{i}.o"
+            compiles.append([CXX, *lib_flags, "-c", str(src), "-o", str(obj)])
             objs.append(str(obj))
-        links.append([CXX, *flags.link_flags(), "-o", str(host_lib) + ".tmp", *objs])
-    if not kernel_lib.exists():
-        kernel_dir.mkdir(parents=True, exist_ok=True)
-        (kernel_dir / "kernel_entry.cpp").write_text(kernel_entry)
-        objs = [str(shared_object(flags.runtime_source(), flags.common_flags() + flags.arch_flags(soc)))]
-        for i, src in enumerate([kernel_src, kernel_dir / "kernel_entry.cpp"]):
-            obj = kernel_dir / f"{i}.o"
-            compiles.append([CXX, *kernel_flags, "-c", str(src), "-o", str(obj)])
-            objs.append(str(obj))
-        links.append([CXX, *flags.link_flags(), "-o", str(kernel_lib) + ".tmp", *objs])
+        links.append([CXX, *flags.link_flags(), "-o", str(scratch / lib.name), *objs])
+        renames.append((scratch / lib.name, lib))
+
+    library("host", host_src, host_entry, host_flags, lambda: shared_object(
+        flags.host_runtime_source(), flags.common_flags() + flags.host_flags(op)), host_lib)
+    library("kernel", [kernel_src], kernel_entry, kernel_flags, lambda: shared_object(
+        flags.runtime_source(), flags.common_flags() + flags.arch_flags(soc)), kernel_lib)
     _run(compiles)
-    for obj in renames:
-        Path(str(obj) + ".tmp").replace(obj)
     _run(links)
-    for lib in (host_lib, kernel_lib):
-        tmp = Path(str(lib) + ".tmp")
-        if tmp.exists():
-            tmp.replace(lib)
-    return Built(host_lib, kernel_lib, op, variant, soc)
+    for built, place in renames:
+        place.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(built, place)
