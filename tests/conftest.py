@@ -46,11 +46,13 @@ verify:
 
 
 # What `make test-quick` (-m "not slow") leaves out, in one place: files whose tests build real
-# packages end to end (SCons, g++, the sim, verification), and tests that compile through the sim
+# packages end to end (SCons, g++, the sim, verification) or publish gigabyte archives and kill
+# concurrent publishers, and tests that compile through the sim
 # (lib_cache) or need a built package (add_custom_cache). Seconds to minutes each.
 SLOW_FILES = {"test_packages.py", "test_build.py", "test_processes.py", "test_dynamic_inputs.py",
               "test_bfloat16.py", "test_import_samples.py", "test_profile_cli.py",
-              "test_explain.py"}
+              "test_explain.py", "test_registry_e2e.py", "test_registry_bombs.py",
+              "test_registry_reliability.py"}
 SLOW_FIXTURES = {"lib_cache", "add_custom_cache"}
 
 
