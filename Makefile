@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench clean check-gxx
+.PHONY: run test bench compat clean check-gxx
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
@@ -25,6 +25,11 @@ test: $(STAMP) check-gxx
 
 bench: $(STAMP) check-gxx
 	$(BIN)/python bench/run.py
+
+# The compatibility harness over a checkout of a public corpus (docs/compat.md); not in CI.
+compat: $(STAMP) check-gxx
+	@test -n "$(CORPUS)" || { echo "usage: make compat CORPUS=DIR [COMPAT_ARGS='--only NAME --jobs 2']"; exit 2; }
+	$(BIN)/python bench/compat/run.py --corpus $(CORPUS) $(COMPAT_ARGS)
 
 clean:
 	rm -rf out $(VENV)

@@ -44,6 +44,9 @@ class Case:
     shapes: dict[str, tuple]   # dims per input; a tuple of dims per tensor for a dynamic input
     attrs: dict[str, Any]
     ranges: dict[str, tuple[float, float]]
+    # shapes of the outputs when the case states them (an operator without InferShape, or one
+    # whose output shape the golden alone cannot settle); {} otherwise
+    output_shapes: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -491,7 +494,7 @@ class _Validator:
         return tuple(dims)
 
     def case(self, value, where, op: OpSpec) -> Case:
-        c = self.mapping(value, where, ("name", "shapes", "attrs", "ranges"),
+        c = self.mapping(value, where, ("name", "shapes", "attrs", "ranges", "output_shapes"),
                          required=("shapes",))
         name = self.string(c.get("name", f"case{where[-1]}"), where + ("name",))
         inputs = {t.name: t for t in op.inputs}
@@ -536,7 +539,10 @@ class _Validator:
             if not lo < hi:
                 raise self.err(rw, f"low ({lo}) must be below high ({hi})")
             ranges[tname] = (lo, hi)
-        return Case(name, shapes, attrs, ranges)
+        outputs = tuple(t.name for t in op.outputs)
+        out_raw = self.mapping(c.get("output_shapes") or {}, where + ("output_shapes",), outputs)
+        output_shapes = {t: self.dims(v, where + ("output_shapes", t)) for t, v in out_raw.items()}
+        return Case(name, shapes, attrs, ranges, output_shapes)
 
 
 def _empty(shape: tuple) -> bool:

@@ -1,0 +1,411 @@
+#!/usr/bin/env python3
+"""The compatibility harness: do real public operators import, compile and verify unmodified?
+
+    bench/compat/run.py --corpus DIR [--only NAME...] [--jobs N] [--corpus-commit SHA]
+
+For each operator project of the corpus (a checkout of tjulitianyi1997/AscendProjects or of
+cann-ops; the layout tells which): `opkg import` of the unmodified sources into a scratch
+workspace, the cases and NumPy golden of our own module bench/compat/<corpus>/<project>.py,
+`opkg build --json`, and one row of results. It writes bench/results/compat-<corpus>-<date>.json
+and regenerates the corpus's section of docs/compat.md. A measurement like bench/run.py, not a
+test: it needs the corpus, which CI does not have.
+
+A module (our code, written from the operator's mathematics and its data generator):
+
+    PATH = "src/math/less_equal"        # the project inside the corpus
+    SOCS = ["Ascend910B1"]              # optional: SoCs to build (default: what import picks)
+    CASES = [{"name": ..., "shapes": {...}, "attrs": {...}, "ranges": {...}}]   # verify.cases
+    TOLERANCE = {"float16": {"rtol": ..., "atol": ..., "error_ratio": ...}}       # optional
+    def golden(x1, x2, **attrs): ...    # inputs in order, attrs as keyword arguments
+    OUT_OF_SCOPE = None                 # or a reason: not built, classified "out of scope"
+
+A project without a module is imported and reported "no golden yet". bench/compat/
+classification.yaml (op -> {class, note}) records what people found by reading the errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+CANN_OPS_FAMILIES = ("math", "activation", "loss", "foreach", "conversion")
+MIRRORS = Path("/work/.mirror")
+CORPUS_REPOS = {"ascendprojects": "tjulitianyi1997/AscendProjects",
+                "cann-ops": "Hayden727/cann-ops"}
+NO_GOLDEN = "no golden yet"
+BUILD_TIMEOUT = 1800
+
+
+# -- the corpus --------------------------------------------------------------------------------
+
+
+def corpus_kind(root: Path) -> str:
+    if (root / "operator").is_dir() and any((root / "operator").glob("*/FrameworkLaunch")):
+        return "ascendprojects"
+    if (root / "src").is_dir() and any((root / "src" / f).is_dir() for f in CANN_OPS_FAMILIES):
+        return "cann-ops"
+    raise SystemExit(f"error: {root} is neither an AscendProjects checkout (operator/<X>Sample/"
+                     "FrameworkLaunch/) nor a cann-ops one (src/<family>/<op>/)")
+
+
+def _is_project(d: Path) -> bool:
+    return (d / "op_host").is_dir() and (d / "op_kernel").is_dir()
+
+
+def projects(root: Path, kind: str) -> dict[str, Path]:
+    """name -> project directory, in a stable order."""
+    found = {}
+    if kind == "ascendprojects":
+        for d in sorted((root / "operator").glob("*/FrameworkLaunch/*")):
+            if d.is_dir() and _is_project(d):
+                found[d.name] = d
+    else:
+        for family in CANN_OPS_FAMILIES:
+            for d in sorted((root / "src" / family).glob("*")):
+                if d.is_dir() and _is_project(d):
+                    found.setdefault(d.name, d)
+    return found
+
+
+def corpus_commit(root: Path, kind: str, explicit: str | None) -> str | None:
+    if explicit:
+        return explicit
+    candidates = [MIRRORS / (CORPUS_REPOS[kind].replace("/", "+")) / "repo", root / ".git"]
+    for git_dir in candidates:
+        if git_dir.exists():
+            r = subprocess.run(["git", "--git-dir", str(git_dir), "rev-parse", "HEAD"],
+                               capture_output=True, text=True)
+            if r.returncode == 0:
+                return r.stdout.strip()
+    return None
+
+
+def load_module(path: Path):
+    spec = importlib.util.spec_from_file_location(f"compat_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# -- one operator ------------------------------------------------------------------------------
+
+
+def package_name(project: str) -> str:
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", project).lower()
+    s = re.sub(r"[^a-z0-9_]", "_", s)
+    return s if s[:1].isalpha() else f"op_{s}"
+
+
+def opkg(*args, cwd: Path, timeout=BUILD_TIMEOUT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "opkg", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def run_one(name: str, project: Path, root: Path, module_path: Path | None, work: Path,
+            jobs: int) -> dict:
+    row = {"operator": name, "path": project.relative_to(root).as_posix(),
+           "imported": None, "compiled": None, "verified": None, "first_error": None,
+           "classification": None, "notes": [], "warnings": [], "variants": {}}
+    module = load_module(module_path) if module_path else None
+    if module is not None and getattr(module, "OUT_OF_SCOPE", None):
+        row["classification"] = f"out of scope: {module.OUT_OF_SCOPE}"
+        return row
+    ws = work / name
+    shutil.rmtree(ws, ignore_errors=True)
+    (ws / "packages").mkdir(parents=True)
+    (ws / "opkg-workspace.yaml").write_text("package_roots: [packages]\noutput_dir: out\n")
+    pkg = ws / "packages" / package_name(name)
+    r = opkg("import", str(project), "--dest", str(pkg), "--json", cwd=ws)
+    if r.returncode != 0:
+        row["imported"] = False
+        row["first_error"] = _first_line(r.stderr or r.stdout)
+        row["classification"] = "import gap"
+        row["detail"] = (r.stderr or r.stdout)[-4000:]
+        return row
+    info = json.loads(r.stdout)
+    row["imported"] = True
+    row["notes"] = info.get("notes", [])
+    row["warnings"] = [n.removeprefix("compiler warning: ") for n in row["notes"]
+                       if n.startswith("compiler warning: ")]
+    if module is None:
+        row["classification"] = NO_GOLDEN
+        return row
+    _apply_module(pkg, module, module_path)
+    r = opkg("build", f"//packages/{pkg.name}", "--json", "-j", str(jobs), cwd=ws)
+    try:
+        result = json.loads(r.stdout)
+    except json.JSONDecodeError:
+        row["compiled"] = False
+        row["first_error"] = _first_line(r.stderr or r.stdout)
+        row["detail"] = (r.stderr or r.stdout)[-4000:]
+        return row
+    _read_build(row, result, ws)
+    return row
+
+
+def _apply_module(pkg: Path, module, module_path: Path) -> None:
+    """The module's cases, golden, SoCs and tolerance replace what import generated."""
+    manifest = pkg / "opkg.yaml"
+    data = yaml.safe_load(manifest.read_text())
+    shutil.copyfile(module_path, pkg / "compat_golden.py")
+    data["verify"]["golden"] = "compat_golden.py:golden"
+    data["verify"]["cases"] = [dict(c) for c in module.CASES]
+    if getattr(module, "TOLERANCE", None):
+        data["verify"]["tolerance"] = module.TOLERANCE
+    if getattr(module, "SOCS", None):
+        data["socs"] = list(module.SOCS)
+    data["verify"].setdefault("timeout", BUILD_TIMEOUT)
+    manifest.write_text(yaml.safe_dump(data, sort_keys=False))
+
+
+def _read_build(row: dict, result: dict, ws: Path) -> None:
+    failures = result.get("failures") or []
+    compile_fail = [f for f in failures if f.get("step") in ("compile", "link", "check")
+                    or (f.get("description") or "").startswith(("compile", "link"))]
+    reports = {}
+    for t in result.get("targets", []):
+        for variant, rep in (t.get("variants") or {}).items():
+            reports[f"{t['soc']}/{variant}"] = rep
+    row["variants"] = reports
+    row["compiled"] = not compile_fail and bool(reports)
+    row["verified"] = bool(result.get("ok")) and bool(reports)
+    if row["verified"]:
+        return
+    if compile_fail:
+        row["first_error"] = _first_error(compile_fail[0].get("output") or "")
+        row["detail"] = (compile_fail[0].get("output") or "")[-4000:]
+        return
+    # verification failed: the first failing case's error from the reports on disk
+    for path in sorted((ws / "out").rglob("verification*.json")):
+        try:
+            rep = json.loads(path.read_text())
+        except (OSError, json.JSONDecodeError):
+            continue
+        if rep.get("passed"):
+            continue
+        where = f"{rep.get('soc')}/{rep.get('variant')}"
+        if rep.get("error"):
+            row["first_error"] = f"{where}: {_first_line(rep['error'])}"
+            return
+        for case in rep.get("results", []):
+            if case.get("passed"):
+                continue
+            if case.get("error"):
+                row["first_error"] = f"{where} {case['case']}: {_first_line(case['error'])}"
+            else:
+                worst = max(case.get("outputs", {}).items(),
+                            key=lambda kv: kv[1].get("mismatch_ratio") or 0, default=None)
+                if worst:
+                    ratio = worst[1].get("mismatch_ratio")
+                    row["first_error"] = (f"{where} {case['case']}: {worst[0]} mismatches "
+                                          f"({ratio:.2%} of elements outside tolerance)"
+                                          if isinstance(ratio, float) else
+                                          f"{where} {case['case']}: {worst[0]} mismatches")
+            if row["first_error"]:
+                return
+    if failures:
+        row["first_error"] = _first_error(failures[0].get("output") or
+                                          failures[0].get("description") or "")
+
+
+def _first_line(text: str) -> str:
+    for line in (text or "").splitlines():
+        if line.strip():
+            return line.strip()[:300]
+    return ""
+
+
+def _first_error(text: str) -> str:
+    """The first compiler `error:` line (its message, without the long path), else line 1."""
+    for line in text.splitlines():
+        if " error: " in line or "undefined reference" in line:
+            m = re.match(r"^(\S+?):(\d+):(?:\d+:)? (?:fatal )?error: (.*)$", line.strip())
+            if m:
+                return f"{Path(m.group(1)).name}:{m.group(2)}: {m.group(3)}"[:300]
+            return line.strip()[:300]
+    return _first_line(text)
+
+
+# -- classification ----------------------------------------------------------------------------
+
+
+def classify(row: dict, recorded: dict) -> None:
+    """A row's classification: what people recorded wins; else a heuristic from the error."""
+    entry = recorded.get(row["operator"])
+    if row["verified"]:
+        row["classification"] = None
+        return
+    if entry:
+        note = entry.get("note")
+        row["classification"] = entry["class"] + (f": {note}" if note else "")
+        return
+    if row["classification"]:
+        return
+    err = row["first_error"] or ""
+    m = re.search(r"'([\w:<>]+)' (?:was not declared|is not a member|has no member)", err) or \
+        re.search(r"has no member named '(\w+)'", err) or \
+        re.search(r"undefined reference to `([^']+)'", err)
+    if m and row["compiled"] is False:
+        row["classification"] = f"sim gap (unclassified): {m.group(1)}"
+    elif row["compiled"] is False:
+        row["classification"] = "unclassified (does not compile)"
+    else:
+        row["classification"] = "unclassified (does not verify)"
+
+
+def load_classification(path: Path) -> dict:
+    if not path.is_file():
+        return {}
+    data = yaml.safe_load(path.read_text()) or {}
+    out = {}
+    for op, entry in data.items():
+        if isinstance(entry, str):
+            entry = {"class": entry}
+        out[str(op)] = entry
+    return out
+
+
+# -- reports -----------------------------------------------------------------------------------
+
+
+def _yes(v) -> str:
+    return {True: "yes", False: "no", None: "–"}[v]
+
+
+def _cell(text) -> str:
+    return (str(text) if text else "–").replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(kind: str, rows: list[dict], date: str, commit: str | None) -> str:
+    scope = [r for r in rows if not (r["classification"] or "").startswith("out of scope")]
+    with_golden = [r for r in scope if r["classification"] != NO_GOLDEN]
+    verified = sum(1 for r in scope if r["verified"])
+    lines = [f"<!-- compat:{kind}:begin -->", f"## {CORPUS_REPOS[kind]}", "",
+             f"Measured {date} on commit `{commit or 'unknown'}` with "
+             f"`make compat CORPUS=<{kind} checkout>`.", "",
+             f"**{verified}/{len(scope)} verified** ({len(rows) - len(scope)} out of scope, "
+             f"{len(scope) - len(with_golden)} without a golden yet; "
+             f"{verified}/{len(with_golden)} of those with one).", "",
+             "| operator | corpus path | imported | compiled | verified | first error | "
+             "classification |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['operator']} | `{r['path']}` | {_yes(r['imported'])} | "
+                     f"{_yes(r['compiled'])} | {_yes(r['verified'])} | "
+                     f"{_cell(r['first_error'])} | {_cell(r['classification'])} |")
+    warned = [r for r in rows if r.get("warnings")]
+    if warned:
+        lines += ["", "Compiler warnings in the operators' own sources:", ""]
+        for r in warned:
+            for w in r["warnings"]:
+                lines.append(f"- {r['operator']}: `{_cell(w)}`")
+    lines.append(f"<!-- compat:{kind}:end -->")
+    return "\n".join(lines) + "\n"
+
+
+DOC_HEAD = """# Compatibility with real operators
+
+How many public Ascend C operators import, compile and verify on the sim **unmodified**,
+measured by `make compat CORPUS=DIR` (bench/compat/run.py; the goldens and cases are our own
+code in `bench/compat/<corpus>/<project>.py`, written from each operator's mathematics and data
+generator; nothing of the corpora is copied). Each section is regenerated by the harness; the
+classifications people recorded by reading the errors live in `bench/compat/classification.yaml`.
+Classes: a named sim gap, an import gap, out of scope (cube/matmul, with the API), a bug of the
+operator (only with evidence), or "no golden yet" (no module written for it).
+
+"""
+
+
+def write_doc(doc: Path, kind: str, section: str) -> None:
+    text = doc.read_text() if doc.is_file() else DOC_HEAD
+    begin, end = f"<!-- compat:{kind}:begin -->", f"<!-- compat:{kind}:end -->"
+    if begin in text and end in text:
+        a, b = text.index(begin), text.index(end) + len(end) + 1
+        text = text[:a] + section + text[b:]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    tmp = doc.with_suffix(".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, doc)
+
+
+# -- main --------------------------------------------------------------------------------------
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", required=True, type=Path)
+    ap.add_argument("--only", nargs="+", metavar="NAME", help="project directory names")
+    ap.add_argument("--jobs", type=int, default=1, help="operators built at the same time")
+    ap.add_argument("--build-jobs", type=int, default=1, help="opkg build -j for each")
+    ap.add_argument("--corpus-commit", help="the corpus commit (default: from its git dir)")
+    ap.add_argument("--modules", type=Path, help="per-operator modules (default: "
+                    "bench/compat/<corpus>/)")
+    ap.add_argument("--classification", type=Path, default=HERE / "classification.yaml")
+    ap.add_argument("--results", type=Path, default=REPO / "bench" / "results")
+    ap.add_argument("--doc", type=Path, default=REPO / "docs" / "compat.md")
+    ap.add_argument("--work", type=Path, help="scratch directory (default: a temporary one)")
+    args = ap.parse_args(argv)
+
+    root = args.corpus.resolve()
+    kind = corpus_kind(root)
+    found = projects(root, kind)
+    if args.only:
+        unknown = [n for n in args.only if n not in found]
+        if unknown:
+            raise SystemExit(f"error: no project named {', '.join(unknown)} in {root}")
+        found = {n: found[n] for n in args.only}
+    modules_dir = args.modules or HERE / kind
+    recorded = load_classification(args.classification)
+    work = args.work or Path(tempfile.mkdtemp(prefix=f"opkg-compat-{kind}-"))
+    work.mkdir(parents=True, exist_ok=True)
+
+    def one(item):
+        name, project = item
+        mod = modules_dir / f"{name}.py"
+        try:
+            row = run_one(name, project, root, mod if mod.is_file() else None, work,
+                          args.build_jobs)
+        except Exception as exc:   # one operator's trouble must not end the measurement
+            row = {"operator": name, "path": project.relative_to(root).as_posix(),
+                   "imported": None, "compiled": None, "verified": None,
+                   "first_error": f"harness: {type(exc).__name__}: {exc}",
+                   "classification": None, "notes": [], "warnings": [], "variants": {}}
+        classify(row, recorded)
+        print(f"{name:32} imported={_yes(row['imported']):3} compiled={_yes(row['compiled']):3} "
+              f"verified={_yes(row['verified']):3} {row['first_error'] or ''}"[:200],
+              file=sys.stderr, flush=True)
+        return row
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        rows = list(pool.map(one, found.items()))
+    date = dt.date.today().isoformat()
+    commit = corpus_commit(root, kind, args.corpus_commit)
+    args.results.mkdir(parents=True, exist_ok=True)
+    out = args.results / f"compat-{kind}-{date}.json"
+    out.write_text(json.dumps({"corpus": CORPUS_REPOS[kind], "kind": kind, "commit": commit,
+                               "date": date, "rows": rows}, indent=1) + "\n")
+    if not args.only:
+        write_doc(args.doc, kind, markdown(kind, rows, date, commit))
+    scope = [r for r in rows if not (r["classification"] or "").startswith("out of scope")]
+    print(f"{kind}: {sum(1 for r in scope if r['verified'])}/{len(scope)} verified; "
+          f"results: {out}" + ("" if args.only else f"; table: {args.doc}"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

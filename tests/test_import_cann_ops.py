@@ -1,0 +1,92 @@
+"""`opkg import` of a project in cann-ops' layout (tests/fixtures/cann_ops_layout): no prototype
+JSON (the OpDef is read), shared headers of the corpus copied into the package, only SoCs the
+sim can run declared, a required attr given a value and an operator without InferShape given
+output_shapes in the generated case, a compiler warning of the operator's own sources shown;
+then the package builds and verifies unmodified, the case's output_shapes checked against the
+golden."""
+
+from __future__ import annotations
+
+import filecmp
+from pathlib import Path
+
+import yaml
+
+from tests.conftest import opkg
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "cann_ops_layout"
+PROJECT = FIXTURE / "src" / "math" / "scale_add"
+
+GOLDEN = """\
+import numpy as np
+
+
+def scale_add(x, y, *, alpha):
+    return x.astype(np.float64) * alpha + y
+"""
+
+
+def test_cann_ops_layout_imports_and_verifies(workspace):
+    r = opkg("import", str(PROJECT), "--dest", "packages/scale_add", cwd=workspace.root,
+             check=0)
+    pkg = workspace.root / "packages" / "scale_add"
+    out = r.stdout
+    assert "prototype from the OpDef in op_host/ (ScaleAdd)" in out
+    assert "3 shared header(s) copied under include/" in out
+    # a SoC the sim cannot run is listed in the manifest, not built
+    assert 'AddConfig("ascend310b"): the sim has no core counts' in out
+    assert "warning: integer overflow" in out and "scale_add.cpp:12" in out
+
+    text = (pkg / "opkg.yaml").read_text()
+    assert "#   Ascend310B1, Ascend310B4 (ascend310b: no core counts in the SoC table)" in text
+    manifest = yaml.safe_load(text)
+    assert manifest["socs"] == ["Ascend910B1"]
+    assert manifest["op"]["attrs"] == [{"name": "alpha", "type": "float", "required": True}]
+    assert manifest["include_dirs"] == ["include/scale/op_kernel", "include"]
+    case = manifest["verify"]["cases"][0]
+    assert case["attrs"] == {"alpha": 1.0}                  # required attr: a value
+    assert case["output_shapes"] == {"z": [8, 256]}        # no InferShape
+    # the corpus's shared headers, byte for byte (a neighbour included by a copied header too)
+    shared = FIXTURE / "src" / "common" / "inc" / "scale"
+    for rel in ("split_util.h", "op_kernel/scale_add_kernel_util.h", "op_kernel/scale_add_defs.h"):
+        assert filecmp.cmp(pkg / "include" / "scale" / rel, shared / rel, shallow=False)
+    assert filecmp.cmp(pkg / "op_kernel" / "scale_add.cpp",
+                       PROJECT / "op_kernel" / "scale_add.cpp", shallow=False)
+
+    (pkg / "golden.py").write_text(GOLDEN)
+    manifest["verify"]["cases"] = [
+        {"name": "st", "shapes": {"x": [64, 1000], "y": [64, 1000]}, "attrs": {"alpha": 0.5},
+         "output_shapes": {"z": [64, 1000]}},
+        {"name": "one", "shapes": {"x": [1], "y": [1]}, "attrs": {"alpha": -2.0},
+         "output_shapes": {"z": [1]}}]
+    (pkg / "opkg.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    r = opkg("build", "//packages/scale_add", cwd=workspace.root, check=0)
+    assert "PASS" in r.stdout
+
+    # a case that states another output shape than the golden returns fails, naming both
+    manifest["verify"]["cases"][1]["output_shapes"] = {"z": [2]}
+    (pkg / "opkg.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    r = opkg("build", "//packages/scale_add", cwd=workspace.root, check=1)
+    assert ("the golden returned z with shape [1] but the case states output_shapes z: [2]"
+            in r.stdout + r.stderr)
+
+
+def test_output_shapes_names_only_outputs(workspace):
+    opkg("import", str(PROJECT), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
+    path = workspace.root / "packages" / "scale_add" / "opkg.yaml"
+    path.write_text(path.read_text().replace("output_shapes: {z:", "output_shapes: {w:"))
+    r = opkg("build", "//packages/scale_add", cwd=workspace.root, check=2)
+    assert "output_shapes" in r.stderr and "'w'" in r.stderr
+
+
+def test_host_sources_that_do_not_compile_and_no_json_is_a_clear_error(workspace, tmp_path):
+    import shutil
+
+    project = tmp_path / "broken_op"
+    shutil.copytree(PROJECT, project)
+    host = project / "op_host" / "scale_add.cpp"
+    host.write_text(host.read_text().replace("OP_ADD(ScaleAdd);", "OP_ADD(ScaleAdd)\nint x = ;"))
+    r = opkg("import", str(project), "--dest", "packages/broken", cwd=workspace.root, check=2)
+    assert "cannot read the OpDef" in r.stderr and "scale_add.cpp" in r.stderr
+    assert "--prototype FILE" in r.stderr
+    assert not (workspace.root / "packages" / "broken").exists()
