@@ -41,7 +41,7 @@ def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Pat
         entry = Path(tmp) / "probe_entry.cpp"
         entry.write_text(codegen.host_entry_source(placeholder))
         lib = Path(tmp) / "libprobe.so"
-        argv = [cxx, *flags.common_flags(), *flags.host_flags(placeholder), "-Wall",
+        argv = [cxx, *flags.common_flags(), *flags.host_flags(placeholder),
                 *(f"-I{d}" for d in include_dirs), str(entry),
                 str(flags.host_runtime_source()), *map(str, host_sources),
                 *flags.link_flags(), "-o", str(lib)]

@@ -8,6 +8,7 @@ golden."""
 from __future__ import annotations
 
 import filecmp
+import json
 from pathlib import Path
 
 import yaml
@@ -60,8 +61,15 @@ def test_cann_ops_layout_imports_and_verifies(workspace):
         {"name": "one", "shapes": {"x": [1], "y": [1]}, "attrs": {"alpha": -2.0},
          "output_shapes": {"z": [1]}}]
     (pkg / "opkg.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
-    r = opkg("build", "//packages/scale_add", cwd=workspace.root, check=0)
-    assert "PASS" in r.stdout
+    r = opkg("build", "//packages/scale_add", "--json", cwd=workspace.root, check=0)
+    result = json.loads(r.stdout)
+    assert result["ok"]
+    # the tiling's int overflow: shown in the build output and kept in the JSON report
+    assert ("warning: packages/scale_add/op_host/scale_add.cpp:12:29: warning: integer overflow"
+            in r.stderr)
+    assert [w["message"] for w in result["warnings"]
+            if "scale_add.cpp:12" in w["message"] and "overflow" in w["message"]]
+    assert not any("opkg/sim" in w["message"] for w in result["warnings"])
 
     # a case that states another output shape than the golden returns fails, naming both
     manifest["verify"]["cases"][1]["output_shapes"] = {"z": [2]}
