@@ -115,6 +115,7 @@ def test_prototype_json_found_by_content_beside_or_absent(workspace, tmp_path):
     manifest = yaml.safe_load((workspace.root / "packages/lrelu/opkg.yaml").read_text())
     assert manifest["op"]["type"] == "LeakyReluCustom"
     (tmp_path / "lrelu_proto.json").unlink()
+    shutil.rmtree(workspace.root / "packages" / "lrelu")     # op types are unique
     r = opkg("import", str(project), "--dest", "packages/lrelu2", cwd=workspace.root, check=0)
     assert "prototype from the OpDef" in r.stdout and "compared with" not in r.stdout
     manifest2 = yaml.safe_load((workspace.root / "packages/lrelu2/opkg.yaml").read_text())
