@@ -32,9 +32,11 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -111,12 +113,22 @@ def package_name(project: str) -> str:
 
 
 def opkg(*args, cwd: Path, timeout=BUILD_TIMEOUT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "opkg", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=timeout)
+    """Run the opkg command line; on a timeout its whole process group (SCons, g++, the
+    verifier) is ended, not only opkg itself."""
+    argv = [sys.executable, "-m", "opkg", *args]
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 def run_one(name: str, project: Path, root: Path, module_path: Path | None, work: Path,
-            jobs: int) -> dict:
+            jobs: int, timeout: int = BUILD_TIMEOUT) -> dict:
     row = {"operator": name, "path": project.relative_to(root).as_posix(),
            "imported": None, "compiled": None, "verified": None, "first_error": None,
            "classification": None, "notes": [], "warnings": [], "variants": {}}
@@ -144,8 +156,14 @@ def run_one(name: str, project: Path, root: Path, module_path: Path | None, work
     if module is None:
         row["classification"] = NO_GOLDEN
         return row
-    _apply_module(pkg, module, module_path)
-    r = opkg("build", f"//packages/{pkg.name}", "--json", "-j", str(jobs), cwd=ws)
+    row["inplace"] = list(getattr(module, "INPLACE", None) or [])
+    _apply_module(pkg, module, module_path, timeout)
+    try:
+        r = opkg("build", f"//packages/{pkg.name}", "--json", "-j", str(jobs), cwd=ws,
+                 timeout=timeout)
+    except subprocess.TimeoutExpired:
+        row["first_error"] = f"harness: the build took longer than {timeout} s"
+        return row
     try:
         result = json.loads(r.stdout)
     except json.JSONDecodeError:
@@ -157,7 +175,7 @@ def run_one(name: str, project: Path, root: Path, module_path: Path | None, work
     return row
 
 
-def _apply_module(pkg: Path, module, module_path: Path) -> None:
+def _apply_module(pkg: Path, module, module_path: Path, timeout: int) -> None:
     """The module's cases, golden, SoCs and tolerance replace what import generated."""
     manifest = pkg / "opkg.yaml"
     data = yaml.safe_load(manifest.read_text())
@@ -168,7 +186,7 @@ def _apply_module(pkg: Path, module, module_path: Path) -> None:
         data["verify"]["tolerance"] = module.TOLERANCE
     if getattr(module, "SOCS", None):
         data["socs"] = list(module.SOCS)
-    data["verify"].setdefault("timeout", BUILD_TIMEOUT)
+    data["verify"]["timeout"] = timeout
     manifest.write_text(yaml.safe_dump(data, sort_keys=False))
 
 
@@ -230,8 +248,12 @@ def _first_line(text: str) -> str:
 
 
 def _first_error(text: str) -> str:
-    """The first compiler `error:` line (its message, without the long path), else line 1."""
-    for line in text.splitlines():
+    """The first compiler `error:` line (its message, without the long path), the first
+    difference of an OpDef check, else line 1."""
+    lines = text.splitlines()
+    if lines and "disagrees with the manifest" in lines[0] and len(lines) > 1:
+        return "OpDef check: " + lines[1].strip()[:280]
+    for line in lines:
         if " error: " in line or "undefined reference" in line:
             m = re.match(r"^(\S+?):(\d+):(?:\d+:)? (?:fatal )?error: (.*)$", line.strip())
             if m:
@@ -254,6 +276,10 @@ def classify(row: dict, recorded: dict) -> None:
         row["classification"] = entry["class"] + (f": {note}" if note else "")
         return
     if row["classification"]:
+        return
+    if row.get("inplace") and row["compiled"]:
+        row["classification"] = ("verifier gap: in-place inputs (the module's INPLACE) are not "
+                                 "compared by opkg's verifier")
         return
     err = row["first_error"] or ""
     m = re.search(r"'([\w:<>]+)' (?:was not declared|is not a member|has no member)", err) or \
@@ -359,6 +385,12 @@ def main(argv=None) -> int:
     ap.add_argument("--results", type=Path, default=REPO / "bench" / "results")
     ap.add_argument("--doc", type=Path, default=REPO / "docs" / "compat.md")
     ap.add_argument("--work", type=Path, help="scratch directory (default: a temporary one)")
+    ap.add_argument("--timeout", type=int, default=BUILD_TIMEOUT,
+                    help="seconds for one operator's build (default %(default)s)")
+    ap.add_argument("--report-only", type=Path, nargs="+", metavar="JSON",
+                    help="regenerate docs/compat.md (and one merged results file) from results "
+                         "files (an interrupted run keeps the rows that finished; a later "
+                         "file wins); projects none of them has show as not run")
     args = ap.parse_args(argv)
 
     root = args.corpus.resolve()
@@ -370,6 +402,22 @@ def main(argv=None) -> int:
             raise SystemExit(f"error: no project named {', '.join(unknown)} in {root}")
         found = {n: found[n] for n in args.only}
     modules_dir = args.modules or HERE / kind
+    if args.report_only:
+        done: dict[str, dict] = {}
+        for path in args.report_only:
+            data = json.loads(path.read_text())
+            done.update({r["operator"]: r for r in data["rows"]})
+        rows = [done.get(n) or _not_run(n, p, root) for n, p in found.items()]
+        for row in rows:
+            classify(row, recorded)
+        commit = args.corpus_commit or data["commit"]
+        args.results.mkdir(parents=True, exist_ok=True)
+        out = args.results / f"compat-{kind}-{data['date']}.json"
+        out.write_text(json.dumps({"corpus": CORPUS_REPOS[kind], "kind": kind, "commit": commit,
+                                   "date": data["date"], "rows": rows}, indent=1) + "\n")
+        write_doc(args.doc, kind, markdown(kind, rows, data["date"], commit))
+        print(_summary(kind, rows) + f"; results: {out}; table: {args.doc}")
+        return 0
     recorded = load_classification(args.classification)
     work = args.work or Path(tempfile.mkdtemp(prefix=f"opkg-compat-{kind}-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -379,7 +427,7 @@ def main(argv=None) -> int:
         mod = modules_dir / f"{name}.py"
         try:
             row = run_one(name, project, root, mod if mod.is_file() else None, work,
-                          args.build_jobs)
+                          args.build_jobs, args.timeout)
         except Exception as exc:   # one operator's trouble must not end the measurement
             row = {"operator": name, "path": project.relative_to(root).as_posix(),
                    "imported": None, "compiled": None, "verified": None,
@@ -391,20 +439,46 @@ def main(argv=None) -> int:
               file=sys.stderr, flush=True)
         return row
 
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        rows = list(pool.map(one, found.items()))
     date = dt.date.today().isoformat()
     commit = corpus_commit(root, kind, args.corpus_commit)
     args.results.mkdir(parents=True, exist_ok=True)
     out = args.results / f"compat-{kind}-{date}.json"
-    out.write_text(json.dumps({"corpus": CORPUS_REPOS[kind], "kind": kind, "commit": commit,
-                               "date": date, "rows": rows}, indent=1) + "\n")
+    finished: dict[str, dict] = {}
+    lock = threading.Lock()
+
+    def save() -> None:
+        rows_now = [finished[n] for n in found if n in finished]
+        tmp = out.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"corpus": CORPUS_REPOS[kind], "kind": kind, "commit": commit,
+                                   "date": date, "rows": rows_now}, indent=1) + "\n")
+        os.replace(tmp, out)
+
+    def record(item):
+        row = one(item)
+        with lock:      # rows are kept as they finish: an interrupted run keeps its results
+            finished[row["operator"]] = row
+            save()
+        return row
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        rows = list(pool.map(record, found.items()))
     if not args.only:
         write_doc(args.doc, kind, markdown(kind, rows, date, commit))
-    scope = [r for r in rows if not (r["classification"] or "").startswith("out of scope")]
-    print(f"{kind}: {sum(1 for r in scope if r['verified'])}/{len(scope)} verified; "
-          f"results: {out}" + ("" if args.only else f"; table: {args.doc}"))
+    print(_summary(kind, rows) + f"; results: {out}" + ("" if args.only else
+                                                        f"; table: {args.doc}"))
     return 0
+
+
+def _summary(kind: str, rows: list[dict]) -> str:
+    scope = [r for r in rows if not (r["classification"] or "").startswith("out of scope")]
+    return f"{kind}: {sum(1 for r in scope if r['verified'])}/{len(scope)} verified"
+
+
+def _not_run(name: str, project: Path, root: Path) -> dict:
+    return {"operator": name, "path": project.relative_to(root).as_posix(), "imported": None,
+            "compiled": None, "verified": None, "first_error": None,
+            "classification": "not run in this measurement", "notes": [], "warnings": [],
+            "variants": {}}
 
 
 if __name__ == "__main__":

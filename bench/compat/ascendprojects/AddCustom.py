@@ -1,14 +1,15 @@
 """AddCustom (AscendProjects operator/AddCustomSample): z = x + y, float16.
-Cases from AclNNInvocation/scripts/gen_data.py ([8, 2048], values in [1, 100]) plus a single
-element and a length that is not a whole 32-byte block."""
+Cases from AclNNInvocation/scripts/gen_data.py ([8, 2048], values in [1, 100]) and the
+[8, 2048] in [-100, 100] of AclOfflineModel/scripts/gen_data.py. The sample's tiling assumes
+whole 32-byte blocks per core (no ragged shape is in its generators), so none is added."""
 import numpy as np
 
 PATH = "operator/AddCustomSample/FrameworkLaunch/AddCustom"
 CASES = [
     {"name": "gen_data", "shapes": {"x": [8, 2048], "y": [8, 2048]},
      "ranges": {"x": [1, 100], "y": [1, 100]}},
-    {"name": "one", "shapes": {"x": [1], "y": [1]}},
-    {"name": "ragged", "shapes": {"x": [1, 999], "y": [1, 999]}},
+    {"name": "offline_model", "shapes": {"x": [8, 2048], "y": [8, 2048]},
+     "ranges": {"x": [-100, 100], "y": [-100, 100]}},
 ]
 
 
