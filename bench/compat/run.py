@@ -151,8 +151,10 @@ def run_one(name: str, project: Path, root: Path, module_path: Path | None, work
     info = json.loads(r.stdout)
     row["imported"] = True
     row["notes"] = info.get("notes", [])
-    row["warnings"] = [n.removeprefix("compiler warning: ") for n in row["notes"]
-                       if n.startswith("compiler warning: ")]
+    # warnings name the scratch package's files: say where they are in the corpus instead
+    row["warnings"] = [n.removeprefix("compiler warning: ").replace(f"{pkg}/", f"{row['path']}/")
+                       .replace(f"packages/{pkg.name}/", f"{row['path']}/")
+                       for n in row["notes"] if n.startswith("compiler warning: ")]
     if module is None:
         row["classification"] = NO_GOLDEN
         return row
@@ -254,7 +256,10 @@ def _first_error(text: str) -> str:
     if lines and "disagrees with the manifest" in lines[0] and len(lines) > 1:
         return "OpDef check: " + lines[1].strip()[:280]
     for line in lines:
-        if " error: " in line or "undefined reference" in line:
+        undefined = re.search(r"undefined reference to `([^']+)'", line)
+        if undefined:
+            return f"link: undefined reference to `{undefined.group(1)}`"[:300]
+        if " error: " in line:
             m = re.match(r"^(\S+?):(\d+):(?:\d+:)? (?:fatal )?error: (.*)$", line.strip())
             if m:
                 return f"{Path(m.group(1)).name}:{m.group(2)}: {m.group(3)}"[:300]
@@ -338,6 +343,7 @@ def markdown(kind: str, rows: list[dict], date: str, commit: str | None) -> str:
         lines += ["", "Compiler warnings in the operators' own sources:", ""]
         for r in warned:
             for w in r["warnings"]:
+                w = re.sub(r"^\S*?/packages/[a-z0-9_]+/", r["path"] + "/", w)
                 lines.append(f"- {r['operator']}: `{_cell(w)}`")
     lines.append(f"<!-- compat:{kind}:end -->")
     return "\n".join(lines) + "\n"
@@ -376,6 +382,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", required=True, type=Path)
     ap.add_argument("--only", nargs="+", metavar="NAME", help="project directory names")
+    ap.add_argument("--exclude", nargs="+", metavar="NAME", default=[],
+                    help="project directory names to leave out (e.g. measured by another run)")
     ap.add_argument("--jobs", type=int, default=1, help="operators built at the same time")
     ap.add_argument("--build-jobs", type=int, default=1, help="opkg build -j for each")
     ap.add_argument("--corpus-commit", help="the corpus commit (default: from its git dir)")
@@ -401,7 +409,9 @@ def main(argv=None) -> int:
         if unknown:
             raise SystemExit(f"error: no project named {', '.join(unknown)} in {root}")
         found = {n: found[n] for n in args.only}
+    found = {n: p for n, p in found.items() if n not in args.exclude}
     modules_dir = args.modules or HERE / kind
+    recorded = load_classification(args.classification)
     if args.report_only:
         done: dict[str, dict] = {}
         for path in args.report_only:
@@ -418,7 +428,6 @@ def main(argv=None) -> int:
         write_doc(args.doc, kind, markdown(kind, rows, data["date"], commit))
         print(_summary(kind, rows) + f"; results: {out}; table: {args.doc}")
         return 0
-    recorded = load_classification(args.classification)
     work = args.work or Path(tempfile.mkdtemp(prefix=f"opkg-compat-{kind}-"))
     work.mkdir(parents=True, exist_ok=True)
 
