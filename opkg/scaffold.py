@@ -426,11 +426,12 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
             golden_func = snake_case(op["type"])
             (dest / "golden.py").write_text(_golden_stub(op, golden_func))
             golden_ref = f"golden.py:{golden_func}"
+        st_cases, st_source = st_test_cases(project, op, has_infer, notes)
         manifest = _manifest_text(
             name, op, [s.relative_to(project).as_posix() for s in host_sources],
             tiling_headers[0].relative_to(project).as_posix() if tiling_headers else None,
             kernel.relative_to(project).as_posix(), socs, unbuilt, golden_ref,
-            golden is None, headers.include_dirs, has_infer)
+            golden is None, headers.include_dirs, has_infer, st_cases, st_source)
         (dest / "opkg.yaml").write_text(manifest)
     except BaseException:
         if created:
@@ -616,6 +617,115 @@ def _yaml_value(v) -> str:
     return json.dumps(v)
 
 
+def st_test_cases(project: Path, op: dict, has_infer_shape: bool, notes: list[str]
+                  ) -> tuple[list[str], str | None]:
+    """Verification cases (manifest YAML flow mappings) from the project's msopst test cases
+    (cann-ops: tests/st/*.json, `[{case_name, op, input_desc: [{name, shape, value_range}],
+    output_desc, attr: [{name, value}]}]`): the shapes, value ranges and attrs its authors test.
+    Entries that do not fit the prototype are skipped with a note."""
+    files = sorted((project / "tests" / "st").glob("*.json"))
+    inputs = [t for t in op["inputs"] if t.get("param_type", "required") != "dynamic"]
+    if not files or len(inputs) != len(op["inputs"]):
+        return [], None
+    attr_types = {a["name"]: a["type"] for a in op["attrs"]}
+    cases, seen, skipped = [], set(), 0
+    for f in files:
+        try:
+            data = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            continue
+        for entry in data if isinstance(data, list) else [data]:
+            case = _st_case(entry, op, attr_types, has_infer_shape)
+            if case is None:
+                skipped += 1
+                continue
+            key = json.dumps(case, sort_keys=True)
+            name = re.sub(r"[^A-Za-z0-9_]", "_", str(entry.get("case_name") or f"st{len(cases)}"))
+            if key in seen or len(cases) >= 8:     # a handful of distinct cases is enough
+                continue
+            seen.add(key)
+            cases.append(_yaml_flow({"name": name, **case}))
+    if skipped:
+        notes.append(f"{skipped} test case(s) of tests/st/ not usable as verification cases "
+                     "(other op, missing shapes or attrs)")
+    if cases:
+        notes.append(f"{len(cases)} verification case(s) from tests/st/ "
+                     f"({', '.join(f.name for f in files)})")
+    return cases, "tests/st/" + (files[0].name if len(files) == 1 else "*.json")
+
+
+def _st_case(entry, op: dict, attr_types: dict, has_infer_shape: bool) -> dict | None:
+    if not isinstance(entry, dict) or entry.get("op") not in (None, op["type"]):
+        return None
+    descs = entry.get("input_desc")
+    if not isinstance(descs, list) or len(descs) != len(op["inputs"]):
+        return None
+    shapes, ranges = {}, {}
+    for t, d in zip(op["inputs"], descs):
+        shape = d.get("shape") if isinstance(d, dict) else None
+        if (not isinstance(shape, list)
+                or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0
+                           for x in shape)):
+            return None
+        shapes[t["name"]] = shape
+        vr = d.get("value_range")
+        if (isinstance(vr, list) and vr and isinstance(vr[0], list) and len(vr[0]) == 2
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vr[0])
+                and vr[0][0] < vr[0][1]):
+            ranges[t["name"]] = list(vr[0])
+    attrs = {}
+    for a in entry.get("attr") or []:
+        if isinstance(a, dict) and a.get("name") in attr_types and "value" in a:
+            value = _st_attr(attr_types[a["name"]], a["value"])
+            if value is None:
+                return None
+            attrs[a["name"]] = value
+    if any(x.get("required") and x["name"] not in attrs for x in op["attrs"]):
+        return None
+    case = {"shapes": shapes}
+    if attrs:
+        case["attrs"] = attrs
+    if ranges:
+        case["ranges"] = ranges
+    if not has_infer_shape:
+        outs = entry.get("output_desc")
+        if not isinstance(outs, list) or len(outs) != len(op["outputs"]) or not all(
+                isinstance(o, dict) and isinstance(o.get("shape"), list) for o in outs):
+            return None
+        case["output_shapes"] = {t["name"]: o["shape"] for t, o in zip(op["outputs"], outs)}
+    return case
+
+
+def _st_attr(kind: str, value):
+    """An msopst attr value as the manifest's type wants it, or None when it is not one."""
+    def one(k, v):
+        if k == "float" and isinstance(v, (int, float)) and not isinstance(v, bool):
+            return float(v)
+        if k == "int" and isinstance(v, int) and not isinstance(v, bool):
+            return v
+        if k == "bool" and isinstance(v, bool):
+            return v
+        if k == "str" and isinstance(v, str):
+            return v
+        return None
+
+    if kind.startswith("list_"):
+        if not isinstance(value, list):
+            return None
+        items = [one(kind[5:], v) for v in value]
+        return None if any(i is None for i in items) else items
+    return one(kind, value)
+
+
+def _yaml_flow(value) -> str:
+    """A one-line YAML flow mapping (JSON scalars are valid YAML; keys written bare)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_yaml_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_yaml_flow(v) for v in value) + "]"
+    return json.dumps(value)
+
+
 # A value for a required attr in the generated case: the case is valid as written, and the
 # comment asks for a real one.
 _ATTR_PLACEHOLDER = {"bool": False, "int": 1, "float": 1.0, "str": "", "list_int": [1],
@@ -623,7 +733,8 @@ _ATTR_PLACEHOLDER = {"bool": False, "int": 1, "float": 1.0, "str": "", "list_int
 
 
 def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, golden_ref,
-                   stub: bool, include_dirs=(), has_infer_shape: bool = True) -> str:
+                   stub: bool, include_dirs=(), has_infer_shape: bool = True,
+                   st_cases=(), st_source: str | None = None) -> str:
     lines = [f"name: {name}", "version: 0.1.0",
              f"summary: {op['type']} (imported from an msopgen project)",
              "op:", f"  type: {op['type']}", "  inputs:"]
@@ -656,8 +767,13 @@ def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, g
     if stub:
         lines.append("  # golden.py is a stub that raises: the build fails with 'golden missing' "
                      "until it is written.")
-    lines += [f"  golden: {golden_ref}", "  seed: 0", "  cases:",
-              "    # Generated from the prototype: one shape for every input. REVIEW IT:",
+    lines += [f"  golden: {golden_ref}", "  seed: 0", "  cases:"]
+    if st_cases:
+        lines.append(f"    # From the project's own test cases ({st_source}): shapes, value "
+                     "ranges and attrs.")
+        lines += [f"    - {c}" for c in st_cases]
+        return "\n".join(lines) + "\n"
+    lines += ["    # Generated from the prototype: one shape for every input. REVIEW IT:",
               "    # give each input the shape the operator expects, and add edge cases "
               "(a single element,",
               "    # a length that is not a multiple of 32 bytes, rows that do not divide "

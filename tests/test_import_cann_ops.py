@@ -44,9 +44,11 @@ def test_cann_ops_layout_imports_and_verifies(workspace):
     assert manifest["socs"] == ["Ascend910B1"]
     assert manifest["op"]["attrs"] == [{"name": "alpha", "type": "float", "required": True}]
     assert manifest["include_dirs"] == ["include/scale/op_kernel", "include"]
-    case = manifest["verify"]["cases"][0]
-    assert case["attrs"] == {"alpha": 1.0}                  # required attr: a value
-    assert case["output_shapes"] == {"z": [8, 256]}        # no InferShape
+    # the case comes from the project's own tests/st/ (shape, attr, output shape: no InferShape)
+    assert "1 verification case(s) from tests/st/ (ScaleAdd_case.json)" in out
+    assert manifest["verify"]["cases"] == [
+        {"name": "Test_ScaleAdd_001", "shapes": {"x": [64, 1000], "y": [64, 1000]},
+         "attrs": {"alpha": 0.5}, "output_shapes": {"z": [64, 1000]}}]
     # the corpus's shared headers, byte for byte (a neighbour included by a copied header too)
     shared = FIXTURE / "src" / "common" / "inc" / "scale"
     for rel in ("split_util.h", "op_kernel/scale_add_kernel_util.h", "op_kernel/scale_add_defs.h"):
@@ -79,10 +81,27 @@ def test_cann_ops_layout_imports_and_verifies(workspace):
             in r.stdout + r.stderr)
 
 
+def test_without_test_cases_the_generated_case_is_valid_as_written(workspace, tmp_path):
+    import shutil
+
+    shutil.copytree(FIXTURE, tmp_path / "corpus", ignore=shutil.ignore_patterns("tests"))
+    project = tmp_path / "corpus" / PROJECT.relative_to(FIXTURE)
+    opkg("import", str(project), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
+    manifest = yaml.safe_load((workspace.root / "packages/scale_add/opkg.yaml").read_text())
+    case = manifest["verify"]["cases"][0]
+    assert case["attrs"] == {"alpha": 1.0}                  # required attr: a value
+    assert case["output_shapes"] == {"z": [8, 256]}        # no InferShape
+    # the manifest loads (a required attr without a value would be an error)
+    r = opkg("query", "packages", cwd=workspace.root, check=0)
+    assert "scale_add" in r.stdout
+
+
 def test_output_shapes_names_only_outputs(workspace):
     opkg("import", str(PROJECT), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
     path = workspace.root / "packages" / "scale_add" / "opkg.yaml"
-    path.write_text(path.read_text().replace("output_shapes: {z:", "output_shapes: {w:"))
+    text = path.read_text()
+    assert "output_shapes: {z:" in text
+    path.write_text(text.replace("output_shapes: {z:", "output_shapes: {w:"))
     r = opkg("build", "//packages/scale_add", cwd=workspace.root, check=2)
     assert "output_shapes" in r.stderr and "'w'" in r.stderr
 
