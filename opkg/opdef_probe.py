@@ -11,6 +11,7 @@ loaded in a child process, because an OpDef constructor is user code and may cra
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -41,15 +42,18 @@ def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Pat
         entry = Path(tmp) / "probe_entry.cpp"
         entry.write_text(codegen.host_entry_source(placeholder))
         lib = Path(tmp) / "libprobe.so"
+        # linked without `-z defs` and loaded lazily: a host API the sim lacks (used by the
+        # tiling function, not by the OpDef constructor) must not hide the prototype; the
+        # build reports it
         argv = [cxx, *flags.common_flags(), *flags.host_flags(placeholder),
                 *(f"-I{d}" for d in include_dirs), str(entry),
                 str(flags.host_runtime_source()), *map(str, host_sources),
-                *flags.link_flags(), "-o", str(lib)]
+                "-shared", "-o", str(lib)]
         proc = subprocess.run(argv, capture_output=True, text=True)
         if proc.returncode != 0:
             raise ProbeError(first_errors(proc.stderr))
         warnings = own_warnings(proc.stderr, own_dir)
-        proc = subprocess.run([sys.executable, "-m", "opkg.verify.prototype", str(lib)],
+        proc = subprocess.run([sys.executable, "-m", "opkg.opdef_probe", str(lib)],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise ProbeError(f"loading the host library crashed (status {proc.returncode}): "
@@ -58,6 +62,138 @@ def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Pat
         if "error" in data:
             raise ProbeError(data["error"])
         return Probe([op for op in data["ops"] if op["type"] != placeholder.type], warnings)
+
+
+# -- the fallback: the OpDef read from the source text ------------------------------------------
+#
+# When the host sources do not compile on the sim (a host API it lacks), the build will say so;
+# the import should still produce the package. An OpDef written with literal lists, the common
+# case, can be read from the text: statements `this->Input("x").ParamType(..).DataType({..})
+# .Format({..})`, `this->Attr("a").AttrType(..).Float(..)` and `AddConfig("...")`.
+
+# at a statement's start, or after the brace that opens the constructor's body
+_STMT_HEAD = re.compile(r'(?:^|[{}])\s*(?:this\s*->\s*)?(Input|Output|Attr)\s*\(\s*"(\w+)"\s*\)')
+_CALL = re.compile(r"\.\s*(\w+)\s*\(")
+_ATTR_KINDS = {"Float": "float", "Int": "int", "Bool": "bool", "String": "str",
+               "ListInt": "list_int", "ListFloat": "list_float", "ListBool": "list_bool"}
+
+
+def parse_opdef_text(sources: list[Path]) -> tuple[list[dict], list[str]]:
+    """(host_prototypes()-shaped entries for the OpDefs of `sources` written with literal lists,
+    why each other OpDef could not be read: a computed list, a dtype opkg does not know)."""
+    from opkg.verify.prototype import OP_ADD_RE
+
+    ops, why = [], []
+    for src in sources:
+        text = _strip_comments(Path(src).read_text(errors="replace"))
+        for name in OP_ADD_RE.findall(text):
+            m = re.search(rf"class\s+{name}\s*:\s*public\s+OpDef\s*\{{", text)
+            if not m:
+                continue
+            body = _braced(text, m.end() - 1)
+            try:
+                ops.append(_parse_body(name, body))
+            except ValueError as exc:
+                why.append(f"OpDef {name} in {Path(src).name}: {exc}")
+    return ops, why
+
+
+def _strip_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def _braced(text: str, start: int) -> str:
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start + 1:i]
+    return text[start + 1:]
+
+
+def _args(stmt: str, pos: int) -> str:
+    """The text between the parenthesis opened just before `pos` and its match."""
+    depth, i = 1, pos
+    while i < len(stmt) and depth:
+        depth += {"(": 1, ")": -1}.get(stmt[i], 0)
+        i += 1
+    return stmt[pos:i - 1]
+
+
+def _parse_body(name: str, body: str) -> dict:
+    from opkg.model import DTYPES, FORMATS
+
+    by_ge = {d.ge: d.name for d in DTYPES.values()}
+    op = {"type": name, "inputs": [], "outputs": [], "attrs": [],
+          "has_infer_shape": "SetInferShape" in body,
+          "aicore": {"configs": list(dict.fromkeys(re.findall(r'AddConfig\s*\(\s*"([^"]+)"',
+                                                              body)))}}
+    for stmt in body.split(";"):
+        head = _STMT_HEAD.search(stmt)
+        if not head:
+            continue
+        kind, pname = head.groups()
+        calls = {c.group(1): _args(stmt, c.end()) for c in _CALL.finditer(stmt, head.end())}
+        if kind == "Attr":
+            attr_kind = next((k for k in calls if k in _ATTR_KINDS), None)
+            if attr_kind is None:
+                raise ValueError(f"attr {pname!r} has no type call (Float(), Int(), ...)")
+            raw = calls[attr_kind].strip()
+            optional = "OPTIONAL" in calls.get("AttrType", "")
+            default = _literal(_ATTR_KINDS[attr_kind], raw) if raw else None
+            op["attrs"].append({"name": pname, "type": _ATTR_KINDS[attr_kind],
+                                "required": not optional or default is None,
+                                "default": default})
+            continue
+        if "DataType" not in calls or not calls["DataType"].strip().startswith("{"):
+            # a computed dtype list: only the compiler can read it
+            raise ValueError(f"{kind.lower()} {pname!r} has a computed DataType list")
+        dtypes = [by_ge.get(t.split("::")[-1].strip()) for t in
+                  calls["DataType"].strip("{} \n").split(",") if t.strip()]
+        unknown = [t.strip() for t, d in zip(calls["DataType"].strip("{} \n").split(","), dtypes)
+                   if d is None]
+        if unknown:
+            raise ValueError(f"{kind.lower()} {pname!r} has dtype {unknown[0]}, which opkg does "
+                             "not support")
+        formats = []
+        if "Format" in calls:
+            if not calls["Format"].strip().startswith("{"):
+                raise ValueError(f"{kind.lower()} {pname!r} has a computed Format list")
+            formats = [f.split("FORMAT_")[-1].strip() for f in
+                       calls["Format"].strip("{} \n").split(",") if f.strip()]
+            if any(f not in FORMATS for f in formats):
+                raise ValueError(f"{kind.lower()} {pname!r} has a format opkg does not know: "
+                                 + ", ".join(f for f in formats if f not in FORMATS))
+        param = calls.get("ParamType", "REQUIRED").strip().split("::")[-1].lower()
+        op["inputs" if kind == "Input" else "outputs"].append(
+            {"name": pname, "param_type": param, "dtypes": dtypes, "formats": formats})
+    if not op["outputs"]:
+        raise ValueError("no Output(...) found")
+    return op
+
+
+def _literal(kind: str, raw: str):
+    raw = raw.strip().strip("{}").strip()
+    if kind.startswith("list_"):
+        items = [x for x in raw.split(",") if x.strip()]
+        values = [_literal(kind[5:], x) for x in items]
+        return None if None in values else values
+    try:
+        if kind == "float":
+            return float(raw.rstrip("fF"))
+        if kind == "int":
+            return int(raw.rstrip("lLuU"))
+        if kind == "bool":
+            return {"true": True, "false": False}.get(raw)
+        if kind == "str":
+            return raw.strip('"') if raw.startswith('"') else None
+    except ValueError:
+        return None
+    return None
 
 
 def first_errors(stderr: str, limit: int = 3) -> str:
@@ -154,3 +290,35 @@ def differences(opdef: dict, other: dict) -> list[str]:
             out.append(f"attr {name!r} {'required' if b.get('required') else 'optional'} "
                        f"(OpDef: {'required' if a.get('required') else 'optional'})")
     return out
+
+
+def _child(lib_path: str) -> int:
+    """Child process: print the OpDefs a host library registers, as host_prototypes does, with
+    the library loaded lazily (undefined functions the OpDefs never call are fine here)."""
+    import ctypes as C
+    import os
+
+    from opkg.model import DTYPES, FORMATS
+
+    try:
+        lib = C.CDLL(lib_path, mode=os.RTLD_LOCAL | os.RTLD_LAZY)
+        lib.opkg_sim_host_prototypes.restype = C.c_char_p
+        data = json.loads(lib.opkg_sim_host_prototypes().decode("utf-8"))
+    except (OSError, AttributeError, ValueError) as exc:
+        print(json.dumps({"error": str(exc)}))
+        return 0
+    if data.get("error"):
+        print(json.dumps({"error": data["error"]}))
+        return 0
+    by_ge = {d.ge: d.name for d in DTYPES.values()}
+    by_format = {f"FORMAT_{k}": k for k in FORMATS}
+    for op in data["ops"]:
+        for t in op["inputs"] + op["outputs"]:
+            t["dtypes"] = [by_ge.get(x, x) for x in t["dtypes"]]
+            t["formats"] = [by_format.get(x, x) for x in t["formats"]]
+    print(json.dumps({"ops": data["ops"]}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child(sys.argv[1]))

@@ -479,9 +479,17 @@ def _prototype(project, dest, host_sources, headers, json_path, op_type, notes):
         probe_error = None
     except opdef_probe.ProbeError as exc:
         probe, probe_error = None, str(exc)
-    declared = None
+    declared, text_gaps = None, []
     if probe is not None:
         declared = _choose_opdef(probe.ops, op_type, project)
+    else:
+        # the build will report what does not compile; the OpDef may still be read as text
+        text_ops, text_gaps = opdef_probe.parse_opdef_text(copied)
+        declared = _choose_opdef(text_ops, op_type, project)
+        if declared is not None:
+            notes.append("the host sources do not compile on the sim ("
+                         + (probe_error or "").splitlines()[0][:200]
+                         + "); the OpDef was read from the source text")
     proto_path = find_prototype_json(project, json_path,
                                      declared["type"] if declared else op_type)
     json_op = None
@@ -505,10 +513,11 @@ def _prototype(project, dest, host_sources, headers, json_path, op_type, notes):
             for diff in opdef_probe.differences(op, json_op):
                 notes.append(f"{proto_path.name} says {diff}; the OpDef wins")
         configs, has_infer = op.pop("configs"), op.pop("has_infer_shape")
-        return op, configs, has_infer, probe.warnings
+        return op, configs, has_infer, probe.warnings if probe is not None else []
     if json_op is None:
+        gaps = "".join(f"\nnor from its text: {g}" for g in text_gaps)
         raise UsageError(f"cannot read the OpDef of {project}: its host sources do not compile "
-                         f"on the sim, and there is no prototype JSON:\n{probe_error}",
+                         f"on the sim, and there is no prototype JSON:\n{probe_error}{gaps}",
                          hint="pass msopgen's prototype JSON with --prototype FILE, or make the "
                               "host sources compile")
     notes.append(f"the OpDef could not be read (host sources do not compile on the sim: "

@@ -106,14 +106,58 @@ def test_output_shapes_names_only_outputs(workspace):
     assert "output_shapes" in r.stderr and "'w'" in r.stderr
 
 
-def test_host_sources_that_do_not_compile_and_no_json_is_a_clear_error(workspace, tmp_path):
+def _variant(tmp_path, old: str, new: str) -> Path:
+    """The fixture corpus with one edit to ScaleAdd's host source."""
     import shutil
 
-    project = tmp_path / "broken_op"
-    shutil.copytree(PROJECT, project)
+    shutil.copytree(FIXTURE, tmp_path / "corpus")
+    project = tmp_path / "corpus" / PROJECT.relative_to(FIXTURE)
     host = project / "op_host" / "scale_add.cpp"
-    host.write_text(host.read_text().replace("OP_ADD(ScaleAdd);", "OP_ADD(ScaleAdd)\nint x = ;"))
+    text = host.read_text()
+    assert old in text
+    host.write_text(text.replace(old, new))
+    return project
+
+
+def test_host_api_the_sim_lacks_still_imports_the_opdef(workspace, tmp_path):
+    # a host function the sim does not define (a link error): the OpDef constructor never calls
+    # it, so the OpDef is read by compiling; the build then names the missing symbol
+    project = _variant(tmp_path, "namespace optiling {",
+                       "namespace gert { int HostApiTheSimLacks(); }\nnamespace optiling {")
+    host = project / "op_host" / "scale_add.cpp"
+    host.write_text(host.read_text().replace("    ScaleAddTilingData tiling;",
+                                             "    ScaleAddTilingData tiling;\n"
+                                             "    (void)gert::HostApiTheSimLacks();"))
+    r = opkg("import", str(project), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
+    assert "prototype from the OpDef in op_host/ (ScaleAdd)" in r.stdout
+    assert "source text" not in r.stdout
+    # a compile error: the OpDef, written with literal lists, is read from the text instead
+    project = _variant(tmp_path / "b", "OP_ADD(ScaleAdd);", "OP_ADD(ScaleAdd);\nint broken = ;")
+    r = opkg("import", str(project), "--dest", "packages/scale_add2", "--op", "ScaleAdd",
+             cwd=workspace.root, check=2)   # op types are unique in a workspace
+    assert "already has op type 'ScaleAdd'" in r.stderr
+    import shutil
+
+    shutil.rmtree(workspace.root / "packages" / "scale_add")
+    r = opkg("import", str(project), "--dest", "packages/scale_add2", cwd=workspace.root, check=0)
+    assert "the host sources do not compile on the sim" in r.stdout
+    assert "the OpDef was read from the source text" in r.stdout
+    manifest = yaml.safe_load((workspace.root / "packages/scale_add2/opkg.yaml").read_text())
+    assert manifest["op"]["inputs"][0] == {"name": "x", "dtypes": ["float16", "float32"],
+                                           "formats": ["ND"]}
+    assert manifest["op"]["attrs"] == [{"name": "alpha", "type": "float", "required": True}]
+    assert manifest["socs"] == ["Ascend910B1"]
+    r = opkg("build", "//packages/scale_add2", cwd=workspace.root, check=1)
+    assert "scale_add.cpp" in r.stderr and "broken" in r.stderr
+
+
+def test_computed_opdef_that_does_not_compile_and_no_json_is_a_clear_error(workspace, tmp_path):
+    project = _variant(tmp_path, "this->Input(\"x\").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, "
+                                 "ge::DT_FLOAT})",
+                       "this->Input(\"x\").ParamType(REQUIRED).DataType(XTypes())")
     r = opkg("import", str(project), "--dest", "packages/broken", cwd=workspace.root, check=2)
-    assert "cannot read the OpDef" in r.stderr and "scale_add.cpp" in r.stderr
+    assert "cannot read the OpDef" in r.stderr and "XTypes" in r.stderr
+    assert "nor from its text: OpDef ScaleAdd in scale_add.cpp: input 'x' has a computed " \
+           "DataType list" in r.stderr
     assert "--prototype FILE" in r.stderr
     assert not (workspace.root / "packages" / "broken").exists()

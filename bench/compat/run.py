@@ -49,6 +49,7 @@ MIRRORS = Path("/work/.mirror")
 CORPUS_REPOS = {"ascendprojects": "tjulitianyi1997/AscendProjects",
                 "cann-ops": "Hayden727/cann-ops"}
 NO_GOLDEN = "no golden yet"
+SETTLED = ("out of scope", NO_GOLDEN, "import gap", "not run")
 BUILD_TIMEOUT = 1800
 
 
@@ -143,9 +144,21 @@ def run_one(name: str, project: Path, root: Path, module_path: Path | None, work
     pkg = ws / "packages" / package_name(name)
     r = opkg("import", str(project), "--dest", str(pkg), "--json", cwd=ws)
     if r.returncode != 0:
+        text = r.stderr or r.stdout
         row["imported"] = False
-        row["first_error"] = _first_line(r.stderr or r.stdout)
-        row["classification"] = "import gap"
+        row["first_error"] = _first_line(text)
+        unsupported = re.search(r"has (dtype \S+), which opkg does not support", text)
+        computed = re.search(r"has a computed (\w+) list", text)
+        compile_error = _first_error("\n".join(text.splitlines()[1:]))
+        if unsupported:
+            row["first_error"] = unsupported.group(0)
+            row["classification"] = f"import gap: {unsupported.group(1)} (opkg has no such dtype)"
+        elif computed and compile_error:
+            row["first_error"] = compile_error
+            row["classification"] = ("import gap: the host sources do not compile on the sim "
+                                     f"and the OpDef's {computed.group(1)} list is computed")
+        else:
+            row["classification"] = "import gap"
         row["detail"] = (r.stderr or r.stdout)[-4000:]
         return row
     info = json.loads(r.stdout)
@@ -280,22 +293,49 @@ def classify(row: dict, recorded: dict) -> None:
         note = entry.get("note")
         row["classification"] = entry["class"] + (f": {note}" if note else "")
         return
-    if row["classification"]:
+    # what the run itself settled (no module, out of scope, import failed) stays; a guess from
+    # the error is made afresh, so better patterns reclassify old results
+    if (row["classification"] or "").startswith(SETTLED):
         return
     if row.get("inplace") and row["compiled"]:
         row["classification"] = ("verifier gap: in-place inputs (the module's INPLACE) are not "
                                  "compared by opkg's verifier")
         return
     err = row["first_error"] or ""
-    m = re.search(r"'([\w:<>]+)' (?:was not declared|is not a member|has no member)", err) or \
-        re.search(r"has no member named '(\w+)'", err) or \
-        re.search(r"undefined reference to `([^']+)'", err)
-    if m and row["compiled"] is False:
-        row["classification"] = f"sim gap (unclassified): {m.group(1)}"
-    elif row["compiled"] is False:
-        row["classification"] = "unclassified (does not compile)"
-    else:
-        row["classification"] = "unclassified (does not verify)"
+    for pattern, label in PATTERNS:
+        m = re.search(pattern, err)
+        if m:
+            row["classification"] = "likely " + label.format(*m.groups())
+            return
+    row["classification"] = ("unclassified (does not compile)" if row["compiled"] is False
+                             else "unclassified (does not verify)")
+
+
+# First-error shapes that name a known kind of gap; a guess ("likely ...") until someone reads the
+# error and records it in classification.yaml.
+_Q, _E = "[‘'`]", "[’'`]"
+PATTERNS = [
+    (rf"{_Q}([\w:<>]+){_E} (?:was not declared|is not a member of {_Q}(?:AscendC|gert|ops){_E})",
+     "sim gap: {0} missing"),
+    (rf"has no member named {_Q}(\w+){_E}", "sim gap: member {0} missing"),
+    (r"link: undefined reference to `([^`]+)`", "sim gap: {0} not defined (host runtime)"),
+    (rf"{_Q}(\w+){_E} cannot be used as a function", "sim gap: ASSERT as a device build defines "
+     "it (`{0} ASSERT(...)` compiles on the device)"),
+    (r"no match for .operator(\S+). \(operand types are .AscendC::LocalTensor",
+     "sim gap: LocalTensor operator{0}"),
+    (r"dtype bfloat16 has no NumPy equivalent", "sim gap: bfloat16 verification"),
+    (r"accesses GM bytes \[\d+, \d+\) of .*which has only \d+ bytes",
+     "sim gap: GM allocation padding (a rounded-up tail read that stays inside the device "
+     "allocation)"),
+    (r"reads \w+ bytes .* that nothing wrote", "sim gap: definedness of lanes no result "
+     "depends on (MemorySanitizer-style tracking)"),
+    (r"OpDef check: .*declares attr '(\w+)' as optional where opkg.yaml has required",
+     "sim gap: OpAttrDef required by default ({0})"),
+    (r"OpDef check: .*has no AddConfig", "sim gap: SoC table (the OpDef's SoCs have no core "
+     "counts)"),
+    (r"(\w+): dst starts at UB offset \d+, which is not 32-byte aligned",
+     "sim gap: {0} alignment rule"),
+]
 
 
 def load_classification(path: Path) -> dict:
