@@ -49,7 +49,7 @@ MIRRORS = Path("/work/.mirror")
 CORPUS_REPOS = {"ascendprojects": "tjulitianyi1997/AscendProjects",
                 "cann-ops": "Hayden727/cann-ops"}
 NO_GOLDEN = "no golden yet"
-SETTLED = ("out of scope", NO_GOLDEN, "import gap", "not run")
+SETTLED = ("out of scope", NO_GOLDEN, "import gap", "not run", "module gap")
 BUILD_TIMEOUT = 1800
 
 
@@ -186,6 +186,11 @@ def run_one(name: str, project: Path, root: Path, module_path: Path | None, work
         row["first_error"] = _first_line(r.stderr or r.stdout)
         row["detail"] = (r.stderr or r.stdout)[-4000:]
         return row
+    if result.get("error"):      # opkg refused the manifest: the module's cases, not the op
+        e = result["error"]
+        row["first_error"] = f"manifest {e.get('field') or ''}: {e.get('message')}"
+        row["classification"] = "module gap: its cases are not valid manifest cases"
+        return row
     _read_build(row, result, ws)
     return row
 
@@ -315,12 +320,21 @@ def classify(row: dict, recorded: dict) -> None:
 # error and records it in classification.yaml.
 _Q, _E = "[‘'`]", "[’'`]"
 PATTERNS = [
-    (rf"{_Q}([\w:<>]+){_E} (?:was not declared|is not a member of {_Q}(?:AscendC|gert|ops){_E})",
+    (rf"{_Q}(cout|cerr|endl){_E} is not a member of {_Q}std{_E}",
+     "sim gap: CANN's headers bring in <iostream> (std::{0})"),
+    (r"conflicting declaration of C function .void (\w+)\(",
+     "sim gap: a kernel entry named {0} collides with the C library's {0}"),
+    (r"there are no arguments to .(\w+). that depend on a template parameter",
+     "sim gap: {0} visible unqualified, as CANN's headers declare it"),
+    (r"([\w/]+\.h): No such file or directory", "sim gap: header {0} missing"),
+    (rf"{_Q}([\w:<>]+){_E} (?:was not declared|is not a member of {_Q}(?:AscendC|gert|ops|ge){_E})",
      "sim gap: {0} missing"),
     (rf"has no member named {_Q}(\w+){_E}", "sim gap: member {0} missing"),
     (r"link: undefined reference to `([^`]+)`", "sim gap: {0} not defined (host runtime)"),
-    (rf"{_Q}(\w+){_E} cannot be used as a function", "sim gap: ASSERT as a device build defines "
-     "it (`{0} ASSERT(...)` compiles on the device)"),
+    (rf"kmisc\.h:\d+: (?:{_Q}\w+{_E}|expression) cannot be used as a function",
+     "sim gap: ASSERT as a device build defines it (`x ASSERT(...)` compiles on the device)"),
+    (r"GlobalTensor::GetValue\(\d+\) is past the \d+ elements given to SetGlobalBuffer",
+     "sim gap: SetGlobalBuffer's size taken as a bound (on the device it is not one)"),
     (r"no match for .operator(\S+). \(operand types are .AscendC::LocalTensor",
      "sim gap: LocalTensor operator{0}"),
     (r"dtype bfloat16 has no NumPy equivalent", "sim gap: bfloat16 verification"),
