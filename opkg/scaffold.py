@@ -513,6 +513,7 @@ def _prototype(project, dest, host_sources, headers, json_path, op_type, notes):
             for diff in opdef_probe.differences(op, json_op):
                 notes.append(f"{proto_path.name} says {diff}; the OpDef wins")
         configs, has_infer = op.pop("configs"), op.pop("has_infer_shape")
+        _check_representable(op, project)
         return op, configs, has_infer, probe.warnings if probe is not None else []
     if json_op is None:
         gaps = "".join(f"\nnor from its text: {g}" for g in text_gaps)
@@ -529,6 +530,29 @@ def _prototype(project, dest, host_sources, headers, json_path, op_type, notes):
             configs += [s for s in ADD_CONFIG_RE.findall(src.read_text(errors="replace"))
                         if s not in configs]
     return json_op, configs, True, []
+
+
+def _check_representable(op: dict, project: Path) -> None:
+    """What CANN allows and a manifest cannot say yet: a clear import error, not a manifest
+    that the next command rejects."""
+    if not op["outputs"]:
+        raise UsageError(f"the OpDef of {op['type']} ({project / 'op_host'}) declares no "
+                         "outputs (it rewrites inputs in place); opkg needs at least one "
+                         "output", hint="CANN allows it; a manifest cannot say it yet")
+    seen = {}
+    for group in ("inputs", "outputs"):
+        for t in op[group]:
+            bad = [d for d in t["dtypes"] if d not in DTYPES]
+            if bad:
+                raise UsageError(f"the OpDef of {op['type']} ({project / 'op_host'}): "
+                                 f"{group[:-1]} {t['name']!r} has dtype {bad[0]}, which opkg "
+                                 "does not support", hint="opkg's dtypes: " + ", ".join(DTYPES))
+            if t["name"] in seen:
+                raise UsageError(f"the OpDef of {op['type']} ({project / 'op_host'}): "
+                                 f"{seen[t['name']]} and {group[:-1]} share the name "
+                                 f"{t['name']!r}; opkg needs distinct tensor names",
+                                 hint="CANN allows it; a manifest cannot say it yet")
+            seen[t["name"]] = group[:-1]
 
 
 def _choose_opdef(ops: list[dict], op_type: str | None, project: Path) -> dict | None:

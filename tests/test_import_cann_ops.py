@@ -161,3 +161,17 @@ def test_computed_opdef_that_does_not_compile_and_no_json_is_a_clear_error(works
            "DataType list" in r.stderr
     assert "--prototype FILE" in r.stderr
     assert not (workspace.root / "packages" / "broken").exists()
+
+
+def test_what_a_manifest_cannot_say_is_an_import_error(workspace, tmp_path):
+    # CANN allows an input and an output of one name, and dtypes opkg lacks (DT_DOUBLE)
+    project = _variant(tmp_path / "a", 'this->Output("z")', 'this->Output("x")')
+    r = opkg("import", str(project), "--dest", "packages/same", cwd=workspace.root, check=2)
+    assert "input and output share the name 'x'; opkg needs distinct tensor names" in r.stderr
+    project = _variant(tmp_path / "b", 'this->Output("z").ParamType(REQUIRED).DataType('
+                                       '{ge::DT_FLOAT16, ge::DT_FLOAT})',
+                       'this->Output("z").ParamType(REQUIRED).DataType('
+                       '{ge::DT_FLOAT16, ge::DT_DOUBLE})')
+    r = opkg("import", str(project), "--dest", "packages/dbl", cwd=workspace.root, check=2)
+    assert "output 'z' has dtype DT_DOUBLE, which opkg does not support" in r.stderr
+    assert not (workspace.root / "packages" / "same").exists()

@@ -153,6 +153,14 @@ def run_one(name: str, project: Path, root: Path, module_path: Path | None, work
         if unsupported:
             row["first_error"] = unsupported.group(0)
             row["classification"] = f"import gap: {unsupported.group(1)} (opkg has no such dtype)"
+        elif "opkg needs at least one output" in text:
+            row["first_error"] = _first_line(text).removeprefix("error: ")
+            row["classification"] = ("import gap: no outputs, inputs rewritten in place (CANN "
+                                     "allows it, a manifest cannot say it)")
+        elif "opkg needs distinct tensor names" in text:
+            row["first_error"] = _first_line(text).removeprefix("error: ")
+            row["classification"] = ("import gap: an input and an output share a name (CANN "
+                                     "allows it, a manifest cannot say it)")
         elif computed and compile_error:
             row["first_error"] = compile_error
             row["classification"] = ("import gap: the host sources do not compile on the sim "
