@@ -26,6 +26,7 @@ classification.yaml (op -> {class, note}) records what people found by reading t
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 import datetime as dt
 import importlib.util
 import json
@@ -146,28 +147,8 @@ def run_one(name: str, project: Path, root: Path, module_path: Path | None, work
     if r.returncode != 0:
         text = r.stderr or r.stdout
         row["imported"] = False
-        row["first_error"] = _first_line(text)
-        unsupported = re.search(r"has (dtype \S+), which opkg does not support", text)
-        computed = re.search(r"has a computed (\w+) list", text)
-        compile_error = _first_error("\n".join(text.splitlines()[1:]))
-        if unsupported:
-            row["first_error"] = unsupported.group(0)
-            row["classification"] = f"import gap: {unsupported.group(1)} (opkg has no such dtype)"
-        elif "opkg needs at least one output" in text:
-            row["first_error"] = _first_line(text).removeprefix("error: ")
-            row["classification"] = ("import gap: no outputs, inputs rewritten in place (CANN "
-                                     "allows it, a manifest cannot say it)")
-        elif "opkg needs distinct tensor names" in text:
-            row["first_error"] = _first_line(text).removeprefix("error: ")
-            row["classification"] = ("import gap: an input and an output share a name (CANN "
-                                     "allows it, a manifest cannot say it)")
-        elif computed and compile_error:
-            row["first_error"] = compile_error
-            row["classification"] = ("import gap: the host sources do not compile on the sim "
-                                     f"and the OpDef's {computed.group(1)} list is computed")
-        else:
-            row["classification"] = "import gap"
-        row["detail"] = (r.stderr or r.stdout)[-4000:]
+        row["detail"] = text[-4000:]
+        _import_failure(row, text)
         return row
     info = json.loads(r.stdout)
     row["imported"] = True
@@ -201,6 +182,29 @@ def run_one(name: str, project: Path, root: Path, module_path: Path | None, work
         return row
     _read_build(row, result, ws)
     return row
+
+
+def _import_failure(row: dict, text: str) -> None:
+    """first_error and, where the import itself is the gap, the classification of a failed
+    import. Host sources that do not compile on the sim (with an OpDef that cannot be read
+    from the text) are a sim gap, classified from the compiler's error like a failed build."""
+    row["first_error"] = _first_line(text).removeprefix("error: ")
+    row["classification"] = None
+    unsupported = re.search(r"has (dtype \S+), which opkg does not support", text)
+    compile_error = _first_error("\n".join(text.splitlines()[1:]))
+    if unsupported:
+        row["first_error"] = unsupported.group(0)
+        row["classification"] = f"import gap: {unsupported.group(1)} (opkg has no such dtype)"
+    elif "opkg needs at least one output" in text:
+        row["classification"] = ("import gap: no outputs, inputs rewritten in place (CANN "
+                                 "allows it, a manifest cannot say it)")
+    elif "opkg needs distinct tensor names" in text:
+        row["classification"] = ("import gap: an input and an output share a name (CANN "
+                                 "allows it, a manifest cannot say it)")
+    elif "do not compile on the sim" in text and compile_error:
+        row["first_error"] = "host sources (blocks the import): " + compile_error
+    else:
+        row["classification"] = "import gap"
 
 
 def _apply_module(pkg: Path, module, module_path: Path, timeout: int) -> None:
@@ -308,6 +312,9 @@ def classify(row: dict, recorded: dict) -> None:
         return
     # what the run itself settled (no module, out of scope, import failed) stays; a guess from
     # the error is made afresh, so better patterns reclassify old results
+    if row["imported"] is False and row.get("detail") and (
+            row["classification"] or "").startswith("import gap"):
+        _import_failure(row, row["detail"])     # results of an older harness: look again
     if (row["classification"] or "").startswith(SETTLED):
         return
     if row.get("inplace") and row["compiled"]:
@@ -328,6 +335,9 @@ def classify(row: dict, recorded: dict) -> None:
 # error and records it in classification.yaml.
 _Q, _E = "[‘'`]", "[’'`]"
 PATTERNS = [
+    (rf"{_Q}ge{_E} does not name a type", "sim gap: register/tilingdata_base.h does not bring "
+     "in ge::DataType (graph/types.h) as CANN's does"),
+    (rf"{_Q}(\w+){_E} does not name a type", "sim gap: {0} missing"),
     (rf"{_Q}(cout|cerr|endl){_E} is not a member of {_Q}std{_E}",
      "sim gap: CANN's headers bring in <iostream> (std::{0})"),
     (r"conflicting declaration of C function .void (\w+)\(",
@@ -400,6 +410,15 @@ def markdown(kind: str, rows: list[dict], date: str, commit: str | None) -> str:
         lines.append(f"| {r['operator']} | `{r['path']}` | {_yes(r['imported'])} | "
                      f"{_yes(r['compiled'])} | {_yes(r['verified'])} | "
                      f"{_cell(r['first_error'])} | {_cell(r['classification'])} |")
+    causes = Counter(re.sub(r"^likely ", "", r["classification"]) for r in rows
+                     if r["classification"] and not r["verified"])
+    if causes:
+        lines += ["", "Causes, most frequent first (\"likely\" guesses from the first error "
+                  "counted with the recorded ones):", ""]
+        lines += [f"- {n} × {_cell(c)}" for c, n in causes.most_common(15)]
+        if len(causes) > 15:
+            lines.append(f"- {sum(causes.values()) - sum(n for _, n in causes.most_common(15))}"
+                         " more, each listed in the table")
     warned = [r for r in rows if r.get("warnings")]
     if warned:
         lines += ["", "Compiler warnings in the operators' own sources:", ""]
