@@ -539,9 +539,17 @@ class _Validator:
             if not lo < hi:
                 raise self.err(rw, f"low ({lo}) must be below high ({hi})")
             ranges[tname] = (lo, hi)
-        outputs = tuple(t.name for t in op.outputs)
-        out_raw = self.mapping(c.get("output_shapes") or {}, where + ("output_shapes",), outputs)
-        output_shapes = {t: self.dims(v, where + ("output_shapes", t)) for t, v in out_raw.items()}
+        kinds = {t.name: t.param_type for t in op.outputs}
+        out_raw = self.mapping(c.get("output_shapes") or {}, where + ("output_shapes",),
+                               tuple(kinds))
+        output_shapes = {}
+        for t, v in out_raw.items():
+            ow = where + ("output_shapes", t)
+            if kinds[t] == "dynamic":     # a list of tensors: one shape each
+                items = self.seq(v, ow, "a list of shapes, one per tensor of the dynamic output")
+                output_shapes[t] = tuple(self.dims(x, ow + (k,)) for k, x in enumerate(items))
+            else:
+                output_shapes[t] = self.dims(v, ow)
         return Case(name, shapes, attrs, ranges, output_shapes)
 
 
