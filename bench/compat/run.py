@@ -50,7 +50,7 @@ MIRRORS = Path("/work/.mirror")
 CORPUS_REPOS = {"ascendprojects": "tjulitianyi1997/AscendProjects",
                 "cann-ops": "Hayden727/cann-ops"}
 NO_GOLDEN = "no golden yet"
-SETTLED = ("out of scope", NO_GOLDEN, "import gap", "not run", "module gap")
+SETTLED = ("out of scope", NO_GOLDEN, "import gap", "not run", "module gap", "manifest gap")
 BUILD_TIMEOUT = 1800
 
 
@@ -178,7 +178,7 @@ def run_one(name: str, project: Path, root: Path, module_path: Path | None, work
     if result.get("error"):      # opkg refused the manifest: the module's cases, not the op
         e = result["error"]
         row["first_error"] = f"manifest {e.get('field') or ''}: {e.get('message')}"
-        row["classification"] = "module gap: its cases are not valid manifest cases"
+        row["classification"] = _manifest_refusal(row["first_error"])
         return row
     _read_build(row, result, ws)
     return row
@@ -206,6 +206,14 @@ def _import_failure(row: dict, text: str) -> None:
         row["first_error"] = "host sources (blocks the import): " + compile_error
     else:
         row["classification"] = "import gap"
+
+
+def _manifest_refusal(error: str) -> str:
+    if re.search(r"ranges\.\w+: low \((.+)\) must be below high \(\1\)", error):
+        # the operator reads a value (a size, a padding) from an input tensor: opkg's
+        # manifest has no way to give an input one constant value
+        return "manifest gap: constant input values (a range with low == high) not accepted"
+    return "module gap: its cases are not valid manifest cases"
 
 
 def _apply_module(pkg: Path, module, module_path: Path, timeout: int) -> None:
@@ -316,6 +324,8 @@ def classify(row: dict, recorded: dict) -> None:
     if row["imported"] is False and row.get("detail") and (
             row["classification"] or "").startswith("import gap"):
         _import_failure(row, row["detail"])     # results of an older harness: look again
+    if (row["classification"] or "").startswith("module gap") and row["first_error"]:
+        row["classification"] = _manifest_refusal(row["first_error"])
     if (row["classification"] or "").startswith(SETTLED):
         return
     if row.get("inplace") and row["compiled"]:
