@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench fuzz clean check-gxx
+.PHONY: run test bench fuzz compat clean check-gxx
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
@@ -29,6 +29,11 @@ bench: $(STAMP) check-gxx
 # Hostile input through the loaders for FUZZ_SECONDS (default 60); not part of `make test` or CI.
 fuzz: $(STAMP)
 	$(BIN)/python tests/fuzz/fuzz.py
+
+# The compatibility harness over a checkout of a public corpus (docs/compat.md); not in CI.
+compat: $(STAMP) check-gxx
+	@test -n "$(CORPUS)" || { echo "usage: make compat CORPUS=DIR [COMPAT_ARGS='--only NAME --jobs 2']"; exit 2; }
+	$(BIN)/python bench/compat/run.py --corpus $(CORPUS) $(COMPAT_ARGS)
 
 clean:
 	rm -rf out $(VENV)

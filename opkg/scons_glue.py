@@ -105,6 +105,20 @@ def _run(target, source, env) -> int:
     return 0
 
 
+def own_warnings(stderr: str) -> list[str]:
+    """The compiler's `warning:` lines about the package's own sources: those in the sim's
+    headers and runtime are opkg's business, not the author's (e.g. PreLayerNorm's tiling
+    computes a bound in `int` that overflows, which g++ says and a silent build would hide)."""
+    from opkg.sim import flags
+
+    ours = (str(flags.include_dir()), str(flags.runtime_source().parent))
+    out = []
+    for line in stderr.splitlines():
+        if ": warning: " in line and not line.startswith(ours) and line not in out:
+            out.append(line)
+    return out
+
+
 def _exec(action: Action) -> str | None:
     """Run argv with its outputs redirected to temporary names, renamed only on success, so
     an interrupted compile never leaves a half-written object behind."""
@@ -121,6 +135,9 @@ def _exec(action: Action) -> str | None:
             return (stderr + stdout).strip() or f"exit status {proc.returncode}"
         for out, tmp in temps.items():
             os.replace(tmp, out)
+        for line in own_warnings(proc.stderr):
+            emit("warning", target=action.target, step=action.step,
+                 description=action.description, message=line)
         return None
     except OSError as exc:
         return f"cannot run {argv[0]}: {exc.strerror}"

@@ -41,6 +41,12 @@ class Progress:
                 self._line(click.style(f"note: {event['message']}", dim=True))
             self.notes[event["message"]] = self.notes.get(event["message"], 0) + 1
             return
+        if kind == "warning":
+            # a compiler warning about the package's own sources: shown, never hidden
+            if not self.quiet:
+                self._line(click.style("warning: ", fg="yellow")
+                           + event["message"].replace(self.root + "/", ""))
+            return
         if kind == "start":
             self.running.append(event["description"])
         elif kind in ("done", "fail"):

@@ -167,12 +167,21 @@ def run_job(job: dict) -> list[dict]:
         except Exception as exc:
             entry["error"] = f"the golden raised {_describe(exc)}"
             continue
+        stated = case.get("output_shapes") or {}
+        entry["error"] = _stated_disagreement(stated, expected)
+        if entry["error"]:
+            continue
         try:
-            entry["error"] = _shape_disagreement(job, op, variant, inputs, case["attrs"],
-                                                 expected)
+            disagreement = _shape_disagreement(job, op, variant, inputs, case["attrs"],
+                                               expected)
         except Exception as exc:   # InferShape itself failed: the kernel run will say more
             entry["log"].append(f"InferShape: {getattr(exc, 'message', exc)}")
-        if entry["error"]:
+            disagreement = None
+        if disagreement and stated:
+            # the case says what the outputs are; InferShape's other opinion is worth a note
+            entry["log"].append(disagreement.replace("the golden returned", "the case states"))
+        elif disagreement:
+            entry["error"] = disagreement
             continue
         outputs = {}
         for t in op.outputs:
@@ -237,6 +246,25 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant) -> dict:
                             "return a NumPy array per output")
         out[t.name] = np.ascontiguousarray(array.astype(dtype))
     return out
+
+
+def _stated_disagreement(stated: dict, expected: dict) -> str | None:
+    """A case's output_shapes are what the outputs are: the golden must agree."""
+    import numpy as np
+
+    for name, shape in stated.items():
+        if shape and isinstance(shape[0], (list, tuple)):
+            got = [list(np.shape(a)) for a in expected[name]] if isinstance(
+                expected[name], (list, tuple)) else None
+            if got is not None and got != [list(s) for s in shape]:
+                return (f"the golden returned {name} with shapes {got} but the case states "
+                        f"output_shapes {name}: {[list(s) for s in shape]}; fix whichever is "
+                        "wrong")
+            continue
+        if tuple(shape) != tuple(expected[name].shape):
+            return (f"the golden returned {name} with shape {list(expected[name].shape)} but the "
+                    f"case states output_shapes {name}: {list(shape)}; fix whichever is wrong")
+    return None
 
 
 def _shape_disagreement(job, op, variant, inputs, attrs, expected) -> str | None:
