@@ -15,6 +15,7 @@ import io
 import json
 import os
 import tarfile
+import zlib
 from pathlib import Path, PurePosixPath
 
 from opkg.errors import BuildError, RegistryError
@@ -24,6 +25,11 @@ METADATA = "opkg-bundle.json"
 FORMAT_VERSION = 1
 # 2000-01-01T00:00:00Z: a fixed mtime, so archives do not depend on when they were built.
 FIXED_MTIME = 946684800
+# What reading a damaged archive raises: gzip.BadGzipFile is an OSError, a cut stream an
+# EOFError, a broken deflate stream a zlib.error.
+UNREADABLE = (tarfile.TarError, OSError, EOFError, zlib.error)
+DAMAGED_HINT = ("a bundle built in this workspace is restored by `opkg build`; one copied from "
+                "elsewhere must be copied again")
 
 
 def bundle_filename(name: str, version: str, soc: str, toolchain: str) -> str:
@@ -64,8 +70,32 @@ def read_metadata(path: Path) -> dict:
             if member is None or member.name != METADATA or not member.isfile():
                 raise RegistryError(f"{path}: not an opkg bundle (first entry is not {METADATA})")
             return json.loads(tar.extractfile(member).read())
-    except (tarfile.TarError, OSError, EOFError, json.JSONDecodeError) as exc:
-        raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
+    except (*UNREADABLE, json.JSONDecodeError) as exc:
+        raise RegistryError(f"{path}: unreadable bundle: {exc}", hint=DAMAGED_HINT) from None
+
+
+def verify_archive(path: Path) -> None:
+    """Read the whole bundle: every tar header and every byte of the gzip stream, whose CRC-32
+    and length trailer catch a flipped bit or a cut that a partial read would not (tarfile
+    stops at the end-of-archive blocks). RegistryError naming the file."""
+    try:
+        with gzip.open(path, "rb") as gz:
+            with tarfile.open(fileobj=gz, mode="r|") as tar:
+                for _ in tar:
+                    pass
+            while gz.read(1 << 20):
+                pass
+    except UNREADABLE as exc:
+        raise RegistryError(f"{path}: damaged bundle: {_reason(exc)}", hint=DAMAGED_HINT) \
+            from None
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, EOFError):
+        return "the archive is truncated"
+    if isinstance(exc, zlib.error) or "CRC" in str(exc) or "gzip" in str(exc).lower():
+        return f"its compressed data is corrupt ({exc})"
+    return str(exc) or type(exc).__name__
 
 
 # Provenance that says where and when sources were built, not what was built: two bundles
@@ -79,17 +109,21 @@ def content_digest(path: Path) -> str:
     import hashlib
 
     h = hashlib.sha256()
-    with tarfile.open(path, "r:gz") as tar:
-        for m in tar:
-            if not m.isfile() or m.name == "provenance.json":
-                continue
-            data = tar.extractfile(m).read()
-            if m.name == METADATA:
-                meta = json.loads(data)
-                meta["provenance"] = {k: v for k, v in (meta.get("provenance") or {}).items()
-                                      if k not in CIRCUMSTANTIAL}
-                data = json.dumps(meta, sort_keys=True).encode()
-            h.update(m.name.encode() + b"\0" + hashlib.sha256(data).digest())
+    try:
+        with tarfile.open(path, "r:gz") as tar:
+            for m in tar:
+                if not m.isfile() or m.name == "provenance.json":
+                    continue
+                data = tar.extractfile(m).read()
+                if m.name == METADATA:
+                    meta = json.loads(data)
+                    meta["provenance"] = {k: v for k, v in (meta.get("provenance") or {}).items()
+                                          if k not in CIRCUMSTANTIAL}
+                    data = json.dumps(meta, sort_keys=True).encode()
+                h.update(m.name.encode() + b"\0" + hashlib.sha256(data).digest())
+    except UNREADABLE as exc:
+        raise RegistryError(f"{path}: damaged bundle: {_reason(exc)}", hint=DAMAGED_HINT) \
+            from None
     return "sha256:" + h.hexdigest()
 
 
@@ -99,8 +133,8 @@ def check_members(path: Path) -> None:
         with tarfile.open(path, "r:gz") as tar:
             for m in tar.getmembers():
                 _check_member(path, m)
-    except (tarfile.TarError, OSError, EOFError) as exc:
-        raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
+    except UNREADABLE as exc:
+        raise RegistryError(f"{path}: unreadable bundle: {exc}", hint=DAMAGED_HINT) from None
 
 
 def _check_member(path: Path, m: tarfile.TarInfo) -> None:
@@ -145,7 +179,10 @@ def scons_action(params: dict) -> str | None:
         entry = {"name": name, "dtypes": dtypes, "report": None, "verification": None}
         report_path = files.get(f"verification/{name}.json")
         if report_path is not None:
-            report = json.loads(report_path.read_text())
+            try:
+                report = json.loads(report_path.read_text())
+            except (OSError, ValueError) as exc:
+                return f"{report_path}: unreadable verification report ({exc})"
             passed = report["cases"] - report["failed"]
             total += report["cases"]
             failed += report["failed"]

@@ -41,6 +41,9 @@ class Progress:
                 self._line(click.style(f"note: {event['message']}", dim=True))
             self.notes[event["message"]] = self.notes.get(event["message"], 0) + 1
             return
+        if kind == "warning":     # something was wrong and has been dealt with; always shown
+            self._line(click.style(f"warning: {event['message']}", fg="yellow"))
+            return
         if kind == "start":
             self.running.append(event["description"])
         elif kind in ("done", "fail"):
