@@ -86,16 +86,22 @@ def verify_archive(path: Path) -> None:
             while gz.read(1 << 20):
                 pass
     except UNREADABLE as exc:
-        raise RegistryError(f"{path}: damaged bundle: {_reason(exc)}", hint=DAMAGED_HINT) \
-            from None
+        raise _unreadable(path, exc) from None
 
 
-def _reason(exc: BaseException) -> str:
+def _unreadable(path: Path, exc: BaseException) -> RegistryError:
+    """A damaged archive (cut, flipped bits) or a file that never was one, in plain words."""
+    text = str(exc)
+    if "Not a gzipped file" in text:
+        return RegistryError(f"{path}: unreadable bundle: not a gzip archive",
+                             hint="opkg bundles are the .opkg.tgz files `opkg build` writes")
     if isinstance(exc, EOFError):
-        return "the archive is truncated"
-    if isinstance(exc, zlib.error) or "CRC" in str(exc) or "gzip" in str(exc).lower():
-        return f"its compressed data is corrupt ({exc})"
-    return str(exc) or type(exc).__name__
+        why = "the archive is truncated"
+    elif isinstance(exc, zlib.error) or "CRC" in text or "gzip" in text.lower():
+        why = f"its compressed data is corrupt ({text})"
+    else:
+        why = text or type(exc).__name__
+    return RegistryError(f"{path}: damaged bundle: {why}", hint=DAMAGED_HINT)
 
 
 # Provenance that says where and when sources were built, not what was built: two bundles
@@ -122,8 +128,7 @@ def content_digest(path: Path) -> str:
                     data = json.dumps(meta, sort_keys=True).encode()
                 h.update(m.name.encode() + b"\0" + hashlib.sha256(data).digest())
     except UNREADABLE as exc:
-        raise RegistryError(f"{path}: damaged bundle: {_reason(exc)}", hint=DAMAGED_HINT) \
-            from None
+        raise _unreadable(path, exc) from None
     return "sha256:" + h.hexdigest()
 
 
