@@ -40,6 +40,7 @@ class OutputRecord:
     def __init__(self, output_dir):
         self.root = Path(output_dir).resolve()
         self.path = self.root / LOG
+        self.lines = 0                    # lines in the log when it was last loaded
 
     def _key(self, path) -> str:
         # relative inside the output directory, so a copied or moved workspace keeps its record
@@ -66,11 +67,14 @@ class OutputRecord:
         """path key -> {"sha256", "stat"}; unreadable lines are skipped (their outputs then
         count as unknown, which costs a rebuild, never a wrong result)."""
         out: dict[str, dict] = {}
+        self.lines = 0
         try:
             text = self.path.read_text()
         except (OSError, UnicodeDecodeError):
             return out
-        for line in text.splitlines():
+        lines = text.splitlines()
+        self.lines = len(lines)
+        for line in lines:
             try:
                 rec = json.loads(line)
                 out[rec["path"]] = {"sha256": str(rec["sha256"]), "stat": list(rec["stat"])}
@@ -108,7 +112,7 @@ class OutputRecord:
                                           f"wrote sha256:{rec['sha256'][:16]}…"))
                 else:
                     self.note(path, digest)   # touched, copied: same bytes
-        if len(record) > 256 and self._lines() > 4 * len(record):
+        if self.lines > 4 * len(record) + 1024:
             self._compact(record)
         return damaged, unknown
 
@@ -125,13 +129,6 @@ class OutputRecord:
             except OSError:
                 out.append(path)
         return out
-
-    def _lines(self) -> int:
-        try:
-            with open(self.path, "rb") as fh:
-                return sum(1 for _ in fh)
-        except OSError:
-            return 0
 
     def _compact(self, record: dict) -> None:
         """Rewrite the log with one line per output that still exists (a build in another

@@ -113,9 +113,9 @@ class Workspace:
         registry = Path(env_registry).resolve() if env_registry \
             else path_of("registry", "registry")
         # `opkg clean` deletes the output directory: a registry there would go with it
-        if registry.is_relative_to(output_dir) or output_dir.is_relative_to(registry):
+        if registry.is_relative_to(output_dir):
             where = "$OPKG_REGISTRY" if env_registry else "registry"
-            message = f"{where} {registry} overlaps output_dir {output_dir}"
+            message = f"{where} {registry} is inside output_dir {output_dir}"
             hint = ("the output directory is deleted by `opkg clean`; keep the registry "
                     "outside it, e.g. 'registry: registry'")
             if env_registry:

@@ -293,3 +293,53 @@ def test_clean_never_deletes_a_registry(workspace, tmp_path, monkeypatch):
     r = opkg("clean", cwd=workspace.root)
     assert r.returncode == 2 and "OPKG_REGISTRY" in r.stderr, r.stderr
     assert (registry / "index.json").is_file()
+
+
+# -- the two records on their own --------------------------------------------------------------
+
+def test_cache_entries_restore_only_the_bytes_they_were_given(tmp_path):
+    from opkg import cache
+
+    src = tmp_path / "lib.so"
+    src.write_bytes(b"\x7fELF" + bytes(range(256)) * 50)
+    entry = tmp_path / "entry"
+    digest = cache.write_entry(src, entry)
+    assert cache.restore_entry(entry, tmp_path / "out.so") == (digest, None)
+    assert (tmp_path / "out.so").read_bytes() == src.read_bytes()
+    for damage in ("flip", "truncate", "legacy"):
+        cache.write_entry(src, entry)
+        if damage == "flip":
+            _flip(entry, at=7)
+        elif damage == "truncate":
+            os.truncate(entry, entry.stat().st_size - 5)
+        else:                           # an entry as SCons writes it: the bytes alone
+            shutil.copy(src, entry)
+        target = tmp_path / f"{damage}.so"
+        digest, problem = cache.restore_entry(entry, target)
+        assert digest is None and problem, damage
+        assert not target.exists(), "nothing is written from a damaged entry"
+        assert [p.name for p in tmp_path.iterdir() if ".restore-" in p.name] == []
+
+
+def test_output_record_rehashes_only_what_changed(tmp_path):
+    from opkg.outputs import OutputRecord
+
+    out = tmp_path / "out"
+    a, b, c = (out / n for n in ("a.o", "b.o", "c.o"))
+    out.mkdir()
+    for p in (a, b, c):
+        p.write_bytes(p.name.encode() * 100)
+    record = OutputRecord(out)
+    record.note(a)
+    record.note(b)
+    os.utime(a, (1, 1))                                    # touched: same bytes
+    b.write_bytes(b"different")
+    damaged, unknown = record.check([a, b, c, out / "missing.o"])
+    assert [p for p, _ in damaged] == [b] and unknown == [c]
+    assert record.unverified([a, b]) == [b], "a touched output is recorded again"
+    # the log is compacted once it is mostly superseded lines
+    for _ in range(1100):
+        record.note(a)
+    record.check([a])
+    assert len(record.path.read_text().splitlines()) == 2
+    assert record.digest_of(a) == record.digest_of(out / "a.o") is not None
