@@ -28,8 +28,8 @@ FIXED_MTIME = 946684800
 # What reading a damaged archive raises: gzip.BadGzipFile is an OSError, a cut stream an
 # EOFError, a broken deflate stream a zlib.error.
 UNREADABLE = (tarfile.TarError, OSError, EOFError, zlib.error)
-DAMAGED_HINT = ("a bundle built in this workspace is restored by `opkg build`; one copied from "
-                "elsewhere must be copied again")
+DAMAGED_HINT = ("a bundle built in this workspace: delete it and run `opkg build` to make it "
+                "again; one copied from elsewhere: copy it again")
 
 
 def bundle_filename(name: str, version: str, soc: str, toolchain: str) -> str:

@@ -86,8 +86,8 @@ def load_bundle(path: Path, built_digest: str | None = None) -> Bundle:
     if built_digest and digest != "sha256:" + built_digest:
         raise RegistryError(f"{path} is not the bundle the build wrote (the build recorded "
                             f"sha256:{built_digest[:16]}…, the file hashes to {digest[:23]}…)",
-                            hint="`opkg build` restores it from what the build wrote (or "
-                                 "publish through the build: `opkg publish TARGETS`)")
+                            hint="delete it and run `opkg build`: the build makes it "
+                                 "again (from the build cache when it can)")
     meta = read_metadata(path)
     check_members(path)   # never store what install would refuse to unpack
     problem = metadata_problem(meta)
