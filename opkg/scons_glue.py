@@ -47,7 +47,7 @@ def emit(event: str, **fields) -> None:
 
 def declare(plan_path: str) -> None:
     from SCons.Action import Action as SConsAction
-    from SCons.Script import CacheDir, Decider, Default, Environment, SConsignFile
+    from SCons.Script import Decider, Default, Environment, SConsignFile
     from SCons.Scanner.C import CScanner
 
     plan = Plan.from_json(json.loads(Path(plan_path).read_text()))
