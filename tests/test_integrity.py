@@ -12,18 +12,28 @@ import io
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tarfile
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO, opkg
-
+REPO = Path(__file__).resolve().parent.parent
 SOC = "Ascend910B1"
 BUNDLE = f"out/bundles/add_custom-1.0.0-{SOC}-sim.opkg.tgz"
 REPORT = f"out/sim/add_custom/{SOC}/float16/verification.json"
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="the sim toolchain needs g++")
+
+
+def opkg(*args, cwd, check=None):
+    """The real command line in a subprocess (`conftest` is ambiguous with tests/registry/)."""
+    r = subprocess.run([sys.executable, "-m", "opkg", *args], cwd=cwd, capture_output=True,
+                       text=True, timeout=900)
+    if check is not None:
+        assert r.returncode == check, r.stdout + r.stderr
+    return r
 
 
 @pytest.fixture(scope="module")
