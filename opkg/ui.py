@@ -42,10 +42,10 @@ class Progress:
             self.notes[event["message"]] = self.notes.get(event["message"], 0) + 1
             return
         if kind == "warning":
-            # a compiler warning about the package's own sources: shown, never hidden
-            if not self.quiet:
-                self._line(click.style("warning: ", fg="yellow")
-                           + event["message"].replace(self.root + "/", ""))
+            # something was wrong and has been dealt with (a damaged cache entry or output), or
+            # a compiler warning about the package's own sources: always shown
+            self._line(click.style("warning: ", fg="yellow")
+                       + event["message"].replace(self.root + "/", ""))
             return
         if kind == "start":
             self.running.append(event["description"])
