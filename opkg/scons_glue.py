@@ -216,7 +216,7 @@ def _exec(action: Action) -> str | None:
             return (stderr + stdout).strip() or f"exit status {proc.returncode}"
         for out, tmp in temps.items():
             os.replace(tmp, out)
-        for line in own_warnings(proc.stderr):
+        for line in own_warnings(stderr):
             emit("warning", target=action.target, step=action.step,
                  description=action.description, message=line)
         return None
