@@ -27,7 +27,7 @@ public:
     }
     T GetValue(uint32_t i, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
         check_index(i, "GetValue", loc);
-        opkg_sim::check_read(ptr_ + i, sizeof(T), "LocalTensor::GetValue", "an element", loc, opkg_sim::Pipe::S);
+        opkg_sim::check_use(ptr_ + i, sizeof(T), "LocalTensor::GetValue", "an element", loc, opkg_sim::Pipe::S);
         return ptr_[i];
     }
     template <class V>
@@ -100,7 +100,7 @@ public:
     }
     T GetValue(uint64_t i, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
         check_index(i, "GetValue", loc);
-        opkg_sim::check_gm_defined(ptr_ + i, sizeof(T), "GlobalTensor::GetValue", loc);
+        opkg_sim::check_gm_use(ptr_ + i, sizeof(T), "GlobalTensor::GetValue", loc);
         return ptr_[i];
     }
     template <class V>
