@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from opkg.verify import runner
+
 from opkg.model import AttrSpec, OpSpec, SimModes, TensorSpec
 from opkg.sim import runtime
 from opkg.sim.runtime import SimError
@@ -121,3 +123,24 @@ def test_a_checked_store_far_past_a_tensor_names_it(built, src):
     assert e.value.line == line_of(src, "setvalue-far")
     assert "outside every buffer passed to the kernel" in e.value.message
     assert "65488 bytes past the end of the 448-byte allocation of 'y'" in e.value.message
+
+
+def test_a_kernel_that_writes_nothing_fails_against_an_all_nan_golden(built, tmp_path):
+    # the output is pre-filled with NaN; an all-NaN golden used to match it
+    golden = tmp_path / "golden.py"
+    golden.write_text("import numpy as np\n\ndef nan(x, mode):\n    return np.full_like(x, np.nan)\n")
+    job = {"op": OP.to_json(), "variant": built.variant.name, "soc": built.soc.to_json(),
+           "host_lib": str(built.host), "kernel_lib": str(built.kernel), "seed": 1,
+           "golden": {"file": str(golden), "function": "nan"},
+           "cases": [{"name": "nothing", "shapes": {"x": [N]}, "attrs": {"mode": 11}, "ranges": {}},
+                     {"name": "doubles", "shapes": {"x": [N]}, "attrs": {"mode": 0}, "ranges": {}}],
+           "tolerance": {"float32": {"rtol": 1e-4, "atol": 1e-4, "error_ratio": 0.0}}}
+    nothing, doubles = runner.run_job(job)
+    y = nothing["outputs"]["y"]
+    assert not nothing["passed"] and y["unwritten"] == N and y["mismatches"] == N
+    assert y["first_mismatch"] == {"index": [0], "actual": "not written", "expected": "nan"}
+    assert nothing["suspicious"] == ["the golden returned all NaN for output 'y': suspicious (a kernel that "
+                                     "computes nothing useful cannot be told apart; check the golden)"]
+    assert "golden: the golden returned all NaN for output 'y'" in nothing["log"][-1]
+    # written everywhere: compared by value (and fails: 2x is not NaN)
+    assert doubles["outputs"]["y"]["unwritten"] == 0 and not doubles["passed"]
