@@ -7,7 +7,9 @@ last page ends, with `abi.GM_GUARD` inaccessible bytes after it (and before the 
 store or load far past a buffer faults at once and is reported with the buffer's name. The few
 bytes between a buffer's first page and its start hold `abi.GM_CANARY`, checked after the run.
 
-One anonymous mapping per launch: one mmap, one mprotect per buffer, one munmap.
+One anonymous mapping per layout (`arena`): one mmap and one mprotect per buffer, kept for the
+next launch with the same buffer sizes (the verifier runs a case after another), so that its
+pages are not faulted in anew each time.
 """
 
 from __future__ import annotations
@@ -64,20 +66,41 @@ class GmArena:
         except BaseException:
             self.close()
             raise
+        self._shadows: dict[int, np.ndarray] = {}
+        self._pages: list[tuple[np.ndarray, int] | None] = []
         self._views: list[np.ndarray | None] = []
         for i, n in enumerate(self.sizes):
             if not n:
+                self._pages.append(None)
                 self._views.append(None)
                 continue
             offset, pages = self._spans[i]
             page = np.ctypeslib.as_array((C.c_uint8 * pages).from_address(self._base + offset))
             start = self._starts[i] - offset
-            page[:start] = abi.GM_CANARY
-            page[start + n:] = POISON
+            self._pages.append((page, start))
             self._views.append(page[start:])
+        self.poison()
+
+    def poison(self) -> None:
+        """Canaries before each buffer, garbage in its padding (a launch may have changed both)."""
+        for n, item in zip(self.sizes, self._pages):
+            if item is not None:
+                page, start = item
+                page[:start] = abi.GM_CANARY
+                page[start + n:] = POISON
 
     def view(self, i: int) -> np.ndarray | None:
         return self._views[i]
+
+    def shadow(self, i: int) -> np.ndarray:
+        """A zeroed byte per byte of buffer i's allocation, for the kernel runtime to mark what
+        stores wrote (kept with the mapping, so that its pages stay faulted in too)."""
+        got = self._shadows.get(i)
+        if got is None:
+            got = self._shadows[i] = np.zeros(allocation(self.sizes[i]), dtype=np.uint8)
+        else:
+            got.fill(0)
+        return got
 
     def address(self, i: int) -> int:
         return self._base + self._starts[i] if self.sizes[i] else 0
@@ -91,8 +114,20 @@ class GmArena:
             _libc.munmap(self._base, self._length)
             self._base = 0
 
-    def __enter__(self) -> GmArena:
-        return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+
+_cached: GmArena | None = None
+
+
+def arena(sizes: list[int]) -> GmArena:
+    """Guarded buffers of these sizes: the previous launch's mapping when the sizes are the same
+    (re-poisoned; the buffers' contents are whatever the last launch left, as on a device)."""
+    global _cached
+    if _cached is not None and _cached.sizes == list(sizes):
+        _cached.poison()
+        return _cached
+    if _cached is not None:
+        _cached.close()
+    _cached = None
+    _cached = GmArena(sizes)
+    return _cached

@@ -382,41 +382,38 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     entries.append(("tiling", np.frombuffer(tiling_bytes, dtype=np.uint8), len(tiling_bytes)))
     params = len(entries)
     entries += extra
-    arena = gm.GmArena([n for _, _, n in entries])
-    try:
-        for i, (_, arr, n) in enumerate(entries):
-            if n and arr is not None:
-                arena.view(i)[:n] = arr.reshape(-1).view(np.uint8)
-        for i, (value, first) in lists.items():
-            words = tensor_list(value, [arena.address(params + first + k) for k in range(len(value))])
-            arena.view(i)[:words.nbytes] = words.view(np.uint8)
-        args = (abi.OpkgGmArg * len(entries))()
-        shadows: dict[int, np.ndarray] = {}
-        for i, (name, _, n) in enumerate(entries):
-            label = name.encode()
-            keep.append(label)
-            args[i].name = label
-            args[i].undefined = 1 if undefined_from <= i < undefined_to else 0
-            if n:
-                args[i].ptr = arena.address(i)
-                args[i].bytes = n
-                args[i].alloc = gm.allocation(n)
-                args[i].canary = arena.canary(i)
-                if undefined_from <= i < undefined_to - 1:   # outputs: which bytes the kernel stored
-                    shadows[i] = np.zeros(gm.allocation(n), dtype=np.uint8)
-                    args[i].written = shadows[i].ctypes.data
-        rc, err, lines, blocks = _launch(kernel_lib, args, params, len(extra), block_dim, result, soc, cores,
-                                         modes)
-        unwritten = {}
-        for i, t in enumerate(op.outputs, undefined_from):
-            out, n = outputs[t.name], entries[i][2]
-            if n:
-                out.reshape(-1).view(np.uint8)[:] = arena.view(i)[:n]
-                shadow = shadows[i][:n]
-                if np.count_nonzero(shadow) != n:
-                    unwritten[t.name] = ~shadow.reshape(-1, out.itemsize).all(axis=1).reshape(out.shape)
-    finally:
-        arena.close()
+    arena = gm.arena([n for _, _, n in entries])
+    for i, (_, arr, n) in enumerate(entries):
+        if n and arr is not None:   # outputs too: what the caller pre-filled (SetAtomicAdd adds to it)
+            arena.view(i)[:n] = arr.reshape(-1).view(np.uint8)
+    for i, (value, first) in lists.items():
+        words = tensor_list(value, [arena.address(params + first + k) for k in range(len(value))])
+        arena.view(i)[:words.nbytes] = words.view(np.uint8)
+    args = (abi.OpkgGmArg * len(entries))()
+    shadows: dict[int, np.ndarray] = {}
+    for i, (name, _, n) in enumerate(entries):
+        label = name.encode()
+        keep.append(label)
+        args[i].name = label
+        args[i].undefined = 1 if undefined_from <= i < undefined_to else 0
+        if n:
+            args[i].ptr = arena.address(i)
+            args[i].bytes = n
+            args[i].alloc = gm.allocation(n)
+            args[i].canary = arena.canary(i)
+            if undefined_from <= i < undefined_to - 1:   # outputs: which bytes the kernel stored
+                shadows[i] = arena.shadow(i)
+                args[i].written = shadows[i].ctypes.data
+    rc, err, lines, blocks = _launch(kernel_lib, args, params, len(extra), block_dim, result, soc, cores,
+                                     modes)
+    unwritten = {}
+    for i, t in enumerate(op.outputs, undefined_from):
+        out, n = outputs[t.name], entries[i][2]
+        if n:
+            out.reshape(-1).view(np.uint8)[:] = arena.view(i)[:n]
+            shadow = shadows[i][:n]
+            if np.count_nonzero(shadow) != n:
+                unwritten[t.name] = ~shadow.reshape(-1, out.itemsize).all(axis=1).reshape(out.shape)
     if rc != 0:
         e = _error(err)
         if lines:

@@ -166,6 +166,7 @@ struct BlockState {
     std::vector<Taint> taints;
     std::vector<uint8_t> taint_shadow;
     bool taint_done = false;   // the instruction's results were written: the next read starts anew
+    uint64_t clean_off = UINT64_MAX, clean_n = 0;   // the last check_read, when all its bytes were defined
 };
 
 inline BlockState& block() {
@@ -187,6 +188,7 @@ inline void note(SrcLoc loc) {
     BlockState& b = block();
     if (!b.taints.empty() && (b.taint_done || loc.line != b.last.line || loc.file != b.last.file)) clear_taints();
     if (loc.file) b.last = loc;
+    b.clean_off = UINT64_MAX;
 }
 
 inline const char* basename_of(const char* path) {
@@ -196,8 +198,8 @@ inline const char* basename_of(const char* path) {
 
 // The bytes of a GM buffer a kernel may touch: its allocation, or with --strict-bounds only the
 // tensor itself.
-inline uint64_t gm_limit(const GmRegion& r) {
-    return block().strict_bounds || r.alloc < r.bytes ? r.bytes : r.alloc;
+inline uint64_t gm_limit(const GmRegion& r, bool strict) {
+    return strict || r.alloc < r.bytes ? r.bytes : r.alloc;
 }
 
 // Checks that [p, p+bytes) lies inside one GM buffer the kernel was given; returns the region.
@@ -208,7 +210,7 @@ inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what,
     const uint8_t* q = static_cast<const uint8_t*>(p);
     const GmRegion* near = nullptr;
     for (const GmRegion& r : b.gm) {
-        uint64_t limit = gm_limit(r);
+        uint64_t limit = gm_limit(r, b.strict_bounds);
         if (q >= r.base && q <= r.base + limit) {
             if (q + bytes <= r.base + limit) return &r;
             near = &r;
@@ -227,7 +229,7 @@ inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what,
                          "tensor, rounded up to 32 bytes plus 32 as the device allocator pads buffers); on the "
                          "device this touches whatever memory follows",
                          what, (unsigned long long)(q - near->base), (unsigned long long)(q - near->base + bytes),
-                         near->name, (unsigned long long)gm_limit(*near), (unsigned long long)near->bytes));
+                         near->name, (unsigned long long)near->alloc, (unsigned long long)near->bytes));
     }
     // name the buffer the access ran past (or before), the nearest one
     const GmRegion* before = nullptr;
@@ -236,11 +238,11 @@ inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what,
         if (r.base <= q && (!before || r.base > before->base)) before = &r;
         if (r.base > q && (!after || r.base < after->base)) after = &r;
     }
-    uint64_t past = before ? uint64_t(q - (before->base + gm_limit(*before))) : UINT64_MAX;
+    uint64_t past = before ? uint64_t(q - (before->base + gm_limit(*before, b.strict_bounds))) : UINT64_MAX;
     uint64_t ahead = after ? uint64_t(after->base - q) : UINT64_MAX;
     std::string nearest = past <= ahead && before
         ? format(": %llu bytes past the end of the %llu-byte allocation of '%s'", (unsigned long long)past,
-                 (unsigned long long)gm_limit(*before), before->name)
+                 (unsigned long long)gm_limit(*before, b.strict_bounds), before->name)
         : after ? format(": %llu bytes before the start of '%s'", (unsigned long long)ahead, after->name) : "";
     fail(loc, format("%s accesses %llu GM bytes at %p, outside every buffer passed to the kernel "
                      "(inputs, outputs, workspace, tiling)%s", what, (unsigned long long)bytes, p, nearest.c_str()));
@@ -350,6 +352,7 @@ inline uint8_t add_origin(const Origin& o) {
 // operand (exact for element-wise instructions and casts, the whole source for a reduction).
 inline void propagate(uint64_t off, uint64_t n) {
     BlockState& b = block();
+    b.clean_off = UINT64_MAX;
     uint8_t* d = b.shadow + off;
     for (uint64_t j = 0; j < n; ++j) {
         uint8_t v = UB_WRITTEN;
@@ -499,9 +502,14 @@ inline void check_read(const void* p, uint64_t bytes, const char* op, const char
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
     if (off >= b.ub_bytes) return;
     uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
-    if (b.taint_done) clear_taints();     // a read after the results were written: the next instruction
+    if (b.taint_done) {                   // a read after the results were written: the next instruction
+        if (!b.taints.empty()) clear_taints();
+        b.taint_done = false;
+    }
     uint8_t* s = b.shadow + off;
     const uint8_t* hole = first_hole(s, n);
+    b.clean_off = hole ? UINT64_MAX : off;
+    b.clean_n = n;
     if (hole) {
         uint8_t fresh = 0;
         for (uint64_t k = uint64_t(hole - s); k < n; ++k) {
@@ -540,6 +548,7 @@ inline void check_use(const void* p, uint64_t bytes, const char* op, const char*
 inline void mark_stale(const void* p, uint64_t bytes) {
     BlockState& b = block();
     if (!b.shadow) return;
+    b.clean_off = UINT64_MAX;
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
     if (off >= b.ub_bytes) return;
     uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
@@ -596,6 +605,7 @@ inline void gm_taint(const void* ub, const void* gm, uint64_t bytes, const char*
     uint64_t uoff = uint64_t(static_cast<const uint8_t*>(ub) - b.ub);
     if (uoff >= b.ub_bytes) return;
     if (n > b.ub_bytes - uoff) n = b.ub_bytes - uoff;
+    b.clean_off = UINT64_MAX;
     uint8_t origin = add_origin(Origin{off + k >= r->bytes ? ORIGIN_GM_PADDING : ORIGIN_GM_UNWRITTEN, op, "", loc,
                                        off + k, r->name, r->bytes, 0});
     for (; k < n; ++k) {
@@ -614,6 +624,7 @@ inline bool check_store(const void* gm, const void* ub, uint64_t bytes, const ch
     uint64_t uoff = uint64_t(static_cast<const uint8_t*>(ub) - b.ub);
     if (uoff >= b.ub_bytes) return true;
     uint64_t n = bytes < b.ub_bytes - uoff ? bytes : b.ub_bytes - uoff;
+    if (b.clean_off == uoff && b.clean_n == n) return true;   // the copy's own check_read saw it all defined
     const uint8_t* s = b.shadow + uoff;
     const uint8_t* hole = first_hole(s, n);
     if (!hole) return true;
