@@ -88,12 +88,18 @@ def test_deque_on_empty_queue(built, kernel_src):
     assert e.value.line == line_of(kernel_src, "deque-empty")
 
 
-def test_gm_out_of_bounds(built, kernel_src):
+def test_gm_past_set_global_buffer_size(built, kernel_src):
+    # --strict-bounds: past the size SetGlobalBuffer was given
     with pytest.raises(SimError) as e:
-        run(built, 5, blocks=2)
+        run(built, 5, blocks=2, modes=SimModes(strict_bounds=True))
     err = e.value
     assert err.line == line_of(kernel_src, "gm-oob") and err.block == 0
-    assert "SetGlobalBuffer sized to 8 elements" in err.message
+    assert "SetGlobalBuffer sized to 8 elements (32 bytes) from this offset (--strict-bounds)" in err.message
+    # by default only the allocation bounds an access, as on the device: block 0 reads block 1's
+    # part, block 1 the allocator padding; the lanes DataCopy left unfilled reach the output
+    with pytest.raises(SimError, match="stores undefined values into bytes \\[64, 1024\\) of 'y'") as e:
+        run(built, 5, blocks=2)
+    assert e.value.line == line_of(kernel_src, "store")
 
 
 def test_alloc_without_free(built, kernel_src):

@@ -123,8 +123,8 @@ public:
 private:
     void check_index(uint64_t i, const char* what, opkg_sim::SrcLoc loc) const {
         if (!ptr_) opkg_sim::fail(loc, opkg_sim::format("GlobalTensor::%s before SetGlobalBuffer", what));
-        if (sized_ && i >= size_) {
-            opkg_sim::fail(loc, opkg_sim::format("GlobalTensor::%s(%llu) is past the %llu elements given to SetGlobalBuffer",
+        if (sized_ && i >= size_ && opkg_sim::block().strict_bounds) {   // else only the allocation bounds it
+            opkg_sim::fail(loc, opkg_sim::format("GlobalTensor::%s(%llu) is past the %llu elements given to SetGlobalBuffer (--strict-bounds)",
                                                  what, (unsigned long long)i, (unsigned long long)size_));
         }
         opkg_sim::check_gm(ptr_ + i, sizeof(T), what, loc);
