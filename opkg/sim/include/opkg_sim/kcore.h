@@ -174,7 +174,6 @@ inline BlockState& block() {
     return state;
 }
 
-// Records an API call site; cheap enough to do on every checked call.
 inline void clear_taints() {
     BlockState& b = block();
     b.taints.clear();
@@ -182,8 +181,9 @@ inline void clear_taints() {
     b.taint_done = false;
 }
 
-// A checked call from another call site, or after the previous instruction wrote its results,
-// starts a new instruction for definedness propagation (check_read / mark_written).
+// Records an API call site; cheap enough to do on every checked call. A call from another call
+// site, or after the previous instruction wrote its results, starts a new instruction for
+// definedness propagation (check_read / mark_written).
 inline void note(SrcLoc loc) {
     BlockState& b = block();
     if (!b.taints.empty() && (b.taint_done || loc.line != b.last.line || loc.file != b.last.file)) clear_taints();
@@ -202,6 +202,8 @@ inline uint64_t gm_limit(const GmRegion& r, bool strict) {
     return strict || r.alloc < r.bytes ? r.bytes : r.alloc;
 }
 
+inline uint64_t gm_span(const GmRegion& r) { return r.alloc > r.bytes ? r.alloc : r.bytes; }
+
 // Checks that [p, p+bytes) lies inside one GM buffer the kernel was given; returns the region.
 inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what, SrcLoc loc) {
     BlockState& b = block();
@@ -210,9 +212,8 @@ inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what,
     const uint8_t* q = static_cast<const uint8_t*>(p);
     const GmRegion* near = nullptr;
     for (const GmRegion& r : b.gm) {
-        uint64_t limit = gm_limit(r, b.strict_bounds);
-        if (q >= r.base && q <= r.base + limit) {
-            if (q + bytes <= r.base + limit) return &r;
+        if (q >= r.base && q <= r.base + gm_span(r)) {
+            if (q + bytes <= r.base + gm_limit(r, b.strict_bounds)) return &r;
             near = &r;
             break;
         }
@@ -222,14 +223,14 @@ inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what,
                          "the device allocation extends to byte %llu, so the hardware would read or write "
                          "allocator padding there)",
                          what, (unsigned long long)(q - near->base), (unsigned long long)(q - near->base + bytes),
-                         near->name, (unsigned long long)near->bytes, (unsigned long long)near->alloc));
+                         near->name, (unsigned long long)near->bytes, (unsigned long long)gm_span(*near)));
     }
     if (near) {
         fail(loc, format("%s accesses GM bytes [%llu, %llu) of '%s', past its %llu-byte allocation (%llu bytes of "
                          "tensor, rounded up to 32 bytes plus 32 as the device allocator pads buffers); on the "
                          "device this touches whatever memory follows",
                          what, (unsigned long long)(q - near->base), (unsigned long long)(q - near->base + bytes),
-                         near->name, (unsigned long long)near->alloc, (unsigned long long)near->bytes));
+                         near->name, (unsigned long long)gm_span(*near), (unsigned long long)near->bytes));
     }
     // name the buffer the access ran past (or before), the nearest one
     const GmRegion* before = nullptr;
@@ -238,11 +239,11 @@ inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what,
         if (r.base <= q && (!before || r.base > before->base)) before = &r;
         if (r.base > q && (!after || r.base < after->base)) after = &r;
     }
-    uint64_t past = before ? uint64_t(q - (before->base + gm_limit(*before, b.strict_bounds))) : UINT64_MAX;
+    uint64_t past = before ? uint64_t(q - (before->base + gm_span(*before))) : UINT64_MAX;
     uint64_t ahead = after ? uint64_t(after->base - q) : UINT64_MAX;
     std::string nearest = past <= ahead && before
         ? format(": %llu bytes past the end of the %llu-byte allocation of '%s'", (unsigned long long)past,
-                 (unsigned long long)gm_limit(*before, b.strict_bounds), before->name)
+                 (unsigned long long)gm_span(*before), before->name)
         : after ? format(": %llu bytes before the start of '%s'", (unsigned long long)ahead, after->name) : "";
     fail(loc, format("%s accesses %llu GM bytes at %p, outside every buffer passed to the kernel "
                      "(inputs, outputs, workspace, tiling)%s", what, (unsigned long long)bytes, p, nearest.c_str()));
@@ -569,7 +570,6 @@ inline void mark_stale(const void* p, uint64_t bytes) {
 
 // GM definedness. Inputs and the tiling data hold their tensor, and garbage in the allocator
 // padding after it; outputs and the workspace hold what stores put there (GmRegion::written).
-inline uint64_t gm_span(const GmRegion& r) { return r.alloc > r.bytes ? r.alloc : r.bytes; }
 
 inline bool gm_byte_defined(const GmRegion& r, uint64_t off) {
     return r.written ? r.written[off] != 0 : off < r.bytes;
