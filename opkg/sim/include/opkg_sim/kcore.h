@@ -174,8 +174,7 @@ inline BlockState& block() {
     return state;
 }
 
-inline void clear_taints() {
-    BlockState& b = block();
+inline void clear_taints(BlockState& b) {
     b.taints.clear();
     b.taint_shadow.clear();
     b.taint_done = false;
@@ -186,7 +185,7 @@ inline void clear_taints() {
 // definedness propagation (check_read / mark_written).
 inline void note(SrcLoc loc) {
     BlockState& b = block();
-    if (!b.taints.empty() && (b.taint_done || loc.line != b.last.line || loc.file != b.last.file)) clear_taints();
+    if (!b.taints.empty() && (b.taint_done || loc.line != b.last.line || loc.file != b.last.file)) clear_taints(b);
     if (loc.file) b.last = loc;
     b.clean_off = UINT64_MAX;
 }
@@ -504,7 +503,7 @@ inline void check_read(const void* p, uint64_t bytes, const char* op, const char
     if (off >= b.ub_bytes) return;
     uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
     if (b.taint_done) {                   // a read after the results were written: the next instruction
-        if (!b.taints.empty()) clear_taints();
+        if (!b.taints.empty()) clear_taints(b);
         b.taint_done = false;
     }
     uint8_t* s = b.shadow + off;
