@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from opkg import procs
 from opkg.model import SimModes
 from opkg.errors import BuildError, Interrupted
 from opkg.plan import BuildRequest, Plan, make_plan, write_plan
@@ -87,9 +87,25 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=False,
-          verify=True, bundle=True, on_event: Callable[[dict], None] | None = None,
-          locked: bool = False, explain: bool = False, modes: SimModes = SimModes()) -> BuildResult:
+def build(ws, patterns, *, wait: bool = True, on_event: Callable[[dict], None] | None = None,
+          **options) -> BuildResult:
+    """Build `patterns` (options: see _build) holding the workspace lock: a second build in the
+    same workspace waits for it (a note says so) or, with wait=False, fails (WorkspaceBusy)."""
+    from opkg import wslock
+
+    def waiting(message):
+        if on_event:
+            on_event({"event": "note", "message": message})
+
+    with wslock.build_lock(ws.settings.output_dir, wait=wait, on_wait=waiting) as lock_fd:
+        procs.checkpoint("locked")
+        return _build(ws, patterns, on_event=on_event, lock_fd=lock_fd, **options)
+
+
+def _build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=False,
+           verify=True, bundle=True, on_event: Callable[[dict], None] | None = None,
+           locked: bool = False, explain: bool = False, modes: SimModes = SimModes(),
+           lock_fd: int | None = None) -> BuildResult:
     from opkg.fastpath import FastPath
 
     # Null-build fast path: when a stat snapshot proves that nothing this request depends on
@@ -129,7 +145,7 @@ def build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fals
     # `opkg cache prune` waits while builds hold the cache (opkg/cache.py)
     with cache.shared_lock(plan.cache_dir):
         result = run_plan(ws, plan, jobs=jobs, keep_going=keep_going, on_event=on_event,
-                          explain=explain)
+                          explain=explain, inherit_fds=(lock_fd,) if lock_fd is not None else ())
     cache.note_build(plan.cache_dir, result.cached, result.ran, str(ws.root))
     fast.record(result)          # only a fully successful build is recorded
     return result
@@ -161,9 +177,12 @@ def _nothing_to_build(packages) -> str:
 
 
 def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
-             explain: bool = False) -> BuildResult:
+             explain: bool = False, inherit_fds=()) -> BuildResult:
+    """Run SCons on the plan. `inherit_fds` stay open in SCons (the workspace lock: held until
+    SCons is gone, even when opkg is killed)."""
     out = Path(plan.output_dir)
     plan_path = out / ".opkg" / "plan.json"
+    remove_partial(out)       # left by a build killed with SIGKILL (the caller holds the lock)
     write_plan(plan, plan_path)
     sconstruct = ws.root / "SConstruct"
     if not sconstruct.is_file():
@@ -187,42 +206,40 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
     failures: list[dict] = []
     output: list[str] = []
     ran = cached = 0
-    proc = subprocess.Popen(argv, cwd=ws.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, env=env, start_new_session=True)
     try:
-        for line in proc.stdout:
-            line = line.rstrip("\n")
-            if line.startswith(EVENT_PREFIX):
-                event = json.loads(line[len(EVENT_PREFIX):])
-                if event["event"] == "done":
-                    ran += 1
-                elif event["event"] == "fail":
-                    failures.append(event)
-                if on_event:
-                    on_event(event)
-                continue
-            if explainer is not None and explainer.feed(line):
-                continue
-            hit = _CACHE_LINE.match(line)
-            if hit:
-                cached += 1
-                if on_event:
-                    on_event({"event": "cached", "path": hit.group(1)})
-                continue
-            output.append(line)
-        if explainer is not None:
-            explainer.flush()
-        code = proc.wait()
+        # SCons runs in a session of its own; leaving this block by any path (an error, Ctrl-C,
+        # a second Ctrl-C) stops every process of it: SCons, compilers, verify runners
+        with procs.session(argv, cwd=ws.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, env=env, pass_fds=inherit_fds) as proc:
+            for line in proc.stdout:
+                line = line.rstrip("\n")
+                if line.startswith(EVENT_PREFIX):
+                    event = json.loads(line[len(EVENT_PREFIX):])
+                    if event["event"] == "done":
+                        ran += 1
+                    elif event["event"] == "fail":
+                        failures.append(event)
+                    if on_event:
+                        on_event(event)
+                    continue
+                if explainer is not None and explainer.feed(line):
+                    continue
+                hit = _CACHE_LINE.match(line)
+                if hit:
+                    cached += 1
+                    if on_event:
+                        on_event({"event": "cached", "path": hit.group(1)})
+                    continue
+                output.append(line)
+            if explainer is not None:
+                explainer.flush()
     except KeyboardInterrupt:
-        # SCons finishes or abandons running steps; outputs are renamed into place only
-        # when complete, so nothing half-written is left behind.
-        os.killpg(proc.pid, signal.SIGINT)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+        # outputs are renamed into place only when complete; temporaries of a step that had to
+        # be killed (SIGKILL leaves no chance to clean up) are removed here
+        remove_partial(out)
         raise Interrupted("interrupted; completed outputs are kept, nothing half-written",
                           hint="run the same command again to continue") from None
+    code = proc.returncode
     if code != 0 and not failures:
         raise BuildError("SCons failed before running any step:\n  "
                          + "\n  ".join(l for l in output if l.strip())[-4000:],
@@ -232,6 +249,18 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
     return BuildResult(plan, [_read_target(t, t.id in failed_targets) for t in plan.targets],
                        failures, ran, cached, time.monotonic() - started, output,
                        bundled=any(t.bundle for t in plan.targets))
+
+
+_PARTIAL = re.compile(r"\.tmp-\d+(-\d+)?$")
+
+
+def remove_partial(out: Path) -> None:
+    """Remove temporary files (`<output>.tmp-<pid>-<thread>`, `.<name>.tmp-<pid>`) that killed
+    steps left in `out`. Only with the workspace lock held: then no other build is writing."""
+    for dirpath, _, files in os.walk(out):
+        for name in files:
+            if _PARTIAL.search(name):
+                Path(dirpath, name).unlink(missing_ok=True)
 
 
 def _read_target(t, failed: bool) -> TargetResult:

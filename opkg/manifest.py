@@ -23,10 +23,13 @@ NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 OP_TYPE_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 
+# Per dtype, the threshold of CANN's published precision standard for open-source (ecosystem)
+# operators (cann/opbase docs/zh/ops_precision_standard: float32 2^-13, float16 2^-10, bfloat16
+# 2^-7), applied in opkg's error-ratio rule as rtol, atol and the share of elements allowed out.
 DEFAULT_TOLERANCE = {
-    "float32": {"rtol": 1e-4, "atol": 1e-4, "error_ratio": 1e-4},
-    "float16": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3},
-    "bfloat16": {"rtol": 4e-3, "atol": 4e-3, "error_ratio": 4e-3},
+    "float32": {"rtol": 2.0 ** -13, "atol": 2.0 ** -13, "error_ratio": 2.0 ** -13},
+    "float16": {"rtol": 2.0 ** -10, "atol": 2.0 ** -10, "error_ratio": 2.0 ** -10},
+    "bfloat16": {"rtol": 2.0 ** -7, "atol": 2.0 ** -7, "error_ratio": 2.0 ** -7},
 }
 EXACT = {"rtol": 0.0, "atol": 0.0, "error_ratio": 0.0}
 
@@ -282,7 +285,7 @@ class _Validator:
             raise self.err(("toolchain", key), exc.message, exc.hint) from None
 
     def op(self, value) -> OpSpec:
-        data = self.mapping(value, ("op",), ("type", "inputs", "outputs", "attrs"),
+        data = self.mapping(value, ("op",), ("type", "inputs", "outputs", "attrs", "soc_configs"),
                             required=("type", "inputs", "outputs"))
         op_type = self.string(data["type"], ("op", "type"), OP_TYPE_RE,
                               "an op type in CamelCase, like LayerNormCustom")
@@ -297,9 +300,41 @@ class _Validator:
                 raise self.err(where + ("name",), f"tensor name {t.name!r} is used twice",
                                "input and output names must be unique")
             names[t.name] = where
+        self.variant_lists(inputs, outputs, ("op",))
+        soc_configs = []
+        raw = data.get("soc_configs") or {}
+        if not isinstance(raw, dict):
+            raise self.err(("op", "soc_configs"), f"expected a mapping, got {_kind(raw)}",
+                           "one entry per CANN short SoC name: ascend310p: {inputs: [...], outputs: [...]}")
+        for short, cfg in raw.items():
+            w = ("op", "soc_configs", short)
+            if not isinstance(short, str) or not re.match(r"^[a-z][a-z0-9_]*$", short):
+                raise self.err(w, f"{short!r} is not a CANN short SoC name",
+                               "use the name AddConfig takes, e.g. ascend310p")
+            c = self.mapping(cfg, w, ("inputs", "outputs"), required=("inputs", "outputs"))
+            ins, outs = self.tensors(c["inputs"], w + ("inputs",)), self.tensors(c["outputs"], w + ("outputs",))
+            for group, mine, theirs in (("inputs", inputs, ins), ("outputs", outputs, outs)):
+                if [t.name for t in theirs] != [t.name for t in mine]:
+                    raise self.err(w + (group,), f"names {[t.name for t in theirs]} differ from op.{group} "
+                                   f"{[t.name for t in mine]}",
+                                   "a SoC config lists every tensor of the op, in the same order, "
+                                   "with that SoC's dtypes and formats")
+            self.variant_lists(ins, outs, w)
+            soc_configs.append((short, ins, outs))
+        attrs = tuple(self.attr(a, ("op", "attrs", i))
+                      for i, a in enumerate(self.seq(data.get("attrs") or [], ("op", "attrs"))))
+        seen = set()
+        for i, a in enumerate(attrs):
+            if a.name in seen or a.name in names:
+                raise self.err(("op", "attrs", i, "name"), f"name {a.name!r} is used twice")
+            seen.add(a.name)
+        return OpSpec(op_type, inputs, outputs, attrs, tuple(soc_configs))
+
+    def variant_lists(self, inputs, outputs, where) -> None:
+        """dtype lists of one length (or one entry) across tensors; formats one or per dtype."""
         counts = {len(t.dtypes) for t in inputs + outputs} - {1}
         if len(counts) > 1:
-            raise self.err(("op",), "dtype lists have different lengths: "
+            raise self.err(where, "dtype lists have different lengths: "
                            + ", ".join(f"{t.name}={len(t.dtypes)}" for t in inputs + outputs),
                            "dtypes are matched by position across tensors (variant i uses "
                            "dtypes[i] of every tensor); give each list the same length, or one "
@@ -309,17 +344,9 @@ class _Validator:
             if len(t.formats) not in (1, n):
                 group = "inputs" if i < len(inputs) else "outputs"
                 idx = i if i < len(inputs) else i - len(inputs)
-                raise self.err(("op", group, idx, "formats"),
+                raise self.err(where + (group, idx, "formats"),
                                f"{len(t.formats)} formats for {n} dtype variants",
                                "give one format, or one per dtype")
-        attrs = tuple(self.attr(a, ("op", "attrs", i))
-                      for i, a in enumerate(self.seq(data.get("attrs") or [], ("op", "attrs"))))
-        seen = set()
-        for i, a in enumerate(attrs):
-            if a.name in seen or a.name in names:
-                raise self.err(("op", "attrs", i, "name"), f"name {a.name!r} is used twice")
-            seen.add(a.name)
-        return OpSpec(op_type, inputs, outputs, attrs)
 
     def tensors(self, value, where) -> tuple[TensorSpec, ...]:
         out = []

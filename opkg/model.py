@@ -35,8 +35,21 @@ DTYPES: dict[str, DType] = {d.name: d for d in (
     DType("int64", "int64_t", "DT_INT64", 9, 8, "int64", "int"),
     DType("uint64", "uint64_t", "DT_UINT64", 10, 8, "uint64", "uint"),
     DType("bool", "bool", "DT_BOOL", 12, 1, "bool", "bool"),
-    DType("bfloat16", "bfloat16_t", "DT_BF16", 27, 2, None, "float"),
+    DType("bfloat16", "bfloat16_t", "DT_BF16", 27, 2, "bfloat16", "float"),   # ml_dtypes' bfloat16
 )}
+
+def numpy_dtype(name: str):
+    """The NumPy dtype of a manifest dtype. bfloat16 is ml_dtypes' (the NumPy bfloat16 JAX uses:
+    round-to-nearest-even casts, like the device), imported only when a bf16 variant needs it."""
+    import numpy as np
+
+    info = DTYPES[name]
+    if info.numpy == "bfloat16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(info.numpy)
+
 
 # Other spellings users write (msopgen JSON, PyTorch habits) mapped to the manifest spelling.
 DTYPE_ALIASES = {
@@ -117,6 +130,17 @@ class OpSpec:
     inputs: tuple[TensorSpec, ...]
     outputs: tuple[TensorSpec, ...]
     attrs: tuple[AttrSpec, ...] = ()
+    # Per-SoC dtype/format lists (CANN's AICore().AddConfig(short, OpAICoreConfig)): (short SoC
+    # name, inputs, outputs) replacing the tensors' lists on that SoC; other SoCs use the above.
+    soc_configs: tuple[tuple[str, tuple[TensorSpec, ...], tuple[TensorSpec, ...]], ...] = ()
+
+    def for_soc(self, short: str) -> "OpSpec":
+        """The prototype on SoCs of CANN short name `short`: its variants are what is built
+        and verified there."""
+        for name, inputs, outputs in self.soc_configs:
+            if name == short:
+                return OpSpec(self.type, inputs, outputs, self.attrs)
+        return OpSpec(self.type, self.inputs, self.outputs, self.attrs) if self.soc_configs else self
 
     @property
     def kernel_name(self) -> str:
@@ -144,13 +168,18 @@ class OpSpec:
         raise KeyError(name)
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "type": self.type,
             "inputs": [_tensor_json(t) for t in self.inputs],
             "outputs": [_tensor_json(t) for t in self.outputs],
             "attrs": [{"name": a.name, "type": a.type, "default": a.default,
                        "required": a.required} for a in self.attrs],
         }
+        if self.soc_configs:   # absent otherwise: the JSON (and so step identities) stay as before
+            data["soc_configs"] = {name: {"inputs": [_tensor_json(t) for t in ins],
+                                          "outputs": [_tensor_json(t) for t in outs]}
+                                   for name, ins, outs in self.soc_configs}
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> "OpSpec":
@@ -159,6 +188,9 @@ class OpSpec:
             inputs=tuple(_tensor_from(t) for t in data["inputs"]),
             outputs=tuple(_tensor_from(t) for t in data["outputs"]),
             attrs=tuple(AttrSpec(**a) for a in data.get("attrs", ())),
+            soc_configs=tuple((name, tuple(_tensor_from(t) for t in c["inputs"]),
+                               tuple(_tensor_from(t) for t in c["outputs"]))
+                              for name, c in (data.get("soc_configs") or {}).items()),
         )
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from opkg.fsutil import atomic_write_text
 from opkg.plan import Action, Plan
+from opkg.procs import checkpoint, watch_parent
 
 EVENT_PREFIX = "@@opkg "
 _ACTIONS: list[Action] = []
@@ -40,6 +41,7 @@ def declare(plan_path: str) -> None:
     from SCons.Script import CacheDir, Decider, Default, Environment, SConsignFile
     from SCons.Scanner.C import CScanner
 
+    watch_parent()     # first: if opkg dies, this process and everything it started stop
     plan = Plan.from_json(json.loads(Path(plan_path).read_text()))
     state_dir = Path(plan.output_dir) / ".opkg"
     state_dir.mkdir(parents=True, exist_ok=True)
@@ -111,9 +113,12 @@ def _exec(action: Action) -> str | None:
     for out in action.outputs:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True)
+        with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) as proc:
+            checkpoint("exec")          # a test hook: a compiler is running
+            stdout, stderr = proc.communicate()
         if proc.returncode != 0:
-            return (proc.stderr + proc.stdout).strip() or f"exit status {proc.returncode}"
+            return (stderr + stdout).strip() or f"exit status {proc.returncode}"
         for out, tmp in temps.items():
             os.replace(tmp, out)
         return None

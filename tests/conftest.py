@@ -133,3 +133,100 @@ def compiles(log: Path) -> list[str]:
         if "-c" in args:
             out.append(Path(args[args.index("-c") + 1]).name)
     return out
+
+
+class Checkpoint:
+    """Drives opkg.procs.checkpoint: `reached()` returns once the opkg process (or its SCons)
+    is paused at the named point, `release()` lets it go on. Tests deliver signals at exact
+    moments this way, never after a guessed sleep."""
+
+    def __init__(self, tmp_path: Path, name: str):
+        import os
+
+        self.path = tmp_path / f"{name}.checkpoint"
+        os.mkfifo(self.path)
+        self.env = f"{name}:{self.path}"
+
+    def reached(self, proc, timeout: float = 600) -> int:
+        """The pid of the process paused at the checkpoint; fails if `proc` exits first."""
+        import os
+        import select
+        import time
+
+        fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            deadline = time.monotonic() + timeout
+            data = b""
+            while not data.endswith(b"\n"):
+                assert proc.poll() is None, f"exited ({proc.returncode}) before the checkpoint"
+                assert time.monotonic() < deadline, "checkpoint not reached"
+                if select.select([fd], [], [], 0.1)[0]:
+                    data += os.read(fd, 64)
+            return int(data)
+        finally:
+            os.close(fd)
+
+    def release(self, proc) -> None:
+        """Let the paused process go on (returns at once if it already exited)."""
+        import errno
+        import os
+        import time
+
+        while proc.poll() is None:
+            try:
+                os.close(os.open(self.path, os.O_WRONLY | os.O_NONBLOCK))
+                return
+            except OSError as exc:
+                if exc.errno != errno.ENXIO:     # ENXIO: not waiting for us yet
+                    raise
+                time.sleep(0.01)
+
+
+def marked_processes(marker: str) -> list[str]:
+    """Live processes whose environment carries OPKG_TEST_MARKER=marker: everything an opkg run
+    started with that marker, however deep, and nothing else (zombies are already dead)."""
+    import os
+
+    needle = f"OPKG_TEST_MARKER={marker}".encode()
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_bytes()
+            env = Path(f"/proc/{pid}/environ").read_bytes()
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if stat[stat.rfind(b")") + 2:].split()[0] == b"Z":
+            continue
+        if needle in env.split(b"\0"):
+            found.append(pid + ": " + cmd.replace(b"\0", b" ").decode(errors="replace"))
+    return found
+
+
+def start_opkg(*args, cwd, marker: str, checkpoint: Checkpoint | None = None, **kwargs):
+    """Start the real opkg command line with a process marker (and a checkpoint) in its
+    environment; returns the Popen."""
+    import os
+
+    env = dict(os.environ, OPKG_TEST_MARKER=marker)
+    if checkpoint is not None:
+        env["OPKG_TEST_CHECKPOINT"] = checkpoint.env
+    return subprocess.Popen([sys.executable, "-m", "opkg", *args], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+@pytest.fixture
+def marker():
+    """A process marker for start_opkg. Whatever still carries it at teardown is killed, so a
+    failing test leaves nothing running on the machine."""
+    import os
+    import signal
+    import uuid
+
+    token = uuid.uuid4().hex
+    yield token
+    for line in marked_processes(token):
+        try:
+            os.kill(int(line.split(":")[0]), signal.SIGKILL)
+        except ProcessLookupError:
+            pass

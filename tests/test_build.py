@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import compiles, opkg
+from tests.conftest import Checkpoint, compiles, marked_processes, opkg, start_opkg
 
 SOC = "Ascend910B1"
 
@@ -181,23 +179,20 @@ def test_ub_overflow_is_a_clear_verification_error(add_ws):
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_interrupt_leaves_no_partial_outputs_and_no_processes(add_ws, sig):
-    proc = subprocess.Popen([sys.executable, "-m", "opkg", "build", "//...", "--soc", SOC],
-                            cwd=add_ws.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    deadline = time.monotonic() + 120
-    # interrupt once compiling has started
-    while time.monotonic() < deadline and not list((add_ws.root / "out").rglob("*.o*")):
-        time.sleep(0.05)
+def test_interrupt_leaves_no_partial_outputs_and_no_processes(add_ws, sig, tmp_path, marker):
+    compiling = Checkpoint(tmp_path, "exec")      # SCons has started a compiler
+    proc = start_opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, marker=marker,
+                      checkpoint=compiling)
+    compiling.reached(proc)
     proc.send_signal(sig)
+    compiling.release(proc)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
     leftovers = [p for p in (add_ws.root / "out").rglob("*") if ".tmp-" in p.name]
     assert leftovers == []
     # SCons and the compilers it started are gone too, not finishing in the background
-    running = subprocess.run(["pgrep", "-f", str(add_ws.root)], capture_output=True, text=True)
-    assert running.stdout.strip() == ""
+    assert marked_processes(marker) == []
     # the next build completes normally
     opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
 

@@ -30,7 +30,10 @@ def test_valid_manifest_loads_every_field(workspace):
     assert pkg.op.attrs[0].default == 1.0
     assert pkg.socs == ("Ascend910B1",)
     assert pkg.verify.cases[0].attrs == {"alpha": 1.0}
-    assert pkg.verify.tolerance_for("float16").rtol == 1e-3
+    # CANN's precision standard: 2^-10 for float16, 2^-13 float32, 2^-7 bfloat16
+    assert pkg.verify.tolerance_for("float16").rtol == 2.0 ** -10
+    assert pkg.verify.tolerance_for("float32").atol == 2.0 ** -13
+    assert pkg.verify.tolerance_for("bfloat16").error_ratio == 2.0 ** -7
 
 
 def position(text: str, marker: str) -> tuple[int, int]:
@@ -202,4 +205,31 @@ def test_tolerance_defaults_and_overrides(workspace):
     text = manifest() + "  tolerance:\n    float16: {rtol: 2.0e-3}\n"
     workspace.operator("addone", manifest=text)
     tol = workspace.load().packages["//packages/addone"].verify.tolerance_for("float16")
-    assert (tol.rtol, tol.atol, tol.error_ratio) == (2e-3, 1e-3, 1e-3)
+    assert (tol.rtol, tol.atol, tol.error_ratio) == (2e-3, 2.0 ** -10, 2.0 ** -10)
+
+
+SOC_CONFIG = """\
+  soc_configs:
+    ascend310p:
+      inputs:
+        - {name: x, dtypes: [float32]}
+      outputs:
+        - {name: %s, dtypes: [float32]}
+"""
+
+
+def test_soc_configs_give_a_soc_its_own_dtype_variants(workspace):
+    text = manifest().replace("tiling:\n", SOC_CONFIG % "z" + "tiling:\n", 1)
+    workspace.operator("addone", manifest=text)
+    op = workspace.load().packages["//packages/addone"].op
+    assert [v.name for v in op.for_soc("ascend310p").variants()] == ["float32"]
+    assert [v.name for v in op.for_soc("ascend910b").variants()] == ["float32", "float16"]
+    assert type(op).from_json(op.to_json()) == op
+
+
+def test_soc_config_naming_other_tensors_is_an_error_at_its_line(workspace):
+    text = manifest().replace("tiling:\n", SOC_CONFIG % "out" + "tiling:\n", 1)
+    err = load_error(workspace, text)
+    assert err.field == "op.soc_configs.ascend310p.outputs"
+    assert "names ['out'] differ from op.outputs ['z']" in err.message
+    assert "every tensor of the op" in err.hint

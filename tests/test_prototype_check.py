@@ -103,3 +103,51 @@ def test_one_letter_typo_fails_the_build_naming_both(workspace):
     assert not (workspace.root / "out" / "bundles").exists() or not any(
         (workspace.root / "out" / "bundles").iterdir())
     assert "verify typo_add" not in out
+
+
+def _per_soc_op(dtypes310=("float16",)) -> OpSpec:
+    base = manifest_op()
+    ins = (TensorSpec("x", dtypes310, ("ND",)),)
+    outs = (TensorSpec("y", dtypes310, ("ND",)),)
+    return OpSpec(base.type, base.inputs, base.outputs, base.attrs, (("ascend310p", ins, outs),))
+
+
+def _config(dtypes):
+    t = {"param_type": "required", "dtypes": list(dtypes), "formats": [], "unknown_shape_formats": []}
+    return {"inputs": [{"name": "x", **t}], "outputs": [{"name": "y", **t}]}
+
+
+def test_per_soc_opaicoreconfig_dtype_lists():
+    aicore = {"configs": ["ascend910b", "ascend310p"], "soc_configs": {"ascend310p": _config(["float16"])}}
+    assert compare(_per_soc_op(), SOCS, declared(aicore=aicore))[1] == []
+    # the OpDef gives 310P its own dtypes that the manifest does not have
+    got = whats(compare(manifest_op(), SOCS, declared(aicore=aicore))[1])
+    assert got == ['AddConfig("ascend310p", config) declares its own dtypes, which opkg.yaml lacks '
+                   "(add op.soc_configs.ascend310p with the config's inputs and outputs)"]
+    # ... or other ones
+    _, diffs = compare(_per_soc_op(("float32",)), SOCS, declared(aicore=aicore))
+    assert whats(diffs) == ["in the ascend310p config: declares dtype float16 at position 0 of input 'x' "
+                            "where opkg.yaml has float32",
+                            "in the ascend310p config: declares dtype float16 at position 0 of output 'y' "
+                            "where opkg.yaml has float32"]
+    assert diffs[0].field == "op.soc_configs.ascend310p.inputs[0].dtypes[0]"
+    # and the manifest's per-SoC lists need the OpDef's config
+    got = whats(compare(_per_soc_op(), SOCS, declared())[1])
+    assert got == ['AddConfig("ascend310p") has no OpAICoreConfig with its own dtypes where opkg.yaml '
+                   "has op.soc_configs.ascend310p"]
+
+
+def test_per_soc_dtype_lists_drive_the_variants_built_per_soc(workspace):
+    import json
+    import shutil
+    from pathlib import Path
+
+    fixture = Path(__file__).parent / "fixtures" / "per_soc_add"
+    shutil.copytree(fixture, workspace.root / "packages" / "per_soc_add")
+    r = subprocess.run([sys.executable, "-m", "opkg", "build", "packages/per_soc_add", "--json", "-j", "2"],
+                       cwd=workspace.root, capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stdout + r.stderr
+    targets = {t["soc"]: t for t in json.loads(r.stdout)["targets"]}
+    assert set(targets["Ascend910B1"]["variants"]) == {"float16", "float32", "bfloat16"}
+    assert set(targets["Ascend310P3"]["variants"]) == {"float16", "float32"}
+    assert all(t["passed"] for t in targets.values())

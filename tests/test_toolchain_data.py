@@ -21,9 +21,35 @@ def test_builtin_data_is_the_workspace_data():
 def test_soc_extra_keys_are_kept_and_unknown_counts_stay_absent():
     b4 = get_soc("Ascend910B4")
     assert (b4.cube_cores, b4.vector_cores, b4.extra["l2_bytes"]) == (20, 40, 100663296)
-    assert get_soc("Ascend910B3").vector_cores is None
-    assert "l2_bytes" not in get_soc("Ascend910B1").extra
+    # 310P runs vector kernels on its AI cores: the ini's separate Vector Cores are not counted
+    assert get_soc("Ascend310P3").vector_cores is None
     assert all(s.short and s.family for s in soc_table().values())
+
+
+# (ai_core_cnt, vector cores the kernels use, ub_size, __NPU_ARCH__) from CANN 8.1.RC1's
+# platform_config/<SoC>.ini, for one SoC of each kind the table covers.
+INI_FACTS = {
+    "Ascend910A": (32, None, 262144, 1001), "Ascend910ProB": (30, None, 262144, 1001),
+    "Ascend910B1": (24, 48, 196608, 2201), "Ascend910B3": (20, 40, 196608, 2201),
+    "Ascend910B4-1": (20, 40, 196608, 2201), "Ascend910_9362": (20, 40, 196608, 2201),
+    "Ascend910_9392": (24, 48, 196608, 2201), "Ascend310P1": (10, None, 262144, 2002),
+    "Ascend310P3": (8, None, 262144, 2002), "Ascend310B1": (1, None, 253952, 3002),
+    "Ascend310B4": (1, None, 253952, 3002),
+}
+
+
+def test_every_platform_config_soc_of_the_covered_kinds_has_cores_ub_and_arch():
+    table = soc_table()
+    for name, (cores, vec, ub, arch) in INI_FACTS.items():
+        s = table[name]
+        assert (s.cube_cores, s.vector_cores, s.ub_bytes, s.npu_arch) == (cores, vec, ub, arch), name
+    wanted = ([f"Ascend910B{i}" for i in (1, 2, 3, 4)] + ["Ascend910B2C", "Ascend910B4-1", "Ascend910A"]
+              + [f"Ascend910_93{n}" for n in ("62", "72", "81", "82", "91", "92")]
+              + ["Ascend310P1", "Ascend310P3"] + [f"Ascend310B{i}" for i in (1, 2, 3, 4)])
+    for name in wanted:
+        s = table[name]
+        assert s.block_dim_limit > 1 or s.family == "m300", name   # the sim can run every one
+        assert s.cube_cores and s.ub_bytes and s.vec_arch, name
 
 
 def test_release_driver_matrix_from_the_brief():

@@ -12,7 +12,8 @@ from opkg.model import SimModes
 
 def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bool,
               detail: bool, locked: bool = False, explain: bool = False,
-              sync_check: bool = False, lenient_copy: bool = False, strict_bounds: bool = False):
+              sync_check: bool = False, lenient_copy: bool = False, strict_bounds: bool = False,
+              no_wait: bool = False):
     from opkg import engine
     from opkg.ui import Progress, summary_line, verification_table
     from opkg.workspace import Workspace
@@ -30,7 +31,7 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
     try:
         result = engine.build(ws, list(targets), socs=socs, toolchain=toolchain, jobs=jobs,
                               keep_going=keep_going, bundle=bundle, on_event=on_event,
-                              locked=locked, explain=explain,
+                              locked=locked, explain=explain, wait=not no_wait,
                               modes=SimModes(sync_check=sync_check, lenient_copy=lenient_copy,
                                              strict_bounds=strict_bounds))
     finally:
@@ -94,8 +95,8 @@ def _rel(path, root) -> str:
 @click.option("--locked", is_flag=True,
               help="Fail (exit 3) if toolchain resolution differs from opkg.lock (for CI).")
 @verify_mode_options
-def build(targets, socs, toolchain, jobs, keep_going, as_json, locked, explain, sync_check,
-          lenient_copy, strict_bounds):
+def build(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, locked, explain,
+          sync_check, lenient_copy, strict_bounds):
     """Build, verify and bundle packages.
 
     TARGETS are labels (//packages/layernorm), patterns (//packages/..., //...), paths
@@ -118,19 +119,22 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, locked, explain, 
     Toolchain alignment (CANN, driver, SoC against each package's pins) is checked before
     anything compiles; see `opkg toolchain check`.
 
+    One build at a time per workspace: a second one waits for the first (or, with --no-wait,
+    fails with exit status 4).
+
     Exit status: 0 all verified, 1 a step or a case failed, 2 bad input, 3 toolchain
-    misalignment.
+    misalignment, 4 another build runs here (--no-wait), 130 interrupted.
     """
     run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=True, detail=False,
               locked=locked, explain=explain, sync_check=sync_check, lenient_copy=lenient_copy,
-              strict_bounds=strict_bounds)
+              strict_bounds=strict_bounds, no_wait=no_wait)
 
 
 @click.command()
 @build_options
 @verify_mode_options
-def test(targets, socs, toolchain, jobs, keep_going, as_json, explain, sync_check, lenient_copy,
-         strict_bounds):
+def test(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, explain, sync_check,
+         lenient_copy, strict_bounds):
     """Verify packages against their NumPy goldens and print the full report.
 
     Builds what verification needs (no bundles) and prints every case with its errors and
@@ -148,4 +152,4 @@ def test(targets, socs, toolchain, jobs, keep_going, as_json, explain, sync_chec
     """
     run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=False, detail=True,
               explain=explain, sync_check=sync_check, lenient_copy=lenient_copy,
-              strict_bounds=strict_bounds)
+              strict_bounds=strict_bounds, no_wait=no_wait)

@@ -39,10 +39,14 @@ def clean(cache):
     """
     from opkg.workspace import Workspace
 
+    from opkg.wslock import exclusive_or_refuse
+
     ws = Workspace.find()
     # markers: every build writes out/.opkg/; SCons' CacheDir writes scons/config
     paths = [(ws.settings.output_dir, ".opkg")]
     if cache:
         paths.append((ws.settings.cache_dir, "scons"))
-    for path, marker in paths:
-        click.echo(f"{'removed' if _remove(path, marker) else 'nothing at'} {path}")
+    # a build running here would lose its outputs and SCons' database mid-way: refuse
+    with exclusive_or_refuse(ws.settings.output_dir, "clean"):
+        for path, marker in paths:
+            click.echo(f"{'removed' if _remove(path, marker) else 'nothing at'} {path}")

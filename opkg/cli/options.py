@@ -18,6 +18,9 @@ def build_options(f):
                      help="Build everything that does not depend on a failed step."),
         click.option("--json", "as_json", is_flag=True,
                      help="Print a JSON summary on stdout (progress stays on stderr)."),
+        click.option("--no-wait", is_flag=True,
+                     help="Fail (exit 4) instead of waiting when another build runs in this "
+                          "workspace."),
     ]):
         f = decorator(f)
     return f

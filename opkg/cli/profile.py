@@ -61,7 +61,7 @@ def collect(ws, targets: list[str], socs=()) -> tuple[list[dict], list[dict]]:
     rows, missing = [], []
     for pkg in pkgs:
         for soc in [s for s in pkg.socs if not socs or s in socs]:
-            for variant in pkg.op.variants():
+            for variant in pkg.op.for_soc(get_soc(soc, ws.root).short).variants():   # op.soc_configs
                 path = report_path(ws, pkg.name, soc, variant.name)
                 entry = {"package": pkg.name, "label": pkg.label, "soc": soc,
                          "variant": variant.name}

@@ -19,7 +19,8 @@ from opkg.cli.options import build_options
 @click.option("--dry-run", is_flag=True, help="Build and check, then show what would be "
               "written without writing it.")
 @registry_option
-def publish(targets, socs, toolchain, jobs, keep_going, as_json, bundles, dry_run, registry):
+def publish(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, bundles, dry_run,
+            registry):
     """Publish verified operator bundles to the registry.
 
     Builds TARGETS first (default //...; up-to-date bundles are not rebuilt), then stores
@@ -36,7 +37,8 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, bundles, dry_ru
       opkg publish //packages/layernorm --registry /shared/opkg-registry --json
 
     Exit status: 0 published (or already published), 1 verification or build failed or the
-    version exists with other contents, 2 bad input, 3 toolchain misalignment.
+    version exists with other contents, 2 bad input, 3 toolchain misalignment, 4 another
+    build runs in this workspace (--no-wait).
     """
     from opkg.errors import BuildError, UsageError, VerificationError
     from opkg.registry.publish import _failed_cases, publish_bundles
@@ -57,7 +59,7 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, bundles, dry_ru
         try:
             result = engine.build(ws, list(targets), socs=list(socs) or None,
                                   toolchain=toolchain, jobs=jobs, keep_going=keep_going,
-                                  bundle=True, on_event=progress)
+                                  bundle=True, on_event=progress, wait=not no_wait)
         finally:
             progress.finish()
         failing = []

@@ -129,6 +129,11 @@ def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path
     flags = arch_flags(soc) + [
         f"-DOPKG_SIM_OP_TYPE={op.type}",
         f"-DOPKG_SIM_KERNEL_NAME={op.kernel_name}",
+        # An entry named like a C library function (`tanh`) is renamed after the emulation's own
+        # headers are read (include/opkg_sim/entry_names.h; the generated entry does the same).
+        "-DOPKG_SIM_KERNEL_TU=1",
+        f"-DOPKG_SIM_ENTRY_IS_{op.kernel_name}=1",
+        "-include", str(_INCLUDE / "opkg_sim" / "entry_names.h"),
     ]
     for name, dtype in variant.dtypes:
         d = DTYPES[dtype]

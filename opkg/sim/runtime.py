@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from opkg.errors import VerificationError
-from opkg.model import DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant
+from opkg.model import DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant, numpy_dtype
 from opkg.sim import abi, gm, profile
 
 TILING_CAPACITY = 64 * 1024       # bytes the tiling function may write (gert::TilingData capacity)
@@ -138,8 +138,7 @@ def _source_arg(path: str, line: int) -> str | None:
 
 
 def _np_dtype(dtype: str) -> np.dtype | None:
-    d = DTYPES[dtype]
-    return np.dtype(d.numpy) if d.numpy else None
+    return numpy_dtype(dtype) if DTYPES[dtype].numpy else None
 
 
 def _check_array(arr: np.ndarray, name: str, dtype: str, role: str) -> None:
@@ -490,7 +489,8 @@ def host_prototypes(host_lib: Path) -> list[dict]:
     by_ge = {d.ge: d.name for d in DTYPES.values()}
     by_format = {f"FORMAT_{k}": k for k in FORMATS}
     for op in data["ops"]:
-        for t in op["inputs"] + op["outputs"]:
+        configs = op.get("aicore", {}).get("soc_configs", {}).values()
+        for t in op["inputs"] + op["outputs"] + [t for c in configs for t in c["inputs"] + c["outputs"]]:
             t["dtypes"] = [by_ge.get(x, x) for x in t["dtypes"]]
             t["formats"] = [by_format.get(x, x) for x in t["formats"]]
             t["unknown_shape_formats"] = [by_format.get(x, x) for x in t["unknown_shape_formats"]]

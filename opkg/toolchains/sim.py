@@ -92,6 +92,7 @@ class SimToolchain:
 
         fp = self.fingerprint()
         op = pkg.op
+        soc_op = op.for_soc(soc.short)   # this SoC's dtype variants (op.soc_configs)
         cxx = self.cxx
         base = Path(out) / "sim" / pkg.name
         tid = f"{pkg.label}@{soc.name}@{self.id}"
@@ -172,10 +173,10 @@ class SimToolchain:
                                     f"kernel entry ({soc.name})"))
         reports: dict[str, str] = {}
         kernel_libs: dict[str, str] = {}
-        for variant in op.variants():
+        for variant in soc_op.variants():
             vdir = base / soc.name / variant.name
             what = f"kernel {variant.name} ({soc.name})"
-            kflags = flags.kernel_flags(op, variant, soc, pkg.tiling_data)
+            kflags = flags.kernel_flags(soc_op, variant, soc, pkg.tiling_data)
             force = (str(pkg.tiling_data),) if pkg.tiling_data else ()
             actions.append(compile_step(pkg.kernel_source, vdir / "kernel.o", kflags,
                                         f"{what} {pkg.kernel_source.name}", force))
@@ -191,7 +192,7 @@ class SimToolchain:
             job = vdir / "verify-job.json"
             report = vdir / "verification.json"
             actions.append(Action("write", (str(job),), content=json.dumps(
-                _verify_job(pkg, soc, variant, host_lib, lib, self._root(), modes), indent=1,
+                _verify_job(pkg, soc_op, soc, variant, host_lib, lib, self._root(), modes), indent=1,
                 sort_keys=True), target=tid, step="generate",
                 description=f"plan verification {pkg.name} {variant.name}"))
             actions.append(Action(
@@ -214,7 +215,7 @@ class SimToolchain:
         meta = {
             "name": pkg.name, "version": pkg.version, "summary": pkg.summary, "soc": soc.name,
             "toolchain": {"id": self.id, "version": self.version(), "fingerprint": fp},
-            "op": op.to_json(), "label": pkg.label,
+            "op": soc_op.to_json(), "label": pkg.label,
             "provenance": {**provenance, "source_digest": digest_files(sources, pkg.dir)},
         }
         files = {"opkg.yaml": str(pkg.manifest_path), "lib/libhost.so": str(host_lib)}
@@ -226,7 +227,7 @@ class SimToolchain:
             "python", (str(bundle),), tuple(sorted({*files.values(), str(proto)})),
             function="opkg.bundle:scons_action",
             params={"output": str(bundle), "metadata": meta, "files": files, "variants": {
-                v.name: dict(v.dtypes) for v in op.variants()}},
+                v.name: dict(v.dtypes) for v in soc_op.variants()}},
             target=tid, step="bundle", description=f"bundle {pkg.name} ({soc.name})"))
         target = Target(tid, pkg.label, pkg.name, pkg.version, soc.name, self.id, str(bundle),
                         reports)
@@ -258,7 +259,7 @@ def _portable(path: Path, root: Path) -> str:
         return str(path)
 
 
-def _verify_job(pkg, soc, variant, host_lib: Path, kernel_lib: Path, root: Path,
+def _verify_job(pkg, op, soc, variant, host_lib: Path, kernel_lib: Path, root: Path,
                 modes: SimModes = SimModes()) -> dict:
     # a job names no absolute path inside the workspace: its bytes, and so the cache key of
     # the verification, are the same in every checkout
@@ -269,7 +270,7 @@ def _verify_job(pkg, soc, variant, host_lib: Path, kernel_lib: Path, root: Path,
     on = (modes | v.modes).to_json()
     return {
         **({"modes": on} if on else {}),
-        "package": pkg.label, "name": pkg.name, "op": pkg.op.to_json(),
+        "package": pkg.label, "name": pkg.name, "op": op.to_json(),
         "variant": variant.name, "soc": soc.to_json(),
         "host_lib": _portable(host_lib, root), "kernel_lib": _portable(kernel_lib, root),
         # workspace-relative: reports travel in bundles, which must not depend on the checkout

@@ -144,11 +144,20 @@ def compare(op: OpSpec, socs: list[tuple[str, str]], declared: list[dict]
         name = close[0] if close else declared[0]["type"]
         return by_type[name], [Difference(f"declares op {name!r} where opkg.yaml has "
                                           f"{op.type!r}", "op.type", rf"\b{re.escape(name)}\b")]
+    diffs = _tensor_diffs(op, d["inputs"], d["outputs"], "op")
+    diffs += _attrs(op, d["attrs"])
+    diffs += _socs(socs, d.get("aicore", {}).get("configs", []))
+    diffs += _soc_configs(op, socs, d.get("aicore", {}).get("soc_configs") or {})
+    return d, diffs
+
+
+def _tensor_diffs(op: OpSpec, inputs: list[dict], outputs: list[dict], prefix: str
+                  ) -> list[Difference]:
+    """The OpDef's (or one OpAICoreConfig's) tensors against the manifest's, by position."""
     diffs: list[Difference] = []
     variants = len(op.variants())
-    for group, mine, theirs in (("input", op.inputs, d["inputs"]),
-                                ("output", op.outputs, d["outputs"])):
-        field = f"op.{group}s"
+    for group, mine, theirs in (("input", op.inputs, inputs), ("output", op.outputs, outputs)):
+        field = f"{prefix}.{group}s"
         for i in range(max(len(mine), len(theirs))):
             if i >= len(theirs):
                 diffs.append(Difference(f"declares no {group} #{i} where opkg.yaml has "
@@ -174,9 +183,31 @@ def compare(op: OpSpec, socs: list[tuple[str, str]], declared: list[dict]
             if t["formats"]:     # an OpDef without Format() leaves formats to CANN's default
                 diffs += _positional(label, "format", t["formats"], m.formats, variants,
                                      f"{field}[{i}].formats", needle)
-    diffs += _attrs(op, d["attrs"])
-    diffs += _socs(socs, d.get("aicore", {}).get("configs", []))
-    return d, diffs
+    return diffs
+
+
+def _soc_configs(op: OpSpec, socs: list[tuple[str, str]], theirs: dict) -> list[Difference]:
+    """Per-SoC dtype lists: AddConfig(short, config) with its own Input/Output lists must be
+    op.soc_configs.<short> of the manifest, for the SoCs the manifest declares."""
+    shorts = {short for _, short in socs}
+    mine = {name: (ins, outs) for name, ins, outs in op.soc_configs}
+    diffs: list[Difference] = []
+    for short in sorted(shorts & (set(mine) | set(theirs))):
+        where = f"op.soc_configs.{short}"
+        needle = rf'AddConfig\s*\(\s*"{re.escape(short)}"'
+        if short not in theirs:
+            diffs.append(Difference(f'AddConfig("{short}") has no OpAICoreConfig with its own '
+                                    f"dtypes where opkg.yaml has {where}", where, needle))
+        elif short not in mine:
+            diffs.append(Difference(f'AddConfig("{short}", config) declares its own dtypes, which '
+                                    f"opkg.yaml lacks (add {where} with the config's inputs and "
+                                    "outputs)", "op.soc_configs", needle))
+        else:
+            soc_op = OpSpec(op.type, *mine[short], op.attrs)
+            diffs += [Difference(f"in the {short} config: {x.what}", x.field, x.needle or needle)
+                      for x in _tensor_diffs(soc_op, theirs[short]["inputs"],
+                                             theirs[short]["outputs"], where)]
+    return diffs
 
 
 def _positional(label, what, theirs, mine, variants, field, needle) -> list[Difference]:

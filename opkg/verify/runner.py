@@ -19,11 +19,15 @@ import sys
 import traceback
 from pathlib import Path
 
+from opkg.procs import OWN_GROUP, child_env, die_with_parent
+
 CASE_MARK = "@@case "
 DEFAULT_TIMEOUT = 600.0   # seconds for all cases of one variant; verify.timeout overrides
 # The text of the NotImplementedError an imported package's golden stub raises
 # (the stub `opkg import` writes raises it).
 GOLDEN_MISSING = "opkg: golden missing"
+# signals that stop a verifier from outside; a kernel that crashes raises SEGV, BUS, ABRT, FPE...
+_STOPPED = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGKILL}
 
 
 class GoldenMissing(Exception):
@@ -35,9 +39,11 @@ def scons_action(params: dict) -> str | None:
     job_data = json.loads(Path(job).read_text())
     timeout = job_data.get("timeout") or DEFAULT_TIMEOUT
     # the job names files relative to the workspace root: run there
+    # its own process group, for the timeout below, but SCons' session, so stopping the
+    # build stops it; it dies with this thread if SCons is killed (die_with_parent)
     proc = subprocess.Popen([params.get("python") or sys.executable, "-m", "opkg.verify.runner",
                              job, report], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True, cwd=params.get("cwd"))
+                            text=True, cwd=params.get("cwd"), env=child_env(), **OWN_GROUP)
     try:
         _, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -57,6 +63,11 @@ def scons_action(params: dict) -> str | None:
     if proc.returncode == 0 and Path(report).is_file():
         return None
     case = _last_case(stderr)
+    if -proc.returncode in _STOPPED:
+        # stopped from outside (the build was interrupted, or the out-of-memory killer): no
+        # verdict on the kernel, so no report; the step fails and runs again next build
+        return (f"the verifier was stopped by {signal.Signals(-proc.returncode).name}"
+                + (f" while running case {case!r}" if case else "") + "; nothing recorded")
     if proc.returncode < 0:
         try:
             name = signal.Signals(-proc.returncode).name
@@ -83,6 +94,7 @@ def _last_case(stderr: str) -> str | None:
 
 
 def main(argv=None) -> int:
+    die_with_parent()
     job_path, report_path = (argv or sys.argv[1:])[:2]
     job = json.loads(Path(job_path).read_text())
     try:
@@ -99,7 +111,7 @@ def main(argv=None) -> int:
 def run_job(job: dict) -> list[dict]:
     import numpy as np
 
-    from opkg.model import OpSpec, SocInfo
+    from opkg.model import DTYPES, OpSpec, SocInfo
     from opkg.sim.profile import profile
     from opkg.verify.compare import compare, suspicious_golden
     from opkg.verify.inputs import make_input
@@ -156,8 +168,10 @@ def run_job(job: dict) -> list[dict]:
             want = expected[t.name]
             out = np.empty(want.shape, dtype=want.dtype)
             # poison, for the eye: an element the kernel never stores is a mismatch whatever the
-            # golden says (RunInfo.unwritten, from the GM write shadow)
-            out.fill(np.nan) if out.dtype.kind == "f" else out.fill(_int_poison(out.dtype))
+            # golden says (RunInfo.unwritten, from the GM write shadow); bfloat16 is a float
+            # whose NumPy kind is 'V': ask the manifest dtype
+            is_float = DTYPES[variant.dtype_of(t.name)].kind == "float"
+            out.fill(np.nan) if is_float else out.fill(_int_poison(out.dtype))
             outputs[t.name] = out
         entry["outputs"] = {}
         try:
@@ -197,7 +211,7 @@ def load_golden(file: str, function: str):
 def _call_golden(golden, op, inputs: dict, attrs: dict, variant) -> dict:
     import numpy as np
 
-    from opkg.model import DTYPES
+    from opkg.model import numpy_dtype
 
     args = [inputs[t.name] for t in op.inputs if t.name in inputs]
     result = golden(*args, **attrs)
@@ -207,9 +221,9 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant) -> dict:
         raise ValueError(f"returned {len(result)} arrays for {len(op.outputs)} outputs")
     out = {}
     for t, value in zip(op.outputs, result):
-        dtype = DTYPES[variant.dtype_of(t.name)].numpy
+        dtype = numpy_dtype(variant.dtype_of(t.name))
         array = np.asarray(value)
-        if array.dtype.kind not in "biuf":
+        if array.dtype.kind not in "biuf" and array.dtype.name != "bfloat16":
             raise TypeError(f"returned {type(value).__name__} for output {t.name!r}; "
                             "return a NumPy array per output")
         out[t.name] = np.ascontiguousarray(array.astype(dtype))

@@ -12,10 +12,15 @@
 #include "opkg_sim/pipe.h"
 #include "opkg_sim/datacopy.h"
 #include "opkg_sim/vector.h"
+#include "opkg_sim/symbol_ops.h"
+#include "opkg_sim/gather_sort.h"
 #include "opkg_sim/reduce.h"
 #include "opkg_sim/layout.h"
 #include "opkg_sim/kmisc.h"
 #include "opkg_sim/list_tensor.h"
 #include "opkg_sim/tiling_slot.h"
+#include "opkg_sim/vector_more.h"
+// The high-level libraries, as CANN's kernel_operator.h reaches them (lib/kernel_api.h).
+#include "lib/kernel_api.h"
 
 #endif

@@ -273,7 +273,18 @@ inline std::string prototypes_json() {
                     ",\"has_infer_dtype\":" + std::string(def->infer_dtype_ ? "true" : "false") +
                     ",\"aicore\":{\"has_tiling\":" + std::string(def->aicore_.tiling_ ? "true" : "false") + ",\"configs\":[";
         for (size_t i = 0; i < def->aicore_.configs_.size(); ++i) ops_json += (i ? "," : "") + json_str(def->aicore_.configs_[i]);
-        ops_json += "]}}";
+        ops_json += "]";
+        // AddConfig(soc, config) with the config's own Input/Output lists, when there are any
+        if (!def->aicore_.soc_configs_.empty()) {
+            ops_json += ",\"soc_configs\":{";
+            for (size_t i = 0; i < def->aicore_.soc_configs_.size(); ++i) {
+                const auto& c = def->aicore_.soc_configs_[i];
+                ops_json += (i ? "," : "") + json_str(c.first) + ":{\"inputs\":" + params_json(c.second.inputs_) +
+                            ",\"outputs\":" + params_json(c.second.outputs_) + "}";
+            }
+            ops_json += "}";
+        }
+        ops_json += "}}";
     }
     ops_json += "]";
     return "{\"ops\":" + ops_json + ",\"error\":" + error + "}";

@@ -173,8 +173,33 @@ inline void wait_flag(pipe_t from, pipe_t to, event_t id) {
     opkg_sim::wait_flag({opkg_sim::pipe_of(from), opkg_sim::pipe_of(to)}, id);
 }
 
+// A device build defines ASSERT(x) as nothing, so real kernels compile with it directly after an
+// expression (`this->n = n ASSERT(n != 0);`, no `;` between). Here it still checks, like
+// CANN's CPU-debug build, and compiles in both places: `+ opkg_sim::assert_pass(...)` is a no-op
+// binary `+` after an expression (it returns the left operand unchanged) and a void unary `+`
+// as a statement of its own.
+namespace opkg_sim {
+struct AssertPass {};
+inline AssertPass assert_pass(bool ok, const char* expr, const char* file, int line) {
+    if (!ok) assert_fail(expr, file, line);
+    return AssertPass{};
+}
+template <class T> inline T operator+(T value, AssertPass) { return value; }
+inline void operator+(AssertPass) {}
+}  // namespace opkg_sim
+namespace AscendC {
+// SetFlag/WaitFlag between two pipes named once in the type (CANN's TQueSync<src, dst>).
+template <pipe_t src, pipe_t dst>
+class TQueSync {
+public:
+    static_assert(src != dst, "TQueSync: src and dst pipe must differ");
+    void SetFlag(int32_t id) { ::set_flag(src, dst, event_t(id)); }
+    void WaitFlag(int32_t id) { ::wait_flag(src, dst, event_t(id)); }
+};
+}  // namespace AscendC
+
 #ifndef ASSERT
-#define ASSERT(expr) ((expr) ? (void)0 : ::opkg_sim::assert_fail(#expr, __FILE__, __LINE__))
+#define ASSERT(expr) + ::opkg_sim::assert_pass(static_cast<bool>(expr), #expr, __FILE__, __LINE__)
 #endif
 #ifndef ascendc_assert
 #define ascendc_assert(expr, ...) ((expr) ? (void)0 : ::opkg_sim::assert_fail(#expr, __FILE__, __LINE__, __VA_ARGS__))

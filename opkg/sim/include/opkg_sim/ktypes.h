@@ -52,6 +52,11 @@ struct bfloat16_t {
     }
 };
 
+// The bisheng compiler's own spellings of the float types, used by real kernels
+// (`LocalTensor<float32_t>`, `std::is_same_v<T, float16_t>`).
+using float32_t = float;
+using float16_t = half;
+
 namespace AscendC {
 
 enum class TPosition : uint8_t {

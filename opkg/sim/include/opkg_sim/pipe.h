@@ -10,6 +10,9 @@ namespace AscendC {
 
 class TPipe;
 
+// What a queue buffer holds, as TQue/TBuf::GetState report it.
+enum class TBufState : uint8_t { FREE = 0, OCCUPIED, ENQUE, DEQUE };
+
 class TQueBase {
 public:
     TQueBase(TPosition pos, int32_t depth, TPosition dst = TPosition::MAX) : pos_(pos), dst_(dst), depth_(depth) {}
@@ -39,6 +42,7 @@ public:
         for (uint32_t i = 0; i < num_; ++i) {
             if (!in_use_[i]) {
                 in_use_[i] = true;
+                deq_[i] = false;
                 alloc_loc_[i] = loc;
                 // A new tile: the queue waited for the previous tile's consumers (hazard.h),
                 // and what that tile left in the buffer is stale.
@@ -74,6 +78,7 @@ public:
         Entry e = fifo_.front();
         fifo_.pop_front();
         int32_t i = e.index;
+        deq_[i] = true;
         opkg_sim::sync_handoff(base_ + uint64_t(i) * len_, len_, consumers(), e.enqueued);
         return LocalTensor<T>(reinterpret_cast<T*>(base_ + uint64_t(i) * len_), len_ / sizeof(T), pos_);
     }
@@ -91,6 +96,24 @@ public:
     void FreeTensor(const LocalTensor<T>& t, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         LocalTensor<T> copy = t;
         FreeTensor(copy, loc);
+    }
+    // The forms naming the user positions (TQueBind<VECIN, VECOUT>): the same hand-off.
+    template <TPosition srcUserPos, TPosition dstUserPos, class T>
+    bool EnQue(const LocalTensor<T>& t, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        return EnQue(t, loc);
+    }
+    template <TPosition srcUserPos, TPosition dstUserPos, class T>
+    LocalTensor<T> DeQue(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        return DeQue<T>(loc);
+    }
+    template <class T>
+    TBufState GetState(const LocalTensor<T>& t) const {
+        const uint8_t* q = reinterpret_cast<const uint8_t*>(t.ptr_);
+        if (!base_ || q < base_ || q >= base_ + uint64_t(num_) * len_) return TBufState::FREE;
+        int32_t i = int32_t((q - base_) / len_);
+        if (!in_use_[i]) return TBufState::FREE;
+        for (const Entry& e : fifo_) if (e.index == i) return TBufState::ENQUE;
+        return deq_[i] ? TBufState::DEQUE : TBufState::OCCUPIED;
     }
     bool VacantInQue() const { return depth_ <= 0 || int32_t(fifo_.size()) < depth_; }
     bool HasTensorInQue() const { return !fifo_.empty(); }
@@ -128,6 +151,7 @@ public:
     uint32_t len_ = 0;
     uint32_t num_ = 0;
     std::vector<bool> in_use_;
+    std::vector<bool> deq_;                       // DeQue'd since its AllocTensor (GetState)
     std::vector<opkg_sim::SrcLoc> alloc_loc_;   // where each allocated buffer was handed out
     std::deque<Entry> fifo_;
 
@@ -188,6 +212,15 @@ public:
         }
         return LocalTensor<T>(reinterpret_cast<T*>(base_ + byteOffset), count, pos_);
     }
+    // TBuf keeps the queue interface it inherits in CANN: AllocTensor and DeQue hand out the whole
+    // buffer, EnQue and FreeTensor do nothing (a TBuf has no events).
+    template <class T>
+    LocalTensor<T> AllocTensor(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { return Get<T>(loc); }
+    template <class T>
+    LocalTensor<T> DeQue(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { return Get<T>(loc); }
+    template <class T> void EnQue(const LocalTensor<T>&) {}
+    template <class T> void FreeTensor(const LocalTensor<T>&) {}
+    template <class T> TBufState GetState(const LocalTensor<T>&) const { return TBufState::OCCUPIED; }
     std::string describe() const { return opkg_sim::format("TBuf<%s>", opkg_sim::position_name(pos_)); }
 
     TPosition pos_;
@@ -225,6 +258,7 @@ public:
         que.len_ = rounded;
         que.num_ = num;
         que.in_use_.assign(num, false);
+        que.deq_.assign(num, false);
         que.alloc_loc_.assign(num, opkg_sim::SrcLoc{nullptr, 0});
         que.fifo_.clear();
         opkg_sim::count_queue(num);
@@ -288,6 +322,9 @@ private:
     size_t allocs_start_;
     bool destroyed_ = false;
 };
+
+template <TPosition pos, int32_t depth = 1, auto mask = 0>
+using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
 
 inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(opkg_sim::block().pipe); }
 

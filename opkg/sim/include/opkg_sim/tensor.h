@@ -55,6 +55,9 @@ public:
         return LocalTensor<U>(reinterpret_cast<U*>(ptr_), static_cast<uint32_t>(uint64_t(size_) * sizeof(T) / sizeof(U)), pos_);
     }
     void SetAddrWithOffset(const LocalTensor& src, uint32_t offset) { *this = src[offset]; }
+    // `dst = a * b` and the other operator overloads (symbol_ops.h): the expression runs into dst.
+    template <class Op, class = typename Op::opkg_symbol_op>
+    void operator=(const Op& expression) { expression.Process(*this); }
 
     // Emulation internals (not Ascend C API).
     T* ptr_ = nullptr;

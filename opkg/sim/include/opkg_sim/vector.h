@@ -135,6 +135,32 @@ inline half float_to_half(float f, AscendC::RoundMode m) {
     }
 }
 
+// float -> bf16 with the Cast round modes, on the bits: the upper 16 bits of a float are its
+// bf16 truncation toward zero; the lower 16 decide how the chosen mode moves it. CAST_NONE and
+// CAST_RINT round to nearest even (bfloat16_t's own conversion).
+inline bfloat16_t float_to_bf16(float f, AscendC::RoundMode m) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    bfloat16_t out;
+    if (std::isnan(f) || m == AscendC::RoundMode::CAST_NONE || m == AscendC::RoundMode::CAST_RINT) {
+        return bfloat16_t(f);
+    }
+    const uint32_t low = u & 0xffffu;
+    const bool negative = (u >> 31) != 0;
+    uint32_t t = u >> 16;   // truncated toward zero
+    bool away = false;      // one step further from zero
+    switch (m) {
+        case AscendC::RoundMode::CAST_ROUND: away = low >= 0x8000u; break;
+        case AscendC::RoundMode::CAST_FLOOR: away = negative && low != 0; break;
+        case AscendC::RoundMode::CAST_CEIL: away = !negative && low != 0; break;
+        case AscendC::RoundMode::CAST_ODD: if (low != 0) t |= 1u; break;
+        default: break;     // CAST_TRUNC
+    }
+    if (away) ++t;
+    out.bits = static_cast<uint16_t>(t);
+    return out;
+}
+
 inline double round_with(double v, AscendC::RoundMode m) {
     switch (m) {
         case AscendC::RoundMode::CAST_FLOOR: return std::floor(v);
@@ -156,7 +182,7 @@ inline D convert(S s, AscendC::RoundMode m) {
         if (v >= double(std::numeric_limits<D>::max())) return std::numeric_limits<D>::max();
         return static_cast<D>(v);
     } else if constexpr (std::is_same<D, bfloat16_t>::value) {
-        return bfloat16_t(static_cast<float>(s));
+        return float_to_bf16(static_cast<float>(s), m);
     } else if constexpr (std::is_same<S, bfloat16_t>::value) {
         return static_cast<D>(static_cast<float>(s));
     } else {
@@ -608,7 +634,8 @@ template <class T, bool isSetMask = true>
 inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& workLocal,
                       const int32_t count, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::check_vec(src, count, "ReduceSum", "src", loc);
-    opkg_sim::check_vec(dst, 1, "ReduceSum", "dst", loc);
+    // The documented dst alignment is the element's own (2 bytes for half, 4 for float), not 32.
+    opkg_sim::check_ub(dst, sizeof(T), "ReduceSum", "dst", loc, sizeof(T));
     if (count <= 0) return;
     opkg_sim::check_work(workLocal, opkg_sim::sum_work_elems<T>(count),
                          [&] { return opkg_sim::format("count %d", count); }, "ReduceSum", loc);
@@ -631,7 +658,8 @@ template <class T>
 inline void reduce_extreme(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                            int32_t count, bool calIndex, bool is_max, const char* op, opkg_sim::SrcLoc loc) {
     opkg_sim::check_vec(src, count, op, "src", loc);
-    opkg_sim::check_vec(dst, calIndex ? 2 : 1, op, "dst", loc);
+    // dst alignment as documented: the element's (a value/index pair's with calIndex), not 32 bytes.
+    opkg_sim::check_ub(dst, (calIndex ? 2 : 1) * sizeof(T), op, "dst", loc, (calIndex ? 2 : 1) * sizeof(T));
     if (count <= 0) return;
     opkg_sim::check_work(work, opkg_sim::extreme_work_elems<T>(count, calIndex),
                          [&] { return opkg_sim::format("count %d %s calIndex", count, calIndex ? "with" : "without"); },

@@ -126,7 +126,7 @@ public:
     }
 
     std::string name_;
-    Option param_type_ = OPTIONAL;
+    Option param_type_ = REQUIRED;   // CANN's default: an attr is required unless AttrType(OPTIONAL)
     std::string type_ = "unknown";
     std::string default_;   // JSON text; empty = no default
 };
@@ -158,10 +158,16 @@ public:
     template <class F> OpAICoreDef& SetOpSupportInfo(F) { return *this; }
     template <class F> OpAICoreDef& SetOpSpecInfo(F) { return *this; }
     OpAICoreDef& AddConfig(const char* soc) { configs_.emplace_back(soc); return *this; }
-    OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig&) { configs_.emplace_back(soc); return *this; }
+    // A config with its own Input/Output lists gives that SoC its own dtypes and formats.
+    OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig& config) {
+        configs_.emplace_back(soc);
+        if (!config.inputs_.empty() || !config.outputs_.empty()) soc_configs_.emplace_back(soc, config);
+        return *this;
+    }
 
     TilingFunc tiling_ = nullptr;
     std::vector<std::string> configs_;
+    std::vector<std::pair<std::string, OpAICoreConfig>> soc_configs_;
 };
 
 class OpMC2Def {

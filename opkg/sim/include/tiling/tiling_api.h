@@ -3,4 +3,6 @@
 #define OPKG_SIM_TILING_API_H
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
+// The high-level APIs' host helpers (Get<Api>MaxMinTmpSize, ...), as CANN's lib/tiling_api.h.
+#include "opkg_sim/hl_tiling.h"
 #endif

@@ -86,6 +86,22 @@ public:
     const TypedContinuousVector<float>* GetListFloat(size_t i) const { return Has(i, 6) ? &values_[i].floats : nullptr; }
     const TypedContinuousVector<bool>* GetListBool(size_t i) const { return Has(i, 7) ? &values_[i].bools : nullptr; }
     template <class T> const T* GetAttrPointer(size_t i) const;
+    // The attr's stored value whatever its kind: CANN's GetAttrPointer<T> reinterprets it, so
+    // GetAttrPointer<uint32_t> of an Int attr reads the low half of its int64 (little-endian).
+    const void* GetPointerByIndex(size_t i) const {
+        if (i >= values_.size()) return nullptr;
+        const Value& v = values_[i];
+        switch (v.kind) {
+            case 1: return &v.b;
+            case 2: return &v.i;
+            case 3: return &v.f;
+            case 4: return v.s.c_str();
+            case 5: return &v.ints;
+            case 6: return &v.floats;
+            case 7: return &v.bools;
+            default: return nullptr;
+        }
+    }
 
     std::vector<Value> values_;
 
@@ -93,6 +109,9 @@ private:
     bool Has(size_t i, int kind) const { return i < values_.size() && values_[i].kind == kind; }
 };
 
+template <class T> inline const T* RuntimeAttrs::GetAttrPointer(size_t i) const {
+    return static_cast<const T*>(GetPointerByIndex(i));
+}
 template <> inline const bool* RuntimeAttrs::GetAttrPointer<bool>(size_t i) const { return GetBool(i); }
 template <> inline const int64_t* RuntimeAttrs::GetAttrPointer<int64_t>(size_t i) const { return GetInt(i); }
 template <> inline const float* RuntimeAttrs::GetAttrPointer<float>(size_t i) const { return GetFloat(i); }

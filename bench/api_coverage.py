@@ -1,0 +1,93 @@
+"""Share of CANN 8.1's public vector API names that the sim implements and tests (issue 12's
+measure). A measurement, not a test: `python bench/api_coverage.py [--json OUT]`.
+
+The names are data (bench/data/cann-8.1-vector-api.txt, extracted once from CANN 8.1.RC1's
+headers). A name counts as implemented when the emulation headers declare it (a call or template
+form `Name(` / `Name<`, or a declaring macro's argument `(Name)`), and as tested when a kernel
+under tests/ calls it. Reasons for names left out on purpose come from
+bench/data/api-coverage-reasons.txt (`<name> <reason>`); the others are listed as missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+NAMES = REPO / "bench" / "data" / "cann-8.1-vector-api.txt"
+REASONS = REPO / "bench" / "data" / "api-coverage-reasons.txt"
+SIM = REPO / "opkg" / "sim" / "include"
+TESTS = REPO / "tests"
+
+
+def read_table(path: Path) -> dict[str, str]:
+    rows = {}
+    if not path.exists():
+        return rows
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, _, rest = line.partition("\t") if "\t" in line else line.partition(" ")
+        rows[name.strip()] = rest.strip()
+    return rows
+
+
+def _text(paths) -> str:
+    return "\n".join(p.read_text(errors="replace") for p in paths)
+
+
+def called(name: str, text: str) -> bool:
+    """`Name(` or `Name<`, not as a member or another name's tail."""
+    return re.search(rf"(?<![\w:.>]){re.escape(name)}\s*[(<]", text) is not None
+
+
+def declared(name: str, text: str) -> bool:
+    """Called/declared, or an argument of a declaring macro: `(Name,` `, Name,` `(Name)`."""
+    return called(name, text) or re.search(rf"[(,]\s*{re.escape(name)}\s*[,)]", text) is not None
+
+
+def measure() -> dict:
+    names = read_table(NAMES)
+    reasons = read_table(REASONS)
+    sim = _text(sorted(SIM.rglob("*.h")))
+    kernels = _text(sorted(p for p in TESTS.rglob("*.cpp") if "op_kernel" in p.parts))
+    rows = []
+    for name, family in names.items():
+        implemented = declared(name, sim)
+        tested = implemented and declared(name, kernels)   # test kernels also pass APIs to macros
+        reason = "" if tested else (reasons.get(name) or ("no test kernel calls it" if implemented else "not emulated"))
+        rows.append({"name": name, "family": family, "implemented": implemented, "tested": tested, "reason": reason})
+    done = sum(r["tested"] for r in rows)
+    families = {}
+    for r in rows:
+        f = families.setdefault(r["family"], [0, 0])
+        f[0] += r["tested"]
+        f[1] += 1
+    return {"total": len(rows), "implemented_and_tested": done,
+            "share": round(done / len(rows), 4) if rows else 0.0,
+            "families": {k: {"tested": v[0], "total": v[1]} for k, v in sorted(families.items())},
+            "missing": [r for r in rows if not r["tested"]]}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", type=Path, help="also write the result as JSON here")
+    args = ap.parse_args(argv)
+    result = measure()
+    print(f"CANN 8.1 vector API names implemented and tested: {result['implemented_and_tested']}/{result['total']} "
+          f"({100 * result['share']:.1f} %)")
+    for fam, v in result["families"].items():
+        print(f"  {fam:14s} {v['tested']:3d}/{v['total']}")
+    print("missing:")
+    for r in result["missing"]:
+        print(f"  {r['name']:28s} {r['family']:14s} {r['reason']}")
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,21 @@
+"""ClipByValue (cann-ops src/math/clip_by_value): y = min(max(x, clip_value_min), clip_value_max), the bounds one-element tensors. Cases from tests/st/ClipByValue_case_alltype.json ([7, 2045]) and examples gen_data.py ([7, 2045], x in [1, 10], min in [1, 3], max in [4, 10])."""
+import numpy as np
+PATH = "src/math/clip_by_value"
+SOCS = ["Ascend910B1"]
+CASES = [
+    {"name": "st_7x2045", "shapes": {"x": [7, 2045], "clip_value_min": [1], "clip_value_max": [1]}, "attrs": {},
+     "ranges": {"x": [0.1, 10.0], "clip_value_min": [0.1, 5.0], "clip_value_max": [5.1, 10.0]}},
+    {"name": "gen_small", "shapes": {"x": [1, 23], "clip_value_min": [1], "clip_value_max": [1]}, "attrs": {},
+     "ranges": {"x": [1.0, 10.0], "clip_value_min": [1.0, 3.0], "clip_value_max": [4.0, 10.0]}},
+]
+
+
+def golden(x, clip_value_min, clip_value_max):
+    lo, hi = clip_value_min.reshape(-1)[0], clip_value_max.reshape(-1)[0]
+    if np.issubdtype(x.dtype, np.integer):
+        return np.minimum(np.maximum(x, lo), hi)
+    f = np.float32
+    return np.minimum(np.maximum(x.astype(f), f(lo)), f(hi))
+
+
+OUT_OF_SCOPE = None

@@ -1,0 +1,21 @@
+"""ScatterSub (cann-ops src/math/scatter_sub): in place, var[indices[i], ...] -= updates[i, ...] (duplicates accumulate; int8 wraps). No output in the OpDef: the expected values are var's after the run (INPLACE). Cases from tests/st/ScatterSub_case_all_type.json and examples gen_data.py (var and updates [3, 4, 24, 24] in [-5, 5], 3 indices in [0, 2]) plus a 1-D one."""
+import numpy as np
+PATH = "src/math/scatter_sub"
+SOCS = ["Ascend910B1"]
+CASES = [
+    {"name": "st_3x4x24x24", "shapes": {"var": [3, 4, 24, 24], "indices": [3], "updates": [3, 4, 24, 24]}, "attrs": {"use_locking": False},
+     "ranges": {"var": [-5.0, 5.0], "indices": [0, 2], "updates": [-5.0, 5.0]}},
+    {"name": "flat_100", "shapes": {"var": [100], "indices": [7], "updates": [7]}, "attrs": {},
+     "ranges": {"var": [-5.0, 5.0], "indices": [0, 99], "updates": [-5.0, 5.0]}},
+]
+INPLACE = ["var"]
+
+
+def golden(var, indices, updates, *, use_locking=False):
+    wide = np.int64 if np.issubdtype(var.dtype, np.integer) else np.float64
+    out = var.astype(wide)
+    np.subtract.at(out, indices.reshape(-1).astype(np.int64), updates.reshape((-1,) + var.shape[1:]).astype(wide))
+    return (out.astype(var.dtype) if wide is np.int64 else out,)
+
+
+OUT_OF_SCOPE = None

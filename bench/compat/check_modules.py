@@ -1,0 +1,266 @@
+"""Check the per-operator case modules of a corpus against the operators' prototypes.
+
+    python bench/compat/check_modules.py --corpus /path/to/cann-ops [--only NAME ...] [-q]
+
+For every `bench/compat/<corpus>/<op>.py` it checks: the module imports; PATH names a project
+of the corpus; the keys of every case; tensor, attr and golden parameter names against the OpDef
+scanned from op_host (opdef_scan.py); dynamic inputs given as one shape per tensor; and it runs
+the golden on random inputs of every case for every dtype variant the OpDef declares, checking
+the number of outputs (a list for a dynamic output) and any stated output shapes.
+Exit status 1 when a module has an error. The compat harness can reuse `load_module` and
+`check_module`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import inspect
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from opdef_scan import OpDef, scan  # noqa: E402
+
+CASE_KEYS = {"name", "shapes", "attrs", "ranges", "output_shapes"}
+MODULE_KEYS = {"PATH", "CASES", "golden", "OUT_OF_SCOPE"}
+OPTIONAL_KEYS = {"SOCS", "TOLERANCE", "INPLACE"}
+MAX_ELEMENTS = 1 << 20
+
+try:  # bfloat16 as the verifier sees it; float32 stands in when ml_dtypes is absent
+    import ml_dtypes
+    BF16 = np.dtype(ml_dtypes.bfloat16)
+except ImportError:  # pragma: no cover - depends on the environment
+    BF16 = np.dtype(np.float32)
+
+NP = {"float32": np.float32, "float16": np.float16, "float64": np.float64, "bfloat16": BF16,
+      "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64, "uint8": np.uint8,
+      "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64, "bool": np.bool_,
+      "complex64": np.complex64, "complex128": np.complex128}
+
+
+def load_module(path: Path):
+    spec = importlib.util.spec_from_file_location(f"compat_case_{path.stem}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _input(rng, shape, dtype: str, rng_range):
+    lo, hi = rng_range or (-1.0, 1.0)
+    t = NP.get(dtype, np.float32)
+    if dtype == "bool":
+        return rng.integers(0, 2, size=shape).astype(np.bool_)
+    if np.dtype(t).kind in "iu":
+        info = np.iinfo(t)
+        return rng.integers(max(int(np.floor(lo)), info.min), min(int(np.ceil(hi)), info.max),
+                            size=shape, endpoint=True).astype(t)
+    if np.dtype(t).kind == "c":
+        return (rng.uniform(lo, hi, size=shape) + 1j * rng.uniform(lo, hi, size=shape)).astype(t)
+    return rng.uniform(lo, hi, size=shape).astype(t)
+
+
+def _variants(opdef: OpDef) -> list[dict[str, str]]:
+    params = opdef.inputs + opdef.outputs
+    n = max([len(p.dtypes) for p in params] + [1])
+    out, seen = [], set()
+    for i in range(n):
+        v = {p.name: (p.dtypes[i] if i < len(p.dtypes) else (p.dtypes[0] if p.dtypes else "float32"))
+             for p in params}
+        key = tuple(sorted(v.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return out
+
+
+def _is_shape(s) -> bool:
+    return isinstance(s, (list, tuple)) and all(isinstance(d, int) and d >= 0 for d in s)
+
+
+def check_module(path: Path, corpus: Path, run_golden: bool = True) -> list[str]:
+    """Problems of one module (empty: fine). Messages start with the module file name."""
+    errs: list[str] = []
+
+    def err(msg):
+        errs.append(f"{path.name}: {msg}")
+
+    try:
+        mod = load_module(path)
+    except Exception as e:  # a module that does not import is the first thing to report
+        return [f"{path.name}: import failed: {type(e).__name__}: {e}"]
+    missing = MODULE_KEYS - set(vars(mod))
+    if missing:
+        return [f"{path.name}: missing {', '.join(sorted(missing))}"]
+    project = corpus / mod.PATH
+    if not project.is_dir():
+        return [f"{path.name}: PATH {mod.PATH!r} is not a project of {corpus}"]
+    if Path(mod.PATH).name != path.stem:
+        err(f"file name should be {Path(mod.PATH).name}.py for PATH {mod.PATH}")
+    if mod.OUT_OF_SCOPE is not None and not (isinstance(mod.OUT_OF_SCOPE, str) and mod.OUT_OF_SCOPE):
+        err("OUT_OF_SCOPE must be None or a non-empty reason")
+    opdef = scan(project, corpus)
+    if opdef is None:
+        if mod.OUT_OF_SCOPE is None:
+            err("no OpDef found in op_host; cannot check names")
+        return errs
+    if mod.OUT_OF_SCOPE is not None and not mod.CASES:
+        return errs
+    ins = {p.name: p for p in opdef.inputs}
+    outs = {p.name: p for p in opdef.outputs}
+    attrs = {a.name: a for a in opdef.attrs}
+    for name in getattr(mod, "INPLACE", None) or []:
+        if name not in ins:
+            err(f"INPLACE names {name!r}, not an input of {opdef.op_type} ({', '.join(ins)})")
+    if not mod.CASES:
+        err("CASES is empty")
+    names = set()
+    for c in mod.CASES:
+        cn = c.get("name", "?")
+        if cn in names:
+            err(f"case {cn!r} twice")
+        names.add(cn)
+        extra = set(c) - CASE_KEYS
+        if extra or "name" not in c or "shapes" not in c:
+            err(f"case {cn!r}: keys {sorted(c)}; allowed {sorted(CASE_KEYS)} with name and shapes")
+            continue
+        for t, s in c["shapes"].items():
+            if t not in ins:
+                err(f"case {cn!r}: shape for {t!r}, not an input of {opdef.op_type} ({', '.join(ins)})")
+            elif ins[t].kind == "dynamic":
+                if not (isinstance(s, list) and s and all(_is_shape(x) for x in s)):
+                    err(f"case {cn!r}: dynamic input {t!r} takes one shape per tensor, got {s}")
+            elif not _is_shape(s):
+                err(f"case {cn!r}: shape of {t!r} is not a list of dims: {s}")
+        for t, p in ins.items():
+            if p.kind != "optional" and t not in c["shapes"]:
+                err(f"case {cn!r}: no shape for required input {t!r}")
+        for t, r in c.get("ranges", {}).items():
+            if t not in ins:
+                err(f"case {cn!r}: range for {t!r}, not an input")
+            elif not (isinstance(r, (list, tuple)) and len(r) == 2 and r[0] <= r[1]):
+                # low == high is a constant input (a shape, a mode, paddings): the manifest
+                # must accept it for those cases to build
+                err(f"case {cn!r}: range of {t!r} is not [low, high] with low <= high: {r}")
+        for a in c.get("attrs", {}):
+            if a not in attrs:
+                err(f"case {cn!r}: attr {a!r} is not declared ({', '.join(attrs) or 'none'})")
+        for a in attrs.values():
+            if a.required and a.default is None and a.name not in c.get("attrs", {}):
+                err(f"case {cn!r}: required attr {a.name!r} has no value")
+        for t in c.get("output_shapes", {}):
+            if t not in outs:
+                err(f"case {cn!r}: output shape for {t!r}, not an output ({', '.join(outs)})")
+        count = 0
+        for t, s in c["shapes"].items():
+            for shp in (s if t in ins and ins[t].kind == "dynamic" else [s]):
+                count += int(np.prod(shp)) if _is_shape(shp) else 0
+        if count > MAX_ELEMENTS:
+            err(f"case {cn!r}: {count} input elements; keep cases under {MAX_ELEMENTS}")
+    tol = getattr(mod, "TOLERANCE", None) or {}
+    for dt, t in tol.items():
+        if dt not in NP or set(t) - {"rtol", "atol", "error_ratio"}:
+            err(f"TOLERANCE[{dt!r}] = {t}: dtype names and rtol/atol/error_ratio only")
+    g = mod.golden
+    if not callable(g):
+        err("golden is not callable")
+        return errs
+    sig = inspect.signature(g)
+    positional = [p.name for p in sig.parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    keywords = {p.name for p in sig.parameters.values() if p.kind == p.KEYWORD_ONLY}
+    var_kw = any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values())
+    if positional != list(ins):
+        err(f"golden takes ({', '.join(positional)}); the OpDef inputs are ({', '.join(ins)})")
+    for a in attrs:
+        if a not in keywords and a not in positional and not var_kw:
+            err(f"golden has no keyword parameter for attr {a!r}")
+    if errs or not run_golden:
+        return errs
+    for v in _variants(opdef):
+        for c in mod.CASES:
+            rng = np.random.default_rng(0)
+            args = []
+            try:
+                for t, p in ins.items():
+                    s = c["shapes"].get(t)
+                    r = c.get("ranges", {}).get(t)
+                    if s is None:
+                        args.append(None)
+                    elif p.kind == "dynamic":
+                        args.append([_input(rng, x, v[t], r) for x in s])
+                    else:
+                        args.append(_input(rng, s, v[t], r))
+            except ValueError as e:   # e.g. a range empty once clipped to an unsigned dtype
+                err(f"case {c['name']!r} {v}: cannot draw inputs: {e}")
+                continue
+            t0 = time.perf_counter()
+            try:
+                with np.errstate(all="ignore"):
+                    res = g(*args, **c.get("attrs", {}))
+            except Exception as e:
+                err(f"case {c['name']!r} {v}: golden raised {type(e).__name__}: {e}")
+                continue
+            dt = time.perf_counter() - t0
+            if dt > 2.0:
+                err(f"case {c['name']!r}: golden took {dt:.1f} s")
+            res = list(res) if isinstance(res, tuple) else [res]
+            # in-place inputs (INPLACE) follow the declared outputs
+            expect = list(outs.items()) + [(t, ins[t]) for t in getattr(mod, "INPLACE", None) or []]
+            if len(res) != len(expect):
+                err(f"case {c['name']!r}: golden returned {len(res)} outputs, expected {len(expect)} "
+                    f"({', '.join(o for o, _ in expect) or 'none'})")
+                continue
+            for (o, p), r in zip(expect, res):
+                if r is None:
+                    continue   # an output the case's attrs switch off: not compared
+                if p.kind == "dynamic":
+                    n = len(next((c["shapes"][t] for t, q in ins.items() if q.kind == "dynamic"), []))
+                    if not isinstance(r, list) or len(r) != n:
+                        err(f"case {c['name']!r}: dynamic output {o!r} must be a list of {n} arrays")
+                        continue
+                    arrs = r
+                else:
+                    arrs = [r]
+                for a in arrs:
+                    a = np.asarray(a)
+                    if a.dtype == object:
+                        err(f"case {c['name']!r}: output {o!r} is not numeric")
+                want = c.get("output_shapes", {}).get(o)
+                if want is not None and p.kind != "dynamic" and list(np.shape(r)) != list(want):
+                    err(f"case {c['name']!r}: output {o!r} has shape {list(np.shape(r))}, "
+                        f"output_shapes says {want}")
+    return list(dict.fromkeys(errs))   # one line per problem, not per dtype variant
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", required=True, type=Path, help="checkout of the corpus")
+    ap.add_argument("--modules", type=Path, default=Path(__file__).resolve().parent / "cann-ops")
+    ap.add_argument("--only", nargs="*", default=None, help="module names (file stems)")
+    ap.add_argument("--no-golden", action="store_true", help="skip running the goldens")
+    ap.add_argument("-q", "--quiet", action="store_true")
+    a = ap.parse_args(argv)
+    files = sorted(p for p in a.modules.glob("*.py") if not a.only or p.stem in a.only)
+    bad = 0
+    scope = 0
+    for f in files:
+        errs = check_module(f, a.corpus, not a.no_golden)
+        if errs:
+            bad += 1
+            print("\n".join(errs))
+        elif not a.quiet:
+            print(f"{f.name}: ok")
+        try:
+            scope += load_module(f).OUT_OF_SCOPE is not None
+        except Exception:
+            pass
+    print(f"{len(files)} modules, {len(files) - bad} ok, {bad} with errors, {scope} out of scope")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

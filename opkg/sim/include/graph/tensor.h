@@ -1,0 +1,37 @@
+// ge::Shape as CANN's graph/tensor.h declares it for host code: the high-level APIs' tiling
+// helpers (GetSinMaxMinTmpSize and friends) take one.
+#ifndef OPKG_SIM_GRAPH_TENSOR_H
+#define OPKG_SIM_GRAPH_TENSOR_H
+
+#include <cstdint>
+#include <vector>
+#include "graph/types.h"
+
+namespace ge {
+
+class Shape {
+public:
+    Shape() = default;
+    explicit Shape(const std::vector<int64_t>& dims) : dims_(dims) {}
+    size_t GetDimNum() const { return dims_.size(); }
+    int64_t GetDim(size_t idx) const { return idx < dims_.size() ? dims_[idx] : 0; }
+    graphStatus SetDim(size_t idx, int64_t value) {
+        if (idx >= dims_.size()) return GRAPH_FAILED;
+        dims_[idx] = value;
+        return GRAPH_SUCCESS;
+    }
+    std::vector<int64_t> GetDims() const { return dims_; }
+    // The element count; 0 for a shape without dimensions, as CANN's Shape does.
+    int64_t GetShapeSize() const {
+        if (dims_.empty()) return 0;
+        int64_t n = 1;
+        for (int64_t d : dims_) n *= d;
+        return n;
+    }
+
+private:
+    std::vector<int64_t> dims_;
+};
+
+}  // namespace ge
+#endif

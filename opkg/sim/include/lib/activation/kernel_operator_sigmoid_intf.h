@@ -1,0 +1,2 @@
+// CANN's lib/activation/kernel_operator_sigmoid_intf.h: Sigmoid, emulated in opkg_sim/hl_math.h.
+#include "opkg_sim/hl_math.h"

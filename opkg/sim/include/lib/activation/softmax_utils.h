@@ -1,0 +1,2 @@
+// CANN's lib/activation/softmax_utils.h: emulated in opkg_sim/hl_softmax.h.
+#include "opkg_sim/hl_softmax.h"

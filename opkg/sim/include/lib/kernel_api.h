@@ -1,0 +1,11 @@
+// CANN's lib/kernel_api.h: every high-level library, reached from kernel_operator.h.
+#ifndef OPKG_SIM_LIB_KERNEL_API_H
+#define OPKG_SIM_LIB_KERNEL_API_H
+#include "opkg_sim/hl_math.h"
+#include "opkg_sim/hl_activation.h"
+#include "opkg_sim/hl_reduce.h"
+#include "opkg_sim/hl_pad.h"
+#include "opkg_sim/hl_index.h"
+#include "opkg_sim/hl_softmax.h"
+#include "opkg_sim/hl_cumsum.h"
+#endif

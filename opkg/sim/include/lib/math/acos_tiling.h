@@ -1,0 +1,2 @@
+// CANN's lib/math/acos_tiling.h: host tiling helpers, emulated in opkg_sim/hl_tiling.h.
+#include "opkg_sim/hl_tiling.h"

@@ -1,0 +1,2 @@
+// CANN's lib/math/power.h: the high-level math library, emulated in opkg_sim/hl_math.h.
+#include "opkg_sim/hl_math.h"

@@ -1,0 +1,2 @@
+// CANN's lib/reduce/mean_tiling.h: emulated in opkg_sim/hl_tiling.h.
+#include "opkg_sim/hl_tiling.h"

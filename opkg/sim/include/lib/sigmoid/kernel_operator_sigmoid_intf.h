@@ -1,0 +1,2 @@
+// CANN's lib/sigmoid/kernel_operator_sigmoid_intf.h: Sigmoid (the path of releases before 8.1), emulated in opkg_sim/hl_math.h.
+#include "opkg_sim/hl_math.h"

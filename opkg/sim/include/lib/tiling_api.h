@@ -1,0 +1,2 @@
+// CANN's lib/tiling_api.h: the high-level APIs' host tiling helpers.
+#include "opkg_sim/hl_tiling.h"
