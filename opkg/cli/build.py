@@ -12,7 +12,8 @@ from opkg.model import SimModes
 
 def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bool,
               detail: bool, locked: bool = False, explain: bool = False,
-              sync_check: bool = False, lenient_copy: bool = False, no_wait: bool = False):
+              sync_check: bool = False, lenient_copy: bool = False, strict_bounds: bool = False,
+              no_wait: bool = False):
     from opkg import engine
     from opkg.ui import Progress, summary_line, verification_table
     from opkg.workspace import Workspace
@@ -31,7 +32,8 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
         result = engine.build(ws, list(targets), socs=socs, toolchain=toolchain, jobs=jobs,
                               keep_going=keep_going, bundle=bundle, on_event=on_event,
                               locked=locked, explain=explain, wait=not no_wait,
-                              modes=SimModes(sync_check=sync_check, lenient_copy=lenient_copy))
+                              modes=SimModes(sync_check=sync_check, lenient_copy=lenient_copy,
+                                             strict_bounds=strict_bounds))
     finally:
         progress.finish()
     if as_json:
@@ -94,7 +96,7 @@ def _rel(path, root) -> str:
               help="Fail (exit 3) if toolchain resolution differs from opkg.lock (for CI).")
 @verify_mode_options
 def build(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, locked, explain,
-          sync_check, lenient_copy):
+          sync_check, lenient_copy, strict_bounds):
     """Build, verify and bundle packages.
 
     TARGETS are labels (//packages/layernorm), patterns (//packages/..., //...), paths
@@ -125,14 +127,14 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, locked, 
     """
     run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=True, detail=False,
               locked=locked, explain=explain, sync_check=sync_check, lenient_copy=lenient_copy,
-              no_wait=no_wait)
+              strict_bounds=strict_bounds, no_wait=no_wait)
 
 
 @click.command()
 @build_options
 @verify_mode_options
 def test(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, explain, sync_check,
-         lenient_copy):
+         lenient_copy, strict_bounds):
     """Verify packages against their NumPy goldens and print the full report.
 
     Builds what verification needs (no bundles) and prints every case with its errors and
@@ -145,8 +147,9 @@ def test(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, explain, 
       opkg test //packages/softmax --sync-check
       opkg test //packages/my_op --lenient-copy   what the device computed with a ragged DataCopy
 
-    --sync-check and --lenient-copy run the same kernel libraries (no recompile); their results
-    are kept apart from default runs.
+    --sync-check, --lenient-copy and --strict-bounds run the same kernel libraries (no
+    recompile); their results are kept apart from default runs.
     """
     run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=False, detail=True,
-              explain=explain, sync_check=sync_check, lenient_copy=lenient_copy, no_wait=no_wait)
+              explain=explain, sync_check=sync_check, lenient_copy=lenient_copy,
+              strict_bounds=strict_bounds, no_wait=no_wait)

@@ -41,6 +41,10 @@ def verify_mode_options(f):
                      help="A DataCopy whose length is not whole 32-byte blocks copies the whole "
                           "blocks and drops the rest, as the hardware silently does (logged), "
                           "instead of failing. To reproduce what a device computed."),
+        click.option("--strict-bounds", is_flag=True,
+                     help="Fail on any GM access past a tensor's last byte. By default the sim "
+                          "allows what the device allows: the allocator rounds each buffer up to "
+                          "32 bytes and adds 32, and a kernel may read (garbage) or write there."),
     ]):
         f = decorator(f)
     return f
