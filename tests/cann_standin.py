@@ -7,13 +7,23 @@ import os
 from pathlib import Path
 
 ARCH = "x86_64-linux"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "cann"   # see its README.md
+
+
+def fixture_text(name: str, **values) -> str:
+    """A fixture file with its @KEY@ placeholders filled in."""
+    text = (FIXTURES / name).read_text()
+    for key, value in values.items():
+        text = text.replace(f"@{key.upper()}@", str(value))
+    return text
 
 
 def make_toolkit(ascend_root: Path, version: str, *, layout: str = "toolkit",
                  socs=("Ascend910B1", "Ascend910B2", "Ascend310P3"), latest: bool = False,
-                 tools: bool = True) -> Path:
+                 tools: bool = True, version_cfg: bool = True) -> Path:
     """Lay out one toolkit: layout 'toolkit' is <root>/ascend-toolkit/<v> (CANN <= 8.3),
-    'cann' is <root>/cann-<v> (CANN 8.5+). Returns the toolkit directory."""
+    'cann' is <root>/cann-<v> (CANN 8.5+). Version files and platform_config inis are the
+    fixtures' formats (fixtures/cann/README.md). Returns the toolkit directory."""
     if layout == "toolkit":
         home = ascend_root / "ascend-toolkit" / version
     else:
@@ -21,15 +31,19 @@ def make_toolkit(ascend_root: Path, version: str, *, layout: str = "toolkit",
     arch = home / ARCH
     arch.mkdir(parents=True)
     (arch / "ascend_toolkit_install.info").write_text(
-        f"package_name=Ascend-cann-toolkit\nversion={version}\ninnerversion=V100R001\n"
-        f"arch=x86_64\nos=linux\npath={arch}\n")
+        fixture_text("ascend_toolkit_install.info", version=version, arch="x86_64", path=arch))
+    if version_cfg:
+        (home / "version.cfg").write_text(fixture_text("version.cfg", version=version))
     if socs is not None:
         cfg = arch / "data" / "platform_config"
         cfg.mkdir(parents=True)
         for soc in socs:
-            (cfg / f"{soc}.ini").write_text(f"[version]\nSoC_version={soc}\n")
+            ini = FIXTURES / "platform_config" / f"{soc}.ini"
+            (cfg / f"{soc}.ini").write_text(
+                ini.read_text() if ini.is_file() else f"[version]\nSoC_version={soc}\n")
     if tools:
-        for rel in ("compiler/ccec_compiler/bin/bisheng", "python/site-packages/bin/msopgen"):
+        for rel in ("compiler/ccec_compiler/bin/bisheng", "python/site-packages/bin/msopgen",
+                    "compiler/bin/opc"):
             exe = home / rel
             exe.parent.mkdir(parents=True, exist_ok=True)
             exe.write_text(f"#!/bin/sh\n# stand-in {exe.name} {version}\nexit 0\n")

@@ -2,7 +2,8 @@
 
 The workspace's own file wins over opkg's shipped copy (opkg/toolchains_builtin/), as for the
 SoC table. Resolution and `opkg toolchain check` ask a release for its driver minimum and SoC
-support; the CANN backend asks for its msopgen framework and bisheng flags. A value the file
+support; the CANN backend asks for its msopgen framework, bisheng flags and the flags of a core
+arch (`arch_flags`, keyed by the --cce-aicore-arch a SoC's platform_config ini names). A value the file
 does not give is None: callers report "not known" rather than guess.
 """
 
@@ -43,6 +44,11 @@ class ReleaseTable:
     path: Path
     releases: dict          # CannVersion -> ReleaseInfo
     default_bisheng_flags: tuple[str, ...]
+    arch_flags: dict = field(default_factory=dict)   # core arch (dav-m200) -> flags
+
+    def flags_for_arch(self, arch: str) -> tuple[str, ...] | None:
+        """bisheng's flags for one --cce-aicore-arch, or None when the table does not know it."""
+        return self.arch_flags.get(arch)
 
     def get(self, version) -> ReleaseInfo | None:
         return self.releases.get(parse_cann(version))
@@ -82,6 +88,11 @@ def _load(path: Path) -> ReleaseTable:
                             hint="releases: {\"8.0.RC2\": {driver: {all: \">=24.1.rc1\"}}}")
     defaults = data.get("defaults") or {}
     default_flags = _flags(defaults.get("bisheng_flags", []), where, "defaults.bisheng_flags")
+    arch_flags = data.get("arch_flags") or {}
+    if not isinstance(arch_flags, dict):
+        raise ManifestError("arch_flags must map a core arch to a list of flags", location=where,
+                            field="arch_flags", hint="arch_flags: {dav-m200: [--cce-mask-opt]}")
+    arch_flags = {str(k): _flags(v, where, f"arch_flags.{k}") for k, v in arch_flags.items()}
     releases = {}
     for key, row in (data.get("releases") or {}).items():
         name = f"releases.{key}"
@@ -115,7 +126,7 @@ def _load(path: Path) -> ReleaseTable:
                  if "bisheng_flags" in row else default_flags)
         flags += _flags(row.get("bisheng_extra_flags", []), where, f"{name}.bisheng_extra_flags")
         releases[version] = ReleaseInfo(version, driver, socs, row.get("msopgen_framework"), flags)
-    return ReleaseTable(path, releases, default_flags)
+    return ReleaseTable(path, releases, default_flags, arch_flags)
 
 
 def _flags(value, where: Location, name: str) -> tuple[str, ...]:
