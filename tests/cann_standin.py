@@ -151,7 +151,18 @@ if opts.get("language") != "cpp":
 ops = json.load(open(opts["input"]))
 if not isinstance(ops, list) or not ops:
     die("the input json must be a list of op definitions")
+# msopgen's IR_ATTR_TYPE_MAP; the real tool drops any other spelling with a warning and
+# generates a project whose OpDef lacks the attr, which then cannot build: refused here.
+ATTR_TYPES = ("int", "float", "string", "bool", "type", "list_int", "list_string",
+              "list_bool", "list_list_int", "tensor", "list_float", "list_tensor", "list_type")
 for op in ops:
+    for attr in op.get("attr", []):
+        if attr.get("type") not in ATTR_TYPES:
+            die("Attr op_type is invalid: %s (attr %s)" % (attr.get("type"), attr.get("name")))
+        default = attr.get("default_value")
+        if str(attr["type"]).startswith("list_") and default is not None \
+                and not isinstance(default, list):
+            die("default_value of %s must be a JSON array, got %r" % (attr["name"], default))
     lengths = set()
     for t in op.get("input_desc", []) + op.get("output_desc", []):
         for key in ("name", "param_type", "format", "type"):
@@ -194,6 +205,15 @@ if len(arch) != 1 or arch[0].split("=", 1)[1] not in (
 for need in ("-xcce", "-std=c++17"):
     if need not in args:
         die("missing " + need)
+# bisheng_intf.cmake: the m200 (310P) and c220 (910B) cores take different -mllvm options; the
+# c220 stack/overflow options are not valid for an m200 kernel.
+if arch[0].split("=", 1)[1].startswith("dav-m200"):
+    c220_only = [a for a in args if a in ("-cce-aicore-stack-size=0x8000",
+                                          "-cce-aicore-record-overflow=true")]
+    if c220_only:
+        die("options for dav-c220 given to a dav-m200 kernel: " + " ".join(c220_only))
+    if "-cce-aicore-fp-ceiling=2" not in args:
+        die("a dav-m200 kernel needs -mllvm -cce-aicore-fp-ceiling=2")
 sources = [a for a in args if a.endswith(".cpp")]
 if len(sources) != 1 or not os.path.isfile(sources[0]):
     die("exactly one existing source expected, got " + repr(sources))
@@ -223,6 +243,24 @@ if not role and os.path.basename(out).split(".tmp-")[0] not in (
 sources = [a for a in args if a.endswith((".cpp", ".cc"))]
 if not sources or not all(os.path.isfile(s) for s in sources):
     die("missing sources " + repr(sources))
+# CANN's host libraries are built against libstdc++'s old ABI; without the define the OpDef and
+# tiling registrations do not link against libregister/libexe_graph.
+if "-D_GLIBCXX_USE_CXX11_ABI=0" not in args:
+    die("undefined reference to `ge::AscendString::AscendString(char const*)' "
+        "(built without -D_GLIBCXX_USE_CXX11_ABI=0)")
+name = os.path.basename(out).split(".tmp-")[0]
+libs = [a for a in args if a.startswith(("-l", "-Wl,--"))]
+need = {"libascend_all_ops.so": ["-lexe_graph", "-lregister", "-ltiling_api"],
+        "libcust_opapi.so": ["-lascendcl", "-lnnopbase"]}.get(
+    name, ["-lexe_graph", "-lregister", "-ltiling_api", "-Wl,--whole-archive", "-lrt2_registry",
+           "-Wl,--no-whole-archive"])
+missing = [l for l in need if l not in libs]
+if missing:
+    die("undefined references in " + name + ": link with " + " ".join(missing))
+if "-lrt2_registry" in libs and not (
+        libs.index("-Wl,--whole-archive") < libs.index("-lrt2_registry")
+        < libs.index("-Wl,--no-whole-archive")):
+    die("rt2_registry must be linked whole-archive (its registrations are otherwise dropped)")
 for a in args:
     if a.startswith("-I") and not os.path.isdir(a[2:]):
         die("include directory not found: " + a[2:])

@@ -12,6 +12,7 @@ from opkg.errors import ToolchainError
 from opkg.model import AttrSpec, OpSpec, TensorSpec
 from opkg.socs import get_soc
 from opkg.toolchains import cann
+from opkg.toolchains.releases import release_table
 
 B1, P3 = get_soc("Ascend910B1"), get_soc("Ascend310P3")
 
@@ -27,9 +28,15 @@ def test_msopgen_json_matches_dtypes_by_position():
     assert op["input_desc"][0] == {"name": "x", "param_type": "required",
                                    "format": ["ND", "ND"], "type": ["float", "half"]}
     assert op["output_desc"][0]["type"] == ["float", "half"]
+    # msopgen's IR_ATTR_TYPE_MAP spells list types list_int; defaults are JSON values
     assert op["attr"] == [
-        {"name": "epsilon", "param_type": "optional", "type": "float", "default_value": "1e-05"},
-        {"name": "axes", "param_type": "required", "type": "listInt"}]
+        {"name": "epsilon", "param_type": "optional", "type": "float", "default_value": 1e-05},
+        {"name": "axes", "param_type": "required", "type": "list_int"}]
+    (with_list,) = cann.msopgen_json(OpSpec("P", LN.inputs, LN.outputs, (
+        AttrSpec("pads", "list_int", (1, 1)), AttrSpec("mode", "str", "same"))))
+    assert with_list["attr"] == [
+        {"name": "pads", "param_type": "optional", "type": "list_int", "default_value": [1, 1]},
+        {"name": "mode", "param_type": "optional", "type": "string", "default_value": "same"}]
 
 
 def test_msopgen_and_bisheng_command_lines():
@@ -40,8 +47,9 @@ def test_msopgen_and_bisheng_command_lines():
         "m", "gen", "-i", "j", "-f", "aclnn", "-c", "ai_core-Ascend310P3", "-lan", "cpp",
         "-out", "d"]
     v16 = LN.variant("float16")
-    assert cann.bisheng_argv("bisheng", ("-O2", "-xcce"), P3, v16, "k.cpp", "k.o", ["/inc"]) == [
-        "bisheng", "-O2", "-xcce", "--cce-aicore-arch=dav-m200-vec",
+    assert cann.bisheng_argv("bisheng", ("-O2", "-xcce"), "dav-m200", v16, "k.cpp", "k.o",
+                             ["/inc"]) == [
+        "bisheng", "-O2", "-xcce", "--cce-aicore-arch=dav-m200",
         "-DDTYPE_X=half", "-DORIG_DTYPE_X=DT_FLOAT16", "-DDTYPE_GAMMA=half",
         "-DORIG_DTYPE_GAMMA=DT_FLOAT16", "-DDTYPE_Y=half", "-DORIG_DTYPE_Y=DT_FLOAT16",
         "-I/inc", "-c", "k.cpp", "-o", "k.o"]
@@ -50,8 +58,29 @@ def test_msopgen_and_bisheng_command_lines():
 def test_kernel_binary_names_differ_per_variant():
     names = {cann.kernel_binary_name(LN, v) for v in LN.variants()}
     assert len(names) == 2
-    assert all(n.startswith("LayerNormCustom_") and n.endswith("_high_performance") and
-               len(n.split("_")[1]) == 32 for n in names)
+    assert all(n.startswith("LayerNormCustom_") and len(n.split("_")[1]) == 32 for n in names)
+
+
+def test_binary_names_reproduce_a_real_msopgen_build():
+    """youyve/GroupNormV2's build_out (a CANN 7.3 msopgen project) names its two kernel binaries
+    GroupNormV2_499e827d... (float16) and GroupNormV2_783e5564... (float32): the md5 of the
+    param JSON its cmake/util/ascendc_bin_param_build.py wrote. Same op, same names."""
+    dt = ("float16", "float32")
+    op = OpSpec("GroupNormV2",
+                inputs=tuple(TensorSpec(n, dt) for n in ("x", "gamma", "beta")),
+                outputs=tuple(TensorSpec(n, dt) for n in ("y", "mean", "rstd")),
+                attrs=(AttrSpec("num_groups", "int", required=True),
+                       AttrSpec("data_format", "str", "NCHW"), AttrSpec("eps", "float", 1e-5),
+                       AttrSpec("is_training", "bool", True)))
+    params = cann.bin_param(op)
+    assert [n for n, _ in params] == ["GroupNormV2_499e827d5d577e31090ae81a6c53b542",
+                                      "GroupNormV2_783e55641b4dfa21360521bf61bcee00"]
+    first = json.loads(params[0][1])
+    assert first["op_list"][0]["bin_filename"] == params[0][0]
+    assert first["op_list"][0]["inputs"][1] == {"name": "gamma", "index": 1, "dtype": "float16",
+                                                "format": "ND", "paramType": "required",
+                                                "shape": [-2]}
+    assert first["op_list"][0]["attrs"][2] == {"name": "eps", "dtype": "float", "value": 0.0}
 
 
 # -- planning on a stand-in install -------------------------------------------------------
@@ -98,7 +127,10 @@ def test_plan_exact_commands(stand_in):
         str(out / "Ascend910B1" / "add_custom.json"), "-c", "ai_core-Ascend910B1", "-lan", "cpp",
         "-out", str(project)]
     assert str(project / "op_kernel" / "add_custom.cpp") in proj.outputs
-    flags = list(backend.release.bisheng_flags)
+    # bisheng_intf.cmake's aiv_intf_pub: -O3 and --cce-auto-sync for the 910B's vector cores
+    flags = list(backend.release.bisheng_flags) + list(
+        release_table().flags_for_arch("dav-c220-vec"))
+    assert "-O3" in flags and "--cce-auto-sync" in flags
     variants = {a.description.split()[3]: a for a in steps["compile"]}
     assert set(variants) == {"float16", "float32"}
     obj = variants["float32"].outputs[0]
@@ -116,20 +148,32 @@ def test_plan_exact_commands(stand_in):
     cxx, host_inc = str(stand_in["cxx"]), [f"-I{pkg.dir / 'op_host'}", f"-I{home / 'include'}"]
     autogen = out / "host" / "autogen"
     lib64 = f"-L{home / 'lib64'}"
-    common = [cxx, "-fPIC", "-shared", "-std=c++17", "-O2"]
+    # the link lines of a built msopgen project (GroupNormV2's op_host link.txt / flags.make)
+    compile_ = [cxx, "-fPIC", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-O2",
+                "-std=c++11", "-fstack-protector-strong"]
+    abi = ["-D_GLIBCXX_USE_CXX11_ABI=0", "-D_FORTIFY_SOURCE=2"]
+    link = ["-shared", "-s", "-Wl,-z,relro", "-Wl,-z,now", "-Wl,-z,noexecstack"]
+    registry = ["-lexe_graph", "-lregister", "-ltiling_api", "-Wl,--whole-archive",
+                "-lrt2_registry", "-Wl,--no-whole-archive"]
+    rpath = f"-Wl,-rpath,{home / 'lib64'}"
     assert links == {
-        "libascend_all_ops.so": [*common, "-D_GLIBCXX_USE_CXX11_ABI=0", *host_inc, *srcs, lib64,
-                                 "-lexe_graph", "-lregister", "-o", str(autogen / "libascend_all_ops.so")],
-        "libcust_opmaster_rt2.0.so": [*common, "-DOP_TILING_LIB", *host_inc, *srcs, lib64,
-                                      "-lexe_graph", "-lregister", "-ltiling_api", "-lplatform",
+        "libascend_all_ops.so": [cxx, "-g", "-fPIC", "-shared", "-std=c++11",
+                                 "-D_GLIBCXX_USE_CXX11_ABI=0", *srcs, *host_inc, lib64,
+                                 "-lexe_graph", "-lregister", "-ltiling_api",
+                                 "-o", str(autogen / "libascend_all_ops.so")],
+        "libcust_opmaster_rt2.0.so": [*compile_, "-DOP_TILING_LIB", *abi, *host_inc, *srcs, *link,
+                                      "-Wl,-soname,libcust_opmaster_rt2.0.so", lib64, rpath,
+                                      *registry,
                                       "-o", str(out / "host" / "libcust_opmaster_rt2.0.so")],
-        "libcust_opsproto_rt2.0.so": [*common, "-DOP_PROTO_LIB", *host_inc, f"-I{autogen}", *srcs,
-                                      str(autogen / "op_proto.cc"), lib64, "-lexe_graph",
-                                      "-lregister", "-o",
-                                      str(out / "host" / "libcust_opsproto_rt2.0.so")],
-        "libcust_opapi.so": [*common, f"-I{autogen}", f"-I{home / 'include'}",
+        "libcust_opsproto_rt2.0.so": [*compile_, "-DOP_PROTO_LIB", *abi, *host_inc, f"-I{autogen}",
+                                      *srcs, str(autogen / "op_proto.cc"), *link,
+                                      "-Wl,-soname,libcust_opsproto_rt2.0.so", lib64, rpath,
+                                      *registry,
+                                      "-o", str(out / "host" / "libcust_opsproto_rt2.0.so")],
+        "libcust_opapi.so": [*compile_, *abi, f"-I{autogen}", f"-I{home / 'include'}",
                              f"-I{home / 'include/aclnn'}", str(autogen / "aclnn_add_custom.cpp"),
-                             lib64, "-lascendcl", "-lnnopbase", "-lopapi", "-o",
+                             *link, "-Wl,-soname,libcust_opapi.so", lib64, rpath,
+                             "-lascendcl", "-lnnopbase", "-o",
                              str(out / "host" / "libcust_opapi.so")],
     }
     (opbuild,) = [a for a in steps["generate"] if a.function and "opbuild" in a.function]
@@ -256,6 +300,79 @@ def test_stand_in_tools_reject_bad_arguments(stand_in, tmp_path):
                           str(tmp_path / "none.json"), "-c", "ai_core-Ascend910B1", "-lan", "cpp",
                           "-out", str(tmp_path / "p")], capture_output=True, text=True)
     assert bad.returncode == 2 and "input json not found" in bad.stderr
+
+
+def _run(argv, **kw):
+    import subprocess
+
+    return subprocess.run([str(a) for a in argv], capture_output=True, text=True, **kw)
+
+
+def test_stand_in_msopgen_rejects_unknown_attr_types(stand_in, tmp_path):
+    msopgen = stand_in["homes"]["8.0.RC2"] / "python/site-packages/bin/msopgen"
+    op = cann.msopgen_json(LN)
+    for attr, message in (({"name": "axes", "param_type": "required", "type": "listInt"},
+                           "Attr op_type is invalid: listInt"),
+                          ({"name": "axes", "param_type": "optional", "type": "list_int",
+                            "default_value": "1,2"}, "must be a JSON array")):
+        op[0]["attr"] = [attr]
+        (tmp_path / "op.json").write_text(json.dumps(op))
+        bad = _run([msopgen, "gen", "-i", tmp_path / "op.json", "-c", "ai_core-Ascend910B1",
+                    "-lan", "cpp", "-out", tmp_path / "p"])
+        assert bad.returncode == 2 and message in bad.stderr
+    op[0]["attr"] = cann.msopgen_json(LN)[0]["attr"]
+    (tmp_path / "op.json").write_text(json.dumps(op))
+    assert _run([msopgen, "gen", "-i", tmp_path / "op.json", "-c", "ai_core-Ascend910B1",
+                 "-lan", "cpp", "-out", tmp_path / "p"]).returncode == 0
+
+
+def test_stand_in_bisheng_rejects_c220_flags_on_310p(stand_in, tmp_path):
+    bisheng = stand_in["homes"]["8.0.RC2"] / "compiler/ccec_compiler/bin/bisheng"
+    src = tmp_path / "k.cpp"
+    src.write_text("extern \"C\" __global__ __aicore__ void k() {}\n")
+    table = release_table()
+    v = LN.variant("float16")
+    base = table.info("8.0.RC2").bisheng_flags
+    wrong = cann.bisheng_argv(bisheng, (*base, *table.flags_for_arch("dav-c220-vec")),
+                              "dav-m200", v, str(src), str(tmp_path / "k.o"), [])
+    bad = _run(wrong)
+    assert bad.returncode == 2 and "options for dav-c220 given to a dav-m200 kernel" in bad.stderr
+    right = cann.bisheng_argv(bisheng, (*base, *table.flags_for_arch("dav-m200")),
+                              "dav-m200", v, str(src), str(tmp_path / "k.o"), [])
+    assert _run(right).returncode == 0
+
+
+def test_310p_kernels_use_the_ini_arch_and_m200_flags(stand_in):
+    _, _, (_, actions) = plan(stand_in, "cann-8.0.RC2", soc=P3)
+    argv = [a for a in actions if a.step == "compile"][0].argv
+    # platform_config/Ascend310P3.ini: CCEC_AIC_version=dav-m200 (no separate vector cores)
+    assert "--cce-aicore-arch=dav-m200" in argv and "-cce-aicore-fp-ceiling=2" in argv
+    assert "-cce-aicore-stack-size=0x8000" not in argv
+
+
+def test_soc_without_platform_ini_is_refused(stand_in):
+    from opkg.errors import BuildError
+
+    with pytest.raises(BuildError, match="has no core arch for Ascend910B4") as info:
+        plan(stand_in, "cann-8.0.RC2", soc=get_soc("Ascend910B4"))
+    assert "does not support Ascend910B4" in info.value.hint
+
+
+def test_stand_in_host_compiler_rejects_missing_abi_and_libraries(stand_in, tmp_path):
+    cxx, home = stand_in["cxx"], stand_in["homes"]["8.0.RC2"]
+    src = tmp_path / "op.cpp"
+    src.write_text("// host\n")
+    out = str(tmp_path / "libcust_opmaster_rt2.0.so")
+    good = cann.host_argv(str(cxx), ("OP_TILING_LIB",), [str(src)], [], [home / "lib64"],
+                          cann.REGISTRY_LIBS, out)
+    assert _run(good).returncode == 0
+    no_abi = [a for a in good if a != "-D_GLIBCXX_USE_CXX11_ABI=0"]
+    assert "_GLIBCXX_USE_CXX11_ABI=0" in _run(no_abi).stderr
+    no_tiling = [a for a in good if a != "-ltiling_api"]
+    bad = _run(no_tiling)
+    assert bad.returncode == 2 and "link with -ltiling_api" in bad.stderr
+    not_whole = [a for a in good if not a.startswith("-Wl,--") or "whole" not in a]
+    assert "whole-archive" in _run(not_whole).stderr
 
 
 def test_build_resolves_by_pin_and_refuses_misalignment_early(stand_in, capsys):

@@ -47,6 +47,28 @@ MSOPGEN_DTYPES = {
 }
 IMPL_MODE = "high_performance"
 
+# msopgen's prototype-JSON attr types (op_gen config/transform.json IR_ATTR_TYPE_MAP); any other
+# spelling is dropped by msopgen with only a warning, so the mapping must be exact.
+MSOPGEN_ATTR_TYPES = {"bool": "bool", "int": "int", "float": "float", "str": "string",
+                      "list_int": "list_int", "list_float": "list_float", "list_bool": "list_bool"}
+# The same types as the ops-info file spells them (transform.json INI_ATTR_TYPE_MAP).
+OPS_INFO_ATTR_TYPES = {"bool": "bool", "int": "int", "float": "float", "str": "str",
+                       "list_int": "listInt", "list_float": "listFloat", "list_bool": "listBool"}
+
+# Host libraries as CANN's custom-op project builds them (cmake/intf.cmake's intf_pub and
+# op_host/CMakeLists.txt of msopgen's template; link.txt of a built project): C++11 with the old
+# libstdc++ ABI CANN's libraries use, hardened links, and the registration libraries.
+HOST_COMPILE_FLAGS = ("-fPIC", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-O2",
+                      "-std=c++11", "-fstack-protector-strong")
+HOST_DEFINES = ("_GLIBCXX_USE_CXX11_ABI=0", "_FORTIFY_SOURCE=2")
+HOST_LINK_FLAGS = ("-shared", "-s", "-Wl,-z,relro", "-Wl,-z,now", "-Wl,-z,noexecstack")
+REGISTRY_LIBS = ("-lexe_graph", "-lregister", "-ltiling_api", "-Wl,--whole-archive",
+                 "-lrt2_registry", "-Wl,--no-whole-archive")
+OPAPI_LIBS = ("-lascendcl", "-lnnopbase")
+# cmake/func.cmake's opbuild(): the library op_build loads to read the OpDefs
+ALL_OPS_FLAGS = ("-g", "-fPIC", "-shared", "-std=c++11", "-D_GLIBCXX_USE_CXX11_ABI=0")
+ALL_OPS_LIBS = ("-lexe_graph", "-lregister", "-ltiling_api")
+
 
 def host_arch() -> str:
     """The <arch> of op_proto/lib/linux/<arch>: aarch64 or x86_64."""
@@ -74,20 +96,16 @@ def msopgen_json(op: OpSpec) -> list[dict]:
     attrs = []
     for a in op.attrs:
         entry = {"name": a.name, "param_type": "required" if a.required else "optional",
-                 "type": _msopgen_attr_type(a.type)}
+                 "type": MSOPGEN_ATTR_TYPES[a.type]}
         if not a.required and a.default is not None:
-            entry["default_value"] = _default_text(a.default)
+            # JSON values as msopgen's IR_json template writes them: [1, 1] for a list_int
+            entry["default_value"] = list(a.default) if isinstance(a.default, (list, tuple)) \
+                else a.default
         attrs.append(entry)
     return [{"op": op.type, "language": "cpp",
              "input_desc": [tensor(t) for t in op.inputs],
              "output_desc": [tensor(t) for t in op.outputs],
              "attr": attrs}]
-
-
-def _msopgen_attr_type(kind: str) -> str:
-    from opkg.model import ATTR_TYPES
-
-    return ATTR_TYPES[kind]
 
 
 def _default_text(value) -> str:
@@ -115,26 +133,60 @@ def kernel_defines(variant: Variant) -> list[str]:
 
 
 def toolkit_includes(root: Path) -> list[str]:
-    """Ascend C kernel headers inside a toolkit (the ascendc kernel CMake's include set)."""
-    tik = root / "compiler" / "tikcpp"
+    """Ascend C kernel headers inside a toolkit (the ascendc kernel CMake's include set). The
+    devkit root is tools/, compiler/ or ascendc_devkit/, whichever holds tikcpp
+    (bisheng_config.cmake looks in that order)."""
+    base = next((root / d for d in ("tools", "compiler", "ascendc_devkit")
+                 if (root / d / "tikcpp").is_dir()), root / "compiler")
+    tik = base / "tikcpp"
     return [str(tik / "tikcfw"), str(tik / "tikcfw" / "impl"), str(tik / "tikcfw" / "interface"),
             str(root / "include")]
 
 
-def bisheng_argv(bisheng: str, flags, soc: SocInfo, variant: Variant, source: str, obj: str,
+def kernel_arch(toolkit, soc: SocInfo) -> str:
+    """The --cce-aicore-arch of a vector kernel on `soc`, from the toolkit's platform_config ini.
+    SoCs with separate vector cores (the ini names CCEC_VECTOR_version, as the 910B's does) run
+    vector kernels on them (CCEC_AIV_version); elsewhere (310P, 310B) they run on the AI core
+    (CCEC_AIC_version) and the -vec arch is only the vector half of a mixed kernel."""
+    ini = toolkit.platform_version(soc.name)
+    arch = ini.get("CCEC_AIV_version") if "CCEC_VECTOR_version" in ini \
+        else ini.get("CCEC_AIC_version")
+    if not arch:
+        where = toolkit.platform_dir or (toolkit.root / "<arch>-linux/data/platform_config")
+        raise BuildError(f"CANN {toolkit.version} has no core arch for {soc.name}: "
+                         f"{where}/{soc.name}.ini is missing or names no CCEC_AIC_version",
+                         hint=f"this toolkit does not support {soc.name}; choose a SoC it lists "
+                              "(opkg toolchain list) or another CANN release")
+    return arch
+
+
+def arch_flags(table, arch: str) -> tuple[str, ...]:
+    flags = table.flags_for_arch(arch)
+    if flags is None:
+        raise BuildError(f"no bisheng flags known for core arch {arch}",
+                         hint=f"add arch_flags.{arch} to toolchains/cann_releases.yaml (the "
+                              f"{arch} target of the toolkit's bisheng_intf.cmake)")
+    return flags
+
+
+def bisheng_argv(bisheng: str, flags, arch: str, variant: Variant, source: str, obj: str,
                  includes) -> list[str]:
-    if not soc.vec_arch:
-        raise BuildError(f"SoC {soc.name} has no vec_arch in toolchains/socs.yaml",
-                         hint="add vec_arch (bisheng --cce-aicore-arch, e.g. dav-c220-vec) to "
-                              "its family or row")
-    return [bisheng, *flags, f"--cce-aicore-arch={soc.vec_arch}", *kernel_defines(variant),
+    return [bisheng, *flags, f"--cce-aicore-arch={arch}", *kernel_defines(variant),
             *(f"-I{d}" for d in includes), "-c", source, "-o", obj]
 
 
 def host_argv(cxx: str, defines, sources, includes, lib_dirs, libs, out: str) -> list[str]:
-    return [cxx, "-fPIC", "-shared", "-std=c++17", "-O2", *(f"-D{d}" for d in defines),
-            *(f"-I{d}" for d in includes), *map(str, sources),
-            *(f"-L{d}" for d in lib_dirs), *(f"-l{l}" for l in libs), "-o", out]
+    """A host library's compile-and-link line, with the flags of CANN's custom-op CMake."""
+    return [cxx, *HOST_COMPILE_FLAGS, *(f"-D{d}" for d in (*defines, *HOST_DEFINES)),
+            *(f"-I{d}" for d in includes), *map(str, sources), *HOST_LINK_FLAGS,
+            f"-Wl,-soname,{Path(out).name}", *(f"-L{d}" for d in lib_dirs),
+            *(f"-Wl,-rpath,{d}" for d in lib_dirs), *libs, "-o", out]
+
+
+def all_ops_argv(cxx: str, sources, includes, lib_dirs, out: str) -> list[str]:
+    """cmake/func.cmake's opbuild() line: the library op_build loads to read the OpDefs."""
+    return [cxx, *ALL_OPS_FLAGS, *map(str, sources), *(f"-I{d}" for d in includes),
+            *(f"-L{d}" for d in lib_dirs), *ALL_OPS_LIBS, "-o", out]
 
 
 def registered_ops(sources) -> list[str]:
@@ -151,10 +203,51 @@ def registered_ops(sources) -> list[str]:
     return found
 
 
+# The value each attr type gets in a binary variant's param JSON (the project's
+# cmake/util/const_var.py ATTR_DEF_VAL): kernels are compiled for dynamic attrs.
+PARAM_ATTR_VALUES = {"str": "", "int": 0, "float": 0.0, "bool": False, "list_bool": [],
+                     "list_int": [], "list_float": []}
+
+
+def bin_param(op: OpSpec, variants=None) -> list[tuple[str, str]]:
+    """(binary name, param JSON text) per binary variant, as the msopgen project's
+    cmake/util/ascendc_bin_param_build.py writes <name>_param.json: the name is
+    <OpType>_<md5 of the JSON dumped with indent '  ' and an empty bin_filename>, a repeated
+    digest being re-hashed with '1' appended. opc compiles one kernel binary per file."""
+    out, seen = [], set()
+    for v in (variants if variants is not None else op.variants()):
+        dtypes, formats = dict(v.dtypes), dict(v.formats)
+
+        def tensors(ts):
+            items = []
+            for idx, t in enumerate(ts):
+                para = {"name": t.name, "index": idx, "dtype": dtypes[t.name],
+                        "format": formats[t.name], "paramType": t.param_type, "shape": [-2]}
+                items.append([para] if t.param_type == "dynamic" else para)
+            return items
+
+        node: dict = {"bin_filename": "", "inputs": tensors(op.inputs),
+                      "outputs": tensors(op.outputs)}
+        if op.attrs:
+            node["attrs"] = [{"name": a.name, "dtype": a.type, "value": PARAM_ATTR_VALUES[a.type]}
+                             for a in op.attrs]
+        param = {"op_type": op.type, "op_list": [node]}
+        text = json.dumps(param, indent="  ")
+        digest = hashlib.md5(text.encode()).hexdigest()
+        while digest in seen:
+            text += "1"
+            digest = hashlib.md5(text.encode()).hexdigest()
+        seen.add(digest)
+        node["bin_filename"] = f"{op.type}_{digest}"
+        out.append((node["bin_filename"], json.dumps(param, indent="  ")))
+    return out
+
+
 def kernel_binary_name(op: OpSpec, variant: Variant) -> str:
-    """<OpType>_<32 hex>_<implMode>, the name CANN gives a kernel binary in kernel/<soc>/<op>/."""
-    key = hashlib.md5(json.dumps(variant.dtypes).encode()).hexdigest()
-    return f"{op.type}_{key}_{IMPL_MODE}"
+    """<OpType>_<md5 of the variant's param JSON>, the name CANN gives a kernel binary in
+    kernel/<soc>/<op>/."""
+    names = dict(zip((v.name for v in op.variants()), (n for n, _ in bin_param(op))))
+    return names[variant.name]
 
 
 def ops_info(op: OpSpec) -> dict:
@@ -167,7 +260,7 @@ def ops_info(op: OpSpec) -> dict:
     if op.attrs:
         info["attr"] = {"list": ",".join(a.name for a in op.attrs)}
         for a in op.attrs:
-            entry = {"type": _msopgen_attr_type(a.type),
+            entry = {"type": OPS_INFO_ATTR_TYPES[a.type],
                      "paramType": "required" if a.required else "optional"}
             if a.default is not None:
                 entry["defaultValue"] = _default_text(a.default)
@@ -307,12 +400,17 @@ class CannToolchain:
         for dep in deps:
             includes += [str(d) for d in dep.include_dirs]
         includes += [str(d) for d in pkg.include_dirs] + toolkit_includes(self.toolkit.root)
+        from opkg.toolchains.releases import release_table
+
+        arch = kernel_arch(self.toolkit, soc)
+        kflags = (*self.release.bisheng_flags,
+                  *arch_flags(release_table(self.ws.root if self.ws is not None else None), arch))
         kernels: dict[str, str] = {}
         for v in op.variants():
             obj = sdir / "kernel" / v.name / f"{kernel_binary_name(op, v)}.o"
             actions.append(Action(
                 "exec", (str(obj),), (str(kernel_src),),
-                argv=tuple(bisheng_argv(self.tool("bisheng"), self.release.bisheng_flags, soc, v,
+                argv=tuple(bisheng_argv(self.tool("bisheng"), kflags, arch, v,
                                         str(kernel_src), str(obj), includes)),
                 scan_path=tuple(includes[:2]), signature=fp, target=tid, step="compile",
                 description=f"bisheng {pkg.name} kernel {v.name} ({soc.name})"))
@@ -336,16 +434,18 @@ class CannToolchain:
         arch = host_arch()
         srcs = [str(s) for s in pkg.tiling_sources]
 
-        def host_lib(lib: Path, defines, sources, includes, libs, what: str) -> Action:
+        def host_lib(lib: Path, defines, sources, includes, libs, what: str,
+                     argv=None) -> Action:
             return Action("exec", (str(lib),), tuple(sources),
-                          argv=tuple(host_argv(cxx, defines, sources, includes, lib_dirs, libs,
-                                               str(lib))),
+                          argv=tuple(argv or host_argv(cxx, defines, sources, includes, lib_dirs,
+                                                       libs, str(lib))),
                           scan_path=tuple(includes[:1]), signature=fp, target=tid, step="link",
                           description=f"{what} for {pkg.name}")
 
         all_ops = autogen / "libascend_all_ops.so"
-        actions.append(host_lib(all_ops, ("_GLIBCXX_USE_CXX11_ABI=0",), srcs, host_inc,
-                                ("exe_graph", "register"), "host op library (op_build input)"))
+        actions.append(host_lib(all_ops, (), srcs, host_inc, (),
+                                "host op library (op_build input)",
+                                argv=all_ops_argv(cxx, srcs, host_inc, lib_dirs, str(all_ops))))
         proto_cc = autogen / "op_proto.cc"
         gen = {"op_proto.cc": proto_cc, "op_proto.h": autogen / "op_proto.h",
                "aclnn.cpp": autogen / f"aclnn_{op.kernel_name}.cpp",
@@ -360,16 +460,14 @@ class CannToolchain:
         tiling_lib = host / "libcust_opmaster_rt2.0.so"
         proto_lib = host / "libcust_opsproto_rt2.0.so"
         opapi_lib = host / "libcust_opapi.so"
-        actions.append(host_lib(tiling_lib, ("OP_TILING_LIB",), srcs, host_inc,
-                                ("exe_graph", "register", "tiling_api", "platform"),
+        actions.append(host_lib(tiling_lib, ("OP_TILING_LIB",), srcs, host_inc, REGISTRY_LIBS,
                                 "tiling library"))
         actions.append(host_lib(proto_lib, ("OP_PROTO_LIB",), [*srcs, str(proto_cc)],
-                                [*host_inc, str(autogen)], ("exe_graph", "register"),
-                                "proto library"))
+                                [*host_inc, str(autogen)], REGISTRY_LIBS, "proto library"))
         actions.append(host_lib(opapi_lib, (), [str(gen["aclnn.cpp"])],
                                 [str(autogen), str(root / "include"),
                                  str(root / "include" / "aclnn")],
-                                ("ascendcl", "nnopbase", "opapi"), "aclnn API library"))
+                                OPAPI_LIBS, "aclnn API library"))
 
         # 5. the custom-op package tree
         tree = sdir / "opp" / "vendors" / vendor
