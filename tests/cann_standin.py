@@ -186,6 +186,12 @@ files = {"CMakePresets.json": json.dumps({"version": 1, "compute_unit": opts["co
          "op_kernel/" + snake + ".cpp": "// template kernel\\n"}
 if fw != "aclnn":
     files["framework/tf_plugin/tensorflow_" + snake + "_plugin.cc"] = "// plugin\\n"
+    # the project's cmake/util scripts come from the toolkit's templates (msopgen finds the
+    # toolkit through its own location / $ASCEND_HOME_PATH)
+    home = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    util = os.path.join(home, "tools/op_project_templates/ascendc/customize/cmake/util")
+    for script in sorted(os.listdir(util)) if os.path.isdir(util) else []:
+        files["cmake/util/" + script] = open(os.path.join(util, script)).read()
 for rel, text in files.items():
     path = os.path.join(out, rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -217,8 +223,16 @@ if arch[0].split("=", 1)[1].startswith("dav-m200"):
 sources = [a for a in args if a.endswith(".cpp")]
 if len(sources) != 1 or not os.path.isfile(sources[0]):
     die("exactly one existing source expected, got " + repr(sources))
-if "__aicore__" not in open(sources[0]).read():
+source_text = open(sources[0]).read()
+if "__aicore__" not in source_text:
     die(sources[0] + ": no __aicore__ kernel entry")
+# GET_TILING_DATA is defined by the tiling header opc generates for the variant and passes
+# with -include; a plain bisheng compile of an msopgen kernel cannot succeed.
+if "GET_TILING_DATA" in source_text:
+    headers = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-include"]
+    if not any(os.path.isfile(h) and "GET_TILING_DATA" in open(h).read() for h in headers):
+        die(sources[0] + ": error: use of undeclared identifier 'GET_TILING_DATA' "
+            "(compile through opc, which generates the tiling header)")
 for a in args:
     if a.startswith("-I") and not os.path.isdir(a[2:]):
         die("include directory not found: " + a[2:])
@@ -275,19 +289,116 @@ if len(args) != 2:
 lib, out = args
 if not os.path.isfile(lib):
     die("cannot open " + lib)
-ops = []
+ops, socs = [], set()
 for src in open(lib).read().splitlines()[1:]:
-    ops += re.findall(r"OP_ADD\\(\\s*(\\w+)\\s*\\)", open(src).read())
+    text = open(src).read()
+    ops += re.findall(r"OP_ADD\\(\\s*(\\w+)\\s*\\)", text)
+    socs.update(re.findall(r'AddConfig\\(\\s*"(\\w+)"', text))
 if not ops:
     die("no operator registered in " + lib)
 os.makedirs(out, exist_ok=True)
 open(os.path.join(out, "op_proto.cc"), "w").write("// stand-in proto\\n")
 open(os.path.join(out, "op_proto.h"), "w").write("// stand-in proto header\\n")
+# aic-<soc>-ops-info.ini, one per AddConfig SoC (the recorded format: [Op] then key=value lines)
+for soc in sorted(socs):
+    with open(os.path.join(out, "aic-" + soc + "-ops-info.ini"), "w") as fh:
+        for op in ops:
+            fh.write("[" + op + "]\\ninput0.name=x\\ninput0.shape=all\\n")
 for op in ops:
     snake = re.sub(r"([a-z0-9])([A-Z])", r"\\1_\\2", re.sub(r"([A-Z]+)([A-Z][a-z])", r"\\1_\\2", op)).lower()
     open(os.path.join(out, "aclnn_" + snake + ".cpp"), "w").write("// stand-in aclnn\\n")
     open(os.path.join(out, "aclnn_" + snake + ".h"), "w").write(
         "aclnnStatus aclnn" + op + "GetWorkspaceSize(...);\\n")
+'''
+
+
+IMPL_BUILD = r'''import os, re, sys
+# stand-in of the msopgen project's cmake/util/ascendc_impl_build.py:
+#   <ops-info ini> <batch> <iterate> <impl dir> <out dir> <autogen dir>
+ini, _, _, impl_dir, out_dir, autogen = sys.argv[1:7]
+text = open(ini).read()
+os.makedirs(out_dir, exist_ok=True)
+for op in re.findall(r"^\[(\w+)\]$", text, re.M):
+    snake = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2",
+                   re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", op)).lower()
+    if not os.path.isfile(os.path.join(impl_dir, snake + ".cpp")):
+        sys.exit("ascendc_impl_build: no kernel " + snake + ".cpp in " + impl_dir)
+    with open(os.path.join(out_dir, snake + ".py"), "w") as fh:
+        fh.write("# adapter of %s\nKERNEL = %r\n" % (op, snake + ".cpp"))
+'''
+
+OPC = '''
+# stand-in opc: opc <impl.py> --main_func= --input_param= --soc_version= --output=
+#   --impl_mode= --simplified_key_mode=0 --op_mode=dynamic
+args = sys.argv[1:]
+if not args or args[0].startswith("--"):
+    die("usage: opc <op impl .py> --main_func=... --input_param=... --soc_version=... --output=...")
+impl, opts = args[0], {}
+for a in args[1:]:
+    key, sep, value = a.partition("=")
+    if not sep or key not in ("--main_func", "--input_param", "--soc_version", "--output",
+                              "--impl_mode", "--simplified_key_mode", "--op_mode"):
+        die("unrecognized argument " + a)
+    opts[key[2:]] = value
+for need in ("main_func", "input_param", "soc_version", "output"):
+    if need not in opts:
+        die("missing --" + need)
+if opts.get("op_mode") != "dynamic":
+    die("ascendc kernels are compiled with --op_mode=dynamic")
+if not os.path.isfile(impl):
+    die("op impl file not found: " + impl)
+kernel = os.path.join(os.path.dirname(impl), opts["main_func"] + ".cpp")
+if not os.path.isfile(kernel):
+    die("kernel source " + kernel + " not found beside " + impl)
+param = json.load(open(opts["input_param"]))
+node = param["op_list"][0]
+name = node["bin_filename"]
+home = os.environ.get("ASCEND_HOME_PATH", "")
+inis = [os.path.join(d, "data/platform_config", opts["soc_version"] + ".ini")
+        for d in sorted(__import__("glob").glob(os.path.join(home, "*-linux")))]
+ini = {}
+for path in inis:
+    if os.path.isfile(path):
+        section = None
+        for line in open(path):
+            line = line.strip()
+            if line.startswith("["):
+                section = line.strip("[]")
+            elif "=" in line and section == "version":
+                k, _, v = line.partition("=")
+                ini[k] = v
+if "CCEC_AIC_version" not in ini:
+    die("soc_version " + opts["soc_version"] + " is not supported by " + home)
+vec = "CCEC_VECTOR_version" in ini
+arch = ini["CCEC_AIV_version"] if vec else ini["CCEC_AIC_version"]
+# the flags opc gives bisheng per arch: the bisheng_intf.cmake facts opkg's release table holds
+from opkg.toolchains.releases import release_table
+table = release_table()
+flags = [*table.default_bisheng_flags, *(table.flags_for_arch(arch) or [])]
+out = opts["output"]
+os.makedirs(out, exist_ok=True)
+tiling = os.path.join(out, name + "_tiling.h")
+with open(tiling, "w") as fh:
+    fh.write("#define GET_TILING_DATA(d, t) /* generated for " + name + " */\\n")
+ge = {"float32": "float", "float16": "half", "bfloat16": "bfloat16_t", "int32": "int32_t",
+      "int8": "int8_t", "int16": "int16_t", "int64": "int64_t", "uint8": "uint8_t", "bool": "bool"}
+defines = []
+for t in node["inputs"] + node["outputs"]:
+    t = t[0] if isinstance(t, list) else t
+    defines.append("-DDTYPE_" + t["name"].upper() + "=" + ge.get(t["dtype"], t["dtype"]))
+import subprocess
+bisheng = os.path.join(home, "compiler/ccec_compiler/bin/bisheng")
+cmd = [bisheng, *flags, "--cce-aicore-arch=" + arch, "-include", tiling, *defines, "-c", kernel, "-o", os.path.join(out, name + ".o")]
+rc = subprocess.call(cmd)
+if rc:
+    sys.exit(rc)
+core = "VectorCore" if vec else "AiCore"
+with open(os.path.join(out, name + ".json"), "w") as fh:
+    json.dump({"binFileName": name, "binFileSuffix": ".o", "blockDim": -1, "coreType": core,
+               "core_type": "AIV" if vec else "AiCore", "kernelName": name,
+               "magic": "RT_DEV_BINARY_MAGIC_ELF_AIVEC" if vec else "RT_DEV_BINARY_MAGIC_ELF",
+               "kernelList": [{"kernelName": name + "_0"}],
+               "supportInfo": {"simplifiedKey": []}}, fh, indent=4)
 '''
 
 
@@ -305,7 +416,11 @@ def install_stand_in_tools(home: Path) -> dict:
     kernel include dirs bisheng is pointed at, and compiler/version.info."""
     tools = {"msopgen": _tool(home / "python/site-packages/bin/msopgen", "msopgen", MSOPGEN),
              "bisheng": _tool(home / "compiler/ccec_compiler/bin/bisheng", "bisheng", BISHENG),
-             "op_build": _tool(home / "tools/opbuild/op_build", "op_build", OP_BUILD)}
+             "op_build": _tool(home / "tools/opbuild/op_build", "op_build", OP_BUILD),
+             "opc": _tool(home / "compiler/bin/opc", "opc", OPC)}
+    util = home / "tools/op_project_templates/ascendc/customize/cmake/util"
+    util.mkdir(parents=True, exist_ok=True)
+    (util / "ascendc_impl_build.py").write_text(IMPL_BUILD)
     for rel in ("compiler/tikcpp/tikcfw/impl", "compiler/tikcpp/tikcfw/interface",
                 "include/aclnn", "lib64"):
         (home / rel).mkdir(parents=True, exist_ok=True)

@@ -127,22 +127,26 @@ def test_plan_exact_commands(stand_in):
         str(out / "Ascend910B1" / "add_custom.json"), "-c", "ai_core-Ascend910B1", "-lan", "cpp",
         "-out", str(project)]
     assert str(project / "op_kernel" / "add_custom.cpp") in proj.outputs
-    # bisheng_intf.cmake's aiv_intf_pub: -O3 and --cce-auto-sync for the 910B's vector cores
-    flags = list(backend.release.bisheng_flags) + list(
-        release_table().flags_for_arch("dav-c220-vec"))
-    assert "-O3" in flags and "--cce-auto-sync" in flags
+    # one opc call per binary variant, as the project's gen/<Op>-<kernel>-<i>.sh runs it
     variants = {a.description.split()[3]: a for a in steps["compile"]}
     assert set(variants) == {"float16", "float32"}
-    obj = variants["float32"].outputs[0]
-    tik = home / "compiler" / "tikcpp"
-    assert list(variants["float32"].argv) == [
-        str(home / "compiler/ccec_compiler/bin/bisheng"), *flags,
-        "--cce-aicore-arch=dav-c220-vec",
-        "-DDTYPE_X=float", "-DORIG_DTYPE_X=DT_FLOAT", "-DDTYPE_Y=float", "-DORIG_DTYPE_Y=DT_FLOAT",
-        "-DDTYPE_Z=float", "-DORIG_DTYPE_Z=DT_FLOAT",
-        f"-I{project / 'op_kernel'}", f"-I{project / 'op_host'}", f"-I{tik / 'tikcfw'}",
-        f"-I{tik / 'tikcfw/impl'}", f"-I{tik / 'tikcfw/interface'}", f"-I{home / 'include'}",
-        "-c", str(project / "op_kernel" / "add_custom.cpp"), "-o", obj]
+    names = dict(zip((v.name for v in pkg.op.variants()), (n for n, _ in cann.bin_param(pkg.op))))
+    name = names["float32"]
+    binary = out / "Ascend910B1" / "binary"
+    opc = variants["float32"]
+    assert opc.params["argv"] == [
+        str(home / "compiler/bin/opc"), str(binary / "src" / "add_custom.py"),
+        "--main_func=add_custom", f"--input_param={binary / 'gen' / (name + '_param.json')}",
+        "--soc_version=Ascend910B1", f"--output={binary / 'bin' / 'add_custom'}",
+        "--impl_mode=", "--simplified_key_mode=0", "--op_mode=dynamic"]
+    assert opc.outputs == (str(binary / "bin/add_custom" / f"{name}.o"),
+                           str(binary / "bin/add_custom" / f"{name}.json"))
+    assert opc.params["env"]["ASCEND_HOME_PATH"] == str(home)
+    (impl,) = [a for a in steps["generate"] if a.function and "scons_impl" in a.function]
+    assert impl.params["argv"][1:] == [
+        str(project / "cmake/util/ascendc_impl_build.py"),
+        str(out / "host/autogen/aic-ascend910b-ops-info.ini"), "", "",
+        str(project / "op_kernel"), str(binary / "src"), str(out / "host/autogen")]
     links = {a.outputs[0].rsplit("/", 1)[1]: list(a.argv) for a in steps["link"]}
     srcs = list(map(str, pkg.tiling_sources))
     cxx, host_inc = str(stand_in["cxx"]), [f"-I{pkg.dir / 'op_host'}", f"-I{home / 'include'}"]
@@ -230,7 +234,8 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
     assert code == 0, out + err
     log = read_log(stand_in["log"])
     tools = [e["tool"] for e in log]
-    assert tools.count("msopgen") == 1 and tools.count("bisheng") == 2
+    # one opc call per binary variant, each running bisheng once
+    assert tools.count("msopgen") == 1 and tools.count("opc") == 2 and tools.count("bisheng") == 2
     assert tools.count("host-cxx") == 4 and tools.count("op_build") == 1
     msopgen = next(e for e in log if e["tool"] == "msopgen")["argv"]
     assert msopgen[1:4] == ["gen", "-i", msopgen[3]] and msopgen[4:] == [
@@ -253,10 +258,15 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
             tbe + "kernel/config/ascend910b/add_custom.json",
             tbe + "kernel/config/ascend910b/binary_info_config.json",
             tbe + "add_custom_impl/dynamic/add_custom.cpp",
+            tbe + "add_custom_impl/dynamic/add_custom.py",
             "verification/float16.json", "verification/float32.json", "opkg.yaml"):
         assert expected in names, expected
     kernels = [n for n in names if n.startswith(tbe + "kernel/ascend910b/add_custom/")]
     assert len([k for k in kernels if k.endswith(".o")]) == 2
+    # opc's kernel .json for the 910B's vector cores
+    with tarfile.open(bundle) as tar:
+        kjson = json.load(tar.extractfile(next(k for k in kernels if k.endswith(".json"))))
+    assert kjson["coreType"] == "VectorCore" and kjson["magic"] == "RT_DEV_BINARY_MAGIC_ELF_AIVEC"
     assert version_info == "custom_opp_compiler_version=8.0.RC2\n"
     assert meta["toolchain"]["id"] == "cann-8.0.RC2" and meta["verification_by"] == "sim"
     assert meta["verification"]["passed"] is True
@@ -342,12 +352,45 @@ def test_stand_in_bisheng_rejects_c220_flags_on_310p(stand_in, tmp_path):
     assert _run(right).returncode == 0
 
 
-def test_310p_kernels_use_the_ini_arch_and_m200_flags(stand_in):
-    _, _, (_, actions) = plan(stand_in, "cann-8.0.RC2", soc=P3)
-    argv = [a for a in actions if a.step == "compile"][0].argv
-    # platform_config/Ascend310P3.ini: CCEC_AIC_version=dav-m200 (no separate vector cores)
-    assert "--cce-aicore-arch=dav-m200" in argv and "-cce-aicore-fp-ceiling=2" in argv
-    assert "-cce-aicore-stack-size=0x8000" not in argv
+def test_310p_kernels_use_the_ini_arch_and_m200_flags(stand_in, tmp_path):
+    """platform_config/Ascend310P3.ini: CCEC_AIC_version=dav-m200, no separate vector cores, so
+    a vector kernel compiles for dav-m200 with the m200 flags (opc decides; the stand-in opc
+    follows the same ini and bisheng_intf.cmake facts)."""
+    from opkg.toolchains.discovery import discover
+
+    home = stand_in["homes"]["8.0.RC2"]
+    tk = [t for t in discover().toolkits if t.root == home][0]
+    assert cann.kernel_arch(tk, P3) == "dav-m200" and cann.kernel_arch(tk, B1) == "dav-c220-vec"
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "add_custom.py").write_text("# adapter\n")
+    (src / "add_custom.cpp").write_text(
+        "extern \"C\" __global__ __aicore__ void add_custom(GM_ADDR t) { GET_TILING_DATA(d, t); }\n")
+    (name, text), _ = cann.bin_param(LN)
+    (tmp_path / "p.json").write_text(text)
+    ok = _run(cann.opc_argv(home / "compiler/bin/opc", src / "add_custom.py", "add_custom",
+                            tmp_path / "p.json", "Ascend310P3", tmp_path / "bin"),
+              env=dict(__import__("os").environ, ASCEND_HOME_PATH=str(home)))
+    assert ok.returncode == 0, ok.stderr
+    (call,) = [e["argv"] for e in read_log(stand_in["log"]) if e["tool"] == "bisheng"]
+    assert "--cce-aicore-arch=dav-m200" in call and "-cce-aicore-fp-ceiling=2" in call
+    assert "-cce-aicore-stack-size=0x8000" not in call
+    kernel = json.loads((tmp_path / "bin" / f"{name}.json").read_text())
+    assert kernel["binFileName"] == name and kernel["coreType"] == "AiCore"
+
+
+def test_stand_in_bisheng_needs_the_tiling_header_opc_generates(stand_in, tmp_path):
+    bisheng = stand_in["homes"]["8.0.RC2"] / "compiler/ccec_compiler/bin/bisheng"
+    src = tmp_path / "k.cpp"
+    src.write_text("extern \"C\" __global__ __aicore__ void k(GM_ADDR t) { GET_TILING_DATA(d, t); }\n")
+    flags = (*release_table().default_bisheng_flags, *release_table().flags_for_arch("dav-c220-vec"))
+    argv = cann.bisheng_argv(bisheng, flags, "dav-c220-vec", LN.variant("float16"), str(src),
+                             str(tmp_path / "k.o"), [])
+    bad = _run(argv)
+    assert bad.returncode == 2 and "undeclared identifier 'GET_TILING_DATA'" in bad.stderr
+    header = tmp_path / "tiling.h"
+    header.write_text("#define GET_TILING_DATA(d, t)\n")
+    assert _run([*argv[:-4], "-include", str(header), *argv[-4:]]).returncode == 0
 
 
 def test_soc_without_platform_ini_is_refused(stand_in):
@@ -414,3 +457,18 @@ def test_build_locked(stand_in, capsys):
     with tarfile.open(bundle) as tar:
         meta = json.load(tar.extractfile("opkg-bundle.json"))
     assert meta["provenance"]["lock_digest"] == digest(stand_in["root"] / "opkg.lock")
+
+
+def test_kernel_config_in_the_packer_format():
+    """Field shapes of GroupNormV2's kernel/config/ascend910b/{binary_info_config,<op>}.json:
+    simplifiedKey `Op/d=0,p=0/1,2/...` (ge dtype, ge format per tensor), a string per
+    binaryList entry and a list per binList entry."""
+    op_cfg, bin_cfg = cann.kernel_config(LN, B1)
+    (n32, _), (n16, _) = cann.bin_param(LN)   # LN lists float32 first
+    entries = bin_cfg["LayerNormCustom"]["binaryList"]
+    assert entries[2] == {"coreType": 2, "binPath": f"ascend910b/layer_norm_custom/{n16}.o",
+                          "simplifiedKey": "LayerNormCustom/d=0,p=0/1,2/1,2/1,2"}
+    assert op_cfg["binList"][0]["simplifiedKey"] == ["LayerNormCustom/d=0,p=0/0,2/0,2/0,2",
+                                                     "LayerNormCustom/d=1,p=0/0,2/0,2/0,2"]
+    assert op_cfg["binList"][0]["binInfo"] == {
+        "jsonFilePath": f"ascend910b/layer_norm_custom/{n32}.json"}

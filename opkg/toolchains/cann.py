@@ -4,11 +4,13 @@ Like the sim backend, it only plans: every step is an Action (opkg.plan) that th
 runs. Per (package, SoC):
 
   1. generate   msopgen's prototype JSON from the manifest's op (written by opkg);
-  2. project    `msopgen gen -i <json> [-f aclnn] -c ai_core-<SoC> -lan cpp -out <dir>`, then the
+  2. project    `msopgen gen -i <json> -c ai_core-<SoC> -lan cpp -out <dir>`, then the
                 package's own op_host/ and op_kernel/ files overlaid on the generated templates
                 (one step, so a regenerated project is never left without the overlay);
-  3. compile    bisheng, once per dtype variant, for the SoC's vector core arch, with the
-                release's flags and -DDTYPE_<NAME>=<C type> / -DORIG_DTYPE_<NAME>=<ge type>;
+  3. compile    as the project's op_kernel CMake does: its cmake/util/ascendc_impl_build.py
+                writes the Python adapter from op_build's ops-info ini, one param JSON per
+                binary variant names the binary (<Op>_<md5>), and one `opc` call per variant
+                generates the tiling header and runs bisheng for the SoC's core arch;
   4. link       once per package, with the host C++ compiler, as CANN's custom-op CMake does:
                 op_host/ -> libascend_all_ops.so; CANN's op_build reads its OpDefs and writes
                 op_proto.cc and aclnn_<op>.{h,cpp}; then libcust_opmaster_rt2.0.so (tiling,
@@ -33,6 +35,7 @@ import os
 import platform
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 from opkg.errors import BuildError, Location, ManifestError, ToolchainError
@@ -45,7 +48,6 @@ MSOPGEN_DTYPES = {
     "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8", "uint16": "uint16",
     "uint32": "uint32", "uint64": "uint64", "bool": "bool",
 }
-IMPL_MODE = "high_performance"
 
 # msopgen's prototype-JSON attr types (op_gen config/transform.json IR_ATTR_TYPE_MAP); any other
 # spelling is dropped by msopgen with only a warning, so the mapping must be exact.
@@ -175,6 +177,14 @@ def bisheng_argv(bisheng: str, flags, arch: str, variant: Variant, source: str, 
             *(f"-I{d}" for d in includes), "-c", source, "-o", obj]
 
 
+def opc_argv(opc: str, impl_py: str, kernel: str, param: str, soc_name: str,
+             out_dir: str) -> list[str]:
+    """One binary variant's opc call, as the project's gen/<Op>-<kernel>-<i>.sh makes it."""
+    return [opc, impl_py, f"--main_func={kernel}", f"--input_param={param}",
+            f"--soc_version={soc_name}", f"--output={out_dir}", "--impl_mode=",
+            "--simplified_key_mode=0", "--op_mode=dynamic"]
+
+
 def host_argv(cxx: str, defines, sources, includes, lib_dirs, libs, out: str) -> list[str]:
     """A host library's compile-and-link line, with the flags of CANN's custom-op CMake."""
     return [cxx, *HOST_COMPILE_FLAGS, *(f"-D{d}" for d in (*defines, *HOST_DEFINES)),
@@ -275,21 +285,36 @@ def ops_info(op: OpSpec) -> dict:
     return {op.type: info}
 
 
+# ge::Format values (graph/types.h) of the formats opkg's manifests name
+GE_FORMATS = {"NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4, "FRACTAL_NZ": 29}
+
+
+def simplified_keys(op: OpSpec, variant: Variant) -> list[str]:
+    """The variant's simplified keys as the packer writes them:
+    `<Op>/d=<dynamic rank 0|1>,p=0/<ge dtype>,<ge format>/...` over inputs then outputs."""
+    dtypes, formats = dict(variant.dtypes), dict(variant.formats)
+    tensors = "/".join(f"{DTYPES[dtypes[t.name]].ge_value},{GE_FORMATS[formats[t.name]]}"
+                       for t in (*op.inputs, *op.outputs))
+    return [f"{op.type}/d={d},p=0/{tensors}" for d in (0, 1)]
+
+
 def kernel_config(op: OpSpec, soc: SocInfo) -> tuple[dict, dict]:
-    """(kernel/config/<soc>/<op>.json, kernel/config/<soc>/binary_info_config.json)."""
+    """(kernel/config/<soc>/<op>.json, kernel/config/<soc>/binary_info_config.json) in the
+    fields the project's insert_simplified_keys.py / ascendc_ops_config.py write: binList
+    entries carry the param JSON's tensors and attrs plus simplifiedKey (a list) and binInfo;
+    binaryList entries one string simplifiedKey each. opc's staticKey is not reproduced."""
     bins, binary_list = [], []
-    for v in op.variants():
-        name = kernel_binary_name(op, v)
+    for v, (name, text) in zip(op.variants(), bin_param(op)):
         rel = f"{soc.short}/{op.kernel_name}/{name}"
-        tensors = lambda ts: [{"name": t.name, "dtype": dict(v.dtypes)[t.name],  # noqa: E731
-                               "format": dict(v.formats)[t.name], "paramType": t.param_type}
-                              for t in ts]
-        bins.append({"implMode": IMPL_MODE, "int64Mode": False, "simplifiedKeyMode": 0,
-                     "inputs": tensors(op.inputs), "outputs": tensors(op.outputs),
-                     "attrs": [{"name": a.name, "dtype": a.type} for a in op.attrs],
-                     "binInfo": {"jsonFilePath": f"{rel}.json"}})
-        binary_list.append({"coreType": 2, "simplifiedKey": [], "binPath": f"{rel}.o",
-                            "jsonPath": f"{rel}.json"})
+        node = json.loads(text)["op_list"][0]
+        keys = simplified_keys(op, v)
+        entry = {"simplifiedKey": keys, "int64Mode": False, "inputs": node["inputs"],
+                 "outputs": node["outputs"]}
+        if "attrs" in node:
+            entry["attrs"] = node["attrs"]
+        entry["binInfo"] = {"jsonFilePath": f"{rel}.json"}
+        bins.append(entry)
+        binary_list += [{"coreType": 2, "simplifiedKey": k, "binPath": f"{rel}.o"} for k in keys]
     return ({"binList": bins},
             {op.type: {"dynamicRankSupport": True, "simplifiedKeyMode": 0,
                        "binaryList": binary_list}})
@@ -393,29 +418,6 @@ class CannToolchain:
             signature=fp, target=tid, step="generate",
             description=f"msopgen {pkg.name} project ({soc.name})"))
 
-        # 3. one kernel object per dtype variant
-        kernel_src = project / "op_kernel" / pkg.kernel_source.relative_to(pkg.dir / "op_kernel") \
-            if pkg.kernel_source.is_relative_to(pkg.dir / "op_kernel") else pkg.kernel_source
-        includes = [str(project / "op_kernel"), str(project / "op_host")]
-        for dep in deps:
-            includes += [str(d) for d in dep.include_dirs]
-        includes += [str(d) for d in pkg.include_dirs] + toolkit_includes(self.toolkit.root)
-        from opkg.toolchains.releases import release_table
-
-        arch = kernel_arch(self.toolkit, soc)
-        kflags = (*self.release.bisheng_flags,
-                  *arch_flags(release_table(self.ws.root if self.ws is not None else None), arch))
-        kernels: dict[str, str] = {}
-        for v in op.variants():
-            obj = sdir / "kernel" / v.name / f"{kernel_binary_name(op, v)}.o"
-            actions.append(Action(
-                "exec", (str(obj),), (str(kernel_src),),
-                argv=tuple(bisheng_argv(self.tool("bisheng"), kflags, arch, v,
-                                        str(kernel_src), str(obj), includes)),
-                scan_path=tuple(includes[:2]), signature=fp, target=tid, step="compile",
-                description=f"bisheng {pkg.name} kernel {v.name} ({soc.name})"))
-            kernels[v.name] = str(obj)
-
         # 4. host libraries (SoC-independent, shared by the package's SoCs)
         if op.type not in registered_ops(pkg.tiling_sources):
             raise ManifestError(
@@ -469,6 +471,53 @@ class CannToolchain:
                                  str(root / "include" / "aclnn")],
                                 OPAPI_LIBS, "aclnn API library"))
 
+        # 3. kernels through opc, one call per binary variant (as the msopgen project's
+        #    op_kernel/CMakeLists.txt does): the project's own cmake/util/ascendc_impl_build.py
+        #    writes the Python adapter opc loads from op_build's ops-info ini; each variant's
+        #    param JSON names its binary; opc generates the tiling header and calls bisheng with
+        #    the SoC's core arch and flags.
+        kernel_src = project / "op_kernel" / pkg.kernel_source.relative_to(pkg.dir / "op_kernel") \
+            if pkg.kernel_source.is_relative_to(pkg.dir / "op_kernel") else pkg.kernel_source
+        bindir = sdir / "binary"
+        src_dir = bindir / "src"
+        impl_py = src_dir / f"{op.kernel_name}.py"
+        kernel_files = {str(src_dir / Path(dest).name): dest for dest in overlay
+                        if Path(dest).parent == project / "op_kernel" and "." in Path(dest).name}
+        actions.append(Action(
+            "python", (str(impl_py), *kernel_files), (str(marker), *kernel_files.values(),
+                                                       str(proto_cc)),
+            function="opkg.toolchains.cann:scons_impl",
+            params={"script": str(project / "cmake" / "util" / "ascendc_impl_build.py"),
+                    "argv": [sys.executable, str(project / "cmake" / "util" /
+                                                 "ascendc_impl_build.py"),
+                             str(autogen / f"aic-{soc.short}-ops-info.ini"), "", "",
+                             str(project / "op_kernel"), str(src_dir), str(autogen)],
+                    "expect": str(impl_py), "copy": kernel_files},
+            signature=fp, target=tid, step="generate",
+            description=f"ascendc_impl_build {pkg.name} adapter ({soc.name})"))
+        kernel_arch(self.toolkit, soc)    # refuse a SoC the toolkit has no platform ini for
+        env = {"ASCEND_HOME_PATH": str(self.toolkit.root),
+               "ASCEND_OPP_PATH": str(self.toolkit.root / "opp")}
+        bisheng_dir = str(Path(self.tool("bisheng")).parent)
+        kernels: dict[str, tuple[str, str]] = {}
+        for v, (name, text) in zip(op.variants(), bin_param(op)):
+            param = bindir / "gen" / f"{name}_param.json"
+            actions.append(Action("write", (str(param),), content=text + "\n", signature=fp,
+                                  target=tid, step="generate",
+                                  description=f"param {pkg.name} {v.name} ({soc.name})"))
+            out_dir = bindir / "bin" / op.kernel_name
+            obj, kjson = out_dir / f"{name}.o", out_dir / f"{name}.json"
+            actions.append(Action(
+                "python", (str(obj), str(kjson)), (str(impl_py), str(param), *kernel_files),
+                function="opkg.toolchains.cann:scons_opc",
+                params={"argv": opc_argv(self.tool("opc"), str(impl_py), op.kernel_name,
+                                         str(param), soc.name, str(out_dir)),
+                        "env": env, "path": bisheng_dir, "expect": [str(obj), str(kjson)]},
+                scan_path=(str(project / "op_kernel"), str(project / "op_host")),
+                signature=fp, target=tid, step="compile",
+                description=f"opc {pkg.name} kernel {v.name} ({soc.name})"))
+            kernels[v.name] = (str(obj), str(kjson))
+
         # 5. the custom-op package tree
         tree = sdir / "opp" / "vendors" / vendor
         tbe = tree / "op_impl" / "ai_core" / "tbe"
@@ -490,16 +539,13 @@ class CannToolchain:
             str(tree / "op_api" / "lib" / opapi_lib.name): str(opapi_lib),
             str(tree / "op_api" / "include" / f"aclnn_{op.kernel_name}.h"): str(gen["aclnn.h"]),
             str(tbe / f"{vendor}_impl" / "dynamic" / pkg.kernel_source.name): str(kernel_src),
+            str(tbe / f"{vendor}_impl" / "dynamic" / impl_py.name): str(impl_py),
         }
+        kdir = tbe / "kernel" / soc.short / op.kernel_name
         for v in op.variants():
-            name = kernel_binary_name(op, v)
-            kdir = tbe / "kernel" / soc.short / op.kernel_name
-            copy[str(kdir / f"{name}.o")] = kernels[v.name]
-            write[str(kdir / f"{name}.json")] = json.dumps(
-                {"kernelName": f"{op.kernel_name}", "binFileName": name, "binFileSuffix": ".o",
-                 "coreType": "AiCore", "dtypes": dict(v.dtypes), "socVersion": soc.name,
-                 "compiler": {"toolchain": self.id, "fingerprint": fp}},
-                indent=4, sort_keys=True) + "\n"
+            obj, kjson = kernels[v.name]
+            copy[str(kdir / Path(obj).name)] = obj
+            copy[str(kdir / Path(kjson).name)] = kjson     # written by opc
         layout_outputs = tuple(sorted([*write, *copy]))
         actions.append(Action(
             "python", layout_outputs, tuple(sorted(set(copy.values()))),
@@ -589,6 +635,45 @@ def scons_opbuild(params: dict) -> str | None:
     if missing:
         return (f"op_build did not generate {', '.join(missing)}: is {params['op']} registered "
                 f"with OP_ADD({params['op']}) in op_host?\n" + (proc.stdout + proc.stderr).strip())
+    return None
+
+
+def _run_tool(argv, env=None) -> tuple[int, str]:
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, env=env)
+    except OSError as exc:
+        return 127, f"cannot run {argv[0]}: {exc.strerror}"
+    return proc.returncode, (proc.stderr + proc.stdout).strip()
+
+
+def scons_impl(params: dict) -> str | None:
+    """The project's ascendc_impl_build.py writes the Python adapter opc loads; the kernel
+    sources are copied beside it (op_kernel/CMakeLists.txt's `cp -r <impl dir>/*.* src`)."""
+    if not Path(params["script"]).is_file():
+        return (f"the msopgen project has no {params['script']}: msopgen's templates are "
+                "incomplete (is $ASCEND_HOME_PATH the toolkit msopgen belongs to?)")
+    rc, text = _run_tool(params["argv"])
+    if rc != 0:
+        return text or f"ascendc_impl_build.py exit status {rc}"
+    if not Path(params["expect"]).is_file():
+        return f"ascendc_impl_build.py did not write {params['expect']}:\n{text}"
+    for dest, src in params["copy"].items():
+        shutil.copyfile(src, dest)
+    return None
+
+
+def scons_opc(params: dict) -> str | None:
+    """One opc call with the toolkit's environment (set_env.sh's ASCEND_HOME_PATH,
+    ASCEND_OPP_PATH, bisheng on PATH); it must write the variant's .o and .json."""
+    env = dict(os.environ, **params["env"])
+    env["PATH"] = params["path"] + os.pathsep + env.get("PATH", "")
+    Path(params["expect"][0]).parent.mkdir(parents=True, exist_ok=True)
+    rc, text = _run_tool(params["argv"], env)
+    if rc != 0:
+        return text or f"opc exit status {rc}"
+    missing = [Path(p).name for p in params["expect"] if not Path(p).is_file()]
+    if missing:
+        return f"opc did not generate {', '.join(missing)}:\n{text}"
     return None
 
 
