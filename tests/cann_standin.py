@@ -189,9 +189,10 @@ if fw != "aclnn":
     # the project's cmake/util scripts come from the toolkit's templates (msopgen finds the
     # toolkit through its own location / $ASCEND_HOME_PATH)
     home = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    util = os.path.join(home, "tools/op_project_templates/ascendc/customize/cmake/util")
-    for script in sorted(os.listdir(util)) if os.path.isdir(util) else []:
-        files["cmake/util/" + script] = open(os.path.join(util, script)).read()
+    for sub in ("cmake/util", "scripts"):
+        util = os.path.join(home, "tools/op_project_templates/ascendc/customize", sub)
+        for script in sorted(os.listdir(util)) if os.path.isdir(util) else []:
+            files[sub + "/" + script] = open(os.path.join(util, script)).read()
 for rel, text in files.items():
     path = os.path.join(out, rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -327,6 +328,47 @@ for op in re.findall(r"^\[(\w+)\]$", text, re.M):
         fh.write("# adapter of %s\nKERNEL = %r\n" % (op, snake + ".cpp"))
 '''
 
+# Stand-in of the project's scripts/install.sh, written for these tests from the behaviour CANN's
+# sample projects document (scripts/install.sh of the FrameworkLaunch samples): --install-path=DIR
+# installs to DIR/vendors/<vendor> and writes its bin/set_env.bash; otherwise it installs into
+# $ASCEND_OPP_PATH/vendors/<vendor> and puts the vendor first in vendors/config.ini.
+INSTALL_SH = r'''#!/bin/bash
+vendor_name=customize
+sourcedir=$PWD/packages
+install_path=""
+for arg in "$@"; do
+    case "$arg" in
+        --install-path=*) install_path="${arg#--install-path=}" ;;
+        --quiet) ;;
+        *) echo "[ERROR] unknown option $arg"; exit 1 ;;
+    esac
+done
+if [ -n "$install_path" ]; then
+    case "$install_path" in /*) ;; *) echo "[ERROR] use absolute path for --install-path argument"; exit 1 ;; esac
+    targetdir=$install_path
+elif [ -n "$ASCEND_OPP_PATH" ]; then
+    targetdir=$ASCEND_OPP_PATH
+else
+    echo "[ERROR] env ASCEND_OPP_PATH no exist"; exit 1
+fi
+mkdir -p "$targetdir/vendors/$vendor_name" || exit 1
+cp -rf "$sourcedir/vendors/$vendor_name/." "$targetdir/vendors/$vendor_name/" || exit 1
+if [ -n "$install_path" ]; then
+    mkdir -p "$targetdir/vendors/$vendor_name/bin"
+    printf '#!/bin/bash\nexport ASCEND_CUSTOM_OPP_PATH=%s:${ASCEND_CUSTOM_OPP_PATH}\n' \
+        "$targetdir/vendors/$vendor_name" > "$targetdir/vendors/$vendor_name/bin/set_env.bash"
+else
+    config="$targetdir/vendors/config.ini"
+    if [ ! -f "$config" ]; then
+        echo "load_priority=$vendor_name" > "$config"
+    else
+        others=$(grep -w load_priority "$config" | cut -d= -f2- | tr ',' '\n' | grep -vx "$vendor_name" | paste -sd, -)
+        echo "load_priority=$vendor_name${others:+,$others}" > "$config"
+    fi
+fi
+echo SUCCESS
+'''
+
 OPC = '''
 # stand-in opc: opc <impl.py> --main_func= --input_param= --soc_version= --output=
 #   --impl_mode= --simplified_key_mode=0 --op_mode=dynamic
@@ -421,6 +463,12 @@ def install_stand_in_tools(home: Path) -> dict:
     util = home / "tools/op_project_templates/ascendc/customize/cmake/util"
     util.mkdir(parents=True, exist_ok=True)
     (util / "ascendc_impl_build.py").write_text(IMPL_BUILD)
+    scripts = home / "tools/op_project_templates/ascendc/customize/scripts"
+    scripts.mkdir(parents=True, exist_ok=True)
+    (scripts / "install.sh").write_text(INSTALL_SH)
+    (scripts / "upgrade.sh").write_text(INSTALL_SH.replace("SUCCESS", "UPGRADED"))
+    (scripts / "help.info").write_text(
+        "  --install-path                    Install operator package to specific dir path\n")
     for rel in ("compiler/tikcpp/tikcfw/impl", "compiler/tikcpp/tikcfw/interface",
                 "include/aclnn", "lib64"):
         (home / rel).mkdir(parents=True, exist_ok=True)
@@ -439,3 +487,27 @@ def read_log(path: Path) -> list[dict]:
     if not path.exists():
         return []
     return [json.loads(l) for l in path.read_text().splitlines()]
+
+
+def expected_run_files(op, vendor: str, soc_short: str, arch: str) -> set[str]:
+    """The staging tree of custom_opp_<os>_<arch>.run for one op, from the recorded install
+    manifest (fixtures/cann/install_manifest.txt); opkg builds no TensorFlow parser plugin, so
+    libcust_tf_parsers.so is left out."""
+    from opkg.toolchains.cann import bin_param
+
+    names = {n for n, _ in bin_param(op)}
+    expected = set()
+    for line in (FIXTURES / "install_manifest.txt").read_text().splitlines():
+        line = line.replace("<vendor>", vendor).replace("<op>", op.kernel_name).replace(
+            "<soc>", soc_short).replace("<arch>", arch)
+        if "libcust_tf_parsers.so" in line:
+            continue
+        if "<bin>" in line:
+            expected |= {line.replace("<bin>", n) for n in names}
+        else:
+            expected.add(line.removeprefix("./"))
+    return expected
+
+
+def staged_files(stage: Path) -> set[str]:
+    return {str(p.relative_to(stage)) for p in stage.rglob("*") if p.is_file() or p.is_symlink()}

@@ -267,6 +267,7 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
     with tarfile.open(bundle) as tar:
         kjson = json.load(tar.extractfile(next(k for k in kernels if k.endswith(".json"))))
     assert kjson["coreType"] == "VectorCore" and kjson["magic"] == "RT_DEV_BINARY_MAGIC_ELF_AIVEC"
+    check_run_package(stand_in, names, bundle)
     assert version_info == "custom_opp_compiler_version=8.0.RC2\n"
     assert meta["toolchain"]["id"] == "cann-8.0.RC2" and meta["verification_by"] == "sim"
     assert meta["verification"]["passed"] is True
@@ -280,6 +281,49 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
     again = read_log(stand_in["log"])[len(log):]
     assert [e["tool"] for e in again].count("bisheng") == 2
     assert all("8.0.RC3" in e["argv"][0] for e in again if e["tool"] != "host-cxx")
+
+
+def check_run_package(stand_in, bundle_names, bundle):
+    """The .run matches the recorded install manifest file for file (fixtures/cann/
+    install_manifest.txt, from a real msopgen project's build) and installs both ways."""
+    import os
+    import subprocess
+
+    from cann_standin import expected_run_files, staged_files
+
+    run_name = f"custom_opp_{cann.host_os()}_{cann.host_arch()}.run"
+    assert run_name in bundle_names
+    sdir = stand_in["root"] / "out/cann/cann-8.0.RC2/add_custom/Ascend910B1"
+    run = sdir / run_name
+    listed = subprocess.run(["bash", str(run), "--list"], capture_output=True, text=True)
+    assert listed.returncode == 0, listed.stderr
+    stage = sdir / "run_stage"
+    assert staged_files(stage) == expected_run_files(stand_in_op(stand_in), "add_custom",
+                                                     "ascend910b", cann.host_arch())
+    assert os.readlink(stage / "packages/vendors/add_custom/op_impl/ai_core/tbe/op_tiling/"
+                       "liboptiling.so") == f"lib/linux/{cann.host_arch()}/libcust_opmaster_rt2.0.so"
+    # --install-path: vendors/<vendor>/bin/set_env.bash names the installed tree
+    target = stand_in["root"].parent / "custom"
+    done = subprocess.run(["bash", str(run), "--quiet", "--", f"--install-path={target}"],
+                          capture_output=True, text=True, cwd=stand_in["root"].parent)
+    assert done.returncode == 0, done.stdout + done.stderr
+    set_env = (target / "vendors/add_custom/bin/set_env.bash").read_text()
+    assert f"export ASCEND_CUSTOM_OPP_PATH={target}/vendors/add_custom:" in set_env
+    # without it: into $ASCEND_OPP_PATH/vendors/<vendor>, first in vendors/config.ini
+    opp = stand_in["root"].parent / "opp"
+    (opp / "vendors").mkdir(parents=True)
+    (opp / "vendors/config.ini").write_text("load_priority=customize\n")
+    done = subprocess.run(["bash", str(run), "--quiet"], capture_output=True, text=True,
+                          cwd=stand_in["root"].parent, env=dict(os.environ, ASCEND_OPP_PATH=str(opp)))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (opp / "vendors/config.ini").read_text() == "load_priority=add_custom,customize\n"
+    assert (opp / "vendors/add_custom/op_api/lib/libcust_opapi.so").is_file()
+
+
+def stand_in_op(stand_in):
+    from opkg.workspace import Workspace
+
+    return Workspace.load(stand_in["root"]).packages["//packages/add_custom"].op
 
 
 def test_cann_needs_an_opdef(stand_in):
@@ -472,3 +516,36 @@ def test_kernel_config_in_the_packer_format():
                                                      "LayerNormCustom/d=1,p=0/0,2/0,2/0,2"]
     assert op_cfg["binList"][0]["binInfo"] == {
         "jsonFilePath": f"ascend910b/layer_norm_custom/{n32}.json"}
+
+
+def test_binary_names_follow_the_release_template():
+    """CANN 8.1.RC1's template script adds format_match_mode to every tensor, which changes the
+    names: AddCustom's two binaries were named by running that script on AddCustom's ops-info
+    (docs/cann.md records the run)."""
+    from opkg.workspace import Workspace
+    from cann_standin import REPO
+
+    op = Workspace.load(REPO).packages["//packages/add_custom"].op
+    fields = release_table().info("8.1.RC1").bin_param_fields
+    assert fields == {"format_match_mode": "FormatAgnostic"}
+    assert sorted(n for n, _ in cann.bin_param(op, None, fields)) == [
+        "AddCustom_6b4edd934cf3a660c0cd2e16b3659524", "AddCustom_ab1b6750d7f510985325b603cb06dc8b"]
+    assert release_table().info("8.1.RC1").opc_impl_mode == "high_performance,optional"
+
+
+def test_project_param_script_must_agree_with_the_plan(tmp_path):
+    import sys
+
+    script = tmp_path / "ascendc_bin_param_build.py"
+    script.write_text("import pathlib, sys\n"
+                      "pathlib.Path(sys.argv[2], 'AddCustom_0123_param.json').write_text('{}')\n")
+    ours = {str(tmp_path / "gen" / "AddCustom_abcd_param.json"): "{}"}
+    params = {"write": ours, "script": str(script), "release": "8.2.RC1",
+              "argv": [sys.executable, str(script), str(tmp_path / "x.ini"),
+                       str(tmp_path / "gen_project"), "ascend910b"]}
+    err = cann.scons_params(params)
+    assert "names the kernel binaries AddCustom_0123_param.json" in err
+    assert "set bin_param_fields" in err and "CANN 8.2.RC1" in err
+    script.write_text("import pathlib, sys\n"
+                      "pathlib.Path(sys.argv[2], 'AddCustom_abcd_param.json').write_text('{}')\n")
+    assert cann.scons_params(params) is None

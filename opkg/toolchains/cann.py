@@ -78,6 +78,18 @@ def host_arch() -> str:
     return {"arm64": "aarch64", "amd64": "x86_64"}.get(machine, machine)
 
 
+def host_os() -> str:
+    """The <os> of custom_opp_<os>_<arch>.run: /etc/os-release's ID, as the project's
+    cmake/func.cmake get_system_info() reads it (ubuntu, openeuler, ...)."""
+    try:
+        for line in Path("/etc/os-release").read_text().splitlines():
+            if line.lower().startswith("id="):
+                return line.split("=", 1)[1].strip().strip('"').lower() or "linux"
+    except OSError:
+        pass
+    return "linux"
+
+
 def host_compiler() -> str:
     """The host C++ compiler for op_host libraries: $OPKG_CANN_CXX, else $CXX, else g++."""
     return os.environ.get("OPKG_CANN_CXX") or os.environ.get("CXX") or "g++"
@@ -178,10 +190,10 @@ def bisheng_argv(bisheng: str, flags, arch: str, variant: Variant, source: str, 
 
 
 def opc_argv(opc: str, impl_py: str, kernel: str, param: str, soc_name: str,
-             out_dir: str) -> list[str]:
+             out_dir: str, impl_mode: str = "") -> list[str]:
     """One binary variant's opc call, as the project's gen/<Op>-<kernel>-<i>.sh makes it."""
     return [opc, impl_py, f"--main_func={kernel}", f"--input_param={param}",
-            f"--soc_version={soc_name}", f"--output={out_dir}", "--impl_mode=",
+            f"--soc_version={soc_name}", f"--output={out_dir}", f"--impl_mode={impl_mode}",
             "--simplified_key_mode=0", "--op_mode=dynamic"]
 
 
@@ -219,11 +231,12 @@ PARAM_ATTR_VALUES = {"str": "", "int": 0, "float": 0.0, "bool": False, "list_boo
                      "list_int": [], "list_float": []}
 
 
-def bin_param(op: OpSpec, variants=None) -> list[tuple[str, str]]:
+def bin_param(op: OpSpec, variants=None, fields: dict | None = None) -> list[tuple[str, str]]:
     """(binary name, param JSON text) per binary variant, as the msopgen project's
     cmake/util/ascendc_bin_param_build.py writes <name>_param.json: the name is
     <OpType>_<md5 of the JSON dumped with indent '  ' and an empty bin_filename>, a repeated
-    digest being re-hashed with '1' appended. opc compiles one kernel binary per file."""
+    digest being re-hashed with '1' appended. `fields` are the extra per-tensor fields of newer
+    templates (CANN 8.1.RC1: format_match_mode). opc compiles one kernel binary per file."""
     out, seen = [], set()
     for v in (variants if variants is not None else op.variants()):
         dtypes, formats = dict(v.dtypes), dict(v.formats)
@@ -232,7 +245,8 @@ def bin_param(op: OpSpec, variants=None) -> list[tuple[str, str]]:
             items = []
             for idx, t in enumerate(ts):
                 para = {"name": t.name, "index": idx, "dtype": dtypes[t.name],
-                        "format": formats[t.name], "paramType": t.param_type, "shape": [-2]}
+                        "format": formats[t.name], "paramType": t.param_type, "shape": [-2],
+                        **(fields or {})}
                 items.append([para] if t.param_type == "dynamic" else para)
             return items
 
@@ -253,10 +267,10 @@ def bin_param(op: OpSpec, variants=None) -> list[tuple[str, str]]:
     return out
 
 
-def kernel_binary_name(op: OpSpec, variant: Variant) -> str:
+def kernel_binary_name(op: OpSpec, variant: Variant, fields: dict | None = None) -> str:
     """<OpType>_<md5 of the variant's param JSON>, the name CANN gives a kernel binary in
     kernel/<soc>/<op>/."""
-    names = dict(zip((v.name for v in op.variants()), (n for n, _ in bin_param(op))))
+    names = dict(zip((v.name for v in op.variants()), (n for n, _ in bin_param(op, None, fields))))
     return names[variant.name]
 
 
@@ -298,13 +312,13 @@ def simplified_keys(op: OpSpec, variant: Variant) -> list[str]:
     return [f"{op.type}/d={d},p=0/{tensors}" for d in (0, 1)]
 
 
-def kernel_config(op: OpSpec, soc: SocInfo) -> tuple[dict, dict]:
+def kernel_config(op: OpSpec, soc: SocInfo, fields: dict | None = None) -> tuple[dict, dict]:
     """(kernel/config/<soc>/<op>.json, kernel/config/<soc>/binary_info_config.json) in the
     fields the project's insert_simplified_keys.py / ascendc_ops_config.py write: binList
     entries carry the param JSON's tensors and attrs plus simplifiedKey (a list) and binInfo;
     binaryList entries one string simplifiedKey each. opc's staticKey is not reproduced."""
     bins, binary_list = [], []
-    for v, (name, text) in zip(op.variants(), bin_param(op)):
+    for v, (name, text) in zip(op.variants(), bin_param(op, None, fields)):
         rel = f"{soc.short}/{op.kernel_name}/{name}"
         node = json.loads(text)["op_list"][0]
         keys = simplified_keys(op, v)
@@ -500,18 +514,31 @@ class CannToolchain:
                "ASCEND_OPP_PATH": str(self.toolkit.root / "opp")}
         bisheng_dir = str(Path(self.tool("bisheng")).parent)
         kernels: dict[str, tuple[str, str]] = {}
-        for v, (name, text) in zip(op.variants(), bin_param(op)):
-            param = bindir / "gen" / f"{name}_param.json"
-            actions.append(Action("write", (str(param),), content=text + "\n", signature=fp,
-                                  target=tid, step="generate",
-                                  description=f"param {pkg.name} {v.name} ({soc.name})"))
+        params_ = bin_param(op, None, self.release.bin_param_fields)
+        gen_dir = bindir / "gen"
+        script = project / "cmake" / "util" / "ascendc_bin_param_build.py"
+        actions.append(Action(
+            "python", tuple(str(gen_dir / f"{n}_param.json") for n, _ in params_),
+            (str(marker), str(proto_cc)),
+            function="opkg.toolchains.cann:scons_params",
+            params={"write": {str(gen_dir / f"{n}_param.json"): t for n, t in params_},
+                    "script": str(script),
+                    "argv": [sys.executable, str(script),
+                             str(autogen / f"aic-{soc.short}-ops-info.ini"),
+                             str(bindir / "gen_project"), soc.short],
+                    "release": self.version()},
+            signature=fp, target=tid, step="generate",
+            description=f"param JSONs {pkg.name} ({soc.name})"))
+        for v, (name, _) in zip(op.variants(), params_):
+            param = gen_dir / f"{name}_param.json"
             out_dir = bindir / "bin" / op.kernel_name
             obj, kjson = out_dir / f"{name}.o", out_dir / f"{name}.json"
             actions.append(Action(
                 "python", (str(obj), str(kjson)), (str(impl_py), str(param), *kernel_files),
                 function="opkg.toolchains.cann:scons_opc",
                 params={"argv": opc_argv(self.tool("opc"), str(impl_py), op.kernel_name,
-                                         str(param), soc.name, str(out_dir)),
+                                         str(param), soc.name, str(out_dir),
+                                         self.release.opc_impl_mode),
                         "env": env, "path": bisheng_dir, "expect": [str(obj), str(kjson)]},
                 scan_path=(str(project / "op_kernel"), str(project / "op_host")),
                 signature=fp, target=tid, step="compile",
@@ -521,7 +548,7 @@ class CannToolchain:
         # 5. the custom-op package tree
         tree = sdir / "opp" / "vendors" / vendor
         tbe = tree / "op_impl" / "ai_core" / "tbe"
-        op_cfg, bin_cfg = kernel_config(op, soc)
+        op_cfg, bin_cfg = kernel_config(op, soc, self.release.bin_param_fields)
         write = {
             str(tree / "version.info"):
                 f"custom_opp_compiler_version={self.compiler_version_text()}\n",
@@ -546,12 +573,32 @@ class CannToolchain:
             obj, kjson = kernels[v.name]
             copy[str(kdir / Path(obj).name)] = obj
             copy[str(kdir / Path(kjson).name)] = kjson     # written by opc
-        layout_outputs = tuple(sorted([*write, *copy]))
+        # op_host/CMakeLists.txt's optiling_compat: a relative link for older runtimes
+        link = {str(tbe / "op_tiling" / "liboptiling.so"):
+                f"lib/linux/{arch}/{tiling_lib.name}"}
+        if not self.release.msopgen_framework:     # the default (TensorFlow) framework project
+            write[str(tree / "framework" / "tensorflow" / "npu_supported_ops.json")] = json.dumps(
+                {op.type: {"isGray": False, "isHeavy": False}}, indent=4) + "\n"
+        layout_outputs = tuple(sorted([*write, *copy, *link]))
         actions.append(Action(
             "python", layout_outputs, tuple(sorted(set(copy.values()))),
             function="opkg.toolchains.cann:scons_layout",
-            params={"write": write, "copy": copy}, signature=fp, target=tid, step="layout",
-            description=f"custom-op package {pkg.name} ({soc.name})"))
+            params={"write": write, "copy": copy, "link": link}, signature=fp, target=tid,
+            step="layout", description=f"custom-op package {pkg.name} ({soc.name})"))
+
+        # 5b. the installable package, as the project's CPack/makeself step makes it: the
+        #     project's scripts/ (vendor_name set) at the top, the tree under packages/vendors/
+        run_path = sdir / f"custom_opp_{host_os()}_{arch}.run"
+        util = project / "cmake" / "util" / "makeself"
+        actions.append(Action(
+            "python", (str(run_path),), (str(marker), *layout_outputs),
+            function="opkg.toolchains.cann:scons_run",
+            params={"scripts": str(project / "scripts"), "vendor": vendor, "tree": str(tree),
+                    "stage": str(sdir / "run_stage"), "output": str(run_path),
+                    "makeself": str(util / "makeself.sh"),
+                    "header": str(util / "makeself-header.sh")},
+            signature=fp, target=tid, step="package",
+            description=f"{run_path.name} for {pkg.name} ({soc.name})"))
 
         # 6. verification of the same sources with the sim backend
         reports: dict[str, str] = {}
@@ -572,6 +619,7 @@ class CannToolchain:
         files = {"opkg.yaml": str(pkg.manifest_path)}
         for path in layout_outputs:
             files["opp/" + Path(path).relative_to(sdir / "opp").as_posix()] = path
+        files[run_path.name] = str(run_path)
         for vname, rep in reports.items():
             files[f"verification/{vname}.json"] = rep
         from opkg.plan import digest_files
@@ -638,9 +686,9 @@ def scons_opbuild(params: dict) -> str | None:
     return None
 
 
-def _run_tool(argv, env=None) -> tuple[int, str]:
+def _run_tool(argv, env=None, cwd=None) -> tuple[int, str]:
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True, env=env)
+        proc = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd)
     except OSError as exc:
         return 127, f"cannot run {argv[0]}: {exc.strerror}"
     return proc.returncode, (proc.stderr + proc.stdout).strip()
@@ -659,6 +707,34 @@ def scons_impl(params: dict) -> str | None:
         return f"ascendc_impl_build.py did not write {params['expect']}:\n{text}"
     for dest, src in params["copy"].items():
         shutil.copyfile(src, dest)
+    return None
+
+
+def scons_params(params: dict) -> str | None:
+    """Write the planned param JSONs; when the msopgen project has its own
+    ascendc_bin_param_build.py, run it too and require the same binary names (the names are
+    planned ahead so every opc call is its own cached step)."""
+    from opkg.fsutil import atomic_write_text
+
+    for dest, text in params["write"].items():
+        atomic_write_text(Path(dest), text + "\n")
+    if not Path(params["script"]).is_file():
+        return None
+    out = Path(params["argv"][3])
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    rc, text = _run_tool(params["argv"])
+    if rc != 0:
+        return text or f"ascendc_bin_param_build.py exit status {rc}"
+    theirs = sorted(p.name for p in out.glob("*_param.json"))
+    ours = sorted(Path(p).name for p in params["write"])
+    if theirs != ours:
+        return (f"the project's ascendc_bin_param_build.py names the kernel binaries "
+                f"{', '.join(theirs) or 'nothing'}; opkg planned {', '.join(ours)}.\n"
+                f"hint: the param JSON format of CANN {params['release']}'s template differs: "
+                "set bin_param_fields (the extra per-tensor fields in its param JSONs) for this "
+                "release in toolchains/cann_releases.yaml")
     return None
 
 
@@ -685,4 +761,45 @@ def scons_layout(params: dict) -> str | None:
     for dest, src in params["copy"].items():
         atomic_write_bytes(Path(dest), Path(src).read_bytes(),
                            0o755 if os.access(src, os.X_OK) else 0o644)
+    for dest, target in params.get("link", {}).items():
+        tmp = Path(f"{dest}.tmp-{os.getpid()}")
+        tmp.unlink(missing_ok=True)
+        tmp.symlink_to(target)
+        os.replace(tmp, dest)
+    return None
+
+
+def scons_run(params: dict) -> str | None:
+    """custom_opp_<os>_<arch>.run: stage the project's scripts/ (vendor_name=customize replaced,
+    as the project's CMakeLists.txt does) and packages/vendors/<vendor>/, then makeself with the
+    project's makeself.cmake arguments. The project's own cmake/util/makeself is used when it
+    has one, else `makeself` from PATH (Debian and PyPI package it)."""
+    stage, scripts = Path(params["stage"]), Path(params["scripts"])
+    if not (scripts / "install.sh").is_file():
+        return f"the msopgen project has no {scripts / 'install.sh'} to package"
+    if stage.exists():
+        shutil.rmtree(stage)
+    shutil.copytree(params["tree"], stage / "packages" / "vendors" / params["vendor"],
+                    symlinks=True)
+    for src in sorted(scripts.iterdir()):
+        if src.is_file():
+            text = src.read_text().replace("vendor_name=customize",
+                                           f"vendor_name={params['vendor']}")
+            (stage / src.name).write_text(text)
+            (stage / src.name).chmod(0o540)    # OWNER_EXECUTE OWNER_READ GROUP_READ
+    if Path(params["makeself"]).is_file():
+        argv = ["bash", params["makeself"], "--header", params["header"]]
+    elif shutil.which("makeself"):
+        argv = [shutil.which("makeself")]
+    else:
+        return ("makeself not found: the project has no cmake/util/makeself/makeself.sh and "
+                "there is no makeself on PATH (apt install makeself, or pip install makeself)")
+    help_header = ["--help-header", "./help.info"] if (stage / "help.info").is_file() else []
+    out = Path(params["output"])
+    tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
+    rc, text = _run_tool([*argv, *help_header, "--gzip", "--complevel", "4", "--nomd5",
+                          "--sha256", "./", str(tmp), "version:1.0", "./install.sh"], cwd=stage)
+    if rc != 0 or not tmp.is_file():
+        return text or f"makeself exit status {rc}"
+    os.replace(tmp, out)
     return None

@@ -17,7 +17,8 @@ from opkg.errors import Location, ManifestError, VersionError
 from opkg.versions import CannVersion, Specifier, driver_spec, parse_cann
 
 BUILTIN = Path(__file__).resolve().parent.parent / "toolchains_builtin" / "cann_releases.yaml"
-RELEASE_KEYS = ("driver", "socs", "msopgen_framework", "bisheng_flags", "bisheng_extra_flags")
+RELEASE_KEYS = ("driver", "socs", "msopgen_framework", "bisheng_flags", "bisheng_extra_flags",
+                "bin_param_fields", "opc_impl_mode")
 ALL_SOCS = "all"
 
 
@@ -28,6 +29,8 @@ class ReleaseInfo:
     socs: tuple[str, ...] | None = None               # None: not known from the data
     msopgen_framework: str | None = None
     bisheng_flags: tuple[str, ...] = ()
+    bin_param_fields: dict = field(default_factory=dict)   # extra fields of each param tensor
+    opc_impl_mode: str = ""                                # opc --impl_mode=
 
     def driver_spec(self, short: str) -> Specifier | None:
         """The driver this release needs for a SoC, or None when the data does not say."""
@@ -125,7 +128,13 @@ def _load(path: Path) -> ReleaseTable:
         flags = (_flags(row["bisheng_flags"], where, f"{name}.bisheng_flags")
                  if "bisheng_flags" in row else default_flags)
         flags += _flags(row.get("bisheng_extra_flags", []), where, f"{name}.bisheng_extra_flags")
-        releases[version] = ReleaseInfo(version, driver, socs, row.get("msopgen_framework"), flags)
+        fields = row.get("bin_param_fields") or {}
+        if not isinstance(fields, dict):
+            raise ManifestError("bin_param_fields must be a mapping", location=where,
+                                field=f"{name}.bin_param_fields",
+                                hint="bin_param_fields: {format_match_mode: FormatAgnostic}")
+        releases[version] = ReleaseInfo(version, driver, socs, row.get("msopgen_framework"), flags,
+                                        dict(fields), str(row.get("opc_impl_mode") or ""))
     return ReleaseTable(path, releases, default_flags, arch_flags)
 
 
