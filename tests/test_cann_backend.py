@@ -549,3 +549,27 @@ def test_project_param_script_must_agree_with_the_plan(tmp_path):
     script.write_text("import pathlib, sys\n"
                       "pathlib.Path(sys.argv[2], 'AddCustom_abcd_param.json').write_text('{}')\n")
     assert cann.scons_params(params) is None
+
+
+def test_each_soc_builds_its_own_variants(stand_in):
+    """op.soc_configs: PerSocAdd has no bfloat16 on the 310P, so its CANN build there plans two
+    opc calls and an msopgen JSON with two dtype columns; the 910B gets all three."""
+    import shutil
+    from pathlib import Path
+
+    from opkg.workspace import Workspace
+
+    fixture = Path(__file__).parent / "fixtures" / "per_soc_add"
+    shutil.copytree(fixture, stand_in["root"] / "packages" / "per_soc_add")
+    ws = Workspace.load(stand_in["root"])
+    pkg = ws.packages["//packages/per_soc_add"]
+    backend = cann.CannToolchain("cann-8.0.RC2", ws)
+    counts = {}
+    for soc in (P3, B1):
+        _, actions = backend.plan_target(pkg, soc, [], ws.settings.output_dir, provenance={},
+                                         verify=False, bundle=False)
+        counts[soc.name] = len([a for a in actions if a.step == "compile"])
+        (gen,) = [a for a in actions if a.kind == "write" and a.outputs[0].endswith(".json")]
+        counts[soc.name + " json"] = json.loads(gen.content)[0]["input_desc"][0]["type"]
+    assert counts == {"Ascend310P3": 2, "Ascend310P3 json": ["half", "float"],
+                      "Ascend910B1": 3, "Ascend910B1 json": ["half", "float", "bfloat16"]}

@@ -398,7 +398,7 @@ class CannToolchain:
                     verify: bool = True, bundle: bool = True, modes: SimModes = SimModes()):
         from opkg.bundle import bundle_filename
 
-        op = pkg.op
+        op = pkg.op.for_soc(soc.short)    # this SoC's dtype variants (op.soc_configs)
         fp = self.fingerprint()
         tid = f"{pkg.label}@{soc.name}@{self.id}"
         base = Path(out) / "cann" / self.id / pkg.name
@@ -629,7 +629,7 @@ class CannToolchain:
             "name": pkg.name, "version": pkg.version, "summary": pkg.summary, "soc": soc.name,
             "toolchain": {"id": self.id, "version": self.version(), "fingerprint": fp,
                           "root": str(self.toolkit.root)},
-            "op": op.to_json(), "label": pkg.label, "vendor": vendor,
+            "op": pkg.op.to_json(), "label": pkg.label, "vendor": vendor,
             "verification_by": "sim" if reports else None,
             "provenance": {**provenance, "source_digest": digest_files(sources, pkg.dir),
                            "lock_digest": provenance.get("lock_digest")},
