@@ -188,7 +188,9 @@ if fw != "aclnn":
     files["framework/tf_plugin/tensorflow_" + snake + "_plugin.cc"] = "// plugin\\n"
     # the project's cmake/util scripts come from the toolkit's templates (msopgen finds the
     # toolkit through its own location / $ASCEND_HOME_PATH)
-    home = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    home = os.environ.get("ASCEND_HOME_PATH")
+    if not home or not os.path.isdir(os.path.join(home, "tools/op_project_templates")):
+        die("op project templates not found: set ASCEND_HOME_PATH to the toolkit")
     for sub in ("cmake/util", "scripts"):
         util = os.path.join(home, "tools/op_project_templates/ascendc/customize", sub)
         for script in sorted(os.listdir(util)) if os.path.isdir(util) else []:

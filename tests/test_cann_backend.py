@@ -376,8 +376,16 @@ def test_stand_in_msopgen_rejects_unknown_attr_types(stand_in, tmp_path):
         assert bad.returncode == 2 and message in bad.stderr
     op[0]["attr"] = cann.msopgen_json(LN)[0]["attr"]
     (tmp_path / "op.json").write_text(json.dumps(op))
-    assert _run([msopgen, "gen", "-i", tmp_path / "op.json", "-c", "ai_core-Ascend910B1",
-                 "-lan", "cpp", "-out", tmp_path / "p"]).returncode == 0
+    argv = [msopgen, "gen", "-i", tmp_path / "op.json", "-c", "ai_core-Ascend910B1",
+            "-lan", "cpp", "-out", tmp_path / "p"]
+    # msopgen finds the project templates through $ASCEND_HOME_PATH
+    env = {k: v for k, v in __import__("os").environ.items() if k != "ASCEND_HOME_PATH"}
+    bad = _run(argv, env=env)
+    assert bad.returncode == 2 and "set ASCEND_HOME_PATH" in bad.stderr
+    home = stand_in["homes"]["8.0.RC2"]
+    assert _run(argv, env={**env, "ASCEND_HOME_PATH": str(home)}).returncode == 0
+    assert (tmp_path / "p/cmake/util/ascendc_impl_build.py").is_file()
+    assert (tmp_path / "p/scripts/install.sh").is_file()
 
 
 def test_stand_in_bisheng_rejects_c220_flags_on_310p(stand_in, tmp_path):
@@ -573,3 +581,15 @@ def test_each_soc_builds_its_own_variants(stand_in):
         counts[soc.name + " json"] = json.loads(gen.content)[0]["input_desc"][0]["type"]
     assert counts == {"Ascend310P3": 2, "Ascend310P3 json": ["half", "float"],
                       "Ascend910B1": 3, "Ascend910B1 json": ["half", "float", "bfloat16"]}
+
+
+def test_ops_info_as_the_project_converts_it():
+    """Keys and spellings of a built project's aic-<soc>-ops-info.json (GroupNormV2)."""
+    info = cann.ops_info(LN)["LayerNormCustom"]
+    assert info["input0"] == {"name": "x", "paramType": "required", "shape": "all",
+                              "dtype": "float32,float16", "format": "ND,ND",
+                              "unknownshape_format": "ND,ND"}
+    assert info["attr_epsilon"] == {"type": "float", "value": "all", "paramType": "optional",
+                                    "defaultValue": "1e-05"}
+    assert info["attr_axes"]["type"] == "listInt" and info["dynamicFormat"] == {"flag": "true"}
+    assert "coreType" not in info

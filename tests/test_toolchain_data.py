@@ -77,6 +77,9 @@ def test_release_socs_and_arch_flags():
     m200 = t.flags_for_arch("dav-m200")
     assert "-cce-aicore-fp-ceiling=2" in m200 and "-cce-aicore-stack-size=0x8000" not in m200
     assert t.flags_for_arch("dav-x999") is None
+    # 8.1.RC1's op_host/CMakeLists.txt links nnopbase into the tiling library; 7.3's did not
+    assert t.info("8.1.RC1").tiling_extra_libs == ("nnopbase",)
+    assert t.info("8.0.RC2").tiling_extra_libs == ()
 
 
 def test_unknown_release_knows_only_defaults():

@@ -275,16 +275,18 @@ def kernel_binary_name(op: OpSpec, variant: Variant, fields: dict | None = None)
 
 
 def ops_info(op: OpSpec) -> dict:
-    """aic-<soc>-ops-info.json: the op's registration as CANN's op info library reads it."""
+    """aic-<soc>-ops-info.json: op_build's aic-<soc>-ops-info.ini as the project's
+    parse_ini_to_json.py converts it (a built project's file has these keys): dtypes in CANN's
+    ops-info spelling (float16,float32), attrs with type str/int/listInt... and value=all."""
     variants = op.variants()
     info: dict = {"opFile": {"value": op.kernel_name}, "opInterface": {"value": op.kernel_name},
                   "dynamicShapeSupport": {"flag": "true"}, "dynamicRankSupport": {"flag": "true"},
-                  "dynamicCompileStatic": {"flag": "true"}, "needCheckSupport": {"flag": "false"},
-                  "precision_reduce": {"flag": "true"}, "coreType": {"value": "AiCore"}}
+                  "dynamicCompileStatic": {"flag": "true"}, "dynamicFormat": {"flag": "true"},
+                  "needCheckSupport": {"flag": "false"}, "precision_reduce": {"flag": "true"}}
     if op.attrs:
         info["attr"] = {"list": ",".join(a.name for a in op.attrs)}
         for a in op.attrs:
-            entry = {"type": OPS_INFO_ATTR_TYPES[a.type],
+            entry = {"type": OPS_INFO_ATTR_TYPES[a.type], "value": "all",
                      "paramType": "required" if a.required else "optional"}
             if a.default is not None:
                 entry["defaultValue"] = _default_text(a.default)
@@ -293,7 +295,7 @@ def ops_info(op: OpSpec) -> dict:
         for i, t in enumerate(tensors):
             info[f"{kind}{i}"] = {
                 "name": t.name, "paramType": t.param_type, "shape": "all",
-                "dtype": ",".join(MSOPGEN_DTYPES[dict(v.dtypes)[t.name]] for v in variants),
+                "dtype": ",".join(dict(v.dtypes)[t.name] for v in variants),
                 "format": ",".join(dict(v.formats)[t.name] for v in variants),
                 "unknownshape_format": ",".join(dict(v.formats)[t.name] for v in variants)}
     return {op.type: info}
@@ -428,7 +430,9 @@ class CannToolchain:
             "python", (str(marker), *overlay), (str(op_json), *overlay.values()),
             function="opkg.toolchains.cann:scons_project",
             params={"argv": argv, "out_dir": str(project), "overlay": overlay,
-                    "marker": str(marker)},
+                    "marker": str(marker),
+                    # msopgen finds its project templates through $ASCEND_HOME_PATH
+                    "env": {"ASCEND_HOME_PATH": str(self.toolkit.root)}},
             signature=fp, target=tid, step="generate",
             description=f"msopgen {pkg.name} project ({soc.name})"))
 
@@ -476,8 +480,9 @@ class CannToolchain:
         tiling_lib = host / "libcust_opmaster_rt2.0.so"
         proto_lib = host / "libcust_opsproto_rt2.0.so"
         opapi_lib = host / "libcust_opapi.so"
-        actions.append(host_lib(tiling_lib, ("OP_TILING_LIB",), srcs, host_inc, REGISTRY_LIBS,
-                                "tiling library"))
+        actions.append(host_lib(tiling_lib, ("OP_TILING_LIB",), srcs, host_inc,
+                                (*(f"-l{lib}" for lib in self.release.tiling_extra_libs),
+                                 *REGISTRY_LIBS), "tiling library"))
         actions.append(host_lib(proto_lib, ("OP_PROTO_LIB",), [*srcs, str(proto_cc)],
                                 [*host_inc, str(autogen)], REGISTRY_LIBS, "proto library"))
         actions.append(host_lib(opapi_lib, (), [str(gen["aclnn.cpp"])],
@@ -656,7 +661,8 @@ def scons_project(params: dict) -> str | None:
         shutil.rmtree(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     try:
-        proc = subprocess.run(params["argv"], capture_output=True, text=True)
+        proc = subprocess.run(params["argv"], capture_output=True, text=True,
+                              env=dict(os.environ, **params.get("env", {})))
     except OSError as exc:
         return f"cannot run {params['argv'][0]}: {exc.strerror}"
     if proc.returncode != 0:

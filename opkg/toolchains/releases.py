@@ -18,7 +18,7 @@ from opkg.versions import CannVersion, Specifier, driver_spec, parse_cann
 
 BUILTIN = Path(__file__).resolve().parent.parent / "toolchains_builtin" / "cann_releases.yaml"
 RELEASE_KEYS = ("driver", "socs", "msopgen_framework", "bisheng_flags", "bisheng_extra_flags",
-                "bin_param_fields", "opc_impl_mode")
+                "bin_param_fields", "opc_impl_mode", "tiling_extra_libs")
 ALL_SOCS = "all"
 
 
@@ -31,6 +31,7 @@ class ReleaseInfo:
     bisheng_flags: tuple[str, ...] = ()
     bin_param_fields: dict = field(default_factory=dict)   # extra fields of each param tensor
     opc_impl_mode: str = ""                                # opc --impl_mode=
+    tiling_extra_libs: tuple[str, ...] = ()                # linked first into the tiling lib
 
     def driver_spec(self, short: str) -> Specifier | None:
         """The driver this release needs for a SoC, or None when the data does not say."""
@@ -134,7 +135,9 @@ def _load(path: Path) -> ReleaseTable:
                                 field=f"{name}.bin_param_fields",
                                 hint="bin_param_fields: {format_match_mode: FormatAgnostic}")
         releases[version] = ReleaseInfo(version, driver, socs, row.get("msopgen_framework"), flags,
-                                        dict(fields), str(row.get("opc_impl_mode") or ""))
+                                        dict(fields), str(row.get("opc_impl_mode") or ""),
+                                        _flags(row.get("tiling_extra_libs", []), where,
+                                               f"{name}.tiling_extra_libs"))
     return ReleaseTable(path, releases, default_flags, arch_flags)
 
 
