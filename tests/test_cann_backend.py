@@ -135,7 +135,7 @@ def test_plan_exact_commands(stand_in):
     binary = out / "Ascend910B1" / "binary"
     opc = variants["float32"]
     assert opc.params["argv"] == [
-        str(home / "compiler/bin/opc"), str(binary / "src" / "add_custom.py"),
+        str(home / "compiler/bin/opc"), str(binary / "dynamic" / "add_custom.py"),
         "--main_func=add_custom", f"--input_param={binary / 'gen' / (name + '_param.json')}",
         "--soc_version=Ascend910B1", f"--output={binary / 'bin' / 'add_custom'}",
         "--impl_mode=", "--simplified_key_mode=0", "--op_mode=dynamic"]
@@ -146,7 +146,7 @@ def test_plan_exact_commands(stand_in):
     assert impl.params["argv"][1:] == [
         str(project / "cmake/util/ascendc_impl_build.py"),
         str(out / "host/autogen/aic-ascend910b-ops-info.ini"), "", "",
-        str(project / "op_kernel"), str(binary / "src"), str(out / "host/autogen")]
+        str(project / "op_kernel"), str(binary / "dynamic"), str(out / "host/autogen")]
     links = {a.outputs[0].rsplit("/", 1)[1]: list(a.argv) for a in steps["link"]}
     srcs = list(map(str, pkg.tiling_sources))
     cxx, host_inc = str(stand_in["cxx"]), [f"-I{pkg.dir / 'op_host'}", f"-I{home / 'include'}"]

@@ -498,7 +498,8 @@ class CannToolchain:
         kernel_src = project / "op_kernel" / pkg.kernel_source.relative_to(pkg.dir / "op_kernel") \
             if pkg.kernel_source.is_relative_to(pkg.dir / "op_kernel") else pkg.kernel_source
         bindir = sdir / "binary"
-        src_dir = bindir / "src"
+        # the impl script writes into <out>/dynamic unless <out> already ends in dynamic
+        src_dir = bindir / "dynamic"
         impl_py = src_dir / f"{op.kernel_name}.py"
         kernel_files = {str(src_dir / Path(dest).name): dest for dest in overlay
                         if Path(dest).parent == project / "op_kernel" and "." in Path(dest).name}
