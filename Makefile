@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench fuzz compat clean check-gxx
+.PHONY: run test bench fuzz compat clean check-gxx check-makeself
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
@@ -20,7 +20,15 @@ check-gxx:
 run: $(STAMP) check-gxx
 	$(BIN)/opkg build packages/layernorm
 
-test: $(STAMP) check-gxx
+# makeself builds the CANN backend's custom_opp_<os>_<arch>.run (Debian packages it); the tests
+# build one against stand-in CANN tools.
+check-makeself:
+	@command -v makeself >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && apt-get install -y -qq makeself; \
+	  else echo "error: makeself not found. The tests build a CANN .run package with it; install it (Debian/Ubuntu: apt-get install makeself)."; exit 1; fi; }
+
+test: $(STAMP) check-gxx check-makeself
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP) check-gxx
