@@ -56,15 +56,17 @@ class CaseFilter:
         return not self.cases or any(fnmatch.fnmatchcase(name, p) for p in self.cases)
 
 
-def diagnostics(text: str | None, root=None) -> list[dict]:
+def diagnostics(text: str | None, root=None, package: str | None = None) -> list[dict]:
     """The `file:line` diagnostics in a compiler's or the sim's output, paths made relative to
-    the workspace root (CI annotations name files relative to the checkout)."""
+    the workspace root (CI annotations name files relative to the checkout). Some checks name
+    files relative to their package (`op_host/x.cpp`): those get the package's directory."""
     found = []
     for line in (text or "").splitlines():
         m = _DIAG.match(line.strip())
         if not m or m["severity"] == "note":
             continue
-        found.append({"file": _rel(m["file"], root), "line": int(m["line"]),
+        found.append({"file": _rel(_in_package(m["file"], root, package), root),
+                      "line": int(m["line"]),
                       "column": int(m["column"]) if m["column"] else None,
                       "severity": "warning" if m["severity"] == "warning" else "error",
                       "message": m["message"].strip()})
@@ -95,7 +97,7 @@ def case_rows(result, only: CaseFilter | None = None, root=None) -> list[dict]:
                 rows.append({**base, "case": None, "passed": False, "max_abs_error": None,
                              "max_rel_error": None, "mismatch_ratio": None,
                              "first_mismatch": None, "error": report["error"],
-                             "diagnostics": diagnostics(report["error"], root),
+                             "diagnostics": diagnostics(report["error"], root, t.package),
                              "artifacts": None,
                              "rerun": rerun_command(t.package, t.soc, variant, None)})
                 continue
@@ -104,7 +106,7 @@ def case_rows(result, only: CaseFilter | None = None, root=None) -> list[dict]:
                     continue
                 rows.append({**base, "case": case["case"], **_case_numbers(case),
                              "passed": bool(case["passed"]), "error": case.get("error"),
-                             "diagnostics": diagnostics(case.get("error"), root),
+                             "diagnostics": diagnostics(case.get("error"), root, t.package),
                              "artifacts": case.get("artifacts"),
                              "rerun": rerun_command(t.package, t.soc, variant, case["case"])})
     return rows
@@ -164,7 +166,7 @@ def build_json(result, only: CaseFilter | None = None, root=None) -> dict:
     data = result.to_json()
     data["cases"] = case_rows(result, only, root)
     for f in data.get("failures", []):
-        f["diagnostics"] = diagnostics(f.get("output"), root)
+        f["diagnostics"] = diagnostics(f.get("output"), root, _package_of(f["target"]))
     return data
 
 
@@ -258,7 +260,7 @@ def build_annotations(result, only: CaseFilter | None = None, root=None) -> list
     a failing case without one is annotated on the package's manifest."""
     lines = []
     for f in result.failures:
-        diags = diagnostics(f.get("output"), root)
+        diags = diagnostics(f.get("output"), root, _package_of(f["target"]))
         for d in diags:
             lines.append(github_line(d["severity"], d["message"], d["file"], d["line"],
                                      d["column"], title=f["description"]))
@@ -277,6 +279,10 @@ def build_annotations(result, only: CaseFilter | None = None, root=None) -> list
             lines.append(github_line("error", _case_message(row) + f" (re-run: {row['rerun']})",
                                      title=title))
     return lines
+
+
+def _package_of(target_id: str) -> str:
+    return target_id.split("@")[0]      # a target id is <label>@<SoC>@<toolchain>
 
 
 def _case_message(row: dict) -> str:
@@ -298,6 +304,13 @@ def error_annotation(exc) -> str:
         return github_line("error", message)
     return github_line("error", message, _rel(str(loc.path), None), loc.line or None,
                        loc.column or None)
+
+
+def _in_package(path: str, root, package: str | None) -> str:
+    if not root or not package or Path(path).is_absolute() or (Path(root) / path).exists():
+        return path
+    candidate = Path(root) / package.lstrip("/") / path      # a label is //<dir>
+    return str(candidate) if candidate.exists() else path
 
 
 def _rel(path: str, root) -> str:

@@ -174,3 +174,15 @@ def test_usage_errors_print_json_and_k_is_no_longer_keep_going(tmp_path):
     assert "No such option '-k'" in r.stderr
     r = opkg("build", "--help", cwd=tmp_path, check=0)
     assert "--keep-going" in r.stdout and "-k," not in r.stdout
+
+
+def test_every_json_output_carries_the_schema_version(workspace):
+    workspace.operator("addone")
+    root = workspace.root
+    for args in (("query", "packages"), ("query", "deps", "//packages/addone"),
+                 ("cache", "stats"), ("toolchain", "list"), ("profile", "//...")):
+        r = opkg(*args, "--json", cwd=root)
+        assert json.loads(r.stdout)["schema_version"] == 1, args
+    r = opkg("query", "deps", "//packages/nosuch", "--json", cwd=root, check=2)
+    error = json.loads(r.stdout)
+    validate(error, "error.schema.json")
