@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import REPO, opkg
+from tests.conftest import REPO, opkg
 
 SCHEMAS = REPO / "docs" / "schema"
 ONE_SOC = ("--soc", "Ascend910B1")
@@ -186,3 +186,19 @@ def test_every_json_output_carries_the_schema_version(workspace):
     r = opkg("query", "deps", "//packages/nosuch", "--json", cwd=root, check=2)
     error = json.loads(r.stdout)
     validate(error, "error.schema.json")
+
+
+def test_package_relative_diagnostics_and_notes_only_when_relevant(workspace):
+    pkg = workspace.copy_package("add_custom")
+    manifest = pkg / "opkg.yaml"
+    text = manifest.read_text()
+    # no CANN pin: the sim is the normal choice, nothing to note; one SoC less than the OpDef
+    # declares: the OpDef check fails, naming op_host/add_custom.cpp relative to the package
+    text = text.replace('toolchain: {cann: ">=8.0.RC2,<8.3", driver: ">=24.1.rc2"}\n', "")
+    manifest.write_text(text.replace("socs: [Ascend910B1, Ascend310P3]", "socs: [Ascend910B1]"))
+    r = opkg("build", "//...", "--annotations", "github", cwd=workspace.root, check=1)
+    assert "pins no CANN version" not in r.stderr
+    line = next(l for l in r.stderr.splitlines() if "AddConfig" in l and l.startswith("::"))
+    assert line.startswith("::error file=packages/add_custom/op_host/add_custom.cpp,line=")
+    r = opkg("build", "//...", "-v", cwd=workspace.root, check=1)
+    assert r.stderr.count("sim: the package pins no CANN version") == 1
