@@ -85,6 +85,8 @@ def case_rows(result, only: CaseFilter | None = None, root=None) -> list[dict]:
     whose verification failed as a whole (a crash, a missing golden) is one row, case None."""
     only = only or CaseFilter()
     rows = []
+    report_paths = {pt.id: pt.reports for pt in getattr(getattr(result, "plan", None),
+                                                        "targets", [])}
     for t in result.targets:
         for variant, report in sorted(t.reports.items()):
             if not only.variant(variant):
@@ -107,9 +109,20 @@ def case_rows(result, only: CaseFilter | None = None, root=None) -> list[dict]:
                 rows.append({**base, "case": case["case"], **_case_numbers(case),
                              "passed": bool(case["passed"]), "error": case.get("error"),
                              "diagnostics": diagnostics(case.get("error"), root, t.package),
-                             "artifacts": case.get("artifacts"),
+                             "artifacts": _artifacts(case.get("artifacts"),
+                                                     report_paths.get(t.id, {}).get(variant),
+                                                     root),
                              "rerun": rerun_command(t.package, t.soc, variant, case["case"])})
     return rows
+
+
+def _artifacts(rel: str | None, report: str | None, root) -> str | None:
+    """The saved arrays of a case, if this checkout has them (a report restored from the cache
+    comes without them)."""
+    if not rel or not report:
+        return None
+    d = Path(report).parent / rel
+    return _rel(str(d), root) if d.is_dir() else None
 
 
 def _case_numbers(case: dict) -> dict:

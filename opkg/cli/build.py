@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import click
 
@@ -134,7 +133,7 @@ def _artifacts_note(result, root) -> str:
     for row in ci_output.case_rows(result, root=root):
         if row["passed"]:
             continue
-        where = f"  arrays: {_rel(Path(row['artifacts']), root)}" if row.get("artifacts") else ""
+        where = f"  arrays: {row['artifacts']}" if row.get("artifacts") else ""
         lines.append(f"re-run {row['package']} {row['soc']} {row['variant']}/"
                      f"{row['case'] or '*'}: {row['rerun']}{where}")
     return "\n".join(lines)

@@ -22,7 +22,8 @@ def reset(report_path: Path) -> Path:
 
 
 def save_case(root: Path, case: str, inputs: dict, expected: dict, actual: dict) -> str:
-    """Write one failing case's arrays; returns the directory (a string, for the report)."""
+    """Write one failing case's arrays; returns the directory relative to the report's (the
+    report is a cached, bundled build output: it must not name this checkout)."""
     import numpy as np
 
     from opkg.fsutil import atomic_write_bytes
@@ -51,7 +52,7 @@ def save_case(root: Path, case: str, inputs: dict, expected: dict, actual: dict)
                 put(f"input.{_safe(name)}.{k}.npy", v)
         else:
             put(f"input.{_safe(name)}.npy", value)
-    return str(d)
+    return f"{DIR}/{d.name}"
 
 
 def _safe(name: str) -> str:
