@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import click
 
 from opkg.cli.options import build_options, report_options, verify_mode_options
