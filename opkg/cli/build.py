@@ -226,7 +226,7 @@ def test(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, explain, 
       opkg test //packages/layernorm
       opkg test //... --json
       opkg test //packages/softmax --sync-check
-      opkg test //packages/layernorm --variant float16 --case small   one case alone
+      opkg test //packages/layernorm --variant float16 --case small   one case only
       opkg test //... --junit-xml junit.xml -q     CI: JUnit report, only failures shown
       opkg test //packages/my_op --lenient-copy   what the device computed with a ragged DataCopy
 
