@@ -154,7 +154,8 @@ def _verified_cache_dir():
 def _run(target, source, env) -> int:
     action = _ACTIONS[env["OPKG_ACTION"]]
     started = time.monotonic()
-    emit("start", target=action.target, step=action.step, description=action.description)
+    emit("start", target=action.target, step=action.step, description=action.description,
+         **({"command": list(action.argv)} if action.kind == "exec" else {}))   # for -v
     try:
         if action.kind == "write":
             atomic_write_text(Path(action.outputs[0]), action.content or "")

@@ -115,7 +115,9 @@ def main(argv=None) -> int:
     job_path, report_path = (argv or sys.argv[1:])[:2]
     job = json.loads(Path(job_path).read_text())
     try:
-        results = run_job(job)
+        from opkg.verify.artifacts import reset
+
+        results = run_job(job, failed_dir=reset(Path(report_path)))
         report = _report(job, results)
     except GoldenMissing as exc:
         report = _report(job, [], error=str(exc))
@@ -125,7 +127,7 @@ def main(argv=None) -> int:
     return 0
 
 
-def run_job(job: dict) -> list[dict]:
+def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
     import numpy as np
 
     from opkg.model import DTYPES, OpSpec, SocInfo
@@ -216,6 +218,10 @@ def run_job(job: dict) -> list[dict]:
             entry["outputs"][t.name] = compare(outputs[t.name], expected[t.name], **tol,
                                                unwritten=info.unwritten.get(t.name))
         entry["passed"] = all(o["passed"] for o in entry["outputs"].values())
+        if not entry["passed"] and failed_dir is not None:
+            from opkg.verify.artifacts import save_case
+
+            entry["artifacts"] = save_case(failed_dir, case["name"], inputs, expected, outputs)
     return results
 
 
