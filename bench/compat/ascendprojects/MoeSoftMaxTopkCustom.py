@@ -5,8 +5,12 @@ import numpy as np
 
 PATH = "operator/MoeSoftMaxTopkCustomSample/FrameworkLaunch/MoeSoftMaxTopkCustom"
 CASES = [
-    {"name": "case1", "shapes": {"x": [1024, 16]}, "attrs": {"k": 4}, "ranges": {"x": [-3, 3]}},
-    {"name": "case2", "shapes": {"x": [2048, 32]}, "attrs": {"k": 6}, "ranges": {"x": [-3, 3]}},
+    # The sample's InferShape copies x's shape to y (and leaves indices alone), which is not what
+    # its kernel writes ([rows, k]): the cases state the output shapes.
+    {"name": "case1", "shapes": {"x": [1024, 16]}, "attrs": {"k": 4}, "ranges": {"x": [-3, 3]},
+     "output_shapes": {"y": [1024, 4], "indices": [1024, 4]}},
+    {"name": "case2", "shapes": {"x": [2048, 32]}, "attrs": {"k": 6}, "ranges": {"x": [-3, 3]},
+     "output_shapes": {"y": [2048, 6], "indices": [2048, 6]}},
 ]
 
 
