@@ -137,7 +137,21 @@ def test_trans_data_to_5hd_transposes_each_repeat(built, which, repeats):
     assert np.all(z[count:] == 0)
 
 
+def test_scalar_bit_functions_cast_and_system_registers(built):
+    x, _ = data(built)
+    z = run(built, 24, x)
+    want = [8, 4, 63, 62, 63, 4, 8, -1, 3, -3, 2, 3, 1, 1, 1, 0, 1, 1, 0, 1]
+    np.testing.assert_array_equal(z[:20], np.array(want, dtype=x.dtype))
+
+
+def test_init_output_fills_gm(built):
+    x, _ = data(built)
+    z = run(built, 26, x, count=100)
+    assert np.all(z[:100] == 3) and np.all(z[100:] == 7)
+
+
 @pytest.mark.parametrize("which, tag, words", [
+    (25, "trap", "Trap: the kernel raised a trap"),
     (23, "unaligned-5hd", "dstList[0] is UB offset"),
     (9, "set-mask-in-counter", "isSetMask = true while the mask is in counter mode"),
     (10, "no-reduce", "GetReduceMaxMinCount before any WholeReduceMax"),

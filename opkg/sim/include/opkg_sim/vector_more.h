@@ -287,6 +287,12 @@ inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t si
     opkg_sim::record_write(gmWorkspaceAddr.ptr_, size * sizeof(T), loc);
     opkg_sim::count_copy(opkg_sim::COPY_UB_GM, size * sizeof(T));
 }
+// The older name of the same fill (CANN's common interface), value 0 by default.
+template <typename T>
+inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = 0,
+                       opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    InitGlobalMemory(gmWorkspaceAddr, uint64_t(size), value, loc);
+}
 #endif
 
 // The UB that InitBuffer left free, as one tensor (the high-level APIs' scratch space). Its

@@ -162,6 +162,41 @@ extern "C" __global__ __aicore__ void mask_reg(GM_ADDR x, GM_ADDR y, GM_ADDR z, 
             srcList[i] = (uint64_t)xl[i * 32 / sizeof(T)].GetPhyAddr();
         }
         TransDataTo5HD<T>(dstList, srcList, TransDataTo5HDParams());  // @unaligned-5hd
+    } else if (TILING_KEY_IS(24)) {
+        // The scalar unit's bit functions, ScalarCast and system registers, one result a slot.
+        int64_t r[20] = {ScalarGetCountOfValue<1>(0xF0F0ull), ScalarGetCountOfValue<0>(0xFFFFFFFFFFFFFFF0ull),
+                         ScalarCountLeadingZero(1ull), CountBitsCntSameAsSignBit(1), CountBitsCntSameAsSignBit(-1),
+                         ScalarGetSFFValue<1>(0x50ull), ScalarGetSFFValue<0>(0xFFull), ScalarGetSFFValue<1>(0ull),
+                         ScalarCast<float, int32_t, RoundMode::CAST_ROUND>(2.5f),
+                         ScalarCast<float, int32_t, RoundMode::CAST_FLOOR>(-2.5f),
+                         ScalarCast<float, int32_t, RoundMode::CAST_RINT>(2.5f),
+                         ScalarCast<float, int32_t, RoundMode::CAST_CEIL>(2.1f), 0, 0, 0,
+                         GetSubBlockIdx(), GetTaskRation(), GetSubBlockNum(), 0, 0};
+        const half odd = ScalarCast<float, half, RoundMode::CAST_ODD>(1.0f + 1.0f / 4096);
+        r[12] = (int64_t)((float)odd * 1024) - 1024;   // 1 + 2^-10 -> 1
+        const int64_t c0 = GetSystemCycle();
+        const int64_t c1 = GetSystemCycle();
+        r[13] = c1 >= c0;
+        uint32_t arch = 0;
+        GetArchVersion(arch);
+        r[14] = arch != 0;
+        ICachePreLoad(2);
+        r[18] = GetICachePreloadStatus();
+        GlobalTensor<uint64_t> cacheGm;
+        cacheGm.SetGlobalBuffer((__gm__ uint64_t*)x);
+        DataCachePreload(cacheGm, (int64_t)0);
+        CheckLocalMemoryIA(CheckLocalMemoryIAParam());
+        PrintTimeStamp(7);
+        r[19] = GetProgramCounter() >= 0;
+        for (int i = 0; i < 20; ++i) zl.SetValue(i, (T)(float)r[i]);
+    } else if (TILING_KEY_IS(25)) {
+        Trap();  // @trap
+    } else if (TILING_KEY_IS(26)) {
+        InitOutput(zGm, (uint32_t)n, (T)3);
+        outZ.FreeTensor(zl);
+        inX.FreeTensor(xl);
+        inY.FreeTensor(yl);
+        return;
     } else if (TILING_KEY_IS(9)) {
         SetMaskCount();
         SetVectorMask<T, MaskMode::COUNTER>(0, n);
