@@ -144,6 +144,33 @@ def test_scalar_bit_functions_cast_and_system_registers(built):
     np.testing.assert_array_equal(z[:20], np.array(want, dtype=x.dtype))
 
 
+@pytest.mark.parametrize("which, fn", [(27, np.add), (28, np.subtract)])
+def test_add_relu_sub_relu(built, which, fn):
+    x, y = data(built)
+    x[:2] = [np.inf, -np.inf]
+    z = run(built, which, x, y)
+    want = np.maximum(fn(x.astype(np.float32), y), 0).astype(x.dtype)
+    np.testing.assert_array_equal(z, want)
+
+
+@pytest.mark.parametrize("which, relu", [(29, False), (30, True)])
+def test_fused_mul_add_rounds_once(built, which, relu):
+    x, y = data(built)
+    d = (x.astype(np.float32) + np.float32(0.5)).astype(x.dtype)      # Adds, rounded to T
+    exact = x.astype(np.float64) * d.astype(np.float64) + y.astype(np.float64)
+    if relu:
+        exact = np.maximum(exact, 0)
+    z = run(built, which, x, y)
+    np.testing.assert_array_equal(z, exact.astype(np.float32).astype(x.dtype))
+
+
+def test_create_vec_index(built):
+    x, _ = data(built)
+    z = run(built, 31, x, count=500)
+    np.testing.assert_array_equal(z[:500], (np.arange(500, dtype=np.float64) - 3).astype(np.float32).astype(x.dtype))
+    assert np.all(z[500:] == 0)
+
+
 def test_init_output_fills_gm(built):
     x, _ = data(built)
     z = run(built, 26, x, count=100)

@@ -427,6 +427,8 @@ OPKG_SIM_BINARY(Min, a < b ? a : b)
 OPKG_SIM_BINARY(Div, a / b)
 OPKG_SIM_BINARY(And, C(a & b))
 OPKG_SIM_BINARY(Or, C(a | b))
+OPKG_SIM_BINARY(AddRelu, (a + b) > C(0) ? C(a + b) : C(0))   // relu commutes with rounding to T
+OPKG_SIM_BINARY(SubRelu, (a - b) > C(0) ? C(a - b) : C(0))
 #undef OPKG_SIM_BINARY
 
 

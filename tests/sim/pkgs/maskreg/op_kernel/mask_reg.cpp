@@ -197,6 +197,19 @@ extern "C" __global__ __aicore__ void mask_reg(GM_ADDR x, GM_ADDR y, GM_ADDR z, 
         inX.FreeTensor(xl);
         inY.FreeTensor(yl);
         return;
+    } else if (TILING_KEY_IS(27)) {
+        AddRelu(zl, xl, yl, n);
+    } else if (TILING_KEY_IS(28)) {
+        SubRelu(zl, xl, yl, (uint64_t)perRepeat, (uint8_t)(n / perRepeat), {1, 1, 1, 8, 8, 8});
+    } else if (TILING_KEY_IS(29) || TILING_KEY_IS(30)) {
+        Adds(zl, xl, (T)0.5f, n);   // dst = x + 0.5, then dst = x * dst + y
+        if (TILING_KEY_IS(29)) {
+            FusedMulAdd(zl, xl, yl, n);
+        } else {
+            FusedMulAddRelu(zl, xl, yl, n);
+        }
+    } else if (TILING_KEY_IS(31)) {
+        CreateVecIndex(zl, (T)-3, (uint32_t)n);
     } else if (TILING_KEY_IS(9)) {
         SetMaskCount();
         SetVectorMask<T, MaskMode::COUNTER>(0, n);
