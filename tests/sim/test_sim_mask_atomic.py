@@ -139,7 +139,11 @@ def test_trans_data_to_5hd_transposes_each_repeat(built, which, repeats):
 
 def test_scalar_bit_functions_cast_and_system_registers(built):
     x, _ = data(built)
-    z = run(built, 24, x)
+    z = np.full(PADDED, 7, dtype=x.dtype)
+    info = runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x, "y": x}, {"z": z},
+                            {"which": 24, "count": PADDED, "tmp_bytes": 0, "scalar": 0.0})
+    log = "\n".join(info.log)
+    assert "PrintTimeStamp descId 7" in log and "[block 0] arch known 1" in log
     want = [8, 4, 63, 62, 63, 4, 8, -1, 3, -3, 2, 3, 1, 1, 1, 0, 1, 1, 0, 1]
     np.testing.assert_array_equal(z[:20], np.array(want, dtype=x.dtype))
 

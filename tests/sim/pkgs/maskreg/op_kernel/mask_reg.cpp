@@ -187,6 +187,7 @@ extern "C" __global__ __aicore__ void mask_reg(GM_ADDR x, GM_ADDR y, GM_ADDR z, 
         DataCachePreload(cacheGm, (int64_t)0);
         CheckLocalMemoryIA(CheckLocalMemoryIAParam());
         PrintTimeStamp(7);
+        PRINTF("arch known %d\n", (int)(arch != 0));
         r[19] = GetProgramCounter() >= 0;
         for (int i = 0; i < 20; ++i) zl.SetValue(i, (T)(float)r[i]);
     } else if (TILING_KEY_IS(25)) {
