@@ -124,6 +124,18 @@ template <class T> constexpr int atomic_code() {
          : std::is_same<T, int16_t>::value ? 4 : std::is_same<T, int8_t>::value ? 5 : std::is_same<T, bfloat16_t>::value ? 6 : 7;
 }
 
+inline const char* atomic_setter(int op) {
+    return op == 1 ? "SetAtomicMax" : op == 2 ? "SetAtomicMin" : "SetAtomicAdd";
+}
+// The atomic unit's read-modify-write in the compute type: add, or keep the larger / smaller
+// (a NaN already in GM stays; a NaN stored is not taken).
+template <class C, class T> inline C atomic_combine(int op, T old, T value) {
+    const C a = static_cast<C>(old), v = static_cast<C>(value);
+    if (op == 1) return v > a ? v : a;
+    if (op == 2) return v < a ? v : a;
+    return a + v;
+}
+
 // Every UB->GM store goes through here: a plain copy that is recorded for the cross-block
 // conflict check, or, after SetAtomicAdd<T>(), an element-wise accumulate.
 template <class T>
@@ -133,7 +145,8 @@ inline void store_gm(T* dst, const T* src, uint64_t bytes, const char* op, SrcLo
     save_undo(dst, bytes);
     if (b.atomic) {
         if (b.atomic != atomic_code<T>()) {
-            fail(loc, format("%s of %s data while SetAtomicAdd<%s> is active", op, type_name<T>(), b.atomic_type));
+            fail(loc, format("%s of %s data while %s<%s> is active", op, type_name<T>(), atomic_setter(b.atomic_op),
+                             b.atomic_type));
         }
         using C = calc_t<T>;
         uint64_t n = bytes / sizeof(T);
@@ -141,7 +154,7 @@ inline void store_gm(T* dst, const T* src, uint64_t bytes, const char* op, SrcLo
         // the device's atomic unit makes each accumulation indivisible
         std::unique_lock<std::mutex> one_at_a_time;
         if (b.barrier) one_at_a_time = std::unique_lock<std::mutex>(b.barrier->atomics);
-        for (uint64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(static_cast<C>(dst[i]) + static_cast<C>(src[i]));
+        for (uint64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(atomic_combine<C>(b.atomic_op, dst[i], src[i]));
         gm_defined(dst, bytes);
     } else {
         std::memcpy(dst, src, bytes);

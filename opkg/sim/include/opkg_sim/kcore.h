@@ -151,6 +151,11 @@ struct BlockState {
     int64_t epoch = 0;
     int atomic = 0;            // SetAtomicAdd<T>: a code for T; 0 = plain stores
     const char* atomic_type = "";
+    int atomic_op = 0;         // what an atomic store does: 0 add, 1 max, 2 min (SetAtomicAdd/Max/Min)
+    bool mask_counter = false; // the vector mask register: counter mode (SetMaskCount) holds a count in mask_lo
+    uint64_t mask_lo = ~0ull, mask_hi = ~0ull;   // ResetMask's value: every lane
+    uint64_t max_min_cnt = 0;  // vcmax/vcmin's value (low bits) and index (high 32 bits), GetReduceMaxMinCount
+    bool max_min_set = false;
     SrcLoc held{nullptr, 0};   // a queue tensor still allocated when its queue went away
     std::string held_message;
     bool lenient_copy = false; // --lenient-copy: ragged DataCopy lengths truncate, as on the device
