@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-quick bench fuzz clean check-gxx
+.PHONY: run test test-quick bench fuzz compat clean check-gxx check-makeself
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
@@ -20,15 +20,23 @@ check-gxx:
 run: $(STAMP) check-gxx
 	$(BIN)/opkg build packages/layernorm
 
+# makeself builds the CANN backend's custom_opp_<os>_<arch>.run (Debian packages it); the tests
+# build one against stand-in CANN tools.
+check-makeself:
+	@command -v makeself >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && apt-get install -y -qq makeself; \
+	  else echo "error: makeself not found. The tests build a CANN .run package with it; install it (Debian/Ubuntu: apt-get install makeself)."; exit 1; fi; }
+
 # Tests run on every core (pytest-xdist); tests/sim files stay whole on one worker (they share
 # the libraries they compile). A failing test still fails `make test` (pytest's exit status).
 PYTEST_PARALLEL := -n auto --dist loadgroup
 
-test: $(STAMP) check-gxx
+test: $(STAMP) check-gxx check-makeself
 	$(BIN)/python -m pytest -q $(PYTEST_PARALLEL)
 
 # The edit loop: everything not marked slow (no package builds, no big sim compiles), under a minute.
-test-quick: $(STAMP) check-gxx
+test-quick: $(STAMP) check-gxx check-makeself
 	$(BIN)/python -m pytest -q $(PYTEST_PARALLEL) -m "not slow"
 
 bench: $(STAMP) check-gxx
@@ -37,6 +45,11 @@ bench: $(STAMP) check-gxx
 # Hostile input through the loaders for FUZZ_SECONDS (default 60); not part of `make test` or CI.
 fuzz: $(STAMP)
 	$(BIN)/python tests/fuzz/fuzz.py
+
+# The compatibility harness over a checkout of a public corpus (docs/compat.md); not in CI.
+compat: $(STAMP) check-gxx
+	@test -n "$(CORPUS)" || { echo "usage: make compat CORPUS=DIR [COMPAT_ARGS='--only NAME --jobs 2']"; exit 2; }
+	$(BIN)/python bench/compat/run.py --corpus $(CORPUS) $(COMPAT_ARGS)
 
 clean:
 	rm -rf out $(VENV)

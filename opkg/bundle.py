@@ -25,6 +25,11 @@ METADATA = "opkg-bundle.json"
 FORMAT_VERSION = 1
 # 2000-01-01T00:00:00Z: a fixed mtime, so archives do not depend on when they were built.
 FIXED_MTIME = 946684800
+# What reading a damaged archive raises: gzip.BadGzipFile is an OSError, a cut stream an
+# EOFError, a broken deflate stream a zlib.error.
+UNREADABLE = (tarfile.TarError, OSError, EOFError, zlib.error)
+DAMAGED_HINT = ("a bundle built in this workspace: delete it and run `opkg build` to make it "
+                "again; one copied from elsewhere: copy it again")
 
 
 # Caps on what one bundle may unpack to, far above any real operator (a few MiB of libraries
@@ -149,11 +154,41 @@ def read_metadata(path: Path) -> dict:
                 raise RegistryError(f"{path}: refused: {METADATA} is {member.size} bytes",
                                     hint=f"opkg writes a few KiB of metadata; {_CAP_HINT}")
             meta = json.loads(tar.extractfile(member).read())
-    except (tarfile.TarError, OSError, EOFError, ValueError) as exc:   # ValueError: JSON, UTF-8
-        raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
+    except (*UNREADABLE, ValueError) as exc:   # ValueError: JSON, UTF-8
+        raise RegistryError(f"{path}: unreadable bundle: {exc}", hint=DAMAGED_HINT) from None
     if not isinstance(meta, dict):
         raise RegistryError(f"{path}: not an opkg bundle ({METADATA} is not a JSON object)")
     return meta
+
+
+def verify_archive(path: Path) -> None:
+    """Read the whole bundle: every tar header and every byte of the gzip stream, whose CRC-32
+    and length trailer catch a flipped bit or a cut that a partial read would not (tarfile
+    stops at the end-of-archive blocks). RegistryError naming the file."""
+    try:
+        with gzip.open(path, "rb") as gz:
+            with tarfile.open(fileobj=gz, mode="r|") as tar:
+                for _ in tar:
+                    pass
+            while gz.read(1 << 20):
+                pass
+    except UNREADABLE as exc:
+        raise _unreadable(path, exc) from None
+
+
+def _unreadable(path: Path, exc: BaseException) -> RegistryError:
+    """A damaged archive (cut, flipped bits) or a file that never was one, in plain words."""
+    text = str(exc)
+    if "Not a gzipped file" in text:
+        return RegistryError(f"{path}: unreadable bundle: not a gzip archive",
+                             hint="opkg bundles are the .opkg.tgz files `opkg build` writes")
+    if isinstance(exc, EOFError):
+        why = "the archive is truncated"
+    elif isinstance(exc, zlib.error) or "CRC" in text or "gzip" in text.lower():
+        why = f"its compressed data is corrupt ({text})"
+    else:
+        why = text or type(exc).__name__
+    return RegistryError(f"{path}: damaged bundle: {why}", hint=DAMAGED_HINT)
 
 
 # Provenance that says where and when sources were built, not what was built: two bundles
@@ -167,17 +202,20 @@ def content_digest(path: Path) -> str:
     import hashlib
 
     h = hashlib.sha256()
-    with open_bundle(path) as tar:
-        for m in tar:
-            if not m.isfile() or m.name == "provenance.json":
-                continue
-            data = tar.extractfile(m).read()
-            if m.name == METADATA:
-                meta = json.loads(data)
-                meta["provenance"] = {k: v for k, v in (meta.get("provenance") or {}).items()
-                                      if k not in CIRCUMSTANTIAL}
-                data = json.dumps(meta, sort_keys=True).encode()
-            h.update(m.name.encode() + b"\0" + hashlib.sha256(data).digest())
+    try:
+        with open_bundle(path) as tar:
+            for m in tar:
+                if not m.isfile() or m.name == "provenance.json":
+                    continue
+                data = tar.extractfile(m).read()
+                if m.name == METADATA:
+                    meta = json.loads(data)
+                    meta["provenance"] = {k: v for k, v in (meta.get("provenance") or {}).items()
+                                          if k not in CIRCUMSTANTIAL}
+                    data = json.dumps(meta, sort_keys=True).encode()
+                h.update(m.name.encode() + b"\0" + hashlib.sha256(data).digest())
+    except UNREADABLE as exc:
+        raise _unreadable(path, exc) from None
     return "sha256:" + h.hexdigest()
 
 
@@ -187,8 +225,8 @@ def check_members(path: Path) -> None:
         with open_bundle(path) as tar:
             for m in tar.getmembers():
                 _check_member(path, m)
-    except (tarfile.TarError, OSError, EOFError) as exc:
-        raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
+    except UNREADABLE as exc:
+        raise RegistryError(f"{path}: unreadable bundle: {exc}", hint=DAMAGED_HINT) from None
 
 
 def _check_member(path: Path, m: tarfile.TarInfo) -> None:
@@ -236,7 +274,10 @@ def scons_action(params: dict) -> str | None:
         entry = {"name": name, "dtypes": dtypes, "report": None, "verification": None}
         report_path = files.get(f"verification/{name}.json")
         if report_path is not None:
-            report = json.loads(report_path.read_text())
+            try:
+                report = json.loads(report_path.read_text())
+            except (OSError, ValueError) as exc:
+                return f"{report_path}: unreadable verification report ({exc})"
             passed = report["cases"] - report["failed"]
             total += report["cases"]
             failed += report["failed"]

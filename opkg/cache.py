@@ -3,7 +3,8 @@
 Layout (SCons CacheDir under the cache root, `$OPKG_CACHE_DIR` or the workspace's cache_dir):
 
     <cache>/scons/config            SCons' own settings (prefix length)
-    <cache>/scons/<2 hex>/<sig>     one entry per output, named by its build signature
+    <cache>/scons/<2 hex>/<sig>     one entry per output, named by its build signature: the
+                                    output's bytes, then TRAILER (a marker and their SHA-256)
     <cache>/stats.jsonl             one line per build that ran SCons: hits and misses
     <cache>/.lock                   builds hold it shared, `opkg cache prune` exclusive
 
@@ -15,12 +16,18 @@ entry removed between the two would fail that build. Builds therefore hold the l
 SCons runs and a prune takes it exclusively, waiting for running builds to finish (and new ones
 wait for the prune, which takes seconds). Entries are renamed out of the fan-out directories
 before they are unlinked, so a reader never sees a half-deleted entry.
+
+Every entry carries the digest of the bytes it was given (`write_entry`), and a restore
+(`restore_entry`) writes the output only when the bytes it read hash to that digest: a flipped
+bit, a truncated copy or an entry from another tool is a miss, never a restored output. The
+SCons side (`opkg.scons_glue`) evicts such an entry, warns once naming it, and runs the step.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -32,6 +39,13 @@ STATS_FILE = "stats.jsonl"
 LOCK_FILE = ".lock"
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b?)\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3, "t": 1024 ** 4}
+# Part of every step's signature (opkg.scons_glue): entries of an older format are never
+# looked up.
+ENTRY_FORMAT = "2"
+# Appended to every entry: a marker, then the SHA-256 of the bytes before it.
+ENTRY_MARKER = b"\n#opkg-cache-entry sha256\n"
+TRAILER_SIZE = len(ENTRY_MARKER) + 32
+_CHUNK = 1 << 20
 
 
 def parse_size(text: str) -> int:
@@ -180,3 +194,62 @@ def prune(cache_dir, max_size: int, *, wait: float = 60.0) -> dict:
             removed += 1
         return {"removed": removed, "freed": freed, "size": total,
                 "entries": len(items) - removed}
+
+
+# -- entries carry their digest ----------------------------------------------------------------
+
+def write_entry(src, dest) -> str:
+    """Copy the output `src` into the new entry file `dest`, followed by the trailer; returns
+    the hex SHA-256 of the output's bytes (what a restore will demand)."""
+    h = hashlib.sha256()
+    with open(src, "rb") as fin, open(dest, "wb") as fout:
+        for chunk in iter(lambda: fin.read(_CHUNK), b""):
+            h.update(chunk)
+            fout.write(chunk)
+        fout.write(ENTRY_MARKER + h.digest())
+    return h.hexdigest()
+
+
+def restore_entry(entry, dest) -> tuple[str | None, str | None]:
+    """Copy the output stored in `entry` to `dest` if its bytes match the entry's digest.
+    Returns (hex digest, None) on success, or (None, what is wrong); on failure `dest` is not
+    touched. The bytes are hashed as they are copied, so what is checked is what is written."""
+    dest = str(dest)
+    tmp = f"{dest}.restore-{os.getpid()}"      # one thread restores a given output
+    try:
+        with open(entry, "rb") as fin:
+            size = os.fstat(fin.fileno()).st_size - TRAILER_SIZE
+            if size < 0:
+                return None, "too short to hold an opkg cache entry (truncated)"
+            h = hashlib.sha256()
+            with open(tmp, "wb") as fout:
+                left = size
+                while left:
+                    chunk = fin.read(min(_CHUNK, left))
+                    if not chunk:
+                        return None, "shorter than when it was read (changed while restoring)"
+                    h.update(chunk)
+                    fout.write(chunk)
+                    left -= len(chunk)
+            trailer = fin.read(TRAILER_SIZE)
+        if trailer[:len(ENTRY_MARKER)] != ENTRY_MARKER:
+            return None, "no digest trailer (truncated, or not written by this opkg)"
+        if trailer[len(ENTRY_MARKER):] != h.digest():
+            return None, (f"its content hashes to sha256:{h.hexdigest()[:16]}…, not the "
+                          f"sha256:{trailer[len(ENTRY_MARKER):].hex()[:16]}… it was stored with")
+        os.replace(tmp, dest)
+        return h.hexdigest(), None
+    except OSError as exc:
+        return None, f"unreadable: {exc.strerror or exc}"
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def evict(entry) -> None:
+    """Remove a damaged entry (renamed first, as prune does, so no reader sees half of it)."""
+    entry = Path(entry)
+    doomed = entry.with_name(f".{entry.name}.evict-{os.getpid()}")
+    with contextlib.suppress(OSError):
+        os.rename(entry, doomed)
+        os.unlink(doomed)

@@ -52,6 +52,8 @@ class BuildResult:
     cached: int = 0
     elapsed: float = 0.0
     scons_output: list[str] = field(default_factory=list)
+    # compiler warnings about the packages' own sources ('warning' events), as compiled now
+    warnings: list[dict] = field(default_factory=list)
     nothing: str | None = None        # set when the request had nothing to build, and why
 
     @property
@@ -80,6 +82,8 @@ class BuildResult:
                                       for v, r in t.reports.items()}}
                         for t in self.targets],
             "failures": self.failures,
+            "warnings": [{k: w.get(k) for k in ("target", "description", "message")}
+                         for w in self.warnings],
         }
 
 
@@ -204,6 +208,7 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                                          env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     started = time.monotonic()
     failures: list[dict] = []
+    warnings: list[dict] = []
     output: list[str] = []
     ran = cached = 0
     try:
@@ -219,6 +224,8 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                         ran += 1
                     elif event["event"] == "fail":
                         failures.append(event)
+                    elif event["event"] == "warning":
+                        warnings.append(event)
                     if on_event:
                         on_event(event)
                     continue
@@ -248,7 +255,7 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
     failed_targets = {f["target"] for f in failures}
     return BuildResult(plan, [_read_target(t, t.id in failed_targets) for t in plan.targets],
                        failures, ran, cached, time.monotonic() - started, output,
-                       bundled=any(t.bundle for t in plan.targets))
+                       bundled=any(t.bundle for t in plan.targets), warnings=warnings)
 
 
 _PARTIAL = re.compile(r"\.tmp-\d+(-\d+)?$")

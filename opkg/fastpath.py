@@ -11,7 +11,9 @@ After a successful build the engine records a *snapshot* of everything the build
 - the compiler the sim toolchain would use (CXX resolved along PATH) and its stat;
 - the environment variables that can change a plan or a command (CXX, PATH, OPKG_*, ASCEND_*...);
 - the git commit and dirty flag (bundle provenance depends on them);
-- the stat of every output (binaries, reports, bundles), taken after the build.
+- the stat of every output (binaries, reports, bundles), taken after the build, and only when
+  it is the stat the build recorded with the output's digest (opkg.outputs): a record never
+  vouches for an output whose content is not known to be what the build wrote.
 
 Input stats are taken BEFORE the build starts, so a file edited while the build runs differs
 from the record next time. The next build with the same request takes a fresh snapshot and
@@ -340,6 +342,10 @@ class FastPath:
         outputs = {p: _stat(p) for p in sorted(paths)}
         if any(s is None for s in outputs.values()):
             return                  # something the plan promised is missing: prove nothing
+        from opkg.outputs import OutputRecord
+
+        if OutputRecord(plan.output_dir).unverified(paths):
+            return                  # changed since it was written: the next build checks it
         atomic_write_json(self.path, {
             "format": FORMAT, "inputs": self.snap,
             "outputs": {"files": outputs, "racy": _racy_digests(outputs, now)},

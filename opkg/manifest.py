@@ -54,6 +54,9 @@ class Case:
     shapes: dict[str, tuple]   # dims per input; a tuple of dims per tensor for a dynamic input
     attrs: dict[str, Any]
     ranges: dict[str, tuple[float, float]]
+    # shapes of the outputs when the case states them (an operator without InferShape, or one
+    # whose output shape the golden alone cannot settle); {} otherwise
+    output_shapes: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -549,7 +552,7 @@ class _Validator:
         return tuple(dims)
 
     def case(self, value, where, op: OpSpec) -> Case:
-        c = self.mapping(value, where, ("name", "shapes", "attrs", "ranges"),
+        c = self.mapping(value, where, ("name", "shapes", "attrs", "ranges", "output_shapes"),
                          required=("shapes",))
         name = self.string(c.get("name", f"case{where[-1]}"), where + ("name",))
         inputs = {t.name: t for t in op.inputs}
@@ -594,7 +597,18 @@ class _Validator:
             if not lo < hi:
                 raise self.err(rw, f"low ({lo}) must be below high ({hi})")
             ranges[tname] = (lo, hi)
-        return Case(name, shapes, attrs, ranges)
+        kinds = {t.name: t.param_type for t in op.outputs}
+        out_raw = self.mapping(c.get("output_shapes") or {}, where + ("output_shapes",),
+                               tuple(kinds))
+        output_shapes = {}
+        for t, v in out_raw.items():
+            ow = where + ("output_shapes", t)
+            if kinds[t] == "dynamic":     # a list of tensors: one shape each
+                items = self.seq(v, ow, "a list of shapes, one per tensor of the dynamic output")
+                output_shapes[t] = tuple(self.dims(x, ow + (k,)) for k, x in enumerate(items))
+            else:
+                output_shapes[t] = self.dims(v, ow)
+        return Case(name, shapes, attrs, ranges, output_shapes)
 
 
 def _empty(shape: tuple) -> bool:

@@ -161,38 +161,56 @@ def _bad(path: Path, where: str, message: str, hint: str | None = None) -> Usage
                                    "format [...] and type [...]")
 
 
-def find_prototype_json(project: Path, explicit: Path | None) -> Path:
+def _prototype_ops(path: Path) -> list[str] | None:
+    """The op types a JSON file describes when it is an msopgen prototype (a list of objects
+    with 'op' and input_desc/output_desc), else None: found by content, whatever its name."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    if isinstance(data, dict):
+        data = [data]
+    if (not isinstance(data, list) or not data
+            or not all(isinstance(o, dict) and "op" in o
+                       and ("input_desc" in o or "output_desc" in o) for o in data)):
+        return None
+    return [str(o["op"]) for o in data]
+
+
+def find_prototype_json(project: Path, explicit: Path | None,
+                        op_type: str | None = None) -> Path | None:
+    """msopgen's prototype JSON for the project, or None (it is optional: the OpDef is the
+    source of truth). Looked for in the project directory, then beside it (msopgen is usually
+    run where the JSON is, with -out naming the project directory), by content; `op_type`
+    (the OpDef's) picks among several."""
     if explicit is not None:
         if not explicit.is_file():
             raise UsageError(f"no such file: {explicit}", field="--prototype")
         return explicit
-    candidates = []
-    for p in sorted(project.glob("*.json")):
-        if p.name in ("CMakePresets.json",):
+    for where in (project, project.parent):
+        found = {p: ops for p in sorted(where.glob("*.json"))
+                 if (ops := _prototype_ops(p)) is not None}
+        if not found:
             continue
-        try:
-            head = p.read_text(errors="replace").lstrip()[:1]
-        except OSError:
-            continue
-        if head == "[":
-            candidates.append(p)
-    if not candidates:
-        # msopgen is usually run from the directory that holds the JSON, with -out naming the
-        # project directory beside it (CANN's samples: AddCustom.json next to AddCustom/)
-        beside = [project.parent / f"{stem}.json"
-                  for stem in dict.fromkeys((project.name, snake_case(project.name)))]
-        found = [p for p in beside if p.is_file()]
-        if found:
-            return found[0]
-        raise UsageError(f"no prototype JSON found in {project} (nor "
-                         + " or ".join(p.name for p in beside) + " beside it)",
-                         hint="msopgen's input JSON (a list of {op, input_desc, output_desc, "
-                              "attr}); pass it with --prototype FILE if it lives elsewhere")
-    if len(candidates) > 1:
-        raise UsageError(f"several prototype JSON files in {project}: "
-                         + ", ".join(c.name for c in candidates),
-                         hint="choose one with --prototype FILE")
-    return candidates[0]
+        if op_type is not None:
+            matching = [p for p, ops in found.items() if op_type in ops]
+            if len(matching) == 1:
+                return matching[0]
+        if where == project.parent:
+            # beside the project: one of several projects' JSONs; match the directory name
+            stems = {project.name.lower(), snake_case(project.name)}
+            named = [p for p in found if p.stem.lower() in stems
+                     or any(o.lower() == project.name.lower() for o in found[p])]
+            if len(named) == 1:
+                return named[0]
+            if len(found) != 1:
+                return None
+        if len(found) > 1:
+            raise UsageError(f"several prototype JSON files in {where}: "
+                             + ", ".join(c.name for c in found),
+                             hint="choose one with --prototype FILE")
+        return next(iter(found))
+    return None
 
 
 def parse_prototype(path: Path, op_type: str | None = None) -> dict:
@@ -332,116 +350,278 @@ def _attr_default(path, where, kind, raw):
     return one(kind, raw)
 
 
+# op_host files of CANN's aclnn layer (a separate library on the device, written against
+# opdev/ headers): not part of the tiling/OpDef library
+_ACLNN_LAYER_RE = re.compile(r'^\s*#\s*include\s*[<"](opdev|aclnn|aclnn_kernels|aclnnop)/', re.M)
+
+
+def _host_library_sources(host_dir: Path) -> tuple[list[Path], list[Path]]:
+    keep, skipped = [], []
+    for p in sorted(host_dir.glob("*.cpp")):
+        text = p.read_text(errors="replace")
+        (skipped if _ACLNN_LAYER_RE.search(text) else keep).append(p)
+    return keep, skipped
+
+
 def import_project(project: Path, dest: Path, *, golden: str | None = None,
                    json_path: Path | None = None, op_type: str | None = None,
                    name: str | None = None, root: Path | None = None) -> ImportResult:
-    from opkg.socs import soc_table
+    from opkg import opdef_probe, shared_headers
+    from opkg.sim import flags
 
     project = Path(project)
     if not project.is_dir():
         raise UsageError(f"no such project directory: {project}", field="PROJECT_DIR")
-    proto_path = find_prototype_json(project, json_path)
-    op = parse_prototype(proto_path, op_type)
-    kernel_name = snake_case(op["type"])
     host_dir, kernel_dir = project / "op_host", project / "op_kernel"
     for d in (host_dir, kernel_dir):
         if not d.is_dir():
             raise UsageError(f"{project} has no {d.name}/ directory",
                              hint="an msopgen project keeps host code in op_host/ and the "
                                   "kernel in op_kernel/")
-    host_sources = sorted(p for p in host_dir.glob("*.cpp"))
+    host_sources, aclnn_layer = _host_library_sources(host_dir)
     if not host_sources:
         raise UsageError(f"{host_dir} has no .cpp host sources")
-    kernel = kernel_dir / f"{kernel_name}.cpp"
-    if not kernel.is_file():
-        cpps = sorted(kernel_dir.glob("*.cpp"))
-        if len(cpps) != 1:
-            raise UsageError(f"no kernel source {kernel.relative_to(project)} for op "
-                             f"{op['type']}", hint="the kernel file and entry are snake_case of "
-                                                   f"the op type: {kernel_name}.cpp")
-        kernel = cpps[0]
-    tiling_headers = [h for h in sorted(host_dir.glob("*.h"))
-                      if "BEGIN_TILING_DATA_DEF" in h.read_text(errors="replace")]
-
     name = name or dest.name
     if not NAME_RE.match(name):
         raise UsageError(f"package name {name!r} (from --dest) is not valid", field="--dest",
                          hint="the last part of --dest names the package: lower case letters, "
                               "digits and '_', e.g. packages/leaky_relu")
-    _check_unique(name, op["type"])
-    golden_file = golden_func = None
-    if golden is not None:
-        if golden.count(":") != 1:
-            raise UsageError(f"{golden!r} is not FILE:FUNC", field="--golden",
-                             hint="for example --golden ref.py:leaky_relu")
-        gf, golden_func = golden.split(":")
-        golden_file = Path(gf)
-        if not golden_file.is_file():
-            raise UsageError(f"golden file not found: {gf}", field="--golden")
-        try:
-            tree = ast.parse(golden_file.read_text(), str(golden_file))
-        except SyntaxError as exc:
-            raise UsageError(f"golden has a syntax error: {exc.msg}",
-                             location=Location(golden_file, exc.lineno or 0)) from None
-        defined = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
-        if golden_func not in defined:
-            raise UsageError(f"{golden_file.name} defines no function {golden_func!r}",
-                             field="--golden", hint=did_you_mean(golden_func, defined)
-                             or f"define def {golden_func}(...) in {golden_file.name}")
+    golden_file, golden_func = _golden_arg(golden)
+    notes: list[str] = []
+    if aclnn_layer:
+        notes.append("left out of tiling.sources (CANN's aclnn layer, not the op_host library): "
+                     + ", ".join(p.name for p in aclnn_layer))
 
-    # SoCs: the AddConfig short names in op_host, each mapped to one row of the SoC table.
-    table = soc_table(root)
-    shorts = []
-    for src in sorted(host_dir.rglob("*")):
+    # Shared headers of the corpus, copied into the package so it builds on its own.
+    sources = host_sources + sorted(p for p in (*host_dir.glob("*.h"), *kernel_dir.rglob("*"))
+                                    if p.suffix in (".cpp", ".h", ".hpp", ".cc") and p.is_file())
+    headers = shared_headers.resolve(sources, project, [flags.include_dir()])
+    for miss in headers.missing:
+        notes.append(f"include not found in the project, the sim or the corpus's shared "
+                     f"headers: {miss}")
+    if headers.copies:
+        notes.append(f"{len(headers.copies)} shared header(s) copied under include/ from "
+                     f"{', '.join(str(r) for r in shared_headers.shared_roots(project))}")
+
+    _check_dest(dest)
+    created = not dest.exists()
+    dest.mkdir(parents=True, exist_ok=True)
+    try:
+        shutil.copytree(host_dir, dest / "op_host", dirs_exist_ok=True)
+        shutil.copytree(kernel_dir, dest / "op_kernel", dirs_exist_ok=True)
+        for rel, src in headers.copies.items():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dest / rel)
+        op, configs, has_infer, warnings = _prototype(project, dest, host_sources, headers,
+                                                      json_path, op_type, notes)
+        _check_unique(name, op["type"])
+        kernel = _kernel_source(project, kernel_dir, op["type"])
+        socs, unbuilt = _pick_socs(configs, root, notes)
+        tiling_headers = [h for h in sorted(host_dir.glob("*.h"))
+                          if "BEGIN_TILING_DATA_DEF" in h.read_text(errors="replace")]
+        if golden_file is not None:
+            shutil.copyfile(golden_file, dest / golden_file.name)
+            golden_ref = f"{golden_file.name}:{golden_func}"
+        else:
+            golden_func = snake_case(op["type"])
+            (dest / "golden.py").write_text(_golden_stub(op, golden_func))
+            golden_ref = f"golden.py:{golden_func}"
+        st_cases, st_source = st_test_cases(project, op, has_infer, notes)
+        manifest = _manifest_text(
+            name, op, [s.relative_to(project).as_posix() for s in host_sources],
+            tiling_headers[0].relative_to(project).as_posix() if tiling_headers else None,
+            kernel.relative_to(project).as_posix(), socs, unbuilt, golden_ref,
+            golden is None, headers.include_dirs, has_infer, st_cases, st_source)
+        (dest / "opkg.yaml").write_text(manifest)
+    except BaseException:
+        if created:
+            shutil.rmtree(dest, ignore_errors=True)
+        raise
+    for w in warnings:
+        notes.append(f"compiler warning: {w}")
+    return ImportResult(dest, op["type"], socs, notes, golden is None)
+
+
+def _golden_arg(golden: str | None) -> tuple[Path | None, str | None]:
+    if golden is None:
+        return None, None
+    if golden.count(":") != 1:
+        raise UsageError(f"{golden!r} is not FILE:FUNC", field="--golden",
+                         hint="for example --golden ref.py:leaky_relu")
+    gf, func = golden.split(":")
+    path = Path(gf)
+    if not path.is_file():
+        raise UsageError(f"golden file not found: {gf}", field="--golden")
+    try:
+        tree = ast.parse(path.read_text(), str(path))
+    except SyntaxError as exc:
+        raise UsageError(f"golden has a syntax error: {exc.msg}",
+                         location=Location(path, exc.lineno or 0)) from None
+    defined = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
+    if func not in defined:
+        raise UsageError(f"{path.name} defines no function {func!r}",
+                         field="--golden", hint=did_you_mean(func, defined)
+                         or f"define def {func}(...) in {path.name}")
+    return path, func
+
+
+def _prototype(project, dest, host_sources, headers, json_path, op_type, notes):
+    """(op mapping, AddConfig short names, has InferShape, compiler warnings): from the OpDef
+    the host sources register, compiled on the sim; the prototype JSON only when the OpDef
+    cannot be read, and otherwise compared with it (the OpDef wins, each difference noted)."""
+    from opkg import opdef_probe
+
+    include_dirs = [dest, dest / "op_host", dest / "op_kernel",
+                    *(dest / d for d in headers.include_dirs)]
+    copied = [dest / "op_host" / p.name for p in host_sources]
+    try:
+        probe = opdef_probe.read_opdefs(copied, include_dirs, dest)
+        probe_error = None
+    except opdef_probe.ProbeError as exc:
+        probe, probe_error = None, str(exc)
+    declared, text_gaps = None, []
+    if probe is not None:
+        declared = _choose_opdef(probe.ops, op_type, project)
+    else:
+        # the build will report what does not compile; the OpDef may still be read as text
+        text_ops, text_gaps = opdef_probe.parse_opdef_text(copied)
+        declared = _choose_opdef(text_ops, op_type, project)
+        if declared is not None:
+            notes.append("the host sources do not compile on the sim ("
+                         + (probe_error or "").splitlines()[0][:200]
+                         + "); the OpDef was read from the source text")
+    proto_path = find_prototype_json(project, json_path,
+                                     declared["type"] if declared else op_type)
+    json_op = None
+    if proto_path is not None:
+        try:
+            want = op_type or (declared or {}).get("type")
+            listed = _prototype_ops(proto_path) or []
+            json_op = parse_prototype(proto_path, want if want in listed or declared is None
+                                      else (listed[0] if len(listed) == 1 else want))
+        except UsageError as exc:
+            if declared is None or json_path is not None:
+                raise
+            notes.append(f"prototype JSON {proto_path.name} ignored: {exc.message}")
+    if declared is not None:
+        op = opdef_probe.to_manifest_op(declared)
+        notes.append("prototype from the OpDef in op_host/ (" + op["type"] + ")")
+        if json_op is not None:
+            notes.append(f"compared with the prototype JSON {proto_path.name}"
+                         + (" beside the project directory"
+                            if proto_path.parent == project.parent else ""))
+            for diff in opdef_probe.differences(op, json_op):
+                notes.append(f"{proto_path.name} says {diff}; the OpDef wins")
+        configs, has_infer = op.pop("configs"), op.pop("has_infer_shape")
+        _check_representable(op, project)
+        return op, configs, has_infer, probe.warnings if probe is not None else []
+    if json_op is None:
+        gaps = "".join(f"\nnor from its text: {g}" for g in text_gaps)
+        raise UsageError(f"cannot read the OpDef of {project}: its host sources do not compile "
+                         f"on the sim, and there is no prototype JSON:\n{probe_error}{gaps}",
+                         hint="pass msopgen's prototype JSON with --prototype FILE, or make the "
+                              "host sources compile")
+    notes.append(f"the OpDef could not be read (host sources do not compile on the sim: "
+                 f"{probe_error.splitlines()[0] if probe_error else ''}); prototype from "
+                 f"{proto_path.name}")
+    configs = []
+    for src in sorted((project / "op_host").rglob("*")):
         if src.suffix in (".cpp", ".cc", ".h", ".hpp") and src.is_file():
-            for s in ADD_CONFIG_RE.findall(src.read_text(errors="replace")):
-                if s not in shorts:
-                    shorts.append(s)
-    notes = []
-    if json_path is None and proto_path.parent != project:
-        notes.append(f"prototype from {proto_path.name} beside the project directory")
-    socs = []
+            configs += [s for s in ADD_CONFIG_RE.findall(src.read_text(errors="replace"))
+                        if s not in configs]
+    return json_op, configs, True, []
+
+
+def _check_representable(op: dict, project: Path) -> None:
+    """What CANN allows and a manifest cannot say yet: a clear import error, not a manifest
+    that the next command rejects."""
+    if not op["outputs"]:
+        raise UsageError(f"the OpDef of {op['type']} ({project / 'op_host'}) declares no "
+                         "outputs (it rewrites inputs in place); opkg needs at least one "
+                         "output", hint="CANN allows it; a manifest cannot say it yet")
+    seen = {}
+    for group in ("inputs", "outputs"):
+        for t in op[group]:
+            bad = [d for d in t["dtypes"] if d not in DTYPES]
+            if bad:
+                raise UsageError(f"the OpDef of {op['type']} ({project / 'op_host'}): "
+                                 f"{group[:-1]} {t['name']!r} has dtype {bad[0]}, which opkg "
+                                 "does not support", hint="opkg's dtypes: " + ", ".join(DTYPES))
+            if t["name"] in seen:
+                raise UsageError(f"the OpDef of {op['type']} ({project / 'op_host'}): "
+                                 f"{seen[t['name']]} and {group[:-1]} share the name "
+                                 f"{t['name']!r}; opkg needs distinct tensor names",
+                                 hint="CANN allows it; a manifest cannot say it yet")
+            seen[t["name"]] = group[:-1]
+
+
+def _choose_opdef(ops: list[dict], op_type: str | None, project: Path) -> dict | None:
+    if not ops:
+        return None
+    if op_type is not None:
+        chosen = [o for o in ops if o["type"] == op_type]
+        if not chosen:
+            raise UsageError(f"the OpDefs in {project / 'op_host'} have no op {op_type!r}",
+                             field="--op", hint=did_you_mean(op_type, [o["type"] for o in ops])
+                             or "ops: " + ", ".join(o["type"] for o in ops))
+        return chosen[0]
+    if len(ops) == 1:
+        return ops[0]
+    kernels = {p.stem for p in (project / "op_kernel").glob("*.cpp")}
+    named = [o for o in ops if snake_case(o["type"]) in kernels
+             or o["type"].lower() == project.name.lower()]
+    if len(named) == 1:
+        return named[0]
+    raise UsageError(f"{project / 'op_host'} registers {len(ops)} ops: "
+                     + ", ".join(o["type"] for o in ops),
+                     hint="a package holds one operator; choose it with --op TYPE")
+
+
+def _kernel_source(project: Path, kernel_dir: Path, op_type: str) -> Path:
+    kernel_name = snake_case(op_type)
+    kernel = kernel_dir / f"{kernel_name}.cpp"
+    if kernel.is_file():
+        return kernel
+    cpps = sorted(kernel_dir.glob("*.cpp"))
+    if len(cpps) != 1:
+        raise UsageError(f"no kernel source {kernel.relative_to(project)} for op {op_type}",
+                         hint="the kernel file and entry are snake_case of the op type: "
+                              f"{kernel_name}.cpp")
+    return cpps[0]
+
+
+def _pick_socs(shorts: list[str], root, notes: list[str]) -> tuple[list[str], list[str]]:
+    """(SoCs to build, SoCs declared but not built). A short name maps to one SoC table row
+    the sim can run (one with core counts); the others are listed, not built."""
+    from opkg.socs import soc_table
+
+    table = soc_table(root)
+    socs, unbuilt = [], []
     for short in shorts:
         rows = [r for r in table.values() if r.short == short]
         if not rows:
-            notes.append(f"AddConfig(\"{short}\") matches no SoC in toolchains/socs.yaml; "
-                         "left out of socs; the build's OpDef check reports it until the SoC table has a "
-                         "row for it (or the AddConfig goes)")
+            notes.append(f"AddConfig(\"{short}\") matches no SoC in toolchains/socs.yaml; not "
+                         "built")
+            unbuilt.append(f"{short} (not in the SoC table)")
             continue
-        # prefer a row whose core counts are known: the sim needs them to check blockDim
-        pick = next((r for r in rows if r.vector_cores or r.cube_cores), rows[0])
+        runnable = [r for r in rows if r.vector_cores or r.cube_cores]
+        if not runnable:
+            names = ", ".join(r.name for r in rows)
+            notes.append(f"AddConfig(\"{short}\"): the sim has no core counts for {names}; not "
+                         "built (listed in opkg.yaml)")
+            unbuilt.append(f"{names} ({short}: no core counts in the SoC table)")
+            continue
+        pick = runnable[0]
         others = [r.name for r in rows if r is not pick]
         notes.append(f"AddConfig(\"{short}\") -> {pick.name}"
                      + (f" (also {short}: {', '.join(others)}; add any you want built)"
-                        if others else "")
-                     + ("" if pick.vector_cores or pick.cube_cores else
-                        f"; toolchains/socs.yaml has no core counts for {pick.name}, which the "
-                        "sim needs: add vector_cores or cube_cores to build it"))
+                        if others else ""))
         socs.append(pick.name)
     if not socs:
         socs = ["Ascend910B1"]
-        notes.append("no usable AddConfig(...) in op_host: socs set to Ascend910B1; the build's "
-                     "OpDef check will ask for a matching AddConfig")
-
-    _check_dest(dest)
-    dest.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(host_dir, dest / "op_host", dirs_exist_ok=True)
-    shutil.copytree(kernel_dir, dest / "op_kernel", dirs_exist_ok=True)
-    if golden_file is not None:
-        target = dest / golden_file.name
-        shutil.copyfile(golden_file, target)
-        golden_ref = f"{golden_file.name}:{golden_func}"
-    else:
-        golden_func = kernel_name
-        (dest / "golden.py").write_text(_golden_stub(op, golden_func))
-        golden_ref = f"golden.py:{golden_func}"
-    manifest = _manifest_text(name, op, [s.relative_to(project).as_posix() for s in host_sources],
-                              tiling_headers[0].relative_to(project).as_posix()
-                              if tiling_headers else None,
-                              kernel.relative_to(project).as_posix(), socs, golden_ref,
-                              proto_path.name, golden is None)
-    (dest / "opkg.yaml").write_text(manifest)
-    return ImportResult(dest, op["type"], socs, notes, golden is None)
+        notes.append("no AddConfig(...) the sim can run in op_host: socs set to Ascend910B1; "
+                     "the build's OpDef check will ask for a matching AddConfig")
+    return socs, unbuilt
 
 
 def _golden_stub(op: dict, func: str) -> str:
@@ -470,8 +650,124 @@ def _yaml_value(v) -> str:
     return json.dumps(v)
 
 
-def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, golden_ref, proto_name,
-                   stub: bool) -> str:
+def st_test_cases(project: Path, op: dict, has_infer_shape: bool, notes: list[str]
+                  ) -> tuple[list[str], str | None]:
+    """Verification cases (manifest YAML flow mappings) from the project's msopst test cases
+    (cann-ops: tests/st/*.json, `[{case_name, op, input_desc: [{name, shape, value_range}],
+    output_desc, attr: [{name, value}]}]`): the shapes, value ranges and attrs its authors test.
+    Entries that do not fit the prototype are skipped with a note."""
+    files = sorted((project / "tests" / "st").glob("*.json"))
+    inputs = [t for t in op["inputs"] if t.get("param_type", "required") != "dynamic"]
+    if not files or len(inputs) != len(op["inputs"]):
+        return [], None
+    attr_types = {a["name"]: a["type"] for a in op["attrs"]}
+    cases, seen, skipped = [], set(), 0
+    for f in files:
+        try:
+            data = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            continue
+        for entry in data if isinstance(data, list) else [data]:
+            case = _st_case(entry, op, attr_types, has_infer_shape)
+            if case is None:
+                skipped += 1
+                continue
+            key = json.dumps(case, sort_keys=True)
+            name = re.sub(r"[^A-Za-z0-9_]", "_", str(entry.get("case_name") or f"st{len(cases)}"))
+            if key in seen or len(cases) >= 8:     # a handful of distinct cases is enough
+                continue
+            seen.add(key)
+            cases.append(_yaml_flow({"name": name, **case}))
+    if skipped:
+        notes.append(f"{skipped} test case(s) of tests/st/ not usable as verification cases "
+                     "(other op, missing shapes or attrs)")
+    if cases:
+        notes.append(f"{len(cases)} verification case(s) from tests/st/ "
+                     f"({', '.join(f.name for f in files)})")
+    return cases, "tests/st/" + (files[0].name if len(files) == 1 else "*.json")
+
+
+def _st_case(entry, op: dict, attr_types: dict, has_infer_shape: bool) -> dict | None:
+    if not isinstance(entry, dict) or entry.get("op") not in (None, op["type"]):
+        return None
+    descs = entry.get("input_desc")
+    if not isinstance(descs, list) or len(descs) != len(op["inputs"]):
+        return None
+    shapes, ranges = {}, {}
+    for t, d in zip(op["inputs"], descs):
+        shape = d.get("shape") if isinstance(d, dict) else None
+        if (not isinstance(shape, list)
+                or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0
+                           for x in shape)):
+            return None
+        shapes[t["name"]] = shape
+        vr = d.get("value_range")
+        if (isinstance(vr, list) and vr and isinstance(vr[0], list) and len(vr[0]) == 2
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vr[0])
+                and vr[0][0] < vr[0][1]):
+            ranges[t["name"]] = list(vr[0])
+    attrs = {}
+    for a in entry.get("attr") or []:
+        if isinstance(a, dict) and a.get("name") in attr_types and "value" in a:
+            value = _st_attr(attr_types[a["name"]], a["value"])
+            if value is None:
+                return None
+            attrs[a["name"]] = value
+    if any(x.get("required") and x["name"] not in attrs for x in op["attrs"]):
+        return None
+    case = {"shapes": shapes}
+    if attrs:
+        case["attrs"] = attrs
+    if ranges:
+        case["ranges"] = ranges
+    if not has_infer_shape:
+        outs = entry.get("output_desc")
+        if not isinstance(outs, list) or len(outs) != len(op["outputs"]) or not all(
+                isinstance(o, dict) and isinstance(o.get("shape"), list) for o in outs):
+            return None
+        case["output_shapes"] = {t["name"]: o["shape"] for t, o in zip(op["outputs"], outs)}
+    return case
+
+
+def _st_attr(kind: str, value):
+    """An msopst attr value as the manifest's type wants it, or None when it is not one."""
+    def one(k, v):
+        if k == "float" and isinstance(v, (int, float)) and not isinstance(v, bool):
+            return float(v)
+        if k == "int" and isinstance(v, int) and not isinstance(v, bool):
+            return v
+        if k == "bool" and isinstance(v, bool):
+            return v
+        if k == "str" and isinstance(v, str):
+            return v
+        return None
+
+    if kind.startswith("list_"):
+        if not isinstance(value, list):
+            return None
+        items = [one(kind[5:], v) for v in value]
+        return None if any(i is None for i in items) else items
+    return one(kind, value)
+
+
+def _yaml_flow(value) -> str:
+    """A one-line YAML flow mapping (JSON scalars are valid YAML; keys written bare)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_yaml_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_yaml_flow(v) for v in value) + "]"
+    return json.dumps(value)
+
+
+# A value for a required attr in the generated case: the case is valid as written, and the
+# comment asks for a real one.
+_ATTR_PLACEHOLDER = {"bool": False, "int": 1, "float": 1.0, "str": "", "list_int": [1],
+                     "list_float": [1.0], "list_bool": [False]}
+
+
+def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, golden_ref,
+                   stub: bool, include_dirs=(), has_infer_shape: bool = True,
+                   st_cases=(), st_source: str | None = None) -> str:
     lines = [f"name: {name}", "version: 0.1.0",
              f"summary: {op['type']} (imported from an msopgen project)",
              "op:", f"  type: {op['type']}", "  inputs:"]
@@ -492,21 +788,43 @@ def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, golden_ref
     lines += ["tiling:", f"  sources: [{', '.join(host_sources)}]"]
     if tiling_data:
         lines.append(f"  data: {tiling_data}")
-    lines += ["kernel:", f"  source: {kernel}",
-              "# From the AddConfig(...) short names in op_host (see `opkg import` output).",
-              f"socs: [{', '.join(socs)}]", "deps: []", "verify:"]
+    lines += ["kernel:", f"  source: {kernel}"]
+    if include_dirs:
+        lines += ["# Shared headers of the corpus the sources include, copied unchanged.",
+                  f"include_dirs: [{', '.join(include_dirs)}]"]
+    lines.append("# From the OpDef's AddConfig(...) short names (see `opkg import` output).")
+    if unbuilt:
+        lines.append("# Also declared by the OpDef, not built (the sim cannot run them yet):")
+        lines += [f"#   {u}" for u in unbuilt]
+    lines += [f"socs: [{', '.join(socs)}]", "deps: []", "verify:"]
     if stub:
         lines.append("  # golden.py is a stub that raises: the build fails with 'golden missing' "
                      "until it is written.")
-    lines += [f"  golden: {golden_ref}", "  seed: 0", "  cases:",
-              f"    # Generated from the prototype in {proto_name}: one shape for every input. "
-              "REVIEW IT:",
+    lines += [f"  golden: {golden_ref}", "  seed: 0", "  cases:"]
+    if st_cases:
+        lines.append(f"    # From the project's own test cases ({st_source}): shapes, value "
+                     "ranges and attrs.")
+        lines += [f"    - {c}" for c in st_cases]
+        return "\n".join(lines) + "\n"
+    lines += ["    # Generated from the prototype: one shape for every input. REVIEW IT:",
               "    # give each input the shape the operator expects, and add edge cases "
               "(a single element,",
               "    # a length that is not a multiple of 32 bytes, rows that do not divide "
               "across cores)."]
-    default = {"required": "[8, 256]", "dynamic": "[[8, 256], [8, 256]]"}   # dynamic: 2 tensors
+    default = {"required": "[8, 256]", "optional": "[8, 256]",
+               "dynamic": "[[8, 256], [8, 256]]"}   # dynamic: 2 tensors
     shapes = ", ".join(f"{t['name']}: {default[t.get('param_type', 'required')]}"
                        for t in op["inputs"] if t.get("param_type", "required") in default)
-    lines.append(f"    - {{name: default, shapes: {{{shapes}}}}}")
+    case = f"    - {{name: default, shapes: {{{shapes}}}"
+    required = [a for a in op["attrs"] if a.get("required")]
+    if required:
+        lines.append("    # required attrs: placeholder values, give them real ones")
+        case += ", attrs: {" + ", ".join(f"{a['name']}: {_yaml_value(_ATTR_PLACEHOLDER[a['type']])}"
+                                         for a in required) + "}"
+    if not has_infer_shape:
+        lines.append("    # the OpDef registers no InferShape: output_shapes says what the "
+                     "outputs are")
+        case += ", output_shapes: {" + ", ".join(f"{t['name']}: [8, 256]"
+                                                for t in op["outputs"]) + "}"
+    lines.append(case + "}")
     return "\n".join(lines) + "\n"

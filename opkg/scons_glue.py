@@ -7,6 +7,12 @@ content signatures, #include scanning, parallel jobs, CacheDir. Actions report p
 
 Each action's identity (argv, generated content, parameters, toolchain fingerprint) is a
 Value source of its node, so changing any of them rebuilds, and the CacheDir key changes too.
+
+Integrity: the digest of every output is recorded when its step finishes or it is restored
+(opkg.outputs), and checked before SCons decides what is up to date: an output that no longer
+holds what was written is removed with a warning, so SCons restores or rebuilds it (SCons itself
+never looks at a target's content). Cache entries carry their digest (opkg.cache) and
+`_verified_cache_dir` checks it on every restore.
 """
 
 from __future__ import annotations
@@ -20,13 +26,17 @@ import threading
 import time
 from pathlib import Path
 
+from opkg import cache
 from opkg.fsutil import atomic_write_text
+from opkg.outputs import OutputRecord
 from opkg.plan import Action, Plan
 from opkg.procs import checkpoint, watch_parent
 
 EVENT_PREFIX = "@@opkg "
 _ACTIONS: list[Action] = []
 _print_lock = threading.Lock()
+_RECORD: list[OutputRecord] = []          # the output directory's record, set by declare()
+_WRITTEN: dict[str, str] = {}             # absolute output path -> digest when its step ended
 
 
 def emit(event: str, **fields) -> None:
@@ -38,7 +48,7 @@ def emit(event: str, **fields) -> None:
 
 def declare(plan_path: str) -> None:
     from SCons.Action import Action as SConsAction
-    from SCons.Script import CacheDir, Decider, Default, Environment, SConsignFile
+    from SCons.Script import Decider, Default, Environment, SConsignFile
     from SCons.Scanner.C import CScanner
 
     watch_parent()     # first: if opkg dies, this process and everything it started stop
@@ -49,12 +59,17 @@ def declare(plan_path: str) -> None:
     # content, not content-timestamp: an edit within the same second as the last build
     # (same mtime) must still rebuild
     Decider("content")
+    _RECORD[:] = [OutputRecord(plan.output_dir)]
+    _check_outputs(plan)
+    # OPKG_CACHE_FORMAT is part of every action's signature: entries of another format are
+    # never looked up (they age out through `opkg cache prune`)
+    env = Environment(ENV=os.environ, tools=[], OPKG_CACHE_FORMAT=cache.ENTRY_FORMAT)
     if plan.cache_dir:
         Path(plan.cache_dir).mkdir(parents=True, exist_ok=True)
-        CacheDir(str(Path(plan.cache_dir) / "scons"))
-    env = Environment(ENV=os.environ, tools=[])
+        env.CacheDir(str(Path(plan.cache_dir) / "scons"), _verified_cache_dir())
     scanner = CScanner()
-    run = SConsAction(_run, strfunction=None)   # progress comes from our own events
+    # progress comes from our own events
+    run = SConsAction(_run, strfunction=None, varlist=["OPKG_CACHE_FORMAT"])
     _ACTIONS[:] = plan.actions
     outputs = []
     aliases = sorted(plan.aliases.items(), key=lambda kv: -len(kv[0]))   # longest prefix first
@@ -76,10 +91,71 @@ def declare(plan_path: str) -> None:
     Default(outputs)
 
 
+def _check_outputs(plan: Plan) -> None:
+    """Remove outputs that do not hold what the build wrote, so SCons makes them again."""
+    damaged, unknown = _RECORD[0].check([o for a in plan.actions for o in a.outputs])
+    for path, why in damaged:
+        emit("warning", message=f"{path} does not hold what the build wrote ({why}); "
+                                "restoring it")
+        Path(path).unlink(missing_ok=True)
+    for path in unknown:         # no record of what was written: make it again, quietly
+        Path(path).unlink(missing_ok=True)
+
+
+def _verified_cache_dir():
+    """SCons' CacheDir, with entries that carry their digest (opkg.cache): a restore writes
+    the output only when its bytes match; a damaged entry is evicted, warned about once, and
+    the step runs. (SCons is imported only inside the SCons process.)"""
+    import stat
+
+    import SCons.Action
+    import SCons.CacheDir
+
+    class VerifiedCacheDir(SCons.CacheDir.CacheDir):
+        @classmethod
+        def copy_to_cache(cls, env, src, dst):
+            digest = cache.write_entry(src, dst)
+            os.chmod(dst, stat.S_IMODE(os.stat(src).st_mode) | stat.S_IWRITE)
+            if _WRITTEN.get(os.path.abspath(src), digest) != digest:
+                # SCons turns this into a warning and keeps the build going, uncached
+                raise OSError(f"{src} changed after its step finished")
+            return dst
+
+        def retrieve(self, node) -> bool:
+            if not self.is_enabled() or not SCons.Action.execute_actions \
+                    or SCons.CacheDir.cache_show:
+                return super().retrieve(node)
+            self.requests += 1
+            _, entry = self.cachepath(node)
+            if not os.path.isfile(entry):
+                return False
+            target = node.get_abspath()
+            digest, problem = cache.restore_entry(entry, target)
+            if problem:
+                cache.evict(entry)
+                emit("warning", message=f"damaged build cache entry {entry} ({problem}); "
+                                        "evicted it, running the step instead")
+                return False
+            try:
+                os.chmod(target, stat.S_IMODE(os.stat(entry).st_mode) | stat.S_IWRITE)
+                os.utime(entry)      # "last used", for LRU pruning
+            except OSError:
+                pass
+            _RECORD[0].note(target, digest)
+            self.hits += 1
+            with _print_lock:        # opkg.engine counts restores from this line
+                sys.stdout.write(f"Retrieved `{node.get_internal_path()}' from cache\n")
+                sys.stdout.flush()
+            return True
+
+    return VerifiedCacheDir
+
+
 def _run(target, source, env) -> int:
     action = _ACTIONS[env["OPKG_ACTION"]]
     started = time.monotonic()
-    emit("start", target=action.target, step=action.step, description=action.description)
+    emit("start", target=action.target, step=action.step, description=action.description,
+         **({"command": list(action.argv)} if action.kind == "exec" else {}))   # for -v
     try:
         if action.kind == "write":
             atomic_write_text(Path(action.outputs[0]), action.content or "")
@@ -93,6 +169,12 @@ def _run(target, source, env) -> int:
             error = f"unknown action kind {action.kind!r}"
     except Exception as exc:  # report, never crash SCons with a traceback
         error = f"{type(exc).__name__}: {exc}"
+    if not error:
+        try:                     # the digest of what was written, for later checks
+            for out in action.outputs:
+                _WRITTEN[os.path.abspath(out)] = _RECORD[0].note(out)
+        except OSError as exc:
+            error = f"{exc.filename}: the step did not write it ({exc.strerror})"
     elapsed = round(time.monotonic() - started, 3)
     if error:
         emit("fail", target=action.target, step=action.step, description=action.description,
@@ -103,6 +185,20 @@ def _run(target, source, env) -> int:
     emit("done", target=action.target, step=action.step, description=action.description,
          elapsed=elapsed)
     return 0
+
+
+def own_warnings(stderr: str) -> list[str]:
+    """The compiler's `warning:` lines about the package's own sources: those in the sim's
+    headers and runtime are opkg's business, not the author's (e.g. PreLayerNorm's tiling
+    computes a bound in `int` that overflows, which g++ says and a silent build would hide)."""
+    from opkg.sim import flags
+
+    ours = (str(flags.include_dir()), str(flags.runtime_source().parent))
+    out = []
+    for line in stderr.splitlines():
+        if ": warning: " in line and not line.startswith(ours) and line not in out:
+            out.append(line)
+    return out
 
 
 def _exec(action: Action) -> str | None:
@@ -121,6 +217,9 @@ def _exec(action: Action) -> str | None:
             return (stderr + stdout).strip() or f"exit status {proc.returncode}"
         for out, tmp in temps.items():
             os.replace(tmp, out)
+        for line in own_warnings(stderr):
+            emit("warning", target=action.target, step=action.step,
+                 description=action.description, message=line)
         return None
     except OSError as exc:
         return f"cannot run {argv[0]}: {exc.strerror}"

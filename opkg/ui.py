@@ -41,6 +41,12 @@ class Progress:
                 self._line(click.style(f"note: {event['message']}", dim=True))
             self.notes[event["message"]] = self.notes.get(event["message"], 0) + 1
             return
+        if kind == "warning":
+            # something was wrong and has been dealt with (a damaged cache entry or output), or
+            # a compiler warning about the package's own sources: always shown
+            self._line(click.style("warning: ", fg="yellow")
+                       + event["message"].replace(self.root + "/", ""))
+            return
         if kind == "start":
             self.running.append(event["description"])
         elif kind in ("done", "fail"):

@@ -110,6 +110,19 @@ class Workspace:
                             + (f"{unsafe[0]}" if unsafe else "an existing file"),
                             "use a dedicated directory such as 'out'; it is deleted by "
                             "`opkg clean` and must not hold sources")
+        registry = Path(env_registry).resolve() if env_registry \
+            else path_of("registry", "registry")
+        # `opkg clean` deletes the output directory: a registry there would go with it
+        if registry.is_relative_to(output_dir):
+            where = "$OPKG_REGISTRY" if env_registry else "registry"
+            message = f"{where} {registry} is inside output_dir {output_dir}"
+            hint = ("the output directory is deleted by `opkg clean`; keep the registry "
+                    "outside it, e.g. 'registry: registry'")
+            if env_registry:
+                from opkg.errors import UsageError
+
+                raise UsageError(message, field="OPKG_REGISTRY", hint=hint)
+            raise doc.error(("registry",), message, hint)
         settings = Settings(
             package_roots=tuple(package_roots),
             output_dir=output_dir,
@@ -118,8 +131,7 @@ class Workspace:
             else path_of("cache_dir", str(default_cache_dir())),
             default_socs=tuple(socs),
             default_toolchain=data.get("default_toolchain"),
-            registry=Path(env_registry).resolve() if env_registry
-            else path_of("registry", "registry"),
+            registry=registry,
         )
         return cls(root, settings)
 

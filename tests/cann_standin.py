@@ -7,13 +7,23 @@ import os
 from pathlib import Path
 
 ARCH = "x86_64-linux"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "cann"   # see its README.md
+
+
+def fixture_text(name: str, **values) -> str:
+    """A fixture file with its @KEY@ placeholders filled in."""
+    text = (FIXTURES / name).read_text()
+    for key, value in values.items():
+        text = text.replace(f"@{key.upper()}@", str(value))
+    return text
 
 
 def make_toolkit(ascend_root: Path, version: str, *, layout: str = "toolkit",
                  socs=("Ascend910B1", "Ascend910B2", "Ascend310P3"), latest: bool = False,
-                 tools: bool = True) -> Path:
+                 tools: bool = True, version_cfg: bool = True) -> Path:
     """Lay out one toolkit: layout 'toolkit' is <root>/ascend-toolkit/<v> (CANN <= 8.3),
-    'cann' is <root>/cann-<v> (CANN 8.5+). Returns the toolkit directory."""
+    'cann' is <root>/cann-<v> (CANN 8.5+). Version files and platform_config inis are the
+    fixtures' formats (fixtures/cann/README.md). Returns the toolkit directory."""
     if layout == "toolkit":
         home = ascend_root / "ascend-toolkit" / version
     else:
@@ -21,15 +31,19 @@ def make_toolkit(ascend_root: Path, version: str, *, layout: str = "toolkit",
     arch = home / ARCH
     arch.mkdir(parents=True)
     (arch / "ascend_toolkit_install.info").write_text(
-        f"package_name=Ascend-cann-toolkit\nversion={version}\ninnerversion=V100R001\n"
-        f"arch=x86_64\nos=linux\npath={arch}\n")
+        fixture_text("ascend_toolkit_install.info", version=version, arch="x86_64", path=arch))
+    if version_cfg:
+        (home / "version.cfg").write_text(fixture_text("version.cfg", version=version))
     if socs is not None:
         cfg = arch / "data" / "platform_config"
         cfg.mkdir(parents=True)
         for soc in socs:
-            (cfg / f"{soc}.ini").write_text(f"[version]\nSoC_version={soc}\n")
+            ini = FIXTURES / "platform_config" / f"{soc}.ini"
+            (cfg / f"{soc}.ini").write_text(
+                ini.read_text() if ini.is_file() else f"[version]\nSoC_version={soc}\n")
     if tools:
-        for rel in ("compiler/ccec_compiler/bin/bisheng", "python/site-packages/bin/msopgen"):
+        for rel in ("compiler/ccec_compiler/bin/bisheng", "python/site-packages/bin/msopgen",
+                    "compiler/bin/opc"):
             exe = home / rel
             exe.parent.mkdir(parents=True, exist_ok=True)
             exe.write_text(f"#!/bin/sh\n# stand-in {exe.name} {version}\nexit 0\n")
@@ -137,7 +151,18 @@ if opts.get("language") != "cpp":
 ops = json.load(open(opts["input"]))
 if not isinstance(ops, list) or not ops:
     die("the input json must be a list of op definitions")
+# msopgen's IR_ATTR_TYPE_MAP; the real tool drops any other spelling with a warning and
+# generates a project whose OpDef lacks the attr, which then cannot build: refused here.
+ATTR_TYPES = ("int", "float", "string", "bool", "type", "list_int", "list_string",
+              "list_bool", "list_list_int", "tensor", "list_float", "list_tensor", "list_type")
 for op in ops:
+    for attr in op.get("attr", []):
+        if attr.get("type") not in ATTR_TYPES:
+            die("Attr op_type is invalid: %s (attr %s)" % (attr.get("type"), attr.get("name")))
+        default = attr.get("default_value")
+        if str(attr["type"]).startswith("list_") and default is not None \
+                and not isinstance(default, list):
+            die("default_value of %s must be a JSON array, got %r" % (attr["name"], default))
     lengths = set()
     for t in op.get("input_desc", []) + op.get("output_desc", []):
         for key in ("name", "param_type", "format", "type"):
@@ -161,6 +186,15 @@ files = {"CMakePresets.json": json.dumps({"version": 1, "compute_unit": opts["co
          "op_kernel/" + snake + ".cpp": "// template kernel\\n"}
 if fw != "aclnn":
     files["framework/tf_plugin/tensorflow_" + snake + "_plugin.cc"] = "// plugin\\n"
+    # the project's cmake/util scripts come from the toolkit's templates (msopgen finds the
+    # toolkit through its own location / $ASCEND_HOME_PATH)
+    home = os.environ.get("ASCEND_HOME_PATH")
+    if not home or not os.path.isdir(os.path.join(home, "tools/op_project_templates")):
+        die("op project templates not found: set ASCEND_HOME_PATH to the toolkit")
+    for sub in ("cmake/util", "scripts"):
+        util = os.path.join(home, "tools/op_project_templates/ascendc/customize", sub)
+        for script in sorted(os.listdir(util)) if os.path.isdir(util) else []:
+            files[sub + "/" + script] = open(os.path.join(util, script)).read()
 for rel, text in files.items():
     path = os.path.join(out, rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -180,11 +214,28 @@ if len(arch) != 1 or arch[0].split("=", 1)[1] not in (
 for need in ("-xcce", "-std=c++17"):
     if need not in args:
         die("missing " + need)
+# bisheng_intf.cmake: the m200 (310P) and c220 (910B) cores take different -mllvm options; the
+# c220 stack/overflow options are not valid for an m200 kernel.
+if arch[0].split("=", 1)[1].startswith("dav-m200"):
+    c220_only = [a for a in args if a in ("-cce-aicore-stack-size=0x8000",
+                                          "-cce-aicore-record-overflow=true")]
+    if c220_only:
+        die("options for dav-c220 given to a dav-m200 kernel: " + " ".join(c220_only))
+    if "-cce-aicore-fp-ceiling=2" not in args:
+        die("a dav-m200 kernel needs -mllvm -cce-aicore-fp-ceiling=2")
 sources = [a for a in args if a.endswith(".cpp")]
 if len(sources) != 1 or not os.path.isfile(sources[0]):
     die("exactly one existing source expected, got " + repr(sources))
-if "__aicore__" not in open(sources[0]).read():
+source_text = open(sources[0]).read()
+if "__aicore__" not in source_text:
     die(sources[0] + ": no __aicore__ kernel entry")
+# GET_TILING_DATA is defined by the tiling header opc generates for the variant and passes
+# with -include; a plain bisheng compile of an msopgen kernel cannot succeed.
+if "GET_TILING_DATA" in source_text:
+    headers = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-include"]
+    if not any(os.path.isfile(h) and "GET_TILING_DATA" in open(h).read() for h in headers):
+        die(sources[0] + ": error: use of undeclared identifier 'GET_TILING_DATA' "
+            "(compile through opc, which generates the tiling header)")
 for a in args:
     if a.startswith("-I") and not os.path.isdir(a[2:]):
         die("include directory not found: " + a[2:])
@@ -209,6 +260,24 @@ if not role and os.path.basename(out).split(".tmp-")[0] not in (
 sources = [a for a in args if a.endswith((".cpp", ".cc"))]
 if not sources or not all(os.path.isfile(s) for s in sources):
     die("missing sources " + repr(sources))
+# CANN's host libraries are built against libstdc++'s old ABI; without the define the OpDef and
+# tiling registrations do not link against libregister/libexe_graph.
+if "-D_GLIBCXX_USE_CXX11_ABI=0" not in args:
+    die("undefined reference to `ge::AscendString::AscendString(char const*)' "
+        "(built without -D_GLIBCXX_USE_CXX11_ABI=0)")
+name = os.path.basename(out).split(".tmp-")[0]
+libs = [a for a in args if a.startswith(("-l", "-Wl,--"))]
+need = {"libascend_all_ops.so": ["-lexe_graph", "-lregister", "-ltiling_api"],
+        "libcust_opapi.so": ["-lascendcl", "-lnnopbase"]}.get(
+    name, ["-lexe_graph", "-lregister", "-ltiling_api", "-Wl,--whole-archive", "-lrt2_registry",
+           "-Wl,--no-whole-archive"])
+missing = [l for l in need if l not in libs]
+if missing:
+    die("undefined references in " + name + ": link with " + " ".join(missing))
+if "-lrt2_registry" in libs and not (
+        libs.index("-Wl,--whole-archive") < libs.index("-lrt2_registry")
+        < libs.index("-Wl,--no-whole-archive")):
+    die("rt2_registry must be linked whole-archive (its registrations are otherwise dropped)")
 for a in args:
     if a.startswith("-I") and not os.path.isdir(a[2:]):
         die("include directory not found: " + a[2:])
@@ -223,19 +292,157 @@ if len(args) != 2:
 lib, out = args
 if not os.path.isfile(lib):
     die("cannot open " + lib)
-ops = []
+ops, socs = [], set()
 for src in open(lib).read().splitlines()[1:]:
-    ops += re.findall(r"OP_ADD\\(\\s*(\\w+)\\s*\\)", open(src).read())
+    text = open(src).read()
+    ops += re.findall(r"OP_ADD\\(\\s*(\\w+)\\s*\\)", text)
+    socs.update(re.findall(r'AddConfig\\(\\s*"(\\w+)"', text))
 if not ops:
     die("no operator registered in " + lib)
 os.makedirs(out, exist_ok=True)
 open(os.path.join(out, "op_proto.cc"), "w").write("// stand-in proto\\n")
 open(os.path.join(out, "op_proto.h"), "w").write("// stand-in proto header\\n")
+# aic-<soc>-ops-info.ini, one per AddConfig SoC (the recorded format: [Op] then key=value lines)
+for soc in sorted(socs):
+    with open(os.path.join(out, "aic-" + soc + "-ops-info.ini"), "w") as fh:
+        for op in ops:
+            fh.write("[" + op + "]\\ninput0.name=x\\ninput0.shape=all\\n")
 for op in ops:
     snake = re.sub(r"([a-z0-9])([A-Z])", r"\\1_\\2", re.sub(r"([A-Z]+)([A-Z][a-z])", r"\\1_\\2", op)).lower()
     open(os.path.join(out, "aclnn_" + snake + ".cpp"), "w").write("// stand-in aclnn\\n")
     open(os.path.join(out, "aclnn_" + snake + ".h"), "w").write(
         "aclnnStatus aclnn" + op + "GetWorkspaceSize(...);\\n")
+'''
+
+
+IMPL_BUILD = r'''import os, re, sys
+# stand-in of the msopgen project's cmake/util/ascendc_impl_build.py:
+#   <ops-info ini> <batch> <iterate> <impl dir> <out dir> <autogen dir>
+ini, _, _, impl_dir, out_dir, autogen = sys.argv[1:7]
+text = open(ini).read()
+os.makedirs(out_dir, exist_ok=True)
+for op in re.findall(r"^\[(\w+)\]$", text, re.M):
+    snake = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2",
+                   re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", op)).lower()
+    if not os.path.isfile(os.path.join(impl_dir, snake + ".cpp")):
+        sys.exit("ascendc_impl_build: no kernel " + snake + ".cpp in " + impl_dir)
+    with open(os.path.join(out_dir, snake + ".py"), "w") as fh:
+        fh.write("# adapter of %s\nKERNEL = %r\n" % (op, snake + ".cpp"))
+'''
+
+# Stand-in of the project's scripts/install.sh, written for these tests from the behaviour CANN's
+# sample projects document (scripts/install.sh of the FrameworkLaunch samples): --install-path=DIR
+# installs to DIR/vendors/<vendor> and writes its bin/set_env.bash; otherwise it installs into
+# $ASCEND_OPP_PATH/vendors/<vendor> and puts the vendor first in vendors/config.ini.
+INSTALL_SH = r'''#!/bin/bash
+vendor_name=customize
+sourcedir=$PWD/packages
+install_path=""
+for arg in "$@"; do
+    case "$arg" in
+        --install-path=*) install_path="${arg#--install-path=}" ;;
+        --quiet) ;;
+        *) echo "[ERROR] unknown option $arg"; exit 1 ;;
+    esac
+done
+if [ -n "$install_path" ]; then
+    case "$install_path" in /*) ;; *) echo "[ERROR] use absolute path for --install-path argument"; exit 1 ;; esac
+    targetdir=$install_path
+elif [ -n "$ASCEND_OPP_PATH" ]; then
+    targetdir=$ASCEND_OPP_PATH
+else
+    echo "[ERROR] env ASCEND_OPP_PATH no exist"; exit 1
+fi
+mkdir -p "$targetdir/vendors/$vendor_name" || exit 1
+cp -rf "$sourcedir/vendors/$vendor_name/." "$targetdir/vendors/$vendor_name/" || exit 1
+if [ -n "$install_path" ]; then
+    mkdir -p "$targetdir/vendors/$vendor_name/bin"
+    printf '#!/bin/bash\nexport ASCEND_CUSTOM_OPP_PATH=%s:${ASCEND_CUSTOM_OPP_PATH}\n' \
+        "$targetdir/vendors/$vendor_name" > "$targetdir/vendors/$vendor_name/bin/set_env.bash"
+else
+    config="$targetdir/vendors/config.ini"
+    if [ ! -f "$config" ]; then
+        echo "load_priority=$vendor_name" > "$config"
+    else
+        others=$(grep -w load_priority "$config" | cut -d= -f2- | tr ',' '\n' | grep -vx "$vendor_name" | paste -sd, -)
+        echo "load_priority=$vendor_name${others:+,$others}" > "$config"
+    fi
+fi
+echo SUCCESS
+'''
+
+OPC = '''
+# stand-in opc: opc <impl.py> --main_func= --input_param= --soc_version= --output=
+#   --impl_mode= --simplified_key_mode=0 --op_mode=dynamic
+args = sys.argv[1:]
+if not args or args[0].startswith("--"):
+    die("usage: opc <op impl .py> --main_func=... --input_param=... --soc_version=... --output=...")
+impl, opts = args[0], {}
+for a in args[1:]:
+    key, sep, value = a.partition("=")
+    if not sep or key not in ("--main_func", "--input_param", "--soc_version", "--output",
+                              "--impl_mode", "--simplified_key_mode", "--op_mode"):
+        die("unrecognized argument " + a)
+    opts[key[2:]] = value
+for need in ("main_func", "input_param", "soc_version", "output"):
+    if need not in opts:
+        die("missing --" + need)
+if opts.get("op_mode") != "dynamic":
+    die("ascendc kernels are compiled with --op_mode=dynamic")
+if not os.path.isfile(impl):
+    die("op impl file not found: " + impl)
+kernel = os.path.join(os.path.dirname(impl), opts["main_func"] + ".cpp")
+if not os.path.isfile(kernel):
+    die("kernel source " + kernel + " not found beside " + impl)
+param = json.load(open(opts["input_param"]))
+node = param["op_list"][0]
+name = node["bin_filename"]
+home = os.environ.get("ASCEND_HOME_PATH", "")
+inis = [os.path.join(d, "data/platform_config", opts["soc_version"] + ".ini")
+        for d in sorted(__import__("glob").glob(os.path.join(home, "*-linux")))]
+ini = {}
+for path in inis:
+    if os.path.isfile(path):
+        section = None
+        for line in open(path):
+            line = line.strip()
+            if line.startswith("["):
+                section = line.strip("[]")
+            elif "=" in line and section == "version":
+                k, _, v = line.partition("=")
+                ini[k] = v
+if "CCEC_AIC_version" not in ini:
+    die("soc_version " + opts["soc_version"] + " is not supported by " + home)
+vec = "CCEC_VECTOR_version" in ini
+arch = ini["CCEC_AIV_version"] if vec else ini["CCEC_AIC_version"]
+# the flags opc gives bisheng per arch: the bisheng_intf.cmake facts opkg's release table holds
+from opkg.toolchains.releases import release_table
+table = release_table()
+flags = [*table.default_bisheng_flags, *(table.flags_for_arch(arch) or [])]
+out = opts["output"]
+os.makedirs(out, exist_ok=True)
+tiling = os.path.join(out, name + "_tiling.h")
+with open(tiling, "w") as fh:
+    fh.write("#define GET_TILING_DATA(d, t) /* generated for " + name + " */\\n")
+ge = {"float32": "float", "float16": "half", "bfloat16": "bfloat16_t", "int32": "int32_t",
+      "int8": "int8_t", "int16": "int16_t", "int64": "int64_t", "uint8": "uint8_t", "bool": "bool"}
+defines = []
+for t in node["inputs"] + node["outputs"]:
+    t = t[0] if isinstance(t, list) else t
+    defines.append("-DDTYPE_" + t["name"].upper() + "=" + ge.get(t["dtype"], t["dtype"]))
+import subprocess
+bisheng = os.path.join(home, "compiler/ccec_compiler/bin/bisheng")
+cmd = [bisheng, *flags, "--cce-aicore-arch=" + arch, "-include", tiling, *defines, "-c", kernel, "-o", os.path.join(out, name + ".o")]
+rc = subprocess.call(cmd)
+if rc:
+    sys.exit(rc)
+core = "VectorCore" if vec else "AiCore"
+with open(os.path.join(out, name + ".json"), "w") as fh:
+    json.dump({"binFileName": name, "binFileSuffix": ".o", "blockDim": -1, "coreType": core,
+               "core_type": "AIV" if vec else "AiCore", "kernelName": name,
+               "magic": "RT_DEV_BINARY_MAGIC_ELF_AIVEC" if vec else "RT_DEV_BINARY_MAGIC_ELF",
+               "kernelList": [{"kernelName": name + "_0"}],
+               "supportInfo": {"simplifiedKey": []}}, fh, indent=4)
 '''
 
 
@@ -253,7 +460,17 @@ def install_stand_in_tools(home: Path) -> dict:
     kernel include dirs bisheng is pointed at, and compiler/version.info."""
     tools = {"msopgen": _tool(home / "python/site-packages/bin/msopgen", "msopgen", MSOPGEN),
              "bisheng": _tool(home / "compiler/ccec_compiler/bin/bisheng", "bisheng", BISHENG),
-             "op_build": _tool(home / "tools/opbuild/op_build", "op_build", OP_BUILD)}
+             "op_build": _tool(home / "tools/opbuild/op_build", "op_build", OP_BUILD),
+             "opc": _tool(home / "compiler/bin/opc", "opc", OPC)}
+    util = home / "tools/op_project_templates/ascendc/customize/cmake/util"
+    util.mkdir(parents=True, exist_ok=True)
+    (util / "ascendc_impl_build.py").write_text(IMPL_BUILD)
+    scripts = home / "tools/op_project_templates/ascendc/customize/scripts"
+    scripts.mkdir(parents=True, exist_ok=True)
+    (scripts / "install.sh").write_text(INSTALL_SH)
+    (scripts / "upgrade.sh").write_text(INSTALL_SH.replace("SUCCESS", "UPGRADED"))
+    (scripts / "help.info").write_text(
+        "  --install-path                    Install operator package to specific dir path\n")
     for rel in ("compiler/tikcpp/tikcfw/impl", "compiler/tikcpp/tikcfw/interface",
                 "include/aclnn", "lib64"):
         (home / rel).mkdir(parents=True, exist_ok=True)
@@ -272,3 +489,27 @@ def read_log(path: Path) -> list[dict]:
     if not path.exists():
         return []
     return [json.loads(l) for l in path.read_text().splitlines()]
+
+
+def expected_run_files(op, vendor: str, soc_short: str, arch: str) -> set[str]:
+    """The staging tree of custom_opp_<os>_<arch>.run for one op, from the recorded install
+    manifest (fixtures/cann/install_manifest.txt); opkg builds no TensorFlow parser plugin, so
+    libcust_tf_parsers.so is left out."""
+    from opkg.toolchains.cann import bin_param
+
+    names = {n for n, _ in bin_param(op)}
+    expected = set()
+    for line in (FIXTURES / "install_manifest.txt").read_text().splitlines():
+        line = line.replace("<vendor>", vendor).replace("<op>", op.kernel_name).replace(
+            "<soc>", soc_short).replace("<arch>", arch)
+        if "libcust_tf_parsers.so" in line:
+            continue
+        if "<bin>" in line:
+            expected |= {line.replace("<bin>", n) for n in names}
+        else:
+            expected.add(line.removeprefix("./"))
+    return expected
+
+
+def staged_files(stage: Path) -> set[str]:
+    return {str(p.relative_to(stage)) for p in stage.rglob("*") if p.is_file() or p.is_symlink()}

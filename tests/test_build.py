@@ -251,9 +251,10 @@ def test_sync_check_reverifies_without_recompiling_and_reports_a_hazard(add_ws, 
     assert report()["modes"] == {"sync_check": True} and report()["passed"]
     opkg(*args, cwd=add_ws.root, check=0)
     assert report()["modes"] == {}
-    r = opkg(*args, "--lenient-copy", "--sync-check", "--json", cwd=add_ws.root, check=0)
+    r = opkg(*args, "--lenient-copy", "--sync-check", "--strict-bounds", "--json", cwd=add_ws.root, check=0)
     assert json.loads(r.stdout)["ran"] > 0 and compiles(cxx_log) == []
-    assert report()["modes"] == {"lenient_copy": True, "sync_check": True}
+    assert report()["modes"] == {"lenient_copy": True, "strict_bounds": True, "sync_check": True}
+    assert report()["passed"]   # add_custom stays inside its tensors
     # the scalar reads a tensor from a VECIN queue: the queue orders MTE2 before V only
     kernel = add_ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
     text = kernel.read_text()

@@ -12,6 +12,7 @@ from opkg.errors import ToolchainError
 from opkg.model import AttrSpec, OpSpec, TensorSpec
 from opkg.socs import get_soc
 from opkg.toolchains import cann
+from opkg.toolchains.releases import release_table
 
 B1, P3 = get_soc("Ascend910B1"), get_soc("Ascend310P3")
 
@@ -27,9 +28,15 @@ def test_msopgen_json_matches_dtypes_by_position():
     assert op["input_desc"][0] == {"name": "x", "param_type": "required",
                                    "format": ["ND", "ND"], "type": ["float", "half"]}
     assert op["output_desc"][0]["type"] == ["float", "half"]
+    # msopgen's IR_ATTR_TYPE_MAP spells list types list_int; defaults are JSON values
     assert op["attr"] == [
-        {"name": "epsilon", "param_type": "optional", "type": "float", "default_value": "1e-05"},
-        {"name": "axes", "param_type": "required", "type": "listInt"}]
+        {"name": "epsilon", "param_type": "optional", "type": "float", "default_value": 1e-05},
+        {"name": "axes", "param_type": "required", "type": "list_int"}]
+    (with_list,) = cann.msopgen_json(OpSpec("P", LN.inputs, LN.outputs, (
+        AttrSpec("pads", "list_int", (1, 1)), AttrSpec("mode", "str", "same"))))
+    assert with_list["attr"] == [
+        {"name": "pads", "param_type": "optional", "type": "list_int", "default_value": [1, 1]},
+        {"name": "mode", "param_type": "optional", "type": "string", "default_value": "same"}]
 
 
 def test_msopgen_and_bisheng_command_lines():
@@ -40,8 +47,9 @@ def test_msopgen_and_bisheng_command_lines():
         "m", "gen", "-i", "j", "-f", "aclnn", "-c", "ai_core-Ascend310P3", "-lan", "cpp",
         "-out", "d"]
     v16 = LN.variant("float16")
-    assert cann.bisheng_argv("bisheng", ("-O2", "-xcce"), P3, v16, "k.cpp", "k.o", ["/inc"]) == [
-        "bisheng", "-O2", "-xcce", "--cce-aicore-arch=dav-m200-vec",
+    assert cann.bisheng_argv("bisheng", ("-O2", "-xcce"), "dav-m200", v16, "k.cpp", "k.o",
+                             ["/inc"]) == [
+        "bisheng", "-O2", "-xcce", "--cce-aicore-arch=dav-m200",
         "-DDTYPE_X=half", "-DORIG_DTYPE_X=DT_FLOAT16", "-DDTYPE_GAMMA=half",
         "-DORIG_DTYPE_GAMMA=DT_FLOAT16", "-DDTYPE_Y=half", "-DORIG_DTYPE_Y=DT_FLOAT16",
         "-I/inc", "-c", "k.cpp", "-o", "k.o"]
@@ -50,8 +58,29 @@ def test_msopgen_and_bisheng_command_lines():
 def test_kernel_binary_names_differ_per_variant():
     names = {cann.kernel_binary_name(LN, v) for v in LN.variants()}
     assert len(names) == 2
-    assert all(n.startswith("LayerNormCustom_") and n.endswith("_high_performance") and
-               len(n.split("_")[1]) == 32 for n in names)
+    assert all(n.startswith("LayerNormCustom_") and len(n.split("_")[1]) == 32 for n in names)
+
+
+def test_binary_names_reproduce_a_real_msopgen_build():
+    """youyve/GroupNormV2's build_out (a CANN 7.3 msopgen project) names its two kernel binaries
+    GroupNormV2_499e827d... (float16) and GroupNormV2_783e5564... (float32): the md5 of the
+    param JSON its cmake/util/ascendc_bin_param_build.py wrote. Same op, same names."""
+    dt = ("float16", "float32")
+    op = OpSpec("GroupNormV2",
+                inputs=tuple(TensorSpec(n, dt) for n in ("x", "gamma", "beta")),
+                outputs=tuple(TensorSpec(n, dt) for n in ("y", "mean", "rstd")),
+                attrs=(AttrSpec("num_groups", "int", required=True),
+                       AttrSpec("data_format", "str", "NCHW"), AttrSpec("eps", "float", 1e-5),
+                       AttrSpec("is_training", "bool", True)))
+    params = cann.bin_param(op)
+    assert [n for n, _ in params] == ["GroupNormV2_499e827d5d577e31090ae81a6c53b542",
+                                      "GroupNormV2_783e55641b4dfa21360521bf61bcee00"]
+    first = json.loads(params[0][1])
+    assert first["op_list"][0]["bin_filename"] == params[0][0]
+    assert first["op_list"][0]["inputs"][1] == {"name": "gamma", "index": 1, "dtype": "float16",
+                                                "format": "ND", "paramType": "required",
+                                                "shape": [-2]}
+    assert first["op_list"][0]["attrs"][2] == {"name": "eps", "dtype": "float", "value": 0.0}
 
 
 # -- planning on a stand-in install -------------------------------------------------------
@@ -98,38 +127,57 @@ def test_plan_exact_commands(stand_in):
         str(out / "Ascend910B1" / "add_custom.json"), "-c", "ai_core-Ascend910B1", "-lan", "cpp",
         "-out", str(project)]
     assert str(project / "op_kernel" / "add_custom.cpp") in proj.outputs
-    flags = list(backend.release.bisheng_flags)
+    # one opc call per binary variant, as the project's gen/<Op>-<kernel>-<i>.sh runs it
     variants = {a.description.split()[3]: a for a in steps["compile"]}
     assert set(variants) == {"float16", "float32"}
-    obj = variants["float32"].outputs[0]
-    tik = home / "compiler" / "tikcpp"
-    assert list(variants["float32"].argv) == [
-        str(home / "compiler/ccec_compiler/bin/bisheng"), *flags,
-        "--cce-aicore-arch=dav-c220-vec",
-        "-DDTYPE_X=float", "-DORIG_DTYPE_X=DT_FLOAT", "-DDTYPE_Y=float", "-DORIG_DTYPE_Y=DT_FLOAT",
-        "-DDTYPE_Z=float", "-DORIG_DTYPE_Z=DT_FLOAT",
-        f"-I{project / 'op_kernel'}", f"-I{project / 'op_host'}", f"-I{tik / 'tikcfw'}",
-        f"-I{tik / 'tikcfw/impl'}", f"-I{tik / 'tikcfw/interface'}", f"-I{home / 'include'}",
-        "-c", str(project / "op_kernel" / "add_custom.cpp"), "-o", obj]
+    names = dict(zip((v.name for v in pkg.op.variants()), (n for n, _ in cann.bin_param(pkg.op))))
+    name = names["float32"]
+    binary = out / "Ascend910B1" / "binary"
+    opc = variants["float32"]
+    assert opc.params["argv"] == [
+        str(home / "compiler/bin/opc"), str(binary / "dynamic" / "add_custom.py"),
+        "--main_func=add_custom", f"--input_param={binary / 'gen' / (name + '_param.json')}",
+        "--soc_version=Ascend910B1", f"--output={binary / 'bin' / 'add_custom'}",
+        "--impl_mode=", "--simplified_key_mode=0", "--op_mode=dynamic"]
+    assert opc.outputs == (str(binary / "bin/add_custom" / f"{name}.o"),
+                           str(binary / "bin/add_custom" / f"{name}.json"))
+    assert opc.params["env"]["ASCEND_HOME_PATH"] == str(home)
+    (impl,) = [a for a in steps["generate"] if a.function and "scons_impl" in a.function]
+    assert impl.params["argv"][1:] == [
+        str(project / "cmake/util/ascendc_impl_build.py"),
+        str(out / "host/autogen/aic-ascend910b-ops-info.ini"), "", "",
+        str(project / "op_kernel"), str(binary / "dynamic"), str(out / "host/autogen")]
     links = {a.outputs[0].rsplit("/", 1)[1]: list(a.argv) for a in steps["link"]}
     srcs = list(map(str, pkg.tiling_sources))
     cxx, host_inc = str(stand_in["cxx"]), [f"-I{pkg.dir / 'op_host'}", f"-I{home / 'include'}"]
     autogen = out / "host" / "autogen"
     lib64 = f"-L{home / 'lib64'}"
-    common = [cxx, "-fPIC", "-shared", "-std=c++17", "-O2"]
+    # the link lines of a built msopgen project (GroupNormV2's op_host link.txt / flags.make)
+    compile_ = [cxx, "-fPIC", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-O2",
+                "-std=c++11", "-fstack-protector-strong"]
+    abi = ["-D_GLIBCXX_USE_CXX11_ABI=0", "-D_FORTIFY_SOURCE=2"]
+    link = ["-shared", "-s", "-Wl,-z,relro", "-Wl,-z,now", "-Wl,-z,noexecstack"]
+    registry = ["-lexe_graph", "-lregister", "-ltiling_api", "-Wl,--whole-archive",
+                "-lrt2_registry", "-Wl,--no-whole-archive"]
+    rpath = f"-Wl,-rpath,{home / 'lib64'}"
     assert links == {
-        "libascend_all_ops.so": [*common, "-D_GLIBCXX_USE_CXX11_ABI=0", *host_inc, *srcs, lib64,
-                                 "-lexe_graph", "-lregister", "-o", str(autogen / "libascend_all_ops.so")],
-        "libcust_opmaster_rt2.0.so": [*common, "-DOP_TILING_LIB", *host_inc, *srcs, lib64,
-                                      "-lexe_graph", "-lregister", "-ltiling_api", "-lplatform",
+        "libascend_all_ops.so": [cxx, "-g", "-fPIC", "-shared", "-std=c++11",
+                                 "-D_GLIBCXX_USE_CXX11_ABI=0", *srcs, *host_inc, lib64,
+                                 "-lexe_graph", "-lregister", "-ltiling_api",
+                                 "-o", str(autogen / "libascend_all_ops.so")],
+        "libcust_opmaster_rt2.0.so": [*compile_, "-DOP_TILING_LIB", *abi, *host_inc, *srcs, *link,
+                                      "-Wl,-soname,libcust_opmaster_rt2.0.so", lib64, rpath,
+                                      *registry,
                                       "-o", str(out / "host" / "libcust_opmaster_rt2.0.so")],
-        "libcust_opsproto_rt2.0.so": [*common, "-DOP_PROTO_LIB", *host_inc, f"-I{autogen}", *srcs,
-                                      str(autogen / "op_proto.cc"), lib64, "-lexe_graph",
-                                      "-lregister", "-o",
-                                      str(out / "host" / "libcust_opsproto_rt2.0.so")],
-        "libcust_opapi.so": [*common, f"-I{autogen}", f"-I{home / 'include'}",
+        "libcust_opsproto_rt2.0.so": [*compile_, "-DOP_PROTO_LIB", *abi, *host_inc, f"-I{autogen}",
+                                      *srcs, str(autogen / "op_proto.cc"), *link,
+                                      "-Wl,-soname,libcust_opsproto_rt2.0.so", lib64, rpath,
+                                      *registry,
+                                      "-o", str(out / "host" / "libcust_opsproto_rt2.0.so")],
+        "libcust_opapi.so": [*compile_, *abi, f"-I{autogen}", f"-I{home / 'include'}",
                              f"-I{home / 'include/aclnn'}", str(autogen / "aclnn_add_custom.cpp"),
-                             lib64, "-lascendcl", "-lnnopbase", "-lopapi", "-o",
+                             *link, "-Wl,-soname,libcust_opapi.so", lib64, rpath,
+                             "-lascendcl", "-lnnopbase", "-o",
                              str(out / "host" / "libcust_opapi.so")],
     }
     (opbuild,) = [a for a in steps["generate"] if a.function and "opbuild" in a.function]
@@ -141,10 +189,11 @@ def test_plan_exact_commands(stand_in):
         "add_custom-1.0.0-Ascend910B1-cann-8.0.RC2.opkg.tgz")
 
 
-def test_release_flags_decide_aclnn(stand_in):
+def test_msopgen_default_project_on_every_release(stand_in):
+    # `-f aclnn` would generate an op_api-only project with no CMakePresets.json or kernel build
     _, _, (_, actions) = plan(stand_in, "cann-8.2.RC1")
     (proj,) = [a for a in actions if a.function == "opkg.toolchains.cann:scons_project"]
-    assert proj.params["argv"][4:6] == ["-f", "aclnn"]
+    assert "-f" not in proj.params["argv"]
 
 
 def test_switching_versions_changes_every_signature_and_path(stand_in):
@@ -185,7 +234,8 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
     assert code == 0, out + err
     log = read_log(stand_in["log"])
     tools = [e["tool"] for e in log]
-    assert tools.count("msopgen") == 1 and tools.count("bisheng") == 2
+    # one opc call per binary variant, each running bisheng once
+    assert tools.count("msopgen") == 1 and tools.count("opc") == 2 and tools.count("bisheng") == 2
     assert tools.count("host-cxx") == 4 and tools.count("op_build") == 1
     msopgen = next(e for e in log if e["tool"] == "msopgen")["argv"]
     assert msopgen[1:4] == ["gen", "-i", msopgen[3]] and msopgen[4:] == [
@@ -208,10 +258,16 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
             tbe + "kernel/config/ascend910b/add_custom.json",
             tbe + "kernel/config/ascend910b/binary_info_config.json",
             tbe + "add_custom_impl/dynamic/add_custom.cpp",
+            tbe + "add_custom_impl/dynamic/add_custom.py",
             "verification/float16.json", "verification/float32.json", "opkg.yaml"):
         assert expected in names, expected
     kernels = [n for n in names if n.startswith(tbe + "kernel/ascend910b/add_custom/")]
     assert len([k for k in kernels if k.endswith(".o")]) == 2
+    # opc's kernel .json for the 910B's vector cores
+    with tarfile.open(bundle) as tar:
+        kjson = json.load(tar.extractfile(next(k for k in kernels if k.endswith(".json"))))
+    assert kjson["coreType"] == "VectorCore" and kjson["magic"] == "RT_DEV_BINARY_MAGIC_ELF_AIVEC"
+    check_run_package(stand_in, names, bundle)
     assert version_info == "custom_opp_compiler_version=8.0.RC2\n"
     assert meta["toolchain"]["id"] == "cann-8.0.RC2" and meta["verification_by"] == "sim"
     assert meta["verification"]["passed"] is True
@@ -225,6 +281,49 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
     again = read_log(stand_in["log"])[len(log):]
     assert [e["tool"] for e in again].count("bisheng") == 2
     assert all("8.0.RC3" in e["argv"][0] for e in again if e["tool"] != "host-cxx")
+
+
+def check_run_package(stand_in, bundle_names, bundle):
+    """The .run matches the recorded install manifest file for file (fixtures/cann/
+    install_manifest.txt, from a real msopgen project's build) and installs both ways."""
+    import os
+    import subprocess
+
+    from cann_standin import expected_run_files, staged_files
+
+    run_name = f"custom_opp_{cann.host_os()}_{cann.host_arch()}.run"
+    assert run_name in bundle_names
+    sdir = stand_in["root"] / "out/cann/cann-8.0.RC2/add_custom/Ascend910B1"
+    run = sdir / run_name
+    listed = subprocess.run(["bash", str(run), "--list"], capture_output=True, text=True)
+    assert listed.returncode == 0, listed.stderr
+    stage = sdir / "run_stage"
+    assert staged_files(stage) == expected_run_files(stand_in_op(stand_in), "add_custom",
+                                                     "ascend910b", cann.host_arch())
+    assert os.readlink(stage / "packages/vendors/add_custom/op_impl/ai_core/tbe/op_tiling/"
+                       "liboptiling.so") == f"lib/linux/{cann.host_arch()}/libcust_opmaster_rt2.0.so"
+    # --install-path: vendors/<vendor>/bin/set_env.bash names the installed tree
+    target = stand_in["root"].parent / "custom"
+    done = subprocess.run(["bash", str(run), "--quiet", "--", f"--install-path={target}"],
+                          capture_output=True, text=True, cwd=stand_in["root"].parent)
+    assert done.returncode == 0, done.stdout + done.stderr
+    set_env = (target / "vendors/add_custom/bin/set_env.bash").read_text()
+    assert f"export ASCEND_CUSTOM_OPP_PATH={target}/vendors/add_custom:" in set_env
+    # without it: into $ASCEND_OPP_PATH/vendors/<vendor>, first in vendors/config.ini
+    opp = stand_in["root"].parent / "opp"
+    (opp / "vendors").mkdir(parents=True)
+    (opp / "vendors/config.ini").write_text("load_priority=customize\n")
+    done = subprocess.run(["bash", str(run), "--quiet"], capture_output=True, text=True,
+                          cwd=stand_in["root"].parent, env=dict(os.environ, ASCEND_OPP_PATH=str(opp)))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (opp / "vendors/config.ini").read_text() == "load_priority=add_custom,customize\n"
+    assert (opp / "vendors/add_custom/op_api/lib/libcust_opapi.so").is_file()
+
+
+def stand_in_op(stand_in):
+    from opkg.workspace import Workspace
+
+    return Workspace.load(stand_in["root"]).packages["//packages/add_custom"].op
 
 
 def test_cann_needs_an_opdef(stand_in):
@@ -255,6 +354,120 @@ def test_stand_in_tools_reject_bad_arguments(stand_in, tmp_path):
                           str(tmp_path / "none.json"), "-c", "ai_core-Ascend910B1", "-lan", "cpp",
                           "-out", str(tmp_path / "p")], capture_output=True, text=True)
     assert bad.returncode == 2 and "input json not found" in bad.stderr
+
+
+def _run(argv, **kw):
+    import subprocess
+
+    return subprocess.run([str(a) for a in argv], capture_output=True, text=True, **kw)
+
+
+def test_stand_in_msopgen_rejects_unknown_attr_types(stand_in, tmp_path):
+    msopgen = stand_in["homes"]["8.0.RC2"] / "python/site-packages/bin/msopgen"
+    op = cann.msopgen_json(LN)
+    for attr, message in (({"name": "axes", "param_type": "required", "type": "listInt"},
+                           "Attr op_type is invalid: listInt"),
+                          ({"name": "axes", "param_type": "optional", "type": "list_int",
+                            "default_value": "1,2"}, "must be a JSON array")):
+        op[0]["attr"] = [attr]
+        (tmp_path / "op.json").write_text(json.dumps(op))
+        bad = _run([msopgen, "gen", "-i", tmp_path / "op.json", "-c", "ai_core-Ascend910B1",
+                    "-lan", "cpp", "-out", tmp_path / "p"])
+        assert bad.returncode == 2 and message in bad.stderr
+    op[0]["attr"] = cann.msopgen_json(LN)[0]["attr"]
+    (tmp_path / "op.json").write_text(json.dumps(op))
+    argv = [msopgen, "gen", "-i", tmp_path / "op.json", "-c", "ai_core-Ascend910B1",
+            "-lan", "cpp", "-out", tmp_path / "p"]
+    # msopgen finds the project templates through $ASCEND_HOME_PATH
+    env = {k: v for k, v in __import__("os").environ.items() if k != "ASCEND_HOME_PATH"}
+    bad = _run(argv, env=env)
+    assert bad.returncode == 2 and "set ASCEND_HOME_PATH" in bad.stderr
+    home = stand_in["homes"]["8.0.RC2"]
+    assert _run(argv, env={**env, "ASCEND_HOME_PATH": str(home)}).returncode == 0
+    assert (tmp_path / "p/cmake/util/ascendc_impl_build.py").is_file()
+    assert (tmp_path / "p/scripts/install.sh").is_file()
+
+
+def test_stand_in_bisheng_rejects_c220_flags_on_310p(stand_in, tmp_path):
+    bisheng = stand_in["homes"]["8.0.RC2"] / "compiler/ccec_compiler/bin/bisheng"
+    src = tmp_path / "k.cpp"
+    src.write_text("extern \"C\" __global__ __aicore__ void k() {}\n")
+    table = release_table()
+    v = LN.variant("float16")
+    base = table.info("8.0.RC2").bisheng_flags
+    wrong = cann.bisheng_argv(bisheng, (*base, *table.flags_for_arch("dav-c220-vec")),
+                              "dav-m200", v, str(src), str(tmp_path / "k.o"), [])
+    bad = _run(wrong)
+    assert bad.returncode == 2 and "options for dav-c220 given to a dav-m200 kernel" in bad.stderr
+    right = cann.bisheng_argv(bisheng, (*base, *table.flags_for_arch("dav-m200")),
+                              "dav-m200", v, str(src), str(tmp_path / "k.o"), [])
+    assert _run(right).returncode == 0
+
+
+def test_310p_kernels_use_the_ini_arch_and_m200_flags(stand_in, tmp_path):
+    """platform_config/Ascend310P3.ini: CCEC_AIC_version=dav-m200, no separate vector cores, so
+    a vector kernel compiles for dav-m200 with the m200 flags (opc decides; the stand-in opc
+    follows the same ini and bisheng_intf.cmake facts)."""
+    from opkg.toolchains.discovery import discover
+
+    home = stand_in["homes"]["8.0.RC2"]
+    tk = [t for t in discover().toolkits if t.root == home][0]
+    assert cann.kernel_arch(tk, P3) == "dav-m200" and cann.kernel_arch(tk, B1) == "dav-c220-vec"
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "add_custom.py").write_text("# adapter\n")
+    (src / "add_custom.cpp").write_text(
+        "extern \"C\" __global__ __aicore__ void add_custom(GM_ADDR t) { GET_TILING_DATA(d, t); }\n")
+    (name, text), _ = cann.bin_param(LN)
+    (tmp_path / "p.json").write_text(text)
+    ok = _run(cann.opc_argv(home / "compiler/bin/opc", src / "add_custom.py", "add_custom",
+                            tmp_path / "p.json", "Ascend310P3", tmp_path / "bin"),
+              env=dict(__import__("os").environ, ASCEND_HOME_PATH=str(home)))
+    assert ok.returncode == 0, ok.stderr
+    (call,) = [e["argv"] for e in read_log(stand_in["log"]) if e["tool"] == "bisheng"]
+    assert "--cce-aicore-arch=dav-m200" in call and "-cce-aicore-fp-ceiling=2" in call
+    assert "-cce-aicore-stack-size=0x8000" not in call
+    kernel = json.loads((tmp_path / "bin" / f"{name}.json").read_text())
+    assert kernel["binFileName"] == name and kernel["coreType"] == "AiCore"
+
+
+def test_stand_in_bisheng_needs_the_tiling_header_opc_generates(stand_in, tmp_path):
+    bisheng = stand_in["homes"]["8.0.RC2"] / "compiler/ccec_compiler/bin/bisheng"
+    src = tmp_path / "k.cpp"
+    src.write_text("extern \"C\" __global__ __aicore__ void k(GM_ADDR t) { GET_TILING_DATA(d, t); }\n")
+    flags = (*release_table().default_bisheng_flags, *release_table().flags_for_arch("dav-c220-vec"))
+    argv = cann.bisheng_argv(bisheng, flags, "dav-c220-vec", LN.variant("float16"), str(src),
+                             str(tmp_path / "k.o"), [])
+    bad = _run(argv)
+    assert bad.returncode == 2 and "undeclared identifier 'GET_TILING_DATA'" in bad.stderr
+    header = tmp_path / "tiling.h"
+    header.write_text("#define GET_TILING_DATA(d, t)\n")
+    assert _run([*argv[:-4], "-include", str(header), *argv[-4:]]).returncode == 0
+
+
+def test_soc_without_platform_ini_is_refused(stand_in):
+    from opkg.errors import BuildError
+
+    with pytest.raises(BuildError, match="has no core arch for Ascend910B4") as info:
+        plan(stand_in, "cann-8.0.RC2", soc=get_soc("Ascend910B4"))
+    assert "does not support Ascend910B4" in info.value.hint
+
+
+def test_stand_in_host_compiler_rejects_missing_abi_and_libraries(stand_in, tmp_path):
+    cxx, home = stand_in["cxx"], stand_in["homes"]["8.0.RC2"]
+    src = tmp_path / "op.cpp"
+    src.write_text("// host\n")
+    out = str(tmp_path / "libcust_opmaster_rt2.0.so")
+    good = cann.host_argv(str(cxx), ("OP_TILING_LIB",), [str(src)], [], [home / "lib64"],
+                          cann.REGISTRY_LIBS, out)
+    assert _run(good).returncode == 0
+    no_abi = [a for a in good if a != "-D_GLIBCXX_USE_CXX11_ABI=0"]
+    assert "_GLIBCXX_USE_CXX11_ABI=0" in _run(no_abi).stderr
+    no_tiling = [a for a in good if a != "-ltiling_api"]
+    bad = _run(no_tiling)
+    assert bad.returncode == 2 and "link with -ltiling_api" in bad.stderr
+    not_whole = [a for a in good if not a.startswith("-Wl,--") or "whole" not in a]
+    assert "whole-archive" in _run(not_whole).stderr
 
 
 def test_build_resolves_by_pin_and_refuses_misalignment_early(stand_in, capsys):
@@ -296,3 +509,87 @@ def test_build_locked(stand_in, capsys):
     with tarfile.open(bundle) as tar:
         meta = json.load(tar.extractfile("opkg-bundle.json"))
     assert meta["provenance"]["lock_digest"] == digest(stand_in["root"] / "opkg.lock")
+
+
+def test_kernel_config_in_the_packer_format():
+    """Field shapes of GroupNormV2's kernel/config/ascend910b/{binary_info_config,<op>}.json:
+    simplifiedKey `Op/d=0,p=0/1,2/...` (ge dtype, ge format per tensor), a string per
+    binaryList entry and a list per binList entry."""
+    op_cfg, bin_cfg = cann.kernel_config(LN, B1)
+    (n32, _), (n16, _) = cann.bin_param(LN)   # LN lists float32 first
+    entries = bin_cfg["LayerNormCustom"]["binaryList"]
+    assert entries[2] == {"coreType": 2, "binPath": f"ascend910b/layer_norm_custom/{n16}.o",
+                          "simplifiedKey": "LayerNormCustom/d=0,p=0/1,2/1,2/1,2"}
+    assert op_cfg["binList"][0]["simplifiedKey"] == ["LayerNormCustom/d=0,p=0/0,2/0,2/0,2",
+                                                     "LayerNormCustom/d=1,p=0/0,2/0,2/0,2"]
+    assert op_cfg["binList"][0]["binInfo"] == {
+        "jsonFilePath": f"ascend910b/layer_norm_custom/{n32}.json"}
+
+
+def test_binary_names_follow_the_release_template():
+    """CANN 8.1.RC1's template script adds format_match_mode to every tensor, which changes the
+    names: AddCustom's two binaries were named by running that script on AddCustom's ops-info
+    (docs/cann.md records the run)."""
+    from opkg.workspace import Workspace
+    from cann_standin import REPO
+
+    op = Workspace.load(REPO).packages["//packages/add_custom"].op
+    fields = release_table().info("8.1.RC1").bin_param_fields
+    assert fields == {"format_match_mode": "FormatAgnostic"}
+    assert sorted(n for n, _ in cann.bin_param(op, None, fields)) == [
+        "AddCustom_6b4edd934cf3a660c0cd2e16b3659524", "AddCustom_ab1b6750d7f510985325b603cb06dc8b"]
+    assert release_table().info("8.1.RC1").opc_impl_mode == "high_performance,optional"
+
+
+def test_project_param_script_must_agree_with_the_plan(tmp_path):
+    import sys
+
+    script = tmp_path / "ascendc_bin_param_build.py"
+    script.write_text("import pathlib, sys\n"
+                      "pathlib.Path(sys.argv[2], 'AddCustom_0123_param.json').write_text('{}')\n")
+    ours = {str(tmp_path / "gen" / "AddCustom_abcd_param.json"): "{}"}
+    params = {"write": ours, "script": str(script), "release": "8.2.RC1",
+              "argv": [sys.executable, str(script), str(tmp_path / "x.ini"),
+                       str(tmp_path / "gen_project"), "ascend910b"]}
+    err = cann.scons_params(params)
+    assert "names the kernel binaries AddCustom_0123_param.json" in err
+    assert "set bin_param_fields" in err and "CANN 8.2.RC1" in err
+    script.write_text("import pathlib, sys\n"
+                      "pathlib.Path(sys.argv[2], 'AddCustom_abcd_param.json').write_text('{}')\n")
+    assert cann.scons_params(params) is None
+
+
+def test_each_soc_builds_its_own_variants(stand_in):
+    """op.soc_configs: PerSocAdd has no bfloat16 on the 310P, so its CANN build there plans two
+    opc calls and an msopgen JSON with two dtype columns; the 910B gets all three."""
+    import shutil
+    from pathlib import Path
+
+    from opkg.workspace import Workspace
+
+    fixture = Path(__file__).parent / "fixtures" / "per_soc_add"
+    shutil.copytree(fixture, stand_in["root"] / "packages" / "per_soc_add")
+    ws = Workspace.load(stand_in["root"])
+    pkg = ws.packages["//packages/per_soc_add"]
+    backend = cann.CannToolchain("cann-8.0.RC2", ws)
+    counts = {}
+    for soc in (P3, B1):
+        _, actions = backend.plan_target(pkg, soc, [], ws.settings.output_dir, provenance={},
+                                         verify=False, bundle=False)
+        counts[soc.name] = len([a for a in actions if a.step == "compile"])
+        (gen,) = [a for a in actions if a.kind == "write" and a.outputs[0].endswith(".json")]
+        counts[soc.name + " json"] = json.loads(gen.content)[0]["input_desc"][0]["type"]
+    assert counts == {"Ascend310P3": 2, "Ascend310P3 json": ["half", "float"],
+                      "Ascend910B1": 3, "Ascend910B1 json": ["half", "float", "bfloat16"]}
+
+
+def test_ops_info_as_the_project_converts_it():
+    """Keys and spellings of a built project's aic-<soc>-ops-info.json (GroupNormV2)."""
+    info = cann.ops_info(LN)["LayerNormCustom"]
+    assert info["input0"] == {"name": "x", "paramType": "required", "shape": "all",
+                              "dtype": "float32,float16", "format": "ND,ND",
+                              "unknownshape_format": "ND,ND"}
+    assert info["attr_epsilon"] == {"type": "float", "value": "all", "paramType": "optional",
+                                    "defaultValue": "1e-05"}
+    assert info["attr_axes"]["type"] == "listInt" and info["dynamicFormat"] == {"flag": "true"}
+    assert "coreType" not in info

@@ -88,9 +88,9 @@ def test_query_commands(workspace):
     r = opkg("query", "deps", "packages/addone", cwd=workspace.root)
     assert r.returncode == 0 and r.stdout.split() == ["//packages/common"]
     r = opkg("query", "rdeps", "//packages/common", "--json", cwd=workspace.root)
-    assert json.loads(r.stdout) == ["//packages/addone"]
+    assert json.loads(r.stdout) == {"schema_version": 1, "labels": ["//packages/addone"]}
     r = opkg("query", "packages", "--json", cwd=workspace.root)
-    data = {p["name"]: p for p in json.loads(r.stdout)}
+    data = {p["name"]: p for p in json.loads(r.stdout)["packages"]}
     assert data["addone"]["variants"] == ["float32", "float16"]
     assert data["common"]["kind"] == "library"
     r = opkg("query", "deps", "//...", cwd=workspace.root)

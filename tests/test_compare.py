@@ -1,6 +1,6 @@
 import numpy as np
 
-from opkg.verify.compare import compare
+from opkg.verify.compare import compare, suspicious_golden
 from opkg.verify.inputs import make_input
 
 
@@ -37,6 +37,26 @@ def test_unwritten_output_nan_is_a_mismatch_and_nan_matches_nan():
     assert not r["passed"] and r["first_mismatch"]["actual"] == "nan"
     both = np.array([np.nan, 1.0])
     assert compare(both, both.copy(), 0, 0, 0)["passed"]
+
+
+def test_an_element_the_kernel_never_wrote_mismatches_even_a_nan_golden():
+    e = np.full(4, np.nan, dtype=np.float32)
+    a = e.copy()                           # the NaN pre-fill, untouched
+    unwritten = np.array([False, True, True, False])
+    r = compare(a, e, 1e-3, 1e-3, 0, unwritten=unwritten)
+    assert not r["passed"] and r["mismatches"] == 2 and r["unwritten"] == 2
+    assert r["first_mismatch"] == {"index": [1], "actual": "not written", "expected": "nan"}
+    assert compare(a, e, 1e-3, 1e-3, 0, unwritten=np.zeros(4, bool))["passed"]
+    ints = np.full((2, 2), np.iinfo(np.int32).min, np.int32)   # the integer pre-fill
+    assert not compare(ints, ints.copy(), 0, 0, 0, unwritten=np.ones((2, 2), bool))["passed"]
+
+
+def test_an_all_nan_or_all_inf_golden_is_suspicious():
+    assert suspicious_golden(np.full(3, np.nan)) == "all NaN"
+    assert suspicious_golden(np.array([np.inf, -np.inf], np.float16)) == "all infinite"
+    assert suspicious_golden(np.array([np.nan, 1.0])) is None
+    assert suspicious_golden(np.array([np.nan, np.inf])) is None
+    assert suspicious_golden(np.zeros(0)) is None and suspicious_golden(np.zeros(3, np.int8)) is None
 
 
 def test_shape_mismatch():

@@ -106,3 +106,38 @@ def test_fingerprint_changes_with_compiler_bytes(tmp_path):
     assert before == tk.fingerprint() and before.startswith("sha256:")
     (home / "compiler/ccec_compiler/bin/bisheng").write_text("#!/bin/sh\n# patched\n")
     assert tk.fingerprint() != before
+
+
+def test_version_cfg_as_cann_writes_it(tmp_path):
+    """CANN 8.1.RC1's version.cfg: the CANN version follows the colon; the inner build number
+    (7.7.0.1.238) before it is not the release (fixtures/cann/version.cfg)."""
+    home = make_toolkit(tmp_path, "8.1.RC1")
+    (home / ARCH / "ascend_toolkit_install.info").unlink()
+    inst = discover(env=isolated_env(tmp_path))
+    assert [t.id for t in inst.toolkits] == ["cann-8.1.RC1"]
+    assert inst.toolkits[0].version_file.name == "version.cfg"
+
+
+def test_ascend_toolkit_install_info_as_cann_writes_it(tmp_path):
+    home = make_toolkit(tmp_path, "8.1.RC1", version_cfg=False)
+    assert "compatible_version=[V100R001C15]" in (home / ARCH / "ascend_toolkit_install.info").read_text()
+    tk = discover(env=isolated_env(tmp_path)).toolkits[0]
+    assert tk.id == "cann-8.1.RC1" and tk.version_file.name == "ascend_toolkit_install.info"
+
+
+def test_bisheng_in_tools_is_found_before_compiler(tmp_path):
+    home = make_toolkit(tmp_path, "8.1.RC1")
+    tools_bisheng = home / "tools/ccec_compiler/bin/bisheng"
+    tools_bisheng.parent.mkdir(parents=True)
+    tools_bisheng.write_text("#!/bin/sh\n")
+    tk = discover(env=isolated_env(tmp_path)).toolkits[0]
+    assert tk.tool("bisheng") == tools_bisheng
+    assert tk.tool("opc") == home / "compiler/bin/opc"
+
+
+def test_platform_ini_gives_core_arch(tmp_path):
+    make_toolkit(tmp_path, "8.1.RC1", socs=("Ascend910B1", "Ascend310P3"))
+    tk = discover(env=isolated_env(tmp_path)).toolkits[0]
+    assert tk.platform_version("Ascend310P3")["CCEC_AIC_version"] == "dav-m200"
+    assert tk.platform_version("Ascend910B1")["CCEC_AIV_version"] == "dav-c220-vec"
+    assert tk.platform_version("Ascend910B4") == {}

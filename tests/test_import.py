@@ -91,37 +91,62 @@ def test_import_without_golden_fails_the_build_saying_so(workspace, tmp_path):
     assert report["error"].startswith("golden missing: write golden.py:leaky_relu_custom")
 
 
-def test_malformed_json_is_bad_input_with_file_and_hint(workspace, tmp_path):
+def test_malformed_json_given_with_prototype_is_bad_input_with_file_and_hint(workspace, tmp_path):
     text = json.dumps(PROTOTYPE, indent=4).replace('"required",', '"required"', 1)
     assert text != json.dumps(PROTOTYPE, indent=4)
     project = msopgen_project(tmp_path, text)
-    r = opkg("import", str(project), "--dest", "packages/lrelu", cwd=workspace.root, check=2)
+    r = opkg("import", str(project), "--dest", "packages/lrelu", "--prototype",
+             str(project / "leaky_relu_custom.json"), cwd=workspace.root, check=2)
     assert "leaky_relu_custom.json:" in r.stderr and "invalid JSON" in r.stderr
     assert r.stderr.split("leaky_relu_custom.json:")[1].split(":")[0].isdigit()   # a line
     assert "hint:" in r.stderr
     assert not (workspace.root / "packages" / "lrelu").exists()
-
-
-def test_prototype_json_beside_the_project_directory(workspace, tmp_path):
-    # CANN's samples keep msopgen's input (AddCustom.json) next to the generated AddCustom/
-    project = msopgen_project(tmp_path)
-    (project / "leaky_relu_custom.json").rename(tmp_path / "LeakyReluCustom.json")
+    # found on its own, a file that is no prototype is not one: the OpDef is the source of truth
     r = opkg("import", str(project), "--dest", "packages/lrelu", cwd=workspace.root, check=0)
-    assert "prototype from LeakyReluCustom.json beside the project directory" in r.stdout
+    assert "prototype from the OpDef in op_host/ (LeakyReluCustom)" in r.stdout
+
+
+def test_prototype_json_found_by_content_beside_or_absent(workspace, tmp_path):
+    # CANN's samples keep msopgen's input next to the generated project, under any name
+    project = msopgen_project(tmp_path)
+    (project / "leaky_relu_custom.json").rename(tmp_path / "lrelu_proto.json")
+    r = opkg("import", str(project), "--dest", "packages/lrelu", cwd=workspace.root, check=0)
+    assert "compared with the prototype JSON lrelu_proto.json beside the project directory" in r.stdout
     manifest = yaml.safe_load((workspace.root / "packages/lrelu/opkg.yaml").read_text())
     assert manifest["op"]["type"] == "LeakyReluCustom"
-    (tmp_path / "LeakyReluCustom.json").unlink()
-    r = opkg("import", str(project), "--dest", "packages/lrelu2", cwd=workspace.root, check=2)
-    assert "no prototype JSON found" in r.stderr
-    assert "LeakyReluCustom.json or leaky_relu_custom.json beside it" in r.stderr
+    (tmp_path / "lrelu_proto.json").unlink()
+    shutil.rmtree(workspace.root / "packages" / "lrelu")     # op types are unique
+    r = opkg("import", str(project), "--dest", "packages/lrelu2", cwd=workspace.root, check=0)
+    assert "prototype from the OpDef" in r.stdout and "compared with" not in r.stdout
+    manifest2 = yaml.safe_load((workspace.root / "packages/lrelu2/opkg.yaml").read_text())
+    assert manifest2["op"] == manifest["op"]
+
+
+def test_json_that_disagrees_with_the_opdef_loses_with_a_note(workspace, tmp_path):
+    wrong = json.loads(json.dumps(PROTOTYPE))
+    wrong[0]["input_desc"][0]["type"] = ["fp16", "fp16"]              # OpDef: float16, float32
+    wrong[0]["attr"][0]["param_type"] = "required"
+    project = msopgen_project(tmp_path, wrong)
+    r = opkg("import", str(project), "--dest", "packages/lrelu", cwd=workspace.root, check=0)
+    assert ("leaky_relu_custom.json says input 'x' dtypes ['float16', 'float16'] "
+            "(OpDef: ['float16', 'float32']); the OpDef wins") in r.stdout
+    assert "attr 'negative_slope' required (OpDef: optional); the OpDef wins" in r.stdout
+    manifest = yaml.safe_load((workspace.root / "packages/lrelu/opkg.yaml").read_text())
+    assert manifest["op"]["inputs"][0]["dtypes"] == ["float16", "float32"]
+    assert manifest["op"]["attrs"] == [{"name": "negative_slope", "type": "float",
+                                        "default": 0.01}]
 
 
 def test_bad_prototype_fields_name_the_field(workspace, tmp_path):
     bad = json.loads(json.dumps(PROTOTYPE))
     bad[0]["input_desc"][0]["type"] = ["fp16", "float65"]
     project = msopgen_project(tmp_path, bad)
-    r = opkg("import", str(project), "--dest", "packages/lrelu", cwd=workspace.root, check=2)
+    proto = str(project / "leaky_relu_custom.json")
+    r = opkg("import", str(project), "--dest", "packages/lrelu", "--prototype", proto,
+             cwd=workspace.root, check=2)
     assert "[0].input_desc[0].type[1]" in r.stderr and "float65" in r.stderr
+    r = opkg("import", str(project), "--dest", "packages/lrelu", cwd=workspace.root, check=0)
+    assert "prototype JSON leaky_relu_custom.json ignored" in r.stdout and "float65" in r.stdout
     r = opkg("import", str(tmp_path / "nowhere"), "--dest", "packages/x", cwd=workspace.root,
              check=2)
     assert "no such project directory" in r.stderr
@@ -135,13 +160,16 @@ def test_import_help_has_examples(workspace):
 def test_import_json_is_machine_output_and_prototype_names_the_file(workspace, tmp_path):
     project = msopgen_project(tmp_path)
     proto = project / "leaky_relu_custom.json"
-    other = tmp_path / "elsewhere.json"
+    other = tmp_path / "elsewhere" / "proto.json"
+    other.parent.mkdir()
     proto.rename(other)
-    r = opkg("import", str(project), "--dest", "packages/lrelu", "--json", cwd=workspace.root, check=2)
+    r = opkg("import", str(project), "--dest", "packages/lrelu", "--prototype",
+             str(tmp_path / "missing.json"), "--json", cwd=workspace.root, check=2)
     error = json.loads(r.stdout)["error"]
-    assert not json.loads(r.stdout)["ok"] and "--prototype FILE" in error["hint"]
+    assert not json.loads(r.stdout)["ok"] and "missing.json" in error["message"]
     r = opkg("import", str(project), "--dest", "packages/lrelu", "--prototype", str(other),
              "--json", cwd=workspace.root, check=0)
     result = json.loads(r.stdout)
     assert result["ok"] and result["op_type"] == "LeakyReluCustom"
     assert result["socs"] == [SOC] and result["golden_missing"] is True
+    assert "compared with the prototype JSON proto.json" in result["notes"]

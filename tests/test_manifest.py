@@ -215,6 +215,22 @@ def test_sync_check_is_off_unless_the_manifest_asks(workspace):
     assert workspace.load().packages["//packages/addone"].verify.modes.sync_check is True
 
 
+def test_strict_bounds_is_a_manifest_mode_and_reaches_the_verification_job(workspace, tmp_path):
+    from opkg.model import SimModes
+    from opkg.toolchains.sim import _verify_job
+
+    text = manifest().replace("golden: golden.py:golden\n", "golden: golden.py:golden\n  strict_bounds: true\n")
+    workspace.operator("addone", manifest=text)
+    pkg = workspace.load().packages["//packages/addone"]
+    assert pkg.verify.modes == SimModes(strict_bounds=True)
+    op = pkg.op
+    from opkg.socs import get_soc
+    job = _verify_job(pkg, get_soc("Ascend910B1"), op.variants()[0], tmp_path / "h.so", tmp_path / "k.so",
+                      workspace.root)
+    assert job["modes"] == {"strict_bounds": True}
+    assert SimModes.from_json(job["modes"]).strict_bounds
+
+
 def test_tolerance_defaults_and_overrides(workspace):
     text = manifest() + "  tolerance:\n    float16: {rtol: 2.0e-3}\n"
     workspace.operator("addone", manifest=text)

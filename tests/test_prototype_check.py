@@ -72,7 +72,8 @@ def test_attrs_soc_configs_and_op_name():
     got = whats(diffs)
     assert "declares attr 'negative_slop' where opkg.yaml has 'negative_slope'" in got
     assert 'has no AddConfig("ascend310p") where opkg.yaml lists Ascend310P3' in got
-    assert 'declares AddConfig("ascend910") where opkg.yaml lists no SoC of that kind' in got
+    # building a subset of the OpDef's SoCs is allowed
+    assert not any('AddConfig("ascend910")' in w for w in got)
     _, diffs = compare(manifest_op(), SOCS, declared(
         attrs=[{"name": "negative_slope", "type": "float", "required": False, "default": 0.2}]))
     assert whats(diffs) == ["declares attr 'negative_slope' with default 0.2 where opkg.yaml "

@@ -60,15 +60,35 @@ def test_release_driver_matrix_from_the_brief():
         assert not t.info(v).driver_spec("ascend910b").contains(parse_driver("24.1.rc1"))
     assert not t.info("8.2.RC1").driver_spec("ascend910b").contains("24.1.rc2")
     assert t.info("7.0.0").driver_spec("ascend910b").contains("23.0.3")
-    # Only 910B is stated for 7.0.0: other SoCs are not known, not assumed.
-    assert t.info("7.0.0").driver_spec("ascend310p") is None
+    # hicann release notes: 7.0.0 on 310P needs 23.0.1; 8.5.0 HDK 25.5.0; 9.0.0 HDK 25.5.1
+    assert str(t.info("7.0.0").driver_spec("ascend310p")) == ">=23.0.1"
+    assert str(t.info("8.5.0").driver_spec("ascend910b")) == ">=25.5.0"
+    assert not t.info("9.0.0").driver_spec("ascend310p").contains("25.5.0")
+    # Only 910B and 310P are stated for 7.0.0: other SoCs are not known, not assumed.
+    assert t.info("7.0.0").driver_spec("ascend310b") is None
+
+
+def test_release_socs_and_arch_flags():
+    t = release_table()
+    assert t.info("8.1.RC1").supports("ascend910_93") and not t.info("8.1.RC1").supports("ascend910")
+    # bisheng_intf.cmake: c220 gets --cce-auto-sync; m200 its own flags, no c220 stack options
+    assert "--cce-auto-sync" in t.flags_for_arch("dav-c220-vec")
+    assert "-O3" in t.info("8.1.RC1").bisheng_flags
+    m200 = t.flags_for_arch("dav-m200")
+    assert "-cce-aicore-fp-ceiling=2" in m200 and "-cce-aicore-stack-size=0x8000" not in m200
+    assert t.flags_for_arch("dav-x999") is None
+    # 8.1.RC1's op_host/CMakeLists.txt links nnopbase into the tiling library; 7.3's did not
+    assert t.info("8.1.RC1").tiling_extra_libs == ("nnopbase",)
+    assert t.info("8.0.RC2").tiling_extra_libs == ()
 
 
 def test_unknown_release_knows_only_defaults():
     info = release_table().info("8.0.RC2.alpha003")
     assert info.driver_spec("ascend910b") is None and info.supports("ascend910b") is None
     assert "-xcce" in info.bisheng_flags and info.msopgen_framework is None
-    assert release_table().info("8.2.RC1").msopgen_framework == "aclnn"
+    # msopgen's `-f aclnn` makes an op_api-only project (no CMakePresets.json, no kernel build):
+    # no release uses it, the default framework is what CANN's samples build
+    assert release_table().info("8.2.RC1").msopgen_framework is None
 
 
 def _workspace(tmp_path, text):

@@ -77,7 +77,7 @@ def main(argv=None):
     try:
         cli.main(args=args, prog_name="opkg", standalone_mode=False)
     except OpkgError as exc:
-        _fail(exc, "--json" in args)
+        _fail(exc, "--json" in args, args)
     except OSError as exc:
         # the file system said no (a path that is a file, a full disk, no permission):
         # name the path, never show a traceback
@@ -85,7 +85,7 @@ def main(argv=None):
 
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         _fail(Base(f"{exc.strerror or exc}{where}",
-                   hint="check the path and its permissions"), "--json" in args)
+                   hint="check the path and its permissions"), "--json" in args, args)
     except click.exceptions.Abort:
         click.echo("interrupted", err=True)
         sys.exit(130)
@@ -94,20 +94,39 @@ def main(argv=None):
         sys.exit(130)
     except click.ClickException as exc:
         exc.show()
+        if "--json" in args:
+            from opkg.ci_output import emit_json
+
+            emit_json({"ok": False, "error": {"kind": "UsageError" if isinstance(
+                exc, click.UsageError) else type(exc).__name__, "message": exc.format_message(),
+                "file": None, "line": None, "column": None, "field": None, "hint": None}})
         sys.exit(2 if isinstance(exc, click.UsageError) else exc.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     sys.exit(0)
 
 
-def _fail(exc, as_json: bool):
-    """Render an error for people on stderr and, with --json, for machines on stdout."""
-    import json
+def _fail(exc, as_json: bool, args=()):
+    """Render an error for people on stderr, with --json for machines on stdout, and in CI as
+    an annotation at the error's file:line (`--annotations github`, or GITHUB_ACTIONS=true)."""
+    from opkg import ci_output
 
     click.echo(exc.render(), err=True)
+    if ci_output.annotation_mode(_option_value(args, "--annotations")) == "github":
+        click.echo(ci_output.error_annotation(exc), err=True)
     if as_json and not getattr(exc, "json_reported", False):
-        click.echo(json.dumps({"ok": False, "error": exc.to_json()}, indent=2))
+        ci_output.emit_json({"ok": False, "error": exc.to_json()})
     sys.exit(exc.exit_code)
+
+
+def _option_value(args, name: str) -> str | None:
+    """An option's value read from argv (errors can happen before click parsed it)."""
+    for i, arg in enumerate(args):
+        if arg == name and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith(name + "="):
+            return arg.split("=", 1)[1]
+    return None
 
 
 def _interrupt_on_termination():

@@ -30,7 +30,9 @@ def open_store(option):
 
 
 def emit_json(data) -> None:
-    click.echo(json.dumps(data, indent=2, sort_keys=True))
+    from opkg.ci_output import with_schema
+
+    click.echo(json.dumps(with_schema(data), indent=2, sort_keys=True))
 
 
 def human_size(n: int) -> str:

@@ -2,64 +2,141 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from opkg.cli.options import build_options, verify_mode_options
+from opkg.cli.options import build_options, report_options, verify_mode_options
 from opkg.model import SimModes
 
 
 def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bool,
               detail: bool, locked: bool = False, explain: bool = False,
-              sync_check: bool = False, lenient_copy: bool = False, no_wait: bool = False):
-    from opkg import engine
+              sync_check: bool = False, lenient_copy: bool = False, strict_bounds: bool = False,
+              no_wait: bool = False, junit_xml: str | None = None, annotations: str | None = None,
+              quiet: bool = False, verbose: bool = False, cases=(), variants=()):
+    from opkg import ci_output, engine
     from opkg.ui import Progress, summary_line, verification_table
     from opkg.workspace import Workspace
 
     ws = Workspace.find()
-    progress = Progress(ws.root, quiet=False)
+    progress = Progress(ws.root, quiet=quiet)
     reasons: list[dict] = []
+    only = ci_output.CaseFilter(cases, variants)
 
     def on_event(event):
         if event["event"] in ("explain", "fastpath"):
             reasons.append(event)
-        else:
-            progress(event)
+            return
+        if event["event"] == "note":
+            message = terminal_note(event["message"], verbose)
+            if message is None:
+                return
+            event = {**event, "message": message}
+        if verbose and event["event"] == "start" and event.get("command"):
+            _echo_status_safe(progress, "  $ " + " ".join(event["command"]).replace(
+                str(ws.root) + "/", ""))
+        progress(event)
 
     try:
         result = engine.build(ws, list(targets), socs=socs, toolchain=toolchain, jobs=jobs,
                               keep_going=keep_going, bundle=bundle, on_event=on_event,
                               locked=locked, explain=explain, wait=not no_wait,
-                              modes=SimModes(sync_check=sync_check, lenient_copy=lenient_copy))
+                              modes=SimModes(sync_check=sync_check, lenient_copy=lenient_copy,
+                                             strict_bounds=strict_bounds))
     finally:
         progress.finish()
+    # --case/--variant: the report, the CI files and the exit status cover what was selected
+    shown = ci_output.filtered(result, only)
+    if only and result.targets and not shown.targets:
+        from opkg.errors import UsageError
+
+        raise UsageError("no verified case matches " + " ".join(
+            [f"--case {c}" for c in only.cases] + [f"--variant {v}" for v in only.variants]),
+            hint="patterns are shell-style (fnmatch): e.g. --case 'small*' --variant float16")
+    if junit_xml:
+        ci_output.write_junit(junit_xml, shown, root=ws.root)
+    mode = ci_output.annotation_mode(annotations)
+    if mode == "github":
+        for line in ci_output.build_annotations(shown, root=ws.root):
+            click.echo(line, err=True)
     if as_json:
-        data = result.to_json()
+        data = ci_output.build_json(shown, root=ws.root)
         if explain:
             data["explain"] = [{k: e.get(k) for k in ("event", "description", "target",
                                                       "reasons", "used", "reason")}
                                for e in reasons]
-        click.echo(json.dumps(data, indent=2))
+        ci_output.emit_json(data)
     else:
         if explain:
             click.echo(explanation(reasons, ws.root))
         if result.nothing:
             click.echo(result.nothing)
             return
-        if result.targets:
-            click.echo(verification_table(result, detail=detail))
-        if bundle:
-            for t in result.targets:
+        table = _quiet_view(shown) if quiet else shown
+        if table.targets:
+            click.echo(verification_table(table, detail=detail))
+            rerun = _artifacts_note(shown, ws.root)
+            if rerun:
+                click.echo(rerun)
+        if bundle and not quiet:
+            for t in shown.targets:
                 if t.bundle is None:
                     continue
                 # a failed verification still bundles (the report travels with it, for CI);
                 # say so, since publishing refuses it
                 label = "bundle" if t.passed else "bundle (verification failed; publish refuses it)"
                 click.echo(f"{label}: {_rel(t.bundle, ws.root)}")
-        click.echo(summary_line(result))
-    if not result.ok:
+        click.echo(summary_line(shown))
+    if not shown.ok:
         raise SystemExit(1)
+
+
+def terminal_note(message: str, verbose: bool) -> str | None:
+    """Toolchain notes as people need them: 'the package pins no CANN version' is the normal
+    case and says nothing new (only with -v); 'no CANN toolkit installed', which differs per
+    package only by its pin, becomes one line per invocation (Progress shows a text once)."""
+    if message.startswith("sim: the package pins no CANN version") and "--toolchain" not in \
+            message:
+        return message if verbose else None
+    if message.startswith("sim: no CANN toolkit installed") and not verbose:
+        return message.split(";")[0] + "; the packages' CANN pins apply once it is installed"
+    return message
+
+
+def _echo_status_safe(progress, text: str) -> None:
+    stream = progress.stream
+    if progress.tty:
+        stream.write("\r\033[K")
+    click.echo(text, file=stream)
+
+
+def _quiet_view(result):
+    """-q: only what failed, down to the case (the summary line still counts all)."""
+    import copy
+
+    view = copy.copy(result)
+    view.targets = []
+    for t in result.targets:
+        if t.passed:
+            continue
+        t = copy.copy(t)
+        t.reports = {v: {**r, "results": [c for c in r.get("results", []) if not c["passed"]]}
+                     for v, r in t.reports.items() if not r.get("passed")}
+        view.targets.append(t)
+    return view
+
+
+def _artifacts_note(result, root) -> str:
+    """For each failing case: where its arrays are and the command that re-runs it alone."""
+    from opkg import ci_output
+
+    lines = []
+    for row in ci_output.case_rows(result, root=root):
+        if row["passed"]:
+            continue
+        where = f"  arrays: {row['artifacts']}" if row.get("artifacts") else ""
+        lines.append(f"re-run {row['package']} {row['soc']} {row['variant']}/"
+                     f"{row['case'] or '*'}: {row['rerun']}{where}")
+    return "\n".join(lines)
 
 
 def explanation(events: list[dict], root) -> str:
@@ -93,8 +170,9 @@ def _rel(path, root) -> str:
 @click.option("--locked", is_flag=True,
               help="Fail (exit 3) if toolchain resolution differs from opkg.lock (for CI).")
 @verify_mode_options
+@report_options
 def build(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, locked, explain,
-          sync_check, lenient_copy):
+          sync_check, lenient_copy, strict_bounds, junit_xml, annotations, quiet, verbose):
     """Build, verify and bundle packages.
 
     TARGETS are labels (//packages/layernorm), patterns (//packages/..., //...), paths
@@ -125,14 +203,20 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, locked, 
     """
     run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=True, detail=False,
               locked=locked, explain=explain, sync_check=sync_check, lenient_copy=lenient_copy,
-              no_wait=no_wait)
+              strict_bounds=strict_bounds, no_wait=no_wait, junit_xml=junit_xml,
+              annotations=annotations, quiet=quiet, verbose=verbose)
 
 
 @click.command()
 @build_options
 @verify_mode_options
+@report_options
+@click.option("--case", "cases", multiple=True, metavar="PATTERN",
+              help="Only cases whose name matches (shell-style, repeatable).")
+@click.option("--variant", "variants", multiple=True, metavar="PATTERN",
+              help="Only dtype variants that match, e.g. float16 or 'float*' (repeatable).")
 def test(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, explain, sync_check,
-         lenient_copy):
+         lenient_copy, strict_bounds, junit_xml, annotations, quiet, verbose, cases, variants):
     """Verify packages against their NumPy goldens and print the full report.
 
     Builds what verification needs (no bundles) and prints every case with its errors and
@@ -143,10 +227,15 @@ def test(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, explain, 
       opkg test //packages/layernorm
       opkg test //... --json
       opkg test //packages/softmax --sync-check
+      opkg test //packages/layernorm --variant float16 --case small   one case only
+      opkg test //... --junit-xml junit.xml -q     CI: JUnit report, only failures shown
       opkg test //packages/my_op --lenient-copy   what the device computed with a ragged DataCopy
 
-    --sync-check and --lenient-copy run the same kernel libraries (no recompile); their results
-    are kept apart from default runs.
+    --sync-check, --lenient-copy and --strict-bounds run the same kernel libraries (no
+    recompile); their results are kept apart from default runs.
     """
     run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=False, detail=True,
-              explain=explain, sync_check=sync_check, lenient_copy=lenient_copy, no_wait=no_wait)
+              explain=explain, sync_check=sync_check, lenient_copy=lenient_copy,
+              strict_bounds=strict_bounds, no_wait=no_wait, junit_xml=junit_xml,
+              annotations=annotations, quiet=quiet, verbose=verbose, cases=cases,
+              variants=variants)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import time
 
 import click
+
+from opkg.ci_output import emit_json
 
 
 def _cache_dir():
@@ -45,7 +46,7 @@ def stats(last, as_json):
 
     s = cache_mod.stats(_cache_dir(), last)
     if as_json:
-        click.echo(json.dumps(s, indent=2))
+        emit_json(s)
         return
     click.echo(f"cache:    {s['cache_dir']}")
     click.echo(f"size:     {cache_mod.format_size(s['size'])} in {s['entries']} entries")
@@ -93,7 +94,7 @@ def prune(max_size, wait, as_json):
                          hint="run it again when builds are idle, or pass a longer --wait") \
             from None
     if as_json:
-        click.echo(json.dumps(r, indent=2))
+        emit_json(r)
         return
     click.echo(f"removed {r['removed']} entries ({cache_mod.format_size(r['freed'])}); "
                f"{cache_mod.format_size(r['size'])} in {r['entries']} entries left")

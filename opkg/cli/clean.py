@@ -11,9 +11,22 @@ import click
 from opkg.errors import UsageError
 
 
+def _registry_inside(path: Path) -> Path | None:
+    """A registry (published versions: nothing rebuilds them) at or below `path`, however it
+    got there (--registry on a publish, an earlier configuration)."""
+    from opkg.registry.store import Store
+
+    for dirpath, dirnames, _ in os.walk(path):
+        store = Store(Path(dirpath))
+        if store.blobs.is_dir() and store.records.is_dir():
+            return Path(dirpath)
+    return None
+
+
 def _remove(path: Path, marker: str) -> bool:
     """Rename first, then delete: an interrupted clean never leaves a half-deleted tree where
-    a build would look. Only a directory opkg made (it holds `marker`) is ever deleted."""
+    a build would look. Only a directory opkg made (it holds `marker`) and that holds no
+    registry is ever deleted."""
     if not path.exists():
         return False
     if not (path / marker).exists():
@@ -21,6 +34,12 @@ def _remove(path: Path, marker: str) -> bool:
                          f"created (no {marker} inside)",
                          hint="check output_dir / cache_dir in opkg-workspace.yaml and "
                               "$OPKG_CACHE_DIR; delete it by hand if it really is opkg's")
+    registry = _registry_inside(path)
+    if registry is not None:
+        raise UsageError(f"refusing to delete {path}: it holds the registry {registry}",
+                         hint="`opkg clean` never deletes published versions; move the "
+                              "registry out (and point 'registry:' or $OPKG_REGISTRY at its "
+                              "new place), then clean again")
     doomed = path.with_name(f".{path.name}.deleting-{os.getpid()}")
     os.replace(path, doomed)
     shutil.rmtree(doomed, ignore_errors=True)

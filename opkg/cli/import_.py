@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from opkg.ci_output import emit_json
+
 
 @click.command(name="import")
 @click.argument("project_dir", type=click.Path(path_type=Path))
@@ -43,11 +45,9 @@ def import_(project_dir, dest, golden, json_path, op_type, as_json):
     result = import_project(project_dir, dest, golden=golden, json_path=json_path,
                             op_type=op_type, root=root)
     if as_json:
-        import json
-
-        click.echo(json.dumps({"ok": True, "op_type": result.op_type, "dest": str(dest),
-                               "socs": result.socs, "notes": result.notes,
-                               "golden_missing": result.golden_missing}, indent=2))
+        emit_json({"ok": True, "op_type": result.op_type, "dest": str(dest),
+                   "socs": result.socs, "notes": result.notes,
+                   "golden_missing": result.golden_missing})
         return
     click.echo(f"imported {result.op_type} into {dest} (socs: {', '.join(result.socs)})")
     for note in result.notes:

@@ -14,7 +14,8 @@ def build_options(f):
                      help="Force a toolchain: 'sim' or 'cann-<version>'. Default: resolution."),
         click.option("-j", "--jobs", type=click.IntRange(min=1), metavar="N",
                      help="Parallel steps. Default: the number of CPUs."),
-        click.option("-k", "--keep-going", is_flag=True,
+        # long form only: pytest users read -k as a test filter (see --case/--variant)
+        click.option("--keep-going", is_flag=True,
                      help="Build everything that does not depend on a failed step."),
         click.option("--json", "as_json", is_flag=True,
                      help="Print a JSON summary on stdout (progress stays on stderr)."),
@@ -41,6 +42,29 @@ def verify_mode_options(f):
                      help="A DataCopy whose length is not whole 32-byte blocks copies the whole "
                           "blocks and drops the rest, as the hardware silently does (logged), "
                           "instead of failing. To reproduce what a device computed."),
+        click.option("--strict-bounds", is_flag=True,
+                     help="Fail on any GM access past a tensor's last byte. By default the sim "
+                          "allows what the device allows: the allocator rounds each buffer up to "
+                          "32 bytes and adds 32, and a kernel may read (garbage) or write there."),
+    ]):
+        f = decorator(f)
+    return f
+
+
+def report_options(f):
+    """For the commands that verify (build, test): what CI and people see of the results."""
+    for decorator in reversed([
+        click.option("--junit-xml", "junit_xml", metavar="FILE",
+                     type=click.Path(dir_okay=False, writable=True),
+                     help="Also write a JUnit XML report: one testcase per case x variant x SoC."),
+        click.option("--annotations", type=click.Choice(["github", "none"]),
+                     help="Print GitHub Actions ::error annotations (file:line) on stderr for "
+                          "manifest errors, compile errors and kernel diagnostics. Default: "
+                          "github when GITHUB_ACTIONS=true."),
+        click.option("-q", "--quiet", is_flag=True,
+                     help="Only failures and the summary."),
+        click.option("-v", "--verbose", is_flag=True,
+                     help="Show every command as it runs, and every toolchain note."),
     ]):
         f = decorator(f)
     return f

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from opkg.ci_output import emit_json
+
 MODEL_LABEL = ("MODEL, not a measurement: estimated from the sim's counts of GM bytes, copies "
                "and vector work with the SoC table's figures (docs/profile.md)")
 
@@ -36,8 +38,7 @@ def profile(targets, socs, as_json):
     ws = Workspace.find()
     rows, missing = collect(ws, list(targets), socs)
     if as_json:
-        click.echo(json.dumps({"model": True, "note": MODEL_LABEL, "profiles": rows,
-                               "missing": missing}, indent=2))
+        emit_json({"model": True, "note": MODEL_LABEL, "profiles": rows, "missing": missing})
         return
     click.echo(render(rows))
     for m in missing:

@@ -49,6 +49,7 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, bundle
     if store.root.exists():
         store.ensure_readable()  # a registry path that is a file fails before a long build
     paths = list(bundles)
+    ws = None
     if not paths:
         from opkg import engine
         from opkg.ui import Progress, summary_line
@@ -84,7 +85,8 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, bundle
         if not paths:
             raise UsageError("nothing to publish: the targets produce no operator bundles",
                              hint="header-only library packages are not published on their own")
-    outcomes = publish_bundles(store, paths, dry_run=dry_run)
+    outcomes = publish_bundles(store, paths, dry_run=dry_run,
+                               built_digests=_built_digests(ws, bool(bundles)))
     if as_json:
         emit_json({"registry": str(store.root), "dry_run": dry_run,
                    "versions": [o.to_json() for o in outcomes]})
@@ -92,6 +94,8 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, bundle
     for o in outcomes:
         if o.status == "unchanged":
             click.echo(f"unchanged {o.name} {o.version}: already published with these bundles")
+            for digest in o.restored:
+                click.echo(f"  restored blob {digest[:19]}… (it was missing or damaged)")
             continue
         click.echo(f"{'published' if o.status == 'published' else 'would publish'} "
                    f"{o.name} {o.version}")
@@ -102,3 +106,22 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, bundle
         for w in o.writes:
             click.echo(f"  write {w}")
     click.echo(f"registry: {store.root}")
+
+
+def _built_digests(ws, given: bool):
+    """What the build recorded for each bundle it wrote (opkg.outputs), so a bundle replaced or
+    damaged in the output directory after the build is refused. `--bundle` files are looked up
+    in the enclosing workspace's record, if there is one; files built elsewhere have none."""
+    from opkg.errors import OpkgError
+    from opkg.outputs import OutputRecord
+
+    if ws is None and given:
+        from opkg.workspace import Workspace
+
+        try:
+            ws = Workspace.find()
+        except OpkgError:
+            return None
+    if ws is None:
+        return None
+    return OutputRecord(ws.settings.output_dir).digest_of

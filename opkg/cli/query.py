@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 
 import click
+
+from opkg.ci_output import emit_json
 
 
 def _workspace():
@@ -27,7 +28,7 @@ def _one(ws, target):
 
 def _emit(labels, as_json):
     if as_json:
-        click.echo(json.dumps(labels))
+        emit_json({"labels": list(labels)})
     else:
         for label in labels:
             click.echo(label)
@@ -91,12 +92,11 @@ def packages(patterns, as_json):
     ws = _workspace()
     pkgs = ws.select(list(patterns))
     if as_json:
-        click.echo(json.dumps([{
+        emit_json({"packages": [{
             "label": p.label, "name": p.name, "version": p.version, "summary": p.summary,
             "kind": "operator" if p.is_operator else "library", "socs": list(p.socs),
             "deps": list(p.deps), "op_type": p.op.type if p.op else None,
-            "variants": [v.name for v in p.op.variants()] if p.op else []} for p in pkgs],
-            indent=2))
+            "variants": [v.name for v in p.op.variants()] if p.op else []} for p in pkgs]})
         return
     for p in pkgs:
         kind = p.op.type if p.op else "library"

@@ -53,5 +53,6 @@ def check(repair, registry, as_json):
     if as_json:
         raise SystemExit(RegistryError.exit_code)  # the JSON already says what is wrong
     raise RegistryError(f"registry {store.root} has {len(report.errors)} problem(s)",
-                        hint="tampered or missing files must be republished by their owners; "
-                             "`--repair` fixes only the index")
+                        hint="tampered or missing files must be republished by their owners "
+                             "(publishing the same bundle again restores a damaged or missing "
+                             "blob); `--repair` fixes only the index")

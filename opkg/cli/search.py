@@ -36,12 +36,12 @@ def search(text, registry, as_json):
             continue
         rows.append((name, top, versions))
     if as_json:
-        emit_json([{"name": n, "latest": t.version, "summary": t.summary, "socs": t.socs,
-                    "toolchains": t.toolchains,
-                    "versions": [{"version": e.version, "yanked": e.yanked,
-                                  "yank_reason": e.reason}
-                                 for e in sorted(v.values(), key=lambda e: e.parsed)]}
-                   for n, t, v in rows])
+        emit_json({"results": [
+            {"name": n, "latest": t.version, "summary": t.summary, "socs": t.socs,
+             "toolchains": t.toolchains,
+             "versions": [{"version": e.version, "yanked": e.yanked, "yank_reason": e.reason}
+                          for e in sorted(v.values(), key=lambda e: e.parsed)]}
+            for n, t, v in rows]})
         return
     if not rows:
         click.echo(f"no packages match {text!r}" if text else "the registry is empty")

@@ -1,7 +1,7 @@
 """`opkg registry check`: recompute every digest and cross-check index, records, yanks and blobs.
 
 Errors are things a user could be hurt by: a blob or record that no longer matches its digest,
-a missing blob, an index entry whose record is gone, a malformed file. Warnings are the
+a bundle blob that is not a whole, readable archive, a missing blob, an index entry whose record is gone, a malformed file. Warnings are the
 harmless leftovers of interrupted writers (records the index lags behind, unreferenced blobs,
 staging files). `repair` rewrites only the index (adopting committed records, dropping entries
 whose record is gone) and clears old staging files; it never rewrites a record or a blob, and
@@ -14,6 +14,7 @@ import json
 import time
 from dataclasses import dataclass, field
 
+from opkg.bundle import verify_archive
 from opkg.errors import RegistryError, UsageError
 from opkg.registry.store import (DIGEST_RE, NAME_RE, Store, entry_problem, parse_record,
                                  sha256_bytes, version_key)
@@ -106,6 +107,13 @@ def check(store: Store, *, repair: bool = False) -> Report:
         report.blobs += 1
         size = next((s for _, s in users if s is not None), None)
         problem = store.verify_blob(digest, size)
+        if problem is None and size is not None:
+            # a bundle: its digest only says it was stored intact, not that what was stored
+            # was a whole archive (an older opkg published without reading it through)
+            try:
+                verify_archive(store.blob_path(digest))
+            except RegistryError as exc:
+                problem = "not a readable bundle archive: " + exc.message.split(": ", 1)[-1]
         if problem:
             err(store.blob_path(digest), f"{problem}; used by " + ", ".join(u for u, _ in users))
 

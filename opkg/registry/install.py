@@ -24,7 +24,7 @@ from pathlib import Path, PurePosixPath
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from opkg.bundle import read_metadata, safe_extract
+from opkg.bundle import read_metadata, safe_extract, verify_archive
 from opkg.errors import RegistryError, ToolchainError, UsageError, did_you_mean
 from opkg.fsutil import atomic_write_json
 from opkg.registry.store import DIGEST_RE, Store, VersionEntry, sha256_file, version_key
@@ -171,6 +171,7 @@ def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: 
             raise RegistryError(f"{name} {version}: bundle {blob} does not match its published "
                                 f"digest (record: {b['blob']}, file: {actual}); it was modified "
                                 "after publishing", hint="do not use it; run `opkg registry check`")
+        verify_archive(copy)     # the whole stream, before any file of it is unpacked
         meta = read_metadata(copy)
         if (meta.get("name"), version_key(str(meta.get("version"))), meta.get("soc"),
                 (meta.get("toolchain") or {}).get("id")) != (name, version_key(version), soc, tc_id):

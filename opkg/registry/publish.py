@@ -1,7 +1,8 @@
 """Publishing: turn built bundles into immutable registry versions.
 
-`publish_bundles` is the whole registry side of `opkg publish`: it reads each bundle's metadata
-(bundle.py), refuses anything whose verification did not fully pass, groups bundles by
+`publish_bundles` is the whole registry side of `opkg publish`: it reads each bundle whole
+(archive integrity; the digest the build recorded for it, when known), refuses anything whose
+verification did not fully pass (by its metadata and by the reports inside it), groups bundles by
 (package, version), and for each group stores the bundle and its verification reports as blobs,
 then commits one record (store.py). The CLI (cli/publish.py) builds first and calls this.
 
@@ -21,11 +22,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from opkg import __version__
-from opkg.bundle import (FORMAT_VERSION, bundle_filename, check_members, content_digest,
-                         read_metadata)
+from opkg.bundle import (FORMAT_VERSION, UNREADABLE, bundle_filename, check_members,
+                         content_digest, read_metadata, verify_archive)
 from opkg.errors import RegistryError, VerificationError
 from opkg.registry.store import (NAME_RE, RECORD_FORMAT, Store, checkpoint, index_add,
-                                 parse_version, sha256_file, version_key)
+                                 parse_version, sha256_bytes, sha256_file, version_key)
 
 
 @dataclass
@@ -38,6 +39,7 @@ class Bundle:
     size: int
     reports: dict[str, bytes]       # variant name -> full verification report
     content: str = ""               # bundle.content_digest: identity minus circumstance
+    report_files: dict[str, bytes] = field(default_factory=dict)   # every verification/*.json
 
     @property
     def key(self) -> tuple[str, str]:
@@ -52,10 +54,12 @@ class Outcome:
     bundles: list[dict]
     record: str                      # path of the record
     writes: list[str] = field(default_factory=list)
+    restored: list[str] = field(default_factory=list)   # damaged blobs written again
 
     def to_json(self) -> dict:
         return {"name": self.name, "version": self.version, "status": self.status,
-                "bundles": self.bundles, "record": self.record, "writes": self.writes}
+                "bundles": self.bundles, "record": self.record, "writes": self.writes,
+                "restored": self.restored}
 
 
 def publisher_identity() -> str:
@@ -70,11 +74,20 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def load_bundle(path: Path) -> Bundle:
+def load_bundle(path: Path, built_digest: str | None = None) -> Bundle:
+    """Read and check one bundle file. `built_digest`: the SHA-256 (hex) the build recorded
+    when it wrote this file (opkg.outputs), if it was built here."""
     path = Path(path)
     if not path.is_file():
         raise RegistryError(f"{path}: no such bundle file",
                             hint="build it first with `opkg build`, or check the path")
+    verify_archive(path)  # the whole gzip stream: a flipped bit or a cut is refused here
+    digest = sha256_file(path)
+    if built_digest and digest != "sha256:" + built_digest:
+        raise RegistryError(f"{path} is not the bundle the build wrote (the build recorded "
+                            f"sha256:{built_digest[:16]}…, the file hashes to {digest[:23]}…)",
+                            hint="delete it and run `opkg build`: the build makes it "
+                                 "again (from the build cache when it can)")
     meta = read_metadata(path)
     check_members(path)   # never store what install would refuse to unpack
     problem = metadata_problem(meta)
@@ -83,19 +96,28 @@ def load_bundle(path: Path) -> Bundle:
                             hint="rebuild it with this opkg (`opkg build`)")
     wanted = {v["report"]: v["name"] for v in meta["variants"] if v.get("report")}
     found: dict[str, bytes] = {}
+    report_files: dict[str, bytes] = {}
     try:
         with tarfile.open(path, "r:gz") as tar:
             for m in tar:
-                if m.name in wanted and m.isfile():
-                    found[wanted[m.name]] = tar.extractfile(m).read()
-    except (tarfile.TarError, OSError, EOFError) as exc:
+                if m.isfile() and (m.name in wanted or _is_report(m.name)):
+                    data = tar.extractfile(m).read()
+                    if m.name in wanted:
+                        found[wanted[m.name]] = data
+                    if _is_report(m.name):
+                        report_files[m.name] = data
+    except UNREADABLE as exc:
         raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
     missing = [p for p, n in wanted.items() if n not in found]
     if missing:
         raise RegistryError(f"{path}: verification report(s) named in the metadata are not in "
                             f"the bundle: {', '.join(missing)}", hint="rebuild it with `opkg build`")
-    return Bundle(path, meta, sha256_file(path), path.stat().st_size, found,
-                  content_digest(path))
+    return Bundle(path, meta, digest, path.stat().st_size, found, content_digest(path),
+                  report_files)
+
+
+def _is_report(name: str) -> bool:
+    return name.startswith("verification/") and name.endswith(".json")
 
 
 def metadata_problem(m) -> str | None:
@@ -146,7 +168,34 @@ def verification_failures(b: Bundle) -> list[str]:
     summary = b.meta["verification"]
     if not out and (summary.get("passed") is not True or summary.get("failed", 0)):
         out.append(f"{label}: verification summary says it did not pass")
+    if not out:
+        # the reports are the evidence; metadata is only their summary, and could lie
+        for name, data in sorted(b.report_files.items()):
+            problem = report_failure(data)
+            if problem:
+                out.append(f"{label}: {name} {problem}")
     return out
+
+
+def report_failure(report: bytes) -> str | None:
+    """What a full verification report says went wrong, or None when every case passed."""
+    try:
+        data = json.loads(report)
+    except ValueError:
+        return "is not a readable verification report"
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        return "is not a verification report"
+    results = data["results"]
+    cases = _failed_cases(report)
+    if cases:
+        return "records failing case(s): " + "; ".join(cases)
+    if data.get("error"):
+        return f"records an error: {str(data['error']).splitlines()[0]}"
+    if not results:
+        return "records no verification case"
+    if data.get("passed") is not True or data.get("failed"):
+        return "says it did not pass"
+    return None
 
 
 def _failed_cases(report: bytes | None) -> list[str]:
@@ -195,8 +244,10 @@ def bundle_entry(b: Bundle, report_digests: dict[str, str]) -> dict:
 
 
 def publish_bundles(store: Store, paths, *, dry_run: bool = False, publisher: str | None = None,
-                    now: str | None = None) -> list[Outcome]:
-    bundles = [load_bundle(Path(p)) for p in paths]
+                    now: str | None = None, built_digests=None) -> list[Outcome]:
+    """`built_digests(path) -> hex digest | None`: what the build recorded for a bundle."""
+    bundles = [load_bundle(Path(p), built_digests(Path(p)) if built_digests else None)
+               for p in paths]
     if not bundles:
         raise RegistryError("nothing to publish: no bundles", hint="build packages first")
     failures = [f for b in bundles for f in verification_failures(b)]
@@ -266,6 +317,29 @@ def _compare(record: dict, group: list[Bundle]) -> None:
                  f"{record['version']}) and publish again")
 
 
+def _restore_blobs(store: Store, record: dict, group: list[Bundle]) -> list[str]:
+    """Republishing what is already published writes back any of its blobs that are missing
+    or damaged (same digest, same bytes: a blob is named by its content)."""
+    restored = []
+    have = {(b["soc"], b["toolchain"]["id"]): b for b in record["bundles"]}
+    for b in group:
+        entry = have.get(b.key)
+        if entry is None or entry["blob"] != b.digest:
+            continue             # same content from another commit: the published bytes differ
+        wanted = [(b.digest, None, b.path)]
+        reports = {v.get("name"): v.get("report") for v in entry.get("variants", [])}
+        wanted += [(reports.get(v), data, None) for v, data in b.reports.items()
+                   if reports.get(v) == sha256_bytes(data)]
+        for digest, data, src in wanted:
+            if store.verify_blob(digest) is not None:
+                if store.put_blob(data=data, src=src)[0] != digest:
+                    raise RegistryError(f"{b.path} changed while it was being published",
+                                        hint="wait for the build writing it to finish, then "
+                                             "publish again")
+                restored.append(digest)
+    return restored
+
+
 def _publish_group(store: Store, name: str, key: str, group: list[Bundle], dry_run: bool,
                    publisher: str, now: str) -> Outcome:
     meta = group[0].meta
@@ -278,11 +352,13 @@ def _publish_group(store: Store, name: str, key: str, group: list[Bundle], dry_r
                for b in sorted(group, key=lambda b: b.key)]
     existing = store.existing_key(name, key) if store.root.is_dir() else None
     if existing is not None:
+        restored = [] if dry_run else _restore_blobs(store, store.read_record(name, existing),
+                                                     group)
         if not dry_run and existing not in store.load_index()["packages"].get(
                 name, {}).get("versions", {}):
             store.update_index()  # an earlier publish stopped after its commit point
         return Outcome(name, meta["version"], "unchanged", summary,
-                       str(store.record_path(name, existing)))
+                       str(store.record_path(name, existing)), restored=restored)
     if dry_run:
         writes = [str(store.blob_path(b.digest)) for b in group]
         writes += [f"{store.blobs}/<sha256 of {b.meta['soc']}/{b.meta['toolchain']['id']} "

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import ctypes as C
 
-ABI_VERSION = 3
+ABI_VERSION = 4
 LAUNCH_SYNC_CHECK = 1   # OpkgKernelLaunch.flags bit: check intra-core pipeline hazards
 LAUNCH_LENIENT_COPY = 2  # ... DataCopy truncates a ragged length to whole 32-byte blocks
+LAUNCH_STRICT_BOUNDS = 4  # ... GM accesses must stay inside each tensor, not its allocation
+GM_GUARD = 1 << 20       # inaccessible bytes around each GM buffer (opkg/sim/gm.py)
+GM_CANARY = 0xA5         # the bytes between a buffer's first page and its start
 MAX_DIMS = 8
 MAX_WORKSPACES = 16
 MAX_VEC_KINDS = 48
@@ -84,7 +87,8 @@ class OpkgTilingResult(C.Structure):
 
 class OpkgGmArg(C.Structure):
     _fields_ = [("ptr", C.c_void_p), ("bytes", C.c_uint64), ("name", C.c_char_p),
-                ("undefined", C.c_uint32), ("reserved", C.c_uint32)]
+                ("undefined", C.c_uint32), ("canary", C.c_uint32), ("alloc", C.c_uint64),
+                ("written", C.c_void_p)]
 
 
 class OpkgVecKind(C.Structure):

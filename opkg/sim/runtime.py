@@ -20,7 +20,7 @@ import numpy as np
 
 from opkg.errors import VerificationError
 from opkg.model import DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant, numpy_dtype
-from opkg.sim import abi, profile
+from opkg.sim import abi, gm, profile
 
 TILING_CAPACITY = 64 * 1024       # bytes the tiling function may write (gert::TilingData capacity)
 LOG_CAPACITY = 1 << 20            # kernel printf output kept per run
@@ -64,6 +64,8 @@ class RunInfo:
     workspace_bytes: int
     log: list[str] = field(default_factory=list)
     profile: dict | None = None      # opkg.sim.profile.counters(): what the blocks moved and computed
+    # per output with elements no store wrote: a bool mask of them (the GM write shadow)
+    unwritten: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 _LIBS: dict[tuple[str, str], C.CDLL] = {}
@@ -197,16 +199,16 @@ def _input_descs(op: OpSpec, variant: Variant, values: dict, keep: list) -> tupl
     return (abi.OpkgTensorDesc * max(1, len(descs)))(*descs), len(descs)
 
 
-def tensor_list(arrays: list[np.ndarray]) -> np.ndarray:
+def tensor_list(arrays: list[np.ndarray], addresses: list[int] | None = None) -> np.ndarray:
     """A dynamic input as the kernel receives it, in CANN's ListTensorDesc layout (uint64 words):
     the byte offset of the pointer table, then per tensor (dim | index << 32) and its dims, then
-    one data pointer per tensor."""
+    one data pointer per tensor (`addresses`, else the arrays' own)."""
     words = [0]
     for k, a in enumerate(arrays):
         words.append(a.ndim | (k << 32))
         words.extend(int(n) for n in a.shape)
     words[0] = len(words) * 8
-    words.extend(a.ctypes.data for a in arrays)
+    words.extend(addresses if addresses is not None else [a.ctypes.data for a in arrays])
     return np.array(words, dtype=np.uint64)
 
 
@@ -318,7 +320,9 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
              modes: SimModes = SimModes()) -> RunInfo:
     """Tiling, then the kernel over every block; writes `outputs` in place. `modes.sync_check`
     also fails on intra-core pipeline hazards (accesses of one UB byte by two pipes,
-    unsynchronised); `modes.lenient_copy` truncates ragged DataCopy lengths as the device does."""
+    unsynchronised); `modes.lenient_copy` truncates ragged DataCopy lengths as the device does;
+    `modes.strict_bounds` fails on GM accesses past a tensor even inside its allocation's padding.
+    `RunInfo.unwritten` masks the output elements no store wrote."""
     in_arrays: dict[str, np.ndarray | None] = {}
     for t in op.inputs:
         arr = inputs.get(t.name)
@@ -356,36 +360,72 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
                        f"limit of {MAX_BLOCK_DIM}", kind="tiling",
                        hint="size blockDim from PlatformAscendC(context->GetPlatformInfo()).GetCoreNumAiv()")
     workspace_bytes = int(sum(result.workspaces[i] for i in range(result.workspace_count)))
-    workspace = np.empty(max(workspace_bytes, 0), dtype=np.uint8) if workspace_bytes else None
-    tiling = np.frombuffer(bytearray(tiling_bytes), dtype=np.uint8)
 
+    # Every GM buffer as the device allocates it (opkg/sim/gm.py): (name, contents, bytes).
     keep: list = []
-    gm: list[tuple[np.ndarray | None, str]] = []
-    extra: list[tuple[np.ndarray | None, str]] = []   # reached only through a tensor list
+    entries: list[tuple[str, np.ndarray | None, int]] = []
+    extra: list[tuple[str, np.ndarray | None, int]] = []   # reached only through a tensor list
+    lists: dict[int, tuple[list[np.ndarray], int]] = {}
     for t in op.inputs:
         value = in_arrays[t.name]
         if isinstance(value, list):
-            gm.append((tensor_list(value), t.name))
-            extra += [(a, f"{t.name}[{k}]") for k, a in enumerate(value)]
+            lists[len(entries)] = (value, len(extra))
+            entries.append((t.name, None, tensor_list(value).nbytes))
+            extra += [(f"{t.name}[{k}]", a, a.nbytes) for k, a in enumerate(value)]
         else:
-            gm.append((value, t.name))
-    undefined_from = len(gm)            # outputs and workspace start undefined on the device
-    gm += [(outputs[t.name], t.name) for t in op.outputs]
-    gm += [(workspace, "workspace")]
-    undefined_to = len(gm)
-    gm += [(tiling, "tiling")]
-    params = len(gm)
-    gm += extra
-    args = (abi.OpkgGmArg * len(gm))()
-    for i, (arr, name) in enumerate(gm):
+            entries.append((t.name, value, value.nbytes if value is not None else 0))
+    undefined_from = len(entries)            # outputs and workspace start undefined on the device
+    entries += [(t.name, outputs[t.name], outputs[t.name].nbytes) for t in op.outputs]
+    entries.append(("workspace", None, max(workspace_bytes, 0)))
+    undefined_to = len(entries)
+    entries.append(("tiling", np.frombuffer(tiling_bytes, dtype=np.uint8), len(tiling_bytes)))
+    params = len(entries)
+    entries += extra
+    arena = gm.arena([n for _, _, n in entries])
+    for i, (_, arr, n) in enumerate(entries):
+        if n and arr is not None:   # outputs too: what the caller pre-filled (SetAtomicAdd adds to it)
+            arena.view(i)[:n] = arr.reshape(-1).view(np.uint8)
+    for i, (value, first) in lists.items():
+        words = tensor_list(value, [arena.address(params + first + k) for k in range(len(value))])
+        arena.view(i)[:words.nbytes] = words.view(np.uint8)
+    args = (abi.OpkgGmArg * len(entries))()
+    shadows: dict[int, np.ndarray] = {}
+    for i, (name, _, n) in enumerate(entries):
         label = name.encode()
         keep.append(label)
         args[i].name = label
-        if arr is not None and arr.nbytes:
-            args[i].ptr = arr.ctypes.data
-            args[i].bytes = arr.nbytes
         args[i].undefined = 1 if undefined_from <= i < undefined_to else 0
+        if n:
+            args[i].ptr = arena.address(i)
+            args[i].bytes = n
+            args[i].alloc = gm.allocation(n)
+            args[i].canary = arena.canary(i)
+            if undefined_from <= i < undefined_to - 1:   # outputs: which bytes the kernel stored
+                shadows[i] = arena.shadow(i)
+                args[i].written = shadows[i].ctypes.data
+    rc, err, lines, blocks = _launch(kernel_lib, args, params, len(extra), block_dim, result, soc, cores,
+                                     modes)
+    unwritten = {}
+    for i, t in enumerate(op.outputs, undefined_from):
+        out, n = outputs[t.name], entries[i][2]
+        if n:
+            out.reshape(-1).view(np.uint8)[:] = arena.view(i)[:n]
+            shadow = shadows[i][:n]
+            if not shadow.view(bool).all():
+                unwritten[t.name] = ~shadow.reshape(-1, out.itemsize).all(axis=1).reshape(out.shape)
+    if rc != 0:
+        e = _error(err)
+        if lines:
+            e.hint = "kernel printf output before the failure:\n" + "\n".join(lines[-20:])
+        raise e
+    return RunInfo(block_dim=block_dim, tiling_key=int(result.tiling_key), workspace_bytes=workspace_bytes,
+                   log=lines, profile=profile.counters(blocks, cores) if blocks is not None else None,
+                   unwritten=unwritten)
 
+
+def _launch(kernel_lib: Path, args, params: int, extra: int, block_dim: int, result, soc: SocInfo,
+            cores: int, modes: SimModes):
+    """Runs the kernel library over every block; (status, OpkgError, log lines, profiles)."""
     lib = _load(kernel_lib, "kernel")
     log = _log_buffer()
     log[0] = b"\0"
@@ -396,10 +436,11 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     launch.ub_bytes = soc.ub_bytes
     launch.sys_workspace = int(soc.extra.get("lib_workspace_bytes", DEFAULT_LIB_WORKSPACE))
     launch.arg_count = params
-    launch.extra_regions = len(extra)
+    launch.extra_regions = extra
     launch.cores = cores
     launch.flags = ((abi.LAUNCH_SYNC_CHECK if modes.sync_check else 0)
-                    | (abi.LAUNCH_LENIENT_COPY if modes.lenient_copy else 0))
+                    | (abi.LAUNCH_LENIENT_COPY if modes.lenient_copy else 0)
+                    | (abi.LAUNCH_STRICT_BOUNDS if modes.strict_bounds else 0))
     launch.args = args
     launch.log = C.cast(log, C.c_void_p)
     launch.log_cap = LOG_CAPACITY
@@ -409,13 +450,7 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     err = abi.OpkgError()
     rc = lib.opkg_sim_kernel_run(C.byref(launch), C.byref(err))
     lines = log.value.decode("utf-8", "replace").splitlines()
-    if rc != 0:
-        e = _error(err)
-        if lines:
-            e.hint = "kernel printf output before the failure:\n" + "\n".join(lines[-20:])
-        raise e
-    return RunInfo(block_dim=block_dim, tiling_key=int(result.tiling_key), workspace_bytes=workspace_bytes,
-                   log=lines, profile=profile.counters(blocks, cores) if blocks is not None else None)
+    return rc, err, lines, blocks
 
 
 def infer_output_shapes(host_lib: Path, op: OpSpec, variant: Variant,

@@ -4,11 +4,13 @@ Like the sim backend, it only plans: every step is an Action (opkg.plan) that th
 runs. Per (package, SoC):
 
   1. generate   msopgen's prototype JSON from the manifest's op (written by opkg);
-  2. project    `msopgen gen -i <json> [-f aclnn] -c ai_core-<SoC> -lan cpp -out <dir>`, then the
+  2. project    `msopgen gen -i <json> -c ai_core-<SoC> -lan cpp -out <dir>`, then the
                 package's own op_host/ and op_kernel/ files overlaid on the generated templates
                 (one step, so a regenerated project is never left without the overlay);
-  3. compile    bisheng, once per dtype variant, for the SoC's vector core arch, with the
-                release's flags and -DDTYPE_<NAME>=<C type> / -DORIG_DTYPE_<NAME>=<ge type>;
+  3. compile    as the project's op_kernel CMake does: its cmake/util/ascendc_impl_build.py
+                writes the Python adapter from op_build's ops-info ini, one param JSON per
+                binary variant names the binary (<Op>_<md5>), and one `opc` call per variant
+                generates the tiling header and runs bisheng for the SoC's core arch;
   4. link       once per package, with the host C++ compiler, as CANN's custom-op CMake does:
                 op_host/ -> libascend_all_ops.so; CANN's op_build reads its OpDefs and writes
                 op_proto.cc and aclnn_<op>.{h,cpp}; then libcust_opmaster_rt2.0.so (tiling,
@@ -33,6 +35,7 @@ import os
 import platform
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 from opkg.errors import BuildError, Location, ManifestError, ToolchainError
@@ -45,13 +48,46 @@ MSOPGEN_DTYPES = {
     "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8", "uint16": "uint16",
     "uint32": "uint32", "uint64": "uint64", "bool": "bool",
 }
-IMPL_MODE = "high_performance"
+
+# msopgen's prototype-JSON attr types (op_gen config/transform.json IR_ATTR_TYPE_MAP); any other
+# spelling is dropped by msopgen with only a warning, so the mapping must be exact.
+MSOPGEN_ATTR_TYPES = {"bool": "bool", "int": "int", "float": "float", "str": "string",
+                      "list_int": "list_int", "list_float": "list_float", "list_bool": "list_bool"}
+# The same types as the ops-info file spells them (transform.json INI_ATTR_TYPE_MAP).
+OPS_INFO_ATTR_TYPES = {"bool": "bool", "int": "int", "float": "float", "str": "str",
+                       "list_int": "listInt", "list_float": "listFloat", "list_bool": "listBool"}
+
+# Host libraries as CANN's custom-op project builds them (cmake/intf.cmake's intf_pub and
+# op_host/CMakeLists.txt of msopgen's template; link.txt of a built project): C++11 with the old
+# libstdc++ ABI CANN's libraries use, hardened links, and the registration libraries.
+HOST_COMPILE_FLAGS = ("-fPIC", "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-O2",
+                      "-std=c++11", "-fstack-protector-strong")
+HOST_DEFINES = ("_GLIBCXX_USE_CXX11_ABI=0", "_FORTIFY_SOURCE=2")
+HOST_LINK_FLAGS = ("-shared", "-s", "-Wl,-z,relro", "-Wl,-z,now", "-Wl,-z,noexecstack")
+REGISTRY_LIBS = ("-lexe_graph", "-lregister", "-ltiling_api", "-Wl,--whole-archive",
+                 "-lrt2_registry", "-Wl,--no-whole-archive")
+OPAPI_LIBS = ("-lascendcl", "-lnnopbase")
+# cmake/func.cmake's opbuild(): the library op_build loads to read the OpDefs
+ALL_OPS_FLAGS = ("-g", "-fPIC", "-shared", "-std=c++11", "-D_GLIBCXX_USE_CXX11_ABI=0")
+ALL_OPS_LIBS = ("-lexe_graph", "-lregister", "-ltiling_api")
 
 
 def host_arch() -> str:
     """The <arch> of op_proto/lib/linux/<arch>: aarch64 or x86_64."""
     machine = platform.machine().lower()
     return {"arm64": "aarch64", "amd64": "x86_64"}.get(machine, machine)
+
+
+def host_os() -> str:
+    """The <os> of custom_opp_<os>_<arch>.run: /etc/os-release's ID, as the project's
+    cmake/func.cmake get_system_info() reads it (ubuntu, openeuler, ...)."""
+    try:
+        for line in Path("/etc/os-release").read_text().splitlines():
+            if line.lower().startswith("id="):
+                return line.split("=", 1)[1].strip().strip('"').lower() or "linux"
+    except OSError:
+        pass
+    return "linux"
 
 
 def host_compiler() -> str:
@@ -74,20 +110,16 @@ def msopgen_json(op: OpSpec) -> list[dict]:
     attrs = []
     for a in op.attrs:
         entry = {"name": a.name, "param_type": "required" if a.required else "optional",
-                 "type": _msopgen_attr_type(a.type)}
+                 "type": MSOPGEN_ATTR_TYPES[a.type]}
         if not a.required and a.default is not None:
-            entry["default_value"] = _default_text(a.default)
+            # JSON values as msopgen's IR_json template writes them: [1, 1] for a list_int
+            entry["default_value"] = list(a.default) if isinstance(a.default, (list, tuple)) \
+                else a.default
         attrs.append(entry)
     return [{"op": op.type, "language": "cpp",
              "input_desc": [tensor(t) for t in op.inputs],
              "output_desc": [tensor(t) for t in op.outputs],
              "attr": attrs}]
-
-
-def _msopgen_attr_type(kind: str) -> str:
-    from opkg.model import ATTR_TYPES
-
-    return ATTR_TYPES[kind]
 
 
 def _default_text(value) -> str:
@@ -115,26 +147,68 @@ def kernel_defines(variant: Variant) -> list[str]:
 
 
 def toolkit_includes(root: Path) -> list[str]:
-    """Ascend C kernel headers inside a toolkit (the ascendc kernel CMake's include set)."""
-    tik = root / "compiler" / "tikcpp"
+    """Ascend C kernel headers inside a toolkit (the ascendc kernel CMake's include set). The
+    devkit root is tools/, compiler/ or ascendc_devkit/, whichever holds tikcpp
+    (bisheng_config.cmake looks in that order)."""
+    base = next((root / d for d in ("tools", "compiler", "ascendc_devkit")
+                 if (root / d / "tikcpp").is_dir()), root / "compiler")
+    tik = base / "tikcpp"
     return [str(tik / "tikcfw"), str(tik / "tikcfw" / "impl"), str(tik / "tikcfw" / "interface"),
             str(root / "include")]
 
 
-def bisheng_argv(bisheng: str, flags, soc: SocInfo, variant: Variant, source: str, obj: str,
+def kernel_arch(toolkit, soc: SocInfo) -> str:
+    """The --cce-aicore-arch of a vector kernel on `soc`, from the toolkit's platform_config ini.
+    SoCs with separate vector cores (the ini names CCEC_VECTOR_version, as the 910B's does) run
+    vector kernels on them (CCEC_AIV_version); elsewhere (310P, 310B) they run on the AI core
+    (CCEC_AIC_version) and the -vec arch is only the vector half of a mixed kernel."""
+    ini = toolkit.platform_version(soc.name)
+    arch = ini.get("CCEC_AIV_version") if "CCEC_VECTOR_version" in ini \
+        else ini.get("CCEC_AIC_version")
+    if not arch:
+        where = toolkit.platform_dir or (toolkit.root / "<arch>-linux/data/platform_config")
+        raise BuildError(f"CANN {toolkit.version} has no core arch for {soc.name}: "
+                         f"{where}/{soc.name}.ini is missing or names no CCEC_AIC_version",
+                         hint=f"this toolkit does not support {soc.name}; choose a SoC it lists "
+                              "(opkg toolchain list) or another CANN release")
+    return arch
+
+
+def arch_flags(table, arch: str) -> tuple[str, ...]:
+    flags = table.flags_for_arch(arch)
+    if flags is None:
+        raise BuildError(f"no bisheng flags known for core arch {arch}",
+                         hint=f"add arch_flags.{arch} to toolchains/cann_releases.yaml (the "
+                              f"{arch} target of the toolkit's bisheng_intf.cmake)")
+    return flags
+
+
+def bisheng_argv(bisheng: str, flags, arch: str, variant: Variant, source: str, obj: str,
                  includes) -> list[str]:
-    if not soc.vec_arch:
-        raise BuildError(f"SoC {soc.name} has no vec_arch in toolchains/socs.yaml",
-                         hint="add vec_arch (bisheng --cce-aicore-arch, e.g. dav-c220-vec) to "
-                              "its family or row")
-    return [bisheng, *flags, f"--cce-aicore-arch={soc.vec_arch}", *kernel_defines(variant),
+    return [bisheng, *flags, f"--cce-aicore-arch={arch}", *kernel_defines(variant),
             *(f"-I{d}" for d in includes), "-c", source, "-o", obj]
 
 
+def opc_argv(opc: str, impl_py: str, kernel: str, param: str, soc_name: str,
+             out_dir: str, impl_mode: str = "") -> list[str]:
+    """One binary variant's opc call, as the project's gen/<Op>-<kernel>-<i>.sh makes it."""
+    return [opc, impl_py, f"--main_func={kernel}", f"--input_param={param}",
+            f"--soc_version={soc_name}", f"--output={out_dir}", f"--impl_mode={impl_mode}",
+            "--simplified_key_mode=0", "--op_mode=dynamic"]
+
+
 def host_argv(cxx: str, defines, sources, includes, lib_dirs, libs, out: str) -> list[str]:
-    return [cxx, "-fPIC", "-shared", "-std=c++17", "-O2", *(f"-D{d}" for d in defines),
-            *(f"-I{d}" for d in includes), *map(str, sources),
-            *(f"-L{d}" for d in lib_dirs), *(f"-l{l}" for l in libs), "-o", out]
+    """A host library's compile-and-link line, with the flags of CANN's custom-op CMake."""
+    return [cxx, *HOST_COMPILE_FLAGS, *(f"-D{d}" for d in (*defines, *HOST_DEFINES)),
+            *(f"-I{d}" for d in includes), *map(str, sources), *HOST_LINK_FLAGS,
+            f"-Wl,-soname,{Path(out).name}", *(f"-L{d}" for d in lib_dirs),
+            *(f"-Wl,-rpath,{d}" for d in lib_dirs), *libs, "-o", out]
+
+
+def all_ops_argv(cxx: str, sources, includes, lib_dirs, out: str) -> list[str]:
+    """cmake/func.cmake's opbuild() line: the library op_build loads to read the OpDefs."""
+    return [cxx, *ALL_OPS_FLAGS, *map(str, sources), *(f"-I{d}" for d in includes),
+            *(f"-L{d}" for d in lib_dirs), *ALL_OPS_LIBS, "-o", out]
 
 
 def registered_ops(sources) -> list[str]:
@@ -151,23 +225,68 @@ def registered_ops(sources) -> list[str]:
     return found
 
 
-def kernel_binary_name(op: OpSpec, variant: Variant) -> str:
-    """<OpType>_<32 hex>_<implMode>, the name CANN gives a kernel binary in kernel/<soc>/<op>/."""
-    key = hashlib.md5(json.dumps(variant.dtypes).encode()).hexdigest()
-    return f"{op.type}_{key}_{IMPL_MODE}"
+# The value each attr type gets in a binary variant's param JSON (the project's
+# cmake/util/const_var.py ATTR_DEF_VAL): kernels are compiled for dynamic attrs.
+PARAM_ATTR_VALUES = {"str": "", "int": 0, "float": 0.0, "bool": False, "list_bool": [],
+                     "list_int": [], "list_float": []}
+
+
+def bin_param(op: OpSpec, variants=None, fields: dict | None = None) -> list[tuple[str, str]]:
+    """(binary name, param JSON text) per binary variant, as the msopgen project's
+    cmake/util/ascendc_bin_param_build.py writes <name>_param.json: the name is
+    <OpType>_<md5 of the JSON dumped with indent '  ' and an empty bin_filename>, a repeated
+    digest being re-hashed with '1' appended. `fields` are the extra per-tensor fields of newer
+    templates (CANN 8.1.RC1: format_match_mode). opc compiles one kernel binary per file."""
+    out, seen = [], set()
+    for v in (variants if variants is not None else op.variants()):
+        dtypes, formats = dict(v.dtypes), dict(v.formats)
+
+        def tensors(ts):
+            items = []
+            for idx, t in enumerate(ts):
+                para = {"name": t.name, "index": idx, "dtype": dtypes[t.name],
+                        "format": formats[t.name], "paramType": t.param_type, "shape": [-2],
+                        **(fields or {})}
+                items.append([para] if t.param_type == "dynamic" else para)
+            return items
+
+        node: dict = {"bin_filename": "", "inputs": tensors(op.inputs),
+                      "outputs": tensors(op.outputs)}
+        if op.attrs:
+            node["attrs"] = [{"name": a.name, "dtype": a.type, "value": PARAM_ATTR_VALUES[a.type]}
+                             for a in op.attrs]
+        param = {"op_type": op.type, "op_list": [node]}
+        text = json.dumps(param, indent="  ")
+        digest = hashlib.md5(text.encode()).hexdigest()
+        while digest in seen:
+            text += "1"
+            digest = hashlib.md5(text.encode()).hexdigest()
+        seen.add(digest)
+        node["bin_filename"] = f"{op.type}_{digest}"
+        out.append((node["bin_filename"], json.dumps(param, indent="  ")))
+    return out
+
+
+def kernel_binary_name(op: OpSpec, variant: Variant, fields: dict | None = None) -> str:
+    """<OpType>_<md5 of the variant's param JSON>, the name CANN gives a kernel binary in
+    kernel/<soc>/<op>/."""
+    names = dict(zip((v.name for v in op.variants()), (n for n, _ in bin_param(op, None, fields))))
+    return names[variant.name]
 
 
 def ops_info(op: OpSpec) -> dict:
-    """aic-<soc>-ops-info.json: the op's registration as CANN's op info library reads it."""
+    """aic-<soc>-ops-info.json: op_build's aic-<soc>-ops-info.ini as the project's
+    parse_ini_to_json.py converts it (a built project's file has these keys): dtypes in CANN's
+    ops-info spelling (float16,float32), attrs with type str/int/listInt... and value=all."""
     variants = op.variants()
     info: dict = {"opFile": {"value": op.kernel_name}, "opInterface": {"value": op.kernel_name},
                   "dynamicShapeSupport": {"flag": "true"}, "dynamicRankSupport": {"flag": "true"},
-                  "dynamicCompileStatic": {"flag": "true"}, "needCheckSupport": {"flag": "false"},
-                  "precision_reduce": {"flag": "true"}, "coreType": {"value": "AiCore"}}
+                  "dynamicCompileStatic": {"flag": "true"}, "dynamicFormat": {"flag": "true"},
+                  "needCheckSupport": {"flag": "false"}, "precision_reduce": {"flag": "true"}}
     if op.attrs:
         info["attr"] = {"list": ",".join(a.name for a in op.attrs)}
         for a in op.attrs:
-            entry = {"type": _msopgen_attr_type(a.type),
+            entry = {"type": OPS_INFO_ATTR_TYPES[a.type], "value": "all",
                      "paramType": "required" if a.required else "optional"}
             if a.default is not None:
                 entry["defaultValue"] = _default_text(a.default)
@@ -176,27 +295,42 @@ def ops_info(op: OpSpec) -> dict:
         for i, t in enumerate(tensors):
             info[f"{kind}{i}"] = {
                 "name": t.name, "paramType": t.param_type, "shape": "all",
-                "dtype": ",".join(MSOPGEN_DTYPES[dict(v.dtypes)[t.name]] for v in variants),
+                "dtype": ",".join(dict(v.dtypes)[t.name] for v in variants),
                 "format": ",".join(dict(v.formats)[t.name] for v in variants),
                 "unknownshape_format": ",".join(dict(v.formats)[t.name] for v in variants)}
     return {op.type: info}
 
 
-def kernel_config(op: OpSpec, soc: SocInfo) -> tuple[dict, dict]:
-    """(kernel/config/<soc>/<op>.json, kernel/config/<soc>/binary_info_config.json)."""
+# ge::Format values (graph/types.h) of the formats opkg's manifests name
+GE_FORMATS = {"NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4, "FRACTAL_NZ": 29}
+
+
+def simplified_keys(op: OpSpec, variant: Variant) -> list[str]:
+    """The variant's simplified keys as the packer writes them:
+    `<Op>/d=<dynamic rank 0|1>,p=0/<ge dtype>,<ge format>/...` over inputs then outputs."""
+    dtypes, formats = dict(variant.dtypes), dict(variant.formats)
+    tensors = "/".join(f"{DTYPES[dtypes[t.name]].ge_value},{GE_FORMATS[formats[t.name]]}"
+                       for t in (*op.inputs, *op.outputs))
+    return [f"{op.type}/d={d},p=0/{tensors}" for d in (0, 1)]
+
+
+def kernel_config(op: OpSpec, soc: SocInfo, fields: dict | None = None) -> tuple[dict, dict]:
+    """(kernel/config/<soc>/<op>.json, kernel/config/<soc>/binary_info_config.json) in the
+    fields the project's insert_simplified_keys.py / ascendc_ops_config.py write: binList
+    entries carry the param JSON's tensors and attrs plus simplifiedKey (a list) and binInfo;
+    binaryList entries one string simplifiedKey each. opc's staticKey is not reproduced."""
     bins, binary_list = [], []
-    for v in op.variants():
-        name = kernel_binary_name(op, v)
+    for v, (name, text) in zip(op.variants(), bin_param(op, None, fields)):
         rel = f"{soc.short}/{op.kernel_name}/{name}"
-        tensors = lambda ts: [{"name": t.name, "dtype": dict(v.dtypes)[t.name],  # noqa: E731
-                               "format": dict(v.formats)[t.name], "paramType": t.param_type}
-                              for t in ts]
-        bins.append({"implMode": IMPL_MODE, "int64Mode": False, "simplifiedKeyMode": 0,
-                     "inputs": tensors(op.inputs), "outputs": tensors(op.outputs),
-                     "attrs": [{"name": a.name, "dtype": a.type} for a in op.attrs],
-                     "binInfo": {"jsonFilePath": f"{rel}.json"}})
-        binary_list.append({"coreType": 2, "simplifiedKey": [], "binPath": f"{rel}.o",
-                            "jsonPath": f"{rel}.json"})
+        node = json.loads(text)["op_list"][0]
+        keys = simplified_keys(op, v)
+        entry = {"simplifiedKey": keys, "int64Mode": False, "inputs": node["inputs"],
+                 "outputs": node["outputs"]}
+        if "attrs" in node:
+            entry["attrs"] = node["attrs"]
+        entry["binInfo"] = {"jsonFilePath": f"{rel}.json"}
+        bins.append(entry)
+        binary_list += [{"coreType": 2, "simplifiedKey": k, "binPath": f"{rel}.o"} for k in keys]
     return ({"binList": bins},
             {op.type: {"dynamicRankSupport": True, "simplifiedKeyMode": 0,
                        "binaryList": binary_list}})
@@ -266,7 +400,7 @@ class CannToolchain:
                     verify: bool = True, bundle: bool = True, modes: SimModes = SimModes()):
         from opkg.bundle import bundle_filename
 
-        op = pkg.op
+        op = pkg.op.for_soc(soc.short)    # this SoC's dtype variants (op.soc_configs)
         fp = self.fingerprint()
         tid = f"{pkg.label}@{soc.name}@{self.id}"
         base = Path(out) / "cann" / self.id / pkg.name
@@ -296,27 +430,11 @@ class CannToolchain:
             "python", (str(marker), *overlay), (str(op_json), *overlay.values()),
             function="opkg.toolchains.cann:scons_project",
             params={"argv": argv, "out_dir": str(project), "overlay": overlay,
-                    "marker": str(marker)},
+                    "marker": str(marker),
+                    # msopgen finds its project templates through $ASCEND_HOME_PATH
+                    "env": {"ASCEND_HOME_PATH": str(self.toolkit.root)}},
             signature=fp, target=tid, step="generate",
             description=f"msopgen {pkg.name} project ({soc.name})"))
-
-        # 3. one kernel object per dtype variant
-        kernel_src = project / "op_kernel" / pkg.kernel_source.relative_to(pkg.dir / "op_kernel") \
-            if pkg.kernel_source.is_relative_to(pkg.dir / "op_kernel") else pkg.kernel_source
-        includes = [str(project / "op_kernel"), str(project / "op_host")]
-        for dep in deps:
-            includes += [str(d) for d in dep.include_dirs]
-        includes += [str(d) for d in pkg.include_dirs] + toolkit_includes(self.toolkit.root)
-        kernels: dict[str, str] = {}
-        for v in op.variants():
-            obj = sdir / "kernel" / v.name / f"{kernel_binary_name(op, v)}.o"
-            actions.append(Action(
-                "exec", (str(obj),), (str(kernel_src),),
-                argv=tuple(bisheng_argv(self.tool("bisheng"), self.release.bisheng_flags, soc, v,
-                                        str(kernel_src), str(obj), includes)),
-                scan_path=tuple(includes[:2]), signature=fp, target=tid, step="compile",
-                description=f"bisheng {pkg.name} kernel {v.name} ({soc.name})"))
-            kernels[v.name] = str(obj)
 
         # 4. host libraries (SoC-independent, shared by the package's SoCs)
         if op.type not in registered_ops(pkg.tiling_sources):
@@ -336,16 +454,18 @@ class CannToolchain:
         arch = host_arch()
         srcs = [str(s) for s in pkg.tiling_sources]
 
-        def host_lib(lib: Path, defines, sources, includes, libs, what: str) -> Action:
+        def host_lib(lib: Path, defines, sources, includes, libs, what: str,
+                     argv=None) -> Action:
             return Action("exec", (str(lib),), tuple(sources),
-                          argv=tuple(host_argv(cxx, defines, sources, includes, lib_dirs, libs,
-                                               str(lib))),
+                          argv=tuple(argv or host_argv(cxx, defines, sources, includes, lib_dirs,
+                                                       libs, str(lib))),
                           scan_path=tuple(includes[:1]), signature=fp, target=tid, step="link",
                           description=f"{what} for {pkg.name}")
 
         all_ops = autogen / "libascend_all_ops.so"
-        actions.append(host_lib(all_ops, ("_GLIBCXX_USE_CXX11_ABI=0",), srcs, host_inc,
-                                ("exe_graph", "register"), "host op library (op_build input)"))
+        actions.append(host_lib(all_ops, (), srcs, host_inc, (),
+                                "host op library (op_build input)",
+                                argv=all_ops_argv(cxx, srcs, host_inc, lib_dirs, str(all_ops))))
         proto_cc = autogen / "op_proto.cc"
         gen = {"op_proto.cc": proto_cc, "op_proto.h": autogen / "op_proto.h",
                "aclnn.cpp": autogen / f"aclnn_{op.kernel_name}.cpp",
@@ -361,20 +481,80 @@ class CannToolchain:
         proto_lib = host / "libcust_opsproto_rt2.0.so"
         opapi_lib = host / "libcust_opapi.so"
         actions.append(host_lib(tiling_lib, ("OP_TILING_LIB",), srcs, host_inc,
-                                ("exe_graph", "register", "tiling_api", "platform"),
-                                "tiling library"))
+                                (*(f"-l{lib}" for lib in self.release.tiling_extra_libs),
+                                 *REGISTRY_LIBS), "tiling library"))
         actions.append(host_lib(proto_lib, ("OP_PROTO_LIB",), [*srcs, str(proto_cc)],
-                                [*host_inc, str(autogen)], ("exe_graph", "register"),
-                                "proto library"))
+                                [*host_inc, str(autogen)], REGISTRY_LIBS, "proto library"))
         actions.append(host_lib(opapi_lib, (), [str(gen["aclnn.cpp"])],
                                 [str(autogen), str(root / "include"),
                                  str(root / "include" / "aclnn")],
-                                ("ascendcl", "nnopbase", "opapi"), "aclnn API library"))
+                                OPAPI_LIBS, "aclnn API library"))
+
+        # 3. kernels through opc, one call per binary variant (as the msopgen project's
+        #    op_kernel/CMakeLists.txt does): the project's own cmake/util/ascendc_impl_build.py
+        #    writes the Python adapter opc loads from op_build's ops-info ini; each variant's
+        #    param JSON names its binary; opc generates the tiling header and calls bisheng with
+        #    the SoC's core arch and flags.
+        kernel_src = project / "op_kernel" / pkg.kernel_source.relative_to(pkg.dir / "op_kernel") \
+            if pkg.kernel_source.is_relative_to(pkg.dir / "op_kernel") else pkg.kernel_source
+        bindir = sdir / "binary"
+        # the impl script writes into <out>/dynamic unless <out> already ends in dynamic
+        src_dir = bindir / "dynamic"
+        impl_py = src_dir / f"{op.kernel_name}.py"
+        kernel_files = {str(src_dir / Path(dest).name): dest for dest in overlay
+                        if Path(dest).parent == project / "op_kernel" and "." in Path(dest).name}
+        actions.append(Action(
+            "python", (str(impl_py), *kernel_files), (str(marker), *kernel_files.values(),
+                                                       str(proto_cc)),
+            function="opkg.toolchains.cann:scons_impl",
+            params={"script": str(project / "cmake" / "util" / "ascendc_impl_build.py"),
+                    "argv": [sys.executable, str(project / "cmake" / "util" /
+                                                 "ascendc_impl_build.py"),
+                             str(autogen / f"aic-{soc.short}-ops-info.ini"), "", "",
+                             str(project / "op_kernel"), str(src_dir), str(autogen)],
+                    "expect": str(impl_py), "copy": kernel_files},
+            signature=fp, target=tid, step="generate",
+            description=f"ascendc_impl_build {pkg.name} adapter ({soc.name})"))
+        kernel_arch(self.toolkit, soc)    # refuse a SoC the toolkit has no platform ini for
+        env = {"ASCEND_HOME_PATH": str(self.toolkit.root),
+               "ASCEND_OPP_PATH": str(self.toolkit.root / "opp")}
+        bisheng_dir = str(Path(self.tool("bisheng")).parent)
+        kernels: dict[str, tuple[str, str]] = {}
+        params_ = bin_param(op, None, self.release.bin_param_fields)
+        gen_dir = bindir / "gen"
+        script = project / "cmake" / "util" / "ascendc_bin_param_build.py"
+        actions.append(Action(
+            "python", tuple(str(gen_dir / f"{n}_param.json") for n, _ in params_),
+            (str(marker), str(proto_cc)),
+            function="opkg.toolchains.cann:scons_params",
+            params={"write": {str(gen_dir / f"{n}_param.json"): t for n, t in params_},
+                    "script": str(script),
+                    "argv": [sys.executable, str(script),
+                             str(autogen / f"aic-{soc.short}-ops-info.ini"),
+                             str(bindir / "gen_project"), soc.short],
+                    "release": self.version()},
+            signature=fp, target=tid, step="generate",
+            description=f"param JSONs {pkg.name} ({soc.name})"))
+        for v, (name, _) in zip(op.variants(), params_):
+            param = gen_dir / f"{name}_param.json"
+            out_dir = bindir / "bin" / op.kernel_name
+            obj, kjson = out_dir / f"{name}.o", out_dir / f"{name}.json"
+            actions.append(Action(
+                "python", (str(obj), str(kjson)), (str(impl_py), str(param), *kernel_files),
+                function="opkg.toolchains.cann:scons_opc",
+                params={"argv": opc_argv(self.tool("opc"), str(impl_py), op.kernel_name,
+                                         str(param), soc.name, str(out_dir),
+                                         self.release.opc_impl_mode),
+                        "env": env, "path": bisheng_dir, "expect": [str(obj), str(kjson)]},
+                scan_path=(str(project / "op_kernel"), str(project / "op_host")),
+                signature=fp, target=tid, step="compile",
+                description=f"opc {pkg.name} kernel {v.name} ({soc.name})"))
+            kernels[v.name] = (str(obj), str(kjson))
 
         # 5. the custom-op package tree
         tree = sdir / "opp" / "vendors" / vendor
         tbe = tree / "op_impl" / "ai_core" / "tbe"
-        op_cfg, bin_cfg = kernel_config(op, soc)
+        op_cfg, bin_cfg = kernel_config(op, soc, self.release.bin_param_fields)
         write = {
             str(tree / "version.info"):
                 f"custom_opp_compiler_version={self.compiler_version_text()}\n",
@@ -392,22 +572,39 @@ class CannToolchain:
             str(tree / "op_api" / "lib" / opapi_lib.name): str(opapi_lib),
             str(tree / "op_api" / "include" / f"aclnn_{op.kernel_name}.h"): str(gen["aclnn.h"]),
             str(tbe / f"{vendor}_impl" / "dynamic" / pkg.kernel_source.name): str(kernel_src),
+            str(tbe / f"{vendor}_impl" / "dynamic" / impl_py.name): str(impl_py),
         }
+        kdir = tbe / "kernel" / soc.short / op.kernel_name
         for v in op.variants():
-            name = kernel_binary_name(op, v)
-            kdir = tbe / "kernel" / soc.short / op.kernel_name
-            copy[str(kdir / f"{name}.o")] = kernels[v.name]
-            write[str(kdir / f"{name}.json")] = json.dumps(
-                {"kernelName": f"{op.kernel_name}", "binFileName": name, "binFileSuffix": ".o",
-                 "coreType": "AiCore", "dtypes": dict(v.dtypes), "socVersion": soc.name,
-                 "compiler": {"toolchain": self.id, "fingerprint": fp}},
-                indent=4, sort_keys=True) + "\n"
-        layout_outputs = tuple(sorted([*write, *copy]))
+            obj, kjson = kernels[v.name]
+            copy[str(kdir / Path(obj).name)] = obj
+            copy[str(kdir / Path(kjson).name)] = kjson     # written by opc
+        # op_host/CMakeLists.txt's optiling_compat: a relative link for older runtimes
+        link = {str(tbe / "op_tiling" / "liboptiling.so"):
+                f"lib/linux/{arch}/{tiling_lib.name}"}
+        if not self.release.msopgen_framework:     # the default (TensorFlow) framework project
+            write[str(tree / "framework" / "tensorflow" / "npu_supported_ops.json")] = json.dumps(
+                {op.type: {"isGray": False, "isHeavy": False}}, indent=4) + "\n"
+        layout_outputs = tuple(sorted([*write, *copy, *link]))
         actions.append(Action(
             "python", layout_outputs, tuple(sorted(set(copy.values()))),
             function="opkg.toolchains.cann:scons_layout",
-            params={"write": write, "copy": copy}, signature=fp, target=tid, step="layout",
-            description=f"custom-op package {pkg.name} ({soc.name})"))
+            params={"write": write, "copy": copy, "link": link}, signature=fp, target=tid,
+            step="layout", description=f"custom-op package {pkg.name} ({soc.name})"))
+
+        # 5b. the installable package, as the project's CPack/makeself step makes it: the
+        #     project's scripts/ (vendor_name set) at the top, the tree under packages/vendors/
+        run_path = sdir / f"custom_opp_{host_os()}_{arch}.run"
+        util = project / "cmake" / "util" / "makeself"
+        actions.append(Action(
+            "python", (str(run_path),), (str(marker), *layout_outputs),
+            function="opkg.toolchains.cann:scons_run",
+            params={"scripts": str(project / "scripts"), "vendor": vendor, "tree": str(tree),
+                    "stage": str(sdir / "run_stage"), "output": str(run_path),
+                    "makeself": str(util / "makeself.sh"),
+                    "header": str(util / "makeself-header.sh")},
+            signature=fp, target=tid, step="package",
+            description=f"{run_path.name} for {pkg.name} ({soc.name})"))
 
         # 6. verification of the same sources with the sim backend
         reports: dict[str, str] = {}
@@ -428,6 +625,7 @@ class CannToolchain:
         files = {"opkg.yaml": str(pkg.manifest_path)}
         for path in layout_outputs:
             files["opp/" + Path(path).relative_to(sdir / "opp").as_posix()] = path
+        files[run_path.name] = str(run_path)
         for vname, rep in reports.items():
             files[f"verification/{vname}.json"] = rep
         from opkg.plan import digest_files
@@ -437,7 +635,7 @@ class CannToolchain:
             "name": pkg.name, "version": pkg.version, "summary": pkg.summary, "soc": soc.name,
             "toolchain": {"id": self.id, "version": self.version(), "fingerprint": fp,
                           "root": str(self.toolkit.root)},
-            "op": op.to_json(), "label": pkg.label, "vendor": vendor,
+            "op": pkg.op.to_json(), "label": pkg.label, "vendor": vendor,
             "verification_by": "sim" if reports else None,
             "provenance": {**provenance, "source_digest": digest_files(sources, pkg.dir),
                            "lock_digest": provenance.get("lock_digest")},
@@ -464,7 +662,8 @@ def scons_project(params: dict) -> str | None:
         shutil.rmtree(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     try:
-        proc = subprocess.run(params["argv"], capture_output=True, text=True)
+        proc = subprocess.run(params["argv"], capture_output=True, text=True,
+                              env=dict(os.environ, **params.get("env", {})))
     except OSError as exc:
         return f"cannot run {params['argv'][0]}: {exc.strerror}"
     if proc.returncode != 0:
@@ -494,6 +693,73 @@ def scons_opbuild(params: dict) -> str | None:
     return None
 
 
+def _run_tool(argv, env=None, cwd=None) -> tuple[int, str]:
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd)
+    except OSError as exc:
+        return 127, f"cannot run {argv[0]}: {exc.strerror}"
+    return proc.returncode, (proc.stderr + proc.stdout).strip()
+
+
+def scons_impl(params: dict) -> str | None:
+    """The project's ascendc_impl_build.py writes the Python adapter opc loads; the kernel
+    sources are copied beside it (op_kernel/CMakeLists.txt's `cp -r <impl dir>/*.* src`)."""
+    if not Path(params["script"]).is_file():
+        return (f"the msopgen project has no {params['script']}: msopgen's templates are "
+                "incomplete (is $ASCEND_HOME_PATH the toolkit msopgen belongs to?)")
+    rc, text = _run_tool(params["argv"])
+    if rc != 0:
+        return text or f"ascendc_impl_build.py exit status {rc}"
+    if not Path(params["expect"]).is_file():
+        return f"ascendc_impl_build.py did not write {params['expect']}:\n{text}"
+    for dest, src in params["copy"].items():
+        shutil.copyfile(src, dest)
+    return None
+
+
+def scons_params(params: dict) -> str | None:
+    """Write the planned param JSONs; when the msopgen project has its own
+    ascendc_bin_param_build.py, run it too and require the same binary names (the names are
+    planned ahead so every opc call is its own cached step)."""
+    from opkg.fsutil import atomic_write_text
+
+    for dest, text in params["write"].items():
+        atomic_write_text(Path(dest), text + "\n")
+    if not Path(params["script"]).is_file():
+        return None
+    out = Path(params["argv"][3])
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    rc, text = _run_tool(params["argv"])
+    if rc != 0:
+        return text or f"ascendc_bin_param_build.py exit status {rc}"
+    theirs = sorted(p.name for p in out.glob("*_param.json"))
+    ours = sorted(Path(p).name for p in params["write"])
+    if theirs != ours:
+        return (f"the project's ascendc_bin_param_build.py names the kernel binaries "
+                f"{', '.join(theirs) or 'nothing'}; opkg planned {', '.join(ours)}.\n"
+                f"hint: the param JSON format of CANN {params['release']}'s template differs: "
+                "set bin_param_fields (the extra per-tensor fields in its param JSONs) for this "
+                "release in toolchains/cann_releases.yaml")
+    return None
+
+
+def scons_opc(params: dict) -> str | None:
+    """One opc call with the toolkit's environment (set_env.sh's ASCEND_HOME_PATH,
+    ASCEND_OPP_PATH, bisheng on PATH); it must write the variant's .o and .json."""
+    env = dict(os.environ, **params["env"])
+    env["PATH"] = params["path"] + os.pathsep + env.get("PATH", "")
+    Path(params["expect"][0]).parent.mkdir(parents=True, exist_ok=True)
+    rc, text = _run_tool(params["argv"], env)
+    if rc != 0:
+        return text or f"opc exit status {rc}"
+    missing = [Path(p).name for p in params["expect"] if not Path(p).is_file()]
+    if missing:
+        return f"opc did not generate {', '.join(missing)}:\n{text}"
+    return None
+
+
 def scons_layout(params: dict) -> str | None:
     from opkg.fsutil import atomic_write_bytes, atomic_write_text
 
@@ -502,4 +768,45 @@ def scons_layout(params: dict) -> str | None:
     for dest, src in params["copy"].items():
         atomic_write_bytes(Path(dest), Path(src).read_bytes(),
                            0o755 if os.access(src, os.X_OK) else 0o644)
+    for dest, target in params.get("link", {}).items():
+        tmp = Path(f"{dest}.tmp-{os.getpid()}")
+        tmp.unlink(missing_ok=True)
+        tmp.symlink_to(target)
+        os.replace(tmp, dest)
+    return None
+
+
+def scons_run(params: dict) -> str | None:
+    """custom_opp_<os>_<arch>.run: stage the project's scripts/ (vendor_name=customize replaced,
+    as the project's CMakeLists.txt does) and packages/vendors/<vendor>/, then makeself with the
+    project's makeself.cmake arguments. The project's own cmake/util/makeself is used when it
+    has one, else `makeself` from PATH (Debian and PyPI package it)."""
+    stage, scripts = Path(params["stage"]), Path(params["scripts"])
+    if not (scripts / "install.sh").is_file():
+        return f"the msopgen project has no {scripts / 'install.sh'} to package"
+    if stage.exists():
+        shutil.rmtree(stage)
+    shutil.copytree(params["tree"], stage / "packages" / "vendors" / params["vendor"],
+                    symlinks=True)
+    for src in sorted(scripts.iterdir()):
+        if src.is_file():
+            text = src.read_text().replace("vendor_name=customize",
+                                           f"vendor_name={params['vendor']}")
+            (stage / src.name).write_text(text)
+            (stage / src.name).chmod(0o540)    # OWNER_EXECUTE OWNER_READ GROUP_READ
+    if Path(params["makeself"]).is_file():
+        argv = ["bash", params["makeself"], "--header", params["header"]]
+    elif shutil.which("makeself"):
+        argv = [shutil.which("makeself")]
+    else:
+        return ("makeself not found: the project has no cmake/util/makeself/makeself.sh and "
+                "there is no makeself on PATH (apt install makeself, or pip install makeself)")
+    help_header = ["--help-header", "./help.info"] if (stage / "help.info").is_file() else []
+    out = Path(params["output"])
+    tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
+    rc, text = _run_tool([*argv, *help_header, "--gzip", "--complevel", "4", "--nomd5",
+                          "--sha256", "./", str(tmp), "version:1.0", "./install.sh"], cwd=stage)
+    if rc != 0 or not tmp.is_file():
+        return text or f"makeself exit status {rc}"
+    os.replace(tmp, out)
     return None

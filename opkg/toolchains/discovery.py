@@ -6,7 +6,9 @@ Toolkits, in this order (the first place a toolkit is seen names it in `found_vi
      (CANN 8.5 and later install to <root>/cann-<version>, with <root>/cann pointing at one).
 Ascend roots: $OPKG_ASCEND_ROOTS (os.pathsep-separated) when set, else /usr/local/Ascend and
 $HOME/Ascend (the default for non-root installs). A toolkit's version is read from
-<arch>-linux/ascend_toolkit_install.info (`version=8.0.RC2`), else from version.cfg.
+<arch>-linux/ascend_toolkit_install.info (`version=8.1.RC1`), else from version.cfg, whose lines
+are `<package>_running_version=[<inner version>:<CANN version>]` (the CANN version is the text
+after the colon: `toolkit_running_version=[7.7.0.1.238:8.1.RC1]` is CANN 8.1.RC1).
 
 The driver: <root>/driver/version.info (`Version=24.1.rc2`) under each Ascend root, and the driver
 install path recorded in /etc/ascend_install.info (`Driver_Install_Path_Param=`); that file is
@@ -33,7 +35,11 @@ DEFAULT_INSTALL_INFO = "/etc/ascend_install.info"
 
 # Where each tool lives inside a toolkit, across releases (first match wins).
 TOOL_PATHS = {
-    "bisheng": ("compiler/ccec_compiler/bin/bisheng", "bin/bisheng", "ccec_compiler/bin/bisheng"),
+    # set_env.sh and bisheng_config.cmake look in tools/ccec_compiler before compiler/ccec_compiler
+    "bisheng": ("tools/ccec_compiler/bin/bisheng", "compiler/ccec_compiler/bin/bisheng",
+                "bin/bisheng", "ccec_compiler/bin/bisheng"),
+    # compiles one binary variant of a kernel: generates the tiling header, then calls bisheng
+    "opc": ("bin/opc", "compiler/bin/opc"),
     "msopgen": ("python/site-packages/bin/msopgen", "bin/msopgen", "tools/msopgen/bin/msopgen"),
     # generates op_proto.cc and the aclnn_<op>.{h,cpp} sources from the registered OpDefs
     "op_build": ("tools/opbuild/op_build", "toolkit/tools/opbuild/op_build"),
@@ -52,6 +58,7 @@ class Toolkit:
     arch_dir: Path | None = None    # <root>/<arch>-linux
     tools: dict = field(default_factory=dict, compare=False)   # name -> Path
     socs: tuple[str, ...] | None = None   # SoC names with a platform_config ini; None: no such dir
+    platform_dir: Path | None = None      # the platform_config directory those inis live in
 
     @property
     def id(self) -> str:
@@ -64,6 +71,13 @@ class Toolkit:
         if self.socs is None:
             return None
         return soc_name.lower() in {s.lower() for s in self.socs}
+
+    def platform_version(self, soc_name: str) -> dict[str, str]:
+        """The [version] section of platform_config/<SoC>.ini (SoC_version, Short_SoC_version,
+        CCEC_AIC_version, CCEC_AIV_version, ...); {} when the toolkit has no ini for the SoC."""
+        if self.platform_dir is None:
+            return {}
+        return read_ini_section(self.platform_dir / f"{soc_name}.ini", "version")
 
     def fingerprint_inputs(self) -> list[Path]:
         """The compiler binaries and version files whose bytes identify this toolkit."""
@@ -205,15 +219,38 @@ def read_toolkit(path: Path, via: str) -> tuple[Toolkit | None, str | None]:
             if candidate.is_file():
                 tools[name] = candidate
                 break
-    socs = None
+    socs = platform_dir = None
     for pattern in PLATFORM_CONFIG_DIRS:
         if "{arch}" in pattern and arch_dir is None:
             continue
         d = path / pattern.format(arch=arch_dir.name if arch_dir else "")
         if d.is_dir():
             socs = tuple(sorted(p.stem for p in d.glob("*.ini")))
+            platform_dir = d
             break
-    return Toolkit(cann, path, version_file, via, arch_dir, tools, socs), None
+    return Toolkit(cann, path, version_file, via, arch_dir, tools, socs, platform_dir), None
+
+
+def read_ini_section(path: Path, section: str) -> dict[str, str]:
+    """key=value pairs of one [section] of a platform_config ini ({} when unreadable). The inis
+    carry '#' comment lines and keys configparser would lower-case, so they are read by hand."""
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return {}
+    out: dict[str, str] = {}
+    current = None
+    for line in lines:
+        line = line.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = line[1:-1].strip()
+            continue
+        key, sep, value = line.partition("=")
+        if sep and current == section:
+            out[key.strip()] = value.strip()
+    return out
 
 
 def find_driver(root_dirs, env, install_info=None) -> tuple[Driver | None, list[str]]:
@@ -279,12 +316,13 @@ def _key(path: Path, key: str) -> str | None:
     return None
 
 
-_CFG_BRACKET = re.compile(r"\[([^\]:]+)")
+_CFG_LINE = re.compile(r"^\s*(\w+)_running_version\s*=\s*\[([^\]]*)\]", re.M)
 
 
 def _version_cfg(path: Path) -> str | None:
-    """A CANN version from version.cfg: a `version=` line, else the first bracketed version
-    (`toolkit_running_version=[8.0.RC2:...]` style) that parses."""
+    """The CANN version in version.cfg: a `version=` line, else the text after the colon of
+    toolkit_running_version (any *_running_version when the toolkit line is absent). The text
+    before the colon is an inner build number (7.7.0.1.238), never the CANN version."""
     direct = _key(path, "version")
     if direct:
         return direct
@@ -292,10 +330,16 @@ def _version_cfg(path: Path) -> str | None:
         text = path.read_text(errors="replace")
     except OSError:
         return None
-    for m in _CFG_BRACKET.finditer(text):
-        try:
-            parse_cann(m.group(1).strip())
-            return m.group(1).strip()
-        except VersionError:
-            continue
+    found = {}
+    for m in _CFG_LINE.finditer(text):
+        inner, sep, cann = m.group(2).partition(":")
+        found.setdefault(m.group(1), (cann if sep else inner).strip())
+    for package in ("toolkit", *found):
+        value = found.get(package)
+        if value:
+            try:
+                parse_cann(value)
+                return value
+            except VersionError:
+                continue
     return None

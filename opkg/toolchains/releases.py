@@ -2,7 +2,8 @@
 
 The workspace's own file wins over opkg's shipped copy (opkg/toolchains_builtin/), as for the
 SoC table. Resolution and `opkg toolchain check` ask a release for its driver minimum and SoC
-support; the CANN backend asks for its msopgen framework and bisheng flags. A value the file
+support; the CANN backend asks for its msopgen framework, bisheng flags and the flags of a core
+arch (`arch_flags`, keyed by the --cce-aicore-arch a SoC's platform_config ini names). A value the file
 does not give is None: callers report "not known" rather than guess.
 """
 
@@ -16,7 +17,8 @@ from opkg.errors import Location, ManifestError, VersionError
 from opkg.versions import CannVersion, Specifier, driver_spec, parse_cann
 
 BUILTIN = Path(__file__).resolve().parent.parent / "toolchains_builtin" / "cann_releases.yaml"
-RELEASE_KEYS = ("driver", "socs", "msopgen_framework", "bisheng_flags", "bisheng_extra_flags")
+RELEASE_KEYS = ("driver", "socs", "msopgen_framework", "bisheng_flags", "bisheng_extra_flags",
+                "bin_param_fields", "opc_impl_mode", "tiling_extra_libs")
 ALL_SOCS = "all"
 
 
@@ -27,6 +29,9 @@ class ReleaseInfo:
     socs: tuple[str, ...] | None = None               # None: not known from the data
     msopgen_framework: str | None = None
     bisheng_flags: tuple[str, ...] = ()
+    bin_param_fields: dict = field(default_factory=dict)   # extra fields of each param tensor
+    opc_impl_mode: str = ""                                # opc --impl_mode=
+    tiling_extra_libs: tuple[str, ...] = ()                # linked first into the tiling lib
 
     def driver_spec(self, short: str) -> Specifier | None:
         """The driver this release needs for a SoC, or None when the data does not say."""
@@ -43,6 +48,11 @@ class ReleaseTable:
     path: Path
     releases: dict          # CannVersion -> ReleaseInfo
     default_bisheng_flags: tuple[str, ...]
+    arch_flags: dict = field(default_factory=dict)   # core arch (dav-m200) -> flags
+
+    def flags_for_arch(self, arch: str) -> tuple[str, ...] | None:
+        """bisheng's flags for one --cce-aicore-arch, or None when the table does not know it."""
+        return self.arch_flags.get(arch)
 
     def get(self, version) -> ReleaseInfo | None:
         return self.releases.get(parse_cann(version))
@@ -79,6 +89,11 @@ def _load(path: Path) -> ReleaseTable:
                             hint="releases: {\"8.0.RC2\": {driver: {all: \">=24.1.rc1\"}}}")
     defaults = data.get("defaults") or {}
     default_flags = _flags(defaults.get("bisheng_flags", []), where, "defaults.bisheng_flags")
+    arch_flags = data.get("arch_flags") or {}
+    if not isinstance(arch_flags, dict):
+        raise ManifestError("arch_flags must map a core arch to a list of flags", location=where,
+                            field="arch_flags", hint="arch_flags: {dav-m200: [--cce-mask-opt]}")
+    arch_flags = {str(k): _flags(v, where, f"arch_flags.{k}") for k, v in arch_flags.items()}
     releases = {}
     for key, row in (data.get("releases") or {}).items():
         name = f"releases.{key}"
@@ -111,8 +126,16 @@ def _load(path: Path) -> ReleaseTable:
         flags = (_flags(row["bisheng_flags"], where, f"{name}.bisheng_flags")
                  if "bisheng_flags" in row else default_flags)
         flags += _flags(row.get("bisheng_extra_flags", []), where, f"{name}.bisheng_extra_flags")
-        releases[version] = ReleaseInfo(version, driver, socs, row.get("msopgen_framework"), flags)
-    return ReleaseTable(path, releases, default_flags)
+        fields = row.get("bin_param_fields") or {}
+        if not isinstance(fields, dict):
+            raise ManifestError("bin_param_fields must be a mapping", location=where,
+                                field=f"{name}.bin_param_fields",
+                                hint="bin_param_fields: {format_match_mode: FormatAgnostic}")
+        releases[version] = ReleaseInfo(version, driver, socs, row.get("msopgen_framework"), flags,
+                                        dict(fields), str(row.get("opc_impl_mode") or ""),
+                                        _flags(row.get("tiling_extra_libs", []), where,
+                                               f"{name}.tiling_extra_libs"))
+    return ReleaseTable(path, releases, default_flags, arch_flags)
 
 
 def _flags(value, where: Location, name: str) -> tuple[str, ...]:

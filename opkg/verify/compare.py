@@ -1,9 +1,10 @@
 """Tolerance rules for comparing kernel outputs with the golden.
 
 An element mismatches when |actual - expected| > atol + rtol * |expected| (NumPy's allclose;
-NaN matches NaN, infinities must match exactly). A case passes when the share of mismatching
-elements is at most `error_ratio`: CANN's sample verifiers use that error-ratio rule, and
-error_ratio 0 is a strict allclose.
+NaN matches NaN, infinities must match exactly), or when the kernel never stored it (`unwritten`,
+from the sim's GM write shadow): the NaN an output is pre-filled with must not pass for a golden
+NaN. A case passes when the share of mismatching elements is at most `error_ratio`: CANN's
+sample verifiers use that error-ratio rule, and error_ratio 0 is a strict allclose.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import numpy as np
 
 
 def compare(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float,
-            error_ratio: float) -> dict:
+            error_ratio: float, unwritten: np.ndarray | None = None) -> dict:
     result = {"dtype": str(actual.dtype), "shape": list(actual.shape),
               "elements": int(actual.size), "rtol": rtol, "atol": atol,
               "error_ratio": error_ratio}
@@ -29,6 +30,8 @@ def compare(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float,
         both_nan = np.isnan(a) & np.isnan(e)
         same_inf = np.isinf(a) & np.isinf(e) & (np.sign(a) == np.sign(e))
         ok = (diff <= atol + rtol * np.abs(e)) | both_nan | same_inf
+        if unwritten is not None:
+            ok &= ~unwritten.ravel()
         finite = np.isfinite(diff)
         # relative error only where |expected| is above the absolute tolerance: near zero it
         # says nothing but noise (the atol part of the rule covers those elements)
@@ -41,14 +44,29 @@ def compare(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float,
     if count:
         i = int(bad[0])
         first = {"index": [int(x) for x in np.unravel_index(i, actual.shape)],
-                 "actual": _num(a[i]), "expected": _num(e[i])}
+                 "actual": "not written" if unwritten is not None and unwritten.ravel()[i]
+                 else _num(a[i]), "expected": _num(e[i])}
     max_abs = float(diff[finite].max()) if finite.any() else (None if a.size == 0 else float("inf"))
     max_rel = float(rel[finite].max()) if finite.any() else max_abs
     if count and not finite.all():
         max_abs = max_rel = float("inf")
     return {**result, "passed": ratio <= error_ratio, "mismatches": count,
             "mismatch_ratio": ratio, "max_abs_error": max_abs, "max_rel_error": max_rel,
-            "first_mismatch": first, "error": None}
+            "first_mismatch": first, "error": None,
+            "unwritten": int(np.count_nonzero(unwritten)) if unwritten is not None else 0}
+
+
+def suspicious_golden(expected: np.ndarray) -> str | None:
+    """A golden whose output is all NaN or all infinite almost surely computes nothing useful
+    (a kernel that writes nothing, or garbage, might still 'match' it): said in the report."""
+    if expected.size == 0 or expected.dtype.kind != "f":
+        return None
+    with np.errstate(invalid="ignore"):
+        if np.isnan(expected).all():
+            return "all NaN"
+        if np.isinf(expected).all():
+            return "all infinite"
+    return None
 
 
 def _num(x: float):

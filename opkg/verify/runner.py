@@ -115,7 +115,9 @@ def main(argv=None) -> int:
     job_path, report_path = (argv or sys.argv[1:])[:2]
     job = json.loads(Path(job_path).read_text())
     try:
-        results = run_job(job)
+        from opkg.verify.artifacts import reset
+
+        results = run_job(job, failed_dir=reset(Path(report_path)))
         report = _report(job, results)
     except GoldenMissing as exc:
         report = _report(job, [], error=str(exc))
@@ -125,12 +127,12 @@ def main(argv=None) -> int:
     return 0
 
 
-def run_job(job: dict) -> list[dict]:
+def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
     import numpy as np
 
     from opkg.model import DTYPES, OpSpec, SocInfo
     from opkg.sim.profile import profile
-    from opkg.verify.compare import compare
+    from opkg.verify.compare import compare, suspicious_golden
     from opkg.verify.inputs import make_input
 
     op = OpSpec.from_json(job["op"])
@@ -152,7 +154,7 @@ def run_job(job: dict) -> list[dict]:
                 inputs[t.name] = make_input(job["seed"], case["name"], t.name, shape, dtype, rng)
         entry = {"case": case["name"], "shapes": case["shapes"], "attrs": case["attrs"],
                  "passed": False, "error": None, "outputs": {}, "run": None, "log": [],
-                 "profile": None}
+                 "profile": None, "suspicious": []}
         results.append(entry)
         try:
             expected = _call_golden(golden, op, inputs, case["attrs"], variant)
@@ -167,19 +169,35 @@ def run_job(job: dict) -> list[dict]:
         except Exception as exc:
             entry["error"] = f"the golden raised {_describe(exc)}"
             continue
+        stated = case.get("output_shapes") or {}
+        entry["error"] = _stated_disagreement(stated, expected)
+        if entry["error"]:
+            continue
+        for t in op.outputs:
+            what = suspicious_golden(expected[t.name])
+            if what:
+                entry["suspicious"].append(
+                    f"the golden returned {what} for output '{t.name}': suspicious (a kernel "
+                    "that computes nothing useful cannot be told apart; check the golden)")
         try:
-            entry["error"] = _shape_disagreement(job, op, variant, inputs, case["attrs"],
-                                                 expected)
+            disagreement = _shape_disagreement(job, op, variant, inputs, case["attrs"],
+                                               expected)
         except Exception as exc:   # InferShape itself failed: the kernel run will say more
             entry["log"].append(f"InferShape: {getattr(exc, 'message', exc)}")
-        if entry["error"]:
+            disagreement = None
+        if disagreement and stated:
+            # the case says what the outputs are; InferShape's other opinion is worth a note
+            entry["log"].append(disagreement.replace("the golden returned", "the case states"))
+        elif disagreement:
+            entry["error"] = disagreement
             continue
         outputs = {}
         for t in op.outputs:
             want = expected[t.name]
             out = np.empty(want.shape, dtype=want.dtype)
-            # poison: an output element the kernel never writes shows up as a mismatch
-            # (bfloat16 is a float whose NumPy kind is 'V': ask the manifest dtype)
+            # poison, for the eye: an element the kernel never stores is a mismatch whatever the
+            # golden says (RunInfo.unwritten, from the GM write shadow); bfloat16 is a float
+            # whose NumPy kind is 'V': ask the manifest dtype
             is_float = DTYPES[variant.dtype_of(t.name)].kind == "float"
             out.fill(np.nan) if is_float else out.fill(_int_poison(out.dtype))
             outputs[t.name] = out
@@ -194,11 +212,16 @@ def run_job(job: dict) -> list[dict]:
         entry["run"] = {"block_dim": info.block_dim, "tiling_key": info.tiling_key,
                         "workspace_bytes": info.workspace_bytes}
         entry["profile"] = profile(info.profile, soc) if info.profile is not None else None
-        entry["log"] = list(info.log)
+        entry["log"] = list(info.log) + [f"golden: {w}" for w in entry["suspicious"]]
         for t in op.outputs:
             tol = job["tolerance"][variant.dtype_of(t.name)]
-            entry["outputs"][t.name] = compare(outputs[t.name], expected[t.name], **tol)
+            entry["outputs"][t.name] = compare(outputs[t.name], expected[t.name], **tol,
+                                               unwritten=info.unwritten.get(t.name))
         entry["passed"] = all(o["passed"] for o in entry["outputs"].values())
+        if not entry["passed"] and failed_dir is not None:
+            from opkg.verify.artifacts import save_case
+
+            entry["artifacts"] = save_case(failed_dir, case["name"], inputs, expected, outputs)
     return results
 
 
@@ -237,6 +260,25 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant) -> dict:
                             "return a NumPy array per output")
         out[t.name] = np.ascontiguousarray(array.astype(dtype))
     return out
+
+
+def _stated_disagreement(stated: dict, expected: dict) -> str | None:
+    """A case's output_shapes are what the outputs are: the golden must agree."""
+    import numpy as np
+
+    for name, shape in stated.items():
+        if shape and isinstance(shape[0], (list, tuple)):
+            got = [list(np.shape(a)) for a in expected[name]] if isinstance(
+                expected[name], (list, tuple)) else None
+            if got is not None and got != [list(s) for s in shape]:
+                return (f"the golden returned {name} with shapes {got} but the case states "
+                        f"output_shapes {name}: {[list(s) for s in shape]}; fix whichever is "
+                        "wrong")
+            continue
+        if tuple(shape) != tuple(expected[name].shape):
+            return (f"the golden returned {name} with shape {list(expected[name].shape)} but the "
+                    f"case states output_shapes {name}: {list(shape)}; fix whichever is wrong")
+    return None
 
 
 def _shape_disagreement(job, op, variant, inputs, attrs, expected) -> str | None:

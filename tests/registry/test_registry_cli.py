@@ -62,7 +62,7 @@ def test_search(published, run_opkg):
     code, out, _ = run_opkg("search", "zzz", "--registry", published)
     assert code == 0 and "no packages match 'zzz'" in out
     code, out, _ = run_opkg("search", "add", "--json", "--registry", published)
-    [row] = json.loads(out)
+    [row] = json.loads(out)["results"]
     assert row["latest"] == "1.1.0"
     assert [v["version"] for v in row["versions"]] == ["1.0.0", "1.1.0"]
 
@@ -97,7 +97,7 @@ def test_yank_unyank(published, run_opkg, tmp_path):
     assert "YANKED: bad tail handling" in out.splitlines()[0]
     # latest now skips the yanked version
     code, out, _ = run_opkg("search", "add", "--json", "--registry", published)
-    assert json.loads(out)[0]["latest"] == "1.0.0"
+    assert json.loads(out)["results"][0]["latest"] == "1.0.0"
     index = json.loads((published / "index.json").read_text())
     assert index["packages"]["add_custom"]["versions"]["1.1.0"]["yanked"] is True
     code, out, err = run_opkg("install", "add_custom==1.1.0", "--soc", "Ascend910B1",

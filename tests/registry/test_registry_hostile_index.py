@@ -139,7 +139,7 @@ def test_a_republish_after_repair_does_not_inherit_an_old_yank(published, bundle
                               "--registry", published)
     assert code == 0, err
     code, out, err = run_opkg("search", "--json", "--registry", published)
-    versions = json.loads(out)[0]["versions"]
+    versions = json.loads(out)["results"][0]["versions"]
     assert {"version": "1.1.0", "yanked": False, "yank_reason": None} in versions
 
 

@@ -120,7 +120,8 @@ def test_stale_ub_from_the_previous_tile(built, src):
         with pytest.raises(SimError) as e:
             run(built, 8, sync_check=sync_check)
         err = e.value
-        assert (err.file, err.line, err.block) == (str(src), line_of(src, "add-one"), 0)
-        assert "Add reads src0 bytes at UB offset" in err.message
-        assert "128 bytes into the operand of a TQue<VECOUT, depth 1>" in err.message
+        # reported where the values computed from it reach GM, naming the read
+        assert (err.file, err.line, err.block) == (str(src), line_of(src, "copy-out"), 0)
+        assert f"Add at {src}:{line_of(src, 'add-one')} read src0 bytes" in err.message
+        assert "128 bytes into the operand at UB offset" in err.message and "of a TQue<VECOUT, depth 1>" in err.message
         assert "an earlier tile wrote and nothing wrote since AllocTensor handed this buffer out again" in err.message

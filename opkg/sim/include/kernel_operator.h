@@ -20,6 +20,10 @@
 #include "opkg_sim/list_tensor.h"
 #include "opkg_sim/tiling_slot.h"
 #include "opkg_sim/vector_more.h"
+#include "opkg_sim/ktraits.h"
+#include "opkg_sim/trans5hd.h"
+#include "opkg_sim/ksys.h"
+#include "opkg_sim/vector_fused.h"
 // The high-level libraries, as CANN's kernel_operator.h reaches them (lib/kernel_api.h).
 #include "lib/kernel_api.h"
 

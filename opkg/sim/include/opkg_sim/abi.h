@@ -4,13 +4,18 @@
 #define OPKG_SIM_ABI_H
 #include <cstdint>
 
-#define OPKG_SIM_ABI 3
+#define OPKG_SIM_ABI 4
 #define OPKG_SIM_EXPORT __attribute__((visibility("default")))
 #define OPKG_SIM_MAX_DIMS 8
 #define OPKG_SIM_MAX_WORKSPACES 16
 // OpkgKernelLaunch.flags
 #define OPKG_SIM_LAUNCH_SYNC_CHECK 1u   // check intra-core pipeline hazards (hazard.h)
 #define OPKG_SIM_LAUNCH_LENIENT_COPY 2u // DataCopy truncates ragged lengths as the hardware does
+#define OPKG_SIM_LAUNCH_STRICT_BOUNDS 4u // GM accesses must stay inside each tensor, not its allocation
+// GM buffers (opkg/sim/gm.py): inaccessible guard pages of this many bytes around each buffer,
+// and canary bytes between a buffer's first page and its start
+#define OPKG_SIM_GM_GUARD (1u << 20)
+#define OPKG_SIM_GM_CANARY 0xA5
 #define OPKG_SIM_MAX_VEC_KINDS 48
 #define OPKG_SIM_COPY_BUCKETS 5     // copy sizes: <512 B, <2 KiB, <8 KiB, <32 KiB, larger
 
@@ -76,7 +81,10 @@ struct OpkgGmArg {
     const char* name;
     uint32_t undefined;        // 1: starts with undefined contents (outputs, workspace): reads of
                                // bytes no store wrote yet are reported
-    uint32_t reserved;
+    uint32_t canary;           // bytes before ptr holding OPKG_SIM_GM_CANARY, checked after the run
+    uint64_t alloc;            // the allocation: bytes rounded up to 32, plus 32 (0: just bytes)
+    uint8_t* written;          // undefined buffers: the caller's zeroed shadow of alloc bytes, set
+                               // to 1 where a store put a defined value (null: the runtime's own)
 };
 
 // Kernel profile (docs/profile.md): what one block moved and computed, counted per API call.

@@ -75,9 +75,11 @@ inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const cha
 template <class T>
 inline void check_gt(const AscendC::GlobalTensor<T>& g, uint64_t bytes, const char* op, SrcLoc loc) {
     if (!g.ptr_) fail(loc, format("%s: GlobalTensor used before SetGlobalBuffer", op));
-    if (g.sized_ && bytes > g.size_ * sizeof(T)) {
+    // SetGlobalBuffer's size bounds nothing on the device (a tail block may read its rounded-up
+    // length past it): only the buffer's allocation does, unless --strict-bounds
+    if (g.sized_ && bytes > g.size_ * sizeof(T) && block().strict_bounds) {
         fail(loc, format("%s: touches %llu bytes of a GlobalTensor that SetGlobalBuffer sized to %llu elements "
-                         "(%llu bytes) from this offset", op, (unsigned long long)bytes,
+                         "(%llu bytes) from this offset (--strict-bounds)", op, (unsigned long long)bytes,
                          (unsigned long long)g.size_, (unsigned long long)(g.size_ * sizeof(T))));
     }
     check_gm(g.ptr_, bytes, op, loc);
@@ -122,15 +124,29 @@ template <class T> constexpr int atomic_code() {
          : std::is_same<T, int16_t>::value ? 4 : std::is_same<T, int8_t>::value ? 5 : std::is_same<T, bfloat16_t>::value ? 6 : 7;
 }
 
+inline const char* atomic_setter(int op) {
+    return op == 1 ? "SetAtomicMax" : op == 2 ? "SetAtomicMin" : "SetAtomicAdd";
+}
+// The atomic unit's read-modify-write in the compute type: add, or keep the larger / smaller
+// (a NaN already in GM stays; a NaN stored is not taken).
+template <class C, class T> inline C atomic_combine(int op, T old, T value) {
+    const C a = static_cast<C>(old), v = static_cast<C>(value);
+    if (op == 1) return v > a ? v : a;
+    if (op == 2) return v < a ? v : a;
+    return a + v;
+}
+
 // Every UB->GM store goes through here: a plain copy that is recorded for the cross-block
 // conflict check, or, after SetAtomicAdd<T>(), an element-wise accumulate.
 template <class T>
 inline void store_gm(T* dst, const T* src, uint64_t bytes, const char* op, SrcLoc loc) {
     BlockState& b = block();
+    const bool defined = check_store(dst, src, bytes, op, loc, sizeof(T));
     save_undo(dst, bytes);
     if (b.atomic) {
         if (b.atomic != atomic_code<T>()) {
-            fail(loc, format("%s of %s data while SetAtomicAdd<%s> is active", op, type_name<T>(), b.atomic_type));
+            fail(loc, format("%s of %s data while %s<%s> is active", op, type_name<T>(), atomic_setter(b.atomic_op),
+                             b.atomic_type));
         }
         using C = calc_t<T>;
         uint64_t n = bytes / sizeof(T);
@@ -138,12 +154,13 @@ inline void store_gm(T* dst, const T* src, uint64_t bytes, const char* op, SrcLo
         // the device's atomic unit makes each accumulation indivisible
         std::unique_lock<std::mutex> one_at_a_time;
         if (b.barrier) one_at_a_time = std::unique_lock<std::mutex>(b.barrier->atomics);
-        for (uint64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(static_cast<C>(dst[i]) + static_cast<C>(src[i]));
+        for (uint64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(atomic_combine<C>(b.atomic_op, dst[i], src[i]));
         gm_defined(dst, bytes);
-        return;
+    } else {
+        std::memcpy(dst, src, bytes);
+        record_write(dst, bytes, loc);
     }
-    std::memcpy(dst, src, bytes);
-    record_write(dst, bytes, loc);
+    if (!defined) gm_undefine(dst, src, bytes);
 }
 
 }  // namespace opkg_sim
@@ -156,10 +173,10 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     uint64_t bytes = opkg_sim::copy_bytes<T>(count, "DataCopy GM->UB", loc);
     opkg_sim::check_ub(dst, bytes, "DataCopy GM->UB", "destination", loc);
     opkg_sim::check_gt(src, bytes, "DataCopy GM->UB", loc);
-    opkg_sim::check_gm_defined(src.ptr_, bytes, "DataCopy GM->UB", loc);
     opkg_sim::count_copy(opkg_sim::COPY_GM_UB, bytes);
     std::memcpy(dst.ptr_, src.ptr_, bytes);
     opkg_sim::mark_written(dst.ptr_, bytes, opkg_sim::Pipe::MTE2);
+    opkg_sim::gm_taint(dst.ptr_, src.ptr_, bytes, "DataCopy GM->UB", loc);
 }
 
 template <class T>
@@ -198,9 +215,9 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
-        opkg_sim::check_gm_defined(s + i * sstep, blk, "DataCopy GM->UB", loc);
         std::memcpy(d + i * dstep, s + i * sstep, blk);
         opkg_sim::mark_written(d + i * dstep, blk, opkg_sim::Pipe::MTE2);
+        opkg_sim::gm_taint(d + i * dstep, s + i * sstep, blk, "DataCopy GM->UB", loc);
     }
 }
 
@@ -325,7 +342,6 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
         uint8_t* r = d + i * dstep;
-        opkg_sim::check_gm_defined(s + i * sstep, p.blockLen, op, loc);
         std::memcpy(r + left, s + i * sstep, p.blockLen);
         if (left == 0 && right == 0) {
             if (p.blockLen) {
@@ -341,6 +357,7 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
         } else {
             opkg_sim::mark_written(r + left, p.blockLen, opkg_sim::Pipe::MTE2);
         }
+        opkg_sim::gm_taint(r + left, s + i * sstep, p.blockLen, op, loc);
     }
 }
 

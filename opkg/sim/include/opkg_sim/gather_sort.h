@@ -50,7 +50,8 @@ inline int64_t& gather_mask_kept() {
 
 template <class T>
 inline void level0_copy(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, const Mask& m,
-                        uint8_t repeat, const AscendC::CopyRepeatParams& p, SrcLoc loc) {
+                        uint32_t repeat, const AscendC::CopyRepeatParams& p, SrcLoc loc) {
+    repeat = m.reps(repeat);   // counter mode: from the element count
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy takes 16- or 32-bit elements");
     const char* op = "Copy";
     check_level0(dst, m, repeat, p.dstStride, p.dstRepeatSize, op, "dst", loc);
@@ -61,7 +62,7 @@ inline void level0_copy(const AscendC::LocalTensor<T>& dst, const AscendC::Local
     const uint32_t per_repeat = 256 / sizeof(T);
     for (uint32_t r = 0; r < repeat; ++r) {
         for (uint32_t j = 0; j < per_repeat; ++j) {
-            if (!m.test(j)) continue;
+            if (!m.test(r, j)) continue;
             const uint8_t* ps = s + elem_offset<T>(r, j, p.srcStride, p.srcRepeatSize);
             uint8_t* pd = d + elem_offset<T>(r, j, p.dstStride, p.dstRepeatSize);
             check_read(ps, sizeof(T), op, "src", loc);
@@ -135,14 +136,14 @@ template <class T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask,
                  const uint8_t repeatTimes, const CopyRepeatParams& repeatParams,
                  opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    opkg_sim::level0_copy(dst, src, opkg_sim::continuous_mask<T>(mask, "Copy", loc), repeatTimes, repeatParams, loc);
+    opkg_sim::level0_copy(dst, src, opkg_sim::continuous_mask<T, isSetMask>(mask, "Copy", loc), repeatTimes, repeatParams, loc);
 }
 
 template <class T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
                  const uint8_t repeatTimes, const CopyRepeatParams& repeatParams,
                  opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    opkg_sim::level0_copy(dst, src, opkg_sim::bit_mask<T>(mask, "Copy", loc), repeatTimes, repeatParams, loc);
+    opkg_sim::level0_copy(dst, src, opkg_sim::bit_mask<T, isSetMask>(mask, "Copy", loc), repeatTimes, repeatParams, loc);
 }
 
 template <class T, class U, GatherMaskMode mode = defaultGatherMaskMode>

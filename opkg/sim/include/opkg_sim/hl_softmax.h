@@ -45,8 +45,13 @@ inline AscendC::SoftMaxShapeInfo softmax_shape(const AscendC::SoftMaxTiling& til
                                                const AscendC::SoftMaxShapeInfo& info) {
     AscendC::SoftMaxShapeInfo s = info;
     if (!s.srcM || !s.srcK) {
+#ifdef OPKG_SIM_KERNEL
         s.srcM = tiling.srcM;
         s.srcK = tiling.srcK;
+#else   // the host-mode tiling class (a source that includes kernel_operator.h on the host side)
+        s.srcM = tiling.get_srcM();
+        s.srcK = tiling.get_srcK();
+#endif
     }
     if (!s.oriSrcM) s.oriSrcM = s.srcM;
     if (!s.oriSrcK) s.oriSrcK = s.srcK;

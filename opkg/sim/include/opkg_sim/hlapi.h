@@ -9,7 +9,8 @@
 // signature must exist and cannot carry a defaulted SrcLoc. OPKG_HL_API therefore declares
 // three overloads per form: `LocalTensor<T>& dst` and `LocalTensor<T>&& dst` with a SrcLoc
 // (overload resolution prefers them for non-const lvalues and temporaries), and the exact
-// `const LocalTensor<T>&` one, which names the last checked call instead.
+// `const LocalTensor<T>&` one, which names the last checked call instead (OPKG_HL_API and
+// hl_loc live in vector.h: the basic APIs need the same three forms).
 #ifndef OPKG_SIM_HLAPI_H
 #define OPKG_SIM_HLAPI_H
 
@@ -20,13 +21,6 @@
 #include "opkg_sim/hl_rules.h"
 
 namespace opkg_sim {
-
-// The location of a call that came through the exact CANN signature (a function pointer, or a
-// const dst): the latest checked API call, marked as approximate in messages.
-inline SrcLoc hl_loc() {
-    SrcLoc l = block().last;
-    return l.file ? l : SrcLoc{"<kernel>", 0};
-}
 
 inline bool is_vec_position(AscendC::TPosition p) {
     return p == AscendC::TPosition::VECIN || p == AscendC::TPosition::VECOUT || p == AscendC::TPosition::VECCALC;
@@ -134,19 +128,5 @@ template <class T> inline auto scalar_operand(T v) {
 }
 
 }  // namespace opkg_sim
-
-// Declares one form of an API three times (see the top of this file). TPL is the template
-// head, NAME the API, PARAMS the parameters after dst (parenthesised), BODY the statement that
-// runs it with `dst` and `loc` in scope.
-#define OPKG_HL_UNPAREN(...) __VA_ARGS__
-#define OPKG_HL_API(TPL, NAME, PARAMS, BODY)                                                                    \
-    OPKG_HL_UNPAREN TPL inline void NAME(LocalTensor<T>& dst, OPKG_HL_UNPAREN PARAMS,                            \
-                                         opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { BODY; }           \
-    OPKG_HL_UNPAREN TPL inline void NAME(LocalTensor<T>&& dst, OPKG_HL_UNPAREN PARAMS,                           \
-                                         opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { BODY; }           \
-    OPKG_HL_UNPAREN TPL inline void NAME(const LocalTensor<T>& dst, OPKG_HL_UNPAREN PARAMS) {                    \
-        opkg_sim::SrcLoc loc = opkg_sim::hl_loc();                                                               \
-        BODY;                                                                                                    \
-    }
 
 #endif

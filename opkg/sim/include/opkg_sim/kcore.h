@@ -73,11 +73,16 @@ struct UbAlloc {
     int line;
 };
 
+// One GM buffer as the device allocator (aclrtMalloc) hands it out: `bytes` of tensor, then
+// padding up to `alloc` (rounded up to 32 bytes, plus 32) that the kernel may touch and that
+// holds garbage.
 struct GmRegion {
     const uint8_t* base;
     uint64_t bytes;
     const char* name;
-    uint8_t* written = nullptr;   // outputs and workspace: one byte per GM byte, set once stored to
+    uint8_t* written = nullptr;   // outputs and workspace: one byte per GM byte of the allocation,
+                                  // 1 once a store put a defined value there
+    uint64_t alloc = 0;
 };
 
 // One run of GM bytes a block wrote (without atomic add), for cross-block conflict checks.
@@ -90,6 +95,27 @@ struct GmWrite {
 };
 
 struct Barrier;
+
+// Where undefined values entered the computation: the instruction that first read UB bytes
+// nothing wrote (or stale ones), or that loaded GM bytes holding garbage (allocator padding, an
+// output or the workspace before any store).
+enum OriginKind : uint8_t { ORIGIN_UB_UNWRITTEN, ORIGIN_UB_STALE, ORIGIN_GM_PADDING, ORIGIN_GM_UNWRITTEN };
+struct Origin {
+    OriginKind kind;
+    const char* op;
+    const char* role;
+    SrcLoc loc;
+    uint64_t at;            // UB offset, or byte of the GM buffer
+    const char* region;     // GM buffer name
+    uint64_t region_bytes;
+    uint64_t operand;       // UB offset of the operand read
+};
+// A UB operand the current instruction read that holds undefined bytes.
+struct Taint {
+    uint64_t off;           // UB offset
+    uint64_t n;
+    uint64_t snap;          // its shadow bytes start here in BlockState::taint_shadow
+};
 
 // The pipes of an AI Core that touch UB, as bits (a set of pipes is a mask). NONE: an access
 // that orders itself (DumpTensor) and is not checked for hazards.
@@ -125,6 +151,11 @@ struct BlockState {
     int64_t epoch = 0;
     int atomic = 0;            // SetAtomicAdd<T>: a code for T; 0 = plain stores
     const char* atomic_type = "";
+    int atomic_op = 0;         // what an atomic store does: 0 add, 1 max, 2 min (SetAtomicAdd/Max/Min)
+    bool mask_counter = false; // the vector mask register: counter mode (SetMaskCount) holds a count in mask_lo
+    uint64_t mask_lo = ~0ull, mask_hi = ~0ull;   // ResetMask's value: every lane
+    uint64_t max_min_cnt = 0;  // vcmax/vcmin's value (low bits) and index (high 32 bits), GetReduceMaxMinCount
+    bool max_min_set = false;
     SrcLoc held{nullptr, 0};   // a queue tensor still allocated when its queue went away
     std::string held_message;
     bool lenient_copy = false; // --lenient-copy: ragged DataCopy lengths truncate, as on the device
@@ -133,6 +164,14 @@ struct BlockState {
     OpkgBlockProfile prof{};   // profile counters (count_copy / count_vec / count_queue)
     uint64_t pad_value = 0;    // DataCopyPad's padding register (SetPadValue, or isPad's paddingValue)
     bool pad_value_set = false;
+    bool strict_bounds = false; // --strict-bounds: GM accesses must stay inside the tensor, not its allocation
+    // Definedness (see check_read): where undefined values came from, and the operands of the
+    // current instruction that carried some (their shadow bytes, copied when read).
+    std::vector<Origin> origins;
+    std::vector<Taint> taints;
+    std::vector<uint8_t> taint_shadow;
+    bool taint_done = false;   // the instruction's results were written: the next read starts anew
+    uint64_t clean_off = UINT64_MAX, clean_n = 0;   // the last check_read, when all its bytes were defined
 };
 
 inline BlockState& block() {
@@ -140,15 +179,34 @@ inline BlockState& block() {
     return state;
 }
 
-// Records an API call site; cheap enough to do on every checked call.
+inline void clear_taints(BlockState& b) {
+    b.taints.clear();
+    b.taint_shadow.clear();
+    b.taint_done = false;
+}
+
+// Records an API call site; cheap enough to do on every checked call. A call from another call
+// site, or after the previous instruction wrote its results, starts a new instruction for
+// definedness propagation (check_read / mark_written).
 inline void note(SrcLoc loc) {
-    if (loc.file) block().last = loc;
+    BlockState& b = block();
+    if (!b.taints.empty() && (b.taint_done || loc.line != b.last.line || loc.file != b.last.file)) clear_taints(b);
+    if (loc.file) b.last = loc;
+    b.clean_off = UINT64_MAX;
 }
 
 inline const char* basename_of(const char* path) {
     const char* slash = std::strrchr(path ? path : "", '/');
     return slash ? slash + 1 : (path ? path : "");
 }
+
+// The bytes of a GM buffer a kernel may touch: its allocation, or with --strict-bounds only the
+// tensor itself.
+inline uint64_t gm_limit(const GmRegion& r, bool strict) {
+    return strict || r.alloc < r.bytes ? r.bytes : r.alloc;
+}
+
+inline uint64_t gm_span(const GmRegion& r) { return r.alloc > r.bytes ? r.alloc : r.bytes; }
 
 // Checks that [p, p+bytes) lies inside one GM buffer the kernel was given; returns the region.
 inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what, SrcLoc loc) {
@@ -158,55 +216,54 @@ inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what,
     const uint8_t* q = static_cast<const uint8_t*>(p);
     const GmRegion* near = nullptr;
     for (const GmRegion& r : b.gm) {
-        if (q >= r.base && q <= r.base + r.bytes) {
-            if (q + bytes <= r.base + r.bytes) return &r;
+        if (q >= r.base && q <= r.base + gm_span(r)) {
+            if (q + bytes <= r.base + gm_limit(r, b.strict_bounds)) return &r;
             near = &r;
             break;
         }
     }
-    if (near) {
-        fail(loc, format("%s accesses GM bytes [%llu, %llu) of '%s', which has only %llu bytes",
-                         what, (unsigned long long)(q - near->base),
-                         (unsigned long long)(q - near->base + bytes), near->name,
-                         (unsigned long long)near->bytes));
+    if (near && b.strict_bounds) {
+        fail(loc, format("%s accesses GM bytes [%llu, %llu) of '%s', which has only %llu bytes (--strict-bounds; "
+                         "the device allocation extends to byte %llu, so the hardware would read or write "
+                         "allocator padding there)",
+                         what, (unsigned long long)(q - near->base), (unsigned long long)(q - near->base + bytes),
+                         near->name, (unsigned long long)near->bytes, (unsigned long long)gm_span(*near)));
     }
+    if (near) {
+        fail(loc, format("%s accesses GM bytes [%llu, %llu) of '%s', past its %llu-byte allocation (%llu bytes of "
+                         "tensor, rounded up to 32 bytes plus 32 as the device allocator pads buffers); on the "
+                         "device this touches whatever memory follows",
+                         what, (unsigned long long)(q - near->base), (unsigned long long)(q - near->base + bytes),
+                         near->name, (unsigned long long)gm_span(*near), (unsigned long long)near->bytes));
+    }
+    // name the buffer the access ran past (or before), the nearest one
+    const GmRegion* before = nullptr;
+    const GmRegion* after = nullptr;
+    for (const GmRegion& r : b.gm) {
+        if (r.base <= q && (!before || r.base > before->base)) before = &r;
+        if (r.base > q && (!after || r.base < after->base)) after = &r;
+    }
+    uint64_t past = before ? uint64_t(q - (before->base + gm_span(*before))) : UINT64_MAX;
+    uint64_t ahead = after ? uint64_t(after->base - q) : UINT64_MAX;
+    std::string nearest = past <= ahead && before
+        ? format(": %llu bytes past the end of the %llu-byte allocation of '%s'", (unsigned long long)past,
+                 (unsigned long long)gm_span(*before), before->name)
+        : after ? format(": %llu bytes before the start of '%s'", (unsigned long long)ahead, after->name) : "";
     fail(loc, format("%s accesses %llu GM bytes at %p, outside every buffer passed to the kernel "
-                     "(inputs, outputs, workspace, tiling)", what, (unsigned long long)bytes, p));
+                     "(inputs, outputs, workspace, tiling)%s", what, (unsigned long long)bytes, p, nearest.c_str()));
 }
 
 inline const GmRegion* region_of(const std::vector<GmRegion>& regions, const void* p) {
     const uint8_t* q = static_cast<const uint8_t*>(p);
     for (const GmRegion& r : regions) {
-        if (q >= r.base && q < r.base + r.bytes) return &r;
+        if (q >= r.base && q < r.base + (r.alloc > r.bytes ? r.alloc : r.bytes)) return &r;
     }
     return nullptr;
 }
 
 inline const GmRegion* gm_region(const void* p) { return region_of(block().gm, p); }
 
-// Marks GM bytes of an output or the workspace as defined (any block, any kind of store).
-inline void gm_defined(const void* p, uint64_t bytes) {
-    const GmRegion* r = gm_region(p);
-    if (!r || !r->written) return;
-    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - r->base);
-    std::memset(r->written + off, 1, bytes < r->bytes - off ? bytes : r->bytes - off);
-}
-
-// Fails when a GM read covers output or workspace bytes that no store has written yet: on the
-// device those hold whatever the previous user of the memory left there.
-inline void check_gm_defined(const void* p, uint64_t bytes, const char* op, SrcLoc loc) {
-    const GmRegion* r = gm_region(p);
-    if (!r || !r->written || !bytes) return;
-    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - r->base);
-    uint64_t n = bytes < r->bytes - off ? bytes : r->bytes - off;
-    const void* hole = std::memchr(r->written + off, 0, n);
-    if (!hole) return;
-    uint64_t first = uint64_t(static_cast<const uint8_t*>(hole) - r->written);
-    fail(loc, format("%s reads byte %llu of '%s', which no block has written yet; on the device %s starts "
-                     "with whatever the memory held before (not zeros). Write it before reading it back, or "
-                     "read an input instead.", op, (unsigned long long)first, r->name,
-                     std::strcmp(r->name, "workspace") == 0 ? "the workspace" : "an output"));
-}
+inline void gm_defined(const void* p, uint64_t bytes);
 
 inline void record_write(const void* p, uint64_t bytes, SrcLoc loc) {
     BlockState& b = block();
@@ -284,16 +341,55 @@ inline void sync_write(const uint8_t* p, uint64_t n, Pipe pipe, SrcLoc loc);
 
 // Shadow byte values: what is known about a UB byte in this block.
 enum : uint8_t { UB_UNWRITTEN = 0, UB_WRITTEN = 1, UB_STALE = 2 /* written, then its queue buffer handed out again */ };
+// An undefined value (computed from, or loaded as, garbage): UB_POISON + 2 * its index in
+// BlockState::origins. Even, so that mark_stale leaves it alone.
+constexpr uint8_t UB_POISON = 4;
+constexpr size_t MAX_ORIGINS = 126;   // later origins share the last slot
+
+inline uint8_t add_origin(const Origin& o) {
+    BlockState& b = block();
+    if (b.origins.size() < MAX_ORIGINS) b.origins.push_back(o);
+    return uint8_t(UB_POISON + 2 * (b.origins.size() - 1));
+}
+
+// The instruction's operands that held undefined bytes decide which of the n destination bytes
+// at UB offset `off` are undefined: destination byte j depends on the same proportion of each
+// operand (exact for element-wise instructions and casts, the whole source for a reduction).
+inline void propagate(uint64_t off, uint64_t n) {
+    BlockState& b = block();
+    b.clean_off = UINT64_MAX;
+    uint8_t* d = b.shadow + off;
+    for (uint64_t j = 0; j < n; ++j) {
+        uint8_t v = UB_WRITTEN;
+        for (const Taint& t : b.taints) {
+            uint64_t lo = j * t.n / n, hi = ((j + 1) * t.n + n - 1) / n;
+            if (hi > t.n) hi = t.n;
+            if (hi <= lo) hi = lo + 1 <= t.n ? lo + 1 : lo;
+            const uint8_t* s = b.taint_shadow.data() + t.snap;
+            for (uint64_t k = lo; k < hi; ++k) {
+                if (s[k] != UB_WRITTEN) {
+                    v = s[k];
+                    break;
+                }
+            }
+            if (v != UB_WRITTEN) break;
+        }
+        d[j] = v;
+    }
+}
 
 // `pipe` is the pipe of the writing instruction (vector instructions unless said otherwise);
-// the call site is the latest checked API call (every API checks its operands first).
+// the call site is the latest checked API call (every API checks its operands first). The
+// bytes become defined, unless the instruction read undefined ones (check_read).
 inline void mark_written(const void* p, uint64_t bytes, Pipe pipe = Pipe::V) {
     BlockState& b = block();
     if (!b.shadow || !bytes) return;
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
     if (off >= b.ub_bytes) return;
     uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
-    std::memset(b.shadow + off, UB_WRITTEN, n);
+    if (b.taints.empty()) std::memset(b.shadow + off, UB_WRITTEN, n);
+    else propagate(off, n);
+    b.taint_done = true;
     if (off + n > b.prof.ub_touched_bytes) b.prof.ub_touched_bytes = off + n;
     if (b.sync) sync_write(b.ub + off, n, pipe, b.last);
 }
@@ -366,42 +462,98 @@ inline const uint8_t* first_hole(const uint8_t* s, uint64_t n) {
     return nullptr;
 }
 
-// Fails when [p, p+bytes) holds UB bytes nothing wrote in this block, or nothing wrote since
-// AllocTensor handed their queue buffer out again: the hardware would read whatever an earlier
-// kernel or tile left there. Then, under --sync-check, checks the read against the other pipes.
+// Where an undefined value came from, in words.
+inline std::string describe_origin(uint8_t v) {
+    BlockState& b = block();
+    size_t i = (v - UB_POISON) / 2;
+    if (v < UB_POISON || i >= b.origins.size()) return "undefined data";
+    const Origin& o = b.origins[i];
+    const char* file = o.loc.file ? o.loc.file : "?";
+    switch (o.kind) {
+        case ORIGIN_UB_UNWRITTEN:
+        case ORIGIN_UB_STALE: {
+            const UbAlloc* a = alloc_at(o.at);
+            std::string where = a ? format(", of a %s set up at %s:%d", a->kind.c_str(), a->file ? a->file : "?", a->line) : "";
+            return format("%s at %s:%d read %s bytes %s: UB byte %llu, %llu bytes into the operand at UB offset %llu%s",
+                          o.op, file, o.loc.line, o.role,
+                          o.kind == ORIGIN_UB_STALE
+                              ? "that an earlier tile wrote and nothing wrote since AllocTensor handed this buffer "
+                                "out again (the hardware would read the earlier tile's data)"
+                              : "that nothing wrote in this block (the hardware would read stale data)",
+                          (unsigned long long)o.at, (unsigned long long)(o.at - o.operand),
+                          (unsigned long long)o.operand, where.c_str());
+        }
+        case ORIGIN_GM_PADDING:
+            return format("%s at %s:%d loaded byte %llu of '%s', in the allocator padding after its %llu bytes (the "
+                          "device allocator rounds a buffer up to 32 bytes and adds 32; the padding holds garbage)",
+                          o.op, file, o.loc.line, (unsigned long long)o.at, o.region, (unsigned long long)o.region_bytes);
+        case ORIGIN_GM_UNWRITTEN:
+            return format("%s at %s:%d loaded byte %llu of '%s', which no block had written yet (device memory "
+                          "starts with whatever it held before, not zeros)", o.op, file, o.loc.line,
+                          (unsigned long long)o.at, o.region);
+    }
+    return "undefined data";
+}
+
+// Reads of an instruction's UB operand. Bytes nothing wrote in this block (or stale ones) are not
+// an error by themselves, as with MemorySanitizer: they become undefined values, this read their
+// origin, and the instruction's results computed from them are undefined too (mark_written).
+// What is reported is an undefined value reaching GM (check_store), scalar code (check_use) or
+// an address. Then, under --sync-check, checks the read against the other pipes.
 inline void check_read(const void* p, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
                        Pipe pipe = Pipe::V) {
+    BlockState& b = block();
+    if (!b.shadow || !bytes || pipe == Pipe::NONE) return;   // NONE: DumpTensor, whose reads feed nothing
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
+    if (off >= b.ub_bytes) return;
+    uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
+    if (b.taint_done) {                   // a read after the results were written: the next instruction
+        if (!b.taints.empty()) clear_taints(b);
+        b.taint_done = false;
+    }
+    uint8_t* s = b.shadow + off;
+    const uint8_t* hole = first_hole(s, n);
+    b.clean_off = hole ? UINT64_MAX : off;
+    b.clean_n = n;
+    if (hole) {
+        uint8_t fresh = 0;
+        for (uint64_t k = uint64_t(hole - s); k < n; ++k) {
+            if (s[k] == UB_UNWRITTEN || s[k] == UB_STALE) {
+                if (!fresh) {
+                    fresh = add_origin(Origin{s[k] == UB_STALE ? ORIGIN_UB_STALE : ORIGIN_UB_UNWRITTEN, op, role, loc,
+                                              off + k, nullptr, 0, off});
+                }
+                s[k] = fresh;
+            }
+        }
+        b.taints.push_back(Taint{off, n, b.taint_shadow.size()});
+        b.taint_shadow.insert(b.taint_shadow.end(), s, s + n);
+    }
+    if (b.sync && pipe != Pipe::NONE) sync_read(b.ub + off, n, pipe, op, role, loc);
+}
+
+// A read whose value scalar code uses (GetValue: a branch, a count, an address): an undefined
+// value there is reported at once, naming where it came from.
+inline void check_use(const void* p, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
+                      Pipe pipe = Pipe::S) {
+    check_read(p, bytes, op, role, loc, pipe);
     BlockState& b = block();
     if (!b.shadow || !bytes) return;
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
     if (off >= b.ub_bytes) return;
     uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
     const uint8_t* hole = first_hole(b.shadow + off, n);
-    if (hole) {
-        uint64_t first = uint64_t(hole - b.shadow);
-        const UbAlloc* a = alloc_at(first);
-        std::string where = a ? format(" of a %s set up at %s:%d", a->kind.c_str(), a->file ? a->file : "?", a->line) : "";
-        if (*hole == UB_STALE) {
-            fail(loc, format("%s reads %s bytes at UB offset %llu (UB byte %llu, %llu bytes into the operand%s) that "
-                             "an earlier tile wrote and nothing wrote since AllocTensor handed this buffer out "
-                             "again; the hardware would read the earlier tile's data. Fill it first in this tile "
-                             "(DataCopy, Duplicate, ...) or shorten the count.",
-                             op, role, (unsigned long long)off, (unsigned long long)first,
-                             (unsigned long long)(first - off), where.c_str()));
-        }
-        fail(loc, format("%s reads %s bytes at UB offset %llu that nothing wrote in this block (UB byte %llu, "
-                         "%llu bytes into the operand%s); the hardware would read stale data. Fill it first "
-                         "(DataCopy, Duplicate, ...) or shorten the count.",
-                         op, role, (unsigned long long)off, (unsigned long long)first,
-                         (unsigned long long)(first - off), where.c_str()));
-    }
-    if (b.sync && pipe != Pipe::NONE) sync_read(b.ub + off, n, pipe, op, role, loc);
+    if (!hole) return;
+    fail(loc, format("%s reads %s at UB offset %llu that holds an undefined value: %s. Scalar code would use "
+                     "garbage on the device; fill it first (DataCopy, Duplicate, ...) or read a defined element.",
+                     op, role, (unsigned long long)off, describe_origin(*hole).c_str()));
 }
 
 // AllocTensor hands a queue buffer out for a new tile: what an earlier tile wrote there is stale.
 inline void mark_stale(const void* p, uint64_t bytes) {
     BlockState& b = block();
     if (!b.shadow) return;
+    b.clean_off = UINT64_MAX;
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
     if (off >= b.ub_bytes) return;
     uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
@@ -418,6 +570,118 @@ inline void mark_stale(const void* p, uint64_t bytes) {
     for (; n; ++s, --n) {
         if (*s == UB_WRITTEN) *s = UB_STALE;
     }
+}
+
+// GM definedness. Inputs and the tiling data hold their tensor, and garbage in the allocator
+// padding after it; outputs and the workspace hold what stores put there (GmRegion::written).
+
+inline bool gm_byte_defined(const GmRegion& r, uint64_t off) {
+    return r.written ? r.written[off] != 0 : off < r.bytes;
+}
+
+// The first byte of [off, off+n) of r that holds no defined value, or n.
+inline uint64_t gm_first_undefined(const GmRegion& r, uint64_t off, uint64_t n) {
+    if (r.written) {
+        const void* h = std::memchr(r.written + off, 0, n);
+        return h ? uint64_t(static_cast<const uint8_t*>(h) - (r.written + off)) : n;
+    }
+    return off + n <= r.bytes ? n : (off >= r.bytes ? 0 : r.bytes - off);
+}
+
+// Marks GM bytes of an output or the workspace as defined (any block, any kind of store).
+inline void gm_defined(const void* p, uint64_t bytes) {
+    const GmRegion* r = gm_region(p);
+    if (!r || !r->written) return;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - r->base), span = gm_span(*r);
+    std::memset(r->written + off, 1, bytes < span - off ? bytes : span - off);
+}
+
+// After a load of `bytes` from GM into UB (already marked written): the UB bytes that came from
+// GM bytes without a defined value hold undefined values whose origin is this load.
+inline void gm_taint(const void* ub, const void* gm, uint64_t bytes, const char* op, SrcLoc loc) {
+    BlockState& b = block();
+    const GmRegion* r = gm_region(gm);
+    if (!b.shadow || !r || !bytes) return;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(gm) - r->base), span = gm_span(*r);
+    uint64_t n = bytes < span - off ? bytes : span - off;
+    uint64_t k = gm_first_undefined(*r, off, n);
+    if (k == n) return;
+    uint64_t uoff = uint64_t(static_cast<const uint8_t*>(ub) - b.ub);
+    if (uoff >= b.ub_bytes) return;
+    if (n > b.ub_bytes - uoff) n = b.ub_bytes - uoff;
+    b.clean_off = UINT64_MAX;
+    uint8_t origin = add_origin(Origin{off + k >= r->bytes ? ORIGIN_GM_PADDING : ORIGIN_GM_UNWRITTEN, op, "", loc,
+                                       off + k, r->name, r->bytes, 0});
+    for (; k < n; ++k) {
+        if (!gm_byte_defined(*r, off + k)) b.shadow[uoff + k] = origin;
+    }
+}
+
+// Before a UB->GM store: undefined values may land in the allocator padding after a tensor (never
+// part of it), not in the tensor. Returns whether every byte stored is defined. Reports name whole
+// elements of `elem` bytes (a value with one undefined byte is undefined).
+inline bool check_store(const void* gm, const void* ub, uint64_t bytes, const char* op, SrcLoc loc,
+                        uint64_t elem = 1) {
+    BlockState& b = block();
+    b.taint_done = true;   // the copy's reads end here
+    if (!b.shadow || !bytes) return true;
+    uint64_t uoff = uint64_t(static_cast<const uint8_t*>(ub) - b.ub);
+    if (uoff >= b.ub_bytes) return true;
+    uint64_t n = bytes < b.ub_bytes - uoff ? bytes : b.ub_bytes - uoff;
+    if (b.clean_off == uoff && b.clean_n == n) return true;   // the copy's own check_read saw it all defined
+    const uint8_t* s = b.shadow + uoff;
+    const uint8_t* hole = first_hole(s, n);
+    if (!hole) return true;
+    const GmRegion* r = gm_region(gm);
+    uint64_t goff = r ? uint64_t(static_cast<const uint8_t*>(gm) - r->base) : 0;
+    for (uint64_t k = uint64_t(hole - s); k < n; ++k) {
+        if (s[k] == UB_WRITTEN || (r && goff + k >= r->bytes)) continue;
+        uint64_t e = k + 1;
+        while (e < n && s[e] != UB_WRITTEN && (!r || goff + e < r->bytes)) ++e;
+        uint8_t v = s[k];
+        uint64_t back = (goff + k) % elem;
+        k = k >= back ? k - back : 0;
+        e += (elem - (goff + e) % elem) % elem;
+        fail(loc, format("%s stores undefined values into bytes [%llu, %llu) of '%s': %s. On the device the result "
+                         "would hold garbage there; store only what was computed from defined data (a shorter "
+                         "count, DataCopyPad) or fill the source first.",
+                         op, (unsigned long long)(goff + k), (unsigned long long)(goff + e), r ? r->name : "?",
+                         describe_origin(v).c_str()));
+    }
+    return false;
+}
+
+// After a store that check_store found partly undefined (into padding only): those GM bytes stay undefined.
+inline void gm_undefine(const void* gm, const void* ub, uint64_t bytes) {
+    BlockState& b = block();
+    const GmRegion* r = gm_region(gm);
+    if (!r || !r->written || !b.shadow) return;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(gm) - r->base), span = gm_span(*r);
+    uint64_t uoff = uint64_t(static_cast<const uint8_t*>(ub) - b.ub);
+    if (uoff >= b.ub_bytes) return;
+    for (uint64_t k = 0; k < bytes && off + k < span && uoff + k < b.ub_bytes; ++k) {
+        if (b.shadow[uoff + k] != UB_WRITTEN) r->written[off + k] = 0;
+    }
+}
+
+// A GM read whose value scalar code uses (GlobalTensor::GetValue): it must be defined.
+inline void check_gm_use(const void* p, uint64_t bytes, const char* op, SrcLoc loc) {
+    const GmRegion* r = gm_region(p);
+    if (!r || !bytes) return;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - r->base), span = gm_span(*r);
+    uint64_t n = bytes < span - off ? bytes : span - off;
+    uint64_t k = gm_first_undefined(*r, off, n);
+    if (k == n) return;
+    uint64_t first = off + k;
+    if (first >= r->bytes) {
+        fail(loc, format("%s reads byte %llu of '%s', in the allocator padding after its %llu bytes: garbage on the "
+                         "device (the allocator rounds a buffer up to 32 bytes and adds 32), which scalar code would "
+                         "use here", op, (unsigned long long)first, r->name, (unsigned long long)r->bytes));
+    }
+    fail(loc, format("%s reads byte %llu of '%s', which no block has written yet; on the device %s starts "
+                     "with whatever the memory held before (not zeros). Write it before reading it back, or "
+                     "read an input instead.", op, (unsigned long long)first, r->name,
+                     std::strcmp(r->name, "workspace") == 0 ? "the workspace" : "an output"));
 }
 
 inline void log_line(const std::string& text) {

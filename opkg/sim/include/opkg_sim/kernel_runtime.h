@@ -112,6 +112,26 @@ private:
     stack_t old_{};
 };
 
+// Names the GM buffer whose guard pages a faulting address lies in (opkg/sim/gm.py puts
+// OPKG_SIM_GM_GUARD inaccessible bytes before and after every buffer).
+inline std::string gm_guard_note(const std::vector<GmRegion>& regions, const void* addr) {
+    const uint8_t* a = static_cast<const uint8_t*>(addr);
+    for (const GmRegion& r : regions) {
+        const uint8_t* end = r.base + gm_span(r);
+        if (a >= end && a < end + OPKG_SIM_GM_GUARD) {
+            return format(" (byte %llu of '%s', %llu bytes past the end of its %llu-byte allocation: a raw "
+                          "pointer or an unchecked access ran past the buffer)",
+                          (unsigned long long)(a - r.base), r.name, (unsigned long long)(a - end),
+                          (unsigned long long)gm_span(r));
+        }
+        if (a < r.base && a + OPKG_SIM_GM_GUARD + 4096 >= r.base) {
+            return format(" (%llu bytes before the start of '%s': a raw pointer or an unchecked access ran "
+                          "before the buffer)", (unsigned long long)(r.base - a), r.name);
+        }
+    }
+    return "";
+}
+
 struct BlockError {
     bool set = false;
     int kind = 0;
@@ -142,6 +162,7 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     if (L.in->flags & OPKG_SIM_LAUNCH_SYNC_CHECK) sync.reset(new SyncState(L.in->ub_bytes));
     b.sync = sync.get();
     b.lenient_copy = (L.in->flags & OPKG_SIM_LAUNCH_LENIENT_COPY) != 0;
+    b.strict_bounds = (L.in->flags & OPKG_SIM_LAUNCH_STRICT_BOUNDS) != 0;
     b.idx = idx;
     b.num = L.in->block_dim;
     b.cores = L.in->cores;
@@ -163,6 +184,7 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     bool ok = true;
     if (sigsetjmp(Crash::jump(), 1) != 0) {
         std::string msg = Crash::describe(Crash::signal_no(), Crash::address());
+        if (Crash::signal_no() == SIGSEGV) msg += gm_guard_note(L.regions, Crash::address());
         SrcLoc last = block().last;
         msg += last.file ? "; the last checked Ascend C call before it is at this line"
                          : "; no Ascend C call had been made in this block yet";
@@ -244,6 +266,41 @@ inline bool check_conflicts(std::vector<GmWrite>& writes, const std::vector<GmRe
             top = &w;
         } else if (w.block != top->block && (!other || w.end > other->end)) {
             other = &w;
+        }
+    }
+    return true;
+}
+
+// The bytes between a GM buffer's first page and its start are not guard pages (a buffer ends
+// where its page ends, so that the guard after it starts right there): a store into them shows
+// only afterwards, as a changed canary.
+inline bool check_canaries(const OpkgKernelLaunch* launch, OpkgError* err) {
+    for (uint32_t i = 0; i < launch->arg_count + launch->extra_regions; ++i) {
+        const OpkgGmArg& a = launch->args[i];
+        if (!a.ptr) continue;
+        // eight bytes at a time first: almost always every canary is intact
+        const uint64_t pattern = 0x0101010101010101ull * OPKG_SIM_GM_CANARY;
+        const uint8_t* c = a.ptr - a.canary;
+        uint32_t m = 0;
+        for (; m + 8 <= a.canary; m += 8) {
+            uint64_t w;
+            std::memcpy(&w, c + m, 8);
+            if (w != pattern) break;
+        }
+        while (m < a.canary && c[m] == OPKG_SIM_GM_CANARY) ++m;
+        if (m == a.canary) continue;
+        for (uint32_t k = 1; k <= a.canary; ++k) {
+            if (a.ptr[-int64_t(k)] == OPKG_SIM_GM_CANARY) continue;
+            uint32_t far = k;
+            for (uint32_t j = k; j <= a.canary; ++j) {
+                if (a.ptr[-int64_t(j)] != OPKG_SIM_GM_CANARY) far = j;
+            }
+            set_error(err, FAIL_RULE, "", 0, -1, launch->block_dim,
+                      format("the kernel wrote to GM from %u to %u bytes before the start of '%s', outside every "
+                             "buffer (found after the kernel returned: a raw pointer or an unchecked access such "
+                             "as GlobalTensor::operator() with a negative or wrapped-around index)",
+                             k, far, a.name));
+            return false;
         }
     }
     return true;
@@ -339,9 +396,11 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         const OpkgGmArg& a = launch->args[i];
         if (i < launch->arg_count) L.args.push_back(a.ptr);
         if (!a.ptr) continue;
-        GmRegion r{a.ptr, a.bytes, a.name};
-        if (a.undefined) {
-            L.defined.emplace_back(static_cast<uint8_t*>(std::calloc(a.bytes, 1)), &std::free);
+        GmRegion r{a.ptr, a.bytes, a.name, nullptr, a.alloc};
+        if (a.undefined && a.written) {
+            r.written = a.written;
+        } else if (a.undefined) {
+            L.defined.emplace_back(static_cast<uint8_t*>(std::calloc(gm_span(r), 1)), &std::free);
             if (!L.defined.back()) {
                 set_error(err, FAIL_INTERNAL, "", 0, -1, 0, "cannot allocate the GM write shadow");
                 return 1;
@@ -360,12 +419,13 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
             log.clear();
             writes.clear();
             for (const GmRegion& r : L.regions) {
-                if (r.written) std::memset(r.written, 0, r.bytes);
+                if (r.written) std::memset(r.written, 0, gm_span(r));
             }
             rc = run_concurrent(L, log, writes, err);
         }
     }
     if (rc == 0 && !check_conflicts(writes, L.regions, err, launch->block_dim)) rc = 1;
+    if (rc == 0 && !check_canaries(launch, err)) rc = 1;
     copy_text(launch->log, launch->log_cap, log);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include "opkg_sim/ktypes.h"
 #include "opkg_sim/datacopy.h"
 #include "opkg_sim/tensor.h"
+#include "opkg_sim/vector.h"
 
 namespace AscendC {
 
@@ -100,18 +101,125 @@ template <bool isAIVOnly = true>
 inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { SyncAll(loc); }
 inline void SetAtomicNone() {
     opkg_sim::block().atomic = 0;
+    opkg_sim::block().atomic_op = 0;
 }
 // DataCopy to GM accumulates while set; such stores may overlap between blocks by design.
 template <class T> inline void SetAtomicAdd() {
     opkg_sim::block().atomic = opkg_sim::atomic_code<T>();
     opkg_sim::block().atomic_type = opkg_sim::type_name<T>();
+    opkg_sim::block().atomic_op = 0;
 }
-inline void SetMaskNorm() {}
-inline void SetMaskCount() {}
-inline void ResetMask() {}
-inline void SetVectorMask(uint64_t, uint64_t) {}
-template <class T, bool = true> inline void SetVectorMask(uint64_t, uint64_t) {}
-template <class T, bool = true> inline void SetVectorMask(int32_t) {}
+// Stores keep the larger (Max) or smaller (Min) of GM's value and the stored one, element-wise.
+template <class T> inline void SetAtomicMax() {
+    SetAtomicAdd<T>();
+    opkg_sim::block().atomic_op = 1;
+}
+template <class T> inline void SetAtomicMin() {
+    SetAtomicAdd<T>();
+    opkg_sim::block().atomic_op = 2;
+}
+// The data type of the atomic operation already set; with none set, stores stay plain.
+template <class T> inline void SetAtomicType() {
+    if (!opkg_sim::block().atomic) return;
+    opkg_sim::block().atomic = opkg_sim::atomic_code<T>();
+    opkg_sim::block().atomic_type = opkg_sim::type_name<T>();
+}
+
+enum class AtomicDtype { ATOMIC_NONE = 0, ATOMIC_F32, ATOMIC_F16, ATOMIC_S16, ATOMIC_S32, ATOMIC_S8, ATOMIC_BF16 };
+enum class AtomicOp { ATOMIC_SUM = 0 };
+
+template <AtomicDtype type, AtomicOp op> inline void SetStoreAtomicConfig() {
+    switch (type) {
+        case AtomicDtype::ATOMIC_NONE: SetAtomicNone(); break;
+        case AtomicDtype::ATOMIC_F32: SetAtomicAdd<float>(); break;
+        case AtomicDtype::ATOMIC_F16: SetAtomicAdd<half>(); break;
+        case AtomicDtype::ATOMIC_S16: SetAtomicAdd<int16_t>(); break;
+        case AtomicDtype::ATOMIC_S32: SetAtomicAdd<int32_t>(); break;
+        case AtomicDtype::ATOMIC_S8: SetAtomicAdd<int8_t>(); break;
+        case AtomicDtype::ATOMIC_BF16: SetAtomicAdd<bfloat16_t>(); break;
+    }
+}
+// atomicType as AtomicDtype's value; atomicOp 0 (sum), or 1/2 after SetAtomicMax/Min.
+inline void GetStoreAtomicConfig(uint16_t& atomicType, uint16_t& atomicOp) {
+    static const uint16_t by_code[] = {0, 1, 2, 4, 3, 5, 6, 0};   // atomic_code() -> AtomicDtype
+    const opkg_sim::BlockState& b = opkg_sim::block();
+    atomicType = by_code[b.atomic >= 0 && b.atomic < 8 ? b.atomic : 0];
+    atomicOp = uint16_t(b.atomic_op);
+}
+
+// The vector mask register; level-0 calls with isSetMask = false read it (vector.h, register_mask).
+enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
+constexpr uint64_t MASK_PLACEHOLDER = 0;
+constexpr uint64_t MASK_PLACEHOLDER_LIST[2] = {0, 0};
+
+inline void SetMaskCount(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 1001
+    opkg_sim::fail(loc, "SetMaskCount: Atlas training (910A) SoCs have no counter mode");
+#endif
+    opkg_sim::note(loc);
+    opkg_sim::block().mask_counter = true;
+}
+inline void SetMaskNorm() { opkg_sim::block().mask_counter = false; }
+inline void ResetMask() {
+    opkg_sim::block().mask_lo = ~0ull;
+    opkg_sim::block().mask_hi = ~0ull;
+}
+// Normal mode: a lane bit pattern (high 64 lanes, low 64 lanes). Counter mode: maskLow is the
+// number of elements the next isSetMask = false calls process.
+template <class T, MaskMode mode = MaskMode::NORMAL>
+inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow,
+                          opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::BlockState& b = opkg_sim::block();
+    opkg_sim::note(loc);
+    if (mode == MaskMode::COUNTER && !b.mask_counter) {
+        opkg_sim::fail(loc, "SetVectorMask<T, MaskMode::COUNTER> before SetMaskCount: in normal mode the vector "
+                            "unit reads the count as a lane bit pattern");
+    }
+    b.mask_hi = mode == MaskMode::COUNTER ? 0 : maskHigh;
+    b.mask_lo = maskLow;
+}
+// A length: in counter mode the element count, in normal mode the first `len` lanes.
+template <class T, MaskMode mode = MaskMode::NORMAL>
+inline void SetVectorMask(int32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::BlockState& b = opkg_sim::block();
+    if (mode == MaskMode::COUNTER || b.mask_counter) {
+        SetVectorMask<T, mode>(0, uint64_t(uint32_t(len)), loc);
+        return;
+    }
+    const opkg_sim::Mask m = opkg_sim::continuous_mask<T>(uint64_t(len), "SetVectorMask", loc);
+    SetVectorMask<T, mode>(m.hi, m.lo, loc);
+}
+inline void SetVectorMask(uint64_t maskHigh, uint64_t maskLow) {
+    opkg_sim::block().mask_hi = maskHigh;
+    opkg_sim::block().mask_lo = maskLow;
+}
+
+// The value and index register the last WholeReduceMax/Min left (A2/A3: value and index; 310P:
+// the value only, as documented). The index comes back as raw bits in a T, as on the device.
+template <class T>
+inline void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "GetReduceMaxMinCount takes half or float");
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2002
+    opkg_sim::fail(loc, "GetReduceMaxMinCount(value, index): Atlas inference (310P) SoCs have only the value form");
+#endif
+    const opkg_sim::BlockState& b = opkg_sim::block();
+    if (!b.max_min_set) opkg_sim::fail(loc, "GetReduceMaxMinCount before any WholeReduceMax/WholeReduceMin");
+    const uint32_t value = uint32_t(b.max_min_cnt & (sizeof(T) == 2 ? 0xffffu : 0xffffffffu));
+    const uint32_t index = uint32_t(b.max_min_cnt >> 32);
+    std::memcpy(&maxMinValue, &value, sizeof(T));
+    std::memcpy(&maxMinIndex, &index, sizeof(T));
+}
+template <class T>
+inline void GetReduceMaxMinCount(T& maxMinValue, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "GetReduceMaxMinCount takes half or float");
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201
+    opkg_sim::fail(loc, "GetReduceMaxMinCount(value): A2/A3 SoCs have only the (value, index) form");
+#endif
+    const opkg_sim::BlockState& b = opkg_sim::block();
+    if (!b.max_min_set) opkg_sim::fail(loc, "GetReduceMaxMinCount before any WholeReduceMax/WholeReduceMin");
+    const uint32_t value = uint32_t(b.max_min_cnt & (sizeof(T) == 2 ? 0xffffu : 0xffffffffu));
+    std::memcpy(&maxMinValue, &value, sizeof(T));
+}
 inline void SetKernelMode(KernelMode) {}
 inline void SetSysWorkspace(GM_ADDR) {}
 

@@ -53,9 +53,9 @@ inline void gather(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     for (uint32_t r = 0; r < repeat; ++r) {
         for (uint32_t j = 0; j < per_repeat; ++j) {
-            if (!m.test(j)) continue;
+            if (!m.test(r, j)) continue;
             const uint64_t k = r * per_repeat + j;
-            check_read(srcOffset.ptr_ + k, 4, op, "srcOffset", loc);
+            check_use(srcOffset.ptr_ + k, 4, op, "srcOffset", loc, Pipe::V);   // an address
             const uint64_t at = uint64_t(srcBaseAddr) + srcOffset.ptr_[k];
             if (at % sizeof(T) != 0 || at + sizeof(T) > src_bytes) {
                 fail(loc, format("%s: srcOffset[%llu] = %u (+ srcBaseAddr %u) addresses src bytes [%llu, %llu), "

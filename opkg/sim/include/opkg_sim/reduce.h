@@ -61,6 +61,7 @@ inline void whole_reduce_extreme(const AscendC::LocalTensor<T>& dst, const Ascen
     using O = AscendC::ReduceOrder;
     check_order(order, op, loc);
     check_repeat(repeat, op, loc);
+    repeat = m.reps(repeat);   // counter mode: from the element count
     if (repeat == 0) return;
     count_level0<T>(op, m, uint32_t(repeat));
     if (dstRepStride < 0 || srcBlkStride < 0 || srcRepStride < 0) {
@@ -76,12 +77,15 @@ inline void whole_reduce_extreme(const AscendC::LocalTensor<T>& dst, const Ascen
     const uint8_t* x = reinterpret_cast<const uint8_t*>(src.ptr_);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     const uint32_t per_repeat = 256 / sizeof(T);
+    bool seen = false;   // the call's extreme for GetReduceMaxMinCount: its value, r * per_repeat + lane
+    T all_v{};
+    uint32_t all_i = 0;
     for (int32_t r = 0; r < repeat; ++r) {
         bool any = false;
         uint32_t best = 0;
         T bv{};
         for (uint32_t j = 0; j < per_repeat; ++j) {
-            if (!m.test(j)) continue;
+            if (!m.test(r, j)) continue;
             const uint8_t* pa = x + elem_offset<T>(uint32_t(r), j, uint32_t(srcBlkStride), uint32_t(srcRepStride));
             check_read(pa, sizeof(T), op, "src", loc);
             T v;
@@ -91,6 +95,11 @@ inline void whole_reduce_extreme(const AscendC::LocalTensor<T>& dst, const Ascen
                 best = j;
                 any = true;
             }
+        }
+        if (any && (!seen || (is_max ? static_cast<C>(bv) > static_cast<C>(all_v) : static_cast<C>(bv) < static_cast<C>(all_v)))) {
+            all_v = bv;
+            all_i = uint32_t(r) * per_repeat + best;
+            seen = true;
         }
         // The index keeps its integer bits in a T-sized slot (uint16 for half), as the hardware does.
         T idx_slot{};
@@ -110,6 +119,10 @@ inline void whole_reduce_extreme(const AscendC::LocalTensor<T>& dst, const Ascen
         }
         mark_written(out, order == O::ORDER_ONLY_VALUE ? sizeof(T) : pair ? 2 * sizeof(T) : 4);
     }
+    uint32_t bits = 0;
+    std::memcpy(&bits, &all_v, sizeof(T));
+    block().max_min_cnt = uint64_t(bits) | (uint64_t(all_i) << 32);
+    block().max_min_set = true;
 }
 
 enum class BlockOp { SUM, MAX, MIN };
@@ -126,6 +139,7 @@ inline void block_reduce(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
     static_assert(sizeof(T) == 2, "BlockReduceSum/Max/Min take only half operands on Atlas training (910A) SoCs");
 #endif
     check_repeat(repeat, op, loc);
+    repeat = m.reps(repeat);   // counter mode: from the element count
     if (repeat == 0) return;
     count_level0<T>(op, m, uint32_t(repeat));
     if (dstRepStride < 0 || srcBlkStride < 0 || srcRepStride < 0) {
@@ -149,7 +163,7 @@ inline void block_reduce(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
             for (uint32_t k = 0; k < per_block; ++k) {
                 const uint32_t j = b * per_block + k;
                 lanes[k] = identity;
-                if (!m.test(j)) continue;
+                if (!m.test(r, j)) continue;
                 const uint8_t* pa = x + elem_offset<T>(uint32_t(r), j, uint32_t(srcBlkStride), uint32_t(srcRepStride));
                 check_read(pa, sizeof(T), op, "src", loc);
                 std::memcpy(&lanes[k], pa, sizeof(T));
@@ -188,6 +202,7 @@ inline void reduce_level0(const AscendC::LocalTensor<T>& dst, const AscendC::Loc
     if (repeat < 0 || srcRepStride < 0) {
         fail(loc, format("%s: negative repeatTime %d or srcRepStride %d", op, repeat, srcRepStride));
     }
+    repeat = m.reps(repeat);   // counter mode: from the element count
     if (repeat == 0) return;
     count_level0<T>(op, m, uint32_t(repeat));
     const bool with_index = kind != BlockOp::SUM && calIndex;
@@ -212,7 +227,7 @@ inline void reduce_level0(const AscendC::LocalTensor<T>& dst, const AscendC::Loc
     for (int32_t r = 0; r < repeat; ++r) {
         int64_t n = 0;
         for (uint32_t j = 0; j < per_repeat; ++j) {
-            if (!m.test(j)) continue;
+            if (!m.test(r, j)) continue;
             const uint8_t* pa = x + elem_offset<T>(uint32_t(r), j, 1, uint32_t(srcRepStride));
             check_read(pa, sizeof(T), op, "src", loc);
             T v;
@@ -253,7 +268,7 @@ namespace AscendC {
                      const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,             \
                      const int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,               \
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                         \
-        opkg_sim::whole_reduce_extreme(dst, src, opkg_sim::bit_mask<T>(mask, #NAME, loc), repeatTime, dstRepStride, \
+        opkg_sim::whole_reduce_extreme(dst, src, opkg_sim::bit_mask<T, isSetMask>(mask, #NAME, loc), repeatTime, dstRepStride, \
                                        srcBlkStride, srcRepStride, order, IS_MAX, #NAME, loc);                     \
     }                                                                                                             \
     template <class T, bool isSetMask = true>                                                                     \
@@ -261,7 +276,7 @@ namespace AscendC {
                      const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,             \
                      const int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,               \
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                         \
-        opkg_sim::whole_reduce_extreme(dst, src, opkg_sim::continuous_mask<T>(uint64_t(mask), #NAME, loc),         \
+        opkg_sim::whole_reduce_extreme(dst, src, opkg_sim::continuous_mask<T, isSetMask>(uint64_t(mask), #NAME, loc),         \
                                        repeatTime, dstRepStride, srcBlkStride, srcRepStride, order, IS_MAX, #NAME, \
                                        loc);                                                                       \
     }
@@ -276,14 +291,14 @@ OPKG_SIM_WHOLE_REDUCE(WholeReduceMin, false)
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,              \
                      const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,                  \
                      const int32_t srcRepStride, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {             \
-        opkg_sim::block_reduce(dst, src, opkg_sim::continuous_mask<T>(uint64_t(mask), #NAME, loc), repeatTime,     \
+        opkg_sim::block_reduce(dst, src, opkg_sim::continuous_mask<T, isSetMask>(uint64_t(mask), #NAME, loc), repeatTime,     \
                                dstRepStride, srcBlkStride, srcRepStride, opkg_sim::BlockOp::KIND, #NAME, loc);     \
     }                                                                                                             \
     template <class T, bool isSetMask = true>                                                                     \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,              \
                      const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,               \
                      const int32_t srcRepStride, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {             \
-        opkg_sim::block_reduce(dst, src, opkg_sim::bit_mask<T>(mask, #NAME, loc), repeatTime, dstRepStride,        \
+        opkg_sim::block_reduce(dst, src, opkg_sim::bit_mask<T, isSetMask>(mask, #NAME, loc), repeatTime, dstRepStride,        \
                                srcBlkStride, srcRepStride, opkg_sim::BlockOp::KIND, #NAME, loc);                   \
     }
 

@@ -24,7 +24,8 @@ template <class T, SymKind K> struct SymBinary {
     const AscendC::LocalTensor<T>& a;
     const AscendC::LocalTensor<T>& b;
     SrcLoc loc;
-    void Process(const AscendC::LocalTensor<T>& dst) const {
+    void Process(const AscendC::LocalTensor<T>& out) const {
+        AscendC::LocalTensor<T> dst = out;   // a handle; a non-const dst is the form that takes a location
         const int32_t n = int32_t(dst.GetSize());
         if constexpr (K == SymKind::ADD) AscendC::Add(dst, a, b, n, loc);
         else if constexpr (K == SymKind::SUB) AscendC::Sub(dst, a, b, n, loc);

@@ -27,7 +27,7 @@ public:
     }
     T GetValue(uint32_t i, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
         check_index(i, "GetValue", loc);
-        opkg_sim::check_read(ptr_ + i, sizeof(T), "LocalTensor::GetValue", "an element", loc, opkg_sim::Pipe::S);
+        opkg_sim::check_use(ptr_ + i, sizeof(T), "LocalTensor::GetValue", "an element", loc, opkg_sim::Pipe::S);
         return ptr_[i];
     }
     template <class V>
@@ -103,7 +103,7 @@ public:
     }
     T GetValue(uint64_t i, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
         check_index(i, "GetValue", loc);
-        opkg_sim::check_gm_defined(ptr_ + i, sizeof(T), "GlobalTensor::GetValue", loc);
+        opkg_sim::check_gm_use(ptr_ + i, sizeof(T), "GlobalTensor::GetValue", loc);
         return ptr_[i];
     }
     template <class V>
@@ -126,8 +126,8 @@ public:
 private:
     void check_index(uint64_t i, const char* what, opkg_sim::SrcLoc loc) const {
         if (!ptr_) opkg_sim::fail(loc, opkg_sim::format("GlobalTensor::%s before SetGlobalBuffer", what));
-        if (sized_ && i >= size_) {
-            opkg_sim::fail(loc, opkg_sim::format("GlobalTensor::%s(%llu) is past the %llu elements given to SetGlobalBuffer",
+        if (sized_ && i >= size_ && opkg_sim::block().strict_bounds) {   // else only the allocation bounds it
+            opkg_sim::fail(loc, opkg_sim::format("GlobalTensor::%s(%llu) is past the %llu elements given to SetGlobalBuffer (--strict-bounds)",
                                                  what, (unsigned long long)i, (unsigned long long)size_));
         }
         opkg_sim::check_gm(ptr_ + i, sizeof(T), what, loc);

@@ -217,12 +217,49 @@ struct UnaryRepeatParams {
 
 namespace opkg_sim {
 
+// The location of a call that came through the exact CANN signature (a function pointer, or a
+// const dst): the latest checked API call, marked as approximate in messages.
+inline SrcLoc hl_loc() {
+    SrcLoc l = block().last;
+    return l.file ? l : SrcLoc{"<kernel>", 0};
+}
+
+}  // namespace opkg_sim
+
+// Declares one form of an API three times. TPL is the template head, NAME the API, PARAMS the
+// parameters after dst (parenthesised), the rest the statement that runs it with `dst` and `loc`
+// in scope. Kernels pass APIs as function pointers or template arguments of CANN's exact type (cann-ops'
+// foreach templates take `Exp`, `Div`, `Adds`...), which cannot carry a defaulted SrcLoc: the
+// `const LocalTensor<T>&` form is that exact one and names the last checked call instead; the
+// non-const lvalue and rvalue forms, which ordinary calls pick, take the caller's file:line.
+#define OPKG_HL_UNPAREN(...) __VA_ARGS__
+#define OPKG_HL_API(TPL, NAME, PARAMS, ...)                                                                    \
+    OPKG_HL_UNPAREN TPL inline void NAME(LocalTensor<T>& dst, OPKG_HL_UNPAREN PARAMS,                            \
+                                         opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { __VA_ARGS__; }           \
+    OPKG_HL_UNPAREN TPL inline void NAME(LocalTensor<T>&& dst, OPKG_HL_UNPAREN PARAMS,                           \
+                                         opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { __VA_ARGS__; }           \
+    OPKG_HL_UNPAREN TPL inline void NAME(const LocalTensor<T>& dst, OPKG_HL_UNPAREN PARAMS) {                    \
+        opkg_sim::SrcLoc loc = opkg_sim::hl_loc();                                                               \
+        __VA_ARGS__;                                                                                                  \
+    }
+
+
+namespace opkg_sim {
+
 // Level-0 addressing: a repeat covers 8 blocks of 32 bytes; element j of repeat r lives at
 // r * repStride * 32 + (j / perBlock) * blkStride * 32 + (j % perBlock) * sizeof(T) bytes.
 struct Mask {
     uint64_t lo = 0, hi = 0;
+    // Counter mode (SetMaskCount): `counter` elements in all, `per` lanes a repeat; the repeat count
+    // follows from them and the last repeat takes the remainder (repeatTimes is not used).
+    uint64_t counter = 0;
+    uint32_t per = 0;
     bool test(uint32_t j) const { return j < 64 ? ((lo >> j) & 1u) : ((hi >> (j - 64)) & 1u); }
+    bool test(uint32_t r, uint32_t j) const { return per ? uint64_t(r) * per + j < counter : test(j); }
+    uint32_t reps(uint32_t given) const { return per ? uint32_t((counter + per - 1) / per) : given; }
+    // The highest lane the last repeat uses (counter mode: the remainder's).
     uint32_t last() const {
+        if (per) return counter ? uint32_t((counter - 1) % per) : 0;
         if (hi) return 127 - uint32_t(__builtin_clzll(hi));
         return lo ? 63 - uint32_t(__builtin_clzll(lo)) : 0;
     }
@@ -231,11 +268,44 @@ struct Mask {
 
 // One level-0 call (mask x repeatTimes) for the profile.
 template <class T> inline void count_level0(const char* op, const Mask& m, uint32_t repeat) {
-    uint64_t elements = uint64_t(m.lanes()) * repeat;
-    count_vec(op, elements, elements * sizeof(T), repeat);
+    uint64_t elements = m.per ? m.counter : uint64_t(m.lanes()) * repeat;
+    count_vec(op, elements, elements * sizeof(T), m.reps(repeat));
 }
 
-template <class T> inline Mask continuous_mask(uint64_t m, const char* op, SrcLoc loc) {
+// The mask register as a level-0 call with isSetMask = false reads it: the SetVectorMask value in
+// normal mode, the element count in counter mode.
+template <class T> inline Mask register_mask(const char* op, SrcLoc loc) {
+    const BlockState& b = block();
+    Mask k;
+    if (b.mask_counter) {
+        k.lo = ~0ull;
+        k.hi = sizeof(T) == 2 ? ~0ull : 0;
+        k.counter = b.mask_lo;
+        k.per = 256 / sizeof(T);
+        return k;
+    }
+    k.lo = b.mask_lo;
+    k.hi = sizeof(T) == 2 ? b.mask_hi : 0;
+    if (!k.lo && !k.hi) {
+        fail(loc, format("%s<%s, isSetMask = false>: the mask register (SetVectorMask) selects no element", op,
+                         type_name<T>()));
+    }
+    return k;
+}
+
+// A level-0 call that sets the mask itself while the register is in counter mode: the hardware
+// would read the lane pattern it writes as an element count.
+inline void check_normal_mode(const char* op, SrcLoc loc) {
+    if (block().mask_counter) {
+        fail(loc, format("%s with isSetMask = true while the mask is in counter mode (SetMaskCount): the call "
+                         "writes a lane pattern the vector unit would read as an element count. Pass "
+                         "isSetMask = false with MASK_PLACEHOLDER, or call SetMaskNorm first.", op));
+    }
+}
+
+template <class T, bool isSetMask = true> inline Mask continuous_mask(uint64_t m, const char* op, SrcLoc loc) {
+    if constexpr (!isSetMask) return register_mask<T>(op, loc);
+    check_normal_mode(op, loc);
     const uint64_t per_repeat = 256 / sizeof(T);
     if (m == 0 || m > per_repeat) {
         fail(loc, format("%s: mask %llu is outside [1, %llu] for %s (elements per 256-byte repeat)", op,
@@ -247,7 +317,9 @@ template <class T> inline Mask continuous_mask(uint64_t m, const char* op, SrcLo
     return k;
 }
 
-template <class T> inline Mask bit_mask(const uint64_t mask[2], const char* op, SrcLoc loc) {
+template <class T, bool isSetMask = true> inline Mask bit_mask(const uint64_t mask[2], const char* op, SrcLoc loc) {
+    if constexpr (!isSetMask) return register_mask<T>(op, loc);
+    check_normal_mode(op, loc);
     Mask k{mask[0], sizeof(T) == 2 ? mask[1] : 0};
     if (!k.lo && !k.hi) fail(loc, format("%s: the bit mask selects no element", op));
     return k;
@@ -259,16 +331,18 @@ template <class T> inline uint64_t elem_offset(uint32_t r, uint32_t j, uint32_t 
 }
 
 template <class T>
-inline void check_level0(const AscendC::LocalTensor<T>& t, const Mask& m, uint8_t repeat, uint32_t blk, uint32_t rep,
+inline void check_level0(const AscendC::LocalTensor<T>& t, const Mask& m, uint32_t repeat, uint32_t blk, uint32_t rep,
                          const char* op, const char* role, SrcLoc loc) {
+    repeat = m.reps(repeat);
     uint64_t end = repeat ? elem_offset<T>(repeat - 1, m.last(), blk, rep) + sizeof(T) : 0;
     check_ub(t, end, op, role, loc);
 }
 
 template <class T, class F>
 inline void level0_binary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
-                          const AscendC::LocalTensor<T>& b, const Mask& m, uint8_t repeat,
+                          const AscendC::LocalTensor<T>& b, const Mask& m, uint32_t repeat,
                           const AscendC::BinaryRepeatParams& p, F f, const char* op, SrcLoc loc) {
+    repeat = m.reps(repeat);   // counter mode: from the element count
     check_level0(dst, m, repeat, p.dstBlkStride, p.dstRepStride, op, "dst", loc);
     check_level0(a, m, repeat, p.src0BlkStride, p.src0RepStride, op, "src0", loc);
     check_level0(b, m, repeat, p.src1BlkStride, p.src1RepStride, op, "src1", loc);
@@ -280,7 +354,7 @@ inline void level0_binary(const AscendC::LocalTensor<T>& dst, const AscendC::Loc
     const uint32_t per_repeat = 256 / sizeof(T);
     for (uint32_t r = 0; r < repeat; ++r) {
         for (uint32_t j = 0; j < per_repeat; ++j) {
-            if (!m.test(j)) continue;
+            if (!m.test(r, j)) continue;
             T va, vb;
             const uint8_t* pa = x + elem_offset<T>(r, j, p.src0BlkStride, p.src0RepStride);
             const uint8_t* pb = y + elem_offset<T>(r, j, p.src1BlkStride, p.src1RepStride);
@@ -298,8 +372,9 @@ inline void level0_binary(const AscendC::LocalTensor<T>& dst, const AscendC::Loc
 
 template <class T, class F>
 inline void level0_unary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a, const Mask& m,
-                         uint8_t repeat, const AscendC::UnaryRepeatParams& p, F f, const char* op, SrcLoc loc,
+                         uint32_t repeat, const AscendC::UnaryRepeatParams& p, F f, const char* op, SrcLoc loc,
                          bool reads = true) {
+    repeat = m.reps(repeat);   // counter mode: from the element count
     check_level0(dst, m, repeat, p.dstBlkStride, p.dstRepStride, op, "dst", loc);
     check_level0(a, m, repeat, p.srcBlkStride, p.srcRepStride, op, "src", loc);
     count_level0<T>(op, m, repeat);
@@ -309,7 +384,7 @@ inline void level0_unary(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
     const uint32_t per_repeat = 256 / sizeof(T);
     for (uint32_t r = 0; r < repeat; ++r) {
         for (uint32_t j = 0; j < per_repeat; ++j) {
-            if (!m.test(j)) continue;
+            if (!m.test(r, j)) continue;
             T va;
             const uint8_t* pa = x + elem_offset<T>(r, j, p.srcBlkStride, p.srcRepStride);
             if (reads) check_read(pa, sizeof(T), op, "src", loc);
@@ -327,28 +402,22 @@ inline void level0_unary(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
 namespace AscendC {
 
 #define OPKG_SIM_BINARY(NAME, EXPR)                                                                           \
-    template <class T, bool isSetMask = true>                                                                 \
-    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,       \
-                     const int32_t& count, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {               \
-        using C = opkg_sim::calc_t<T>;                                                                        \
-        opkg_sim::binary(dst, src0, src1, count, [](C a, C b) -> C { return EXPR; }, #NAME, loc);             \
-    }                                                                                                         \
-    template <class T, bool isSetMask = true>                                                                 \
-    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,       \
-                     uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams& params,              \
-                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
-        using C = opkg_sim::calc_t<T>;                                                                        \
-        opkg_sim::level0_binary(dst, src0, src1, opkg_sim::continuous_mask<T>(mask, #NAME, loc), repeatTimes, \
-                                params, [](C a, C b) -> C { return EXPR; }, #NAME, loc);                       \
-    }                                                                                                         \
-    template <class T, bool isSetMask = true>                                                                 \
-    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,       \
-                     const uint64_t mask[2], const uint8_t repeatTimes, const BinaryRepeatParams& params,     \
-                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
-        using C = opkg_sim::calc_t<T>;                                                                        \
-        opkg_sim::level0_binary(dst, src0, src1, opkg_sim::bit_mask<T>(mask, #NAME, loc), repeatTimes,        \
-                                params, [](C a, C b) -> C { return EXPR; }, #NAME, loc);                       \
-    }
+    OPKG_HL_API((template <class T, bool isSetMask = true>), NAME,                                            \
+                (const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t& count),               \
+                using C = opkg_sim::calc_t<T>;                                                                \
+                opkg_sim::binary(dst, src0, src1, count, [](C a, C b) -> C { return EXPR; }, #NAME, loc))     \
+    OPKG_HL_API((template <class T, bool isSetMask = true>), NAME,                                            \
+                (const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask,                       \
+                 const uint8_t repeatTimes, const BinaryRepeatParams& params),                                \
+                using C = opkg_sim::calc_t<T>;                                                                \
+                opkg_sim::level0_binary(dst, src0, src1, opkg_sim::continuous_mask<T, isSetMask>(mask, #NAME, loc), \
+                                        repeatTimes, params, [](C a, C b) -> C { return EXPR; }, #NAME, loc)) \
+    OPKG_HL_API((template <class T, bool isSetMask = true>), NAME,                                            \
+                (const LocalTensor<T>& src0, const LocalTensor<T>& src1, const uint64_t mask[2],              \
+                 const uint8_t repeatTimes, const BinaryRepeatParams& params),                                \
+                using C = opkg_sim::calc_t<T>;                                                                \
+                opkg_sim::level0_binary(dst, src0, src1, opkg_sim::bit_mask<T, isSetMask>(mask, #NAME, loc),  \
+                                        repeatTimes, params, [](C a, C b) -> C { return EXPR; }, #NAME, loc))
 
 OPKG_SIM_BINARY(Add, a + b)
 OPKG_SIM_BINARY(Sub, a - b)
@@ -358,6 +427,8 @@ OPKG_SIM_BINARY(Min, a < b ? a : b)
 OPKG_SIM_BINARY(Div, a / b)
 OPKG_SIM_BINARY(And, C(a & b))
 OPKG_SIM_BINARY(Or, C(a | b))
+OPKG_SIM_BINARY(AddRelu, (a + b) > C(0) ? C(a + b) : C(0))   // relu commutes with rounding to T
+OPKG_SIM_BINARY(SubRelu, (a - b) > C(0) ? C(a - b) : C(0))
 #undef OPKG_SIM_BINARY
 
 
@@ -381,28 +452,22 @@ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, con
 }
 
 #define OPKG_SIM_UNARY(NAME, EXPR)                                                                            \
-    template <class T, bool isSetMask = true>                                                                 \
-    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,              \
-                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
-        using C = opkg_sim::calc_t<T>;                                                                        \
-        opkg_sim::unary(dst, src, count, [](C x) -> C { return EXPR; }, #NAME, loc);                          \
-    }                                                                                                         \
-    template <class T, bool isSetMask = true>                                                                 \
-    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,                     \
-                     const uint8_t repeatTimes, const UnaryRepeatParams& params,                              \
-                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
-        using C = opkg_sim::calc_t<T>;                                                                        \
-        opkg_sim::level0_unary(dst, src, opkg_sim::continuous_mask<T>(mask, #NAME, loc), repeatTimes, params,  \
-                               [](C x) -> C { return EXPR; }, #NAME, loc);                                    \
-    }                                                                                                         \
-    template <class T, bool isSetMask = true>                                                                 \
-    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[2],            \
-                     const uint8_t repeatTimes, const UnaryRepeatParams& params,                              \
-                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
-        using C = opkg_sim::calc_t<T>;                                                                        \
-        opkg_sim::level0_unary(dst, src, opkg_sim::bit_mask<T>(mask, #NAME, loc), repeatTimes, params,         \
-                               [](C x) -> C { return EXPR; }, #NAME, loc);                                    \
-    }
+    OPKG_HL_API((template <class T, bool isSetMask = true>), NAME,                                            \
+                (const LocalTensor<T>& src, const int32_t& count),                                            \
+                using C = opkg_sim::calc_t<T>;                                                                \
+                opkg_sim::unary(dst, src, count, [](C x) -> C { return EXPR; }, #NAME, loc))                  \
+    OPKG_HL_API((template <class T, bool isSetMask = true>), NAME,                                            \
+                (const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTimes,                         \
+                 const UnaryRepeatParams& params),                                                            \
+                using C = opkg_sim::calc_t<T>;                                                                \
+                opkg_sim::level0_unary(dst, src, opkg_sim::continuous_mask<T, isSetMask>(mask, #NAME, loc),   \
+                                       repeatTimes, params, [](C x) -> C { return EXPR; }, #NAME, loc))       \
+    OPKG_HL_API((template <class T, bool isSetMask = true>), NAME,                                            \
+                (const LocalTensor<T>& src, const uint64_t mask[2], const uint8_t repeatTimes,                \
+                 const UnaryRepeatParams& params),                                                            \
+                using C = opkg_sim::calc_t<T>;                                                                \
+                opkg_sim::level0_unary(dst, src, opkg_sim::bit_mask<T, isSetMask>(mask, #NAME, loc),          \
+                                       repeatTimes, params, [](C x) -> C { return EXPR; }, #NAME, loc))
 
 OPKG_SIM_UNARY(Exp, C(std::exp(x)))
 OPKG_SIM_UNARY(Ln, C(std::log(x)))
@@ -415,34 +480,26 @@ OPKG_SIM_UNARY(Not, C(~x))
 #undef OPKG_SIM_UNARY
 
 #define OPKG_SIM_SCALAR(NAME, EXPR)                                                                           \
-    template <class T, bool isSetMask = true>                                                                 \
-    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                    \
-                     const typename opkg_sim::identity<T>::type& scalarValue, const int32_t& count,           \
-                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
-        using C = opkg_sim::calc_t<T>;                                                                        \
-        const C s = static_cast<C>(scalarValue);                                                              \
-        opkg_sim::unary(dst, src, count, [s](C x) -> C { return EXPR; }, #NAME, loc);                         \
-    }                                                                                                         \
-    template <class T, bool isSetMask = true>                                                                 \
-    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                    \
-                     const typename opkg_sim::identity<T>::type& scalarValue, uint64_t mask,                  \
-                     const uint8_t repeatTimes, const UnaryRepeatParams& params,                              \
-                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
-        using C = opkg_sim::calc_t<T>;                                                                        \
-        const C s = static_cast<C>(scalarValue);                                                              \
-        opkg_sim::level0_unary(dst, src, opkg_sim::continuous_mask<T>(mask, #NAME, loc), repeatTimes, params,  \
-                               [s](C x) -> C { return EXPR; }, #NAME, loc);                                   \
-    }                                                                                                         \
-    template <class T, bool isSetMask = true>                                                                 \
-    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                    \
-                     const typename opkg_sim::identity<T>::type& scalarValue, const uint64_t mask[2],         \
-                     const uint8_t repeatTimes, const UnaryRepeatParams& params,                              \
-                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
-        using C = opkg_sim::calc_t<T>;                                                                        \
-        const C s = static_cast<C>(scalarValue);                                                              \
-        opkg_sim::level0_unary(dst, src, opkg_sim::bit_mask<T>(mask, #NAME, loc), repeatTimes, params,         \
-                               [s](C x) -> C { return EXPR; }, #NAME, loc);                                   \
-    }
+    OPKG_HL_API((template <class T, bool isSetMask = true>), NAME,                                            \
+                (const LocalTensor<T>& src, const typename opkg_sim::identity<T>::type& scalarValue,          \
+                 const int32_t& count),                                                                       \
+                using C = opkg_sim::calc_t<T>;                                                                \
+                const C s = static_cast<C>(scalarValue);                                                      \
+                opkg_sim::unary(dst, src, count, [s](C x) -> C { return EXPR; }, #NAME, loc))                 \
+    OPKG_HL_API((template <class T, bool isSetMask = true>), NAME,                                            \
+                (const LocalTensor<T>& src, const typename opkg_sim::identity<T>::type& scalarValue,          \
+                 uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams& params),                  \
+                using C = opkg_sim::calc_t<T>;                                                                \
+                const C s = static_cast<C>(scalarValue);                                                      \
+                opkg_sim::level0_unary(dst, src, opkg_sim::continuous_mask<T, isSetMask>(mask, #NAME, loc),   \
+                                       repeatTimes, params, [s](C x) -> C { return EXPR; }, #NAME, loc))      \
+    OPKG_HL_API((template <class T, bool isSetMask = true>), NAME,                                            \
+                (const LocalTensor<T>& src, const typename opkg_sim::identity<T>::type& scalarValue,          \
+                 const uint64_t mask[2], const uint8_t repeatTimes, const UnaryRepeatParams& params),         \
+                using C = opkg_sim::calc_t<T>;                                                                \
+                const C s = static_cast<C>(scalarValue);                                                      \
+                opkg_sim::level0_unary(dst, src, opkg_sim::bit_mask<T, isSetMask>(mask, #NAME, loc),          \
+                                       repeatTimes, params, [s](C x) -> C { return EXPR; }, #NAME, loc))
 
 OPKG_SIM_SCALAR(Adds, x + s)
 OPKG_SIM_SCALAR(Muls, x * s)
@@ -486,7 +543,7 @@ inline void Duplicate(const LocalTensor<T>& dst, const typename opkg_sim::identi
                       opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
     const T v = scalarValue;
-    opkg_sim::level0_unary(dst, dst, opkg_sim::continuous_mask<T>(mask, "Duplicate", loc), repeatTimes, p,
+    opkg_sim::level0_unary(dst, dst, opkg_sim::continuous_mask<T, isSetMask>(mask, "Duplicate", loc), repeatTimes, p,
                            [v](opkg_sim::calc_t<T>) { return static_cast<opkg_sim::calc_t<T>>(v); }, "Duplicate", loc,
                            false);
 }
@@ -576,6 +633,7 @@ inline void whole_reduce_sum(const LocalTensor<T>& dst, const LocalTensor<T>& sr
                              int32_t repeat, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
                              const char* op, opkg_sim::SrcLoc loc) {
     if (repeat < 0 || repeat > 255) opkg_sim::fail(loc, opkg_sim::format("%s: repeatTimes %d outside [0, 255]", op, repeat));
+    repeat = m.reps(repeat);   // counter mode: from the element count
     if (repeat == 0) return;
     opkg_sim::check_level0(src, m, uint8_t(repeat), uint32_t(srcBlkStride), uint32_t(srcRepStride), op, "src", loc);
     uint64_t dst_elems = uint64_t(repeat - 1) * uint64_t(dstRepStride) + 1;
@@ -593,7 +651,7 @@ inline void whole_reduce_sum(const LocalTensor<T>& dst, const LocalTensor<T>& sr
     for (int32_t r = 0; r < repeat; ++r) {
         int64_t n = 0;
         for (uint32_t j = 0; j < per_repeat; ++j) {
-            if (!m.test(j)) continue;
+            if (!m.test(r, j)) continue;
             const uint8_t* pa = x + opkg_sim::elem_offset<T>(r, j, srcBlkStride, srcRepStride);
             opkg_sim::check_read(pa, sizeof(T), op, "src", loc);
             std::memcpy(&vals[n++], pa, sizeof(T));
@@ -608,7 +666,7 @@ template <class T, bool isSetMask = true>
 inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
                            const int32_t repeatTimes, const int32_t dstRepStride, const int32_t srcBlkStride,
                            const int32_t srcRepStride, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    whole_reduce_sum(dst, src, opkg_sim::continuous_mask<T>(uint64_t(mask), "WholeReduceSum", loc), repeatTimes,
+    whole_reduce_sum(dst, src, opkg_sim::continuous_mask<T, isSetMask>(uint64_t(mask), "WholeReduceSum", loc), repeatTimes,
                      dstRepStride, srcBlkStride, srcRepStride, "WholeReduceSum", loc);
 }
 
@@ -616,7 +674,7 @@ template <class T, bool isSetMask = true>
 inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
                            const int32_t repeatTimes, const int32_t dstRepStride, const int32_t srcBlkStride,
                            const int32_t srcRepStride, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    whole_reduce_sum(dst, src, opkg_sim::bit_mask<T>(mask, "WholeReduceSum", loc), repeatTimes, dstRepStride,
+    whole_reduce_sum(dst, src, opkg_sim::bit_mask<T, isSetMask>(mask, "WholeReduceSum", loc), repeatTimes, dstRepStride,
                      srcBlkStride, srcRepStride, "WholeReduceSum", loc);
 }
 
@@ -626,7 +684,7 @@ inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src
                             const int32_t dstRepStride, const int32_t srcRepStride,
                             opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     (void)dstBlkStride;   // documented as ignored
-    whole_reduce_sum(dst, src, opkg_sim::continuous_mask<T>(uint64_t(mask), "RepeatReduceSum", loc), repeatTimes,
+    whole_reduce_sum(dst, src, opkg_sim::continuous_mask<T, isSetMask>(uint64_t(mask), "RepeatReduceSum", loc), repeatTimes,
                      dstRepStride, srcBlkStride, srcRepStride, "RepeatReduceSum", loc);
 }
 

@@ -23,6 +23,7 @@ inline void pair_reduce_sum(const AscendC::LocalTensor<T>& dst, const AscendC::L
                   "PairReduceSum supports half and float");
     const char* op = "PairReduceSum";
     if (repeat < 0 || repeat > 255) fail(loc, format("%s: repeat %d outside [0, 255]", op, repeat));
+    repeat = m.reps(repeat);   // counter mode: from the element count
     if (repeat == 0) return;
     check_level0(src, m, uint8_t(repeat), uint32_t(srcBlkStride), uint32_t(srcRepStride), op, "src", loc);
     const uint32_t per_repeat = 256 / sizeof(T), half_repeat = per_repeat / 2;
@@ -39,7 +40,7 @@ inline void pair_reduce_sum(const AscendC::LocalTensor<T>& dst, const AscendC::L
             C sum = C(0);
             any[k] = false;
             for (uint32_t j = 2 * k; j < 2 * k + 2; ++j) {
-                if (!m.test(j)) continue;
+                if (!m.test(r, j)) continue;
                 const uint8_t* p = x + elem_offset<T>(uint32_t(r), j, uint32_t(srcBlkStride), uint32_t(srcRepStride));
                 check_read(p, sizeof(T), op, "src", loc);
                 T v;
@@ -104,7 +105,8 @@ inline CrossCoreFlags& cross_core_flags() {
 // of its own type); a repeat has as many lanes as the wider type fits in 256 bytes.
 template <class D, class S>
 inline void level0_cast(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src, AscendC::RoundMode mode,
-                        const Mask& m, uint8_t repeat, const AscendC::UnaryRepeatParams& p, SrcLoc loc) {
+                        const Mask& m, uint32_t repeat, const AscendC::UnaryRepeatParams& p, SrcLoc loc) {
+    repeat = m.reps(repeat);   // counter mode: from the element count
     using W = typename std::conditional<(sizeof(D) > sizeof(S)), D, S>::type;
     const char* op = "Cast";
     check_level0(dst, m, repeat, p.dstBlkStride, p.dstRepStride, op, "dst", loc);
@@ -114,7 +116,7 @@ inline void level0_cast(const AscendC::LocalTensor<D>& dst, const AscendC::Local
     const uint32_t lanes = 256 / sizeof(W);
     for (uint32_t r = 0; r < repeat; ++r) {
         for (uint32_t j = 0; j < lanes; ++j) {
-            if (!m.test(j)) continue;
+            if (!m.test(r, j)) continue;
             const uint8_t* ps = reinterpret_cast<const uint8_t*>(src.ptr_) + elem_offset<S>(r, j, p.srcBlkStride, p.srcRepStride);
             check_read(ps, sizeof(S), op, "src", loc);
             S v;
@@ -142,8 +144,9 @@ inline bool compare(double x, double y, AscendC::CMPMODE mode) {
 // bits one after another in dst; lanes the mask leaves out get 0.
 template <class T, class U>
 inline void level0_compare(const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& a,
-                           const AscendC::LocalTensor<T>& b, AscendC::CMPMODE mode, const Mask& m, uint8_t repeat,
+                           const AscendC::LocalTensor<T>& b, AscendC::CMPMODE mode, const Mask& m, uint32_t repeat,
                            const AscendC::BinaryRepeatParams& p, SrcLoc loc) {
+    repeat = m.reps(repeat);   // counter mode: from the element count
     const char* op = "Compare";
     check_level0(a, m, repeat, p.src0BlkStride, p.src0RepStride, op, "src0", loc);
     check_level0(b, m, repeat, p.src1BlkStride, p.src1RepStride, op, "src1", loc);
@@ -155,7 +158,7 @@ inline void level0_compare(const AscendC::LocalTensor<U>& dst, const AscendC::Lo
     std::memset(bits, 0, bytes);
     for (uint32_t r = 0; r < repeat; ++r) {
         for (uint32_t j = 0; j < lanes; ++j) {
-            if (!m.test(j)) continue;
+            if (!m.test(r, j)) continue;
             const uint8_t* pa = reinterpret_cast<const uint8_t*>(a.ptr_) + elem_offset<T>(r, j, p.src0BlkStride, p.src0RepStride);
             const uint8_t* pb = reinterpret_cast<const uint8_t*>(b.ptr_) + elem_offset<T>(r, j, p.src1BlkStride, p.src1RepStride);
             check_read(pa, sizeof(T), op, "src0", loc);
@@ -180,7 +183,7 @@ template <class T, bool isSetMask = true>
 inline void PairReduceSum(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const int32_t repeat,
                           const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,
                           const int32_t srcRepStride, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    opkg_sim::pair_reduce_sum(dstLocal, srcLocal, opkg_sim::continuous_mask<T>(uint64_t(mask), "PairReduceSum", loc),
+    opkg_sim::pair_reduce_sum(dstLocal, srcLocal, opkg_sim::continuous_mask<T, isSetMask>(uint64_t(mask), "PairReduceSum", loc),
                               repeat, dstRepStride, srcBlkStride, srcRepStride, loc);
 }
 
@@ -188,7 +191,7 @@ template <class T, bool isSetMask = true>
 inline void PairReduceSum(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const int32_t repeat,
                           const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,
                           const int32_t srcRepStride, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    opkg_sim::pair_reduce_sum(dstLocal, srcLocal, opkg_sim::bit_mask<T>(mask, "PairReduceSum", loc), repeat,
+    opkg_sim::pair_reduce_sum(dstLocal, srcLocal, opkg_sim::bit_mask<T, isSetMask>(mask, "PairReduceSum", loc), repeat,
                               dstRepStride, srcBlkStride, srcRepStride, loc);
 }
 
@@ -207,7 +210,7 @@ inline void PairReduceSum(const LocalTensor<T>& dstLocal, const LocalTensor<T>& 
                      const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams ROUND_PARAM,            \
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
         const int64_t n = opkg_sim::shift_amount<T>(scalarValue, #NAME, loc);                                 \
-        opkg_sim::level0_unary(dstLocal, srcLocal, opkg_sim::continuous_mask<T>(mask, #NAME, loc), repeatTimes, \
+        opkg_sim::level0_unary(dstLocal, srcLocal, opkg_sim::continuous_mask<T, isSetMask>(mask, #NAME, loc), repeatTimes, \
                                repeatParams, [n, ROUND](T v) { return opkg_sim::shift<T>(v, n, LEFT, ROUND); }, \
                                #NAME, loc);                                                                   \
     }                                                                                                         \
@@ -217,7 +220,7 @@ inline void PairReduceSum(const LocalTensor<T>& dstLocal, const LocalTensor<T>& 
                      const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams ROUND_PARAM,            \
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
         const int64_t n = opkg_sim::shift_amount<T>(scalarValue, #NAME, loc);                                 \
-        opkg_sim::level0_unary(dstLocal, srcLocal, opkg_sim::bit_mask<T>(mask, #NAME, loc), repeatTimes,       \
+        opkg_sim::level0_unary(dstLocal, srcLocal, opkg_sim::bit_mask<T, isSetMask>(mask, #NAME, loc), repeatTimes,       \
                                repeatParams, [n, ROUND](T v) { return opkg_sim::shift<T>(v, n, LEFT, ROUND); }, \
                                #NAME, loc);                                                                   \
     }
@@ -233,7 +236,7 @@ inline void Cast(const LocalTensor<T1>& dstLocal, const LocalTensor<T2>& srcLoca
                  const uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
                  opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     using W = typename std::conditional<(sizeof(T1) > sizeof(T2)), T1, T2>::type;
-    opkg_sim::level0_cast(dstLocal, srcLocal, round_mode, opkg_sim::continuous_mask<W>(mask, "Cast", loc), repeatTimes,
+    opkg_sim::level0_cast(dstLocal, srcLocal, round_mode, opkg_sim::continuous_mask<W, isSetMask>(mask, "Cast", loc), repeatTimes,
                           repeatParams, loc);
 }
 template <class T1, class T2, bool isSetMask = true>
@@ -241,7 +244,7 @@ inline void Cast(const LocalTensor<T1>& dstLocal, const LocalTensor<T2>& srcLoca
                  const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
                  opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     using W = typename std::conditional<(sizeof(T1) > sizeof(T2)), T1, T2>::type;
-    opkg_sim::level0_cast(dstLocal, srcLocal, round_mode, opkg_sim::bit_mask<W>(mask, "Cast", loc), repeatTimes,
+    opkg_sim::level0_cast(dstLocal, srcLocal, round_mode, opkg_sim::bit_mask<W, isSetMask>(mask, "Cast", loc), repeatTimes,
                           repeatParams, loc);
 }
 
@@ -249,14 +252,14 @@ template <class T, class U, bool isSetMask = true>
 inline void Compare(const LocalTensor<U>& dstLocal, const LocalTensor<T>& src0Local, const LocalTensor<T>& src1Local,
                     CMPMODE cmpMode, const uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& repeatParams,
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    opkg_sim::level0_compare(dstLocal, src0Local, src1Local, cmpMode, opkg_sim::continuous_mask<T>(mask, "Compare", loc),
+    opkg_sim::level0_compare(dstLocal, src0Local, src1Local, cmpMode, opkg_sim::continuous_mask<T, isSetMask>(mask, "Compare", loc),
                              repeatTimes, repeatParams, loc);
 }
 template <class T, class U, bool isSetMask = true>
 inline void Compare(const LocalTensor<U>& dstLocal, const LocalTensor<T>& src0Local, const LocalTensor<T>& src1Local,
                     CMPMODE cmpMode, const uint64_t mask[], uint8_t repeatTimes, const BinaryRepeatParams& repeatParams,
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    opkg_sim::level0_compare(dstLocal, src0Local, src1Local, cmpMode, opkg_sim::bit_mask<T>(mask, "Compare", loc),
+    opkg_sim::level0_compare(dstLocal, src0Local, src1Local, cmpMode, opkg_sim::bit_mask<T, isSetMask>(mask, "Compare", loc),
                              repeatTimes, repeatParams, loc);
 }
 
@@ -267,7 +270,7 @@ inline void Duplicate(const LocalTensor<T>& dstLocal, const typename opkg_sim::i
                       const uint8_t dstRepeatStride, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
     const T v = scalarValue;
-    opkg_sim::level0_unary(dstLocal, dstLocal, opkg_sim::bit_mask<T>(mask, "Duplicate", loc), repeatTimes, p,
+    opkg_sim::level0_unary(dstLocal, dstLocal, opkg_sim::bit_mask<T, isSetMask>(mask, "Duplicate", loc), repeatTimes, p,
                            [v](opkg_sim::calc_t<T>) { return static_cast<opkg_sim::calc_t<T>>(v); }, "Duplicate", loc,
                            false);
 }
@@ -283,6 +286,12 @@ inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t si
     for (uint64_t i = 0; i < size; ++i) gmWorkspaceAddr.ptr_[i] = value;
     opkg_sim::record_write(gmWorkspaceAddr.ptr_, size * sizeof(T), loc);
     opkg_sim::count_copy(opkg_sim::COPY_UB_GM, size * sizeof(T));
+}
+// The older name of the same fill (CANN's common interface), value 0 by default.
+template <typename T>
+inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = 0,
+                       opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    InitGlobalMemory(gmWorkspaceAddr, uint64_t(size), value, loc);
 }
 #endif
 

@@ -146,7 +146,7 @@ public:
         } else if (TILING_KEY_IS(42)) {
             DataCopy(yGm, y, length_ - 4);   // @ragged-store
         } else {
-            DataCopy(yGm, y, length_);
+            DataCopy(yGm, y, length_);   // @store
         }
         outQueueY.FreeTensor(y);
     }

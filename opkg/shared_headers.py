@@ -1,0 +1,116 @@
+"""The headers an imported operator includes from its corpus rather than from its own project.
+
+cann-ops keeps headers that many operators share under `src/common/inc/` (e.g. a foreach kernel
+includes "foreach_triangle.h", which lives in `src/common/inc/foreach/op_kernel/`); its CMake adds
+those directories to the include path. `opkg import` keeps a package self-contained: each such
+header (and what it includes in turn) is copied unchanged under the package's `include/`, and
+the directory that makes the `#include` resolve becomes one of the package's `include_dirs`.
+
+Headers the sim provides (kernel_operator.h, register/..., tiling/...) and system headers are
+left alone; an include found nowhere is reported, not guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+SHARED_ROOTS = ("common/inc",)     # below an ancestor of the project (cann-ops: src/common/inc)
+
+
+@dataclass
+class Resolution:
+    copies: dict[str, Path] = field(default_factory=dict)   # dest-relative path -> source file
+    include_dirs: list[str] = field(default_factory=list)   # dest-relative directories
+    missing: list[str] = field(default_factory=list)        # "file:line: #include "x.h""
+
+
+def shared_roots(project: Path, levels: int = 3) -> list[Path]:
+    roots = []
+    for anc in list(project.resolve().parents)[:levels]:
+        for rel in SHARED_ROOTS:
+            if (anc / rel).is_dir():
+                roots.append(anc / rel)
+    return roots
+
+
+def resolve(sources: list[Path], project: Path, provided: list[Path]) -> Resolution:
+    """Follow the quoted #includes of `sources` (files of `project`). `provided` are include
+    directories whose headers need no copy (the sim's own headers)."""
+    project = project.resolve()
+    roots = shared_roots(project)
+    local_dirs = [project / d for d in ("op_host", "op_kernel") if (project / d).is_dir()]
+    res = Resolution()
+    index: dict[Path, list[Path]] = {}
+    todo = [Path(s).resolve() for s in sources]
+    seen: set[Path] = set()
+    while todo:
+        src = todo.pop()
+        if src in seen:
+            continue
+        seen.add(src)
+        try:
+            text = src.read_text(errors="replace")
+        except OSError:
+            continue
+        for m in INCLUDE_RE.finditer(text):
+            name = m.group(1)
+            if (src.parent / name).is_file():
+                found = (src.parent / name).resolve()
+                root = next((r for r in roots if _inside(found, r)), None)
+                if root is not None:      # a shared header's neighbour: copied beside it
+                    res.copies[f"include/{found.relative_to(root).as_posix()}"] = found
+                if root is not None or _inside(found, project):
+                    todo.append(found)
+                continue
+            if any((d / name).is_file() for d in (*local_dirs, *provided)):
+                todo += [(d / name).resolve() for d in local_dirs if (d / name).is_file()]
+                continue
+            hit = _find(name, roots, index)
+            if hit is None:
+                line = text.count("\n", 0, m.start()) + 1
+                where = _rel(src, project)
+                res.missing.append(f'{where}:{line}: #include "{name}"')
+                continue
+            root, file = hit
+            rel = file.relative_to(root).as_posix()
+            res.copies[f"include/{rel}"] = file
+            inc = "include/" + rel[: len(rel) - len(name)].rstrip("/")
+            inc = inc.rstrip("/")
+            if inc not in res.include_dirs:
+                res.include_dirs.append(inc)
+            todo.append(file)
+    return res
+
+
+def _find(name: str, roots: list[Path], index: dict) -> tuple[Path, Path] | None:
+    for root in roots:
+        if (root / name).is_file():
+            return root, (root / name).resolve()
+        files = index.get(root)
+        if files is None:
+            files = index[root] = sorted(p for p in root.rglob("*") if p.is_file())
+        tail = "/" + name
+        hits = [p for p in files if p.as_posix().endswith(tail)]
+        if hits:
+            # the shallowest match: the directory a CMake include path would most likely name
+            hit = min(hits, key=lambda p: (len(p.parts), p.as_posix()))
+            return root, hit.resolve()
+    return None
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)

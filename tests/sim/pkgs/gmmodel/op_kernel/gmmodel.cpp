@@ -1,0 +1,104 @@
+// The GM memory model: rounded-up tail reads and writes inside the allocator's padding, tiles
+// computed beyond the data they hold, undefined values reaching GM or scalar code, and stores
+// far outside a buffer. `rounded_` is the length rounded up to whole 32-byte blocks; a tile
+// holds TILE floats.
+#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr uint32_t TILE = 256;
+
+class KernelGmModel {
+public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t length, uint32_t rounded)
+    {
+        length_ = length;
+        rounded_ = rounded;
+        y_ = y;
+        xGm.SetGlobalBuffer((__gm__ float*)x, rounded);
+        yGm.SetGlobalBuffer((__gm__ float*)y, rounded);
+        pipe.InitBuffer(inQueue, 1, TILE * sizeof(float));
+        pipe.InitBuffer(outQueue, 1, TILE * sizeof(float));
+        pipe.InitBuffer(calc, TILE * sizeof(float));
+    }
+    __aicore__ inline void Run()
+    {
+        LocalTensor<float> x = inQueue.AllocTensor<float>();
+        if (TILING_KEY_IS(2)) {
+            xGm.SetGlobalBuffer((__gm__ float*)xGm.GetPhyAddr(), rounded_ + 16);
+            DataCopy(x, xGm, rounded_ + 16);   // @past-allocation
+        } else {
+            DataCopy(x, xGm, rounded_);   // @tail-read
+        }
+        inQueue.EnQue(x);
+        x = inQueue.DeQue<float>();
+        LocalTensor<float> y = outQueue.AllocTensor<float>();
+        LocalTensor<float> c = calc.Get<float>();
+        uint32_t store = rounded_;
+        if (TILING_KEY_IS(3)) {
+            // A whole tile computed from a partly filled buffer: lanes past `rounded_` hold
+            // nothing, lanes past `length_` allocator padding; only `rounded_` lanes are stored.
+            Duplicate(c, 0.5f, TILE);
+            Max(y, x, c, TILE);
+            Sub(y, y, c, TILE);
+            Abs(y, y, TILE);
+            LocalTensor<half> h = c.ReinterpretCast<half>();
+            Cast(h, y, RoundMode::CAST_NONE, TILE);
+            Cast(y, h, RoundMode::CAST_NONE, TILE);
+        } else if (TILING_KEY_IS(4)) {
+            // y[i] = x[i + 8]: the last elements stored come from the padding after x.
+            Muls(y, x[8], 2.0f, rounded_ - 8);
+            store = rounded_ - 8;
+        } else if (TILING_KEY_IS(5)) {
+            // The sum includes padding lanes; the sum reaches GM.
+            Muls(y, x, 2.0f, rounded_);
+            ReduceSum(y, x, c, rounded_);   // @reduce
+            store = 8;
+        } else if (TILING_KEY_IS(6)) {
+            Muls(y, x, 2.0f, rounded_);
+            if (x.GetValue(length_) > 0.0f) {   // @scalar-use
+                Muls(y, y, 2.0f, rounded_);
+            }
+        } else if (TILING_KEY_IS(7)) {
+            Muls(y, x, 2.0f, rounded_);
+            if (xGm.GetValue(length_) > 0.0f) {   // @gm-scalar-use
+                Muls(y, y, 2.0f, rounded_);
+            }
+        } else {
+            Muls(y, x, 2.0f, rounded_);
+        }
+        outQueue.EnQue(y);
+        inQueue.FreeTensor(x);
+        y = outQueue.DeQue<float>();
+        if (TILING_KEY_IS(8)) {
+            *((__gm__ float*)y_ + length_ + 16384) = 1.0f;   // @raw-far
+        }
+        if (TILING_KEY_IS(9)) {
+            *((__gm__ float*)y_ - 2) = 1.0f;   // @raw-before
+        }
+        if (TILING_KEY_IS(10)) {
+            yGm.SetGlobalBuffer((__gm__ float*)y_ + length_ + 16384, 8);
+            yGm.SetValue(0, 1.0f);   // @setvalue-far
+        }
+        if (TILING_KEY_IS(11)) store = 0;   // stores nothing at all
+        if (store > 0) DataCopy(yGm, y, store);   // @store
+        outQueue.FreeTensor(y);
+    }
+
+private:
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQueue;
+    TQue<TPosition::VECOUT, 1> outQueue;
+    TBuf<TPosition::VECCALC> calc;
+    GlobalTensor<float> xGm, yGm;
+    GM_ADDR y_ = nullptr;
+    uint32_t length_ = 0;
+    uint32_t rounded_ = 0;
+};
+
+extern "C" __global__ __aicore__ void gm_model(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    KernelGmModel op;
+    op.Init(x, y, t.length, t.rounded);
+    op.Run();
+}

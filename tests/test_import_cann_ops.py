@@ -1,0 +1,177 @@
+"""`opkg import` of a project in cann-ops' layout (tests/fixtures/cann_ops_layout): no prototype
+JSON (the OpDef is read), shared headers of the corpus copied into the package, only SoCs the
+sim can run declared, a required attr given a value and an operator without InferShape given
+output_shapes in the generated case, a compiler warning of the operator's own sources shown;
+then the package builds and verifies unmodified, the case's output_shapes checked against the
+golden."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+from pathlib import Path
+
+import yaml
+
+from tests.conftest import opkg
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "cann_ops_layout"
+PROJECT = FIXTURE / "src" / "math" / "scale_add"
+
+GOLDEN = """\
+import numpy as np
+
+
+def scale_add(x, y, *, alpha):
+    return x.astype(np.float64) * alpha + y
+"""
+
+
+def test_cann_ops_layout_imports_and_verifies(workspace):
+    r = opkg("import", str(PROJECT), "--dest", "packages/scale_add", cwd=workspace.root,
+             check=0)
+    pkg = workspace.root / "packages" / "scale_add"
+    out = r.stdout
+    assert "prototype from the OpDef in op_host/ (ScaleAdd)" in out
+    assert "3 shared header(s) copied under include/" in out
+    # a SoC the sim cannot run (its short name is not in the SoC table) is listed, not built
+    assert 'AddConfig("ascend950") matches no SoC in toolchains/socs.yaml; not built' in out
+    assert "warning: integer overflow" in out and "scale_add.cpp:12" in out
+
+    text = (pkg / "opkg.yaml").read_text()
+    assert "#   ascend950 (not in the SoC table)" in text
+    manifest = yaml.safe_load(text)
+    assert manifest["socs"] == ["Ascend910B1"]
+    assert manifest["op"]["attrs"] == [{"name": "alpha", "type": "float", "required": True}]
+    assert manifest["include_dirs"] == ["include/scale/op_kernel", "include"]
+    # the case comes from the project's own tests/st/ (shape, attr, output shape: no InferShape)
+    assert "1 verification case(s) from tests/st/ (ScaleAdd_case.json)" in out
+    assert manifest["verify"]["cases"] == [
+        {"name": "Test_ScaleAdd_001", "shapes": {"x": [64, 1000], "y": [64, 1000]},
+         "attrs": {"alpha": 0.5}, "output_shapes": {"z": [64, 1000]}}]
+    # the corpus's shared headers, byte for byte (a neighbour included by a copied header too)
+    shared = FIXTURE / "src" / "common" / "inc" / "scale"
+    for rel in ("split_util.h", "op_kernel/scale_add_kernel_util.h", "op_kernel/scale_add_defs.h"):
+        assert filecmp.cmp(pkg / "include" / "scale" / rel, shared / rel, shallow=False)
+    assert filecmp.cmp(pkg / "op_kernel" / "scale_add.cpp",
+                       PROJECT / "op_kernel" / "scale_add.cpp", shallow=False)
+
+    (pkg / "golden.py").write_text(GOLDEN)
+    manifest["verify"]["cases"] = [
+        {"name": "st", "shapes": {"x": [64, 1000], "y": [64, 1000]}, "attrs": {"alpha": 0.5},
+         "output_shapes": {"z": [64, 1000]}},
+        {"name": "one", "shapes": {"x": [1], "y": [1]}, "attrs": {"alpha": -2.0},
+         "output_shapes": {"z": [1]}}]
+    (pkg / "opkg.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    r = opkg("build", "//packages/scale_add", "--json", cwd=workspace.root, check=0)
+    result = json.loads(r.stdout)
+    assert result["ok"]
+    # the tiling's int overflow: shown in the build output and kept in the JSON report
+    assert ("warning: packages/scale_add/op_host/scale_add.cpp:12:29: warning: integer overflow"
+            in r.stderr)
+    assert [w["message"] for w in result["warnings"]
+            if "scale_add.cpp:12" in w["message"] and "overflow" in w["message"]]
+    assert not any("opkg/sim" in w["message"] for w in result["warnings"])
+
+    # a case that states another output shape than the golden returns fails, naming both
+    manifest["verify"]["cases"][1]["output_shapes"] = {"z": [2]}
+    (pkg / "opkg.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    r = opkg("build", "//packages/scale_add", cwd=workspace.root, check=1)
+    assert ("the golden returned z with shape [1] but the case states output_shapes z: [2]"
+            in r.stdout + r.stderr)
+
+
+def test_without_test_cases_the_generated_case_is_valid_as_written(workspace, tmp_path):
+    import shutil
+
+    shutil.copytree(FIXTURE, tmp_path / "corpus", ignore=shutil.ignore_patterns("tests"))
+    project = tmp_path / "corpus" / PROJECT.relative_to(FIXTURE)
+    opkg("import", str(project), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
+    manifest = yaml.safe_load((workspace.root / "packages/scale_add/opkg.yaml").read_text())
+    case = manifest["verify"]["cases"][0]
+    assert case["attrs"] == {"alpha": 1.0}                  # required attr: a value
+    assert case["output_shapes"] == {"z": [8, 256]}        # no InferShape
+    # the manifest loads (a required attr without a value would be an error)
+    r = opkg("query", "packages", cwd=workspace.root, check=0)
+    assert "scale_add" in r.stdout
+
+
+def test_output_shapes_names_only_outputs(workspace):
+    opkg("import", str(PROJECT), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
+    path = workspace.root / "packages" / "scale_add" / "opkg.yaml"
+    text = path.read_text()
+    assert "output_shapes: {z:" in text
+    path.write_text(text.replace("output_shapes: {z:", "output_shapes: {w:"))
+    r = opkg("build", "//packages/scale_add", cwd=workspace.root, check=2)
+    assert "output_shapes" in r.stderr and "'w'" in r.stderr
+
+
+def _variant(tmp_path, old: str, new: str) -> Path:
+    """The fixture corpus with one edit to ScaleAdd's host source."""
+    import shutil
+
+    shutil.copytree(FIXTURE, tmp_path / "corpus")
+    project = tmp_path / "corpus" / PROJECT.relative_to(FIXTURE)
+    host = project / "op_host" / "scale_add.cpp"
+    text = host.read_text()
+    assert old in text
+    host.write_text(text.replace(old, new))
+    return project
+
+
+def test_host_api_the_sim_lacks_still_imports_the_opdef(workspace, tmp_path):
+    # a host function the sim does not define (a link error): the OpDef constructor never calls
+    # it, so the OpDef is read by compiling; the build then names the missing symbol
+    project = _variant(tmp_path, "namespace optiling {",
+                       "namespace gert { int HostApiTheSimLacks(); }\nnamespace optiling {")
+    host = project / "op_host" / "scale_add.cpp"
+    host.write_text(host.read_text().replace("    ScaleAddTilingData tiling;",
+                                             "    ScaleAddTilingData tiling;\n"
+                                             "    (void)gert::HostApiTheSimLacks();"))
+    r = opkg("import", str(project), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
+    assert "prototype from the OpDef in op_host/ (ScaleAdd)" in r.stdout
+    assert "source text" not in r.stdout
+    # a compile error: the OpDef, written with literal lists, is read from the text instead
+    project = _variant(tmp_path / "b", "OP_ADD(ScaleAdd);", "OP_ADD(ScaleAdd);\nint broken = ;")
+    r = opkg("import", str(project), "--dest", "packages/scale_add2", "--op", "ScaleAdd",
+             cwd=workspace.root, check=2)   # op types are unique in a workspace
+    assert "already has op type 'ScaleAdd'" in r.stderr
+    import shutil
+
+    shutil.rmtree(workspace.root / "packages" / "scale_add")
+    r = opkg("import", str(project), "--dest", "packages/scale_add2", cwd=workspace.root, check=0)
+    assert "the host sources do not compile on the sim" in r.stdout
+    assert "the OpDef was read from the source text" in r.stdout
+    manifest = yaml.safe_load((workspace.root / "packages/scale_add2/opkg.yaml").read_text())
+    assert manifest["op"]["inputs"][0] == {"name": "x", "dtypes": ["float16", "float32"],
+                                           "formats": ["ND"]}
+    assert manifest["op"]["attrs"] == [{"name": "alpha", "type": "float", "required": True}]
+    assert manifest["socs"] == ["Ascend910B1"]
+    r = opkg("build", "//packages/scale_add2", cwd=workspace.root, check=1)
+    assert "scale_add.cpp" in r.stderr and "broken" in r.stderr
+
+
+def test_computed_opdef_that_does_not_compile_and_no_json_is_a_clear_error(workspace, tmp_path):
+    project = _variant(tmp_path, "this->Input(\"x\").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, "
+                                 "ge::DT_FLOAT})",
+                       "this->Input(\"x\").ParamType(REQUIRED).DataType(XTypes())")
+    r = opkg("import", str(project), "--dest", "packages/broken", cwd=workspace.root, check=2)
+    assert "cannot read the OpDef" in r.stderr and "XTypes" in r.stderr
+    assert "nor from its text: OpDef ScaleAdd in scale_add.cpp: input 'x' has a computed " \
+           "DataType list" in r.stderr
+    assert "--prototype FILE" in r.stderr
+    assert not (workspace.root / "packages" / "broken").exists()
+
+
+def test_what_a_manifest_cannot_say_is_an_import_error(workspace, tmp_path):
+    # CANN allows an input and an output of one name, and dtypes opkg lacks (DT_DOUBLE)
+    project = _variant(tmp_path / "a", 'this->Output("z")', 'this->Output("x")')
+    r = opkg("import", str(project), "--dest", "packages/same", cwd=workspace.root, check=2)
+    assert "input and output share the name 'x'; opkg needs distinct tensor names" in r.stderr
+    project = _variant(tmp_path / "b", 'this->Output("z").ParamType(REQUIRED).DataType('
+                                       '{ge::DT_FLOAT16, ge::DT_FLOAT})',
+                       'this->Output("z").ParamType(REQUIRED).DataType('
+                       '{ge::DT_FLOAT16, ge::DT_DOUBLE})')
+    r = opkg("import", str(project), "--dest", "packages/dbl", cwd=workspace.root, check=2)
+    assert "output 'z' has dtype DT_DOUBLE, which opkg does not support" in r.stderr
+    assert not (workspace.root / "packages" / "same").exists()
