@@ -19,6 +19,17 @@ inline int64_t GetSubBlockNum() { return 1; }
 
 }  // namespace AscendC
 
+// The CCE builtins the device compiler provides at global scope (CANN's own headers call them).
+inline int64_t get_block_idx() { return opkg_sim::block().idx; }
+inline int64_t get_block_num() { return opkg_sim::block().num; }
+inline int64_t get_subblockid() { return 0; }
+// A device build defines ASSERT(x) as nothing, so kernels call GetBlockNum()/GetBlockIdx()
+// unqualified inside ASSERT in code that never sees `using namespace AscendC`; the sim evaluates
+// ASSERT, so it makes the two visible globally. A using-declaration (not a second function) keeps
+// unqualified calls unambiguous when a kernel does say `using namespace AscendC`.
+using AscendC::GetBlockIdx;
+using AscendC::GetBlockNum;
+
 namespace opkg_sim {
 
 inline Pipe pipe_of(pipe_t p) {

@@ -86,6 +86,21 @@ constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr uint32_t MAX_REPEAT_TIMES = 255;
 constexpr uint32_t BLOCK_CUBE = 16;
 
+// Scalar bf16 <-> float as kernel_utils.h spells them. ToFloat widens exactly; ToBfloat16 keeps the
+// upper 16 bits (it truncates, unlike Cast's rounding modes), as CANN's helper does. The half and
+// float overloads stand for the device compiler's implicit conversions to bfloat16_t, so
+// `ToFloat(gm.GetValue(0))` compiles for every dtype a kernel template is instantiated with.
+__aicore__ inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
+__aicore__ inline float ToFloat(half v) { return static_cast<float>(v); }
+__aicore__ inline float ToFloat(float v) { return v; }
+__aicore__ inline bfloat16_t ToBfloat16(const float& f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    bfloat16_t b;
+    b.bits = static_cast<uint16_t>(u >> 16);
+    return b;
+}
+
 }  // namespace AscendC
 
 // Pipes and events as plain enums at global scope, like the CCE builtins.
