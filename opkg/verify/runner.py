@@ -102,31 +102,40 @@ def run_job(job: dict) -> list[dict]:
     from opkg.model import DTYPES, OpSpec, SocInfo
     from opkg.sim.profile import profile
     from opkg.verify.compare import compare
-    from opkg.verify.inputs import make_input
+    from opkg.verify.inputs import exact_input, make_input
 
     op = OpSpec.from_json(job["op"])
     variant = op.variant(job["variant"])
     soc = SocInfo.from_json(job["soc"])
     golden = load_golden(job["golden"]["file"], job["golden"]["function"])
+    inplace = job.get("inplace") or []
     results = []
     for case in job["cases"]:
         print(CASE_MARK + case["name"], file=sys.stderr, flush=True)
-        inputs = {}
-        for t in op.inputs:
-            if t.name not in case["shapes"]:
-                continue
-            shape, dtype, rng = case["shapes"][t.name], variant.dtype_of(t.name), case["ranges"].get(t.name)
-            if t.param_type == "dynamic":   # a list of tensors, each with its own values
-                inputs[t.name] = [make_input(job["seed"], case["name"], f"{t.name}[{k}]", s, dtype, rng)
-                                  for k, s in enumerate(shape)]
-            else:
-                inputs[t.name] = make_input(job["seed"], case["name"], t.name, shape, dtype, rng)
         entry = {"case": case["name"], "shapes": case["shapes"], "attrs": case["attrs"],
                  "passed": False, "error": None, "outputs": {}, "run": None, "log": [],
                  "profile": None}
         results.append(entry)
+        inputs = {}
         try:
-            expected = _call_golden(golden, op, inputs, case["attrs"], variant)
+            for t in op.inputs:
+                if t.name not in case["shapes"]:
+                    continue
+                shape, dtype, rng = case["shapes"][t.name], variant.dtype_of(t.name), case["ranges"].get(t.name)
+                if t.param_type == "dynamic":   # a list of tensors, each with its own values
+                    inputs[t.name] = [make_input(job["seed"], case["name"], f"{t.name}[{k}]", s, dtype, rng)
+                                      for k, s in enumerate(shape)]
+                elif t.name in case.get("values", {}):
+                    inputs[t.name] = exact_input(case["values"][t.name], shape, dtype)
+                else:
+                    inputs[t.name] = make_input(job["seed"], case["name"], t.name, shape, dtype, rng)
+        except ValueError as exc:
+            entry["error"] = f"input {t.name!r}: {exc}"
+            continue
+        # the kernel overwrites in-place inputs: the golden sees (and may change) copies
+        golden_inputs = {k: v.copy() if k in inplace else v for k, v in inputs.items()}
+        try:
+            expected = _call_golden(golden, op, golden_inputs, case["attrs"], variant, inplace)
         except NotImplementedError as exc:
             if GOLDEN_MISSING in str(exc):
                 rel = Path(job["golden"]["file"]).name
@@ -148,12 +157,20 @@ def run_job(job: dict) -> list[dict]:
         outputs = {}
         for t in op.outputs:
             want = expected[t.name]
+            if want is None:   # not compared in this case; the kernel still needs the buffer
+                try:
+                    want = _unchecked_output(job, op, variant, inputs, case, t.name)
+                except Exception as exc:   # no shape, or InferShape failed
+                    entry["error"] = getattr(exc, "message", None) or str(exc)
+                    break
             out = np.empty(want.shape, dtype=want.dtype)
             # poison: an output element the kernel never writes shows up as a mismatch
             # (bfloat16 is a float whose NumPy kind is 'V': ask the manifest dtype)
             is_float = DTYPES[variant.dtype_of(t.name)].kind == "float"
             out.fill(np.nan) if is_float else out.fill(_int_poison(out.dtype))
             outputs[t.name] = out
+        if entry["error"]:
+            continue
         entry["outputs"] = {}
         try:
             info = _run_kernel(job, op, variant, soc, inputs, outputs, case["attrs"])
@@ -166,9 +183,13 @@ def run_job(job: dict) -> list[dict]:
                         "workspace_bytes": info.workspace_bytes}
         entry["profile"] = profile(info.profile, soc) if info.profile is not None else None
         entry["log"] = list(info.log)
-        for t in op.outputs:
-            tol = job["tolerance"][variant.dtype_of(t.name)]
-            entry["outputs"][t.name] = compare(outputs[t.name], expected[t.name], **tol)
+        # in-place inputs are compared as they are after the run, beside the outputs
+        actual = {**outputs, **{k: inputs[k] for k in inplace}}
+        for name, want in expected.items():
+            if want is None:
+                continue
+            tol = job["tolerance"][variant.dtype_of(name)]
+            entry["outputs"][name] = compare(actual[name], want, **tol)
         entry["passed"] = all(o["passed"] for o in entry["outputs"].values())
     return results
 
@@ -188,7 +209,9 @@ def load_golden(file: str, function: str):
     return getattr(module, function)
 
 
-def _call_golden(golden, op, inputs: dict, attrs: dict, variant) -> dict:
+def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=()) -> dict:
+    """{tensor name: expected array, or None where the golden returned None (not compared)}:
+    the outputs, then the in-place inputs (verify.inplace) in the order listed."""
     import numpy as np
 
     from opkg.model import numpy_dtype
@@ -197,17 +220,43 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant) -> dict:
     result = golden(*args, **attrs)
     if not isinstance(result, (tuple, list)):
         result = (result,)
-    if len(result) != len(op.outputs):
-        raise ValueError(f"returned {len(result)} arrays for {len(op.outputs)} outputs")
+    names = [t.name for t in op.outputs] + list(inplace)
+    if len(result) != len(names):
+        what = f"{len(op.outputs)} outputs" + (f" and {len(inplace)} in-place inputs ("
+                                               f"{', '.join(inplace)})" if inplace else "")
+        raise ValueError(f"returned {len(result)} arrays for {what}")
     out = {}
-    for t, value in zip(op.outputs, result):
-        dtype = numpy_dtype(variant.dtype_of(t.name))
+    for name, value in zip(names, result):
+        if value is None:
+            out[name] = None
+            continue
+        dtype = numpy_dtype(variant.dtype_of(name))
         array = np.asarray(value)
         if array.dtype.kind not in "biuf" and array.dtype.name != "bfloat16":
-            raise TypeError(f"returned {type(value).__name__} for output {t.name!r}; "
+            raise TypeError(f"returned {type(value).__name__} for output {name!r}; "
                             "return a NumPy array per output")
-        out[t.name] = np.ascontiguousarray(array.astype(dtype))
+        out[name] = np.ascontiguousarray(array.astype(dtype))
     return out
+
+
+def _unchecked_output(job, op, variant, inputs, case, name: str):
+    """An empty array standing for an output the golden does not check (it returned None):
+    its shape from the case's output_shapes, else from the OpDef's InferShape."""
+    import numpy as np
+
+    from opkg.model import numpy_dtype
+    from opkg.sim.runtime import infer_output_shapes
+
+    shape = (case.get("output_shapes") or {}).get(name)
+    if shape is None:
+        shapes = {k: [a.shape for a in v] if isinstance(v, list) else v.shape for k, v in inputs.items()}
+        inferred = infer_output_shapes(Path(job["host_lib"]), op, variant, shapes, case["attrs"])
+        shape = (inferred or {}).get(name, (None,))[0]
+    if shape is None:
+        raise ValueError(f"the golden returned None for output {name!r} (not compared), but "
+                         "nothing gives its shape: the OpDef registers no InferShape; return "
+                         "an array, or state the case's output_shapes")
+    return np.empty(tuple(shape), dtype=numpy_dtype(variant.dtype_of(name)))
 
 
 def _shape_disagreement(job, op, variant, inputs, attrs, expected) -> str | None:
@@ -221,6 +270,8 @@ def _shape_disagreement(job, op, variant, inputs, attrs, expected) -> str | None
         return None
     for t in op.outputs:
         shape = inferred.get(t.name, (None,))[0]
+        if expected[t.name] is None:   # not compared: InferShape alone sizes it
+            continue
         if shape is not None and tuple(shape) != tuple(expected[t.name].shape):
             return (f"the golden returned {t.name} with shape {list(expected[t.name].shape)} "
                     f"but the OpDef's InferShape gives {list(shape)}; fix whichever is wrong")
