@@ -30,6 +30,9 @@ DEFAULT_TOLERANCE = {
     "float32": {"rtol": 2.0 ** -13, "atol": 2.0 ** -13, "error_ratio": 2.0 ** -13},
     "float16": {"rtol": 2.0 ** -10, "atol": 2.0 ** -10, "error_ratio": 2.0 ** -10},
     "bfloat16": {"rtol": 2.0 ** -7, "atol": 2.0 ** -7, "error_ratio": 2.0 ** -7},
+    # complex: each part is a float of that width
+    "complex64": {"rtol": 2.0 ** -13, "atol": 2.0 ** -13, "error_ratio": 2.0 ** -13},
+    "complex128": {"rtol": 2.0 ** -13, "atol": 2.0 ** -13, "error_ratio": 2.0 ** -13},
 }
 EXACT = {"rtol": 0.0, "atol": 0.0, "error_ratio": 0.0}
 

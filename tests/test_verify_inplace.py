@@ -66,3 +66,19 @@ def test_a_golden_returning_none_leaves_that_output_unchecked(ws):
     assert target["passed"], r.stdout + r.stderr
     result = _report(ws, "add_n", "float32")["results"][0]
     assert result["outputs"] == {} and result["run"]["block_dim"] > 0   # the kernel still ran
+
+
+def test_complex_inputs_draw_both_parts_and_compare_each():
+    import numpy as np
+
+    from opkg.verify.compare import compare
+    from opkg.verify.inputs import make_input
+    from opkg.verify.runner import _parts
+
+    x = make_input(0, "c", "x", (4, 8), "complex64", (-2, 2))
+    assert x.dtype == np.complex64 and np.abs(x.imag).max() > 0 and np.abs(x.real).max() <= 2
+    wrong = x.copy()
+    wrong[1, 3] = np.conj(wrong[1, 3])      # same real part, same magnitude: imag must count
+    result = compare(_parts(wrong), _parts(x), rtol=1e-6, atol=1e-6, error_ratio=0.0)
+    assert not result["passed"] and result["first_mismatch"]["index"] == [1, 3, 1]
+    assert compare(_parts(x), _parts(x.copy()), rtol=0, atol=0, error_ratio=0)["passed"]

@@ -27,6 +27,9 @@ def make_input(seed: int, case: str, tensor: str, shape, dtype: str, value_range
         limits = np.iinfo(info.numpy)
         lo, hi = max(int(np.floor(lo)), limits.min), min(int(np.ceil(hi)), limits.max)
         return rng.integers(lo, hi, size=shape, endpoint=True).astype(info.numpy)
+    if info.kind == "complex":   # real and imaginary parts each drawn from the range
+        parts = rng.uniform(lo, hi, size=tuple(shape) + (2,))
+        return np.ascontiguousarray((parts[..., 0] + 1j * parts[..., 1]).astype(numpy_dtype(dtype)))
     return np.ascontiguousarray(rng.uniform(lo, hi, size=shape).astype(numpy_dtype(dtype)))
 
 

@@ -166,7 +166,7 @@ def run_job(job: dict) -> list[dict]:
             out = np.empty(want.shape, dtype=want.dtype)
             # poison: an output element the kernel never writes shows up as a mismatch
             # (bfloat16 is a float whose NumPy kind is 'V': ask the manifest dtype)
-            is_float = DTYPES[variant.dtype_of(t.name)].kind == "float"
+            is_float = DTYPES[variant.dtype_of(t.name)].kind in ("float", "complex")
             out.fill(np.nan) if is_float else out.fill(_int_poison(out.dtype))
             outputs[t.name] = out
         if entry["error"]:
@@ -189,7 +189,7 @@ def run_job(job: dict) -> list[dict]:
             if want is None:
                 continue
             tol = job["tolerance"][variant.dtype_of(name)]
-            entry["outputs"][name] = compare(actual[name], want, **tol)
+            entry["outputs"][name] = compare(_parts(actual[name]), _parts(want), **tol)
         entry["passed"] = all(o["passed"] for o in entry["outputs"].values())
     return results
 
@@ -232,11 +232,20 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=()) -> 
             continue
         dtype = numpy_dtype(variant.dtype_of(name))
         array = np.asarray(value)
-        if array.dtype.kind not in "biuf" and array.dtype.name != "bfloat16":
+        if array.dtype.kind not in "biufc" and array.dtype.name != "bfloat16":
             raise TypeError(f"returned {type(value).__name__} for output {name!r}; "
                             "return a NumPy array per output")
         out[name] = np.ascontiguousarray(array.astype(dtype))
     return out
+
+
+def _parts(array):
+    """A complex array as (real, imag) float pairs, each part held to the tolerance."""
+    import numpy as np
+
+    if array.dtype.kind != "c":
+        return array
+    return np.ascontiguousarray(array).view(array.real.dtype).reshape(array.shape + (2,))
 
 
 def _unchecked_output(job, op, variant, inputs, case, name: str):

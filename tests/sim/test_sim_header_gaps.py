@@ -3,7 +3,8 @@
 address of a constexpr TQueConfig (its bufferNumber checked against TPipe::InitBuffer), the CCE
 builtins get_block_idx()/get_block_num() and GetBlockNum() inside ASSERT called unqualified from a
 class template with no `using namespace AscendC`; on the host, std::cout with no <iostream>,
-ge::UNKNOWN_DIM/UNKNOWN_RANK, ge::char_t and InferShapeContext::GetInputDesc."""
+ge::UNKNOWN_DIM/UNKNOWN_RANK, ge::char_t and InferShapeContext::GetInputDesc; complex64 tensors
+(tests/sim/pkgs/cplx)."""
 
 from __future__ import annotations
 
@@ -80,3 +81,18 @@ int main() {
         subprocess.run([simbuild.CXX, "-std=c++17", "-mf16c", f"-I{inc}", str(cpp), "-o", str(exe)], check=True)
         out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["3f81", "1.0078125", "0.5", "2.5"]
+
+
+CPLX = OpSpec("CplxScale", (TensorSpec("x", ("complex64",)),), (TensorSpec("y", ("complex64",)),),
+              (AttrSpec("scale", "float", required=True),))
+
+
+def test_complex64_tensors_reach_tiling_and_kernel(pkgs, soc910b, lib_cache):
+    """DT_COMPLEX64 in the OpDef, DTYPE_X a pair of floats, NumPy complex64 in and out."""
+    b = simbuild.build(pkgs / "cplx", CPLX, CPLX.variant("complex64"), soc910b, lib_cache, stem="cplx_scale")
+    x = (np.arange(64, dtype=np.float32) - 1j * np.arange(64, dtype=np.float32)[::-1]).astype(np.complex64)
+    y = np.full(64, np.nan, dtype=np.complex64)
+    runtime.run_case(b.host, b.kernel, CPLX, b.variant, b.soc, {"x": x}, {"y": y}, {"scale": -1.5})
+    np.testing.assert_array_equal(y, x * np.float32(-1.5))
+    (proto,) = runtime.host_prototypes(b.host)
+    assert proto["inputs"][0]["dtypes"] == ["complex64"]     # the OpDef check can compare it

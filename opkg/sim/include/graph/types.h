@@ -21,6 +21,10 @@
 #pragma push_macro("DT_DOUBLE")
 #pragma push_macro("DT_BOOL")
 #pragma push_macro("DT_BF16")
+#pragma push_macro("DT_COMPLEX64")
+#pragma push_macro("DT_COMPLEX128")
+#undef DT_COMPLEX64
+#undef DT_COMPLEX128
 #undef DT_FLOAT
 #undef DT_FLOAT16
 #undef DT_INT8
@@ -152,6 +156,8 @@ constexpr DataType kOpkgDefaultDataType = DT_FLOAT;
 #pragma pop_macro("DT_UINT64")
 #pragma pop_macro("DT_DOUBLE")
 #pragma pop_macro("DT_BOOL")
+#pragma pop_macro("DT_COMPLEX64")
+#pragma pop_macro("DT_COMPLEX128")
 #pragma pop_macro("DT_BF16")
 
 #endif

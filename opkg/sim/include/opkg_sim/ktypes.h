@@ -52,6 +52,13 @@ struct bfloat16_t {
     }
 };
 
+namespace opkg_sim {
+// What DTYPE_<NAME> names for a complex tensor: two floats (doubles), real part first, as
+// ge::DT_COMPLEX64 (DT_COMPLEX128) lays them out in GM.
+struct complex64 { float real; float imag; };
+struct complex128 { double real; double imag; };
+}  // namespace opkg_sim
+
 // The bisheng compiler's own spellings of the float types, used by real kernels
 // (`LocalTensor<float32_t>`, `std::is_same_v<T, float16_t>`).
 using float32_t = float;
