@@ -51,6 +51,25 @@ __aicore__ constexpr TQueConfig GetTQueConfig(int32_t mask) {
 
 __aicore__ constexpr TQueConfig GetTQueConfig(const TQueConfig* conf) { return *conf; }
 
+// Compile-time type helpers of the same CANN header, used by kernels in `if constexpr`.
+template <bool b> struct BoolInst {
+    using Type = BoolInst<b>;
+    static constexpr bool value = b;
+};
+using TrueType = BoolInst<true>;
+using FalseType = BoolInst<false>;
+template <typename T, typename U> struct IsSameType : public FalseType {};
+template <typename T> struct IsSameType<T, T> : public TrueType {};
+
+template <typename T, typename U, typename... Args> __aicore__ constexpr bool SupportType() {
+    if constexpr (sizeof...(Args) > 0) return IsSameType<T, U>::value || SupportType<T, Args...>();
+    return IsSameType<T, U>::value;
+}
+template <typename T, int U, int... Args> __aicore__ constexpr bool SupportBytes() {
+    if constexpr (sizeof...(Args) > 0) return sizeof(T) == U || SupportBytes<T, Args...>();
+    return sizeof(T) == U;
+}
+
 class TQueBase {
 public:
     TQueBase(TPosition pos, int32_t depth, TPosition dst = TPosition::MAX, TQueConfig config = {})

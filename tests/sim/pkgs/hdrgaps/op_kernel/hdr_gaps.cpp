@@ -17,6 +17,9 @@ static_assert(kFromHelper.bufferNumber == 1 && kFromHelper.consumer[7] == Ascend
 
 template <typename T>
 class KernelHdrGaps {
+    static_assert(AscendC::IsSameType<T, DTYPE_X>::value && !AscendC::IsSameType<T, int8_t>::value, "IsSameType");
+    static_assert(AscendC::SupportType<T, float, half, bfloat16_t>() && AscendC::SupportBytes<T, 2, 4>(), "SupportType");
+
 public:
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR s, GM_ADDR y, uint32_t perBlock, uint32_t buffers)
     {
