@@ -17,6 +17,14 @@ inline int64_t GetSubBlockIdx() { return 0; }
 inline int64_t GetTaskRation() { return 1; }
 inline int64_t GetSubBlockNum() { return 1; }
 
+// Integer helpers CANN's kernel utils declare in AscendC (uint32_t, as there: a kernel passing
+// wider values gets the same narrowing it would get on the device).
+__aicore__ inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+__aicore__ inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
+__aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+__aicore__ inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+__aicore__ inline int32_t CeilDivision(int32_t num1, int32_t num2) { return num2 == 0 ? 0 : (num1 + num2 - 1) / num2; }
+
 }  // namespace AscendC
 
 // The CCE builtins the device compiler provides at global scope (CANN's own headers call them).

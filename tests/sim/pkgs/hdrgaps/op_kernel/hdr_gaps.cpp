@@ -24,7 +24,10 @@ public:
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR s, GM_ADDR y, uint32_t perBlock, uint32_t buffers)
     {
         ASSERT(GetBlockNum() != 0 && "block dim can not be zero!");
-        n_ = perBlock;
+        // CANN's integer helpers: perBlock is a multiple of 8 here, so both forms give it back
+        n_ = AscendC::AlignUp(perBlock - 7, 8) + AscendC::DivCeil(0, 8) * AscendC::Ceil(1, 1);
+        ASSERT(n_ == perBlock && AscendC::CeilDivision(perBlock, 0) == 0);
+        static_assert(AscendC::ConstCeil(9, 8) == 2, "ConstCeil");
         uint64_t offset = get_block_idx() * uint64_t(perBlock);
         ASSERT(get_block_num() * perBlock > offset);
         xGm.SetGlobalBuffer((__gm__ T*)x + offset, perBlock);
