@@ -31,6 +31,9 @@ DEFAULT_TOLERANCE = {
     "float32": {"rtol": 2.0 ** -13, "atol": 2.0 ** -13, "error_ratio": 2.0 ** -13},
     "float16": {"rtol": 2.0 ** -10, "atol": 2.0 ** -10, "error_ratio": 2.0 ** -10},
     "bfloat16": {"rtol": 2.0 ** -7, "atol": 2.0 ** -7, "error_ratio": 2.0 ** -7},
+    # complex: each part is a float of that width
+    "complex64": {"rtol": 2.0 ** -13, "atol": 2.0 ** -13, "error_ratio": 2.0 ** -13},
+    "complex128": {"rtol": 2.0 ** -13, "atol": 2.0 ** -13, "error_ratio": 2.0 ** -13},
 }
 EXACT = {"rtol": 0.0, "atol": 0.0, "error_ratio": 0.0}
 # Bounds on what a manifest may ask for: a tolerance this wide lets any kernel pass (atol: .inf
@@ -53,10 +56,18 @@ class Case:
     name: str
     shapes: dict[str, tuple]   # dims per input; a tuple of dims per tensor for a dynamic input
     attrs: dict[str, Any]
-    ranges: dict[str, tuple[float, float]]
+    ranges: dict[str, tuple[float, float]]   # low == high: every element is that constant
     # shapes of the outputs when the case states them (an operator without InferShape, or one
     # whose output shape the golden alone cannot settle); {} otherwise
     output_shapes: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    # exact element values of an input (row-major, one per element): shapes, modes, paddings
+    values: dict[str, tuple] = field(default_factory=dict)
+    # attrs whose value depends on the dtype variant: attr -> {variant name: value}
+    per_variant: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def attrs_for(self, variant: str) -> dict[str, Any]:
+        """The attrs one dtype variant runs with."""
+        return {**self.attrs, **{a: v[variant] for a, v in self.per_variant.items() if variant in v}}
 
 
 @dataclass(frozen=True)
@@ -68,6 +79,9 @@ class VerifySpec:
     tolerance: dict[str, Tolerance]
     timeout: float | None = None    # seconds for all cases of one variant
     modes: SimModes = SimModes()    # modes every verification of this package uses (verify.sync_check, ...)
+    # inputs the kernel rewrites (an in-place operator): compared after the run with what the
+    # golden returns for them after the outputs
+    inplace: tuple[str, ...] = ()
 
     def tolerance_for(self, dtype: str) -> Tolerance:
         if dtype in self.tolerance:
@@ -318,8 +332,8 @@ class _Validator:
                               "an op type in CamelCase, like LayerNormCustom")
         inputs = self.tensors(data["inputs"], ("op", "inputs"))
         outputs = self.tensors(data["outputs"], ("op", "outputs"))
-        if not outputs:
-            raise self.err(("op", "outputs"), "an operator needs at least one output")
+        if not outputs and not inputs:
+            raise self.err(("op", "outputs"), "an operator needs at least one tensor")
         names = {}
         for where, t in [(("op", "inputs", i), t) for i, t in enumerate(inputs)] + \
                         [(("op", "outputs", i), t) for i, t in enumerate(outputs)]:
@@ -481,7 +495,7 @@ class _Validator:
     def verify(self, value, op: OpSpec) -> VerifySpec:
         w = ("verify",)
         mode_keys = tuple(f.name for f in fields(SimModes))
-        data = self.mapping(value, w, ("golden", "seed", "cases", "tolerance", "timeout")
+        data = self.mapping(value, w, ("golden", "seed", "cases", "tolerance", "timeout", "inplace")
                             + mode_keys, required=("golden", "cases"))
         for key in mode_keys:
             if not isinstance(data.get(key, False), bool):
@@ -530,7 +544,24 @@ class _Validator:
                                f"allowed to mismatch; {tolerance[dtype].error_ratio} would let "
                                "a wrong kernel pass", "use a small share such as 1.0e-3 "
                                "(CANN's rule); at most 0.5")
-        return VerifySpec(golden_file, func, seed, cases, tolerance, timeout, modes)
+        inplace = self.inplace(data.get("inplace") or [], w + ("inplace",), op)
+        return VerifySpec(golden_file, func, seed, cases, tolerance, timeout, modes, inplace)
+
+    def inplace(self, value, where, op: OpSpec) -> tuple[str, ...]:
+        inputs = [t.name for t in op.inputs]
+        names = []
+        for i, name in enumerate(self.seq(value, where, "a list of input names")):
+            if name not in inputs:
+                raise self.err(where + (i,), f"{name!r} is not an input of {op.type}",
+                               did_you_mean(str(name), inputs) or f"inputs: {', '.join(inputs)}")
+            if name in names:
+                raise self.err(where + (i,), f"{name!r} is listed twice")
+            names.append(name)
+        if not op.outputs and not names:
+            raise self.err(where[:-1], f"{op.type} has no outputs, so verification would compare "
+                           "nothing", "list the inputs the kernel rewrites: inplace: [x]; the "
+                           "golden returns their expected contents")
+        return tuple(names)
 
     def golden_function(self, path: Path, func: str, where) -> None:
         try:
@@ -552,7 +583,8 @@ class _Validator:
         return tuple(dims)
 
     def case(self, value, where, op: OpSpec) -> Case:
-        c = self.mapping(value, where, ("name", "shapes", "attrs", "ranges", "output_shapes"),
+        c = self.mapping(value, where, ("name", "shapes", "attrs", "ranges", "output_shapes",
+                                        "values"),
                          required=("shapes",))
         name = self.string(c.get("name", f"case{where[-1]}"), where + ("name",))
         inputs = {t.name: t for t in op.inputs}
@@ -577,9 +609,12 @@ class _Validator:
                 shapes[tname] = self.dims(shapes_raw[tname], tw)
         attr_specs = {a.name: a for a in op.attrs}
         attrs_raw = self.mapping(c.get("attrs") or {}, where + ("attrs",), tuple(attr_specs))
-        attrs = {}
+        attrs, per_variant = {}, {}
         for a in op.attrs:
-            if a.name in attrs_raw:
+            if isinstance(attrs_raw.get(a.name), dict):
+                per_variant[a.name] = self.per_variant(a, attrs_raw[a.name],
+                                                       where + ("attrs", a.name), op)
+            elif a.name in attrs_raw:
                 attrs[a.name] = self.attr_value(a.type, attrs_raw[a.name],
                                                 where + ("attrs", a.name))
             elif a.required:
@@ -594,8 +629,9 @@ class _Validator:
             if len(pair) != 2:
                 raise self.err(rw, "expected [low, high]")
             lo, hi = self.number(pair[0], rw + (0,)), self.number(pair[1], rw + (1,))
-            if not lo < hi:
-                raise self.err(rw, f"low ({lo}) must be below high ({hi})")
+            if lo > hi:
+                raise self.err(rw, f"low ({lo}) is above high ({hi})",
+                               "[low, high], or [v, v] for an input whose every element is v")
             ranges[tname] = (lo, hi)
         kinds = {t.name: t.param_type for t in op.outputs}
         out_raw = self.mapping(c.get("output_shapes") or {}, where + ("output_shapes",),
@@ -608,7 +644,39 @@ class _Validator:
                 output_shapes[t] = tuple(self.dims(x, ow + (k,)) for k, x in enumerate(items))
             else:
                 output_shapes[t] = self.dims(v, ow)
-        return Case(name, shapes, attrs, ranges, output_shapes)
+        values_raw = self.mapping(c.get("values") or {}, where + ("values",), tuple(inputs))
+        values = {}
+        for tname, v in values_raw.items():
+            vw = where + ("values", tname)
+            if tname in ranges:
+                raise self.err(vw, f"{tname!r} has both values and a range", "keep one")
+            if inputs[tname].param_type == "dynamic" or tname not in shapes:
+                raise self.err(vw, f"values need a plain input with a shape in this case")
+            count = 1
+            for d in shapes[tname]:
+                count *= d
+            items = self.seq(v, vw, "a list of the tensor's element values")
+            if len(items) != count:
+                raise self.err(vw, f"{len(items)} values for {tname!r} of shape "
+                               f"{list(shapes[tname])}, which has {count} elements",
+                               "one value per element, row-major")
+            values[tname] = tuple(self.number(x, vw + (k,)) if not isinstance(x, int) or
+                                  isinstance(x, bool) else x for k, x in enumerate(items))
+        return Case(name, shapes, attrs, ranges, output_shapes, values, per_variant)
+
+    def per_variant(self, a, value, where, op: OpSpec) -> dict:
+        """`{per_variant: {<variant name>: value, ...}}`: one value per dtype variant (Cast's
+        dst_type naming the output dtype of each)."""
+        raw = self.mapping(value, where, ("per_variant",), required=("per_variant",))
+        names = []
+        for o in [op] + [op.for_soc(short) for short, _, _ in op.soc_configs]:
+            names += [v.name for v in o.variants() if v.name not in names]
+        table = self.mapping(raw["per_variant"], where + ("per_variant",), tuple(names))
+        missing = [n for n in names if n not in table]
+        if missing:
+            raise self.err(where + ("per_variant",), f"no value for variant(s) {', '.join(missing)}",
+                           f"give one per dtype variant: {', '.join(names)}")
+        return {n: self.attr_value(a.type, v, where + ("per_variant", n)) for n, v in table.items()}
 
 
 def _empty(shape: tuple) -> bool:

@@ -20,7 +20,7 @@ class DType:
     ge_value: int      # its numeric value (graph/types.h)
     itemsize: int
     numpy: str | None  # NumPy dtype name; None where NumPy has no such type
-    kind: str          # 'float' | 'int' | 'uint' | 'bool'
+    kind: str          # 'float' | 'int' | 'uint' | 'bool' | 'complex'
 
 
 DTYPES: dict[str, DType] = {d.name: d for d in (
@@ -36,6 +36,9 @@ DTYPES: dict[str, DType] = {d.name: d for d in (
     DType("uint64", "uint64_t", "DT_UINT64", 10, 8, "uint64", "uint"),
     DType("bool", "bool", "DT_BOOL", 12, 1, "bool", "bool"),
     DType("bfloat16", "bfloat16_t", "DT_BF16", 27, 2, "bfloat16", "float"),   # ml_dtypes' bfloat16
+    # (real, imag) pairs; kernels usually read them as floats (CANN's Muls on complex64)
+    DType("complex64", "opkg_sim::complex64", "DT_COMPLEX64", 16, 8, "complex64", "complex"),
+    DType("complex128", "opkg_sim::complex128", "DT_COMPLEX128", 17, 16, "complex128", "complex"),
 )}
 
 def numpy_dtype(name: str):

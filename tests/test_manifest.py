@@ -77,7 +77,20 @@ MISTAKES = [
     ("name: addone\n", "name: addone\nbase: &b {a: 1}\nother: {<<: *b}\n", "<<", None,
      "merge keys", "write the keys out"),
     ("- {name: small,", "- {name: small, ranges: {x: [1, 0]},", "[1, 0]",
-     "verify.cases[0].ranges.x", "must be below high", None),
+     "verify.cases[0].ranges.x", "low (1.0) is above high (0.0)", "[v, v] for an input"),
+    ("- {name: small,", "- {name: small, values: {x: [1, 2, 3]},", "[1, 2, 3]",
+     "verify.cases[0].values.x", "3 values for 'x' of shape [4, 64], which has 256 elements",
+     "one value per element"),
+    ("- {name: small,", "- {name: small, attrs: {alpha: {per_variant: {float32: 1.0}}},",
+     "{float32: 1.0}", "verify.cases[0].attrs.alpha.per_variant", "no value for variant(s) float16",
+     "one per dtype variant: float32, float16"),
+    ("- {name: small,", "- {name: small, attrs: {alpha: {per_variant: {float32: 1.0, f16: 2.0}}},",
+     "f16:", "verify.cases[0].attrs.alpha.per_variant.f16", "unknown key 'f16'", None),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  inplace: [y]\n",
+     "y]", "verify.inplace[0]", "'y' is not an input of AddOne", "inputs: x"),
+    ("  outputs:\n    - {name: z, dtypes: [float32, float16], formats: [ND]}\n", "  outputs: []\n",
+     "golden: golden.py", "verify", "AddOne has no outputs, so verification would compare nothing",
+     "inplace: [x]"),
     ("golden: golden.py:golden\n", "golden: golden.py:golden\n  sync_check: yes please\n",
      "yes please", "verify.sync_check", "expected true or false", None),
     ("golden: golden.py:golden\n", "golden: golden.py:golden\n  lenient_copy: sometimes\n",
@@ -138,6 +151,21 @@ def test_each_mistake_points_at_its_place(workspace, old, new, marker, field, me
     assert err.exit_code == 2
     assert err.render().startswith(f"{err.location}: error: " + (f"{field}: " if field else ""))
     assert str(err.location).endswith(f"opkg.yaml:{line}:{column}")
+
+
+def test_case_values_constants_and_per_variant_attrs_load(workspace):
+    text = manifest().replace(
+        "- {name: small, shapes: {x: [4, 64]}}",
+        "- {name: small, shapes: {x: [2]}, values: {x: [3, -1]}, "
+        "attrs: {alpha: {per_variant: {float32: 0.5, float16: 2}}}}\n"
+        "    - {name: const, shapes: {x: [4]}, ranges: {x: [7, 7]}}")
+    workspace.operator("addone", manifest=text)
+    pkg = workspace.load().packages["//packages/addone"]
+    small, const = pkg.verify.cases
+    assert small.values == {"x": (3, -1)} and const.ranges == {"x": (7.0, 7.0)}
+    assert small.attrs_for("float32") == {"alpha": 0.5}
+    assert small.attrs_for("float16") == {"alpha": 2.0}
+    assert const.attrs_for("float16") == {"alpha": 1.0}
 
 
 def test_kernel_entry_must_be_snake_case_of_op_type(workspace):

@@ -77,6 +77,14 @@ def _variants(opdef: OpDef) -> list[dict[str, str]]:
     return out
 
 
+def _attrs_for(attrs: dict, v: dict[str, str]) -> dict:
+    """A case's attrs for one variant: `{"per_variant": {name: value}}` resolved by the variant's
+    name as opkg spells it (its distinct dtypes in tensor order, joined by '_')."""
+    name = "_".join(dict.fromkeys(v.values()))
+    return {k: (x["per_variant"][name] if isinstance(x, dict) and "per_variant" in x else x)
+            for k, x in attrs.items()}
+
+
 def _is_shape(s) -> bool:
     return isinstance(s, (list, tuple)) and all(isinstance(d, int) and d >= 0 for d in s)
 
@@ -190,6 +198,8 @@ def check_module(path: Path, corpus: Path, run_golden: bool = True) -> list[str]
                     r = c.get("ranges", {}).get(t)
                     if s is None:
                         args.append(None)
+                    elif t in c.get("values", {}):
+                        args.append(np.asarray(c["values"][t]).astype(NP.get(v[t], np.float32)).reshape(s))
                     elif p.kind == "dynamic":
                         args.append([_input(rng, x, v[t], r) for x in s])
                     else:
@@ -200,7 +210,7 @@ def check_module(path: Path, corpus: Path, run_golden: bool = True) -> list[str]
             t0 = time.perf_counter()
             try:
                 with np.errstate(all="ignore"):
-                    res = g(*args, **c.get("attrs", {}))
+                    res = g(*args, **_attrs_for(c.get("attrs", {}), v))
             except Exception as e:
                 err(f"case {c['name']!r} {v}: golden raised {type(e).__name__}: {e}")
                 continue

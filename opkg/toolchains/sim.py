@@ -278,10 +278,13 @@ def _verify_job(pkg, op, soc, variant, host_lib: Path, kernel_lib: Path, root: P
         "golden": {"file": _portable(v.golden_file, root), "function": v.golden_function},
         "seed": v.seed, "timeout": v.timeout,
         "cases": [{"name": c.name, "shapes": {k: list(s) for k, s in c.shapes.items()},
-                   "attrs": c.attrs, "ranges": {k: list(r) for k, r in c.ranges.items()},
+                   "attrs": c.attrs_for(variant.name),
+                   "ranges": {k: list(r) for k, r in c.ranges.items()},
                    **({"output_shapes": {k: list(s) for k, s in c.output_shapes.items()}}
-                      if c.output_shapes else {})}
+                      if c.output_shapes else {}),
+                   **({"values": {k: list(x) for k, x in c.values.items()}} if c.values else {})}
                   for c in v.cases],
+        **({"inplace": list(v.inplace)} if v.inplace else {}),
         "tolerance": {d: vars(v.tolerance_for(d)) for _, d in variant.dtypes},
     }
 

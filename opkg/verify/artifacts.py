@@ -32,7 +32,7 @@ def save_case(root: Path, case: str, inputs: dict, expected: dict, actual: dict)
         import io
 
         array = np.asarray(array)
-        if array.dtype.kind not in "biuf":     # bfloat16 (ml_dtypes): numpy.load needs no import
+        if array.dtype.kind not in "biufc":     # bfloat16 (ml_dtypes): numpy.load needs no import
             array = array.astype(np.float32)
         buf = io.BytesIO()
         np.save(buf, array, allow_pickle=False)
@@ -42,6 +42,8 @@ def save_case(root: Path, case: str, inputs: dict, expected: dict, actual: dict)
     d.mkdir(parents=True, exist_ok=True)
     single = len(expected) == 1
     for name in expected:
+        if expected[name] is None:         # not compared in this case
+            continue
         suffix = "" if single else f".{_safe(name)}"
         put(f"expected{suffix}.npy", expected[name])
         if name in actual:

@@ -27,4 +27,21 @@ def make_input(seed: int, case: str, tensor: str, shape, dtype: str, value_range
         limits = np.iinfo(info.numpy)
         lo, hi = max(int(np.floor(lo)), limits.min), min(int(np.ceil(hi)), limits.max)
         return rng.integers(lo, hi, size=shape, endpoint=True).astype(info.numpy)
+    if info.kind == "complex":   # real and imaginary parts each drawn from the range
+        parts = rng.uniform(lo, hi, size=tuple(shape) + (2,))
+        return np.ascontiguousarray((parts[..., 0] + 1j * parts[..., 1]).astype(numpy_dtype(dtype)))
     return np.ascontiguousarray(rng.uniform(lo, hi, size=shape).astype(numpy_dtype(dtype)))
+
+
+def exact_input(values, shape, dtype: str) -> np.ndarray:
+    """An input given element by element (a case's `values`): every value must survive the cast
+    to the variant's dtype unchanged, since shapes, modes and lengths are read as data."""
+    want = np.asarray(values, dtype=np.float64).reshape(shape)
+    out = np.ascontiguousarray(want.astype(numpy_dtype(dtype)))
+    back = out.astype(np.float64)
+    bad = np.flatnonzero(back.reshape(-1) != want.reshape(-1))
+    if bad.size:
+        k = int(bad[0])
+        raise ValueError(f"value {want.reshape(-1)[k]:g} (element {k}) is not exact in {dtype} "
+                         f"(it would be {back.reshape(-1)[k]:g})")
+    return out

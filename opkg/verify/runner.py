@@ -133,31 +133,40 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
     from opkg.model import DTYPES, OpSpec, SocInfo
     from opkg.sim.profile import profile
     from opkg.verify.compare import compare, suspicious_golden
-    from opkg.verify.inputs import make_input
+    from opkg.verify.inputs import exact_input, make_input
 
     op = OpSpec.from_json(job["op"])
     variant = op.variant(job["variant"])
     soc = SocInfo.from_json(job["soc"])
     golden = load_golden(job["golden"]["file"], job["golden"]["function"])
+    inplace = job.get("inplace") or []
     results = []
     for case in job["cases"]:
         print(CASE_MARK + case["name"], file=sys.stderr, flush=True)
-        inputs = {}
-        for t in op.inputs:
-            if t.name not in case["shapes"]:
-                continue
-            shape, dtype, rng = case["shapes"][t.name], variant.dtype_of(t.name), case["ranges"].get(t.name)
-            if t.param_type == "dynamic":   # a list of tensors, each with its own values
-                inputs[t.name] = [make_input(job["seed"], case["name"], f"{t.name}[{k}]", s, dtype, rng)
-                                  for k, s in enumerate(shape)]
-            else:
-                inputs[t.name] = make_input(job["seed"], case["name"], t.name, shape, dtype, rng)
         entry = {"case": case["name"], "shapes": case["shapes"], "attrs": case["attrs"],
                  "passed": False, "error": None, "outputs": {}, "run": None, "log": [],
                  "profile": None, "suspicious": []}
         results.append(entry)
+        inputs = {}
         try:
-            expected = _call_golden(golden, op, inputs, case["attrs"], variant)
+            for t in op.inputs:
+                if t.name not in case["shapes"]:
+                    continue
+                shape, dtype, rng = case["shapes"][t.name], variant.dtype_of(t.name), case["ranges"].get(t.name)
+                if t.param_type == "dynamic":   # a list of tensors, each with its own values
+                    inputs[t.name] = [make_input(job["seed"], case["name"], f"{t.name}[{k}]", s, dtype, rng)
+                                      for k, s in enumerate(shape)]
+                elif t.name in case.get("values", {}):
+                    inputs[t.name] = exact_input(case["values"][t.name], shape, dtype)
+                else:
+                    inputs[t.name] = make_input(job["seed"], case["name"], t.name, shape, dtype, rng)
+        except ValueError as exc:
+            entry["error"] = f"input {t.name!r}: {exc}"
+            continue
+        # the kernel overwrites in-place inputs: the golden sees (and may change) copies
+        golden_inputs = {k: v.copy() if k in inplace else v for k, v in inputs.items()}
+        try:
+            expected = _call_golden(golden, op, golden_inputs, case["attrs"], variant, inplace)
         except NotImplementedError as exc:
             if GOLDEN_MISSING in str(exc):
                 rel = Path(job["golden"]["file"]).name
@@ -174,7 +183,7 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         if entry["error"]:
             continue
         for t in op.outputs:
-            what = suspicious_golden(expected[t.name])
+            what = suspicious_golden(expected[t.name]) if expected.get(t.name) is not None else None
             if what:
                 entry["suspicious"].append(
                     f"the golden returned {what} for output '{t.name}': suspicious (a kernel "
@@ -194,13 +203,21 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         outputs = {}
         for t in op.outputs:
             want = expected[t.name]
+            if want is None:   # not compared in this case; the kernel still needs the buffer
+                try:
+                    want = _unchecked_output(job, op, variant, inputs, case, t.name)
+                except Exception as exc:   # no shape, or InferShape failed
+                    entry["error"] = getattr(exc, "message", None) or str(exc)
+                    break
             out = np.empty(want.shape, dtype=want.dtype)
             # poison, for the eye: an element the kernel never stores is a mismatch whatever the
             # golden says (RunInfo.unwritten, from the GM write shadow); bfloat16 is a float
             # whose NumPy kind is 'V': ask the manifest dtype
-            is_float = DTYPES[variant.dtype_of(t.name)].kind == "float"
+            is_float = DTYPES[variant.dtype_of(t.name)].kind in ("float", "complex")
             out.fill(np.nan) if is_float else out.fill(_int_poison(out.dtype))
             outputs[t.name] = out
+        if entry["error"]:
+            continue
         entry["outputs"] = {}
         try:
             info = _run_kernel(job, op, variant, soc, inputs, outputs, case["attrs"])
@@ -213,15 +230,20 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
                         "workspace_bytes": info.workspace_bytes}
         entry["profile"] = profile(info.profile, soc) if info.profile is not None else None
         entry["log"] = list(info.log) + [f"golden: {w}" for w in entry["suspicious"]]
-        for t in op.outputs:
-            tol = job["tolerance"][variant.dtype_of(t.name)]
-            entry["outputs"][t.name] = compare(outputs[t.name], expected[t.name], **tol,
-                                               unwritten=info.unwritten.get(t.name))
+        # in-place inputs are compared as they are after the run, beside the outputs
+        actual = {**outputs, **{k: inputs[k] for k in inplace}}
+        for name, want in expected.items():
+            if want is None:
+                continue
+            tol = job["tolerance"][variant.dtype_of(name)]
+            entry["outputs"][name] = compare(_parts(actual[name]), _parts(want), **tol,
+                                             unwritten=_parts_mask(info.unwritten.get(name),
+                                                                   actual[name]))
         entry["passed"] = all(o["passed"] for o in entry["outputs"].values())
         if not entry["passed"] and failed_dir is not None:
             from opkg.verify.artifacts import save_case
 
-            entry["artifacts"] = save_case(failed_dir, case["name"], inputs, expected, outputs)
+            entry["artifacts"] = save_case(failed_dir, case["name"], inputs, expected, actual)
     return results
 
 
@@ -240,7 +262,9 @@ def load_golden(file: str, function: str):
     return getattr(module, function)
 
 
-def _call_golden(golden, op, inputs: dict, attrs: dict, variant) -> dict:
+def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=()) -> dict:
+    """{tensor name: expected array, or None where the golden returned None (not compared)}:
+    the outputs, then the in-place inputs (verify.inplace) in the order listed."""
     import numpy as np
 
     from opkg.model import numpy_dtype
@@ -249,16 +273,22 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant) -> dict:
     result = golden(*args, **attrs)
     if not isinstance(result, (tuple, list)):
         result = (result,)
-    if len(result) != len(op.outputs):
-        raise ValueError(f"returned {len(result)} arrays for {len(op.outputs)} outputs")
+    names = [t.name for t in op.outputs] + list(inplace)
+    if len(result) != len(names):
+        what = f"{len(op.outputs)} outputs" + (f" and {len(inplace)} in-place inputs ("
+                                               f"{', '.join(inplace)})" if inplace else "")
+        raise ValueError(f"returned {len(result)} arrays for {what}")
     out = {}
-    for t, value in zip(op.outputs, result):
-        dtype = numpy_dtype(variant.dtype_of(t.name))
+    for name, value in zip(names, result):
+        if value is None:
+            out[name] = None
+            continue
+        dtype = numpy_dtype(variant.dtype_of(name))
         array = np.asarray(value)
-        if array.dtype.kind not in "biuf" and array.dtype.name != "bfloat16":
-            raise TypeError(f"returned {type(value).__name__} for output {t.name!r}; "
+        if array.dtype.kind not in "biufc" and array.dtype.name != "bfloat16":
+            raise TypeError(f"returned {type(value).__name__} for output {name!r}; "
                             "return a NumPy array per output")
-        out[t.name] = np.ascontiguousarray(array.astype(dtype))
+        out[name] = np.ascontiguousarray(array.astype(dtype))
     return out
 
 
@@ -267,6 +297,8 @@ def _stated_disagreement(stated: dict, expected: dict) -> str | None:
     import numpy as np
 
     for name, shape in stated.items():
+        if expected.get(name) is None:     # not compared in this case
+            continue
         if shape and isinstance(shape[0], (list, tuple)):
             got = [list(np.shape(a)) for a in expected[name]] if isinstance(
                 expected[name], (list, tuple)) else None
@@ -281,6 +313,44 @@ def _stated_disagreement(stated: dict, expected: dict) -> str | None:
     return None
 
 
+def _parts(array):
+    """A complex array as (real, imag) float pairs, each part held to the tolerance."""
+    import numpy as np
+
+    if array.dtype.kind != "c":
+        return array
+    return np.ascontiguousarray(array).view(array.real.dtype).reshape(array.shape + (2,))
+
+
+def _parts_mask(mask, array):
+    """The never-written mask of an output, matched to _parts(array)."""
+    import numpy as np
+
+    if mask is None or array.dtype.kind != "c":
+        return mask
+    return np.repeat(np.asarray(mask)[..., None], 2, axis=-1)
+
+
+def _unchecked_output(job, op, variant, inputs, case, name: str):
+    """An empty array standing for an output the golden does not check (it returned None):
+    its shape from the case's output_shapes, else from the OpDef's InferShape."""
+    import numpy as np
+
+    from opkg.model import numpy_dtype
+    from opkg.sim.runtime import infer_output_shapes
+
+    shape = (case.get("output_shapes") or {}).get(name)
+    if shape is None:
+        shapes = {k: [a.shape for a in v] if isinstance(v, list) else v.shape for k, v in inputs.items()}
+        inferred = infer_output_shapes(Path(job["host_lib"]), op, variant, shapes, case["attrs"])
+        shape = (inferred or {}).get(name, (None,))[0]
+    if shape is None:
+        raise ValueError(f"the golden returned None for output {name!r} (not compared), but "
+                         "nothing gives its shape: the OpDef registers no InferShape; return "
+                         "an array, or state the case's output_shapes")
+    return np.empty(tuple(shape), dtype=numpy_dtype(variant.dtype_of(name)))
+
+
 def _shape_disagreement(job, op, variant, inputs, attrs, expected) -> str | None:
     """Where the package's OpDef registers InferShape, the golden's output shapes must match
     it: otherwise the kernel would be blamed for the golden's (or InferShape's) mistake."""
@@ -292,6 +362,8 @@ def _shape_disagreement(job, op, variant, inputs, attrs, expected) -> str | None
         return None
     for t in op.outputs:
         shape = inferred.get(t.name, (None,))[0]
+        if expected[t.name] is None:   # not compared: InferShape alone sizes it
+            continue
         if shape is not None and tuple(shape) != tuple(expected[t.name].shape):
             return (f"the golden returned {t.name} with shape {list(expected[t.name].shape)} "
                     f"but the OpDef's InferShape gives {list(shape)}; fix whichever is wrong")

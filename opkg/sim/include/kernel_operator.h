@@ -20,7 +20,6 @@
 #include "opkg_sim/list_tensor.h"
 #include "opkg_sim/tiling_slot.h"
 #include "opkg_sim/vector_more.h"
-#include "opkg_sim/ktraits.h"
 #include "opkg_sim/trans5hd.h"
 #include "opkg_sim/ksys.h"
 #include "opkg_sim/vector_fused.h"

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #pragma push_macro("DT_FLOAT")
 #pragma push_macro("DT_FLOAT16")
@@ -20,6 +21,10 @@
 #pragma push_macro("DT_DOUBLE")
 #pragma push_macro("DT_BOOL")
 #pragma push_macro("DT_BF16")
+#pragma push_macro("DT_COMPLEX64")
+#pragma push_macro("DT_COMPLEX128")
+#undef DT_COMPLEX64
+#undef DT_COMPLEX128
 #undef DT_FLOAT
 #undef DT_FLOAT16
 #undef DT_INT8
@@ -35,6 +40,18 @@
 #undef DT_BF16
 
 namespace ge {
+
+// Type aliases and shape constants of CANN's graph/types.h (values as there).
+using char_t = char;
+using float32_t = float;
+using float64_t = double;
+using vector_bit_t = std::vector<bool>;
+static const int64_t SHAPE_RANGE_LOWER_LIMIT = 0;
+static const int64_t UNKNOWN_DIM = -1;
+static const int64_t UNKNOWN_DIM_NUM = -2;
+static const std::vector<int64_t> UNKNOWN_SHAPE = {-1};
+static const std::vector<int64_t> UNKNOWN_RANK = {-2};
+static const std::vector<int64_t> DUMMY_SHAPE = {-3};
 
 enum DataType {
     DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
@@ -83,6 +100,7 @@ inline const char* DataTypeName(DataType t) {
         case DT_STRING: return "DT_STRING";
         case DT_COMPLEX64: return "DT_COMPLEX64";
         case DT_COMPLEX128: return "DT_COMPLEX128";
+        case DT_COMPLEX32: return "DT_COMPLEX32";
         case DT_BF16: return "DT_BF16";
         case DT_INT4: return "DT_INT4";
         default: return "DT_UNDEFINED";
@@ -110,7 +128,7 @@ inline const char* FormatName(Format f) {
 
 inline int64_t DataTypeSize(DataType t) {
     switch (t) {
-        case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
+        case DT_FLOAT: case DT_INT32: case DT_UINT32: case DT_COMPLEX32: return 4;
         case DT_FLOAT16: case DT_BF16: case DT_INT16: case DT_UINT16: return 2;
         case DT_INT8: case DT_UINT8: case DT_BOOL: return 1;
         case DT_INT64: case DT_UINT64: case DT_DOUBLE: case DT_COMPLEX64: return 8;
@@ -138,6 +156,8 @@ constexpr DataType kOpkgDefaultDataType = DT_FLOAT;
 #pragma pop_macro("DT_UINT64")
 #pragma pop_macro("DT_DOUBLE")
 #pragma pop_macro("DT_BOOL")
+#pragma pop_macro("DT_COMPLEX64")
+#pragma pop_macro("DT_COMPLEX128")
 #pragma pop_macro("DT_BF16")
 
 #endif

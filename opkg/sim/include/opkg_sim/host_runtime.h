@@ -185,6 +185,13 @@ inline int run_infer_shape(const char* op_type, const OpkgTensorDesc* in, uint32
         ctx.node_.ir_inputs_ = ir_inputs_of(in, n_in);
         for (uint32_t i = 0; i < n_in; ++i) ctx.inputs_.push_back(shape_of(in[i]).GetStorageShape());
         ctx.outputs_.assign(n_out, gert::Shape());
+        for (uint32_t i = 0; i < n_in + n_out; ++i) {
+            const OpkgTensorDesc& t = i < n_in ? in[i] : out[i - n_in];
+            gert::CompileTimeTensorDesc d;
+            d.dtype_ = static_cast<ge::DataType>(t.dtype);
+            d.format_ = static_cast<ge::Format>(t.format);
+            (i < n_in ? ctx.input_descs_ : ctx.output_descs_).push_back(d);
+        }
         fill_attrs(ctx.attrs_, attrs, n_attrs);
         ge::graphStatus status = def->infer_shape_(&ctx);
         if (status != ge::GRAPH_SUCCESS) {

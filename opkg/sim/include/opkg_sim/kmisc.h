@@ -18,7 +18,26 @@ inline int64_t GetSubBlockIdx() { return 0; }
 inline int64_t GetTaskRation() { return 1; }
 inline int64_t GetSubBlockNum() { return 1; }
 
+// Integer helpers CANN's kernel utils declare in AscendC (uint32_t, as there: a kernel passing
+// wider values gets the same narrowing it would get on the device).
+__aicore__ inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+__aicore__ inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
+__aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+__aicore__ inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+__aicore__ inline int32_t CeilDivision(int32_t num1, int32_t num2) { return num2 == 0 ? 0 : (num1 + num2 - 1) / num2; }
+
 }  // namespace AscendC
+
+// The CCE builtins the device compiler provides at global scope (CANN's own headers call them).
+inline int64_t get_block_idx() { return opkg_sim::block().idx; }
+inline int64_t get_block_num() { return opkg_sim::block().num; }
+inline int64_t get_subblockid() { return 0; }
+// A device build defines ASSERT(x) as nothing, so kernels call GetBlockNum()/GetBlockIdx()
+// unqualified inside ASSERT in code that never sees `using namespace AscendC`; the sim evaluates
+// ASSERT, so it makes the two visible globally. A using-declaration (not a second function) keeps
+// unqualified calls unambiguous when a kernel does say `using namespace AscendC`.
+using AscendC::GetBlockIdx;
+using AscendC::GetBlockNum;
 
 namespace opkg_sim {
 

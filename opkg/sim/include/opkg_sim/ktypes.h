@@ -52,6 +52,13 @@ struct bfloat16_t {
     }
 };
 
+namespace opkg_sim {
+// What DTYPE_<NAME> names for a complex tensor: two floats (doubles), real part first, as
+// ge::DT_COMPLEX64 (DT_COMPLEX128) lays them out in GM.
+struct complex64 { float real; float imag; };
+struct complex128 { double real; double imag; };
+}  // namespace opkg_sim
+
 // The bisheng compiler's own spellings of the float types, used by real kernels
 // (`LocalTensor<float32_t>`, `std::is_same_v<T, float16_t>`).
 using float32_t = float;
@@ -85,6 +92,21 @@ constexpr uint32_t DEFAULT_BLK_NUM = 8;
 constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr uint32_t MAX_REPEAT_TIMES = 255;
 constexpr uint32_t BLOCK_CUBE = 16;
+
+// Scalar bf16 <-> float as kernel_utils.h spells them. ToFloat widens exactly; ToBfloat16 keeps the
+// upper 16 bits (it truncates, unlike Cast's rounding modes), as CANN's helper does. The half and
+// float overloads stand for the device compiler's implicit conversions to bfloat16_t, so
+// `ToFloat(gm.GetValue(0))` compiles for every dtype a kernel template is instantiated with.
+__aicore__ inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
+__aicore__ inline float ToFloat(half v) { return static_cast<float>(v); }
+__aicore__ inline float ToFloat(float v) { return v; }
+__aicore__ inline bfloat16_t ToBfloat16(const float& f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    bfloat16_t b;
+    b.bits = static_cast<uint16_t>(u >> 16);
+    return b;
+}
 
 }  // namespace AscendC
 

@@ -13,9 +13,67 @@ class TPipe;
 // What a queue buffer holds, as TQue/TBuf::GetState report it.
 enum class TBufState : uint8_t { FREE = 0, OCCUPIED, ENQUE, DEQUE };
 
+// A queue's static configuration, TQue's third template argument: a bit mask (nd2nz, nz2nd,
+// scmBlockGroup) or the address of a constexpr TQueConfig. Field order is CANN's, so kernels that
+// brace-initialise one positionally compile. The sim checks bufferNumber/bufferLen against
+// TPipe::InitBuffer (0: any) as CANN's CPU debug build does; the other fields only steer the
+// device's event and format handling.
+struct TQueConfig {
+    bool nd2nz = false;
+    bool nz2nd = false;
+    bool scmBlockGroup = false;
+    uint32_t bufferLen = 0;
+    uint32_t bufferNumber = 0;
+    uint32_t consumerSize = 0;
+    TPosition consumer[8] = {};
+    bool enableStaticEvtId = false;
+    bool enableLoopQueue = false;
+};
+
+__aicore__ constexpr TQueConfig GetTQueConfig(bool nd2nzIn, bool nz2ndIn, bool scmBlockGroupIn, uint32_t bufferLenIn,
+                                              uint32_t bufferNumberIn, uint32_t consumerSizeIn,
+                                              const TPosition consumerIn[], bool enableStaticEvtIdIn = false,
+                                              bool enableLoopQueueIn = false) {
+    TQueConfig c{nd2nzIn, nz2ndIn, scmBlockGroupIn, bufferLenIn, bufferNumberIn, consumerSizeIn, {},
+                 enableStaticEvtIdIn, enableLoopQueueIn};
+    for (int i = 0; i < 8; ++i) c.consumer[i] = consumerIn[i];
+    return c;
+}
+
+__aicore__ constexpr TQueConfig GetTQueConfig(int32_t mask) {
+    TQueConfig c{};
+    c.nd2nz = (static_cast<uint32_t>(mask) & 0x1u) != 0;
+    c.nz2nd = (static_cast<uint32_t>(mask) & 0x2u) != 0;
+    c.scmBlockGroup = (static_cast<uint32_t>(mask) & 0x4u) != 0;
+    for (int i = 0; i < 8; ++i) c.consumer[i] = TPosition::MAX;
+    return c;
+}
+
+__aicore__ constexpr TQueConfig GetTQueConfig(const TQueConfig* conf) { return *conf; }
+
+// Compile-time type helpers of the same CANN header, used by kernels in `if constexpr`.
+template <bool b> struct BoolInst {
+    using Type = BoolInst<b>;
+    static constexpr bool value = b;
+};
+using TrueType = BoolInst<true>;
+using FalseType = BoolInst<false>;
+template <typename T, typename U> struct IsSameType : public FalseType {};
+template <typename T> struct IsSameType<T, T> : public TrueType {};
+
+template <typename T, typename U, typename... Args> __aicore__ constexpr bool SupportType() {
+    if constexpr (sizeof...(Args) > 0) return IsSameType<T, U>::value || SupportType<T, Args...>();
+    return IsSameType<T, U>::value;
+}
+template <typename T, int U, int... Args> __aicore__ constexpr bool SupportBytes() {
+    if constexpr (sizeof...(Args) > 0) return sizeof(T) == U || SupportBytes<T, Args...>();
+    return sizeof(T) == U;
+}
+
 class TQueBase {
 public:
-    TQueBase(TPosition pos, int32_t depth, TPosition dst = TPosition::MAX) : pos_(pos), dst_(dst), depth_(depth) {}
+    TQueBase(TPosition pos, int32_t depth, TPosition dst = TPosition::MAX, TQueConfig config = {})
+        : pos_(pos), dst_(dst), depth_(depth), config_(config) {}
     // A queue that goes away (the kernel returns) with a tensor still allocated: AllocTensor and
     // FreeTensor must pair, or the queue's events stay unbalanced on the device. Recorded, not
     // thrown (this may run while a failure unwinds); the kernel entry reports it on return.
@@ -147,6 +205,7 @@ public:
     TPosition pos_;
     TPosition dst_;      // TQueBind's second position
     int32_t depth_;
+    TQueConfig config_;
     uint8_t* base_ = nullptr;
     uint32_t len_ = 0;
     uint32_t num_ = 0;
@@ -176,13 +235,15 @@ private:
 template <TPosition pos, int32_t depth = 1, auto mask = 0>
 class TQue : public TQueBase {
 public:
-    TQue() : TQueBase(pos, depth) {}
+    static constexpr TQueConfig config = GetTQueConfig(mask);
+    TQue() : TQueBase(pos, depth, TPosition::MAX, config) {}
 };
 
 template <TPosition src, TPosition dst, int32_t depth = 1, auto mask = 0>
 class TQueBind : public TQueBase {
 public:
-    TQueBind() : TQueBase(src, depth, dst) {}
+    static constexpr TQueConfig config = GetTQueConfig(mask);
+    TQueBind() : TQueBase(src, depth, dst, config) {}
 };
 
 class TBufBase {
@@ -253,6 +314,16 @@ public:
 
     bool InitBuffer(TQueBase& que, uint8_t num, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         if (num == 0) opkg_sim::fail(loc, "TPipe::InitBuffer with num = 0 buffers");
+        if (que.config_.bufferNumber != 0 && que.config_.bufferNumber != num) {
+            opkg_sim::fail(loc, opkg_sim::format("TPipe::InitBuffer gives a %s %u buffers, but its TQueConfig "
+                                                 "says bufferNumber = %u", que.describe().c_str(), unsigned(num),
+                                                 que.config_.bufferNumber));
+        }
+        if (que.config_.bufferLen != 0 && que.config_.bufferLen != len) {
+            opkg_sim::fail(loc, opkg_sim::format("TPipe::InitBuffer gives a %s buffers of %u bytes, but its "
+                                                 "TQueConfig says bufferLen = %u", que.describe().c_str(), len,
+                                                 que.config_.bufferLen));
+        }
         uint32_t rounded = round32(len);
         que.base_ = carve(que.describe(), num, rounded, loc);
         que.len_ = rounded;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <iostream>   // CANN's op_def.h includes it; op_host code uses std::cout on that
 #include <map>
 #include <memory>
 #include <string>

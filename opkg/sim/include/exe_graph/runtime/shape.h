@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iostream>   // as CANN's exe_graph/runtime/shape.h
 #include <vector>
 
 namespace gert {

@@ -253,6 +253,11 @@ public:
     const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
     const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return node_.ir_inputs_.Info(ir); }
     const Tensor* GetInputTensor(size_t) const { return nullptr; }
+    // dtype and format of each input and output, as the graph knows them before tiling
+    const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < input_descs_.size() ? &input_descs_[i] : nullptr; }
+    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, 0)); }
+    const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t j) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, j)); }
+    const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return i < output_descs_.size() ? &output_descs_[i] : nullptr; }
     Shape* GetOutputShape(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
     const RuntimeAttrs* GetAttrs() const { return &attrs_; }
     const char* GetNodeName() const { return name_.c_str(); }
@@ -261,6 +266,8 @@ public:
 
     std::vector<Shape> inputs_;
     std::vector<Shape> outputs_;
+    std::vector<CompileTimeTensorDesc> input_descs_;
+    std::vector<CompileTimeTensorDesc> output_descs_;
     RuntimeAttrs attrs_;
     std::string name_, type_;
     ComputeNodeInfo node_;

@@ -1,0 +1,70 @@
+// Test kernel: constructs of CANN's device headers that cann-ops kernels rely on. The class
+// template is written before any `using namespace AscendC`, as several operators' headers are:
+// the CCE builtins get_block_idx()/get_block_num() and, inside ASSERT, GetBlockNum() are called
+// unqualified. The queues take a TQueConfig by address (TQue<pos, depth, &conf>), and the
+// scalar factor is read with AscendC::ToFloat for every dtype.
+#include "kernel_operator.h"
+
+constexpr AscendC::TPosition kNoConsumer[8] = {
+    AscendC::TPosition::MAX, AscendC::TPosition::MAX, AscendC::TPosition::MAX, AscendC::TPosition::MAX,
+    AscendC::TPosition::MAX, AscendC::TPosition::MAX, AscendC::TPosition::MAX, AscendC::TPosition::MAX};
+// Positional, as kernels brace-initialise it: nd2nz, nz2nd, scmBlockGroup, bufferLen, bufferNumber.
+constexpr AscendC::TQueConfig kOneBuffer = {false, false, false, 0, 1, 0,
+    {kNoConsumer[0], kNoConsumer[1], kNoConsumer[2], kNoConsumer[3],
+     kNoConsumer[4], kNoConsumer[5], kNoConsumer[6], kNoConsumer[7]}};
+constexpr AscendC::TQueConfig kFromHelper = AscendC::GetTQueConfig(false, false, false, 0, 1, 0, kNoConsumer);
+static_assert(kFromHelper.bufferNumber == 1 && kFromHelper.consumer[7] == AscendC::TPosition::MAX, "GetTQueConfig");
+
+template <typename T>
+class KernelHdrGaps {
+    static_assert(AscendC::IsSameType<T, DTYPE_X>::value && !AscendC::IsSameType<T, int8_t>::value, "IsSameType");
+    static_assert(AscendC::SupportType<T, float, half, bfloat16_t>() && AscendC::SupportBytes<T, 2, 4>(), "SupportType");
+
+public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR s, GM_ADDR y, uint32_t perBlock, uint32_t buffers)
+    {
+        ASSERT(GetBlockNum() != 0 && "block dim can not be zero!");
+        // CANN's integer helpers: perBlock is a multiple of 8 here, so both forms give it back
+        n_ = AscendC::AlignUp(perBlock - 7, 8) + AscendC::DivCeil(0, 8) * AscendC::Ceil(1, 1);
+        ASSERT(n_ == perBlock && AscendC::CeilDivision(perBlock, 0) == 0);
+        static_assert(AscendC::ConstCeil(9, 8) == 2, "ConstCeil");
+        uint64_t offset = get_block_idx() * uint64_t(perBlock);
+        ASSERT(get_block_num() * perBlock > offset);
+        xGm.SetGlobalBuffer((__gm__ T*)x + offset, perBlock);
+        yGm.SetGlobalBuffer((__gm__ T*)y + offset, perBlock);
+        sGm.SetGlobalBuffer((__gm__ T*)s, 1);
+        scale_ = AscendC::ToFloat(sGm.GetValue(0));
+        pipe.InitBuffer(inX, buffers, perBlock * sizeof(T));   // @initbuffer
+        pipe.InitBuffer(outY, 1, perBlock * sizeof(T));
+    }
+    __aicore__ inline void Process()
+    {
+        AscendC::LocalTensor<T> x = inX.template AllocTensor<T>();
+        AscendC::DataCopy(x, xGm, n_);
+        inX.EnQue(x);
+        x = inX.template DeQue<T>();
+        AscendC::LocalTensor<T> y = outY.template AllocTensor<T>();
+        AscendC::Muls(y, x, static_cast<T>(scale_), n_);
+        inX.FreeTensor(x);
+        outY.EnQue(y);
+        y = outY.template DeQue<T>();
+        AscendC::DataCopy(yGm, y, n_);
+        outY.FreeTensor(y);
+    }
+
+private:
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::QuePosition::VECIN, 1, &kOneBuffer> inX;
+    AscendC::TQue<AscendC::QuePosition::VECOUT, 1, &kFromHelper> outY;
+    AscendC::GlobalTensor<T> xGm, yGm, sGm;
+    uint32_t n_ = 0;
+    float scale_ = 0;
+};
+
+extern "C" __global__ __aicore__ void hdr_gaps(GM_ADDR x, GM_ADDR s, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    KernelHdrGaps<DTYPE_X> op;
+    op.Init(x, s, y, t.perBlock, t.buffers);
+    op.Process();
+}

@@ -1,0 +1,98 @@
+"""Header constructs cann-ops operators use that the sim lacked, on a small operator of our own
+(tests/sim/pkgs/hdrgaps): AscendC::ToFloat on a bf16/half/float scalar, TQue configured by the
+address of a constexpr TQueConfig (its bufferNumber checked against TPipe::InitBuffer), the CCE
+builtins get_block_idx()/get_block_num() and GetBlockNum() inside ASSERT called unqualified from a
+class template with no `using namespace AscendC`; on the host, std::cout with no <iostream>,
+ge::UNKNOWN_DIM/UNKNOWN_RANK, ge::char_t and InferShapeContext::GetInputDesc; complex64 tensors
+(tests/sim/pkgs/cplx)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from opkg.model import AttrSpec, OpSpec, TensorSpec, numpy_dtype
+from opkg.sim import runtime
+import simbuild
+
+DTYPES = ("float32", "float16", "bfloat16")
+OP = OpSpec("HdrGaps", (TensorSpec("x", DTYPES), TensorSpec("s", DTYPES)), (TensorSpec("y", DTYPES),),
+            (AttrSpec("buffers", "int", required=True),))
+N = 4 * 512
+
+
+@pytest.fixture(scope="module", params=DTYPES)
+def built(request, pkgs, soc910b, lib_cache):
+    return simbuild.build(pkgs / "hdrgaps", OP, OP.variant(request.param), soc910b, lib_cache, stem="hdr_gaps")
+
+
+def run(built, buffers=1):
+    dtype = numpy_dtype(built.variant.dtype_of("x"))
+    x = np.random.default_rng(0).uniform(-4, 4, N).astype(dtype)
+    s = np.array([1.375], dtype=dtype)          # exact in every dtype
+    y = np.full(N, np.nan, dtype=dtype)
+    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x, "s": s}, {"y": y},
+                     {"buffers": buffers})
+    return x, y
+
+
+def test_tofloat_tqueconfig_and_block_builtins(built):
+    x, y = run(built)
+    want = (x.astype(np.float32) * np.float32(1.375)).astype(x.dtype)
+    np.testing.assert_array_equal(y, want)      # every block covered its quarter
+
+
+def test_initbuffer_disagreeing_with_tqueconfig_is_an_error(built, pkgs):
+    with pytest.raises(runtime.SimError) as e:
+        run(built, buffers=2)
+    assert "its TQueConfig says bufferNumber = 1" in e.value.message
+    assert e.value.line == simbuild.line_of(pkgs / "hdrgaps" / "op_kernel" / "hdr_gaps.cpp", "initbuffer")
+
+
+def test_infer_shape_reads_input_descs_and_unknown_dims(built):
+    shapes = runtime.infer_output_shapes(built.host, OP, built.variant, {"x": (4, 512), "s": (1,)},
+                                         {"buffers": 1})
+    assert shapes["y"][0] == (4, 512)
+    shapes = runtime.infer_output_shapes(built.host, OP, built.variant, {"x": (-2,), "s": (1,)},
+                                         {"buffers": 1})
+    assert shapes["y"][0] == (-2,)
+
+
+def test_tofloat_and_tobfloat16_follow_cann(pkgs):
+    """ToBfloat16 keeps the upper 16 bits of the float (no rounding), ToFloat widens exactly."""
+    import subprocess, tempfile
+    from pathlib import Path
+
+    from opkg.sim import flags
+
+    src = r'''
+#include "kernel_operator.h"
+#include <cstdio>
+int main() {
+    float f = 1.0f + 3.0f / 256.0f;   // halfway between bf16 0x3f81 and 0x3f82: RNE would give 0x3f82
+    bfloat16_t b = AscendC::ToBfloat16(f);
+    std::printf("%04x %.9g %.9g %.9g\n", b.bits, AscendC::ToFloat(b), AscendC::ToFloat(half(0.5f)), AscendC::ToFloat(2.5f));
+}
+'''
+    with tempfile.TemporaryDirectory() as d:
+        cpp, exe = Path(d) / "t.cpp", Path(d) / "t"
+        cpp.write_text(src)
+        inc = Path(flags.__file__).parent / "include"
+        subprocess.run([simbuild.CXX, "-std=c++17", "-mf16c", f"-I{inc}", str(cpp), "-o", str(exe)], check=True)
+        out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["3f81", "1.0078125", "0.5", "2.5"]
+
+
+CPLX = OpSpec("CplxScale", (TensorSpec("x", ("complex64",)),), (TensorSpec("y", ("complex64",)),),
+              (AttrSpec("scale", "float", required=True),))
+
+
+def test_complex64_tensors_reach_tiling_and_kernel(pkgs, soc910b, lib_cache):
+    """DT_COMPLEX64 in the OpDef, DTYPE_X a pair of floats, NumPy complex64 in and out."""
+    b = simbuild.build(pkgs / "cplx", CPLX, CPLX.variant("complex64"), soc910b, lib_cache, stem="cplx_scale")
+    x = (np.arange(64, dtype=np.float32) - 1j * np.arange(64, dtype=np.float32)[::-1]).astype(np.complex64)
+    y = np.full(64, np.nan, dtype=np.complex64)
+    runtime.run_case(b.host, b.kernel, CPLX, b.variant, b.soc, {"x": x}, {"y": y}, {"scale": -1.5})
+    np.testing.assert_array_equal(y, x * np.float32(-1.5))
+    (proto,) = runtime.host_prototypes(b.host)
+    assert proto["inputs"][0]["dtypes"] == ["complex64"]     # the OpDef check can compare it

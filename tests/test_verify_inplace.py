@@ -1,0 +1,84 @@
+"""Verification features the cann-ops case modules need, end to end on our own operators:
+an in-place operator with no outputs (verify.inplace: the golden returns the inputs' expected
+contents, compared after the run), exact input values (`values`) and constant inputs
+(`ranges: [v, v]`), attrs that differ per dtype variant (`per_variant`), and a golden returning
+None for an output it does not check."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import opkg
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SOC = "Ascend910B1"
+
+
+@pytest.fixture
+def ws(workspace):
+    for name in ("scale_inplace", "add_n"):
+        shutil.copytree(FIXTURES / name, workspace.root / "packages" / name)
+    return workspace
+
+
+def _report(ws, pkg, variant):
+    return json.loads((ws.root / "out/sim" / pkg / SOC / variant / "verification.json").read_text())
+
+
+def test_in_place_operator_verifies_its_rewritten_input(ws):
+    r = opkg("build", "packages/scale_inplace", "--json", cwd=ws.root, check=0)
+    [target] = json.loads(r.stdout)["targets"]
+    assert target["passed"], r.stdout + r.stderr
+    for variant in ("float32_int32", "float16_int32"):
+        by_case = {c["case"]: c for c in _report(ws, "scale_inplace", variant)["results"]}
+        assert set(by_case["exact_k"]["outputs"]) == {"x"}      # x compared after the run
+        assert by_case["exact_k"]["outputs"]["x"]["elements"] == 256
+        # per_variant: each variant ran with the dtype code its tiling demands
+        assert by_case["exact_k"]["attrs"] == {"code": 0 if variant.startswith("float32") else 1}
+
+
+def test_in_place_comparison_can_fail(ws):
+    golden = ws.root / "packages/scale_inplace/golden.py"
+    golden.write_text(golden.read_text().replace("+ np.float32(k[1])", "- np.float32(k[1])"))
+    r = opkg("build", "packages/scale_inplace", cwd=ws.root)
+    assert r.returncode == 1 and "FAIL" in r.stdout
+    result = _report(ws, "scale_inplace", "float32_int32")["results"][0]
+    assert result["outputs"]["x"]["mismatches"] > 0
+
+
+def test_exact_values_must_fit_the_dtype(ws):
+    manifest = ws.root / "packages/scale_inplace/opkg.yaml"
+    manifest.write_text(manifest.read_text().replace("values: {k: [3, -1]}", "values: {k: [3, 0.5]}"))
+    r = opkg("build", "packages/scale_inplace", cwd=ws.root)
+    assert r.returncode == 1
+    result = _report(ws, "scale_inplace", "float32_int32")["results"][0]
+    assert "input 'k': value 0.5 (element 1) is not exact in int32" in result["error"]
+
+
+def test_a_golden_returning_none_leaves_that_output_unchecked(ws):
+    (ws.root / "packages/add_n/golden.py").write_text("def add_n(x):\n    return None\n")
+    r = opkg("build", "packages/add_n", "--json", cwd=ws.root, check=0)
+    [target] = json.loads(r.stdout)["targets"]
+    assert target["passed"], r.stdout + r.stderr
+    result = _report(ws, "add_n", "float32")["results"][0]
+    assert result["outputs"] == {} and result["run"]["block_dim"] > 0   # the kernel still ran
+
+
+def test_complex_inputs_draw_both_parts_and_compare_each():
+    import numpy as np
+
+    from opkg.verify.compare import compare
+    from opkg.verify.inputs import make_input
+    from opkg.verify.runner import _parts
+
+    x = make_input(0, "c", "x", (4, 8), "complex64", (-2, 2))
+    assert x.dtype == np.complex64 and np.abs(x.imag).max() > 0 and np.abs(x.real).max() <= 2
+    wrong = x.copy()
+    wrong[1, 3] = np.conj(wrong[1, 3])      # same real part, same magnitude: imag must count
+    result = compare(_parts(wrong), _parts(x), rtol=1e-6, atol=1e-6, error_ratio=0.0)
+    assert not result["passed"] and result["first_mismatch"]["index"] == [1, 3, 1]
+    assert compare(_parts(x), _parts(x.copy()), rtol=0, atol=0, error_ratio=0)["passed"]
