@@ -405,6 +405,12 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
                 args[i].written = shadows[i].ctypes.data
     rc, err, lines, blocks = _launch(kernel_lib, args, params, len(extra), block_dim, result, soc, cores,
                                      modes)
+    # Inputs are device buffers too: an in-place operator rewrites them (verify.inplace), so
+    # what the kernel left there goes back to the caller's arrays, as outputs do.
+    for i, (_, arr, n) in [(i, entries[i]) for i in range(undefined_from)] + \
+            [(params + k, e) for k, e in enumerate(extra)]:
+        if n and arr is not None and arr.flags.writeable:
+            arr.reshape(-1).view(np.uint8)[:] = arena.view(i)[:n]
     unwritten = {}
     for i, t in enumerate(op.outputs, undefined_from):
         out, n = outputs[t.name], entries[i][2]
