@@ -194,10 +194,11 @@ def test_package_relative_diagnostics_and_notes_only_when_relevant(workspace):
     pkg = workspace.copy_package("add_custom")
     manifest = pkg / "opkg.yaml"
     text = manifest.read_text()
-    # no CANN pin: the sim is the normal choice, nothing to note; one SoC less than the OpDef
-    # declares: the OpDef check fails, naming op_host/add_custom.cpp relative to the package
+    # no CANN pin: the sim is the normal choice, nothing to note; a SoC the OpDef does not
+    # declare: the OpDef check fails, naming op_host/add_custom.cpp relative to the package
     text = text.replace('toolchain: {cann: ">=8.0.RC2,<8.3", driver: ">=24.1.rc2"}\n', "")
-    manifest.write_text(text.replace("socs: [Ascend910B1, Ascend310P3]", "socs: [Ascend910B1]"))
+    manifest.write_text(text.replace("socs: [Ascend910B1, Ascend310P3]",
+                                     "socs: [Ascend910B1, Ascend310B1]"))
     r = opkg("build", "//...", "--annotations", "github", cwd=workspace.root, check=1)
     assert "pins no CANN version" not in r.stderr
     line = next(l for l in r.stderr.splitlines() if "AddConfig" in l and l.startswith("::"))

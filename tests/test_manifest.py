@@ -253,7 +253,7 @@ def test_strict_bounds_is_a_manifest_mode_and_reaches_the_verification_job(works
     assert pkg.verify.modes == SimModes(strict_bounds=True)
     op = pkg.op
     from opkg.socs import get_soc
-    job = _verify_job(pkg, get_soc("Ascend910B1"), op.variants()[0], tmp_path / "h.so", tmp_path / "k.so",
+    job = _verify_job(pkg, op, get_soc("Ascend910B1"), op.variants()[0], tmp_path / "h.so", tmp_path / "k.so",
                       workspace.root)
     assert job["modes"] == {"strict_bounds": True}
     assert SimModes.from_json(job["modes"]).strict_bounds
