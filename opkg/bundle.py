@@ -81,9 +81,8 @@ class _CappedStream:
             raise self._damaged(exc) from None
 
     def _damaged(self, exc) -> RegistryError:
-        # A truncated or bit-flipped stream is an unreadable bundle, never a traceback.
-        return RegistryError(f"{self._path}: unreadable bundle: damaged compressed data ({exc})",
-                             hint="rebuild or re-download it")
+        # A truncated or bit-flipped stream is a damaged bundle, never a traceback.
+        return _unreadable(self._path, exc)
 
     def tell(self) -> int:
         return self._gz.tell()
@@ -166,11 +165,11 @@ def verify_archive(path: Path) -> None:
     and length trailer catch a flipped bit or a cut that a partial read would not (tarfile
     stops at the end-of-archive blocks). RegistryError naming the file."""
     try:
-        with gzip.open(path, "rb") as gz:
-            with tarfile.open(fileobj=gz, mode="r|") as tar:
-                for _ in tar:
-                    pass
-            while gz.read(1 << 20):
+        # through the capped stream: a header claiming terabytes is refused, not decompressed
+        with open_bundle(path) as tar:
+            for _ in tar:
+                pass
+            while tar.fileobj.read(1 << 20):
                 pass
     except UNREADABLE as exc:
         raise _unreadable(path, exc) from None

@@ -138,7 +138,7 @@ def test_a_damaged_bundle_in_out_is_restored_with_a_warning(ws, damage):
     r = opkg("build", cwd=ws, check=0)
     _no_traceback(r)
     assert r.stderr.count("warning:") == 1, r.stderr
-    assert f"{ws / BUNDLE} does not hold what the build wrote" in r.stderr, r.stderr
+    assert f"{BUNDLE} does not hold what the build wrote" in r.stderr, r.stderr
     assert (ws / BUNDLE).read_bytes() == good
     r = opkg("publish", cwd=ws, check=0)
     assert "published add_custom 1.0.0" in r.stdout
@@ -148,7 +148,7 @@ def test_a_damaged_report_in_out_is_restored(ws):
     good = (ws / REPORT).read_bytes()
     os.truncate(ws / REPORT, 50)
     r = opkg("build", cwd=ws, check=0)
-    assert f"{ws / REPORT} does not hold what the build wrote" in r.stderr, r.stderr
+    assert f"{REPORT} does not hold what the build wrote" in r.stderr, r.stderr
     assert (ws / REPORT).read_bytes() == good
 
 
