@@ -223,7 +223,8 @@ class Checkpoint:
                 assert time.monotonic() < deadline, "checkpoint not reached"
                 if select.select([fd], [], [], 0.1)[0]:
                     data += os.read(fd, 64)
-            return int(data)
+            # two processes may reach it together (two variants verifying in parallel): the first
+            return int(data.split(b"\n")[0])
         finally:
             os.close(fd)
 
