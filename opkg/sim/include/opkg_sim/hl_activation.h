@@ -29,8 +29,7 @@ inline void run_glu(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
                     const TmpRule& rule, F f, const char* op, SrcLoc loc) {
     check_activation_dtype<T>();
     const uint64_t need = tmp_min_bytes<T>(rule, reuse);
-    if (tmp) check_shared_tmp(*tmp, need, op, loc);
-    else check_stack_tmp(need, op, loc);
+    check_tmp(tmp, need, op, loc);
     hl_binary(dst, tensor_operand(src0, count, op, "src0", loc), tensor_operand(src1, count, op, "src1", loc),
               count, [f](double a, double b) { return a * f(b); }, op, loc);
 }

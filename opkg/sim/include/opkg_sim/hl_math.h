@@ -68,17 +68,20 @@ OPKG_HL_SPEC(Log, std::log(x))
 OPKG_HL_SPEC(Log10, std::log10(x))
 OPKG_HL_SPEC(Sigmoid, 1.0 / (1.0 + std::exp(-x)))
 
+// One unary half/float API with a temporary-space rule: f over src into dst.
+template <class T, bool reuse, class F>
+inline void run_with_tmp(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                         const AscendC::LocalTensor<uint8_t>* tmp, uint64_t count, const TmpRule& rule, F f,
+                         const char* op, SrcLoc loc) {
+    static_assert(is_half_or_float<T>::value, "this high-level API supports half and float only (CANN 8.1)");
+    check_tmp(tmp, tmp_min_bytes<T>(rule, reuse), op, loc);
+    hl_unary(dst, src, count, f, op, loc);
+}
+
 template <class Spec, class T, bool reuse>
 inline void run_unary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                       const AscendC::LocalTensor<uint8_t>* tmp, uint64_t count, SrcLoc loc) {
-    static_assert(is_half_or_float<T>::value, "this high-level API supports half and float only (CANN 8.1)");
-    const uint64_t need = tmp_min_bytes<T>(Spec::rule, reuse);
-    if (tmp) {
-        check_shared_tmp(*tmp, need, Spec::name, loc);
-    } else {
-        check_stack_tmp(need, Spec::name, loc);
-    }
-    hl_unary(dst, src, count, Spec::f, Spec::name, loc);
+    run_with_tmp<T, reuse>(dst, src, tmp, count, Spec::rule, Spec::f, Spec::name, loc);
 }
 
 }  // namespace opkg_sim
@@ -176,23 +179,11 @@ inline void run_power(const AscendC::LocalTensor<T>& dst, A a, B b, const Ascend
     const bool v200 = false;
 #endif
     const uint64_t need = tmp_min_bytes<T>(rules::power(scalar_exponent, std::is_integral<T>::value, v200), reuse);
-    if (tmp) check_shared_tmp(*tmp, need, "Power", loc);
-    else check_stack_tmp(need, "Power", loc);
+    check_tmp(tmp, need, "Power", loc);
     hl_binary(dst, a, b, count, [](double x, double y) { return power<T>(x, y); }, "Power", loc);
 }
 
 inline double exp(double x) { return std::exp(x); }
-
-template <class T, bool reuse, class F>
-inline void run_with_tmp(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-                         const AscendC::LocalTensor<uint8_t>* tmp, uint64_t count, const TmpRule& rule, F f,
-                         const char* op, SrcLoc loc) {
-    static_assert(is_half_or_float<T>::value, "this high-level API supports half and float only (CANN 8.1)");
-    const uint64_t need = tmp_min_bytes<T>(rule, reuse);
-    if (tmp) check_shared_tmp(*tmp, need, op, loc);
-    else check_stack_tmp(need, op, loc);
-    hl_unary(dst, src, count, f, op, loc);
-}
 
 // ClampMax: min(x, scalar); ClampMin: max(x, scalar). NaN inputs stay NaN.
 template <class T, bool reuse, bool is_max>
@@ -222,8 +213,7 @@ inline void run_fmod(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTen
                      SrcLoc loc) {
     static_assert(is_half_or_float<T>::value, "Fmod supports half and float only (CANN 8.1)");
     const uint64_t need = tmp_min_bytes<T>(rules::Fmod, reuse);
-    if (tmp) check_shared_tmp(*tmp, need, "Fmod", loc);
-    else check_stack_tmp(need, "Fmod", loc);
+    check_tmp(tmp, need, "Fmod", loc);
     hl_binary(dst, tensor_operand(a, count, "Fmod", "src0", loc), tensor_operand(b, count, "Fmod", "src1", loc),
               count, [](double x, double y) { return std::fmod(x, y); }, "Fmod", loc);
 }
@@ -234,17 +224,13 @@ inline void run_xor(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
                     SrcLoc loc) {
     static_assert(std::is_same<T, int16_t>::value || std::is_same<T, uint16_t>::value,
                   "Xor supports int16_t and uint16_t (CANN 8.1)");
-    const uint64_t need = tmp_min_bytes<T>(rules::Xor, false);
-    if (tmp) check_shared_tmp(*tmp, need, "Xor", loc);
-    else check_stack_tmp(need, "Xor", loc);
+    check_tmp(tmp, tmp_min_bytes<T>(rules::Xor, false), "Xor", loc);
+    // calCount's own messages first; binary() then finds the operands fit.
     check_count(dst, count, "Xor", "dst", loc);
     check_count(a, count, "Xor", "src0", loc);
     check_count(b, count, "Xor", "src1", loc);
-    check_read(a.ptr_, count * sizeof(T), "Xor", "src0", loc);
-    check_read(b.ptr_, count * sizeof(T), "Xor", "src1", loc);
-    count_vec_of<T>("Xor", int64_t(count));
-    for (uint64_t i = 0; i < count; ++i) dst.ptr_[i] = static_cast<T>(a.ptr_[i] ^ b.ptr_[i]);
-    mark_written(dst.ptr_, count * sizeof(T));
+    using C = calc_t<T>;
+    binary(dst, a, b, int64_t(count), [](C x, C y) { return C(x ^ y); }, "Xor", loc);
 }
 
 }  // namespace opkg_sim

@@ -75,8 +75,7 @@ inline void run_sum(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
                     const AscendC::LocalTensor<uint8_t>* tmp, const AscendC::SumParams& p, SrcLoc loc) {
     check_rows(dst, src, p, "Sum", loc);
     const uint64_t need = sum_tmp_bytes(p.n, sizeof(T));
-    if (tmp) check_shared_tmp(*tmp, need, "Sum", loc);
-    else check_stack_tmp(need, "Sum", loc);
+    check_tmp(tmp, need, "Sum", loc);
     reduce_rows<T, T>(dst, src, p.outter, p.inner, p.n, [](T s) { return s; }, "Sum", loc);
 }
 
@@ -88,8 +87,7 @@ inline void run_mean(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTen
                   "Mean: accType is T, or float for half input");
     check_rows(dst, src, p, "Mean", loc);
     const uint64_t need = mean_tmp_bytes(p.n, p.inner, sizeof(T), sizeof(A));
-    if (tmp) check_shared_tmp(*tmp, need, "Mean", loc);
-    else check_stack_tmp(need, "Mean", loc);
+    check_tmp(tmp, need, "Mean", loc);
     using C = calc_t<A>;
     const A inv = static_cast<A>(1.0f / float(p.n));
     reduce_rows<T, A>(dst, src, p.outter, p.inner, p.n,

@@ -84,8 +84,7 @@ inline void run_softmax(const AscendC::LocalTensor<T>& dst, const AscendC::Local
                          s.srcM));
     }
     const uint64_t need = softmax_tmp_bytes(s.srcK, sizeof(T));
-    if (tmp) check_shared_tmp(*tmp, need, op, loc);
-    else check_stack_tmp(need, op, loc);
+    check_tmp(tmp, need, op, loc);
     const uint64_t count = uint64_t(s.srcM) * s.srcK;
     check_count(dst, count, op, "dst", loc);
     check_count(src, count, op, "src", loc);
@@ -128,8 +127,7 @@ inline void run_simple_softmax(const AscendC::LocalTensor<T>& dst, const AscendC
                          "blocks and oriSrcK at most srcK", op, s.srcM, s.srcK, s.oriSrcK));
     }
     const uint64_t need = softmax_tmp_bytes(s.srcK, sizeof(T));
-    if (tmp) check_shared_tmp(*tmp, need, op, loc);
-    else check_stack_tmp(need, op, loc);
+    check_tmp(tmp, need, op, loc);
     const uint64_t count = uint64_t(s.srcM) * s.srcK;
     const uint32_t per_block = 32 / sizeof(S);
     check_count(dst, count, op, "dst", loc);

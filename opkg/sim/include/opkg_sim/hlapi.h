@@ -61,12 +61,18 @@ inline void check_stack_tmp(uint64_t need, const char* op, SrcLoc loc) {
     }
 }
 
-// calCount against both operands; the operands must be allocated and aligned.
+// The temporary space of an API that takes sharedTmpBuffer optionally (tmp null: the form without).
+inline void check_tmp(const AscendC::LocalTensor<uint8_t>* tmp, uint64_t need, const char* op, SrcLoc loc) {
+    if (tmp) check_shared_tmp(*tmp, need, op, loc);
+    else check_stack_tmp(need, op, loc);
+}
+
+// calCount against an operand; check_ub checks it is allocated and aligned. An allocated one
+// too small gets the message in calCount's terms rather than check_ub's bytes.
 template <class T>
 inline void check_count(const AscendC::LocalTensor<T>& t, uint64_t count, const char* op, const char* role, SrcLoc loc) {
     note(loc);
-    if (!t.ptr_) fail(loc, format("%s: %s is a LocalTensor that was never allocated", op, role));
-    if (count > t.size_) {
+    if (t.ptr_ && count > t.size_) {
         fail(loc, format("%s: calCount %llu is larger than %s's %u elements", op, (unsigned long long)count, role,
                          t.size_));
     }
