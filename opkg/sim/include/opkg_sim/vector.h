@@ -548,6 +548,27 @@ inline void Duplicate(const LocalTensor<T>& dst, const typename opkg_sim::identi
                            false);
 }
 
+}  // namespace AscendC
+
+namespace opkg_sim {
+
+// The comparison of Compare / CompareScalar (count and level-0 forms), in the operation's type.
+template <class C> inline bool compare(C x, C y, AscendC::CMPMODE mode) {
+    switch (mode) {
+        case AscendC::CMPMODE::LT: return x < y;
+        case AscendC::CMPMODE::GT: return x > y;
+        case AscendC::CMPMODE::EQ: return x == y;
+        case AscendC::CMPMODE::LE: return x <= y;
+        case AscendC::CMPMODE::GE: return x >= y;
+        case AscendC::CMPMODE::NE: return x != y;
+    }
+    return false;
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
 // Compare writes one bit per element (bit i of byte i / 8), as the hardware's mask layout.
 template <class T, class U>
 inline void compare_into(const LocalTensor<U>& dst, const T* a, const T* b_or_null, T scalar, CMPMODE mode,
@@ -561,16 +582,7 @@ inline void compare_into(const LocalTensor<U>& dst, const T* a, const T* b_or_nu
     for (uint32_t i = 0; i < count; ++i) {
         C x = static_cast<C>(a[i]);
         C y = static_cast<C>(b_or_null ? b_or_null[i] : scalar);
-        bool r = false;
-        switch (mode) {
-            case CMPMODE::LT: r = x < y; break;
-            case CMPMODE::GT: r = x > y; break;
-            case CMPMODE::EQ: r = x == y; break;
-            case CMPMODE::LE: r = x <= y; break;
-            case CMPMODE::GE: r = x >= y; break;
-            case CMPMODE::NE: r = x != y; break;
-        }
-        if (r) bits[i / 8] |= uint8_t(1u << (i % 8));
+        if (opkg_sim::compare(x, y, mode)) bits[i / 8] |= uint8_t(1u << (i % 8));
     }
 }
 

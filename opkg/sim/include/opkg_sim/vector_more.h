@@ -129,17 +129,6 @@ inline void level0_cast(const AscendC::LocalTensor<D>& dst, const AscendC::Local
     }
 }
 
-inline bool compare(double x, double y, AscendC::CMPMODE mode) {
-    switch (mode) {
-        case AscendC::CMPMODE::LT: return x < y;
-        case AscendC::CMPMODE::GT: return x > y;
-        case AscendC::CMPMODE::EQ: return x == y;
-        case AscendC::CMPMODE::LE: return x <= y;
-        case AscendC::CMPMODE::GE: return x >= y;
-        default: return x != y;
-    }
-}
-
 // Level-0 Compare: each repeat writes one bit per lane (lanes = 256 / sizeof(T)), the repeats'
 // bits one after another in dst; lanes the mask leaves out get 0.
 template <class T, class U>
@@ -166,7 +155,7 @@ inline void level0_compare(const AscendC::LocalTensor<U>& dst, const AscendC::Lo
             T x, y;
             std::memcpy(&x, pa, sizeof(T));
             std::memcpy(&y, pb, sizeof(T));
-            if (compare(double(static_cast<calc_t<T>>(x)), double(static_cast<calc_t<T>>(y)), mode)) {
+            if (compare(static_cast<calc_t<T>>(x), static_cast<calc_t<T>>(y), mode)) {
                 const uint64_t bit = uint64_t(r) * lanes + j;
                 bits[bit / 8] |= uint8_t(1u << (bit % 8));
             }
