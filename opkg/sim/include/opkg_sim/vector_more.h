@@ -269,8 +269,7 @@ inline void Duplicate(const LocalTensor<T>& dstLocal, const typename opkg_sim::i
 template <typename T>
 inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value,
                              opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    opkg_sim::check_gt(gmWorkspaceAddr, size * sizeof(T), "InitGlobalMemory", loc);
-    opkg_sim::check_gm(gmWorkspaceAddr.ptr_, size * sizeof(T), "InitGlobalMemory", loc);
+    opkg_sim::check_gt(gmWorkspaceAddr, size * sizeof(T), "InitGlobalMemory", loc);   // check_gm included
     opkg_sim::save_undo(gmWorkspaceAddr.ptr_, size * sizeof(T));
     for (uint64_t i = 0; i < size; ++i) gmWorkspaceAddr.ptr_[i] = value;
     opkg_sim::record_write(gmWorkspaceAddr.ptr_, size * sizeof(T), loc);
