@@ -118,6 +118,23 @@ def test_level0_compare_bits(built):
     np.testing.assert_array_equal(z.view(np.uint8)[: bits.size], bits)
 
 
+def test_an_undefined_lane_leaves_the_other_pair_sums_and_compare_bits_defined(built):
+    # the first 32-byte block of the source is unwritten: its pair sums (PairReduceSum) and
+    # its bits' bytes (Compare) are undefined and get overwritten; the rest reaches GM
+    dtype = dtype_of(built)
+    per_block = 32 // np.dtype(dtype).itemsize
+    x = np.random.default_rng(6).uniform(-1, 1, PADDED).astype(dtype)
+    part = (x + dtype(1)).astype(dtype)
+    sums = run(built, 27, x)
+    want = (part[0::2].astype(np.float32) + part[1::2].astype(np.float32)).astype(dtype)
+    np.testing.assert_array_equal(sums[per_block // 2: PADDED // 2], want[per_block // 2:])
+    assert np.all(sums[: per_block // 2] == 0) and np.all(sums[PADDED // 2:] == 0)
+    bits = run(built, 28, x).view(np.uint8)
+    want_bits = np.packbits(part > x, bitorder="little")
+    assert np.all(bits[:16] == 0)
+    np.testing.assert_array_equal(bits[16: want_bits.size], want_bits[16:])
+
+
 def test_init_global_memory_fills_the_output(built):
     dtype = dtype_of(built)
     z = run(built, 12, np.zeros(PADDED, dtype), count=PADDED)

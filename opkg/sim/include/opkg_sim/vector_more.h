@@ -35,24 +35,31 @@ inline void pair_reduce_sum(const AscendC::LocalTensor<T>& dst, const AscendC::L
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
     T out[128];
     bool any[128];
+    auto lane = [&](int32_t r, uint32_t j) {
+        return x + elem_offset<T>(uint32_t(r), j, uint32_t(srcBlkStride), uint32_t(srcRepStride));
+    };
     for (int32_t r = 0; r < repeat; ++r) {
         for (uint32_t k = 0; k < half_repeat; ++k) {
             C sum = C(0);
             any[k] = false;
             for (uint32_t j = 2 * k; j < 2 * k + 2; ++j) {
                 if (!m.test(r, j)) continue;
-                const uint8_t* p = x + elem_offset<T>(uint32_t(r), j, uint32_t(srcBlkStride), uint32_t(srcRepStride));
-                check_read(p, sizeof(T), op, "src", loc);
                 T v;
-                std::memcpy(&v, p, sizeof(T));
+                std::memcpy(&v, lane(r, j), sizeof(T));
                 sum = any[k] ? sum + static_cast<C>(v) : static_cast<C>(v);
                 any[k] = true;
             }
             out[k] = static_cast<T>(sum);
         }
+        // Each sum is written right after the reads of its own pair: an undefined lane leaves
+        // only that pair's sum undefined (check_read / mark_written). In place, a sum lands behind
+        // the pairs still to be checked, so their reads see the repeat's input.
         uint8_t* base = d + uint64_t(r) * uint64_t(dstRepStride) * 128;
         for (uint32_t k = 0; k < half_repeat; ++k) {
             if (!any[k]) continue;
+            for (uint32_t j = 2 * k; j < 2 * k + 2; ++j) {
+                if (m.test(r, j)) check_read(lane(r, j), sizeof(T), op, "src", loc);
+            }
             std::memcpy(base + k * sizeof(T), &out[k], sizeof(T));
             mark_written(base + k * sizeof(T), sizeof(T));
         }
@@ -145,23 +152,30 @@ inline void level0_compare(const AscendC::LocalTensor<U>& dst, const AscendC::Lo
     count_level0<T>(op, m, repeat);
     uint8_t* bits = reinterpret_cast<uint8_t*>(dst.ptr_);
     std::memset(bits, 0, bytes);
+    mark_written(bits, bytes);   // the bits no lane sets are defined zeros
+    // A byte of bits is written right after the reads of its 8 lanes: an undefined lane leaves
+    // only its own byte undefined (check_read / mark_written work in bytes).
     for (uint32_t r = 0; r < repeat; ++r) {
-        for (uint32_t j = 0; j < lanes; ++j) {
-            if (!m.test(r, j)) continue;
-            const uint8_t* pa = reinterpret_cast<const uint8_t*>(a.ptr_) + elem_offset<T>(r, j, p.src0BlkStride, p.src0RepStride);
-            const uint8_t* pb = reinterpret_cast<const uint8_t*>(b.ptr_) + elem_offset<T>(r, j, p.src1BlkStride, p.src1RepStride);
-            check_read(pa, sizeof(T), op, "src0", loc);
-            check_read(pb, sizeof(T), op, "src1", loc);
-            T x, y;
-            std::memcpy(&x, pa, sizeof(T));
-            std::memcpy(&y, pb, sizeof(T));
-            if (compare(static_cast<calc_t<T>>(x), static_cast<calc_t<T>>(y), mode)) {
-                const uint64_t bit = uint64_t(r) * lanes + j;
-                bits[bit / 8] |= uint8_t(1u << (bit % 8));
+        for (uint32_t j0 = 0; j0 < lanes; j0 += 8) {
+            bool read = false;
+            for (uint32_t j = j0; j < j0 + 8; ++j) {
+                if (!m.test(r, j)) continue;
+                const uint8_t* pa = reinterpret_cast<const uint8_t*>(a.ptr_) + elem_offset<T>(r, j, p.src0BlkStride, p.src0RepStride);
+                const uint8_t* pb = reinterpret_cast<const uint8_t*>(b.ptr_) + elem_offset<T>(r, j, p.src1BlkStride, p.src1RepStride);
+                check_read(pa, sizeof(T), op, "src0", loc);
+                check_read(pb, sizeof(T), op, "src1", loc);
+                read = true;
+                T x, y;
+                std::memcpy(&x, pa, sizeof(T));
+                std::memcpy(&y, pb, sizeof(T));
+                if (compare(static_cast<calc_t<T>>(x), static_cast<calc_t<T>>(y), mode)) {
+                    const uint64_t bit = uint64_t(r) * lanes + j;
+                    bits[bit / 8] |= uint8_t(1u << (bit % 8));
+                }
             }
+            if (read) mark_written(bits + (uint64_t(r) * lanes + j0) / 8, 1);
         }
     }
-    mark_written(bits, bytes);
 }
 
 }  // namespace opkg_sim

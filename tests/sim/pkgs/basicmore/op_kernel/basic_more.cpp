@@ -107,6 +107,20 @@ extern "C" __global__ __aicore__ void basic_more(GM_ADDR x, GM_ADDR y, GM_ADDR z
         ArithProgression(zi, (I)t.scalar, (I)3, n);
     } else if (TILING_KEY_IS(26)) {
         ArithProgression<T>(zl, (T)0, (T)-1.0f, n);  // @arith-negative
+    } else if (TILING_KEY_IS(27) || TILING_KEY_IS(28)) {
+        // Level-0 PairReduceSum / Compare over a source whose first 32-byte block nothing wrote:
+        // only the results of those lanes are undefined, and they are overwritten before the store.
+        const int32_t perBlock = 32 / sizeof(T);
+        LocalTensor<T> part = other.Get<T>();
+        Adds(part[perBlock], xl[perBlock], (T)1, n - perBlock);
+        if (TILING_KEY_IS(27)) {
+            PairReduceSum(zl, part, n / perRepeat, perRepeat, 1, 1, 8);
+        } else {
+            BinaryRepeatParams p;
+            Compare(zl.template ReinterpretCast<uint8_t>(), part, xl, CMPMODE::GT, (uint64_t)perRepeat,
+                    (uint8_t)(n / perRepeat), p);
+        }
+        Duplicate(zl, (T)0, perBlock / 2);
     } else if (TILING_KEY_IS(9)) {
         ShiftLeft(zi, xi, (I)(sizeof(I) * 8), n);  // @shift-too-far
     }
