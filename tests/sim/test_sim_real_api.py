@@ -81,6 +81,26 @@ def test_gather_mask_user_pattern_counter_mode(built):
     assert float(z[-1]) == len(want)
 
 
+@pytest.mark.parametrize("past", [1, 2, 3])
+def test_gather_mask_past_an_operand_names_the_element(built, pkgs, past):
+    per = 256 // np.dtype(built.variant.dtype_of("x")).itemsize
+    with pytest.raises(runtime.SimError) as e:
+        run(built, 12, past)
+    assert e.value.line == simbuild.line_of(pkgs / "realapi" / "op_kernel" / "real_api.cpp", "gather-past")
+    want = {1: "GatherMask: repeat 1 element 0 needs pattern byte 32, past src1Pattern's 32 bytes",
+            2: f"GatherMask: repeat 1 element 3 is at byte {256 + 3 * 256 // per}, past src0's {per + 3} elements",
+            3: f"GatherMask: keeps more than dst's {per + 5} elements"}[past]
+    assert want in e.value.message
+
+
+def test_gather_mask_of_an_undefined_element_leaves_the_others_defined(built):
+    x, _, z = run(built, 13, 1)
+    per_block, per = 32 // x.itemsize, 256 // x.itemsize
+    want = x[:2 * per].copy()
+    want[per_block:2 * per_block] = 0
+    np.testing.assert_array_equal(z[:2 * per], want)
+
+
 def test_sort32_sorts_each_32_descending_and_keeps_ties_in_order(built):
     dtype = np.dtype(built.variant.dtype_of("x"))
     x = np.random.default_rng(3).integers(-4, 4, PADDED).astype(dtype)   # many ties

@@ -72,15 +72,44 @@ inline void level0_copy(const AscendC::LocalTensor<T>& dst, const AscendC::Local
     }
 }
 
+// A user src1Pattern: one bit per element, each repeat's bits `stride` bytes after the previous
+// repeat's (bits null: a built-in pattern).
+struct GatherPattern {
+    const uint8_t* bits = nullptr;
+    uint64_t stride = 0, bytes = 0;
+};
+
+// Built-in patterns 1..7: every even / odd element, one element of every four (positions 0..3), or all.
+inline bool builtin_selects(uint8_t pattern, uint32_t j) {
+    switch (pattern) {
+        case 1: return j % 2 == 0;
+        case 2: return j % 2 == 1;
+        case 7: return true;
+        default: return j % 4 == uint32_t(pattern - 3);
+    }
+}
+
+// Whether the n UB bytes at p are all defined, as a query: check_read would mark and record them.
+inline bool ub_defined(const void* p, uint64_t n) {
+    const BlockState& b = block();
+    if (!b.shadow) return true;
+    const uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
+    if (off >= b.ub_bytes) return true;
+    return first_hole(b.shadow + off, n < b.ub_bytes - off ? n : b.ub_bytes - off) == nullptr;
+}
+
 // vreducev2. Normal mode (reduceMode false): each of repeatTimes repeats covers 256 bytes and
 // `mask` is ignored. Counter mode (true): each repeat covers the first `mask` elements (A2/A3 and
 // 310P, "configuration one" of the documentation); on 310B `mask` is the total element count and
-// the repeats follow from it. Built-in patterns 1..7 select every even / odd element, one element
-// of every four (positions 0..3), or all; a user pattern is one bit per element, each repeat's
-// bits src1RepeatStride 32-byte blocks after the previous repeat's.
-template <class T, class Bit>
-inline uint64_t gather_mask(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, Bit selected,
-                            bool reduceMode, uint32_t mask, const AscendC::GatherMaskParams& p, SrcLoc loc) {
+// the repeats follow from it.
+//
+// Bounds are checked once a repeat (per element only in a repeat that overruns, for the message
+// naming it), a repeat's pattern bytes are read at once, and the kept elements read from defined
+// bytes are marked written in runs: the same diagnostics and definedness as one check each.
+template <class T>
+inline uint64_t gather_mask(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                            const GatherPattern& pattern, uint8_t builtin, bool reduceMode, uint32_t mask,
+                            const AscendC::GatherMaskParams& p, SrcLoc loc) {
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "GatherMask takes 16- or 32-bit elements");
     const char* op = "GatherMask";
     const uint32_t per_repeat = 256 / sizeof(T);
@@ -105,25 +134,63 @@ inline uint64_t gather_mask(const AscendC::LocalTensor<T>& dst, const AscendC::L
     check_ub(dst, 0, op, "dst", loc);
     count_vec(op, total, total * sizeof(T), repeat);
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
-    uint64_t kept = 0;
-    uint64_t done = 0;
-    for (uint32_t r = 0; r < repeat; ++r) {
-        for (uint32_t j = 0; j < lanes && done < total; ++j, ++done) {
-            if (!selected(r, j)) continue;
+    const uint64_t src_bytes = uint64_t(src.size_) * sizeof(T);
+    uint64_t kept = 0, done = 0;
+    uint64_t run = 0;   // the last kept elements, read from defined bytes, not yet marked written
+    auto flush = [&] {
+        if (run) mark_written(dst.ptr_ + (kept - run), run * sizeof(T));
+        run = 0;
+    };
+    for (uint32_t r = 0; r < repeat && done < total; ++r) {
+        const uint32_t n = uint32_t(total - done < lanes ? total - done : lanes);
+        uint32_t usable = n;            // the lanes whose pattern bit lies inside src1Pattern
+        const uint8_t* bits = nullptr;  // this repeat's pattern bits
+        bool lane_reads = false;        // undefined pattern bytes: read as each lane uses its bit
+        if (pattern.bits) {
+            const uint64_t first = uint64_t(r) * pattern.stride;
+            const uint64_t avail = first < pattern.bytes ? pattern.bytes - first : 0;
+            if (avail * 8 < n) usable = uint32_t(avail * 8);
+            bits = pattern.bits + first;
+            const uint64_t nbytes = (uint64_t(usable) + 7) / 8;
+            if (ub_defined(bits, nbytes)) {
+                check_read(bits, nbytes, op, "src1Pattern", loc);
+            } else {
+                flush();
+                lane_reads = true;
+            }
+        }
+        // elem_offset grows with the lane: the last usable one bounds the repeat
+        const bool src_fits =
+            !usable || elem_offset<T>(r, usable - 1, p.src0BlockStride, p.src0RepeatStride) + sizeof(T) <= src_bytes;
+        const bool dst_fits = kept + usable <= dst.size_;
+        for (uint32_t j = 0; j < usable; ++j) {
+            if (lane_reads) check_read(bits + j / 8, 1, op, "src1Pattern", loc);
+            if (bits ? ((bits[j / 8] >> (j % 8)) & 1u) == 0 : !builtin_selects(builtin, j)) continue;
             const uint64_t off = elem_offset<T>(r, j, p.src0BlockStride, p.src0RepeatStride);
-            if (off + sizeof(T) > uint64_t(src.size_) * sizeof(T)) {
+            if (!src_fits && off + sizeof(T) > src_bytes) {
                 fail(loc, format("%s: repeat %u element %u is at byte %llu, past src0's %u elements", op, r, j,
                                  (unsigned long long)off, src.size_));
             }
-            if (kept >= dst.size_) {
+            if (!dst_fits && kept >= dst.size_) {
                 fail(loc, format("%s: keeps more than dst's %u elements", op, dst.size_));
             }
+            // an element read from undefined bytes is written on its own, its taint to itself
+            const bool clean = !lane_reads && ub_defined(s + off, sizeof(T));
+            if (!clean) flush();
             check_read(s + off, sizeof(T), op, "src0", loc);
             std::memcpy(dst.ptr_ + kept, s + off, sizeof(T));
-            mark_written(dst.ptr_ + kept, sizeof(T));
             ++kept;
+            if (clean && block().taints.empty()) ++run;
+            else mark_written(dst.ptr_ + kept - 1, sizeof(T));
         }
+        if (usable < n) {
+            fail(loc, format("%s: repeat %u element %u needs pattern byte %llu, past src1Pattern's %llu bytes", op,
+                             r, usable, (unsigned long long)(uint64_t(r) * pattern.stride + usable / 8),
+                             (unsigned long long)pattern.bytes));
+        }
+        done += n;
     }
+    flush();
     gather_mask_kept() = int64_t(kept);
     return kept;
 }
@@ -151,21 +218,12 @@ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, co
                        const bool reduceMode, const uint32_t mask, const GatherMaskParams& params, uint64_t& rsvdCnt,
                        opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     static_assert(sizeof(U) == sizeof(T), "GatherMask: the pattern is uint16_t for 16-bit and uint32_t for 32-bit data");
-    const uint8_t* bits = reinterpret_cast<const uint8_t*>(src1Pattern.ptr_);
-    const uint64_t stride = uint64_t(params.src1RepeatStride) * 32;
-    const uint64_t pattern_bytes = uint64_t(src1Pattern.size_) * sizeof(U);
     opkg_sim::check_ub(src1Pattern, 0, "GatherMask", "src1Pattern", loc);
-    auto selected = [&](uint32_t r, uint32_t j) {
-        const uint64_t off = uint64_t(r) * stride + j / 8;
-        if (off >= pattern_bytes) {
-            opkg_sim::fail(loc, opkg_sim::format("GatherMask: repeat %u element %u needs pattern byte %llu, past "
-                                                 "src1Pattern's %llu bytes", r, j, (unsigned long long)off,
-                                                 (unsigned long long)pattern_bytes));
-        }
-        opkg_sim::check_read(bits + off, 1, "GatherMask", "src1Pattern", loc);
-        return ((bits[off] >> (j % 8)) & 1u) != 0;
-    };
-    rsvdCnt = opkg_sim::gather_mask(dst, src0, selected, reduceMode, mask, params, loc);
+    opkg_sim::GatherPattern pattern;
+    pattern.bits = reinterpret_cast<const uint8_t*>(src1Pattern.ptr_);
+    pattern.stride = uint64_t(params.src1RepeatStride) * 32;
+    pattern.bytes = uint64_t(src1Pattern.size_) * sizeof(U);
+    rsvdCnt = opkg_sim::gather_mask(dst, src0, pattern, 0, reduceMode, mask, params, loc);
 }
 
 template <class T, GatherMaskMode mode = defaultGatherMaskMode>
@@ -175,15 +233,7 @@ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, co
     if (src1Pattern < 1 || src1Pattern > 7) {
         opkg_sim::fail(loc, opkg_sim::format("GatherMask: built-in src1Pattern %u is outside [1, 7]", unsigned(src1Pattern)));
     }
-    auto selected = [src1Pattern](uint32_t, uint32_t j) {
-        switch (src1Pattern) {
-            case 1: return j % 2 == 0;
-            case 2: return j % 2 == 1;
-            case 7: return true;
-            default: return j % 4 == uint32_t(src1Pattern - 3);
-        }
-    };
-    rsvdCnt = opkg_sim::gather_mask(dst, src0, selected, reduceMode, mask, params, loc);
+    rsvdCnt = opkg_sim::gather_mask(dst, src0, opkg_sim::GatherPattern(), src1Pattern, reduceMode, mask, params, loc);
 }
 
 inline int64_t GetGatherMaskRemainCount() { return opkg_sim::gather_mask_kept(); }

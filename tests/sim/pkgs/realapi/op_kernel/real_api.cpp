@@ -117,6 +117,30 @@ public:
             LocalTensor<T> work = calc.Get<T>();
             ReduceSum<T>(z[1], x, work, count_);
         }
+        else if (TILING_KEY_IS(12)) {
+            // GatherMask, 2 repeats of an all-ones pattern, past one operand (count: 1 the
+            // 32-byte pattern, read 32 bytes apart; 2 src0; 3 dst).
+            const uint32_t perRepeat = 256 / sizeof(T);
+            LocalTensor<PatternT> pattern = bits.Get<PatternT>(32 / sizeof(PatternT));
+            Duplicate(pattern, (PatternT)-1, 32 / sizeof(PatternT));
+            LocalTensor<T> src = x[0];
+            src.SetSize(count_ == 2 ? perRepeat + 3 : padded_);
+            LocalTensor<T> dst = z[0];
+            dst.SetSize(count_ == 3 ? perRepeat + 5 : padded_);
+            uint64_t rsvdCnt = 0;
+            GatherMask(dst, src, pattern, false, 0, {1, 2, 8, (uint8_t)(count_ == 1 ? 1 : 0)}, rsvdCnt);  // @gather-past
+        }
+        else if (TILING_KEY_IS(13)) {
+            // GatherMask (all lanes, 2 repeats) of a source whose second 32-byte block nothing
+            // wrote: only those kept elements are undefined, and they are overwritten.
+            const uint32_t perRepeat = 256 / sizeof(T), perBlock = 32 / sizeof(T);
+            LocalTensor<T> src = calc.Get<T>();
+            Adds(src, x, (T)0, perBlock);
+            Adds(src[2 * perBlock], x[2 * perBlock], (T)0, 2 * perRepeat - 2 * perBlock);
+            uint64_t rsvdCnt = 0;
+            GatherMask(z, src, (uint8_t)7, false, 0, {1, 2, 8, 0}, rsvdCnt);
+            Duplicate(z[perBlock], (T)0, perBlock);
+        }
         outZ.EnQue(z);
         z = outZ.DeQue<T>();
         DataCopy(zGm, z, padded_);
