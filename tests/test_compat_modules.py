@@ -132,3 +132,45 @@ def test_dynamic_inputs_need_one_shape_per_tensor_and_a_list_output(tmp_path):
     single = body.replace("return [t * scalar[0] for t in x]", "return x[0] * scalar[0]")
     errs = "\n".join(check_module(module(tmp_path, "foreach_mul_scalar", single), root))
     assert "dynamic output 'y' must be a list of 2 arrays" in errs
+
+
+def test_exact_values_are_a_case_key_and_must_fill_the_shape(tmp_path):
+    root = corpus(tmp_path)
+    given = GOOD.replace('"ranges": {}}', '"ranges": {}, "values": {"x": list(range(32))}}')
+    assert check_module(module(tmp_path, "scale_add", given), root) == []
+    short = given.replace("list(range(32))", "[1, 2, 3]")
+    errs = "\n".join(check_module(module(tmp_path, "scale_add", short), root))
+    assert "3 values for 'x' of shape [4, 8], which has 32 elements" in errs
+
+
+def test_per_variant_attr_names_the_missing_variant_not_the_golden(tmp_path):
+    root = corpus(tmp_path)
+    both = GOOD.replace('"mode": "a"', '"mode": {"per_variant": {"float16": "a", "float32": "b"}}')
+    assert check_module(module(tmp_path, "scale_add", both), root) == []
+    one = both.replace(', "float32": "b"', "")
+    errs = "\n".join(check_module(module(tmp_path, "scale_add", one), root))
+    assert ("attr 'mode': per_variant has no value for variant(s) float32; give one per dtype "
+            "variant: float16, float32") in errs
+    assert "golden raised" not in errs
+
+
+def test_inplace_inputs_follow_the_outputs_in_what_the_golden_returns(tmp_path):
+    root = corpus(tmp_path)
+    inplace = GOOD.replace("OUT_OF_SCOPE = None", 'OUT_OF_SCOPE = None\n    INPLACE = ["x"]')
+    errs = "\n".join(check_module(module(tmp_path, "scale_add", inplace), root))
+    assert "golden returned 1 outputs, expected 2 (y, x)" in errs
+    both = inplace.replace("return alpha * x.astype(np.float32) + bias",
+                           "return alpha * x.astype(np.float32) + bias, x * 2")
+    assert check_module(module(tmp_path, "scale_add", both), root) == []
+    wrong = both.replace('INPLACE = ["x"]', 'INPLACE = ["z"]')
+    errs = "\n".join(check_module(module(tmp_path, "scale_add", wrong), root))
+    assert "INPLACE names 'z', not an input of ScaleAdd (x, bias)" in errs
+
+
+def test_output_shapes_are_checked_against_the_golden(tmp_path):
+    root = corpus(tmp_path)
+    stated = GOOD.replace('"ranges": {}}', '"ranges": {}, "output_shapes": {"y": [4, 8]}}')
+    assert check_module(module(tmp_path, "scale_add", stated), root) == []
+    wrong = stated.replace('"y": [4, 8]', '"y": [4, 9]')
+    errs = "\n".join(check_module(module(tmp_path, "scale_add", wrong), root))
+    assert "output 'y' has shape [4, 8], output_shapes says [4, 9]" in errs

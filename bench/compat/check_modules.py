@@ -25,7 +25,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from opdef_scan import OpDef, scan  # noqa: E402
 
-CASE_KEYS = {"name", "shapes", "attrs", "ranges", "output_shapes"}
+CASE_KEYS = {"name", "shapes", "attrs", "ranges", "output_shapes", "values"}
 MODULE_KEYS = {"PATH", "CASES", "golden", "OUT_OF_SCOPE"}
 OPTIONAL_KEYS = {"SOCS", "TOLERANCE", "INPLACE"}
 MAX_ELEMENTS = 1 << 20
@@ -77,10 +77,15 @@ def _variants(opdef: OpDef) -> list[dict[str, str]]:
     return out
 
 
+def _variant_name(v: dict[str, str]) -> str:
+    """A variant's name as opkg spells it: its distinct dtypes in tensor order, joined by '_'."""
+    return "_".join(dict.fromkeys(v.values()))
+
+
 def _attrs_for(attrs: dict, v: dict[str, str]) -> dict:
     """A case's attrs for one variant: `{"per_variant": {name: value}}` resolved by the variant's
-    name as opkg spells it (its distinct dtypes in tensor order, joined by '_')."""
-    name = "_".join(dict.fromkeys(v.values()))
+    name."""
+    name = _variant_name(v)
     return {k: (x["per_variant"][name] if isinstance(x, dict) and "per_variant" in x else x)
             for k, x in attrs.items()}
 
@@ -89,15 +94,16 @@ def _is_shape(s) -> bool:
     return isinstance(s, (list, tuple)) and all(isinstance(d, int) and d >= 0 for d in s)
 
 
-def check_module(path: Path, corpus: Path, run_golden: bool = True) -> list[str]:
-    """Problems of one module (empty: fine). Messages start with the module file name."""
+def check_module(path: Path, corpus: Path, run_golden: bool = True, mod=None) -> list[str]:
+    """Problems of one module (empty: fine), `mod` when the caller has loaded it already.
+    Messages start with the module file name."""
     errs: list[str] = []
 
     def err(msg):
         errs.append(f"{path.name}: {msg}")
 
     try:
-        mod = load_module(path)
+        mod = mod or load_module(path)
     except Exception as e:  # a module that does not import is the first thing to report
         return [f"{path.name}: import failed: {type(e).__name__}: {e}"]
     missing = MODULE_KEYS - set(vars(mod))
@@ -156,6 +162,21 @@ def check_module(path: Path, corpus: Path, run_golden: bool = True) -> list[str]
         for a in c.get("attrs", {}):
             if a not in attrs:
                 err(f"case {cn!r}: attr {a!r} is not declared ({', '.join(attrs) or 'none'})")
+        variant_names = [_variant_name(v) for v in _variants(opdef)]
+        for a, x in c.get("attrs", {}).items():
+            if isinstance(x, dict) and "per_variant" in x:
+                missing = [n for n in variant_names if n not in x["per_variant"]]
+                if missing:     # as the manifest says it
+                    err(f"case {cn!r}: attr {a!r}: per_variant has no value for variant(s) "
+                        f"{', '.join(missing)}; give one per dtype variant: "
+                        f"{', '.join(variant_names)}")
+        for t, vals in c.get("values", {}).items():
+            shape = c["shapes"].get(t)
+            if t not in ins or ins[t].kind == "dynamic":
+                err(f"case {cn!r}: values for {t!r}, not a (non-dynamic) input of {opdef.op_type}")
+            elif _is_shape(shape) and np.size(vals) != int(np.prod(shape)):
+                err(f"case {cn!r}: {np.size(vals)} values for {t!r} of shape {shape}, which has "
+                    f"{int(np.prod(shape))} elements")
         for a in attrs.values():
             if a.required and a.default is None and a.name not in c.get("attrs", {}):
                 err(f"case {cn!r}: required attr {a.name!r} has no value")
@@ -254,20 +275,23 @@ def main(argv=None) -> int:
     ap.add_argument("--no-golden", action="store_true", help="skip running the goldens")
     ap.add_argument("-q", "--quiet", action="store_true")
     a = ap.parse_args(argv)
-    files = sorted(p for p in a.modules.glob("*.py") if not a.only or p.stem in a.only)
+    # a leading underscore marks a file the modules share, not an operator's module
+    files = sorted(p for p in a.modules.glob("*.py")
+                   if not p.name.startswith("_") and (not a.only or p.stem in a.only))
     bad = 0
     scope = 0
     for f in files:
-        errs = check_module(f, a.corpus, not a.no_golden)
+        try:
+            mod = load_module(f)
+        except Exception:
+            mod = None      # check_module reports why
+        errs = check_module(f, a.corpus, not a.no_golden, mod)
         if errs:
             bad += 1
             print("\n".join(errs))
         elif not a.quiet:
             print(f"{f.name}: ok")
-        try:
-            scope += load_module(f).OUT_OF_SCOPE is not None
-        except Exception:
-            pass
+        scope += getattr(mod, "OUT_OF_SCOPE", None) is not None
     print(f"{len(files)} modules, {len(files) - bad} ok, {bad} with errors, {scope} out of scope")
     return 1 if bad else 0
 
