@@ -197,8 +197,9 @@ def _import_failure(row: dict, text: str) -> None:
         row["classification"] = (f"import gap: {unsupported.group(1).replace('ge::', '')} "
                                  "(opkg has no such dtype)")
     elif "opkg needs at least one output" in text:
-        row["classification"] = ("import gap: no outputs, inputs rewritten in place (CANN "
-                                 "allows it, a manifest cannot say it)")
+        # only in results of an opkg before verify.inplace: import now writes such an operator
+        row["classification"] = ("import gap: no outputs, refused by an opkg before "
+                                 "verify.inplace (measure again)")
     elif "opkg needs distinct tensor names" in text:
         row["classification"] = ("import gap: an input and an output share a name (CANN "
                                  "allows it, a manifest cannot say it)")
