@@ -8,6 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench" / "compat"))
 
@@ -174,3 +176,26 @@ def test_output_shapes_are_checked_against_the_golden(tmp_path):
     wrong = stated.replace('"y": [4, 8]', '"y": [4, 9]')
     errs = "\n".join(check_module(module(tmp_path, "scale_add", wrong), root))
     assert "output 'y' has shape [4, 8], output_shapes says [4, 9]" in errs
+
+
+def test_shared_text_is_inlined_so_the_copied_module_stands_alone(tmp_path):
+    root = corpus(tmp_path)
+    from check_modules import main, module_source
+
+    (tmp_path / "mods").mkdir()
+    (tmp_path / "mods" / "_shared.py").write_text(
+        "import numpy as np\n\n\ndef scaled(x, alpha):\n    return alpha * x.astype(np.float32)\n")
+    path = module(tmp_path, "scale_add", GOOD.replace(
+        "import numpy as np", "import numpy as np\n    from _shared import scaled").replace(
+        "return alpha * x.astype(np.float32) + bias", "return scaled(x, alpha) + bias"))
+    assert check_module(path, root) == []
+    # what the harness writes into the package as compat_golden.py: no import of _shared left
+    text = module_source(path)
+    assert "from _shared" not in text and "def scaled(x, alpha):" in text
+    standalone = tmp_path / "compat_golden.py"
+    standalone.write_text(text)
+    ns: dict = {}
+    exec(compile(text, str(standalone), "exec"), ns)
+    assert ns["golden"](np.ones(2), np.ones(2), mode="a").tolist() == [2.0, 2.0]
+    # _shared.py is not a module of an operator: main does not check it
+    assert main(["--corpus", str(root), "--modules", str(tmp_path / "mods"), "-q"]) == 0

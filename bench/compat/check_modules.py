@@ -14,10 +14,11 @@ Exit status 1 when a module has an error. The compat harness can reuse `load_mod
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import inspect
+import re
 import sys
 import time
+import types
 from pathlib import Path
 
 import numpy as np
@@ -42,10 +43,26 @@ NP = {"float32": np.float32, "float16": np.float16, "float64": np.float64, "bflo
       "complex64": np.complex64, "complex128": np.complex128}
 
 
+SHARED = "_shared.py"
+_SHARED_IMPORT = re.compile(r"^from _shared import [^\n(]*\n", re.M)
+
+
+def module_source(path: Path) -> str:
+    """A module's text with its `from _shared import ...` line replaced by the text of the
+    _shared.py beside it: self-contained, as the harness copies it into a package
+    (compat_golden.py, loaded by path) and as it is checked here."""
+    text = path.read_text()
+    if not _SHARED_IMPORT.search(text):
+        return text
+    shared = (path.parent / SHARED).read_text().rstrip("\n") + "\n"
+    return _SHARED_IMPORT.sub(lambda _: shared, text, count=1)
+
+
 def load_module(path: Path):
-    spec = importlib.util.spec_from_file_location(f"compat_case_{path.stem}", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    """The module as the harness runs it (module_source), not as Python would import it."""
+    mod = types.ModuleType(f"compat_case_{path.stem}")
+    mod.__file__ = str(path)
+    exec(compile(module_source(path), str(path), "exec"), mod.__dict__)
     return mod
 
 
