@@ -197,5 +197,10 @@ def test_shared_text_is_inlined_so_the_copied_module_stands_alone(tmp_path):
     ns: dict = {}
     exec(compile(text, str(standalone), "exec"), ns)
     assert ns["golden"](np.ones(2), np.ones(2), mode="a").tolist() == [2.0, 2.0]
+    # a module defining a name of _shared.py again is told to rename it
+    again = path.read_text() + "\ndef scaled(x, alpha):\n    return x\n"
+    errs = "\n".join(check_module(module(tmp_path, "scale_add", again), root))
+    assert "defines scaled, which _shared.py defines too" in errs
+    path.write_text(again.rsplit("\ndef scaled", 1)[0] + "\n")
     # _shared.py is not a module of an operator: main does not check it
     assert main(["--corpus", str(root), "--modules", str(tmp_path / "mods"), "-q"]) == 0

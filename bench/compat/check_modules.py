@@ -14,6 +14,7 @@ Exit status 1 when a module has an error. The compat harness can reuse `load_mod
 from __future__ import annotations
 
 import argparse
+import ast
 import inspect
 import re
 import sys
@@ -56,6 +57,27 @@ def module_source(path: Path) -> str:
         return text
     shared = (path.parent / SHARED).read_text().rstrip("\n") + "\n"
     return _SHARED_IMPORT.sub(lambda _: shared, text, count=1)
+
+
+def _defined(text: str) -> set[str]:
+    """Top-level names a module's text defines (functions, classes, assignments)."""
+    names = set()
+    for node in ast.parse(text).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                names |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return names
+
+
+def shadowed(path: Path) -> set[str]:
+    """Names of _shared.py a module using it defines again: its helpers would then call the
+    module's version (one namespace once inlined)."""
+    text = path.read_text()
+    if not _SHARED_IMPORT.search(text):
+        return set()
+    return _defined(text) & _defined((path.parent / SHARED).read_text())
 
 
 def load_module(path: Path):
@@ -123,6 +145,9 @@ def check_module(path: Path, corpus: Path, run_golden: bool = True, mod=None) ->
         mod = mod or load_module(path)
     except Exception as e:  # a module that does not import is the first thing to report
         return [f"{path.name}: import failed: {type(e).__name__}: {e}"]
+    for name in sorted(shadowed(path)):
+        err(f"defines {name}, which _shared.py defines too (one namespace once inlined): "
+            "rename it")
     missing = MODULE_KEYS - set(vars(mod))
     if missing:
         return [f"{path.name}: missing {', '.join(sorted(missing))}"]
