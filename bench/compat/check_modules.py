@@ -27,6 +27,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from opdef_scan import OpDef, scan  # noqa: E402
 
+from opkg.model import OpSpec, TensorSpec, Variant  # noqa: E402
+
 CASE_KEYS = {"name", "shapes", "attrs", "ranges", "output_shapes", "values"}
 MODULE_KEYS = {"PATH", "CASES", "golden", "OUT_OF_SCOPE"}
 OPTIONAL_KEYS = {"SOCS", "TOLERANCE", "INPLACE"}
@@ -102,30 +104,21 @@ def _input(rng, shape, dtype: str, rng_range):
     return rng.uniform(lo, hi, size=shape).astype(t)
 
 
-def _variants(opdef: OpDef) -> list[dict[str, str]]:
-    params = opdef.inputs + opdef.outputs
-    n = max([len(p.dtypes) for p in params] + [1])
-    out, seen = [], set()
-    for i in range(n):
-        v = {p.name: (p.dtypes[i] if i < len(p.dtypes) else (p.dtypes[0] if p.dtypes else "float32"))
-             for p in params}
-        key = tuple(sorted(v.items()))
-        if key not in seen:
-            seen.add(key)
-            out.append(v)
-    return out
+def _variants(opdef: OpDef) -> list[Variant]:
+    """The dtype variants opkg builds for this OpDef (opkg.model's rule and names), each once;
+    a tensor whose dtype list the scanner could not read (computed) counts as float32."""
+    spec = OpSpec(opdef.op_type, *(tuple(TensorSpec(p.name, tuple(p.dtypes) or ("float32",))
+                                         for p in params)
+                                   for params in (opdef.inputs, opdef.outputs)))
+    unique: dict = {}
+    for v in spec.variants():
+        unique.setdefault(v.dtypes, v)
+    return list(unique.values())
 
 
-def _variant_name(v: dict[str, str]) -> str:
-    """A variant's name as opkg spells it: its distinct dtypes in tensor order, joined by '_'."""
-    return "_".join(dict.fromkeys(v.values()))
-
-
-def _attrs_for(attrs: dict, v: dict[str, str]) -> dict:
-    """A case's attrs for one variant: `{"per_variant": {name: value}}` resolved by the variant's
-    name."""
-    name = _variant_name(v)
-    return {k: (x["per_variant"][name] if isinstance(x, dict) and "per_variant" in x else x)
+def _attrs_for(attrs: dict, v: Variant) -> dict:
+    """A case's attrs for one variant: `{"per_variant": {name: value}}` resolved by its name."""
+    return {k: (x["per_variant"][v.name] if isinstance(x, dict) and "per_variant" in x else x)
             for k, x in attrs.items()}
 
 
@@ -204,7 +197,7 @@ def check_module(path: Path, corpus: Path, run_golden: bool = True, mod=None) ->
         for a in c.get("attrs", {}):
             if a not in attrs:
                 err(f"case {cn!r}: attr {a!r} is not declared ({', '.join(attrs) or 'none'})")
-        variant_names = [_variant_name(v) for v in _variants(opdef)]
+        variant_names = [v.name for v in _variants(opdef)]
         for a, x in c.get("attrs", {}).items():
             if isinstance(x, dict) and "per_variant" in x:
                 missing = [n for n in variant_names if n not in x["per_variant"]]
@@ -252,6 +245,7 @@ def check_module(path: Path, corpus: Path, run_golden: bool = True, mod=None) ->
     if errs or not run_golden:
         return errs
     for v in _variants(opdef):
+        dtype_of = dict(v.dtypes)
         for c in mod.CASES:
             rng = np.random.default_rng(0)
             args = []
@@ -262,20 +256,20 @@ def check_module(path: Path, corpus: Path, run_golden: bool = True, mod=None) ->
                     if s is None:
                         args.append(None)
                     elif t in c.get("values", {}):
-                        args.append(np.asarray(c["values"][t]).astype(NP.get(v[t], np.float32)).reshape(s))
+                        args.append(np.asarray(c["values"][t]).astype(NP.get(dtype_of[t], np.float32)).reshape(s))
                     elif p.kind == "dynamic":
-                        args.append([_input(rng, x, v[t], r) for x in s])
+                        args.append([_input(rng, x, dtype_of[t], r) for x in s])
                     else:
-                        args.append(_input(rng, s, v[t], r))
+                        args.append(_input(rng, s, dtype_of[t], r))
             except ValueError as e:   # e.g. a range empty once clipped to an unsigned dtype
-                err(f"case {c['name']!r} {v}: cannot draw inputs: {e}")
+                err(f"case {c['name']!r} {v.name}: cannot draw inputs: {e}")
                 continue
             t0 = time.perf_counter()
             try:
                 with np.errstate(all="ignore"):
                     res = g(*args, **_attrs_for(c.get("attrs", {}), v))
             except Exception as e:
-                err(f"case {c['name']!r} {v}: golden raised {type(e).__name__}: {e}")
+                err(f"case {c['name']!r} {v.name}: golden raised {type(e).__name__}: {e}")
                 continue
             dt = time.perf_counter() - t0
             if dt > 2.0:
