@@ -427,6 +427,10 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
             (dest / "golden.py").write_text(_golden_stub(op, golden_func))
             golden_ref = f"golden.py:{golden_func}"
         st_cases, st_source = st_test_cases(project, op, has_infer, notes)
+        if not op["outputs"]:
+            notes.append(f"{op['type']} declares no outputs (it rewrites inputs in place): "
+                         "verify.inplace lists every input; keep only those the kernel "
+                         "rewrites")
         manifest = _manifest_text(
             name, op, [s.relative_to(project).as_posix() for s in host_sources],
             tiling_headers[0].relative_to(project).as_posix() if tiling_headers else None,
@@ -534,11 +538,7 @@ def _prototype(project, dest, host_sources, headers, json_path, op_type, notes):
 
 def _check_representable(op: dict, project: Path) -> None:
     """What CANN allows and a manifest cannot say yet: a clear import error, not a manifest
-    that the next command rejects."""
-    if not op["outputs"]:
-        raise UsageError(f"the OpDef of {op['type']} ({project / 'op_host'}) declares no "
-                         "outputs (it rewrites inputs in place); opkg needs at least one "
-                         "output", hint="CANN allows it; a manifest cannot say it yet")
+    that the next command rejects. (An OpDef without outputs is imported: verify.inplace.)"""
     seen = {}
     for group in ("inputs", "outputs"):
         for t in op[group]:
@@ -628,13 +628,15 @@ def _golden_stub(op: dict, func: str) -> str:
     args = ", ".join(t["name"] for t in op["inputs"])
     kw = ", ".join(a["name"] for a in op["attrs"])
     sig = args + (", *, " + kw if kw else "")
-    outs = ", ".join(t["name"] for t in op["outputs"])
+    # an operator without outputs: the inputs verify.inplace lists (every input at import)
+    outs = ", ".join(t["name"] for t in op["outputs"] or op["inputs"])
     return (f'"""NumPy reference for {op["type"]}: WRITE ME.\n\n'
             "Written by `opkg import` as a stub. Until it computes the expected outputs, the\n"
             "build reports 'golden missing' and fails: an imported operator never passes\n"
             'unchecked.\n"""\n\nimport numpy as np\n\n\n'
             f"def {func}({sig}):\n"
-            f"    # Return {outs} (one array per output, any float dtype) computed in float64.\n"
+            f"    # Return {outs} (one array per {'output' if op['outputs'] else 'in-place input'}, "
+            "any float dtype) computed in float64.\n"
             f"    raise NotImplementedError(\"{GOLDEN_MISSING}: write golden.py:{func}\")\n")
 
 
@@ -720,7 +722,7 @@ def _st_case(entry, op: dict, attr_types: dict, has_infer_shape: bool) -> dict |
         case["attrs"] = attrs
     if ranges:
         case["ranges"] = ranges
-    if not has_infer_shape:
+    if not has_infer_shape and op["outputs"]:
         outs = entry.get("output_desc")
         if not isinstance(outs, list) or len(outs) != len(op["outputs"]) or not all(
                 isinstance(o, dict) and isinstance(o.get("shape"), list) for o in outs):
@@ -774,7 +776,7 @@ def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, g
     lines += [f"    - {_yaml_tensor(t)}" for t in op["inputs"]] or []
     if not op["inputs"]:
         lines[-1] = "  inputs: []"
-    lines.append("  outputs:")
+    lines.append("  outputs:" if op["outputs"] else "  outputs: []")
     lines += [f"    - {_yaml_tensor(t)}" for t in op["outputs"]]
     if op["attrs"]:
         lines.append("  attrs:")
@@ -800,7 +802,13 @@ def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, g
     if stub:
         lines.append("  # golden.py is a stub that raises: the build fails with 'golden missing' "
                      "until it is written.")
-    lines += [f"  golden: {golden_ref}", "  seed: 0", "  cases:"]
+    lines += [f"  golden: {golden_ref}", "  seed: 0"]
+    if not op["outputs"]:
+        lines += ["  # No outputs: the kernel rewrites inputs, compared after the run. Every "
+                  "input is listed;",
+                  "  # keep only those it rewrites (the golden returns their expected contents).",
+                  f"  inplace: [{', '.join(t['name'] for t in op['inputs'])}]"]
+    lines.append("  cases:")
     if st_cases:
         lines.append(f"    # From the project's own test cases ({st_source}): shapes, value "
                      "ranges and attrs.")
@@ -821,7 +829,7 @@ def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, g
         lines.append("    # required attrs: placeholder values, give them real ones")
         case += ", attrs: {" + ", ".join(f"{a['name']}: {_yaml_value(_ATTR_PLACEHOLDER[a['type']])}"
                                          for a in required) + "}"
-    if not has_infer_shape:
+    if not has_infer_shape and op["outputs"]:
         lines.append("    # the OpDef registers no InferShape: output_shapes says what the "
                      "outputs are")
         case += ", output_shapes: {" + ", ".join(f"{t['name']}: [8, 256]"

@@ -8,6 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench" / "compat"))
 
@@ -132,3 +134,73 @@ def test_dynamic_inputs_need_one_shape_per_tensor_and_a_list_output(tmp_path):
     single = body.replace("return [t * scalar[0] for t in x]", "return x[0] * scalar[0]")
     errs = "\n".join(check_module(module(tmp_path, "foreach_mul_scalar", single), root))
     assert "dynamic output 'y' must be a list of 2 arrays" in errs
+
+
+def test_exact_values_are_a_case_key_and_must_fill_the_shape(tmp_path):
+    root = corpus(tmp_path)
+    given = GOOD.replace('"ranges": {}}', '"ranges": {}, "values": {"x": list(range(32))}}')
+    assert check_module(module(tmp_path, "scale_add", given), root) == []
+    short = given.replace("list(range(32))", "[1, 2, 3]")
+    errs = "\n".join(check_module(module(tmp_path, "scale_add", short), root))
+    assert "3 values for 'x' of shape [4, 8], which has 32 elements" in errs
+
+
+def test_per_variant_attr_names_the_missing_variant_not_the_golden(tmp_path):
+    root = corpus(tmp_path)
+    both = GOOD.replace('"mode": "a"', '"mode": {"per_variant": {"float16": "a", "float32": "b"}}')
+    assert check_module(module(tmp_path, "scale_add", both), root) == []
+    one = both.replace(', "float32": "b"', "")
+    errs = "\n".join(check_module(module(tmp_path, "scale_add", one), root))
+    assert ("attr 'mode': per_variant has no value for variant(s) float32; give one per dtype "
+            "variant: float16, float32") in errs
+    assert "golden raised" not in errs
+
+
+def test_inplace_inputs_follow_the_outputs_in_what_the_golden_returns(tmp_path):
+    root = corpus(tmp_path)
+    inplace = GOOD.replace("OUT_OF_SCOPE = None", 'OUT_OF_SCOPE = None\n    INPLACE = ["x"]')
+    errs = "\n".join(check_module(module(tmp_path, "scale_add", inplace), root))
+    assert "golden returned 1 outputs, expected 2 (y, x)" in errs
+    both = inplace.replace("return alpha * x.astype(np.float32) + bias",
+                           "return alpha * x.astype(np.float32) + bias, x * 2")
+    assert check_module(module(tmp_path, "scale_add", both), root) == []
+    wrong = both.replace('INPLACE = ["x"]', 'INPLACE = ["z"]')
+    errs = "\n".join(check_module(module(tmp_path, "scale_add", wrong), root))
+    assert "INPLACE names 'z', not an input of ScaleAdd (x, bias)" in errs
+
+
+def test_output_shapes_are_checked_against_the_golden(tmp_path):
+    root = corpus(tmp_path)
+    stated = GOOD.replace('"ranges": {}}', '"ranges": {}, "output_shapes": {"y": [4, 8]}}')
+    assert check_module(module(tmp_path, "scale_add", stated), root) == []
+    wrong = stated.replace('"y": [4, 8]', '"y": [4, 9]')
+    errs = "\n".join(check_module(module(tmp_path, "scale_add", wrong), root))
+    assert "output 'y' has shape [4, 8], output_shapes says [4, 9]" in errs
+
+
+def test_shared_text_is_inlined_so_the_copied_module_stands_alone(tmp_path):
+    root = corpus(tmp_path)
+    from check_modules import main, module_source
+
+    (tmp_path / "mods").mkdir()
+    (tmp_path / "mods" / "_shared.py").write_text(
+        "import numpy as np\n\n\ndef scaled(x, alpha):\n    return alpha * x.astype(np.float32)\n")
+    path = module(tmp_path, "scale_add", GOOD.replace(
+        "import numpy as np", "import numpy as np\n    from _shared import scaled").replace(
+        "return alpha * x.astype(np.float32) + bias", "return scaled(x, alpha) + bias"))
+    assert check_module(path, root) == []
+    # what the harness writes into the package as compat_golden.py: no import of _shared left
+    text = module_source(path)
+    assert "from _shared" not in text and "def scaled(x, alpha):" in text
+    standalone = tmp_path / "compat_golden.py"
+    standalone.write_text(text)
+    ns: dict = {}
+    exec(compile(text, str(standalone), "exec"), ns)
+    assert ns["golden"](np.ones(2), np.ones(2), mode="a").tolist() == [2.0, 2.0]
+    # a module defining a name of _shared.py again is told to rename it
+    again = path.read_text() + "\ndef scaled(x, alpha):\n    return x\n"
+    errs = "\n".join(check_module(module(tmp_path, "scale_add", again), root))
+    assert "defines scaled, which _shared.py defines too" in errs
+    path.write_text(again.rsplit("\ndef scaled", 1)[0] + "\n")
+    # _shared.py is not a module of an operator: main does not check it
+    assert main(["--corpus", str(root), "--modules", str(tmp_path / "mods"), "-q"]) == 0

@@ -175,3 +175,25 @@ def test_what_a_manifest_cannot_say_is_an_import_error(workspace, tmp_path):
     r = opkg("import", str(project), "--dest", "packages/dbl", cwd=workspace.root, check=2)
     assert "output 'z' has dtype DT_DOUBLE, which opkg does not support" in r.stderr
     assert not (workspace.root / "packages" / "same").exists()
+
+
+def test_an_opdef_without_outputs_imports_with_every_input_in_place(workspace, tmp_path):
+    # CANN allows an operator that only rewrites its inputs: the manifest says it with
+    # verify.inplace, which import fills with every input (the user keeps those rewritten)
+    project = _variant(tmp_path, 'this->Output("z").ParamType(REQUIRED).DataType('
+                                 '{ge::DT_FLOAT16, ge::DT_FLOAT})\n'
+                                 '            .Format({ge::FORMAT_ND, ge::FORMAT_ND});\n', "")
+    r = opkg("import", str(project), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
+    assert ("ScaleAdd declares no outputs (it rewrites inputs in place): verify.inplace lists "
+            "every input; keep only those the kernel rewrites") in r.stdout
+    pkg = workspace.root / "packages" / "scale_add"
+    manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
+    assert manifest["op"]["outputs"] == []
+    assert manifest["verify"]["inplace"] == ["x", "y"]
+    # the st case stays, without output_shapes (there is no output to give one)
+    assert manifest["verify"]["cases"] == [
+        {"name": "Test_ScaleAdd_001", "shapes": {"x": [64, 1000], "y": [64, 1000]},
+         "attrs": {"alpha": 0.5}}]
+    assert "# Return x, y (one array per in-place input" in (pkg / "golden.py").read_text()
+    # what import wrote is a valid manifest
+    assert workspace.load().packages["//packages/scale_add"].verify.inplace == ("x", "y")

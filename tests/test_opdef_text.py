@@ -67,3 +67,13 @@ def test_what_cannot_be_read_is_named(tmp_path):
     assert why == ["OpDef MyOp in computed.cpp: input 'x' has a computed DataType list",
                    "OpDef MyOp in double.cpp: input 'x' has dtype ge::DT_DOUBLE, which opkg "
                    "does not support"]
+
+
+def test_an_opdef_without_outputs_is_read(tmp_path):
+    # an operator that rewrites its inputs: import writes it with verify.inplace, whether the
+    # OpDef is read by compiling or, as here, from the text
+    src = tmp_path / "my_op.cpp"
+    src.write_text(SOURCE.replace('this->Output("y")', 'this->Input("y")'))
+    ops, why = parse_opdef_text([src])
+    assert why == []
+    assert [t["name"] for t in ops[0]["inputs"]] == ["x", "bias", "y"] and ops[0]["outputs"] == []

@@ -14,10 +14,12 @@ Exit status 1 when a module has an error. The compat harness can reuse `load_mod
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import ast
 import inspect
+import re
 import sys
 import time
+import types
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +27,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from opdef_scan import OpDef, scan  # noqa: E402
 
-CASE_KEYS = {"name", "shapes", "attrs", "ranges", "output_shapes"}
+from opkg.model import OpSpec, TensorSpec, Variant  # noqa: E402
+
+CASE_KEYS = {"name", "shapes", "attrs", "ranges", "output_shapes", "values"}
 MODULE_KEYS = {"PATH", "CASES", "golden", "OUT_OF_SCOPE"}
 OPTIONAL_KEYS = {"SOCS", "TOLERANCE", "INPLACE"}
 MAX_ELEMENTS = 1 << 20
@@ -42,10 +46,47 @@ NP = {"float32": np.float32, "float16": np.float16, "float64": np.float64, "bflo
       "complex64": np.complex64, "complex128": np.complex128}
 
 
+SHARED = "_shared.py"
+_SHARED_IMPORT = re.compile(r"^from _shared import [^\n(]*\n", re.M)
+
+
+def module_source(path: Path) -> str:
+    """A module's text with its `from _shared import ...` line replaced by the text of the
+    _shared.py beside it: self-contained, as the harness copies it into a package
+    (compat_golden.py, loaded by path) and as it is checked here."""
+    text = path.read_text()
+    if not _SHARED_IMPORT.search(text):
+        return text
+    shared = (path.parent / SHARED).read_text().rstrip("\n") + "\n"
+    return _SHARED_IMPORT.sub(lambda _: shared, text, count=1)
+
+
+def _defined(text: str) -> set[str]:
+    """Top-level names a module's text defines (functions, classes, assignments)."""
+    names = set()
+    for node in ast.parse(text).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                names |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return names
+
+
+def shadowed(path: Path) -> set[str]:
+    """Names of _shared.py a module using it defines again: its helpers would then call the
+    module's version (one namespace once inlined)."""
+    text = path.read_text()
+    if not _SHARED_IMPORT.search(text):
+        return set()
+    return _defined(text) & _defined((path.parent / SHARED).read_text())
+
+
 def load_module(path: Path):
-    spec = importlib.util.spec_from_file_location(f"compat_case_{path.stem}", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    """The module as the harness runs it (module_source), not as Python would import it."""
+    mod = types.ModuleType(f"compat_case_{path.stem}")
+    mod.__file__ = str(path)
+    exec(compile(module_source(path), str(path), "exec"), mod.__dict__)
     return mod
 
 
@@ -63,25 +104,21 @@ def _input(rng, shape, dtype: str, rng_range):
     return rng.uniform(lo, hi, size=shape).astype(t)
 
 
-def _variants(opdef: OpDef) -> list[dict[str, str]]:
-    params = opdef.inputs + opdef.outputs
-    n = max([len(p.dtypes) for p in params] + [1])
-    out, seen = [], set()
-    for i in range(n):
-        v = {p.name: (p.dtypes[i] if i < len(p.dtypes) else (p.dtypes[0] if p.dtypes else "float32"))
-             for p in params}
-        key = tuple(sorted(v.items()))
-        if key not in seen:
-            seen.add(key)
-            out.append(v)
-    return out
+def _variants(opdef: OpDef) -> list[Variant]:
+    """The dtype variants opkg builds for this OpDef (opkg.model's rule and names), each once;
+    a tensor whose dtype list the scanner could not read (computed) counts as float32."""
+    spec = OpSpec(opdef.op_type, *(tuple(TensorSpec(p.name, tuple(p.dtypes) or ("float32",))
+                                         for p in params)
+                                   for params in (opdef.inputs, opdef.outputs)))
+    unique: dict = {}
+    for v in spec.variants():
+        unique.setdefault(v.dtypes, v)
+    return list(unique.values())
 
 
-def _attrs_for(attrs: dict, v: dict[str, str]) -> dict:
-    """A case's attrs for one variant: `{"per_variant": {name: value}}` resolved by the variant's
-    name as opkg spells it (its distinct dtypes in tensor order, joined by '_')."""
-    name = "_".join(dict.fromkeys(v.values()))
-    return {k: (x["per_variant"][name] if isinstance(x, dict) and "per_variant" in x else x)
+def _attrs_for(attrs: dict, v: Variant) -> dict:
+    """A case's attrs for one variant: `{"per_variant": {name: value}}` resolved by its name."""
+    return {k: (x["per_variant"][v.name] if isinstance(x, dict) and "per_variant" in x else x)
             for k, x in attrs.items()}
 
 
@@ -89,17 +126,21 @@ def _is_shape(s) -> bool:
     return isinstance(s, (list, tuple)) and all(isinstance(d, int) and d >= 0 for d in s)
 
 
-def check_module(path: Path, corpus: Path, run_golden: bool = True) -> list[str]:
-    """Problems of one module (empty: fine). Messages start with the module file name."""
+def check_module(path: Path, corpus: Path, run_golden: bool = True, mod=None) -> list[str]:
+    """Problems of one module (empty: fine), `mod` when the caller has loaded it already.
+    Messages start with the module file name."""
     errs: list[str] = []
 
     def err(msg):
         errs.append(f"{path.name}: {msg}")
 
     try:
-        mod = load_module(path)
+        mod = mod or load_module(path)
     except Exception as e:  # a module that does not import is the first thing to report
         return [f"{path.name}: import failed: {type(e).__name__}: {e}"]
+    for name in sorted(shadowed(path)):
+        err(f"defines {name}, which _shared.py defines too (one namespace once inlined): "
+            "rename it")
     missing = MODULE_KEYS - set(vars(mod))
     if missing:
         return [f"{path.name}: missing {', '.join(sorted(missing))}"]
@@ -156,6 +197,21 @@ def check_module(path: Path, corpus: Path, run_golden: bool = True) -> list[str]
         for a in c.get("attrs", {}):
             if a not in attrs:
                 err(f"case {cn!r}: attr {a!r} is not declared ({', '.join(attrs) or 'none'})")
+        variant_names = [v.name for v in _variants(opdef)]
+        for a, x in c.get("attrs", {}).items():
+            if isinstance(x, dict) and "per_variant" in x:
+                missing = [n for n in variant_names if n not in x["per_variant"]]
+                if missing:     # as the manifest says it
+                    err(f"case {cn!r}: attr {a!r}: per_variant has no value for variant(s) "
+                        f"{', '.join(missing)}; give one per dtype variant: "
+                        f"{', '.join(variant_names)}")
+        for t, vals in c.get("values", {}).items():
+            shape = c["shapes"].get(t)
+            if t not in ins or ins[t].kind == "dynamic":
+                err(f"case {cn!r}: values for {t!r}, not a (non-dynamic) input of {opdef.op_type}")
+            elif _is_shape(shape) and np.size(vals) != int(np.prod(shape)):
+                err(f"case {cn!r}: {np.size(vals)} values for {t!r} of shape {shape}, which has "
+                    f"{int(np.prod(shape))} elements")
         for a in attrs.values():
             if a.required and a.default is None and a.name not in c.get("attrs", {}):
                 err(f"case {cn!r}: required attr {a.name!r} has no value")
@@ -189,6 +245,7 @@ def check_module(path: Path, corpus: Path, run_golden: bool = True) -> list[str]
     if errs or not run_golden:
         return errs
     for v in _variants(opdef):
+        dtype_of = dict(v.dtypes)
         for c in mod.CASES:
             rng = np.random.default_rng(0)
             args = []
@@ -199,20 +256,20 @@ def check_module(path: Path, corpus: Path, run_golden: bool = True) -> list[str]
                     if s is None:
                         args.append(None)
                     elif t in c.get("values", {}):
-                        args.append(np.asarray(c["values"][t]).astype(NP.get(v[t], np.float32)).reshape(s))
+                        args.append(np.asarray(c["values"][t]).astype(NP.get(dtype_of[t], np.float32)).reshape(s))
                     elif p.kind == "dynamic":
-                        args.append([_input(rng, x, v[t], r) for x in s])
+                        args.append([_input(rng, x, dtype_of[t], r) for x in s])
                     else:
-                        args.append(_input(rng, s, v[t], r))
+                        args.append(_input(rng, s, dtype_of[t], r))
             except ValueError as e:   # e.g. a range empty once clipped to an unsigned dtype
-                err(f"case {c['name']!r} {v}: cannot draw inputs: {e}")
+                err(f"case {c['name']!r} {v.name}: cannot draw inputs: {e}")
                 continue
             t0 = time.perf_counter()
             try:
                 with np.errstate(all="ignore"):
                     res = g(*args, **_attrs_for(c.get("attrs", {}), v))
             except Exception as e:
-                err(f"case {c['name']!r} {v}: golden raised {type(e).__name__}: {e}")
+                err(f"case {c['name']!r} {v.name}: golden raised {type(e).__name__}: {e}")
                 continue
             dt = time.perf_counter() - t0
             if dt > 2.0:
@@ -254,20 +311,23 @@ def main(argv=None) -> int:
     ap.add_argument("--no-golden", action="store_true", help="skip running the goldens")
     ap.add_argument("-q", "--quiet", action="store_true")
     a = ap.parse_args(argv)
-    files = sorted(p for p in a.modules.glob("*.py") if not a.only or p.stem in a.only)
+    # a leading underscore marks a file the modules share, not an operator's module
+    files = sorted(p for p in a.modules.glob("*.py")
+                   if not p.name.startswith("_") and (not a.only or p.stem in a.only))
     bad = 0
     scope = 0
     for f in files:
-        errs = check_module(f, a.corpus, not a.no_golden)
+        try:
+            mod = load_module(f)
+        except Exception:
+            mod = None      # check_module reports why
+        errs = check_module(f, a.corpus, not a.no_golden, mod)
         if errs:
             bad += 1
             print("\n".join(errs))
         elif not a.quiet:
             print(f"{f.name}: ok")
-        try:
-            scope += load_module(f).OUT_OF_SCOPE is not None
-        except Exception:
-            pass
+        scope += getattr(mod, "OUT_OF_SCOPE", None) is not None
     print(f"{len(files)} modules, {len(files) - bad} ok, {bad} with errors, {scope} out of scope")
     return 1 if bad else 0
 

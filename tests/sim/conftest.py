@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from opkg.socs import get_soc
+from tests.conftest import run_shared_root
 
 HERE = Path(__file__).parent
 
@@ -20,10 +21,9 @@ def lib_cache(request, tmp_path_factory) -> Path:
         pytest.fail("tests/sim needs g++ (C++17) on PATH, or CXX naming one")
     cache = getattr(request.config, "cache", None)      # None under -p no:cacheprovider
     if os.environ.get("OPKG_SIM_TEST_FRESH") or cache is None:
-        # one directory for the whole run: pytest-xdist workers each have their own basetemp
-        # under a common parent, and share what the others compiled (simbuild is race-safe)
-        base = tmp_path_factory.getbasetemp()
-        root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+        # one directory for the whole run, shared by the pytest-xdist workers: each uses what
+        # the others compiled (simbuild is race-safe)
+        root = run_shared_root(tmp_path_factory)
         (root / "sim-libs").mkdir(exist_ok=True)
         return root / "sim-libs"
     return Path(cache.mkdir("opkg-sim-libs"))

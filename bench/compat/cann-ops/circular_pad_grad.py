@@ -1,5 +1,6 @@
 """CircularPadGrad (cann-ops src/conversion/circular_pad_grad): the gradient of CircularPad: x is the gradient of the padded tensor; every padded position o of the last 2 (4 paddings) or 3 (6 paddings) dims adds into y at (o - before) mod n, n = the padded size minus both pads. No InferShape and the size follows the paddings' values: cases use one value for every entry and state output_shapes. The project ships no data generator; cases mirror CircularPad's."""
 import numpy as np
+from _shared import BF16_TOLERANCE, pad_grad, circular
 PATH = "src/conversion/circular_pad_grad"
 SOCS = ["Ascend910B1"]
 CASES = [
@@ -10,22 +11,11 @@ CASES = [
     {"name": "3d_2x10x11x13_p2", "shapes": {"x": [2, 10, 11, 13], "paddings": [6]}, "attrs": {}, "ranges": {"paddings": [2, 2]},
      "output_shapes": {"y": [2, 6, 7, 9]}},
 ]
-TOLERANCE = {"bfloat16": {"rtol": 4e-3, "atol": 4e-3, "error_ratio": 4e-3}}
+TOLERANCE = BF16_TOLERANCE
 
 
 def golden(x, paddings):
-    p = [int(v) for v in paddings.reshape(-1)]
-    k = len(p) // 2
-    out = x.astype(np.float64)
-    for i in range(k):
-        axis = x.ndim - k + i
-        before, after = p[2 * i], p[2 * i + 1]
-        n = out.shape[axis] - before - after
-        src = (np.arange(out.shape[axis]) - before) % n
-        acc = np.zeros(out.shape[:axis] + (n,) + out.shape[axis + 1:])
-        np.add.at(np.moveaxis(acc, axis, 0), src, np.moveaxis(out, axis, 0))
-        out = acc
-    return out
+    return pad_grad(x, paddings, None, circular)
 
 
 OUT_OF_SCOPE = None

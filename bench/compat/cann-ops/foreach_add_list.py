@@ -1,26 +1,15 @@
 """ForeachAddList (cann-ops src/foreach/foreach_add_list): y[i] = x1[i] + alpha * x2[i], alpha a one-element tensor. Cases: examples/AclNNInvocationNaive/gen_data.py (two [8, 2048] tensors) plus ragged and mixed lists."""
 import numpy as np
+from _shared import LIST, foreach_cases, FOREACH_TOLERANCE, up, first
 PATH = "src/foreach/foreach_add_list"
 SOCS = ["Ascend910B1"]
-CASES = [
-    {'name': 'example', 'shapes': {'x1': [[8, 2048], [8, 2048]], 'x2': [[8, 2048], [8, 2048]], 'alpha': [1]}, 'attrs': {}, 'ranges': {'alpha': [1.14, 1.26]}, 'output_shapes': {'y': [[8, 2048], [8, 2048]]}},
-    {'name': 'ragged', 'shapes': {'x1': [[6], [3]], 'x2': [[6], [3]], 'alpha': [1]}, 'attrs': {}, 'ranges': {'alpha': [1.14, 1.26]}, 'output_shapes': {'y': [[6], [3]]}},
-    {'name': 'mixed', 'shapes': {'x1': [[1], [255], [16, 17], [3, 5, 7], [4096]], 'x2': [[1], [255], [16, 17], [3, 5, 7], [4096]], 'alpha': [1]}, 'attrs': {}, 'ranges': {'alpha': [1.14, 1.26]}, 'output_shapes': {'y': [[1], [255], [16, 17], [3, 5, 7], [4096]]}},
-]
-TOLERANCE = {"float32": {"rtol": 1e-4, "atol": 1e-4, "error_ratio": 1e-4},
-             "float16": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3},
-             "bfloat16": {"rtol": 4e-3, "atol": 4e-3, "error_ratio": 4e-3}}
-
-
-def _up(t):
-    """Integer tensors stay integer; floating ones (fp16, bf16, fp32) compute in fp32."""
-    return t if np.issubdtype(t.dtype, np.integer) else t.astype(np.float32)
+CASES = foreach_cases({'alpha': [1.14, 1.26]}, x1=LIST, x2=LIST, alpha=[1])
+TOLERANCE = FOREACH_TOLERANCE
 
 
 def golden(x1, x2, alpha):
-    a = alpha.reshape(-1)[0]
-    a = a if np.issubdtype(alpha.dtype, np.integer) else np.float32(a)
-    return [_up(p) + a * _up(q) for p, q in zip(x1, x2)]
+    a = first(alpha)
+    return [up(p) + a * up(q) for p, q in zip(x1, x2)]
 
 
 OUT_OF_SCOPE = None

@@ -1,15 +1,10 @@
 """ForeachAddcdivScalar (cann-ops src/foreach/foreach_addcdiv_scalar): y[i] = x1[i] + scalar (a one-element tensor) * x2[i] / x3[i]. Cases: examples gen_data.py ([6] and [3] tensors, one scalar per tensor) plus [8, 2048] and mixed lists."""
 import numpy as np
+from _shared import LIST, foreach_cases, FOREACH_TOLERANCE
 PATH = "src/foreach/foreach_addcdiv_scalar"
 SOCS = ["Ascend910B1"]
-CASES = [
-    {'name': 'example', 'shapes': {'x1': [[8, 2048], [8, 2048]], 'x2': [[8, 2048], [8, 2048]], 'x3': [[8, 2048], [8, 2048]], 'scalar': [1]}, 'attrs': {}, 'ranges': {'x3': [0.5, 2.0], 'scalar': [1.14, 1.26]}, 'output_shapes': {'y': [[8, 2048], [8, 2048]]}},
-    {'name': 'ragged', 'shapes': {'x1': [[6], [3]], 'x2': [[6], [3]], 'x3': [[6], [3]], 'scalar': [1]}, 'attrs': {}, 'ranges': {'x3': [0.5, 2.0], 'scalar': [1.14, 1.26]}, 'output_shapes': {'y': [[6], [3]]}},
-    {'name': 'mixed', 'shapes': {'x1': [[1], [255], [16, 17], [3, 5, 7], [4096]], 'x2': [[1], [255], [16, 17], [3, 5, 7], [4096]], 'x3': [[1], [255], [16, 17], [3, 5, 7], [4096]], 'scalar': [1]}, 'attrs': {}, 'ranges': {'x3': [0.5, 2.0], 'scalar': [1.14, 1.26]}, 'output_shapes': {'y': [[1], [255], [16, 17], [3, 5, 7], [4096]]}},
-]
-TOLERANCE = {"float32": {"rtol": 1e-4, "atol": 1e-4, "error_ratio": 1e-4},
-             "float16": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3},
-             "bfloat16": {"rtol": 4e-3, "atol": 4e-3, "error_ratio": 4e-3}}
+CASES = foreach_cases({'x3': [0.5, 2.0], 'scalar': [1.14, 1.26]}, x1=LIST, x2=LIST, x3=LIST, scalar=[1])
+TOLERANCE = FOREACH_TOLERANCE
 
 
 def golden(x1, x2, x3, scalar):

@@ -1,29 +1,15 @@
 """ForeachAddcmulScalarList (cann-ops src/foreach/foreach_addcmul_scalar_list): y[i] = x1[i] + scalars[i] (a tensor of one value per list entry) * x2[i] * x3[i]. Cases: examples gen_data.py ([6] and [3] tensors, one scalar per tensor) plus [8, 2048] and mixed lists."""
 import numpy as np
+from _shared import LIST, PER_TENSOR, foreach_cases, FOREACH_TOLERANCE, up, scalar_like
 PATH = "src/foreach/foreach_addcmul_scalar_list"
 SOCS = ["Ascend910B1"]
-CASES = [
-    {'name': 'example', 'shapes': {'x1': [[8, 2048], [8, 2048]], 'x2': [[8, 2048], [8, 2048]], 'x3': [[8, 2048], [8, 2048]], 'scalars': [2]}, 'attrs': {}, 'ranges': {'scalars': [0.5, 2.5]}, 'output_shapes': {'y': [[8, 2048], [8, 2048]]}},
-    {'name': 'ragged', 'shapes': {'x1': [[6], [3]], 'x2': [[6], [3]], 'x3': [[6], [3]], 'scalars': [2]}, 'attrs': {}, 'ranges': {'scalars': [0.5, 2.5]}, 'output_shapes': {'y': [[6], [3]]}},
-    {'name': 'mixed', 'shapes': {'x1': [[1], [255], [16, 17], [3, 5, 7], [4096]], 'x2': [[1], [255], [16, 17], [3, 5, 7], [4096]], 'x3': [[1], [255], [16, 17], [3, 5, 7], [4096]], 'scalars': [5]}, 'attrs': {}, 'ranges': {'scalars': [0.5, 2.5]}, 'output_shapes': {'y': [[1], [255], [16, 17], [3, 5, 7], [4096]]}},
-]
-TOLERANCE = {"float32": {"rtol": 1e-4, "atol": 1e-4, "error_ratio": 1e-4},
-             "float16": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3},
-             "bfloat16": {"rtol": 4e-3, "atol": 4e-3, "error_ratio": 4e-3}}
-
-
-def _up(t):
-    """Integer tensors stay integer; floating ones (fp16, bf16, fp32) compute in fp32."""
-    return t if np.issubdtype(t.dtype, np.integer) else t.astype(np.float32)
-
-
-def _c(s, like):
-    return s if np.issubdtype(like.dtype, np.integer) else np.float32(s)
+CASES = foreach_cases({'scalars': [0.5, 2.5]}, x1=LIST, x2=LIST, x3=LIST, scalars=PER_TENSOR)
+TOLERANCE = FOREACH_TOLERANCE
 
 
 def golden(x1, x2, x3, scalars):
     ss = list(scalars.reshape(-1))
-    return [_up(a) + _c(s, b) * (_up(b) * _up(c)) for a, b, c, s in zip(x1, x2, x3, ss)]
+    return [up(a) + scalar_like(s, b) * (up(b) * up(c)) for a, b, c, s in zip(x1, x2, x3, ss)]
 
 
 OUT_OF_SCOPE = None

@@ -1,27 +1,17 @@
 """ForeachDivScalarList (cann-ops src/foreach/foreach_div_scalar_list): y[i] = x[i] / scalars[i], one scalar per tensor. Cases: examples/AclNNInvocationNaive/gen_data.py (two [8, 2048] tensors) plus ragged and mixed lists."""
 import numpy as np
+from _shared import LIST, PER_TENSOR, foreach_cases, FOREACH_TOLERANCE, up, scalar_like
 PATH = "src/foreach/foreach_div_scalar_list"
 SOCS = ["Ascend910B1"]
-CASES = [
-    {'name': 'example', 'shapes': {'x': [[8, 2048], [8, 2048]], 'scalars': [2]}, 'attrs': {}, 'ranges': {'scalars': [0.5, 2.5]}, 'output_shapes': {'y': [[8, 2048], [8, 2048]]}},
-    {'name': 'ragged', 'shapes': {'x': [[6], [3]], 'scalars': [2]}, 'attrs': {}, 'ranges': {'scalars': [0.5, 2.5]}, 'output_shapes': {'y': [[6], [3]]}},
-    {'name': 'mixed', 'shapes': {'x': [[1], [255], [16, 17], [3, 5, 7], [4096]], 'scalars': [5]}, 'attrs': {}, 'ranges': {'scalars': [0.5, 2.5]}, 'output_shapes': {'y': [[1], [255], [16, 17], [3, 5, 7], [4096]]}},
-]
-TOLERANCE = {"float32": {"rtol": 1e-4, "atol": 1e-4, "error_ratio": 1e-4},
-             "float16": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3},
-             "bfloat16": {"rtol": 4e-3, "atol": 4e-3, "error_ratio": 4e-3}}
-
-
-def _up(t):
-    """Integer tensors stay integer; floating ones (fp16, bf16, fp32) compute in fp32."""
-    return t if np.issubdtype(t.dtype, np.integer) else t.astype(np.float32)
+CASES = foreach_cases({'scalars': [0.5, 2.5]}, x=LIST, scalars=PER_TENSOR)
+TOLERANCE = FOREACH_TOLERANCE
 
 
 def golden(x, scalars):
     out = []
     for t, s in zip(x, scalars.reshape(-1)):
-        s = s if np.issubdtype(scalars.dtype, np.integer) else np.float32(s)
-        out.append(_up(t) / s)
+        s = scalar_like(s, scalars)
+        out.append(up(t) / s)
     return out
 
 

@@ -1,14 +1,11 @@
 """ForeachNonFiniteCheckAndUnscale (cann-ops src/foreach/foreach_non_finite_check_and_unscale): in place, scaled_grads[i] *= inv_scale, and found_inf (a one-element fp32 tensor) becomes 1.0 when any gradient holds an inf or NaN (else keeps its value). No output in the OpDef: the expected values are those of the in-place inputs (INPLACE). Cases: the op's gen_data.py shapes ([8, 2048] x 2), ragged and mixed lists; inputs are finite here (random data), found_inf starts at 0."""
 import numpy as np
+from _shared import FOREACH_TOLERANCE, FOREACH_LISTS
 PATH = "src/foreach/foreach_non_finite_check_and_unscale"
 SOCS = ["Ascend910B1"]
-_LISTS = {"example": [[8, 2048], [8, 2048]], "ragged": [[6], [3]],
-          "mixed": [[1], [255], [16, 17], [3, 5, 7], [4096]]}
 CASES = [{"name": n, "shapes": {"scaled_grads": s, "found_inf": [1], "inv_scale": [1]}, "attrs": {},
-          "ranges": {"found_inf": [-0.01, 0.01], "inv_scale": [0.475, 0.525]}} for n, s in _LISTS.items()]
-TOLERANCE = {"float32": {"rtol": 1e-4, "atol": 1e-4, "error_ratio": 1e-4},
-             "float16": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3},
-             "bfloat16": {"rtol": 4e-3, "atol": 4e-3, "error_ratio": 4e-3}}
+          "ranges": {"found_inf": [-0.01, 0.01], "inv_scale": [0.475, 0.525]}} for n, s in FOREACH_LISTS.items()]
+TOLERANCE = FOREACH_TOLERANCE
 INPLACE = ["scaled_grads", "found_inf"]   # golden returns their expected contents, in this order
 
 

@@ -1,19 +1,16 @@
 """ForeachRoundOffNumber (cann-ops src/foreach/foreach_round_off_number): y[i] = round(x[i]) in the mode held by the int8 tensor roundMode: 1 rint (half to even), 2 floor, 3 ceil, 4 round (half away from zero), 5 trunc, 7 frac (x - trunc(x)); 0 and 6 are no rounding / round-to-odd casts. Cases: examples gen_data.py (mode 3, np.ceil of two [8, 2048] tensors) plus ragged and mixed lists and the other modes."""
 import numpy as np
+from _shared import FOREACH_TOLERANCE, FOREACH_LISTS
 PATH = "src/foreach/foreach_round_off_number"
 SOCS = ["Ascend910B1"]
-_LISTS = {"example": [[8, 2048], [8, 2048]], "ragged": [[6], [3]],
-          "mixed": [[1], [255], [16, 17], [3, 5, 7], [4096]]}
 _MODES = {"rint": 1, "floor": 2, "ceil": 3, "round": 4, "trunc": 5, "frac": 7}
 CASES = [{"name": f"{n}_ceil", "shapes": {"x": s, "roundMode": [1]}, "attrs": {},
           "ranges": {"x": [-10.0, 10.0], "roundMode": [3, 3]}, "output_shapes": {"y": s}}
-         for n, s in _LISTS.items()]
-CASES += [{"name": f"mixed_{m}", "shapes": {"x": _LISTS["mixed"], "roundMode": [1]}, "attrs": {},
-           "ranges": {"x": [-10.0, 10.0], "roundMode": [k, k]}, "output_shapes": {"y": _LISTS["mixed"]}}
+         for n, s in FOREACH_LISTS.items()]
+CASES += [{"name": f"mixed_{m}", "shapes": {"x": FOREACH_LISTS["mixed"], "roundMode": [1]}, "attrs": {},
+           "ranges": {"x": [-10.0, 10.0], "roundMode": [k, k]}, "output_shapes": {"y": FOREACH_LISTS["mixed"]}}
           for m, k in _MODES.items() if m != "ceil"]
-TOLERANCE = {"float32": {"rtol": 1e-4, "atol": 1e-4, "error_ratio": 1e-4},
-             "float16": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3},
-             "bfloat16": {"rtol": 4e-3, "atol": 4e-3, "error_ratio": 4e-3}}
+TOLERANCE = FOREACH_TOLERANCE
 
 
 def _round(v, mode):

@@ -1,5 +1,6 @@
 """PadV3GradReplication (cann-ops src/conversion/pad_v3_grad_replication): the gradient of padding the last 3 dims of a 5-D tensor: x is the gradient of the padded tensor, and each padded position o adds into z at clip(o - before, 0, n - 1) (edge replication), n = the padded size minus both pads. paddings is an int tensor of (before, after) pairs for every dim in dim order; the kernel reads the pairs of the last 3 dims. The output size follows the paddings' values, so cases use one value for every entry (equal range bounds) and state output_shapes (the leading dims unpadded, as the kernel treats them). Cases from examples gen_data.py (replication_pad3d backward, x [1, 1, 4, 4, 4] -> [1, 1, 2, 2, 2], pad 1) plus a larger one."""
 import numpy as np
+from _shared import BF16_TOLERANCE, pad_grad, edge
 PATH = "src/conversion/pad_v3_grad_replication"
 SOCS = ["Ascend910B1"]
 CASES = [
@@ -8,26 +9,11 @@ CASES = [
     {"name": "larger_p2", "shapes": {"x": [1, 2, 12, 20, 36], "paddings": [10]}, "attrs": {}, "ranges": {"x": [-5.0, 5.0], "paddings": [2, 2]},
      "output_shapes": {"z": [1, 2, 8, 16, 32]}},
 ]
-TOLERANCE = {"bfloat16": {"rtol": 4e-3, "atol": 4e-3, "error_ratio": 4e-3}}
-
-
-def _reflect(i, n):
-    i = np.abs(i)
-    return np.where(i > n - 1, 2 * (n - 1) - i, i)
+TOLERANCE = BF16_TOLERANCE
 
 
 def golden(x, paddings):
-    p = [int(v) for v in paddings.reshape(-1)][-2 * 3:]
-    out = x.astype(np.float64)
-    for i in range(3):
-        axis = x.ndim - 3 + i
-        before, after = p[2 * i], p[2 * i + 1]
-        n = out.shape[axis] - before - after
-        o = np.arange(out.shape[axis])
-        acc = np.zeros(out.shape[:axis] + (n,) + out.shape[axis + 1:])
-        np.add.at(np.moveaxis(acc, axis, 0), np.clip(o - before, 0, n - 1), np.moveaxis(out, axis, 0))
-        out = acc
-    return out
+    return pad_grad(x, paddings, 3, edge)
 
 
 OUT_OF_SCOPE = None
