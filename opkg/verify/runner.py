@@ -189,16 +189,13 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
                     f"the golden returned {what} for output '{t.name}': suspicious (a kernel "
                     "that computes nothing useful cannot be told apart; check the golden)")
         try:
-            disagreement = _shape_disagreement(job, op, variant, inputs, case["attrs"],
-                                               expected)
+            inferred = _inferred_shapes(job, op, variant, inputs, case["attrs"])
         except Exception as exc:   # InferShape itself failed: the kernel run will say more
             entry["log"].append(f"InferShape: {getattr(exc, 'message', exc)}")
-            disagreement = None
-        if disagreement and stated:
-            # the case says what the outputs are; InferShape's other opinion is worth a note
-            entry["log"].append(disagreement.replace("the golden returned", "the case states"))
-        elif disagreement:
-            entry["error"] = disagreement
+            inferred = None
+        entry["error"], notes = _shape_disagreement(op, inferred, expected, stated)
+        entry["log"] += notes
+        if entry["error"]:
             continue
         outputs = {}
         for t in op.outputs:
@@ -229,7 +226,8 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         entry["run"] = {"block_dim": info.block_dim, "tiling_key": info.tiling_key,
                         "workspace_bytes": info.workspace_bytes}
         entry["profile"] = profile(info.profile, soc) if info.profile is not None else None
-        entry["log"] = list(info.log) + [f"golden: {w}" for w in entry["suspicious"]]
+        # after the notes above (InferShape's), not instead of them
+        entry["log"] += list(info.log) + [f"golden: {w}" for w in entry["suspicious"]]
         # in-place inputs are compared as they are after the run, beside the outputs
         actual = {**outputs, **{k: inputs[k] for k in inplace}}
         for name, want in expected.items():
@@ -337,12 +335,10 @@ def _unchecked_output(job, op, variant, inputs, case, name: str):
     import numpy as np
 
     from opkg.model import numpy_dtype
-    from opkg.sim.runtime import infer_output_shapes
 
     shape = (case.get("output_shapes") or {}).get(name)
     if shape is None:
-        shapes = {k: [a.shape for a in v] if isinstance(v, list) else v.shape for k, v in inputs.items()}
-        inferred = infer_output_shapes(Path(job["host_lib"]), op, variant, shapes, case["attrs"])
+        inferred = _inferred_shapes(job, op, variant, inputs, case["attrs"])
         shape = (inferred or {}).get(name, (None,))[0]
     if shape is None:
         raise ValueError(f"the golden returned None for output {name!r} (not compared), but "
@@ -351,23 +347,35 @@ def _unchecked_output(job, op, variant, inputs, case, name: str):
     return np.empty(tuple(shape), dtype=numpy_dtype(variant.dtype_of(name)))
 
 
-def _shape_disagreement(job, op, variant, inputs, attrs, expected) -> str | None:
-    """Where the package's OpDef registers InferShape, the golden's output shapes must match
-    it: otherwise the kernel would be blamed for the golden's (or InferShape's) mistake."""
+def _inferred_shapes(job, op, variant, inputs, attrs) -> dict | None:
+    """What the package's OpDef InferShape gives for these inputs (None: it registers none)."""
     from opkg.sim.runtime import infer_output_shapes
 
     shapes = {k: [a.shape for a in v] if isinstance(v, list) else v.shape for k, v in inputs.items()}
-    inferred = infer_output_shapes(Path(job["host_lib"]), op, variant, shapes, attrs)
-    if not inferred:
-        return None
+    return infer_output_shapes(Path(job["host_lib"]), op, variant, shapes, attrs)
+
+
+def _shape_disagreement(op, inferred: dict | None, expected: dict,
+                        stated: dict) -> tuple[str | None, list[str]]:
+    """(error, notes): where the OpDef registers InferShape, the golden's output shapes must
+    match it, otherwise the kernel would be blamed for the golden's (or InferShape's) mistake.
+    An output whose shape the case states is what the case says: InferShape's other opinion
+    on it is only a note; on the outputs the case leaves unstated it is still an error."""
+    notes = []
     for t in op.outputs:
-        shape = inferred.get(t.name, (None,))[0]
-        if expected[t.name] is None:   # not compared: InferShape alone sizes it
+        shape = (inferred or {}).get(t.name, (None,))[0]
+        if expected[t.name] is None or shape is None:   # not compared: InferShape alone sizes it
             continue
-        if shape is not None and tuple(shape) != tuple(expected[t.name].shape):
-            return (f"the golden returned {t.name} with shape {list(expected[t.name].shape)} "
-                    f"but the OpDef's InferShape gives {list(shape)}; fix whichever is wrong")
-    return None
+        got = list(expected[t.name].shape)
+        if tuple(shape) == tuple(got):
+            continue
+        if t.name in stated:
+            notes.append(f"the case states {t.name} with shape {got} but the OpDef's InferShape "
+                         f"gives {list(shape)}; the stated shape is used")
+        else:
+            return (f"the golden returned {t.name} with shape {got} but the OpDef's InferShape "
+                    f"gives {list(shape)}; fix whichever is wrong"), notes
+    return None, notes
 
 
 def _int_poison(dtype):
