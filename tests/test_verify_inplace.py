@@ -50,6 +50,25 @@ def test_in_place_comparison_can_fail(ws):
     assert result["outputs"]["x"]["mismatches"] > 0
 
 
+def test_a_failing_in_place_case_saves_the_input_it_ran_with(ws):
+    """input.x.npy is x before the kernel rewrote it (actual.x.npy is after), and the inputs
+    the kernel does not rewrite are not read back from the device either."""
+    import numpy as np
+
+    from opkg.verify.inputs import make_input
+
+    golden = ws.root / "packages/scale_inplace/golden.py"
+    golden.write_text(golden.read_text().replace("+ np.float32(k[1])", "- np.float32(k[1])"))
+    assert opkg("build", "packages/scale_inplace", cwd=ws.root).returncode == 1
+    variant = ws.root / "out/sim/scale_inplace" / SOC / "float32_int32"
+    result = _report(ws, "scale_inplace", "float32_int32")["results"][0]
+    failed = variant / result["artifacts"]
+    x = make_input(0, "exact_k", "x", (256,), "float32")
+    assert np.array_equal(np.load(failed / "input.x.npy"), x)
+    assert np.array_equal(np.load(failed / "input.k.npy"), np.array([3, -1], np.int32))
+    assert np.allclose(np.load(failed / "actual.npy"), x * 3 - 1)    # the kernel's result
+
+
 def test_exact_values_must_fit_the_dtype(ws):
     manifest = ws.root / "packages/scale_inplace/opkg.yaml"
     manifest.write_text(manifest.read_text().replace("values: {k: [3, -1]}", "values: {k: [3, 0.5]}"))

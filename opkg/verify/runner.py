@@ -163,7 +163,9 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         except ValueError as exc:
             entry["error"] = f"input {t.name!r}: {exc}"
             continue
-        # the kernel overwrites in-place inputs: the golden sees (and may change) copies
+        # the kernel overwrites in-place inputs: the golden sees (and may change) copies, and a
+        # failing case saves the inputs it ran with, not what the kernel left in them
+        originals = {k: v.copy() if k in inplace else v for k, v in inputs.items()}
         golden_inputs = {k: v.copy() if k in inplace else v for k, v in inputs.items()}
         try:
             expected = _call_golden(golden, op, golden_inputs, case["attrs"], variant, inplace)
@@ -241,7 +243,7 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         if not entry["passed"] and failed_dir is not None:
             from opkg.verify.artifacts import save_case
 
-            entry["artifacts"] = save_case(failed_dir, case["name"], inputs, expected, actual)
+            entry["artifacts"] = save_case(failed_dir, case["name"], originals, expected, actual)
     return results
 
 
@@ -250,7 +252,8 @@ def _run_kernel(job, op, variant, soc, inputs, outputs, attrs):
     from opkg.sim.runtime import run_case
 
     return run_case(Path(job["host_lib"]), Path(job["kernel_lib"]), op, variant, soc, inputs,
-                    outputs, attrs, modes=SimModes.from_json(job.get("modes")))
+                    outputs, attrs, modes=SimModes.from_json(job.get("modes")),
+                    copy_back=tuple(job.get("inplace") or ()))
 
 
 def load_golden(file: str, function: str):
