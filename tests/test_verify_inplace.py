@@ -78,13 +78,30 @@ def test_exact_values_must_fit_the_dtype(ws):
     assert "input 'k': value 0.5 (element 1) is not exact in int32" in result["error"]
 
 
-def test_a_golden_returning_none_leaves_that_output_unchecked(ws):
-    (ws.root / "packages/add_n/golden.py").write_text("def add_n(x):\n    return None\n")
-    r = opkg("build", "packages/add_n", "--json", cwd=ws.root, check=0)
+def test_a_golden_returning_none_for_everything_fails(ws):
+    (ws.root / "packages/add_n/golden.py").write_text("def add_n(x):\n    y = x[0] + x[1]\n")
+    r = opkg("build", "packages/add_n", "--json", cwd=ws.root, check=1)
+    [target] = json.loads(r.stdout)["targets"]
+    assert not target["passed"]
+    result = _report(ws, "add_n", "float32")["results"][0]
+    assert not result["passed"] and result["outputs"] == {}
+    assert result["error"] == ("the golden compared nothing: it returned None for every output "
+                               "(missing return?); return the expected arrays")
+
+
+def test_a_golden_returning_none_leaves_that_output_unchecked(workspace):
+    """Of two compared tensors (output z, in-place input y) the golden checks only y: z is not
+    compared, yet the kernel still gets its buffer (shaped by InferShape) and runs."""
+    pkg = workspace.copy_package("add_custom")
+    manifest = pkg / "opkg.yaml"
+    manifest.write_text(manifest.read_text().replace("  seed: 0\n", "  seed: 0\n  inplace: [y]\n"))
+    # the kernel leaves y as it was
+    (pkg / "golden.py").write_text("def add_custom(x, y):\n    return None, y\n")
+    r = opkg("build", "packages/add_custom", "--soc", SOC, "--json", cwd=workspace.root, check=0)
     [target] = json.loads(r.stdout)["targets"]
     assert target["passed"], r.stdout + r.stderr
-    result = _report(ws, "add_n", "float32")["results"][0]
-    assert result["outputs"] == {} and result["run"]["block_dim"] > 0   # the kernel still ran
+    for result in _report(workspace, "add_custom", "float32")["results"]:
+        assert set(result["outputs"]) == {"y"} and result["run"]["block_dim"] > 0
 
 
 def test_complex_inputs_draw_both_parts_and_compare_each():

@@ -180,6 +180,13 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         except Exception as exc:
             entry["error"] = f"the golden raised {_describe(exc)}"
             continue
+        if all(v is None for v in expected.values()):
+            # None leaves one output of several unchecked; None for all checks nothing at all,
+            # and a kernel that computes garbage would pass
+            entry["error"] = ("the golden compared nothing: it returned None for every "
+                              + ("output and in-place input" if inplace else "output")
+                              + " (missing return?); return the expected arrays")
+            continue
         stated = case.get("output_shapes") or {}
         entry["error"] = _stated_disagreement(stated, expected)
         if entry["error"]:
