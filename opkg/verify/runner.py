@@ -192,7 +192,8 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         if entry["error"]:
             continue
         for t in op.outputs:
-            what = suspicious_golden(expected[t.name]) if expected.get(t.name) is not None else None
+            what = (suspicious_golden(expected[t.name], variant.dtype_of(t.name))
+                    if expected.get(t.name) is not None else None)
             if what:
                 entry["suspicious"].append(
                     f"the golden returned {what} for output '{t.name}': suspicious (a kernel "
