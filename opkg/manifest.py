@@ -555,7 +555,16 @@ class _Validator:
                 raise self.err(where + (i,), f"{name!r} is not an input of {op.type}",
                                did_you_mean(str(name), inputs) or f"inputs: {', '.join(inputs)}")
             if name in names:
-                raise self.err(where + (i,), f"{name!r} is listed twice")
+                raise self.err(where + (i,), f"{name!r} is listed twice",
+                               "list each rewritten input once")
+            kind = next(t.param_type for t in op.inputs if t.name == name)
+            if kind != "required":
+                # the verifier compares one array per name in every case: a list of tensors,
+                # or an input a case may leave out, has no such array
+                raise self.err(where + (i,), f"{name!r} is {'an' if kind == 'optional' else 'a'} {kind} input: "
+                               "only a required "
+                               "input can be verified in place",
+                               "make it param_type: required, or leave it out of inplace")
             names.append(name)
         if not op.outputs and not names:
             raise self.err(where[:-1], f"{op.type} has no outputs, so verification would compare "
@@ -651,7 +660,9 @@ class _Validator:
             if tname in ranges:
                 raise self.err(vw, f"{tname!r} has both values and a range", "keep one")
             if inputs[tname].param_type == "dynamic" or tname not in shapes:
-                raise self.err(vw, f"values need a plain input with a shape in this case")
+                raise self.err(vw, f"values need a plain input with a shape in this case",
+                               f"give {tname!r} a shape in this case's shapes; a dynamic input "
+                               "takes ranges, not values")
             count = 1
             for d in shapes[tname]:
                 count *= d

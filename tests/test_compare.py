@@ -52,16 +52,29 @@ def test_an_element_the_kernel_never_wrote_mismatches_even_a_nan_golden():
 
 
 def test_an_all_nan_or_all_inf_golden_is_suspicious():
-    assert suspicious_golden(np.full(3, np.nan)) == "all NaN"
-    assert suspicious_golden(np.array([np.inf, -np.inf], np.float16)) == "all infinite"
-    assert suspicious_golden(np.array([np.nan, 1.0])) is None
-    assert suspicious_golden(np.array([np.nan, np.inf])) is None
-    assert suspicious_golden(np.zeros(0)) is None and suspicious_golden(np.zeros(3, np.int8)) is None
+    assert suspicious_golden(np.full(3, np.nan, np.float32), "float32") == "all NaN"
+    assert suspicious_golden(np.array([np.inf, -np.inf], np.float16), "float16") == "all infinite"
+    assert suspicious_golden(np.array([np.nan, 1.0], np.float32), "float32") is None
+    assert suspicious_golden(np.array([np.nan, np.inf], np.float32), "float32") is None
+    assert suspicious_golden(np.zeros(0, np.float32), "float32") is None
+    assert suspicious_golden(np.zeros(3, np.int8), "int8") is None
+
+
+def test_an_all_nan_bfloat16_golden_is_suspicious():
+    # bfloat16 (ml_dtypes) has NumPy kind 'V': the manifest dtype says it is a float
+    from opkg.model import numpy_dtype
+
+    bf16 = numpy_dtype("bfloat16")
+    assert suspicious_golden(np.full(4, np.nan).astype(bf16), "bfloat16") == "all NaN"
+    assert suspicious_golden(np.full(4, -np.inf).astype(bf16), "bfloat16") == "all infinite"
+    assert suspicious_golden(np.ones(4).astype(bf16), "bfloat16") is None
 
 
 def test_shape_mismatch():
     r = compare(np.zeros((2, 3)), np.zeros((3, 2)), 0, 0, 0)
     assert not r["passed"] and "differs from the golden" in r["error"]
+    # the same keys as any comparison: a report reader needs no special case
+    assert set(r) == set(compare(np.zeros(2), np.zeros(2), 0, 0, 0))
 
 
 def test_inputs_are_seeded_and_variant_independent():

@@ -291,3 +291,13 @@ def test_soc_config_naming_other_tensors_is_an_error_at_its_line(workspace):
     assert err.field == "op.soc_configs.ascend310p.outputs"
     assert "names ['out'] differ from op.outputs ['z']" in err.message
     assert "every tensor of the op" in err.hint
+
+
+def test_only_a_required_input_can_be_verified_in_place(workspace):
+    text = manifest().replace("- {name: x, dtypes:", "- {name: x, param_type: optional, dtypes:")
+    text = text.replace("golden: golden.py:golden\n", "golden: golden.py:golden\n  inplace: [x]\n")
+    err = load_error(workspace, text)
+    assert err.field == "verify.inplace[0]"
+    assert "'x' is an optional input: only a required input can be verified in place" \
+        in err.message
+    assert "param_type: required" in err.hint

@@ -50,6 +50,26 @@ def test_in_place_comparison_can_fail(ws):
     assert result["outputs"]["x"]["mismatches"] > 0
 
 
+def test_a_failing_in_place_case_saves_the_input_it_ran_with(ws):
+    """input.x.npy is x before the kernel rewrote it (actual.x.npy is after), and the inputs
+    the kernel does not rewrite are not read back from the device either."""
+    import numpy as np
+
+    from opkg.verify.inputs import make_input
+
+    golden = ws.root / "packages/scale_inplace/golden.py"
+    golden.write_text(golden.read_text().replace("+ np.float32(k[1])", "- np.float32(k[1])"))
+    assert opkg("build", "packages/scale_inplace", cwd=ws.root).returncode == 1
+    variant = ws.root / "out/sim/scale_inplace" / SOC / "float32_int32"
+    report = _report(ws, "scale_inplace", "float32_int32")
+    result = report["results"][0]
+    failed = variant / result["artifacts"]
+    x = make_input(report["seed"], "exact_k", "x", (256,), "float32")
+    assert np.array_equal(np.load(failed / "input.x.npy"), x)
+    assert np.array_equal(np.load(failed / "input.k.npy"), np.array([3, -1], np.int32))
+    assert np.allclose(np.load(failed / "actual.npy"), x * 3 - 1)    # the kernel's result
+
+
 def test_exact_values_must_fit_the_dtype(ws):
     manifest = ws.root / "packages/scale_inplace/opkg.yaml"
     manifest.write_text(manifest.read_text().replace("values: {k: [3, -1]}", "values: {k: [3, 0.5]}"))
@@ -59,13 +79,30 @@ def test_exact_values_must_fit_the_dtype(ws):
     assert "input 'k': value 0.5 (element 1) is not exact in int32" in result["error"]
 
 
-def test_a_golden_returning_none_leaves_that_output_unchecked(ws):
-    (ws.root / "packages/add_n/golden.py").write_text("def add_n(x):\n    return None\n")
-    r = opkg("build", "packages/add_n", "--json", cwd=ws.root, check=0)
+def test_a_golden_returning_none_for_everything_fails(ws):
+    (ws.root / "packages/add_n/golden.py").write_text("def add_n(x):\n    y = x[0] + x[1]\n")
+    r = opkg("build", "packages/add_n", "--json", cwd=ws.root, check=1)
+    [target] = json.loads(r.stdout)["targets"]
+    assert not target["passed"]
+    result = _report(ws, "add_n", "float32")["results"][0]
+    assert not result["passed"] and result["outputs"] == {}
+    assert result["error"] == ("the golden compared nothing: it returned None for every output "
+                               "(missing return?); return the expected arrays")
+
+
+def test_a_golden_returning_none_leaves_that_output_unchecked(workspace):
+    """Of two compared tensors (output z, in-place input y) the golden checks only y: z is not
+    compared, yet the kernel still gets its buffer (shaped by InferShape) and runs."""
+    pkg = workspace.copy_package("add_custom")
+    manifest = pkg / "opkg.yaml"
+    manifest.write_text(manifest.read_text().replace("  seed: 0\n", "  seed: 0\n  inplace: [y]\n"))
+    # the kernel leaves y as it was
+    (pkg / "golden.py").write_text("def add_custom(x, y):\n    return None, y\n")
+    r = opkg("build", "packages/add_custom", "--soc", SOC, "--json", cwd=workspace.root, check=0)
     [target] = json.loads(r.stdout)["targets"]
     assert target["passed"], r.stdout + r.stderr
-    result = _report(ws, "add_n", "float32")["results"][0]
-    assert result["outputs"] == {} and result["run"]["block_dim"] > 0   # the kernel still ran
+    for result in _report(workspace, "add_custom", "float32")["results"]:
+        assert set(result["outputs"]) == {"y"} and result["run"]["block_dim"] > 0
 
 
 def test_complex_inputs_draw_both_parts_and_compare_each():

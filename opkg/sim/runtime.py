@@ -317,12 +317,14 @@ def run_tiling(host_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
 
 def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
              inputs: dict[str, np.ndarray], outputs: dict[str, np.ndarray], attrs: dict, *,
-             modes: SimModes = SimModes()) -> RunInfo:
+             modes: SimModes = SimModes(), copy_back: tuple[str, ...] = ()) -> RunInfo:
     """Tiling, then the kernel over every block; writes `outputs` in place. `modes.sync_check`
     also fails on intra-core pipeline hazards (accesses of one UB byte by two pipes,
     unsynchronised); `modes.lenient_copy` truncates ragged DataCopy lengths as the device does;
     `modes.strict_bounds` fails on GM accesses past a tensor even inside its allocation's padding.
-    `RunInfo.unwritten` masks the output elements no store wrote."""
+    `RunInfo.unwritten` masks the output elements no store wrote. The inputs named in
+    `copy_back` (an in-place operator's, verify.inplace) get what the kernel left in their
+    buffers; every other input array is left as given."""
     in_arrays: dict[str, np.ndarray | None] = {}
     for t in op.inputs:
         arr = inputs.get(t.name)
@@ -405,12 +407,12 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
                 args[i].written = shadows[i].ctypes.data
     rc, err, lines, blocks = _launch(kernel_lib, args, params, len(extra), block_dim, result, soc, cores,
                                      modes)
-    # Inputs are device buffers too: an in-place operator rewrites them (verify.inplace), so
-    # what the kernel left there goes back to the caller's arrays, as outputs do.
-    for i, (_, arr, n) in [(i, entries[i]) for i in range(undefined_from)] + \
-            [(params + k, e) for k, e in enumerate(extra)]:
-        if n and arr is not None and arr.flags.writeable:
-            arr.reshape(-1).view(np.uint8)[:] = arena.view(i)[:n]
+    # Inputs are device buffers too: an in-place operator rewrites them, so what the kernel
+    # left there goes back to the caller's arrays, as outputs do. Only those: the others stay
+    # the inputs the case ran with (saved beside a failing case).
+    for i, (name, arr, n) in enumerate(entries[:undefined_from]):
+        if name in copy_back and n and arr is not None:
+            inputs[name][...] = arena.view(i)[:n].view(arr.dtype).reshape(arr.shape)
     unwritten = {}
     for i, t in enumerate(op.outputs, undefined_from):
         out, n = outputs[t.name], entries[i][2]

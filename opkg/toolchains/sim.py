@@ -293,9 +293,8 @@ def _verify_job(pkg, op, soc, variant, host_lib: Path, kernel_lib: Path, root: P
 def _runtime_digest() -> str:
     """opkg's own verification and emulation runtime code: a change re-verifies."""
     root = Path(__file__).resolve().parent.parent
-    files = [root / "verify" / n for n in ("runner.py", "compare.py", "inputs.py")]
-    files += [root / "verify" / "prototype.py"]
-    files += [p for p in (root / "sim").glob("*.py")]
+    # whole directories: a verifier module added later (artifacts.py was missed) counts too
+    files = [*(root / "verify").glob("*.py"), *(root / "sim").glob("*.py")]
     h = hashlib.sha256()
     for f in sorted(files):
         if f.is_file():

@@ -20,7 +20,7 @@ def compare(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float,
     if actual.shape != expected.shape:
         return {**result, "passed": False, "mismatches": int(actual.size),
                 "mismatch_ratio": 1.0, "max_abs_error": None, "max_rel_error": None,
-                "first_mismatch": None,
+                "first_mismatch": None, "unwritten": 0,
                 "error": f"shape {list(actual.shape)} differs from the golden's "
                          f"{list(expected.shape)}"}
     a = actual.astype(np.float64).ravel()
@@ -56,16 +56,19 @@ def compare(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float,
             "unwritten": int(np.count_nonzero(unwritten)) if unwritten is not None else 0}
 
 
-def suspicious_golden(expected: np.ndarray) -> str | None:
+def suspicious_golden(expected: np.ndarray, dtype: str) -> str | None:
     """A golden whose output is all NaN or all infinite almost surely computes nothing useful
-    (a kernel that writes nothing, or garbage, might still 'match' it): said in the report."""
-    if expected.size == 0 or expected.dtype.kind != "f":
+    (a kernel that writes nothing, or garbage, might still 'match' it): said in the report.
+    `dtype` is the output's manifest dtype: bfloat16 is a float whose NumPy kind is 'V'."""
+    from opkg.model import DTYPES
+
+    if expected.size == 0 or DTYPES[dtype].kind != "float":
         return None
-    with np.errstate(invalid="ignore"):
-        if np.isnan(expected).all():
-            return "all NaN"
-        if np.isinf(expected).all():
-            return "all infinite"
+    values = expected.astype(np.float64)
+    if np.isnan(values).all():
+        return "all NaN"
+    if np.isinf(values).all():
+        return "all infinite"
     return None
 
 

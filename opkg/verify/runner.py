@@ -163,7 +163,9 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         except ValueError as exc:
             entry["error"] = f"input {t.name!r}: {exc}"
             continue
-        # the kernel overwrites in-place inputs: the golden sees (and may change) copies
+        # the kernel overwrites in-place inputs: the golden sees (and may change) copies, and a
+        # failing case saves the inputs it ran with, not what the kernel left in them
+        originals = {k: v.copy() if k in inplace else v for k, v in inputs.items()}
         golden_inputs = {k: v.copy() if k in inplace else v for k, v in inputs.items()}
         try:
             expected = _call_golden(golden, op, golden_inputs, case["attrs"], variant, inplace)
@@ -178,27 +180,32 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         except Exception as exc:
             entry["error"] = f"the golden raised {_describe(exc)}"
             continue
+        if all(v is None for v in expected.values()):
+            # None leaves one output of several unchecked; None for all checks nothing at all,
+            # and a kernel that computes garbage would pass
+            entry["error"] = ("the golden compared nothing: it returned None for every "
+                              + ("output and in-place input" if inplace else "output")
+                              + " (missing return?); return the expected arrays")
+            continue
         stated = case.get("output_shapes") or {}
         entry["error"] = _stated_disagreement(stated, expected)
         if entry["error"]:
             continue
         for t in op.outputs:
-            what = suspicious_golden(expected[t.name]) if expected.get(t.name) is not None else None
+            what = (suspicious_golden(expected[t.name], variant.dtype_of(t.name))
+                    if expected.get(t.name) is not None else None)
             if what:
                 entry["suspicious"].append(
                     f"the golden returned {what} for output '{t.name}': suspicious (a kernel "
                     "that computes nothing useful cannot be told apart; check the golden)")
         try:
-            disagreement = _shape_disagreement(job, op, variant, inputs, case["attrs"],
-                                               expected)
+            inferred = _inferred_shapes(job, op, variant, inputs, case["attrs"])
         except Exception as exc:   # InferShape itself failed: the kernel run will say more
             entry["log"].append(f"InferShape: {getattr(exc, 'message', exc)}")
-            disagreement = None
-        if disagreement and stated:
-            # the case says what the outputs are; InferShape's other opinion is worth a note
-            entry["log"].append(disagreement.replace("the golden returned", "the case states"))
-        elif disagreement:
-            entry["error"] = disagreement
+            inferred = None
+        entry["error"], notes = _shape_disagreement(op, inferred, expected, stated)
+        entry["log"] += notes
+        if entry["error"]:
             continue
         outputs = {}
         for t in op.outputs:
@@ -229,7 +236,8 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         entry["run"] = {"block_dim": info.block_dim, "tiling_key": info.tiling_key,
                         "workspace_bytes": info.workspace_bytes}
         entry["profile"] = profile(info.profile, soc) if info.profile is not None else None
-        entry["log"] = list(info.log) + [f"golden: {w}" for w in entry["suspicious"]]
+        # after the notes above (InferShape's), not instead of them
+        entry["log"] += list(info.log) + [f"golden: {w}" for w in entry["suspicious"]]
         # in-place inputs are compared as they are after the run, beside the outputs
         actual = {**outputs, **{k: inputs[k] for k in inplace}}
         for name, want in expected.items():
@@ -243,7 +251,7 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         if not entry["passed"] and failed_dir is not None:
             from opkg.verify.artifacts import save_case
 
-            entry["artifacts"] = save_case(failed_dir, case["name"], inputs, expected, actual)
+            entry["artifacts"] = save_case(failed_dir, case["name"], originals, expected, actual)
     return results
 
 
@@ -252,7 +260,8 @@ def _run_kernel(job, op, variant, soc, inputs, outputs, attrs):
     from opkg.sim.runtime import run_case
 
     return run_case(Path(job["host_lib"]), Path(job["kernel_lib"]), op, variant, soc, inputs,
-                    outputs, attrs, modes=SimModes.from_json(job.get("modes")))
+                    outputs, attrs, modes=SimModes.from_json(job.get("modes")),
+                    copy_back=tuple(job.get("inplace") or ()))
 
 
 def load_golden(file: str, function: str):
@@ -337,12 +346,10 @@ def _unchecked_output(job, op, variant, inputs, case, name: str):
     import numpy as np
 
     from opkg.model import numpy_dtype
-    from opkg.sim.runtime import infer_output_shapes
 
     shape = (case.get("output_shapes") or {}).get(name)
     if shape is None:
-        shapes = {k: [a.shape for a in v] if isinstance(v, list) else v.shape for k, v in inputs.items()}
-        inferred = infer_output_shapes(Path(job["host_lib"]), op, variant, shapes, case["attrs"])
+        inferred = _inferred_shapes(job, op, variant, inputs, case["attrs"])
         shape = (inferred or {}).get(name, (None,))[0]
     if shape is None:
         raise ValueError(f"the golden returned None for output {name!r} (not compared), but "
@@ -351,23 +358,35 @@ def _unchecked_output(job, op, variant, inputs, case, name: str):
     return np.empty(tuple(shape), dtype=numpy_dtype(variant.dtype_of(name)))
 
 
-def _shape_disagreement(job, op, variant, inputs, attrs, expected) -> str | None:
-    """Where the package's OpDef registers InferShape, the golden's output shapes must match
-    it: otherwise the kernel would be blamed for the golden's (or InferShape's) mistake."""
+def _inferred_shapes(job, op, variant, inputs, attrs) -> dict | None:
+    """What the package's OpDef InferShape gives for these inputs (None: it registers none)."""
     from opkg.sim.runtime import infer_output_shapes
 
     shapes = {k: [a.shape for a in v] if isinstance(v, list) else v.shape for k, v in inputs.items()}
-    inferred = infer_output_shapes(Path(job["host_lib"]), op, variant, shapes, attrs)
-    if not inferred:
-        return None
+    return infer_output_shapes(Path(job["host_lib"]), op, variant, shapes, attrs)
+
+
+def _shape_disagreement(op, inferred: dict | None, expected: dict,
+                        stated: dict) -> tuple[str | None, list[str]]:
+    """(error, notes): where the OpDef registers InferShape, the golden's output shapes must
+    match it, otherwise the kernel would be blamed for the golden's (or InferShape's) mistake.
+    An output whose shape the case states is what the case says: InferShape's other opinion
+    on it is only a note; on the outputs the case leaves unstated it is still an error."""
+    notes = []
     for t in op.outputs:
-        shape = inferred.get(t.name, (None,))[0]
-        if expected[t.name] is None:   # not compared: InferShape alone sizes it
+        shape = (inferred or {}).get(t.name, (None,))[0]
+        if expected[t.name] is None or shape is None:   # not compared: InferShape alone sizes it
             continue
-        if shape is not None and tuple(shape) != tuple(expected[t.name].shape):
-            return (f"the golden returned {t.name} with shape {list(expected[t.name].shape)} "
-                    f"but the OpDef's InferShape gives {list(shape)}; fix whichever is wrong")
-    return None
+        got = list(expected[t.name].shape)
+        if tuple(shape) == tuple(got):
+            continue
+        if t.name in stated:
+            notes.append(f"the case states {t.name} with shape {got} but the OpDef's InferShape "
+                         f"gives {list(shape)}; the stated shape is used")
+        else:
+            return (f"the golden returned {t.name} with shape {got} but the OpDef's InferShape "
+                    f"gives {list(shape)}; fix whichever is wrong"), notes
+    return None, notes
 
 
 def _int_poison(dtype):
