@@ -26,7 +26,8 @@ from opkg.bundle import (FORMAT_VERSION, UNREADABLE, bundle_filename, check_memb
                          content_digest, read_metadata, verify_archive)
 from opkg.errors import RegistryError, VerificationError
 from opkg.registry.store import (NAME_RE, RECORD_FORMAT, Store, checkpoint, index_add,
-                                 parse_version, sha256_bytes, sha256_file, version_key)
+                                 parse_version, record_problem, sha256_bytes, sha256_file,
+                                 version_key)
 
 
 @dataclass
@@ -145,9 +146,7 @@ def metadata_problem(m) -> str | None:
             return "each variant needs 'name' and 'verification' with 'cases' and 'passed' counts"
     if not isinstance(m.get("verification"), dict) or "passed" not in m["verification"]:
         return "missing 'verification' summary"
-    if m.get("op") is not None and not isinstance(m["op"], dict):
-        return "'op' must be an object"
-    return None
+    return None   # 'op' and 'summary' are checked with the whole record (store.record_problem)
 
 
 def verification_failures(b: Bundle) -> list[str]:
@@ -275,8 +274,37 @@ def publish_bundles(store: Store, paths, *, dry_run: bool = False, publisher: st
 
     publisher = publisher or publisher_identity()
     now = now or utc_now()
-    return [_publish_group(store, name, key, group, dry_run, publisher, now)
+    # Every record is built and checked before any blob is stored and before a dry run
+    # answers: what readers would refuse is refused here, leaving nothing behind.
+    records = {}
+    for (name, key), group in sorted(groups.items()):
+        record = version_record(name, group, publisher, now)
+        problem = record_problem(record, name, key)
+        if problem:
+            raise RegistryError(f"refusing to publish {name} {key}: its record "
+                                f"would be malformed: {problem}", hint="rebuild the bundle "
+                                "with this opkg (`opkg build`) and publish again")
+        records[name, key] = record
+    return [_publish_group(store, name, key, group, dry_run, records[name, key])
             for (name, key), group in sorted(groups.items())]
+
+
+def version_record(name: str, group: list[Bundle], publisher: str, now: str) -> dict:
+    """The record publishing `group` commits; blob digests are computed from the bytes
+    read, so it exists before anything is stored."""
+    meta = group[0].meta
+    entries = [bundle_entry(b, {v: sha256_bytes(data) for v, data in b.reports.items()})
+               for b in sorted(group, key=lambda b: b.key)]
+    return {
+        "format": RECORD_FORMAT,
+        "name": name,
+        "version": meta["version"],
+        "summary": meta.get("summary", ""),
+        "op": meta.get("op"),
+        "socs": sorted({b.meta["soc"] for b in group}),
+        "bundles": entries,
+        "published": {"time": now, "by": publisher, "opkg_version": __version__},
+    }
 
 
 def _check_group(name: str, key: str, group: list[Bundle]) -> None:
@@ -341,7 +369,7 @@ def _restore_blobs(store: Store, record: dict, group: list[Bundle]) -> list[str]
 
 
 def _publish_group(store: Store, name: str, key: str, group: list[Bundle], dry_run: bool,
-                   publisher: str, now: str) -> Outcome:
+                   record: dict) -> Outcome:
     meta = group[0].meta
     record_path = store.record_path(name, key)
     summary = [{"soc": b.meta["soc"], "toolchain": b.meta["toolchain"]["id"], "blob": b.digest,
@@ -366,25 +394,14 @@ def _publish_group(store: Store, name: str, key: str, group: list[Bundle], dry_r
         writes += [str(record_path), str(store.index_path)]
         return Outcome(name, meta["version"], "would-publish", summary, str(record_path), writes)
 
-    entries = []
     for b in sorted(group, key=lambda b: b.key):
         digest, size = store.put_blob(src=b.path)
         if digest != b.digest:
             raise RegistryError(f"{b.path} changed while it was being published",
                                 hint="wait for the build writing it to finish, then publish again")
-        reports = {v: store.put_blob(data=data)[0] for v, data in sorted(b.reports.items())}
-        entries.append(bundle_entry(b, reports))
+        for data in b.reports.values():
+            store.put_blob(data=data)
     checkpoint("blobs-written")
-    record = {
-        "format": RECORD_FORMAT,
-        "name": name,
-        "version": meta["version"],
-        "summary": meta.get("summary", ""),
-        "op": meta.get("op"),
-        "socs": sorted({b.meta["soc"] for b in group}),
-        "bundles": entries,
-        "published": {"time": now, "by": publisher, "opkg_version": __version__},
-    }
     created, digest = store.commit_record(name, key, record)
     if not created:
         # Another publisher committed this version between our check and our commit.
