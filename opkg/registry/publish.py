@@ -16,14 +16,12 @@ from __future__ import annotations
 import getpass
 import json
 import socket
-import tarfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from opkg import __version__
-from opkg.bundle import (FORMAT_VERSION, UNREADABLE, bundle_filename, check_members,
-                         content_digest, read_metadata, verify_archive)
+from opkg.bundle import FORMAT_VERSION, bundle_filename, read_metadata, scan_bundle
 from opkg.errors import RegistryError, VerificationError
 from opkg.registry.store import (NAME_RE, RECORD_FORMAT, Store, checkpoint, index_add,
                                  parse_version, record_problem, sha256_bytes, sha256_file,
@@ -82,39 +80,29 @@ def load_bundle(path: Path, built_digest: str | None = None) -> Bundle:
     if not path.is_file():
         raise RegistryError(f"{path}: no such bundle file",
                             hint="build it first with `opkg build`, or check the path")
-    verify_archive(path)  # the whole gzip stream: a flipped bit or a cut is refused here
+    # One pass over the whole archive: the gzip stream's CRC refuses a flipped bit or a cut,
+    # every entry is checked as install checks it, and the JSON files (the metadata and the
+    # verification reports it names) are kept.
+    files, content = scan_bundle(path, keep=lambda name: name.endswith(".json"))
     digest = sha256_file(path)
     if built_digest and digest != "sha256:" + built_digest:
         raise RegistryError(f"{path} is not the bundle the build wrote (the build recorded "
                             f"sha256:{built_digest[:16]}…, the file hashes to {digest[:23]}…)",
                             hint="delete it and run `opkg build`: the build makes it "
                                  "again (from the build cache when it can)")
-    meta = read_metadata(path)
-    check_members(path)   # never store what install would refuse to unpack
+    meta = read_metadata(path)      # its first entry, with read_metadata's checks
     problem = metadata_problem(meta)
     if problem:
         raise RegistryError(f"{path}: not a publishable bundle: {problem}",
                             hint="rebuild it with this opkg (`opkg build`)")
     wanted = {v["report"]: v["name"] for v in meta["variants"] if v.get("report")}
-    found: dict[str, bytes] = {}
-    report_files: dict[str, bytes] = {}
-    try:
-        with tarfile.open(path, "r:gz") as tar:
-            for m in tar:
-                if m.isfile() and (m.name in wanted or _is_report(m.name)):
-                    data = tar.extractfile(m).read()
-                    if m.name in wanted:
-                        found[wanted[m.name]] = data
-                    if _is_report(m.name):
-                        report_files[m.name] = data
-    except UNREADABLE as exc:
-        raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
+    found = {variant: files[name] for name, variant in wanted.items() if name in files}
+    report_files = {name: data for name, data in files.items() if _is_report(name)}
     missing = [p for p, n in wanted.items() if n not in found]
     if missing:
         raise RegistryError(f"{path}: verification report(s) named in the metadata are not in "
                             f"the bundle: {', '.join(missing)}", hint="rebuild it with `opkg build`")
-    return Bundle(path, meta, digest, path.stat().st_size, found, content_digest(path),
-                  report_files)
+    return Bundle(path, meta, digest, path.stat().st_size, found, content, report_files)
 
 
 def _is_report(name: str) -> bool:
