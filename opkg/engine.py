@@ -258,12 +258,12 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                        bundled=any(t.bundle for t in plan.targets), warnings=warnings)
 
 
-_PARTIAL = re.compile(r"\.tmp-\d+(-\d+)?$")
+_PARTIAL = re.compile(r"\.(tmp-\d+(-\d+)?|restore-\d+)$")
 
 
 def remove_partial(out: Path) -> None:
-    """Remove temporary files (`<output>.tmp-<pid>-<thread>`, `.<name>.tmp-<pid>`) that killed
-    steps left in `out`. Only with the workspace lock held: then no other build is writing."""
+    """Remove temporary files (`<output>.tmp-<pid>-<thread>`, `.<name>.tmp-<pid>`, the build
+    cache's `<output>.restore-<pid>`) that killed steps left in `out`. Only with the workspace lock held: then no other build is writing."""
     for dirpath, _, files in os.walk(out):
         for name in files:
             if _PARTIAL.search(name):
