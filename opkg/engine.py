@@ -21,8 +21,8 @@ from typing import Callable
 from opkg import procs
 from opkg.model import SimModes
 from opkg.errors import BuildError, Interrupted
+from opkg.events import EVENT_PREFIX
 from opkg.plan import BuildRequest, Plan, make_plan, write_plan
-from opkg.scons_glue import EVENT_PREFIX
 
 BUILTIN_SCONSTRUCT = Path(__file__).parent / "SConstruct.builtin"
 _CACHE_LINE = re.compile(r"^Retrieved `(.+)' from cache")
@@ -52,7 +52,8 @@ class BuildResult:
     cached: int = 0
     elapsed: float = 0.0
     scons_output: list[str] = field(default_factory=list)
-    # compiler warnings about the packages' own sources ('warning' events), as compiled now
+    # 'warning' events: compiler warnings about the packages' own sources as compiled now,
+    # and outputs or build cache entries found damaged (and rebuilt)
     warnings: list[dict] = field(default_factory=list)
     nothing: str | None = None        # set when the request had nothing to build, and why
 

@@ -27,12 +27,12 @@ import time
 from pathlib import Path
 
 from opkg import cache
+from opkg.events import EVENT_PREFIX
 from opkg.fsutil import atomic_write_text
 from opkg.outputs import OutputRecord
 from opkg.plan import Action, Plan
 from opkg.procs import checkpoint, watch_parent
 
-EVENT_PREFIX = "@@opkg "
 _ACTIONS: list[Action] = []
 _print_lock = threading.Lock()
 _RECORD: list[OutputRecord] = []          # the output directory's record, set by declare()
