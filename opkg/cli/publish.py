@@ -4,6 +4,7 @@ registry.publish.publish_bundles. All registry decisions live there; this is the
 from __future__ import annotations
 
 import json
+import os
 
 import click
 
@@ -124,4 +125,7 @@ def _built_digests(ws, given: bool):
             return None
     if ws is None:
         return None
-    return OutputRecord(ws.settings.output_dir).digest_of
+    # read the record once for all bundles (OutputRecord.digest_of reads it on every call)
+    record = OutputRecord(ws.settings.output_dir)
+    digests = {os.path.join(record.root, key): rec["sha256"] for key, rec in record.load().items()}
+    return lambda path: digests.get(os.path.abspath(path))
