@@ -264,7 +264,8 @@ _PARTIAL = re.compile(r"\.(tmp-\d+(-\d+)?|restore-\d+)$")
 
 def remove_partial(out: Path) -> None:
     """Remove temporary files (`<output>.tmp-<pid>-<thread>`, `.<name>.tmp-<pid>`, the build
-    cache's `<output>.restore-<pid>`) that killed steps left in `out`. Only with the workspace lock held: then no other build is writing."""
+    cache's `<output>.restore-<pid>`) that killed steps left in `out`. Only with the
+    workspace lock held: then no other build is writing."""
     for dirpath, _, files in os.walk(out):
         for name in files:
             if _PARTIAL.search(name):

@@ -8,7 +8,8 @@ import os
 
 import click
 
-from opkg.cli._registry import emit_json, human_size, open_store, registry_option
+from opkg.ci_output import emit_json
+from opkg.cli._registry import human_size, open_store, registry_option
 from opkg.cli.options import build_options
 
 
@@ -90,7 +91,7 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, bundle
                                built_digests=_built_digests(ws, bool(bundles)))
     if as_json:
         emit_json({"registry": str(store.root), "dry_run": dry_run,
-                   "versions": [o.to_json() for o in outcomes]})
+                   "versions": [o.to_json() for o in outcomes]}, sort_keys=True)
         return
     for o in outcomes:
         if o.status == "unchanged":
