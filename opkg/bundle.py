@@ -97,6 +97,8 @@ class _CappedTar(tarfile.TarFile):
         if member is not None and len(self.members) > MAX_ENTRIES:
             raise RegistryError(f"{self.name}: refused: more than {MAX_ENTRIES} entries",
                                 hint=_CAP_HINT)
+        if member is not None and member.offset_data + member.size > MAX_UNPACKED_BYTES:
+            raise self.fileobj._refuse()   # its header claims more than the cap: read none of it
         return member
 
 
@@ -154,7 +156,7 @@ def read_metadata(path: Path) -> dict:
                                     hint=f"opkg writes a few KiB of metadata; {_CAP_HINT}")
             meta = json.loads(tar.extractfile(member).read())
     except (*UNREADABLE, ValueError) as exc:   # ValueError: JSON, UTF-8
-        raise RegistryError(f"{path}: unreadable bundle: {exc}", hint=DAMAGED_HINT) from None
+        raise _unreadable(path, exc) from None
     if not isinstance(meta, dict):
         raise RegistryError(f"{path}: not an opkg bundle ({METADATA} is not a JSON object)")
     return meta
@@ -164,30 +166,56 @@ def verify_archive(path: Path) -> None:
     """Read the whole bundle: every tar header and every byte of the gzip stream, whose CRC-32
     and length trailer catch a flipped bit or a cut that a partial read would not (tarfile
     stops at the end-of-archive blocks). RegistryError naming the file."""
+    scan_bundle(path, content=False)
+
+
+def scan_bundle(path: Path, keep=lambda name: False, *,
+                content: bool = True) -> tuple[dict[str, bytes], str | None]:
+    """One pass over the whole bundle (the checks of verify_archive and check_members): returns
+    the bytes of the files whose name `keep` selects, and the content_digest unless `content`
+    is false. RegistryError naming the file."""
+    import hashlib
+
+    files: dict[str, bytes] = {}
+    h = hashlib.sha256()
     try:
         # through the capped stream: a header claiming terabytes is refused, not decompressed
         with open_bundle(path) as tar:
-            for _ in tar:
-                pass
+            for m in tar:
+                _check_member(path, m)   # never store what install would refuse to unpack
+                if not m.isfile() or not (content or keep(m.name)):
+                    continue
+                data = tar.extractfile(m).read()
+                if keep(m.name):
+                    files[m.name] = data
+                if content and m.name != "provenance.json":
+                    h.update(m.name.encode() + b"\0" + hashlib.sha256(
+                        _content_bytes(data) if m.name == METADATA else data).digest())
             while tar.fileobj.read(1 << 20):
                 pass
-    except UNREADABLE as exc:
+    except (*UNREADABLE, ValueError) as exc:   # ValueError: the metadata's JSON
         raise _unreadable(path, exc) from None
+    return files, "sha256:" + h.hexdigest() if content else None
 
 
 def _unreadable(path: Path, exc: BaseException) -> RegistryError:
-    """A damaged archive (cut, flipped bits) or a file that never was one, in plain words."""
+    """A damaged archive (cut, flipped bits) or a file that never was one, in plain words.
+    The error's `reason` is the message without the file name."""
     text = str(exc)
     if "Not a gzipped file" in text:
-        return RegistryError(f"{path}: unreadable bundle: not a gzip archive",
-                             hint="opkg bundles are the .opkg.tgz files `opkg build` writes")
-    if isinstance(exc, EOFError):
-        why = "the archive is truncated"
-    elif isinstance(exc, zlib.error) or "CRC" in text or "gzip" in text.lower():
-        why = f"its compressed data is corrupt ({text})"
+        reason, hint = "not a gzip archive", ("opkg bundles are the .opkg.tgz files "
+                                              "`opkg build` writes")
+        error = RegistryError(f"{path}: unreadable bundle: {reason}", hint=hint)
     else:
-        why = text or type(exc).__name__
-    return RegistryError(f"{path}: damaged bundle: {why}", hint=DAMAGED_HINT)
+        if isinstance(exc, EOFError):
+            reason = "the archive is truncated"
+        elif isinstance(exc, zlib.error) or "CRC" in text or "gzip" in text.lower():
+            reason = f"its compressed data is corrupt ({text})"
+        else:
+            reason = text or type(exc).__name__
+        error = RegistryError(f"{path}: damaged bundle: {reason}", hint=DAMAGED_HINT)
+    error.reason = reason
+    return error
 
 
 # Provenance that says where and when sources were built, not what was built: two bundles
@@ -198,34 +226,16 @@ CIRCUMSTANTIAL = ("git_commit", "git_dirty", "lock_digest")
 def content_digest(path: Path) -> str:
     """A digest of what a bundle holds, blind to circumstantial provenance: rebuilding the
     same sources after an unrelated commit gives the same content digest."""
-    import hashlib
-
-    h = hashlib.sha256()
-    try:
-        with open_bundle(path) as tar:
-            for m in tar:
-                if not m.isfile() or m.name == "provenance.json":
-                    continue
-                data = tar.extractfile(m).read()
-                if m.name == METADATA:
-                    meta = json.loads(data)
-                    meta["provenance"] = {k: v for k, v in (meta.get("provenance") or {}).items()
-                                          if k not in CIRCUMSTANTIAL}
-                    data = json.dumps(meta, sort_keys=True).encode()
-                h.update(m.name.encode() + b"\0" + hashlib.sha256(data).digest())
-    except UNREADABLE as exc:
-        raise _unreadable(path, exc) from None
-    return "sha256:" + h.hexdigest()
+    return scan_bundle(path)[1]
 
 
-def check_members(path: Path) -> None:
-    """Refuse a bundle that holds anything but plain files and directories at safe paths."""
-    try:
-        with open_bundle(path) as tar:
-            for m in tar.getmembers():
-                _check_member(path, m)
-    except UNREADABLE as exc:
-        raise RegistryError(f"{path}: unreadable bundle: {exc}", hint=DAMAGED_HINT) from None
+def _content_bytes(metadata: bytes) -> bytes:
+    meta = json.loads(metadata)
+    if not isinstance(meta, dict):
+        return metadata          # not a bundle read_metadata accepts; hash it as it is
+    meta["provenance"] = {k: v for k, v in (meta.get("provenance") or {}).items()
+                          if k not in CIRCUMSTANTIAL}
+    return json.dumps(meta, sort_keys=True).encode()
 
 
 def _check_member(path: Path, m: tarfile.TarInfo) -> None:
@@ -241,8 +251,8 @@ def safe_extract(path: Path, dest: Path) -> list[str]:
     with open_bundle(path) as tar:
         try:
             members = tar.getmembers()
-        except tarfile.TarError as exc:
-            raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
+        except UNREADABLE as exc:
+            raise _unreadable(path, exc) from None
         for m in members:
             _check_member(path, m)   # every entry before any is written
         dest.mkdir(parents=True, exist_ok=True)

@@ -29,12 +29,14 @@ def with_schema(data):
     return {"schema_version": SCHEMA_VERSION, "items": data}
 
 
-def emit_json(data) -> None:
+def emit_json(data, sort_keys: bool = False) -> None:
+    """Print a JSON document (indented, with its schema version) on stdout. Registry and
+    toolchain commands sort its keys; the build and test documents keep their order."""
     import json
 
     import click
 
-    click.echo(json.dumps(with_schema(data), indent=2))
+    click.echo(json.dumps(with_schema(data), indent=2, sort_keys=sort_keys))
 
 
 # ---- per-case rows -------------------------------------------------------------------------

@@ -21,8 +21,8 @@ from typing import Callable
 from opkg import procs
 from opkg.model import SimModes
 from opkg.errors import BuildError, Interrupted
+from opkg.events import EVENT_PREFIX
 from opkg.plan import BuildRequest, Plan, make_plan, write_plan
-from opkg.scons_glue import EVENT_PREFIX
 
 BUILTIN_SCONSTRUCT = Path(__file__).parent / "SConstruct.builtin"
 _CACHE_LINE = re.compile(r"^Retrieved `(.+)' from cache")
@@ -52,7 +52,8 @@ class BuildResult:
     cached: int = 0
     elapsed: float = 0.0
     scons_output: list[str] = field(default_factory=list)
-    # compiler warnings about the packages' own sources ('warning' events), as compiled now
+    # 'warning' events: compiler warnings about the packages' own sources as compiled now,
+    # and outputs or build cache entries found damaged (and rebuilt)
     warnings: list[dict] = field(default_factory=list)
     nothing: str | None = None        # set when the request had nothing to build, and why
 
@@ -258,12 +259,13 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                        bundled=any(t.bundle for t in plan.targets), warnings=warnings)
 
 
-_PARTIAL = re.compile(r"\.tmp-\d+(-\d+)?$")
+_PARTIAL = re.compile(r"\.(tmp-\d+(-\d+)?|restore-\d+)$")
 
 
 def remove_partial(out: Path) -> None:
-    """Remove temporary files (`<output>.tmp-<pid>-<thread>`, `.<name>.tmp-<pid>`) that killed
-    steps left in `out`. Only with the workspace lock held: then no other build is writing."""
+    """Remove temporary files (`<output>.tmp-<pid>-<thread>`, `.<name>.tmp-<pid>`, the build
+    cache's `<output>.restore-<pid>`) that killed steps left in `out`. Only with the
+    workspace lock held: then no other build is writing."""
     for dirpath, _, files in os.walk(out):
         for name in files:
             if _PARTIAL.search(name):

@@ -203,7 +203,11 @@ def first_errors(stderr: str, limit: int = 3) -> str:
 
 
 def own_warnings(stderr: str, own_dir: Path) -> list[str]:
-    """g++ `warning:` lines located in files under own_dir (not the sim's headers)."""
+    """g++ `warning:` lines located in files under own_dir, the package's directory: the
+    author's business (e.g. PreLayerNorm's tiling computes a bound in `int` that overflows,
+    which a silent build would hide). The sim's headers and runtime, generated sources in the
+    output directory and other packages are not the author's. Used by the build
+    (scons_glue) and the OpDef probe."""
     own = str(Path(own_dir).resolve())
     out = []
     for line in stderr.splitlines():

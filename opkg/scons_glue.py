@@ -27,16 +27,17 @@ import time
 from pathlib import Path
 
 from opkg import cache
+from opkg.events import EVENT_PREFIX
 from opkg.fsutil import atomic_write_text
 from opkg.outputs import OutputRecord
 from opkg.plan import Action, Plan
 from opkg.procs import checkpoint, watch_parent
 
-EVENT_PREFIX = "@@opkg "
 _ACTIONS: list[Action] = []
 _print_lock = threading.Lock()
 _RECORD: list[OutputRecord] = []          # the output directory's record, set by declare()
 _WRITTEN: dict[str, str] = {}             # absolute output path -> digest when its step ended
+_PACKAGE_DIRS: dict[str, Path] = {}       # target id -> its package's directory, set by declare()
 
 
 def emit(event: str, **fields) -> None:
@@ -60,6 +61,8 @@ def declare(plan_path: str) -> None:
     # (same mtime) must still rebuild
     Decider("content")
     _RECORD[:] = [OutputRecord(plan.output_dir)]
+    _PACKAGE_DIRS.update({t.id: Path(plan.workspace_root, t.package.removeprefix("//"))
+                          for t in plan.targets})
     _check_outputs(plan)
     # OPKG_CACHE_FORMAT is part of every action's signature: entries of another format are
     # never looked up (they age out through `opkg cache prune`)
@@ -187,20 +190,6 @@ def _run(target, source, env) -> int:
     return 0
 
 
-def own_warnings(stderr: str) -> list[str]:
-    """The compiler's `warning:` lines about the package's own sources: those in the sim's
-    headers and runtime are opkg's business, not the author's (e.g. PreLayerNorm's tiling
-    computes a bound in `int` that overflows, which g++ says and a silent build would hide)."""
-    from opkg.sim import flags
-
-    ours = (str(flags.include_dir()), str(flags.runtime_source().parent))
-    out = []
-    for line in stderr.splitlines():
-        if ": warning: " in line and not line.startswith(ours) and line not in out:
-            out.append(line)
-    return out
-
-
 def _exec(action: Action) -> str | None:
     """Run argv with its outputs redirected to temporary names, renamed only on success, so
     an interrupted compile never leaves a half-written object behind."""
@@ -217,9 +206,13 @@ def _exec(action: Action) -> str | None:
             return (stderr + stdout).strip() or f"exit status {proc.returncode}"
         for out, tmp in temps.items():
             os.replace(tmp, out)
-        for line in own_warnings(stderr):
-            emit("warning", target=action.target, step=action.step,
-                 description=action.description, message=line)
+        package_dir = _PACKAGE_DIRS.get(action.target)
+        if ": warning: " in stderr and package_dir is not None:
+            from opkg.opdef_probe import own_warnings
+
+            for line in own_warnings(stderr, package_dir):
+                emit("warning", target=action.target, step=action.step,
+                     description=action.description, message=line)
         return None
     except OSError as exc:
         return f"cannot run {argv[0]}: {exc.strerror}"

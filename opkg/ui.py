@@ -38,13 +38,13 @@ class Progress:
         if kind == "note":
             # one line per distinct note, however many targets it applies to
             if event["message"] not in self.notes and not self.quiet:
-                self._line(click.style(f"note: {event['message']}", dim=True))
+                self.line(click.style(f"note: {event['message']}", dim=True))
             self.notes[event["message"]] = self.notes.get(event["message"], 0) + 1
             return
         if kind == "warning":
             # something was wrong and has been dealt with (a damaged cache entry or output), or
             # a compiler warning about the package's own sources: always shown
-            self._line(click.style("warning: ", fg="yellow")
+            self.line(click.style("warning: ", fg="yellow")
                        + event["message"].replace(self.root + "/", ""))
             return
         if kind == "start":
@@ -55,10 +55,10 @@ class Progress:
             if kind == "done":
                 self.ran += 1
                 if not self.tty and not self.quiet:
-                    self._line(f"  done  {event['description']} ({event['elapsed']:.2f}s)")
+                    self.line(f"  done  {event['description']} ({event['elapsed']:.2f}s)")
             else:
                 self.failed += 1
-                self._line(self.failure(event))
+                self.line(self.failure(event))
         elif kind == "cached":
             self.cached += 1
         if self.tty and not self.quiet:
@@ -78,7 +78,8 @@ class Progress:
         self.stream.write("\r\033[K" + text[:width])
         self.stream.flush()
 
-    def _line(self, text: str) -> None:
+    def line(self, text: str) -> None:
+        """Print a line of its own, clearing the status line first on a terminal."""
         if self.tty:
             self.stream.write("\r\033[K")
         click.echo(text, file=self.stream)   # drops colour codes when not a terminal

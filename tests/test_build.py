@@ -197,6 +197,19 @@ def test_interrupt_leaves_no_partial_outputs_and_no_processes(add_ws, sig, tmp_p
     opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
 
 
+def test_temporaries_of_killed_steps_and_restores_are_removed(tmp_path):
+    from opkg.engine import remove_partial
+
+    out = tmp_path / "out"
+    (out / "add").mkdir(parents=True)
+    leftovers = ["libadd.so.tmp-123-4", ".plan.json.tmp-99", "add.opkg.tgz.restore-4242"]
+    kept = ["libadd.so", "add.opkg.tgz", "restore-notes.txt", "x.restore-", "x.tmp-y"]
+    for name in leftovers + kept:
+        (out / "add" / name).write_bytes(b"x")
+    remove_partial(out)
+    assert sorted(p.name for p in (out / "add").iterdir()) == sorted(kept)
+
+
 def test_a_hanging_golden_times_out_instead_of_hanging_the_build(add_ws):
     golden = add_ws.root / "packages/add_custom/golden.py"
     golden.write_text("import time\n" + golden.read_text().replace(

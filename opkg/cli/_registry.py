@@ -3,8 +3,6 @@ yank, registry); each command still lives in its own module."""
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from opkg.registry.location import ENV
@@ -27,12 +25,6 @@ def open_store(option):
     from opkg.registry.store import Store
 
     return Store(registry_root(option))
-
-
-def emit_json(data) -> None:
-    from opkg.ci_output import with_schema
-
-    click.echo(json.dumps(with_schema(data), indent=2, sort_keys=True))
 
 
 def human_size(n: int) -> str:

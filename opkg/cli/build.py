@@ -32,7 +32,7 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
                 return
             event = {**event, "message": message}
         if verbose and event["event"] == "start" and event.get("command"):
-            _echo_status_safe(progress, "  $ " + " ".join(event["command"]).replace(
+            progress.line("  $ " + " ".join(event["command"]).replace(
                 str(ws.root) + "/", ""))
         progress(event)
 
@@ -100,13 +100,6 @@ def terminal_note(message: str, verbose: bool) -> str | None:
     if message.startswith("sim: no CANN toolkit installed") and not verbose:
         return message.split(";")[0] + "; the packages' CANN pins apply once it is installed"
     return message
-
-
-def _echo_status_safe(progress, text: str) -> None:
-    stream = progress.stream
-    if progress.tty:
-        stream.write("\r\033[K")
-    click.echo(text, file=stream)
 
 
 def _quiet_view(result):

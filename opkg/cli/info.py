@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from opkg.cli._registry import emit_json, human_size, json_option, open_store, registry_option, short
+from opkg.ci_output import emit_json
+from opkg.cli._registry import human_size, json_option, open_store, registry_option, short
 
 
 @click.command()
@@ -49,7 +50,7 @@ def info(package, registry, as_json):
     if as_json:
         emit_json({"record": record, "record_digest": entry.record_digest,
                    "yanked": entry.yanked, "yank_reason": entry.reason,
-                   "versions": all_versions})
+                   "versions": all_versions}, sort_keys=True)
         return
     out = click.echo
     head = f"{record['name']} {record['version']}"

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from opkg.cli._registry import emit_json, json_option, open_store, registry_option
+from opkg.ci_output import emit_json
+from opkg.cli._registry import json_option, open_store, registry_option
 
 
 @click.command()
@@ -50,7 +51,7 @@ def install(requirement, soc, toolchain, dest, force, registry, as_json):
     for w in result.warnings:
         click.secho(f"warning: {w}", err=True, fg="yellow")
     if as_json:
-        emit_json(result.to_json())
+        emit_json(result.to_json(), sort_keys=True)
         return
     if result.status == "unchanged":
         click.echo(f"{result.name} {result.version} ({result.soc}/{result.toolchain}) is already "

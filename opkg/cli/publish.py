@@ -4,10 +4,12 @@ registry.publish.publish_bundles. All registry decisions live there; this is the
 from __future__ import annotations
 
 import json
+import os
 
 import click
 
-from opkg.cli._registry import emit_json, human_size, open_store, registry_option
+from opkg.ci_output import emit_json
+from opkg.cli._registry import human_size, open_store, registry_option
 from opkg.cli.options import build_options
 
 
@@ -89,7 +91,7 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, bundle
                                built_digests=_built_digests(ws, bool(bundles)))
     if as_json:
         emit_json({"registry": str(store.root), "dry_run": dry_run,
-                   "versions": [o.to_json() for o in outcomes]})
+                   "versions": [o.to_json() for o in outcomes]}, sort_keys=True)
         return
     for o in outcomes:
         if o.status == "unchanged":
@@ -124,4 +126,7 @@ def _built_digests(ws, given: bool):
             return None
     if ws is None:
         return None
-    return OutputRecord(ws.settings.output_dir).digest_of
+    # read the record once for all bundles (OutputRecord.digest_of reads it on every call)
+    record = OutputRecord(ws.settings.output_dir)
+    digests = {os.path.join(record.root, key): rec["sha256"] for key, rec in record.load().items()}
+    return lambda path: digests.get(os.path.abspath(path))

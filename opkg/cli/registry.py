@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from opkg.cli._registry import emit_json, json_option, open_store, registry_option
+from opkg.ci_output import emit_json
+from opkg.cli._registry import json_option, open_store, registry_option
 
 
 @click.group()
@@ -39,7 +40,7 @@ def check(repair, registry, as_json):
     store = open_store(registry)
     report = run_check(store, repair=repair)
     if as_json:
-        emit_json(report.to_json())
+        emit_json(report.to_json(), sort_keys=True)
     else:
         for r in report.repaired:
             click.echo(f"repaired: {r}")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from opkg.cli._registry import emit_json, json_option, open_store, registry_option
+from opkg.ci_output import emit_json
+from opkg.cli._registry import json_option, open_store, registry_option
 
 
 def latest(versions):
@@ -41,7 +42,7 @@ def search(text, registry, as_json):
              "toolchains": t.toolchains,
              "versions": [{"version": e.version, "yanked": e.yanked, "yank_reason": e.reason}
                           for e in sorted(v.values(), key=lambda e: e.parsed)]}
-            for n, t, v in rows]})
+            for n, t, v in rows]}, sort_keys=True)
         return
     if not rows:
         click.echo(f"no packages match {text!r}" if text else "the registry is empty")

@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from opkg.ci_output import with_schema
+from opkg.ci_output import emit_json
 
 from opkg.errors import ManifestError
 
@@ -64,7 +62,7 @@ def list_(as_json):
         data = inst.to_json()
         data["sim"] = {"id": "sim", "version": __version__}
         data["known_releases"] = [str(v) for v in table.versions()]
-        click.echo(json.dumps(with_schema(data), indent=2, sort_keys=True))
+        emit_json(data, sort_keys=True)
         return
     rows = [["toolchain", "version", "path", "found via", "tools"],
             ["sim", __version__, "(built in: g++ and opkg's Ascend C emulation)", "-", "g++"]]
@@ -120,7 +118,7 @@ def check(targets, socs, requested, for_run, as_json):
     if as_json:
         data = res.to_json()
         data["installation"] = inst.to_json()
-        click.echo(json.dumps(with_schema(data), indent=2, sort_keys=True))
+        emit_json(data, sort_keys=True)
     else:
         click.echo(render_check(res, inst))
     err = res.error()

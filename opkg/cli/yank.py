@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from opkg.cli._registry import emit_json, json_option, open_store, registry_option
+from opkg.ci_output import emit_json
+from opkg.cli._registry import json_option, open_store, registry_option
 
 
 @click.command()
@@ -29,7 +30,7 @@ def yank(package, reason, registry, as_json):
     published, changed = do_yank(store, name, version, reason)
     if as_json:
         emit_json({"name": name, "version": published, "yanked": True, "reason": reason,
-                   "changed": changed})
+                   "changed": changed}, sort_keys=True)
     else:
         click.echo(f"yanked {name} {published}: {reason}" if changed
                    else f"{name} {published} was already yanked for that reason")
@@ -52,7 +53,8 @@ def unyank(package, registry, as_json):
     store = open_store(registry)
     published, changed = do_unyank(store, name, version)
     if as_json:
-        emit_json({"name": name, "version": published, "yanked": False, "changed": changed})
+        emit_json({"name": name, "version": published, "yanked": False, "changed": changed},
+                  sort_keys=True)
     else:
         click.echo(f"unyanked {name} {published}" if changed
                    else f"{name} {published} is not yanked")

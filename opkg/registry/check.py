@@ -113,7 +113,10 @@ def check(store: Store, *, repair: bool = False) -> Report:
             try:
                 verify_archive(store.blob_path(digest))
             except RegistryError as exc:
-                problem = "not a readable bundle archive: " + exc.message.split(": ", 1)[-1]
+                # the line names the blob already: the reason without the file name
+                reason = getattr(exc, "reason", None) \
+                    or exc.message.removeprefix(f"{store.blob_path(digest)}: ")
+                problem = "not a readable bundle archive: " + reason
         if problem:
             err(store.blob_path(digest), f"{problem}; used by " + ", ".join(u for u, _ in users))
 

@@ -16,17 +16,16 @@ from __future__ import annotations
 import getpass
 import json
 import socket
-import tarfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from opkg import __version__
-from opkg.bundle import (FORMAT_VERSION, UNREADABLE, bundle_filename, check_members,
-                         content_digest, read_metadata, verify_archive)
+from opkg.bundle import FORMAT_VERSION, bundle_filename, read_metadata, scan_bundle
 from opkg.errors import RegistryError, VerificationError
 from opkg.registry.store import (NAME_RE, RECORD_FORMAT, Store, checkpoint, index_add,
-                                 parse_version, sha256_bytes, sha256_file, version_key)
+                                 parse_version, record_problem, sha256_bytes, sha256_file,
+                                 version_key)
 
 
 @dataclass
@@ -81,39 +80,29 @@ def load_bundle(path: Path, built_digest: str | None = None) -> Bundle:
     if not path.is_file():
         raise RegistryError(f"{path}: no such bundle file",
                             hint="build it first with `opkg build`, or check the path")
-    verify_archive(path)  # the whole gzip stream: a flipped bit or a cut is refused here
+    # One pass over the whole archive: the gzip stream's CRC refuses a flipped bit or a cut,
+    # every entry is checked as install checks it, and the JSON files (the metadata and the
+    # verification reports it names) are kept.
+    files, content = scan_bundle(path, keep=lambda name: name.endswith(".json"))
     digest = sha256_file(path)
     if built_digest and digest != "sha256:" + built_digest:
         raise RegistryError(f"{path} is not the bundle the build wrote (the build recorded "
                             f"sha256:{built_digest[:16]}…, the file hashes to {digest[:23]}…)",
                             hint="delete it and run `opkg build`: the build makes it "
                                  "again (from the build cache when it can)")
-    meta = read_metadata(path)
-    check_members(path)   # never store what install would refuse to unpack
+    meta = read_metadata(path)      # its first entry, with read_metadata's checks
     problem = metadata_problem(meta)
     if problem:
         raise RegistryError(f"{path}: not a publishable bundle: {problem}",
                             hint="rebuild it with this opkg (`opkg build`)")
     wanted = {v["report"]: v["name"] for v in meta["variants"] if v.get("report")}
-    found: dict[str, bytes] = {}
-    report_files: dict[str, bytes] = {}
-    try:
-        with tarfile.open(path, "r:gz") as tar:
-            for m in tar:
-                if m.isfile() and (m.name in wanted or _is_report(m.name)):
-                    data = tar.extractfile(m).read()
-                    if m.name in wanted:
-                        found[wanted[m.name]] = data
-                    if _is_report(m.name):
-                        report_files[m.name] = data
-    except UNREADABLE as exc:
-        raise RegistryError(f"{path}: unreadable bundle: {exc}") from None
+    found = {variant: files[name] for name, variant in wanted.items() if name in files}
+    report_files = {name: data for name, data in files.items() if _is_report(name)}
     missing = [p for p, n in wanted.items() if n not in found]
     if missing:
         raise RegistryError(f"{path}: verification report(s) named in the metadata are not in "
                             f"the bundle: {', '.join(missing)}", hint="rebuild it with `opkg build`")
-    return Bundle(path, meta, digest, path.stat().st_size, found, content_digest(path),
-                  report_files)
+    return Bundle(path, meta, digest, path.stat().st_size, found, content, report_files)
 
 
 def _is_report(name: str) -> bool:
@@ -145,9 +134,7 @@ def metadata_problem(m) -> str | None:
             return "each variant needs 'name' and 'verification' with 'cases' and 'passed' counts"
     if not isinstance(m.get("verification"), dict) or "passed" not in m["verification"]:
         return "missing 'verification' summary"
-    if m.get("op") is not None and not isinstance(m["op"], dict):
-        return "'op' must be an object"
-    return None
+    return None   # 'op' and 'summary' are checked with the whole record (store.record_problem)
 
 
 def verification_failures(b: Bundle) -> list[str]:
@@ -275,8 +262,37 @@ def publish_bundles(store: Store, paths, *, dry_run: bool = False, publisher: st
 
     publisher = publisher or publisher_identity()
     now = now or utc_now()
-    return [_publish_group(store, name, key, group, dry_run, publisher, now)
+    # Every record is built and checked before any blob is stored and before a dry run
+    # answers: what readers would refuse is refused here, leaving nothing behind.
+    records = {}
+    for (name, key), group in sorted(groups.items()):
+        record = version_record(name, group, publisher, now)
+        problem = record_problem(record, name, key)
+        if problem:
+            raise RegistryError(f"refusing to publish {name} {key}: its record "
+                                f"would be malformed: {problem}", hint="rebuild the bundle "
+                                "with this opkg (`opkg build`) and publish again")
+        records[name, key] = record
+    return [_publish_group(store, name, key, group, dry_run, records[name, key])
             for (name, key), group in sorted(groups.items())]
+
+
+def version_record(name: str, group: list[Bundle], publisher: str, now: str) -> dict:
+    """The record publishing `group` commits; blob digests are computed from the bytes
+    read, so it exists before anything is stored."""
+    meta = group[0].meta
+    entries = [bundle_entry(b, {v: sha256_bytes(data) for v, data in b.reports.items()})
+               for b in sorted(group, key=lambda b: b.key)]
+    return {
+        "format": RECORD_FORMAT,
+        "name": name,
+        "version": meta["version"],
+        "summary": meta.get("summary", ""),
+        "op": meta.get("op"),
+        "socs": sorted({b.meta["soc"] for b in group}),
+        "bundles": entries,
+        "published": {"time": now, "by": publisher, "opkg_version": __version__},
+    }
 
 
 def _check_group(name: str, key: str, group: list[Bundle]) -> None:
@@ -341,7 +357,7 @@ def _restore_blobs(store: Store, record: dict, group: list[Bundle]) -> list[str]
 
 
 def _publish_group(store: Store, name: str, key: str, group: list[Bundle], dry_run: bool,
-                   publisher: str, now: str) -> Outcome:
+                   record: dict) -> Outcome:
     meta = group[0].meta
     record_path = store.record_path(name, key)
     summary = [{"soc": b.meta["soc"], "toolchain": b.meta["toolchain"]["id"], "blob": b.digest,
@@ -366,25 +382,14 @@ def _publish_group(store: Store, name: str, key: str, group: list[Bundle], dry_r
         writes += [str(record_path), str(store.index_path)]
         return Outcome(name, meta["version"], "would-publish", summary, str(record_path), writes)
 
-    entries = []
     for b in sorted(group, key=lambda b: b.key):
         digest, size = store.put_blob(src=b.path)
         if digest != b.digest:
             raise RegistryError(f"{b.path} changed while it was being published",
                                 hint="wait for the build writing it to finish, then publish again")
-        reports = {v: store.put_blob(data=data)[0] for v, data in sorted(b.reports.items())}
-        entries.append(bundle_entry(b, reports))
+        for data in b.reports.values():
+            store.put_blob(data=data)
     checkpoint("blobs-written")
-    record = {
-        "format": RECORD_FORMAT,
-        "name": name,
-        "version": meta["version"],
-        "summary": meta.get("summary", ""),
-        "op": meta.get("op"),
-        "socs": sorted({b.meta["soc"] for b in group}),
-        "bundles": entries,
-        "published": {"time": now, "by": publisher, "opkg_version": __version__},
-    }
     created, digest = store.commit_record(name, key, record)
     if not created:
         # Another publisher committed this version between our check and our commit.

@@ -269,7 +269,7 @@ class Store:
         """Create the record unless it exists. Returns (created, digest of the record file)."""
         # What every reader would refuse is never written: a record is immutable, so a
         # malformed one would break its version for good.
-        problem = _record_problem(record, name, version_key(version))
+        problem = record_problem(record, name, version_key(version))
         if problem:
             raise RegistryError(f"refusing to publish {name} {version}: its record would be "
                                 f"malformed: {problem}", hint="rebuild the bundle with this "
@@ -541,14 +541,14 @@ def parse_record(data: bytes, path: Path, name: str, key: str) -> dict:
     except ValueError as exc:
         raise RegistryError(f"{path}: malformed version record: {exc}",
                             hint="run `opkg registry check` to list damaged records") from None
-    problem = _record_problem(record, name, key)
+    problem = record_problem(record, name, key)
     if problem:
         raise RegistryError(f"{path}: malformed version record: {problem}",
                             hint="run `opkg registry check` to list damaged records")
     return record
 
 
-def _record_problem(r, name: str, key: str) -> str | None:
+def record_problem(r, name: str, key: str) -> str | None:
     """What is wrong with a version record, checked as strictly as publish writes it: what
     passes here is safe for every reader (install, info, search, check) to use unguarded."""
     if not isinstance(r, dict):

@@ -156,7 +156,7 @@ GOOD_META = json.dumps({"format": 1, "name": "bomb", "version": "1.0.0", "soc": 
 
 
 @pytest.mark.parametrize("meta, damage, message", [
-    (b'\x80{"format": 1}', None, "unreadable bundle"),                   # not UTF-8
+    (b'\x80{"format": 1}', None, "damaged bundle"),                      # not UTF-8
     (b"[1, 2]", None, "opkg-bundle.json is not a JSON object"),
     (GOOD_META, lambda b: b[:len(b) * 2 // 3], "damaged bundle"),       # truncated stream
     (GOOD_META, lambda b: b[:30] + b"\xff" * 40 + b[70:], "damaged bundle"),

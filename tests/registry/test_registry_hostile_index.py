@@ -168,9 +168,15 @@ def test_publish_never_writes_a_record_readers_would_refuse(bundles, registry, r
     meta["op"]["inputs"][0].pop("dtypes")       # a prototype `opkg info` could not print
     bad = tmp_path / "bad" / good.name
     write_bundle(bad, {k: v for k, v in meta.items() if k != "format"}, files)
+    # a dry run says what the real publish would say, not "would-publish"
+    code, out, err = run_opkg("publish", "--bundle", bad, "--registry", registry, "--dry-run")
+    assert code == 1, out + err
+    assert "its record would be malformed: 'op.inputs' must list tensors" in err
     code, out, err = run_opkg("publish", "--bundle", bad, "--registry", registry)
     assert code == 1, out + err
     assert "its record would be malformed: 'op.inputs' must list tensors" in err
     assert not list((registry / "records").rglob("*.json"))
+    # refused before anything is stored: no orphan blobs
+    assert not [p for p in registry.rglob("*") if p.is_file() and "blobs" in p.parts]
     code, out, err = run_opkg("registry", "check", "--registry", registry)
     assert code == 0, out + err
