@@ -398,6 +398,25 @@ param = json.load(open(opts["input_param"]))
 node = param["op_list"][0]
 name = node["bin_filename"]
 home = os.environ.get("ASCEND_HOME_PATH", "")
+# opc runs the op's tiling function to generate the tiling header; it loads
+# op_impl/ai_core/tbe/op_tiling/liboptiling.so from each $ASCEND_CUSTOM_OPP_PATH directory, then
+# from each vendor of $ASCEND_OPP_PATH/vendors/config.ini (a stand-in library lists its sources)
+dirs = [d for d in os.environ.get("ASCEND_CUSTOM_OPP_PATH", "").split(":") if d.strip()]
+config = os.path.join(os.environ.get("ASCEND_OPP_PATH", ""), "vendors", "config.ini")
+if os.path.isfile(config):
+    dirs += [os.path.join(os.path.dirname(config), v.strip())
+             for v in open(config).readline().split("=", 1)[-1].split(",") if v.strip()]
+registered = False
+for d in dirs:
+    lib = os.path.join(d, "op_impl/ai_core/tbe/op_tiling/liboptiling.so")
+    if os.path.isfile(lib):
+        for src in open(lib).read().splitlines()[1:]:
+            if os.path.isfile(src) and re.search(r"OP_ADD\\(\\s*" + param["op_type"] + r"\\s*\\)",
+                                                 open(src).read()):
+                registered = True
+if not registered:
+    die("no tiling definition for " + param["op_type"] + ": no liboptiling.so registering it "
+        "under $ASCEND_CUSTOM_OPP_PATH or the vendors of $ASCEND_OPP_PATH/vendors/config.ini")
 inis = [os.path.join(d, "data/platform_config", opts["soc_version"] + ".ini")
         for d in sorted(__import__("glob").glob(os.path.join(home, "*-linux")))]
 ini = {}

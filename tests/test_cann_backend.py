@@ -3,6 +3,7 @@ package layout, and `opkg build --toolchain cann-<v>` end to end with stand-in t
 
 import json
 import tarfile
+from pathlib import Path
 
 import pytest
 
@@ -267,6 +268,9 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
     with tarfile.open(bundle) as tar:
         kjson = json.load(tar.extractfile(next(k for k in kernels if k.endswith(".json"))))
     assert kjson["coreType"] == "VectorCore" and kjson["magic"] == "RT_DEV_BINARY_MAGIC_ELF_AIVEC"
+    with tarfile.open(bundle) as tar:
+        bin_info = json.load(tar.extractfile(tbe + "kernel/config/ascend910b/binary_info_config.json"))
+    assert {e["coreType"] for e in bin_info["AddCustom"]["binaryList"]} == {2}
     check_run_package(stand_in, names, bundle)
     assert version_info == "custom_opp_compiler_version=8.0.RC2\n"
     assert meta["toolchain"]["id"] == "cann-8.0.RC2" and meta["verification_by"] == "sim"
@@ -404,30 +408,47 @@ def test_stand_in_bisheng_rejects_c220_flags_on_310p(stand_in, tmp_path):
     assert _run(right).returncode == 0
 
 
-def test_310p_kernels_use_the_ini_arch_and_m200_flags(stand_in, tmp_path):
-    """platform_config/Ascend310P3.ini: CCEC_AIC_version=dav-m200, no separate vector cores, so
-    a vector kernel compiles for dav-m200 with the m200 flags (opc decides; the stand-in opc
-    follows the same ini and bisheng_intf.cmake facts)."""
-    from opkg.toolchains.discovery import discover
+def test_opc_loads_the_package_tiling_library(stand_in, tmp_path, monkeypatch):
+    """opc runs the op's tiling to generate the tiling header: it loads
+    op_impl/ai_core/tbe/op_tiling/liboptiling.so from $ASCEND_CUSTOM_OPP_PATH, where the plan
+    stages the package's tiling library (an input of every opc step)."""
+    import os
 
     home = stand_in["homes"]["8.0.RC2"]
-    tk = [t for t in discover().toolkits if t.root == home][0]
-    assert cann.kernel_arch(tk, P3) == "dav-m200" and cann.kernel_arch(tk, B1) == "dav-c220-vec"
+    _, _, (_, actions) = plan(stand_in, "cann-8.0.RC2", soc=P3)
+    tiling = stand_in["root"] / "out/cann/cann-8.0.RC2/add_custom/host/libcust_opmaster_rt2.0.so"
+    opcs = [a for a in actions if a.step == "compile"]
+    assert opcs and all(str(tiling) in a.inputs for a in opcs)
+    staged = Path(opcs[0].params["tiling"]["link"])
+    assert opcs[0].params["tiling"]["lib"] == str(tiling)
+    assert staged == Path(opcs[0].params["env"]["ASCEND_CUSTOM_OPP_PATH"]) / \
+        "op_impl/ai_core/tbe/op_tiling/liboptiling.so"
+
     src = tmp_path / "src"
     src.mkdir()
     (src / "add_custom.py").write_text("# adapter\n")
     (src / "add_custom.cpp").write_text(
         "extern \"C\" __global__ __aicore__ void add_custom(GM_ADDR t) { GET_TILING_DATA(d, t); }\n")
+    host = tmp_path / "add_custom_host.cpp"
+    host.write_text("OP_ADD(LayerNormCustom);\n")
+    lib = tmp_path / "libcust_opmaster_rt2.0.so"
+    lib.write_text(f"stand-in host library\n{host}\n")
     (name, text), _ = cann.bin_param(LN)
     (tmp_path / "p.json").write_text(text)
-    ok = _run(cann.opc_argv(home / "compiler/bin/opc", src / "add_custom.py", "add_custom",
-                            tmp_path / "p.json", "Ascend310P3", tmp_path / "bin"),
-              env=dict(__import__("os").environ, ASCEND_HOME_PATH=str(home)))
-    assert ok.returncode == 0, ok.stderr
-    (call,) = [e["argv"] for e in read_log(stand_in["log"]) if e["tool"] == "bisheng"]
-    assert "--cce-aicore-arch=dav-m200" in call and "-cce-aicore-fp-ceiling=2" in call
-    assert "-cce-aicore-stack-size=0x8000" not in call
-    kernel = json.loads((tmp_path / "bin" / f"{name}.json").read_text())
+    out = tmp_path / "bin"
+    params = {"argv": cann.opc_argv(str(home / "compiler/bin/opc"), str(src / "add_custom.py"),
+                                    "add_custom", str(tmp_path / "p.json"), "Ascend310P3",
+                                    str(out)),
+              "env": {"ASCEND_HOME_PATH": str(home), "ASCEND_OPP_PATH": str(home / "opp")},
+              "path": str(home / "compiler/ccec_compiler/bin"),
+              "expect": [str(out / f"{name}.o"), str(out / f"{name}.json")],
+              "tiling": {"lib": str(lib), "link": str(tmp_path / "opp" / cann.TILING_SO_PATH)}}
+    monkeypatch.delenv("ASCEND_CUSTOM_OPP_PATH", raising=False)
+    assert "no tiling definition for LayerNormCustom" in cann.scons_opc(params)
+    params["env"]["ASCEND_CUSTOM_OPP_PATH"] = str(tmp_path / "opp")
+    assert cann.scons_opc(params) is None
+    assert os.readlink(tmp_path / "opp" / cann.TILING_SO_PATH) == str(lib)
+    kernel = json.loads((out / f"{name}.json").read_text())
     assert kernel["binFileName"] == name and kernel["coreType"] == "AiCore"
 
 
@@ -446,7 +467,14 @@ def test_stand_in_bisheng_needs_the_tiling_header_opc_generates(stand_in, tmp_pa
 
 
 def test_soc_without_platform_ini_is_refused(stand_in):
+    """platform_config/<SoC>.ini names the core arch: the 310P's vector kernels run on its AI
+    cores (dav-m200), the 910B's on separate vector cores; a SoC without an ini is refused."""
     from opkg.errors import BuildError
+    from opkg.toolchains.discovery import discover
+
+    home = stand_in["homes"]["8.0.RC2"]
+    tk = [t for t in discover().toolkits if t.root == home][0]
+    assert cann.kernel_arch(tk, P3) == "dav-m200" and cann.kernel_arch(tk, B1) == "dav-c220-vec"
 
     with pytest.raises(BuildError, match="has no core arch for Ascend910B4") as info:
         plan(stand_in, "cann-8.0.RC2", soc=get_soc("Ascend910B4"))
@@ -515,8 +543,9 @@ def test_kernel_config_in_the_packer_format():
     """Field shapes of GroupNormV2's kernel/config/ascend910b/{binary_info_config,<op>}.json:
     simplifiedKey `Op/d=0,p=0/1,2/...` (ge dtype, ge format per tensor), a string per
     binaryList entry and a list per binList entry."""
-    op_cfg, bin_cfg = cann.kernel_config(LN, B1)
     (n32, _), (n16, _) = cann.bin_param(LN)   # LN lists float32 first
+    vector = {n: {"coreType": "VectorCore", "supportInfo": {}} for n in (n32, n16)}
+    op_cfg, bin_cfg = cann.kernel_config(LN, B1, vector)
     entries = bin_cfg["LayerNormCustom"]["binaryList"]
     assert entries[2] == {"coreType": 2, "binPath": f"ascend910b/layer_norm_custom/{n16}.o",
                           "simplifiedKey": "LayerNormCustom/d=0,p=0/1,2/1,2/1,2"}
@@ -524,6 +553,23 @@ def test_kernel_config_in_the_packer_format():
                                                      "LayerNormCustom/d=1,p=0/0,2/0,2/0,2"]
     assert op_cfg["binList"][0]["binInfo"] == {
         "jsonFilePath": f"ascend910b/layer_norm_custom/{n32}.json"}
+
+
+def test_kernel_config_takes_core_type_and_precision_from_opc():
+    """ascendc_ops_config.py numbers opc's coreType (AiCore 1 on the 310P, VectorCore 2 on the
+    910B's vector cores) and insert_simplified_keys.py maps implMode to p=; formats are ge
+    numbers for every format a manifest may name (NCDHW 30)."""
+    op = OpSpec("Conv3dAdd", inputs=(TensorSpec("x", ("float16",), formats=("NCDHW",)),),
+                outputs=(TensorSpec("y", ("float16",), formats=("NCDHW",)),))
+    ((name, _),) = cann.bin_param(op)
+    kernels = {name: {"coreType": "AiCore", "supportInfo": {"implMode": "high_precision"}}}
+    op_cfg, bin_cfg = cann.kernel_config(op, P3, kernels)
+    assert [(e["coreType"], e["simplifiedKey"]) for e in bin_cfg["Conv3dAdd"]["binaryList"]] == [
+        (1, "Conv3dAdd/d=0,p=2/1,30/1,30"), (1, "Conv3dAdd/d=1,p=2/1,30/1,30")]
+    from opkg.errors import BuildError
+
+    with pytest.raises(BuildError, match="no known coreType"):
+        cann.kernel_config(op, P3, {name: {"supportInfo": {}}})
 
 
 def test_binary_names_follow_the_release_template():

@@ -39,7 +39,7 @@ import sys
 from pathlib import Path
 
 from opkg.errors import BuildError, Location, ManifestError, ToolchainError
-from opkg.model import DTYPES, OpSpec, SimModes, SocInfo, Variant
+from opkg.model import DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant
 from opkg.plan import Action, Target
 
 # msopgen's JSON spells dtypes as CANN's prototype JSON does ("float", "half", "bfloat16").
@@ -70,6 +70,9 @@ OPAPI_LIBS = ("-lascendcl", "-lnnopbase")
 # cmake/func.cmake's opbuild(): the library op_build loads to read the OpDefs
 ALL_OPS_FLAGS = ("-g", "-fPIC", "-shared", "-std=c++11", "-D_GLIBCXX_USE_CXX11_ABI=0")
 ALL_OPS_LIBS = ("-lexe_graph", "-lregister", "-ltiling_api")
+# where opc (tbe/tikcpp/get_op_tiling.py) looks for a custom tiling library in each
+# $ASCEND_CUSTOM_OPP_PATH directory and each vendors/config.ini vendor
+TILING_SO_PATH = "op_impl/ai_core/tbe/op_tiling/liboptiling.so"
 
 
 def host_arch() -> str:
@@ -301,36 +304,50 @@ def ops_info(op: OpSpec) -> dict:
     return {op.type: info}
 
 
-# ge::Format values (graph/types.h) of the formats opkg's manifests name
-GE_FORMATS = {"NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4, "FRACTAL_NZ": 29}
+# opc's kernel JSON coreType as the project's ascendc_ops_config.py numbers it
+CORE_TYPES = {"MIX": 0, "AiCore": 1, "VectorCore": 2, "MIX_AICORE": 3, "MIX_VECTOR_CORE": 4,
+              "MIX_AIV": 4}
+# supportInfo.implMode -> the p= field of a simplified key (insert_simplified_keys.py)
+PRECISION = {"high_performance": 1, "high_precision": 2}
 
 
-def simplified_keys(op: OpSpec, variant: Variant) -> list[str]:
+def simplified_keys(op: OpSpec, variant: Variant, impl_mode: str | None = None) -> list[str]:
     """The variant's simplified keys as the packer writes them:
-    `<Op>/d=<dynamic rank 0|1>,p=0/<ge dtype>,<ge format>/...` over inputs then outputs."""
+    `<Op>/d=<dynamic rank 0|1>,p=<precision>/<ge dtype>,<ge format>/...` over inputs then
+    outputs; the precision comes from the implMode opc recorded."""
     dtypes, formats = dict(variant.dtypes), dict(variant.formats)
-    tensors = "/".join(f"{DTYPES[dtypes[t.name]].ge_value},{GE_FORMATS[formats[t.name]]}"
+    tensors = "/".join(f"{DTYPES[dtypes[t.name]].ge_value},{FORMATS[formats[t.name]]}"
                        for t in (*op.inputs, *op.outputs))
-    return [f"{op.type}/d={d},p=0/{tensors}" for d in (0, 1)]
+    p = PRECISION.get(impl_mode or "", 0)
+    return [f"{op.type}/d={d},p={p}/{tensors}" for d in (0, 1)]
 
 
-def kernel_config(op: OpSpec, soc: SocInfo, fields: dict | None = None) -> tuple[dict, dict]:
+def kernel_config(op: OpSpec, soc: SocInfo, kernels: dict[str, dict],
+                  fields: dict | None = None) -> tuple[dict, dict]:
     """(kernel/config/<soc>/<op>.json, kernel/config/<soc>/binary_info_config.json) in the
     fields the project's insert_simplified_keys.py / ascendc_ops_config.py write: binList
     entries carry the param JSON's tensors and attrs plus simplifiedKey (a list) and binInfo;
-    binaryList entries one string simplifiedKey each. opc's staticKey is not reproduced."""
+    binaryList entries one string simplifiedKey each. `kernels` are opc's kernel JSONs by
+    binary name: their coreType and supportInfo.implMode. opc's staticKey is not reproduced."""
     bins, binary_list = [], []
     for v, (name, text) in zip(op.variants(), bin_param(op, None, fields)):
         rel = f"{soc.short}/{op.kernel_name}/{name}"
         node = json.loads(text)["op_list"][0]
-        keys = simplified_keys(op, v)
+        kernel = kernels[name]
+        core = CORE_TYPES.get(kernel.get("coreType"), -1)
+        if core == -1 and soc.short != "ascend310b":
+            raise BuildError(f"opc's {name}.json names no known coreType "
+                             f"({kernel.get('coreType')!r}) for {soc.name}",
+                             hint=f"one of {', '.join(CORE_TYPES)}; is opc from this toolkit?")
+        keys = simplified_keys(op, v, kernel.get("supportInfo", {}).get("implMode"))
         entry = {"simplifiedKey": keys, "int64Mode": False, "inputs": node["inputs"],
                  "outputs": node["outputs"]}
         if "attrs" in node:
             entry["attrs"] = node["attrs"]
         entry["binInfo"] = {"jsonFilePath": f"{rel}.json"}
         bins.append(entry)
-        binary_list += [{"coreType": 2, "simplifiedKey": k, "binPath": f"{rel}.o"} for k in keys]
+        binary_list += [{"coreType": core, "simplifiedKey": k, "binPath": f"{rel}.o"}
+                        for k in keys]
     return ({"binList": bins},
             {op.type: {"dynamicRankSupport": True, "simplifiedKeyMode": 0,
                        "binaryList": binary_list}})
@@ -516,8 +533,14 @@ class CannToolchain:
             signature=fp, target=tid, step="generate",
             description=f"ascendc_impl_build {pkg.name} adapter ({soc.name})"))
         kernel_arch(self.toolkit, soc)    # refuse a SoC the toolkit has no platform ini for
+        # opc runs the package's tiling to generate the tiling header: it loads
+        # <dir>/op_impl/ai_core/tbe/op_tiling/liboptiling.so from $ASCEND_CUSTOM_OPP_PATH (the
+        # template's ascendc_compile_kernel.py stages the tiling library there the same way)
+        tiling_opp = bindir / "tiling_opp"
+        tiling_link = tiling_opp / TILING_SO_PATH
         env = {"ASCEND_HOME_PATH": str(self.toolkit.root),
-               "ASCEND_OPP_PATH": str(self.toolkit.root / "opp")}
+               "ASCEND_OPP_PATH": str(self.toolkit.root / "opp"),
+               "ASCEND_CUSTOM_OPP_PATH": str(tiling_opp)}
         bisheng_dir = str(Path(self.tool("bisheng")).parent)
         kernels: dict[str, tuple[str, str]] = {}
         params_ = bin_param(op, None, self.release.bin_param_fields)
@@ -540,12 +563,14 @@ class CannToolchain:
             out_dir = bindir / "bin" / op.kernel_name
             obj, kjson = out_dir / f"{name}.o", out_dir / f"{name}.json"
             actions.append(Action(
-                "python", (str(obj), str(kjson)), (str(impl_py), str(param), *kernel_files),
+                "python", (str(obj), str(kjson)),
+                (str(impl_py), str(param), *kernel_files, str(tiling_lib)),
                 function="opkg.toolchains.cann:scons_opc",
                 params={"argv": opc_argv(self.tool("opc"), str(impl_py), op.kernel_name,
                                          str(param), soc.name, str(out_dir),
                                          self.release.opc_impl_mode),
-                        "env": env, "path": bisheng_dir, "expect": [str(obj), str(kjson)]},
+                        "env": env, "path": bisheng_dir, "expect": [str(obj), str(kjson)],
+                        "tiling": {"lib": str(tiling_lib), "link": str(tiling_link)}},
                 scan_path=(str(project / "op_kernel"), str(project / "op_host")),
                 signature=fp, target=tid, step="compile",
                 description=f"opc {pkg.name} kernel {v.name} ({soc.name})"))
@@ -554,17 +579,18 @@ class CannToolchain:
         # 5. the custom-op package tree
         tree = sdir / "opp" / "vendors" / vendor
         tbe = tree / "op_impl" / "ai_core" / "tbe"
-        op_cfg, bin_cfg = kernel_config(op, soc, self.release.bin_param_fields)
         write = {
             str(tree / "version.info"):
                 f"custom_opp_compiler_version={self.compiler_version_text()}\n",
             str(tbe / "config" / soc.short / f"aic-{soc.short}-ops-info.json"):
                 json.dumps(ops_info(op), indent=4, sort_keys=True) + "\n",
-            str(tbe / "kernel" / "config" / soc.short / f"{op.kernel_name}.json"):
-                json.dumps(op_cfg, indent=4, sort_keys=True) + "\n",
-            str(tbe / "kernel" / "config" / soc.short / "binary_info_config.json"):
-                json.dumps(bin_cfg, indent=4, sort_keys=True) + "\n",
         }
+        # the kernel configs take coreType and implMode from opc's kernel JSONs
+        kernel_cfg = {
+            "op": op.to_json(), "soc": soc.to_json(), "fields": self.release.bin_param_fields,
+            "kernels": {Path(kjson).stem: kjson for _, kjson in kernels.values()},
+            "op_json": str(tbe / "kernel" / "config" / soc.short / f"{op.kernel_name}.json"),
+            "bin_json": str(tbe / "kernel" / "config" / soc.short / "binary_info_config.json")}
         copy = {
             str(tbe / "op_tiling" / "lib" / "linux" / arch / tiling_lib.name): str(tiling_lib),
             str(tree / "op_proto" / "lib" / "linux" / arch / proto_lib.name): str(proto_lib),
@@ -585,11 +611,13 @@ class CannToolchain:
         if not self.release.msopgen_framework:     # the default (TensorFlow) framework project
             write[str(tree / "framework" / "tensorflow" / "npu_supported_ops.json")] = json.dumps(
                 {op.type: {"isGray": False, "isHeavy": False}}, indent=4) + "\n"
-        layout_outputs = tuple(sorted([*write, *copy, *link]))
+        layout_outputs = tuple(sorted([*write, *copy, *link, kernel_cfg["op_json"],
+                                       kernel_cfg["bin_json"]]))
         actions.append(Action(
             "python", layout_outputs, tuple(sorted(set(copy.values()))),
             function="opkg.toolchains.cann:scons_layout",
-            params={"write": write, "copy": copy, "link": link}, signature=fp, target=tid,
+            params={"write": write, "copy": copy, "link": link, "kernel_config": kernel_cfg},
+            signature=fp, target=tid,
             step="layout", description=f"custom-op package {pkg.name} ({soc.name})"))
 
         # 5b. the installable package, as the project's CPack/makeself step makes it: the
@@ -751,6 +779,7 @@ def scons_opc(params: dict) -> str | None:
     env = dict(os.environ, **params["env"])
     env["PATH"] = params["path"] + os.pathsep + env.get("PATH", "")
     Path(params["expect"][0]).parent.mkdir(parents=True, exist_ok=True)
+    _symlink(Path(params["tiling"]["link"]), params["tiling"]["lib"])
     rc, text = _run_tool(params["argv"], env)
     if rc != 0:
         return text or f"opc exit status {rc}"
@@ -763,17 +792,39 @@ def scons_opc(params: dict) -> str | None:
 def scons_layout(params: dict) -> str | None:
     from opkg.fsutil import atomic_write_bytes, atomic_write_text
 
-    for dest, text in params["write"].items():
+    write = dict(params["write"])
+    if "kernel_config" in params:
+        cfg = params["kernel_config"]
+        kernels = {name: json.loads(Path(path).read_text())
+                   for name, path in cfg["kernels"].items()}
+        try:
+            op_cfg, bin_cfg = kernel_config(OpSpec.from_json(cfg["op"]),
+                                            SocInfo.from_json(cfg["soc"]), kernels,
+                                            cfg["fields"])
+        except BuildError as exc:
+            return f"{exc}\nhint: {exc.hint}"
+        write[cfg["op_json"]] = json.dumps(op_cfg, indent=4, sort_keys=True) + "\n"
+        write[cfg["bin_json"]] = json.dumps(bin_cfg, indent=4, sort_keys=True) + "\n"
+    for dest, text in write.items():
         atomic_write_text(Path(dest), text)
     for dest, src in params["copy"].items():
         atomic_write_bytes(Path(dest), Path(src).read_bytes(),
                            0o755 if os.access(src, os.X_OK) else 0o644)
     for dest, target in params.get("link", {}).items():
-        tmp = Path(f"{dest}.tmp-{os.getpid()}")
-        tmp.unlink(missing_ok=True)
-        tmp.symlink_to(target)
-        os.replace(tmp, dest)
+        _symlink(Path(dest), target)
     return None
+
+
+def _symlink(dest: Path, target: str) -> None:
+    """Point `dest` at `target` atomically (opc steps of one SoC may stage the same link at
+    once, each from its own thread)."""
+    import threading
+
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(f"{dest.name}.tmp-{os.getpid()}-{threading.get_ident()}")
+    tmp.unlink(missing_ok=True)
+    tmp.symlink_to(target)
+    os.replace(tmp, dest)
 
 
 def scons_run(params: dict) -> str | None:
