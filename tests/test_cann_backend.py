@@ -639,3 +639,30 @@ def test_ops_info_as_the_project_converts_it():
                                     "defaultValue": "1e-05"}
     assert info["attr_axes"]["type"] == "listInt" and info["dynamicFormat"] == {"flag": "true"}
     assert "coreType" not in info
+
+
+def test_run_package_names_the_os_id_as_written(tmp_path):
+    """cmake/func.cmake's get_system_info keeps /etc/os-release's ID as written:
+    custom_opp_openEuler_aarch64.run on openEuler."""
+    release = tmp_path / "os-release"
+    release.write_text('NAME="openEuler"\nVERSION_ID="22.03"\nID="openEuler"\n')
+    assert cann.host_os(str(release)) == "openEuler"
+    release.write_text("ID=ubuntu\n")
+    assert cann.host_os(str(release)) == "ubuntu"
+    assert cann.host_os(str(tmp_path / "none")) == "linux"
+
+
+def test_soc_missing_from_the_opdef_names_addconfig(tmp_path):
+    """op_build writes aic-<soc>-ops-info.ini only for the SoCs the OpDef's AddConfig names;
+    building for another SoC stops before the project's script would fail with a traceback."""
+    import sys
+
+    script = tmp_path / "ascendc_impl_build.py"
+    script.write_text("raise SystemExit('must not run')\n")
+    ini = tmp_path / "aic-ascend310p-ops-info.ini"
+    params = {"script": str(script), "argv": [sys.executable, str(script)],
+              "expect": str(tmp_path / "x.py"), "copy": {}, "ini": str(ini),
+              "op": "AddCustom", "soc": "ascend310p"}
+    err = cann.scons_impl(params)
+    assert "op_build wrote no aic-ascend310p-ops-info.ini" in err
+    assert 'AddConfig("ascend310p")' in err

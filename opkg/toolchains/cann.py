@@ -81,13 +81,13 @@ def host_arch() -> str:
     return {"arm64": "aarch64", "amd64": "x86_64"}.get(machine, machine)
 
 
-def host_os() -> str:
-    """The <os> of custom_opp_<os>_<arch>.run: /etc/os-release's ID, as the project's
-    cmake/func.cmake get_system_info() reads it (ubuntu, openeuler, ...)."""
+def host_os(os_release: str = "/etc/os-release") -> str:
+    """The <os> of custom_opp_<os>_<arch>.run: /etc/os-release's ID as written, as the
+    project's cmake/func.cmake get_system_info() reads it (ubuntu, openEuler, ...)."""
     try:
-        for line in Path("/etc/os-release").read_text().splitlines():
-            if line.lower().startswith("id="):
-                return line.split("=", 1)[1].strip().strip('"').lower() or "linux"
+        for line in Path(os_release).read_text().splitlines():
+            if line.lower().startswith("id="):     # the ID as written: openEuler, ubuntu
+                return line.split("=", 1)[1].strip().strip('"') or "linux"
     except OSError:
         pass
     return "linux"
@@ -529,7 +529,9 @@ class CannToolchain:
                                                  "ascendc_impl_build.py"),
                              str(autogen / f"aic-{soc.short}-ops-info.ini"), "", "",
                              str(project / "op_kernel"), str(src_dir), str(autogen)],
-                    "expect": str(impl_py), "copy": kernel_files},
+                    "expect": str(impl_py), "copy": kernel_files,
+                    "ini": str(autogen / f"aic-{soc.short}-ops-info.ini"), "op": op.type,
+                    "soc": soc.short},
             signature=fp, target=tid, step="generate",
             description=f"ascendc_impl_build {pkg.name} adapter ({soc.name})"))
         kernel_arch(self.toolkit, soc)    # refuse a SoC the toolkit has no platform ini for
@@ -735,6 +737,13 @@ def scons_impl(params: dict) -> str | None:
     if not Path(params["script"]).is_file():
         return (f"the msopgen project has no {params['script']}: msopgen's templates are "
                 "incomplete (is $ASCEND_HOME_PATH the toolkit msopgen belongs to?)")
+    # op_build writes one ops-info ini per SoC the OpDefs configure; without it the script
+    # fails with a traceback
+    if not Path(params["ini"]).is_file():
+        return (f"op_build wrote no {Path(params['ini']).name}: the OpDef of {params['op']} "
+                f"has no AI core config for {params['soc']}\nhint: add "
+                f"this->AICore().AddConfig(\"{params['soc']}\") to the OpDef in op_host, or "
+                f"build for a SoC it configures")
     rc, text = _run_tool(params["argv"])
     if rc != 0:
         return text or f"ascendc_impl_build.py exit status {rc}"
