@@ -666,3 +666,12 @@ def test_soc_missing_from_the_opdef_names_addconfig(tmp_path):
     err = cann.scons_impl(params)
     assert "op_build wrote no aic-ascend310p-ops-info.ini" in err
     assert 'AddConfig("ascend310p")' in err
+
+
+def test_opc_compiles_for_the_short_names_representative_soc(stand_in):
+    """The project's scripts run opc with const_var.py's SOC_MAP_EXT SoC for the short name
+    (ascend910b -> Ascend910B1), whichever SoC of the family is built for."""
+    _, _, (_, actions) = plan(stand_in, "cann-8.0.RC2", soc=get_soc("Ascend910B2"))
+    opcs = [a for a in actions if a.step == "compile"]
+    assert opcs and all("--soc_version=Ascend910B1" in a.params["argv"] for a in opcs)
+    assert cann.opc_soc_version(P3) == "Ascend310P3"

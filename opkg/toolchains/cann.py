@@ -192,9 +192,23 @@ def bisheng_argv(bisheng: str, flags, arch: str, variant: Variant, source: str, 
             *(f"-I{d}" for d in includes), "-c", source, "-o", obj]
 
 
+# The SoC opc compiles a short name's kernels for (the project's cmake/util/const_var.py
+# SOC_MAP_EXT, 8.1.RC1); ascendc_bin_param_build.py capitalizes any other short name.
+OPC_SOC_VERSIONS = {"ascend310p": "Ascend310P3", "ascend310b": "Ascend310B1",
+                    "ascend910": "Ascend910A", "ascend910b": "Ascend910B1",
+                    "ascend910_93": "Ascend910_9391", "ascend610lite": "Ascend610Lite"}
+
+
+def opc_soc_version(soc: SocInfo) -> str:
+    """--soc_version of opc: the kernels of one short name are built once, for its
+    representative SoC, whichever SoC of the family the package is built for."""
+    return OPC_SOC_VERSIONS.get(soc.short) or soc.short.capitalize()
+
+
 def opc_argv(opc: str, impl_py: str, kernel: str, param: str, soc_name: str,
              out_dir: str, impl_mode: str = "") -> list[str]:
-    """One binary variant's opc call, as the project's gen/<Op>-<kernel>-<i>.sh makes it."""
+    """One binary variant's opc call, as the project's gen/<Op>-<kernel>-<i>.sh makes it;
+    `soc_name` is opc_soc_version's."""
     return [opc, impl_py, f"--main_func={kernel}", f"--input_param={param}",
             f"--soc_version={soc_name}", f"--output={out_dir}", f"--impl_mode={impl_mode}",
             "--simplified_key_mode=0", "--op_mode=dynamic"]
@@ -569,7 +583,7 @@ class CannToolchain:
                 (str(impl_py), str(param), *kernel_files, str(tiling_lib)),
                 function="opkg.toolchains.cann:scons_opc",
                 params={"argv": opc_argv(self.tool("opc"), str(impl_py), op.kernel_name,
-                                         str(param), soc.name, str(out_dir),
+                                         str(param), opc_soc_version(soc), str(out_dir),
                                          self.release.opc_impl_mode),
                         "env": env, "path": bisheng_dir, "expect": [str(obj), str(kjson)],
                         "tiling": {"lib": str(tiling_lib), "link": str(tiling_link)}},
