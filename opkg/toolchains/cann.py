@@ -215,11 +215,12 @@ def opc_argv(opc: str, impl_py: str, kernel: str, param: str, soc_name: str,
 
 
 def host_argv(cxx: str, defines, sources, includes, lib_dirs, libs, out: str) -> list[str]:
-    """A host library's compile-and-link line, with the flags of CANN's custom-op CMake."""
+    """A host library's compile-and-link line, with the flags of CANN's custom-op CMake. No
+    RPATH: the installed libraries have none (the project's install sets it to ""); the
+    runtime finds CANN's libraries through set_env.sh's LD_LIBRARY_PATH."""
     return [cxx, *HOST_COMPILE_FLAGS, *(f"-D{d}" for d in (*defines, *HOST_DEFINES)),
             *(f"-I{d}" for d in includes), *map(str, sources), *HOST_LINK_FLAGS,
-            f"-Wl,-soname,{Path(out).name}", *(f"-L{d}" for d in lib_dirs),
-            *(f"-Wl,-rpath,{d}" for d in lib_dirs), *libs, "-o", out]
+            f"-Wl,-soname,{Path(out).name}", *(f"-L{d}" for d in lib_dirs), *libs, "-o", out]
 
 
 def all_ops_argv(cxx: str, sources, includes, lib_dirs, out: str) -> list[str]:
@@ -585,7 +586,8 @@ class CannToolchain:
                 params={"argv": opc_argv(self.tool("opc"), str(impl_py), op.kernel_name,
                                          str(param), opc_soc_version(soc), str(out_dir),
                                          self.release.opc_impl_mode),
-                        "env": env, "path": bisheng_dir, "expect": [str(obj), str(kjson)],
+                        "env": env, "path": bisheng_dir, "lib_path": str(root / "lib64"),
+                        "expect": [str(obj), str(kjson)],
                         "tiling": {"lib": str(tiling_lib), "link": str(tiling_link)}},
                 scan_path=(str(project / "op_kernel"), str(project / "op_host")),
                 signature=fp, target=tid, step="compile",
@@ -798,9 +800,13 @@ def scons_params(params: dict) -> str | None:
 
 def scons_opc(params: dict) -> str | None:
     """One opc call with the toolkit's environment (set_env.sh's ASCEND_HOME_PATH,
-    ASCEND_OPP_PATH, bisheng on PATH); it must write the variant's .o and .json."""
+    ASCEND_OPP_PATH, bisheng on PATH, lib64 on LD_LIBRARY_PATH); it must write the variant's
+    .o and .json."""
     env = dict(os.environ, **params["env"])
     env["PATH"] = params["path"] + os.pathsep + env.get("PATH", "")
+    # set_env.sh's LD_LIBRARY_PATH: the tiling library opc loads links CANN's lib64
+    env["LD_LIBRARY_PATH"] = os.pathsep.join(
+        p for p in (params["lib_path"], env.get("LD_LIBRARY_PATH", "")) if p)
     Path(params["expect"][0]).parent.mkdir(parents=True, exist_ok=True)
     _symlink(Path(params["tiling"]["link"]), params["tiling"]["lib"])
     rc, text = _run_tool(params["argv"], env)
