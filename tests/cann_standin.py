@@ -211,18 +211,6 @@ arch = [a for a in args if a.startswith("--cce-aicore-arch=")]
 if len(arch) != 1 or arch[0].split("=", 1)[1] not in (
         "dav-c220-vec", "dav-c220-cube", "dav-m200", "dav-m200-vec", "dav-m300", "dav-c100"):
     die("one valid --cce-aicore-arch is required, got " + repr(arch))
-for need in ("-xcce", "-std=c++17"):
-    if need not in args:
-        die("missing " + need)
-# bisheng_intf.cmake: the m200 (310P) and c220 (910B) cores take different -mllvm options; the
-# c220 stack/overflow options are not valid for an m200 kernel.
-if arch[0].split("=", 1)[1].startswith("dav-m200"):
-    c220_only = [a for a in args if a in ("-cce-aicore-stack-size=0x8000",
-                                          "-cce-aicore-record-overflow=true")]
-    if c220_only:
-        die("options for dav-c220 given to a dav-m200 kernel: " + " ".join(c220_only))
-    if "-cce-aicore-fp-ceiling=2" not in args:
-        die("a dav-m200 kernel needs -mllvm -cce-aicore-fp-ceiling=2")
 sources = [a for a in args if a.endswith(".cpp")]
 if len(sources) != 1 or not os.path.isfile(sources[0]):
     die("exactly one existing source expected, got " + repr(sources))
@@ -434,10 +422,6 @@ if "CCEC_AIC_version" not in ini:
     die("soc_version " + opts["soc_version"] + " is not supported by " + home)
 vec = "CCEC_VECTOR_version" in ini
 arch = ini["CCEC_AIV_version"] if vec else ini["CCEC_AIC_version"]
-# the flags opc gives bisheng per arch: the bisheng_intf.cmake facts opkg's release table holds
-from opkg.toolchains.releases import release_table
-table = release_table()
-flags = [*table.default_bisheng_flags, *(table.flags_for_arch(arch) or [])]
 out = opts["output"]
 os.makedirs(out, exist_ok=True)
 tiling = os.path.join(out, name + "_tiling.h")
@@ -451,7 +435,7 @@ for t in node["inputs"] + node["outputs"]:
     defines.append("-DDTYPE_" + t["name"].upper() + "=" + ge.get(t["dtype"], t["dtype"]))
 import subprocess
 bisheng = os.path.join(home, "compiler/ccec_compiler/bin/bisheng")
-cmd = [bisheng, *flags, "--cce-aicore-arch=" + arch, "-include", tiling, *defines, "-c", kernel, "-o", os.path.join(out, name + ".o")]
+cmd = [bisheng, "--cce-aicore-arch=" + arch, "-include", tiling, *defines, "-c", kernel, "-o", os.path.join(out, name + ".o")]
 rc = subprocess.call(cmd)
 if rc:
     sys.exit(rc)

@@ -24,7 +24,8 @@ runs. Per (package, SoC):
 
 The toolkit fingerprint (compiler binaries + version files) is every action's signature, and
 outputs live under out/cann/<toolchain id>/, so switching CANN versions never reuses a result.
-Which tool flags each release needs comes from toolchains/cann_releases.yaml.
+What differs per release (param JSON fields, opc's impl mode, extra tiling libraries)
+comes from toolchains/cann_releases.yaml.
 """
 
 from __future__ import annotations
@@ -141,25 +142,6 @@ def msopgen_argv(msopgen: str, json_path: str, soc: SocInfo, out_dir: str,
     return argv + ["-c", f"ai_core-{soc.name}", "-lan", "cpp", "-out", out_dir]
 
 
-def kernel_defines(variant: Variant) -> list[str]:
-    out = []
-    for name, dtype in variant.dtypes:
-        d = DTYPES[dtype]
-        out += [f"-DDTYPE_{name.upper()}={d.c_type}", f"-DORIG_DTYPE_{name.upper()}={d.ge}"]
-    return out
-
-
-def toolkit_includes(root: Path) -> list[str]:
-    """Ascend C kernel headers inside a toolkit (the ascendc kernel CMake's include set). The
-    devkit root is tools/, compiler/ or ascendc_devkit/, whichever holds tikcpp
-    (bisheng_config.cmake looks in that order)."""
-    base = next((root / d for d in ("tools", "compiler", "ascendc_devkit")
-                 if (root / d / "tikcpp").is_dir()), root / "compiler")
-    tik = base / "tikcpp"
-    return [str(tik / "tikcfw"), str(tik / "tikcfw" / "impl"), str(tik / "tikcfw" / "interface"),
-            str(root / "include")]
-
-
 def kernel_arch(toolkit, soc: SocInfo) -> str:
     """The --cce-aicore-arch of a vector kernel on `soc`, from the toolkit's platform_config ini.
     SoCs with separate vector cores (the ini names CCEC_VECTOR_version, as the 910B's does) run
@@ -175,21 +157,6 @@ def kernel_arch(toolkit, soc: SocInfo) -> str:
                          hint=f"this toolkit does not support {soc.name}; choose a SoC it lists "
                               "(opkg toolchain list) or another CANN release")
     return arch
-
-
-def arch_flags(table, arch: str) -> tuple[str, ...]:
-    flags = table.flags_for_arch(arch)
-    if flags is None:
-        raise BuildError(f"no bisheng flags known for core arch {arch}",
-                         hint=f"add arch_flags.{arch} to toolchains/cann_releases.yaml (the "
-                              f"{arch} target of the toolkit's bisheng_intf.cmake)")
-    return flags
-
-
-def bisheng_argv(bisheng: str, flags, arch: str, variant: Variant, source: str, obj: str,
-                 includes) -> list[str]:
-    return [bisheng, *flags, f"--cce-aicore-arch={arch}", *kernel_defines(variant),
-            *(f"-I{d}" for d in includes), "-c", source, "-o", obj]
 
 
 # The SoC opc compiles a short name's kernels for (the project's cmake/util/const_var.py
@@ -283,13 +250,6 @@ def bin_param(op: OpSpec, variants=None, fields: dict | None = None) -> list[tup
         node["bin_filename"] = f"{op.type}_{digest}"
         out.append((node["bin_filename"], json.dumps(param, indent="  ")))
     return out
-
-
-def kernel_binary_name(op: OpSpec, variant: Variant, fields: dict | None = None) -> str:
-    """<OpType>_<md5 of the variant's param JSON>, the name CANN gives a kernel binary in
-    kernel/<soc>/<op>/."""
-    names = dict(zip((v.name for v in op.variants()), (n for n, _ in bin_param(op, None, fields))))
-    return names[variant.name]
 
 
 def ops_info(op: OpSpec) -> dict:
