@@ -151,18 +151,18 @@ if opts.get("language") != "cpp":
 ops = json.load(open(opts["input"]))
 if not isinstance(ops, list) or not ops:
     die("the input json must be a list of op definitions")
-# msopgen's IR_ATTR_TYPE_MAP; the real tool drops any other spelling with a warning and
-# generates a project whose OpDef lacks the attr, which then cannot build: refused here.
+# msopgen's IR_ATTR_TYPE_MAP; like the real tool (op_info_ir_json.py), any other spelling is
+# dropped with a warning, and a default value is passed through as given
 ATTR_TYPES = ("int", "float", "string", "bool", "type", "list_int", "list_string",
               "list_bool", "list_list_int", "tensor", "list_float", "list_tensor", "list_type")
 for op in ops:
+    kept = []
     for attr in op.get("attr", []):
         if attr.get("type") not in ATTR_TYPES:
-            die("Attr op_type is invalid: %s (attr %s)" % (attr.get("type"), attr.get("name")))
-        default = attr.get("default_value")
-        if str(attr["type"]).startswith("list_") and default is not None \
-                and not isinstance(default, list):
-            die("default_value of %s must be a JSON array, got %r" % (attr["name"], default))
+            print("[WARNING] Attr op_type is invalid: %s " % attr.get("type"))
+        else:
+            kept.append(attr)
+    op["attr"] = kept
     lengths = set()
     for t in op.get("input_desc", []) + op.get("output_desc", []):
         for key in ("name", "param_type", "format", "type"):
@@ -176,8 +176,6 @@ for op in ops:
     if len(lengths) > 1:
         die("type lists of different lengths in " + op["op"])
 out = opts.get("output", ".")
-if os.path.exists(os.path.join(out, "CMakePresets.json")) and opts.get("mode", "0") == "0":
-    die("project already exists in " + out)
 snake = re.sub(r"([a-z0-9])([A-Z])", r"\\1_\\2", re.sub(r"([A-Z]+)([A-Z][a-z])", r"\\1_\\2", ops[0]["op"])).lower()
 files = {"CMakePresets.json": json.dumps({"version": 1, "compute_unit": opts["compute_unit"]}),
          "CMakeLists.txt": "# stand-in\\n", "build.sh": "#!/bin/bash\\n",
@@ -224,51 +222,21 @@ if "GET_TILING_DATA" in source_text:
     if not any(os.path.isfile(h) and "GET_TILING_DATA" in open(h).read() for h in headers):
         die(sources[0] + ": error: use of undeclared identifier 'GET_TILING_DATA' "
             "(compile through opc, which generates the tiling header)")
-for a in args:
-    if a.startswith("-I") and not os.path.isdir(a[2:]):
-        die("include directory not found: " + a[2:])
 defines = sorted(a for a in args if a.startswith("-DDTYPE_"))
-if not defines:
-    die("no -DDTYPE_<NAME> macros")
 with open(out, "wb") as fh:
     fh.write(b"\\x7fELF stand-in kernel " + json.dumps([arch[0]] + defines).encode())
 '''
 
 HOST_CXX = '''
+# g++ -shared: undefined symbols, a missing -l or define, a missing -I directory are not errors
+# here (as with the real compiler); tests check the link lines opkg records instead
 args = sys.argv[1:]
-for need in ("-shared", "-fPIC", "-o"):
-    if need not in args:
-        die("missing " + need)
+if "-o" not in args:
+    die("missing -o")
 out = args[args.index("-o") + 1]
-role = [a for a in args if a in ("-DOP_TILING_LIB", "-DOP_PROTO_LIB")]
-# opkg writes to <output>.tmp-<pid>-<thread> and renames on success
-if not role and os.path.basename(out).split(".tmp-")[0] not in (
-        "libascend_all_ops.so", "libcust_opapi.so"):
-    die("expected -DOP_TILING_LIB or -DOP_PROTO_LIB for " + out)
 sources = [a for a in args if a.endswith((".cpp", ".cc"))]
 if not sources or not all(os.path.isfile(s) for s in sources):
     die("missing sources " + repr(sources))
-# CANN's host libraries are built against libstdc++'s old ABI; without the define the OpDef and
-# tiling registrations do not link against libregister/libexe_graph.
-if "-D_GLIBCXX_USE_CXX11_ABI=0" not in args:
-    die("undefined reference to `ge::AscendString::AscendString(char const*)' "
-        "(built without -D_GLIBCXX_USE_CXX11_ABI=0)")
-name = os.path.basename(out).split(".tmp-")[0]
-libs = [a for a in args if a.startswith(("-l", "-Wl,--"))]
-need = {"libascend_all_ops.so": ["-lexe_graph", "-lregister", "-ltiling_api"],
-        "libcust_opapi.so": ["-lascendcl", "-lnnopbase"]}.get(
-    name, ["-lexe_graph", "-lregister", "-ltiling_api", "-Wl,--whole-archive", "-lrt2_registry",
-           "-Wl,--no-whole-archive"])
-missing = [l for l in need if l not in libs]
-if missing:
-    die("undefined references in " + name + ": link with " + " ".join(missing))
-if "-lrt2_registry" in libs and not (
-        libs.index("-Wl,--whole-archive") < libs.index("-lrt2_registry")
-        < libs.index("-Wl,--no-whole-archive")):
-    die("rt2_registry must be linked whole-archive (its registrations are otherwise dropped)")
-for a in args:
-    if a.startswith("-I") and not os.path.isdir(a[2:]):
-        die("include directory not found: " + a[2:])
 with open(out, "w") as fh:
     fh.write("stand-in host library\\n" + "\\n".join(os.path.abspath(s) for s in sources) + "\\n")
 '''
@@ -330,7 +298,8 @@ for arg in "$@"; do
     case "$arg" in
         --install-path=*) install_path="${arg#--install-path=}" ;;
         --quiet) ;;
-        *) echo "[ERROR] unknown option $arg"; exit 1 ;;
+        --*) ;;            # other options are ignored, as by the template's install.sh
+        *) break ;;
     esac
 done
 if [ -n "$install_path" ]; then

@@ -301,7 +301,9 @@ def check_run_package(stand_in, bundle_names, bundle):
                        "liboptiling.so") == f"lib/linux/{cann.host_arch()}/libcust_opmaster_rt2.0.so"
     # --install-path: vendors/<vendor>/bin/set_env.bash names the installed tree
     target = stand_in["root"].parent / "custom"
-    done = subprocess.run(["bash", str(run), "--quiet", "--", f"--install-path={target}"],
+    # options install.sh does not know are ignored, as by the template's script
+    done = subprocess.run(["bash", str(run), "--quiet", "--", "--no-such-option",
+                           f"--install-path={target}"],
                           capture_output=True, text=True, cwd=stand_in["root"].parent)
     assert done.returncode == 0, done.stdout + done.stderr
     set_env = (target / "vendors/add_custom/bin/set_env.bash").read_text()
@@ -359,18 +361,24 @@ def _run(argv, **kw):
     return subprocess.run([str(a) for a in argv], capture_output=True, text=True, **kw)
 
 
-def test_stand_in_msopgen_rejects_unknown_attr_types(stand_in, tmp_path):
+def test_stand_in_msopgen_drops_unknown_attr_types_with_a_warning(stand_in, tmp_path):
+    """As msopgen's op_info_ir_json.py: an attr type outside IR_ATTR_TYPE_MAP is dropped with
+    "Attr op_type is invalid" (the project still generates); a list default that is not a JSON
+    array is passed through, not refused."""
+    import os
+
     msopgen = stand_in["homes"]["8.0.RC2"] / "python/site-packages/bin/msopgen"
     op = cann.msopgen_json(LN)
-    for attr, message in (({"name": "axes", "param_type": "required", "type": "listInt"},
-                           "Attr op_type is invalid: listInt"),
-                          ({"name": "axes", "param_type": "optional", "type": "list_int",
-                            "default_value": "1,2"}, "must be a JSON array")):
+    env = dict(os.environ, ASCEND_HOME_PATH=str(stand_in["homes"]["8.0.RC2"]))
+    for i, attr in enumerate(({"name": "axes", "param_type": "required", "type": "listInt"},
+                              {"name": "axes", "param_type": "optional", "type": "list_int",
+                               "default_value": "1,2"})):
         op[0]["attr"] = [attr]
         (tmp_path / "op.json").write_text(json.dumps(op))
-        bad = _run([msopgen, "gen", "-i", tmp_path / "op.json", "-c", "ai_core-Ascend910B1",
-                    "-lan", "cpp", "-out", tmp_path / "p"])
-        assert bad.returncode == 2 and message in bad.stderr
+        done = _run([msopgen, "gen", "-i", tmp_path / "op.json", "-c", "ai_core-Ascend910B1",
+                     "-lan", "cpp", "-out", tmp_path / f"p{i}"], env=env)
+        assert done.returncode == 0, done.stderr
+        assert ("Attr op_type is invalid: listInt" in done.stdout) == (i == 0)
     op[0]["attr"] = cann.msopgen_json(LN)[0]["attr"]
     (tmp_path / "op.json").write_text(json.dumps(op))
     argv = [msopgen, "gen", "-i", tmp_path / "op.json", "-c", "ai_core-Ascend910B1",
@@ -455,23 +463,6 @@ def test_soc_without_platform_ini_is_refused(stand_in):
     with pytest.raises(BuildError, match="has no core arch for Ascend910B4") as info:
         plan(stand_in, "cann-8.0.RC2", soc=get_soc("Ascend910B4"))
     assert "does not support Ascend910B4" in info.value.hint
-
-
-def test_stand_in_host_compiler_rejects_missing_abi_and_libraries(stand_in, tmp_path):
-    cxx, home = stand_in["cxx"], stand_in["homes"]["8.0.RC2"]
-    src = tmp_path / "op.cpp"
-    src.write_text("// host\n")
-    out = str(tmp_path / "libcust_opmaster_rt2.0.so")
-    good = cann.host_argv(str(cxx), ("OP_TILING_LIB",), [str(src)], [], [home / "lib64"],
-                          cann.REGISTRY_LIBS, out)
-    assert _run(good).returncode == 0
-    no_abi = [a for a in good if a != "-D_GLIBCXX_USE_CXX11_ABI=0"]
-    assert "_GLIBCXX_USE_CXX11_ABI=0" in _run(no_abi).stderr
-    no_tiling = [a for a in good if a != "-ltiling_api"]
-    bad = _run(no_tiling)
-    assert bad.returncode == 2 and "link with -ltiling_api" in bad.stderr
-    not_whole = [a for a in good if not a.startswith("-Wl,--") or "whole" not in a]
-    assert "whole-archive" in _run(not_whole).stderr
 
 
 def test_build_resolves_by_pin_and_refuses_misalignment_early(stand_in, capsys):

@@ -662,7 +662,8 @@ class CannToolchain:
 
 
 def scons_project(params: dict) -> str | None:
-    """Run msopgen into a fresh directory (it refuses an existing project), then overlay."""
+    """Run msopgen into a fresh directory (over an existing project it only logs that the
+    directory is not empty, leaving stale files), then overlay."""
     out_dir = Path(params["out_dir"])
     if out_dir.exists():
         shutil.rmtree(out_dir)
