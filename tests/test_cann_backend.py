@@ -69,7 +69,7 @@ def test_binary_names_reproduce_a_real_msopgen_build():
     params = cann.bin_param(op)
     assert [n for n, _ in params] == ["GroupNormV2_499e827d5d577e31090ae81a6c53b542",
                                       "GroupNormV2_783e55641b4dfa21360521bf61bcee00"]
-    first = json.loads(params[0][1])
+    first = json.loads(cann.param_text(params[0][1]))
     assert first["op_list"][0]["bin_filename"] == params[0][0]
     assert first["op_list"][0]["inputs"][1] == {"name": "gamma", "index": 1, "dtype": "float16",
                                                 "format": "ND", "paramType": "required",
@@ -418,8 +418,8 @@ def test_opc_loads_the_package_tiling_library(stand_in, tmp_path, monkeypatch):
     host.write_text("OP_ADD(LayerNormCustom);\n")
     lib = tmp_path / "libcust_opmaster_rt2.0.so"
     lib.write_text(f"stand-in host library\n{host}\n")
-    (name, text), _ = cann.bin_param(LN)
-    (tmp_path / "p.json").write_text(text)
+    (name, param), _ = cann.bin_param(LN)
+    (tmp_path / "p.json").write_text(cann.param_text(param))
     out = tmp_path / "bin"
     params = {"argv": cann.opc_argv(str(home / "compiler/bin/opc"), str(src / "add_custom.py"),
                                     "add_custom", str(tmp_path / "p.json"), "Ascend310P3",
@@ -549,7 +549,7 @@ def test_binary_names_follow_the_release_template():
     op = Workspace.load(REPO).packages["//packages/add_custom"].op
     fields = release_table().info("8.1.RC1").bin_param_fields
     assert fields == {"format_match_mode": "FormatAgnostic"}
-    assert sorted(n for n, _ in cann.bin_param(op, None, fields)) == [
+    assert sorted(n for n, _ in cann.bin_param(op, fields)) == [
         "AddCustom_6b4edd934cf3a660c0cd2e16b3659524", "AddCustom_ab1b6750d7f510985325b603cb06dc8b"]
     assert release_table().info("8.1.RC1").opc_impl_mode == "high_performance,optional"
 

@@ -40,7 +40,7 @@ import sys
 from pathlib import Path
 
 from opkg.errors import BuildError, Location, ManifestError, ToolchainError
-from opkg.model import DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant
+from opkg.model import ATTR_TYPES, DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant
 from opkg.plan import Action, Target
 
 # msopgen's JSON spells dtypes as CANN's prototype JSON does ("float", "half", "bfloat16").
@@ -50,10 +50,6 @@ MSOPGEN_DTYPES = {
     "uint32": "uint32", "uint64": "uint64", "bool": "bool",
 }
 
-# msopgen's prototype-JSON attr types (op_gen config/transform.json IR_ATTR_TYPE_MAP); any other
-# spelling is dropped by msopgen with only a warning, so the mapping must be exact.
-MSOPGEN_ATTR_TYPES = {"bool": "bool", "int": "int", "float": "float", "str": "string",
-                      "list_int": "list_int", "list_float": "list_float", "list_bool": "list_bool"}
 # The same types as the ops-info file spells them (transform.json INI_ATTR_TYPE_MAP).
 OPS_INFO_ATTR_TYPES = {"bool": "bool", "int": "int", "float": "float", "str": "str",
                        "list_int": "listInt", "list_float": "listFloat", "list_bool": "listBool"}
@@ -114,7 +110,7 @@ def msopgen_json(op: OpSpec) -> list[dict]:
     attrs = []
     for a in op.attrs:
         entry = {"name": a.name, "param_type": "required" if a.required else "optional",
-                 "type": MSOPGEN_ATTR_TYPES[a.type]}
+                 "type": ATTR_TYPES[a.type]}
         if not a.required and a.default is not None:
             # JSON values as msopgen's IR_json template writes them: [1, 1] for a list_int
             entry["default_value"] = list(a.default) if isinstance(a.default, (list, tuple)) \
@@ -216,14 +212,14 @@ PARAM_ATTR_VALUES = {"str": "", "int": 0, "float": 0.0, "bool": False, "list_boo
                      "list_int": [], "list_float": []}
 
 
-def bin_param(op: OpSpec, variants=None, fields: dict | None = None) -> list[tuple[str, str]]:
-    """(binary name, param JSON text) per binary variant, as the msopgen project's
-    cmake/util/ascendc_bin_param_build.py writes <name>_param.json: the name is
+def bin_param(op: OpSpec, fields: dict | None = None) -> list[tuple[str, dict]]:
+    """(binary name, param JSON) per binary variant, as the msopgen project's
+    cmake/util/ascendc_bin_param_build.py writes <name>_param.json (param_text): the name is
     <OpType>_<md5 of the JSON dumped with indent '  ' and an empty bin_filename>, a repeated
     digest being re-hashed with '1' appended. `fields` are the extra per-tensor fields of newer
     templates (CANN 8.1.RC1: format_match_mode). opc compiles one kernel binary per file."""
     out, seen = [], set()
-    for v in (variants if variants is not None else op.variants()):
+    for v in op.variants():
         dtypes, formats = dict(v.dtypes), dict(v.formats)
 
         def tensors(ts):
@@ -241,15 +237,20 @@ def bin_param(op: OpSpec, variants=None, fields: dict | None = None) -> list[tup
             node["attrs"] = [{"name": a.name, "dtype": a.type, "value": PARAM_ATTR_VALUES[a.type]}
                              for a in op.attrs]
         param = {"op_type": op.type, "op_list": [node]}
-        text = json.dumps(param, indent="  ")
+        text = param_text(param)
         digest = hashlib.md5(text.encode()).hexdigest()
         while digest in seen:
             text += "1"
             digest = hashlib.md5(text.encode()).hexdigest()
         seen.add(digest)
         node["bin_filename"] = f"{op.type}_{digest}"
-        out.append((node["bin_filename"], json.dumps(param, indent="  ")))
+        out.append((node["bin_filename"], param))
     return out
+
+
+def param_text(param: dict) -> str:
+    """A param JSON's text as ascendc_bin_param_build.py dumps it (its md5 names the binary)."""
+    return json.dumps(param, indent="  ")
 
 
 def ops_info(op: OpSpec) -> dict:
@@ -305,9 +306,9 @@ def kernel_config(op: OpSpec, soc: SocInfo, kernels: dict[str, dict],
     binaryList entries one string simplifiedKey each. `kernels` are opc's kernel JSONs by
     binary name: their coreType and supportInfo.implMode. opc's staticKey is not reproduced."""
     bins, binary_list = [], []
-    for v, (name, text) in zip(op.variants(), bin_param(op, None, fields)):
+    for v, (name, param) in zip(op.variants(), bin_param(op, fields)):
         rel = f"{soc.short}/{op.kernel_name}/{name}"
-        node = json.loads(text)["op_list"][0]
+        node = param["op_list"][0]
         kernel = kernels[name]
         core = CORE_TYPES.get(kernel.get("coreType"), -1)
         if core == -1 and soc.short != "ascend310b":
@@ -520,14 +521,15 @@ class CannToolchain:
                "ASCEND_CUSTOM_OPP_PATH": str(tiling_opp)}
         bisheng_dir = str(Path(self.tool("bisheng")).parent)
         kernels: dict[str, tuple[str, str]] = {}
-        params_ = bin_param(op, None, self.release.bin_param_fields)
+        params_ = bin_param(op, self.release.bin_param_fields)
         gen_dir = bindir / "gen"
         script = project / "cmake" / "util" / "ascendc_bin_param_build.py"
         actions.append(Action(
             "python", tuple(str(gen_dir / f"{n}_param.json") for n, _ in params_),
             (str(marker), str(proto_cc)),
             function="opkg.toolchains.cann:scons_params",
-            params={"write": {str(gen_dir / f"{n}_param.json"): t for n, t in params_},
+            params={"write": {str(gen_dir / f"{n}_param.json"): param_text(p)
+                              for n, p in params_},
                     "script": str(script),
                     "argv": [sys.executable, str(script),
                              str(autogen / f"aic-{soc.short}-ops-info.ini"),
@@ -668,16 +670,11 @@ def scons_project(params: dict) -> str | None:
     if out_dir.exists():
         shutil.rmtree(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        proc = subprocess.run(params["argv"], capture_output=True, text=True,
-                              env=dict(os.environ, **params.get("env", {})))
-    except OSError as exc:
-        return f"cannot run {params['argv'][0]}: {exc.strerror}"
-    if proc.returncode != 0:
-        return (proc.stderr + proc.stdout).strip() or f"msopgen exit status {proc.returncode}"
+    rc, text = _run_tool(params["argv"], env=dict(os.environ, **params.get("env", {})))
+    if rc != 0:
+        return text or f"msopgen exit status {rc}"
     if not Path(params["marker"]).is_file():
-        return (f"msopgen did not create {Path(params['marker']).name} in {out_dir}:\n"
-                + (proc.stdout + proc.stderr).strip())
+        return f"msopgen did not create {Path(params['marker']).name} in {out_dir}:\n{text}"
     for dest, src in params["overlay"].items():
         Path(dest).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dest)
@@ -687,16 +684,13 @@ def scons_project(params: dict) -> str | None:
 def scons_opbuild(params: dict) -> str | None:
     """Run CANN's op_build on the host op library; it must generate the proto and aclnn sources."""
     Path(params["argv"][2]).mkdir(parents=True, exist_ok=True)
-    try:
-        proc = subprocess.run(params["argv"], capture_output=True, text=True)
-    except OSError as exc:
-        return f"cannot run {params['argv'][0]}: {exc.strerror}"
-    if proc.returncode != 0:
-        return (proc.stderr + proc.stdout).strip() or f"op_build exit status {proc.returncode}"
+    rc, text = _run_tool(params["argv"])
+    if rc != 0:
+        return text or f"op_build exit status {rc}"
     missing = [Path(p).name for p in params["expect"] if not Path(p).is_file()]
     if missing:
         return (f"op_build did not generate {', '.join(missing)}: is {params['op']} registered "
-                f"with OP_ADD({params['op']}) in op_host?\n" + (proc.stdout + proc.stderr).strip())
+                f"with OP_ADD({params['op']}) in op_host?\n{text}")
     return None
 
 
