@@ -68,10 +68,11 @@ FORMATS: dict[str, int] = {
 
 PARAM_TYPES = ("required", "optional", "dynamic")
 
-# Attribute types as the manifest spells them, with msopgen's spelling.
+# Attribute types as the manifest spells them -> msopgen's prototype-JSON spelling (op_gen's
+# config/transform.json IR_ATTR_TYPE_MAP; msopgen drops any other spelling with only a warning).
 ATTR_TYPES: dict[str, str] = {
     "bool": "bool", "int": "int", "float": "float", "str": "string",
-    "list_int": "listInt", "list_float": "listFloat", "list_bool": "listBool",
+    "list_int": "list_int", "list_float": "list_float", "list_bool": "list_bool",
 }
 
 

@@ -150,8 +150,7 @@ _MSOPGEN_DTYPES = {"float": "float32", "half": "float16", "float16": "float16",
                    "uint8": "uint8", "uint16": "uint16", "uint32": "uint32", "uint64": "uint64",
                    "bool": "bool", "fp16": "float16", "fp32": "float32", "double": None}
 _MSOPGEN_ATTRS = {v: k for k, v in ATTR_TYPES.items()} | {
-    "list_int": "list_int", "list_float": "list_float", "list_bool": "list_bool",
-    "str": "str"}
+    "listInt": "list_int", "listFloat": "list_float", "listBool": "list_bool", "str": "str"}
 
 
 def _bad(path: Path, where: str, message: str, hint: str | None = None) -> UsageError:

@@ -151,18 +151,18 @@ if opts.get("language") != "cpp":
 ops = json.load(open(opts["input"]))
 if not isinstance(ops, list) or not ops:
     die("the input json must be a list of op definitions")
-# msopgen's IR_ATTR_TYPE_MAP; the real tool drops any other spelling with a warning and
-# generates a project whose OpDef lacks the attr, which then cannot build: refused here.
+# msopgen's IR_ATTR_TYPE_MAP; like the real tool (op_info_ir_json.py), any other spelling is
+# dropped with a warning, and a default value is passed through as given
 ATTR_TYPES = ("int", "float", "string", "bool", "type", "list_int", "list_string",
               "list_bool", "list_list_int", "tensor", "list_float", "list_tensor", "list_type")
 for op in ops:
+    kept = []
     for attr in op.get("attr", []):
         if attr.get("type") not in ATTR_TYPES:
-            die("Attr op_type is invalid: %s (attr %s)" % (attr.get("type"), attr.get("name")))
-        default = attr.get("default_value")
-        if str(attr["type"]).startswith("list_") and default is not None \
-                and not isinstance(default, list):
-            die("default_value of %s must be a JSON array, got %r" % (attr["name"], default))
+            print("[WARNING] Attr op_type is invalid: %s " % attr.get("type"))
+        else:
+            kept.append(attr)
+    op["attr"] = kept
     lengths = set()
     for t in op.get("input_desc", []) + op.get("output_desc", []):
         for key in ("name", "param_type", "format", "type"):
@@ -176,8 +176,6 @@ for op in ops:
     if len(lengths) > 1:
         die("type lists of different lengths in " + op["op"])
 out = opts.get("output", ".")
-if os.path.exists(os.path.join(out, "CMakePresets.json")) and opts.get("mode", "0") == "0":
-    die("project already exists in " + out)
 snake = re.sub(r"([a-z0-9])([A-Z])", r"\\1_\\2", re.sub(r"([A-Z]+)([A-Z][a-z])", r"\\1_\\2", ops[0]["op"])).lower()
 files = {"CMakePresets.json": json.dumps({"version": 1, "compute_unit": opts["compute_unit"]}),
          "CMakeLists.txt": "# stand-in\\n", "build.sh": "#!/bin/bash\\n",
@@ -211,18 +209,6 @@ arch = [a for a in args if a.startswith("--cce-aicore-arch=")]
 if len(arch) != 1 or arch[0].split("=", 1)[1] not in (
         "dav-c220-vec", "dav-c220-cube", "dav-m200", "dav-m200-vec", "dav-m300", "dav-c100"):
     die("one valid --cce-aicore-arch is required, got " + repr(arch))
-for need in ("-xcce", "-std=c++17"):
-    if need not in args:
-        die("missing " + need)
-# bisheng_intf.cmake: the m200 (310P) and c220 (910B) cores take different -mllvm options; the
-# c220 stack/overflow options are not valid for an m200 kernel.
-if arch[0].split("=", 1)[1].startswith("dav-m200"):
-    c220_only = [a for a in args if a in ("-cce-aicore-stack-size=0x8000",
-                                          "-cce-aicore-record-overflow=true")]
-    if c220_only:
-        die("options for dav-c220 given to a dav-m200 kernel: " + " ".join(c220_only))
-    if "-cce-aicore-fp-ceiling=2" not in args:
-        die("a dav-m200 kernel needs -mllvm -cce-aicore-fp-ceiling=2")
 sources = [a for a in args if a.endswith(".cpp")]
 if len(sources) != 1 or not os.path.isfile(sources[0]):
     die("exactly one existing source expected, got " + repr(sources))
@@ -236,51 +222,21 @@ if "GET_TILING_DATA" in source_text:
     if not any(os.path.isfile(h) and "GET_TILING_DATA" in open(h).read() for h in headers):
         die(sources[0] + ": error: use of undeclared identifier 'GET_TILING_DATA' "
             "(compile through opc, which generates the tiling header)")
-for a in args:
-    if a.startswith("-I") and not os.path.isdir(a[2:]):
-        die("include directory not found: " + a[2:])
 defines = sorted(a for a in args if a.startswith("-DDTYPE_"))
-if not defines:
-    die("no -DDTYPE_<NAME> macros")
 with open(out, "wb") as fh:
     fh.write(b"\\x7fELF stand-in kernel " + json.dumps([arch[0]] + defines).encode())
 '''
 
 HOST_CXX = '''
+# g++ -shared: undefined symbols, a missing -l or define, a missing -I directory are not errors
+# here (as with the real compiler); tests check the link lines opkg records instead
 args = sys.argv[1:]
-for need in ("-shared", "-fPIC", "-o"):
-    if need not in args:
-        die("missing " + need)
+if "-o" not in args:
+    die("missing -o")
 out = args[args.index("-o") + 1]
-role = [a for a in args if a in ("-DOP_TILING_LIB", "-DOP_PROTO_LIB")]
-# opkg writes to <output>.tmp-<pid>-<thread> and renames on success
-if not role and os.path.basename(out).split(".tmp-")[0] not in (
-        "libascend_all_ops.so", "libcust_opapi.so"):
-    die("expected -DOP_TILING_LIB or -DOP_PROTO_LIB for " + out)
 sources = [a for a in args if a.endswith((".cpp", ".cc"))]
 if not sources or not all(os.path.isfile(s) for s in sources):
     die("missing sources " + repr(sources))
-# CANN's host libraries are built against libstdc++'s old ABI; without the define the OpDef and
-# tiling registrations do not link against libregister/libexe_graph.
-if "-D_GLIBCXX_USE_CXX11_ABI=0" not in args:
-    die("undefined reference to `ge::AscendString::AscendString(char const*)' "
-        "(built without -D_GLIBCXX_USE_CXX11_ABI=0)")
-name = os.path.basename(out).split(".tmp-")[0]
-libs = [a for a in args if a.startswith(("-l", "-Wl,--"))]
-need = {"libascend_all_ops.so": ["-lexe_graph", "-lregister", "-ltiling_api"],
-        "libcust_opapi.so": ["-lascendcl", "-lnnopbase"]}.get(
-    name, ["-lexe_graph", "-lregister", "-ltiling_api", "-Wl,--whole-archive", "-lrt2_registry",
-           "-Wl,--no-whole-archive"])
-missing = [l for l in need if l not in libs]
-if missing:
-    die("undefined references in " + name + ": link with " + " ".join(missing))
-if "-lrt2_registry" in libs and not (
-        libs.index("-Wl,--whole-archive") < libs.index("-lrt2_registry")
-        < libs.index("-Wl,--no-whole-archive")):
-    die("rt2_registry must be linked whole-archive (its registrations are otherwise dropped)")
-for a in args:
-    if a.startswith("-I") and not os.path.isdir(a[2:]):
-        die("include directory not found: " + a[2:])
 with open(out, "w") as fh:
     fh.write("stand-in host library\\n" + "\\n".join(os.path.abspath(s) for s in sources) + "\\n")
 '''
@@ -342,7 +298,8 @@ for arg in "$@"; do
     case "$arg" in
         --install-path=*) install_path="${arg#--install-path=}" ;;
         --quiet) ;;
-        *) echo "[ERROR] unknown option $arg"; exit 1 ;;
+        --*) ;;            # other options are ignored, as by the template's install.sh
+        *) break ;;
     esac
 done
 if [ -n "$install_path" ]; then
@@ -398,6 +355,25 @@ param = json.load(open(opts["input_param"]))
 node = param["op_list"][0]
 name = node["bin_filename"]
 home = os.environ.get("ASCEND_HOME_PATH", "")
+# opc runs the op's tiling function to generate the tiling header; it loads
+# op_impl/ai_core/tbe/op_tiling/liboptiling.so from each $ASCEND_CUSTOM_OPP_PATH directory, then
+# from each vendor of $ASCEND_OPP_PATH/vendors/config.ini (a stand-in library lists its sources)
+dirs = [d for d in os.environ.get("ASCEND_CUSTOM_OPP_PATH", "").split(":") if d.strip()]
+config = os.path.join(os.environ.get("ASCEND_OPP_PATH", ""), "vendors", "config.ini")
+if os.path.isfile(config):
+    dirs += [os.path.join(os.path.dirname(config), v.strip())
+             for v in open(config).readline().split("=", 1)[-1].split(",") if v.strip()]
+registered = False
+for d in dirs:
+    lib = os.path.join(d, "op_impl/ai_core/tbe/op_tiling/liboptiling.so")
+    if os.path.isfile(lib):
+        for src in open(lib).read().splitlines()[1:]:
+            if os.path.isfile(src) and re.search(r"OP_ADD\\(\\s*" + param["op_type"] + r"\\s*\\)",
+                                                 open(src).read()):
+                registered = True
+if not registered:
+    die("no tiling definition for " + param["op_type"] + ": no liboptiling.so registering it "
+        "under $ASCEND_CUSTOM_OPP_PATH or the vendors of $ASCEND_OPP_PATH/vendors/config.ini")
 inis = [os.path.join(d, "data/platform_config", opts["soc_version"] + ".ini")
         for d in sorted(__import__("glob").glob(os.path.join(home, "*-linux")))]
 ini = {}
@@ -415,10 +391,6 @@ if "CCEC_AIC_version" not in ini:
     die("soc_version " + opts["soc_version"] + " is not supported by " + home)
 vec = "CCEC_VECTOR_version" in ini
 arch = ini["CCEC_AIV_version"] if vec else ini["CCEC_AIC_version"]
-# the flags opc gives bisheng per arch: the bisheng_intf.cmake facts opkg's release table holds
-from opkg.toolchains.releases import release_table
-table = release_table()
-flags = [*table.default_bisheng_flags, *(table.flags_for_arch(arch) or [])]
 out = opts["output"]
 os.makedirs(out, exist_ok=True)
 tiling = os.path.join(out, name + "_tiling.h")
@@ -432,7 +404,7 @@ for t in node["inputs"] + node["outputs"]:
     defines.append("-DDTYPE_" + t["name"].upper() + "=" + ge.get(t["dtype"], t["dtype"]))
 import subprocess
 bisheng = os.path.join(home, "compiler/ccec_compiler/bin/bisheng")
-cmd = [bisheng, *flags, "--cce-aicore-arch=" + arch, "-include", tiling, *defines, "-c", kernel, "-o", os.path.join(out, name + ".o")]
+cmd = [bisheng, "--cce-aicore-arch=" + arch, "-include", tiling, *defines, "-c", kernel, "-o", os.path.join(out, name + ".o")]
 rc = subprocess.call(cmd)
 if rc:
     sys.exit(rc)

@@ -68,15 +68,9 @@ def test_release_driver_matrix_from_the_brief():
     assert t.info("7.0.0").driver_spec("ascend310b") is None
 
 
-def test_release_socs_and_arch_flags():
+def test_release_socs_and_tiling_libs():
     t = release_table()
     assert t.info("8.1.RC1").supports("ascend910_93") and not t.info("8.1.RC1").supports("ascend910")
-    # bisheng_intf.cmake: c220 gets --cce-auto-sync; m200 its own flags, no c220 stack options
-    assert "--cce-auto-sync" in t.flags_for_arch("dav-c220-vec")
-    assert "-O3" in t.info("8.1.RC1").bisheng_flags
-    m200 = t.flags_for_arch("dav-m200")
-    assert "-cce-aicore-fp-ceiling=2" in m200 and "-cce-aicore-stack-size=0x8000" not in m200
-    assert t.flags_for_arch("dav-x999") is None
     # 8.1.RC1's op_host/CMakeLists.txt links nnopbase into the tiling library; 7.3's did not
     assert t.info("8.1.RC1").tiling_extra_libs == ("nnopbase",)
     assert t.info("8.0.RC2").tiling_extra_libs == ()
@@ -85,7 +79,7 @@ def test_release_socs_and_arch_flags():
 def test_unknown_release_knows_only_defaults():
     info = release_table().info("8.0.RC2.alpha003")
     assert info.driver_spec("ascend910b") is None and info.supports("ascend910b") is None
-    assert "-xcce" in info.bisheng_flags and info.msopgen_framework is None
+    assert info.msopgen_framework is None and info.bin_param_fields == {}
     # msopgen's `-f aclnn` makes an op_api-only project (no CMakePresets.json, no kernel build):
     # no release uses it, the default framework is what CANN's samples build
     assert release_table().info("8.2.RC1").msopgen_framework is None
@@ -99,15 +93,14 @@ def _workspace(tmp_path, text):
 
 def test_workspace_table_overrides_and_extends(tmp_path):
     ws = _workspace(tmp_path, """
-defaults: {bisheng_flags: [-O2]}
 releases:
   "9.0.0-beta.1": {driver: {ascend910b: ">=25.0.rc1.1"}, socs: [ascend910b],
-                   bisheng_extra_flags: [-g]}
+                   tiling_extra_libs: [nnopbase]}
 """)
     t = release_table(ws)
     info = t.info("9.0.0-beta.1")
     assert info.supports("ascend910b") is True and info.supports("ascend310p") is False
-    assert info.bisheng_flags == ("-O2", "-g")
+    assert info.tiling_extra_libs == ("nnopbase",)
     assert t.get("8.0.RC2") is None
 
 
@@ -116,7 +109,10 @@ releases:
     ('releases: {"8.0.RC2": {drivers: {}}}', "releases.8.0.RC2"),
     ('releases: {"8.0.RC2": {driver: {all: ">=8.0.RC2"}}}', "releases.8.0.RC2.driver.all"),
     ('releases: {"8.0.RC2": {socs: ascend910b}}', "releases.8.0.RC2.socs"),
-    ('releases: {"8.0.RC2": {bisheng_flags: "-O2"}}', "releases.8.0.RC2.bisheng_flags"),
+    ('releases: {"8.0.RC2": {tiling_extra_libs: nnopbase}}', "releases.8.0.RC2.tiling_extra_libs"),
+    # opc chooses bisheng's flags: an older table's flag keys are pointed out, not ignored
+    ('releases: {"8.0.RC2": {bisheng_flags: [-O2]}}', "releases.8.0.RC2.bisheng_flags"),
+    ('arch_flags: {dav-m200: [-O2]}\nreleases: {}', "arch_flags"),
 ])
 def test_bad_release_table_names_file_and_field(tmp_path, text, field):
     ws = _workspace(tmp_path, text)

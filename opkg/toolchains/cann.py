@@ -24,7 +24,8 @@ runs. Per (package, SoC):
 
 The toolkit fingerprint (compiler binaries + version files) is every action's signature, and
 outputs live under out/cann/<toolchain id>/, so switching CANN versions never reuses a result.
-Which tool flags each release needs comes from toolchains/cann_releases.yaml.
+What differs per release (param JSON fields, opc's impl mode, extra tiling libraries)
+comes from toolchains/cann_releases.yaml.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ import sys
 from pathlib import Path
 
 from opkg.errors import BuildError, Location, ManifestError, ToolchainError
-from opkg.model import DTYPES, OpSpec, SimModes, SocInfo, Variant
+from opkg.model import ATTR_TYPES, DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant
 from opkg.plan import Action, Target
 
 # msopgen's JSON spells dtypes as CANN's prototype JSON does ("float", "half", "bfloat16").
@@ -49,10 +50,6 @@ MSOPGEN_DTYPES = {
     "uint32": "uint32", "uint64": "uint64", "bool": "bool",
 }
 
-# msopgen's prototype-JSON attr types (op_gen config/transform.json IR_ATTR_TYPE_MAP); any other
-# spelling is dropped by msopgen with only a warning, so the mapping must be exact.
-MSOPGEN_ATTR_TYPES = {"bool": "bool", "int": "int", "float": "float", "str": "string",
-                      "list_int": "list_int", "list_float": "list_float", "list_bool": "list_bool"}
 # The same types as the ops-info file spells them (transform.json INI_ATTR_TYPE_MAP).
 OPS_INFO_ATTR_TYPES = {"bool": "bool", "int": "int", "float": "float", "str": "str",
                        "list_int": "listInt", "list_float": "listFloat", "list_bool": "listBool"}
@@ -70,6 +67,9 @@ OPAPI_LIBS = ("-lascendcl", "-lnnopbase")
 # cmake/func.cmake's opbuild(): the library op_build loads to read the OpDefs
 ALL_OPS_FLAGS = ("-g", "-fPIC", "-shared", "-std=c++11", "-D_GLIBCXX_USE_CXX11_ABI=0")
 ALL_OPS_LIBS = ("-lexe_graph", "-lregister", "-ltiling_api")
+# where opc (tbe/tikcpp/get_op_tiling.py) looks for a custom tiling library in each
+# $ASCEND_CUSTOM_OPP_PATH directory and each vendors/config.ini vendor
+TILING_SO_PATH = "op_impl/ai_core/tbe/op_tiling/liboptiling.so"
 
 
 def host_arch() -> str:
@@ -78,13 +78,13 @@ def host_arch() -> str:
     return {"arm64": "aarch64", "amd64": "x86_64"}.get(machine, machine)
 
 
-def host_os() -> str:
-    """The <os> of custom_opp_<os>_<arch>.run: /etc/os-release's ID, as the project's
-    cmake/func.cmake get_system_info() reads it (ubuntu, openeuler, ...)."""
+def host_os(os_release: str = "/etc/os-release") -> str:
+    """The <os> of custom_opp_<os>_<arch>.run: /etc/os-release's ID as written, as the
+    project's cmake/func.cmake get_system_info() reads it (ubuntu, openEuler, ...)."""
     try:
-        for line in Path("/etc/os-release").read_text().splitlines():
-            if line.lower().startswith("id="):
-                return line.split("=", 1)[1].strip().strip('"').lower() or "linux"
+        for line in Path(os_release).read_text().splitlines():
+            if line.lower().startswith("id="):     # the ID as written: openEuler, ubuntu
+                return line.split("=", 1)[1].strip().strip('"') or "linux"
     except OSError:
         pass
     return "linux"
@@ -110,7 +110,7 @@ def msopgen_json(op: OpSpec) -> list[dict]:
     attrs = []
     for a in op.attrs:
         entry = {"name": a.name, "param_type": "required" if a.required else "optional",
-                 "type": MSOPGEN_ATTR_TYPES[a.type]}
+                 "type": ATTR_TYPES[a.type]}
         if not a.required and a.default is not None:
             # JSON values as msopgen's IR_json template writes them: [1, 1] for a list_int
             entry["default_value"] = list(a.default) if isinstance(a.default, (list, tuple)) \
@@ -138,25 +138,6 @@ def msopgen_argv(msopgen: str, json_path: str, soc: SocInfo, out_dir: str,
     return argv + ["-c", f"ai_core-{soc.name}", "-lan", "cpp", "-out", out_dir]
 
 
-def kernel_defines(variant: Variant) -> list[str]:
-    out = []
-    for name, dtype in variant.dtypes:
-        d = DTYPES[dtype]
-        out += [f"-DDTYPE_{name.upper()}={d.c_type}", f"-DORIG_DTYPE_{name.upper()}={d.ge}"]
-    return out
-
-
-def toolkit_includes(root: Path) -> list[str]:
-    """Ascend C kernel headers inside a toolkit (the ascendc kernel CMake's include set). The
-    devkit root is tools/, compiler/ or ascendc_devkit/, whichever holds tikcpp
-    (bisheng_config.cmake looks in that order)."""
-    base = next((root / d for d in ("tools", "compiler", "ascendc_devkit")
-                 if (root / d / "tikcpp").is_dir()), root / "compiler")
-    tik = base / "tikcpp"
-    return [str(tik / "tikcfw"), str(tik / "tikcfw" / "impl"), str(tik / "tikcfw" / "interface"),
-            str(root / "include")]
-
-
 def kernel_arch(toolkit, soc: SocInfo) -> str:
     """The --cce-aicore-arch of a vector kernel on `soc`, from the toolkit's platform_config ini.
     SoCs with separate vector cores (the ini names CCEC_VECTOR_version, as the 910B's does) run
@@ -174,35 +155,35 @@ def kernel_arch(toolkit, soc: SocInfo) -> str:
     return arch
 
 
-def arch_flags(table, arch: str) -> tuple[str, ...]:
-    flags = table.flags_for_arch(arch)
-    if flags is None:
-        raise BuildError(f"no bisheng flags known for core arch {arch}",
-                         hint=f"add arch_flags.{arch} to toolchains/cann_releases.yaml (the "
-                              f"{arch} target of the toolkit's bisheng_intf.cmake)")
-    return flags
+# The SoC opc compiles a short name's kernels for (the project's cmake/util/const_var.py
+# SOC_MAP_EXT, 8.1.RC1); ascendc_bin_param_build.py capitalizes any other short name.
+OPC_SOC_VERSIONS = {"ascend310p": "Ascend310P3", "ascend310b": "Ascend310B1",
+                    "ascend910": "Ascend910A", "ascend910b": "Ascend910B1",
+                    "ascend910_93": "Ascend910_9391", "ascend610lite": "Ascend610Lite"}
 
 
-def bisheng_argv(bisheng: str, flags, arch: str, variant: Variant, source: str, obj: str,
-                 includes) -> list[str]:
-    return [bisheng, *flags, f"--cce-aicore-arch={arch}", *kernel_defines(variant),
-            *(f"-I{d}" for d in includes), "-c", source, "-o", obj]
+def opc_soc_version(soc: SocInfo) -> str:
+    """--soc_version of opc: the kernels of one short name are built once, for its
+    representative SoC, whichever SoC of the family the package is built for."""
+    return OPC_SOC_VERSIONS.get(soc.short) or soc.short.capitalize()
 
 
 def opc_argv(opc: str, impl_py: str, kernel: str, param: str, soc_name: str,
              out_dir: str, impl_mode: str = "") -> list[str]:
-    """One binary variant's opc call, as the project's gen/<Op>-<kernel>-<i>.sh makes it."""
+    """One binary variant's opc call, as the project's gen/<Op>-<kernel>-<i>.sh makes it;
+    `soc_name` is opc_soc_version's."""
     return [opc, impl_py, f"--main_func={kernel}", f"--input_param={param}",
             f"--soc_version={soc_name}", f"--output={out_dir}", f"--impl_mode={impl_mode}",
             "--simplified_key_mode=0", "--op_mode=dynamic"]
 
 
 def host_argv(cxx: str, defines, sources, includes, lib_dirs, libs, out: str) -> list[str]:
-    """A host library's compile-and-link line, with the flags of CANN's custom-op CMake."""
+    """A host library's compile-and-link line, with the flags of CANN's custom-op CMake. No
+    RPATH: the installed libraries have none (the project's install sets it to ""); the
+    runtime finds CANN's libraries through set_env.sh's LD_LIBRARY_PATH."""
     return [cxx, *HOST_COMPILE_FLAGS, *(f"-D{d}" for d in (*defines, *HOST_DEFINES)),
             *(f"-I{d}" for d in includes), *map(str, sources), *HOST_LINK_FLAGS,
-            f"-Wl,-soname,{Path(out).name}", *(f"-L{d}" for d in lib_dirs),
-            *(f"-Wl,-rpath,{d}" for d in lib_dirs), *libs, "-o", out]
+            f"-Wl,-soname,{Path(out).name}", *(f"-L{d}" for d in lib_dirs), *libs, "-o", out]
 
 
 def all_ops_argv(cxx: str, sources, includes, lib_dirs, out: str) -> list[str]:
@@ -231,14 +212,14 @@ PARAM_ATTR_VALUES = {"str": "", "int": 0, "float": 0.0, "bool": False, "list_boo
                      "list_int": [], "list_float": []}
 
 
-def bin_param(op: OpSpec, variants=None, fields: dict | None = None) -> list[tuple[str, str]]:
-    """(binary name, param JSON text) per binary variant, as the msopgen project's
-    cmake/util/ascendc_bin_param_build.py writes <name>_param.json: the name is
+def bin_param(op: OpSpec, fields: dict | None = None) -> list[tuple[str, dict]]:
+    """(binary name, param JSON) per binary variant, as the msopgen project's
+    cmake/util/ascendc_bin_param_build.py writes <name>_param.json (param_text): the name is
     <OpType>_<md5 of the JSON dumped with indent '  ' and an empty bin_filename>, a repeated
     digest being re-hashed with '1' appended. `fields` are the extra per-tensor fields of newer
     templates (CANN 8.1.RC1: format_match_mode). opc compiles one kernel binary per file."""
     out, seen = [], set()
-    for v in (variants if variants is not None else op.variants()):
+    for v in op.variants():
         dtypes, formats = dict(v.dtypes), dict(v.formats)
 
         def tensors(ts):
@@ -256,22 +237,20 @@ def bin_param(op: OpSpec, variants=None, fields: dict | None = None) -> list[tup
             node["attrs"] = [{"name": a.name, "dtype": a.type, "value": PARAM_ATTR_VALUES[a.type]}
                              for a in op.attrs]
         param = {"op_type": op.type, "op_list": [node]}
-        text = json.dumps(param, indent="  ")
+        text = param_text(param)
         digest = hashlib.md5(text.encode()).hexdigest()
         while digest in seen:
             text += "1"
             digest = hashlib.md5(text.encode()).hexdigest()
         seen.add(digest)
         node["bin_filename"] = f"{op.type}_{digest}"
-        out.append((node["bin_filename"], json.dumps(param, indent="  ")))
+        out.append((node["bin_filename"], param))
     return out
 
 
-def kernel_binary_name(op: OpSpec, variant: Variant, fields: dict | None = None) -> str:
-    """<OpType>_<md5 of the variant's param JSON>, the name CANN gives a kernel binary in
-    kernel/<soc>/<op>/."""
-    names = dict(zip((v.name for v in op.variants()), (n for n, _ in bin_param(op, None, fields))))
-    return names[variant.name]
+def param_text(param: dict) -> str:
+    """A param JSON's text as ascendc_bin_param_build.py dumps it (its md5 names the binary)."""
+    return json.dumps(param, indent="  ")
 
 
 def ops_info(op: OpSpec) -> dict:
@@ -301,36 +280,50 @@ def ops_info(op: OpSpec) -> dict:
     return {op.type: info}
 
 
-# ge::Format values (graph/types.h) of the formats opkg's manifests name
-GE_FORMATS = {"NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4, "FRACTAL_NZ": 29}
+# opc's kernel JSON coreType as the project's ascendc_ops_config.py numbers it
+CORE_TYPES = {"MIX": 0, "AiCore": 1, "VectorCore": 2, "MIX_AICORE": 3, "MIX_VECTOR_CORE": 4,
+              "MIX_AIV": 4}
+# supportInfo.implMode -> the p= field of a simplified key (insert_simplified_keys.py)
+PRECISION = {"high_performance": 1, "high_precision": 2}
 
 
-def simplified_keys(op: OpSpec, variant: Variant) -> list[str]:
+def simplified_keys(op: OpSpec, variant: Variant, impl_mode: str | None = None) -> list[str]:
     """The variant's simplified keys as the packer writes them:
-    `<Op>/d=<dynamic rank 0|1>,p=0/<ge dtype>,<ge format>/...` over inputs then outputs."""
+    `<Op>/d=<dynamic rank 0|1>,p=<precision>/<ge dtype>,<ge format>/...` over inputs then
+    outputs; the precision comes from the implMode opc recorded."""
     dtypes, formats = dict(variant.dtypes), dict(variant.formats)
-    tensors = "/".join(f"{DTYPES[dtypes[t.name]].ge_value},{GE_FORMATS[formats[t.name]]}"
+    tensors = "/".join(f"{DTYPES[dtypes[t.name]].ge_value},{FORMATS[formats[t.name]]}"
                        for t in (*op.inputs, *op.outputs))
-    return [f"{op.type}/d={d},p=0/{tensors}" for d in (0, 1)]
+    p = PRECISION.get(impl_mode or "", 0)
+    return [f"{op.type}/d={d},p={p}/{tensors}" for d in (0, 1)]
 
 
-def kernel_config(op: OpSpec, soc: SocInfo, fields: dict | None = None) -> tuple[dict, dict]:
+def kernel_config(op: OpSpec, soc: SocInfo, kernels: dict[str, dict],
+                  fields: dict | None = None) -> tuple[dict, dict]:
     """(kernel/config/<soc>/<op>.json, kernel/config/<soc>/binary_info_config.json) in the
     fields the project's insert_simplified_keys.py / ascendc_ops_config.py write: binList
     entries carry the param JSON's tensors and attrs plus simplifiedKey (a list) and binInfo;
-    binaryList entries one string simplifiedKey each. opc's staticKey is not reproduced."""
+    binaryList entries one string simplifiedKey each. `kernels` are opc's kernel JSONs by
+    binary name: their coreType and supportInfo.implMode. opc's staticKey is not reproduced."""
     bins, binary_list = [], []
-    for v, (name, text) in zip(op.variants(), bin_param(op, None, fields)):
+    for v, (name, param) in zip(op.variants(), bin_param(op, fields)):
         rel = f"{soc.short}/{op.kernel_name}/{name}"
-        node = json.loads(text)["op_list"][0]
-        keys = simplified_keys(op, v)
+        node = param["op_list"][0]
+        kernel = kernels[name]
+        core = CORE_TYPES.get(kernel.get("coreType"), -1)
+        if core == -1 and soc.short != "ascend310b":
+            raise BuildError(f"opc's {name}.json names no known coreType "
+                             f"({kernel.get('coreType')!r}) for {soc.name}",
+                             hint=f"one of {', '.join(CORE_TYPES)}; is opc from this toolkit?")
+        keys = simplified_keys(op, v, kernel.get("supportInfo", {}).get("implMode"))
         entry = {"simplifiedKey": keys, "int64Mode": False, "inputs": node["inputs"],
                  "outputs": node["outputs"]}
         if "attrs" in node:
             entry["attrs"] = node["attrs"]
         entry["binInfo"] = {"jsonFilePath": f"{rel}.json"}
         bins.append(entry)
-        binary_list += [{"coreType": 2, "simplifiedKey": k, "binPath": f"{rel}.o"} for k in keys]
+        binary_list += [{"coreType": core, "simplifiedKey": k, "binPath": f"{rel}.o"}
+                        for k in keys]
     return ({"binList": bins},
             {op.type: {"dynamicRankSupport": True, "simplifiedKeyMode": 0,
                        "binaryList": binary_list}})
@@ -512,22 +505,31 @@ class CannToolchain:
                                                  "ascendc_impl_build.py"),
                              str(autogen / f"aic-{soc.short}-ops-info.ini"), "", "",
                              str(project / "op_kernel"), str(src_dir), str(autogen)],
-                    "expect": str(impl_py), "copy": kernel_files},
+                    "expect": str(impl_py), "copy": kernel_files,
+                    "ini": str(autogen / f"aic-{soc.short}-ops-info.ini"), "op": op.type,
+                    "soc": soc.short},
             signature=fp, target=tid, step="generate",
             description=f"ascendc_impl_build {pkg.name} adapter ({soc.name})"))
         kernel_arch(self.toolkit, soc)    # refuse a SoC the toolkit has no platform ini for
+        # opc runs the package's tiling to generate the tiling header: it loads
+        # <dir>/op_impl/ai_core/tbe/op_tiling/liboptiling.so from $ASCEND_CUSTOM_OPP_PATH (the
+        # template's ascendc_compile_kernel.py stages the tiling library there the same way)
+        tiling_opp = bindir / "tiling_opp"
+        tiling_link = tiling_opp / TILING_SO_PATH
         env = {"ASCEND_HOME_PATH": str(self.toolkit.root),
-               "ASCEND_OPP_PATH": str(self.toolkit.root / "opp")}
+               "ASCEND_OPP_PATH": str(self.toolkit.root / "opp"),
+               "ASCEND_CUSTOM_OPP_PATH": str(tiling_opp)}
         bisheng_dir = str(Path(self.tool("bisheng")).parent)
         kernels: dict[str, tuple[str, str]] = {}
-        params_ = bin_param(op, None, self.release.bin_param_fields)
+        params_ = bin_param(op, self.release.bin_param_fields)
         gen_dir = bindir / "gen"
         script = project / "cmake" / "util" / "ascendc_bin_param_build.py"
         actions.append(Action(
             "python", tuple(str(gen_dir / f"{n}_param.json") for n, _ in params_),
             (str(marker), str(proto_cc)),
             function="opkg.toolchains.cann:scons_params",
-            params={"write": {str(gen_dir / f"{n}_param.json"): t for n, t in params_},
+            params={"write": {str(gen_dir / f"{n}_param.json"): param_text(p)
+                              for n, p in params_},
                     "script": str(script),
                     "argv": [sys.executable, str(script),
                              str(autogen / f"aic-{soc.short}-ops-info.ini"),
@@ -540,12 +542,15 @@ class CannToolchain:
             out_dir = bindir / "bin" / op.kernel_name
             obj, kjson = out_dir / f"{name}.o", out_dir / f"{name}.json"
             actions.append(Action(
-                "python", (str(obj), str(kjson)), (str(impl_py), str(param), *kernel_files),
+                "python", (str(obj), str(kjson)),
+                (str(impl_py), str(param), *kernel_files, str(tiling_lib)),
                 function="opkg.toolchains.cann:scons_opc",
                 params={"argv": opc_argv(self.tool("opc"), str(impl_py), op.kernel_name,
-                                         str(param), soc.name, str(out_dir),
+                                         str(param), opc_soc_version(soc), str(out_dir),
                                          self.release.opc_impl_mode),
-                        "env": env, "path": bisheng_dir, "expect": [str(obj), str(kjson)]},
+                        "env": env, "path": bisheng_dir, "lib_path": str(root / "lib64"),
+                        "expect": [str(obj), str(kjson)],
+                        "tiling": {"lib": str(tiling_lib), "link": str(tiling_link)}},
                 scan_path=(str(project / "op_kernel"), str(project / "op_host")),
                 signature=fp, target=tid, step="compile",
                 description=f"opc {pkg.name} kernel {v.name} ({soc.name})"))
@@ -554,17 +559,18 @@ class CannToolchain:
         # 5. the custom-op package tree
         tree = sdir / "opp" / "vendors" / vendor
         tbe = tree / "op_impl" / "ai_core" / "tbe"
-        op_cfg, bin_cfg = kernel_config(op, soc, self.release.bin_param_fields)
         write = {
             str(tree / "version.info"):
                 f"custom_opp_compiler_version={self.compiler_version_text()}\n",
             str(tbe / "config" / soc.short / f"aic-{soc.short}-ops-info.json"):
                 json.dumps(ops_info(op), indent=4, sort_keys=True) + "\n",
-            str(tbe / "kernel" / "config" / soc.short / f"{op.kernel_name}.json"):
-                json.dumps(op_cfg, indent=4, sort_keys=True) + "\n",
-            str(tbe / "kernel" / "config" / soc.short / "binary_info_config.json"):
-                json.dumps(bin_cfg, indent=4, sort_keys=True) + "\n",
         }
+        # the kernel configs take coreType and implMode from opc's kernel JSONs
+        kernel_cfg = {
+            "op": op.to_json(), "soc": soc.to_json(), "fields": self.release.bin_param_fields,
+            "kernels": {Path(kjson).stem: kjson for _, kjson in kernels.values()},
+            "op_json": str(tbe / "kernel" / "config" / soc.short / f"{op.kernel_name}.json"),
+            "bin_json": str(tbe / "kernel" / "config" / soc.short / "binary_info_config.json")}
         copy = {
             str(tbe / "op_tiling" / "lib" / "linux" / arch / tiling_lib.name): str(tiling_lib),
             str(tree / "op_proto" / "lib" / "linux" / arch / proto_lib.name): str(proto_lib),
@@ -585,11 +591,13 @@ class CannToolchain:
         if not self.release.msopgen_framework:     # the default (TensorFlow) framework project
             write[str(tree / "framework" / "tensorflow" / "npu_supported_ops.json")] = json.dumps(
                 {op.type: {"isGray": False, "isHeavy": False}}, indent=4) + "\n"
-        layout_outputs = tuple(sorted([*write, *copy, *link]))
+        layout_outputs = tuple(sorted([*write, *copy, *link, kernel_cfg["op_json"],
+                                       kernel_cfg["bin_json"]]))
         actions.append(Action(
             "python", layout_outputs, tuple(sorted(set(copy.values()))),
             function="opkg.toolchains.cann:scons_layout",
-            params={"write": write, "copy": copy, "link": link}, signature=fp, target=tid,
+            params={"write": write, "copy": copy, "link": link, "kernel_config": kernel_cfg},
+            signature=fp, target=tid,
             step="layout", description=f"custom-op package {pkg.name} ({soc.name})"))
 
         # 5b. the installable package, as the project's CPack/makeself step makes it: the
@@ -656,21 +664,17 @@ class CannToolchain:
 
 
 def scons_project(params: dict) -> str | None:
-    """Run msopgen into a fresh directory (it refuses an existing project), then overlay."""
+    """Run msopgen into a fresh directory (over an existing project it only logs that the
+    directory is not empty, leaving stale files), then overlay."""
     out_dir = Path(params["out_dir"])
     if out_dir.exists():
         shutil.rmtree(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        proc = subprocess.run(params["argv"], capture_output=True, text=True,
-                              env=dict(os.environ, **params.get("env", {})))
-    except OSError as exc:
-        return f"cannot run {params['argv'][0]}: {exc.strerror}"
-    if proc.returncode != 0:
-        return (proc.stderr + proc.stdout).strip() or f"msopgen exit status {proc.returncode}"
+    rc, text = _run_tool(params["argv"], env=dict(os.environ, **params.get("env", {})))
+    if rc != 0:
+        return text or f"msopgen exit status {rc}"
     if not Path(params["marker"]).is_file():
-        return (f"msopgen did not create {Path(params['marker']).name} in {out_dir}:\n"
-                + (proc.stdout + proc.stderr).strip())
+        return f"msopgen did not create {Path(params['marker']).name} in {out_dir}:\n{text}"
     for dest, src in params["overlay"].items():
         Path(dest).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dest)
@@ -680,16 +684,13 @@ def scons_project(params: dict) -> str | None:
 def scons_opbuild(params: dict) -> str | None:
     """Run CANN's op_build on the host op library; it must generate the proto and aclnn sources."""
     Path(params["argv"][2]).mkdir(parents=True, exist_ok=True)
-    try:
-        proc = subprocess.run(params["argv"], capture_output=True, text=True)
-    except OSError as exc:
-        return f"cannot run {params['argv'][0]}: {exc.strerror}"
-    if proc.returncode != 0:
-        return (proc.stderr + proc.stdout).strip() or f"op_build exit status {proc.returncode}"
+    rc, text = _run_tool(params["argv"])
+    if rc != 0:
+        return text or f"op_build exit status {rc}"
     missing = [Path(p).name for p in params["expect"] if not Path(p).is_file()]
     if missing:
         return (f"op_build did not generate {', '.join(missing)}: is {params['op']} registered "
-                f"with OP_ADD({params['op']}) in op_host?\n" + (proc.stdout + proc.stderr).strip())
+                f"with OP_ADD({params['op']}) in op_host?\n{text}")
     return None
 
 
@@ -707,6 +708,13 @@ def scons_impl(params: dict) -> str | None:
     if not Path(params["script"]).is_file():
         return (f"the msopgen project has no {params['script']}: msopgen's templates are "
                 "incomplete (is $ASCEND_HOME_PATH the toolkit msopgen belongs to?)")
+    # op_build writes one ops-info ini per SoC the OpDefs configure; without it the script
+    # fails with a traceback
+    if not Path(params["ini"]).is_file():
+        return (f"op_build wrote no {Path(params['ini']).name}: the OpDef of {params['op']} "
+                f"has no AI core config for {params['soc']}\nhint: add "
+                f"this->AICore().AddConfig(\"{params['soc']}\") to the OpDef in op_host, or "
+                f"build for a SoC it configures")
     rc, text = _run_tool(params["argv"])
     if rc != 0:
         return text or f"ascendc_impl_build.py exit status {rc}"
@@ -747,10 +755,15 @@ def scons_params(params: dict) -> str | None:
 
 def scons_opc(params: dict) -> str | None:
     """One opc call with the toolkit's environment (set_env.sh's ASCEND_HOME_PATH,
-    ASCEND_OPP_PATH, bisheng on PATH); it must write the variant's .o and .json."""
+    ASCEND_OPP_PATH, bisheng on PATH, lib64 on LD_LIBRARY_PATH); it must write the variant's
+    .o and .json."""
     env = dict(os.environ, **params["env"])
     env["PATH"] = params["path"] + os.pathsep + env.get("PATH", "")
+    # set_env.sh's LD_LIBRARY_PATH: the tiling library opc loads links CANN's lib64
+    env["LD_LIBRARY_PATH"] = os.pathsep.join(
+        p for p in (params["lib_path"], env.get("LD_LIBRARY_PATH", "")) if p)
     Path(params["expect"][0]).parent.mkdir(parents=True, exist_ok=True)
+    _symlink(Path(params["tiling"]["link"]), params["tiling"]["lib"])
     rc, text = _run_tool(params["argv"], env)
     if rc != 0:
         return text or f"opc exit status {rc}"
@@ -763,17 +776,39 @@ def scons_opc(params: dict) -> str | None:
 def scons_layout(params: dict) -> str | None:
     from opkg.fsutil import atomic_write_bytes, atomic_write_text
 
-    for dest, text in params["write"].items():
+    write = dict(params["write"])
+    if "kernel_config" in params:
+        cfg = params["kernel_config"]
+        kernels = {name: json.loads(Path(path).read_text())
+                   for name, path in cfg["kernels"].items()}
+        try:
+            op_cfg, bin_cfg = kernel_config(OpSpec.from_json(cfg["op"]),
+                                            SocInfo.from_json(cfg["soc"]), kernels,
+                                            cfg["fields"])
+        except BuildError as exc:
+            return f"{exc}\nhint: {exc.hint}"
+        write[cfg["op_json"]] = json.dumps(op_cfg, indent=4, sort_keys=True) + "\n"
+        write[cfg["bin_json"]] = json.dumps(bin_cfg, indent=4, sort_keys=True) + "\n"
+    for dest, text in write.items():
         atomic_write_text(Path(dest), text)
     for dest, src in params["copy"].items():
         atomic_write_bytes(Path(dest), Path(src).read_bytes(),
                            0o755 if os.access(src, os.X_OK) else 0o644)
     for dest, target in params.get("link", {}).items():
-        tmp = Path(f"{dest}.tmp-{os.getpid()}")
-        tmp.unlink(missing_ok=True)
-        tmp.symlink_to(target)
-        os.replace(tmp, dest)
+        _symlink(Path(dest), target)
     return None
+
+
+def _symlink(dest: Path, target: str) -> None:
+    """Point `dest` at `target` atomically (opc steps of one SoC may stage the same link at
+    once, each from its own thread)."""
+    import threading
+
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(f"{dest.name}.tmp-{os.getpid()}-{threading.get_ident()}")
+    tmp.unlink(missing_ok=True)
+    tmp.symlink_to(target)
+    os.replace(tmp, dest)
 
 
 def scons_run(params: dict) -> str | None:

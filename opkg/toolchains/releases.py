@@ -2,9 +2,10 @@
 
 The workspace's own file wins over opkg's shipped copy (opkg/toolchains_builtin/), as for the
 SoC table. Resolution and `opkg toolchain check` ask a release for its driver minimum and SoC
-support; the CANN backend asks for its msopgen framework, bisheng flags and the flags of a core
-arch (`arch_flags`, keyed by the --cce-aicore-arch a SoC's platform_config ini names). A value the file
-does not give is None: callers report "not known" rather than guess.
+support; the CANN backend asks for its msopgen framework and what its project template does
+differently (param JSON fields, opc's impl mode, extra tiling libraries). bisheng's flags are
+not here: opc chooses them. A value the file does not give is None: callers report "not known"
+rather than guess.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from opkg.errors import Location, ManifestError, VersionError
 from opkg.versions import CannVersion, Specifier, driver_spec, parse_cann
 
 BUILTIN = Path(__file__).resolve().parent.parent / "toolchains_builtin" / "cann_releases.yaml"
-RELEASE_KEYS = ("driver", "socs", "msopgen_framework", "bisheng_flags", "bisheng_extra_flags",
-                "bin_param_fields", "opc_impl_mode", "tiling_extra_libs")
+RELEASE_KEYS = ("driver", "socs", "msopgen_framework", "bin_param_fields", "opc_impl_mode",
+                "tiling_extra_libs")
+# keys of older tables: opkg once called bisheng itself; opc now chooses bisheng's flags
+OBSOLETE_KEYS = ("bisheng_flags", "bisheng_extra_flags", "arch_flags", "defaults")
 ALL_SOCS = "all"
 
 
@@ -28,7 +31,6 @@ class ReleaseInfo:
     driver: dict = field(default_factory=dict)       # short SoC name or 'all' -> Specifier
     socs: tuple[str, ...] | None = None               # None: not known from the data
     msopgen_framework: str | None = None
-    bisheng_flags: tuple[str, ...] = ()
     bin_param_fields: dict = field(default_factory=dict)   # extra fields of each param tensor
     opc_impl_mode: str = ""                                # opc --impl_mode=
     tiling_extra_libs: tuple[str, ...] = ()                # linked first into the tiling lib
@@ -47,20 +49,14 @@ class ReleaseInfo:
 class ReleaseTable:
     path: Path
     releases: dict          # CannVersion -> ReleaseInfo
-    default_bisheng_flags: tuple[str, ...]
-    arch_flags: dict = field(default_factory=dict)   # core arch (dav-m200) -> flags
-
-    def flags_for_arch(self, arch: str) -> tuple[str, ...] | None:
-        """bisheng's flags for one --cce-aicore-arch, or None when the table does not know it."""
-        return self.arch_flags.get(arch)
 
     def get(self, version) -> ReleaseInfo | None:
         return self.releases.get(parse_cann(version))
 
     def info(self, version) -> ReleaseInfo:
-        """The row for a version, or an empty row that knows only the defaults."""
+        """The row for a version, or an empty row that knows nothing."""
         v = parse_cann(version)
-        return self.releases.get(v) or ReleaseInfo(v, bisheng_flags=self.default_bisheng_flags)
+        return self.releases.get(v) or ReleaseInfo(v)
 
     def versions(self) -> list[CannVersion]:
         return sorted(self.releases)
@@ -87,13 +83,7 @@ def _load(path: Path) -> ReleaseTable:
     if not isinstance(data, dict) or not isinstance(data.get("releases", {}), dict):
         raise ManifestError("the CANN release table needs a 'releases:' mapping", location=where,
                             hint="releases: {\"8.0.RC2\": {driver: {all: \">=24.1.rc1\"}}}")
-    defaults = data.get("defaults") or {}
-    default_flags = _flags(defaults.get("bisheng_flags", []), where, "defaults.bisheng_flags")
-    arch_flags = data.get("arch_flags") or {}
-    if not isinstance(arch_flags, dict):
-        raise ManifestError("arch_flags must map a core arch to a list of flags", location=where,
-                            field="arch_flags", hint="arch_flags: {dav-m200: [--cce-mask-opt]}")
-    arch_flags = {str(k): _flags(v, where, f"arch_flags.{k}") for k, v in arch_flags.items()}
+    _refuse_obsolete(data, where, None)
     releases = {}
     for key, row in (data.get("releases") or {}).items():
         name = f"releases.{key}"
@@ -105,6 +95,7 @@ def _load(path: Path) -> ReleaseTable:
         if not isinstance(row, dict):
             raise ManifestError("a release row must be a mapping", location=where, field=name,
                                 hint=f"keys: {', '.join(RELEASE_KEYS)}")
+        _refuse_obsolete(row, where, name)
         unknown = sorted(set(row) - set(RELEASE_KEYS))
         if unknown:
             raise ManifestError(f"unknown key {unknown[0]!r}", location=where, field=name,
@@ -123,23 +114,29 @@ def _load(path: Path) -> ReleaseTable:
                 raise ManifestError("socs must be a list of short SoC names", location=where,
                                     field=f"{name}.socs", hint="socs: [ascend910b, ascend310p]")
             socs = tuple(socs)
-        flags = (_flags(row["bisheng_flags"], where, f"{name}.bisheng_flags")
-                 if "bisheng_flags" in row else default_flags)
-        flags += _flags(row.get("bisheng_extra_flags", []), where, f"{name}.bisheng_extra_flags")
         fields = row.get("bin_param_fields") or {}
         if not isinstance(fields, dict):
             raise ManifestError("bin_param_fields must be a mapping", location=where,
                                 field=f"{name}.bin_param_fields",
                                 hint="bin_param_fields: {format_match_mode: FormatAgnostic}")
-        releases[version] = ReleaseInfo(version, driver, socs, row.get("msopgen_framework"), flags,
+        releases[version] = ReleaseInfo(version, driver, socs, row.get("msopgen_framework"),
                                         dict(fields), str(row.get("opc_impl_mode") or ""),
                                         _flags(row.get("tiling_extra_libs", []), where,
                                                f"{name}.tiling_extra_libs"))
-    return ReleaseTable(path, releases, default_flags, arch_flags)
+    return ReleaseTable(path, releases)
+
+
+def _refuse_obsolete(mapping: dict, where: Location, prefix: str | None) -> None:
+    for key in OBSOLETE_KEYS:
+        if key in mapping and (prefix is None) == (key in ("arch_flags", "defaults")):
+            field_ = f"{prefix}.{key}" if prefix else key
+            raise ManifestError(f"{field_} is no longer read: opc chooses bisheng's flags for "
+                                "each SoC", location=where, field=field_,
+                                hint=f"delete {key} from the table")
 
 
 def _flags(value, where: Location, name: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ManifestError("expected a list of strings", location=where, field=name,
-                            hint="bisheng_flags: [-O2, -std=c++17]")
+                            hint="tiling_extra_libs: [nnopbase]")
     return tuple(value)
