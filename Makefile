@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-quick bench fuzz compat clean check-gxx check-makeself
+.PHONY: run test test-quick bench fuzz compat clean check-gxx check-test-tools
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
@@ -20,23 +20,28 @@ check-gxx:
 run: $(STAMP) check-gxx
 	$(BIN)/opkg build packages/layernorm
 
-# makeself builds the CANN backend's custom_opp_<os>_<arch>.run (Debian packages it); the tests
-# build one against stand-in CANN tools.
-check-makeself:
-	@command -v makeself >/dev/null || { \
+# Debian packages the tests run, as command:package. makeself builds the CANN backend's
+# custom_opp_<os>_<arch>.run (the tests build one against stand-in CANN tools); distccd serves
+# the distributed-compile tests on loopback. Installed when missing (as root, with apt-get).
+TEST_TOOLS := makeself:makeself distccd:distcc
+
+check-test-tools:
+	@missing=""; for t in $(TEST_TOOLS); do \
+	  command -v $${t%%:*} >/dev/null || missing="$$missing $${t#*:}"; done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -qq && apt-get install -y -qq makeself; \
-	  else echo "error: makeself not found. The tests build a CANN .run package with it; install it (Debian/Ubuntu: apt-get install makeself)."; exit 1; fi; }
+	    apt-get update -qq && apt-get install -y -qq $$missing; \
+	  else echo "error: not installed:$$missing. The tests run them; install them (Debian/Ubuntu: apt-get install$$missing)."; exit 1; fi; fi
 
 # Tests run on every core (pytest-xdist); tests/sim files stay whole on one worker (they share
 # the libraries they compile). A failing test still fails `make test` (pytest's exit status).
 PYTEST_PARALLEL := -n auto --dist loadgroup
 
-test: $(STAMP) check-gxx check-makeself
+test: $(STAMP) check-gxx check-test-tools
 	$(BIN)/python -m pytest -q $(PYTEST_PARALLEL)
 
 # The edit loop: everything not marked slow (no package builds, no big sim compiles), under a minute.
-test-quick: $(STAMP) check-gxx check-makeself
+test-quick: $(STAMP) check-gxx check-test-tools
 	$(BIN)/python -m pytest -q $(PYTEST_PARALLEL) -m "not slow"
 
 bench: $(STAMP) check-gxx

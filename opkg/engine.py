@@ -126,10 +126,12 @@ def _build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fal
     fast.invalidate()
     on_event = fast.observe(on_event)
     # imported only past the fast path, which needs none of them (~80 ms of imports)
-    from opkg import cache
+    from opkg import cache, distcc
     from opkg.explain import note_toolchains
     from opkg.toolchains.alignment import lock_digest, preflight
 
+    # distributed compiles: bad hosts or a missing client stop here, before anything runs
+    dist = distcc.resolve(ws.settings.distcc)
     packages = ws.select(patterns)
     _check_socs(ws, packages, socs)
     # a package's deps are built too: a library has no actions, an operator dep its own
@@ -146,6 +148,14 @@ def _build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fal
     plan = make_plan(ws, request)
     if not plan.actions:
         return BuildResult(plan, [], [], bundled=bundle, nothing=_nothing_to_build(packages))
+    if dist is not None:
+        plan.distcc = dist.to_plan()
+        # the hosts' job slots keep them busy; never fewer than this machine's CPUs (links,
+        # verification, and distcc's local preprocessing run here)
+        jobs = jobs or max(dist.slots, default_jobs())
+        if on_event:
+            on_event({"event": "note", "message": f"distcc: compiles run on {dist.hosts} "
+                                                  f"(-j{jobs})"})
     note_toolchains(ws, plan)    # for --explain: which part of a toolchain identity changed
     # `opkg cache prune` waits while builds hold the cache (opkg/cache.py)
     with cache.shared_lock(plan.cache_dir):

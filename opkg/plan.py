@@ -43,7 +43,8 @@ class Action:
     scan_path: tuple[str, ...] = ()   # scan C/C++ #includes of inputs along this path
     signature: str = ""               # extra identity (toolchain fingerprint): change = rebuild
     target: str = ""                  # the Target id this step belongs to
-    step: str = ""                    # 'compile', 'link', 'verify', 'bundle', ...
+    step: str = ""                    # 'compile', 'link', 'verify', 'bundle', ...; an exec
+                                      # 'compile' is one C++ compile (distcc may run it)
     description: str = ""
 
 
@@ -70,13 +71,16 @@ class Plan:
     # absolute path prefix -> placeholder, applied to each action's identity so that the same
     # work in another checkout (or another opkg install) has the same cache key
     aliases: dict = field(default_factory=dict)
+    # how compile steps run (opkg.distcc.Distcc.to_plan()), not what they are: part of no
+    # action's identity, so objects and cache keys are the same with distcc on or off
+    distcc: dict | None = None
 
     def to_json(self) -> dict:
         """JSON-able data (shared, not copied: dataclasses.asdict would deep-copy every argv and
         params dict, a large part of planning at a few hundred packages)."""
         return {"version": self.version, "workspace_root": self.workspace_root,
                 "output_dir": self.output_dir, "cache_dir": self.cache_dir,
-                "aliases": self.aliases,
+                "aliases": self.aliases, "distcc": self.distcc,
                 "targets": [_shallow(t, _TARGET_FIELDS) for t in self.targets],
                 "actions": [_shallow(a, _ACTION_FIELDS) for a in self.actions]}
 
@@ -90,7 +94,7 @@ class Plan:
 
         return cls(data["workspace_root"], data["output_dir"], data["cache_dir"],
                    [Target(**t) for t in data["targets"]], [action(a) for a in data["actions"]],
-                   data["version"], data.get("aliases", {}))
+                   data["version"], data.get("aliases", {}), data.get("distcc"))
 
     def digest(self) -> str:
         return sha256_text(json.dumps(self.to_json(), sort_keys=True))

@@ -26,7 +26,7 @@ import threading
 import time
 from pathlib import Path
 
-from opkg import cache
+from opkg import cache, distcc
 from opkg.events import EVENT_PREFIX
 from opkg.fsutil import atomic_write_text
 from opkg.outputs import OutputRecord
@@ -64,6 +64,7 @@ def declare(plan_path: str) -> None:
     _PACKAGE_DIRS.update({t.id: Path(plan.workspace_root, t.package.removeprefix("//"))
                           for t in plan.targets})
     _check_outputs(plan)
+    _DISTCC[:] = [plan.distcc] if plan.distcc else []
     # OPKG_CACHE_FORMAT is part of every action's signature: entries of another format are
     # never looked up (they age out through `opkg cache prune`)
     env = Environment(ENV=os.environ, tools=[], OPKG_CACHE_FORMAT=cache.ENTRY_FORMAT)
@@ -190,18 +191,45 @@ def _run(target, source, env) -> int:
     return 0
 
 
+# Compile steps run through the plan's distcc, if any (opkg.distcc); the wrapper is added here,
+# when the step runs, so it is part of no step's identity.
+_DISTCC: list[dict] = []
+_distcc_warned = threading.Lock()         # taken by the one warning that distcc compiled locally
+
+
+def _distcc_stderr(action: Action, stderr: str, status: int) -> str:
+    """The compiler's own messages; distcc's lines go, except that a compile it had to run on
+    this machine is said once per build (a compile that failed says why by itself)."""
+    own, client = distcc.split_stderr(stderr)
+    if status != 0:
+        # distcc's own failure (no compiler message) must still say something
+        return own if own.strip() else "\n".join(client)
+    why = distcc.fallback(client)
+    if why and _distcc_warned.acquire(blocking=False):
+        emit("warning", target=action.target, step=action.step, description=action.description,
+             message=f"distcc compiled on this machine instead ({why}); later compiles that "
+                     "fall back are not reported")
+    return own
+
+
 def _exec(action: Action) -> str | None:
     """Run argv with its outputs redirected to temporary names, renamed only on success, so
     an interrupted compile never leaves a half-written object behind."""
     temps = {out: f"{out}.tmp-{os.getpid()}-{threading.get_ident()}" for out in action.outputs}
     argv = [temps.get(arg, arg) for arg in action.argv]
+    env = None
+    distributed = bool(_DISTCC) and action.step == "compile"
+    if distributed:
+        argv, env = distcc.wrap(_DISTCC[0], argv)
     for out in action.outputs:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
     try:
         with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True) as proc:
+                              text=True, env=env) as proc:
             checkpoint("exec")          # a test hook: a compiler is running
             stdout, stderr = proc.communicate()
+        if distributed:
+            stderr = _distcc_stderr(action, stderr, proc.returncode)
         if proc.returncode != 0:
             return (stderr + stdout).strip() or f"exit status {proc.returncode}"
         for out, tmp in temps.items():

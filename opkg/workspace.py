@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from opkg import labels, yamlloc
+from opkg.distcc import DistccSettings, from_workspace as distcc_settings
 from opkg.errors import LabelError, ManifestError, did_you_mean, Location
 
 if TYPE_CHECKING:   # imported where manifests are read: the null-build fast path reads none
@@ -21,7 +22,7 @@ if TYPE_CHECKING:   # imported where manifests are read: the null-build fast pat
 
 WORKSPACE_FILE = "opkg-workspace.yaml"
 SETTINGS = ("package_roots", "output_dir", "cache_dir", "default_socs", "default_toolchain",
-            "registry")
+            "registry", "distcc")
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class Settings:
     default_socs: tuple[str, ...]
     default_toolchain: str | None
     registry: Path
+    distcc: DistccSettings | None = None    # checked for shape; hosts checked when used
 
 
 def default_cache_dir() -> Path:
@@ -132,6 +134,7 @@ class Workspace:
             default_socs=tuple(socs),
             default_toolchain=data.get("default_toolchain"),
             registry=registry,
+            distcc=distcc_settings(data.get("distcc"), doc),
         )
         return cls(root, settings)
 
