@@ -170,6 +170,24 @@ def test_a_dead_host_falls_back_to_local_compiles_with_one_warning(add_custom_ca
     assert r.stderr.count("distcc compiled on this machine") == 1
 
 
+@pytest.mark.slow
+def test_a_compile_error_through_distcc_reads_as_a_local_one(distccd, add_custom_cache,
+                                                              workspace):
+    workspace.copy_package("add_custom")
+    _workspace_file(workspace.root, f"distcc:\n  hosts: '127.0.0.1:{distccd.port}'\n")
+    kernel = workspace.root / "packages/add_custom/op_kernel/add_custom.cpp"
+    # a compile error, not a preprocessor one: preprocessing is local, this fails on the host
+    kernel.write_text(kernel.read_text()
+                      + '\nstatic_assert(sizeof(int) == 0, "broken on purpose");\n')
+    r = opkg("build", "//...", "--soc", SOC, "--json", cwd=workspace.root, check=1)
+    result = json.loads(r.stdout)
+    assert result["failures"] and result["warnings"] == []
+    for failure in result["failures"]:
+        assert "broken on purpose" in failure["output"] and "error:" in failure["output"]
+        assert "distcc[" not in failure["output"]        # distcc's own lines are not shown
+    assert "COMPILE_ERROR" in distccd.log.read_text()   # the host compiled it, and failed
+
+
 # -- settings -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("section, line, message, hint", [
