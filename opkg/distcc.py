@@ -2,8 +2,8 @@
 compile step's command runs through the `distcc` client.
 
     distcc:
-      hosts: "build1/8 build2:3633/8"     # distcc's own host syntax (man distcc, HOST SPECIFICATIONS)
-      enabled: true                       # the default when the section is present
+      hosts: "build1/8 build2:3633/8"   # distcc's own syntax (man distcc, HOST SPECIFICATIONS)
+      enabled: true                     # the default when the section is present
 
 $DISTCC_HOSTS, when set, names the hosts instead (a CI runner's own pool) and turns distcc on
 unless the workspace says `enabled: false`. distcc preprocesses every compile on this machine
