@@ -392,8 +392,13 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
                      + ", ".join(p.name for p in aclnn_layer))
 
     # Shared headers of the corpus, copied into the package so it builds on its own.
-    sources = host_sources + sorted(p for p in (*host_dir.glob("*.h"), *kernel_dir.rglob("*"))
-                                    if p.suffix in (".cpp", ".h", ".hpp", ".cc") and p.is_file())
+    shared_tiling = shared_headers.tiling_sources(project)
+    if shared_tiling:
+        notes.append("tiling sources copied from the corpus's shared tree (the project's "
+                     f"CMakeLists.txt adds them to optiling): {', '.join(shared_tiling)}")
+    sources = host_sources + [*shared_tiling.values()] + sorted(
+        p for p in (*host_dir.glob("*.h"), *kernel_dir.rglob("*"))
+        if p.suffix in (".cpp", ".h", ".hpp", ".cc") and p.is_file())
     headers = shared_headers.resolve(sources, project, [flags.include_dir()])
     for miss in headers.missing:
         notes.append(f"include not found in the project, the sim or the corpus's shared "
@@ -408,7 +413,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
     try:
         shutil.copytree(host_dir, dest / "op_host", dirs_exist_ok=True)
         shutil.copytree(kernel_dir, dest / "op_kernel", dirs_exist_ok=True)
-        for rel, src in headers.copies.items():
+        for rel, src in (headers.copies | shared_tiling).items():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dest / rel)
         op, configs, has_infer, warnings = _prototype(project, dest, host_sources, headers,
@@ -416,8 +421,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
         _check_unique(name, op["type"])
         kernel = _kernel_source(project, kernel_dir, op["type"])
         socs, unbuilt = _pick_socs(configs, root, notes)
-        tiling_headers = [h for h in sorted(host_dir.glob("*.h"))
-                          if "BEGIN_TILING_DATA_DEF" in h.read_text(errors="replace")]
+        tiling_data = _tiling_data_header(project, dest, headers, op["type"])
         if golden_file is not None:
             shutil.copyfile(golden_file, dest / golden_file.name)
             golden_ref = f"{golden_file.name}:{golden_func}"
@@ -431,8 +435,8 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
                          "verify.inplace lists every input; keep only those the kernel "
                          "rewrites")
         manifest = _manifest_text(
-            name, op, [s.relative_to(project).as_posix() for s in host_sources],
-            tiling_headers[0].relative_to(project).as_posix() if tiling_headers else None,
+            name, op, [s.relative_to(project).as_posix() for s in host_sources] + [*shared_tiling],
+            tiling_data,
             kernel.relative_to(project).as_posix(), socs, unbuilt, golden_ref,
             golden is None, headers.include_dirs, has_infer, st_cases, st_source)
         (dest / "opkg.yaml").write_text(manifest)
@@ -443,6 +447,21 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
     for w in warnings:
         notes.append(f"compiler warning: {w}")
     return ImportResult(dest, op["type"], socs, notes, golden is None)
+
+
+def _tiling_data_header(project: Path, dest: Path, headers, op_type: str) -> str | None:
+    """The package-relative header that defines the tiling data: one of op_host/'s, or a shared
+    header copied from the corpus that registers a tiling data class for op_type (cann-ops
+    foreach operators share foreach_tiling_def.h)."""
+    own = [h for h in sorted((project / "op_host").glob("*.h"))
+           if "BEGIN_TILING_DATA_DEF" in h.read_text(errors="replace")]
+    if own:
+        return own[0].relative_to(project).as_posix()
+    registers = re.compile(rf"REGISTER_TILING_DATA_CLASS\s*\(\s*{re.escape(op_type)}\s*,")
+    for rel in sorted(headers.copies):
+        if registers.search((dest / rel).read_text(errors="replace")):
+            return rel
+    return None
 
 
 def _golden_arg(golden: str | None) -> tuple[Path | None, str | None]:

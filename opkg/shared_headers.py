@@ -1,4 +1,5 @@
-"""The headers an imported operator includes from its corpus rather than from its own project.
+"""The headers (and tiling sources) an imported operator takes from its corpus rather than from
+its own project.
 
 cann-ops keeps headers that many operators share under `src/common/inc/` (e.g. a foreach kernel
 includes "foreach_triangle.h", which lives in `src/common/inc/foreach/op_kernel/`); its CMake adds
@@ -8,6 +9,10 @@ the directory that makes the `#include` resolve becomes one of the package's `in
 
 Headers the sim provides (kernel_operator.h, register/..., tiling/...) and system headers are
 left alone; an include found nowhere is reported, not guessed.
+
+Some operators' tiling lives in the shared tree too: a cann-ops foreach operator's op_host holds
+only its OpDef, and its CMakeLists.txt adds `${OP_COMMON_DIR}/src/foreach/op_tiling/
+foreach_tiling_func.cpp` to the `optiling` library. `tiling_sources` reads those lines.
 """
 
 from __future__ import annotations
@@ -18,6 +23,9 @@ from pathlib import Path
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 SHARED_ROOTS = ("common/inc",)     # below an ancestor of the project (cann-ops: src/common/inc)
+# target_sources(optiling PRIVATE a.cpp ${OP_COMMON_DIR}/src/b.cpp): the tiling library's sources
+OPTILING_RE = re.compile(r"target_sources\s*\(\s*optiling\s+(?:PRIVATE|PUBLIC|INTERFACE)\s+([^)]*)\)")
+SHARED_SOURCES_DIR = "op_host/shared"   # where a package keeps the tiling sources it copied
 
 
 @dataclass
@@ -34,6 +42,29 @@ def shared_roots(project: Path, levels: int = 3) -> list[Path]:
             if (anc / rel).is_dir():
                 roots.append(anc / rel)
     return roots
+
+
+def tiling_sources(project: Path) -> dict[str, Path]:
+    """Package-relative path -> corpus file, for each tiling source the project's CMakeLists.txt
+    adds to `optiling` from outside its own op_host/ (the shared tree's `${OP_COMMON_DIR}`, the
+    parent of `common/inc`)."""
+    project = Path(project).resolve()
+    try:
+        text = (project / "CMakeLists.txt").read_text(errors="replace")
+    except OSError:
+        return {}
+    common = [r.parent for r in shared_roots(project)]
+    out: dict[str, Path] = {}
+    for m in OPTILING_RE.finditer(text):
+        for token in m.group(1).split():
+            for base in common:
+                path = Path(token.replace("${OP_COMMON_DIR}", str(base))
+                            .replace("${CMAKE_CURRENT_SOURCE_DIR}", str(project)))
+                path = (project / path).resolve()
+                if path.is_file() and _inside(path, base):
+                    out[f"{SHARED_SOURCES_DIR}/{path.relative_to(base).as_posix()}"] = path
+                    break
+    return out
 
 
 def resolve(sources: list[Path], project: Path, provided: list[Path]) -> Resolution:

@@ -197,3 +197,27 @@ def test_an_opdef_without_outputs_imports_with_every_input_in_place(workspace, t
     assert "# Return x, y (one array per in-place input" in (pkg / "golden.py").read_text()
     # what import wrote is a valid manifest
     assert workspace.load().packages["//packages/scale_add"].verify.inplace == ("x", "y")
+
+
+def test_tiling_from_the_corpus_shared_tree_imports_and_verifies(workspace):
+    """A foreach-style project (fixture ScaleEach): op_host holds only the OpDef; the tiling
+    source is the one its CMakeLists.txt adds to optiling from ${OP_COMMON_DIR}/src, and the
+    tiling data class is a shared header's, registered for several op types."""
+    project = FIXTURE / "src" / "foreach" / "scale_each"
+    r = opkg("import", str(project), "--dest", "packages/scale_each", cwd=workspace.root, check=0)
+    pkg = workspace.root / "packages" / "scale_each"
+    assert "op_host/shared/src/scale/op_tiling/scale_tiling_func.cpp" in r.stdout
+    manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
+    assert manifest["tiling"]["sources"] == [
+        "op_host/scale_each.cpp", "op_host/shared/src/scale/op_tiling/scale_tiling_func.cpp"]
+    assert manifest["tiling"]["data"] == "include/scale/op_tiling/scale_tiling_def.h"
+    shared = FIXTURE / "src" / "common"
+    assert filecmp.cmp(pkg / "op_host/shared/src/scale/op_tiling/scale_tiling_func.cpp",
+                       shared / "src/scale/op_tiling/scale_tiling_func.cpp", shallow=False)
+
+    (pkg / "golden.py").write_text("def scale_each(x):\n    return x * 3.0\n")
+    manifest["verify"]["golden"] = "golden.py:scale_each"
+    manifest["verify"]["cases"] = [{"name": "n", "shapes": {"x": [37]}}]
+    (pkg / "opkg.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    r = opkg("build", "//packages/scale_each", "--json", cwd=workspace.root, check=0)
+    assert json.loads(r.stdout)["ok"], r.stdout + r.stderr

@@ -3,6 +3,7 @@
 address of a constexpr TQueConfig (its bufferNumber checked against TPipe::InitBuffer), the CCE
 builtins get_block_idx()/get_block_num() and GetBlockNum() inside ASSERT called unqualified from a
 class template with no `using namespace AscendC`; on the host, std::cout with no <iostream>,
+ge::DataType from register/tilingdata_base.h alone,
 ge::UNKNOWN_DIM/UNKNOWN_RANK, ge::char_t and InferShapeContext::GetInputDesc; complex64 tensors
 (tests/sim/pkgs/cplx)."""
 

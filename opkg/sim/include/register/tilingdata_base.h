@@ -19,6 +19,9 @@
     template <> struct OpkgTilingSlot<OpkgOpTag_##op_type> { using type = class_name; };
 
 #else
+// CANN's header brings ge's types along (through graph/ascend_string.h); host headers of real
+// operators (cann-ops' foreach_proto_utils.h) use ge::DataType with nothing else included
+#include "graph/types.h"
 #include "opkg_sim/host_tiling.h"
 #endif
 

@@ -1,7 +1,9 @@
 // Test operator: y = x * s[0], s a one-element tensor of x's dtype, split over 4 blocks. Host
 // side uses what CANN's headers bring along: std::cout with no <iostream> of its own (CANN's
 // register/op_def.h includes it), ge::UNKNOWN_DIM / UNKNOWN_RANK, ge::char_t and the input
-// descs of an InferShapeContext.
+// descs of an InferShapeContext; ge's DataType from register/tilingdata_base.h alone
+// (hdr_gaps_proto_utils.h, as cann-ops' foreach_proto_utils.h).
+#include "hdr_gaps_proto_utils.h"
 #include "hdr_gaps_tiling.h"
 #include "register/op_def_registry.h"
 
