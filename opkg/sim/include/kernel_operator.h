@@ -14,6 +14,7 @@
 #include "opkg_sim/vector.h"
 #include "opkg_sim/symbol_ops.h"
 #include "opkg_sim/gather_sort.h"
+#include "opkg_sim/sort.h"
 #include "opkg_sim/reduce.h"
 #include "opkg_sim/layout.h"
 #include "opkg_sim/kmisc.h"
