@@ -63,10 +63,7 @@ template <class T> inline double record_score(const T* rec) {
 }
 
 // The merge register (VMS4_SR): how many records of each list the last merge consumed.
-inline uint16_t (&mrg_sort_result())[4] {
-    static thread_local uint16_t counts[4] = {0, 0, 0, 0};
-    return counts;
-}
+inline uint16_t (&mrg_sort_result())[4] { return block().mrg_sort; }
 
 template <class T> inline void check_sort_dtype() {
     static_assert(std::is_same<T, half>::value || std::is_same<T, float>::value, "the sort APIs take half or float");
