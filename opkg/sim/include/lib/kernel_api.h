@@ -8,4 +8,6 @@
 #include "opkg_sim/hl_index.h"
 #include "opkg_sim/hl_softmax.h"
 #include "opkg_sim/hl_cumsum.h"
+#include "opkg_sim/hl_quant.h"
+#include "opkg_sim/hl_norm.h"
 #endif

@@ -1,0 +1,430 @@
+// The normalization library (CANN lib/normalization): RmsNorm, LayerNorm (the [B, S, H] form with
+// LayerNormTiling and the [A, R] form with LayerNormPara), BatchNorm, DeepNorm, GroupNorm and
+// Normalize, with CANN 8.1's overloads. Shapes come from the tiling structs (or the para), as in
+// CANN; each statistic and output is computed exactly (double) from the inputs and rounded once to
+// its type (docs/api.md). The temporary-space minimum is the host tiling function's
+// (Get<Api>MaxMinTmpSize) and is not modelled: a sharedTmpBuffer is checked for position and
+// alignment only.
+#ifndef OPKG_SIM_HL_NORM_H
+#define OPKG_SIM_HL_NORM_H
+
+#include <vector>
+#include "opkg_sim/hlapi.h"
+#include "lib/normalization/rmsnorm_tilingdata.h"
+#include "lib/normalization/layernorm_tilingdata.h"
+#include "lib/normalization/batchnorm_tilingdata.h"
+#include "lib/normalization/deepnorm_tilingdata.h"
+#include "lib/normalization/groupnorm_tilingdata.h"
+
+// A tiling field, in kernel mode (plain struct) or host mode (the tiling class).
+#ifdef OPKG_SIM_KERNEL
+#define OPKG_TF(t, f) (t).f
+#else
+#define OPKG_TF(t, f) (t).get_##f()
+#endif
+
+namespace AscendC {
+
+using RmsNormTiling = optiling::RmsNormTiling;
+using LayerNormTiling = optiling::LayerNormTiling;
+using LayerNormSeparateTiling = optiling::LayerNormSeparateTiling;
+using BatchNormTiling = optiling::BatchNormTiling;
+using DeepNormTiling = optiling::DeepNormTiling;
+using GroupNormTiling = optiling::GroupNormTiling;
+
+struct LayerNormPara {
+    uint32_t aLength;
+    uint32_t rLength;
+    uint32_t rLengthWithPadding;
+};
+
+struct LayerNormConfig {
+    bool isNoBeta = false;
+    bool isNoGamma = false;
+    bool isOnlyOutput = false;
+};
+constexpr LayerNormConfig GetLayerNormNormalConfig() { return {false, false, false}; }
+constexpr LayerNormConfig LNCFG_NORM = GetLayerNormNormalConfig();
+
+enum class ReducePattern : uint32_t { AR = 0, RA = 1 };
+
+struct NormalizePara {
+    uint32_t aLength;
+    uint32_t rLength;
+    uint32_t rLengthWithPadding;
+};
+
+struct NormalizeConfig {
+    ReducePattern reducePattern = ReducePattern::AR;
+    int32_t aLength = -1;
+    bool isNoBeta = false;
+    bool isNoGamma = false;
+    bool isOnlyOutput = false;
+};
+constexpr NormalizeConfig GetNormalizeConfig(bool isNoBeta, bool isNoGamma) {
+    return {ReducePattern::AR, -1, isNoBeta, isNoGamma, false};
+}
+constexpr NormalizeConfig NLCFG_NORM = GetNormalizeConfig(false, false);
+
+}  // namespace AscendC
+
+namespace opkg_sim {
+
+template <class T> inline void norm_dtype() {
+    static_assert(is_half_or_float<T>::value, "the normalization APIs take half or float");
+}
+
+// Reads n elements of t at `at` as doubles (definedness checked as the API's read).
+template <class T>
+inline std::vector<double> read_row(const AscendC::LocalTensor<T>& t, uint64_t at, uint64_t n, const char* op,
+                                    const char* role, SrcLoc loc) {
+    check_read(t.ptr_ + at, n * sizeof(T), op, role, loc);
+    std::vector<double> v(n);
+    for (uint64_t i = 0; i < n; ++i) v[i] = widen(t.ptr_[at + i]);
+    return v;
+}
+
+inline void mean_var(const std::vector<double>& x, double& mean, double& var) {
+    double s = 0;
+    for (double v : x) s += v;
+    mean = x.empty() ? 0 : s / double(x.size());
+    double q = 0;
+    for (double v : x) q += (v - mean) * (v - mean);
+    var = x.empty() ? 0 : q / double(x.size());
+}
+
+// [rows, H] with `valid` of each row's H elements normalized: y = (x - mean) * rstd * gamma + beta
+// (rms: y = x * rstd * gamma with rstd from the mean square). Statistics per row into mean/var.
+// gamma/beta null: one / zero. deep: x = alpha * src + gx first.
+template <class T, class G, class M>
+inline void norm_rows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<M>* mean_out,
+                      const AscendC::LocalTensor<M>* var_out, bool var_is_rstd, const AscendC::LocalTensor<T>& src,
+                      const AscendC::LocalTensor<T>* gx, double alpha, const AscendC::LocalTensor<G>* gamma,
+                      const AscendC::LocalTensor<G>* beta, uint64_t rows, uint64_t H, uint64_t valid, double eps,
+                      bool rms, const AscendC::LocalTensor<uint8_t>* tmp, const char* op, SrcLoc loc) {
+    note(loc);
+    if (!rows || !H || !valid || valid > H) {
+        fail(loc, format("%s: shape of %llu rows of %llu elements, %llu valid: every length must be non-zero and the "
+                         "valid length at most the row's (check the tiling)", op, (unsigned long long)rows,
+                         (unsigned long long)H, (unsigned long long)valid));
+    }
+    check_tmp(tmp, 0, op, loc);
+    check_count(src, rows * H, op, "src", loc);
+    check_count(dst, rows * H, op, "dst", loc);
+    if (gx) check_count(*gx, rows * H, op, "gx", loc);
+    if (gamma) check_count(*gamma, valid, op, "gamma", loc);
+    if (beta) check_count(*beta, valid, op, "beta", loc);
+    if (mean_out) check_count(*mean_out, rows, op, "mean", loc);
+    if (var_out) check_count(*var_out, rows, op, var_is_rstd ? "rstd" : "variance", loc);
+    const std::vector<double> g = gamma ? read_row(*gamma, 0, valid, op, "gamma", loc) : std::vector<double>(valid, 1.0);
+    const std::vector<double> b = beta ? read_row(*beta, 0, valid, op, "beta", loc) : std::vector<double>(valid, 0.0);
+    count_vec_of<T>(op, int64_t(rows * H));
+    std::vector<double> means(rows), vars(rows);
+    for (uint64_t r = 0; r < rows; ++r) {
+        std::vector<double> x = read_row(src, r * H, valid, op, "src", loc);
+        if (gx) {
+            const std::vector<double> y = read_row(*gx, r * H, valid, op, "gx", loc);
+            for (uint64_t i = 0; i < valid; ++i) x[i] = alpha * x[i] + y[i];
+        }
+        double m = 0, v = 0;
+        if (rms) {
+            for (double e : x) v += e * e;
+            v /= double(valid);
+        } else {
+            mean_var(x, m, v);
+        }
+        const double rstd = 1.0 / std::sqrt(v + eps);
+        for (uint64_t i = 0; i < valid; ++i) dst.ptr_[r * H + i] = round_to<T>((x[i] - m) * rstd * g[i] + b[i]);
+        mark_written(dst.ptr_ + r * H, valid * sizeof(T));
+        means[r] = m;
+        vars[r] = var_is_rstd ? rstd : v;
+    }
+    if (mean_out) {
+        for (uint64_t r = 0; r < rows; ++r) mean_out->ptr_[r] = round_to<M>(means[r]);
+        mark_written(mean_out->ptr_, rows * sizeof(M));
+    }
+    if (var_out) {
+        for (uint64_t r = 0; r < rows; ++r) var_out->ptr_[r] = round_to<M>(vars[r]);
+        mark_written(var_out->ptr_, rows * sizeof(M));
+    }
+}
+
+// BatchNorm: x [B, S*H]; mean/variance per column over B; gamma/beta per b.
+template <class T>
+inline void batch_norm(const AscendC::LocalTensor<T>& out, const AscendC::LocalTensor<T>& mean_out,
+                       const AscendC::LocalTensor<T>& var_out, const AscendC::LocalTensor<T>& x,
+                       const AscendC::LocalTensor<T>& gamma, const AscendC::LocalTensor<T>& beta, double eps,
+                       uint64_t B, uint64_t SH, const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
+    const char* op = "BatchNorm";
+    note(loc);
+    if (!B || !SH) {
+        fail(loc, format("%s: originalBLength %llu and meanVarSize (S * H) %llu must be non-zero (check the tiling)",
+                         op, (unsigned long long)B, (unsigned long long)SH));
+    }
+    check_tmp(tmp, 0, op, loc);
+    check_count(x, B * SH, op, "inputX", loc);
+    check_count(out, B * SH, op, "output", loc);
+    check_count(mean_out, SH, op, "outputMean", loc);
+    check_count(var_out, SH, op, "outputVariance", loc);
+    const std::vector<double> g = read_row(gamma, 0, B, op, "gamm", loc);
+    const std::vector<double> b = read_row(beta, 0, B, op, "beta", loc);
+    const std::vector<double> v = read_row(x, 0, B * SH, op, "inputX", loc);
+    count_vec_of<T>(op, int64_t(B * SH));
+    for (uint64_t c = 0; c < SH; ++c) {
+        std::vector<double> col(B);
+        for (uint64_t i = 0; i < B; ++i) col[i] = v[i * SH + c];
+        double m, var;
+        mean_var(col, m, var);
+        const double rstd = 1.0 / std::sqrt(var + eps);
+        for (uint64_t i = 0; i < B; ++i) out.ptr_[i * SH + c] = round_to<T>((col[i] - m) * rstd * g[i] + b[i]);
+        mean_out.ptr_[c] = round_to<T>(m);
+        var_out.ptr_[c] = round_to<T>(var);
+    }
+    mark_written(out.ptr_, B * SH * sizeof(T));
+    mark_written(mean_out.ptr_, SH * sizeof(T));
+    mark_written(var_out.ptr_, SH * sizeof(T));
+}
+
+// GroupNorm: x [N, C, HW]; statistics per (n, group of d = C / g channels); gamma/beta per channel.
+template <class T>
+inline void group_norm(const AscendC::LocalTensor<T>& out, const AscendC::LocalTensor<T>& mean_out,
+                       const AscendC::LocalTensor<T>& var_out, const AscendC::LocalTensor<T>& x,
+                       const AscendC::LocalTensor<T>& gamma, const AscendC::LocalTensor<T>& beta, double eps,
+                       uint64_t N, uint64_t C, uint64_t HW, uint64_t G, const AscendC::LocalTensor<uint8_t>* tmp,
+                       SrcLoc loc) {
+    const char* op = "GroupNorm";
+    note(loc);
+    if (!N || !C || !HW || !G || C % G) {
+        fail(loc, format("%s: n %llu, c %llu, hw %llu, g %llu: every length must be non-zero and g divide c (check "
+                         "the tiling)", op, (unsigned long long)N, (unsigned long long)C, (unsigned long long)HW,
+                         (unsigned long long)G));
+    }
+    check_tmp(tmp, 0, op, loc);
+    check_count(x, N * C * HW, op, "inputX", loc);
+    check_count(out, N * C * HW, op, "output", loc);
+    check_count(mean_out, N * G, op, "outputMean", loc);
+    check_count(var_out, N * G, op, "outputVariance", loc);
+    const std::vector<double> g = read_row(gamma, 0, C, op, "gamma", loc);
+    const std::vector<double> b = read_row(beta, 0, C, op, "beta", loc);
+    const std::vector<double> v = read_row(x, 0, N * C * HW, op, "inputX", loc);
+    count_vec_of<T>(op, int64_t(N * C * HW));
+    const uint64_t d = C / G, len = d * HW;
+    for (uint64_t n = 0; n < N; ++n) {
+        for (uint64_t k = 0; k < G; ++k) {
+            const uint64_t base = (n * C + k * d) * HW;
+            std::vector<double> grp(v.begin() + long(base), v.begin() + long(base + len));
+            double m, var;
+            mean_var(grp, m, var);
+            const double rstd = 1.0 / std::sqrt(var + eps);
+            for (uint64_t i = 0; i < len; ++i) {
+                const uint64_t ch = k * d + i / HW;
+                out.ptr_[base + i] = round_to<T>((grp[i] - m) * rstd * g[ch] + b[ch]);
+            }
+            mean_out.ptr_[n * G + k] = round_to<T>(m);
+            var_out.ptr_[n * G + k] = round_to<T>(var);
+        }
+    }
+    mark_written(out.ptr_, N * C * HW * sizeof(T));
+    mark_written(mean_out.ptr_, N * G * sizeof(T));
+    mark_written(var_out.ptr_, N * G * sizeof(T));
+}
+
+// Normalize: the given mean/variance per row; y = (x - mean) * rstd * gamma + beta, rstd out.
+template <class U, class T>
+inline void normalize(const AscendC::LocalTensor<T>& out, const AscendC::LocalTensor<float>& rstd_out,
+                      const AscendC::LocalTensor<float>& mean, const AscendC::LocalTensor<float>& var,
+                      const AscendC::LocalTensor<T>& x, const AscendC::LocalTensor<U>* gamma,
+                      const AscendC::LocalTensor<U>* beta, double eps, const AscendC::NormalizePara& p,
+                      bool only_output, const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
+    const char* op = "Normalize";
+    note(loc);
+    if (!p.aLength || !p.rLength || p.rLength > p.rLengthWithPadding) {
+        fail(loc, format("%s: NormalizePara {aLength %u, rLength %u, rLengthWithPadding %u}: lengths must be non-zero "
+                         "and rLength at most rLengthWithPadding", op, p.aLength, p.rLength, p.rLengthWithPadding));
+    }
+    check_tmp(tmp, 0, op, loc);
+    const uint64_t A = p.aLength, R = p.rLength, RP = p.rLengthWithPadding;
+    check_count(x, A * RP, op, "inputX", loc);
+    check_count(out, A * RP, op, "output", loc);
+    if (!only_output) check_count(rstd_out, A, op, "outputRstd", loc);
+    const std::vector<double> m = read_row(mean, 0, A, op, "inputMean", loc);
+    const std::vector<double> v = read_row(var, 0, A, op, "inputVariance", loc);
+    const std::vector<double> g = gamma ? read_row(*gamma, 0, R, op, "gamma", loc) : std::vector<double>(R, 1.0);
+    const std::vector<double> b = beta ? read_row(*beta, 0, R, op, "beta", loc) : std::vector<double>(R, 0.0);
+    count_vec_of<T>(op, int64_t(A * R));
+    for (uint64_t a = 0; a < A; ++a) {
+        const std::vector<double> row = read_row(x, a * RP, R, op, "inputX", loc);
+        const double rstd = 1.0 / std::sqrt(v[a] + eps);
+        for (uint64_t i = 0; i < R; ++i) out.ptr_[a * RP + i] = round_to<T>((row[i] - m[a]) * rstd * g[i] + b[i]);
+        mark_written(out.ptr_ + a * RP, R * sizeof(T));
+        if (!only_output) rstd_out.ptr_[a] = float(rstd);
+    }
+    if (!only_output) mark_written(rstd_out.ptr_, A * sizeof(float));
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+#define OPKG_HL_LOC opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()
+
+// ---- RmsNorm: [B, S, H], originalHLength valid; y = x / sqrt(mean(x^2) + eps) * gamma ----
+template <typename T, bool isBasicBlock = false>
+inline void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<T>& gammaLocal,
+                    const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon, const RmsNormTiling& tiling,
+                    OPKG_HL_LOC) {
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::norm_rows<T, T, T>(dstLocal, nullptr, nullptr, false, srcLocal, nullptr, 1.0, &gammaLocal, nullptr,
+                                 uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength), OPKG_TF(tiling, hLength),
+                                 OPKG_TF(tiling, originalHLength), opkg_sim::widen(epsilon), true, &sharedTmpBuffer,
+                                 "RmsNorm", loc);
+}
+template <typename T, bool isBasicBlock = false>
+inline void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<T>& gammaLocal,
+                    const T epsilon, const RmsNormTiling& tiling, OPKG_HL_LOC) {
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::norm_rows<T, T, T>(dstLocal, nullptr, nullptr, false, srcLocal, nullptr, 1.0, &gammaLocal, nullptr,
+                                 uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength), OPKG_TF(tiling, hLength),
+                                 OPKG_TF(tiling, originalHLength), opkg_sim::widen(epsilon), true, nullptr, "RmsNorm",
+                                 loc);
+}
+
+// ---- LayerNorm [B, S, H]: mean and variance [B, S] ----
+template <typename T, bool isReuseSource = false>
+inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+                      const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX, const LocalTensor<T>& gamma,
+                      const LocalTensor<T>& beta, const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon,
+                      LayerNormTiling& tiling, OPKG_HL_LOC) {
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::norm_rows<T, T, T>(output, &outputMean, &outputVariance, false, inputX, nullptr, 1.0, &gamma, &beta,
+                                 uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength), OPKG_TF(tiling, hLength),
+                                 OPKG_TF(tiling, originalHLength), opkg_sim::widen(epsilon), false, &sharedTmpBuffer,
+                                 "LayerNorm", loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+                      const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX, const LocalTensor<T>& gamma,
+                      const LocalTensor<T>& beta, const T epsilon, LayerNormTiling& tiling, OPKG_HL_LOC) {
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::norm_rows<T, T, T>(output, &outputMean, &outputVariance, false, inputX, nullptr, 1.0, &gamma, &beta,
+                                 uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength), OPKG_TF(tiling, hLength),
+                                 OPKG_TF(tiling, originalHLength), opkg_sim::widen(epsilon), false, nullptr, "LayerNorm",
+                                 loc);
+}
+// ---- LayerNorm [A, R]: float mean and rstd [A]; gamma/beta of U (config: no beta/gamma, output only) ----
+template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM>
+inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
+                      const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX, const LocalTensor<U>& gamma,
+                      const LocalTensor<U>& beta, const float epsilon, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                      const LayerNormPara& para, const LayerNormSeparateTiling& tiling, OPKG_HL_LOC) {
+    (void)tiling;
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::norm_rows<T, U, float>(output, config.isOnlyOutput ? nullptr : &outputMean,
+                                     config.isOnlyOutput ? nullptr : &outputRstd, true, inputX, nullptr, 1.0,
+                                     config.isNoGamma ? nullptr : &gamma, config.isNoBeta ? nullptr : &beta,
+                                     para.aLength, para.rLengthWithPadding, para.rLength, epsilon, false,
+                                     &sharedTmpBuffer, "LayerNorm", loc);
+}
+template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM>
+inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
+                      const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX, const LocalTensor<U>& gamma,
+                      const LocalTensor<U>& beta, const float epsilon, const LayerNormPara& para,
+                      const LayerNormSeparateTiling& tiling, OPKG_HL_LOC) {
+    (void)tiling;
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::norm_rows<T, U, float>(output, config.isOnlyOutput ? nullptr : &outputMean,
+                                     config.isOnlyOutput ? nullptr : &outputRstd, true, inputX, nullptr, 1.0,
+                                     config.isNoGamma ? nullptr : &gamma, config.isNoBeta ? nullptr : &beta,
+                                     para.aLength, para.rLengthWithPadding, para.rLength, epsilon, false, nullptr,
+                                     "LayerNorm", loc);
+}
+
+// ---- DeepNorm: LayerNorm(alpha * src + gx); mean and variance (rstdLocal holds the variance, as
+// CANN's kernel stores it) [B, S] ----
+template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
+inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanLocal, const LocalTensor<T>& rstdLocal,
+                     const LocalTensor<T>& srcLocal, const LocalTensor<T>& gxLocal, const LocalTensor<T>& betaLocal,
+                     const LocalTensor<T>& gammaLocal, const LocalTensor<uint8_t>& sharedTmpBuffer, const T alpha,
+                     const T epsilon, DeepNormTiling& tiling, OPKG_HL_LOC) {
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::norm_rows<T, T, T>(dstLocal, &meanLocal, &rstdLocal, false, srcLocal, &gxLocal, opkg_sim::widen(alpha),
+                                 &gammaLocal, &betaLocal, uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength),
+                                 OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), opkg_sim::widen(epsilon),
+                                 false, &sharedTmpBuffer, "DeepNorm", loc);
+}
+template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
+inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanLocal, const LocalTensor<T>& rstdLocal,
+                     const LocalTensor<T>& srcLocal, const LocalTensor<T>& gxLocal, const LocalTensor<T>& betaLocal,
+                     const LocalTensor<T>& gammaLocal, const T alpha, const T epsilon, DeepNormTiling& tiling,
+                     OPKG_HL_LOC) {
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::norm_rows<T, T, T>(dstLocal, &meanLocal, &rstdLocal, false, srcLocal, &gxLocal, opkg_sim::widen(alpha),
+                                 &gammaLocal, &betaLocal, uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength),
+                                 OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), opkg_sim::widen(epsilon),
+                                 false, nullptr, "DeepNorm", loc);
+}
+
+// ---- BatchNorm: x [B, S, H] (S * H = meanVarSize), statistics over B ----
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+inline void BatchNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+                      const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX, const LocalTensor<T>& gamm,
+                      const LocalTensor<T>& beta, const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon,
+                      BatchNormTiling& tiling, OPKG_HL_LOC) {
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::batch_norm(output, outputMean, outputVariance, inputX, gamm, beta, opkg_sim::widen(epsilon),
+                         OPKG_TF(tiling, originalBLength), OPKG_TF(tiling, meanVarSize), &sharedTmpBuffer, loc);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+inline void BatchNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+                      const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX, const LocalTensor<T>& gamm,
+                      const LocalTensor<T>& beta, const T epsilon, BatchNormTiling& tiling, OPKG_HL_LOC) {
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::batch_norm(output, outputMean, outputVariance, inputX, gamm, beta, opkg_sim::widen(epsilon),
+                         OPKG_TF(tiling, originalBLength), OPKG_TF(tiling, meanVarSize), nullptr, loc);
+}
+
+// ---- GroupNorm: x [N, C, H, W]; statistics [N, G] ----
+template <typename T, bool isReuseSource = false>
+inline void GroupNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+                      const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX, const LocalTensor<T>& gamma,
+                      const LocalTensor<T>& beta, const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon,
+                      GroupNormTiling& tiling, OPKG_HL_LOC) {
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::group_norm(output, outputMean, outputVariance, inputX, gamma, beta, opkg_sim::widen(epsilon),
+                         OPKG_TF(tiling, n), OPKG_TF(tiling, c), OPKG_TF(tiling, hw), OPKG_TF(tiling, g),
+                         &sharedTmpBuffer, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void GroupNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+                      const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX, const LocalTensor<T>& gamma,
+                      const LocalTensor<T>& beta, const T epsilon, GroupNormTiling& tiling, OPKG_HL_LOC) {
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::group_norm(output, outputMean, outputVariance, inputX, gamma, beta, opkg_sim::widen(epsilon),
+                         OPKG_TF(tiling, n), OPKG_TF(tiling, c), OPKG_TF(tiling, hw), OPKG_TF(tiling, g), nullptr, loc);
+}
+
+// ---- Normalize: [A, R] with the given float mean/variance; float rstd [A] out ----
+template <typename U, typename T, bool isReuseSource = false, const NormalizeConfig& config = NLCFG_NORM>
+inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd,
+                      const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                      const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
+                      const LocalTensor<uint8_t>& sharedTmpBuffer, const float epsilon, const NormalizePara& para,
+                      OPKG_HL_LOC) {
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::normalize<U, T>(output, outputRstd, inputMean, inputVariance, inputX, config.isNoGamma ? nullptr : &gamma,
+                              config.isNoBeta ? nullptr : &beta, epsilon, para, config.isOnlyOutput, &sharedTmpBuffer,
+                              loc);
+}
+template <typename U, typename T, bool isReuseSource = false, const NormalizeConfig& config = NLCFG_NORM>
+inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd,
+                      const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                      const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
+                      const float epsilon, const NormalizePara& para, OPKG_HL_LOC) {
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::normalize<U, T>(output, outputRstd, inputMean, inputVariance, inputX, config.isNoGamma ? nullptr : &gamma,
+                              config.isNoBeta ? nullptr : &beta, epsilon, para, config.isOnlyOutput, nullptr, loc);
+}
+#undef OPKG_HL_LOC
+
+}  // namespace AscendC
+#endif
