@@ -10,4 +10,5 @@
 #include "opkg_sim/hl_cumsum.h"
 #include "opkg_sim/hl_quant.h"
 #include "opkg_sim/hl_norm.h"
+#include "opkg_sim/hl_softmax_more.h"
 #endif

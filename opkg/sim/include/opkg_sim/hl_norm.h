@@ -16,13 +16,6 @@
 #include "lib/normalization/deepnorm_tilingdata.h"
 #include "lib/normalization/groupnorm_tilingdata.h"
 
-// A tiling field, in kernel mode (plain struct) or host mode (the tiling class).
-#ifdef OPKG_SIM_KERNEL
-#define OPKG_TF(t, f) (t).f
-#else
-#define OPKG_TF(t, f) (t).get_##f()
-#endif
-
 namespace AscendC {
 
 using RmsNormTiling = optiling::RmsNormTiling;
