@@ -1,7 +1,8 @@
 """The quantization and normalization libraries on the sim (A2, float and half): AscendQuant per
 tensor and per channel, AscendDequant (tensor and scalar scales, calCount columns),
 AscendAntiQuant (both layouts, half), RmsNorm, LayerNorm (both forms), DeepNorm, BatchNorm,
-GroupNorm and Normalize against NumPy (float64, rounded once), and shape/calCount errors at the
+GroupNorm, Normalize, LayerNormGrad/LayerNormGradBeta, DropOut (byte, bit and misaligned byte
+masks) and ReduceXorSum against NumPy (float64, rounded once), and shape/calCount errors at the
 kernel's line."""
 
 from __future__ import annotations
@@ -195,3 +196,56 @@ def test_normalize_from_given_statistics(built):
     y = (xs - mean) * rstd * g[:50].astype(np.float64) + g[64:114].astype(np.float64)
     np.testing.assert_array_equal(out["z"].reshape(ROWS, COLS)[:, :50], r(y, dtype))
     np.testing.assert_array_equal(out["r"][:ROWS], rstd[:, 0].astype(np.float32))
+
+
+@pytest.mark.parametrize("valid", [64, 50])
+def test_layernorm_grad_and_beta(built, valid):
+    dtype = dt(built)
+    x, g = data(built)
+    eps = float(np.float64(EPS.astype(dtype)))
+    out = run(built, 15, x, g, valid=valid)
+    # LayerNorm's statistics as stored (rounded to T), then the documented backward formulas
+    xs = x.reshape(ROWS, COLS).astype(np.float64)[:, :valid]
+    mean = r(xs.mean(axis=1), dtype).astype(np.float64)[:, None]
+    var = r(((xs - xs.mean(axis=1, keepdims=True)) ** 2).mean(axis=1), dtype).astype(np.float64)[:, None]
+    dy = g.reshape(ROWS, COLS).astype(np.float64)[:, :valid]
+    gamma = g[64:64 + valid].astype(np.float64)
+    x1, x2, rr = dy * gamma, xs - mean, var + eps
+    pd_var = (-0.5 * x1 * x2 * rr ** -1.5).sum(axis=1, keepdims=True)
+    pd_mean = (-x1 * rr ** -0.5).sum(axis=1, keepdims=True) + pd_var * (-2.0 * x2).mean(axis=1, keepdims=True)
+    pd_x = x1 * rr ** -0.5 + pd_var * 2.0 / valid * x2 + pd_mean / valid
+    np.testing.assert_array_equal(out["z"].reshape(ROWS, COLS)[:, :valid], r(pd_x, dtype))
+    res = r(x2 * rr ** -0.5, dtype).astype(np.float64)                # resForGamma as stored
+    np.testing.assert_array_equal(out["s"][:valid], r((dy * res).sum(axis=0), dtype))
+    np.testing.assert_array_equal(out["s"][64:64 + valid], r(dy.sum(axis=0), dtype))
+
+
+@pytest.mark.parametrize("which,mcols", [(16, 64), (17, 8), (18, 96)])
+def test_dropout_masks(built, which, mcols):
+    dtype = dt(built)
+    x, g = data(built)
+    keep = 0.8
+    out = run(built, which, x, g, scale=keep)
+    mask = g.view(np.uint8)
+    div = np.float64((np.float32(1.0) / np.float32(keep)).astype(dtype))
+    xs = x.reshape(ROWS, COLS).astype(np.float64)
+    if which == 17:
+        bits = np.unpackbits(mask[: ROWS * mcols], bitorder="little").reshape(ROWS, COLS)
+        want = r(np.where(bits == 1, xs, 0.0) * div, dtype)
+    else:
+        m = mask[: ROWS * mcols].reshape(ROWS, mcols)[:, :COLS].astype(np.float64)
+        want = r(r(m * xs, dtype).astype(np.float64) * div, dtype)
+    np.testing.assert_array_equal(out["z"].reshape(ROWS, COLS), want)
+    packed = out["q"].view(np.uint8)[:512]
+    if which == 18:                                                   # rows packed in place, as on the device
+        np.testing.assert_array_equal(packed, mask[: ROWS * mcols].reshape(ROWS, mcols)[:, :COLS].reshape(-1))
+    else:
+        np.testing.assert_array_equal(packed, mask[:512])
+
+
+def test_reduce_xor_sum(built):
+    x, g = data(built)
+    a, b = x.view(np.int16)[:512].astype(np.int64), g.view(np.int16)[:512].astype(np.int64)
+    total = float(np.float32((a ^ b).sum()))
+    got = run(built, 19, x, g)["q"].view(np.int16)[0]
+    assert got == np.clip(np.rint(total), -32768, 32767)

@@ -11,4 +11,6 @@
 #include "opkg_sim/hl_quant.h"
 #include "opkg_sim/hl_norm.h"
 #include "opkg_sim/hl_softmax_more.h"
+#include "opkg_sim/hl_dropout.h"
+#include "opkg_sim/hl_reduce_xor.h"
 #endif

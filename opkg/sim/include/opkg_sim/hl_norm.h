@@ -15,6 +15,8 @@
 #include "lib/normalization/batchnorm_tilingdata.h"
 #include "lib/normalization/deepnorm_tilingdata.h"
 #include "lib/normalization/groupnorm_tilingdata.h"
+#include "lib/normalization/layernorm_grad_tilingdata.h"
+#include "lib/normalization/layernorm_grad_beta_tilingdata.h"
 
 namespace AscendC {
 
@@ -24,6 +26,13 @@ using LayerNormSeparateTiling = optiling::LayerNormSeparateTiling;
 using BatchNormTiling = optiling::BatchNormTiling;
 using DeepNormTiling = optiling::DeepNormTiling;
 using GroupNormTiling = optiling::GroupNormTiling;
+using LayerNormGradTiling = optiling::LayerNormGradTiling;
+using LayerNormGradBetaTiling = optiling::LayerNormGradBetaTiling;
+
+enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC };
+struct LayerNormGradShapeInfo {
+    DataFormat dataFormat = DataFormat::ND;   // the sim emulates ND
+};
 
 struct LayerNormPara {
     uint32_t aLength;
@@ -255,6 +264,91 @@ inline void normalize(const AscendC::LocalTensor<T>& out, const AscendC::LocalTe
     if (!only_output) mark_written(rstd_out.ptr_, A * sizeof(float));
 }
 
+
+// LayerNormGrad over [rows, H] (valid of H): with x1 = dy * gamma, x2 = x - mean, r = var + eps,
+// pd_var = sum(-0.5 * x1 * x2 * r^-1.5), pd_mean = sum(-x1 * r^-0.5) + pd_var * mean(-2 * x2),
+// pd_x = x1 * r^-0.5 + pd_var * 2 / H * x2 + pd_mean / H, and resForGamma = x2 * r^-0.5 (the
+// formulas CANN's header documents); mean and variance given per row.
+template <class T>
+inline void layer_norm_grad(const AscendC::LocalTensor<T>& pd_x, const AscendC::LocalTensor<T>& res_gamma,
+                            const AscendC::LocalTensor<T>& dy, const AscendC::LocalTensor<T>& x,
+                            const AscendC::LocalTensor<T>& var, const AscendC::LocalTensor<T>& mean,
+                            const AscendC::LocalTensor<T>& gamma, double eps, uint64_t rows, uint64_t H,
+                            uint64_t valid, const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
+    const char* op = "LayerNormGrad";
+    note(loc);
+    if (!rows || !H || !valid || valid > H) {
+        fail(loc, format("%s: %llu rows of %llu elements, %llu valid: lengths must be non-zero and the valid length "
+                         "at most the row's (check the tiling)", op, (unsigned long long)rows, (unsigned long long)H,
+                         (unsigned long long)valid));
+    }
+    check_tmp(tmp, 0, op, loc);
+    for (const auto* t : {&pd_x, &res_gamma, &dy, &x}) check_count(*t, rows * H, op, "a [B, S, H] operand", loc);
+    check_count(var, rows, op, "inputVariance", loc);
+    check_count(mean, rows, op, "inputMean", loc);
+    const std::vector<double> g = read_row(gamma, 0, valid, op, "inputGamma", loc);
+    const std::vector<double> v = read_row(var, 0, rows, op, "inputVariance", loc);
+    const std::vector<double> m = read_row(mean, 0, rows, op, "inputMean", loc);
+    count_vec_of<T>(op, int64_t(rows * H));
+    for (uint64_t r = 0; r < rows; ++r) {
+        const std::vector<double> d = read_row(dy, r * H, valid, op, "inputDy", loc);
+        const std::vector<double> xs = read_row(x, r * H, valid, op, "inputX", loc);
+        const double rr = v[r] + eps, rs = 1.0 / std::sqrt(rr);
+        double pd_var = 0, s1 = 0, s2 = 0;
+        for (uint64_t i = 0; i < valid; ++i) {
+            const double x1 = d[i] * g[i], x2 = xs[i] - m[r];
+            pd_var += -0.5 * x1 * x2 * rs / rr;
+            s1 += -x1 * rs;
+            s2 += -2.0 * x2;
+        }
+        const double n = double(valid);
+        const double pd_mean = s1 + pd_var * s2 / n;
+        for (uint64_t i = 0; i < valid; ++i) {
+            const double x1 = d[i] * g[i], x2 = xs[i] - m[r];
+            pd_x.ptr_[r * H + i] = round_to<T>(x1 * rs + pd_var * 2.0 / n * x2 + pd_mean / n);
+            res_gamma.ptr_[r * H + i] = round_to<T>(x2 * rs);
+        }
+        mark_written(pd_x.ptr_ + r * H, valid * sizeof(T));
+        mark_written(res_gamma.ptr_ + r * H, valid * sizeof(T));
+    }
+}
+
+// LayerNormGradBeta: pdGamma[h] = sum over rows of dy * resForGamma, pdBeta[h] = sum of dy.
+template <class T>
+inline void layer_norm_grad_beta(const AscendC::LocalTensor<T>& pd_gamma, const AscendC::LocalTensor<T>& pd_beta,
+                                 const AscendC::LocalTensor<T>& res_gamma, const AscendC::LocalTensor<T>& dy,
+                                 uint64_t rows, uint64_t H, uint64_t valid, const AscendC::LocalTensor<uint8_t>* tmp,
+                                 SrcLoc loc) {
+    const char* op = "LayerNormGradBeta";
+    note(loc);
+    if (!rows || !H || !valid || valid > H) {
+        fail(loc, format("%s: %llu rows of %llu elements, %llu valid: lengths must be non-zero and the valid length "
+                         "at most the row's (check the tiling)", op, (unsigned long long)rows, (unsigned long long)H,
+                         (unsigned long long)valid));
+    }
+    check_tmp(tmp, 0, op, loc);
+    check_count(res_gamma, rows * H, op, "resForGamma", loc);
+    check_count(dy, rows * H, op, "inputDy", loc);
+    check_count(pd_gamma, valid, op, "outputPdGamma", loc);
+    check_count(pd_beta, valid, op, "outputPdBeta", loc);
+    std::vector<double> sg(valid, 0.0), sb(valid, 0.0);
+    count_vec_of<T>(op, int64_t(rows * H));
+    for (uint64_t r = 0; r < rows; ++r) {
+        const std::vector<double> d = read_row(dy, r * H, valid, op, "inputDy", loc);
+        const std::vector<double> rg = read_row(res_gamma, r * H, valid, op, "resForGamma", loc);
+        for (uint64_t i = 0; i < valid; ++i) {
+            sg[i] += d[i] * rg[i];
+            sb[i] += d[i];
+        }
+    }
+    for (uint64_t i = 0; i < valid; ++i) {
+        pd_gamma.ptr_[i] = round_to<T>(sg[i]);
+        pd_beta.ptr_[i] = round_to<T>(sb[i]);
+    }
+    mark_written(pd_gamma.ptr_, valid * sizeof(T));
+    mark_written(pd_beta.ptr_, valid * sizeof(T));
+}
+
 }  // namespace opkg_sim
 
 namespace AscendC {
@@ -416,6 +510,51 @@ inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& ou
     opkg_sim::norm_dtype<T>();
     opkg_sim::normalize<U, T>(output, outputRstd, inputMean, inputVariance, inputX, config.isNoGamma ? nullptr : &gamma,
                               config.isNoBeta ? nullptr : &beta, epsilon, para, config.isOnlyOutput, nullptr, loc);
+}
+
+// ---- LayerNormGrad / LayerNormGradBeta ([B, S, H], originalHLength valid, from the tiling) ----
+template <typename T, bool isReuseSource = false>
+inline void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma,
+                          const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
+                          const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
+                          const LocalTensor<T>& inputGamma, LocalTensor<uint8_t>& sharedTmpBuffer, T epsilon,
+                          LayerNormGradTiling& tiling, const LayerNormGradShapeInfo& shapeInfo = {}, OPKG_HL_LOC) {
+    (void)shapeInfo;
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::layer_norm_grad(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean, inputGamma,
+                              opkg_sim::widen(epsilon), uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength),
+                              OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), &sharedTmpBuffer, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma,
+                          const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
+                          const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
+                          const LocalTensor<T>& inputGamma, T epsilon, LayerNormGradTiling& tiling,
+                          const LayerNormGradShapeInfo& shapeInfo = {}, OPKG_HL_LOC) {
+    (void)shapeInfo;
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::layer_norm_grad(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean, inputGamma,
+                              opkg_sim::widen(epsilon), uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength),
+                              OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), nullptr, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
+                              const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+                              const LocalTensor<uint8_t>& sharedTmpBuffer, const LayerNormGradBetaTiling& tiling,
+                              OPKG_HL_LOC) {
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::layer_norm_grad_beta(outputPdGamma, outputPdBeta, resForGamma, inputDy,
+                                   uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength),
+                                   OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), &sharedTmpBuffer, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
+                              const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+                              LayerNormGradBetaTiling& tiling, OPKG_HL_LOC) {
+    opkg_sim::norm_dtype<T>();
+    opkg_sim::layer_norm_grad_beta(outputPdGamma, outputPdBeta, resForGamma, inputDy,
+                                   uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength),
+                                   OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), nullptr, loc);
 }
 #undef OPKG_HL_LOC
 

@@ -130,6 +130,48 @@ extern "C" __global__ __aicore__ void hl_norm(GM_ADDR x, GM_ADDR g, GM_ADDR z, G
             AscendAntiQuant<int8_t, T, true>(zl, src8, gl, gl[64], COLS);
         }
     }
+    else if (TILING_KEY_IS(15)) {
+        // LayerNorm's statistics, then its gradient with dy = g and the gamma/beta gradients
+        LayerNormTiling lt;
+        lt.bLength = 2;
+        lt.sLength = 4;
+        lt.hLength = COLS;
+        lt.originalHLength = t.valid;
+        LayerNorm<T>(zl, sl, sl[64], xl, gl[128], gl[192], tmp, eps, lt);
+        LayerNormGradTiling gt;
+        gt.bLength = 2;
+        gt.sLength = 4;
+        gt.hLength = COLS;
+        gt.originalHLength = t.valid;
+        LocalTensor<T> res = aBuf.Get<T>(N);
+        LocalTensor<T> mean = bBuf.Get<T>(64), var = bBuf.Get<T>()[64];
+        DataCopy(mean, sl, 64);
+        DataCopy(var, sl[64], 64);
+        LayerNormGrad<T>(zl, res, gl, xl, var, mean, gl[64], tmp, eps, gt);
+        LayerNormGradBetaTiling bt;
+        bt.bLength = 2;
+        bt.sLength = 4;
+        bt.hLength = COLS;
+        bt.originalHLength = t.valid;
+        LayerNormGradBeta<T>(sl, sl[64], res, gl, tmp, bt);
+    } else if (TILING_KEY_IS(16) || TILING_KEY_IS(17) || TILING_KEY_IS(18)) {
+        // the mask is g's bytes: byte aligned (16), bit aligned (17), byte misaligned rows of 96 (18)
+        LocalTensor<uint8_t> mask = gBuf.Get<uint8_t>();
+        DropOutShapeInfo info;
+        info.firstAxis = ROWS;
+        info.srcLastAxis = COLS;
+        info.maskLastAxis = TILING_KEY_IS(16) ? COLS : (TILING_KEY_IS(17) ? COLS / 8 : 96);
+        if (TILING_KEY_IS(17)) {
+            DropOut<T>(zl, xl, mask, tmp, t.scale, info);
+        } else {
+            DropOut<T>(zl, xl, mask, t.scale, info);  // @dropout
+        }
+        DataCopy(ql.ReinterpretCast<uint8_t>(), mask, 512);
+    } else if (TILING_KEY_IS(19)) {
+        LocalTensor<int16_t> a = xl.template ReinterpretCast<int16_t>(), b = gl.template ReinterpretCast<int16_t>();
+        LocalTensor<int16_t> d = ql.ReinterpretCast<int16_t>();
+        ReduceXorSum<int16_t>(d, a, b, tmp, 512);
+    }
     DataCopy(zGm, zl, N);
     DataCopy(sGm, sl, 128);
     DataCopy(rGm, rl, 64);
