@@ -249,3 +249,46 @@ def test_reduce_xor_sum(built):
     total = float(np.float32((a ^ b).sum()))
     got = run(built, 19, x, g)["q"].view(np.int16)[0]
     assert got == np.clip(np.rint(total), -32768, 32767)
+
+
+@pytest.mark.parametrize("which,valid", [(20, 64), (20, 40), (21, 40)])
+def test_welford_update(built, which, valid):
+    dtype = dt(built)
+    x, g = data(built)
+    n_rec = 0.25
+    out = run(built, which, x, g, valid=valid, scale=n_rec)
+    f = np.float32
+    xs, mean, m2 = x[:COLS].astype(f), g[:COLS].astype(f), g[64:128].astype(f)
+    d = xs - mean
+    new_mean = d * f(n_rec) + mean                                     # float steps, as the kernel's
+    new_m2 = d * (xs - new_mean) + m2
+    got_mean, got_m2 = out["r"], out["q"].view(np.float32)[:COLS]
+    np.testing.assert_array_equal(got_mean[:valid], new_mean[:valid])
+    np.testing.assert_array_equal(got_m2[:valid], new_m2[:valid])
+    if which == 21:                                                    # isInplace: the inputs' tail copied
+        tail = COLS - (COLS - valid + 7) // 8 * 8
+        np.testing.assert_array_equal(got_mean[tail:], mean[tail:])
+        np.testing.assert_array_equal(got_m2[tail:], m2[tail:])
+
+
+def test_pad_and_unpad(built):
+    dtype = dt(built)
+    x, g = data(built)
+    z = run(built, 22, x, g, valid=50, offset=3.0)["z"].reshape(ROWS, COLS)
+    want = x.reshape(ROWS, COLS).copy()
+    want[:, 50:64] = 3
+    np.testing.assert_array_equal(z, want)
+    z = run(built, 23, x, g, offset=-2.0)["z"].reshape(ROWS, COLS)
+    want = np.full((ROWS, COLS), -2, dtype)
+    want[:, 6:56] = x[: ROWS * 50].reshape(ROWS, 50)
+    np.testing.assert_array_equal(z, want)
+    z = run(built, 24, x, g, valid=50)["z"]
+    np.testing.assert_array_equal(z[: ROWS * 50], x.reshape(ROWS, COLS)[:, :50].reshape(-1))
+
+
+def test_unpad_to_an_aligned_width_is_reported(built):
+    x, g = data(built)
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 25, x, g, valid=32)
+    assert f"hl_norm.cpp:{simbuild.line_of(KERNEL, 'unpad')}" in str(err.value)
+    assert "must leave a row that is not 32-byte aligned" in str(err.value)

@@ -13,4 +13,5 @@
 #include "opkg_sim/hl_softmax_more.h"
 #include "opkg_sim/hl_dropout.h"
 #include "opkg_sim/hl_reduce_xor.h"
+#include "opkg_sim/hl_pad2d.h"
 #endif

@@ -50,6 +50,19 @@ constexpr LayerNormConfig LNCFG_NORM = GetLayerNormNormalConfig();
 
 enum class ReducePattern : uint32_t { AR = 0, RA = 1 };
 
+struct WelfordUpdateParam {
+    uint32_t rnLength;
+    uint32_t abLength;
+    uint32_t abComputeLength;
+    float nRec;
+};
+
+struct WelfordUpdateConfig {
+    constexpr WelfordUpdateConfig(const bool isInplaceIn) : isInplace(isInplaceIn) {}
+    bool isInplace = false;
+};
+constexpr WelfordUpdateConfig WFUPDATE_DEFAULT_CFG = {false};
+
 struct NormalizePara {
     uint32_t aLength;
     uint32_t rLength;
@@ -229,6 +242,57 @@ inline void group_norm(const AscendC::LocalTensor<T>& out, const AscendC::LocalT
     mark_written(out.ptr_, N * C * HW * sizeof(T));
     mark_written(mean_out.ptr_, N * G * sizeof(T));
     mark_written(var_out.ptr_, N * G * sizeof(T));
+}
+
+// WelfordUpdate over the first abComputeLength elements (rnLength 1): the float steps CANN's kernel
+// issues, each rounded to float: d = x - mean, mean' = mean + d * nRec, var' = var + d * (x - mean').
+// isInplace copies the inputs' tail [abLength - AlignUp(abLength - abComputeLength), abLength) to
+// the outputs, as CANN does.
+template <class T, class U>
+inline void welford_update(const AscendC::LocalTensor<U>& out_mean, const AscendC::LocalTensor<U>& out_var,
+                           const AscendC::LocalTensor<U>& in_mean, const AscendC::LocalTensor<U>& in_var,
+                           const AscendC::LocalTensor<T>& x, const AscendC::LocalTensor<uint8_t>* tmp,
+                           const AscendC::WelfordUpdateParam& p, bool inplace, SrcLoc loc) {
+    static_assert(is_half_or_float<T>::value && std::is_same<U, float>::value,
+                  "WelfordUpdate: half or float input, float mean and variance");
+    const char* op = "WelfordUpdate";
+    note(loc);
+    if (p.rnLength != 1 || !p.abComputeLength || p.abComputeLength > p.abLength || (uint64_t(p.abLength) * sizeof(T)) % 32) {
+        fail(loc, format("%s: WelfordUpdateParam {rnLength %u, abLength %u, abComputeLength %u}: rnLength must be 1, "
+                         "abComputeLength in [1, abLength] and abLength a whole number of 32-byte blocks of %s", op,
+                         p.rnLength, p.abLength, p.abComputeLength, type_name<T>()));
+    }
+    check_tmp(tmp, 0, op, loc);   // the minimum is the host's GetWelfordUpdateMaxMinTmpSize; not modelled
+    const uint64_t n = p.abComputeLength, L = p.abLength;
+    check_count(x, n, op, "inputX", loc);
+    for (const auto* t : {&out_mean, &out_var, &in_mean, &in_var}) check_count(*t, n, op, "a mean or variance", loc);
+    check_read(x.ptr_, n * sizeof(T), op, "inputX", loc);
+    check_read(in_mean.ptr_, n * 4, op, "inputMean", loc);
+    check_read(in_var.ptr_, n * 4, op, "inputVariance", loc);
+    count_vec_of<float>(op, int64_t(n));
+    std::vector<float> m(n), v(n);
+    for (uint64_t i = 0; i < n; ++i) {
+        const float xv = static_cast<float>(x.ptr_[i]);
+        const float d = xv - in_mean.ptr_[i];
+        const float mean = d * p.nRec + in_mean.ptr_[i];
+        const float e = xv - mean;
+        m[i] = mean;
+        v[i] = d * e + in_var.ptr_[i];
+    }
+    std::memcpy(out_mean.ptr_, m.data(), n * 4);
+    std::memcpy(out_var.ptr_, v.data(), n * 4);
+    mark_written(out_mean.ptr_, n * 4);
+    mark_written(out_var.ptr_, n * 4);
+    if (inplace && n < L) {
+        const uint64_t len = (L - n + 7) / 8 * 8, from = L - len;
+        for (const auto* t : {&out_mean, &out_var, &in_mean, &in_var}) check_count(*t, L, op, "a mean or variance", loc);
+        check_read(in_mean.ptr_ + from, len * 4, op, "inputMean", loc);
+        check_read(in_var.ptr_ + from, len * 4, op, "inputVariance", loc);
+        std::memmove(out_mean.ptr_ + from, in_mean.ptr_ + from, len * 4);
+        std::memmove(out_var.ptr_ + from, in_var.ptr_ + from, len * 4);
+        mark_written(out_mean.ptr_ + from, len * 4);
+        mark_written(out_var.ptr_ + from, len * 4);
+    }
 }
 
 // Normalize: the given mean/variance per row; y = (x - mean) * rstd * gamma + beta, rstd out.
@@ -555,6 +619,22 @@ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTe
     opkg_sim::layer_norm_grad_beta(outputPdGamma, outputPdBeta, resForGamma, inputDy,
                                    uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength),
                                    OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), nullptr, loc);
+}
+// ---- WelfordUpdate ----
+template <typename T, typename U, bool isReuseSource = false, const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
+inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>& outputVariance,
+                          const LocalTensor<U>& inputMean, const LocalTensor<U>& inputVariance,
+                          const LocalTensor<T>& inputX, const WelfordUpdateParam& para, OPKG_HL_LOC) {
+    opkg_sim::welford_update(outputMean, outputVariance, inputMean, inputVariance, inputX, nullptr, para,
+                             config.isInplace, loc);
+}
+template <typename T, typename U, bool isReuseSource = false, const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
+inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>& outputVariance,
+                          const LocalTensor<U>& inputMean, const LocalTensor<U>& inputVariance,
+                          const LocalTensor<T>& inputX, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                          const WelfordUpdateParam& para, OPKG_HL_LOC) {
+    opkg_sim::welford_update(outputMean, outputVariance, inputMean, inputVariance, inputX, &sharedTmpBuffer, para,
+                             config.isInplace, loc);
 }
 #undef OPKG_HL_LOC
 

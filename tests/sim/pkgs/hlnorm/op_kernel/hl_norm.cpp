@@ -172,6 +172,39 @@ extern "C" __global__ __aicore__ void hl_norm(GM_ADDR x, GM_ADDR g, GM_ADDR z, G
         LocalTensor<int16_t> d = ql.ReinterpretCast<int16_t>();
         ReduceXorSum<int16_t>(d, a, b, tmp, 512);
     }
+    else if (TILING_KEY_IS(20) || TILING_KEY_IS(21)) {
+        // Welford over x's first row: mean and M2 from g, updated with nRec = scale
+        ToFloat(fa, gl, COLS);
+        ToFloat(fb, gl[64], COLS);
+        LocalTensor<float> outVar = ql.ReinterpretCast<float>();
+        WelfordUpdateParam wp{1, COLS, t.valid, t.scale};
+        if (TILING_KEY_IS(20)) {
+            WelfordUpdate<T, float>(rl, outVar, fa, fb, xl, tmp, wp);
+        } else {
+            static constexpr WelfordUpdateConfig inplace = {true};
+            WelfordUpdate<T, float, false, inplace>(rl, outVar, fa, fb, xl, wp);
+        }
+    } else if (TILING_KEY_IS(22)) {
+        PadTiling pt;
+        pt.srcHeight = ROWS;
+        pt.srcWidth = COLS;
+        pt.srcOriWidth = t.valid;
+        PadParams pp(0, (uint16_t)(COLS - t.valid), (int32_t)t.offset);
+        Pad(zl, xl, pp, tmp, pt);
+    } else if (TILING_KEY_IS(23)) {
+        PadTiling pt;
+        pt.srcHeight = ROWS;
+        pt.srcWidth = 50;
+        pt.srcOriWidth = 50;
+        PadParams pp(6, 8, (int32_t)t.offset);
+        Pad(zl, xl, pp, pt);
+    } else if (TILING_KEY_IS(24) || TILING_KEY_IS(25)) {
+        UnPadTiling ut;
+        ut.srcHeight = ROWS;
+        ut.srcWidth = COLS;
+        UnPadParams up(0, (uint16_t)(COLS - t.valid));
+        UnPad(zl, xl, up, tmp, ut);  // @unpad
+    }
     DataCopy(zGm, zl, N);
     DataCopy(sGm, sl, 128);
     DataCopy(rGm, rl, 64);
