@@ -14,6 +14,7 @@
 #include "opkg_sim/vector.h"
 #include "opkg_sim/symbol_ops.h"
 #include "opkg_sim/gather_sort.h"
+#include "opkg_sim/sort.h"
 #include "opkg_sim/reduce.h"
 #include "opkg_sim/layout.h"
 #include "opkg_sim/kmisc.h"
@@ -23,6 +24,8 @@
 #include "opkg_sim/trans5hd.h"
 #include "opkg_sim/ksys.h"
 #include "opkg_sim/vector_fused.h"
+#include "opkg_sim/vector_cast_ops.h"
+#include "opkg_sim/ibsync.h"
 // The high-level libraries, as CANN's kernel_operator.h reaches them (lib/kernel_api.h).
 #include "lib/kernel_api.h"
 

@@ -8,4 +8,10 @@
 #include "opkg_sim/hl_index.h"
 #include "opkg_sim/hl_softmax.h"
 #include "opkg_sim/hl_cumsum.h"
+#include "opkg_sim/hl_quant.h"
+#include "opkg_sim/hl_norm.h"
+#include "opkg_sim/hl_softmax_more.h"
+#include "opkg_sim/hl_dropout.h"
+#include "opkg_sim/hl_reduce_xor.h"
+#include "opkg_sim/hl_pad2d.h"
 #endif

@@ -251,6 +251,18 @@ inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataType
     softmaxTiling.set_tailSplitSize(0);
     softmaxTiling.set_tailReduceSize(0);
 }
+// SoftmaxFlashV2 reads the same fields (the sim computes each row whole, so isUpdate, isBasicBlock
+// and isFlashOutputBrc change nothing in them).
+inline void SoftMaxFlashV2TilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize1,
+                                     const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                                     optiling::SoftMaxTiling& softmaxFlashTiling, const bool isUpdate,
+                                     const bool isBasicBlock = false, const bool isFlashOutputBrc = false) {
+    (void)dataTypeSize2;
+    (void)isUpdate;
+    (void)isBasicBlock;
+    (void)isFlashOutputBrc;
+    SoftMaxTilingFunc(srcShape, dataTypeSize1, localWorkSpaceSize, softmaxFlashTiling);
+}
 #endif
 
 }  // namespace AscendC

@@ -20,6 +20,13 @@
 #include "opkg_sim/vector.h"
 #include "opkg_sim/hl_rules.h"
 
+// A field of a library tiling struct, in kernel mode (plain struct) or host mode (the tiling class).
+#ifdef OPKG_SIM_KERNEL
+#define OPKG_TF(t, f) (t).f
+#else
+#define OPKG_TF(t, f) (t).get_##f()
+#endif
+
 namespace opkg_sim {
 
 inline bool is_vec_position(AscendC::TPosition p) {

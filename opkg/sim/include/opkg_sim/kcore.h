@@ -156,6 +156,14 @@ struct BlockState {
     uint64_t mask_lo = ~0ull, mask_hi = ~0ull;   // ResetMask's value: every lane
     uint64_t max_min_cnt = 0;  // vcmax/vcmin's value (low bits) and index (high 32 bits), GetReduceMaxMinCount
     bool max_min_set = false;
+    // Scalar registers of the cast, compare and sort APIs (vector_cast_ops.h, sort.h); undefined until set.
+    double deq_scale = 0;      // DEQSCALE (SetDeqScale(half))
+    bool deq_set = false;
+    uint8_t cmp_mask[16] = {}; // CMPMASK: 128 bits
+    bool cmp_set = false;
+    uint64_t acc_val = 0;      // the count-form ReduceSum's result bits (GetAccVal)
+    bool acc_set = false;
+    uint16_t mrg_sort[4] = {}; // VMS4_SR: records each list gave the last merge (GetMrgSortResult)
     SrcLoc held{nullptr, 0};   // a queue tensor still allocated when its queue went away
     std::string held_message;
     bool lenient_copy = false; // --lenient-copy: ragged DataCopy lengths truncate, as on the device

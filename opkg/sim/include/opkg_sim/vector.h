@@ -718,6 +718,10 @@ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
     using C = opkg_sim::calc_t<T>;
     dst.ptr_[0] = opkg_sim::tree_reduce(src.ptr_, count, [](C a, C b) { return a + b; });
 #endif
+    // the result register GetAccVal reads (the value's bits in the low bytes)
+    opkg_sim::block().acc_val = 0;
+    std::memcpy(&opkg_sim::block().acc_val, &dst.ptr_[0], sizeof(T));
+    opkg_sim::block().acc_set = true;
 }
 
 // The least workLocal (elements) ReduceMax/ReduceMin need, as the Ascend C API reference computes it

@@ -1,0 +1,2 @@
+// CANN's lib/normalization/kernel_operator_batchnorm_intf.h: emulated in opkg_sim/hl_norm.h.
+#include "opkg_sim/hl_norm.h"
