@@ -119,7 +119,6 @@ inline void level0_cast(const AscendC::LocalTensor<D>& dst, const AscendC::Local
     check_level0(dst, m, repeat, p.dstBlkStride, p.dstRepStride, op, "dst", loc);
     check_level0(src, m, repeat, p.srcBlkStride, p.srcRepStride, op, "src", loc);
     count_level0<W>(op, m, repeat);
-    const AscendC::RoundMode rm = mode == AscendC::RoundMode::CAST_NONE ? AscendC::RoundMode::CAST_RINT : mode;
     const uint32_t lanes = 256 / sizeof(W);
     for (uint32_t r = 0; r < repeat; ++r) {
         for (uint32_t j = 0; j < lanes; ++j) {
@@ -128,7 +127,7 @@ inline void level0_cast(const AscendC::LocalTensor<D>& dst, const AscendC::Local
             check_read(ps, sizeof(S), op, "src", loc);
             S v;
             std::memcpy(&v, ps, sizeof(S));
-            D out = convert<D, S>(v, rm);
+            D out = convert<D, S>(v, mode);
             uint8_t* pd = reinterpret_cast<uint8_t*>(dst.ptr_) + elem_offset<D>(r, j, p.dstBlkStride, p.dstRepStride);
             std::memcpy(pd, &out, sizeof(D));
             mark_written(pd, sizeof(D));
