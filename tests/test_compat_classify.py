@@ -85,6 +85,23 @@ def test_classify_guesses_from_a_compile_error_and_verified_rows_have_no_class()
     assert row["classification"] is None
 
 
+def test_a_few_mismatching_elements_are_counted_not_rounded_to_zero():
+    # 2 bad elements of 262144 were reported as "0.00% of elements outside tolerance"
+    from opkg.verify.compare import compare
+
+    import numpy as np
+    want = np.arange(262144, dtype=np.int16)
+    got = want.copy()
+    got[[7, 9000]] += 1
+    text = harness.mismatch_text("y", compare(got, want, 0.0, 0.0, 0.0))
+    assert text.startswith("y mismatches (2 of 262144 elements outside tolerance, 0.0008%)")
+    assert "first at [7]: 8.0, expected 7.0" in text
+    few = want[:4].copy()
+    few[1:] += 1
+    many = harness.mismatch_text("y", compare(few, want[:4], 0.0, 0.0, 0.0))
+    assert many.startswith("y mismatches (3 of 4 elements outside tolerance, 75.00%)")
+
+
 def test_report_only_merges_results_files_the_later_one_winning(tmp_path):
     corpus = tmp_path / "corpus"
     shutil.copytree(REPO / "tests" / "fixtures" / "cann_ops_layout", corpus)

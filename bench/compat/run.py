@@ -262,16 +262,28 @@ def _read_build(row: dict, result: dict, ws: Path) -> None:
                 worst = max(case.get("outputs", {}).items(),
                             key=lambda kv: kv[1].get("mismatch_ratio") or 0, default=None)
                 if worst:
-                    ratio = worst[1].get("mismatch_ratio")
-                    row["first_error"] = (f"{where} {case['case']}: {worst[0]} mismatches "
-                                          f"({ratio:.2%} of elements outside tolerance)"
-                                          if isinstance(ratio, float) else
-                                          f"{where} {case['case']}: {worst[0]} mismatches")
+                    row["first_error"] = f"{where} {case['case']}: {mismatch_text(*worst)}"
             if row["first_error"]:
                 return
     if failures:
         row["first_error"] = _first_error(failures[0].get("output") or
                                           failures[0].get("description") or "")
+
+
+def mismatch_text(name: str, result: dict) -> str:
+    """An output's mismatch as the table shows it: the count always (a few bad elements of a
+    large output round to 0.00%), the share with enough digits to be nonzero, and the first."""
+    count, total = result.get("mismatches"), result.get("elements")
+    if not isinstance(count, int) or not total:
+        return f"{name} mismatches"
+    ratio = count / total
+    share = f"{ratio:.2%}" if ratio >= 1e-4 else f"{ratio * 100:.1g}%"
+    text = f"{name} mismatches ({count} of {total} elements outside tolerance, {share})"
+    first = result.get("first_mismatch")
+    if first:
+        text += (f"; first at {first.get('index')}: {first.get('actual')}, "
+                 f"expected {first.get('expected')}")
+    return text
 
 
 def _first_line(text: str) -> str:

@@ -4,7 +4,7 @@ address of a constexpr TQueConfig (its bufferNumber checked against TPipe::InitB
 builtins get_block_idx()/get_block_num() and GetBlockNum() inside ASSERT called unqualified from a
 class template with no `using namespace AscendC`; on the host, std::cout with no <iostream>,
 ge::DataType from register/tilingdata_base.h alone,
-ge::UNKNOWN_DIM/UNKNOWN_RANK, ge::char_t and InferShapeContext::GetInputDesc; complex64 tensors
+ge::UNKNOWN_DIM/UNKNOWN_RANK, ge::char_t and InferShapeContext::GetInputDesc and GetInputTensor; complex64 tensors
 (tests/sim/pkgs/cplx)."""
 
 from __future__ import annotations
@@ -57,6 +57,11 @@ def test_infer_shape_reads_input_descs_and_unknown_dims(built):
     shapes = runtime.infer_output_shapes(built.host, OP, built.variant, {"x": (-2,), "s": (1,)},
                                          {"buffers": 1})
     assert shapes["y"][0] == (-2,)
+    # the InferShape broadcasts x and s through GetInputTensor, which had no tensors (a null
+    # pointer: cann-ops KlDivTargetBackward crashed the verifier)
+    shapes = runtime.infer_output_shapes(built.host, OP, built.variant, {"x": (4, 512), "s": (3, 1, 1)},
+                                         {"buffers": 1})
+    assert shapes["y"][0] == (3, 4, 512)
 
 
 def test_tofloat_and_tobfloat16_follow_cann(pkgs):

@@ -124,6 +124,17 @@ def test_assert_after_an_expression_still_checks(built, pkgs):
     assert e.value.line == simbuild.line_of(pkgs / "realapi" / "op_kernel" / "real_api.cpp", "assert")
 
 
+def test_assert_in_a_declaration_checks_the_declared_variable(built, pkgs):
+    # the condition reads the variable its declaration initialises: checked once it holds
+    # the value (count passes), and a failure still names the ASSERT's line
+    run(built, 1, 777)
+    with pytest.raises(runtime.SimError) as e:
+        run(built, 1, 0)
+    assert e.value.kind == "assert"
+    assert "ASSERT(declared == count && declared != 0) failed" in e.value.message
+    assert e.value.line == simbuild.line_of(pkgs / "realapi" / "op_kernel" / "real_api.cpp", "assert-decl")
+
+
 EXP = OpSpec("Exp", (TensorSpec("x", ("float32",)),), (TensorSpec("y", ("float32",)),))
 
 

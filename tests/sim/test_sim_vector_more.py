@@ -118,6 +118,19 @@ def test_level0_compare_bits(built):
     np.testing.assert_array_equal(z.view(np.uint8)[: bits.size], bits)
 
 
+def test_level0_compare_scalar_bits(built):
+    dtype = dtype_of(built)
+    x = np.random.default_rng(5).uniform(-1, 1, PADDED).astype(dtype)
+    x[:4] = [np.nan, 0.25, -0.0, 0.5]
+    z = run(built, 29, x, scalar=0.25)
+    bits = np.packbits(x <= dtype(0.25), bitorder="little")
+    np.testing.assert_array_equal(z.view(np.uint8)[: bits.size], bits)
+    z = run(built, 30, x, scalar=0.25)            # the bit mask keeps the even lanes only
+    keep = np.arange(PADDED) % 2 == 0
+    bits = np.packbits((x > dtype(0.25)) & keep, bitorder="little")
+    np.testing.assert_array_equal(z.view(np.uint8)[: bits.size], bits)
+
+
 def test_an_undefined_lane_leaves_the_other_pair_sums_and_compare_bits_defined(built):
     # the first 32-byte block of the source is unwritten: its pair sums (PairReduceSum) and
     # its bits' bytes (Compare) are undefined and get overwritten; the rest reaches GM

@@ -170,6 +170,21 @@ def test_cast_directed_rounding(built32):
     np.testing.assert_array_equal(z[:COUNT], np.trunc(x[:COUNT] + np.copysign(0.5, x[:COUNT])))
 
 
+# RoundMode values (ktypes.h order) and what a float -> float Cast (vconv_f322f32*) makes of x
+FLOAT_ROUNDING = {1: np.rint, 2: np.floor, 3: np.ceil,
+                  4: lambda v: np.trunc(v + np.copysign(np.float32(0.5), v)), 5: np.trunc}
+
+
+@pytest.mark.parametrize("which", [53, 54])
+@pytest.mark.parametrize("mode", sorted(FLOAT_ROUNDING))
+def test_cast_float_to_float_rounds_to_integral_values(built32, which, mode):
+    x, y = inputs(np.float32, -100.0, 100.0)
+    x[:8] = [2.5, -2.5, 3.5, -0.5, 0.5, 7.0, -0.0, 1e9]    # ties, an integer, -0, a large value
+    count = COUNT // 64 * 64 if which == 54 else COUNT
+    z = run(built32, which, x, y, scalar=float(mode), count=count)
+    np.testing.assert_array_equal(z[:count], FLOAT_ROUNDING[mode](x[:count]).astype(np.float32))
+
+
 def test_axpy(built):
     dtype = np.dtype(built.variant.dtype_of("x")).type
     x, y = inputs(dtype)

@@ -1,4 +1,4 @@
-"""Radius (cann-ops src/math/radius): for every point y[i], the points x[j] with ||x[j] - y[i]|| <= r (at most max_num_neighbors of them, in index order; ignore_same_index drops j == i), out = [2, K] pairs (row 0 the x index, row 1 the y index), in x's dtype; ptr_x/ptr_y split both into batches (absent: one batch). The number of pairs depends on the data, so the cases choose r larger than any distance in the value range: every y point then has min(N, max_num_neighbors) neighbours and output_shapes is known. Cases after tests/st/Radius_all_case.json (values in [0.1, 1]) and the examples' gen_data.py."""
+"""Radius (cann-ops src/math/radius): for every point y[i], the points x[j] with ||x[j] - y[i]|| <= r (at most max_num_neighbors of them, in index order; ignore_same_index drops j == i), out = [2, K] pairs (row 0 the x index, row 1 the y index), in x's dtype; ptr_x/ptr_y split both into batches (absent, and so not passed to the golden: one batch). The number of pairs depends on the data, so the cases choose r larger than any distance in the value range: every y point then has min(N, max_num_neighbors) neighbours and output_shapes is known. Cases after tests/st/Radius_all_case.json (values in [0.1, 1]) and the examples' gen_data.py."""
 import numpy as np
 PATH = "src/math/radius"
 SOCS = ["Ascend910B1"]
@@ -10,7 +10,7 @@ CASES = [
 ]
 
 
-def golden(x, y, ptr_x, ptr_y, *, r, max_num_neighbors, ignore_same_index):
+def golden(x, y, ptr_x=None, ptr_y=None, *, r, max_num_neighbors, ignore_same_index):
     xv, yv = x.astype(np.float32), y.astype(np.float32)
     px = [0, len(xv)] if ptr_x is None or ptr_y is None else list(ptr_x)
     py = [0, len(yv)] if ptr_x is None or ptr_y is None else list(ptr_y)

@@ -49,6 +49,28 @@ inline gert::IrInputs ir_inputs_of(const OpkgTensorDesc* in, uint32_t n_in) {
     return ir;
 }
 
+// The input tensors a tiling or InferShape context hands out: shape, dtype and format of each,
+// and its values only for inputs the OpDef marks ValueDepend (CANN gives the others a null
+// address).
+inline std::vector<gert::Tensor> input_tensors(const ops::OpDef* def, const gert::IrInputs& ir,
+                                              const OpkgTensorDesc* in, uint32_t n_in) {
+    std::vector<gert::Tensor> out;
+    size_t ir_index = 0;
+    for (uint32_t i = 0; i < n_in; ++i) {
+        while (ir_index + 1 < ir.ir.size() && ir.ir[ir_index + 1].start_ <= i) ++ir_index;
+        gert::Tensor t;
+        t.shape_ = shape_of(in[i]);
+        t.dtype_ = static_cast<ge::DataType>(in[i].dtype);
+        t.format_ = static_cast<ge::Format>(in[i].format);
+        if (def && ir_index < def->inputs_.size() && def->inputs_[ir_index].value_depend_ != ops::IGNORE) {
+            t.data_ = in[i].data;
+            t.data_bytes_ = in[i].data_bytes;
+        }
+        out.push_back(t);
+    }
+    return out;
+}
+
 inline void fill_attrs(gert::RuntimeAttrs& attrs, const OpkgAttrValue* in, uint32_t n) {
     attrs.values_.assign(n, gert::RuntimeAttrs::Value());
     for (uint32_t i = 0; i < n; ++i) {
@@ -115,18 +137,9 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
         ctx.node_.inputs_ = n_in;
         ctx.node_.outputs_ = n_out;
         ctx.node_.ir_inputs_ = ir_inputs_of(in, n_in);
-        size_t ir_index = 0;
+        ctx.inputs_ = input_tensors(def, ctx.node_.ir_inputs_, in, n_in);
         for (uint32_t i = 0; i < n_in; ++i) {
-            while (ir_index + 1 < ctx.node_.ir_inputs_.ir.size() && ctx.node_.ir_inputs_.ir[ir_index + 1].start_ <= i) ++ir_index;
-            gert::Tensor t;
-            t.shape_ = shape_of(in[i]);
-            t.dtype_ = static_cast<ge::DataType>(in[i].dtype);
-            t.format_ = static_cast<ge::Format>(in[i].format);
-            if (def && ir_index < def->inputs_.size() && def->inputs_[ir_index].value_depend_ != ops::IGNORE) {
-                t.data_ = in[i].data;
-                t.data_bytes_ = in[i].data_bytes;
-            }
-            ctx.inputs_.push_back(t);
+            const gert::Tensor& t = ctx.inputs_[i];
             ctx.present_.push_back(in[i].present != 0);
             gert::CompileTimeTensorDesc d;
             d.dtype_ = t.dtype_;
@@ -183,7 +196,11 @@ inline int run_infer_shape(const char* op_type, const OpkgTensorDesc* in, uint32
         gert::InferShapeContext ctx;
         ctx.name_ = ctx.type_ = op_type;
         ctx.node_.ir_inputs_ = ir_inputs_of(in, n_in);
-        for (uint32_t i = 0; i < n_in; ++i) ctx.inputs_.push_back(shape_of(in[i]).GetStorageShape());
+        ctx.tensors_ = input_tensors(def, ctx.node_.ir_inputs_, in, n_in);
+        for (uint32_t i = 0; i < n_in; ++i) {
+            ctx.inputs_.push_back(shape_of(in[i]).GetStorageShape());
+            ctx.present_.push_back(in[i].present != 0);
+        }
         ctx.outputs_.assign(n_out, gert::Shape());
         for (uint32_t i = 0; i < n_in + n_out; ++i) {
             const OpkgTensorDesc& t = i < n_in ? in[i] : out[i - n_in];

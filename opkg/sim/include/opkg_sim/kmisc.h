@@ -302,17 +302,37 @@ inline void wait_flag(pipe_t from, pipe_t to, event_t id) {
 
 // A device build defines ASSERT(x) as nothing, so real kernels compile with it directly after an
 // expression (`this->n = n ASSERT(n != 0);`, no `;` between). Here it still checks, like
-// CANN's CPU-debug build, and compiles in both places: `+ opkg_sim::assert_pass(...)` is a no-op
+// CANN's CPU-debug build, and compiles in both places: `+ opkg_sim::assert_at_end(...)` is a no-op
 // binary `+` after an expression (it returns the left operand unchanged) and a void unary `+`
-// as a statement of its own.
+// as a statement of its own. The condition is evaluated when the temporary dies, at the end of
+// the full-expression: after the variable a declaration initialises, so
+// `uint32_t n = t.n ASSERT(n != 0);` checks the new n (the device never reads it uninitialised).
 namespace opkg_sim {
-struct AssertPass {};
-inline AssertPass assert_pass(bool ok, const char* expr, const char* file, int line) {
-    if (!ok) assert_fail(expr, file, line);
-    return AssertPass{};
+template <class F>
+class AssertAtEnd {
+public:
+    AssertAtEnd(F cond, const char* expr, const char* file, int line)
+        : cond_(cond), expr_(expr), file_(file), line_(line), unwinding_(std::uncaught_exceptions()) {}
+    AssertAtEnd(const AssertAtEnd&) = delete;
+    AssertAtEnd& operator=(const AssertAtEnd&) = delete;
+    ~AssertAtEnd() noexcept(false) {
+        // not while the expression itself is throwing a failure: that one is reported
+        if (std::uncaught_exceptions() == unwinding_ && !cond_()) assert_fail(expr_, file_, line_);
+    }
+
+private:
+    F cond_;
+    const char* expr_;
+    const char* file_;
+    int line_;
+    int unwinding_;
+};
+template <class F>
+inline AssertAtEnd<F> assert_at_end(F cond, const char* expr, const char* file, int line) {
+    return AssertAtEnd<F>(cond, expr, file, line);
 }
-template <class T> inline T operator+(T value, AssertPass) { return value; }
-inline void operator+(AssertPass) {}
+template <class T, class F> inline T operator+(T value, const AssertAtEnd<F>&) { return value; }
+template <class F> inline void operator+(const AssertAtEnd<F>&) {}
 }  // namespace opkg_sim
 namespace AscendC {
 // SetFlag/WaitFlag between two pipes named once in the type (CANN's TQueSync<src, dst>).
@@ -326,7 +346,8 @@ public:
 }  // namespace AscendC
 
 #ifndef ASSERT
-#define ASSERT(expr) + ::opkg_sim::assert_pass(static_cast<bool>(expr), #expr, __FILE__, __LINE__)
+#define ASSERT(expr) \
+    + ::opkg_sim::assert_at_end([&]() -> bool { return static_cast<bool>(expr); }, #expr, __FILE__, __LINE__)
 #endif
 #ifndef ascendc_assert
 #define ascendc_assert(expr, ...) ((expr) ? (void)0 : ::opkg_sim::assert_fail(#expr, __FILE__, __LINE__, __VA_ARGS__))

@@ -185,6 +185,10 @@ inline D convert(S s, AscendC::RoundMode m) {
         return float_to_bf16(static_cast<float>(s), m);
     } else if constexpr (std::is_same<S, bfloat16_t>::value) {
         return static_cast<D>(static_cast<float>(s));
+    } else if constexpr (std::is_same<D, float>::value && std::is_same<S, float>::value) {
+        // float -> float is the vconv_f322f32 rounding family: an integral value in the mode's
+        // direction (CAST_ROUND away from zero); CAST_NONE, which the device rejects, copies.
+        return m == AscendC::RoundMode::CAST_NONE ? s : static_cast<float>(round_with(s, m));
     } else {
         return static_cast<D>(s);
     }
@@ -783,11 +787,7 @@ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Rou
     opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(D));
     D* d = dst.ptr_;
     const S* s = src.ptr_;
-    if (mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT) {
-        for (uint32_t i = 0; i < count; ++i) d[i] = opkg_sim::convert<D, S>(s[i], RoundMode::CAST_RINT);
-    } else {
-        for (uint32_t i = 0; i < count; ++i) d[i] = opkg_sim::convert<D, S>(s[i], mode);
-    }
+    for (uint32_t i = 0; i < count; ++i) d[i] = opkg_sim::convert<D, S>(s[i], mode);
 }
 
 }  // namespace AscendC

@@ -119,7 +119,6 @@ inline void level0_cast(const AscendC::LocalTensor<D>& dst, const AscendC::Local
     check_level0(dst, m, repeat, p.dstBlkStride, p.dstRepStride, op, "dst", loc);
     check_level0(src, m, repeat, p.srcBlkStride, p.srcRepStride, op, "src", loc);
     count_level0<W>(op, m, repeat);
-    const AscendC::RoundMode rm = mode == AscendC::RoundMode::CAST_NONE ? AscendC::RoundMode::CAST_RINT : mode;
     const uint32_t lanes = 256 / sizeof(W);
     for (uint32_t r = 0; r < repeat; ++r) {
         for (uint32_t j = 0; j < lanes; ++j) {
@@ -128,7 +127,7 @@ inline void level0_cast(const AscendC::LocalTensor<D>& dst, const AscendC::Local
             check_read(ps, sizeof(S), op, "src", loc);
             S v;
             std::memcpy(&v, ps, sizeof(S));
-            D out = convert<D, S>(v, rm);
+            D out = convert<D, S>(v, mode);
             uint8_t* pd = reinterpret_cast<uint8_t*>(dst.ptr_) + elem_offset<D>(r, j, p.dstBlkStride, p.dstRepStride);
             std::memcpy(pd, &out, sizeof(D));
             mark_written(pd, sizeof(D));
@@ -136,16 +135,16 @@ inline void level0_cast(const AscendC::LocalTensor<D>& dst, const AscendC::Local
     }
 }
 
-// Level-0 Compare: each repeat writes one bit per lane (lanes = 256 / sizeof(T)), the repeats'
-// bits one after another in dst; lanes the mask leaves out get 0.
-template <class T, class U>
-inline void level0_compare(const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& a,
-                           const AscendC::LocalTensor<T>& b, AscendC::CMPMODE mode, const Mask& m, uint32_t repeat,
-                           const AscendC::BinaryRepeatParams& p, SrcLoc loc) {
+// Level-0 Compare / CompareScalar: each repeat writes one bit per lane (lanes = 256 / sizeof(T)),
+// the repeats' bits one after another in dst; lanes the mask leaves out get 0. `second(r, j)`
+// gives lane j of repeat r of the second operand (a tensor's lane, read and checked, or the
+// scalar).
+template <class T, class U, class Second>
+inline void level0_compare_with(const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& a,
+                                uint16_t aBlk, uint16_t aRep, Second second, AscendC::CMPMODE mode, const Mask& m,
+                                uint32_t repeat, const char* op, SrcLoc loc) {
     repeat = m.reps(repeat);   // counter mode: from the element count
-    const char* op = "Compare";
-    check_level0(a, m, repeat, p.src0BlkStride, p.src0RepStride, op, "src0", loc);
-    check_level0(b, m, repeat, p.src1BlkStride, p.src1RepStride, op, "src1", loc);
+    check_level0(a, m, repeat, aBlk, aRep, op, "src0", loc);
     const uint32_t lanes = 256 / sizeof(T);
     const uint64_t bytes = uint64_t(repeat) * lanes / 8;
     check_ub(dst, bytes, op, "dst", loc);
@@ -160,14 +159,12 @@ inline void level0_compare(const AscendC::LocalTensor<U>& dst, const AscendC::Lo
             bool read = false;
             for (uint32_t j = j0; j < j0 + 8; ++j) {
                 if (!m.test(r, j)) continue;
-                const uint8_t* pa = reinterpret_cast<const uint8_t*>(a.ptr_) + elem_offset<T>(r, j, p.src0BlkStride, p.src0RepStride);
-                const uint8_t* pb = reinterpret_cast<const uint8_t*>(b.ptr_) + elem_offset<T>(r, j, p.src1BlkStride, p.src1RepStride);
+                const uint8_t* pa = reinterpret_cast<const uint8_t*>(a.ptr_) + elem_offset<T>(r, j, aBlk, aRep);
                 check_read(pa, sizeof(T), op, "src0", loc);
-                check_read(pb, sizeof(T), op, "src1", loc);
                 read = true;
-                T x, y;
+                T x;
                 std::memcpy(&x, pa, sizeof(T));
-                std::memcpy(&y, pb, sizeof(T));
+                const T y = second(r, j);
                 if (compare(static_cast<calc_t<T>>(x), static_cast<calc_t<T>>(y), mode)) {
                     const uint64_t bit = uint64_t(r) * lanes + j;
                     bits[bit / 8] |= uint8_t(1u << (bit % 8));
@@ -176,6 +173,30 @@ inline void level0_compare(const AscendC::LocalTensor<U>& dst, const AscendC::Lo
             if (read) mark_written(bits + (uint64_t(r) * lanes + j0) / 8, 1);
         }
     }
+}
+
+template <class T, class U>
+inline void level0_compare(const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& a,
+                           const AscendC::LocalTensor<T>& b, AscendC::CMPMODE mode, const Mask& m, uint32_t repeat,
+                           const AscendC::BinaryRepeatParams& p, SrcLoc loc) {
+    const char* op = "Compare";
+    check_level0(b, m, m.reps(repeat), p.src1BlkStride, p.src1RepStride, op, "src1", loc);
+    auto lane = [&](uint32_t r, uint32_t j) {
+        const uint8_t* pb = reinterpret_cast<const uint8_t*>(b.ptr_) + elem_offset<T>(r, j, p.src1BlkStride, p.src1RepStride);
+        check_read(pb, sizeof(T), op, "src1", loc);
+        T y;
+        std::memcpy(&y, pb, sizeof(T));
+        return y;
+    };
+    level0_compare_with(dst, a, p.src0BlkStride, p.src0RepStride, lane, mode, m, repeat, op, loc);
+}
+
+template <class T, class U>
+inline void level0_compare_scalar(const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& a, T scalar,
+                                  AscendC::CMPMODE mode, const Mask& m, uint32_t repeat,
+                                  const AscendC::UnaryRepeatParams& p, SrcLoc loc) {
+    level0_compare_with(dst, a, p.srcBlkStride, p.srcRepStride, [scalar](uint32_t, uint32_t) { return scalar; },
+                        mode, m, repeat, "CompareScalar", loc);
 }
 
 }  // namespace opkg_sim
@@ -264,6 +285,25 @@ inline void Compare(const LocalTensor<U>& dstLocal, const LocalTensor<T>& src0Lo
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::level0_compare(dstLocal, src0Local, src1Local, cmpMode, opkg_sim::bit_mask<T, isSetMask>(mask, "Compare", loc),
                              repeatTimes, repeatParams, loc);
+}
+
+template <class T, class U, bool isSetMask = true>
+inline void CompareScalar(const LocalTensor<U>& dstLocal, const LocalTensor<T>& src0Local,
+                          const typename opkg_sim::identity<T>::type src1Scalar, CMPMODE cmpMode, const uint64_t mask,
+                          uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
+                          opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::level0_compare_scalar(dstLocal, src0Local, static_cast<T>(src1Scalar), cmpMode,
+                                    opkg_sim::continuous_mask<T, isSetMask>(mask, "CompareScalar", loc), repeatTimes,
+                                    repeatParams, loc);
+}
+template <class T, class U, bool isSetMask = true>
+inline void CompareScalar(const LocalTensor<U>& dstLocal, const LocalTensor<T>& src0Local,
+                          const typename opkg_sim::identity<T>::type src1Scalar, CMPMODE cmpMode, const uint64_t mask[],
+                          uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
+                          opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::level0_compare_scalar(dstLocal, src0Local, static_cast<T>(src1Scalar), cmpMode,
+                                    opkg_sim::bit_mask<T, isSetMask>(mask, "CompareScalar", loc), repeatTimes,
+                                    repeatParams, loc);
 }
 
 // Duplicate's bit-mask level-0 form (vector.h has the continuous one).

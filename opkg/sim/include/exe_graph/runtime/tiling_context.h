@@ -252,7 +252,13 @@ public:
     const Shape* GetDynamicInputShape(size_t ir, size_t j) const { return GetInputShape(node_.ir_inputs_.Instance(ir, j)); }
     const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
     const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return node_.ir_inputs_.Info(ir); }
-    const Tensor* GetInputTensor(size_t) const { return nullptr; }
+    // Every input's tensor, as GE builds it: shape, dtype and format; its values only for
+    // inputs the OpDef marks ValueDepend (else a null address), as CANN documents.
+    const Tensor* GetInputTensor(size_t i) const { return i < tensors_.size() && present_[i] ? &tensors_[i] : nullptr; }
+    const Tensor* GetOptionalInputTensor(size_t ir) const { return GetInputTensor(node_.ir_inputs_.Instance(ir, 0)); }
+    const Tensor* GetDynamicInputTensor(size_t ir, size_t j) const { return GetInputTensor(node_.ir_inputs_.Instance(ir, j)); }
+    const Tensor* GetRequiredInputTensor(size_t ir) const { return GetInputTensor(node_.ir_inputs_.Instance(ir, 0)); }
+    const Shape* GetRequiredInputShape(size_t ir) const { return GetInputShape(node_.ir_inputs_.Instance(ir, 0)); }
     // dtype and format of each input and output, as the graph knows them before tiling
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < input_descs_.size() ? &input_descs_[i] : nullptr; }
     const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, 0)); }
@@ -265,6 +271,8 @@ public:
     size_t GetComputeNodeInputNum() const { return inputs_.size(); }
 
     std::vector<Shape> inputs_;
+    std::vector<Tensor> tensors_;
+    std::vector<bool> present_;
     std::vector<Shape> outputs_;
     std::vector<CompileTimeTensorDesc> input_descs_;
     std::vector<CompileTimeTensorDesc> output_descs_;

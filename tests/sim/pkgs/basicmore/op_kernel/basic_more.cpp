@@ -121,6 +121,17 @@ extern "C" __global__ __aicore__ void basic_more(GM_ADDR x, GM_ADDR y, GM_ADDR z
                     (uint8_t)(n / perRepeat), p);
         }
         Duplicate(zl, (T)0, perBlock / 2);
+    } else if (TILING_KEY_IS(29)) {
+        // Level-0 CompareScalar x <= scalar, continuous mask, its bits in z's bytes.
+        UnaryRepeatParams p;
+        CompareScalar(zl.template ReinterpretCast<uint8_t>(), xl, (T)t.scalar, CMPMODE::LE, (uint64_t)perRepeat,
+                      (uint8_t)(n / perRepeat), p);
+    } else if (TILING_KEY_IS(30)) {
+        // The bit-mask form into int8_t (as cann-ops radius): every other lane, x > scalar.
+        uint64_t mask[2] = {0x5555555555555555ull, sizeof(T) == 2 ? 0x5555555555555555ull : 0ull};
+        UnaryRepeatParams p;
+        CompareScalar(zl.template ReinterpretCast<int8_t>(), xl, (T)t.scalar, CMPMODE::GT, mask,
+                      (uint8_t)(n / perRepeat), p);
     } else if (TILING_KEY_IS(9)) {
         ShiftLeft(zi, xi, (I)(sizeof(I) * 8), n);  // @shift-too-far
     }

@@ -1,8 +1,8 @@
 // Test operator: y = x * s[0], s a one-element tensor of x's dtype, split over 4 blocks. Host
 // side uses what CANN's headers bring along: std::cout with no <iostream> of its own (CANN's
 // register/op_def.h includes it), ge::UNKNOWN_DIM / UNKNOWN_RANK, ge::char_t and the input
-// descs of an InferShapeContext; ge's DataType from register/tilingdata_base.h alone
-// (hdr_gaps_proto_utils.h, as cann-ops' foreach_proto_utils.h).
+// descs and input tensors of an InferShapeContext; ge's DataType from register/tilingdata_base.h
+// alone (hdr_gaps_proto_utils.h, as cann-ops' foreach_proto_utils.h).
 #include "hdr_gaps_proto_utils.h"
 #include "hdr_gaps_tiling.h"
 #include "register/op_def_registry.h"
@@ -45,9 +45,22 @@ static graphStatus InferShape(gert::InferShapeContext* context)
         *y = *x;   // unknown rank stays unknown
         return GRAPH_SUCCESS;
     }
-    y->SetDimNum(x->GetDimNum());
-    for (size_t i = 0; i < x->GetDimNum(); ++i) {
-        y->SetDim(i, x->GetDim(i) == UNKNOWN_DIM ? UNKNOWN_DIM : x->GetDim(i));
+    // y is x and s broadcast, their shapes read from the input tensors as cann-ops
+    // KlDivTargetBackward does (GE hands every input's tensor; values only for ValueDepend ones)
+    const gert::Tensor* xt = context->GetInputTensor(0);
+    const gert::Tensor* st = context->GetRequiredInputTensor(1);
+    if (xt == nullptr || st == nullptr || xt->GetAddr() != nullptr || xt->GetDataType() != xd->GetDataType() ||
+        xt->GetOriginShape().GetDimNum() != x->GetDimNum()) {
+        return GRAPH_FAILED;
+    }
+    const gert::Shape& xs = xt->GetOriginShape();
+    const gert::Shape& ss = st->GetStorageShape();
+    const size_t rank = std::max(xs.GetDimNum(), ss.GetDimNum());
+    y->SetDimNum(rank);
+    for (size_t i = 0; i < rank; ++i) {
+        const int64_t a = i + xs.GetDimNum() >= rank ? xs.GetDim(i + xs.GetDimNum() - rank) : 1;
+        const int64_t b = i + ss.GetDimNum() >= rank ? ss.GetDim(i + ss.GetDimNum() - rank) : 1;
+        y->SetDim(i, a == UNKNOWN_DIM || b == UNKNOWN_DIM ? UNKNOWN_DIM : std::max(a, b));
     }
     return GRAPH_SUCCESS;
 }

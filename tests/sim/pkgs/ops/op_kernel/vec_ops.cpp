@@ -84,6 +84,16 @@ public:
                 Cast(z, i, RoundMode::CAST_NONE, n);
             }
         }
+        else if (TILING_KEY_IS(53)) {
+            // float -> float rounds to an integral value; the mode comes in as the scalar.
+            if constexpr (sizeof(T) == 4) { Cast(z, x, (RoundMode)(int)scalar_, n); }
+        }
+        else if (TILING_KEY_IS(54)) {
+            // The same through the level-0 form: 64 lanes per repeat, n / 64 repeats.
+            if constexpr (sizeof(T) == 4) {
+                Cast(z, x, (RoundMode)(int)scalar_, 64, n / 64, UnaryRepeatParams(1, 1, 8, 8));
+            }
+        }
         else if (TILING_KEY_IS(60)) { DataCopy(z, y, padded_); Axpy(z, x, s, n); }
         else if (TILING_KEY_IS(61)) {
             DataCopy(w, x, padded_);

@@ -9,9 +9,11 @@ class KernelRealApi {
 public:
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t padded, uint32_t count)
     {
-        // As cann-ops and the AscendC samples write it: no `;` between the value and ASSERT.
+        // As cann-ops and the AscendC samples write it: no `;` between the value and ASSERT, also
+        // in a declaration whose ASSERT checks the variable it declares (cann-ops Dawsn).
+        uint32_t declared = count ASSERT(declared == count && declared != 0);   // @assert-decl
         this->count_ =
-            count ASSERT(count != 0 && "count can not be zero!");
+            declared ASSERT(count != 0 && "count can not be zero!");
         padded_ = padded;
         xGm.SetGlobalBuffer((__gm__ T*)x, padded);
         yGm.SetGlobalBuffer((__gm__ T*)y, padded);
