@@ -21,7 +21,7 @@ if TYPE_CHECKING:   # imported where manifests are read: the null-build fast pat
 
 WORKSPACE_FILE = "opkg-workspace.yaml"
 SETTINGS = ("package_roots", "output_dir", "cache_dir", "default_socs", "default_toolchain",
-            "registry")
+            "registry", "remote_cache")
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class Settings:
     default_socs: tuple[str, ...]
     default_toolchain: str | None
     registry: Path
+    remote_cache: dict | None = None      # checked, not resolved (opkg.remote.config)
 
 
 def default_cache_dir() -> Path:
@@ -58,6 +59,7 @@ class Workspace:
 
     @classmethod
     def load(cls, root: Path) -> "Workspace":
+        from opkg.remote import config as remote_config
         from opkg.socs import soc_table
 
         root = root.resolve()
@@ -132,6 +134,7 @@ class Workspace:
             default_socs=tuple(socs),
             default_toolchain=data.get("default_toolchain"),
             registry=registry,
+            remote_cache=remote_config.from_workspace(data.get("remote_cache"), doc),
         )
         return cls(root, settings)
 
