@@ -33,7 +33,7 @@ from opkg import cache
 from opkg.events import EVENT_PREFIX
 from opkg.fsutil import atomic_write_text
 from opkg.outputs import OutputRecord
-from opkg.plan import Action, Plan
+from opkg.plan import Action, Plan, alias_paths
 from opkg.procs import checkpoint, watch_parent
 
 _ACTIONS: list[Action] = []
@@ -83,14 +83,12 @@ def declare(plan_path: str) -> None:
     run = SConsAction(_run, strfunction=None, varlist=["OPKG_CACHE_FORMAT"])
     _ACTIONS[:] = plan.actions
     outputs = []
-    aliases = sorted(plan.aliases.items(), key=lambda kv: -len(kv[0]))   # longest prefix first
     for index, action in enumerate(plan.actions):
         identity = json.dumps({"kind": action.kind, "argv": action.argv,
                                "content": action.content, "function": action.function,
                                "params": action.params, "signature": action.signature},
                               sort_keys=True)
-        for prefix, alias in aliases:
-            identity = identity.replace(prefix, alias)
+        identity = alias_paths(identity, plan.aliases)
         extra = {"source_factory": env.fs.File, "target_factory": env.fs.File}
         if action.scan_path:
             extra.update(source_scanner=scanner, CPPPATH=list(action.scan_path))

@@ -31,7 +31,14 @@ def prepare(ws, on_event) -> dict:
         on_event({"event": "warning", "message": f"remote cache {config.url}: {problem} "
                   f"({hint}); building locally"})
         return {}
-    client = Client(config)
+    try:
+        client = Client(config)
+    except OSError as exc:
+        from opkg.errors import UsageError
+
+        raise UsageError(f"remote cache {config.url}: cannot read {exc.filename}: "
+                         f"{exc.strerror}", hint="the token and certificate files must be "
+                         "readable by the user running opkg") from None
     try:
         client.check()
     except RemoteError as exc:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from buildgrid._protos.build.bazel.remote.execution.v2 import remote_execution_pb2 as re_pb2
 
+from opkg.plan import alias_paths
 from opkg.remote.client import digest_of
 
 # part of every Action (a platform property): bumping it orphans entries of an older layout
@@ -39,9 +40,7 @@ class PathMap:
         return "abs" + absolute               # outside every known root: kept whole
 
     def text(self, text: str) -> str:
-        for prefix, name in self.prefixes:
-            text = text.replace(prefix + "/", name + "/")
-        return text
+        return alias_paths(text, dict(self.prefixes))
 
 
 _file_digests: dict[tuple, re_pb2.Digest] = {}

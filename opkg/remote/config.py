@@ -38,7 +38,7 @@ FILE_KEYS = {"token_file": "OPKG_REMOTE_CACHE_TOKEN_FILE",
 KEYS = ("url", *FILE_KEYS)
 SECRET_KEYS = ("token", "password", "key", "secret", "authorization")
 OFF = ("off", "none", "")
-EXAMPLE = "grpc://cache.example:8980/main (or grpcs:// for TLS)"
+EXAMPLE = "grpc://cache.example:8980/main (grpcs:// for TLS)"
 _HOST = re.compile(r"^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+)$")
 
 
@@ -87,7 +87,7 @@ def parse_url(text: str) -> tuple[str, str, bool]:
     scheme = scheme.lower()
     if scheme in ("http", "https"):
         raise BadURL(f"{text!r}: REAPI caches speak gRPC, not HTTP",
-                     f"use grpc://HOST:PORT (or grpcs:// for TLS), e.g. {EXAMPLE}")
+                     f"for example {EXAMPLE}")
     if scheme not in ("grpc", "grpcs"):
         raise BadURL(f"{text!r}: unknown scheme {scheme!r}")
     if any(c in rest for c in "?#"):
