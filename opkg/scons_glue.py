@@ -227,7 +227,9 @@ def _remote_fetch(node, entry: str) -> bool:
         return False
     path, executable = got
     Path(entry).parent.mkdir(parents=True, exist_ok=True)
-    tmp = f"{entry}.remote-{os.getpid()}-{threading.get_ident()}"
+    # hidden while written, as SCons' own pushes are: never counted or pruned as an entry
+    tmp = os.path.join(os.path.dirname(entry), f".{os.path.basename(entry)}.remote-"
+                                               f"{os.getpid()}-{threading.get_ident()}")
     try:
         cache.write_entry(path, tmp)
         os.chmod(tmp, 0o755 if executable else 0o644)
