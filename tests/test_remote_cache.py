@@ -241,6 +241,30 @@ def test_server_killed_mid_build_the_build_completes_locally(tmp_path, bgd):
     assert "building locally for the rest of this build" in warning
 
 
+@pytest.mark.slow
+def test_concurrent_builds_from_two_checkouts_share_one_server(tmp_path, bgd):
+    procs = []
+    for name in ("a", "b"):
+        ws = checkout(tmp_path, name, bgd.url)
+        procs.append((ws, subprocess.Popen(
+            [sys.executable, "-m", "opkg", "build", "//...", "--soc", SOC, "--json"],
+            cwd=ws.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "OPKG_CACHE_DIR": str(tmp_path / f"cache-{name}")})))
+    results = []
+    for ws, proc in procs:
+        out, err = proc.communicate(timeout=900)
+        assert proc.returncode == 0, out + err
+        assert not remote_warnings(err), err
+        results.append(json.loads(out))
+    (a, _), (b, _) = procs
+    assert bundle(a) == bundle(b)
+    # whatever one uploaded before the other looked it up was a hit; the rest ran in both
+    steps = results[0]["ran"] + results[0]["remote"]["hits"]
+    assert all(r["ran"] + r["remote"]["hits"] == steps for r in results)
+    c = checkout(tmp_path, "c", bgd.url)           # and the server now holds every step
+    assert build_json(c, cache=tmp_path / "cache-c")["ran"] == 0
+
+
 # -- without a server ----------------------------------------------------------------------------
 
 def test_required_fails_clearly_when_the_server_is_down(tmp_path):
