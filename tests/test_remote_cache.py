@@ -278,6 +278,22 @@ def test_required_fails_clearly_when_the_server_is_down(tmp_path):
     assert not list((a.root / "out").rglob("*.o"))          # nothing was built
 
 
+def test_a_server_that_never_answers_costs_one_deadline(tmp_path):
+    """A port that accepts connections and says nothing (a hung server): the call's deadline
+    ends the wait; with --remote-cache-required that is a clear failure before anything runs."""
+    a = checkout(tmp_path, "a", None)
+    with socket.socket() as hung:
+        hung.bind(("127.0.0.1", 0))
+        hung.listen(8)                  # the kernel accepts; nobody ever answers
+        url = f"grpc://127.0.0.1:{hung.getsockname()[1]}"
+        r = run(a, "build", "//...", "--soc", SOC, "--remote-cache", url,
+                "--remote-cache-required", cache=tmp_path / "cache",
+                env={"OPKG_REMOTE_CACHE_TIMEOUT": "2"})
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert f"error: remote cache {url}: no answer within 2s" in r.stderr
+    assert not list((a.root / "out").rglob("*.o"))
+
+
 @pytest.mark.slow
 def test_a_server_that_is_down_is_one_warning_and_a_local_build(tmp_path):
     a = checkout(tmp_path, "a", f"grpc://127.0.0.1:{free_port()}")

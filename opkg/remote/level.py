@@ -24,7 +24,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from opkg.remote.actions import PathMap, RemoteAction, make_action
+from opkg.remote.actions import PathMap, RemoteAction, file_digest
 from opkg.remote.client import Client, Rejected, RemoteError, re_pb2
 from opkg.remote.config import RemoteConfig
 
@@ -123,8 +123,6 @@ class RemoteLevel:
             return
         blobs = dict(remote.blobs)
         outputs = []
-        from opkg.remote.actions import file_digest
-
         for out, rel in sorted(remote.output_paths.items(), key=lambda kv: kv[1]):
             digest, executable = file_digest(out)
             if written.get(os.path.abspath(out), digest.hash) != digest.hash:
