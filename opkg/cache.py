@@ -101,12 +101,15 @@ def exclusive_lock(cache_dir, wait: float):
         os.close(fd)
 
 
-def note_build(cache_dir, hits: int, misses: int, workspace: str) -> None:
-    """Append one build's hits and misses (one short O_APPEND write: concurrent-safe)."""
+def note_build(cache_dir, hits: int, misses: int, workspace: str,
+               remote: dict | None = None) -> None:
+    """Append one build's hits and misses, and the remote cache's (steps restored from it,
+    not found in it, uploaded to it) when one was used (one short O_APPEND write:
+    concurrent-safe)."""
     if not cache_dir:
         return
     line = json.dumps({"time": time.time(), "workspace": workspace, "hits": hits,
-                       "misses": misses}) + "\n"
+                       "misses": misses, **({"remote": remote} if remote else {})}) + "\n"
     try:
         fd = os.open(Path(cache_dir) / STATS_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         try:
@@ -171,7 +174,19 @@ def stats(cache_dir, last: int = 10) -> dict:
         "builds": builds,
         "hits": hits, "misses": misses,
         "hit_rate": hits / (hits + misses) if hits + misses else None,
+        "remote": _remote_stats(builds),
     }
+
+
+def _remote_stats(builds: list[dict]) -> dict | None:
+    """The remote cache's hit rate over the builds that used it (None: none did)."""
+    used = [b["remote"] for b in builds if b.get("remote")]
+    if not used:
+        return None
+    total = {k: sum(r.get(k, 0) for r in used) for k in ("hits", "misses", "uploads")}
+    looked = total["hits"] + total["misses"]
+    return {"builds": len(used), **total,
+            "hit_rate": total["hits"] / looked if looked else None}
 
 
 def prune(cache_dir, max_size: int, *, wait: float = 60.0) -> dict:

@@ -56,6 +56,9 @@ class BuildResult:
     # and outputs or build cache entries found damaged (and rebuilt)
     warnings: list[dict] = field(default_factory=list)
     nothing: str | None = None        # set when the request had nothing to build, and why
+    # the remote cache (opkg.remote), when one was used: steps restored from it, steps it had
+    # no entry for, steps uploaded to it
+    remote: dict | None = None
 
     @property
     def verification_failed(self) -> list[TargetResult]:
@@ -83,6 +86,7 @@ class BuildResult:
                                       for v, r in t.reports.items()}}
                         for t in self.targets],
             "failures": self.failures,
+            **({"remote": self.remote} if self.remote else {}),
             "warnings": [{k: w.get(k) for k in ("target", "description", "message")}
                          for w in self.warnings],
         }
@@ -157,11 +161,17 @@ def _build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fal
             on_event({"event": "note", "message": f"distcc: compiles run on {dist.hosts} "
                                                   f"(-j{jobs})"})
     note_toolchains(ws, plan)    # for --explain: which part of a toolchain identity changed
+    from opkg.remote import prepare as prepare_remote
+
+    # the remote cache: checked once here (a warning and a local build when it cannot be used)
+    remote_env = prepare_remote(ws, on_event or (lambda event: None))
     # `opkg cache prune` waits while builds hold the cache (opkg/cache.py)
     with cache.shared_lock(plan.cache_dir):
         result = run_plan(ws, plan, jobs=jobs, keep_going=keep_going, on_event=on_event,
-                          explain=explain, inherit_fds=(lock_fd,) if lock_fd is not None else ())
-    cache.note_build(plan.cache_dir, result.cached, result.ran, str(ws.root))
+                          explain=explain, inherit_fds=(lock_fd,) if lock_fd is not None else (),
+                          extra_env=remote_env)
+    cache.note_build(plan.cache_dir, result.cached, result.ran, str(ws.root),
+                     remote=result.remote)
     fast.record(result)          # only a fully successful build is recorded
     return result
 
@@ -192,7 +202,7 @@ def _nothing_to_build(packages) -> str:
 
 
 def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
-             explain: bool = False, inherit_fds=()) -> BuildResult:
+             explain: bool = False, inherit_fds=(), extra_env=None) -> BuildResult:
     """Run SCons on the plan. `inherit_fds` stay open in SCons (the workspace lock: held until
     SCons is gone, even when opkg is killed)."""
     out = Path(plan.output_dir)
@@ -213,7 +223,7 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
         # SCons says why it rebuilds each node; Explainer maps nodes to steps, in plain words
         argv.append("--debug=explain")
         explainer = Explainer(plan, ws.root, on_event or (lambda event: None))
-    env = dict(os.environ)
+    env = dict(os.environ, **(extra_env or {}))
     # the SCons process imports opkg from the same place this one did
     env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent.parent),
                                          env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
@@ -222,6 +232,7 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
     warnings: list[dict] = []
     output: list[str] = []
     ran = cached = 0
+    remote = {"hits": 0, "misses": 0, "uploads": 0} if extra_env else None
     try:
         # SCons runs in a session of its own; leaving this block by any path (an error, Ctrl-C,
         # a second Ctrl-C) stops every process of it: SCons, compilers, verify runners
@@ -237,6 +248,8 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                         failures.append(event)
                     elif event["event"] == "warning":
                         warnings.append(event)
+                    elif event["event"] in _REMOTE_EVENTS and remote is not None:
+                        remote[_REMOTE_EVENTS[event["event"]]] += 1
                     if on_event:
                         on_event(event)
                     continue
@@ -266,7 +279,11 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
     failed_targets = {f["target"] for f in failures}
     return BuildResult(plan, [_read_target(t, t.id in failed_targets) for t in plan.targets],
                        failures, ran, cached, time.monotonic() - started, output,
-                       bundled=any(t.bundle for t in plan.targets), warnings=warnings)
+                       bundled=any(t.bundle for t in plan.targets), warnings=warnings,
+                       remote=remote)
+
+
+_REMOTE_EVENTS = {"remote_hit": "hits", "remote_miss": "misses", "remote_upload": "uploads"}
 
 
 _PARTIAL = re.compile(r"\.(tmp-\d+(-\d+)?|restore-\d+)$")

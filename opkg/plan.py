@@ -216,3 +216,15 @@ def write_plan(plan: Plan, path: Path) -> None:
 
 def python_executable() -> str:
     return os.environ.get("OPKG_PYTHON") or sys.executable
+
+
+def alias_paths(text: str, aliases: dict) -> str:
+    """Replace each absolute path prefix in `aliases` by its placeholder, longest first, and
+    only where a whole path component ends (a '/', a quote, the end): the workspace /w/b must
+    not turn a compiler at /w/bin/g++ into '<workspace>in/g++'."""
+    import re
+
+    for prefix in sorted(aliases, key=len, reverse=True):
+        text = re.sub(re.escape(prefix.rstrip("/")) + r'(?=/|"|$)',
+                      lambda _m, a=aliases[prefix]: a, text)
+    return text

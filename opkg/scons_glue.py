@@ -13,6 +13,9 @@ Integrity: the digest of every output is recorded when its step finishes or it i
 holds what was written is removed with a warning, so SCons restores or rebuilds it (SCons itself
 never looks at a target's content). Cache entries carry their digest (opkg.cache) and
 `_verified_cache_dir` checks it on every restore.
+
+With a remote cache (opkg.remote), the same CacheDir subclass asks it when the local cache has
+no entry, and uploads to it after a step ran: the local cache stays the first level.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from opkg import cache, distcc
 from opkg.events import EVENT_PREFIX
 from opkg.fsutil import atomic_write_text
 from opkg.outputs import OutputRecord
-from opkg.plan import Action, Plan
+from opkg.plan import Action, Plan, alias_paths
 from opkg.procs import checkpoint, watch_parent
 
 _ACTIONS: list[Action] = []
@@ -38,6 +41,10 @@ _print_lock = threading.Lock()
 _RECORD: list[OutputRecord] = []          # the output directory's record, set by declare()
 _WRITTEN: dict[str, str] = {}             # absolute output path -> digest when its step ended
 _PACKAGE_DIRS: dict[str, Path] = {}       # target id -> its package's directory, set by declare()
+_IDENTITIES: list[str] = []               # per action: its identity (the Value SCons keys on)
+_REMOTE: list = []                        # the remote cache level (opkg.remote.level), if any
+_REMOTE_ACTIONS: dict[int, object] = {}   # action index -> its REAPI Action (None: not possible)
+_remote_lock = threading.Lock()
 
 
 def emit(event: str, **fields) -> None:
@@ -71,24 +78,24 @@ def declare(plan_path: str) -> None:
     if plan.cache_dir:
         Path(plan.cache_dir).mkdir(parents=True, exist_ok=True)
         env.CacheDir(str(Path(plan.cache_dir) / "scons"), _verified_cache_dir())
+        _start_remote(plan)
     scanner = CScanner()
     # progress comes from our own events
     run = SConsAction(_run, strfunction=None, varlist=["OPKG_CACHE_FORMAT"])
     _ACTIONS[:] = plan.actions
     outputs = []
-    aliases = sorted(plan.aliases.items(), key=lambda kv: -len(kv[0]))   # longest prefix first
     for index, action in enumerate(plan.actions):
         identity = json.dumps({"kind": action.kind, "argv": action.argv,
                                "content": action.content, "function": action.function,
                                "params": action.params, "signature": action.signature},
                               sort_keys=True)
-        for prefix, alias in aliases:
-            identity = identity.replace(prefix, alias)
+        identity = alias_paths(identity, plan.aliases)
         extra = {"source_factory": env.fs.File, "target_factory": env.fs.File}
         if action.scan_path:
             extra.update(source_scanner=scanner, CPPPATH=list(action.scan_path))
         nodes = env.Command(list(action.outputs), list(action.inputs), run,
                             OPKG_ACTION=index, **extra)
+        _IDENTITIES.append(identity)
         # the identity is a dependency, not a source: it must not be #include-scanned
         env.Depends(nodes, env.Value(identity))
         outputs.extend(nodes)
@@ -131,7 +138,7 @@ def _verified_cache_dir():
                 return super().retrieve(node)
             self.requests += 1
             _, entry = self.cachepath(node)
-            if not os.path.isfile(entry):
+            if not os.path.isfile(entry) and not _remote_fetch(node, entry):
                 return False
             target = node.get_abspath()
             digest, problem = cache.restore_entry(entry, target)
@@ -152,7 +159,102 @@ def _verified_cache_dir():
                 sys.stdout.flush()
             return True
 
+        def push(self, node):
+            pushed = super().push(node)
+            if _REMOTE and node is node.get_executor().get_all_targets()[-1]:
+                _remote_upload(node)     # after the step's last output went into the cache
+            return pushed
+
     return VerifiedCacheDir
+
+
+def _start_remote(plan: Plan) -> None:
+    import atexit
+
+    from opkg.remote.config import ENV_RESOLVED, RemoteConfig
+
+    resolved = os.environ.get(ENV_RESOLVED)
+    if not resolved:
+        return
+    from opkg.remote.level import make_level
+
+    level = make_level(RemoteConfig.from_env(resolved), plan, emit)
+    _REMOTE[:] = [level]
+    atexit.register(level.close)
+
+
+def _remote_action(node):
+    """(index, Action, REAPI Action or None) of the step that makes `node`. The input root
+    is every file the node depends on: its sources and the headers SCons scanned."""
+    from SCons.Node.FS import File
+
+    from opkg.remote.actions import make_action
+
+    index = node.get_executor().get_build_env()["OPKG_ACTION"]
+    action = _ACTIONS[index]
+    with _remote_lock:
+        if index in _REMOTE_ACTIONS:
+            return index, action, _REMOTE_ACTIONS[index]
+    try:
+        inputs = [c.get_abspath() for c in node.children() if isinstance(c, File)]
+        remote = make_action(identity=_IDENTITIES[index], argv=action.argv, kind=action.kind,
+                             outputs=action.outputs, inputs=inputs, signature=action.signature,
+                             paths=_REMOTE[0].paths)
+    except OSError:
+        remote = None            # an input vanished: SCons will say so when the step runs
+    with _remote_lock:
+        _REMOTE_ACTIONS[index] = remote
+    return index, action, remote
+
+
+def _remote_fetch(node, entry: str) -> bool:
+    """Ask the remote cache for the step of `node`; on a verified hit write `entry` in the
+    local cache (as copy_to_cache would), so the local restore takes it from there."""
+    if not _REMOTE:
+        return False
+    from opkg.remote.level import RequiredRemoteFailed
+
+    index, action, remote = _remote_action(node)
+    if remote is None:
+        return False
+    try:
+        files = _REMOTE[0].fetch(index, action, remote)
+    except RequiredRemoteFailed as exc:
+        emit("fail", target=action.target, step=action.step, description=action.description,
+             output=str(exc), elapsed=0)
+        raise
+    got = (files or {}).get(node.get_abspath())
+    if got is None:
+        return False
+    path, executable = got
+    Path(entry).parent.mkdir(parents=True, exist_ok=True)
+    # hidden while written, as SCons' own pushes are: never counted or pruned as an entry
+    tmp = os.path.join(os.path.dirname(entry), f".{os.path.basename(entry)}.remote-"
+                                               f"{os.getpid()}-{threading.get_ident()}")
+    try:
+        cache.write_entry(path, tmp)
+        os.chmod(tmp, 0o755 if executable else 0o644)
+        os.replace(tmp, entry)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
+        return False
+    if node is node.get_executor().get_all_targets()[-1]:
+        _REMOTE[0].done_with(index)
+    return True
+
+
+def _remote_upload(node) -> None:
+    from opkg.remote.level import RequiredRemoteFailed
+
+    index, action, remote = _remote_action(node)
+    if remote is None:
+        return
+    try:
+        _REMOTE[0].upload(action, remote, _WRITTEN)
+    except RequiredRemoteFailed as exc:
+        emit("fail", target=action.target, step=action.step, description=action.description,
+             output=str(exc), elapsed=0)
+        raise
 
 
 def _run(target, source, env) -> int:

@@ -143,11 +143,21 @@ def case_failure(case: dict, variant: str) -> list[str]:
     return out
 
 
+def remote_summary(remote: dict | None) -> str:
+    """' (3 steps from the remote cache, 2 uploaded)' for the summary line; '' without one."""
+    if not remote:
+        return ""
+    hits = remote["hits"]
+    return (f" ({hits} step{'s' if hits != 1 else ''} from the remote cache, "
+            f"{remote['uploads']} uploaded)")
+
+
 def summary_line(result) -> str:
     n = len(result.targets)
     passed = sum(1 for t in result.targets if t.passed)
     text = (f"{n} target{'s' if n != 1 else ''}: {passed} verified, "
             f"{len(result.verification_failed)} failed verification, "
             f"{len(result.failures)} step{'s' if len(result.failures) != 1 else ''} failed; "
-            f"{result.ran} steps ran, {result.cached} from cache, {result.elapsed:.1f}s")
+            f"{result.ran} steps ran, {result.cached} from cache"
+            + remote_summary(getattr(result, "remote", None)) + f", {result.elapsed:.1f}s")
     return click.style(text, fg="green" if result.ok else "red")

@@ -22,7 +22,7 @@ if TYPE_CHECKING:   # imported where manifests are read: the null-build fast pat
 
 WORKSPACE_FILE = "opkg-workspace.yaml"
 SETTINGS = ("package_roots", "output_dir", "cache_dir", "default_socs", "default_toolchain",
-            "registry", "distcc")
+            "registry", "distcc", "remote_cache")
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class Settings:
     default_toolchain: str | None
     registry: Path
     distcc: DistccSettings | None = None    # checked for shape; hosts checked when used
+    remote_cache: dict | None = None      # checked, not resolved (opkg.remote.config)
 
 
 def default_cache_dir() -> Path:
@@ -60,6 +61,7 @@ class Workspace:
 
     @classmethod
     def load(cls, root: Path) -> "Workspace":
+        from opkg.remote import config as remote_config
         from opkg.socs import soc_table
 
         root = root.resolve()
@@ -135,6 +137,7 @@ class Workspace:
             default_toolchain=data.get("default_toolchain"),
             registry=registry,
             distcc=distcc_settings(data.get("distcc"), doc),
+            remote_cache=remote_config.from_workspace(data.get("remote_cache"), doc),
         )
         return cls(root, settings)
 

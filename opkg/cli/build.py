@@ -26,6 +26,10 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
         if event["event"] in ("explain", "fastpath"):
             reasons.append(event)
             return
+        if event["event"] in ("remote_hit", "remote_upload"):
+            if explain:
+                reasons.append(event)
+            return
         if event["event"] == "note":
             message = terminal_note(event["message"], verbose)
             if message is None:
@@ -136,7 +140,16 @@ def explanation(events: list[dict], root) -> str:
     """--explain: one line per step that ran, '<step>: <reason>; <reason>'."""
     lines = []
     root = str(root)
+    by_step: dict[str, int] = {}       # description -> its line, for the remote cache's word
     for e in events:
+        if e["event"] in ("remote_hit", "remote_upload"):
+            what = "restored from the remote cache" if e["event"] == "remote_hit" \
+                else "uploaded to the remote cache"
+            if e["description"] in by_step:
+                lines[by_step[e["description"]]] += f"; {what}"
+            else:
+                lines.append(f"{e['description']}: {what}")
+            continue
         if e["event"] == "fastpath":
             if e["used"]:
                 lines.append("nothing to rebuild: no input, output, flag, toolchain or "
@@ -144,8 +157,9 @@ def explanation(events: list[dict], root) -> str:
             else:
                 lines.append(f"checking every step: {e['reason'].replace(root + '/', '')}")
         else:
+            by_step[e["description"]] = len(lines)
             lines.append(f"{e['description']}: {'; '.join(e['reasons'])}")
-    steps = sum(1 for e in events if e["event"] == "explain")
+    steps = sum(1 for e in events if e["event"] in ("explain", "remote_hit", "remote_upload"))
     if any(e["event"] == "fastpath" and not e["used"] for e in events) and not steps:
         lines.append("nothing to rebuild: every step is up to date")
     return "\n".join(lines)

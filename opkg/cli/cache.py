@@ -61,6 +61,12 @@ def stats(last, as_json):
                        f"{b['hits']:>5} restored  {b['misses']:>5} built  {b['workspace']}")
     else:
         click.echo("hit rate: no builds recorded yet")
+    remote = s.get("remote")
+    if remote:
+        rate = f"{remote['hit_rate']:.0%}" if remote["hit_rate"] is not None else "-"
+        click.echo(f"remote:   {rate} hit rate over the last {remote['builds']} build(s) that "
+                   f"used the remote cache ({remote['hits']} steps restored, "
+                   f"{remote['misses']} not found, {remote['uploads']} uploaded)")
 
 
 @cache.command()

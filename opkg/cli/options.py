@@ -22,9 +22,45 @@ def build_options(f):
         click.option("--no-wait", is_flag=True,
                      help="Fail (exit 4) instead of waiting when another build runs in this "
                           "workspace."),
+        *remote_cache_options(),
     ]):
         f = decorator(f)
     return f
+
+
+def remote_cache_options():
+    """--remote-cache and --remote-cache-required set the environment variables they stand for
+    (opkg.remote.config), so the workspace file, the environment and the flag resolve in one
+    place and no command's signature changes."""
+    import os
+
+    def set_url(ctx, param, value):
+        if value is None:
+            return
+        from opkg.remote import config
+
+        if value.strip().lower() not in config.OFF:
+            try:
+                config.parse_url(value)
+            except config.BadURL as exc:
+                raise click.BadParameter(f"{exc} ({exc.hint})") from None
+        os.environ[config.ENV_URL] = value
+
+    def set_required(ctx, param, value):
+        if value:
+            from opkg.remote import config
+
+            os.environ[config.ENV_REQUIRED] = "1"
+
+    return [
+        click.option("--remote-cache", metavar="URL", expose_value=False, callback=set_url,
+                     help="REAPI remote cache, grpc[s]://HOST:PORT[/INSTANCE] ('off': none). "
+                          "Default: $OPKG_REMOTE_CACHE, else remote_cache in the workspace."),
+        click.option("--remote-cache-required", is_flag=True, expose_value=False,
+                     callback=set_required,
+                     help="Fail when the remote cache cannot be used (for CI that must fill "
+                          "it), instead of one warning and a local build."),
+    ]
 
 
 def verify_mode_options(f):

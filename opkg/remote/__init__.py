@@ -1,0 +1,57 @@
+"""The remote build cache over the Remote Execution API v2 (docs/team.md).
+
+config: settings and credentials (no gRPC); client: the REAPI calls; actions: an opkg step as a
+REAPI Action; level: the second cache level inside SCons. `prepare` is the engine's side:
+resolve the settings and check the server once before SCons starts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+
+def prepare(ws, on_event) -> dict:
+    """Environment for the SCons process: the resolved remote cache, or {} (none configured,
+    or the server cannot be used: one warning, the build is local). BuildError when the
+    server cannot be used and the run requires it."""
+    from opkg.remote import config as cfg
+
+    config = cfg.resolve(ws.settings.remote_cache)
+    if config is None:
+        return {}
+    from opkg.errors import BuildError
+
+    try:
+        from opkg.remote.client import Client, RemoteError
+    except ImportError as exc:
+        problem = f"the gRPC client is not installed ({exc.name})"
+        hint = "pip install 'opkg[remote]'"
+        if config.required:
+            raise BuildError(f"remote cache {config.url}: {problem}", hint=hint) from None
+        on_event({"event": "warning", "message": f"remote cache {config.url}: {problem} "
+                  f"({hint}); building locally"})
+        return {}
+    try:
+        client = Client(config)
+    except OSError as exc:
+        from opkg.errors import UsageError
+
+        raise UsageError(f"remote cache {config.url}: cannot read {exc.filename}: "
+                         f"{exc.strerror}", hint="the token and certificate files must be "
+                         "readable by the user running opkg") from None
+    try:
+        client.check()
+    except RemoteError as exc:
+        if config.required:
+            raise BuildError(f"remote cache {config.url}: {exc}",
+                             hint="--remote-cache-required: the build needs the remote cache; "
+                                  "check the server, the URL and the credentials") from None
+        on_event({"event": "warning", "message": f"remote cache {config.url}: {exc}; "
+                  "building locally"})
+        return {}
+    finally:
+        client.close()
+    if not client.can_update:
+        on_event({"event": "note", "message": f"remote cache {config.url}: read-only for "
+                  "this client (the server does not accept action results)"})
+    return {cfg.ENV_RESOLVED: replace(config, update=client.can_update).to_env()}
