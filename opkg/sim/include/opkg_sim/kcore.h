@@ -63,6 +63,12 @@ inline std::string format(const char* fmt, ...) {
     throw Failure(kind, loc.file, loc.line, std::move(msg));
 }
 
+// TPipe::InitBuffer does not check the UB size in a device build (CANN's checks are CPU-debug
+// ASCENDC_ASSERTs), so a buffer may be set up past the end of the UB and the kernel only fails
+// when it touches it. The sim's UB arena has this many inaccessible bytes after the UB for such
+// buffers: an access faults and is reported naming the buffer (ub_beyond_note).
+constexpr uint64_t UB_BEYOND = uint64_t(64) << 20;
+
 // One UB allocation made by TPipe::InitBuffer, kept for overflow reports.
 struct UbAlloc {
     std::string kind;     // "TQue<VECIN, depth 2>" / "TBuf<VECCALC>"

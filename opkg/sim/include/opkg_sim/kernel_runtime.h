@@ -12,6 +12,8 @@
 #include <memory>
 #include <new>
 #include <thread>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "kernel_operator.h"
 #include "opkg_sim/abi.h"
 
@@ -132,6 +134,54 @@ inline std::string gm_guard_note(const std::vector<GmRegion>& regions, const voi
     return "";
 }
 
+// One block's UB: `bytes` (the UB rounded up to 64) ending at a page boundary, then UB_BEYOND
+// bytes of inaccessible pages where TPipe::InitBuffer puts buffers that lie past the UB (the
+// device does not check; the first access faults here), then the definedness shadow.
+class UbArena {
+public:
+    explicit UbArena(uint64_t bytes) {
+        const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+        const uint64_t lead = (bytes + page - 1) / page * page;
+        len_ = lead + UB_BEYOND + lead;
+        void* m = mmap(nullptr, len_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) return;
+        map_ = static_cast<uint8_t*>(m);
+        if (mprotect(map_ + lead, UB_BEYOND, PROT_NONE) != 0) return;
+        ub = map_ + lead - bytes;
+        shadow = map_ + lead + UB_BEYOND;
+    }
+    ~UbArena() {
+        if (map_) munmap(map_, len_);
+    }
+    UbArena(const UbArena&) = delete;
+    UbArena& operator=(const UbArena&) = delete;
+    uint8_t* ub = nullptr;
+    uint8_t* shadow = nullptr;
+
+private:
+    uint8_t* map_ = nullptr;
+    uint64_t len_ = 0;
+};
+
+// Names the buffer a fault past the end of the UB lies in: one TPipe::InitBuffer set up beyond
+// the SoC's UB, which the kernel then used.
+inline std::string ub_beyond_note(const void* addr) {
+    const BlockState& b = block();
+    const uint8_t* a = static_cast<const uint8_t*>(addr);
+    if (!b.ub || a < b.ub + b.ub_bytes || a >= b.ub + b.ub_bytes + UB_BEYOND) return "";
+    const uint64_t off = uint64_t(a - b.ub);
+    const UbAlloc* al = alloc_at(off);
+    std::string in = al ? format(": it lies in the %s set up at %s:%d, which TPipe::InitBuffer placed at UB "
+                                 "bytes [%llu, %llu)", al->kind.c_str(), al->file ? al->file : "?", al->line,
+                                 (unsigned long long)al->offset,
+                                 (unsigned long long)(al->offset + uint64_t(al->num) * al->len))
+                        : "";
+    return format("the kernel accessed UB byte %llu, past the end of the SoC's %llu-byte Unified Buffer%s. A "
+                  "device build of InitBuffer does not check the UB size, so such a buffer is harmless until the "
+                  "kernel touches it, as here; shrink the tiles or the buffers so that they fit",
+                  (unsigned long long)off, (unsigned long long)b.ub_bytes, in.c_str());
+}
+
 struct BlockError {
     bool set = false;
     int kind = 0;
@@ -153,7 +203,7 @@ struct Launch {
 
 // Runs one block on the calling thread. Returns false when it failed (error filled); throws
 // NeedConcurrent out of block 0 in sequential mode.
-inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirty, std::string& log,
+inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t& dirty, std::string& log,
                     std::vector<GmWrite>& writes, std::vector<std::pair<uint8_t*, std::string>>* undo,
                     Barrier* barrier, BlockError& err) {
     BlockState& b = block();
@@ -166,8 +216,8 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     b.idx = idx;
     b.num = L.in->block_dim;
     b.cores = L.in->cores;
-    b.ub = arena;
-    b.shadow = arena + L.arena_bytes;
+    b.ub = arena.ub;
+    b.shadow = arena.shadow;
     b.ub_bytes = L.in->ub_bytes;
     b.gm = L.regions;
     b.tiling_key = L.in->tiling_key;
@@ -178,12 +228,13 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     b.barrier = barrier;
     b.active = true;
     // Only the part of UB an earlier block on this arena used needs resetting.
-    std::memset(arena, 0xFF, dirty);
-    std::memset(arena + L.arena_bytes, 0, dirty);
+    std::memset(arena.ub, 0xFF, dirty);
+    std::memset(arena.shadow, 0, dirty);
     dirty = 0;
     bool ok = true;
     if (sigsetjmp(Crash::jump(), 1) != 0) {
-        std::string msg = Crash::describe(Crash::signal_no(), Crash::address());
+        std::string msg = Crash::signal_no() == SIGSEGV ? ub_beyond_note(Crash::address()) : "";
+        if (msg.empty()) msg = Crash::describe(Crash::signal_no(), Crash::address());
         if (Crash::signal_no() == SIGSEGV) msg += gm_guard_note(L.regions, Crash::address());
         SrcLoc last = block().last;
         msg += last.file ? "; the last checked Ascend C call before it is at this line"
@@ -218,7 +269,7 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     }
     Crash::armed() = false;
     if (!ok && barrier) barrier->abort();
-    dirty = block().ub_high;
+    dirty = std::min(block().ub_high, L.arena_bytes);   // buffers past the UB were never accessible
     if (L.in->profile) {
         block().prof.ub_alloc_bytes = block().ub_high;
         L.in->profile[idx] = block().prof;
@@ -227,10 +278,6 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     return ok;
 }
 
-// The UB arena followed by its shadow (see check_read).
-inline uint8_t* new_arena(uint64_t bytes) {
-    return static_cast<uint8_t*>(std::aligned_alloc(64, bytes ? 2 * bytes : 64));
-}
 
 // Two blocks storing to the same GM bytes between the same SyncAll barriers (outside atomic
 // add) race on hardware.
@@ -314,8 +361,8 @@ inline int report(const BlockError& e, int64_t idx, uint32_t dim, OpkgError* err
 // Blocks one after another on this thread: deterministic and cheap. Returns 2 when block 0
 // reached SyncAll (its GM stores are undone first).
 inline int run_sequential(const Launch& L, std::string& log, std::vector<GmWrite>& writes, OpkgError* err) {
-    uint8_t* arena = new_arena(L.arena_bytes);
-    if (!arena) {
+    UbArena arena(L.arena_bytes);
+    if (!arena.ub) {
         set_error(err, FAIL_INTERNAL, "", 0, -1, L.in->block_dim, "cannot allocate the Unified Buffer arena");
         return 1;
     }
@@ -336,7 +383,6 @@ inline int run_sequential(const Launch& L, std::string& log, std::vector<GmWrite
             rc = 2;
         }
     }
-    std::free(arena);
     return rc;
 }
 
@@ -353,8 +399,8 @@ inline int run_concurrent(const Launch& L, std::string& log, std::vector<GmWrite
     for (uint32_t idx = 0; idx < n; ++idx) {
         threads.emplace_back([&, idx] {
             AltStack alt;
-            uint8_t* arena = new_arena(L.arena_bytes);
-            if (!arena) {
+            UbArena arena(L.arena_bytes);
+            if (!arena.ub) {
                 errors[idx] = BlockError{true, FAIL_INTERNAL, "", 0, "cannot allocate the Unified Buffer arena"};
                 barrier.abort();
                 return;
@@ -362,7 +408,6 @@ inline int run_concurrent(const Launch& L, std::string& log, std::vector<GmWrite
             uint64_t dirty = L.arena_bytes;
             // with a barrier, SyncAll waits instead of throwing NeedConcurrent
             run_one(L, idx, arena, dirty, logs[idx], block_writes[idx], nullptr, &barrier, errors[idx]);
-            std::free(arena);
         });
     }
     for (std::thread& t : threads) t.join();

@@ -67,6 +67,11 @@ public:
             for (uint32_t i = 0; i < length_; ++i) off.SetValue(i, (length_ - 1 - i) * sizeof(float));
             off.SetValue(length_ - 1, length_ * sizeof(float));
             Gather(y, x, off, (uint32_t)0, length_);   // @gather-oob
+        } else if (TILING_KEY_IS(23)) {
+            // Fills all of tmpBuf, which lies past the UB when the buffers do not fit.
+            LocalTensor<float> t = tmpBuf.Get<float>();
+            Duplicate(t, 1.0f, t.GetSize());   // @fill-tmp
+            Muls(y, x, 2.0f, length_);
         } else {
             Muls(y, x, 2.0f, length_);
         }
