@@ -251,6 +251,24 @@ def test_two_blocks_storing_the_same_bytes_is_a_race(built, kernel_src):
     assert "SetAtomicAdd" in err.message
 
 
+def test_blocks_storing_the_same_values_to_the_same_bytes_is_no_race(built):
+    # Whichever block's store lands last, each byte ends with the same value.
+    _, y, info = run(built, 24, blocks=3)
+    assert np.all(y[:N_PER_BLOCK] == 3.0)
+    assert info.unwritten["y"][N_PER_BLOCK:].all()
+
+
+def test_blocks_storing_different_values_name_the_bytes_that_differ(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 25, blocks=3)
+    err = e.value
+    assert err.line == line_of(kernel_src, "same-store")
+    # 3.0f and 4.0f differ in their third byte: element 5 is bytes [20, 24)
+    assert err.block == 2
+    assert ("blocks 0 and 2 both write bytes [0, 1024) of 'y' and leave different values there (first at "
+            f"byte 22) (block 0 at {kernel_src}:{line_of(kernel_src, 'same-store')})") in err.message
+
+
 def test_atomic_add_accumulates_across_blocks(built):
     x, y, _ = run(built, 15, blocks=3)
     n = N_PER_BLOCK

@@ -279,8 +279,89 @@ inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t
 }
 
 
+// Blocks run one after another: the value each block's last store left in a GM byte, compared
+// across blocks. Blocks that store the same value to a byte race harmlessly on hardware
+// (whichever store lands last, the byte ends the same: cann-ops Gather and Reshape have every
+// core copy the whole output), and so do stores into an output's allocator padding (never part
+// of it); check_conflicts reports the first byte of a tensor whose final values differ.
+class FinalValues {
+public:
+    explicit FinalValues(const std::vector<GmRegion>& regions) : regions_(regions), refs_(regions.size()) {}
+
+    // After block `writes[from..]` ran: GM holds its last value for every byte it stored to.
+    void after_block(const std::vector<GmWrite>& writes, size_t from) {
+        for (size_t i = from; i < writes.size(); ++i) {
+            const GmWrite& w = writes[i];
+            const GmRegion* r = region_of(regions_, w.begin);
+            if (!r) continue;
+            std::vector<std::unique_ptr<Chunk>>& chunks = refs_[size_t(r - regions_.data())];
+            if (chunks.empty()) chunks.resize((r->bytes + CHUNK - 1) / CHUNK);
+            const uint64_t lo = uint64_t(w.begin - r->base), hi = std::min<uint64_t>(uint64_t(w.end - r->base), r->bytes);
+            for (uint64_t k = lo; k < hi; ++k) {
+                std::unique_ptr<Chunk>& c = chunks[k / CHUNK];
+                if (!c) c.reset(new Chunk());
+                const uint64_t j = k % CHUNK;
+                if (!c->owner[j]) {
+                    c->value[j] = r->base[k];
+                    c->owner[j] = uint16_t(w.block + 1);
+                } else if (c->value[j] != r->base[k] && !diff.at) {
+                    diff = Difference{r->base + k, int64_t(c->owner[j]) - 1, w.block};
+                }
+            }
+        }
+    }
+    // The first byte whose final value differs between two blocks (at == nullptr: none).
+    struct Difference {
+        const uint8_t* at = nullptr;
+        int64_t first = 0, second = 0;
+    } diff;
+
+private:
+    // Only the parts of a tensor that blocks store to get a reference (a large workspace costs
+    // nothing until used): the first stored value and its block + 1 (blockDim <= 65535).
+    static constexpr uint64_t CHUNK = 4096;
+    struct Chunk {
+        uint8_t value[CHUNK];
+        uint16_t owner[CHUNK] = {};
+    };
+    const std::vector<GmRegion>& regions_;
+    std::vector<std::vector<std::unique_ptr<Chunk>>> refs_;
+};
+
+// The write of `block` covering byte `at` (the latest in program order), or nullptr.
+inline const GmWrite* write_at(const std::vector<GmWrite>& writes, int64_t block, const uint8_t* at) {
+    const GmWrite* found = nullptr;
+    for (const GmWrite& w : writes) {
+        if (w.block == block && w.begin <= at && at < w.end) found = &w;
+    }
+    return found;
+}
+
+// Blocks run one after another: two blocks race only where they leave different values.
+inline bool check_final_values(const std::vector<GmWrite>& writes, const std::vector<GmRegion>& regions,
+                               const FinalValues& finals, OpkgError* err, uint32_t block_dim) {
+    const FinalValues::Difference& d = finals.diff;
+    if (!d.at) return true;
+    const GmWrite* a = write_at(writes, d.first, d.at);
+    const GmWrite* b = write_at(writes, d.second, d.at);
+    const GmRegion* r = region_of(regions, d.at);
+    if (!a || !b || !r) return true;
+    const uint8_t* lo = std::max(a->begin, b->begin);
+    const uint8_t* hi = std::min(a->end, b->end);
+    std::string msg = format(
+        "blocks %lld and %lld both write bytes [%llu, %llu) of '%s' and leave different values there (first at "
+        "byte %llu) (block %lld at %s:%d); on hardware the result depends on timing. Give each block its own part "
+        "of the output, separate the stores with SyncAll, or accumulate with SetAtomicAdd.",
+        (long long)d.first, (long long)d.second, (unsigned long long)(lo - r->base),
+        (unsigned long long)(hi - r->base), r->name, (unsigned long long)(d.at - r->base), (long long)d.first,
+        a->loc.file ? a->loc.file : "?", a->loc.line);
+    set_error(err, FAIL_RULE, b->loc.file ? b->loc.file : "", b->loc.line, d.second, block_dim, msg);
+    return false;
+}
+
 // Two blocks storing to the same GM bytes between the same SyncAll barriers (outside atomic
-// add) race on hardware.
+// add) race on hardware: checked so when blocks ran concurrently (SyncAll), where the sim's
+// own interleaving decided the final values.
 inline bool check_conflicts(std::vector<GmWrite>& writes, const std::vector<GmRegion>& regions, OpkgError* err,
                             uint32_t block_dim) {
     std::sort(writes.begin(), writes.end(), [](const GmWrite& a, const GmWrite& b) {
@@ -360,7 +441,8 @@ inline int report(const BlockError& e, int64_t idx, uint32_t dim, OpkgError* err
 
 // Blocks one after another on this thread: deterministic and cheap. Returns 2 when block 0
 // reached SyncAll (its GM stores are undone first).
-inline int run_sequential(const Launch& L, std::string& log, std::vector<GmWrite>& writes, OpkgError* err) {
+inline int run_sequential(const Launch& L, std::string& log, std::vector<GmWrite>& writes, FinalValues& finals,
+                          OpkgError* err) {
     UbArena arena(L.arena_bytes);
     if (!arena.ub) {
         set_error(err, FAIL_INTERNAL, "", 0, -1, L.in->block_dim, "cannot allocate the Unified Buffer arena");
@@ -372,9 +454,12 @@ inline int run_sequential(const Launch& L, std::string& log, std::vector<GmWrite
     uint64_t dirty = L.arena_bytes;
     for (uint32_t idx = 0; idx < L.in->block_dim && rc == 0; ++idx) {
         BlockError e;
+        const size_t from = writes.size();
         try {
             if (!run_one(L, idx, arena, dirty, log, writes, idx == 0 ? &undo : nullptr, nullptr, e)) {
                 rc = report(e, idx, L.in->block_dim, err);
+            } else {
+                finals.after_block(writes, from);
             }
         } catch (const NeedConcurrent&) {
             for (auto it = undo.rbegin(); it != undo.rend(); ++it) {
@@ -456,11 +541,14 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
     }
     std::string log;
     std::vector<GmWrite> writes;
+    FinalValues finals(L.regions);
+    bool sequential = true;
     int rc;
     {
         CrashHandlers handlers;
-        rc = run_sequential(L, log, writes, err);
+        rc = run_sequential(L, log, writes, finals, err);
         if (rc == 2) {
+            sequential = false;   // blocks interleave for real: any overlap is a race
             log.clear();
             writes.clear();
             for (const GmRegion& r : L.regions) {
@@ -469,7 +557,10 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
             rc = run_concurrent(L, log, writes, err);
         }
     }
-    if (rc == 0 && !check_conflicts(writes, L.regions, err, launch->block_dim)) rc = 1;
+    if (rc == 0 && !(sequential ? check_final_values(writes, L.regions, finals, err, launch->block_dim)
+                                : check_conflicts(writes, L.regions, err, launch->block_dim))) {
+        rc = 1;
+    }
     if (rc == 0 && !check_canaries(launch, err)) rc = 1;
     copy_text(launch->log, launch->log_cap, log);
     return rc;

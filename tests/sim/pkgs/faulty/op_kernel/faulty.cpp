@@ -148,6 +148,14 @@ public:
             if (TILING_KEY_IS(15)) SetAtomicAdd<float>();
             DataCopy(shared, y, length_);   // @shared-store
             SetAtomicNone();
+        } else if (TILING_KEY_IS(24) || TILING_KEY_IS(25)) {
+            // Every block stores the same values to the first `length_` elements of y (as a kernel
+            // that has each core copy the whole output); in mode 25 block 2 changes element 5.
+            GlobalTensor<float> shared;
+            shared.SetGlobalBuffer((__gm__ float*)yBase_, length_);
+            Duplicate(y, 3.0f, length_);
+            if (TILING_KEY_IS(25) && GetBlockIdx() == 2) y.SetValue(5, 4.0f);
+            DataCopy(shared, y, length_);   // @same-store
         } else if (TILING_KEY_IS(42)) {
             DataCopy(yGm, y, length_ - 4);   // @ragged-store
         } else {
