@@ -134,6 +134,20 @@ struct NeedConcurrent {};
 // Thrown in blocks waiting at a barrier that can no longer complete (another block failed).
 struct Aborted {};
 
+// An undefined value that LocalTensor::GetValue handed to scalar code. As with MemorySanitizer,
+// loading it is not yet a use: a SetValue storing the same bits right after (a scalar move,
+// `y.SetValue(j, x.GetValue(i))`) makes the destination undefined with the same origin. Any
+// other API call first, or the kernel's return, reports it at the GetValue: the sim cannot
+// follow the value through C++ code (a branch, an address, arithmetic).
+struct PendingUse {
+    bool active = false;
+    uint8_t bits[8] = {};
+    uint32_t size = 0;
+    uint8_t origin = 0;        // the shadow value (origin) of its first undefined byte
+    SrcLoc loc{nullptr, 0};
+    std::string message;
+};
+
 struct BlockState {
     int64_t idx = 0;
     int64_t num = 1;
@@ -178,6 +192,7 @@ struct BlockState {
     std::vector<uint8_t> taint_shadow;
     bool taint_done = false;   // the instruction's results were written: the next read starts anew
     uint64_t clean_off = UINT64_MAX, clean_n = 0;   // the last check_read, when all its bytes were defined
+    PendingUse pending;        // an undefined GetValue result not yet moved or used
 };
 
 inline BlockState& block() {
@@ -194,8 +209,14 @@ inline void clear_taints(BlockState& b) {
 // Records an API call site; cheap enough to do on every checked call. A call from another call
 // site, or after the previous instruction wrote its results, starts a new instruction for
 // definedness propagation (check_read / mark_written).
+inline void report_pending(BlockState& b) {
+    b.pending.active = false;
+    fail(b.pending.loc, b.pending.message);
+}
+
 inline void note(SrcLoc loc) {
     BlockState& b = block();
+    if (b.pending.active) report_pending(b);
     if (!b.taints.empty() && (b.taint_done || loc.line != b.last.line || loc.file != b.last.file)) clear_taints(b);
     if (loc.file) b.last = loc;
     b.clean_off = UINT64_MAX;
@@ -553,6 +574,45 @@ inline void check_use(const void* p, uint64_t bytes, const char* op, const char*
     fail(loc, format("%s reads %s at UB offset %llu that holds an undefined value: %s. Scalar code would use "
                      "garbage on the device; fill it first (DataCopy, Duplicate, ...) or read a defined element.",
                      op, role, (unsigned long long)off, describe_origin(*hole).c_str()));
+}
+
+// LocalTensor::GetValue: an undefined element becomes the block's pending value (PendingUse)
+// instead of an error at once.
+inline void check_scalar_load(const void* p, uint64_t bytes, const char* op, SrcLoc loc) {
+    check_read(p, bytes, op, "an element", loc, Pipe::S);
+    BlockState& b = block();
+    if (!b.shadow || !bytes || bytes > sizeof b.pending.bits) return;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
+    if (off >= b.ub_bytes || bytes > b.ub_bytes - off) return;
+    const uint8_t* hole = first_hole(b.shadow + off, bytes);
+    if (!hole) return;
+    b.pending.active = true;
+    std::memcpy(b.pending.bits, p, bytes);
+    b.pending.size = uint32_t(bytes);
+    b.pending.origin = *hole;
+    b.pending.loc = loc;
+    b.pending.message = format("%s reads an element at UB offset %llu that holds an undefined value: %s. Scalar "
+                               "code would use garbage on the device; fill it first (DataCopy, Duplicate, ...) or "
+                               "read a defined element.", op, (unsigned long long)off, describe_origin(*hole).c_str());
+}
+
+// Takes the pending value before a SetValue's own note() would report it.
+inline PendingUse take_pending() {
+    BlockState& b = block();
+    PendingUse p;
+    if (b.pending.active) std::swap(p, b.pending);
+    b.pending.active = false;
+    return p;
+}
+
+// After a SetValue stored `bytes` at p (marked written): the moved pending value makes them
+// undefined again; a value with other bits was computed from it, which is reported.
+inline void settle_pending(const PendingUse& moved, const void* p, uint64_t bytes) {
+    if (!moved.active) return;
+    BlockState& b = block();
+    if (bytes != moved.size || std::memcmp(p, moved.bits, bytes) != 0) fail(moved.loc, moved.message);
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
+    if (b.shadow && off < b.ub_bytes && bytes <= b.ub_bytes - off) std::memset(b.shadow + off, moved.origin, bytes);
 }
 
 // AllocTensor hands a queue buffer out for a new tile: what an earlier tile wrote there is stale.

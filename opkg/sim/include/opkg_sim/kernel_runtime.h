@@ -248,6 +248,7 @@ inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t
     Crash::armed() = true;
     try {
         L.entry(const_cast<uint8_t**>(L.args.data()));
+        if (block().pending.active) report_pending(block());   // an undefined value the kernel kept
         if (block().held.file) throw Failure(FAIL_RULE, block().held.file, block().held.line, block().held_message);
         if (barrier) barrier->finish(idx);
     } catch (const NeedConcurrent&) {

@@ -63,6 +63,19 @@ public:
             if (xGm.GetValue(length_) > 0.0f) {   // @gm-scalar-use
                 Muls(y, y, 2.0f, rounded_);
             }
+        } else if (TILING_KEY_IS(12)) {
+            // A scalar move of a padding value into the output's last element.
+            Muls(y, x, 2.0f, rounded_);
+            y.SetValue(length_ - 1, x.GetValue(length_));   // @scalar-move
+        } else if (TILING_KEY_IS(13)) {
+            // A scalar move of a padding value into the output's padding: never part of y.
+            Muls(y, x, 2.0f, rounded_);
+            y.SetValue(length_, x.GetValue(length_));
+        } else if (TILING_KEY_IS(14)) {
+            // A comparison of a padding value (a branch): the stored bits are not the value read,
+            // the sim cannot follow it through C++ code, so the read is reported.
+            Muls(y, x, 2.0f, rounded_);
+            y.SetValue(length_, x.GetValue(length_) > 0.0f ? 1.0f : 0.0f);   // @scalar-arith
         } else {
             Muls(y, x, 2.0f, rounded_);
         }
