@@ -120,6 +120,21 @@ def test_a_value_computed_from_an_undefined_scalar_is_reported_where_it_was_read
     assert "LocalTensor::GetValue reads an element at UB offset 400 that holds an undefined value" in e.value.message
 
 
+def test_a_select_is_as_defined_as_each_mask_bit_and_the_source_it_picks(built):
+    # Compare's mask holds one bit per element; the mask byte holding elements 96-103 mixes data
+    # and padding bits, and only elements 100-103 (stored into y's padding) are undefined.
+    x, y, _ = run(built, 15)
+    np.testing.assert_array_equal(y, np.where(x > 0, x, 0))
+
+
+def test_a_select_of_padding_bits_that_reaches_the_output_is_reported(built, src):
+    with pytest.raises(SimError) as e:
+        run(built, 16)
+    assert e.value.line == line_of(src, "store")
+    assert "DataCopy UB->GM stores undefined values into bytes [368, 400) of 'y'" in e.value.message
+    assert f"gmmodel.cpp:{line_of(src, 'tail-read')} loaded byte 400 of 'x'" in e.value.message
+
+
 def test_a_scalar_gm_read_of_padding_is_reported(built, src):
     with pytest.raises(SimError) as e:
         run(built, 7)

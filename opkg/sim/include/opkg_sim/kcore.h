@@ -193,6 +193,10 @@ struct BlockState {
     bool taint_done = false;   // the instruction's results were written: the next read starts anew
     uint64_t clean_off = UINT64_MAX, clean_n = 0;   // the last check_read, when all its bytes were defined
     PendingUse pending;        // an undefined GetValue result not yet moved or used
+    // Compare masks hold one bit per element, finer than the byte shadow: for a mask byte with
+    // some undefined bits, 0x100 | the defined bits (0: no such byte). Set by Compare, read by
+    // Select, cleared by any other write (mark_written); empty until the block's first Compare.
+    std::vector<uint16_t> mask_bits;
 };
 
 inline BlockState& block() {
@@ -416,6 +420,7 @@ inline void mark_written(const void* p, uint64_t bytes, Pipe pipe = Pipe::V) {
     uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
     if (b.taints.empty()) std::memset(b.shadow + off, UB_WRITTEN, n);
     else propagate(off, n);
+    if (!b.mask_bits.empty()) std::memset(b.mask_bits.data() + off, 0, n * sizeof(uint16_t));
     b.taint_done = true;
     if (off + n > b.prof.ub_touched_bytes) b.prof.ub_touched_bytes = off + n;
     if (b.sync) sync_write(b.ub + off, n, pipe, b.last);
@@ -613,6 +618,77 @@ inline void settle_pending(const PendingUse& moved, const void* p, uint64_t byte
     if (bytes != moved.size || std::memcmp(p, moved.bits, bytes) != 0) fail(moved.loc, moved.message);
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
     if (b.shadow && off < b.ub_bytes && bytes <= b.ub_bytes - off) std::memset(b.shadow + off, moved.origin, bytes);
+}
+
+// Compare wrote `count` mask bits at `mask` (already marked written) from elements of `elem`
+// bytes at a and b (b may be null: a scalar): records which bits of its undefined bytes are
+// defined, so that Select can use them element by element.
+inline void record_mask_bits(const void* mask, uint32_t count, const void* a, const void* b_or_null, uint64_t elem) {
+    BlockState& b = block();
+    if (!b.shadow) return;
+    const uint64_t moff = uint64_t(static_cast<const uint8_t*>(mask) - b.ub);
+    const uint64_t nbytes = (uint64_t(count) + 7) / 8;
+    if (moff >= b.ub_bytes || nbytes > b.ub_bytes - moff || !first_hole(b.shadow + moff, nbytes)) return;
+    auto defined = [&](const void* src, uint32_t i) {
+        if (!src) return true;
+        const uint64_t off = uint64_t(static_cast<const uint8_t*>(src) - b.ub) + uint64_t(i) * elem;
+        return off < b.ub_bytes && elem <= b.ub_bytes - off && !first_hole(b.shadow + off, elem);
+    };
+    if (b.mask_bits.empty()) b.mask_bits.assign(b.ub_bytes, 0);
+    for (uint64_t j = 0; j < nbytes; ++j) {
+        if (b.shadow[moff + j] == UB_WRITTEN) continue;
+        uint16_t bits = 0x100;
+        for (uint32_t k = 0; k < 8 && j * 8 + k < count; ++k) {
+            const uint32_t i = uint32_t(j * 8 + k);
+            if (defined(a, i) && defined(b_or_null, i)) bits |= uint16_t(1u << k);
+        }
+        b.mask_bits[moff + j] = bits;
+    }
+}
+
+// The shadow value of mask bit i at `mask`: UB_WRITTEN when defined, else its byte's origin.
+inline uint8_t mask_bit_shadow(const void* mask, uint32_t i) {
+    const BlockState& b = block();
+    const uint64_t off = uint64_t(static_cast<const uint8_t*>(mask) - b.ub) + i / 8;
+    if (!b.shadow || off >= b.ub_bytes) return UB_WRITTEN;
+    const uint8_t v = b.shadow[off];
+    if (v == UB_WRITTEN || b.mask_bits.empty()) return v;
+    const uint16_t bits = b.mask_bits[off];
+    return (bits & 0x100) && (bits >> (i % 8) & 1u) ? UB_WRITTEN : v;
+}
+
+// Select wrote `count` elements of `elem` bytes at dst (marked written by proportion, which
+// makes every element of a mask byte with one undefined bit undefined): each element is exactly
+// as defined as its mask bit and the source that bit selects. Shadows were taken before the write.
+inline void select_shadow(void* dst, uint32_t count, uint64_t elem, const uint8_t* mask_bits_value,
+                          const std::vector<uint8_t>& mask_shadow, const std::vector<uint8_t>& src0_shadow,
+                          const std::vector<uint8_t>& src1_shadow) {
+    BlockState& b = block();
+    if (!b.shadow) return;
+    const uint64_t off = uint64_t(static_cast<const uint8_t*>(dst) - b.ub);
+    if (off >= b.ub_bytes || uint64_t(count) * elem > b.ub_bytes - off) return;
+    uint8_t* d = b.shadow + off;
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint8_t m = mask_shadow[i];
+        if (m != UB_WRITTEN) {
+            std::memset(d + i * elem, m, elem);
+        } else {
+            const bool pick0 = (mask_bits_value[i / 8] >> (i % 8)) & 1u;
+            const std::vector<uint8_t>& s = pick0 ? src0_shadow : src1_shadow;
+            if (s.empty()) std::memset(d + i * elem, UB_WRITTEN, elem);   // a scalar
+            else std::memcpy(d + i * elem, s.data() + i * elem, elem);
+        }
+    }
+}
+
+// The shadow bytes of [p, p+bytes) (all UB_WRITTEN outside the UB or without a shadow).
+inline std::vector<uint8_t> shadow_of(const void* p, uint64_t bytes) {
+    const BlockState& b = block();
+    std::vector<uint8_t> out(bytes, UB_WRITTEN);
+    if (!b.shadow) return out;
+    const uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
+    if (off < b.ub_bytes) std::memcpy(out.data(), b.shadow + off, std::min<uint64_t>(bytes, b.ub_bytes - off));
+    return out;
 }
 
 // AllocTensor hands a queue buffer out for a new tile: what an earlier tile wrote there is stale.

@@ -76,6 +76,13 @@ public:
             // the sim cannot follow it through C++ code, so the read is reported.
             Muls(y, x, 2.0f, rounded_);
             y.SetValue(length_, x.GetValue(length_) > 0.0f ? 1.0f : 0.0f);   // @scalar-arith
+        } else if (TILING_KEY_IS(15) || TILING_KEY_IS(16)) {
+            // y = x > 0 ? x : 0 over a whole tile: mask byte 12 has 4 bits from data (elements
+            // 96-99) and 4 from padding; mode 16 stores the selected padding into y's tensor bytes.
+            LocalTensor<uint8_t> mask = c.ReinterpretCast<uint8_t>();
+            CompareScalar(mask, x, 0.0f, CMPMODE::GT, TILE);
+            Select(y, mask, x, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, TILE);   // @select
+            if (TILING_KEY_IS(16)) Muls(y, y[8], 1.0f, length_);
         } else {
             Muls(y, x, 2.0f, rounded_);
         }
