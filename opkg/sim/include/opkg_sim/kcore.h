@@ -699,6 +699,7 @@ inline void mark_stale(const void* p, uint64_t bytes) {
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
     if (off >= b.ub_bytes) return;
     uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
+    if (!b.mask_bits.empty()) std::memset(b.mask_bits.data() + off, 0, n * sizeof(uint16_t));   // stale bits too
     uint8_t* s = b.shadow + off;
     // Eight shadow bytes at a time: only UB_WRITTEN (1) has bit 0 set, so adding each byte's
     // bit 0 turns 1 into UB_STALE (2) and leaves 0 and 2 alone, without carries.
