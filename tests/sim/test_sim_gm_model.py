@@ -127,6 +127,11 @@ def test_a_select_is_as_defined_as_each_mask_bit_and_the_source_it_picks(built):
     np.testing.assert_array_equal(y, np.where(x > 0, x, 0))
 
 
+def test_bitwise_instructions_on_a_mask_keep_its_defined_bits(built):
+    x, y, _ = run(built, 17)
+    np.testing.assert_array_equal(y, np.where(x > 0, 0, x))
+
+
 def test_a_select_of_padding_bits_that_reaches_the_output_is_reported(built, src):
     with pytest.raises(SimError) as e:
         run(built, 16)

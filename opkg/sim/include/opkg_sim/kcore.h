@@ -681,6 +681,47 @@ inline void select_shadow(void* dst, uint32_t count, uint64_t elem, const uint8_
     }
 }
 
+// Bitwise instructions (And, Or, Not, Xor) on Compare masks: each result bit is defined where
+// the source bits are, so the per-bit record survives `Not(mask)` and `Or(m1, m2)`. Returns the
+// defined bits of each byte of [a, a+bytes) and-ed with those of b (may be null), or nothing when
+// no byte is partly defined (the byte shadow is then exact). Taken before dst is written.
+inline std::vector<uint8_t> defined_bits(const void* a, const void* b_or_null, uint64_t bytes) {
+    const BlockState& b = block();
+    std::vector<uint8_t> out;
+    if (!b.shadow || b.mask_bits.empty()) return out;
+    auto bits_of = [&](const void* p, uint64_t k) -> uint8_t {
+        if (!p) return 0xFF;
+        const uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub) + k;
+        if (off >= b.ub_bytes || b.shadow[off] == UB_WRITTEN) return 0xFF;
+        const uint16_t m = b.mask_bits[off];
+        return (m & 0x100) ? uint8_t(m) : 0;
+    };
+    bool partial = false;
+    out.resize(bytes);
+    for (uint64_t k = 0; k < bytes; ++k) {
+        out[k] = uint8_t(bits_of(a, k) & bits_of(b_or_null, k));
+        partial = partial || (out[k] != 0 && out[k] != 0xFF);
+    }
+    if (!partial) out.clear();
+    return out;
+}
+
+// After a bitwise instruction wrote dst (marked written by proportion): keeps the defined bits
+// of its partly defined bytes.
+inline void keep_defined_bits(const void* dst, const std::vector<uint8_t>& bits) {
+    BlockState& b = block();
+    if (bits.empty() || !b.shadow) return;
+    const uint64_t off = uint64_t(static_cast<const uint8_t*>(dst) - b.ub);
+    if (off >= b.ub_bytes || bits.size() > b.ub_bytes - off) return;
+    for (uint64_t k = 0; k < bits.size(); ++k) {
+        if (bits[k] != 0 && bits[k] != 0xFF && b.shadow[off + k] != UB_WRITTEN) b.mask_bits[off + k] = uint16_t(0x100 | bits[k]);
+    }
+}
+
+inline bool bitwise_op(const char* op) {
+    return !std::strcmp(op, "And") || !std::strcmp(op, "Or") || !std::strcmp(op, "Not") || !std::strcmp(op, "Xor");
+}
+
 // The shadow bytes of [p, p+bytes) (all UB_WRITTEN outside the UB or without a shadow).
 inline std::vector<uint8_t> shadow_of(const void* p, uint64_t bytes) {
     const BlockState& b = block();

@@ -31,11 +31,14 @@ inline void unary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
     check_vec(src, count, op, "src", loc);
     check_read(src.ptr_, uint64_t(count) * sizeof(T), op, "src", loc);
     count_vec_of<T>(op, count);
-    mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
+    const uint64_t bytes = uint64_t(count > 0 ? count : 0) * sizeof(T);
+    const std::vector<uint8_t> bits = bitwise_op(op) ? defined_bits(src.ptr_, nullptr, bytes) : std::vector<uint8_t>();
+    mark_written(dst.ptr_, bytes);
     T* __restrict d = dst.ptr_;
     const T* s = src.ptr_;
     using C = calc_t<T>;
     for (int64_t i = 0; i < count; ++i) d[i] = static_cast<T>(f(static_cast<C>(s[i])));
+    keep_defined_bits(dst.ptr_, bits);
 }
 
 template <class T, class F>
@@ -47,12 +50,15 @@ inline void binary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
     check_read(a.ptr_, uint64_t(count) * sizeof(T), op, "src0", loc);
     check_read(b.ptr_, uint64_t(count) * sizeof(T), op, "src1", loc);
     count_vec_of<T>(op, count);
-    mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
+    const uint64_t bytes = uint64_t(count > 0 ? count : 0) * sizeof(T);
+    const std::vector<uint8_t> bits = bitwise_op(op) ? defined_bits(a.ptr_, b.ptr_, bytes) : std::vector<uint8_t>();
+    mark_written(dst.ptr_, bytes);
     T* d = dst.ptr_;
     const T* x = a.ptr_;
     const T* y = b.ptr_;
     using C = calc_t<T>;
     for (int64_t i = 0; i < count; ++i) d[i] = static_cast<T>(f(static_cast<C>(x[i]), static_cast<C>(y[i])));
+    keep_defined_bits(dst.ptr_, bits);
 }
 
 // Pairwise tree sum in the operation's precision: the vector unit reduces each 256-byte repeat

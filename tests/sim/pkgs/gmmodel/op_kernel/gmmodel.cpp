@@ -83,6 +83,12 @@ public:
             CompareScalar(mask, x, 0.0f, CMPMODE::GT, TILE);
             Select(y, mask, x, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, TILE);   // @select
             if (TILING_KEY_IS(16)) Muls(y, y[8], 1.0f, length_);
+        } else if (TILING_KEY_IS(17)) {
+            // y = x > 0 ? 0 : x through Not of the mask (as uint16): bitwise ops keep its bits.
+            LocalTensor<uint8_t> mask = c.ReinterpretCast<uint8_t>();
+            CompareScalar(mask, x, 0.0f, CMPMODE::GT, TILE);
+            Not(mask.ReinterpretCast<uint16_t>(), mask.ReinterpretCast<uint16_t>(), TILE / 16);
+            Select(y, mask, x, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, TILE);
         } else {
             Muls(y, x, 2.0f, rounded_);
         }
