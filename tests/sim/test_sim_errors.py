@@ -44,24 +44,44 @@ def test_a_correct_mode_runs(built):
     assert info.block_dim == 4 and info.tiling_key == 0
 
 
-def test_ub_overflow_names_each_buffer_and_the_capacity(built, kernel_src):
+def test_a_buffer_past_the_ub_is_harmless_until_touched(built):
+    # A device build of TPipe::InitBuffer does not check the UB size (CANN's checks are CPU-debug
+    # ASCENDC_ASSERTs): 2 + 1 + 1 buffers of 50016 B (rounded) > 192 KiB, but mode 1 never uses
+    # tmpBuf, the one past the end.
+    x, y, _ = run(built, 1, buffer_bytes=50000)
+    np.testing.assert_array_equal(y, x * 2)
+
+
+def test_touching_a_buffer_past_the_ub_names_it(built, kernel_src):
     with pytest.raises(SimError) as e:
-        run(built, 1, buffer_bytes=50000)     # 2 + 1 + 1 buffers of 50016 B (rounded) > 192 KiB
+        run(built, 23, buffer_bytes=50000)
+    msg = e.value.message
+    assert e.value.file == str(kernel_src) and e.value.line == line_of(kernel_src, "fill-tmp")
+    assert e.value.block == 0
+    assert "accessed UB byte 196608, past the end of the SoC's 196608-byte Unified Buffer" in msg
+    assert (f"the TBuf<VECCALC> set up at {kernel_src}:{line_of(kernel_src, 'init-tmp')}, which "
+            "TPipe::InitBuffer placed at UB bytes [150048, 200064)") in msg
+
+
+def test_ub_overflow_past_any_plausible_buffer_names_each_buffer(built, kernel_src):
+    # 20 MB buffers: the third ends 60 MB past the UB; the fourth is refused at InitBuffer.
+    with pytest.raises(SimError) as e:
+        run(built, 1, buffer_bytes=20_000_000)
     msg = e.value.message
     assert e.value.file == str(kernel_src) and e.value.line == line_of(kernel_src, "init-tmp")
-    assert e.value.block == 0
     assert "Unified Buffer overflow" in msg and "196608" in msg
-    assert "inQueueX TQue<VECIN, depth 2>: 2 x 50016 B = 100032 B" in msg
-    assert "outQueueY TQue<VECOUT, depth 1>: 1 x 50016 B = 50016 B" in msg
-    assert "tmpBuf TBuf<VECCALC>: 1 x 50016 B = 50016 B" in msg
-    assert "total 200064 B > UB capacity 196608 B" in msg
+    assert "inQueueX TQue<VECIN, depth 2>: 2 x 20000000 B = 40000000 B" in msg
+    assert "outQueueY TQue<VECOUT, depth 1>: 1 x 20000000 B = 20000000 B" in msg
+    assert "tmpBuf TBuf<VECCALC>: 1 x 20000000 B = 20000000 B" in msg
+    assert "total 80000000 B > UB capacity 196608 B" in msg
 
 
 def test_ub_lengths_round_up_to_32_bytes(built):
-    # 3 x 49160 rounds to 3 x 49184 = 147552 B plus a 49184 B TBuf: 196736 B > 196608 B.
-    with pytest.raises(SimError, match="Unified Buffer overflow"):
-        run(built, 1, buffer_bytes=49160)
-    run(built, 0, buffer_bytes=49152)      # 4 x 49152 B = exactly 192 KiB fits
+    # 3 x 49160 rounds to 3 x 49184 = 147552 B plus a 49184 B TBuf: 196736 B > 196608 B, and
+    # mode 23 fills the whole TBuf.
+    with pytest.raises(SimError, match="past the end of the SoC's 196608-byte Unified Buffer"):
+        run(built, 23, buffer_bytes=49160)
+    run(built, 23, buffer_bytes=49152)      # 4 x 49152 B = exactly 192 KiB fits
 
 
 def test_misaligned_datacopy(built, kernel_src):
@@ -229,6 +249,24 @@ def test_two_blocks_storing_the_same_bytes_is_a_race(built, kernel_src):
     assert err.line == line_of(kernel_src, "shared-store") and err.block == 1
     assert "blocks 0 and 1 both write bytes [0, 1024) of 'y'" in err.message
     assert "SetAtomicAdd" in err.message
+
+
+def test_blocks_storing_the_same_values_to_the_same_bytes_is_no_race(built):
+    # Whichever block's store lands last, each byte ends with the same value.
+    _, y, info = run(built, 24, blocks=3)
+    assert np.all(y[:N_PER_BLOCK] == 3.0)
+    assert info.unwritten["y"][N_PER_BLOCK:].all()
+
+
+def test_blocks_storing_different_values_name_the_bytes_that_differ(built, kernel_src):
+    with pytest.raises(SimError) as e:
+        run(built, 25, blocks=3)
+    err = e.value
+    assert err.line == line_of(kernel_src, "same-store")
+    # 3.0f and 4.0f differ in their third byte: element 5 is bytes [20, 24)
+    assert err.block == 2
+    assert ("blocks 0 and 2 both write bytes [0, 1024) of 'y' and leave different values there (first at "
+            f"byte 22) (block 0 at {kernel_src}:{line_of(kernel_src, 'same-store')})") in err.message
 
 
 def test_atomic_add_accumulates_across_blocks(built):

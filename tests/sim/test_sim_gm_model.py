@@ -96,6 +96,50 @@ def test_an_undefined_value_in_scalar_code_is_reported_where_it_is_read(built, s
     assert f"gmmodel.cpp:{line_of(src, 'tail-read')} loaded byte 400 of 'x', in the allocator padding" in e.value.message
 
 
+def test_a_scalar_move_of_padding_carries_its_origin_to_the_store(built, src):
+    # As MemorySanitizer: loading an undefined value into a scalar is not a use; storing it
+    # into the output's tensor bytes is, and the report names where it was loaded.
+    with pytest.raises(SimError) as e:
+        run(built, 12)
+    err = e.value
+    assert err.line == line_of(src, "store")
+    assert "DataCopy UB->GM stores undefined values into bytes [396, 400) of 'y'" in err.message
+    assert f"gmmodel.cpp:{line_of(src, 'tail-read')} loaded byte 400 of 'x', in the allocator padding" in err.message
+
+
+def test_a_scalar_move_of_padding_into_padding_is_fine(built):
+    x, y, _ = run(built, 13)
+    np.testing.assert_array_equal(y, x * 2)
+
+
+def test_a_value_computed_from_an_undefined_scalar_is_reported_where_it_was_read(built, src):
+    # (arithmetic that keeps the garbage's bits, as NaN does, is a move: its result is undefined)
+    with pytest.raises(SimError) as e:
+        run(built, 14)
+    assert e.value.line == line_of(src, "scalar-arith")
+    assert "LocalTensor::GetValue reads an element at UB offset 400 that holds an undefined value" in e.value.message
+
+
+def test_a_select_is_as_defined_as_each_mask_bit_and_the_source_it_picks(built):
+    # Compare's mask holds one bit per element; the mask byte holding elements 96-103 mixes data
+    # and padding bits, and only elements 100-103 (stored into y's padding) are undefined.
+    x, y, _ = run(built, 15)
+    np.testing.assert_array_equal(y, np.where(x > 0, x, 0))
+
+
+def test_bitwise_instructions_on_a_mask_keep_its_defined_bits(built):
+    x, y, _ = run(built, 17)
+    np.testing.assert_array_equal(y, np.where(x > 0, 0, x))
+
+
+def test_a_select_of_padding_bits_that_reaches_the_output_is_reported(built, src):
+    with pytest.raises(SimError) as e:
+        run(built, 16)
+    assert e.value.line == line_of(src, "store")
+    assert "DataCopy UB->GM stores undefined values into bytes [368, 400) of 'y'" in e.value.message
+    assert f"gmmodel.cpp:{line_of(src, 'tail-read')} loaded byte 400 of 'x'" in e.value.message
+
+
 def test_a_scalar_gm_read_of_padding_is_reported(built, src):
     with pytest.raises(SimError) as e:
         run(built, 7)

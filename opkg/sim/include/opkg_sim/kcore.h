@@ -63,6 +63,12 @@ inline std::string format(const char* fmt, ...) {
     throw Failure(kind, loc.file, loc.line, std::move(msg));
 }
 
+// TPipe::InitBuffer does not check the UB size in a device build (CANN's checks are CPU-debug
+// ASCENDC_ASSERTs), so a buffer may be set up past the end of the UB and the kernel only fails
+// when it touches it. The sim's UB arena has this many inaccessible bytes after the UB for such
+// buffers: an access faults and is reported naming the buffer (ub_beyond_note).
+constexpr uint64_t UB_BEYOND = uint64_t(64) << 20;
+
 // One UB allocation made by TPipe::InitBuffer, kept for overflow reports.
 struct UbAlloc {
     std::string kind;     // "TQue<VECIN, depth 2>" / "TBuf<VECCALC>"
@@ -128,6 +134,20 @@ struct NeedConcurrent {};
 // Thrown in blocks waiting at a barrier that can no longer complete (another block failed).
 struct Aborted {};
 
+// An undefined value that LocalTensor::GetValue handed to scalar code. As with MemorySanitizer,
+// loading it is not yet a use: a SetValue storing the same bits right after (a scalar move,
+// `y.SetValue(j, x.GetValue(i))`) makes the destination undefined with the same origin. Any
+// other API call first, or the kernel's return, reports it at the GetValue: the sim cannot
+// follow the value through C++ code (a branch, an address, arithmetic).
+struct PendingUse {
+    bool active = false;
+    uint8_t bits[8] = {};
+    uint32_t size = 0;
+    uint8_t origin = 0;        // the shadow value (origin) of its first undefined byte
+    SrcLoc loc{nullptr, 0};
+    std::string message;
+};
+
 struct BlockState {
     int64_t idx = 0;
     int64_t num = 1;
@@ -180,6 +200,11 @@ struct BlockState {
     std::vector<uint8_t> taint_shadow;
     bool taint_done = false;   // the instruction's results were written: the next read starts anew
     uint64_t clean_off = UINT64_MAX, clean_n = 0;   // the last check_read, when all its bytes were defined
+    PendingUse pending;        // an undefined GetValue result not yet moved or used
+    // Compare masks hold one bit per element, finer than the byte shadow: for a mask byte with
+    // some undefined bits, 0x100 | the defined bits (0: no such byte). Set by Compare, read by
+    // Select, cleared by any other write (mark_written); empty until the block's first Compare.
+    std::vector<uint16_t> mask_bits;
 };
 
 inline BlockState& block() {
@@ -196,8 +221,14 @@ inline void clear_taints(BlockState& b) {
 // Records an API call site; cheap enough to do on every checked call. A call from another call
 // site, or after the previous instruction wrote its results, starts a new instruction for
 // definedness propagation (check_read / mark_written).
+inline void report_pending(BlockState& b) {
+    b.pending.active = false;
+    fail(b.pending.loc, b.pending.message);
+}
+
 inline void note(SrcLoc loc) {
     BlockState& b = block();
+    if (b.pending.active) report_pending(b);
     if (!b.taints.empty() && (b.taint_done || loc.line != b.last.line || loc.file != b.last.file)) clear_taints(b);
     if (loc.file) b.last = loc;
     b.clean_off = UINT64_MAX;
@@ -397,6 +428,7 @@ inline void mark_written(const void* p, uint64_t bytes, Pipe pipe = Pipe::V) {
     uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
     if (b.taints.empty()) std::memset(b.shadow + off, UB_WRITTEN, n);
     else propagate(off, n);
+    if (!b.mask_bits.empty()) std::memset(b.mask_bits.data() + off, 0, n * sizeof(uint16_t));
     b.taint_done = true;
     if (off + n > b.prof.ub_touched_bytes) b.prof.ub_touched_bytes = off + n;
     if (b.sync) sync_write(b.ub + off, n, pipe, b.last);
@@ -557,6 +589,157 @@ inline void check_use(const void* p, uint64_t bytes, const char* op, const char*
                      op, role, (unsigned long long)off, describe_origin(*hole).c_str()));
 }
 
+// LocalTensor::GetValue: an undefined element becomes the block's pending value (PendingUse)
+// instead of an error at once.
+inline void check_scalar_load(const void* p, uint64_t bytes, const char* op, SrcLoc loc) {
+    check_read(p, bytes, op, "an element", loc, Pipe::S);
+    BlockState& b = block();
+    if (!b.shadow || !bytes || bytes > sizeof b.pending.bits) return;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
+    if (off >= b.ub_bytes || bytes > b.ub_bytes - off) return;
+    const uint8_t* hole = first_hole(b.shadow + off, bytes);
+    if (!hole) return;
+    b.pending.active = true;
+    std::memcpy(b.pending.bits, p, bytes);
+    b.pending.size = uint32_t(bytes);
+    b.pending.origin = *hole;
+    b.pending.loc = loc;
+    b.pending.message = format("%s reads an element at UB offset %llu that holds an undefined value: %s. Scalar "
+                               "code would use garbage on the device; fill it first (DataCopy, Duplicate, ...) or "
+                               "read a defined element.", op, (unsigned long long)off, describe_origin(*hole).c_str());
+}
+
+// Takes the pending value before a SetValue's own note() would report it.
+inline PendingUse take_pending() {
+    BlockState& b = block();
+    PendingUse p;
+    if (b.pending.active) std::swap(p, b.pending);
+    b.pending.active = false;
+    return p;
+}
+
+// After a SetValue stored `bytes` at p (marked written): the moved pending value makes them
+// undefined again; a value with other bits was computed from it, which is reported.
+inline void settle_pending(const PendingUse& moved, const void* p, uint64_t bytes) {
+    if (!moved.active) return;
+    BlockState& b = block();
+    if (bytes != moved.size || std::memcmp(p, moved.bits, bytes) != 0) fail(moved.loc, moved.message);
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
+    if (b.shadow && off < b.ub_bytes && bytes <= b.ub_bytes - off) std::memset(b.shadow + off, moved.origin, bytes);
+}
+
+// Compare wrote `count` mask bits at `mask` (already marked written) from elements of `elem`
+// bytes at a and b (b may be null: a scalar): records which bits of its undefined bytes are
+// defined, so that Select can use them element by element.
+inline void record_mask_bits(const void* mask, uint32_t count, const void* a, const void* b_or_null, uint64_t elem) {
+    BlockState& b = block();
+    if (!b.shadow) return;
+    const uint64_t moff = uint64_t(static_cast<const uint8_t*>(mask) - b.ub);
+    const uint64_t nbytes = (uint64_t(count) + 7) / 8;
+    if (moff >= b.ub_bytes || nbytes > b.ub_bytes - moff || !first_hole(b.shadow + moff, nbytes)) return;
+    auto defined = [&](const void* src, uint32_t i) {
+        if (!src) return true;
+        const uint64_t off = uint64_t(static_cast<const uint8_t*>(src) - b.ub) + uint64_t(i) * elem;
+        return off < b.ub_bytes && elem <= b.ub_bytes - off && !first_hole(b.shadow + off, elem);
+    };
+    if (b.mask_bits.empty()) b.mask_bits.assign(b.ub_bytes, 0);
+    for (uint64_t j = 0; j < nbytes; ++j) {
+        if (b.shadow[moff + j] == UB_WRITTEN) continue;
+        uint16_t bits = 0x100;
+        for (uint32_t k = 0; k < 8 && j * 8 + k < count; ++k) {
+            const uint32_t i = uint32_t(j * 8 + k);
+            if (defined(a, i) && defined(b_or_null, i)) bits |= uint16_t(1u << k);
+        }
+        b.mask_bits[moff + j] = bits;
+    }
+}
+
+// The shadow value of mask bit i at `mask`: UB_WRITTEN when defined, else its byte's origin.
+inline uint8_t mask_bit_shadow(const void* mask, uint32_t i) {
+    const BlockState& b = block();
+    const uint64_t off = uint64_t(static_cast<const uint8_t*>(mask) - b.ub) + i / 8;
+    if (!b.shadow || off >= b.ub_bytes) return UB_WRITTEN;
+    const uint8_t v = b.shadow[off];
+    if (v == UB_WRITTEN || b.mask_bits.empty()) return v;
+    const uint16_t bits = b.mask_bits[off];
+    return (bits & 0x100) && (bits >> (i % 8) & 1u) ? UB_WRITTEN : v;
+}
+
+// Select wrote `count` elements of `elem` bytes at dst (marked written by proportion, which
+// makes every element of a mask byte with one undefined bit undefined): each element is exactly
+// as defined as its mask bit and the source that bit selects. Shadows were taken before the write.
+inline void select_shadow(void* dst, uint32_t count, uint64_t elem, const uint8_t* mask_bits_value,
+                          const std::vector<uint8_t>& mask_shadow, const std::vector<uint8_t>& src0_shadow,
+                          const std::vector<uint8_t>& src1_shadow) {
+    BlockState& b = block();
+    if (!b.shadow) return;
+    const uint64_t off = uint64_t(static_cast<const uint8_t*>(dst) - b.ub);
+    if (off >= b.ub_bytes || uint64_t(count) * elem > b.ub_bytes - off) return;
+    uint8_t* d = b.shadow + off;
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint8_t m = mask_shadow[i];
+        if (m != UB_WRITTEN) {
+            std::memset(d + i * elem, m, elem);
+        } else {
+            const bool pick0 = (mask_bits_value[i / 8] >> (i % 8)) & 1u;
+            const std::vector<uint8_t>& s = pick0 ? src0_shadow : src1_shadow;
+            if (s.empty()) std::memset(d + i * elem, UB_WRITTEN, elem);   // a scalar
+            else std::memcpy(d + i * elem, s.data() + i * elem, elem);
+        }
+    }
+}
+
+// Bitwise instructions (And, Or, Not, Xor) on Compare masks: each result bit is defined where
+// the source bits are, so the per-bit record survives `Not(mask)` and `Or(m1, m2)`. Returns the
+// defined bits of each byte of [a, a+bytes) and-ed with those of b (may be null), or nothing when
+// no byte is partly defined (the byte shadow is then exact). Taken before dst is written.
+inline std::vector<uint8_t> defined_bits(const void* a, const void* b_or_null, uint64_t bytes) {
+    const BlockState& b = block();
+    std::vector<uint8_t> out;
+    if (!b.shadow || b.mask_bits.empty()) return out;
+    auto bits_of = [&](const void* p, uint64_t k) -> uint8_t {
+        if (!p) return 0xFF;
+        const uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub) + k;
+        if (off >= b.ub_bytes || b.shadow[off] == UB_WRITTEN) return 0xFF;
+        const uint16_t m = b.mask_bits[off];
+        return (m & 0x100) ? uint8_t(m) : 0;
+    };
+    bool partial = false;
+    out.resize(bytes);
+    for (uint64_t k = 0; k < bytes; ++k) {
+        out[k] = uint8_t(bits_of(a, k) & bits_of(b_or_null, k));
+        partial = partial || (out[k] != 0 && out[k] != 0xFF);
+    }
+    if (!partial) out.clear();
+    return out;
+}
+
+// After a bitwise instruction wrote dst (marked written by proportion): keeps the defined bits
+// of its partly defined bytes.
+inline void keep_defined_bits(const void* dst, const std::vector<uint8_t>& bits) {
+    BlockState& b = block();
+    if (bits.empty() || !b.shadow) return;
+    const uint64_t off = uint64_t(static_cast<const uint8_t*>(dst) - b.ub);
+    if (off >= b.ub_bytes || bits.size() > b.ub_bytes - off) return;
+    for (uint64_t k = 0; k < bits.size(); ++k) {
+        if (bits[k] != 0 && bits[k] != 0xFF && b.shadow[off + k] != UB_WRITTEN) b.mask_bits[off + k] = uint16_t(0x100 | bits[k]);
+    }
+}
+
+inline bool bitwise_op(const char* op) {
+    return !std::strcmp(op, "And") || !std::strcmp(op, "Or") || !std::strcmp(op, "Not") || !std::strcmp(op, "Xor");
+}
+
+// The shadow bytes of [p, p+bytes) (all UB_WRITTEN outside the UB or without a shadow).
+inline std::vector<uint8_t> shadow_of(const void* p, uint64_t bytes) {
+    const BlockState& b = block();
+    std::vector<uint8_t> out(bytes, UB_WRITTEN);
+    if (!b.shadow) return out;
+    const uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
+    if (off < b.ub_bytes) std::memcpy(out.data(), b.shadow + off, std::min<uint64_t>(bytes, b.ub_bytes - off));
+    return out;
+}
+
 // AllocTensor hands a queue buffer out for a new tile: what an earlier tile wrote there is stale.
 inline void mark_stale(const void* p, uint64_t bytes) {
     BlockState& b = block();
@@ -565,6 +748,7 @@ inline void mark_stale(const void* p, uint64_t bytes) {
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
     if (off >= b.ub_bytes) return;
     uint64_t n = bytes < b.ub_bytes - off ? bytes : b.ub_bytes - off;
+    if (!b.mask_bits.empty()) std::memset(b.mask_bits.data() + off, 0, n * sizeof(uint16_t));   // stale bits too
     uint8_t* s = b.shadow + off;
     // Eight shadow bytes at a time: only UB_WRITTEN (1) has bit 0 set, so adding each byte's
     // bit 0 turns 1 into UB_STALE (2) and leaves 0 and 2 alone, without carries.

@@ -12,6 +12,8 @@
 #include <memory>
 #include <new>
 #include <thread>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "kernel_operator.h"
 #include "opkg_sim/abi.h"
 
@@ -132,6 +134,54 @@ inline std::string gm_guard_note(const std::vector<GmRegion>& regions, const voi
     return "";
 }
 
+// One block's UB: `bytes` (the UB rounded up to 64) ending at a page boundary, then UB_BEYOND
+// bytes of inaccessible pages where TPipe::InitBuffer puts buffers that lie past the UB (the
+// device does not check; the first access faults here), then the definedness shadow.
+class UbArena {
+public:
+    explicit UbArena(uint64_t bytes) {
+        const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+        const uint64_t lead = (bytes + page - 1) / page * page;
+        len_ = lead + UB_BEYOND + lead;
+        void* m = mmap(nullptr, len_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) return;
+        map_ = static_cast<uint8_t*>(m);
+        if (mprotect(map_ + lead, UB_BEYOND, PROT_NONE) != 0) return;
+        ub = map_ + lead - bytes;
+        shadow = map_ + lead + UB_BEYOND;
+    }
+    ~UbArena() {
+        if (map_) munmap(map_, len_);
+    }
+    UbArena(const UbArena&) = delete;
+    UbArena& operator=(const UbArena&) = delete;
+    uint8_t* ub = nullptr;
+    uint8_t* shadow = nullptr;
+
+private:
+    uint8_t* map_ = nullptr;
+    uint64_t len_ = 0;
+};
+
+// Names the buffer a fault past the end of the UB lies in: one TPipe::InitBuffer set up beyond
+// the SoC's UB, which the kernel then used.
+inline std::string ub_beyond_note(const void* addr) {
+    const BlockState& b = block();
+    const uint8_t* a = static_cast<const uint8_t*>(addr);
+    if (!b.ub || a < b.ub + b.ub_bytes || a >= b.ub + b.ub_bytes + UB_BEYOND) return "";
+    const uint64_t off = uint64_t(a - b.ub);
+    const UbAlloc* al = alloc_at(off);
+    std::string in = al ? format(": it lies in the %s set up at %s:%d, which TPipe::InitBuffer placed at UB "
+                                 "bytes [%llu, %llu)", al->kind.c_str(), al->file ? al->file : "?", al->line,
+                                 (unsigned long long)al->offset,
+                                 (unsigned long long)(al->offset + uint64_t(al->num) * al->len))
+                        : "";
+    return format("the kernel accessed UB byte %llu, past the end of the SoC's %llu-byte Unified Buffer%s. A "
+                  "device build of InitBuffer does not check the UB size, so such a buffer is harmless until the "
+                  "kernel touches it, as here; shrink the tiles or the buffers so that they fit",
+                  (unsigned long long)off, (unsigned long long)b.ub_bytes, in.c_str());
+}
+
 struct BlockError {
     bool set = false;
     int kind = 0;
@@ -153,7 +203,7 @@ struct Launch {
 
 // Runs one block on the calling thread. Returns false when it failed (error filled); throws
 // NeedConcurrent out of block 0 in sequential mode.
-inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirty, std::string& log,
+inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t& dirty, std::string& log,
                     std::vector<GmWrite>& writes, std::vector<std::pair<uint8_t*, std::string>>* undo,
                     Barrier* barrier, BlockError& err) {
     BlockState& b = block();
@@ -166,8 +216,8 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     b.idx = idx;
     b.num = L.in->block_dim;
     b.cores = L.in->cores;
-    b.ub = arena;
-    b.shadow = arena + L.arena_bytes;
+    b.ub = arena.ub;
+    b.shadow = arena.shadow;
     b.ub_bytes = L.in->ub_bytes;
     b.gm = L.regions;
     b.tiling_key = L.in->tiling_key;
@@ -178,12 +228,13 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     b.barrier = barrier;
     b.active = true;
     // Only the part of UB an earlier block on this arena used needs resetting.
-    std::memset(arena, 0xFF, dirty);
-    std::memset(arena + L.arena_bytes, 0, dirty);
+    std::memset(arena.ub, 0xFF, dirty);
+    std::memset(arena.shadow, 0, dirty);
     dirty = 0;
     bool ok = true;
     if (sigsetjmp(Crash::jump(), 1) != 0) {
-        std::string msg = Crash::describe(Crash::signal_no(), Crash::address());
+        std::string msg = Crash::signal_no() == SIGSEGV ? ub_beyond_note(Crash::address()) : "";
+        if (msg.empty()) msg = Crash::describe(Crash::signal_no(), Crash::address());
         if (Crash::signal_no() == SIGSEGV) msg += gm_guard_note(L.regions, Crash::address());
         SrcLoc last = block().last;
         msg += last.file ? "; the last checked Ascend C call before it is at this line"
@@ -197,6 +248,7 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     Crash::armed() = true;
     try {
         L.entry(const_cast<uint8_t**>(L.args.data()));
+        if (block().pending.active) report_pending(block());   // an undefined value the kernel kept
         if (block().held.file) throw Failure(FAIL_RULE, block().held.file, block().held.line, block().held_message);
         if (barrier) barrier->finish(idx);
     } catch (const NeedConcurrent&) {
@@ -218,7 +270,7 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     }
     Crash::armed() = false;
     if (!ok && barrier) barrier->abort();
-    dirty = block().ub_high;
+    dirty = std::min(block().ub_high, L.arena_bytes);   // buffers past the UB were never accessible
     if (L.in->profile) {
         block().prof.ub_alloc_bytes = block().ub_high;
         L.in->profile[idx] = block().prof;
@@ -227,13 +279,90 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     return ok;
 }
 
-// The UB arena followed by its shadow (see check_read).
-inline uint8_t* new_arena(uint64_t bytes) {
-    return static_cast<uint8_t*>(std::aligned_alloc(64, bytes ? 2 * bytes : 64));
+
+// Blocks run one after another: the value each block's last store left in a GM byte, compared
+// across blocks. Blocks that store the same value to a byte race harmlessly on hardware
+// (whichever store lands last, the byte ends the same: cann-ops Gather and Reshape have every
+// core copy the whole output), and so do stores into an output's allocator padding (never part
+// of it); check_conflicts reports the first byte of a tensor whose final values differ.
+class FinalValues {
+public:
+    explicit FinalValues(const std::vector<GmRegion>& regions) : regions_(regions), refs_(regions.size()) {}
+
+    // After block `writes[from..]` ran: GM holds its last value for every byte it stored to.
+    void after_block(const std::vector<GmWrite>& writes, size_t from) {
+        for (size_t i = from; i < writes.size(); ++i) {
+            const GmWrite& w = writes[i];
+            const GmRegion* r = region_of(regions_, w.begin);
+            if (!r) continue;
+            std::vector<std::unique_ptr<Chunk>>& chunks = refs_[size_t(r - regions_.data())];
+            if (chunks.empty()) chunks.resize((r->bytes + CHUNK - 1) / CHUNK);
+            const uint64_t lo = uint64_t(w.begin - r->base), hi = std::min<uint64_t>(uint64_t(w.end - r->base), r->bytes);
+            for (uint64_t k = lo; k < hi; ++k) {
+                std::unique_ptr<Chunk>& c = chunks[k / CHUNK];
+                if (!c) c.reset(new Chunk());
+                const uint64_t j = k % CHUNK;
+                if (!c->owner[j]) {
+                    c->value[j] = r->base[k];
+                    c->owner[j] = uint16_t(w.block + 1);
+                } else if (c->value[j] != r->base[k] && !diff.at) {
+                    diff = Difference{r->base + k, int64_t(c->owner[j]) - 1, w.block};
+                }
+            }
+        }
+    }
+    // The first byte whose final value differs between two blocks (at == nullptr: none).
+    struct Difference {
+        const uint8_t* at = nullptr;
+        int64_t first = 0, second = 0;
+    } diff;
+
+private:
+    // Only the parts of a tensor that blocks store to get a reference (a large workspace costs
+    // nothing until used): the first stored value and its block + 1 (blockDim <= 65535).
+    static constexpr uint64_t CHUNK = 4096;
+    struct Chunk {
+        uint8_t value[CHUNK];
+        uint16_t owner[CHUNK] = {};
+    };
+    const std::vector<GmRegion>& regions_;
+    std::vector<std::vector<std::unique_ptr<Chunk>>> refs_;
+};
+
+// The write of `block` covering byte `at` (the latest in program order), or nullptr.
+inline const GmWrite* write_at(const std::vector<GmWrite>& writes, int64_t block, const uint8_t* at) {
+    const GmWrite* found = nullptr;
+    for (const GmWrite& w : writes) {
+        if (w.block == block && w.begin <= at && at < w.end) found = &w;
+    }
+    return found;
+}
+
+// Blocks run one after another: two blocks race only where they leave different values.
+inline bool check_final_values(const std::vector<GmWrite>& writes, const std::vector<GmRegion>& regions,
+                               const FinalValues& finals, OpkgError* err, uint32_t block_dim) {
+    const FinalValues::Difference& d = finals.diff;
+    if (!d.at) return true;
+    const GmWrite* a = write_at(writes, d.first, d.at);
+    const GmWrite* b = write_at(writes, d.second, d.at);
+    const GmRegion* r = region_of(regions, d.at);
+    if (!a || !b || !r) return true;
+    const uint8_t* lo = std::max(a->begin, b->begin);
+    const uint8_t* hi = std::min(a->end, b->end);
+    std::string msg = format(
+        "blocks %lld and %lld both write bytes [%llu, %llu) of '%s' and leave different values there (first at "
+        "byte %llu) (block %lld at %s:%d); on hardware the result depends on timing. Give each block its own part "
+        "of the output, separate the stores with SyncAll, or accumulate with SetAtomicAdd.",
+        (long long)d.first, (long long)d.second, (unsigned long long)(lo - r->base),
+        (unsigned long long)(hi - r->base), r->name, (unsigned long long)(d.at - r->base), (long long)d.first,
+        a->loc.file ? a->loc.file : "?", a->loc.line);
+    set_error(err, FAIL_RULE, b->loc.file ? b->loc.file : "", b->loc.line, d.second, block_dim, msg);
+    return false;
 }
 
 // Two blocks storing to the same GM bytes between the same SyncAll barriers (outside atomic
-// add) race on hardware.
+// add) race on hardware: checked so when blocks ran concurrently (SyncAll), where the sim's
+// own interleaving decided the final values.
 inline bool check_conflicts(std::vector<GmWrite>& writes, const std::vector<GmRegion>& regions, OpkgError* err,
                             uint32_t block_dim) {
     std::sort(writes.begin(), writes.end(), [](const GmWrite& a, const GmWrite& b) {
@@ -313,9 +442,10 @@ inline int report(const BlockError& e, int64_t idx, uint32_t dim, OpkgError* err
 
 // Blocks one after another on this thread: deterministic and cheap. Returns 2 when block 0
 // reached SyncAll (its GM stores are undone first).
-inline int run_sequential(const Launch& L, std::string& log, std::vector<GmWrite>& writes, OpkgError* err) {
-    uint8_t* arena = new_arena(L.arena_bytes);
-    if (!arena) {
+inline int run_sequential(const Launch& L, std::string& log, std::vector<GmWrite>& writes, FinalValues& finals,
+                          OpkgError* err) {
+    UbArena arena(L.arena_bytes);
+    if (!arena.ub) {
         set_error(err, FAIL_INTERNAL, "", 0, -1, L.in->block_dim, "cannot allocate the Unified Buffer arena");
         return 1;
     }
@@ -325,9 +455,12 @@ inline int run_sequential(const Launch& L, std::string& log, std::vector<GmWrite
     uint64_t dirty = L.arena_bytes;
     for (uint32_t idx = 0; idx < L.in->block_dim && rc == 0; ++idx) {
         BlockError e;
+        const size_t from = writes.size();
         try {
             if (!run_one(L, idx, arena, dirty, log, writes, idx == 0 ? &undo : nullptr, nullptr, e)) {
                 rc = report(e, idx, L.in->block_dim, err);
+            } else {
+                finals.after_block(writes, from);
             }
         } catch (const NeedConcurrent&) {
             for (auto it = undo.rbegin(); it != undo.rend(); ++it) {
@@ -336,7 +469,6 @@ inline int run_sequential(const Launch& L, std::string& log, std::vector<GmWrite
             rc = 2;
         }
     }
-    std::free(arena);
     return rc;
 }
 
@@ -353,8 +485,8 @@ inline int run_concurrent(const Launch& L, std::string& log, std::vector<GmWrite
     for (uint32_t idx = 0; idx < n; ++idx) {
         threads.emplace_back([&, idx] {
             AltStack alt;
-            uint8_t* arena = new_arena(L.arena_bytes);
-            if (!arena) {
+            UbArena arena(L.arena_bytes);
+            if (!arena.ub) {
                 errors[idx] = BlockError{true, FAIL_INTERNAL, "", 0, "cannot allocate the Unified Buffer arena"};
                 barrier.abort();
                 return;
@@ -362,7 +494,6 @@ inline int run_concurrent(const Launch& L, std::string& log, std::vector<GmWrite
             uint64_t dirty = L.arena_bytes;
             // with a barrier, SyncAll waits instead of throwing NeedConcurrent
             run_one(L, idx, arena, dirty, logs[idx], block_writes[idx], nullptr, &barrier, errors[idx]);
-            std::free(arena);
         });
     }
     for (std::thread& t : threads) t.join();
@@ -411,11 +542,14 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
     }
     std::string log;
     std::vector<GmWrite> writes;
+    FinalValues finals(L.regions);
+    bool sequential = true;
     int rc;
     {
         CrashHandlers handlers;
-        rc = run_sequential(L, log, writes, err);
+        rc = run_sequential(L, log, writes, finals, err);
         if (rc == 2) {
+            sequential = false;   // blocks interleave for real: any overlap is a race
             log.clear();
             writes.clear();
             for (const GmRegion& r : L.regions) {
@@ -424,7 +558,10 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
             rc = run_concurrent(L, log, writes, err);
         }
     }
-    if (rc == 0 && !check_conflicts(writes, L.regions, err, launch->block_dim)) rc = 1;
+    if (rc == 0 && !(sequential ? check_final_values(writes, L.regions, finals, err, launch->block_dim)
+                                : check_conflicts(writes, L.regions, err, launch->block_dim))) {
+        rc = 1;
+    }
     if (rc == 0 && !check_canaries(launch, err)) rc = 1;
     copy_text(launch->log, launch->log_cap, log);
     return rc;

@@ -361,7 +361,9 @@ private:
         if (!b.ub) opkg_sim::fail(loc, "TPipe::InitBuffer outside a kernel launch (no Unified Buffer)");
         uint64_t need = uint64_t(num) * len;
         b.allocs.push_back(opkg_sim::UbAlloc{kind, num, len, b.ub_cursor, loc.file, loc.line});
-        if (b.ub_cursor + need > b.ub_bytes) {
+        // Past the UB but inside the arena's inaccessible zone: allowed, as on the device, until
+        // the kernel touches the buffer (the fault names it). Farther than that: an error now.
+        if (b.ub_cursor + need > b.ub_bytes + opkg_sim::UB_BEYOND) {
             std::string msg = opkg_sim::format(
                 "Unified Buffer overflow: TPipe::InitBuffer needs %llu bytes at offset %llu, "
                 "but the SoC's UB holds %llu bytes (%llu bytes too many). Buffers so far:\n",

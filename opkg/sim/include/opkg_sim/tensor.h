@@ -27,14 +27,16 @@ public:
     }
     T GetValue(uint32_t i, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
         check_index(i, "GetValue", loc);
-        opkg_sim::check_use(ptr_ + i, sizeof(T), "LocalTensor::GetValue", "an element", loc, opkg_sim::Pipe::S);
+        opkg_sim::check_scalar_load(ptr_ + i, sizeof(T), "LocalTensor::GetValue", loc);
         return ptr_[i];
     }
     template <class V>
     void SetValue(uint32_t i, V v, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
+        const opkg_sim::PendingUse moved = opkg_sim::take_pending();   // v may be an undefined GetValue
         check_index(i, "SetValue", loc);
         ptr_[i] = static_cast<T>(v);
         opkg_sim::mark_written(ptr_ + i, sizeof(T), opkg_sim::Pipe::S);
+        opkg_sim::settle_pending(moved, ptr_ + i, sizeof(T));
     }
     // Raw element access may be a store: counted as one so that it never causes a false report
     // of unwritten UB; under --sync-check it is a scalar load and store.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include "opkg_sim/datacopy.h"
 #include "opkg_sim/worksize.h"
@@ -30,11 +31,14 @@ inline void unary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
     check_vec(src, count, op, "src", loc);
     check_read(src.ptr_, uint64_t(count) * sizeof(T), op, "src", loc);
     count_vec_of<T>(op, count);
-    mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
+    const uint64_t bytes = uint64_t(count > 0 ? count : 0) * sizeof(T);
+    const std::vector<uint8_t> bits = bitwise_op(op) ? defined_bits(src.ptr_, nullptr, bytes) : std::vector<uint8_t>();
+    mark_written(dst.ptr_, bytes);
     T* __restrict d = dst.ptr_;
     const T* s = src.ptr_;
     using C = calc_t<T>;
     for (int64_t i = 0; i < count; ++i) d[i] = static_cast<T>(f(static_cast<C>(s[i])));
+    keep_defined_bits(dst.ptr_, bits);
 }
 
 template <class T, class F>
@@ -46,12 +50,15 @@ inline void binary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
     check_read(a.ptr_, uint64_t(count) * sizeof(T), op, "src0", loc);
     check_read(b.ptr_, uint64_t(count) * sizeof(T), op, "src1", loc);
     count_vec_of<T>(op, count);
-    mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
+    const uint64_t bytes = uint64_t(count > 0 ? count : 0) * sizeof(T);
+    const std::vector<uint8_t> bits = bitwise_op(op) ? defined_bits(a.ptr_, b.ptr_, bytes) : std::vector<uint8_t>();
+    mark_written(dst.ptr_, bytes);
     T* d = dst.ptr_;
     const T* x = a.ptr_;
     const T* y = b.ptr_;
     using C = calc_t<T>;
     for (int64_t i = 0; i < count; ++i) d[i] = static_cast<T>(f(static_cast<C>(x[i]), static_cast<C>(y[i])));
+    keep_defined_bits(dst.ptr_, bits);
 }
 
 // Pairwise tree sum in the operation's precision: the vector unit reduces each 256-byte repeat
@@ -588,6 +595,24 @@ inline void compare_into(const LocalTensor<U>& dst, const T* a, const T* b_or_nu
         C y = static_cast<C>(b_or_null ? b_or_null[i] : scalar);
         if (opkg_sim::compare(x, y, mode)) bits[i / 8] |= uint8_t(1u << (i % 8));
     }
+    opkg_sim::record_mask_bits(bits, count, a, b_or_null, sizeof(T));
+}
+
+// Select's definedness per element (opkg_sim::select_shadow), from the operands before dst is
+// written (dst may be one of them). src1 null: a scalar.
+template <class T, class U>
+inline void select_definedness(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const T* src0,
+                               const T* src1, uint32_t count, const std::function<void()>& write) {
+    const opkg_sim::BlockState& b = opkg_sim::block();
+    if (!b.shadow) return write();
+    std::vector<uint8_t> mask(count);
+    for (uint32_t i = 0; i < count; ++i) mask[i] = opkg_sim::mask_bit_shadow(selMask.ptr_, i);
+    std::vector<uint8_t> bits(reinterpret_cast<const uint8_t*>(selMask.ptr_),
+                              reinterpret_cast<const uint8_t*>(selMask.ptr_) + (count + 7) / 8);
+    const std::vector<uint8_t> s0 = opkg_sim::shadow_of(src0, uint64_t(count) * sizeof(T));
+    const std::vector<uint8_t> s1 = src1 ? opkg_sim::shadow_of(src1, uint64_t(count) * sizeof(T)) : std::vector<uint8_t>();
+    write();
+    opkg_sim::select_shadow(dst.ptr_, count, sizeof(T), bits.data(), mask, s0, s1);
 }
 
 template <class T, class U>
@@ -622,9 +647,11 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     opkg_sim::check_read(src0.ptr_, uint64_t(count) * sizeof(T), "Select", "src0", loc);
     opkg_sim::check_read(src1.ptr_, uint64_t(count) * sizeof(T), "Select", "src1", loc);
     opkg_sim::count_vec_of<T>("Select", count);
-    opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
-    const uint8_t* bits = reinterpret_cast<const uint8_t*>(selMask.ptr_);
-    for (uint32_t i = 0; i < count; ++i) dst.ptr_[i] = ((bits[i / 8] >> (i % 8)) & 1u) ? src0.ptr_[i] : src1.ptr_[i];
+    select_definedness(dst, selMask, src0.ptr_, src1.ptr_, count, [&] {
+        opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
+        const uint8_t* bits = reinterpret_cast<const uint8_t*>(selMask.ptr_);
+        for (uint32_t i = 0; i < count; ++i) dst.ptr_[i] = ((bits[i / 8] >> (i % 8)) & 1u) ? src0.ptr_[i] : src1.ptr_[i];
+    });
 }
 
 template <class T, class U>
@@ -637,10 +664,12 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     opkg_sim::check_read(selMask.ptr_, (uint64_t(count) + 7) / 8, "Select", "selMask", loc);
     opkg_sim::check_read(src0.ptr_, uint64_t(count) * sizeof(T), "Select", "src0", loc);
     opkg_sim::count_vec_of<T>("Select", count);
-    opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
-    const uint8_t* bits = reinterpret_cast<const uint8_t*>(selMask.ptr_);
-    const T other = src1;
-    for (uint32_t i = 0; i < count; ++i) dst.ptr_[i] = ((bits[i / 8] >> (i % 8)) & 1u) ? src0.ptr_[i] : other;
+    select_definedness(dst, selMask, src0.ptr_, static_cast<const T*>(nullptr), count, [&] {
+        opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(T));
+        const uint8_t* bits = reinterpret_cast<const uint8_t*>(selMask.ptr_);
+        const T other = src1;
+        for (uint32_t i = 0; i < count; ++i) dst.ptr_[i] = ((bits[i / 8] >> (i % 8)) & 1u) ? src0.ptr_[i] : other;
+    });
 }
 
 // One sum per repeat (the masked elements of 256 bytes), stored dstRepStride results apart.

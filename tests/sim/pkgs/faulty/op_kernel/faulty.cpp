@@ -67,6 +67,11 @@ public:
             for (uint32_t i = 0; i < length_; ++i) off.SetValue(i, (length_ - 1 - i) * sizeof(float));
             off.SetValue(length_ - 1, length_ * sizeof(float));
             Gather(y, x, off, (uint32_t)0, length_);   // @gather-oob
+        } else if (TILING_KEY_IS(23)) {
+            // Fills all of tmpBuf, which lies past the UB when the buffers do not fit.
+            LocalTensor<float> t = tmpBuf.Get<float>();
+            Duplicate(t, 1.0f, t.GetSize());   // @fill-tmp
+            Muls(y, x, 2.0f, length_);
         } else {
             Muls(y, x, 2.0f, length_);
         }
@@ -143,6 +148,14 @@ public:
             if (TILING_KEY_IS(15)) SetAtomicAdd<float>();
             DataCopy(shared, y, length_);   // @shared-store
             SetAtomicNone();
+        } else if (TILING_KEY_IS(24) || TILING_KEY_IS(25)) {
+            // Every block stores the same values to the first `length_` elements of y (as a kernel
+            // that has each core copy the whole output); in mode 25 block 2 changes element 5.
+            GlobalTensor<float> shared;
+            shared.SetGlobalBuffer((__gm__ float*)yBase_, length_);
+            Duplicate(y, 3.0f, length_);
+            if (TILING_KEY_IS(25) && GetBlockIdx() == 2) y.SetValue(5, 4.0f);
+            DataCopy(shared, y, length_);   // @same-store
         } else if (TILING_KEY_IS(42)) {
             DataCopy(yGm, y, length_ - 4);   // @ragged-store
         } else {

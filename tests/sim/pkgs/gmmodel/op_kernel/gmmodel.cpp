@@ -63,6 +63,32 @@ public:
             if (xGm.GetValue(length_) > 0.0f) {   // @gm-scalar-use
                 Muls(y, y, 2.0f, rounded_);
             }
+        } else if (TILING_KEY_IS(12)) {
+            // A scalar move of a padding value into the output's last element.
+            Muls(y, x, 2.0f, rounded_);
+            y.SetValue(length_ - 1, x.GetValue(length_));   // @scalar-move
+        } else if (TILING_KEY_IS(13)) {
+            // A scalar move of a padding value into the output's padding: never part of y.
+            Muls(y, x, 2.0f, rounded_);
+            y.SetValue(length_, x.GetValue(length_));
+        } else if (TILING_KEY_IS(14)) {
+            // A comparison of a padding value (a branch): the stored bits are not the value read,
+            // the sim cannot follow it through C++ code, so the read is reported.
+            Muls(y, x, 2.0f, rounded_);
+            y.SetValue(length_, x.GetValue(length_) > 0.0f ? 1.0f : 0.0f);   // @scalar-arith
+        } else if (TILING_KEY_IS(15) || TILING_KEY_IS(16)) {
+            // y = x > 0 ? x : 0 over a whole tile: mask byte 12 has 4 bits from data (elements
+            // 96-99) and 4 from padding; mode 16 stores the selected padding into y's tensor bytes.
+            LocalTensor<uint8_t> mask = c.ReinterpretCast<uint8_t>();
+            CompareScalar(mask, x, 0.0f, CMPMODE::GT, TILE);
+            Select(y, mask, x, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, TILE);   // @select
+            if (TILING_KEY_IS(16)) Muls(y, y[8], 1.0f, length_);
+        } else if (TILING_KEY_IS(17)) {
+            // y = x > 0 ? 0 : x through Not of the mask (as uint16): bitwise ops keep its bits.
+            LocalTensor<uint8_t> mask = c.ReinterpretCast<uint8_t>();
+            CompareScalar(mask, x, 0.0f, CMPMODE::GT, TILE);
+            Not(mask.ReinterpretCast<uint16_t>(), mask.ReinterpretCast<uint16_t>(), TILE / 16);
+            Select(y, mask, x, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, TILE);
         } else {
             Muls(y, x, 2.0f, rounded_);
         }
