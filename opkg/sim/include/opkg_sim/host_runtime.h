@@ -115,6 +115,10 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
         ctx.node_.inputs_ = n_in;
         ctx.node_.outputs_ = n_out;
         ctx.node_.ir_inputs_ = ir_inputs_of(in, n_in);
+        // Inputs IMPL_OP(...).TilingInputsDataDependency / InputsDataDependency named.
+        const auto& all_deps = gert::OpImplRegisterV2::TilingDataDependencies();
+        auto dep_it = all_deps.find(op_type);
+        const std::set<int32_t>* data_deps = dep_it == all_deps.end() ? nullptr : &dep_it->second;
         size_t ir_index = 0;
         for (uint32_t i = 0; i < n_in; ++i) {
             while (ir_index + 1 < ctx.node_.ir_inputs_.ir.size() && ctx.node_.ir_inputs_.ir[ir_index + 1].start_ <= i) ++ir_index;
@@ -122,7 +126,8 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
             t.shape_ = shape_of(in[i]);
             t.dtype_ = static_cast<ge::DataType>(in[i].dtype);
             t.format_ = static_cast<ge::Format>(in[i].format);
-            if (def && ir_index < def->inputs_.size() && def->inputs_[ir_index].value_depend_ != ops::IGNORE) {
+            bool value_depend = def && ir_index < def->inputs_.size() && def->inputs_[ir_index].value_depend_ != ops::IGNORE;
+            if (value_depend || (data_deps && data_deps->count(static_cast<int32_t>(ir_index)))) {
                 t.data_ = in[i].data;
                 t.data_bytes_ = in[i].data_bytes;
             }

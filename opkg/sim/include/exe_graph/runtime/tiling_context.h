@@ -10,26 +10,7 @@
 #include "exe_graph/runtime/shape.h"
 #include "graph/types.h"
 #include "opkg_sim/abi.h"
-
-namespace fe {
-// The platform the tiling runs for, filled from the SoC row of toolchains/socs.yaml.
-class PlatFormInfos {
-public:
-    // The platform-config keys tiling code commonly reads; anything else is reported unknown.
-    bool GetPlatformRes(const std::string& label, const std::string& key, std::string& value) const {
-        if (label == "version" && key == "SoC_version") { value = soc_version; return true; }
-        if (label == "version" && key == "Short_SoC_version") { value = short_soc; return true; }
-        if (label == "SoCInfo" && key == "ai_core_cnt") { value = std::to_string(info.aic_cores); return true; }
-        if (label == "SoCInfo" && key == "vector_core_cnt") { value = std::to_string(info.aiv_cores); return true; }
-        if (label == "SoCInfo" && key == "cube_core_cnt") { value = std::to_string(info.aic_cores); return true; }
-        if (label == "AICoreSpec" && key == "ub_size") { value = std::to_string(info.ub_bytes); return true; }
-        return false;
-    }
-    OpkgPlatform info{};
-    std::string soc_version;
-    std::string short_soc;
-};
-}  // namespace fe
+#include "platform/platform_infos_def.h"
 
 namespace gert {
 
@@ -53,7 +34,8 @@ public:
     int64_t GetShapeSize() const { return shape_.GetStorageShape().GetShapeSize(); }
     ge::Format GetStorageFormat() const { return format_; }
     ge::Format GetOriginFormat() const { return format_; }
-    // Values are known at tiling time only for inputs the OpDef marks ValueDepend, as in CANN.
+    // Values are known at tiling time only for inputs the OpDef marks ValueDepend or the tiling
+    // registration names in (Tiling)InputsDataDependency, as in CANN.
     template <class T> const T* GetData() const { return static_cast<const T*>(data_); }
     const void* GetAddr() const { return data_; }
     size_t GetSize() const { return data_bytes_; }

@@ -1,0 +1,31 @@
+// CANN's base/alog_pub.h (the log library's C entry points), answered by the sim: a message of
+// level >= ASCEND_GLOBAL_LOG_LEVEL (CANN's variable; default 3, errors only) goes to stderr,
+// which the build shows with the tiling step's output.
+#ifndef OPKG_SIM_BASE_ALOG_PUB_H
+#define OPKG_SIM_BASE_ALOG_PUB_H
+
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include "base/log_types.h"
+
+inline int32_t AlogCheckDebugLevel(uint32_t, int32_t level) {
+    const char* env = std::getenv("ASCEND_GLOBAL_LOG_LEVEL");
+    int32_t threshold = env && *env ? std::atoi(env) : DLOG_ERROR;
+    return level >= threshold ? 1 : 0;
+}
+
+__attribute__((format(printf, 4, 5))) inline int32_t AlogRecord(uint32_t, uint32_t, int32_t level, const char* fmt,
+                                                                 ...) {
+    static const char* const names[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
+    std::fprintf(stderr, "[%s] ", level >= 0 && level <= 3 ? names[level] : "LOG");
+    va_list ap;
+    va_start(ap, fmt);
+    std::vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    std::fputc('\n', stderr);
+    return 0;
+}
+
+#endif
