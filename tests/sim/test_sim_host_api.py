@@ -1,8 +1,8 @@
 """Host APIs cann-ops tiling code calls beyond PlatformAscendC (tests/sim/pkgs/hostapi):
 fe::PlatFormInfos from platform/platform_info.h answered from the SoC row, graph/types.h's packed
 formats, base/alog_pub.h and base/err_msg.h, securec.h, a tiling registered with
-IMPL_OP_OPTILING(...).TilingInputsDataDependency, and a tiling header holding host code that the
-kernel build reads too."""
+IMPL_OP_OPTILING(...).TilingInputsDataDependency and .TilingParse<T>, ge::Operator and ge::Tensor,
+and a tiling header holding host code that the kernel build reads too."""
 
 from __future__ import annotations
 
@@ -44,6 +44,9 @@ def test_platform_infos_and_host_helpers_reach_the_kernel(built, monkeypatch):
     assert (y[7], y[8]) == (-1, 162)
     assert int(y[10]).to_bytes(8, "little") == b"abcdefg\0"
     assert y[9] == 10                                             # errors logged, debug not
+    assert y[11] == soc.cube_cores == 24                          # TilingParse<T> ran first
+    assert y[12] == 8                                             # ge::Operator name + ge::Tensor size
+    assert y[13] == len("OP_TILING")                              # cann-ops' build default
 
 
 def test_log_level_follows_ascend_global_log_level(built, monkeypatch):

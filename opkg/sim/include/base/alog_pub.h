@@ -10,6 +10,17 @@
 #include <cstdlib>
 #include "base/log_types.h"
 
+// cann-ops' shared log header (common/inc/log/inner/dfx_base.h) prints these two in every
+// message; cann-ops' build defines them for each host library (src/common/CMakeLists.txt:
+// "OP_TILING", "[Custom]" in an open build). A package built by opkg gets the same unless it
+// defines its own first.
+#ifndef OPS_UTILS_LOG_SUB_MOD_NAME
+#define OPS_UTILS_LOG_SUB_MOD_NAME "OP_TILING"
+#endif
+#ifndef OPS_UTILS_LOG_PACKAGE_TYPE
+#define OPS_UTILS_LOG_PACKAGE_TYPE "[Custom]"
+#endif
+
 inline int32_t AlogCheckDebugLevel(uint32_t, int32_t level) {
     const char* env = std::getenv("ASCEND_GLOBAL_LOG_LEVEL");
     int32_t threshold = env && *env ? std::atoi(env) : DLOG_ERROR;

@@ -4,7 +4,9 @@
 #ifndef OPKG_SIM_GRAPH_TYPES_H
 #define OPKG_SIM_GRAPH_TYPES_H
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 

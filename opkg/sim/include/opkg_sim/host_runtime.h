@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
 #include "opkg_sim/abi.h"
 #include "opkg_sim/host_core.h"
@@ -153,6 +154,25 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
         ctx.tiling_.data_ = tiling;
         ctx.tiling_.capacity_ = tiling_cap;
         ctx.platform_ = &platform;
+
+        // TilingParse first, as the framework runs it before the op's first tiling.
+        std::unique_ptr<void, void (*)(void*)> compile_info(nullptr, [](void*) {});
+        auto& parses = gert::OpImplRegisterV2::TilingParses();
+        auto parse = parses.find(op_type);
+        if (parse != parses.end()) {
+            compile_info = std::unique_ptr<void, void (*)(void*)>(parse->second.create(), parse->second.destroy);
+            gert::TilingParseContext pctx;
+            pctx.platform_ = &platform;
+            pctx.compiled_info_ = compile_info.get();
+            pctx.name_ = pctx.type_ = op_type;
+            ge::graphStatus parsed = parse->second.func(&pctx);
+            if (parsed != ge::GRAPH_SUCCESS) {
+                host_error(err, FAIL_TILING, std::string("the TilingParse function for ") + op_type +
+                           " returned failure (status " + std::to_string(parsed) + ")");
+                return 1;
+            }
+            ctx.compile_info_ = compile_info.get();
+        }
 
         ge::graphStatus status = func(&ctx);
         if (status != ge::GRAPH_SUCCESS) {

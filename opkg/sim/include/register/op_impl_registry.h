@@ -18,8 +18,19 @@ public:
     explicit OpImplRegisterV2(const char* type) : type_(type) {}
     OpImplRegisterV2& Tiling(TilingKernelFunc f) { TilingFuncs()[type_] = f; return *this; }
     template <class... A> OpImplRegisterV2& Tiling(TilingKernelFunc f, A...) { TilingFuncs()[type_] = f; return *this; }
-    template <class F> OpImplRegisterV2& TilingParse(F) { return *this; }
-    template <class T, class F> OpImplRegisterV2& TilingParse(F) { return *this; }
+    // The function the framework calls once per op, before any tiling, with a new T to fill
+    // (what TilingContext::GetCompileInfo<T> then returns).
+    using TilingParseFunc = ge::graphStatus (*)(TilingParseContext*);
+    struct TilingParseEntry {
+        TilingParseFunc func;
+        void* (*create)();
+        void (*destroy)(void*);
+    };
+    template <class T> OpImplRegisterV2& TilingParse(TilingParseFunc f) {
+        TilingParses()[type_] = TilingParseEntry{f, []() -> void* { return new T(); },
+                                                 [](void* p) { delete static_cast<T*>(p); }};
+        return *this;
+    }
     OpImplRegisterV2& InferShape(InferShapeKernelFunc) { return *this; }
     OpImplRegisterV2& InferDataType(InferDataTypeKernelFunc) { return *this; }
     // Inputs (IR indices) whose values the tiling function reads: the sim hands their data to
@@ -37,6 +48,10 @@ public:
         return funcs;
     }
 
+    static std::map<std::string, TilingParseEntry>& TilingParses() {
+        static std::map<std::string, TilingParseEntry> parses;
+        return parses;
+    }
     static std::map<std::string, std::set<int32_t>>& TilingDataDependencies() {
         static std::map<std::string, std::set<int32_t>> deps;
         return deps;

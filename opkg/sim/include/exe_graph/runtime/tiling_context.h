@@ -11,6 +11,7 @@
 #include "graph/types.h"
 #include "opkg_sim/abi.h"
 #include "platform/platform_infos_def.h"
+#include "securec.h"   // CANN's tiling_context.h has it through tiling_data.h
 
 namespace gert {
 
@@ -208,7 +209,10 @@ public:
     }
     size_t GetWorkspaceNum() const { return workspace_count_; }
     fe::PlatFormInfos* GetPlatformInfo() const { return platform_; }
-    template <class T> const T* GetCompileInfo() const { return nullptr; }
+    // What the op's TilingParse function filled (IMPL_OP_OPTILING(...).TilingParse<T>(f)); null
+    // when it registers none.
+    template <class T> const T* GetCompileInfo() const { return static_cast<const T*>(compile_info_); }
+    const void* GetCompileInfo() const { return compile_info_; }
 
     // Filled by the host entry.
     std::vector<Tensor> inputs_;
@@ -225,6 +229,7 @@ public:
     size_t workspaces_[OPKG_SIM_MAX_WORKSPACES] = {0};
     size_t workspace_count_ = 0;
     fe::PlatFormInfos* platform_ = nullptr;
+    const void* compile_info_ = nullptr;
 };
 
 class InferShapeContext {
@@ -279,7 +284,21 @@ public:
 };
 
 class InferShapeRangeContext {};
-class TilingParseContext {};
+// What a TilingParse function sees: the platform and the op's compile-info object (created
+// by the registration's TilingParse<T>) that it fills for every later tiling call.
+class TilingParseContext {
+public:
+    fe::PlatFormInfos* GetPlatformInfo() const { return platform_; }
+    template <class T> T* GetCompiledInfo() { return static_cast<T*>(compiled_info_); }
+    // The compile JSON a TBE build hands over; Ascend C operators get none.
+    const char* GetCompiledJson() const { return "{}"; }
+    const char* GetNodeName() const { return name_.c_str(); }
+    const char* GetNodeType() const { return type_.c_str(); }
+
+    fe::PlatFormInfos* platform_ = nullptr;
+    void* compiled_info_ = nullptr;
+    std::string name_, type_;
+};
 
 }  // namespace gert
 #endif

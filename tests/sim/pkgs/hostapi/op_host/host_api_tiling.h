@@ -21,6 +21,9 @@ TILING_DATA_FIELD_DEF(int32_t, printed);
 TILING_DATA_FIELD_DEF(int32_t, copyStatus);
 TILING_DATA_FIELD_DEF(int32_t, logLevels);
 TILING_DATA_FIELD_DEF_ARR(uint8_t, 8, label);
+TILING_DATA_FIELD_DEF(uint32_t, parsedCoreNum);
+TILING_DATA_FIELD_DEF(uint32_t, opNameLen);
+TILING_DATA_FIELD_DEF(uint32_t, modNameLen);
 END_TILING_DATA_DEF;
 REGISTER_TILING_DATA_CLASS(HostApi, HostApiTilingData)
 

@@ -19,5 +19,8 @@ extern "C" __global__ __aicore__ void host_api(GM_ADDR x, GM_ADDR n, GM_ADDR y, 
     int64_t label = 0;
     for (int i = 0; i < 8; ++i) label |= (int64_t)t.label[i] << (8 * i);
     out.SetValue(10, label);
-    for (int i = 11; i < 16; ++i) out.SetValue(i, 0);
+    out.SetValue(11, t.parsedCoreNum);
+    out.SetValue(12, t.opNameLen);
+    out.SetValue(13, t.modNameLen);
+    for (int i = 14; i < 16; ++i) out.SetValue(i, 0);
 }
