@@ -354,11 +354,36 @@ def _attr_default(path, where, kind, raw):
 _ACLNN_LAYER_RE = re.compile(r'^\s*#\s*include\s*[<"](opdev|aclnn|aclnn_kernels|aclnnop)/', re.M)
 
 
+# cann-ops' per-operator CMakeLists.txt names the op_host files of each library it builds:
+# the tiling and OpDef ones go to these targets (`opapi` is the aclnn layer).
+_CMAKE_HOST_TARGETS = ("optiling", "opsproto", "op_host_aclnn", "op_host_aclnnInner", "op_host_aclnnExc")
+_CMAKE_SOURCES_RE = re.compile(r"target_sources\(\s*(\w+)\s+(?:PRIVATE|PUBLIC|INTERFACE)?([^)]*)\)")
+_HOST_SUFFIXES = (".cpp", ".cc")
+
+
+def _cmake_host_sources(project: Path) -> set[str] | None:
+    """The op_host files the project's CMakeLists.txt compiles into its host libraries, or None
+    when it names none (an msopgen project's CMake globs its op_host directory)."""
+    cmake = project / "CMakeLists.txt"
+    if not cmake.is_file():
+        return None
+    text = re.sub(r"#[^\n]*", "", cmake.read_text(errors="replace"))
+    named = {Path(src).name for target, body in _CMAKE_SOURCES_RE.findall(text)
+             if target in _CMAKE_HOST_TARGETS
+             for src in body.replace("${CMAKE_CURRENT_SOURCE_DIR}/", "").split()
+             if Path(src).parent.as_posix() == "op_host"}
+    return named or None
+
+
 def _host_library_sources(host_dir: Path) -> tuple[list[Path], list[Path]]:
+    """The host library's sources: the .cpp and .cc files of op_host/ (only those the project's
+    CMakeLists.txt builds into a host library, when it says), without CANN's aclnn layer."""
+    listed = _cmake_host_sources(host_dir.parent)
     keep, skipped = [], []
-    for p in sorted(host_dir.glob("*.cpp")):
+    for p in sorted(q for q in host_dir.iterdir() if q.suffix in _HOST_SUFFIXES and q.is_file()):
         text = p.read_text(errors="replace")
-        (skipped if _ACLNN_LAYER_RE.search(text) else keep).append(p)
+        left_out = (listed is not None and p.name not in listed) or _ACLNN_LAYER_RE.search(text)
+        (skipped if left_out else keep).append(p)
     return keep, skipped
 
 
@@ -379,7 +404,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
                                   "kernel in op_kernel/")
     host_sources, aclnn_layer = _host_library_sources(host_dir)
     if not host_sources:
-        raise UsageError(f"{host_dir} has no .cpp host sources")
+        raise UsageError(f"{host_dir} has no .cpp or .cc host sources")
     name = name or dest.name
     if not NAME_RE.match(name):
         raise UsageError(f"package name {name!r} (from --dest) is not valid", field="--dest",
@@ -388,7 +413,8 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
     golden_file, golden_func = _golden_arg(golden)
     notes: list[str] = []
     if aclnn_layer:
-        notes.append("left out of tiling.sources (CANN's aclnn layer, not the op_host library): "
+        notes.append("left out of tiling.sources (not in the op_host library: CANN's aclnn layer, "
+                     "or not built into it by the project's CMakeLists.txt): "
                      + ", ".join(p.name for p in aclnn_layer))
 
     # Shared headers of the corpus, copied into the package so it builds on its own.
