@@ -23,16 +23,16 @@ def built(pkgs, soc910b, lib_cache):
     return simbuild.build(pkgs / "hostapi", OP, OP.variants()[0], soc910b, lib_cache, stem="host_api")
 
 
-def run(built, n):
-    y = np.zeros(16, np.int64)
-    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc,
-                     {"x": np.zeros(8, np.float32), "n": np.array(n, np.int32)}, {"y": y}, {})
-    return y
+def run(built, n, size=16):
+    y = np.full(size, 7, np.int64)
+    info = runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc,
+                            {"x": np.zeros(8, np.float32), "n": np.array(n, np.int32)}, {"y": y}, {})
+    return y, info
 
 
 def test_platform_infos_and_host_helpers_reach_the_kernel(built, monkeypatch):
     monkeypatch.delenv("ASCEND_GLOBAL_LOG_LEVEL", raising=False)
-    y = run(built, [41, 0])
+    y, _ = run(built, [41, 0])
     soc = built.soc
     # fe::PlatFormInfos::GetCoreNum: the AIV cores of a separated SoC, as PlatformAscendC says
     assert (y[0], y[1]) == (soc.vector_cores, soc.vector_cores) == (48, 48)
@@ -52,4 +52,12 @@ def test_platform_infos_and_host_helpers_reach_the_kernel(built, monkeypatch):
 def test_log_level_follows_ascend_global_log_level(built, monkeypatch):
     # the library is loaded in this process; the variable is read when tiling asks
     monkeypatch.setenv("ASCEND_GLOBAL_LOG_LEVEL", "0")
-    assert run(built, [1])[9] == 11
+    assert run(built, [1])[0][9] == 11
+
+
+def test_init_value_fills_the_output_before_the_kernel(built):
+    # y has InitValue(0): the elements the kernel leaves alone hold 0, not what the caller put
+    # there, and count as written
+    y, info = run(built, [3], size=24)
+    assert list(y[16:]) == [0] * 8 and y[6] == 3
+    assert info.unwritten == {}

@@ -4,6 +4,7 @@
 #ifndef OPKG_SIM_HOST_RUNTIME_H
 #define OPKG_SIM_HOST_RUNTIME_H
 
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -269,6 +270,13 @@ inline std::string params_json(const std::vector<ops::OpParamDef>& ps) {
         out += "],\"formats\":[";
         for (size_t k = 0; k < p.formats_.size(); ++k) out += (k ? ",\"" : "\"") + std::string(ge::FormatName(p.formats_[k])) + "\"";
         out += "],\"value_depend\":" + std::string(p.value_depend_ != ops::IGNORE ? "true" : "false");
+        out += ",\"init_values\":[";
+        for (size_t k = 0; k < p.init_values_.size(); ++k) {
+            char num[32];
+            std::snprintf(num, sizeof num, "%.17g", p.init_values_[k]);
+            out += (k ? "," : "") + std::string(num);
+        }
+        out += "]";
         out += ",\"unknown_shape_formats\":[";
         for (size_t k = 0; k < p.unknown_formats_.size(); ++k) out += (k ? ",\"" : "\"") + std::string(ge::FormatName(p.unknown_formats_[k])) + "\"";
         out += "]}";

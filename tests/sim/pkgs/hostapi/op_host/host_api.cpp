@@ -89,6 +89,7 @@ public:
     {
         this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
         this->Input("n").ParamType(REQUIRED).DataType({ge::DT_INT32}).Format({ge::FORMAT_ND});
+        // the framework zeroes y before the kernel (the kernel writes its first 16 elements)
         this->Output("y").ParamType(REQUIRED).DataType({ge::DT_INT64}).Format({ge::FORMAT_ND}).InitValue(0);
         this->AICore().AddConfig("ascend910b");
     }
