@@ -812,6 +812,13 @@ def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, g
             else:
                 parts.append(f"default: {_yaml_value(a['default'])}")
             lines.append("    - {" + ", ".join(parts) + "}")
+    if op.get("soc_configs"):
+        lines.append("  soc_configs:   # AddConfig(soc, config): the config's own lists")
+        for short, cfg in op["soc_configs"].items():
+            lines.append(f"    {short}:")
+            for group in ("inputs", "outputs"):
+                lines.append(f"      {group}:" if cfg[group] else f"      {group}: []")
+                lines += [f"        - {_yaml_tensor(t)}" for t in cfg[group]]
     lines += ["tiling:", f"  sources: [{', '.join(host_sources)}]"]
     if tiling_data:
         lines.append(f"  data: {tiling_data}")

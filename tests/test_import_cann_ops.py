@@ -232,3 +232,29 @@ def test_host_sources_are_what_the_projects_cmake_builds(workspace, tmp_path):
     (pkg / "opkg.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
     r = opkg("build", "//packages/scale_add", "--json", cwd=workspace.root, check=0)
     assert json.loads(r.stdout)["ok"]
+
+
+def test_a_socs_own_opdef_lists_become_op_soc_configs(workspace, tmp_path):
+    # AddConfig("ascend910b", config) with the config's own Input/Output lists (cann-ops LinSpace):
+    # the manifest gets op.soc_configs.ascend910b, so the build's OpDef check agrees
+    config = ('OpAICoreConfig config;\n'
+              '        config.Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});\n'
+              '        config.Input("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});\n'
+              '        config.Output("z").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});\n'
+              '        this->AICore().AddConfig("ascend910b", config);')
+    project = _variant(tmp_path, 'this->AICore().AddConfig("ascend910b").AddConfig("ascend950");', config)
+    opkg("import", str(project), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
+    pkg = workspace.root / "packages" / "scale_add"
+    manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
+    one = [{"name": n, "dtypes": ["float32"], "formats": ["ND"]} for n in ("x", "y")]
+    assert manifest["op"]["soc_configs"] == {
+        "ascend910b": {"inputs": one, "outputs": [{"name": "z", "dtypes": ["float32"], "formats": ["ND"]}]}}
+    (pkg / "golden.py").write_text(GOLDEN)
+    manifest["verify"]["cases"][0]["shapes"] = {"x": [4, 100], "y": [4, 100]}
+    manifest["verify"]["cases"][0]["output_shapes"] = {"z": [4, 100]}
+    (pkg / "opkg.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    r = opkg("build", "//packages/scale_add", "--json", cwd=workspace.root, check=0)
+    result = json.loads(r.stdout)
+    assert result["ok"]
+    # only the config's float32 variant is built for the 910B
+    assert {row["variant"] for row in result["cases"]} == {"float32"}

@@ -522,12 +522,18 @@ def host_prototypes(host_lib: Path) -> list[dict]:
     data = json.loads(lib.opkg_sim_host_prototypes().decode("utf-8"))
     if data.get("error"):
         raise SimError(data["error"], kind="internal")
+    return manifest_spelling(data["ops"])
+
+
+def manifest_spelling(ops: list[dict]) -> list[dict]:
+    """The host library's prototype entries with dtypes and formats in manifest spelling (in
+    place), per-SoC config lists included."""
     by_ge = {d.ge: d.name for d in DTYPES.values()}
     by_format = {f"FORMAT_{k}": k for k in FORMATS}
-    for op in data["ops"]:
+    for op in ops:
         configs = op.get("aicore", {}).get("soc_configs", {}).values()
         for t in op["inputs"] + op["outputs"] + [t for c in configs for t in c["inputs"] + c["outputs"]]:
             t["dtypes"] = [by_ge.get(x, x) for x in t["dtypes"]]
             t["formats"] = [by_format.get(x, x) for x in t["formats"]]
-            t["unknown_shape_formats"] = [by_format.get(x, x) for x in t["unknown_shape_formats"]]
-    return data["ops"]
+            t["unknown_shape_formats"] = [by_format.get(x, x) for x in t.get("unknown_shape_formats", [])]
+    return ops
