@@ -245,8 +245,11 @@ def to_manifest_op(declared: dict) -> dict:
         else:
             entry["default"] = _shortest(a["type"], a["default"])
         attrs.append(entry)
+    # AddConfig(short, config) with the config's own lists: the manifest's op.soc_configs
+    soc_configs = {short: {"inputs": tensors(c["inputs"]), "outputs": tensors(c["outputs"])}
+                   for short, c in sorted(declared.get("aicore", {}).get("soc_configs", {}).items())}
     return {"type": declared["type"], "inputs": tensors(declared["inputs"]),
-            "outputs": tensors(declared["outputs"]), "attrs": attrs,
+            "outputs": tensors(declared["outputs"]), "attrs": attrs, "soc_configs": soc_configs,
             "has_infer_shape": bool(declared.get("has_infer_shape")),
             "configs": list(declared.get("aicore", {}).get("configs", []))}
 
@@ -300,7 +303,7 @@ def _child(lib_path: str) -> int:
     import ctypes as C
     import os
 
-    from opkg.model import DTYPES, FORMATS
+    from opkg.sim.runtime import manifest_spelling
 
     try:
         lib = C.CDLL(lib_path, mode=os.RTLD_LOCAL | os.RTLD_LAZY)
@@ -312,13 +315,7 @@ def _child(lib_path: str) -> int:
     if data.get("error"):
         print(json.dumps({"error": data["error"]}))
         return 0
-    by_ge = {d.ge: d.name for d in DTYPES.values()}
-    by_format = {f"FORMAT_{k}": k for k in FORMATS}
-    for op in data["ops"]:
-        for t in op["inputs"] + op["outputs"]:
-            t["dtypes"] = [by_ge.get(x, x) for x in t["dtypes"]]
-            t["formats"] = [by_format.get(x, x) for x in t["formats"]]
-    print(json.dumps({"ops": data["ops"]}))
+    print(json.dumps({"ops": manifest_spelling(data["ops"])}))
     return 0
 
 

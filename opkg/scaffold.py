@@ -354,11 +354,32 @@ def _attr_default(path, where, kind, raw):
 _ACLNN_LAYER_RE = re.compile(r'^\s*#\s*include\s*[<"](opdev|aclnn|aclnn_kernels|aclnnop)/', re.M)
 
 
+# cann-ops' per-operator CMakeLists.txt names the op_host files of each library it builds:
+# the tiling and OpDef ones go to these targets (`opapi` is the aclnn layer).
+_CMAKE_HOST_TARGETS = ("optiling", "opsproto", "op_host_aclnn", "op_host_aclnnInner", "op_host_aclnnExc")
+_HOST_SUFFIXES = (".cpp", ".cc")
+
+
+def _cmake_host_sources(project: Path) -> set[str] | None:
+    """The op_host files the project's CMakeLists.txt compiles into its host libraries, or None
+    when it names none (an msopgen project's CMake globs its op_host directory)."""
+    from opkg.shared_headers import cmake_sources
+
+    named = {Path(src).name for target, src in cmake_sources(project)
+             if target in _CMAKE_HOST_TARGETS
+             and Path(src.replace("${CMAKE_CURRENT_SOURCE_DIR}/", "")).parent.as_posix() == "op_host"}
+    return named or None
+
+
 def _host_library_sources(host_dir: Path) -> tuple[list[Path], list[Path]]:
+    """The host library's sources: the .cpp and .cc files of op_host/ (only those the project's
+    CMakeLists.txt builds into a host library, when it says), without CANN's aclnn layer."""
+    listed = _cmake_host_sources(host_dir.parent)
     keep, skipped = [], []
-    for p in sorted(host_dir.glob("*.cpp")):
+    for p in sorted(q for q in host_dir.iterdir() if q.suffix in _HOST_SUFFIXES and q.is_file()):
         text = p.read_text(errors="replace")
-        (skipped if _ACLNN_LAYER_RE.search(text) else keep).append(p)
+        left_out = (listed is not None and p.name not in listed) or _ACLNN_LAYER_RE.search(text)
+        (skipped if left_out else keep).append(p)
     return keep, skipped
 
 
@@ -379,7 +400,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
                                   "kernel in op_kernel/")
     host_sources, aclnn_layer = _host_library_sources(host_dir)
     if not host_sources:
-        raise UsageError(f"{host_dir} has no .cpp host sources")
+        raise UsageError(f"{host_dir} has no .cpp or .cc host sources")
     name = name or dest.name
     if not NAME_RE.match(name):
         raise UsageError(f"package name {name!r} (from --dest) is not valid", field="--dest",
@@ -388,7 +409,8 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
     golden_file, golden_func = _golden_arg(golden)
     notes: list[str] = []
     if aclnn_layer:
-        notes.append("left out of tiling.sources (CANN's aclnn layer, not the op_host library): "
+        notes.append("left out of tiling.sources (not in the op_host library: CANN's aclnn layer, "
+                     "or not built into it by the project's CMakeLists.txt): "
                      + ", ".join(p.name for p in aclnn_layer))
 
     # Shared headers of the corpus, copied into the package so it builds on its own.
@@ -805,6 +827,13 @@ def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, g
             else:
                 parts.append(f"default: {_yaml_value(a['default'])}")
             lines.append("    - {" + ", ".join(parts) + "}")
+    if op.get("soc_configs"):
+        lines.append("  soc_configs:   # AddConfig(soc, config): the config's own lists")
+        for short, cfg in op["soc_configs"].items():
+            lines.append(f"    {short}:")
+            for group in ("inputs", "outputs"):
+                lines.append(f"      {group}:" if cfg[group] else f"      {group}: []")
+                lines += [f"        - {_yaml_tensor(t)}" for t in cfg[group]]
     lines += ["tiling:", f"  sources: [{', '.join(host_sources)}]"]
     if tiling_data:
         lines.append(f"  data: {tiling_data}")

@@ -23,8 +23,8 @@ from pathlib import Path
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 SHARED_ROOTS = ("common/inc",)     # below an ancestor of the project (cann-ops: src/common/inc)
-# target_sources(optiling PRIVATE a.cpp ${OP_COMMON_DIR}/src/b.cpp): the tiling library's sources
-OPTILING_RE = re.compile(r"target_sources\s*\(\s*optiling\s+(?:PRIVATE|PUBLIC|INTERFACE)\s+([^)]*)\)")
+# target_sources(optiling PRIVATE a.cpp ${OP_COMMON_DIR}/src/b.cpp) in a project's CMakeLists.txt
+CMAKE_SOURCES_RE = re.compile(r"target_sources\s*\(\s*(\w+)\s+(?:PRIVATE|PUBLIC|INTERFACE)?([^)]*)\)")
 SHARED_SOURCES_DIR = "op_host/shared"   # where a package keeps the tiling sources it copied
 
 
@@ -49,14 +49,10 @@ def tiling_sources(project: Path) -> dict[str, Path]:
     adds to `optiling` from outside its own op_host/ (the shared tree's `${OP_COMMON_DIR}`, the
     parent of `common/inc`)."""
     project = Path(project).resolve()
-    try:
-        text = (project / "CMakeLists.txt").read_text(errors="replace")
-    except OSError:
-        return {}
     common = [r.parent for r in shared_roots(project)]
     out: dict[str, Path] = {}
-    for m in OPTILING_RE.finditer(text):
-        for token in m.group(1).split():
+    for target, token in cmake_sources(project):
+        if target == "optiling":
             for base in common:
                 path = Path(token.replace("${OP_COMMON_DIR}", str(base))
                             .replace("${CMAKE_CURRENT_SOURCE_DIR}", str(project)))
@@ -65,6 +61,17 @@ def tiling_sources(project: Path) -> dict[str, Path]:
                     out[f"{SHARED_SOURCES_DIR}/{path.relative_to(base).as_posix()}"] = path
                     break
     return out
+
+
+def cmake_sources(project: Path) -> list[tuple[str, str]]:
+    """(target, source as written) for each file the project's CMakeLists.txt adds with
+    target_sources (comments dropped); empty without a CMakeLists.txt."""
+    try:
+        text = (Path(project) / "CMakeLists.txt").read_text(errors="replace")
+    except OSError:
+        return []
+    text = re.sub(r"#[^\n]*", "", text)
+    return [(target, src) for target, body in CMAKE_SOURCES_RE.findall(text) for src in body.split()]
 
 
 def resolve(sources: list[Path], project: Path, provided: list[Path]) -> Resolution:

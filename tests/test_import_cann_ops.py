@@ -221,3 +221,64 @@ def test_tiling_from_the_corpus_shared_tree_imports_and_verifies(workspace):
     (pkg / "opkg.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
     r = opkg("build", "//packages/scale_each", "--json", cwd=workspace.root, check=0)
     assert json.loads(r.stdout)["ok"], r.stdout + r.stderr
+
+
+def test_host_sources_are_what_the_projects_cmake_builds(workspace, tmp_path):
+    # cann-ops keeps tiling in .cc files too (Pows: pows_tiling.cc with IMPL_OP_OPTILING), and
+    # its CMakeLists.txt names the op_host files of the host libraries; a file it does not build
+    # (one that would not even compile) stays out of tiling.sources
+    project = _variant(tmp_path, "this->AICore().SetTiling(optiling::TilingFunc);\n", "")
+    host = project / "op_host" / "scale_add.cpp"
+    text = host.read_text()
+    start, end = text.index("namespace optiling {"), text.index("}  // namespace optiling\n")
+    tiling = text[start:end].replace("static ge::graphStatus TilingFunc", "ge::graphStatus TilingFunc")
+    host.write_text(text[:start] + text[end + len("}  // namespace optiling\n"):])
+    (project / "op_host" / "scale_add_tiling.cc").write_text(
+        '#include <algorithm>\n#include "scale_add_tiling.h"\n#include "scale/split_util.h"\n'
+        '#include "register/op_def_registry.h"\n#include "tiling/platform/platform_ascendc.h"\n'
+        + tiling + "IMPL_OP_OPTILING(ScaleAdd).Tiling(TilingFunc);\n}  // namespace optiling\n")
+    (project / "op_host" / "elewise.cc").write_text(
+        '#include "runtime_util.h"\nIMPL_OP_INFERSHAPE(ScaleAdd).InferShape(InferShape4Elewise);\n')
+    (project / "CMakeLists.txt").write_text(
+        "target_sources(op_host_aclnn PRIVATE\nop_host/scale_add.cpp\n)\n"
+        "# target_sources(opsproto PRIVATE op_host/elewise.cc)\n"
+        "target_sources(optiling PRIVATE\n        op_host/scale_add_tiling.cc\n)\n"
+        "target_sources(opapi PRIVATE\n        op_host/elewise.cc\n)\n")
+    r = opkg("import", str(project), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
+    assert ("left out of tiling.sources (not in the op_host library: CANN's aclnn layer, or not "
+            "built into it by the project's CMakeLists.txt): elewise.cc") in r.stdout
+    pkg = workspace.root / "packages" / "scale_add"
+    manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
+    assert manifest["tiling"]["sources"] == ["op_host/scale_add.cpp", "op_host/scale_add_tiling.cc"]
+    (pkg / "golden.py").write_text(GOLDEN)
+    manifest["verify"]["cases"][0]["shapes"] = {"x": [4, 100], "y": [4, 100]}
+    manifest["verify"]["cases"][0]["output_shapes"] = {"z": [4, 100]}
+    (pkg / "opkg.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    r = opkg("build", "//packages/scale_add", "--json", cwd=workspace.root, check=0)
+    assert json.loads(r.stdout)["ok"]
+
+
+def test_a_socs_own_opdef_lists_become_op_soc_configs(workspace, tmp_path):
+    # AddConfig("ascend910b", config) with the config's own Input/Output lists (cann-ops LinSpace):
+    # the manifest gets op.soc_configs.ascend910b, so the build's OpDef check agrees
+    config = ('OpAICoreConfig config;\n'
+              '        config.Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});\n'
+              '        config.Input("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});\n'
+              '        config.Output("z").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});\n'
+              '        this->AICore().AddConfig("ascend910b", config);')
+    project = _variant(tmp_path, 'this->AICore().AddConfig("ascend910b").AddConfig("ascend950");', config)
+    opkg("import", str(project), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
+    pkg = workspace.root / "packages" / "scale_add"
+    manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
+    one = [{"name": n, "dtypes": ["float32"], "formats": ["ND"]} for n in ("x", "y")]
+    assert manifest["op"]["soc_configs"] == {
+        "ascend910b": {"inputs": one, "outputs": [{"name": "z", "dtypes": ["float32"], "formats": ["ND"]}]}}
+    (pkg / "golden.py").write_text(GOLDEN)
+    manifest["verify"]["cases"][0]["shapes"] = {"x": [4, 100], "y": [4, 100]}
+    manifest["verify"]["cases"][0]["output_shapes"] = {"z": [4, 100]}
+    (pkg / "opkg.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    r = opkg("build", "//packages/scale_add", "--json", cwd=workspace.root, check=0)
+    result = json.loads(r.stdout)
+    assert result["ok"]
+    # only the config's float32 variant is built for the 910B
+    assert {row["variant"] for row in result["cases"]} == {"float32"}

@@ -387,6 +387,13 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     for i, (_, arr, n) in enumerate(entries):
         if n and arr is not None:   # outputs too: what the caller pre-filled (SetAtomicAdd adds to it)
             arena.view(i)[:n] = arr.reshape(-1).view(np.uint8)
+    # An output the OpDef gives an InitValue holds it when the kernel starts (the framework fills
+    # it first): defined, and every element counts as written.
+    init = _init_values(host_lib, op, variant)
+    for i, t in enumerate(op.outputs, undefined_from):
+        n = entries[i][2]
+        if t.name in init and n:
+            arena.view(i)[:n] = np.full(outputs[t.name].size, init[t.name], outputs[t.name].dtype).view(np.uint8)
     for i, (value, first) in lists.items():
         words = tensor_list(value, [arena.address(params + first + k) for k in range(len(value))])
         arena.view(i)[:words.nbytes] = words.view(np.uint8)
@@ -396,13 +403,14 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
         label = name.encode()
         keep.append(label)
         args[i].name = label
-        args[i].undefined = 1 if undefined_from <= i < undefined_to else 0
+        initialised = undefined_from <= i < undefined_to - 1 and name in init
+        args[i].undefined = 1 if undefined_from <= i < undefined_to and not initialised else 0
         if n:
             args[i].ptr = arena.address(i)
             args[i].bytes = n
             args[i].alloc = gm.allocation(n)
             args[i].canary = arena.canary(i)
-            if undefined_from <= i < undefined_to - 1:   # outputs: which bytes the kernel stored
+            if undefined_from <= i < undefined_to - 1 and not initialised:   # outputs: which bytes the kernel stored
                 shadows[i] = arena.shadow(i)
                 args[i].written = shadows[i].ctypes.data
     rc, err, lines, blocks = _launch(kernel_lib, args, params, len(extra), block_dim, result, soc, cores,
@@ -418,6 +426,8 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
         out, n = outputs[t.name], entries[i][2]
         if n:
             out.reshape(-1).view(np.uint8)[:] = arena.view(i)[:n]
+            if i not in shadows:
+                continue
             shadow = shadows[i][:n]
             if not shadow.view(bool).all():
                 unwritten[t.name] = ~shadow.reshape(-1, out.itemsize).all(axis=1).reshape(out.shape)
@@ -488,18 +498,42 @@ def infer_output_shapes(host_lib: Path, op: OpSpec, variant: Variant,
             for i, t in enumerate(op.outputs)}
 
 
+def _init_values(host_lib: Path, op: OpSpec, variant: Variant) -> dict[str, float]:
+    """output name -> the value its OpDef's InitValue gives it in this variant (one value, or
+    one per dtype of the output's DataType list)."""
+    proto = next((p for p in host_prototypes(host_lib) if p.get("type") == op.type), None)
+    found = {}
+    for t in (proto or {}).get("outputs", []):
+        values = t.get("init_values") or []
+        if len(values) == 1:
+            found[t["name"]] = values[0]
+        elif values:
+            dtype = variant.dtype_of(t["name"])
+            if len(values) != len(t["dtypes"]) or dtype not in t["dtypes"]:
+                raise SimError(f"output '{t['name']}' of {op.type}: InitValue lists {len(values)} values for "
+                               f"{len(t['dtypes'])} dtypes, none for {dtype}", kind="usage")
+            found[t["name"]] = values[t["dtypes"].index(dtype)]
+    return found
+
+
 def host_prototypes(host_lib: Path) -> list[dict]:
     """The OpDefs the host sources registered (OP_ADD), dtypes/formats in manifest spelling."""
     lib = _load(host_lib, "host")
     data = json.loads(lib.opkg_sim_host_prototypes().decode("utf-8"))
     if data.get("error"):
         raise SimError(data["error"], kind="internal")
+    return manifest_spelling(data["ops"])
+
+
+def manifest_spelling(ops: list[dict]) -> list[dict]:
+    """The host library's prototype entries with dtypes and formats in manifest spelling (in
+    place), per-SoC config lists included."""
     by_ge = {d.ge: d.name for d in DTYPES.values()}
     by_format = {f"FORMAT_{k}": k for k in FORMATS}
-    for op in data["ops"]:
+    for op in ops:
         configs = op.get("aicore", {}).get("soc_configs", {}).values()
         for t in op["inputs"] + op["outputs"] + [t for c in configs for t in c["inputs"] + c["outputs"]]:
             t["dtypes"] = [by_ge.get(x, x) for x in t["dtypes"]]
             t["formats"] = [by_format.get(x, x) for x in t["formats"]]
-            t["unknown_shape_formats"] = [by_format.get(x, x) for x in t["unknown_shape_formats"]]
-    return data["ops"]
+            t["unknown_shape_formats"] = [by_format.get(x, x) for x in t.get("unknown_shape_formats", [])]
+    return ops

@@ -1,7 +1,7 @@
-"""Sasum (cann-ops src/math/sasum): BLAS sasum: result = the sum of |x| over n elements of x with stride incx. Its InferShape gives result x's shape, though the kernel writes one value and the op's example allocates [1]: cases state output_shapes [1]. Cases from examples gen_data.py (float32 [2046]; ones there, random here) plus a small one and a stride."""
+"""Sasum (cann-ops src/math/sasum): BLAS sasum: result = the sum of |x| over n elements of x with stride incx. Its InferShape gives result x's shape, though the kernel writes one value and the op's example allocates [1]: cases state output_shapes [1]. Cases from examples gen_data.py (float32 [2046]; ones there, random here) plus a small one and a stride. Built for Ascend910B4: the tiling fills per-core arrays of 40 entries (MAX_ARRAY_NUM) for GetCoreNumAiv() cores, so on a 48-core 910B1/B2 it writes past them (undefined there); 910B3/B4 have 40."""
 import numpy as np
 PATH = "src/math/sasum"
-SOCS = ["Ascend910B1"]
+SOCS = ["Ascend910B4"]
 CASES = [
     {"name": "gen_2046", "shapes": {"x": [2046]}, "attrs": {"n": 2046, "incx": 1}, "ranges": {}, "output_shapes": {"result": [1]}},
     {"name": "small_13", "shapes": {"x": [13]}, "attrs": {"n": 13, "incx": 1}, "ranges": {}, "output_shapes": {"result": [1]}},

@@ -1,9 +1,11 @@
 // ge::Shape as CANN's graph/tensor.h declares it for host code: the high-level APIs' tiling
-// helpers (GetSinMaxMinTmpSize and friends) take one.
+// helpers (GetSinMaxMinTmpSize and friends) take one. ge::Tensor: bytes with a dtype and a
+// format, for host code written against the graph API.
 #ifndef OPKG_SIM_GRAPH_TENSOR_H
 #define OPKG_SIM_GRAPH_TENSOR_H
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 #include "graph/types.h"
 
@@ -31,6 +33,37 @@ public:
 
 private:
     std::vector<int64_t> dims_;
+};
+
+class Tensor {
+public:
+    Tensor() = default;
+    const uint8_t* GetData() const { return data_.data(); }
+    uint8_t* GetData() { return data_.data(); }
+    size_t GetSize() const { return data_.size(); }
+    graphStatus SetData(const std::vector<uint8_t>& data) {
+        data_ = data;
+        return GRAPH_SUCCESS;
+    }
+    graphStatus SetData(const uint8_t* data, size_t size) {
+        data_.assign(data, data + size);
+        return GRAPH_SUCCESS;
+    }
+    graphStatus SetDataType(const DataType& dtype) {
+        dtype_ = dtype;
+        return GRAPH_SUCCESS;
+    }
+    DataType GetDataType() const { return dtype_; }
+    graphStatus SetFormat(const Format& format) {
+        format_ = format;
+        return GRAPH_SUCCESS;
+    }
+    Format GetFormat() const { return format_; }
+
+private:
+    std::vector<uint8_t> data_;
+    DataType dtype_ = kOpkgDefaultDataType;
+    Format format_ = FORMAT_ND;
 };
 
 }  // namespace ge

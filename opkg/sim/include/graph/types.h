@@ -4,7 +4,9 @@
 #ifndef OPKG_SIM_GRAPH_TYPES_H
 #define OPKG_SIM_GRAPH_TYPES_H
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -138,6 +140,27 @@ inline int64_t DataTypeSize(DataType t) {
 }
 
 inline int GetSizeByDataType(DataType t) { return static_cast<int>(DataTypeSize(t)); }
+
+// A format value packs the primary format (low byte), a sub-format (next two bytes) and a C0
+// code (bits 24..27), as CANN's graph/types.h lays them out.
+inline int32_t GetPrimaryFormat(int32_t format) { return static_cast<int32_t>(static_cast<uint32_t>(format) & 0xffU); }
+inline int32_t GetSubFormat(int32_t format) {
+    return static_cast<int32_t>((static_cast<uint32_t>(format) & 0xffff00U) >> 8);
+}
+inline bool HasSubFormat(int32_t format) { return GetSubFormat(format) > 0; }
+inline int32_t GetC0Format(int32_t format) {
+    return static_cast<int32_t>((static_cast<uint32_t>(format) & 0xf000000U) >> 24);
+}
+inline bool HasC0Format(int32_t format) { return GetC0Format(format) > 0; }
+inline int64_t GetC0Value(int32_t format) { return HasC0Format(format) ? int64_t(1) << (GetC0Format(format) - 1) : -1; }
+inline int32_t GetFormatFromSub(int32_t primary_format, int32_t sub_format) {
+    return static_cast<int32_t>((static_cast<uint32_t>(primary_format) & 0xffU) |
+                                ((static_cast<uint32_t>(sub_format) & 0xffffU) << 8));
+}
+inline int32_t GetFormatFromC0(int32_t format, int32_t c0_format) {
+    return static_cast<int32_t>((static_cast<uint32_t>(format) & 0xffffffU) |
+                                ((static_cast<uint32_t>(c0_format) & 0xfU) << 24));
+}
 
 // For opkg's own headers, which may be read in kernel builds where DT_* are macros.
 constexpr DataType kOpkgDefaultDataType = DT_FLOAT;

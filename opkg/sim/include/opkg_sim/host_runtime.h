@@ -4,8 +4,11 @@
 #ifndef OPKG_SIM_HOST_RUNTIME_H
 #define OPKG_SIM_HOST_RUNTIME_H
 
+#include <cstdio>
 #include <cstring>
 #include <exception>
+#include <memory>
+#include <set>
 #include <string>
 #include "opkg_sim/abi.h"
 #include "opkg_sim/host_core.h"
@@ -50,10 +53,11 @@ inline gert::IrInputs ir_inputs_of(const OpkgTensorDesc* in, uint32_t n_in) {
 }
 
 // The input tensors a tiling or InferShape context hands out: shape, dtype and format of each,
-// and its values only for inputs the OpDef marks ValueDepend (CANN gives the others a null
-// address).
+// and its values only for inputs the OpDef marks ValueDepend or `data_deps` names (CANN gives
+// the others a null address).
 inline std::vector<gert::Tensor> input_tensors(const ops::OpDef* def, const gert::IrInputs& ir,
-                                              const OpkgTensorDesc* in, uint32_t n_in) {
+                                              const OpkgTensorDesc* in, uint32_t n_in,
+                                              const std::set<int32_t>* data_deps = nullptr) {
     std::vector<gert::Tensor> out;
     size_t ir_index = 0;
     for (uint32_t i = 0; i < n_in; ++i) {
@@ -62,7 +66,8 @@ inline std::vector<gert::Tensor> input_tensors(const ops::OpDef* def, const gert
         t.shape_ = shape_of(in[i]);
         t.dtype_ = static_cast<ge::DataType>(in[i].dtype);
         t.format_ = static_cast<ge::Format>(in[i].format);
-        if (def && ir_index < def->inputs_.size() && def->inputs_[ir_index].value_depend_ != ops::IGNORE) {
+        bool value_depend = def && ir_index < def->inputs_.size() && def->inputs_[ir_index].value_depend_ != ops::IGNORE;
+        if (value_depend || (data_deps && data_deps->count(static_cast<int32_t>(ir_index)))) {
             t.data_ = in[i].data;
             t.data_bytes_ = in[i].data_bytes;
         }
@@ -137,7 +142,11 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
         ctx.node_.inputs_ = n_in;
         ctx.node_.outputs_ = n_out;
         ctx.node_.ir_inputs_ = ir_inputs_of(in, n_in);
-        ctx.inputs_ = input_tensors(def, ctx.node_.ir_inputs_, in, n_in);
+        // and the inputs IMPL_OP(...).TilingInputsDataDependency / InputsDataDependency named
+        const auto& all_deps = gert::OpImplRegisterV2::TilingDataDependencies();
+        auto dep_it = all_deps.find(op_type);
+        ctx.inputs_ = input_tensors(def, ctx.node_.ir_inputs_, in, n_in,
+                                    dep_it == all_deps.end() ? nullptr : &dep_it->second);
         for (uint32_t i = 0; i < n_in; ++i) {
             const gert::Tensor& t = ctx.inputs_[i];
             ctx.present_.push_back(in[i].present != 0);
@@ -161,6 +170,25 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
         ctx.tiling_.data_ = tiling;
         ctx.tiling_.capacity_ = tiling_cap;
         ctx.platform_ = &platform;
+
+        // TilingParse first, as the framework runs it before the op's first tiling.
+        std::unique_ptr<void, void (*)(void*)> compile_info(nullptr, [](void*) {});
+        auto& parses = gert::OpImplRegisterV2::TilingParses();
+        auto parse = parses.find(op_type);
+        if (parse != parses.end()) {
+            compile_info = std::unique_ptr<void, void (*)(void*)>(parse->second.create(), parse->second.destroy);
+            gert::TilingParseContext pctx;
+            pctx.platform_ = &platform;
+            pctx.compiled_info_ = compile_info.get();
+            pctx.name_ = pctx.type_ = op_type;
+            ge::graphStatus parsed = parse->second.func(&pctx);
+            if (parsed != ge::GRAPH_SUCCESS) {
+                host_error(err, FAIL_TILING, std::string("the TilingParse function for ") + op_type +
+                           " returned failure (status " + std::to_string(parsed) + ")");
+                return 1;
+            }
+            ctx.compile_info_ = compile_info.get();
+        }
 
         ge::graphStatus status = func(&ctx);
         if (status != ge::GRAPH_SUCCESS) {
@@ -261,6 +289,13 @@ inline std::string params_json(const std::vector<ops::OpParamDef>& ps) {
         out += "],\"formats\":[";
         for (size_t k = 0; k < p.formats_.size(); ++k) out += (k ? ",\"" : "\"") + std::string(ge::FormatName(p.formats_[k])) + "\"";
         out += "],\"value_depend\":" + std::string(p.value_depend_ != ops::IGNORE ? "true" : "false");
+        out += ",\"init_values\":[";
+        for (size_t k = 0; k < p.init_values_.size(); ++k) {
+            char num[32];
+            std::snprintf(num, sizeof num, "%.17g", p.init_values_[k]);
+            out += (k ? "," : "") + std::string(num);
+        }
+        out += "]";
         out += ",\"unknown_shape_formats\":[";
         for (size_t k = 0; k < p.unknown_formats_.size(); ++k) out += (k ? ",\"" : "\"") + std::string(ge::FormatName(p.unknown_formats_[k])) + "\"";
         out += "]}";

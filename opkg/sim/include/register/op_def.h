@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 #include "exe_graph/runtime/tiling_context.h"
+#include "graph/operator.h"   // as CANN's op_def.h (through graph/operator_reg.h)
 #include "graph/types.h"
 
 namespace ops {
@@ -36,6 +37,19 @@ inline const char* OptionName(Option o) {
     }
 }
 
+// An output's initial value (OpParamDef::InitValue), CANN's ScalarType/ScalarVar: the framework
+// fills the output with it before the kernel runs (kernels that SetAtomicAdd into it rely on it).
+enum class ScalarType : uint32_t {
+    UINT64 = 0, INT64 = 1, UINT32 = 2, INT32 = 3, UINT16 = 4, INT16 = 5, UINT8 = 6, INT8 = 7, FLOAT32 = 8,
+    FLOAT16 = 9, INVALID_DTYPE = static_cast<uint32_t>(-1)
+};
+struct ScalarVar {
+    ScalarType scalar_type = ScalarType::INVALID_DTYPE;
+    double value = 0.0;
+    ScalarVar() = default;
+    template <class N> ScalarVar(ScalarType type, N num) : scalar_type(type), value(static_cast<double>(num)) {}
+};
+
 class OpParamDef {
 public:
     explicit OpParamDef(const char* name) : name_(name) {}
@@ -53,8 +67,14 @@ public:
     OpParamDef& ScalarList() { return *this; }
     OpParamDef& To(ge::DataType) { return *this; }
     OpParamDef& To(const char*) { return *this; }
-    OpParamDef& InitValue(uint64_t) { return *this; }
-    OpParamDef& InitValue(double) { return *this; }
+    OpParamDef& InitValue(uint64_t v) { init_values_ = {static_cast<double>(v)}; return *this; }
+    OpParamDef& InitValue(const ScalarVar& v) { init_values_ = {v.value}; return *this; }
+    // One value per dtype of the DataType list.
+    OpParamDef& InitValue(const std::vector<ScalarVar>& vs) {
+        init_values_.clear();
+        for (const ScalarVar& v : vs) init_values_.push_back(v.value);
+        return *this;
+    }
     OpParamDef& OutputShapeDependOnCompute() { return *this; }
     OpParamDef& Follow(const char*) { return *this; }
     OpParamDef& Comment(const char*) { return *this; }
@@ -66,6 +86,7 @@ public:
     std::vector<ge::Format> formats_;
     std::vector<ge::Format> unknown_formats_;
     Option value_depend_ = IGNORE;
+    std::vector<double> init_values_;   // empty: none
 };
 
 class OpAttrDef {

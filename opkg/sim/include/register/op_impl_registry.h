@@ -2,10 +2,14 @@
 // OpDef so the host entry finds either.
 #ifndef OPKG_SIM_REGISTER_OP_IMPL_REGISTRY_H
 #define OPKG_SIM_REGISTER_OP_IMPL_REGISTRY_H
+#include <initializer_list>
 #include <map>
+#include <set>
 #include <string>
 #include "exe_graph/runtime/tiling_context.h"
 namespace gert {
+enum TilingPlacement { TILING_ON_HOST = 0, TILING_ON_AICPU = 1 };
+
 class OpImplRegisterV2 {
 public:
     using TilingKernelFunc = ge::graphStatus (*)(TilingContext*);
@@ -14,18 +18,50 @@ public:
     explicit OpImplRegisterV2(const char* type) : type_(type) {}
     OpImplRegisterV2& Tiling(TilingKernelFunc f) { TilingFuncs()[type_] = f; return *this; }
     template <class... A> OpImplRegisterV2& Tiling(TilingKernelFunc f, A...) { TilingFuncs()[type_] = f; return *this; }
-    template <class F> OpImplRegisterV2& TilingParse(F) { return *this; }
-    template <class T, class F> OpImplRegisterV2& TilingParse(F) { return *this; }
+    // The function the framework calls once per op, before any tiling, with a new T to fill
+    // (what TilingContext::GetCompileInfo<T> then returns).
+    using TilingParseFunc = ge::graphStatus (*)(TilingParseContext*);
+    struct TilingParseEntry {
+        TilingParseFunc func;
+        void* (*create)();
+        void (*destroy)(void*);
+    };
+    template <class T> OpImplRegisterV2& TilingParse(TilingParseFunc f) {
+        TilingParses()[type_] = TilingParseEntry{f, []() -> void* { return new T(); },
+                                                 [](void* p) { delete static_cast<T*>(p); }};
+        return *this;
+    }
     OpImplRegisterV2& InferShape(InferShapeKernelFunc) { return *this; }
     OpImplRegisterV2& InferDataType(InferDataTypeKernelFunc) { return *this; }
-    template <class... A> OpImplRegisterV2& InputsDataDependency(A...) { return *this; }
+    // Inputs (IR indices) whose values the tiling function reads: the sim hands their data to
+    // tiling, as it does for inputs the OpDef marks ValueDepend. InputsDataDependency covers
+    // InferShape and tiling, TilingInputsDataDependency tiling alone.
+    OpImplRegisterV2& InputsDataDependency(std::initializer_list<int32_t> inputs) { return Depends(inputs); }
+    OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t> inputs) { return Depends(inputs); }
+    OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t> inputs,
+                                                 std::initializer_list<TilingPlacement>) {
+        return Depends(inputs);
+    }
     template <class... A> OpImplRegisterV2& PrivateAttr(A...) { return *this; }
     static std::map<std::string, TilingKernelFunc>& TilingFuncs() {
         static std::map<std::string, TilingKernelFunc> funcs;
         return funcs;
     }
 
+    static std::map<std::string, TilingParseEntry>& TilingParses() {
+        static std::map<std::string, TilingParseEntry> parses;
+        return parses;
+    }
+    static std::map<std::string, std::set<int32_t>>& TilingDataDependencies() {
+        static std::map<std::string, std::set<int32_t>> deps;
+        return deps;
+    }
+
 private:
+    OpImplRegisterV2& Depends(std::initializer_list<int32_t> inputs) {
+        TilingDataDependencies()[type_].insert(inputs.begin(), inputs.end());
+        return *this;
+    }
     std::string type_;
 };
 }  // namespace gert

@@ -7,11 +7,26 @@
 #define OPKG_SIM_REGISTER_TILINGDATA_BASE_H
 
 #ifdef OPKG_SIM_KERNEL
+#include <cstddef>
 #include "opkg_sim/tiling_slot.h"
 
-#define BEGIN_TILING_DATA_DEF(class_name) struct class_name {
-#define TILING_DATA_FIELD_DEF(data_type, field_name) data_type field_name;
-#define TILING_DATA_FIELD_DEF_ARR(arr_type, arr_size, field_name) arr_type field_name[arr_size];
+// A tiling header may also hold the host code that fills the struct (set_<f>, SaveToBuffer); the
+// kernel never runs it, but it must compile, so the struct carries the same accessors. Member
+// functions leave the layout alone.
+#define BEGIN_TILING_DATA_DEF(class_name)                                                                   \
+    struct class_name {                                                                                    \
+        void SaveToBuffer(void* pdata, size_t capacity) const {                                            \
+            __builtin_memcpy(pdata, this, sizeof(*this) < capacity ? sizeof(*this) : capacity);            \
+        }                                                                                                  \
+        size_t GetDataSize() const { return sizeof(*this); }
+#define TILING_DATA_FIELD_DEF(data_type, field_name)           \
+    data_type field_name;                                      \
+    void set_##field_name(data_type v) { field_name = v; }     \
+    data_type get_##field_name() const { return field_name; }
+#define TILING_DATA_FIELD_DEF_ARR(arr_type, arr_size, field_name)                                          \
+    arr_type field_name[arr_size];                                                                         \
+    void set_##field_name(const arr_type* v) { __builtin_memcpy(field_name, v, sizeof(field_name)); }      \
+    arr_type* get_##field_name() { return field_name; }
 #define TILING_DATA_FIELD_DEF_STRUCT(struct_type, field_name) struct_type field_name;
 #define END_TILING_DATA_DEF }
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name)                             \

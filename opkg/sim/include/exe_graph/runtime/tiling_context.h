@@ -10,26 +10,8 @@
 #include "exe_graph/runtime/shape.h"
 #include "graph/types.h"
 #include "opkg_sim/abi.h"
-
-namespace fe {
-// The platform the tiling runs for, filled from the SoC row of toolchains/socs.yaml.
-class PlatFormInfos {
-public:
-    // The platform-config keys tiling code commonly reads; anything else is reported unknown.
-    bool GetPlatformRes(const std::string& label, const std::string& key, std::string& value) const {
-        if (label == "version" && key == "SoC_version") { value = soc_version; return true; }
-        if (label == "version" && key == "Short_SoC_version") { value = short_soc; return true; }
-        if (label == "SoCInfo" && key == "ai_core_cnt") { value = std::to_string(info.aic_cores); return true; }
-        if (label == "SoCInfo" && key == "vector_core_cnt") { value = std::to_string(info.aiv_cores); return true; }
-        if (label == "SoCInfo" && key == "cube_core_cnt") { value = std::to_string(info.aic_cores); return true; }
-        if (label == "AICoreSpec" && key == "ub_size") { value = std::to_string(info.ub_bytes); return true; }
-        return false;
-    }
-    OpkgPlatform info{};
-    std::string soc_version;
-    std::string short_soc;
-};
-}  // namespace fe
+#include "platform/platform_infos_def.h"
+#include "securec.h"   // CANN's tiling_context.h has it through tiling_data.h
 
 namespace gert {
 
@@ -53,7 +35,8 @@ public:
     int64_t GetShapeSize() const { return shape_.GetStorageShape().GetShapeSize(); }
     ge::Format GetStorageFormat() const { return format_; }
     ge::Format GetOriginFormat() const { return format_; }
-    // Values are known at tiling time only for inputs the OpDef marks ValueDepend, as in CANN.
+    // Values are known at tiling time only for inputs the OpDef marks ValueDepend or the tiling
+    // registration names in (Tiling)InputsDataDependency, as in CANN.
     template <class T> const T* GetData() const { return static_cast<const T*>(data_); }
     const void* GetAddr() const { return data_; }
     size_t GetSize() const { return data_bytes_; }
@@ -226,7 +209,10 @@ public:
     }
     size_t GetWorkspaceNum() const { return workspace_count_; }
     fe::PlatFormInfos* GetPlatformInfo() const { return platform_; }
-    template <class T> const T* GetCompileInfo() const { return nullptr; }
+    // What the op's TilingParse function filled (IMPL_OP_OPTILING(...).TilingParse<T>(f)); null
+    // when it registers none.
+    template <class T> const T* GetCompileInfo() const { return static_cast<const T*>(compile_info_); }
+    const void* GetCompileInfo() const { return compile_info_; }
 
     // Filled by the host entry.
     std::vector<Tensor> inputs_;
@@ -243,6 +229,7 @@ public:
     size_t workspaces_[OPKG_SIM_MAX_WORKSPACES] = {0};
     size_t workspace_count_ = 0;
     fe::PlatFormInfos* platform_ = nullptr;
+    const void* compile_info_ = nullptr;
 };
 
 class InferShapeContext {
@@ -305,7 +292,21 @@ public:
 };
 
 class InferShapeRangeContext {};
-class TilingParseContext {};
+// What a TilingParse function sees: the platform and the op's compile-info object (created
+// by the registration's TilingParse<T>) that it fills for every later tiling call.
+class TilingParseContext {
+public:
+    fe::PlatFormInfos* GetPlatformInfo() const { return platform_; }
+    template <class T> T* GetCompiledInfo() { return static_cast<T*>(compiled_info_); }
+    // The compile JSON a TBE build hands over; Ascend C operators get none.
+    const char* GetCompiledJson() const { return "{}"; }
+    const char* GetNodeName() const { return name_.c_str(); }
+    const char* GetNodeType() const { return type_.c_str(); }
+
+    fe::PlatFormInfos* platform_ = nullptr;
+    void* compiled_info_ = nullptr;
+    std::string name_, type_;
+};
 
 }  // namespace gert
 #endif

@@ -27,7 +27,7 @@ public:
     uint32_t GetCoreNumAiv() const { return info_->info.aiv_cores; }
     uint32_t GetCoreNumVector() const { return 0; }
     // Separated-architecture SoCs (910B) run vector kernels on the AIV cores.
-    uint32_t GetCoreNum() const { return info_->info.aiv_cores ? info_->info.aiv_cores : info_->info.aic_cores; }
+    uint32_t GetCoreNum() const { return info_->GetCoreNum(); }
     uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {
         if (aicCoreNum == 0 || aivCoreNum == 0 || aicCoreNum > aivCoreNum) return sliceNum;
         uint32_t ratio = aivCoreNum / aicCoreNum;
@@ -36,19 +36,9 @@ public:
     uint32_t GetLibApiWorkSpaceSize() const { return info_->info.lib_workspace; }
     uint32_t GetResCubeGroupWorkSpaceSize() const { return 0; }
     uint32_t GetResGroupBarrierWorkSpaceSize() const { return 0; }
+    // CoreMemType and fe::LocalMemType share their enumerator values, as in CANN.
     void GetCoreMemSize(const CoreMemType& type, uint64_t& size) const {
-        switch (type) {
-            case CoreMemType::UB: size = info_->info.ub_bytes; return;
-            case CoreMemType::L1:
-                if (!info_->info.l1_bytes) {
-                    throw opkg_sim::HostFailure("GetCoreMemSize(CoreMemType::L1): SoC " + info_->soc_version +
-                                                " has no l1_bytes; add it to its entry in toolchains/socs.yaml");
-                }
-                size = info_->info.l1_bytes;
-                return;
-            default:
-                throw opkg_sim::HostFailure("GetCoreMemSize: the sim knows only UB and L1 sizes (from toolchains/socs.yaml)");
-        }
+        info_->GetLocalMemSize(static_cast<fe::LocalMemType>(type), size);
     }
     void GetCoreMemBw(const CoreMemType&, uint64_t& bw) const { bw = 0; }
     SocVersion GetSocVersion() const {

@@ -1,0 +1,77 @@
+// fe::PlatFormInfos: the platform a tiling function runs for (CANN's platform/platform_infos_def.h),
+// filled by the host entry from the SoC row of toolchains/socs.yaml. PlatformAscendC wraps it.
+#ifndef OPKG_SIM_PLATFORM_INFOS_DEF_H
+#define OPKG_SIM_PLATFORM_INFOS_DEF_H
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include "opkg_sim/abi.h"
+#include "opkg_sim/host_core.h"
+
+namespace fe {
+
+enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
+
+class PlatFormInfos {
+public:
+    // The platform-config keys tiling code commonly reads; anything else is reported unknown.
+    bool GetPlatformRes(const std::string& label, const std::string& key, std::string& value) const {
+        if (label == "version" && key == "SoC_version") { value = soc_version; return true; }
+        if (label == "version" && key == "Short_SoC_version") { value = short_soc; return true; }
+        if (label == "SoCInfo" && key == "ai_core_cnt") { value = std::to_string(info.aic_cores); return true; }
+        if (label == "SoCInfo" && key == "vector_core_cnt") { value = std::to_string(info.aiv_cores); return true; }
+        if (label == "SoCInfo" && key == "cube_core_cnt") { value = std::to_string(info.aic_cores); return true; }
+        if (label == "AICoreSpec" && key == "ub_size") { value = std::to_string(info.ub_bytes); return true; }
+        if (label == "AICoreSpec" && key == "l1_size" && info.l1_bytes) { value = std::to_string(info.l1_bytes); return true; }
+        return false;
+    }
+    bool GetPlatformResWithLock(const std::string& label, const std::string& key, std::string& value) const {
+        return GetPlatformRes(label, key, value);
+    }
+    // Every key of one label the sim knows (see above); false when it knows none.
+    bool GetPlatformRes(const std::string& label, std::map<std::string, std::string>& res) const {
+        static const char* const keys[] = {"SoC_version", "Short_SoC_version", "ai_core_cnt", "vector_core_cnt",
+                                           "cube_core_cnt", "ub_size", "l1_size"};
+        res.clear();
+        for (const char* k : keys) {
+            std::string v;
+            if (GetPlatformRes(label, k, v)) res[k] = v;
+        }
+        return !res.empty();
+    }
+    // The cores a kernel of this op may use. The framework sets it from the kernel's core type
+    // (vector_core_cnt for AIV kernels, ai_core_cnt otherwise); the sim runs vector kernels,
+    // which on a separated-architecture SoC (910B, 910_93) are AIV kernels, so this is the AIV
+    // count there and the AI Core count on coupled SoCs -- what PlatformAscendC::GetCoreNum says.
+    uint32_t GetCoreNum() const { return info.aiv_cores ? info.aiv_cores : info.aic_cores; }
+    uint32_t GetCoreNumWithLock() const { return GetCoreNum(); }
+    uint32_t GetCoreNumByType(const std::string& core_type) const {
+        return core_type == "VectorCore" || core_type == "AIV" || core_type == "MIX_AIV" ? info.aiv_cores
+                                                                                         : info.aic_cores;
+    }
+    void GetLocalMemSize(const LocalMemType& type, uint64_t& size) const {
+        switch (type) {
+            case LocalMemType::UB: size = info.ub_bytes; return;
+            case LocalMemType::L1:
+                if (!info.l1_bytes) {
+                    throw opkg_sim::HostFailure("GetCoreMemSize/GetLocalMemSize(L1): SoC " + soc_version +
+                                                " has no l1_bytes; add it to its entry in toolchains/socs.yaml");
+                }
+                size = info.l1_bytes;
+                return;
+            default:
+                throw opkg_sim::HostFailure("GetLocalMemSize/GetCoreMemSize: the sim knows only the UB and L1 "
+                                            "sizes of a SoC (from toolchains/socs.yaml)");
+        }
+    }
+    // No bandwidth figures in the SoC table: 0, as CANN answers for a memory it has no rate for.
+    void GetLocalMemBw(const LocalMemType&, uint64_t& bw) const { bw = 0; }
+
+    OpkgPlatform info{};
+    std::string soc_version;
+    std::string short_soc;
+};
+
+}  // namespace fe
+#endif

@@ -1,0 +1,98 @@
+// Test operator for the host APIs cann-ops tiling code calls beyond PlatformAscendC:
+// fe::PlatFormInfos (platform/platform_info.h), the packed-format helpers of graph/types.h, the
+// log and error-report entry points (base/alog_pub.h, base/err_msg.h), securec.h, and a tiling
+// registered with IMPL_OP_OPTILING(...).TilingInputsDataDependency reading an input's values,
+// a TilingParse filling the compile info tiling reads, the graph API's ge::Operator and
+// ge::Tensor, and what CANN's headers include for their users (std::unique_ptr, std::transform).
+#include <string>
+#include "host_api_tiling.h"
+#include "base/alog_pub.h"
+#include "base/err_msg.h"
+#include "securec.h"
+#include "tiling/tiling_api.h"
+
+namespace optiling {
+struct HostApiCompileInfo {
+    uint32_t coreNum = 0;
+};
+
+static ge::graphStatus HostApiTilingParse(gert::TilingParseContext* context)
+{
+    HostApiCompileInfo* info = context->GetCompiledInfo<HostApiCompileInfo>();
+    if (info == nullptr || context->GetPlatformInfo() == nullptr) {
+        return ge::GRAPH_FAILED;
+    }
+    info->coreNum = platform_ascendc::PlatformAscendC(context->GetPlatformInfo()).GetCoreNumAic();
+    return ge::GRAPH_SUCCESS;
+}
+
+// A helper written against the graph API, as cann-ops LinSpace keeps one.
+static uint32_t NameLength(const ge::Operator& op, const ge::Tensor& t)
+{
+    ge::AscendString name;
+    (void)op.GetName(name);
+    return static_cast<uint32_t>(name.GetLength() + t.GetSize());
+}
+
+static ge::graphStatus HostApiTilingFunc(gert::TilingContext* context)
+{
+    fe::PlatFormInfos* platform = context->GetPlatformInfo();
+    uint64_t ub = 0;
+    platform->GetLocalMemSize(fe::LocalMemType::UB, ub);
+    std::map<std::string, std::string> socInfo;
+    if (!platform->GetPlatformRes("SoCInfo", socInfo)) {
+        return ge::GRAPH_FAILED;
+    }
+    // not ValueDepend in the OpDef: its values come from TilingInputsDataDependency({1})
+    const gert::Tensor* n = context->GetInputTensor(1);
+    if (n == nullptr || n->GetData<int32_t>() == nullptr) {
+        REPORT_INNER_ERR_MSG("EZ9999", "input n has no values at tiling (%d)", 1);
+        return ge::GRAPH_FAILED;
+    }
+    HostApiTiling t(context);
+    t.Fill(platform->GetCoreNum(), platform_ascendc::PlatformAscendC(platform).GetCoreNum(), ub,
+           static_cast<uint32_t>(std::stoul(socInfo.at("vector_core_cnt"))), n->GetData<int32_t>()[0]);
+    int32_t packed = ge::GetFormatFromSub(ge::FORMAT_FRACTAL_Z, 3);
+    t.Data().set_primaryFormat(ge::GetPrimaryFormat(packed));
+    t.Data().set_subFormat(ge::GetSubFormat(packed));
+    char label[8];
+    t.Data().set_printed(snprintf_s(label, sizeof(label), sizeof(label) - 1, "%s", "abcdefghij"));
+    t.Data().set_label(reinterpret_cast<const uint8_t*>(label));
+    char small[4];
+    t.Data().set_copyStatus(memcpy_s(small, sizeof(small), label, sizeof(label)));
+    t.Data().set_logLevels(AlogCheckDebugLevel(OP, DLOG_ERROR) * 10 + AlogCheckDebugLevel(OP, DLOG_DEBUG));
+    const HostApiCompileInfo* info = context->GetCompileInfo<HostApiCompileInfo>();
+    t.Data().set_parsedCoreNum(info != nullptr ? info->coreNum : 0);
+    ge::Tensor tensor;
+    uint8_t bytes[3] = {1, 2, 3};
+    tensor.SetData(bytes, sizeof(bytes));
+    t.Data().set_opNameLen(NameLength(ge::Operator("node1", "HostApi"), tensor));  // 5 + 3
+    std::unique_ptr<std::string> mod(new std::string(OPS_UTILS_LOG_SUB_MOD_NAME));
+    std::transform(mod->begin(), mod->end(), mod->begin(), [](char c) { return c; });
+    t.Data().set_modNameLen(static_cast<uint32_t>(mod->size()));
+    context->SetBlockDim(1);
+    t.Save();
+    size_t* ws = context->GetWorkspaceSizes(1);
+    ws[0] = 0;
+    return ge::GRAPH_SUCCESS;
+}
+IMPL_OP_OPTILING(HostApi)
+    .Tiling(HostApiTilingFunc)
+    .TilingParse<HostApiCompileInfo>(HostApiTilingParse)
+    .TilingInputsDataDependency({1}, {gert::TILING_ON_HOST});
+}  // namespace optiling
+
+namespace ops {
+class HostApi : public OpDef {
+public:
+    explicit HostApi(const char* name) : OpDef(name)
+    {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Input("n").ParamType(REQUIRED).DataType({ge::DT_INT32}).Format({ge::FORMAT_ND});
+        // the framework zeroes y before the kernel (the kernel writes its first 16 elements)
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_INT64}).Format({ge::FORMAT_ND}).InitValue(0);
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(HostApi);
+}  // namespace ops

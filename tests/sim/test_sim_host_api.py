@@ -1,0 +1,63 @@
+"""Host APIs cann-ops tiling code calls beyond PlatformAscendC (tests/sim/pkgs/hostapi):
+fe::PlatFormInfos from platform/platform_info.h answered from the SoC row, graph/types.h's packed
+formats, base/alog_pub.h and base/err_msg.h, securec.h, a tiling registered with
+IMPL_OP_OPTILING(...).TilingInputsDataDependency and .TilingParse<T>, ge::Operator and ge::Tensor,
+and a tiling header holding host code that the kernel build reads too."""
+
+from __future__ import annotations
+
+
+import numpy as np
+import pytest
+
+from opkg.model import OpSpec, TensorSpec
+from opkg.sim import runtime
+import simbuild
+
+OP = OpSpec("HostApi", (TensorSpec("x", ("float32",)), TensorSpec("n", ("int32",))),
+            (TensorSpec("y", ("int64",)),))
+
+
+@pytest.fixture(scope="module")
+def built(pkgs, soc910b, lib_cache):
+    return simbuild.build(pkgs / "hostapi", OP, OP.variants()[0], soc910b, lib_cache, stem="host_api")
+
+
+def run(built, n, size=16):
+    y = np.full(size, 7, np.int64)
+    info = runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc,
+                            {"x": np.zeros(8, np.float32), "n": np.array(n, np.int32)}, {"y": y}, {})
+    return y, info
+
+
+def test_platform_infos_and_host_helpers_reach_the_kernel(built, monkeypatch):
+    monkeypatch.delenv("ASCEND_GLOBAL_LOG_LEVEL", raising=False)
+    y, _ = run(built, [41, 0])
+    soc = built.soc
+    # fe::PlatFormInfos::GetCoreNum: the AIV cores of a separated SoC, as PlatformAscendC says
+    assert (y[0], y[1]) == (soc.vector_cores, soc.vector_cores) == (48, 48)
+    assert y[2] == soc.ub_bytes                                   # GetLocalMemSize(UB)
+    assert y[3] == 48                                             # GetPlatformRes("SoCInfo", map)
+    assert (y[4], y[5]) == (4, 3)                                 # FRACTAL_Z with sub-format 3
+    assert y[6] == 41                                             # TilingInputsDataDependency({1})
+    # snprintf_s cut at count characters says -1; memcpy_s past the destination: ERANGE_AND_RESET
+    assert (y[7], y[8]) == (-1, 162)
+    assert int(y[10]).to_bytes(8, "little") == b"abcdefg\0"
+    assert y[9] == 10                                             # errors logged, debug not
+    assert y[11] == soc.cube_cores == 24                          # TilingParse<T> ran first
+    assert y[12] == 8                                             # ge::Operator name + ge::Tensor size
+    assert y[13] == len("OP_TILING")                              # cann-ops' build default
+
+
+def test_log_level_follows_ascend_global_log_level(built, monkeypatch):
+    # the library is loaded in this process; the variable is read when tiling asks
+    monkeypatch.setenv("ASCEND_GLOBAL_LOG_LEVEL", "0")
+    assert run(built, [1])[0][9] == 11
+
+
+def test_init_value_fills_the_output_before_the_kernel(built):
+    # y has InitValue(0): the elements the kernel leaves alone hold 0, not what the caller put
+    # there, and count as written
+    y, info = run(built, [3], size=24)
+    assert list(y[16:]) == [0] * 8 and y[6] == 3
+    assert info.unwritten == {}
