@@ -11,6 +11,7 @@
 #include <cstring>
 #include <exception>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -95,6 +96,7 @@ struct GmWrite {
 };
 
 struct Barrier;
+struct CubeMem;   // cube_mem.h
 
 // Where undefined values entered the computation: the instruction that first read UB bytes
 // nothing wrote (or stale ones), or that loaded GM bytes holding garbage (allocator padding, an
@@ -172,6 +174,8 @@ struct BlockState {
     std::vector<uint8_t> taint_shadow;
     bool taint_done = false;   // the instruction's results were written: the next read starts anew
     uint64_t clean_off = UINT64_MAX, clean_n = 0;   // the last check_read, when all its bytes were defined
+    uint64_t cube_caps[5] = {};       // L1, L0A, L0B, L0C, bias table bytes (0 = unknown), cube_mem.h
+    std::shared_ptr<CubeMem> cube;    // the block's cube buffers, made by its first cube InitBuffer
 };
 
 inline BlockState& block() {

@@ -169,6 +169,8 @@ inline bool run_one(const Launch& L, int64_t idx, uint8_t* arena, uint64_t& dirt
     b.ub = arena;
     b.shadow = arena + L.arena_bytes;
     b.ub_bytes = L.in->ub_bytes;
+    const uint64_t caps[5] = {L.in->l1_bytes, L.in->l0a_bytes, L.in->l0b_bytes, L.in->l0c_bytes, L.in->bt_bytes};
+    std::memcpy(b.cube_caps, caps, sizeof caps);
     b.gm = L.regions;
     b.tiling_key = L.in->tiling_key;
     b.sys_workspace = L.in->sys_workspace;
