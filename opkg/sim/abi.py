@@ -70,6 +70,9 @@ class OpkgPlatform(C.Structure):
         ("lib_workspace", C.c_uint32),
         ("ub_bytes", C.c_uint64),
         ("l1_bytes", C.c_uint64),
+        ("l0a_bytes", C.c_uint64),
+        ("l0b_bytes", C.c_uint64),
+        ("l0c_bytes", C.c_uint64),
     ]
 
 

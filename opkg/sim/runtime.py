@@ -284,6 +284,7 @@ def _platform(soc: SocInfo, keep: list) -> abi.OpkgPlatform:
     p.lib_workspace = int(soc.extra.get("lib_workspace_bytes", DEFAULT_LIB_WORKSPACE))
     p.ub_bytes = soc.ub_bytes
     p.l1_bytes = soc.l1_bytes or 0
+    p.l0a_bytes, p.l0b_bytes, p.l0c_bytes = soc.l0a_bytes or 0, soc.l0b_bytes or 0, soc.l0c_bytes or 0
     return p
 
 

@@ -63,6 +63,9 @@ struct OpkgPlatform {
     uint32_t lib_workspace;    // GetLibApiWorkSpaceSize
     uint64_t ub_bytes;
     uint64_t l1_bytes;         // 0 = unknown
+    uint64_t l0a_bytes;        // 0 = unknown (as the next two)
+    uint64_t l0b_bytes;
+    uint64_t l0c_bytes;
 };
 
 struct OpkgTilingResult {

@@ -19,6 +19,10 @@
 
 namespace AscendC {
 
+// Cube constants of CANN's kernel_utils_constants.h that cube kernels use.
+constexpr int32_t DEFAULT_C0_SIZE = 32;   // bytes of a fractal row (C0)
+constexpr int32_t CUBE_MAX_SIZE = 256;    // elements of a 16 x 16 fractal
+
 struct Nd2NzParams {
     Nd2NzParams() {}
     Nd2NzParams(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,

@@ -176,7 +176,15 @@ struct BlockState {
     uint64_t clean_off = UINT64_MAX, clean_n = 0;   // the last check_read, when all its bytes were defined
     uint64_t cube_caps[5] = {};       // L1, L0A, L0B, L0C, bias table bytes (0 = unknown), cube_mem.h
     std::shared_ptr<CubeMem> cube;    // the block's cube buffers, made by its first cube InitBuffer
+    int64_t ration = 1;        // AIV cores per AI core the kernel runs on (2: a mixed AIC/AIV kernel)
 };
+
+// The kernel's task ration: 2 when it is a mixed kernel on A2/A3 (hl_matmul.h sets it as the
+// kernel library loads), whose body runs on both AIV cores of each of blockDim AI cores.
+inline int& kernel_task_ration() {
+    static int ration = 1;
+    return ration;
+}
 
 inline BlockState& block() {
     static thread_local BlockState state;

@@ -46,8 +46,18 @@ public:
                 }
                 size = info_->info.l1_bytes;
                 return;
+            case CoreMemType::L0_A: case CoreMemType::L0_B: case CoreMemType::L0_C: {
+                const uint64_t v = type == CoreMemType::L0_A ? info_->info.l0a_bytes
+                                 : type == CoreMemType::L0_B ? info_->info.l0b_bytes : info_->info.l0c_bytes;
+                if (!v) {
+                    throw opkg_sim::HostFailure("GetCoreMemSize(CoreMemType::L0_*): SoC " + info_->soc_version +
+                                                " has no l0a_bytes/l0b_bytes/l0c_bytes; add them to its family in toolchains/socs.yaml");
+                }
+                size = v;
+                return;
+            }
             default:
-                throw opkg_sim::HostFailure("GetCoreMemSize: the sim knows only UB and L1 sizes (from toolchains/socs.yaml)");
+                throw opkg_sim::HostFailure("GetCoreMemSize: the sim knows only UB, L1 and L0 sizes (from toolchains/socs.yaml)");
         }
     }
     void GetCoreMemBw(const CoreMemType&, uint64_t& bw) const { bw = 0; }
