@@ -115,6 +115,7 @@ def test_transpose_load_of_one_byte_type_is_refused(pkgs, soc910b, lib_cache):
     (13, "misaligned", ["not 512-byte aligned", "fractal"]),
     (14, "mmad", ["cmatrixInitVal = true"]),
     (12, "fixpipe", ["no Mmad wrote"]),
+    (18, "plain-copy", ["tensor of the L1 (position A1), not of the Unified Buffer"]),
 ])
 def test_misuse_is_reported_at_its_line(fp16, which, marker, words):
     m, n, k = 32, 32, 64

@@ -1,7 +1,8 @@
 // c = a x b through the cube basic APIs: GM -> A1/B1 (Nd2Nz), A1/B1 -> A2/B2 (LoadData 2D), Mmad
 // into CO1, Fixpipe to GM. Keys: 1 B as k x n, loaded with ifTranspose (2-byte types); 2 B given
 // transposed (n x k), K in two iterations accumulated in CO1; 3 as 2 in one iteration; 4 as 3
-// with an NZ result; 10.. misuse the sim must report at the marked line.
+// with an NZ result; 10.. misuse the sim must report at the marked line (18: a UB-only DataCopy
+// form on an L1 tensor).
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -45,6 +46,9 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
     pipe.InitBuffer(qc1, 1, M * N * sizeof(C));
 
     LocalTensor<A> a1 = qa1.AllocTensor<A>();
+    if (TILING_KEY_IS(18)) {
+        DataCopy(a1, aGm, 16 * C0);  // @plain-copy
+    }
     Nd2NzParams pa(1, m, k, 0, k, M, 1, 0);
     DataCopy(a1, aGm, pa);
     qa1.EnQue(a1);
