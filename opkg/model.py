@@ -228,6 +228,11 @@ class SocInfo:
     gm_bandwidth_gbps: float | None = None       # GM (HBM/DDR) bandwidth of the chip, GB/s (1e9 B/s)
     clock_ghz: float | None = None               # AI core clock
     vector_bytes_per_cycle: float | None = None  # vector unit throughput per core
+    # Cube buffers per core (the sim's cube_mem.h); None = not in the table.
+    l0a_bytes: int | None = None
+    l0b_bytes: int | None = None
+    l0c_bytes: int | None = None
+    bt_bytes: int | None = None                  # bias table
     extra: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -239,7 +244,7 @@ class SocInfo:
         return {k: getattr(self, k) for k in (
             "name", "short", "family", "npu_arch", "vec_arch", "cube_arch", "ub_bytes",
             "vector_cores", "cube_cores", "l1_bytes", "gm_bandwidth_gbps", "clock_ghz",
-            "vector_bytes_per_cycle")}
+            "vector_bytes_per_cycle", "l0a_bytes", "l0b_bytes", "l0c_bytes", "bt_bytes")}
 
     @classmethod
     def from_json(cls, data: dict) -> "SocInfo":

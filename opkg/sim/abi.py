@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ctypes as C
 
-ABI_VERSION = 4
+ABI_VERSION = 5
 LAUNCH_SYNC_CHECK = 1   # OpkgKernelLaunch.flags bit: check intra-core pipeline hazards
 LAUNCH_LENIENT_COPY = 2  # ... DataCopy truncates a ragged length to whole 32-byte blocks
 LAUNCH_STRICT_BOUNDS = 4  # ... GM accesses must stay inside each tensor, not its allocation
@@ -70,6 +70,9 @@ class OpkgPlatform(C.Structure):
         ("lib_workspace", C.c_uint32),
         ("ub_bytes", C.c_uint64),
         ("l1_bytes", C.c_uint64),
+        ("l0a_bytes", C.c_uint64),
+        ("l0b_bytes", C.c_uint64),
+        ("l0c_bytes", C.c_uint64),
     ]
 
 
@@ -135,6 +138,11 @@ class OpkgKernelLaunch(C.Structure):
         ("flags", C.c_uint32),
         ("cores", C.c_uint32),
         ("profile", C.POINTER(OpkgBlockProfile)),
+        ("l1_bytes", C.c_uint64),
+        ("l0a_bytes", C.c_uint64),
+        ("l0b_bytes", C.c_uint64),
+        ("l0c_bytes", C.c_uint64),
+        ("bt_bytes", C.c_uint64),
     ]
 
 

@@ -284,6 +284,7 @@ def _platform(soc: SocInfo, keep: list) -> abi.OpkgPlatform:
     p.lib_workspace = int(soc.extra.get("lib_workspace_bytes", DEFAULT_LIB_WORKSPACE))
     p.ub_bytes = soc.ub_bytes
     p.l1_bytes = soc.l1_bytes or 0
+    p.l0a_bytes, p.l0b_bytes, p.l0c_bytes = soc.l0a_bytes or 0, soc.l0b_bytes or 0, soc.l0c_bytes or 0
     return p
 
 
@@ -456,6 +457,9 @@ def _launch(kernel_lib: Path, args, params: int, extra: int, block_dim: int, res
     launch.arg_count = params
     launch.extra_regions = extra
     launch.cores = cores
+    # cube buffers per core (0 = not in the SoC table: the first cube InitBuffer says so)
+    for field in ("l1_bytes", "l0a_bytes", "l0b_bytes", "l0c_bytes", "bt_bytes"):
+        setattr(launch, field, getattr(soc, field) or 0)
     launch.flags = ((abi.LAUNCH_SYNC_CHECK if modes.sync_check else 0)
                     | (abi.LAUNCH_LENIENT_COPY if modes.lenient_copy else 0)
                     | (abi.LAUNCH_STRICT_BOUNDS if modes.strict_bounds else 0))

@@ -2,4 +2,5 @@
 PATH = "src/math/matmul_api_constant"
 CASES = []
 golden = None
-OUT_OF_SCOPE = "cube: Matmul API (lib/matmul_intf.h, REGIST_MATMUL_OBJ)"
+OUT_OF_SCOPE = ("cube: constant Matmul tiling (MatmulShapeParams, GetMMConfig, MatmulApiStaticTiling, "
+                "GetMatmulApiTiling) and a MultiCoreMatmulTiling built without a platform")

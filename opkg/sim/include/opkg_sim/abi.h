@@ -4,7 +4,7 @@
 #define OPKG_SIM_ABI_H
 #include <cstdint>
 
-#define OPKG_SIM_ABI 4
+#define OPKG_SIM_ABI 5
 #define OPKG_SIM_EXPORT __attribute__((visibility("default")))
 #define OPKG_SIM_MAX_DIMS 8
 #define OPKG_SIM_MAX_WORKSPACES 16
@@ -63,6 +63,9 @@ struct OpkgPlatform {
     uint32_t lib_workspace;    // GetLibApiWorkSpaceSize
     uint64_t ub_bytes;
     uint64_t l1_bytes;         // 0 = unknown
+    uint64_t l0a_bytes;        // 0 = unknown (as the next two)
+    uint64_t l0b_bytes;
+    uint64_t l0c_bytes;
 };
 
 struct OpkgTilingResult {
@@ -128,6 +131,12 @@ struct OpkgKernelLaunch {
     uint32_t flags;            // OPKG_SIM_LAUNCH_* bits
     uint32_t cores;            // the SoC's cores: blockDim above it runs in waves (no SyncAll then)
     OpkgBlockProfile* profile; // block_dim entries filled per block, or null
+    // The cube unit's buffers (cube_mem.h), bytes per core from the SoC table; 0 = unknown.
+    uint64_t l1_bytes;
+    uint64_t l0a_bytes;
+    uint64_t l0b_bytes;
+    uint64_t l0c_bytes;
+    uint64_t bt_bytes;         // bias table (C2 on A2/A3 and 310B)
 };
 
 }  // extern "C"

@@ -5,6 +5,7 @@
 #define OPKG_SIM_DATACOPY_H
 
 #include "opkg_sim/tensor.h"
+#include "opkg_sim/cube_mem.h"
 
 namespace AscendC {
 
@@ -60,6 +61,12 @@ inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const cha
                      uint64_t align = 32) {
     note(loc);
     if (!t.ptr_) fail(loc, format("%s: %s is a LocalTensor that was never allocated", op, role));
+    int cube = -1;
+    if (cube_arena_of(t.ptr_, &cube)) {   // L1/L0: only the cube APIs (cube.h) take those
+        fail(loc, format("%s: %s is a tensor of the %s (position %s), not of the Unified Buffer; this API works on "
+                         "UB tensors (the sim models GM->L1 copies with Nd2NzParams, see docs/api.md)", op, role,
+                         cube_buf_name(cube), position_name(t.pos_)));
+    }
     if (bytes > uint64_t(t.size_) * sizeof(T)) {
         fail(loc, format("%s: %s needs %llu bytes but the LocalTensor holds only %u elements (%llu bytes)", op, role,
                          (unsigned long long)bytes, t.size_, (unsigned long long)(uint64_t(t.size_) * sizeof(T))));

@@ -198,6 +198,7 @@ inline void sync_release(const void* p, uint64_t n) {
     BlockState& b = block();
     if (!b.sync) return;
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
+    if (off >= b.sync->wr.size()) return;   // a cube buffer (cube_mem.h), not UB
     uint64_t end = off + n < b.sync->wr.size() ? off + n : b.sync->wr.size();
     std::fill(b.sync->wr.begin() + off, b.sync->wr.begin() + end, 0);
     std::fill(b.sync->rd.begin() + off, b.sync->rd.begin() + end, 0);

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <exception>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -101,6 +102,7 @@ struct GmWrite {
 };
 
 struct Barrier;
+struct CubeMem;   // cube_mem.h
 
 // Where undefined values entered the computation: the instruction that first read UB bytes
 // nothing wrote (or stale ones), or that loaded GM bytes holding garbage (allocator padding, an
@@ -205,7 +207,17 @@ struct BlockState {
     // some undefined bits, 0x100 | the defined bits (0: no such byte). Set by Compare, read by
     // Select, cleared by any other write (mark_written); empty until the block's first Compare.
     std::vector<uint16_t> mask_bits;
+    uint64_t cube_caps[5] = {};       // L1, L0A, L0B, L0C, bias table bytes (0 = unknown), cube_mem.h
+    std::shared_ptr<CubeMem> cube;    // the block's cube buffers, made by its first cube InitBuffer
+    int64_t ration = 1;        // AIV cores per AI core the kernel runs on (2: a mixed AIC/AIV kernel)
 };
+
+// The kernel's task ration: 2 when it is a mixed kernel on A2/A3 (hl_matmul.h sets it as the
+// kernel library loads), whose body runs on both AIV cores of each of blockDim AI cores.
+inline int& kernel_task_ration() {
+    static int ration = 1;
+    return ration;
+}
 
 inline BlockState& block() {
     static thread_local BlockState state;

@@ -196,6 +196,8 @@ struct Launch {
     std::vector<uint8_t*> args;
     std::vector<GmRegion> regions;
     uint64_t arena_bytes;
+    uint32_t ration;      // AIV cores per AI core (kernel_task_ration)
+    uint32_t blocks;      // block_dim x ration: the kernel bodies that run
     // GmRegion::written storage, from calloc: the OS hands out zero pages on first touch, so
     // a large workspace costs nothing until the kernel stores to it
     std::vector<std::unique_ptr<uint8_t, void (*)(void*)>> defined;
@@ -214,11 +216,14 @@ inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t
     b.lenient_copy = (L.in->flags & OPKG_SIM_LAUNCH_LENIENT_COPY) != 0;
     b.strict_bounds = (L.in->flags & OPKG_SIM_LAUNCH_STRICT_BOUNDS) != 0;
     b.idx = idx;
-    b.num = L.in->block_dim;
+    b.num = L.blocks;
+    b.ration = L.ration;
     b.cores = L.in->cores;
     b.ub = arena.ub;
     b.shadow = arena.shadow;
     b.ub_bytes = L.in->ub_bytes;
+    const uint64_t caps[5] = {L.in->l1_bytes, L.in->l0a_bytes, L.in->l0b_bytes, L.in->l0c_bytes, L.in->bt_bytes};
+    std::memcpy(b.cube_caps, caps, sizeof caps);
     b.gm = L.regions;
     b.tiling_key = L.in->tiling_key;
     b.sys_workspace = L.in->sys_workspace;
@@ -271,9 +276,9 @@ inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t
     Crash::armed() = false;
     if (!ok && barrier) barrier->abort();
     dirty = std::min(block().ub_high, L.arena_bytes);   // buffers past the UB were never accessible
-    if (L.in->profile) {
+    if (L.in->profile && idx % L.ration == 0) {   // a mixed kernel: the first AIV of each AI core
         block().prof.ub_alloc_bytes = block().ub_high;
-        L.in->profile[idx] = block().prof;
+        L.in->profile[idx / L.ration] = block().prof;
     }
     block() = BlockState();
     return ok;
@@ -453,12 +458,12 @@ inline int run_sequential(const Launch& L, std::string& log, std::vector<GmWrite
     int rc = 0;
     AltStack alt;
     uint64_t dirty = L.arena_bytes;
-    for (uint32_t idx = 0; idx < L.in->block_dim && rc == 0; ++idx) {
+    for (uint32_t idx = 0; idx < L.blocks && rc == 0; ++idx) {
         BlockError e;
         const size_t from = writes.size();
         try {
             if (!run_one(L, idx, arena, dirty, log, writes, idx == 0 ? &undo : nullptr, nullptr, e)) {
-                rc = report(e, idx, L.in->block_dim, err);
+                rc = report(e, idx, L.blocks, err);
             } else {
                 finals.after_block(writes, from);
             }
@@ -474,7 +479,7 @@ inline int run_sequential(const Launch& L, std::string& log, std::vector<GmWrite
 
 // One thread per block, so that SyncAll is a real barrier.
 inline int run_concurrent(const Launch& L, std::string& log, std::vector<GmWrite>& writes, OpkgError* err) {
-    const uint32_t n = L.in->block_dim;
+    const uint32_t n = L.blocks;
     Barrier barrier;
     barrier.num = n;
     std::vector<std::string> logs(n);
@@ -521,7 +526,8 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         set_error(err, FAIL_INTERNAL, "", 0, -1, 0, "kernel library ABI mismatch: rebuild it with this opkg");
         return 1;
     }
-    Launch L{launch, entry, {}, {}, (launch->ub_bytes + 63) / 64 * 64, {}};
+    const uint32_t ration = kernel_task_ration() > 1 ? uint32_t(kernel_task_ration()) : 1u;
+    Launch L{launch, entry, {}, {}, (launch->ub_bytes + 63) / 64 * 64, ration, launch->block_dim * ration, {}};
     const uint32_t n_regions = launch->arg_count + launch->extra_regions;
     for (uint32_t i = 0; i < n_regions; ++i) {
         const OpkgGmArg& a = launch->args[i];
@@ -558,8 +564,8 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
             rc = run_concurrent(L, log, writes, err);
         }
     }
-    if (rc == 0 && !(sequential ? check_final_values(writes, L.regions, finals, err, launch->block_dim)
-                                : check_conflicts(writes, L.regions, err, launch->block_dim))) {
+    if (rc == 0 && !(sequential ? check_final_values(writes, L.regions, finals, err, L.blocks)
+                                : check_conflicts(writes, L.regions, err, L.blocks))) {
         rc = 1;
     }
     if (rc == 0 && !check_canaries(launch, err)) rc = 1;

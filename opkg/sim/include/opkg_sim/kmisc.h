@@ -12,11 +12,13 @@
 
 namespace AscendC {
 
+// A mixed kernel (BlockState::ration 2) runs on each AIV core of its AI cores: GetBlockIdx is
+// block * 2 + sub-block, as CANN's GetBlockIdxImpl on an AIV; GetBlockNum counts AI cores.
 inline int64_t GetBlockIdx() { return opkg_sim::block().idx; }
-inline int64_t GetBlockNum() { return opkg_sim::block().num; }
-inline int64_t GetSubBlockIdx() { return 0; }
-inline int64_t GetTaskRation() { return 1; }
-inline int64_t GetSubBlockNum() { return 1; }
+inline int64_t GetBlockNum() { return opkg_sim::block().num / opkg_sim::block().ration; }
+inline int64_t GetSubBlockIdx() { return opkg_sim::block().idx % opkg_sim::block().ration; }
+inline int64_t GetTaskRation() { return opkg_sim::block().ration; }
+inline int64_t GetSubBlockNum() { return opkg_sim::block().ration; }
 
 // Integer helpers CANN's kernel utils declare in AscendC (uint32_t, as there: a kernel passing
 // wider values gets the same narrowing it would get on the device).
@@ -29,9 +31,9 @@ __aicore__ inline int32_t CeilDivision(int32_t num1, int32_t num2) { return num2
 }  // namespace AscendC
 
 // The CCE builtins the device compiler provides at global scope (CANN's own headers call them).
-inline int64_t get_block_idx() { return opkg_sim::block().idx; }
-inline int64_t get_block_num() { return opkg_sim::block().num; }
-inline int64_t get_subblockid() { return 0; }
+inline int64_t get_block_idx() { return opkg_sim::block().idx / opkg_sim::block().ration; }
+inline int64_t get_block_num() { return opkg_sim::block().num / opkg_sim::block().ration; }
+inline int64_t get_subblockid() { return opkg_sim::block().idx % opkg_sim::block().ration; }
 // A device build defines ASSERT(x) as nothing, so kernels call GetBlockNum()/GetBlockIdx()
 // unqualified inside ASSERT in code that never sees `using namespace AscendC`; the sim evaluates
 // ASSERT, so it makes the two visible globally. A using-declaration (not a second function) keeps

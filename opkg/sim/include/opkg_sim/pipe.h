@@ -5,6 +5,7 @@
 
 #include <deque>
 #include "opkg_sim/tensor.h"
+#include "opkg_sim/cube_mem.h"
 
 namespace AscendC {
 
@@ -302,7 +303,8 @@ public:
 
 class TPipe {
 public:
-    TPipe() : start_(opkg_sim::block().ub_cursor), allocs_start_(opkg_sim::block().allocs.size()) {
+    TPipe() : start_(opkg_sim::block().ub_cursor), allocs_start_(opkg_sim::block().allocs.size()),
+              cube_start_(opkg_sim::cube_mark()) {
         if (!opkg_sim::block().pipe) opkg_sim::block().pipe = this;
     }
     ~TPipe() {
@@ -325,7 +327,9 @@ public:
                                                  que.config_.bufferLen));
         }
         uint32_t rounded = round32(len);
-        que.base_ = carve(que.describe(), num, rounded, loc);
+        int hw = opkg_sim::cube_queue_buffer(que.pos_, que.dst_);
+        que.base_ = hw == opkg_sim::CUBE_UB ? carve(que.describe(), num, rounded, loc)
+                                            : opkg_sim::cube_carve(hw, que.pos_, que.describe(), num, rounded, loc);
         que.len_ = rounded;
         que.num_ = num;
         que.in_use_.assign(num, false);
@@ -337,7 +341,9 @@ public:
     }
     bool InitBuffer(TBufBase& buf, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         uint32_t rounded = round32(len);
-        buf.base_ = carve(buf.describe(), 1, rounded, loc);
+        int hw = opkg_sim::cube_buffer_of(buf.pos_);
+        buf.base_ = hw == opkg_sim::CUBE_UB ? carve(buf.describe(), 1, rounded, loc)
+                                            : opkg_sim::cube_carve(hw, buf.pos_, buf.describe(), 1, rounded, loc);
         buf.len_ = rounded;
         return true;
     }
@@ -389,10 +395,12 @@ private:
         opkg_sim::BlockState& b = opkg_sim::block();
         b.ub_cursor = start_;
         if (b.allocs.size() > allocs_start_) b.allocs.resize(allocs_start_);
+        opkg_sim::cube_release(cube_start_);
     }
 
     uint64_t start_;
     size_t allocs_start_;
+    opkg_sim::CubeMark cube_start_;   // the cube buffers' cursors (cube_mem.h)
     bool destroyed_ = false;
 };
 

@@ -60,9 +60,19 @@ public:
                 }
                 size = info.l1_bytes;
                 return;
+            case LocalMemType::L0_A: case LocalMemType::L0_B: case LocalMemType::L0_C: {
+                const uint64_t v = type == LocalMemType::L0_A ? info.l0a_bytes
+                                 : type == LocalMemType::L0_B ? info.l0b_bytes : info.l0c_bytes;
+                if (!v) {
+                    throw opkg_sim::HostFailure("GetCoreMemSize/GetLocalMemSize(L0_*): SoC " + soc_version +
+                                                " has no l0a_bytes/l0b_bytes/l0c_bytes; add them to its family in toolchains/socs.yaml");
+                }
+                size = v;
+                return;
+            }
             default:
-                throw opkg_sim::HostFailure("GetLocalMemSize/GetCoreMemSize: the sim knows only the UB and L1 "
-                                            "sizes of a SoC (from toolchains/socs.yaml)");
+                throw opkg_sim::HostFailure("GetLocalMemSize/GetCoreMemSize: the sim knows only the UB, L1 and "
+                                            "L0 sizes of a SoC (from toolchains/socs.yaml)");
         }
     }
     // No bandwidth figures in the SoC table: 0, as CANN answers for a memory it has no rate for.

@@ -1,0 +1,576 @@
+// The cube path of Ascend C (kernel_operator_mm_intf.h, kernel_operator_fixpipe_intf.h and the
+// Nd2Nz form of kernel_operator_data_copy_intf.h): GM -> L1 with ND -> NZ conversion, L1 -> L0A/L0B
+// fractal loads, Mmad into L0C, Fixpipe L0C -> GM. Buffers come from cube_mem.h.
+//
+// Layouts (C0 = 32 bytes / sizeof(T) elements: 16 for half/bf16, 32 for int8, 8 for float):
+//   L1 (NZ, from Nd2Nz): C0-wide column blocks, each a run of rows of C0 elements;
+//   A2 (ZZ): 16 x C0 fractals row-major over (m / 16, k / C0), each row-major inside;
+//   B2 (ZN): C0 x 16 fractals row-major over (k / C0, n / 16), each stored n-major (k contiguous);
+//   CO1 (NZ): 16 x 16 fractals column-major over (m / 16, n / 16), each row-major inside.
+// The element offsets below are these layouts written out; Mmad reads exactly m x k and k x n
+// elements (padding outside them is never used) and writes m x n.
+#ifndef OPKG_SIM_CUBE_H
+#define OPKG_SIM_CUBE_H
+
+#include <vector>
+#include "opkg_sim/tensor.h"
+#include "opkg_sim/cube_mem.h"
+#include "opkg_sim/datacopy.h"
+
+namespace AscendC {
+
+// Cube constants of CANN's kernel_utils_constants.h that cube kernels use.
+constexpr int32_t DEFAULT_C0_SIZE = 32;   // bytes of a fractal row (C0)
+constexpr int32_t CUBE_MAX_SIZE = 256;    // elements of a 16 x 16 fractal
+
+struct Nd2NzParams {
+    Nd2NzParams() {}
+    Nd2NzParams(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,
+                const uint16_t srcNdMatrixStrideIn, const uint16_t srcDValueIn, const uint16_t dstNzC0StrideIn,
+                const uint16_t dstNzNStrideIn, const uint16_t dstNzMatrixStrideIn)
+        : ndNum(ndNumIn), nValue(nValueIn), dValue(dValueIn), srcNdMatrixStride(srcNdMatrixStrideIn),
+          srcDValue(srcDValueIn), dstNzC0Stride(dstNzC0StrideIn), dstNzNStride(dstNzNStrideIn),
+          dstNzMatrixStride(dstNzMatrixStrideIn) {}
+    uint16_t ndNum = 0;
+    uint16_t nValue = 0;
+    uint16_t dValue = 0;
+    uint16_t srcNdMatrixStride = 0;
+    uint16_t srcDValue = 0;
+    uint16_t dstNzC0Stride = 0;
+    uint16_t dstNzNStride = 0;
+    uint16_t dstNzMatrixStride = 0;
+};
+
+struct LoadData2DParams {
+    LoadData2DParams() {}
+    LoadData2DParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
+                     const uint8_t sidIn, const uint16_t dstGapIn, const bool ifTransposeIn, const uint8_t addrModeIn)
+        : startIndex(startIndexIn), dstGap(dstGapIn), srcStride(srcStrideIn), ifTranspose(ifTransposeIn),
+          repeatTimes(repeatTimesIn), sid(sidIn), addrMode(addrModeIn) {}
+    uint16_t startIndex = 0;
+    uint16_t dstGap = 0;
+    uint16_t srcStride = 0;
+    bool ifTranspose = 0;
+    uint8_t repeatTimes = 0;
+    uint8_t sid = 0;
+    uint8_t addrMode = 0;
+};
+using LoadData2dParams = LoadData2DParams;
+
+struct MmadParams {
+    MmadParams() {}
+    MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn, const int32_t fmOffsetIn,
+               const bool enSsparseIn, const bool enWinogradAIn, const bool enWinogradBIn)
+        : m(mIn), n(nIn), k(kIn), isBias(isBiasIn), fmOffset(fmOffsetIn), enSsparse(enSsparseIn),
+          enWinogradA(enWinogradAIn), enWinogradB(enWinogradBIn) {}
+    MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const uint8_t unitFlagIn,
+               const bool cmatrixSourceIn, const bool cmatrixInitValIn)
+        : m(mIn), n(nIn), k(kIn), unitFlag(unitFlagIn), cmatrixSource(cmatrixSourceIn),
+          cmatrixInitVal(cmatrixInitValIn) {}
+    uint16_t m = 0;
+    uint16_t n = 0;
+    uint16_t k = 0;
+    bool isBias = false;            // accumulate onto what CO1 holds (older spelling of !cmatrixInitVal)
+    int32_t fmOffset = 0;
+    bool enSsparse = false;
+    bool enWinogradA = false;
+    bool enWinogradB = false;
+    uint8_t unitFlag = 0;
+    bool kDirectionAlign = false;
+    bool cmatrixSource = false;     // the initial C comes from the bias table (C2)
+    bool cmatrixInitVal = true;     // the initial C is 0
+};
+
+// The bisheng builtin enum of Fixpipe's quantisation modes (values as the compiler numbers them
+// are not public; the sim only compares names).
+enum class QuantMode_t : uint8_t {
+    NoQuant, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8,
+};
+
+enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+struct FixpipeConfig {
+    CO2Layout format;
+};
+constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+constexpr FixpipeConfig CFG_COLUMN_MAJOR = {CO2Layout::COLUMN_MAJOR};
+
+struct FixpipeParamsV220 {
+    FixpipeParamsV220() {}
+    FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                      const uint32_t dstStrideIn, const bool reluEnIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), reluEn(reluEnIn) {}
+    FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                      const uint32_t dstStrideIn, const bool reluEnIn, const QuantMode_t quantPreIn,
+                      const int64_t deqScalarIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn,
+                      const uint16_t dstNdStrideIn, const uint8_t unitFlagIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), quantPre(quantPreIn),
+          deqScalar(deqScalarIn), ndNum(ndNumIn), srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn),
+          reluEn(reluEnIn), unitFlag(unitFlagIn) {}
+    FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                      const uint32_t dstStrideIn, const bool reluEnIn, const QuantMode_t quantPreIn,
+                      const int64_t deqScalarIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn,
+                      const uint16_t dstNdStrideIn, const uint8_t unitFlagIn, const bool isChannelSplitIn)
+        : FixpipeParamsV220(nSizeIn, mSizeIn, srcStrideIn, dstStrideIn, reluEnIn, quantPreIn, deqScalarIn, ndNumIn,
+                            srcNdStrideIn, dstNdStrideIn, unitFlagIn) {
+        isChannelSplit = isChannelSplitIn;
+    }
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint16_t srcStride = 0;     // CO1: head-to-head distance of 16-column blocks, in 16-element rows
+    uint32_t dstStride = 0;     // ND: elements per destination row; NZ: column blocks apart, in 32 B
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    uint64_t deqScalar = 0;
+    uint16_t ndNum = 1;
+    uint16_t srcNdStride = 0;   // 1024 B fractals
+    uint16_t dstNdStride = 0;   // elements
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+    bool isChannelSplit = false;
+};
+using FixpipeParamsM300 = FixpipeParamsV220;
+using FixpipeParamsM310 = FixpipeParamsV220;
+
+}  // namespace AscendC
+
+namespace opkg_sim {
+
+template <class T> constexpr uint32_t cube_c0() { return 32u / uint32_t(sizeof(T)); }
+
+// Checks that t is a tensor of one of the cube buffers `bufs` (a bit set of CubeBuf), starts
+// `align`-byte aligned in it and holds `bytes`; returns its arena.
+template <class T>
+inline CubeArena& cube_operand(const AscendC::LocalTensor<T>& t, unsigned bufs, uint64_t bytes, uint64_t align,
+                               const char* op, const char* role, SrcLoc loc) {
+    note(loc);
+    if (!t.ptr_) fail(loc, format("%s: %s is a LocalTensor that was never allocated", op, role));
+    int which = -1;
+    CubeArena* a = cube_arena_of(t.ptr_, &which);
+    if (!a || !(bufs & (1u << which))) {
+        std::string want;
+        for (int i = 0; i < CUBE_COUNT; ++i) {
+            if (bufs & (1u << i)) want += std::string(want.empty() ? "" : " or ") + cube_buf_name(i);
+        }
+        fail(loc, format("%s: %s is a %s tensor (position %s), but it must be in %s", op, role,
+                         a ? cube_buf_name(which) : "Unified Buffer", position_name(t.pos_), want.c_str()));
+    }
+    uint64_t off = uint64_t(reinterpret_cast<const uint8_t*>(t.ptr_) - a->mem.get());
+    if (off % align != 0) {
+        fail(loc, format("%s: %s starts at %s offset %llu, which is not %llu-byte aligned (%s)", op, role,
+                         cube_buf_name(which), (unsigned long long)off, (unsigned long long)align,
+                         align >= 512 ? "a fractal boundary: offset the tensor by whole fractals"
+                                      : "the hardware's address unit here"));
+    }
+    if (bytes > uint64_t(t.size_) * sizeof(T)) {
+        fail(loc, format("%s: %s needs %llu bytes but the LocalTensor holds only %u %s elements (%llu bytes)", op,
+                         role, (unsigned long long)bytes, t.size_, type_name<T>(),
+                         (unsigned long long)(uint64_t(t.size_) * sizeof(T))));
+    }
+    return *a;
+}
+
+inline void cube_mark_written(CubeArena& a, const void* p, uint64_t bytes, bool defined = true) {
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - a.mem.get());
+    std::memset(a.shadow.get() + off, defined ? 1 : 0, bytes);
+}
+
+inline bool cube_defined(const CubeArena& a, const void* p, uint64_t bytes) {
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - a.mem.get());
+    const uint8_t* s = a.shadow.get() + off;
+    for (uint64_t i = 0; i < bytes; ++i) {
+        if (!s[i]) return false;
+    }
+    return true;
+}
+
+inline void count_cube(uint64_t flops) {
+    // Cube work joins the profile as GM traffic does; a roofline term of its own is future work.
+    (void)flops;
+}
+
+// Reads n GM bytes into a cube buffer: bytes GM holds no defined value for stay undefined there.
+inline void cube_load_gm(CubeArena& a, uint8_t* dst, const uint8_t* src, uint64_t n) {
+    std::memcpy(dst, src, n);
+    const GmRegion* r = gm_region(src);
+    if (!r) {
+        cube_mark_written(a, dst, n);
+        return;
+    }
+    uint64_t off = uint64_t(src - r->base);
+    uint64_t k = gm_first_undefined(*r, off, n);
+    cube_mark_written(a, dst, k);
+    for (; k < n; ++k) cube_mark_written(a, dst + k, 1, gm_byte_defined(*r, off + k));
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+// GM (ND) -> A1/B1 (NZ). For matrix i, row r, 32-byte block j of the row: source
+// i * srcNdMatrixStride + r * srcDValue + j * C0 elements, destination i * dstNzMatrixStride +
+// (j * dstNzC0Stride + r * dstNzNStride) * C0 elements. A row's last block is filled with zeros past
+// dValue, as the hardware does; rows past nValue are not written.
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "DataCopy GM->L1 (Nd2Nz)";
+    constexpr uint64_t c0 = cube_c0<T>();
+    if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+    if (p.dstNzC0Stride < p.nValue * p.dstNzNStride && (p.dValue + c0 - 1) / c0 > 1) {
+        fail(loc, format("%s: dstNzC0Stride %u is smaller than nValue %u x dstNzNStride %u, so the %llu-element "
+                         "column blocks overlap in L1; set dstNzC0Stride to at least the padded row count",
+                         op, p.dstNzC0Stride, p.nValue, p.dstNzNStride, (unsigned long long)c0));
+    }
+    const uint64_t blocks = (p.dValue + c0 - 1) / c0;
+    uint64_t last = 0;   // highest destination element written, plus one
+    for (uint64_t i = 0; i < p.ndNum; ++i) {
+        uint64_t e = i * p.dstNzMatrixStride + ((blocks - 1) * p.dstNzC0Stride + (p.nValue - 1) * p.dstNzNStride) * c0 + c0;
+        if (e > last) last = e;
+    }
+    CubeArena& a = cube_operand(dst, 1u << CUBE_L1, last * sizeof(T), 32, op, "destination", loc);
+    const uint64_t src_span = (uint64_t(p.ndNum) - 1) * p.srcNdMatrixStride + (uint64_t(p.nValue) - 1) * p.srcDValue + p.dValue;
+    check_gt(src, src_span * sizeof(T), op, loc);
+    for (uint64_t i = 0; i < p.ndNum; ++i) {
+        for (uint64_t r = 0; r < p.nValue; ++r) {
+            const T* row = src.ptr_ + i * p.srcNdMatrixStride + r * p.srcDValue;
+            for (uint64_t j = 0; j < blocks; ++j) {
+                T* d = dst.ptr_ + i * p.dstNzMatrixStride + (j * p.dstNzC0Stride + r * p.dstNzNStride) * c0;
+                uint64_t have = p.dValue - j * c0 < c0 ? p.dValue - j * c0 : c0;
+                cube_load_gm(a, reinterpret_cast<uint8_t*>(d), reinterpret_cast<const uint8_t*>(row + j * c0),
+                             have * sizeof(T));
+                if (have < c0) {
+                    std::memset(d + have, 0, (c0 - have) * sizeof(T));
+                    cube_mark_written(a, d + have, (c0 - have) * sizeof(T));
+                }
+            }
+        }
+    }
+    count_copy(COPY_GM_UB, uint64_t(p.ndNum) * p.nValue * p.dValue * sizeof(T));
+}
+
+namespace cube_detail {
+
+// One LoadData 2D: repeatTimes fractals of 512 bytes from src fractal startIndex + r * srcStride to
+// dst fractal r * (1 + dstGap); ifTranspose transposes each 16 x 16 fractal (2-byte types only).
+template <class T>
+inline void load2d(const LocalTensor<T>& dst, const uint8_t* src, opkg_sim::CubeArena* src_arena,
+                   const LoadData2DParams& p, const char* op, opkg_sim::SrcLoc loc) {
+    using namespace opkg_sim;
+    constexpr uint64_t frac = 512 / sizeof(T);
+    if (p.repeatTimes == 0) return;
+    if (p.addrMode != 0) fail(loc, format("%s: addrMode %u (decreasing addresses) is not modelled by the sim", op, p.addrMode));
+    if (p.ifTranspose && sizeof(T) != 2) {
+        fail(loc, format("%s: ifTranspose with %s: LoadData 2D transposes 16 x 16 fractals of 2-byte types only; "
+                         "use LoadDataWithTranspose for 1- and 4-byte types", op, type_name<T>()));
+    }
+    const uint64_t dst_span = ((uint64_t(p.repeatTimes) - 1) * (1 + p.dstGap) + 1) * 512;
+    CubeArena& a = cube_operand(dst, (1u << CUBE_L1) | (1u << CUBE_L0A) | (1u << CUBE_L0B), dst_span,
+                                dst.pos_ == TPosition::A1 || dst.pos_ == TPosition::B1 ? 32 : 512, op,
+                                "destination", loc);
+    const bool to_l0 = cube_arena_of(dst.ptr_) != nullptr && (dst.pos_ == TPosition::A2 || dst.pos_ == TPosition::B2);
+    (void)to_l0;
+    std::vector<T> tmp(frac);
+    for (uint64_t r = 0; r < p.repeatTimes; ++r) {
+        const uint8_t* s = src + (uint64_t(p.startIndex) + r * p.srcStride) * 512;
+        T* d = dst.ptr_ + r * (1 + p.dstGap) * frac;
+        if (src_arena) {
+            const uint8_t* end = src_arena->mem.get() + src_arena->cap;
+            if (s + 512 > end) {
+                fail(loc, format("%s: repeat %llu reads fractal %llu of the source, past the end of its buffer", op,
+                                 (unsigned long long)r, (unsigned long long)(p.startIndex + r * p.srcStride)));
+            }
+        }
+        std::memcpy(tmp.data(), s, 512);
+        std::vector<uint8_t> def(512, 1);
+        if (src_arena) {
+            const uint8_t* sh = src_arena->shadow.get() + (s - src_arena->mem.get());
+            std::memcpy(def.data(), sh, 512);
+        } else {
+            const GmRegion* g = gm_region(s);
+            if (g) {
+                uint64_t off = uint64_t(s - g->base);
+                for (int i = 0; i < 512; ++i) def[i] = gm_byte_defined(*g, off + i);
+            }
+        }
+        if (p.ifTranspose) {
+            for (int i = 0; i < 16; ++i) {
+                for (int j = 0; j < 16; ++j) {
+                    d[i * 16 + j] = tmp[j * 16 + i];
+                    bool ok = def[(j * 16 + i) * 2] && def[(j * 16 + i) * 2 + 1];
+                    cube_mark_written(a, d + i * 16 + j, 2, ok);
+                }
+            }
+        } else {
+            std::memcpy(d, tmp.data(), 512);
+            std::memcpy(a.shadow.get() + (reinterpret_cast<uint8_t*>(d) - a.mem.get()), def.data(), 512);
+        }
+    }
+}
+
+}  // namespace cube_detail
+
+template <class T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "LoadData (2D, L1->L0)";
+    if (p.repeatTimes == 0) return;
+    CubeArena& s = cube_operand(src, 1u << CUBE_L1, 0, 32, op, "source", loc);
+    cube_detail::load2d(dst, reinterpret_cast<const uint8_t*>(src.ptr_), &s, p, op, loc);
+}
+
+template <class T>
+inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "LoadData (2D, GM->L1/L0)";
+    if (p.repeatTimes == 0) return;
+    uint64_t last = (uint64_t(p.startIndex) + (uint64_t(p.repeatTimes) - 1) * p.srcStride + 1) * 512;
+    check_gt(src, last, op, loc);
+    cube_detail::load2d(dst, reinterpret_cast<const uint8_t*>(src.ptr_), nullptr, p, op, loc);
+    count_copy(COPY_GM_UB, uint64_t(p.repeatTimes) * 512);
+}
+
+namespace cube_detail {
+
+template <class D, class A, class B> struct MmadTypes { static constexpr bool ok = false; };
+template <> struct MmadTypes<float, half, half> { static constexpr bool ok = true; using Acc = float; };
+template <> struct MmadTypes<float, bfloat16_t, bfloat16_t> { static constexpr bool ok = true; using Acc = float; };
+template <> struct MmadTypes<int32_t, int8_t, int8_t> { static constexpr bool ok = true; using Acc = int32_t; };
+template <> struct MmadTypes<float, float, float> { static constexpr bool ok = true; using Acc = float; };
+
+inline uint64_t up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+template <class D, class A, class B, class Bias>
+inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTensor<B>& b,
+                 const LocalTensor<Bias>* bias, const MmadParams& p, opkg_sim::SrcLoc loc) {
+    using namespace opkg_sim;
+    static_assert(MmadTypes<D, A, B>::ok, "Mmad supports (dst, A, B) = (float, half, half), (float, bfloat16_t, "
+                  "bfloat16_t), (int32_t, int8_t, int8_t), (float, float, float)");
+    static_assert(sizeof(A) == sizeof(B), "Mmad: A and B must have the same element size");
+    using Acc = typename MmadTypes<D, A, B>::Acc;
+    const char* op = "Mmad";
+    constexpr uint64_t c0 = cube_c0<A>();
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ < 220
+    if constexpr (std::is_same<A, float>::value || std::is_same<A, bfloat16_t>::value) {
+        fail(loc, format("Mmad with %s inputs: this SoC's cube unit has no %s mode (A2/A3 only)", type_name<A>(),
+                         type_name<A>()));
+    }
+#endif
+    note(loc);
+    const uint64_t m = p.m, n = p.n, k = p.k;
+    if (m == 0 || n == 0 || k == 0) return;
+    const uint64_t M = up(m, 16), N = up(n, 16), K = up(k, c0);
+    CubeArena& ca = cube_operand(c, 1u << CUBE_L0C, M * N * sizeof(D), 256 * sizeof(D), op, "dst (CO1)", loc);
+    const uint64_t a_need = M * K * sizeof(A), b_need = K * N * sizeof(B);
+    cube_operand(a, 1u << CUBE_L0A, 0, 512, op, "A (A2)", loc);   // position and fractal alignment first
+    cube_operand(b, 1u << CUBE_L0B, 0, 512, op, "B (B2)", loc);
+    if (a.ptr_ && a_need > uint64_t(a.size_) * sizeof(A)) {
+        fail(loc, format("Mmad: k = %llu needs %llu x %llu elements of A (m padded to 16, k to %llu), but the A2 "
+                         "tensor holds %u: the K of A and the k given to Mmad disagree",
+                         (unsigned long long)k, (unsigned long long)M, (unsigned long long)K,
+                         (unsigned long long)c0, a.size_));
+    }
+    if (b.ptr_ && b_need > uint64_t(b.size_) * sizeof(B)) {
+        fail(loc, format("Mmad: k = %llu needs %llu x %llu elements of B (k padded to %llu, n to 16), but the B2 "
+                         "tensor holds %u: the K of B and the k given to Mmad disagree",
+                         (unsigned long long)k, (unsigned long long)K, (unsigned long long)N,
+                         (unsigned long long)c0, b.size_));
+    }
+    CubeArena& aa = cube_operand(a, 1u << CUBE_L0A, a_need, 512, op, "A (A2)", loc);
+    CubeArena& ba = cube_operand(b, 1u << CUBE_L0B, b_need, 512, op, "B (B2)", loc);
+    const uint64_t K1 = K / c0, N1 = N / 16, M1 = M / 16;
+    auto a_off = [&](uint64_t i, uint64_t kk) { return ((i / 16) * K1 + kk / c0) * 16 * c0 + (i % 16) * c0 + kk % c0; };
+    auto b_off = [&](uint64_t kk, uint64_t j) { return ((kk / c0) * N1 + j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0; };
+    auto c_off = [&](uint64_t i, uint64_t j) { return ((j / 16) * M1 + i / 16) * 256 + (i % 16) * 16 + j % 16; };
+    // Every element the product reads must hold a loaded value.
+    for (uint64_t i = 0; i < m; ++i) {
+        const A* row = a.ptr_ + a_off(i, 0);
+        for (uint64_t kk = 0; kk < k; kk += c0) {
+            uint64_t len = k - kk < c0 ? k - kk : c0;
+            if (!cube_defined(aa, row + ((kk / c0) * 16 * c0), len * sizeof(A))) {
+                fail(loc, format("Mmad reads A2 elements of row %llu, k %llu..%llu that were never loaded (or were "
+                                 "loaded from GM bytes holding no value): A holds fewer than m = %llu rows or k = %llu "
+                                 "columns", (unsigned long long)i, (unsigned long long)kk,
+                                 (unsigned long long)(kk + len - 1), (unsigned long long)m, (unsigned long long)k));
+            }
+        }
+    }
+    for (uint64_t j = 0; j < n; ++j) {
+        for (uint64_t kk = 0; kk < k; kk += c0) {
+            uint64_t len = k - kk < c0 ? k - kk : c0;
+            if (!cube_defined(ba, b.ptr_ + b_off(kk, j), len * sizeof(B))) {
+                fail(loc, format("Mmad reads B2 elements of column %llu, k %llu..%llu that were never loaded: B holds "
+                                 "fewer than k = %llu rows or n = %llu columns (a K mismatch between A and B?)",
+                                 (unsigned long long)j, (unsigned long long)kk, (unsigned long long)(kk + len - 1),
+                                 (unsigned long long)k, (unsigned long long)n));
+            }
+        }
+    }
+    // Initial C: zero, CO1's own values (accumulate) or the bias table.
+    const bool from_bias = bias != nullptr || p.cmatrixSource;
+    const bool accumulate = !from_bias && (!p.cmatrixInitVal || p.isBias);
+    std::vector<Acc> acc(m * n, Acc(0));
+    if (from_bias) {
+        if (!bias) {
+            fail(loc, "Mmad with cmatrixSource = true takes C from the bias table: use the Mmad overload with a bias "
+                      "tensor (C2)");
+        }
+        CubeArena& bb = cube_operand(*bias, (1u << CUBE_BT) | (1u << CUBE_L0C) | (1u << CUBE_L1), n * sizeof(Bias), 64, op, "bias (C2)", loc);
+        if (!cube_defined(bb, bias->ptr_, n * sizeof(Bias))) {
+            fail(loc, format("Mmad reads %llu bias values that were never loaded into the bias table", (unsigned long long)n));
+        }
+        for (uint64_t i = 0; i < m; ++i) {
+            for (uint64_t j = 0; j < n; ++j) acc[i * n + j] = static_cast<Acc>(static_cast<float>(bias->ptr_[j]));
+        }
+    } else if (accumulate) {
+        for (uint64_t i = 0; i < m; ++i) {
+            for (uint64_t j = 0; j < n; ++j) {
+                const D* cp = c.ptr_ + c_off(i, j);
+                if (!cube_defined(ca, cp, sizeof(D))) {
+                    fail(loc, format("Mmad accumulates (cmatrixInitVal = false) onto CO1 element (%llu, %llu), which "
+                                     "no Mmad wrote yet: the first Mmad into a CO1 tile must set cmatrixInitVal = true",
+                                     (unsigned long long)i, (unsigned long long)j));
+                }
+                acc[i * n + j] = static_cast<Acc>(*cp);
+            }
+        }
+    }
+    // The product: A and B converted once, then i-k-j so the inner loop runs over contiguous rows.
+    std::vector<Acc> av(m * k), bv(k * n);
+    for (uint64_t i = 0; i < m; ++i)
+        for (uint64_t kk = 0; kk < k; ++kk) av[i * k + kk] = static_cast<Acc>(static_cast<float>(a.ptr_[a_off(i, kk)]));
+    for (uint64_t kk = 0; kk < k; ++kk)
+        for (uint64_t j = 0; j < n; ++j) bv[kk * n + j] = static_cast<Acc>(static_cast<float>(b.ptr_[b_off(kk, j)]));
+    for (uint64_t i = 0; i < m; ++i) {
+        Acc* crow = acc.data() + i * n;
+        for (uint64_t kk = 0; kk < k; ++kk) {
+            const Acc x = av[i * k + kk];
+            const Acc* brow = bv.data() + kk * n;
+            for (uint64_t j = 0; j < n; ++j) crow[j] += x * brow[j];
+        }
+    }
+    for (uint64_t i = 0; i < m; ++i) {
+        for (uint64_t j = 0; j < n; ++j) {
+            D* cp = c.ptr_ + c_off(i, j);
+            *cp = static_cast<D>(acc[i * n + j]);
+            cube_mark_written(ca, cp, sizeof(D));
+        }
+    }
+    count_cube(2 * m * n * k);
+}
+
+}  // namespace cube_detail
+
+template <typename DstT, typename Src0T, typename Src1T>
+inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fmLocal,
+                 const LocalTensor<Src1T>& filterLocal, const MmadParams& mmadParams,
+                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    cube_detail::mmad<DstT, Src0T, Src1T, DstT>(dstLocal, fmLocal, filterLocal, nullptr, mmadParams, loc);
+}
+
+template <typename DstT, typename Src0T, typename Src1T, typename BiasT>
+inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fmLocal,
+                 const LocalTensor<Src1T>& filterLocal, const LocalTensor<BiasT>& biasLocal,
+                 const MmadParams& mmadParams, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    cube_detail::mmad<DstT, Src0T, Src1T, BiasT>(dstLocal, fmLocal, filterLocal, &biasLocal, mmadParams, loc);
+}
+
+namespace cube_detail {
+
+template <class DstT, class SrcT>
+inline DstT fixpipe_convert(SrcT v, QuantMode_t q, bool relu, const char* op, opkg_sim::SrcLoc loc) {
+    using namespace opkg_sim;
+    if (relu && v < SrcT(0)) v = SrcT(0);
+    if constexpr (std::is_same<DstT, SrcT>::value) {
+        if (q != QuantMode_t::NoQuant) fail(loc, format("%s: %s -> %s takes quantPre = NoQuant", op, type_name<SrcT>(), type_name<DstT>()));
+        return v;
+    } else if constexpr (std::is_same<SrcT, float>::value && std::is_same<DstT, half>::value) {
+        if (q != QuantMode_t::F322F16) fail(loc, format("%s: float CO1 -> half output needs quantPre = QuantMode_t::F322F16", op));
+        return static_cast<half>(v);
+    } else if constexpr (std::is_same<SrcT, float>::value && std::is_same<DstT, bfloat16_t>::value) {
+        if (q != QuantMode_t::F322BF16) fail(loc, format("%s: float CO1 -> bfloat16_t output needs quantPre = QuantMode_t::F322BF16", op));
+        return bfloat16_t(v);
+    } else {
+        fail(loc, format("%s: %s -> %s (quantisation on the way out) is not modelled by the sim yet", op,
+                         type_name<SrcT>(), type_name<DstT>()));
+    }
+}
+
+}  // namespace cube_detail
+
+#if defined(__CCE_AICORE__) && (__CCE_AICORE__ == 220 || __CCE_AICORE__ == 300)
+// CO1 (NZ) -> GM (A2/A3 and 310B, as CANN declares it). ROW_MAJOR (NZ2ND): element (i, j) of each of ndNum matrices goes to
+// nd * dstNdStride + i * dstStride + j; NZ: to (j / 16) * dstStride * 32 B + (i * 16 + j % 16)
+// elements. The source element is (j / 16) * srcStride * 16 + i * 16 + j % 16 (+ nd * srcNdStride
+// fractals of 1024 B).
+template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
+                    const FixpipeParamsV220& p, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    static_assert(std::is_same<SrcT, float>::value || std::is_same<SrcT, int32_t>::value,
+                  "Fixpipe: the CO1 source holds float or int32_t");
+    const char* op = "Fixpipe CO1->GM";
+    note(loc);
+    if (config.format == CO2Layout::COLUMN_MAJOR) fail(loc, "Fixpipe: CFG_COLUMN_MAJOR is not modelled by the sim");
+    if (p.isChannelSplit) fail(loc, "Fixpipe: isChannelSplit is not modelled by the sim");
+    if (p.nSize == 0 || p.mSize == 0) fail(loc, format("%s: nSize %u and mSize %u must be at least 1", op, p.nSize, p.mSize));
+    if (config.format == CO2Layout::NZ && p.nSize % 16 != 0) {
+        fail(loc, format("%s: with CFG_NZ, nSize (%u) must be a multiple of 16", op, p.nSize));
+    }
+    if (p.dstStride == 0) fail(loc, format("%s: dstStride must be at least 1", op));
+    if (p.srcStride < (p.mSize + 15) / 16 * 16 && (p.nSize + 15) / 16 > 1) {
+        fail(loc, format("%s: srcStride %u is smaller than mSize %u rounded up to 16: the 16-column blocks of CO1 "
+                         "would overlap", op, p.srcStride, p.mSize));
+    }
+    const uint64_t nd = p.ndNum ? p.ndNum : 1;
+    const uint64_t nb = (p.nSize + 15) / 16;
+    const uint64_t src_elems = (nd - 1) * p.srcNdStride * 256 + (nb - 1) * uint64_t(p.srcStride) * 16 +
+                               uint64_t(p.mSize) * 16;
+    CubeArena& ca = cube_operand(srcLocal, 1u << CUBE_L0C, src_elems * sizeof(SrcT), 64, op, "source (CO1)", loc);
+    std::vector<DstT> row;
+    for (uint64_t d = 0; d < nd; ++d) {
+        const SrcT* base = srcLocal.ptr_ + d * p.srcNdStride * 256;
+        if (config.format == CO2Layout::ROW_MAJOR) {
+            row.resize(p.nSize);
+            for (uint64_t i = 0; i < p.mSize; ++i) {
+                for (uint64_t j = 0; j < p.nSize; ++j) {
+                    const SrcT* s = base + (j / 16) * uint64_t(p.srcStride) * 16 + i * 16 + j % 16;
+                    if (!cube_defined(ca, s, sizeof(SrcT))) {
+                        fail(loc, format("%s reads CO1 element (row %llu, column %llu) that no Mmad wrote: the "
+                                         "Fixpipe covers more than the Mmad computed, or runs before it",
+                                         op, (unsigned long long)i, (unsigned long long)j));
+                    }
+                    row[j] = cube_detail::fixpipe_convert<DstT, SrcT>(*s, p.quantPre, p.reluEn, op, loc);
+                }
+                GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + i * p.dstStride];
+                check_gt(g, uint64_t(p.nSize) * sizeof(DstT), op, loc);
+                store_gm(g.ptr_, row.data(), uint64_t(p.nSize) * sizeof(DstT), op, loc);
+            }
+        } else {
+            row.resize(16);
+            const uint64_t step = uint64_t(p.dstStride) * 32 / sizeof(DstT);
+            for (uint64_t jb = 0; jb < nb; ++jb) {
+                for (uint64_t i = 0; i < p.mSize; ++i) {
+                    for (uint64_t j = 0; j < 16; ++j) {
+                        const SrcT* s = base + jb * uint64_t(p.srcStride) * 16 + i * 16 + j;
+                        if (!cube_defined(ca, s, sizeof(SrcT))) {
+                            fail(loc, format("%s reads CO1 element (row %llu, column %llu) that no Mmad wrote", op,
+                                             (unsigned long long)i, (unsigned long long)(jb * 16 + j)));
+                        }
+                        row[j] = cube_detail::fixpipe_convert<DstT, SrcT>(*s, p.quantPre, p.reluEn, op, loc);
+                    }
+                    GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + jb * step + i * 16];
+                    check_gt(g, 16 * sizeof(DstT), op, loc);
+                    store_gm(g.ptr_, row.data(), 16 * sizeof(DstT), op, loc);
+                }
+            }
+        }
+    }
+    count_copy(COPY_UB_GM, nd * p.mSize * p.nSize * sizeof(DstT));
+}
+#endif
+
+}  // namespace AscendC
+#endif

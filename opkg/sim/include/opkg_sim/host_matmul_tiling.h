@@ -1,0 +1,294 @@
+// Host side of the high-level Matmul: namespace matmul_tiling with CANN 8.1's enums and the
+// MatmulApiTiling / MultiCoreMatmulTiling classes (lib/matmul/matmul_tiling.h, bmm_tiling.h), whose
+// GetTiling fills a TCubeTiling. The split is the sim's own (CANN's search is not public): base
+// blocks of at most 128 x 128 (or SetFixSplit's), baseK filling half of L0A/L0B so that both
+// double-buffer, the CO1 block inside L0C, two L1 buffers per operand when they fit; the cores of
+// SetDim split M and N so that the most cores get work. The kernel side (hl_matmul.h) computes
+// from the shapes alone, so any valid split gives the same result; what a split changes is which
+// block computes what (singleCoreM/N) and whether the buffers fit, which GetTiling checks.
+#ifndef OPKG_SIM_HOST_MATMUL_TILING_H
+#define OPKG_SIM_HOST_MATMUL_TILING_H
+
+#include "lib/matmul/matmul_tilingdata.h"   // TCubeTiling, in both modes
+#ifndef OPKG_SIM_KERNEL
+#include <cstdint>
+#include <cstdio>
+#include "tiling/platform/platform_ascendc.h"
+
+namespace matmul_tiling {
+
+enum class DataType : int32_t {
+    DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
+    DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_STRING = 13,
+    DT_DUAL_SUB_INT8 = 14, DT_DUAL_SUB_UINT8 = 15, DT_COMPLEX64 = 16, DT_COMPLEX128 = 17, DT_QINT8 = 18,
+    DT_QINT16 = 19, DT_QINT32 = 20, DT_QUINT8 = 21, DT_QUINT16 = 22, DT_RESOURCE = 23, DT_STRING_REF = 24,
+    DT_DUAL = 25, DT_VARIANT = 26, DT_BF16 = 27, DT_UNDEFINED = 28, DT_INT4 = 29, DT_UINT1 = 30, DT_INT2 = 31,
+    DT_UINT2 = 32, DT_BFLOAT16 = 33, DT_MAX = 34,
+};
+
+enum class TPosition : int32_t {
+    GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM = SPM, TSCM, MAX,
+};
+
+enum class TilingPolicy : int32_t { FIXED_A_TSCM, FIXED_B_TSCM, FIXED_A_B_TSCM, NO_POLICY };
+enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
+enum class MatrixMadType : int32_t { NORMAL = 0, HF32 = 1 };
+enum class DequantType : int32_t { SCALAR = 0, TENSOR = 1 };
+
+inline int32_t DataTypeBytes(DataType t) {
+    switch (t) {
+        case DataType::DT_FLOAT: case DataType::DT_INT32: case DataType::DT_UINT32: return 4;
+        case DataType::DT_FLOAT16: case DataType::DT_BF16: case DataType::DT_BFLOAT16: case DataType::DT_INT16:
+        case DataType::DT_UINT16: return 2;
+        case DataType::DT_INT8: case DataType::DT_UINT8: return 1;
+        default: return 0;
+    }
+}
+
+class MatmulApiTilingBase {
+public:
+    MatmulApiTilingBase() = default;
+    explicit MatmulApiTilingBase(const platform_ascendc::PlatformAscendC& platform) {
+        cores_ = platform.GetCoreNumAic();
+        platform.GetCoreMemSize(platform_ascendc::CoreMemType::L1, l1_);
+        platform.GetCoreMemSize(platform_ascendc::CoreMemType::L0_A, l0a_);
+        platform.GetCoreMemSize(platform_ascendc::CoreMemType::L0_B, l0b_);
+        platform.GetCoreMemSize(platform_ascendc::CoreMemType::L0_C, l0c_);
+        platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub_);
+        hasPlatform_ = true;
+    }
+    virtual ~MatmulApiTilingBase() = default;
+
+    int32_t SetAType(TPosition pos, CubeFormat type, DataType dataType, bool isTrans = false) {
+        return SetType(a_, pos, type, dataType, isTrans);
+    }
+    int32_t SetBType(TPosition pos, CubeFormat type, DataType dataType, bool isTrans = false) {
+        return SetType(b_, pos, type, dataType, isTrans);
+    }
+    int32_t SetCType(TPosition pos, CubeFormat type, DataType dataType) { return SetType(c_, pos, type, dataType, false); }
+    int32_t SetBiasType(TPosition pos, CubeFormat type, DataType dataType) {
+        return SetType(bias_, pos, type, dataType, false);
+    }
+    int32_t SetDequantType(DequantType) { return 0; }
+    virtual int32_t SetShape(int32_t m, int32_t n, int32_t k) {
+        m_ = m;
+        n_ = n;
+        k_ = k;
+        return 0;
+    }
+    int32_t SetOrgShape(int32_t orgMIn, int32_t orgNIn, int32_t orgKIn) { return SetOrgShape(orgMIn, orgNIn, orgKIn, orgKIn); }
+    int32_t SetOrgShape(int32_t orgMIn, int32_t orgNIn, int32_t orgKaIn, int32_t orgKbIn) {
+        orgM_ = orgMIn;
+        orgN_ = orgNIn;
+        orgKa_ = orgKaIn;
+        orgKb_ = orgKbIn;
+        return 0;
+    }
+    int32_t EnableBias(bool isBiasIn = false) { return SetBias(isBiasIn); }
+    int32_t SetBias(bool isBiasIn = false) {
+        isBias_ = isBiasIn;
+        return 0;
+    }
+    int32_t SetFixSplit(int32_t baseMIn = -1, int32_t baseNIn = -1, int32_t baseKIn = -1) {
+        fixM_ = baseMIn;
+        fixN_ = baseNIn;
+        fixK_ = baseKIn;
+        return 0;
+    }
+    int32_t SetBufferSpace(int32_t l1Size = -1, int32_t l0CSize = -1, int32_t ubSize = -1, int32_t btSize = -1) {
+        (void)btSize;
+        if (l1Size > 0) l1Limit_ = uint64_t(l1Size);
+        if (l0CSize > 0) l0cLimit_ = uint64_t(l0CSize);
+        if (ubSize > 0) ubLimit_ = uint64_t(ubSize);
+        return 0;
+    }
+    int32_t SetTraverse(MatrixTraverse traverse) {
+        traverse_ = traverse;
+        return 0;
+    }
+    int32_t SetMadType(MatrixMadType) { return 0; }
+    int32_t SetDoubleBuffer(bool, bool, bool, bool, bool = true, bool = true) { return 0; }
+    int32_t SetSparse(bool = false) { return 0; }
+    int32_t GetBaseM() const { return baseM_; }
+    int32_t GetBaseN() const { return baseN_; }
+    int32_t GetBaseK() const { return baseK_; }
+
+    virtual int64_t GetTiling(optiling::TCubeTiling& tiling) = 0;
+
+protected:
+    struct TypeInfo {
+        bool set = false;
+        TPosition pos = TPosition::GM;
+        CubeFormat format = CubeFormat::ND;
+        DataType dtype = DataType::DT_UNDEFINED;
+        bool trans = false;
+    };
+    static int32_t SetType(TypeInfo& t, TPosition pos, CubeFormat type, DataType dataType, bool isTrans) {
+        t = TypeInfo{true, pos, type, dataType, isTrans};
+        return 0;
+    }
+    static int32_t Align(int32_t v, int32_t a) { return (v + a - 1) / a * a; }
+    static int32_t CeilDiv(int32_t v, int32_t a) { return (v + a - 1) / a; }
+    int64_t Fail(const char* why) const {
+        std::fprintf(stderr, "matmul_tiling::GetTiling: %s\n", why);
+        return -1;
+    }
+
+    // Base blocks and buffers for one core's singleM x singleN x singleK; fills the tiling.
+    int64_t Fill(optiling::TCubeTiling& t, int32_t singleM, int32_t singleN, int32_t singleK, int32_t used) {
+        if (!hasPlatform_) return Fail("constructed without a PlatformAscendC: the sim needs the SoC's buffer sizes");
+        if (!a_.set || !b_.set || !c_.set) return Fail("SetAType, SetBType and SetCType must all be called first");
+        if (isBias_ && !bias_.set) return Fail("SetBias(true) needs SetBiasType");
+        if (m_ <= 0 || n_ <= 0 || k_ <= 0) return Fail("SetShape(m, n, k) needs positive sizes");
+        const int32_t sa = DataTypeBytes(a_.dtype), sb = DataTypeBytes(b_.dtype);
+        if (sa == 0 || sb == 0) return Fail("A and B must be float16, bfloat16, int8 or float");
+        const int32_t c0 = 32 / sa;
+        baseM_ = fixM_ > 0 ? fixM_ : (Align(singleM, 16) < 128 ? Align(singleM, 16) : 128);
+        baseN_ = fixN_ > 0 ? fixN_ : (Align(singleN, 16) < 128 ? Align(singleN, 16) : 128);
+        if (fixK_ > 0) {
+            baseK_ = fixK_;
+        } else {
+            const int64_t byA = int64_t(l0a_) / 2 / (int64_t(baseM_) * sa), byB = int64_t(l0b_) / 2 / (int64_t(baseN_) * sb);
+            int64_t k = byA < byB ? byA : byB;
+            k = k / c0 * c0;
+            baseK_ = int32_t(k < Align(singleK, c0) ? k : Align(singleK, c0));
+        }
+        if (baseM_ <= 0 || baseN_ <= 0 || baseK_ <= 0 || baseM_ % 16 || baseN_ % 16 || baseK_ % c0) {
+            return Fail("base block sizes must be positive multiples of 16 (baseK: of 32 bytes of A)");
+        }
+        if (uint64_t(baseM_) * baseK_ * sa > l0a_ || uint64_t(baseK_) * baseN_ * sb > l0b_) {
+            return Fail("the base block does not fit L0A/L0B");
+        }
+        const uint64_t l0c = l0cLimit_ ? l0cLimit_ : l0c_;
+        if (uint64_t(baseM_) * baseN_ * 4 > l0c) return Fail("baseM x baseN x 4 bytes does not fit L0C");
+        const uint64_t l1 = l1Limit_ ? l1Limit_ : l1_;
+        const uint64_t oneA = uint64_t(baseM_) * baseK_ * sa, oneB = uint64_t(baseK_) * baseN_ * sb;
+        const uint64_t biasBytes = isBias_ ? uint64_t(baseN_) * 4 : 0;
+        int32_t depth = 2 * (oneA + oneB) + biasBytes <= l1 ? 2 : 1;
+        if (oneA + oneB + biasBytes > l1) return Fail("one A and one B base block do not fit L1");
+        t.set_usedCoreNum(used);
+        t.set_M(orgM_ > 0 ? orgM_ : m_);
+        t.set_N(orgN_ > 0 ? orgN_ : n_);
+        t.set_Ka(orgKa_ > 0 ? orgKa_ : k_);
+        t.set_Kb(orgKb_ > 0 ? orgKb_ : k_);
+        t.set_singleCoreM(singleM);
+        t.set_singleCoreN(singleN);
+        t.set_singleCoreK(singleK);
+        t.set_baseM(baseM_);
+        t.set_baseN(baseN_);
+        t.set_baseK(baseK_);
+        t.set_depthA1(depth);
+        t.set_depthB1(depth);
+        t.set_stepM(1);
+        t.set_stepN(1);
+        t.set_stepKa(1);
+        t.set_stepKb(1);
+        t.set_isBias(isBias_ ? 1 : 0);
+        t.set_transLength(0);
+        t.set_iterateOrder(traverse_ == MatrixTraverse::FIRSTN ? 1 : 0);
+        t.set_shareMode(0);
+        t.set_shareL1Size(int32_t(depth * (oneA + oneB) + biasBytes));
+        t.set_shareL0CSize(baseM_ * baseN_ * 4);
+        t.set_shareUbSize(0);
+        t.set_batchM(1);
+        t.set_batchN(1);
+        t.set_singleBatchM(1);
+        t.set_singleBatchN(1);
+        t.set_depthAL1CacheUB(0);
+        t.set_depthBL1CacheUB(0);
+        t.set_dbL0A(2);
+        t.set_dbL0B(2);
+        t.set_dbL0C(1);
+        t.set_BatchNum(1);
+        return 0;
+    }
+
+    TypeInfo a_, b_, c_, bias_;
+    int32_t m_ = 0, n_ = 0, k_ = 0, orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
+    int32_t fixM_ = -1, fixN_ = -1, fixK_ = -1;
+    int32_t baseM_ = 0, baseN_ = 0, baseK_ = 0;
+    bool isBias_ = false;
+    MatrixTraverse traverse_ = MatrixTraverse::NOSET;
+    uint32_t cores_ = 1;
+    uint64_t l1_ = 0, l0a_ = 0, l0b_ = 0, l0c_ = 0, ub_ = 0;
+    uint64_t l1Limit_ = 0, l0cLimit_ = 0, ubLimit_ = 0;
+    bool hasPlatform_ = false;
+};
+
+// One core computes the whole SetShape.
+class MatmulApiTiling : public MatmulApiTilingBase {
+public:
+    MatmulApiTiling() = default;
+    explicit MatmulApiTiling(const platform_ascendc::PlatformAscendC& platform) : MatmulApiTilingBase(platform) {}
+    int64_t GetTiling(optiling::TCubeTiling& tiling) override { return Fill(tiling, m_, n_, k_, 1); }
+};
+
+// SetDim(dim) cores split M and N (never K); SetSingleShape fixes one core's share instead.
+class MultiCoreMatmulTiling : public MatmulApiTilingBase {
+public:
+    MultiCoreMatmulTiling() = default;
+    explicit MultiCoreMatmulTiling(const platform_ascendc::PlatformAscendC& platform) : MatmulApiTilingBase(platform) {}
+    int32_t SetDim(int32_t dim) {
+        dim_ = dim;
+        return 0;
+    }
+    int32_t SetShape(int32_t m, int32_t n, int32_t k) override { return MatmulApiTilingBase::SetShape(m, n, k); }
+    virtual int32_t SetSingleShape(int32_t singleMIn = -1, int32_t singleNIn = -1, int32_t singleKIn = -1) {
+        singleM_ = singleMIn;
+        singleN_ = singleNIn;
+        singleK_ = singleKIn;
+        return 0;
+    }
+    int32_t GetSingleShape(int32_t& shapeM, int32_t& shapeN, int32_t& shapeK) {
+        shapeM = chosenM_;
+        shapeN = chosenN_;
+        shapeK = k_;
+        return 0;
+    }
+    int32_t GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& nDim) {
+        dim = mDim_ * nDim_;
+        mDim = mDim_;
+        nDim = nDim_;
+        return 0;
+    }
+    void EnableMultiCoreSplitK(bool) {}
+    void SetSplitK(bool) {}
+    int64_t GetTiling(optiling::TCubeTiling& tiling) override {
+        if (m_ <= 0 || n_ <= 0 || k_ <= 0) return Fail("SetShape(m, n, k) needs positive sizes");
+        int32_t dim = dim_ > 0 ? dim_ : int32_t(cores_);
+        if (singleM_ > 0 || singleN_ > 0) {
+            chosenM_ = singleM_ > 0 ? singleM_ : m_;
+            chosenN_ = singleN_ > 0 ? singleN_ : n_;
+            mDim_ = CeilDiv(m_, chosenM_);
+            nDim_ = CeilDiv(n_, chosenN_);
+        } else {
+            // the split that gives the most cores work, then the smallest and squarest share
+            int64_t best[3] = {-1, 0, 0};
+            for (int32_t md = 1; md <= dim; ++md) {
+                const int32_t nd = dim / md;
+                const int32_t sm = Align(CeilDiv(m_, md), 16), sn = Align(CeilDiv(n_, nd), 16);
+                const int32_t used = CeilDiv(m_, sm) * CeilDiv(n_, sn);
+                const int64_t key[3] = {used, -int64_t(sm) * sn, -int64_t(sm + sn)};
+                if (key[0] > best[0] || (key[0] == best[0] && (key[1] > best[1] || (key[1] == best[1] && key[2] > best[2])))) {
+                    best[0] = key[0];
+                    best[1] = key[1];
+                    best[2] = key[2];
+                    chosenM_ = sm < m_ ? sm : m_;
+                    chosenN_ = sn < n_ ? sn : n_;
+                }
+            }
+            mDim_ = CeilDiv(m_, chosenM_);
+            nDim_ = CeilDiv(n_, chosenN_);
+        }
+        return Fill(tiling, chosenM_, chosenN_, singleK_ > 0 ? singleK_ : k_, mDim_ * nDim_);
+    }
+
+private:
+    int32_t dim_ = 0, singleM_ = -1, singleN_ = -1, singleK_ = -1;
+    int32_t chosenM_ = 0, chosenN_ = 0, mDim_ = 1, nDim_ = 1;
+};
+
+}  // namespace matmul_tiling
+#endif  // OPKG_SIM_KERNEL
+#endif

@@ -1,0 +1,120 @@
+// c = a x b through the cube basic APIs: GM -> A1/B1 (Nd2Nz), A1/B1 -> A2/B2 (LoadData 2D), Mmad
+// into CO1, Fixpipe to GM. Keys: 1 B as k x n, loaded with ifTranspose (2-byte types); 2 B given
+// transposed (n x k), K in two iterations accumulated in CO1; 3 as 2 in one iteration; 4 as 3
+// with an NZ result; 10.. misuse the sim must report at the marked line (18: a UB-only DataCopy
+// form on an L1 tensor).
+#include "kernel_operator.h"
+using namespace AscendC;
+
+using A = DTYPE_A;
+using C = DTYPE_C;
+constexpr uint32_t C0 = 32 / sizeof(A);
+
+__aicore__ inline uint32_t Up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+
+extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    const uint32_t m = t.m, n = t.n, k = t.k;
+    const uint32_t M = Up(m, 16), N = Up(n, 16), K = Up(k, C0);
+    const uint32_t M1 = M / 16, N1 = N / 16, K1 = K / C0;
+    const bool transposeLoad = TILING_KEY_IS(1);
+    const uint32_t iters = TILING_KEY_IS(2) ? 2 : 1;
+    const uint32_t KB = K1 / iters;   // K fractals per iteration
+
+    TPipe pipe;
+    TQue<TPosition::A1, 1> qa1;
+    TQue<TPosition::B1, 1> qb1;
+    TQue<TPosition::A2, 1> qa2;
+    TQue<TPosition::B2, 1> qb2;
+    TQue<TPosition::CO1, 1> qc1;
+    GlobalTensor<A> aGm, bGm;
+    GlobalTensor<C> cGm;
+    aGm.SetGlobalBuffer((__gm__ A*)a, m * k);
+    bGm.SetGlobalBuffer((__gm__ A*)b, k * n);
+    cGm.SetGlobalBuffer((__gm__ C*)c, m * n);
+    if (TILING_KEY_IS(15)) {
+        pipe.InitBuffer(qa1, 2, 300 * 1024);  // @l1-overflow
+    }
+    pipe.InitBuffer(qa1, 1, M * K * sizeof(A));
+    pipe.InitBuffer(qb1, 1, K * N * sizeof(A));
+    if (TILING_KEY_IS(10)) {
+        pipe.InitBuffer(qa2, 2, 40 * 1024);  // @l0a-overflow
+    }
+    pipe.InitBuffer(qa2, 1, M * KB * C0 * sizeof(A));
+    pipe.InitBuffer(qb2, 1, KB * C0 * N * sizeof(A));
+    pipe.InitBuffer(qc1, 1, M * N * sizeof(C));
+
+    LocalTensor<A> a1 = qa1.AllocTensor<A>();
+    if (TILING_KEY_IS(18)) {
+        DataCopy(a1, aGm, 16 * C0);  // @plain-copy
+    }
+    Nd2NzParams pa(1, m, k, 0, k, M, 1, 0);
+    DataCopy(a1, aGm, pa);
+    qa1.EnQue(a1);
+    a1 = qa1.DeQue<A>();
+    LocalTensor<A> b1 = qb1.AllocTensor<A>();
+    if (transposeLoad) {
+        Nd2NzParams pb(1, k, n, 0, n, K, 1, 0);    // k x n: 16-column blocks of K rows
+        DataCopy(b1, bGm, pb);
+    } else {
+        Nd2NzParams pb(1, n, k, 0, k, N, 1, 0);    // n x k: C0-column blocks of N rows
+        DataCopy(b1, bGm, pb);
+    }
+    qb1.EnQue(b1);
+    b1 = qb1.DeQue<A>();
+
+    LocalTensor<C> c1 = qc1.AllocTensor<C>();
+    for (uint32_t it = 0; it < iters; ++it) {
+        const uint32_t kb0 = it * KB;
+        LocalTensor<A> a2 = qa2.AllocTensor<A>();
+        for (uint32_t i = 0; i < M1; ++i) {
+            LoadData(a2[i * KB * 16 * C0], a1, LoadData2DParams(i + kb0 * M1, KB, M1, 0, 0, false, 0));
+        }
+        LocalTensor<A> b2 = qb2.AllocTensor<A>();
+        const uint32_t loaded = TILING_KEY_IS(17) ? 1 : KB;
+        for (uint32_t j = 0; j < loaded; ++j) {
+            if (transposeLoad) {
+                LoadData(b2[j * N1 * 16 * C0], b1, LoadData2DParams(kb0 + j, N1, K1, 0, 0, true, 0));  // @transpose
+            } else {
+                LoadData(b2[j * N1 * 16 * C0], b1, LoadData2DParams((kb0 + j) * N1, N1, 1, 0, 0, false, 0));
+            }
+        }
+        qa2.EnQue(a2);
+        qb2.EnQue(b2);
+        a2 = qa2.DeQue<A>();
+        b2 = qb2.DeQue<A>();
+        MmadParams mp;
+        mp.m = m;
+        mp.n = n;
+        mp.k = (kb0 + KB) * C0 <= k ? KB * C0 : k - kb0 * C0;
+        mp.cmatrixInitVal = it == 0 && !TILING_KEY_IS(14);
+        if (TILING_KEY_IS(11)) {
+            mp.k = k + C0;
+        }
+        if (TILING_KEY_IS(13)) {
+            Mmad(c1, a2[16], b2, mp);  // @misaligned
+        } else if (!TILING_KEY_IS(12)) {
+            Mmad(c1, a2, b2, mp);  // @mmad
+        }
+        qa2.FreeTensor(a2);
+        qb2.FreeTensor(b2);
+    }
+    qa1.FreeTensor(a1);
+    qb1.FreeTensor(b1);
+    qc1.EnQue(c1);
+    c1 = qc1.DeQue<C>();
+    FixpipeParamsV220 fp;
+    fp.mSize = m;
+    fp.srcStride = M;
+    if (TILING_KEY_IS(4)) {
+        fp.nSize = N;
+        fp.dstStride = m * 16 * sizeof(C) / 32;   // column blocks of m rows x 16, back to back
+        Fixpipe<C, C, CFG_NZ>(cGm, c1, fp);
+    } else {
+        fp.nSize = n;
+        fp.dstStride = n;
+        Fixpipe(cGm, c1, fp);  // @fixpipe
+    }
+    qc1.FreeTensor(c1);
+}

@@ -1,0 +1,62 @@
+// c = a x b + bias through the high-level Matmul, one singleCoreM x singleCoreN share per AIV
+// (GetBlockIdx), the edge shares shortened with SetTail. Keys: 1 plain; 2 no End; 3 SetOrgShape
+// with a K of A shorter than singleCoreK; 4 IterateAll on an object REGIST_MATMUL_OBJ never saw;
+// 5 Iterate / GetTensorC block by block into place; 6 GetTensorC before any Iterate.
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+
+using AT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using BT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using CT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+using BiasT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+
+extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
+                                                GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    const TCubeTiling& ct = t.cube;
+    TPipe pipe;
+    Matmul<AT, BT, CT, BiasT> mm;
+    Matmul<AT, BT, CT, BiasT> unregistered;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t.cube);
+    const int32_t idx = GetBlockIdx();
+    const int32_t mBlocks = (ct.M + ct.singleCoreM - 1) / ct.singleCoreM;
+    const int32_t nBlocks = (ct.N + ct.singleCoreN - 1) / ct.singleCoreN;
+    if (idx >= mBlocks * nBlocks) {
+        return;
+    }
+    const int32_t mi = idx % mBlocks, ni = idx / mBlocks;
+    const int32_t tailM = ct.M - mi * ct.singleCoreM < ct.singleCoreM ? ct.M - mi * ct.singleCoreM : ct.singleCoreM;
+    const int32_t tailN = ct.N - ni * ct.singleCoreN < ct.singleCoreN ? ct.N - ni * ct.singleCoreN : ct.singleCoreN;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> biasGm, cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a + mi * ct.singleCoreM * ct.Ka);
+    bGm.SetGlobalBuffer((__gm__ half*)b + (t.transB ? ni * ct.singleCoreN * ct.Kb : ni * ct.singleCoreN));
+    biasGm.SetGlobalBuffer((__gm__ float*)bias + ni * ct.singleCoreN);
+    cGm.SetGlobalBuffer((__gm__ float*)c + mi * ct.singleCoreM * ct.N + ni * ct.singleCoreN);
+    if (TILING_KEY_IS(3)) {
+        mm.SetOrgShape(ct.M, ct.N, ct.Ka - 16, ct.Kb);
+    }
+    mm.SetTail(tailM, tailN);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm, t.transB != 0);
+    mm.SetBias(biasGm);
+    if (TILING_KEY_IS(4)) {
+        unregistered.SetTensorA(aGm);
+        unregistered.SetTensorB(bGm);
+        unregistered.IterateAll(cGm);  // @unregistered
+    }
+    if (TILING_KEY_IS(5)) {
+        while (mm.Iterate()) {
+            mm.GetTensorC(cGm);
+        }
+    } else if (TILING_KEY_IS(6)) {
+        mm.GetTensorC(cGm);  // @no-iterate
+    } else {
+        mm.IterateAll(cGm);  // @iterate
+    }
+    if (!TILING_KEY_IS(2)) {
+        mm.End();
+    }
+}

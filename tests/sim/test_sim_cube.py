@@ -1,0 +1,128 @@
+"""The cube basic APIs (opkg/sim/include/opkg_sim/cube.h): Nd2Nz DataCopy, LoadData 2D with and
+without transpose, Mmad (fp16/bf16/fp32 -> fp32, int8 -> int32, init and accumulate), Fixpipe to
+ND and NZ, against NumPy; and each misuse reported at the kernel's file:line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from opkg.model import AttrSpec, OpSpec, TensorSpec, numpy_dtype
+from opkg.sim import runtime
+import simbuild
+
+OP = OpSpec(
+    "CubeApi",
+    (TensorSpec("a", ("float16", "bfloat16", "int8", "float32")),
+     TensorSpec("b", ("float16", "bfloat16", "int8", "float32"))),
+    (TensorSpec("c", ("float32", "float32", "int32", "float32")),),
+    (AttrSpec("which", "int", required=True), AttrSpec("m", "int", required=True),
+     AttrSpec("n", "int", required=True), AttrSpec("k", "int", required=True)),
+)
+KERNEL = Path(__file__).parent / "pkgs" / "cubeapi" / "op_kernel" / "cube_api.cpp"
+
+
+@pytest.fixture(scope="module", params=["float16_float32", "bfloat16_float32", "int8_int32", "float32"])
+def built(request, pkgs, soc910b, lib_cache):
+    return simbuild.build(pkgs / "cubeapi", OP, OP.variant(request.param), soc910b, lib_cache, stem="cube_api")
+
+
+@pytest.fixture(scope="module")
+def fp16(pkgs, soc910b, lib_cache):
+    return simbuild.build(pkgs / "cubeapi", OP, OP.variant("float16_float32"), soc910b, lib_cache, stem="cube_api")
+
+
+def operands(built, m, n, k, seed=1):
+    rng = np.random.default_rng(seed)
+    name = built.variant.dtype_of("a")
+    if name == "int8":
+        a = rng.integers(-128, 128, (m, k), dtype=np.int8)
+        b = rng.integers(-128, 128, (k, n), dtype=np.int8)
+        return a, b, a.astype(np.int64) @ b.astype(np.int64)
+    dtype = {"float16": np.float16, "float32": np.float32}.get(name)
+    if dtype is None:   # bfloat16: keep values bf16 can hold exactly (8 significant bits)
+        a = (rng.integers(-64, 64, (m, k)) / 16).astype(np.float32)
+        b = (rng.integers(-64, 64, (k, n)) / 16).astype(np.float32)
+        bf16 = numpy_dtype("bfloat16")
+        return a.astype(bf16), b.astype(bf16), a.astype(np.float64) @ b.astype(np.float64)
+    a = rng.uniform(-1, 1, (m, k)).astype(dtype)
+    b = rng.uniform(-1, 1, (k, n)).astype(dtype)
+    return a, b, a.astype(np.float64) @ b.astype(np.float64)
+
+
+def run(built, which, m, n, k, a, b):
+    out = np.dtype(built.variant.dtype_of("c"))
+    c = np.full(m * n, np.iinfo(out).min if out.kind == "i" else np.nan, dtype=out)
+    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"a": a.ravel(), "b": b.ravel()},
+                     {"c": c}, {"which": which, "m": m, "n": n, "k": k})
+    return c
+
+
+def check(built, got, want):
+    if got.dtype.kind == "i":
+        np.testing.assert_array_equal(got, want.astype(got.dtype))
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("m,n,k", [(16, 16, 64), (33, 47, 70), (128, 64, 96), (1, 5, 3)])
+def test_one_iteration_with_b_given_transposed(built, m, n, k):
+    a, b, want = operands(built, m, n, k)
+    got = run(built, 3, m, n, k, a, np.ascontiguousarray(b.T))
+    check(built, got.reshape(m, n), want)
+
+
+def test_k_in_two_iterations_accumulates_in_co1(built):
+    c0 = 32 // numpy_dtype(built.variant.dtype_of("a")).itemsize
+    m, n, k = 40, 24, 4 * c0
+    a, b, want = operands(built, m, n, k, seed=2)
+    got = run(built, 2, m, n, k, a, np.ascontiguousarray(b.T))
+    check(built, got.reshape(m, n), want)
+
+
+@pytest.mark.parametrize("m,n,k", [(16, 32, 32), (45, 17, 29)])
+def test_b_loaded_with_transpose(fp16, m, n, k):
+    a, b, want = operands(fp16, m, n, k, seed=3)
+    got = run(fp16, 1, m, n, k, a, b)
+    check(fp16, got.reshape(m, n), want)
+
+
+def test_fixpipe_nz_keeps_16_column_blocks(fp16):
+    m, n, k = 20, 32, 16
+    a, b, want = operands(fp16, m, n, k, seed=4)
+    got = run(fp16, 4, m, n, k, a, np.ascontiguousarray(b.T))
+    # NZ: n / 16 blocks of m rows x 16 columns
+    nz = got.reshape(n // 16, m, 16).transpose(1, 0, 2).reshape(m, n)
+    check(fp16, nz, want)
+
+
+def test_transpose_load_of_one_byte_type_is_refused(pkgs, soc910b, lib_cache):
+    int8 = simbuild.build(pkgs / "cubeapi", OP, OP.variant("int8_int32"), soc910b, lib_cache, stem="cube_api")
+    a, b, _ = operands(int8, 16, 32, 32)
+    with pytest.raises(runtime.SimError) as err:
+        run(int8, 1, 16, 32, 32, a, b)
+    assert f"cube_api.cpp:{simbuild.line_of(KERNEL, 'transpose')}" in str(err.value)
+    assert "LoadDataWithTranspose" in str(err.value)
+
+
+@pytest.mark.parametrize("which,marker,words", [
+    (10, "l0a-overflow", ["L0A overflow", "65536 bytes"]),
+    (15, "l1-overflow", ["L1 overflow", "524288 bytes"]),
+    (11, "mmad", ["the K of A and the k given to Mmad disagree"]),
+    (17, "mmad", ["B2 elements", "never loaded"]),
+    (13, "misaligned", ["not 512-byte aligned", "fractal"]),
+    (14, "mmad", ["cmatrixInitVal = true"]),
+    (12, "fixpipe", ["no Mmad wrote"]),
+    (18, "plain-copy", ["tensor of the L1 (position A1), not of the Unified Buffer"]),
+])
+def test_misuse_is_reported_at_its_line(fp16, which, marker, words):
+    m, n, k = 32, 32, 64
+    a, b, _ = operands(fp16, m, n, k)
+    with pytest.raises(runtime.SimError) as err:
+        run(fp16, which, m, n, k, a, np.ascontiguousarray(b.T))
+    text = str(err.value)
+    assert f"cube_api.cpp:{simbuild.line_of(KERNEL, marker)}" in text, text
+    for w in words:
+        assert w in text, text

@@ -1,0 +1,82 @@
+"""The high-level Matmul (opkg_sim/hl_matmul.h) and its host tiling (host_matmul_tiling.h):
+MultiCoreMatmulTiling splits M x N over AIV cores, a mixed kernel runs its body on two AIVs per AI
+core (GetBlockIdx = block * 2 + sub-block), Matmul computes a x b + bias per share (SetTail at the
+edges, B optionally transposed); misuse is reported at the kernel's file:line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.sim import runtime
+import simbuild
+
+OP = OpSpec(
+    "HlMatmul",
+    (TensorSpec("a", ("float16",)), TensorSpec("b", ("float16",)), TensorSpec("bias", ("float32",))),
+    (TensorSpec("c", ("float32",)),),
+    (AttrSpec("which", "int", required=True), AttrSpec("dim", "int", required=True),
+     AttrSpec("trans_b", "int", required=True)),
+)
+KERNEL = Path(__file__).parent / "pkgs" / "hlmatmul" / "op_kernel" / "hl_matmul.cpp"
+
+
+@pytest.fixture(scope="module")
+def built(pkgs, soc910b, lib_cache):
+    return simbuild.build(pkgs / "hlmatmul", OP, OP.variants()[0], soc910b, lib_cache, stem="hl_matmul")
+
+
+def run(built, m, n, k, *, which=1, dim=4, trans_b=False, seed=0):
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    bias = rng.uniform(-1, 1, n).astype(np.float32)
+    c = np.full((m, n), np.nan, np.float32)
+    info = runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc,
+                            {"a": a, "b": np.ascontiguousarray(b.T if trans_b else b), "bias": bias}, {"c": c},
+                            {"which": which, "dim": dim, "trans_b": int(trans_b)})
+    want = a.astype(np.float64) @ b.astype(np.float64) + bias
+    return c, want, info
+
+
+@pytest.mark.parametrize("m,n,k,dim", [(64, 64, 32, 1), (100, 70, 45, 4), (256, 96, 128, 3), (33, 200, 17, 8)])
+def test_matmul_with_bias_split_over_aiv_cores(built, m, n, k, dim):
+    got, want, _ = run(built, m, n, k, dim=dim)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
+def test_transposed_b(built):
+    got, want, _ = run(built, 48, 80, 40, trans_b=True)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
+def test_a_mixed_kernel_runs_two_aiv_bodies_per_block(built):
+    # dim 4 on 64 x 64: four 32 x 32 shares, blockDim 2: AIVs 0..3 each store one share
+    got, want, info = run(built, 64, 64, 32, dim=4)
+    assert info.block_dim == 2
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("m,n,k,dim", [(64, 64, 32, 1), (300, 200, 40, 2)])
+def test_iterate_and_get_tensor_c_place_every_base_block(built, m, n, k, dim):
+    # 300 x 200 on two cores: shares of 160 (150) x 200, base blocks 128 x 128 with ragged edges
+    got, want, _ = run(built, m, n, k, which=5, dim=dim)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("which,marker,words", [
+    (2, "iterate", ["never ended", "End()"]),
+    (3, "iterate", ["K mismatch", "Ka = 16"]),
+    (4, "unregistered", ["REGIST_MATMUL_OBJ"]),
+    (6, "no-iterate", ["call Iterate first"]),
+])
+def test_misuse_is_reported_at_its_line(built, which, marker, words):
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 64, 64, 32, which=which, dim=1)
+    text = str(err.value)
+    assert f"hl_matmul.cpp:{simbuild.line_of(KERNEL, marker)}" in text, text
+    for w in words:
+        assert w in text, text
