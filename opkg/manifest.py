@@ -544,10 +544,10 @@ class _Validator:
                                f"allowed to mismatch; {tolerance[dtype].error_ratio} would let "
                                "a wrong kernel pass", "use a small share such as 1.0e-3 "
                                "(CANN's rule); at most 0.5")
-        inplace = self.inplace(data.get("inplace") or [], w + ("inplace",), op)
+        inplace = self.inplace(data.get("inplace") or [], w + ("inplace",), op, cases)
         return VerifySpec(golden_file, func, seed, cases, tolerance, timeout, modes, inplace)
 
-    def inplace(self, value, where, op: OpSpec) -> tuple[str, ...]:
+    def inplace(self, value, where, op: OpSpec, cases: tuple = ()) -> tuple[str, ...]:
         inputs = [t.name for t in op.inputs]
         names = []
         for i, name in enumerate(self.seq(value, where, "a list of input names")):
@@ -558,13 +558,17 @@ class _Validator:
                 raise self.err(where + (i,), f"{name!r} is listed twice",
                                "list each rewritten input once")
             kind = next(t.param_type for t in op.inputs if t.name == name)
-            if kind != "required":
-                # the verifier compares one array per name in every case: a list of tensors,
-                # or an input a case may leave out, has no such array
-                raise self.err(where + (i,), f"{name!r} is {'an' if kind == 'optional' else 'a'} {kind} input: "
-                               "only a required "
-                               "input can be verified in place",
-                               "make it param_type: required, or leave it out of inplace")
+            if kind == "optional":
+                # an optional input a case leaves out has no buffer, so nothing to compare:
+                # every case must give it
+                for k, c in enumerate(cases):
+                    if name not in c.shapes:
+                        raise self.err(where[:-1] + ("cases", k, "shapes"),
+                                       f"case {c.name!r} leaves out the optional input "
+                                       f"{name!r}, which verify.inplace compares after the run; "
+                                       "an input that is not passed cannot be compared",
+                                       f"give {name!r} a shape in every case, or leave it out "
+                                       "of inplace")
             names.append(name)
         if not op.outputs and not names:
             raise self.err(where[:-1], f"{op.type} has no outputs, so verification would compare "

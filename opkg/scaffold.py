@@ -428,8 +428,8 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
         st_cases, st_source = st_test_cases(project, op, has_infer, notes)
         if not op["outputs"]:
             notes.append(f"{op['type']} declares no outputs (it rewrites inputs in place): "
-                         "verify.inplace lists every input; keep only those the kernel "
-                         "rewrites")
+                         f"verify.inplace lists {', '.join(_inplace_candidates(op))}; keep "
+                         "only those the kernel rewrites")
         manifest = _manifest_text(
             name, op, [s.relative_to(project).as_posix() for s in host_sources],
             tiling_headers[0].relative_to(project).as_posix() if tiling_headers else None,
@@ -627,8 +627,10 @@ def _golden_stub(op: dict, func: str) -> str:
     args = ", ".join(t["name"] for t in op["inputs"])
     kw = ", ".join(a["name"] for a in op["attrs"])
     sig = args + (", *, " + kw if kw else "")
-    # an operator without outputs: the inputs verify.inplace lists (every input at import)
-    outs = ", ".join(t["name"] for t in op["outputs"] or op["inputs"])
+    # an operator without outputs: the inputs verify.inplace lists
+    outs = ", ".join(t["name"] for t in op["outputs"]) or ", ".join(
+        t["name"] + (" (a list: one array per tensor)" if t.get("param_type") == "dynamic" else "")
+        for t in op["inputs"] if t["name"] in _inplace_candidates(op))
     return (f'"""NumPy reference for {op["type"]}: WRITE ME.\n\n'
             "Written by `opkg import` as a stub. Until it computes the expected outputs, the\n"
             "build reports 'golden missing' and fails: an imported operator never passes\n"
@@ -637,6 +639,13 @@ def _golden_stub(op: dict, func: str) -> str:
             f"    # Return {outs} (one array per {'output' if op['outputs'] else 'in-place input'}, "
             "any float dtype) computed in float64.\n"
             f"    raise NotImplementedError(\"{GOLDEN_MISSING}: write golden.py:{func}\")\n")
+
+
+def _inplace_candidates(op: dict) -> list[str]:
+    """The inputs an operator without outputs may rewrite, as import lists them in
+    verify.inplace: required and dynamic ones. An optional input is left out: a case may omit
+    it, and an omitted input has nothing to compare."""
+    return [t["name"] for t in op["inputs"] if t.get("param_type", "required") != "optional"]
 
 
 def _yaml_tensor(t: dict) -> str:
@@ -803,10 +812,16 @@ def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, g
                      "until it is written.")
     lines += [f"  golden: {golden_ref}", "  seed: 0"]
     if not op["outputs"]:
+        optional = [t["name"] for t in op["inputs"] if t["name"] not in _inplace_candidates(op)]
         lines += ["  # No outputs: the kernel rewrites inputs, compared after the run. Every "
-                  "input is listed;",
-                  "  # keep only those it rewrites (the golden returns their expected contents).",
-                  f"  inplace: [{', '.join(t['name'] for t in op['inputs'])}]"]
+                  "required and dynamic",
+                  "  # input is listed; keep only those it rewrites (the golden returns their "
+                  "expected contents,",
+                  "  # a list of arrays for a dynamic input)."]
+        if optional:
+            lines.append(f"  # Optional inputs ({', '.join(optional)}) are not listed: add one "
+                         "only if every case gives it a shape.")
+        lines.append(f"  inplace: [{', '.join(_inplace_candidates(op))}]")
     lines.append("  cases:")
     if st_cases:
         lines.append(f"    # From the project's own test cases ({st_source}): shapes, value "

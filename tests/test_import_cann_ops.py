@@ -179,13 +179,14 @@ def test_what_a_manifest_cannot_say_is_an_import_error(workspace, tmp_path):
 
 def test_an_opdef_without_outputs_imports_with_every_input_in_place(workspace, tmp_path):
     # CANN allows an operator that only rewrites its inputs: the manifest says it with
-    # verify.inplace, which import fills with every input (the user keeps those rewritten)
+    # verify.inplace, which import fills with every required and dynamic input (the user keeps
+    # those rewritten)
     project = _variant(tmp_path, 'this->Output("z").ParamType(REQUIRED).DataType('
                                  '{ge::DT_FLOAT16, ge::DT_FLOAT})\n'
                                  '            .Format({ge::FORMAT_ND, ge::FORMAT_ND});\n', "")
     r = opkg("import", str(project), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
     assert ("ScaleAdd declares no outputs (it rewrites inputs in place): verify.inplace lists "
-            "every input; keep only those the kernel rewrites") in r.stdout
+            "x, y; keep only those the kernel rewrites") in r.stdout
     pkg = workspace.root / "packages" / "scale_add"
     manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
     assert manifest["op"]["outputs"] == []

@@ -293,11 +293,9 @@ def test_soc_config_naming_other_tensors_is_an_error_at_its_line(workspace):
     assert "every tensor of the op" in err.hint
 
 
-def test_only_a_required_input_can_be_verified_in_place(workspace):
+def test_an_optional_input_is_verified_in_place_when_every_case_gives_it(workspace):
+    # (a case leaving it out is an error: tests/test_inplace_lists.py)
     text = manifest().replace("- {name: x, dtypes:", "- {name: x, param_type: optional, dtypes:")
     text = text.replace("golden: golden.py:golden\n", "golden: golden.py:golden\n  inplace: [x]\n")
-    err = load_error(workspace, text)
-    assert err.field == "verify.inplace[0]"
-    assert "'x' is an optional input: only a required input can be verified in place" \
-        in err.message
-    assert "param_type: required" in err.hint
+    workspace.operator("addone", manifest=text)
+    assert workspace.load().packages["//packages/addone"].verify.inplace == ("x",)

@@ -324,7 +324,8 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     `modes.strict_bounds` fails on GM accesses past a tensor even inside its allocation's padding.
     `RunInfo.unwritten` masks the output elements no store wrote. The inputs named in
     `copy_back` (an in-place operator's, verify.inplace) get what the kernel left in their
-    buffers; every other input array is left as given."""
+    buffers (a dynamic input: each array of its list); every other input array is left as
+    given."""
     in_arrays: dict[str, np.ndarray | None] = {}
     for t in op.inputs:
         arr = inputs.get(t.name)
@@ -411,7 +412,15 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     # left there goes back to the caller's arrays, as outputs do. Only those: the others stay
     # the inputs the case ran with (saved beside a failing case).
     for i, (name, arr, n) in enumerate(entries[:undefined_from]):
-        if name in copy_back and n and arr is not None:
+        if name not in copy_back:
+            continue
+        if i in lists:      # a dynamic input: each tensor from its own buffer
+            value, first = lists[i]
+            for k, a in enumerate(value):
+                if a.nbytes:
+                    inputs[name][k][...] = arena.view(params + first + k)[:a.nbytes].view(
+                        a.dtype).reshape(a.shape)
+        elif n and arr is not None:
             inputs[name][...] = arena.view(i)[:n].view(arr.dtype).reshape(arr.shape)
     unwritten = {}
     for i, t in enumerate(op.outputs, undefined_from):

@@ -165,8 +165,8 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
             continue
         # the kernel overwrites in-place inputs: the golden sees (and may change) copies, and a
         # failing case saves the inputs it ran with, not what the kernel left in them
-        originals = {k: v.copy() if k in inplace else v for k, v in inputs.items()}
-        golden_inputs = {k: v.copy() if k in inplace else v for k, v in inputs.items()}
+        originals = {k: _copy(v) if k in inplace else v for k, v in inputs.items()}
+        golden_inputs = {k: _copy(v) if k in inplace else v for k, v in inputs.items()}
         try:
             expected = _call_golden(golden, op, golden_inputs, case["attrs"], variant, inplace)
         except NotImplementedError as exc:
@@ -238,12 +238,17 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         entry["profile"] = profile(info.profile, soc) if info.profile is not None else None
         # after the notes above (InferShape's), not instead of them
         entry["log"] += list(info.log) + [f"golden: {w}" for w in entry["suspicious"]]
-        # in-place inputs are compared as they are after the run, beside the outputs
+        # in-place inputs are compared as they are after the run, beside the outputs; a
+        # dynamic one tensor by tensor, each reported as name[k]
         actual = {**outputs, **{k: inputs[k] for k in inplace}}
         for name, want in expected.items():
             if want is None:
                 continue
             tol = job["tolerance"][variant.dtype_of(name)]
+            if isinstance(want, list):
+                for k, (got, w) in enumerate(zip(actual[name], want)):
+                    entry["outputs"][f"{name}[{k}]"] = compare(_parts(got), _parts(w), **tol)
+                continue
             entry["outputs"][name] = compare(_parts(actual[name]), _parts(want), **tol,
                                              unwritten=_parts_mask(info.unwritten.get(name),
                                                                    actual[name]))
@@ -279,6 +284,7 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=()) -> 
     from opkg.model import numpy_dtype
 
     args = [inputs[t.name] for t in op.inputs if t.name in inputs]
+    counts = {k: len(v) for k, v in inputs.items() if isinstance(v, list)}   # before the golden runs
     result = golden(*args, **attrs)
     if not isinstance(result, (tuple, list)):
         result = (result,)
@@ -287,18 +293,41 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=()) -> 
         what = f"{len(op.outputs)} outputs" + (f" and {len(inplace)} in-place inputs ("
                                                f"{', '.join(inplace)})" if inplace else "")
         raise ValueError(f"returned {len(result)} arrays for {what}")
+    dynamic = {t.name for t in op.inputs if t.param_type == "dynamic"} & set(inplace)
     out = {}
     for name, value in zip(names, result):
         if value is None:
             out[name] = None
             continue
         dtype = numpy_dtype(variant.dtype_of(name))
-        array = np.asarray(value)
-        if array.dtype.kind not in "biufc" and array.dtype.name != "bfloat16":
-            raise TypeError(f"returned {type(value).__name__} for output {name!r}; "
-                            "return a NumPy array per output")
-        out[name] = np.ascontiguousarray(array.astype(dtype))
+        if name in dynamic:
+            # a list of tensors rewritten in place: one expected array per tensor of the list
+            given = counts[name]
+            if not isinstance(value, (list, tuple)) or len(value) != given:
+                got = (f"{len(value)} arrays" if isinstance(value, (list, tuple))
+                       else type(value).__name__)
+                raise ValueError(f"returned {got} for the in-place dynamic input {name!r}, which "
+                                 f"holds {given} tensors in this case; return a list of "
+                                 f"{given} arrays, one per tensor")
+            out[name] = [_expected_array(v, dtype, f"{name}[{k}]") for k, v in enumerate(value)]
+            continue
+        out[name] = _expected_array(value, dtype, name)
     return out
+
+
+def _expected_array(value, dtype, name: str):
+    import numpy as np
+
+    array = np.asarray(value)
+    if array.dtype.kind not in "biufc" and array.dtype.name != "bfloat16":
+        raise TypeError(f"returned {type(value).__name__} for output {name!r}; "
+                        "return a NumPy array per output")
+    return np.ascontiguousarray(array.astype(dtype))
+
+
+def _copy(value):
+    """An input's own copy: one array, or each tensor of a dynamic input's list."""
+    return [v.copy() for v in value] if isinstance(value, list) else value.copy()
 
 
 def _stated_disagreement(stated: dict, expected: dict) -> str | None:

@@ -19,6 +19,9 @@
     template <> struct OpkgTilingSlot<OpkgOpTag_##op_type> { using type = class_name; };
 
 #else
+// CANN's header reaches graph/types.h (through graph/ascend_string.h): host code that includes
+// only this header uses ge::DataType (cann-ops' foreach_proto_utils.h)
+#include "graph/types.h"
 #include "opkg_sim/host_tiling.h"
 #endif
 
