@@ -164,17 +164,26 @@ def test_computed_opdef_that_does_not_compile_and_no_json_is_a_clear_error(works
 
 
 def test_what_a_manifest_cannot_say_is_an_import_error(workspace, tmp_path):
-    # CANN allows an input and an output of one name, and dtypes opkg lacks (DT_DOUBLE)
+    # CANN allows an input and an output of one name, and dtypes opkg lacks (DT_COMPLEX32)
     project = _variant(tmp_path / "a", 'this->Output("z")', 'this->Output("x")')
     r = opkg("import", str(project), "--dest", "packages/same", cwd=workspace.root, check=2)
     assert "input and output share the name 'x'; opkg needs distinct tensor names" in r.stderr
     project = _variant(tmp_path / "b", 'this->Output("z").ParamType(REQUIRED).DataType('
                                        '{ge::DT_FLOAT16, ge::DT_FLOAT})',
                        'this->Output("z").ParamType(REQUIRED).DataType('
-                       '{ge::DT_FLOAT16, ge::DT_DOUBLE})')
-    r = opkg("import", str(project), "--dest", "packages/dbl", cwd=workspace.root, check=2)
-    assert "output 'z' has dtype DT_DOUBLE, which opkg does not support" in r.stderr
+                       '{ge::DT_FLOAT16, ge::DT_COMPLEX32})')
+    r = opkg("import", str(project), "--dest", "packages/c32", cwd=workspace.root, check=2)
+    assert "output 'z' has dtype DT_COMPLEX32, which opkg does not support" in r.stderr
     assert not (workspace.root / "packages" / "same").exists()
+
+
+def test_a_double_opdef_imports_as_float64(workspace, tmp_path):
+    project = _variant(tmp_path, 'DataType({ge::DT_FLOAT16, ge::DT_FLOAT})',
+                       'DataType({ge::DT_DOUBLE, ge::DT_FLOAT})')
+    opkg("import", str(project), "--dest", "packages/dbl", cwd=workspace.root, check=0)
+    manifest = yaml.safe_load((workspace.root / "packages/dbl/opkg.yaml").read_text())
+    assert [t["dtypes"] for t in manifest["op"]["inputs"] + manifest["op"]["outputs"]] == \
+        [["float64", "float32"]] * 3
 
 
 def test_an_opdef_without_outputs_imports_with_every_input_in_place(workspace, tmp_path):
