@@ -341,8 +341,13 @@ class _Validator:
         for where, t in [(("op", "inputs", i), t) for i, t in enumerate(inputs)] + \
                         [(("op", "outputs", i), t) for i, t in enumerate(outputs)]:
             if t.name in names:
-                raise self.err(where + ("name",), f"tensor name {t.name!r} is used twice",
-                               "input and output names must be unique")
+                first = names[t.name]
+                if first[1] == "inputs" and where[1] == "outputs":
+                    self.ref_tensor(inputs[first[2]], t, where)
+                else:
+                    raise self.err(where + ("name",), f"tensor name {t.name!r} is used twice",
+                                   f"{where[1]} names must be unique (an output may share the "
+                                   "name of an input: a ref tensor)")
             names[t.name] = where
         self.variant_lists(inputs, outputs, ("op",))
         soc_configs = []
@@ -373,6 +378,21 @@ class _Validator:
                 raise self.err(("op", "attrs", i, "name"), f"name {a.name!r} is used twice")
             seen.add(a.name)
         return OpSpec(op_type, inputs, outputs, attrs, tuple(soc_configs))
+
+    def ref_tensor(self, given: TensorSpec, t: TensorSpec, where) -> None:
+        """An output named like an input is CANN's ref tensor: one buffer the kernel gets at
+        both positions, so the two must describe the same tensor."""
+        for kind in (given.param_type, t.param_type):
+            if kind != "required":
+                raise self.err(where + ("name",), f"{t.name!r} is an input and an output (a ref "
+                               f"tensor), but one of them is {kind}",
+                               "a ref tensor is one required buffer: make both param_type: "
+                               "required")
+        if (given.dtypes, given.formats) != (t.dtypes, t.formats):
+            raise self.err(where + ("name",), f"{t.name!r} is an input and an output (a ref "
+                           "tensor), but their dtypes or formats differ",
+                           "a ref tensor is one buffer: give the output the input's dtypes and "
+                           "formats")
 
     def variant_lists(self, inputs, outputs, where) -> None:
         """dtype lists of one length (or one entry) across tensors; formats one or per dtype."""
@@ -560,6 +580,10 @@ class _Validator:
             if name in names:
                 raise self.err(where + (i,), f"{name!r} is listed twice",
                                "list each rewritten input once")
+            if name in {t.name for t in op.outputs}:
+                raise self.err(where + (i,), f"{name!r} is also an output (a ref tensor): it is "
+                               "compared as that output already",
+                               "leave it out of inplace; the golden returns it as the output")
             kind = next(t.param_type for t in op.inputs if t.name == name)
             if kind == "optional":
                 # an optional input a case leaves out has no buffer, so nothing to compare:
@@ -655,6 +679,9 @@ class _Validator:
         output_shapes = {}
         for t, v in out_raw.items():
             ow = where + ("output_shapes", t)
+            if t in inputs:
+                raise self.err(ow, f"output {t!r} is also an input (a ref tensor): its shape is "
+                               "the input's", f"give the shape in shapes: {{{t}: [...]}}")
             if kinds[t] == "dynamic":     # a list of tensors: one shape each
                 items = self.seq(v, ow, "a list of shapes, one per tensor of the dynamic output")
                 output_shapes[t] = tuple(self.dims(x, ow + (k,)) for k, x in enumerate(items))

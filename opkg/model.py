@@ -155,6 +155,13 @@ class OpSpec:
     def tensors(self) -> tuple[TensorSpec, ...]:
         return self.inputs + self.outputs
 
+    @property
+    def ref_outputs(self) -> tuple[str, ...]:
+        """Outputs named like an input: CANN's ref tensors (a rewritten input), one buffer that
+        the kernel gets at both positions."""
+        names = {t.name for t in self.inputs}
+        return tuple(t.name for t in self.outputs if t.name in names)
+
     def variants(self) -> tuple[Variant, ...]:
         count = max(len(t.dtypes) for t in self.tensors)
         return tuple(

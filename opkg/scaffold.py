@@ -547,11 +547,22 @@ def _check_representable(op: dict, project: Path) -> None:
                                  f"{group[:-1]} {t['name']!r} has dtype {bad[0]}, which opkg "
                                  "does not support", hint="opkg's dtypes: " + ", ".join(DTYPES))
             if t["name"] in seen:
+                first = seen[t["name"]]
+                # an output named like an input is a ref tensor (the input rewritten in place):
+                # the manifest says it when both describe one required buffer
+                if (group == "outputs" and first["group"] == "inputs"
+                        and first["t"].get("param_type", "required") == "required"
+                        and t.get("param_type", "required") == "required"
+                        and (first["t"]["dtypes"], first["t"]["formats"])
+                        == (t["dtypes"], t["formats"])):
+                    continue
                 raise UsageError(f"the OpDef of {op['type']} ({project / 'op_host'}): "
-                                 f"{seen[t['name']]} and {group[:-1]} share the name "
-                                 f"{t['name']!r}; opkg needs distinct tensor names",
+                                 f"{first['group'][:-1]} and {group[:-1]} share the name "
+                                 f"{t['name']!r}; opkg needs distinct tensor names, or an "
+                                 "input and an output of one name, both required, with the "
+                                 "same dtypes and formats (a ref tensor)",
                                  hint="CANN allows it; a manifest cannot say it yet")
-            seen[t["name"]] = group[:-1]
+            seen[t["name"]] = {"group": group, "t": t}
 
 
 def _choose_opdef(ops: list[dict], op_type: str | None, project: Path) -> dict | None:
@@ -735,7 +746,11 @@ def _st_case(entry, op: dict, attr_types: dict, has_infer_shape: bool) -> dict |
         if not isinstance(outs, list) or len(outs) != len(op["outputs"]) or not all(
                 isinstance(o, dict) and isinstance(o.get("shape"), list) for o in outs):
             return None
-        case["output_shapes"] = {t["name"]: o["shape"] for t, o in zip(op["outputs"], outs)}
+        # a ref output (named like an input) has the input's shape
+        ins = {t["name"] for t in op["inputs"]}
+        stated = {t["name"]: o["shape"] for t, o in zip(op["outputs"], outs) if t["name"] not in ins}
+        if stated:
+            case["output_shapes"] = stated
     return case
 
 
@@ -843,10 +858,10 @@ def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, g
         lines.append("    # required attrs: placeholder values, give them real ones")
         case += ", attrs: {" + ", ".join(f"{a['name']}: {_yaml_value(_ATTR_PLACEHOLDER[a['type']])}"
                                          for a in required) + "}"
-    if not has_infer_shape and op["outputs"]:
+    own = [t for t in op["outputs"] if t["name"] not in {i["name"] for i in op["inputs"]}]
+    if not has_infer_shape and own:     # (a ref output has its input's shape)
         lines.append("    # the OpDef registers no InferShape: output_shapes says what the "
                      "outputs are")
-        case += ", output_shapes: {" + ", ".join(f"{t['name']}: [8, 256]"
-                                                for t in op["outputs"]) + "}"
+        case += ", output_shapes: {" + ", ".join(f"{t['name']}: [8, 256]" for t in own) + "}"
     lines.append(case + "}")
     return "\n".join(lines) + "\n"

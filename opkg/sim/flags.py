@@ -135,7 +135,7 @@ def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path
         f"-DOPKG_SIM_ENTRY_IS_{op.kernel_name}=1",
         "-include", str(_INCLUDE / "opkg_sim" / "entry_names.h"),
     ]
-    for name, dtype in variant.dtypes:
+    for name, dtype in dict(variant.dtypes).items():   # a ref tensor's name comes twice
         d = DTYPES[dtype]
         flags.append(f"-DDTYPE_{name.upper()}={d.c_type}")
         flags.append(f"-DORIG_DTYPE_{name.upper()}={d.ge}")

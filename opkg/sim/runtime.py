@@ -343,6 +343,7 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
         arr = np.ascontiguousarray(arr)
         _check_array(arr, t.name, variant.dtype_of(t.name), "input")
         in_arrays[t.name] = arr
+    refs = set(op.ref_outputs)
     for t in op.outputs:
         arr = outputs.get(t.name)
         if arr is None:
@@ -350,6 +351,10 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
         _check_array(arr, t.name, variant.dtype_of(t.name), "output")
         if not (arr.flags.c_contiguous and arr.flags.writeable):
             raise SimError(f"output '{t.name}' must be a writeable C-contiguous array", kind="usage")
+        if t.name in refs and arr.shape != in_arrays[t.name].shape:
+            raise SimError(f"output '{t.name}' is a ref tensor (the input of that name, rewritten): "
+                           f"it has the input's shape {list(in_arrays[t.name].shape)}, not "
+                           f"{list(arr.shape)}", kind="usage")
 
     cores = core_count(soc)
     result, tiling_bytes = run_tiling(host_lib, op, variant, soc, in_arrays,
@@ -378,7 +383,9 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
         else:
             entries.append((t.name, value, value.nbytes if value is not None else 0))
     undefined_from = len(entries)            # outputs and workspace start undefined on the device
-    entries += [(t.name, outputs[t.name], outputs[t.name].nbytes) for t in op.outputs]
+    # a ref output has no buffer of its own: the kernel gets its input's (below)
+    entries += [(t.name, None, 0) if t.name in refs else (t.name, outputs[t.name], outputs[t.name].nbytes)
+                for t in op.outputs]
     entries.append(("workspace", None, max(workspace_bytes, 0)))
     undefined_to = len(entries)
     entries.append(("tiling", np.frombuffer(tiling_bytes, dtype=np.uint8), len(tiling_bytes)))
@@ -406,6 +413,15 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
             if undefined_from <= i < undefined_to - 1:   # outputs: which bytes the kernel stored
                 shadows[i] = arena.shadow(i)
                 args[i].written = shadows[i].ctypes.data
+    # CANN passes a ref tensor's one buffer at its input and its output position (aclnn takes it
+    # once, as `<name>Ref`): the same GM address twice, holding the input's values
+    ref_input = {t.name: i for i, t in enumerate(op.inputs)}
+    for i, t in enumerate(op.outputs, undefined_from):
+        if t.name in refs:
+            j = ref_input[t.name]
+            args[i].ptr, args[i].bytes, args[i].alloc, args[i].canary = (
+                args[j].ptr, args[j].bytes, args[j].alloc, args[j].canary)
+            args[i].undefined = 0
     rc, err, lines, blocks = _launch(kernel_lib, args, params, len(extra), block_dim, result, soc, cores,
                                      modes)
     # Inputs are device buffers too: an in-place operator rewrites them, so what the kernel
@@ -425,6 +441,11 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     unwritten = {}
     for i, t in enumerate(op.outputs, undefined_from):
         out, n = outputs[t.name], entries[i][2]
+        if t.name in refs:     # what the kernel left in the input's buffer; all of it defined
+            j = ref_input[t.name]
+            if entries[j][2]:
+                out.reshape(-1).view(np.uint8)[:] = arena.view(j)[:entries[j][2]]
+            continue
         if n:
             out.reshape(-1).view(np.uint8)[:] = arena.view(i)[:n]
             shadow = shadows[i][:n]

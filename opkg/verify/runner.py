@@ -210,6 +210,17 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         outputs = {}
         for t in op.outputs:
             want = expected[t.name]
+            if t.name in op.ref_outputs:   # the input's own buffer, rewritten: the input's shape
+                given = inputs[t.name]
+                if want is not None and want.shape != given.shape:
+                    entry["error"] = (f"the golden returned {t.name} with shape "
+                                      f"{list(want.shape)}, but {t.name} is a ref tensor (an "
+                                      "input and an output of one name: one buffer) of shape "
+                                      f"{list(given.shape)}; return the input as the kernel "
+                                      "leaves it")
+                    break
+                outputs[t.name] = np.empty(given.shape, dtype=given.dtype)
+                continue
             if want is None:   # not compared in this case; the kernel still needs the buffer
                 try:
                     want = _unchecked_output(job, op, variant, inputs, case, t.name)
