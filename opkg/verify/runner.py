@@ -399,8 +399,13 @@ def _unchecked_output(job, op, variant, inputs, case, name: str):
 
 
 def _inferred_shapes(job, op, variant, inputs, attrs) -> dict | None:
-    """What the package's OpDef InferShape gives for these inputs (None: it registers none)."""
+    """What the package's OpDef InferShape gives for these inputs (None: it registers none).
+    An operator without outputs has nothing to infer: its InferShape is not called (cann-ops'
+    ScatterMax registers one that writes output 0, which does not exist)."""
     from opkg.sim.runtime import infer_output_shapes
+
+    if not op.outputs:
+        return None
 
     shapes = {k: [a.shape for a in v] if isinstance(v, list) else v.shape for k, v in inputs.items()}
     return infer_output_shapes(Path(job["host_lib"]), op, variant, shapes, attrs)
