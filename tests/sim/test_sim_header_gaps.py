@@ -111,6 +111,36 @@ int main() {}
     assert r.returncode == 0, r.stderr
 
 
+def test_kernels_call_scalar_min_and_max_unqualified():
+    """The device compiler gives kernel code scalar min/max without an include (cann-ops'
+    EyeFp64: `int realTimes = min(numRows, numColumns);` under `using namespace AscendC`);
+    std::min stays usable beside them."""
+    import subprocess, tempfile
+    from pathlib import Path
+
+    from opkg.sim import flags
+
+    src = r'''
+#include "kernel_operator.h"
+#include <algorithm>
+#include <cstdio>
+using namespace AscendC;
+int main() {
+    int rows = 18, cols = 10;
+    uint32_t a = 7;
+    std::printf("%d %d %lld %d\n", min(rows, cols), max(rows, cols), (long long)min(a, int64_t(-1)),
+                std::min(rows, cols));
+}
+'''
+    with tempfile.TemporaryDirectory() as d:
+        cpp, exe = Path(d) / "t.cpp", Path(d) / "t"
+        cpp.write_text(src)
+        inc = Path(flags.__file__).parent / "include"
+        subprocess.run([simbuild.CXX, "-std=c++17", "-mf16c", f"-I{inc}", str(cpp), "-o", str(exe)], check=True)
+        out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["10", "18", "-1", "10"]
+
+
 def test_attr_getters_reinterpret_any_set_attr_as_cann_does():
     """CANN's RuntimeAttrs::GetInt(i) is GetAttrPointer<int64_t>(i): a pointer to the stored
     value whatever its kind (cann-ops' Eye reads GetInt on its ListInt attr and ignores the

@@ -23,6 +23,7 @@
 #include "opkg_sim/trans5hd.h"
 #include "opkg_sim/ksys.h"
 #include "opkg_sim/vector_fused.h"
+#include "opkg_sim/scalar_builtins.h"
 // The high-level libraries, as CANN's kernel_operator.h reaches them (lib/kernel_api.h).
 #include "lib/kernel_api.h"
 
