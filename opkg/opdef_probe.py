@@ -245,10 +245,16 @@ def to_manifest_op(declared: dict) -> dict:
         else:
             entry["default"] = _shortest(a["type"], a["default"])
         attrs.append(entry)
-    return {"type": declared["type"], "inputs": tensors(declared["inputs"]),
-            "outputs": tensors(declared["outputs"]), "attrs": attrs,
-            "has_infer_shape": bool(declared.get("has_infer_shape")),
-            "configs": list(declared.get("aicore", {}).get("configs", []))}
+    op = {"type": declared["type"], "inputs": tensors(declared["inputs"]),
+          "outputs": tensors(declared["outputs"]), "attrs": attrs,
+          "has_infer_shape": bool(declared.get("has_infer_shape")),
+          "configs": list(declared.get("aicore", {}).get("configs", []))}
+    # AddConfig(short, OpAICoreConfig) with the config's own dtype/format lists: op.soc_configs
+    own = declared.get("aicore", {}).get("soc_configs") or {}
+    if own:
+        op["soc_configs"] = {short: {"inputs": tensors(c["inputs"]), "outputs": tensors(c["outputs"])}
+                             for short, c in own.items()}
+    return op
 
 
 def _shortest(kind: str, value):
@@ -315,7 +321,8 @@ def _child(lib_path: str) -> int:
     by_ge = {d.ge: d.name for d in DTYPES.values()}
     by_format = {f"FORMAT_{k}": k for k in FORMATS}
     for op in data["ops"]:
-        for t in op["inputs"] + op["outputs"]:
+        configs = op.get("aicore", {}).get("soc_configs", {}).values()
+        for t in op["inputs"] + op["outputs"] + [t for c in configs for t in c["inputs"] + c["outputs"]]:
             t["dtypes"] = [by_ge.get(x, x) for x in t["dtypes"]]
             t["formats"] = [by_format.get(x, x) for x in t["formats"]]
     print(json.dumps({"ops": data["ops"]}))

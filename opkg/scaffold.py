@@ -538,6 +538,15 @@ def _prototype(project, dest, host_sources, headers, json_path, op_type, notes):
 def _check_representable(op: dict, project: Path) -> None:
     """What CANN allows and a manifest cannot say yet: a clear import error, not a manifest
     that the next command rejects. (An OpDef without outputs is imported: verify.inplace.)"""
+    for short, config in (op.get("soc_configs") or {}).items():
+        for group in ("inputs", "outputs"):
+            for t in config[group]:
+                bad = [d for d in t["dtypes"] if d not in DTYPES]
+                if bad:
+                    raise UsageError(f"the OpDef of {op['type']} ({project / 'op_host'}): the "
+                                     f"AddConfig(\"{short}\", config) {group[:-1]} {t['name']!r} "
+                                     f"has dtype {bad[0]}, which opkg does not support",
+                                     hint="opkg's dtypes: " + ", ".join(DTYPES))
     seen = {}
     for group in ("inputs", "outputs"):
         for t in op[group]:
@@ -810,6 +819,14 @@ def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, g
             else:
                 parts.append(f"default: {_yaml_value(a['default'])}")
             lines.append("    - {" + ", ".join(parts) + "}")
+    if op.get("soc_configs"):
+        lines.append("  # AddConfig(short, config) with the config's own dtype/format lists")
+        lines.append("  soc_configs:")
+        for short, config in op["soc_configs"].items():
+            lines.append(f"    {short}:")
+            for group in ("inputs", "outputs"):
+                lines.append(f"      {group}:" if config[group] else f"      {group}: []")
+                lines += [f"        - {_yaml_tensor(t)}" for t in config[group]]
     lines += ["tiling:", f"  sources: [{', '.join(host_sources)}]"]
     if tiling_data:
         lines.append(f"  data: {tiling_data}")
