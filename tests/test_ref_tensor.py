@@ -41,6 +41,17 @@ def test_a_ref_tensor_is_one_buffer_at_both_kernel_positions(workspace):
         assert by_case["tall"]["outputs"]["y"]["unwritten"] == 0
 
 
+def test_a_golden_that_rewrites_the_ref_input_does_not_change_what_the_kernel_gets(workspace):
+    # the golden doubles the diagonal of its argument in place and returns it: the kernel must
+    # still start from the drawn input (else the diagonal would be doubled twice)
+    pkg = _copy(workspace)
+    (pkg / "golden.py").write_text(
+        "import numpy as np\n\n\ndef ref_diag(y):\n    n = min(y.shape)\n"
+        "    y[np.arange(n), np.arange(n)] *= 2\n    return y\n")
+    r = opkg("build", "packages/ref_diag", cwd=workspace.root)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
 def test_a_ref_tensor_comparison_can_fail(workspace):
     pkg = _copy(workspace)
     (pkg / "golden.py").write_text("def ref_diag(y):\n    return y\n")    # forgets the diagonal

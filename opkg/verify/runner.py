@@ -164,9 +164,11 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
             entry["error"] = f"input {t.name!r}: {exc}"
             continue
         # the kernel overwrites in-place inputs: the golden sees (and may change) copies, and a
-        # failing case saves the inputs it ran with, not what the kernel left in them
+        # failing case saves the inputs it ran with, not what the kernel left in them; a ref
+        # tensor's input is the kernel's too, so the golden rewriting it gets a copy as well
+        rewritten = set(inplace) | set(op.ref_outputs)
         originals = {k: _copy(v) if k in inplace else v for k, v in inputs.items()}
-        golden_inputs = {k: _copy(v) if k in inplace else v for k, v in inputs.items()}
+        golden_inputs = {k: _copy(v) if k in rewritten else v for k, v in inputs.items()}
         try:
             expected = _call_golden(golden, op, golden_inputs, case["attrs"], variant, inplace)
         except NotImplementedError as exc:
