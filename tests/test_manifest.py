@@ -47,8 +47,8 @@ def position(text: str, marker: str) -> tuple[int, int]:
 MISTAKES = [
     ("summary: a test operator", "sumary: x", "sumary", "sumary", "unknown key 'sumary'",
      "did you mean 'summary'?"),
-    ("[float32, float16], formats: [ND]}\n  outputs", "[float32, float61], formats: [ND]}\n"
-     "  outputs", "float61", "op.inputs[0].dtypes[1]", "unknown dtype 'float61'",
+    ("[float32, float16], formats: [ND]}\n  outputs", "[float32, flaot16], formats: [ND]}\n"
+     "  outputs", "flaot16", "op.inputs[0].dtypes[1]", "unknown dtype 'flaot16'",
      "did you mean 'float16'?"),
     ("{name: x, dtypes: [float32, float16]", "{name: x, dtypes: [float32, fp16]", "fp16",
      "op.inputs[0].dtypes[1]", "spelt 'float16'", "did you mean 'float16'?"),
