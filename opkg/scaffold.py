@@ -570,7 +570,8 @@ def _check_representable(op: dict, project: Path) -> None:
                                  f"{t['name']!r}; opkg needs distinct tensor names, or an "
                                  "input and an output of one name, both required, with the "
                                  "same dtypes and formats (a ref tensor)",
-                                 hint="CANN allows it; a manifest cannot say it yet")
+                                 hint="a manifest says a ref tensor only as one required buffer "
+                                      "at both positions")
             seen[t["name"]] = {"group": group, "t": t}
 
 
