@@ -31,6 +31,9 @@ DEFAULT_TOLERANCE = {
     "float32": {"rtol": 2.0 ** -13, "atol": 2.0 ** -13, "error_ratio": 2.0 ** -13},
     "float16": {"rtol": 2.0 ** -10, "atol": 2.0 ** -10, "error_ratio": 2.0 ** -10},
     "bfloat16": {"rtol": 2.0 ** -7, "atol": 2.0 ** -7, "error_ratio": 2.0 ** -7},
+    # the standard names no float64 threshold (the device's vector unit has no fp64 math: fp64
+    # kernels move data or compute in float32): float32's, as for complex128's parts
+    "float64": {"rtol": 2.0 ** -13, "atol": 2.0 ** -13, "error_ratio": 2.0 ** -13},
     # complex: each part is a float of that width
     "complex64": {"rtol": 2.0 ** -13, "atol": 2.0 ** -13, "error_ratio": 2.0 ** -13},
     "complex128": {"rtol": 2.0 ** -13, "atol": 2.0 ** -13, "error_ratio": 2.0 ** -13},
@@ -338,8 +341,13 @@ class _Validator:
         for where, t in [(("op", "inputs", i), t) for i, t in enumerate(inputs)] + \
                         [(("op", "outputs", i), t) for i, t in enumerate(outputs)]:
             if t.name in names:
-                raise self.err(where + ("name",), f"tensor name {t.name!r} is used twice",
-                               "input and output names must be unique")
+                first = names[t.name]
+                if first[1] == "inputs" and where[1] == "outputs":
+                    self.ref_tensor(inputs[first[2]], t, where)
+                else:
+                    raise self.err(where + ("name",), f"tensor name {t.name!r} is used twice",
+                                   f"{where[1]} names must be unique (an output may share the "
+                                   "name of an input: a ref tensor)")
             names[t.name] = where
         self.variant_lists(inputs, outputs, ("op",))
         soc_configs = []
@@ -370,6 +378,21 @@ class _Validator:
                 raise self.err(("op", "attrs", i, "name"), f"name {a.name!r} is used twice")
             seen.add(a.name)
         return OpSpec(op_type, inputs, outputs, attrs, tuple(soc_configs))
+
+    def ref_tensor(self, given: TensorSpec, t: TensorSpec, where) -> None:
+        """An output named like an input is CANN's ref tensor: one buffer the kernel gets at
+        both positions, so the two must describe the same tensor."""
+        for kind in (given.param_type, t.param_type):
+            if kind != "required":
+                raise self.err(where + ("name",), f"{t.name!r} is an input and an output (a ref "
+                               f"tensor), but one of them is {kind}",
+                               "a ref tensor is one required buffer: make both param_type: "
+                               "required")
+        if (given.dtypes, given.formats) != (t.dtypes, t.formats):
+            raise self.err(where + ("name",), f"{t.name!r} is an input and an output (a ref "
+                           "tensor), but their dtypes or formats differ",
+                           "a ref tensor is one buffer: give the output the input's dtypes and "
+                           "formats")
 
     def variant_lists(self, inputs, outputs, where) -> None:
         """dtype lists of one length (or one entry) across tensors; formats one or per dtype."""
@@ -544,10 +567,10 @@ class _Validator:
                                f"allowed to mismatch; {tolerance[dtype].error_ratio} would let "
                                "a wrong kernel pass", "use a small share such as 1.0e-3 "
                                "(CANN's rule); at most 0.5")
-        inplace = self.inplace(data.get("inplace") or [], w + ("inplace",), op)
+        inplace = self.inplace(data.get("inplace") or [], w + ("inplace",), op, cases)
         return VerifySpec(golden_file, func, seed, cases, tolerance, timeout, modes, inplace)
 
-    def inplace(self, value, where, op: OpSpec) -> tuple[str, ...]:
+    def inplace(self, value, where, op: OpSpec, cases: tuple = ()) -> tuple[str, ...]:
         inputs = [t.name for t in op.inputs]
         names = []
         for i, name in enumerate(self.seq(value, where, "a list of input names")):
@@ -557,14 +580,22 @@ class _Validator:
             if name in names:
                 raise self.err(where + (i,), f"{name!r} is listed twice",
                                "list each rewritten input once")
+            if name in {t.name for t in op.outputs}:
+                raise self.err(where + (i,), f"{name!r} is also an output (a ref tensor): it is "
+                               "compared as that output already",
+                               "leave it out of inplace; the golden returns it as the output")
             kind = next(t.param_type for t in op.inputs if t.name == name)
-            if kind != "required":
-                # the verifier compares one array per name in every case: a list of tensors,
-                # or an input a case may leave out, has no such array
-                raise self.err(where + (i,), f"{name!r} is {'an' if kind == 'optional' else 'a'} {kind} input: "
-                               "only a required "
-                               "input can be verified in place",
-                               "make it param_type: required, or leave it out of inplace")
+            if kind == "optional":
+                # an optional input a case leaves out has no buffer, so nothing to compare:
+                # every case must give it
+                for k, c in enumerate(cases):
+                    if name not in c.shapes:
+                        raise self.err(where[:-1] + ("cases", k, "shapes"),
+                                       f"case {c.name!r} leaves out the optional input "
+                                       f"{name!r}, which verify.inplace compares after the run; "
+                                       "an input that is not passed cannot be compared",
+                                       f"give {name!r} a shape in every case, or leave it out "
+                                       "of inplace")
             names.append(name)
         if not op.outputs and not names:
             raise self.err(where[:-1], f"{op.type} has no outputs, so verification would compare "
@@ -648,6 +679,9 @@ class _Validator:
         output_shapes = {}
         for t, v in out_raw.items():
             ow = where + ("output_shapes", t)
+            if t in inputs:
+                raise self.err(ow, f"output {t!r} is also an input (a ref tensor): its shape is "
+                               "the input's", f"give the shape in shapes: {{{t}: [...]}}")
             if kinds[t] == "dynamic":     # a list of tensors: one shape each
                 items = self.seq(v, ow, "a list of shapes, one per tensor of the dynamic output")
                 output_shapes[t] = tuple(self.dims(x, ow + (k,)) for k, x in enumerate(items))

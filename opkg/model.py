@@ -26,6 +26,7 @@ class DType:
 DTYPES: dict[str, DType] = {d.name: d for d in (
     DType("float32", "float", "DT_FLOAT", 0, 4, "float32", "float"),
     DType("float16", "half", "DT_FLOAT16", 1, 2, "float16", "float"),
+    DType("float64", "double", "DT_DOUBLE", 11, 8, "float64", "float"),
     DType("int8", "int8_t", "DT_INT8", 2, 1, "int8", "int"),
     DType("int32", "int32_t", "DT_INT32", 3, 4, "int32", "int"),
     DType("uint8", "uint8_t", "DT_UINT8", 4, 1, "uint8", "uint"),
@@ -57,7 +58,7 @@ def numpy_dtype(name: str):
 # Other spellings users write (msopgen JSON, PyTorch habits) mapped to the manifest spelling.
 DTYPE_ALIASES = {
     "float": "float32", "fp32": "float32", "half": "float16", "fp16": "float16",
-    "bf16": "bfloat16", "int": "int32",
+    "bf16": "bfloat16", "int": "int32", "double": "float64", "fp64": "float64",
 }
 
 # ge::Format enumerators (graph/types.h) by manifest spelling.
@@ -153,6 +154,13 @@ class OpSpec:
     @property
     def tensors(self) -> tuple[TensorSpec, ...]:
         return self.inputs + self.outputs
+
+    @property
+    def ref_outputs(self) -> tuple[str, ...]:
+        """Outputs named like an input: CANN's ref tensors (a rewritten input), one buffer that
+        the kernel gets at both positions."""
+        names = {t.name for t in self.inputs}
+        return tuple(t.name for t in self.outputs if t.name in names)
 
     def variants(self) -> tuple[Variant, ...]:
         count = max(len(t.dtypes) for t in self.tensors)

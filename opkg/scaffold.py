@@ -148,7 +148,7 @@ _MSOPGEN_DTYPES = {"float": "float32", "half": "float16", "float16": "float16",
                    "float32": "float32", "bfloat16": "bfloat16", "bf16": "bfloat16",
                    "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
                    "uint8": "uint8", "uint16": "uint16", "uint32": "uint32", "uint64": "uint64",
-                   "bool": "bool", "fp16": "float16", "fp32": "float32", "double": None}
+                   "bool": "bool", "fp16": "float16", "fp32": "float32", "double": "float64"}
 _MSOPGEN_ATTRS = {v: k for k, v in ATTR_TYPES.items()} | {
     "listInt": "list_int", "listFloat": "list_float", "listBool": "list_bool", "str": "str"}
 
@@ -454,8 +454,8 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
         st_cases, st_source = st_test_cases(project, op, has_infer, notes)
         if not op["outputs"]:
             notes.append(f"{op['type']} declares no outputs (it rewrites inputs in place): "
-                         "verify.inplace lists every input; keep only those the kernel "
-                         "rewrites")
+                         f"verify.inplace lists {', '.join(_inplace_candidates(op))}; keep "
+                         "only those the kernel rewrites")
         manifest = _manifest_text(
             name, op, [s.relative_to(project).as_posix() for s in host_sources] + [*shared_tiling],
             tiling_data,
@@ -579,6 +579,15 @@ def _prototype(project, dest, host_sources, headers, json_path, op_type, notes):
 def _check_representable(op: dict, project: Path) -> None:
     """What CANN allows and a manifest cannot say yet: a clear import error, not a manifest
     that the next command rejects. (An OpDef without outputs is imported: verify.inplace.)"""
+    for short, config in (op.get("soc_configs") or {}).items():
+        for group in ("inputs", "outputs"):
+            for t in config[group]:
+                bad = [d for d in t["dtypes"] if d not in DTYPES]
+                if bad:
+                    raise UsageError(f"the OpDef of {op['type']} ({project / 'op_host'}): the "
+                                     f"AddConfig(\"{short}\", config) {group[:-1]} {t['name']!r} "
+                                     f"has dtype {bad[0]}, which opkg does not support",
+                                     hint="opkg's dtypes: " + ", ".join(DTYPES))
     seen = {}
     for group in ("inputs", "outputs"):
         for t in op[group]:
@@ -588,11 +597,23 @@ def _check_representable(op: dict, project: Path) -> None:
                                  f"{group[:-1]} {t['name']!r} has dtype {bad[0]}, which opkg "
                                  "does not support", hint="opkg's dtypes: " + ", ".join(DTYPES))
             if t["name"] in seen:
+                first = seen[t["name"]]
+                # an output named like an input is a ref tensor (the input rewritten in place):
+                # the manifest says it when both describe one required buffer
+                if (group == "outputs" and first["group"] == "inputs"
+                        and first["t"].get("param_type", "required") == "required"
+                        and t.get("param_type", "required") == "required"
+                        and (first["t"]["dtypes"], first["t"]["formats"])
+                        == (t["dtypes"], t["formats"])):
+                    continue
                 raise UsageError(f"the OpDef of {op['type']} ({project / 'op_host'}): "
-                                 f"{seen[t['name']]} and {group[:-1]} share the name "
-                                 f"{t['name']!r}; opkg needs distinct tensor names",
-                                 hint="CANN allows it; a manifest cannot say it yet")
-            seen[t["name"]] = group[:-1]
+                                 f"{first['group'][:-1]} and {group[:-1]} share the name "
+                                 f"{t['name']!r}; opkg needs distinct tensor names, or an "
+                                 "input and an output of one name, both required, with the "
+                                 "same dtypes and formats (a ref tensor)",
+                                 hint="a manifest says a ref tensor only as one required buffer "
+                                      "at both positions")
+            seen[t["name"]] = {"group": group, "t": t}
 
 
 def _choose_opdef(ops: list[dict], op_type: str | None, project: Path) -> dict | None:
@@ -668,8 +689,10 @@ def _golden_stub(op: dict, func: str) -> str:
     args = ", ".join(t["name"] for t in op["inputs"])
     kw = ", ".join(a["name"] for a in op["attrs"])
     sig = args + (", *, " + kw if kw else "")
-    # an operator without outputs: the inputs verify.inplace lists (every input at import)
-    outs = ", ".join(t["name"] for t in op["outputs"] or op["inputs"])
+    # an operator without outputs: the inputs verify.inplace lists
+    outs = ", ".join(t["name"] for t in op["outputs"]) or ", ".join(
+        t["name"] + (" (a list: one array per tensor)" if t.get("param_type") == "dynamic" else "")
+        for t in op["inputs"] if t["name"] in _inplace_candidates(op))
     return (f'"""NumPy reference for {op["type"]}: WRITE ME.\n\n'
             "Written by `opkg import` as a stub. Until it computes the expected outputs, the\n"
             "build reports 'golden missing' and fails: an imported operator never passes\n"
@@ -678,6 +701,13 @@ def _golden_stub(op: dict, func: str) -> str:
             f"    # Return {outs} (one array per {'output' if op['outputs'] else 'in-place input'}, "
             "any float dtype) computed in float64.\n"
             f"    raise NotImplementedError(\"{GOLDEN_MISSING}: write golden.py:{func}\")\n")
+
+
+def _inplace_candidates(op: dict) -> list[str]:
+    """The inputs an operator without outputs may rewrite, as import lists them in
+    verify.inplace: required and dynamic ones. An optional input is left out: a case may omit
+    it, and an omitted input has nothing to compare."""
+    return [t["name"] for t in op["inputs"] if t.get("param_type", "required") != "optional"]
 
 
 def _yaml_tensor(t: dict) -> str:
@@ -767,7 +797,11 @@ def _st_case(entry, op: dict, attr_types: dict, has_infer_shape: bool) -> dict |
         if not isinstance(outs, list) or len(outs) != len(op["outputs"]) or not all(
                 isinstance(o, dict) and isinstance(o.get("shape"), list) for o in outs):
             return None
-        case["output_shapes"] = {t["name"]: o["shape"] for t, o in zip(op["outputs"], outs)}
+        # a ref output (named like an input) has the input's shape
+        ins = {t["name"] for t in op["inputs"]}
+        stated = {t["name"]: o["shape"] for t, o in zip(op["outputs"], outs) if t["name"] not in ins}
+        if stated:
+            case["output_shapes"] = stated
     return case
 
 
@@ -851,10 +885,16 @@ def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, g
                      "until it is written.")
     lines += [f"  golden: {golden_ref}", "  seed: 0"]
     if not op["outputs"]:
+        optional = [t["name"] for t in op["inputs"] if t["name"] not in _inplace_candidates(op)]
         lines += ["  # No outputs: the kernel rewrites inputs, compared after the run. Every "
-                  "input is listed;",
-                  "  # keep only those it rewrites (the golden returns their expected contents).",
-                  f"  inplace: [{', '.join(t['name'] for t in op['inputs'])}]"]
+                  "required and dynamic",
+                  "  # input is listed; keep only those it rewrites (the golden returns their "
+                  "expected contents,",
+                  "  # a list of arrays for a dynamic input)."]
+        if optional:
+            lines.append(f"  # Optional inputs ({', '.join(optional)}) are not listed: add one "
+                         "only if every case gives it a shape.")
+        lines.append(f"  inplace: [{', '.join(_inplace_candidates(op))}]")
     lines.append("  cases:")
     if st_cases:
         lines.append(f"    # From the project's own test cases ({st_source}): shapes, value "
@@ -876,10 +916,10 @@ def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, g
         lines.append("    # required attrs: placeholder values, give them real ones")
         case += ", attrs: {" + ", ".join(f"{a['name']}: {_yaml_value(_ATTR_PLACEHOLDER[a['type']])}"
                                          for a in required) + "}"
-    if not has_infer_shape and op["outputs"]:
+    own = [t for t in op["outputs"] if t["name"] not in {i["name"] for i in op["inputs"]}]
+    if not has_infer_shape and own:     # (a ref output has its input's shape)
         lines.append("    # the OpDef registers no InferShape: output_shapes says what the "
                      "outputs are")
-        case += ", output_shapes: {" + ", ".join(f"{t['name']}: [8, 256]"
-                                                for t in op["outputs"]) + "}"
+        case += ", output_shapes: {" + ", ".join(f"{t['name']}: [8, 256]" for t in own) + "}"
     lines.append(case + "}")
     return "\n".join(lines) + "\n"

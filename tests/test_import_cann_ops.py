@@ -164,28 +164,39 @@ def test_computed_opdef_that_does_not_compile_and_no_json_is_a_clear_error(works
 
 
 def test_what_a_manifest_cannot_say_is_an_import_error(workspace, tmp_path):
-    # CANN allows an input and an output of one name, and dtypes opkg lacks (DT_DOUBLE)
-    project = _variant(tmp_path / "a", 'this->Output("z")', 'this->Output("x")')
+    # two inputs of one name, and dtypes opkg lacks (DT_COMPLEX32); an input and an output of
+    # one name is a ref tensor (tests/test_ref_tensor.py)
+    project = _variant(tmp_path / "a", 'this->Input("y")', 'this->Input("x")')
     r = opkg("import", str(project), "--dest", "packages/same", cwd=workspace.root, check=2)
-    assert "input and output share the name 'x'; opkg needs distinct tensor names" in r.stderr
+    assert "input and input share the name 'x'; opkg needs distinct tensor names" in r.stderr
     project = _variant(tmp_path / "b", 'this->Output("z").ParamType(REQUIRED).DataType('
                                        '{ge::DT_FLOAT16, ge::DT_FLOAT})',
                        'this->Output("z").ParamType(REQUIRED).DataType('
-                       '{ge::DT_FLOAT16, ge::DT_DOUBLE})')
-    r = opkg("import", str(project), "--dest", "packages/dbl", cwd=workspace.root, check=2)
-    assert "output 'z' has dtype DT_DOUBLE, which opkg does not support" in r.stderr
+                       '{ge::DT_FLOAT16, ge::DT_COMPLEX32})')
+    r = opkg("import", str(project), "--dest", "packages/c32", cwd=workspace.root, check=2)
+    assert "output 'z' has dtype DT_COMPLEX32, which opkg does not support" in r.stderr
     assert not (workspace.root / "packages" / "same").exists()
+
+
+def test_a_double_opdef_imports_as_float64(workspace, tmp_path):
+    project = _variant(tmp_path, 'DataType({ge::DT_FLOAT16, ge::DT_FLOAT})',
+                       'DataType({ge::DT_DOUBLE, ge::DT_FLOAT})')
+    opkg("import", str(project), "--dest", "packages/dbl", cwd=workspace.root, check=0)
+    manifest = yaml.safe_load((workspace.root / "packages/dbl/opkg.yaml").read_text())
+    assert [t["dtypes"] for t in manifest["op"]["inputs"] + manifest["op"]["outputs"]] == \
+        [["float64", "float32"]] * 3
 
 
 def test_an_opdef_without_outputs_imports_with_every_input_in_place(workspace, tmp_path):
     # CANN allows an operator that only rewrites its inputs: the manifest says it with
-    # verify.inplace, which import fills with every input (the user keeps those rewritten)
+    # verify.inplace, which import fills with every required and dynamic input (the user keeps
+    # those rewritten)
     project = _variant(tmp_path, 'this->Output("z").ParamType(REQUIRED).DataType('
                                  '{ge::DT_FLOAT16, ge::DT_FLOAT})\n'
                                  '            .Format({ge::FORMAT_ND, ge::FORMAT_ND});\n', "")
     r = opkg("import", str(project), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
     assert ("ScaleAdd declares no outputs (it rewrites inputs in place): verify.inplace lists "
-            "every input; keep only those the kernel rewrites") in r.stdout
+            "x, y; keep only those the kernel rewrites") in r.stdout
     pkg = workspace.root / "packages" / "scale_add"
     manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
     assert manifest["op"]["outputs"] == []

@@ -42,8 +42,11 @@ def _function(qualified: str) -> dict:
 
 
 def kernel_params(op: OpSpec) -> list[str]:
-    """The kernel's GM parameters in CANN order: inputs, outputs, workspace, tiling."""
-    return [t.name for t in op.inputs] + [t.name for t in op.outputs] + ["workspace", "tiling"]
+    """The kernel's GM parameters in CANN order: inputs, outputs, workspace, tiling (a ref
+    tensor's output position is `<name>_ref`, as CANN's kernels name it)."""
+    refs = set(op.ref_outputs)
+    return ([t.name for t in op.inputs] + [t.name + "_ref" if t.name in refs else t.name
+                                           for t in op.outputs] + ["workspace", "tiling"])
 
 
 def host_entry_source(op: OpSpec, tiling_function: str | None = None) -> str:

@@ -135,7 +135,10 @@ def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path
         f"-DOPKG_SIM_ENTRY_IS_{op.kernel_name}=1",
         "-include", str(_INCLUDE / "opkg_sim" / "entry_names.h"),
     ]
-    for name, dtype in variant.dtypes:
+    # a ref tensor's output position is <name>_ref, with macros of its own as CANN's build
+    # defines them (cann-ops' EyeFp64 reads DTYPE_Y_REF); its name comes twice in the variant
+    refs = {f"{t}_ref": variant.dtype_of(t) for t in op.ref_outputs}
+    for name, dtype in {**dict(variant.dtypes), **refs}.items():
         d = DTYPES[dtype]
         flags.append(f"-DDTYPE_{name.upper()}={d.c_type}")
         flags.append(f"-DORIG_DTYPE_{name.upper()}={d.ge}")

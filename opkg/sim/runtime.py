@@ -325,7 +325,8 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     `modes.strict_bounds` fails on GM accesses past a tensor even inside its allocation's padding.
     `RunInfo.unwritten` masks the output elements no store wrote. The inputs named in
     `copy_back` (an in-place operator's, verify.inplace) get what the kernel left in their
-    buffers; every other input array is left as given."""
+    buffers (a dynamic input: each array of its list); every other input array is left as
+    given."""
     in_arrays: dict[str, np.ndarray | None] = {}
     for t in op.inputs:
         arr = inputs.get(t.name)
@@ -343,6 +344,7 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
         arr = np.ascontiguousarray(arr)
         _check_array(arr, t.name, variant.dtype_of(t.name), "input")
         in_arrays[t.name] = arr
+    refs = set(op.ref_outputs)
     for t in op.outputs:
         arr = outputs.get(t.name)
         if arr is None:
@@ -350,6 +352,10 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
         _check_array(arr, t.name, variant.dtype_of(t.name), "output")
         if not (arr.flags.c_contiguous and arr.flags.writeable):
             raise SimError(f"output '{t.name}' must be a writeable C-contiguous array", kind="usage")
+        if t.name in refs and arr.shape != in_arrays[t.name].shape:
+            raise SimError(f"output '{t.name}' is a ref tensor (the input of that name, rewritten): "
+                           f"it has the input's shape {list(in_arrays[t.name].shape)}, not "
+                           f"{list(arr.shape)}", kind="usage")
 
     cores = core_count(soc)
     result, tiling_bytes = run_tiling(host_lib, op, variant, soc, in_arrays,
@@ -378,7 +384,9 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
         else:
             entries.append((t.name, value, value.nbytes if value is not None else 0))
     undefined_from = len(entries)            # outputs and workspace start undefined on the device
-    entries += [(t.name, outputs[t.name], outputs[t.name].nbytes) for t in op.outputs]
+    # a ref output has no buffer of its own: the kernel gets its input's (below)
+    entries += [(t.name, None, 0) if t.name in refs else (t.name, outputs[t.name], outputs[t.name].nbytes)
+                for t in op.outputs]
     entries.append(("workspace", None, max(workspace_bytes, 0)))
     undefined_to = len(entries)
     entries.append(("tiling", np.frombuffer(tiling_bytes, dtype=np.uint8), len(tiling_bytes)))
@@ -414,17 +422,39 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
             if undefined_from <= i < undefined_to - 1 and not initialised:   # outputs: which bytes the kernel stored
                 shadows[i] = arena.shadow(i)
                 args[i].written = shadows[i].ctypes.data
+    # CANN passes a ref tensor's one buffer at its input and its output position (aclnn takes it
+    # once, as `<name>Ref`): the same GM address twice, holding the input's values
+    ref_input = {t.name: i for i, t in enumerate(op.inputs)}
+    for i, t in enumerate(op.outputs, undefined_from):
+        if t.name in refs:
+            j = ref_input[t.name]
+            args[i].ptr, args[i].bytes, args[i].alloc, args[i].canary = (
+                args[j].ptr, args[j].bytes, args[j].alloc, args[j].canary)
+            args[i].undefined = 0
     rc, err, lines, blocks = _launch(kernel_lib, args, params, len(extra), block_dim, result, soc, cores,
                                      modes)
     # Inputs are device buffers too: an in-place operator rewrites them, so what the kernel
     # left there goes back to the caller's arrays, as outputs do. Only those: the others stay
     # the inputs the case ran with (saved beside a failing case).
     for i, (name, arr, n) in enumerate(entries[:undefined_from]):
-        if name in copy_back and n and arr is not None:
+        if name not in copy_back:
+            continue
+        if i in lists:      # a dynamic input: each tensor from its own buffer
+            value, first = lists[i]
+            for k, a in enumerate(value):
+                if a.nbytes:
+                    inputs[name][k][...] = arena.view(params + first + k)[:a.nbytes].view(
+                        a.dtype).reshape(a.shape)
+        elif n and arr is not None:
             inputs[name][...] = arena.view(i)[:n].view(arr.dtype).reshape(arr.shape)
     unwritten = {}
     for i, t in enumerate(op.outputs, undefined_from):
         out, n = outputs[t.name], entries[i][2]
+        if t.name in refs:     # what the kernel left in the input's buffer; all of it defined
+            j = ref_input[t.name]
+            if entries[j][2]:
+                out.reshape(-1).view(np.uint8)[:] = arena.view(j)[:entries[j][2]]
+            continue
         if n:
             out.reshape(-1).view(np.uint8)[:] = arena.view(i)[:n]
             if i not in shadows:

@@ -47,7 +47,7 @@ from opkg.plan import Action, Target
 MSOPGEN_DTYPES = {
     "float32": "float", "float16": "half", "bfloat16": "bfloat16", "int8": "int8",
     "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8", "uint16": "uint16",
-    "uint32": "uint32", "uint64": "uint64", "bool": "bool",
+    "uint32": "uint32", "uint64": "uint64", "bool": "bool", "float64": "double",
 }
 
 # The same types as the ops-info file spells them (transform.json INI_ATTR_TYPE_MAP).

@@ -2,7 +2,9 @@
 
 `<variant dir>/failed/<case>/` holds expected.npy and actual.npy (expected.<output>.npy and
 actual.<output>.npy when the op has several outputs) and input.<name>.npy per input
-(input.<name>.<k>.npy for each tensor of a dynamic input), all loadable with numpy.load.
+(input.<name>.<k>.npy for each tensor of a dynamic input, as it was before the run; an in-place
+dynamic input's result is expected.<name>.<k>.npy and actual.<name>.<k>.npy), all loadable with
+numpy.load.
 The directory is emptied each time the variant verifies, so it only ever shows the last run.
 """
 
@@ -43,6 +45,11 @@ def save_case(root: Path, case: str, inputs: dict, expected: dict, actual: dict)
     single = len(expected) == 1
     for name in expected:
         if expected[name] is None:         # not compared in this case
+            continue
+        if isinstance(expected[name], list):   # an in-place dynamic input: each tensor
+            for k, want in enumerate(expected[name]):
+                put(f"expected.{_safe(name)}.{k}.npy", want)
+                put(f"actual.{_safe(name)}.{k}.npy", actual[name][k])
             continue
         suffix = "" if single else f".{_safe(name)}"
         put(f"expected{suffix}.npy", expected[name])

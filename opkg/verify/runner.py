@@ -164,9 +164,11 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
             entry["error"] = f"input {t.name!r}: {exc}"
             continue
         # the kernel overwrites in-place inputs: the golden sees (and may change) copies, and a
-        # failing case saves the inputs it ran with, not what the kernel left in them
-        originals = {k: v.copy() if k in inplace else v for k, v in inputs.items()}
-        golden_inputs = {k: v.copy() if k in inplace else v for k, v in inputs.items()}
+        # failing case saves the inputs it ran with, not what the kernel left in them; a ref
+        # tensor's input is the kernel's too, so the golden rewriting it gets a copy as well
+        rewritten = set(inplace) | set(op.ref_outputs)
+        originals = {k: _copy(v) if k in inplace else v for k, v in inputs.items()}
+        golden_inputs = {k: _copy(v) if k in rewritten else v for k, v in inputs.items()}
         try:
             expected = _call_golden(golden, op, golden_inputs, case["attrs"], variant, inplace)
         except NotImplementedError as exc:
@@ -210,6 +212,17 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         outputs = {}
         for t in op.outputs:
             want = expected[t.name]
+            if t.name in op.ref_outputs:   # the input's own buffer, rewritten: the input's shape
+                given = inputs[t.name]
+                if want is not None and want.shape != given.shape:
+                    entry["error"] = (f"the golden returned {t.name} with shape "
+                                      f"{list(want.shape)}, but {t.name} is a ref tensor (an "
+                                      "input and an output of one name: one buffer) of shape "
+                                      f"{list(given.shape)}; return the input as the kernel "
+                                      "leaves it")
+                    break
+                outputs[t.name] = np.empty(given.shape, dtype=given.dtype)
+                continue
             if want is None:   # not compared in this case; the kernel still needs the buffer
                 try:
                     want = _unchecked_output(job, op, variant, inputs, case, t.name)
@@ -238,12 +251,17 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         entry["profile"] = profile(info.profile, soc) if info.profile is not None else None
         # after the notes above (InferShape's), not instead of them
         entry["log"] += list(info.log) + [f"golden: {w}" for w in entry["suspicious"]]
-        # in-place inputs are compared as they are after the run, beside the outputs
+        # in-place inputs are compared as they are after the run, beside the outputs; a
+        # dynamic one tensor by tensor, each reported as name[k]
         actual = {**outputs, **{k: inputs[k] for k in inplace}}
         for name, want in expected.items():
             if want is None:
                 continue
             tol = job["tolerance"][variant.dtype_of(name)]
+            if isinstance(want, list):
+                for k, (got, w) in enumerate(zip(actual[name], want)):
+                    entry["outputs"][f"{name}[{k}]"] = compare(_parts(got), _parts(w), **tol)
+                continue
             entry["outputs"][name] = compare(_parts(actual[name]), _parts(want), **tol,
                                              unwritten=_parts_mask(info.unwritten.get(name),
                                                                    actual[name]))
@@ -279,6 +297,7 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=()) -> 
     from opkg.model import numpy_dtype
 
     args = [inputs[t.name] for t in op.inputs if t.name in inputs]
+    counts = {k: len(v) for k, v in inputs.items() if isinstance(v, list)}   # before the golden runs
     result = golden(*args, **attrs)
     if not isinstance(result, (tuple, list)):
         result = (result,)
@@ -287,18 +306,41 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=()) -> 
         what = f"{len(op.outputs)} outputs" + (f" and {len(inplace)} in-place inputs ("
                                                f"{', '.join(inplace)})" if inplace else "")
         raise ValueError(f"returned {len(result)} arrays for {what}")
+    dynamic = {t.name for t in op.inputs if t.param_type == "dynamic"} & set(inplace)
     out = {}
     for name, value in zip(names, result):
         if value is None:
             out[name] = None
             continue
         dtype = numpy_dtype(variant.dtype_of(name))
-        array = np.asarray(value)
-        if array.dtype.kind not in "biufc" and array.dtype.name != "bfloat16":
-            raise TypeError(f"returned {type(value).__name__} for output {name!r}; "
-                            "return a NumPy array per output")
-        out[name] = np.ascontiguousarray(array.astype(dtype))
+        if name in dynamic:
+            # a list of tensors rewritten in place: one expected array per tensor of the list
+            given = counts[name]
+            if not isinstance(value, (list, tuple)) or len(value) != given:
+                got = (f"{len(value)} arrays" if isinstance(value, (list, tuple))
+                       else type(value).__name__)
+                raise ValueError(f"returned {got} for the in-place dynamic input {name!r}, which "
+                                 f"holds {given} tensors in this case; return a list of "
+                                 f"{given} arrays, one per tensor")
+            out[name] = [_expected_array(v, dtype, f"{name}[{k}]") for k, v in enumerate(value)]
+            continue
+        out[name] = _expected_array(value, dtype, name)
     return out
+
+
+def _expected_array(value, dtype, name: str):
+    import numpy as np
+
+    array = np.asarray(value)
+    if array.dtype.kind not in "biufc" and array.dtype.name != "bfloat16":
+        raise TypeError(f"returned {type(value).__name__} for output {name!r}; "
+                        "return a NumPy array per output")
+    return np.ascontiguousarray(array.astype(dtype))
+
+
+def _copy(value):
+    """An input's own copy: one array, or each tensor of a dynamic input's list."""
+    return [v.copy() for v in value] if isinstance(value, list) else value.copy()
 
 
 def _stated_disagreement(stated: dict, expected: dict) -> str | None:
@@ -359,8 +401,13 @@ def _unchecked_output(job, op, variant, inputs, case, name: str):
 
 
 def _inferred_shapes(job, op, variant, inputs, attrs) -> dict | None:
-    """What the package's OpDef InferShape gives for these inputs (None: it registers none)."""
+    """What the package's OpDef InferShape gives for these inputs (None: it registers none).
+    An operator without outputs has nothing to infer: its InferShape is not called (cann-ops'
+    ScatterMax registers one that writes output 0, which does not exist)."""
     from opkg.sim.runtime import infer_output_shapes
+
+    if not op.outputs:
+        return None
 
     shapes = {k: [a.shape for a in v] if isinstance(v, list) else v.shape for k, v in inputs.items()}
     return infer_output_shapes(Path(job["host_lib"]), op, variant, shapes, attrs)

@@ -89,6 +89,97 @@ int main() {
     assert out == ["3f81", "1.0078125", "0.5", "2.5"]
 
 
+def test_a_four_element_braced_copy_list_is_data_copy_params():
+    """CANN's DataCopyExtParams constructor takes five values, so DataCopyPad(gm, local,
+    {1, bytes, 0, 0}) resolves to the DataCopyParams overload; a defaulted fifth made it
+    ambiguous (cann-ops InplaceAttnSoftmax did not compile)."""
+    import subprocess, tempfile
+    from pathlib import Path
+
+    from opkg.sim import flags
+
+    src = r'''
+#include "kernel_operator.h"
+#include <type_traits>
+static_assert(!std::is_constructible<AscendC::DataCopyExtParams, int, int, int, int>::value,
+              "four values make a DataCopyParams only");
+void store(AscendC::GlobalTensor<half> gm, AscendC::LocalTensor<half> ub) {
+    AscendC::DataCopyPad(gm, ub, {1, (uint16_t)(16 * sizeof(half)), 0, 0});
+}
+int main() {}
+'''
+    with tempfile.TemporaryDirectory() as d:
+        cpp = Path(d) / "t.cpp"
+        cpp.write_text(src)
+        inc = Path(flags.__file__).parent / "include"
+        r = subprocess.run([simbuild.CXX, "-std=c++17", "-mf16c", "-fsyntax-only", f"-I{inc}", str(cpp)],
+                           capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_kernels_call_scalar_min_and_max_unqualified():
+    """The device compiler gives kernel code scalar min/max without an include (cann-ops'
+    EyeFp64: `int realTimes = min(numRows, numColumns);` under `using namespace AscendC`);
+    std::min stays usable beside them."""
+    import subprocess, tempfile
+    from pathlib import Path
+
+    from opkg.sim import flags
+
+    src = r'''
+#include "kernel_operator.h"
+#include <algorithm>
+#include <cstdio>
+using namespace AscendC;
+int main() {
+    int rows = 18, cols = 10;
+    uint32_t a = 7;
+    std::printf("%d %d %lld %d\n", min(rows, cols), max(rows, cols), (long long)min(a, int64_t(-1)),
+                std::min(rows, cols));
+}
+'''
+    with tempfile.TemporaryDirectory() as d:
+        cpp, exe = Path(d) / "t.cpp", Path(d) / "t"
+        cpp.write_text(src)
+        inc = Path(flags.__file__).parent / "include"
+        subprocess.run([simbuild.CXX, "-std=c++17", "-mf16c", f"-I{inc}", str(cpp), "-o", str(exe)], check=True)
+        out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["10", "18", "-1", "10"]
+
+
+def test_attr_getters_reinterpret_any_set_attr_as_cann_does():
+    """CANN's RuntimeAttrs::GetInt(i) is GetAttrPointer<int64_t>(i): a pointer to the stored
+    value whatever its kind (cann-ops' Eye reads GetInt on its ListInt attr and ignores the
+    value); only an unset attr gives nullptr. The sim returned nullptr, and Eye's tiling
+    dereferenced it."""
+    import subprocess, tempfile
+    from pathlib import Path
+
+    from opkg.sim import flags
+
+    src = r'''
+#include "register/op_def_registry.h"
+#include <cstdio>
+int main() {
+    gert::RuntimeAttrs a;
+    a.values_.resize(3);
+    a.values_[0].kind = 5;   // ListInt
+    a.values_[0].ints = gert::TypedContinuousVector<int64_t>({3, 4});
+    a.values_[1].kind = 2;   // Int
+    a.values_[1].i = 7;      // values_[2] unset
+    std::printf("%d %lld %d %d\n", a.GetInt(0) == a.GetAttrPointer<int64_t>(0) && a.GetInt(0) != nullptr,
+                (long long)*a.GetInt(1), a.GetListInt(1) != nullptr, a.GetInt(2) == nullptr);
+}
+'''
+    with tempfile.TemporaryDirectory() as d:
+        cpp, exe = Path(d) / "t.cpp", Path(d) / "t"
+        cpp.write_text(src)
+        inc = Path(flags.__file__).parent / "include"
+        subprocess.run([simbuild.CXX, "-std=c++17", f"-I{inc}", str(cpp), "-o", str(exe)], check=True)
+        out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["1", "7", "1", "1"]
+
+
 CPLX = OpSpec("CplxScale", (TensorSpec("x", ("complex64",)),), (TensorSpec("y", ("complex64",)),),
               (AttrSpec("scale", "float", required=True),))
 

@@ -1,4 +1,4 @@
-"""EyeFp64 (cann-ops src/math/eye_fp64): y = a batch of identity matrices: y[..., i, i] = 1 for i < min(num_rows, num_columns) (num_columns 0: square). y is a ref tensor (the OpDef's input and output share the name y; the kernel writes only the diagonal of y_ref, so the rest is the input's; the op's example passes zeros, the cases values near zero, since a case range needs low < high). Cases from examples gen_data.py ([3, 4, 18, 10], batch_shape [3, 4]) plus a square one."""
+"""EyeFp64 (cann-ops src/math/eye_fp64): y = a batch of identity matrices: y[..., i, i] = 1 for i < min(num_rows, num_columns) (num_columns 0: square). y is a ref tensor (the OpDef's input and output share the name y; the kernel writes only the diagonal of y_ref, so the rest is the input's; the op's example passes zeros; the cases pass values near zero, so that an element the kernel must leave alone is seen to keep its value). Cases from examples gen_data.py ([3, 4, 18, 10], batch_shape [3, 4]) plus a square one."""
 import numpy as np
 PATH = "src/math/eye_fp64"
 SOCS = ["Ascend910B1"]

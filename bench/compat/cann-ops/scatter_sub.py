@@ -1,4 +1,4 @@
-"""ScatterSub (cann-ops src/math/scatter_sub): in place, var[indices[i], ...] -= updates[i, ...] (duplicates accumulate; int8 wraps). No output in the OpDef: the expected values are var's after the run (INPLACE). Cases from tests/st/ScatterSub_case_all_type.json and examples gen_data.py (var and updates [3, 4, 24, 24] in [-5, 5], 3 indices in [0, 2]) plus a 1-D one."""
+"""ScatterSub (cann-ops src/math/scatter_sub): in place, var[indices[i], ...] -= updates[i, ...] (duplicates accumulate, each step rounded to var's dtype as the kernel's Sub rounds; int8 wraps). No output in the OpDef: the expected values are var's after the run (INPLACE). Cases from tests/st/ScatterSub_case_all_type.json and examples gen_data.py (var and updates [3, 4, 24, 24] in [-5, 5], 3 indices in [0, 2]) plus a 1-D one."""
 import numpy as np
 PATH = "src/math/scatter_sub"
 SOCS = ["Ascend910B1"]
@@ -12,10 +12,18 @@ INPLACE = ["var"]
 
 
 def golden(var, indices, updates, *, use_locking=False):
-    wide = np.int64 if np.issubdtype(var.dtype, np.integer) else np.float64
-    out = var.astype(wide)
-    np.subtract.at(out, indices.reshape(-1).astype(np.int64), updates.reshape((-1,) + var.shape[1:]).astype(wide))
-    return (out.astype(var.dtype) if wide is np.int64 else out,)
+    idx = indices.reshape(-1).astype(np.int64)
+    upd = updates.reshape((-1,) + var.shape[1:])
+    if np.issubdtype(var.dtype, np.integer):
+        out = var.astype(np.int64)
+        np.subtract.at(out, idx, upd.astype(np.int64))
+        return (out.astype(var.dtype),)
+    # one index after another, each difference rounded to var's dtype, as the kernel's Sub on
+    # var's dtype does (a duplicate index subtracts from the rounded result)
+    out = var.copy()
+    for i, k in enumerate(idx):
+        out[k] = (out[k].astype(np.float32) - upd[i].astype(np.float32)).astype(var.dtype)
+    return (out,)
 
 
 OUT_OF_SCOPE = None

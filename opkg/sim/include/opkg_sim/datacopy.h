@@ -26,7 +26,9 @@ struct DataCopyExtParams {
     uint32_t dstStride = 0;
     uint32_t rsv = 0;
     DataCopyExtParams() = default;
-    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t r = 0)
+    // all five, as CANN's: a four-element braced list then means DataCopyParams only, so
+    // DataCopyPad(gm, local, {1, bytes, 0, 0}) is not ambiguous (cann-ops InplaceAttnSoftmax)
+    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t r)
         : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap), rsv(r) {}
 };
 
@@ -376,7 +378,7 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
     T value;
     uint64_t raw = pad.paddingValue;
     std::memcpy(&value, &raw, sizeof(T) < 8 ? sizeof(T) : 8);
-    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride),
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0),
                 DataCopyPadExtParams<T>(pad.isPad, pad.leftPadding, pad.rightPadding, value), loc);
 }
 
@@ -406,7 +408,7 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
                         opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     OPKG_SIM_REQUIRE_DATACOPYPAD(T);
     OPKG_SIM_REQUIRE_NORMAL_MODE();
-    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride), loc);
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0), loc);
 }
 
 }  // namespace AscendC

@@ -61,14 +61,19 @@ public:
         TypedContinuousVector<bool> bools;
     };
     size_t GetAttrNum() const { return values_.size(); }
-    const bool* GetBool(size_t i) const { return Has(i, 1) ? &values_[i].b : nullptr; }
-    const int64_t* GetInt(size_t i) const { return Has(i, 2) ? &values_[i].i : nullptr; }
-    const float* GetFloat(size_t i) const { return Has(i, 3) ? &values_[i].f : nullptr; }
-    const char* GetStr(size_t i) const { return Has(i, 4) ? values_[i].s.c_str() : nullptr; }
-    const TypedContinuousVector<int64_t>* GetListInt(size_t i) const { return Has(i, 5) ? &values_[i].ints : nullptr; }
-    const TypedContinuousVector<float>* GetListFloat(size_t i) const { return Has(i, 6) ? &values_[i].floats : nullptr; }
-    const TypedContinuousVector<bool>* GetListBool(size_t i) const { return Has(i, 7) ? &values_[i].bools : nullptr; }
-    template <class T> const T* GetAttrPointer(size_t i) const;
+    // As CANN's: each getter reinterprets the attr's stored value whatever its kind (GetInt of a
+    // ListInt attr reads its storage, as cann-ops' Eye does; the operator ignores the value),
+    // and only an unset attr gives nullptr.
+    const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
+    const int64_t* GetInt(size_t i) const { return GetAttrPointer<int64_t>(i); }
+    const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
+    const char* GetStr(size_t i) const { return GetAttrPointer<char>(i); }
+    const TypedContinuousVector<int64_t>* GetListInt(size_t i) const { return GetAttrPointer<TypedContinuousVector<int64_t>>(i); }
+    const TypedContinuousVector<float>* GetListFloat(size_t i) const { return GetAttrPointer<TypedContinuousVector<float>>(i); }
+    const TypedContinuousVector<bool>* GetListBool(size_t i) const { return GetAttrPointer<TypedContinuousVector<bool>>(i); }
+    template <class T> const T* GetAttrPointer(size_t i) const {
+        return static_cast<const T*>(GetPointerByIndex(i));
+    }
     // The attr's stored value whatever its kind: CANN's GetAttrPointer<T> reinterprets it, so
     // GetAttrPointer<uint32_t> of an Int attr reads the low half of its int64 (little-endian).
     const void* GetPointerByIndex(size_t i) const {
@@ -87,20 +92,7 @@ public:
     }
 
     std::vector<Value> values_;
-
-private:
-    bool Has(size_t i, int kind) const { return i < values_.size() && values_[i].kind == kind; }
 };
-
-template <class T> inline const T* RuntimeAttrs::GetAttrPointer(size_t i) const {
-    return static_cast<const T*>(GetPointerByIndex(i));
-}
-template <> inline const bool* RuntimeAttrs::GetAttrPointer<bool>(size_t i) const { return GetBool(i); }
-template <> inline const int64_t* RuntimeAttrs::GetAttrPointer<int64_t>(size_t i) const { return GetInt(i); }
-template <> inline const float* RuntimeAttrs::GetAttrPointer<float>(size_t i) const { return GetFloat(i); }
-template <> inline const char* RuntimeAttrs::GetAttrPointer<char>(size_t i) const { return GetStr(i); }
-template <> inline const TypedContinuousVector<int64_t>* RuntimeAttrs::GetAttrPointer<TypedContinuousVector<int64_t>>(size_t i) const { return GetListInt(i); }
-template <> inline const TypedContinuousVector<float>* RuntimeAttrs::GetAttrPointer<TypedContinuousVector<float>>(size_t i) const { return GetListFloat(i); }
 
 class TilingData {
 public:

@@ -1,0 +1,18 @@
+// Scalar min/max as the device compiler provides them to kernel code without any include or
+// namespace (cann-ops' EyeFp64 and MatMulV3's nd2nz kernel call `min(a, b)` unqualified).
+// Mixed argument types meet in their common type, as the builtins' overloads convert.
+#ifndef OPKG_SIM_SCALAR_BUILTINS_H
+#define OPKG_SIM_SCALAR_BUILTINS_H
+#include <type_traits>
+
+template <class T, class U>
+inline std::common_type_t<T, U> min(T a, U b) {
+    using C = std::common_type_t<T, U>;
+    return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(a) : static_cast<C>(b);
+}
+template <class T, class U>
+inline std::common_type_t<T, U> max(T a, U b) {
+    using C = std::common_type_t<T, U>;
+    return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
+}
+#endif
