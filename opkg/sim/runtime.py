@@ -199,6 +199,19 @@ def _input_descs(op: OpSpec, variant: Variant, values: dict, keep: list) -> tupl
     return (abi.OpkgTensorDesc * max(1, len(descs)))(*descs), len(descs)
 
 
+def _output_descs(op: OpSpec, variant: Variant, shapes: dict, keep: list) -> tuple[C.Array, int]:
+    """One OpkgTensorDesc per output tensor, in IR order: a dynamic output's shapes are a list,
+    one desc per tensor, sharing its name (as a dynamic input's do)."""
+    descs = []
+    for t in op.outputs:
+        shape = shapes.get(t.name, ())
+        many = t.param_type == "dynamic" and isinstance(shape, (list, tuple)) and shape and isinstance(
+            shape[0], (list, tuple))
+        for s in (shape if many else [shape]):
+            descs.append(_desc(t.name, tuple(s), variant.dtype_of(t.name), dict(variant.formats)[t.name], keep))
+    return (abi.OpkgTensorDesc * max(1, len(descs)))(*descs), len(descs)
+
+
 def tensor_list(arrays: list[np.ndarray], addresses: list[int] | None = None) -> np.ndarray:
     """A dynamic input as the kernel receives it, in CANN's ListTensorDesc layout (uint64 words):
     the byte offset of the pointer table, then per tensor (dim | index << 32) and its dims, then
@@ -295,16 +308,13 @@ def run_tiling(host_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
     lib = _load(host_lib, "host")
     keep: list = []
     ins, n_ins = _input_descs(op, variant, inputs, keep)
-    outs = (abi.OpkgTensorDesc * max(1, len(op.outputs)))()
-    for i, t in enumerate(op.outputs):
-        outs[i] = _desc(t.name, tuple(output_shapes[t.name]), variant.dtype_of(t.name),
-                        dict(variant.formats)[t.name], keep)
+    outs, n_outs = _output_descs(op, variant, output_shapes, keep)
     attr_values, attr_keep = _attr_values(op, attrs)
     platform = _platform(soc, keep)
     tiling = C.create_string_buffer(TILING_CAPACITY)
     result = abi.OpkgTilingResult()
     err = abi.OpkgError()
-    rc = lib.opkg_sim_host_tiling(ins, n_ins, outs, len(op.outputs), attr_values, len(op.attrs),
+    rc = lib.opkg_sim_host_tiling(ins, n_ins, outs, n_outs, attr_values, len(op.attrs),
                                   C.byref(platform), tiling, TILING_CAPACITY, C.byref(result), C.byref(err))
     if rc != 0:
         e = _error(err)
@@ -314,6 +324,17 @@ def run_tiling(host_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
         raise SimError(f"the tiling function set a tiling data size of {result.tiling_size} bytes, more than "
                        f"the {TILING_CAPACITY}-byte capacity of GetRawTilingData()", kind="tiling")
     return result, tiling.raw
+
+
+def _check_output(arr, label: str, variant: Variant) -> None:
+    _check_array(arr, label, variant.dtype_of(label.split("[")[0]), "output")
+    if not (arr.flags.c_contiguous and arr.flags.writeable):
+        raise SimError(f"output '{label}' must be a writeable C-contiguous array", kind="usage")
+
+
+def _shape_of(value):
+    """An output's shape, or a dynamic output's list of shapes."""
+    return [a.shape for a in value] if isinstance(value, list) else value.shape
 
 
 def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
@@ -349,9 +370,14 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
         arr = outputs.get(t.name)
         if arr is None:
             raise SimError(f"output '{t.name}' of {op.type} was not preallocated", kind="usage")
-        _check_array(arr, t.name, variant.dtype_of(t.name), "output")
-        if not (arr.flags.c_contiguous and arr.flags.writeable):
-            raise SimError(f"output '{t.name}' must be a writeable C-contiguous array", kind="usage")
+        if t.param_type == "dynamic":   # a list of tensors, each its own preallocated array
+            if not isinstance(arr, list) or not arr:
+                raise SimError(f"dynamic output '{t.name}' of {op.type} takes a non-empty list of "
+                               f"preallocated arrays", kind="usage")
+            for k, a in enumerate(arr):
+                _check_output(a, f"{t.name}[{k}]", variant)
+            continue
+        _check_output(arr, t.name, variant)
         if t.name in refs and arr.shape != in_arrays[t.name].shape:
             raise SimError(f"output '{t.name}' is a ref tensor (the input of that name, rewritten): "
                            f"it has the input's shape {list(in_arrays[t.name].shape)}, not "
@@ -359,7 +385,7 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
 
     cores = core_count(soc)
     result, tiling_bytes = run_tiling(host_lib, op, variant, soc, in_arrays,
-                                      {t.name: outputs[t.name].shape for t in op.outputs}, attrs)
+                                      {t.name: _shape_of(outputs[t.name]) for t in op.outputs}, attrs)
     block_dim = int(result.block_dim)
     if block_dim == 0:
         raise SimError(f"the tiling function for {op.type} left blockDim at 0; call context->SetBlockDim(n) "
@@ -383,26 +409,46 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
             extra += [(f"{t.name}[{k}]", a, a.nbytes) for k, a in enumerate(value)]
         else:
             entries.append((t.name, value, value.nbytes if value is not None else 0))
-    undefined_from = len(entries)            # outputs and workspace start undefined on the device
-    # a ref output has no buffer of its own: the kernel gets its input's (below)
-    entries += [(t.name, None, 0) if t.name in refs else (t.name, outputs[t.name], outputs[t.name].nbytes)
-                for t in op.outputs]
+    undefined_from = len(entries)
+    # The buffers behind each output: (entry index, array, label), a dynamic output's tensors
+    # in `extra` (its position holds the tensor list, which the framework writes: defined).
+    # A ref output has no buffer of its own: the kernel gets its input's (below).
+    out_buffers: dict[str, list] = {}
+    for t in op.outputs:
+        value = outputs[t.name]
+        if isinstance(value, list):
+            lists[len(entries)] = (value, len(extra))
+            entries.append((t.name, None, tensor_list(value).nbytes))
+            out_buffers[t.name] = [(("extra", len(extra) + k), a, f"{t.name}[{k}]") for k, a in enumerate(value)]
+            extra += [(f"{t.name}[{k}]", a, a.nbytes) for k, a in enumerate(value)]
+        elif t.name in refs:
+            entries.append((t.name, None, 0))
+        else:
+            out_buffers[t.name] = [(len(entries), value, t.name)]
+            entries.append((t.name, value, value.nbytes))
     entries.append(("workspace", None, max(workspace_bytes, 0)))
-    undefined_to = len(entries)
+    workspace_at = len(entries) - 1
     entries.append(("tiling", np.frombuffer(tiling_bytes, dtype=np.uint8), len(tiling_bytes)))
     params = len(entries)
     entries += extra
+    # the tensors of dynamic outputs, now that `params` places them
+    out_buffers = {name: [(params + i[1] if isinstance(i, tuple) else i, a, label) for i, a, label in bufs]
+                   for name, bufs in out_buffers.items()}
     arena = gm.arena([n for _, _, n in entries])
     for i, (_, arr, n) in enumerate(entries):
         if n and arr is not None:   # outputs too: what the caller pre-filled (SetAtomicAdd adds to it)
             arena.view(i)[:n] = arr.reshape(-1).view(np.uint8)
     # An output the OpDef gives an InitValue holds it when the kernel starts (the framework fills
-    # it first): defined, and every element counts as written.
+    # it first): defined, and every element counts as written. Every other output tensor and the
+    # workspace start undefined on the device; an output's shadow records which bytes were stored.
     init = _init_values(host_lib, op, variant)
-    for i, t in enumerate(op.outputs, undefined_from):
-        n = entries[i][2]
-        if t.name in init and n:
-            arena.view(i)[:n] = np.full(outputs[t.name].size, init[t.name], outputs[t.name].dtype).view(np.uint8)
+    undefined = {workspace_at}
+    for name, bufs in out_buffers.items():
+        for i, a, _ in bufs:
+            if name not in init:
+                undefined.add(i)
+            elif a.nbytes:
+                arena.view(i)[:a.nbytes] = np.full(a.size, init[name], a.dtype).view(np.uint8)
     for i, (value, first) in lists.items():
         words = tensor_list(value, [arena.address(params + first + k) for k in range(len(value))])
         arena.view(i)[:words.nbytes] = words.view(np.uint8)
@@ -412,14 +458,13 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
         label = name.encode()
         keep.append(label)
         args[i].name = label
-        initialised = undefined_from <= i < undefined_to - 1 and name in init
-        args[i].undefined = 1 if undefined_from <= i < undefined_to and not initialised else 0
+        args[i].undefined = 1 if i in undefined else 0
         if n:
             args[i].ptr = arena.address(i)
             args[i].bytes = n
             args[i].alloc = gm.allocation(n)
             args[i].canary = arena.canary(i)
-            if undefined_from <= i < undefined_to - 1 and not initialised:   # outputs: which bytes the kernel stored
+            if i in undefined and i != workspace_at:   # outputs: which bytes the kernel stored
                 shadows[i] = arena.shadow(i)
                 args[i].written = shadows[i].ctypes.data
     # CANN passes a ref tensor's one buffer at its input and its output position (aclnn takes it
@@ -449,19 +494,22 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
             inputs[name][...] = arena.view(i)[:n].view(arr.dtype).reshape(arr.shape)
     unwritten = {}
     for i, t in enumerate(op.outputs, undefined_from):
-        out, n = outputs[t.name], entries[i][2]
         if t.name in refs:     # what the kernel left in the input's buffer; all of it defined
-            j = ref_input[t.name]
+            out, j = outputs[t.name], ref_input[t.name]
             if entries[j][2]:
                 out.reshape(-1).view(np.uint8)[:] = arena.view(j)[:entries[j][2]]
             continue
-        if n:
-            out.reshape(-1).view(np.uint8)[:] = arena.view(i)[:n]
-            if i not in shadows:
+        # a dynamic output's tensors each as `name[k]`
+        for at, out, label in out_buffers[t.name]:
+            n = out.nbytes
+            if not n:
                 continue
-            shadow = shadows[i][:n]
+            out.reshape(-1).view(np.uint8)[:] = arena.view(at)[:n]
+            if at not in shadows:
+                continue
+            shadow = shadows[at][:n]
             if not shadow.view(bool).all():
-                unwritten[t.name] = ~shadow.reshape(-1, out.itemsize).all(axis=1).reshape(out.shape)
+                unwritten[label] = ~shadow.reshape(-1, out.itemsize).all(axis=1).reshape(out.shape)
     if rc != 0:
         e = _error(err)
         if lines:
@@ -506,9 +554,11 @@ def _launch(kernel_lib: Path, args, params: int, extra: int, block_dim: int, res
 
 
 def infer_output_shapes(host_lib: Path, op: OpSpec, variant: Variant,
-                        input_shapes: dict[str, tuple[int, ...] | None], attrs: dict
+                        input_shapes: dict[str, tuple[int, ...] | None], attrs: dict,
+                        output_counts: dict[str, int] | None = None
                         ) -> dict[str, tuple[tuple[int, ...], str | None]] | None:
-    """What the OpDef's InferShape/InferDataType say the outputs are: {name: (shape, dtype)}.
+    """What the OpDef's InferShape/InferDataType say the outputs are: {name: (shape, dtype)},
+    for a dynamic output of `output_counts[name]` tensors a list of them, one per tensor.
 
     None when the host sources register no InferShape. dtype is a manifest dtype name, or the
     variant's dtype when no InferDataType is registered (None for a dtype opkg does not know).
@@ -516,20 +566,24 @@ def infer_output_shapes(host_lib: Path, op: OpSpec, variant: Variant,
     lib = _load(host_lib, "host")
     keep: list = []
     ins, n_ins = _input_descs(op, variant, input_shapes, keep)
-    outs = (abi.OpkgTensorDesc * max(1, len(op.outputs)))()
-    for i, t in enumerate(op.outputs):
-        outs[i] = _desc(t.name, (), variant.dtype_of(t.name), dict(variant.formats)[t.name], keep)
+    counts = {t.name: (output_counts or {}).get(t.name) for t in op.outputs if t.param_type == "dynamic"}
+    outs, n_outs = _output_descs(op, variant, {name: [()] * n for name, n in counts.items() if n}, keep)
     attr_values, attr_keep = _attr_values(op, attrs)
     err = abi.OpkgError()
-    rc = lib.opkg_sim_host_infer_shape(ins, n_ins, attr_values, len(op.attrs), outs, len(op.outputs),
-                                       C.byref(err))
+    rc = lib.opkg_sim_host_infer_shape(ins, n_ins, attr_values, len(op.attrs), outs, n_outs, C.byref(err))
     if rc == 2:
         return None
     if rc != 0:
         raise _error(err)
     by_ge = {d.ge_value: d.name for d in DTYPES.values()}
-    return {t.name: (tuple(int(outs[i].dims[d]) for d in range(outs[i].ndim)), by_ge.get(int(outs[i].dtype)))
-            for i, t in enumerate(op.outputs)}
+    found, i = {}, 0
+    for t in op.outputs:
+        n = counts.get(t.name) or 1
+        got = [(tuple(int(outs[j].dims[d]) for d in range(outs[j].ndim)), by_ge.get(int(outs[j].dtype)))
+               for j in range(i, i + n)]
+        found[t.name] = got if counts.get(t.name) else got[0]
+        i += n
+    return found
 
 
 def _init_values(host_lib: Path, op: OpSpec, variant: Variant) -> dict[str, float]:

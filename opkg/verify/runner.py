@@ -194,14 +194,15 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         if entry["error"]:
             continue
         for t in op.outputs:
-            what = (suspicious_golden(expected[t.name], variant.dtype_of(t.name))
-                    if expected.get(t.name) is not None else None)
-            if what:
-                entry["suspicious"].append(
-                    f"the golden returned {what} for output '{t.name}': suspicious (a kernel "
-                    "that computes nothing useful cannot be told apart; check the golden)")
+            for label, want in _tensors(t.name, expected.get(t.name)):
+                what = suspicious_golden(want, variant.dtype_of(t.name))
+                if what:
+                    entry["suspicious"].append(
+                        f"the golden returned {what} for output '{label}': suspicious (a kernel "
+                        "that computes nothing useful cannot be told apart; check the golden)")
         try:
-            inferred = _inferred_shapes(job, op, variant, inputs, case["attrs"])
+            inferred = _inferred_shapes(job, op, variant, inputs, case["attrs"],
+                                        _output_counts(op, expected, stated))
         except Exception as exc:   # InferShape itself failed: the kernel run will say more
             entry["log"].append(f"InferShape: {getattr(exc, 'message', exc)}")
             inferred = None
@@ -229,13 +230,18 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
                 except Exception as exc:   # no shape, or InferShape failed
                     entry["error"] = getattr(exc, "message", None) or str(exc)
                     break
-            out = np.empty(want.shape, dtype=want.dtype)
             # poison, for the eye: an element the kernel never stores is a mismatch whatever the
             # golden says (RunInfo.unwritten, from the GM write shadow); bfloat16 is a float
             # whose NumPy kind is 'V': ask the manifest dtype
             is_float = DTYPES[variant.dtype_of(t.name)].kind in ("float", "complex")
-            out.fill(np.nan) if is_float else out.fill(_int_poison(out.dtype))
-            outputs[t.name] = out
+
+            def poisoned(w):
+                out = np.empty(w.shape, dtype=w.dtype)
+                out.fill(np.nan) if is_float else out.fill(_int_poison(out.dtype))
+                return out
+
+            # a dynamic output: one buffer per tensor
+            outputs[t.name] = [poisoned(w) for w in want] if isinstance(want, list) else poisoned(want)
         if entry["error"]:
             continue
         entry["outputs"] = {}
@@ -258,9 +264,12 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
             if want is None:
                 continue
             tol = job["tolerance"][variant.dtype_of(name)]
-            if isinstance(want, list):
+            if isinstance(want, list):   # unwritten: a dynamic output's, per tensor
                 for k, (got, w) in enumerate(zip(actual[name], want)):
-                    entry["outputs"][f"{name}[{k}]"] = compare(_parts(got), _parts(w), **tol)
+                    label = f"{name}[{k}]"
+                    entry["outputs"][label] = compare(
+                        _parts(got), _parts(w), **tol,
+                        unwritten=_parts_mask(info.unwritten.get(label), got))
                 continue
             entry["outputs"][name] = compare(_parts(actual[name]), _parts(want), **tol,
                                              unwritten=_parts_mask(info.unwritten.get(name),
@@ -299,14 +308,21 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=()) -> 
     args = [inputs[t.name] for t in op.inputs if t.name in inputs]
     counts = {k: len(v) for k, v in inputs.items() if isinstance(v, list)}   # before the golden runs
     result = golden(*args, **attrs)
-    if not isinstance(result, (tuple, list)):
-        result = (result,)
     names = [t.name for t in op.outputs] + list(inplace)
+    lists = ({t.name for t in op.outputs if t.param_type == "dynamic"}
+             | ({t.name for t in op.inputs if t.param_type == "dynamic"} & set(inplace)))
+    # one tensor list compared: the golden's list is that list, not one array per name
+    # (unless it wrapped the list itself, as (list,) or [list])
+    sole_list = len(names) == 1 and names[0] in lists and isinstance(result, (tuple, list)) and not (
+        len(result) == 1 and isinstance(result[0], (tuple, list)))
+    if sole_list or not isinstance(result, (tuple, list)):
+        result = (result,)
     if len(result) != len(names):
         what = f"{len(op.outputs)} outputs" + (f" and {len(inplace)} in-place inputs ("
                                                f"{', '.join(inplace)})" if inplace else "")
         raise ValueError(f"returned {len(result)} arrays for {what}")
     dynamic = {t.name for t in op.inputs if t.param_type == "dynamic"} & set(inplace)
+    dynamic_outputs = {t.name for t in op.outputs if t.param_type == "dynamic"}
     out = {}
     for name, value in zip(names, result):
         if value is None:
@@ -324,6 +340,14 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=()) -> 
                                  f"{given} arrays, one per tensor")
             out[name] = [_expected_array(v, dtype, f"{name}[{k}]") for k, v in enumerate(value)]
             continue
+        if name in dynamic_outputs:
+            # a list of tensors: one expected array per tensor, as many as the kernel writes
+            if not isinstance(value, (list, tuple)) or not value:
+                raise ValueError(f"returned {type(value).__name__ if not isinstance(value, (list, tuple)) else 'an empty list'} "
+                                 f"for the dynamic output {name!r}, a list of tensors; return a "
+                                 "non-empty list of arrays, one per tensor")
+            out[name] = [_expected_array(v, dtype, f"{name}[{k}]") for k, v in enumerate(value)]
+            continue
         out[name] = _expected_array(value, dtype, name)
     return out
 
@@ -336,6 +360,30 @@ def _expected_array(value, dtype, name: str):
         raise TypeError(f"returned {type(value).__name__} for output {name!r}; "
                         "return a NumPy array per output")
     return np.ascontiguousarray(array.astype(dtype))
+
+
+def _tensors(name: str, value) -> list:
+    """(label, array) per tensor of one expected value: a dynamic tensor's as name[k]."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [(f"{name}[{k}]", v) for k, v in enumerate(value)]
+    return [(name, value)]
+
+
+def _output_counts(op, expected: dict, stated: dict) -> dict[str, int]:
+    """How many tensors each dynamic output holds in this case: the golden's list, else the
+    case's stated output_shapes."""
+    counts = {}
+    for t in op.outputs:
+        if t.param_type != "dynamic":
+            continue
+        for value in (expected.get(t.name), stated.get(t.name)):
+            if isinstance(value, (list, tuple)) and value and (
+                    not isinstance(value[0], (int, float))):
+                counts[t.name] = len(value)
+                break
+    return counts
 
 
 def _copy(value):
@@ -389,18 +437,23 @@ def _unchecked_output(job, op, variant, inputs, case, name: str):
 
     from opkg.model import numpy_dtype
 
+    dtype = numpy_dtype(variant.dtype_of(name))
     shape = (case.get("output_shapes") or {}).get(name)
+    if shape and isinstance(shape[0], (list, tuple)):   # a dynamic output: one array per tensor
+        return [np.empty(tuple(s), dtype=dtype) for s in shape]
     if shape is None:
         inferred = _inferred_shapes(job, op, variant, inputs, case["attrs"])
-        shape = (inferred or {}).get(name, (None,))[0]
+        got = (inferred or {}).get(name, (None,))
+        shape = None if isinstance(got, list) else got[0]
     if shape is None:
         raise ValueError(f"the golden returned None for output {name!r} (not compared), but "
                          "nothing gives its shape: the OpDef registers no InferShape; return "
-                         "an array, or state the case's output_shapes")
-    return np.empty(tuple(shape), dtype=numpy_dtype(variant.dtype_of(name)))
+                         "an array (for a dynamic output, a list of them), or state the case's "
+                         "output_shapes")
+    return np.empty(tuple(shape), dtype=dtype)
 
 
-def _inferred_shapes(job, op, variant, inputs, attrs) -> dict | None:
+def _inferred_shapes(job, op, variant, inputs, attrs, output_counts=None) -> dict | None:
     """What the package's OpDef InferShape gives for these inputs (None: it registers none).
     An operator without outputs has nothing to infer: its InferShape is not called (cann-ops'
     ScatterMax registers one that writes output 0, which does not exist)."""
@@ -410,7 +463,7 @@ def _inferred_shapes(job, op, variant, inputs, attrs) -> dict | None:
         return None
 
     shapes = {k: [a.shape for a in v] if isinstance(v, list) else v.shape for k, v in inputs.items()}
-    return infer_output_shapes(Path(job["host_lib"]), op, variant, shapes, attrs)
+    return infer_output_shapes(Path(job["host_lib"]), op, variant, shapes, attrs, output_counts)
 
 
 def _shape_disagreement(op, inferred: dict | None, expected: dict,
@@ -421,18 +474,22 @@ def _shape_disagreement(op, inferred: dict | None, expected: dict,
     on it is only a note; on the outputs the case leaves unstated it is still an error."""
     notes = []
     for t in op.outputs:
-        shape = (inferred or {}).get(t.name, (None,))[0]
-        if expected[t.name] is None or shape is None:   # not compared: InferShape alone sizes it
-            continue
-        got = list(expected[t.name].shape)
-        if tuple(shape) == tuple(got):
-            continue
-        if t.name in stated:
-            notes.append(f"the case states {t.name} with shape {got} but the OpDef's InferShape "
-                         f"gives {list(shape)}; the stated shape is used")
-        else:
-            return (f"the golden returned {t.name} with shape {got} but the OpDef's InferShape "
-                    f"gives {list(shape)}; fix whichever is wrong"), notes
+        inferred_t = (inferred or {}).get(t.name, (None,))
+        # a dynamic output: InferShape's shape per tensor (a list), compared tensor by tensor
+        inferred_each = ([s for s, _ in inferred_t] if isinstance(inferred_t, list)
+                         else [inferred_t[0]] * len(_tensors(t.name, expected[t.name])))
+        for (label, want), shape in zip(_tensors(t.name, expected[t.name]), inferred_each):
+            if shape is None:   # not compared: InferShape alone sizes it
+                continue
+            got = list(want.shape)
+            if tuple(shape) == tuple(got):
+                continue
+            if t.name in stated:
+                notes.append(f"the case states {label} with shape {got} but the OpDef's "
+                             f"InferShape gives {list(shape)}; the stated shape is used")
+            else:
+                return (f"the golden returned {label} with shape {got} but the OpDef's "
+                        f"InferShape gives {list(shape)}; fix whichever is wrong"), notes
     return None, notes
 
 
