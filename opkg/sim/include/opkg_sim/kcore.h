@@ -163,6 +163,7 @@ struct BlockState {
     std::vector<GmRegion> gm;
     uint64_t tiling_key = 0;
     uint64_t sys_workspace = 0;
+    uint8_t* sys_workspace_ptr = nullptr;   // g_sysWorkspaceReserved: SetSysWorkspace's, per block
     std::string* log = nullptr;
     bool active = false;
     void* pipe = nullptr;      // the block's first live TPipe (GetTPipePtr)

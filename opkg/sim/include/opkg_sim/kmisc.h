@@ -242,12 +242,17 @@ inline void GetReduceMaxMinCount(T& maxMinValue, opkg_sim::SrcLoc loc = opkg_sim
     std::memcpy(&maxMinValue, &value, sizeof(T));
 }
 inline void SetKernelMode(KernelMode) {}
-inline void SetSysWorkspace(GM_ADDR) {}
+// As CANN's g_sysWorkspaceReserved (block-local): SetSysWorkspace keeps the first workspace it
+// is given, GetSysWorkSpacePtr returns it (cann-ops' ForeachNorm returns early on nullptr).
+inline void SetSysWorkspace(GM_ADDR workspace) {
+    if (!opkg_sim::block().sys_workspace_ptr) opkg_sim::block().sys_workspace_ptr = workspace;
+}
+inline void SetSysWorkspaceForce(GM_ADDR workspace) { opkg_sim::block().sys_workspace_ptr = workspace; }
 
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
     return workspace ? workspace + opkg_sim::block().sys_workspace : workspace;
 }
-inline GM_ADDR GetSysWorkSpacePtr() { return nullptr; }
+inline GM_ADDR GetSysWorkSpacePtr() { return opkg_sim::block().sys_workspace_ptr; }
 
 template <class... Args>
 inline void printf(const char* fmt, Args... args) {

@@ -178,6 +178,11 @@ private:
 extern "C" __global__ __aicore__ void faulty(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
+    if (TILING_KEY_IS(10)) {   // the library's workspace pointer, set and checked as cann-ops' ForeachNorm does
+        SetSysWorkspace(workspace);
+        SetSysWorkspace(x);   // ignored: the first one set stays
+        ASSERT(GetSysWorkSpacePtr() == workspace);
+    }
     KernelFaulty op;
     op.Init(x, y, workspace, t.length, t.bufferBytes);
     op.Run();
