@@ -40,8 +40,8 @@ inline gert::StorageShape shape_of(const OpkgTensorDesc& d) {
     return gert::StorageShape(s, s);
 }
 
-// Groups the request's input tensors into IR inputs: consecutive tensors with the same name are
-// the tensors of one dynamic input (opkg/sim/runtime.py sends them that way).
+// Groups the request's input (or output) tensors into IR inputs (outputs): consecutive tensors
+// with the same name are the tensors of one dynamic input (opkg/sim/runtime.py sends them so).
 inline gert::IrInputs ir_inputs_of(const OpkgTensorDesc* in, uint32_t n_in) {
     gert::IrInputs ir;
     for (uint32_t i = 0; i < n_in; ++i) {
@@ -142,6 +142,7 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
         ctx.node_.inputs_ = n_in;
         ctx.node_.outputs_ = n_out;
         ctx.node_.ir_inputs_ = ir_inputs_of(in, n_in);
+        ctx.node_.ir_outputs_ = ir_inputs_of(out, n_out);
         // and the inputs IMPL_OP(...).TilingInputsDataDependency / InputsDataDependency named
         const auto& all_deps = gert::OpImplRegisterV2::TilingDataDependencies();
         auto dep_it = all_deps.find(op_type);
@@ -224,6 +225,7 @@ inline int run_infer_shape(const char* op_type, const OpkgTensorDesc* in, uint32
         gert::InferShapeContext ctx;
         ctx.name_ = ctx.type_ = op_type;
         ctx.node_.ir_inputs_ = ir_inputs_of(in, n_in);
+        ctx.node_.ir_outputs_ = ir_inputs_of(out, n_out);
         ctx.tensors_ = input_tensors(def, ctx.node_.ir_inputs_, in, n_in);
         for (uint32_t i = 0; i < n_in; ++i) {
             ctx.inputs_.push_back(shape_of(in[i]).GetStorageShape());
@@ -258,6 +260,7 @@ inline int run_infer_shape(const char* op_type, const OpkgTensorDesc* in, uint32
             gert::InferDataTypeContext dctx;
             dctx.name_ = dctx.type_ = op_type;
             dctx.node_.ir_inputs_ = ctx.node_.ir_inputs_;
+            dctx.node_.ir_outputs_ = ctx.node_.ir_outputs_;
             for (uint32_t i = 0; i < n_in; ++i) dctx.inputs_.push_back(static_cast<ge::DataType>(in[i].dtype));
             dctx.outputs_.assign(n_out, ge::DT_UNDEFINED);
             fill_attrs(dctx.attrs_, attrs, n_attrs);

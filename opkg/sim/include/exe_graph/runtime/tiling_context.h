@@ -140,6 +140,10 @@ public:
     const AnchorInstanceInfo* GetInputInstanceInfo(size_t ir_index) const { return ir_inputs_.Info(ir_index); }
     size_t GetIrInputsNum() const { return ir_inputs_.ir.size(); }
     IrInputs ir_inputs_;
+    // IR outputs to output tensors, the same way (a dynamic output: one tensor per list entry)
+    const AnchorInstanceInfo* GetOutputInstanceInfo(size_t ir_index) const { return ir_outputs_.Info(ir_index); }
+    size_t GetIrOutputsNum() const { return ir_outputs_.ir.size(); }
+    IrInputs ir_outputs_;
     const char* GetNodeName() const { return name_.c_str(); }
     const char* GetNodeType() const { return type_.c_str(); }
     size_t GetInputsNum() const { return inputs_; }
@@ -162,6 +166,7 @@ public:
     const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, 0)); }
     const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t j) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, j)); }
     const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return node_.ir_inputs_.Info(ir); }
+    const AnchorInstanceInfo* GetIrOutputInstanceInfo(size_t ir) const { return node_.ir_outputs_.Info(ir); }
     const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
     const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return i < output_descs_.size() ? &output_descs_[i] : nullptr; }
     const RuntimeAttrs* GetAttrs() const { return &attrs_; }
@@ -231,6 +236,7 @@ public:
     const Shape* GetDynamicInputShape(size_t ir, size_t j) const { return GetInputShape(node_.ir_inputs_.Instance(ir, j)); }
     const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
     const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return node_.ir_inputs_.Info(ir); }
+    const AnchorInstanceInfo* GetIrOutputInstanceInfo(size_t ir) const { return node_.ir_outputs_.Info(ir); }
     // Every input's tensor, as GE builds it: shape, dtype and format; its values only for
     // inputs the OpDef marks ValueDepend (else a null address), as CANN documents.
     const Tensor* GetInputTensor(size_t i) const { return i < tensors_.size() && present_[i] ? &tensors_[i] : nullptr; }
