@@ -343,9 +343,9 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=()) -> 
         if name in dynamic_outputs:
             # a list of tensors: one expected array per tensor, as many as the kernel writes
             if not isinstance(value, (list, tuple)) or not value:
-                raise ValueError(f"returned {type(value).__name__ if not isinstance(value, (list, tuple)) else 'an empty list'} "
-                                 f"for the dynamic output {name!r}, a list of tensors; return a "
-                                 "non-empty list of arrays, one per tensor")
+                got = "an empty list" if isinstance(value, (list, tuple)) else type(value).__name__
+                raise ValueError(f"returned {got} for the dynamic output {name!r}, a list of "
+                                 "tensors; return a non-empty list of arrays, one per tensor")
             out[name] = [_expected_array(v, dtype, f"{name}[{k}]") for k, v in enumerate(value)]
             continue
         out[name] = _expected_array(value, dtype, name)
