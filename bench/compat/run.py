@@ -87,6 +87,16 @@ def projects(root: Path, kind: str) -> dict[str, Path]:
     return found
 
 
+def opkg_commit() -> str:
+    """The opkg checkout measuring: its short commit, "+changes" when the tree differs from it
+    (rows of several runs are merged, so each says what measured it)."""
+    tree = HERE.parents[1]
+    def git(*a):
+        return subprocess.run(["git", "-C", str(tree), *a], capture_output=True, text=True).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
 def corpus_commit(root: Path, kind: str, explicit: str | None) -> str | None:
     if explicit:
         return explicit
@@ -411,7 +421,10 @@ def markdown(kind: str, rows: list[dict], date: str, commit: str | None) -> str:
     verified = sum(1 for r in scope if r["verified"])
     lines = [f"<!-- compat:{kind}:begin -->", f"## {CORPUS_REPOS[kind]}", "",
              f"Measured {date} on commit `{commit or 'unknown'}` with "
-             f"`make compat CORPUS=<{kind} checkout>`.", "",
+             f"`make compat CORPUS=<{kind} checkout>`; rows by the opkg commit that measured "
+             "them: " + ", ".join(f"`{c}` {n}" for c, n in Counter(
+                 r.get("opkg") or "unrecorded" for r in rows if r["imported"] is not None
+                 or r["first_error"]).most_common()) + ".", "",
              f"**{verified}/{len(scope)} verified** ({len(rows) - len(scope)} out of scope, "
              f"{len(scope) - len(with_golden)} without a golden yet; "
              f"{verified}/{len(with_golden)} of those with one).", "",
@@ -538,6 +551,7 @@ def main(argv=None) -> int:
                    "first_error": f"harness: {type(exc).__name__}: {exc}",
                    "classification": None, "notes": [], "warnings": [], "variants": {}}
         classify(row, recorded)
+        row["opkg"] = measured_by
         print(f"{name:32} imported={_yes(row['imported']):3} compiled={_yes(row['compiled']):3} "
               f"verified={_yes(row['verified']):3} {row['first_error'] or ''}"[:200],
               file=sys.stderr, flush=True)
@@ -545,6 +559,7 @@ def main(argv=None) -> int:
 
     date = dt.date.today().isoformat()
     commit = corpus_commit(root, kind, args.corpus_commit)
+    measured_by = opkg_commit()
     args.results.mkdir(parents=True, exist_ok=True)
     out = args.results / f"compat-{kind}-{date}.json"
     finished: dict[str, dict] = {}

@@ -1,24 +1,15 @@
 """MatmulCustomMultiCore (AscendProjects operator/MatMulCustomSample): c = a @ b + bias with the
-high-level Matmul API (float16 a, b; float32 bias and c). Case from
-FrameworkLaunch/AclNNInvocation/scripts/gen_data.py: a [1024, 256] in [1, 10], b [256, 640] and
-bias [640] in [-100, 100]; a second, smaller case with the same proportions of ranges."""
-import numpy as np
+high-level Matmul API (float16 a, b; float32 bias and c). Cases and tolerance from the sample's
+gen_data.py and verify_result.py, shared with its sibling project (_shared.py)."""
+from _shared import MATMUL_CASES, MATMUL_TOLERANCE, matmul_bias
 
 PATH = "operator/MatMulCustomSample/FrameworkLaunch/MatmulCustomMultiCore"
-CASES = [
-    {"name": "gen_data", "shapes": {"a": [1024, 256], "b": [256, 640], "bias": [640]},
-     "ranges": {"a": [1, 10], "b": [-100, 100], "bias": [-100, 100]}},
-    {"name": "small", "shapes": {"a": [64, 32], "b": [32, 96], "bias": [96]},
-     "ranges": {"a": [1, 10], "b": [-100, 100], "bias": [-100, 100]}},
-]
-
-# The sample's own check (AclNNInvocation/scripts/verify_result.py): an element fails when it is
-# off by more than 1e-2 both absolutely and relatively, and one failing element fails the run.
-TOLERANCE = {"float32": {"rtol": 1e-2, "atol": 1e-2, "error_ratio": 0}}
+CASES = MATMUL_CASES
+TOLERANCE = MATMUL_TOLERANCE
 
 
 def golden(a, b, bias):
-    return a.astype(np.float64) @ b.astype(np.float64) + bias.astype(np.float64)
+    return matmul_bias(a, b, bias)
 
 
 OUT_OF_SCOPE = None
