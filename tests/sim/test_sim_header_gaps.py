@@ -89,6 +89,43 @@ int main() {
     assert out == ["3f81", "1.0078125", "0.5", "2.5"]
 
 
+def test_every_arithmetic_type_converts_to_bfloat16_t():
+    """The device's bfloat16_t (__bf16) takes any arithmetic value implicitly. cann-ops' foreach
+    scalar kernels instantiate `T(inScalarGM.GetValue(0))` with T = bfloat16_t and a half scalar
+    GM; the sim's float/double/int constructors made half, int64_t and unsigned ambiguous."""
+    import subprocess, tempfile
+    from pathlib import Path
+
+    from opkg.sim import flags
+
+    src = r'''
+#include "kernel_operator.h"
+#include <cstdio>
+template <class T, class S> T first(__gm__ S* p) {
+    AscendC::GlobalTensor<S> g;
+    g.SetGlobalBuffer(p, 1);
+    T v = T(g.GetValue(0));
+    return v;
+}
+int main() {
+    half h[1] = {half(1.5f)};
+    bfloat16_t a = first<bfloat16_t>(h);
+    bfloat16_t b = h[0];
+    bfloat16_t c = int64_t(-3), d = uint8_t(200), e = 2.25, f = true, g = 7u, r = 1.0f + 3.0f / 256.0f;
+    std::printf("%g %g %g %g %g %g %g %g %04x\n", float(a), float(b), float(c), float(d), float(e), float(f),
+                float(g), float(half(a)), r.bits);
+}
+'''
+    with tempfile.TemporaryDirectory() as d:
+        cpp, exe = Path(d) / "t.cpp", Path(d) / "t"
+        cpp.write_text(src)
+        inc = Path(flags.__file__).parent / "include"
+        subprocess.run([simbuild.CXX, "-std=c++17", "-mf16c", f"-I{inc}", str(cpp), "-o", str(exe)], check=True)
+        out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+    # the float constructor still rounds to nearest even (0x3f82), unlike ToBfloat16
+    assert out == ["1.5", "1.5", "-3", "200", "2.25", "1", "7", "1.5", "3f82"]
+
+
 def test_a_four_element_braced_copy_list_is_data_copy_params():
     """CANN's DataCopyExtParams constructor takes five values, so DataCopyPad(gm, local,
     {1, bytes, 0, 0}) resolves to the DataCopyParams overload; a defaulted fifth made it

@@ -35,8 +35,12 @@ struct bfloat16_t {
     uint16_t bits = 0;
     bfloat16_t() = default;
     bfloat16_t(float f) { bits = from_float(f); }
-    bfloat16_t(double d) : bfloat16_t(static_cast<float>(d)) {}
-    bfloat16_t(int v) : bfloat16_t(static_cast<float>(v)) {}
+    // The device's bfloat16_t is __bf16, an arithmetic type every arithmetic type converts to
+    // implicitly (cann-ops' foreach kernels write `T(inScalarGM.GetValue(0))` with a half
+    // scalar and T = bfloat16_t); one template for all of them leaves no ambiguous overloads.
+    template <class U, typename std::enable_if<(std::is_arithmetic<U>::value || std::is_same<U, _Float16>::value) &&
+                                                   !std::is_same<U, float>::value, int>::type = 0>
+    bfloat16_t(U v) : bfloat16_t(static_cast<float>(v)) {}
     operator float() const {
         uint32_t u = static_cast<uint32_t>(bits) << 16;
         float f;
