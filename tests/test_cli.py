@@ -66,7 +66,7 @@ def test_outside_a_workspace(tmp_path):
 
 def test_bad_manifest_exits_2_with_location(workspace):
     path = workspace.operator("addone")
-    path.write_text(path.read_text().replace("float16]", "float61]", 1))
+    path.write_text(path.read_text().replace("float16]", "flaot16]", 1))
     r = opkg("build", "//...", cwd=workspace.root)
     assert r.returncode == 2
     assert r.stderr.startswith("packages/addone/opkg.yaml:7:35: error: op.inputs[0].dtypes[1]")

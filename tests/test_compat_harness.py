@@ -115,5 +115,5 @@ def test_corpus_layouts_are_told_apart():
         sys.path.pop(0)
     cann = REPO / "tests" / "fixtures" / "cann_ops_layout"
     assert harness.corpus_kind(cann) == "cann-ops"
-    assert list(harness.projects(cann, "cann-ops")) == ["scale_add"]
+    assert list(harness.projects(cann, "cann-ops")) == ["scale_add", "scale_each"]
     assert harness.package_name("MoeSoftMaxTopkCustom") == "moe_soft_max_topk_custom"

@@ -60,12 +60,12 @@ def test_what_cannot_be_read_is_named(tmp_path):
     computed = tmp_path / "computed.cpp"
     computed.write_text(SOURCE.replace("DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16})\n"
                                        "            .Format", "DataType(kTypes)\n            .Format", 1))
-    double = tmp_path / "double.cpp"      # a dtype opkg does not have (complex64 it has)
-    double.write_text(SOURCE.replace("ge::DT_BF16", "ge::DT_DOUBLE"))
-    ops, why = parse_opdef_text([computed, double])
+    string = tmp_path / "string.cpp"      # a dtype opkg does not have (double it has)
+    string.write_text(SOURCE.replace("ge::DT_BF16", "ge::DT_STRING"))
+    ops, why = parse_opdef_text([computed, string])
     assert ops == []
     assert why == ["OpDef MyOp in computed.cpp: input 'x' has a computed DataType list",
-                   "OpDef MyOp in double.cpp: input 'x' has dtype ge::DT_DOUBLE, which opkg "
+                   "OpDef MyOp in string.cpp: input 'x' has dtype ge::DT_STRING, which opkg "
                    "does not support"]
 
 

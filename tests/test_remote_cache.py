@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import WorkspaceFactory, compiles
+from tests.conftest import WorkspaceFactory, compiles
 
 SOC = "Ascend910B1"
 BGD = Path(sys.executable).parent / "bgd"

@@ -42,8 +42,10 @@ def test_add_custom_prototype(pkgs, lib_cache, soc910b):
     assert [t["name"] for t in proto["inputs"]] == ["x", "y"]
     assert proto["outputs"] == [{"name": "z", "param_type": "required", "dtypes": ["float16", "float32"],
                                  "formats": ["ND", "ND"], "value_depend": False,
-                                 "unknown_shape_formats": []}]
-    assert proto["aicore"] == {"has_tiling": True, "configs": ["ascend910b", "ascend310p"]}
+                                 "init_values": [], "unknown_shape_formats": []}]
+    assert proto["aicore"]["has_tiling"] is True
+    assert proto["aicore"]["configs"] == ["ascend910b", "ascend310p"]
+    assert not proto["aicore"].get("soc_configs")      # AddConfig(short) without lists
 
 
 def layer_norm(x, gamma, beta, eps):
