@@ -579,23 +579,21 @@ def _prototype(project, dest, host_sources, headers, json_path, op_type, notes):
 def _check_representable(op: dict, project: Path) -> None:
     """What CANN allows and a manifest cannot say yet: a clear import error, not a manifest
     that the next command rejects. (An OpDef without outputs is imported: verify.inplace.)"""
+    def check_dtypes(group: str, t: dict, where: str = "") -> None:
+        bad = [d for d in t["dtypes"] if d not in DTYPES]
+        if bad:
+            raise UsageError(f"the OpDef of {op['type']} ({project / 'op_host'}): {where}"
+                             f"{group[:-1]} {t['name']!r} has dtype {bad[0]}, which opkg does "
+                             "not support", hint="opkg's dtypes: " + ", ".join(DTYPES))
+
     for short, config in (op.get("soc_configs") or {}).items():
         for group in ("inputs", "outputs"):
             for t in config[group]:
-                bad = [d for d in t["dtypes"] if d not in DTYPES]
-                if bad:
-                    raise UsageError(f"the OpDef of {op['type']} ({project / 'op_host'}): the "
-                                     f"AddConfig(\"{short}\", config) {group[:-1]} {t['name']!r} "
-                                     f"has dtype {bad[0]}, which opkg does not support",
-                                     hint="opkg's dtypes: " + ", ".join(DTYPES))
+                check_dtypes(group, t, f'the AddConfig("{short}", config) ')
     seen = {}
     for group in ("inputs", "outputs"):
         for t in op[group]:
-            bad = [d for d in t["dtypes"] if d not in DTYPES]
-            if bad:
-                raise UsageError(f"the OpDef of {op['type']} ({project / 'op_host'}): "
-                                 f"{group[:-1]} {t['name']!r} has dtype {bad[0]}, which opkg "
-                                 "does not support", hint="opkg's dtypes: " + ", ".join(DTYPES))
+            check_dtypes(group, t)
             if t["name"] in seen:
                 first = seen[t["name"]]
                 # an output named like an input is a ref tensor (the input rewritten in place):
