@@ -74,12 +74,25 @@ def test_shifts_match_numpy(built, shift):
     np.testing.assert_array_equal(rounded, ((v >> shift) + carry).astype(itype))
 
 
+def test_a_shift_by_the_full_width_shifts_every_bit_out(built):
+    # CANN's dav_c220 impl accepts scalarValue up to sizeof(T) * 8: an int32 shifted right by 32
+    # is its sign fill (what a branch-free abs builds its mask from), a left shift gives 0
+    dtype, itype, v = ints(built)
+    width = np.dtype(itype).itemsize * 8
+    x = v.view(dtype)
+    np.testing.assert_array_equal(run(built, 4, x, scalar=width).view(itype), np.where(v < 0, -1, 0).astype(itype))
+    np.testing.assert_array_equal(run(built, 3, x, scalar=width).view(itype), np.zeros_like(v))
+    rounded = run(built, 5, x, scalar=width).view(itype)    # sign fill + the sign bit shifted out last
+    np.testing.assert_array_equal(rounded, np.zeros_like(v))
+
+
 def test_shift_past_the_width_is_reported(built):
     dtype, _, v = ints(built)
     with pytest.raises(runtime.SimError) as err:
         run(built, 9, v.view(dtype))
     assert f"basic_more.cpp:{simbuild.line_of(KERNEL, 'shift-too-far')}" in str(err.value)
-    assert "outside [0," in str(err.value)
+    assert "shift by 33 bits is outside [0, 32]" in str(err.value) or \
+        "shift by 17 bits is outside [0, 16]" in str(err.value)
 
 
 def test_pop_stack_buffer_hands_out_the_free_ub(built):

@@ -407,7 +407,9 @@ private:
 template <TPosition pos, int32_t depth = 1, auto mask = 0>
 using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
 
-inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(opkg_sim::block().pipe); }
-
 }  // namespace AscendC
+
+// Declared in the global namespace, as CANN's kernel_common.h does: kernels (and CANN's own
+// headers) call it unqualified from their own namespaces, and `AscendC::GetTPipePtr` is not a name.
+inline AscendC::TPipe* GetTPipePtr() { return static_cast<AscendC::TPipe*>(opkg_sim::block().pipe); }
 #endif

@@ -70,21 +70,25 @@ template <class T> struct is_shift_type
     : std::integral_constant<bool, std::is_same<T, int16_t>::value || std::is_same<T, uint16_t>::value ||
                                        std::is_same<T, int32_t>::value || std::is_same<T, uint32_t>::value> {};
 
-// Shifts by `n` bits (n outside [0, bits) is the hardware's business: the sim fails). Right
-// shifts of signed types are arithmetic; roundEn adds the last bit shifted out.
+// Shifts by `n` bits in [0, bits]: CANN's dav_c220 impl checks scalarValue against
+// [0, sizeof(T) * 8] ("sizeof(T) * 8 as max"), so a shift by the full width is legal and shifts every
+// bit out: 0 for left and logical right shifts, the sign fill (0 or -1) for arithmetic ones, which
+// is what kernels use it for (a sign mask from an int32 shifted right by 32). Computed in 64 bits so
+// n == bits is defined in C++. roundEn adds the last bit shifted out.
 template <class T> inline T shift(T v, int64_t n, bool left, bool round) {
     using U = typename std::make_unsigned<T>::type;
-    if (left) return static_cast<T>(static_cast<U>(static_cast<U>(v) << n));
-    T r = static_cast<T>(v >> n);
-    if (round && n > 0 && ((v >> (n - 1)) & 1)) r = static_cast<T>(r + 1);
+    using W = typename std::conditional<std::is_signed<T>::value, int64_t, uint64_t>::type;
+    if (left) return static_cast<T>(static_cast<U>(static_cast<uint64_t>(static_cast<U>(v)) << n));
+    T r = static_cast<T>(static_cast<W>(v) >> n);
+    if (round && n > 0 && ((static_cast<W>(v) >> (n - 1)) & 1)) r = static_cast<T>(r + 1);
     return r;
 }
 
 template <class T> inline int64_t shift_amount(T s, const char* op, SrcLoc loc) {
     static_assert(is_shift_type<T>::value, "ShiftLeft/ShiftRight support int16_t, uint16_t, int32_t and uint32_t");
     int64_t n = int64_t(s);
-    if (n < 0 || n >= int64_t(sizeof(T) * 8)) {
-        fail(loc, format("%s: shift by %lld bits is outside [0, %d) for %s", op, (long long)n, int(sizeof(T) * 8),
+    if (n < 0 || n > int64_t(sizeof(T) * 8)) {
+        fail(loc, format("%s: shift by %lld bits is outside [0, %d] for %s", op, (long long)n, int(sizeof(T) * 8),
                          type_name<T>()));
     }
     return n;

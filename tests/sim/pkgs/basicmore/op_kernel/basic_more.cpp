@@ -133,7 +133,7 @@ extern "C" __global__ __aicore__ void basic_more(GM_ADDR x, GM_ADDR y, GM_ADDR z
         CompareScalar(zl.template ReinterpretCast<int8_t>(), xl, (T)t.scalar, CMPMODE::GT, mask,
                       (uint8_t)(n / perRepeat), p);
     } else if (TILING_KEY_IS(9)) {
-        ShiftLeft(zi, xi, (I)(sizeof(I) * 8), n);  // @shift-too-far
+        ShiftLeft(zi, xi, (I)(sizeof(I) * 8 + 1), n);  // @shift-too-far
     }
     outZ.EnQue(zl);
     zl = outZ.DeQue<T>();

@@ -2,8 +2,18 @@
 // template is written before any `using namespace AscendC`, as several operators' headers are:
 // the CCE builtins get_block_idx()/get_block_num() and, inside ASSERT, GetBlockNum() are called
 // unqualified. The queues take a TQueConfig by address (TQue<pos, depth, &conf>), and the
-// scalar factor is read with AscendC::ToFloat for every dtype.
+// scalar factor is read with AscendC::ToFloat for every dtype. A namespace of the kernel's own
+// calls GetTPipePtr() unqualified: CANN declares it in the global namespace, not in AscendC.
 #include "kernel_operator.h"
+
+namespace hdrsync {
+__aicore__ inline void Mte2ToV()
+{
+    int32_t id = static_cast<int32_t>(GetTPipePtr()->FetchEventID(AscendC::HardEvent::MTE2_V));
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(id);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(id);
+}
+}  // namespace hdrsync
 
 constexpr AscendC::TPosition kNoConsumer[8] = {
     AscendC::TPosition::MAX, AscendC::TPosition::MAX, AscendC::TPosition::MAX, AscendC::TPosition::MAX,
@@ -41,6 +51,8 @@ public:
     {
         AscendC::LocalTensor<T> x = inX.template AllocTensor<T>();
         AscendC::DataCopy(x, xGm, n_);
+        ASSERT(GetTPipePtr() == &pipe);
+        hdrsync::Mte2ToV();
         inX.EnQue(x);
         x = inX.template DeQue<T>();
         AscendC::LocalTensor<T> y = outY.template AllocTensor<T>();
