@@ -1,5 +1,6 @@
 """Basic APIs real operators use beyond the core vector set: PairReduceSum (also in place),
-ShiftLeft/ShiftRight (count and level-0 forms, roundEn), PopStackBuffer, CrossCoreSetFlag /
+ShiftLeft/ShiftRight (count and level-0 forms, roundEn, the full width), level-0 Select (modes 0, 1,
+2), PopStackBuffer, CrossCoreSetFlag /
 CrossCoreWaitFlag, against NumPy, and their diagnostics with the kernel's file:line."""
 
 from __future__ import annotations
@@ -93,6 +94,28 @@ def test_shift_past_the_width_is_reported(built):
     assert f"basic_more.cpp:{simbuild.line_of(KERNEL, 'shift-too-far')}" in str(err.value)
     assert "shift by 33 bits is outside [0, 32]" in str(err.value) or \
         "shift by 17 bits is outside [0, 16]" in str(err.value)
+
+
+def test_level0_select_modes(built):
+    dtype = dtype_of(built)
+    per = 256 // np.dtype(dtype).itemsize
+    x = np.random.default_rng(8).uniform(-1, 1, PADDED).astype(dtype)
+    x[:3] = [0.0, -0.0, 0.5]
+    # mode 2: each repeat takes its own bits; src1 is dst itself (-3 everywhere)
+    np.testing.assert_array_equal(run(built, 40, x), np.where(x > 0, x, dtype(-3)))
+    # mode 1: a scalar src1; the mask keeps the first half of each repeat, the rest keeps dst (7)
+    lane = np.arange(PADDED) % per
+    np.testing.assert_array_equal(run(built, 41, x), np.where(lane < per // 2, np.where(x > 0, x, dtype(5)), dtype(7)))
+    # mode 0: the first repeat's bits in every repeat
+    first = np.tile(x[:per] > 0, PADDED // per)
+    np.testing.assert_array_equal(run(built, 42, x), np.where(first, x, dtype(-3)))
+
+
+def test_level0_select_tensor_form_in_scalar_mode_is_reported(built):
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 43, np.ones(PADDED, dtype_of(built)))
+    assert f"basic_more.cpp:{simbuild.line_of(KERNEL, 'select-mode1')}" in str(err.value)
+    assert "VSEL_TENSOR_SCALAR_MODE (mode 1) takes a scalar src1" in str(err.value)
 
 
 def test_pop_stack_buffer_hands_out_the_free_ub(built):

@@ -672,6 +672,92 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
     });
 }
 
+// Level-0 Select (CANN's vsel): lane j of repeat r takes src0 where its selMask bit is 1, else src1
+// (a tensor lane, or the scalar when src1 is null); lanes the mask leaves out keep dst. Which bit:
+// mode 0 (VSEL_CMPMASK_SPR) reuses the first 256 / sizeof(T) bits in every repeat, modes 1 and 2
+// consume the bits consecutively (repeat r from bit r * 256 / sizeof(T)), as CANN's Select page says.
+// Each lane reads only its mask bit and the source it picks, so its definedness is exactly theirs.
+template <class T, class U>
+inline void level0_select(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& selMask,
+                          const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>* src1, T scalar,
+                          AscendC::SELMODE selMode, const opkg_sim::Mask& m, uint32_t repeat,
+                          const AscendC::BinaryRepeatParams& p, opkg_sim::SrcLoc loc) {
+    const char* op = "Select";
+    const bool tensor_mode = selMode != AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE;
+    if (tensor_mode != (src1 != nullptr)) {
+        opkg_sim::fail(loc, src1 ? "Select: VSEL_TENSOR_SCALAR_MODE (mode 1) takes a scalar src1; CANN's tensor form "
+                                   "does nothing in that mode"
+                                 : "Select with a scalar src1 takes VSEL_TENSOR_SCALAR_MODE (mode 1)");
+    }
+    repeat = m.reps(repeat);   // counter mode: from the element count
+    const uint32_t per_repeat = 256 / sizeof(T);
+    const bool same_bits = selMode == AscendC::SELMODE::VSEL_CMPMASK_SPR;
+    opkg_sim::check_level0(dst, m, repeat, p.dstBlkStride, p.dstRepStride, op, "dst", loc);
+    opkg_sim::check_level0(src0, m, repeat, p.src0BlkStride, p.src0RepStride, op, "src0", loc);
+    if (src1) opkg_sim::check_level0(*src1, m, repeat, p.src1BlkStride, p.src1RepStride, op, "src1", loc);
+    const uint64_t bits_used = repeat == 0 ? 0 : (same_bits ? per_repeat : uint64_t(repeat) * per_repeat);
+    opkg_sim::check_ub(selMask, (bits_used + 7) / 8, op, "selMask", loc);
+    opkg_sim::count_level0<T>(op, m, repeat);
+    const uint8_t* bits = reinterpret_cast<const uint8_t*>(selMask.ptr_);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    for (uint32_t r = 0; r < repeat; ++r) {
+        for (uint32_t j = 0; j < per_repeat; ++j) {
+            if (!m.test(r, j)) continue;
+            const uint32_t bit = same_bits ? j : r * per_repeat + j;
+            if (opkg_sim::mask_bit_shadow(bits, bit) != opkg_sim::UB_WRITTEN) {
+                opkg_sim::check_read(bits + bit / 8, 1, op, "selMask", loc);
+            }
+            T out = scalar;
+            if ((bits[bit / 8] >> (bit % 8)) & 1u) {
+                const uint8_t* ps = reinterpret_cast<const uint8_t*>(src0.ptr_) +
+                                    opkg_sim::elem_offset<T>(r, j, p.src0BlkStride, p.src0RepStride);
+                opkg_sim::check_read(ps, sizeof(T), op, "src0", loc);
+                std::memcpy(&out, ps, sizeof(T));
+            } else if (src1) {
+                const uint8_t* ps = reinterpret_cast<const uint8_t*>(src1->ptr_) +
+                                    opkg_sim::elem_offset<T>(r, j, p.src1BlkStride, p.src1RepStride);
+                opkg_sim::check_read(ps, sizeof(T), op, "src1", loc);
+                std::memcpy(&out, ps, sizeof(T));
+            }
+            uint8_t* pd = d + opkg_sim::elem_offset<T>(r, j, p.dstBlkStride, p.dstRepStride);
+            std::memcpy(pd, &out, sizeof(T));
+            opkg_sim::mark_written(pd, sizeof(T));
+        }
+    }
+}
+
+template <class T, class U, bool isSetMask = true>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                   const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask[], uint8_t repeatTimes,
+                   const BinaryRepeatParams& repeatParams, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    level0_select(dst, selMask, src0, &src1, T(), selMode, opkg_sim::bit_mask<T, isSetMask>(mask, "Select", loc),
+                  repeatTimes, repeatParams, loc);
+}
+
+template <class T, class U, bool isSetMask = true>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                   const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
+                   const BinaryRepeatParams& repeatParams, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    level0_select(dst, selMask, src0, &src1, T(), selMode,
+                  opkg_sim::continuous_mask<T, isSetMask>(mask, "Select", loc), repeatTimes, repeatParams, loc);
+}
+
+template <class T, class U, bool isSetMask = true>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                   typename opkg_sim::identity<T>::type src1, SELMODE selMode, uint64_t mask[], uint8_t repeatTimes,
+                   const BinaryRepeatParams& repeatParams, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    level0_select(dst, selMask, src0, static_cast<const LocalTensor<T>*>(nullptr), static_cast<T>(src1), selMode,
+                  opkg_sim::bit_mask<T, isSetMask>(mask, "Select", loc), repeatTimes, repeatParams, loc);
+}
+
+template <class T, class U, bool isSetMask = true>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+                   typename opkg_sim::identity<T>::type src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
+                   const BinaryRepeatParams& repeatParams, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    level0_select(dst, selMask, src0, static_cast<const LocalTensor<T>*>(nullptr), static_cast<T>(src1), selMode,
+                  opkg_sim::continuous_mask<T, isSetMask>(mask, "Select", loc), repeatTimes, repeatParams, loc);
+}
+
 // One sum per repeat (the masked elements of 256 bytes), stored dstRepStride results apart.
 template <class T>
 inline void whole_reduce_sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const opkg_sim::Mask& m,

@@ -132,6 +132,29 @@ extern "C" __global__ __aicore__ void basic_more(GM_ADDR x, GM_ADDR y, GM_ADDR z
         UnaryRepeatParams p;
         CompareScalar(zl.template ReinterpretCast<int8_t>(), xl, (T)t.scalar, CMPMODE::GT, mask,
                       (uint8_t)(n / perRepeat), p);
+    } else if (TILING_KEY_IS(40) || TILING_KEY_IS(41) || TILING_KEY_IS(42)) {
+        // Level-0 Select on the bits of x > 0: mode 2 (bits consumed repeat after repeat, src1 is
+        // dst itself), mode 1 (a scalar src1, half of each repeat's lanes), mode 0 (the first
+        // repeat's bits in every repeat, a bit mask).
+        LocalTensor<uint8_t> bits = other.Get<uint8_t>();
+        CompareScalar(bits, xl, (T)0, CMPMODE::GT, n);
+        BinaryRepeatParams p;
+        const uint8_t rep = (uint8_t)(n / perRepeat);
+        if (TILING_KEY_IS(40)) {
+            Duplicate(zl, (T)-3, n);
+            Select(zl, bits, xl, zl, SELMODE::VSEL_TENSOR_TENSOR_MODE, (uint64_t)perRepeat, rep, p);
+        } else if (TILING_KEY_IS(41)) {
+            Duplicate(zl, (T)7, n);
+            Select(zl, bits, xl, (T)5, SELMODE::VSEL_TENSOR_SCALAR_MODE, (uint64_t)(perRepeat / 2), rep, p);
+        } else {
+            Duplicate(zl, (T)-3, n);
+            uint64_t all[2] = {~0ull, sizeof(T) == 2 ? ~0ull : 0ull};
+            Select(zl, bits, xl, zl, SELMODE::VSEL_CMPMASK_SPR, all, rep, p);
+        }
+    } else if (TILING_KEY_IS(43)) {
+        LocalTensor<uint8_t> bits = other.Get<uint8_t>();
+        BinaryRepeatParams p;
+        Select(zl, bits, xl, zl, SELMODE::VSEL_TENSOR_SCALAR_MODE, (uint64_t)perRepeat, 1, p);  // @select-mode1
     } else if (TILING_KEY_IS(9)) {
         ShiftLeft(zi, xi, (I)(sizeof(I) * 8 + 1), n);  // @shift-too-far
     }
