@@ -1,6 +1,6 @@
 """Constructs of CANN's real headers that real operators use, each on a small kernel of our own
-(tests/sim/pkgs/realapi): LocalTensor operator overloads, ASSERT directly after an expression (as a
-device build compiles it), float32_t, TQueSync, TBuf's queue interface, vector Copy, GatherMask
+(tests/sim/pkgs/realapi): LocalTensor operator overloads, ASSERT directly after an expression and with no `;`
+after it (as a device build compiles both), float32_t, TQueSync, TBuf's queue interface, vector Copy, GatherMask
 (built-in and user patterns, rsvdCnt), Sort32, ReduceSum into an element-aligned dst; and a kernel
 entry named like a C library function (pkgs/libmname: op `Exp`, entry `exp`)."""
 

@@ -307,13 +307,16 @@ inline void wait_flag(pipe_t from, pipe_t to, event_t id) {
     opkg_sim::wait_flag({opkg_sim::pipe_of(from), opkg_sim::pipe_of(to)}, id);
 }
 
-// A device build defines ASSERT(x) as nothing, so real kernels compile with it directly after an
-// expression (`this->n = n ASSERT(n != 0);`, no `;` between). Here it still checks, like
-// CANN's CPU-debug build, and compiles in both places: `+ opkg_sim::assert_at_end(...)` is a no-op
-// binary `+` after an expression (it returns the left operand unchanged) and a void unary `+`
-// as a statement of its own. The condition is evaluated when the temporary dies, at the end of
-// the full-expression: after the variable a declaration initialises, so
-// `uint32_t n = t.n ASSERT(n != 0);` checks the new n (the device never reads it uninitialised).
+// A device build defines ASSERT(x) as nothing (kernel_macros.h), so real kernels compile with it
+// directly after an expression (`this->n = n ASSERT(n != 0);`, no `;` between) and with no `;`
+// after it (`ASSERT(c)` then a declaration, cann-ops MulSigmoid). Here it still checks, like
+// CANN's CPU-debug build, and compiles in all three places: `+ opkg_sim::assert_at_end(...);` is
+// a no-op binary `+` after an expression (it returns the left operand unchanged) or a void unary
+// `+` statement of its own, and ends the statement itself (the kernel's own `;` is then an empty
+// statement; only `if (c) ASSERT(x); else` no longer compiles, which no known kernel writes).
+// The condition is evaluated when the temporary dies, at the end of the full-expression: after
+// the variable a declaration initialises, so `uint32_t n = t.n ASSERT(n != 0);` checks the new n
+// (the device never reads it uninitialised).
 namespace opkg_sim {
 template <class F>
 class AssertAtEnd {
@@ -354,7 +357,7 @@ public:
 
 #ifndef ASSERT
 #define ASSERT(expr) \
-    + ::opkg_sim::assert_at_end([&]() -> bool { return static_cast<bool>(expr); }, #expr, __FILE__, __LINE__)
+    + ::opkg_sim::assert_at_end([&]() -> bool { return static_cast<bool>(expr); }, #expr, __FILE__, __LINE__);
 #endif
 #ifndef ascendc_assert
 #define ascendc_assert(expr, ...) ((expr) ? (void)0 : ::opkg_sim::assert_fail(#expr, __FILE__, __LINE__, __VA_ARGS__))

@@ -14,6 +14,8 @@ public:
         uint32_t declared = count ASSERT(declared == count && declared != 0);   // @assert-decl
         this->count_ =
             declared ASSERT(count != 0 && "count can not be zero!");
+        // and with no `;` after it at all, before a statement (cann-ops MulSigmoid)
+        ASSERT(padded != 0 && "padded can not be zero!")
         padded_ = padded;
         xGm.SetGlobalBuffer((__gm__ T*)x, padded);
         yGm.SetGlobalBuffer((__gm__ T*)y, padded);
