@@ -1,4 +1,13 @@
-"""Gelu (cann-ops src/math/gelu): y = x / (1 + exp(-1.5957691 (x + 0.044715 x**3))), the tanh form of GELU (x * sigmoid(2 sqrt(2/pi) (x + 0.044715 x**3))), which the kernel computes. Cases from tests/st/Gelu_case_alltype.json ([100] in [0.1, 1]) and examples gen_data.py ([100] in [-1, 1]) plus wider ones."""
+"""Gelu (cann-ops src/math/gelu): y = GELU(x) = x * Phi(x), the exact (erf) form that the
+operator's own data generator takes as its golden (examples gen_data.py: torch nn.GELU()), within
+the accuracy its verify_result.py accepts (LOSS = 1e-3, absolute and relative). The kernel
+evaluates the sigmoid approximation x / (1 + exp(-1.595769122 (x + 0.0455399241 x**3))) (op_kernel
+gelu.cpp: param1, param2), whose coefficient is not the tanh form's 0.044715 its docs show: it is
+within 7.5e-4 of the exact GELU on [-6, 6] but up to 4.8e-4 from the 0.044715 form, so float32
+cannot be held to 2^-13 against either. Cases from tests/st/Gelu_case_alltype.json ([100] in
+[0.1, 1]) and examples gen_data.py ([100] in [-1, 1]) plus wider ones."""
+import math
+
 import numpy as np
 PATH = "src/math/gelu"
 SOCS = ["Ascend910B1"]
@@ -7,12 +16,17 @@ CASES = [
     {"name": "gen_100", "shapes": {"x": [100]}, "attrs": {}, "ranges": {"x": [-1.0, 1.0]}},
     {"name": "rows", "shapes": {"x": [48, 2048]}, "attrs": {}, "ranges": {"x": [-6.0, 6.0]}},
 ]
-TOLERANCE = {"bfloat16": {"rtol": 4e-3, "atol": 4e-3, "error_ratio": 4e-3}}
+# the operator's verify_result.py: LOSS = 1e-3 (float32 and float16); bfloat16 its 8-bit mantissa
+TOLERANCE = {"float32": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3},
+             "float16": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3},
+             "bfloat16": {"rtol": 4e-3, "atol": 4e-3, "error_ratio": 4e-3}}
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
 
 
 def golden(x):
-    v = x.astype(np.float32)
-    return v / (1.0 + np.exp(-1.5957691216057308 * (v + 0.044715 * v * v * v)))
+    v = x.astype(np.float64)
+    return (0.5 * v * (1.0 + _erf(v / math.sqrt(2.0)))).astype(np.float32)
 
 
 OUT_OF_SCOPE = None
