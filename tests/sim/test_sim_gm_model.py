@@ -39,6 +39,14 @@ def run(built, mode, modes=SimModes()):
     return x, y, info
 
 
+def test_a_gm_table_of_the_kernel_binary_is_readable(built):
+    # `constexpr static __gm__ float kTable[8]`: the device loads the kernel binary into GM
+    x, y, _ = run(built, 18)
+    want = x * 2
+    want[:8] += np.arange(1, 9, dtype=np.float32)
+    np.testing.assert_array_equal(y, want)
+
+
 def test_a_rounded_up_tail_read_and_write_stay_inside_the_allocation(built):
     # reads 416 bytes of a 400-byte input and stores 416 bytes into a 400-byte output: the
     # device allows both; the 16 bytes of output padding are not part of the output

@@ -83,6 +83,13 @@ public:
             CompareScalar(mask, x, 0.0f, CMPMODE::GT, TILE);
             Select(y, mask, x, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, TILE);   // @select
             if (TILING_KEY_IS(16)) Muls(y, y[8], 1.0f, length_);
+        } else if (TILING_KEY_IS(18)) {
+            // A table the kernel itself defines in GM (part of the kernel binary on the device).
+            GlobalTensor<float> tableGm;
+            tableGm.SetGlobalBuffer((__gm__ float*)kTable, 8);
+            DataCopy(c, tableGm, 8);
+            Muls(y, x, 2.0f, rounded_);
+            Add(y, y, c, 8);
         } else if (TILING_KEY_IS(17)) {
             // y = x > 0 ? 0 : x through Not of the mask (as uint16): bitwise ops keep its bits.
             LocalTensor<uint8_t> mask = c.ReinterpretCast<uint8_t>();
@@ -111,6 +118,7 @@ public:
     }
 
 private:
+    constexpr static __gm__ float kTable[8] = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f};
     TPipe pipe;
     TQue<TPosition::VECIN, 1> inQueue;
     TQue<TPosition::VECOUT, 1> outQueue;
