@@ -1,6 +1,6 @@
 """Basic APIs real operators use beyond the core vector set: PairReduceSum (also in place),
 ShiftLeft/ShiftRight (count and level-0 forms, roundEn, the full width), level-0 Select (modes 0, 1,
-2), PopStackBuffer, CrossCoreSetFlag /
+2), queues of zero-length buffers, PopStackBuffer, CrossCoreSetFlag /
 CrossCoreWaitFlag, against NumPy, and their diagnostics with the kernel's file:line."""
 
 from __future__ import annotations
@@ -116,6 +116,12 @@ def test_level0_select_tensor_form_in_scalar_mode_is_reported(built):
         run(built, 43, np.ones(PADDED, dtype_of(built)))
     assert f"basic_more.cpp:{simbuild.line_of(KERNEL, 'select-mode1')}" in str(err.value)
     assert "VSEL_TENSOR_SCALAR_MODE (mode 1) takes a scalar src1" in str(err.value)
+
+
+def test_a_queue_of_zero_length_buffers_still_hands_them_out(built):
+    dtype = dtype_of(built)
+    x = np.arange(PADDED).astype(dtype)
+    np.testing.assert_array_equal(run(built, 44, x), (x + dtype(1)).astype(dtype))
 
 
 def test_pop_stack_buffer_hands_out_the_free_ub(built):

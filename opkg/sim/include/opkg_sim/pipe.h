@@ -168,8 +168,8 @@ public:
     template <class T>
     TBufState GetState(const LocalTensor<T>& t) const {
         const uint8_t* q = reinterpret_cast<const uint8_t*>(t.ptr_);
-        if (!base_ || q < base_ || q >= base_ + uint64_t(num_) * len_) return TBufState::FREE;
-        int32_t i = int32_t((q - base_) / len_);
+        if (!base_ || q < base_ || q >= base_ + uint64_t(num_) * len_ + (len_ == 0)) return TBufState::FREE;
+        int32_t i = len_ == 0 ? zero_length_index("GetState") : int32_t((q - base_) / len_);
         if (!in_use_[i]) return TBufState::FREE;
         for (const Entry& e : fifo_) if (e.index == i) return TBufState::ENQUE;
         return deq_[i] ? TBufState::DEQUE : TBufState::OCCUPIED;
@@ -225,11 +225,31 @@ private:
     }
     int32_t index_of(const void* p, const char* what, opkg_sim::SrcLoc loc) const {
         const uint8_t* q = static_cast<const uint8_t*>(p);
-        if (q >= base_ && q < base_ + uint64_t(num_) * len_ && (q - base_) % len_ == 0) {
+        if (len_ == 0 && q == base_) return zero_length_index(what);
+        if (len_ > 0 && q >= base_ && q < base_ + uint64_t(num_) * len_ && (q - base_) % len_ == 0) {
             return int32_t((q - base_) / len_);
         }
         opkg_sim::fail(loc, opkg_sim::format("%s of a tensor that was not allocated from this %s",
                                              what, describe().c_str()));
+    }
+    // InitBuffer with a length of 0 (a block the tiling gives no elements): every buffer sits at
+    // the same address, and the device's queue hands out buffer handles, not addresses, so the
+    // buffer meant is the one in the state the call expects: EnQue the allocated one not yet
+    // queued, FreeTensor a dequeued one, else one allocated and never queued.
+    int32_t zero_length_index(const char* what) const {
+        auto queued = [&](uint32_t i) {
+            for (const Entry& e : fifo_) if (e.index == int32_t(i)) return true;
+            return false;
+        };
+        const bool enque = std::strcmp(what, "EnQue") == 0;
+        for (int pass = 0; pass < 2; ++pass) {
+            for (uint32_t i = 0; i < num_; ++i) {
+                if (!in_use_[i] || queued(i)) continue;
+                if (enque ? !deq_[i] : (pass == 0 ? deq_[i] : true)) return int32_t(i);
+            }
+            if (enque) break;
+        }
+        return 0;   // none in that state: the caller's own check reports it
     }
 };
 

@@ -155,6 +155,22 @@ extern "C" __global__ __aicore__ void basic_more(GM_ADDR x, GM_ADDR y, GM_ADDR z
         LocalTensor<uint8_t> bits = other.Get<uint8_t>();
         BinaryRepeatParams p;
         Select(zl, bits, xl, zl, SELMODE::VSEL_TENSOR_SCALAR_MODE, (uint64_t)perRepeat, 1, p);  // @select-mode1
+    } else if (TILING_KEY_IS(44)) {
+        // A queue InitBuffer'd with 0 bytes (a block its tiling gives no elements): its buffers
+        // still go through Alloc/EnQue/DeQue/Free, and Alloc/Free without a queue hand-off.
+        TQue<QuePosition::VECIN, 2> empty;
+        pipe.InitBuffer(empty, 2, 0);
+        LocalTensor<T> a = empty.AllocTensor<T>();
+        LocalTensor<T> b = empty.AllocTensor<T>();
+        empty.EnQue(a);
+        empty.EnQue(b);
+        a = empty.DeQue<T>();
+        empty.FreeTensor(a);
+        b = empty.DeQue<T>();
+        empty.FreeTensor(b);
+        a = empty.AllocTensor<T>();
+        empty.FreeTensor(a);
+        Adds(zl, xl, (T)1, n);
     } else if (TILING_KEY_IS(9)) {
         ShiftLeft(zi, xi, (I)(sizeof(I) * 8 + 1), n);  // @shift-too-far
     }
