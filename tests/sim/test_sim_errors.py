@@ -319,6 +319,21 @@ def test_reading_the_workspace_before_any_store_is_reported(built, kernel_src):
     assert "GlobalTensor::GetValue" in e.value.message
 
 
+def test_undefined_values_kept_in_the_workspace_are_reported_only_when_they_reach_an_output(built, kernel_src):
+    # as MemorySanitizer: a store into scratch memory is not a use
+    x, y, _ = run(built, 48, blocks=2)
+    half = N_PER_BLOCK // 2
+    want = (x * 2).reshape(2, N_PER_BLOCK)
+    want[:, :half] = x.reshape(2, N_PER_BLOCK)[:, :half]
+    np.testing.assert_array_equal(y, want.reshape(-1))
+    with pytest.raises(SimError) as e:
+        run(built, 49, blocks=2)
+    assert e.value.line == line_of(kernel_src, "store")
+    assert "stores undefined values into bytes [512, 1024) of 'y'" in e.value.message
+    assert f"{kernel_src}:{line_of(kernel_src, 'ws-load')}" in e.value.message
+    assert "of 'workspace'" in e.value.message
+
+
 def test_reading_back_what_the_kernel_stored_is_fine(built):
     # mode 10 stores to the workspace, then reads it back: defined, so no report
     x, y, _ = run(built, 10, blocks=3)

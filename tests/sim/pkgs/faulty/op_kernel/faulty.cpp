@@ -120,6 +120,18 @@ public:
             Duplicate(y, 0.0f, length_);
             DataCopy(y, wsGm, length_);
         }
+        if (TILING_KEY_IS(48) || TILING_KEY_IS(49)) {
+            // Scratch through the workspace: a tile whose second half nothing wrote is stored
+            // (undefined values kept in GM scratch, not a use); 48 reads back only the defined
+            // half, 49 all of it, so the undefined half reaches y.
+            GlobalTensor<float> wsGm;
+            wsGm.SetGlobalBuffer((__gm__ float*)ws_ + GetBlockIdx() * length_, length_);
+            LocalTensor<float> t = tmpBuf.Get<float>();
+            DataCopy(t, xGm, length_ / 2);
+            DataCopy(wsGm, t, length_);
+            DataCopy(t, wsGm, TILING_KEY_IS(48) ? length_ / 2 : length_);   // @ws-load
+            Adds(y, t, 0.0f, TILING_KEY_IS(48) ? length_ / 2 : length_);
+        }
         outQueueY.EnQue(y);
         inQueueX.FreeTensor(x);
         y = outQueueY.DeQue<float>();
