@@ -135,6 +135,11 @@ def test_a_select_is_as_defined_as_each_mask_bit_and_the_source_it_picks(built):
     np.testing.assert_array_equal(y, np.where(x > 0, x, 0))
 
 
+def test_level0_compare_and_select_keep_each_mask_bit_as_defined_as_its_lane(built):
+    x, y, _ = run(built, 20)
+    np.testing.assert_array_equal(y, np.where(x > 0, x, 0))
+
+
 def test_bitwise_instructions_on_a_mask_keep_its_defined_bits(built):
     x, y, _ = run(built, 17)
     np.testing.assert_array_equal(y, np.where(x > 0, 0, x))

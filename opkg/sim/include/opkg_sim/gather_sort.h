@@ -89,15 +89,6 @@ inline bool builtin_selects(uint8_t pattern, uint32_t j) {
     }
 }
 
-// Whether the n UB bytes at p are all defined, as a query: check_read would mark and record them.
-inline bool ub_defined(const void* p, uint64_t n) {
-    const BlockState& b = block();
-    if (!b.shadow) return true;
-    const uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
-    if (off >= b.ub_bytes) return true;
-    return first_hole(b.shadow + off, n < b.ub_bytes - off ? n : b.ub_bytes - off) == nullptr;
-}
-
 // vreducev2. Normal mode (reduceMode false): each of repeatTimes repeats covers 256 bytes and
 // `mask` is ignored. Counter mode (true): each repeat covers the first `mask` elements (A2/A3 and
 // 310P, "configuration one" of the documentation); on 310B `mask` is the total element count and

@@ -696,6 +696,26 @@ inline void record_mask_bits(const void* mask, uint32_t count, const void* a, co
     }
 }
 
+// Whether the n UB bytes at p are all defined, as a query: check_read would mark and record them.
+inline bool ub_defined(const void* p, uint64_t n) {
+    const BlockState& b = block();
+    if (!b.shadow) return true;
+    const uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
+    if (off >= b.ub_bytes) return true;
+    return first_hole(b.shadow + off, n < b.ub_bytes - off ? n : b.ub_bytes - off) == nullptr;
+}
+
+// After a mask byte was written (mark_written): when it came out undefined, which of its bits are
+// defined (bit k of `bits`, 0x100 set), in record_mask_bits' encoding.
+inline void record_bit_definedness(const void* byte, uint16_t bits) {
+    BlockState& b = block();
+    if (!b.shadow) return;
+    const uint64_t off = uint64_t(static_cast<const uint8_t*>(byte) - b.ub);
+    if (off >= b.ub_bytes || b.shadow[off] == UB_WRITTEN) return;
+    if (b.mask_bits.empty()) b.mask_bits.assign(b.ub_bytes, 0);
+    b.mask_bits[off] = bits;
+}
+
 // The shadow value of mask bit i at `mask`: UB_WRITTEN when defined, else its byte's origin.
 inline uint8_t mask_bit_shadow(const void* mask, uint32_t i) {
     const BlockState& b = block();

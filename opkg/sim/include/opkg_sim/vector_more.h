@@ -143,10 +143,13 @@ inline void level0_cast(const AscendC::LocalTensor<D>& dst, const AscendC::Local
 // the repeats' bits one after another in dst; lanes the mask leaves out get 0. `second(r, j)`
 // gives lane j of repeat r of the second operand (a tensor's lane, read and checked, or the
 // scalar).
-template <class T, class U, class Second>
+// `second_defined(r, j)` says whether that lane of the second operand is defined: a bit byte
+// with an undefined lane records which of its bits are defined (record_mask_bits' encoding),
+// so Select takes each element's definedness from its own bit.
+template <class T, class U, class Second, class SecondDefined>
 inline void level0_compare_with(const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& a,
-                                uint16_t aBlk, uint16_t aRep, Second second, AscendC::CMPMODE mode, const Mask& m,
-                                uint32_t repeat, const char* op, SrcLoc loc) {
+                                uint16_t aBlk, uint16_t aRep, Second second, SecondDefined second_defined,
+                                AscendC::CMPMODE mode, const Mask& m, uint32_t repeat, const char* op, SrcLoc loc) {
     repeat = m.reps(repeat);   // counter mode: from the element count
     check_level0(a, m, repeat, aBlk, aRep, op, "src0", loc);
     const uint32_t lanes = 256 / sizeof(T);
@@ -161,9 +164,14 @@ inline void level0_compare_with(const AscendC::LocalTensor<U>& dst, const Ascend
     for (uint32_t r = 0; r < repeat; ++r) {
         for (uint32_t j0 = 0; j0 < lanes; j0 += 8) {
             bool read = false;
+            uint16_t defined_bits = 0x100;
             for (uint32_t j = j0; j < j0 + 8; ++j) {
-                if (!m.test(r, j)) continue;
+                if (!m.test(r, j)) {
+                    defined_bits |= uint16_t(1u << (j - j0));   // a defined 0
+                    continue;
+                }
                 const uint8_t* pa = reinterpret_cast<const uint8_t*>(a.ptr_) + elem_offset<T>(r, j, aBlk, aRep);
+                if (ub_defined(pa, sizeof(T)) && second_defined(r, j)) defined_bits |= uint16_t(1u << (j - j0));
                 check_read(pa, sizeof(T), op, "src0", loc);
                 read = true;
                 T x;
@@ -174,7 +182,11 @@ inline void level0_compare_with(const AscendC::LocalTensor<U>& dst, const Ascend
                     bits[bit / 8] |= uint8_t(1u << (bit % 8));
                 }
             }
-            if (read) mark_written(bits + (uint64_t(r) * lanes + j0) / 8, 1);
+            if (read) {
+                uint8_t* byte = bits + (uint64_t(r) * lanes + j0) / 8;
+                mark_written(byte, 1);
+                record_bit_definedness(byte, defined_bits);
+            }
         }
     }
 }
@@ -192,7 +204,11 @@ inline void level0_compare(const AscendC::LocalTensor<U>& dst, const AscendC::Lo
         std::memcpy(&y, pb, sizeof(T));
         return y;
     };
-    level0_compare_with(dst, a, p.src0BlkStride, p.src0RepStride, lane, mode, m, repeat, op, loc);
+    auto lane_defined = [&](uint32_t r, uint32_t j) {
+        return ub_defined(reinterpret_cast<const uint8_t*>(b.ptr_) + elem_offset<T>(r, j, p.src1BlkStride, p.src1RepStride),
+                          sizeof(T));
+    };
+    level0_compare_with(dst, a, p.src0BlkStride, p.src0RepStride, lane, lane_defined, mode, m, repeat, op, loc);
 }
 
 template <class T, class U>
@@ -200,6 +216,7 @@ inline void level0_compare_scalar(const AscendC::LocalTensor<U>& dst, const Asce
                                   AscendC::CMPMODE mode, const Mask& m, uint32_t repeat,
                                   const AscendC::UnaryRepeatParams& p, SrcLoc loc) {
     level0_compare_with(dst, a, p.srcBlkStride, p.srcRepStride, [scalar](uint32_t, uint32_t) { return scalar; },
+                        [](uint32_t, uint32_t) { return true; },
                         mode, m, repeat, "CompareScalar", loc);
 }
 

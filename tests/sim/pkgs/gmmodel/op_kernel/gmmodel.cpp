@@ -83,6 +83,12 @@ public:
             CompareScalar(mask, x, 0.0f, CMPMODE::GT, TILE);
             Select(y, mask, x, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, TILE);   // @select
             if (TILING_KEY_IS(16)) Muls(y, y[8], 1.0f, length_);
+        } else if (TILING_KEY_IS(20)) {
+            // As 15 with the level-0 forms (mask, repeats): each mask bit as defined as its lane.
+            LocalTensor<uint8_t> mask = c.ReinterpretCast<uint8_t>();
+            CompareScalar(mask, x, 0.0f, CMPMODE::GT, (uint64_t)64, (uint8_t)(TILE / 64), UnaryRepeatParams());
+            Select(y, mask, x, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, (uint64_t)64, (uint8_t)(TILE / 64),
+                   BinaryRepeatParams());
         } else if (TILING_KEY_IS(18)) {
             // A table the kernel itself defines in GM (part of the kernel binary on the device).
             GlobalTensor<float> tableGm;
