@@ -16,10 +16,11 @@ CASES = [
     {"name": "gen_100", "shapes": {"x": [100]}, "attrs": {}, "ranges": {"x": [-1.0, 1.0]}},
     {"name": "rows", "shapes": {"x": [48, 2048]}, "attrs": {}, "ranges": {"x": [-6.0, 6.0]}},
 ]
-# the operator's verify_result.py: LOSS = 1e-3 (float32 and float16); bfloat16 its 8-bit mantissa
+# the operator's verify_result.py: LOSS = 1e-3 (float32 and float16); bfloat16 takes CANN's
+# standard 2^-7, one bfloat16 step: a kernel value within 7.5e-4 of GELU can round to the
+# neighbouring bfloat16 of the golden's (4e-3 failed 0.5% of the [48, 2048] case on that alone)
 TOLERANCE = {"float32": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3},
-             "float16": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3},
-             "bfloat16": {"rtol": 4e-3, "atol": 4e-3, "error_ratio": 4e-3}}
+             "float16": {"rtol": 1e-3, "atol": 1e-3, "error_ratio": 1e-3}}
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 
