@@ -36,8 +36,11 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-back
 @contextlib.contextmanager
 def chromium(tmp_path):
     """A headless Chromium session; missing tools fail the test with how to install them."""
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium (the test extra)")
-    from selenium.webdriver.chrome.service import Service
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.fail("selenium is needed: it is in the test extra (pip install -e '.[test]')")
 
     browser, driver = shutil.which("chromium"), shutil.which("chromedriver")
     if not (browser and driver):
@@ -152,9 +155,10 @@ def test_report_of_a_failing_build_in_chromium(failing_build, tmp_path):
 
 
 def _decoded(browser, div):
-    """plotly ships numpy arrays as typed arrays; read them back as nested lists."""
+    """The heatmap's cells as plotly.js drew them: numpy arrays travel base64-encoded, and the
+    decoded rows (typed arrays) are in the figure's full data."""
     return browser.execute_script(
-        f"const z = document.getElementById('{div}').data[0].z;"
+        f"const z = document.getElementById('{div}')._fullData[0].z;"
         "return Array.from(z, r => Array.from(r));")
 
 
