@@ -173,3 +173,35 @@ def test_without_plotly_the_error_says_how_to_install_it(workspace):
     assert "hint: install the report extra: pip install 'opkg[report]'" in r.stderr
     assert "Traceback" not in r.stderr
 
+
+
+def test_unwritten_elements_show_at_the_top_of_the_heatmap_and_are_counted():
+    import numpy as np
+
+    from opkg.report import figures
+
+    expected = np.arange(12.0).reshape(3, 4)
+    actual = expected.copy()
+    actual[0, 0] += 0.5
+    actual[1, 2] = np.nan           # an element the kernel never stored (outputs start as NaN)
+    heat = figures.error_heatmap("pkg soc float32/case", "z", expected, actual)
+    assert np.asarray(heat.data[0].z).tolist() == [[0.5, 0, 0, 0], [0, 0, 0.5, 0], [0, 0, 0, 0]]
+    assert "3x4; 1 non-finite shown at the top" in heat.layout.title.text
+    hist = figures.error_histogram("pkg soc float32/case", "z", expected, actual, 0.0, 0.1)
+    assert ("10 exact, 1 differ, 1 outside tolerance, 1 non-finite"
+            in hist.layout.title.text)
+    assert [(d.name, sum(d.y)) for d in hist.data] == [("outside tolerance", 1)]
+
+
+def test_large_outputs_are_max_pooled_keeping_a_single_wrong_element():
+    import numpy as np
+
+    from opkg.report import figures
+
+    expected = np.zeros((1000, 1000), np.float32)
+    actual = expected.copy()
+    actual[999, 3] = 2.0
+    heat = figures.error_heatmap("t", "z", expected, actual)
+    z = np.asarray(heat.data[0].z)
+    assert z.shape == (200, 200) and z.sum() == 2.0 and z[199, 0] == 2.0
+    assert heat.data[0].y[199] == 995 and heat.data[0].x[0] == 0      # cells start at those

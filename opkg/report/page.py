@@ -98,7 +98,7 @@ def _number(x) -> str:
 
 def _profile_figures(data: ReportData, figs: _Figures) -> tuple[list[dict], list[str]]:
     """Per SoC: the roofline, each package's per-block load balance, the copy-size histogram."""
-    from opkg.socs import get_soc
+    from opkg.socs import MODEL_FIELDS, get_soc
 
     by_soc: dict[str, list[tuple[dict, dict]]] = defaultdict(list)
     notes = []
@@ -117,9 +117,10 @@ def _profile_figures(data: ReportData, figs: _Figures) -> tuple[list[dict], list
                    "bound": p["estimate"].get("bound")} for r, p in cases]
         roof = figs.html(figures.roofline(soc, points))
         if roof is None:
-            missing = cases[0][1]["estimate"].get("note")
+            missing = [f for f in MODEL_FIELDS if getattr(soc, f) is None]
             notes.append(f"no roofline for {soc_name}: " + (
-                missing or "no case did vector work (nothing to place on the plot)"))
+                f"toolchains/socs.yaml has no {', '.join(missing)} for it" if missing
+                else "no case did vector work (nothing to place on the plot)"))
         balance, copies = [], {}
         for package in sorted({r["package"] for r, _ in cases}):
             mine = [(r, p) for r, p in cases if r["package"] == package]
