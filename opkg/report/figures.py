@@ -189,7 +189,7 @@ def copy_sizes(soc: str, per_package: dict[str, list[int]]):
     for package, counts in per_package.items():
         fig.add_bar(x=names, y=counts, name=package,
                     hovertemplate="%{x}: %{y} copies<extra>%{fullData.name}</extra>")
-    fig.update_layout(barmode="group")
+    fig.update_layout(barmode="group", showlegend=True)     # the package, even when alone
     fig.update_xaxes(title="copy size (GM <-> UB); under 512 B wastes most of a GM burst")
     fig.update_yaxes(title="copies")
     return _layout(fig, f"Copy sizes on {soc}")
