@@ -22,8 +22,9 @@ run: $(STAMP) check-gxx
 
 # Debian packages the tests run, as command:package. makeself builds the CANN backend's
 # custom_opp_<os>_<arch>.run (the tests build one against stand-in CANN tools); distccd serves
-# the distributed-compile tests on loopback. Installed when missing (as root, with apt-get).
-TEST_TOOLS := makeself:makeself distccd:distcc
+# the distributed-compile tests on loopback; Chromium and its driver open `opkg report`'s page
+# headless. Installed when missing (as root, with apt-get).
+TEST_TOOLS := makeself:makeself distccd:distcc chromium:chromium chromedriver:chromium-driver
 
 check-test-tools:
 	@missing=""; for t in $(TEST_TOOLS); do \

@@ -21,6 +21,7 @@ COMMANDS = {
     "test": ("opkg.cli.build:test", "Verify packages against their NumPy goldens and print the report."),
     "query": ("opkg.cli.query:query", "Inspect the package graph (deps, rdeps, packages)."),
     "profile": ("opkg.cli.profile:profile", "Kernel profile of built packages: a modelled time estimate, GM traffic, copies."),
+    "report": ("opkg.cli.report:report", "Write an HTML report of built packages: cases, errors, profile, graph."),
     "clean": ("opkg.cli.clean:clean", "Remove build outputs (and optionally the cache)."),
     "cache": ("opkg.cli.cache:cache", "Build cache statistics and least-recently-used pruning."),
     "toolchain": ("opkg.cli.toolchain:toolchain", "List toolchains; check CANN/driver/SoC alignment."),

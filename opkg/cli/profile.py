@@ -60,25 +60,16 @@ def collect(ws, targets: list[str], socs=()) -> tuple[list[dict], list[dict]]:
         raise UsageError("no operator package matches " + " ".join(targets or ["//..."]),
                          hint="see `opkg query packages`")
     rows, missing = [], []
-    for pkg in pkgs:
-        for soc in [s for s in pkg.socs if not socs or s in socs]:
-            for variant in pkg.op.for_soc(get_soc(soc, ws.root).short).variants():   # op.soc_configs
-                path = report_path(ws, pkg.name, soc, variant.name)
-                entry = {"package": pkg.name, "label": pkg.label, "soc": soc,
-                         "variant": variant.name}
-                if not path.is_file():
-                    missing.append(entry)
-                    continue
-                try:
-                    report = json.loads(path.read_text())
-                except ValueError:
-                    raise UsageError(f"{path} is not a readable verification report",
-                                     hint=f"rebuild it: opkg build {pkg.label} --soc {soc}") from None
-                if report.get("error"):
-                    rows.append({**entry, "case": None, "error": report["error"], "profile": None})
-                for case in report.get("results", []):
-                    rows.append({**entry, "case": case["case"], "error": case.get("error"),
-                                 "profile": case.get("profile")})
+    for entry, path in variant_reports(ws, pkgs, socs):
+        report = read_report(path, entry)
+        if report is None:
+            missing.append(entry)
+            continue
+        if report.get("error"):
+            rows.append({**entry, "case": None, "error": report["error"], "profile": None})
+        for case in report.get("results", []):
+            rows.append({**entry, "case": case["case"], "error": case.get("error"),
+                         "profile": case.get("profile")})
     if not rows:
         first = missing[0] if missing else None
         raise UsageError(
@@ -88,6 +79,31 @@ def collect(ws, targets: list[str], socs=()) -> tuple[list[dict], list[dict]]:
             hint="build first: opkg build " + " ".join(targets or ["//..."])
                  + "".join(f" --soc {s}" for s in socs))
     return rows, missing
+
+
+def variant_reports(ws, pkgs, socs=()):
+    """(entry, report path) per (operator package, SoC, dtype variant) selected, whether the
+    report exists or not; `opkg report` reads the same."""
+    from opkg.socs import get_soc
+
+    for pkg in pkgs:
+        for soc in [s for s in pkg.socs if not socs or s in socs]:
+            for variant in pkg.op.for_soc(get_soc(soc, ws.root).short).variants():   # op.soc_configs
+                yield ({"package": pkg.name, "label": pkg.label, "soc": soc,
+                        "variant": variant.name}, report_path(ws, pkg.name, soc, variant.name))
+
+
+def read_report(path: Path, entry: dict) -> dict | None:
+    """A verification report, None when not built; a damaged one is an error saying to rebuild."""
+    from opkg.errors import UsageError
+
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text())
+    except ValueError:
+        raise UsageError(f"{path} is not a readable verification report",
+                         hint=f"rebuild it: opkg build {entry['label']} --soc {entry['soc']}") from None
 
 
 def report_path(ws, package: str, soc: str, variant: str) -> Path:

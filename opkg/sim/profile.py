@@ -75,7 +75,10 @@ def counters(blocks, cores: int | None = None) -> dict:
            "min_queue_buffers": int(with_queues.min()) if len(with_queues) else 0,
            "max_queue_buffers": top("max_queue_buffers"),
            "busiest_block": {"gm_bytes": int(gm_block.max()) if n else 0,
-                             "vector_bytes": int(block_vec_bytes.max()) if n else 0}}
+                             "vector_bytes": int(block_vec_bytes.max()) if n else 0},
+           # each block's share, in block order: the load balance `opkg report` draws
+           "per_block": {"gm_bytes": [int(v) for v in gm_block],
+                         "vector_bytes": [int(v) for v in block_vec_bytes]}}
     out["gm_bytes"] = out["gm_read_bytes"] + out["gm_write_bytes"]
     out["copies"] = copies
     out["small_copies"] = sum(copies[d]["histogram"][0]["count"] for d in ("gm_to_ub", "ub_to_gm"))

@@ -42,6 +42,7 @@ def test_add_counters_are_exact(pkgs, lib_cache, soc910b):
     assert c["vector"] == {"calls": 128, "bytes": N * 4, "by_kind": {
         "Add": {"calls": 128, "elements": N, "bytes": N * 4, "repeats": 256}}}
     assert c["busiest_block"] == {"gm_bytes": 3 * N * 4 // 8, "vector_bytes": N * 4 // 8}
+    assert c["per_block"] == {"gm_bytes": [3 * N * 4 // 8] * 8, "vector_bytes": [N * 4 // 8] * 8}
     # three queues of 2 x 512 B; blocks run one tile at a time, so each queue's second buffer is
     # carved but never written: the output queue's first buffer ends at byte 2560
     assert (c["queues"], c["min_queue_buffers"], c["max_queue_buffers"]) == (3, 2, 2)
