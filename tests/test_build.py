@@ -3,8 +3,8 @@
 Each test builds the real `add_custom` example in a fresh workspace, for one SoC to keep the
 suite quick. Tests whose first build only sets the scene take `warm_cache` (tests/conftest.py):
 that build restores what a build of the same sources made once per run; the cold build and
-what a build pushes to its cache are tested with an empty one. A wrapper around g++ logs every compiler invocation, so tests can say exactly what
-was (not) recompiled.
+what a build pushes to its cache are tested with an empty one. A wrapper around g++ logs every
+compiler invocation, so tests can say exactly what was (not) recompiled.
 """
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ def test_build_verifies_and_bundles(add_ws, cxx_log):
                    (add_ws.root / "packages").rglob("*"))
 
 
-def test_null_build_does_nothing_and_header_touch_rebuilds_only_dependents(add_ws, warm_cache, cxx_log):
+def test_null_build_does_nothing_and_header_touch_rebuilds_only_dependents(
+        add_ws, warm_cache, cxx_log):
     opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
     cxx_log.unlink()
     r = opkg("build", "//...", "--soc", SOC, "--json", cwd=add_ws.root, check=0)
@@ -111,7 +112,8 @@ def test_bundles_are_reproducible_across_clean_builds(add_ws, warm_cache, tmp_pa
     assert bundle.read_bytes() == first
 
 
-def test_toolchain_change_never_reuses_the_cache(add_ws, warm_cache, cxx_log, monkeypatch, tmp_path):
+def test_toolchain_change_never_reuses_the_cache(
+        add_ws, warm_cache, cxx_log, monkeypatch, tmp_path):
     opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
     cxx_log.unlink()
     opkg("clean", cwd=add_ws.root, check=0)
@@ -251,7 +253,8 @@ def test_another_checkout_sharing_the_cache_compiles_nothing_and_bundles_identic
     assert a.read_bytes() == b.read_bytes()
 
 
-def test_sync_check_reverifies_without_recompiling_and_reports_a_hazard(add_ws, warm_cache, cxx_log):
+def test_sync_check_reverifies_without_recompiling_and_reports_a_hazard(
+        add_ws, warm_cache, cxx_log):
     def report():
         return json.loads((add_ws.root / "out/sim/add_custom" / SOC / "float32" /
                            "verification.json").read_text())

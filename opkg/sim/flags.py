@@ -148,7 +148,8 @@ def pch_source() -> str:
 def pch_flags(soc: SocInfo) -> list[str]:
     """What PCH_HEADER is compiled with after `common_flags()` (then `-c <header> -o
     <header>.gch`): every flag of a kernel TU that the headers can see, and nothing per op or
-    per variant (kernel_flags' -D macros are tested only after the headers, opkg_sim/kernel_tu.h)."""
+    per variant (kernel_flags' -D macros are tested only after the headers, in
+    opkg_sim/kernel_tu.h)."""
     return arch_flags(soc) + ["-x", "c++-header"]
 
 

@@ -174,18 +174,19 @@ class SimToolchain:
         # from the flags and headers already in the compile's argv and signature.
         pch_dir = Path(out) / "sim" / ".pch" / flags.runtime_name(soc)
         pch, gch = pch_dir / flags.PCH_HEADER, pch_dir / (flags.PCH_HEADER + ".gch")
+        arch = flags.runtime_name(soc)
         if not flags.pch_enabled():
             pch = None
         else:
             actions.append(Action("write", (str(pch),), content=flags.pch_source(), signature=fp,
                                   target=tid, step="generate",
-                                  description=f"generate sim precompiled header ({flags.runtime_name(soc)})"))
+                                  description=f"generate sim precompiled header ({arch})"))
             actions.append(Action("exec", (str(gch),), (str(pch),),
                                   argv=(cxx, *common, *flags.pch_flags(soc), "-c", str(pch),
                                         "-o", str(gch)),
                                   scan_path=(str(flags.include_dir()),), signature=fp, target=tid,
                                   step="pch",
-                                  description=f"precompile sim headers ({flags.runtime_name(soc)})"))
+                                  description=f"precompile sim headers ({arch})"))
         # The entry only names the kernel: once per (package, SoC), whatever the dtype variant.
         entry_obj = base / soc.name / "entry.o"
         actions.append(compile_step(kernel_entry, entry_obj, flags.arch_flags(soc),

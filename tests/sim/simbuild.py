@@ -90,8 +90,8 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
     kernel_entry = codegen.kernel_entry_source(op)
     host_flags = flags.common_flags() + flags.host_flags(op) + [f"-I{pkg / 'op_host'}", f"-I{pkg}"]
     compiler = _compiler_version()
-    kernel_flags = (flags.common_flags()
-                    + flags.kernel_flags(op, variant, soc, header, precompiled(soc, cache, compiler))
+    pch = precompiled(soc, cache, compiler)
+    kernel_flags = (flags.common_flags() + flags.kernel_flags(op, variant, soc, header, pch)
                     + [f"-I{pkg / 'op_kernel'}", f"-I{pkg}"])
     key_host = _hash(str(pkg), content, host_entry, host_flags, flags.header_digest(), compiler)
     key_kernel = _hash(str(pkg), content, kernel_entry, kernel_flags, flags.header_digest(), compiler)

@@ -16,7 +16,7 @@ from opkg.socs import get_soc
 import simbuild
 from simbuild import line_of
 
-ADD = OpSpec("AddCustom", (TensorSpec("x", ("float16", "float32")), TensorSpec("y", ("float16", "float32"))),
+ADD = OpSpec("AddCustom", tuple(TensorSpec(n, ("float16", "float32")) for n in ("x", "y")),
              (TensorSpec("z", ("float16", "float32")),))
 ERROR = re.compile(r"^(\S+?):(\d+):(\d+): error: .*$", re.MULTILINE)
 
@@ -37,7 +37,8 @@ def compile_kernel(pkg, variant, soc, out, pch=None, extra=()):
 
 
 @pytest.mark.parametrize("variant", ["float16", "float32"])
-def test_a_kernel_compiles_through_the_pch_to_the_same_object(pkgs, soc910b, pch, tmp_path, variant):
+def test_a_kernel_compiles_through_the_pch_to_the_same_object(pkgs, soc910b, pch, tmp_path,
+                                                              variant):
     used = compile_kernel(pkgs / "add", variant, soc910b, tmp_path / "pch.o", pch, ["-H"])
     assert used.returncode == 0, used.stderr
     # -H marks a precompiled header g++ used with '!' (and -Winvalid-pch says why one was not)
