@@ -350,29 +350,50 @@ def cli_startup(reps: int) -> dict:
 def variant_compile(plan: dict, work: Path, reps: int) -> dict:
     """What one more kernel variant costs to compile (its kernel: the entry is per package and
     SoC, the block runner per architecture) against a file that includes only <cstdint> and
-    <cmath>, with the same common flags."""
+    <cmath>, with the same common flags; the kernel as planned (through the precompiled
+    headers) and without them (the same command minus `-Winvalid-pch -include <pch>`), and
+    the one-off precompile. Interleaved; wall and CPU time."""
     from opkg.sim import flags
 
     steps = [a for a in plan["actions"] if a["step"] == "compile" and "kernel float32" in
              a["description"]][:1]
+    pch = [a for a in plan["actions"] if a["step"] == "pch"][:1]
     tmp = work / "micro"
     tmp.mkdir(exist_ok=True)
 
-    def run(argv):
+    def run(argv, out="x.o"):
         argv = list(argv)
-        argv[argv.index("-o") + 1] = str(tmp / "x.o")
-        return timed(argv)
+        argv[argv.index("-o") + 1] = str(tmp / out)
+        wall = timed(argv)
+        return wall, LAST_CPU[0]
 
-    variant = [sum(run(a["argv"]) for a in steps) for _ in range(reps)]
+    def without_pch(argv):
+        argv = list(argv)
+        if "-Winvalid-pch" in argv:
+            i = argv.index("-Winvalid-pch")
+            del argv[i:i + 3]           # -Winvalid-pch -include <pch>
+        return argv
+
     minimal = tmp / "minimal.cpp"
     minimal.write_text("#include <cstdint>\n#include <cmath>\n"
                        "extern \"C\" double f(double x) { return std::sqrt(x) + INT32_MAX; }\n")
     cxx = steps[0]["argv"][0]
-    base = [timed([cxx, *flags.common_flags(), "-c", str(minimal), "-o", str(tmp / "m.o")])
-            for _ in range(reps)]
-    return {"variant_compile_s": med(variant), "minimal_compile_s": med(base),
-            "compiles": [a["description"] for a in steps], "runs": {"variant": variant,
-                                                                     "minimal": base}}
+    base_argv = [cxx, *flags.common_flags(), "-c", str(minimal), "-o", str(tmp / "m.o")]
+    runs = {"variant": [], "variant_no_pch": [], "minimal": [], "pch": []}
+    for _ in range(reps):           # interleaved: drift in machine load hits all alike
+        runs["variant"].append(run(steps[0]["argv"]))
+        runs["variant_no_pch"].append(run(without_pch(steps[0]["argv"])))
+        runs["minimal"].append(run(base_argv, "m.o"))
+        if pch:
+            runs["pch"].append(run(pch[0]["argv"], "x.gch"))
+    res = {"compiles": [a["description"] for a in steps], "runs": runs,
+           "pch_used": bool(pch)}
+    for key, vals in runs.items():
+        if vals:
+            res[f"{key}_s"] = med([w for w, _ in vals])
+            res[f"{key}_cpu_s"] = med([c for _, c in vals])
+    res["variant_compile_s"], res["minimal_compile_s"] = res["variant_s"], res["minimal_s"]
+    return res
 
 
 def sim_layernorm(work: Path, reps: int) -> dict:
@@ -525,6 +546,16 @@ def table(res: dict) -> str:
                      fmt_s(vc["minimal_compile_s"]),
                      fmt_r(ratio(vc["variant_compile_s"], vc["minimal_compile_s"])),
                      "file with only <cstdint>, <cmath>"))
+        if "variant_cpu_s" in vc:
+            rows.append(("  same, CPU time (user+sys)", fmt_s(vc["variant_cpu_s"]),
+                         fmt_s(vc["minimal_cpu_s"]),
+                         fmt_r(ratio(vc["variant_cpu_s"], vc["minimal_cpu_s"])),
+                         "minimal file, CPU time"))
+        if "variant_no_pch_s" in vc and vc.get("pch_used"):
+            rows.append(("  same, without the precompiled headers", fmt_s(vc["variant_no_pch_s"]),
+                         fmt_s(vc["minimal_compile_s"]),
+                         fmt_r(ratio(vc["variant_no_pch_s"], vc["minimal_compile_s"])),
+                         f"the precompile itself: {fmt_s(vc['pch_s'])} once per architecture"))
     ln = res.get("layernorm")
     if ln:
         rows.append(("sim LayerNorm 96x1024 fp32", fmt_s(ln["sim_s"]), fmt_s(ln["golden_s"]),

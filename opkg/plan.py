@@ -41,6 +41,9 @@ class Action:
     function: str | None = None
     params: dict = field(default_factory=dict)
     scan_path: tuple[str, ...] = ()   # scan C/C++ #includes of inputs along this path
+    # made before this step but not part of its identity: a file whose bytes follow from the
+    # step's own argv and signature (a precompiled header, whose bytes g++ does not reproduce)
+    requires: tuple[str, ...] = ()
     signature: str = ""               # extra identity (toolchain fingerprint): change = rebuild
     target: str = ""                  # the Target id this step belongs to
     step: str = ""                    # 'compile', 'link', 'verify', 'bundle', ...; an exec
@@ -88,8 +91,8 @@ class Plan:
     def from_json(cls, data: dict) -> "Plan":
         def action(a):
             a = dict(a)
-            for key in ("outputs", "inputs", "argv", "scan_path"):
-                a[key] = tuple(a[key])
+            for key in ("outputs", "inputs", "argv", "scan_path", "requires"):
+                a[key] = tuple(a.get(key, ()))
             return Action(**a)
 
         return cls(data["workspace_root"], data["output_dir"], data["cache_dir"],

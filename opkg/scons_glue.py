@@ -95,6 +95,8 @@ def declare(plan_path: str) -> None:
             extra.update(source_scanner=scanner, CPPPATH=list(action.scan_path))
         nodes = env.Command(list(action.outputs), list(action.inputs), run,
                             OPKG_ACTION=index, **extra)
+        if action.requires:       # order only: in neither the signature nor the remote inputs
+            env.Requires(nodes, [env.fs.File(p) for p in action.requires])
         _IDENTITIES.append(identity)
         # the identity is a dependency, not a source: it must not be #include-scanned
         env.Depends(nodes, env.Value(identity))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import stat
 import subprocess
 import sys
 import textwrap
@@ -55,10 +54,21 @@ SLOW_FILES = {"test_packages.py", "test_build.py", "test_processes.py", "test_dy
               "test_explain.py", "test_registry_e2e.py", "test_registry_bombs.py",
               "test_registry_reliability.py", "test_compat_harness.py", "test_ci_output.py",
               "test_verify_inplace.py", "test_import_cann_ops.py", "test_symlink_walk.py",
-              "test_verifier_env.py"}
+              "test_verifier_env.py", "test_sim_pch.py", "test_sim_pch_build.py"}
 SLOW_FIXTURES = {"lib_cache", "add_custom_cache"}
 SLOW_TESTS = {"test_cli_stats_and_prune_on_a_real_build", "test_opkg_build_with_cann_stand_ins",
               "test_padding_mode_parameter_exists_only_in_the_950_headers"}
+
+
+def pytest_configure(config):
+    """Builds in tests start from an empty cache, where precompiling the sim headers (about two
+    kernel compiles) costs more than it saves on the one or two packages a test builds: off for
+    the run (module and session fixtures build too), unless OPKG_SIM_PCH is set; on in the
+    tests of the precompiled headers (tests/test_sim_pch_build.py). tests/sim compile through
+    one per architecture (simbuild.precompiled)."""
+    import os
+
+    os.environ.setdefault("OPKG_SIM_PCH", "0")
 
 
 def pytest_collection_modifyitems(items):
@@ -84,26 +94,37 @@ def run_shared_root(tmp_path_factory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
-@pytest.fixture(scope="session")
-def _add_custom_cache(tmp_path_factory) -> Path:
-    """A build cache holding the real add_custom example built for Ascend910B1, built once per
-    run by whichever worker gets here first (the others wait on the lock)."""
+def _shared_add_custom_build(tmp_path_factory, name: str, cxx: str) -> Path:
+    """A build cache holding the real add_custom example built for Ascend910B1 with compiler
+    `cxx`, built once per run by whichever worker gets here first (the others wait on the
+    lock)."""
     import fcntl
     import os
 
-    root = run_shared_root(tmp_path_factory) / "add_custom-cache"
+    root = run_shared_root(tmp_path_factory) / name
     root.mkdir(exist_ok=True)
     with open(root / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (root / "ready").exists():
             ws = WorkspaceFactory(root / "ws")
             ws.copy_package("add_custom")
+            env = dict(os.environ, OPKG_CACHE_DIR=str(root / "cache"), CXX=cxx,
+                       TEST_CXX_LOG=os.devnull)
+            env.pop("OPKG_REGISTRY", None)
             r = subprocess.run([sys.executable, "-m", "opkg", "build", "//...", "--soc",
                                 "Ascend910B1"], cwd=ws.root, capture_output=True, text=True,
-                               timeout=900, env=dict(os.environ, OPKG_CACHE_DIR=str(root / "cache")))
+                               timeout=900, env=env)
             assert r.returncode == 0, r.stdout + r.stderr
             (root / "ready").touch()
     return root / "cache"
+
+
+@pytest.fixture(scope="session")
+def _add_custom_cache(tmp_path_factory) -> Path:
+    import os
+
+    return _shared_add_custom_build(tmp_path_factory, "add_custom-cache",
+                                    os.environ.get("CXX", "g++"))
 
 
 @pytest.fixture
@@ -113,6 +134,40 @@ def add_custom_cache(_add_custom_cache, monkeypatch) -> Path:
     of compiling them again. Compilation-related assertions need the default, empty cache."""
     monkeypatch.setenv("OPKG_CACHE_DIR", str(_add_custom_cache))
     return _add_custom_cache
+
+
+@pytest.fixture(scope="session")
+def logged_gxx(tmp_path_factory) -> Path:
+    """One g++ wrapper for the whole run that appends each command line to $TEST_CXX_LOG: the
+    same compiler path, so the same toolchain identity, in every test that logs compiles, and a
+    cache built by one of them serves the others (warm_cache)."""
+    import os
+
+    wrapper = run_shared_root(tmp_path_factory) / "bin" / "g++-logged"
+    if not wrapper.exists():
+        wrapper.parent.mkdir(exist_ok=True)
+        tmp = wrapper.with_name(f".g++-logged.{os.getpid()}")
+        tmp.write_text('#!/bin/sh\necho "$@" >> "${TEST_CXX_LOG:-/dev/null}"\nexec g++ "$@"\n')
+        tmp.chmod(0o755)
+        os.replace(tmp, wrapper)
+    return wrapper
+
+
+@pytest.fixture(scope="session")
+def _add_custom_cache_logged(tmp_path_factory, logged_gxx) -> Path:
+    return _shared_add_custom_build(tmp_path_factory, "add_custom-cache-logged", str(logged_gxx))
+
+
+@pytest.fixture
+def warm_cache(_add_custom_cache_logged, cxx_log, tmp_path, monkeypatch) -> Path:
+    """The test's own build cache, starting as a copy of add_custom built once per run (with
+    the logged compiler of cxx_log): a test whose first build only sets the scene restores it
+    instead of compiling it. What it builds after is its own: the shared entries never change.
+    Tests about a cold build or compiles of the first build keep the empty cache."""
+    cache = tmp_path / "warm-cache"
+    shutil.copytree(_add_custom_cache_logged / "scons", cache / "scons")
+    monkeypatch.setenv("OPKG_CACHE_DIR", str(cache))
+    return cache
 
 
 class WorkspaceFactory:
@@ -174,15 +229,16 @@ def opkg(*args, cwd, check=None):
 
 
 @pytest.fixture
-def cxx_log(tmp_path, monkeypatch):
+def cxx_log(tmp_path, monkeypatch, logged_gxx):
     """CXX becomes a g++ wrapper that logs every invocation, so tests can say exactly what
-    was (not) recompiled."""
+    was (not) recompiled. It is a link to the run's one wrapper (logged_gxx), which logs to
+    this test's file."""
     log = tmp_path / "cxx.log"
-    wrapper = tmp_path / "bin" / "g++-logged"
-    wrapper.parent.mkdir()
-    wrapper.write_text(f'#!/bin/sh\necho "$@" >> {log}\nexec g++ "$@"\n')
-    wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setenv("CXX", str(wrapper))
+    link = tmp_path / "bin" / "g++-logged"
+    link.parent.mkdir()
+    link.symlink_to(logged_gxx)
+    monkeypatch.setenv("CXX", str(link))
+    monkeypatch.setenv("TEST_CXX_LOG", str(log))
     return log
 
 

@@ -1,8 +1,10 @@
 """End to end through the real pipeline: plan -> SCons -> g++ -> sim -> NumPy -> bundles.
 
 Each test builds the real `add_custom` example in a fresh workspace, for one SoC to keep the
-suite quick. A wrapper around g++ logs every compiler invocation, so tests can say exactly what
-was (not) recompiled.
+suite quick. Tests whose first build only sets the scene take `warm_cache` (tests/conftest.py):
+that build restores what a build of the same sources made once per run; the cold build and
+what a build pushes to its cache are tested with an empty one. A wrapper around g++ logs every
+compiler invocation, so tests can say exactly what was (not) recompiled.
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ def test_build_verifies_and_bundles(add_ws, cxx_log):
                    (add_ws.root / "packages").rglob("*"))
 
 
-def test_null_build_does_nothing_and_header_touch_rebuilds_only_dependents(add_ws, cxx_log):
+def test_null_build_does_nothing_and_header_touch_rebuilds_only_dependents(
+        add_ws, warm_cache, cxx_log):
     opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
     cxx_log.unlink()
     r = opkg("build", "//...", "--soc", SOC, "--json", cwd=add_ws.root, check=0)
@@ -70,7 +73,7 @@ def test_null_build_does_nothing_and_header_touch_rebuilds_only_dependents(add_w
     assert "host_entry.cpp" not in compiled
 
 
-def test_helper_library_header_change_rebuilds_dependents(add_ws, cxx_log):
+def test_helper_library_header_change_rebuilds_dependents(add_ws, warm_cache, cxx_log):
     add_ws.library("common")
     header = add_ws.root / "packages/common/include/common.h"
     manifest = add_ws.root / "packages/add_custom/opkg.yaml"
@@ -99,7 +102,7 @@ def test_cache_restores_outputs_without_compiling(add_ws, cxx_log):
     assert bundle.read_bytes() == first
 
 
-def test_bundles_are_reproducible_across_clean_builds(add_ws, tmp_path, monkeypatch):
+def test_bundles_are_reproducible_across_clean_builds(add_ws, warm_cache, tmp_path, monkeypatch):
     opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
     bundle = next((add_ws.root / "out/bundles").iterdir())
     first = bundle.read_bytes()
@@ -109,7 +112,8 @@ def test_bundles_are_reproducible_across_clean_builds(add_ws, tmp_path, monkeypa
     assert bundle.read_bytes() == first
 
 
-def test_toolchain_change_never_reuses_the_cache(add_ws, cxx_log, monkeypatch, tmp_path):
+def test_toolchain_change_never_reuses_the_cache(
+        add_ws, warm_cache, cxx_log, monkeypatch, tmp_path):
     opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
     cxx_log.unlink()
     opkg("clean", cwd=add_ws.root, check=0)
@@ -122,7 +126,7 @@ def test_toolchain_change_never_reuses_the_cache(add_ws, cxx_log, monkeypatch, t
     assert len(compiles(cxx_log)) >= 5
 
 
-def test_broken_kernel_fails_with_case_variant_and_first_wrong_element(add_ws):
+def test_broken_kernel_fails_with_case_variant_and_first_wrong_element(add_ws, warm_cache):
     kernel = add_ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
     text = kernel.read_text()
     assert "Add(zLocal" in text
@@ -140,7 +144,7 @@ def test_broken_kernel_fails_with_case_variant_and_first_wrong_element(add_ws):
     assert first["index"] and first["actual"] != first["expected"]
 
 
-def test_a_failed_build_shows_no_stale_results_and_removes_the_stale_bundle(add_ws):
+def test_a_failed_build_shows_no_stale_results_and_removes_the_stale_bundle(add_ws, warm_cache):
     opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
     bundle = next((add_ws.root / "out/bundles").iterdir())
     kernel = add_ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
@@ -152,7 +156,7 @@ def test_a_failed_build_shows_no_stale_results_and_removes_the_stale_bundle(add_
     assert not bundle.exists()
 
 
-def test_compile_error_names_package_and_file_without_scons_noise(add_ws):
+def test_compile_error_names_package_and_file_without_scons_noise(add_ws, warm_cache):
     kernel = add_ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
     kernel.write_text(kernel.read_text() + "\nthis is not C++;\n")
     r = opkg("build", "//...", "--soc", SOC, "--keep-going", cwd=add_ws.root)
@@ -163,7 +167,7 @@ def test_compile_error_names_package_and_file_without_scons_noise(add_ws):
     assert "scons:" not in r.stderr and "Traceback" not in r.stderr
 
 
-def test_ub_overflow_is_a_clear_verification_error(add_ws):
+def test_ub_overflow_is_a_clear_verification_error(add_ws, warm_cache):
     kernel = add_ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
     text = kernel.read_text()
     import re
@@ -210,7 +214,7 @@ def test_temporaries_of_killed_steps_and_restores_are_removed(tmp_path):
     assert sorted(p.name for p in (out / "add").iterdir()) == sorted(kept)
 
 
-def test_a_hanging_golden_times_out_instead_of_hanging_the_build(add_ws):
+def test_a_hanging_golden_times_out_instead_of_hanging_the_build(add_ws, warm_cache):
     golden = add_ws.root / "packages/add_custom/golden.py"
     golden.write_text("import time\n" + golden.read_text().replace(
         "def add_custom(", "def add_custom(*args, **kwargs):\n    time.sleep(600)\n\n\n"
@@ -224,7 +228,7 @@ def test_a_hanging_golden_times_out_instead_of_hanging_the_build(add_ws):
     assert time.monotonic() - started < 300
 
 
-def test_a_golden_with_the_wrong_shape_is_blamed_not_the_kernel(add_ws):
+def test_a_golden_with_the_wrong_shape_is_blamed_not_the_kernel(add_ws, warm_cache):
     golden = add_ws.root / "packages/add_custom/golden.py"
     text = golden.read_text()
     golden.write_text(text + "\n\n_orig = add_custom\n\n\ndef add_custom(x, y):\n"
@@ -235,7 +239,7 @@ def test_a_golden_with_the_wrong_shape_is_blamed_not_the_kernel(add_ws):
 
 
 def test_another_checkout_sharing_the_cache_compiles_nothing_and_bundles_identically(
-        add_ws, cxx_log, tmp_path):
+        add_ws, warm_cache, cxx_log, tmp_path):
     import shutil
 
     other = tmp_path / "elsewhere" / "checkout"
@@ -249,7 +253,8 @@ def test_another_checkout_sharing_the_cache_compiles_nothing_and_bundles_identic
     assert a.read_bytes() == b.read_bytes()
 
 
-def test_sync_check_reverifies_without_recompiling_and_reports_a_hazard(add_ws, cxx_log):
+def test_sync_check_reverifies_without_recompiling_and_reports_a_hazard(
+        add_ws, warm_cache, cxx_log):
     def report():
         return json.loads((add_ws.root / "out/sim/add_custom" / SOC / "float32" /
                            "verification.json").read_text())

@@ -62,7 +62,8 @@ def _ident(path: Path):
 
 
 @pytest.fixture
-def ws(workspace, cxx_log):
+def ws(workspace, cxx_log, warm_cache):
+    # the first build sets the scene: restored from a build of the same sources (warm_cache)
     workspace.copy_package("add_custom")
     w = Ws(workspace.root)
     w.settle()

@@ -125,10 +125,43 @@ def runtime_name(soc: SocInfo) -> str:
     return f"{soc.family}-{soc.npu_arch}"
 
 
-def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path | None) -> list[str]:
-    flags = arch_flags(soc) + [
+# The precompiled emulation headers: a kernel translation unit force-includes PCH_HEADER (a
+# one-line header naming kernel_operator.h) first; g++ takes PCH_HEADER + ".gch" beside it
+# instead whenever it was compiled with the same compiler and flags, and reads the header
+# itself otherwise, so an object is byte-identical with or without it.
+PCH_HEADER = "opkg_sim_pch.h"
+
+
+def pch_enabled() -> bool:
+    """OPKG_SIM_PCH=0 builds without the precompiled headers (same objects, every kernel parses
+    the headers): for measuring, and for test runs whose every build starts from an empty cache,
+    where the one-off precompile costs more than the few kernels it serves save."""
+    import os
+
+    return os.environ.get("OPKG_SIM_PCH", "1").strip().lower() not in ("0", "off", "no", "false")
+
+
+def pch_source() -> str:
+    return '#include "kernel_operator.h"\n'
+
+
+def pch_flags(soc: SocInfo) -> list[str]:
+    """What PCH_HEADER is compiled with after `common_flags()` (then `-c <header> -o
+    <header>.gch`): every flag of a kernel TU that the headers can see, and nothing per op or
+    per variant (kernel_flags' -D macros are tested only after the headers, in
+    opkg_sim/kernel_tu.h)."""
+    return arch_flags(soc) + ["-x", "c++-header"]
+
+
+def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path | None,
+                 pch: Path | None = None) -> list[str]:
+    """`pch`: PCH_HEADER in the directory of its .gch (built with `pch_flags(soc)`), or None to
+    parse the headers in every kernel."""
+    pre = ["-Winvalid-pch", "-include", str(pch)] if pch is not None else []
+    flags = arch_flags(soc) + pre + [
         f"-DOPKG_SIM_OP_TYPE={op.type}",
         f"-DOPKG_SIM_KERNEL_NAME={op.kernel_name}",
+        "-include", str(_INCLUDE / "opkg_sim" / "kernel_tu.h"),
         # An entry named like a C library function (`tanh`) is renamed after the emulation's own
         # headers are read (include/opkg_sim/entry_names.h; the generated entry does the same).
         "-DOPKG_SIM_KERNEL_TU=1",

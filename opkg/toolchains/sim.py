@@ -109,11 +109,12 @@ class SimToolchain:
             common = common + [f"-ffile-prefix-map={self.ws.root}/="]
         actions: list[Action] = []
 
-        def compile_step(src: Path, obj: Path, extra: list[str], what: str, force=()) -> Action:
+        def compile_step(src: Path, obj: Path, extra: list[str], what: str, force=(),
+                         requires=()) -> Action:
             return Action("exec", (str(obj),), (str(src), *force),
                           argv=(cxx, *common, *extra, *inc_flags, "-c", str(src), "-o", str(obj)),
                           scan_path=tuple(include), signature=fp, target=tid, step="compile",
-                          description=f"compile {pkg.name} {what}")
+                          description=f"compile {pkg.name} {what}", requires=tuple(requires))
 
         # host library: generated entry + the package's tiling sources
         host_dir = base / "host"
@@ -167,6 +168,25 @@ class SimToolchain:
                                     "-o", str(runtime_obj)),
                               signature=fp, target=tid, step="compile",
                               description=f"compile sim kernel runtime ({flags.runtime_name(soc)})"))
+        # The emulation headers precompiled once per architecture (and flag set), shared by every
+        # package's kernels. A kernel compile only requires it: the object is the same with or
+        # without it (g++ reads the headers when the .gch does not fit), and the .gch follows
+        # from the flags and headers already in the compile's argv and signature.
+        pch_dir = Path(out) / "sim" / ".pch" / flags.runtime_name(soc)
+        pch, gch = pch_dir / flags.PCH_HEADER, pch_dir / (flags.PCH_HEADER + ".gch")
+        arch = flags.runtime_name(soc)
+        if not flags.pch_enabled():
+            pch = None
+        else:
+            actions.append(Action("write", (str(pch),), content=flags.pch_source(), signature=fp,
+                                  target=tid, step="generate",
+                                  description=f"generate sim precompiled header ({arch})"))
+            actions.append(Action("exec", (str(gch),), (str(pch),),
+                                  argv=(cxx, *common, *flags.pch_flags(soc), "-c", str(pch),
+                                        "-o", str(gch)),
+                                  scan_path=(str(flags.include_dir()),), signature=fp, target=tid,
+                                  step="pch",
+                                  description=f"precompile sim headers ({arch})"))
         # The entry only names the kernel: once per (package, SoC), whatever the dtype variant.
         entry_obj = base / soc.name / "entry.o"
         actions.append(compile_step(kernel_entry, entry_obj, flags.arch_flags(soc),
@@ -176,10 +196,11 @@ class SimToolchain:
         for variant in soc_op.variants():
             vdir = base / soc.name / variant.name
             what = f"kernel {variant.name} ({soc.name})"
-            kflags = flags.kernel_flags(soc_op, variant, soc, pkg.tiling_data)
+            kflags = flags.kernel_flags(soc_op, variant, soc, pkg.tiling_data, pch)
             force = (str(pkg.tiling_data),) if pkg.tiling_data else ()
             actions.append(compile_step(pkg.kernel_source, vdir / "kernel.o", kflags,
-                                        f"{what} {pkg.kernel_source.name}", force))
+                                        f"{what} {pkg.kernel_source.name}", force,
+                                        (str(gch),) if pch else ()))
             objs = [str(vdir / "kernel.o"), str(entry_obj), str(runtime_obj)]
             lib = vdir / "libkernel.so"
             actions.append(Action("exec", (str(lib),), tuple(objs),

@@ -89,9 +89,10 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
     host_entry = codegen.host_entry_source(op, tiling_function)
     kernel_entry = codegen.kernel_entry_source(op)
     host_flags = flags.common_flags() + flags.host_flags(op) + [f"-I{pkg / 'op_host'}", f"-I{pkg}"]
-    kernel_flags = (flags.common_flags() + flags.kernel_flags(op, variant, soc, header)
-                    + [f"-I{pkg / 'op_kernel'}", f"-I{pkg}"])
     compiler = _compiler_version()
+    pch = precompiled(soc, cache, compiler)
+    kernel_flags = (flags.common_flags() + flags.kernel_flags(op, variant, soc, header, pch)
+                    + [f"-I{pkg / 'op_kernel'}", f"-I{pkg}"])
     key_host = _hash(str(pkg), content, host_entry, host_flags, flags.header_digest(), compiler)
     key_kernel = _hash(str(pkg), content, kernel_entry, kernel_flags, flags.header_digest(), compiler)
     host_lib = cache / f"host-{key_host}" / "host.so"
@@ -108,6 +109,28 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return Built(host_lib, kernel_lib, op, variant, soc)
+
+
+def precompiled(soc: SocInfo, cache: Path, compiler: str) -> Path:
+    """The emulation headers precompiled for `soc`'s architecture, as the build pipeline makes
+    them (flags.pch_flags), once per cache: the header to force-include, its .gch beside it."""
+    pch_flags = flags.common_flags() + flags.pch_flags(soc)
+    pch_dir = cache / f"pch-{_hash(pch_flags, flags.header_digest(), compiler)}"
+    header, gch = pch_dir / flags.PCH_HEADER, pch_dir / (flags.PCH_HEADER + ".gch")
+    if gch.exists():
+        return header
+    pch_dir.mkdir(parents=True, exist_ok=True)
+    # the same race-safe rename as the libraries: written in a scratch directory, then moved
+    scratch = Path(tempfile.mkdtemp(prefix="pch-", dir=cache))
+    try:
+        (scratch / flags.PCH_HEADER).write_text(flags.pch_source())
+        _run([[CXX, *pch_flags, "-c", str(scratch / flags.PCH_HEADER), "-o",
+               str(scratch / (flags.PCH_HEADER + ".gch"))]])
+        os.replace(scratch / flags.PCH_HEADER, header)
+        os.replace(scratch / (flags.PCH_HEADER + ".gch"), gch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return header
 
 
 def _build_into(scratch: Path, host_lib: Path, kernel_lib: Path, host_src, kernel_src,

@@ -35,7 +35,10 @@ def test_kernel_flags_define_dtypes_arch_and_tiling(tmp_path, soc910b):
     assert f[f.index(str(header)) - 1] == "-include"
     without = flags.kernel_flags(OP, OP.variant("float32"), soc910b, None)
     assert [without[i + 1] for i, a in enumerate(without) if a == "-include"] == [
-        str(flags.include_dir() / "opkg_sim" / "entry_names.h")]
+        str(flags.include_dir() / "opkg_sim" / n) for n in ("kernel_tu.h", "entry_names.h")]
+    # the precompiled headers come before anything else a kernel reads
+    pch = flags.kernel_flags(OP, OP.variant("float32"), soc910b, None, tmp_path / "p.h")
+    assert [pch[i + 1] for i, a in enumerate(pch) if a == "-include"][0] == str(tmp_path / "p.h")
     assert f"-I{flags.include_dir()}" in flags.common_flags()
     assert (flags.include_dir() / "kernel_operator.h").is_file()
 

@@ -1,6 +1,7 @@
 // Kernel side of tiling data. REGISTER_TILING_DATA_CLASS(Op, Cls) (kernel mode of
 // register/tilingdata_base.h, inside namespace optiling) specialises OpkgTilingSlot for the
-// op's tag; GET_TILING_DATA looks the struct up for the op type given by -DOPKG_SIM_OP_TYPE.
+// op's tag; GET_TILING_DATA looks the struct up for the op type given by -DOPKG_SIM_OP_TYPE
+// (opkg_sim/kernel_tu.h).
 // REGISTER_TILING_DEFAULT(Cls) in a kernel body shadows the lookup, as in CANN.
 #ifndef OPKG_SIM_TILING_SLOT_H
 #define OPKG_SIM_TILING_SLOT_H
@@ -21,9 +22,6 @@ struct OpkgTilingOverride {};
 
 namespace optiling {
 template <class Tag> struct OpkgTilingSlot { using type = ::opkg_sim::NoTilingRegistered; };
-#ifdef OPKG_SIM_OP_TYPE
-struct OPKG_SIM_CAT(OpkgOpTag_, OPKG_SIM_OP_TYPE);
-#endif
 }  // namespace optiling
 
 namespace opkg_sim {
@@ -43,12 +41,9 @@ inline void load_tiling(T* dst, const uint8_t* src) {
 
 }  // namespace opkg_sim
 
-#ifdef OPKG_SIM_OP_TYPE
-#define OPKG_SIM_REGISTERED_TILING \
-    ::optiling::OpkgTilingSlot<::optiling::OPKG_SIM_CAT(OpkgOpTag_, OPKG_SIM_OP_TYPE)>::type
-#else
+// A kernel translation unit names its op type in opkg_sim/kernel_tu.h (force-included after
+// these headers, which must not test per-op macros: they are precompiled once per architecture).
 #define OPKG_SIM_REGISTERED_TILING ::opkg_sim::NoTilingRegistered
-#endif
 
 #define GET_TILING_DATA(var, tiling)                                                        \
     typename ::opkg_sim::pick_tiling<OpkgTilingOverride, OPKG_SIM_REGISTERED_TILING>::type var; \
