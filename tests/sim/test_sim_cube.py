@@ -98,6 +98,14 @@ def test_fixpipe_nz_keeps_16_column_blocks(fp16):
     check(fp16, nz, want)
 
 
+@pytest.mark.parametrize("m,n,k", [(32, 32, 64), (20, 45, 70)])
+def test_bias_through_c1_and_the_bias_table_starts_the_mmad(fp16, m, n, k):
+    a, b, want = operands(fp16, m, n, k, seed=5)
+    got = run(fp16, 5, m, n, k, a, np.ascontiguousarray(b.T))
+    # the kernel's bias is the first n elements of a, converted half -> float into C2
+    check(fp16, got.reshape(m, n), want + a.ravel()[:n].astype(np.float64))
+
+
 def test_transpose_load_of_one_byte_type_is_refused(pkgs, soc910b, lib_cache):
     int8 = simbuild.build(pkgs / "cubeapi", OP, OP.variant("int8_int32"), soc910b, lib_cache, stem="cube_api")
     a, b, _ = operands(int8, 16, 32, 32)
@@ -116,6 +124,8 @@ def test_transpose_load_of_one_byte_type_is_refused(pkgs, soc910b, lib_cache):
     (14, "mmad", ["cmatrixInitVal = true"]),
     (12, "fixpipe", ["no Mmad wrote"]),
     (18, "plain-copy", ["tensor of the L1 (position A1), not of the Unified Buffer"]),
+    (19, "bias-mmad", ["bias values that were never loaded into the bias table"]),
+    (20, "bias-copy", ["DataCopy C1->C2 (bias table)", "source (C1) needs 192 bytes", "32 half elements"]),
 ])
 def test_misuse_is_reported_at_its_line(fp16, which, marker, words):
     m, n, k = 32, 32, 64

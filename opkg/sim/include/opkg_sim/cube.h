@@ -332,6 +332,38 @@ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     count_copy(COPY_GM_UB, uint64_t(p.repeatTimes) * 512);
 }
 
+// C1 (L1) -> C2 (the bias table), copy_cbuf_to_bt: blockCount bursts of blockLen x 64 source
+// bytes; srcStride is the gap between source bursts in 32 B, dstStride between destination bursts
+// in 64 B. half -> float converts on the way (convControl; each burst then fills twice its length
+// of table), as CANN's matmul sizes it: lenBurst = ceil(n x sizeof(bias) / 64). The same-type
+// form (float -> float) goes through the DataCopy of datacopy.h, which takes UB operands only.
+template <class D, class S>
+inline void DataCopy(const LocalTensor<D>& dst, const LocalTensor<S>& src, const DataCopyParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "DataCopy C1->C2 (bias table)";
+    static_assert(std::is_same<D, float>::value && std::is_same<S, half>::value,
+                  "DataCopy C1->C2 converts half to float only (or copies one type to the same type)");
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ < 220
+    fail(loc, format("%s: this SoC has no bias table (C2 is part of L0C before __CCE_AICORE__ 220)", op));
+#endif
+    if (p.blockCount == 0 || p.blockLen == 0) return;
+    const uint64_t sblk = uint64_t(p.blockLen) * 64, dblk = sblk * sizeof(D) / sizeof(S);
+    const uint64_t sstep = sblk + uint64_t(p.srcStride) * 32, dstep = dblk + uint64_t(p.dstStride) * 64;
+    CubeArena& sa = cube_operand(src, 1u << CUBE_L1, sstep * (p.blockCount - 1) + sblk, 32, op, "source (C1)", loc);
+    CubeArena& da = cube_operand(dst, 1u << CUBE_BT, dstep * (p.blockCount - 1) + dblk, 64, op,
+                                 "destination (C2)", loc);
+    for (uint64_t b = 0; b < p.blockCount; ++b) {
+        const S* s = reinterpret_cast<const S*>(reinterpret_cast<const uint8_t*>(src.ptr_) + b * sstep);
+        D* d = reinterpret_cast<D*>(reinterpret_cast<uint8_t*>(dst.ptr_) + b * dstep);
+        for (uint64_t i = 0; i < sblk / sizeof(S); ++i) {
+            d[i] = static_cast<D>(static_cast<float>(s[i]));
+            // bytes past what Nd2Nz wrote (a burst rounded up to 64 B) stay undefined in the table
+            cube_mark_written(da, d + i, sizeof(D), cube_defined(sa, s + i, sizeof(S)));
+        }
+    }
+}
+
 namespace cube_detail {
 
 template <class D, class A, class B> struct MmadTypes { static constexpr bool ok = false; };
