@@ -74,6 +74,19 @@ def test_one_iteration_with_b_given_transposed(built, m, n, k):
     check(built, got.reshape(m, n), want)
 
 
+@pytest.mark.parametrize("m,n,k", [(33, 47, 70), (128, 64, 96)])
+def test_mmad_sums_over_k_in_order_to_the_bit(fp16, m, n, k):
+    # the model's vector loops spread the work over columns only: each element is the float32
+    # sum of its (exact) half x half products taken in k order, as a scalar loop computes it
+    a, b, _ = operands(fp16, m, n, k, seed=6)
+    got = run(fp16, 3, m, n, k, a, np.ascontiguousarray(b.T)).reshape(m, n)
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    want = np.zeros((m, n), np.float32)
+    for kk in range(k):
+        want += a32[:, kk:kk + 1] * b32[kk:kk + 1, :]
+    np.testing.assert_array_equal(got, want)
+
+
 def test_k_in_two_iterations_accumulates_in_co1(built):
     c0 = 32 // numpy_dtype(built.variant.dtype_of("a")).itemsize
     m, n, k = 40, 24, 4 * c0

@@ -176,11 +176,7 @@ inline void cube_mark_written(CubeArena& a, const void* p, uint64_t bytes, bool 
 
 inline bool cube_defined(const CubeArena& a, const void* p, uint64_t bytes) {
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - a.mem.get());
-    const uint8_t* s = a.shadow.get() + off;
-    for (uint64_t i = 0; i < bytes; ++i) {
-        if (!s[i]) return false;
-    }
-    return true;
+    return std::memchr(a.shadow.get() + off, 0, bytes) == nullptr;
 }
 
 inline void count_cube(uint64_t flops) {
@@ -234,11 +230,20 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     for (uint64_t i = 0; i < p.ndNum; ++i) {
         for (uint64_t r = 0; r < p.nValue; ++r) {
             const T* row = src.ptr_ + i * p.srcNdMatrixStride + r * p.srcDValue;
+            // a row GM holds values for throughout (the usual case) is copied without a look-up per block
+            const GmRegion* g = gm_region(row);
+            const bool defined = !g || gm_first_undefined(*g, uint64_t(reinterpret_cast<const uint8_t*>(row) - g->base),
+                                                          uint64_t(p.dValue) * sizeof(T)) == uint64_t(p.dValue) * sizeof(T);
             for (uint64_t j = 0; j < blocks; ++j) {
                 T* d = dst.ptr_ + i * p.dstNzMatrixStride + (j * p.dstNzC0Stride + r * p.dstNzNStride) * c0;
                 uint64_t have = p.dValue - j * c0 < c0 ? p.dValue - j * c0 : c0;
-                cube_load_gm(a, reinterpret_cast<uint8_t*>(d), reinterpret_cast<const uint8_t*>(row + j * c0),
-                             have * sizeof(T));
+                if (defined) {
+                    std::memcpy(d, row + j * c0, have * sizeof(T));
+                    cube_mark_written(a, d, have * sizeof(T));
+                } else {
+                    cube_load_gm(a, reinterpret_cast<uint8_t*>(d), reinterpret_cast<const uint8_t*>(row + j * c0),
+                                 have * sizeof(T));
+                }
                 if (have < c0) {
                     std::memset(d + have, 0, (c0 - have) * sizeof(T));
                     cube_mark_written(a, d + have, (c0 - have) * sizeof(T));
@@ -270,7 +275,7 @@ inline void load2d(const LocalTensor<T>& dst, const uint8_t* src, opkg_sim::Cube
                                 "destination", loc);
     const bool to_l0 = cube_arena_of(dst.ptr_) != nullptr && (dst.pos_ == TPosition::A2 || dst.pos_ == TPosition::B2);
     (void)to_l0;
-    std::vector<T> tmp(frac);
+    T tmp[frac];
     for (uint64_t r = 0; r < p.repeatTimes; ++r) {
         const uint8_t* s = src + (uint64_t(p.startIndex) + r * p.srcStride) * 512;
         T* d = dst.ptr_ + r * (1 + p.dstGap) * frac;
@@ -281,11 +286,12 @@ inline void load2d(const LocalTensor<T>& dst, const uint8_t* src, opkg_sim::Cube
                                  (unsigned long long)r, (unsigned long long)(p.startIndex + r * p.srcStride)));
             }
         }
-        std::memcpy(tmp.data(), s, 512);
-        std::vector<uint8_t> def(512, 1);
+        std::memcpy(tmp, s, 512);
+        uint8_t def[512];
+        std::memset(def, 1, sizeof def);
         if (src_arena) {
             const uint8_t* sh = src_arena->shadow.get() + (s - src_arena->mem.get());
-            std::memcpy(def.data(), sh, 512);
+            std::memcpy(def, sh, 512);
         } else {
             const GmRegion* g = gm_region(s);
             if (g) {
@@ -294,16 +300,23 @@ inline void load2d(const LocalTensor<T>& dst, const uint8_t* src, opkg_sim::Cube
             }
         }
         if (p.ifTranspose) {
+            const bool all = std::memchr(def, 0, sizeof def) == nullptr;
             for (int i = 0; i < 16; ++i) {
-                for (int j = 0; j < 16; ++j) {
-                    d[i * 16 + j] = tmp[j * 16 + i];
-                    bool ok = def[(j * 16 + i) * 2] && def[(j * 16 + i) * 2 + 1];
-                    cube_mark_written(a, d + i * 16 + j, 2, ok);
+                for (int j = 0; j < 16; ++j) d[i * 16 + j] = tmp[j * 16 + i];
+            }
+            if (all) {
+                cube_mark_written(a, d, 512);
+            } else {
+                for (int i = 0; i < 16; ++i) {
+                    for (int j = 0; j < 16; ++j) {
+                        bool ok = def[(j * 16 + i) * 2] && def[(j * 16 + i) * 2 + 1];
+                        cube_mark_written(a, d + i * 16 + j, 2, ok);
+                    }
                 }
             }
         } else {
-            std::memcpy(d, tmp.data(), 512);
-            std::memcpy(a.shadow.get() + (reinterpret_cast<uint8_t*>(d) - a.mem.get()), def.data(), 512);
+            std::memcpy(d, tmp, 512);
+            std::memcpy(a.shadow.get() + (reinterpret_cast<uint8_t*>(d) - a.mem.get()), def, 512);
         }
     }
 }
@@ -374,6 +387,51 @@ template <> struct MmadTypes<float, float, float> { static constexpr bool ok = t
 
 inline uint64_t up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
+// acc (m x N) += av (m x k) x bv (k x N), N a multiple of 16. Each element's sum runs over k in
+// order, as the scalar i-k-j loop would, so the result is the same to the bit; the vectors only
+// spread it over j: a fractal row of 16 lanes is R native vectors, RB rows of A at a time (eight
+// accumulators in registers), each B vector loaded once for the RB rows.
+#if defined(__AVX__)
+constexpr unsigned kGemmVectorBytes = 32;
+#else
+constexpr unsigned kGemmVectorBytes = 16;
+#endif
+template <class Acc, uint64_t RB>
+inline void gemm_rows(Acc* acc, const Acc* av, const Acc* bv, uint64_t i, uint64_t N, uint64_t k) {
+    typedef Acc V __attribute__((vector_size(kGemmVectorBytes)));
+    constexpr uint64_t L = kGemmVectorBytes / sizeof(Acc), R = 16 / L;
+    for (uint64_t jb = 0; jb < N; jb += 16) {
+        V c[RB][R];
+#pragma GCC unroll 8
+        for (uint64_t r = 0; r < RB; ++r)
+#pragma GCC unroll 8
+            for (uint64_t q = 0; q < R; ++q) std::memcpy(&c[r][q], acc + (i + r) * N + jb + q * L, sizeof(V));
+        for (uint64_t kk = 0; kk < k; ++kk) {
+            V bb[R];
+#pragma GCC unroll 8
+            for (uint64_t q = 0; q < R; ++q) std::memcpy(&bb[q], bv + kk * N + jb + q * L, sizeof(V));
+#pragma GCC unroll 8
+            for (uint64_t r = 0; r < RB; ++r) {
+                const Acc x = av[(i + r) * k + kk];
+#pragma GCC unroll 8
+                for (uint64_t q = 0; q < R; ++q) c[r][q] += x * bb[q];
+            }
+        }
+#pragma GCC unroll 8
+        for (uint64_t r = 0; r < RB; ++r)
+#pragma GCC unroll 8
+            for (uint64_t q = 0; q < R; ++q) std::memcpy(acc + (i + r) * N + jb + q * L, &c[r][q], sizeof(V));
+    }
+}
+
+template <class Acc>
+inline void gemm_accumulate(Acc* acc, const Acc* av, const Acc* bv, uint64_t m, uint64_t N, uint64_t k) {
+    constexpr uint64_t RB = 8 / (16 / (kGemmVectorBytes / sizeof(Acc)));
+    uint64_t i = 0;
+    for (; i + RB <= m; i += RB) gemm_rows<Acc, RB>(acc, av, bv, i, N, k);
+    for (; i < m; ++i) gemm_rows<Acc, 1>(acc, av, bv, i, N, k);
+}
+
 template <class D, class A, class B, class Bias>
 inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTensor<B>& b,
                  const LocalTensor<Bias>* bias, const MmadParams& p, opkg_sim::SrcLoc loc) {
@@ -440,10 +498,12 @@ inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTe
             }
         }
     }
-    // Initial C: zero, CO1's own values (accumulate) or the bias table.
+    // Initial C: zero, CO1's own values (accumulate) or the bias table. The product runs on an
+    // m x N copy (N = n padded to 16: whole fractal rows, so the inner loop is a fixed-width
+    // vector); columns past n are computed from zeros and never stored.
     const bool from_bias = bias != nullptr || p.cmatrixSource;
     const bool accumulate = !from_bias && (!p.cmatrixInitVal || p.isBias);
-    std::vector<Acc> acc(m * n, Acc(0));
+    std::vector<Acc> acc(m * N, Acc(0));
     if (from_bias) {
         if (!bias) {
             fail(loc, "Mmad with cmatrixSource = true takes C from the bias table: use the Mmad overload with a bias "
@@ -454,40 +514,48 @@ inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTe
             fail(loc, format("Mmad reads %llu bias values that were never loaded into the bias table", (unsigned long long)n));
         }
         for (uint64_t i = 0; i < m; ++i) {
-            for (uint64_t j = 0; j < n; ++j) acc[i * n + j] = static_cast<Acc>(static_cast<float>(bias->ptr_[j]));
+            for (uint64_t j = 0; j < n; ++j) acc[i * N + j] = static_cast<Acc>(static_cast<float>(bias->ptr_[j]));
         }
     } else if (accumulate) {
-        for (uint64_t i = 0; i < m; ++i) {
-            for (uint64_t j = 0; j < n; ++j) {
-                const D* cp = c.ptr_ + c_off(i, j);
-                if (!cube_defined(ca, cp, sizeof(D))) {
+        // CO1 fractal rows: 16 contiguous elements of row i, columns jb .. jb + 15
+        for (uint64_t jb = 0; jb < n; jb += 16) {
+            const uint64_t w = n - jb < 16 ? n - jb : 16;
+            for (uint64_t i = 0; i < m; ++i) {
+                const D* cp = c.ptr_ + c_off(i, jb);
+                if (!cube_defined(ca, cp, w * sizeof(D))) {
+                    uint64_t j = jb;
+                    while (cube_defined(ca, c.ptr_ + c_off(i, j), sizeof(D))) ++j;
                     fail(loc, format("Mmad accumulates (cmatrixInitVal = false) onto CO1 element (%llu, %llu), which "
                                      "no Mmad wrote yet: the first Mmad into a CO1 tile must set cmatrixInitVal = true",
                                      (unsigned long long)i, (unsigned long long)j));
                 }
-                acc[i * n + j] = static_cast<Acc>(*cp);
+                for (uint64_t j = 0; j < w; ++j) acc[i * N + jb + j] = static_cast<Acc>(cp[j]);
             }
         }
     }
-    // The product: A and B converted once, then i-k-j so the inner loop runs over contiguous rows.
-    std::vector<Acc> av(m * k), bv(k * n);
-    for (uint64_t i = 0; i < m; ++i)
-        for (uint64_t kk = 0; kk < k; ++kk) av[i * k + kk] = static_cast<Acc>(static_cast<float>(a.ptr_[a_off(i, kk)]));
-    for (uint64_t kk = 0; kk < k; ++kk)
-        for (uint64_t j = 0; j < n; ++j) bv[kk * n + j] = static_cast<Acc>(static_cast<float>(b.ptr_[b_off(kk, j)]));
+    // A (m x k) and B (k x N, zero past n) converted once, a C0 run of each fractal row at a time.
+    std::vector<Acc> av(m * k), bv(k * N, Acc(0));
     for (uint64_t i = 0; i < m; ++i) {
-        Acc* crow = acc.data() + i * n;
-        for (uint64_t kk = 0; kk < k; ++kk) {
-            const Acc x = av[i * k + kk];
-            const Acc* brow = bv.data() + kk * n;
-            for (uint64_t j = 0; j < n; ++j) crow[j] += x * brow[j];
+        for (uint64_t kk = 0; kk < k; kk += c0) {
+            const A* s = a.ptr_ + a_off(i, kk);
+            const uint64_t w = k - kk < c0 ? k - kk : c0;
+            for (uint64_t t = 0; t < w; ++t) av[i * k + kk + t] = static_cast<Acc>(static_cast<float>(s[t]));
         }
     }
-    for (uint64_t i = 0; i < m; ++i) {
-        for (uint64_t j = 0; j < n; ++j) {
-            D* cp = c.ptr_ + c_off(i, j);
-            *cp = static_cast<D>(acc[i * n + j]);
-            cube_mark_written(ca, cp, sizeof(D));
+    for (uint64_t j = 0; j < n; ++j) {
+        for (uint64_t kk = 0; kk < k; kk += c0) {
+            const B* s = b.ptr_ + b_off(kk, j);
+            const uint64_t w = k - kk < c0 ? k - kk : c0;
+            for (uint64_t t = 0; t < w; ++t) bv[(kk + t) * N + j] = static_cast<Acc>(static_cast<float>(s[t]));
+        }
+    }
+    gemm_accumulate(acc.data(), av.data(), bv.data(), m, N, k);
+    for (uint64_t jb = 0; jb < n; jb += 16) {
+        const uint64_t w = n - jb < 16 ? n - jb : 16;
+        for (uint64_t i = 0; i < m; ++i) {
+            D* cp = c.ptr_ + c_off(i, jb);
+            for (uint64_t j = 0; j < w; ++j) cp[j] = static_cast<D>(acc[i * N + jb + j]);
+            cube_mark_written(ca, cp, w * sizeof(D));
         }
     }
     count_cube(2 * m * n * k);
