@@ -119,6 +119,20 @@ def test_bias_through_c1_and_the_bias_table_starts_the_mmad(fp16, m, n, k):
     check(fp16, got.reshape(m, n), want + a.ravel()[:n].astype(np.float64))
 
 
+def test_fixpipe_deqf16_scales_int32_into_half(pkgs, soc910b, lib_cache):
+    int8 = simbuild.build(pkgs / "cubeapi", OP, OP.variant("int8_int32"), soc910b, lib_cache, stem="cube_api")
+    m, n, k = 20, 48, 64
+    a, b, want = operands(int8, m, n, k, seed=7)
+    got = run(int8, 6, m, n, k, a, np.ascontiguousarray(b.T))
+    halves = got.view(np.float16)[:m * n].reshape(m, n)
+    # int32 x 0.25 in float, rounded once to half
+    np.testing.assert_array_equal(halves, (want.astype(np.float32) * np.float32(0.25)).astype(np.float16))
+    with pytest.raises(runtime.SimError) as err:
+        run(int8, 21, m, n, k, a, np.ascontiguousarray(b.T))
+    assert f"cube_api.cpp:{simbuild.line_of(KERNEL, 'deq')}" in str(err.value)
+    assert "int32_t CO1 -> half output needs quantPre = QuantMode_t::DEQF16" in str(err.value)
+
+
 def test_transpose_load_of_one_byte_type_is_refused(pkgs, soc910b, lib_cache):
     int8 = simbuild.build(pkgs / "cubeapi", OP, OP.variant("int8_int32"), soc910b, lib_cache, stem="cube_api")
     a, b, _ = operands(int8, 16, 32, 32)

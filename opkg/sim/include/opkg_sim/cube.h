@@ -579,22 +579,44 @@ inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fm
 
 namespace cube_detail {
 
+// The scale of a scalar quantisation: a float's bits in the low 32 bits of deqScalar (CANN's
+// documented way to build it).
+inline float deq_scale(uint64_t deqScalar) {
+    const uint32_t bits = static_cast<uint32_t>(deqScalar & 0xFFFFFFFFu);
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
 template <class DstT, class SrcT>
-inline DstT fixpipe_convert(SrcT v, QuantMode_t q, bool relu, const char* op, opkg_sim::SrcLoc loc) {
+inline DstT fixpipe_convert(SrcT v, QuantMode_t q, uint64_t deqScalar, bool relu, const char* op,
+                            opkg_sim::SrcLoc loc) {
     using namespace opkg_sim;
-    if (relu && v < SrcT(0)) v = SrcT(0);
-    if constexpr (std::is_same<DstT, SrcT>::value) {
-        if (q != QuantMode_t::NoQuant) fail(loc, format("%s: %s -> %s takes quantPre = NoQuant", op, type_name<SrcT>(), type_name<DstT>()));
-        return v;
-    } else if constexpr (std::is_same<SrcT, float>::value && std::is_same<DstT, half>::value) {
-        if (q != QuantMode_t::F322F16) fail(loc, format("%s: float CO1 -> half output needs quantPre = QuantMode_t::F322F16", op));
-        return static_cast<half>(v);
-    } else if constexpr (std::is_same<SrcT, float>::value && std::is_same<DstT, bfloat16_t>::value) {
-        if (q != QuantMode_t::F322BF16) fail(loc, format("%s: float CO1 -> bfloat16_t output needs quantPre = QuantMode_t::F322BF16", op));
-        return bfloat16_t(v);
+    if constexpr (std::is_same<SrcT, int32_t>::value && std::is_same<DstT, half>::value) {
+        // DEQF16: int32 x the float scale, then ReLU (the quantisation is the pre-stage), rounded to half
+        if (q == QuantMode_t::VDEQF16) {
+            fail(loc, format("%s: VDEQF16 (a scale per channel from the fixpipe buffer) is not modelled by the sim; "
+                             "DEQF16 with deqScalar is", op));
+        }
+        if (q != QuantMode_t::DEQF16) fail(loc, format("%s: int32_t CO1 -> half output needs quantPre = QuantMode_t::DEQF16", op));
+        float f = static_cast<float>(v) * deq_scale(deqScalar);
+        if (relu && f < 0.0f) f = 0.0f;
+        return static_cast<half>(f);
     } else {
-        fail(loc, format("%s: %s -> %s (quantisation on the way out) is not modelled by the sim yet", op,
-                         type_name<SrcT>(), type_name<DstT>()));
+        if (relu && v < SrcT(0)) v = SrcT(0);
+        if constexpr (std::is_same<DstT, SrcT>::value) {
+            if (q != QuantMode_t::NoQuant) fail(loc, format("%s: %s -> %s takes quantPre = NoQuant", op, type_name<SrcT>(), type_name<DstT>()));
+            return v;
+        } else if constexpr (std::is_same<SrcT, float>::value && std::is_same<DstT, half>::value) {
+            if (q != QuantMode_t::F322F16) fail(loc, format("%s: float CO1 -> half output needs quantPre = QuantMode_t::F322F16", op));
+            return static_cast<half>(v);
+        } else if constexpr (std::is_same<SrcT, float>::value && std::is_same<DstT, bfloat16_t>::value) {
+            if (q != QuantMode_t::F322BF16) fail(loc, format("%s: float CO1 -> bfloat16_t output needs quantPre = QuantMode_t::F322BF16", op));
+            return bfloat16_t(v);
+        } else {
+            fail(loc, format("%s: %s -> %s (quantisation on the way out) is not modelled by the sim yet", op,
+                             type_name<SrcT>(), type_name<DstT>()));
+        }
     }
 }
 
@@ -642,7 +664,7 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
                                          "Fixpipe covers more than the Mmad computed, or runs before it",
                                          op, (unsigned long long)i, (unsigned long long)j));
                     }
-                    row[j] = cube_detail::fixpipe_convert<DstT, SrcT>(*s, p.quantPre, p.reluEn, op, loc);
+                    row[j] = cube_detail::fixpipe_convert<DstT, SrcT>(*s, p.quantPre, p.deqScalar, p.reluEn, op, loc);
                 }
                 GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + i * p.dstStride];
                 check_gt(g, uint64_t(p.nSize) * sizeof(DstT), op, loc);
@@ -659,7 +681,7 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
                             fail(loc, format("%s reads CO1 element (row %llu, column %llu) that no Mmad wrote", op,
                                              (unsigned long long)i, (unsigned long long)(jb * 16 + j)));
                         }
-                        row[j] = cube_detail::fixpipe_convert<DstT, SrcT>(*s, p.quantPre, p.reluEn, op, loc);
+                        row[j] = cube_detail::fixpipe_convert<DstT, SrcT>(*s, p.quantPre, p.deqScalar, p.reluEn, op, loc);
                     }
                     GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + jb * step + i * 16];
                     check_gt(g, 16 * sizeof(DstT), op, loc);

@@ -2,7 +2,8 @@
 // into CO1, Fixpipe to GM. Keys: 1 B as k x n, loaded with ifTranspose (2-byte types); 2 B given
 // transposed (n x k), K in two iterations accumulated in CO1; 3 as 2 in one iteration; 4 as 3
 // with an NZ result; 5 as 3 plus a bias (float16 only): the first n elements of a, GM -> C1 ->
-// C2 (the bias table, converted to float), the Mmad starting from it; 10.. misuse the sim must report at the marked line (18: a UB-only DataCopy
+// C2 (the bias table, converted to float), the Mmad starting from it; 6 as 3 (int8 only) with the
+// int32 result stored as half x 0.25 by Fixpipe's DEQF16 (21: without quantPre); 10.. misuse the sim must report at the marked line (18: a UB-only DataCopy
 // form on an L1 tensor).
 #include "kernel_operator.h"
 using namespace AscendC;
@@ -142,6 +143,20 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         fp.nSize = N;
         fp.dstStride = m * 16 * sizeof(C) / 32;   // column blocks of m rows x 16, back to back
         Fixpipe<C, C, CFG_NZ>(cGm, c1, fp);
+    } else if (TILING_KEY_IS(6) || TILING_KEY_IS(21)) {
+        if constexpr (std::is_same<C, int32_t>::value) {
+            // int32 CO1 -> half in the first m x n halves of c, scaled by 0.25 (DEQF16)
+            GlobalTensor<half> hGm;
+            hGm.SetGlobalBuffer((__gm__ half*)c, m * n);
+            const float scale = 0.25f;
+            uint32_t bits;
+            memcpy(&bits, &scale, sizeof bits);
+            fp.nSize = n;
+            fp.dstStride = n;
+            fp.quantPre = TILING_KEY_IS(6) ? QuantMode_t::DEQF16 : QuantMode_t::NoQuant;
+            fp.deqScalar = bits;
+            Fixpipe(hGm, c1, fp);  // @deq
+        }
     } else {
         fp.nSize = n;
         fp.dstStride = n;
