@@ -87,6 +87,17 @@ def test_mmad_sums_over_k_in_order_to_the_bit(fp16, m, n, k):
     np.testing.assert_array_equal(got, want)
 
 
+def test_profile_counts_cube_flops(fp16):
+    m, n, k = 33, 47, 64
+    a, b, _ = operands(fp16, m, n, k)
+    c = np.full(m * n, np.nan, np.float32)
+    info = runtime.run_case(fp16.host, fp16.kernel, OP, fp16.variant, fp16.soc,
+                            {"a": a.ravel(), "b": np.ascontiguousarray(b.T).ravel()}, {"c": c},
+                            {"which": 2, "m": m, "n": n, "k": k})
+    # key 2: K in two Mmads of 32; each counts its exact m x n x k (m and n not padded to 16)
+    assert info.profile["cube"] == {"calls": 2, "flops": 2 * m * n * k, "busiest_block_flops": 2 * m * n * k}
+
+
 def test_k_in_two_iterations_accumulates_in_co1(built):
     c0 = 32 // numpy_dtype(built.variant.dtype_of("a")).itemsize
     m, n, k = 40, 24, 4 * c0

@@ -179,9 +179,12 @@ inline bool cube_defined(const CubeArena& a, const void* p, uint64_t bytes) {
     return std::memchr(a.shadow.get() + off, 0, bytes) == nullptr;
 }
 
+// Cube work joins the profile's counters (OpkgBlockProfile.cube_flops); the roofline estimate
+// has no cube term yet (the SoC table has no cube throughput).
 inline void count_cube(uint64_t flops) {
-    // Cube work joins the profile as GM traffic does; a roofline term of its own is future work.
-    (void)flops;
+    OpkgBlockProfile& p = block().prof;
+    p.cube_flops += flops;
+    p.cube_calls += 1;
 }
 
 // Reads n GM bytes into a cube buffer: bytes GM holds no defined value for stay undefined there.
