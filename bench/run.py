@@ -17,6 +17,7 @@ Every figure is the median of several runs, reported with a baseline measured in
     CLI start-up `opkg --version`       vs `python -c pass`
     one sim variant's compile           vs a file including only <cstdint> and <cmath>
     sim LayerNorm 96x1024 fp32          vs its NumPy golden
+    sim matmul 1024^3 fp16 (cube.py)    vs NumPy's float32 product of the same matrices
 
 Usage: python bench/run.py [--n 10,50,200] [--real-n 3] [--reps 3] [--cold-reps 2] [--quick]
 Results: a table on stdout, JSON in bench/results/.
@@ -41,6 +42,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
+import cube  # noqa: E402
 import gen  # noqa: E402
 
 PY = sys.executable
@@ -560,6 +562,13 @@ def table(res: dict) -> str:
     if ln:
         rows.append(("sim LayerNorm 96x1024 fp32", fmt_s(ln["sim_s"]), fmt_s(ln["golden_s"]),
                      fmt_r(ratio(ln["sim_s"], ln["golden_s"])), "NumPy golden"))
+    cb = res.get("cube")
+    if cb:
+        rows.append(("sim matmul 1024^3 fp16->fp32 (cube)", fmt_s(cb["sim_s"]), fmt_s(cb["numpy_s"]),
+                     fmt_r(cb["ratio"]), "NumPy float32 product" + ("" if cb["verified"] else
+                                                                   " (NOT VERIFIED)")))
+        rows.append(("  same, CPU time", fmt_s(cb["sim_cpu_s"]), fmt_s(cb["numpy_cpu_s"]),
+                     fmt_r(cb["cpu_ratio"]), "NumPy, CPU time (BLAS threads included)"))
     widths = [max(len(str(r[i])) for r in rows) for i in range(5)]
     out = []
     for k, r in enumerate(rows):
@@ -627,6 +636,8 @@ def main(argv=None) -> int:
     if "micro" in only:
         log("micro: sim LayerNorm")
         section("layernorm", sim_layernorm, work, a.reps)
+        log("micro: sim matmul (cube)")
+        section("cube", cube.sim_matmul, work, a.reps, opkg_env(work / "cache-cube"))
     if "scale" in only and ns:
         def scale():
             log("scale: prototype build")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ctypes as C
 
-ABI_VERSION = 5
+ABI_VERSION = 6
 LAUNCH_SYNC_CHECK = 1   # OpkgKernelLaunch.flags bit: check intra-core pipeline hazards
 LAUNCH_LENIENT_COPY = 2  # ... DataCopy truncates a ragged length to whole 32-byte blocks
 LAUNCH_STRICT_BOUNDS = 4  # ... GM accesses must stay inside each tensor, not its allocation
@@ -120,6 +120,8 @@ class OpkgBlockProfile(C.Structure):
         ("vec_kinds", C.c_uint32),
         ("vec_other_calls", C.c_uint64),
         ("vec", OpkgVecKind * MAX_VEC_KINDS),
+        ("cube_flops", C.c_uint64),
+        ("cube_calls", C.c_uint64),
     ]
 
 

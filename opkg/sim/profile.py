@@ -83,6 +83,9 @@ def counters(blocks, cores: int | None = None) -> dict:
     out["copies"] = copies
     out["small_copies"] = sum(copies[d]["histogram"][0]["count"] for d in ("gm_to_ub", "ub_to_gm"))
     other = int(a["vec_other_calls"].sum()) if n else 0
+    out["cube"] = {"calls": int(a["cube_calls"].sum()) if n else 0,
+                   "flops": int(a["cube_flops"].sum()) if n else 0,
+                   "busiest_block_flops": top("cube_flops")}
     out["vector"] = {"calls": sum(r["calls"] for r in kinds.values()) + other,
                      "bytes": sum(r["bytes"] for r in kinds.values()),
                      "by_kind": dict(sorted(kinds.items()))}

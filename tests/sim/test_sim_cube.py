@@ -74,6 +74,30 @@ def test_one_iteration_with_b_given_transposed(built, m, n, k):
     check(built, got.reshape(m, n), want)
 
 
+@pytest.mark.parametrize("m,n,k", [(33, 47, 70), (128, 64, 96)])
+def test_mmad_sums_over_k_in_order_to_the_bit(fp16, m, n, k):
+    # the model's vector loops spread the work over columns only: each element is the float32
+    # sum of its (exact) half x half products taken in k order, as a scalar loop computes it
+    a, b, _ = operands(fp16, m, n, k, seed=6)
+    got = run(fp16, 3, m, n, k, a, np.ascontiguousarray(b.T)).reshape(m, n)
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    want = np.zeros((m, n), np.float32)
+    for kk in range(k):
+        want += a32[:, kk:kk + 1] * b32[kk:kk + 1, :]
+    np.testing.assert_array_equal(got, want)
+
+
+def test_profile_counts_cube_flops(fp16):
+    m, n, k = 33, 47, 64
+    a, b, _ = operands(fp16, m, n, k)
+    c = np.full(m * n, np.nan, np.float32)
+    info = runtime.run_case(fp16.host, fp16.kernel, OP, fp16.variant, fp16.soc,
+                            {"a": a.ravel(), "b": np.ascontiguousarray(b.T).ravel()}, {"c": c},
+                            {"which": 2, "m": m, "n": n, "k": k})
+    # key 2: K in two Mmads of 32; each counts its exact m x n x k (m and n not padded to 16)
+    assert info.profile["cube"] == {"calls": 2, "flops": 2 * m * n * k, "busiest_block_flops": 2 * m * n * k}
+
+
 def test_k_in_two_iterations_accumulates_in_co1(built):
     c0 = 32 // numpy_dtype(built.variant.dtype_of("a")).itemsize
     m, n, k = 40, 24, 4 * c0
@@ -98,6 +122,28 @@ def test_fixpipe_nz_keeps_16_column_blocks(fp16):
     check(fp16, nz, want)
 
 
+@pytest.mark.parametrize("m,n,k", [(32, 32, 64), (20, 45, 70)])
+def test_bias_through_c1_and_the_bias_table_starts_the_mmad(fp16, m, n, k):
+    a, b, want = operands(fp16, m, n, k, seed=5)
+    got = run(fp16, 5, m, n, k, a, np.ascontiguousarray(b.T))
+    # the kernel's bias is the first n elements of a, converted half -> float into C2
+    check(fp16, got.reshape(m, n), want + a.ravel()[:n].astype(np.float64))
+
+
+def test_fixpipe_deqf16_scales_int32_into_half(pkgs, soc910b, lib_cache):
+    int8 = simbuild.build(pkgs / "cubeapi", OP, OP.variant("int8_int32"), soc910b, lib_cache, stem="cube_api")
+    m, n, k = 20, 48, 64
+    a, b, want = operands(int8, m, n, k, seed=7)
+    got = run(int8, 6, m, n, k, a, np.ascontiguousarray(b.T))
+    halves = got.view(np.float16)[:m * n].reshape(m, n)
+    # int32 x 0.25 in float, rounded once to half
+    np.testing.assert_array_equal(halves, (want.astype(np.float32) * np.float32(0.25)).astype(np.float16))
+    with pytest.raises(runtime.SimError) as err:
+        run(int8, 21, m, n, k, a, np.ascontiguousarray(b.T))
+    assert f"cube_api.cpp:{simbuild.line_of(KERNEL, 'deq')}" in str(err.value)
+    assert "int32_t CO1 -> half output needs quantPre = QuantMode_t::DEQF16" in str(err.value)
+
+
 def test_transpose_load_of_one_byte_type_is_refused(pkgs, soc910b, lib_cache):
     int8 = simbuild.build(pkgs / "cubeapi", OP, OP.variant("int8_int32"), soc910b, lib_cache, stem="cube_api")
     a, b, _ = operands(int8, 16, 32, 32)
@@ -116,6 +162,8 @@ def test_transpose_load_of_one_byte_type_is_refused(pkgs, soc910b, lib_cache):
     (14, "mmad", ["cmatrixInitVal = true"]),
     (12, "fixpipe", ["no Mmad wrote"]),
     (18, "plain-copy", ["tensor of the L1 (position A1), not of the Unified Buffer"]),
+    (19, "bias-mmad", ["bias values that were never loaded into the bias table"]),
+    (20, "bias-copy", ["DataCopy C1->C2 (bias table)", "source (C1) needs 192 bytes", "32 half elements"]),
 ])
 def test_misuse_is_reported_at_its_line(fp16, which, marker, words):
     m, n, k = 32, 32, 64

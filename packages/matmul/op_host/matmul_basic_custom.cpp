@@ -1,4 +1,4 @@
-// MatmulBasicCustom host side: c [M, N] = a [M, K] x b [K, N]. The output is cut into base tiles
+// MatmulBasicCustom host side: c [M, N] = a [M, K] x b [K, N] (+ bias [N], optional). The output is cut into base tiles
 // of baseM x baseN, handed to the cube cores round-robin; each tile runs K in steps of baseK.
 #include <algorithm>
 #include <cstdio>
@@ -28,10 +28,16 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
         std::fprintf(stderr, "MatmulBasicCustom: every dimension must be between 1 and 65535\n");
         return ge::GRAPH_FAILED;
     }
+    // the bias is optional: absent, Mmad starts every tile from zero
+    const gert::StorageShape* bias = context->GetOptionalInputShape(2);
+    if (bias != nullptr && (bias->GetStorageShape().GetDimNum() != 1 || bias->GetStorageShape().GetDim(0) != n)) {
+        std::fprintf(stderr, "MatmulBasicCustom: bias must be [N] = [%lld]\n", static_cast<long long>(n));
+        return ge::GRAPH_FAILED;
+    }
     auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
     uint64_t l1Size = 0;
     platform.GetCoreMemSize(platform_ascendc::CoreMemType::L1, l1Size);
-    const uint64_t l1Need = BUFFER_NUM * (uint64_t(BASE_M) * BASE_K + uint64_t(BASE_K) * BASE_N) * sizeof(uint16_t);
+    const uint64_t l1Need = (BUFFER_NUM * (uint64_t(BASE_M) * BASE_K + uint64_t(BASE_K) * BASE_N) + BASE_N) * sizeof(uint16_t);
     if (l1Need > l1Size) {
         std::fprintf(stderr, "MatmulBasicCustom: the tiles need %llu bytes of L1, the SoC has %llu\n",
                      static_cast<unsigned long long>(l1Need), static_cast<unsigned long long>(l1Size));
@@ -50,6 +56,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     tiling.set_baseK(BASE_K);
     tiling.set_tilesM(tilesM);
     tiling.set_tilesN(tilesN);
+    tiling.set_hasBias(bias != nullptr ? 1 : 0);
     tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
     context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
     context->SetBlockDim(std::min(cores, tilesM * tilesN));
@@ -85,6 +92,7 @@ public:
     {
         this->Input("a").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
         this->Input("b").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
+        this->Input("bias").ParamType(OPTIONAL).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});
         this->Output("c").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
         this->SetInferShape(ge::InferShape).SetInferDataType(ge::InferDataType);
         this->AICore().SetTiling(optiling::TilingFunc).AddConfig("ascend910b").AddConfig("ascend310b");

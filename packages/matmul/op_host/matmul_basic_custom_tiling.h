@@ -12,6 +12,7 @@ BEGIN_TILING_DATA_DEF(MatmulBasicCustomTilingData)
   TILING_DATA_FIELD_DEF(uint32_t, baseK);     // K per Mmad step (multiple of 16)
   TILING_DATA_FIELD_DEF(uint32_t, tilesM);
   TILING_DATA_FIELD_DEF(uint32_t, tilesN);
+  TILING_DATA_FIELD_DEF(uint32_t, hasBias);   // 1: the optional bias [N] is given
 END_TILING_DATA_DEF;
 REGISTER_TILING_DATA_CLASS(MatmulBasicCustom, MatmulBasicCustomTilingData)
 }

@@ -4,7 +4,7 @@
 #define OPKG_SIM_ABI_H
 #include <cstdint>
 
-#define OPKG_SIM_ABI 5
+#define OPKG_SIM_ABI 6
 #define OPKG_SIM_EXPORT __attribute__((visibility("default")))
 #define OPKG_SIM_MAX_DIMS 8
 #define OPKG_SIM_MAX_WORKSPACES 16
@@ -114,6 +114,8 @@ struct OpkgBlockProfile {
     uint32_t vec_kinds;        // entries used in vec
     uint64_t vec_other_calls;  // calls of kinds past OPKG_SIM_MAX_VEC_KINDS (counted, not named)
     OpkgVecKind vec[OPKG_SIM_MAX_VEC_KINDS];
+    uint64_t cube_flops;       // 2 x m x n x k per Mmad and per high-level Matmul share computed
+    uint64_t cube_calls;       // Mmad calls and Matmul share computations
 };
 
 struct OpkgKernelLaunch {

@@ -176,16 +176,15 @@ inline void cube_mark_written(CubeArena& a, const void* p, uint64_t bytes, bool 
 
 inline bool cube_defined(const CubeArena& a, const void* p, uint64_t bytes) {
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - a.mem.get());
-    const uint8_t* s = a.shadow.get() + off;
-    for (uint64_t i = 0; i < bytes; ++i) {
-        if (!s[i]) return false;
-    }
-    return true;
+    return std::memchr(a.shadow.get() + off, 0, bytes) == nullptr;
 }
 
+// Cube work joins the profile's counters (OpkgBlockProfile.cube_flops); the roofline estimate
+// has no cube term yet (the SoC table has no cube throughput).
 inline void count_cube(uint64_t flops) {
-    // Cube work joins the profile as GM traffic does; a roofline term of its own is future work.
-    (void)flops;
+    OpkgBlockProfile& p = block().prof;
+    p.cube_flops += flops;
+    p.cube_calls += 1;
 }
 
 // Reads n GM bytes into a cube buffer: bytes GM holds no defined value for stay undefined there.
@@ -234,11 +233,20 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     for (uint64_t i = 0; i < p.ndNum; ++i) {
         for (uint64_t r = 0; r < p.nValue; ++r) {
             const T* row = src.ptr_ + i * p.srcNdMatrixStride + r * p.srcDValue;
+            // a row GM holds values for throughout (the usual case) is copied without a look-up per block
+            const GmRegion* g = gm_region(row);
+            const bool defined = !g || gm_first_undefined(*g, uint64_t(reinterpret_cast<const uint8_t*>(row) - g->base),
+                                                          uint64_t(p.dValue) * sizeof(T)) == uint64_t(p.dValue) * sizeof(T);
             for (uint64_t j = 0; j < blocks; ++j) {
                 T* d = dst.ptr_ + i * p.dstNzMatrixStride + (j * p.dstNzC0Stride + r * p.dstNzNStride) * c0;
                 uint64_t have = p.dValue - j * c0 < c0 ? p.dValue - j * c0 : c0;
-                cube_load_gm(a, reinterpret_cast<uint8_t*>(d), reinterpret_cast<const uint8_t*>(row + j * c0),
-                             have * sizeof(T));
+                if (defined) {
+                    std::memcpy(d, row + j * c0, have * sizeof(T));
+                    cube_mark_written(a, d, have * sizeof(T));
+                } else {
+                    cube_load_gm(a, reinterpret_cast<uint8_t*>(d), reinterpret_cast<const uint8_t*>(row + j * c0),
+                                 have * sizeof(T));
+                }
                 if (have < c0) {
                     std::memset(d + have, 0, (c0 - have) * sizeof(T));
                     cube_mark_written(a, d + have, (c0 - have) * sizeof(T));
@@ -270,7 +278,7 @@ inline void load2d(const LocalTensor<T>& dst, const uint8_t* src, opkg_sim::Cube
                                 "destination", loc);
     const bool to_l0 = cube_arena_of(dst.ptr_) != nullptr && (dst.pos_ == TPosition::A2 || dst.pos_ == TPosition::B2);
     (void)to_l0;
-    std::vector<T> tmp(frac);
+    T tmp[frac];
     for (uint64_t r = 0; r < p.repeatTimes; ++r) {
         const uint8_t* s = src + (uint64_t(p.startIndex) + r * p.srcStride) * 512;
         T* d = dst.ptr_ + r * (1 + p.dstGap) * frac;
@@ -281,11 +289,12 @@ inline void load2d(const LocalTensor<T>& dst, const uint8_t* src, opkg_sim::Cube
                                  (unsigned long long)r, (unsigned long long)(p.startIndex + r * p.srcStride)));
             }
         }
-        std::memcpy(tmp.data(), s, 512);
-        std::vector<uint8_t> def(512, 1);
+        std::memcpy(tmp, s, 512);
+        uint8_t def[512];
+        std::memset(def, 1, sizeof def);
         if (src_arena) {
             const uint8_t* sh = src_arena->shadow.get() + (s - src_arena->mem.get());
-            std::memcpy(def.data(), sh, 512);
+            std::memcpy(def, sh, 512);
         } else {
             const GmRegion* g = gm_region(s);
             if (g) {
@@ -294,16 +303,23 @@ inline void load2d(const LocalTensor<T>& dst, const uint8_t* src, opkg_sim::Cube
             }
         }
         if (p.ifTranspose) {
+            const bool all = std::memchr(def, 0, sizeof def) == nullptr;
             for (int i = 0; i < 16; ++i) {
-                for (int j = 0; j < 16; ++j) {
-                    d[i * 16 + j] = tmp[j * 16 + i];
-                    bool ok = def[(j * 16 + i) * 2] && def[(j * 16 + i) * 2 + 1];
-                    cube_mark_written(a, d + i * 16 + j, 2, ok);
+                for (int j = 0; j < 16; ++j) d[i * 16 + j] = tmp[j * 16 + i];
+            }
+            if (all) {
+                cube_mark_written(a, d, 512);
+            } else {
+                for (int i = 0; i < 16; ++i) {
+                    for (int j = 0; j < 16; ++j) {
+                        bool ok = def[(j * 16 + i) * 2] && def[(j * 16 + i) * 2 + 1];
+                        cube_mark_written(a, d + i * 16 + j, 2, ok);
+                    }
                 }
             }
         } else {
-            std::memcpy(d, tmp.data(), 512);
-            std::memcpy(a.shadow.get() + (reinterpret_cast<uint8_t*>(d) - a.mem.get()), def.data(), 512);
+            std::memcpy(d, tmp, 512);
+            std::memcpy(a.shadow.get() + (reinterpret_cast<uint8_t*>(d) - a.mem.get()), def, 512);
         }
     }
 }
@@ -332,6 +348,38 @@ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     count_copy(COPY_GM_UB, uint64_t(p.repeatTimes) * 512);
 }
 
+// C1 (L1) -> C2 (the bias table), copy_cbuf_to_bt: blockCount bursts of blockLen x 64 source
+// bytes; srcStride is the gap between source bursts in 32 B, dstStride between destination bursts
+// in 64 B. half -> float converts on the way (convControl; each burst then fills twice its length
+// of table), as CANN's matmul sizes it: lenBurst = ceil(n x sizeof(bias) / 64). The same-type
+// form (float -> float) goes through the DataCopy of datacopy.h, which takes UB operands only.
+template <class D, class S>
+inline void DataCopy(const LocalTensor<D>& dst, const LocalTensor<S>& src, const DataCopyParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "DataCopy C1->C2 (bias table)";
+    static_assert(std::is_same<D, float>::value && std::is_same<S, half>::value,
+                  "DataCopy C1->C2 converts half to float only (or copies one type to the same type)");
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ < 220
+    fail(loc, format("%s: this SoC has no bias table (C2 is part of L0C before __CCE_AICORE__ 220)", op));
+#endif
+    if (p.blockCount == 0 || p.blockLen == 0) return;
+    const uint64_t sblk = uint64_t(p.blockLen) * 64, dblk = sblk * sizeof(D) / sizeof(S);
+    const uint64_t sstep = sblk + uint64_t(p.srcStride) * 32, dstep = dblk + uint64_t(p.dstStride) * 64;
+    CubeArena& sa = cube_operand(src, 1u << CUBE_L1, sstep * (p.blockCount - 1) + sblk, 32, op, "source (C1)", loc);
+    CubeArena& da = cube_operand(dst, 1u << CUBE_BT, dstep * (p.blockCount - 1) + dblk, 64, op,
+                                 "destination (C2)", loc);
+    for (uint64_t b = 0; b < p.blockCount; ++b) {
+        const S* s = reinterpret_cast<const S*>(reinterpret_cast<const uint8_t*>(src.ptr_) + b * sstep);
+        D* d = reinterpret_cast<D*>(reinterpret_cast<uint8_t*>(dst.ptr_) + b * dstep);
+        for (uint64_t i = 0; i < sblk / sizeof(S); ++i) {
+            d[i] = static_cast<D>(static_cast<float>(s[i]));
+            // bytes past what Nd2Nz wrote (a burst rounded up to 64 B) stay undefined in the table
+            cube_mark_written(da, d + i, sizeof(D), cube_defined(sa, s + i, sizeof(S)));
+        }
+    }
+}
+
 namespace cube_detail {
 
 template <class D, class A, class B> struct MmadTypes { static constexpr bool ok = false; };
@@ -341,6 +389,51 @@ template <> struct MmadTypes<int32_t, int8_t, int8_t> { static constexpr bool ok
 template <> struct MmadTypes<float, float, float> { static constexpr bool ok = true; using Acc = float; };
 
 inline uint64_t up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+// acc (m x N) += av (m x k) x bv (k x N), N a multiple of 16. Each element's sum runs over k in
+// order, as the scalar i-k-j loop would, so the result is the same to the bit; the vectors only
+// spread it over j: a fractal row of 16 lanes is R native vectors, RB rows of A at a time (eight
+// accumulators in registers), each B vector loaded once for the RB rows.
+#if defined(__AVX__)
+constexpr unsigned kGemmVectorBytes = 32;
+#else
+constexpr unsigned kGemmVectorBytes = 16;
+#endif
+template <class Acc, uint64_t RB>
+inline void gemm_rows(Acc* acc, const Acc* av, const Acc* bv, uint64_t i, uint64_t N, uint64_t k) {
+    typedef Acc V __attribute__((vector_size(kGemmVectorBytes)));
+    constexpr uint64_t L = kGemmVectorBytes / sizeof(Acc), R = 16 / L;
+    for (uint64_t jb = 0; jb < N; jb += 16) {
+        V c[RB][R];
+#pragma GCC unroll 8
+        for (uint64_t r = 0; r < RB; ++r)
+#pragma GCC unroll 8
+            for (uint64_t q = 0; q < R; ++q) std::memcpy(&c[r][q], acc + (i + r) * N + jb + q * L, sizeof(V));
+        for (uint64_t kk = 0; kk < k; ++kk) {
+            V bb[R];
+#pragma GCC unroll 8
+            for (uint64_t q = 0; q < R; ++q) std::memcpy(&bb[q], bv + kk * N + jb + q * L, sizeof(V));
+#pragma GCC unroll 8
+            for (uint64_t r = 0; r < RB; ++r) {
+                const Acc x = av[(i + r) * k + kk];
+#pragma GCC unroll 8
+                for (uint64_t q = 0; q < R; ++q) c[r][q] += x * bb[q];
+            }
+        }
+#pragma GCC unroll 8
+        for (uint64_t r = 0; r < RB; ++r)
+#pragma GCC unroll 8
+            for (uint64_t q = 0; q < R; ++q) std::memcpy(acc + (i + r) * N + jb + q * L, &c[r][q], sizeof(V));
+    }
+}
+
+template <class Acc>
+inline void gemm_accumulate(Acc* acc, const Acc* av, const Acc* bv, uint64_t m, uint64_t N, uint64_t k) {
+    constexpr uint64_t RB = 8 / (16 / (kGemmVectorBytes / sizeof(Acc)));
+    uint64_t i = 0;
+    for (; i + RB <= m; i += RB) gemm_rows<Acc, RB>(acc, av, bv, i, N, k);
+    for (; i < m; ++i) gemm_rows<Acc, 1>(acc, av, bv, i, N, k);
+}
 
 template <class D, class A, class B, class Bias>
 inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTensor<B>& b,
@@ -408,10 +501,12 @@ inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTe
             }
         }
     }
-    // Initial C: zero, CO1's own values (accumulate) or the bias table.
+    // Initial C: zero, CO1's own values (accumulate) or the bias table. The product runs on an
+    // m x N copy (N = n padded to 16: whole fractal rows, so the inner loop is a fixed-width
+    // vector); columns past n are computed from zeros and never stored.
     const bool from_bias = bias != nullptr || p.cmatrixSource;
     const bool accumulate = !from_bias && (!p.cmatrixInitVal || p.isBias);
-    std::vector<Acc> acc(m * n, Acc(0));
+    std::vector<Acc> acc(m * N, Acc(0));
     if (from_bias) {
         if (!bias) {
             fail(loc, "Mmad with cmatrixSource = true takes C from the bias table: use the Mmad overload with a bias "
@@ -422,40 +517,48 @@ inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTe
             fail(loc, format("Mmad reads %llu bias values that were never loaded into the bias table", (unsigned long long)n));
         }
         for (uint64_t i = 0; i < m; ++i) {
-            for (uint64_t j = 0; j < n; ++j) acc[i * n + j] = static_cast<Acc>(static_cast<float>(bias->ptr_[j]));
+            for (uint64_t j = 0; j < n; ++j) acc[i * N + j] = static_cast<Acc>(static_cast<float>(bias->ptr_[j]));
         }
     } else if (accumulate) {
-        for (uint64_t i = 0; i < m; ++i) {
-            for (uint64_t j = 0; j < n; ++j) {
-                const D* cp = c.ptr_ + c_off(i, j);
-                if (!cube_defined(ca, cp, sizeof(D))) {
+        // CO1 fractal rows: 16 contiguous elements of row i, columns jb .. jb + 15
+        for (uint64_t jb = 0; jb < n; jb += 16) {
+            const uint64_t w = n - jb < 16 ? n - jb : 16;
+            for (uint64_t i = 0; i < m; ++i) {
+                const D* cp = c.ptr_ + c_off(i, jb);
+                if (!cube_defined(ca, cp, w * sizeof(D))) {
+                    uint64_t j = jb;
+                    while (cube_defined(ca, c.ptr_ + c_off(i, j), sizeof(D))) ++j;
                     fail(loc, format("Mmad accumulates (cmatrixInitVal = false) onto CO1 element (%llu, %llu), which "
                                      "no Mmad wrote yet: the first Mmad into a CO1 tile must set cmatrixInitVal = true",
                                      (unsigned long long)i, (unsigned long long)j));
                 }
-                acc[i * n + j] = static_cast<Acc>(*cp);
+                for (uint64_t j = 0; j < w; ++j) acc[i * N + jb + j] = static_cast<Acc>(cp[j]);
             }
         }
     }
-    // The product: A and B converted once, then i-k-j so the inner loop runs over contiguous rows.
-    std::vector<Acc> av(m * k), bv(k * n);
-    for (uint64_t i = 0; i < m; ++i)
-        for (uint64_t kk = 0; kk < k; ++kk) av[i * k + kk] = static_cast<Acc>(static_cast<float>(a.ptr_[a_off(i, kk)]));
-    for (uint64_t kk = 0; kk < k; ++kk)
-        for (uint64_t j = 0; j < n; ++j) bv[kk * n + j] = static_cast<Acc>(static_cast<float>(b.ptr_[b_off(kk, j)]));
+    // A (m x k) and B (k x N, zero past n) converted once, a C0 run of each fractal row at a time.
+    std::vector<Acc> av(m * k), bv(k * N, Acc(0));
     for (uint64_t i = 0; i < m; ++i) {
-        Acc* crow = acc.data() + i * n;
-        for (uint64_t kk = 0; kk < k; ++kk) {
-            const Acc x = av[i * k + kk];
-            const Acc* brow = bv.data() + kk * n;
-            for (uint64_t j = 0; j < n; ++j) crow[j] += x * brow[j];
+        for (uint64_t kk = 0; kk < k; kk += c0) {
+            const A* s = a.ptr_ + a_off(i, kk);
+            const uint64_t w = k - kk < c0 ? k - kk : c0;
+            for (uint64_t t = 0; t < w; ++t) av[i * k + kk + t] = static_cast<Acc>(static_cast<float>(s[t]));
         }
     }
-    for (uint64_t i = 0; i < m; ++i) {
-        for (uint64_t j = 0; j < n; ++j) {
-            D* cp = c.ptr_ + c_off(i, j);
-            *cp = static_cast<D>(acc[i * n + j]);
-            cube_mark_written(ca, cp, sizeof(D));
+    for (uint64_t j = 0; j < n; ++j) {
+        for (uint64_t kk = 0; kk < k; kk += c0) {
+            const B* s = b.ptr_ + b_off(kk, j);
+            const uint64_t w = k - kk < c0 ? k - kk : c0;
+            for (uint64_t t = 0; t < w; ++t) bv[(kk + t) * N + j] = static_cast<Acc>(static_cast<float>(s[t]));
+        }
+    }
+    gemm_accumulate(acc.data(), av.data(), bv.data(), m, N, k);
+    for (uint64_t jb = 0; jb < n; jb += 16) {
+        const uint64_t w = n - jb < 16 ? n - jb : 16;
+        for (uint64_t i = 0; i < m; ++i) {
+            D* cp = c.ptr_ + c_off(i, jb);
+            for (uint64_t j = 0; j < w; ++j) cp[j] = static_cast<D>(acc[i * N + jb + j]);
+            cube_mark_written(ca, cp, w * sizeof(D));
         }
     }
     count_cube(2 * m * n * k);
@@ -479,22 +582,44 @@ inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fm
 
 namespace cube_detail {
 
+// The scale of a scalar quantisation: a float's bits in the low 32 bits of deqScalar (CANN's
+// documented way to build it).
+inline float deq_scale(uint64_t deqScalar) {
+    const uint32_t bits = static_cast<uint32_t>(deqScalar & 0xFFFFFFFFu);
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
 template <class DstT, class SrcT>
-inline DstT fixpipe_convert(SrcT v, QuantMode_t q, bool relu, const char* op, opkg_sim::SrcLoc loc) {
+inline DstT fixpipe_convert(SrcT v, QuantMode_t q, uint64_t deqScalar, bool relu, const char* op,
+                            opkg_sim::SrcLoc loc) {
     using namespace opkg_sim;
-    if (relu && v < SrcT(0)) v = SrcT(0);
-    if constexpr (std::is_same<DstT, SrcT>::value) {
-        if (q != QuantMode_t::NoQuant) fail(loc, format("%s: %s -> %s takes quantPre = NoQuant", op, type_name<SrcT>(), type_name<DstT>()));
-        return v;
-    } else if constexpr (std::is_same<SrcT, float>::value && std::is_same<DstT, half>::value) {
-        if (q != QuantMode_t::F322F16) fail(loc, format("%s: float CO1 -> half output needs quantPre = QuantMode_t::F322F16", op));
-        return static_cast<half>(v);
-    } else if constexpr (std::is_same<SrcT, float>::value && std::is_same<DstT, bfloat16_t>::value) {
-        if (q != QuantMode_t::F322BF16) fail(loc, format("%s: float CO1 -> bfloat16_t output needs quantPre = QuantMode_t::F322BF16", op));
-        return bfloat16_t(v);
+    if constexpr (std::is_same<SrcT, int32_t>::value && std::is_same<DstT, half>::value) {
+        // DEQF16: int32 x the float scale, then ReLU (the quantisation is the pre-stage), rounded to half
+        if (q == QuantMode_t::VDEQF16) {
+            fail(loc, format("%s: VDEQF16 (a scale per channel from the fixpipe buffer) is not modelled by the sim; "
+                             "DEQF16 with deqScalar is", op));
+        }
+        if (q != QuantMode_t::DEQF16) fail(loc, format("%s: int32_t CO1 -> half output needs quantPre = QuantMode_t::DEQF16", op));
+        float f = static_cast<float>(v) * deq_scale(deqScalar);
+        if (relu && f < 0.0f) f = 0.0f;
+        return static_cast<half>(f);
     } else {
-        fail(loc, format("%s: %s -> %s (quantisation on the way out) is not modelled by the sim yet", op,
-                         type_name<SrcT>(), type_name<DstT>()));
+        if (relu && v < SrcT(0)) v = SrcT(0);
+        if constexpr (std::is_same<DstT, SrcT>::value) {
+            if (q != QuantMode_t::NoQuant) fail(loc, format("%s: %s -> %s takes quantPre = NoQuant", op, type_name<SrcT>(), type_name<DstT>()));
+            return v;
+        } else if constexpr (std::is_same<SrcT, float>::value && std::is_same<DstT, half>::value) {
+            if (q != QuantMode_t::F322F16) fail(loc, format("%s: float CO1 -> half output needs quantPre = QuantMode_t::F322F16", op));
+            return static_cast<half>(v);
+        } else if constexpr (std::is_same<SrcT, float>::value && std::is_same<DstT, bfloat16_t>::value) {
+            if (q != QuantMode_t::F322BF16) fail(loc, format("%s: float CO1 -> bfloat16_t output needs quantPre = QuantMode_t::F322BF16", op));
+            return bfloat16_t(v);
+        } else {
+            fail(loc, format("%s: %s -> %s (quantisation on the way out) is not modelled by the sim yet", op,
+                             type_name<SrcT>(), type_name<DstT>()));
+        }
     }
 }
 
@@ -542,7 +667,7 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
                                          "Fixpipe covers more than the Mmad computed, or runs before it",
                                          op, (unsigned long long)i, (unsigned long long)j));
                     }
-                    row[j] = cube_detail::fixpipe_convert<DstT, SrcT>(*s, p.quantPre, p.reluEn, op, loc);
+                    row[j] = cube_detail::fixpipe_convert<DstT, SrcT>(*s, p.quantPre, p.deqScalar, p.reluEn, op, loc);
                 }
                 GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + i * p.dstStride];
                 check_gt(g, uint64_t(p.nSize) * sizeof(DstT), op, loc);
@@ -559,7 +684,7 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
                             fail(loc, format("%s reads CO1 element (row %llu, column %llu) that no Mmad wrote", op,
                                              (unsigned long long)i, (unsigned long long)(jb * 16 + j)));
                         }
-                        row[j] = cube_detail::fixpipe_convert<DstT, SrcT>(*s, p.quantPre, p.reluEn, op, loc);
+                        row[j] = cube_detail::fixpipe_convert<DstT, SrcT>(*s, p.quantPre, p.deqScalar, p.reluEn, op, loc);
                     }
                     GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + jb * step + i * 16];
                     check_gt(g, 16 * sizeof(DstT), op, loc);

@@ -1,7 +1,9 @@
 // c = a x b through the cube basic APIs: GM -> A1/B1 (Nd2Nz), A1/B1 -> A2/B2 (LoadData 2D), Mmad
 // into CO1, Fixpipe to GM. Keys: 1 B as k x n, loaded with ifTranspose (2-byte types); 2 B given
 // transposed (n x k), K in two iterations accumulated in CO1; 3 as 2 in one iteration; 4 as 3
-// with an NZ result; 10.. misuse the sim must report at the marked line (18: a UB-only DataCopy
+// with an NZ result; 5 as 3 plus a bias (float16 only): the first n elements of a, GM -> C1 ->
+// C2 (the bias table, converted to float), the Mmad starting from it; 6 as 3 (int8 only) with the
+// int32 result stored as half x 0.25 by Fixpipe's DEQF16 (21: without quantPre); 10.. misuse the sim must report at the marked line (18: a UB-only DataCopy
 // form on an L1 tensor).
 #include "kernel_operator.h"
 using namespace AscendC;
@@ -28,6 +30,8 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
     TQue<TPosition::A2, 1> qa2;
     TQue<TPosition::B2, 1> qb2;
     TQue<TPosition::CO1, 1> qc1;
+    TQue<TPosition::C1, 1> qbias1;
+    TQue<TPosition::C2, 1> qbias2;
     GlobalTensor<A> aGm, bGm;
     GlobalTensor<C> cGm;
     aGm.SetGlobalBuffer((__gm__ A*)a, m * k);
@@ -64,6 +68,27 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
     qb1.EnQue(b1);
     b1 = qb1.DeQue<A>();
 
+    const bool withBias = TILING_KEY_IS(5) || TILING_KEY_IS(19) || TILING_KEY_IS(20);
+    LocalTensor<float> bias2;
+    if constexpr (std::is_same<A, half>::value) {
+        if (withBias) {
+            pipe.InitBuffer(qbias1, 1, Up(N * sizeof(A), 64));   // the C1->C2 bursts are 64 bytes
+            pipe.InitBuffer(qbias2, 1, Up(N * sizeof(A), 64) * 2);   // each burst fills twice its length
+            LocalTensor<A> bias1 = qbias1.AllocTensor<A>();
+            DataCopy(bias1, aGm, Nd2NzParams(1, 1, n, 0, n, 1, 1, 0));
+            qbias1.EnQue(bias1);
+            bias1 = qbias1.DeQue<A>();
+            bias2 = qbias2.AllocTensor<float>();
+            uint16_t bursts = (n * sizeof(A) + 63) / 64;
+            if (TILING_KEY_IS(20)) {
+                bursts = Up(N * sizeof(A), 64) / 64 + 2;   // more 64-byte bursts than C1 holds
+            }
+            if (!TILING_KEY_IS(19)) {
+                DataCopy(bias2, bias1, DataCopyParams(1, bursts, 0, 0));  // @bias-copy
+            }
+            qbias1.FreeTensor(bias1);
+        }
+    }
     LocalTensor<C> c1 = qc1.AllocTensor<C>();
     for (uint32_t it = 0; it < iters; ++it) {
         const uint32_t kb0 = it * KB;
@@ -92,7 +117,11 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         if (TILING_KEY_IS(11)) {
             mp.k = k + C0;
         }
-        if (TILING_KEY_IS(13)) {
+        if (withBias && it == 0) {
+            if constexpr (std::is_same<A, half>::value) {
+                Mmad(c1, a2, b2, bias2, mp);  // @bias-mmad
+            }
+        } else if (TILING_KEY_IS(13)) {
             Mmad(c1, a2[16], b2, mp);  // @misaligned
         } else if (!TILING_KEY_IS(12)) {
             Mmad(c1, a2, b2, mp);  // @mmad
@@ -102,6 +131,9 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
     }
     qa1.FreeTensor(a1);
     qb1.FreeTensor(b1);
+    if (withBias) {
+        qbias2.FreeTensor(bias2);
+    }
     qc1.EnQue(c1);
     c1 = qc1.DeQue<C>();
     FixpipeParamsV220 fp;
@@ -111,6 +143,20 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         fp.nSize = N;
         fp.dstStride = m * 16 * sizeof(C) / 32;   // column blocks of m rows x 16, back to back
         Fixpipe<C, C, CFG_NZ>(cGm, c1, fp);
+    } else if (TILING_KEY_IS(6) || TILING_KEY_IS(21)) {
+        if constexpr (std::is_same<C, int32_t>::value) {
+            // int32 CO1 -> half in the first m x n halves of c, scaled by 0.25 (DEQF16)
+            GlobalTensor<half> hGm;
+            hGm.SetGlobalBuffer((__gm__ half*)c, m * n);
+            const float scale = 0.25f;
+            uint32_t bits;
+            memcpy(&bits, &scale, sizeof bits);
+            fp.nSize = n;
+            fp.dstStride = n;
+            fp.quantPre = TILING_KEY_IS(6) ? QuantMode_t::DEQF16 : QuantMode_t::NoQuant;
+            fp.deqScalar = bits;
+            Fixpipe(hGm, c1, fp);  // @deq
+        }
     } else {
         fp.nSize = n;
         fp.dstStride = n;

@@ -1,0 +1,108 @@
+"""The cube path's speed (`make bench`, micro tier; or alone: python bench/cube.py [--reps N]).
+
+packages/matmul (the basic cube APIs: Nd2Nz, LoadData, Mmad, Fixpipe) runs a 1024 x 1024 x 1024
+float16 -> float32 product on the sim for Ascend910B1 (64 tiles of 128 x 128 over 24 cube cores,
+16 K steps each), verified against NumPy, and is timed against NumPy computing the same product
+in float32 in the same run. A benchmark, not a test: nothing asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+SIZE = 1024
+SOC = "Ascend910B1"
+
+
+def sim_matmul(work: Path, reps: int, env: dict | None = None) -> dict:
+    """{"sim_s", "numpy_s", "ratio", "sim_cpu_s", "numpy_cpu_s", "cpu_ratio", "max_abs_err",
+    "max_rel_err", "verified", "runs"}: medians of wall and CPU time (the process's, NumPy's BLAS
+    threads included), which varies less than wall time on a shared machine."""
+    import numpy as np
+
+    from opkg.model import OpSpec, SocInfo
+    from opkg.sim.runtime import run_case
+
+    root = work / "cube"
+    if root.exists():
+        shutil.rmtree(root)
+    (root / "packages").mkdir(parents=True)
+    shutil.copytree(REPO / "packages/matmul", root / "packages/matmul")
+    (root / "opkg-workspace.yaml").write_text("package_roots: [packages]\noutput_dir: out\n")
+    subprocess.run([sys.executable, "-m", "opkg", "build", "//...", "--soc", SOC], cwd=root,
+                   env=env, check=True, stdout=subprocess.DEVNULL)
+    job = json.loads((root / f"out/sim/matmul/{SOC}/float16_float32/verify-job.json").read_text())
+    op = OpSpec.from_json(job["op"])
+    variant = op.variant("float16_float32")
+    soc = SocInfo.from_json(job["soc"])
+
+    rng = np.random.default_rng(0)
+    a = rng.uniform(-1, 1, (SIZE, SIZE)).astype(np.float16)
+    b = rng.uniform(-1, 1, (SIZE, SIZE)).astype(np.float16)
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    c = np.empty((SIZE, SIZE), np.float32)
+
+    def timed(fn):
+        t, cpu = time.perf_counter(), time.process_time()
+        fn()
+        return time.perf_counter() - t, time.process_time() - cpu
+
+    def sim():
+        run_case(root / job["host_lib"], root / job["kernel_lib"], op, variant, soc,
+                 {"a": a, "b": b}, {"c": c}, {})
+
+    def numpy():
+        a32 @ b32
+
+    timed(sim)
+    timed(numpy)
+    s, g = [], []
+    for _ in range(max(reps, 3)):   # interleaved, so both see the same machine load
+        s.append(timed(sim))
+        g.append(timed(numpy))
+    # products of float16 values are exact in float32: only the order of the sums differs
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    err = np.abs(c - want)
+    max_rel = float(np.max(err / np.maximum(np.abs(want), 1e-3)))
+    verified = bool(np.allclose(c, want, rtol=1e-4, atol=1e-4))
+    sim_s, numpy_s = statistics.median(x[0] for x in s), statistics.median(x[0] for x in g)
+    sim_cpu, numpy_cpu = statistics.median(x[1] for x in s), statistics.median(x[1] for x in g)
+    return {"shape": [SIZE, SIZE, SIZE], "soc": SOC, "sim_s": sim_s, "numpy_s": numpy_s,
+            "ratio": sim_s / numpy_s if numpy_s else None, "sim_cpu_s": sim_cpu,
+            "numpy_cpu_s": numpy_cpu, "cpu_ratio": sim_cpu / numpy_cpu if numpy_cpu else None,
+            "max_abs_err": float(err.max()),
+            "max_rel_err": max_rel, "verified": verified, "runs": {"sim": s, "numpy": g}}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--work", type=Path, help="work directory (default: a temporary one)")
+    a = ap.parse_args()
+    work = a.work or Path(tempfile.mkdtemp(prefix="opkg-bench-cube-"))
+    try:
+        env = dict(os.environ, OPKG_CACHE_DIR=str(work / "cache"))
+        r = sim_matmul(work, a.reps, env)
+    finally:
+        if not a.work:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"sim matmul {SIZE}^3 fp16->fp32 ({SOC}): {r['sim_s'] * 1000:.0f} ms; NumPy float32 "
+          f"{r['numpy_s'] * 1000:.1f} ms; {r['ratio']:.1f}x (CPU time: {r['sim_cpu_s'] * 1000:.0f} ms vs "
+          f"{r['numpy_cpu_s'] * 1000:.1f} ms, {r['cpu_ratio']:.1f}x); verified: {r['verified']} "
+          f"(max abs err {r['max_abs_err']:.2e})")
+    return 0 if r["verified"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
