@@ -11,6 +11,7 @@ import pytest
 
 from opkg.model import AttrSpec, OpSpec, TensorSpec
 from opkg.sim import runtime
+from opkg.socs import get_soc
 import simbuild
 
 OP = OpSpec(
@@ -26,6 +27,12 @@ KERNEL = Path(__file__).parent / "pkgs" / "multicore" / "op_kernel" / "multi_cor
 @pytest.fixture(scope="module")
 def built(pkgs, soc910b, lib_cache):
     return simbuild.build(pkgs / "multicore", OP, OP.variants()[0], soc910b, lib_cache, stem="multi_core")
+
+
+@pytest.fixture(scope="module")
+def built_310p(pkgs, lib_cache):
+    return simbuild.build(pkgs / "multicore", OP, OP.variants()[0], get_soc("Ascend310P3"), lib_cache,
+                          stem="multi_core")
 
 
 def run(built, which, x=None):
@@ -81,3 +88,17 @@ def test_sliceinfo_without_shape_values_is_reported(built):
     msg = str(err.value)
     assert f"multi_core.cpp:{simbuild.line_of(KERNEL, 'no-shape')}" in msg
     assert "srcSliceInfo[0].shapeValue is 0" in msg
+
+
+def test_soft_syncall_runs_on_310p(built_310p):
+    s, y, _ = run(built_310p, 1)
+    np.testing.assert_array_equal(y[:BLOCKS * 8], np.full(BLOCKS * 8, BLOCKS * (BLOCKS + 1) // 2))
+
+
+def test_hard_syncall_is_reported_on_310p(built_310p, built):
+    with pytest.raises(runtime.SimError) as err:
+        run(built_310p, 5)
+    msg = str(err.value)
+    assert f"multi_core.cpp:{simbuild.line_of(KERNEL, 'hard-sync')}" in msg
+    assert "the hardware all-core sync exists only on A2/A3 SoCs" in msg
+    run(built, 5)   # on 910B the same kernel passes

@@ -123,7 +123,17 @@ namespace AscendC {
 template <pipe_t pipe = PIPE_ALL> inline void PipeBarrier() { opkg_sim::pipe_barrier(pipe); }
 template <HardEvent evt> inline void SetFlag(int32_t id) { opkg_sim::set_flag(opkg_sim::event_pipes(evt), id); }
 template <HardEvent evt> inline void WaitFlag(int32_t id) { opkg_sim::wait_flag(opkg_sim::event_pipes(evt), id); }
-inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { opkg_sim::sync_all_blocks(loc, [] {}); }
+// The hard SyncAll is the FFTS all-core flag of A2/A3; CANN's other architectures assert
+// "unsupported hardware syncAll" (dav_m200/c100/m300 SyncAllImpl) and offer the soft form.
+inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ != 220
+    opkg_sim::fail(loc, opkg_sim::format(
+        "SyncAll(): the hardware all-core sync exists only on A2/A3 SoCs (910B, 910_93); on this SoC "
+        "(__CCE_AICORE__ %d) CANN asserts it is unsupported. Use SyncAll(gmWorkspace, ubWorkspace) "
+        "(the soft sync through a zeroed GM workspace) here.", __CCE_AICORE__));
+#endif
+    opkg_sim::sync_all_blocks(loc, [] {});
+}
 template <bool isAIVOnly = true>
 inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { SyncAll(loc); }
 inline void SetAtomicNone() {

@@ -70,6 +70,9 @@ extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y
     } else if (TILING_KEY_IS(4)) {   // ubWorkspace of one block for four
         zeroSync();
         SyncAll(syncGm, syncUb);  // @small-ub
+    } else if (TILING_KEY_IS(5)) {   // the hard sync (A2/A3 only)
+        SyncAll();  // @hard-sync
+#if __CCE_AICORE__ == 220   // the unaligned slice below is a DataCopyPad, which 310P lacks
     } else if (TILING_KEY_IS(10)) {
         if (idx != 0) return;
         // bursts of one block, one block apart (whole blocks: a strided DataCopy), packed into UB
@@ -92,5 +95,6 @@ extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y
         SliceInfo src[] = {{0, 7, 0, 1}};
         SliceInfo dst[] = {{0, 7, 0, 1}};
         DataCopy(f, xGm, dst, src);  // @no-shape
+#endif
     }
 }
