@@ -1,6 +1,7 @@
-"""The soft SyncAll (a zeroed GM workspace of 32 bytes per block and a UB buffer as large) and
-DataCopy with SliceInfo, on our own kernel (pkgs/multicore), which also includes CANN's
-`kernel_utils.h` as cann-ops' shared platform.h does."""
+"""The soft SyncAll (a zeroed GM workspace of 32 bytes per block and a UB buffer as large), the
+hard SyncAll's SoCs, DataCopy with SliceInfo and a kernel's static `__gm__` data, on our own
+kernel (pkgs/multicore), which also includes CANN's `kernel_utils.h` as cann-ops' shared
+platform.h does."""
 
 from __future__ import annotations
 
@@ -102,3 +103,8 @@ def test_hard_syncall_is_reported_on_310p(built_310p, built):
     assert f"multi_core.cpp:{simbuild.line_of(KERNEL, 'hard-sync')}" in msg
     assert "the hardware all-core sync exists only on A2/A3 SoCs" in msg
     run(built, 5)   # on 910B the same kernel passes
+
+
+def test_static_gm_data_in_the_kernel_is_readable_gm(built):
+    s, _, _ = run(built, 6)
+    np.testing.assert_array_equal(s.reshape(-1)[:16], [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3])

@@ -2,6 +2,9 @@
 #include "kernel_utils.h"   // a CANN basic_api/impl header: on the device include path, as here
 using namespace AscendC;
 
+// A table in the kernel binary: GM on the device, as an input buffer is.
+static const __gm__ int32_t kTable[16] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3};
+
 extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
@@ -70,6 +73,15 @@ extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y
     } else if (TILING_KEY_IS(4)) {   // ubWorkspace of one block for four
         zeroSync();
         SyncAll(syncGm, syncUb);  // @small-ub
+    } else if (TILING_KEY_IS(6)) {   // static __gm__ data read with DataCopy
+        if (idx != 0) return;
+        GlobalTensor<int32_t> tableGm;
+        tableGm.SetGlobalBuffer((__gm__ int32_t*)kTable, 16);
+        LocalTensor<int32_t> t16 = zeroBuf.Get<int32_t>();
+        DataCopy(t16, tableGm, 16);
+        SetFlag<HardEvent::MTE2_MTE3>(0);
+        WaitFlag<HardEvent::MTE2_MTE3>(0);
+        DataCopy(sGm, t16, 16);
     } else if (TILING_KEY_IS(5)) {   // the hard sync (A2/A3 only)
         SyncAll();  // @hard-sync
 #if __CCE_AICORE__ == 220   // the unaligned slice below is a DataCopyPad, which 310P lacks
