@@ -108,3 +108,10 @@ def test_hard_syncall_is_reported_on_310p(built_310p, built):
 def test_static_gm_data_in_the_kernel_is_readable_gm(built):
     s, _, _ = run(built, 6)
     np.testing.assert_array_equal(s.reshape(-1)[:16], [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3])
+
+
+@pytest.mark.parametrize("soc", ["910b", "310p"])
+def test_core_type_is_the_vector_core_a_device_build_sees(built, built_310p, soc):
+    s, _, _ = run(built if soc == "910b" else built_310p, 7)
+    # A2/A3 vector code is built as AIV (__DAV_C220_VEC__); other SoCs' kernels as MIX
+    np.testing.assert_array_equal(s, np.full((BLOCKS, 8), 7 if soc == "910b" else -7))

@@ -82,6 +82,15 @@ extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y
         SetFlag<HardEvent::MTE2_MTE3>(0);
         WaitFlag<HardEvent::MTE2_MTE3>(0);
         DataCopy(sGm, t16, 16);
+    } else if (TILING_KEY_IS(7)) {   // the core-type tests of mixed-kernel sources
+        if (g_coreType == AIC) {
+            return;
+        }
+        if ASCEND_IS_AIV {
+            putRow(7);
+        } else {
+            putRow(-7);
+        }
     } else if (TILING_KEY_IS(5)) {   // the hard sync (A2/A3 only)
         SyncAll();  // @hard-sync
 #if __CCE_AICORE__ == 220   // the unaligned slice below is a DataCopyPad, which 310P lacks
