@@ -115,3 +115,18 @@ def test_core_type_is_the_vector_core_a_device_build_sees(built, built_310p, soc
     s, _, _ = run(built if soc == "910b" else built_310p, 7)
     # A2/A3 vector code is built as AIV (__DAV_C220_VEC__); other SoCs' kernels as MIX
     np.testing.assert_array_equal(s, np.full((BLOCKS, 8), 7 if soc == "910b" else -7))
+
+
+def test_impl_layer_calls_on_raw_pointers(built):
+    x = np.arange(64, dtype=np.float32) + 0.5
+    s, y, _ = run(built, 8, x)
+    np.testing.assert_array_equal(s, np.full((BLOCKS, 8), 5))
+    np.testing.assert_array_equal(y[:8], x[:8])
+
+
+def test_impl_layer_call_on_a_gm_pointer_is_reported(built):
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 9)
+    msg = str(err.value)
+    assert f"multi_core.cpp:{simbuild.line_of(KERNEL, 'gm-as-ub')}" in msg
+    assert "DuplicateImpl: " in msg and "is not a Unified Buffer address of this block" in msg

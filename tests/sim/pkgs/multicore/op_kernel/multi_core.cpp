@@ -91,6 +91,21 @@ extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y
         } else {
             putRow(-7);
         }
+    } else if (TILING_KEY_IS(8)) {   // CANN's impl-layer calls on raw pointers, as some operators make
+        if (idx != 0) return;
+        DuplicateImpl<int32_t>((__ubuf__ int32_t*)zero.GetPhyAddr(), 5, n * 8);
+        set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        DataCopyUB2GMImpl((__gm__ int32_t*)sGm.GetPhyAddr(), (__ubuf__ int32_t*)zero.GetPhyAddr(),
+                          {1, static_cast<uint16_t>(n * 8 * sizeof(int32_t) / ONE_BLK_SIZE), 0, 0});
+        PipeBarrier<PIPE_ALL>();
+        DataCopyGM2UBImpl((__ubuf__ float*)f.GetPhyAddr(), (__gm__ float*)xGm.GetPhyAddr(), {1, 1, 0, 0});
+        set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        DataCopy(yGm, f, 8);
+    } else if (TILING_KEY_IS(9)) {
+        if (idx != 0) return;
+        DuplicateImpl<int32_t>((__ubuf__ int32_t*)sGm.GetPhyAddr(), 5, 8);  // @gm-as-ub
     } else if (TILING_KEY_IS(5)) {   // the hard sync (A2/A3 only)
         SyncAll();  // @hard-sync
 #if __CCE_AICORE__ == 220   // the unaligned slice below is a DataCopyPad, which 310P lacks
