@@ -42,6 +42,22 @@ template <class T> struct DataCopyPadExtParams {
         : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
 };
 
+// One dimension of a DataCopy with SliceInfo: elements [startIndex, endIndex] in bursts of
+// burstLen 32-byte blocks, stride elements skipped between bursts (dimension 0) or between
+// slices (higher dimensions); shapeValue is the dimension's extent (CANN's defaults).
+struct SliceInfo {
+    SliceInfo() {}
+    SliceInfo(const uint32_t startIndexIn, const uint32_t endIndexIn, const uint32_t strideIn,
+              const uint32_t burstLenIn, const uint32_t shapeValueIn = 0)
+        : startIndex(startIndexIn), endIndex(endIndexIn), stride(strideIn), burstLen(burstLenIn),
+          shapeValue(shapeValueIn) {}
+    uint32_t startIndex = 0;
+    uint32_t endIndex = 32 - 1;
+    uint32_t stride = 0;
+    uint32_t burstLen = 32;
+    uint32_t shapeValue = 0;
+};
+
 struct DataCopyPadParams {
     bool isPad = false;
     uint8_t leftPadding = 0;
@@ -409,6 +425,130 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
     OPKG_SIM_REQUIRE_DATACOPYPAD(T);
     OPKG_SIM_REQUIRE_NORMAL_MODE();
     DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0), loc);
+}
+
+}  // namespace AscendC
+
+// DataCopy with SliceInfo, as CANN's implementation lowers it: the bursts of dimension 0 make one
+// strided copy (blockCount = (endIndex - startIndex + 1 + stride) / (burstLen blocks + stride)),
+// repeated at the element offset of every slice the higher dimensions select. The GM side's
+// stride goes to a DataCopy when it is whole 32-byte blocks, else to a DataCopyPad in bytes;
+// the strides pass through DataCopyParams' uint16 fields, as on the device.
+namespace opkg_sim {
+
+constexpr uint32_t SLICE_MAX_DIM = 8;       // K_MAX_SHAPE_DIM
+constexpr uint32_t SLICE_MAX_COPIES = 6 * 256;   // MAX_SLICE_SIZE: the device's offset list
+
+inline uint32_t slice_start(const AscendC::SliceInfo info[], const uint32_t shape[], uint32_t dims) {
+    uint32_t start = 0, size = 1;
+    for (uint32_t i = 0; i < dims; ++i) {
+        if (i) size *= shape[i - 1];
+        start += size * info[i].startIndex;
+    }
+    return start;
+}
+
+inline std::vector<uint32_t> slice_offsets(const AscendC::SliceInfo info[], const uint32_t shape[], uint32_t dims,
+                                           const char* role, SrcLoc loc) {
+    std::vector<uint32_t> offsets{0};
+    uint32_t size = 1;
+    for (uint32_t i = 1; i < dims; ++i) {
+        size *= shape[i - 1];
+        const uint64_t count = (uint64_t(info[i].endIndex) - info[i].startIndex + 1 + info[i].stride) /
+                               (1 + uint64_t(info[i].stride));
+        const size_t base = offsets.size();
+        if (base * count > SLICE_MAX_COPIES) {
+            fail(loc, format("DataCopy with SliceInfo: %s selects %llu slices, more than the %u the device's offset "
+                             "list holds (MAX_SLICE_SIZE)", role, (unsigned long long)(base * count), SLICE_MAX_COPIES));
+        }
+        for (uint64_t it = 1; it < count; ++it) {
+            for (size_t k = 0; k < base; ++k) offsets.push_back(offsets[k] + uint32_t(it * (1 + info[i].stride)) * size);
+        }
+    }
+    return offsets;
+}
+
+struct SlicePlan {
+    uint32_t src_start, dst_start;
+    std::vector<uint32_t> src_offsets, dst_offsets;
+    AscendC::DataCopyParams params;   // blockLen in 32-byte blocks, as the device fills it
+};
+
+template <class T>
+inline SlicePlan slice_plan(const AscendC::SliceInfo dst[], const AscendC::SliceInfo src[], uint32_t dims,
+                            SrcLoc loc) {
+    note(loc);
+    if (dims == 0 || dims > SLICE_MAX_DIM) {
+        fail(loc, format("DataCopy with SliceInfo: dimValue %u outside [1, %u]", dims, SLICE_MAX_DIM));
+    }
+    if (src[0].shapeValue == 0) {
+        fail(loc, "DataCopy with SliceInfo: srcSliceInfo[0].shapeValue is 0, so CANN takes the extents from the "
+                  "tensors' ShapeInfo, which the sim does not model; give every SliceInfo its shapeValue");
+    }
+    uint32_t src_shape[SLICE_MAX_DIM], dst_shape[SLICE_MAX_DIM];
+    for (uint32_t i = 0; i < dims; ++i) {
+        src_shape[i] = src[i].shapeValue;
+        dst_shape[i] = dst[i].shapeValue;
+    }
+    const uint64_t slice_len = uint64_t(src[0].burstLen) * (32 / sizeof(T)) + src[0].stride;
+    if (slice_len == 0) fail(loc, "DataCopy with SliceInfo: srcSliceInfo[0] has burstLen 0 and stride 0");
+    SlicePlan plan{slice_start(src, src_shape, dims), slice_start(dst, dst_shape, dims),
+                   slice_offsets(src, src_shape, dims, "srcSliceInfo", loc),
+                   slice_offsets(dst, dst_shape, dims, "dstSliceInfo", loc), {}};
+    if (plan.dst_offsets.size() < plan.src_offsets.size()) {
+        fail(loc, format("DataCopy with SliceInfo: srcSliceInfo selects %zu slices but dstSliceInfo only %zu; the "
+                         "device would take the missing destination offsets from uninitialised memory",
+                         plan.src_offsets.size(), plan.dst_offsets.size()));
+    }
+    plan.params.blockLen = uint16_t(src[0].burstLen);
+    plan.params.blockCount = uint16_t((uint64_t(src[0].endIndex) - src[0].startIndex + 1 + src[0].stride) / slice_len);
+    return plan;
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
+                     const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::SlicePlan plan = opkg_sim::slice_plan<T>(dstSliceInfo, srcSliceInfo, dimValue, loc);
+    DataCopyParams p = plan.params;
+    p.dstStride = uint16_t(dstSliceInfo[0].stride * sizeof(T) / 32);
+    const bool whole_blocks = srcSliceInfo[0].stride * sizeof(T) % 32 == 0;
+    p.srcStride = uint16_t(whole_blocks ? srcSliceInfo[0].stride * sizeof(T) / 32 : srcSliceInfo[0].stride * sizeof(T));
+    for (size_t i = 0; i < plan.src_offsets.size(); ++i) {
+        const LocalTensor<T> d = dst[plan.dst_start + plan.dst_offsets[i]];
+        const GlobalTensor<T> s = src[plan.src_start + plan.src_offsets[i]];
+        if (whole_blocks) {
+            DataCopy(d, s, p, loc);
+        } else {
+            DataCopyPad(d, s, DataCopyExtParams(p.blockCount, uint32_t(p.blockLen) * 32, p.srcStride, p.dstStride, 0),
+                        DataCopyPadExtParams<T>(false, 0, 0, T()), loc);
+        }
+    }
+}
+
+template <class T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
+                     const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::SlicePlan plan = opkg_sim::slice_plan<T>(dstSliceInfo, srcSliceInfo, dimValue, loc);
+    DataCopyParams p = plan.params;
+    p.srcStride = uint16_t(srcSliceInfo[0].stride * sizeof(T) / 32);
+    const bool whole_blocks = dstSliceInfo[0].stride * sizeof(T) % 32 == 0;
+    p.dstStride = uint16_t(whole_blocks ? dstSliceInfo[0].stride * sizeof(T) / 32 : dstSliceInfo[0].stride * sizeof(T));
+    for (size_t i = 0; i < plan.src_offsets.size(); ++i) {
+        const GlobalTensor<T> d = dst[plan.dst_start + plan.dst_offsets[i]];
+        const LocalTensor<T> s = src[plan.src_start + plan.src_offsets[i]];
+        if (whole_blocks) {
+            DataCopy(d, s, p, loc);
+        } else {
+            DataCopyPad(d, s, DataCopyExtParams(p.blockCount, uint32_t(p.blockLen) * 32, p.srcStride, p.dstStride, 0),
+                        loc);
+        }
+    }
 }
 
 }  // namespace AscendC

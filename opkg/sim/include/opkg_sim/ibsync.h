@@ -69,6 +69,73 @@ inline void ib_flag(const AscendC::GlobalTensor<int32_t>& gm, const AscendC::Loc
     }
 }
 
+// The soft SyncAll (CANN 8.1's SoftSyncAllImpl): block i keeps a counter in the int32 at
+// gmWorkspace[i * 8], which must start zeroed (the host, or every block before its first call).
+// A call raises the block's counter to n (its n-th call; a counter still 0 when it rechecks, i.e.
+// zeroed by a later block, is set back to 1 as the device does), then waits until the counters
+// of all `usedCores` blocks (0: blockDim) add up to usedCores * n, loading them through
+// ubWorkspace. Here the wait is the hard SyncAll's barrier followed by that check, repeated until
+// it holds or OPKG_IB_WAIT_SECONDS pass (a hang on the device).
+inline void soft_sync_all(const AscendC::GlobalTensor<int32_t>& gm, const AscendC::LocalTensor<int32_t>& ub,
+                          int32_t usedCores, bool aiv_only, SrcLoc loc) {
+    const char* op = "SyncAll(gmWorkspace, ubWorkspace)";
+    BlockState& b = block();
+    note(loc);
+    if (!aiv_only) fail(loc, format("%s: the soft SyncAll has no isAIVOnly = false form (CANN documents it for the "
+                                    "hard SyncAll only)", op));
+    if (usedCores < 0 || usedCores > b.num) {
+        fail(loc, format("%s: usedCores %d outside [0, blockDim %lld]", op, usedCores, (long long)b.num));
+    }
+    if (usedCores != 0 && usedCores != b.num) {
+        fail(loc, format("%s: usedCores %d with blockDim %lld (a sync of some of the blocks) is not emulated; the sim "
+                         "syncs all blocks (usedCores 0 or blockDim)", op, usedCores, (long long)b.num));
+    }
+    const int64_t total = b.num;
+    const uint64_t bytes = uint64_t(total) * 32;
+    if (gm.sized_ && uint64_t(gm.size_) * 4 < bytes) {
+        fail(loc, format("%s: gmWorkspace holds %llu int32 (SetGlobalBuffer) but %lld blocks need %llu bytes (32 "
+                         "per block)", op, (unsigned long long)gm.size_, (long long)total, (unsigned long long)bytes));
+    }
+    check_gt(gm, bytes, op, loc);
+    check_ub(ub, bytes, op, "ubWorkspace", loc);
+    sync_barrier_all();   // the device's PipeBarrier<PIPE_ALL> first
+    int32_t* mine = gm.ptr_ + b.idx * 8;
+    int32_t target = 0;
+    sync_all_blocks(loc, [&] {
+        forget_writes(gm.ptr_, bytes);
+        // a counter nobody zeroed: the device would count garbage
+        check_gm_use(mine, 4, op, loc);
+        std::unique_lock<std::mutex> one_at_a_time;
+        if (b.barrier) one_at_a_time = std::unique_lock<std::mutex>(b.barrier->atomics);
+        target = __atomic_load_n(mine, __ATOMIC_SEQ_CST) + 1;
+        save_undo(mine, 4);
+        __atomic_store_n(mine, target, __ATOMIC_SEQ_CST);
+        gm_defined(mine, 4);
+    });
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+        int64_t count = 0;
+        {
+            std::unique_lock<std::mutex> one_at_a_time;
+            if (b.barrier) one_at_a_time = std::unique_lock<std::mutex>(b.barrier->atomics);
+            if (target == 1) __atomic_store_n(mine, 1, __ATOMIC_SEQ_CST);
+            for (int64_t i = 0; i < total * 8; ++i) ub.ptr_[i] = __atomic_load_n(gm.ptr_ + i, __ATOMIC_SEQ_CST);
+            for (int64_t i = 0; i < total; ++i) count += ub.ptr_[i * 8];
+        }
+        mark_written(ub.ptr_, bytes, Pipe::MTE2);
+        gm_taint(ub.ptr_, gm.ptr_, bytes, op, loc);
+        if (count >= total * int64_t(target)) return;
+        if (b.barrier && b.barrier->aborted) throw Aborted{};
+        if (!b.barrier || std::chrono::steady_clock::now() - start > std::chrono::seconds(OPKG_IB_WAIT_SECONDS)) {
+            fail(loc, format("%s: the %lld blocks' counters in gmWorkspace add up to %lld, never %lld (this block's "
+                             "call %d): on the device the blocks would wait here forever. gmWorkspace must start "
+                             "zeroed, and every block must call SyncAll the same number of times.", op,
+                             (long long)total, (long long)count, (long long)(total * int64_t(target)), target));
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+}
+
 }  // namespace opkg_sim
 
 namespace AscendC {
@@ -82,6 +149,13 @@ template <bool isAIVOnly = true>
 inline void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
                    int32_t eventID, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::ib_flag(gmWorkspace, ubWorkspace, blockIdx, eventID, isAIVOnly, 1, 0, "IBWait", loc);
+}
+
+// The soft SyncAll, through a zeroed GM workspace of 32 bytes per block and a UB buffer as large.
+template <bool isAIVOnly = true>
+inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
+                    const int32_t usedCores = 0, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::soft_sync_all(gmWorkspace, ubWorkspace, usedCores, isAIVOnly, loc);
 }
 
 }  // namespace AscendC

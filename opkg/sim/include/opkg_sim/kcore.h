@@ -361,6 +361,26 @@ inline void record_write(const void* p, uint64_t bytes, SrcLoc loc) {
     b.writes->push_back(GmWrite{q, q + bytes, b.idx, b.epoch, loc});
 }
 
+// Drops this block's stores to [p, p + bytes) since the last SyncAll from the cross-block
+// conflict check: a soft SyncAll's flag words, which every block may zero (CANN's documented
+// initialisation) and whose protocol tolerates the overlap.
+inline void forget_writes(const void* p, uint64_t bytes) {
+    BlockState& b = block();
+    if (!b.writes) return;
+    const uint8_t* lo = static_cast<const uint8_t*>(p);
+    const uint8_t* hi = lo + bytes;
+    std::vector<GmWrite> kept;
+    for (const GmWrite& w : *b.writes) {
+        if (w.block != b.idx || w.epoch != b.epoch || w.end <= lo || w.begin >= hi) {
+            kept.push_back(w);
+            continue;
+        }
+        if (w.begin < lo) kept.push_back(GmWrite{w.begin, lo, w.block, w.epoch, w.loc});
+        if (w.end > hi) kept.push_back(GmWrite{hi, w.end, w.block, w.epoch, w.loc});
+    }
+    b.writes->swap(kept);
+}
+
 // Keeps the bytes a GM store is about to overwrite, so that a launch can be undone.
 inline void save_undo(void* p, uint64_t bytes) {
     BlockState& b = block();

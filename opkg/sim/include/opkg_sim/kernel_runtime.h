@@ -12,6 +12,8 @@
 #include <memory>
 #include <new>
 #include <thread>
+#include <dlfcn.h>
+#include <link.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include "kernel_operator.h"
@@ -520,6 +522,31 @@ inline int run_concurrent(const Launch& L, std::string& log, std::vector<GmWrite
     return 0;
 }
 
+// A kernel's `static const __gm__` arrays (cann-ops DiagV2's assist matrices) are GM on the
+// device: the kernel binary's data is loaded into global memory with its code. Here they live in
+// the kernel library's data segments, which therefore count as GM buffers too (defined, read as
+// any other; a store into read-only data faults and is reported as a crash).
+inline void add_kernel_data_regions(std::vector<GmRegion>& regions, const void* entry) {
+    struct Found { const uint8_t* entry; std::vector<GmRegion>* out; } found{static_cast<const uint8_t*>(entry), &regions};
+    dl_iterate_phdr([](dl_phdr_info* info, size_t, void* data) -> int {
+        Found* f = static_cast<Found*>(data);
+        bool ours = false;
+        for (int i = 0; i < info->dlpi_phnum && !ours; ++i) {
+            const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+            const uint8_t* lo = reinterpret_cast<const uint8_t*>(info->dlpi_addr + ph.p_vaddr);
+            ours = ph.p_type == PT_LOAD && (ph.p_flags & PF_X) && lo <= f->entry && f->entry < lo + ph.p_memsz;
+        }
+        if (!ours) return 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+            const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+            if (ph.p_type != PT_LOAD || (ph.p_flags & PF_X) || !ph.p_memsz) continue;
+            f->out->push_back(GmRegion{reinterpret_cast<const uint8_t*>(info->dlpi_addr + ph.p_vaddr), ph.p_memsz,
+                                       "the kernel's static __gm__ data", nullptr, 0});
+        }
+        return 1;
+    }, &found);
+}
+
 inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** args), OpkgError* err) {
     if (err) std::memset(err, 0, sizeof *err);
     if (!launch || launch->abi != OPKG_SIM_ABI) {
@@ -546,6 +573,7 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         }
         L.regions.push_back(r);
     }
+    add_kernel_data_regions(L.regions, reinterpret_cast<const void*>(entry));
     std::string log;
     std::vector<GmWrite> writes;
     FinalValues finals(L.regions);

@@ -84,6 +84,38 @@ inline void pipe_barrier(pipe_t p) {
     if (p == PIPE_ALL) sync_barrier_all();
 }
 
+// A barrier across all blocks. Blocks first run one after another; block 0 reaching SyncAll
+// switches the launch to one thread per block (see kernel_runtime.h). `before_wait` runs once the
+// block is known to wait here for real (the soft SyncAll's counter store, ibsync.h).
+template <class F>
+inline void sync_all_blocks(SrcLoc loc, F before_wait) {
+    BlockState& b = block();
+    note(loc);
+    if (b.num <= 1) {
+        before_wait();
+        sync_barrier_all();
+        return;
+    }
+    if (b.cores && b.num > b.cores) {
+        fail(loc, format(
+            "SyncAll with blockDim %lld on %lld cores: the hardware starts the blocks beyond the first %lld "
+            "only when earlier ones return, so the blocks waiting here would wait forever. A kernel that "
+            "calls SyncAll needs blockDim <= the core count (GetCoreNumAiv()).",
+            (long long)b.num, (long long)b.cores, (long long)b.cores));
+    }
+    if (!b.barrier) {
+        if (b.idx == 0) throw NeedConcurrent{};
+        fail(loc, format(
+            "block %lld reached SyncAll, but block 0 returned without reaching it; on hardware the "
+            "blocks would wait here forever. Every block must call SyncAll the same number of times.",
+            (long long)b.idx));
+    }
+    before_wait();
+    b.barrier->arrive(loc);
+    ++b.epoch;
+    sync_barrier_all();   // every pipe of every core has drained
+}
+
 }  // namespace opkg_sim
 
 namespace AscendC {
@@ -91,32 +123,16 @@ namespace AscendC {
 template <pipe_t pipe = PIPE_ALL> inline void PipeBarrier() { opkg_sim::pipe_barrier(pipe); }
 template <HardEvent evt> inline void SetFlag(int32_t id) { opkg_sim::set_flag(opkg_sim::event_pipes(evt), id); }
 template <HardEvent evt> inline void WaitFlag(int32_t id) { opkg_sim::wait_flag(opkg_sim::event_pipes(evt), id); }
-// A barrier across all blocks. Blocks first run one after another; block 0 reaching SyncAll
-// switches the launch to one thread per block (see kernel_runtime.h).
+// The hard SyncAll is the FFTS all-core flag of A2/A3; CANN's other architectures assert
+// "unsupported hardware syncAll" (dav_m200/c100/m300 SyncAllImpl) and offer the soft form.
 inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    opkg_sim::BlockState& b = opkg_sim::block();
-    opkg_sim::note(loc);
-    if (b.num <= 1) {
-        opkg_sim::sync_barrier_all();
-        return;
-    }
-    if (b.cores && b.num > b.cores) {
-        opkg_sim::fail(loc, opkg_sim::format(
-            "SyncAll with blockDim %lld on %lld cores: the hardware starts the blocks beyond the first %lld "
-            "only when earlier ones return, so the blocks waiting here would wait forever. A kernel that "
-            "calls SyncAll needs blockDim <= the core count (GetCoreNumAiv()).",
-            (long long)b.num, (long long)b.cores, (long long)b.cores));
-    }
-    if (!b.barrier) {
-        if (b.idx == 0) throw opkg_sim::NeedConcurrent{};
-        opkg_sim::fail(loc, opkg_sim::format(
-            "block %lld reached SyncAll, but block 0 returned without reaching it; on hardware the "
-            "blocks would wait here forever. Every block must call SyncAll the same number of times.",
-            (long long)b.idx));
-    }
-    b.barrier->arrive(loc);
-    ++b.epoch;
-    opkg_sim::sync_barrier_all();   // every pipe of every core has drained
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ != 220
+    opkg_sim::fail(loc, opkg_sim::format(
+        "SyncAll(): the hardware all-core sync exists only on A2/A3 SoCs (910B, 910_93); on this SoC "
+        "(__CCE_AICORE__ %d) CANN asserts it is unsupported. Use SyncAll(gmWorkspace, ubWorkspace) "
+        "(the soft sync through a zeroed GM workspace) here.", __CCE_AICORE__));
+#endif
+    opkg_sim::sync_all_blocks(loc, [] {});
 }
 template <bool isAIVOnly = true>
 inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { SyncAll(loc); }

@@ -26,6 +26,28 @@
 #define GM_ADDR __gm__ uint8_t*
 #endif
 
+// The core a kernel body runs on, as a device build defines it (kernel_utils_macros.h): the sim
+// runs vector code, so A2/A3 kernels see AIV (-D__DAV_C220_VEC__) and the other SoCs MIX, and
+// `if (g_coreType == AIC) return;` or `if ASCEND_IS_AIV { ... }` take the vector path.
+namespace AscendC {
+constexpr int32_t MIX = 0;
+constexpr int32_t AIC = 1;
+constexpr int32_t AIV = 2;
+}  // namespace AscendC
+#if defined(__DAV_C220_CUBE__)
+constexpr int32_t g_coreType = AscendC::AIC;
+#elif defined(__DAV_C220_VEC__)
+constexpr int32_t g_coreType = AscendC::AIV;
+#else
+constexpr int32_t g_coreType = AscendC::MIX;
+#endif
+#ifndef ASCEND_IS_AIV
+#define ASCEND_IS_AIV constexpr(g_coreType == AscendC::AIV)
+#define ASCEND_IS_AIC constexpr(g_coreType == AscendC::AIC)
+#define ASCEND_IS_NOT_AIV constexpr(g_coreType != AscendC::AIV)
+#define ASCEND_IS_NOT_AIC constexpr(g_coreType != AscendC::AIC)
+#endif
+
 // fp16 with IEEE binary16 rounding; the API computes in float and rounds once per operation,
 // as the vector unit does.
 using half = _Float16;

@@ -402,7 +402,7 @@ inline void CrossCoreWaitFlag(uint16_t flagId, opkg_sim::SrcLoc loc = opkg_sim::
                                              "it in this block: on hardware the block would wait forever", flagId));
     }
     --f.pending[flagId];
-    SyncAll(loc);
+    opkg_sim::sync_all_blocks(loc, [] {});
 }
 
 }  // namespace AscendC

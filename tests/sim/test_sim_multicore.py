@@ -1,0 +1,132 @@
+"""The soft SyncAll (a zeroed GM workspace of 32 bytes per block and a UB buffer as large), the
+hard SyncAll's SoCs, DataCopy with SliceInfo and a kernel's static `__gm__` data, on our own
+kernel (pkgs/multicore), which also includes CANN's `kernel_utils.h` as cann-ops' shared
+platform.h does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.sim import runtime
+from opkg.socs import get_soc
+import simbuild
+
+OP = OpSpec(
+    "MultiCore",
+    (TensorSpec("x", ("float32",)),),
+    (TensorSpec("s", ("int32",)), TensorSpec("y", ("float32",))),
+    (AttrSpec("which", "int", required=True), AttrSpec("blocks", "int", 4)),
+)
+BLOCKS = 4
+KERNEL = Path(__file__).parent / "pkgs" / "multicore" / "op_kernel" / "multi_core.cpp"
+
+
+@pytest.fixture(scope="module")
+def built(pkgs, soc910b, lib_cache):
+    return simbuild.build(pkgs / "multicore", OP, OP.variants()[0], soc910b, lib_cache, stem="multi_core")
+
+
+@pytest.fixture(scope="module")
+def built_310p(pkgs, lib_cache):
+    return simbuild.build(pkgs / "multicore", OP, OP.variants()[0], get_soc("Ascend310P3"), lib_cache,
+                          stem="multi_core")
+
+
+def run(built, which, x=None):
+    x = np.arange(64, dtype=np.float32) if x is None else x
+    s = np.zeros(BLOCKS * 8, np.int32)
+    y = np.zeros(96, np.float32)
+    info = runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x}, {"s": s, "y": y},
+                            {"which": which, "blocks": BLOCKS})
+    return s.reshape(BLOCKS, 8), y, info
+
+
+def test_soft_syncall_orders_the_blocks_stores_and_loads(built):
+    s, y, _ = run(built, 1)
+    np.testing.assert_array_equal(s, np.repeat(np.arange(1, BLOCKS + 1)[:, None], 8, 1))
+    np.testing.assert_array_equal(y[:BLOCKS * 8], np.full(BLOCKS * 8, BLOCKS * (BLOCKS + 1) // 2))
+
+
+def test_soft_syncall_counts_rounds_through_the_same_words(built):
+    _, y, _ = run(built, 2)
+    np.testing.assert_array_equal(y[:BLOCKS * 8], np.full(BLOCKS * 8, BLOCKS * BLOCKS * (BLOCKS + 1) // 2))
+
+
+def test_soft_syncall_on_words_nobody_zeroed_is_reported(built):
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 3)
+    msg = str(err.value)
+    assert f"multi_core.cpp:{simbuild.line_of(KERNEL, 'not-zeroed')}" in msg
+    assert "SyncAll(gmWorkspace, ubWorkspace) reads byte" in msg
+    assert "which no block has written yet" in msg
+
+
+def test_soft_syncall_with_a_small_ub_workspace_is_reported(built):
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 4)
+    msg = str(err.value)
+    assert f"multi_core.cpp:{simbuild.line_of(KERNEL, 'small-ub')}" in msg
+    assert "ubWorkspace needs 128 bytes but the LocalTensor holds only 8 elements" in msg
+
+
+def test_datacopy_with_sliceinfo_gathers_and_scatters(built):
+    x = np.random.default_rng(3).standard_normal(64).astype(np.float32)
+    _, y, _ = run(built, 10, x)
+    want = np.zeros(96, np.float32)
+    want[0:24] = np.concatenate([x[0:8], x[16:24], x[32:40]])   # one-block bursts, one block apart
+    want[24:40] = np.concatenate([x[0:8], x[32:40]])             # rows 0 and 2 of a 4 x 16 view
+    want[40:48], want[51:59], want[62:70] = x[0:8], x[16:24], x[32:40]   # 3-element gaps in GM
+    np.testing.assert_array_equal(y, want)
+
+
+def test_sliceinfo_without_shape_values_is_reported(built):
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 11)
+    msg = str(err.value)
+    assert f"multi_core.cpp:{simbuild.line_of(KERNEL, 'no-shape')}" in msg
+    assert "srcSliceInfo[0].shapeValue is 0" in msg
+
+
+def test_soft_syncall_runs_on_310p(built_310p):
+    s, y, _ = run(built_310p, 1)
+    np.testing.assert_array_equal(y[:BLOCKS * 8], np.full(BLOCKS * 8, BLOCKS * (BLOCKS + 1) // 2))
+
+
+def test_hard_syncall_is_reported_on_310p(built_310p, built):
+    with pytest.raises(runtime.SimError) as err:
+        run(built_310p, 5)
+    msg = str(err.value)
+    assert f"multi_core.cpp:{simbuild.line_of(KERNEL, 'hard-sync')}" in msg
+    assert "the hardware all-core sync exists only on A2/A3 SoCs" in msg
+    run(built, 5)   # on 910B the same kernel passes
+
+
+def test_static_gm_data_in_the_kernel_is_readable_gm(built):
+    s, _, _ = run(built, 6)
+    np.testing.assert_array_equal(s.reshape(-1)[:16], [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3])
+
+
+@pytest.mark.parametrize("soc", ["910b", "310p"])
+def test_core_type_is_the_vector_core_a_device_build_sees(built, built_310p, soc):
+    s, _, _ = run(built if soc == "910b" else built_310p, 7)
+    # A2/A3 vector code is built as AIV (__DAV_C220_VEC__); other SoCs' kernels as MIX
+    np.testing.assert_array_equal(s, np.full((BLOCKS, 8), 7 if soc == "910b" else -7))
+
+
+def test_impl_layer_calls_on_raw_pointers(built):
+    x = np.arange(64, dtype=np.float32) + 0.5
+    s, y, _ = run(built, 8, x)
+    np.testing.assert_array_equal(s, np.full((BLOCKS, 8), 5))
+    np.testing.assert_array_equal(y[:8], x[:8])
+
+
+def test_impl_layer_call_on_a_gm_pointer_is_reported(built):
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 9)
+    msg = str(err.value)
+    assert f"multi_core.cpp:{simbuild.line_of(KERNEL, 'gm-as-ub')}" in msg
+    assert "DuplicateImpl: " in msg and "is not a Unified Buffer address of this block" in msg
