@@ -6,7 +6,6 @@
 #define OPKG_SIM_KCORE_H
 
 #include <cstdint>
-#include <link.h>
 #include <cstdio>
 #include <cstdarg>
 #include <cstring>
@@ -261,34 +260,8 @@ inline uint64_t gm_limit(const GmRegion& r, bool strict) {
 
 inline uint64_t gm_span(const GmRegion& r) { return r.alloc > r.bytes ? r.alloc : r.bytes; }
 
-// Whether [q, q+bytes) lies inside one loaded segment of the kernel library itself: a `__gm__`
-// array the kernel defines (cann-ops LinSpace's `constexpr static __gm__ T assistGm[256]`) is
-// part of the kernel binary, which the device loads into GM, so reading it is no stray access.
-// Only asked for an address outside every buffer the kernel was given.
-inline bool in_kernel_image(const uint8_t* q, uint64_t bytes) {
-    struct Find {
-        uintptr_t self, lo, hi;
-        bool found;
-    } f{reinterpret_cast<uintptr_t>(&in_kernel_image), uintptr_t(q), uintptr_t(q) + bytes, false};
-    dl_iterate_phdr([](dl_phdr_info* info, size_t, void* data) -> int {
-        Find& f = *static_cast<Find*>(data);
-        bool mine = false, inside = false;
-        for (int i = 0; i < info->dlpi_phnum; ++i) {
-            const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-            if (ph.p_type != PT_LOAD) continue;
-            const uintptr_t start = info->dlpi_addr + ph.p_vaddr, end = start + ph.p_memsz;
-            if (f.self >= start && f.self < end) mine = true;
-            if (f.lo >= start && f.hi <= end) inside = true;
-        }
-        if (!mine) return 0;
-        f.found = inside;
-        return 1;
-    }, &f);
-    return f.found;
-}
-
-// Checks that [p, p+bytes) lies inside one GM buffer the kernel was given; returns the region
-// (null for the kernel binary's own GM data, which is always defined).
+// Checks that [p, p+bytes) lies inside one GM buffer the kernel was given (the kernel's own
+// static __gm__ data among them, see add_kernel_data_regions); returns the region.
 inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what, SrcLoc loc) {
     BlockState& b = block();
     note(loc);
@@ -316,7 +289,6 @@ inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what,
                          what, (unsigned long long)(q - near->base), (unsigned long long)(q - near->base + bytes),
                          near->name, (unsigned long long)gm_span(*near), (unsigned long long)near->bytes));
     }
-    if (!near && bytes && in_kernel_image(q, bytes)) return nullptr;
     // name the buffer the access ran past (or before), the nearest one
     const GmRegion* before = nullptr;
     const GmRegion* after = nullptr;
