@@ -47,6 +47,14 @@ class LazyGroup(click.Group):
         module, attr = COMMANDS[name][0].split(":")
         return getattr(importlib.import_module(module), attr)
 
+    def resolve_command(self, ctx, args):
+        # click suggests among the commands it holds; these are loaded on demand, so name them
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand:
+            raise click.exceptions.NoSuchCommand(click.utils.make_str(args[0]),
+                                                 possibilities=list(COMMANDS), ctx=ctx) from None
+
     def format_commands(self, ctx, formatter):
         with formatter.section("Commands"):
             formatter.write_dl([(name, COMMANDS[name][1]) for name in sorted(COMMANDS)])
