@@ -6,6 +6,10 @@ import json
 import subprocess
 import sys
 
+import jsonschema
+
+from tests.conftest import REPO
+
 
 def opkg(*args, cwd):
     return subprocess.run([sys.executable, "-m", "opkg", *args], cwd=cwd, capture_output=True,
@@ -169,6 +173,8 @@ def test_every_manifest_error_at_once(workspace):
     assert "did you mean 'Ascend910B4'?" in r.stderr
     assert r.stderr.rstrip().endswith("5 errors in 2 files")
     data = json.loads(opkg("build", "//...", "--json", cwd=workspace.root).stdout)
+    schema = json.loads((REPO / "docs/schema/error.schema.json").read_text())
+    jsonschema.validate(data, schema)
     assert [(e["file"].rsplit("/", 2)[-2], e["line"]) for e in data["error"]["errors"]] == [
         ("addone", 2), ("addone", 3), ("addone", 22), ("subone", 7), ("subone", 17)]
     r = opkg("build", "//...", "--annotations", "github", cwd=workspace.root)
