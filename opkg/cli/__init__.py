@@ -34,6 +34,7 @@ COMMANDS = {
     "registry": ("opkg.cli.registry:registry", "Check (and repair) the registry."),
     "new": ("opkg.cli.new:new", "Create an operator package from a template that builds as is."),
     "import": ("opkg.cli.import_:import_", "Turn an msopgen project into an operator package."),
+    "completion": ("opkg.cli.completion:completion", "Print the shell completion script (bash, zsh, fish)."),
 }
 
 

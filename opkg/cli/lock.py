@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import click
 
+from opkg.cli.options import complete_socs, complete_targets
+
 
 @click.command()
-@click.argument("targets", nargs=-1)
-@click.option("--soc", "socs", multiple=True, metavar="SOC", help="Only these SoCs (repeatable).")
+@click.argument("targets", nargs=-1, shell_complete=complete_targets)
+@click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs, help="Only these SoCs (repeatable).")
 @click.option("--toolchain", "requested", metavar="ID",
               help="Lock this toolchain: sim, cann (highest that fits) or cann-<version>.")
 @click.option("--check", is_flag=True,

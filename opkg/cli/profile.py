@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from opkg.cli.options import complete_socs, complete_targets
+
 from opkg.ci_output import emit_json
 
 MODEL_LABEL = ("MODEL, not a measurement: estimated from the sim's counts of GM bytes, copies "
@@ -15,8 +17,8 @@ MODEL_LABEL = ("MODEL, not a measurement: estimated from the sim's counts of GM 
 
 
 @click.command()
-@click.argument("targets", nargs=-1)
-@click.option("--soc", "socs", multiple=True, metavar="SOC",
+@click.argument("targets", nargs=-1, shell_complete=complete_targets)
+@click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs,
               help="Only these SoCs (repeatable). Default: each package's own list.")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON on stdout.")
 def profile(targets, socs, as_json):
