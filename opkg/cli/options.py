@@ -114,6 +114,9 @@ def report_options(f):
                      help="Only failures and the summary."),
         click.option("-v", "--verbose", is_flag=True,
                      help="Show every command as it runs, and every toolchain note."),
+        click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
+                     show_default=True,
+                     help="Colour in the output; auto: on a terminal, unless NO_COLOR is set."),
     ]):
         f = decorator(f)
     return f
