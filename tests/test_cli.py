@@ -216,3 +216,25 @@ def test_did_you_mean_compares_names_and_suggests_what_works(workspace):
     # commands are loaded lazily: click still suggests among them
     r = opkg("buidl", cwd=workspace.root)
     assert r.returncode == 2 and "Did you mean 'build'?" in r.stderr
+
+
+def test_lock_clean_and_new_print_json_with_schema_version(workspace):
+    """Every command that prints JSON carries schema_version (docs/schema/README.md)."""
+    root = workspace.root
+    r = opkg("new", "my_add", "--op-type", "MyAdd", "--json", cwd=root)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["schema_version"] == 1 and data["created"] == "packages/my_add"
+    assert "opkg.yaml" in data["files"] and data["next"] == "opkg build packages/my_add"
+    r = opkg("lock", "--json", cwd=root)
+    data = json.loads(r.stdout)
+    assert r.returncode == 0 and data["schema_version"] == 1 and data["written"] is True
+    assert [(t["package"], t["soc"], t["toolchain"]) for t in data["targets"]] == [
+        ("//packages/my_add", "Ascend910B1", "sim")]
+    data = json.loads(opkg("lock", "--check", "--json", cwd=root).stdout)
+    assert data["check"] is True and data["written"] is False
+    (root / "out" / ".opkg").mkdir(parents=True)
+    data = json.loads(opkg("clean", "--json", cwd=root).stdout)
+    assert data == {"schema_version": 1, "removed": [str(root / "out")], "absent": []}
+    data = json.loads(opkg("clean", "--json", cwd=root).stdout)
+    assert data["removed"] == [] and data["absent"] == [str(root / "out")]
