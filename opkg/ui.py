@@ -8,6 +8,7 @@ stdout, so `--json` output stays machine-readable. Nothing here decides anything
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 
@@ -121,15 +122,32 @@ def _width(stream) -> int:
 
 def echo(text: str, color: bool | None = None, stream=None) -> None:
     """A line on stdout (or `stream`). On a terminal a line wider than it is wrapped at word
-    boundaries to its width (rich, imported only then), instead of the terminal cutting it
-    mid-word; otherwise written as it is."""
+    boundaries to its width, instead of the terminal cutting it mid-word; otherwise written
+    as it is. (No rich here: a build with nothing to do prints long notes too.)"""
     out = stream or sys.stdout
-    if out.isatty() and any(len(click.unstyle(l)) > _width(out) for l in text.splitlines()):
-        from opkg.ui_live import print_wrapped
-
-        print_wrapped(text, out, use_color(None, out) if color is None else color)
-        return
+    if out.isatty():
+        width = _width(out)
+        text = "\n".join(w for line in text.split("\n") for w in _wrap(line, width))
     click.echo(text, file=out, color=color)
+
+
+_LEADING_STYLE = re.compile(r"^((?:\x1b\[[0-9;]*m)+)")
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    """`line` cut at spaces into pieces of at most `width` columns; a line coloured as a whole
+    (click.style) keeps its colour on each piece, colours inside a wrapped line are dropped."""
+    import textwrap
+
+    plain = click.unstyle(line)
+    if len(plain) <= width:
+        return [line]
+    style = _LEADING_STYLE.match(line)
+    prefix, suffix = (style.group(1), "\x1b[0m") if style else ("", "")
+    indent = plain[:len(plain) - len(plain.lstrip())]
+    pieces = textwrap.wrap(plain, width, subsequent_indent=indent, break_on_hyphens=False) \
+        or [plain[:width]]
+    return [prefix + p + suffix for p in pieces]
 
 
 def verification_table(result, detail: bool = False) -> str:

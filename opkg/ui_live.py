@@ -87,7 +87,3 @@ class LiveDisplay:
         parts.append(steps)
         return Group(*parts)
 
-
-def print_wrapped(text: str, stream, color: bool) -> None:
-    """Text (with click's colour codes) wrapped at word boundaries to the terminal's width."""
-    _console(stream, color).print(Text.from_ansi(text))
