@@ -312,7 +312,10 @@ def _case_message(row: dict) -> str:
 
 
 def error_annotation(exc) -> str:
-    """A manifest or usage error (an OpkgError) as one annotation at its file:line."""
+    """A manifest or usage error (an OpkgError) as one annotation at its file:line; several
+    manifest errors (ManifestErrors) as one annotation each."""
+    if len(getattr(exc, "errors", ())) > 1:
+        return "\n".join(error_annotation(e) for e in exc.errors)
     loc = exc.location
     message = exc.message + (f" (hint: {exc.hint})" if exc.hint else "")
     if loc is None:

@@ -184,11 +184,16 @@ def _check_socs(ws, packages, socs) -> None:
     from opkg.socs import soc_table
 
     known = soc_table(ws.root)
+    declared = {s for p in packages for s in p.socs}
     for soc in socs:
         if soc not in known:
+            # suggest only a SoC the selected packages declare: another would fail next
+            near = did_you_mean(soc, known)
+            listed = f"the selected packages declare: {', '.join(sorted(declared))}"
+            if declared and near and near.split("'")[1] not in declared:
+                near = None
             raise UsageError(f"unknown SoC {soc!r}", field="--soc",
-                             hint=did_you_mean(soc, known) or "see toolchains/socs.yaml")
-    declared = {s for p in packages for s in p.socs}
+                             hint=near or (listed if declared else "see toolchains/socs.yaml"))
     if packages and declared and not declared & set(socs):
         raise UsageError(f"no selected package declares {', '.join(socs)}", field="--soc",
                          hint=f"they declare: {', '.join(sorted(declared))}")

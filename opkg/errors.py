@@ -80,6 +80,39 @@ class ManifestError(UsageError):
     """A package manifest or the workspace file is invalid."""
 
 
+class ManifestErrors(ManifestError):
+    """Several manifest errors found in one pass, reported together as a compiler does: each
+    at its file:line with its hint, then a count. Behaves as its first error otherwise."""
+
+    def __init__(self, errors):
+        flat = [e for err in errors for e in getattr(err, "errors", [err])]
+        # in file and line order, as a compiler lists them (one without a place keeps its turn)
+        self.errors = sorted(flat, key=lambda e: (str(e.location.path), e.location.line or 0,
+                                                  e.location.column or 0) if e.location
+                             else ("", 0, 0))
+        first = self.errors[0]
+        super().__init__(first.message, location=first.location, hint=first.hint,
+                         field=first.field)
+
+    def render(self) -> str:
+        n = len(self.errors)
+        files = len({str(e.location.path) for e in self.errors if e.location})
+        return "\n".join(e.render() for e in self.errors) + (
+            f"\n{n} errors in {files} file{'s' if files != 1 else ''}")
+
+    def to_json(self) -> dict:
+        # the first error's fields (as before), then every error
+        return {**self.errors[0].to_json(), "errors": [e.to_json() for e in self.errors]}
+
+
+def raise_all(errors) -> None:
+    """Raise what `errors` found: nothing, the one error as it is, or ManifestErrors."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise ManifestErrors(errors)
+
+
 class LabelError(UsageError):
     """A target label or pattern is malformed or matches nothing."""
 

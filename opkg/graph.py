@@ -6,7 +6,8 @@ rebuild edges flow along deps) and by `opkg query`.
 
 from __future__ import annotations
 
-from opkg.errors import GraphError, Location, did_you_mean
+from opkg.errors import GraphError, Location
+from opkg.labels import suggest
 from opkg.manifest import Package
 
 
@@ -21,11 +22,12 @@ class Graph:
                     raise GraphError(f"{label} depends on itself", location=where,
                                      field=f"deps[{i}]", hint="remove this entry")
                 if dep not in packages:
-                    others = [l for l in packages if l != label]
+                    others = [(l, p.name) for l, p in packages.items() if l != label]
                     raise GraphError(
                         f"{label} depends on {dep}, which is not a package in this workspace",
                         location=where, field=f"deps[{i}]",
-                        hint=did_you_mean(dep, others) or "check the label (//dir/of/package)")
+                        hint=suggest("//" + dep.lstrip("/"), others)
+                        or "check the label (//dir/of/package)")
             self.edges[label] = tuple(pkg.deps)
         self._check_cycles()
 

@@ -90,3 +90,21 @@ def _is_identifier(text: str) -> bool:
 def relpath_label(path: Path, root: Path) -> str:
     rel = os.path.relpath(path, root)
     return label_for(PurePosixPath(Path(rel)).as_posix())
+
+
+def suggest(target: str, packages) -> str | None:
+    """A 'did you mean' hint for a target that matched no package: its last name is compared
+    with each package's name and directory name (two whole labels share '//packages/', which
+    makes any two look alike), and the hint is a target that selects that package."""
+    import difflib
+
+    body = target.rstrip("/")
+    body = body[:-3].rstrip("/") if body.endswith("...") else body
+    word = body.rsplit("/", 1)[-1]
+    bare = "/" not in target
+    names: dict[str, str] = {}
+    for label, name in packages:
+        names.setdefault(name, name if bare else label)
+        names.setdefault(label.rsplit("/", 1)[-1], label)
+    close = difflib.get_close_matches(word, list(names), n=1, cutoff=0.6)
+    return f"did you mean '{names[close[0]]}'?" if close else None

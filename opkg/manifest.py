@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from opkg import yamlloc
-from opkg.errors import ManifestError, did_you_mean
+from opkg.errors import ManifestError, did_you_mean, raise_all
 from opkg.model import (ATTR_TYPES, DTYPE_ALIASES, DTYPES, FORMATS, PARAM_TYPES, AttrSpec, SimModes,
                         OpSpec, TensorSpec)
 
@@ -141,6 +141,16 @@ class _Validator:
         self.doc = doc
         self.dir = pkg_dir
         self.known_socs = known_socs
+        self.errors: list[ManifestError] = []
+
+    def collect(self, check, *args, default=None):
+        """Run one check that does not depend on another; its error is kept (reported with the
+        rest at the end, as a compiler does) and `default` stands in for its value."""
+        try:
+            return check(*args)
+        except ManifestError as exc:
+            self.errors.append(exc)
+            return default
 
     # -- generic shape checks -------------------------------------------------------------
 
@@ -151,14 +161,17 @@ class _Validator:
         if not isinstance(value, dict):
             raise self.err(where, f"expected a mapping, got {_kind(value)}",
                            f"write it as 'key: value' lines; allowed keys: {', '.join(allowed)}")
+        problems = []
         for key in value:
             if key not in allowed:
                 hint = did_you_mean(key, allowed) or f"allowed keys: {', '.join(allowed)}"
-                raise self.err(where + (key,), f"unknown key {key!r}", hint, at_key=True)
+                problems.append(self.err(where + (key,), f"unknown key {key!r}", hint,
+                                         at_key=True))
         for key in required:
             if key not in value or value[key] is None:
-                raise self.err(where, f"missing required key {key!r}",
-                               f"add '{key}:' (see docs/manifest.md)")
+                problems.append(self.err(where, f"missing required key {key!r}",
+                                         f"add '{key}:' (see docs/manifest.md)"))
+        raise_all(problems)
         return value
 
     def string(self, value, where, pattern=None, what="a string") -> str:
@@ -221,35 +234,66 @@ class _Validator:
     # -- the manifest ---------------------------------------------------------------------
 
     def package(self, label: str, default_socs) -> Package:
-        data = self.mapping(self.doc.data, (), TOP_KEYS, required=("name", "version"))
-        name = self.string(data["name"], ("name",), NAME_RE,
-                           "a package name: lower case letters, digits and '_', starting "
-                           "with a letter")
-        version = self.version(data["version"])
-        summary = self.string(data.get("summary", name), ("summary",)) if "summary" in data else ""
-        op = self.op(data["op"]) if data.get("op") is not None else None
-        deps = tuple(self.string(d, ("deps", i), what="a package label like //packages/common")
-                     for i, d in enumerate(self.seq(data.get("deps") or [], ("deps",))))
-        include_dirs = tuple(self.directory(d, ("include_dirs", i)) for i, d in
-                             enumerate(self.seq(data.get("include_dirs") or [], ("include_dirs",))))
-        pins = self.pins(data.get("toolchain"))
+        """The Package, or every error the manifest has: each section is checked even when
+        another failed (a section that needs a failed one, such as verify needing op, is not)."""
+        c = self.collect
+        data = self.doc.data
+        if not isinstance(data, dict):
+            self.mapping(data, (), TOP_KEYS)          # raises: the manifest is not a mapping
+        c(self.mapping, data, (), TOP_KEYS, ("name", "version"))
+        name = c(self.string, data["name"], ("name",), NAME_RE,
+                 "a package name: lower case letters, digits and '_', starting with a letter") \
+            if data.get("name") is not None else None
+        version = c(self.version, data["version"]) if data.get("version") is not None else None
+        summary = c(self.string, data.get("summary", name), ("summary",), default="") \
+            if "summary" in data else ""
+        op = c(self.op, data["op"]) if data.get("op") is not None else None
+        deps = c(lambda: tuple(
+            self.string(d, ("deps", i), what="a package label like //packages/common")
+            for i, d in enumerate(self.seq(data.get("deps") or [], ("deps",)))), default=())
+        include_dirs = c(lambda: tuple(
+            self.directory(d, ("include_dirs", i))
+            for i, d in enumerate(self.seq(data.get("include_dirs") or [], ("include_dirs",)))),
+            default=())
+        pins = c(self.pins, data.get("toolchain"), default={"cann": None, "driver": None})
         locations = {f"deps[{i}]": self.doc.loc(("deps", i)) for i in range(len(deps))}
         locations["name"] = self.doc.loc(("name",))
         locations["op.type"] = self.doc.loc(("op", "type"))
-        if op is None:
+        if data.get("op") is None:
             for key in ("tiling", "kernel", "verify", "socs"):
                 if data.get(key) is not None:
-                    raise self.err((key,), f"'{key}' needs an 'op:' section",
-                                   "a package without 'op:' is a header-only library; add "
-                                   "'op:' to make it an operator package")
+                    self.errors.append(self.err(
+                        (key,), f"'{key}' needs an 'op:' section",
+                        "a package without 'op:' is a header-only library; add 'op:' to make "
+                        "it an operator package"))
+            raise_all(self.errors)
             return Package(name, version, summary, label, self.dir, self.doc.path, None,
                            deps=deps, include_dirs=include_dirs, toolchain_pins=pins,
                            locations=locations)
         for key in ("tiling", "kernel", "verify"):
             if data.get(key) is None:
-                raise self.err((), f"missing required key {key!r} for an operator package",
-                               "see docs/manifest.md")
-        tiling = self.mapping(data["tiling"], ("tiling",), ("sources", "data", "function"),
+                self.errors.append(self.err((), f"missing required key {key!r} for an operator "
+                                                "package", "see docs/manifest.md"))
+        sources, tiling_data, function = c(self.tiling, data["tiling"], default=((), None, None)) \
+            if data.get("tiling") is not None else ((), None, None)
+        kernel_source = c(self.kernel, data["kernel"], op) \
+            if data.get("kernel") is not None else None
+        if data.get("socs") is not None:
+            socs = c(self.socs, data["socs"], default=())
+        else:
+            socs = tuple(default_socs)
+            if not socs:
+                self.errors.append(self.err((), "no SoCs: add 'socs: [Ascend910B1]' or set "
+                                                "default_socs in the workspace file"))
+        verify = c(self.verify, data["verify"], op) \
+            if data.get("verify") is not None and op is not None else None
+        raise_all(self.errors)
+        return Package(name, version, summary, label, self.dir, self.doc.path, op, sources,
+                       tiling_data, function, kernel_source, socs, pins, deps, include_dirs,
+                       verify, locations)
+
+    def tiling(self, value) -> tuple:
+        tiling = self.mapping(value, ("tiling",), ("sources", "data", "function"),
                               required=("sources",))
         sources = tuple(self.file(s, ("tiling", "sources", i), (".cpp", ".cc", ".cxx"))
                         for i, s in enumerate(self.seq(tiling["sources"], ("tiling", "sources"))))
@@ -260,17 +304,14 @@ class _Validator:
         function = self.string(tiling["function"], ("tiling", "function"),
                                re.compile(r"^[A-Za-z_][\w:]*$"), "a C++ function name") \
             if tiling.get("function") is not None else None
-        kernel = self.mapping(data["kernel"], ("kernel",), ("source",), required=("source",))
-        kernel_source = self.file(kernel["source"], ("kernel", "source"), (".cpp", ".cc", ".cxx"))
-        self.kernel_entry(kernel_source, op)
-        socs = self.socs(data["socs"]) if data.get("socs") is not None else tuple(default_socs)
-        if not socs:
-            raise self.err((), "no SoCs: add 'socs: [Ascend910B1]' or set default_socs in the "
-                               "workspace file")
-        verify = self.verify(data["verify"], op)
-        return Package(name, version, summary, label, self.dir, self.doc.path, op, sources,
-                       tiling_data, function, kernel_source, socs, pins, deps, include_dirs,
-                       verify, locations)
+        return sources, tiling_data, function
+
+    def kernel(self, value, op: OpSpec | None) -> Path:
+        kernel = self.mapping(value, ("kernel",), ("source",), required=("source",))
+        source = self.file(kernel["source"], ("kernel", "source"), (".cpp", ".cc", ".cxx"))
+        if op is not None:              # the entry is named after the op type
+            self.kernel_entry(source, op)
+        return source
 
     def version(self, value) -> str:
         from packaging.version import InvalidVersion, Version
@@ -538,8 +579,14 @@ class _Validator:
         seed = data.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise self.err(w + ("seed",), "expected a non-negative integer seed")
-        cases = tuple(self.case(c, w + ("cases", i), op)
+        # every bad case reported, not the first only
+        case_errors = len(self.errors)
+        cases = tuple(self.collect(self.case, c, w + ("cases", i), op)
                       for i, c in enumerate(self.seq(data["cases"], w + ("cases",))))
+        if len(self.errors) > case_errors:
+            found = self.errors[case_errors:]
+            del self.errors[case_errors:]
+            raise_all(found)
         if not cases:
             raise self.err(w + ("cases",), "needs at least one case")
         if all(any(_empty(shape) for shape in c.shapes.values()) for c in cases):

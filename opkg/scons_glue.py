@@ -102,6 +102,27 @@ def declare(plan_path: str) -> None:
         env.Depends(nodes, env.Value(identity))
         outputs.extend(nodes)
     Default(outputs)
+    _report_progress(plan)
+
+
+def _report_progress(plan: Plan) -> None:
+    """For the progress display: how many steps the plan has, and each step SCons finds up to
+    date (it runs no action for those, so no start or done would tell)."""
+    import SCons.Node
+    from SCons.Script import Progress
+
+    emit("plan", steps=len(plan.actions))
+    first = {os.path.abspath(a.outputs[0]): a for a in plan.actions if a.outputs}
+
+    def seen(node):
+        # called as SCons prepares each node's task; by then it knows whether the node must
+        # be built (state 'executing', a cache restore included) or is up to date
+        action = first.get(node.get_abspath())
+        if action is not None and node.get_state() != SCons.Node.executing:
+            emit("uptodate", target=action.target, step=action.step,
+                 description=action.description)
+
+    Progress(seen)
 
 
 def _check_outputs(plan: Plan) -> None:

@@ -1,11 +1,14 @@
 """What people see: build progress, failures and verification tables.
 
-Progress goes to stderr (a live status line on a TTY, plain lines otherwise), results to
-stdout, so `--json` output stays machine-readable. Nothing here decides anything.
+Progress goes to stderr (a live display on a terminal, plain lines otherwise), results to
+stdout, so `--json` output stays machine-readable. Nothing here decides anything. What needs
+`rich` lives in ui_live, imported only when a terminal shows it.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import sys
 import time
 
@@ -20,18 +23,37 @@ def _fmt(x) -> str:
     return f"{x:.2e}" if x else "0"
 
 
-class Progress:
-    """Turns engine events into a status line (TTY) or one line per finished step."""
+def use_color(choice: str | None, stream) -> bool:
+    """--color always|never|auto; auto: colour on a terminal unless NO_COLOR is set."""
+    if choice == "always":
+        return True
+    if choice == "never":
+        return False
+    return not os.environ.get("NO_COLOR") and stream.isatty()
 
-    def __init__(self, root, stream=None, quiet=False):
+
+class Progress:
+    """Turns engine events into a live display (a terminal) or one line per finished step.
+
+    On a terminal the display (ui_live.LiveDisplay, on `rich`) starts with the first step, so
+    a build with nothing to do (and `--help`) never imports rich."""
+
+    def __init__(self, root, stream=None, quiet=False, color: bool | None = None):
         self.stream = stream or sys.stderr
         self.tty = self.stream.isatty()
+        self.color = use_color(None, self.stream) if color is None else color
         self.root = str(root)
         self.quiet = quiet
         self.started = time.monotonic()
-        self.ran = self.cached = self.failed = 0
-        self.running: list[str] = []
+        self.ran = self.cached = self.failed = self.uptodate = 0
+        self.steps: int | None = None          # the plan's step count, once SCons runs
+        self.running: dict[str, float] = {}    # description -> when it started
         self.notes: dict[str, int] = {}
+        self.live = None
+
+    @property
+    def finished(self) -> int:
+        return self.ran + self.cached + self.failed + self.uptodate
 
     def __call__(self, event: dict) -> None:
         kind = event["event"]
@@ -47,11 +69,18 @@ class Progress:
             self.line(click.style("warning: ", fg="yellow")
                        + event["message"].replace(self.root + "/", ""))
             return
-        if kind == "start":
-            self.running.append(event["description"])
+        if kind == "plan":
+            self.steps = event["steps"]
+            if self.tty and not self.quiet and self.live is None:
+                from opkg.ui_live import LiveDisplay
+
+                self.live = LiveDisplay(self, self.stream, self.color)
+        elif kind == "uptodate":
+            self.uptodate += 1
+        elif kind == "start":
+            self.running[event["description"]] = time.monotonic()
         elif kind in ("done", "fail"):
-            if event["description"] in self.running:
-                self.running.remove(event["description"])
+            self.running.pop(event["description"], None)
             if kind == "done":
                 self.ran += 1
                 if not self.tty and not self.quiet:
@@ -61,8 +90,6 @@ class Progress:
                 self.line(self.failure(event))
         elif kind == "cached":
             self.cached += 1
-        if self.tty and not self.quiet:
-            self._status()
 
     def failure(self, event: dict) -> str:
         output = event["output"].replace(self.root + "/", "")
@@ -70,24 +97,57 @@ class Progress:
         return click.style(f"FAILED {event['description']}  [{event['target']}]", fg="red",
                            bold=True) + ("\n" + body if body else "")
 
-    def _status(self) -> None:
-        elapsed = time.monotonic() - self.started
-        current = self.running[-1] if self.running else ""
-        text = f"[{self.ran} ran, {self.cached} cached, {elapsed:.1f}s] {current}"
-        width = 100
-        self.stream.write("\r\033[K" + text[:width])
-        self.stream.flush()
-
     def line(self, text: str) -> None:
-        """Print a line of its own, clearing the status line first on a terminal."""
-        if self.tty:
-            self.stream.write("\r\033[K")
-        click.echo(text, file=self.stream)   # drops colour codes when not a terminal
+        """Print a line of its own (above the live display on a terminal)."""
+        if self.live is not None:
+            self.live.print(text)
+        else:
+            echo(text, self.color, self.stream)
 
     def finish(self) -> None:
-        if self.tty and not self.quiet:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
+
+
+def _width(stream) -> int:
+    """The width of the terminal `stream` writes to."""
+    import shutil
+
+    try:
+        return os.get_terminal_size(stream.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        return shutil.get_terminal_size().columns
+
+
+def echo(text: str, color: bool | None = None, stream=None) -> None:
+    """A line on stdout (or `stream`). On a terminal a line wider than it is wrapped at word
+    boundaries to its width, instead of the terminal cutting it mid-word; otherwise written
+    as it is. (No rich here: a build with nothing to do prints long notes too.)"""
+    out = stream or sys.stdout
+    if out.isatty():
+        width = _width(out)
+        text = "\n".join(w for line in text.split("\n") for w in _wrap(line, width))
+    click.echo(text, file=out, color=color)
+
+
+_LEADING_STYLE = re.compile(r"^((?:\x1b\[[0-9;]*m)+)")
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    """`line` cut at spaces into pieces of at most `width` columns; a line coloured as a whole
+    (click.style) keeps its colour on each piece, colours inside a wrapped line are dropped."""
+    import textwrap
+
+    plain = click.unstyle(line)
+    if len(plain) <= width:
+        return [line]
+    style = _LEADING_STYLE.match(line)
+    prefix, suffix = (style.group(1), "\x1b[0m") if style else ("", "")
+    indent = plain[:len(plain) - len(plain.lstrip())]
+    pieces = textwrap.wrap(plain, width, subsequent_indent=indent, break_on_hyphens=False) \
+        or [plain[:width]]
+    return [prefix + p + suffix for p in pieces]
 
 
 def verification_table(result, detail: bool = False) -> str:
@@ -100,11 +160,15 @@ def verification_table(result, detail: bool = False) -> str:
                                  bold=True))
         if not t.reports:
             continue
-        lines.append(f"  {'variant':<10}{'case':<22}{'result':<8}{'max abs err':>12}"
+        # columns as wide as the longest name (a long case or variant name kept them apart)
+        names = [c["case"] for r in t.reports.values() for c in r.get("results", [])]
+        cw = max([20] + [len(n) for n in names]) + 2
+        vw = max([8] + [len(v) for v in t.reports]) + 2
+        lines.append(f"  {'variant':<{vw}}{'case':<{cw}}{'result':<8}{'max abs err':>12}"
                      f"{'max rel err':>13}{'mismatch':>10}  blocks")
         for variant, report in sorted(t.reports.items()):
             if report.get("error"):
-                lines.append(f"  {variant:<10}" + click.style("ERROR ", fg="red")
+                lines.append(f"  {variant:<{vw}}" + click.style("ERROR ", fg="red")
                              + report["error"])
                 continue
             for case in report["results"]:
@@ -112,9 +176,11 @@ def verification_table(result, detail: bool = False) -> str:
                 worst = lambda k: max((o[k] for o in outs if isinstance(o.get(k), (int, float))),
                                       default=None)
                 ratio = worst("mismatch_ratio")
-                res = "pass" if case["passed"] else click.style("FAIL", fg="red", bold=True)
+                # padded before it is coloured: colour codes have no width on screen
+                res = f"{'pass':<8}" if case["passed"] else \
+                    click.style(f"{'FAIL':<8}", fg="red", bold=True)
                 blocks = case["run"]["block_dim"] if case.get("run") else "-"
-                lines.append(f"  {variant:<10}{case['case']:<22}{res:<8}"
+                lines.append(f"  {variant:<{vw}}{case['case']:<{cw}}{res}"
                              f"{_fmt(worst('max_abs_error')):>12}{_fmt(worst('max_rel_error')):>13}"
                              f"{(f'{ratio:.3%}' if ratio is not None else '-'):>10}  {blocks}")
                 if not case["passed"]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from opkg import labels, yamlloc
 from opkg.distcc import DistccSettings, from_workspace as distcc_settings
-from opkg.errors import LabelError, ManifestError, did_you_mean, Location
+from opkg.errors import LabelError, ManifestError, did_you_mean, Location, raise_all
 
 if TYPE_CHECKING:   # imported where manifests are read: the null-build fast path reads none
     from opkg.manifest import Package
@@ -171,28 +171,36 @@ class Workspace:
         out: dict[str, Package] = {}
         by_name: dict[str, Package] = {}
         by_type: dict[str, Package] = {}
+        errors: list[ManifestError] = []    # every manifest's errors, reported together
         for manifest in self.manifest_paths():
             label = labels.label_for(self.rel(manifest.parent))
-            pkg = load_package(manifest, label, known_socs=known,
-                               default_socs=self.settings.default_socs)
+            try:
+                pkg = load_package(manifest, label, known_socs=known,
+                                   default_socs=self.settings.default_socs)
+            except ManifestError as exc:
+                errors.append(exc)
+                continue
             if pkg.name in by_name:
                 other = by_name[pkg.name]
-                raise ManifestError(
+                errors.append(ManifestError(
                     f"package name {pkg.name!r} is already used by {other.label}",
                     location=pkg.locations.get("name") or Location(manifest), field="name",
-                    hint="package names are unique in a workspace; rename one of them")
+                    hint="package names are unique in a workspace; rename one of them"))
+                continue
             by_name[pkg.name] = pkg
             if pkg.op is not None:
                 # CANN registers operators by type: two packages of one type collide on device
                 clash = by_type.get(pkg.op.type)
                 if clash is not None:
-                    raise ManifestError(
+                    errors.append(ManifestError(
                         f"op type {pkg.op.type!r} is already defined by {clash.label}",
                         location=pkg.locations.get("op.type") or Location(manifest),
                         field="op.type", hint="operator types are unique in a workspace (the "
-                        "runtime finds operators by type); rename one")
+                        "runtime finds operators by type); rename one"))
+                    continue
                 by_type[pkg.op.type] = pkg
             out[label] = pkg
+        raise_all(errors)
         return out
 
     @cached_property
@@ -212,9 +220,10 @@ class Workspace:
             hits = [p for label, p in self.packages.items()
                     if sel.matches(label[2:], p.name)]
             if not hits:
-                names = [p.name for p in self.packages.values()] + list(self.packages)
                 raise LabelError(f"{pattern!r} matches no package",
-                                 hint=did_you_mean(sel.name or "//" + sel.path, names)
+                                 hint=labels.suggest(sel.name or "//" + sel.path,
+                                                     [(l, p.name) for l, p in
+                                                      self.packages.items()])
                                  or "list packages with: opkg query packages")
             for p in hits:
                 selected[p.label] = p

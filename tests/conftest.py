@@ -54,7 +54,7 @@ SLOW_FILES = {"test_packages.py", "test_build.py", "test_processes.py", "test_dy
               "test_explain.py", "test_registry_e2e.py", "test_registry_bombs.py",
               "test_registry_reliability.py", "test_compat_harness.py", "test_ci_output.py",
               "test_verify_inplace.py", "test_import_cann_ops.py", "test_symlink_walk.py",
-              "test_verifier_env.py", "test_sim_pch.py", "test_sim_pch_build.py"}
+               "test_verifier_env.py", "test_sim_pch.py", "test_sim_pch_build.py", "test_terminal.py"}
 SLOW_FIXTURES = {"lib_cache", "add_custom_cache"}
 SLOW_TESTS = {"test_cli_stats_and_prune_on_a_real_build", "test_opkg_build_with_cann_stand_ins",
               "test_padding_mode_parameter_exists_only_in_the_950_headers"}

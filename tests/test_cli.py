@@ -6,6 +6,10 @@ import json
 import subprocess
 import sys
 
+import jsonschema
+
+from tests.conftest import REPO
+
 
 def opkg(*args, cwd):
     return subprocess.run([sys.executable, "-m", "opkg", *args], cwd=cwd, capture_output=True,
@@ -147,3 +151,90 @@ def test_file_system_errors_are_reported_not_raised(workspace, tmp_path):
     r = opkg("build", "//...", cwd=workspace.root)
     assert r.returncode in (1, 2) and "Traceback" not in r.stderr
     assert f"output_dir {workspace.root / 'out'} overlaps an existing file" in r.stderr
+
+
+def test_every_manifest_error_at_once(workspace):
+    """As a compiler: every error of every manifest, each at file:line with its hint, then a
+    count; not one per run. JSON lists them all, CI gets one annotation each."""
+    a = workspace.operator("addone")
+    a.write_text(a.read_text().replace("version: 1.0.0", "version: 1.0.x")
+                 .replace("summary:", "sumary:").replace("x: [4, 64]", "x: [4, -64]"))
+    b = workspace.operator("subone", op_type="SubOne")
+    b.write_text(b.read_text().replace("float16]", "flaot16]", 1)
+                 .replace("[Ascend910B1]", "[Ascend910B1, Ascend91B4]"))
+    r = opkg("build", "//...", cwd=workspace.root)
+    assert r.returncode == 2
+    lines = [l for l in r.stderr.splitlines() if ": error: " in l]
+    assert [l.split(": error: ")[0] for l in lines] == [
+        "packages/addone/opkg.yaml:2:10", "packages/addone/opkg.yaml:3:1",
+        "packages/addone/opkg.yaml:22:37", "packages/subone/opkg.yaml:7:35",
+        "packages/subone/opkg.yaml:17:21"]
+    assert "did you mean 'summary'?" in r.stderr and "did you mean 'float16'?" in r.stderr
+    assert "did you mean 'Ascend910B4'?" in r.stderr
+    assert r.stderr.rstrip().endswith("5 errors in 2 files")
+    data = json.loads(opkg("build", "//...", "--json", cwd=workspace.root).stdout)
+    schema = json.loads((REPO / "docs/schema/error.schema.json").read_text())
+    jsonschema.validate(data, schema)
+    assert [(e["file"].rsplit("/", 2)[-2], e["line"]) for e in data["error"]["errors"]] == [
+        ("addone", 2), ("addone", 3), ("addone", 22), ("subone", 7), ("subone", 17)]
+    r = opkg("build", "//...", "--annotations", "github", cwd=workspace.root)
+    assert sum(l.startswith("::error file=packages/") for l in r.stderr.splitlines()) == 5
+
+
+def test_a_package_name_used_twice_is_reported_with_other_errors(workspace):
+    workspace.operator("addone")
+    twin = workspace.operator("twin", op_type="Twin")
+    twin.write_text(twin.read_text().replace("name: twin", "name: addone"))
+    broken = workspace.operator("broken", op_type="Broken")
+    broken.write_text(broken.read_text().replace("op_host/op.cpp]", "op_host/nope.cpp]"))
+    r = opkg("query", "packages", cwd=workspace.root)
+    assert r.returncode == 2
+    assert "packages/broken/opkg.yaml:13:13: error: tiling.sources[0]: file not found" in r.stderr
+    assert ("packages/twin/opkg.yaml:1:7: error: name: package name 'addone' is already used by "
+            "//packages/addone") in r.stderr
+    assert r.stderr.rstrip().endswith("2 errors in 2 files")
+
+
+def test_did_you_mean_compares_names_and_suggests_what_works(workspace):
+    workspace.operator("addone")
+    workspace.operator("softmax", op_type="Softmax")
+    # the shared '//packages/' prefix made any unknown label look like some package
+    r = opkg("build", "//packages/gelu", cwd=workspace.root)
+    assert r.returncode == 2 and "did you mean" not in r.stderr
+    r = opkg("build", "//packages/sofmax", cwd=workspace.root)
+    assert "did you mean '//packages/softmax'?" in r.stderr
+    r = opkg("build", "packages/adone", cwd=workspace.root)
+    assert "did you mean '//packages/addone'?" in r.stderr
+    r = opkg("build", "adone", cwd=workspace.root)
+    assert "did you mean 'addone'?" in r.stderr
+    # a SoC suggestion the packages declare, never one that fails next
+    r = opkg("build", "--soc", "Ascend910b1", cwd=workspace.root)
+    assert "did you mean 'Ascend910B1'?" in r.stderr
+    r = opkg("build", "--soc", "Ascend910b4", cwd=workspace.root)
+    assert r.returncode == 2 and "Ascend910B4" not in r.stderr
+    assert "the selected packages declare: Ascend910B1" in r.stderr
+    # commands are loaded lazily: click still suggests among them
+    r = opkg("buidl", cwd=workspace.root)
+    assert r.returncode == 2 and "Did you mean 'build'?" in r.stderr
+
+
+def test_lock_clean_and_new_print_json_with_schema_version(workspace):
+    """Every command that prints JSON carries schema_version (docs/schema/README.md)."""
+    root = workspace.root
+    r = opkg("new", "my_add", "--op-type", "MyAdd", "--json", cwd=root)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["schema_version"] == 1 and data["created"] == "packages/my_add"
+    assert "opkg.yaml" in data["files"] and data["next"] == "opkg build packages/my_add"
+    r = opkg("lock", "--json", cwd=root)
+    data = json.loads(r.stdout)
+    assert r.returncode == 0 and data["schema_version"] == 1 and data["written"] is True
+    assert [(t["package"], t["soc"], t["toolchain"]) for t in data["targets"]] == [
+        ("//packages/my_add", "Ascend910B1", "sim")]
+    data = json.loads(opkg("lock", "--check", "--json", cwd=root).stdout)
+    assert data["check"] is True and data["written"] is False
+    (root / "out" / ".opkg").mkdir(parents=True)
+    data = json.loads(opkg("clean", "--json", cwd=root).stdout)
+    assert data == {"schema_version": 1, "removed": [str(root / "out")], "absent": []}
+    data = json.loads(opkg("clean", "--json", cwd=root).stdout)
+    assert data["removed"] == [] and data["absent"] == [str(root / "out")]

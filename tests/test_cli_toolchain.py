@@ -172,3 +172,33 @@ def test_bad_workspace_pins(tmp_path, monkeypatch, capsys, env, text, needle):
     (root / "toolchains" / "pins.yaml").write_text(text)
     code, _, err = run(capsys, "toolchain", "check")
     assert code == 2 and needle in err and "pins.yaml" in err
+
+
+def test_check_and_build_exit_3_without_the_sims_compiler(tmp_path, monkeypatch, env):
+    """No g++ on PATH: `toolchain check` fails as the build would, both with exit 3 and the
+    same message, naming each (package, SoC) left unbuildable in the table."""
+    import os
+    import subprocess
+    import sys
+
+    root = ws(tmp_path, monkeypatch)
+    bare = tmp_path / "bin-without-gxx"
+    bare.mkdir()
+    environ = {k: v for k, v in os.environ.items() if k != "CXX"}
+    environ["PATH"] = str(bare)
+
+    def opkg(*argv):
+        return subprocess.run([sys.executable, "-m", "opkg", *argv], cwd=root, env=environ,
+                              capture_output=True, text=True)
+
+    check = opkg("toolchain", "check")
+    assert check.returncode == 3, check.stderr
+    assert "error: C++ compiler 'g++' not found on PATH" in check.stderr
+    assert "apt-get install g++" in check.stderr
+    assert check.stderr.count("not found on PATH") == 1      # once, not once per target
+    assert "Ascend910B1" in check.stdout and "FAIL (no_compiler)" in check.stdout
+    as_json = json.loads(opkg("toolchain", "check", "--json").stdout)
+    assert {p["kind"] for p in as_json["problems"]} == {"no_compiler"}
+    build = opkg("build", "packages/layernorm")
+    assert build.returncode == 3
+    assert "error: C++ compiler 'g++' not found on PATH" in build.stderr

@@ -44,6 +44,38 @@ def test_malformed_lock_names_the_line(tmp_path, text, line):
     assert info.value.location.line == line and "opkg lock" in info.value.hint
 
 
+def test_any_valid_toml_of_the_locks_shape_reads(tmp_path):
+    """Hand-edited or tool-written TOML: literal strings, other spacing and order, comments
+    after values, an inline array of tables; all read as the canonical file does."""
+    canonical = lockfile.render([E("//packages/a", "Ascend910B1"),
+                                 E("//packages/b", "Ascend310P3", "sim", "0.1.0", "sha256:bb")])
+    edited = (
+        "# edited by hand\nversion=1   # the format\n\n"
+        "[[ target ]]\nsoc='Ascend910B1'\npackage   =   '//packages/a'\n"
+        'toolchain = "cann-8.0.RC2"\nversion = """8.0.RC2"""\nfingerprint = "sha256:aa"\n')
+    inline = ('version = 1\ntarget = [\n  {package = "//packages/b", soc = "Ascend310P3", '
+              'toolchain = "sim", version = "0.1.0", fingerprint = "sha256:bb"},\n]\n')
+    path = tmp_path / "opkg.lock"
+    assert lockfile.parse(edited, path) + lockfile.parse(inline, path) == \
+        lockfile.parse(canonical, path)
+    # writing stays byte-for-byte deterministic whatever was read
+    assert lockfile.render(lockfile.parse(edited, path) + lockfile.parse(inline, path)) == \
+        canonical
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ('version = 1\n\n[[target]]\npackage = "//p"\nsoc = "S"\nsoc = "T"\n', 6, "not valid TOML"),
+    ('version = 1\n[[target]]\npackage = "//p"\nsoc = 3\ntoolchain = "sim"\n', 2,
+     "soc must be a string"),
+    ('version = 1\n[[target]]\n' + "".join(f'{f} = "x"\n' for f in lockfile.FIELDS)
+     + '[[target]]\npackage = "//q"\n', 8, "lacks soc"),
+])
+def test_bad_lock_contents_name_the_line(tmp_path, text, line, words):
+    with pytest.raises(ManifestError) as info:
+        lockfile.parse(text, tmp_path / "opkg.lock")
+    assert info.value.location.line == line and words in info.value.message
+
+
 def test_wrong_format_version(tmp_path):
     with pytest.raises(ManifestError, match="lock format version '2'"):
         lockfile.parse("version = 2\n", tmp_path / "opkg.lock")

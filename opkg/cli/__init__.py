@@ -35,6 +35,7 @@ COMMANDS = {
     "registry": ("opkg.cli.registry:registry", "Check (and repair) the registry."),
     "new": ("opkg.cli.new:new", "Create an operator package from a template that builds as is."),
     "import": ("opkg.cli.import_:import_", "Turn an msopgen project into an operator package."),
+    "completion": ("opkg.cli.completion:completion", "Print the shell completion script (bash, zsh, fish)."),
 }
 
 
@@ -47,6 +48,14 @@ class LazyGroup(click.Group):
             return None
         module, attr = COMMANDS[name][0].split(":")
         return getattr(importlib.import_module(module), attr)
+
+    def resolve_command(self, ctx, args):
+        # click suggests among the commands it holds; these are loaded on demand, so name them
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand:
+            raise click.exceptions.NoSuchCommand(click.utils.make_str(args[0]),
+                                                 possibilities=list(COMMANDS), ctx=ctx) from None
 
     def format_commands(self, ctx, formatter):
         with formatter.section("Commands"):

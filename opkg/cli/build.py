@@ -12,13 +12,27 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
               detail: bool, locked: bool = False, explain: bool = False,
               sync_check: bool = False, lenient_copy: bool = False, strict_bounds: bool = False,
               no_wait: bool = False, junit_xml: str | None = None, annotations: str | None = None,
-              quiet: bool = False, verbose: bool = False, cases=(), variants=()):
+              quiet: bool = False, verbose: bool = False, cases=(), variants=(),
+              color: str = "auto"):
+    import sys
+
     from opkg import ci_output, engine
-    from opkg.ui import Progress, summary_line, verification_table
+    from opkg.ui import Progress, summary_line, use_color, verification_table
+    from opkg.ui import echo as ui_echo
     from opkg.workspace import Workspace
 
+    # results on stdout and progress on stderr each decide by their own stream (either may be
+    # a pipe); click.echo asks the context for the stdout choice
+    out_color = use_color(color, sys.stdout)
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.color = out_color
+
+    def echo(text):
+        ui_echo(text, out_color)
+
     ws = Workspace.find()
-    progress = Progress(ws.root, quiet=quiet)
+    progress = Progress(ws.root, quiet=quiet, color=use_color(color, sys.stderr))
     reasons: list[dict] = []
     only = ci_output.CaseFilter(cases, variants)
 
@@ -71,16 +85,16 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
         ci_output.emit_json(data)
     else:
         if explain:
-            click.echo(explanation(reasons, ws.root))
+            echo(explanation(reasons, ws.root))
         if result.nothing:
-            click.echo(result.nothing)
+            echo(result.nothing)
             return
         table = _quiet_view(shown) if quiet else shown
         if table.targets:
-            click.echo(verification_table(table, detail=detail))
+            echo(verification_table(table, detail=detail))
             rerun = _artifacts_note(shown, ws.root)
             if rerun:
-                click.echo(rerun)
+                echo(rerun)
         if bundle and not quiet:
             for t in shown.targets:
                 if t.bundle is None:
@@ -88,8 +102,8 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
                 # a failed verification still bundles (the report travels with it, for CI);
                 # say so, since publishing refuses it
                 label = "bundle" if t.passed else "bundle (verification failed; publish refuses it)"
-                click.echo(f"{label}: {_rel(t.bundle, ws.root)}")
-        click.echo(summary_line(shown))
+                echo(f"{label}: {_rel(t.bundle, ws.root)}")
+        echo(summary_line(shown))
     if not shown.ok:
         raise SystemExit(1)
 
@@ -179,7 +193,7 @@ def _rel(path, root) -> str:
 @verify_mode_options
 @report_options
 def build(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, locked, explain,
-          sync_check, lenient_copy, strict_bounds, junit_xml, annotations, quiet, verbose):
+          sync_check, lenient_copy, strict_bounds, junit_xml, annotations, quiet, verbose, color):
     """Build, verify and bundle packages.
 
     TARGETS are labels (//packages/layernorm), patterns (//packages/..., //...), paths
@@ -211,7 +225,7 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, locked, 
     run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=True, detail=False,
               locked=locked, explain=explain, sync_check=sync_check, lenient_copy=lenient_copy,
               strict_bounds=strict_bounds, no_wait=no_wait, junit_xml=junit_xml,
-              annotations=annotations, quiet=quiet, verbose=verbose)
+              annotations=annotations, quiet=quiet, verbose=verbose, color=color)
 
 
 @click.command()
@@ -223,7 +237,8 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, locked, 
 @click.option("--variant", "variants", multiple=True, metavar="PATTERN",
               help="Only dtype variants that match, e.g. float16 or 'float*' (repeatable).")
 def test(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, explain, sync_check,
-         lenient_copy, strict_bounds, junit_xml, annotations, quiet, verbose, cases, variants):
+         lenient_copy, strict_bounds, junit_xml, annotations, quiet, verbose, color, cases,
+         variants):
     """Verify packages against their NumPy goldens and print the full report.
 
     Builds what verification needs (no bundles) and prints every case with its errors and
@@ -245,4 +260,4 @@ def test(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, explain, 
               explain=explain, sync_check=sync_check, lenient_copy=lenient_copy,
               strict_bounds=strict_bounds, no_wait=no_wait, junit_xml=junit_xml,
               annotations=annotations, quiet=quiet, verbose=verbose, cases=cases,
-              variants=variants)
+              variants=variants, color=color)

@@ -48,7 +48,8 @@ def _remove(path: Path, marker: str) -> bool:
 
 @click.command()
 @click.option("--cache", is_flag=True, help="Also remove the build cache (shared by checkouts).")
-def clean(cache):
+@click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
+def clean(cache, as_json):
     """Remove the output directory (and with --cache, the build cache).
 
     \b
@@ -66,6 +67,13 @@ def clean(cache):
     if cache:
         paths.append((ws.settings.cache_dir, "scons"))
     # a build running here would lose its outputs and SCons' database mid-way: refuse
+    removed, absent = [], []
     with exclusive_or_refuse(ws.settings.output_dir, "clean"):
         for path, marker in paths:
-            click.echo(f"{'removed' if _remove(path, marker) else 'nothing at'} {path}")
+            (removed if _remove(path, marker) else absent).append(str(path))
+            if not as_json:
+                click.echo(f"{'removed' if str(path) in removed else 'nothing at'} {path}")
+    if as_json:
+        from opkg.ci_output import emit_json
+
+        emit_json({"removed": removed, "absent": absent})

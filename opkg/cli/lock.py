@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import click
 
+from opkg.cli.options import complete_socs, complete_targets
+
 
 @click.command()
-@click.argument("targets", nargs=-1)
-@click.option("--soc", "socs", multiple=True, metavar="SOC", help="Only these SoCs (repeatable).")
+@click.argument("targets", nargs=-1, shell_complete=complete_targets)
+@click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs, help="Only these SoCs (repeatable).")
 @click.option("--toolchain", "requested", metavar="ID",
               help="Lock this toolchain: sim, cann (highest that fits) or cann-<version>.")
 @click.option("--check", is_flag=True,
               help="Write nothing; exit 3 if opkg.lock differs from the current resolution.")
-def lock(targets, socs, requested, check):
+@click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
+def lock(targets, socs, requested, check, as_json):
     """Resolve toolchains and record them in opkg.lock at the workspace root.
 
     For each (package, SoC): the toolchain id, its version and a fingerprint (a digest of the
@@ -39,10 +42,23 @@ def lock(targets, socs, requested, check):
         raise err
     current = lockfile.entries_from(res)
     path = ws.root / lockfile.LOCK_FILE
+
+    def report(message, written, entries, changed=()):
+        if as_json:
+            from opkg.ci_output import emit_json
+
+            emit_json({"path": str(path), "written": written, "check": check,
+                       "targets": [{f: getattr(e, f) for f in lockfile.FIELDS}
+                                   for e in entries], "changed": list(changed)})
+            return
+        click.echo(message)
+        for line in changed:
+            click.echo(f"  {line}")
+
     if check:
         lockfile.verify(path, current)
-        click.echo(f"{lockfile.LOCK_FILE} matches the current resolution "
-                   f"({len(current)} targets)")
+        report(f"{lockfile.LOCK_FILE} matches the current resolution ({len(current)} targets)",
+               False, current)
         return
     old = lockfile.read(path) if path.exists() else []
     # entries for packages or SoCs the workspace no longer has would pass `--check` forever
@@ -50,11 +66,9 @@ def lock(targets, socs, requested, check):
     merged = [e for e in lockfile.merge(old, current) if e.key in alive]
     text = lockfile.render(merged)
     if path.exists() and path.read_text() == text:
-        click.echo(f"{lockfile.LOCK_FILE} is up to date ({len(merged)} targets)")
+        report(f"{lockfile.LOCK_FILE} is up to date ({len(merged)} targets)", False, merged)
         return
     atomic_write_text(path, text)
-    changed = lockfile.differences(old, current)
-    click.echo(f"wrote {lockfile.LOCK_FILE}: {len(merged)} targets"
-               + (f", {len(changed)} changed" if old else ""))
-    for line in changed if old else []:
-        click.echo(f"  {line}")
+    changed = lockfile.differences(old, current) if old else []
+    report(f"wrote {lockfile.LOCK_FILE}: {len(merged)} targets"
+           + (f", {len(changed)} changed" if old else ""), True, merged, changed)

@@ -15,7 +15,8 @@ import click
               help="Directory to create (default: NAME under the workspace's first package root).")
 @click.option("--soc", "socs", multiple=True, metavar="SOC",
               help="A SoC to build for (repeatable; default Ascend910B1).")
-def new(name, op_type, dest, socs):
+@click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
+def new(name, op_type, dest, socs, as_json):
     """Create package NAME: an element-wise operator (z = x + y, float16 and float32) with
     tiling, OpDef, kernel, NumPy golden and cases, ready to build and verify.
 
@@ -44,6 +45,12 @@ def new(name, op_type, dest, socs):
     except ValueError:
         pass
     written = new_package(name, op_type, dest, tuple(socs) or ("Ascend910B1",), root)
+    if as_json:
+        from opkg.ci_output import emit_json
+
+        emit_json({"created": str(dest), "files": [str(p.relative_to(dest)) for p in written],
+                   "next": f"opkg build {dest}"})
+        return
     click.echo(f"created {dest}: {len(written)} file(s)")
     for path in written:
         click.echo(f"  {path.relative_to(dest)}")

@@ -5,10 +5,23 @@ from __future__ import annotations
 import click
 
 
+def _complete(name):
+    """A completion function of opkg.cli.completion, imported only when the shell asks."""
+    def complete(ctx, param, incomplete):
+        from opkg.cli import completion
+
+        return getattr(completion, name)(ctx, param, incomplete)
+    return complete
+
+
+complete_targets = _complete("complete_targets")
+complete_socs = _complete("complete_socs")
+
+
 def build_options(f):
     for decorator in reversed([
-        click.argument("targets", nargs=-1),
-        click.option("--soc", "socs", multiple=True, metavar="SOC",
+        click.argument("targets", nargs=-1, shell_complete=complete_targets),
+        click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs,
                      help="Only these SoCs (repeatable). Default: each package's own list."),
         click.option("--toolchain", metavar="ID",
                      help="Force a toolchain: 'sim' or 'cann-<version>'. Default: resolution."),
@@ -101,6 +114,9 @@ def report_options(f):
                      help="Only failures and the summary."),
         click.option("-v", "--verbose", is_flag=True,
                      help="Show every command as it runs, and every toolchain note."),
+        click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
+                     show_default=True,
+                     help="Colour in the output; auto: on a terminal, unless NO_COLOR is set."),
     ]):
         f = decorator(f)
     return f

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from opkg.cli.options import complete_socs, complete_targets
+
 from opkg.ci_output import emit_json
 
 MODEL_LABEL = ("MODEL, not a measurement: estimated from the sim's counts of GM bytes, copies "
@@ -15,8 +17,8 @@ MODEL_LABEL = ("MODEL, not a measurement: estimated from the sim's counts of GM 
 
 
 @click.command()
-@click.argument("targets", nargs=-1)
-@click.option("--soc", "socs", multiple=True, metavar="SOC",
+@click.argument("targets", nargs=-1, shell_complete=complete_targets)
+@click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs,
               help="Only these SoCs (repeatable). Default: each package's own list.")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON on stdout.")
 def profile(targets, socs, as_json):
@@ -69,7 +71,7 @@ def collect(ws, targets: list[str], socs=()) -> tuple[list[dict], list[dict]]:
             rows.append({**entry, "case": None, "error": report["error"], "profile": None})
         for case in report.get("results", []):
             rows.append({**entry, "case": case["case"], "error": case.get("error"),
-                         "profile": case.get("profile")})
+                         "profile": _priced(case.get("profile"), entry["soc"], ws.root)})
     if not rows:
         first = missing[0] if missing else None
         raise UsageError(
@@ -106,6 +108,17 @@ def read_report(path: Path, entry: dict) -> dict | None:
                          hint=f"rebuild it: opkg build {entry['label']} --soc {entry['soc']}") from None
 
 
+def _priced(profile: dict | None, soc: str, root) -> dict | None:
+    """The profile with its estimate made now, by this opkg's model and SoC table, so the
+    advice matches the counters even in a report an older opkg wrote."""
+    if not profile or "counters" not in profile:
+        return profile
+    from opkg.sim.profile import estimate
+    from opkg.socs import get_soc
+
+    return {**profile, "estimate": estimate(profile["counters"], get_soc(soc, root))}
+
+
 def report_path(ws, package: str, soc: str, variant: str) -> Path:
     # where the sim backend writes each variant's report (opkg/toolchains/sim.py)
     return ws.settings.output_dir / "sim" / package / soc / variant / "verification.json"
@@ -117,7 +130,13 @@ COLUMNS = ("package", "soc", "variant", "case", "est us", "copy us", "compute us
 
 def render(rows: list[dict]) -> str:
     table = [COLUMNS]
-    notes: list[str] = []
+    # note -> (package, soc) -> cases: each note printed once, with what it applies to
+    notes: dict[str, dict[tuple, int]] = {}
+
+    def note(text, r):
+        where = notes.setdefault(text, {})
+        where[(r["package"], r["soc"])] = where.get((r["package"], r["soc"]), 0) + 1
+
     for r in rows:
         head = (r["package"], r["soc"], r["variant"], r["case"] or "-")
         p = r.get("profile")
@@ -125,7 +144,7 @@ def render(rows: list[dict]) -> str:
             why = "failed: " + r["error"].splitlines()[0] if r.get("error") else \
                 ("no profile in this report: built by an opkg without profiles (rebuild), or "
                  "blockDim above the 4096 blocks the sim profiles")
-            notes.append(f"{' '.join(head)}: {why}")
+            notes.setdefault(f"{' '.join(head)}: {why}", {})
             continue
         c, e = p["counters"], p["estimate"]
         copies = sum(c["copies"][d]["count"] for d in ("gm_to_ub", "ub_to_gm"))
@@ -134,12 +153,11 @@ def render(rows: list[dict]) -> str:
             else f"{c['min_queue_buffers']}-{c['max_queue_buffers']}")
         if e.get("total_us") is None:
             timing = ("-", "-", "-", "-", "-")
-            notes.append(f"{' '.join(head)}: {e['note']}")
         else:
             timing = (_us(e["total_us"]), _us(e["copy_us"]), _us(e["compute_us"]),
                       f"{e['copy_share']:.0%}", e["bound"])
-            if e.get("note"):
-                notes.append(f"{' '.join(head)}: {e['note']}")
+        if e.get("note"):
+            note(e["note"], r)
         table.append((*head, *timing, f"{c['gm_bytes'] / 2**20:.3f}",
                       f"{copies} ({c['small_copies']})", str(c["vector"]["calls"]),
                       _size(c["ub_alloc_bytes"]), queue, str(c["tile_bytes"])))
@@ -152,7 +170,10 @@ def render(rows: list[dict]) -> str:
         lines.append("  ".join(cells).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
-    lines += ["note: " + n for n in notes]
+    for text, where in notes.items():
+        scope = ", ".join(f"{pkg} on {soc} ({n} case{'s' if n != 1 else ''})"
+                          for (pkg, soc), n in where.items())
+        lines.append(f"note: {text}" + (f" [{scope}]" if scope else ""))
     return "\n".join(lines)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import click
 
+from opkg.cli.options import complete_socs, complete_targets
+
 from opkg.ci_output import emit_json
 
 from opkg.errors import ManifestError
@@ -84,8 +86,8 @@ def list_(as_json):
 
 
 @toolchain.command()
-@click.argument("targets", nargs=-1)
-@click.option("--soc", "socs", multiple=True, metavar="SOC", help="Only these SoCs (repeatable).")
+@click.argument("targets", nargs=-1, shell_complete=complete_targets)
+@click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs, help="Only these SoCs (repeatable).")
 @click.option("--toolchain", "requested", metavar="ID",
               help="Check this toolchain: sim, cann (highest that fits) or cann-<version>.")
 @click.option("--for-run", is_flag=True,

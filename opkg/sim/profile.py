@@ -18,7 +18,7 @@ COPY_DIRS = ("gm_to_ub", "ub_to_gm", "ub_to_ub")          # abi.h OpkgBlockProfi
 # that waste most of a GM burst on hardware.
 BUCKET_EDGES = (0, 512, 2048, 8192, 32768)
 NOTE = ("a model, not a measurement: GM bytes over the SoC's GM bandwidth and vector bytes over "
-        "its vector throughput, overlapped when every queue has BUFFER_NUM >= 2 (docs/profile.md)")
+        "its vector throughput, overlapped when a queue has BUFFER_NUM >= 2 (docs/profile.md)")
 
 
 @lru_cache(maxsize=2)
@@ -104,7 +104,10 @@ def estimate(c: dict, soc: SocInfo) -> dict:
     copy_us = c["gm_bytes"] / (soc.gm_bandwidth_gbps * 1e3)
     compute_us = (c["busiest_block"]["vector_bytes"] * c.get("waves", 1)
                   / (soc.vector_bytes_per_cycle * soc.clock_ghz * 1e3))
-    overlapped = c["min_queue_buffers"] >= 2
+    # copies overlap compute when the queue the data streams through holds two buffers; a
+    # queue filled once per block (LayerNorm's gamma and beta) needs only one, so one queue
+    # with BUFFER_NUM >= 2 is enough (the counters do not say which queue streams)
+    overlapped = c["max_queue_buffers"] >= 2
     total = max(copy_us, compute_us) if overlapped else copy_us + compute_us
     both = copy_us + compute_us
     return {"soc": soc.name, "total_us": total, "copy_us": copy_us, "compute_us": compute_us,

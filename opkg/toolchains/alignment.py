@@ -46,8 +46,30 @@ def check_alignment(ws, packages, socs=None, toolchain: str | None = None, *,
     inst = installation if installation is not None else discover(env=env)
     default = getattr(ws.settings, "default_toolchain", None)
     by = "--toolchain" if toolchain or not default else "default_toolchain in opkg-workspace.yaml"
-    return resolve(requests_for(ws, packages, socs), inst, release_table(ws.root),
-                   requested=toolchain or default, for_run=for_run, requested_by=by)
+    res = resolve(requests_for(ws, packages, socs), inst, release_table(ws.root),
+                  requested=toolchain or default, for_run=for_run, requested_by=by)
+    return _with_sim_compiler(res)
+
+
+def _with_sim_compiler(res: Resolution) -> Resolution:
+    """A (package, SoC) resolved to sim needs the sim's C++ compiler: without it the build
+    fails, so the check does too (one `no_compiler` problem per target it leaves unbuildable)."""
+    from dataclasses import replace
+
+    from opkg.errors import ToolchainError
+    from opkg.toolchains.resolve import Problem
+    from opkg.toolchains.sim import find_compiler
+
+    sim = [c for c in res.choices if c.toolchain == "sim"]
+    if not sim:
+        return res
+    try:
+        find_compiler()
+    except ToolchainError as exc:
+        missing = tuple(Problem("no_compiler", c.package, c.soc, exc.message, exc.hint, c.pins)
+                        for c in sim)
+        return replace(res, problems=res.problems + missing)
+    return res
 
 
 def preflight(ws, packages, socs=None, toolchain: str | None = None, *, locked: bool = False,

@@ -74,53 +74,72 @@ def render(entries) -> str:
     return "".join(lines)
 
 
-_LINE = re.compile(r'(\w+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|(\d+))\s*')
+def _toml():
+    try:
+        import tomllib                   # Python 3.11+
+    except ModuleNotFoundError:          # 3.10: the same parser as a package (a dependency)
+        import tomli as tomllib
+    return tomllib
+
+
+def _line_of(text: str, pattern: str, after: int = 0) -> int:
+    """1-based number of the first line from `after` on that matches `pattern` (TOML parsers
+    give values, not positions: errors about valid TOML find their line this way)."""
+    for n, line in enumerate(text.splitlines()[after:], after + 1):
+        if re.match(pattern, line):
+            return n
+    return 0
 
 
 def parse(text: str, path: Path) -> list[LockEntry]:
-    """Entries of a lock file; a malformed file is an error naming the line."""
-    entries: list[LockEntry] = []
-    current: dict | None = None
-    start = 0
-    version = None
-
-    def finish():
-        if current is None:
-            return
-        missing = [f for f in FIELDS if f not in current]
-        if missing:
-            raise ManifestError(f"[[target]] lacks {', '.join(missing)}",
-                                location=Location(path, start), hint=_REGENERATE)
-        entries.append(LockEntry(**{f: current[f] for f in FIELDS}))
-
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line == "[[target]]":
-            finish()
-            current, start = {}, n
-            continue
-        m = _LINE.fullmatch(line)
-        if not m:
-            raise ManifestError(f"cannot read line: {line!r}", location=Location(path, n),
-                                hint=_REGENERATE)
-        key, value = m.group(1), m.group(2) if m.group(2) is not None else m.group(3)
-        value = re.sub(r"\\(.)", r"\1", value)
-        if current is None:
-            if key != "version":
-                raise ManifestError(f"unexpected key {key!r} before the first [[target]]",
-                                    location=Location(path, n), hint=_REGENERATE)
-            version = value
-        elif key not in FIELDS:
-            raise ManifestError(f"unknown key {key!r}", location=Location(path, n),
+    """Entries of a lock file: any valid TOML of the lock's shape reads (other spacing, quotes,
+    order, inline tables); a malformed file is an error naming the line."""
+    toml = _toml()
+    try:
+        data = toml.loads(text)
+    except toml.TOMLDecodeError as exc:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        raise ManifestError(f"not valid TOML: {message}", hint=_REGENERATE,
+                            location=Location(path, int(m.group(1)), int(m.group(2)))
+                            if m else Location(path)) from None
+    for key in data:
+        if key not in ("version", "target"):
+            raise ManifestError(f"unexpected key {key!r} outside the [[target]] groups",
+                                location=Location(path, _line_of(text, rf"\s*{re.escape(key)}\s*[=.]")),
                                 field=key, hint=_REGENERATE)
-        else:
-            current[key] = value
-    finish()
-    if version != str(LOCK_VERSION):
-        raise ManifestError(f"lock format version {version!r}; this opkg reads {LOCK_VERSION}",
-                            location=Location(path), field="version", hint=_REGENERATE)
+    version = data.get("version")
+    if version != LOCK_VERSION or isinstance(version, bool):
+        raise ManifestError(f"lock format version {str(version) if version is not None else None!r}; "
+                            f"this opkg reads {LOCK_VERSION}",
+                            location=Location(path, _line_of(text, r"\s*version\s*=")),
+                            field="version", hint=_REGENERATE)
+    targets = data.get("target", [])
+    if not isinstance(targets, list):
+        raise ManifestError("'target' must be an array of tables ([[target]] groups)",
+                            location=Location(path, _line_of(text, r"\s*\[?\s*target")),
+                            field="target", hint=_REGENERATE)
+    entries: list[LockEntry] = []
+    header = 0
+    for i, group in enumerate(targets):
+        # the group's [[target]] line, when it is written as one (an inline table has none)
+        header = _line_of(text, r"\s*\[\[\s*target\s*\]\]", header)
+        where = Location(path, header)
+        if not isinstance(group, dict):
+            raise ManifestError(f"target[{i}] is not a table", location=where, hint=_REGENERATE)
+        for key, value in group.items():
+            if key not in FIELDS:
+                raise ManifestError(f"unknown key {key!r}", field=key, hint=_REGENERATE,
+                                    location=Location(path, _line_of(
+                                        text, rf"\s*{re.escape(key)}\s*=", header) or header))
+            if not isinstance(value, str):
+                raise ManifestError(f"{key} must be a string, got {value!r}", field=key,
+                                    location=where, hint=_REGENERATE)
+        missing = [f for f in FIELDS if f not in group]
+        if missing:
+            raise ManifestError(f"[[target]] lacks {', '.join(missing)}", location=where,
+                                hint=_REGENERATE)
+        entries.append(LockEntry(**{f: group[f] for f in FIELDS}))
     return sorted(entries)
 
 

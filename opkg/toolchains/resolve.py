@@ -42,7 +42,7 @@ class Request:
 
 @dataclass(frozen=True)
 class Problem:
-    kind: str       # cann_pin | not_installed | soc_unsupported | driver_too_old | driver_pin | no_driver
+    kind: str       # cann_pin | not_installed | soc_unsupported | driver_too_old | driver_pin | no_driver | no_compiler
     package: str
     soc: str
     message: str
@@ -94,7 +94,7 @@ class Resolution:
         """One ToolchainError listing every problem, or None when aligned."""
         if not self.problems:
             return None
-        lines = [p.message for p in self.problems]
+        lines = list(dict.fromkeys(p.message for p in self.problems))  # one per distinct problem
         hints = list(dict.fromkeys(p.hint for p in self.problems if p.hint))
         head = "toolchain misalignment" if len(lines) > 1 else lines[0]
         body = head if len(lines) == 1 else head + ":\n  " + "\n  ".join(lines)

@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from opkg.bundle import bundle_filename
-from opkg.errors import BuildError
+from opkg.errors import BuildError, ToolchainError
 from opkg.model import SimModes
 from opkg.plan import Action, Target, digest_files, python_executable, sha256_text
 
@@ -33,10 +33,12 @@ def _compiler_version(path: str, mtime: float, size: int) -> str:
 
 
 def find_compiler() -> str:
+    """The sim's C++ compiler ($CXX, else g++) as an absolute path. Missing, it is a toolchain
+    problem (exit 3), the same from `opkg build` and `opkg toolchain check`."""
     name = os.environ.get("CXX", "g++")
     path = shutil.which(name)
     if path is None:
-        raise BuildError(f"C++ compiler {name!r} not found",
+        raise ToolchainError(f"C++ compiler {name!r} not found on PATH",
                          hint="the sim toolchain compiles Ascend C sources with g++ (C++17): "
                               "install it (Debian/Ubuntu: apt-get install g++) or set CXX")
     return str(Path(path).resolve())
