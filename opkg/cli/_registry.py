@@ -21,7 +21,8 @@ def json_option(f):
 
 
 def open_store(option):
-    from opkg.registry.location import open_registry, registry_root
+    from opkg.registry.backend import open_registry
+    from opkg.registry.location import registry_root
 
     return open_registry(registry_root(option))
 

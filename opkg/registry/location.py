@@ -31,10 +31,3 @@ def registry_root(option: str | os.PathLike | None = None, start: Path | None = 
                          hint=f"pass --registry DIR or oci://HOST/NAMESPACE, or set {ENV}")
     return Workspace.find(here).settings.registry
 
-
-def open_registry(where: Path | str):
-    """The backend for a registry location: OciStore for oci://, else the directory Store."""
-    from opkg.registry.oci import OciStore, is_oci
-    from opkg.registry.store import Store
-
-    return OciStore(where) if is_oci(str(where)) else Store(Path(where))

@@ -245,7 +245,7 @@ class OciStore:
         self.root = str(url).rstrip("/")
         self.host, self.namespace = parse_location(self.root)
         self._http: Http | None = None
-        self._sizes: dict[str, int] = {}        # blob digest -> size, of blobs pushed here
+        self._sizes: dict[tuple[str, str], int] = {}   # (repo, digest) -> size, pushed here
         self._pinged = False
 
     @property
@@ -338,14 +338,14 @@ class OciStore:
                                  accept=(200, 201, 202))
 
     def _blob_size(self, repo: str, digest: str) -> int | None:
-        if digest in self._sizes:
-            return self._sizes[digest]
+        if (repo, digest) in self._sizes:
+            return self._sizes[repo, digest]
         r = self.http.request("HEAD", f"/v2/{repo}/blobs/{digest}")
         return int(r.headers.get("Content-Length", 0)) if r.status_code == 200 else None
 
     def _push_blob(self, repo: str, digest: str, size: int, data=None, src=None) -> None:
         if self._blob_size(repo, digest) == size:
-            self._sizes[digest] = size
+            self._sizes[repo, digest] = size
             return
         r = self.http.request("POST", f"/v2/{repo}/blobs/uploads/", accept=(202,))
         location = urllib.parse.urljoin(self.http.base + "/", r.headers["Location"])
@@ -356,7 +356,7 @@ class OciStore:
                 self.http.request("PUT", location, data=fh, headers=headers, accept=(201,))
         else:
             self.http.request("PUT", location, data=data, headers=headers, accept=(201,))
-        self._sizes[digest] = size
+        self._sizes[repo, digest] = size
 
     # -- blobs -----------------------------------------------------------------------------
 

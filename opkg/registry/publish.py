@@ -350,6 +350,13 @@ def _restore_blobs(store: Store, record: dict, group: list[Bundle]) -> list[str]
                     raise RegistryError(f"{b.path} changed while it was being published",
                                         hint="wait for the build writing it to finish, then "
                                              "publish again")
+                problem = store.verify_blob(digest, name=record["name"])
+                if problem:
+                    # an OCI registry keeps the first copy of a digest it has, damaged or not
+                    raise RegistryError(f"{store.blob_location(record['name'], digest)} is "
+                                        f"damaged ({problem}) and the registry did not take the "
+                                        "intact copy", hint="ask the registry's administrator "
+                                        "to delete the damaged blob, then publish again")
                 restored.append(digest)
     return restored
 
