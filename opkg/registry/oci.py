@@ -192,7 +192,11 @@ class Http:
         import requests
 
         url = path if path.startswith("http") else self.base + path
-        for attempt in (0, 1):
+        # reads and manifest PUTs are idempotent: a 5xx (distribution answers 500 when it reads
+        # a tag another client is writing) is retried a few times
+        retries = 3 if method in ("GET", "HEAD") or "/manifests/" in path else 0
+        attempt = 0
+        while True:
             h = dict(headers or {})
             if self.authorization:
                 h["Authorization"] = self.authorization
@@ -210,13 +214,18 @@ class Http:
                 raise RegistryError(f"cannot reach OCI registry {self.url}: {_first_line(exc)}",
                                     hint="check the host and port, and that the registry runs "
                                          "(OPKG_OCI_PLAIN_HTTP=1 for one without TLS)") from None
-            if r.status_code == 401 and attempt == 0:
+            attempt += 1
+            if r.status_code == 401 and attempt == 1:
                 auth = self._authorize(r.headers.get("WWW-Authenticate", ""))
                 if auth and auth != self.authorization:
                     self.authorization = auth
                     continue
+            if r.status_code >= 500 and retries > 0:
+                retries -= 1
+                time.sleep(0.2 * attempt)
+                continue
             break
-        if r.status_code in (401, 403):
+        if r.status_code in (401, 403) and r.status_code not in accept:
             raise RegistryError(f"OCI registry {self.url} refused {method} {path}: "
                                 f"{_errors(r) or r.reason} (HTTP {r.status_code})",
                                 hint="log in (`oras login` / `docker login`, or set "
@@ -291,10 +300,15 @@ class OciStore:
             path = _next_link(r)
         return out
 
-    def _repositories(self) -> list[str]:
+    def _repositories(self, optional: bool = False) -> list[str]:
+        """The registry's repositories (catalog API). `optional`: a registry that hides its
+        catalog (GHCR, Docker Hub; Harbor below admin rights) gives [] instead of an error."""
         out, path = [], "/v2/_catalog?n=1000"
         while path:
-            r = self.http.request("GET", path)
+            r = self.http.request("GET", path, accept=(200, 401, 403, 404) if optional
+                                  else (200, 404))
+            if r.status_code != 200 and optional:
+                return out
             if r.status_code == 404:
                 raise RegistryError(f"{self.root}: the registry does not list its repositories "
                                     "(no /v2/_catalog)", hint="search needs the catalog API; "
@@ -351,11 +365,18 @@ class OciStore:
         location = urllib.parse.urljoin(self.http.base + "/", r.headers["Location"])
         location += ("&" if "?" in location else "?") + urllib.parse.urlencode({"digest": digest})
         headers = {"Content-Type": "application/octet-stream", "Content-Length": str(size)}
-        if src is not None:
-            with open(src, "rb") as fh:
-                self.http.request("PUT", location, data=fh, headers=headers, accept=(201,))
-        else:
-            self.http.request("PUT", location, data=data, headers=headers, accept=(201,))
+        try:
+            if src is not None:
+                with open(src, "rb") as fh:
+                    self.http.request("PUT", location, data=fh, headers=headers, accept=(201,))
+            else:
+                self.http.request("PUT", location, data=data, headers=headers, accept=(201,))
+        except RegistryError:
+            # another publisher uploading the same content at the same moment can make the
+            # registry refuse ours; what matters is that the blob is there
+            self._sizes.pop((repo, digest), None)
+            if self._blob_size(repo, digest) != size:
+                raise
         self._sizes[repo, digest] = size
 
     # -- blobs -----------------------------------------------------------------------------
@@ -391,10 +412,8 @@ class OciStore:
             with open(dest, "wb") as out:
                 for chunk in r.iter_content(1 << 20):
                     out.write(chunk)
-        except requests.exceptions.RequestException as exc:
-            # a short body (the registry lost part of the blob): what arrived is checked
-            # against the digest by the caller, and refused there
-            _ = exc
+        except requests.exceptions.RequestException:
+            pass    # a short body: what arrived is hashed by the caller and refused there
         finally:
             r.close()
 
@@ -484,7 +503,7 @@ class OciStore:
         others are listed without versions, for did-you-mean hints)."""
         self.ensure_readable()
         prefix = self.namespace + "/"
-        packages = sorted(r[len(prefix):] for r in self._repositories()
+        packages = sorted(r[len(prefix):] for r in self._repositories(optional=names is not None)
                           if r.startswith(prefix) and NAME_RE.match(r[len(prefix):]))
         if names is not None:
             packages = sorted(set(packages) | {n for n in names if NAME_RE.match(n)})

@@ -101,7 +101,9 @@ def test_kill_9_at_each_step(step, bundles, registry, tmp_path):
 def _race(registry, bundle_paths, step, tmp_path):
     """Start one publisher per bundle, hold them all at `step`, release them together."""
     resume = tmp_path / f"go-{step}"
-    env = child_env(**{PAUSE_ENV: step, RESUME_ENV: str(resume)})
+    # On an OCI registry the claim's settle time must outlast a publisher's stall between
+    # its look and its commit; the tests run on loaded machines, so the product default.
+    env = child_env(**{PAUSE_ENV: step, RESUME_ENV: str(resume), "OPKG_OCI_SETTLE": "2"})
     procs = [spawn_opkg("publish", "--bundle", b, "--registry", registry, "--json", env=env)
              for b in bundle_paths]
     for p in procs:
