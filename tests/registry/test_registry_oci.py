@@ -244,3 +244,14 @@ def test_versions_a_tag_cannot_hold_are_refused(server, bundles):
         publish_bundles(OciStore(server.url), [bundles(version="1!2.0")])
     with pytest.raises(UsageError, match="cannot be an OCI repository name"):
         publish_bundles(OciStore(server.url), [bundles(name="add_")])
+
+
+def test_a_damaged_blob_is_named_on_republish(server, bundles, run_opkg):
+    """A directory registry takes the intact copy back; an OCI registry keeps the first copy of
+    a digest, so the republish says what is damaged instead of claiming to have restored it."""
+    b = bundles()
+    publish_bundles(OciStore(server.url), [b])
+    server.blob_file(sha256_file(b)).write_bytes(b"rotten")
+    code, out, err = run_opkg("publish", "--bundle", b, "--registry", server.url)
+    assert code == 1 and f"@{sha256_file(b)} is damaged (corrupt" in err, err
+    assert "did not take the intact copy" in err and "administrator" in err
