@@ -23,8 +23,10 @@ run: $(STAMP) check-gxx
 # Debian packages the tests run, as command:package. makeself builds the CANN backend's
 # custom_opp_<os>_<arch>.run (the tests build one against stand-in CANN tools); distccd serves
 # the distributed-compile tests on loopback; Chromium and its driver open `opkg report`'s page
-# headless. Installed when missing (as root, with apt-get).
-TEST_TOOLS := makeself:makeself distccd:distcc chromium:chromium chromedriver:chromium-driver
+# headless; docker-registry (CNCF distribution) serves the OCI registry tests, htpasswd puts one
+# behind basic auth. Installed when missing (as root, with apt-get).
+TEST_TOOLS := makeself:makeself distccd:distcc chromium:chromium chromedriver:chromium-driver \
+              docker-registry:docker-registry htpasswd:apache2-utils
 
 check-test-tools:
 	@missing=""; for t in $(TEST_TOOLS); do \

@@ -32,7 +32,7 @@ class Settings:
     cache_dir: Path
     default_socs: tuple[str, ...]
     default_toolchain: str | None
-    registry: Path
+    registry: Path | str                    # a directory, or an oci:// URL (registry/oci.py)
     distcc: DistccSettings | None = None    # checked for shape; hosts checked when used
     remote_cache: dict | None = None      # checked, not resolved (opkg.remote.config)
 
@@ -42,6 +42,24 @@ def default_cache_dir() -> Path:
         return Path(os.environ["OPKG_CACHE_DIR"]).expanduser().resolve()
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "opkg"
+
+
+def _oci_registry(env_value, value, doc) -> str | None:
+    """The `registry:` setting (or $OPKG_REGISTRY, which overrides it) when it names an OCI
+    registry, checked here so a malformed URL is reported at its line."""
+    from opkg.errors import UsageError
+    from opkg.registry.oci import is_oci, parse_location
+
+    given = env_value or value
+    if not isinstance(given, str) or not is_oci(given):
+        return None
+    try:
+        parse_location(given)
+    except UsageError as exc:
+        if env_value:
+            raise
+        raise doc.error(("registry",), exc.message, exc.hint) from None
+    return given
 
 
 class Workspace:
@@ -114,10 +132,11 @@ class Workspace:
                             + (f"{unsafe[0]}" if unsafe else "an existing file"),
                             "use a dedicated directory such as 'out'; it is deleted by "
                             "`opkg clean` and must not hold sources")
-        registry = Path(env_registry).resolve() if env_registry \
-            else path_of("registry", "registry")
+        oci_registry = _oci_registry(env_registry, data.get("registry"), doc)
+        registry = oci_registry or (Path(env_registry).resolve() if env_registry
+                                    else path_of("registry", "registry"))
         # `opkg clean` deletes the output directory: a registry there would go with it
-        if registry.is_relative_to(output_dir):
+        if not oci_registry and registry.is_relative_to(output_dir):
             where = "$OPKG_REGISTRY" if env_registry else "registry"
             message = f"{where} {registry} is inside output_dir {output_dir}"
             hint = ("the output directory is deleted by `opkg clean`; keep the registry "

@@ -10,9 +10,9 @@ from opkg.registry.location import ENV
 
 def registry_option(f):
     return click.option(
-        "--registry", "registry", metavar="DIR", default=None,
-        help=f"Registry directory (default: ${ENV}, else the workspace's `registry:` setting, "
-             "else <workspace>/registry).")(f)
+        "--registry", "registry", metavar="DIR|oci://HOST/NS", default=None,
+        help=f"Registry directory or OCI registry (default: ${ENV}, else the workspace's "
+             "`registry:` setting, else <workspace>/registry).")(f)
 
 
 def json_option(f):
@@ -21,10 +21,10 @@ def json_option(f):
 
 
 def open_store(option):
+    from opkg.registry.backend import open_registry
     from opkg.registry.location import registry_root
-    from opkg.registry.store import Store
 
-    return Store(registry_root(option))
+    return open_registry(registry_root(option))
 
 
 def human_size(n: int) -> str:

@@ -30,7 +30,7 @@ def info(package, registry, as_json):
 
     req = parse_requirement(package)
     store = open_store(registry)
-    catalog = store.catalog()
+    catalog = store.catalog(names=[req.name])
     versions = catalog.get(req.name)
     if not versions:
         raise RegistryError(f"no package {req.name!r} in registry {store.root}",

@@ -37,6 +37,7 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, bundle
       opkg publish //... --dry-run                 what would be written, for every package
       opkg publish --bundle out/bundles/add_custom-1.0.0-Ascend910B1-sim.opkg.tgz
       opkg publish //packages/layernorm --registry /shared/opkg-registry --json
+      opkg publish //... --registry oci://registry.example.com/opkg
 
     Exit status: 0 published (or already published), 1 verification or build failed or the
     version exists with other contents, 2 bad input, 3 toolchain misalignment, 4 another
@@ -48,8 +49,9 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, bundle
     if bundles and targets:
         raise UsageError("give TARGETS or --bundle files, not both")
     store = open_store(registry)
-    if store.root.exists():
-        store.ensure_readable()  # a registry path that is a file fails before a long build
+    if store.exists():
+        store.ensure_readable()  # a registry path that is a file (or a registry that cannot
+                                 # be reached) fails before a long build
     paths = list(bundles)
     ws = None
     if not paths:

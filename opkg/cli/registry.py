@@ -26,19 +26,21 @@ def registry():
 @json_option
 def check(repair, registry, as_json):
     """Recompute every digest; report missing or corrupt blobs, modified or dangling records,
-    and a malformed index. Exits 1 if anything is wrong.
+    and a malformed index. Exits 1 if anything is wrong. On an OCI registry: every version
+    manifest, bundle manifest and blob is downloaded and hashed; `--repair` re-points bundle
+    tags at the bundles their version lists.
 
     \b
     Examples:
       opkg registry check
       opkg registry check --json
       opkg registry check --repair
+      opkg registry check --registry oci://registry.example.com/opkg
     """
     from opkg.errors import RegistryError
-    from opkg.registry.check import check as run_check
 
     store = open_store(registry)
-    report = run_check(store, repair=repair)
+    report = store.check(repair=repair)
     if as_json:
         emit_json(report.to_json(), sort_keys=True)
     else:

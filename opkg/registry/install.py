@@ -72,7 +72,7 @@ class Selection:
 
 
 def select(store: Store, req: Requirement, soc: str, toolchain: str | None = None) -> Selection:
-    catalog = store.catalog()
+    catalog = store.catalog(names=[req.name])
     versions = catalog.get(req.name)
     if not versions:
         raise RegistryError(f"no package {req.name!r} in registry {store.root}",
@@ -160,14 +160,10 @@ def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: 
         shutil.rmtree(work, ignore_errors=True)
         _mkdirs_under(dest, f"{work.relative_to(dest)}/-")   # DEST/.opkg/tmp-<pid>/
         copy = work / "bundle.opkg.tgz"
-        blob = store.blob_path(b["blob"])
-        if not blob.is_file():
-            raise RegistryError(f"{name} {version}: bundle blob {b['blob']} is missing from "
-                                f"{store.root}", hint="the registry is damaged; run "
-                                "`opkg registry check`")
-        shutil.copyfile(blob, copy)
+        store.fetch_blob(name, b["blob"], copy)
         actual = sha256_file(copy)
         if actual != b["blob"]:
+            blob = store.blob_location(name, b["blob"])
             raise RegistryError(f"{name} {version}: bundle {blob} does not match its published "
                                 f"digest (record: {b['blob']}, file: {actual}); it was modified "
                                 "after publishing", hint="do not use it; run `opkg registry check`")

@@ -23,9 +23,8 @@ from pathlib import Path
 from opkg import __version__
 from opkg.bundle import FORMAT_VERSION, bundle_filename, read_metadata, scan_bundle
 from opkg.errors import RegistryError, VerificationError
-from opkg.registry.store import (NAME_RE, RECORD_FORMAT, Store, checkpoint, index_add,
-                                 parse_version, record_problem, sha256_bytes, sha256_file,
-                                 version_key)
+from opkg.registry.store import (NAME_RE, RECORD_FORMAT, Store, checkpoint, parse_version,
+                                 record_problem, sha256_bytes, sha256_file, version_key)
 
 
 @dataclass
@@ -251,12 +250,11 @@ def publish_bundles(store: Store, paths, *, dry_run: bool = False, publisher: st
 
     if not dry_run:
         store.ensure_writable()
-    if store.root.is_dir():
-        store.load_index()  # a damaged index stops us before anything is written
+    store.preflight()   # a damaged registry stops us before anything is written
     # Refuse up front when any version is taken with other contents, so a multi-package
     # publish does not stop halfway on a predictable error.
     for (name, key), group in groups.items():
-        existing = store.existing_key(name, key) if store.root.is_dir() else None
+        existing = store.existing_key(name, key)
         if existing is not None:
             _compare(store.read_record(name, existing), group)
 
@@ -347,11 +345,18 @@ def _restore_blobs(store: Store, record: dict, group: list[Bundle]) -> list[str]
         wanted += [(reports.get(v), data, None) for v, data in b.reports.items()
                    if reports.get(v) == sha256_bytes(data)]
         for digest, data, src in wanted:
-            if store.verify_blob(digest) is not None:
-                if store.put_blob(data=data, src=src)[0] != digest:
+            if store.verify_blob(digest, name=record["name"]) is not None:
+                if store.put_blob(data=data, src=src, name=record["name"])[0] != digest:
                     raise RegistryError(f"{b.path} changed while it was being published",
                                         hint="wait for the build writing it to finish, then "
                                              "publish again")
+                problem = store.verify_blob(digest, name=record["name"])
+                if problem:
+                    # an OCI registry keeps the first copy of a digest it has, damaged or not
+                    raise RegistryError(f"{store.blob_location(record['name'], digest)} is "
+                                        f"damaged ({problem}) and the registry did not take the "
+                                        "intact copy", hint="ask the registry's administrator "
+                                        "to delete the damaged blob, then publish again")
                 restored.append(digest)
     return restored
 
@@ -359,42 +364,38 @@ def _restore_blobs(store: Store, record: dict, group: list[Bundle]) -> list[str]
 def _publish_group(store: Store, name: str, key: str, group: list[Bundle], dry_run: bool,
                    record: dict) -> Outcome:
     meta = group[0].meta
-    record_path = store.record_path(name, key)
     summary = [{"soc": b.meta["soc"], "toolchain": b.meta["toolchain"]["id"], "blob": b.digest,
                 "size": b.size,
                 "verification": {v["name"]: f"{v['verification']['passed']}/"
                                             f"{v['verification']['cases']}"
                                  for v in b.meta["variants"]}}
                for b in sorted(group, key=lambda b: b.key)]
-    existing = store.existing_key(name, key) if store.root.is_dir() else None
+    existing = store.existing_key(name, key)
     if existing is not None:
         restored = [] if dry_run else _restore_blobs(store, store.read_record(name, existing),
                                                      group)
-        if not dry_run and existing not in store.load_index()["packages"].get(
-                name, {}).get("versions", {}):
-            store.update_index()  # an earlier publish stopped after its commit point
+        if not dry_run:
+            store.finish_publish(name, existing)  # an earlier publish stopped after its commit
         return Outcome(name, meta["version"], "unchanged", summary,
-                       str(store.record_path(name, existing)), restored=restored)
+                       store.record_location(name, existing), restored=restored)
     if dry_run:
-        writes = [str(store.blob_path(b.digest)) for b in group]
-        writes += [f"{store.blobs}/<sha256 of {b.meta['soc']}/{b.meta['toolchain']['id']} "
-                   f"{v} report>" for b in group for v in sorted(b.reports)]
-        writes += [str(record_path), str(store.index_path)]
-        return Outcome(name, meta["version"], "would-publish", summary, str(record_path), writes)
+        return Outcome(name, meta["version"], "would-publish", summary,
+                       store.record_location(name, key), store.planned_writes(name, key, group))
 
     for b in sorted(group, key=lambda b: b.key):
-        digest, size = store.put_blob(src=b.path)
+        digest, size = store.put_blob(src=b.path, name=name)
         if digest != b.digest:
             raise RegistryError(f"{b.path} changed while it was being published",
                                 hint="wait for the build writing it to finish, then publish again")
         for data in b.reports.values():
-            store.put_blob(data=data)
+            store.put_blob(data=data, name=name)
     checkpoint("blobs-written")
     created, digest = store.commit_record(name, key, record)
     if not created:
         # Another publisher committed this version between our check and our commit.
         _compare(store.read_record(name, key), group)
-        store.update_index()
-        return Outcome(name, meta["version"], "unchanged", summary, str(record_path))
-    store.update_index(lambda index: index_add(index, record, digest))
-    return Outcome(name, meta["version"], "published", summary, str(record_path))
+        store.finish_publish(name, key)
+        return Outcome(name, meta["version"], "unchanged", summary,
+                       store.record_location(name, key))
+    store.finish_publish(name, key, record, digest)
+    return Outcome(name, meta["version"], "published", summary, store.record_location(name, key))

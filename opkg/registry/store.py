@@ -17,7 +17,10 @@ atomically; it can lag behind a record (a writer killed between the two steps), 
 merge records the index does not list yet, and the next writer adopts them into the index.
 
 This module knows files and digests only. publish.py decides what a record holds, install.py
-and check.py read through `Store`; nothing else touches the directory.
+and check.py read through `Store`; nothing else touches the directory. `Store` is one of two
+registry backends: oci.py's `OciStore` keeps the same versions in an OCI registry and answers
+the same methods (backend.py lists them), so publish, install, yank, info and search do not
+know which one they talk to.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -138,6 +142,9 @@ class Store:
             raise UsageError(f"registry path {self.root} is a file, not a directory",
                              hint="point --registry (or OPKG_REGISTRY) at a directory")
 
+    def exists(self) -> bool:
+        return self.root.exists()
+
     def ensure_readable(self) -> None:
         self._refuse_a_file()
         if not self.root.exists():
@@ -232,7 +239,11 @@ class Store:
             raise RegistryError(f"malformed digest {digest!r}")
         return self.blobs / digest.split(":", 1)[1]
 
-    def put_blob(self, *, data: bytes | None = None, src: Path | None = None) -> tuple[str, int]:
+    def blob_location(self, name: str, digest: str) -> str:
+        return str(self.blob_path(digest))
+
+    def put_blob(self, *, data: bytes | None = None, src: Path | None = None,
+                 name: str | None = None) -> tuple[str, int]:
         staged, digest, size = self._stage(data=data, src=src)
         checkpoint("blob-staged")
         final = self.blob_path(digest)
@@ -248,7 +259,16 @@ class Store:
             self._fsync_dir(final.parent)
         return digest, size
 
-    def verify_blob(self, digest: str, size: int | None = None) -> str | None:
+    def fetch_blob(self, name: str, digest: str, dest: Path) -> None:
+        """Copy a blob as stored (the caller hashes the copy: what it checks is what it uses)."""
+        blob = self.blob_path(digest)
+        if not blob.is_file():
+            raise RegistryError(f"{name}: blob {digest} is missing from {self.root}",
+                                hint="the registry is damaged; run `opkg registry check`")
+        shutil.copyfile(blob, dest)
+
+    def verify_blob(self, digest: str, size: int | None = None, *,
+                    name: str | None = None) -> str | None:
         """None when the blob is present and intact, else what is wrong with it."""
         path = self.blob_path(digest)
         if not path.is_file():
@@ -265,15 +285,34 @@ class Store:
     def record_path(self, name: str, version: str) -> Path:
         return self.records / check_name(name) / f"{version_key(version)}.json"
 
+    def record_location(self, name: str, version: str) -> str:
+        return str(self.record_path(name, version))
+
+    def preflight(self) -> None:
+        """Before a publish writes anything: a damaged index stops it."""
+        if self.root.is_dir():
+            self.load_index()
+
+    def planned_writes(self, name: str, key: str, group) -> list[str]:
+        """What publishing `group` (publish.Bundle list) as a new version would write."""
+        writes = [str(self.blob_path(b.digest)) for b in group]
+        writes += [f"{self.blobs}/<sha256 of {b.meta['soc']}/{b.meta['toolchain']['id']} "
+                   f"{v} report>" for b in group for v in sorted(b.reports)]
+        return writes + [str(self.record_path(name, key)), str(self.index_path)]
+
+    def finish_publish(self, name: str, key: str, record: dict | None = None,
+                       digest: str | None = None) -> None:
+        """After a version's commit point: list it in the index. Without `record`, a version
+        found committed (an earlier publish stopped after its commit point, or a concurrent
+        publisher won) is adopted if the index lacks it."""
+        if record is not None:
+            self.update_index(lambda index: index_add(index, record, digest))
+        elif key not in self.load_index()["packages"].get(name, {}).get("versions", {}):
+            self.update_index()
+
     def commit_record(self, name: str, version: str, record: dict) -> tuple[bool, str]:
         """Create the record unless it exists. Returns (created, digest of the record file)."""
-        # What every reader would refuse is never written: a record is immutable, so a
-        # malformed one would break its version for good.
-        problem = record_problem(record, name, version_key(version))
-        if problem:
-            raise RegistryError(f"refusing to publish {name} {version}: its record would be "
-                                f"malformed: {problem}", hint="rebuild the bundle with this "
-                                "opkg (`opkg build`) and publish again")
+        refuse_malformed(record, name, version)
         data = canonical_json(record)
         final = self.record_path(name, version)
         staged, digest, _ = self._stage(data=data)
@@ -367,6 +406,11 @@ class Store:
             raise RegistryError(f"{path}: malformed yank mark: expected an object")
         return data
 
+    def set_yank(self, name: str, version: str, mark: dict | None) -> None:
+        """Write (None: remove) the yank mark, then copy the flag into the index."""
+        self.write_yank(name, version, mark)
+        self.update_index()
+
     def write_yank(self, name: str, version: str, mark: dict | None) -> None:
         path = self.yank_path(name, version)
         with self.writing(path):
@@ -450,9 +494,15 @@ class Store:
 
     # -- the reader's view -----------------------------------------------------------------
 
-    def catalog(self) -> dict[str, dict[str, VersionEntry]]:
+    def check(self, *, repair: bool = False):
+        from opkg.registry.check import check
+
+        return check(self, repair=repair)
+
+    def catalog(self, names=None) -> dict[str, dict[str, VersionEntry]]:
         """name -> version key -> entry: the index, plus records it lags behind, with yank
-        marks read from yanks/ (the source of truth; the index copy is for static readers)."""
+        marks read from yanks/ (the source of truth; the index copy is for static readers).
+        `names`: the packages the caller needs (a hint; here every package is read)."""
         self.ensure_readable()
         index = self.load_index()
         out: dict[str, dict[str, VersionEntry]] = {}
@@ -535,7 +585,17 @@ def entry_problem(key, e) -> str | None:
     return None
 
 
-def parse_record(data: bytes, path: Path, name: str, key: str) -> dict:
+def refuse_malformed(record: dict, name: str, version: str) -> None:
+    """What every reader would refuse is never written: a record is immutable, so a
+    malformed one would break its version for good."""
+    problem = record_problem(record, name, version_key(version))
+    if problem:
+        raise RegistryError(f"refusing to publish {name} {version}: its record would be "
+                            f"malformed: {problem}", hint="rebuild the bundle with this "
+                            "opkg (`opkg build`) and publish again")
+
+
+def parse_record(data: bytes, path, name: str, key: str) -> dict:
     try:
         record = json.loads(data)
     except ValueError as exc:

@@ -25,7 +25,7 @@ def parse_pinned(text: str) -> tuple[str, str]:
 
 
 def _require(store: Store, name: str, version: str) -> str:
-    catalog = store.catalog()
+    catalog = store.catalog(names=[name])
     if name not in catalog:
         raise RegistryError(f"no package {name!r} in registry {store.root}",
                             hint=did_you_mean(name, catalog) or "see `opkg search`")
@@ -53,8 +53,7 @@ def yank(store: Store, name: str, version: str, reason: str) -> tuple[str, bool]
     current = store.read_yank(name, key)
     if current and current.get("reason") == reason:
         return key, False
-    store.write_yank(name, key, {"reason": reason, "time": utc_now(), "by": publisher_identity()})
-    store.update_index()
+    store.set_yank(name, key, {"reason": reason, "time": utc_now(), "by": publisher_identity()})
     return key, True
 
 
@@ -63,6 +62,5 @@ def unyank(store: Store, name: str, version: str) -> tuple[str, bool]:
     key = _require(store, name, version)
     if store.read_yank(name, key) is None:
         return key, False
-    store.write_yank(name, key, None)
-    store.update_index()
+    store.set_yank(name, key, None)
     return key, True

@@ -1,4 +1,6 @@
-"""install: version selection, digest checks before unpacking, safe unpacking, layout."""
+"""install: version selection, digest checks before unpacking, safe unpacking, layout.
+Selection and the digest checks run against every registry backend (`any_store`); unpacking
+and the runtime checks do not depend on the backend and run on the directory one."""
 
 from __future__ import annotations
 
@@ -23,80 +25,85 @@ def store(registry):
     return Store(registry)
 
 
+@pytest.fixture
+def any_store(backend):
+    return backend.open()
+
+
 def publish(store, bundles, *versions, **kw):
     for v in versions:
         publish_bundles(store, [bundles(version=v, subdir=v, **kw)])
 
 
-def test_picks_highest_matching_version(store, bundles, tmp_path):
-    publish(store, bundles, "1.0.0", "1.2.0", "2.0.0")
+def test_picks_highest_matching_version(any_store, bundles, tmp_path):
+    publish(any_store, bundles, "1.0.0", "1.2.0", "2.0.0")
     dest = tmp_path / "ops"
-    assert install(store, "add_custom", soc="Ascend910B1", dest=dest).version == "2.0.0"
-    assert install(store, "add_custom<2", soc="Ascend910B1", dest=dest).version == "1.2.0"
-    assert install(store, "add_custom~=1.0.0", soc="Ascend910B1", dest=dest).version == "1.0.0"
+    assert install(any_store, "add_custom", soc="Ascend910B1", dest=dest).version == "2.0.0"
+    assert install(any_store, "add_custom<2", soc="Ascend910B1", dest=dest).version == "1.2.0"
+    assert install(any_store, "add_custom~=1.0.0", soc="Ascend910B1", dest=dest).version == "1.0.0"
 
 
-def test_prerelease_only_when_asked(store, bundles, tmp_path):
-    publish(store, bundles, "1.0.0", "1.1.0rc1")
+def test_prerelease_only_when_asked(any_store, bundles, tmp_path):
+    publish(any_store, bundles, "1.0.0", "1.1.0rc1")
     dest = tmp_path / "ops"
-    assert install(store, "add_custom", soc="Ascend910B1", dest=dest).version == "1.0.0"
-    assert install(store, "add_custom>=1.1.0rc1", soc="Ascend910B1", dest=dest).version == "1.1.0rc1"
+    assert install(any_store, "add_custom", soc="Ascend910B1", dest=dest).version == "1.0.0"
+    assert install(any_store, "add_custom>=1.1.0rc1", soc="Ascend910B1", dest=dest).version == "1.1.0rc1"
 
 
-def test_yanked_skipped_unless_pinned_exactly(store, bundles, tmp_path):
-    publish(store, bundles, "1.0.0", "1.1.0")
-    yank(store, "add_custom", "1.1.0", "wrong results")
+def test_yanked_skipped_unless_pinned_exactly(any_store, bundles, tmp_path):
+    publish(any_store, bundles, "1.0.0", "1.1.0")
+    yank(any_store, "add_custom", "1.1.0", "wrong results")
     dest = tmp_path / "ops"
-    r = install(store, "add_custom", soc="Ascend910B1", dest=dest)
+    r = install(any_store, "add_custom", soc="Ascend910B1", dest=dest)
     assert r.version == "1.0.0" and not r.warnings
     with pytest.raises(RegistryError, match="only yanked versions match") as exc:
-        install(store, "add_custom>=1.1", soc="Ascend910B1", dest=dest)
+        install(any_store, "add_custom>=1.1", soc="Ascend910B1", dest=dest)
     assert "pinned exactly" in exc.value.hint
-    r = install(store, "add_custom==1.1.0", soc="Ascend910B1", dest=dest)
+    r = install(any_store, "add_custom==1.1.0", soc="Ascend910B1", dest=dest)
     assert r.version == "1.1.0"
     assert r.warnings and "yanked: wrong results" in r.warnings[0]
 
 
-def test_bad_requirements(store, bundles, tmp_path):
-    publish(store, bundles, "1.0.0")
+def test_bad_requirements(any_store, bundles, tmp_path):
+    publish(any_store, bundles, "1.0.0")
     with pytest.raises(UsageError, match="unknown version spec"):
-        install(store, "add_custom=>1", soc="Ascend910B1", dest=tmp_path)
+        install(any_store, "add_custom=>1", soc="Ascend910B1", dest=tmp_path)
     with pytest.raises(UsageError):
         parse_requirement("")
     with pytest.raises(RegistryError, match="no package 'add_custon'") as exc:
-        install(store, "add_custon", soc="Ascend910B1", dest=tmp_path)
+        install(any_store, "add_custon", soc="Ascend910B1", dest=tmp_path)
     assert exc.value.hint == "did you mean 'add_custom'?"
     with pytest.raises(RegistryError, match="no version matches") as exc:
-        install(store, "add_custom==3.0", soc="Ascend910B1", dest=tmp_path)
+        install(any_store, "add_custom==3.0", soc="Ascend910B1", dest=tmp_path)
     assert "published: 1.0.0" in exc.value.hint
 
 
-def test_soc_and_toolchain_selection(store, bundles, tmp_path):
-    publish_bundles(store, [bundles(version="1.0.0", subdir="a"),
+def test_soc_and_toolchain_selection(any_store, bundles, tmp_path):
+    publish_bundles(any_store, [bundles(version="1.0.0", subdir="a"),
                             bundles(version="1.0.0", soc="Ascend310P3", subdir="a")])
-    publish_bundles(store, [bundles(version="2.0.0", soc="Ascend310P3", subdir="b")])
+    publish_bundles(any_store, [bundles(version="2.0.0", soc="Ascend310P3", subdir="b")])
     dest = tmp_path / "ops"
     # the highest version lacks the SoC: fall back to the highest that has it, like pip
-    assert install(store, "add_custom", soc="Ascend910B1", dest=dest).version == "1.0.0"
+    assert install(any_store, "add_custom", soc="Ascend910B1", dest=dest).version == "1.0.0"
     with pytest.raises(RegistryError, match="has a bundle for Ascend910B4") as exc:
-        install(store, "add_custom", soc="Ascend910B4", dest=dest)
+        install(any_store, "add_custom", soc="Ascend910B4", dest=dest)
     assert "2.0.0: Ascend310P3/sim" in exc.value.hint
     with pytest.raises(RegistryError, match="Ascend910B1/cann-8.0.RC2"):
-        install(store, "add_custom", soc="Ascend910B1", toolchain="cann-8.0.RC2", dest=dest)
+        install(any_store, "add_custom", soc="Ascend910B1", toolchain="cann-8.0.RC2", dest=dest)
 
 
-def test_ambiguous_toolchain_asks_for_one(store, bundles, tmp_path):
-    publish_bundles(store, [bundles(subdir="a"), bundles(toolchain="cann-8.0.RC2", subdir="a")])
+def test_ambiguous_toolchain_asks_for_one(any_store, bundles, tmp_path):
+    publish_bundles(any_store, [bundles(subdir="a"), bundles(toolchain="cann-8.0.RC2", subdir="a")])
     with pytest.raises(UsageError, match="several toolchains: cann-8.0.RC2, sim"):
-        install(store, "add_custom", soc="Ascend910B1", dest=tmp_path / "ops")
-    r = install(store, "add_custom", soc="Ascend910B1", toolchain="sim", dest=tmp_path / "ops")
+        install(any_store, "add_custom", soc="Ascend910B1", dest=tmp_path / "ops")
+    r = install(any_store, "add_custom", soc="Ascend910B1", toolchain="sim", dest=tmp_path / "ops")
     assert r.toolchain == "sim"
 
 
-def test_layout_receipt_and_noop(store, bundles, tmp_path):
-    publish(store, bundles, "1.0.0")
+def test_layout_receipt_and_noop(any_store, bundles, tmp_path):
+    publish(any_store, bundles, "1.0.0")
     dest = tmp_path / "ops"
-    r = install(store, "add_custom", soc="Ascend910B1", dest=dest)
+    r = install(any_store, "add_custom", soc="Ascend910B1", dest=dest)
     assert r.status == "installed"
     assert (dest / "add_custom" / "lib" / "libadd_custom_float32.so").is_file()
     assert json.loads((dest / "add_custom" / "opkg-bundle.json").read_text())["version"] == "1.0.0"
@@ -104,39 +111,50 @@ def test_layout_receipt_and_noop(store, bundles, tmp_path):
     assert receipt["version"] == "1.0.0" and "add_custom/opkg.yaml" in receipt["files"]
     lib = dest / "add_custom" / "lib" / "libadd_custom_float32.so"
     mtime = lib.stat().st_mtime_ns
-    assert install(store, "add_custom", soc="Ascend910B1", dest=dest).status == "unchanged"
+    assert install(any_store, "add_custom", soc="Ascend910B1", dest=dest).status == "unchanged"
     assert lib.stat().st_mtime_ns == mtime
     # a damaged install is not "the same thing": it is reinstalled
     lib.write_bytes(b"edited")
-    assert install(store, "add_custom", soc="Ascend910B1", dest=dest).status == "installed"
+    assert install(any_store, "add_custom", soc="Ascend910B1", dest=dest).status == "installed"
     assert lib.read_bytes() != b"edited"
     assert not list((dest / ".opkg").glob("tmp-*"))
 
 
-def test_upgrade_removes_files_the_new_version_lacks(store, bundles, tmp_path):
-    publish_bundles(store, [bundles(version="1.0.0", subdir="a",
+def test_upgrade_removes_files_the_new_version_lacks(any_store, bundles, tmp_path):
+    publish_bundles(any_store, [bundles(version="1.0.0", subdir="a",
                                     extra_files={"lib/old_helper.so": b"old"})])
-    publish(store, bundles, "1.1.0")
+    publish(any_store, bundles, "1.1.0")
     dest = tmp_path / "ops"
-    install(store, "add_custom==1.0.0", soc="Ascend910B1", dest=dest)
+    install(any_store, "add_custom==1.0.0", soc="Ascend910B1", dest=dest)
     assert (dest / "add_custom" / "lib" / "old_helper.so").exists()
-    install(store, "add_custom", soc="Ascend910B1", dest=dest)
+    install(any_store, "add_custom", soc="Ascend910B1", dest=dest)
     assert not (dest / "add_custom" / "lib" / "old_helper.so").exists()
 
 
-def test_tampered_blob_is_refused_before_unpacking(store, bundles, tmp_path):
-    b = bundles()
-    publish_bundles(store, [b])
-    record = json.loads((store.records / "add_custom" / "1.0.0.json").read_text())
-    blob = store.blob_path(record["bundles"][0]["blob"])
-    blob.chmod(0o644)
+def test_tampered_blob_is_refused_before_unpacking(backend, bundles, tmp_path):
+    store = backend.open()
+    publish_bundles(store, [bundles()])
+    record = store.read_record("add_custom", "1.0.0")
     # a different but valid bundle under the old name: only the digest can tell
-    blob.write_bytes(bundles(payload=b"evil kernel", subdir="evil").read_bytes())
+    backend.damage_blob(record["bundles"][0]["blob"],
+                        bundles(payload=b"evil kernel", subdir="evil").read_bytes())
     dest = tmp_path / "ops"
     with pytest.raises(RegistryError, match="does not match its published digest"):
         install(store, "add_custom", soc="Ascend910B1", dest=dest)
     assert not (dest / "add_custom").exists()
     assert not (dest / ".opkg" / "installed" / "add_custom.json").exists()
+
+
+def test_truncated_blob_is_refused_before_unpacking(backend, bundles, tmp_path):
+    store = backend.open()
+    b = bundles()
+    publish_bundles(store, [b])
+    record = store.read_record("add_custom", "1.0.0")
+    backend.damage_blob(record["bundles"][0]["blob"], b.read_bytes()[:200])
+    dest = tmp_path / "ops"
+    with pytest.raises(RegistryError, match="does not match its published digest"):
+        install(store, "add_custom", soc="Ascend910B1", dest=dest)
+    assert not (dest / "add_custom").exists()
 
 
 def test_tampered_record_is_refused(store, bundles, tmp_path):

@@ -1,4 +1,5 @@
-"""publish_bundles: what a publish writes, immutability, and the verification gate."""
+"""publish_bundles: what a publish writes, immutability, and the verification gate (the
+guarantees on every registry backend; the directory layout on the directory one)."""
 
 from __future__ import annotations
 
@@ -40,23 +41,28 @@ def test_publish_writes_blobs_record_and_index(bundles, registry):
     assert list((registry / "tmp").iterdir()) == []
 
 
-def test_republish_identical_is_a_noop(bundles, registry):
+def record_digest(backend, name="add_custom", key="1.0.0"):
+    return backend.open().catalog()[name][key].record_digest
+
+
+def test_republish_identical_is_a_noop(bundles, backend):
     b = bundles()
-    publish_bundles(Store(registry), [b])
-    record = (registry / "records" / "add_custom" / "1.0.0.json").read_bytes()
-    [o] = publish_bundles(Store(registry), [b])
+    publish_bundles(backend.open(), [b])
+    before = record_digest(backend)
+    [o] = publish_bundles(backend.open(), [b])
     assert o.status == "unchanged"
-    assert (registry / "records" / "add_custom" / "1.0.0.json").read_bytes() == record
+    assert record_digest(backend) == before
 
 
-def test_republish_after_an_unrelated_commit_is_a_noop(bundles, registry):
-    publish_bundles(Store(registry), [bundles()])
-    record = (registry / "records" / "add_custom" / "1.0.0.json").read_bytes()
+def test_republish_after_an_unrelated_commit_is_a_noop(bundles, backend):
+    publish_bundles(backend.open(), [bundles()])
+    before = record_digest(backend)
     rebuilt = bundles(git_commit="fedcba987654", subdir="later")   # same sources, new commit
-    assert sha256_file(rebuilt) != json.loads(record)["bundles"][0]["blob"]
-    [o] = publish_bundles(Store(registry), [rebuilt])
+    published = backend.open().read_record("add_custom", "1.0.0")
+    assert sha256_file(rebuilt) != published["bundles"][0]["blob"]
+    [o] = publish_bundles(backend.open(), [rebuilt])
     assert o.status == "unchanged"
-    assert (registry / "records" / "add_custom" / "1.0.0.json").read_bytes() == record
+    assert record_digest(backend) == before
 
 
 def test_a_bundle_with_unsafe_entries_is_never_stored(bundles, registry):
@@ -79,52 +85,52 @@ def test_a_bundle_with_unsafe_entries_is_never_stored(bundles, registry):
     assert not (registry / "records").exists() or not any((registry / "records").rglob("*.json"))
 
 
-def test_republish_changed_contents_is_refused(bundles, registry):
-    publish_bundles(Store(registry), [bundles()])
+def test_republish_changed_contents_is_refused(bundles, backend):
+    publish_bundles(backend.open(), [bundles()])
     changed = bundles(payload=b"a different kernel", subdir="v2")
     with pytest.raises(RegistryError) as exc:
-        publish_bundles(Store(registry), [changed])
+        publish_bundles(backend.open(), [changed])
     assert "already published with different contents" in exc.value.message
     assert "bump 'version'" in exc.value.hint
     assert exc.value.exit_code == 1
 
 
-def test_adding_a_soc_to_a_published_version_is_refused(bundles, registry):
-    publish_bundles(Store(registry), [bundles()])
+def test_adding_a_soc_to_a_published_version_is_refused(bundles, backend):
+    publish_bundles(backend.open(), [bundles()])
     with pytest.raises(RegistryError, match="Ascend310P3/sim is not part of the published"):
-        publish_bundles(Store(registry), [bundles(soc="Ascend310P3")])
+        publish_bundles(backend.open(), [bundles(soc="Ascend310P3")])
 
 
-def test_equal_versions_spelled_differently_are_the_same_version(bundles, registry):
-    publish_bundles(Store(registry), [bundles(version="1.0.0")])
+def test_equal_versions_spelled_differently_are_the_same_version(bundles, backend):
+    publish_bundles(backend.open(), [bundles(version="1.0.0")])
     with pytest.raises(RegistryError, match="already published"):
-        publish_bundles(Store(registry), [bundles(version="1.0.0.0", payload=b"other")])
+        publish_bundles(backend.open(), [bundles(version="1.0.0.0", payload=b"other")])
 
 
-def test_several_socs_and_packages_in_one_publish(bundles, registry):
+def test_several_socs_and_packages_in_one_publish(bundles, backend):
     paths = [bundles(soc="Ascend910B1"), bundles(soc="Ascend310P3"),
              bundles(name="layernorm", summary="LayerNorm")]
-    outcomes = publish_bundles(Store(registry), paths)
+    outcomes = publish_bundles(backend.open(), paths)
     assert [(o.name, o.status) for o in outcomes] == [("add_custom", "published"),
                                                       ("layernorm", "published")]
-    record = json.loads((registry / "records" / "add_custom" / "1.0.0.json").read_text())
+    record = backend.open().read_record("add_custom", "1.0.0")
     assert record["socs"] == ["Ascend310P3", "Ascend910B1"]
     assert len(record["bundles"]) == 2
 
 
-def test_failing_verification_is_refused_listing_the_case(bundles, registry):
+def test_failing_verification_is_refused_listing_the_case(bundles, backend):
     bad = bundles(failed_case="rows_odd")
     with pytest.raises(VerificationError) as exc:
-        publish_bundles(Store(registry), [bad])
+        publish_bundles(backend.open(), [bad])
     assert "variant float16: 1 of 3 case(s) failed: rows_odd" in exc.value.message
     assert "rows_odd (z: max_abs_error=0.5, mismatch_ratio=0.25)" in exc.value.message
-    assert not registry.exists()  # nothing written, not even the directory
+    assert backend.untouched()  # nothing written, not even the directory
 
 
-def test_one_failing_bundle_blocks_the_whole_publish(bundles, registry):
+def test_one_failing_bundle_blocks_the_whole_publish(bundles, backend):
     with pytest.raises(VerificationError):
-        publish_bundles(Store(registry), [bundles(), bundles(name="layernorm", failed_case="c")])
-    assert not registry.exists()
+        publish_bundles(backend.open(), [bundles(), bundles(name="layernorm", failed_case="c")])
+    assert backend.untouched()
 
 
 def test_bundle_without_cases_is_refused(bundles, registry):
@@ -139,6 +145,12 @@ def test_not_a_bundle_is_refused(tmp_path, registry):
         publish_bundles(Store(registry), [junk])
     with pytest.raises(RegistryError, match="no such bundle file"):
         publish_bundles(Store(registry), [tmp_path / "missing.opkg.tgz"])
+
+
+def test_dry_run_writes_nothing_on_any_backend(bundles, backend):
+    [o] = publish_bundles(backend.open(), [bundles()], dry_run=True)
+    assert o.status == "would-publish" and o.writes
+    assert backend.untouched()
 
 
 def test_dry_run_writes_nothing(bundles, registry):
