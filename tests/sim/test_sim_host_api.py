@@ -1,8 +1,9 @@
 """Host APIs cann-ops tiling code calls beyond PlatformAscendC (tests/sim/pkgs/hostapi):
 fe::PlatFormInfos from platform/platform_info.h answered from the SoC row, graph/types.h's packed
-formats, base/alog_pub.h and base/err_msg.h, securec.h, a tiling registered with
+formats, base/alog_pub.h and base/err_msg.h, securec.h, kernel_utils.h, a tiling registered with
 IMPL_OP_OPTILING(...).TilingInputsDataDependency and .TilingParse<T>, ge::Operator and ge::Tensor,
-and a tiling header holding host code that the kernel build reads too."""
+and a tiling header holding host code that the kernel build reads too (naming ge::DT_FLOAT16,
+its include guard shared with a kernel header, closed by END_TILING_DATA_DEF without `;`)."""
 
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ def test_platform_infos_and_host_helpers_reach_the_kernel(built, monkeypatch):
     assert y[11] == soc.cube_cores == 24                          # TilingParse<T> ran first
     assert y[12] == 8                                             # ge::Operator name + ge::Tensor size
     assert y[13] == len("OP_TILING")                              # cann-ops' build default
+    # a kernel header sharing the tiling header's include guard is read, with DT_* macros back
+    assert y[14] == 4321
 
 
 def test_log_level_follows_ascend_global_log_level(built, monkeypatch):

@@ -29,6 +29,20 @@ TILING_DATA_FIELD_DEF(uint32_t, modNameLen);
 END_TILING_DATA_DEF
 REGISTER_TILING_DATA_CLASS(HostApi, HostApiTilingData)
 
+// host code naming ge's dtypes, as cann-ops' dequant_swiglu_quant_tiling.h has: the kernel build
+// reads this header too, where DT_* are macros for `#if ORIG_DTYPE_X == DT_FLOAT16`
+inline uint32_t HostApiBytesOf(ge::DataType dtype)
+{
+    switch (dtype) {
+        case ge::DT_FLOAT16:
+            return 2;
+        case ge::DT_FLOAT:
+            return 4;
+        default:
+            return 0;
+    }
+}
+
 class HostApiTiling {
 public:
     explicit HostApiTiling(gert::TilingContext* context) : context_(context) {}
