@@ -428,6 +428,10 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
     if headers.copies:
         notes.append(f"{len(headers.copies)} shared header(s) copied under include/ from "
                      f"{', '.join(str(r) for r in shared_headers.shared_roots(project))}")
+    if headers.siblings:
+        notes.append(f"{len(headers.siblings)} header(s) of other projects in "
+                     f"{project.resolve().parent} copied under include/ (included by a relative "
+                     f"path): {', '.join(r.removeprefix('include/') for r in headers.siblings)}")
 
     _check_dest(dest)
     created = not dest.exists()
@@ -435,7 +439,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
     try:
         shutil.copytree(host_dir, dest / "op_host", dirs_exist_ok=True)
         shutil.copytree(kernel_dir, dest / "op_kernel", dirs_exist_ok=True)
-        for rel, src in (headers.copies | shared_tiling).items():
+        for rel, src in (headers.copies | headers.siblings | shared_tiling).items():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dest / rel)
         op, configs, has_infer, warnings = _prototype(project, dest, host_sources, headers,

@@ -1,7 +1,8 @@
 """Host APIs cann-ops tiling code calls beyond PlatformAscendC (tests/sim/pkgs/hostapi):
 fe::PlatFormInfos from platform/platform_info.h answered from the SoC row, graph/types.h's packed
 formats, base/alog_pub.h and base/err_msg.h, securec.h, kernel_utils.h, a tiling registered with
-IMPL_OP_OPTILING(...).TilingInputsDataDependency and .TilingParse<T>, ge::Operator and ge::Tensor,
+IMPL_OP_OPTILING(...).TilingInputsDataDependency and .TilingParse<T>, InferShape and
+InferDataType registered with IMPL_OP_INFERSHAPE, ge::Operator and ge::Tensor,
 and a tiling header holding host code that the kernel build reads too (naming ge::DT_FLOAT16,
 its include guard shared with a kernel header, closed by END_TILING_DATA_DEF without `;`)."""
 
@@ -64,3 +65,11 @@ def test_init_value_fills_the_output_before_the_kernel(built):
     y, info = run(built, [3], size=24)
     assert list(y[16:]) == [0] * 8 and y[6] == 3
     assert info.unwritten == {}
+
+
+def test_infer_shape_registered_with_impl_op_infershape_runs(built):
+    # the OpDef sets no InferShape; IMPL_OP_INFERSHAPE(HostApi).InferShape(...) is the op's
+    assert runtime.infer_output_shapes(built.host, OP, built.variant, {"x": (8,), "n": (2,)}, {}) == {
+        "y": ((16,), "int64")}
+    [proto] = runtime.host_prototypes(built.host)
+    assert proto["has_infer_shape"] and proto["has_infer_dtype"]

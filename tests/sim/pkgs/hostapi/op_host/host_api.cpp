@@ -82,7 +82,24 @@ IMPL_OP_OPTILING(HostApi)
     .TilingInputsDataDependency({1}, {gert::TILING_ON_HOST});
 }  // namespace optiling
 
+// InferShape and InferDataType registered the other way CANN has, as cann-ops' gelu_quant_def.cpp
+// and cross_entropy_loss_proto.cpp do (the OpDef sets none): y holds x's element count
+// doubled, as int64
 namespace ops {
+static ge::graphStatus HostApiInferShape(gert::InferShapeContext* context)
+{
+    gert::Shape* y = context->GetOutputShape(0);
+    y->SetDimNum(0);
+    y->AppendDim(context->GetInputShape(0)->GetShapeSize() * 2);
+    return ge::GRAPH_SUCCESS;
+}
+static ge::graphStatus HostApiInferDataType(gert::InferDataTypeContext* context)
+{
+    context->SetOutputDataType(0, ge::DT_INT64);
+    return ge::GRAPH_SUCCESS;
+}
+IMPL_OP_INFERSHAPE(HostApi).InferShape(HostApiInferShape).InferDataType(HostApiInferDataType);
+
 class HostApi : public OpDef {
 public:
     explicit HostApi(const char* name) : OpDef(name)
