@@ -31,7 +31,10 @@ static uint32_t NameLength(const ge::Operator& op, const ge::Tensor& t)
 {
     ge::AscendString name;
     (void)op.GetName(name);
-    return static_cast<uint32_t>(name.GetLength() + t.GetSize());
+    // map and string unqualified, as cann-ops' ge_glu_grad_v2.cpp writes them: CANN's
+    // platform/platform_info.h (included by the tiling header) brings them along
+    static const map<string, uint32_t> extra = {{"none", 0}};
+    return static_cast<uint32_t>(name.GetLength() + t.GetSize()) + extra.at("none");
 }
 
 static ge::graphStatus HostApiTilingFunc(gert::TilingContext* context)
