@@ -16,7 +16,8 @@ from opkg.model import OpSpec, TensorSpec
 from opkg.sim import runtime
 import simbuild
 
-OP = OpSpec("HostApi", (TensorSpec("x", ("float32",)), TensorSpec("n", ("int32",))),
+OP = OpSpec("HostApi", (TensorSpec("x", ("float32",)), TensorSpec("n", ("int32",)),
+                       TensorSpec("bias", ("float32",), param_type="optional")),
             (TensorSpec("y", ("int64",)),))
 
 
@@ -71,5 +72,8 @@ def test_infer_shape_registered_with_impl_op_infershape_runs(built):
     # the OpDef sets no InferShape; IMPL_OP_INFERSHAPE(HostApi).InferShape(...) is the op's
     assert runtime.infer_output_shapes(built.host, OP, built.variant, {"x": (8,), "n": (2,)}, {}) == {
         "y": ((16,), "int64")}
+    # the optional bias given: InferShape sees its shape (and null above, without it)
+    assert runtime.infer_output_shapes(built.host, OP, built.variant,
+                                       {"x": (8,), "n": (2,), "bias": (3,)}, {}) == {"y": ((17,), "int64")}
     [proto] = runtime.host_prototypes(built.host)
     assert proto["has_infer_shape"] and proto["has_infer_dtype"]

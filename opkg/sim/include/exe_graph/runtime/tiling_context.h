@@ -231,7 +231,11 @@ public:
 
 class InferShapeContext {
 public:
-    const Shape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+    // null for an optional input the node does not have, as in the tiling context (cann-ops'
+    // CrossEntropyLoss InferShape checks GetInputShape(2) against null for its weight)
+    const Shape* GetInputShape(size_t i) const {
+        return i < inputs_.size() && (i >= present_.size() || present_[i]) ? &inputs_[i] : nullptr;
+    }
     const Shape* GetOptionalInputShape(size_t ir) const { return GetInputShape(node_.ir_inputs_.Instance(ir, 0)); }
     const Shape* GetDynamicInputShape(size_t ir, size_t j) const { return GetInputShape(node_.ir_inputs_.Instance(ir, j)); }
     const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }

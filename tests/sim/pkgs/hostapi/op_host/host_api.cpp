@@ -87,13 +87,14 @@ IMPL_OP_OPTILING(HostApi)
 
 // InferShape and InferDataType registered the other way CANN has, as cann-ops' gelu_quant_def.cpp
 // and cross_entropy_loss_proto.cpp do (the OpDef sets none): y holds x's element count
-// doubled, as int64
+// doubled, plus one with a bias, as int64
 namespace ops {
 static ge::graphStatus HostApiInferShape(gert::InferShapeContext* context)
 {
     gert::Shape* y = context->GetOutputShape(0);
     y->SetDimNum(0);
-    y->AppendDim(context->GetInputShape(0)->GetShapeSize() * 2);
+    // bias (input 2) is optional: its shape is null when the node has none
+    y->AppendDim(context->GetInputShape(0)->GetShapeSize() * 2 + (context->GetInputShape(2) != nullptr ? 1 : 0));
     return ge::GRAPH_SUCCESS;
 }
 static ge::graphStatus HostApiInferDataType(gert::InferDataTypeContext* context)
@@ -109,6 +110,7 @@ public:
     {
         this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
         this->Input("n").ParamType(REQUIRED).DataType({ge::DT_INT32}).Format({ge::FORMAT_ND});
+        this->Input("bias").ParamType(OPTIONAL).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
         // the framework zeroes y before the kernel (the kernel writes its first 16 elements)
         this->Output("y").ParamType(REQUIRED).DataType({ge::DT_INT64}).Format({ge::FORMAT_ND}).InitValue(0);
         this->AICore().AddConfig("ascend910b");

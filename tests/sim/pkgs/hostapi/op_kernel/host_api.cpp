@@ -3,7 +3,7 @@
 #include "host_api_kernel.h"
 using namespace AscendC;
 
-extern "C" __global__ __aicore__ void host_api(GM_ADDR x, GM_ADDR n, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+extern "C" __global__ __aicore__ void host_api(GM_ADDR x, GM_ADDR n, GM_ADDR bias, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
     GlobalTensor<int64_t> out;
