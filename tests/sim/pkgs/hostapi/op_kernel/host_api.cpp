@@ -1,5 +1,6 @@
 #include "kernel_operator.h"
 #include "kernel_utils.h"   // included on its own, as cann-ops coalesce_sparse.h does
+#include "impl/dav_c220/kernel_operator_reg_others_impl.h"   // as cann-ops ctc_loss_v3_grad.h
 #include "host_api_kernel.h"
 using namespace AscendC;
 
