@@ -34,7 +34,13 @@ static uint32_t NameLength(const ge::Operator& op, const ge::Tensor& t)
     // map and string unqualified, as cann-ops' ge_glu_grad_v2.cpp writes them: CANN's
     // platform/platform_info.h (included by the tiling header) brings them along
     static const map<string, uint32_t> extra = {{"none", 0}};
-    return static_cast<uint32_t>(name.GetLength() + t.GetSize()) + extra.at("none");
+    // a node's descs and attrs, as cann-ops ReverseSequence's CheckSupported reads them: this
+    // Operator is in no graph, so the desc is empty and the attr missing (adds nothing)
+    int64_t seqDim = 0;
+    uint32_t graphPart = static_cast<uint32_t>(op.GetInputDescByName("x").GetShape().GetDimNum() +
+                                               op.GetOutputDescByName("y").GetShape().GetDimNum()) +
+                         (op.GetAttr("seq_dim", seqDim) == ge::GRAPH_FAILED ? 0 : 100);
+    return static_cast<uint32_t>(name.GetLength() + t.GetSize()) + extra.at("none") + graphPart;
 }
 
 static ge::graphStatus HostApiTilingFunc(gert::TilingContext* context)
