@@ -151,6 +151,24 @@ def _sibling(res: Resolution, name: str, found: Path, family: Path) -> None:
         res.include_dirs.append(inc)
 
 
+def sibling_sources(res: Resolution, project: Path) -> dict[str, Path]:
+    """Package-relative path -> corpus file, for the tiling source that defines what a copied
+    header of another project declares: a file of the same name (.cc, .cpp) that the other
+    project's CMakeLists.txt adds to `optiling`. CANN links every project's tiling sources into
+    one library, so the definitions (cann-ops' CircularPadCommonTiling, in
+    circular_pad/op_host/circular_pad_common.cc) are there for the including project too."""
+    family = Path(project).resolve().parent
+    out: dict[str, Path] = {}
+    for header in res.siblings.values():
+        other = family / header.relative_to(family).parts[0]
+        for target, token in cmake_sources(other):
+            path = (other / token).resolve()
+            if (target == "optiling" and path.stem == header.stem and path.suffix in (".cc", ".cpp")
+                    and path.is_file() and _inside(path, other)):
+                out[f"{SHARED_SOURCES_DIR}/{path.relative_to(family).as_posix()}"] = path
+    return out
+
+
 def _find(name: str, roots: list[Path], index: dict) -> tuple[Path, Path] | None:
     for root in roots:
         if (root / name).is_file():

@@ -62,6 +62,13 @@ def test_cann_ops_layout_imports_and_verifies(workspace):
     sibling = FIXTURE / "src" / "math" / "scale_common" / "op_host"
     for name in ("scale_block.h", "scale_block_bytes.h"):
         assert filecmp.cmp(pkg / "include/scale_common/op_host" / name, sibling / name, shallow=False)
+    # what scale_block.h declares is defined in the source scale_common's CMakeLists.txt adds to
+    # optiling (CANN links all projects' tiling into one library): it is built with the package
+    assert ("tiling sources copied from other projects of the family (their CMakeLists.txt adds "
+            "them to optiling): op_host/shared/scale_common/op_host/scale_block.cc") in out
+    assert manifest["tiling"]["sources"][-1] == "op_host/shared/scale_common/op_host/scale_block.cc"
+    assert filecmp.cmp(pkg / "op_host/shared/scale_common/op_host/scale_block.cc",
+                       sibling / "scale_block.cc", shallow=False)
     assert filecmp.cmp(pkg / "op_kernel" / "scale_add.cpp",
                        PROJECT / "op_kernel" / "scale_add.cpp", shallow=False)
 
@@ -270,7 +277,8 @@ def test_host_sources_are_what_the_projects_cmake_builds(workspace, tmp_path):
             "built into it by the project's CMakeLists.txt): elewise.cc") in r.stdout
     pkg = workspace.root / "packages" / "scale_add"
     manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
-    assert manifest["tiling"]["sources"] == ["op_host/scale_add.cpp", "op_host/scale_add_tiling.cc"]
+    assert manifest["tiling"]["sources"] == ["op_host/scale_add.cpp", "op_host/scale_add_tiling.cc",
+                                             "op_host/shared/scale_common/op_host/scale_block.cc"]
     (pkg / "golden.py").write_text(GOLDEN)
     manifest["verify"]["cases"][0]["shapes"] = {"x": [4, 100], "y": [4, 100]}
     manifest["verify"]["cases"][0]["output_shapes"] = {"z": [4, 100]}
