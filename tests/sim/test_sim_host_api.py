@@ -52,6 +52,7 @@ def test_platform_infos_and_host_helpers_reach_the_kernel(built, monkeypatch):
     assert y[13] == len("OP_TILING")                              # cann-ops' build default
     # a kernel header sharing the tiling header's include guard is read, with DT_* macros back
     assert y[14] == 4321
+    assert y[15] == 1                                             # no desc for the absent bias
 
 
 def test_log_level_follows_ascend_global_log_level(built, monkeypatch):

@@ -79,6 +79,8 @@ static ge::graphStatus HostApiTilingFunc(gert::TilingContext* context)
     std::unique_ptr<std::string> mod(new std::string(OPS_UTILS_LOG_SUB_MOD_NAME));
     std::transform(mod->begin(), mod->end(), mod->begin(), [](char c) { return c; });
     t.Data().set_modNameLen(static_cast<uint32_t>(mod->size()));
+    // the optional bias this case leaves out has no desc
+    t.Data().set_biasAbsent(context->GetOptionalInputDesc(2) == nullptr && context->GetInputDesc(2) == nullptr);
     context->SetBlockDim(1);
     t.Save();
     size_t* ws = context->GetWorkspaceSizes(1);

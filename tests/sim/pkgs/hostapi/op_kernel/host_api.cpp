@@ -26,5 +26,5 @@ extern "C" __global__ __aicore__ void host_api(GM_ADDR x, GM_ADDR n, GM_ADDR bia
     out.SetValue(12, t.opNameLen);
     out.SetValue(13, t.modNameLen);
     out.SetValue(14, HostApiKernelMarker());
-    out.SetValue(15, 0);
+    out.SetValue(15, t.biasAbsent);
 }
