@@ -422,12 +422,27 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
         p for p in (*host_dir.glob("*.h"), *kernel_dir.rglob("*"))
         if p.suffix in (".cpp", ".h", ".hpp", ".cc") and p.is_file())
     headers = shared_headers.resolve(sources, project, [flags.include_dir()])
+    # the tiling sources behind headers of other projects, and what they include in turn
+    sibling_tiling = shared_headers.sibling_sources(headers, project)
+    if sibling_tiling:
+        more = shared_headers.resolve([*sibling_tiling.values()], project, [flags.include_dir()])
+        headers.copies.update(more.copies)
+        headers.siblings.update(more.siblings)
+        headers.include_dirs += [d for d in more.include_dirs if d not in headers.include_dirs]
+        headers.missing += [m for m in more.missing if m not in headers.missing]
+        notes.append("tiling sources copied from other projects of the family (their "
+                     f"CMakeLists.txt adds them to optiling): {', '.join(sibling_tiling)}")
+        shared_tiling = shared_tiling | sibling_tiling
     for miss in headers.missing:
         notes.append(f"include not found in the project, the sim or the corpus's shared "
                      f"headers: {miss}")
     if headers.copies:
         notes.append(f"{len(headers.copies)} shared header(s) copied under include/ from "
                      f"{', '.join(str(r) for r in shared_headers.shared_roots(project))}")
+    if headers.siblings:
+        notes.append(f"{len(headers.siblings)} header(s) of other projects in "
+                     f"{project.resolve().parent} copied under include/ (included by a relative "
+                     f"path): {', '.join(r.removeprefix('include/') for r in headers.siblings)}")
 
     _check_dest(dest)
     created = not dest.exists()
@@ -435,7 +450,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
     try:
         shutil.copytree(host_dir, dest / "op_host", dirs_exist_ok=True)
         shutil.copytree(kernel_dir, dest / "op_kernel", dirs_exist_ok=True)
-        for rel, src in (headers.copies | shared_tiling).items():
+        for rel, src in (headers.copies | headers.siblings | shared_tiling).items():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dest / rel)
         op, configs, has_infer, warnings = _prototype(project, dest, host_sources, headers,

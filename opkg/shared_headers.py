@@ -6,6 +6,9 @@ includes "foreach_triangle.h", which lives in `src/common/inc/foreach/op_kernel/
 those directories to the include path. `opkg import` keeps a package self-contained: each such
 header (and what it includes in turn) is copied unchanged under the package's `include/`, and
 the directory that makes the `#include` resolve becomes one of the package's `include_dirs`.
+A header of another project of the same family, included by a relative path the CMake build
+resolves beside the including file ("../../circular_pad/op_host/circular_pad_common.h"), is
+copied the same way.
 
 Headers the sim provides (kernel_operator.h, register/..., tiling/...) and system headers are
 left alone; an include found nowhere is reported, not guessed.
@@ -33,6 +36,8 @@ class Resolution:
     copies: dict[str, Path] = field(default_factory=dict)   # dest-relative path -> source file
     include_dirs: list[str] = field(default_factory=list)   # dest-relative directories
     missing: list[str] = field(default_factory=list)        # "file:line: #include "x.h""
+    # headers of other projects of the family (dest-relative path -> source file)
+    siblings: dict[str, Path] = field(default_factory=dict)
 
 
 def shared_roots(project: Path, levels: int = 3) -> list[Path]:
@@ -79,6 +84,7 @@ def resolve(sources: list[Path], project: Path, provided: list[Path]) -> Resolut
     directories whose headers need no copy (the sim's own headers)."""
     project = project.resolve()
     roots = shared_roots(project)
+    family = project.parent     # the projects beside this one (cann-ops: src/<family>/)
     local_dirs = [project / d for d in ("op_host", "op_kernel") if (project / d).is_dir()]
     res = Resolution()
     index: dict[Path, list[Path]] = {}
@@ -100,6 +106,9 @@ def resolve(sources: list[Path], project: Path, provided: list[Path]) -> Resolut
                 root = next((r for r in roots if _inside(found, r)), None)
                 if root is not None:      # a shared header's neighbour: copied beside it
                     res.copies[f"include/{found.relative_to(root).as_posix()}"] = found
+                elif not _inside(found, project) and _inside(found, family):
+                    _sibling(res, name, found, family)
+                    root = family
                 if root is not None or _inside(found, project):
                     todo.append(found)
                 continue
@@ -121,6 +130,43 @@ def resolve(sources: list[Path], project: Path, provided: list[Path]) -> Resolut
                 res.include_dirs.append(inc)
             todo.append(file)
     return res
+
+
+def _sibling(res: Resolution, name: str, found: Path, family: Path) -> None:
+    """A header of another project of the family, reached by a relative #include (cann-ops'
+    circular_pad_grad_tiling.h: "../../circular_pad/op_host/circular_pad_common.h", which the
+    CMake build resolves beside the including file). It is copied to include/<project>/<path>,
+    and the include path gets the directory from which `name` leads to the copy, so the
+    unmodified #include resolves in the package."""
+    rel = found.relative_to(family).as_posix()
+    res.siblings[f"include/{rel}"] = found
+    parts = Path(name).parts
+    up = next((i for i, p in enumerate(parts) if p != ".."), len(parts))
+    tail = parts[up:]          # what follows the ../ prefix: a suffix of rel
+    if up == 0 or len(tail) <= up or not rel.endswith("/".join(tail)):
+        return                 # a plain relative name: found beside its includer's copy
+    base = rel[: len(rel) - len("/".join(tail))].rstrip("/")
+    inc = "/".join(p for p in ("include", base, *tail[:up]) if p)
+    if inc not in res.include_dirs:
+        res.include_dirs.append(inc)
+
+
+def sibling_sources(res: Resolution, project: Path) -> dict[str, Path]:
+    """Package-relative path -> corpus file, for the tiling source that defines what a copied
+    header of another project declares: a file of the same name (.cc, .cpp) that the other
+    project's CMakeLists.txt adds to `optiling`. CANN links every project's tiling sources into
+    one library, so the definitions (cann-ops' CircularPadCommonTiling, in
+    circular_pad/op_host/circular_pad_common.cc) are there for the including project too."""
+    family = Path(project).resolve().parent
+    out: dict[str, Path] = {}
+    for header in res.siblings.values():
+        other = family / header.relative_to(family).parts[0]
+        for target, token in cmake_sources(other):
+            path = (other / token).resolve()
+            if (target == "optiling" and path.stem == header.stem and path.suffix in (".cc", ".cpp")
+                    and path.is_file() and _inside(path, other)):
+                out[f"{SHARED_SOURCES_DIR}/{path.relative_to(family).as_posix()}"] = path
+    return out
 
 
 def _find(name: str, roots: list[Path], index: dict) -> tuple[Path, Path] | None:

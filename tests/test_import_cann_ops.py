@@ -1,7 +1,8 @@
 """`opkg import` of a project in cann-ops' layout (tests/fixtures/cann_ops_layout): no prototype
 JSON (the OpDef is read), shared headers of the corpus copied into the package, only SoCs the
 sim can run declared, a required attr given a value and an operator without InferShape given
-output_shapes in the generated case, a compiler warning of the operator's own sources shown;
+output_shapes in the generated case, a compiler warning of the operator's own sources shown, a
+header of another project of the family included by a relative path copied so it resolves;
 then the package builds and verifies unmodified, the case's output_shapes checked against the
 golden."""
 
@@ -34,6 +35,9 @@ def test_cann_ops_layout_imports_and_verifies(workspace):
     out = r.stdout
     assert "prototype from the OpDef in op_host/ (ScaleAdd)" in out
     assert "3 shared header(s) copied under include/" in out
+    # a header of another project of the family, by a relative path (and its neighbour)
+    assert ("2 header(s) of other projects in" in out and "(included by a relative path): "
+            "scale_common/op_host/scale_block.h, scale_common/op_host/scale_block_bytes.h" in out)
     # a SoC the sim cannot run (its short name is not in the SoC table) is listed, not built
     assert 'AddConfig("ascend950") matches no SoC in toolchains/socs.yaml; not built' in out
     assert "warning: integer overflow" in out and "scale_add.cpp:12" in out
@@ -43,7 +47,9 @@ def test_cann_ops_layout_imports_and_verifies(workspace):
     manifest = yaml.safe_load(text)
     assert manifest["socs"] == ["Ascend910B1"]
     assert manifest["op"]["attrs"] == [{"name": "alpha", "type": "float", "required": True}]
-    assert manifest["include_dirs"] == ["include/scale/op_kernel", "include"]
+    # include/scale_common/op_host: where "../../scale_common/op_host/scale_block.h" leads to the copy
+    assert manifest["include_dirs"] == ["include/scale/op_kernel", "include",
+                                        "include/scale_common/op_host"]
     # the case comes from the project's own tests/st/ (shape, attr, output shape: no InferShape)
     assert "1 verification case(s) from tests/st/ (ScaleAdd_case.json)" in out
     assert manifest["verify"]["cases"] == [
@@ -53,6 +59,16 @@ def test_cann_ops_layout_imports_and_verifies(workspace):
     shared = FIXTURE / "src" / "common" / "inc" / "scale"
     for rel in ("split_util.h", "op_kernel/scale_add_kernel_util.h", "op_kernel/scale_add_defs.h"):
         assert filecmp.cmp(pkg / "include" / "scale" / rel, shared / rel, shallow=False)
+    sibling = FIXTURE / "src" / "math" / "scale_common" / "op_host"
+    for name in ("scale_block.h", "scale_block_bytes.h"):
+        assert filecmp.cmp(pkg / "include/scale_common/op_host" / name, sibling / name, shallow=False)
+    # what scale_block.h declares is defined in the source scale_common's CMakeLists.txt adds to
+    # optiling (CANN links all projects' tiling into one library): it is built with the package
+    assert ("tiling sources copied from other projects of the family (their CMakeLists.txt adds "
+            "them to optiling): op_host/shared/scale_common/op_host/scale_block.cc") in out
+    assert manifest["tiling"]["sources"][-1] == "op_host/shared/scale_common/op_host/scale_block.cc"
+    assert filecmp.cmp(pkg / "op_host/shared/scale_common/op_host/scale_block.cc",
+                       sibling / "scale_block.cc", shallow=False)
     assert filecmp.cmp(pkg / "op_kernel" / "scale_add.cpp",
                        PROJECT / "op_kernel" / "scale_add.cpp", shallow=False)
 
@@ -246,6 +262,7 @@ def test_host_sources_are_what_the_projects_cmake_builds(workspace, tmp_path):
     host.write_text(text[:start] + text[end + len("}  // namespace optiling\n"):])
     (project / "op_host" / "scale_add_tiling.cc").write_text(
         '#include <algorithm>\n#include "scale_add_tiling.h"\n#include "scale/split_util.h"\n'
+        '#include "../../scale_common/op_host/scale_block.h"\n'
         '#include "register/op_def_registry.h"\n#include "tiling/platform/platform_ascendc.h"\n'
         + tiling + "IMPL_OP_OPTILING(ScaleAdd).Tiling(TilingFunc);\n}  // namespace optiling\n")
     (project / "op_host" / "elewise.cc").write_text(
@@ -260,7 +277,8 @@ def test_host_sources_are_what_the_projects_cmake_builds(workspace, tmp_path):
             "built into it by the project's CMakeLists.txt): elewise.cc") in r.stdout
     pkg = workspace.root / "packages" / "scale_add"
     manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
-    assert manifest["tiling"]["sources"] == ["op_host/scale_add.cpp", "op_host/scale_add_tiling.cc"]
+    assert manifest["tiling"]["sources"] == ["op_host/scale_add.cpp", "op_host/scale_add_tiling.cc",
+                                             "op_host/shared/scale_common/op_host/scale_block.cc"]
     (pkg / "golden.py").write_text(GOLDEN)
     manifest["verify"]["cases"][0]["shapes"] = {"x": [4, 100], "y": [4, 100]}
     manifest["verify"]["cases"][0]["output_shapes"] = {"z": [4, 100]}

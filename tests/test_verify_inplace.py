@@ -119,3 +119,28 @@ def test_complex_inputs_draw_both_parts_and_compare_each():
     result = compare(_parts(wrong), _parts(x), rtol=1e-6, atol=1e-6, error_ratio=0.0)
     assert not result["passed"] and result["first_mismatch"]["index"] == [1, 3, 1]
     assert compare(_parts(x), _parts(x.copy()), rtol=0, atol=0, error_ratio=0)["passed"]
+
+
+def test_an_optional_input_a_case_leaves_out_reaches_the_golden_as_none():
+    """The golden takes every input in prototype order (as `opkg import` writes its stub): an
+    optional input the case leaves out is None, so a later input never takes its place
+    (cann-ops DequantSwigluQuant gives quant_scale without weight_scale)."""
+    import numpy as np
+
+    from opkg.model import OpSpec, TensorSpec
+    from opkg.verify.runner import _call_golden
+
+    f32 = ("float32",)
+    op = OpSpec(type="ScaleBias", inputs=(TensorSpec("x", f32), TensorSpec("w", f32, param_type="optional"),
+                                          TensorSpec("b", f32, param_type="optional")),
+                outputs=(TensorSpec("y", f32),))
+    seen = {}
+
+    def golden(x, w, b, *, alpha):
+        seen.update(w=w, b=b)
+        return x * alpha + (0 if b is None else b)
+
+    x, b = np.ones(4, np.float32), np.full(4, 2, np.float32)
+    out = _call_golden(golden, op, {"x": x, "b": b}, {"alpha": 3.0}, op.variants()[0])
+    assert seen["w"] is None and seen["b"] is b
+    assert out["y"].tolist() == [5.0] * 4

@@ -253,7 +253,7 @@ def check_module(path: Path, corpus: Path, run_golden: bool = True, mod=None) ->
                 for t, p in ins.items():
                     s = c["shapes"].get(t)
                     r = c.get("ranges", {}).get(t)
-                    if s is None:
+                    if s is None:   # left out: the verifier passes None (opkg/verify/runner.py)
                         args.append(None)
                     elif t in c.get("values", {}):
                         args.append(np.asarray(c["values"][t]).astype(NP.get(dtype_of[t], np.float32)).reshape(s))

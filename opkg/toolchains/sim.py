@@ -193,13 +193,20 @@ class SimToolchain:
         entry_obj = base / soc.name / "entry.o"
         actions.append(compile_step(kernel_entry, entry_obj, flags.arch_flags(soc),
                                     f"kernel entry ({soc.name})"))
+        # the tiling header as kernels read it (flags.kernel_tiling_source): once per package
+        tiling_include = None
+        if pkg.tiling_data:
+            tiling_include = base / "gen" / "kernel_tiling.h"
+            actions.append(Action("write", (str(tiling_include),), content=flags.kernel_tiling_source(
+                pkg.tiling_data, pkg.tiling_data.read_text(errors="replace")), signature=fp,
+                target=tid, step="generate", description=f"generate {pkg.name} kernel tiling header"))
         reports: dict[str, str] = {}
         kernel_libs: dict[str, str] = {}
         for variant in soc_op.variants():
             vdir = base / soc.name / variant.name
             what = f"kernel {variant.name} ({soc.name})"
-            kflags = flags.kernel_flags(soc_op, variant, soc, pkg.tiling_data, pch)
-            force = (str(pkg.tiling_data),) if pkg.tiling_data else ()
+            kflags = flags.kernel_flags(soc_op, variant, soc, tiling_include, pch)
+            force = (str(pkg.tiling_data), str(tiling_include)) if pkg.tiling_data else ()
             actions.append(compile_step(pkg.kernel_source, vdir / "kernel.o", kflags,
                                         f"{what} {pkg.kernel_source.name}", force,
                                         (str(gch),) if pch else ()))

@@ -305,7 +305,10 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=()) -> 
 
     from opkg.model import numpy_dtype
 
-    args = [inputs[t.name] for t in op.inputs if t.name in inputs]
+    # every input in prototype order, None for an optional one the case leaves out: the
+    # golden's signature is the prototype's (as `opkg import` writes it), so no later input
+    # shifts into an omitted one's place
+    args = [inputs.get(t.name) for t in op.inputs]
     counts = {k: len(v) for k, v in inputs.items() if isinstance(v, list)}   # before the golden runs
     result = golden(*args, **attrs)
     names = [t.name for t in op.outputs] + list(inplace)

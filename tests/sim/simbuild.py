@@ -89,6 +89,14 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
     host_entry = codegen.host_entry_source(op, tiling_function)
     kernel_entry = codegen.kernel_entry_source(op)
     host_flags = flags.common_flags() + flags.host_flags(op) + [f"-I{pkg / 'op_host'}", f"-I{pkg}"]
+    if header is not None:   # the tiling header as kernels read it, as the sim toolchain writes it
+        text = flags.kernel_tiling_source(header, header.read_text())
+        header = cache / f"tiling-{_hash(text)}.h"
+        if not header.exists():   # whole or not at all: test workers share the cache
+            cache.mkdir(parents=True, exist_ok=True)
+            tmp = header.with_name(f"{header.name}.{os.getpid()}")
+            tmp.write_text(text)
+            os.replace(tmp, header)
     compiler = _compiler_version()
     pch = precompiled(soc, cache, compiler)
     kernel_flags = (flags.common_flags() + flags.kernel_flags(op, variant, soc, header, pch)

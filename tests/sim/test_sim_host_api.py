@@ -1,8 +1,10 @@
 """Host APIs cann-ops tiling code calls beyond PlatformAscendC (tests/sim/pkgs/hostapi):
 fe::PlatFormInfos from platform/platform_info.h answered from the SoC row, graph/types.h's packed
-formats, base/alog_pub.h and base/err_msg.h, securec.h, a tiling registered with
-IMPL_OP_OPTILING(...).TilingInputsDataDependency and .TilingParse<T>, ge::Operator and ge::Tensor,
-and a tiling header holding host code that the kernel build reads too."""
+formats, base/alog_pub.h and base/err_msg.h, securec.h, kernel_utils.h, a tiling registered with
+IMPL_OP_OPTILING(...).TilingInputsDataDependency and .TilingParse<T>, InferShape and
+InferDataType registered with IMPL_OP_INFERSHAPE, ge::Operator and ge::Tensor,
+and a tiling header holding host code that the kernel build reads too (naming ge::DT_FLOAT16,
+its include guard shared with a kernel header, closed by END_TILING_DATA_DEF without `;`)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from opkg.model import OpSpec, TensorSpec
 from opkg.sim import runtime
 import simbuild
 
-OP = OpSpec("HostApi", (TensorSpec("x", ("float32",)), TensorSpec("n", ("int32",))),
+OP = OpSpec("HostApi", (TensorSpec("x", ("float32",)), TensorSpec("n", ("int32",)),
+                       TensorSpec("bias", ("float32",), param_type="optional")),
             (TensorSpec("y", ("int64",)),))
 
 
@@ -47,6 +50,9 @@ def test_platform_infos_and_host_helpers_reach_the_kernel(built, monkeypatch):
     assert y[11] == soc.cube_cores == 24                          # TilingParse<T> ran first
     assert y[12] == 8                                             # ge::Operator name + ge::Tensor size
     assert y[13] == len("OP_TILING")                              # cann-ops' build default
+    # a kernel header sharing the tiling header's include guard is read, with DT_* macros back
+    assert y[14] == 4321
+    assert y[15] == 1                                             # no desc for the absent bias
 
 
 def test_log_level_follows_ascend_global_log_level(built, monkeypatch):
@@ -61,3 +67,14 @@ def test_init_value_fills_the_output_before_the_kernel(built):
     y, info = run(built, [3], size=24)
     assert list(y[16:]) == [0] * 8 and y[6] == 3
     assert info.unwritten == {}
+
+
+def test_infer_shape_registered_with_impl_op_infershape_runs(built):
+    # the OpDef sets no InferShape; IMPL_OP_INFERSHAPE(HostApi).InferShape(...) is the op's
+    assert runtime.infer_output_shapes(built.host, OP, built.variant, {"x": (8,), "n": (2,)}, {}) == {
+        "y": ((16,), "int64")}
+    # the optional bias given: InferShape sees its shape (and null above, without it)
+    assert runtime.infer_output_shapes(built.host, OP, built.variant,
+                                       {"x": (8,), "n": (2,), "bias": (3,)}, {}) == {"y": ((17,), "int64")}
+    [proto] = runtime.host_prototypes(built.host)
+    assert proto["has_infer_shape"] and proto["has_infer_dtype"]

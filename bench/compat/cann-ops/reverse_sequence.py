@@ -1,7 +1,7 @@
 """ReverseSequence (cann-ops src/conversion/reverse_sequence): y = x with, for every batch b (along batch_dim), the first seq_lengths[b] elements along seq_dim reversed and the rest unchanged (tf.reverse_sequence). Cases from examples gen_data.py (x [4, 8, 8], seq_lengths in [1, 8), seq_dim 1, batch_dim 0) plus swapped axes and a larger one."""
 import numpy as np
 PATH = "src/conversion/reverse_sequence"
-SOCS = ["Ascend910B1"]
+SOCS = ["Ascend310P1"]   # its OpDef configures only ascend310p
 CASES = [
     {"name": "gen_4x8x8", "shapes": {"x": [4, 8, 8], "seq_lengths": [4]}, "attrs": {"seq_dim": 1, "batch_dim": 0}, "ranges": {"x": [0.0, 1.0], "seq_lengths": [1, 7]}},
     {"name": "time_major_20x6x33", "shapes": {"x": [20, 6, 33], "seq_lengths": [6]}, "attrs": {"seq_dim": 0, "batch_dim": 1}, "ranges": {"x": [-5.0, 5.0], "seq_lengths": [0, 20]}},

@@ -26,6 +26,11 @@ public:
         type = type_;
         return GRAPH_SUCCESS;
     }
+    // A graph node's tensors and attrs (cann-ops ReverseSequence's CheckSupported reads them): an
+    // Operator outside a graph has none, so descs are empty and every attr is missing
+    TensorDesc GetInputDescByName(const char*) const { return TensorDesc(); }
+    TensorDesc GetOutputDescByName(const char*) const { return TensorDesc(); }
+    template <class T> graphStatus GetAttr(const char*, T&) const { return GRAPH_FAILED; }
 
 private:
     AscendString name_, type_;

@@ -35,6 +35,19 @@ private:
     std::vector<int64_t> dims_;
 };
 
+// A graph tensor's description: its shape, dtype and format (what ge::Operator hands out).
+class TensorDesc {
+public:
+    TensorDesc() = default;
+    TensorDesc(const Shape& shape, DataType dtype) : shape_(shape), dtype_(dtype) {}
+    Shape GetShape() const { return shape_; }
+    DataType GetDataType() const { return dtype_; }
+
+private:
+    Shape shape_;
+    DataType dtype_ = kOpkgDefaultDataType;
+};
+
 class Tensor {
 public:
     Tensor() = default;

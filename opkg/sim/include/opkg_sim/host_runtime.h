@@ -214,14 +214,30 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
     return 1;
 }
 
-// Runs the OpDef's InferShape (and InferDataType when set). Returns 0 on success, 2 when the op
+// The op's InferShape / InferDataType: the OpDef's, else what IMPL_OP_INFERSHAPE registered.
+inline gert::OpImplRegisterV2::InferShapeKernelFunc infer_shape_of(const ops::OpDef* def) {
+    if (def->infer_shape_) return def->infer_shape_;
+    auto& impl = gert::OpImplRegisterV2::InferShapeFuncs();
+    auto it = impl.find(def->type_);
+    return it == impl.end() ? nullptr : it->second;
+}
+inline gert::OpImplRegisterV2::InferDataTypeKernelFunc infer_dtype_of(const ops::OpDef* def) {
+    if (def->infer_dtype_) return def->infer_dtype_;
+    auto& impl = gert::OpImplRegisterV2::InferDataTypeFuncs();
+    auto it = impl.find(def->type_);
+    return it == impl.end() ? nullptr : it->second;
+}
+
+// Runs the op's InferShape (and InferDataType when set). Returns 0 on success, 2 when the op
 // registers no InferShape, 1 on failure. Output dtypes stay as given unless InferDataType ran.
 inline int run_infer_shape(const char* op_type, const OpkgTensorDesc* in, uint32_t n_in, const OpkgAttrValue* attrs,
                            uint32_t n_attrs, OpkgTensorDesc* out, uint32_t n_out, OpkgError* err) {
     if (err) std::memset(err, 0, sizeof *err);
     try {
         ops::OpDef* def = ops::OpDefRegistry::Get().Find(op_type);
-        if (!def || !def->infer_shape_) return 2;
+        auto infer_shape = def ? infer_shape_of(def) : nullptr;
+        if (!infer_shape) return 2;
+        auto infer_dtype = infer_dtype_of(def);
         gert::InferShapeContext ctx;
         ctx.name_ = ctx.type_ = op_type;
         ctx.node_.ir_inputs_ = ir_inputs_of(in, n_in);
@@ -240,7 +256,7 @@ inline int run_infer_shape(const char* op_type, const OpkgTensorDesc* in, uint32
             (i < n_in ? ctx.input_descs_ : ctx.output_descs_).push_back(d);
         }
         fill_attrs(ctx.attrs_, attrs, n_attrs);
-        ge::graphStatus status = def->infer_shape_(&ctx);
+        ge::graphStatus status = infer_shape(&ctx);
         if (status != ge::GRAPH_SUCCESS) {
             host_error(err, FAIL_RULE, std::string("InferShape of ") + op_type + " returned failure (status " +
                        std::to_string(status) + ")");
@@ -256,7 +272,7 @@ inline int run_infer_shape(const char* op_type, const OpkgTensorDesc* in, uint32
             out[i].ndim = static_cast<int32_t>(shape.GetDimNum());
             for (size_t d = 0; d < shape.GetDimNum(); ++d) out[i].dims[d] = shape.GetDim(d);
         }
-        if (def->infer_dtype_) {
+        if (infer_dtype) {
             gert::InferDataTypeContext dctx;
             dctx.name_ = dctx.type_ = op_type;
             dctx.node_.ir_inputs_ = ctx.node_.ir_inputs_;
@@ -264,7 +280,7 @@ inline int run_infer_shape(const char* op_type, const OpkgTensorDesc* in, uint32
             for (uint32_t i = 0; i < n_in; ++i) dctx.inputs_.push_back(static_cast<ge::DataType>(in[i].dtype));
             dctx.outputs_.assign(n_out, ge::DT_UNDEFINED);
             fill_attrs(dctx.attrs_, attrs, n_attrs);
-            status = def->infer_dtype_(&dctx);
+            status = infer_dtype(&dctx);
             if (status != ge::GRAPH_SUCCESS) {
                 host_error(err, FAIL_RULE, std::string("InferDataType of ") + op_type + " returned failure");
                 return 1;
@@ -331,8 +347,8 @@ inline std::string prototypes_json() {
                         (a.param_type_ == ops::REQUIRED ? "true" : "false") + ",\"default\":" +
                         (a.default_.empty() ? "null" : a.default_) + "}";
         }
-        ops_json += "],\"has_infer_shape\":" + std::string(def->infer_shape_ ? "true" : "false") +
-                    ",\"has_infer_dtype\":" + std::string(def->infer_dtype_ ? "true" : "false") +
+        ops_json += "],\"has_infer_shape\":" + std::string(infer_shape_of(def) ? "true" : "false") +
+                    ",\"has_infer_dtype\":" + std::string(infer_dtype_of(def) ? "true" : "false") +
                     ",\"aicore\":{\"has_tiling\":" + std::string(def->aicore_.tiling_ ? "true" : "false") + ",\"configs\":[";
         for (size_t i = 0; i < def->aicore_.configs_.size(); ++i) ops_json += (i ? "," : "") + json_str(def->aicore_.configs_[i]);
         ops_json += "]";

@@ -135,7 +135,8 @@ public:                                                                         
 private:                                                                                                   \
     size_t field_name##_opkg_off_ = AddStruct(#struct_type, #field_name, field_name);
 
-#define END_TILING_DATA_DEF }
+// CANN closes the class with its own semicolon: `END_TILING_DATA_DEF` alone must compile too
+#define END_TILING_DATA_DEF };
 
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name)                                                     \
     static struct op_type##class_name##OpkgRegistrar {                                                      \

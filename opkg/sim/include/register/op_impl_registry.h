@@ -1,5 +1,5 @@
-// IMPL_OP / IMPL_OP_OPTILING: the newer way to register a tiling function; recorded beside
-// OpDef so the host entry finds either.
+// IMPL_OP / IMPL_OP_OPTILING / IMPL_OP_INFERSHAPE: the newer way to register a tiling function
+// and InferShape; recorded beside OpDef so the host entry finds either.
 #ifndef OPKG_SIM_REGISTER_OP_IMPL_REGISTRY_H
 #define OPKG_SIM_REGISTER_OP_IMPL_REGISTRY_H
 #include <initializer_list>
@@ -31,8 +31,18 @@ public:
                                                  [](void* p) { delete static_cast<T*>(p); }};
         return *this;
     }
-    OpImplRegisterV2& InferShape(InferShapeKernelFunc) { return *this; }
-    OpImplRegisterV2& InferDataType(InferDataTypeKernelFunc) { return *this; }
+    // IMPL_OP_INFERSHAPE(T).InferShape(f): CANN's other way to register InferShape (beside
+    // OpDef::SetInferShape); the sim runs it when the OpDef sets none
+    OpImplRegisterV2& InferShape(InferShapeKernelFunc f) { InferShapeFuncs()[type_] = f; return *this; }
+    OpImplRegisterV2& InferDataType(InferDataTypeKernelFunc f) { InferDataTypeFuncs()[type_] = f; return *this; }
+    static std::map<std::string, InferShapeKernelFunc>& InferShapeFuncs() {
+        static std::map<std::string, InferShapeKernelFunc> funcs;
+        return funcs;
+    }
+    static std::map<std::string, InferDataTypeKernelFunc>& InferDataTypeFuncs() {
+        static std::map<std::string, InferDataTypeKernelFunc> funcs;
+        return funcs;
+    }
     // Inputs (IR indices) whose values the tiling function reads: the sim hands their data to
     // tiling, as it does for inputs the OpDef marks ValueDepend. InputsDataDependency covers
     // InferShape and tiling, TilingInputsDataDependency tiling alone.

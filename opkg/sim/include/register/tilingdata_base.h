@@ -28,7 +28,8 @@
     void set_##field_name(const arr_type* v) { __builtin_memcpy(field_name, v, sizeof(field_name)); }      \
     arr_type* get_##field_name() { return field_name; }
 #define TILING_DATA_FIELD_DEF_STRUCT(struct_type, field_name) struct_type field_name;
-#define END_TILING_DATA_DEF }
+// CANN closes the class with its own semicolon: `END_TILING_DATA_DEF` alone must compile too
+#define END_TILING_DATA_DEF };
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name)                             \
     struct OpkgOpTag_##op_type;                                                     \
     template <> struct OpkgTilingSlot<OpkgOpTag_##op_type> { using type = class_name; };

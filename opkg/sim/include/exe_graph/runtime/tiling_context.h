@@ -162,7 +162,11 @@ public:
     const Tensor* GetInputTensor(size_t i) const { return i < inputs_.size() && present_[i] ? &inputs_[i] : nullptr; }
     const Tensor* GetOptionalInputTensor(size_t ir) const { return GetInputTensor(node_.ir_inputs_.Instance(ir, 0)); }
     const Tensor* GetDynamicInputTensor(size_t ir, size_t j) const { return GetInputTensor(node_.ir_inputs_.Instance(ir, j)); }
-    const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < input_descs_.size() ? &input_descs_[i] : nullptr; }
+    // null for an optional input the node does not have (cann-ops' CrossEntropyLoss tiling
+    // takes a null weight desc for "no weight")
+    const CompileTimeTensorDesc* GetInputDesc(size_t i) const {
+        return i < input_descs_.size() && (i >= present_.size() || present_[i]) ? &input_descs_[i] : nullptr;
+    }
     const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, 0)); }
     const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t j) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, j)); }
     const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return node_.ir_inputs_.Info(ir); }
@@ -231,7 +235,11 @@ public:
 
 class InferShapeContext {
 public:
-    const Shape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+    // null for an optional input the node does not have, as in the tiling context (cann-ops'
+    // CrossEntropyLoss InferShape checks GetInputShape(2) against null for its weight)
+    const Shape* GetInputShape(size_t i) const {
+        return i < inputs_.size() && (i >= present_.size() || present_[i]) ? &inputs_[i] : nullptr;
+    }
     const Shape* GetOptionalInputShape(size_t ir) const { return GetInputShape(node_.ir_inputs_.Instance(ir, 0)); }
     const Shape* GetDynamicInputShape(size_t ir, size_t j) const { return GetInputShape(node_.ir_inputs_.Instance(ir, j)); }
     const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
@@ -245,7 +253,11 @@ public:
     const Tensor* GetRequiredInputTensor(size_t ir) const { return GetInputTensor(node_.ir_inputs_.Instance(ir, 0)); }
     const Shape* GetRequiredInputShape(size_t ir) const { return GetInputShape(node_.ir_inputs_.Instance(ir, 0)); }
     // dtype and format of each input and output, as the graph knows them before tiling
-    const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < input_descs_.size() ? &input_descs_[i] : nullptr; }
+    // null for an optional input the node does not have (cann-ops' CrossEntropyLoss tiling
+    // takes a null weight desc for "no weight")
+    const CompileTimeTensorDesc* GetInputDesc(size_t i) const {
+        return i < input_descs_.size() && (i >= present_.size() || present_[i]) ? &input_descs_[i] : nullptr;
+    }
     const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, 0)); }
     const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t j) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, j)); }
     const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return i < output_descs_.size() ? &output_descs_[i] : nullptr; }

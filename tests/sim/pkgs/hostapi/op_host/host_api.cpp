@@ -31,7 +31,16 @@ static uint32_t NameLength(const ge::Operator& op, const ge::Tensor& t)
 {
     ge::AscendString name;
     (void)op.GetName(name);
-    return static_cast<uint32_t>(name.GetLength() + t.GetSize());
+    // map and string unqualified, as cann-ops' ge_glu_grad_v2.cpp writes them: CANN's
+    // platform/platform_info.h (included by the tiling header) brings them along
+    static const map<string, uint32_t> extra = {{"none", 0}};
+    // a node's descs and attrs, as cann-ops ReverseSequence's CheckSupported reads them: this
+    // Operator is in no graph, so the desc is empty and the attr missing (adds nothing)
+    int64_t seqDim = 0;
+    uint32_t graphPart = static_cast<uint32_t>(op.GetInputDescByName("x").GetShape().GetDimNum() +
+                                               op.GetOutputDescByName("y").GetShape().GetDimNum()) +
+                         (op.GetAttr("seq_dim", seqDim) == ge::GRAPH_FAILED ? 0 : 100);
+    return static_cast<uint32_t>(name.GetLength() + t.GetSize()) + extra.at("none") + graphPart;
 }
 
 static ge::graphStatus HostApiTilingFunc(gert::TilingContext* context)
@@ -70,6 +79,8 @@ static ge::graphStatus HostApiTilingFunc(gert::TilingContext* context)
     std::unique_ptr<std::string> mod(new std::string(OPS_UTILS_LOG_SUB_MOD_NAME));
     std::transform(mod->begin(), mod->end(), mod->begin(), [](char c) { return c; });
     t.Data().set_modNameLen(static_cast<uint32_t>(mod->size()));
+    // the optional bias this case leaves out has no desc
+    t.Data().set_biasAbsent(context->GetOptionalInputDesc(2) == nullptr && context->GetInputDesc(2) == nullptr);
     context->SetBlockDim(1);
     t.Save();
     size_t* ws = context->GetWorkspaceSizes(1);
@@ -82,13 +93,32 @@ IMPL_OP_OPTILING(HostApi)
     .TilingInputsDataDependency({1}, {gert::TILING_ON_HOST});
 }  // namespace optiling
 
+// InferShape and InferDataType registered the other way CANN has, as cann-ops' gelu_quant_def.cpp
+// and cross_entropy_loss_proto.cpp do (the OpDef sets none): y holds x's element count
+// doubled, plus one with a bias, as int64
 namespace ops {
+static ge::graphStatus HostApiInferShape(gert::InferShapeContext* context)
+{
+    gert::Shape* y = context->GetOutputShape(0);
+    y->SetDimNum(0);
+    // bias (input 2) is optional: its shape is null when the node has none
+    y->AppendDim(context->GetInputShape(0)->GetShapeSize() * 2 + (context->GetInputShape(2) != nullptr ? 1 : 0));
+    return ge::GRAPH_SUCCESS;
+}
+static ge::graphStatus HostApiInferDataType(gert::InferDataTypeContext* context)
+{
+    context->SetOutputDataType(0, ge::DT_INT64);
+    return ge::GRAPH_SUCCESS;
+}
+IMPL_OP_INFERSHAPE(HostApi).InferShape(HostApiInferShape).InferDataType(HostApiInferDataType);
+
 class HostApi : public OpDef {
 public:
     explicit HostApi(const char* name) : OpDef(name)
     {
         this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
         this->Input("n").ParamType(REQUIRED).DataType({ge::DT_INT32}).Format({ge::FORMAT_ND});
+        this->Input("bias").ParamType(OPTIONAL).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
         // the framework zeroes y before the kernel (the kernel writes its first 16 elements)
         this->Output("y").ParamType(REQUIRED).DataType({ge::DT_INT64}).Format({ge::FORMAT_ND}).InitValue(0);
         this->AICore().AddConfig("ascend910b");

@@ -24,8 +24,25 @@ TILING_DATA_FIELD_DEF_ARR(uint8_t, 8, label);
 TILING_DATA_FIELD_DEF(uint32_t, parsedCoreNum);
 TILING_DATA_FIELD_DEF(uint32_t, opNameLen);
 TILING_DATA_FIELD_DEF(uint32_t, modNameLen);
-END_TILING_DATA_DEF;
+TILING_DATA_FIELD_DEF(uint32_t, biasAbsent);
+// no semicolon, as cann-ops' ge_glu_grad_v2_tiling.h and reverse_sequence_tiling.h end theirs:
+// CANN's macro closes the class itself
+END_TILING_DATA_DEF
 REGISTER_TILING_DATA_CLASS(HostApi, HostApiTilingData)
+
+// host code naming ge's dtypes, as cann-ops' dequant_swiglu_quant_tiling.h has: the kernel build
+// reads this header too, where DT_* are macros for `#if ORIG_DTYPE_X == DT_FLOAT16`
+inline uint32_t HostApiBytesOf(ge::DataType dtype)
+{
+    switch (dtype) {
+        case ge::DT_FLOAT16:
+            return 2;
+        case ge::DT_FLOAT:
+            return 4;
+        default:
+            return 0;
+    }
+}
 
 class HostApiTiling {
 public:

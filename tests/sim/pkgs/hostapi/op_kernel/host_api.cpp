@@ -1,7 +1,10 @@
 #include "kernel_operator.h"
+#include "kernel_utils.h"   // included on its own, as cann-ops coalesce_sparse.h does
+#include "impl/dav_c220/kernel_operator_reg_others_impl.h"   // as cann-ops ctc_loss_v3_grad.h
+#include "host_api_kernel.h"
 using namespace AscendC;
 
-extern "C" __global__ __aicore__ void host_api(GM_ADDR x, GM_ADDR n, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+extern "C" __global__ __aicore__ void host_api(GM_ADDR x, GM_ADDR n, GM_ADDR bias, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
     GlobalTensor<int64_t> out;
@@ -22,5 +25,6 @@ extern "C" __global__ __aicore__ void host_api(GM_ADDR x, GM_ADDR n, GM_ADDR y, 
     out.SetValue(11, t.parsedCoreNum);
     out.SetValue(12, t.opNameLen);
     out.SetValue(13, t.modNameLen);
-    for (int i = 14; i < 16; ++i) out.SetValue(i, 0);
+    out.SetValue(14, HostApiKernelMarker());
+    out.SetValue(15, t.biasAbsent);
 }
