@@ -198,7 +198,7 @@ class SimToolchain:
         if pkg.tiling_data:
             tiling_include = base / "gen" / "kernel_tiling.h"
             actions.append(Action("write", (str(tiling_include),), content=flags.kernel_tiling_source(
-                pkg.tiling_data, pkg.tiling_data.read_text(errors="replace")), signature=fp,
+                pkg.tiling_data, pkg.tiling_data.read_text(errors="replace"), tiling_include.parent), signature=fp,
                 target=tid, step="generate", description=f"generate {pkg.name} kernel tiling header"))
         reports: dict[str, str] = {}
         kernel_libs: dict[str, str] = {}

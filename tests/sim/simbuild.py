@@ -90,7 +90,7 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
     kernel_entry = codegen.kernel_entry_source(op)
     host_flags = flags.common_flags() + flags.host_flags(op) + [f"-I{pkg / 'op_host'}", f"-I{pkg}"]
     if header is not None:   # the tiling header as kernels read it, as the sim toolchain writes it
-        text = flags.kernel_tiling_source(header, header.read_text())
+        text = flags.kernel_tiling_source(header, header.read_text(), cache)
         header = cache / f"tiling-{_hash(text)}.h"
         if not header.exists():   # whole or not at all: test workers share the cache
             cache.mkdir(parents=True, exist_ok=True)

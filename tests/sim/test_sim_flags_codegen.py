@@ -111,14 +111,16 @@ def test_libraries_loaded_into_one_process_keep_their_own_registries(pkgs, soc91
 
 
 def test_kernel_tiling_source_undefines_the_guard_and_suspends_dtype_macros(tmp_path):
-    header = tmp_path / "t_tiling.h"
+    header = tmp_path / "pkg" / "op_host" / "t_tiling.h"
     guarded = "/* licence */\n// brief\n#ifndef T_TILING_H_\n#define T_TILING_H_\nstruct A {};\n#endif\n"
-    text = flags.kernel_tiling_source(header, guarded)
+    text = flags.kernel_tiling_source(header, guarded, tmp_path / "out" / "gen")
     lines = text.splitlines()
-    inc = lines.index(f'#include "{header.resolve()}"')
+    # relative paths only: another checkout or opkg install gives the same bytes (cache keys)
+    assert str(tmp_path) not in text and str(flags.include_dir()) not in text
+    inc = lines.index('#include "../../pkg/op_host/t_tiling.h"')
     assert lines.index('#pragma push_macro("DT_FLOAT16")') < lines.index("#undef DT_FLOAT16") < inc
     assert inc < lines.index('#pragma pop_macro("DT_FLOAT16")') < lines.index("#undef T_TILING_H_")
     assert lines[-1].endswith('kernel_tiling_using.h"')
     # no guard (or `#pragma once`): nothing of the header's is undefined
-    once = flags.kernel_tiling_source(header, "#pragma once\n#ifndef X\n#define X 1\n#endif\n")
+    once = flags.kernel_tiling_source(header, "#pragma once\n#ifndef X\n#define X 1\n#endif\n", tmp_path)
     assert "#undef X" not in once
