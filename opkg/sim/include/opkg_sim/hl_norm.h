@@ -2,9 +2,8 @@
 // LayerNormTiling and the [A, R] form with LayerNormPara), BatchNorm, DeepNorm, GroupNorm and
 // Normalize, with CANN 8.1's overloads. Shapes come from the tiling structs (or the para), as in
 // CANN; each statistic and output is computed exactly (double) from the inputs and rounded once to
-// its type (docs/api.md). The temporary-space minimum is the host tiling function's
-// (Get<Api>MaxMinTmpSize) and is not modelled: a sharedTmpBuffer is checked for position and
-// alignment only.
+// its type (docs/api.md). The temporary-space minimum is the sim's model in hl_rules.h, the same
+// figure the host's Get<Api>MaxMinTmpSize gives (hl_tiling_lib.h).
 #ifndef OPKG_SIM_HL_NORM_H
 #define OPKG_SIM_HL_NORM_H
 
@@ -116,14 +115,16 @@ inline void norm_rows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTe
                       const AscendC::LocalTensor<M>* var_out, bool var_is_rstd, const AscendC::LocalTensor<T>& src,
                       const AscendC::LocalTensor<T>* gx, double alpha, const AscendC::LocalTensor<G>* gamma,
                       const AscendC::LocalTensor<G>* beta, uint64_t rows, uint64_t H, uint64_t valid, double eps,
-                      bool rms, const AscendC::LocalTensor<uint8_t>* tmp, const char* op, SrcLoc loc) {
+                      bool rms, const AscendC::LocalTensor<uint8_t>* tmp, const char* op, SrcLoc loc,
+                      bool reuse = false) {
     note(loc);
     if (!rows || !H || !valid || valid > H) {
         fail(loc, format("%s: shape of %llu rows of %llu elements, %llu valid: every length must be non-zero and the "
                          "valid length at most the row's (check the tiling)", op, (unsigned long long)rows,
                          (unsigned long long)H, (unsigned long long)valid));
     }
-    check_tmp(tmp, 0, op, loc);
+    const RowRule& rule = rms ? rules::RmsNorm : (gx ? rules::DeepNorm : rules::LayerNorm);
+    check_tmp(tmp, unit_tmp_bytes(rule, sizeof(T), reuse, H * 4), op, loc);
     check_count(src, rows * H, op, "src", loc);
     check_count(dst, rows * H, op, "dst", loc);
     if (gx) check_count(*gx, rows * H, op, "gx", loc);
@@ -169,14 +170,15 @@ template <class T>
 inline void batch_norm(const AscendC::LocalTensor<T>& out, const AscendC::LocalTensor<T>& mean_out,
                        const AscendC::LocalTensor<T>& var_out, const AscendC::LocalTensor<T>& x,
                        const AscendC::LocalTensor<T>& gamma, const AscendC::LocalTensor<T>& beta, double eps,
-                       uint64_t B, uint64_t SH, const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
+                       uint64_t B, uint64_t SH, const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc,
+                       bool reuse = false) {
     const char* op = "BatchNorm";
     note(loc);
     if (!B || !SH) {
         fail(loc, format("%s: originalBLength %llu and meanVarSize (S * H) %llu must be non-zero (check the tiling)",
                          op, (unsigned long long)B, (unsigned long long)SH));
     }
-    check_tmp(tmp, 0, op, loc);
+    check_tmp(tmp, batchnorm_tmp_bytes(sizeof(T), reuse, B, SH, false), op, loc);
     check_count(x, B * SH, op, "inputX", loc);
     check_count(out, B * SH, op, "output", loc);
     check_count(mean_out, SH, op, "outputMean", loc);
@@ -206,7 +208,7 @@ inline void group_norm(const AscendC::LocalTensor<T>& out, const AscendC::LocalT
                        const AscendC::LocalTensor<T>& var_out, const AscendC::LocalTensor<T>& x,
                        const AscendC::LocalTensor<T>& gamma, const AscendC::LocalTensor<T>& beta, double eps,
                        uint64_t N, uint64_t C, uint64_t HW, uint64_t G, const AscendC::LocalTensor<uint8_t>* tmp,
-                       SrcLoc loc) {
+                       SrcLoc loc, bool reuse = false) {
     const char* op = "GroupNorm";
     note(loc);
     if (!N || !C || !HW || !G || C % G) {
@@ -214,7 +216,7 @@ inline void group_norm(const AscendC::LocalTensor<T>& out, const AscendC::LocalT
                          "the tiling)", op, (unsigned long long)N, (unsigned long long)C, (unsigned long long)HW,
                          (unsigned long long)G));
     }
-    check_tmp(tmp, 0, op, loc);
+    check_tmp(tmp, unit_tmp_bytes(rules::GroupNorm, sizeof(T), reuse, C / G * HW * 4), op, loc);
     check_count(x, N * C * HW, op, "inputX", loc);
     check_count(out, N * C * HW, op, "output", loc);
     check_count(mean_out, N * G, op, "outputMean", loc);
@@ -252,7 +254,7 @@ template <class T, class U>
 inline void welford_update(const AscendC::LocalTensor<U>& out_mean, const AscendC::LocalTensor<U>& out_var,
                            const AscendC::LocalTensor<U>& in_mean, const AscendC::LocalTensor<U>& in_var,
                            const AscendC::LocalTensor<T>& x, const AscendC::LocalTensor<uint8_t>* tmp,
-                           const AscendC::WelfordUpdateParam& p, bool inplace, SrcLoc loc) {
+                           const AscendC::WelfordUpdateParam& p, bool inplace, SrcLoc loc, bool reuse = false) {
     static_assert(is_half_or_float<T>::value && std::is_same<U, float>::value,
                   "WelfordUpdate: half or float input, float mean and variance");
     const char* op = "WelfordUpdate";
@@ -262,7 +264,7 @@ inline void welford_update(const AscendC::LocalTensor<U>& out_mean, const Ascend
                          "abComputeLength in [1, abLength] and abLength a whole number of 32-byte blocks of %s", op,
                          p.rnLength, p.abLength, p.abComputeLength, type_name<T>()));
     }
-    check_tmp(tmp, 0, op, loc);   // the minimum is the host's GetWelfordUpdateMaxMinTmpSize; not modelled
+    check_tmp(tmp, tmp_min_bytes(rules::WelfordUpdate, sizeof(T), reuse), op, loc);
     const uint64_t n = p.abComputeLength, L = p.abLength;
     check_count(x, n, op, "inputX", loc);
     for (const auto* t : {&out_mean, &out_var, &in_mean, &in_var}) check_count(*t, n, op, "a mean or variance", loc);
@@ -301,14 +303,14 @@ inline void normalize(const AscendC::LocalTensor<T>& out, const AscendC::LocalTe
                       const AscendC::LocalTensor<float>& mean, const AscendC::LocalTensor<float>& var,
                       const AscendC::LocalTensor<T>& x, const AscendC::LocalTensor<U>* gamma,
                       const AscendC::LocalTensor<U>* beta, double eps, const AscendC::NormalizePara& p,
-                      bool only_output, const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
+                      bool only_output, const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc, bool reuse = false) {
     const char* op = "Normalize";
     note(loc);
     if (!p.aLength || !p.rLength || p.rLength > p.rLengthWithPadding) {
         fail(loc, format("%s: NormalizePara {aLength %u, rLength %u, rLengthWithPadding %u}: lengths must be non-zero "
                          "and rLength at most rLengthWithPadding", op, p.aLength, p.rLength, p.rLengthWithPadding));
     }
-    check_tmp(tmp, 0, op, loc);
+    check_tmp(tmp, unit_tmp_bytes(rules::Normalize, sizeof(T), reuse, uint64_t(p.rLengthWithPadding) * 4), op, loc);
     const uint64_t A = p.aLength, R = p.rLength, RP = p.rLengthWithPadding;
     check_count(x, A * RP, op, "inputX", loc);
     check_count(out, A * RP, op, "output", loc);
@@ -338,7 +340,7 @@ inline void layer_norm_grad(const AscendC::LocalTensor<T>& pd_x, const AscendC::
                             const AscendC::LocalTensor<T>& dy, const AscendC::LocalTensor<T>& x,
                             const AscendC::LocalTensor<T>& var, const AscendC::LocalTensor<T>& mean,
                             const AscendC::LocalTensor<T>& gamma, double eps, uint64_t rows, uint64_t H,
-                            uint64_t valid, const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
+                            uint64_t valid, const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc, bool reuse = false) {
     const char* op = "LayerNormGrad";
     note(loc);
     if (!rows || !H || !valid || valid > H) {
@@ -346,7 +348,7 @@ inline void layer_norm_grad(const AscendC::LocalTensor<T>& pd_x, const AscendC::
                          "at most the row's (check the tiling)", op, (unsigned long long)rows, (unsigned long long)H,
                          (unsigned long long)valid));
     }
-    check_tmp(tmp, 0, op, loc);
+    check_tmp(tmp, unit_tmp_bytes(rules::LayerNormGrad, sizeof(T), reuse, H * 4), op, loc);
     for (const auto* t : {&pd_x, &res_gamma, &dy, &x}) check_count(*t, rows * H, op, "a [B, S, H] operand", loc);
     check_count(var, rows, op, "inputVariance", loc);
     check_count(mean, rows, op, "inputMean", loc);
@@ -382,7 +384,7 @@ template <class T>
 inline void layer_norm_grad_beta(const AscendC::LocalTensor<T>& pd_gamma, const AscendC::LocalTensor<T>& pd_beta,
                                  const AscendC::LocalTensor<T>& res_gamma, const AscendC::LocalTensor<T>& dy,
                                  uint64_t rows, uint64_t H, uint64_t valid, const AscendC::LocalTensor<uint8_t>* tmp,
-                                 SrcLoc loc) {
+                                 SrcLoc loc, bool reuse = false) {
     const char* op = "LayerNormGradBeta";
     note(loc);
     if (!rows || !H || !valid || valid > H) {
@@ -390,7 +392,7 @@ inline void layer_norm_grad_beta(const AscendC::LocalTensor<T>& pd_gamma, const 
                          "at most the row's (check the tiling)", op, (unsigned long long)rows, (unsigned long long)H,
                          (unsigned long long)valid));
     }
-    check_tmp(tmp, 0, op, loc);
+    check_tmp(tmp, unit_tmp_bytes(rules::LayerNormGradBeta, sizeof(T), reuse, H * 4), op, loc);
     check_count(res_gamma, rows * H, op, "resForGamma", loc);
     check_count(dy, rows * H, op, "inputDy", loc);
     check_count(pd_gamma, valid, op, "outputPdGamma", loc);
@@ -450,7 +452,7 @@ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& output
     opkg_sim::norm_rows<T, T, T>(output, &outputMean, &outputVariance, false, inputX, nullptr, 1.0, &gamma, &beta,
                                  uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength), OPKG_TF(tiling, hLength),
                                  OPKG_TF(tiling, originalHLength), opkg_sim::widen(epsilon), false, &sharedTmpBuffer,
-                                 "LayerNorm", loc);
+                                 "LayerNorm", loc, isReuseSource);
 }
 template <typename T, bool isReuseSource = false>
 inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
@@ -460,7 +462,7 @@ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& output
     opkg_sim::norm_rows<T, T, T>(output, &outputMean, &outputVariance, false, inputX, nullptr, 1.0, &gamma, &beta,
                                  uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength), OPKG_TF(tiling, hLength),
                                  OPKG_TF(tiling, originalHLength), opkg_sim::widen(epsilon), false, nullptr, "LayerNorm",
-                                 loc);
+                                 loc, isReuseSource);
 }
 // ---- LayerNorm [A, R]: float mean and rstd [A]; gamma/beta of U (config: no beta/gamma, output only) ----
 template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM>
@@ -474,7 +476,7 @@ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& ou
                                      config.isOnlyOutput ? nullptr : &outputRstd, true, inputX, nullptr, 1.0,
                                      config.isNoGamma ? nullptr : &gamma, config.isNoBeta ? nullptr : &beta,
                                      para.aLength, para.rLengthWithPadding, para.rLength, epsilon, false,
-                                     &sharedTmpBuffer, "LayerNorm", loc);
+                                     &sharedTmpBuffer, "LayerNorm", loc, isReuseSource);
 }
 template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM>
 inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
@@ -487,7 +489,7 @@ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& ou
                                      config.isOnlyOutput ? nullptr : &outputRstd, true, inputX, nullptr, 1.0,
                                      config.isNoGamma ? nullptr : &gamma, config.isNoBeta ? nullptr : &beta,
                                      para.aLength, para.rLengthWithPadding, para.rLength, epsilon, false, nullptr,
-                                     "LayerNorm", loc);
+                                     "LayerNorm", loc, isReuseSource);
 }
 
 // ---- DeepNorm: LayerNorm(alpha * src + gx); mean and variance (rstdLocal holds the variance, as
@@ -501,7 +503,7 @@ inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanL
     opkg_sim::norm_rows<T, T, T>(dstLocal, &meanLocal, &rstdLocal, false, srcLocal, &gxLocal, opkg_sim::widen(alpha),
                                  &gammaLocal, &betaLocal, uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength),
                                  OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), opkg_sim::widen(epsilon),
-                                 false, &sharedTmpBuffer, "DeepNorm", loc);
+                                 false, &sharedTmpBuffer, "DeepNorm", loc, isReuseSrc);
 }
 template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
 inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanLocal, const LocalTensor<T>& rstdLocal,
@@ -512,7 +514,7 @@ inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanL
     opkg_sim::norm_rows<T, T, T>(dstLocal, &meanLocal, &rstdLocal, false, srcLocal, &gxLocal, opkg_sim::widen(alpha),
                                  &gammaLocal, &betaLocal, uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength),
                                  OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), opkg_sim::widen(epsilon),
-                                 false, nullptr, "DeepNorm", loc);
+                                 false, nullptr, "DeepNorm", loc, isReuseSrc);
 }
 
 // ---- BatchNorm: x [B, S, H] (S * H = meanVarSize), statistics over B ----
@@ -523,7 +525,8 @@ inline void BatchNorm(const LocalTensor<T>& output, const LocalTensor<T>& output
                       BatchNormTiling& tiling, OPKG_HL_LOC) {
     opkg_sim::norm_dtype<T>();
     opkg_sim::batch_norm(output, outputMean, outputVariance, inputX, gamm, beta, opkg_sim::widen(epsilon),
-                         OPKG_TF(tiling, originalBLength), OPKG_TF(tiling, meanVarSize), &sharedTmpBuffer, loc);
+                         OPKG_TF(tiling, originalBLength), OPKG_TF(tiling, meanVarSize), &sharedTmpBuffer, loc,
+                         isReuseSource);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
 inline void BatchNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
@@ -531,7 +534,7 @@ inline void BatchNorm(const LocalTensor<T>& output, const LocalTensor<T>& output
                       const LocalTensor<T>& beta, const T epsilon, BatchNormTiling& tiling, OPKG_HL_LOC) {
     opkg_sim::norm_dtype<T>();
     opkg_sim::batch_norm(output, outputMean, outputVariance, inputX, gamm, beta, opkg_sim::widen(epsilon),
-                         OPKG_TF(tiling, originalBLength), OPKG_TF(tiling, meanVarSize), nullptr, loc);
+                         OPKG_TF(tiling, originalBLength), OPKG_TF(tiling, meanVarSize), nullptr, loc, isReuseSource);
 }
 
 // ---- GroupNorm: x [N, C, H, W]; statistics [N, G] ----
@@ -543,7 +546,7 @@ inline void GroupNorm(const LocalTensor<T>& output, const LocalTensor<T>& output
     opkg_sim::norm_dtype<T>();
     opkg_sim::group_norm(output, outputMean, outputVariance, inputX, gamma, beta, opkg_sim::widen(epsilon),
                          OPKG_TF(tiling, n), OPKG_TF(tiling, c), OPKG_TF(tiling, hw), OPKG_TF(tiling, g),
-                         &sharedTmpBuffer, loc);
+                         &sharedTmpBuffer, loc, isReuseSource);
 }
 template <typename T, bool isReuseSource = false>
 inline void GroupNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
@@ -551,7 +554,7 @@ inline void GroupNorm(const LocalTensor<T>& output, const LocalTensor<T>& output
                       const LocalTensor<T>& beta, const T epsilon, GroupNormTiling& tiling, OPKG_HL_LOC) {
     opkg_sim::norm_dtype<T>();
     opkg_sim::group_norm(output, outputMean, outputVariance, inputX, gamma, beta, opkg_sim::widen(epsilon),
-                         OPKG_TF(tiling, n), OPKG_TF(tiling, c), OPKG_TF(tiling, hw), OPKG_TF(tiling, g), nullptr, loc);
+                         OPKG_TF(tiling, n), OPKG_TF(tiling, c), OPKG_TF(tiling, hw), OPKG_TF(tiling, g), nullptr, loc, isReuseSource);
 }
 
 // ---- Normalize: [A, R] with the given float mean/variance; float rstd [A] out ----
@@ -564,7 +567,7 @@ inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& ou
     opkg_sim::norm_dtype<T>();
     opkg_sim::normalize<U, T>(output, outputRstd, inputMean, inputVariance, inputX, config.isNoGamma ? nullptr : &gamma,
                               config.isNoBeta ? nullptr : &beta, epsilon, para, config.isOnlyOutput, &sharedTmpBuffer,
-                              loc);
+                              loc, isReuseSource);
 }
 template <typename U, typename T, bool isReuseSource = false, const NormalizeConfig& config = NLCFG_NORM>
 inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd,
@@ -573,7 +576,7 @@ inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& ou
                       const float epsilon, const NormalizePara& para, OPKG_HL_LOC) {
     opkg_sim::norm_dtype<T>();
     opkg_sim::normalize<U, T>(output, outputRstd, inputMean, inputVariance, inputX, config.isNoGamma ? nullptr : &gamma,
-                              config.isNoBeta ? nullptr : &beta, epsilon, para, config.isOnlyOutput, nullptr, loc);
+                              config.isNoBeta ? nullptr : &beta, epsilon, para, config.isOnlyOutput, nullptr, loc, isReuseSource);
 }
 
 // ---- LayerNormGrad / LayerNormGradBeta ([B, S, H], originalHLength valid, from the tiling) ----
@@ -587,7 +590,7 @@ inline void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>&
     opkg_sim::norm_dtype<T>();
     opkg_sim::layer_norm_grad(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean, inputGamma,
                               opkg_sim::widen(epsilon), uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength),
-                              OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), &sharedTmpBuffer, loc);
+                              OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), &sharedTmpBuffer, loc, isReuseSource);
 }
 template <typename T, bool isReuseSource = false>
 inline void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma,
@@ -599,7 +602,7 @@ inline void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>&
     opkg_sim::norm_dtype<T>();
     opkg_sim::layer_norm_grad(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean, inputGamma,
                               opkg_sim::widen(epsilon), uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength),
-                              OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), nullptr, loc);
+                              OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), nullptr, loc, isReuseSource);
 }
 template <typename T, bool isReuseSource = false>
 inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
@@ -609,7 +612,7 @@ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTe
     opkg_sim::norm_dtype<T>();
     opkg_sim::layer_norm_grad_beta(outputPdGamma, outputPdBeta, resForGamma, inputDy,
                                    uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength),
-                                   OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), &sharedTmpBuffer, loc);
+                                   OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), &sharedTmpBuffer, loc, isReuseSource);
 }
 template <typename T, bool isReuseSource = false>
 inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
@@ -618,7 +621,7 @@ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTe
     opkg_sim::norm_dtype<T>();
     opkg_sim::layer_norm_grad_beta(outputPdGamma, outputPdBeta, resForGamma, inputDy,
                                    uint64_t(OPKG_TF(tiling, bLength)) * OPKG_TF(tiling, sLength),
-                                   OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), nullptr, loc);
+                                   OPKG_TF(tiling, hLength), OPKG_TF(tiling, originalHLength), nullptr, loc, isReuseSource);
 }
 // ---- WelfordUpdate ----
 template <typename T, typename U, bool isReuseSource = false, const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
@@ -626,7 +629,7 @@ inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>
                           const LocalTensor<U>& inputMean, const LocalTensor<U>& inputVariance,
                           const LocalTensor<T>& inputX, const WelfordUpdateParam& para, OPKG_HL_LOC) {
     opkg_sim::welford_update(outputMean, outputVariance, inputMean, inputVariance, inputX, nullptr, para,
-                             config.isInplace, loc);
+                             config.isInplace, loc, isReuseSource);
 }
 template <typename T, typename U, bool isReuseSource = false, const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
 inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>& outputVariance,
@@ -634,7 +637,7 @@ inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>
                           const LocalTensor<T>& inputX, const LocalTensor<uint8_t>& sharedTmpBuffer,
                           const WelfordUpdateParam& para, OPKG_HL_LOC) {
     opkg_sim::welford_update(outputMean, outputVariance, inputMean, inputVariance, inputX, &sharedTmpBuffer, para,
-                             config.isInplace, loc);
+                             config.isInplace, loc, isReuseSource);
 }
 #undef OPKG_HL_LOC
 

@@ -42,8 +42,8 @@ inline void pad_rows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTen
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Pad takes 16- or 32-bit elements");
     const char* op = "Pad";
     note(loc);
-    check_tmp(tmp, 0, op, loc);   // the minimum is the host's GetPadMaxMinTmpSize; not modelled
     const uint64_t h = OPKG_TF(tiling, srcHeight), w = OPKG_TF(tiling, srcWidth), ow = OPKG_TF(tiling, srcOriWidth);
+    check_tmp(tmp, unit_tmp_bytes(rules::Pad, 4, false, w * sizeof(T)), op, loc);   // GetPadMaxMinTmpSize's
     const T value = static_cast<T>(p.padValue);
     if (!h || !w) fail(loc, format("%s: srcHeight %llu, srcWidth %llu must be non-zero (check the tiling)", op,
                                    (unsigned long long)h, (unsigned long long)w));
@@ -87,8 +87,8 @@ inline void unpad_rows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalT
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "UnPad takes 16- or 32-bit elements");
     const char* op = "UnPad";
     note(loc);
-    check_tmp(tmp, 0, op, loc);   // the minimum is the host's GetUnPadMaxMinTmpSize; not modelled
     const uint64_t h = OPKG_TF(tiling, srcHeight), w = OPKG_TF(tiling, srcWidth);
+    check_tmp(tmp, unit_tmp_bytes(rules::Pad, 4, false, w * sizeof(T)), op, loc);   // GetUnPadMaxMinTmpSize's
     if (!h || !w || (w * sizeof(T)) % 32) {
         fail(loc, format("%s: srcWidth %llu must be a non-zero whole number of 32-byte blocks and srcHeight %llu "
                          "non-zero (check the tiling)", op, (unsigned long long)w, (unsigned long long)h));

@@ -62,7 +62,7 @@ inline void run_quant(const AscendC::LocalTensor<int8_t>& dst, const AscendC::Lo
                       SrcLoc loc) {
     static_assert(std::is_same<T, half>::value || std::is_same<T, float>::value ||
                       std::is_same<T, bfloat16_t>::value, "AscendQuant takes half, float or bfloat16_t");
-    check_tmp(tmp, 0, op, loc);   // the minimum is the host's GetAscendQuantMaxMinTmpSize; not modelled
+    check_tmp(tmp, tmp_min_bytes<T>(rules::AscendQuant, false), op, loc);   // GetAscendQuantMaxMinTmpSize's
     check_count(dst, count, op, "dst", loc);
     check_count(src, count, op, "src", loc);
     check_read(src.ptr_, count * sizeof(T), op, "src", loc);
@@ -99,11 +99,11 @@ inline void run_dequant(const AscendC::LocalTensor<D>& dst, const AscendC::Local
                   "AscendDequant's dst is half, float or bfloat16_t");
     static_assert(std::is_same<S, float>::value || std::is_same<S, bfloat16_t>::value || std::is_same<S, half>::value,
                   "AscendDequant's deqScale: float, bfloat16_t (the sim does not take the packed uint64_t form)");
-    check_tmp(tmp, 0, op, loc);   // host-computed minimum (GetAscendDequantMaxMinTmpSize); not modelled
     if (!p.m || !p.n || !p.calCount || p.calCount > p.n || (uint64_t(p.n) * 4) % 32) {
         fail(loc, format("%s: DequantParams {m %u, n %u, calCount %u}: n must be a non-zero multiple of 8 int32 "
                          "elements and calCount in [1, n]", op, p.m, p.n, p.calCount));
     }
+    check_tmp(tmp, unit_tmp_bytes(rules::AscendDequant, sizeof(D), false, uint64_t(p.n) * 4), op, loc);
     const uint32_t per = 32 / sizeof(D);
     const uint64_t inner = (uint64_t(p.n) + per - 1) / per * per;
     check_count(src, uint64_t(p.m) * p.n, op, "src", loc);
@@ -142,9 +142,10 @@ inline void run_antiquant(const AscendC::LocalTensor<O>& dst, const AscendC::Loc
     static_assert(std::is_same<I, int8_t>::value, "AscendAntiQuant: the sim takes int8_t sources");
     static_assert(std::is_same<O, half>::value || std::is_same<O, bfloat16_t>::value,
                   "AscendAntiQuant's dst is half or bfloat16_t");
-    check_tmp(tmp, 0, op, loc);   // host-computed minimum (GetAscendAntiQuantMaxMinTmpSize); not modelled
     const uint64_t count = src.GetSize();
     if (K == 0 || count % K) fail(loc, format("%s: K %u does not divide src's %llu elements", op, K, (unsigned long long)count));
+    // one row of the source at a time: N = count / K elements, or K when transposed
+    check_tmp(tmp, unit_tmp_bytes(rules::AscendAntiQuant, sizeof(O), false, (transpose ? K : count / K) * 4), op, loc);
     const uint64_t N = count / K;
     // per-channel parameters: N of them (one per column, or per row when transposed)
     const uint64_t channels = N;

@@ -92,5 +92,42 @@ inline uint64_t select_bytes_tmp(uint64_t count, uint32_t mask_size, bool reuse_
 }
 
 
+// The row-wise libraries (normalization, AscendDequant/AntiQuant, Pad/UnPad/Broadcast): CANN does
+// not publish their host formulas, so the sim's model is `live` float copies (Pad: copies of T) of
+// the unit the API works on at once (a row of H, a group, a B x 8 column strip), each rounded up
+// to 32 bytes. The minimum holds one unit, the maximum every unit of the shape. LayerNormGrad's
+// counts are CANN's own (LAYERNORM_GRAD_{HALF,FLOAT,REUSE_FLOAT}_BUF_NUM in its tiling header).
+struct RowRule {
+    uint32_t live_half;
+    uint32_t live_float;
+    uint32_t live_float_reuse;
+};
+
+inline uint64_t unit_tmp_bytes(const RowRule& r, uint32_t type_size, bool reuse, uint64_t unit_bytes,
+                               uint64_t units = 1) {
+    const uint32_t live = type_size == 2 ? r.live_half : (reuse ? r.live_float_reuse : r.live_float);
+    return uint64_t(live) * ((unit_bytes + 31) / 32 * 32) * units;
+}
+
+namespace rules {
+constexpr RowRule LayerNorm{3, 2, 1}, RmsNorm{2, 1, 1}, DeepNorm{3, 2, 2}, Normalize{2, 1, 1}, BatchNorm{3, 2, 2},
+    GroupNorm{3, 2, 2}, LayerNormGrad{9, 6, 4}, LayerNormGradBeta{4, 2, 1}, AscendDequant{1, 1, 1},
+    AscendAntiQuant{2, 2, 2}, Pad{1, 1, 1}, Broadcast{1, 1, 1};
+// Elementwise: AscendQuant converts float to half first; WelfordUpdate keeps d and x - mean'.
+constexpr TmpRule AscendQuant{1, 1, 1, 0}, WelfordUpdate{3, 2, 2, 0};
+}  // namespace rules
+
+// BatchNorm works on B rows of one 32-byte column strip (8 floats) at a time.
+inline uint64_t batchnorm_tmp_bytes(uint32_t type_size, bool reuse, uint64_t B, uint64_t SH, bool whole) {
+    return unit_tmp_bytes(rules::BatchNorm, type_size, reuse, B * 32, whole ? (SH + 7) / 8 : 1);
+}
+
+// TopK: the sorted (value, index) pairs of one row of inner elements, twice (the merge's source
+// and destination), plus the index row; Small mode sorts all outter rows of 32 at once.
+inline uint64_t topk_tmp_bytes(uint64_t inner, uint64_t outter, bool small) {
+    const uint64_t rows = small ? outter : 1;
+    return (inner * 8 * 2 + inner * 4) * rows;
+}
+
 }  // namespace opkg_sim
 #endif

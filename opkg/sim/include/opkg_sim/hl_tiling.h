@@ -266,4 +266,7 @@ inline void SoftMaxFlashV2TilingFunc(const ge::Shape& srcShape, const uint32_t d
 #endif
 
 }  // namespace AscendC
+
+// The normalization, quantization and pad libraries' helpers.
+#include "opkg_sim/hl_tiling_lib.h"
 #endif

@@ -1,0 +1,2 @@
+// CANN's lib/sort/kernel_operator_topk_intf.h: emulated in opkg_sim/hl_topk.h.
+#include "opkg_sim/hl_topk.h"
