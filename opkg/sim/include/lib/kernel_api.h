@@ -14,4 +14,5 @@
 #include "opkg_sim/hl_dropout.h"
 #include "opkg_sim/hl_reduce_xor.h"
 #include "opkg_sim/hl_pad2d.h"
+#include "opkg_sim/hl_topk.h"
 #endif

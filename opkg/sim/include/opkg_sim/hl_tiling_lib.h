@@ -20,6 +20,7 @@
 #include "lib/normalization/layernorm_grad_tilingdata.h"
 #include "lib/normalization/layernorm_grad_beta_tilingdata.h"
 #include "lib/pad/pad_tilingdata.h"
+#include "lib/sort/topk_tilingdata.h"
 
 namespace platform_ascendc { class PlatformAscendC; }
 
@@ -210,7 +211,40 @@ inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, 
     opkg_sim::row_max_min(opkg_sim::rules::Broadcast, 4, false, d.last * typeSize, d.rows, maxValue, minValue);
 }
 
+// ---- TopK: false for an inner that is not a multiple of 32 (exactly 32 in Small mode) ----
+inline bool GetTopKMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const int32_t inner, const int32_t outter,
+                                 const bool isReuseSource, const bool isInitIndex, enum TopKMode mode,
+                                 const bool isLargest, const uint32_t dataTypeSize, uint32_t& maxValue,
+                                 uint32_t& minValue) {
+    (void)isReuseSource;
+    (void)isInitIndex;
+    (void)isLargest;
+    (void)dataTypeSize;
+    const bool small = mode == TopKMode::TOPK_NSMALL;
+    if (inner < 32 || inner % 32 || outter < 1 || (small && inner != 32)) return false;
+    minValue = maxValue = uint32_t(opkg_sim::topk_tmp_bytes(uint64_t(inner), uint64_t(outter), small));
+    return true;
+}
+
 #ifndef OPKG_SIM_KERNEL
+inline bool TopKTilingFunc(const platform_ascendc::PlatformAscendC& ascendcPlatform, const int32_t inner,
+                           const int32_t outter, const int32_t k, const uint32_t dataTypeSize, const bool isInitIndex,
+                           enum TopKMode mode, const bool isLargest, optiling::TopkTiling& topKTiling) {
+    uint32_t hi = 0, lo = 0;
+    if (!GetTopKMaxMinTmpSize(ascendcPlatform, inner, outter, false, isInitIndex, mode, isLargest, dataTypeSize, hi,
+                              lo) || k < 1 || k > inner) {
+        return false;
+    }
+    topKTiling.set_tmpLocalSize(int32_t(lo));
+    topKTiling.set_allDataSize(inner * outter);
+    topKTiling.set_innerDataSize(inner);
+    topKTiling.set_sortRepeat(uint32_t(inner / 32));
+    topKTiling.set_kAlignFourBytes((k + 7) / 8 * 8);
+    topKTiling.set_kAlignTwoBytes((k + 15) / 16 * 16);
+    topKTiling.set_srcIndexOffset(inner * 2);
+    return true;
+}
+
 // ---- Tiling-info functions: shape fields, and one pass over as many rows as stackBufferSize holds ----
 inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
                                      const bool isReuseSource, optiling::LayerNormTiling& tiling) {

@@ -66,7 +66,7 @@ inline void topk(const AscendC::LocalTensor<T>& dst_value, const AscendC::LocalT
         check_read(finish.ptr_, uint64_t(outter), op, "finishLocal", loc);
     }
     count_vec_of<T>(op, outter * inner);
-    std::vector<uint64_t> order(uint64_t(inner));
+    std::vector<uint64_t> order(static_cast<size_t>(inner));
     for (int64_t r = 0; r < outter; ++r) {
         const T* row = src.ptr_ + r * inner;
         for (uint64_t j = 0; j < order.size(); ++j) order[j] = j;
