@@ -90,6 +90,8 @@ inline void topk(const AscendC::LocalTensor<T>& dst_value, const AscendC::LocalT
 
 namespace AscendC {
 
+// CANN implements TopK for 220 and 200 only.
+#if defined(__CCE_AICORE__) && (__CCE_AICORE__ == 200 || __CCE_AICORE__ == 220)
 #define OPKG_HL_LOC opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()
 template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
           enum TopKMode topkMode = TopKMode::TOPK_NORMAL>
@@ -112,6 +114,7 @@ inline void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>
         dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal, nullptr, k, topKInfo, isLargest, loc);
 }
 #undef OPKG_HL_LOC
+#endif
 
 }  // namespace AscendC
 #endif
