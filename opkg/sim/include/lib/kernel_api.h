@@ -15,4 +15,5 @@
 #include "opkg_sim/hl_reduce_xor.h"
 #include "opkg_sim/hl_pad2d.h"
 #include "opkg_sim/hl_topk.h"
+#include "opkg_sim/hl_transpose.h"
 #endif

@@ -21,6 +21,7 @@
 #include "lib/normalization/layernorm_grad_beta_tilingdata.h"
 #include "lib/pad/pad_tilingdata.h"
 #include "lib/sort/topk_tilingdata.h"
+#include "lib/transpose/confusion_transpose_tilingdata.h"
 
 namespace platform_ascendc { class PlatformAscendC; }
 
@@ -226,7 +227,70 @@ inline bool GetTopKMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const
     return true;
 }
 
+// ---- ConfusionTranspose: srcShape is [B, N, S, H / N] for scenes 1 to 6, [H, W] for scene 7 ----
+inline void GetConfusionTransposeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                               const uint32_t transposeTypeIn, uint32_t& maxValue,
+                                               uint32_t& minValue) {
+    (void)srcShape;
+    const AscendC::TransposeType type = static_cast<AscendC::TransposeType>(transposeTypeIn);
+    minValue = maxValue = type == TransposeType::TRANSPOSE_ND2ND_ONLY ? 0u : 256u * typeSize;
+}
+
 #ifndef OPKG_SIM_KERNEL
+inline void GetConfusionTransposeTilingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize,
+                                            const uint32_t typeSize, const uint32_t transposeTypeIn,
+                                            optiling::ConfusionTransposeTiling& tiling) {
+    (void)stackBufferSize;
+    using TT = AscendC::TransposeType;
+    const TT type = static_cast<TT>(transposeTypeIn);
+    uint32_t p[18] = {0};
+    p[0] = 32 / (typeSize ? typeSize : 4);   // blockSize: elements per 32 bytes
+    if (type == TT::TRANSPOSE_ND2ND_ONLY) {
+        const uint32_t H = opkg_sim::dim_or(srcShape, 0, 0), W = opkg_sim::dim_or(srcShape, 1, 0);
+        p[1] = H;
+        p[2] = W;
+        p[3] = H / 16;   // highBlock
+        p[4] = H / 16;   // stride
+        p[5] = W / 16;   // repeat
+    } else {
+        const uint32_t B = opkg_sim::dim_or(srcShape, 0, 0), N = opkg_sim::dim_or(srcShape, 1, 0);
+        const uint32_t S = opkg_sim::dim_or(srcShape, 2, 0), D = opkg_sim::dim_or(srcShape, 3, 0);
+        const uint32_t H = N * D;
+        p[1] = B;
+        p[2] = N;
+        if (type == TT::TRANSPOSE_NZ2ND_0213 || type == TT::TRANSPOSE_NZ2NZ_0213) {
+            p[3] = (D + 15) / 16 * 16;   // alignA3
+            p[4] = (S + 15) / 16 * 16;   // alignA2
+        } else if (type == TT::TRANSPOSE_NZ2NZ_012_WITH_N) {
+            p[3] = D;                    // hnDiv
+            p[5] = H;                    // shapeH
+            p[6] = H / 16;               // hBlockNum
+            p[7] = (S + 15) / 16;        // sBlockNum
+            p[8] = (H + 15) / 16 * 16;   // alignH
+            p[9] = (S + 15) / 16 * 16;   // alignS
+            p[10] = D / 16;              // hnDivBlockNum
+            p[11] = (D + 15) / 16 * 16;  // alignHnDiv
+        } else {
+            p[3] = D;                    // hnDiv
+            p[4] = H;                    // shapeH
+            p[5] = H / 16;               // hBlockNum
+            p[6] = (S + 15) / 16;        // sBlockNum
+            p[7] = D / 16;               // hnDivBlockNum
+            p[8] = type == TT::TRANSPOSE_NZ2ND_012_WITH_N ? (D + 15) / 16 * 16 : (H + 15) / 16 * 16;
+        }
+    }
+    tiling.set_param0(p[0]); tiling.set_param1(p[1]); tiling.set_param2(p[2]); tiling.set_param3(p[3]);
+    tiling.set_param4(p[4]); tiling.set_param5(p[5]); tiling.set_param6(p[6]); tiling.set_param7(p[7]);
+    tiling.set_param8(p[8]); tiling.set_param9(p[9]); tiling.set_param10(p[10]); tiling.set_param11(p[11]);
+    tiling.set_param12(p[12]); tiling.set_param13(p[13]); tiling.set_param14(p[14]); tiling.set_param15(p[15]);
+    tiling.set_param16(p[16]); tiling.set_param17(p[17]);
+}
+inline void GetConfusionTransposeOnlyTilingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize,
+                                                const uint32_t typeSize, optiling::ConfusionTransposeTiling& tiling) {
+    GetConfusionTransposeTilingInfo(srcShape, stackBufferSize, typeSize,
+                                    uint32_t(AscendC::TransposeType::TRANSPOSE_ND2ND_ONLY), tiling);
+}
+
 inline bool TopKTilingFunc(const platform_ascendc::PlatformAscendC& ascendcPlatform, const int32_t inner,
                            const int32_t outter, const int32_t k, const uint32_t dataTypeSize, const bool isInitIndex,
                            enum TopKMode mode, const bool isLargest, optiling::TopkTiling& topKTiling) {

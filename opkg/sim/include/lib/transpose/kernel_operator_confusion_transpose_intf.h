@@ -1,0 +1,2 @@
+// CANN's lib/transpose/kernel_operator_confusion_transpose_intf.h: emulated in opkg_sim/hl_transpose.h.
+#include "opkg_sim/hl_transpose.h"
