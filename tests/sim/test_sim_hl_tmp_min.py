@@ -54,6 +54,7 @@ CASES = [
     (13, "UnPad", 256, 128),
     (14, "Broadcast", 256, 128),
     (15, "Normalize", 256, 2 * 256),
+    (16, "ReduceXorSum", 256, 256),                # int16: 32-element blocks
 ]
 
 

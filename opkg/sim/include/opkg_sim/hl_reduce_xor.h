@@ -17,7 +17,7 @@ inline void reduce_xor_sum(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
     const char* op = "ReduceXorSum";
     note(loc);
     if (count == 0) fail(loc, format("%s: calCount is 0", op));
-    check_tmp(tmp, 0, op, loc);   // the minimum is the host's GetReduceXorSumMaxMinTmpSize; not modelled
+    check_tmp(tmp, tmp_min_bytes(rules::ReduceXorSum, sizeof(T), false), op, loc);   // GetReduceXorSumMaxMinTmpSize's
     check_count(a, count, op, "src0Tensor", loc);
     check_count(b, count, op, "src1Tensor", loc);
     check_count(dst, 1, op, "dstTensor", loc);

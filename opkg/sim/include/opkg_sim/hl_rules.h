@@ -115,6 +115,8 @@ constexpr RowRule LayerNorm{3, 2, 1}, RmsNorm{2, 1, 1}, DeepNorm{3, 2, 2}, Norma
     AscendAntiQuant{2, 2, 2}, Pad{1, 1, 1}, Broadcast{1, 1, 1};
 // Elementwise: AscendQuant converts float to half first; WelfordUpdate keeps d and x - mean'.
 constexpr TmpRule AscendQuant{1, 1, 1, 0}, WelfordUpdate{3, 2, 2, 0};
+// ReduceXorSum (int16): the xor result and its widened copy for the sum.
+constexpr TmpRule ReduceXorSum{2, 2, 2, 0};
 }  // namespace rules
 
 // BatchNorm works on B rows of one 32-byte column strip (8 floats) at a time.

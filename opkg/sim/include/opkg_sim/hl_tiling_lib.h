@@ -1,6 +1,7 @@
-// Host tiling helpers of the normalization, quantization, pad and sort libraries, with CANN 8.1's
-// names and signatures (lib/normalization/*_tiling.h, lib/quantization/*_tiling.h,
-// lib/pad/*_tiling.h, lib/sort/topk_tiling.h). The sizes come from hl_rules.h, the table the
+// Host tiling helpers of the normalization, quantization, pad, sort and transpose libraries and
+// ReduceXorSum, with CANN 8.1's names and signatures (lib/normalization/*_tiling.h,
+// lib/quantization/*_tiling.h, lib/pad/*_tiling.h, lib/sort/topk_tiling.h,
+// lib/transpose/confusion_transpose_tiling.h, lib/reduce/reduce_xor_sum_tiling.h). The sizes come from hl_rules.h, the table the
 // kernel-side checks use, so a buffer of the minimum passes and one byte block less is reported.
 // The tiling-info functions fill the fields the sim's kernels read (shape, valid length) and the
 // derived sizes for one pass over as many rows as the given stack buffer holds.
@@ -153,6 +154,11 @@ inline void GetLayerNormGradBetaMaxMinTmpSize(const ge::Shape& srcShape, const u
     const opkg_sim::RowsLast s = opkg_sim::rows_last(srcShape);
     opkg_sim::row_max_min(opkg_sim::rules::LayerNormGradBeta, typeSize, isReuseSource, s.last * 4, s.rows, maxValue,
                           minValue);
+}
+
+inline void GetReduceXorSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                         const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+    opkg_sim::max_min(opkg_sim::rules::ReduceXorSum, srcShape, typeSize, isReuseSource, maxValue, minValue);
 }
 
 // ---- Quantization ----

@@ -56,6 +56,8 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
             break;
         }
         case 15: AscendC::GetNormalizeMaxMinTmpSize(rows, ts, ts, false, true, false, maxValue, minValue); break;
+        case 16: AscendC::GetReduceXorSumMaxMinTmpSize(ge::Shape(std::vector<int64_t>{256}), 2, false, maxValue,
+                                                       minValue); break;
         default: return ge::GRAPH_FAILED;
     }
     if (!ok || maxValue < minValue || minValue <= static_cast<uint32_t>(*shrink)) {

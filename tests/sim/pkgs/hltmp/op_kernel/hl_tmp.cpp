@@ -68,6 +68,9 @@ extern "C" __global__ __aicore__ void hl_tmp(GM_ADDR x, GM_ADDR z, GM_ADDR works
     } else if (TILING_KEY_IS(15)) {
         NormalizePara np{ROWS, COLS, COLS};
         Normalize<T, T>(zl, fl, fl[64], fl[128], xl, sl, sl[64], tmp, 1e-5f, np);  // @normalize
+    } else if (TILING_KEY_IS(16)) {
+        LocalTensor<int16_t> a = xl.template ReinterpretCast<int16_t>(), d = zl.template ReinterpretCast<int16_t>();
+        ReduceXorSum<int16_t>(d, a, a[256], tmp, 256);  // @reducexorsum
     }
     DataCopy(zGm, zl, N);
 }
