@@ -52,7 +52,7 @@ CASES = [
     (11, "AscendAntiQuant", None, 2 * 256),        # half only
     (12, "Pad", 256, 128),                         # a row of 64 elements of T
     (13, "UnPad", 256, 128),
-    (14, "Broadcast", 256, 128),
+    (14, "Broadcast", 8 * 32, 8 * 32),             # [8, 1] -> [8, 64]: a 32-byte block per source row
     (15, "Normalize", 256, 2 * 256),
     (16, "ReduceXorSum", 256, 256),                # int16: 32-element blocks
 ]

@@ -27,9 +27,7 @@ inline void run_broadcast(const AscendC::LocalTensor<T>& dst, const AscendC::Loc
     }
     const uint64_t rows = dim == 2 ? dstShape[0] : 1, cols = dstShape[dim - 1];
     const uint64_t src_rows = dim == 2 ? srcShape[0] : 1, src_cols = srcShape[dim - 1];
-    // one destination row of T when something is broadcast (GetBroadCastMaxMinTmpSize's minimum)
-    const bool widen = rows * cols != src_rows * src_cols;
-    if (tmp) check_shared_tmp(*tmp, widen ? unit_tmp_bytes(rules::Broadcast, 4, false, cols * sizeof(T)) : 0, op, loc);
+    if (tmp) check_shared_tmp(*tmp, broadcast_tmp_bytes(src_rows, src_cols, cols), op, loc);   // the host's minimum
     check_count(dst, rows * cols, op, "dst", loc);
     check_count(src, src_rows * src_cols, op, "src", loc);
     check_read(src.ptr_, src_rows * src_cols * sizeof(T), op, "src", loc);

@@ -92,7 +92,7 @@ inline uint64_t select_bytes_tmp(uint64_t count, uint32_t mask_size, bool reuse_
 }
 
 
-// The row-wise libraries (normalization, AscendDequant/AntiQuant, Pad/UnPad/Broadcast): CANN does
+// The row-wise libraries (normalization, AscendDequant/AntiQuant, Pad/UnPad): CANN does
 // not publish their host formulas, so the sim's model is `live` float copies (Pad: copies of T) of
 // the unit the API works on at once (a row of H, a group, a B x 8 column strip), each rounded up
 // to 32 bytes. The minimum holds one unit, the maximum every unit of the shape. LayerNormGrad's
@@ -112,12 +112,19 @@ inline uint64_t unit_tmp_bytes(const RowRule& r, uint32_t type_size, bool reuse,
 namespace rules {
 constexpr RowRule LayerNorm{3, 2, 1}, RmsNorm{2, 1, 1}, DeepNorm{3, 2, 2}, Normalize{2, 1, 1}, BatchNorm{3, 2, 2},
     GroupNorm{3, 2, 2}, LayerNormGrad{9, 6, 4}, LayerNormGradBeta{4, 2, 1}, AscendDequant{1, 1, 1},
-    AscendAntiQuant{2, 2, 2}, Pad{1, 1, 1}, Broadcast{1, 1, 1};
+    AscendAntiQuant{2, 2, 2}, Pad{1, 1, 1};
 // Elementwise: AscendQuant converts float to half first; WelfordUpdate keeps d and x - mean'.
 constexpr TmpRule AscendQuant{1, 1, 1, 0}, WelfordUpdate{3, 2, 2, 0};
 // ReduceXorSum (int16): the xor result and its widened copy for the sum.
 constexpr TmpRule ReduceXorSum{2, 2, 2, 0};
 }  // namespace rules
+
+// Broadcast along the last axis ([m, 1] -> [m, n]) spreads each source element over one 32-byte
+// block first (m blocks); along the first axis it copies rows and needs none. Real operators
+// (cann-ops rms_norm, add_layer_norm) size their buffer from this: m x 256 bytes at most.
+inline uint64_t broadcast_tmp_bytes(uint64_t src_rows, uint64_t src_cols, uint64_t dst_cols) {
+    return src_cols == 1 && dst_cols > 1 ? src_rows * 32 : 0;
+}
 
 // BatchNorm works on B rows of one 32-byte column strip (8 floats) at a time.
 inline uint64_t batchnorm_tmp_bytes(uint32_t type_size, bool reuse, uint64_t B, uint64_t SH, bool whole) {

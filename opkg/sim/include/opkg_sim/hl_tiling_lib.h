@@ -210,12 +210,9 @@ inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, 
                                       const ge::Shape& dstShape, uint32_t typeSize, const bool isReuseSource,
                                       uint32_t& maxValue, uint32_t& minValue) {
     (void)isReuseSource;
-    if (opkg_sim::shape_count(srcShape) == opkg_sim::shape_count(dstShape)) {
-        maxValue = minValue = 0;   // nothing to broadcast
-        return;
-    }
-    const opkg_sim::RowsLast d = opkg_sim::rows_last(dstShape);
-    opkg_sim::row_max_min(opkg_sim::rules::Broadcast, 4, false, d.last * typeSize, d.rows, maxValue, minValue);
+    (void)typeSize;
+    const opkg_sim::RowsLast s = opkg_sim::rows_last(srcShape), d = opkg_sim::rows_last(dstShape);
+    minValue = maxValue = uint32_t(opkg_sim::broadcast_tmp_bytes(s.rows, s.last, d.last));
 }
 
 // ---- TopK: false for an inner that is not a multiple of 32 (exactly 32 in Small mode) ----
