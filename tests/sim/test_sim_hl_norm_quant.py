@@ -292,3 +292,27 @@ def test_unpad_to_an_aligned_width_is_reported(built):
         run(built, 25, x, g, valid=32)
     assert f"hl_norm.cpp:{simbuild.line_of(KERNEL, 'unpad')}" in str(err.value)
     assert "must leave a row that is not 32-byte aligned" in str(err.value)
+
+
+def test_norms_over_edge_values(built):
+    # a NaN row, an inf row, a row of ±0 (variance 0: rstd = 1/sqrt(eps)), denormals: the
+    # statistics and outputs follow the double formulas, NaN and inf propagating per row
+    dtype = dt(built)
+    x, g = data(built)
+    rows = x.reshape(ROWS, COLS)
+    rows[0, 5] = np.nan
+    rows[1, 7] = np.inf
+    rows[2, :] = np.where(np.arange(COLS) % 2, 0.0, -0.0).astype(dtype)
+    rows[3, :] = np.finfo(dtype).smallest_subnormal * np.arange(COLS)
+    eps = float(np.float64(EPS.astype(dtype)))
+    gamma, beta = g[:COLS].astype(np.float64), g[64:128].astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        out = run(built, 7, x, g)
+        y, m, var, _ = layer(rows, COLS, gamma, beta, eps)
+        np.testing.assert_array_equal(out["z"].reshape(ROWS, COLS), r(y, dtype))
+        np.testing.assert_array_equal(out["s"][:ROWS], r(m, dtype))
+        np.testing.assert_array_equal(out["s"][64:64 + ROWS], r(var, dtype))
+        assert np.isnan(out["z"][:COLS]).all() and np.isnan(out["z"][COLS:2 * COLS]).all()
+        z = run(built, 6, x, g)["z"].reshape(ROWS, COLS)
+        xs = rows.astype(np.float64)
+        np.testing.assert_array_equal(z, r(xs / np.sqrt((xs ** 2).mean(axis=1, keepdims=True) + eps) * gamma, dtype))
