@@ -126,9 +126,7 @@ inline bool GetBatchNormMaxMinTmpSize(const ge::Shape& srcShape, const ge::Shape
                                       uint32_t& minValue, const bool isBasicBlock = false) {
     (void)isBasicBlock;
     const uint64_t B = opkg_sim::dim_or(originSrcShape, 0, 0);
-    const opkg_sim::RowsLast s = opkg_sim::rows_last(srcShape);
     const uint64_t SH = srcShape.GetDimNum() ? opkg_sim::shape_count(srcShape) / opkg_sim::dim_or(srcShape, 0, 1) : 0;
-    (void)s;
     minValue = uint32_t(opkg_sim::batchnorm_tmp_bytes(typeSize, isReuseSource, B, SH, false));
     maxValue = uint32_t(opkg_sim::batchnorm_tmp_bytes(typeSize, isReuseSource, B, SH, true));
     if (maxValue < minValue) maxValue = minValue;
