@@ -183,7 +183,9 @@ files = {"CMakePresets.json": json.dumps({"version": 1, "compute_unit": opts["co
          "op_host/" + snake + "_tiling.h": "// template tiling\\n",
          "op_kernel/" + snake + ".cpp": "// template kernel\\n"}
 if fw != "aclnn":
-    files["framework/tf_plugin/tensorflow_" + snake + "_plugin.cc"] = "// plugin\\n"
+    # the template's parser plugin registers the op with GE's framework registry
+    files["framework/tf_plugin/tensorflow_" + snake + "_plugin.cc"] = (
+        '#include "register/register.h"\\n// registers ' + ops[0]["op"] + ' for TENSORFLOW\\n')
     # the project's cmake/util scripts come from the toolkit's templates (msopgen finds the
     # toolkit through its own location / $ASCEND_HOME_PATH)
     home = os.environ.get("ASCEND_HOME_PATH")
@@ -229,7 +231,9 @@ with open(out, "wb") as fh:
 
 HOST_CXX = '''
 # g++ -shared: undefined symbols, a missing -l or define, a missing -I directory are not errors
-# here (as with the real compiler); tests check the link lines opkg records instead
+# here (as with the real compiler); tests check the link lines opkg records instead. A quoted
+# #include found neither beside the source nor under an -I directory is the compiler's fatal
+# error.
 args = sys.argv[1:]
 if "-o" not in args:
     die("missing -o")
@@ -237,6 +241,13 @@ out = args[args.index("-o") + 1]
 sources = [a for a in args if a.endswith((".cpp", ".cc"))]
 if not sources or not all(os.path.isfile(s) for s in sources):
     die("missing sources " + repr(sources))
+dirs = [a[2:] for a in args if a.startswith("-I")]
+for src in sources:
+    for n, line in enumerate(open(src), 1):
+        m = re.match(r'\\s*#\\s*include\\s*"([^"]+)"', line)
+        if m and not any(os.path.isfile(os.path.join(d, m.group(1)))
+                         for d in [os.path.dirname(src), *dirs]):
+            die("%s:%d: fatal error: %s: No such file or directory" % (src, n, m.group(1)))
 with open(out, "w") as fh:
     fh.write("stand-in host library\\n" + "\\n".join(os.path.abspath(s) for s in sources) + "\\n")
 '''
@@ -288,8 +299,9 @@ for op in re.findall(r"^\[(\w+)\]$", text, re.M):
 
 # Stand-in of the project's scripts/install.sh, written for these tests from the behaviour CANN's
 # sample projects document (scripts/install.sh of the FrameworkLaunch samples): --install-path=DIR
-# installs to DIR/vendors/<vendor> and writes its bin/set_env.bash; otherwise it installs into
-# $ASCEND_OPP_PATH/vendors/<vendor> and puts the vendor first in vendors/config.ini.
+# (absolute; created if missing) installs to DIR/vendors/<vendor> and writes its
+# bin/set_env.bash; otherwise it installs into $ASCEND_CUSTOM_OPP_PATH when that is set, else
+# $ASCEND_OPP_PATH (which must exist), and puts the vendor first in vendors/config.ini.
 INSTALL_SH = r'''#!/bin/bash
 vendor_name=customize
 sourcedir=$PWD/packages
@@ -304,11 +316,18 @@ for arg in "$@"; do
 done
 if [ -n "$install_path" ]; then
     case "$install_path" in /*) ;; *) echo "[ERROR] use absolute path for --install-path argument"; exit 1 ;; esac
+    mkdir -p "$install_path" || exit 1
     targetdir=$install_path
+elif [ -n "$ASCEND_CUSTOM_OPP_PATH" ]; then
+    mkdir -p "$ASCEND_CUSTOM_OPP_PATH"
+    targetdir=$ASCEND_CUSTOM_OPP_PATH
 elif [ -n "$ASCEND_OPP_PATH" ]; then
     targetdir=$ASCEND_OPP_PATH
 else
     echo "[ERROR] env ASCEND_OPP_PATH no exist"; exit 1
+fi
+if [ ! -d "$targetdir" ]; then
+    echo "[ERROR] $targetdir no exist"; exit 1
 fi
 mkdir -p "$targetdir/vendors/$vendor_name" || exit 1
 cp -rf "$sourcedir/vendors/$vendor_name/." "$targetdir/vendors/$vendor_name/" || exit 1
@@ -409,12 +428,34 @@ rc = subprocess.call(cmd)
 if rc:
     sys.exit(rc)
 core = "VectorCore" if vec else "AiCore"
+# supportInfo as opc records it with --simplified_key_mode=0 (a CANN 7.3 build's kernel JSON):
+# the simplified keys (d=0/1, p=<impl mode>, then <ge dtype>,<ge format> per input and output),
+# an opaque sha256 staticKey, and the param JSON's tensors and attrs
+GE_DTYPES = {"float32": 0, "float16": 1, "int8": 2, "int32": 3, "uint8": 4, "int16": 6,
+             "uint16": 7, "uint32": 8, "int64": 9, "uint64": 10, "double": 11, "bool": 12,
+             "bfloat16": 27}
+GE_FORMATS = {"NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4, "NDHWC": 27,
+              "FRACTAL_NZ": 29, "NCDHW": 30}
+impl_mode = opts.get("impl_mode", "").split(",")[0]
+precision = {"high_performance": 1, "high_precision": 2}.get(impl_mode, 0)
+flat = [t[0] if isinstance(t, list) else t for t in node["inputs"] + node["outputs"]]
+tensors = "/".join("%d,%d" % (GE_DTYPES[t["dtype"]], GE_FORMATS[t["format"]]) for t in flat)
+support = {"implMode": impl_mode, "int64Mode": False, "simplifiedKeyMode": 0,
+           "simplifiedKey": ["%s/d=%d,p=%d/%s" % (param["op_type"], d, precision, tensors)
+                             for d in (0, 1)],
+           "staticKey": __import__("hashlib").sha256(
+               (opts["soc_version"] + json.dumps(node, sort_keys=True)).encode()).hexdigest(),
+           "inputs": node["inputs"], "outputs": node["outputs"]}
+if node.get("attrs"):
+    support["attrs"] = node["attrs"]
+support.update({"opMode": "dynamic", "optionalInputMode": "gen_placeholder",
+                "deterministic": "ignore"})
 with open(os.path.join(out, name + ".json"), "w") as fh:
     json.dump({"binFileName": name, "binFileSuffix": ".o", "blockDim": -1, "coreType": core,
                "core_type": "AIV" if vec else "AiCore", "kernelName": name,
                "magic": "RT_DEV_BINARY_MAGIC_ELF_AIVEC" if vec else "RT_DEV_BINARY_MAGIC_ELF",
                "kernelList": [{"kernelName": name + "_0"}],
-               "supportInfo": {"simplifiedKey": []}}, fh, indent=4)
+               "supportInfo": support}, fh, indent=4)
 '''
 
 
@@ -446,6 +487,11 @@ def install_stand_in_tools(home: Path) -> dict:
     for rel in ("compiler/tikcpp/tikcfw/impl", "compiler/tikcpp/tikcfw/interface",
                 "include/aclnn", "lib64"):
         (home / rel).mkdir(parents=True, exist_ok=True)
+    # the toolkit's host headers the op_host sources and the parser plugin include (empty here)
+    for rel in ("register/register.h", "register/op_def_registry.h", "register/tilingdata_base.h",
+                "tiling/platform/platform_ascendc.h", "tiling/tiling_api.h"):
+        (home / "include" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (home / "include" / rel).write_text(f"// stand-in {rel}\n")
     version = (home / ARCH / "ascend_toolkit_install.info").read_text().split("version=")[1]
     (home / "compiler" / "version.info").write_text(f"Version={version.splitlines()[0]}\n")
     return tools
@@ -465,8 +511,7 @@ def read_log(path: Path) -> list[dict]:
 
 def expected_run_files(op, vendor: str, soc_short: str, arch: str) -> set[str]:
     """The staging tree of custom_opp_<os>_<arch>.run for one op, from the recorded install
-    manifest (fixtures/cann/install_manifest.txt); opkg builds no TensorFlow parser plugin, so
-    libcust_tf_parsers.so is left out."""
+    manifest (fixtures/cann/install_manifest.txt), every line of it."""
     from opkg.toolchains.cann import bin_param
 
     names = {n for n, _ in bin_param(op)}
@@ -474,8 +519,6 @@ def expected_run_files(op, vendor: str, soc_short: str, arch: str) -> set[str]:
     for line in (FIXTURES / "install_manifest.txt").read_text().splitlines():
         line = line.replace("<vendor>", vendor).replace("<op>", op.kernel_name).replace(
             "<soc>", soc_short).replace("<arch>", arch)
-        if "libcust_tf_parsers.so" in line:
-            continue
         if "<bin>" in line:
             expected |= {line.replace("<bin>", n) for n in names}
         else:

@@ -173,7 +173,15 @@ def test_plan_exact_commands(stand_in):
                              *link, "-Wl,-soname,libcust_opapi.so", lib64,
                              "-lascendcl", "-lnnopbase", "-o",
                              str(out / "host" / "libcust_opapi.so")],
+        # framework/tf_plugin's cust_tf_parsers (GroupNormV2's cust_tf_parsers.dir/flags.make
+        # and link.txt): the template's plugin source, google=ascend_private, -lgraph
+        "libcust_tf_parsers.so": [
+            *compile_, "-Dgoogle=ascend_private", *abi, f"-I{home / 'include'}",
+            str(project / "framework/tf_plugin/tensorflow_add_custom_plugin.cc"), *link,
+            "-Wl,-soname,libcust_tf_parsers.so", lib64, "-lgraph",
+            "-o", str(out / "Ascend910B1" / "host" / "libcust_tf_parsers.so")],
     }
+    assert str(project / "framework/tf_plugin/tensorflow_add_custom_plugin.cc") in proj.outputs
     (opbuild,) = [a for a in steps["generate"] if a.function and "opbuild" in a.function]
     assert opbuild.params["argv"] == [str(home / "tools/opbuild/op_build"),
                                       str(autogen / "libascend_all_ops.so"), str(autogen)]
@@ -230,7 +238,7 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
     tools = [e["tool"] for e in log]
     # one opc call per binary variant, each running bisheng once
     assert tools.count("msopgen") == 1 and tools.count("opc") == 2 and tools.count("bisheng") == 2
-    assert tools.count("host-cxx") == 4 and tools.count("op_build") == 1
+    assert tools.count("host-cxx") == 5 and tools.count("op_build") == 1
     msopgen = next(e for e in log if e["tool"] == "msopgen")["argv"]
     assert msopgen[1:4] == ["gen", "-i", msopgen[3]] and msopgen[4:] == [
         "-c", "ai_core-Ascend910B1", "-lan", "cpp", "-out", msopgen[-1]]
@@ -253,6 +261,8 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
             tbe + "kernel/config/ascend910b/binary_info_config.json",
             tbe + "add_custom_impl/dynamic/add_custom.cpp",
             tbe + "add_custom_impl/dynamic/add_custom.py",
+            v + "framework/tensorflow/libcust_tf_parsers.so",
+            v + "framework/tensorflow/npu_supported_ops.json",
             "verification/float16.json", "verification/float32.json", "opkg.yaml"):
         assert expected in names, expected
     kernels = [n for n in names if n.startswith(tbe + "kernel/ascend910b/add_custom/")]
@@ -312,8 +322,9 @@ def check_run_package(stand_in, bundle_names, bundle):
     opp = stand_in["root"].parent / "opp"
     (opp / "vendors").mkdir(parents=True)
     (opp / "vendors/config.ini").write_text("load_priority=customize\n")
+    env = {k: v for k, v in os.environ.items() if k != "ASCEND_CUSTOM_OPP_PATH"}
     done = subprocess.run(["bash", str(run), "--quiet"], capture_output=True, text=True,
-                          cwd=stand_in["root"].parent, env=dict(os.environ, ASCEND_OPP_PATH=str(opp)))
+                          cwd=stand_in["root"].parent, env=dict(env, ASCEND_OPP_PATH=str(opp)))
     assert done.returncode == 0, done.stdout + done.stderr
     assert (opp / "vendors/config.ini").read_text() == "load_priority=add_custom,customize\n"
     assert (opp / "vendors/add_custom/op_api/lib/libcust_opapi.so").is_file()
@@ -353,6 +364,68 @@ def test_stand_in_tools_reject_bad_arguments(stand_in, tmp_path):
                           str(tmp_path / "none.json"), "-c", "ai_core-Ascend910B1", "-lan", "cpp",
                           "-out", str(tmp_path / "p")], capture_output=True, text=True)
     assert bad.returncode == 2 and "input json not found" in bad.stderr
+
+
+def test_stand_in_host_compiler_needs_the_toolkit_include_dir(stand_in, tmp_path):
+    """The parser plugin msopgen generates includes register/register.h from the toolkit's
+    include/: without -I<toolkit>/include the compiler stops (g++'s fatal error), with it the
+    library links."""
+    home = stand_in["homes"]["8.0.RC2"]
+    plugin = tmp_path / "tensorflow_add_custom_plugin.cc"
+    plugin.write_text('#include "register/register.h"\n')
+    out = tmp_path / "libcust_tf_parsers.so"
+    bad = _run([stand_in["cxx"], "-shared", str(plugin), "-o", out])
+    assert bad.returncode == 2
+    assert f"{plugin}:1: fatal error: register/register.h: No such file or directory" in bad.stderr
+    good = _run([stand_in["cxx"], "-shared", f"-I{home / 'include'}", str(plugin), "-o", out])
+    assert good.returncode == 0, good.stderr
+
+
+def test_package_parser_plugins_join_the_template_one(stand_in):
+    """framework/tf_plugin/CMakeLists.txt builds every .cc of the directory: a package's own
+    framework/tf_plugin sources are overlaid on the project and linked with msopgen's."""
+    extra = stand_in["root"] / "packages/add_custom/framework/tf_plugin/add_custom_alias.cc"
+    extra.parent.mkdir(parents=True)
+    extra.write_text('#include "register/register.h"\n')
+    _, _, (_, actions) = plan(stand_in, "cann-8.0.RC2")
+    (lib,) = [a for a in actions if a.step == "link" and a.outputs[0].endswith("_parsers.so")]
+    project = stand_in["root"] / "out/cann/cann-8.0.RC2/add_custom/Ascend910B1/project"
+    assert [a for a in lib.argv if a.endswith(".cc")] == [
+        str(project / "framework/tf_plugin/add_custom_alias.cc"),
+        str(project / "framework/tf_plugin/tensorflow_add_custom_plugin.cc")]
+
+
+def test_stand_in_install_sh_refuses_what_the_template_refuses(stand_in, tmp_path):
+    """The template's scripts/install.sh: a relative --install-path, no ASCEND_OPP_PATH, or an
+    ASCEND_OPP_PATH that does not exist stop the install (exit 1); a set
+    ASCEND_CUSTOM_OPP_PATH wins over ASCEND_OPP_PATH, and either one gets config.ini."""
+    import os
+
+    home = stand_in["homes"]["8.0.RC2"]
+    script = home / "tools/op_project_templates/ascendc/customize/scripts/install.sh"
+    stage = tmp_path / "stage"
+    (stage / "packages/vendors/v1").mkdir(parents=True)
+    (stage / "packages/vendors/v1/version.info").write_text("x\n")
+    (stage / "install.sh").write_text(script.read_text().replace("vendor_name=customize",
+                                                                  "vendor_name=v1"))
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("ASCEND_OPP_PATH", "ASCEND_CUSTOM_OPP_PATH")}
+
+    def install(*args, **extra):
+        return _run(["bash", "install.sh", *args], cwd=stage, env=dict(env, **extra))
+
+    bad = install("--install-path=rel/dir")
+    assert bad.returncode == 1 and "use absolute path for --install-path" in bad.stdout
+    bad = install()
+    assert bad.returncode == 1 and "env ASCEND_OPP_PATH no exist" in bad.stdout
+    bad = install(ASCEND_OPP_PATH=str(tmp_path / "missing"))
+    assert bad.returncode == 1 and f"{tmp_path / 'missing'} no exist" in bad.stdout
+    opp, custom = tmp_path / "opp", tmp_path / "custom"
+    opp.mkdir()
+    done = install(ASCEND_OPP_PATH=str(opp), ASCEND_CUSTOM_OPP_PATH=str(custom))
+    assert done.returncode == 0, done.stdout
+    assert (custom / "vendors/v1/version.info").is_file() and not (opp / "vendors").exists()
+    assert (custom / "vendors/config.ini").read_text() == "load_priority=v1\n"
 
 
 def _run(argv, **kw):
@@ -520,6 +593,39 @@ def test_kernel_config_in_the_packer_format():
                                                      "LayerNormCustom/d=1,p=0/0,2/0,2/0,2"]
     assert op_cfg["binList"][0]["binInfo"] == {
         "jsonFilePath": f"ascend910b/layer_norm_custom/{n32}.json"}
+
+
+def test_kernel_config_reproduces_a_real_build_from_opc_kernel_jsons():
+    """From opc's kernel JSONs (supportInfo as a CANN 7.3 build recorded it: simplifiedKey,
+    staticKey, tensors, attrs), kernel/config/ascend910b/{group_norm_v2,binary_info_config}.json
+    come out byte for byte as GroupNormV2's build wrote them (fixtures/cann/kernel_config/):
+    opc's staticKey carried over, the packer's key order and indent."""
+    from cann_standin import FIXTURES
+
+    dt = ("float32", "float16")     # the recorded files list the float32 binary first
+    op = OpSpec("GroupNormV2",
+                inputs=tuple(TensorSpec(n, dt) for n in ("x", "gamma", "beta")),
+                outputs=tuple(TensorSpec(n, dt) for n in ("y", "mean", "rstd")),
+                attrs=(AttrSpec("num_groups", "int", required=True),
+                       AttrSpec("data_format", "str", "NCHW"), AttrSpec("eps", "float", 1e-5),
+                       AttrSpec("is_training", "bool", True)))
+    static = {"GroupNormV2_783e55641b4dfa21360521bf61bcee00":
+              "ba92f30c262126767601a3a949ce9cbe5573b88eaf0316f6e291289b57b4e6cd",
+              "GroupNormV2_499e827d5d577e31090ae81a6c53b542":
+              "6b0cb2741072ea521b22ae0f13b8836017030f5a0b1c5151937db70101d766f8"}
+    kernels = {}
+    for (name, param), ge in zip(cann.bin_param(op), (0, 1)):
+        node = param["op_list"][0]
+        kernels[name] = {"binFileName": name, "coreType": "VectorCore", "supportInfo": {
+            "implMode": "", "int64Mode": False, "simplifiedKeyMode": 0,
+            "simplifiedKey": [f"GroupNormV2/d={d},p=0/" + "/".join([f"{ge},2"] * 6)
+                              for d in (0, 1)],
+            "staticKey": static[name], "inputs": node["inputs"], "outputs": node["outputs"],
+            "attrs": node["attrs"], "opMode": "dynamic"}}
+    op_cfg, bin_cfg = cann.kernel_config(op, B1, kernels)
+    recorded = FIXTURES / "kernel_config"
+    assert cann.config_text(op_cfg) == (recorded / "group_norm_v2.json").read_text()
+    assert cann.config_text(bin_cfg) == (recorded / "binary_info_config.json").read_text()
 
 
 def test_kernel_config_takes_core_type_and_precision_from_opc():

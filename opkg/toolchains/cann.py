@@ -64,6 +64,11 @@ HOST_LINK_FLAGS = ("-shared", "-s", "-Wl,-z,relro", "-Wl,-z,now", "-Wl,-z,noexec
 REGISTRY_LIBS = ("-lexe_graph", "-lregister", "-ltiling_api", "-Wl,--whole-archive",
                  "-lrt2_registry", "-Wl,--no-whole-archive")
 OPAPI_LIBS = ("-lascendcl", "-lnnopbase")
+# framework/tf_plugin/CMakeLists.txt of the default (TensorFlow) project: every .cc there into
+# libcust_tf_parsers.so with intf_pub's flags, google=ascend_private and -lgraph (a built
+# project's cust_tf_parsers.dir/flags.make and link.txt)
+TF_PARSER_DEFINES = ("google=ascend_private",)
+TF_PARSER_LIBS = ("-lgraph",)
 # cmake/func.cmake's opbuild(): the library op_build loads to read the OpDefs
 ALL_OPS_FLAGS = ("-g", "-fPIC", "-shared", "-std=c++11", "-D_GLIBCXX_USE_CXX11_ABI=0")
 ALL_OPS_LIBS = ("-lexe_graph", "-lregister", "-ltiling_api")
@@ -300,11 +305,13 @@ def simplified_keys(op: OpSpec, variant: Variant, impl_mode: str | None = None) 
 
 def kernel_config(op: OpSpec, soc: SocInfo, kernels: dict[str, dict],
                   fields: dict | None = None) -> tuple[dict, dict]:
-    """(kernel/config/<soc>/<op>.json, kernel/config/<soc>/binary_info_config.json) in the
-    fields the project's insert_simplified_keys.py / ascendc_ops_config.py write: binList
-    entries carry the param JSON's tensors and attrs plus simplifiedKey (a list) and binInfo;
-    binaryList entries one string simplifiedKey each. `kernels` are opc's kernel JSONs by
-    binary name: their coreType and supportInfo.implMode. opc's staticKey is not reproduced."""
+    """(kernel/config/<soc>/<op>.json, kernel/config/<soc>/binary_info_config.json) as the
+    project's cmake/util/ascendc_ops_config.py writes them from opc's kernel JSONs: per binary a
+    binList entry with supportInfo's simplifiedKey, staticKey, int64Mode, inputs, outputs and
+    attrs (as opc recorded them) and binInfo; per simplified key one binaryList entry with the
+    numbered coreType. `kernels` are opc's kernel JSONs by binary name. Where opc wrote no
+    simplified keys or tensors (the project's insert_simplified_keys.py fills them in), they
+    come from the variant and its param JSON."""
     bins, binary_list = [], []
     for v, (name, param) in zip(op.variants(), bin_param(op, fields)):
         rel = f"{soc.short}/{op.kernel_name}/{name}"
@@ -315,11 +322,15 @@ def kernel_config(op: OpSpec, soc: SocInfo, kernels: dict[str, dict],
             raise BuildError(f"opc's {name}.json names no known coreType "
                              f"({kernel.get('coreType')!r}) for {soc.name}",
                              hint=f"one of {', '.join(CORE_TYPES)}; is opc from this toolkit?")
-        keys = simplified_keys(op, v, kernel.get("supportInfo", {}).get("implMode"))
-        entry = {"simplifiedKey": keys, "int64Mode": False, "inputs": node["inputs"],
-                 "outputs": node["outputs"]}
-        if "attrs" in node:
-            entry["attrs"] = node["attrs"]
+        info = kernel.get("supportInfo", {})
+        keys = info.get("simplifiedKey") or simplified_keys(op, v, info.get("implMode"))
+        entry = {"simplifiedKey": keys, "staticKey": info.get("staticKey"),
+                 "int64Mode": info.get("int64Mode", False),
+                 "inputs": info.get("inputs", node["inputs"]),
+                 "outputs": info.get("outputs", node["outputs"])}
+        attrs = info.get("attrs", node.get("attrs"))
+        if attrs:
+            entry["attrs"] = attrs
         entry["binInfo"] = {"jsonFilePath": f"{rel}.json"}
         bins.append(entry)
         binary_list += [{"coreType": core, "simplifiedKey": k, "binPath": f"{rel}.o"}
@@ -327,6 +338,12 @@ def kernel_config(op: OpSpec, soc: SocInfo, kernels: dict[str, dict],
     return ({"binList": bins},
             {op.type: {"dynamicRankSupport": True, "simplifiedKeyMode": 0,
                        "binaryList": binary_list}})
+
+
+def config_text(config: dict) -> str:
+    """A kernel config file's text as ascendc_ops_config.py dumps it (indent two, key order
+    as built)."""
+    return json.dumps(config, indent="  ")
 
 
 # -- the backend ------------------------------------------------------------------------------
@@ -411,7 +428,7 @@ class CannToolchain:
 
         # 2. msopgen project + overlay of the package's own sources
         overlay = {}
-        for sub in ("op_host", "op_kernel"):
+        for sub in ("op_host", "op_kernel", "framework"):
             src_dir = pkg.dir / sub
             if src_dir.is_dir():
                 for f in sorted(p for p in src_dir.rglob("*") if p.is_file()):
@@ -419,11 +436,16 @@ class CannToolchain:
         argv = msopgen_argv(self.tool("msopgen"), str(op_json), soc, str(project),
                             self.release.msopgen_framework)
         marker = project / "CMakePresets.json"
+        # msopgen's default (TensorFlow) project has one parser plugin source per op
+        plugin_dir = project / "framework" / "tf_plugin"
+        plugin = [] if self.release.msopgen_framework else \
+            [str(plugin_dir / f"tensorflow_{op.kernel_name}_plugin.cc")]
+        generated = sorted({str(marker), *plugin, *overlay})
         actions.append(Action(
-            "python", (str(marker), *overlay), (str(op_json), *overlay.values()),
+            "python", tuple(generated), (str(op_json), *overlay.values()),
             function="opkg.toolchains.cann:scons_project",
             params={"argv": argv, "out_dir": str(project), "overlay": overlay,
-                    "marker": str(marker),
+                    "marker": str(marker), "expect": plugin,
                     # msopgen finds its project templates through $ASCEND_HOME_PATH
                     "env": {"ASCEND_HOME_PATH": str(self.toolkit.root)}},
             signature=fp, target=tid, step="generate",
@@ -482,6 +504,17 @@ class CannToolchain:
                                 [str(autogen), str(root / "include"),
                                  str(root / "include" / "aclnn")],
                                 OPAPI_LIBS, "aclnn API library"))
+
+        # the TensorFlow parser library from the project's framework/tf_plugin (msopgen's
+        # template plus any of the package's own framework/tf_plugin/*.cc)
+        tf_parsers = None
+        if plugin:
+            tf_srcs = sorted({*plugin, *(d for d in overlay if Path(d).parent == plugin_dir
+                                         and d.endswith(".cc"))})
+            tf_parsers = sdir / "host" / "libcust_tf_parsers.so"
+            actions.append(host_lib(tf_parsers, TF_PARSER_DEFINES, tf_srcs,
+                                    [str(root / "include")], TF_PARSER_LIBS,
+                                    f"TensorFlow parser library ({soc.name})"))
 
         # 3. kernels through opc, one call per binary variant (as the msopgen project's
         #    op_kernel/CMakeLists.txt does): the project's own cmake/util/ascendc_impl_build.py
@@ -588,9 +621,10 @@ class CannToolchain:
         # op_host/CMakeLists.txt's optiling_compat: a relative link for older runtimes
         link = {str(tbe / "op_tiling" / "liboptiling.so"):
                 f"lib/linux/{arch}/{tiling_lib.name}"}
-        if not self.release.msopgen_framework:     # the default (TensorFlow) framework project
+        if tf_parsers is not None:     # the default (TensorFlow) framework project
             write[str(tree / "framework" / "tensorflow" / "npu_supported_ops.json")] = json.dumps(
                 {op.type: {"isGray": False, "isHeavy": False}}, indent=4) + "\n"
+            copy[str(tree / "framework" / "tensorflow" / tf_parsers.name)] = str(tf_parsers)
         layout_outputs = tuple(sorted([*write, *copy, *link, kernel_cfg["op_json"],
                                        kernel_cfg["bin_json"]]))
         actions.append(Action(
@@ -673,8 +707,9 @@ def scons_project(params: dict) -> str | None:
     rc, text = _run_tool(params["argv"], env=dict(os.environ, **params.get("env", {})))
     if rc != 0:
         return text or f"msopgen exit status {rc}"
-    if not Path(params["marker"]).is_file():
-        return f"msopgen did not create {Path(params['marker']).name} in {out_dir}:\n{text}"
+    for made in (params["marker"], *params.get("expect", ())):
+        if not Path(made).is_file():
+            return f"msopgen did not create {Path(made).relative_to(out_dir)} in {out_dir}:\n{text}"
     for dest, src in params["overlay"].items():
         Path(dest).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dest)
@@ -787,8 +822,8 @@ def scons_layout(params: dict) -> str | None:
                                             cfg["fields"])
         except BuildError as exc:
             return f"{exc}\nhint: {exc.hint}"
-        write[cfg["op_json"]] = json.dumps(op_cfg, indent=4, sort_keys=True) + "\n"
-        write[cfg["bin_json"]] = json.dumps(bin_cfg, indent=4, sort_keys=True) + "\n"
+        write[cfg["op_json"]] = config_text(op_cfg)
+        write[cfg["bin_json"]] = config_text(bin_cfg)
     for dest, text in write.items():
         atomic_write_text(Path(dest), text)
     for dest, src in params["copy"].items():
