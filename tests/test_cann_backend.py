@@ -598,7 +598,7 @@ def test_kernel_config_in_the_packer_format():
 def test_kernel_config_reproduces_a_real_build_from_opc_kernel_jsons():
     """From opc's kernel JSONs (supportInfo as a CANN 7.3 build recorded it: simplifiedKey,
     staticKey, tensors, attrs), kernel/config/ascend910b/{group_norm_v2,binary_info_config}.json
-    come out byte for byte as GroupNormV2's build wrote them (fixtures/cann/kernel_config/):
+    come out byte for byte as GroupNormV2's build wrote them (fixtures/cann/build_out/):
     opc's staticKey carried over, the packer's key order and indent."""
     from cann_standin import FIXTURES
 
@@ -623,7 +623,7 @@ def test_kernel_config_reproduces_a_real_build_from_opc_kernel_jsons():
             "staticKey": static[name], "inputs": node["inputs"], "outputs": node["outputs"],
             "attrs": node["attrs"], "opMode": "dynamic"}}
     op_cfg, bin_cfg = cann.kernel_config(op, B1, kernels)
-    recorded = FIXTURES / "kernel_config"
+    recorded = FIXTURES / "build_out"
     assert cann.config_text(op_cfg) == (recorded / "group_norm_v2.json").read_text()
     assert cann.config_text(bin_cfg) == (recorded / "binary_info_config.json").read_text()
 
@@ -700,6 +700,22 @@ def test_each_soc_builds_its_own_variants(stand_in):
         counts[soc.name + " json"] = json.loads(gen.content)[0]["input_desc"][0]["type"]
     assert counts == {"Ascend310P3": 2, "Ascend310P3 json": ["half", "float"],
                       "Ascend910B1": 3, "Ascend910B1 json": ["half", "float", "bfloat16"]}
+
+
+def test_ops_info_text_reproduces_a_real_build():
+    """GroupNormV2's aic-ascend910b-ops-info.json byte for byte (fixtures/cann/build_out/):
+    parse_ini_to_json.py's sorted keys, indent four and ':' without a space."""
+    from cann_standin import FIXTURES
+
+    dt = ("float16", "float32")
+    op = OpSpec("GroupNormV2",
+                inputs=tuple(TensorSpec(n, dt) for n in ("x", "gamma", "beta")),
+                outputs=tuple(TensorSpec(n, dt) for n in ("y", "mean", "rstd")),
+                attrs=(AttrSpec("num_groups", "int", required=True),
+                       AttrSpec("data_format", "str", "NCHW"), AttrSpec("eps", "float", 1e-4),
+                       AttrSpec("is_training", "bool", True)))
+    assert cann.ops_info_text(op) == \
+        (FIXTURES / "build_out/aic-ascend910b-ops-info.json").read_text()
 
 
 def test_ops_info_as_the_project_converts_it():

@@ -285,6 +285,12 @@ def ops_info(op: OpSpec) -> dict:
     return {op.type: info}
 
 
+def ops_info_text(op: OpSpec) -> str:
+    """The ops-info JSON's text as parse_ini_to_json.py dumps it: sorted keys, indent four,
+    separators without a space after ':' and no final newline."""
+    return json.dumps(ops_info(op), sort_keys=True, indent=4, separators=(",", ":"))
+
+
 # opc's kernel JSON coreType as the project's ascendc_ops_config.py numbers it
 CORE_TYPES = {"MIX": 0, "AiCore": 1, "VectorCore": 2, "MIX_AICORE": 3, "MIX_VECTOR_CORE": 4,
               "MIX_AIV": 4}
@@ -596,7 +602,7 @@ class CannToolchain:
             str(tree / "version.info"):
                 f"custom_opp_compiler_version={self.compiler_version_text()}\n",
             str(tbe / "config" / soc.short / f"aic-{soc.short}-ops-info.json"):
-                json.dumps(ops_info(op), indent=4, sort_keys=True) + "\n",
+                ops_info_text(op),
         }
         # the kernel configs take coreType and implMode from opc's kernel JSONs
         kernel_cfg = {
