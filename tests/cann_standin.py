@@ -297,6 +297,49 @@ for op in re.findall(r"^\[(\w+)\]$", text, re.M):
         fh.write("# adapter of %s\nKERNEL = %r\n" % (op, snake + ".cpp"))
 '''
 
+# Stand-in of the project's cmake/util/ascendc_ops_config.py in its current template's shape
+# (hicann/asc-tools, common/util): -p <root> -s <soc short>; every kernel JSON under <root>/<op>/
+# gets "filePath", and <root>/<op>.json (binList: supportInfo's keys per binary) and
+# <root>/binary_info_config.json (binaryList: one entry per simplified key, with jsonPath) are
+# written with a two-space indent.
+OPS_CONFIG = r'''import argparse, glob, json, os, sys
+parser = argparse.ArgumentParser()
+parser.add_argument("-p", "--path", required=True)
+parser.add_argument("-s", "--soc", required=True)
+args = parser.parse_args()
+cores = {"MIX": 0, "AiCore": 1, "VectorCore": 2, "MIX_AICORE": 3, "MIX_VECTOR_CORE": 4, "MIX_AIV": 4}
+configs, binary = {}, {}
+for path in sorted(glob.glob(os.path.join(args.path, "**", "*.json"), recursive=True)):
+    kernel = json.load(open(path))
+    if "binFileName" not in kernel or "supportInfo" not in kernel:
+        continue
+    op_dir = os.path.basename(os.path.dirname(path))
+    kernel["filePath"] = args.soc + path.split(args.soc, 1)[1]
+    with open(path, "w") as fh:
+        json.dump(kernel, fh, indent=" ")
+    info, name = kernel["supportInfo"], kernel["binFileName"]
+    core = cores.get(kernel.get("coreType"), -1)
+    if core == -1 and args.soc != "ascend310b":
+        sys.exit("[ERROR]: must set coreType in json when soc version is " + args.soc)
+    obj = os.path.join(args.soc, op_dir, name + kernel["binFileSuffix"])
+    entry = {"implMode": info.get("implMode"), "int64Mode": info.get("int64Mode"),
+             "simplifiedKey": info.get("simplifiedKey"), "staticKey": info.get("staticKey"),
+             "inputs": info.get("inputs"), "outputs": info.get("outputs")}
+    if info.get("attrs"):
+        entry["attrs"] = info["attrs"]
+    entry["binInfo"] = {"jsonFilePath": os.path.join(args.soc, op_dir, os.path.basename(path))}
+    configs.setdefault(op_dir + ".json", {"binList": []})["binList"].append(entry)
+    op_cfg = binary.setdefault(name.split("_")[0], {"dynamicRankSupport": True,
+                                                    "simplifiedKeyMode": 0, "binaryList": []})
+    op_cfg["binaryList"] += [{"coreType": core, "simplifiedKey": k, "binPath": obj,
+                              "jsonPath": obj.rsplit(".", 1)[0] + ".json"}
+                             for k in info.get("simplifiedKey", [])]
+configs["binary_info_config.json"] = binary
+for name, config in configs.items():
+    with open(os.path.join(args.path, name), "w") as fh:
+        json.dump(config, fh, indent="  ")
+'''
+
 # Stand-in of the project's scripts/install.sh, written for these tests from the behaviour CANN's
 # sample projects document (scripts/install.sh of the FrameworkLaunch samples): --install-path=DIR
 # (absolute; created if missing) installs to DIR/vendors/<vendor> and writes its
@@ -468,9 +511,10 @@ def _tool(path: Path, tool: str, body: str) -> Path:
     return path
 
 
-def install_stand_in_tools(home: Path) -> dict:
+def install_stand_in_tools(home: Path, ops_config: bool = True) -> dict:
     """Replace a stand-in toolkit's msopgen/bisheng with argument-checking stand-ins, add the
-    kernel include dirs bisheng is pointed at, and compiler/version.info."""
+    kernel include dirs bisheng is pointed at, and compiler/version.info. Without
+    `ops_config` the project template has no ascendc_ops_config.py."""
     tools = {"msopgen": _tool(home / "python/site-packages/bin/msopgen", "msopgen", MSOPGEN),
              "bisheng": _tool(home / "compiler/ccec_compiler/bin/bisheng", "bisheng", BISHENG),
              "op_build": _tool(home / "tools/opbuild/op_build", "op_build", OP_BUILD),
@@ -478,6 +522,8 @@ def install_stand_in_tools(home: Path) -> dict:
     util = home / "tools/op_project_templates/ascendc/customize/cmake/util"
     util.mkdir(parents=True, exist_ok=True)
     (util / "ascendc_impl_build.py").write_text(IMPL_BUILD)
+    if ops_config:
+        (util / "ascendc_ops_config.py").write_text(OPS_CONFIG)
     scripts = home / "tools/op_project_templates/ascendc/customize/scripts"
     scripts.mkdir(parents=True, exist_ok=True)
     (scripts / "install.sh").write_text(INSTALL_SH)

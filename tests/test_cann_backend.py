@@ -87,7 +87,8 @@ def stand_in(tmp_path, monkeypatch):
     homes = {}
     for v in ("8.0.RC2", "8.0.RC3", "8.2.RC1"):
         homes[v] = make_toolkit(ascend, v)
-        install_stand_in_tools(homes[v])
+        # 8.0.RC3's stand-in template has no ascendc_ops_config.py: opkg writes the configs
+        install_stand_in_tools(homes[v], ops_config=v != "8.0.RC3")
     cxx = make_host_cxx(tmp_path / "bin" / "host-g++")
     monkeypatch.setenv("OPKG_CANN_CXX", str(cxx))
     log = tmp_path / "tools.log"
@@ -274,6 +275,14 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
     with tarfile.open(bundle) as tar:
         bin_info = json.load(tar.extractfile(tbe + "kernel/config/ascend910b/binary_info_config.json"))
     assert {e["coreType"] for e in bin_info["AddCustom"]["binaryList"]} == {2}
+    # the configs are the project's ascendc_ops_config.py's (the stand-in writes the current
+    # template's jsonPath and filePath), run on a staged copy: opc's own output is untouched
+    assert all(e["jsonPath"].startswith("ascend910b/add_custom/AddCustom_")
+               for e in bin_info["AddCustom"]["binaryList"])
+    assert kjson["filePath"].startswith("ascend910b/add_custom/AddCustom_")
+    opc_out = stand_in["root"] / "out/cann/cann-8.0.RC2/add_custom/Ascend910B1/binary/bin"
+    assert all("filePath" not in json.loads(p.read_text())
+               for p in (opc_out / "add_custom").glob("*.json"))
     check_run_package(stand_in, names, bundle)
     assert version_info == "custom_opp_compiler_version=8.0.RC2\n"
     assert meta["toolchain"]["id"] == "cann-8.0.RC2" and meta["verification_by"] == "sim"
@@ -288,6 +297,14 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
     again = read_log(stand_in["log"])[len(log):]
     assert [e["tool"] for e in again].count("bisheng") == 2
     assert all("8.0.RC3" in e["argv"][0] for e in again if e["tool"] != "host-cxx")
+    # 8.0.RC3's stand-in project has no ascendc_ops_config.py: opkg's kernel_config() writes
+    # the configs from opc's kernel JSONs (staticKey included)
+    bundle = stand_in["root"] / "out/bundles/add_custom-1.0.0-Ascend910B1-cann-8.0.RC3.opkg.tgz"
+    with tarfile.open(bundle) as tar:
+        op_cfg = json.load(tar.extractfile(tbe + "kernel/config/ascend910b/add_custom.json"))
+        bin_info = json.load(tar.extractfile(tbe + "kernel/config/ascend910b/binary_info_config.json"))
+    assert all(len(b["staticKey"]) == 64 for b in op_cfg["binList"])
+    assert all("jsonPath" not in e for e in bin_info["AddCustom"]["binaryList"])
 
 
 def check_run_package(stand_in, bundle_names, bundle):

@@ -16,6 +16,8 @@ runs. Per (package, SoC):
                 op_proto.cc and aclnn_<op>.{h,cpp}; then libcust_opmaster_rt2.0.so (tiling,
                 -DOP_TILING_LIB), libcust_opsproto_rt2.0.so (proto, -DOP_PROTO_LIB) and
                 libcust_opapi.so (the aclnn API);
+                After opc, the project's ascendc_ops_config.py writes the kernel configs
+                (binary_info_config.json) from opc's kernel JSONs;
   5. layout     the custom-op package tree CANN's install scripts and ASCEND_CUSTOM_OPP_PATH read:
                 vendors/<vendor>/{op_impl/ai_core/tbe/..., op_proto/..., op_api/{lib,include},
                 version.info};
@@ -595,6 +597,26 @@ class CannToolchain:
                 description=f"opc {pkg.name} kernel {v.name} ({soc.name})"))
             kernels[v.name] = (str(obj), str(kjson))
 
+        # the kernel configs, as the project's op_kernel build makes them after opc: its
+        # insert_simplified_keys.py and ascendc_ops_config.py over the kernel JSONs, here a
+        # staged copy of them (the newer script edits them in place; opc's outputs stay as
+        # opc wrote them); opkg's kernel_config() where the project has no such script
+        cfg_root = bindir / "config" / soc.short
+        staged = {kjson: str(cfg_root / op.kernel_name / Path(kjson).name)
+                  for _, kjson in kernels.values()}
+        cfg_files = {"op_json": str(cfg_root / f"{op.kernel_name}.json"),
+                     "bin_json": str(cfg_root / "binary_info_config.json")}
+        actions.append(Action(
+            "python", tuple(sorted([*cfg_files.values(), *staged.values()])),
+            (str(marker), *staged),
+            function="opkg.toolchains.cann:scons_kernel_config",
+            params={"util": str(project / "cmake" / "util"), "root": str(cfg_root),
+                    "soc_short": soc.short, "staged": staged, **cfg_files,
+                    "op": op.to_json(), "soc": soc.to_json(),
+                    "fields": self.release.bin_param_fields},
+            signature=fp, target=tid, step="generate",
+            description=f"kernel configs {pkg.name} ({soc.name})"))
+
         # 5. the custom-op package tree
         tree = sdir / "opp" / "vendors" / vendor
         tbe = tree / "op_impl" / "ai_core" / "tbe"
@@ -604,13 +626,10 @@ class CannToolchain:
             str(tbe / "config" / soc.short / f"aic-{soc.short}-ops-info.json"):
                 ops_info_text(op),
         }
-        # the kernel configs take coreType and implMode from opc's kernel JSONs
-        kernel_cfg = {
-            "op": op.to_json(), "soc": soc.to_json(), "fields": self.release.bin_param_fields,
-            "kernels": {Path(kjson).stem: kjson for _, kjson in kernels.values()},
-            "op_json": str(tbe / "kernel" / "config" / soc.short / f"{op.kernel_name}.json"),
-            "bin_json": str(tbe / "kernel" / "config" / soc.short / "binary_info_config.json")}
+        cfg_dir = tbe / "kernel" / "config" / soc.short
         copy = {
+            str(cfg_dir / f"{op.kernel_name}.json"): cfg_files["op_json"],
+            str(cfg_dir / "binary_info_config.json"): cfg_files["bin_json"],
             str(tbe / "op_tiling" / "lib" / "linux" / arch / tiling_lib.name): str(tiling_lib),
             str(tree / "op_proto" / "lib" / "linux" / arch / proto_lib.name): str(proto_lib),
             str(tree / "op_proto" / "inc" / "op_proto.h"): str(gen["op_proto.h"]),
@@ -623,7 +642,7 @@ class CannToolchain:
         for v in op.variants():
             obj, kjson = kernels[v.name]
             copy[str(kdir / Path(obj).name)] = obj
-            copy[str(kdir / Path(kjson).name)] = kjson     # written by opc
+            copy[str(kdir / Path(kjson).name)] = staged[kjson]    # opc's, as packed
         # op_host/CMakeLists.txt's optiling_compat: a relative link for older runtimes
         link = {str(tbe / "op_tiling" / "liboptiling.so"):
                 f"lib/linux/{arch}/{tiling_lib.name}"}
@@ -631,12 +650,11 @@ class CannToolchain:
             write[str(tree / "framework" / "tensorflow" / "npu_supported_ops.json")] = json.dumps(
                 {op.type: {"isGray": False, "isHeavy": False}}, indent=4) + "\n"
             copy[str(tree / "framework" / "tensorflow" / tf_parsers.name)] = str(tf_parsers)
-        layout_outputs = tuple(sorted([*write, *copy, *link, kernel_cfg["op_json"],
-                                       kernel_cfg["bin_json"]]))
+        layout_outputs = tuple(sorted([*write, *copy, *link]))
         actions.append(Action(
             "python", layout_outputs, tuple(sorted(set(copy.values()))),
             function="opkg.toolchains.cann:scons_layout",
-            params={"write": write, "copy": copy, "link": link, "kernel_config": kernel_cfg},
+            params={"write": write, "copy": copy, "link": link},
             signature=fp, target=tid,
             step="layout", description=f"custom-op package {pkg.name} ({soc.name})"))
 
@@ -814,22 +832,51 @@ def scons_opc(params: dict) -> str | None:
     return None
 
 
+def scons_kernel_config(params: dict) -> str | None:
+    """Stage opc's kernel JSONs under <root>/<op>/ and write <root>/<op>.json and
+    <root>/binary_info_config.json: with the project's insert_simplified_keys.py and
+    ascendc_ops_config.py (`-p <root> -s <soc short>`, as its op_kernel build runs them) when
+    it has them, else with kernel_config()."""
+    from opkg.fsutil import atomic_write_text
+
+    root, util = Path(params["root"]), Path(params["util"])
+    if root.exists():
+        shutil.rmtree(root)
+    for src, dest in params["staged"].items():
+        Path(dest).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dest)
+    script = util / "ascendc_ops_config.py"
+    if script.is_file():
+        keys = util / "insert_simplified_keys.py"
+        for argv in ([sys.executable, str(keys), "-p", str(root)] if keys.is_file() else None,
+                     [sys.executable, str(script), "-p", str(root), "-s", params["soc_short"]]):
+            if argv is None:
+                continue
+            rc, text = _run_tool(argv, cwd=str(util))
+            if rc != 0:
+                return text or f"{Path(argv[1]).name} exit status {rc}"
+        missing = [Path(p).name for p in (params["op_json"], params["bin_json"])
+                   if not Path(p).is_file()]
+        if missing:
+            return f"{script} did not write {', '.join(missing)} in {root}:\n{text}"
+        return None
+    kernels = {Path(path).stem: json.loads(Path(path).read_text())
+               for path in params["staged"].values()}
+    try:
+        op_cfg, bin_cfg = kernel_config(OpSpec.from_json(params["op"]),
+                                        SocInfo.from_json(params["soc"]), kernels,
+                                        params["fields"])
+    except BuildError as exc:
+        return f"{exc}\nhint: {exc.hint}"
+    atomic_write_text(Path(params["op_json"]), config_text(op_cfg))
+    atomic_write_text(Path(params["bin_json"]), config_text(bin_cfg))
+    return None
+
+
 def scons_layout(params: dict) -> str | None:
     from opkg.fsutil import atomic_write_bytes, atomic_write_text
 
     write = dict(params["write"])
-    if "kernel_config" in params:
-        cfg = params["kernel_config"]
-        kernels = {name: json.loads(Path(path).read_text())
-                   for name, path in cfg["kernels"].items()}
-        try:
-            op_cfg, bin_cfg = kernel_config(OpSpec.from_json(cfg["op"]),
-                                            SocInfo.from_json(cfg["soc"]), kernels,
-                                            cfg["fields"])
-        except BuildError as exc:
-            return f"{exc}\nhint: {exc.hint}"
-        write[cfg["op_json"]] = config_text(op_cfg)
-        write[cfg["bin_json"]] = config_text(bin_cfg)
     for dest, text in write.items():
         atomic_write_text(Path(dest), text)
     for dest, src in params["copy"].items():
