@@ -340,6 +340,26 @@ for name, config in configs.items():
         json.dump(config, fh, indent="  ")
 '''
 
+# Stand-in of the project's cmake/util/parse_ini_to_json.py: <ini> <json>; "[Op]" sections and
+# "<key>.<field>=<value>" lines become {Op: {key: {field: value}}}, dumped with sorted keys,
+# indent four and ':' without a space.
+PARSE_INI = r'''import json, sys
+ini = [a for a in sys.argv[1:] if a.endswith("ini")]
+out = [a for a in sys.argv[1:] if a.endswith("json")]
+info, op = {}, None
+for line in open(ini[0]).read().splitlines():
+    if line.startswith("[") and line.endswith("]"):
+        op = info.setdefault(line[1:-1], {})
+    elif "=" in line and op is not None:
+        key, value = line.split("=", 1)
+        section, field = key.split(".")
+        op.setdefault(section, {})[field] = value
+if not info:
+    sys.exit("Not find OpType in .ini file.")
+with open(out[0], "w") as fh:
+    json.dump(info, fh, sort_keys=True, indent=4, separators=(",", ":"))
+'''
+
 # Stand-in of the project's scripts/install.sh, written for these tests from the behaviour CANN's
 # sample projects document (scripts/install.sh of the FrameworkLaunch samples): --install-path=DIR
 # (absolute; created if missing) installs to DIR/vendors/<vendor> and writes its
@@ -511,10 +531,11 @@ def _tool(path: Path, tool: str, body: str) -> Path:
     return path
 
 
-def install_stand_in_tools(home: Path, ops_config: bool = True) -> dict:
+def install_stand_in_tools(home: Path, packer_scripts: bool = True) -> dict:
     """Replace a stand-in toolkit's msopgen/bisheng with argument-checking stand-ins, add the
     kernel include dirs bisheng is pointed at, and compiler/version.info. Without
-    `ops_config` the project template has no ascendc_ops_config.py."""
+    `packer_scripts` the project template has no ascendc_ops_config.py or
+    parse_ini_to_json.py."""
     tools = {"msopgen": _tool(home / "python/site-packages/bin/msopgen", "msopgen", MSOPGEN),
              "bisheng": _tool(home / "compiler/ccec_compiler/bin/bisheng", "bisheng", BISHENG),
              "op_build": _tool(home / "tools/opbuild/op_build", "op_build", OP_BUILD),
@@ -522,8 +543,9 @@ def install_stand_in_tools(home: Path, ops_config: bool = True) -> dict:
     util = home / "tools/op_project_templates/ascendc/customize/cmake/util"
     util.mkdir(parents=True, exist_ok=True)
     (util / "ascendc_impl_build.py").write_text(IMPL_BUILD)
-    if ops_config:
+    if packer_scripts:
         (util / "ascendc_ops_config.py").write_text(OPS_CONFIG)
+        (util / "parse_ini_to_json.py").write_text(PARSE_INI)
     scripts = home / "tools/op_project_templates/ascendc/customize/scripts"
     scripts.mkdir(parents=True, exist_ok=True)
     (scripts / "install.sh").write_text(INSTALL_SH)

@@ -87,8 +87,9 @@ def stand_in(tmp_path, monkeypatch):
     homes = {}
     for v in ("8.0.RC2", "8.0.RC3", "8.2.RC1"):
         homes[v] = make_toolkit(ascend, v)
-        # 8.0.RC3's stand-in template has no ascendc_ops_config.py: opkg writes the configs
-        install_stand_in_tools(homes[v], ops_config=v != "8.0.RC3")
+        # 8.0.RC3's stand-in template has no ascendc_ops_config.py or parse_ini_to_json.py:
+        # opkg writes the kernel configs and the ops-info JSON
+        install_stand_in_tools(homes[v], packer_scripts=v != "8.0.RC3")
     cxx = make_host_cxx(tmp_path / "bin" / "host-g++")
     monkeypatch.setenv("OPKG_CANN_CXX", str(cxx))
     log = tmp_path / "tools.log"
@@ -283,6 +284,10 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
     opc_out = stand_in["root"] / "out/cann/cann-8.0.RC2/add_custom/Ascend910B1/binary/bin"
     assert all("filePath" not in json.loads(p.read_text())
                for p in (opc_out / "add_custom").glob("*.json"))
+    # the ops-info JSON is op_build's ini as the project's parse_ini_to_json.py converts it
+    with tarfile.open(bundle) as tar:
+        ops_info = tar.extractfile(tbe + "config/ascend910b/aic-ascend910b-ops-info.json").read()
+    assert json.loads(ops_info) == {"AddCustom": {"input0": {"name": "x", "shape": "all"}}}
     check_run_package(stand_in, names, bundle)
     assert version_info == "custom_opp_compiler_version=8.0.RC2\n"
     assert meta["toolchain"]["id"] == "cann-8.0.RC2" and meta["verification_by"] == "sim"
@@ -304,6 +309,9 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
         op_cfg = json.load(tar.extractfile(tbe + "kernel/config/ascend910b/add_custom.json"))
         bin_info = json.load(tar.extractfile(tbe + "kernel/config/ascend910b/binary_info_config.json"))
     assert all(len(b["staticKey"]) == 64 for b in op_cfg["binList"])
+    with tarfile.open(bundle) as tar:
+        ops_info = tar.extractfile(tbe + "config/ascend910b/aic-ascend910b-ops-info.json").read()
+    assert ops_info.decode() == cann.ops_info_text(stand_in_op(stand_in))
     assert all("jsonPath" not in e for e in bin_info["AddCustom"]["binaryList"])
 
 

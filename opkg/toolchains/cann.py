@@ -617,17 +617,29 @@ class CannToolchain:
             signature=fp, target=tid, step="generate",
             description=f"kernel configs {pkg.name} ({soc.name})"))
 
+        # the ops-info JSON: op_build's ini converted by the project's parse_ini_to_json.py
+        # (its add_ops_info_target), or by opkg where the project has no such script
+        ini = autogen / f"aic-{soc.short}-ops-info.ini"
+        ops_info_json = bindir / "config" / f"aic-{soc.short}-ops-info.json"
+        actions.append(Action(
+            "python", (str(ops_info_json),), (str(marker), str(proto_cc)),
+            function="opkg.toolchains.cann:scons_ops_info",
+            params={"script": str(project / "cmake" / "util" / "parse_ini_to_json.py"),
+                    "ini": str(ini), "output": str(ops_info_json), "text": ops_info_text(op),
+                    "op": op.type, "soc": soc.short},
+            signature=fp, target=tid, step="generate",
+            description=f"ops-info JSON {pkg.name} ({soc.name})"))
+
         # 5. the custom-op package tree
         tree = sdir / "opp" / "vendors" / vendor
         tbe = tree / "op_impl" / "ai_core" / "tbe"
         write = {
             str(tree / "version.info"):
                 f"custom_opp_compiler_version={self.compiler_version_text()}\n",
-            str(tbe / "config" / soc.short / f"aic-{soc.short}-ops-info.json"):
-                ops_info_text(op),
         }
         cfg_dir = tbe / "kernel" / "config" / soc.short
         copy = {
+            str(tbe / "config" / soc.short / ops_info_json.name): str(ops_info_json),
             str(cfg_dir / f"{op.kernel_name}.json"): cfg_files["op_json"],
             str(cfg_dir / "binary_info_config.json"): cfg_files["bin_json"],
             str(tbe / "op_tiling" / "lib" / "linux" / arch / tiling_lib.name): str(tiling_lib),
@@ -770,10 +782,7 @@ def scons_impl(params: dict) -> str | None:
     # op_build writes one ops-info ini per SoC the OpDefs configure; without it the script
     # fails with a traceback
     if not Path(params["ini"]).is_file():
-        return (f"op_build wrote no {Path(params['ini']).name}: the OpDef of {params['op']} "
-                f"has no AI core config for {params['soc']}\nhint: add "
-                f"this->AICore().AddConfig(\"{params['soc']}\") to the OpDef in op_host, or "
-                f"build for a SoC it configures")
+        return _no_ini(params)
     rc, text = _run_tool(params["argv"])
     if rc != 0:
         return text or f"ascendc_impl_build.py exit status {rc}"
@@ -781,6 +790,32 @@ def scons_impl(params: dict) -> str | None:
         return f"ascendc_impl_build.py did not write {params['expect']}:\n{text}"
     for dest, src in params["copy"].items():
         shutil.copyfile(src, dest)
+    return None
+
+
+def _no_ini(params: dict) -> str:
+    return (f"op_build wrote no {Path(params['ini']).name}: the OpDef of {params['op']} "
+            f"has no AI core config for {params['soc']}\nhint: add "
+            f"this->AICore().AddConfig(\"{params['soc']}\") to the OpDef in op_host, or "
+            f"build for a SoC it configures")
+
+
+def scons_ops_info(params: dict) -> str | None:
+    """aic-<soc>-ops-info.json: the project's parse_ini_to_json.py converts op_build's ini
+    (`parse_ini_to_json.py <ini> <json>`); without the script, opkg's text of the same file."""
+    from opkg.fsutil import atomic_write_text
+
+    out = Path(params["output"])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not Path(params["script"]).is_file():
+        atomic_write_text(out, params["text"])
+        return None
+    if not Path(params["ini"]).is_file():
+        return _no_ini(params)
+    out.unlink(missing_ok=True)
+    rc, text = _run_tool([sys.executable, params["script"], params["ini"], str(out)])
+    if rc != 0 or not out.is_file():
+        return text or f"parse_ini_to_json.py exit status {rc}"
     return None
 
 
