@@ -5,19 +5,20 @@ runs. Per (package, SoC):
 
   1. generate   msopgen's prototype JSON from the manifest's op (written by opkg);
   2. project    `msopgen gen -i <json> -c ai_core-<SoC> -lan cpp -out <dir>`, then the
-                package's own op_host/ and op_kernel/ files overlaid on the generated templates
+                package's own op_host/, op_kernel/ and framework/ files overlaid on the templates
                 (one step, so a regenerated project is never left without the overlay);
   3. compile    as the project's op_kernel CMake does: its cmake/util/ascendc_impl_build.py
                 writes the Python adapter from op_build's ops-info ini, one param JSON per
                 binary variant names the binary (<Op>_<md5>), and one `opc` call per variant
-                generates the tiling header and runs bisheng for the SoC's core arch;
+                generates the tiling header and runs bisheng for the SoC's core arch; then
+                the project's ascendc_ops_config.py writes the kernel configs from opc's
+                kernel JSONs and its parse_ini_to_json.py the ops-info JSON;
   4. link       once per package, with the host C++ compiler, as CANN's custom-op CMake does:
                 op_host/ -> libascend_all_ops.so; CANN's op_build reads its OpDefs and writes
                 op_proto.cc and aclnn_<op>.{h,cpp}; then libcust_opmaster_rt2.0.so (tiling,
                 -DOP_TILING_LIB), libcust_opsproto_rt2.0.so (proto, -DOP_PROTO_LIB) and
-                libcust_opapi.so (the aclnn API);
-                After opc, the project's ascendc_ops_config.py writes the kernel configs
-                (binary_info_config.json) from opc's kernel JSONs;
+                libcust_opapi.so (the aclnn API), and per SoC libcust_tf_parsers.so from the
+                project's framework/tf_plugin;
   5. layout     the custom-op package tree CANN's install scripts and ASCEND_CUSTOM_OPP_PATH read:
                 vendors/<vendor>/{op_impl/ai_core/tbe/..., op_proto/..., op_api/{lib,include},
                 version.info};
