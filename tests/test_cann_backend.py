@@ -289,6 +289,7 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
         ops_info = tar.extractfile(tbe + "config/ascend910b/aic-ascend910b-ops-info.json").read()
     assert json.loads(ops_info) == {"AddCustom": {"input0": {"name": "x", "shape": "all"}}}
     check_run_package(stand_in, names, bundle)
+    check_opkg_install_into_opp(stand_in, bundle, capsys)
     assert version_info == "custom_opp_compiler_version=8.0.RC2\n"
     assert meta["toolchain"]["id"] == "cann-8.0.RC2" and meta["verification_by"] == "sim"
     assert meta["verification"]["passed"] is True
@@ -353,6 +354,63 @@ def check_run_package(stand_in, bundle_names, bundle):
     assert done.returncode == 0, done.stdout + done.stderr
     assert (opp / "vendors/config.ini").read_text() == "load_priority=add_custom,customize\n"
     assert (opp / "vendors/add_custom/op_api/lib/libcust_opapi.so").is_file()
+
+
+def check_opkg_install_into_opp(stand_in, bundle, capsys):
+    """`opkg install --into-opp` of the published bundle: the ASCEND_CUSTOM_OPP_PATH layout
+    under --dest, and the bundle's .run run without --install-path into $ASCEND_OPP_PATH
+    (vendors/config.ini); refused without ASCEND_OPP_PATH."""
+    import os
+
+    from opkg.cli import main
+    from opkg.registry.publish import publish_bundles
+    from opkg.registry.store import Store
+
+    registry = stand_in["root"].parent / "registry"
+    publish_bundles(Store(registry), [bundle])
+    opp = stand_in["root"].parent / "opp2"
+    (opp / "vendors").mkdir(parents=True)
+    argv = ["install", "add_custom", "--soc", "Ascend910B1", "--toolchain", "cann-8.0.RC2",
+            "--registry", str(registry), "--dest", str(stand_in["root"].parent / "ops"),
+            "--force", "--into-opp"]    # --force: the stand-in install has no NPU driver
+
+    def install(env):
+        saved = dict(os.environ)
+        os.environ.pop("ASCEND_OPP_PATH", None)
+        os.environ.update(env)
+        try:
+            with pytest.raises(SystemExit) as exc:
+                main(argv)
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+        out, err = capsys.readouterr()
+        return exc.value.code, out, err
+
+    code, out, err = install({})
+    assert code == 2 and "--into-opp needs ASCEND_OPP_PATH" in err
+    code, out, err = install({"ASCEND_OPP_PATH": str(opp),
+                              "ASCEND_CUSTOM_OPP_PATH": str(stand_in["root"].parent / "x")})
+    assert code == 0, out + err
+    assert (opp / "vendors/config.ini").read_text() == "load_priority=add_custom\n"
+    assert (opp / "vendors/add_custom/op_api/lib/libcust_opapi.so").is_file()
+    assert f"and into {opp / 'vendors'}" in out and "export ASCEND_CUSTOM_OPP_PATH=" in out
+
+
+def test_install_into_opp_refuses_sim_bundles_and_bundles_without_a_run(tmp_path):
+    from opkg.errors import RegistryError, UsageError
+    from opkg.registry.install import Installed, install_into_opp
+
+    def installed(toolchain):
+        (tmp_path / "add_custom").mkdir(exist_ok=True)
+        return Installed("add_custom", "1.0.0", "Ascend910B1", toolchain, tmp_path, "installed",
+                         1, [], {})
+
+    with pytest.raises(UsageError, match=r"\(sim\) is not a CANN bundle"):
+        install_into_opp(installed("sim"), str(tmp_path))
+    with pytest.raises(RegistryError, match="has no custom_opp_\\*.run") as info:
+        install_into_opp(installed("cann-8.0.RC2"), str(tmp_path))
+    assert "rebuild and republish" in info.value.hint
 
 
 def stand_in_op(stand_in):
