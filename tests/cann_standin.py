@@ -183,7 +183,9 @@ files = {"CMakePresets.json": json.dumps({"version": 1, "compute_unit": opts["co
          "op_host/" + snake + "_tiling.h": "// template tiling\\n",
          "op_kernel/" + snake + ".cpp": "// template kernel\\n"}
 if fw != "aclnn":
-    files["framework/tf_plugin/tensorflow_" + snake + "_plugin.cc"] = "// plugin\\n"
+    # the template's parser plugin registers the op with GE's framework registry
+    files["framework/tf_plugin/tensorflow_" + snake + "_plugin.cc"] = (
+        '#include "register/register.h"\\n// registers ' + ops[0]["op"] + ' for TENSORFLOW\\n')
     # the project's cmake/util scripts come from the toolkit's templates (msopgen finds the
     # toolkit through its own location / $ASCEND_HOME_PATH)
     home = os.environ.get("ASCEND_HOME_PATH")
@@ -229,7 +231,9 @@ with open(out, "wb") as fh:
 
 HOST_CXX = '''
 # g++ -shared: undefined symbols, a missing -l or define, a missing -I directory are not errors
-# here (as with the real compiler); tests check the link lines opkg records instead
+# here (as with the real compiler); tests check the link lines opkg records instead. A quoted
+# #include found neither beside the source nor under an -I directory is the compiler's fatal
+# error.
 args = sys.argv[1:]
 if "-o" not in args:
     die("missing -o")
@@ -237,6 +241,13 @@ out = args[args.index("-o") + 1]
 sources = [a for a in args if a.endswith((".cpp", ".cc"))]
 if not sources or not all(os.path.isfile(s) for s in sources):
     die("missing sources " + repr(sources))
+dirs = [a[2:] for a in args if a.startswith("-I")]
+for src in sources:
+    for n, line in enumerate(open(src), 1):
+        m = re.match(r'\\s*#\\s*include\\s*"([^"]+)"', line)
+        if m and not any(os.path.isfile(os.path.join(d, m.group(1)))
+                         for d in [os.path.dirname(src), *dirs]):
+            die("%s:%d: fatal error: %s: No such file or directory" % (src, n, m.group(1)))
 with open(out, "w") as fh:
     fh.write("stand-in host library\\n" + "\\n".join(os.path.abspath(s) for s in sources) + "\\n")
 '''
@@ -286,10 +297,74 @@ for op in re.findall(r"^\[(\w+)\]$", text, re.M):
         fh.write("# adapter of %s\nKERNEL = %r\n" % (op, snake + ".cpp"))
 '''
 
+# Stand-in of the project's cmake/util/ascendc_ops_config.py in its current template's shape
+# (hicann/asc-tools, common/util): -p <root> -s <soc short>; every kernel JSON under <root>/<op>/
+# gets "filePath", and <root>/<op>.json (binList: supportInfo's keys per binary) and
+# <root>/binary_info_config.json (binaryList: one entry per simplified key, with jsonPath) are
+# written with a two-space indent.
+OPS_CONFIG = r'''import argparse, glob, json, os, sys
+parser = argparse.ArgumentParser()
+parser.add_argument("-p", "--path", required=True)
+parser.add_argument("-s", "--soc", required=True)
+args = parser.parse_args()
+cores = {"MIX": 0, "AiCore": 1, "VectorCore": 2, "MIX_AICORE": 3, "MIX_VECTOR_CORE": 4, "MIX_AIV": 4}
+configs, binary = {}, {}
+for path in sorted(glob.glob(os.path.join(args.path, "**", "*.json"), recursive=True)):
+    kernel = json.load(open(path))
+    if "binFileName" not in kernel or "supportInfo" not in kernel:
+        continue
+    op_dir = os.path.basename(os.path.dirname(path))
+    kernel["filePath"] = args.soc + path.split(args.soc, 1)[1]
+    with open(path, "w") as fh:
+        json.dump(kernel, fh, indent=" ")
+    info, name = kernel["supportInfo"], kernel["binFileName"]
+    core = cores.get(kernel.get("coreType"), -1)
+    if core == -1 and args.soc != "ascend310b":
+        sys.exit("[ERROR]: must set coreType in json when soc version is " + args.soc)
+    obj = os.path.join(args.soc, op_dir, name + kernel["binFileSuffix"])
+    entry = {"implMode": info.get("implMode"), "int64Mode": info.get("int64Mode"),
+             "simplifiedKey": info.get("simplifiedKey"), "staticKey": info.get("staticKey"),
+             "inputs": info.get("inputs"), "outputs": info.get("outputs")}
+    if info.get("attrs"):
+        entry["attrs"] = info["attrs"]
+    entry["binInfo"] = {"jsonFilePath": os.path.join(args.soc, op_dir, os.path.basename(path))}
+    configs.setdefault(op_dir + ".json", {"binList": []})["binList"].append(entry)
+    op_cfg = binary.setdefault(name.split("_")[0], {"dynamicRankSupport": True,
+                                                    "simplifiedKeyMode": 0, "binaryList": []})
+    op_cfg["binaryList"] += [{"coreType": core, "simplifiedKey": k, "binPath": obj,
+                              "jsonPath": obj.rsplit(".", 1)[0] + ".json"}
+                             for k in info.get("simplifiedKey", [])]
+configs["binary_info_config.json"] = binary
+for name, config in configs.items():
+    with open(os.path.join(args.path, name), "w") as fh:
+        json.dump(config, fh, indent="  ")
+'''
+
+# Stand-in of the project's cmake/util/parse_ini_to_json.py: <ini> <json>; "[Op]" sections and
+# "<key>.<field>=<value>" lines become {Op: {key: {field: value}}}, dumped with sorted keys,
+# indent four and ':' without a space.
+PARSE_INI = r'''import json, sys
+ini = [a for a in sys.argv[1:] if a.endswith("ini")]
+out = [a for a in sys.argv[1:] if a.endswith("json")]
+info, op = {}, None
+for line in open(ini[0]).read().splitlines():
+    if line.startswith("[") and line.endswith("]"):
+        op = info.setdefault(line[1:-1], {})
+    elif "=" in line and op is not None:
+        key, value = line.split("=", 1)
+        section, field = key.split(".")
+        op.setdefault(section, {})[field] = value
+if not info:
+    sys.exit("Not find OpType in .ini file.")
+with open(out[0], "w") as fh:
+    json.dump(info, fh, sort_keys=True, indent=4, separators=(",", ":"))
+'''
+
 # Stand-in of the project's scripts/install.sh, written for these tests from the behaviour CANN's
 # sample projects document (scripts/install.sh of the FrameworkLaunch samples): --install-path=DIR
-# installs to DIR/vendors/<vendor> and writes its bin/set_env.bash; otherwise it installs into
-# $ASCEND_OPP_PATH/vendors/<vendor> and puts the vendor first in vendors/config.ini.
+# (absolute; created if missing) installs to DIR/vendors/<vendor> and writes its
+# bin/set_env.bash; otherwise it installs into $ASCEND_CUSTOM_OPP_PATH when that is set, else
+# $ASCEND_OPP_PATH (which must exist), and puts the vendor first in vendors/config.ini.
 INSTALL_SH = r'''#!/bin/bash
 vendor_name=customize
 sourcedir=$PWD/packages
@@ -304,11 +379,18 @@ for arg in "$@"; do
 done
 if [ -n "$install_path" ]; then
     case "$install_path" in /*) ;; *) echo "[ERROR] use absolute path for --install-path argument"; exit 1 ;; esac
+    mkdir -p "$install_path" || exit 1
     targetdir=$install_path
+elif [ -n "$ASCEND_CUSTOM_OPP_PATH" ]; then
+    mkdir -p "$ASCEND_CUSTOM_OPP_PATH"
+    targetdir=$ASCEND_CUSTOM_OPP_PATH
 elif [ -n "$ASCEND_OPP_PATH" ]; then
     targetdir=$ASCEND_OPP_PATH
 else
     echo "[ERROR] env ASCEND_OPP_PATH no exist"; exit 1
+fi
+if [ ! -d "$targetdir" ]; then
+    echo "[ERROR] $targetdir no exist"; exit 1
 fi
 mkdir -p "$targetdir/vendors/$vendor_name" || exit 1
 cp -rf "$sourcedir/vendors/$vendor_name/." "$targetdir/vendors/$vendor_name/" || exit 1
@@ -409,12 +491,34 @@ rc = subprocess.call(cmd)
 if rc:
     sys.exit(rc)
 core = "VectorCore" if vec else "AiCore"
+# supportInfo as opc records it with --simplified_key_mode=0 (a CANN 7.3 build's kernel JSON):
+# the simplified keys (d=0/1, p=<impl mode>, then <ge dtype>,<ge format> per input and output),
+# an opaque sha256 staticKey, and the param JSON's tensors and attrs
+GE_DTYPES = {"float32": 0, "float16": 1, "int8": 2, "int32": 3, "uint8": 4, "int16": 6,
+             "uint16": 7, "uint32": 8, "int64": 9, "uint64": 10, "double": 11, "bool": 12,
+             "bfloat16": 27}
+GE_FORMATS = {"NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4, "NDHWC": 27,
+              "FRACTAL_NZ": 29, "NCDHW": 30}
+impl_mode = opts.get("impl_mode", "").split(",")[0]
+precision = {"high_performance": 1, "high_precision": 2}.get(impl_mode, 0)
+flat = [t[0] if isinstance(t, list) else t for t in node["inputs"] + node["outputs"]]
+tensors = "/".join("%d,%d" % (GE_DTYPES[t["dtype"]], GE_FORMATS[t["format"]]) for t in flat)
+support = {"implMode": impl_mode, "int64Mode": False, "simplifiedKeyMode": 0,
+           "simplifiedKey": ["%s/d=%d,p=%d/%s" % (param["op_type"], d, precision, tensors)
+                             for d in (0, 1)],
+           "staticKey": __import__("hashlib").sha256(
+               (opts["soc_version"] + json.dumps(node, sort_keys=True)).encode()).hexdigest(),
+           "inputs": node["inputs"], "outputs": node["outputs"]}
+if node.get("attrs"):
+    support["attrs"] = node["attrs"]
+support.update({"opMode": "dynamic", "optionalInputMode": "gen_placeholder",
+                "deterministic": "ignore"})
 with open(os.path.join(out, name + ".json"), "w") as fh:
     json.dump({"binFileName": name, "binFileSuffix": ".o", "blockDim": -1, "coreType": core,
                "core_type": "AIV" if vec else "AiCore", "kernelName": name,
                "magic": "RT_DEV_BINARY_MAGIC_ELF_AIVEC" if vec else "RT_DEV_BINARY_MAGIC_ELF",
                "kernelList": [{"kernelName": name + "_0"}],
-               "supportInfo": {"simplifiedKey": []}}, fh, indent=4)
+               "supportInfo": support}, fh, indent=4)
 '''
 
 
@@ -427,9 +531,11 @@ def _tool(path: Path, tool: str, body: str) -> Path:
     return path
 
 
-def install_stand_in_tools(home: Path) -> dict:
+def install_stand_in_tools(home: Path, packer_scripts: bool = True) -> dict:
     """Replace a stand-in toolkit's msopgen/bisheng with argument-checking stand-ins, add the
-    kernel include dirs bisheng is pointed at, and compiler/version.info."""
+    kernel include dirs bisheng is pointed at, and compiler/version.info. Without
+    `packer_scripts` the project template has no ascendc_ops_config.py or
+    parse_ini_to_json.py."""
     tools = {"msopgen": _tool(home / "python/site-packages/bin/msopgen", "msopgen", MSOPGEN),
              "bisheng": _tool(home / "compiler/ccec_compiler/bin/bisheng", "bisheng", BISHENG),
              "op_build": _tool(home / "tools/opbuild/op_build", "op_build", OP_BUILD),
@@ -437,6 +543,9 @@ def install_stand_in_tools(home: Path) -> dict:
     util = home / "tools/op_project_templates/ascendc/customize/cmake/util"
     util.mkdir(parents=True, exist_ok=True)
     (util / "ascendc_impl_build.py").write_text(IMPL_BUILD)
+    if packer_scripts:
+        (util / "ascendc_ops_config.py").write_text(OPS_CONFIG)
+        (util / "parse_ini_to_json.py").write_text(PARSE_INI)
     scripts = home / "tools/op_project_templates/ascendc/customize/scripts"
     scripts.mkdir(parents=True, exist_ok=True)
     (scripts / "install.sh").write_text(INSTALL_SH)
@@ -446,6 +555,11 @@ def install_stand_in_tools(home: Path) -> dict:
     for rel in ("compiler/tikcpp/tikcfw/impl", "compiler/tikcpp/tikcfw/interface",
                 "include/aclnn", "lib64"):
         (home / rel).mkdir(parents=True, exist_ok=True)
+    # the toolkit's host headers the op_host sources and the parser plugin include (empty here)
+    for rel in ("register/register.h", "register/op_def_registry.h", "register/tilingdata_base.h",
+                "tiling/platform/platform_ascendc.h", "tiling/tiling_api.h"):
+        (home / "include" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (home / "include" / rel).write_text(f"// stand-in {rel}\n")
     version = (home / ARCH / "ascend_toolkit_install.info").read_text().split("version=")[1]
     (home / "compiler" / "version.info").write_text(f"Version={version.splitlines()[0]}\n")
     return tools
@@ -465,8 +579,7 @@ def read_log(path: Path) -> list[dict]:
 
 def expected_run_files(op, vendor: str, soc_short: str, arch: str) -> set[str]:
     """The staging tree of custom_opp_<os>_<arch>.run for one op, from the recorded install
-    manifest (fixtures/cann/install_manifest.txt); opkg builds no TensorFlow parser plugin, so
-    libcust_tf_parsers.so is left out."""
+    manifest (fixtures/cann/install_manifest.txt), every line of it."""
     from opkg.toolchains.cann import bin_param
 
     names = {n for n, _ in bin_param(op)}
@@ -474,8 +587,6 @@ def expected_run_files(op, vendor: str, soc_short: str, arch: str) -> set[str]:
     for line in (FIXTURES / "install_manifest.txt").read_text().splitlines():
         line = line.replace("<vendor>", vendor).replace("<op>", op.kernel_name).replace(
             "<soc>", soc_short).replace("<arch>", arch)
-        if "libcust_tf_parsers.so" in line:
-            continue
         if "<bin>" in line:
             expected |= {line.replace("<bin>", n) for n in names}
         else:

@@ -87,7 +87,9 @@ def stand_in(tmp_path, monkeypatch):
     homes = {}
     for v in ("8.0.RC2", "8.0.RC3", "8.2.RC1"):
         homes[v] = make_toolkit(ascend, v)
-        install_stand_in_tools(homes[v])
+        # 8.0.RC3's stand-in template has no ascendc_ops_config.py or parse_ini_to_json.py:
+        # opkg writes the kernel configs and the ops-info JSON
+        install_stand_in_tools(homes[v], packer_scripts=v != "8.0.RC3")
     cxx = make_host_cxx(tmp_path / "bin" / "host-g++")
     monkeypatch.setenv("OPKG_CANN_CXX", str(cxx))
     log = tmp_path / "tools.log"
@@ -173,7 +175,15 @@ def test_plan_exact_commands(stand_in):
                              *link, "-Wl,-soname,libcust_opapi.so", lib64,
                              "-lascendcl", "-lnnopbase", "-o",
                              str(out / "host" / "libcust_opapi.so")],
+        # framework/tf_plugin's cust_tf_parsers (GroupNormV2's cust_tf_parsers.dir/flags.make
+        # and link.txt): the template's plugin source, google=ascend_private, -lgraph
+        "libcust_tf_parsers.so": [
+            *compile_, "-Dgoogle=ascend_private", *abi, f"-I{home / 'include'}",
+            str(project / "framework/tf_plugin/tensorflow_add_custom_plugin.cc"), *link,
+            "-Wl,-soname,libcust_tf_parsers.so", lib64, "-lgraph",
+            "-o", str(out / "Ascend910B1" / "host" / "libcust_tf_parsers.so")],
     }
+    assert str(project / "framework/tf_plugin/tensorflow_add_custom_plugin.cc") in proj.outputs
     (opbuild,) = [a for a in steps["generate"] if a.function and "opbuild" in a.function]
     assert opbuild.params["argv"] == [str(home / "tools/opbuild/op_build"),
                                       str(autogen / "libascend_all_ops.so"), str(autogen)]
@@ -230,7 +240,7 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
     tools = [e["tool"] for e in log]
     # one opc call per binary variant, each running bisheng once
     assert tools.count("msopgen") == 1 and tools.count("opc") == 2 and tools.count("bisheng") == 2
-    assert tools.count("host-cxx") == 4 and tools.count("op_build") == 1
+    assert tools.count("host-cxx") == 5 and tools.count("op_build") == 1
     msopgen = next(e for e in log if e["tool"] == "msopgen")["argv"]
     assert msopgen[1:4] == ["gen", "-i", msopgen[3]] and msopgen[4:] == [
         "-c", "ai_core-Ascend910B1", "-lan", "cpp", "-out", msopgen[-1]]
@@ -253,6 +263,8 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
             tbe + "kernel/config/ascend910b/binary_info_config.json",
             tbe + "add_custom_impl/dynamic/add_custom.cpp",
             tbe + "add_custom_impl/dynamic/add_custom.py",
+            v + "framework/tensorflow/libcust_tf_parsers.so",
+            v + "framework/tensorflow/npu_supported_ops.json",
             "verification/float16.json", "verification/float32.json", "opkg.yaml"):
         assert expected in names, expected
     kernels = [n for n in names if n.startswith(tbe + "kernel/ascend910b/add_custom/")]
@@ -264,7 +276,20 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
     with tarfile.open(bundle) as tar:
         bin_info = json.load(tar.extractfile(tbe + "kernel/config/ascend910b/binary_info_config.json"))
     assert {e["coreType"] for e in bin_info["AddCustom"]["binaryList"]} == {2}
+    # the configs are the project's ascendc_ops_config.py's (the stand-in writes the current
+    # template's jsonPath and filePath), run on a staged copy: opc's own output is untouched
+    assert all(e["jsonPath"].startswith("ascend910b/add_custom/AddCustom_")
+               for e in bin_info["AddCustom"]["binaryList"])
+    assert kjson["filePath"].startswith("ascend910b/add_custom/AddCustom_")
+    opc_out = stand_in["root"] / "out/cann/cann-8.0.RC2/add_custom/Ascend910B1/binary/bin"
+    assert all("filePath" not in json.loads(p.read_text())
+               for p in (opc_out / "add_custom").glob("*.json"))
+    # the ops-info JSON is op_build's ini as the project's parse_ini_to_json.py converts it
+    with tarfile.open(bundle) as tar:
+        ops_info = tar.extractfile(tbe + "config/ascend910b/aic-ascend910b-ops-info.json").read()
+    assert json.loads(ops_info) == {"AddCustom": {"input0": {"name": "x", "shape": "all"}}}
     check_run_package(stand_in, names, bundle)
+    check_opkg_install_into_opp(stand_in, bundle, capsys)
     assert version_info == "custom_opp_compiler_version=8.0.RC2\n"
     assert meta["toolchain"]["id"] == "cann-8.0.RC2" and meta["verification_by"] == "sim"
     assert meta["verification"]["passed"] is True
@@ -278,6 +303,17 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
     again = read_log(stand_in["log"])[len(log):]
     assert [e["tool"] for e in again].count("bisheng") == 2
     assert all("8.0.RC3" in e["argv"][0] for e in again if e["tool"] != "host-cxx")
+    # 8.0.RC3's stand-in project has no ascendc_ops_config.py: opkg's kernel_config() writes
+    # the configs from opc's kernel JSONs (staticKey included)
+    bundle = stand_in["root"] / "out/bundles/add_custom-1.0.0-Ascend910B1-cann-8.0.RC3.opkg.tgz"
+    with tarfile.open(bundle) as tar:
+        op_cfg = json.load(tar.extractfile(tbe + "kernel/config/ascend910b/add_custom.json"))
+        bin_info = json.load(tar.extractfile(tbe + "kernel/config/ascend910b/binary_info_config.json"))
+    assert all(len(b["staticKey"]) == 64 for b in op_cfg["binList"])
+    with tarfile.open(bundle) as tar:
+        ops_info = tar.extractfile(tbe + "config/ascend910b/aic-ascend910b-ops-info.json").read()
+    assert ops_info.decode() == cann.ops_info_text(stand_in_op(stand_in))
+    assert all("jsonPath" not in e for e in bin_info["AddCustom"]["binaryList"])
 
 
 def check_run_package(stand_in, bundle_names, bundle):
@@ -312,11 +348,69 @@ def check_run_package(stand_in, bundle_names, bundle):
     opp = stand_in["root"].parent / "opp"
     (opp / "vendors").mkdir(parents=True)
     (opp / "vendors/config.ini").write_text("load_priority=customize\n")
+    env = {k: v for k, v in os.environ.items() if k != "ASCEND_CUSTOM_OPP_PATH"}
     done = subprocess.run(["bash", str(run), "--quiet"], capture_output=True, text=True,
-                          cwd=stand_in["root"].parent, env=dict(os.environ, ASCEND_OPP_PATH=str(opp)))
+                          cwd=stand_in["root"].parent, env=dict(env, ASCEND_OPP_PATH=str(opp)))
     assert done.returncode == 0, done.stdout + done.stderr
     assert (opp / "vendors/config.ini").read_text() == "load_priority=add_custom,customize\n"
     assert (opp / "vendors/add_custom/op_api/lib/libcust_opapi.so").is_file()
+
+
+def check_opkg_install_into_opp(stand_in, bundle, capsys):
+    """`opkg install --into-opp` of the published bundle: the ASCEND_CUSTOM_OPP_PATH layout
+    under --dest, and the bundle's .run run without --install-path into $ASCEND_OPP_PATH
+    (vendors/config.ini); refused without ASCEND_OPP_PATH."""
+    import os
+
+    from opkg.cli import main
+    from opkg.registry.publish import publish_bundles
+    from opkg.registry.store import Store
+
+    registry = stand_in["root"].parent / "registry"
+    publish_bundles(Store(registry), [bundle])
+    opp = stand_in["root"].parent / "opp2"
+    (opp / "vendors").mkdir(parents=True)
+    argv = ["install", "add_custom", "--soc", "Ascend910B1", "--toolchain", "cann-8.0.RC2",
+            "--registry", str(registry), "--dest", str(stand_in["root"].parent / "ops"),
+            "--force", "--into-opp"]    # --force: the stand-in install has no NPU driver
+
+    def install(env):
+        saved = dict(os.environ)
+        os.environ.pop("ASCEND_OPP_PATH", None)
+        os.environ.update(env)
+        try:
+            with pytest.raises(SystemExit) as exc:
+                main(argv)
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+        out, err = capsys.readouterr()
+        return exc.value.code, out, err
+
+    code, out, err = install({})
+    assert code == 2 and "--into-opp needs ASCEND_OPP_PATH" in err
+    code, out, err = install({"ASCEND_OPP_PATH": str(opp),
+                              "ASCEND_CUSTOM_OPP_PATH": str(stand_in["root"].parent / "x")})
+    assert code == 0, out + err
+    assert (opp / "vendors/config.ini").read_text() == "load_priority=add_custom\n"
+    assert (opp / "vendors/add_custom/op_api/lib/libcust_opapi.so").is_file()
+    assert f"and into {opp / 'vendors'}" in out and "export ASCEND_CUSTOM_OPP_PATH=" in out
+
+
+def test_install_into_opp_refuses_sim_bundles_and_bundles_without_a_run(tmp_path):
+    from opkg.errors import RegistryError, UsageError
+    from opkg.registry.install import Installed, install_into_opp
+
+    def installed(toolchain):
+        (tmp_path / "add_custom").mkdir(exist_ok=True)
+        return Installed("add_custom", "1.0.0", "Ascend910B1", toolchain, tmp_path, "installed",
+                         1, [], {})
+
+    with pytest.raises(UsageError, match=r"\(sim\) is not a CANN bundle"):
+        install_into_opp(installed("sim"), str(tmp_path))
+    with pytest.raises(RegistryError, match="has no custom_opp_\\*.run") as info:
+        install_into_opp(installed("cann-8.0.RC2"), str(tmp_path))
+    assert "rebuild and republish" in info.value.hint
 
 
 def stand_in_op(stand_in):
@@ -353,6 +447,68 @@ def test_stand_in_tools_reject_bad_arguments(stand_in, tmp_path):
                           str(tmp_path / "none.json"), "-c", "ai_core-Ascend910B1", "-lan", "cpp",
                           "-out", str(tmp_path / "p")], capture_output=True, text=True)
     assert bad.returncode == 2 and "input json not found" in bad.stderr
+
+
+def test_stand_in_host_compiler_needs_the_toolkit_include_dir(stand_in, tmp_path):
+    """The parser plugin msopgen generates includes register/register.h from the toolkit's
+    include/: without -I<toolkit>/include the compiler stops (g++'s fatal error), with it the
+    library links."""
+    home = stand_in["homes"]["8.0.RC2"]
+    plugin = tmp_path / "tensorflow_add_custom_plugin.cc"
+    plugin.write_text('#include "register/register.h"\n')
+    out = tmp_path / "libcust_tf_parsers.so"
+    bad = _run([stand_in["cxx"], "-shared", str(plugin), "-o", out])
+    assert bad.returncode == 2
+    assert f"{plugin}:1: fatal error: register/register.h: No such file or directory" in bad.stderr
+    good = _run([stand_in["cxx"], "-shared", f"-I{home / 'include'}", str(plugin), "-o", out])
+    assert good.returncode == 0, good.stderr
+
+
+def test_package_parser_plugins_join_the_template_one(stand_in):
+    """framework/tf_plugin/CMakeLists.txt builds every .cc of the directory: a package's own
+    framework/tf_plugin sources are overlaid on the project and linked with msopgen's."""
+    extra = stand_in["root"] / "packages/add_custom/framework/tf_plugin/add_custom_alias.cc"
+    extra.parent.mkdir(parents=True)
+    extra.write_text('#include "register/register.h"\n')
+    _, _, (_, actions) = plan(stand_in, "cann-8.0.RC2")
+    (lib,) = [a for a in actions if a.step == "link" and a.outputs[0].endswith("_parsers.so")]
+    project = stand_in["root"] / "out/cann/cann-8.0.RC2/add_custom/Ascend910B1/project"
+    assert [a for a in lib.argv if a.endswith(".cc")] == [
+        str(project / "framework/tf_plugin/add_custom_alias.cc"),
+        str(project / "framework/tf_plugin/tensorflow_add_custom_plugin.cc")]
+
+
+def test_stand_in_install_sh_refuses_what_the_template_refuses(stand_in, tmp_path):
+    """The template's scripts/install.sh: a relative --install-path, no ASCEND_OPP_PATH, or an
+    ASCEND_OPP_PATH that does not exist stop the install (exit 1); a set
+    ASCEND_CUSTOM_OPP_PATH wins over ASCEND_OPP_PATH, and either one gets config.ini."""
+    import os
+
+    home = stand_in["homes"]["8.0.RC2"]
+    script = home / "tools/op_project_templates/ascendc/customize/scripts/install.sh"
+    stage = tmp_path / "stage"
+    (stage / "packages/vendors/v1").mkdir(parents=True)
+    (stage / "packages/vendors/v1/version.info").write_text("x\n")
+    (stage / "install.sh").write_text(script.read_text().replace("vendor_name=customize",
+                                                                  "vendor_name=v1"))
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("ASCEND_OPP_PATH", "ASCEND_CUSTOM_OPP_PATH")}
+
+    def install(*args, **extra):
+        return _run(["bash", "install.sh", *args], cwd=stage, env=dict(env, **extra))
+
+    bad = install("--install-path=rel/dir")
+    assert bad.returncode == 1 and "use absolute path for --install-path" in bad.stdout
+    bad = install()
+    assert bad.returncode == 1 and "env ASCEND_OPP_PATH no exist" in bad.stdout
+    bad = install(ASCEND_OPP_PATH=str(tmp_path / "missing"))
+    assert bad.returncode == 1 and f"{tmp_path / 'missing'} no exist" in bad.stdout
+    opp, custom = tmp_path / "opp", tmp_path / "custom"
+    opp.mkdir()
+    done = install(ASCEND_OPP_PATH=str(opp), ASCEND_CUSTOM_OPP_PATH=str(custom))
+    assert done.returncode == 0, done.stdout
+    assert (custom / "vendors/v1/version.info").is_file() and not (opp / "vendors").exists()
+    assert (custom / "vendors/config.ini").read_text() == "load_priority=v1\n"
 
 
 def _run(argv, **kw):
@@ -522,6 +678,39 @@ def test_kernel_config_in_the_packer_format():
         "jsonFilePath": f"ascend910b/layer_norm_custom/{n32}.json"}
 
 
+def test_kernel_config_reproduces_a_real_build_from_opc_kernel_jsons():
+    """From opc's kernel JSONs (supportInfo as a CANN 7.3 build recorded it: simplifiedKey,
+    staticKey, tensors, attrs), kernel/config/ascend910b/{group_norm_v2,binary_info_config}.json
+    come out byte for byte as GroupNormV2's build wrote them (fixtures/cann/build_out/):
+    opc's staticKey carried over, the packer's key order and indent."""
+    from cann_standin import FIXTURES
+
+    dt = ("float32", "float16")     # the recorded files list the float32 binary first
+    op = OpSpec("GroupNormV2",
+                inputs=tuple(TensorSpec(n, dt) for n in ("x", "gamma", "beta")),
+                outputs=tuple(TensorSpec(n, dt) for n in ("y", "mean", "rstd")),
+                attrs=(AttrSpec("num_groups", "int", required=True),
+                       AttrSpec("data_format", "str", "NCHW"), AttrSpec("eps", "float", 1e-5),
+                       AttrSpec("is_training", "bool", True)))
+    static = {"GroupNormV2_783e55641b4dfa21360521bf61bcee00":
+              "ba92f30c262126767601a3a949ce9cbe5573b88eaf0316f6e291289b57b4e6cd",
+              "GroupNormV2_499e827d5d577e31090ae81a6c53b542":
+              "6b0cb2741072ea521b22ae0f13b8836017030f5a0b1c5151937db70101d766f8"}
+    kernels = {}
+    for (name, param), ge in zip(cann.bin_param(op), (0, 1)):
+        node = param["op_list"][0]
+        kernels[name] = {"binFileName": name, "coreType": "VectorCore", "supportInfo": {
+            "implMode": "", "int64Mode": False, "simplifiedKeyMode": 0,
+            "simplifiedKey": [f"GroupNormV2/d={d},p=0/" + "/".join([f"{ge},2"] * 6)
+                              for d in (0, 1)],
+            "staticKey": static[name], "inputs": node["inputs"], "outputs": node["outputs"],
+            "attrs": node["attrs"], "opMode": "dynamic"}}
+    op_cfg, bin_cfg = cann.kernel_config(op, B1, kernels)
+    recorded = FIXTURES / "build_out"
+    assert cann.config_text(op_cfg) == (recorded / "group_norm_v2.json").read_text()
+    assert cann.config_text(bin_cfg) == (recorded / "binary_info_config.json").read_text()
+
+
 def test_kernel_config_takes_core_type_and_precision_from_opc():
     """ascendc_ops_config.py numbers opc's coreType (AiCore 1 on the 310P, VectorCore 2 on the
     910B's vector cores) and insert_simplified_keys.py maps implMode to p=; formats are ge
@@ -594,6 +783,22 @@ def test_each_soc_builds_its_own_variants(stand_in):
         counts[soc.name + " json"] = json.loads(gen.content)[0]["input_desc"][0]["type"]
     assert counts == {"Ascend310P3": 2, "Ascend310P3 json": ["half", "float"],
                       "Ascend910B1": 3, "Ascend910B1 json": ["half", "float", "bfloat16"]}
+
+
+def test_ops_info_text_reproduces_a_real_build():
+    """GroupNormV2's aic-ascend910b-ops-info.json byte for byte (fixtures/cann/build_out/):
+    parse_ini_to_json.py's sorted keys, indent four and ':' without a space."""
+    from cann_standin import FIXTURES
+
+    dt = ("float16", "float32")
+    op = OpSpec("GroupNormV2",
+                inputs=tuple(TensorSpec(n, dt) for n in ("x", "gamma", "beta")),
+                outputs=tuple(TensorSpec(n, dt) for n in ("y", "mean", "rstd")),
+                attrs=(AttrSpec("num_groups", "int", required=True),
+                       AttrSpec("data_format", "str", "NCHW"), AttrSpec("eps", "float", 1e-4),
+                       AttrSpec("is_training", "bool", True)))
+    assert cann.ops_info_text(op) == \
+        (FIXTURES / "build_out/aic-ascend910b-ops-info.json").read_text()
 
 
 def test_ops_info_as_the_project_converts_it():

@@ -3,8 +3,8 @@
 Runs only with OPKG_CANN_CONFORMANCE=1 on a machine with CANN installed (set_env.sh sourced, or
 under /usr/local/Ascend): `OPKG_CANN_CONFORMANCE=1 make test`. It builds packages/add_custom
 with the newest discovered toolkit for the first SoC both the package and the toolkit support,
-then checks the .run against the recorded install manifest and installs it with
---install-path. Everything else in tests/ runs against stand-in tools (docs/cann.md)."""
+then checks the .run against the recorded install manifest and installs it both ways (with
+--install-path, and into $ASCEND_OPP_PATH with vendors/config.ini). Everything else in tests/ runs against stand-in tools (docs/cann.md)."""
 
 import os
 import subprocess
@@ -56,3 +56,17 @@ def test_real_toolkit_builds_an_installable_run(tmp_path, monkeypatch, capsys):
                           text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert (target / "vendors/add_custom/bin/set_env.bash").is_file()
+    # the other kind: into $ASCEND_OPP_PATH/vendors, first in vendors/config.ini
+    opp = tmp_path / "opp"
+    (opp / "vendors").mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k != "ASCEND_CUSTOM_OPP_PATH"}
+    done = subprocess.run(["bash", str(run), "--quiet"], capture_output=True, text=True,
+                          cwd=tmp_path, env=dict(env, ASCEND_OPP_PATH=str(opp)))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (opp / "vendors/config.ini").read_text().startswith("load_priority=add_custom")
+    # real opc records a staticKey per binary; the project's ascendc_ops_config.py carries it
+    import json
+
+    cfg = json.loads((opp / f"vendors/add_custom/op_impl/ai_core/tbe/kernel/config/{soc.short}/"
+                      "add_custom.json").read_text())
+    assert all(b.get("staticKey") for b in cfg["binList"])

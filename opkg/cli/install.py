@@ -18,11 +18,15 @@ from opkg.cli._registry import json_option, open_store, registry_option
 @click.option("--dest", type=click.Path(file_okay=False), default=None,
               help="Install root (default: <workspace>/installed). CANN bundles go to "
                    "DEST/vendors/<vendor>, the layout ASCEND_CUSTOM_OPP_PATH expects.")
+@click.option("--into-opp", "into_opp", is_flag=True,
+              help="CANN bundles: also run the bundle's custom_opp_<os>_<arch>.run without "
+                   "--install-path, installing into $ASCEND_OPP_PATH/vendors/<vendor> first in "
+                   "vendors/config.ini, as a CMake-built package installs (nothing to export).")
 @click.option("--force", is_flag=True, help="Install even if the local CANN/driver check fails "
               "or files opkg did not install (or another package owns) would be overwritten.")
 @registry_option
 @json_option
-def install(requirement, soc, toolchain, dest, force, registry, as_json):
+def install(requirement, soc, toolchain, dest, into_opp, force, registry, as_json):
     """Install the highest matching, non-yanked version of a package.
 
     The bundle is checked against the digest recorded at publish time before anything is
@@ -34,6 +38,7 @@ def install(requirement, soc, toolchain, dest, force, registry, as_json):
       opkg install add_custom --soc Ascend910B1 --dest /tmp/ops
       opkg install "layernorm>=1.0,<2" --soc Ascend910B1 --toolchain sim
       opkg install layernorm==1.0.0 --soc Ascend910B1 --toolchain cann-8.0.RC2 --dest /opt/ops
+      opkg install layernorm --soc Ascend910B1 --toolchain cann-8.0.RC2 --into-opp
     """
     from opkg.errors import UsageError
     from opkg.registry.install import install as do_install
@@ -48,10 +53,20 @@ def install(requirement, soc, toolchain, dest, force, registry, as_json):
                              hint="pass --dest DIR") from None
     result = do_install(store, requirement, soc=soc, dest=Path(dest), toolchain=toolchain,
                         force=force)
+    opp_vendors = None
+    if into_opp:
+        import os
+
+        from opkg.registry.install import install_into_opp
+
+        opp_vendors = install_into_opp(result, os.environ.get("ASCEND_OPP_PATH"))
     for w in result.warnings:
         click.secho(f"warning: {w}", err=True, fg="yellow")
     if as_json:
-        emit_json(result.to_json(), sort_keys=True)
+        data = result.to_json()
+        if opp_vendors is not None:
+            data["opp_vendors"] = str(opp_vendors)
+        emit_json(data, sort_keys=True)
         return
     if result.status == "unchanged":
         click.echo(f"{result.name} {result.version} ({result.soc}/{result.toolchain}) is already "
@@ -59,5 +74,8 @@ def install(requirement, soc, toolchain, dest, force, registry, as_json):
     else:
         click.echo(f"installed {result.name} {result.version} ({result.soc}/{result.toolchain}) "
                    f"into {result.dest}: {result.files} file(s)")
+    if opp_vendors is not None:
+        click.echo(f"  and into {opp_vendors} (first in its config.ini): nothing to export for "
+                   "that one")
     for k, v in result.env.items():
         click.echo(f"  export {k}={v}")

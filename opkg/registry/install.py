@@ -375,3 +375,37 @@ def _workspace_root() -> Path | None:
 
     here = Path.cwd().resolve()
     return next((d for d in (here, *here.parents) if (d / WORKSPACE_FILE).is_file()), None)
+
+
+def install_into_opp(result: Installed, opp_path: str | None) -> Path:
+    """The other kind of CANN install: run the installed bundle's custom_opp_<os>_<arch>.run
+    without --install-path, as a CMake-built package is installed; its install.sh copies the
+    vendor tree into $ASCEND_OPP_PATH/vendors/<vendor> and lists the vendor first in
+    vendors/config.ini. ASCEND_CUSTOM_OPP_PATH is cleared for the run (install.sh would
+    install there instead). Returns $ASCEND_OPP_PATH/vendors."""
+    import subprocess
+
+    if not result.toolchain.startswith("cann-"):
+        raise UsageError(f"{result.name} ({result.toolchain}) is not a CANN bundle: only CANN "
+                         "bundles install into $ASCEND_OPP_PATH",
+                         hint="drop --into-opp, or install a cann-<version> bundle")
+    if not opp_path:
+        raise UsageError("--into-opp needs ASCEND_OPP_PATH (the CANN opp directory)",
+                         hint="source the toolkit's set_env.sh, or export ASCEND_OPP_PATH")
+    runs = sorted((result.dest / result.name).glob("custom_opp_*.run"))
+    if not runs:
+        raise RegistryError(f"{result.name} {result.version} has no custom_opp_*.run to run "
+                            f"(in {result.dest / result.name})",
+                            hint="rebuild and republish it with this opkg, which packs the .run")
+    env = {k: v for k, v in os.environ.items() if k != "ASCEND_CUSTOM_OPP_PATH"}
+    env["ASCEND_OPP_PATH"] = opp_path
+    try:
+        proc = subprocess.run(["bash", str(runs[0]), "--quiet"], capture_output=True, text=True,
+                              env=env, cwd=str(result.dest))
+    except OSError as exc:
+        raise RegistryError(f"cannot run {runs[0]}: {exc.strerror or exc}") from None
+    if proc.returncode != 0:
+        raise RegistryError(f"{runs[0].name} failed (exit {proc.returncode}) installing into "
+                            f"{opp_path}:\n{(proc.stdout + proc.stderr).strip()}",
+                            hint="check that ASCEND_OPP_PATH exists and is writable")
+    return Path(opp_path) / "vendors"

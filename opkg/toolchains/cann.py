@@ -5,17 +5,20 @@ runs. Per (package, SoC):
 
   1. generate   msopgen's prototype JSON from the manifest's op (written by opkg);
   2. project    `msopgen gen -i <json> -c ai_core-<SoC> -lan cpp -out <dir>`, then the
-                package's own op_host/ and op_kernel/ files overlaid on the generated templates
+                package's own op_host/, op_kernel/ and framework/ files overlaid on the templates
                 (one step, so a regenerated project is never left without the overlay);
   3. compile    as the project's op_kernel CMake does: its cmake/util/ascendc_impl_build.py
                 writes the Python adapter from op_build's ops-info ini, one param JSON per
                 binary variant names the binary (<Op>_<md5>), and one `opc` call per variant
-                generates the tiling header and runs bisheng for the SoC's core arch;
+                generates the tiling header and runs bisheng for the SoC's core arch; then
+                the project's ascendc_ops_config.py writes the kernel configs from opc's
+                kernel JSONs and its parse_ini_to_json.py the ops-info JSON;
   4. link       once per package, with the host C++ compiler, as CANN's custom-op CMake does:
                 op_host/ -> libascend_all_ops.so; CANN's op_build reads its OpDefs and writes
                 op_proto.cc and aclnn_<op>.{h,cpp}; then libcust_opmaster_rt2.0.so (tiling,
                 -DOP_TILING_LIB), libcust_opsproto_rt2.0.so (proto, -DOP_PROTO_LIB) and
-                libcust_opapi.so (the aclnn API);
+                libcust_opapi.so (the aclnn API), and per SoC libcust_tf_parsers.so from the
+                project's framework/tf_plugin;
   5. layout     the custom-op package tree CANN's install scripts and ASCEND_CUSTOM_OPP_PATH read:
                 vendors/<vendor>/{op_impl/ai_core/tbe/..., op_proto/..., op_api/{lib,include},
                 version.info};
@@ -64,6 +67,11 @@ HOST_LINK_FLAGS = ("-shared", "-s", "-Wl,-z,relro", "-Wl,-z,now", "-Wl,-z,noexec
 REGISTRY_LIBS = ("-lexe_graph", "-lregister", "-ltiling_api", "-Wl,--whole-archive",
                  "-lrt2_registry", "-Wl,--no-whole-archive")
 OPAPI_LIBS = ("-lascendcl", "-lnnopbase")
+# framework/tf_plugin/CMakeLists.txt of the default (TensorFlow) project: every .cc there into
+# libcust_tf_parsers.so with intf_pub's flags, google=ascend_private and -lgraph (a built
+# project's cust_tf_parsers.dir/flags.make and link.txt)
+TF_PARSER_DEFINES = ("google=ascend_private",)
+TF_PARSER_LIBS = ("-lgraph",)
 # cmake/func.cmake's opbuild(): the library op_build loads to read the OpDefs
 ALL_OPS_FLAGS = ("-g", "-fPIC", "-shared", "-std=c++11", "-D_GLIBCXX_USE_CXX11_ABI=0")
 ALL_OPS_LIBS = ("-lexe_graph", "-lregister", "-ltiling_api")
@@ -280,6 +288,12 @@ def ops_info(op: OpSpec) -> dict:
     return {op.type: info}
 
 
+def ops_info_text(op: OpSpec) -> str:
+    """The ops-info JSON's text as parse_ini_to_json.py dumps it: sorted keys, indent four,
+    separators without a space after ':' and no final newline."""
+    return json.dumps(ops_info(op), sort_keys=True, indent=4, separators=(",", ":"))
+
+
 # opc's kernel JSON coreType as the project's ascendc_ops_config.py numbers it
 CORE_TYPES = {"MIX": 0, "AiCore": 1, "VectorCore": 2, "MIX_AICORE": 3, "MIX_VECTOR_CORE": 4,
               "MIX_AIV": 4}
@@ -300,11 +314,13 @@ def simplified_keys(op: OpSpec, variant: Variant, impl_mode: str | None = None) 
 
 def kernel_config(op: OpSpec, soc: SocInfo, kernels: dict[str, dict],
                   fields: dict | None = None) -> tuple[dict, dict]:
-    """(kernel/config/<soc>/<op>.json, kernel/config/<soc>/binary_info_config.json) in the
-    fields the project's insert_simplified_keys.py / ascendc_ops_config.py write: binList
-    entries carry the param JSON's tensors and attrs plus simplifiedKey (a list) and binInfo;
-    binaryList entries one string simplifiedKey each. `kernels` are opc's kernel JSONs by
-    binary name: their coreType and supportInfo.implMode. opc's staticKey is not reproduced."""
+    """(kernel/config/<soc>/<op>.json, kernel/config/<soc>/binary_info_config.json) as the
+    project's cmake/util/ascendc_ops_config.py writes them from opc's kernel JSONs: per binary a
+    binList entry with supportInfo's simplifiedKey, staticKey, int64Mode, inputs, outputs and
+    attrs (as opc recorded them) and binInfo; per simplified key one binaryList entry with the
+    numbered coreType. `kernels` are opc's kernel JSONs by binary name. Where opc wrote no
+    simplified keys or tensors (the project's insert_simplified_keys.py fills them in), they
+    come from the variant and its param JSON."""
     bins, binary_list = [], []
     for v, (name, param) in zip(op.variants(), bin_param(op, fields)):
         rel = f"{soc.short}/{op.kernel_name}/{name}"
@@ -315,11 +331,15 @@ def kernel_config(op: OpSpec, soc: SocInfo, kernels: dict[str, dict],
             raise BuildError(f"opc's {name}.json names no known coreType "
                              f"({kernel.get('coreType')!r}) for {soc.name}",
                              hint=f"one of {', '.join(CORE_TYPES)}; is opc from this toolkit?")
-        keys = simplified_keys(op, v, kernel.get("supportInfo", {}).get("implMode"))
-        entry = {"simplifiedKey": keys, "int64Mode": False, "inputs": node["inputs"],
-                 "outputs": node["outputs"]}
-        if "attrs" in node:
-            entry["attrs"] = node["attrs"]
+        info = kernel.get("supportInfo", {})
+        keys = info.get("simplifiedKey") or simplified_keys(op, v, info.get("implMode"))
+        entry = {"simplifiedKey": keys, "staticKey": info.get("staticKey"),
+                 "int64Mode": info.get("int64Mode", False),
+                 "inputs": info.get("inputs", node["inputs"]),
+                 "outputs": info.get("outputs", node["outputs"])}
+        attrs = info.get("attrs", node.get("attrs"))
+        if attrs:
+            entry["attrs"] = attrs
         entry["binInfo"] = {"jsonFilePath": f"{rel}.json"}
         bins.append(entry)
         binary_list += [{"coreType": core, "simplifiedKey": k, "binPath": f"{rel}.o"}
@@ -327,6 +347,12 @@ def kernel_config(op: OpSpec, soc: SocInfo, kernels: dict[str, dict],
     return ({"binList": bins},
             {op.type: {"dynamicRankSupport": True, "simplifiedKeyMode": 0,
                        "binaryList": binary_list}})
+
+
+def config_text(config: dict) -> str:
+    """A kernel config file's text as ascendc_ops_config.py dumps it (indent two, key order
+    as built)."""
+    return json.dumps(config, indent="  ")
 
 
 # -- the backend ------------------------------------------------------------------------------
@@ -411,7 +437,7 @@ class CannToolchain:
 
         # 2. msopgen project + overlay of the package's own sources
         overlay = {}
-        for sub in ("op_host", "op_kernel"):
+        for sub in ("op_host", "op_kernel", "framework"):
             src_dir = pkg.dir / sub
             if src_dir.is_dir():
                 for f in sorted(p for p in src_dir.rglob("*") if p.is_file()):
@@ -419,11 +445,16 @@ class CannToolchain:
         argv = msopgen_argv(self.tool("msopgen"), str(op_json), soc, str(project),
                             self.release.msopgen_framework)
         marker = project / "CMakePresets.json"
+        # msopgen's default (TensorFlow) project has one parser plugin source per op
+        plugin_dir = project / "framework" / "tf_plugin"
+        plugin = [] if self.release.msopgen_framework else \
+            [str(plugin_dir / f"tensorflow_{op.kernel_name}_plugin.cc")]
+        generated = sorted({str(marker), *plugin, *overlay})
         actions.append(Action(
-            "python", (str(marker), *overlay), (str(op_json), *overlay.values()),
+            "python", tuple(generated), (str(op_json), *overlay.values()),
             function="opkg.toolchains.cann:scons_project",
             params={"argv": argv, "out_dir": str(project), "overlay": overlay,
-                    "marker": str(marker),
+                    "marker": str(marker), "expect": plugin,
                     # msopgen finds its project templates through $ASCEND_HOME_PATH
                     "env": {"ASCEND_HOME_PATH": str(self.toolkit.root)}},
             signature=fp, target=tid, step="generate",
@@ -482,6 +513,17 @@ class CannToolchain:
                                 [str(autogen), str(root / "include"),
                                  str(root / "include" / "aclnn")],
                                 OPAPI_LIBS, "aclnn API library"))
+
+        # the TensorFlow parser library from the project's framework/tf_plugin (msopgen's
+        # template plus any of the package's own framework/tf_plugin/*.cc)
+        tf_parsers = None
+        if plugin:
+            tf_srcs = sorted({*plugin, *(d for d in overlay if Path(d).parent == plugin_dir
+                                         and d.endswith(".cc"))})
+            tf_parsers = sdir / "host" / "libcust_tf_parsers.so"
+            actions.append(host_lib(tf_parsers, TF_PARSER_DEFINES, tf_srcs,
+                                    [str(root / "include")], TF_PARSER_LIBS,
+                                    f"TensorFlow parser library ({soc.name})"))
 
         # 3. kernels through opc, one call per binary variant (as the msopgen project's
         #    op_kernel/CMakeLists.txt does): the project's own cmake/util/ascendc_impl_build.py
@@ -556,22 +598,51 @@ class CannToolchain:
                 description=f"opc {pkg.name} kernel {v.name} ({soc.name})"))
             kernels[v.name] = (str(obj), str(kjson))
 
+        # the kernel configs, as the project's op_kernel build makes them after opc: its
+        # insert_simplified_keys.py and ascendc_ops_config.py over the kernel JSONs, here a
+        # staged copy of them (the newer script edits them in place; opc's outputs stay as
+        # opc wrote them); opkg's kernel_config() where the project has no such script
+        cfg_root = bindir / "config" / soc.short
+        staged = {kjson: str(cfg_root / op.kernel_name / Path(kjson).name)
+                  for _, kjson in kernels.values()}
+        cfg_files = {"op_json": str(cfg_root / f"{op.kernel_name}.json"),
+                     "bin_json": str(cfg_root / "binary_info_config.json")}
+        actions.append(Action(
+            "python", tuple(sorted([*cfg_files.values(), *staged.values()])),
+            (str(marker), *staged),
+            function="opkg.toolchains.cann:scons_kernel_config",
+            params={"util": str(project / "cmake" / "util"), "root": str(cfg_root),
+                    "soc_short": soc.short, "staged": staged, **cfg_files,
+                    "op": op.to_json(), "soc": soc.to_json(),
+                    "fields": self.release.bin_param_fields},
+            signature=fp, target=tid, step="generate",
+            description=f"kernel configs {pkg.name} ({soc.name})"))
+
+        # the ops-info JSON: op_build's ini converted by the project's parse_ini_to_json.py
+        # (its add_ops_info_target), or by opkg where the project has no such script
+        ini = autogen / f"aic-{soc.short}-ops-info.ini"
+        ops_info_json = bindir / "config" / f"aic-{soc.short}-ops-info.json"
+        actions.append(Action(
+            "python", (str(ops_info_json),), (str(marker), str(proto_cc)),
+            function="opkg.toolchains.cann:scons_ops_info",
+            params={"script": str(project / "cmake" / "util" / "parse_ini_to_json.py"),
+                    "ini": str(ini), "output": str(ops_info_json), "text": ops_info_text(op),
+                    "op": op.type, "soc": soc.short},
+            signature=fp, target=tid, step="generate",
+            description=f"ops-info JSON {pkg.name} ({soc.name})"))
+
         # 5. the custom-op package tree
         tree = sdir / "opp" / "vendors" / vendor
         tbe = tree / "op_impl" / "ai_core" / "tbe"
         write = {
             str(tree / "version.info"):
                 f"custom_opp_compiler_version={self.compiler_version_text()}\n",
-            str(tbe / "config" / soc.short / f"aic-{soc.short}-ops-info.json"):
-                json.dumps(ops_info(op), indent=4, sort_keys=True) + "\n",
         }
-        # the kernel configs take coreType and implMode from opc's kernel JSONs
-        kernel_cfg = {
-            "op": op.to_json(), "soc": soc.to_json(), "fields": self.release.bin_param_fields,
-            "kernels": {Path(kjson).stem: kjson for _, kjson in kernels.values()},
-            "op_json": str(tbe / "kernel" / "config" / soc.short / f"{op.kernel_name}.json"),
-            "bin_json": str(tbe / "kernel" / "config" / soc.short / "binary_info_config.json")}
+        cfg_dir = tbe / "kernel" / "config" / soc.short
         copy = {
+            str(tbe / "config" / soc.short / ops_info_json.name): str(ops_info_json),
+            str(cfg_dir / f"{op.kernel_name}.json"): cfg_files["op_json"],
+            str(cfg_dir / "binary_info_config.json"): cfg_files["bin_json"],
             str(tbe / "op_tiling" / "lib" / "linux" / arch / tiling_lib.name): str(tiling_lib),
             str(tree / "op_proto" / "lib" / "linux" / arch / proto_lib.name): str(proto_lib),
             str(tree / "op_proto" / "inc" / "op_proto.h"): str(gen["op_proto.h"]),
@@ -584,19 +655,19 @@ class CannToolchain:
         for v in op.variants():
             obj, kjson = kernels[v.name]
             copy[str(kdir / Path(obj).name)] = obj
-            copy[str(kdir / Path(kjson).name)] = kjson     # written by opc
+            copy[str(kdir / Path(kjson).name)] = staged[kjson]    # opc's, as packed
         # op_host/CMakeLists.txt's optiling_compat: a relative link for older runtimes
         link = {str(tbe / "op_tiling" / "liboptiling.so"):
                 f"lib/linux/{arch}/{tiling_lib.name}"}
-        if not self.release.msopgen_framework:     # the default (TensorFlow) framework project
+        if tf_parsers is not None:     # the default (TensorFlow) framework project
             write[str(tree / "framework" / "tensorflow" / "npu_supported_ops.json")] = json.dumps(
                 {op.type: {"isGray": False, "isHeavy": False}}, indent=4) + "\n"
-        layout_outputs = tuple(sorted([*write, *copy, *link, kernel_cfg["op_json"],
-                                       kernel_cfg["bin_json"]]))
+            copy[str(tree / "framework" / "tensorflow" / tf_parsers.name)] = str(tf_parsers)
+        layout_outputs = tuple(sorted([*write, *copy, *link]))
         actions.append(Action(
             "python", layout_outputs, tuple(sorted(set(copy.values()))),
             function="opkg.toolchains.cann:scons_layout",
-            params={"write": write, "copy": copy, "link": link, "kernel_config": kernel_cfg},
+            params={"write": write, "copy": copy, "link": link},
             signature=fp, target=tid,
             step="layout", description=f"custom-op package {pkg.name} ({soc.name})"))
 
@@ -673,8 +744,9 @@ def scons_project(params: dict) -> str | None:
     rc, text = _run_tool(params["argv"], env=dict(os.environ, **params.get("env", {})))
     if rc != 0:
         return text or f"msopgen exit status {rc}"
-    if not Path(params["marker"]).is_file():
-        return f"msopgen did not create {Path(params['marker']).name} in {out_dir}:\n{text}"
+    for made in (params["marker"], *params.get("expect", ())):
+        if not Path(made).is_file():
+            return f"msopgen did not create {Path(made).relative_to(out_dir)} in {out_dir}:\n{text}"
     for dest, src in params["overlay"].items():
         Path(dest).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dest)
@@ -711,10 +783,7 @@ def scons_impl(params: dict) -> str | None:
     # op_build writes one ops-info ini per SoC the OpDefs configure; without it the script
     # fails with a traceback
     if not Path(params["ini"]).is_file():
-        return (f"op_build wrote no {Path(params['ini']).name}: the OpDef of {params['op']} "
-                f"has no AI core config for {params['soc']}\nhint: add "
-                f"this->AICore().AddConfig(\"{params['soc']}\") to the OpDef in op_host, or "
-                f"build for a SoC it configures")
+        return _no_ini(params)
     rc, text = _run_tool(params["argv"])
     if rc != 0:
         return text or f"ascendc_impl_build.py exit status {rc}"
@@ -722,6 +791,32 @@ def scons_impl(params: dict) -> str | None:
         return f"ascendc_impl_build.py did not write {params['expect']}:\n{text}"
     for dest, src in params["copy"].items():
         shutil.copyfile(src, dest)
+    return None
+
+
+def _no_ini(params: dict) -> str:
+    return (f"op_build wrote no {Path(params['ini']).name}: the OpDef of {params['op']} "
+            f"has no AI core config for {params['soc']}\nhint: add "
+            f"this->AICore().AddConfig(\"{params['soc']}\") to the OpDef in op_host, or "
+            f"build for a SoC it configures")
+
+
+def scons_ops_info(params: dict) -> str | None:
+    """aic-<soc>-ops-info.json: the project's parse_ini_to_json.py converts op_build's ini
+    (`parse_ini_to_json.py <ini> <json>`); without the script, opkg's text of the same file."""
+    from opkg.fsutil import atomic_write_text
+
+    out = Path(params["output"])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not Path(params["script"]).is_file():
+        atomic_write_text(out, params["text"])
+        return None
+    if not Path(params["ini"]).is_file():
+        return _no_ini(params)
+    out.unlink(missing_ok=True)
+    rc, text = _run_tool([sys.executable, params["script"], params["ini"], str(out)])
+    if rc != 0 or not out.is_file():
+        return text or f"parse_ini_to_json.py exit status {rc}"
     return None
 
 
@@ -773,22 +868,51 @@ def scons_opc(params: dict) -> str | None:
     return None
 
 
+def scons_kernel_config(params: dict) -> str | None:
+    """Stage opc's kernel JSONs under <root>/<op>/ and write <root>/<op>.json and
+    <root>/binary_info_config.json: with the project's insert_simplified_keys.py and
+    ascendc_ops_config.py (`-p <root> -s <soc short>`, as its op_kernel build runs them) when
+    it has them, else with kernel_config()."""
+    from opkg.fsutil import atomic_write_text
+
+    root, util = Path(params["root"]), Path(params["util"])
+    if root.exists():
+        shutil.rmtree(root)
+    for src, dest in params["staged"].items():
+        Path(dest).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dest)
+    script = util / "ascendc_ops_config.py"
+    if script.is_file():
+        keys = util / "insert_simplified_keys.py"
+        for argv in ([sys.executable, str(keys), "-p", str(root)] if keys.is_file() else None,
+                     [sys.executable, str(script), "-p", str(root), "-s", params["soc_short"]]):
+            if argv is None:
+                continue
+            rc, text = _run_tool(argv, cwd=str(util))
+            if rc != 0:
+                return text or f"{Path(argv[1]).name} exit status {rc}"
+        missing = [Path(p).name for p in (params["op_json"], params["bin_json"])
+                   if not Path(p).is_file()]
+        if missing:
+            return f"{script} did not write {', '.join(missing)} in {root}:\n{text}"
+        return None
+    kernels = {Path(path).stem: json.loads(Path(path).read_text())
+               for path in params["staged"].values()}
+    try:
+        op_cfg, bin_cfg = kernel_config(OpSpec.from_json(params["op"]),
+                                        SocInfo.from_json(params["soc"]), kernels,
+                                        params["fields"])
+    except BuildError as exc:
+        return f"{exc}\nhint: {exc.hint}"
+    atomic_write_text(Path(params["op_json"]), config_text(op_cfg))
+    atomic_write_text(Path(params["bin_json"]), config_text(bin_cfg))
+    return None
+
+
 def scons_layout(params: dict) -> str | None:
     from opkg.fsutil import atomic_write_bytes, atomic_write_text
 
     write = dict(params["write"])
-    if "kernel_config" in params:
-        cfg = params["kernel_config"]
-        kernels = {name: json.loads(Path(path).read_text())
-                   for name, path in cfg["kernels"].items()}
-        try:
-            op_cfg, bin_cfg = kernel_config(OpSpec.from_json(cfg["op"]),
-                                            SocInfo.from_json(cfg["soc"]), kernels,
-                                            cfg["fields"])
-        except BuildError as exc:
-            return f"{exc}\nhint: {exc.hint}"
-        write[cfg["op_json"]] = json.dumps(op_cfg, indent=4, sort_keys=True) + "\n"
-        write[cfg["bin_json"]] = json.dumps(bin_cfg, indent=4, sort_keys=True) + "\n"
     for dest, text in write.items():
         atomic_write_text(Path(dest), text)
     for dest, src in params["copy"].items():
