@@ -60,6 +60,15 @@ def test_a_mixed_kernel_runs_two_aiv_bodies_per_block(built):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
 
 
+def test_set_align_split_makes_shares_multiples_of_the_alignment(built):
+    # 64 x 64 on 4 cores: 32 x 32 shares (two AI cores); aligned to 64 x 64, one share on one AIV
+    got, want, info = run(built, 64, 64, 32, which=7, dim=4)
+    assert info.block_dim == 1
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+    got, want, info = run(built, 100, 130, 32, which=7, dim=4)   # 96 x 128 shares, ragged tails
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
 @pytest.mark.parametrize("m,n,k,dim", [(64, 64, 32, 1), (300, 200, 40, 2)])
 def test_iterate_and_get_tensor_c_place_every_base_block(built, m, n, k, dim):
     # 300 x 200 on two cores: shares of 160 (150) x 200, base blocks 128 x 128 with ragged edges

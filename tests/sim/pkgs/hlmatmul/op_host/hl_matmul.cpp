@@ -1,6 +1,7 @@
 // Test operator for the high-level Matmul (hl_matmul.h, host_matmul_tiling.h): c = a x b + bias,
 // a [M, K] float16, b [K, N] (or [N, K] with attr trans_b) float16, bias [N] float32, split over
-// `dim` AIV cores by MultiCoreMatmulTiling. Attr `which` (the tiling key) picks a misuse.
+// `dim` AIV cores by MultiCoreMatmulTiling. Attr `which` (the tiling key) picks a misuse; 7 asks
+// SetAlignSplit for shares in multiples of 64 x 64 (the kernel runs it as the plain key 1).
 #include "hl_matmul_tiling.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -26,6 +27,9 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     tiling.SetShape(m, n, k);
     tiling.SetOrgShape(m, n, k);
     tiling.SetBias(true);
+    if (*which == 7) {
+        tiling.SetAlignSplit(64, 64, -1);
+    }
     HlMatmulTilingData data;
     if (tiling.GetTiling(data.cube) == -1) {
         return ge::GRAPH_FAILED;
