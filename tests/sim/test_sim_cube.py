@@ -178,6 +178,8 @@ def test_transpose_load_of_one_byte_type_is_refused(pkgs, soc910b, lib_cache):
 @pytest.mark.parametrize("which,marker,words", [
     (10, "l0a-overflow", ["L0A overflow", "65536 bytes"]),
     (15, "l1-overflow", ["L1 overflow", "524288 bytes"]),
+    (23, "l0b-overflow", ["L0B overflow", "65536 bytes"]),
+    (24, "l0c-overflow", ["L0C overflow", "131072 bytes"]),
     (11, "mmad", ["the K of A and the k given to Mmad disagree"]),
     (17, "mmad", ["B2 elements", "never loaded"]),
     (13, "misaligned", ["not 512-byte aligned", "fractal"]),

@@ -81,6 +81,7 @@ def test_iterate_and_get_tensor_c_place_every_base_block(built, m, n, k, dim):
     (3, "iterate", ["K mismatch", "Ka = 16"]),
     (4, "unregistered", ["REGIST_MATMUL_OBJ"]),
     (6, "no-iterate", ["call Iterate first"]),
+    (8, "wait-unset", ["CrossCoreWaitFlag(5)", "wait forever"]),
 ])
 def test_misuse_is_reported_at_its_line(built, which, marker, words):
     with pytest.raises(runtime.SimError) as err:

@@ -6,7 +6,8 @@
 // int32 result stored as half x 0.25 by Fixpipe's DEQF16 (21: without quantPre); 7 as 5 for float32
 // with the plain DataCopy count forms (GM -> C1, then C1 -> C2 of the same type), 8 the same with
 // DataCopyParams; 10.. misuse the sim must report at the marked line (18: DataCopyPad, a UB-only
-// API, on an L1 tensor; 22: a same-type C1 -> C2 count that is not whole 64-byte bursts).
+// API, on an L1 tensor; 22: a same-type C1 -> C2 count that is not whole 64-byte bursts; 23, 24:
+// L0B and L0C overflow).
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -48,7 +49,13 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         pipe.InitBuffer(qa2, 2, 40 * 1024);  // @l0a-overflow
     }
     pipe.InitBuffer(qa2, 1, M * KB * C0 * sizeof(A));
+    if (TILING_KEY_IS(23)) {
+        pipe.InitBuffer(qb2, 2, 40 * 1024);  // @l0b-overflow
+    }
     pipe.InitBuffer(qb2, 1, KB * C0 * N * sizeof(A));
+    if (TILING_KEY_IS(24)) {
+        pipe.InitBuffer(qc1, 2, 80 * 1024);  // @l0c-overflow
+    }
     pipe.InitBuffer(qc1, 1, M * N * sizeof(C));
 
     LocalTensor<A> a1 = qa1.AllocTensor<A>();

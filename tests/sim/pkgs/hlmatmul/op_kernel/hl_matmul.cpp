@@ -1,7 +1,8 @@
 // c = a x b + bias through the high-level Matmul, one singleCoreM x singleCoreN share per AIV
 // (GetBlockIdx), the edge shares shortened with SetTail. Keys: 1 plain; 2 no End; 3 SetOrgShape
 // with a K of A shorter than singleCoreK; 4 IterateAll on an object REGIST_MATMUL_OBJ never saw;
-// 5 Iterate / GetTensorC block by block into place; 6 GetTensorC before any Iterate.
+// 5 Iterate / GetTensorC block by block into place; 6 GetTensorC before any Iterate; 8 after
+// the product, a CrossCoreWaitFlag on a flag no core ever sets (a deadlock on the device).
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 using namespace AscendC;
@@ -58,5 +59,8 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     }
     if (!TILING_KEY_IS(2)) {
         mm.End();
+    }
+    if (TILING_KEY_IS(8)) {
+        CrossCoreWaitFlag(5);  // @wait-unset
     }
 }
