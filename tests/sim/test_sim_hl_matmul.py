@@ -60,6 +60,12 @@ def test_a_mixed_kernel_runs_two_aiv_bodies_per_block(built):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
 
 
+def test_tiling_data_bound_with_set_data_ptr_needs_no_save_to_buffer(built):
+    # the nested TCubeTiling and transB reach the kernel through SetDataPtr's buffer alone
+    got, want, _ = run(built, 100, 70, 45, which=9, dim=4, trans_b=True)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
 def test_set_align_split_makes_shares_multiples_of_the_alignment(built):
     # 64 x 64 on 4 cores: 32 x 32 shares (two AI cores); aligned to 64 x 64, one share on one AIV
     got, want, info = run(built, 64, 64, 32, which=7, dim=4)

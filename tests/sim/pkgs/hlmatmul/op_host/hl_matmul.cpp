@@ -1,7 +1,8 @@
 // Test operator for the high-level Matmul (hl_matmul.h, host_matmul_tiling.h): c = a x b + bias,
 // a [M, K] float16, b [K, N] (or [N, K] with attr trans_b) float16, bias [N] float32, split over
 // `dim` AIV cores by MultiCoreMatmulTiling. Attr `which` (the tiling key) picks a misuse; 7 asks
-// SetAlignSplit for shares in multiples of 64 x 64 (the kernel runs it as the plain key 1).
+// SetAlignSplit for shares in multiples of 64 x 64 (the kernel runs it as the plain key 1); 9
+// binds the tiling data to the raw buffer with SetDataPtr and never calls SaveToBuffer (plain too).
 #include "hl_matmul_tiling.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -31,6 +32,9 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
         tiling.SetAlignSplit(64, 64, -1);
     }
     HlMatmulTilingData data;
+    if (*which == 9) {
+        data.SetDataPtr(context->GetRawTilingData()->GetData());
+    }
     if (tiling.GetTiling(data.cube) == -1) {
         return ge::GRAPH_FAILED;
     }
@@ -38,7 +42,9 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     // a mixed kernel: each AI core runs the body on two AIV cores
     context->SetBlockDim((data.cube.get_usedCoreNum() + 1) / 2);
     context->SetTilingKey(static_cast<uint64_t>(*which));
-    data.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    if (*which != 9) {
+        data.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    }
     context->GetRawTilingData()->SetDataSize(data.GetDataSize());
     size_t* ws = context->GetWorkspaceSizes(1);
     ws[0] = platform.GetLibApiWorkSpaceSize();
