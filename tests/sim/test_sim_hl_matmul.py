@@ -66,6 +66,20 @@ def test_tiling_data_bound_with_set_data_ptr_needs_no_save_to_buffer(built):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
 
 
+def test_c_rows_from_unwritten_a_rows_are_garbage_only_where_stored(built):
+    # A's last row in the workspace is never written: C's last row holds garbage. Kept in the
+    # workspace and dropped, the other rows verify; stored into c, it is reported at the Matmul
+    got, want, _ = run(built, 32, 32, 32, which=11, dim=1)
+    np.testing.assert_allclose(got[:31], want[:31], rtol=1e-5, atol=1e-4)
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 32, 32, 32, which=10, dim=1)
+    text = str(err.value)
+    assert f"hl_matmul.cpp:{simbuild.line_of(KERNEL, 'garbage-row')}" in text, text
+    for words in ("stores C element (31, 0) of its share, computed from A at byte", "of 'workspace', which holds no "
+                  "value", "into 'c'"):
+        assert words in text, text
+
+
 def test_set_align_split_makes_shares_multiples_of_the_alignment(built):
     # 64 x 64 on 4 cores: 32 x 32 shares (two AI cores); aligned to 64 x 64, one share on one AIV
     got, want, info = run(built, 64, 64, 32, which=7, dim=4)

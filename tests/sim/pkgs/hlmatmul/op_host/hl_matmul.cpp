@@ -2,7 +2,8 @@
 // a [M, K] float16, b [K, N] (or [N, K] with attr trans_b) float16, bias [N] float32, split over
 // `dim` AIV cores by MultiCoreMatmulTiling. Attr `which` (the tiling key) picks a misuse; 7 asks
 // SetAlignSplit for shares in multiples of 64 x 64 (the kernel runs it as the plain key 1); 9
-// binds the tiling data to the raw buffer with SetDataPtr and never calls SaveToBuffer (plain too).
+// binds the tiling data to the raw buffer with SetDataPtr and never calls SaveToBuffer (plain too);
+// 10 and 11 ask a user workspace for a copy of A and for C.
 #include "hl_matmul_tiling.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -48,6 +49,9 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     context->GetRawTilingData()->SetDataSize(data.GetDataSize());
     size_t* ws = context->GetWorkspaceSizes(1);
     ws[0] = platform.GetLibApiWorkSpaceSize();
+    if (*which == 10 || *which == 11) {
+        ws[0] += static_cast<size_t>(m) * k * 2 + static_cast<size_t>(m) * n * 4;
+    }
     return ge::GRAPH_SUCCESS;
 }
 }  // namespace optiling
