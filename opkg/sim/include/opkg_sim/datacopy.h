@@ -205,8 +205,9 @@ namespace AscendC {
 template <class T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count,
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    uint64_t bytes = opkg_sim::copy_bytes<T>(count, "DataCopy GM->UB", loc);
-    if (opkg_sim::cube_arena_of(dst.ptr_)) {   // GM -> L1: blockLen counts 32-byte blocks
+    const bool to_l1 = opkg_sim::cube_arena_of(dst.ptr_) != nullptr;
+    uint64_t bytes = opkg_sim::copy_bytes<T>(count, to_l1 ? "DataCopy GM->L1" : "DataCopy GM->UB", loc);
+    if (to_l1) {   // GM -> L1: blockLen counts 32-byte blocks
         return opkg_sim::cube_copy_gm_to_l1(dst, src, DataCopyParams(1, uint16_t(bytes / 32), 0, 0), loc);
     }
     opkg_sim::check_ub(dst, bytes, "DataCopy GM->UB", "destination", loc);
