@@ -47,7 +47,7 @@ sys.path.insert(0, str(HERE))
 # modules are loaded, checked and copied into packages as one text (their _shared.py inlined)
 from check_modules import load_module, module_source  # noqa: E402
 REPO = HERE.parent.parent
-CANN_OPS_FAMILIES = ("math", "activation", "loss", "foreach", "conversion")
+CANN_OPS_FAMILIES = ("math", "activation", "loss", "foreach", "conversion", "matmul")
 MIRRORS = Path("/work/.mirror")
 CORPUS_REPOS = {"ascendprojects": "tjulitianyi1997/AscendProjects",
                 "cann-ops": "Hayden727/cann-ops"}

@@ -130,6 +130,28 @@ def test_bias_through_c1_and_the_bias_table_starts_the_mmad(fp16, m, n, k):
     check(fp16, got.reshape(m, n), want + a.ravel()[:n].astype(np.float64))
 
 
+@pytest.mark.parametrize("key", [7, 8])
+def test_float_bias_through_plain_copies_to_c1_and_c2(pkgs, soc910b, lib_cache, key):
+    """GM -> C1 and the same-type C1 -> C2 with the plain DataCopy (count form for 7,
+    DataCopyParams for 8), as CANN dispatches them on the tensors' positions."""
+    fp32 = simbuild.build(pkgs / "cubeapi", OP, OP.variant("float32"), soc910b, lib_cache, stem="cube_api")
+    m, n, k = 20, 40, 24
+    a, b, want = operands(fp32, m, n, k, seed=9)
+    got = run(fp32, key, m, n, k, a, np.ascontiguousarray(b.T))
+    check(fp32, got.reshape(m, n), want + a.ravel()[:n].astype(np.float64))
+
+
+def test_float_bias_count_not_whole_bursts_is_refused(pkgs, soc910b, lib_cache):
+    fp32 = simbuild.build(pkgs / "cubeapi", OP, OP.variant("float32"), soc910b, lib_cache, stem="cube_api")
+    m, n, k = 20, 40, 24
+    a, b, _ = operands(fp32, m, n, k)
+    with pytest.raises(runtime.SimError) as err:
+        run(fp32, 22, m, n, k, a, np.ascontiguousarray(b.T))
+    text = str(err.value)
+    assert f"cube_api.cpp:{simbuild.line_of(KERNEL, 'bias-count')}" in text, text
+    assert "40 float elements = 160 bytes, which is not a multiple of 64 bytes" in text, text
+
+
 def test_fixpipe_deqf16_scales_int32_into_half(pkgs, soc910b, lib_cache):
     int8 = simbuild.build(pkgs / "cubeapi", OP, OP.variant("int8_int32"), soc910b, lib_cache, stem="cube_api")
     m, n, k = 20, 48, 64
@@ -156,12 +178,14 @@ def test_transpose_load_of_one_byte_type_is_refused(pkgs, soc910b, lib_cache):
 @pytest.mark.parametrize("which,marker,words", [
     (10, "l0a-overflow", ["L0A overflow", "65536 bytes"]),
     (15, "l1-overflow", ["L1 overflow", "524288 bytes"]),
+    (23, "l0b-overflow", ["L0B overflow", "65536 bytes"]),
+    (24, "l0c-overflow", ["L0C overflow", "131072 bytes"]),
     (11, "mmad", ["the K of A and the k given to Mmad disagree"]),
     (17, "mmad", ["B2 elements", "never loaded"]),
     (13, "misaligned", ["not 512-byte aligned", "fractal"]),
     (14, "mmad", ["cmatrixInitVal = true"]),
     (12, "fixpipe", ["no Mmad wrote"]),
-    (18, "plain-copy", ["tensor of the L1 (position A1), not of the Unified Buffer"]),
+    (18, "plain-copy", ["DataCopyPad", "tensor of the L1 (position A1), not of the Unified Buffer"]),
     (19, "bias-mmad", ["bias values that were never loaded into the bias table"]),
     (20, "bias-copy", ["DataCopy C1->C2 (bias table)", "source (C1) needs 192 bytes", "32 half elements"]),
 ])

@@ -201,6 +201,10 @@ inline void cube_load_gm(CubeArena& a, uint8_t* dst, const uint8_t* src, uint64_
     for (; k < n; ++k) cube_mark_written(a, dst + k, 1, gm_byte_defined(*r, off + k));
 }
 
+template <class D, class S>
+void cube_l1_to_bt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+                   const AscendC::DataCopyParams& p, SrcLoc loc);
+
 }  // namespace opkg_sim
 
 namespace AscendC {
@@ -351,15 +355,24 @@ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
 // C1 (L1) -> C2 (the bias table), copy_cbuf_to_bt: blockCount bursts of blockLen x 64 source
 // bytes; srcStride is the gap between source bursts in 32 B, dstStride between destination bursts
 // in 64 B. half -> float converts on the way (convControl; each burst then fills twice its length
-// of table), as CANN's matmul sizes it: lenBurst = ceil(n x sizeof(bias) / 64). The same-type
-// form (float -> float) goes through the DataCopy of datacopy.h, which takes UB operands only.
+// of table), as CANN's matmul sizes it: lenBurst = ceil(n x sizeof(bias) / 64); a same-type copy
+// (float -> float, the plain DataCopy of datacopy.h hands it over) moves the bytes unchanged.
 template <class D, class S>
 inline void DataCopy(const LocalTensor<D>& dst, const LocalTensor<S>& src, const DataCopyParams& p,
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    using namespace opkg_sim;
-    const char* op = "DataCopy C1->C2 (bias table)";
     static_assert(std::is_same<D, float>::value && std::is_same<S, half>::value,
                   "DataCopy C1->C2 converts half to float only (or copies one type to the same type)");
+    opkg_sim::cube_l1_to_bt(dst, src, p, loc);
+}
+
+}  // namespace AscendC
+
+namespace opkg_sim {
+
+template <class D, class S>
+void cube_l1_to_bt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+                          const AscendC::DataCopyParams& p, SrcLoc loc) {
+    const char* op = "DataCopy C1->C2 (bias table)";
 #if defined(__CCE_AICORE__) && __CCE_AICORE__ < 220
     fail(loc, format("%s: this SoC has no bias table (C2 is part of L0C before __CCE_AICORE__ 220)", op));
 #endif
@@ -379,6 +392,43 @@ inline void DataCopy(const LocalTensor<D>& dst, const LocalTensor<S>& src, const
         }
     }
 }
+
+// GM -> A1/B1/C1 (copy_gm_to_cbuf): blockCount bursts of blockLen x 32 bytes, srcStride and
+// dstStride the gaps between bursts in 32-byte blocks, no layout change (ND stays ND).
+template <class T>
+void cube_copy_gm_to_l1(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
+                        const AscendC::DataCopyParams& p, SrcLoc loc) {
+    const char* op = "DataCopy GM->L1";
+    if (p.blockCount == 0 || p.blockLen == 0) return;
+    const uint64_t blk = uint64_t(p.blockLen) * 32, sstep = blk + uint64_t(p.srcStride) * 32,
+                   dstep = blk + uint64_t(p.dstStride) * 32;
+    CubeArena& a = cube_operand(dst, 1u << CUBE_L1, dstep * (p.blockCount - 1) + blk, 32, op,
+                                "destination (A1/B1/C1)", loc);
+    check_gt(src, sstep * (p.blockCount - 1) + blk, op, loc);
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    for (uint64_t b = 0; b < p.blockCount; ++b) cube_load_gm(a, d + b * dstep, s + b * sstep, blk);
+    count_copy(COPY_GM_UB, blk * p.blockCount);
+}
+
+// From L1 with the plain DataCopy: to the bias table (C2) only; CANN's other L1 destinations
+// (UB, the fixpipe buffer) are not modelled.
+template <class T>
+void cube_copy_from_l1(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                       const AscendC::DataCopyParams& p, SrcLoc loc) {
+    int which = -1;
+    if (!cube_arena_of(dst.ptr_, &which) || which != CUBE_BT) {
+        fail(loc, format("DataCopy from L1 (position %s) to a %s tensor (position %s): the sim models L1 -> C2 "
+                         "(the bias table) only; L1 -> UB and L1 -> C2PIPE2GM are not modelled",
+                         position_name(src.pos_), cube_arena_of(dst.ptr_) ? cube_buf_name(which) : "Unified Buffer",
+                         position_name(dst.pos_)));
+    }
+    cube_l1_to_bt(dst, src, p, loc);
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
 
 namespace cube_detail {
 

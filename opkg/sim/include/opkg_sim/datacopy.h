@@ -82,7 +82,7 @@ inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const cha
     int cube = -1;
     if (cube_arena_of(t.ptr_, &cube)) {   // L1/L0: only the cube APIs (cube.h) take those
         fail(loc, format("%s: %s is a tensor of the %s (position %s), not of the Unified Buffer; this API works on "
-                         "UB tensors (the sim models GM->L1 copies with Nd2NzParams, see docs/api.md)", op, role,
+                         "UB tensors (the cube buffers take the cube APIs: DataCopy GM->A1/B1/C1, C1->C2, Nd2Nz, LoadData; see docs/api.md)", op, role,
                          cube_buf_name(cube), position_name(t.pos_)));
     }
     if (bytes > uint64_t(t.size_) * sizeof(T)) {
@@ -144,6 +144,16 @@ inline void set_pad_value(T value) {
     b.pad_value_set = true;
 }
 
+// The cube side of the plain DataCopy (cube.h): GM -> A1/B1/C1 (copy_gm_to_cbuf) and C1 -> C2
+// (copy_cbuf_to_bt). The forms below hand over when an operand lies in a cube buffer, as CANN's
+// DataCopy dispatches on the tensors' physical positions.
+template <class T>
+void cube_copy_gm_to_l1(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
+                        const AscendC::DataCopyParams& p, SrcLoc loc);
+template <class T>
+void cube_copy_from_l1(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                       const AscendC::DataCopyParams& p, SrcLoc loc);
+
 template <class T> constexpr int atomic_code() {
     return std::is_same<T, float>::value ? 1 : std::is_same<T, half>::value ? 2 : std::is_same<T, int32_t>::value ? 3
          : std::is_same<T, int16_t>::value ? 4 : std::is_same<T, int8_t>::value ? 5 : std::is_same<T, bfloat16_t>::value ? 6 : 7;
@@ -195,7 +205,11 @@ namespace AscendC {
 template <class T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count,
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    uint64_t bytes = opkg_sim::copy_bytes<T>(count, "DataCopy GM->UB", loc);
+    const bool to_l1 = opkg_sim::cube_arena_of(dst.ptr_) != nullptr;
+    uint64_t bytes = opkg_sim::copy_bytes<T>(count, to_l1 ? "DataCopy GM->L1" : "DataCopy GM->UB", loc);
+    if (to_l1) {   // GM -> L1: blockLen counts 32-byte blocks
+        return opkg_sim::cube_copy_gm_to_l1(dst, src, DataCopyParams(1, uint16_t(bytes / 32), 0, 0), loc);
+    }
     opkg_sim::check_ub(dst, bytes, "DataCopy GM->UB", "destination", loc);
     opkg_sim::check_gt(src, bytes, "DataCopy GM->UB", loc);
     opkg_sim::count_copy(opkg_sim::COPY_GM_UB, bytes);
@@ -218,6 +232,17 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
 template <class T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    if (opkg_sim::cube_arena_of(src.ptr_)) {
+        // from L1: CANN counts the bias table's bursts in 64 bytes (blockLen = count / (64 / sizeof(T)))
+        const uint64_t bytes = uint64_t(count) * sizeof(T);
+        if (bytes % 64 != 0) {
+            opkg_sim::fail(loc, opkg_sim::format(
+                "DataCopy C1->C2 of %u %s elements = %llu bytes, which is not a multiple of 64 bytes; the bias "
+                "table moves whole 64-byte bursts and would copy only %llu bytes", count, opkg_sim::type_name<T>(),
+                (unsigned long long)bytes, (unsigned long long)(bytes / 64 * 64)));
+        }
+        return opkg_sim::cube_copy_from_l1(dst, src, DataCopyParams(1, uint16_t(bytes / 64), 0, 0), loc);
+    }
     uint64_t bytes = opkg_sim::copy_bytes<T>(count, "DataCopy UB->UB", loc);
     opkg_sim::check_ub(dst, bytes, "DataCopy UB->UB", "destination", loc);
     opkg_sim::check_ub(src, bytes, "DataCopy UB->UB", "source", loc);
@@ -233,6 +258,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     uint64_t blk = uint64_t(p.blockLen) * 32, sstep = blk + uint64_t(p.srcStride) * 32, dstep = blk + uint64_t(p.dstStride) * 32;
     if (p.blockCount == 0) return;
+    if (opkg_sim::cube_arena_of(dst.ptr_)) return opkg_sim::cube_copy_gm_to_l1(dst, src, p, loc);
     uint64_t src_span = sstep * (p.blockCount - 1) + blk, dst_span = dstep * (p.blockCount - 1) + blk;
     opkg_sim::check_ub(dst, dst_span, "DataCopy GM->UB", "destination", loc);
     opkg_sim::check_gt(src, src_span, "DataCopy GM->UB", loc);
@@ -269,6 +295,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     uint64_t blk = uint64_t(p.blockLen) * 32, sstep = blk + uint64_t(p.srcStride) * 32, dstep = blk + uint64_t(p.dstStride) * 32;
     if (p.blockCount == 0) return;
+    if (opkg_sim::cube_arena_of(src.ptr_)) return opkg_sim::cube_copy_from_l1(dst, src, p, loc);
     opkg_sim::check_ub(src, sstep * (p.blockCount - 1) + blk, "DataCopy UB->UB", "source", loc);
     opkg_sim::check_ub(dst, dstep * (p.blockCount - 1) + blk, "DataCopy UB->UB", "destination", loc);
     opkg_sim::count_copy(opkg_sim::COPY_UB_UB, blk * p.blockCount);

@@ -78,6 +78,34 @@ inline void require_defined(const void* p, uint64_t n, const char* what, opkg_si
     }
 }
 
+// The first byte of [p, p + n) that holds no value (n when all do), and its description.
+struct Undefined {
+    std::string where;              // empty: every byte read held a value
+    const opkg_sim::GmRegion* region = nullptr;
+    uint64_t at = 0;
+};
+inline uint64_t first_undefined(const void* p, uint64_t n, const char* what, Undefined* u) {
+    const opkg_sim::GmRegion* r = opkg_sim::gm_region(p);
+    if (!r || !n) return n;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - r->base);
+    uint64_t k = opkg_sim::gm_first_undefined(*r, off, n);
+    if (k != n && u->where.empty()) {
+        u->where = opkg_sim::format("%s at byte %llu of '%s', which holds no value (past the tensor, or never "
+                                    "written)", what, (unsigned long long)(off + k), r->name);
+        u->region = r;
+        u->at = off + k;
+    }
+    return k;
+}
+
+// After storing garbage-derived values into the workspace: those GM bytes hold no value.
+inline void gm_mark_undefined(const void* p, uint64_t n) {
+    const opkg_sim::GmRegion* r = opkg_sim::gm_region(p);
+    if (!r || !r->written) return;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - r->base), span = opkg_sim::gm_span(*r);
+    for (uint64_t k = 0; k < n && off + k < span; ++k) r->written[off + k] = 0;
+}
+
 }  // namespace mm_detail
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
@@ -231,11 +259,22 @@ public:
         const int64_t bn = n_ - c0 < tiling_.baseN ? n_ - c0 : tiling_.baseN;
         const uint64_t stride = uint64_t(tiling_.baseN);
         check_ub(co2Local, ((bm - 1) * stride + bn) * sizeof(DstT), op, "destination", loc);
+        uint8_t origin = 0;   // one origin for the block's undefined elements
         for (int64_t i = 0; i < bm; ++i) {
             DstT* row = co2Local.ptr_ + i * stride;
             for (int64_t j = 0; j < bn; ++j) row[j] = static_cast<DstT>(result_[size_t((r0 + i) * n_ + c0 + j)]);
             // a synchronous GetTensorC has finished before the next instruction issues
             mark_written(row, uint64_t(bn) * sizeof(DstT), Pipe::V);
+            // elements computed from GM bytes that held no value are undefined in UB, from that byte
+            BlockState& blk = block();
+            for (int64_t j = 0; j < bn && blk.shadow && undef_.region; ++j) {
+                if (!undefRow_[size_t(r0 + i)] && !undefCol_[size_t(c0 + j)]) continue;
+                if (!origin) {
+                    origin = add_origin(Origin{ORIGIN_GM_UNWRITTEN, op, "", loc, undef_.at, undef_.region->name,
+                                               undef_.region->bytes, 0});
+                }
+                std::memset(blk.shadow + (reinterpret_cast<uint8_t*>(row + j) - blk.ub), origin, sizeof(DstT));
+            }
         }
     }
 
@@ -272,12 +311,28 @@ private:
         }
         if (bias_enabled_ && !bias_set_) fail(loc, format("%s: the tiling enables bias (isBias) but SetBias was not called", op));
         // A and B as the accumulator type, read row by row with GM bounds and definedness checked.
+        // A, B or bias bytes that hold no value are read as the hardware would (garbage): the C rows
+        // (columns) they feed hold no value either, which only a store into an output reports
+        // (store_rows), as for vector instructions; C rows a kernel computes and drops are fine.
         std::vector<AccT> av(size_t(m * k)), bv(size_t(k * n));
+        undefRow_.assign(size_t(m), 0);
+        undefCol_.assign(size_t(n), 0);
+        undef_ = mm_detail::Undefined{};
         const int64_t aRows = transA_ ? k : m, aCols = transA_ ? m : k, aStride = transA_ ? orgM_ : orgKa_;
         for (int64_t r = 0; r < aRows; ++r) {
             GlobalTensor<SrcAT> row = a_[uint64_t(r * aStride)];
             check_gt(row, uint64_t(aCols) * sizeof(SrcAT), op, loc);
-            mm_detail::require_defined(row.ptr_, uint64_t(aCols) * sizeof(SrcAT), "A", loc);
+            const uint64_t bytes = uint64_t(aCols) * sizeof(SrcAT);
+            for (uint64_t u = mm_detail::first_undefined(row.ptr_, bytes, "A", &undef_); u < bytes;) {
+                const int64_t c = int64_t(u / sizeof(SrcAT));
+                if (transA_) undefRow_[size_t(c)] = 1;   // A^T: element (r, c) feeds C row c
+                else {
+                    undefRow_[size_t(r)] = 1;
+                    break;
+                }
+                const uint64_t next = uint64_t(c + 1) * sizeof(SrcAT);
+                u = next >= bytes ? bytes : next + mm_detail::first_undefined(row.ptr_ + c + 1, bytes - next, "A", &undef_);
+            }
             for (int64_t c = 0; c < aCols; ++c) {
                 AccT v = mm_detail::load<SrcAT, AccT>(row.ptr_ + c);
                 if (transA_) av[size_t(c * k + r)] = v;
@@ -288,7 +343,17 @@ private:
         for (int64_t r = 0; r < bRows; ++r) {
             GlobalTensor<SrcBT> row = b_[uint64_t(r * bStride)];
             check_gt(row, uint64_t(bCols) * sizeof(SrcBT), op, loc);
-            mm_detail::require_defined(row.ptr_, uint64_t(bCols) * sizeof(SrcBT), "B", loc);
+            const uint64_t bytes = uint64_t(bCols) * sizeof(SrcBT);
+            for (uint64_t u = mm_detail::first_undefined(row.ptr_, bytes, "B", &undef_); u < bytes;) {
+                const int64_t c = int64_t(u / sizeof(SrcBT));
+                if (transB_) {   // B^T: row r is C column r
+                    undefCol_[size_t(r)] = 1;
+                    break;
+                }
+                undefCol_[size_t(c)] = 1;
+                const uint64_t next = uint64_t(c + 1) * sizeof(SrcBT);
+                u = next >= bytes ? bytes : next + mm_detail::first_undefined(row.ptr_ + c + 1, bytes - next, "B", &undef_);
+            }
             for (int64_t c = 0; c < bCols; ++c) {
                 AccT v = mm_detail::load<SrcBT, AccT>(row.ptr_ + c);
                 if (transB_) bv[size_t(c * n + r)] = v;
@@ -298,7 +363,11 @@ private:
         result_.assign(size_t(m * n), AccT(0));
         if (bias_enabled_) {
             check_gt(bias_, uint64_t(n) * sizeof(BiasT), op, loc);
-            mm_detail::require_defined(bias_.ptr_, uint64_t(n) * sizeof(BiasT), "the bias", loc);
+            for (int64_t j = 0; j < n; ++j) {
+                if (mm_detail::first_undefined(bias_.ptr_ + j, sizeof(BiasT), "the bias", &undef_) == 0) {
+                    undefCol_[size_t(j)] = 1;
+                }
+            }
             for (int64_t i = 0; i < m; ++i)
                 for (int64_t j = 0; j < n; ++j) result_[size_t(i * n + j)] = static_cast<AccT>(static_cast<float>(bias_.ptr_[j]));
         }
@@ -334,7 +403,24 @@ private:
                 }
                 out[size_t(j)] = static_cast<DstT>(v);
             }
+            // C elements computed from bytes that held no value: into the workspace they stay
+            // undefined (a later load into an output is reported there); into anything else now
+            const bool badRow = undefRow_[size_t(r0 + i)] != 0;
+            int64_t firstBad = -1;
+            for (int64_t j = 0; j < cols && firstBad < 0; ++j) {
+                if (badRow || undefCol_[size_t(c0 + j)]) firstBad = j;
+            }
+            const GmRegion* reg = firstBad >= 0 ? gm_region(row.ptr_) : nullptr;
+            const bool scratch = reg && std::strcmp(reg->name, "workspace") == 0;
+            if (firstBad >= 0 && !scratch) {
+                fail(loc, format("%s stores C element (%lld, %lld) of its share, computed from %s, into '%s'; on the "
+                                 "device it would hold garbage", op, (long long)(r0 + i), (long long)(c0 + firstBad),
+                                 undef_.where.c_str(), reg ? reg->name : "?"));
+            }
             store_gm(row.ptr_, out.data(), uint64_t(cols) * sizeof(DstT), op, loc);
+            for (int64_t j = firstBad < 0 ? cols : firstBad; j < cols; ++j) {
+                if (badRow || undefCol_[size_t(c0 + j)]) mm_detail::gm_mark_undefined(row.ptr_ + j, sizeof(DstT));
+            }
         }
         count_copy(COPY_UB_GM, uint64_t(rows * cols) * sizeof(DstT));
     }
@@ -356,6 +442,8 @@ private:
     bool transA_ = false, transB_ = false;
     uint8_t subBlock_ = 0;
     std::vector<AccT> result_;      // the share's result (compute)
+    std::vector<uint8_t> undefRow_, undefCol_;   // C rows / columns computed from bytes holding no value
+    mm_detail::Undefined undef_;                 // the first such byte
     int64_t m_ = 0, n_ = 0;
     int64_t iter_ = -1, mIter_ = 0, nIter_ = 0;
     int32_t curM_ = 0, curN_ = 0;

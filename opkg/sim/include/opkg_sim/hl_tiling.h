@@ -226,6 +226,17 @@ inline uint32_t GetSoftMaxMaxTmpSize(const ge::Shape& srcShape, const uint32_t d
     const uint64_t lo = GetSoftMaxMinTmpSize(srcShape, dataTypeSize, isReuseSource);
     return uint32_t(lo * (m ? m : 1));
 }
+// SoftmaxGrad (front or not) needs the same scratch per row as SoftMax in the sim.
+inline uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isFront,
+                                         const bool isReuseSource) {
+    (void)isFront;
+    return GetSoftMaxMinTmpSize(srcShape, dataTypeSize, isReuseSource);
+}
+inline uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isFront,
+                                         const bool isReuseSource) {
+    (void)isFront;
+    return GetSoftMaxMaxTmpSize(srcShape, dataTypeSize, isReuseSource);
+}
 #ifndef OPKG_SIM_KERNEL
 inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
                               optiling::SoftMaxTiling& softmaxTiling) {
@@ -262,6 +273,13 @@ inline void SoftMaxFlashV2TilingFunc(const ge::Shape& srcShape, const uint32_t d
     (void)isBasicBlock;
     (void)isFlashOutputBrc;
     SoftMaxTilingFunc(srcShape, dataTypeSize1, localWorkSpaceSize, softmaxFlashTiling);
+}
+// SoftmaxGrad reads the same fields (front or not).
+inline void SoftMaxGradTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                                  const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& softmaxGradTiling,
+                                  const bool isFront = false) {
+    (void)isFront;
+    SoftMaxTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, softmaxGradTiling);
 }
 #endif
 

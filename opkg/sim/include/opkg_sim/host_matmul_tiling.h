@@ -9,6 +9,7 @@
 #ifndef OPKG_SIM_HOST_MATMUL_TILING_H
 #define OPKG_SIM_HOST_MATMUL_TILING_H
 
+#include <numeric>
 #include "lib/matmul/matmul_tilingdata.h"   // TCubeTiling, in both modes
 #ifndef OPKG_SIM_KERNEL
 #include <cstdint>
@@ -252,6 +253,14 @@ public:
         nDim = nDim_;
         return 0;
     }
+    // singleCoreM / singleCoreN a multiple of alignM / alignN (-1 or 0: free); K is never split
+    // over cores here, so alignK has nothing to align
+    int32_t SetAlignSplit(int32_t alignM, int32_t alignN, int32_t alignK) {
+        (void)alignK;
+        alignM_ = alignM > 0 ? alignM : 1;
+        alignN_ = alignN > 0 ? alignN : 1;
+        return 0;
+    }
     void EnableMultiCoreSplitK(bool) {}
     void SetSplitK(bool) {}
     int64_t GetTiling(optiling::TCubeTiling& tiling) override {
@@ -267,7 +276,8 @@ public:
             int64_t best[3] = {-1, 0, 0};
             for (int32_t md = 1; md <= dim; ++md) {
                 const int32_t nd = dim / md;
-                const int32_t sm = Align(CeilDiv(m_, md), 16), sn = Align(CeilDiv(n_, nd), 16);
+                const int32_t sm = Align(CeilDiv(m_, md), std::lcm(16, alignM_));
+                const int32_t sn = Align(CeilDiv(n_, nd), std::lcm(16, alignN_));
                 const int32_t used = CeilDiv(m_, sm) * CeilDiv(n_, sn);
                 const int64_t key[3] = {used, -int64_t(sm) * sn, -int64_t(sm + sn)};
                 if (key[0] > best[0] || (key[0] == best[0] && (key[1] > best[1] || (key[1] == best[1] && key[2] > best[2])))) {
@@ -285,7 +295,7 @@ public:
     }
 
 private:
-    int32_t dim_ = 0, singleM_ = -1, singleN_ = -1, singleK_ = -1;
+    int32_t dim_ = 0, singleM_ = -1, singleN_ = -1, singleK_ = -1, alignM_ = 1, alignN_ = 1;
     int32_t chosenM_ = 0, chosenN_ = 0, mDim_ = 1, nDim_ = 1;
 };
 

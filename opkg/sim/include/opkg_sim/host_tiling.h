@@ -23,7 +23,24 @@ struct FieldInfo {
 
 class TilingDef {
 public:
+    TilingDef() = default;
+    // a copy is a value: it is bound to no buffer and nested in nothing
+    TilingDef(const TilingDef& o)
+        : class_name_(o.class_name_), data_(o.data_), fields_(o.fields_), children_(o.children_), align_(o.align_) {}
+    TilingDef& operator=(const TilingDef& o) {
+        data_ = o.data_;
+        Touch();
+        return *this;
+    }
     virtual ~TilingDef() = default;
+    // CANN's SetDataPtr: the object's fields live in `dataPtr` (the context's raw tiling data), so
+    // an operator may fill them and only SetDataSize, with no SaveToBuffer. The sim keeps its own
+    // copy and writes the whole (serialised) struct there on every set_ of it or of a nested
+    // struct (writes through a get_<array>() pointer are not seen until the next set_).
+    void SetDataPtr(void* dataPtr) {
+        bound_ = static_cast<uint8_t*>(dataPtr);
+        if (bound_) Flush();
+    }
     void SaveToBuffer(void* pdata, size_t capacity) const {
         std::vector<uint8_t> bytes = Serialize();
         size_t n = bytes.size() < capacity ? bytes.size() : capacity;
@@ -59,9 +76,23 @@ protected:
     size_t AddStruct(const char* dtype, const char* name, const TilingDef& child) {
         size_t off = AddField(dtype, name, child.Padded() ? child.Padded() : 0, child.Align(), 1);
         children_.push_back(Child{off, reinterpret_cast<const char*>(&child) - reinterpret_cast<const char*>(this)});
+        const_cast<TilingDef&>(child).parent_ = this;
         return off;
     }
-    template <class T> void Put(size_t off, const T& v) { std::memcpy(data_.data() + off, &v, sizeof(T)); }
+    template <class T> void Put(size_t off, const T& v) {
+        std::memcpy(data_.data() + off, &v, sizeof(T));
+        Touch();
+    }
+    // After a change: the outermost bound struct holding this one rewrites its buffer.
+    void Touch() {
+        for (TilingDef* d = this; d; d = d->parent_) {
+            if (d->bound_) d->Flush();
+        }
+    }
+    void Flush() const {
+        std::vector<uint8_t> bytes = Serialize();
+        if (!bytes.empty()) std::memcpy(bound_, bytes.data(), bytes.size());
+    }
     template <class T> T Take(size_t off) const {
         T v;
         std::memcpy(&v, data_.data() + off, sizeof(T));
@@ -80,6 +111,8 @@ private:
     std::vector<FieldInfo> fields_;
     std::vector<Child> children_;
     size_t align_ = 1;
+    TilingDef* parent_ = nullptr;   // the struct this one is a TILING_DATA_FIELD_DEF_STRUCT of
+    uint8_t* bound_ = nullptr;      // SetDataPtr's buffer
 };
 
 using TilingDataConstructor = std::shared_ptr<TilingDef> (*)();
@@ -122,6 +155,7 @@ private:                                                                        
 public:                                                                                                    \
     void set_##field_name(const arr_type* v) {                                                             \
         std::memcpy(Raw(field_name##_opkg_off_), v, sizeof(arr_type) * (arr_size));                        \
+        Touch();                                                                                           \
     }                                                                                                      \
     arr_type* get_##field_name() { return reinterpret_cast<arr_type*>(Raw(field_name##_opkg_off_)); }      \
                                                                                                            \

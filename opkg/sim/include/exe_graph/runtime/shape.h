@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <iostream>   // as CANN's exe_graph/runtime/shape.h
+#include <limits>     // likewise (cann-ops FlashAttentionScoreWithLargeHeadDim's tiling uses std::numeric_limits)
 #include <vector>
 
 namespace gert {

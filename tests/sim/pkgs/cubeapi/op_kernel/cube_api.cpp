@@ -3,8 +3,11 @@
 // transposed (n x k), K in two iterations accumulated in CO1; 3 as 2 in one iteration; 4 as 3
 // with an NZ result; 5 as 3 plus a bias (float16 only): the first n elements of a, GM -> C1 ->
 // C2 (the bias table, converted to float), the Mmad starting from it; 6 as 3 (int8 only) with the
-// int32 result stored as half x 0.25 by Fixpipe's DEQF16 (21: without quantPre); 10.. misuse the sim must report at the marked line (18: a UB-only DataCopy
-// form on an L1 tensor).
+// int32 result stored as half x 0.25 by Fixpipe's DEQF16 (21: without quantPre); 7 as 5 for float32
+// with the plain DataCopy count forms (GM -> C1, then C1 -> C2 of the same type), 8 the same with
+// DataCopyParams; 10.. misuse the sim must report at the marked line (18: DataCopyPad, a UB-only
+// API, on an L1 tensor; 22: a same-type C1 -> C2 count that is not whole 64-byte bursts; 23, 24:
+// L0B and L0C overflow).
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -46,12 +49,18 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         pipe.InitBuffer(qa2, 2, 40 * 1024);  // @l0a-overflow
     }
     pipe.InitBuffer(qa2, 1, M * KB * C0 * sizeof(A));
+    if (TILING_KEY_IS(23)) {
+        pipe.InitBuffer(qb2, 2, 40 * 1024);  // @l0b-overflow
+    }
     pipe.InitBuffer(qb2, 1, KB * C0 * N * sizeof(A));
+    if (TILING_KEY_IS(24)) {
+        pipe.InitBuffer(qc1, 2, 80 * 1024);  // @l0c-overflow
+    }
     pipe.InitBuffer(qc1, 1, M * N * sizeof(C));
 
     LocalTensor<A> a1 = qa1.AllocTensor<A>();
     if (TILING_KEY_IS(18)) {
-        DataCopy(a1, aGm, 16 * C0);  // @plain-copy
+        DataCopyPad(a1, aGm, DataCopyExtParams(1, 32, 0, 0, 0), DataCopyPadExtParams<A>(false, 0, 0, 0));  // @plain-copy
     }
     Nd2NzParams pa(1, m, k, 0, k, M, 1, 0);
     DataCopy(a1, aGm, pa);
@@ -68,7 +77,8 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
     qb1.EnQue(b1);
     b1 = qb1.DeQue<A>();
 
-    const bool withBias = TILING_KEY_IS(5) || TILING_KEY_IS(19) || TILING_KEY_IS(20);
+    const bool withBias = TILING_KEY_IS(5) || TILING_KEY_IS(19) || TILING_KEY_IS(20) || TILING_KEY_IS(7) ||
+                          TILING_KEY_IS(8) || TILING_KEY_IS(22);
     LocalTensor<float> bias2;
     if constexpr (std::is_same<A, half>::value) {
         if (withBias) {
@@ -86,6 +96,30 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
             if (!TILING_KEY_IS(19)) {
                 DataCopy(bias2, bias1, DataCopyParams(1, bursts, 0, 0));  // @bias-copy
             }
+            qbias1.FreeTensor(bias1);
+        }
+    }
+    if constexpr (std::is_same<A, float>::value) {
+        if (withBias) {
+            // no conversion: the bias is float already, moved in whole 64-byte bursts (16 floats)
+            const uint32_t nb = Up(n, 16);
+            pipe.InitBuffer(qbias1, 1, nb * sizeof(float));
+            pipe.InitBuffer(qbias2, 1, nb * sizeof(float));
+            LocalTensor<A> bias1 = qbias1.AllocTensor<A>();
+            if (TILING_KEY_IS(8)) {
+                DataCopy(bias1, aGm, DataCopyParams(1, nb * sizeof(float) / 32, 0, 0));
+            } else {
+                DataCopy(bias1, aGm, nb);
+            }
+            qbias1.EnQue(bias1);
+            bias1 = qbias1.DeQue<A>();
+            LocalTensor<A> table = qbias2.AllocTensor<A>();   // A is float here
+            if (TILING_KEY_IS(8)) {
+                DataCopy(table, bias1, DataCopyParams(1, nb * sizeof(float) / 64, 0, 0));
+            } else {
+                DataCopy(table, bias1, TILING_KEY_IS(22) ? nb - 8 : nb);  // @bias-count
+            }
+            bias2 = table.template ReinterpretCast<float>();
             qbias1.FreeTensor(bias1);
         }
     }
@@ -118,7 +152,7 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
             mp.k = k + C0;
         }
         if (withBias && it == 0) {
-            if constexpr (std::is_same<A, half>::value) {
+            if constexpr (std::is_same<A, half>::value || std::is_same<A, float>::value) {
                 Mmad(c1, a2, b2, bias2, mp);  // @bias-mmad
             }
         } else if (TILING_KEY_IS(13)) {

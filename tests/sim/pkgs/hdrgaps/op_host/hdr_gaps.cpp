@@ -1,6 +1,7 @@
 // Test operator: y = x * s[0], s a one-element tensor of x's dtype, split over 4 blocks. Host
 // side uses what CANN's headers bring along: std::cout with no <iostream> of its own (CANN's
-// register/op_def.h includes it), ge::UNKNOWN_DIM / UNKNOWN_RANK, ge::char_t and the input
+// register/op_def.h includes it), std::numeric_limits with no <limits> (CANN's exe_graph/runtime/shape.h
+// includes it), ge::UNKNOWN_DIM / UNKNOWN_RANK, ge::char_t and the input
 // descs and input tensors of an InferShapeContext; ge's DataType from register/tilingdata_base.h
 // alone (hdr_gaps_proto_utils.h, as cann-ops' foreach_proto_utils.h).
 #include "hdr_gaps_proto_utils.h"
@@ -12,7 +13,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
 {
     const int64_t* buffers = context->GetAttrs()->GetInt(0);
     uint32_t total = static_cast<uint32_t>(context->GetInputShape(0)->GetStorageShape().GetShapeSize());
-    if (buffers == nullptr || total % 4 != 0) {
+    if (buffers == nullptr || total % 4 != 0 || total > std::numeric_limits<int32_t>::max()) {
         std::cout << "hdr_gaps: x must split into 4 equal blocks, got " << total << std::endl;
         return ge::GRAPH_FAILED;
     }

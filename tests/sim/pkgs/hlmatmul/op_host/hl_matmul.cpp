@@ -1,6 +1,9 @@
 // Test operator for the high-level Matmul (hl_matmul.h, host_matmul_tiling.h): c = a x b + bias,
 // a [M, K] float16, b [K, N] (or [N, K] with attr trans_b) float16, bias [N] float32, split over
-// `dim` AIV cores by MultiCoreMatmulTiling. Attr `which` (the tiling key) picks a misuse.
+// `dim` AIV cores by MultiCoreMatmulTiling. Attr `which` (the tiling key) picks a misuse; 7 asks
+// SetAlignSplit for shares in multiples of 64 x 64 (the kernel runs it as the plain key 1); 9
+// binds the tiling data to the raw buffer with SetDataPtr and never calls SaveToBuffer (plain too);
+// 10 and 11 ask a user workspace for a copy of A and for C.
 #include "hl_matmul_tiling.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -26,7 +29,13 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     tiling.SetShape(m, n, k);
     tiling.SetOrgShape(m, n, k);
     tiling.SetBias(true);
+    if (*which == 7) {
+        tiling.SetAlignSplit(64, 64, -1);
+    }
     HlMatmulTilingData data;
+    if (*which == 9) {
+        data.SetDataPtr(context->GetRawTilingData()->GetData());
+    }
     if (tiling.GetTiling(data.cube) == -1) {
         return ge::GRAPH_FAILED;
     }
@@ -34,10 +43,15 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     // a mixed kernel: each AI core runs the body on two AIV cores
     context->SetBlockDim((data.cube.get_usedCoreNum() + 1) / 2);
     context->SetTilingKey(static_cast<uint64_t>(*which));
-    data.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    if (*which != 9) {
+        data.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    }
     context->GetRawTilingData()->SetDataSize(data.GetDataSize());
     size_t* ws = context->GetWorkspaceSizes(1);
     ws[0] = platform.GetLibApiWorkSpaceSize();
+    if (*which == 10 || *which == 11) {
+        ws[0] += static_cast<size_t>(m) * k * 2 + static_cast<size_t>(m) * n * 4;
+    }
     return ge::GRAPH_SUCCESS;
 }
 }  // namespace optiling

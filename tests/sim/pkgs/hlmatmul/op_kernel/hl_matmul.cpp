@@ -1,7 +1,10 @@
 // c = a x b + bias through the high-level Matmul, one singleCoreM x singleCoreN share per AIV
 // (GetBlockIdx), the edge shares shortened with SetTail. Keys: 1 plain; 2 no End; 3 SetOrgShape
 // with a K of A shorter than singleCoreK; 4 IterateAll on an object REGIST_MATMUL_OBJ never saw;
-// 5 Iterate / GetTensorC block by block into place; 6 GetTensorC before any Iterate.
+// 5 Iterate / GetTensorC block by block into place; 6 GetTensorC before any Iterate; 8 after
+// the product, a CrossCoreWaitFlag on a flag no core ever sets (a deadlock on the device); 10 and
+// 11 (one share) take A from a workspace copy whose last row is never written: 10 stores C into c
+// (garbage in its last row: reported), 11 into the workspace and copies only the other rows to c.
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 using namespace AscendC;
@@ -47,6 +50,35 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
         unregistered.SetTensorB(bGm);
         unregistered.IterateAll(cGm);  // @unregistered
     }
+    if (TILING_KEY_IS(10) || TILING_KEY_IS(11)) {
+        GM_ADDR user = GetUserWorkspace(workspace);
+        GlobalTensor<half> wsA;
+        GlobalTensor<float> wsC;
+        wsA.SetGlobalBuffer((__gm__ half*)user);
+        wsC.SetGlobalBuffer((__gm__ float*)(user + ct.M * ct.Ka * 2));
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, ct.M * ct.N * 4);
+        LocalTensor<half> ah = buf.Get<half>();
+        DataCopy(ah, aGm, (ct.M - 1) * ct.Ka);
+        SetFlag<HardEvent::MTE2_MTE3>(0);
+        WaitFlag<HardEvent::MTE2_MTE3>(0);
+        DataCopy(wsA, ah, (ct.M - 1) * ct.Ka);
+        PipeBarrier<PIPE_ALL>();
+        mm.SetTensorA(wsA);
+        if (TILING_KEY_IS(10)) {
+            mm.IterateAll(cGm);  // @garbage-row
+        } else {
+            mm.IterateAll(wsC);
+            PipeBarrier<PIPE_ALL>();
+            LocalTensor<float> cf = buf.Get<float>();
+            DataCopy(cf, wsC, (ct.M - 1) * ct.N);
+            SetFlag<HardEvent::MTE2_MTE3>(0);
+            WaitFlag<HardEvent::MTE2_MTE3>(0);
+            DataCopy(cGm, cf, (ct.M - 1) * ct.N);
+        }
+        mm.End();
+        return;
+    }
     if (TILING_KEY_IS(5)) {
         while (mm.Iterate()) {
             mm.GetTensorC(cGm);
@@ -58,5 +90,8 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     }
     if (!TILING_KEY_IS(2)) {
         mm.End();
+    }
+    if (TILING_KEY_IS(8)) {
+        CrossCoreWaitFlag(5);  // @wait-unset
     }
 }

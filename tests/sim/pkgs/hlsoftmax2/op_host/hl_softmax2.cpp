@@ -1,6 +1,7 @@
 // Test operator for SoftmaxFlashV2, SoftmaxGrad(Front), LogSoftMax and AdjustSoftMaxRes: x and g
 // are [rows, cols]; z gets the [rows, cols] result, s/m/e one 32-byte block per row. The tiling
-// comes from SoftMaxFlashV2TilingFunc (keys 1, 2, 6) or SoftMaxTilingFunc. One block.
+// comes from SoftMaxFlashV2TilingFunc (keys 1, 2, 6), SoftMaxGradTilingFunc (key 3, with
+// GetSoftMaxGradMinTmpSize) or SoftMaxTilingFunc. One block.
 #include "hl_softmax2_tiling.h"
 #include "register/op_def_registry.h"
 
@@ -23,6 +24,9 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     const uint32_t tmp = AscendC::GetSoftMaxMinTmpSize(srcShape, typeSize, false);
     if (*which == 1 || *which == 2 || *which == 6) {
         AscendC::SoftMaxFlashV2TilingFunc(srcShape, typeSize, typeSize, tmp, tiling.softmaxTiling, *which == 2);
+    } else if (*which == 3) {
+        const uint32_t gradTmp = AscendC::GetSoftMaxGradMinTmpSize(srcShape, typeSize, false, false);
+        AscendC::SoftMaxGradTilingFunc(srcShape, typeSize, gradTmp, tiling.softmaxTiling);
     } else {
         AscendC::SoftMaxTilingFunc(srcShape, typeSize, tmp, tiling.softmaxTiling);
     }
