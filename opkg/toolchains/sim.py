@@ -202,10 +202,11 @@ class SimToolchain:
                 target=tid, step="generate", description=f"generate {pkg.name} kernel tiling header"))
         reports: dict[str, str] = {}
         kernel_libs: dict[str, str] = {}
+        launcher = flags.has_chevron_launch(pkg.kernel_source.read_text(errors="replace"))
         for variant in soc_op.variants():
             vdir = base / soc.name / variant.name
             what = f"kernel {variant.name} ({soc.name})"
-            kflags = flags.kernel_flags(soc_op, variant, soc, tiling_include, pch)
+            kflags = flags.kernel_flags(soc_op, variant, soc, tiling_include, pch, launcher)
             force = (str(pkg.tiling_data), str(tiling_include)) if pkg.tiling_data else ()
             actions.append(compile_step(pkg.kernel_source, vdir / "kernel.o", kflags,
                                         f"{what} {pkg.kernel_source.name}", force,
