@@ -112,6 +112,8 @@ class Package:
     verify: VerifySpec | None = None
     # where each dep and the op type are written, for errors found later (graph, workspace)
     locations: dict = field(default_factory=dict, compare=False, repr=False)
+    # tiling.libraries: groups of tiling_sources CANN links into separate host libraries
+    tiling_libraries: tuple[tuple[Path, ...], ...] = ()
 
     @property
     def is_operator(self) -> bool:
@@ -274,8 +276,9 @@ class _Validator:
             if data.get(key) is None:
                 self.errors.append(self.err((), f"missing required key {key!r} for an operator "
                                                 "package", "see docs/manifest.md"))
-        sources, tiling_data, function = c(self.tiling, data["tiling"], default=((), None, None)) \
-            if data.get("tiling") is not None else ((), None, None)
+        sources, tiling_data, function, libraries = c(self.tiling, data["tiling"],
+                                                      default=((), None, None, ())) \
+            if data.get("tiling") is not None else ((), None, None, ())
         kernel_source = c(self.kernel, data["kernel"], op) \
             if data.get("kernel") is not None else None
         if data.get("socs") is not None:
@@ -290,10 +293,10 @@ class _Validator:
         raise_all(self.errors)
         return Package(name, version, summary, label, self.dir, self.doc.path, op, sources,
                        tiling_data, function, kernel_source, socs, pins, deps, include_dirs,
-                       verify, locations)
+                       verify, locations, libraries)
 
     def tiling(self, value) -> tuple:
-        tiling = self.mapping(value, ("tiling",), ("sources", "data", "function"),
+        tiling = self.mapping(value, ("tiling",), ("sources", "data", "function", "libraries"),
                               required=("sources",))
         sources = tuple(self.file(s, ("tiling", "sources", i), (".cpp", ".cc", ".cxx"))
                         for i, s in enumerate(self.seq(tiling["sources"], ("tiling", "sources"))))
@@ -304,7 +307,29 @@ class _Validator:
         function = self.string(tiling["function"], ("tiling", "function"),
                                re.compile(r"^[A-Za-z_][\w:]*$"), "a C++ function name") \
             if tiling.get("function") is not None else None
-        return sources, tiling_data, function
+        libraries = self.tiling_libraries(tiling["libraries"], sources) \
+            if tiling.get("libraries") is not None else ()
+        return sources, tiling_data, function, libraries
+
+    def tiling_libraries(self, value, sources: tuple[Path, ...]) -> tuple[tuple[Path, ...], ...]:
+        """Groups of tiling.sources that CANN links into separate host libraries (a project's
+        CMake targets `optiling` and `opsproto`): each source in one group at most."""
+        where = ("tiling", "libraries")
+        groups, seen = [], {}
+        for i, group in enumerate(self.seq(value, where, "a list of lists of tiling.sources")):
+            paths = []
+            for j, s in enumerate(self.seq(group, (*where, i), "a list of tiling.sources")):
+                path = self.file(s, (*where, i, j), (".cpp", ".cc", ".cxx"))
+                if path not in sources:
+                    raise self.err((*where, i, j), f"{s!r} is not one of tiling.sources",
+                                   "list each source in tiling.sources too")
+                if path in seen:
+                    raise self.err((*where, i, j), f"{s!r} is already in library {seen[path]}",
+                                   "a source belongs to one host library")
+                seen[path] = i
+                paths.append(path)
+            groups.append(tuple(paths))
+        return tuple(groups)
 
     def kernel(self, value, op: OpSpec | None) -> Path:
         kernel = self.mapping(value, ("kernel",), ("source",), required=("source",))

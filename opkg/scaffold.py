@@ -371,6 +371,31 @@ def _cmake_host_sources(project: Path) -> set[str] | None:
     return named or None
 
 
+def _cmake_host_libraries(project: Path, host_sources: list[Path], shared_tiling: list[str]) -> list[list[str]]:
+    """tiling.libraries: the package-relative host sources grouped by the CMake targets the
+    project's CMakeLists.txt builds each into (cann-ops: the OpDef source into `opsproto` and
+    `op_host_aclnn`, the tiling source into `optiling`), when that makes more than one group;
+    tiling sources taken from the shared tree go with `optiling`."""
+    from opkg.shared_headers import cmake_sources
+
+    targets: dict[str, set[str]] = {}
+    for target, src in cmake_sources(project):
+        path = Path(src.replace("${CMAKE_CURRENT_SOURCE_DIR}/", ""))
+        if target in _CMAKE_HOST_TARGETS and path.parent.as_posix() == "op_host":
+            targets.setdefault(path.name, set()).add(target)
+    groups: dict[frozenset, list[str]] = {}
+    for p in host_sources:
+        key = frozenset(targets.get(p.name, ()))
+        groups.setdefault(key, []).append(f"op_host/{p.name}")
+    if len(groups) < 2 or frozenset() in groups:
+        return []
+    for key, members in groups.items():
+        if "optiling" in key:
+            members += shared_tiling
+            break
+    return list(groups.values())
+
+
 def _host_library_sources(host_dir: Path) -> tuple[list[Path], list[Path]]:
     """The host library's sources: the .cpp and .cc files of op_host/ (only those the project's
     CMakeLists.txt builds into a host library, when it says), without CANN's aclnn layer."""
@@ -471,11 +496,15 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
             notes.append(f"{op['type']} declares no outputs (it rewrites inputs in place): "
                          f"verify.inplace lists {', '.join(_inplace_candidates(op))}; keep "
                          "only those the kernel rewrites")
+        libraries = _cmake_host_libraries(project, host_sources, [*shared_tiling])
+        if libraries:
+            notes.append("tiling.libraries: the project's CMakeLists.txt builds the host sources "
+                         "into separate libraries: " + "; ".join(", ".join(g) for g in libraries))
         manifest = _manifest_text(
             name, op, [s.relative_to(project).as_posix() for s in host_sources] + [*shared_tiling],
             tiling_data,
             kernel.relative_to(project).as_posix(), socs, unbuilt, golden_ref,
-            golden is None, headers.include_dirs, has_infer, st_cases, st_source)
+            golden is None, headers.include_dirs, has_infer, st_cases, st_source, libraries)
         (dest / "opkg.yaml").write_text(manifest)
     except BaseException:
         if created:
@@ -856,7 +885,7 @@ _ATTR_PLACEHOLDER = {"bool": False, "int": 1, "float": 1.0, "str": "", "list_int
 
 def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, golden_ref,
                    stub: bool, include_dirs=(), has_infer_shape: bool = True,
-                   st_cases=(), st_source: str | None = None) -> str:
+                   st_cases=(), st_source: str | None = None, libraries=()) -> str:
     lines = [f"name: {name}", "version: 0.1.0",
              f"summary: {op['type']} (imported from an msopgen project)",
              "op:", f"  type: {op['type']}", "  inputs:"]
@@ -884,6 +913,9 @@ def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, g
     lines += ["tiling:", f"  sources: [{', '.join(host_sources)}]"]
     if tiling_data:
         lines.append(f"  data: {tiling_data}")
+    if libraries:
+        lines.append("  # CANN links these groups into separate host libraries (CMake targets)")
+        lines.append(f"  libraries: [{', '.join('[' + ', '.join(g) + ']' for g in libraries)}]")
     lines += ["kernel:", f"  source: {kernel}"]
     if include_dirs:
         lines += ["# Shared headers of the corpus the sources include, copied unchanged.",

@@ -311,3 +311,41 @@ def test_a_socs_own_opdef_lists_become_op_soc_configs(workspace, tmp_path):
     assert result["ok"]
     # only the config's float32 variant is built for the 910B
     assert {row["variant"] for row in result["cases"]} == {"float32"}
+
+
+HOST_LIBRARIES = (Path(__file__).resolve().parent / "fixtures" / "cann_host_libraries" / "src" / "math"
+                  / "half_scale")
+
+
+def test_host_sources_cann_links_into_separate_libraries_build_as_it_groups_them(workspace):
+    # the OpDef source and the tiling source both define the shared header's non-inline
+    # CeilBlocks: CANN links them into separate libraries (the project's CMake targets)
+    r = opkg("import", str(HOST_LIBRARIES), "--dest", "packages/half_scale", cwd=workspace.root, check=0)
+    assert ("tiling.libraries: the project's CMakeLists.txt builds the host sources into separate "
+            "libraries: op_host/half_scale.cpp; op_host/half_scale_def.cpp") in r.stdout
+    pkg = workspace.root / "packages" / "half_scale"
+    manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
+    assert manifest["tiling"]["libraries"] == [["op_host/half_scale.cpp"], ["op_host/half_scale_def.cpp"]]
+    (pkg / "golden.py").write_text("def half_scale(x):\n    return x * 0.5\n")
+    manifest["verify"]["golden"] = "golden.py:half_scale"
+    manifest["verify"]["cases"] = [{"name": "ragged", "shapes": {"x": [3, 37]}}]
+    (pkg / "opkg.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    r = opkg("build", "//packages/half_scale", "--json", cwd=workspace.root, check=0)
+    assert json.loads(r.stdout)["ok"]
+
+    # linked as one library, the two copies clash, as they would in one CANN library
+    del manifest["tiling"]["libraries"]
+    (pkg / "opkg.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    r = opkg("build", "//packages/half_scale", cwd=workspace.root, check=1)
+    assert "multiple definition of" in r.stdout + r.stderr and "CeilBlocks" in r.stdout + r.stderr
+
+
+def test_a_source_in_two_host_libraries_is_a_manifest_error(workspace):
+    opkg("import", str(HOST_LIBRARIES), "--dest", "packages/half_scale", cwd=workspace.root, check=0)
+    path = workspace.root / "packages" / "half_scale" / "opkg.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("[op_host/half_scale_def.cpp]]", "[op_host/half_scale.cpp]]"))
+    r = opkg("query", "packages", cwd=workspace.root)
+    assert r.returncode != 0
+    assert ("opkg.yaml:14:42: error: tiling.libraries[1][0]: 'op_host/half_scale.cpp' is already in "
+            "library 0" in r.stdout + r.stderr)

@@ -108,7 +108,8 @@ def arch_flags(soc: SocInfo) -> list[str]:
     """What every kernel translation unit for `soc`'s architecture is compiled with."""
     flags = [
         "-DOPKG_SIM_KERNEL=1",
-        "-D__CCE_KT_TEST__=1",
+        # ASCENDC_CPU_DEBUG drops `<<<>>>` launchers guarded by it; __CCE_KT_TEST__ is not here
+        # (kernel_flags, `launcher`): the device build never defines it.
         "-DASCENDC_CPU_DEBUG=1",
         f"-D__NPU_ARCH__={soc.npu_arch}",
     ]
@@ -155,10 +156,24 @@ def pch_flags(soc: SocInfo) -> list[str]:
     return arch_flags(soc) + ["-x", "c++-header"]
 
 
+_LAUNCH = re.compile(r"<<<.*?>>>", re.S)
+
+
+def has_chevron_launch(kernel_text: str) -> bool:
+    """Whether a kernel source holds a `<<<...>>>` launch (a host-side launcher, which g++ cannot
+    parse), comments aside."""
+    return bool(_LAUNCH.search(re.sub(r"/\*.*?\*/|//[^\n]*", "", kernel_text, flags=re.S)))
+
+
 def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path | None,
-                 pch: Path | None = None) -> list[str]:
+                 pch: Path | None = None, launcher: bool = False) -> list[str]:
     """`pch`: PCH_HEADER in the directory of its .gch (built with `pch_flags(soc)`), or None to
-    parse the headers in every kernel."""
+    parse the headers in every kernel. `launcher`: the kernel source holds a `<<<>>>` launch
+    (`has_chevron_launch`); it then gets `__CCE_KT_TEST__`, CANN's CPU-debug macro, which drops
+    launchers guarded by `#ifndef __CCE_KT_TEST__` (CANN's samples) as tikicpulib's build does.
+    Otherwise it is left undefined as in the device build, which keeps code guarded by it: cann-ops'
+    MoeInitRoutingV2 and CrossEntropyLossGrad hide their SyncAll from the CPU-debug build that
+    way, and their blocks need it."""
     pre = ["-Winvalid-pch", "-include", str(pch)] if pch is not None else []
     flags = arch_flags(soc) + pre + [
         f"-DOPKG_SIM_OP_TYPE={op.type}",
@@ -170,6 +185,8 @@ def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path
         f"-DOPKG_SIM_ENTRY_IS_{op.kernel_name}=1",
         "-include", str(_INCLUDE / "opkg_sim" / "entry_names.h"),
     ]
+    if launcher:
+        flags.append("-D__CCE_KT_TEST__=1")
     # a ref tensor's output position is <name>_ref, with macros of its own as CANN's build
     # defines them (cann-ops' EyeFp64 reads DTYPE_Y_REF); its name comes twice in the variant
     refs = {f"{t}_ref": variant.dtype_of(t) for t in op.ref_outputs}

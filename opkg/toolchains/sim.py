@@ -134,10 +134,27 @@ class SimToolchain:
                               signature=fp, target=tid, step="compile",
                               description="compile sim host runtime"))
         host_objs = [str(host_rt)]
+        obj_of: dict[Path, str] = {}
         for src in (host_entry, *pkg.tiling_sources):
             obj = host_dir / "obj" / (_rel_name(src, pkg.dir, host_dir) + ".o")
             actions.append(compile_step(src, obj, host_flags, f"host {src.name}"))
-            host_objs.append(str(obj))
+            obj_of[src] = str(obj)
+        grouped = [g for g in pkg.tiling_libraries if g]
+        if len(grouped) > 1:
+            # the sources CANN links into separate libraries (tiling.libraries): one relocatable
+            # object per group, each keeping its own copy of what several define (sim/hostlink.py)
+            in_group = {src for g in grouped for src in g}
+            groups = [[obj_of[src] for src in g] for g in grouped]
+            outputs = [str(host_dir / "obj" / f"library{i}.o") for i in range(len(groups))]
+            actions.append(Action("python", tuple(outputs), tuple(o for g in groups for o in g),
+                                  function="opkg.sim.hostlink:scons_action",
+                                  params={"cxx": cxx, "groups": groups, "outputs": outputs},
+                                  signature=fp, target=tid, step="link",
+                                  description=f"link {pkg.name} host libraries as CANN groups them"))
+            host_objs += [obj_of[host_entry], *outputs,
+                          *(obj_of[src] for src in pkg.tiling_sources if src not in in_group)]
+        else:
+            host_objs += list(obj_of.values())
         host_lib = host_dir / "libhost.so"
         actions.append(Action("exec", (str(host_lib),), tuple(host_objs),
                               argv=(cxx, *flags.link_flags(), "-o", str(host_lib), *host_objs),
@@ -202,10 +219,11 @@ class SimToolchain:
                 target=tid, step="generate", description=f"generate {pkg.name} kernel tiling header"))
         reports: dict[str, str] = {}
         kernel_libs: dict[str, str] = {}
+        launcher = flags.has_chevron_launch(pkg.kernel_source.read_text(errors="replace"))
         for variant in soc_op.variants():
             vdir = base / soc.name / variant.name
             what = f"kernel {variant.name} ({soc.name})"
-            kflags = flags.kernel_flags(soc_op, variant, soc, tiling_include, pch)
+            kflags = flags.kernel_flags(soc_op, variant, soc, tiling_include, pch, launcher)
             force = (str(pkg.tiling_data), str(tiling_include)) if pkg.tiling_data else ()
             actions.append(compile_step(pkg.kernel_source, vdir / "kernel.o", kflags,
                                         f"{what} {pkg.kernel_source.name}", force,

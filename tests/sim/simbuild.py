@@ -99,7 +99,9 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
             os.replace(tmp, header)
     compiler = _compiler_version()
     pch = precompiled(soc, cache, compiler)
-    kernel_flags = (flags.common_flags() + flags.kernel_flags(op, variant, soc, header, pch)
+    kernel_flags = (flags.common_flags()
+                    + flags.kernel_flags(op, variant, soc, header, pch,
+                                         flags.has_chevron_launch(kernel_src.read_text()))
                     + [f"-I{pkg / 'op_kernel'}", f"-I{pkg}"])
     key_host = _hash(str(pkg), content, host_entry, host_flags, flags.header_digest(), compiler)
     key_kernel = _hash(str(pkg), content, kernel_entry, kernel_flags, flags.header_digest(), compiler)

@@ -31,7 +31,10 @@ def test_kernel_flags_define_dtypes_arch_and_tiling(tmp_path, soc910b):
     f = flags.kernel_flags(OP, OP.variant("float16"), soc910b, header)
     assert "-DDTYPE_X=half" in f and "-DDTYPE_GAMMA=half" in f and "-DDTYPE_Y=half" in f
     assert "-DORIG_DTYPE_X=DT_FLOAT16" in f and "-DDT_FLOAT16=1" in f
-    assert "-D__NPU_ARCH__=2201" in f and "-D__CCE_KT_TEST__=1" in f and "-DOPKG_SIM_OP_TYPE=LayerNormCustom" in f
+    assert "-D__NPU_ARCH__=2201" in f and "-DOPKG_SIM_OP_TYPE=LayerNormCustom" in f
+    # CANN's CPU-debug macro only for a source with a `<<<>>>` launcher (the device build lacks it)
+    assert "-D__CCE_KT_TEST__=1" not in f
+    assert "-D__CCE_KT_TEST__=1" in flags.kernel_flags(OP, OP.variant("float16"), soc910b, header, launcher=True)
     assert f[f.index(str(header)) - 1] == "-include"
     without = flags.kernel_flags(OP, OP.variant("float32"), soc910b, None)
     assert [without[i + 1] for i, a in enumerate(without) if a == "-include"] == [
@@ -124,3 +127,9 @@ def test_kernel_tiling_source_undefines_the_guard_and_suspends_dtype_macros(tmp_
     # no guard (or `#pragma once`): nothing of the header's is undefined
     once = flags.kernel_tiling_source(header, "#pragma once\n#ifndef X\n#define X 1\n#endif\n", tmp_path)
     assert "#undef X" not in once
+
+
+def test_a_chevron_launch_is_found_outside_comments():
+    assert flags.has_chevron_launch("void f_do(uint32_t n, void* s)\n{\n    f<<<n, nullptr, s>>>(x, y);\n}\n")
+    assert flags.has_chevron_launch("k<<<\n    n, l2, s>>>(a);")
+    assert not flags.has_chevron_launch("// k<<<n, l2, s>>>(a);\n/* k<<<n>>>(a) */\nint x = a << 3 >> 1;")

@@ -145,6 +145,23 @@ def test_bitwise_instructions_on_a_mask_keep_its_defined_bits(built):
     np.testing.assert_array_equal(y, np.where(x > 0, 0, x))
 
 
+@pytest.mark.parametrize("mode", [21, 22, 23], ids=["and-count", "and-level0", "or-count"])
+def test_and_with_a_defined_zero_and_or_with_a_defined_one_are_defined_whatever_the_other_holds(built, mode):
+    # as MemorySanitizer: x & 0 and x | ~0 do not depend on x, so padding and unwritten lanes
+    # folded in through them leave y defined (cann-ops DiagV2 ANDs stale lanes with zeros)
+    x, y, info = run(built, mode)
+    np.testing.assert_array_equal(y, x)
+    assert info.unwritten == {}
+
+
+def test_and_with_defined_ones_keeps_the_garbage_undefined(built, src):
+    with pytest.raises(SimError) as e:
+        run(built, 24)
+    assert e.value.line == line_of(src, "store")
+    assert "DataCopy UB->GM stores undefined values into bytes [0, 400) of 'y'" in e.value.message
+    assert f"And at {src}:{line_of(src, 'and-ones')} read src0 bytes that nothing wrote" in e.value.message
+
+
 def test_a_select_of_padding_bits_that_reaches_the_output_is_reported(built, src):
     with pytest.raises(SimError) as e:
         run(built, 16)

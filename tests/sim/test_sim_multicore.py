@@ -56,6 +56,13 @@ def test_soft_syncall_counts_rounds_through_the_same_words(built):
     np.testing.assert_array_equal(y[:BLOCKS * 8], np.full(BLOCKS * 8, BLOCKS * BLOCKS * (BLOCKS + 1) // 2))
 
 
+def test_a_syncall_hidden_from_the_cpu_debug_build_is_kept_as_the_device_keeps_it(built):
+    # `#ifndef __CCE_KT_TEST__ SyncAll(); #endif` (cann-ops MoeInitRoutingV2): the device build
+    # never defines CANN's CPU-debug macro, so every block sums the rows all blocks wrote
+    _, y, _ = run(built, 12)
+    np.testing.assert_array_equal(y[:BLOCKS * 8], np.full(BLOCKS * 8, BLOCKS * (BLOCKS + 1) // 2))
+
+
 def test_soft_syncall_on_words_nobody_zeroed_is_reported(built):
     with pytest.raises(runtime.SimError) as err:
         run(built, 3)

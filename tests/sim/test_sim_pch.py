@@ -29,8 +29,9 @@ def pch(tmp_path_factory, soc910b):
 
 def compile_kernel(pkg, variant, soc, out, pch=None, extra=()):
     header = pkg / "op_host" / "add_custom_tiling.h"
+    launcher = flags.has_chevron_launch((pkg / "op_kernel" / "add_custom.cpp").read_text())
     argv = [simbuild.CXX, *flags.common_flags(),
-            *flags.kernel_flags(ADD, ADD.variant(variant), soc, header, pch), *extra,
+            *flags.kernel_flags(ADD, ADD.variant(variant), soc, header, pch, launcher), *extra,
             f"-I{pkg / 'op_kernel'}", f"-I{pkg}", "-c", str(pkg / "op_kernel" / "add_custom.cpp"),
             "-o", str(out)]
     return subprocess.run(argv, capture_output=True, text=True)

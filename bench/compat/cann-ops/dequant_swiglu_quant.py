@@ -7,10 +7,13 @@ SOCS = ["Ascend910B1"]
 # 31-37), so `OP_CHECK(IsUnknownRank(xShape), ..., return GRAPH_SUCCESS)` returns before halving
 # the last dim for every known shape; y holds half of x's last dim (the kernel and aclnn agree)
 CASES = [
-    {"name": "float_dynamic_2x32", "output_shapes": {"y": [2, 16], "scale": [2]}, "shapes": {"x": [2, 32], "quant_scale": [1, 16]}, "attrs": {"activate_left": False, "quant_mode": "dynamic"},
-     "ranges": {"x": [-3.0, 3.0], "quant_scale": [0.95, 1.05]}},
-    {"name": "float_dynamic_64x512", "output_shapes": {"y": [64, 256], "scale": [64]}, "shapes": {"x": [64, 512], "quant_scale": [1, 256]}, "attrs": {"activate_left": True, "quant_mode": "dynamic"},
-     "ranges": {"x": [-3.0, 3.0], "quant_scale": [0.5, 2.0]}},
+    # weight_scale in every case: the int32 variants' tiling requires it (op_host/
+    # dequant_swiglu_quant_tiling_base.cpp lines 238-240, "int32时 weight_scale为必选项" and
+    # OPS_CHECK_NULL_WITH_CONTEXT); a float x is not dequantised and ignores it (golden likewise)
+    {"name": "float_dynamic_2x32", "output_shapes": {"y": [2, 16], "scale": [2]}, "shapes": {"x": [2, 32], "weight_scale": [1, 32], "quant_scale": [1, 16]}, "attrs": {"activate_left": False, "quant_mode": "dynamic"},
+     "ranges": {"x": [-3.0, 3.0], "weight_scale": [0.05, 0.1], "quant_scale": [0.95, 1.05]}},
+    {"name": "float_dynamic_64x512", "output_shapes": {"y": [64, 256], "scale": [64]}, "shapes": {"x": [64, 512], "weight_scale": [1, 512], "quant_scale": [1, 256]}, "attrs": {"activate_left": True, "quant_mode": "dynamic"},
+     "ranges": {"x": [-3.0, 3.0], "weight_scale": [0.05, 0.1], "quant_scale": [0.5, 2.0]}},
     {"name": "int32_dequant_32x256", "output_shapes": {"y": [32, 128], "scale": [32]}, "shapes": {"x": [32, 256], "weight_scale": [1, 256], "activation_scale": [32], "quant_scale": [1, 128]},
      "attrs": {"activate_left": False, "quant_mode": "dynamic"},
      "ranges": {"x": [-1000, 1000], "weight_scale": [0.001, 0.01], "activation_scale": [0.5, 1.5], "quant_scale": [0.95, 1.05]}},

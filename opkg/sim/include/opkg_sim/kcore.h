@@ -743,40 +743,71 @@ inline void select_shadow(void* dst, uint32_t count, uint64_t elem, const uint8_
     }
 }
 
-// Bitwise instructions (And, Or, Not, Xor) on Compare masks: each result bit is defined where
-// the source bits are, so the per-bit record survives `Not(mask)` and `Or(m1, m2)`. Returns the
-// defined bits of each byte of [a, a+bytes) and-ed with those of b (may be null), or nothing when
-// no byte is partly defined (the byte shadow is then exact). Taken before dst is written.
-inline std::vector<uint8_t> defined_bits(const void* a, const void* b_or_null, uint64_t bytes) {
+// Bitwise instructions (And, Or, Not, Xor) are tracked per bit, as MemorySanitizer does: a result
+// bit of Not/Xor is defined where the source bits are; one of And is also defined where either
+// source bit is a defined 0, one of Or where either is a defined 1, since that bit decides the
+// result whatever the other holds (x & 0 is 0 even for garbage x: cann-ops DiagV2 ANDs stale
+// lanes with a zero assist matrix). So the per-bit record of Compare masks survives `Not(mask)`
+// and `Or(m1, m2)`, and `And(garbage, 0)` is defined. Returns the defined bits of each result
+// byte over [a, a+bytes) (b may be null: a unary instruction), or nothing when the byte shadow
+// the result gets by proportion is already exact. Taken before dst is written.
+enum class BitwiseKind { PLAIN, AND, OR };
+
+inline BitwiseKind bitwise_kind(const char* op) {
+    return !std::strcmp(op, "And") ? BitwiseKind::AND : !std::strcmp(op, "Or") ? BitwiseKind::OR : BitwiseKind::PLAIN;
+}
+
+inline std::vector<uint8_t> defined_bits(const void* a, const void* b_or_null, uint64_t bytes,
+                                         BitwiseKind kind = BitwiseKind::PLAIN) {
     const BlockState& b = block();
     std::vector<uint8_t> out;
-    if (!b.shadow || b.mask_bits.empty()) return out;
+    if (!b.shadow) return out;
+    const bool deciding = kind != BitwiseKind::PLAIN && b_or_null;
+    if (b.mask_bits.empty() && !(deciding && (!ub_defined(a, bytes) || !ub_defined(b_or_null, bytes)))) return out;
     auto bits_of = [&](const void* p, uint64_t k) -> uint8_t {
         if (!p) return 0xFF;
         const uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub) + k;
         if (off >= b.ub_bytes || b.shadow[off] == UB_WRITTEN) return 0xFF;
+        if (b.mask_bits.empty()) return 0;
         const uint16_t m = b.mask_bits[off];
         return (m & 0x100) ? uint8_t(m) : 0;
     };
     bool partial = false;
     out.resize(bytes);
     for (uint64_t k = 0; k < bytes; ++k) {
-        out[k] = uint8_t(bits_of(a, k) & bits_of(b_or_null, k));
-        partial = partial || (out[k] != 0 && out[k] != 0xFF);
+        const uint8_t da = bits_of(a, k), db = bits_of(b_or_null, k);
+        uint8_t d = uint8_t(da & db);
+        if (deciding) {
+            const uint8_t va = static_cast<const uint8_t*>(a)[k], vb = static_cast<const uint8_t*>(b_or_null)[k];
+            // the bits that decide the result: zeros for And, ones for Or
+            const uint8_t sa = kind == BitwiseKind::AND ? uint8_t(~va) : va;
+            const uint8_t sb = kind == BitwiseKind::AND ? uint8_t(~vb) : vb;
+            d = uint8_t(d | (da & sa) | (db & sb));
+            partial = partial || d != (da == 0xFF && db == 0xFF ? 0xFF : 0);
+        }
+        out[k] = d;
+        partial = partial || (d != 0 && d != 0xFF);
     }
     if (!partial) out.clear();
     return out;
 }
 
-// After a bitwise instruction wrote dst (marked written by proportion): keeps the defined bits
-// of its partly defined bytes.
+// After a bitwise instruction wrote dst (marked written by proportion): a byte whose bits are all
+// defined becomes defined, a partly defined one keeps its defined bits.
 inline void keep_defined_bits(const void* dst, const std::vector<uint8_t>& bits) {
     BlockState& b = block();
     if (bits.empty() || !b.shadow) return;
     const uint64_t off = uint64_t(static_cast<const uint8_t*>(dst) - b.ub);
     if (off >= b.ub_bytes || bits.size() > b.ub_bytes - off) return;
     for (uint64_t k = 0; k < bits.size(); ++k) {
-        if (bits[k] != 0 && bits[k] != 0xFF && b.shadow[off + k] != UB_WRITTEN) b.mask_bits[off + k] = uint16_t(0x100 | bits[k]);
+        if (b.shadow[off + k] == UB_WRITTEN || bits[k] == 0) continue;
+        if (bits[k] == 0xFF) {
+            b.shadow[off + k] = UB_WRITTEN;
+            if (!b.mask_bits.empty()) b.mask_bits[off + k] = 0;
+        } else {
+            if (b.mask_bits.empty()) b.mask_bits.assign(b.ub_bytes, 0);
+            b.mask_bits[off + k] = uint16_t(0x100 | bits[k]);
+        }
     }
 }
 

@@ -51,7 +51,8 @@ inline void binary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
     check_read(b.ptr_, uint64_t(count) * sizeof(T), op, "src1", loc);
     count_vec_of<T>(op, count);
     const uint64_t bytes = uint64_t(count > 0 ? count : 0) * sizeof(T);
-    const std::vector<uint8_t> bits = bitwise_op(op) ? defined_bits(a.ptr_, b.ptr_, bytes) : std::vector<uint8_t>();
+    const std::vector<uint8_t> bits =
+        bitwise_op(op) ? defined_bits(a.ptr_, b.ptr_, bytes, bitwise_kind(op)) : std::vector<uint8_t>();
     mark_written(dst.ptr_, bytes);
     T* d = dst.ptr_;
     const T* x = a.ptr_;
@@ -363,6 +364,7 @@ inline void level0_binary(const AscendC::LocalTensor<T>& dst, const AscendC::Loc
     const uint8_t* x = reinterpret_cast<const uint8_t*>(a.ptr_);
     const uint8_t* y = reinterpret_cast<const uint8_t*>(b.ptr_);
     const uint32_t per_repeat = 256 / sizeof(T);
+    const bool bitwise = bitwise_op(op);
     for (uint32_t r = 0; r < repeat; ++r) {
         for (uint32_t j = 0; j < per_repeat; ++j) {
             if (!m.test(r, j)) continue;
@@ -373,10 +375,13 @@ inline void level0_binary(const AscendC::LocalTensor<T>& dst, const AscendC::Loc
             check_read(pb, sizeof(T), op, "src1", loc);
             std::memcpy(&va, pa, sizeof(T));
             std::memcpy(&vb, pb, sizeof(T));
+            const std::vector<uint8_t> bits =
+                bitwise ? defined_bits(pa, pb, sizeof(T), bitwise_kind(op)) : std::vector<uint8_t>();
             T out = static_cast<T>(f(static_cast<C>(va), static_cast<C>(vb)));
             uint8_t* pd = d + elem_offset<T>(r, j, p.dstBlkStride, p.dstRepStride);
             std::memcpy(pd, &out, sizeof(T));
             mark_written(pd, sizeof(T));
+            keep_defined_bits(pd, bits);
         }
     }
 }

@@ -79,3 +79,13 @@ void add_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, uint
     add_custom<<<blockDim, nullptr, stream>>>(x, y, z, workspace, tiling);
 }
 #endif
+
+#ifndef __CCE_KT_TEST__
+// CANN's samples also guard a launcher with the CPU-debug macro: the sim defines it for a source
+// that holds a `<<<>>>` launch, and only for such a source
+void add_custom_do_kt(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, uint8_t* z, uint8_t* workspace,
+                      uint8_t* tiling)
+{
+    add_custom<<<blockDim, nullptr, stream>>>(x, y, z, workspace, tiling);
+}
+#endif

@@ -89,6 +89,34 @@ public:
             CompareScalar(mask, x, 0.0f, CMPMODE::GT, (uint64_t)64, (uint8_t)(TILE / 64), UnaryRepeatParams());
             Select(y, mask, x, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, (uint64_t)64, (uint8_t)(TILE / 64),
                    BinaryRepeatParams());
+        } else if (TILING_KEY_IS(21) || TILING_KEY_IS(22) || TILING_KEY_IS(24)) {
+            // y = x through And with a mask of ones over the loaded blocks and zeros beyond (as
+            // uint16 lanes), then y[i] |= y[i + 128]: lanes past the data hold padding or nothing, but
+            // ANDed with a defined 0 they are defined zeros (mode 22: the level-0 forms). Mode 24
+            // keeps the mask all ones: the garbage reaches y.
+            LocalTensor<uint16_t> x16 = x.ReinterpretCast<uint16_t>();
+            LocalTensor<uint16_t> y16 = y.ReinterpretCast<uint16_t>();
+            LocalTensor<uint16_t> m16 = c.ReinterpretCast<uint16_t>();
+            const uint32_t ones = TILING_KEY_IS(24) ? 2 * TILE : 2 * rounded_;
+            Duplicate(m16, (uint16_t)0xFFFF, ones);
+            if (ones < 2 * TILE) Duplicate(m16[ones], (uint16_t)0, 2 * TILE - ones);
+            if (TILING_KEY_IS(22)) {
+                And(y16, x16, m16, (uint64_t)128, (uint8_t)4, {1, 1, 1, 8, 8, 8});
+                Or(y16, y16, y16[TILE], (uint64_t)128, (uint8_t)2, {1, 1, 1, 8, 8, 8});
+            } else {
+                And(y16, x16, m16, 2 * TILE);   // @and-ones
+                Or(y16, y16, y16[TILE], TILE);
+            }
+        } else if (TILING_KEY_IS(23)) {
+            // y = x through Or with zeros over the data and ones beyond, then y[i] &= y[i + 128]:
+            // a defined 1 decides an Or whatever the other bit holds.
+            LocalTensor<uint16_t> x16 = x.ReinterpretCast<uint16_t>();
+            LocalTensor<uint16_t> y16 = y.ReinterpretCast<uint16_t>();
+            LocalTensor<uint16_t> m16 = c.ReinterpretCast<uint16_t>();
+            Duplicate(m16, (uint16_t)0, 2 * rounded_);
+            Duplicate(m16[2 * rounded_], (uint16_t)0xFFFF, 2 * TILE - 2 * rounded_);
+            Or(y16, x16, m16, 2 * TILE);
+            And(y16, y16, y16[TILE], TILE);
         } else if (TILING_KEY_IS(18)) {
             // A table the kernel itself defines in GM (part of the kernel binary on the device).
             GlobalTensor<float> tableGm;
