@@ -129,6 +129,7 @@ def ninja_bin() -> str | None:
 def scale_tier(n: int, proto: dict, work: Path, reps: int) -> dict:
     root = work / f"scale-{n}"
     cache = work / f"cache-scale-{n}"
+    shutil.rmtree(cache, ignore_errors=True)    # a kept --work must not restore an old population
     gen.generate(root, n, tiny=True)
     env = opkg_env(cache, CXX=REPLAY_CXX, **proto)
     log(f"N={n}: populating with the replaying compiler")
