@@ -101,10 +101,10 @@ inline void cube_release(const CubeMark& m) {
 
 // Carves num x len bytes (len already rounded to 32) from the buffer `buf` for TPipe::InitBuffer.
 uint8_t* cube_carve(int buf, AscendC::TPosition pos, const std::string& kind, uint32_t num, uint32_t len,
-                           SrcLoc loc);
+                    SrcLoc loc);
 #ifdef OPKG_SIM_RUNTIME_TU
 uint8_t* cube_carve(int buf, AscendC::TPosition pos, const std::string& kind, uint32_t num, uint32_t len,
-                           SrcLoc loc) {
+                    SrcLoc loc) {
     BlockState& b = block();
     if (buf == CUBE_NONE) {
         fail(loc, format("TPipe::InitBuffer of a %s: position %s has no local buffer on this SoC (CANN maps it to "

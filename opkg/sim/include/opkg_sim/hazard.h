@@ -85,10 +85,10 @@ std::string where_in_ub(uint64_t byte) {
 
 // `actor` says which instruction on which pipe touches the bytes ("Add on PIPE_V reads src0").
 [[noreturn]] void hazard(const char* what, const std::string& actor, uint64_t off, uint64_t first, Pipe now,
-                                const Access& before, SrcLoc loc);
+                         const Access& before, SrcLoc loc);
 #ifdef OPKG_SIM_RUNTIME_TU
 [[noreturn]] void hazard(const char* what, const std::string& actor, uint64_t off, uint64_t first, Pipe now,
-                                const Access& before, SrcLoc loc) {
+                         const Access& before, SrcLoc loc) {
     // PipeBarrier<PIPE_S> is a hardware error, so it is never suggested
     std::string same = now == Pipe::S ? "" : format(" (PipeBarrier<PIPE_%s> orders PIPE_%s with itself only)",
                                                     pipe_name(now), pipe_name(now));

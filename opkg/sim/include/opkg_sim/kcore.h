@@ -613,10 +613,10 @@ std::string describe_origin(uint8_t v) {
 // What is reported is an undefined value reaching GM (check_store), scalar code (check_use) or
 // an address. Then, under --sync-check, checks the read against the other pipes.
 void check_read(const void* p, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
-                       Pipe pipe = Pipe::V);
+                Pipe pipe = Pipe::V);
 #ifdef OPKG_SIM_RUNTIME_TU
 void check_read(const void* p, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
-                       Pipe pipe) {
+                Pipe pipe) {
     BlockState& b = block();
     if (!b.shadow || !bytes || pipe == Pipe::NONE) return;   // NONE: DumpTensor, whose reads feed nothing
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
@@ -651,10 +651,10 @@ void check_read(const void* p, uint64_t bytes, const char* op, const char* role,
 // A read whose value scalar code uses (GetValue: a branch, a count, an address): an undefined
 // value there is reported at once, naming where it came from.
 void check_use(const void* p, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
-                      Pipe pipe = Pipe::S);
+               Pipe pipe = Pipe::S);
 #ifdef OPKG_SIM_RUNTIME_TU
 void check_use(const void* p, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
-                      Pipe pipe) {
+               Pipe pipe) {
     check_read(p, bytes, op, role, loc, pipe);
     BlockState& b = block();
     if (!b.shadow || !bytes) return;
@@ -772,12 +772,12 @@ inline uint8_t mask_bit_shadow(const void* mask, uint32_t i) {
 // makes every element of a mask byte with one undefined bit undefined): each element is exactly
 // as defined as its mask bit and the source that bit selects. Shadows were taken before the write.
 void select_shadow(void* dst, uint32_t count, uint64_t elem, const uint8_t* mask_bits_value,
-                          const std::vector<uint8_t>& mask_shadow, const std::vector<uint8_t>& src0_shadow,
-                          const std::vector<uint8_t>& src1_shadow);
+                   const std::vector<uint8_t>& mask_shadow, const std::vector<uint8_t>& src0_shadow,
+                   const std::vector<uint8_t>& src1_shadow);
 #ifdef OPKG_SIM_RUNTIME_TU
 void select_shadow(void* dst, uint32_t count, uint64_t elem, const uint8_t* mask_bits_value,
-                          const std::vector<uint8_t>& mask_shadow, const std::vector<uint8_t>& src0_shadow,
-                          const std::vector<uint8_t>& src1_shadow) {
+                   const std::vector<uint8_t>& mask_shadow, const std::vector<uint8_t>& src0_shadow,
+                   const std::vector<uint8_t>& src1_shadow) {
     BlockState& b = block();
     if (!b.shadow) return;
     const uint64_t off = uint64_t(static_cast<const uint8_t*>(dst) - b.ub);
@@ -936,10 +936,10 @@ void gm_taint(const void* ub, const void* gm, uint64_t bytes, const char* op, Sr
 // part of it), not in the tensor. Returns whether every byte stored is defined. Reports name whole
 // elements of `elem` bytes (a value with one undefined byte is undefined).
 bool check_store(const void* gm, const void* ub, uint64_t bytes, const char* op, SrcLoc loc,
-                        uint64_t elem = 1);
+                 uint64_t elem = 1);
 #ifdef OPKG_SIM_RUNTIME_TU
 bool check_store(const void* gm, const void* ub, uint64_t bytes, const char* op, SrcLoc loc,
-                        uint64_t elem) {
+                 uint64_t elem) {
     BlockState& b = block();
     b.taint_done = true;   // the copy's reads end here
     if (!b.shadow || !bytes) return true;
