@@ -19,7 +19,7 @@ Every figure is the median of several runs, reported with a baseline measured in
     sim LayerNorm 96x1024 fp32          vs its NumPy golden
     sim matmul 1024^3 fp16 (cube.py)    vs NumPy's float32 product of the same matrices
 
-Usage: python bench/run.py [--n 10,50,200] [--real-n 3] [--reps 3] [--cold-reps 2] [--quick]
+Usage: python bench/run.py [--n 10,50,200,1000] [--real-n 3] [--reps 3] [--cold-reps 2] [--quick]
 Results: a table on stdout, JSON in bench/results/.
 """
 
@@ -129,6 +129,7 @@ def ninja_bin() -> str | None:
 def scale_tier(n: int, proto: dict, work: Path, reps: int) -> dict:
     root = work / f"scale-{n}"
     cache = work / f"cache-scale-{n}"
+    shutil.rmtree(cache, ignore_errors=True)    # a kept --work must not restore an old population
     gen.generate(root, n, tiny=True)
     env = opkg_env(cache, CXX=REPLAY_CXX, **proto)
     log(f"N={n}: populating with the replaying compiler")
@@ -202,14 +203,14 @@ def build_prototype(work: Path) -> dict:
         if d.name not in ("bench_op0000", "bench_op0003", "bench_helper"):
             shutil.rmtree(d)
     timed([*OPKG, "build", "//..."], cwd=root, env=opkg_env(work / "cache-proto"))
-    protos = {"BENCH_PROTO1": root / "out/sim/bench_op0000",
-              "BENCH_PROTO2": root / "out/sim/bench_op0003"}
+    protos = {"OPKG_BENCH_PROTO1": root / "out/sim/bench_op0000",
+              "OPKG_BENCH_PROTO2": root / "out/sim/bench_op0003"}
     for d in protos.values():
         # what the OpDef check's subprocess printed, for replay_python.sh
         out = subprocess.run([PY, "-m", "opkg.verify.prototype", str(d / "host/libhost.so")],
                              capture_output=True, text=True, check=True).stdout
         (d / "host/declared-opdef.json").write_text(out)
-    return {**protos, "OPKG_PYTHON": REPLAY_PY, "BENCH_REAL_PYTHON": PY}
+    return {**protos, "OPKG_PYTHON": REPLAY_PY, "OPKG_BENCH_REAL_PYTHON": PY}
 
 
 # -- real tier: compiles, incremental, cache, verification ----------------------------------------
@@ -582,8 +583,8 @@ def table(res: dict) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--n", default=os.environ.get("BENCH_N", "10,50,200"),
-                    help="package counts of the null-build workspaces (default 10,50,200)")
+    ap.add_argument("--n", default=os.environ.get("BENCH_N", "10,50,200,1000"),
+                    help="package counts of the null-build workspaces (default 10,50,200,1000)")
     ap.add_argument("--real-n", type=int, default=int(os.environ.get("BENCH_REAL_N", "3")),
                     help="operators in the really compiled workspace (default 3)")
     ap.add_argument("--reps", type=int, default=int(os.environ.get("BENCH_REPS", "3")))

@@ -48,11 +48,12 @@ def _oci_registry(env_value, value, doc) -> str | None:
     """The `registry:` setting (or $OPKG_REGISTRY, which overrides it) when it names an OCI
     registry, checked here so a malformed URL is reported at its line."""
     from opkg.errors import UsageError
-    from opkg.registry.oci import is_oci, parse_location
+    from opkg.registry.location import is_oci
 
     given = env_value or value
     if not isinstance(given, str) or not is_oci(given):
         return None
+    from opkg.registry.oci import parse_location
     try:
         parse_location(given)
     except UsageError as exc:

@@ -238,3 +238,23 @@ def test_lock_clean_and_new_print_json_with_schema_version(workspace):
     assert data == {"schema_version": 1, "removed": [str(root / "out")], "absent": []}
     data = json.loads(opkg("clean", "--json", cwd=root).stdout)
     assert data["removed"] == [] and data["absent"] == [str(root / "out")]
+
+
+def test_reading_the_workspace_file_imports_no_registry_client(tmp_path):
+    # The null-build fast path reads the workspace file on every build; the OCI client (and the
+    # directory store it imports) are for registry commands only (docs/performance.md).
+    (tmp_path / "opkg-workspace.yaml").write_text("package_roots: [packages]\n")
+    probe = ("import sys; from pathlib import Path; from opkg.workspace import Workspace\n"
+             "print(Workspace.find(Path(sys.argv[1])).settings.registry)\n"
+             "print(sorted(m for m in ('opkg.registry.oci', 'opkg.registry.store') "
+             "if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [str(tmp_path / "registry"), "[]"]
+    # an oci:// registry is still checked when the file is read, at its line
+    (tmp_path / "opkg-workspace.yaml").write_text("package_roots: [packages]\n"
+                                                  "registry: oci://\n")
+    r = opkg("query", "packages", cwd=tmp_path)
+    assert r.returncode != 0
+    assert "opkg-workspace.yaml:2" in r.stderr and "malformed host" in r.stderr

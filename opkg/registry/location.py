@@ -12,10 +12,17 @@ from pathlib import Path
 from opkg.errors import UsageError
 
 ENV = "OPKG_REGISTRY"
+SCHEME = "oci://"
+
+
+def is_oci(location: str) -> bool:
+    """Here rather than in oci.py, so that reading a workspace file (the null-build fast path)
+    does not import the OCI client."""
+    return str(location).startswith(SCHEME)
 
 
 def registry_root(option: str | os.PathLike | None = None, start: Path | None = None) -> Path | str:
-    from opkg.registry.oci import is_oci, parse_location
+    from opkg.registry.oci import parse_location
 
     for given in (option, os.environ.get(ENV)):
         if given and is_oci(str(given)):

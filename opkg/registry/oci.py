@@ -51,10 +51,10 @@ from pathlib import Path
 from packaging.version import InvalidVersion, Version
 
 from opkg.errors import RegistryError, UsageError
+from opkg.registry.location import SCHEME, is_oci  # noqa: F401 (re-exported)
 from opkg.registry.store import (NAME_RE, VersionEntry, check_name, checkpoint, index_entry,
                                  parse_record, refuse_malformed, sha256_bytes, version_key)
 
-SCHEME = "oci://"
 MANIFEST = "application/vnd.oci.image.manifest.v1+json"
 INDEX = "application/vnd.oci.image.index.v1+json"
 EMPTY = "application/vnd.oci.empty.v1+json"
@@ -74,10 +74,6 @@ DEFAULT_SETTLE = 2.0
 _COMPONENT = re.compile(r"^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$")
 _TAG = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$")
 _HOST = re.compile(r"^[A-Za-z0-9.-]+(?::[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::[0-9]{1,5})?$")
-
-
-def is_oci(location: str) -> bool:
-    return str(location).startswith(SCHEME)
 
 
 def parse_location(url: str) -> tuple[str, str]:

@@ -89,3 +89,20 @@ def test_one_pch_serves_every_variant_and_another_architecture_gets_its_own(pkgs
     r = compile_kernel(pkgs / "add", "float16", get_soc("Ascend310P3"), tmp_path / "k2.o", first)
     assert r.returncode == 0 and "invalid-pch" in r.stderr
     assert (tmp_path / "k.o").read_bytes() == (tmp_path / "k2.o").read_bytes()
+
+
+def test_a_kernel_object_defines_none_of_the_runtime_machinery(pkgs, soc910b, pch, tmp_path):
+    # The checks and bookkeeping are compiled once, into the block runner (OPKG_SIM_RUNTIME_TU,
+    # opkg/sim/README.md): a kernel object that defined them again would cost its compile that
+    # much more (docs/performance.md). The kernel still calls them, by name.
+    r = compile_kernel(pkgs / "add", "float32", soc910b, tmp_path / "k.o", pch)
+    assert r.returncode == 0, r.stderr
+    defined = subprocess.run(["nm", "-C", "--defined-only", str(tmp_path / "k.o")],
+                             capture_output=True, text=True, check=True).stdout
+    undefined = subprocess.run(["nm", "-C", "--undefined-only", str(tmp_path / "k.o")],
+                               capture_output=True, text=True, check=True).stdout
+    for name in ("opkg_sim::check_gm(", "opkg_sim::check_read(", "opkg_sim::format[",
+                 "AscendC::TPipe::InitBuffer(", "AscendC::TQueBase::alloc_buffer(",
+                 "opkg_sim::BlockState::~BlockState()"):
+        assert name not in defined, name
+    assert "opkg_sim::check_gm(" in undefined and "AscendC::TQueBase::alloc_buffer(" in undefined

@@ -100,8 +100,11 @@ inline void cube_release(const CubeMark& m) {
 }
 
 // Carves num x len bytes (len already rounded to 32) from the buffer `buf` for TPipe::InitBuffer.
-inline uint8_t* cube_carve(int buf, AscendC::TPosition pos, const std::string& kind, uint32_t num, uint32_t len,
-                           SrcLoc loc) {
+uint8_t* cube_carve(int buf, AscendC::TPosition pos, const std::string& kind, uint32_t num, uint32_t len,
+                    SrcLoc loc);
+#ifdef OPKG_SIM_RUNTIME_TU
+uint8_t* cube_carve(int buf, AscendC::TPosition pos, const std::string& kind, uint32_t num, uint32_t len,
+                    SrcLoc loc) {
     BlockState& b = block();
     if (buf == CUBE_NONE) {
         fail(loc, format("TPipe::InitBuffer of a %s: position %s has no local buffer on this SoC (CANN maps it to "
@@ -147,6 +150,7 @@ inline uint8_t* cube_carve(int buf, AscendC::TPosition pos, const std::string& k
     if (a.cursor > a.high) a.high = a.cursor;
     return p;
 }
+#endif
 
 // The arena holding [p, p + bytes), or null (UB, GM).
 inline CubeArena* cube_arena_of(const void* p, int* which = nullptr) {

@@ -74,27 +74,38 @@ namespace opkg_sim {
 
 // `align`: the operand's required UB address alignment (32 bytes for most; some reduction
 // outputs need less).
-template <class T>
-inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
-                     uint64_t align = 32) {
+// check_ub on the tensor's address, position, element count and element size.
+void check_ub_at(const void* ptr, AscendC::TPosition pos, uint32_t size, uint64_t elem, uint64_t bytes,
+                 const char* op, const char* role, SrcLoc loc, uint64_t align);
+#ifdef OPKG_SIM_RUNTIME_TU
+void check_ub_at(const void* ptr, AscendC::TPosition pos, uint32_t size, uint64_t elem, uint64_t bytes,
+                 const char* op, const char* role, SrcLoc loc, uint64_t align) {
     note(loc);
-    if (!t.ptr_) fail(loc, format("%s: %s is a LocalTensor that was never allocated", op, role));
+    if (!ptr) fail(loc, format("%s: %s is a LocalTensor that was never allocated", op, role));
     int cube = -1;
-    if (cube_arena_of(t.ptr_, &cube)) {   // L1/L0: only the cube APIs (cube.h) take those
+    if (cube_arena_of(ptr, &cube)) {   // L1/L0: only the cube APIs (cube.h) take those
         fail(loc, format("%s: %s is a tensor of the %s (position %s), not of the Unified Buffer; this API works on "
                          "UB tensors (the cube buffers take the cube APIs: DataCopy GM->A1/B1/C1, C1->C2, Nd2Nz, LoadData; see docs/api.md)", op, role,
-                         cube_buf_name(cube), position_name(t.pos_)));
+                         cube_buf_name(cube), position_name(pos)));
     }
-    if (bytes > uint64_t(t.size_) * sizeof(T)) {
+    if (bytes > uint64_t(size) * elem) {
         fail(loc, format("%s: %s needs %llu bytes but the LocalTensor holds only %u elements (%llu bytes)", op, role,
-                         (unsigned long long)bytes, t.size_, (unsigned long long)(uint64_t(t.size_) * sizeof(T))));
+                         (unsigned long long)bytes, size, (unsigned long long)(uint64_t(size) * elem)));
     }
-    uint64_t off = t.ub_offset();
+    const BlockState& b = block();
+    uint64_t off = b.ub ? uint64_t(static_cast<const uint8_t*>(ptr) - b.ub) : 0;   // LocalTensor::ub_offset
     if (off % align != 0) {
         fail(loc, format("%s: %s starts at UB offset %llu, which is not %llu-byte aligned; "
                          "the hardware requires %llu-byte aligned UB addresses here",
                          op, role, (unsigned long long)off, (unsigned long long)align, (unsigned long long)align));
     }
+}
+#endif
+
+template <class T>
+inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
+                     uint64_t align = 32) {
+    check_ub_at(t.ptr_, t.pos_, t.size_, sizeof(T), bytes, op, role, loc, align);
 }
 
 template <class T>
@@ -173,28 +184,36 @@ template <class C, class T> inline C atomic_combine(int op, T old, T value) {
 
 // Every UB->GM store goes through here: a plain copy that is recorded for the cross-block
 // conflict check, or, after SetAtomicAdd<T>(), an element-wise accumulate.
+// store_gm without an atomic accumulation active: the same for every dtype.
+void store_gm_plain(void* dst, const void* src, uint64_t bytes, const char* op, SrcLoc loc, uint64_t elem);
+#ifdef OPKG_SIM_RUNTIME_TU
+void store_gm_plain(void* dst, const void* src, uint64_t bytes, const char* op, SrcLoc loc, uint64_t elem) {
+    const bool defined = check_store(dst, src, bytes, op, loc, elem);
+    save_undo(dst, bytes);
+    std::memcpy(dst, src, bytes);
+    record_write(dst, bytes, loc);
+    if (!defined) gm_undefine(dst, src, bytes);
+}
+#endif
+
 template <class T>
 inline void store_gm(T* dst, const T* src, uint64_t bytes, const char* op, SrcLoc loc) {
     BlockState& b = block();
+    if (!b.atomic) return store_gm_plain(dst, src, bytes, op, loc, sizeof(T));
     const bool defined = check_store(dst, src, bytes, op, loc, sizeof(T));
     save_undo(dst, bytes);
-    if (b.atomic) {
-        if (b.atomic != atomic_code<T>()) {
-            fail(loc, format("%s of %s data while %s<%s> is active", op, type_name<T>(), atomic_setter(b.atomic_op),
-                             b.atomic_type));
-        }
-        using C = calc_t<T>;
-        uint64_t n = bytes / sizeof(T);
-        // blocks on their own threads (after SyncAll) must not interleave read-modify-writes:
-        // the device's atomic unit makes each accumulation indivisible
-        std::unique_lock<std::mutex> one_at_a_time;
-        if (b.barrier) one_at_a_time = std::unique_lock<std::mutex>(b.barrier->atomics);
-        for (uint64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(atomic_combine<C>(b.atomic_op, dst[i], src[i]));
-        gm_defined(dst, bytes);
-    } else {
-        std::memcpy(dst, src, bytes);
-        record_write(dst, bytes, loc);
+    if (b.atomic != atomic_code<T>()) {
+        fail(loc, format("%s of %s data while %s<%s> is active", op, type_name<T>(), atomic_setter(b.atomic_op),
+                         b.atomic_type));
     }
+    using C = calc_t<T>;
+    uint64_t n = bytes / sizeof(T);
+    // blocks on their own threads (after SyncAll) must not interleave read-modify-writes:
+    // the device's atomic unit makes each accumulation indivisible
+    std::unique_lock<std::mutex> one_at_a_time;
+    if (b.barrier) one_at_a_time = std::unique_lock<std::mutex>(b.barrier->atomics);
+    for (uint64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(atomic_combine<C>(b.atomic_op, dst[i], src[i]));
+    gm_defined(dst, bytes);
     if (!defined) gm_undefine(dst, src, bytes);
 }
 

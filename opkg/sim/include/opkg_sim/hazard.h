@@ -75,14 +75,20 @@ struct SyncState {
     void sync_event() { cur[0] = cur[1] = 0; }
 };
 
-inline std::string where_in_ub(uint64_t byte) {
+std::string where_in_ub(uint64_t byte);
+#ifdef OPKG_SIM_RUNTIME_TU
+std::string where_in_ub(uint64_t byte) {
     const UbAlloc* a = alloc_at(byte);
     return a ? format(" of a %s set up at %s:%d", a->kind.c_str(), a->file ? a->file : "?", a->line) : "";
 }
+#endif
 
 // `actor` says which instruction on which pipe touches the bytes ("Add on PIPE_V reads src0").
-[[noreturn]] inline void hazard(const char* what, const std::string& actor, uint64_t off, uint64_t first, Pipe now,
-                                const Access& before, SrcLoc loc) {
+[[noreturn]] void hazard(const char* what, const std::string& actor, uint64_t off, uint64_t first, Pipe now,
+                         const Access& before, SrcLoc loc);
+#ifdef OPKG_SIM_RUNTIME_TU
+[[noreturn]] void hazard(const char* what, const std::string& actor, uint64_t off, uint64_t first, Pipe now,
+                         const Access& before, SrcLoc loc) {
     // PipeBarrier<PIPE_S> is a hardware error, so it is never suggested
     std::string same = now == Pipe::S ? "" : format(" (PipeBarrier<PIPE_%s> orders PIPE_%s with itself only)",
                                                     pipe_name(now), pipe_name(now));
@@ -94,8 +100,11 @@ inline std::string where_in_ub(uint64_t byte) {
         pipe_name(before.pipe), before.write ? "wrote" : "reads", before.loc.file ? before.loc.file : "?",
         before.loc.line, pipe_name(before.pipe), pipe_name(now), same.c_str()));
 }
+#endif
 
-inline void sync_read(const uint8_t* p, uint64_t n, Pipe pipe, const char* op, const char* role, SrcLoc loc) {
+void sync_read(const uint8_t* p, uint64_t n, Pipe pipe, const char* op, const char* role, SrcLoc loc);
+#ifdef OPKG_SIM_RUNTIME_TU
+void sync_read(const uint8_t* p, uint64_t n, Pipe pipe, const char* op, const char* role, SrcLoc loc) {
     BlockState& b = block();
     SyncState& s = *b.sync;
     uint64_t off = uint64_t(p - b.ub);
@@ -114,10 +123,13 @@ inline void sync_read(const uint8_t* p, uint64_t n, Pipe pipe, const char* op, c
     uint32_t r = s.current(pipe, false, loc);
     std::fill(s.rd.begin() + off, s.rd.begin() + off + n, r);
 }
+#endif
 
 inline std::string writer(Pipe p) { return format("a PIPE_%s instruction writes", pipe_name(p)); }
 
-inline void sync_write(const uint8_t* p, uint64_t n, Pipe pipe, SrcLoc loc) {
+void sync_write(const uint8_t* p, uint64_t n, Pipe pipe, SrcLoc loc);
+#ifdef OPKG_SIM_RUNTIME_TU
+void sync_write(const uint8_t* p, uint64_t n, Pipe pipe, SrcLoc loc) {
     BlockState& b = block();
     SyncState& s = *b.sync;
     uint64_t off = uint64_t(p - b.ub);
@@ -136,6 +148,7 @@ inline void sync_write(const uint8_t* p, uint64_t n, Pipe pipe, SrcLoc loc) {
     uint32_t w = s.current(pipe, true, loc);
     std::fill(s.wr.begin() + off, s.wr.begin() + off + n, w);
 }
+#endif
 
 // LocalTensor::operator(): a scalar access that may be a load; named by the last checked call.
 inline void sync_scalar_touch(const void* p, uint64_t n) {

@@ -18,6 +18,12 @@
 #include <vector>
 #include "opkg_sim/abi.h"
 
+// Non-template checking and bookkeeping (GM bounds, UB shadow, hazards, TPipe's carving, the
+// error messages) is declared here and defined under OPKG_SIM_RUNTIME_TU, which only the block
+// runner (src/kernel_runtime.cpp, one object per architecture) sets: a kernel object then
+// optimises and emits only its own code and the templates it instantiates, not this machinery
+// again. Call sites still pass their file:line (SrcLoc), so diagnostics are unchanged.
+
 namespace opkg_sim {
 
 // The caller's file:line, captured through a defaulted trailing parameter of each API call.
@@ -39,8 +45,9 @@ struct Failure : std::exception {
     const char* what() const noexcept override { return message.c_str(); }
 };
 
-inline std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-inline std::string format(const char* fmt, ...) {
+std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+#ifdef OPKG_SIM_RUNTIME_TU
+std::string format(const char* fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     char small[512];
@@ -59,10 +66,14 @@ inline std::string format(const char* fmt, ...) {
     va_end(ap2);
     return out;
 }
+#endif
 
-[[noreturn]] inline void fail(SrcLoc loc, std::string msg, int kind = FAIL_RULE) {
+[[noreturn]] void fail(SrcLoc loc, std::string msg, int kind = FAIL_RULE);
+#ifdef OPKG_SIM_RUNTIME_TU
+[[noreturn]] void fail(SrcLoc loc, std::string msg, int kind) {
     throw Failure(kind, loc.file, loc.line, std::move(msg));
 }
+#endif
 
 // TPipe::InitBuffer does not check the UB size in a device build (CANN's checks are CPU-debug
 // ASCENDC_ASSERTs), so a buffer may be set up past the end of the UB and the kernel only fails
@@ -220,9 +231,21 @@ inline int& kernel_task_ration() {
     return ration;
 }
 
-inline BlockState& block() {
+// The calling thread's block state. The state itself (a thread_local with a constructor and a
+// destructor) lives in the block runner; every inlined call here only tests a constant-initialised
+// pointer, instead of carrying BlockState's construction and guard into each API call.
+BlockState& thread_block_state();
+#ifdef OPKG_SIM_RUNTIME_TU
+BlockState& thread_block_state() {
     static thread_local BlockState state;
     return state;
+}
+#endif
+
+inline BlockState& block() {
+    static thread_local BlockState* state = nullptr;
+    if (__builtin_expect(state == nullptr, 0)) state = &thread_block_state();
+    return *state;
 }
 
 inline void clear_taints(BlockState& b) {
@@ -262,7 +285,9 @@ inline uint64_t gm_span(const GmRegion& r) { return r.alloc > r.bytes ? r.alloc 
 
 // Checks that [p, p+bytes) lies inside one GM buffer the kernel was given (the kernel's own
 // static __gm__ data among them, see add_kernel_data_regions); returns the region.
-inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what, SrcLoc loc) {
+const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what, SrcLoc loc);
+#ifdef OPKG_SIM_RUNTIME_TU
+const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what, SrcLoc loc) {
     BlockState& b = block();
     note(loc);
     if (b.gm.empty()) return nullptr;
@@ -305,6 +330,7 @@ inline const GmRegion* check_gm(const void* p, uint64_t bytes, const char* what,
     fail(loc, format("%s accesses %llu GM bytes at %p, outside every buffer passed to the kernel "
                      "(inputs, outputs, workspace, tiling)%s", what, (unsigned long long)bytes, p, nearest.c_str()));
 }
+#endif
 
 inline const GmRegion* region_of(const std::vector<GmRegion>& regions, const void* p) {
     const uint8_t* q = static_cast<const uint8_t*>(p);
@@ -316,9 +342,11 @@ inline const GmRegion* region_of(const std::vector<GmRegion>& regions, const voi
 
 inline const GmRegion* gm_region(const void* p) { return region_of(block().gm, p); }
 
-inline void gm_defined(const void* p, uint64_t bytes);
+void gm_defined(const void* p, uint64_t bytes);
 
-inline void record_write(const void* p, uint64_t bytes, SrcLoc loc) {
+void record_write(const void* p, uint64_t bytes, SrcLoc loc);
+#ifdef OPKG_SIM_RUNTIME_TU
+void record_write(const void* p, uint64_t bytes, SrcLoc loc) {
     BlockState& b = block();
     gm_defined(p, bytes);
     if (!b.writes || bytes == 0) return;
@@ -332,11 +360,14 @@ inline void record_write(const void* p, uint64_t bytes, SrcLoc loc) {
     }
     b.writes->push_back(GmWrite{q, q + bytes, b.idx, b.epoch, loc});
 }
+#endif
 
 // Drops this block's stores to [p, p + bytes) since the last SyncAll from the cross-block
 // conflict check: a soft SyncAll's flag words, which every block may zero (CANN's documented
 // initialisation) and whose protocol tolerates the overlap.
-inline void forget_writes(const void* p, uint64_t bytes) {
+void forget_writes(const void* p, uint64_t bytes);
+#ifdef OPKG_SIM_RUNTIME_TU
+void forget_writes(const void* p, uint64_t bytes) {
     BlockState& b = block();
     if (!b.writes) return;
     const uint8_t* lo = static_cast<const uint8_t*>(p);
@@ -352,6 +383,7 @@ inline void forget_writes(const void* p, uint64_t bytes) {
     }
     b.writes->swap(kept);
 }
+#endif
 
 // Keeps the bytes a GM store is about to overwrite, so that a launch can be undone.
 inline void save_undo(void* p, uint64_t bytes) {
@@ -409,8 +441,8 @@ private:
     }
 };
 
-inline void sync_read(const uint8_t* p, uint64_t n, Pipe pipe, const char* op, const char* role, SrcLoc loc);
-inline void sync_write(const uint8_t* p, uint64_t n, Pipe pipe, SrcLoc loc);
+void sync_read(const uint8_t* p, uint64_t n, Pipe pipe, const char* op, const char* role, SrcLoc loc);
+void sync_write(const uint8_t* p, uint64_t n, Pipe pipe, SrcLoc loc);
 
 // Shadow byte values: what is known about a UB byte in this block.
 enum : uint8_t { UB_UNWRITTEN = 0, UB_WRITTEN = 1, UB_STALE = 2 /* written, then its queue buffer handed out again */ };
@@ -454,7 +486,9 @@ inline void propagate(uint64_t off, uint64_t n) {
 // `pipe` is the pipe of the writing instruction (vector instructions unless said otherwise);
 // the call site is the latest checked API call (every API checks its operands first). The
 // bytes become defined, unless the instruction read undefined ones (check_read).
-inline void mark_written(const void* p, uint64_t bytes, Pipe pipe = Pipe::V) {
+void mark_written(const void* p, uint64_t bytes, Pipe pipe = Pipe::V);
+#ifdef OPKG_SIM_RUNTIME_TU
+void mark_written(const void* p, uint64_t bytes, Pipe pipe) {
     BlockState& b = block();
     if (!b.shadow || !bytes) return;
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
@@ -467,6 +501,7 @@ inline void mark_written(const void* p, uint64_t bytes, Pipe pipe = Pipe::V) {
     if (off + n > b.prof.ub_touched_bytes) b.prof.ub_touched_bytes = off + n;
     if (b.sync) sync_write(b.ub + off, n, pipe, b.last);
 }
+#endif
 
 // Profile counters (docs/profile.md). Each API call is counted once, by the copy or vector
 // implementation it ends in; nothing here changes what the kernel computes.
@@ -537,7 +572,9 @@ inline const uint8_t* first_hole(const uint8_t* s, uint64_t n) {
 }
 
 // Where an undefined value came from, in words.
-inline std::string describe_origin(uint8_t v) {
+std::string describe_origin(uint8_t v);
+#ifdef OPKG_SIM_RUNTIME_TU
+std::string describe_origin(uint8_t v) {
     BlockState& b = block();
     size_t i = (v - UB_POISON) / 2;
     if (v < UB_POISON || i >= b.origins.size()) return "undefined data";
@@ -568,14 +605,18 @@ inline std::string describe_origin(uint8_t v) {
     }
     return "undefined data";
 }
+#endif
 
 // Reads of an instruction's UB operand. Bytes nothing wrote in this block (or stale ones) are not
 // an error by themselves, as with MemorySanitizer: they become undefined values, this read their
 // origin, and the instruction's results computed from them are undefined too (mark_written).
 // What is reported is an undefined value reaching GM (check_store), scalar code (check_use) or
 // an address. Then, under --sync-check, checks the read against the other pipes.
-inline void check_read(const void* p, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
-                       Pipe pipe = Pipe::V) {
+void check_read(const void* p, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
+                Pipe pipe = Pipe::V);
+#ifdef OPKG_SIM_RUNTIME_TU
+void check_read(const void* p, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
+                Pipe pipe) {
     BlockState& b = block();
     if (!b.shadow || !bytes || pipe == Pipe::NONE) return;   // NONE: DumpTensor, whose reads feed nothing
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
@@ -605,11 +646,15 @@ inline void check_read(const void* p, uint64_t bytes, const char* op, const char
     }
     if (b.sync && pipe != Pipe::NONE) sync_read(b.ub + off, n, pipe, op, role, loc);
 }
+#endif
 
 // A read whose value scalar code uses (GetValue: a branch, a count, an address): an undefined
 // value there is reported at once, naming where it came from.
-inline void check_use(const void* p, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
-                      Pipe pipe = Pipe::S) {
+void check_use(const void* p, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
+               Pipe pipe = Pipe::S);
+#ifdef OPKG_SIM_RUNTIME_TU
+void check_use(const void* p, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
+               Pipe pipe) {
     check_read(p, bytes, op, role, loc, pipe);
     BlockState& b = block();
     if (!b.shadow || !bytes) return;
@@ -622,10 +667,13 @@ inline void check_use(const void* p, uint64_t bytes, const char* op, const char*
                      "garbage on the device; fill it first (DataCopy, Duplicate, ...) or read a defined element.",
                      op, role, (unsigned long long)off, describe_origin(*hole).c_str()));
 }
+#endif
 
 // LocalTensor::GetValue: an undefined element becomes the block's pending value (PendingUse)
 // instead of an error at once.
-inline void check_scalar_load(const void* p, uint64_t bytes, const char* op, SrcLoc loc) {
+void check_scalar_load(const void* p, uint64_t bytes, const char* op, SrcLoc loc);
+#ifdef OPKG_SIM_RUNTIME_TU
+void check_scalar_load(const void* p, uint64_t bytes, const char* op, SrcLoc loc) {
     check_read(p, bytes, op, "an element", loc, Pipe::S);
     BlockState& b = block();
     if (!b.shadow || !bytes || bytes > sizeof b.pending.bits) return;
@@ -642,6 +690,7 @@ inline void check_scalar_load(const void* p, uint64_t bytes, const char* op, Src
                                "code would use garbage on the device; fill it first (DataCopy, Duplicate, ...) or "
                                "read a defined element.", op, (unsigned long long)off, describe_origin(*hole).c_str());
 }
+#endif
 
 // Takes the pending value before a SetValue's own note() would report it.
 inline PendingUse take_pending() {
@@ -722,9 +771,13 @@ inline uint8_t mask_bit_shadow(const void* mask, uint32_t i) {
 // Select wrote `count` elements of `elem` bytes at dst (marked written by proportion, which
 // makes every element of a mask byte with one undefined bit undefined): each element is exactly
 // as defined as its mask bit and the source that bit selects. Shadows were taken before the write.
-inline void select_shadow(void* dst, uint32_t count, uint64_t elem, const uint8_t* mask_bits_value,
-                          const std::vector<uint8_t>& mask_shadow, const std::vector<uint8_t>& src0_shadow,
-                          const std::vector<uint8_t>& src1_shadow) {
+void select_shadow(void* dst, uint32_t count, uint64_t elem, const uint8_t* mask_bits_value,
+                   const std::vector<uint8_t>& mask_shadow, const std::vector<uint8_t>& src0_shadow,
+                   const std::vector<uint8_t>& src1_shadow);
+#ifdef OPKG_SIM_RUNTIME_TU
+void select_shadow(void* dst, uint32_t count, uint64_t elem, const uint8_t* mask_bits_value,
+                   const std::vector<uint8_t>& mask_shadow, const std::vector<uint8_t>& src0_shadow,
+                   const std::vector<uint8_t>& src1_shadow) {
     BlockState& b = block();
     if (!b.shadow) return;
     const uint64_t off = uint64_t(static_cast<const uint8_t*>(dst) - b.ub);
@@ -742,6 +795,7 @@ inline void select_shadow(void* dst, uint32_t count, uint64_t elem, const uint8_
         }
     }
 }
+#endif
 
 // Bitwise instructions (And, Or, Not, Xor) are tracked per bit, as MemorySanitizer does: a result
 // bit of Not/Xor is defined where the source bits are; one of And is also defined where either
@@ -757,8 +811,10 @@ inline BitwiseKind bitwise_kind(const char* op) {
     return !std::strcmp(op, "And") ? BitwiseKind::AND : !std::strcmp(op, "Or") ? BitwiseKind::OR : BitwiseKind::PLAIN;
 }
 
-inline std::vector<uint8_t> defined_bits(const void* a, const void* b_or_null, uint64_t bytes,
-                                         BitwiseKind kind = BitwiseKind::PLAIN) {
+std::vector<uint8_t> defined_bits(const void* a, const void* b_or_null, uint64_t bytes,
+                                  BitwiseKind kind = BitwiseKind::PLAIN);
+#ifdef OPKG_SIM_RUNTIME_TU
+std::vector<uint8_t> defined_bits(const void* a, const void* b_or_null, uint64_t bytes, BitwiseKind kind) {
     const BlockState& b = block();
     std::vector<uint8_t> out;
     if (!b.shadow) return out;
@@ -791,10 +847,13 @@ inline std::vector<uint8_t> defined_bits(const void* a, const void* b_or_null, u
     if (!partial) out.clear();
     return out;
 }
+#endif
 
 // After a bitwise instruction wrote dst (marked written by proportion): a byte whose bits are all
 // defined becomes defined, a partly defined one keeps its defined bits.
-inline void keep_defined_bits(const void* dst, const std::vector<uint8_t>& bits) {
+void keep_defined_bits(const void* dst, const std::vector<uint8_t>& bits);
+#ifdef OPKG_SIM_RUNTIME_TU
+void keep_defined_bits(const void* dst, const std::vector<uint8_t>& bits) {
     BlockState& b = block();
     if (bits.empty() || !b.shadow) return;
     const uint64_t off = uint64_t(static_cast<const uint8_t*>(dst) - b.ub);
@@ -810,6 +869,7 @@ inline void keep_defined_bits(const void* dst, const std::vector<uint8_t>& bits)
         }
     }
 }
+#endif
 
 inline bool bitwise_op(const char* op) {
     return !std::strcmp(op, "And") || !std::strcmp(op, "Or") || !std::strcmp(op, "Not") || !std::strcmp(op, "Xor");
@@ -826,7 +886,9 @@ inline std::vector<uint8_t> shadow_of(const void* p, uint64_t bytes) {
 }
 
 // AllocTensor hands a queue buffer out for a new tile: what an earlier tile wrote there is stale.
-inline void mark_stale(const void* p, uint64_t bytes) {
+void mark_stale(const void* p, uint64_t bytes);
+#ifdef OPKG_SIM_RUNTIME_TU
+void mark_stale(const void* p, uint64_t bytes) {
     BlockState& b = block();
     if (!b.shadow) return;
     b.clean_off = UINT64_MAX;
@@ -848,6 +910,7 @@ inline void mark_stale(const void* p, uint64_t bytes) {
         if (*s == UB_WRITTEN) *s = UB_STALE;
     }
 }
+#endif
 
 // GM definedness. Inputs and the tiling data hold their tensor, and garbage in the allocator
 // padding after it; outputs and the workspace hold what stores put there (GmRegion::written).
@@ -866,16 +929,21 @@ inline uint64_t gm_first_undefined(const GmRegion& r, uint64_t off, uint64_t n) 
 }
 
 // Marks GM bytes of an output or the workspace as defined (any block, any kind of store).
-inline void gm_defined(const void* p, uint64_t bytes) {
+void gm_defined(const void* p, uint64_t bytes);
+#ifdef OPKG_SIM_RUNTIME_TU
+void gm_defined(const void* p, uint64_t bytes) {
     const GmRegion* r = gm_region(p);
     if (!r || !r->written) return;
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - r->base), span = gm_span(*r);
     std::memset(r->written + off, 1, bytes < span - off ? bytes : span - off);
 }
+#endif
 
 // After a load of `bytes` from GM into UB (already marked written): the UB bytes that came from
 // GM bytes without a defined value hold undefined values whose origin is this load.
-inline void gm_taint(const void* ub, const void* gm, uint64_t bytes, const char* op, SrcLoc loc) {
+void gm_taint(const void* ub, const void* gm, uint64_t bytes, const char* op, SrcLoc loc);
+#ifdef OPKG_SIM_RUNTIME_TU
+void gm_taint(const void* ub, const void* gm, uint64_t bytes, const char* op, SrcLoc loc) {
     BlockState& b = block();
     const GmRegion* r = gm_region(gm);
     if (!b.shadow || !r || !bytes) return;
@@ -893,12 +961,16 @@ inline void gm_taint(const void* ub, const void* gm, uint64_t bytes, const char*
         if (!gm_byte_defined(*r, off + k)) b.shadow[uoff + k] = origin;
     }
 }
+#endif
 
 // Before a UB->GM store: undefined values may land in the allocator padding after a tensor (never
 // part of it), not in the tensor. Returns whether every byte stored is defined. Reports name whole
 // elements of `elem` bytes (a value with one undefined byte is undefined).
-inline bool check_store(const void* gm, const void* ub, uint64_t bytes, const char* op, SrcLoc loc,
-                        uint64_t elem = 1) {
+bool check_store(const void* gm, const void* ub, uint64_t bytes, const char* op, SrcLoc loc,
+                 uint64_t elem = 1);
+#ifdef OPKG_SIM_RUNTIME_TU
+bool check_store(const void* gm, const void* ub, uint64_t bytes, const char* op, SrcLoc loc,
+                 uint64_t elem) {
     BlockState& b = block();
     b.taint_done = true;   // the copy's reads end here
     if (!b.shadow || !bytes) return true;
@@ -931,9 +1003,12 @@ inline bool check_store(const void* gm, const void* ub, uint64_t bytes, const ch
     }
     return false;
 }
+#endif
 
 // After a store that check_store found partly undefined (into padding only): those GM bytes stay undefined.
-inline void gm_undefine(const void* gm, const void* ub, uint64_t bytes) {
+void gm_undefine(const void* gm, const void* ub, uint64_t bytes);
+#ifdef OPKG_SIM_RUNTIME_TU
+void gm_undefine(const void* gm, const void* ub, uint64_t bytes) {
     BlockState& b = block();
     const GmRegion* r = gm_region(gm);
     if (!r || !r->written || !b.shadow) return;
@@ -944,9 +1019,12 @@ inline void gm_undefine(const void* gm, const void* ub, uint64_t bytes) {
         if (b.shadow[uoff + k] != UB_WRITTEN) r->written[off + k] = 0;
     }
 }
+#endif
 
 // A GM read whose value scalar code uses (GlobalTensor::GetValue): it must be defined.
-inline void check_gm_use(const void* p, uint64_t bytes, const char* op, SrcLoc loc) {
+void check_gm_use(const void* p, uint64_t bytes, const char* op, SrcLoc loc);
+#ifdef OPKG_SIM_RUNTIME_TU
+void check_gm_use(const void* p, uint64_t bytes, const char* op, SrcLoc loc) {
     const GmRegion* r = gm_region(p);
     if (!r || !bytes) return;
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - r->base), span = gm_span(*r);
@@ -964,8 +1042,11 @@ inline void check_gm_use(const void* p, uint64_t bytes, const char* op, SrcLoc l
                      "read an input instead.", op, (unsigned long long)first, r->name,
                      std::strcmp(r->name, "workspace") == 0 ? "the workspace" : "an output"));
 }
+#endif
 
-inline void log_line(const std::string& text) {
+void log_line(const std::string& text);
+#ifdef OPKG_SIM_RUNTIME_TU
+void log_line(const std::string& text) {
     BlockState& b = block();
     if (b.log) {
         *b.log += format("[block %lld] ", (long long)b.idx);
@@ -973,8 +1054,11 @@ inline void log_line(const std::string& text) {
         if (text.empty() || text.back() != '\n') *b.log += '\n';
     }
 }
+#endif
 
-[[noreturn]] inline void assert_fail(const char* expr, const char* file, int line, const char* fmt = nullptr, ...) {
+[[noreturn]] void assert_fail(const char* expr, const char* file, int line, const char* fmt = nullptr, ...);
+#ifdef OPKG_SIM_RUNTIME_TU
+[[noreturn]] void assert_fail(const char* expr, const char* file, int line, const char* fmt, ...) {
     std::string msg = format("ASSERT(%s) failed", expr);
     if (fmt) {
         va_list ap;
@@ -987,6 +1071,7 @@ inline void log_line(const std::string& text) {
     }
     throw Failure(FAIL_ASSERT, file, line, msg);
 }
+#endif
 
 }  // namespace opkg_sim
 

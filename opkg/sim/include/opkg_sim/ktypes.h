@@ -169,7 +169,9 @@ template <class T> const char* type_name() {
     return "T";
 }
 
-inline const char* position_name(AscendC::TPosition p) {
+const char* position_name(AscendC::TPosition p);
+#ifdef OPKG_SIM_RUNTIME_TU
+const char* position_name(AscendC::TPosition p) {
     switch (p) {
         case AscendC::TPosition::GM: return "GM";
         case AscendC::TPosition::VECIN: return "VECIN";
@@ -187,6 +189,7 @@ inline const char* position_name(AscendC::TPosition p) {
         default: return "OTHER";
     }
 }
+#endif
 
 }  // namespace opkg_sim
 #endif

@@ -78,78 +78,24 @@ public:
     // A queue that goes away (the kernel returns) with a tensor still allocated: AllocTensor and
     // FreeTensor must pair, or the queue's events stay unbalanced on the device. Recorded, not
     // thrown (this may run while a failure unwinds); the kernel entry reports it on return.
-    ~TQueBase() {
-        opkg_sim::BlockState& b = opkg_sim::block();
-        if (!base_ || !b.active || b.held.file) return;
-        for (uint32_t i = 0; i < num_; ++i) {
-            if (!in_use_[i]) continue;
-            bool queued = false;
-            for (const Entry& e : fifo_) queued = queued || e.index == int32_t(i);
-            b.held = alloc_loc_[i];
-            b.held_message = opkg_sim::format(
-                "the kernel returned with a tensor of a %s still %s (allocated by the AllocTensor at this "
-                "line); every AllocTensor needs a FreeTensor once the tensor is consumed, or the queue's "
-                "events stay unbalanced on the device", describe().c_str(),
-                queued ? "in the queue (EnQue'd, never DeQue'd)" : "allocated (never FreeTensor'd)");
-            return;
-        }
-    }
+    ~TQueBase();
 
     template <class T>
     LocalTensor<T> AllocTensor(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-        require_init("AllocTensor", loc);
-        for (uint32_t i = 0; i < num_; ++i) {
-            if (!in_use_[i]) {
-                in_use_[i] = true;
-                deq_[i] = false;
-                alloc_loc_[i] = loc;
-                // A new tile: the queue waited for the previous tile's consumers (hazard.h),
-                // and what that tile left in the buffer is stale.
-                opkg_sim::mark_stale(base_ + uint64_t(i) * len_, len_);
-                opkg_sim::sync_release(base_ + uint64_t(i) * len_, len_);
-                return LocalTensor<T>(reinterpret_cast<T*>(base_ + uint64_t(i) * len_), len_ / sizeof(T), pos_);
-            }
-        }
-        opkg_sim::fail(loc, opkg_sim::format(
-            "AllocTensor on a %s whose %u buffer(s) are all allocated and not freed; "
-            "on hardware this blocks forever. Call FreeTensor for each tensor once it is consumed.",
-            describe().c_str(), num_));
+        return LocalTensor<T>(reinterpret_cast<T*>(alloc_buffer(loc)), len_ / sizeof(T), pos_);
     }
     template <class T>
     bool EnQue(const LocalTensor<T>& t, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-        require_init("EnQue", loc);
-        int32_t i = index_of(t.ptr_, "EnQue", loc);
-        if (depth_ > 0 && int32_t(fifo_.size()) >= depth_) {
-            opkg_sim::fail(loc, opkg_sim::format("EnQue on a %s already holding %d tensor(s) (its depth)",
-                                                 describe().c_str(), depth_));
-        }
-        fifo_.push_back(Entry{i, opkg_sim::sync_mark()});
+        enque_buffer(t.ptr_, loc);
         return true;
     }
     template <class T>
     LocalTensor<T> DeQue(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-        require_init("DeQue", loc);
-        if (fifo_.empty()) {
-            opkg_sim::fail(loc, opkg_sim::format(
-                "DeQue on an empty %s; on hardware this blocks forever. Each DeQue needs a matching EnQue.",
-                describe().c_str()));
-        }
-        Entry e = fifo_.front();
-        fifo_.pop_front();
-        int32_t i = e.index;
-        deq_[i] = true;
-        opkg_sim::sync_handoff(base_ + uint64_t(i) * len_, len_, consumers(), e.enqueued);
-        return LocalTensor<T>(reinterpret_cast<T*>(base_ + uint64_t(i) * len_), len_ / sizeof(T), pos_);
+        return LocalTensor<T>(reinterpret_cast<T*>(deque_buffer(loc)), len_ / sizeof(T), pos_);
     }
     template <class T>
     void FreeTensor(LocalTensor<T>& t, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-        require_init("FreeTensor", loc);
-        int32_t i = index_of(t.ptr_, "FreeTensor", loc);
-        if (!in_use_[i]) {
-            opkg_sim::fail(loc, opkg_sim::format("FreeTensor of a buffer of this %s that is not allocated (freed twice?)",
-                                                 describe().c_str()));
-        }
-        in_use_[i] = false;
+        free_buffer(t.ptr_, loc);
     }
     template <class T>
     void FreeTensor(const LocalTensor<T>& t, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
@@ -216,6 +162,11 @@ public:
     std::deque<Entry> fifo_;
 
 private:
+    // The protocol behind the typed calls above, on buffer addresses (the same for every dtype).
+    uint8_t* alloc_buffer(opkg_sim::SrcLoc loc);
+    void enque_buffer(const void* p, opkg_sim::SrcLoc loc);
+    uint8_t* deque_buffer(opkg_sim::SrcLoc loc);
+    void free_buffer(const void* p, opkg_sim::SrcLoc loc);
     void require_init(const char* what, opkg_sim::SrcLoc loc) const {
         opkg_sim::note(loc);
         if (!base_) {
@@ -236,21 +187,7 @@ private:
     // the same address, and the device's queue hands out buffer handles, not addresses, so the
     // buffer meant is the one in the state the call expects: EnQue the allocated one not yet
     // queued, FreeTensor a dequeued one, else one allocated and never queued.
-    int32_t zero_length_index(const char* what) const {
-        auto queued = [&](uint32_t i) {
-            for (const Entry& e : fifo_) if (e.index == int32_t(i)) return true;
-            return false;
-        };
-        const bool enque = std::strcmp(what, "EnQue") == 0;
-        for (int pass = 0; pass < 2; ++pass) {
-            for (uint32_t i = 0; i < num_; ++i) {
-                if (!in_use_[i] || queued(i)) continue;
-                if (enque ? !deq_[i] : (pass == 0 ? deq_[i] : true)) return int32_t(i);
-            }
-            if (enque) break;
-        }
-        return 0;   // none in that state: the caller's own check reports it
-    }
+    int32_t zero_length_index(const char* what) const;
 };
 
 template <TPosition pos, int32_t depth = 1, auto mask = 0>
@@ -334,39 +271,8 @@ public:
     TPipe(const TPipe&) = delete;
     TPipe& operator=(const TPipe&) = delete;
 
-    bool InitBuffer(TQueBase& que, uint8_t num, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-        if (num == 0) opkg_sim::fail(loc, "TPipe::InitBuffer with num = 0 buffers");
-        if (que.config_.bufferNumber != 0 && que.config_.bufferNumber != num) {
-            opkg_sim::fail(loc, opkg_sim::format("TPipe::InitBuffer gives a %s %u buffers, but its TQueConfig "
-                                                 "says bufferNumber = %u", que.describe().c_str(), unsigned(num),
-                                                 que.config_.bufferNumber));
-        }
-        if (que.config_.bufferLen != 0 && que.config_.bufferLen != len) {
-            opkg_sim::fail(loc, opkg_sim::format("TPipe::InitBuffer gives a %s buffers of %u bytes, but its "
-                                                 "TQueConfig says bufferLen = %u", que.describe().c_str(), len,
-                                                 que.config_.bufferLen));
-        }
-        uint32_t rounded = round32(len);
-        int hw = opkg_sim::cube_queue_buffer(que.pos_, que.dst_);
-        que.base_ = hw == opkg_sim::CUBE_UB ? carve(que.describe(), num, rounded, loc)
-                                            : opkg_sim::cube_carve(hw, que.pos_, que.describe(), num, rounded, loc);
-        que.len_ = rounded;
-        que.num_ = num;
-        que.in_use_.assign(num, false);
-        que.deq_.assign(num, false);
-        que.alloc_loc_.assign(num, opkg_sim::SrcLoc{nullptr, 0});
-        que.fifo_.clear();
-        opkg_sim::count_queue(num);
-        return true;
-    }
-    bool InitBuffer(TBufBase& buf, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-        uint32_t rounded = round32(len);
-        int hw = opkg_sim::cube_buffer_of(buf.pos_);
-        buf.base_ = hw == opkg_sim::CUBE_UB ? carve(buf.describe(), 1, rounded, loc)
-                                            : opkg_sim::cube_carve(hw, buf.pos_, buf.describe(), 1, rounded, loc);
-        buf.len_ = rounded;
-        return true;
-    }
+    bool InitBuffer(TQueBase& que, uint8_t num, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
+    bool InitBuffer(TBufBase& buf, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
     void Reset() { release(); }
     void Destroy() {
         if (!destroyed_) {
@@ -382,41 +288,8 @@ public:
 private:
     static uint32_t round32(uint32_t len) { return (len + 31u) & ~31u; }
 
-    uint8_t* carve(const std::string& kind, uint32_t num, uint32_t len, opkg_sim::SrcLoc loc) {
-        opkg_sim::BlockState& b = opkg_sim::block();
-        if (!b.ub) opkg_sim::fail(loc, "TPipe::InitBuffer outside a kernel launch (no Unified Buffer)");
-        uint64_t need = uint64_t(num) * len;
-        b.allocs.push_back(opkg_sim::UbAlloc{kind, num, len, b.ub_cursor, loc.file, loc.line});
-        // Past the UB but inside the arena's inaccessible zone: allowed, as on the device, until
-        // the kernel touches the buffer (the fault names it). Farther than that: an error now.
-        if (b.ub_cursor + need > b.ub_bytes + opkg_sim::UB_BEYOND) {
-            std::string msg = opkg_sim::format(
-                "Unified Buffer overflow: TPipe::InitBuffer needs %llu bytes at offset %llu, "
-                "but the SoC's UB holds %llu bytes (%llu bytes too many). Buffers so far:\n",
-                (unsigned long long)need, (unsigned long long)b.ub_cursor, (unsigned long long)b.ub_bytes,
-                (unsigned long long)(b.ub_cursor + need - b.ub_bytes));
-            uint64_t total = 0;
-            for (const opkg_sim::UbAlloc& a : b.allocs) {
-                uint64_t bytes = uint64_t(a.num) * a.len;
-                total += bytes;
-                msg += opkg_sim::format("  - %s: %u x %u B = %llu B at %s:%d\n", a.kind.c_str(), a.num, a.len,
-                                        (unsigned long long)bytes, a.file ? a.file : "?", a.line);
-            }
-            msg += opkg_sim::format("  total %llu B > UB capacity %llu B; shrink the tile length or the buffer count",
-                                    (unsigned long long)total, (unsigned long long)b.ub_bytes);
-            opkg_sim::fail(loc, msg);
-        }
-        uint8_t* p = b.ub + b.ub_cursor;
-        b.ub_cursor += need;
-        if (b.ub_cursor > b.ub_high) b.ub_high = b.ub_cursor;
-        return p;
-    }
-    void release() {
-        opkg_sim::BlockState& b = opkg_sim::block();
-        b.ub_cursor = start_;
-        if (b.allocs.size() > allocs_start_) b.allocs.resize(allocs_start_);
-        opkg_sim::cube_release(cube_start_);
-    }
+    uint8_t* carve(const std::string& kind, uint32_t num, uint32_t len, opkg_sim::SrcLoc loc);
+    void release();
 
     uint64_t start_;
     size_t allocs_start_;
@@ -426,6 +299,169 @@ private:
 
 template <TPosition pos, int32_t depth = 1, auto mask = 0>
 using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
+
+// Defined once, in the block runner (OPKG_SIM_RUNTIME_TU, kcore.h).
+#ifdef OPKG_SIM_RUNTIME_TU
+uint8_t* TQueBase::alloc_buffer(opkg_sim::SrcLoc loc) {
+    require_init("AllocTensor", loc);
+    for (uint32_t i = 0; i < num_; ++i) {
+        if (!in_use_[i]) {
+            in_use_[i] = true;
+            deq_[i] = false;
+            alloc_loc_[i] = loc;
+            // A new tile: the queue waited for the previous tile's consumers (hazard.h),
+            // and what that tile left in the buffer is stale.
+            opkg_sim::mark_stale(base_ + uint64_t(i) * len_, len_);
+            opkg_sim::sync_release(base_ + uint64_t(i) * len_, len_);
+            return base_ + uint64_t(i) * len_;
+        }
+    }
+    opkg_sim::fail(loc, opkg_sim::format(
+        "AllocTensor on a %s whose %u buffer(s) are all allocated and not freed; "
+        "on hardware this blocks forever. Call FreeTensor for each tensor once it is consumed.",
+        describe().c_str(), num_));
+}
+
+void TQueBase::enque_buffer(const void* p, opkg_sim::SrcLoc loc) {
+    require_init("EnQue", loc);
+    int32_t i = index_of(p, "EnQue", loc);
+    if (depth_ > 0 && int32_t(fifo_.size()) >= depth_) {
+        opkg_sim::fail(loc, opkg_sim::format("EnQue on a %s already holding %d tensor(s) (its depth)",
+                                             describe().c_str(), depth_));
+    }
+    fifo_.push_back(Entry{i, opkg_sim::sync_mark()});
+}
+
+uint8_t* TQueBase::deque_buffer(opkg_sim::SrcLoc loc) {
+    require_init("DeQue", loc);
+    if (fifo_.empty()) {
+        opkg_sim::fail(loc, opkg_sim::format(
+            "DeQue on an empty %s; on hardware this blocks forever. Each DeQue needs a matching EnQue.",
+            describe().c_str()));
+    }
+    Entry e = fifo_.front();
+    fifo_.pop_front();
+    int32_t i = e.index;
+    deq_[i] = true;
+    opkg_sim::sync_handoff(base_ + uint64_t(i) * len_, len_, consumers(), e.enqueued);
+    return base_ + uint64_t(i) * len_;
+}
+
+void TQueBase::free_buffer(const void* p, opkg_sim::SrcLoc loc) {
+    require_init("FreeTensor", loc);
+    int32_t i = index_of(p, "FreeTensor", loc);
+    if (!in_use_[i]) {
+        opkg_sim::fail(loc, opkg_sim::format("FreeTensor of a buffer of this %s that is not allocated (freed twice?)",
+                                             describe().c_str()));
+    }
+    in_use_[i] = false;
+}
+
+TQueBase::~TQueBase() {
+    opkg_sim::BlockState& b = opkg_sim::block();
+    if (!base_ || !b.active || b.held.file) return;
+    for (uint32_t i = 0; i < num_; ++i) {
+        if (!in_use_[i]) continue;
+        bool queued = false;
+        for (const Entry& e : fifo_) queued = queued || e.index == int32_t(i);
+        b.held = alloc_loc_[i];
+        b.held_message = opkg_sim::format(
+            "the kernel returned with a tensor of a %s still %s (allocated by the AllocTensor at this "
+            "line); every AllocTensor needs a FreeTensor once the tensor is consumed, or the queue's "
+            "events stay unbalanced on the device", describe().c_str(),
+            queued ? "in the queue (EnQue'd, never DeQue'd)" : "allocated (never FreeTensor'd)");
+        return;
+    }
+}
+
+int32_t TQueBase::zero_length_index(const char* what) const {
+    auto queued = [&](uint32_t i) {
+        for (const Entry& e : fifo_) if (e.index == int32_t(i)) return true;
+        return false;
+    };
+    const bool enque = std::strcmp(what, "EnQue") == 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (uint32_t i = 0; i < num_; ++i) {
+            if (!in_use_[i] || queued(i)) continue;
+            if (enque ? !deq_[i] : (pass == 0 ? deq_[i] : true)) return int32_t(i);
+        }
+        if (enque) break;
+    }
+    return 0;   // none in that state: the caller's own check reports it
+}
+
+bool TPipe::InitBuffer(TQueBase& que, uint8_t num, uint32_t len, opkg_sim::SrcLoc loc) {
+    if (num == 0) opkg_sim::fail(loc, "TPipe::InitBuffer with num = 0 buffers");
+    if (que.config_.bufferNumber != 0 && que.config_.bufferNumber != num) {
+        opkg_sim::fail(loc, opkg_sim::format("TPipe::InitBuffer gives a %s %u buffers, but its TQueConfig "
+                                             "says bufferNumber = %u", que.describe().c_str(), unsigned(num),
+                                             que.config_.bufferNumber));
+    }
+    if (que.config_.bufferLen != 0 && que.config_.bufferLen != len) {
+        opkg_sim::fail(loc, opkg_sim::format("TPipe::InitBuffer gives a %s buffers of %u bytes, but its "
+                                             "TQueConfig says bufferLen = %u", que.describe().c_str(), len,
+                                             que.config_.bufferLen));
+    }
+    uint32_t rounded = round32(len);
+    int hw = opkg_sim::cube_queue_buffer(que.pos_, que.dst_);
+    que.base_ = hw == opkg_sim::CUBE_UB ? carve(que.describe(), num, rounded, loc)
+                                        : opkg_sim::cube_carve(hw, que.pos_, que.describe(), num, rounded, loc);
+    que.len_ = rounded;
+    que.num_ = num;
+    que.in_use_.assign(num, false);
+    que.deq_.assign(num, false);
+    que.alloc_loc_.assign(num, opkg_sim::SrcLoc{nullptr, 0});
+    que.fifo_.clear();
+    opkg_sim::count_queue(num);
+    return true;
+}
+
+bool TPipe::InitBuffer(TBufBase& buf, uint32_t len, opkg_sim::SrcLoc loc) {
+    uint32_t rounded = round32(len);
+    int hw = opkg_sim::cube_buffer_of(buf.pos_);
+    buf.base_ = hw == opkg_sim::CUBE_UB ? carve(buf.describe(), 1, rounded, loc)
+                                        : opkg_sim::cube_carve(hw, buf.pos_, buf.describe(), 1, rounded, loc);
+    buf.len_ = rounded;
+    return true;
+}
+
+uint8_t* TPipe::carve(const std::string& kind, uint32_t num, uint32_t len, opkg_sim::SrcLoc loc) {
+    opkg_sim::BlockState& b = opkg_sim::block();
+    if (!b.ub) opkg_sim::fail(loc, "TPipe::InitBuffer outside a kernel launch (no Unified Buffer)");
+    uint64_t need = uint64_t(num) * len;
+    b.allocs.push_back(opkg_sim::UbAlloc{kind, num, len, b.ub_cursor, loc.file, loc.line});
+    // Past the UB but inside the arena's inaccessible zone: allowed, as on the device, until
+    // the kernel touches the buffer (the fault names it). Farther than that: an error now.
+    if (b.ub_cursor + need > b.ub_bytes + opkg_sim::UB_BEYOND) {
+        std::string msg = opkg_sim::format(
+            "Unified Buffer overflow: TPipe::InitBuffer needs %llu bytes at offset %llu, "
+            "but the SoC's UB holds %llu bytes (%llu bytes too many). Buffers so far:\n",
+            (unsigned long long)need, (unsigned long long)b.ub_cursor, (unsigned long long)b.ub_bytes,
+            (unsigned long long)(b.ub_cursor + need - b.ub_bytes));
+        uint64_t total = 0;
+        for (const opkg_sim::UbAlloc& a : b.allocs) {
+            uint64_t bytes = uint64_t(a.num) * a.len;
+            total += bytes;
+            msg += opkg_sim::format("  - %s: %u x %u B = %llu B at %s:%d\n", a.kind.c_str(), a.num, a.len,
+                                    (unsigned long long)bytes, a.file ? a.file : "?", a.line);
+        }
+        msg += opkg_sim::format("  total %llu B > UB capacity %llu B; shrink the tile length or the buffer count",
+                                (unsigned long long)total, (unsigned long long)b.ub_bytes);
+        opkg_sim::fail(loc, msg);
+    }
+    uint8_t* p = b.ub + b.ub_cursor;
+    b.ub_cursor += need;
+    if (b.ub_cursor > b.ub_high) b.ub_high = b.ub_cursor;
+    return p;
+}
+
+void TPipe::release() {
+    opkg_sim::BlockState& b = opkg_sim::block();
+    b.ub_cursor = start_;
+    if (b.allocs.size() > allocs_start_) b.allocs.resize(allocs_start_);
+    opkg_sim::cube_release(cube_start_);
+}
+#endif
 
 }  // namespace AscendC
 
