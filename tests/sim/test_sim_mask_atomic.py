@@ -123,7 +123,7 @@ def test_kernel_type_traits(built):
     assert np.all(z == (2 if x.dtype == np.float16 else 1))
 
 
-@pytest.mark.parametrize("which", [21, 22])
+@pytest.mark.parametrize("which", [21, 22, 32])   # tensor lists, addresses, impl-layer pointers
 @pytest.mark.parametrize("repeats", [1, 3])
 def test_trans_data_to_5hd_transposes_each_repeat(built, which, repeats):
     x, _ = data(built)

@@ -97,6 +97,9 @@ enum class TPosition : uint8_t {
     C2PIPE2GM, C2PIPE2LOCAL, MAX,
 };
 using QuePosition = TPosition;
+// an event id, as TPipe::AllocEventID returns it and SetFlag/WaitFlag take it (CANN's
+// kernel_tensor_base.h)
+using TEventID = int8_t;
 
 enum class HardEvent : uint8_t {
     MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V, MTE3_MTE1,

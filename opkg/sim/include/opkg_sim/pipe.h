@@ -374,10 +374,10 @@ public:
             destroyed_ = true;
         }
     }
-    template <HardEvent evt> int32_t AllocEventID() { return 0; }
-    template <HardEvent evt> void ReleaseEventID(int32_t) {}
-    template <HardEvent evt> int32_t FetchEventID() { return 0; }
-    int32_t FetchEventID(HardEvent) { return 0; }
+    template <HardEvent evt> TEventID AllocEventID() { return 0; }
+    template <HardEvent evt> void ReleaseEventID(TEventID) {}
+    template <HardEvent evt> TEventID FetchEventID() { return 0; }
+    TEventID FetchEventID(HardEvent) { return 0; }
 
 private:
     static uint32_t round32(uint32_t len) { return (len + 31u) & ~31u; }
