@@ -15,6 +15,10 @@ __aicore__ inline void Mte2ToV()
 }
 }  // namespace hdrsync
 
+// the kernel's own MAX_DIM_NUM beside op_host's optiling::MAX_DIM_NUM, named unqualified
+constexpr uint32_t MAX_DIM_NUM = 8;
+static_assert(MAX_DIM_NUM == 8, "the kernel's MAX_DIM_NUM");
+
 constexpr AscendC::TPosition kNoConsumer[8] = {
     AscendC::TPosition::MAX, AscendC::TPosition::MAX, AscendC::TPosition::MAX, AscendC::TPosition::MAX,
     AscendC::TPosition::MAX, AscendC::TPosition::MAX, AscendC::TPosition::MAX, AscendC::TPosition::MAX};
