@@ -170,6 +170,22 @@ extern "C" __global__ __aicore__ void mask_reg(GM_ADDR x, GM_ADDR y, GM_ADDR z, 
             srcList[i] = (__ubuf__ T*)xl[i * perBlock].GetPhyAddr();
         }
         TransDataTo5HDImpl(dstList, srcList, params);
+    } else if (TILING_KEY_IS(33)) {
+        // Rows 8-15 of the source never written (as a kernel transposing a whole 16-row tile of
+        // which it loaded 8): only their lanes of the result are undefined. z gets the defined
+        // lanes, element i of each column j: x[i * perBlock + j].
+        const int32_t perBlock = 32 / sizeof(T);
+        LocalTensor<T> tmp = other.Get<T>();
+        uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE];
+        uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE];
+        for (int i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
+            dstList[i] = (uint64_t)tmp[i * perBlock].GetPhyAddr();
+            srcList[i] = i < 8 ? (uint64_t)xl[i * perBlock].GetPhyAddr() : (uint64_t)tmp[(8 + i) * perBlock].GetPhyAddr();
+        }
+        TransDataTo5HD<T>(dstList, srcList, TransDataTo5HDParams(false, false, 1, 0, 0));
+        for (int j = 0; j < perBlock; ++j) {
+            for (int i = 0; i < 8; ++i) zl.SetValue(j * 8 + i, tmp.GetValue(j * 16 + i));
+        }
     } else if (TILING_KEY_IS(23)) {
         uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE];
         uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE];
