@@ -368,6 +368,9 @@ public:
         return true;
     }
     void Reset() { release(); }
+    // CANN's TPipe::Init resets the buffer pool (its constructor calls it; a kernel may again):
+    // the UB its buffers took is handed out again from the start
+    void Init() { release(); }
     void Destroy() {
         if (!destroyed_) {
             release();
