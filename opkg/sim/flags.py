@@ -221,12 +221,55 @@ def kernel_tiling_source(tiling_header: Path, text: str, at: Path) -> str:
     lines += [f'#pragma push_macro("{n}")' for n in names] + [f"#undef {n}" for n in names]
     lines.append(f'#include "{os.path.relpath(Path(tiling_header).resolve(), Path(at).resolve())}"')
     lines += [f'#pragma pop_macro("{n}")' for n in names]
-    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
+    code = _strip_comments(text)
     m = _GUARD.match(code)
     if m and m.group(1) == m.group(2):
         lines.append(f"#undef {m.group(1)}")
-    lines.append('#include "opkg_sim/kernel_tiling_using.h"')
+    classes = tiling_classes(Path(tiling_header), text)
+    if classes:
+        # CANN's kernels name the tiling structs opc generates from the registered classes, at
+        # global scope, and nothing else of op_host's: only those names come out of optiling
+        # (a kernel's own MAX_DIM_NUM must not clash with op_host's optiling::MAX_DIM_NUM)
+        lines.append('#include "opkg_sim/tiling_slot.h"')
+        lines += [f"using ::optiling::{c};" for c in classes]
+    else:   # none found in optiling by reading the text: every name, as before
+        lines.append('#include "opkg_sim/kernel_tiling_using.h"')
     return "\n".join(lines) + "\n"
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
+
+
+_SCOPE = re.compile(r'\bnamespace\s+([\w:]+)\s*\{|\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)|[{}]'
+                    r'|^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+
+
+def tiling_classes(header: Path, text: str, _seen: set | None = None) -> list[str]:
+    """The tiling data classes (BEGIN_TILING_DATA_DEF) declared directly in namespace optiling by
+    `header` (content `text`) and the headers it includes by a path relative to itself (cann-ops'
+    circular_pad_grad_tiling.h reads circular_pad_common.h so), in order of appearance."""
+    seen = _seen if _seen is not None else set()
+    seen.add(Path(header).resolve())
+    found: list[str] = []
+    scopes: list[str | None] = []   # the name of each open namespace brace, None for other braces
+    for m in _SCOPE.finditer(_strip_comments(text)):
+        ns, cls, inc = m.group(1), m.group(2), m.group(3)
+        if ns:
+            scopes.append(ns)
+        elif cls:
+            if scopes == ["optiling"] and cls not in found:
+                found.append(cls)
+        elif inc:
+            path = (Path(header).parent / inc).resolve()
+            if path not in seen and path.is_file():
+                found += [c for c in tiling_classes(path, path.read_text(errors="replace"), seen)
+                          if c not in found]
+        elif m.group(0) == "{":
+            scopes.append(None)
+        elif scopes:
+            scopes.pop()
+    return found
 
 
 def link_flags() -> list[str]:

@@ -184,7 +184,8 @@ def _instances(t, value) -> list:
 def _input_descs(op: OpSpec, variant: Variant, values: dict, keep: list) -> tuple[C.Array, int]:
     """One OpkgTensorDesc per input tensor, in IR order; the tensors of a dynamic input share its
     name, which is how the host entry groups them back into one IR input. Arrays lend their
-    values (offered to tiling only for ValueDepend inputs); shapes alone describe the input."""
+    values (offered to tiling and InferShape only for the inputs they depend on); shapes alone
+    describe the input."""
     descs = []
     for t in op.inputs:
         for v in _instances(t, values.get(t.name)):
@@ -339,7 +340,8 @@ def _shape_of(value):
 
 def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
              inputs: dict[str, np.ndarray], outputs: dict[str, np.ndarray], attrs: dict, *,
-             modes: SimModes = SimModes(), copy_back: tuple[str, ...] = ()) -> RunInfo:
+             modes: SimModes = SimModes(), copy_back: tuple[str, ...] = (),
+             on_step=None) -> RunInfo:
     """Tiling, then the kernel over every block; writes `outputs` in place. `modes.sync_check`
     also fails on intra-core pipeline hazards (accesses of one UB byte by two pipes,
     unsynchronised); `modes.lenient_copy` truncates ragged DataCopy lengths as the device does;
@@ -347,7 +349,8 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     `RunInfo.unwritten` masks the output elements no store wrote. The inputs named in
     `copy_back` (an in-place operator's, verify.inplace) get what the kernel left in their
     buffers (a dynamic input: each array of its list); every other input array is left as
-    given."""
+    given. `on_step("tiling")` and `on_step("kernel")` are called as each starts (the verifier
+    names the one a crash happened in)."""
     in_arrays: dict[str, np.ndarray | None] = {}
     for t in op.inputs:
         arr = inputs.get(t.name)
@@ -384,6 +387,8 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
                            f"{list(arr.shape)}", kind="usage")
 
     cores = core_count(soc)
+    if on_step:
+        on_step("tiling")
     result, tiling_bytes = run_tiling(host_lib, op, variant, soc, in_arrays,
                                       {t.name: _shape_of(outputs[t.name]) for t in op.outputs}, attrs)
     block_dim = int(result.block_dim)
@@ -476,6 +481,8 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
             args[i].ptr, args[i].bytes, args[i].alloc, args[i].canary = (
                 args[j].ptr, args[j].bytes, args[j].alloc, args[j].canary)
             args[i].undefined = 0
+    if on_step:
+        on_step("kernel")
     rc, err, lines, blocks = _launch(kernel_lib, args, params, len(extra), block_dim, result, soc, cores,
                                      modes)
     # Inputs are device buffers too: an in-place operator rewrites them, so what the kernel
@@ -554,18 +561,20 @@ def _launch(kernel_lib: Path, args, params: int, extra: int, block_dim: int, res
 
 
 def infer_output_shapes(host_lib: Path, op: OpSpec, variant: Variant,
-                        input_shapes: dict[str, tuple[int, ...] | None], attrs: dict,
+                        inputs: dict[str, np.ndarray | tuple[int, ...] | None], attrs: dict,
                         output_counts: dict[str, int] | None = None
                         ) -> dict[str, tuple[tuple[int, ...], str | None]] | None:
     """What the OpDef's InferShape/InferDataType say the outputs are: {name: (shape, dtype)},
     for a dynamic output of `output_counts[name]` tensors a list of them, one per tensor.
 
+    `inputs` gives each input's array (or a list of them), whose values InferShape sees for the
+    inputs it depends on (ValueDepend, InputsDataDependency), or only its shape.
     None when the host sources register no InferShape. dtype is a manifest dtype name, or the
     variant's dtype when no InferDataType is registered (None for a dtype opkg does not know).
     """
     lib = _load(host_lib, "host")
     keep: list = []
-    ins, n_ins = _input_descs(op, variant, input_shapes, keep)
+    ins, n_ins = _input_descs(op, variant, inputs, keep)
     counts = {t.name: (output_counts or {}).get(t.name) for t in op.outputs if t.param_type == "dynamic"}
     outs, n_outs = _output_descs(op, variant, {name: [()] * n for name, n in counts.items() if n}, keep)
     attr_values, attr_keep = _attr_values(op, attrs)

@@ -2,9 +2,10 @@
 
 `scons_action` (called by SCons for a 'verify' step) starts `python -m opkg.verify.runner JOB
 REPORT` as a child process, so a kernel that segfaults or aborts takes down only that child;
-the parent then writes a report naming the case that was running. Every outcome — pass,
-mismatch, kernel diagnostic, crash, broken golden — ends as a verification.json, so the build
-records what happened and `opkg build` can show it.
+the parent then writes a report naming the case and the step (golden, InferShape, tiling,
+kernel) that was running. Every outcome — pass, mismatch, kernel diagnostic, crash, broken
+golden — ends as a verification.json, so the build records what happened and `opkg build` can
+show it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ from pathlib import Path
 from opkg.procs import OWN_GROUP, child_env, die_with_parent
 
 CASE_MARK = "@@case "
+# The step of a case running when the verifier died: its mark names it on stderr before it
+# starts, so a crash in the operator's host code is not blamed on the kernel.
+STEP_MARK = "@@step "
+STEP_WORDS = {"golden": "the golden", "InferShape": "the operator's InferShape",
+              "tiling": "the operator's tiling function", "kernel": "the kernel"}
 DEFAULT_TIMEOUT = 600.0   # seconds for all cases of one variant; verify.timeout overrides
 # The text of the NotImplementedError an imported package's golden stub raises
 # (the stub `opkg import` writes raises it).
@@ -90,10 +96,11 @@ def scons_action(params: dict) -> str | None:
             name = signal.Signals(-proc.returncode).name
         except ValueError:
             name = f"signal {-proc.returncode}"
-        message = f"the kernel crashed ({name})" + (f" while running case {case!r}" if case
-                                                    else "")
+        step = STEP_WORDS.get(_last_step(stderr), "the verifier")
+        message = f"{step} crashed ({name})" + (f" while running case {case!r}" if case else "")
     else:
-        tail = "\n".join(l for l in stderr.splitlines() if not l.startswith(CASE_MARK))
+        tail = "\n".join(l for l in stderr.splitlines()
+                         if not l.startswith((CASE_MARK, STEP_MARK)))
         message = (f"the verifier exited with status {proc.returncode}"
                    + (f" while running case {case!r}" if case else "")
                    + (f": {tail[-2000:]}" if tail.strip() else " without writing a report "
@@ -108,6 +115,21 @@ def _last_case(stderr: str) -> str | None:
         if line.startswith(CASE_MARK):
             case = line[len(CASE_MARK):]
     return case
+
+
+def _last_step(stderr: str) -> str | None:
+    """The step the last case had started, None before its first (a new case starts none)."""
+    step = None
+    for line in (stderr or "").splitlines():
+        if line.startswith(CASE_MARK):
+            step = None
+        elif line.startswith(STEP_MARK):
+            step = line[len(STEP_MARK):]
+    return step
+
+
+def _mark_step(step: str) -> None:
+    print(STEP_MARK + step, file=sys.stderr, flush=True)
 
 
 def main(argv=None) -> int:
@@ -170,6 +192,7 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         originals = {k: _copy(v) if k in inplace else v for k, v in inputs.items()}
         golden_inputs = {k: _copy(v) if k in rewritten else v for k, v in inputs.items()}
         try:
+            _mark_step("golden")
             expected = _call_golden(golden, op, golden_inputs, case["attrs"], variant, inplace)
         except NotImplementedError as exc:
             if GOLDEN_MISSING in str(exc):
@@ -288,7 +311,7 @@ def _run_kernel(job, op, variant, soc, inputs, outputs, attrs):
 
     return run_case(Path(job["host_lib"]), Path(job["kernel_lib"]), op, variant, soc, inputs,
                     outputs, attrs, modes=SimModes.from_json(job.get("modes")),
-                    copy_back=tuple(job.get("inplace") or ()))
+                    copy_back=tuple(job.get("inplace") or ()), on_step=_mark_step)
 
 
 def load_golden(file: str, function: str):
@@ -464,9 +487,10 @@ def _inferred_shapes(job, op, variant, inputs, attrs, output_counts=None) -> dic
 
     if not op.outputs:
         return None
-
-    shapes = {k: [a.shape for a in v] if isinstance(v, list) else v.shape for k, v in inputs.items()}
-    return infer_output_shapes(Path(job["host_lib"]), op, variant, shapes, attrs, output_counts)
+    _mark_step("InferShape")
+    # the arrays, not their shapes: InferShape reads the values of the inputs it depends on
+    # (IMPL_OP_INFERSHAPE(...).InputsDataDependency, ValueDepend), as on the device's host
+    return infer_output_shapes(Path(job["host_lib"]), op, variant, inputs, attrs, output_counts)
 
 
 def _shape_disagreement(op, inferred: dict | None, expected: dict,

@@ -133,3 +133,26 @@ def test_a_chevron_launch_is_found_outside_comments():
     assert flags.has_chevron_launch("void f_do(uint32_t n, void* s)\n{\n    f<<<n, nullptr, s>>>(x, y);\n}\n")
     assert flags.has_chevron_launch("k<<<\n    n, l2, s>>>(a);")
     assert not flags.has_chevron_launch("// k<<<n, l2, s>>>(a);\n/* k<<<n>>>(a) */\nint x = a << 3 >> 1;")
+
+
+def test_kernel_tiling_source_brings_only_the_tiling_classes_out_of_optiling(tmp_path):
+    # the classes declared directly in optiling, here and in a header included by a relative
+    # path (cann-ops CircularPadGrad's lives in circular_pad's common header); not a class of a
+    # nested namespace, not one in a comment, and none of op_host's constants
+    common = tmp_path / "common" / "op_host" / "common.h"
+    common.parent.mkdir(parents=True)
+    common.write_text("namespace optiling {\nBEGIN_TILING_DATA_DEF(CommonData)\nEND_TILING_DATA_DEF;\n}\n")
+    header = tmp_path / "pkg" / "op_host" / "t_tiling.h"
+    header.parent.mkdir(parents=True)
+    text = ('#include "../../common/op_host/common.h"\n#include "missing.h"\n'
+            "namespace optiling {\nconstexpr size_t MAX_DIM_NUM = 8;\n"
+            "BEGIN_TILING_DATA_DEF(Inner)\n  TILING_DATA_FIELD_DEF(int64_t, n);\nEND_TILING_DATA_DEF;\n"
+            "// BEGIN_TILING_DATA_DEF(Commented)\n"
+            "namespace detail { BEGIN_TILING_DATA_DEF(Nested) END_TILING_DATA_DEF; }\n"
+            "BEGIN_TILING_DATA_DEF(Outer)\n  TILING_DATA_FIELD_DEF_STRUCT(Inner, inner);\nEND_TILING_DATA_DEF;\n"
+            "REGISTER_TILING_DATA_CLASS(T, Outer)\n}\n")
+    assert flags.tiling_classes(header, text) == ["CommonData", "Inner", "Outer"]
+    lines = flags.kernel_tiling_source(header, text, tmp_path / "gen").splitlines()
+    assert lines[-4:] == ['#include "opkg_sim/tiling_slot.h"', "using ::optiling::CommonData;",
+                          "using ::optiling::Inner;", "using ::optiling::Outer;"]
+    assert not any("kernel_tiling_using" in line or "MAX_DIM_NUM" in line for line in lines)

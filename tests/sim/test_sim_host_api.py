@@ -78,3 +78,10 @@ def test_infer_shape_registered_with_impl_op_infershape_runs(built):
                                        {"x": (8,), "n": (2,), "bias": (3,)}, {}) == {"y": ((17,), "int64")}
     [proto] = runtime.host_prototypes(built.host)
     assert proto["has_infer_shape"] and proto["has_infer_dtype"]
+
+
+def test_infer_shape_reads_the_values_of_its_data_dependencies(built):
+    # IMPL_OP_INFERSHAPE(HostApi)...InputsDataDependency({1}): InferShape gets n's values (as
+    # cann-ops PadV4Grad's reads its paddings), the arrays' values given, not just their shapes
+    given = {"x": np.zeros(8, np.float32), "n": np.array([5, 0], np.int32)}
+    assert runtime.infer_output_shapes(built.host, OP, built.variant, given, {}) == {"y": ((21,), "int64")}

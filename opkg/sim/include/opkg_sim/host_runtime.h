@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -53,11 +54,14 @@ inline gert::IrInputs ir_inputs_of(const OpkgTensorDesc* in, uint32_t n_in) {
 }
 
 // The input tensors a tiling or InferShape context hands out: shape, dtype and format of each,
-// and its values only for inputs the OpDef marks ValueDepend or `data_deps` names (CANN gives
-// the others a null address).
-inline std::vector<gert::Tensor> input_tensors(const ops::OpDef* def, const gert::IrInputs& ir,
+// and its values only for inputs the OpDef marks ValueDepend or `deps` names for the op (what
+// IMPL_OP(...).InputsDataDependency / TilingInputsDataDependency registered for that context);
+// CANN gives the others a null address.
+inline std::vector<gert::Tensor> input_tensors(const char* op_type, const ops::OpDef* def, const gert::IrInputs& ir,
                                               const OpkgTensorDesc* in, uint32_t n_in,
-                                              const std::set<int32_t>* data_deps = nullptr) {
+                                              const std::map<std::string, std::set<int32_t>>& deps) {
+    auto dep_it = deps.find(op_type);
+    const std::set<int32_t>* data_deps = dep_it == deps.end() ? nullptr : &dep_it->second;
     std::vector<gert::Tensor> out;
     size_t ir_index = 0;
     for (uint32_t i = 0; i < n_in; ++i) {
@@ -143,11 +147,8 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
         ctx.node_.outputs_ = n_out;
         ctx.node_.ir_inputs_ = ir_inputs_of(in, n_in);
         ctx.node_.ir_outputs_ = ir_inputs_of(out, n_out);
-        // and the inputs IMPL_OP(...).TilingInputsDataDependency / InputsDataDependency named
-        const auto& all_deps = gert::OpImplRegisterV2::TilingDataDependencies();
-        auto dep_it = all_deps.find(op_type);
-        ctx.inputs_ = input_tensors(def, ctx.node_.ir_inputs_, in, n_in,
-                                    dep_it == all_deps.end() ? nullptr : &dep_it->second);
+        ctx.inputs_ = input_tensors(op_type, def, ctx.node_.ir_inputs_, in, n_in,
+                                    gert::OpImplRegisterV2::TilingDataDependencies());
         for (uint32_t i = 0; i < n_in; ++i) {
             const gert::Tensor& t = ctx.inputs_[i];
             ctx.present_.push_back(in[i].present != 0);
@@ -242,7 +243,8 @@ inline int run_infer_shape(const char* op_type, const OpkgTensorDesc* in, uint32
         ctx.name_ = ctx.type_ = op_type;
         ctx.node_.ir_inputs_ = ir_inputs_of(in, n_in);
         ctx.node_.ir_outputs_ = ir_inputs_of(out, n_out);
-        ctx.tensors_ = input_tensors(def, ctx.node_.ir_inputs_, in, n_in);
+        ctx.tensors_ = input_tensors(op_type, def, ctx.node_.ir_inputs_, in, n_in,
+                                     gert::OpImplRegisterV2::InferShapeDataDependencies());
         for (uint32_t i = 0; i < n_in; ++i) {
             ctx.inputs_.push_back(shape_of(in[i]).GetStorageShape());
             ctx.present_.push_back(in[i].present != 0);

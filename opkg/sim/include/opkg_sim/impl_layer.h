@@ -1,7 +1,7 @@
 // Entry points of CANN's implementation layer that some operators call directly instead of the
 // public API (cann-ops GeGluV2/V3 zero GM this way): DuplicateImpl, DataCopyUB2GMImpl and
 // DataCopyGM2UBImpl on raw UB/GM pointers (the set_flag/wait_flag builtins they pair with are in
-// kmisc.h). Each becomes the public API call it implements, on a tensor that runs from
+// kmisc.h), and TransDataTo5HDImpl on lists of 16 UB addresses (cann-ops GeGluGradV2). Each becomes the public API call it implements, on a tensor that runs from
 // the pointer to the end of the UB, so every check of that call applies.
 #ifndef OPKG_SIM_IMPL_LAYER_H
 #define OPKG_SIM_IMPL_LAYER_H
@@ -9,6 +9,7 @@
 #include "opkg_sim/datacopy.h"
 #include "opkg_sim/vector.h"
 #include "opkg_sim/kmisc.h"
+#include "opkg_sim/trans5hd.h"
 
 namespace opkg_sim {
 
@@ -54,6 +55,28 @@ template <typename T>
 inline void DataCopyGM2UBImpl(__ubuf__ T* dst, __gm__ T* src, const DataCopyParams& intriParams,
                               opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     DataCopy(opkg_sim::ub_tensor(dst, "DataCopyGM2UBImpl", loc), opkg_sim::gm_tensor(src), intriParams, loc);
+}
+
+// CANN's dav_c220 impl: the lists as `__ubuf__ T*` UB addresses, or as uint64_t addresses;
+// both are the public TransDataTo5HD on UB offsets (its checks apply per address).
+template <typename T>
+inline void TransDataTo5HDImpl(__ubuf__ T* dstList[NCHW_CONV_ADDR_LIST_SIZE],
+                               __ubuf__ T* srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                               const TransDataTo5HDParams& transDataTo5HDParams,
+                               opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    uint64_t d[NCHW_CONV_ADDR_LIST_SIZE], s[NCHW_CONV_ADDR_LIST_SIZE];
+    for (int i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
+        d[i] = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(dstList[i]));
+        s[i] = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(srcList[i]));
+    }
+    TransDataTo5HD<T>(d, s, transDataTo5HDParams, loc);
+}
+
+template <typename T>
+inline void TransDataTo5HDImpl(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                               const TransDataTo5HDParams& transDataTo5HDParams,
+                               opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    TransDataTo5HD<T>(dstList, srcList, transDataTo5HDParams, loc);
 }
 
 }  // namespace AscendC

@@ -274,6 +274,9 @@ public:
     bool InitBuffer(TQueBase& que, uint8_t num, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
     bool InitBuffer(TBufBase& buf, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
     void Reset() { release(); }
+    // CANN's TPipe::Init resets the buffer pool (its constructor calls it; a kernel may again):
+    // the UB its buffers took is handed out again from the start
+    void Init() { release(); }
     void Destroy() {
         if (!destroyed_) {
             release();

@@ -55,15 +55,11 @@ inline void trans_5hd(uint8_t* const dst[16], uint8_t* const src[16], const Asce
     const char* op = "TransDataTo5HD";
     note(loc);
     count_vec(op, uint64_t(p.repeatTimes) * 512 / sizeof(T), uint64_t(p.repeatTimes) * 512, p.repeatTimes);
-    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
-        uint8_t in[16][32];
-        for (int i = 0; i < 16; ++i) {
-            const uint8_t* s = src[i] + uint64_t(r) * p.srcRepStride * 32;
-            check_read(s, 32, op, "src", loc);
-            std::memcpy(in[i], s, 32);
-        }
-        uint8_t* d[16];
-        for (int i = 0; i < 16; ++i) d[i] = dst[i] + uint64_t(r) * p.dstRepStride * 32;
+    BlockState& b = block();
+    // One permutation of 16 source blocks into 16 destination blocks, applied to the data and
+    // then to its definedness shadow: a destination byte is undefined exactly when the source
+    // byte it came from is (an unloaded row stays in its own lanes, as on the device).
+    auto permute = [&p](const uint8_t (&in)[16][32], uint8_t* const d[16]) {
         if (sizeof(T) == 2) {
             for (int j = 0; j < 16; ++j)
                 for (int i = 0; i < 16; ++i) std::memcpy(d[j] + 2 * i, in[i] + 2 * j, 2);
@@ -75,6 +71,22 @@ inline void trans_5hd(uint8_t* const dst[16], uint8_t* const src[16], const Asce
             for (int j = 0; j < 16; ++j)
                 for (int i = 0; i < 16; ++i) d[j][to + i] = in[i][from + j];
         }
+    };
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        uint8_t in[16][32], defined[16][32];
+        for (int i = 0; i < 16; ++i) {
+            const uint8_t* s = src[i] + uint64_t(r) * p.srcRepStride * 32;
+            check_read(s, 32, op, "src", loc);
+            std::memcpy(in[i], s, 32);
+            if (b.shadow) std::memcpy(defined[i], b.shadow + (s - b.ub), 32);   // as check_read left it
+        }
+        uint8_t* d[16];
+        uint8_t* dshadow[16];
+        for (int i = 0; i < 16; ++i) {
+            d[i] = dst[i] + uint64_t(r) * p.dstRepStride * 32;
+            dshadow[i] = b.shadow ? b.shadow + (d[i] - b.ub) : nullptr;
+        }
+        permute(in, d);
         for (int i = 0; i < 16; ++i) {
             if (sizeof(T) == 1) {
                 mark_written(d[i] + (p.dstHighHalf ? 16 : 0), 16);
@@ -82,6 +94,7 @@ inline void trans_5hd(uint8_t* const dst[16], uint8_t* const src[16], const Asce
                 mark_written(d[i], 32);
             }
         }
+        if (b.shadow) permute(defined, dshadow);   // over mark_written's whole-operand estimate
     }
 }
 

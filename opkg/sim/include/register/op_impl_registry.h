@@ -43,10 +43,13 @@ public:
         static std::map<std::string, InferDataTypeKernelFunc> funcs;
         return funcs;
     }
-    // Inputs (IR indices) whose values the tiling function reads: the sim hands their data to
-    // tiling, as it does for inputs the OpDef marks ValueDepend. InputsDataDependency covers
-    // InferShape and tiling, TilingInputsDataDependency tiling alone.
-    OpImplRegisterV2& InputsDataDependency(std::initializer_list<int32_t> inputs) { return Depends(inputs); }
+    // Inputs (IR indices) whose values the host functions read: the sim hands their data to
+    // them, as it does for inputs the OpDef marks ValueDepend. As in CANN, InputsDataDependency
+    // covers InferShape and tiling, TilingInputsDataDependency tiling alone.
+    OpImplRegisterV2& InputsDataDependency(std::initializer_list<int32_t> inputs) {
+        InferShapeDataDependencies()[type_].insert(inputs.begin(), inputs.end());
+        return Depends(inputs);
+    }
     OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t> inputs) { return Depends(inputs); }
     OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t> inputs,
                                                  std::initializer_list<TilingPlacement>) {
@@ -63,6 +66,10 @@ public:
         return parses;
     }
     static std::map<std::string, std::set<int32_t>>& TilingDataDependencies() {
+        static std::map<std::string, std::set<int32_t>> deps;
+        return deps;
+    }
+    static std::map<std::string, std::set<int32_t>>& InferShapeDataDependencies() {
         static std::map<std::string, std::set<int32_t>> deps;
         return deps;
     }

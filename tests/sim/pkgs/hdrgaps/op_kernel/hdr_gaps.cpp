@@ -15,6 +15,10 @@ __aicore__ inline void Mte2ToV()
 }
 }  // namespace hdrsync
 
+// the kernel's own MAX_DIM_NUM beside op_host's optiling::MAX_DIM_NUM, named unqualified
+constexpr uint32_t MAX_DIM_NUM = 8;
+static_assert(MAX_DIM_NUM == 8, "the kernel's MAX_DIM_NUM");
+
 constexpr AscendC::TPosition kNoConsumer[8] = {
     AscendC::TPosition::MAX, AscendC::TPosition::MAX, AscendC::TPosition::MAX, AscendC::TPosition::MAX,
     AscendC::TPosition::MAX, AscendC::TPosition::MAX, AscendC::TPosition::MAX, AscendC::TPosition::MAX};
@@ -44,6 +48,11 @@ public:
         yGm.SetGlobalBuffer((__gm__ T*)y + offset, perBlock);
         sGm.SetGlobalBuffer((__gm__ T*)s, 1);
         scale_ = AscendC::ToFloat(sGm.GetValue(0));
+        // TPipe::Init resets the pool (cann-ops PadV3GradReplication calls it before its
+        // buffers): the UB a scratch buffer took is handed out again
+        AscendC::TBuf<AscendC::TPosition::VECCALC> scratch;
+        pipe.InitBuffer(scratch, 190 * 1024);   // with inX and outY after it, past the UB
+        pipe.Init();
         pipe.InitBuffer(inX, buffers, perBlock * sizeof(T));   // @initbuffer
         pipe.InitBuffer(outY, 1, perBlock * sizeof(T));
     }

@@ -95,14 +95,17 @@ IMPL_OP_OPTILING(HostApi)
 
 // InferShape and InferDataType registered the other way CANN has, as cann-ops' gelu_quant_def.cpp
 // and cross_entropy_loss_proto.cpp do (the OpDef sets none): y holds x's element count
-// doubled, plus one with a bias, as int64
+// doubled, plus one with a bias, plus n's first value when the caller gave n's values (its
+// InputsDataDependency; a shape alone has none), as int64
 namespace ops {
 static ge::graphStatus HostApiInferShape(gert::InferShapeContext* context)
 {
     gert::Shape* y = context->GetOutputShape(0);
     y->SetDimNum(0);
     // bias (input 2) is optional: its shape is null when the node has none
-    y->AppendDim(context->GetInputShape(0)->GetShapeSize() * 2 + (context->GetInputShape(2) != nullptr ? 1 : 0));
+    const int32_t* n = context->GetInputTensor(1)->GetData<int32_t>();
+    y->AppendDim(context->GetInputShape(0)->GetShapeSize() * 2 + (context->GetInputShape(2) != nullptr ? 1 : 0) +
+                 (n != nullptr ? n[0] : 0));
     return ge::GRAPH_SUCCESS;
 }
 static ge::graphStatus HostApiInferDataType(gert::InferDataTypeContext* context)
@@ -110,7 +113,7 @@ static ge::graphStatus HostApiInferDataType(gert::InferDataTypeContext* context)
     context->SetOutputDataType(0, ge::DT_INT64);
     return ge::GRAPH_SUCCESS;
 }
-IMPL_OP_INFERSHAPE(HostApi).InferShape(HostApiInferShape).InferDataType(HostApiInferDataType);
+IMPL_OP_INFERSHAPE(HostApi).InferShape(HostApiInferShape).InferDataType(HostApiInferDataType).InputsDataDependency({1});
 
 class HostApi : public OpDef {
 public:

@@ -154,6 +154,38 @@ extern "C" __global__ __aicore__ void mask_reg(GM_ADDR x, GM_ADDR y, GM_ADDR z, 
             }
             TransDataTo5HD<T>(dstList, srcList, params);
         }
+    } else if (TILING_KEY_IS(32)) {
+        // The same through CANN's impl layer, as cann-ops GeGluGradV2 calls it: lists of
+        // `__ubuf__ T*` UB addresses (GetPhyAddr), after an event id of TPipe's own type.
+        TEventID id = pipe.AllocEventID<HardEvent::MTE2_V>();
+        SetFlag<HardEvent::MTE2_V>(id);
+        WaitFlag<HardEvent::MTE2_V>(id);
+        pipe.ReleaseEventID<HardEvent::MTE2_V>(id);
+        const int32_t perBlock = 32 / sizeof(T);
+        TransDataTo5HDParams params(false, false, (uint8_t)(n / (16 * perBlock)), 16, 16);
+        __ubuf__ T* dstList[NCHW_CONV_ADDR_LIST_SIZE];
+        __ubuf__ T* srcList[NCHW_CONV_ADDR_LIST_SIZE];
+        for (int i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
+            dstList[i] = (__ubuf__ T*)zl[i * perBlock].GetPhyAddr();
+            srcList[i] = (__ubuf__ T*)xl[i * perBlock].GetPhyAddr();
+        }
+        TransDataTo5HDImpl(dstList, srcList, params);
+    } else if (TILING_KEY_IS(33)) {
+        // Rows 8-15 of the source never written (as a kernel transposing a whole 16-row tile of
+        // which it loaded 8): only their lanes of the result are undefined. z gets the defined
+        // lanes, element i of each column j: x[i * perBlock + j].
+        const int32_t perBlock = 32 / sizeof(T);
+        LocalTensor<T> tmp = other.Get<T>();
+        uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE];
+        uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE];
+        for (int i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
+            dstList[i] = (uint64_t)tmp[i * perBlock].GetPhyAddr();
+            srcList[i] = i < 8 ? (uint64_t)xl[i * perBlock].GetPhyAddr() : (uint64_t)tmp[(8 + i) * perBlock].GetPhyAddr();
+        }
+        TransDataTo5HD<T>(dstList, srcList, TransDataTo5HDParams(false, false, 1, 0, 0));
+        for (int j = 0; j < perBlock; ++j) {
+            for (int i = 0; i < 8; ++i) zl.SetValue(j * 8 + i, tmp.GetValue(j * 16 + i));
+        }
     } else if (TILING_KEY_IS(23)) {
         uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE];
         uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE];
