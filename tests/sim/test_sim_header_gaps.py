@@ -64,13 +64,25 @@ def test_infer_shape_reads_input_descs_and_unknown_dims(built):
     assert shapes["y"][0] == (3, 4, 512)
 
 
-def test_tofloat_and_tobfloat16_follow_cann(pkgs):
-    """ToBfloat16 keeps the upper 16 bits of the float (no rounding), ToFloat widens exactly."""
+def _run_program(src: str, kernel: bool = True) -> list[str]:
+    """Compiles `src` against the emulation headers (a kernel-side program is linked with the sim
+    runtime, which defines what the headers only declare), runs it and splits its output."""
     import subprocess, tempfile
     from pathlib import Path
 
     from opkg.sim import flags
 
+    with tempfile.TemporaryDirectory() as d:
+        cpp, exe = Path(d) / "t.cpp", Path(d) / "t"
+        cpp.write_text(src)
+        inc = Path(flags.__file__).parent / "include"
+        extra = ["-mf16c", str(flags.runtime_source())] if kernel else []
+        subprocess.run([simbuild.CXX, "-std=c++17", f"-I{inc}", str(cpp), *extra, "-o", str(exe)], check=True)
+        return subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+
+
+def test_tofloat_and_tobfloat16_follow_cann(pkgs):
+    """ToBfloat16 keeps the upper 16 bits of the float (no rounding), ToFloat widens exactly."""
     src = r'''
 #include "kernel_operator.h"
 #include <cstdio>
@@ -80,12 +92,7 @@ int main() {
     std::printf("%04x %.9g %.9g %.9g\n", b.bits, AscendC::ToFloat(b), AscendC::ToFloat(half(0.5f)), AscendC::ToFloat(2.5f));
 }
 '''
-    with tempfile.TemporaryDirectory() as d:
-        cpp, exe = Path(d) / "t.cpp", Path(d) / "t"
-        cpp.write_text(src)
-        inc = Path(flags.__file__).parent / "include"
-        subprocess.run([simbuild.CXX, "-std=c++17", "-mf16c", f"-I{inc}", str(cpp), "-o", str(exe)], check=True)
-        out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+    out = _run_program(src)
     assert out == ["3f81", "1.0078125", "0.5", "2.5"]
 
 
@@ -93,11 +100,6 @@ def test_every_arithmetic_type_converts_to_bfloat16_t():
     """The device's bfloat16_t (__bf16) takes any arithmetic value implicitly. cann-ops' foreach
     scalar kernels instantiate `T(inScalarGM.GetValue(0))` with T = bfloat16_t and a half scalar
     GM; the sim's float/double/int constructors made half, int64_t and unsigned ambiguous."""
-    import subprocess, tempfile
-    from pathlib import Path
-
-    from opkg.sim import flags
-
     src = r'''
 #include "kernel_operator.h"
 #include <cstdio>
@@ -116,12 +118,7 @@ int main() {
                 float(g), float(half(a)), r.bits);
 }
 '''
-    with tempfile.TemporaryDirectory() as d:
-        cpp, exe = Path(d) / "t.cpp", Path(d) / "t"
-        cpp.write_text(src)
-        inc = Path(flags.__file__).parent / "include"
-        subprocess.run([simbuild.CXX, "-std=c++17", "-mf16c", f"-I{inc}", str(cpp), "-o", str(exe)], check=True)
-        out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+    out = _run_program(src)
     # the float constructor still rounds to nearest even (0x3f82), unlike ToBfloat16
     assert out == ["1.5", "1.5", "-3", "200", "2.25", "1", "7", "1.5", "3f82"]
 
@@ -158,11 +155,6 @@ def test_kernels_call_scalar_min_and_max_unqualified():
     """The device compiler gives kernel code scalar min/max without an include (cann-ops'
     EyeFp64: `int realTimes = min(numRows, numColumns);` under `using namespace AscendC`);
     std::min stays usable beside them."""
-    import subprocess, tempfile
-    from pathlib import Path
-
-    from opkg.sim import flags
-
     src = r'''
 #include "kernel_operator.h"
 #include <algorithm>
@@ -175,12 +167,7 @@ int main() {
                 std::min(rows, cols));
 }
 '''
-    with tempfile.TemporaryDirectory() as d:
-        cpp, exe = Path(d) / "t.cpp", Path(d) / "t"
-        cpp.write_text(src)
-        inc = Path(flags.__file__).parent / "include"
-        subprocess.run([simbuild.CXX, "-std=c++17", "-mf16c", f"-I{inc}", str(cpp), "-o", str(exe)], check=True)
-        out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+    out = _run_program(src)
     assert out == ["10", "18", "-1", "10"]
 
 
@@ -189,11 +176,6 @@ def test_attr_getters_reinterpret_any_set_attr_as_cann_does():
     value whatever its kind (cann-ops' Eye reads GetInt on its ListInt attr and ignores the
     value); only an unset attr gives nullptr. The sim returned nullptr, and Eye's tiling
     dereferenced it."""
-    import subprocess, tempfile
-    from pathlib import Path
-
-    from opkg.sim import flags
-
     src = r'''
 #include "register/op_def_registry.h"
 #include <cstdio>
@@ -208,12 +190,7 @@ int main() {
                 (long long)*a.GetInt(1), a.GetListInt(1) != nullptr, a.GetInt(2) == nullptr);
 }
 '''
-    with tempfile.TemporaryDirectory() as d:
-        cpp, exe = Path(d) / "t.cpp", Path(d) / "t"
-        cpp.write_text(src)
-        inc = Path(flags.__file__).parent / "include"
-        subprocess.run([simbuild.CXX, "-std=c++17", f"-I{inc}", str(cpp), "-o", str(exe)], check=True)
-        out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+    out = _run_program(src, kernel=False)
     assert out == ["1", "7", "1", "1"]
 
 
