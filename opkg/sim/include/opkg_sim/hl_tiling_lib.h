@@ -68,6 +68,32 @@ inline uint32_t float_bits(float f) {
     return u;
 }
 
+// The fields LayerNormTiling and DeepNormTiling share: a [B, S, H] input walked k rows (of H) per
+// pass, with the mean/variance per row; `oh` is the unpadded H the mean divides by.
+template <class Tiling>
+inline void fill_bsh_norm_tiling(Tiling& tiling, uint32_t B, uint32_t S, uint32_t H, uint32_t oh, uint32_t k,
+                                 uint32_t tmp_bufs, uint32_t stack_bytes) {
+    tiling.set_bLength(B);
+    tiling.set_sLength(S);
+    tiling.set_hLength(H);
+    tiling.set_originalHLength(oh);
+    tiling.set_inputXSize(B * S * H);
+    tiling.set_meanVarSize(B * S);
+    tiling.set_numberOfTmpBuf(tmp_bufs);
+    tiling.set_tmpBufSize(stack_bytes / 4);
+    tiling.set_oneTmpSize(k * H);
+    tiling.set_loopRound(B * S / k);
+    tiling.set_inputRoundSize(k * H);
+    tiling.set_inputTailSize(B * S % k * H);
+    tiling.set_inputTailPos(B * S / k * k * H);
+    tiling.set_meanVarRoundSize(k);
+    tiling.set_meanVarTailSize(B * S % k);
+    tiling.set_meanVarTailPos(B * S / k * k);
+    tiling.set_bshCurLength(k * H);
+    tiling.set_bsCurLength(k);
+    tiling.set_lastDimValueBack(oh ? 1.0f / float(oh) : 0.0f);
+}
+
 }  // namespace opkg_sim
 
 namespace AscendC {
@@ -317,25 +343,8 @@ inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t s
     const uint32_t H = uint32_t(opkg_sim::rows_last(srcShape).last);
     const uint64_t per_row = opkg_sim::unit_tmp_bytes(opkg_sim::rules::LayerNorm, typeSize, isReuseSource, H * 4ull);
     const uint32_t k = opkg_sim::rows_per_pass(stackBufferSize, per_row, uint64_t(B) * S);
-    tiling.set_bLength(B);
-    tiling.set_sLength(S);
-    tiling.set_hLength(H);
-    tiling.set_originalHLength(H);
-    tiling.set_inputXSize(B * S * H);
-    tiling.set_meanVarSize(B * S);
-    tiling.set_numberOfTmpBuf(typeSize == 2 ? 3 : (isReuseSource ? 1 : 2));
-    tiling.set_tmpBufSize(stackBufferSize / 4);
-    tiling.set_oneTmpSize(k * H);
-    tiling.set_loopRound(B * S / k);
-    tiling.set_inputRoundSize(k * H);
-    tiling.set_inputTailSize(B * S % k * H);
-    tiling.set_inputTailPos(B * S / k * k * H);
-    tiling.set_meanVarRoundSize(k);
-    tiling.set_meanVarTailSize(B * S % k);
-    tiling.set_meanVarTailPos(B * S / k * k);
-    tiling.set_bshCurLength(k * H);
-    tiling.set_bsCurLength(k);
-    tiling.set_lastDimValueBack(H ? 1.0f / float(H) : 0.0f);
+    opkg_sim::fill_bsh_norm_tiling(tiling, B, S, H, H, k, typeSize == 2 ? 3 : (isReuseSource ? 1 : 2),
+                                   stackBufferSize);
 }
 [[deprecated("GetLayerNormNDTillingInfo is deprecated, please use GetLayerNormNDTilingInfo instead!")]]
 inline void GetLayerNormNDTillingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize,
@@ -397,25 +406,7 @@ inline bool GetDeepNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& or
     const uint32_t H = uint32_t(opkg_sim::rows_last(srcShape).last);
     const uint32_t oh = uint32_t(opkg_sim::rows_last(originSrcShape).last);
     const uint32_t k = opkg_sim::rows_per_pass(stackBufferSize, lo, uint64_t(B) * S);
-    tiling.set_bLength(B);
-    tiling.set_sLength(S);
-    tiling.set_hLength(H);
-    tiling.set_originalHLength(oh ? oh : H);
-    tiling.set_inputXSize(B * S * H);
-    tiling.set_meanVarSize(B * S);
-    tiling.set_numberOfTmpBuf(typeSize == 2 ? 3 : 2);
-    tiling.set_tmpBufSize(stackBufferSize / 4);
-    tiling.set_oneTmpSize(k * H);
-    tiling.set_loopRound(B * S / k);
-    tiling.set_inputRoundSize(k * H);
-    tiling.set_inputTailSize(B * S % k * H);
-    tiling.set_inputTailPos(B * S / k * k * H);
-    tiling.set_meanVarRoundSize(k);
-    tiling.set_meanVarTailSize(B * S % k);
-    tiling.set_meanVarTailPos(B * S / k * k);
-    tiling.set_bshCurLength(k * H);
-    tiling.set_bsCurLength(k);
-    tiling.set_lastDimValueBack(1.0f / float(oh ? oh : H));
+    opkg_sim::fill_bsh_norm_tiling(tiling, B, S, H, oh ? oh : H, k, typeSize == 2 ? 3 : 2, stackBufferSize);
     return true;
 }
 inline bool GetBatchNormNDTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape,
