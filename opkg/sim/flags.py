@@ -229,8 +229,10 @@ def kernel_tiling_source(tiling_header: Path, text: str, at: Path) -> str:
     if classes:
         # CANN's kernels name the tiling structs opc generates from the registered classes, at
         # global scope, and nothing else of op_host's: only those names come out of optiling
-        # (a kernel's own MAX_DIM_NUM must not clash with op_host's optiling::MAX_DIM_NUM)
+        # (a kernel's own MAX_DIM_NUM must not clash with op_host's optiling::MAX_DIM_NUM), with
+        # the libraries' structs (TCubeTiling...) that CANN's kernel_tiling.h gives every kernel
         lines.append('#include "opkg_sim/tiling_slot.h"')
+        lines.append('#include "opkg_sim/kernel_tiling_lib.h"')
         lines += [f"using ::optiling::{c};" for c in classes]
     else:   # none found in optiling by reading the text: every name, as before
         lines.append('#include "opkg_sim/kernel_tiling_using.h"')

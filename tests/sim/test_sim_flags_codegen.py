@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -153,6 +154,18 @@ def test_kernel_tiling_source_brings_only_the_tiling_classes_out_of_optiling(tmp
             "REGISTER_TILING_DATA_CLASS(T, Outer)\n}\n")
     assert flags.tiling_classes(header, text) == ["CommonData", "Inner", "Outer"]
     lines = flags.kernel_tiling_source(header, text, tmp_path / "gen").splitlines()
-    assert lines[-4:] == ['#include "opkg_sim/tiling_slot.h"', "using ::optiling::CommonData;",
-                          "using ::optiling::Inner;", "using ::optiling::Outer;"]
+    assert lines[-5:] == ['#include "opkg_sim/tiling_slot.h"', '#include "opkg_sim/kernel_tiling_lib.h"',
+                          "using ::optiling::CommonData;", "using ::optiling::Inner;", "using ::optiling::Outer;"]
     assert not any("kernel_tiling_using" in line or "MAX_DIM_NUM" in line for line in lines)
+
+
+def test_kernels_see_every_library_tiling_struct():
+    """CANN's kernel_tiling.h gives every kernel the high-level libraries' tiling structs
+    (TCubeTiling, SoftMaxTiling...) at global scope; kernel_tiling_lib.h must name each one the
+    sim's lib/ headers declare, so a new library struct cannot be left out."""
+    inc = Path(flags.__file__).parent / "include"
+    declared = set()
+    for h in sorted((inc / "lib").rglob("*.h")):
+        declared.update(flags.tiling_classes(h, h.read_text()))
+    text = (inc / "opkg_sim" / "kernel_tiling_lib.h").read_text()
+    assert declared and set(re.findall(r"using ::optiling::(\w+);", text)) == declared
