@@ -1,5 +1,5 @@
-"""The cube's img2col load (LoadData with LoadData3DParamsV2, SetFmatrix, SetLoadDataPaddingValue)
-and LoadDataWithTranspose (opkg/sim/include/opkg_sim/cube_load3d.h) on our own small kernel
+"""The cube's img2col load (LoadData with LoadData3DParamsV2 and V2Pro, SetFmatrix,
+SetLoadDataPaddingValue) and LoadDataWithTranspose (opkg/sim/include/opkg_sim/cube_load3d.h) on our own small kernel
 (tests/sim/pkgs/cubeconv), against NumPy: the img2col matrix itself (through Mmad with an identity
 B), a convolution, transposed half and int8 operands; and misuse reported at the kernel's line."""
 
@@ -81,10 +81,12 @@ def test_img2col_matrix_matches_numpy(fp16, h, w, kh, kw, s, p, which, pad_value
 @pytest.mark.parametrize("which,h,w,kh,kw,s,p", [(1, *c) for c in CONV] + [
     (2, 9, 8, 3, 2, 2, 1), (2, 5, 5, 2, 2, 1, 0), (2, 7, 6, 2, 2, 1, 1),
     (3, 6, 7, 3, 3, 1, 1), (3, 9, 8, 3, 2, 2, 1), (3, 7, 6, 2, 2, 1, 1),
+    (5, 6, 7, 3, 3, 1, 1), (5, 9, 8, 3, 2, 2, 1),
 ])
 def test_convolution_through_img2col_and_mmad(fp16, which, h, w, kh, kw, s, p):
     """1: one load; 2: K in two loads (kStartPt) accumulated by two Mmads; 3: M in two loads
-    (mStartPt) with SetFmatrix and SetLoadDataPaddingValue instead of the load's own values."""
+    (mStartPt) with SetFmatrix and SetLoadDataPaddingValue instead of the load's own values;
+    5: the packed LoadData3DParamsV2Pro."""
     n = 20
     x = feature_map(h, w, seed=7)
     rng = np.random.default_rng(8)

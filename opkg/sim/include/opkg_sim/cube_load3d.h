@@ -1,4 +1,5 @@
-// The cube unit's image-to-column load (LoadData with LoadData3DParamsV2, A1 -> A2) and its
+// The cube unit's image-to-column load (LoadData with LoadData3DParamsV2 or its packed form
+// LoadData3DParamsV2Pro, A1 -> A2) and its
 // registers (SetFmatrix, SetLoadDataPaddingValue, SetLoadDataBoundary, SetLoadDataRepeat), and
 // LoadDataWithTranspose (A1/B1 -> A2/B2), from CANN 8.1's kernel_operator_mm_intf.h and
 // kernel_struct_mm.h and the Ascend C documentation of Load3D and LoadDataWithTranspose.
@@ -119,6 +120,28 @@ struct LoadData3DParamsV2 {
     bool filterSizeW = false;
     bool filterSizeH = false;
     bool fMatrixCtrl = false;
+};
+
+// LoadData3DParamsV2's fields packed in two words (CANN's LOAD_* shifts): extConfig holds
+// kExtension, mExtension, kStartPt and mStartPt in bits 0, 16, 32 and 48; filterConfig holds
+// strideW, strideH, filterW, filterH, dilationFilterW and dilationFilterH in bits 0, 8, ..., 40.
+// The feature map and padding value always come from SetFmatrix and SetLoadDataPaddingValue.
+struct LoadData3DParamsV2Pro {
+    LoadData3DParamsV2Pro() {}
+    LoadData3DParamsV2Pro(const uint16_t channelSizeIn, const bool enTransposeIn, const bool enSmallKIn,
+                          const bool filterSizeWIn, const bool filterSizeHIn, const bool fMatrixCtrlIn,
+                          const uint64_t extConfigIn, const uint64_t filterConfigIn)
+        : channelSize(channelSizeIn), enTranspose(enTransposeIn), enSmallK(enSmallKIn), filterSizeW(filterSizeWIn),
+          filterSizeH(filterSizeHIn), fMatrixCtrl(fMatrixCtrlIn), extConfig(extConfigIn),
+          filterConfig(filterConfigIn) {}
+    uint16_t channelSize = 0;
+    bool enTranspose = false;
+    bool enSmallK = false;
+    bool filterSizeW = false;
+    bool filterSizeH = false;
+    bool fMatrixCtrl = false;
+    uint64_t extConfig = 0;
+    uint64_t filterConfig = 0X10101010101;
 };
 
 struct LoadData2dTransposeParams {
@@ -347,6 +370,30 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     }
 }
 
+template <typename T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2Pro& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    static constexpr IsResetLoad3dConfig kFromRegisters = {false, false};
+    LoadData3DParamsV2<T> q;
+    q.channelSize = p.channelSize;
+    q.kExtension = uint16_t(p.extConfig);
+    q.mExtension = uint16_t(p.extConfig >> 16);
+    q.kStartPt = uint16_t(p.extConfig >> 32);
+    q.mStartPt = uint16_t(p.extConfig >> 48);
+    q.strideW = uint8_t(p.filterConfig);
+    q.strideH = uint8_t(p.filterConfig >> 8);
+    q.filterW = uint8_t(p.filterConfig >> 16);
+    q.filterH = uint8_t(p.filterConfig >> 24);
+    q.dilationFilterW = uint8_t(p.filterConfig >> 32);
+    q.dilationFilterH = uint8_t(p.filterConfig >> 40);
+    q.enTranspose = p.enTranspose;
+    q.enSmallK = p.enSmallK;
+    q.filterSizeW = p.filterSizeW;
+    q.filterSizeH = p.filterSizeH;
+    q.fMatrixCtrl = p.fMatrixCtrl;
+    LoadData<T, kFromRegisters>(dst, src, q, loc);
+}
+
 template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = T,
           typename std::enable_if<std::is_same<T, U>::value, bool>::type = true>
 inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV1<U>& p,
@@ -371,6 +418,9 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
     if constexpr (sizeof(T) == 4) {
         fail(loc, format("%s of %s: not modelled by the sim (the documentation does not fix how two 16 x 8 fractals "
                          "form the 16 x 16 square); half, bfloat16_t, int8_t and uint8_t are", op, type_name<T>()));
+    }
+    if constexpr (sizeof(T) == 2 && !std::is_same<T, half>::value && !std::is_same<T, bfloat16_t>::value) {
+        fail(loc, format("%s of %s: CANN supports half and bfloat16_t among the 2-byte types", op, type_name<T>()));
     }
     if (p.addrMode != 0) fail(loc, format("%s: addrMode %u is not modelled by the sim", op, p.addrMode));
     if (p.repeatTimes == 0) return;   // documented: no transfer

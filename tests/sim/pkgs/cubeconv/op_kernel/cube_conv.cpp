@@ -4,7 +4,8 @@
 //   1 one Load3Dv2 of the whole img2col matrix, zero padding; 4 the same with padding value -2;
 //   2 K in two Load3Dv2s (kStartPt 0 and K / 2), the Mmads accumulating in CO1;
 //   3 M in two Load3Dv2s (mStartPt 0 and 16) with the fmatrix and padding value set beforehand
-//     (SetFmatrix, SetLoadDataPaddingValue; the load's own values ignored);
+//     (SetFmatrix, SetLoadDataPaddingValue; the load's own values ignored); 5 as 1 with the packed
+//     LoadData3DParamsV2Pro after SetFmatrix and SetLoadDataPaddingValue;
 //   11.. misuse the sim must report at the marked line.
 // Transpose keys (half and int8; h = m, wd = k): 20 c = fm (m x k) x wt (k x n) with B loaded by
 // LoadDataWithTranspose; 21 c = fm^T x wt^T with fm given k x m and wt given n x k, A loaded by
@@ -145,6 +146,14 @@ extern "C" __global__ __aicore__ void cube_conv(GM_ADDR fm, GM_ADDR wt, GM_ADDR 
         q.mStartPt = 16;
         q.mExtension = M - 16;
         LoadData<A, PRESET>(a2[16 * K], a1, q);
+        Mmad(c1, a2, b2, MmadParams(M, n, K, 0, false, true));
+    } else if (TILING_KEY_IS(5)) {
+        SetFmatrix(H, W, pad, FmatrixMode::FMATRIX_LEFT);
+        SetLoadDataPaddingValue(A(0));
+        const uint64_t ext = uint64_t(K) | (uint64_t(M) << 16);   // kStartPt, mStartPt 0
+        const uint64_t filter = uint64_t(S) | (uint64_t(S) << 8) | (uint64_t(KW) << 16) | (uint64_t(KH) << 24) |
+                                (1ull << 32) | (1ull << 40);
+        LoadData(a2, a1, LoadData3DParamsV2Pro(C0, false, false, false, false, false, ext, filter));
         Mmad(c1, a2, b2, MmadParams(M, n, K, 0, false, true));
     } else {
         if (TILING_KEY_IS(11)) {
