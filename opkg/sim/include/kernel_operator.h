@@ -28,6 +28,7 @@
 #include "opkg_sim/ibsync.h"
 #include "opkg_sim/impl_layer.h"
 #include "opkg_sim/cube.h"
+#include "opkg_sim/cube_load3d.h"
 #include "opkg_sim/scalar_builtins.h"
 // The high-level libraries, as CANN's kernel_operator.h reaches them (lib/kernel_api.h).
 #include "lib/kernel_api.h"

@@ -63,8 +63,24 @@ struct CubeArena {
     std::vector<UbAlloc> allocs;
 };
 
+// The Load3D registers (set_fmatrix, set_padding, set_l1_3d_size, set_l3d_rpt) as SetFmatrix,
+// SetLoadDataPaddingValue, SetLoadDataBoundary and SetLoadDataRepeat leave them (cube_load3d.h).
+struct Load3dRegs {
+    struct Fmatrix {
+        bool set = false;
+        uint16_t h = 0, w = 0;
+        uint8_t pad[4] = {0, 0, 0, 0};   // left, right, top, bottom
+    } fmatrix[2];                        // FMATRIX_LEFT, FMATRIX_RIGHT
+    bool pad_set = false;
+    uint64_t pad_bits = 0;               // the padding value's bits
+    uint32_t pad_bytes = 0;              // the size of the type it was set with
+    uint32_t boundary = 0;               // L1 bytes a Load3Dv2 may read; 0: all of L1
+    uint8_t repeat_time = 1;
+};
+
 struct CubeMem {
     CubeArena a[CUBE_COUNT];
+    Load3dRegs load3d;
 };
 
 struct CubeMark {
