@@ -28,7 +28,7 @@ INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 SHARED_ROOTS = ("common/inc",)     # below an ancestor of the project (cann-ops: src/common/inc)
 # target_sources(optiling PRIVATE a.cpp ${OP_COMMON_DIR}/src/b.cpp) in a project's CMakeLists.txt
 CMAKE_SOURCES_RE = re.compile(r"target_sources\s*\(\s*(\w+)\s+(?:PRIVATE|PUBLIC|INTERFACE)?([^)]*)\)")
-SHARED_SOURCES_DIR = "op_host/shared"   # where a package keeps the tiling sources it copied
+SHARED_SOURCES_DIR = "op_host/shared"   # where a package keeps the shared tree's tiling sources
 
 
 @dataclass
@@ -156,7 +156,9 @@ def sibling_sources(res: Resolution, project: Path) -> dict[str, Path]:
     header of another project declares: a file of the same name (.cc, .cpp) that the other
     project's CMakeLists.txt adds to `optiling`. CANN links every project's tiling sources into
     one library, so the definitions (cann-ops' CircularPadCommonTiling, in
-    circular_pad/op_host/circular_pad_common.cc) are there for the including project too."""
+    circular_pad/op_host/circular_pad_common.cc) are there for the including project too. The
+    source is copied beside its header's copy, so that its `#include "circular_pad_common.h"`
+    finds that header first, not a kernel header of the same name on the package's include path."""
     family = Path(project).resolve().parent
     out: dict[str, Path] = {}
     for header in res.siblings.values():
@@ -165,7 +167,7 @@ def sibling_sources(res: Resolution, project: Path) -> dict[str, Path]:
             path = (other / token).resolve()
             if (target == "optiling" and path.stem == header.stem and path.suffix in (".cc", ".cpp")
                     and path.is_file() and _inside(path, other)):
-                out[f"{SHARED_SOURCES_DIR}/{path.relative_to(family).as_posix()}"] = path
+                out[f"include/{path.relative_to(family).as_posix()}"] = path
     return out
 
 

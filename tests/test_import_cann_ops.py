@@ -65,9 +65,9 @@ def test_cann_ops_layout_imports_and_verifies(workspace):
     # what scale_block.h declares is defined in the source scale_common's CMakeLists.txt adds to
     # optiling (CANN links all projects' tiling into one library): it is built with the package
     assert ("tiling sources copied from other projects of the family (their CMakeLists.txt adds "
-            "them to optiling): op_host/shared/scale_common/op_host/scale_block.cc") in out
-    assert manifest["tiling"]["sources"][-1] == "op_host/shared/scale_common/op_host/scale_block.cc"
-    assert filecmp.cmp(pkg / "op_host/shared/scale_common/op_host/scale_block.cc",
+            "them to optiling): include/scale_common/op_host/scale_block.cc") in out
+    assert manifest["tiling"]["sources"][-1] == "include/scale_common/op_host/scale_block.cc"
+    assert filecmp.cmp(pkg / "include/scale_common/op_host/scale_block.cc",
                        sibling / "scale_block.cc", shallow=False)
     assert filecmp.cmp(pkg / "op_kernel" / "scale_add.cpp",
                        PROJECT / "op_kernel" / "scale_add.cpp", shallow=False)
@@ -133,6 +133,34 @@ def _variant(tmp_path, old: str, new: str) -> Path:
     assert old in text
     host.write_text(text.replace(old, new))
     return project
+
+
+def test_tiling_data_registered_in_another_projects_header(workspace, tmp_path):
+    # As cann-ops CircularPadGrad: the tiling data class is defined and registered for the
+    # operator in a header of another project of the family (circular_pad_common.h), whose .cc
+    # includes it by its plain name while the importing project's op_kernel/ holds a kernel
+    # header of the same name. The .cc is copied beside its header, and tiling.data is that header.
+    project = _variant(tmp_path, "namespace optiling {", "namespace optiling {")
+    own = project / "op_host" / "scale_add_tiling.h"
+    block = project.parent / "scale_common" / "op_host" / "scale_block.h"
+    text = own.read_text()
+    definition = text[text.index("BEGIN_TILING_DATA_DEF"):text.index("}  // namespace optiling")]
+    own.write_text(text.replace(definition, ""))
+    block.write_text(block.read_text().replace(
+        "namespace optiling {", '#include "register/tilingdata_base.h"\nnamespace optiling {\n' + definition))
+    (project / "op_kernel" / "scale_block.h").write_text(
+        "// the kernel's header of the same name: not for the host\n#error kernel header on the host\n")
+    r = opkg("import", str(project), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
+    pkg = workspace.root / "packages" / "scale_add"
+    manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
+    assert manifest["tiling"]["data"] == "include/scale_common/op_host/scale_block.h", r.stdout
+    assert manifest["tiling"]["sources"][-1] == "include/scale_common/op_host/scale_block.cc"
+    (pkg / "golden.py").write_text(GOLDEN)
+    manifest["verify"]["cases"][0]["shapes"] = {"x": [4, 100], "y": [4, 100]}
+    manifest["verify"]["cases"][0]["output_shapes"] = {"z": [4, 100]}
+    (pkg / "opkg.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    r = opkg("build", "//packages/scale_add", "--json", cwd=workspace.root, check=0)
+    assert json.loads(r.stdout)["ok"], r.stdout + r.stderr
 
 
 def test_host_api_the_sim_lacks_still_imports_the_opdef(workspace, tmp_path):
@@ -278,7 +306,7 @@ def test_host_sources_are_what_the_projects_cmake_builds(workspace, tmp_path):
     pkg = workspace.root / "packages" / "scale_add"
     manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
     assert manifest["tiling"]["sources"] == ["op_host/scale_add.cpp", "op_host/scale_add_tiling.cc",
-                                             "op_host/shared/scale_common/op_host/scale_block.cc"]
+                                             "include/scale_common/op_host/scale_block.cc"]
     (pkg / "golden.py").write_text(GOLDEN)
     manifest["verify"]["cases"][0]["shapes"] = {"x": [4, 100], "y": [4, 100]}
     manifest["verify"]["cases"][0]["output_shapes"] = {"z": [4, 100]}

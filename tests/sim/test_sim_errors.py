@@ -270,6 +270,26 @@ def test_blocks_storing_different_values_name_the_bytes_that_differ(built, kerne
             f"byte 22) (block 0 at {kernel_src}:{line_of(kernel_src, 'same-store')})") in err.message
 
 
+@pytest.mark.parametrize("mode", [50, 52], ids=["InitGlobalMemory", "DataCopyUB2GMImpl"])
+def test_blocks_zeroing_the_same_workspace_before_syncall_is_no_race(built, mode):
+    # Blocks on their own threads (SyncAll) are held to the same rule: identical zeros are harmless.
+    x, y, _ = run(built, mode, blocks=3)
+    np.testing.assert_array_equal(y, x * 2)
+
+
+@pytest.mark.parametrize("mode,tag", [(51, "init-gm"), (53, "impl-store")],
+                         ids=["InitGlobalMemory", "DataCopyUB2GMImpl"])
+def test_blocks_storing_different_values_before_syncall_is_a_race(built, kernel_src, mode, tag):
+    with pytest.raises(SimError) as e:
+        run(built, mode, blocks=3)
+    err = e.value
+    # the user workspace after the 16 MiB system part; block 0 stores zeros, block 1 ones (1.0f is
+    # 00 00 80 3f: its byte 2 is the first that differs)
+    assert err.file == str(kernel_src) and err.line == line_of(kernel_src, tag) and err.block == 1
+    assert ("blocks 0 and 1 both write bytes [16777216, 16778240) of 'workspace' and leave different values "
+            f"there (first at byte 16777218) (block 0 at {kernel_src}:{line_of(kernel_src, tag)})") in err.message
+
+
 def test_atomic_add_accumulates_across_blocks(built):
     x, y, _ = run(built, 15, blocks=3)
     n = N_PER_BLOCK

@@ -110,6 +110,10 @@ struct GmWrite {
     int64_t block;
     int64_t epoch;     // SyncAll barriers passed before the store; stores in different epochs are ordered
     SrcLoc loc;
+    // Blocks on their own threads (SyncAll): the bytes as stored, since GM may hold another
+    // block's by the time the launch ends. Empty when blocks run one after another, where GM
+    // after each block holds its values.
+    std::string values;
 };
 
 struct Barrier;
@@ -355,10 +359,14 @@ void record_write(const void* p, uint64_t bytes, SrcLoc loc) {
         GmWrite& last = b.writes->back();
         if (last.block == b.idx && last.epoch == b.epoch && last.end == q) {   // sequential stores coalesce
             last.end = q + bytes;
+            if (b.barrier) last.values.append(reinterpret_cast<const char*>(q), bytes);
             return;
         }
     }
-    b.writes->push_back(GmWrite{q, q + bytes, b.idx, b.epoch, loc});
+    // Read right after the store: another block storing to these bytes in between would hide a
+    // difference, a window of a few instructions.
+    b.writes->push_back(GmWrite{q, q + bytes, b.idx, b.epoch, loc,
+                                b.barrier ? std::string(reinterpret_cast<const char*>(q), bytes) : std::string()});
 }
 #endif
 
@@ -378,8 +386,13 @@ void forget_writes(const void* p, uint64_t bytes) {
             kept.push_back(w);
             continue;
         }
-        if (w.begin < lo) kept.push_back(GmWrite{w.begin, lo, w.block, w.epoch, w.loc});
-        if (w.end > hi) kept.push_back(GmWrite{hi, w.end, w.block, w.epoch, w.loc});
+        // the kept parts keep their own stored bytes
+        auto part = [&w](const uint8_t* a, const uint8_t* z) {
+            return GmWrite{a, z, w.block, w.epoch, w.loc,
+                           w.values.empty() ? std::string() : w.values.substr(size_t(a - w.begin), size_t(z - a))};
+        };
+        if (w.begin < lo) kept.push_back(part(w.begin, lo));
+        if (w.end > hi) kept.push_back(part(hi, w.end));
     }
     b.writes->swap(kept);
 }

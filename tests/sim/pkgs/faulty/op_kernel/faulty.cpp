@@ -102,6 +102,26 @@ public:
             SyncAll();
             DataCopy(wsGm[next * length_], y, length_);   // reuse after the barrier: not a race
         }
+        if (TILING_KEY_IS(50) || TILING_KEY_IS(51) || TILING_KEY_IS(52) || TILING_KEY_IS(53)) {
+            // Every block zeroes the same workspace bytes before SyncAll (as cann-ops DiagFlat and
+            // PadV3GradReplication), with InitGlobalMemory (50, 51) or the impl layer's
+            // DuplicateImpl and DataCopyUB2GMImpl (52, 53); in 51 and 53 block 1 stores ones.
+            GlobalTensor<float> wsGm;
+            wsGm.SetGlobalBuffer((__gm__ float*)ws_, length_);
+            const float v = (TILING_KEY_IS(51) || TILING_KEY_IS(53)) && GetBlockIdx() == 1 ? 1.0f : 0.0f;
+            if (TILING_KEY_IS(50) || TILING_KEY_IS(51)) {
+                InitGlobalMemory(wsGm, length_, v);   // @init-gm
+            } else {
+                LocalTensor<float> t = tmpBuf.Get<float>();
+                __ubuf__ float* ub = (__ubuf__ float*)t.GetPhyAddr();
+                DuplicateImpl(ub, v, (int32_t)length_);
+                SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+                WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+                DataCopyUB2GMImpl((__gm__ float*)ws_, ub, DataCopyParams(1, length_ * sizeof(float) / 32, 0, 0));   // @impl-store
+            }
+            SyncAll();
+            Adds(y, y, wsGm.GetValue(GetBlockIdx()), length_);
+        }
         if (TILING_KEY_IS(40)) {
             // Reads the output back before anything stored to it: device memory, not zeros.
             DataCopy(y, yGm, length_);   // @output-before-write
