@@ -328,9 +328,15 @@ def start_opkg(*args, cwd, marker: str, checkpoint: Checkpoint | None = None, **
     environment; returns the Popen."""
     import os
 
+    import signal
+
     env = dict(os.environ, OPKG_TEST_MARKER=marker)
     if checkpoint is not None:
         env["OPKG_TEST_CHECKPOINT"] = checkpoint.env
+    # Started as from a terminal: a suite launched in the background (`make test &` in a script)
+    # ignores SIGINT, the child would inherit that, and Python then installs no KeyboardInterrupt,
+    # so the Ctrl-C tests would depend on how the suite was started.
+    kwargs.setdefault("preexec_fn", lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     return subprocess.Popen([sys.executable, "-m", "opkg", *args], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
 
