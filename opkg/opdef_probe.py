@@ -263,9 +263,9 @@ def runnable_combinations(inputs: list[dict], outputs: list[dict]) -> tuple[list
             blocked = [f for f in combos[i][1] if f not in PLAIN_FORMATS]
             why = (f"{', '.join(sorted(set(blocked)))} storage shapes differ from the origin "
                    "shapes the sim gives" if blocked else "same dtypes, more non-ND formats")
-            dropped.append(f"position {i} ({'/'.join(dict.fromkeys(combos[i][0]))}: "
-                           f"{', '.join(odd)}): kept position {best}; {why}")
-    return sorted(kept), dropped
+            dropped.append((i, f"position {i} ({'/'.join(dict.fromkeys(combos[i][0]))}: "
+                               f"{', '.join(odd)}): kept position {best}; {why}"))
+    return sorted(kept), [text for _, text in sorted(dropped)]
 
 
 def keep_positions(items: list[dict], positions: list[int]) -> list[dict]:

@@ -33,6 +33,10 @@ def test_of_one_dtype_combination_the_fewest_blocked_then_non_nd_formats_are_kep
     assert dropped[0].startswith("position 0 (float16: a FRACTAL_NZ, b NHWC, c FRACTAL_NZ)")
     assert "FRACTAL_NZ storage shapes differ" in dropped[0]
     assert "more non-ND formats" in dropped[1]
+    # the dropped ones are named in the OpDef's order (cann-ops' Reciprocal: ND, NCHW, NHWC)
+    _, dropped = runnable_combinations(
+        [_t("x", ["float16", "float32"] * 3, ["ND"] * 2 + ["NCHW"] * 2 + ["NHWC"] * 2)], [])
+    assert [d.split(" (")[0] for d in dropped] == [f"position {i}" for i in (2, 3, 4, 5)]
     # distinct dtype combinations: nothing dropped, whatever the formats
     assert runnable_combinations([_t("a", ["float16", "float32"], ["FRACTAL_NZ", "ND"])],
                                  []) == ([0, 1], [])
