@@ -223,8 +223,70 @@ def own_warnings(stderr: str, own_dir: Path) -> list[str]:
     return out
 
 
+# Formats whose storage shape is the origin shape: the sim gives every tensor its origin shape as
+# storage shape, so only these describe what a kernel gets. Blocked formats (FRACTAL_NZ,
+# NC1HWC0, FRACTAL_Z) have a storage shape of their own that the tiling reads.
+PLAIN_FORMATS = ("ND", "NCHW", "NHWC", "NCDHW", "NDHWC")
+
+
+def runnable_combinations(inputs: list[dict], outputs: list[dict]) -> tuple[list[int], list[str]]:
+    """Which positions of an OpDef's DataType/Format lists the sim runs, and why the others are
+    left out. opkg's variants are keyed by dtype, so of several positions with one dtype
+    combination only one can be built: the one the sim describes truly (fewest blocked
+    formats, then fewest non-ND formats, then the first). Returns (kept positions in order,
+    one sentence per dropped position)."""
+    tensors = [*inputs, *outputs]
+    count = max((len(t["dtypes"]) for t in tensors), default=0)
+    if count < 2:
+        return list(range(count)), []
+
+    def at(values, i, default):
+        return (values[i] if len(values) > 1 else values[0]) if values else default
+
+    combos = [(tuple(at(t["dtypes"], i, None) for t in tensors),
+               tuple(at(t["formats"], i, "ND") for t in tensors)) for i in range(count)]
+    groups: dict[tuple, list[int]] = {}
+    for i, (dtypes, _) in enumerate(combos):
+        groups.setdefault(dtypes, []).append(i)
+    kept, dropped = [], []
+    for positions in groups.values():
+        def cost(i):
+            formats = combos[i][1]
+            return (sum(f not in PLAIN_FORMATS for f in formats),
+                    sum(f != "ND" for f in formats), i)
+        best = min(positions, key=cost)
+        kept.append(best)
+        for i in positions:
+            if i == best:
+                continue
+            odd = [f"{t['name']} {f}" for t, f in zip(tensors, combos[i][1]) if f != "ND"]
+            blocked = [f for f in combos[i][1] if f not in PLAIN_FORMATS]
+            why = (f"{', '.join(sorted(set(blocked)))} storage shapes differ from the origin "
+                   "shapes the sim gives" if blocked else "same dtypes, more non-ND formats")
+            dropped.append((i, f"position {i} ({'/'.join(dict.fromkeys(combos[i][0]))}: "
+                               f"{', '.join(odd)}): kept position {best}; {why}"))
+    return sorted(kept), [text for _, text in sorted(dropped)]
+
+
+def keep_positions(items: list[dict], positions: list[int]) -> list[dict]:
+    """The tensors with only the given positions of their dtype and format lists (a one-entry
+    list applies to every position and stays as it is)."""
+    def pick(values):
+        return values if len(values) <= 1 else [values[i] for i in positions]
+    return [{**t, "dtypes": pick(t["dtypes"]), "formats": pick(t["formats"])} for t in items]
+
+
 def to_manifest_op(declared: dict) -> dict:
-    """A host_prototypes() entry -> the manifest `op:` mapping scaffold.py writes."""
+    """A host_prototypes() entry -> the manifest `op:` mapping scaffold.py writes; of several
+    format combinations of one dtype combination only the one the sim runs is kept
+    (`runnable_combinations`), and `dropped_formats` says which were left out."""
+    dropped_all: list[str] = []
+
+    def runnable(inputs, outputs, where=""):
+        kept, dropped = runnable_combinations(inputs, outputs)
+        dropped_all.extend(where + d for d in dropped)
+        return keep_positions(inputs, kept), keep_positions(outputs, kept)
+
     def tensors(items):
         out = []
         for t in items:
@@ -246,12 +308,16 @@ def to_manifest_op(declared: dict) -> dict:
             entry["default"] = _shortest(a["type"], a["default"])
         attrs.append(entry)
     # AddConfig(short, config) with the config's own lists: the manifest's op.soc_configs
-    soc_configs = {short: {"inputs": tensors(c["inputs"]), "outputs": tensors(c["outputs"])}
-                   for short, c in sorted(declared.get("aicore", {}).get("soc_configs", {}).items())}
-    return {"type": declared["type"], "inputs": tensors(declared["inputs"]),
-            "outputs": tensors(declared["outputs"]), "attrs": attrs, "soc_configs": soc_configs,
+    soc_configs = {}
+    for short, c in sorted(declared.get("aicore", {}).get("soc_configs", {}).items()):
+        ins, outs = runnable(c["inputs"], c["outputs"], f"AddConfig({short!r}) ")
+        soc_configs[short] = {"inputs": tensors(ins), "outputs": tensors(outs)}
+    ins, outs = runnable(declared["inputs"], declared["outputs"])
+    return {"type": declared["type"], "inputs": tensors(ins),
+            "outputs": tensors(outs), "attrs": attrs, "soc_configs": soc_configs,
             "has_infer_shape": bool(declared.get("has_infer_shape")),
-            "configs": list(declared.get("aicore", {}).get("configs", []))}
+            "configs": list(declared.get("aicore", {}).get("configs", [])),
+            "dropped_formats": dropped_all}
 
 
 def _shortest(kind: str, value):

@@ -602,6 +602,8 @@ def _prototype(project, dest, host_sources, headers, json_path, op_type, notes):
             for diff in opdef_probe.differences(op, json_op):
                 notes.append(f"{proto_path.name} says {diff}; the OpDef wins")
         configs, has_infer = op.pop("configs"), op.pop("has_infer_shape")
+        for d in op["dropped_formats"]:
+            notes.append(f"OpDef format combination left out: {d}")
         _check_representable(op, project)
         return op, configs, has_infer, probe.warnings if probe is not None else []
     if json_op is None:
@@ -895,6 +897,11 @@ def _manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, g
         lines[-1] = "  inputs: []"
     lines.append("  outputs:" if op["outputs"] else "  outputs: []")
     lines += [f"    - {_yaml_tensor(t)}" for t in op["outputs"]]
+    if op.get("dropped_formats"):
+        lines.append("  # The OpDef's other format combinations of these dtypes, not built (one "
+                     "variant per dtype combination; the sim gives each tensor its origin shape "
+                     "as storage shape):")
+        lines += [f"  #   {d}" for d in op["dropped_formats"]]
     if op["attrs"]:
         lines.append("  attrs:")
         for a in op["attrs"]:

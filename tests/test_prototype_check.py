@@ -65,6 +65,22 @@ def test_names_dtypes_formats_param_types_by_position():
     assert {d.field for d in diffs} >= {"op.inputs[0].name", "op.outputs[0].dtypes[0]"}
 
 
+def test_a_manifest_may_keep_only_the_runnable_format_combination_of_a_dtype_combination():
+    # the OpDef: float16 as FRACTAL_NZ and as ND, then float32; the manifest: float16 ND, float32
+    nz_nd = dict(inputs__0__dtypes=["float16", "float16", "float32"],
+                 inputs__0__formats=["FRACTAL_NZ", "ND", "ND"],
+                 outputs__0__dtypes=["float16", "float16", "float32"],
+                 outputs__0__formats=["FRACTAL_NZ", "ND", "ND"])
+    assert compare(manifest_op(), SOCS, declared(**nz_nd))[1] == []
+    # keeping the FRACTAL_NZ one instead is a difference, named as before
+    nz_kept = OpSpec("LeakyReluCustom",
+                     (TensorSpec("x", ("float16", "float32"), ("FRACTAL_NZ", "ND")),),
+                     (TensorSpec("y", ("float16", "float32"), ("FRACTAL_NZ", "ND")),),
+                     manifest_op().attrs)
+    got = whats(compare(nz_kept, SOCS, declared(**nz_nd))[1])
+    assert any("declares 3 dtypes for input 'x'" in g for g in got), got
+
+
 def test_attrs_soc_configs_and_op_name():
     _, diffs = compare(manifest_op(), SOCS, declared(
         attrs=[{"name": "negative_slop", "type": "float", "required": False, "default": 0.01}],

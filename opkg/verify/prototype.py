@@ -153,7 +153,22 @@ def compare(op: OpSpec, socs: list[tuple[str, str]], declared: list[dict]
 
 def _tensor_diffs(op: OpSpec, inputs: list[dict], outputs: list[dict], prefix: str
                   ) -> list[Difference]:
-    """The OpDef's (or one OpAICoreConfig's) tensors against the manifest's, by position."""
+    """The OpDef's (or one OpAICoreConfig's) tensors against the manifest's, by position. A
+    manifest may list only the format combinations the sim runs (what `opkg import` writes when
+    the OpDef has several for one dtype combination): that agrees too."""
+    from opkg.opdef_probe import keep_positions, runnable_combinations
+
+    diffs = _positional_diffs(op, inputs, outputs, prefix)
+    if diffs:
+        kept, dropped = runnable_combinations(inputs, outputs)
+        if dropped and not _positional_diffs(op, keep_positions(inputs, kept),
+                                             keep_positions(outputs, kept), prefix):
+            return []
+    return diffs
+
+
+def _positional_diffs(op: OpSpec, inputs: list[dict], outputs: list[dict], prefix: str
+                      ) -> list[Difference]:
     diffs: list[Difference] = []
     variants = len(op.variants())
     for group, mine, theirs in (("input", op.inputs, inputs), ("output", op.outputs, outputs)):
