@@ -8,7 +8,7 @@
 // 12 (one share) takes B in NZ format.
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
-#include "lib/matrix/matmul/matmul.h"   // the older CANN path, which real operators still include
+#include "lib/matrix/matmul/matmul.h"   // the path of CANN releases other than 8.1.RC1
 using namespace AscendC;
 
 using AT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
