@@ -276,6 +276,16 @@ def keep_positions(items: list[dict], positions: list[int]) -> list[dict]:
     return [{**t, "dtypes": pick(t["dtypes"]), "formats": pick(t["formats"])} for t in items]
 
 
+# CANN's ParamType(VIRTUAL) input: left out of the graph's prototype (ops-info `virtual=true`)
+# because the framework's aclnn layer, not the user, supplies it; the kernel still receives it
+# as one GM address, so in a manifest (and to the sim) it is a required input.
+VIRTUAL = "virtual"
+
+
+def virtual_inputs(declared: dict) -> list[str]:
+    return [t["name"] for t in declared["inputs"] if t["param_type"] == VIRTUAL]
+
+
 def to_manifest_op(declared: dict) -> dict:
     """A host_prototypes() entry -> the manifest `op:` mapping scaffold.py writes; of several
     format combinations of one dtype combination only the one the sim runs is kept
@@ -294,7 +304,7 @@ def to_manifest_op(declared: dict) -> dict:
             if len(set(formats)) == 1:
                 formats = formats[:1]
             entry = {"name": t["name"], "dtypes": list(t["dtypes"]), "formats": list(formats)}
-            if t["param_type"] != "required":
+            if t["param_type"] not in ("required", VIRTUAL):
                 entry["param_type"] = t["param_type"]
             out.append(entry)
         return out

@@ -595,6 +595,11 @@ def _prototype(project, dest, host_sources, headers, json_path, op_type, notes):
     if declared is not None:
         op = opdef_probe.to_manifest_op(declared)
         notes.append("prototype from the OpDef in op_host/ (" + op["type"] + ")")
+        virtual = opdef_probe.virtual_inputs(declared)
+        if virtual:
+            notes.append(f"input(s) {', '.join(virtual)} ParamType(VIRTUAL): supplied by CANN's "
+                         "aclnn layer, not by a graph's user; the kernel receives them like any "
+                         "input, so they are required here and every case must give them")
         if json_op is not None:
             notes.append(f"compared with the prototype JSON {proto_path.name}"
                          + (" beside the project directory"

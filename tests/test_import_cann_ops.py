@@ -254,6 +254,25 @@ def test_an_opdef_without_outputs_imports_with_every_input_in_place(workspace, t
     assert workspace.load().packages["//packages/scale_add"].verify.inplace == ("x", "y")
 
 
+def test_a_virtual_input_and_an_optional_attr_without_default_import_as_required(workspace, tmp_path):
+    # as cann-ops' Rfft1D: an input the aclnn layer supplies (ParamType(VIRTUAL)) reaches the
+    # kernel like any other, and AttrType(OPTIONAL) with no default leaves the value to the
+    # caller; the manifest says both as required, and the OpDef check accepts that at build time
+    project = _variant(tmp_path, 'this->Input("y").ParamType(REQUIRED)', 'this->Input("y").ParamType(VIRTUAL)')
+    host = project / "op_host" / "scale_add.cpp"
+    host.write_text(host.read_text().replace('Attr("alpha").AttrType(REQUIRED)', 'Attr("alpha").AttrType(OPTIONAL)'))
+    r = opkg("import", str(project), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
+    assert ("input(s) y ParamType(VIRTUAL): supplied by CANN's aclnn layer, not by a graph's user; the "
+            "kernel receives them like any input, so they are required here") in r.stdout
+    pkg = workspace.root / "packages" / "scale_add"
+    manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
+    assert [t.get("param_type", "required") for t in manifest["op"]["inputs"]] == ["required", "required"]
+    assert manifest["op"]["attrs"] == [{"name": "alpha", "type": "float", "required": True}]
+    (pkg / "golden.py").write_text(GOLDEN)
+    r = opkg("build", "//packages/scale_add", "--json", cwd=workspace.root, check=0)
+    assert json.loads(r.stdout)["ok"], r.stdout + r.stderr
+
+
 def test_tiling_from_the_corpus_shared_tree_imports_and_verifies(workspace):
     """A foreach-style project (fixture ScaleEach): op_host holds only the OpDef; the tiling
     source is the one its CMakeLists.txt adds to optiling from ${OP_COMMON_DIR}/src, and the

@@ -81,6 +81,19 @@ def test_a_manifest_may_keep_only_the_runnable_format_combination_of_a_dtype_com
     assert any("declares 3 dtypes for input 'x'" in g for g in got), got
 
 
+def test_a_virtual_input_and_an_optional_attr_without_default_are_required_in_the_manifest():
+    # what import writes for them (cann-ops' Rfft1D): no difference
+    op = OpSpec("LeakyReluCustom", manifest_op().inputs, manifest_op().outputs,
+                (AttrSpec("negative_slope", "float", required=True),))
+    _, diffs = compare(op, SOCS, declared(
+        inputs__0__param_type="virtual",
+        attrs=[{"name": "negative_slope", "type": "float", "required": False, "default": None}]))
+    assert diffs == []
+    # an optional attr with a default still differs from a required one
+    _, diffs = compare(op, SOCS, declared())
+    assert whats(diffs) == ["declares attr 'negative_slope' as optional where opkg.yaml has required"]
+
+
 def test_attrs_soc_configs_and_op_name():
     _, diffs = compare(manifest_op(), SOCS, declared(
         attrs=[{"name": "negative_slop", "type": "float", "required": False, "default": 0.01}],

@@ -189,7 +189,9 @@ def _positional_diffs(op: OpSpec, inputs: list[dict], outputs: list[dict], prefi
                 diffs.append(Difference(f"declares {group} {t['name']!r} where opkg.yaml has "
                                         f"{m.name!r}", f"{field}[{i}].name", needle))
             label = f"{group} {m.name!r}"
-            if t["param_type"] != m.param_type:
+            # a VIRTUAL input is a required one to the kernel (opdef_probe.VIRTUAL)
+            declared_kind = "required" if t["param_type"] == "virtual" else t["param_type"]
+            if declared_kind != m.param_type:
                 diffs.append(Difference(f"declares {label} as {t['param_type']} where opkg.yaml "
                                         f"has {m.param_type}", f"{field}[{i}].param_type",
                                         needle))
@@ -267,9 +269,12 @@ def _attrs(op: OpSpec, theirs: list[dict]) -> list[Difference]:
             out.append(Difference(f"declares attr {a.name!r} as {t['type']} where opkg.yaml has "
                                   f"{a.type}", f"{field}.type", needle))
             continue
-        if t["required"] != a.required:
+        # AttrType(OPTIONAL) without a default value leaves the value to the caller: a
+        # manifest says that as required (what import writes, opdef_probe.to_manifest_op)
+        declared_required = t["required"] or t["default"] is None
+        if declared_required != a.required:
             out.append(Difference(f"declares attr {a.name!r} as "
-                                  f"{'required' if t['required'] else 'optional'} where "
+                                  f"{'required' if declared_required else 'optional'} where "
                                   f"opkg.yaml has {'required' if a.required else 'optional'}",
                                   f"{field}.required", needle))
         if not a.required and not _same_value(a.type, t["default"], a.default):

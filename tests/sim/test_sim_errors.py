@@ -148,7 +148,8 @@ def test_printf_goes_to_the_run_log(built):
 
 
 def test_workspace_round_trip(built):
-    """Also: SetSysWorkspace keeps the first workspace it gets, GetSysWorkSpacePtr returns it."""
+    """Also: GetSysWorkSpacePtr is the workspace before any SetSysWorkspace (CANN's kernel entry
+    sets it), and SetSysWorkspace keeps the first workspace set."""
     x, y, info = run(built, 10, blocks=3)
     np.testing.assert_array_equal(y, x * 2)
     assert info.workspace_bytes == 16 * 1024 * 1024 + 4096

@@ -1,7 +1,7 @@
 """The high-level Matmul (opkg_sim/hl_matmul.h) and its host tiling (host_matmul_tiling.h):
 MultiCoreMatmulTiling splits M x N over AIV cores, a mixed kernel runs its body on two AIVs per AI
 core (GetBlockIdx = block * 2 + sub-block), Matmul computes a x b + bias per share (SetTail at the
-edges, B optionally transposed); misuse is reported at the kernel's file:line."""
+edges, B optionally transposed, or in NZ format); misuse is reported at the kernel's file:line."""
 
 from __future__ import annotations
 
@@ -78,6 +78,24 @@ def test_c_rows_from_unwritten_a_rows_are_garbage_only_where_stored(built):
     for words in ("stores C element (31, 0) of its share, computed from A at byte", "of 'workspace', which holds no "
                   "value", "into 'c'"):
         assert words in text, text
+
+
+@pytest.mark.parametrize("k", [32, 40])
+def test_b_in_nz_format_and_a_tiling_registered_as_void_pointer(built, k):
+    # NZ: B's columns in groups of 16 halves (32 bytes), each group its K rows one after another,
+    # the group K rounded up to the 16-row fractal (40 -> 48: the padding rows are zeros)
+    m, n, height = 20, 48, (k + 15) // 16 * 16
+    rng = np.random.default_rng(1)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    bias = rng.uniform(-1, 1, n).astype(np.float32)
+    padded = np.zeros((height, n), np.float16)
+    padded[:k] = b
+    b_nz = np.ascontiguousarray(padded.reshape(height, n // 16, 16).transpose(1, 0, 2)).reshape(height, n)
+    c = np.full((m, n), np.nan, np.float32)
+    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"a": a, "b": b_nz, "bias": bias},
+                     {"c": c}, {"which": 12, "dim": 1, "trans_b": 0})
+    np.testing.assert_allclose(c, a.astype(np.float64) @ b.astype(np.float64) + bias, rtol=1e-5, atol=1e-4)
 
 
 def test_set_align_split_makes_shares_multiples_of_the_alignment(built):

@@ -1,5 +1,6 @@
 // The high-level Matmul API (CANN's lib/matmul_intf.h): Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>
-// with MatmulType descriptions, REGIST_MATMUL_OBJ, SetTensorA/B (GM, ND, optionally transposed),
+// with MatmulType descriptions, REGIST_MATMUL_OBJ, SetTensorA/B (GM, ND, optionally transposed; B
+// also NZ),
 // SetBias, SetOrgShape/SetSingleShape/SetTail, IterateAll to GM, End. A functional model: the
 // product of the block's singleCoreM x singleCoreK and singleCoreK x singleCoreN is computed as the
 // cube computes it (products exact, sums in float, int8 in int32, bias added once) and stored to
@@ -180,12 +181,16 @@ public:
     }
     void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false,
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-        static_assert(B_TYPE::pos == TPosition::GM && (B_TYPE::format == CubeFormat::ND),
-                      "the sim's Matmul takes B from GM in ND format only");
+        static_assert(B_TYPE::pos == TPosition::GM &&
+                          (B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ),
+                      "the sim's Matmul takes B from GM in ND or NZ format only");
         use(loc);
         b_ = gm;
         b_set_ = true;
         transB_ = isTransposeB || B_TYPE::isTrans;
+        if (B_TYPE::format == CubeFormat::NZ && transB_) {
+            opkg_sim::fail(loc, "SetTensorB: the sim's Matmul takes an NZ B only untransposed (K x N)");
+        }
     }
     void SetBias(const GlobalTensor<BiasT>& biasGlobal, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         use(loc);
@@ -295,6 +300,23 @@ public:
     void End() { pending_ = false; }
 
 private:
+    // B (k x n) stored NZ in GM: columns in groups of C0 = 32 bytes, each group its K rows of C0
+    // elements one after another, the group's height the org Kb rounded up to the 16-row fractal
+    // (the stride the cube's copy steps by). Element (r, c) is at
+    // (c / C0) * Kb16 * C0 + r * C0 + c % C0; bounds and definedness checked per element.
+    void load_nz_b(std::vector<AccT>& bv, int64_t k, int64_t n, const char* op, opkg_sim::SrcLoc loc) {
+        constexpr int64_t c0 = int64_t(32 / sizeof(SrcBT));
+        const int64_t height = (int64_t(orgKb_) + 15) / 16 * 16;
+        for (int64_t r = 0; r < k; ++r) {
+            for (int64_t c = 0; c < n; ++c) {
+                GlobalTensor<SrcBT> at = b_[uint64_t((c / c0) * height * c0 + r * c0 + c % c0)];
+                check_gt(at, sizeof(SrcBT), op, loc);
+                if (mm_detail::first_undefined(at.ptr_, sizeof(SrcBT), "B", &undef_) == 0) undefCol_[size_t(c)] = 1;
+                bv[size_t(r * n + c)] = mm_detail::load<SrcBT, AccT>(at.ptr_);
+            }
+        }
+    }
+
     // The share's m x n result (bias included) into result_, from A, B and bias in GM.
     void compute(const char* op, opkg_sim::SrcLoc loc) {
         using namespace opkg_sim;
@@ -339,6 +361,9 @@ private:
                 else av[size_t(r * k + c)] = v;
             }
         }
+        if constexpr (B_TYPE::format == CubeFormat::NZ) {
+            load_nz_b(bv, k, n, op, loc);
+        } else {
         const int64_t bRows = transB_ ? n : k, bCols = transB_ ? k : n, bStride = transB_ ? orgKb_ : orgN_;
         for (int64_t r = 0; r < bRows; ++r) {
             GlobalTensor<SrcBT> row = b_[uint64_t(r * bStride)];
@@ -359,6 +384,7 @@ private:
                 if (transB_) bv[size_t(c * n + r)] = v;
                 else bv[size_t(r * n + c)] = v;
             }
+        }
         }
         result_.assign(size_t(m * n), AccT(0));
         if (bias_enabled_) {
@@ -456,6 +482,13 @@ inline void opkg_regist_matmul(TPipe*) {}
 template <class M, class... Rest>
 inline void opkg_regist_matmul(TPipe* pipe, M& obj, const optiling::TCubeTiling* tiling, Rest&&... rest) {
     obj.Init(tiling, pipe);
+    opkg_regist_matmul(pipe, rest...);
+}
+// CANN's macro takes each tiling as a pointer of any type (kernels pass `(void*)&tiling`): the
+// address of a TCubeTiling.
+template <class M, class... Rest>
+inline void opkg_regist_matmul(TPipe* pipe, M& obj, void* tiling, Rest&&... rest) {
+    obj.Init(static_cast<const optiling::TCubeTiling*>(tiling), pipe);
     opkg_regist_matmul(pipe, rest...);
 }
 template <class M, class... Rest>

@@ -230,6 +230,10 @@ inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t
     b.gm = L.regions;
     b.tiling_key = L.in->tiling_key;
     b.sys_workspace = L.in->sys_workspace;
+    // CANN's generated kernel entry calls SetSysWorkspaceForce(workspace) before the operator's
+    // body (g_sysWorkspaceReserved), so GetSysWorkSpacePtr() is the workspace from the start:
+    // null only when the tiling asked for none (the framework then passes nullptr).
+    if (L.in->arg_count >= 2) b.sys_workspace_ptr = L.args[L.in->arg_count - 2];
     b.log = &log;
     b.writes = &writes;
     b.undo = undo;

@@ -258,8 +258,9 @@ inline void GetReduceMaxMinCount(T& maxMinValue, opkg_sim::SrcLoc loc = opkg_sim
     std::memcpy(&maxMinValue, &value, sizeof(T));
 }
 inline void SetKernelMode(KernelMode) {}
-// As CANN's g_sysWorkspaceReserved (block-local): SetSysWorkspace keeps the first workspace it
-// is given, GetSysWorkSpacePtr returns it (cann-ops' ForeachNorm returns early on nullptr).
+// As CANN's g_sysWorkspaceReserved (block-local, set to the workspace by the kernel entry, see
+// run_one): SetSysWorkspace keeps what is set, GetSysWorkSpacePtr returns it (cann-ops'
+// ForeachNorm and Rfft1D return early on nullptr).
 inline void SetSysWorkspace(GM_ADDR workspace) {
     if (!opkg_sim::block().sys_workspace_ptr) opkg_sim::block().sys_workspace_ptr = workspace;
 }

@@ -211,6 +211,7 @@ extern "C" __global__ __aicore__ void faulty(GM_ADDR x, GM_ADDR y, GM_ADDR works
 {
     GET_TILING_DATA(t, tiling);
     if (TILING_KEY_IS(10)) {   // the library's workspace pointer, set and checked as cann-ops' ForeachNorm does
+        ASSERT(GetSysWorkSpacePtr() == workspace);   // the entry set it already (cann-ops' Rfft1D relies on it)
         SetSysWorkspace(workspace);
         SetSysWorkspace(x);   // ignored: the first one set stays
         ASSERT(GetSysWorkSpacePtr() == workspace);

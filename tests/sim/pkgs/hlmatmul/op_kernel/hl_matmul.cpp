@@ -4,15 +4,18 @@
 // 5 Iterate / GetTensorC block by block into place; 6 GetTensorC before any Iterate; 8 after
 // the product, a CrossCoreWaitFlag on a flag no core ever sets (a deadlock on the device); 10 and
 // 11 (one share) take A from a workspace copy whose last row is never written: 10 stores C into c
-// (garbage in its last row: reported), 11 into the workspace and copies only the other rows to c.
+// (garbage in its last row: reported), 11 into the workspace and copies only the other rows to c;
+// 12 (one share) takes B in NZ format.
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
+#include "lib/matrix/matmul/matmul.h"   // the path of CANN releases other than 8.1.RC1
 using namespace AscendC;
 
 using AT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
 using BT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
 using CT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
 using BiasT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+using BNZ = MatmulType<TPosition::GM, CubeFormat::NZ, half>;
 
 extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
                                                 GM_ADDR tiling)
@@ -38,6 +41,17 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     bGm.SetGlobalBuffer((__gm__ half*)b + (t.transB ? ni * ct.singleCoreN * ct.Kb : ni * ct.singleCoreN));
     biasGm.SetGlobalBuffer((__gm__ float*)bias + ni * ct.singleCoreN);
     cGm.SetGlobalBuffer((__gm__ float*)c + mi * ct.singleCoreM * ct.N + ni * ct.singleCoreN);
+    if (TILING_KEY_IS(12)) {   // B stored NZ in GM, its tiling registered through a void* (as cann-ops' Rfft1D)
+        Matmul<AT, BNZ, CT, BiasT> nz;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), nz, (void*)&t.cube);
+        nz.SetTail(tailM, tailN);
+        nz.SetTensorA(aGm);
+        nz.SetTensorB(bGm);
+        nz.SetBias(biasGm);
+        nz.IterateAll(cGm);
+        nz.End();
+        return;
+    }
     if (TILING_KEY_IS(3)) {
         mm.SetOrgShape(ct.M, ct.N, ct.Ka - 16, ct.Kb);
     }
