@@ -188,7 +188,9 @@ inline void count_cube(uint64_t flops) {
 }
 
 // Reads n GM bytes into a cube buffer: bytes GM holds no defined value for stay undefined there.
-inline void cube_load_gm(CubeArena& a, uint8_t* dst, const uint8_t* src, uint64_t n) {
+void cube_load_gm(CubeArena& a, uint8_t* dst, const uint8_t* src, uint64_t n);
+#ifdef OPKG_SIM_RUNTIME_TU
+void cube_load_gm(CubeArena& a, uint8_t* dst, const uint8_t* src, uint64_t n) {
     std::memcpy(dst, src, n);
     const GmRegion* r = gm_region(src);
     if (!r) {
@@ -200,6 +202,7 @@ inline void cube_load_gm(CubeArena& a, uint8_t* dst, const uint8_t* src, uint64_
     cube_mark_written(a, dst, k);
     for (; k < n; ++k) cube_mark_written(a, dst + k, 1, gm_byte_defined(*r, off + k));
 }
+#endif
 
 template <class D, class S>
 void cube_l1_to_bt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
@@ -440,9 +443,14 @@ template <> struct MmadTypes<float, float, float> { static constexpr bool ok = t
 
 inline uint64_t up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-// acc (m x N) += av (m x k) x bv (k x N), N a multiple of 16. Each element's sum runs over k in
-// order, as the scalar i-k-j loop would, so the result is the same to the bit; the vectors only
-// spread it over j: a fractal row of 16 lanes is R native vectors, RB rows of A at a time (eight
+// acc (m x N) += av (m x k) x bv (k x N), N a multiple of 16, for the two accumulator types.
+// Defined once in the block runner (OPKG_SIM_RUNTIME_TU, compiled at -O2): kernel objects are
+// compiled at -Og (flags.KERNEL_OPT) and neither emit nor slow down the product's inner loop.
+void gemm_accumulate(float* acc, const float* av, const float* bv, uint64_t m, uint64_t N, uint64_t k);
+void gemm_accumulate(int32_t* acc, const int32_t* av, const int32_t* bv, uint64_t m, uint64_t N, uint64_t k);
+#ifdef OPKG_SIM_RUNTIME_TU
+// Each element's sum runs over k in order, as the scalar i-k-j loop would, so the result is the
+// same to the bit; the vectors only spread it over j: a fractal row of 16 lanes is R native vectors, RB rows of A at a time (eight
 // accumulators in registers), each B vector loaded once for the RB rows.
 #if defined(__AVX__)
 constexpr unsigned kGemmVectorBytes = 32;
@@ -478,12 +486,46 @@ inline void gemm_rows(Acc* acc, const Acc* av, const Acc* bv, uint64_t i, uint64
 }
 
 template <class Acc>
-inline void gemm_accumulate(Acc* acc, const Acc* av, const Acc* bv, uint64_t m, uint64_t N, uint64_t k) {
+inline void gemm_accumulate_t(Acc* acc, const Acc* av, const Acc* bv, uint64_t m, uint64_t N, uint64_t k) {
     constexpr uint64_t RB = 8 / (16 / (kGemmVectorBytes / sizeof(Acc)));
     uint64_t i = 0;
     for (; i + RB <= m; i += RB) gemm_rows<Acc, RB>(acc, av, bv, i, N, k);
     for (; i < m; ++i) gemm_rows<Acc, 1>(acc, av, bv, i, N, k);
 }
+void gemm_accumulate(float* acc, const float* av, const float* bv, uint64_t m, uint64_t N, uint64_t k) {
+    gemm_accumulate_t(acc, av, bv, m, N, k);
+}
+void gemm_accumulate(int32_t* acc, const int32_t* av, const int32_t* bv, uint64_t m, uint64_t N, uint64_t k) {
+    gemm_accumulate_t(acc, av, bv, m, N, k);
+}
+#endif
+
+// c (m x n) += a (m x k) x b (k x n), the i-k-j loop: each element sums over k in order. Defined
+// once in the block runner (OPKG_SIM_RUNTIME_TU, -O2, where the j loop vectorises without changing
+// any element's arithmetic), not in each kernel object (-Og). Used by the high-level Matmul
+// (hl_matmul.h), which any n may reach.
+void ikj_accumulate(float* c, const float* a, const float* b, int64_t m, int64_t n, int64_t k);
+void ikj_accumulate(int32_t* c, const int32_t* a, const int32_t* b, int64_t m, int64_t n, int64_t k);
+#ifdef OPKG_SIM_RUNTIME_TU
+template <class AccT>
+inline void ikj_accumulate_t(AccT* __restrict c, const AccT* __restrict a, const AccT* __restrict b, int64_t m,
+                             int64_t n, int64_t k) {
+    for (int64_t i = 0; i < m; ++i) {
+        AccT* __restrict crow = c + i * n;
+        for (int64_t kk = 0; kk < k; ++kk) {
+            const AccT x = a[i * k + kk];
+            const AccT* __restrict brow = b + kk * n;
+            for (int64_t j = 0; j < n; ++j) crow[j] += x * brow[j];
+        }
+    }
+}
+void ikj_accumulate(float* c, const float* a, const float* b, int64_t m, int64_t n, int64_t k) {
+    ikj_accumulate_t(c, a, b, m, n, k);
+}
+void ikj_accumulate(int32_t* c, const int32_t* a, const int32_t* b, int64_t m, int64_t n, int64_t k) {
+    ikj_accumulate_t(c, a, b, m, n, k);
+}
+#endif
 
 template <class D, class A, class B, class Bias>
 inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTensor<B>& b,
