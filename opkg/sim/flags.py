@@ -128,6 +128,17 @@ def runtime_name(soc: SocInfo) -> str:
     return f"{soc.family}-{soc.npu_arch}"
 
 
+# Kernel translation units (and the precompiled headers they read, which must match) are
+# optimised at -Og, everything else at -O2: a kernel object is the package's control flow around
+# API calls, and its compile was dominated by optimising what the API templates inline into it
+# (LayerNorm's float32 kernel: 0.74 s CPU at -Og against 1.30 s at -O2). The definedness shadow,
+# the checks, the queues and the cube's matrix products are in the block runner, compiled at -O2,
+# so the sim runs about as fast (docs/performance.md); results are the same to the bit (SSE
+# arithmetic, -ffp-contract=off, no fast-math: the optimiser never changes an IEEE result here).
+# The last -O on the command line wins.
+KERNEL_OPT = "-Og"
+
+
 # The precompiled emulation headers: a kernel translation unit force-includes PCH_HEADER (a
 # one-line header naming kernel_operator.h) first; g++ takes PCH_HEADER + ".gch" beside it
 # instead whenever it was compiled with the same compiler and flags, and reads the header
@@ -153,7 +164,7 @@ def pch_flags(soc: SocInfo) -> list[str]:
     <header>.gch`): every flag of a kernel TU that the headers can see, and nothing per op or
     per variant (kernel_flags' -D macros are tested only after the headers, in
     opkg_sim/kernel_tu.h)."""
-    return arch_flags(soc) + ["-x", "c++-header"]
+    return arch_flags(soc) + [KERNEL_OPT, "-x", "c++-header"]
 
 
 _LAUNCH = re.compile(r"<<<.*?>>>", re.S)
@@ -175,7 +186,7 @@ def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path
     MoeInitRoutingV2 and CrossEntropyLossGrad hide their SyncAll from the CPU-debug build that
     way, and their blocks need it."""
     pre = ["-Winvalid-pch", "-include", str(pch)] if pch is not None else []
-    flags = arch_flags(soc) + pre + [
+    flags = arch_flags(soc) + [KERNEL_OPT] + pre + [
         f"-DOPKG_SIM_OP_TYPE={op.type}",
         f"-DOPKG_SIM_KERNEL_NAME={op.kernel_name}",
         "-include", str(_INCLUDE / "opkg_sim" / "kernel_tu.h"),

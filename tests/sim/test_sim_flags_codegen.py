@@ -47,6 +47,17 @@ def test_kernel_flags_define_dtypes_arch_and_tiling(tmp_path, soc910b):
     assert (flags.include_dir() / "kernel_operator.h").is_file()
 
 
+def test_kernels_and_their_precompiled_headers_are_optimised_less_than_the_block_runner(soc910b):
+    # g++ takes the last -O: kernel TUs and the .gch they read at -Og (the same, or g++ would
+    # refuse the .gch), the block runner, where the sim spends its time, at -O2
+    def level(argv):
+        return [a for a in argv if a.startswith("-O")][-1]
+    kernel = flags.common_flags() + flags.kernel_flags(OP, OP.variant("float32"), soc910b, None)
+    assert level(kernel) == "-Og" == flags.KERNEL_OPT
+    assert level(flags.common_flags() + flags.pch_flags(soc910b)) == "-Og"
+    assert level(flags.common_flags() + flags.arch_flags(soc910b)) == "-O2"
+
+
 def test_header_digest_tracks_header_and_runtime_content(tmp_path):
     copy, runtime = tmp_path / "include", tmp_path / "src"
     shutil.copytree(flags.include_dir(), copy)

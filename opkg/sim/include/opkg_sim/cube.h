@@ -188,7 +188,9 @@ inline void count_cube(uint64_t flops) {
 }
 
 // Reads n GM bytes into a cube buffer: bytes GM holds no defined value for stay undefined there.
-inline void cube_load_gm(CubeArena& a, uint8_t* dst, const uint8_t* src, uint64_t n) {
+void cube_load_gm(CubeArena& a, uint8_t* dst, const uint8_t* src, uint64_t n);
+#ifdef OPKG_SIM_RUNTIME_TU
+void cube_load_gm(CubeArena& a, uint8_t* dst, const uint8_t* src, uint64_t n) {
     std::memcpy(dst, src, n);
     const GmRegion* r = gm_region(src);
     if (!r) {
@@ -200,6 +202,7 @@ inline void cube_load_gm(CubeArena& a, uint8_t* dst, const uint8_t* src, uint64_
     cube_mark_written(a, dst, k);
     for (; k < n; ++k) cube_mark_written(a, dst + k, 1, gm_byte_defined(*r, off + k));
 }
+#endif
 
 template <class D, class S>
 void cube_l1_to_bt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
@@ -440,9 +443,14 @@ template <> struct MmadTypes<float, float, float> { static constexpr bool ok = t
 
 inline uint64_t up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-// acc (m x N) += av (m x k) x bv (k x N), N a multiple of 16. Each element's sum runs over k in
-// order, as the scalar i-k-j loop would, so the result is the same to the bit; the vectors only
-// spread it over j: a fractal row of 16 lanes is R native vectors, RB rows of A at a time (eight
+// acc (m x N) += av (m x k) x bv (k x N), N a multiple of 16, for the two accumulator types.
+// Defined once in the block runner (OPKG_SIM_RUNTIME_TU, compiled at -O2): kernel objects are
+// compiled at -Og (flags.KERNEL_OPT) and neither emit nor slow down the product's inner loop.
+void gemm_accumulate(float* acc, const float* av, const float* bv, uint64_t m, uint64_t N, uint64_t k);
+void gemm_accumulate(int32_t* acc, const int32_t* av, const int32_t* bv, uint64_t m, uint64_t N, uint64_t k);
+#ifdef OPKG_SIM_RUNTIME_TU
+// Each element's sum runs over k in order, as the scalar i-k-j loop would, so the result is the
+// same to the bit; the vectors only spread it over j: a fractal row of 16 lanes is R native vectors, RB rows of A at a time (eight
 // accumulators in registers), each B vector loaded once for the RB rows.
 #if defined(__AVX__)
 constexpr unsigned kGemmVectorBytes = 32;
@@ -478,12 +486,173 @@ inline void gemm_rows(Acc* acc, const Acc* av, const Acc* bv, uint64_t i, uint64
 }
 
 template <class Acc>
-inline void gemm_accumulate(Acc* acc, const Acc* av, const Acc* bv, uint64_t m, uint64_t N, uint64_t k) {
+inline void gemm_accumulate_t(Acc* acc, const Acc* av, const Acc* bv, uint64_t m, uint64_t N, uint64_t k) {
     constexpr uint64_t RB = 8 / (16 / (kGemmVectorBytes / sizeof(Acc)));
     uint64_t i = 0;
     for (; i + RB <= m; i += RB) gemm_rows<Acc, RB>(acc, av, bv, i, N, k);
     for (; i < m; ++i) gemm_rows<Acc, 1>(acc, av, bv, i, N, k);
 }
+void gemm_accumulate(float* acc, const float* av, const float* bv, uint64_t m, uint64_t N, uint64_t k) {
+    gemm_accumulate_t(acc, av, bv, m, N, k);
+}
+void gemm_accumulate(int32_t* acc, const int32_t* av, const int32_t* bv, uint64_t m, uint64_t N, uint64_t k) {
+    gemm_accumulate_t(acc, av, bv, m, N, k);
+}
+#endif
+
+// c (m x n) += a (m x k) x b (k x n), the i-k-j loop: each element sums over k in order. Defined
+// once in the block runner (OPKG_SIM_RUNTIME_TU, -O2, where the j loop vectorises without changing
+// any element's arithmetic), not in each kernel object (-Og). Used by the high-level Matmul
+// (hl_matmul.h), which any n may reach.
+void ikj_accumulate(float* c, const float* a, const float* b, int64_t m, int64_t n, int64_t k);
+void ikj_accumulate(int32_t* c, const int32_t* a, const int32_t* b, int64_t m, int64_t n, int64_t k);
+#ifdef OPKG_SIM_RUNTIME_TU
+template <class AccT>
+inline void ikj_accumulate_t(AccT* __restrict c, const AccT* __restrict a, const AccT* __restrict b, int64_t m,
+                             int64_t n, int64_t k) {
+    for (int64_t i = 0; i < m; ++i) {
+        AccT* __restrict crow = c + i * n;
+        for (int64_t kk = 0; kk < k; ++kk) {
+            const AccT x = a[i * k + kk];
+            const AccT* __restrict brow = b + kk * n;
+            for (int64_t j = 0; j < n; ++j) crow[j] += x * brow[j];
+        }
+    }
+}
+void ikj_accumulate(float* c, const float* a, const float* b, int64_t m, int64_t n, int64_t k) {
+    ikj_accumulate_t(c, a, b, m, n, k);
+}
+void ikj_accumulate(int32_t* c, const int32_t* a, const int32_t* b, int64_t m, int64_t n, int64_t k) {
+    ikj_accumulate_t(c, a, b, m, n, k);
+}
+#endif
+
+// Mmad's element loops, per input type (B has A's type, C the accumulator's), defined once in
+// the block runner (-O2) rather than in each kernel object (-Og): mmad_check fails at `loc` when an
+// A or B element the product reads was never loaded; mmad_product converts A and B from their
+// fractal layouts, adds their product to `acc` (m x N, N = n rounded up to 16: the initial C) and
+// stores the m x n result into CO1 (`cp0`, NZ), marking it written.
+void mmad_check(const half* ap, const opkg_sim::CubeArena& aa, const half* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc);
+void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const half* ap, const half* bp, std::vector<float>& acc, uint64_t m,
+                  uint64_t n, uint64_t k);
+void mmad_check(const bfloat16_t* ap, const opkg_sim::CubeArena& aa, const bfloat16_t* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc);
+void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const bfloat16_t* ap, const bfloat16_t* bp, std::vector<float>& acc, uint64_t m,
+                  uint64_t n, uint64_t k);
+void mmad_check(const int8_t* ap, const opkg_sim::CubeArena& aa, const int8_t* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc);
+void mmad_product(int32_t* cp0, opkg_sim::CubeArena& ca, const int8_t* ap, const int8_t* bp, std::vector<int32_t>& acc, uint64_t m,
+                  uint64_t n, uint64_t k);
+void mmad_check(const float* ap, const opkg_sim::CubeArena& aa, const float* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc);
+void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const float* ap, const float* bp, std::vector<float>& acc, uint64_t m,
+                  uint64_t n, uint64_t k);
+#ifdef OPKG_SIM_RUNTIME_TU
+template <class A>
+inline void mmad_check_t(const A* ap, const opkg_sim::CubeArena& aa, const A* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                         uint64_t n, uint64_t k, opkg_sim::SrcLoc loc) {
+    using namespace opkg_sim;
+    constexpr uint64_t c0 = cube_c0<A>();
+    const uint64_t K1 = up(k, c0) / c0, N1 = up(n, 16) / 16;
+    auto a_off = [&](uint64_t i, uint64_t kk) { return ((i / 16) * K1 + kk / c0) * 16 * c0 + (i % 16) * c0 + kk % c0; };
+    auto b_off = [&](uint64_t kk, uint64_t j) { return ((kk / c0) * N1 + j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0; };
+    // Every element the product reads must hold a loaded value.
+    for (uint64_t i = 0; i < m; ++i) {
+        const A* row = ap + a_off(i, 0);
+        for (uint64_t kk = 0; kk < k; kk += c0) {
+            uint64_t len = k - kk < c0 ? k - kk : c0;
+            if (!cube_defined(aa, row + ((kk / c0) * 16 * c0), len * sizeof(A))) {
+                fail(loc, format("Mmad reads A2 elements of row %llu, k %llu..%llu that were never loaded (or were "
+                                 "loaded from GM bytes holding no value): A holds fewer than m = %llu rows or k = %llu "
+                                 "columns", (unsigned long long)i, (unsigned long long)kk,
+                                 (unsigned long long)(kk + len - 1), (unsigned long long)m, (unsigned long long)k));
+            }
+        }
+    }
+    for (uint64_t j = 0; j < n; ++j) {
+        for (uint64_t kk = 0; kk < k; kk += c0) {
+            uint64_t len = k - kk < c0 ? k - kk : c0;
+            if (!cube_defined(ba, bp + b_off(kk, j), len * sizeof(A))) {
+                fail(loc, format("Mmad reads B2 elements of column %llu, k %llu..%llu that were never loaded: B holds "
+                                 "fewer than k = %llu rows or n = %llu columns (a K mismatch between A and B?)",
+                                 (unsigned long long)j, (unsigned long long)kk, (unsigned long long)(kk + len - 1),
+                                 (unsigned long long)k, (unsigned long long)n));
+            }
+        }
+    }
+}
+
+template <class A, class Acc>
+inline void mmad_product_t(Acc* cp0, opkg_sim::CubeArena& ca, const A* ap, const A* bp, std::vector<Acc>& acc, uint64_t m,
+                           uint64_t n, uint64_t k) {
+    using namespace opkg_sim;
+    constexpr uint64_t c0 = cube_c0<A>();
+    const uint64_t M = up(m, 16), N = up(n, 16), K = up(k, c0);
+    const uint64_t K1 = K / c0, N1 = N / 16, M1 = M / 16;
+    auto a_off = [&](uint64_t i, uint64_t kk) { return ((i / 16) * K1 + kk / c0) * 16 * c0 + (i % 16) * c0 + kk % c0; };
+    auto b_off = [&](uint64_t kk, uint64_t j) { return ((kk / c0) * N1 + j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0; };
+    auto c_off = [&](uint64_t i, uint64_t j) { return ((j / 16) * M1 + i / 16) * 256 + (i % 16) * 16 + j % 16; };
+    // A (m x k) and B (k x N, zero past n) converted once, a C0 run of each fractal row at a time.
+    std::vector<Acc> av(m * k), bv(k * N, Acc(0));
+    for (uint64_t i = 0; i < m; ++i) {
+        for (uint64_t kk = 0; kk < k; kk += c0) {
+            const A* s = ap + a_off(i, kk);
+            const uint64_t w = k - kk < c0 ? k - kk : c0;
+            for (uint64_t t = 0; t < w; ++t) av[i * k + kk + t] = static_cast<Acc>(static_cast<float>(s[t]));
+        }
+    }
+    for (uint64_t j = 0; j < n; ++j) {
+        for (uint64_t kk = 0; kk < k; kk += c0) {
+            const A* s = bp + b_off(kk, j);
+            const uint64_t w = k - kk < c0 ? k - kk : c0;
+            for (uint64_t t = 0; t < w; ++t) bv[(kk + t) * N + j] = static_cast<Acc>(static_cast<float>(s[t]));
+        }
+    }
+    if (acc.empty()) acc.assign(m * N, Acc(0));   // the initial C is zero
+    gemm_accumulate(acc.data(), av.data(), bv.data(), m, N, k);
+    for (uint64_t jb = 0; jb < n; jb += 16) {
+        const uint64_t w = n - jb < 16 ? n - jb : 16;
+        for (uint64_t i = 0; i < m; ++i) {
+            Acc* cp = cp0 + c_off(i, jb);
+            for (uint64_t j = 0; j < w; ++j) cp[j] = static_cast<Acc>(acc[i * N + jb + j]);
+            cube_mark_written(ca, cp, w * sizeof(Acc));
+        }
+    }
+}
+void mmad_check(const half* ap, const opkg_sim::CubeArena& aa, const half* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc) {
+    mmad_check_t(ap, aa, bp, ba, m, n, k, loc);
+}
+void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const half* ap, const half* bp, std::vector<float>& acc, uint64_t m,
+                  uint64_t n, uint64_t k) {
+    mmad_product_t(cp0, ca, ap, bp, acc, m, n, k);
+}
+void mmad_check(const bfloat16_t* ap, const opkg_sim::CubeArena& aa, const bfloat16_t* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc) {
+    mmad_check_t(ap, aa, bp, ba, m, n, k, loc);
+}
+void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const bfloat16_t* ap, const bfloat16_t* bp, std::vector<float>& acc, uint64_t m,
+                  uint64_t n, uint64_t k) {
+    mmad_product_t(cp0, ca, ap, bp, acc, m, n, k);
+}
+void mmad_check(const int8_t* ap, const opkg_sim::CubeArena& aa, const int8_t* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc) {
+    mmad_check_t(ap, aa, bp, ba, m, n, k, loc);
+}
+void mmad_product(int32_t* cp0, opkg_sim::CubeArena& ca, const int8_t* ap, const int8_t* bp, std::vector<int32_t>& acc, uint64_t m,
+                  uint64_t n, uint64_t k) {
+    mmad_product_t(cp0, ca, ap, bp, acc, m, n, k);
+}
+void mmad_check(const float* ap, const opkg_sim::CubeArena& aa, const float* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc) {
+    mmad_check_t(ap, aa, bp, ba, m, n, k, loc);
+}
+void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const float* ap, const float* bp, std::vector<float>& acc, uint64_t m,
+                  uint64_t n, uint64_t k) {
+    mmad_product_t(cp0, ca, ap, bp, acc, m, n, k);
+}
+#endif
 
 template <class D, class A, class B, class Bias>
 inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTensor<B>& b,
@@ -492,6 +661,8 @@ inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTe
     static_assert(MmadTypes<D, A, B>::ok, "Mmad supports (dst, A, B) = (float, half, half), (float, bfloat16_t, "
                   "bfloat16_t), (int32_t, int8_t, int8_t), (float, float, float)");
     static_assert(sizeof(A) == sizeof(B), "Mmad: A and B must have the same element size");
+    static_assert(std::is_same<A, B>::value && std::is_same<D, typename MmadTypes<D, A, B>::Acc>::value,
+                  "Mmad: the product's loops are compiled for B of A's type and C of the accumulator's");
     using Acc = typename MmadTypes<D, A, B>::Acc;
     const char* op = "Mmad";
     constexpr uint64_t c0 = cube_c0<A>();
@@ -523,40 +694,17 @@ inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTe
     }
     CubeArena& aa = cube_operand(a, 1u << CUBE_L0A, a_need, 512, op, "A (A2)", loc);
     CubeArena& ba = cube_operand(b, 1u << CUBE_L0B, b_need, 512, op, "B (B2)", loc);
-    const uint64_t K1 = K / c0, N1 = N / 16, M1 = M / 16;
-    auto a_off = [&](uint64_t i, uint64_t kk) { return ((i / 16) * K1 + kk / c0) * 16 * c0 + (i % 16) * c0 + kk % c0; };
-    auto b_off = [&](uint64_t kk, uint64_t j) { return ((kk / c0) * N1 + j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0; };
+    const uint64_t M1 = M / 16;
     auto c_off = [&](uint64_t i, uint64_t j) { return ((j / 16) * M1 + i / 16) * 256 + (i % 16) * 16 + j % 16; };
     // Every element the product reads must hold a loaded value.
-    for (uint64_t i = 0; i < m; ++i) {
-        const A* row = a.ptr_ + a_off(i, 0);
-        for (uint64_t kk = 0; kk < k; kk += c0) {
-            uint64_t len = k - kk < c0 ? k - kk : c0;
-            if (!cube_defined(aa, row + ((kk / c0) * 16 * c0), len * sizeof(A))) {
-                fail(loc, format("Mmad reads A2 elements of row %llu, k %llu..%llu that were never loaded (or were "
-                                 "loaded from GM bytes holding no value): A holds fewer than m = %llu rows or k = %llu "
-                                 "columns", (unsigned long long)i, (unsigned long long)kk,
-                                 (unsigned long long)(kk + len - 1), (unsigned long long)m, (unsigned long long)k));
-            }
-        }
-    }
-    for (uint64_t j = 0; j < n; ++j) {
-        for (uint64_t kk = 0; kk < k; kk += c0) {
-            uint64_t len = k - kk < c0 ? k - kk : c0;
-            if (!cube_defined(ba, b.ptr_ + b_off(kk, j), len * sizeof(B))) {
-                fail(loc, format("Mmad reads B2 elements of column %llu, k %llu..%llu that were never loaded: B holds "
-                                 "fewer than k = %llu rows or n = %llu columns (a K mismatch between A and B?)",
-                                 (unsigned long long)j, (unsigned long long)kk, (unsigned long long)(kk + len - 1),
-                                 (unsigned long long)k, (unsigned long long)n));
-            }
-        }
-    }
+    mmad_check(a.ptr_, aa, b.ptr_, ba, m, n, k, loc);
     // Initial C: zero, CO1's own values (accumulate) or the bias table. The product runs on an
     // m x N copy (N = n padded to 16: whole fractal rows, so the inner loop is a fixed-width
     // vector); columns past n are computed from zeros and never stored.
     const bool from_bias = bias != nullptr || p.cmatrixSource;
     const bool accumulate = !from_bias && (!p.cmatrixInitVal || p.isBias);
-    std::vector<Acc> acc(m * N, Acc(0));
+    std::vector<Acc> acc;   // left empty for a zero C (mmad_product fills it)
+    if (from_bias || accumulate) acc.assign(m * N, Acc(0));
     if (from_bias) {
         if (!bias) {
             fail(loc, "Mmad with cmatrixSource = true takes C from the bias table: use the Mmad overload with a bias "
@@ -586,31 +734,7 @@ inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTe
             }
         }
     }
-    // A (m x k) and B (k x N, zero past n) converted once, a C0 run of each fractal row at a time.
-    std::vector<Acc> av(m * k), bv(k * N, Acc(0));
-    for (uint64_t i = 0; i < m; ++i) {
-        for (uint64_t kk = 0; kk < k; kk += c0) {
-            const A* s = a.ptr_ + a_off(i, kk);
-            const uint64_t w = k - kk < c0 ? k - kk : c0;
-            for (uint64_t t = 0; t < w; ++t) av[i * k + kk + t] = static_cast<Acc>(static_cast<float>(s[t]));
-        }
-    }
-    for (uint64_t j = 0; j < n; ++j) {
-        for (uint64_t kk = 0; kk < k; kk += c0) {
-            const B* s = b.ptr_ + b_off(kk, j);
-            const uint64_t w = k - kk < c0 ? k - kk : c0;
-            for (uint64_t t = 0; t < w; ++t) bv[(kk + t) * N + j] = static_cast<Acc>(static_cast<float>(s[t]));
-        }
-    }
-    gemm_accumulate(acc.data(), av.data(), bv.data(), m, N, k);
-    for (uint64_t jb = 0; jb < n; jb += 16) {
-        const uint64_t w = n - jb < 16 ? n - jb : 16;
-        for (uint64_t i = 0; i < m; ++i) {
-            D* cp = c.ptr_ + c_off(i, jb);
-            for (uint64_t j = 0; j < w; ++j) cp[j] = static_cast<D>(acc[i * N + jb + j]);
-            cube_mark_written(ca, cp, w * sizeof(D));
-        }
-    }
+    mmad_product(c.ptr_, ca, a.ptr_, b.ptr_, acc, m, n, k);
     count_cube(2 * m * n * k);
 }
 

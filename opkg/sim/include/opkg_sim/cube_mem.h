@@ -94,7 +94,9 @@ inline CubeMem& cube_mem() {
     return *b.cube;
 }
 
-inline CubeMark cube_mark() {
+CubeMark cube_mark();
+#ifdef OPKG_SIM_RUNTIME_TU
+CubeMark cube_mark() {
     CubeMark m;
     BlockState& b = block();
     if (!b.cube) return m;
@@ -104,6 +106,7 @@ inline CubeMark cube_mark() {
     }
     return m;
 }
+#endif
 
 inline void cube_release(const CubeMark& m) {
     BlockState& b = block();

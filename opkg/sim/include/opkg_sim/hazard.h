@@ -168,14 +168,19 @@ inline void sync_barrier_all() {
     }
 }
 
-inline void sync_set_flag(Pipe from, Pipe to, int32_t id) {
+void sync_set_flag(Pipe from, Pipe to, int32_t id);
+#ifdef OPKG_SIM_RUNTIME_TU
+void sync_set_flag(Pipe from, Pipe to, int32_t id) {
     if (SyncState* s = block().sync) {
         s->flags[std::make_tuple(pipe_slot(from), pipe_slot(to), id)] = uint32_t(s->acc.size());
         s->sync_event();
     }
 }
+#endif
 
-inline void sync_wait_flag(Pipe from, Pipe to, int32_t id) {
+void sync_wait_flag(Pipe from, Pipe to, int32_t id);
+#ifdef OPKG_SIM_RUNTIME_TU
+void sync_wait_flag(Pipe from, Pipe to, int32_t id) {
     if (SyncState* s = block().sync) {
         auto it = s->flags.find(std::make_tuple(pipe_slot(from), pipe_slot(to), id));
         if (it == s->flags.end()) return;   // set in an earlier launch's preload, or never: not ours to judge
@@ -185,9 +190,12 @@ inline void sync_wait_flag(Pipe from, Pipe to, int32_t id) {
         s->sync_event();
     }
 }
+#endif
 
 // DeQue of a tensor EnQue'd when `enqueued` accesses existed: its writes become visible to `to`.
-inline void sync_handoff(const void* p, uint64_t n, uint8_t to, uint32_t enqueued) {
+void sync_handoff(const void* p, uint64_t n, uint8_t to, uint32_t enqueued);
+#ifdef OPKG_SIM_RUNTIME_TU
+void sync_handoff(const void* p, uint64_t n, uint8_t to, uint32_t enqueued) {
     BlockState& b = block();
     if (!b.sync) return;
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - b.ub);
@@ -197,6 +205,7 @@ inline void sync_handoff(const void* p, uint64_t n, uint8_t to, uint32_t enqueue
     }
     b.sync->sync_event();
 }
+#endif
 
 // EnQue: the accesses recorded so far are the ones its DeQue hands over.
 inline uint32_t sync_mark() {

@@ -397,14 +397,7 @@ private:
             for (int64_t i = 0; i < m; ++i)
                 for (int64_t j = 0; j < n; ++j) result_[size_t(i * n + j)] = static_cast<AccT>(static_cast<float>(bias_.ptr_[j]));
         }
-        for (int64_t i = 0; i < m; ++i) {
-            AccT* crow = result_.data() + i * n;
-            for (int64_t kk = 0; kk < k; ++kk) {
-                const AccT x = av[size_t(i * k + kk)];
-                const AccT* brow = bv.data() + kk * n;
-                for (int64_t j = 0; j < n; ++j) crow[j] += x * brow[j];
-            }
-        }
+        cube_detail::ikj_accumulate(result_.data(), av.data(), bv.data(), m, n, k);
         m_ = m;
         n_ = n;
         count_cube(uint64_t(2 * m * n * k));

@@ -261,10 +261,13 @@ inline void clear_taints(BlockState& b) {
 // Records an API call site; cheap enough to do on every checked call. A call from another call
 // site, or after the previous instruction wrote its results, starts a new instruction for
 // definedness propagation (check_read / mark_written).
-inline void report_pending(BlockState& b) {
+void report_pending(BlockState& b);
+#ifdef OPKG_SIM_RUNTIME_TU
+void report_pending(BlockState& b) {
     b.pending.active = false;
     fail(b.pending.loc, b.pending.message);
 }
+#endif
 
 inline void note(SrcLoc loc) {
     BlockState& b = block();
@@ -399,10 +402,13 @@ void forget_writes(const void* p, uint64_t bytes) {
 #endif
 
 // Keeps the bytes a GM store is about to overwrite, so that a launch can be undone.
-inline void save_undo(void* p, uint64_t bytes) {
+void save_undo(void* p, uint64_t bytes);
+#ifdef OPKG_SIM_RUNTIME_TU
+void save_undo(void* p, uint64_t bytes) {
     BlockState& b = block();
     if (b.undo && bytes) b.undo->emplace_back(static_cast<uint8_t*>(p), std::string(static_cast<const char*>(p), bytes));
 }
+#endif
 
 // SyncAll across blocks running on their own threads. A block that returns while others wait
 // can never release them: that is a hang on hardware and a failure here.
@@ -520,7 +526,9 @@ void mark_written(const void* p, uint64_t bytes, Pipe pipe) {
 // implementation it ends in; nothing here changes what the kernel computes.
 enum CopyDir { COPY_GM_UB = 0, COPY_UB_GM = 1, COPY_UB_UB = 2 };
 
-inline void count_copy(CopyDir dir, uint64_t bytes) {
+void count_copy(CopyDir dir, uint64_t bytes);
+#ifdef OPKG_SIM_RUNTIME_TU
+void count_copy(CopyDir dir, uint64_t bytes) {
     OpkgBlockProfile& p = block().prof;
     static const uint64_t edges[OPKG_SIM_COPY_BUCKETS - 1] = {512, 2048, 8192, 32768};
     int bucket = 0;
@@ -532,8 +540,11 @@ inline void count_copy(CopyDir dir, uint64_t bytes) {
     if (dir == COPY_UB_GM) p.gm_write_bytes += bytes;
     if (dir != COPY_UB_UB && bytes > p.max_copy_bytes) p.max_copy_bytes = bytes;
 }
+#endif
 
-inline void count_vec(const char* op, uint64_t elements, uint64_t bytes, uint64_t repeats) {
+void count_vec(const char* op, uint64_t elements, uint64_t bytes, uint64_t repeats);
+#ifdef OPKG_SIM_RUNTIME_TU
+void count_vec(const char* op, uint64_t elements, uint64_t bytes, uint64_t repeats) {
     OpkgBlockProfile& p = block().prof;
     uint32_t i = 0;
     while (i < p.vec_kinds && std::strncmp(p.vec[i].name, op, sizeof p.vec[i].name - 1) != 0) ++i;
@@ -550,6 +561,7 @@ inline void count_vec(const char* op, uint64_t elements, uint64_t bytes, uint64_
     p.vec[i].bytes += bytes;
     p.vec[i].repeats += repeats;
 }
+#endif
 
 // Count-form (level-2) vector calls: repeats are the 256-byte repeats the API issues.
 inline void count_vec(const char* op, uint64_t elements, uint64_t bytes) {
@@ -820,9 +832,12 @@ void select_shadow(void* dst, uint32_t count, uint64_t elem, const uint8_t* mask
 // the result gets by proportion is already exact. Taken before dst is written.
 enum class BitwiseKind { PLAIN, AND, OR };
 
-inline BitwiseKind bitwise_kind(const char* op) {
+BitwiseKind bitwise_kind(const char* op);
+#ifdef OPKG_SIM_RUNTIME_TU
+BitwiseKind bitwise_kind(const char* op) {
     return !std::strcmp(op, "And") ? BitwiseKind::AND : !std::strcmp(op, "Or") ? BitwiseKind::OR : BitwiseKind::PLAIN;
 }
+#endif
 
 std::vector<uint8_t> defined_bits(const void* a, const void* b_or_null, uint64_t bytes,
                                   BitwiseKind kind = BitwiseKind::PLAIN);
@@ -884,9 +899,12 @@ void keep_defined_bits(const void* dst, const std::vector<uint8_t>& bits) {
 }
 #endif
 
-inline bool bitwise_op(const char* op) {
+bool bitwise_op(const char* op);
+#ifdef OPKG_SIM_RUNTIME_TU
+bool bitwise_op(const char* op) {
     return !std::strcmp(op, "And") || !std::strcmp(op, "Or") || !std::strcmp(op, "Not") || !std::strcmp(op, "Xor");
 }
+#endif
 
 // The shadow bytes of [p, p+bytes) (all UB_WRITTEN outside the UB or without a shadow).
 inline std::vector<uint8_t> shadow_of(const void* p, uint64_t bytes) {
@@ -933,13 +951,16 @@ inline bool gm_byte_defined(const GmRegion& r, uint64_t off) {
 }
 
 // The first byte of [off, off+n) of r that holds no defined value, or n.
-inline uint64_t gm_first_undefined(const GmRegion& r, uint64_t off, uint64_t n) {
+uint64_t gm_first_undefined(const GmRegion& r, uint64_t off, uint64_t n);
+#ifdef OPKG_SIM_RUNTIME_TU
+uint64_t gm_first_undefined(const GmRegion& r, uint64_t off, uint64_t n) {
     if (r.written) {
         const void* h = std::memchr(r.written + off, 0, n);
         return h ? uint64_t(static_cast<const uint8_t*>(h) - (r.written + off)) : n;
     }
     return off + n <= r.bytes ? n : (off >= r.bytes ? 0 : r.bytes - off);
 }
+#endif
 
 // Marks GM bytes of an output or the workspace as defined (any block, any kind of store).
 void gm_defined(const void* p, uint64_t bytes);

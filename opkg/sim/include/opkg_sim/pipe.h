@@ -73,8 +73,9 @@ template <typename T, int U, int... Args> __aicore__ constexpr bool SupportBytes
 
 class TQueBase {
 public:
-    TQueBase(TPosition pos, int32_t depth, TPosition dst = TPosition::MAX, TQueConfig config = {})
-        : pos_(pos), dst_(dst), depth_(depth), config_(config) {}
+    // out of line (the block runner), as the destructor: its members' containers are then
+    // instantiated there, not in every kernel object
+    TQueBase(TPosition pos, int32_t depth, TPosition dst = TPosition::MAX, TQueConfig config = {});
     // A queue that goes away (the kernel returns) with a tensor still allocated: AllocTensor and
     // FreeTensor must pair, or the queue's events stay unbalanced on the device. Recorded, not
     // thrown (this may run while a failure unwinds); the kernel entry reports it on return.
@@ -260,14 +261,8 @@ public:
 
 class TPipe {
 public:
-    TPipe() : start_(opkg_sim::block().ub_cursor), allocs_start_(opkg_sim::block().allocs.size()),
-              cube_start_(opkg_sim::cube_mark()) {
-        if (!opkg_sim::block().pipe) opkg_sim::block().pipe = this;
-    }
-    ~TPipe() {
-        Destroy();
-        if (opkg_sim::block().pipe == this) opkg_sim::block().pipe = nullptr;
-    }
+    TPipe();
+    ~TPipe();
     TPipe(const TPipe&) = delete;
     TPipe& operator=(const TPipe&) = delete;
 
@@ -359,6 +354,9 @@ void TQueBase::free_buffer(const void* p, opkg_sim::SrcLoc loc) {
     }
     in_use_[i] = false;
 }
+
+TQueBase::TQueBase(TPosition pos, int32_t depth, TPosition dst, TQueConfig config)
+    : pos_(pos), dst_(dst), depth_(depth), config_(config) {}
 
 TQueBase::~TQueBase() {
     opkg_sim::BlockState& b = opkg_sim::block();
@@ -456,6 +454,16 @@ uint8_t* TPipe::carve(const std::string& kind, uint32_t num, uint32_t len, opkg_
     b.ub_cursor += need;
     if (b.ub_cursor > b.ub_high) b.ub_high = b.ub_cursor;
     return p;
+}
+
+TPipe::TPipe() : start_(opkg_sim::block().ub_cursor), allocs_start_(opkg_sim::block().allocs.size()),
+                 cube_start_(opkg_sim::cube_mark()) {
+    if (!opkg_sim::block().pipe) opkg_sim::block().pipe = this;
+}
+
+TPipe::~TPipe() {
+    Destroy();
+    if (opkg_sim::block().pipe == this) opkg_sim::block().pipe = nullptr;
 }
 
 void TPipe::release() {
