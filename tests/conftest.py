@@ -78,10 +78,27 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
 
 
+# Files whose tests build packages but assert nothing about the cache or about which steps
+# compile: their slow tests' caches start with the sim runtime objects (sim_runtime_seed), which
+# every cold build otherwise compiles first (the block runner and the host machinery: about 60 %
+# of the compile time of a one-package build). Files about the cache, the compiles a build runs,
+# --explain, distcc, or interrupting a compiler keep the empty cache.
+RUNTIME_SEEDED_FILES = {"test_import_samples.py", "test_prototype_check.py",
+                        "test_dynamic_inputs.py", "test_bfloat16.py", "test_verify_inplace.py",
+                        "test_symlink_walk.py", "test_profile_cli.py"}
+
+
 @pytest.fixture(autouse=True)
-def isolated_cache(tmp_path_factory, monkeypatch):
+def isolated_cache(request, tmp_path_factory, monkeypatch):
     """Never touch the user's cache or registry from a test."""
-    monkeypatch.setenv("OPKG_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    cache = tmp_path_factory.mktemp("cache")
+    # slow tests only: those build; the seed's own build (once per run) would cost a quick run
+    # more than it saves
+    if (request.node.path.name in RUNTIME_SEEDED_FILES
+            and request.node.get_closest_marker("slow") is not None):
+        shutil.copytree(request.getfixturevalue("sim_runtime_seed"), cache / "scons",
+                        dirs_exist_ok=True)
+    monkeypatch.setenv("OPKG_CACHE_DIR", str(cache))
     monkeypatch.delenv("OPKG_REGISTRY", raising=False)
 
 
@@ -125,6 +142,37 @@ def _add_custom_cache(tmp_path_factory) -> Path:
 
     return _shared_add_custom_build(tmp_path_factory, "add_custom-cache",
                                     os.environ.get("CXX", "g++"))
+
+
+@pytest.fixture(scope="session")
+def sim_runtime_seed(_add_custom_cache) -> Path:
+    """The cache entries (a SCons cache directory) of the sim runtime objects alone, taken from
+    the run's shared add_custom build (for Ascend910B1, compiled with $CXX or g++): the
+    objects every package build links and otherwise compiles in each test's empty cache.
+    Entries are found by content: the bytes of the objects the build wrote under
+    out/sim/.runtime. Selected once per run (by whichever worker gets here first)."""
+    import fcntl
+    import hashlib
+
+    from opkg.cache import TRAILER_SIZE
+
+    root = _add_custom_cache.parent
+    seed = root / "runtime-seed"
+    with open(root / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / "runtime-seed-ready").exists():
+            objects = {hashlib.sha256(o.read_bytes()).digest()
+                       for o in (root / "ws" / "out" / "sim" / ".runtime").rglob("*.o")}
+            shutil.rmtree(seed, ignore_errors=True)
+            (seed).mkdir()
+            shutil.copy2(_add_custom_cache / "scons" / "config", seed / "config")
+            for entry in (_add_custom_cache / "scons").glob("*/*"):
+                if hashlib.sha256(entry.read_bytes()[:-TRAILER_SIZE]).digest() in objects:
+                    (seed / entry.parent.name).mkdir(exist_ok=True)
+                    shutil.copy2(entry, seed / entry.parent.name / entry.name)
+            assert len(list(seed.glob("*/*"))) == len(objects) == 2, "runtime entries not found"
+            (root / "runtime-seed-ready").touch()
+    return seed
 
 
 @pytest.fixture
