@@ -38,10 +38,11 @@ check-test-tools:
 
 # Tests run on every core (pytest-xdist); tests/sim files stay whole on one worker (they share
 # the libraries they compile). A failing test still fails `make test` (pytest's exit status).
+# --durations: every log (CI's included) ends with the 25 slowest tests, setup and call apart.
 PYTEST_PARALLEL := -n auto --dist loadgroup
 
 test: $(STAMP) check-gxx check-test-tools
-	$(BIN)/python -m pytest -q $(PYTEST_PARALLEL)
+	$(BIN)/python -m pytest -q $(PYTEST_PARALLEL) --durations=25
 
 # The edit loop: everything not marked slow (no package builds, no big sim compiles), under a minute.
 test-quick: $(STAMP) check-gxx check-test-tools

@@ -45,7 +45,8 @@ verify:
 
 
 # What `make test-quick` (-m "not slow") leaves out, in one place, chosen from measured times:
-# files whose tests build real packages end to end (SCons, g++, the sim, verification) or publish
+# files whose tests build real packages end to end (SCons, g++, the sim, verification), compile
+# an import's host sources (test_import.py: the OpDef probe), or publish
 # gigabyte archives and kill concurrent publishers; tests that compile through the sim
 # (lib_cache) or need a built package (add_custom_cache); single tests that build or compile in
 # otherwise quick files (SLOW_TESTS). Seconds to minutes each.
@@ -54,10 +55,26 @@ SLOW_FILES = {"test_packages.py", "test_build.py", "test_processes.py", "test_dy
               "test_explain.py", "test_registry_e2e.py", "test_registry_bombs.py",
               "test_registry_reliability.py", "test_compat_harness.py", "test_ci_output.py",
               "test_verify_inplace.py", "test_import_cann_ops.py", "test_symlink_walk.py",
-               "test_verifier_env.py", "test_sim_pch.py", "test_sim_pch_build.py", "test_terminal.py"}
-SLOW_FIXTURES = {"lib_cache", "add_custom_cache"}
+               "test_verifier_env.py", "test_sim_pch.py", "test_sim_pch_build.py", "test_terminal.py",
+              "test_dynamic_outputs.py", "test_ref_tensor.py", "test_inplace_lists.py",
+              "test_float64.py", "test_import_soc_configs.py", "test_verify_crash_step.py",
+              "test_integrity.py", "test_import.py"}
+# cxx_log and warm_cache: tests that count compiles, or start from a built package, then build
+SLOW_FIXTURES = {"lib_cache", "add_custom_cache", "cxx_log", "warm_cache"}
 SLOW_TESTS = {"test_cli_stats_and_prune_on_a_real_build", "test_opkg_build_with_cann_stand_ins",
-              "test_padding_mode_parameter_exists_only_in_the_950_headers"}
+              "test_padding_mode_parameter_exists_only_in_the_950_headers",
+              # package builds (the CANN ones with stand-in tools) in otherwise quick files
+              "test_build_resolves_by_pin_and_refuses_misalignment_early", "test_build_locked",
+              "test_new_package_builds_and_verifies", "test_infer_shape_note_survives_a_passing_case",
+              "test_per_soc_dtype_lists_drive_the_variants_built_per_soc",
+              "test_one_letter_typo_fails_the_build_naming_both",
+              # g++ over the emulation headers, or libraries from lib_cache requested by name
+              "test_a_four_element_braced_copy_list_is_data_copy_params",
+              "test_attr_getters_reinterpret_any_set_attr_as_cann_does",
+              "test_every_arithmetic_type_converts_to_bfloat16_t",
+              "test_kernels_call_scalar_min_and_max_unqualified",
+              "test_tofloat_and_tobfloat16_follow_cann", "test_a_loaded_with_transpose",
+              "test_b_loaded_with_transpose", "test_transpose_misuse_is_reported_at_its_line"}
 
 
 def pytest_configure(config):
@@ -78,10 +95,29 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
 
 
+# Files whose tests build packages but assert nothing about the cache or about which steps
+# compile: their slow tests' caches start with the sim runtime objects (sim_runtime_seed), which
+# every cold build otherwise compiles first (the block runner and the host machinery: about 60 %
+# of the compile time of a one-package build). Files about the cache, the compiles a build runs,
+# --explain, distcc, or interrupting a compiler keep the empty cache.
+RUNTIME_SEEDED_FILES = {"test_import_samples.py", "test_prototype_check.py",
+                        "test_dynamic_inputs.py", "test_bfloat16.py", "test_verify_inplace.py",
+                        "test_symlink_walk.py", "test_profile_cli.py", "test_import.py",
+                        "test_float64.py", "test_output_shapes.py", "test_new.py",
+                        "test_verify_crash_step.py"}
+
+
 @pytest.fixture(autouse=True)
-def isolated_cache(tmp_path_factory, monkeypatch):
+def isolated_cache(request, tmp_path_factory, monkeypatch):
     """Never touch the user's cache or registry from a test."""
-    monkeypatch.setenv("OPKG_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    cache = tmp_path_factory.mktemp("cache")
+    # slow tests only: those build; the seed's own build (once per run) would cost a quick run
+    # more than it saves
+    if (request.node.path.name in RUNTIME_SEEDED_FILES
+            and request.node.get_closest_marker("slow") is not None):
+        shutil.copytree(request.getfixturevalue("sim_runtime_seed"), cache / "scons",
+                        dirs_exist_ok=True)
+    monkeypatch.setenv("OPKG_CACHE_DIR", str(cache))
     monkeypatch.delenv("OPKG_REGISTRY", raising=False)
 
 
@@ -125,6 +161,37 @@ def _add_custom_cache(tmp_path_factory) -> Path:
 
     return _shared_add_custom_build(tmp_path_factory, "add_custom-cache",
                                     os.environ.get("CXX", "g++"))
+
+
+@pytest.fixture(scope="session")
+def sim_runtime_seed(_add_custom_cache) -> Path:
+    """The cache entries (a SCons cache directory) of the sim runtime objects alone, taken from
+    the run's shared add_custom build (for Ascend910B1, compiled with $CXX or g++): the
+    objects every package build links and otherwise compiles in each test's empty cache.
+    Entries are found by content: the bytes of the objects the build wrote under
+    out/sim/.runtime. Selected once per run (by whichever worker gets here first)."""
+    import fcntl
+    import hashlib
+
+    from opkg.cache import TRAILER_SIZE
+
+    root = _add_custom_cache.parent
+    seed = root / "runtime-seed"
+    with open(root / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / "runtime-seed-ready").exists():
+            objects = {hashlib.sha256(o.read_bytes()).digest()
+                       for o in (root / "ws" / "out" / "sim" / ".runtime").rglob("*.o")}
+            shutil.rmtree(seed, ignore_errors=True)
+            (seed).mkdir()
+            shutil.copy2(_add_custom_cache / "scons" / "config", seed / "config")
+            for entry in (_add_custom_cache / "scons").glob("*/*"):
+                if hashlib.sha256(entry.read_bytes()[:-TRAILER_SIZE]).digest() in objects:
+                    (seed / entry.parent.name).mkdir(exist_ok=True)
+                    shutil.copy2(entry, seed / entry.parent.name / entry.name)
+            assert len(list(seed.glob("*/*"))) == len(objects) == 2, "runtime entries not found"
+            (root / "runtime-seed-ready").touch()
+    return seed
 
 
 @pytest.fixture
