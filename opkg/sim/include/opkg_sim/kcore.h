@@ -165,6 +165,22 @@ struct PendingUse {
     std::string message;
 };
 
+// The call sites a launch has already warned about (past_tensor, datacopy.h): each warns once,
+// whichever block gets there first, and blocks may run on threads of their own.
+struct WarnedSites {
+    std::mutex mu;
+    std::vector<std::pair<std::string, int>> seen;
+    bool first(SrcLoc loc) {
+        std::lock_guard<std::mutex> lock(mu);
+        std::pair<std::string, int> key(loc.file ? loc.file : "", loc.line);
+        for (const auto& k : seen) {
+            if (k == key) return false;
+        }
+        seen.push_back(std::move(key));
+        return true;
+    }
+};
+
 struct BlockState {
     int64_t idx = 0;
     int64_t num = 1;
@@ -210,7 +226,8 @@ struct BlockState {
     OpkgBlockProfile prof{};   // profile counters (count_copy / count_vec / count_queue)
     uint64_t pad_value = 0;    // DataCopyPad's padding register (SetPadValue, or isPad's paddingValue)
     bool pad_value_set = false;
-    bool strict_bounds = false; // --strict-bounds: GM accesses must stay inside the tensor, not its allocation
+    bool strict_bounds = false; // --strict-bounds: GM accesses inside the tensor, not its allocation; UB ones inside the LocalTensor
+    WarnedSites* warned = nullptr;   // the launch's, for warnings given once per call site
     // Definedness (see check_read): where undefined values came from, and the operands of the
     // current instruction that carried some (their shadow bytes, copied when read).
     std::vector<Origin> origins;
