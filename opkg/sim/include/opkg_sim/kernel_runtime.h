@@ -572,6 +572,7 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         if (rc == 2) {
             sequential = false;   // blocks interleave for real: their stores carry their values
             log.clear();
+            L.warned.seen.clear();   // the warnings went with the log: the rerun gives them again
             writes.clear();
             for (const GmRegion& r : L.regions) {
                 if (r.written) std::memset(r.written, 0, gm_span(r));
