@@ -1,7 +1,7 @@
 """A vector count past its LocalTensor but inside the UB acts on the real UB bytes, as the
 device does (CANN checks the count against the tensor only in its CPU-debug build), with a
 warning once per call site; `--strict-bounds` and accesses past the physical UB stay errors.
-The kernel is tests/sim/pkgs/faulty (modes 7 and 60-63)."""
+The kernel is tests/sim/pkgs/faulty (modes 7 and 60-64)."""
 
 from __future__ import annotations
 
@@ -38,6 +38,15 @@ def test_whole_reduce_sum_into_a_tensor_of_a_zero_byte_tbuf(built, kernel_src):
     [w] = warnings_in(info, kernel_src, "reduce-into-empty")
     assert f"{kernel_src}:{line_of(kernel_src, 'reduce-into-empty')}: WholeReduceSum: dst needs 1 elements " \
            "but the LocalTensor holds only 0" in w
+
+
+def test_scalar_access_past_a_zero_element_tensor(built, kernel_src):
+    # LocalTensor::GetValue/SetValue of the device build read and write the UB at the address
+    x, y, info = run(built, 64)
+    np.testing.assert_array_equal(y, np.full_like(x, 10.0))
+    [w] = warnings_in(info, kernel_src, "set-past")
+    assert "SetValue(3) is past the LocalTensor's 0 elements; the device accesses UB bytes" in w
+    assert warnings_in(info, kernel_src, "get-past")
 
 
 def test_a_count_past_the_physical_ub_is_an_error(built, kernel_src):

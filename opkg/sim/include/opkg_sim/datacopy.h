@@ -78,8 +78,8 @@ namespace opkg_sim {
 // the instruction, which accesses those UB bytes whatever buffer they belong to, and real
 // operators rely on that. So by default the access goes ahead on the real UB bytes (their
 // definedness tracked as everywhere) with one warning per call site; an error with
-// --strict-bounds, or when the bytes leave the physical UB. Called only past the tensor.
-void past_tensor(const void* ptr, uint64_t bytes, uint64_t held, const std::string& what, SrcLoc loc);
+// --strict-bounds, or when the bytes leave the physical UB. Called only past the tensor
+// (declared in kcore.h, for LocalTensor's GetValue/SetValue).
 #ifdef OPKG_SIM_RUNTIME_TU
 void past_tensor(const void* ptr, uint64_t bytes, uint64_t held, const std::string& what, SrcLoc loc) {
     BlockState& b = block();

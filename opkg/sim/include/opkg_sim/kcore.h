@@ -69,6 +69,10 @@ std::string format(const char* fmt, ...) {
 #endif
 
 [[noreturn]] void fail(SrcLoc loc, std::string msg, int kind = FAIL_RULE);
+
+// An access past a LocalTensor inside the UB (datacopy.h): the device's behaviour, warned once
+// per call site; an error with --strict-bounds or past the UB.
+void past_tensor(const void* ptr, uint64_t bytes, uint64_t held, const std::string& what, SrcLoc loc);
 #ifdef OPKG_SIM_RUNTIME_TU
 [[noreturn]] void fail(SrcLoc loc, std::string msg, int kind) {
     throw Failure(kind, loc.file, loc.line, std::move(msg));

@@ -20,7 +20,7 @@ public:
             pipe.InitBuffer(halfBuf, length);
             pipe.InitBuffer(nextBuf, length);   // @init-next
         }
-        if (TILING_KEY_IS(61)) {
+        if (TILING_KEY_IS(61) || TILING_KEY_IS(64)) {
             // As cann-ops CrossEntropyLoss for float32: a 0-byte TBuf shares its address with the next.
             pipe.InitBuffer(halfBuf, 0);
             pipe.InitBuffer(nextBuf, 32);
@@ -89,6 +89,11 @@ public:
             SetFlag<HardEvent::V_S>(EVENT_ID0);
             WaitFlag<HardEvent::V_S>(EVENT_ID0);
             Duplicate(y, nextBuf.Get<float>().GetValue(0), length_);
+        } else if (TILING_KEY_IS(64)) {
+            // Scalar access past a 0-element tensor (as cann-ops CrossEntropyLossGrad's short rows).
+            LocalTensor<float> none = halfBuf.Get<float>();
+            none.SetValue(3, 5.0f);   // @set-past
+            Duplicate(y, none.GetValue(3) + nextBuf.Get<float>().GetValue(3), length_);   // @get-past
         } else if (TILING_KEY_IS(62)) {
             // tmpBuf ends where the UB ends (buffer_bytes 49152): 32 bytes past the UB.
             LocalTensor<float> t = tmpBuf.Get<float>();
