@@ -87,8 +87,8 @@ void past_tensor(const void* ptr, uint64_t bytes, uint64_t held, const std::stri
     if (!b.ub || p < b.ub || p >= b.ub + b.ub_bytes + UB_BEYOND) fail(loc, what);
     const uint64_t off = uint64_t(p - b.ub), end = off + bytes;
     if (end > b.ub_bytes) {
-        fail(loc, format("%s, and UB bytes [%llu, %llu) run past the end of the SoC's %llu-byte Unified Buffer: "
-                         "the device would fault or wrap around", what.c_str(), (unsigned long long)off,
+        fail(loc, format("%s, and UB bytes [%llu, %llu) run past the end of the SoC's %llu-byte Unified Buffer "
+                         "(shrink the count or the buffers)", what.c_str(), (unsigned long long)off,
                          (unsigned long long)end, (unsigned long long)b.ub_bytes));
     }
     if (b.strict_bounds) {
