@@ -267,7 +267,7 @@ class SimModes:
 
     sync_check: bool = False      # also fail on intra-core pipeline hazards (--sync-check)
     lenient_copy: bool = False    # ragged DataCopy lengths truncate as on the device (--lenient-copy)
-    strict_bounds: bool = False   # GM accesses stay inside each tensor, not its padded allocation (--strict-bounds)
+    strict_bounds: bool = False   # GM accesses inside each tensor, not its padded allocation; UB ones inside the LocalTensor (--strict-bounds)
 
     def __or__(self, other: SimModes) -> SimModes:
         return SimModes(**{f.name: getattr(self, f.name) or getattr(other, f.name) for f in fields(self)})

@@ -89,6 +89,10 @@ def test_harness_on_a_corpus_of_our_own(tmp_path):
     assert rows["SubCustom"]["classification"] == "no golden yet"
     assert rows["AddcdivCustom"]["classification"] == "out of scope: cube: Mmad"
     assert rows["AddcdivCustom"]["imported"] is None
+    # it measures the device's result: ragged DataCopy lengths truncate as on the device
+    reports = list((tmp_path / "work" / "AddCustom").glob("out/sim/**/verification.json"))
+    assert reports and all(json.loads(p.read_text())["modes"] == {"lenient_copy": True}
+                           for p in reports)
 
     text = doc.read_text()
     assert "on commit `abc123`" in text and "**1/3 verified**" in text

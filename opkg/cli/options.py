@@ -92,9 +92,11 @@ def verify_mode_options(f):
                           "blocks and drops the rest, as the hardware silently does (logged), "
                           "instead of failing. To reproduce what a device computed."),
         click.option("--strict-bounds", is_flag=True,
-                     help="Fail on any GM access past a tensor's last byte. By default the sim "
-                          "allows what the device allows: the allocator rounds each buffer up to "
-                          "32 bytes and adds 32, and a kernel may read (garbage) or write there."),
+                     help="Fail on any GM access past a tensor's last byte, and on any UB "
+                          "access past a LocalTensor. By default the sim allows what the device "
+                          "allows: the allocator rounds each GM buffer up to 32 bytes and adds "
+                          "32, and a kernel may read (garbage) or write there; a vector count "
+                          "past a LocalTensor acts on the next UB bytes (warned once per line)."),
     ]):
         f = decorator(f)
     return f

@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.model import AttrSpec, OpSpec, SimModes, TensorSpec
 from opkg.sim import runtime
 import simbuild
 
@@ -39,14 +39,14 @@ def dtype_of(built):
     return np.dtype(built.variant.dtype_of("x")).type
 
 
-def run(built, which, x, count=None, tmp_bytes=4096, y=None):
+def run(built, which, x, count=None, tmp_bytes=4096, y=None, modes=SimModes()):
     count = len(x) if count is None else count
     xs = np.zeros(PADDED, dtype=x.dtype)
     xs[: len(x)] = x
     ys = np.zeros(PADDED, dtype=x.dtype) if y is None else y
     z = np.full(PADDED, 7, dtype=x.dtype)
     runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": xs, "y": ys}, {"z": z},
-                     {"which": which, "count": count, "tmp_bytes": tmp_bytes})
+                     {"which": which, "count": count, "tmp_bytes": tmp_bytes}, modes=modes)
     return z
 
 
@@ -205,9 +205,11 @@ def test_form_without_tmp_fails_when_init_buffer_left_too_little_ub(built):
 
 
 def test_cal_count_past_the_tensor_is_reported(built):
+    # inside the UB the device runs on (a warning, tests/sim/test_sim_ub_past_tensor.py);
+    # --strict-bounds makes it an error
     dtype = dtype_of(built)
     with pytest.raises(runtime.SimError) as err:
-        run(built, 92, np.ones(8, dtype=dtype), count=PADDED + 32)
+        run(built, 92, np.ones(8, dtype=dtype), count=PADDED + 32, modes=SimModes(strict_bounds=True))
     msg = str(err.value)
     assert f"hl_math.cpp:{simbuild.line_of(kernel_path(built), 'atan-count')}" in msg
     assert f"calCount {PADDED + 32} is larger than dst's {PADDED} elements" in msg

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.model import AttrSpec, OpSpec, SimModes, TensorSpec
 from opkg.sim import runtime
 from opkg.socs import get_soc
 import simbuild
@@ -36,12 +36,12 @@ def built_310p(pkgs, lib_cache):
                           stem="multi_core")
 
 
-def run(built, which, x=None):
+def run(built, which, x=None, modes=SimModes()):
     x = np.arange(64, dtype=np.float32) if x is None else x
     s = np.zeros(BLOCKS * 8, np.int32)
     y = np.zeros(96, np.float32)
     info = runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x}, {"s": s, "y": y},
-                            {"which": which, "blocks": BLOCKS})
+                            {"which": which, "blocks": BLOCKS}, modes=modes)
     return s.reshape(BLOCKS, 8), y, info
 
 
@@ -73,11 +73,16 @@ def test_soft_syncall_on_words_nobody_zeroed_is_reported(built):
 
 
 def test_soft_syncall_with_a_small_ub_workspace_is_reported(built):
+    # the device's SyncAll uses the UB bytes past the tensor: a warning; --strict-bounds: an error
+    what = "ubWorkspace needs 128 bytes but the LocalTensor holds only 8 elements"
+    _, _, info = run(built, 4)
+    assert [l for l in info.log
+            if f"multi_core.cpp:{simbuild.line_of(KERNEL, 'small-ub')}: SyncAll(gmWorkspace, ubWorkspace): {what}" in l]
     with pytest.raises(runtime.SimError) as err:
-        run(built, 4)
+        run(built, 4, modes=SimModes(strict_bounds=True))
     msg = str(err.value)
     assert f"multi_core.cpp:{simbuild.line_of(KERNEL, 'small-ub')}" in msg
-    assert "ubWorkspace needs 128 bytes but the LocalTensor holds only 8 elements" in msg
+    assert what in msg
 
 
 def test_datacopy_with_sliceinfo_gathers_and_scatters(built):

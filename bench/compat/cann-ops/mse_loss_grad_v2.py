@@ -8,6 +8,12 @@ CASES = [
     {"name": "mean_64x1024", "shapes": {"predict": [64, 1024], "label": [64, 1024], "dout": [64, 1024]}, "attrs": {"reduction": "mean"}, "ranges": {}},
     {"name": "sum_ragged", "shapes": {"predict": [7, 333], "label": [7, 333], "dout": [7, 333]}, "attrs": {"reduction": "sum"}, "ranges": {}},
 ]
+# float16/bfloat16 cast the result back with a count of 3 x tileLengthAlign into an outQueueOUT
+# buffer of tileLengthAlign (op_kernel mse_loss_grad_v2.h line 115): the device writes on into the
+# next UB bytes, which for these cases (one buffer) it has already read, so the result is right.
+# Above 256 x 256 elements the tiling double-buffers (op_host tiling lines 135-141) and the
+# overrun lands in buffer 1, the previous tile's output, which MTE3 may still be copying out with
+# nothing ordering the two: a hardware race these sequential cases do not show.
 TOLERANCE = {"bfloat16": {"rtol": 4e-3, "atol": 4e-3, "error_ratio": 4e-3}}
 
 

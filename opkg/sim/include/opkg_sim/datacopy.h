@@ -72,6 +72,43 @@ struct DataCopyPadParams {
 
 namespace opkg_sim {
 
+// An operand's access of `bytes` UB bytes from `ptr` that runs past its LocalTensor, which holds
+// `held` bytes; `what` says so in the API's terms. CANN compares a count with the tensor only in
+// its CPU-debug build (`#if ASCENDC_CPU_DEBUG`); the device passes the address and the count to
+// the instruction, which accesses those UB bytes whatever buffer they belong to, and real
+// operators rely on that. So by default the access goes ahead on the real UB bytes (their
+// definedness tracked as everywhere) with one warning per call site; an error with
+// --strict-bounds, or when the bytes leave the physical UB. Called only past the tensor
+// (declared in kcore.h, for LocalTensor's GetValue/SetValue).
+#ifdef OPKG_SIM_RUNTIME_TU
+void past_tensor(const void* ptr, uint64_t bytes, uint64_t held, const std::string& what, SrcLoc loc) {
+    BlockState& b = block();
+    const uint8_t* p = static_cast<const uint8_t*>(ptr);
+    if (!b.ub || p < b.ub || p >= b.ub + b.ub_bytes + UB_BEYOND) fail(loc, what);
+    const uint64_t off = uint64_t(p - b.ub), end = off + bytes;
+    if (end > b.ub_bytes) {
+        fail(loc, format("%s, and UB bytes [%llu, %llu) run past the end of the SoC's %llu-byte Unified Buffer "
+                         "(shrink the count or the buffers)", what.c_str(), (unsigned long long)off,
+                         (unsigned long long)end, (unsigned long long)b.ub_bytes));
+    }
+    if (b.strict_bounds) {
+        fail(loc, what + " (--strict-bounds; the device does not check it and accesses the UB bytes past the "
+                         "tensor, which is what a build without --strict-bounds does)");
+    }
+    if (end > b.ub_high) b.ub_high = end;   // the next block's reset must cover the bytes touched
+    if (b.warned && !b.warned->first(loc)) return;
+    const UbAlloc* next = alloc_at(off + held);
+    std::string into = next ? format("the %s set up at %s:%d", next->kind.c_str(), next->file ? next->file : "?",
+                                     next->line)
+                            : std::string("UB bytes no buffer holds");
+    log_line(format("warning: %s:%d: %s; the device accesses UB bytes [%llu, %llu), running on into %s: CANN "
+                    "checks the count against the tensor only in its CPU-debug build (ASCENDC_CPU_DEBUG), the "
+                    "device does not (--strict-bounds makes this an error)",
+                    loc.file ? loc.file : "?", loc.line, what.c_str(), (unsigned long long)off,
+                    (unsigned long long)end, into.c_str()));
+}
+#endif
+
 // `align`: the operand's required UB address alignment (32 bytes for most; some reduction
 // outputs need less).
 // check_ub on the tensor's address, position, element count and element size.
@@ -89,8 +126,9 @@ void check_ub_at(const void* ptr, AscendC::TPosition pos, uint32_t size, uint64_
                          cube_buf_name(cube), position_name(pos)));
     }
     if (bytes > uint64_t(size) * elem) {
-        fail(loc, format("%s: %s needs %llu bytes but the LocalTensor holds only %u elements (%llu bytes)", op, role,
-                         (unsigned long long)bytes, size, (unsigned long long)(uint64_t(size) * elem)));
+        past_tensor(ptr, bytes, uint64_t(size) * elem,
+                    format("%s: %s needs %llu bytes but the LocalTensor holds only %u elements (%llu bytes)", op, role,
+                           (unsigned long long)bytes, size, (unsigned long long)(uint64_t(size) * elem)), loc);
     }
     const BlockState& b = block();
     uint64_t off = b.ub ? uint64_t(static_cast<const uint8_t*>(ptr) - b.ub) : 0;   // LocalTensor::ub_offset

@@ -46,8 +46,9 @@ inline void check_rows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalT
     if (p.outter == 0) fail(loc, format("%s: outter is 0", op));
     const uint64_t dst_need = (uint64_t(p.outter) * sizeof(T) + 31) / 32 * 32;
     if (uint64_t(dst.size_) * sizeof(T) < dst_need) {
-        fail(loc, format("%s: dst holds %u elements but outter %u needs %llu bytes (outter rounded up to 32 bytes)",
-                         op, dst.size_, p.outter, (unsigned long long)dst_need));
+        past_tensor(dst.ptr_, dst_need, uint64_t(dst.size_) * sizeof(T),
+                    format("%s: dst holds %u elements but outter %u needs %llu bytes (outter rounded up to 32 bytes)",
+                           op, dst.size_, p.outter, (unsigned long long)dst_need), loc);
     }
     check_count(src, uint64_t(p.outter) * p.inner, op, "src", loc);
     check_ub(dst, dst_need, op, "dst", loc);

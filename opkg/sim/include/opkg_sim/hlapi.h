@@ -80,8 +80,9 @@ template <class T>
 inline void check_count(const AscendC::LocalTensor<T>& t, uint64_t count, const char* op, const char* role, SrcLoc loc) {
     note(loc);
     if (t.ptr_ && count > t.size_) {
-        fail(loc, format("%s: calCount %llu is larger than %s's %u elements", op, (unsigned long long)count, role,
-                         t.size_));
+        past_tensor(t.ptr_, count * sizeof(T), uint64_t(t.size_) * sizeof(T),
+                    format("%s: calCount %llu is larger than %s's %u elements", op, (unsigned long long)count, role,
+                           t.size_), loc);
     }
     check_ub(t, count * sizeof(T), op, role, loc);
 }

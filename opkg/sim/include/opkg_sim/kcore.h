@@ -69,6 +69,10 @@ std::string format(const char* fmt, ...) {
 #endif
 
 [[noreturn]] void fail(SrcLoc loc, std::string msg, int kind = FAIL_RULE);
+
+// An access past a LocalTensor inside the UB (datacopy.h): the device's behaviour, warned once
+// per call site; an error with --strict-bounds or past the UB.
+void past_tensor(const void* ptr, uint64_t bytes, uint64_t held, const std::string& what, SrcLoc loc);
 #ifdef OPKG_SIM_RUNTIME_TU
 [[noreturn]] void fail(SrcLoc loc, std::string msg, int kind) {
     throw Failure(kind, loc.file, loc.line, std::move(msg));
@@ -165,6 +169,22 @@ struct PendingUse {
     std::string message;
 };
 
+// The call sites a launch has already warned about (past_tensor, datacopy.h): each warns once,
+// whichever block gets there first, and blocks may run on threads of their own.
+struct WarnedSites {
+    std::mutex mu;
+    std::vector<std::pair<std::string, int>> seen;
+    bool first(SrcLoc loc) {
+        std::lock_guard<std::mutex> lock(mu);
+        std::pair<std::string, int> key(loc.file ? loc.file : "", loc.line);
+        for (const auto& k : seen) {
+            if (k == key) return false;
+        }
+        seen.push_back(std::move(key));
+        return true;
+    }
+};
+
 struct BlockState {
     int64_t idx = 0;
     int64_t num = 1;
@@ -210,7 +230,8 @@ struct BlockState {
     OpkgBlockProfile prof{};   // profile counters (count_copy / count_vec / count_queue)
     uint64_t pad_value = 0;    // DataCopyPad's padding register (SetPadValue, or isPad's paddingValue)
     bool pad_value_set = false;
-    bool strict_bounds = false; // --strict-bounds: GM accesses must stay inside the tensor, not its allocation
+    bool strict_bounds = false; // --strict-bounds: GM accesses inside the tensor, not its allocation; UB ones inside the LocalTensor
+    WarnedSites* warned = nullptr;   // the launch's, for warnings given once per call site
     // Definedness (see check_read): where undefined values came from, and the operands of the
     // current instruction that carried some (their shadow bytes, copied when read).
     std::vector<Origin> origins;

@@ -204,6 +204,7 @@ struct Launch {
     // GmRegion::written storage, from calloc: the OS hands out zero pages on first touch, so
     // a large workspace costs nothing until the kernel stores to it
     std::vector<std::unique_ptr<uint8_t, void (*)(void*)>> defined;
+    mutable WarnedSites warned;
 };
 
 // Runs one block on the calling thread. Returns false when it failed (error filled); throws
@@ -218,6 +219,7 @@ inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t
     b.sync = sync.get();
     b.lenient_copy = (L.in->flags & OPKG_SIM_LAUNCH_LENIENT_COPY) != 0;
     b.strict_bounds = (L.in->flags & OPKG_SIM_LAUNCH_STRICT_BOUNDS) != 0;
+    b.warned = &L.warned;
     b.idx = idx;
     b.num = L.blocks;
     b.ration = L.ration;
@@ -574,6 +576,7 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         if (rc == 2) {
             sequential = false;   // blocks interleave for real: their stores carry their values
             log.clear();
+            L.warned.seen.clear();   // the warnings went with the log: the rerun gives them again
             writes.clear();
             for (const GmRegion& r : L.regions) {
                 if (r.written) std::memset(r.written, 0, gm_span(r));

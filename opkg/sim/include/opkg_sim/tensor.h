@@ -76,8 +76,10 @@ private:
     void check_index(uint32_t i, const char* what, opkg_sim::SrcLoc loc) const {
         opkg_sim::note(loc);
         if (!ptr_) opkg_sim::fail(loc, opkg_sim::format("%s on a LocalTensor that was never allocated", what));
-        if (i >= size_) {
-            opkg_sim::fail(loc, opkg_sim::format("%s(%u) is past the LocalTensor's %u elements", what, i, size_));
+        if (i >= size_) {   // the device build reads the UB at the address, unchecked (as vector counts)
+            opkg_sim::past_tensor(ptr_ + i, sizeof(T), 0,
+                                  opkg_sim::format("%s(%u) is past the LocalTensor's %u elements", what, i, size_),
+                                  loc);
         }
     }
 };

@@ -775,8 +775,9 @@ inline void whole_reduce_sum(const LocalTensor<T>& dst, const LocalTensor<T>& sr
     uint64_t dst_elems = uint64_t(repeat - 1) * uint64_t(dstRepStride) + 1;
     if (!dst.ptr_) opkg_sim::fail(loc, opkg_sim::format("%s: dst is a LocalTensor that was never allocated", op));
     if (dst_elems > dst.size_) {
-        opkg_sim::fail(loc, opkg_sim::format("%s: dst needs %llu elements but the LocalTensor holds only %u", op,
-                                             (unsigned long long)dst_elems, dst.size_));
+        opkg_sim::past_tensor(dst.ptr_, dst_elems * sizeof(T), uint64_t(dst.size_) * sizeof(T),
+                              opkg_sim::format("%s: dst needs %llu elements but the LocalTensor holds only %u", op,
+                                               (unsigned long long)dst_elems, dst.size_), loc);
     }
     opkg_sim::note(loc);
     opkg_sim::count_level0<T>(op, m, uint32_t(repeat));

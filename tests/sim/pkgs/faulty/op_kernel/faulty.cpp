@@ -15,6 +15,16 @@ public:
         pipe.InitBuffer(inQueueX, 2, bufferBytes);
         pipe.InitBuffer(outQueueY, 1, bufferBytes);
         pipe.InitBuffer(tmpBuf, bufferBytes);   // @init-tmp
+        if (TILING_KEY_IS(60)) {
+            // As cann-ops Neg: a TBuf of `length` bytes, then the one the Cast below runs into.
+            pipe.InitBuffer(halfBuf, length);
+            pipe.InitBuffer(nextBuf, length);   // @init-next
+        }
+        if (TILING_KEY_IS(61) || TILING_KEY_IS(64)) {
+            // As cann-ops CrossEntropyLoss for float32: a 0-byte TBuf shares its address with the next.
+            pipe.InitBuffer(halfBuf, 0);
+            pipe.InitBuffer(nextBuf, 32);
+        }
     }
     __aicore__ inline void Run()
     {
@@ -67,6 +77,33 @@ public:
             for (uint32_t i = 0; i < length_; ++i) off.SetValue(i, (length_ - 1 - i) * sizeof(float));
             off.SetValue(length_ - 1, length_ * sizeof(float));
             Gather(y, x, off, (uint32_t)0, length_);   // @gather-oob
+        } else if (TILING_KEY_IS(60)) {
+            // `length` floats cast to half into a tensor of length / 2 halves: the device writes
+            // on into nextBuf, and the cast back reads them from there.
+            LocalTensor<half> h = halfBuf.Get<half>();
+            Cast(h, x, RoundMode::CAST_NONE, length_);   // @cast-past
+            Cast(y, h, RoundMode::CAST_NONE, length_);
+        } else if (TILING_KEY_IS(61)) {
+            LocalTensor<float> none = halfBuf.Get<float>();   // 0 elements
+            WholeReduceSum<float>(none, x, 64, 1, 1, 1, 8);   // @reduce-into-empty
+            SetFlag<HardEvent::V_S>(EVENT_ID0);
+            WaitFlag<HardEvent::V_S>(EVENT_ID0);
+            Duplicate(y, nextBuf.Get<float>().GetValue(0), length_);
+        } else if (TILING_KEY_IS(64)) {
+            // Scalar access past a 0-element tensor (as cann-ops CrossEntropyLossGrad's short rows).
+            LocalTensor<float> none = halfBuf.Get<float>();
+            none.SetValue(3, 5.0f);   // @set-past
+            Duplicate(y, none.GetValue(3) + nextBuf.Get<float>().GetValue(3), length_);   // @get-past
+        } else if (TILING_KEY_IS(62)) {
+            // tmpBuf ends where the UB ends (buffer_bytes 49152): 32 bytes past the UB.
+            LocalTensor<float> t = tmpBuf.Get<float>();
+            Duplicate(t, 1.0f, t.GetSize() + 8);   // @past-ub
+            Muls(y, x, 2.0f, length_);
+        } else if (TILING_KEY_IS(63)) {
+            // Reads 64 floats past x, from inQueueX's second buffer, which nothing wrote, and
+            // writes them past y into tmpBuf, which goes to GM.
+            Adds(y, x, 0.0f, length_ + 64);   // @read-neighbour
+            DataCopy(yGm, tmpBuf.Get<float>(), 64);   // @store-neighbour
         } else if (TILING_KEY_IS(23)) {
             // Fills all of tmpBuf, which lies past the UB when the buffers do not fit.
             LocalTensor<float> t = tmpBuf.Get<float>();
@@ -201,6 +238,7 @@ private:
     TQue<TPosition::VECIN, 2> inQueueX;
     TQue<TPosition::VECOUT, 1> outQueueY;
     TBuf<TPosition::VECCALC> tmpBuf;
+    TBuf<TPosition::VECCALC> halfBuf, nextBuf;
     GlobalTensor<float> xGm, yGm;
     GM_ADDR ws_ = nullptr;
     GM_ADDR yBase_ = nullptr;
