@@ -249,7 +249,7 @@ class SimToolchain:
             job = vdir / "verify-job.json"
             report = vdir / "verification.json"
             actions.append(Action("write", (str(job),), content=json.dumps(
-                _verify_job(pkg, soc_op, soc, variant, host_lib, lib, self._root(), modes), indent=1,
+                _verify_job(pkg, soc_op, soc, variant, host_lib, lib, self._root(), modes),
                 sort_keys=True), target=tid, step="generate",
                 description=f"plan verification {pkg.name} {variant.name}"))
             actions.append(Action(
