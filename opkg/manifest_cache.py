@@ -17,7 +17,9 @@ signatures of everything the validation read:
 The whole file is keyed by opkg's version, the Python version and the stat signatures of the
 modules that make a Package, so any edit of those drops every entry. A missing, corrupt or
 foreign file is ignored and rewritten, never an error; it is written atomically and only when an
-entry changed. Manifests with errors are never cached: their errors are reported every time.
+entry changed, and only into an existing output directory (a build creates it; `opkg query` or
+`opkg lock` in a fresh checkout do not). Manifests with errors are never cached: their errors are
+reported every time.
 """
 
 from __future__ import annotations
@@ -100,7 +102,8 @@ class ManifestCache:
             self.changed = True
 
     def save(self) -> None:
-        if not self.changed:
+        # commands that build nothing (query, lock) never create the output directory
+        if not self.changed or not self.path.parent.parent.is_dir():
             return
         from opkg.fsutil import atomic_write_bytes
 

@@ -18,6 +18,12 @@ from tests.conftest import MINIMAL_MANIFEST
 LABEL = "//packages/addone"
 
 
+@pytest.fixture(autouse=True)
+def output_dir(workspace):
+    """The cache is written only where a build has made the output directory."""
+    (workspace.root / "out").mkdir()
+
+
 @pytest.fixture
 def parses(monkeypatch):
     """The manifests parsed by each load (the real parser, counted)."""
@@ -241,3 +247,13 @@ def test_a_manifest_stamped_in_the_future_is_never_cached(workspace, parses):
         parses.clear()
         assert loaded(workspace)[LABEL].version == "1.0.0"
         assert parses == [LABEL]
+
+
+def test_loading_a_workspace_without_an_output_directory_does_not_create_it(workspace, parses):
+    (workspace.root / "out").rmdir()
+    workspace.operator("addone")
+    settle()
+    for _ in range(2):
+        loaded(workspace)
+    assert not (workspace.root / "out").exists()
+    assert parses == [LABEL, LABEL]
