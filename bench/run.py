@@ -85,7 +85,7 @@ def med(xs) -> float:
 
 
 def ratio(a, b) -> float | None:
-    return a / b if b else None
+    return a / b if a is not None and b else None
 
 
 def opkg_env(cache: Path, **extra) -> dict:
@@ -157,8 +157,11 @@ def scale_tier(n: int, proto: dict, work: Path, reps: int) -> dict:
     timed([*OPKG, "build", "//..."], cwd=root, env=env)
     # opkg's full path on an unchanged tree: a variable opkg records differs on every run,
     # so the fast path declines and planning + SCons decide that nothing changed
-    full = [timed([*OPKG, "build", "//..."], cwd=root, env={**env, "OPKG_BENCH_RUN": str(i)})
-            for i in range(reps)]
+    full, full_cpu = [], []
+    for i in range(reps):
+        full.append(timed([*OPKG, "build", "//..."], cwd=root,
+                          env={**env, "OPKG_BENCH_RUN": str(i)}))
+        full_cpu.append(LAST_CPU[0])
     mem_full = peak_kib([*OPKG, "build", "//..."], cwd=root,
                         env={**env, "OPKG_BENCH_RUN": "mem"})
     timed([*OPKG, "build", "//..."], cwd=root, env=env)
@@ -166,6 +169,7 @@ def scale_tier(n: int, proto: dict, work: Path, reps: int) -> dict:
     timed([*OPKG, "build", "//..."], cwd=root, env=env)
     return {"n": n, "actions": actions, "populate_s": populate,
             "null_full_s": med(full), "null_full_runs": full,
+            "null_full_cpu_s": med(full_cpu), "null_full_cpu_runs": full_cpu,
             "plain_scons_s": med(plain), "plain_scons_runs": plain,
             "plain_scons_cpu_s": med(plain_cpu),
             "ninja_s": med(nin) if nin else None, "ninja_runs": nin,
@@ -527,6 +531,10 @@ def table(res: dict) -> str:
              fmt_r(ratio(s["null_fast_s"], s["ninja_s"])), "ninja null build (floor)"),
             (f"  opkg without the fast path", fmt_s(s["null_full_s"]), fmt_s(s["plain_scons_s"]),
              fmt_r(ratio(s["null_full_s"], s["plain_scons_s"])), "plain SCons null build"),
+            (f"  same, CPU time (user+sys)", fmt_s(s.get("null_full_cpu_s")),
+             fmt_s(s["plain_scons_cpu_s"]),
+             fmt_r(ratio(s.get("null_full_cpu_s"), s["plain_scons_cpu_s"])),
+             "plain SCons null build, CPU time"),
             (f"  peak memory, null build", f"{s['peak_kib_null_fast'] / 1024:.0f} MiB", "-", "-",
              f"without fast path: {s['peak_kib_null_full'] / 1024:.0f} MiB"),
         ]

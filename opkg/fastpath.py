@@ -328,7 +328,7 @@ class FastPath:
             pass
 
     def record(self, result) -> None:
-        from opkg.fsutil import atomic_write_json
+        from opkg.fsutil import atomic_write_text
 
         if self.snap is None or not result.ok:
             return
@@ -346,7 +346,8 @@ class FastPath:
 
         if OutputRecord(plan.output_dir).unverified(paths):
             return                  # changed since it was written: the next build checks it
-        atomic_write_json(self.path, {
+        # compact: json's C encoder runs only without indent (the record stats every file)
+        atomic_write_text(self.path, json.dumps({
             "format": FORMAT, "inputs": self.snap,
             "outputs": {"files": outputs, "racy": _racy_digests(outputs, now)},
             "notes": self.notes,
@@ -356,7 +357,7 @@ class FastPath:
                        "plan": {"workspace_root": plan.workspace_root,
                                 "output_dir": plan.output_dir, "cache_dir": plan.cache_dir},
                        "targets": [vars(t) for t in plan.targets]},
-        })
+        }, sort_keys=True) + "\n")
 
 
 def _outputs_changed(outputs: dict) -> str | None:

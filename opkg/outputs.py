@@ -41,14 +41,13 @@ class OutputRecord:
         self.root = Path(output_dir).resolve()
         self.path = self.root / LOG
         self.lines = 0                    # lines in the log when it was last loaded
+        self._prefix = str(self.root).rstrip("/") + "/"
 
     def _key(self, path) -> str:
         # relative inside the output directory, so a copied or moved workspace keeps its record
-        p = Path(os.path.abspath(path))
-        try:
-            return p.relative_to(self.root).as_posix()
-        except ValueError:
-            return str(p)
+        # (string operations: this runs for every output of every build)
+        p = os.path.abspath(path)
+        return p[len(self._prefix):] if p.startswith(self._prefix) else p
 
     def note(self, path, digest: str | None = None) -> str:
         """Record what `path` holds now (its digest, computed unless given); returns it."""

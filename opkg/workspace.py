@@ -184,22 +184,33 @@ class Workspace:
 
     @cached_property
     def packages(self) -> dict[str, Package]:
+        import time
+
         from opkg.manifest import load_package
+        from opkg.manifest_cache import ManifestCache
         from opkg.socs import soc_table
 
         known = soc_table(self.root)
+        # unchanged manifests are not parsed again (opkg/manifest_cache.py)
+        cache = ManifestCache(self.settings.output_dir,
+                              [sorted(known), list(self.settings.default_socs)])
         out: dict[str, Package] = {}
         by_name: dict[str, Package] = {}
         by_type: dict[str, Package] = {}
         errors: list[ManifestError] = []    # every manifest's errors, reported together
-        for manifest in self.manifest_paths():
+        manifests = self.manifest_paths()
+        for manifest in manifests:
             label = labels.label_for(self.rel(manifest.parent))
-            try:
-                pkg = load_package(manifest, label, known_socs=known,
-                                   default_socs=self.settings.default_socs)
-            except ManifestError as exc:
-                errors.append(exc)
-                continue
+            pkg = cache.get(manifest, label)
+            if pkg is None:
+                started = time.time_ns()
+                try:
+                    pkg = load_package(manifest, label, known_socs=known,
+                                       default_socs=self.settings.default_socs)
+                except ManifestError as exc:
+                    errors.append(exc)
+                    continue
+                cache.put(manifest, label, pkg, started)
             if pkg.name in by_name:
                 other = by_name[pkg.name]
                 errors.append(ManifestError(
@@ -220,6 +231,8 @@ class Workspace:
                     continue
                 by_type[pkg.op.type] = pkg
             out[label] = pkg
+        cache.keep_only(manifests)
+        cache.save()
         raise_all(errors)
         return out
 

@@ -57,10 +57,10 @@ class SimToolchain:
     def cxx(self) -> str:
         return find_compiler()
 
-    def identity(self) -> dict:
+    def identity(self, cxx: str | None = None) -> dict:
         from opkg.sim import flags
 
-        cxx = self.cxx
+        cxx = cxx or self.cxx
         st = os.stat(cxx)
         # where opkg is installed is not part of the identity; what its headers say is
         include = str(flags.include_dir())
@@ -78,8 +78,17 @@ class SimToolchain:
 
         return {str(flags.include_dir()): "<sim-include>"}
 
-    def fingerprint(self) -> str:
-        return sha256_text(json.dumps(self.identity(), sort_keys=True))
+    def fingerprint(self, cxx: str | None = None) -> str:
+        cxx = cxx or self.cxx
+        st = os.stat(cxx)
+        # once per compiler file within a process, not once per planned target
+        from opkg.sim import flags
+
+        key = (cxx, st.st_mtime_ns, st.st_size, st.st_ino, tuple(flags.common_flags()))
+        memo = self.__dict__.setdefault("_fingerprints", {})
+        if key not in memo:
+            memo[key] = sha256_text(json.dumps(self.identity(cxx), sort_keys=True))
+        return memo[key]
 
     def version(self) -> str:
         from opkg import __version__
@@ -92,10 +101,10 @@ class SimToolchain:
                     bundle: bool = True, modes: SimModes = SimModes()):
         from opkg.sim import codegen, flags
 
-        fp = self.fingerprint()
+        cxx = self.cxx
+        fp = self.fingerprint(cxx)
         op = pkg.op
         soc_op = op.for_soc(soc.short)   # this SoC's dtype variants (op.soc_configs)
-        cxx = self.cxx
         base = Path(out) / "sim" / pkg.name
         tid = f"{pkg.label}@{soc.name}@{self.id}"
         include = [str(pkg.dir), *(str(pkg.dir / d) for d in ("op_host", "op_kernel")
@@ -240,7 +249,7 @@ class SimToolchain:
             job = vdir / "verify-job.json"
             report = vdir / "verification.json"
             actions.append(Action("write", (str(job),), content=json.dumps(
-                _verify_job(pkg, soc_op, soc, variant, host_lib, lib, self._root(), modes), indent=1,
+                _verify_job(pkg, soc_op, soc, variant, host_lib, lib, self._root(), modes),
                 sort_keys=True), target=tid, step="generate",
                 description=f"plan verification {pkg.name} {variant.name}"))
             actions.append(Action(
