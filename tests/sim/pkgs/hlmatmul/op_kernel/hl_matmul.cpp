@@ -8,7 +8,8 @@
 // 12 (one share) takes B in NZ format.
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
-#include "lib/matrix/matmul/matmul.h"   // the path of CANN releases other than 8.1.RC1
+#include "lib/matrix/matmul/matmul.h"   // the layout of CANN releases after 8.1.RC1
+#include "lib/matrix/matmul/tiling.h"
 using namespace AscendC;
 
 using AT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
@@ -16,6 +17,7 @@ using BT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
 using CT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
 using BiasT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
 using BNZ = MatmulType<TPosition::GM, CubeFormat::NZ, half>;
+constexpr MatmulConfig CFG_LATER = GetNormalConfig(true);   // from lib/matrix/matmul/tiling.h
 
 extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
                                                 GM_ADDR tiling)
@@ -23,7 +25,7 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     GET_TILING_DATA(t, tiling);
     const TCubeTiling& ct = t.cube;
     TPipe pipe;
-    Matmul<AT, BT, CT, BiasT> mm;
+    Matmul<AT, BT, CT, BiasT, CFG_LATER> mm;
     Matmul<AT, BT, CT, BiasT> unregistered;
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t.cube);
     const int32_t idx = GetBlockIdx();
