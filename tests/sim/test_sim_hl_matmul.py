@@ -1,7 +1,10 @@
 """The high-level Matmul (opkg_sim/hl_matmul.h) and its host tiling (host_matmul_tiling.h):
 MultiCoreMatmulTiling splits M x N over AIV cores, a mixed kernel runs its body on two AIVs per AI
 core (GetBlockIdx = block * 2 + sub-block), Matmul computes a x b + bias per share (SetTail at the
-edges, B optionally transposed, or in NZ format); misuse is reported at the kernel's file:line."""
+edges, B optionally transposed, or in NZ format); misuse is reported at the kernel's file:line.
+The kernel includes the Matmul through the later releases' lib/matrix/matmul/ paths and names
+MatmulConfig, GetNormalConfig and CubeFormat before any `using namespace AscendC` (global names in
+CANN), so every test here also fails when those do not compile."""
 
 from __future__ import annotations
 

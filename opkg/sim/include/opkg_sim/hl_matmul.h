@@ -13,21 +13,11 @@
 #include "opkg_sim/pipe.h"
 #include "lib/matmul/matmul_tilingdata.h"
 
-namespace AscendC {
-
+// CubeFormat, LayoutMode, MatmulConfig and its constructors are global names in CANN
+// (lib/matmul/matmul_config.h, tiling.h), not AscendC's: kernels without `using namespace AscendC`
+// name them unqualified.
 enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
-
-template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
-struct MatmulType {
-    constexpr static TPosition pos = POSITION;
-    constexpr static CubeFormat format = FORMAT;
-    using T = TYPE;
-    constexpr static bool isTrans = ISTRANS;
-    constexpr static LayoutMode layout = LAYOUT;
-    constexpr static bool ibShare = IBSHARE;
-};
 
 // The configuration template argument; the sim's model computes the same values for every one.
 struct MatmulConfig {
@@ -46,6 +36,19 @@ constexpr MatmulConfig CFG_NORM = {true};
 constexpr MatmulConfig CFG_MDL = {false, false, true};
 template <class... Args> constexpr MatmulConfig GetNormalConfig(Args...) { return CFG_NORM; }
 template <class... Args> constexpr MatmulConfig GetMDLConfig(Args...) { return CFG_MDL; }
+
+namespace AscendC {
+
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct MatmulType {
+    constexpr static TPosition pos = POSITION;
+    constexpr static CubeFormat format = FORMAT;
+    using T = TYPE;
+    constexpr static bool isTrans = ISTRANS;
+    constexpr static LayoutMode layout = LAYOUT;
+    constexpr static bool ibShare = IBSHARE;
+};
 
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {};

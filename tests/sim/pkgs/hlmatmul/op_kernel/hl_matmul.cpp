@@ -10,14 +10,15 @@
 #include "lib/matmul_intf.h"
 #include "lib/matrix/matmul/matmul.h"   // the layout of CANN releases after 8.1.RC1
 #include "lib/matrix/matmul/tiling.h"
+// Named before any `using namespace AscendC`, as CANN declares them: at global scope.
+constexpr MatmulConfig CFG_LATER = GetNormalConfig(true);   // from lib/matrix/matmul/tiling.h
+using BNZ = AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::NZ, half, false, LayoutMode::NONE>;
 using namespace AscendC;
 
 using AT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
 using BT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
 using CT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
 using BiasT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
-using BNZ = MatmulType<TPosition::GM, CubeFormat::NZ, half>;
-constexpr MatmulConfig CFG_LATER = GetNormalConfig(true);   // from lib/matrix/matmul/tiling.h
 
 extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
                                                 GM_ADDR tiling)
@@ -25,13 +26,15 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     GET_TILING_DATA(t, tiling);
     const TCubeTiling& ct = t.cube;
     TPipe pipe;
-    Matmul<AT, BT, CT, BiasT, CFG_LATER> mm;
+    set_mask_norm();   // the CCE builtin some kernels call before anything else
+    // AscendC::Conditional picks the object's type as FlashAttentionScore does
+    typename AscendC::Conditional<false, Matmul<AT, BNZ, CT, BiasT>, Matmul<AT, BT, CT, BiasT, CFG_LATER>>::type mm;
     Matmul<AT, BT, CT, BiasT> unregistered;
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t.cube);
     const int32_t idx = GetBlockIdx();
     const int32_t mBlocks = (ct.M + ct.singleCoreM - 1) / ct.singleCoreM;
     const int32_t nBlocks = (ct.N + ct.singleCoreN - 1) / ct.singleCoreN;
-    if (idx >= mBlocks * nBlocks) {
+    if (unlikely(idx >= mBlocks * nBlocks)) {   // CANN's branch hint macro
         return;
     }
     const int32_t mi = idx % mBlocks, ni = idx / mBlocks;
