@@ -5,7 +5,9 @@
 // the product, a CrossCoreWaitFlag on a flag no core ever sets (a deadlock on the device); 10 and
 // 11 (one share) take A from a workspace copy whose last row is never written: 10 stores C into c
 // (garbage in its last row: reported), 11 into the workspace and copies only the other rows to c;
-// 12 (one share) takes B in NZ format.
+// 12 (one share) takes B in NZ format; 13 IterateAll<false> then WaitIterateAll, C's row stride
+// from SetOrgShape's orgKc and the orgN or orgKb the device does not read set to 1; 14
+// WaitIterateAll after a synchronous IterateAll.
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 #include "lib/matrix/matmul/matmul.h"   // the layout of CANN releases after 8.1.RC1
@@ -60,6 +62,12 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     if (TILING_KEY_IS(3)) {
         mm.SetOrgShape(ct.M, ct.N, ct.Ka - 16, ct.Kb);
     }
+    if (TILING_KEY_IS(13)) {
+        // C's row stride from orgKc; orgN, B's row stride when B is untransposed, and orgKb, when
+        // it is transposed, are the only other values the device reads: the unread one is 1.
+        if (t.transB) mm.SetOrgShape(ct.M, 1, ct.Ka, ct.Kb, ct.N);
+        else mm.SetOrgShape(ct.M, ct.N, ct.Ka, 1, ct.N);
+    }
     mm.SetTail(tailM, tailN);
     mm.SetTensorA(aGm);
     mm.SetTensorB(bGm, t.transB != 0);
@@ -104,6 +112,12 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
         }
     } else if (TILING_KEY_IS(6)) {
         mm.GetTensorC(cGm);  // @no-iterate
+    } else if (TILING_KEY_IS(13)) {   // asynchronous, as FlashAttentionScore: C is in GM after the wait
+        mm.template IterateAll<false>(cGm, 0, false, true);
+        mm.WaitIterateAll();
+    } else if (TILING_KEY_IS(14)) {
+        mm.IterateAll(cGm);
+        mm.WaitIterateAll();  // @wait-sync
     } else {
         mm.IterateAll(cGm);  // @iterate
     }
