@@ -1,4 +1,5 @@
-"""SoftmaxFlashV2 (with and without update, the tiling from SoftMaxFlashV2TilingFunc),
+"""SoftmaxFlashV2 (with and without update, the tiling from SoftMaxFlashV2TilingFunc or from the
+kernel's SoftMaxFlashV2TilingFuncImpl),
 SoftmaxGrad / SoftmaxGradFront, LogSoftMax and AdjustSoftMaxRes on the sim (A2, float and half)
 against NumPy, the per-row statistics in their 32-byte block layout, and a missing shape reported
 at the kernel's line."""
@@ -81,6 +82,13 @@ def test_flash_v2_without_and_with_update(built):
     np.testing.assert_array_equal(m, blocks(m1, dtype, per))
     np.testing.assert_array_equal(e, blocks(em, dtype, per))
     np.testing.assert_array_equal(s, blocks(em * s0 + eg.sum(axis=1), dtype, per))
+
+
+def test_flash_v2_with_tilings_made_in_the_kernel(built):
+    # SoftMaxFlashV2TilingFuncImpl on the device side gives what the host's tiling gives
+    _, x, g = inputs(built)
+    for got, want in zip(run(built, 7, x, g), run(built, 2, x, g)):
+        np.testing.assert_array_equal(got, want)
 
 
 def test_softmax_grad_and_front(built):

@@ -57,6 +57,19 @@ extern "C" __global__ __aicore__ void hl_softmax2(GM_ADDR x, GM_ADDR g, GM_ADDR 
         lt.srcM = 0;
         lt.srcK = 0;
         LogSoftMax<T>(zl, sl, ml, xl, tmp, lt);  // @no-shape
+    } else if (TILING_KEY_IS(7)) {
+        // key 2 with tilings the kernel makes (the host leaves them zero) from the shape it records
+        // on the tensor (SetShapeInfo), no shape-info argument, as FlashAttentionScore retiles per block
+        uint32_t dims[] = {t.rows, t.cols};
+        xl.SetShapeInfo(ShapeInfo(2, dims, DataFormat::ND));
+        const ShapeInfo info = xl.GetShapeInfo();
+        const uint32_t words = tmp.GetSize() / sizeof(float);
+        SoftMaxTiling first = SoftMaxFlashV2TilingFuncImpl(info.shape[0], info.shape[1], sizeof(T), sizeof(T), words,
+                                                           false, false);
+        SoftMaxTiling upd = SoftMaxFlashV2TilingFuncImpl(info.originalShape[0], info.originalShape[1], sizeof(T),
+                                                         sizeof(T), words, true, true);
+        SoftmaxFlashV2<T>(zl, s0, m0, xl, el, s0, m0, tmp, first);
+        SoftmaxFlashV2<T, true>(zl, sl, ml, gl, el, s0, m0, tmp, upd);
     } else if (TILING_KEY_IS(6)) {
         SoftmaxFlashV2<T>(zl, sl, ml, xl, el, sl, ml, t.softmaxTiling, shape);
         const bool hit = AdjustSoftMaxRes<T, T>(zl, ml, t.from, (T)5, shape);
