@@ -91,6 +91,18 @@ def test_flash_v2_with_tilings_made_in_the_kernel(built):
         np.testing.assert_array_equal(got, want)
 
 
+def test_flash_v2_reduces_over_the_tensors_original_shape(built):
+    dtype, x, g = inputs(built)
+    per = 32 // np.dtype(dtype).itemsize
+    z, s, m, _ = run(built, 8, x, g)
+    xv = x[:, :COLS - 5].astype(np.float64)                          # the 5 padding columns left out
+    mx = xv.max(axis=1)
+    ex = np.exp(xv - mx[:, None])
+    np.testing.assert_array_equal(z[:, :COLS - 5], r(ex, dtype))
+    np.testing.assert_array_equal(s, blocks(ex.sum(axis=1), dtype, per))
+    np.testing.assert_array_equal(m, blocks(mx, dtype, per))
+
+
 def test_softmax_grad_and_front(built):
     dtype, x, g = inputs(built)
     per = 32 // np.dtype(dtype).itemsize

@@ -65,7 +65,7 @@ inline void softmax_flash_v2(const AscendC::LocalTensor<T>& dst, const AscendC::
     static_assert(is_half_or_float<T>::value && is_half_or_float<S>::value, "SoftmaxFlashV2 takes half or float");
     const char* op = "SoftmaxFlashV2";
     note(loc);
-    const AscendC::SoftMaxShapeInfo s = checked_shape<T>(tiling, info, op, loc);
+    const AscendC::SoftMaxShapeInfo s = checked_shape<T>(tiling, tensor_shape(info, src), op, loc);
     check_tmp(tmp, softmax_tmp_bytes(s.srcK, sizeof(T)), op, loc);
     const uint64_t count = uint64_t(s.srcM) * s.srcK;
     check_count(dst, count, op, "dst", loc);
