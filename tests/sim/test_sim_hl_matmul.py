@@ -1,7 +1,10 @@
 """The high-level Matmul (opkg_sim/hl_matmul.h) and its host tiling (host_matmul_tiling.h):
 MultiCoreMatmulTiling splits M x N over AIV cores, a mixed kernel runs its body on two AIVs per AI
 core (GetBlockIdx = block * 2 + sub-block), Matmul computes a x b + bias per share (SetTail at the
-edges, B optionally transposed, or in NZ format); misuse is reported at the kernel's file:line."""
+edges, B optionally transposed, or in NZ format); misuse is reported at the kernel's file:line.
+The kernel includes the Matmul through the later releases' lib/matrix/matmul/ paths and names
+MatmulConfig, GetNormalConfig and CubeFormat before any `using namespace AscendC` (global names in
+CANN), so every test here also fails when those do not compile."""
 
 from __future__ import annotations
 
@@ -120,6 +123,7 @@ def test_iterate_and_get_tensor_c_place_every_base_block(built, m, n, k, dim):
     (4, "unregistered", ["REGIST_MATMUL_OBJ"]),
     (6, "no-iterate", ["call Iterate first"]),
     (8, "wait-unset", ["CrossCoreWaitFlag(5)", "wait forever"]),
+    (14, "wait-sync", ["WaitIterateAll", "IterateAll<false>"]),
 ])
 def test_misuse_is_reported_at_its_line(built, which, marker, words):
     with pytest.raises(runtime.SimError) as err:
@@ -128,3 +132,10 @@ def test_misuse_is_reported_at_its_line(built, which, marker, words):
     assert f"hl_matmul.cpp:{simbuild.line_of(KERNEL, marker)}" in text, text
     for w in words:
         assert w in text, text
+
+
+@pytest.mark.parametrize("trans_b", [False, True])
+def test_async_iterate_all_with_c_stride_from_org_kc(built, trans_b):
+    # one share: SetOrgShape(M, N or 1, Ka, 1 or Kb, orgKc = N), IterateAll<false>, WaitIterateAll
+    got, want, _ = run(built, 48, 80, 40, which=13, dim=1, trans_b=trans_b)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)

@@ -1,4 +1,5 @@
-"""SoftmaxFlashV2 (with and without update, the tiling from SoftMaxFlashV2TilingFunc),
+"""SoftmaxFlashV2 (with and without update, the tiling from SoftMaxFlashV2TilingFunc or from the
+kernel's SoftMaxFlashV2TilingFuncImpl),
 SoftmaxGrad / SoftmaxGradFront, LogSoftMax and AdjustSoftMaxRes on the sim (A2, float and half)
 against NumPy, the per-row statistics in their 32-byte block layout, and a missing shape reported
 at the kernel's line."""
@@ -81,6 +82,25 @@ def test_flash_v2_without_and_with_update(built):
     np.testing.assert_array_equal(m, blocks(m1, dtype, per))
     np.testing.assert_array_equal(e, blocks(em, dtype, per))
     np.testing.assert_array_equal(s, blocks(em * s0 + eg.sum(axis=1), dtype, per))
+
+
+def test_flash_v2_with_tilings_made_in_the_kernel(built):
+    # SoftMaxFlashV2TilingFuncImpl on the device side gives what the host's tiling gives
+    _, x, g = inputs(built)
+    for got, want in zip(run(built, 7, x, g), run(built, 2, x, g)):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_flash_v2_reduces_over_the_tensors_original_shape(built):
+    dtype, x, g = inputs(built)
+    per = 32 // np.dtype(dtype).itemsize
+    z, s, m, _ = run(built, 8, x, g)
+    xv = x[:, :COLS - 5].astype(np.float64)                          # the 5 padding columns left out
+    mx = xv.max(axis=1)
+    ex = np.exp(xv - mx[:, None])
+    np.testing.assert_array_equal(z[:, :COLS - 5], r(ex, dtype))
+    np.testing.assert_array_equal(s, blocks(ex.sum(axis=1), dtype, per))
+    np.testing.assert_array_equal(m, blocks(mx, dtype, per))
 
 
 def test_softmax_grad_and_front(built):

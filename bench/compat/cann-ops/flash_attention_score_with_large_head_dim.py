@@ -17,6 +17,16 @@ CASES = [
     {"name": "d128", "shapes": {"query": [1, 64, 128], "key": [1, 1152, 128], "value": [1, 1152, 128]},
      "attrs": {"scale_value": 0.0884, "head_num": 1},
      "ranges": {"query": [-2, 2], "key": [-2, 2], "value": [-1, 1]}},
+    # ragged: S1 past one 64-row block, S2 past one 1024-column loop (a 76-column tail the kernel
+    # pads to 80), D not a multiple of 16
+    {"name": "ragged", "shapes": {"query": [1, 100, 200], "key": [1, 1100, 200], "value": [1, 1100, 200]},
+     "attrs": {"scale_value": 0.07, "head_num": 1},
+     "ranges": {"query": [-1, 1], "key": [-1, 1], "value": [-1, 1]}},
+    # two batches over two cores (head_num stays 1: the OpDef's InferShape gives the statistics
+    # [B, 1, S1, 8] whatever head_num is)
+    {"name": "b2", "shapes": {"query": [2, 72, 256], "key": [2, 1040, 256], "value": [2, 1040, 256]},
+     "attrs": {"scale_value": 0.0884, "head_num": 1},
+     "ranges": {"query": [-1, 1], "key": [-1, 1], "value": [-1, 1]}},
 ]
 
 

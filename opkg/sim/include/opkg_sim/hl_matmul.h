@@ -13,21 +13,11 @@
 #include "opkg_sim/pipe.h"
 #include "lib/matmul/matmul_tilingdata.h"
 
-namespace AscendC {
-
+// CubeFormat, LayoutMode, MatmulConfig and its constructors are global names in CANN
+// (lib/matmul/matmul_config.h, tiling.h), not AscendC's: kernels without `using namespace AscendC`
+// name them unqualified.
 enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
-
-template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
-struct MatmulType {
-    constexpr static TPosition pos = POSITION;
-    constexpr static CubeFormat format = FORMAT;
-    using T = TYPE;
-    constexpr static bool isTrans = ISTRANS;
-    constexpr static LayoutMode layout = LAYOUT;
-    constexpr static bool ibShare = IBSHARE;
-};
 
 // The configuration template argument; the sim's model computes the same values for every one.
 struct MatmulConfig {
@@ -46,6 +36,19 @@ constexpr MatmulConfig CFG_NORM = {true};
 constexpr MatmulConfig CFG_MDL = {false, false, true};
 template <class... Args> constexpr MatmulConfig GetNormalConfig(Args...) { return CFG_NORM; }
 template <class... Args> constexpr MatmulConfig GetMDLConfig(Args...) { return CFG_MDL; }
+
+namespace AscendC {
+
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct MatmulType {
+    constexpr static TPosition pos = POSITION;
+    constexpr static CubeFormat format = FORMAT;
+    using T = TYPE;
+    constexpr static bool isTrans = ISTRANS;
+    constexpr static LayoutMode layout = LAYOUT;
+    constexpr static bool ibShare = IBSHARE;
+};
 
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {};
@@ -147,14 +150,16 @@ public:
         orgN_ = tiling_.N;
         orgKa_ = tiling_.Ka;
         orgKb_ = tiling_.Kb;
+        orgKc_ = 0;
         singleM_ = tiling_.singleCoreM;
         singleN_ = tiling_.singleCoreN;
         singleK_ = tiling_.singleCoreK;
         bias_enabled_ = tiling_.isBias != 0;
     }
     void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK); }
+    // orgKc, when not 0, is C's row stride in GM (else orgN), as CANN's copy out takes it.
     void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
-        (void)orgKc;
+        orgKc_ = orgKc;
         orgM_ = orgM;
         orgN_ = orgN;
         orgKa_ = orgKa;
@@ -220,7 +225,19 @@ public:
         use(loc);
         if (enSequentialWrite) opkg_sim::fail(loc, opkg_sim::format("%s: enSequentialWrite is not modelled by the sim", op));
         compute(op, loc);
-        store_rows(gm, 0, 0, m_, n_, uint64_t(orgN_), enAtomic, op, loc);
+        store_rows(gm, 0, 0, m_, n_, c_stride(), enAtomic, op, loc);
+        async_ = !sync;
+    }
+    // After IterateAll<false>: on the device C lands in GM while the vector core runs on, and this
+    // waits for it; the sim stores C at IterateAll, so what is left is CANN's check that the call
+    // was asynchronous.
+    void WaitIterateAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        opkg_sim::note(loc);
+        if (!async_) {
+            opkg_sim::fail(loc, "Matmul::WaitIterateAll without an asynchronous IterateAll<false> before it "
+                                "(CANN asserts the last IterateAll was not synchronous)");
+        }
+        async_ = false;
     }
 
     // One base block (baseM x baseN, shorter at the share's edges) per call, M inner when the
@@ -294,7 +311,7 @@ public:
         const int64_t bm = m_ - r0 < tiling_.baseM ? m_ - r0 : tiling_.baseM;
         const int64_t bn = n_ - c0 < tiling_.baseN ? n_ - c0 : tiling_.baseN;
         if (enSequentialWrite) store_rows(gm, r0, c0, bm, bn, uint64_t(bn), enAtomic, op, loc, true);
-        else store_rows(gm, r0, c0, bm, bn, uint64_t(orgN_), enAtomic, op, loc);
+        else store_rows(gm, r0, c0, bm, bn, c_stride(), enAtomic, op, loc);
     }
 
     void End() { pending_ = false; }
@@ -327,7 +344,12 @@ private:
             fail(loc, format("%s: singleCoreM/N/K = %lld/%lld/%lld; the TCubeTiling (or SetSingleShape/SetTail) must "
                              "give positive sizes", op, (long long)m, (long long)n, (long long)k));
         }
-        if (k > int64_t(orgKa_) || k > int64_t(orgKb_)) {
+        // Ka (Kb) is read on the device only where it is A's (B's) row stride, A untransposed (B
+        // transposed), and as the height of an NZ B; CANN's ND copy of an untransposed B takes only
+        // its width N, so an orgKb that is not B's K there changes nothing (FlashAttentionScore's
+        // second product passes H).
+        const bool kaRead = !transA_, kbRead = transB_ || B_TYPE::format == CubeFormat::NZ;
+        if ((kaRead && k > int64_t(orgKa_)) || (kbRead && k > int64_t(orgKb_))) {
             fail(loc, format("%s: K mismatch: singleCoreK %lld but A has Ka = %d and B has Kb = %d columns/rows "
                              "(TCubeTiling or SetOrgShape)", op, (long long)k, orgKa_, orgKb_));
         }
@@ -452,7 +474,9 @@ private:
 
     optiling::TCubeTiling tiling_{};
     bool inited_ = false;
-    int32_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
+    int32_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0, orgKc_ = 0;
+    bool async_ = false;   // the last IterateAll was IterateAll<false>, not yet waited for
+    uint64_t c_stride() const { return uint64_t(orgKc_ ? orgKc_ : orgN_); }
     int32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
     GlobalTensor<SrcAT> a_;
     GlobalTensor<SrcBT> b_;

@@ -28,7 +28,6 @@ using GroupNormTiling = optiling::GroupNormTiling;
 using LayerNormGradTiling = optiling::LayerNormGradTiling;
 using LayerNormGradBetaTiling = optiling::LayerNormGradBetaTiling;
 
-enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC };
 struct LayerNormGradShapeInfo {
     DataFormat dataFormat = DataFormat::ND;   // the sim emulates ND
 };

@@ -58,6 +58,24 @@ inline AscendC::SoftMaxShapeInfo softmax_shape(const AscendC::SoftMaxTiling& til
     return s;
 }
 
+// With no SoftMaxShapeInfo argument CANN's SoftMax and SoftmaxFlashV2 take the shape from the
+// source tensor's ShapeInfo (SetShapeInfo), last axis against the rest, and reduce over its
+// original (unpadded) last axis; a tensor without one leaves the tiling's shape.
+template <class T>
+inline AscendC::SoftMaxShapeInfo tensor_shape(const AscendC::SoftMaxShapeInfo& info, const AscendC::LocalTensor<T>& src) {
+    const AscendC::ShapeInfo& t = src.shapeInfo_;
+    if ((info.srcM && info.srcK) || t.shapeDim == 0) return info;
+    auto last_axis = [](const uint32_t* dims, uint8_t n, uint32_t& m, uint32_t& k) {
+        m = 1;
+        for (uint8_t i = 0; i + 1 < n; ++i) m *= dims[i];
+        k = n ? dims[n - 1] : 0;
+    };
+    AscendC::SoftMaxShapeInfo s{};
+    last_axis(t.shape, t.shapeDim, s.srcM, s.srcK);
+    last_axis(t.originalShape, t.originalShapeDim, s.oriSrcM, s.oriSrcK);
+    return s;
+}
+
 template <bool nz> inline void nd_only() {  // used by SoftMax and SimpleSoftMax
     static_assert(!nz, "SoftMax: the sim emulates the ND format only (isDataFormatNZ = false)");
 }
@@ -71,7 +89,7 @@ inline void run_softmax(const AscendC::LocalTensor<T>& dst, const AscendC::Local
     static_assert(is_half_or_float<T>::value && is_half_or_float<S>::value, "SoftMax supports half and float");
     const char* op = "SoftMax";
     note(loc);
-    const AscendC::SoftMaxShapeInfo s = softmax_shape(tiling, info);
+    const AscendC::SoftMaxShapeInfo s = softmax_shape(tiling, tensor_shape(info, src));
     if (!s.srcM || !s.srcK) {
         fail(loc, format("%s: the shape is empty (srcM %u, srcK %u): pass a SoftMaxShapeInfo or a tiling from "
                          "SoftMaxTilingFunc", op, s.srcM, s.srcK));

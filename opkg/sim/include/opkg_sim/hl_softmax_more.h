@@ -65,7 +65,7 @@ inline void softmax_flash_v2(const AscendC::LocalTensor<T>& dst, const AscendC::
     static_assert(is_half_or_float<T>::value && is_half_or_float<S>::value, "SoftmaxFlashV2 takes half or float");
     const char* op = "SoftmaxFlashV2";
     note(loc);
-    const AscendC::SoftMaxShapeInfo s = checked_shape<T>(tiling, info, op, loc);
+    const AscendC::SoftMaxShapeInfo s = checked_shape<T>(tiling, tensor_shape(info, src), op, loc);
     check_tmp(tmp, softmax_tmp_bytes(s.srcK, sizeof(T)), op, loc);
     const uint64_t count = uint64_t(s.srcM) * s.srcK;
     check_count(dst, count, op, "dst", loc);
@@ -237,6 +237,35 @@ OPKG_HL_FV2_TPL inline void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, c
                                                       softmaxShapeInfo, loc);
 }
 #undef OPKG_HL_FV2_TPL
+
+#ifdef OPKG_SIM_KERNEL
+// CANN's kernel-side tiling of SoftmaxFlashV2 for an srcM x srcK shape (kernels that retile per
+// block call it): the fields the host's SoftMaxFlashV2TilingFunc gives (hl_tiling.h), which are
+// all the sim reads; the flags change no value the sim computes.
+inline SoftMaxTiling SoftMaxFlashV2TilingFuncImpl(const uint32_t srcM, const uint32_t srcK,
+    const uint32_t dataTypeSize1, const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+    const bool isUpdate = false, const bool isBasicBlock = false, const bool isDataFormatNZ = false,
+    const bool isFlashOutputBrc = false) {
+    (void)dataTypeSize2, (void)localWorkSpaceSize, (void)isUpdate, (void)isBasicBlock, (void)isDataFormatNZ,
+        (void)isFlashOutputBrc;
+    const uint32_t perBlock = dataTypeSize1 ? 32 / dataTypeSize1 : 8;
+    SoftMaxTiling t{};
+    t.srcM = srcM;
+    t.srcK = srcK;
+    t.srcSize = srcM * srcK;
+    t.outMaxM = srcM;
+    t.outMaxK = perBlock;
+    t.outMaxSize = srcM * perBlock;
+    t.splitM = srcM;
+    t.splitK = srcK;
+    t.splitSize = srcM * srcK;
+    t.reduceM = srcM;
+    t.reduceK = perBlock;
+    t.reduceSize = srcM * perBlock;
+    t.rangeM = 1;
+    return t;
+}
+#endif
 
 template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
 inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,

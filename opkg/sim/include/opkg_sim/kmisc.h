@@ -323,6 +323,9 @@ inline void set_flag(pipe_t from, pipe_t to, event_t id) {
 inline void wait_flag(pipe_t from, pipe_t to, event_t id) {
     opkg_sim::wait_flag({opkg_sim::pipe_of(from), opkg_sim::pipe_of(to)}, id);
 }
+// The mask-mode builtins under SetMaskNorm/SetMaskCount (FlashAttentionScore calls them directly).
+inline void set_mask_norm() { AscendC::SetMaskNorm(); }
+inline void set_mask_count(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { AscendC::SetMaskCount(loc); }
 
 // A device build defines ASSERT(x) as nothing (kernel_macros.h), so real kernels compile with it
 // directly after an expression (`this->n = n ASSERT(n != 0);`, no `;` between) and with no `;`

@@ -25,11 +25,21 @@
 #ifndef GM_ADDR
 #define GM_ADDR __gm__ uint8_t*
 #endif
+// Branch hints as CANN's kernel_utils_macros.h defines them, unless the kernel did.
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
 
 // The core a kernel body runs on, as a device build defines it (kernel_utils_macros.h): the sim
 // runs vector code, so A2/A3 kernels see AIV (-D__DAV_C220_VEC__) and the other SoCs MIX, and
 // `if (g_coreType == AIC) return;` or `if ASCEND_IS_AIV { ... }` take the vector path.
 namespace AscendC {
+// CANN's compile-time type choice (kernel_utils_constants.h), std::conditional under its own name.
+template <bool condition, class T1, class T2> struct Conditional { using type = T1; };
+template <class T1, class T2> struct Conditional<false, T1, T2> { using type = T2; };
 constexpr int32_t MIX = 0;
 constexpr int32_t AIC = 1;
 constexpr int32_t AIV = 2;

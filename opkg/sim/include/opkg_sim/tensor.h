@@ -8,6 +8,41 @@
 
 namespace AscendC {
 
+enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC };
+
+// A tensor's shape as CANN's kernel_tensor.h records it (SetShapeInfo): the shape, the original
+// (unpadded) shape and the format. The sim keeps it for GetShapeInfo; its own APIs take their
+// shapes from tilings and shape-info arguments.
+struct ShapeInfo {
+    static constexpr uint8_t kMaxDims = 8;   // CANN's K_MAX_SHAPE_DIM
+    ShapeInfo() = default;
+    ShapeInfo(uint8_t dims, const uint32_t shapeIn[], uint8_t originalDims, const uint32_t originalIn[],
+              DataFormat format, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current())
+        : shapeDim(dims), originalShapeDim(originalDims), dataFormat(format) {
+        check(loc);
+        for (uint8_t i = 0; i < shapeDim; ++i) shape[i] = shapeIn[i];
+        for (uint8_t i = 0; i < originalShapeDim; ++i) originalShape[i] = originalIn[i];
+    }
+    ShapeInfo(uint8_t dims, const uint32_t shapeIn[], DataFormat format,
+              opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current())
+        : ShapeInfo(dims, shapeIn, dims, shapeIn, format, loc) {}
+    ShapeInfo(uint8_t dims, const uint32_t shapeIn[], opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current())
+        : ShapeInfo(dims, shapeIn, dims, shapeIn, DataFormat::ND, loc) {}
+    uint8_t shapeDim = 0;
+    uint8_t originalShapeDim = 0;
+    uint32_t shape[kMaxDims] = {};
+    uint32_t originalShape[kMaxDims] = {};
+    DataFormat dataFormat = DataFormat::ND;
+
+private:
+    void check(opkg_sim::SrcLoc loc) const {
+        if (shapeDim > kMaxDims || originalShapeDim > kMaxDims) {
+            opkg_sim::fail(loc, opkg_sim::format("ShapeInfo: %u and %u dimensions, at most %u each", shapeDim,
+                                                 originalShapeDim, kMaxDims));
+        }
+    }
+};
+
 template <class T> class LocalTensor {
 public:
     using PrimType = T;
@@ -53,6 +88,8 @@ public:
     uint64_t GetPhyAddr(uint32_t offset) const { return ub_offset() + offset * sizeof(T); }
     void SetUserTag(int32_t tag) { tag_ = tag; }
     int32_t GetUserTag() const { return tag_; }
+    void SetShapeInfo(const ShapeInfo& info) { shapeInfo_ = info; }
+    ShapeInfo GetShapeInfo() const { return shapeInfo_; }
     template <class U> LocalTensor<U> ReinterpretCast() const {
         return LocalTensor<U>(reinterpret_cast<U*>(ptr_), static_cast<uint32_t>(uint64_t(size_) * sizeof(T) / sizeof(U)), pos_);
     }
@@ -66,6 +103,7 @@ public:
     uint32_t size_ = 0;
     TPosition pos_ = TPosition::VECCALC;
     int32_t tag_ = 0;
+    ShapeInfo shapeInfo_{};
 
     uint64_t ub_offset() const {
         const opkg_sim::BlockState& b = opkg_sim::block();

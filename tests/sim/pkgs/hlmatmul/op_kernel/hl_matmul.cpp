@@ -5,17 +5,22 @@
 // the product, a CrossCoreWaitFlag on a flag no core ever sets (a deadlock on the device); 10 and
 // 11 (one share) take A from a workspace copy whose last row is never written: 10 stores C into c
 // (garbage in its last row: reported), 11 into the workspace and copies only the other rows to c;
-// 12 (one share) takes B in NZ format.
+// 12 (one share) takes B in NZ format; 13 IterateAll<false> then WaitIterateAll, C's row stride
+// from SetOrgShape's orgKc and the orgN or orgKb the device does not read set to 1; 14
+// WaitIterateAll after a synchronous IterateAll.
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
-#include "lib/matrix/matmul/matmul.h"   // the path of CANN releases other than 8.1.RC1
+#include "lib/matrix/matmul/matmul.h"   // the layout of CANN releases after 8.1.RC1
+#include "lib/matrix/matmul/tiling.h"
+// Named before any `using namespace AscendC`, as CANN declares them: at global scope.
+constexpr MatmulConfig CFG_LATER = GetNormalConfig(true);   // from lib/matrix/matmul/tiling.h
+using BNZ = AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::NZ, half, false, LayoutMode::NONE>;
 using namespace AscendC;
 
 using AT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
 using BT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
 using CT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
 using BiasT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
-using BNZ = MatmulType<TPosition::GM, CubeFormat::NZ, half>;
 
 extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
                                                 GM_ADDR tiling)
@@ -23,13 +28,15 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     GET_TILING_DATA(t, tiling);
     const TCubeTiling& ct = t.cube;
     TPipe pipe;
-    Matmul<AT, BT, CT, BiasT> mm;
+    set_mask_norm();   // the CCE builtin some kernels call before anything else
+    // AscendC::Conditional picks the object's type as FlashAttentionScore does
+    typename AscendC::Conditional<false, Matmul<AT, BNZ, CT, BiasT>, Matmul<AT, BT, CT, BiasT, CFG_LATER>>::type mm;
     Matmul<AT, BT, CT, BiasT> unregistered;
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t.cube);
     const int32_t idx = GetBlockIdx();
     const int32_t mBlocks = (ct.M + ct.singleCoreM - 1) / ct.singleCoreM;
     const int32_t nBlocks = (ct.N + ct.singleCoreN - 1) / ct.singleCoreN;
-    if (idx >= mBlocks * nBlocks) {
+    if (unlikely(idx >= mBlocks * nBlocks)) {   // CANN's branch hint macro
         return;
     }
     const int32_t mi = idx % mBlocks, ni = idx / mBlocks;
@@ -54,6 +61,12 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     }
     if (TILING_KEY_IS(3)) {
         mm.SetOrgShape(ct.M, ct.N, ct.Ka - 16, ct.Kb);
+    }
+    if (TILING_KEY_IS(13)) {
+        // C's row stride from orgKc; orgN, B's row stride when B is untransposed, and orgKb, when
+        // it is transposed, are the only other values the device reads: the unread one is 1.
+        if (t.transB) mm.SetOrgShape(ct.M, 1, ct.Ka, ct.Kb, ct.N);
+        else mm.SetOrgShape(ct.M, ct.N, ct.Ka, 1, ct.N);
     }
     mm.SetTail(tailM, tailN);
     mm.SetTensorA(aGm);
@@ -99,6 +112,12 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
         }
     } else if (TILING_KEY_IS(6)) {
         mm.GetTensorC(cGm);  // @no-iterate
+    } else if (TILING_KEY_IS(13)) {   // asynchronous, as FlashAttentionScore: C is in GM after the wait
+        mm.template IterateAll<false>(cGm, 0, false, true);
+        mm.WaitIterateAll();
+    } else if (TILING_KEY_IS(14)) {
+        mm.IterateAll(cGm);
+        mm.WaitIterateAll();  // @wait-sync
     } else {
         mm.IterateAll(cGm);  // @iterate
     }

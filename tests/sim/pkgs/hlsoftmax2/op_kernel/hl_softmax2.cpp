@@ -57,6 +57,26 @@ extern "C" __global__ __aicore__ void hl_softmax2(GM_ADDR x, GM_ADDR g, GM_ADDR 
         lt.srcM = 0;
         lt.srcK = 0;
         LogSoftMax<T>(zl, sl, ml, xl, tmp, lt);  // @no-shape
+    } else if (TILING_KEY_IS(7)) {
+        // key 2 with tilings the kernel makes (the host leaves them zero) from the shape it records
+        // on the tensor (SetShapeInfo), no shape-info argument, as FlashAttentionScore retiles per block
+        uint32_t dims[] = {t.rows, t.cols};
+        xl.SetShapeInfo(ShapeInfo(2, dims, DataFormat::ND));
+        const ShapeInfo info = xl.GetShapeInfo();
+        const uint32_t words = tmp.GetSize() / sizeof(float);
+        SoftMaxTiling first = SoftMaxFlashV2TilingFuncImpl(info.shape[0], info.shape[1], sizeof(T), sizeof(T), words,
+                                                           false, false);
+        SoftMaxTiling upd = SoftMaxFlashV2TilingFuncImpl(info.originalShape[0], info.originalShape[1], sizeof(T),
+                                                         sizeof(T), words, true, true);
+        SoftmaxFlashV2<T>(zl, s0, m0, xl, el, s0, m0, tmp, first);
+        SoftmaxFlashV2<T, true>(zl, sl, ml, gl, el, s0, m0, tmp, upd);
+    } else if (TILING_KEY_IS(8)) {
+        // the last 5 columns are padding: the tensor's original shape keeps them out of the row max
+        // and sum (no shape-info argument), as FlashAttentionScore pads its ragged S2 tail
+        uint32_t dims[] = {t.rows, t.cols}, orig[] = {t.rows, t.cols - 5};
+        xl.SetShapeInfo(ShapeInfo(2, dims, 2, orig, DataFormat::ND));
+        SoftMaxTiling st = SoftMaxFlashV2TilingFuncImpl(t.rows, t.cols, sizeof(T), sizeof(T), tmp.GetSize() / 4);
+        SoftmaxFlashV2<T>(zl, sl, ml, xl, el, sl, ml, tmp, st);
     } else if (TILING_KEY_IS(6)) {
         SoftmaxFlashV2<T>(zl, sl, ml, xl, el, sl, ml, t.softmaxTiling, shape);
         const bool hit = AdjustSoftMaxRes<T, T>(zl, ml, t.from, (T)5, shape);

@@ -1,3 +1,3 @@
-// CANN's lib/matrix/matmul/ path of the high-level Matmul API: not in 8.1.RC1 (lib/matmul/ there),
-// but operators written for other releases include it (cann-ops' Rfft1D and STFT); the same API.
-#include "opkg_sim/hl_matmul.h"
+// lib/matrix/matmul/<name> is the layout of CANN releases after 8.1.RC1 for what 8.1 ships as
+// lib/matmul/<name>: the same declarations, so each header here is its 8.1 twin (opkg/sim/README.md).
+#include "lib/matmul/matmul.h"

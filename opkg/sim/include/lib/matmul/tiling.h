@@ -1,0 +1,3 @@
+// CANN 8.1's lib/matmul/tiling.h: the MatmulConfig constructors (GetNormalConfig, GetMDLConfig);
+// in the sim they are part of the high-level Matmul header.
+#include "opkg_sim/hl_matmul.h"
