@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.model import AttrSpec, OpSpec, SimModes, TensorSpec
 from opkg.sim import runtime
 import simbuild
 
@@ -41,11 +41,14 @@ def data(built, seed=3):
     return rng.uniform(-4, 4, PADDED).astype(dtype), rng.uniform(-4, 4, PADDED).astype(dtype)
 
 
-def run(built, which, x, y=None, count=PADDED, z=None):
+def run(built, which, x, y=None, count=PADDED, z=None, modes=SimModes(), info=None):
     z = np.full(PADDED, 7, dtype=x.dtype) if z is None else z
-    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc,
-                     {"x": x, "y": np.zeros_like(x) if y is None else y},
-                     {"z": z}, {"which": which, "count": count, "tmp_bytes": 0, "scalar": 0.0})
+    got = runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc,
+                           {"x": x, "y": np.zeros_like(x) if y is None else y},
+                           {"z": z}, {"which": which, "count": count, "tmp_bytes": 0, "scalar": 0.0},
+                           modes=modes)
+    if info is not None:
+        info.append(got)
     return z
 
 
@@ -221,7 +224,13 @@ def test_basic_apis_as_template_arguments(built, which, want):
 
 
 def test_api_through_a_pointer_still_checks_its_count(built):
+    # one element past z: inside the UB, so the device (and the sim by default) runs on, warned;
+    # --strict-bounds refuses it, as CANN's CPU-debug build does
     x, _ = data(built)
+    info = []
+    run(built, 18, x, info=info)
+    [w] = [l for l in info[0].log if "warning:" in l]
+    assert "Abs" in w and "mask_reg.cpp" in w and "--strict-bounds makes this an error" in w
     with pytest.raises(runtime.SimError) as err:
-        run(built, 18, x)
+        run(built, 18, x, modes=SimModes(strict_bounds=True))
     assert "Abs" in str(err.value) and "mask_reg.cpp" in str(err.value)
