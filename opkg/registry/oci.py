@@ -216,7 +216,7 @@ class Http:
                 if auth and auth != self.authorization:
                     self.authorization = auth
                     continue
-            if r.status_code >= 500 and retries > 0:
+            if retries > 0 and (r.status_code >= 500 or _blob_link_race(r, method, path)):
                 retries -= 1
                 time.sleep(0.2 * attempt)
                 continue
@@ -230,6 +230,16 @@ class Http:
             raise RegistryError(f"OCI registry {self.url}: {method} {path} failed: "
                                 f"{_errors(r) or r.reason} (HTTP {r.status_code})")
         return r
+
+
+def _blob_link_race(r, method: str, path: str) -> bool:
+    """A manifest PUT refused because a blob it names is unknown. distribution rewrites a
+    repository's blob link in place (truncate, then write) whenever a client finishes uploading
+    that blob, so a manifest verified at that moment sees an empty link, even though the blob was
+    there before and is there after: another publisher uploading the same blob (the empty config,
+    an identical bundle) causes it. Worth a retry; a blob that is really missing still fails."""
+    return (method == "PUT" and "/manifests/" in path and r.status_code == 400
+            and "MANIFEST_BLOB_UNKNOWN" in _errors(r))
 
 
 def _first_line(exc) -> str:

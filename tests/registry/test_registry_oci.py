@@ -255,3 +255,39 @@ def test_a_damaged_blob_is_named_on_republish(server, bundles, run_opkg):
     code, out, err = run_opkg("publish", "--bundle", b, "--registry", server.url)
     assert code == 1 and f"@{sha256_file(b)} is damaged (corrupt" in err, err
     assert "did not take the intact copy" in err and "administrator" in err
+
+
+def test_a_manifest_put_whose_blob_is_unknown_for_a_moment_is_retried(server):
+    # distribution rewrites a blob's repository link in place when any client finishes uploading
+    # that blob, so a manifest verified in that moment finds its blob unknown (two publishers of
+    # the same bundle hit it). Here the blob lands just after the first PUT: the retry succeeds.
+    import hashlib
+    import threading
+    import time
+
+    store = OciStore(server.url)
+    repo = store.repo("late_blob")
+    data = b"a blob that lands late"
+    digest = "sha256:" + hashlib.sha256(data).hexdigest()
+    empty = "sha256:" + hashlib.sha256(b"{}").hexdigest()
+    store._push_blob(repo, empty, 2, data=b"{}")
+    body = json.dumps({"schemaVersion": 2, "mediaType": MANIFEST,
+                       "config": {"mediaType": "application/vnd.oci.empty.v1+json",
+                                  "digest": empty, "size": 2},
+                       "layers": [{"mediaType": "application/octet-stream", "digest": digest,
+                                   "size": len(data)}]}).encode()
+    with pytest.raises(RegistryError) as err:       # a blob that never lands: still refused
+        store._put_manifest(repo, "never", body, MANIFEST)
+    assert "MANIFEST_BLOB_UNKNOWN" in str(err.value)
+
+    def upload_late():
+        time.sleep(0.1)
+        OciStore(server.url)._push_blob(repo, digest, len(data), data=data)
+
+    t = threading.Thread(target=upload_late)
+    t.start()
+    try:
+        store._put_manifest(repo, "late", body, MANIFEST)
+    finally:
+        t.join()
+    assert get(server, f"/v2/{repo}/manifests/late", MANIFEST).content == body
