@@ -366,9 +366,11 @@ def _distcc_stderr(action: Action, stderr: str, status: int) -> str:
         return own if own.strip() else "\n".join(client)
     why = distcc.fallback(client)
     if why and _distcc_warned.acquire(blocking=False):
+        # the hosts are named here: a compile that starts after a sibling's failed connect finds
+        # the host in distcc's backoff and says only that it ran locally
         emit("warning", target=action.target, step=action.step, description=action.description,
-             message=f"distcc compiled on this machine instead ({why}); later compiles that "
-                     "fall back are not reported")
+             message=f"distcc compiled on this machine instead (hosts {_DISTCC[0]['hosts']}: "
+                     f"{why}); later compiles that fall back are not reported")
     return own
 
 

@@ -165,8 +165,11 @@ def test_a_dead_host_falls_back_to_local_compiles_with_one_warning(add_custom_ca
     assert result["ok"] and result["ran"] > 0
     [warning] = result["warnings"]
     assert warning["message"].startswith("distcc compiled on this machine instead")
-    assert f"127.0.0.1:{dead}" in warning["message"]
-    assert "Connection refused" in warning["message"]
+    assert f"(hosts 127.0.0.1:{dead}: " in warning["message"]
+    # distcc's reason: the refused connect, or, for a compile that started after a sibling's
+    # refused connect had put the host in distcc's backoff, only that it ran locally
+    assert ("Connection refused" in warning["message"]
+            or "failed to distribute, running locally instead" in warning["message"])
     assert r.stderr.count("distcc compiled on this machine") == 1
 
 
