@@ -4,7 +4,7 @@ same request, without parsing manifests, planning or starting SCons, and return 
 After a successful build the engine records a *snapshot* of everything the build depended on:
 
 - the stat signature (mtime_ns, ctime_ns, size, inode, mode) of every file AND every directory
-  under the package roots (a directory's mtime changes when an entry is added, removed or
+  under the package roots and the external repositories' checkouts (a directory's mtime changes when an entry is added, removed or
   renamed, so new, deleted and renamed files are seen), the workspace file, the workspace's
   toolchains/ data, opkg.lock and SConstruct;
 - opkg's own code and emulation headers (they decide flags, generated code and the fingerprint);
@@ -223,6 +223,11 @@ def snapshot(ws, now_ns: int | None = None) -> dict | None:
         files[d] = _stat(d)
         if files[d] is not None:
             _walk(d, files, skip, outward)
+    # external repositories (docs/repositories.md): their files are inputs like a package's
+    for root in _repository_roots(ws):
+        files[root] = _stat(root)
+        if files[root] is not None:
+            _walk(root, files, skip, outward)
     _walk(str(OPKG_DIR), files, set(), outward)
     cxx = _compiler(env)
     if cxx:
@@ -238,6 +243,17 @@ def snapshot(ws, now_ns: int | None = None) -> dict | None:
     }
     snap["racy"] = _racy_digests(files, now)
     return snap
+
+
+def _repository_roots(ws) -> list[str]:
+    """Where the workspace's external repositories are, known without fetching (a git
+    repository's checkout in the cache is named by its commit)."""
+    specs = ws.settings.repositories
+    if not specs:
+        return []
+    from opkg.external.fetch import planned_root
+
+    return sorted(str(planned_root(s, ws.root, ws.settings.cache_dir)) for s in specs.values())
 
 
 def _racy_digests(files: dict, now_ns: int) -> dict[str, str | None]:

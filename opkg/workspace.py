@@ -330,6 +330,7 @@ class _Loader:
         self._by_name: dict[str, str] = {}
         self._by_type: dict[str, str] = {}
         self._graph = None
+        self._parsed_deps: dict[str, tuple] = {}  # deps of every parsed manifest, broken too
 
     def load(self, roots, all_manifests=None) -> None:
         """Load `roots` and, through their deps, everything they need. `all_manifests`: the
@@ -384,6 +385,7 @@ class _Loader:
             self.broken[label] = exc
             return None
         self.names[label] = pkg.name
+        self._parsed_deps[label] = pkg.deps
         other = self._by_name.get(pkg.name)
         if other is not None and other != label:
             self.broken[label] = ManifestError(
@@ -467,10 +469,7 @@ class _Loader:
             if label in seen:
                 continue
             seen.add(label)
-            pkg = self.nodes.get(label)
-            if pkg is None:
-                continue
-            stack.extend(pkg.deps)
+            stack.extend(self._parsed_deps.get(label, ()))
         return sorted(seen)
 
     def graph(self):
