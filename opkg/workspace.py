@@ -200,8 +200,7 @@ class Workspace:
     def repositories(self):
         from opkg.external.libraries import Repositories
 
-        return Repositories(self.settings.repositories, self.root, self.settings.cache_dir,
-                            self.settings.output_dir)
+        return Repositories(self.settings.repositories, self.root, self.settings.cache_dir)
 
     @cached_property
     def _loader(self) -> "_Loader":

@@ -213,8 +213,7 @@ def test_tree_digest_sees_content_mode_and_new_files(tmp_path, base):
     from opkg.external.fetch import tree_digest
 
     path, _ = base
-    memo = tmp_path / "out" / ".opkg" / "trees" / "base.json"
-    memo.parent.mkdir(parents=True)
+    memo = tmp_path / "cache" / "trees" / "base.json"
     first = tree_digest(path, memo)
     assert tree_digest(path, memo) == first
     assert tree_digest(path) == first                       # the memo changes nothing
