@@ -365,6 +365,9 @@ def test_a_broken_manifest_leaves_every_other_package_buildable(workspace, add_c
     assert "verified" not in r.stdout
     r = opkg("build", "//...", *soc, "--keep-going", "--json", cwd=root, check=2)
     data = json.loads(r.stdout)
+    import jsonschema
+
+    jsonschema.validate(data, json.loads((REPO / "docs/schema/build.schema.json").read_text()))
     assert not data["ok"] and [(t["package"], t["passed"]) for t in data["targets"]] == [
         ("//packages/add_custom", True)]
     assert sorted(e["file"].rsplit("/", 2)[-2] for e in data["load_errors"]) == [
@@ -376,3 +379,19 @@ def test_a_broken_manifest_leaves_every_other_package_buildable(workspace, add_c
     r = opkg("query", "packages", cwd=root, check=2)
     assert r.stdout.split()[0] == "//packages/add_custom"
     assert r.stderr.rstrip().endswith("2 errors in 2 files")
+
+
+def test_lock_of_one_package_keeps_the_entries_of_a_broken_one(workspace):
+    from opkg.toolchains import lock
+
+    workspace.operator("addone")
+    other = workspace.operator("other", op_type="Other")
+    root = workspace.root
+    opkg("lock", cwd=root, check=0)
+    other.write_text(other.read_text().replace("version:", "versoin:"))
+    r = opkg("lock", "//packages/addone", cwd=root, check=0)
+    assert "error" not in r.stderr
+    assert [e.package for e in lock.read(root / "opkg.lock")] == ["//packages/addone",
+                                                                   "//packages/other"]
+    r = opkg("lock", cwd=root, check=2)
+    assert "packages/other/opkg.yaml" in r.stderr and "versoin" in r.stderr

@@ -69,9 +69,12 @@ def lock(targets, socs, requested, check, as_json):
                + (f", {len(repos)} repositories" if repos else "") + ")", False, current)
         return
     old, old_repos = lockfile.read_all(path) if path.exists() else ([], [])
-    # entries for packages or SoCs the workspace no longer has would pass `--check` forever
-    alive = {(p.label, soc) for p in ws.packages.values() if p.op is not None for soc in p.socs}
-    merged = [e for e in lockfile.merge(old, current) if e.key in alive]
+    # entries for packages or SoCs the workspace no longer has would pass `--check` forever;
+    # a package whose manifest has errors keeps its entries (nothing is known to be gone)
+    everything = ws.load_targets(["//..."])
+    alive = {(p.label, soc) for p in everything.closure if p.op is not None for soc in p.socs}
+    merged = [e for e in lockfile.merge(old, current)
+              if e.key in alive or e.package in everything.broken]
     text = lockfile.render(merged, current_repos)
     if path.exists() and path.read_text() == text:
         report(f"{lockfile.LOCK_FILE} is up to date ({len(merged)} targets)", False, merged)
