@@ -395,3 +395,25 @@ def test_lock_of_one_package_keeps_the_entries_of_a_broken_one(workspace):
                                                                    "//packages/other"]
     r = opkg("lock", cwd=root, check=2)
     assert "packages/other/opkg.yaml" in r.stderr and "versoin" in r.stderr
+
+
+def test_fast_path_watches_a_path_checkout_and_a_git_checkout_by_presence(tmp_path, base,
+                                                                          monkeypatch):
+    from opkg.fastpath import difference, snapshot
+    from opkg.workspace import Workspace
+
+    path, commit = base
+    root = make_workspace(tmp_path / "ws", "path: ../base", None)
+    ws = Workspace.load(root)
+    before = snapshot(ws)
+    header = path / "include/base/tiling_util.h"
+    header.write_text(header.read_text() + "// edited\n")
+    assert difference(before, snapshot(ws)) == f"{header.resolve()} changed"
+    monkeypatch.setenv("OPKG_CACHE_DIR", str(tmp_path / "cache"))
+    (root / "opkg-workspace.yaml").write_text(repositories_yaml("git: ../base", commit))
+    ws = Workspace.load(root)
+    before = snapshot(ws)                    # not fetched yet: recorded as absent
+    ws.repositories.root("base")
+    checkout = tmp_path / "cache/repositories/checkouts" / commit
+    assert difference(before, snapshot(ws)) == f"{checkout} changed"
+    assert not any(p.startswith(str(checkout) + "/") for p in snapshot(ws)["files"])
