@@ -7,13 +7,13 @@ import click
 
 from opkg.cli.options import complete_socs, complete_targets
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 
-from opkg.errors import ManifestError
+from opkg.core.errors import ManifestError
 
 
 def _workspace_or_none():
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     try:
         return Workspace.find()
@@ -110,7 +110,7 @@ def check(targets, socs, requested, for_run, as_json):
     """
     from opkg.toolchains.alignment import check_alignment
     from opkg.toolchains.discovery import discover
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     ws = Workspace.find()
     packages = ws.select(list(targets))

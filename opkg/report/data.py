@@ -2,8 +2,8 @@
 verification report of each selected (package, SoC, variant), the arrays of its failing cases,
 and the package graph. Plain data; nothing here draws (figures.py) or lays out (page.py).
 
-Reports are found where `opkg profile` finds them (`opkg.cli.profile.variant_reports`) and
-turned into rows by `opkg.ci_output.case_rows`, so the page, `--json` and JUnit never disagree
+Reports are found where `opkg profile` finds them (`opkg.build.results.variant_reports`) and
+turned into rows by `opkg.ui.ci_output.case_rows`, so the page, `--json` and JUnit never disagree
 about a case.
 """
 
@@ -71,11 +71,10 @@ class ReportData:
 def collect(ws, targets, socs=()) -> ReportData:
     """Everything on disk for the selected packages. Nothing built at all is an error that
     says what to build; a damaged report is an error that says what to rebuild."""
-    from opkg import ci_output
-    from opkg.cli.profile import variant_reports, read_report
-    from opkg.engine import TargetResult
-    from opkg.errors import UsageError
-    from opkg.socs import get_soc
+    from opkg.ui import ci_output
+    from opkg.build.results import TargetResult, read_report, variant_reports
+    from opkg.core.errors import UsageError
+    from opkg.core.socs import get_soc
 
     for s in socs:
         get_soc(s, ws.root)      # an unknown name is an error with a did-you-mean

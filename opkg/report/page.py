@@ -34,7 +34,7 @@ def render(data: ReportData) -> tuple[str, int]:
     import jinja2
     from plotly.offline import get_plotlyjs
 
-    from opkg.ui import case_failure
+    from opkg.ui.terminal import case_failure
 
     figs = _Figures()
     failing = []
@@ -98,7 +98,7 @@ def _number(x) -> str:
 
 def _profile_figures(data: ReportData, figs: _Figures) -> tuple[list[dict], list[str]]:
     """Per SoC: the roofline, each package's per-block load balance, the copy-size histogram."""
-    from opkg.socs import MODEL_FIELDS, get_soc
+    from opkg.core.socs import MODEL_FIELDS, get_soc
 
     by_soc: dict[str, list[tuple[dict, dict]]] = defaultdict(list)
     notes = []

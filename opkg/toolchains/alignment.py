@@ -8,8 +8,8 @@ agree on which toolchain builds what.
 
 from __future__ import annotations
 
-from opkg.errors import UsageError
-from opkg.socs import get_soc
+from opkg.core.errors import UsageError
+from opkg.core.socs import get_soc
 from opkg.toolchains.discovery import Installation, discover
 from opkg.toolchains.pins import PINS_FILE, combine, load_pins
 from opkg.toolchains.releases import release_table
@@ -56,7 +56,7 @@ def _with_sim_compiler(res: Resolution) -> Resolution:
     fails, so the check does too (one `no_compiler` problem per target it leaves unbuildable)."""
     from dataclasses import replace
 
-    from opkg.errors import ToolchainError
+    from opkg.core.errors import ToolchainError
     from opkg.toolchains.resolve import Problem
     from opkg.toolchains.sim import find_compiler
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from opkg.errors import Location, ManifestError, VersionError
-from opkg.versions import cann_spec, driver_spec
+from opkg.core.errors import Location, ManifestError, VersionError
+from opkg.core.versions import cann_spec, driver_spec
 
 PINS_FILE = Path("toolchains") / "pins.yaml"
 
@@ -27,7 +27,7 @@ def load_pins(workspace_root: Path | None) -> dict:
     path = Path(workspace_root) / PINS_FILE
     if not path.is_file():
         return pins
-    from opkg import yamlloc
+    from opkg.core import yamlloc
 
     where = Location(path)
     data = yamlloc.load_data(path) or {}  # size, depth and alias limits, file:line errors

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from opkg.errors import Location, ManifestError, VersionError
-from opkg.versions import CannVersion, Specifier, driver_spec, parse_cann
+from opkg.core.errors import Location, ManifestError, VersionError
+from opkg.core.versions import CannVersion, Specifier, driver_spec, parse_cann
 
 BUILTIN = Path(__file__).resolve().parent.parent / "toolchains_builtin" / "cann_releases.yaml"
 RELEASE_KEYS = ("driver", "socs", "msopgen_framework", "bin_param_fields", "opc_impl_mode",
@@ -76,7 +76,7 @@ def release_table(workspace_root: Path | None = None) -> ReleaseTable:
 
 @lru_cache(maxsize=8)
 def _load(path: Path) -> ReleaseTable:
-    from opkg import yamlloc
+    from opkg.core import yamlloc
 
     where = Location(path)
     data = yamlloc.load_data(path) or {}  # size, depth and alias limits, file:line errors
