@@ -13,7 +13,7 @@ from opkg.core.errors import ToolchainError
 from opkg.core.model import AttrSpec, OpSpec, TensorSpec
 from opkg.core.socs import get_soc
 from opkg.toolchains import cann
-from opkg.toolchains.releases import release_table
+from opkg.core.releases import release_table
 
 B1, P3 = get_soc("Ascend910B1"), get_soc("Ascend310P3")
 

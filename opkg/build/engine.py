@@ -118,9 +118,8 @@ def _check_socs(ws, packages, socs) -> None:
     if not socs:
         return
     from opkg.core.errors import UsageError, did_you_mean
-    from opkg.core.socs import soc_table
 
-    known = soc_table(ws.root)
+    known = ws.socs
     declared = {s for p in packages for s in p.socs}
     for soc in socs:
         if soc not in known:

@@ -55,7 +55,6 @@ class BuildRequest:
 def make_plan(ws, request: BuildRequest) -> Plan:
     """Targets and actions for the requested packages (library packages produce none)."""
     from opkg.core.errors import UsageError
-    from opkg.core.socs import get_soc
     from opkg.toolchains import get_toolchain
 
     out = ws.settings.output_dir
@@ -76,7 +75,7 @@ def make_plan(ws, request: BuildRequest) -> Plan:
             socs = tuple(s for s in pkg.socs if s in request.socs)
         deps = [ws.packages[d] for d in ws.graph.deps(pkg.label)]
         for soc_name in socs:
-            soc = get_soc(soc_name, ws.root)
+            soc = ws.socs.get_soc(soc_name)
             choice = request.resolution.choice(pkg.label, soc_name) \
                 if request.resolution is not None else None
             tc_id = choice.toolchain if choice else (request.toolchain or "sim")

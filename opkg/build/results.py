@@ -97,11 +97,9 @@ def read_target(t, failed: bool) -> TargetResult:
 def variant_reports(ws, pkgs, socs=()):
     """(entry, report path) per (operator package, SoC, dtype variant) selected, whether the
     report exists or not; `opkg report` reads the same."""
-    from opkg.core.socs import get_soc
-
     for pkg in pkgs:
         for soc in [s for s in pkg.socs if not socs or s in socs]:
-            for variant in pkg.op.for_soc(get_soc(soc, ws.root).short).variants():   # op.soc_configs
+            for variant in pkg.op.for_soc(ws.socs.get_soc(soc).short).variants():   # op.soc_configs
                 yield ({"package": pkg.name, "label": pkg.label, "soc": soc,
                         "variant": variant.name}, report_path(ws, pkg.name, soc, variant.name))
 

@@ -51,10 +51,9 @@ def collect(ws, targets: list[str], socs=()) -> tuple[list[dict], list[dict]]:
     that do not exist yet. A selection with no report at all is an error saying to build."""
     from opkg.core.errors import UsageError
 
-    from opkg.core.socs import get_soc
 
     for s in socs:
-        get_soc(s, ws.root)      # an unknown name is an error with a did-you-mean
+        ws.socs.get_soc(s)      # an unknown name is an error with a did-you-mean
     pkgs = [p for p in ws.select(targets) if p.op is not None]
     if not pkgs:
         raise UsageError("no operator package matches " + " ".join(targets or ["//..."]),
@@ -69,7 +68,7 @@ def collect(ws, targets: list[str], socs=()) -> tuple[list[dict], list[dict]]:
             rows.append({**entry, "case": None, "error": report["error"], "profile": None})
         for case in report.get("results", []):
             rows.append({**entry, "case": case["case"], "error": case.get("error"),
-                         "profile": _priced(case.get("profile"), entry["soc"], ws.root)})
+                         "profile": _priced(case.get("profile"), ws.socs.get_soc(entry["soc"]))})
     if not rows:
         first = missing[0] if missing else None
         raise UsageError(
@@ -81,15 +80,13 @@ def collect(ws, targets: list[str], socs=()) -> tuple[list[dict], list[dict]]:
     return rows, missing
 
 
-def _priced(profile: dict | None, soc: str, root) -> dict | None:
+def _priced(profile: dict | None, soc) -> dict | None:
     """The profile with its estimate made now, by this opkg's model and SoC table, so the
     advice matches the counters even in a report an older opkg wrote."""
     if not profile or "counters" not in profile:
         return profile
     from opkg.sim.profile import estimate
-    from opkg.core.socs import get_soc
-
-    return {**profile, "estimate": estimate(profile["counters"], get_soc(soc, root))}
+    return {**profile, "estimate": estimate(profile["counters"], soc)}
 
 
 COLUMNS = ("package", "soc", "variant", "case", "est us", "copy us", "compute us", "copy %",

@@ -54,11 +54,11 @@ def list_(as_json):
     """
     from opkg import __version__
     from opkg.toolchains.discovery import discover
-    from opkg.toolchains.releases import release_table
+    from opkg.core.releases import release_table
 
     ws = _workspace_or_none()
     inst = discover()
-    table = release_table(ws.root if ws else None)
+    table = ws.releases if ws else release_table()
     installed = {t.version for t in inst.toolkits}
     if as_json:
         data = inst.to_json()

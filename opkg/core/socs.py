@@ -1,7 +1,9 @@
 """The SoC table: toolchains/socs.yaml -> SocInfo rows.
 
 A workspace's own `toolchains/socs.yaml` is read when it exists; otherwise opkg's copy shipped
-in opkg/toolchains_builtin/. Family rows give defaults that each SoC row may override.
+in opkg/toolchains_builtin/. Family rows give defaults that each SoC row may override. A
+workspace loads its table once (`Workspace.socs`) and hands it down as a value; `soc_table` and
+`get_soc` serve code that has no workspace (the builtin table, or a root given explicitly).
 """
 
 from __future__ import annotations
@@ -28,8 +30,18 @@ def table_path(workspace_root: Path | None) -> Path:
 MODEL_FIELDS = {"gm_bandwidth_gbps": "GB/s", "clock_ghz": "GHz", "vector_bytes_per_cycle": "bytes per cycle"}
 
 
+class SocTable(dict):
+    """SoC name -> SocInfo, in the table's order."""
+
+    def get_soc(self, name: str) -> SocInfo:
+        if name not in self:
+            raise ManifestError(f"unknown SoC {name!r}",
+                                hint=did_you_mean(name, self) or f"known SoCs: {', '.join(self)}")
+        return self[name]
+
+
 @lru_cache(maxsize=8)
-def _load(path: Path) -> dict[str, SocInfo]:
+def _load(path: Path) -> SocTable:
     doc = yamlloc.load(path)
     data = doc.data
     if not isinstance(data, dict) or not isinstance(data.get("socs"), dict):
@@ -45,7 +57,7 @@ def _load(path: Path) -> dict[str, SocInfo]:
                                     location=doc.loc((where, name)), hint="e.g. {family: c220, vector_cores: 48}")
     for fam, row in families.items():
         _check_model_fields(doc, ("families", fam), row or {})
-    table: dict[str, SocInfo] = {}
+    table = SocTable()
     for name, row in data["socs"].items():
         row = dict(row or {})
         family = row.get("family")
@@ -77,13 +89,9 @@ def _check_model_fields(doc: yamlloc.Document, where: tuple, row: dict) -> None:
                                  "the profile then names it instead of guessing")
 
 
-def soc_table(workspace_root: Path | None = None) -> dict[str, SocInfo]:
+def soc_table(workspace_root: Path | None = None) -> SocTable:
     return _load(table_path(workspace_root))
 
 
 def get_soc(name: str, workspace_root: Path | None = None) -> SocInfo:
-    table = soc_table(workspace_root)
-    if name not in table:
-        raise ManifestError(f"unknown SoC {name!r}",
-                            hint=did_you_mean(name, table) or f"known SoCs: {', '.join(table)}")
-    return table[name]
+    return soc_table(workspace_root).get_soc(name)

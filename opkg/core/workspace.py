@@ -19,6 +19,7 @@ from opkg.core.errors import LabelError, ManifestError, did_you_mean, Location, 
 
 if TYPE_CHECKING:   # imported where manifests are read: the null-build fast path reads none
     from opkg.core.manifest import Package
+    from opkg.core.socs import SocTable
 
 WORKSPACE_FILE = "opkg-workspace.yaml"
 SETTINGS = ("package_roots", "output_dir", "cache_dir", "default_socs", "default_toolchain",
@@ -45,9 +46,24 @@ def default_cache_dir() -> Path:
 
 
 class Workspace:
-    def __init__(self, root: Path, settings: Settings):
+    def __init__(self, root: Path, settings: Settings, socs: "SocTable"):
         self.root = root
         self.settings = settings
+        self.socs = socs          # the SoC table, loaded once with the workspace
+
+    @cached_property
+    def releases(self):
+        """The CANN release table (core/releases.py), loaded once when first needed."""
+        from opkg.core.releases import release_table
+
+        return release_table(self.root)
+
+    @cached_property
+    def pins(self) -> dict:
+        """Workspace-wide toolchain pins (toolchains/pins.yaml), loaded once when first needed."""
+        from opkg.core.pins import load_pins
+
+        return load_pins(self.root)
 
     @classmethod
     def find(cls, start: Path | None = None) -> "Workspace":
@@ -139,7 +155,7 @@ class Workspace:
             distcc=sections.distcc_from_workspace(data.get("distcc"), doc),
             remote_cache=sections.remote_cache_from_workspace(data.get("remote_cache"), doc),
         )
-        return cls(root, settings)
+        return cls(root, settings, known)
 
     # -- packages -------------------------------------------------------------------------
 
@@ -168,9 +184,8 @@ class Workspace:
 
         from opkg.core.manifest import load_package
         from opkg.core.manifest_cache import ManifestCache
-        from opkg.core.socs import soc_table
 
-        known = soc_table(self.root)
+        known = self.socs
         # unchanged manifests are not parsed again (opkg/core/manifest_cache.py)
         cache = ManifestCache(self.settings.output_dir,
                               [sorted(known), list(self.settings.default_socs)])

@@ -359,7 +359,7 @@ def default_runtime_check(package: str, toolchain: dict, soc: str,
     and the package's driver pin. Raises ToolchainError (exit 3) when not."""
     from opkg.core.socs import get_soc
     from opkg.toolchains.discovery import discover
-    from opkg.toolchains.releases import release_table
+    from opkg.core.releases import release_table
     from opkg.toolchains.resolve import Request, resolve
 
     root = _workspace_root()

@@ -42,6 +42,7 @@ class ReportData:
     rows: list[dict]            # ci_output.case_rows over every report found
     missing: list[dict]         # (package, SoC, variant) entries with no report yet
     reports: dict = field(default_factory=dict)     # (label, soc, variant) -> report
+    socs: dict = field(default_factory=dict)        # the workspace's SoC table (core.socs)
 
     def case(self, row: dict) -> dict | None:
         report = self.reports.get((row["package"], row["soc"], row["variant"]), {})
@@ -74,10 +75,9 @@ def collect(ws, targets, socs=()) -> ReportData:
     from opkg.ui import ci_output
     from opkg.build.results import TargetResult, read_report, variant_reports
     from opkg.core.errors import UsageError
-    from opkg.core.socs import get_soc
 
     for s in socs:
-        get_soc(s, ws.root)      # an unknown name is an error with a did-you-mean
+        ws.socs.get_soc(s)      # an unknown name is an error with a did-you-mean
     selected = ws.select(list(targets))
     closure = [ws.packages[l] for l in ws.graph.closure([p.label for p in selected])]
     operators = [p for p in selected if p.op is not None]
@@ -107,7 +107,8 @@ def collect(ws, targets, socs=()) -> ReportData:
             hint="build first: opkg build " + " ".join(targets or ["//..."])
                  + "".join(f" --soc {s}" for s in socs))
     rows = ci_output.case_rows(_Built(list(by_target.values()), paths), root=ws.root)
-    return ReportData(ws.root, closure, [p.label for p in selected], rows, missing, reports)
+    return ReportData(ws.root, closure, [p.label for p in selected], rows, missing, reports,
+                      ws.socs)
 
 
 class _Built:

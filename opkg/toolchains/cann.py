@@ -363,7 +363,7 @@ class CannToolchain:
 
     def __init__(self, toolchain_id: str, ws=None, installation=None):
         from opkg.toolchains.discovery import discover
-        from opkg.toolchains.releases import release_table
+        from opkg.core.releases import release_table
         from opkg.toolchains.resolve import parse_requested
 
         family, version = parse_requested(toolchain_id)
@@ -380,7 +380,7 @@ class CannToolchain:
         self.id = toolchain_id
         self.ws = ws
         self.toolkit = same[0]
-        self.release = release_table(ws.root if ws is not None else None).info(version)
+        self.release = (ws.releases if ws is not None else release_table()).info(version)
         self._fingerprint: str | None = None
 
     def version(self) -> str:

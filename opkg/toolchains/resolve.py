@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from opkg.core.errors import ToolchainError, UsageError
 from opkg.core.model import SocInfo
 from opkg.toolchains.discovery import Installation, Toolkit
-from opkg.toolchains.releases import ReleaseTable
+from opkg.core.releases import ReleaseTable
 from opkg.core.versions import CannVersion, Specifier, cann_spec, driver_spec, parse_cann
 
 SIM = "sim"

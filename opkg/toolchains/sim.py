@@ -302,10 +302,10 @@ def _rel_name(src: Path, pkg_dir: Path, gen_dir: Path) -> str:
 
 def _soc_shorts(pkg, ws, soc) -> list[list[str]]:
     """(name, CANN short name) of every SoC the package declares: AddConfig names shorts."""
-    from opkg.core.socs import get_soc
+    from opkg.core.socs import soc_table
 
-    root = ws.root if ws is not None else None
-    return [[s, soc.short if s == soc.name else get_soc(s, root).short] for s in pkg.socs]
+    table = ws.socs if ws is not None else soc_table()
+    return [[s, soc.short if s == soc.name else table.get_soc(s).short] for s in pkg.socs]
 
 
 def _portable(path: Path, root: Path) -> str:
