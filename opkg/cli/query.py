@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import click
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 
 
 def _workspace():
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     return Workspace.find()
 
 
 def _one(ws, target):
-    from opkg.errors import LabelError
+    from opkg.core.errors import LabelError
 
     pkgs = ws.select([target])
     if len(pkgs) != 1:
@@ -110,7 +110,7 @@ def packages(patterns, as_json):
             socs = ",".join(p.socs)
             click.echo(f"{p.label:<32} {p.version:<10} {kind:<22} {socs}")
     if selection.problems:
-        from opkg.errors import ManifestErrors
+        from opkg.core.errors import ManifestErrors
 
         problems = selection.problems
         err = ManifestErrors(problems) if len(problems) > 1 else problems[0]
