@@ -75,6 +75,9 @@ def _build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fal
     dist = distcc.resolve(ws.settings.distcc)
     # only the manifests the request needs are loaded; a broken one stops the build unless
     # --keep-going, which builds everything that does not need it (Bazel's --keep_going)
+    if on_event:        # a git repository's first fetch can take a while: say so
+        ws.repositories.on_note = lambda message: on_event({"event": "note",
+                                                            "message": message})
     selection = ws.load_targets(patterns)
     if selection.problems and (not keep_going or not selection.packages):
         from opkg.core.errors import raise_all

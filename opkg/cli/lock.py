@@ -38,6 +38,7 @@ def lock(targets, socs, requested, check, as_json):
     from opkg.core.workspace import Workspace
 
     ws = Workspace.find()
+    ws.repositories.on_note = lambda message: click.echo(message, err=True)
     packages = ws.select(list(targets))
     res = check_alignment(ws, packages, socs or None, requested)
     err = res.error()
