@@ -417,3 +417,12 @@ def test_fast_path_watches_a_path_checkout_and_a_git_checkout_by_presence(tmp_pa
     checkout = tmp_path / "cache/repositories/checkouts" / commit
     assert difference(before, snapshot(ws)) == f"{checkout} changed"
     assert not any(p.startswith(str(checkout) + "/") for p in snapshot(ws)["files"])
+
+
+def test_query_names_library_deps_and_their_dependents(tmp_path, base):
+    root = make_workspace(tmp_path / "ws", "path: ../base", base[1])
+    assert opkg("query", "deps", "//packages/addbase", cwd=root, check=0).stdout == "@base//:lib\n"
+    r = opkg("query", "rdeps", "@base//:lib", cwd=root, check=0)
+    assert r.stdout == "//packages/addbase\n"
+    r = opkg("query", "rdeps", "@base//:lb", cwd=root, check=2)
+    assert "repository 'base' has no library 'lb'" in r.stderr and "did you mean 'lib'?" in r.stderr
