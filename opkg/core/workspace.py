@@ -363,7 +363,11 @@ class _Loader:
                     ManifestError(str(exc))
             return None
         manifest = self.ws.root / label[2:] / MANIFEST
-        if not manifest.is_file():
+        roots = self.ws.settings.package_roots
+        if not manifest.is_file() or not any(
+                manifest.parent.is_relative_to(r) and not any(
+                    p.startswith(".") for p in manifest.parent.relative_to(r).parts)
+                for r in roots):
             return None               # reported by _check_edges at the depending entry
         pkg = self.cache.get(manifest, label)
         try:

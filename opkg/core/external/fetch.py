@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from opkg.core.errors import Location, ManifestError
+from opkg.core.errors import ManifestError
 from opkg.core.external.spec import RepositorySpec
 
 GIT_TIMEOUT = 1800
