@@ -104,6 +104,29 @@ def test_build_host_without_driver_is_said_plainly(tmp_path, monkeypatch, capsys
     assert code == 3 and "no NPU driver found" in err
 
 
+def test_for_run_fails_without_a_driver_even_when_the_sim_builds(tmp_path, monkeypatch, capsys,
+                                                                    env):
+    """A machine with no CANN and no driver builds with the sim; --for-run asks whether the
+    targets can run on an NPU here, and they cannot: exit 3, as the docs say."""
+    ws(tmp_path, monkeypatch)
+    code, out, _ = run(capsys, "toolchain", "check")
+    assert code == 0
+    code, out, err = run(capsys, "toolchain", "check", "--for-run")
+    assert code == 3
+    assert "FAIL (sim_no_device)" in out
+    assert "packages/layernorm (Ascend910B1): no NPU driver found" in err
+    assert "required: driver>=24.1.rc2 (pin)" in err
+    assert "a sim bundle holds no device binary" in err
+    code, out, _ = run(capsys, "toolchain", "check", "--for-run", "--json")
+    kinds = {(p["package"], p["soc"], p["kind"]) for p in json.loads(out)["problems"]}
+    assert ("//packages/layernorm", "Ascend910B1", "no_driver") in kinds
+    assert ("//packages/layernorm", "Ascend910B1", "sim_no_device") in kinds
+    # with a driver, a sim build still holds nothing the NPU runs
+    make_driver(env, "24.1.rc2")
+    code, _, err = run(capsys, "toolchain", "check", "--for-run")
+    assert code == 3 and "no device binary" in err and "no NPU driver" not in err
+
+
 def test_check_json(tmp_path, monkeypatch, capsys, env):
     make_toolkit(env, "8.0.RC2")
     ws(tmp_path, monkeypatch, pins={"layernorm": '{cann: ">=8.1.RC1"}'})

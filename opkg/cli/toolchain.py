@@ -91,7 +91,8 @@ def list_(as_json):
 @click.option("--toolchain", "requested", metavar="ID",
               help="Check this toolchain: sim, cann (highest that fits) or cann-<version>.")
 @click.option("--for-run", is_flag=True,
-              help="Also require the driver (pin and CANN's driver minimum), as on an NPU host.")
+              help="Check the targets can run on an NPU here: a driver (pin and CANN's minimum) "
+                   "and a CANN build (a sim build holds no device binary).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
 def check(targets, socs, requested, for_run, as_json):
     """Check toolchain alignment for each (package, SoC).
@@ -99,7 +100,8 @@ def check(targets, socs, requested, for_run, as_json):
     For each package and SoC: its pins, the toolchain resolution picks, the driver found, and
     whether that CANN release supports the SoC. Exits 3 with what to install or change on any
     misalignment. Without a driver (a build host), driver requirements are listed, to be
-    checked where the bundle runs (--for-run checks them here).
+    checked where the bundle runs (--for-run checks them here, and fails without a driver or
+    for a target that builds with sim).
 
     TARGETS as for `opkg build` (default //...).
 
