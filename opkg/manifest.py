@@ -261,6 +261,8 @@ class _Validator:
         locations = {f"deps[{i}]": self.doc.loc(("deps", i)) for i in range(len(deps))}
         locations["name"] = self.doc.loc(("name",))
         locations["op.type"] = self.doc.loc(("op", "type"))
+        if pins.get("driver"):
+            locations["toolchain.driver"] = self.doc.loc(("toolchain", "driver"))
         if data.get("op") is None:
             for key in ("tiling", "kernel", "verify", "socs"):
                 if data.get(key) is not None:

@@ -211,6 +211,10 @@ class Workspace:
                     errors.append(exc)
                     continue
                 cache.put(manifest, label, pkg, started)
+            pin_error = _impossible_pins(pkg, known, self.root)
+            if pin_error is not None:
+                errors.append(pin_error)
+                continue
             if pkg.name in by_name:
                 other = by_name[pkg.name]
                 errors.append(ManifestError(
@@ -261,3 +265,22 @@ class Workspace:
             for p in hits:
                 selected[p.label] = p
         return [selected[l] for l in sorted(selected)]
+
+
+def _impossible_pins(pkg, known_socs, root) -> ManifestError | None:
+    """A driver pin that no CANN release inside the package's CANN pin runs with (per the
+    release table): an error at the pin, as a bad pin is, not a misalignment found later."""
+    if not pkg.toolchain_pins.get("driver"):
+        return None
+    from opkg.toolchains.pins import impossible_driver_pin
+    from opkg.toolchains.releases import release_table
+
+    why = impossible_driver_pin(pkg.toolchain_pins.get("cann"), pkg.toolchain_pins["driver"],
+                                release_table(root),
+                                [known_socs[s].short for s in pkg.socs if s in known_socs])
+    if why is None:
+        return None
+    return ManifestError(why, location=pkg.locations.get("toolchain.driver"),
+                         field="toolchain.driver",
+                         hint="raise the driver pin to a version those releases run with, or pin "
+                              "the CANN releases that support the older driver")
