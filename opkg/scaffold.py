@@ -59,16 +59,20 @@ def workspace_root() -> Path | None:
 def _check_dest(dest: Path) -> None:
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise UsageError(f"{dest} already exists and is not empty",
-                         hint="choose another --dest, or remove it first")
+                         hint="choose another --dest, or remove it first (opkg import "
+                              "--force replaces a package there)")
 
 
-def _check_unique(name: str, op_type: str) -> None:
+def _check_unique(name: str, op_type: str, replacing: Path | None = None) -> None:
     """A second package with a name or op type already in the workspace would break every
-    later command: refuse before writing anything."""
+    later command: refuse before writing anything. `replacing`: the package directory an
+    import with --force replaces, which does not count."""
     ws = find_workspace()
     if ws is None:
         return
     for pkg in ws.packages.values():
+        if replacing is not None and pkg.dir.resolve() == replacing.resolve():
+            continue
         if pkg.name == name:
             raise UsageError(f"the workspace already has a package named {name!r} "
                              f"({pkg.label})", hint="choose another name")
@@ -488,7 +492,8 @@ def _host_library_sources(host_dir: Path) -> tuple[list[Path], list[Path]]:
 
 def import_project(project: Path, dest: Path, *, golden: str | None = None,
                    json_path: Path | None = None, op_type: str | None = None,
-                   name: str | None = None, root: Path | None = None) -> ImportResult:
+                   name: str | None = None, root: Path | None = None,
+                   force: bool = False) -> ImportResult:
     from opkg import opdef_probe, shared_headers
     from opkg.sim import flags
 
@@ -547,6 +552,12 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
                      f"{project.resolve().parent} copied under include/ (included by a relative "
                      f"path): {', '.join(r.removeprefix('include/') for r in headers.siblings)}")
 
+    target = dest
+    if force and dest.is_dir() and any(dest.iterdir()):
+        # --force: import beside it (hidden, so no workspace scan sees it), then swap, so a
+        # failed import leaves the old package as it was
+        dest = dest.parent / f".{dest.name}.opkg-import"
+        shutil.rmtree(dest, ignore_errors=True)
     _check_dest(dest)
     created = not dest.exists()
     dest.mkdir(parents=True, exist_ok=True)
@@ -558,7 +569,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
             shutil.copyfile(src, dest / rel)
         op, configs, has_infer, warnings = _prototype(project, dest, host_sources, headers,
                                                       json_path, op_type, notes)
-        _check_unique(name, op["type"])
+        _check_unique(name, op["type"], replacing=target)
         kernel = _kernel_source(project, kernel_dir, op["type"])
         socs, unbuilt = _pick_socs(configs, root, notes)
         tiling_data = _tiling_data_header(project, dest, headers, op["type"])
@@ -584,13 +595,20 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
             kernel.relative_to(project).as_posix(), socs, unbuilt, golden_ref,
             golden is None, headers.include_dirs, has_infer, st_cases, st_source, libraries)
         (dest / "opkg.yaml").write_text(manifest)
+        if dest != target:
+            old = target.parent / f".{target.name}.opkg-replaced"
+            shutil.rmtree(old, ignore_errors=True)
+            target.rename(old)
+            dest.rename(target)
+            shutil.rmtree(old, ignore_errors=True)
+            notes.append(f"replaced the package that was in {target} (--force)")
     except BaseException:
         if created:
             shutil.rmtree(dest, ignore_errors=True)
         raise
     for w in warnings:
         notes.append(f"compiler warning: {w}")
-    return ImportResult(dest, op["type"], socs, notes, golden is None)
+    return ImportResult(target, op["type"], socs, notes, golden is None)
 
 
 def _tiling_data_header(project: Path, dest: Path, headers, op_type: str) -> str | None:
