@@ -34,6 +34,8 @@ def yank(package, reason, registry, as_json):
     else:
         click.echo(f"yanked {name} {published}: {reason}" if changed
                    else f"{name} {published} was already yanked for that reason")
+        click.echo(f"  installs skip it; `opkg install {name}=={published}` still "
+                   f"installs it, with a warning; undo: opkg unyank {name}=={published}")
 
 
 @click.command()

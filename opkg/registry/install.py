@@ -87,11 +87,16 @@ def select(store: Store, req: Requirement, soc: str, toolchain: str | None = Non
     if not candidates:
         known = ", ".join(f"{e.version}{' (yanked)' if e.yanked else ''}"
                           for e in sorted(versions.values(), key=lambda e: e.parsed))
-        why = "only yanked versions match" if matching else "no version matches"
-        raise RegistryError(f"{req.name}: {why} {str(req.spec) or '(any)'}",
-                            hint=f"published: {known}" + (
-                                "; a yanked version installs only when pinned exactly "
-                                "(NAME==VERSION)" if matching else ""))
+        if not matching:
+            raise RegistryError(f"{req.name}: no version matches {req.spec}",
+                                hint=f"published: {known}")
+        yanked = sorted(matching, key=lambda e: e.parsed)
+        within = f" matching {req.spec}" if str(req.spec) else ""
+        raise RegistryError(f"{req.name}: every published version{within} is yanked "
+                            f"({', '.join(e.version for e in yanked)})",
+                            hint="a yanked version installs only when pinned exactly, with a "
+                                 f"warning: {req.name}=={yanked[-1].version}; `opkg info "
+                                 f"{req.name}` says why it was yanked; published: {known}")
     seen = []
     for e in sorted(candidates, key=lambda e: e.parsed, reverse=True):
         record = store.read_record(req.name, version_key(e.version), e.record_digest)
