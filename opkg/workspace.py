@@ -246,6 +246,17 @@ class Workspace:
 
         return Graph(self.packages)
 
+    def no_match_hint(self, target: str) -> str:
+        """A close name, else the packages there are (never a command that fails the same
+        way), else how to make one."""
+        known = [(l, p.name) for l, p in self.packages.items()]
+        if not known:
+            roots = ", ".join(self.rel(r) or "." for r in self.settings.package_roots)
+            return (f"the workspace has no packages (no opkg.yaml under {roots}); create one "
+                    "with: opkg new NAME, or opkg import PROJECT_DIR")
+        shown = ", ".join(l for l, _ in known[:8]) + (", ..." if len(known) > 8 else "")
+        return labels.suggest(target, known) or f"packages here: {shown}"
+
     def select(self, patterns, cwd: Path | None = None) -> list[Package]:
         """Packages matched by the patterns, in workspace order; each pattern must match."""
         if not patterns:
@@ -257,11 +268,8 @@ class Workspace:
             hits = [p for label, p in self.packages.items()
                     if sel.matches(label[2:], p.name)]
             if not hits:
-                raise LabelError(f"{pattern!r} matches no package",
-                                 hint=labels.suggest(sel.name or "//" + sel.path,
-                                                     [(l, p.name) for l, p in
-                                                      self.packages.items()])
-                                 or "list packages with: opkg query packages")
+                raise LabelError(f"{pattern!r} matches no package", hint=self.no_match_hint(
+                    sel.name or "//" + sel.path))
             for p in hits:
                 selected[p.label] = p
         return [selected[l] for l in sorted(selected)]

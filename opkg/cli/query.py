@@ -26,12 +26,16 @@ def _one(ws, target):
     return pkgs[0]
 
 
-def _emit(labels, as_json):
+def _emit(labels, as_json, none: str):
+    """The labels on stdout (for `$(opkg query ...)`); when there are none, `none` on stderr,
+    so an empty answer is not mistaken for a failure."""
     if as_json:
         emit_json({"labels": list(labels)})
     else:
         for label in labels:
             click.echo(label)
+        if not labels:
+            click.echo(none, err=True)
 
 
 @click.group()
@@ -59,7 +63,8 @@ def deps(target, direct, as_json):
       opkg query deps packages/relu_add --direct --json
     """
     ws = _workspace()
-    _emit(ws.graph.deps(_one(ws, target).label, transitive=not direct), as_json)
+    label = _one(ws, target).label
+    _emit(ws.graph.deps(label, transitive=not direct), as_json, f"{label} depends on no package")
 
 
 @query.command()
@@ -75,7 +80,9 @@ def rdeps(target, direct, as_json):
       opkg build $(opkg query rdeps //packages/common)    rebuild what a header change touches
     """
     ws = _workspace()
-    _emit(ws.graph.rdeps(_one(ws, target).label, transitive=not direct), as_json)
+    label = _one(ws, target).label
+    _emit(ws.graph.rdeps(label, transitive=not direct), as_json,
+          f"no package depends on {label}")
 
 
 @query.command()
@@ -90,6 +97,14 @@ def packages(patterns, as_json):
       opkg query packages //packages/... --json
     """
     ws = _workspace()
+    if not patterns and not ws.packages:
+        # an empty workspace is an answer here (`build //...` refuses it, saying how to fix it)
+        if as_json:
+            emit_json({"packages": []})
+        else:
+            click.echo(f"no packages yet: {ws.no_match_hint('//...').split('; ', 1)[1]}",
+                       err=True)
+        return
     pkgs = ws.select(list(patterns))
     if as_json:
         emit_json({"packages": [{
