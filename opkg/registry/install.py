@@ -148,6 +148,13 @@ def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: 
     version = sel.record["version"]
     tc_id = b["toolchain"].get("id", "")
     warnings = list(sel.warnings)
+    if tc_id == "sim":
+        # a sim bundle is for checking and CPU use; someone installing it may expect an NPU one
+        warnings.append(f"{name} {version} ({soc}/sim) is a sim bundle: its libraries run the "
+                        "kernel on the CPU emulation and hold no device binary, so nothing of "
+                        "it runs on an NPU; for that, publish and install a bundle built with "
+                        "CANN (--toolchain cann-<version>; `opkg info "
+                        f"{name}` lists the bundles)")
 
     dest = Path(dest)
     try:
