@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from opkg.cli.options import build_options, report_options, verify_mode_options
+from opkg.cli.options import (build_options, complete_cases, complete_variants, report_options,
+                              verify_mode_options)
 from opkg.model import SimModes
 
 
@@ -240,9 +241,10 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, locked, 
 @build_options
 @verify_mode_options
 @report_options
-@click.option("--case", "cases", multiple=True, metavar="PATTERN",
+@click.option("--case", "cases", multiple=True, metavar="PATTERN", shell_complete=complete_cases,
               help="Only cases whose name matches (shell-style, repeatable).")
 @click.option("--variant", "variants", multiple=True, metavar="PATTERN",
+              shell_complete=complete_variants,
               help="Only dtype variants that match, e.g. float16 or 'float*' (repeatable).")
 def test(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, explain, sync_check,
          lenient_copy, strict_bounds, junit_xml, annotations, quiet, verbose, color, cases,

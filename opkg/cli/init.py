@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from opkg.cli.options import complete_socs
+
 
 @click.command()
 @click.argument("directory", required=False, default=".",
@@ -13,7 +15,7 @@ import click
 @click.option("--sample", default="my_add", metavar="NAME", show_default=True,
               help="Name of the sample package written under packages/.")
 @click.option("--no-sample", is_flag=True, help="Write no sample package.")
-@click.option("--soc", "socs", multiple=True, metavar="SOC",
+@click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs,
               help="A SoC the sample package builds for (repeatable; default Ascend910B1).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
 def init(directory, sample, no_sample, socs, as_json):

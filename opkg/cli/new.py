@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from opkg.cli.options import complete_socs
+
 
 @click.command()
 @click.argument("name")
@@ -14,7 +16,7 @@ import click
                    "NAME in CamelCase (my_add: MyAdd, kernel entry my_add).")
 @click.option("--dest", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Directory to create (default: NAME under the workspace's first package root).")
-@click.option("--soc", "socs", multiple=True, metavar="SOC",
+@click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs,
               help="A SoC to build for (repeatable; default Ascend910B1).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
 def new(name, op_type, dest, socs, as_json):

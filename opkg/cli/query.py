@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import click
 
+from opkg.cli.options import complete_targets
+
 from opkg.ci_output import emit_json
 
 
@@ -51,7 +53,7 @@ def query():
 
 
 @query.command()
-@click.argument("target")
+@click.argument("target", shell_complete=complete_targets)
 @click.option("--direct", is_flag=True, help="Only direct dependencies.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def deps(target, direct, as_json):
@@ -68,7 +70,7 @@ def deps(target, direct, as_json):
 
 
 @query.command()
-@click.argument("target")
+@click.argument("target", shell_complete=complete_targets)
 @click.option("--direct", is_flag=True, help="Only direct dependents.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def rdeps(target, direct, as_json):
@@ -86,7 +88,7 @@ def rdeps(target, direct, as_json):
 
 
 @query.command()
-@click.argument("patterns", nargs=-1)
+@click.argument("patterns", nargs=-1, shell_complete=complete_targets)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON objects.")
 def packages(patterns, as_json):
     """Packages matching PATTERNS (default //...).

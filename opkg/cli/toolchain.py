@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from opkg.cli.options import complete_socs, complete_targets
+from opkg.cli.options import complete_socs, complete_targets, complete_toolchains
 
 from opkg.ci_output import emit_json
 
@@ -88,7 +88,7 @@ def list_(as_json):
 @toolchain.command()
 @click.argument("targets", nargs=-1, shell_complete=complete_targets)
 @click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs, help="Only these SoCs (repeatable).")
-@click.option("--toolchain", "requested", metavar="ID",
+@click.option("--toolchain", "requested", metavar="ID", shell_complete=complete_toolchains,
               help="Check this toolchain: sim, cann (highest that fits) or cann-<version>.")
 @click.option("--for-run", is_flag=True,
               help="Check the targets can run on an NPU here: a driver (pin and CANN's minimum) "
