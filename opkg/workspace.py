@@ -75,8 +75,8 @@ class Workspace:
             if (d / WORKSPACE_FILE).is_file():
                 return cls.load(d)
         raise ManifestError(f"no {WORKSPACE_FILE} in {here} or any parent directory",
-                            hint=f"run opkg inside a workspace, or create {WORKSPACE_FILE} at "
-                                 "its root (an empty file takes the defaults)")
+                            hint="run opkg inside a workspace, or make one: opkg init DIR "
+                                 f"(or an empty {WORKSPACE_FILE} at its root)")
 
     @classmethod
     def load(cls, root: Path) -> "Workspace":
