@@ -5,6 +5,7 @@ numbers agree with the code."""
 from __future__ import annotations
 
 import fnmatch
+import json
 import re
 import shlex
 
@@ -113,3 +114,19 @@ def test_no_doc_calls_1e_3_the_default():
     for path in [REPO / "README.md", REPO / "packages" / "README.md",
                  *REPO.glob("docs/*.md"), *REPO.glob("packages/*/opkg.yaml")]:
         assert not re.search(r"1(\.0)?e-3 default", path.read_text()), path
+
+
+def test_readme_ci_snippets_are_valid_yaml_that_install_the_tool():
+    blocks = re.findall(r"```yaml\n(.*?)```", README, re.S)
+    ci = [b for b in blocks if "opkg build" in b]
+    assert len(ci) == 2                                  # GitHub Actions, GitLab CI
+    for block in ci:
+        data = yaml.safe_load(block)
+        text = json.dumps(data)
+        # the installed tool on the user's own workspace, never this checkout's sources
+        assert "ascend-opkg[report] @ $OPKG_WHEEL" in text and "pip install -e" not in text
+        assert "opkg build //... --locked --junit-xml junit.xml -q" in text
+    steps = yaml.safe_load(ci[0])["jobs"]["operators"]["steps"]
+    assert any(s.get("uses", "").startswith("actions/checkout") for s in steps)
+    gitlab = yaml.safe_load(ci[1])["opkg"]
+    assert gitlab["artifacts"]["reports"] == {"junit": "junit.xml"}
