@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from opkg.cli import COMMANDS, cli
-from opkg.manifest import DEFAULT_TOLERANCE, TOLERANCE_HINT
+from opkg.core.manifest import DEFAULT_TOLERANCE, TOLERANCE_HINT
 from tests.conftest import REPO
 
 

@@ -14,8 +14,7 @@ import pytest
 import yaml
 
 import opkg
-from opkg import distcc, workspace
-from opkg.remote import config as remote_config
+from opkg.core import settings, workspace
 from tests.conftest import REPO, opkg as run
 
 SCHEMA_PATH = Path(opkg.__file__).parent / "schema" / "opkg-workspace.schema.json"
@@ -36,9 +35,9 @@ def problems(schema, data) -> list[str]:
 def test_the_schema_names_the_keys_opkg_reads(schema):
     props = schema["properties"]
     assert list(props) == list(workspace.SETTINGS)
-    assert list(props["distcc"]["properties"]) == list(distcc.KEYS)
+    assert list(props["distcc"]["properties"]) == list(settings.DISTCC_KEYS)
     mapping = next(s for s in props["remote_cache"]["oneOf"] if s["type"] == "object")
-    assert list(mapping["properties"]) == list(remote_config.KEYS)
+    assert list(mapping["properties"]) == list(settings.REMOTE_KEYS)
     assert all(spec.get("description") for spec in props.values())
 
 
@@ -64,7 +63,7 @@ def test_the_schema_accepts_what_opkg_accepts_and_refuses_an_unknown_key(schema,
     bad = {"package_root": ["packages"]}
     assert problems(schema, bad) and "package_root" in problems(schema, bad)[0]
     (tmp_path / workspace.WORKSPACE_FILE).write_text("package_root: [packages]\n")
-    with pytest.raises(opkg.errors.ManifestError, match="unknown setting 'package_root'"):
+    with pytest.raises(opkg.core.errors.ManifestError, match="unknown setting 'package_root'"):
         workspace.Workspace.load(tmp_path)
     assert problems(schema, {"remote_cache": {"url": "grpc://h:1/x", "token": "s"}})
 

@@ -9,8 +9,8 @@ SHELLS = ("bash", "zsh", "fish")
 
 
 def _workspace():
-    from opkg.errors import OpkgError
-    from opkg.workspace import Workspace
+    from opkg.core.errors import OpkgError
+    from opkg.core.workspace import Workspace
 
     try:
         ws = Workspace.find()
@@ -41,7 +41,7 @@ def complete_targets(ctx, param, incomplete: str):
 
 def complete_toolchains(ctx, param, incomplete: str):
     """sim, cann (the highest that fits) and cann-<version> of every CANN toolkit found."""
-    from opkg.errors import OpkgError
+    from opkg.core.errors import OpkgError
 
     words = ["sim", "cann"]
     try:
@@ -55,7 +55,7 @@ def complete_toolchains(ctx, param, incomplete: str):
 
 def _selected(ctx):
     """The packages the targets typed so far select (all of them when none or unparsable)."""
-    from opkg.errors import OpkgError
+    from opkg.core.errors import OpkgError
 
     ws = _workspace()
     if ws is None:
@@ -83,7 +83,7 @@ def complete_published(ctx, param, incomplete: str):
     registry (an OCI registry is not asked: completion must not wait on the network)."""
     from pathlib import Path
 
-    from opkg.errors import OpkgError
+    from opkg.core.errors import OpkgError
 
     try:
         from opkg.registry.location import registry_root
@@ -104,12 +104,12 @@ def complete_published(ctx, param, incomplete: str):
 
 def complete_socs(ctx, param, incomplete: str):
     """SoC names known to the workspace's SoC table (toolchains/socs.yaml, else built in)."""
-    from opkg.errors import OpkgError
-    from opkg.socs import soc_table
+    from opkg.core.errors import OpkgError
+    from opkg.core.socs import soc_table
 
     root = None
     try:
-        from opkg.workspace import Workspace
+        from opkg.core.workspace import Workspace
 
         root = Workspace.find().root
     except OpkgError:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 
 
 @click.command(name="import")
@@ -45,7 +45,8 @@ def import_(project_dir, dest, golden, json_path, op_type, as_json, force):
 
     Exit status: 0 imported, 2 bad input (unreadable or malformed JSON, missing sources).
     """
-    from opkg.scaffold import find_workspace, import_project
+    from opkg.importers.destination import find_workspace
+    from opkg.importers.project import import_project
 
     ws = find_workspace()    # None outside a workspace: the built-in SoC table applies
     root = ws.root if ws is not None else None
@@ -71,9 +72,9 @@ def _default_dest(project_dir: Path, ws) -> Path:
     """The workspace's first package root / the project directory's name in snake_case."""
     import re
 
-    from opkg.errors import UsageError
-    from opkg.model import snake_case
-    from opkg.workspace import WORKSPACE_FILE
+    from opkg.core.errors import UsageError
+    from opkg.core.model import snake_case
+    from opkg.core.workspace import WORKSPACE_FILE
 
     if ws is None or not ws.settings.package_roots:
         raise UsageError(f"no {WORKSPACE_FILE} in {Path.cwd()} or any parent directory, and no "

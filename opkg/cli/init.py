@@ -28,7 +28,7 @@ def init(directory, sample, no_sample, socs, as_json):
       opkg init my_ops && cd my_ops && opkg build //...
       opkg init . --no-sample
     """
-    from opkg.scaffold import init_workspace
+    from opkg.importers.new import init_workspace
 
     sample = None if no_sample else sample
     written = init_workspace(directory, sample, None, tuple(socs) or ("Ascend910B1",))
@@ -38,7 +38,7 @@ def init(directory, sample, no_sample, socs, as_json):
     enter = "" if shown == Path(".") else f"cd {shown} && "
     step = f"{enter}opkg build //..." if sample else f"{enter}opkg new NAME"
     if as_json:
-        from opkg.ci_output import emit_json
+        from opkg.ui.ci_output import emit_json
 
         emit_json({"created": str(shown), "files": [str(p.relative_to(directory))
                                                      for p in written], "next": step})

@@ -8,7 +8,7 @@ import click
 
 from opkg.cli.options import complete_published, complete_socs, complete_toolchains
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 from opkg.cli._registry import json_option, open_store, registry_option
 
 
@@ -42,12 +42,12 @@ def install(requirement, soc, toolchain, dest, into_opp, force, registry, as_jso
       opkg install layernorm==1.0.0 --soc Ascend910B1 --toolchain cann-8.0.RC2 --dest /opt/ops
       opkg install layernorm --soc Ascend910B1 --toolchain cann-8.0.RC2 --into-opp
     """
-    from opkg.errors import UsageError
+    from opkg.core.errors import UsageError
     from opkg.registry.install import install as do_install
 
     store = open_store(registry)
     if dest is None:
-        from opkg.workspace import Workspace
+        from opkg.core.workspace import Workspace
         try:
             dest = Workspace.find().root / "installed"
         except UsageError:

@@ -37,9 +37,10 @@ def new(name, op_type, dest, socs, as_json):
       opkg build packages/my_add
       opkg new scaled_add --op-type ScaledAddCustom --dest ops/scaled_add --soc Ascend910B4
     """
-    from opkg.errors import UsageError
-    from opkg.scaffold import find_workspace, new_package, op_type_for
-    from opkg.workspace import WORKSPACE_FILE
+    from opkg.core.errors import UsageError
+    from opkg.importers.destination import find_workspace
+    from opkg.importers.new import new_package, op_type_for
+    from opkg.core.workspace import WORKSPACE_FILE
 
     ws = find_workspace()
     if ws is None:
@@ -59,7 +60,7 @@ def new(name, op_type, dest, socs, as_json):
         pass
     written = new_package(name, op_type, dest, tuple(socs) or ("Ascend910B1",), root)
     if as_json:
-        from opkg.ci_output import emit_json
+        from opkg.ui.ci_output import emit_json
 
         emit_json({"created": str(dest), "files": [str(p.relative_to(dest)) for p in written],
                    "next": f"opkg build {dest}"})

@@ -7,11 +7,11 @@ import click
 
 from opkg.cli.options import complete_targets
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 
 
 def _workspace():
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     ws = Workspace.find()
     ws.graph  # validate before answering
@@ -19,7 +19,7 @@ def _workspace():
 
 
 def _one(ws, target):
-    from opkg.errors import LabelError
+    from opkg.core.errors import LabelError
 
     pkgs = ws.select([target])
     if len(pkgs) != 1:
