@@ -71,6 +71,7 @@ def cli():
 
     \b
     Examples:
+      opkg init my_ops                     a new workspace, with a sample package
       opkg build packages/layernorm        build, verify and bundle one package
       opkg build //...                     everything in the workspace
       opkg test //packages/add_custom      verification report only
