@@ -460,3 +460,19 @@ def test_a_moved_checkout_restores_from_the_cache_and_an_edited_one_rebuilds(tmp
                   if l.startswith("compile addbase kernel float")]
     assert len(recompiled) == 2 and all("kernel_const.h" in l for l in recompiled), r.stdout
     assert "tiling_util" not in r.stdout        # the host side does not include it
+
+
+def test_the_workspace_schema_accepts_repositories_as_opkg_does():
+    import jsonschema
+    import yaml
+
+    import opkg as opkg_module
+
+    schema = json.loads((Path(opkg_module.__file__).parent / "schema" /
+                         "opkg-workspace.schema.json").read_text())
+    check = jsonschema.Draft202012Validator(schema)
+    sha = "a" * 40
+    for source, pin in (("path: ../base", None), ("path: ../base", sha), ("git: ../base", sha)):
+        assert not list(check.iter_errors(yaml.safe_load(repositories_yaml(source, pin))))
+    for source, pin in (("git: ../base", None), ("path: ../base", "abc")):
+        assert list(check.iter_errors(yaml.safe_load(repositories_yaml(source, pin))))
