@@ -37,10 +37,25 @@ class TargetResult:
     toolchain: str
     bundle: Path | None
     reports: dict[str, dict]          # variant -> verification report (missing if not built)
+    # variant -> why it has no report of this build: every variant the plan verifies is either
+    # in `reports` or here, so a variant that was never verified is never counted as passed
+    not_run: dict[str, str] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
-        return bool(self.reports) and all(r.get("passed") for r in self.reports.values())
+        return bool(self.reports) and not self.not_run and all(
+            r.get("passed") for r in self.reports.values())
+
+    def variant_status(self) -> dict[str, dict]:
+        """variant -> {"status": PASS|FAILED|NOT RUN, "why": ...}, every declared variant."""
+        out = {v: {"status": "NOT RUN", "why": why} for v, why in self.not_run.items()}
+        for v, r in self.reports.items():
+            why = None
+            if not r.get("passed"):
+                why = (r.get("error") or "").split("\n")[0] or \
+                    f"{r.get('failed')} of {r.get('cases')} cases failed"
+            out[v] = {"status": "PASS" if r.get("passed") else "FAILED", "why": why}
+        return dict(sorted(out.items()))
 
 
 @dataclass
@@ -62,7 +77,7 @@ class BuildResult:
 
     @property
     def verification_failed(self) -> list[TargetResult]:
-        return [t for t in self.targets if t.reports and not t.passed]
+        return [t for t in self.targets if (t.reports or t.not_run) and not t.passed]
 
     bundled: bool = True
 
@@ -82,8 +97,10 @@ class BuildResult:
             "targets": [{"id": t.id, "package": t.package, "soc": t.soc,
                          "toolchain": t.toolchain, "passed": t.passed,
                          "bundle": str(t.bundle) if t.bundle else None,
-                         "variants": {v: {k: r.get(k) for k in ("passed", "cases", "failed")}
-                                      for v, r in t.reports.items()}}
+                         "variants": {v: {**{k: (t.reports.get(v) or {}).get(k)
+                                             for k in ("passed", "cases", "failed")},
+                                          **{"passed": s["status"] == "PASS"}, **s}
+                                      for v, s in t.variant_status().items()}}
                         for t in self.targets],
             "failures": self.failures,
             **({"remote": self.remote} if self.remote else {}),
@@ -114,15 +131,19 @@ def build(ws, patterns, *, wait: bool = True, on_event: Callable[[dict], None] |
 def _build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=False,
            verify=True, bundle=True, on_event: Callable[[dict], None] | None = None,
            locked: bool = False, explain: bool = False, modes: SimModes = SimModes(),
-           lock_fd: int | None = None) -> BuildResult:
+           lock_fd: int | None = None, select=None, fresh_verify: bool = False) -> BuildResult:
     from opkg.fastpath import FastPath
 
     # Null-build fast path: when a stat snapshot proves that nothing this request depends on
     # changed since its last successful build, return that build's result without parsing
     # manifests or starting SCons. Any doubt falls through to the full build below.
+    # (--no-cache asks for verification to run: never from a record.)
     fast = FastPath(ws, patterns, socs=socs, toolchain=toolchain, verify=verify, bundle=bundle,
-                    locked=locked, modes=modes.to_json())
-    previous = fast.reuse(on_event)
+                    locked=locked, modes=modes.to_json(),
+                    **({"select": select.to_json()} if select else {}))
+    previous = None if fresh_verify else fast.reuse(on_event)
+    if fresh_verify:
+        fast.reason = "--no-cache: verification runs again"
     if explain and on_event:
         on_event({"event": "fastpath", "used": previous is not None, "reason": fast.reason})
     if previous is not None:
@@ -148,8 +169,10 @@ def _build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fal
                 on_event({"event": "note", "target": f"{choice.package}@{choice.soc}",
                           "message": note})
     request = BuildRequest(tuple(closure), tuple(socs) if socs else None, toolchain, verify,
-                           bundle, resolution, lock_digest(ws), modes)
+                           bundle, resolution, lock_digest(ws), modes, select)
     plan = make_plan(ws, request)
+    if fresh_verify:
+        plan.fresh = ("verify",)
     if not plan.actions:
         return BuildResult(plan, [], [], bundled=bundle, nothing=_nothing_to_build(packages))
     if dist is not None:
@@ -237,6 +260,10 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
     warnings: list[dict] = []
     output: list[str] = []
     ran = cached = 0
+    settled: set[str] = set()     # outputs this build made, restored or found up to date
+    outputs_of = {}
+    for a in plan.actions:
+        outputs_of.setdefault(a.description, []).extend(a.outputs)
     remote = {"hits": 0, "misses": 0, "uploads": 0} if extra_env else None
     try:
         # SCons runs in a session of its own; leaving this block by any path (an error, Ctrl-C,
@@ -249,6 +276,8 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                     event = json.loads(line[len(EVENT_PREFIX):])
                     if event["event"] == "done":
                         ran += 1
+                    if event["event"] in ("done", "uptodate"):
+                        settled.update(outputs_of.get(event["description"], ()))
                     elif event["event"] == "fail":
                         failures.append(event)
                     elif event["event"] == "warning":
@@ -263,6 +292,7 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                 hit = _CACHE_LINE.match(line)
                 if hit:
                     cached += 1
+                    settled.add(str(ws.root / hit.group(1)))
                     if on_event:
                         on_event({"event": "cached", "path": hit.group(1)})
                     continue
@@ -282,7 +312,8 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                          hint="this is a bug in opkg or a broken SConstruct; see "
                               f"{plan_path} for the plan")
     failed_targets = {f["target"] for f in failures}
-    return BuildResult(plan, [_read_target(t, t.id in failed_targets) for t in plan.targets],
+    return BuildResult(plan, [_read_target(t, t.id in failed_targets, settled, failures)
+                              for t in plan.targets],
                        failures, ran, cached, time.monotonic() - started, output,
                        bundled=any(t.bundle for t in plan.targets), warnings=warnings,
                        remote=remote)
@@ -304,19 +335,37 @@ def remove_partial(out: Path) -> None:
                 Path(dirpath, name).unlink(missing_ok=True)
 
 
-def _read_target(t, failed: bool) -> TargetResult:
+def _read_target(t, failed: bool, settled: set[str] | None = None,
+                 failures: list[dict] = ()) -> TargetResult:
+    """The target as this build left it. `settled`: the outputs this build made, restored or
+    found up to date (None: all of them, the fast path's case); a report outside it is from
+    an earlier build (a step it depends on failed, possibly one another target owns) and is
+    not shown as this build's result."""
+    own = [f for f in failures if f["target"] == t.id]
     if failed:
         # a step of this target failed: reports and bundle on disk are from an earlier build
         # and describe other sources; show none, and take the stale bundle away so nothing
         # picks it up as this build's artifact
         if t.bundle:
             Path(t.bundle).unlink(missing_ok=True)
-        return TargetResult(t.id, t.package, t.name, t.soc, t.toolchain, None, {})
-    reports = {}
+        why = f"{own[0]['description']} failed" if own else "a step of this target failed"
+        return TargetResult(t.id, t.package, t.name, t.soc, t.toolchain, None, {},
+                            {v: why for v in t.reports})
+    reports, not_run = {}, {}
     for variant, path in t.reports.items():
+        if settled is not None and str(path) not in settled:
+            not_run[variant] = (f"{failures[0]['description']} failed ({failures[0]['target']})"
+                                if failures else "its verification did not run in this build")
+            continue
         try:
             reports[variant] = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError):
-            continue
+        except (OSError, json.JSONDecodeError) as exc:
+            not_run[variant] = f"its report {path} cannot be read ({exc})"
     bundle = Path(t.bundle) if t.bundle and Path(t.bundle).is_file() else None
-    return TargetResult(t.id, t.package, t.name, t.soc, t.toolchain, bundle, reports)
+    result = TargetResult(t.id, t.package, t.name, t.soc, t.toolchain, bundle, reports, not_run)
+    if bundle is not None and (t.reports and not result.passed):
+        # a bundle whose verification did not fully pass is nobody's artifact (publish refuses
+        # it); its reports stay in out/sim for CI. The next build restores it from the cache.
+        bundle.unlink(missing_ok=True)
+        result.bundle = None
+    return result

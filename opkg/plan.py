@@ -77,13 +77,16 @@ class Plan:
     # how compile steps run (opkg.distcc.Distcc.to_plan()), not what they are: part of no
     # action's identity, so objects and cache keys are the same with distcc on or off
     distcc: dict | None = None
+    # steps (Action.step) that run whatever the cache holds or SCons thinks up to date, and
+    # push nothing to the cache: ("verify",) for `opkg test --no-cache`
+    fresh: tuple = ()
 
     def to_json(self) -> dict:
         """JSON-able data (shared, not copied: dataclasses.asdict would deep-copy every argv and
         params dict, a large part of planning at a few hundred packages)."""
         return {"version": self.version, "workspace_root": self.workspace_root,
                 "output_dir": self.output_dir, "cache_dir": self.cache_dir,
-                "aliases": self.aliases, "distcc": self.distcc,
+                "aliases": self.aliases, "distcc": self.distcc, "fresh": list(self.fresh),
                 "targets": [_shallow(t, _TARGET_FIELDS) for t in self.targets],
                 "actions": [_shallow(a, _ACTION_FIELDS) for a in self.actions]}
 
@@ -97,7 +100,8 @@ class Plan:
 
         return cls(data["workspace_root"], data["output_dir"], data["cache_dir"],
                    [Target(**t) for t in data["targets"]], [action(a) for a in data["actions"]],
-                   data["version"], data.get("aliases", {}), data.get("distcc"))
+                   data["version"], data.get("aliases", {}), data.get("distcc"),
+                   tuple(data.get("fresh", ())))
 
     def digest(self) -> str:
         return sha256_text(json.dumps(self.to_json(), sort_keys=True))
@@ -154,6 +158,7 @@ class BuildRequest:
     resolution: object = None                 # toolchains.resolve.Resolution: who builds what
     lock_digest: str | None = None            # opkg.lock's digest, for bundle provenance
     modes: SimModes = SimModes()              # --sync-check, --lenient-copy: how the sim verifies
+    select: object = None                     # verify.select.Selection: -k, --lf, --case
 
 
 def make_plan(ws, request: BuildRequest) -> Plan:
@@ -181,6 +186,8 @@ def make_plan(ws, request: BuildRequest) -> Plan:
         deps = [ws.packages[d] for d in ws.graph.deps(pkg.label)]
         for soc_name in socs:
             soc = get_soc(soc_name, ws.root)
+            if request.select and not _selected(pkg, soc, request.select):
+                continue        # no case of this (package, SoC) selected: nothing to build
             choice = request.resolution.choice(pkg.label, soc_name) \
                 if request.resolution is not None else None
             tc_id = choice.toolchain if choice else (request.toolchain or "sim")
@@ -189,7 +196,8 @@ def make_plan(ws, request: BuildRequest) -> Plan:
                 pkg, soc, deps, out, provenance={"git_commit": commit, "git_dirty": dirty,
                                                  "opkg_version": __version__,
                                                  "lock_digest": request.lock_digest},
-                verify=request.verify, bundle=request.bundle, modes=request.modes)
+                verify=request.verify, bundle=request.bundle, modes=request.modes,
+                **({"select": request.select} if request.select else {}))
             targets.append(target)
             actions.extend(steps)
     aliases = {str(ws.root): "<workspace>"}
@@ -197,6 +205,14 @@ def make_plan(ws, request: BuildRequest) -> Plan:
         aliases.update(getattr(get_toolchain(tc_id, ws), "aliases", dict)())
     return Plan(str(ws.root), str(out), str(ws.settings.cache_dir) if ws.settings.cache_dir
                 else None, targets, _dedupe(actions), aliases=aliases)
+
+
+def _selected(pkg, soc, select) -> bool:
+    if pkg.verify is None:
+        return False
+    return any(select.keep(pkg.label, soc.name, v.name, c.name, tuple(d for _, d in v.dtypes),
+                           pkg.name)
+               for v in pkg.op.for_soc(soc.short).variants() for c in pkg.verify.cases)
 
 
 def _dedupe(actions: list[Action]) -> list[Action]:

@@ -95,6 +95,9 @@ def declare(plan_path: str) -> None:
             extra.update(source_scanner=scanner, CPPPATH=list(action.scan_path))
         nodes = env.Command(list(action.outputs), list(action.inputs), run,
                             OPKG_ACTION=index, **extra)
+        if action.step in plan.fresh:     # --no-cache: run it, keep nothing in the cache
+            env.AlwaysBuild(nodes)
+            env.NoCache(nodes)
         if action.requires:       # order only: in neither the signature nor the remote inputs
             env.Requires(nodes, [env.fs.File(p) for p in action.requires])
         _IDENTITIES.append(identity)
