@@ -42,6 +42,10 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
         if event["event"] in ("explain", "fastpath"):
             reasons.append(event)
             return
+        if explain and event["event"] in ("done", "fail"):
+            # a step SCons ran without saying why (it had no record of an earlier build)
+            reasons.append({"event": "ran", "description": event["description"],
+                            "target": event.get("target")})
         if event["event"] in ("remote_hit", "remote_upload"):
             if explain:
                 reasons.append(event)
@@ -94,7 +98,7 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
         if explain:
             data["explain"] = [{k: e.get(k) for k in ("event", "description", "target",
                                                       "reasons", "used", "reason")}
-                               for e in reasons]
+                               for e in reasons if e["event"] != "ran"]
         ci_output.emit_json(data)
     else:
         if explain:
@@ -191,7 +195,14 @@ def explanation(events: list[dict], root) -> str:
     lines = []
     root = str(root)
     by_step: dict[str, int] = {}       # description -> its line, for the remote cache's word
+    explained = {e["description"] for e in events if e["event"] in ("explain", "remote_hit")}
     for e in events:
+        if e["event"] == "ran":
+            if e["description"] not in explained:
+                explained.add(e["description"])
+                lines.append(f"{e['description']}: SCons has no record of an earlier build of "
+                             "it (a step new to this workspace, or its record was lost)")
+            continue
         if e["event"] in ("remote_hit", "remote_upload"):
             what = "restored from the remote cache" if e["event"] == "remote_hit" \
                 else "uploaded to the remote cache"
@@ -209,7 +220,8 @@ def explanation(events: list[dict], root) -> str:
         else:
             by_step[e["description"]] = len(lines)
             lines.append(f"{e['description']}: {'; '.join(e['reasons'])}")
-    steps = sum(1 for e in events if e["event"] in ("explain", "remote_hit", "remote_upload"))
+    steps = sum(1 for e in events if e["event"] in ("explain", "ran", "remote_hit",
+                                                   "remote_upload"))
     if any(e["event"] == "fastpath" and not e["used"] for e in events) and not steps:
         lines.append("nothing to rebuild: every step is up to date")
     return "\n".join(lines)
