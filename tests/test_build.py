@@ -153,7 +153,12 @@ def test_a_failed_build_shows_no_stale_results_and_removes_the_stale_bundle(add_
     r = opkg("build", "//...", "--soc", SOC, "--json", cwd=add_ws.root)
     assert r.returncode == 1
     [target] = json.loads(r.stdout)["targets"]
-    assert target["passed"] is False and target["variants"] == {} and target["bundle"] is None
+    assert target["passed"] is False and target["bundle"] is None
+    # no result of an earlier build shown: every declared variant NOT RUN, with the step
+    assert {v: s["status"] for v, s in target["variants"].items()} == {
+        "float16": "NOT RUN", "float32": "NOT RUN"}
+    assert all(s["why"].startswith("compile add_custom kernel") and s["why"].endswith(" failed")
+               for s in target["variants"].values())
     assert not bundle.exists()
 
 

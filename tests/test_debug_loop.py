@@ -205,7 +205,8 @@ def test_the_debug_loop(debug_ws):
     # tiling data past the size SetDataSize gave never reaches the kernel on the device
     host.write_text(text.replace(
         "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());\n", ""))
-    r = opkg("test", "//...", *SOC, "-k", "float32 and even", "--json", cwd=root, check=1)
+    r = opkg("test", "//...", *SOC, "--variant", "float32", "--case", "even", "--json",
+             cwd=root, check=1)
     [row] = rows(r).values()
     assert "never called SetDataSize (the size stays 0)" in row["error"]
     assert "the device copies only 0 bytes to the kernel" in row["error"]

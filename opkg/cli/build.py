@@ -36,7 +36,7 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
     progress = Progress(ws.root, quiet=quiet, color=use_color(color, sys.stderr))
     reasons: list[dict] = []
     only = ci_output.CaseFilter(cases, variants)
-    select = _selection(ws, keyword, cases, variants, last_failed, progress)
+    select = _selection(ws, targets, keyword, cases, variants, last_failed, progress)
 
     def on_event(event):
         if event["event"] in ("explain", "fastpath"):
@@ -125,20 +125,24 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
         raise SystemExit(1)
 
 
-def _selection(ws, keyword, cases, variants, last_failed: bool, progress):
+def _selection(ws, targets, keyword, cases, variants, last_failed: bool, progress):
     """-k, --case, --variant and --lf as one Selection (opkg.verify.select); a bad -k
-    expression is a usage error before anything builds."""
+    expression is a usage error before anything builds. --lf with no recorded failure among
+    the targets runs them all, as pytest does."""
     from opkg.errors import UsageError
     from opkg.verify.select import BadExpression, Selection, last_failed_path, read_last_failed
 
     only = None
     if last_failed:
-        only = frozenset(read_last_failed(ws.settings.output_dir))
-        if not only:
-            progress({"event": "note", "message": "--lf: no failures recorded in "
-                      f"{_rel(last_failed_path(ws.settings.output_dir), ws.root)}; "
+        only = read_last_failed(ws.settings.output_dir)
+        if only and targets:
+            labels = {p.label for p in ws.select(list(targets))}
+            only = {k for k in only if k[0] in labels}
+        only = frozenset(only) or None
+        if only is None:
+            progress({"event": "note", "message": "--lf: no failure of these targets recorded "
+                      f"in {_rel(last_failed_path(ws.settings.output_dir), ws.root)}; "
                       "running every selected case"})
-            only = None
     try:
         return Selection(keyword, tuple(cases), tuple(variants), only)
     except BadExpression as exc:
