@@ -10,8 +10,9 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-import shlex
 from pathlib import Path
+
+from opkg.verify.select import rerun_command
 
 # Bumped when a field of any --json output changes meaning or disappears (adding is free).
 # docs/schema/*.schema.json describe version 1.
@@ -75,11 +76,6 @@ def diagnostics(text: str | None, root=None, package: str | None = None) -> list
     return found
 
 
-def rerun_command(package: str, soc: str, variant: str, case: str | None) -> str:
-    argv = ["opkg", "test", package, "--soc", soc, "--variant", variant]
-    if case:
-        argv += ["--case", case]
-    return " ".join(shlex.quote(a) for a in argv)
 
 
 def case_rows(result, only: CaseFilter | None = None, root=None) -> list[dict]:

@@ -124,9 +124,17 @@ def test_report_of_a_failing_build_in_chromium(failing_build, tmp_path):
             ["//packages/add_custom", "Ascend910B1", v, "FAILED"] for v in ("float16", "float32")]
         assert variants[0][6] == "1 of 3 cases failed: uneven_split"
         assert {v[3] for v in variants[2:]} == {"PASS"} and len(variants) == 4
-        assert browser.execute_script(
-            "return document.querySelector('#cases').getBoundingClientRect().right"
-            " <= document.documentElement.clientWidth")
+        # the table takes the page's width and never widens the page: narrower than the
+        # table, the page scrolls it inside its box; wider, the table fills it
+        for width in (900, 1800):
+            browser.set_window_size(width, 1000)
+            box, table, page, room = browser.execute_script(
+                "const t = document.querySelector('#cases');"
+                "return [t.parentElement.getBoundingClientRect().width,"
+                " t.getBoundingClientRect().width, document.documentElement.scrollWidth,"
+                " document.documentElement.clientWidth]")
+            assert page <= room and box <= room, (width, box, table, page, room)
+            assert table >= box - 1 and (width == 900) == (table > box + 1), (width, box, table)
         assert [(r[0], r[2], r[3]) for r in failed] == [
             ("add_custom", "float16", "uneven_split"), ("add_custom", "float32", "uneven_split")]
         assert failed[1][8].startswith("z[2, 600] = ")

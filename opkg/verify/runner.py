@@ -354,7 +354,7 @@ def judge_xfail(entry: dict) -> None:
 
 
 def _reproduce(job: dict, case: str) -> str:
-    from opkg.ci_output import rerun_command
+    from opkg.verify.select import rerun_command
 
     return rerun_command(job["package"], job["soc"]["name"], job["variant"], case) + \
         " --no-cache"

@@ -72,6 +72,16 @@ class Selection:
         return " ".join(parts)
 
 
+def rerun_command(package: str, soc: str, variant: str, case: str | None) -> str:
+    """The command that runs one case (or a whole variant) alone."""
+    import shlex
+
+    argv = ["opkg", "test", package, "--soc", soc, "--variant", variant]
+    if case:
+        argv += ["--case", case]
+    return " ".join(shlex.quote(a) for a in argv)
+
+
 # ---- -k expressions --------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"\s*(\(|\)|[^\s()]+)")
