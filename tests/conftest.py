@@ -58,7 +58,7 @@ SLOW_FILES = {"test_packages.py", "test_build.py", "test_processes.py", "test_dy
                "test_verifier_env.py", "test_sim_pch.py", "test_sim_pch_build.py", "test_terminal.py",
               "test_dynamic_outputs.py", "test_ref_tensor.py", "test_inplace_lists.py",
               "test_float64.py", "test_import_soc_configs.py", "test_verify_crash_step.py",
-              "test_integrity.py", "test_import.py", "test_debug_loop.py"}
+              "test_integrity.py", "test_import.py", "test_dist.py", "test_debug_loop.py"}
 # cxx_log and warm_cache: tests that count compiles, or start from a built package, then build
 SLOW_FIXTURES = {"lib_cache", "add_custom_cache", "cxx_log", "warm_cache"}
 SLOW_TESTS = {"test_cli_stats_and_prune_on_a_real_build", "test_opkg_build_with_cann_stand_ins",
@@ -173,7 +173,7 @@ def sim_runtime_seed(_add_custom_cache) -> Path:
     import fcntl
     import hashlib
 
-    from opkg.cache import TRAILER_SIZE
+    from opkg.build.cache import TRAILER_SIZE
 
     root = _add_custom_cache.parent
     seed = root / "runtime-seed"
@@ -252,7 +252,7 @@ class WorkspaceFactory:
 
     def operator(self, name: str, op_type: str = "AddOne", deps=(), manifest: str | None = None,
                  entry: str | None = None) -> Path:
-        from opkg.model import snake_case
+        from opkg.core.model import snake_case
 
         d = f"packages/{name}"
         self.write(f"{d}/op_host/op.cpp", "// host\n")
@@ -276,7 +276,7 @@ class WorkspaceFactory:
         return dest
 
     def load(self):
-        from opkg.workspace import Workspace
+        from opkg.core.workspace import Workspace
 
         return Workspace.load(self.root)
 
@@ -322,7 +322,7 @@ def compiles(log: Path) -> list[str]:
 
 
 class Checkpoint:
-    """Drives opkg.procs.checkpoint: `reached()` returns once the opkg process (or its SCons)
+    """Drives opkg.util.procs.checkpoint: `reached()` returns once the opkg process (or its SCons)
     is paused at the named point, `release()` lets it go on. Tests deliver signals at exact
     moments this way, never after a guessed sleep."""
 

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from opkg.engine import TargetResult
+from opkg.build.results import TargetResult
 from opkg.verify.select import (ANY, BadExpression, Selection, read_last_failed,
                                 update_last_failed)
 
@@ -78,7 +78,7 @@ def test_last_failed_adds_failures_drops_passes_and_keeps_what_did_not_run(tmp_p
 
 
 def test_xfail_in_the_manifest_and_its_errors(workspace):
-    from opkg.errors import ManifestError
+    from opkg.core.errors import ManifestError
     from tests.conftest import MINIMAL_MANIFEST
 
     text = MINIMAL_MANIFEST.format(name="addone", op_type="AddOne", deps="[]")
@@ -111,8 +111,8 @@ def test_the_progress_bar_is_red_only_once_a_step_failed(tmp_path):
 
     from rich.console import Console
 
-    from opkg.ui import Progress
-    from opkg.ui_live import LiveDisplay
+    from opkg.ui.terminal import Progress
+    from opkg.ui.live import LiveDisplay
 
     progress = Progress(tmp_path, stream=io.StringIO(), color=True)
     progress.steps = 10
@@ -138,7 +138,7 @@ def test_the_progress_bar_is_red_only_once_a_step_failed(tmp_path):
 
 
 def test_compile_errors_name_this_checkouts_precompiled_header(tmp_path):
-    from opkg.scons_glue import local_pch_paths
+    from opkg.build.scons_glue import local_pch_paths
     from opkg.sim.flags import include_dir
 
     other = "/home/alice/ws"       # where a .gch restored from a shared cache was compiled
@@ -158,7 +158,7 @@ def test_explain_accounts_for_every_step_that_ran():
     """SCons prints no reason for a node it has no earlier record of (Node.explain returns
     None): such a step ran, and --explain must still say so and why."""
     from opkg.cli.build import explanation
-    from opkg.explain import _plain
+    from opkg.build.explain import _plain
 
     events = [{"event": "fastpath", "used": False, "reason": "x changed"},
               {"event": "explain", "description": "compile a kernel", "reasons": ["x changed"]},

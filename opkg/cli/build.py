@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import click
 
-from opkg.cli.options import build_options, report_options, verify_mode_options
-from opkg.model import SimModes
+from opkg.cli.options import (build_options, complete_cases, complete_variants, report_options,
+                              verify_mode_options)
+from opkg.core.model import SimModes
 
 
 def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bool,
@@ -17,10 +18,11 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
               no_cache: bool = False):
     import sys
 
-    from opkg import ci_output, engine
-    from opkg.ui import Progress, summary_line, use_color, verification_table
-    from opkg.ui import echo as ui_echo
-    from opkg.workspace import Workspace
+    from opkg.ui import ci_output
+    from opkg.build import engine
+    from opkg.ui.terminal import Progress, summary_line, use_color, verification_table
+    from opkg.ui.terminal import echo as ui_echo
+    from opkg.core.workspace import Workspace
 
     # results on stdout and progress on stderr each decide by their own stream (either may be
     # a pipe); click.echo asks the context for the stdout choice
@@ -70,23 +72,28 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
     finally:
         progress.finish()
     if select and not result.targets:
-        from opkg.errors import UsageError
+        from opkg.core.errors import UsageError
 
+        pkgs = [p for p in ws.select(list(targets)) if p.op is not None and p.verify]
+        names = sorted({c.name for p in pkgs for c in p.verify.cases})
+        variants = sorted({v.name for p in pkgs for v in p.op.variants()})
         raise UsageError(f"no verified case matches {select.describe()}",
                          hint="-k takes words joined by and/or/not, matched in case names, "
                               "dtype variants, SoCs and package names, e.g. -k 'float16 and "
-                              "not small'; --case/--variant take shell-style patterns")
+                              "not small'; --case/--variant take shell-style patterns; cases "
+                              f"here: {', '.join(names) or 'none'}; variants: "
+                              f"{', '.join(variants) or 'none'}")
     from opkg.verify.select import update_last_failed
 
     update_last_failed(ws.settings.output_dir, result, ci_output.case_rows(result, root=ws.root))
     # --case/--variant: the report, the CI files and the exit status cover what was selected
     shown = ci_output.filtered(result, only)
     if only and result.targets and not shown.targets:
-        from opkg.errors import UsageError
+        from opkg.core.errors import UsageError
 
         raise UsageError("no verified case matches " + " ".join(
             [f"--case {c}" for c in only.cases] + [f"--variant {v}" for v in only.variants]),
-            hint="patterns are shell-style (fnmatch): e.g. --case 'small*' --variant float16")
+            hint=_selection_hint(ci_output.build_json(result, root=ws.root)["cases"]))
     if junit_xml:
         ci_output.write_junit(junit_xml, shown, root=ws.root)
     mode = ci_output.annotation_mode(annotations)
@@ -129,7 +136,7 @@ def _selection(ws, targets, keyword, cases, variants, last_failed: bool, progres
     """-k, --case, --variant and --lf as one Selection (opkg.verify.select); a bad -k
     expression is a usage error before anything builds. --lf with no recorded failure among
     the targets runs them all, as pytest does."""
-    from opkg.errors import UsageError
+    from opkg.core.errors import UsageError
     from opkg.verify.select import BadExpression, Selection, last_failed_path, read_last_failed
 
     only = None
@@ -149,6 +156,14 @@ def _selection(ws, targets, keyword, cases, variants, last_failed: bool, progres
         raise UsageError(str(exc), field="-k",
                          hint="words joined by and, or, not and parentheses, e.g. "
                               "-k 'float16 and not small'") from None
+
+
+def _selection_hint(rows: list[dict]) -> str:
+    """What --case and --variant could have matched: the names the run verified."""
+    cases = ", ".join(sorted({r["case"] for r in rows if r.get("case")})) or "none"
+    variants = ", ".join(sorted({r["variant"] for r in rows})) or "none"
+    return (f"patterns are shell-style (fnmatch, e.g. 'rows_*'); cases here: {cases}; "
+            f"variants: {variants}")
 
 
 def terminal_note(message: str, verbose: bool) -> str | None:
@@ -182,7 +197,7 @@ def _quiet_view(result):
 
 def _artifacts_note(result, root) -> str:
     """For each failing case: where its arrays are and the command that re-runs it alone."""
-    from opkg import ci_output
+    from opkg.ui import ci_output
 
     lines = []
     for row in ci_output.case_rows(result, root=root):
@@ -284,9 +299,10 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, locked, 
 @build_options
 @verify_mode_options
 @report_options
-@click.option("--case", "cases", multiple=True, metavar="PATTERN",
+@click.option("--case", "cases", multiple=True, metavar="PATTERN", shell_complete=complete_cases,
               help="Only cases whose name matches (shell-style, repeatable).")
 @click.option("--variant", "variants", multiple=True, metavar="PATTERN",
+              shell_complete=complete_variants,
               help="Only dtype variants that match, e.g. float16 or 'float*' (repeatable).")
 @click.option("-k", "keyword", metavar="EXPR",
               help="Only cases matching EXPR, as pytest's -k: words joined by and/or/not, each "
@@ -319,6 +335,7 @@ def test(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, explain, 
       opkg test //packages/layernorm -k 'float16 and rows_uneven'
       opkg test //packages/add_custom --variant float16 --case even --no-cache
       opkg test //packages/softmax --sync-check
+      opkg test //packages/layernorm --variant float16 --case rows_uneven   one case
       opkg test //... --junit-xml junit.xml -q     CI: JUnit report, only failures shown
       opkg test //packages/my_op --lenient-copy   what the device computed with a ragged DataCopy
 

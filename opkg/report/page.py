@@ -34,8 +34,8 @@ def render(data: ReportData) -> tuple[str, int]:
     import jinja2
     from plotly.offline import get_plotlyjs
 
-    from opkg.ci_output import host_text
-    from opkg.ui import case_failure
+    from opkg.ui.ci_output import host_text
+    from opkg.ui.terminal import case_failure
 
     figs = _Figures()
     failing = []
@@ -89,8 +89,8 @@ def _table_row(data: ReportData, row: dict) -> dict:
     fm = row.get("first_mismatch")
     first = (f"{fm['output']}[{', '.join(str(i) for i in fm['index'])}] = {fm['actual']}, "
              f"expected {fm['expected']}") if fm else ""
-    from opkg.ci_output import host_text
-    from opkg.ui import case_result, tolerance_text
+    from opkg.ui.ci_output import host_text
+    from opkg.ui.terminal import case_result, tolerance_text
 
     return {**row, "name": _short(row["package"]), "first": first,
             "result": case_result(case) if case else "FAIL",
@@ -110,7 +110,7 @@ def _number(x) -> str:
 
 def _profile_figures(data: ReportData, figs: _Figures) -> tuple[list[dict], list[str]]:
     """Per SoC: the roofline, each package's per-block load balance, the copy-size histogram."""
-    from opkg.socs import MODEL_FIELDS, get_soc
+    from opkg.core.socs import MODEL_FIELDS
 
     by_soc: dict[str, list[tuple[dict, dict]]] = defaultdict(list)
     notes = []
@@ -120,7 +120,7 @@ def _profile_figures(data: ReportData, figs: _Figures) -> tuple[list[dict], list
             by_soc[row["soc"]].append((row, profile))
     sections = []
     for soc_name in sorted(by_soc):
-        soc = get_soc(soc_name, data.root)
+        soc = data.socs.get_soc(soc_name)
         cases = by_soc[soc_name]
         points = [{"label": f"{_short(r['package'])} {r['variant']}/{r['case']}",
                    "vector_bytes": p["counters"]["vector"]["bytes"],

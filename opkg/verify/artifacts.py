@@ -31,7 +31,7 @@ def save_case(root: Path, case: str, inputs: dict, expected: dict, actual: dict,
     checkout)."""
     import numpy as np
 
-    from opkg.fsutil import atomic_write_bytes
+    from opkg.util.fsutil import atomic_write_bytes
 
     def put(name: str, array) -> None:
         import io
@@ -68,7 +68,7 @@ def save_case(root: Path, case: str, inputs: dict, expected: dict, actual: dict,
         import os
         import shlex
 
-        from opkg.fsutil import atomic_write_text
+        from opkg.util.fsutil import atomic_write_text
 
         # the verifier runs in the workspace root
         script = d / "reproduce.sh"

@@ -168,7 +168,7 @@ def read_last_failed(output_dir) -> set[tuple[str, str, str, str]]:
 
 def update_last_failed(output_dir, result, rows: list[dict]) -> set:
     """Add what failed in this run, drop what passed; entries this run did not reach stay."""
-    from opkg.fsutil import atomic_write_text
+    from opkg.util.fsutil import atomic_write_text
 
     failed = read_last_failed(output_dir)
     for t in result.targets:
