@@ -126,6 +126,7 @@ class Installed:
     files: int
     warnings: list[str]
     env: dict[str, str]          # variables the user should set (CANN bundles)
+    vendors: tuple[str, ...] = ()   # CANN bundles: the vendors/<vendor> trees installed
 
     def to_json(self) -> dict:
         return {"name": self.name, "version": self.version, "soc": self.soc,
@@ -150,7 +151,7 @@ def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: 
         old = _read_receipt(receipt_path, name)
         if old and old.get("blob") == b["blob"] and _intact(dest, old):
             return Installed(name, version, soc, tc_id, dest, "unchanged", len(old["files"]),
-                             warnings, _env(dest, old))
+                             warnings, _env(dest, old), _vendors(old))
         work = _under(dest, f".opkg/tmp-{os.getpid()}")
     except OSError as exc:
         raise RegistryError(f"cannot install into {dest}: {exc.strerror or exc}"
@@ -207,7 +208,7 @@ def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: 
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return Installed(name, version, soc, tc_id, dest, "installed", len(new_files), warnings,
-                     _env(dest, receipt))
+                     _env(dest, receipt), _vendors(receipt))
 
 
 def _target(name: str, member: str) -> str:
@@ -328,13 +329,31 @@ def _intact(dest: Path, receipt: dict) -> bool:
     return True
 
 
+def _vendors(receipt: dict) -> tuple[str, ...]:
+    return tuple(sorted({PurePosixPath(f).parts[1] for f in receipt["files"]
+                         if PurePosixPath(f).parts[0] == "vendors"
+                         and len(PurePosixPath(f).parts) > 2}))
+
+
 def _env(dest: Path, receipt: dict) -> dict[str, str]:
-    vendors = sorted({PurePosixPath(f).parts[1] for f in receipt["files"]
-                      if PurePosixPath(f).parts[0] == "vendors" and len(PurePosixPath(f).parts) > 2})
+    vendors = _vendors(receipt)
     if not vendors:
         return {}
     paths = ":".join(str(dest.resolve() / "vendors" / v) for v in vendors)
-    return {"ASCEND_CUSTOM_OPP_PATH": f"{paths}:${{ASCEND_CUSTOM_OPP_PATH}}"}
+    env = {"ASCEND_CUSTOM_OPP_PATH": f"{paths}:${{ASCEND_CUSTOM_OPP_PATH}}"}
+    libs = op_api_lib_path(dest.resolve(), vendors, receipt["files"])
+    if libs:
+        env["LD_LIBRARY_PATH"] = libs
+    return env
+
+
+def op_api_lib_path(root: Path, vendors, files) -> str | None:
+    """LD_LIBRARY_PATH for an aclnn caller of the vendors installed under root/vendors (their
+    op_api/lib holds libcust_opapi.so), as the custom-op package's install.sh writes it into
+    vendors/<vendor>/bin/set_env.bash (CANN 8.1.RC1 template, scripts/install.sh)."""
+    libs = [str(root / "vendors" / v / "op_api" / "lib") for v in vendors
+            if any(str(f).startswith(f"vendors/{v}/op_api/lib/") for f in files)]
+    return ":".join(libs) + ":${LD_LIBRARY_PATH}" if libs else None
 
 
 def _driver_pin(manifest: Path) -> str | None:

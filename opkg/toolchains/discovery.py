@@ -35,9 +35,10 @@ DEFAULT_INSTALL_INFO = "/etc/ascend_install.info"
 
 # Where each tool lives inside a toolkit, across releases (first match wins).
 TOOL_PATHS = {
-    # set_env.sh and bisheng_config.cmake look in tools/ccec_compiler before compiler/ccec_compiler
-    "bisheng": ("tools/ccec_compiler/bin/bisheng", "compiler/ccec_compiler/bin/bisheng",
-                "bin/bisheng", "ccec_compiler/bin/bisheng"),
+    # the bisheng opc runs is the first on set_env.sh's PATH (the template's adapter takes
+    # shutil.which("bisheng")): bin, then compiler/ccec_compiler/bin, then tools/ccec_compiler/bin
+    "bisheng": ("bin/bisheng", "compiler/ccec_compiler/bin/bisheng",
+                "tools/ccec_compiler/bin/bisheng", "ccec_compiler/bin/bisheng"),
     # compiles one binary variant of a kernel: generates the tiling header, then calls bisheng
     "opc": ("bin/opc", "compiler/bin/opc"),
     "msopgen": ("python/site-packages/bin/msopgen", "bin/msopgen", "tools/msopgen/bin/msopgen"),
