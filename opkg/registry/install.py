@@ -179,7 +179,8 @@ def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: 
         if tc_id.startswith("cann-"):
             try:
                 (runtime_check or default_runtime_check)(
-                    name, b["toolchain"], soc, _driver_pin(stage / "opkg.yaml"))
+                    name, dict(b["toolchain"], opp_compiler_version=_compiler_version(stage)),
+                    soc, _driver_pin(stage / "opkg.yaml"))
             except ToolchainError as exc:
                 if not force:
                     raise
@@ -356,6 +357,16 @@ def op_api_lib_path(root: Path, vendors, files) -> str | None:
     return ":".join(libs) + ":${LD_LIBRARY_PATH}" if libs else None
 
 
+def _compiler_version(stage: Path) -> str | None:
+    """custom_opp_compiler_version of the bundle's vendor tree (opp/vendors/*/version.info)."""
+    for info in sorted(stage.glob("opp/vendors/*/version.info")):
+        for line in info.read_text(errors="replace").splitlines():
+            key, sep, value = line.partition("=")
+            if sep and key.strip() == "custom_opp_compiler_version":
+                return value.strip()
+    return None
+
+
 def _driver_pin(manifest: Path) -> str | None:
     """The package's `toolchain.driver` pin, from the manifest inside the bundle."""
     from opkg import yamlloc
@@ -381,12 +392,57 @@ def default_runtime_check(package: str, toolchain: dict, soc: str,
     from opkg.toolchains.resolve import Request, resolve
 
     root = _workspace_root()
+    installation = discover()
+    requested, by = toolchain["id"], "the bundle"
+    abi = opp_abi(toolchain.get("opp_compiler_version"))
+    if abi is not None:
+        requested, by = _abi_toolkit(package, requested, abi, installation)
     request = Request(package, get_soc(soc, root), None, driver_pin)
-    result = resolve([request], discover(), release_table(root), requested=toolchain["id"],
-                     for_run=True, requested_by="the bundle")
+    result = resolve([request], installation, release_table(root), requested=requested,
+                     for_run=True, requested_by=by)
     error = result.error()
     if error is not None:
         raise error
+
+
+def opp_abi(compiler_version: str | None):
+    """The ABI a custom-op package was built for: major.minor of its version.info's
+    custom_opp_compiler_version (7.7 for 7.7.0.1.238, CANN 8.1.RC1's compiler), or None when
+    that is no compiler build number (an older bundle, or a stand-in's release name)."""
+    from packaging.version import Version
+
+    m = re.fullmatch(r"(\d+)\.(\d+)\.\d+(\.\d+)*", (compiler_version or "").strip())
+    return Version(f"{m.group(1)}.{m.group(2)}") if m else None
+
+
+def _abi_toolkit(package: str, requested: str, abi, installation) -> tuple[str, str]:
+    """The installed toolkit to run a bundle of ABI `abi` with, as CANN checks it: one whose
+    runtime's required_opp_abi_version range holds the ABI (the bundle's own toolkit when
+    installed and fitting, else the highest that fits). Toolkits without the field are judged
+    by the bundle's exact version, as before."""
+    fits, ranges = [], []
+    for tk in installation.toolkits:
+        text = tk.opp_abi_range()
+        if text is None:
+            continue
+        try:
+            spec = SpecifierSet(text.replace(" ", ""))
+        except InvalidSpecifier:
+            continue
+        ranges.append(f"{tk.id} loads {text}")
+        if abi in spec:
+            fits.append(tk)
+    if not ranges or any(tk.id == requested for tk in fits):
+        return requested, "the bundle"
+    if not fits:
+        raise ToolchainError(
+            f"{package} was built for custom-op ABI {abi} ({requested}); no installed CANN "
+            f"runtime loads it: {'; '.join(ranges)} (required_opp_abi_version)",
+            hint=f"install a CANN release whose runtime accepts {abi}, or rebuild the package "
+                 "with an installed toolkit")
+    best = max(fits, key=lambda tk: tk.version)
+    return best.id, (f"the bundle's custom-op ABI {abi} ({requested}; {best.id}'s "
+                     f"required_opp_abi_version is {best.opp_abi_range()})")
 
 
 def _workspace_root() -> Path | None:

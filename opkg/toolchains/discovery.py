@@ -68,6 +68,16 @@ class Toolkit:
     def tool(self, name: str) -> Path | None:
         return self.tools.get(name)
 
+    def opp_abi_range(self) -> str | None:
+        """required_opp_abi_version of the toolkit's runtime (runtime/version.info, else
+        compiler/version.info): the custom-op compiler versions (major.minor of a package's
+        custom_opp_compiler_version) this runtime loads, e.g. ">=6.3, <=7.7" in CANN 8.1.RC1."""
+        for rel in ("runtime/version.info", "compiler/version.info"):
+            text = _key(self.root / rel, "required_opp_abi_version")
+            if text:
+                return text
+        return None
+
     def supports_soc(self, soc_name: str) -> bool | None:
         if self.socs is None:
             return None
