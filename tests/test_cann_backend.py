@@ -1079,3 +1079,41 @@ def test_variants_differing_only_in_optional_tensors_share_a_binary():
         "DedupCustom_79c86e10e5e61f3e6cb1cfa557eb2a77",
         "DedupCustom_ac4ef398279611602b53768a873150ba"]
     assert [v.name for v in cann.binary_variants(op)] == ["float16", "float32"]
+
+
+def test_json_text_as_msopgen_and_gen_ops_filter_write_it():
+    """msopgen's op_gen/interface/utils.py write_json_file dumps with indent 4 and no final
+    newline; the template's cmake/util/gen_ops_filter.sh echoes npu_supported_ops.json with a
+    two-space indent (both in the leideng/CANN-8.1.RC1 mirror). The expected texts are what
+    those two produce for AddCustom."""
+    op = OpSpec("AddCustom", inputs=(TensorSpec("x", ("float16",)),),
+                outputs=(TensorSpec("z", ("float16",)),))
+    assert cann.msopgen_json_text(op) == (
+        '[\n    {\n        "op": "AddCustom",\n        "language": "cpp",\n'
+        '        "input_desc": [\n            {\n                "name": "x",\n'
+        '                "param_type": "required",\n                "format": [\n'
+        '                    "ND"\n                ],\n                "type": [\n'
+        '                    "half"\n                ]\n            }\n        ],\n'
+        '        "output_desc": [\n            {\n                "name": "z",\n'
+        '                "param_type": "required",\n                "format": [\n'
+        '                    "ND"\n                ],\n                "type": [\n'
+        '                    "half"\n                ]\n            }\n        ],\n'
+        '        "attr": []\n    }\n]')
+    assert cann.npu_supported_ops_text(["AddCustom"]) == (
+        '{\n  "AddCustom": {\n    "isGray": false,\n    "isHeavy": false\n  }\n}\n')
+
+
+def test_opdef_using_for_bin_query_is_refused_at_its_line(tmp_path):
+    """An OpDef input declared with .DataTypeForBinQuery({...}) (the OpDef API the 8.1.RC1
+    template's ascendc_bin_param_build.py reads as dtypeForBinQuery from the ops-info ini) is
+    refused at its file:line before anything runs, not left to a binary-name mismatch."""
+    from opkg.errors import ManifestError
+
+    src = tmp_path / "op.cpp"
+    src.write_text('this->Input("x")\n    .ParamType(REQUIRED)\n'
+                   '    .DataTypeForBinQuery({ge::DT_FLOAT16, ge::DT_FLOAT16});\n')
+    with pytest.raises(ManifestError, match="DataTypeForBinQuery") as info:
+        cann.for_bin_query([src])
+    assert (info.value.location.line, info.value.location.column) == (3, 6)
+    src.write_text('this->Input("x").DataType({ge::DT_FLOAT16});\n')
+    cann.for_bin_query([src])

@@ -130,6 +130,19 @@ def msopgen_json(op: OpSpec) -> list[dict]:
              "attr": attrs}]
 
 
+def msopgen_json_text(op: OpSpec) -> str:
+    """The prototype JSON's text as msopgen writes its own (op_gen/interface/utils.py
+    write_json_file: indent four, no sort, no final newline)."""
+    return json.dumps(msopgen_json(op), sort_keys=False, indent=4)
+
+
+def npu_supported_ops_text(op_types) -> str:
+    """framework/<fw>/npu_supported_ops.json as the project's cmake/util/gen_ops_filter.sh
+    writes it: two-space indent, every op isGray and isHeavy false, a final newline."""
+    return json.dumps({t: {"isGray": False, "isHeavy": False} for t in op_types},
+                      indent=2) + "\n"
+
+
 def _default_text(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -198,6 +211,30 @@ def all_ops_argv(cxx: str, sources, includes, lib_dirs, out: str) -> list[str]:
     """cmake/func.cmake's opbuild() line: the library op_build loads to read the OpDefs."""
     return [cxx, *ALL_OPS_FLAGS, *map(str, sources), *(f"-I{d}" for d in includes),
             *(f"-L{d}" for d in lib_dirs), *ALL_OPS_LIBS, "-o", out]
+
+
+def for_bin_query(sources) -> None:
+    """Refuse an OpDef that maps variants onto other variants' binaries
+    (.DataTypeForBinQuery / .FormatForBinQuery): the template's ascendc_bin_param_build.py then
+    compresses the binary list and adds dtypeForBinQuery/formatForBinQuery to the param JSONs,
+    which opkg's planned binaries do not reproduce."""
+    import re
+
+    for src in sources:
+        try:
+            lines = Path(src).read_text(errors="replace").splitlines()
+        except OSError:
+            continue
+        for n, line in enumerate(lines, 1):
+            m = re.search(r"\.(DataTypeForBinQuery|FormatForBinQuery)\s*\(", line)
+            if m:
+                raise ManifestError(
+                    f"the CANN toolchain does not build OpDefs using {m.group(1)}: the "
+                    "project's ascendc_bin_param_build.py would merge binary variants in a way "
+                    "opkg does not plan",
+                    location=Location(Path(src), n, m.start(1) + 1),
+                    hint="list every dtype/format combination as its own variant (one binary "
+                         "each), or build this package with the template's own build.sh")
 
 
 def registered_ops(sources) -> list[str]:
@@ -465,7 +502,7 @@ class CannToolchain:
         # 1. msopgen input
         op_json = sdir / f"{op.kernel_name}.json"
         actions.append(Action("write", (str(op_json),),
-                              content=json.dumps(msopgen_json(op), indent=4) + "\n",
+                              content=msopgen_json_text(op),
                               signature=fp, target=tid, step="generate",
                               description=f"generate {pkg.name} msopgen JSON ({soc.name})"))
 
@@ -504,6 +541,7 @@ class CannToolchain:
                 hint=f"register the prototype in op_host (class {op.type} : public OpDef ... "
                      f"OP_ADD({op.type});), as msopgen's template op_host/{op.kernel_name}.cpp "
                      "does; CANN's op_build generates the proto and aclnn sources from it")
+        for_bin_query(pkg.tiling_sources)
         cxx = host_compiler()
         root = self.toolkit.root
         host = base / "host"
@@ -716,8 +754,8 @@ class CannToolchain:
         link = {str(tbe / "op_tiling" / "liboptiling.so"):
                 f"lib/linux/{arch}/{tiling_lib.name}"}
         if tf_parsers is not None:     # the default (TensorFlow) framework project
-            write[str(tree / "framework" / "tensorflow" / "npu_supported_ops.json")] = json.dumps(
-                {op.type: {"isGray": False, "isHeavy": False}}, indent=4) + "\n"
+            write[str(tree / "framework" / "tensorflow" / "npu_supported_ops.json")] = \
+                npu_supported_ops_text([op.type])
             copy[str(tree / "framework" / "tensorflow" / tf_parsers.name)] = str(tf_parsers)
         layout_outputs = tuple(sorted([*write, *copy, *link]))
         actions.append(Action(
