@@ -105,8 +105,16 @@ def plan(stand_in, tc, soc=B1, verify=False):
     ws = Workspace.load(stand_in["root"])
     pkg = ws.packages["//packages/add_custom"]
     backend = cann.CannToolchain(tc, ws)
-    return backend, pkg, backend.plan_target(pkg, soc, [], ws.settings.output_dir,
-                                             provenance={}, verify=verify, bundle=True)
+    target, actions = backend.plan_target(pkg, soc, [], ws.settings.output_dir,
+                                          provenance={}, verify=verify, bundle=True)
+    # the steps of the package's other compute units (planned for its one .run) left out
+    base = ws.settings.output_dir / "cann" / tc / "add_custom"
+
+    def other_unit(a):
+        rel = Path(a.outputs[0]).relative_to(base).parts if \
+            Path(a.outputs[0]).is_relative_to(base) else ()
+        return bool(rel) and rel[0].startswith("Ascend") and rel[0] != soc.name
+    return backend, pkg, (target, [a for a in actions if not other_unit(a)])
 
 
 def test_plan_exact_commands(stand_in):
@@ -114,6 +122,11 @@ def test_plan_exact_commands(stand_in):
     home = stand_in["homes"]["8.0.RC2"]
     out = stand_in["root"] / "out" / "cann" / "cann-8.0.RC2" / "add_custom"
     project = out / "Ascend910B1" / "project"
+    # the package's other compute unit (ascend310p) is planned too, for the one .run
+    (run,) = [a for a in actions if a.step == "package"]
+    assert run.params["trees"] == [str(out / soc / "opp/vendors/add_custom")
+                                   for soc in ("Ascend910B1", "Ascend310P3")]
+    actions = [a for a in actions if "Ascend310P3)" not in a.description]
     steps = {a.step: [] for a in actions}
     for a in actions:
         steps[a.step].append(a)
@@ -163,8 +176,8 @@ def test_plan_exact_commands(stand_in):
     assert links == {
         "libascend_all_ops.so": [cxx, "-g", "-fPIC", "-shared", "-std=c++11",
                                  "-D_GLIBCXX_USE_CXX11_ABI=0", *srcs, *host_inc,
-                                 # func.cmake's opbuild(): -I ../op_kernel of the project
-                                 f"-I{project / 'op_kernel'}", lib64,
+                                 # func.cmake's opbuild(): -I ../op_kernel (the package's)
+                                 f"-I{pkg.dir / 'op_kernel'}", lib64,
                                  "-lexe_graph", "-lregister", "-ltiling_api",
                                  "-o", str(autogen / "libascend_all_ops.so")],
         "libcust_opmaster_rt2.0.so": [*compile_, "-DOP_TILING_LIB", *abi, *host_inc, *srcs, *link,
@@ -246,10 +259,12 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys, monkeypatch):
     assert code == 0, out + err
     log = read_log(stand_in["log"])
     tools = [e["tool"] for e in log]
-    # one opc call per binary variant, each running bisheng once
-    assert tools.count("msopgen") == 1 and tools.count("opc") == 2 and tools.count("bisheng") == 2
-    assert tools.count("host-cxx") == 5 and tools.count("op_build") == 1
-    msopgen = next(e for e in log if e["tool"] == "msopgen")["argv"]
+    # one opc call per binary variant, each running bisheng once; the package's one .run holds
+    # every compute unit (ascend910b and the package's ascend310p), so both are built
+    assert tools.count("msopgen") == 2 and tools.count("opc") == 4 and tools.count("bisheng") == 4
+    assert tools.count("host-cxx") == 6 and tools.count("op_build") == 1
+    msopgen = next(e for e in log if e["tool"] == "msopgen"
+                   and "ai_core-Ascend910B1" in e["argv"])["argv"]
     assert msopgen[1:4] == ["gen", "-i", msopgen[3]] and msopgen[4:] == [
         "-c", "ai_core-Ascend910B1", "-lan", "cpp", "-out", msopgen[-1]]
 
@@ -310,7 +325,7 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys, monkeypatch):
     assert build(capsys, "packages/add_custom", "--soc", "Ascend910B1",
                  "--toolchain", "cann-8.0.RC3")[0] == 0
     again = read_log(stand_in["log"])[len(log):]
-    assert [e["tool"] for e in again].count("bisheng") == 2
+    assert [e["tool"] for e in again].count("bisheng") == 4
     assert all("8.0.RC3" in e["argv"][0] for e in again if e["tool"] != "host-cxx")
     # 8.0.RC3's stand-in project has no ascendc_ops_config.py: opkg's kernel_config() writes
     # the configs from opc's kernel JSONs (staticKey included)
@@ -335,13 +350,16 @@ def check_run_package(stand_in, bundle_names, bundle):
 
     run_name = f"custom_opp_{cann.host_os()}_{cann.host_arch()}.run"
     assert run_name in bundle_names
-    sdir = stand_in["root"] / "out/cann/cann-8.0.RC2/add_custom/Ascend910B1"
+    # one .run per package (vendor), every compute unit in it, as ASCEND_COMPUTE_UNIT packs them
+    sdir = stand_in["root"] / "out/cann/cann-8.0.RC2/add_custom"
     run = sdir / run_name
     listed = subprocess.run(["bash", str(run), "--list"], capture_output=True, text=True)
     assert listed.returncode == 0, listed.stderr
     stage = sdir / "run_stage"
-    assert staged_files(stage) == expected_run_files(stand_in_op(stand_in), "add_custom",
-                                                     "ascend910b", cann.host_arch())
+    op = stand_in_op(stand_in)
+    assert staged_files(stage) == (
+        expected_run_files(op, "add_custom", "ascend910b", cann.host_arch())
+        | expected_run_files(op, "add_custom", "ascend310p", cann.host_arch()))
     assert os.readlink(stage / "packages/vendors/add_custom/op_impl/ai_core/tbe/op_tiling/"
                        "liboptiling.so") == f"lib/linux/{cann.host_arch()}/libcust_opmaster_rt2.0.so"
     # --install-path: vendors/<vendor>/bin/set_env.bash names the installed tree
@@ -841,6 +859,8 @@ def test_each_soc_builds_its_own_variants(stand_in):
     for soc in (P3, B1):
         _, actions = backend.plan_target(pkg, soc, [], ws.settings.output_dir, provenance={},
                                          verify=False, bundle=False)
+        # this SoC's own steps (the package's other compute unit is planned too, for the .run)
+        actions = [a for a in actions if f"/{soc.name}/" in a.outputs[0]]
         counts[soc.name] = len([a for a in actions if a.step == "compile"])
         (gen,) = [a for a in actions if a.kind == "write" and a.outputs[0].endswith(".json")]
         counts[soc.name + " json"] = json.loads(gen.content)[0]["input_desc"][0]["type"]
@@ -1051,7 +1071,7 @@ def test_opc_runs_with_the_template_scripts_log_and_parallel_env(stand_in, capsy
     home = stand_in["homes"]["8.0.RC2"]
     log = read_log(stand_in["log"])
     opcs = [e for e in log if e["tool"] == "opc"]
-    assert len(opcs) == 2
+    assert len(opcs) == 4       # two variants for each compute unit of the package's .run
     for e in opcs:
         env = e["env"]
         assert (env["ASCEND_GLOBAL_LOG_LEVEL"], env["ASCEND_SLOG_PRINT_TO_STDOUT"],

@@ -485,13 +485,69 @@ class CannToolchain:
 
     # -- planning -------------------------------------------------------------------------
 
+    def package_socs(self, pkg, soc: SocInfo) -> list[SocInfo]:
+        """The compute units of the package's one .run, as ASCEND_COMPUTE_UNIT of its msopgen
+        project: `soc` and one SoC per other short name among the package's SoCs this toolkit
+        has a platform ini for, in the order of the package's socs."""
+        from opkg.socs import get_soc
+
+        units = {soc.short: soc}
+        for name in pkg.socs:
+            other = get_soc(name, self.ws.root if self.ws is not None else None)
+            if other.short not in units and self.toolkit.platform_version(name):
+                units[other.short] = other
+        order = {s: i for i, s in enumerate(pkg.socs)}
+        return sorted(units.values(), key=lambda s: order.get(s.name, -1))
+
     def plan_target(self, pkg, soc: SocInfo, deps, out: Path, *, provenance: dict,
                     verify: bool = True, bundle: bool = True, modes: SimModes = SimModes()):
-        from opkg.bundle import bundle_filename
-
-        op = pkg.op.for_soc(soc.short)    # this SoC's dtype variants (op.soc_configs)
         fp = self.fingerprint()
         tid = f"{pkg.label}@{soc.name}@{self.id}"
+        base = Path(out) / "cann" / self.id / pkg.name
+        actions, mine = self._plan_soc(pkg, soc, deps, out, tid)
+        sdir, layout_outputs = mine["sdir"], mine["layout_outputs"]
+        op = mine["op"]
+
+        # 5b. the installable package, as the project's CPack/makeself step makes it: one .run
+        #     per package holding every compute unit (ASCEND_COMPUTE_UNIT), the project's
+        #     scripts/ (vendor_name set) at the top, the trees under packages/vendors/; the
+        #     other compute units' steps are planned here too (shared with their own targets)
+        parts = []
+        for unit in self.package_socs(pkg, soc):
+            if unit.short == soc.short:
+                parts.append(mine)
+            else:
+                more, info = self._plan_soc(pkg, unit, deps, out, tid)
+                actions.extend(more)
+                parts.append(info)
+        arch = host_arch()
+        run_path = base / f"custom_opp_{host_os()}_{arch}.run"
+        project = parts[0]["project"]
+        util = project / "cmake" / "util" / "makeself"
+        actions.append(Action(
+            "python", (str(run_path),),
+            tuple(sorted({str(p["marker"]) for p in parts}
+                         | {o for p in parts for o in p["layout_outputs"]})),
+            function="opkg.toolchains.cann:scons_run",
+            params={"scripts": str(project / "scripts"), "vendor": mine["vendor"],
+                    "trees": [str(p["tree"]) for p in parts],
+                    "stage": str(base / "run_stage"), "output": str(run_path),
+                    "makeself": str(util / "makeself.sh"),
+                    "header": str(util / "makeself-header.sh")},
+            signature=fp, target=tid, step="package",
+            description=f"{run_path.name} for {pkg.name} "
+                        f"({', '.join(p['soc'].short for p in parts)})"))
+        from opkg.plan import _dedupe    # the units share the host libraries' steps
+
+        actions = _dedupe(actions)
+        return self._finish_target(pkg, soc, deps, out, tid, actions, op, sdir, layout_outputs,
+                                   run_path, provenance=provenance, verify=verify,
+                                   bundle=bundle, modes=modes)
+
+    def _plan_soc(self, pkg, soc: SocInfo, deps, out: Path, tid: str):
+        """Steps 1-5 for one compute unit: (actions, what the package steps need of them)."""
+        op = pkg.op.for_soc(soc.short)    # this SoC's dtype variants (op.soc_configs)
+        fp = self.fingerprint()
         base = Path(out) / "cann" / self.id / pkg.name
         sdir = base / soc.name
         project = sdir / "project"
@@ -566,8 +622,10 @@ class CannToolchain:
         all_ops = autogen / "libascend_all_ops.so"
         actions.append(host_lib(all_ops, (), srcs, host_inc, (),
                                 "host op library (op_build input)",
+                                # func.cmake's -I ../op_kernel: the package's op_kernel/ (the
+                                # projects' copies of it differ per compute unit by path only)
                                 argv=all_ops_argv(cxx, srcs, [*host_inc,
-                                                              str(project / "op_kernel")],
+                                                              str(pkg.dir / "op_kernel")],
                                                   lib_dirs, str(all_ops))))
         proto_cc = autogen / "op_proto.cc"
         options_ini = autogen / "custom_compile_options.ini"
@@ -764,20 +822,16 @@ class CannToolchain:
             params={"write": write, "copy": copy, "link": link},
             signature=fp, target=tid,
             step="layout", description=f"custom-op package {pkg.name} ({soc.name})"))
+        return actions, {"soc": soc, "op": op, "sdir": sdir, "project": project,
+                         "marker": marker, "tree": tree, "vendor": vendor,
+                         "layout_outputs": layout_outputs}
 
-        # 5b. the installable package, as the project's CPack/makeself step makes it: the
-        #     project's scripts/ (vendor_name set) at the top, the tree under packages/vendors/
-        run_path = sdir / f"custom_opp_{host_os()}_{arch}.run"
-        util = project / "cmake" / "util" / "makeself"
-        actions.append(Action(
-            "python", (str(run_path),), (str(marker), *layout_outputs),
-            function="opkg.toolchains.cann:scons_run",
-            params={"scripts": str(project / "scripts"), "vendor": vendor, "tree": str(tree),
-                    "stage": str(sdir / "run_stage"), "output": str(run_path),
-                    "makeself": str(util / "makeself.sh"),
-                    "header": str(util / "makeself-header.sh")},
-            signature=fp, target=tid, step="package",
-            description=f"{run_path.name} for {pkg.name} ({soc.name})"))
+    def _finish_target(self, pkg, soc, deps, out, tid, actions, op, sdir, layout_outputs,
+                       run_path, *, provenance, verify, bundle, modes):
+        """Steps 6 and 7: the sim's verification of the same sources, and the bundle."""
+        from opkg.bundle import bundle_filename
+
+        fp = self.fingerprint()
 
         # 6. verification of the same sources with the sim backend
         reports: dict[str, str] = {}
@@ -808,7 +862,7 @@ class CannToolchain:
             "name": pkg.name, "version": pkg.version, "summary": pkg.summary, "soc": soc.name,
             "toolchain": {"id": self.id, "version": self.version(), "fingerprint": fp,
                           "root": str(self.toolkit.root)},
-            "op": pkg.op.to_json(), "label": pkg.label, "vendor": vendor,
+            "op": pkg.op.to_json(), "label": pkg.label, "vendor": pkg.name,
             "verification_by": "sim" if reports else None,
             "provenance": {**provenance, "source_digest": digest_files(sources, pkg.dir),
                            "lock_digest": provenance.get("lock_digest")},
@@ -1049,16 +1103,27 @@ def _symlink(dest: Path, target: str) -> None:
 
 def scons_run(params: dict) -> str | None:
     """custom_opp_<os>_<arch>.run: stage the project's scripts/ (vendor_name=customize replaced,
-    as the project's CMakeLists.txt does) and packages/vendors/<vendor>/, then makeself with the
-    project's makeself.cmake arguments. The project's own cmake/util/makeself is used when it
-    has one, else `makeself` from PATH (Debian and PyPI package it)."""
+    as the project's CMakeLists.txt does) and packages/vendors/<vendor>/ (every compute unit's
+    tree: kernel/<soc>/, config/<soc>/ side by side; the files they share, host libraries and
+    the like, built from the same sources, from the first), then makeself with the project's
+    makeself.cmake arguments. The project's own cmake/util/makeself is used when it has one,
+    else `makeself` from PATH (Debian and PyPI package it)."""
     stage, scripts = Path(params["stage"]), Path(params["scripts"])
     if not (scripts / "install.sh").is_file():
         return f"the msopgen project has no {scripts / 'install.sh'} to package"
     if stage.exists():
         shutil.rmtree(stage)
-    shutil.copytree(params["tree"], stage / "packages" / "vendors" / params["vendor"],
-                    symlinks=True)
+    dest = stage / "packages" / "vendors" / params["vendor"]
+    for tree in params["trees"]:
+        for src in sorted(Path(tree).rglob("*")):
+            target = dest / src.relative_to(tree)
+            if src.is_dir() and not src.is_symlink() or target.exists() or target.is_symlink():
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if src.is_symlink():
+                target.symlink_to(os.readlink(src))
+            else:
+                shutil.copy2(src, target)
     for src in sorted(scripts.iterdir()):
         if src.is_file():
             text = src.read_text().replace("vendor_name=customize",
