@@ -1137,3 +1137,44 @@ def test_opdef_using_for_bin_query_is_refused_at_its_line(tmp_path):
     assert (info.value.location.line, info.value.location.column) == (3, 6)
     src.write_text('this->Input("x").DataType({ge::DT_FLOAT16});\n')
     cann.for_bin_query([src])
+
+
+def test_toolchain_doctor_shows_what_runs_with_which_environment(stand_in, capsys,
+                                                                 monkeypatch):
+    """`opkg toolchain doctor` plans without building: the tools, the bisheng opc will find,
+    set_env.sh's environment next to the caller's (another toolkit's PYTHONPATH entry shown as
+    dropped), where op_gen and tbe import from, and each CANN step's command line; a module
+    that does not import is a problem (exit 3)."""
+    import os
+    import shutil
+
+    from opkg.cli import main
+
+    home, other = stand_in["homes"]["8.0.RC2"], stand_in["homes"]["8.0.RC3"]
+    monkeypatch.setenv("PYTHONPATH", str(other / "python/site-packages"))
+
+    def doctor():
+        with pytest.raises(SystemExit) as exc:
+            main(["toolchain", "doctor", "packages/add_custom", "--soc", "Ascend910B1",
+                  "--toolchain", "cann-8.0.RC2"])
+        out, err = capsys.readouterr()
+        return exc.value.code, out, err
+
+    code, out, err = doctor()
+    assert code == 0, out + err
+    assert f"cann-8.0.RC2 at {home}" in out
+    assert f"bisheng   {home / 'compiler/ccec_compiler/bin/bisheng'}" in out
+    assert f"import op_gen {home / 'python/site-packages/op_gen/__init__.py'}" in out
+    assert (f"    PYTHONPATH={home / 'python/site-packages'}{os.pathsep}"
+            f"{home / 'opp/built-in/op_impl/ai_core/tbe'}\n"
+            f"      yours: {other / 'python/site-packages'}") in out
+    assert (f"dropped from your PYTHONPATH (another toolkit): "
+            f"{other / 'python/site-packages'}") in out
+    assert "ASCEND_GLOBAL_LOG_LEVEL=3 ASCEND_SLOG_PRINT_TO_STDOUT=1" in out
+    assert f"[generate] {home / 'python/site-packages/bin/msopgen'} gen -i " in out
+    assert "[compile] ASCEND_CUSTOM_OPP_PATH=" in out and "BUILD_KERNEL_SRC=" in out
+    assert not read_log(stand_in["log"])          # nothing ran
+    shutil.rmtree(home / "python/site-packages/tbe")
+    code, out, err = doctor()
+    assert code == 3 and "import tbe    FAILS" in out
+    assert "`import tbe` fails with its set_env.sh PYTHONPATH" in err
