@@ -537,9 +537,9 @@ class CannToolchain:
             signature=fp, target=tid, step="package",
             description=f"{run_path.name} for {pkg.name} "
                         f"({', '.join(p['soc'].short for p in parts)})"))
-        from opkg.plan import _dedupe    # the units share the host libraries' steps
-
-        actions = _dedupe(actions)
+        # the units share the host libraries' steps: keep the first action per output
+        seen: set[str] = set()
+        actions = [a for a in actions if a.outputs[0] not in seen and not seen.update(a.outputs)]
         return self._finish_target(pkg, soc, deps, out, tid, actions, op, sdir, layout_outputs,
                                    run_path, provenance=provenance, verify=verify,
                                    bundle=bundle, modes=modes)
