@@ -9,11 +9,11 @@ import pytest
 
 from cann_standin import (install_stand_in_tools, make_host_cxx, make_toolkit, make_workspace,
                           read_log, toolkit_env, use_stand_in_roots)
-from opkg.errors import ToolchainError
-from opkg.model import AttrSpec, OpSpec, TensorSpec
-from opkg.socs import get_soc
+from opkg.core.errors import ToolchainError
+from opkg.core.model import AttrSpec, OpSpec, TensorSpec
+from opkg.core.socs import get_soc
 from opkg.toolchains import cann
-from opkg.toolchains.releases import release_table
+from opkg.core.releases import release_table
 
 B1, P3 = get_soc("Ascend910B1"), get_soc("Ascend310P3")
 
@@ -100,7 +100,7 @@ def stand_in(tmp_path, monkeypatch):
 
 
 def plan(stand_in, tc, soc=B1, verify=False):
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     ws = Workspace.load(stand_in["root"])
     pkg = ws.packages["//packages/add_custom"]
@@ -462,7 +462,7 @@ def check_aclnn_caller_loads_with_the_printed_env(stand_in, capsys):
 
 
 def test_install_into_opp_refuses_sim_bundles_and_bundles_without_a_run(tmp_path):
-    from opkg.errors import RegistryError, UsageError
+    from opkg.core.errors import RegistryError, UsageError
     from opkg.registry.install import Installed, install_into_opp
 
     def installed(toolchain):
@@ -478,14 +478,14 @@ def test_install_into_opp_refuses_sim_bundles_and_bundles_without_a_run(tmp_path
 
 
 def stand_in_op(stand_in):
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     return Workspace.load(stand_in["root"]).packages["//packages/add_custom"].op
 
 
 def test_cann_needs_an_opdef(stand_in):
-    from opkg.errors import ManifestError
-    from opkg.workspace import Workspace
+    from opkg.core.errors import ManifestError
+    from opkg.core.workspace import Workspace
 
     root = make_workspace(stand_in["root"].parent / "ws2", packages=("layernorm",))
     host = root / "packages/layernorm/op_host/layer_norm_custom.cpp"
@@ -687,7 +687,7 @@ def test_stand_in_bisheng_needs_the_tiling_header_opc_generates(stand_in, tmp_pa
 def test_soc_without_platform_ini_is_refused(stand_in):
     """platform_config/<SoC>.ini names the core arch: the 310P's vector kernels run on its AI
     cores (dav-m200), the 910B's on separate vector cores; a SoC without an ini is refused."""
-    from opkg.errors import BuildError
+    from opkg.core.errors import BuildError
     from opkg.toolchains.discovery import discover
 
     home = stand_in["homes"]["8.0.RC2"]
@@ -800,7 +800,7 @@ def test_kernel_config_takes_core_type_and_precision_from_opc():
     op_cfg, bin_cfg = cann.kernel_config(op, P3, kernels)
     assert [(e["coreType"], e["simplifiedKey"]) for e in bin_cfg["Conv3dAdd"]["binaryList"]] == [
         (1, "Conv3dAdd/d=0,p=2/1,30/1,30"), (1, "Conv3dAdd/d=1,p=2/1,30/1,30")]
-    from opkg.errors import BuildError
+    from opkg.core.errors import BuildError
 
     with pytest.raises(BuildError, match="no known coreType"):
         cann.kernel_config(op, P3, {name: {"supportInfo": {}}})
@@ -810,7 +810,7 @@ def test_binary_names_follow_the_release_template():
     """CANN 8.1.RC1's template script adds format_match_mode to every tensor, which changes the
     names: AddCustom's two binaries were named by running that script on AddCustom's ops-info
     (docs/cann.md records the run)."""
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
     from cann_standin import REPO
 
     op = Workspace.load(REPO).packages["//packages/add_custom"].op
@@ -848,7 +848,7 @@ def test_each_soc_builds_its_own_variants(stand_in):
     import shutil
     from pathlib import Path
 
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     fixture = Path(__file__).parent / "fixtures" / "per_soc_add"
     shutil.copytree(fixture, stand_in["root"] / "packages" / "per_soc_add")
@@ -942,8 +942,8 @@ def test_packages_with_deps_build_under_cann(stand_in, monkeypatch):
     add_ops_compile_options() writes it (the 8.1.RC1 template's cmake/func.cmake and
     cmake/util/ascendc_gen_options.py, leideng/CANN-8.1.RC1 mirror), opc's bisheng. A kernel
     including the dependency's header compiles only with that -I."""
-    from opkg import engine
-    from opkg.workspace import Workspace
+    from opkg.build import engine
+    from opkg.core.workspace import Workspace
 
     root = make_workspace(stand_in["root"].parent / "deps_ws",
                           packages=("common", "leaky_relu", "relu_add", "fused_add_scale"))
@@ -1127,7 +1127,7 @@ def test_opdef_using_for_bin_query_is_refused_at_its_line(tmp_path):
     """An OpDef input declared with .DataTypeForBinQuery({...}) (the OpDef API the 8.1.RC1
     template's ascendc_bin_param_build.py reads as dtypeForBinQuery from the ops-info ini) is
     refused at its file:line before anything runs, not left to a binary-name mismatch."""
-    from opkg.errors import ManifestError
+    from opkg.core.errors import ManifestError
 
     src = tmp_path / "op.cpp"
     src.write_text('this->Input("x")\n    .ParamType(REQUIRED)\n'

@@ -7,13 +7,13 @@ import click
 
 from opkg.cli.options import complete_socs, complete_targets
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 
-from opkg.errors import ManifestError
+from opkg.core.errors import ManifestError
 
 
 def _workspace_or_none():
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     try:
         return Workspace.find()
@@ -54,11 +54,11 @@ def list_(as_json):
     """
     from opkg import __version__
     from opkg.toolchains.discovery import discover
-    from opkg.toolchains.releases import release_table
+    from opkg.core.releases import release_table
 
     ws = _workspace_or_none()
     inst = discover()
-    table = release_table(ws.root if ws else None)
+    table = ws.releases if ws else release_table()
     installed = {t.version for t in inst.toolkits}
     if as_json:
         data = inst.to_json()
@@ -110,7 +110,7 @@ def check(targets, socs, requested, for_run, as_json):
     """
     from opkg.toolchains.alignment import check_alignment
     from opkg.toolchains.discovery import discover
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     ws = Workspace.find()
     packages = ws.select(list(targets))
@@ -187,8 +187,7 @@ def doctor(targets, socs, requested, as_json):
       opkg toolchain doctor
       opkg toolchain doctor packages/add_custom --soc Ascend910B1 --toolchain cann-8.1.RC1
     """
-    from opkg.errors import ToolchainError
-    from opkg.socs import get_soc
+    from opkg.core.errors import ToolchainError
     from opkg.toolchains.alignment import check_alignment
     from opkg.toolchains.cann import CannToolchain
     from opkg.toolchains.discovery import discover
@@ -212,7 +211,7 @@ def doctor(targets, socs, requested, as_json):
         report = toolkit_report(backend)
         report["targets"] = []
         for pkg, soc_name in targets_:
-            soc = get_soc(soc_name, ws.root)
+            soc = ws.socs.get_soc(soc_name)
             deps = [ws.packages[d] for d in ws.graph.deps(pkg.label)]
             _, actions = backend.plan_target(pkg, soc, deps, ws.settings.output_dir,
                                              provenance={}, verify=False, bundle=False)

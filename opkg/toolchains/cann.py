@@ -1,6 +1,6 @@
 """The `cann-<version>` toolchain backend: Actions that drive an installed CANN toolkit.
 
-Like the sim backend, it only plans: every step is an Action (opkg.plan) that the SCons glue
+Like the sim backend, it only plans: every step is an Action (opkg.build.plan) that the SCons glue
 runs. Per (package, SoC):
 
   1. generate   msopgen's prototype JSON from the manifest's op (written by opkg);
@@ -42,9 +42,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from opkg.errors import BuildError, Location, ManifestError, ToolchainError
-from opkg.model import ATTR_TYPES, DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant
-from opkg.plan import Action, Target
+from opkg.core.errors import BuildError, Location, ManifestError, ToolchainError
+from opkg.core.model import ATTR_TYPES, DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant
+from opkg.core.actions import Action, Target
 
 # msopgen's JSON spells dtypes as CANN's prototype JSON does ("float", "half", "bfloat16").
 MSOPGEN_DTYPES = {
@@ -425,7 +425,7 @@ class CannToolchain:
 
     def __init__(self, toolchain_id: str, ws=None, installation=None):
         from opkg.toolchains.discovery import discover
-        from opkg.toolchains.releases import release_table
+        from opkg.core.releases import release_table
         from opkg.toolchains.resolve import parse_requested
 
         family, version = parse_requested(toolchain_id)
@@ -443,7 +443,7 @@ class CannToolchain:
         self.ws = ws
         self.toolkit = same[0]
         self.installation = inst
-        self.release = release_table(ws.root if ws is not None else None).info(version)
+        self.release = (ws.releases if ws is not None else release_table()).info(version)
         self._fingerprint: str | None = None
 
     def version(self) -> str:
@@ -489,11 +489,11 @@ class CannToolchain:
         """The compute units of the package's one .run, as ASCEND_COMPUTE_UNIT of its msopgen
         project: `soc` and one SoC per other short name among the package's SoCs this toolkit
         has a platform ini for, in the order of the package's socs."""
-        from opkg.socs import get_soc
+        from opkg.core.socs import get_soc
 
         units = {soc.short: soc}
         for name in pkg.socs:
-            other = get_soc(name, self.ws.root if self.ws is not None else None)
+            other = self.ws.socs.get_soc(name) if self.ws is not None else get_soc(name)
             if other.short not in units and self.toolkit.platform_version(name):
                 units[other.short] = other
         order = {s: i for i, s in enumerate(pkg.socs)}
@@ -829,7 +829,7 @@ class CannToolchain:
     def _finish_target(self, pkg, soc, deps, out, tid, actions, op, sdir, layout_outputs,
                        run_path, *, provenance, verify, bundle, modes):
         """Steps 6 and 7: the sim's verification of the same sources, and the bundle."""
-        from opkg.bundle import bundle_filename
+        from opkg.core.bundle import bundle_filename
 
         fp = self.fingerprint()
 
@@ -855,7 +855,7 @@ class CannToolchain:
         files[run_path.name] = str(run_path)
         for vname, rep in reports.items():
             files[f"verification/{vname}.json"] = rep
-        from opkg.plan import digest_files
+        from opkg.core.actions import digest_files
 
         sources = [*pkg.source_files()]
         meta = {
@@ -869,7 +869,7 @@ class CannToolchain:
         }
         actions.append(Action(
             "python", (str(bundle_path),), tuple(sorted(set(files.values()))),
-            function="opkg.bundle:scons_action",
+            function="opkg.core.bundle:scons_action",
             params={"output": str(bundle_path), "metadata": meta, "files": files,
                     "variants": {v.name: dict(v.dtypes) for v in op.variants()}},
             signature=fp, target=tid, step="bundle",
@@ -879,7 +879,7 @@ class CannToolchain:
 
 
 
-# -- steps run inside SCons (opkg.scons_glue calls function(params) -> error text | None) ----
+# -- steps run inside SCons (opkg.build.scons_glue calls function(params) -> error text | None) ----
 
 
 def scons_project(params: dict) -> str | None:
@@ -903,7 +903,7 @@ def scons_project(params: dict) -> str | None:
 
 def scons_opbuild(params: dict) -> str | None:
     """Run CANN's op_build on the host op library; it must generate the proto and aclnn sources."""
-    from opkg.fsutil import atomic_write_text
+    from opkg.util.fsutil import atomic_write_text
 
     Path(params["argv"][2]).mkdir(parents=True, exist_ok=True)
     rc, text = _run_tool(params["argv"], env=_tool_env(params))
@@ -967,7 +967,7 @@ def _no_ini(params: dict) -> str:
 def scons_ops_info(params: dict) -> str | None:
     """aic-<soc>-ops-info.json: the project's parse_ini_to_json.py converts op_build's ini
     (`parse_ini_to_json.py <ini> <json>`); without the script, opkg's text of the same file."""
-    from opkg.fsutil import atomic_write_text
+    from opkg.util.fsutil import atomic_write_text
 
     out = Path(params["output"])
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -988,7 +988,7 @@ def scons_params(params: dict) -> str | None:
     """Write the planned param JSONs; when the msopgen project has its own
     ascendc_bin_param_build.py, run it too and require the same binary names (the names are
     planned ahead so every opc call is its own cached step)."""
-    from opkg.fsutil import atomic_write_text
+    from opkg.util.fsutil import atomic_write_text
 
     for dest, text in params["write"].items():
         atomic_write_text(Path(dest), text + "\n")
@@ -1039,7 +1039,7 @@ def scons_kernel_config(params: dict) -> str | None:
     <root>/binary_info_config.json: with the project's insert_simplified_keys.py and
     ascendc_ops_config.py (`-p <root> -s <soc short>`, as its op_kernel build runs them) when
     it has them, else with kernel_config()."""
-    from opkg.fsutil import atomic_write_text
+    from opkg.util.fsutil import atomic_write_text
 
     root, util = Path(params["root"]), Path(params["util"])
     if root.exists():
@@ -1076,7 +1076,7 @@ def scons_kernel_config(params: dict) -> str | None:
 
 
 def scons_layout(params: dict) -> str | None:
-    from opkg.fsutil import atomic_write_bytes, atomic_write_text
+    from opkg.util.fsutil import atomic_write_bytes, atomic_write_text
 
     write = dict(params["write"])
     for dest, text in write.items():
