@@ -991,7 +991,7 @@ def scons_params(params: dict) -> str | None:
     from opkg.util.fsutil import atomic_write_text
 
     for dest, text in params["write"].items():
-        atomic_write_text(Path(dest), text + "\n")
+        atomic_write_text(Path(dest), text)    # json.dump's text, no final newline
     if not Path(params["script"]).is_file():
         return None
     out = Path(params["argv"][3])
