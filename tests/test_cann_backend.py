@@ -952,7 +952,10 @@ def test_packages_with_deps_build_under_cann(stand_in, monkeypatch):
     # do not), and a header of its own in a subdirectory of op_kernel/
     kernel = root / "packages/relu_add/op_kernel/relu_add_custom.cpp"
     (kernel.parent / "detail").mkdir()
-    (kernel.parent / "detail/relu_add_consts.h").write_text("#pragma once\n")
+    # ... which includes one at op_kernel's top: found through -I op_kernel, as in the sim
+    (kernel.parent / "detail/relu_add_consts.h").write_text(
+        '#pragma once\n#include "relu_add_top.h"\n')
+    (kernel.parent / "relu_add_top.h").write_text("#pragma once\n")
     kernel.write_text('#include "opkg_common/elementwise_split.h"\n'
                       '#include "detail/relu_add_consts.h"\n' + kernel.read_text())
     ws = Workspace.load(root)
@@ -968,11 +971,13 @@ def test_packages_with_deps_build_under_cann(stand_in, monkeypatch):
             and any("/op_host/" in a and a.endswith(".cpp") for a in e["argv"])]
     assert len(host) == 9 and all(f"-I{common}" in argv for argv in host)
     autogen = ws.settings.output_dir / "cann/cann-8.0.RC2/relu_add/host/autogen"
+    kernel_dir = root / "packages/relu_add/op_kernel"
     assert (autogen / "custom_compile_options.ini").read_text() == \
-        f"ReluAddCustom,,-I{common}\n"
+        f"ReluAddCustom,,-I{kernel_dir};-I{common}\n"
     bisheng = [e["argv"] for e in log if e["tool"] == "bisheng"
                and any("relu_add_custom.cpp" in a for a in e["argv"])]
-    assert len(bisheng) == 2 and all(f"-I{common}" in argv for argv in bisheng)
+    assert len(bisheng) == 2 and all(f"-I{common}" in argv and f"-I{kernel_dir}" in argv
+                                     for argv in bisheng)
     # the header in op_kernel/detail/ is installed with the kernel (<vendor>_impl/dynamic)
     import tarfile
 
@@ -981,7 +986,7 @@ def test_packages_with_deps_build_under_cann(stand_in, monkeypatch):
         names = set(tar.getnames())
     impl = "opp/vendors/relu_add/op_impl/ai_core/tbe/relu_add_impl/dynamic/"
     assert {impl + "relu_add_custom.cpp", impl + "detail/relu_add_consts.h",
-            impl + "relu_add_custom.py"} <= names
+            impl + "relu_add_top.h", impl + "relu_add_custom.py"} <= names
 
 
 def test_stand_ins_refuse_a_dependency_header_without_its_include_dir(stand_in, tmp_path):

@@ -638,7 +638,10 @@ class CannToolchain:
             params={"argv": [self.tool("op_build"), str(all_ops), str(autogen)],
                     "expect": [str(p) for p in gen.values()], "op": op.type,
                     "env": env_spec, "options_ini": str(options_ini),
-                    "options": compile_options_text(op.type, pkg_inc)},
+                    # -I op_kernel as the sim compiles kernels (a header in a subdirectory
+                    # may include one at op_kernel's top), then the deps' directories
+                    "options": compile_options_text(
+                        op.type, [str(pkg.dir / "op_kernel"), *pkg_inc])},
             signature=fp, target=tid, step="generate",
             description=f"op_build {pkg.name} proto and aclnn sources"))
         tiling_lib = host / "libcust_opmaster_rt2.0.so"
