@@ -162,7 +162,11 @@ def test_plan_exact_commands(stand_in):
         str(project / "op_kernel"), str(binary / "dynamic"), str(out / "host/autogen")]
     links = {a.outputs[0].rsplit("/", 1)[1]: list(a.argv) for a in steps["link"]}
     srcs = list(map(str, pkg.tiling_sources))
-    cxx, host_inc = str(stand_in["cxx"]), [f"-I{pkg.dir / 'op_host'}", f"-I{home / 'include'}"]
+    # intf.cmake's intf_pub gives every host library -I <toolkit>/include -I op_kernel
+    # (CANN 8.1.RC1 template, leideng/CANN-8.1.RC1 mirror); op_kernel is the package's
+    kernel_inc = f"-I{pkg.dir / 'op_kernel'}"
+    cxx, host_inc = str(stand_in["cxx"]), [f"-I{pkg.dir / 'op_host'}", f"-I{home / 'include'}",
+                                           kernel_inc]
     autogen = out / "host" / "autogen"
     lib64 = f"-L{home / 'lib64'}"
     # the link lines of a built msopgen project (GroupNormV2's op_host link.txt / flags.make)
@@ -175,9 +179,7 @@ def test_plan_exact_commands(stand_in):
     # no RPATH: the installed libraries have none (GroupNormV2's cmake_install.cmake sets "")
     assert links == {
         "libascend_all_ops.so": [cxx, "-g", "-fPIC", "-shared", "-std=c++11",
-                                 "-D_GLIBCXX_USE_CXX11_ABI=0", *srcs, *host_inc,
-                                 # func.cmake's opbuild(): -I ../op_kernel (the package's)
-                                 f"-I{pkg.dir / 'op_kernel'}", lib64,
+                                 "-D_GLIBCXX_USE_CXX11_ABI=0", *srcs, *host_inc, lib64,
                                  "-lexe_graph", "-lregister", "-ltiling_api",
                                  "-o", str(autogen / "libascend_all_ops.so")],
         "libcust_opmaster_rt2.0.so": [*compile_, "-DOP_TILING_LIB", *abi, *host_inc, *srcs, *link,
@@ -190,14 +192,15 @@ def test_plan_exact_commands(stand_in):
                                       *registry,
                                       "-o", str(out / "host" / "libcust_opsproto_rt2.0.so")],
         "libcust_opapi.so": [*compile_, *abi, f"-I{autogen}", f"-I{home / 'include'}",
-                             f"-I{home / 'include/aclnn'}", str(autogen / "aclnn_add_custom.cpp"),
+                             f"-I{home / 'include/aclnn'}", kernel_inc,
+                             str(autogen / "aclnn_add_custom.cpp"),
                              *link, "-Wl,-soname,libcust_opapi.so", lib64,
                              "-lascendcl", "-lnnopbase", "-o",
                              str(out / "host" / "libcust_opapi.so")],
         # framework/tf_plugin's cust_tf_parsers (GroupNormV2's cust_tf_parsers.dir/flags.make
         # and link.txt): the template's plugin source, google=ascend_private, -lgraph
         "libcust_tf_parsers.so": [
-            *compile_, "-Dgoogle=ascend_private", *abi, f"-I{home / 'include'}",
+            *compile_, "-Dgoogle=ascend_private", *abi, f"-I{home / 'include'}", kernel_inc,
             str(project / "framework/tf_plugin/tensorflow_add_custom_plugin.cc"), *link,
             "-Wl,-soname,libcust_tf_parsers.so", lib64, "-lgraph",
             "-o", str(out / "Ascend910B1" / "host" / "libcust_tf_parsers.so")],

@@ -606,7 +606,11 @@ class CannToolchain:
         # (and, through custom_compile_options.ini, opc), as they reach the sim's compiles
         pkg_inc = [*(str(d) for dep in deps for d in dep.include_dirs),
                    *(str(d) for d in pkg.include_dirs)]
-        host_inc = [str(pkg.dir / "op_host"), *pkg_inc, str(root / "include")]
+        # cmake/intf.cmake's intf_pub (every host library links it) and func.cmake's opbuild():
+        # -I <toolkit>/include -I op_kernel, here the package's op_kernel/ (the projects'
+        # copies of it differ per compute unit by path only)
+        kernel_inc = str(pkg.dir / "op_kernel")
+        host_inc = [str(pkg.dir / "op_host"), *pkg_inc, str(root / "include"), kernel_inc]
         lib_dirs = [str(root / "lib64")]
         arch = host_arch()
         srcs = [str(s) for s in pkg.tiling_sources]
@@ -622,11 +626,7 @@ class CannToolchain:
         all_ops = autogen / "libascend_all_ops.so"
         actions.append(host_lib(all_ops, (), srcs, host_inc, (),
                                 "host op library (op_build input)",
-                                # func.cmake's -I ../op_kernel: the package's op_kernel/ (the
-                                # projects' copies of it differ per compute unit by path only)
-                                argv=all_ops_argv(cxx, srcs, [*host_inc,
-                                                              str(pkg.dir / "op_kernel")],
-                                                  lib_dirs, str(all_ops))))
+                                argv=all_ops_argv(cxx, srcs, host_inc, lib_dirs, str(all_ops))))
         proto_cc = autogen / "op_proto.cc"
         options_ini = autogen / "custom_compile_options.ini"
         gen = {"op_proto.cc": proto_cc, "op_proto.h": autogen / "op_proto.h",
@@ -654,7 +654,7 @@ class CannToolchain:
                                 [*host_inc, str(autogen)], REGISTRY_LIBS, "proto library"))
         actions.append(host_lib(opapi_lib, (), [str(gen["aclnn.cpp"])],
                                 [str(autogen), str(root / "include"),
-                                 str(root / "include" / "aclnn")],
+                                 str(root / "include" / "aclnn"), kernel_inc],
                                 OPAPI_LIBS, "aclnn API library"))
 
         # the TensorFlow parser library from the project's framework/tf_plugin (msopgen's
@@ -665,7 +665,7 @@ class CannToolchain:
                                          and d.endswith(".cc"))})
             tf_parsers = sdir / "host" / "libcust_tf_parsers.so"
             actions.append(host_lib(tf_parsers, TF_PARSER_DEFINES, tf_srcs,
-                                    [str(root / "include")], TF_PARSER_LIBS,
+                                    [str(root / "include"), kernel_inc], TF_PARSER_LIBS,
                                     f"TensorFlow parser library ({soc.name})"))
 
         # 3. kernels through opc, one call per binary variant (as the msopgen project's
