@@ -372,8 +372,11 @@ def _publish_group(store: Store, name: str, key: str, group: list[Bundle], dry_r
                for b in sorted(group, key=lambda b: b.key)]
     existing = store.existing_key(name, key)
     if existing is not None:
-        restored = [] if dry_run else _restore_blobs(store, store.read_record(name, existing),
-                                                     group)
+        # Taken since publish_bundles looked: by a concurrent publisher, maybe of other
+        # contents. "unchanged" only for what the registry holds.
+        published = store.read_record(name, existing)
+        _compare(published, group)
+        restored = [] if dry_run else _restore_blobs(store, published, group)
         if not dry_run:
             store.finish_publish(name, existing)  # an earlier publish stopped after its commit
         return Outcome(name, meta["version"], "unchanged", summary,
