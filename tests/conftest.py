@@ -119,6 +119,8 @@ def isolated_cache(request, tmp_path_factory, monkeypatch):
                         dirs_exist_ok=True)
     monkeypatch.setenv("OPKG_CACHE_DIR", str(cache))
     monkeypatch.delenv("OPKG_REGISTRY", raising=False)
+    # the machine-local key that seals out/'s private state (opkg/fsutil.py)
+    monkeypatch.setenv("XDG_STATE_HOME", str(run_shared_root(tmp_path_factory) / "state"))
 
 
 def run_shared_root(tmp_path_factory) -> Path:
