@@ -283,10 +283,11 @@ def scons_action(params: dict) -> str | None:
         entry = {"name": name, "dtypes": dtypes, "report": None, "verification": None}
         report_path = files.get(f"verification/{name}.json")
         if report_path is not None:
-            try:
-                report = json.loads(report_path.read_text())
-            except (OSError, ValueError) as exc:
-                return f"{report_path}: unreadable verification report ({exc})"
+            from opkg.verify.schema import read_report
+
+            report, problem = read_report(report_path)
+            if problem:
+                return f"{report_path}: not a verification report ({problem})"
             passed = report["cases"] - report["failed"]
             total += report["cases"]
             failed += report["failed"]

@@ -334,10 +334,11 @@ def _read_target(t, failed: bool) -> TargetResult:
             Path(t.bundle).unlink(missing_ok=True)
         return TargetResult(t.id, t.package, t.name, t.soc, t.toolchain, None, {})
     reports = {}
+    from opkg.verify.schema import read_report
+
     for variant, path in t.reports.items():
-        try:
-            reports[variant] = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError):
-            continue
+        report, _ = read_report(path)     # a malformed one is as good as missing
+        if report is not None:
+            reports[variant] = report
     bundle = Path(t.bundle) if t.bundle and Path(t.bundle).is_file() else None
     return TargetResult(t.id, t.package, t.name, t.soc, t.toolchain, bundle, reports)

@@ -84,8 +84,12 @@ def pytest_configure(config):
     tests of the precompiled headers (tests/test_sim_pch_build.py). tests/sim compile through
     one per architecture (simbuild.precompiled)."""
     import os
+    import tempfile
 
     os.environ.setdefault("OPKG_SIM_PCH", "0")
+    # the machine-local key sealing out/'s private state (opkg/fsutil.py): one per test
+    # process, never the user's; set here so module and session fixtures build with it too
+    os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="opkg-test-state-")
 
 
 def pytest_collection_modifyitems(items):
@@ -119,8 +123,7 @@ def isolated_cache(request, tmp_path_factory, monkeypatch):
                         dirs_exist_ok=True)
     monkeypatch.setenv("OPKG_CACHE_DIR", str(cache))
     monkeypatch.delenv("OPKG_REGISTRY", raising=False)
-    # the machine-local key that seals out/'s private state (opkg/fsutil.py)
-    monkeypatch.setenv("XDG_STATE_HOME", str(run_shared_root(tmp_path_factory) / "state"))
+
 
 
 def run_shared_root(tmp_path_factory) -> Path:

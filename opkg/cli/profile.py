@@ -99,13 +99,15 @@ def read_report(path: Path, entry: dict) -> dict | None:
     """A verification report, None when not built; a damaged one is an error saying to rebuild."""
     from opkg.errors import UsageError
 
+    from opkg.verify.schema import read_report as read_checked
+
     if not path.is_file():
         return None
-    try:
-        return json.loads(path.read_text())
-    except ValueError:
-        raise UsageError(f"{path} is not a readable verification report",
-                         hint=f"rebuild it: opkg build {entry['label']} --soc {entry['soc']}") from None
+    report, problem = read_checked(path)
+    if problem:
+        raise UsageError(f"{path} is not a readable verification report ({problem})",
+                         hint=f"rebuild it: opkg build {entry['label']} --soc {entry['soc']}")
+    return report
 
 
 def _priced(profile: dict | None, soc: str, root) -> dict | None:
