@@ -228,6 +228,31 @@ def test_a_hanging_golden_times_out_instead_of_hanging_the_build(add_ws, warm_ca
     assert time.monotonic() - started < 300
 
 
+def _golden_first(ws, lines: str, header: str = "") -> None:
+    """Run `lines` (indented) at the start of every golden call."""
+    golden = ws.root / "packages/add_custom/golden.py"
+    golden.write_text(header + golden.read_text().replace(
+        "def add_custom(x, y):\n", "def add_custom(x, y):\n" + lines, 1))
+
+
+def test_a_golden_printing_without_end_is_stopped_at_the_output_limit(add_ws, warm_cache):
+    _golden_first(add_ws, "    while True:\n        sys.stdout.write('x' * 65536)\n",
+                  "import sys\n")
+    r = opkg("test", "//...", "--soc", SOC, cwd=add_ws.root)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "it printed more than 16 MiB (the verifier's output limit)" in r.stdout, r.stdout
+    assert "Traceback" not in r.stderr
+
+
+def test_a_golden_past_the_memory_limit_says_so(add_ws, warm_cache, monkeypatch):
+    monkeypatch.setenv("OPKG_VERIFY_MEMORY_MIB", "600")
+    _golden_first(add_ws, "    hog = np.ones(200_000_000)\n")      # 1.6 GB
+    r = opkg("test", "//...", "--soc", SOC, cwd=add_ws.root)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "MemoryError" in r.stdout, r.stdout
+    assert "the verifier's memory limit is 600 MiB; OPKG_VERIFY_MEMORY_MIB sets it" in r.stdout
+
+
 def test_a_golden_with_the_wrong_shape_is_blamed_not_the_kernel(add_ws, warm_cache):
     golden = add_ws.root / "packages/add_custom/golden.py"
     text = golden.read_text()
