@@ -23,7 +23,7 @@ from pathlib import Path
 from opkg import __version__
 from opkg.bundle import FORMAT_VERSION, bundle_filename, read_metadata, scan_bundle
 from opkg.errors import RegistryError, VerificationError
-from opkg.registry.store import (NAME_RE, RECORD_FORMAT, Store, checkpoint, parse_version,
+from opkg.registry.store import (MAX_NAME, NAME_RE, RECORD_FORMAT, Store, checkpoint, parse_version,
                                  record_problem, sha256_bytes, sha256_file, version_key)
 
 
@@ -115,6 +115,11 @@ def metadata_problem(m) -> str | None:
         return f"bundle format {m.get('format')!r}, this opkg publishes format {FORMAT_VERSION}"
     if not isinstance(m.get("name"), str) or not NAME_RE.match(m["name"]):
         return f"invalid package name {m.get('name')!r}"
+    if len(m["name"]) > MAX_NAME:
+        return f"package name of {len(m['name'])} characters; at most {MAX_NAME}"
+    for fld in ("version", "soc"):
+        if isinstance(m.get(fld), str) and len(m[fld]) > MAX_NAME:
+            return f"'{fld}' of {len(m[fld])} characters; at most {MAX_NAME}"
     try:
         parse_version(m.get("version", ""))
     except Exception:
