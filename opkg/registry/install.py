@@ -27,7 +27,8 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from opkg.bundle import read_metadata, safe_extract, verify_archive
 from opkg.errors import RegistryError, ToolchainError, UsageError, did_you_mean
 from opkg.fsutil import atomic_write_json
-from opkg.registry.store import DIGEST_RE, Store, VersionEntry, sha256_file, version_key
+from opkg.registry.store import (DIGEST_RE, Store, VersionEntry, check_name, sha256_file,
+                                 version_key)
 
 _REQ_RE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*(.*?)\s*$")
 RECEIPTS = Path(".opkg") / "installed"
@@ -56,6 +57,7 @@ def parse_requirement(text: str) -> Requirement:
     name, spec = m.group(1), m.group(2)
     if name != name.lower():
         raise UsageError(f"invalid package name {name!r}", hint=f"did you mean '{name.lower()}'?")
+    check_name(name)
     try:
         return Requirement(name, SpecifierSet(spec), text)
     except InvalidSpecifier:
