@@ -205,3 +205,20 @@ def test_large_outputs_are_max_pooled_keeping_a_single_wrong_element():
     z = np.asarray(heat.data[0].z)
     assert z.shape == (200, 200) and z.sum() == 2.0 and z[199, 0] == 2.0
     assert heat.data[0].y[199] == 995 and heat.data[0].x[0] == 0      # cells start at those
+
+
+def test_report_never_overwrites_a_file_it_did_not_write(workspace):
+    """`opkg report -o packages/x/opkg.yaml` used to replace the manifest silently."""
+    workspace.operator("addone")
+    manifest = workspace.root / "packages/addone/opkg.yaml"
+    before = manifest.read_bytes()
+    r = opkg("report", "-o", "packages/addone/opkg.yaml", cwd=workspace.root, check=2)
+    assert "refusing to overwrite packages/addone/opkg.yaml: it is not a page opkg report wrote" \
+        in r.stderr, r.stderr
+    assert manifest.read_bytes() == before
+    # a page opkg report wrote may be replaced (here the next error is that nothing was built)
+    page = workspace.root / "old.html"
+    page.write_text('<!doctype html>\n<html><head>\n<meta charset="utf-8">\n'
+                    '<meta name="generator" content="opkg report">\n')
+    r = opkg("report", "-o", "old.html", cwd=workspace.root)
+    assert "refusing to overwrite" not in r.stderr and "no verification report" in r.stderr
