@@ -200,3 +200,21 @@ def test_a_daemonising_golden_does_not_outlive_the_build(add_ws, tmp_path, marke
         assert proc.returncode == 1 and "timed out after 15 s" in out + err, out + err
     else:
         assert proc.returncode == 0, out + err
+
+
+def test_a_second_ctrl_c_while_the_first_is_answered_still_exits_130(add_ws, tmp_path, marker,
+                                                                      add_custom_cache):
+    """The second Ctrl-C lands while opkg reports the first (the build already stopped): it
+    used to escape as an uncaught KeyboardInterrupt, and opkg died by SIGINT (status -2)."""
+    started = Checkpoint(tmp_path, "golden")
+    golden_that_blocks(add_ws, started.path)
+    answering = Checkpoint(tmp_path, "interrupted")
+    proc = start_opkg("test", "//...", "--soc", SOC, cwd=add_ws.root, marker=marker,
+                      checkpoint=answering)
+    started.reached(proc)
+    proc.send_signal(signal.SIGINT)
+    answering.reached(proc, timeout=20)
+    proc.send_signal(signal.SIGINT)
+    answering.release(proc)
+    out, err = finish(proc, timeout=20)
+    assert_interrupted(proc, out, err, marker)
