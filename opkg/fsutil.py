@@ -19,6 +19,11 @@ def atomic_write_bytes(dest: Path, data: bytes, mode: int = 0o644) -> None:
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, dest)
+    except OSError as exc:
+        # a write or fsync error (a full disk) carries no file name: give it the one written
+        if exc.filename is None or exc.filename == str(tmp):
+            raise OSError(exc.errno, exc.strerror, str(dest)) from None
+        raise
     finally:
         if tmp.exists():
             tmp.unlink()

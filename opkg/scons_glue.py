@@ -354,6 +354,9 @@ def _run(target, source, env) -> int:
             error = getattr(importlib.import_module(module), name)(action.params)
         else:
             error = f"unknown action kind {action.kind!r}"
+    except OSError as exc:    # a full disk, no permission: the file and what went wrong
+        error = f"cannot write {exc.filename}: {exc.strerror}" if exc.filename else \
+            f"{type(exc).__name__}: {exc}"
     except Exception as exc:  # report, never crash SCons with a traceback
         error = f"{type(exc).__name__}: {exc}"
     if not error:
