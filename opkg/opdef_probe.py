@@ -168,10 +168,27 @@ def _parse_body(name: str, body: str) -> dict:
             if any(f not in FORMATS for f in formats):
                 raise ValueError(f"{kind.lower()} {pname!r} has a format opkg does not know: "
                                  + ", ".join(f for f in formats if f not in FORMATS))
+        if len(formats) > 1 and len(formats) != len(dtypes):
+            raise ValueError(f"{kind.lower()} {pname!r} lists {len(dtypes)} dtypes and "
+                             f"{len(formats)} formats; they pair up by position")
         param = calls.get("ParamType", "REQUIRED").strip().split("::")[-1].lower()
         op["inputs" if kind == "Input" else "outputs"].append(
             {"name": pname, "param_type": param, "dtypes": dtypes, "formats": formats})
+    problem = list_length_problem(op["inputs"] + op["outputs"])
+    if problem:
+        raise ValueError(problem)
     return op
+
+
+def list_length_problem(tensors: list[dict]) -> str | None:
+    """CANN pairs the DataType and Format lists of all tensors by position: each list has the
+    same length, or one entry (for every position)."""
+    lengths = {(t["name"], what): len(t[what]) for t in tensors for what in ("dtypes", "formats")
+               if len(t.get(what) or ()) > 1}
+    if len(set(lengths.values())) > 1:
+        shown = ", ".join(f"{name} {n} {what}" for (name, what), n in lengths.items())
+        return f"its DataType/Format lists differ in length ({shown}); they pair up by position"
+    return None
 
 
 def _literal(kind: str, raw: str):
@@ -236,6 +253,12 @@ def runnable_combinations(inputs: list[dict], outputs: list[dict]) -> tuple[list
     formats, then fewest non-ND formats, then the first). Returns (kept positions in order,
     one sentence per dropped position)."""
     tensors = [*inputs, *outputs]
+    problem = list_length_problem(tensors)
+    if problem:
+        from opkg.errors import UsageError
+
+        raise UsageError(f"cannot import this OpDef: {problem}",
+                         hint="fix the OpDef so every list has one entry per combination")
     count = max((len(t["dtypes"]) for t in tensors), default=0)
     if count < 2:
         return list(range(count)), []
