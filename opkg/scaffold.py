@@ -93,8 +93,21 @@ def _soc_rows(socs, root):
 # -- opkg new -----------------------------------------------------------------------------------
 
 
+def _check_lengths(name: str, op_type: str | None, field: str) -> None:
+    """The manifest's limits (opkg/manifest.py), checked before anything is written."""
+    from opkg.manifest import MAX_NAME, MAX_OP_TYPE
+
+    if len(name) > MAX_NAME:
+        raise UsageError(f"package name {name[:40]!r}... is {len(name)} characters long; at "
+                         f"most {MAX_NAME}", field=field, hint="choose a shorter name")
+    if op_type is not None and len(op_type) > MAX_OP_TYPE:
+        raise UsageError(f"op type {op_type[:40]!r}... is {len(op_type)} characters long; at "
+                         f"most {MAX_OP_TYPE}", hint="choose a shorter op type")
+
+
 def new_package(name: str, op_type: str, dest: Path, socs=("Ascend910B1",), root=None) -> list[Path]:
     """Render the element-wise template into dest; returns the files written."""
+    _check_lengths(name, op_type, "NAME")
     if not NAME_RE.match(name):
         raise UsageError(f"{name!r} is not a package name", field="NAME",
                          hint="lower case letters, digits and '_', starting with a letter, "
@@ -427,6 +440,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
     if not host_sources:
         raise UsageError(f"{host_dir} has no .cpp or .cc host sources")
     name = name or dest.name
+    _check_lengths(name, None, "--dest")
     if not NAME_RE.match(name):
         raise UsageError(f"package name {name!r} (from --dest) is not valid", field="--dest",
                          hint="the last part of --dest names the package: lower case letters, "
@@ -480,6 +494,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
             shutil.copyfile(src, dest / rel)
         op, configs, has_infer, warnings = _prototype(project, dest, host_sources, headers,
                                                       json_path, op_type, notes)
+        _check_lengths(name, op["type"], "--dest")
         _check_unique(name, op["type"])
         kernel = _kernel_source(project, kernel_dir, op["type"])
         socs, unbuilt = _pick_socs(configs, root, notes)
