@@ -131,9 +131,11 @@ def decode(data, classes):
     raise _Refused("not a cached value")
 
 
+_SIG_LEN = len(_sig(os.stat(__file__)))
+
+
 def _is_sig(sig) -> bool:
-    return (isinstance(sig, list) and len(sig) == len(_sig(os.stat(__file__)))
-            and all(type(v) is int for v in sig))
+    return isinstance(sig, list) and len(sig) == _SIG_LEN and all(type(v) is int for v in sig)
 
 
 class ManifestCache:
