@@ -58,7 +58,7 @@ SLOW_FILES = {"test_packages.py", "test_build.py", "test_processes.py", "test_dy
                "test_verifier_env.py", "test_sim_pch.py", "test_sim_pch_build.py", "test_terminal.py",
               "test_dynamic_outputs.py", "test_ref_tensor.py", "test_inplace_lists.py",
               "test_float64.py", "test_import_soc_configs.py", "test_verify_crash_step.py",
-              "test_integrity.py", "test_import.py"}
+              "test_integrity.py", "test_import.py", "test_dist.py"}
 # cxx_log and warm_cache: tests that count compiles, or start from a built package, then build
 SLOW_FIXTURES = {"lib_cache", "add_custom_cache", "cxx_log", "warm_cache"}
 SLOW_TESTS = {"test_cli_stats_and_prune_on_a_real_build", "test_opkg_build_with_cann_stand_ins",
@@ -87,7 +87,7 @@ def pytest_configure(config):
     import tempfile
 
     os.environ.setdefault("OPKG_SIM_PCH", "0")
-    # the machine-local key sealing out/'s private state (opkg/fsutil.py): one per test
+    # the machine-local key sealing out/'s private state (opkg/util/fsutil.py): one per test
     # process, never the user's; set here so module and session fixtures build with it too
     os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="opkg-test-state-")
 
@@ -178,7 +178,7 @@ def sim_runtime_seed(_add_custom_cache) -> Path:
     import fcntl
     import hashlib
 
-    from opkg.cache import TRAILER_SIZE
+    from opkg.build.cache import TRAILER_SIZE
 
     root = _add_custom_cache.parent
     seed = root / "runtime-seed"
@@ -257,7 +257,7 @@ class WorkspaceFactory:
 
     def operator(self, name: str, op_type: str = "AddOne", deps=(), manifest: str | None = None,
                  entry: str | None = None) -> Path:
-        from opkg.model import snake_case
+        from opkg.core.model import snake_case
 
         d = f"packages/{name}"
         self.write(f"{d}/op_host/op.cpp", "// host\n")
@@ -281,7 +281,7 @@ class WorkspaceFactory:
         return dest
 
     def load(self):
-        from opkg.workspace import Workspace
+        from opkg.core.workspace import Workspace
 
         return Workspace.load(self.root)
 
@@ -327,7 +327,7 @@ def compiles(log: Path) -> list[str]:
 
 
 class Checkpoint:
-    """Drives opkg.procs.checkpoint: `reached()` returns once the opkg process (or its SCons)
+    """Drives opkg.util.procs.checkpoint: `reached()` returns once the opkg process (or its SCons)
     is paused at the named point, `release()` lets it go on. Tests deliver signals at exact
     moments this way, never after a guessed sleep."""
 

@@ -131,7 +131,7 @@ def test_a_truncated_cached_report_is_a_miss_not_a_broken_build(ws):
 def test_a_cached_report_with_a_valid_trailer_but_no_cases_is_evicted_and_rebuilt(ws, tmp_path):
     """The entry's digest matches its bytes, but the bytes are not a report (no 'cases'): a
     miss, evicted with one warning, the step runs; never a KeyError on every later build."""
-    from opkg import cache
+    from opkg.build import cache
 
     report = (ws / REPORT).read_bytes()
     entry = _entry_holding(ws.parent / "cache", report)
@@ -332,7 +332,7 @@ def test_clean_never_deletes_a_registry(workspace, tmp_path, monkeypatch):
 # -- the two records on their own --------------------------------------------------------------
 
 def test_cache_entries_restore_only_the_bytes_they_were_given(tmp_path):
-    from opkg import cache
+    from opkg.build import cache
 
     src = tmp_path / "lib.so"
     src.write_bytes(b"\x7fELF" + bytes(range(256)) * 50)
@@ -356,7 +356,7 @@ def test_cache_entries_restore_only_the_bytes_they_were_given(tmp_path):
 
 
 def test_output_record_rehashes_only_what_changed(tmp_path):
-    from opkg.outputs import OutputRecord
+    from opkg.build.outputs import OutputRecord
 
     out = tmp_path / "out"
     a, b, c = (out / n for n in ("a.o", "b.o", "c.o"))

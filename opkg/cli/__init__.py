@@ -35,6 +35,8 @@ COMMANDS = {
     "registry": ("opkg.cli.registry:registry", "Check (and repair) the registry."),
     "new": ("opkg.cli.new:new", "Create an operator package from a template that builds as is."),
     "import": ("opkg.cli.import_:import_", "Turn an msopgen project into an operator package."),
+    "init": ("opkg.cli.init:init", "Create a workspace: opkg-workspace.yaml, a sample package, .gitignore."),
+    "schema": ("opkg.cli.schema:schema", "Print where the JSON Schemas of opkg.yaml and the workspace file are."),
     "completion": ("opkg.cli.completion:completion", "Print the shell completion script (bash, zsh, fish)."),
 }
 
@@ -69,6 +71,7 @@ def cli():
 
     \b
     Examples:
+      opkg init my_ops                     a new workspace, with a sample package
       opkg build packages/layernorm        build, verify and bundle one package
       opkg build //...                     everything in the workspace
       opkg test //packages/add_custom      verification report only
@@ -101,8 +104,8 @@ def _stop_interrupts() -> None:
 
 
 def _main(argv=None):
-    from opkg.errors import Interrupted, OpkgError
-    from opkg.procs import checkpoint
+    from opkg.core.errors import Interrupted, OpkgError
+    from opkg.util.procs import checkpoint
 
     args = list(sys.argv[1:] if argv is None else argv)
     _interrupt_on_termination()
@@ -116,7 +119,7 @@ def _main(argv=None):
     except OSError as exc:
         # the file system said no (a path that is a file, a full disk, no permission):
         # name the path, never show a traceback
-        from opkg.errors import OpkgError as Base
+        from opkg.core.errors import OpkgError as Base
 
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         _fail(Base(f"{exc.strerror or exc}{where}",
@@ -129,7 +132,7 @@ def _main(argv=None):
     except click.ClickException as exc:
         exc.show()
         if "--json" in args:
-            from opkg.ci_output import emit_json
+            from opkg.ui.ci_output import emit_json
 
             emit_json({"ok": False, "error": {"kind": "UsageError" if isinstance(
                 exc, click.UsageError) else type(exc).__name__, "message": exc.format_message(),
@@ -143,7 +146,7 @@ def _main(argv=None):
 def _fail(exc, as_json: bool, args=()):
     """Render an error for people on stderr, with --json for machines on stdout, and in CI as
     an annotation at the error's file:line (`--annotations github`, or GITHUB_ACTIONS=true)."""
-    from opkg import ci_output
+    from opkg.ui import ci_output
 
     click.echo(exc.render(), err=True)
     if ci_output.annotation_mode(_option_value(args, "--annotations")) == "github":

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import click
 
-from opkg.cli.options import build_options, report_options, verify_mode_options
-from opkg.model import SimModes
+from opkg.cli.options import (build_options, complete_cases, complete_variants, report_options,
+                              verify_mode_options)
+from opkg.core.model import SimModes
 
 
 def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bool,
@@ -16,10 +17,11 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
               color: str = "auto"):
     import sys
 
-    from opkg import ci_output, engine
-    from opkg.ui import Progress, summary_line, use_color, verification_table
-    from opkg.ui import echo as ui_echo
-    from opkg.workspace import Workspace
+    from opkg.ui import ci_output
+    from opkg.build import engine
+    from opkg.ui.terminal import Progress, summary_line, use_color, verification_table
+    from opkg.ui.terminal import echo as ui_echo
+    from opkg.core.workspace import Workspace
 
     # results on stdout and progress on stderr each decide by their own stream (either may be
     # a pipe); click.echo asks the context for the stdout choice
@@ -65,11 +67,11 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
     # --case/--variant: the report, the CI files and the exit status cover what was selected
     shown = ci_output.filtered(result, only)
     if only and result.targets and not shown.targets:
-        from opkg.errors import UsageError
+        from opkg.core.errors import UsageError
 
         raise UsageError("no verified case matches " + " ".join(
             [f"--case {c}" for c in only.cases] + [f"--variant {v}" for v in only.variants]),
-            hint="patterns are shell-style (fnmatch): e.g. --case 'small*' --variant float16")
+            hint=_selection_hint(ci_output.build_json(result, root=ws.root)["cases"]))
     if junit_xml:
         ci_output.write_junit(junit_xml, shown, root=ws.root)
     mode = ci_output.annotation_mode(annotations)
@@ -108,6 +110,14 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
         raise SystemExit(1)
 
 
+def _selection_hint(rows: list[dict]) -> str:
+    """What --case and --variant could have matched: the names the run verified."""
+    cases = ", ".join(sorted({r["case"] for r in rows if r.get("case")})) or "none"
+    variants = ", ".join(sorted({r["variant"] for r in rows})) or "none"
+    return (f"patterns are shell-style (fnmatch, e.g. 'rows_*'); cases here: {cases}; "
+            f"variants: {variants}")
+
+
 def terminal_note(message: str, verbose: bool) -> str | None:
     """Toolchain notes as people need them: 'the package pins no CANN version' is the normal
     case and says nothing new (only with -v); 'no CANN toolkit installed', which differs per
@@ -138,7 +148,7 @@ def _quiet_view(result):
 
 def _artifacts_note(result, root) -> str:
     """For each failing case: where its arrays are and the command that re-runs it alone."""
-    from opkg import ci_output
+    from opkg.ui import ci_output
 
     lines = []
     for row in ci_output.case_rows(result, root=root):
@@ -232,9 +242,10 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, locked, 
 @build_options
 @verify_mode_options
 @report_options
-@click.option("--case", "cases", multiple=True, metavar="PATTERN",
+@click.option("--case", "cases", multiple=True, metavar="PATTERN", shell_complete=complete_cases,
               help="Only cases whose name matches (shell-style, repeatable).")
 @click.option("--variant", "variants", multiple=True, metavar="PATTERN",
+              shell_complete=complete_variants,
               help="Only dtype variants that match, e.g. float16 or 'float*' (repeatable).")
 def test(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, explain, sync_check,
          lenient_copy, strict_bounds, junit_xml, annotations, quiet, verbose, color, cases,
@@ -249,7 +260,7 @@ def test(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, explain, 
       opkg test //packages/layernorm
       opkg test //... --json
       opkg test //packages/softmax --sync-check
-      opkg test //packages/layernorm --variant float16 --case small   one case only
+      opkg test //packages/layernorm --variant float16 --case rows_uneven   one case
       opkg test //... --junit-xml junit.xml -q     CI: JUnit report, only failures shown
       opkg test //packages/my_op --lenient-copy   what the device computed with a ragged DataCopy
 

@@ -1,4 +1,4 @@
-"""`opkg cache stats` and `opkg cache prune`: the shared build cache (see opkg/cache.py)."""
+"""`opkg cache stats` and `opkg cache prune`: the shared build cache (see opkg/build/cache.py)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import time
 
 import click
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 
 
 def _cache_dir():
-    from opkg.errors import ManifestError
-    from opkg.workspace import Workspace, default_cache_dir
+    from opkg.core.errors import ManifestError
+    from opkg.core.workspace import Workspace, default_cache_dir
 
     try:
         return Workspace.find().settings.cache_dir
@@ -37,12 +37,17 @@ def cache():
 def stats(last, as_json):
     """Size, entries and the hit rate of recent builds.
 
+    Steps are counted as each build's summary line counts them ("N steps ran, M from cache"):
+    a step restored from the remote cache ran (it fetched its outputs), steps found up to date
+    count in neither, and a build answered without starting SCons (nothing changed) is not
+    recorded. An entry is one step's outputs; entries outlive the builds that wrote them.
+
     \b
     Examples:
       opkg cache stats
       opkg cache stats --last 50 --json
     """
-    from opkg import cache as cache_mod
+    from opkg.build import cache as cache_mod
 
     s = cache_mod.stats(_cache_dir(), last)
     if as_json:
@@ -53,12 +58,16 @@ def stats(last, as_json):
     if s["oldest_use"]:
         click.echo(f"used:     {_ago(s['newest_use'])} (newest), {_ago(s['oldest_use'])} (oldest)")
     if s["builds"]:
+        # the words and numbers of each build's summary line ("N steps ran, M from cache")
         rate = f"{s['hit_rate']:.0%}" if s["hit_rate"] is not None else "-"
-        click.echo(f"hit rate: {rate} over the last {len(s['builds'])} build(s) that ran SCons "
-                   f"({s['hits']} restored, {s['misses']} built)")
+        click.echo(f"hit rate: {rate} over the last {len(s['builds'])} build(s) that ran SCons: "
+                   f"{s['misses']} steps ran, {s['hits']} from cache")
         for b in s["builds"][-5:]:
+            remote = b.get("remote") or {}
+            fetched = f" ({remote['hits']} from the remote cache)" if remote.get("hits") else ""
             click.echo(f"  {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(b['time']))}  "
-                       f"{b['hits']:>5} restored  {b['misses']:>5} built  {b['workspace']}")
+                       f"{b['misses']:>5} steps ran{fetched}, {b['hits']:>5} from cache  "
+                       f"{b['workspace']}")
     else:
         click.echo("hit rate: no builds recorded yet")
     remote = s.get("remote")
@@ -86,8 +95,8 @@ def prune(max_size, wait, as_json):
       opkg cache prune --max-size 2G
       opkg cache prune --max-size 500M --json
     """
-    from opkg import cache as cache_mod
-    from opkg.errors import UsageError
+    from opkg.build import cache as cache_mod
+    from opkg.core.errors import UsageError
 
     try:
         limit = cache_mod.parse_size(max_size)

@@ -7,12 +7,14 @@ from pathlib import Path
 
 import click
 
+from opkg.cli.options import complete_socs, complete_targets
+
 
 @click.command()
-@click.argument("targets", nargs=-1)
+@click.argument("targets", nargs=-1, shell_complete=complete_targets)
 @click.option("-o", "--output", "output", metavar="FILE", type=click.Path(dir_okay=False),
               help="Where to write the page. Default: report.html in the output directory.")
-@click.option("--soc", "socs", multiple=True, metavar="SOC",
+@click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs,
               help="Only these SoCs (repeatable). Default: each package's own list.")
 def report(targets, output, socs):
     """Write an HTML report of built packages: one file that opens without a network.
@@ -29,9 +31,9 @@ def report(targets, output, socs):
       opkg test //... ; opkg report -o report.html
       opkg report //packages/layernorm --soc Ascend910B1 -o layernorm.html
     """
-    from opkg.fsutil import atomic_write_text
+    from opkg.util.fsutil import atomic_write_text
     from opkg.report import require_plotly
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     require_plotly()
     from opkg.report import data, page
@@ -63,7 +65,7 @@ GENERATOR = b'<meta name="generator" content="opkg report">'
 def _check_destination(dest: Path) -> None:
     """Overwrite only a page `opkg report` wrote: `-o packages/x/opkg.yaml` must not replace a
     manifest (or any other file) without a word."""
-    from opkg.errors import UsageError
+    from opkg.core.errors import UsageError
 
     if dest.is_dir():
         raise UsageError(f"{dest} is a directory", hint="give a file name: -o report.html")

@@ -24,11 +24,12 @@ from pathlib import Path, PurePosixPath
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from opkg.bundle import read_metadata, safe_extract, verify_archive
-from opkg.errors import RegistryError, ToolchainError, UsageError, did_you_mean
-from opkg.fsutil import atomic_write_json
-from opkg.registry.store import (DIGEST_RE, Store, VersionEntry, check_name, sha256_file,
-                                 version_key)
+from opkg.core.bundle import read_metadata, safe_extract, verify_archive
+from opkg.core.errors import RegistryError, ToolchainError, UsageError, did_you_mean
+from opkg.util.fsutil import atomic_write_json
+from opkg.registry.records import (DIGEST_RE, VersionEntry, check_name, sha256_file,
+                                   version_key)
+from opkg.registry.store import Store
 
 _REQ_RE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*(.*?)\s*$")
 RECEIPTS = Path(".opkg") / "installed"
@@ -89,11 +90,16 @@ def select(store: Store, req: Requirement, soc: str, toolchain: str | None = Non
     if not candidates:
         known = ", ".join(f"{e.version}{' (yanked)' if e.yanked else ''}"
                           for e in sorted(versions.values(), key=lambda e: e.parsed))
-        why = "only yanked versions match" if matching else "no version matches"
-        raise RegistryError(f"{req.name}: {why} {str(req.spec) or '(any)'}",
-                            hint=f"published: {known}" + (
-                                "; a yanked version installs only when pinned exactly "
-                                "(NAME==VERSION)" if matching else ""))
+        if not matching:
+            raise RegistryError(f"{req.name}: no version matches {req.spec}",
+                                hint=f"published: {known}")
+        yanked = sorted(matching, key=lambda e: e.parsed)
+        within = f" matching {req.spec}" if str(req.spec) else ""
+        raise RegistryError(f"{req.name}: every published version{within} is yanked "
+                            f"({', '.join(e.version for e in yanked)})",
+                            hint="a yanked version installs only when pinned exactly, with a "
+                                 f"warning: {req.name}=={yanked[-1].version}; `opkg info "
+                                 f"{req.name}` says why it was yanked; published: {known}")
     seen = []
     for e in sorted(candidates, key=lambda e: e.parsed, reverse=True):
         record = store.read_record(req.name, version_key(e.version), e.record_digest)
@@ -145,6 +151,13 @@ def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: 
     version = sel.record["version"]
     tc_id = b["toolchain"].get("id", "")
     warnings = list(sel.warnings)
+    if tc_id == "sim":
+        # a sim bundle is for checking and CPU use; someone installing it may expect an NPU one
+        warnings.append(f"{name} {version} ({soc}/sim) is a sim bundle: its libraries run the "
+                        "kernel on the CPU emulation and hold no device binary, so nothing of "
+                        "it runs on an NPU; for that, publish and install a bundle built with "
+                        "CANN (--toolchain cann-<version>; `opkg info "
+                        f"{name}` lists the bundles)")
 
     dest = Path(dest)
     try:
@@ -341,8 +354,8 @@ def _env(dest: Path, receipt: dict) -> dict[str, str]:
 
 def _driver_pin(manifest: Path) -> str | None:
     """The package's `toolchain.driver` pin, from the manifest inside the bundle."""
-    from opkg import yamlloc
-    from opkg.errors import OpkgError
+    from opkg.core import yamlloc
+    from opkg.core.errors import OpkgError
 
     try:
         data = yamlloc.load_data(manifest)   # the bundle's manifest is untrusted input too
@@ -358,9 +371,9 @@ def default_runtime_check(package: str, toolchain: dict, soc: str,
     toolchain resolver, as `opkg toolchain check --for-run` would: that CANN version must be
     installed and support the SoC, and the driver must satisfy the release's driver matrix
     and the package's driver pin. Raises ToolchainError (exit 3) when not."""
-    from opkg.socs import get_soc
+    from opkg.core.socs import get_soc
     from opkg.toolchains.discovery import discover
-    from opkg.toolchains.releases import release_table
+    from opkg.core.releases import release_table
     from opkg.toolchains.resolve import Request, resolve
 
     root = _workspace_root()
@@ -373,7 +386,7 @@ def default_runtime_check(package: str, toolchain: dict, soc: str,
 
 
 def _workspace_root() -> Path | None:
-    from opkg.workspace import WORKSPACE_FILE
+    from opkg.core.workspace import WORKSPACE_FILE
 
     here = Path.cwd().resolve()
     return next((d for d in (here, *here.parents) if (d / WORKSPACE_FILE).is_file()), None)

@@ -5,12 +5,12 @@ with plotly (the optional `report` extra, imported only here); `page` lays them 
 
 from __future__ import annotations
 
-EXTRA_HINT = "install the report extra: pip install 'opkg[report]' (or: pip install plotly)"
+EXTRA_HINT = "install the report extra: pip install 'ascend-opkg[report]' (or: pip install plotly)"
 
 
 def require_plotly() -> None:
     """plotly is optional: without it, an error that says how to get it, before any work."""
-    from opkg.errors import UsageError
+    from opkg.core.errors import UsageError
 
     try:
         import plotly  # noqa: F401

@@ -42,7 +42,7 @@ REPO = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).resolve().parent / "corpus"
 sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "tests" / "registry")]
 
-from opkg.errors import OpkgError  # noqa: E402
+from opkg.core.errors import OpkgError  # noqa: E402
 
 WORK = Path(tempfile.mkdtemp(prefix="opkg-fuzz-"))
 SETTINGS = settings(max_examples=40, deadline=None, database=None,
@@ -161,8 +161,8 @@ def _package_dir() -> Path:
 
 
 def manifests_target():
-    from opkg.manifest import load_package
-    from opkg.socs import soc_table
+    from opkg.core.manifest import load_package
+    from opkg.core.socs import soc_table
 
     pkg = _package_dir()
     known = soc_table(None)
@@ -198,9 +198,9 @@ def _yaml_or_none(text):
 # -- version strings ---------------------------------------------------------------------------
 
 def versions_target():
-    from opkg import versions
+    from opkg.core import versions
     from opkg.registry.install import parse_requirement
-    from opkg.registry.store import version_key
+    from opkg.registry.records import version_key
     from opkg.registry.yank import parse_pinned
 
     def check(value):
@@ -276,7 +276,7 @@ def registry_target():
 # -- archives ----------------------------------------------------------------------------------
 
 def archives_target():
-    from opkg.bundle import read_metadata, safe_extract
+    from opkg.core.bundle import read_metadata, safe_extract
     from opkg.registry.publish import load_bundle
 
     path = WORK / "fuzzed.opkg.tgz"
@@ -329,7 +329,7 @@ def archives_target():
 # -- OpDef sources (opkg import) -----------------------------------------------------------------
 
 def opdef_target():
-    from opkg.opdef_probe import parse_opdef_text, to_manifest_op
+    from opkg.importers.opdef import parse_opdef_text, to_manifest_op
 
     src = WORK / "opdef" / "op.cpp"
     src.parent.mkdir(parents=True, exist_ok=True)
@@ -357,10 +357,10 @@ def opdef_target():
 def records_target():
     """The manifest cache (out/.opkg/manifests.json) and verification reports: JSON that may
     come from another machine with out/ (a CI artefact)."""
-    from opkg.manifest import load_package
-    from opkg.manifest_cache import ManifestCache
-    from opkg.socs import soc_table
-    from opkg.verify.schema import read_report
+    from opkg.core.manifest import load_package
+    from opkg.core.manifest_cache import ManifestCache
+    from opkg.core.socs import soc_table
+    from opkg.core.report_schema import read_report
 
     from conftest import MINIMAL_MANIFEST  # tests/conftest.py
 

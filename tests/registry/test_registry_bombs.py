@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from opkg.bundle import FIXED_MTIME, MAX_ENTRIES
-from opkg.registry.store import Store, index_add
+from opkg.core.bundle import FIXED_MTIME, MAX_ENTRIES
+from opkg.registry.store import Store
+from opkg.registry.records import index_add
 from registry_testlib import child_env
 
 
@@ -207,7 +208,7 @@ def test_a_50_mb_pax_header_is_refused_by_publish_and_install(registry, tmp_path
 
 
 def test_a_pax_header_within_the_limit_is_read(tmp_path):
-    from opkg.bundle import open_bundle
+    from opkg.core.bundle import open_bundle
 
     path = _pax_bundle(tmp_path / "ok.opkg.tgz", 1000)
     with open_bundle(path) as tar:
