@@ -51,7 +51,8 @@ test-quick: $(STAMP) check-gxx check-test-tools
 bench: $(STAMP) check-gxx
 	$(BIN)/python bench/run.py
 
-# Hostile input through the loaders for FUZZ_SECONDS (default 60); not part of `make test` or CI.
+# Hostile input through the loaders for FUZZ_SECONDS (default 60), corpus in tests/fuzz/corpus/;
+# `make test` (and so CI) runs each target for a few seconds (tests/test_fuzz.py).
 fuzz: $(STAMP)
 	$(BIN)/python tests/fuzz/fuzz.py
 

@@ -86,8 +86,12 @@ def pytest_configure(config):
     tests of the precompiled headers (tests/test_sim_pch_build.py). tests/sim compile through
     one per architecture (simbuild.precompiled)."""
     import os
+    import tempfile
 
     os.environ.setdefault("OPKG_SIM_PCH", "0")
+    # the machine-local key sealing out/'s private state (opkg/util/fsutil.py): one per test
+    # process, never the user's; set here so module and session fixtures build with it too
+    os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="opkg-test-state-")
 
 
 def pytest_collection_modifyitems(items):
@@ -121,6 +125,7 @@ def isolated_cache(request, tmp_path_factory, monkeypatch):
                         dirs_exist_ok=True)
     monkeypatch.setenv("OPKG_CACHE_DIR", str(cache))
     monkeypatch.delenv("OPKG_REGISTRY", raising=False)
+
 
 
 def run_shared_root(tmp_path_factory) -> Path:

@@ -234,6 +234,31 @@ def test_a_hanging_golden_times_out_instead_of_hanging_the_build(add_ws, warm_ca
     assert time.monotonic() - started < 300
 
 
+def _golden_first(ws, lines: str, header: str = "") -> None:
+    """Run `lines` (indented) at the start of every golden call."""
+    golden = ws.root / "packages/add_custom/golden.py"
+    golden.write_text(header + golden.read_text().replace(
+        "def add_custom(x, y):\n", "def add_custom(x, y):\n" + lines, 1))
+
+
+def test_a_golden_printing_without_end_is_stopped_at_the_output_limit(add_ws, warm_cache):
+    _golden_first(add_ws, "    while True:\n        sys.stdout.write('x' * 65536)\n",
+                  "import sys\n")
+    r = opkg("test", "//...", "--soc", SOC, cwd=add_ws.root)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "it printed more than 16 MiB (the verifier's output limit)" in r.stdout, r.stdout
+    assert "Traceback" not in r.stderr
+
+
+def test_a_golden_past_the_memory_limit_says_so(add_ws, warm_cache, monkeypatch):
+    monkeypatch.setenv("OPKG_VERIFY_MEMORY_MIB", "600")
+    _golden_first(add_ws, "    hog = np.ones(200_000_000)\n")      # 1.6 GB
+    r = opkg("test", "//...", "--soc", SOC, cwd=add_ws.root)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "MemoryError" in r.stdout, r.stdout
+    assert "the verifier's memory limit is 600 MiB; OPKG_VERIFY_MEMORY_MIB sets it" in r.stdout
+
+
 def test_a_golden_with_the_wrong_shape_is_blamed_not_the_kernel(add_ws, warm_cache):
     golden = add_ws.root / "packages/add_custom/golden.py"
     text = golden.read_text()
@@ -291,3 +316,36 @@ def test_sync_check_reverifies_without_recompiling_and_reports_a_hazard(
     assert f"op_kernel/add_custom.cpp:{line}: block 0 of" in r.stdout
     assert "read-after-write hazard (--sync-check): LocalTensor::GetValue on PIPE_S" in r.stdout
     assert "HardEvent::MTE2_S" in r.stdout
+
+
+class _Planted:
+    """Unpickling this runs code: it creates a marker file."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def test_a_planted_scons_database_in_a_copied_output_directory_is_never_read(
+        add_ws, warm_cache, tmp_path):
+    """out/ travels as a CI artefact; SCons unpickles out/.opkg/sconsign.dblite. One that was
+    not sealed by a build on this machine is removed before SCons starts, with a warning."""
+    import pickle
+
+    opkg("build", "packages/add_custom", "--soc", SOC, cwd=add_ws.root, check=0)
+    db = add_ws.root / "out" / ".opkg" / "sconsign.dblite"
+    assert db.is_file() and db.with_name(db.name + ".seal").is_file()
+    marker = tmp_path / "owned"
+    db.write_bytes(pickle.dumps({"x": _Planted(marker)}, protocol=2))
+    # the fast path would answer without SCons: a source edit sends the build to SCons
+    golden = add_ws.root / "packages/add_custom/golden.py"
+    golden.write_text(golden.read_text() + "\n# edited\n")
+    r = opkg("build", "packages/add_custom", "--soc", SOC, cwd=add_ws.root, check=0)
+    assert not marker.exists(), "SCons unpickled the planted database"
+    assert r.stderr.count("was not written by a build on this machine") == 1, r.stderr
+    # the database SCons wrote now is sealed: the next build trusts it and says nothing
+    golden.write_text(golden.read_text() + "\n# again\n")
+    r = opkg("build", "packages/add_custom", "--soc", SOC, cwd=add_ws.root, check=0)
+    assert "not written by a build" not in r.stderr

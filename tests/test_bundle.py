@@ -60,3 +60,31 @@ def test_not_a_bundle(tmp_path):
     p.write_bytes(b"not gzip")
     with pytest.raises(RegistryError, match="unreadable bundle"):
         bundle.read_metadata(p)
+
+
+@pytest.fixture
+def full_disk(tmp_path):
+    """A real 64 KiB file system (tmpfs): writing more fails with ENOSPC, as a full disk does."""
+    import subprocess
+
+    where = tmp_path / "small"
+    where.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(where)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {r.stderr.strip()}")
+    yield where
+    subprocess.run(["umount", str(where)], check=True)
+
+
+def test_a_full_disk_while_writing_a_bundle_names_the_bundle(full_disk):
+    import errno
+    import os
+
+    dest = full_disk / "x-1.0.0-Ascend910B1-sim.opkg.tgz"
+    with pytest.raises(OSError) as info:
+        bundle.write_bundle(dest, {"name": "x"}, {"lib/libx.so": os.urandom(256 << 10)})
+    assert info.value.errno == errno.ENOSPC
+    assert info.value.filename == str(dest)
+    assert str(dest) in str(info.value)
+    assert not list(full_disk.iterdir()), "a partial temporary file was left"

@@ -294,3 +294,23 @@ def test_directory_links_are_not_walked_and_outward_ones_disable_the_fast_path(w
     assert snap["outward_links"] == [str(pkg / "linked")]
     # what is behind it cannot be proven unchanged, so the fast path never answers
     assert "links to a directory outside its tree" in fastpath.difference(snap, snap)
+
+
+@pytest.mark.parametrize("damage", [
+    lambda rec: [rec],                                      # not an object
+    lambda rec: {**rec, "inputs": 5},                       # a field of the wrong type
+    lambda rec: {k: v for k, v in rec.items() if k != "result"},   # a field missing
+])
+def test_a_malformed_record_is_evicted_with_one_warning(ws, damage):
+    """out/ may come from elsewhere: a fast-path record of the wrong shape is removed with one
+    warning and the build goes through SCons, never a traceback."""
+    ws.build()
+    assert ws.fast()
+    [record] = (ws.root / "out/.opkg/fastpath").iterdir()
+    record.write_text(json.dumps(damage(json.loads(record.read_text()))))
+    r = subprocess.run([sys.executable, "-m", "opkg", "build", "//...", "--soc", SOC],
+                       cwd=ws.root, capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
+    assert r.stderr.count("is not a fast-path record") == 1, r.stderr
+    assert ws.fast()          # a good record was written again

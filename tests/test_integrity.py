@@ -128,6 +128,30 @@ def test_a_truncated_cached_report_is_a_miss_not_a_broken_build(ws):
     assert (ws / REPORT).read_bytes() == report
 
 
+def test_a_cached_report_with_a_valid_trailer_but_no_cases_is_evicted_and_rebuilt(ws, tmp_path):
+    """The entry's digest matches its bytes, but the bytes are not a report (no 'cases'): a
+    miss, evicted with one warning, the step runs; never a KeyError on every later build."""
+    from opkg.build import cache
+
+    report = (ws / REPORT).read_bytes()
+    entry = _entry_holding(ws.parent / "cache", report)
+    bogus = tmp_path / "bogus.json"
+    bogus.write_text(json.dumps({"passed": True, "results": []}))
+    os.chmod(entry, 0o644)
+    cache.write_entry(bogus, entry)
+    opkg("clean", cwd=ws, check=0)
+    r = opkg("build", cwd=ws, check=0)
+    _no_traceback(r)
+    assert r.stderr.count("warning:") == 1, r.stderr
+    assert f"damaged build cache entry {entry} (not a verification report: no 'cases')" \
+        in r.stderr, r.stderr
+    assert (ws / REPORT).read_bytes() == report
+    opkg("clean", cwd=ws, check=0)
+    r = opkg("build", cwd=ws, check=0)
+    assert "warning" not in r.stderr, r.stderr
+    assert (ws / REPORT).read_bytes() == report
+
+
 @pytest.mark.parametrize("damage", ["truncate", "flip"])
 def test_a_damaged_bundle_in_out_is_restored_with_a_warning(ws, damage):
     good = (ws / BUNDLE).read_bytes()

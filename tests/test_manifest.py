@@ -299,3 +299,40 @@ def test_an_optional_input_is_verified_in_place_when_every_case_gives_it(workspa
     text = text.replace("golden: golden.py:golden\n", "golden: golden.py:golden\n  inplace: [x]\n")
     workspace.operator("addone", manifest=text)
     assert workspace.load().packages["//packages/addone"].verify.inplace == ("x",)
+
+
+def test_a_package_name_of_240_characters_is_refused_at_load_with_the_limit(workspace):
+    long = "a" * 240
+    err = load_error(workspace, manifest().replace("name: addone", f"name: {long}", 1))
+    assert err.field == "name" and err.location.line == 1
+    assert "is 240 characters long; at most 64" in err.message
+    assert "a bug in opkg" not in str(err)
+
+
+def test_an_op_type_and_a_case_name_past_their_limits_are_refused(workspace):
+    err = load_error(workspace, manifest(op_type="A" + "b" * 200))
+    assert err.field == "op.type" and "at most 128" in err.message
+    err = load_error(workspace, manifest().replace("name: small", "name: " + "c" * 129))
+    assert err.field == "verify.cases[0].name" and "at most 128" in err.message
+
+
+def _with_cases(n: int, per_case: str) -> str:
+    text = manifest()
+    head, _ = text.split("  cases:\n")
+    return head + "  cases:\n" + "".join(
+        f"    - {{name: c{i}, shapes: {{x: [4, 64]}}{per_case}}}\n" for i in range(n))
+
+
+def test_10000_cases_are_refused_as_too_many_cases_not_as_aliases(workspace):
+    err = load_error(workspace, _with_cases(10_000, ""))
+    assert err.field == "verify.cases"
+    assert "10000 cases; a package verifies at most 1000" in err.message
+    assert "alias" not in str(err).lower()
+
+
+def test_a_list_past_the_yaml_value_limit_names_it_not_aliases(workspace):
+    # 10000 cases of 12 values each: past the 100000 values one file may hold
+    err = load_error(workspace, _with_cases(10_000, ", attrs: {alpha: 1.0}, ranges: {x: [0, 1]}"))
+    assert "'cases' holds more than 100000 values (10000 entries)" in err.message, err.message
+    assert "alias" not in str(err).lower()
+    assert "make the list shorter" in err.hint

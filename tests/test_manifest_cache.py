@@ -3,6 +3,7 @@ every kind of edit is seen, and a damaged cache file is ignored and rewritten.""
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import time
@@ -193,11 +194,12 @@ def test_a_new_opkg_version_parses_again(workspace, parses, monkeypatch):
 
 @pytest.mark.parametrize("damage", [
     b"",                                               # empty
-    b"not a pickle at all\n",                          # garbage
+    b"not json at all\n",                              # garbage
     None,                                              # truncated
-    pickle.dumps({"key": ["another opkg"], "entries": {}}),  # another version's file
-    pickle.dumps(["a list, not the cache's mapping"]),
-    pickle.dumps({"key": None}),
+    json.dumps({"key": ["another opkg"], "entries": {}}).encode(),  # another version's file
+    json.dumps(["a list, not the cache's mapping"]).encode(),
+    json.dumps({"key": None}).encode(),
+    b"[" * 100000,                                     # nested past the parser's recursion
 ])
 def test_a_damaged_or_foreign_cache_file_is_ignored_and_rewritten(workspace, parses, damage):
     workspace.operator("addone")
@@ -219,10 +221,10 @@ def test_a_cache_entry_made_for_another_path_is_not_used(workspace, parses):
     workspace.operator("addone")
     cached_twice(workspace, parses)
     path = cache_file(workspace)
-    data = pickle.loads(path.read_bytes())
+    data = json.loads(path.read_bytes())
     (entry,) = data["entries"].values()
     data["entries"] = {"/elsewhere/packages/addone/opkg.yaml": entry}
-    path.write_bytes(pickle.dumps(data))
+    path.write_text(json.dumps(data))
     parses.clear()
     loaded(workspace)
     assert parses == [LABEL]
@@ -257,3 +259,69 @@ def test_loading_a_workspace_without_an_output_directory_does_not_create_it(work
         loaded(workspace)
     assert not (workspace.root / "out").exists()
     assert parses == [LABEL, LABEL]
+
+
+class _Planted:
+    """Unpickling this runs code: it writes a marker file."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def test_a_planted_pickle_in_the_output_directory_is_never_unpickled(workspace, parses,
+                                                                     tmp_path):
+    """out/ travels as a CI artefact: a pickle planted in it must not run on `opkg query`."""
+    workspace.operator("addone")
+    marker = tmp_path / "owned"
+    payload = pickle.dumps({"key": None, "entries": {}, "x": _Planted(marker)})
+    state = workspace.root / "out" / ".opkg"
+    state.mkdir(parents=True, exist_ok=True)
+    for name in ("manifests.pickle", FILE_NAME):
+        (state / name).write_bytes(payload)
+    loaded(workspace)
+    assert not marker.exists(), "the planted pickle ran"
+
+
+def _entry_with(workspace, parses, change):
+    workspace.operator("addone")
+    cached_twice(workspace, parses)
+    path = cache_file(workspace)
+    data = json.loads(path.read_bytes())
+    (entry,) = data["entries"].values()
+    change(entry)
+    path.write_text(json.dumps(data))
+    parses.clear()
+
+
+def _fields(entry):
+    return entry["package"]["fields"]
+
+
+@pytest.mark.parametrize("change", [
+    # the golden swapped for a file elsewhere, its signature left out
+    lambda e: (_fields(e)["verify"]["fields"].__setitem__("golden_file", {"$path": "/tmp/evil.py"})),
+    # a class outside the closed set
+    lambda e: e["package"].__setitem__("$obj", "Popen"),
+    # a field too many, a field missing
+    lambda e: _fields(e).__setitem__("extra", 1),
+    lambda e: _fields(e).pop("name"),
+    # signatures dropped: nothing would be checked
+    lambda e: e.__setitem__("files", {}),
+    # wrong types where the Package's fields are read
+    lambda e: _fields(e).__setitem__("include_dirs", 5),
+    lambda e: _fields(e).__setitem__("label", "//packages/other"),
+    lambda e: e.__setitem__("package", [1, 2]),
+    lambda e: e["files"].update({k: "sig" for k in e["files"]}),
+])
+def test_a_tampered_entry_is_evicted_and_the_manifest_parsed_again(workspace, parses, change,
+                                                                   capsys):
+    _entry_with(workspace, parses, change)
+    again = loaded(workspace)
+    assert parses == [LABEL]
+    assert str(again[LABEL].verify.golden_file).endswith("golden.py")
+    parses.clear()
+    loaded(workspace)
+    assert parses == [], "the evicted entry was not rewritten"

@@ -62,3 +62,11 @@ def test_new_refuses_a_name_or_op_type_the_workspace_already_has(tmp_path, monke
                            cwd=REPO, capture_output=True, text=True)
         assert r.returncode == 2 and "already has" in r.stderr, r.stderr
         assert not dest.exists()
+
+
+def test_new_refuses_names_past_the_manifest_limits(workspace):
+    r = opkg("new", "a" * 240, "--op-type", "MyAddCustom", cwd=workspace.root, check=2)
+    assert "is 240 characters long; at most 64" in r.stderr, r.stderr
+    r = opkg("new", "my_add", "--op-type", "M" + "y" * 200, cwd=workspace.root, check=2)
+    assert "is 201 characters long; at most 128" in r.stderr, r.stderr
+    assert not (workspace.root / "packages" / "my_add").exists()

@@ -77,3 +77,30 @@ def test_an_opdef_without_outputs_is_read(tmp_path):
     ops, why = parse_opdef_text([src])
     assert why == []
     assert [t["name"] for t in ops[0]["inputs"]] == ["x", "bias", "y"] and ops[0]["outputs"] == []
+
+
+def test_lists_of_different_lengths_are_named_not_an_index_error(tmp_path):
+    """Found by `make fuzz` (tests/fuzz/corpus/opdef/format-list-short.cpp): three dtypes and
+    two formats made to_manifest_op raise IndexError."""
+    src = tmp_path / "my_op.cpp"
+    src.write_text(SOURCE.replace(
+        'DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16})\n            .Format({ge::FORMAT_ND, '
+        'ge::FORMAT_ND, ge::FORMAT_ND});\n        this->Attr("eps")',
+        'DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16})\n            .Format({ge::FORMAT_ND, '
+        'ge::FORMAT_ND});\n        this->Attr("eps")', 1))
+    ops, why = parse_opdef_text([src])
+    assert ops == []
+    assert why == ["OpDef MyOp in my_op.cpp: output 'y' lists 3 dtypes and 2 formats; they pair "
+                   "up by position"]
+    # a compiled OpDef's lists reach to_manifest_op directly: an error, not an IndexError
+    import pytest
+
+    from opkg.core.errors import UsageError
+
+    declared = {"type": "MyOp", "inputs": [{"name": "x", "dtypes": ["float16", "float32"],
+                                             "formats": ["ND", "ND"], "param_type": "required"}],
+                "outputs": [{"name": "y", "dtypes": ["float16", "float32", "bfloat16"],
+                             "formats": [], "param_type": "required"}],
+                "attrs": [], "has_infer_shape": True, "aicore": {"configs": []}}
+    with pytest.raises(UsageError, match="lists differ in length"):
+        to_manifest_op(declared)

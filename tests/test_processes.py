@@ -146,3 +146,75 @@ def test_verifiers_die_with_scons_even_when_opkg_is_killed_too(add_ws, tmp_path,
     proc.kill()
     proc.communicate()
     assert wait_until_gone(marker) == []
+
+
+def golden_that_daemonises(ws, pidfile, *, then_block=False):
+    """The golden starts a daemon the classic way (fork, setsid, fork; the middle process
+    exits), which writes its pid to `pidfile` and sleeps for 10 minutes; with then_block, the
+    golden itself then blocks too (and is stopped by verify.timeout)."""
+    golden = ws.root / "packages/add_custom/golden.py"
+    golden.write_text(
+        "import os, time\n" + golden.read_text().replace(
+            "def add_custom(",
+            "def _daemon():\n"
+            "    if os.fork() == 0:\n"
+            "        os.setsid()\n"
+            "        if os.fork() == 0:\n"
+            f"            with open({str(pidfile)!r} + '.tmp', 'w') as fh:\n"
+            "                fh.write(str(os.getpid()))\n"
+            f"            os.rename({str(pidfile)!r} + '.tmp', {str(pidfile)!r})\n"
+            "            time.sleep(600)\n"
+            "        os._exit(0)\n"
+            f"    while not os.path.exists({str(pidfile)!r}):\n"
+            "        time.sleep(0.01)\n\n\n"
+            "def add_custom(*args, **kwargs):\n"
+            "    _daemon()\n"
+            + ("    time.sleep(600)\n" if then_block else "")
+            + "    return _add_custom(*args, **kwargs)\n\n\ndef _add_custom(", 1))
+    if then_block:
+        manifest = ws.root / "packages/add_custom/opkg.yaml"
+        text = manifest.read_text()
+        assert "\nverify:\n" in text and "timeout:" not in text
+        manifest.write_text(text.replace("\nverify:\n", "\nverify:\n  timeout: 15\n", 1))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = open(f"/proc/{pid}/stat", "rb").read()
+    except OSError:
+        return False
+    return stat[stat.rfind(b")") + 2:].split()[0] != b"Z"
+
+
+@pytest.mark.parametrize("then_block", [False, True], ids=["returns", "times-out"])
+def test_a_daemonising_golden_does_not_outlive_the_build(add_ws, tmp_path, marker,
+                                                        add_custom_cache, then_block):
+    pidfile = tmp_path / "daemon.pid"
+    golden_that_daemonises(add_ws, pidfile, then_block=then_block)
+    proc = start_opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, marker=marker)
+    out, err = finish(proc, 300)
+    daemon = int(pidfile.read_text())
+    assert not _alive(daemon), f"the golden's daemon {daemon} outlived opkg"
+    assert marked_processes(marker) == []
+    if then_block:
+        assert proc.returncode == 1 and "timed out after 15 s" in out + err, out + err
+    else:
+        assert proc.returncode == 0, out + err
+
+
+def test_a_second_ctrl_c_while_the_first_is_answered_still_exits_130(add_ws, tmp_path, marker,
+                                                                      add_custom_cache):
+    """The second Ctrl-C lands while opkg reports the first (the build already stopped): it
+    used to escape as an uncaught KeyboardInterrupt, and opkg died by SIGINT (status -2)."""
+    started = Checkpoint(tmp_path, "golden")
+    golden_that_blocks(add_ws, started.path)
+    answering = Checkpoint(tmp_path, "interrupted")
+    proc = start_opkg("test", "//...", "--soc", SOC, cwd=add_ws.root, marker=marker,
+                      checkpoint=answering)
+    started.reached(proc)
+    proc.send_signal(signal.SIGINT)
+    answering.reached(proc, timeout=20)
+    proc.send_signal(signal.SIGINT)
+    answering.release(proc)
+    out, err = finish(proc, timeout=20)
+    assert_interrupted(proc, out, err, marker)

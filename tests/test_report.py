@@ -261,3 +261,20 @@ def test_the_heatmap_and_histogram_show_error_against_the_tolerance():
     at = lambda bar: next(x for x, y in zip(bar.x, bar.y) if y)
     assert at(within) < 0 < at(outside)
     assert hist.layout.shapes[0].x0 == 0              # the limit drawn at 0
+
+
+def test_report_never_overwrites_a_file_it_did_not_write(workspace):
+    """`opkg report -o packages/x/opkg.yaml` used to replace the manifest silently."""
+    workspace.operator("addone")
+    manifest = workspace.root / "packages/addone/opkg.yaml"
+    before = manifest.read_bytes()
+    r = opkg("report", "-o", "packages/addone/opkg.yaml", cwd=workspace.root, check=2)
+    assert "refusing to overwrite packages/addone/opkg.yaml: it is not a page opkg report wrote" \
+        in r.stderr, r.stderr
+    assert manifest.read_bytes() == before
+    # a page opkg report wrote may be replaced (here the next error is that nothing was built)
+    page = workspace.root / "old.html"
+    page.write_text('<!doctype html>\n<html><head>\n<meta charset="utf-8">\n'
+                    '<meta name="generator" content="opkg report">\n')
+    r = opkg("report", "-o", "old.html", cwd=workspace.root)
+    assert "refusing to overwrite" not in r.stderr and "no verification report" in r.stderr

@@ -24,6 +24,7 @@ from opkg.build.events import EVENT_PREFIX
 from opkg.build.plan import BuildRequest, make_plan, write_plan
 from opkg.build.results import BuildResult, read_target
 from opkg.core.actions import Plan
+from opkg.util.fsutil import seal, sealed
 
 BUILTIN_SCONSTRUCT = Path(__file__).parent / "SConstruct.builtin"
 _CACHE_LINE = re.compile(r"^Retrieved `(.+)' from cache")
@@ -168,6 +169,8 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
     plan_path = out / ".opkg" / "plan.json"
     remove_partial(out)       # left by a build killed with SIGKILL (the caller holds the lock)
     write_plan(plan, plan_path)
+    sconsign = out / ".opkg" / SCONSIGN
+    _check_sconsign(sconsign, on_event)
     sconstruct = ws.root / "SConstruct"
     if not sconstruct.is_file():
         sconstruct = BUILTIN_SCONSTRUCT
@@ -234,8 +237,10 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
         # outputs are renamed into place only when complete; temporaries of a step that had to
         # be killed (SIGKILL leaves no chance to clean up) are removed here
         remove_partial(out)
+        seal(sconsign)
         raise Interrupted("interrupted; completed outputs are kept, nothing half-written",
                           hint="run the same command again to continue") from None
+    seal(sconsign)    # every SCons process is gone: the database is the one it wrote
     code = proc.returncode
     if code != 0 and not failures:
         raise BuildError("SCons failed before running any step:\n  "
@@ -248,6 +253,22 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                        failures, ran, cached, time.monotonic() - started, output,
                        bundled=any(t.bundle for t in plan.targets), warnings=warnings,
                        remote=remote)
+
+
+SCONSIGN = "sconsign.dblite"     # SConsignFile(out/.opkg/sconsign) in scons_glue.declare
+
+
+def _check_sconsign(path: Path, on_event) -> None:
+    """SCons unpickles its signature database. Only one sealed on this machine is left for it
+    to read (opkg.util.fsutil.seal): one that came with a copied out/ is deleted, and the steps
+    it covered run again (or come from the build cache)."""
+    if not path.exists() or sealed(path):
+        return
+    path.unlink()
+    if on_event:
+        on_event({"event": "warning", "message": f"{path} was not written by a build on this "
+                  "machine (a copied or downloaded output directory?); removed, so SCons "
+                  "never reads it; its steps are checked again"})
 
 
 _REMOTE_EVENTS = {"remote_hit": "hits", "remote_miss": "misses", "remote_upload": "uploads"}

@@ -32,7 +32,9 @@ def note_toolchains(ws, plan) -> None:
     path = Path(plan.output_dir) / ".opkg" / TOOLCHAINS_FILE
     try:
         known = json.loads(path.read_text())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
+        known = {}
+    if not isinstance(known, dict):       # out/ may come from elsewhere: rewritten whole
         known = {}
     changed = False
     for tc in {get_toolchain(t.toolchain, ws) for t in plan.targets}:
@@ -60,7 +62,9 @@ class Explainer:
         try:
             self.identities = json.loads(
                 (Path(plan.output_dir) / ".opkg" / TOOLCHAINS_FILE).read_text())
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
+            self.identities = {}
+        if not isinstance(self.identities, dict):
             self.identities = {}
         self.current: tuple[str, list[tuple[str, str]]] | None = None
         self.explained: set[int] = set()

@@ -313,19 +313,35 @@ class FastPath:
             return None
         try:
             rec = json.loads(self.path.read_text())
-        except (OSError, ValueError):
+        except FileNotFoundError:
             self.reason = "no record of a previous build of this request"
             return None
-        if rec.get("format") != FORMAT:
+        except (OSError, ValueError, RecursionError):
+            rec = None
+        if isinstance(rec, dict) and rec.get("format") != FORMAT:
             self.reason = "record from another opkg version"
             return None
-        self.reason = difference(rec["inputs"], self.snap) or _outputs_changed(rec["outputs"])
-        if self.reason:
+        # out/ may come from elsewhere (a CI artefact): a record of the wrong shape is
+        # evicted with one warning, and the build goes through SCons
+        try:
+            if not isinstance(rec, dict):
+                raise TypeError("not a JSON object")
+            self.reason = difference(rec["inputs"], self.snap) or _outputs_changed(rec["outputs"])
+            if self.reason:
+                return None
+            result = _result(rec, time.monotonic() - started)
+            notes = [n for n in rec.get("notes", []) if isinstance(n, dict) and "event" in n]
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            self.reason = "its record is malformed"
+            self.invalidate()
+            if on_event:
+                on_event({"event": "warning", "message": f"{self.path} is not a fast-path record "
+                          f"({type(exc).__name__}: {exc}); removed it, checking the build"})
             return None
         if on_event:
-            for note in rec.get("notes", []):
+            for note in notes:
                 on_event(note)
-        return _result(rec, time.monotonic() - started)
+        return result
 
     def invalidate(self) -> None:
         """Before a full build: an interrupted or failed one must leave no record behind."""

@@ -5,7 +5,6 @@ Shared by the engine, the null-build fast path, `opkg profile` and `opkg report`
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,16 +112,19 @@ def read_target(t, failed: bool, settled: set[str] | None = None,
         why = f"{own[0]['description']} failed" if own else "a step of this target failed"
         return TargetResult(t.id, t.package, t.name, t.soc, t.toolchain, None, {},
                             {v: why for v in t.reports})
+    from opkg.core.report_schema import read_report as read_checked
+
     reports, not_run = {}, {}
     for variant, path in t.reports.items():
         if settled is not None and str(path) not in settled:
             not_run[variant] = (f"{failures[0]['description']} failed ({failures[0]['target']})"
                                 if failures else "its verification did not run in this build")
             continue
-        try:
-            reports[variant] = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            not_run[variant] = f"its report {path} cannot be read ({exc})"
+        report, problem = read_checked(path)     # a malformed one is as good as missing
+        if report is None:
+            not_run[variant] = f"its report {path} cannot be read ({problem})"
+        else:
+            reports[variant] = report
     bundle = Path(t.bundle) if t.bundle and Path(t.bundle).is_file() else None
     result = TargetResult(t.id, t.package, t.name, t.soc, t.toolchain, bundle, reports, not_run)
     if bundle is not None and (t.reports and not result.passed):
@@ -147,13 +149,15 @@ def read_report(path: Path, entry: dict) -> dict | None:
     """A verification report, None when not built; a damaged one is an error saying to rebuild."""
     from opkg.core.errors import UsageError
 
+    from opkg.core.report_schema import read_report as read_checked
+
     if not path.is_file():
         return None
-    try:
-        return json.loads(path.read_text())
-    except ValueError:
-        raise UsageError(f"{path} is not a readable verification report",
-                         hint=f"rebuild it: opkg build {entry['label']} --soc {entry['soc']}") from None
+    report, problem = read_checked(path)
+    if problem:
+        raise UsageError(f"{path} is not a readable verification report ({problem})",
+                         hint=f"rebuild it: opkg build {entry['label']} --soc {entry['soc']}")
+    return report
 
 
 def report_path(ws, package: str, soc: str, variant: str) -> Path:

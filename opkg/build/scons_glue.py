@@ -42,6 +42,7 @@ _print_lock = threading.Lock()
 _RECORD: list[OutputRecord] = []          # the output directory's record, set by declare()
 _WRITTEN: dict[str, str] = {}             # absolute output path -> digest when its step ended
 _PACKAGE_DIRS: dict[str, Path] = {}       # target id -> its package's directory, set by declare()
+_REPORTS: set[str] = set()                # absolute paths of verification reports, set by declare()
 _IDENTITIES: list[str] = []               # per action: its identity (the Value SCons keys on)
 _REMOTE: list = []                        # the remote cache level (opkg.remote.level), if any
 _REMOTE_ACTIONS: dict[int, object] = {}   # action index -> its REAPI Action (None: not possible)
@@ -72,6 +73,7 @@ def declare(plan_path: str) -> None:
     _OUTPUT_DIR[:] = [plan.output_dir]
     _PACKAGE_DIRS.update({t.id: Path(plan.workspace_root, t.package.removeprefix("//"))
                           for t in plan.targets})
+    _REPORTS.update(os.path.abspath(p) for t in plan.targets for p in t.reports.values())
     _check_outputs(plan)
     _DISTCC[:] = [plan.distcc] if plan.distcc else []
     # OPKG_CACHE_FORMAT is part of every action's signature: entries of another format are
@@ -174,6 +176,21 @@ def _check_outputs(plan: Plan) -> None:
         Path(path).unlink(missing_ok=True)
     for path in unknown:         # no record of what was written: make it again, quietly
         Path(path).unlink(missing_ok=True)
+    for path in sorted(_REPORTS):
+        problem = _report_problem(path)
+        if problem:
+            emit("warning", message=f"{path} is not a verification report ({problem}); "
+                                    "removed it, verifying again")
+            Path(path).unlink(missing_ok=True)
+
+
+def _report_problem(path: str) -> str | None:
+    """Why the verification report at `path` cannot be used (None: usable, or absent)."""
+    from opkg.core.report_schema import read_report
+
+    if not os.path.exists(path):
+        return None
+    return read_report(path)[1]
 
 
 def _verified_cache_dir():
@@ -205,6 +222,12 @@ def _verified_cache_dir():
                 return False
             target = node.get_abspath()
             digest, problem = cache.restore_entry(entry, target)
+            if not problem and target in _REPORTS:
+                # intact bytes are not yet a report: the entry may have been stored so
+                problem = _report_problem(target)
+                if problem:
+                    problem = f"not a verification report: {problem}"
+                    os.unlink(target)
             if problem:
                 cache.evict(entry)
                 emit("warning", message=f"damaged build cache entry {entry} ({problem}); "
@@ -354,6 +377,9 @@ def _run(target, source, env) -> int:
             error = getattr(importlib.import_module(module), name)(action.params)
         else:
             error = f"unknown action kind {action.kind!r}"
+    except OSError as exc:    # a full disk, no permission: the file and what went wrong
+        error = f"cannot write {exc.filename}: {exc.strerror}" if exc.filename else \
+            f"{type(exc).__name__}: {exc}"
     except Exception as exc:  # report, never crash SCons with a traceback
         error = f"{type(exc).__name__}: {exc}"
     if not error:

@@ -83,13 +83,38 @@ def cli():
 
 
 def main(argv=None):
-    from opkg.core.errors import OpkgError
+    try:
+        _main(argv)
+    except KeyboardInterrupt:
+        # another Ctrl-C (or SIGTERM) while the first was being answered: the same exit, not
+        # death by SIGINT (status -2)
+        _stop_interrupts()
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+
+
+def _stop_interrupts() -> None:
+    """Once opkg answers an interrupt, more of them change nothing: ignored from here on."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN)
+
+
+def _main(argv=None):
+    from opkg.core.errors import Interrupted, OpkgError
+    from opkg.util.procs import checkpoint
 
     args = list(sys.argv[1:] if argv is None else argv)
     _interrupt_on_termination()
     try:
         cli.main(args=args, prog_name="opkg", standalone_mode=False)
     except OpkgError as exc:
+        if isinstance(exc, Interrupted):
+            checkpoint("interrupted")     # a test hook: a second Ctrl-C lands here
+            _stop_interrupts()
         _fail(exc, "--json" in args, args)
     except OSError as exc:
         # the file system said no (a path that is a file, a full disk, no permission):
@@ -99,10 +124,9 @@ def main(argv=None):
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         _fail(Base(f"{exc.strerror or exc}{where}",
                    hint="check the path and its permissions"), "--json" in args, args)
-    except click.exceptions.Abort:
-        click.echo("interrupted", err=True)
-        sys.exit(130)
-    except KeyboardInterrupt:
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        checkpoint("interrupted")
+        _stop_interrupts()
         click.echo("interrupted", err=True)
         sys.exit(130)
     except click.ClickException as exc:

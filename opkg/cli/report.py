@@ -39,9 +39,10 @@ def report(targets, output, socs):
     from opkg.report import data, page
 
     ws = Workspace.find()
+    dest = Path(output) if output else ws.settings.output_dir / "report.html"
+    _check_destination(dest)      # before the work: a wrong -o fails at once
     found = data.collect(ws, list(targets), socs)
     html, count = page.render(found)
-    dest = Path(output) if output else ws.settings.output_dir / "report.html"
     atomic_write_text(dest, html)
     failed = sum(1 for r in found.rows if not r["passed"])
     click.echo(f"wrote {_shown(dest)}: {len(found.rows)} cases ({failed} failed), "
@@ -56,3 +57,25 @@ def _shown(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+GENERATOR = b'<meta name="generator" content="opkg report">'
+
+
+def _check_destination(dest: Path) -> None:
+    """Overwrite only a page `opkg report` wrote: `-o packages/x/opkg.yaml` must not replace a
+    manifest (or any other file) without a word."""
+    from opkg.core.errors import UsageError
+
+    if dest.is_dir():
+        raise UsageError(f"{dest} is a directory", hint="give a file name: -o report.html")
+    if not dest.exists() and not dest.is_symlink():
+        return
+    try:
+        with open(dest, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        head = b""
+    if dest.is_symlink() or GENERATOR not in head:
+        raise UsageError(f"refusing to overwrite {dest}: it is not a page opkg report wrote",
+                         hint="choose another file with -o, or delete that one first")

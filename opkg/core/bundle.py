@@ -38,9 +38,10 @@ DAMAGED_HINT = ("a bundle built in this workspace: delete it and run `opkg build
 # time and never fills memory or disk.
 MAX_UNPACKED_BYTES = 256 << 20
 MAX_ENTRIES = 10_000
-MAX_METADATA_BYTES = 1 << 20
+MAX_METADATA_BYTES = 1 << 20       # opkg-bundle.json, and each PAX header or GNU long name
 _CAP_HINT = (f"a bundle unpacks to at most {MAX_UNPACKED_BYTES >> 20} MiB in at most "
-             f"{MAX_ENTRIES} entries; this archive is damaged or was not written by opkg")
+             f"{MAX_ENTRIES} entries, with at most 1 MiB of metadata per header; this archive "
+             "is damaged or was not written by opkg")
 
 
 class _CappedStream:
@@ -91,7 +92,25 @@ class _CappedStream:
         self._gz.close()
 
 
+class _CappedInfo(tarfile.TarInfo):
+    """Refuses an extended header (PAX, GNU long name or link) past MAX_METADATA_BYTES before
+    tarfile reads it whole into memory: names and attributes of a bundle's files are short."""
+
+    def _proc_member(self, tar):
+        if (self.type in (tarfile.XHDTYPE, tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE,
+                          tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK)
+                and self.size > MAX_METADATA_BYTES):
+            kind = "PAX header" if self.type not in (tarfile.GNUTYPE_LONGNAME,
+                                                     tarfile.GNUTYPE_LONGLINK) else "GNU long name"
+            raise RegistryError(f"{tar.name}: refused: a {kind} of {self.size} bytes at byte "
+                                f"{self.offset}; metadata is limited to {MAX_METADATA_BYTES} "
+                                "bytes (1 MiB)", hint=_CAP_HINT)
+        return super()._proc_member(tar)
+
+
 class _CappedTar(tarfile.TarFile):
+    tarinfo = _CappedInfo
+
     def next(self):
         member = super().next()
         if member is not None and len(self.members) > MAX_ENTRIES:
@@ -283,10 +302,11 @@ def scons_action(params: dict) -> str | None:
         entry = {"name": name, "dtypes": dtypes, "report": None, "verification": None}
         report_path = files.get(f"verification/{name}.json")
         if report_path is not None:
-            try:
-                report = json.loads(report_path.read_text())
-            except (OSError, ValueError) as exc:
-                return f"{report_path}: unreadable verification report ({exc})"
+            from opkg.core.report_schema import read_report
+
+            report, problem = read_report(report_path)
+            if problem:
+                return f"{report_path}: not a verification report ({problem})"
             passed = report["cases"] - report["failed"]
             total += report["cases"]
             failed += report["failed"]

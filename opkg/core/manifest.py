@@ -46,6 +46,13 @@ TOLERANCE_HINT = ("rtol is a share of |expected| (at most 1), atol an absolute d
                   "most 1000); the defaults are CANN's precision standard: float32 2^-13 "
                   "(1.220703125e-4), float16 2^-10 (9.765625e-4), bfloat16 2^-7 (7.8125e-3)")
 MAX_TIMEOUT = 86400
+# Names become file names (lib<name>_<dtype>.so, <name>-<version>-<soc>-<toolchain>.opkg.tgz,
+# OCI repositories) and case names directory names: short enough that every path made from
+# them fits a file system's 255-byte name limit. A package verifies at most MAX_CASES cases.
+MAX_NAME = 64
+MAX_OP_TYPE = 128
+MAX_CASE_NAME = 128
+MAX_CASES = 1000
 
 
 @dataclass(frozen=True)
@@ -219,9 +226,12 @@ class _Validator:
         raise_all(problems)
         return value
 
-    def string(self, value, where, pattern=None, what="a string") -> str:
+    def string(self, value, where, pattern=None, what="a string", max_len=None) -> str:
         if not isinstance(value, str) or not value.strip():
             raise self.err(where, f"expected {what}, got {_kind(value)}")
+        if max_len is not None and len(value) > max_len:
+            raise self.err(where, f"{value[:40]!r}... is {len(value)} characters long; at most "
+                                  f"{max_len}", "names become file names; use a shorter one")
         if pattern is not None and not pattern.match(value):
             raise self.err(where, f"{value!r} is not {what}")
         return value
@@ -337,7 +347,8 @@ class _Validator:
             self.mapping(data, (), TOP_KEYS)          # raises: the manifest is not a mapping
         c(self.mapping, data, (), TOP_KEYS, ("name", "version"))
         name = c(self.string, data["name"], ("name",), NAME_RE,
-                 "a package name: lower case letters, digits and '_', starting with a letter") \
+                 "a package name: lower case letters, digits and '_', starting with a letter",
+                 MAX_NAME) \
             if data.get("name") is not None else None
         version = c(self.version, data["version"]) if data.get("version") is not None else None
         summary = c(self.string, data.get("summary", name), ("summary",), default="") \
@@ -497,7 +508,7 @@ class _Validator:
         data = self.mapping(value, ("op",), ("type", "inputs", "outputs", "attrs", "soc_configs"),
                             required=("type", "inputs", "outputs"))
         op_type = self.string(data["type"], ("op", "type"), OP_TYPE_RE,
-                              "an op type in CamelCase, like LayerNormCustom")
+                              "an op type in CamelCase, like LayerNormCustom", MAX_OP_TYPE)
         inputs = self.tensors(data["inputs"], ("op", "inputs"))
         outputs = self.tensors(data["outputs"], ("op", "outputs"))
         if not outputs and not inputs:
@@ -705,8 +716,13 @@ class _Validator:
             raise self.err(w + ("seed",), "expected a non-negative integer seed")
         # every bad case reported, not the first only
         case_errors = len(self.errors)
+        listed = self.seq(data["cases"], w + ("cases",))
+        if len(listed) > MAX_CASES:
+            raise self.err(w + ("cases",), f"{len(listed)} cases; a package verifies at most "
+                           f"{MAX_CASES}", "keep the cases that cover distinct shapes, tails "
+                           "and attributes; each case runs the kernel once per variant")
         cases = tuple(self.collect(self.case, c, w + ("cases", i), op)
-                      for i, c in enumerate(self.seq(data["cases"], w + ("cases",))))
+                      for i, c in enumerate(listed))
         if len(self.errors) > case_errors:
             found = self.errors[case_errors:]
             del self.errors[case_errors:]
@@ -798,7 +814,8 @@ class _Validator:
         c = self.mapping(value, where, ("name", "shapes", "attrs", "ranges", "output_shapes",
                                         "values", "xfail"),
                          required=("shapes",))
-        name = self.string(c.get("name", f"case{where[-1]}"), where + ("name",))
+        name = self.string(c.get("name", f"case{where[-1]}"), where + ("name",),
+                           max_len=MAX_CASE_NAME)
         inputs = {t.name: t for t in op.inputs}
         shapes_raw = self.mapping(c["shapes"], where + ("shapes",), tuple(inputs))
         shapes = {}

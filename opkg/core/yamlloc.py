@@ -97,6 +97,7 @@ class _LimitedLoader(yaml.SafeLoader):
         self._path = path
         self._depth = 0
         self._sizes: dict[int, int] = {}   # id(node) -> expanded value count
+        self._aliased: set[int] = set()     # id(node) of nodes holding an alias
 
     def _refuse(self, mark, message: str, hint: str) -> ManifestError:
         return ManifestError(message, location=Location(self._path, mark.line + 1,
@@ -110,7 +111,9 @@ class _LimitedLoader(yaml.SafeLoader):
                 raise self._refuse(event.start_mark, f"alias *{event.anchor} refers to a value "
                                    "that contains it", "a recursive alias never ends; write "
                                    "the value out")
-            return super().compose_node(parent, index)
+            node = super().compose_node(parent, index)
+            self._aliased.add(id(node))
+            return node
         self._depth += 1
         if self._depth > MAX_DEPTH:
             raise self._refuse(self.peek_event().start_mark,
@@ -119,15 +122,26 @@ class _LimitedLoader(yaml.SafeLoader):
         node = super().compose_node(parent, index)
         self._depth -= 1
         if isinstance(node, yaml.MappingNode):
-            size = 1 + sum(self._sizes[id(k)] + self._sizes[id(v)] for k, v in node.value)
+            children = [n for kv in node.value for n in kv]
         elif isinstance(node, yaml.SequenceNode):
-            size = 1 + sum(self._sizes[id(c)] for c in node.value)
+            children = node.value
         else:
-            size = 1
+            children = []
+        size = 1 + sum(self._sizes[id(c)] for c in children)
+        aliased = any(id(c) in self._aliased for c in children)
         if size > MAX_VALUES:
-            raise self._refuse(node.start_mark, f"this value expands to more than {MAX_VALUES} "
-                               "values", "YAML aliases (*name) are copied at every use, so "
-                               "nested aliases grow exponentially; write the values out")
+            what = (f"'{index.value}'" if isinstance(index, yaml.ScalarNode)
+                    and isinstance(index.value, str) else "this value")
+            if aliased:
+                raise self._refuse(node.start_mark, f"{what} expands to more than {MAX_VALUES} "
+                                   "values", "YAML aliases (*name) are copied at every use, so "
+                                   "nested aliases grow exponentially; write the values out")
+            raise self._refuse(node.start_mark, f"{what} holds more than {MAX_VALUES} values "
+                               f"({len(children) // (2 if isinstance(node, yaml.MappingNode) else 1)}"
+                               " entries)", f"opkg reads at most {MAX_VALUES} values from one "
+                               "file; make the list shorter")
+        if aliased:
+            self._aliased.add(id(node))
         self._sizes[id(node)] = size
         return node
 

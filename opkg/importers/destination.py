@@ -32,6 +32,18 @@ def workspace_root() -> Path | None:
     return ws.root if ws is not None else None
 
 
+def check_lengths(name: str, op_type: str | None, field: str) -> None:
+    """The manifest's limits (opkg/core/manifest.py), checked before anything is written."""
+    from opkg.core.manifest import MAX_NAME, MAX_OP_TYPE
+
+    if len(name) > MAX_NAME:
+        raise UsageError(f"package name {name[:40]!r}... is {len(name)} characters long; at "
+                         f"most {MAX_NAME}", field=field, hint="choose a shorter name")
+    if op_type is not None and len(op_type) > MAX_OP_TYPE:
+        raise UsageError(f"op type {op_type[:40]!r}... is {len(op_type)} characters long; at "
+                         f"most {MAX_OP_TYPE}", hint="choose a shorter op type")
+
+
 def check_dest(dest: Path) -> None:
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise UsageError(f"{dest} already exists and is not empty",

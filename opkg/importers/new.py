@@ -10,7 +10,8 @@ from pathlib import Path
 
 from opkg.core.errors import UsageError
 from opkg.core.model import snake_case
-from opkg.importers.destination import NAME_RE, OP_TYPE_RE, check_dest, check_unique, soc_rows
+from opkg.importers.destination import (NAME_RE, OP_TYPE_RE, check_dest, check_lengths,
+                                       check_unique, soc_rows)
 
 
 # Families whose parts have DataCopyPad (Atlas A2/A3, 200I/500 A2); the `new` template uses it.
@@ -44,6 +45,7 @@ def new_package(name: str, op_type: str | None, dest: Path, socs=("Ascend910B1",
 
 def _check_new(name: str, op_type: str | None, socs, root) -> None:
     op_type = op_type or op_type_for(name)
+    check_lengths(name, op_type, "NAME")
     if not NAME_RE.match(name):
         raise UsageError(f"{name!r} is not a package name", field="NAME",
                          hint="lower case letters, digits and '_', starting with a letter, "

@@ -18,7 +18,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from opkg.verify.prototype import OP_ADD_RE, keep_positions, runnable_combinations
+from opkg.verify.prototype import (OP_ADD_RE, keep_positions, list_length_problem,
+                                   runnable_combinations)
 
 
 @dataclass(frozen=True)
@@ -169,9 +170,15 @@ def _parse_body(name: str, body: str) -> dict:
             if any(f not in FORMATS for f in formats):
                 raise ValueError(f"{kind.lower()} {pname!r} has a format opkg does not know: "
                                  + ", ".join(f for f in formats if f not in FORMATS))
+        if len(formats) > 1 and len(formats) != len(dtypes):
+            raise ValueError(f"{kind.lower()} {pname!r} lists {len(dtypes)} dtypes and "
+                             f"{len(formats)} formats; they pair up by position")
         param = calls.get("ParamType", "REQUIRED").strip().split("::")[-1].lower()
         op["inputs" if kind == "Input" else "outputs"].append(
             {"name": pname, "param_type": param, "dtypes": dtypes, "formats": formats})
+    problem = list_length_problem(op["inputs"] + op["outputs"])
+    if problem:
+        raise ValueError(problem)
     return op
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from opkg.core.errors import Location, UsageError, did_you_mean
 from opkg.core.model import DTYPES, snake_case
-from opkg.importers.destination import NAME_RE, check_dest, check_unique
+from opkg.importers.destination import NAME_RE, check_dest, check_lengths, check_unique
 from opkg.importers.manifest_text import golden_stub, inplace_candidates, manifest_text, st_test_cases
 from opkg.importers.prototype_json import find_prototype_json, parse_prototype, prototype_ops
 
@@ -110,6 +110,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
     if not host_sources:
         raise UsageError(f"{host_dir} has no .cpp or .cc host sources")
     name = name or dest.name
+    check_lengths(name, None, "--dest")
     if not NAME_RE.match(name):
         raise UsageError(f"package name {name!r} (from --dest) is not valid", field="--dest",
                          hint="the last part of --dest names the package: lower case letters, "
@@ -169,6 +170,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
             shutil.copyfile(src, dest / rel)
         op, configs, has_infer, warnings = _prototype(project, dest, host_sources, headers,
                                                       json_path, op_type, notes)
+        check_lengths(name, op["type"], "--dest")
         check_unique(name, op["type"], replacing=target)
         kernel = _kernel_source(project, kernel_dir, op["type"])
         socs, unbuilt = _pick_socs(configs, root, notes)

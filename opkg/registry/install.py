@@ -27,7 +27,8 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from opkg.core.bundle import read_metadata, safe_extract, verify_archive
 from opkg.core.errors import RegistryError, ToolchainError, UsageError, did_you_mean
 from opkg.util.fsutil import atomic_write_json
-from opkg.registry.records import DIGEST_RE, VersionEntry, sha256_file, version_key
+from opkg.registry.records import (DIGEST_RE, VersionEntry, check_name, sha256_file,
+                                   version_key)
 from opkg.registry.store import Store
 
 _REQ_RE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*(.*?)\s*$")
@@ -57,6 +58,7 @@ def parse_requirement(text: str) -> Requirement:
     name, spec = m.group(1), m.group(2)
     if name != name.lower():
         raise UsageError(f"invalid package name {name!r}", hint=f"did you mean '{name.lower()}'?")
+    check_name(name)
     try:
         return Requirement(name, SpecifierSet(spec), text)
     except InvalidSpecifier:

@@ -23,7 +23,7 @@ from pathlib import Path
 from opkg import __version__
 from opkg.core.bundle import FORMAT_VERSION, bundle_filename, read_metadata, scan_bundle
 from opkg.core.errors import RegistryError, VerificationError
-from opkg.registry.records import (NAME_RE, RECORD_FORMAT, checkpoint, parse_version,
+from opkg.registry.records import (MAX_NAME, NAME_RE, RECORD_FORMAT, checkpoint, parse_version,
                                    record_problem, sha256_bytes, sha256_file, version_key)
 from opkg.registry.store import Store
 
@@ -116,6 +116,11 @@ def metadata_problem(m) -> str | None:
         return f"bundle format {m.get('format')!r}, this opkg publishes format {FORMAT_VERSION}"
     if not isinstance(m.get("name"), str) or not NAME_RE.match(m["name"]):
         return f"invalid package name {m.get('name')!r}"
+    if len(m["name"]) > MAX_NAME:
+        return f"package name of {len(m['name'])} characters; at most {MAX_NAME}"
+    for fld in ("version", "soc"):
+        if isinstance(m.get(fld), str) and len(m[fld]) > MAX_NAME:
+            return f"'{fld}' of {len(m[fld])} characters; at most {MAX_NAME}"
     try:
         parse_version(m.get("version", ""))
     except Exception:
@@ -373,8 +378,11 @@ def _publish_group(store: Store, name: str, key: str, group: list[Bundle], dry_r
                for b in sorted(group, key=lambda b: b.key)]
     existing = store.existing_key(name, key)
     if existing is not None:
-        restored = [] if dry_run else _restore_blobs(store, store.read_record(name, existing),
-                                                     group)
+        # Taken since publish_bundles looked: by a concurrent publisher, maybe of other
+        # contents. "unchanged" only for what the registry holds.
+        published = store.read_record(name, existing)
+        _compare(published, group)
+        restored = [] if dry_run else _restore_blobs(store, published, group)
         if not dry_run:
             store.finish_publish(name, existing)  # an earlier publish stopped after its commit
         return Outcome(name, meta["version"], "unchanged", summary,

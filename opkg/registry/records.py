@@ -51,7 +51,13 @@ def sha256_bytes(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
+MAX_NAME = 64   # as opkg.core.manifest.MAX_NAME: what a manifest accepts
+
+
 def check_name(name: str) -> str:
+    if isinstance(name, str) and len(name) > MAX_NAME:
+        raise UsageError(f"invalid package name {name[:40]!r}...: {len(name)} characters long; "
+                         f"at most {MAX_NAME}", hint="package names are at most 64 characters")
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise UsageError(f"invalid package name {name!r}",
                          hint="names are lower case letters, digits and '_', starting with a letter")

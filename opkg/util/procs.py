@@ -14,6 +14,11 @@ all inside that session: stopping a build means emptying the session.
   opkg's; its end-of-file makes SCons kill its whole session (`watch_parent`).
 - A verify runner asks for SIGKILL when the SCons thread that started it dies
   (`die_with_parent`, PR_SET_PDEATHSIG), in case SCons itself is killed from outside.
+- User code (goldens, tiling, kernels, all in the verify runner) may leave the session: a
+  daemon forks twice and calls setsid(). The runner and SCons are child sub-reapers
+  (PR_SET_CHILD_SUBREAPER), so such an orphan is re-parented to them instead of init, and each
+  kills every descendant it has left when it is done (`contain`, `kill_descendants`); a runner
+  stopped for its timeout has its whole tree killed first (`kill_tree`).
 
 `checkpoint` is a test hook: it lets tests deliver a signal at an exact point (as SCons starts,
 while a compiler runs) instead of guessing with sleeps.
@@ -37,6 +42,7 @@ CHECKPOINT_ENV = "OPKG_TEST_CHECKPOINT"
 # a child in its own process group but in its parent's session (process_group is 3.11+)
 OWN_GROUP = {"process_group": 0} if sys.version_info >= (3, 11) else {"preexec_fn": os.setpgrp}
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
 
 
 def members(sid: int) -> list[int]:
@@ -59,6 +65,67 @@ def members(sid: int) -> list[int]:
         if int(fields[3]) == sid and fields[0] != b"Z":
             live.append(int(name))
     return live
+
+
+def descendants(pid: int) -> list[int]:
+    """Live (not zombie) descendants of `pid`, from /proc, parents before children."""
+    children: dict[int, list[int]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if fields[0] != b"Z":
+            children.setdefault(int(fields[1]), []).append(int(name))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def contain() -> bool:
+    """Make this process a child sub-reaper: orphans among its descendants (a daemon that
+    forked twice and left the session) become its children, not init's. Linux only."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    return libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+
+
+def kill_tree(pid: int, rounds: int = 200) -> int:
+    """SIGKILL every descendant of `pid` (not `pid` itself) until none is left (a fork bomb is
+    outpaced: each round kills what the last one found); reaps this process's own children.
+    Returns how many were killed."""
+    killed = 0
+    for _ in range(rounds):
+        live = descendants(pid)
+        if not live:
+            break
+        _signal(live, signal.SIGKILL)
+        killed += len(live)
+        if pid == os.getpid():
+            with contextlib.suppress(ChildProcessError):
+                while os.waitpid(-1, os.WNOHANG)[0]:
+                    pass
+        time.sleep(0.005)
+    return killed
+
+
+def kill_descendants() -> int:
+    """At the end of a sub-reaper's work: nothing it started, or adopted, lives on."""
+    return kill_tree(os.getpid())
 
 
 def _signal(pids, sig) -> None:
@@ -154,6 +221,12 @@ def watch_parent() -> None:
     fd = os.environ.pop(WATCHDOG_ENV, None)
     if fd is None:
         return
+    import atexit
+
+    # orphans of runners killed from outside (the OOM killer) come here; when the build ends
+    # every step is over, so whatever descends from SCons then is left over
+    if contain():
+        atexit.register(kill_descendants)
 
     def watch():
         with contextlib.suppress(OSError):
@@ -162,7 +235,7 @@ def watch_parent() -> None:
         # opkg is gone: nobody reads the results, nobody else will stop what runs here
         me, sid = os.getpid(), os.getsid(0)
         for _ in range(500):
-            live = [p for p in members(sid) if p != me]
+            live = [p for p in set(members(sid)) | set(descendants(me)) if p != me]
             if not live:
                 break
             _signal(live, signal.SIGKILL)

@@ -36,6 +36,17 @@ OP_ADD_RE = re.compile(r"\bOP_ADD\s*\(\s*(\w+)\s*\)")
 PLAIN_FORMATS = ("ND", "NCHW", "NHWC", "NCDHW", "NDHWC")
 
 
+def list_length_problem(tensors: list[dict]) -> str | None:
+    """CANN pairs the DataType and Format lists of all tensors by position: each list has the
+    same length, or one entry (for every position)."""
+    lengths = {(t["name"], what): len(t[what]) for t in tensors for what in ("dtypes", "formats")
+               if len(t.get(what) or ()) > 1}
+    if len(set(lengths.values())) > 1:
+        shown = ", ".join(f"{name} {n} {what}" for (name, what), n in lengths.items())
+        return f"its DataType/Format lists differ in length ({shown}); they pair up by position"
+    return None
+
+
 def runnable_combinations(inputs: list[dict], outputs: list[dict]) -> tuple[list[int], list[str]]:
     """Which positions of an OpDef's DataType/Format lists the sim runs, and why the others are
     left out. opkg's variants are keyed by dtype, so of several positions with one dtype
@@ -43,6 +54,12 @@ def runnable_combinations(inputs: list[dict], outputs: list[dict]) -> tuple[list
     formats, then fewest non-ND formats, then the first). Returns (kept positions in order,
     one sentence per dropped position)."""
     tensors = [*inputs, *outputs]
+    problem = list_length_problem(tensors)
+    if problem:
+        from opkg.core.errors import UsageError
+
+        raise UsageError(f"cannot import this OpDef: {problem}",
+                         hint="fix the OpDef so every list has one entry per combination")
     count = max((len(t["dtypes"]) for t in tensors), default=0)
     if count < 2:
         return list(range(count)), []

@@ -21,7 +21,8 @@ import time
 import traceback
 from pathlib import Path
 
-from opkg.util.procs import OWN_GROUP, child_env, die_with_parent
+from opkg.util.procs import (OWN_GROUP, child_env, contain, die_with_parent, kill_descendants,
+                              kill_tree)
 
 CASE_MARK = "@@case "
 # The step of a case running when the verifier died: its mark names it on stderr before it
@@ -30,6 +31,13 @@ STEP_MARK = "@@step "
 STEP_WORDS = {"golden": "the golden", "InferShape": "the operator's InferShape",
               "tiling": "the operator's tiling function", "kernel": "the kernel"}
 DEFAULT_TIMEOUT = 600.0   # seconds for all cases of one variant; verify.timeout overrides
+# What the verifier (golden, tiling and kernel) may print, on stdout and stderr together; more
+# is a golden or kernel printing in a loop, which would fill the build's memory.
+MAX_OUTPUT_BYTES = 16 << 20
+# Its memory (RLIMIT_DATA: heap and private writable mappings), in MiB; default three quarters
+# of the machine's RAM, so a runaway golden fails with a MemoryError naming the limit instead
+# of waking the kernel's out-of-memory killer.
+MEMORY_ENV = "OPKG_VERIFY_MEMORY_MIB"
 # The text of the NotImplementedError an imported package's golden stub raises
 # (the stub `opkg import` writes raises it).
 GOLDEN_MISSING = "opkg: golden missing"
@@ -66,21 +74,27 @@ def scons_action(params: dict) -> str | None:
     # (die_with_parent reads the marker child_env adds).
     proc = subprocess.Popen([params.get("python") or sys.executable, "-m", "opkg.verify.runner",
                              job, report], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=params.get("cwd"),
-                            env=verifier_env(child_env()), **OWN_GROUP)
+                            cwd=params.get("cwd"), env=verifier_env(child_env()), **OWN_GROUP)
     try:
-        _, stderr = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        # a kernel or golden that never returns must not hang the build (or CI) forever
-        os.killpg(proc.pid, signal.SIGKILL)
-        _, stderr = proc.communicate()
-        case = _last_case(stderr)
-        write_report(Path(report), _report(job_data, [], error=(
-            f"timed out after {timeout:g} s" + (f" while running case {case!r}" if case else "")
-            + "; a kernel that never finishes would hang on the NPU too (raise verify.timeout "
-              "in the manifest if the cases are simply large)")))
-        return None
+        stderr, over = _collect(proc, timeout, MAX_OUTPUT_BYTES)
+        if over:
+            # a kernel or golden that never returns must not hang the build (or CI) forever,
+            # nor fill its memory; what it started goes too, in the runner's group or not
+            # (the runner is a sub-reaper)
+            kill_tree(proc.pid)
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            case = _last_case(stderr)
+            during = f" while running case {case!r}" if case else ""
+            error = (f"timed out after {timeout:g} s{during}; a kernel that never finishes would "
+                     "hang on the NPU too (raise verify.timeout in the manifest if the cases are "
+                     "simply large)") if over == "time" else (
+                     f"stopped{during}: it printed more than {MAX_OUTPUT_BYTES >> 20} MiB (the "
+                     "verifier's output limit); a print in a loop of the golden or kernel?")
+            write_report(Path(report), _report(job_data, [], error=error))
+            return None
     except BaseException:
+        kill_tree(proc.pid)
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         raise
@@ -126,6 +140,57 @@ def _host_output_before_crash(directory: Path) -> str:
     return text
 
 
+def _collect(proc, timeout: float, cap: int) -> tuple[str, str | None]:
+    """The runner's stderr (stdout is read and dropped) until it closes both, and why it was
+    cut short: None, "time" (after `timeout` s) or "output" (more than `cap` bytes)."""
+    import selectors
+
+    deadline = time.monotonic() + timeout
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    sel.register(proc.stderr, selectors.EVENT_READ)
+    err, total = bytearray(), 0
+    try:
+        while sel.get_map():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return err.decode(errors="replace"), "time"
+            for key, _ in sel.select(left):
+                data = os.read(key.fd, 65536)
+                if not data:
+                    sel.unregister(key.fileobj)
+                    continue
+                total += len(data)
+                if key.fileobj is proc.stderr:
+                    err += data
+                if total > cap:
+                    return err[:cap].decode(errors="replace"), "output"
+        left = deadline - time.monotonic()
+        try:
+            proc.wait(timeout=max(left, 0))
+        except subprocess.TimeoutExpired:
+            return err.decode(errors="replace"), "time"
+        return err.decode(errors="replace"), None
+    finally:
+        sel.close()
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def _limit_memory() -> int | None:
+    """Cap this process's memory (MEMORY_ENV); the limit in MiB, None when none is set."""
+    import resource
+
+    try:
+        mib = int(os.environ.get(MEMORY_ENV) or 0) or (
+            os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") * 3 // 4 >> 20)
+        resource.setrlimit(resource.RLIMIT_DATA, (mib << 20, resource.getrlimit(
+            resource.RLIMIT_DATA)[1]))
+        return mib
+    except (ValueError, OSError):
+        return None
+
+
 def _last_case(stderr: str) -> str | None:
     case = None
     for line in (stderr or "").splitlines():
@@ -151,6 +216,16 @@ def _mark_step(step: str) -> None:
 
 def main(argv=None) -> int:
     die_with_parent()
+    contain()      # a golden's daemon (double fork, setsid) is re-parented here, and killed below
+    global _MEMORY_MIB
+    _MEMORY_MIB = _limit_memory()
+    try:
+        return _main(argv)
+    finally:
+        kill_descendants()
+
+
+def _main(argv=None) -> int:
     job_path, report_path = (argv or sys.argv[1:])[:2]
     job = json.loads(Path(job_path).read_text())
     try:
@@ -590,6 +665,9 @@ def _int_poison(dtype):
     return np.iinfo(dtype).min if dtype.kind in "iu" else 0
 
 
+_MEMORY_MIB: int | None = None
+
+
 def _describe(exc: BaseException) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     where = ""
@@ -597,6 +675,8 @@ def _describe(exc: BaseException) -> str:
         if "opkg" not in Path(fr.filename).parts:
             where = f" at {fr.filename}:{fr.lineno}"
             break
+    if isinstance(exc, MemoryError) and _MEMORY_MIB:
+        where += (f" (the verifier's memory limit is {_MEMORY_MIB} MiB; {MEMORY_ENV} sets it)")
     return f"{type(exc).__name__}: {exc}{where}"
 
 

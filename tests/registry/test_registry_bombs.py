@@ -172,3 +172,44 @@ def test_damaged_archives_are_errors(registry, tmp_path, meta, damage, message):
                     "--registry", registry, cwd=tmp_path)
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert message in r.stderr
+
+
+def _pax_bundle(path: Path, header_bytes: int) -> Path:
+    """A bundle-shaped archive whose library member carries a PAX header of `header_bytes`
+    (one long 'comment' record): gzip makes 50 MB of it weigh ~50 KiB."""
+    meta = GOOD_META
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        info = tarfile.TarInfo("opkg-bundle.json")
+        info.size, info.mtime = len(meta), FIXED_MTIME
+        tar.addfile(info, io.BytesIO(meta))
+        info = tarfile.TarInfo("lib/libx.so")
+        info.size, info.mtime = 4, FIXED_MTIME
+        info.pax_headers = {"comment": "x" * header_bytes}
+        tar.addfile(info, io.BytesIO(b"\x7fELF"))
+    path.write_bytes(gzip.compress(raw.getvalue(), compresslevel=9))
+    return path
+
+
+def test_a_50_mb_pax_header_is_refused_by_publish_and_install(registry, tmp_path):
+    path = _pax_bundle(tmp_path / "bomb-1.0.0-Ascend910B1-sim.opkg.tgz", 50 << 20)
+    r = opkg_capped("publish", "--bundle", path, "--registry", registry, cwd=tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "refused: a PAX header of 52428" in r.stderr, r.stderr
+    assert "metadata is limited to 1048576 bytes (1 MiB)" in r.stderr
+    assert not (registry / "index.json").exists()
+    _publish_raw(Store(registry), path)
+    dest = tmp_path / "ops"
+    r = opkg_capped("install", "bomb", "--soc", "Ascend910B1", "--dest", dest,
+                    "--registry", registry, cwd=tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "refused: a PAX header of 52428" in r.stderr, r.stderr
+    assert not [p for p in dest.rglob("*") if p.is_file()]
+
+
+def test_a_pax_header_within_the_limit_is_read(tmp_path):
+    from opkg.core.bundle import open_bundle
+
+    path = _pax_bundle(tmp_path / "ok.opkg.tgz", 1000)
+    with open_bundle(path) as tar:
+        assert [m.name for m in tar.getmembers()] == ["opkg-bundle.json", "lib/libx.so"]

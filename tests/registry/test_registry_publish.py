@@ -159,3 +159,16 @@ def test_dry_run_writes_nothing(bundles, registry):
     assert o.status == "would-publish"
     assert any(w.endswith("records/add_custom/1.0.0.json") for w in o.writes)
     assert not registry.exists()
+
+
+def test_a_bundle_with_a_240_character_name_is_refused_with_the_limit(bundles, registry,
+                                                                      run_opkg, tmp_path):
+    # a bundle's file name holds the package name: 240 characters do not fit; 150 do
+    with pytest.raises(RegistryError, match="package name of 150 characters; at most 64"):
+        publish_bundles(Store(registry), [bundles(name="a" * 150, subdir="long")])
+    long = "a" * 240
+    assert not registry.exists()
+    code, out, err = run_opkg("install", long, "--soc", "Ascend910B1", "--dest",
+                              tmp_path / "ops", "--registry", registry)
+    assert code == 2 and "240 characters long; at most 64" in err, err
+    assert "Traceback" not in err

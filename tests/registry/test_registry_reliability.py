@@ -298,3 +298,68 @@ def test_child_env_imports_this_checkout():
     out = subprocess.run([sys.executable, "-c", "import opkg; print(opkg.__file__)"],
                          env=child_env(), capture_output=True, text=True).stdout
     assert out.startswith(str(REPO))
+
+
+def _publisher(jobs, results, barrier):
+    """One publisher process: for each round, wait for the others, then publish its bundle."""
+    from opkg.core.errors import OpkgError
+
+    while True:
+        job = jobs.get()
+        if job is None:
+            return
+        registry, bundle, delay = job
+        barrier.wait()
+        time.sleep(delay)   # spread the starts over a publish's duration: every interleaving
+        try:
+            [o] = publish_bundles(Store(Path(registry)), [Path(bundle)])
+            results.put((bundle, o.status, ""))
+        except OpkgError as e:
+            results.put((bundle, "refused", str(e)))
+        except BaseException as e:      # anything else is a bug the test reports
+            results.put((bundle, "crashed", repr(e)))
+
+
+def test_racing_publishers_of_two_contents_never_say_unchanged_for_the_other(bundles, tmp_path):
+    """8 publisher processes publish one version at once, half with content A, half with B,
+    50 rounds, each on a fresh directory registry. Whoever does not win must be refused
+    ("different contents"), or, if its content is the one published, told "unchanged";
+    never "unchanged" while the registry holds the other content."""
+    import multiprocessing
+
+    a = bundles(payload=b"kernel A", subdir="a")
+    b = bundles(payload=b"kernel B", subdir="b")
+    digest = {str(a): sha256_file(a), str(b): sha256_file(b)}
+    import random
+
+    ctx = multiprocessing.get_context("fork")
+    n, rounds = 8, 50
+    jobs, results, barrier = ctx.Queue(), ctx.Queue(), ctx.Barrier(n)
+    procs = [ctx.Process(target=_publisher, args=(jobs, results, barrier)) for _ in range(n)]
+    for p in procs:
+        p.start()
+    wrong = []
+    try:
+        for r in range(rounds):
+            registry = tmp_path / f"reg{r}"
+            for i in range(n):
+                jobs.put((str(registry), str(a if i % 2 else b), random.uniform(0, 0.03)))
+            got = [results.get(timeout=120) for _ in range(n)]
+            held = Store(registry).read_record("add_custom", "1.0.0")["bundles"][0]["blob"]
+            assert [s for _, s, _ in got].count("published") == 1, got
+            for bundle, status, err in got:
+                assert status in ("published", "unchanged", "refused"), (r, status, err)
+                if status == "refused":
+                    assert "already published with different contents" in err, err
+                    assert digest[bundle] != held
+                elif digest[bundle] != held:
+                    wrong.append((r, bundle, status))
+            shutil.rmtree(registry)
+    finally:
+        for _ in procs:
+            jobs.put(None)
+        for p in procs:
+            p.join(timeout=30)
+            if p.is_alive():
+                p.kill()
+    assert not wrong, f"said {wrong[0][2]!r} for content the registry does not hold: {wrong}"

@@ -257,10 +257,26 @@ def test_two_blocks_storing_the_same_bytes_is_a_race(built, kernel_src):
 
 
 def test_blocks_storing_the_same_values_to_the_same_bytes_is_no_race(built):
-    # Whichever block's store lands last, each byte ends with the same value.
+    # Whichever block's store lands last, each byte ends with the same value; every block also
+    # writes its own part, so the whole output is written (as cann-ops Gather's cores do).
     _, y, info = run(built, 24, blocks=3)
-    assert np.all(y[:N_PER_BLOCK] == 3.0)
-    assert info.unwritten["y"][N_PER_BLOCK:].all()
+    assert np.all(y == 3.0)
+    assert "y" not in info.unwritten
+
+
+def test_a_wrong_per_block_offset_is_a_race_with_the_store_line(built, kernel_src):
+    """Every block gets the first rows (no GetBlockIdx() in its offset): the blocks store the
+    same values to the same output bytes and leave the rest unwritten. A race on the device,
+    reported by default with the kernel's file:line, not only as 'not written' elements."""
+    with pytest.raises(SimError) as e:
+        run(built, 26, blocks=4)
+    err = e.value
+    assert err.file == str(kernel_src) and err.line == line_of(kernel_src, "store")
+    assert err.block == 1
+    assert (f"blocks 0 and 1 both write bytes [0, 1024) of 'y' (block 0 at {kernel_src}:"
+            f"{line_of(kernel_src, 'store')}), while 3072 of its 4096 bytes are never written"
+            in err.message), err.message
+    assert "wrong per-block offset" in err.message
 
 
 def test_blocks_storing_different_values_name_the_bytes_that_differ(built, kernel_src):

@@ -300,11 +300,14 @@ inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t
 // core copy the whole output, cann-ops DiagFlat and PadV3GradReplication have every core zero
 // the same workspace before SyncAll), and so do stores into an output's allocator padding
 // (never part of it); check_final_values reports the first byte of a tensor whose final values
-// differ. The one rule for both ways blocks run: one after another, GM after a block holds its
+// differ. Identical stores are benign only where they are deliberate: when blocks store the same
+// values to the same bytes of an output and part of that output is never written, they were
+// sent to the same rows (a wrong per-block offset), and that is reported as the race it is. The one rule for both ways blocks run: one after another, GM after a block holds its
 // values; on their own threads, each store carries the bytes it stored (GmWrite::values).
 class FinalValues {
 public:
-    explicit FinalValues(const std::vector<GmRegion>& regions) : regions_(regions), refs_(regions.size()) {}
+    explicit FinalValues(const std::vector<GmRegion>& regions)
+        : regions_(regions), refs_(regions.size()), same(regions.size()) {}
 
     // After block `writes[from..]` ran (one after another): GM holds its last value for every
     // byte it stored to.
@@ -327,8 +330,10 @@ public:
             if (!c->owner[j] || c->owner[j] == owner) {   // a block's later store replaces its value
                 c->value[j] = v;
                 c->owner[j] = owner;
-            } else if (c->value[j] != v && !diff.at) {
-                diff = Difference{r->base + k, int64_t(c->owner[j]) - 1, w.block, w.epoch};
+            } else if (c->value[j] != v) {
+                if (!diff.at) diff = Difference{r->base + k, int64_t(c->owner[j]) - 1, w.block, w.epoch};
+            } else if (!same[size_t(r - regions_.data())].at) {
+                same[size_t(r - regions_.data())] = Difference{r->base + k, int64_t(c->owner[j]) - 1, w.block, w.epoch};
             }
         }
     }
@@ -337,6 +342,8 @@ public:
         const uint8_t* at = nullptr;
         int64_t first = 0, second = 0, epoch = 0;
     } diff;
+    // Per region: the first byte two blocks stored the same value to.
+    std::vector<Difference> same;
 
 private:
     // Only the parts of a tensor that blocks store to get a reference (a large workspace costs
@@ -381,6 +388,37 @@ inline bool check_final_values(const std::vector<GmWrite>& writes, const std::ve
     return false;
 }
 
+// Blocks that stored the same values to the same bytes of an output of which some bytes were
+// never written: several blocks were given the same part of it (a wrong per-block offset). On
+// hardware they race for those bytes, and the rest of the output is whatever GM held.
+inline bool check_duplicated_stores(const std::vector<GmWrite>& writes, const std::vector<GmRegion>& regions,
+                                    const FinalValues& finals, OpkgError* err, uint32_t block_dim) {
+    for (size_t i = 0; i < regions.size(); ++i) {
+        const FinalValues::Difference& d = finals.same[i];
+        const GmRegion& r = regions[i];
+        if (!d.at || !r.output || !r.written) continue;
+        uint64_t unwritten = 0;
+        for (uint64_t k = 0; k < r.bytes; ++k) unwritten += r.written[k] == 0;
+        if (!unwritten) continue;      // every block copies the whole output: deliberate
+        const GmWrite* a = write_at(writes, d.first, d.epoch, d.at);
+        const GmWrite* b = write_at(writes, d.second, d.epoch, d.at);
+        if (!a || !b) continue;
+        const uint8_t* lo = std::max(a->begin, b->begin);
+        const uint8_t* hi = std::min(a->end, b->end);
+        std::string msg = format(
+            "blocks %lld and %lld both write bytes [%llu, %llu) of '%s' (block %lld at %s:%d), while %llu of its "
+            "%llu bytes are never written: the blocks were given the same part of the output (a wrong per-block "
+            "offset, such as one missing GetBlockIdx()?); on hardware their stores race and the rest of '%s' holds "
+            "whatever GM held. Give each block its own part of the output.",
+            (long long)d.first, (long long)d.second, (unsigned long long)(lo - r.base),
+            (unsigned long long)(hi - r.base), r.name, (long long)d.first, a->loc.file ? a->loc.file : "?",
+            a->loc.line, (unsigned long long)unwritten, (unsigned long long)r.bytes, r.name);
+        set_error(err, FAIL_RULE, b->loc.file ? b->loc.file : "", b->loc.line, d.second, block_dim, msg);
+        return false;
+    }
+    return true;
+}
+
 // Blocks on their own threads: stores between the same SyncAll barriers (outside atomic add),
 // checked epoch by epoch with their stored bytes; `writes` holds each block's stores in program
 // order, one block after another.
@@ -394,6 +432,7 @@ inline bool check_concurrent_values(const std::vector<GmWrite>& writes, const st
             if (w.epoch == e) finals.add(w);
         }
         if (!check_final_values(writes, regions, finals, err, block_dim)) return false;
+        if (!check_duplicated_stores(writes, regions, finals, err, block_dim)) return false;
     }
     return true;
 }
@@ -554,6 +593,7 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         GmRegion r{a.ptr, a.bytes, a.name, nullptr, a.alloc};
         if (a.undefined && a.written) {
             r.written = a.written;
+            r.output = true;
         } else if (a.undefined) {
             L.defined.emplace_back(static_cast<uint8_t*>(std::calloc(gm_span(r), 1)), &std::free);
             if (!L.defined.back()) {
@@ -585,6 +625,7 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         }
     }
     if (rc == 0 && !(sequential ? check_final_values(writes, L.regions, finals, err, L.blocks)
+                                      && check_duplicated_stores(writes, L.regions, finals, err, L.blocks)
                                 : check_concurrent_values(writes, L.regions, err, L.blocks))) {
         rc = 1;
     }

@@ -8,8 +8,10 @@ public:
     {
         length_ = length;
         ASSERT(GetTPipePtr() == &pipe);
-        xGm.SetGlobalBuffer((__gm__ float*)x + GetBlockIdx() * length, length);
-        yGm.SetGlobalBuffer((__gm__ float*)y + GetBlockIdx() * length, length);
+        // mode 26: a wrong per-block start offset (every block gets the first rows)
+        const uint32_t start = TILING_KEY_IS(26) ? 0 : GetBlockIdx() * length;
+        xGm.SetGlobalBuffer((__gm__ float*)x + start, length);
+        yGm.SetGlobalBuffer((__gm__ float*)y + start, length);
         ws_ = GetUserWorkspace(workspace);
         yBase_ = y;
         pipe.InitBuffer(inQueueX, 2, bufferBytes);
@@ -219,12 +221,14 @@ public:
             SetAtomicNone();
         } else if (TILING_KEY_IS(24) || TILING_KEY_IS(25)) {
             // Every block stores the same values to the first `length_` elements of y (as a kernel
-            // that has each core copy the whole output); in mode 25 block 2 changes element 5.
+            // that has each core copy the whole output), the others their own part as well, so
+            // all of y is written; in mode 25 block 2 changes element 5.
             GlobalTensor<float> shared;
             shared.SetGlobalBuffer((__gm__ float*)yBase_, length_);
             Duplicate(y, 3.0f, length_);
             if (TILING_KEY_IS(25) && GetBlockIdx() == 2) y.SetValue(5, 4.0f);
             DataCopy(shared, y, length_);   // @same-store
+            if (GetBlockIdx() > 0) DataCopy(yGm, y, length_);
         } else if (TILING_KEY_IS(42)) {
             DataCopy(yGm, y, length_ - 4);   // @ragged-store
         } else {

@@ -105,6 +105,7 @@ struct GmRegion {
     uint8_t* written = nullptr;   // outputs and workspace: one byte per GM byte of the allocation,
                                   // 1 once a store put a defined value there
     uint64_t alloc = 0;
+    bool output = false;          // an output the kernel must write whole (no InitValue, not a ref)
 };
 
 // One run of GM bytes a block wrote (without atomic add), for cross-block conflict checks.

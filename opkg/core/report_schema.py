@@ -1,0 +1,58 @@
+"""The shape of a verification report (verification.json, written by opkg/verify/runner.py).
+
+Reports are read back from the build cache, from `out/` (a CI artefact, maybe from another
+machine) and from bundles. A digest proves the bytes are the ones stored, not that they are a
+report: every reader checks this first, and a report that fails is treated as missing (the
+build evicts it and verifies again), never indexed into.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+_NUMBER = (int, float)
+
+
+def _is(value, types) -> bool:
+    return isinstance(value, types) and not (isinstance(value, bool) and bool not in
+                                            (types if isinstance(types, tuple) else (types,)))
+
+
+def report_problem(report) -> str | None:
+    """What is wrong with `report` as a verification report, or None."""
+    if not isinstance(report, dict):
+        return "not a JSON object"
+    for key, types in (("passed", bool), ("cases", int), ("failed", int), ("results", list),
+                       ("variant", str), ("soc", str), ("package", str)):
+        if key not in report:
+            return f"no '{key}'"
+        if not _is(report[key], types):
+            return f"'{key}' is a {type(report[key]).__name__}"
+    if not (report.get("error") is None or isinstance(report["error"], str)):
+        return "'error' is neither text nor null"
+    if not 0 <= report["failed"] <= report["cases"] or len(report["results"]) > report["cases"]:
+        return (f"{report['failed']} failed and {len(report['results'])} result(s) of "
+                f"{report['cases']} case(s)")
+    for key in ("max_abs_error", "max_rel_error", "mismatch_ratio"):
+        if report.get(key) is not None and not _is(report[key], _NUMBER):
+            return f"'{key}' is not a number"
+    for i, case in enumerate(report["results"]):
+        if not (isinstance(case, dict) and isinstance(case.get("case"), str)
+                and isinstance(case.get("passed"), bool)
+                and (case.get("error") is None or isinstance(case["error"], str))
+                and isinstance(case.get("outputs"), dict)
+                and all(isinstance(k, str) and isinstance(v, dict)
+                        for k, v in case["outputs"].items())):
+            return f"result #{i} is not a case record"
+    return None
+
+
+def read_report(path) -> tuple[dict | None, str | None]:
+    """(report, None), or (None, why) when the file is unreadable or not a report."""
+    try:
+        report = json.loads(Path(path).read_bytes())
+    except (OSError, ValueError, RecursionError) as exc:
+        return None, f"unreadable: {exc}"
+    problem = report_problem(report)
+    return (None, problem) if problem else (report, None)
