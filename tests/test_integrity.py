@@ -115,6 +115,13 @@ def test_a_damaged_cache_entry_is_a_miss_evicted_with_one_warning(ws):
     assert (ws / BUNDLE).read_bytes() == good
 
 
+def _results(report) -> dict:
+    """A verification report as results: each case's measured wall time left out."""
+    from opkg.core.bundle import without_timings
+
+    return without_timings(json.loads(report.read_bytes() if isinstance(report, Path) else report))
+
+
 def test_a_truncated_cached_report_is_a_miss_not_a_broken_build(ws):
     report = (ws / REPORT).read_bytes()
     entry = _entry_holding(ws.parent / "cache", report)
@@ -125,7 +132,7 @@ def test_a_truncated_cached_report_is_a_miss_not_a_broken_build(ws):
     _no_traceback(r)
     assert f"damaged build cache entry {entry}" in r.stderr, r.stderr
     assert json.loads((ws / REPORT).read_bytes())["passed"] is True
-    assert (ws / REPORT).read_bytes() == report
+    assert _results(ws / REPORT) == _results(report)
 
 
 def test_a_cached_report_with_a_valid_trailer_but_no_cases_is_evicted_and_rebuilt(ws, tmp_path):
@@ -145,7 +152,7 @@ def test_a_cached_report_with_a_valid_trailer_but_no_cases_is_evicted_and_rebuil
     assert r.stderr.count("warning:") == 1, r.stderr
     assert f"damaged build cache entry {entry} (not a verification report: no 'cases')" \
         in r.stderr, r.stderr
-    assert (ws / REPORT).read_bytes() == report
+    assert _results(ws / REPORT) == _results(report)
     opkg("clean", cwd=ws, check=0)
     r = opkg("build", cwd=ws, check=0)
     assert "warning" not in r.stderr, r.stderr
