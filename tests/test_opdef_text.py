@@ -1,4 +1,4 @@
-"""Reading an OpDef from its source text (opkg/opdef_probe.py `parse_opdef_text`), the import's
+"""Reading an OpDef from its source text (opkg/importers/opdef.py `parse_opdef_text`), the import's
 fallback when host sources do not compile on the sim: literal lists are read, everything else is
 named, never guessed."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from opkg.opdef_probe import parse_opdef_text, to_manifest_op
+from opkg.importers.opdef import parse_opdef_text, to_manifest_op
 
 SOURCE = """\
 #include "register/op_def_registry.h"
@@ -132,7 +132,7 @@ def test_what_the_text_does_not_determine_is_named_with_file_and_line():
 
 def test_text_reading_agrees_with_the_compiled_opdefs():
     # the compiled OpDef (the sim's registry, as the import reads it first) is the reference
-    from opkg.opdef_probe import read_opdefs
+    from opkg.importers.opdef import read_opdefs
 
     probe = read_opdefs([FIXTURES / n for n in EVALUATED + ["expression_gaps_def.cpp"]], [FIXTURES], FIXTURES)
     compiled = {o["type"]: to_manifest_op(o) for o in probe.ops}

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 
 
 @click.command(name="import")
@@ -39,7 +39,8 @@ def import_(project_dir, dest, golden, json_path, op_type, as_json):
 
     Exit status: 0 imported, 2 bad input (unreadable or malformed JSON, missing sources).
     """
-    from opkg.scaffold import import_project, workspace_root
+    from opkg.importers.project import import_project
+    from opkg.importers.destination import workspace_root
 
     root = workspace_root()    # None outside a workspace: the built-in SoC table applies
     result = import_project(project_dir, dest, golden=golden, json_path=json_path,

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import click
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 
 
 def _workspace():
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     ws = Workspace.find()
     ws.graph  # validate before answering
@@ -17,7 +17,7 @@ def _workspace():
 
 
 def _one(ws, target):
-    from opkg.errors import LabelError
+    from opkg.core.errors import LabelError
 
     pkgs = ws.select([target])
     if len(pkgs) != 1:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from opkg.errors import Location, ManifestError, ToolchainError
+from opkg.core.errors import Location, ManifestError, ToolchainError
 
 LOCK_FILE = "opkg.lock"
 LOCK_VERSION = 1
