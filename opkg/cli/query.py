@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import click
 
+from opkg.cli.options import complete_targets
+
 from opkg.ui.ci_output import emit_json
 
 
@@ -26,12 +28,16 @@ def _one(ws, target):
     return pkgs[0]
 
 
-def _emit(labels, as_json):
+def _emit(labels, as_json, none: str):
+    """The labels on stdout (for `$(opkg query ...)`); when there are none, `none` on stderr,
+    so an empty answer is not mistaken for a failure."""
     if as_json:
         emit_json({"labels": list(labels)})
     else:
         for label in labels:
             click.echo(label)
+        if not labels:
+            click.echo(none, err=True)
 
 
 @click.group()
@@ -47,7 +53,7 @@ def query():
 
 
 @query.command()
-@click.argument("target")
+@click.argument("target", shell_complete=complete_targets)
 @click.option("--direct", is_flag=True, help="Only direct dependencies.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def deps(target, direct, as_json):
@@ -59,11 +65,12 @@ def deps(target, direct, as_json):
       opkg query deps packages/relu_add --direct --json
     """
     ws = _workspace()
-    _emit(ws.graph.deps(_one(ws, target).label, transitive=not direct), as_json)
+    label = _one(ws, target).label
+    _emit(ws.graph.deps(label, transitive=not direct), as_json, f"{label} depends on no package")
 
 
 @query.command()
-@click.argument("target")
+@click.argument("target", shell_complete=complete_targets)
 @click.option("--direct", is_flag=True, help="Only direct dependents.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def rdeps(target, direct, as_json):
@@ -75,11 +82,13 @@ def rdeps(target, direct, as_json):
       opkg build $(opkg query rdeps //packages/common)    rebuild what a header change touches
     """
     ws = _workspace()
-    _emit(ws.graph.rdeps(_one(ws, target).label, transitive=not direct), as_json)
+    label = _one(ws, target).label
+    _emit(ws.graph.rdeps(label, transitive=not direct), as_json,
+          f"no package depends on {label}")
 
 
 @query.command()
-@click.argument("patterns", nargs=-1)
+@click.argument("patterns", nargs=-1, shell_complete=complete_targets)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON objects.")
 def packages(patterns, as_json):
     """Packages matching PATTERNS (default //...).
@@ -90,6 +99,14 @@ def packages(patterns, as_json):
       opkg query packages //packages/... --json
     """
     ws = _workspace()
+    if not patterns and not ws.packages:
+        # an empty workspace is an answer here (`build //...` refuses it, saying how to fix it)
+        if as_json:
+            emit_json({"packages": []})
+        else:
+            click.echo(f"no packages yet: {ws.no_match_hint('//...').split('; ', 1)[1]}",
+                       err=True)
+        return
     pkgs = ws.select(list(patterns))
     if as_json:
         emit_json({"packages": [{

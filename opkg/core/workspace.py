@@ -72,8 +72,8 @@ class Workspace:
             if (d / WORKSPACE_FILE).is_file():
                 return cls.load(d)
         raise ManifestError(f"no {WORKSPACE_FILE} in {here} or any parent directory",
-                            hint=f"run opkg inside a workspace, or create {WORKSPACE_FILE} at "
-                                 "its root (an empty file takes the defaults)")
+                            hint="run opkg inside a workspace, or make one: opkg init DIR "
+                                 f"(or an empty {WORKSPACE_FILE} at its root)")
 
     @classmethod
     def load(cls, root: Path) -> "Workspace":
@@ -206,6 +206,10 @@ class Workspace:
                     errors.append(exc)
                     continue
                 cache.put(manifest, label, pkg, started)
+            pin_error = _impossible_pins(pkg, known, self.releases)
+            if pin_error is not None:
+                errors.append(pin_error)
+                continue
             if pkg.name in by_name:
                 other = by_name[pkg.name]
                 errors.append(ManifestError(
@@ -237,6 +241,17 @@ class Workspace:
 
         return Graph(self.packages)
 
+    def no_match_hint(self, target: str) -> str:
+        """A close name, else the packages there are (never a command that fails the same
+        way), else how to make one."""
+        known = [(l, p.name) for l, p in self.packages.items()]
+        if not known:
+            roots = ", ".join(self.rel(r) or "." for r in self.settings.package_roots)
+            return (f"the workspace has no packages (no opkg.yaml under {roots}); create one "
+                    "with: opkg new NAME, or opkg import PROJECT_DIR")
+        shown = ", ".join(l for l, _ in known[:8]) + (", ..." if len(known) > 8 else "")
+        return labels.suggest(target, known) or f"packages here: {shown}"
+
     def select(self, patterns, cwd: Path | None = None) -> list[Package]:
         """Packages matched by the patterns, in workspace order; each pattern must match."""
         if not patterns:
@@ -248,11 +263,26 @@ class Workspace:
             hits = [p for label, p in self.packages.items()
                     if sel.matches(label[2:], p.name)]
             if not hits:
-                raise LabelError(f"{pattern!r} matches no package",
-                                 hint=labels.suggest(sel.name or "//" + sel.path,
-                                                     [(l, p.name) for l, p in
-                                                      self.packages.items()])
-                                 or "list packages with: opkg query packages")
+                raise LabelError(f"{pattern!r} matches no package", hint=self.no_match_hint(
+                    sel.name or "//" + sel.path))
             for p in hits:
                 selected[p.label] = p
         return [selected[l] for l in sorted(selected)]
+
+
+def _impossible_pins(pkg, known_socs, releases) -> ManifestError | None:
+    """A driver pin that no CANN release inside the package's CANN pin runs with (per the
+    release table): an error at the pin, as a bad pin is, not a misalignment found later."""
+    if not pkg.toolchain_pins.get("driver"):
+        return None
+    from opkg.core.pins import impossible_driver_pin
+
+    why = impossible_driver_pin(pkg.toolchain_pins.get("cann"), pkg.toolchain_pins["driver"],
+                                releases,
+                                [known_socs[s].short for s in pkg.socs if s in known_socs])
+    if why is None:
+        return None
+    return ManifestError(why, location=pkg.locations.get("toolchain.driver"),
+                         field="toolchain.driver",
+                         hint="raise the driver pin to a version those releases run with, or pin "
+                              "the CANN releases that support the older driver")

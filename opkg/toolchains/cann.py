@@ -416,7 +416,9 @@ class CannToolchain:
     # -- planning -------------------------------------------------------------------------
 
     def plan_target(self, pkg, soc: SocInfo, deps, out: Path, *, provenance: dict,
-                    verify: bool = True, bundle: bool = True, modes: SimModes = SimModes()):
+                    verify: bool = True, bundle: bool = True, modes: SimModes = SimModes(),
+                    select=None):
+        # `select` (opkg test -k, --lf) picks verification cases; this backend runs none
         from opkg.core.bundle import bundle_filename
 
         op = pkg.op.for_soc(soc.short)    # this SoC's dtype variants (op.soc_configs)
