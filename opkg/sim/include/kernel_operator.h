@@ -30,6 +30,8 @@
 #include "opkg_sim/basic_api/cube/cube.h"
 #include "opkg_sim/basic_api/cube/cube_load3d.h"
 #include "opkg_sim/basic_api/core/scalar_builtins.h"
+#include "opkg_sim/basic_api/core/kstd.h"
+#include "opkg_sim/basic_api/core/kutils.h"
 // The high-level libraries, as CANN's kernel_operator.h reaches them (lib/kernel_api.h).
 #include "lib/kernel_api.h"
 
