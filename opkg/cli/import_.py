@@ -11,8 +11,19 @@ from opkg.ci_output import emit_json
 
 @click.command(name="import")
 @click.argument("project_dir", type=click.Path(path_type=Path))
-@click.option("--dest", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="The package directory to create; its last part is the package name.")
+@click.option("--dest", type=click.Path(file_okay=False, path_type=Path),
+              help="The package directory to create; its last part is the package name. "
+                   "For an ops repository: the directory the <family>/<op> packages go under "
+                   "(default: <first package root>/<repository name>).")
+@click.option("--soc", metavar="SOC",
+              help="Ops repository: the SoC to build for (default: the workspace's first "
+                   "default_socs, else Ascend910B1); its CMake compute unit picks the sources.")
+@click.option("--repo-name", metavar="NAME",
+              help="Ops repository: its name in @NAME//path labels (default: the checkout's "
+                   "directory name, ops-nn -> ops_nn).")
+@click.option("--dep", "deps", multiple=True, metavar="@REPO//:LIB",
+              help="Ops repository: a library every operator depends on (default: every "
+                   "library of the workspace's repository 'opbase').")
 @click.option("--golden", metavar="FILE:FUNC",
               help="A NumPy reference to copy into the package (else a stub that fails).")
 @click.option("--prototype", "json_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -20,8 +31,15 @@ from opkg.ci_output import emit_json
 @click.option("--op", "op_type", metavar="TYPE", help="Which op, when the JSON has several.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print what was imported as JSON on stdout (errors too).")
-def import_(project_dir, dest, golden, json_path, op_type, as_json):
-    """Turn an msopgen project into a package at --dest.
+def import_(project_dir, dest, soc, repo_name, deps, golden, json_path, op_type, as_json):
+    """Turn an msopgen project into a package at --dest, or import operators of an ops
+    repository checkout (hicann/ops-nn and its siblings) where they are.
+
+    A path inside an ops repository (an operator directory, a family directory or the
+    repository itself) imports each operator with a classic kernel following the repository's
+    CMake rules: one manifest per operator whose sources are @REPO//path labels (nothing
+    copied), the repository's tests/assets/golden.py as golden and its ttk tables as cases; the
+    workspace file gets the repository under repositories: (see docs/import.md).
 
     The manifest's prototype comes from msopgen's input JSON (input_desc, output_desc, attr),
     its SoCs from the AddConfig("<short name>") calls in op_host/ (one SoC table row per short
@@ -39,6 +57,13 @@ def import_(project_dir, dest, golden, json_path, op_type, as_json):
 
     Exit status: 0 imported, 2 bad input (unreadable or malformed JSON, missing sources).
     """
+    from opkg.importers.repository import repository_root
+
+    if repository_root(project_dir) is not None:
+        return _import_repository(project_dir, dest, soc, repo_name, deps, as_json)
+    if dest is None:
+        raise click.UsageError("Missing option '--dest' (an msopgen project is imported into "
+                               "the package directory it names).")
     from opkg.scaffold import import_project, workspace_root
 
     root = workspace_root()    # None outside a workspace: the built-in SoC table applies
@@ -56,3 +81,57 @@ def import_(project_dir, dest, golden, json_path, op_type, as_json):
     if result.golden_missing:
         click.echo(f"  golden missing: write {dest}/golden.py before building "
                    "(the build fails until then)")
+
+
+def _import_repository(target: Path, dest, soc, repo_name, deps, as_json) -> None:
+    from opkg.errors import UsageError
+    from opkg.importers import repository
+    from opkg.scaffold import find_workspace
+    from opkg.socs import soc_table
+
+    ws = find_workspace()
+    if ws is None:
+        raise UsageError("importing from an ops repository needs a workspace (its "
+                         "repositories: entry is written there)",
+                         hint="run inside a directory with opkg-workspace.yaml (an empty file "
+                              "will do)")
+    soc = soc or (ws.settings.default_socs[0] if ws.settings.default_socs else "Ascend910B1")
+    row = soc_table(ws.root).get(soc)
+    if row is None:
+        raise UsageError(f"unknown SoC {soc!r}", field="--soc")
+    repo = repository.open_repository(target, repo_name)
+    base_deps, base_dirs = repository.workspace_libraries(ws.root, "opbase")
+    deps = list(deps) or base_deps
+    dest = dest or ws.settings.package_roots[0] / repo.name
+    if not Path(dest).resolve().is_relative_to(ws.root):
+        raise UsageError(f"--dest {dest} is outside the workspace {ws.root}", field="--dest")
+    result = repository.import_repository(target, unit=row.short, soc=soc, dest_root=dest,
+                                          ws_root=ws.root,
+                                          name=repo.name, extra_include_dirs=base_dirs,
+                                          deps=deps)
+    note = repository.update_workspace(ws.root, result.repo)
+    done = [o for o in result.operators if o.dest is not None]
+    if as_json:
+        emit_json({"ok": True, "repository": repo.name, "commit": repo.commit,
+                   "workspace": note, "deps": deps,
+                   "operators": [{"path": o.path, "op_type": o.op_type,
+                                  "dest": str(o.dest) if o.dest else None,
+                                  "skipped": o.skipped, "golden": o.golden,
+                                  "cases_from": o.cases_from, "notes": o.notes}
+                                 for o in result.operators]})
+        return
+    click.echo(f"{repo.name} at {repo.commit[:12] if repo.commit else '(not a git checkout)'}: "
+               f"imported {len(done)} of {len(result.operators)} operator(s) for {soc} "
+               f"into {ws.rel(dest) or '.'}")
+    click.echo(f"  {note}")
+    if not deps:
+        click.echo("  the workspace names no repository 'opbase' with libraries: the operators "
+                   "depend on none (add it, or pass --dep @REPO//:LIB; docs/import.md)")
+    for o in result.operators:
+        if o.skipped:
+            click.echo(f"  skipped {o.path}: {o.skipped}")
+            continue
+        click.echo(f"  {o.path} -> {o.op_type} ({'golden' if o.golden else 'golden stub'}; "
+                   f"cases from {o.cases_from or 'a default shape: review them'})")
+        for n in o.notes:
+            click.echo(f"    {n}")

@@ -1,0 +1,729 @@
+"""`opkg import` of Huawei's per-domain operator repositories (hicann/ops-nn and its siblings).
+
+The unit is a repository, not a project: operators live at `<family>/<op>/` beside the
+repository's shared `common/inc`, and the repository's CMake decides what each build takes.
+This module reads that layout and those rules as data (no sources copied, none edited) and
+says, per operator and compute unit, which files a build compiles; `scaffold.py`-style writing
+of the manifest happens in `write_package`. What it follows, by file:
+
+- `cmake/func.cmake` `add_modules_sources` (and `add_all_modules_sources`, which calls it):
+  the OpDef is `op_host/<OPTYPE>_def*.cpp` per OPTYPE, InferShape `op_host/*_infershape*.cpp`,
+  tiling `op_host/*_tiling*.cpp` plus `op_host/<TILING_DIR>/*_tiling*.cpp` for the compute
+  unit's entry of the COMPUTE_UNIT/TILING_DIR pairs, plus `op_host/op_tiling/**/*.cpp`; the
+  tiling objects see `<family>/` and `op_host/` as include directories (`source_dir/../..`).
+  The op_graph infer functions (`op_graph/*_infer*.cpp`, IMPL_OP(...).InferDataType) go to the
+  graph library of the same package.
+- `cmake/variables.cmake` OP_TILING_INCLUDE: the repository root, `common/inc` and
+  `common/inc/op_host` for every host compile (the repository library `common`).
+- `add_kernel_sources`: the classic kernel is `op_kernel/<op>.cpp`; its op type comes from
+  `op_host/config/<unit>/<op>_binary.json` when there is one, else from the def's OP_ADD.
+- `tests/assets/golden.py` (`__golden__ = {"kernel": {op: function}}`) and
+  `tests/**/ttk_kernel_*.csv`: the repository's own golden and cases (opkg.importers.ttk).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from opkg.errors import UsageError
+
+# CMake's short compute units -> the architecture directory of their tiling sources
+# (cmake/func.cmake map_compute_unit + get_target_dir); used when an operator's CMake gives no
+# COMPUTE_UNIT/TILING_DIR pairs of its own.
+ARCH_DIR = {"ascend910b": "arch22", "ascend310p": "arch22", "ascend910_93": "arch22",
+            "ascend950": "arch35", "ascend350": "arch35"}
+
+# cmake/variables.cmake OP_TILING_INCLUDE, relative to the repository root: every host compile
+# sees these. The kernel compile (scripts/util/ascendc_impl_build.py) sees `common/inc/op_kernel`
+# as `ascendc/inc` next to the kernel's own directory.
+HOST_INCLUDE_DIRS = (".", "common/inc", "common/inc/op_host")
+KERNEL_INCLUDE_DIRS = ("common/inc/op_kernel",)
+
+_SKIP_DIRS = {"cmake", "common", "docs", "examples", "scripts", "tests", "build", "build_out",
+              "third_party", "torch_extension", "experimental", ".git"}
+
+
+@dataclass(frozen=True)
+class Repository:
+    root: Path
+    name: str                  # the workspace's name for it: @name//path
+    commit: str | None         # HEAD of a git checkout, None for a plain directory
+
+    def label(self, path: Path) -> str:
+        rel = Path(path).resolve().relative_to(self.root).as_posix()
+        return f"@{self.name}//{'' if rel == '.' else rel}"
+
+
+@dataclass(frozen=True)
+class CMakeModule:
+    """One operator's `add_modules_sources(...)` call, its variables expanded."""
+    host_dir: Path
+    optypes: tuple[str, ...]
+    aclnn_types: tuple[str, ...]
+    dependencies: tuple[str, ...]
+    tiling_dirs: dict          # compute unit -> tiling directory (COMPUTE_UNIT/TILING_DIR pairs)
+    file: Path | None          # the CMakeLists.txt it came from (None: the defaults)
+
+
+@dataclass
+class Operator:
+    """What a build of one operator for one compute unit takes from the repository."""
+    repo: Repository
+    directory: Path
+    family: str
+    name: str
+    kernel: Path | None                     # the classic kernel op_kernel/<op>.cpp
+    def_sources: list[Path]
+    host_sources: list[Path]                # OpDef, InferShape, tiling, op_graph infer
+    include_dirs: list[Path]                # the operator's own: <family>/, op_host/
+    op_type_hint: str | None                # from op_host/config/<unit>/<op>_binary.json
+    binary_variants: list[dict]             # that file's op_list (dtype/format per tensor)
+    dependencies: list[str]                 # CMake DEPENDENCIES (other operators' names)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def rel(self) -> str:
+        return self.directory.relative_to(self.repo.root).as_posix()
+
+
+# -- finding the repository and its operators ---------------------------------------------------
+
+
+def repository_root(path: Path) -> Path | None:
+    """The root of the ops repository `path` is in (or is): the nearest ancestor with
+    `common/inc` and a `cmake/func.cmake` that defines `add_modules_sources`, or None (then it
+    is no such repository: an msopgen or cann-ops project)."""
+    path = Path(path).resolve()
+    for d in (path, *path.parents):
+        func = d / "cmake" / "func.cmake"
+        if (d / "common" / "inc").is_dir() and func.is_file() and "add_modules_sources" in \
+                func.read_text(errors="replace"):
+            return d
+    return None
+
+
+def default_name(root: Path) -> str:
+    """`ops-nn` -> `ops_nn`: a repository name as labels spell it."""
+    name = re.sub(r"[^A-Za-z0-9_]", "_", root.name).strip("_").lower() or "repo"
+    return name if name[0].isalpha() else f"r_{name}"
+
+
+def git_commit(root: Path) -> str | None:
+    try:
+        proc = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
+                              capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    out = proc.stdout.strip()
+    return out if proc.returncode == 0 and re.fullmatch(r"[0-9a-f]{40}", out) else None
+
+
+def is_operator_dir(d: Path) -> bool:
+    return (d / "op_host").is_dir() and (d / "op_kernel").is_dir()
+
+
+def operator_dirs(root: Path, target: Path) -> list[Path]:
+    """The operator directories `target` names: itself (an operator), its children (a family),
+    or every family's operators (the repository root)."""
+    target = Path(target).resolve()
+    if is_operator_dir(target):
+        return [target]
+    if target == root:
+        families = [d for d in sorted(root.iterdir())
+                    if d.is_dir() and d.name not in _SKIP_DIRS and not d.name.startswith(".")]
+    else:
+        families = [target]
+    return [op for fam in families for op in sorted(fam.iterdir()) if is_operator_dir(op)]
+
+
+# -- the CMake rules ----------------------------------------------------------------------------
+
+_CALL_RE = re.compile(r"\b(add_all_modules_sources|add_modules_sources|set)\s*\(", re.I)
+_MODULE_KEYWORDS = {"HOSTNAME", "MODE", "DIR", "OPTYPE", "ACLNNTYPE", "DEPENDENCIES",
+                    "COMPUTE_UNIT", "TILING_DIR", "DISABLE_IN_OPP"}
+
+
+def _cmake_calls(text: str):
+    """(command, [arguments]) of each `set(...)` / `add_*modules_sources(...)` call, in order;
+    comments dropped, quoted arguments unquoted."""
+    text = re.sub(r"#[^\n]*", "", text)
+    for m in _CALL_RE.finditer(text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        args = re.findall(r'"([^"]*)"|(\S+)', text[m.end():i - 1])
+        yield m.group(1).lower(), [a or b for a, b in args]
+
+
+def cmake_module(op_dir: Path) -> CMakeModule:
+    """The operator's add_modules_sources call (in its CMakeLists.txt or op_host's), with
+    `${VAR}` from the `set(...)` calls before it; the defaults of func.cmake when none."""
+    for cmake in (op_dir / "CMakeLists.txt", op_dir / "op_host" / "CMakeLists.txt"):
+        if not cmake.is_file():
+            continue
+        variables: dict[str, list[str]] = {"CMAKE_CURRENT_SOURCE_DIR": [str(cmake.parent)]}
+        for command, args in _cmake_calls(cmake.read_text(errors="replace")):
+            expanded = []
+            for a in args:
+                whole = re.fullmatch(r"\$\{(\w+)\}", a)
+                if whole:
+                    expanded += variables.get(whole.group(1), [])
+                else:
+                    expanded.append(re.sub(r"\$\{(\w+)\}",
+                                           lambda v: " ".join(variables.get(v.group(1), [])), a))
+            if command == "set":
+                if expanded:
+                    variables[args[0]] = expanded[1:]
+                continue
+            parsed: dict[str, list[str]] = {}
+            key = None
+            for a in expanded:
+                if a in _MODULE_KEYWORDS:
+                    key = a
+                    parsed.setdefault(key, [])
+                elif key:
+                    parsed[key].append(a)
+            if command == "add_all_modules_sources":
+                host = op_dir / "op_host"
+                optypes = parsed.get("OPTYPE") or [op_dir.name]
+            else:
+                source = Path(parsed.get("DIR", [str(cmake.parent)])[0])
+                host = source if source.name == "op_host" else source / "op_host"
+                optypes = parsed.get("OPTYPE", [])
+            units, dirs = parsed.get("COMPUTE_UNIT", []), parsed.get("TILING_DIR", [])
+            return CMakeModule(host, tuple(optypes), tuple(parsed.get("ACLNNTYPE", [])),
+                               tuple(parsed.get("DEPENDENCIES", [])),
+                               dict(zip(units, dirs)) if len(units) == len(dirs) else {}, cmake)
+    return CMakeModule(op_dir / "op_host", (op_dir.name,), ("aclnn",), (), {}, None)
+
+
+def tiling_dir(module: CMakeModule, unit: str) -> str | None:
+    """func.cmake find_value_by_key: the operator's own pair for the unit; without pairs,
+    get_target_dir's architecture directory when the operator has one."""
+    if module.tiling_dirs:
+        return module.tiling_dirs.get(unit)
+    arch = ARCH_DIR.get(unit)
+    return arch if arch and (module.host_dir / arch).is_dir() else None
+
+
+def host_sources(op_dir: Path, module: CMakeModule, unit: str) -> tuple[list[Path], list[Path]]:
+    """(OpDef sources, every host source a build of `unit` compiles), in CMake's order."""
+    host = module.host_dir
+    defs: list[Path] = []
+    for optype, kind in zip(module.optypes, module.aclnn_types or ("aclnn",) * len(module.optypes)):
+        if kind.startswith("aclnn"):
+            defs += sorted(host.glob(f"{optype}_def*.cpp"))
+    if not defs:       # the OPTYPE names no def file (e.g. a renamed one): every def there
+        defs = sorted(host.glob("*_def*.cpp"))
+    infer = sorted(host.glob("*_infershape*.cpp"))
+    tiling = sorted(host.glob("*_tiling*.cpp"))
+    arch = tiling_dir(module, unit)
+    if arch:
+        tiling += sorted((host / arch).glob("*_tiling*.cpp"))
+    tiling += sorted((host / "op_tiling").rglob("*.cpp"))
+    graph = sorted((op_dir / "op_graph").glob("*_infer*.cpp"))
+    out = []
+    for p in [*defs, *infer, *tiling, *graph]:
+        if p not in out:
+            out.append(p)
+    return defs, out
+
+
+def binary_config(op_dir: Path, unit: str) -> tuple[str | None, list[dict]]:
+    """op_host/config/<unit>/<op>_binary.json: (its op_type, its op_list) or (None, [])."""
+    path = op_dir / "op_host" / "config" / unit / f"{op_dir.name}_binary.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None, []
+    if not isinstance(data, dict):
+        return None, []
+    op_list = data.get("op_list") if isinstance(data.get("op_list"), list) else []
+    return (data.get("op_type") if isinstance(data.get("op_type"), str) else None), op_list
+
+
+def read_operator(repo: Repository, op_dir: Path, unit: str) -> Operator:
+    op_dir = Path(op_dir).resolve()
+    module = cmake_module(op_dir)
+    defs, sources = host_sources(op_dir, module, unit)
+    kernel = op_dir / "op_kernel" / f"{op_dir.name}.cpp"
+    op_type, variants = binary_config(op_dir, unit)
+    include_dirs = [op_dir.parent, module.host_dir]
+    op = Operator(repo, op_dir, op_dir.parent.name, op_dir.name,
+                  kernel if kernel.is_file() else None, defs, sources, include_dirs, op_type,
+                  variants, list(module.dependencies))
+    arch = tiling_dir(module, unit)
+    op.notes.append(f"host sources for {unit} per "
+                    + (module.file.relative_to(repo.root).as_posix() if module.file
+                       else "func.cmake's defaults")
+                    + (f" (tiling directory op_host/{arch})" if arch else ""))
+    return op
+
+
+def tiling_data_header(op: Operator, op_type: str) -> Path | None:
+    """The op_host header (any depth) that registers the operator's BEGIN_TILING_DATA_DEF
+    class (`REGISTER_TILING_DATA_CLASS(<OpType>, ...)`), which kernels read with
+    GET_TILING_DATA; None when the operator's tiling data is a plain struct of its kernel."""
+    registers = re.compile(rf"REGISTER_TILING_DATA_CLASS\s*\(\s*{re.escape(op_type)}\s*,")
+    for h in sorted((op.directory / "op_host").rglob("*.h")):
+        if registers.search(h.read_text(errors="replace")):
+            return h
+    return None
+
+
+# -- the repository's golden --------------------------------------------------------------------
+
+# imports a golden may make that opkg's own environment provides
+_PROVIDED = {"numpy", "math", "functools", "itertools", "typing", "os", "sys", "re", "copy",
+             "collections", "random", "struct", "enum", "dataclasses", "operator", "json",
+             "logging", "warnings", "abc", "time", "decimal", "fractions", "ml_dtypes",
+             "__future__"}
+
+
+@dataclass(frozen=True)
+class Golden:
+    file: Path
+    function: str
+    requires: tuple[str, ...]     # third-party packages it imports (torch, ...)
+
+
+def find_golden(op_dir: Path) -> Golden | None:
+    """tests/assets/golden.py's `__golden__["kernel"][<op>]`, with the packages it imports
+    that opkg does not bring; None when the operator has no golden (or names no function)."""
+    path = op_dir / "tests" / "assets" / "golden.py"
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return None
+    mapping = None
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__golden__"
+                                                 for t in node.targets)):
+            try:
+                mapping = ast.literal_eval(node.value)
+            except ValueError:
+                return None
+    if not isinstance(mapping, dict) or not isinstance(mapping.get("kernel"), dict):
+        return None
+    kernels = mapping["kernel"]
+    function = kernels.get(op_dir.name) or (next(iter(kernels.values())) if len(kernels) == 1
+                                            else None)
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    if not isinstance(function, str) or function not in defined:
+        return None
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imported.add(node.module.split(".")[0])
+    return Golden(path, function, tuple(sorted(imported - _PROVIDED)))
+
+
+# -- the import ---------------------------------------------------------------------------------
+
+# a package directory the import may rewrite: it holds only what an import writes
+_GENERATED = {"opkg.yaml", "golden.py"}
+GOLDEN_CONVENTION = "ttk"          # verify.golden_convention for the repositories' golden.py
+
+
+@dataclass
+class Imported:
+    """One operator's outcome: `dest` written, or `skipped` saying why not."""
+    path: str                          # the operator's directory in the repository
+    op_type: str | None = None
+    dest: Path | None = None
+    skipped: str | None = None
+    notes: list[str] = field(default_factory=list)
+    golden: bool = False               # the repository's golden (False: a stub that fails)
+    cases_from: str | None = None
+
+
+@dataclass
+class RepositoryImport:
+    repo: Repository
+    operators: list[Imported]
+    workspace_note: str | None = None
+
+
+def open_repository(target: Path, name: str | None = None) -> Repository:
+    root = repository_root(target)
+    if root is None:
+        raise UsageError(f"{target} is not inside an ops repository checkout",
+                         hint="an ops repository (hicann/ops-nn and its siblings) has "
+                              "cmake/func.cmake and common/inc at its root")
+    return Repository(root, name or default_name(root), git_commit(root))
+
+
+def import_repository(target: Path, *, unit: str, soc: str, dest_root: Path, ws_root: Path,
+                      name: str | None = None, extra_include_dirs=(), deps=(),
+                      probe=None) -> RepositoryImport:
+    """Import every operator `target` names (an operator, a family or the whole repository)
+    that has a classic kernel, into `dest_root/<family>/<op>/opkg.yaml`, for compute unit
+    `unit` (CMake's, e.g. ascend910b) built on SoC `soc`, with the repository's kernel tree
+    (write_kernel_tree) at `dest_root/kernel_tree`. `deps` are library labels every
+    package depends on (`@opbase//:op_common`); `extra_include_dirs` the directories they
+    bring, used to read the OpDefs. `probe` replaces the OpDef reader (tests of layout only)."""
+    target = Path(target)
+    if not target.exists():
+        raise UsageError(f"no such directory: {target}", field="PATH")
+    repo = open_repository(target, name)
+    dirs = operator_dirs(repo.root, target)
+    if not dirs:
+        raise UsageError(f"no operator directories under {target}",
+                         hint="an operator directory has op_host/ and op_kernel/")
+    results = []
+    tree = write_kernel_tree(repo, dest_root)
+    tree_label = "//" + tree.resolve().relative_to(Path(ws_root).resolve()).as_posix()
+    for op_dir in dirs:
+        op = read_operator(repo, op_dir, unit)
+        result = Imported(op.rel)
+        results.append(result)
+        if op.kernel is None:
+            result.skipped = (f"no classic kernel op_kernel/{op.name}.cpp"
+                              + (" (only an Ascend 950 kernel)" if any(
+                                  (op.directory / "op_kernel").glob("*_apt.cpp")) else ""))
+            continue
+        try:
+            _import_one(op, result, unit=unit, soc=soc, dest_root=Path(dest_root),
+                        extra_include_dirs=extra_include_dirs, deps=deps, probe=probe,
+                        tree_label=tree_label)
+        except UsageError as exc:
+            result.skipped = exc.message.splitlines()[0]
+            result.notes += exc.message.splitlines()[1:]
+    return RepositoryImport(repo, results)
+
+
+def _read_opdef(op: Operator, extra_include_dirs) -> tuple[dict, list[str]]:
+    """The OpDef the def sources register, compiled on the sim as the build would (the
+    repository's and its libraries' include directories); read from the text when they do
+    not compile. (host_prototypes-shaped entry, notes)."""
+    from opkg import opdef_probe
+
+    include_dirs = [*(op.repo.root / d for d in HOST_INCLUDE_DIRS), *op.include_dirs,
+                    *map(Path, extra_include_dirs)]
+    notes = []
+    try:
+        probe = opdef_probe.read_opdefs(op.def_sources, include_dirs, op.directory)
+        ops, gaps = probe.ops, []
+        notes += [f"compiler warning: {w}" for w in probe.warnings]
+    except opdef_probe.ProbeError as exc:
+        ops, gaps = opdef_probe.parse_opdef_text(op.def_sources)
+        notes.append("the OpDef sources do not compile on the sim ("
+                     + str(exc).splitlines()[0][:200] + "); the OpDef was read from the text")
+    wanted = op.op_type_hint
+    if wanted is None and len(ops) > 1:
+        # add_kernel_sources without a binary config: the def file's OP_ADD
+        from opkg.model import snake_case
+        named = [o for o in ops if snake_case(o["type"]) == op.name]
+        wanted = named[0]["type"] if len(named) == 1 else None
+    chosen = [o for o in ops if o["type"] == wanted] if wanted else ops
+    if len(chosen) != 1:
+        why = "; ".join(gaps) or (f"the def sources register {', '.join(o['type'] for o in ops)}"
+                                  if ops else "no OpDef found")
+        raise UsageError(f"cannot read the OpDef of {op.rel}: {why}")
+    return chosen[0], notes
+
+
+def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_include_dirs,
+                deps, probe, tree_label) -> None:
+    from opkg import opdef_probe
+    from opkg import scaffold
+    from opkg.importers import ttk
+    from opkg.model import DTYPES
+    from opkg.socs import soc_table
+
+    declared, notes = (probe or _read_opdef)(op, extra_include_dirs)
+    result.notes += op.notes + notes
+    manifest_op = opdef_probe.to_manifest_op(declared)
+    manifest_op.pop("configs")
+    has_infer = manifest_op.pop("has_infer_shape")
+    for d in manifest_op["dropped_formats"]:
+        result.notes.append(f"OpDef format combination left out: {d}")
+    # only the built SoC's own AddConfig lists matter to this manifest (socs: [soc])
+    row_short = (soc_table(None).get(soc).short if soc_table(None).get(soc) else unit)
+    manifest_op["soc_configs"] = {k: v for k, v in manifest_op.get("soc_configs", {}).items()
+                                  if k == row_short}
+    scaffold._check_representable(manifest_op, op.directory)
+    result.op_type = manifest_op["type"]
+    row = soc_table(None).get(soc)
+    series = _short_series(soc)
+    arch = tiling_dir(cmake_module(op.directory), unit)
+
+    golden = find_golden(op.directory)
+    cases = ttk.ttk_cases(op.directory, manifest_op, series, arch)
+    result.notes += [f"ttk row not used: {s}" for s in cases.skipped[:5]]
+    if not cases.cases:
+        example = ttk.example_case(op.directory, manifest_op)
+        if example is not None:
+            cases.cases, cases.source = [example], "examples/test_aclnn_*.cpp"
+    result.cases_from = cases.source
+    tolerance = {d: t for d, t in cases.tolerance.items() if d in DTYPES}
+
+    dest = dest_root / op.family / op.name
+    if dest.exists() and any(p.name not in _GENERATED for p in dest.iterdir()):
+        raise UsageError(f"{dest} holds files an import did not write; not overwritten")
+    dest.mkdir(parents=True, exist_ok=True)
+    if golden is None:
+        func = op.name
+        (dest / "golden.py").write_text(scaffold._golden_stub(manifest_op, func))
+        golden_ref = f"golden.py:{func}"
+        result.notes.append("no tests/assets/golden.py with a __golden__ kernel entry: "
+                            "golden.py is a stub that fails until written")
+    else:
+        (dest / "golden.py").unlink(missing_ok=True)
+        golden_ref = f"{op.repo.label(golden.file)}:{golden.function}"
+        result.golden = True
+        if golden.requires:
+            result.notes.append("the golden imports " + ", ".join(golden.requires)
+                                + " (verify.requires)")
+    if op.dependencies:
+        result.notes.append("CMake DEPENDENCIES (their headers are reached through the "
+                            "family directory): " + ", ".join(op.dependencies))
+    text = manifest_text(op, manifest_op, soc=soc, golden_ref=golden_ref, golden=golden,
+                         cases=cases, tolerance=tolerance, has_infer=has_infer, deps=deps,
+                         row_short=row.short if row else unit, tree_label=tree_label)
+    from opkg.fsutil import atomic_write_text
+    atomic_write_text(dest / "opkg.yaml", text)
+    result.dest = dest
+
+
+def _short_series(soc: str) -> str:
+    """Ascend910B1 -> Ascend910B: the series ttk's soc_series names (the SoC without its
+    trailing bin number)."""
+    return re.sub(r"\d+$", "", soc) if re.search(r"[A-Za-z]\d+$", soc) else soc
+
+
+def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, cases, tolerance,
+                  has_infer, deps, row_short, tree_label) -> str:
+    from opkg.scaffold import _yaml_flow, _yaml_tensor, _ATTR_PLACEHOLDER
+
+    repo = op.repo
+    q = lambda p: json.dumps(repo.label(p))   # noqa: E731 - quoted: '@' cannot start a plain scalar
+    lines = [f"# Imported by `opkg import` from {repo.name} {op.rel}"
+             + (f" at {repo.commit[:12]}" if repo.commit else "")
+             + "; the sources stay in the repository,",
+             "# unedited (@" + repo.name + "//path). Re-run the import to follow the repository.",
+             f"name: {op.name}", "version: 0.1.0",
+             f"summary: {manifest_op['type']} ({repo.name} {op.rel})",
+             "origin: " + _yaml_flow({"repository": repo.name,
+                                      **({"commit": repo.commit} if repo.commit else {}),
+                                      "path": op.rel}),
+             "op:", f"  type: {manifest_op['type']}"]
+    lines.append("  inputs:" if manifest_op["inputs"] else "  inputs: []")
+    lines += [f"    - {_yaml_tensor(t)}" for t in manifest_op["inputs"]]
+    lines.append("  outputs:" if manifest_op["outputs"] else "  outputs: []")
+    lines += [f"    - {_yaml_tensor(t)}" for t in manifest_op["outputs"]]
+    if manifest_op["attrs"]:
+        lines.append("  attrs:")
+        for a in manifest_op["attrs"]:
+            extra = "required: true" if a.get("required") else f"default: {json.dumps(a['default'])}"
+            lines.append(f"    - {{name: {a['name']}, type: {a['type']}, {extra}}}")
+    if manifest_op.get("soc_configs"):
+        lines.append("  soc_configs:   # AddConfig(soc, config): the config's own lists")
+        for short, cfg in manifest_op["soc_configs"].items():
+            lines.append(f"    {short}:")
+            for group in ("inputs", "outputs"):
+                lines.append(f"      {group}:" if cfg[group] else f"      {group}: []")
+                lines += [f"        - {_yaml_tensor(t)}" for t in cfg[group]]
+    lines += [f"# {row_short}: the sources the repository's CMake builds (add_modules_sources)",
+              "tiling:", "  sources:"]
+    lines += [f"    - {q(p)}" for p in op.host_sources]
+    data = tiling_data_header(op, manifest_op["type"])
+    if data is not None:
+        lines.append(f"  data: {q(data)}")
+    lines += ["kernel:", f"  source: {q(op.kernel)}",
+              "# the family directory and op_host/, as the repository's tiling build sees them",
+              "include_dirs: [" + ", ".join(q(d) for d in op.include_dirs) + "]",
+              f"socs: [{soc}]",
+              "deps: [" + ", ".join(json.dumps(d) for d in
+                                    [f"@{repo.name}//:common", tree_label, *deps]) + "]",
+              "verify:", f"  golden: {json.dumps(golden_ref)}"]
+    if golden is not None:
+        lines.append(f"  golden_convention: {GOLDEN_CONVENTION}   # inputs, attrs in def order, "
+                     "{input,output}_dtypes, ... as keywords")
+        if golden.requires:
+            lines.append(f"  requires: [{', '.join(golden.requires)}]")
+    lines.append("  seed: 0")
+    if tolerance:
+        lines.append("  tolerance:   # the repository's precision_tolerances")
+        lines += [f"    {d}: {_yaml_flow(t)}" for d, t in sorted(tolerance.items())]
+    if not manifest_op["outputs"]:
+        from opkg.scaffold import _inplace_candidates
+        lines.append(f"  inplace: [{', '.join(_inplace_candidates(manifest_op))}]")
+    lines.append("  cases:")
+    if cases.cases:
+        lines.append(f"    # from the repository's {cases.source}")
+        lines += [f"    - {_yaml_flow(c)}" for c in cases.cases]
+    else:
+        lines.append("    # no ttk table or example for this SoC: one shape for every input; "
+                     "REVIEW IT")
+        shapes = {t["name"]: ([[8, 256], [8, 256]] if t.get("param_type") == "dynamic"
+                              else [8, 256]) for t in manifest_op["inputs"]}
+        case = {"name": "default", "shapes": shapes}
+        required = {a["name"]: _ATTR_PLACEHOLDER[a["type"]] for a in manifest_op["attrs"]
+                    if a.get("required")}
+        if required:
+            case["attrs"] = required
+        own = [t for t in manifest_op["outputs"]
+               if t["name"] not in {i["name"] for i in manifest_op["inputs"]}]
+        if not has_infer and own:
+            case["output_shapes"] = {t["name"]: [8, 256] for t in own}
+        lines.append(f"    - {_yaml_flow(case)}")
+    return "\n".join(lines) + "\n"
+
+
+# -- the workspace's repositories: entry --------------------------------------------------------
+
+
+def library_entry() -> dict:
+    """The repository library every imported operator depends on (`@<repo>//:common`): what
+    cmake/variables.cmake gives every host compile (OP_TILING_INCLUDE) and what the kernel
+    build copies next to the kernels (common/inc/op_kernel as ascendc/inc)."""
+    return {"include_dirs": list(HOST_INCLUDE_DIRS),
+            "kernel_include_dirs": [".", *KERNEL_INCLUDE_DIRS]}
+
+
+def update_workspace(ws_root: Path, repo: Repository) -> str:
+    """Add `repositories: <name>: {path, commit, libraries: {common}}` to the workspace file
+    when it has no entry of that name; an entry there already is the user's and is kept (a
+    different pinned commit is said). Returns what was done, in one sentence. The file is
+    edited as text (its comments and order stay) and written atomically."""
+    import yaml
+
+    from opkg.fsutil import atomic_write_text
+    from opkg.workspace import WORKSPACE_FILE
+
+    path = Path(ws_root) / WORKSPACE_FILE
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    data = yaml.safe_load(text) or {}
+    repos = data.get("repositories") if isinstance(data, dict) else None
+    if isinstance(repos, dict) and repo.name in repos:
+        have = repos[repo.name] if isinstance(repos[repo.name], dict) else {}
+        if repo.commit and have.get("commit") not in (None, repo.commit):
+            return (f"{WORKSPACE_FILE} pins {repo.name} at {have.get('commit')}, the checkout "
+                    f"is at {repo.commit}: the entry is kept (update its commit: to follow the "
+                    "checkout)")
+        return f"{WORKSPACE_FILE} has repository {repo.name} already: kept"
+    rel = Path(os_relpath(repo.root, Path(ws_root).resolve()))
+    entry = {"path": rel.as_posix()}
+    if repo.commit:
+        entry["commit"] = repo.commit
+    entry["libraries"] = {"common": library_entry()}
+    body = yaml.safe_dump({repo.name: entry}, sort_keys=False, default_flow_style=None, width=100)
+    block = "".join(f"  {line}\n" for line in body.splitlines())
+    comment = (f"  # imported by `opkg import`: {repo.name}'s own sources, used in place; "
+               "`common` is what its CMake gives every compile\n")
+    if isinstance(data, dict) and "repositories" in data and (repos is None
+                                                              or isinstance(repos, dict)):
+        # insert right under the existing `repositories:` line (block style)
+        lines = text.splitlines(keepends=True)
+        at = next(i for i, l in enumerate(lines) if l.startswith("repositories:"))
+        lines.insert(at + 1, comment + block)
+        new = "".join(lines)
+    elif isinstance(data, dict) and "repositories" not in data:
+        new = text + ("" if not text or text.endswith("\n") else "\n") + "repositories:\n" \
+            + comment + block
+    else:
+        raise UsageError(f"{path}: repositories: is not a block mapping; add {repo.name} by hand",
+                         hint=f"repositories:\n  {repo.name}: {{path: {rel.as_posix()}}}")
+    if yaml.safe_load(new).get("repositories", {}).get(repo.name) != entry:
+        raise UsageError(f"{path}: could not add repository {repo.name} to repositories: "
+                         "(an unusual layout)", hint=f"add it by hand:\n{block}")
+    atomic_write_text(path, new)
+    return f"{WORKSPACE_FILE}: added repository {repo.name} ({rel.as_posix()}" + (
+        f" at {repo.commit[:12]})" if repo.commit else ")")
+
+
+def os_relpath(path: Path, start: Path) -> str:
+    import os
+    return os.path.relpath(Path(path).resolve(), start)
+
+
+def workspace_libraries(ws_root: Path, base: str) -> tuple[list[str], list[Path]]:
+    """The libraries of the workspace's repository `base` (opbase: the ops repositories' CMake
+    links its objects into every operator, add_opbase_modules) as dependency labels, and their
+    include directories where the repository is a local checkout (to read OpDefs with)."""
+    import yaml
+
+    from opkg.workspace import WORKSPACE_FILE
+
+    try:
+        data = yaml.safe_load((Path(ws_root) / WORKSPACE_FILE).read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError):
+        return [], []
+    entry = (data.get("repositories") or {}).get(base) if isinstance(data, dict) else None
+    if not isinstance(entry, dict):
+        return [], []
+    libs = entry.get("libraries") if isinstance(entry.get("libraries"), dict) else {}
+    labels = [f"@{base}//:{name}" for name in libs]
+    dirs = []
+    if isinstance(entry.get("path"), str):
+        root = (Path(ws_root) / entry["path"]).resolve()
+        for lib in libs.values():
+            for d in (lib or {}).get("include_dirs") or []:
+                if isinstance(d, str) and (root / d).is_dir():
+                    dirs.append(root / d)
+    return labels, dirs
+
+
+# -- the kernel source tree CANN's build lays out -----------------------------------------------
+#
+# The repository's kernel build does not compile op_kernel/ where it is: gen_ops_info.cmake
+# (kernel_src_copy, common_copy) lays the kernels out as `ascendc/<op>/` (each operator's
+# op_kernel/), `ascendc/inc/` (common/inc/op_kernel) and `ascendc/common/` (matmul's cmct,
+# conv's common kernels), and the kernels include each other through it:
+# `#include "../rms_norm/rms_norm_base.h"`, `"../inc/platform.h"`. The import writes that tree
+# as a library package of directory links into the repository (nothing copied): a kernel
+# compiled where it is finds `../<op>/x.h` through the include directory `ascendc/_`, whose
+# parent is the tree, and `../../inc/x.h` (from a subdirectory) through `ascendc/_/_`.
+
+KERNEL_TREE = "kernel_tree"
+
+
+def write_kernel_tree(repo: Repository, dest_root: Path) -> Path:
+    """`dest_root/kernel_tree/`: the library package of the repository's kernel tree; links
+    are relative, rewritten on every import (an operator added to the repository appears)."""
+    import os
+    import shutil
+
+    from opkg.fsutil import atomic_write_text
+
+    pkg = Path(dest_root) / KERNEL_TREE
+    tree = pkg / "ascendc"
+    if tree.exists():
+        shutil.rmtree(tree)
+    (tree / "_" / "_").mkdir(parents=True)
+    (tree / "common").mkdir()
+
+    def link(at: Path, target: Path) -> None:
+        if not at.exists() and not at.is_symlink():
+            at.symlink_to(os.path.relpath(target, at.parent), target_is_directory=True)
+
+    for kernel_dir in sorted(repo.root.glob("*/*/op_kernel")):
+        if kernel_dir.parent.parent.name not in _SKIP_DIRS:
+            link(tree / kernel_dir.parent.name, kernel_dir)
+    if (repo.root / "common/inc/op_kernel").is_dir():
+        link(tree / "inc", repo.root / "common/inc/op_kernel")
+    for common in sorted(repo.root.glob("*/common/op_kernel")) + sorted(
+            repo.root.glob("*/common/cmct")):
+        if common.name == "cmct":
+            link(tree / "common" / "cmct", common)
+        else:
+            for entry in sorted(common.iterdir()):
+                if entry.is_dir():
+                    link(tree / "common" / entry.name, entry)
+    atomic_write_text(pkg / "opkg.yaml", (
+        f"# The kernel source tree {repo.name}'s build lays out (gen_ops_info.cmake): ascendc/<op> "
+        "is each operator's\n# op_kernel/, ascendc/inc common/inc/op_kernel; links into the "
+        "repository, written by `opkg import`.\n"
+        f"name: {repo.name}_{KERNEL_TREE}\nversion: 0.1.0\n"
+        f"summary: {repo.name}'s kernels as its kernel build sees them (#include \"../<op>/x.h\")\n"
+        "include_dirs: [ascendc/_, ascendc/_/_, ascendc/common]\n"))
+    return pkg
