@@ -59,6 +59,9 @@ class BuildResult:
     # the remote cache (opkg.remote), when one was used: steps restored from it, steps it had
     # no entry for, steps uploaded to it
     remote: dict | None = None
+    # --keep-going: errors of manifests the request reached (those packages, and the ones
+    # that depend on them, were not built; the others were)
+    problems: list = field(default_factory=list)
 
     @property
     def verification_failed(self) -> list[TargetResult]:
@@ -68,7 +71,7 @@ class BuildResult:
 
     @property
     def ok(self) -> bool:
-        return not self.failures and not self.verification_failed and all(
+        return not self.problems and not self.failures and not self.verification_failed and all(
             t.bundle is not None or not self.bundled for t in self.targets)
 
     @property
@@ -87,6 +90,7 @@ class BuildResult:
                         for t in self.targets],
             "failures": self.failures,
             **({"remote": self.remote} if self.remote else {}),
+            **({"load_errors": [e.to_json() for e in self.problems]} if self.problems else {}),
             "warnings": [{k: w.get(k) for k in ("target", "description", "message")}
                          for w in self.warnings],
         }
@@ -136,10 +140,17 @@ def _build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fal
 
     # distributed compiles: bad hosts or a missing client stop here, before anything runs
     dist = distcc.resolve(ws.settings.distcc)
-    packages = ws.select(patterns)
+    # only the manifests the request needs are loaded; a broken one stops the build unless
+    # --keep-going, which builds everything that does not need it (Bazel's --keep_going)
+    selection = ws.load_targets(patterns)
+    if selection.problems and (not keep_going or not selection.packages):
+        from opkg.errors import raise_all
+
+        raise_all(selection.problems)
+    packages = selection.packages
     _check_socs(ws, packages, socs)
     # a package's deps are built too: a library has no actions, an operator dep its own
-    closure = [ws.packages[l] for l in ws.graph.closure([p.label for p in packages])]
+    closure = selection.closure
     # toolchain misalignment (and, with --locked, drift from opkg.lock) stops here, exit 3
     resolution = preflight(ws, closure, list(socs) if socs else None, toolchain, locked=locked)
     if on_event:
@@ -151,7 +162,8 @@ def _build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fal
                            bundle, resolution, lock_digest(ws), modes)
     plan = make_plan(ws, request)
     if not plan.actions:
-        return BuildResult(plan, [], [], bundled=bundle, nothing=_nothing_to_build(packages))
+        return BuildResult(plan, [], [], bundled=bundle, nothing=_nothing_to_build(packages),
+                           problems=selection.problems)
     if dist is not None:
         plan.distcc = dist.to_plan()
         # the hosts' job slots keep them busy; never fewer than this machine's CPUs (links,
@@ -170,6 +182,7 @@ def _build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fal
         result = run_plan(ws, plan, jobs=jobs, keep_going=keep_going, on_event=on_event,
                           explain=explain, inherit_fds=(lock_fd,) if lock_fd is not None else (),
                           extra_env=remote_env)
+    result.problems = selection.problems
     cache.note_build(plan.cache_dir, result.cached, result.ran, str(ws.root),
                      remote=result.remote)
     fast.record(result)          # only a fully successful build is recorded

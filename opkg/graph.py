@@ -32,31 +32,13 @@ class Graph:
         self._check_cycles()
 
     def _check_cycles(self) -> None:
-        # Depth-first with an explicit stack: a chain of thousands of packages must not end in
-        # Python's recursion limit.
-        state: dict[str, int] = {}      # 1 = on the path, 2 = done
-        for root in sorted(self.edges):
-            if root in state:
-                continue
-            state[root] = 1
-            path, stack = [root], [iter(self.edges[root])]
-            while stack:
-                for dep in stack[-1]:
-                    if state.get(dep) == 1:
-                        cycle = path[path.index(dep):] + [dep]
-                        pkg = self.packages[path[-1]]
-                        raise GraphError("dependency cycle: " + " -> ".join(cycle),
-                                         location=Location(pkg.manifest_path), field="deps",
-                                         hint="packages must form a DAG; move the shared part "
-                                              "into a library package both depend on")
-                    if dep not in state:
-                        state[dep] = 1
-                        path.append(dep)
-                        stack.append(iter(self.edges[dep]))
-                        break
-                else:
-                    state[path.pop()] = 2
-                    stack.pop()
+        cycle = find_cycle(self.edges)
+        if cycle is not None:
+            pkg = self.packages[cycle[-2]]
+            raise GraphError("dependency cycle: " + " -> ".join(cycle),
+                             location=Location(pkg.manifest_path), field="deps",
+                             hint="packages must form a DAG; move the shared part "
+                                  "into a library package both depend on")
 
     def deps(self, label: str, transitive: bool = True) -> list[str]:
         """Dependencies of `label`, nearest first, each once."""
@@ -98,3 +80,30 @@ class Graph:
                         placed.add(node)
                         order.append(node)
         return order
+
+
+def find_cycle(edges: dict) -> list[str] | None:
+    """A dependency cycle as its path (first label repeated at the end), or None. Edges to
+    labels outside `edges` are ignored. Depth-first with an explicit stack: a chain of
+    thousands of packages must not end in Python's recursion limit."""
+    state: dict[str, int] = {}      # 1 = on the path, 2 = done
+    for root in sorted(edges):
+        if root in state:
+            continue
+        state[root] = 1
+        path, stack = [root], [iter(edges[root])]
+        while stack:
+            for dep in stack[-1]:
+                if dep not in edges:
+                    continue
+                if state.get(dep) == 1:
+                    return path[path.index(dep):] + [dep]
+                if dep not in state:
+                    state[dep] = 1
+                    path.append(dep)
+                    stack.append(iter(edges[dep]))
+                    break
+            else:
+                state[path.pop()] = 2
+                stack.pop()
+    return None

@@ -119,12 +119,34 @@ class Package:
     locations: dict = field(default_factory=dict, compare=False, repr=False)
     # tiling.libraries: groups of tiling_sources CANN links into separate host libraries
     tiling_libraries: tuple[tuple[Path, ...], ...] = ()
+    # a dependency node only (an external repository's library, opkg/external/libraries.py):
+    # sources compiled into every dependent's host library, and the include directories its
+    # kernels see (None: include_dirs)
+    host_sources: tuple[Path, ...] = ()
+    kernel_include_dirs: tuple[Path, ...] | None = None
+    # external repositories this package's files or deps come from: (name, root)
+    repositories: tuple[tuple[str, Path], ...] = ()
     # where an imported package's sources come from (`origin:`): repository, commit, path
     origin: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_operator(self) -> bool:
         return self.op is not None
+
+    @property
+    def kernel_includes(self) -> tuple[Path, ...]:
+        return self.include_dirs if self.kernel_include_dirs is None else self.kernel_include_dirs
+
+    def source_label(self, path: Path) -> str:
+        """How reports and provenance name a file: workspace-relative inside the package,
+        `@repo//path` in an external repository (never an absolute path of this machine)."""
+        path = Path(path)
+        if path.is_relative_to(self.dir) and not self.label.startswith("@"):
+            return f"{self.label[2:]}/{path.relative_to(self.dir).as_posix()}"
+        for name, root in self.repositories:
+            if path.is_relative_to(root):
+                return f"@{name}//{path.relative_to(root).as_posix()}"
+        return path.as_posix()
 
     def source_files(self) -> tuple[Path, ...]:
         files = [self.manifest_path, *self.tiling_sources]
@@ -142,17 +164,22 @@ TOP_KEYS = ("name", "version", "summary", "origin", "op", "tiling", "kernel", "s
             "include_dirs", "verify")
 
 
-def load_package(manifest_path: Path, label: str, *, known_socs, default_socs=()) -> Package:
+def load_package(manifest_path: Path, label: str, *, known_socs, default_socs=(),
+                 repositories=None) -> Package:
+    """`repositories` (opkg.external.libraries.Repositories) resolves `@repo//...` labels."""
     doc = yamlloc.load(manifest_path)
-    return _Validator(doc, manifest_path.parent.resolve(), known_socs).package(label, default_socs)
+    return _Validator(doc, manifest_path.parent.resolve(), known_socs,
+                      repositories).package(label, default_socs)
 
 
 class _Validator:
-    def __init__(self, doc: yamlloc.Document, pkg_dir: Path, known_socs):
+    def __init__(self, doc: yamlloc.Document, pkg_dir: Path, known_socs, repositories=None):
         self.doc = doc
         self.dir = pkg_dir
         self.known_socs = known_socs
         self.errors: list[ManifestError] = []
+        self.repos = repositories
+        self.used_repos: dict[str, Path] = {}    # external repositories the manifest names
 
     def collect(self, check, *args, default=None):
         """Run one check that does not depend on another; its error is kept (reported with the
@@ -228,7 +255,57 @@ class _Validator:
             raise self.err(where, f"must be <= {maximum:g}, got {value}", why)
         return number
 
+    def external(self, value, where, kind: str) -> Path:
+        """`@repo//path/in/repo`: a file or directory of an external repository, used where
+        it is (never copied); the repository is made present on first use."""
+        from opkg.external import spec
+
+        try:
+            repo, rel = spec.parse_path_label(value)
+        except spec.LabelSyntaxError as exc:
+            raise self.err(where, exc.message, exc.hint) from None
+        known = self.repos.specs if self.repos is not None else {}
+        if repo not in known:
+            raise spec.unknown_repository(repo, known, self.doc.loc(where),
+                                          yamlloc.dotted(where))
+        root = self.repos.root(repo)
+        path = (root / rel).resolve() if rel else root
+        if not path.is_relative_to(root.resolve()):
+            raise self.err(where, f"{value!r} leads outside repository {repo!r}",
+                           "a link inside the repository may not point out of it")
+        ok = path.is_file() if kind == "file" else path.is_dir()
+        if not ok:
+            raise self.err(where, f"{kind} not found: {value} (in {root})",
+                           f"paths after // are relative to the root of repository {repo!r}")
+        self.used_repos[repo] = root
+        return path
+
+    def dep(self, value, where) -> str:
+        """A package label, or `@repo//:library` (checked against the workspace file here)."""
+        from opkg.external import spec
+
+        text = self.string(value, where, what="a package label like //packages/common")
+        if not spec.is_external(text):
+            return text
+        try:
+            repo, lib = spec.parse_library_label(text)
+        except spec.LabelSyntaxError as exc:
+            raise self.err(where, exc.message, exc.hint) from None
+        known = self.repos.specs if self.repos is not None else {}
+        loc, fld = self.doc.loc(where), yamlloc.dotted(where)
+        if repo not in known:
+            raise spec.unknown_repository(repo, known, loc, fld)
+        if lib not in known[repo].libraries:
+            raise spec.unknown_library(known[repo], lib, loc, fld)
+        self.used_repos[repo] = self.repos.root(repo)
+        return text
+
     def file(self, value, where, suffixes=None) -> Path:
+        if isinstance(value, str) and value.startswith("@"):
+            path = self.external(value, where, "file")
+            if suffixes and path.suffix not in suffixes:
+                raise self.err(where, f"{value!r} should end in one of {', '.join(suffixes)}")
+            return path
         rel = self.string(value, where, what="a path relative to the package")
         path = (self.dir / rel).resolve()
         if Path(rel).is_absolute() or not path.is_relative_to(self.dir):
@@ -260,7 +337,7 @@ class _Validator:
             if "summary" in data else ""
         op = c(self.op, data["op"]) if data.get("op") is not None else None
         deps = c(lambda: tuple(
-            self.string(d, ("deps", i), what="a package label like //packages/common")
+            self.dep(d, ("deps", i))
             for i, d in enumerate(self.seq(data.get("deps") or [], ("deps",)))), default=())
         include_dirs = c(lambda: tuple(
             self.directory(d, ("include_dirs", i))
@@ -271,6 +348,7 @@ class _Validator:
         locations["name"] = self.doc.loc(("name",))
         locations["op.type"] = self.doc.loc(("op", "type"))
         if data.get("op") is None:
+            repos = tuple(sorted(self.used_repos.items()))
             for key in ("tiling", "kernel", "verify", "socs"):
                 if data.get(key) is not None:
                     self.errors.append(self.err(
@@ -280,7 +358,7 @@ class _Validator:
             raise_all(self.errors)
             return Package(name, version, summary, label, self.dir, self.doc.path, None,
                            deps=deps, include_dirs=include_dirs, toolchain_pins=pins,
-                           locations=locations)
+                           locations=locations, repositories=repos)
         for key in ("tiling", "kernel", "verify"):
             if data.get(key) is None:
                 self.errors.append(self.err((), f"missing required key {key!r} for an operator "
@@ -303,7 +381,9 @@ class _Validator:
         return Package(name, version, summary, label, self.dir, self.doc.path, op, sources,
                        tiling_data, function, kernel_source, socs, pins, deps, include_dirs,
                        verify, locations, libraries,
-                       c(self.origin, data["origin"], default=()) if "origin" in data else ())
+                       repositories=tuple(sorted(self.used_repos.items())),
+                       origin=c(self.origin, data["origin"], default=()) if "origin" in data
+                       else ())
 
     def origin(self, value) -> tuple:
         """`origin: {repository, commit, path}`: the provenance `opkg import` records for a
@@ -375,6 +455,8 @@ class _Validator:
         return text
 
     def directory(self, value, where) -> Path:
+        if isinstance(value, str) and value.startswith("@"):
+            return self.external(value, where, "directory")
         rel = self.string(value, where, what="a directory relative to the package")
         path = (self.dir / rel).resolve()
         if not path.is_relative_to(self.dir) or not path.is_dir():
@@ -577,7 +659,7 @@ class _Validator:
                  for m in re.finditer(r"__global__[^;{(]*?\b(\w+)\s*\(", text)}
         if op.kernel_name in found:
             return
-        rel = source.relative_to(self.dir)
+        rel = source.relative_to(self.dir) if source.is_relative_to(self.dir) else source.name
         if found:
             name, line = next(iter(found.items()))
             raise self.err(("op", "type"),

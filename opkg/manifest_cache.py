@@ -12,7 +12,7 @@ signatures of everything the validation read:
   shared with opkg.fastpath): an edit in that tick, or during the parse, could leave the
   signature unchanged, so such a Package is not cached and the next run parses it again;
 - the context the validation depended on: the package's label, the known SoC names, the
-  workspace's default SoCs.
+  workspace's default SoCs, and where each external repository's files are (its checkout).
 
 The whole file is keyed by opkg's version, the Python version and the stat signatures of the
 modules that make a Package, so any edit of those drops every entry. A missing, corrupt or
@@ -37,7 +37,8 @@ FILE_NAME = "manifests.pickle"
 _OPKG_DIR = Path(__file__).resolve().parent
 # What turns a manifest into a Package: an edit of any of these changes every entry.
 _CODE = ("manifest.py", "manifest_cache.py", "model.py", "yamlloc.py", "errors.py",
-         "workspace.py", "labels.py")
+         "workspace.py", "labels.py", "external/spec.py", "external/libraries.py",
+         "external/fetch.py")
 
 
 def _stat(path: str) -> list[int] | None:

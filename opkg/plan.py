@@ -115,14 +115,16 @@ def sha256_text(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
-def digest_files(paths, root: Path) -> str:
-    """A digest over file names (relative to root) and contents, order-independent."""
+def digest_files(paths, root: Path, names: dict | None = None) -> str:
+    """A digest over file names (relative to root, or named through `names`: an absolute
+    prefix -> its placeholder, such as an external repository's `@repo/`) and contents,
+    order-independent."""
     h = hashlib.sha256()
     for path in sorted(Path(p) for p in paths):
         try:
             name = path.relative_to(root).as_posix()
         except ValueError:
-            name = path.as_posix()
+            name = alias_paths(path.as_posix(), names) if names else path.as_posix()
         h.update(name.encode() + b"\0")
         h.update(hashlib.sha256(path.read_bytes()).digest())
     return "sha256:" + h.hexdigest()
@@ -178,7 +180,7 @@ def make_plan(ws, request: BuildRequest) -> Plan:
                                  hint=f"its socs: {', '.join(pkg.socs)}; add the SoC to its "
                                       "manifest if the kernel supports it")
             socs = tuple(s for s in pkg.socs if s in request.socs)
-        deps = [ws.packages[d] for d in ws.graph.deps(pkg.label)]
+        deps = ws.deps_of(pkg.label)
         for soc_name in socs:
             soc = get_soc(soc_name, ws.root)
             choice = request.resolution.choice(pkg.label, soc_name) \
@@ -193,6 +195,10 @@ def make_plan(ws, request: BuildRequest) -> Plan:
             targets.append(target)
             actions.extend(steps)
     aliases = {str(ws.root): "<workspace>"}
+    # an external repository's files are named by the repository, wherever it is checked out
+    for pkg in request.packages:
+        for name, root in pkg.repositories:
+            aliases[str(root)] = f"@{name}/"
     for tc_id in sorted({t.toolchain for t in targets}):
         aliases.update(getattr(get_toolchain(tc_id, ws), "aliases", dict)())
     return Plan(str(ws.root), str(out), str(ws.settings.cache_dir) if ws.settings.cache_dir

@@ -8,21 +8,21 @@ Packages from here.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from opkg import labels, yamlloc
 from opkg.distcc import DistccSettings, from_workspace as distcc_settings
-from opkg.errors import LabelError, ManifestError, did_you_mean, Location, raise_all
+from opkg.errors import GraphError, LabelError, ManifestError, did_you_mean, Location, raise_all
 
 if TYPE_CHECKING:   # imported where manifests are read: the null-build fast path reads none
     from opkg.manifest import Package
 
 WORKSPACE_FILE = "opkg-workspace.yaml"
 SETTINGS = ("package_roots", "output_dir", "cache_dir", "default_socs", "default_toolchain",
-            "registry", "distcc", "remote_cache")
+            "registry", "distcc", "remote_cache", "repositories")
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,8 @@ class Settings:
     registry: Path | str                    # a directory, or an oci:// URL (registry/oci.py)
     distcc: DistccSettings | None = None    # checked for shape; hosts checked when used
     remote_cache: dict | None = None      # checked, not resolved (opkg.remote.config)
+    # external repositories (opkg.external.spec): name -> RepositorySpec, nothing fetched yet
+    repositories: dict = field(default_factory=dict)
 
 
 def default_cache_dir() -> Path:
@@ -80,6 +82,7 @@ class Workspace:
 
     @classmethod
     def load(cls, root: Path) -> "Workspace":
+        from opkg.external import spec as external_spec
         from opkg.remote import config as remote_config
         from opkg.socs import soc_table
 
@@ -158,6 +161,7 @@ class Workspace:
             registry=registry,
             distcc=distcc_settings(data.get("distcc"), doc),
             remote_cache=remote_config.from_workspace(data.get("remote_cache"), doc),
+            repositories=external_spec.from_workspace(data.get("repositories"), doc),
         )
         return cls(root, settings)
 
@@ -167,97 +171,311 @@ class Workspace:
         rel = Path(path).resolve().relative_to(self.root).as_posix()
         return "" if rel == "." else rel
 
-    def manifest_paths(self) -> list[Path]:
+    def manifest_paths(self, under: Path | None = None) -> list[Path]:
+        """Manifests below the package roots (only below `under`, when given)."""
         from opkg.manifest import MANIFEST
 
         skip = {self.settings.output_dir}
         found = []
         for root in self.settings.package_roots:
-            if not root.is_dir():
+            start = root
+            if under is not None:
+                if under.is_relative_to(root):
+                    start = under
+                elif not root.is_relative_to(under):
+                    continue
+            if not start.is_dir() or any(p.startswith(".") for p in
+                                         start.relative_to(root).parts):
                 continue
-            for dirpath, dirnames, filenames in os.walk(root):
+            for dirpath, dirnames, filenames in os.walk(start):
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
                                      and Path(dirpath, d) not in skip)
                 if MANIFEST in filenames:
                     found.append(Path(dirpath) / MANIFEST)
         return found
 
+    # -- loading: only what a request needs, each manifest on its own (Bazel's loading phase)
+
+    @cached_property
+    def repositories(self):
+        from opkg.external.libraries import Repositories
+
+        return Repositories(self.settings.repositories, self.root, self.settings.cache_dir,
+                            self.settings.output_dir)
+
+    @cached_property
+    def _loader(self) -> "_Loader":
+        return _Loader(self)
+
+    def node(self, label: str) -> Package:
+        """A loaded package, or an external library node (`@repo//:lib`)."""
+        return self._loader.nodes[label]
+
+    def deps_of(self, label: str) -> list[Package]:
+        """The loaded dependencies of `label`, nearest first (libraries included)."""
+        return [self.node(d) for d in self._loader.graph().deps(label)]
+
     @cached_property
     def packages(self) -> dict[str, Package]:
-        import time
-
-        from opkg.manifest import load_package
-        from opkg.manifest_cache import ManifestCache
-        from opkg.socs import soc_table
-
-        known = soc_table(self.root)
-        # unchanged manifests are not parsed again (opkg/manifest_cache.py)
-        cache = ManifestCache(self.settings.output_dir,
-                              [sorted(known), list(self.settings.default_socs)])
-        out: dict[str, Package] = {}
-        by_name: dict[str, Package] = {}
-        by_type: dict[str, Package] = {}
-        errors: list[ManifestError] = []    # every manifest's errors, reported together
+        """Every package of the workspace; any manifest's error is raised (all together)."""
+        loader = self._loader
         manifests = self.manifest_paths()
-        for manifest in manifests:
-            label = labels.label_for(self.rel(manifest.parent))
-            pkg = cache.get(manifest, label)
-            if pkg is None:
-                started = time.time_ns()
-                try:
-                    pkg = load_package(manifest, label, known_socs=known,
-                                       default_socs=self.settings.default_socs)
-                except ManifestError as exc:
-                    errors.append(exc)
-                    continue
-                cache.put(manifest, label, pkg, started)
-            if pkg.name in by_name:
-                other = by_name[pkg.name]
-                errors.append(ManifestError(
-                    f"package name {pkg.name!r} is already used by {other.label}",
-                    location=pkg.locations.get("name") or Location(manifest), field="name",
-                    hint="package names are unique in a workspace; rename one of them"))
-                continue
-            by_name[pkg.name] = pkg
-            if pkg.op is not None:
-                # CANN registers operators by type: two packages of one type collide on device
-                clash = by_type.get(pkg.op.type)
-                if clash is not None:
-                    errors.append(ManifestError(
-                        f"op type {pkg.op.type!r} is already defined by {clash.label}",
-                        location=pkg.locations.get("op.type") or Location(manifest),
-                        field="op.type", hint="operator types are unique in a workspace (the "
-                        "runtime finds operators by type); rename one"))
-                    continue
-                by_type[pkg.op.type] = pkg
-            out[label] = pkg
-        cache.keep_only(manifests)
-        cache.save()
-        raise_all(errors)
-        return out
+        labels_ = [labels.label_for(self.rel(m.parent)) for m in manifests]
+        loader.load(labels_, all_manifests=manifests)
+        raise_all(_flat([loader.broken[l] for l in labels_ if l in loader.broken]))
+        return {l: loader.nodes[l] for l in labels_}
 
     @cached_property
     def graph(self):
         from opkg.graph import Graph
 
-        return Graph(self.packages)
+        nodes = dict(self.packages)
+        for pkg in self.packages.values():
+            for dep in pkg.deps:
+                if dep.startswith("@"):
+                    nodes[dep] = self.repositories.library(dep)
+        return Graph(nodes)
 
     def select(self, patterns, cwd: Path | None = None) -> list[Package]:
-        """Packages matched by the patterns, in workspace order; each pattern must match."""
+        """Packages matched by the patterns, in workspace order; each pattern must match, and
+        every manifest the request reaches must be valid (all errors raised together)."""
+        selection = self.load_targets(patterns, cwd)
+        raise_all(selection.problems)
+        return selection.packages
+
+    def load_targets(self, patterns, cwd: Path | None = None) -> "Selection":
+        """What the patterns select and their dependency closure, loading only those
+        manifests. A broken manifest (or a package that depends on one) is a problem of the
+        selection, not an exception: the caller decides whether the rest goes on."""
         if not patterns:
             patterns = ["//..."]
-        selected: dict[str, Package] = {}
-        self.graph  # validate deps and cycles before building anything
-        for pattern in patterns:
-            sel = labels.parse(pattern, self.root, cwd)
-            hits = [p for label, p in self.packages.items()
-                    if sel.matches(label[2:], p.name)]
+        sels = [labels.parse(p, self.root, cwd) for p in patterns]
+        loader = self._loader
+        by_name = any(s.name is not None for s in sels)
+        if by_name or any(s.recursive and s.path == "" for s in sels):
+            manifests = self.manifest_paths()
+            complete = manifests
+        else:
+            manifests, complete = [], None
+            for s in sels:
+                here = (self.root / s.path) if s.path else self.root
+                if s.recursive:
+                    manifests += self.manifest_paths(here)
+                elif (here / "opkg.yaml").is_file() and any(
+                        here.is_relative_to(r) for r in self.settings.package_roots):
+                    manifests.append(here / "opkg.yaml")
+        candidates = sorted({labels.label_for(self.rel(m.parent)) for m in manifests})
+        # a bare name is matched against loaded manifests: load those first (all of them)
+        loader.load(candidates if by_name else [], all_manifests=complete)
+        selected: dict[str, None] = {}
+        for pattern, sel in zip(patterns, sels):
+            hits = [l for l in candidates
+                    if sel.matches(l[2:], loader.names.get(l, "") if sel.name else "")]
             if not hits:
+                every = self.manifest_paths()
+                loader.load(sorted(labels.label_for(self.rel(m.parent)) for m in every),
+                            all_manifests=every)
                 raise LabelError(f"{pattern!r} matches no package",
                                  hint=labels.suggest(sel.name or "//" + sel.path,
-                                                     [(l, p.name) for l, p in
-                                                      self.packages.items()])
+                                                     sorted(loader.names.items()))
                                  or "list packages with: opkg query packages")
-            for p in hits:
-                selected[p.label] = p
-        return [selected[l] for l in sorted(selected)]
+            selected.update(dict.fromkeys(hits))
+        wanted = sorted(selected)
+        loader.load(wanted, all_manifests=complete)
+        healthy = [l for l in wanted if l not in loader.broken]
+        closure = loader.graph().closure(healthy)
+        reached = set(wanted) | set(loader.reached(wanted))
+        problems = [loader.broken[l] for l in sorted(reached) if l in loader.broken]
+        return Selection([loader.nodes[l] for l in healthy],
+                         [loader.nodes[l] for l in closure], _flat(problems),
+                         sorted(l for l in reached if l in loader.broken))
+
+
+def _flat(errors) -> list:
+    """One entry per error (a manifest's several errors are listed one by one), each once."""
+    out = []
+    for err in errors:
+        for e in getattr(err, "errors", [err]):
+            if e not in out:
+                out.append(e)
+    return out
+
+
+@dataclass
+class Selection:
+    packages: list             # selected and healthy, in label order
+    closure: list              # those and everything they depend on, dependencies first
+    problems: list             # the errors of every broken manifest the request reached
+    broken: list               # labels of packages that cannot be built (their own errors,
+                               # or a dependency's)
+
+
+class _Loader:
+    """Manifests loaded on demand, each one's errors kept to itself (a broken manifest makes
+    only its own package, and those that depend on it, unbuildable)."""
+
+    def __init__(self, ws: Workspace):
+        from opkg.manifest_cache import ManifestCache
+        from opkg.socs import soc_table
+
+        self.ws = ws
+        self.known = soc_table(ws.root)
+        # unchanged manifests are not parsed again (opkg/manifest_cache.py)
+        self.cache = ManifestCache(ws.settings.output_dir,
+                                   [sorted(self.known), list(ws.settings.default_socs),
+                                    ws.repositories.planned_roots()])
+        self.nodes: dict[str, Package] = {}       # healthy: packages and library nodes
+        self.broken: dict[str, Exception] = {}
+        self.names: dict[str, str] = {}           # label -> package name, for name patterns
+        self._by_name: dict[str, str] = {}
+        self._by_type: dict[str, str] = {}
+        self._graph = None
+
+    def load(self, roots, all_manifests=None) -> None:
+        """Load `roots` and, through their deps, everything they need. `all_manifests`: the
+        walk was complete, so stale manifest-cache entries can go."""
+        todo = [l for l in roots if l not in self.nodes and l not in self.broken]
+        pending = list(todo)
+        while pending:
+            label = pending.pop(0)
+            if label in self.nodes or label in self.broken:
+                continue
+            pkg = self._one(label)
+            if pkg is None:
+                continue
+            for dep in pkg.deps:
+                if dep not in self.nodes and dep not in self.broken:
+                    pending.append(dep)
+        if todo:
+            self._check_edges()
+            self._graph = None
+        if all_manifests is not None:
+            self.cache.keep_only(all_manifests)
+        self.cache.save()
+
+    def _one(self, label: str) -> Package | None:
+        import time
+
+        from opkg.external.spec import LabelSyntaxError
+        from opkg.manifest import MANIFEST, load_package
+
+        if label.startswith("@"):
+            try:
+                self.nodes[label] = self.ws.repositories.library(label)
+            except (ManifestError, LabelSyntaxError, KeyError) as exc:
+                self.broken[label] = exc if isinstance(exc, ManifestError) else \
+                    ManifestError(str(exc))
+            return None
+        manifest = self.ws.root / label[2:] / MANIFEST
+        if not manifest.is_file():
+            return None               # reported by _check_edges at the depending entry
+        pkg = self.cache.get(manifest, label)
+        try:
+            if pkg is None:
+                started = time.time_ns()
+                pkg = load_package(manifest, label, known_socs=self.known,
+                                   default_socs=self.ws.settings.default_socs,
+                                   repositories=self.ws.repositories)
+                self.cache.put(manifest, label, pkg, started)
+            else:
+                for name, _ in pkg.repositories:   # cached: still make its repositories present
+                    self.ws.repositories.root(name)
+        except ManifestError as exc:
+            self.broken[label] = exc
+            return None
+        self.names[label] = pkg.name
+        other = self._by_name.get(pkg.name)
+        if other is not None and other != label:
+            self.broken[label] = ManifestError(
+                f"package name {pkg.name!r} is already used by {other}",
+                location=pkg.locations.get("name") or Location(manifest), field="name",
+                hint="package names are unique in a workspace; rename one of them")
+            return None
+        self._by_name[pkg.name] = label
+        if pkg.op is not None:
+            # CANN registers operators by type: two packages of one type collide on device
+            clash = self._by_type.get(pkg.op.type)
+            if clash is not None and clash != label:
+                self.broken[label] = ManifestError(
+                    f"op type {pkg.op.type!r} is already defined by {clash}",
+                    location=pkg.locations.get("op.type") or Location(manifest),
+                    field="op.type", hint="operator types are unique in a workspace (the "
+                    "runtime finds operators by type); rename one")
+                return None
+            self._by_type[pkg.op.type] = label
+        self.nodes[label] = pkg
+        return pkg
+
+    def _check_edges(self) -> None:
+        """Missing and self dependencies and cycles make a package broken; so does a broken
+        dependency (the package is reported with the entry that names it)."""
+        from opkg.graph import find_cycle
+
+        self._propagate()
+        while True:
+            cycle = find_cycle({l: tuple(p.deps) for l, p in self.nodes.items()})
+            if cycle is None:
+                return
+            pkg = self.nodes[cycle[-2]]
+            err = GraphError("dependency cycle: " + " -> ".join(cycle),
+                             location=Location(pkg.manifest_path), field="deps",
+                             hint="packages must form a DAG; move the shared part into a "
+                                  "library package both depend on")
+            for member in cycle[:-1]:
+                self.broken[member] = err
+                self.nodes.pop(member, None)
+            self._propagate()
+
+    def _propagate(self) -> None:
+        changed = True
+        while changed:
+            changed = False
+            for label, pkg in list(self.nodes.items()):
+                for i, dep in enumerate(pkg.deps):
+                    problem = self._edge_problem(label, pkg, i, dep)
+                    if problem is not None:
+                        self.broken[label] = problem
+                        del self.nodes[label]
+                        changed = True
+                        break
+
+    def _edge_problem(self, label, pkg, i, dep):
+        where = pkg.locations.get(f"deps[{i}]") or Location(pkg.manifest_path)
+        if dep == label:
+            return GraphError(f"{label} depends on itself", location=where,
+                              field=f"deps[{i}]", hint="remove this entry")
+        if dep in self.broken:
+            return GraphError(f"{label} depends on {dep}, which has errors", location=where,
+                              field=f"deps[{i}]", hint=f"fix {dep} first (its errors are "
+                              "listed with this one)")
+        if dep not in self.nodes:
+            others = [(l, l.rsplit("/", 1)[-1]) for l in sorted(
+                labels.label_for(self.ws.rel(m.parent)) for m in self.ws.manifest_paths())
+                if l != label]
+            return GraphError(
+                f"{label} depends on {dep}, which is not a package in this workspace",
+                location=where, field=f"deps[{i}]",
+                hint=labels.suggest("//" + dep.lstrip("/"), others)
+                or "check the label (//dir/of/package)")
+        return None
+
+    def reached(self, roots) -> list[str]:
+        """Labels reachable from `roots` through deps, broken ones included."""
+        seen, stack = set(), list(roots)
+        while stack:
+            label = stack.pop()
+            if label in seen:
+                continue
+            seen.add(label)
+            pkg = self.nodes.get(label)
+            if pkg is None:
+                continue
+            stack.extend(pkg.deps)
+        return sorted(seen)
+
+    def graph(self):
+        from opkg.graph import Graph
+
+        if self._graph is None:
+            self._graph = Graph(self.nodes)
+        return self._graph

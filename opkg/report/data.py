@@ -80,7 +80,8 @@ def collect(ws, targets, socs=()) -> ReportData:
     for s in socs:
         get_soc(s, ws.root)      # an unknown name is an error with a did-you-mean
     selected = ws.select(list(targets))
-    closure = [ws.packages[l] for l in ws.graph.closure([p.label for p in selected])]
+    selection = ws.load_targets(list(targets))
+    closure = selection.closure
     operators = [p for p in selected if p.op is not None]
     by_target: dict[tuple, TargetResult] = {}
     paths: dict[tuple, dict] = {}

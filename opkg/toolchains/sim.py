@@ -107,24 +107,25 @@ class SimToolchain:
         soc_op = op.for_soc(soc.short)   # this SoC's dtype variants (op.soc_configs)
         base = Path(out) / "sim" / pkg.name
         tid = f"{pkg.label}@{soc.name}@{self.id}"
-        include = [str(pkg.dir), *(str(pkg.dir / d) for d in ("op_host", "op_kernel")
-                                   if (pkg.dir / d).is_dir())]
-        for dep in deps:
-            include += [str(d) for d in dep.include_dirs]
-        include += [str(d) for d in pkg.include_dirs]
-        inc_flags = [f"-I{d}" for d in include]
-        common = flags.common_flags()
-        if self.ws is not None:
-            # __FILE__ (kernel diagnostics) relative to the workspace: the same objects, and
-            # the same bundles, whichever directory the checkout lives in
-            common = common + [f"-ffile-prefix-map={self.ws.root}/="]
+        own = [str(pkg.dir), *(str(pkg.dir / d) for d in ("op_host", "op_kernel")
+                               if (pkg.dir / d).is_dir())]
+        # deps' include dirs flow to this package's compiles; a library of an external
+        # repository may give its kernels other directories (kernel_include_dirs)
+        include = own + [str(d) for dep in deps for d in dep.include_dirs] + \
+            [str(d) for d in pkg.include_dirs]
+        kernel_include = own + [str(d) for dep in deps for d in dep.kernel_includes] + \
+            [str(d) for d in pkg.include_dirs]
+        common = _prefix_maps(flags.common_flags(), self.ws,
+                              [r for p in (pkg, *deps) for r in p.repositories])
         actions: list[Action] = []
 
         def compile_step(src: Path, obj: Path, extra: list[str], what: str, force=(),
-                         requires=()) -> Action:
+                         requires=(), kernel: bool = False) -> Action:
+            inc = kernel_include if kernel else include
             return Action("exec", (str(obj),), (str(src), *force),
-                          argv=(cxx, *common, *extra, *inc_flags, "-c", str(src), "-o", str(obj)),
-                          scan_path=tuple(include), signature=fp, target=tid, step="compile",
+                          argv=(cxx, *common, *extra, *(f"-I{d}" for d in inc), "-c", str(src),
+                                "-o", str(obj)),
+                          scan_path=tuple(inc), signature=fp, target=tid, step="compile",
                           description=f"compile {pkg.name} {what}", requires=tuple(requires))
 
         # host library: generated entry + the package's tiling sources
@@ -145,9 +146,27 @@ class SimToolchain:
         host_objs = [str(host_rt)]
         obj_of: dict[Path, str] = {}
         for src in (host_entry, *pkg.tiling_sources):
-            obj = host_dir / "obj" / (_rel_name(src, pkg.dir, host_dir) + ".o")
+            obj = host_dir / "obj" / (_rel_name(src, pkg, host_dir) + ".o")
             actions.append(compile_step(src, obj, host_flags, f"host {src.name}"))
             obj_of[src] = str(obj)
+        # host sources of external libraries: compiled once per library with the library's
+        # own include dirs (as its cc_library would be), linked into every dependent
+        lib_objs = []
+        for dep in deps:
+            if not dep.host_sources:
+                continue
+            lib_common = _prefix_maps(flags.common_flags(), self.ws, dep.repositories)
+            lib_dir = Path(out) / "sim" / ".external" / dep.name
+            for src in dep.host_sources:
+                obj = lib_dir / (src.relative_to(dep.dir).with_suffix("").as_posix() + ".o")
+                actions.append(Action(
+                    "exec", (str(obj),), (str(src),),
+                    argv=(cxx, *lib_common, *host_flags, *(f"-I{d}" for d in dep.include_dirs),
+                          "-c", str(src), "-o", str(obj)),
+                    scan_path=tuple(str(d) for d in dep.include_dirs), signature=fp,
+                    target=tid, step="compile",
+                    description=f"compile {dep.label} {src.relative_to(dep.dir).as_posix()}"))
+                lib_objs.append(str(obj))
         grouped = [g for g in pkg.tiling_libraries if g]
         if len(grouped) > 1:
             # the sources CANN links into separate libraries (tiling.libraries): one relocatable
@@ -164,6 +183,7 @@ class SimToolchain:
                           *(obj_of[src] for src in pkg.tiling_sources if src not in in_group)]
         else:
             host_objs += list(obj_of.values())
+        host_objs += lib_objs
         host_lib = host_dir / "libhost.so"
         actions.append(Action("exec", (str(host_lib),), tuple(host_objs),
                               argv=(cxx, *flags.link_flags(), "-o", str(host_lib), *host_objs),
@@ -218,7 +238,7 @@ class SimToolchain:
         # The entry only names the kernel: once per (package, SoC), whatever the dtype variant.
         entry_obj = base / soc.name / "entry.o"
         actions.append(compile_step(kernel_entry, entry_obj, flags.arch_flags(soc),
-                                    f"kernel entry ({soc.name})"))
+                                    f"kernel entry ({soc.name})", kernel=True))
         # the tiling header as kernels read it (flags.kernel_tiling_source): once per package
         tiling_include = None
         if pkg.tiling_data:
@@ -236,7 +256,7 @@ class SimToolchain:
             force = (str(pkg.tiling_data), str(tiling_include)) if pkg.tiling_data else ()
             actions.append(compile_step(pkg.kernel_source, vdir / "kernel.o", kflags,
                                         f"{what} {pkg.kernel_source.name}", force,
-                                        (str(gch),) if pch else ()))
+                                        (str(gch),) if pch else (), kernel=True))
             objs = [str(vdir / "kernel.o"), str(entry_obj), str(runtime_obj)]
             lib = vdir / "libkernel.so"
             actions.append(Action("exec", (str(lib),), tuple(objs),
@@ -267,13 +287,19 @@ class SimToolchain:
                           reports), actions
         bundle = Path(out) / "bundles" / bundle_filename(pkg.name, pkg.version, soc.name,
                                                           self.id)
-        sources = [*pkg.source_files()] + [f for d in deps for d in d.include_dirs
+        local = [d for d in deps if not d.repositories]
+        sources = [*pkg.source_files()] + [f for d in local for d in d.include_dirs
                                            for f in sorted(Path(d).rglob("*")) if f.is_file()]
+        repos = _repositories(self.ws, pkg, deps)
+        names = {str(root): f"@{name}/" for p in (pkg, *deps) for name, root in p.repositories}
         meta = {
             "name": pkg.name, "version": pkg.version, "summary": pkg.summary, "soc": soc.name,
             "toolchain": {"id": self.id, "version": self.version(), "fingerprint": fp},
             "op": soc_op.to_json(), "label": pkg.label,
-            "provenance": {**provenance, "source_digest": digest_files(sources, pkg.dir)},
+            "provenance": {**provenance, "source_digest": digest_files(sources, pkg.dir, names),
+                           # the external repositories its sources come from, as opkg.lock
+                           # records them (absent for a package that uses none)
+                           **({"repositories": repos} if repos else {})},
         }
         files = {"opkg.yaml": str(pkg.manifest_path), "lib/libhost.so": str(host_lib)}
         for vname, lib in kernel_libs.items():
@@ -291,13 +317,37 @@ class SimToolchain:
         return target, actions
 
 
-def _rel_name(src: Path, pkg_dir: Path, gen_dir: Path) -> str:
-    for root in (pkg_dir, gen_dir):
+def _rel_name(src: Path, pkg, gen_dir: Path) -> str:
+    for root in (pkg.dir, gen_dir):
         try:
             return src.relative_to(root).with_suffix("").as_posix()
         except ValueError:
             continue
+    for name, root in pkg.repositories:       # a source of an external repository
+        if src.is_relative_to(root):
+            return f"@{name}/" + src.relative_to(root).with_suffix("").as_posix()
     return src.stem
+
+
+def _prefix_maps(common: list[str], ws, repositories) -> list[str]:
+    """__FILE__ (kernel diagnostics) relative to the workspace, and `@repo//...` in an
+    external repository: the same objects, and the same bundles, wherever the checkouts are.
+    GCC applies the last matching map, so a repository inside the workspace comes after it."""
+    maps = [f"-ffile-prefix-map={ws.root}/="] if ws is not None else []
+    maps += [f"-ffile-prefix-map={root}/=@{name}//" for name, root in sorted(set(repositories))]
+    return common + maps
+
+
+def _repositories(ws, pkg, deps) -> dict:
+    """Provenance of the external repositories a package's files and deps come from."""
+    names = sorted({name for p in (pkg, *deps) for name, _ in p.repositories})
+    if not names or ws is None:
+        return {}
+    out = {}
+    for name in names:
+        repo = ws.repositories.get(name)
+        out[name] = {"source": repo.source, "commit": repo.commit, "tree": repo.tree}
+    return out
 
 
 def _soc_shorts(pkg, ws, soc) -> list[list[str]]:
@@ -331,7 +381,7 @@ def _verify_job(pkg, op, soc, variant, host_lib: Path, kernel_lib: Path, root: P
         "variant": variant.name, "soc": soc.to_json(),
         "host_lib": _portable(host_lib, root), "kernel_lib": _portable(kernel_lib, root),
         # workspace-relative: reports travel in bundles, which must not depend on the checkout
-        "kernel_source": f"{pkg.label[2:]}/{pkg.kernel_source.relative_to(pkg.dir).as_posix()}",
+        "kernel_source": pkg.source_label(pkg.kernel_source),
         "golden": {"file": _portable(v.golden_file, root), "function": v.golden_function,
                    # only when set: other packages' jobs (and so their cache keys) unchanged
                    **({"convention": v.golden_convention} if v.golden_convention else {}),
