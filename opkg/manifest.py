@@ -377,13 +377,13 @@ class _Validator:
                                                 "default_socs in the workspace file"))
         verify = c(self.verify, data["verify"], op) \
             if data.get("verify") is not None and op is not None else None
+        origin = c(self.origin, data["origin"], default=()) if "origin" in data else ()
         raise_all(self.errors)
         return Package(name, version, summary, label, self.dir, self.doc.path, op, sources,
                        tiling_data, function, kernel_source, socs, pins, deps, include_dirs,
                        verify, locations, libraries,
                        repositories=tuple(sorted(self.used_repos.items())),
-                       origin=c(self.origin, data["origin"], default=()) if "origin" in data
-                       else ())
+                       origin=origin)
 
     def origin(self, value) -> tuple:
         """`origin: {repository, commit, path}`: the provenance `opkg import` records for a

@@ -222,3 +222,20 @@ def test_outside_an_ops_repository_the_msopgen_import_needs_dest(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "opkg", "import", str(tmp_path)],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2 and "Missing option '--dest'" in proc.stderr
+
+
+def test_an_imported_operator_builds_and_verifies_with_the_repositorys_golden(tmp_path):
+    """The whole path on the sim: the arch22 tiling (the arch35 one has an #error), the kernel
+    including "../inc/..." and "../act_common/..." through the kernel tree, the golden called
+    with the test tool's keywords (it asserts them), the ttk rows and tolerances as cases."""
+    import json
+
+    ws = _workspace(tmp_path)
+    assert _opkg(ws, "import", "ops-mini/activation/leaky_scale").returncode == 0
+    proc = _opkg(ws, "build", "//packages/ops_mini/activation/leaky_scale", "--json")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    out = ws / "out" / "sim" / "leaky_scale" / "Ascend910B1"
+    for variant in ("float16", "float32"):
+        report = json.loads((out / variant / "verification.json").read_text())
+        assert report["passed"], report
+        assert [c["case"] for c in report["results"]] == ["leaky_scale_ragged", "leaky_scale_one"]
