@@ -687,9 +687,28 @@ def workspace_libraries(ws_root: Path, base: str) -> tuple[list[str], list[Path]
 KERNEL_TREE = "kernel_tree"
 
 
+def kernel_tree_links(repo: Repository) -> dict[str, Path]:
+    """The kernel tree as data: path under ascendc/ -> the repository directory it links to."""
+    links: dict[str, Path] = {}
+    for kernel_dir in sorted(repo.root.glob("*/*/op_kernel")):
+        # a family's common/ is not an operator (add_modules_sources records no "common")
+        if kernel_dir.parent.parent.name not in _SKIP_DIRS and kernel_dir.parent.name != "common":
+            links.setdefault(kernel_dir.parent.name, kernel_dir)
+    if (repo.root / "common/inc/op_kernel").is_dir():
+        links["inc"] = repo.root / "common/inc/op_kernel"
+    for common in sorted(repo.root.glob("*/common/op_kernel")):
+        for entry in sorted(common.iterdir()):
+            if entry.is_dir():
+                links.setdefault(f"common/{entry.name}", entry)
+    for cmct in sorted(repo.root.glob("*/common/cmct")):
+        links.setdefault("common/cmct", cmct)
+    return links
+
+
 def write_kernel_tree(repo: Repository, dest_root: Path) -> Path:
-    """`dest_root/kernel_tree/`: the library package of the repository's kernel tree; links
-    are relative, rewritten on every import (an operator added to the repository appears)."""
+    """`dest_root/kernel_tree/`: the library package of the repository's kernel tree, links
+    relative; rewritten only when the repository's operators changed (a re-import leaves an
+    unchanged tree, and the builds reading it, alone)."""
     import os
     import shutil
 
@@ -697,28 +716,24 @@ def write_kernel_tree(repo: Repository, dest_root: Path) -> Path:
 
     pkg = Path(dest_root) / KERNEL_TREE
     tree = pkg / "ascendc"
-    if tree.exists():
-        shutil.rmtree(tree)
-    (tree / "_" / "_").mkdir(parents=True)
-    (tree / "common").mkdir()
-
-    def link(at: Path, target: Path) -> None:
-        if not at.exists() and not at.is_symlink():
-            at.symlink_to(os.path.relpath(target, at.parent), target_is_directory=True)
-
-    for kernel_dir in sorted(repo.root.glob("*/*/op_kernel")):
-        if kernel_dir.parent.parent.name not in _SKIP_DIRS:
-            link(tree / kernel_dir.parent.name, kernel_dir)
-    if (repo.root / "common/inc/op_kernel").is_dir():
-        link(tree / "inc", repo.root / "common/inc/op_kernel")
-    for common in sorted(repo.root.glob("*/common/op_kernel")) + sorted(
-            repo.root.glob("*/common/cmct")):
-        if common.name == "cmct":
-            link(tree / "common" / "cmct", common)
+    want = {rel: os.path.relpath(target, (tree / rel).parent)
+            for rel, target in kernel_tree_links(repo).items()}
+    have = {p.relative_to(tree).as_posix(): os.readlink(p)
+            for p in tree.rglob("*") if p.is_symlink()} if tree.is_dir() else None
+    if have != want:
+        fresh = pkg / f"ascendc.new-{os.getpid()}"
+        shutil.rmtree(fresh, ignore_errors=True)
+        (fresh / "_" / "_").mkdir(parents=True)
+        (fresh / "common").mkdir()
+        for rel, target in want.items():
+            (fresh / rel).symlink_to(target, target_is_directory=True)
+        if tree.exists():
+            old = pkg / f"ascendc.old-{os.getpid()}"
+            tree.rename(old)
+            fresh.rename(tree)
+            shutil.rmtree(old)
         else:
-            for entry in sorted(common.iterdir()):
-                if entry.is_dir():
-                    link(tree / "common" / entry.name, entry)
+            fresh.rename(tree)
     atomic_write_text(pkg / "opkg.yaml", (
         f"# The kernel source tree {repo.name}'s build lays out (gen_ops_info.cmake): ascendc/<op> "
         "is each operator's\n# op_kernel/, ascendc/inc common/inc/op_kernel; links into the "

@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""The compatibility harness over an ops repository (hicann/ops-nn and its siblings).
+
+    bench/compat/repository.py --repo OPS_NN --opbase OPBASE [--families F...] [--every N]
+        [--only OP...] [--soc Ascend910B1] [--jobs N] [--work DIR] [--rebuild]
+
+Every operator of the repository with a classic kernel (op_kernel/<op>.cpp) is imported with
+`opkg import` straight from the checkout (its sources stay there; docs/import.md), built on
+the sim for one SoC, and verified with the repository's own golden (tests/assets/golden.py)
+on the cases the import took from its ttk tables or example. No per-operator module: what the
+repository says is what is measured. One scratch workspace holds them all (`--work`, kept
+between runs): it names the base library (`--opbase`, its libraries as ops-nn's
+cmake/modules/FindOPBASE.cmake gives them) and, through the import, the repository.
+
+Resumable: each operator's row is saved as it finishes (`<work>/rows.json`), keyed by the
+repository's commit, opkg's commit and the SoC; a re-run measures only the operators without
+a row of that key (`--rebuild` measures all again; opkg's own cache then makes unchanged
+builds fast). It writes bench/results/compat-<repo>-<date>.json and the repository's section
+of docs/compat.md: per family k/N, and each failure with its first error and a class
+(bench/compat/classification-<repo>.yaml when someone recorded one, else the harness's
+"likely ..." guess from the error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(HERE))
+from run import (DEVICE_MODES, _first_error, _first_line, classify, load_classification,  # noqa: E402
+                 mismatch_text, opkg, opkg_commit, write_doc)
+
+from opkg.importers import repository as R  # noqa: E402
+
+BUILD_TIMEOUT = 1800
+# ops-nn's cmake/modules/FindOPBASE.cmake: OPBASE_INC_DIRS for host compiles; the kernel build
+# adds pkg_inc/op_common (scripts/util/ascendc_impl_build.py); the base library's own host
+# sources (log, shape and math utilities) are compiled from source
+OPBASE_LIBRARY = {
+    "include_dirs": ["include", "include/op_common", "include/op_common/op_host",
+                     "include/op_common/op_graph", "pkg_inc", "pkg_inc/op_common"],
+    "kernel_include_dirs": ["pkg_inc/op_common", "include/op_common/op_kernel"],
+    "host_sources": ["src/op_common/log/*.cpp", "src/op_common/op_host/*.cpp",
+                     "src/op_common/op_host/util/*.cpp"],
+}
+
+
+def classic_operators(root: Path) -> list[Path]:
+    """Operator directories with a classic kernel, family by family, in a stable order."""
+    return [d for d in R.operator_dirs(root, root) if (d / "op_kernel" / f"{d.name}.cpp").is_file()]
+
+
+def select(ops: list[Path], root: Path, families, every: int, only) -> list[Path]:
+    if families:
+        ops = [d for d in ops if d.parent.name in families]
+    if only:
+        ops = [d for d in ops if d.name in only]
+    return ops[::every] if every > 1 else ops
+
+
+def git_head(root: Path) -> str | None:
+    return R.git_commit(root)
+
+
+def prepare_workspace(work: Path, opbase: Path) -> None:
+    """The scratch workspace: opbase pinned at its checkout's commit (written once)."""
+    import yaml
+
+    ws_file = work / "opkg-workspace.yaml"
+    if ws_file.is_file():
+        return
+    work.mkdir(parents=True, exist_ok=True)
+    entry = {"path": os.path.relpath(opbase.resolve(), work.resolve())}
+    commit = git_head(opbase)
+    if commit:
+        entry["commit"] = commit
+    entry["libraries"] = {"op_common": OPBASE_LIBRARY}
+    ws_file.write_text("# bench/compat/repository.py's scratch workspace\n"
+                       "package_roots: [packages]\noutput_dir: out\n"
+                       + yaml.safe_dump({"repositories": {"opbase": entry}}, sort_keys=False))
+
+
+def measure(op_dir: Path, root: Path, work: Path, soc: str, build_jobs: int,
+            timeout: int) -> dict:
+    rel = op_dir.relative_to(root).as_posix()
+    row = {"operator": op_dir.name, "family": op_dir.parent.name, "path": rel,
+           "imported": None, "compiled": None, "kernel_compiled": None, "verified": None,
+           "golden": None, "cases_from": None, "first_error": None, "classification": None,
+           "notes": [], "variants": {}, "seconds": None}
+    start = time.monotonic()
+    r = opkg("import", str(op_dir), "--soc", soc, "--json", cwd=work, timeout=timeout)
+    try:
+        info = json.loads(r.stdout)
+    except json.JSONDecodeError:
+        info = {}
+    ops = info.get("operators") or []
+    if r.returncode != 0 or not ops or not ops[0].get("dest"):
+        row["imported"] = False
+        text = (ops[0].get("skipped") if ops else None) or r.stderr or r.stdout
+        row["first_error"] = _first_line(text).removeprefix("error: ")
+        row["detail"] = "\n".join([text, *(ops[0].get("notes", []) if ops else [])])[-4000:]
+        row["classification"] = "import gap"
+        row["seconds"] = round(time.monotonic() - start, 1)
+        return row
+    one = ops[0]
+    row.update(imported=True, golden=one["golden"], cases_from=one.get("cases_from"),
+               notes=one.get("notes", []))
+    label = "//" + Path(one["dest"]).resolve().relative_to(work.resolve()).as_posix()
+    try:
+        r = opkg("build", label, "--json", "--keep-going", "-j", str(build_jobs),
+                 *DEVICE_MODES, cwd=work, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        row["first_error"] = f"harness: the build took longer than {timeout} s"
+        row["seconds"] = round(time.monotonic() - start, 1)
+        return row
+    try:
+        result = json.loads(r.stdout)
+    except json.JSONDecodeError:
+        result = {"error": {"message": _first_line(r.stderr or r.stdout)}}
+    read_build(row, result, work, op_dir.name)
+    if not row["golden"] and row["compiled"]:
+        row["classification"] = "no golden (tests/assets/golden.py names no kernel function)"
+    row["seconds"] = round(time.monotonic() - start, 1)
+    return row
+
+
+def read_build(row: dict, result: dict, work: Path, name: str) -> None:
+    if result.get("error"):
+        e = result["error"]
+        row["compiled"] = False
+        row["first_error"] = f"manifest {e.get('field') or ''}: {e.get('message')}".strip()
+        row["detail"] = json.dumps(e)[-4000:]
+        return
+    failures = result.get("failures") or []
+    compile_fail = [f for f in failures if f.get("step") in ("compile", "link", "check")
+                    or (f.get("description") or "").startswith(("compile", "link", "check"))]
+    kernel_fail = [f for f in compile_fail if " kernel " in (f.get("description") or "")
+                   and "kernel entry" not in (f.get("description") or "")]
+    reports = {}
+    for t in result.get("targets", []):
+        for variant, rep in (t.get("variants") or {}).items():
+            reports[f"{t['soc']}/{variant}"] = rep
+    row["variants"] = reports
+    row["compiled"] = not compile_fail and bool(reports)
+    row["kernel_compiled"] = not kernel_fail and (bool(reports) or any(
+        "kernel" in (f.get("description") or "") for f in failures) or not compile_fail)
+    row["verified"] = bool(result.get("ok")) and bool(reports) and all(
+        v.get("passed") for v in reports.values())
+    if row["verified"]:
+        return
+    first = kernel_fail[0] if kernel_fail and len(compile_fail) == len(kernel_fail) else (
+        compile_fail[0] if compile_fail else None)
+    if first is not None:
+        row["first_error"] = _first_error(first.get("output") or "")
+        row["detail"] = (first.get("output") or "")[-4000:]
+        return
+    for path in sorted((work / "out" / "sim" / name).rglob("verification.json")):
+        try:
+            rep = json.loads(path.read_text())
+        except (OSError, json.JSONDecodeError):
+            continue
+        if rep.get("passed"):
+            continue
+        where = f"{path.parent.parent.name}/{path.parent.name}"
+        if rep.get("error"):
+            row["first_error"] = f"{where}: {_first_line(rep['error'])}"
+            return
+        for case in rep.get("results", []):
+            if case.get("passed"):
+                continue
+            if case.get("error"):
+                row["first_error"] = f"{where} {case['case']}: {_first_line(case['error'])}"
+            else:
+                worst = max(case.get("outputs", {}).items(),
+                            key=lambda kv: kv[1].get("mismatch_ratio") or 0, default=None)
+                if worst:
+                    row["first_error"] = f"{where} {case['case']}: {mismatch_text(*worst)}"
+            if row["first_error"]:
+                return
+    if failures:
+        row["first_error"] = _first_error(failures[0].get("output")
+                                          or failures[0].get("description") or "")
+
+
+# -- the report -----------------------------------------------------------------------------------
+
+
+def _cell(text) -> str:
+    return (str(text) if text else "–").replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(name: str, repo_url: str, rows: list[dict], total: int, date: str,
+             commit: str | None, soc: str, sample: str, measured_by: str) -> str:
+    n = len(rows)
+    count = lambda key: sum(1 for r in rows if r.get(key))          # noqa: E731
+    with_golden = [r for r in rows if r.get("golden")]
+    lines = [f"<!-- compat:{name}:begin -->", f"## {repo_url} (imported from the repository)", "",
+             f"Measured {date} on commit `{commit or 'unknown'}` for {soc} with opkg "
+             f"`{measured_by}` (`bench/compat/repository.py`): {sample}, {n} of the {total} "
+             "operators with a classic kernel. Nothing per operator: the import follows the "
+             "repository's CMake, the golden is its tests/assets/golden.py, the cases its ttk "
+             "tables or example.", "",
+             f"**{count('verified')}/{len(with_golden)} verified of those with a golden**; "
+             f"{count('imported')}/{n} imported, {count('kernel_compiled')}/{n} reach a kernel "
+             f"compile, {count('compiled')}/{n} compile and link.", "",
+             "| family | measured | imported | kernel compiles | builds | with golden | "
+             "verified |", "|---|---|---|---|---|---|---|"]
+    by_family = defaultdict(list)
+    for r in rows:
+        by_family[r["family"]].append(r)
+    for fam, rs in sorted(by_family.items()):
+        c = lambda key: sum(1 for r in rs if r.get(key))            # noqa: E731
+        lines.append(f"| {fam} | {len(rs)} | {c('imported')} | {c('kernel_compiled')} | "
+                     f"{c('compiled')} | {c('golden')} | {c('verified')}/{c('golden')} |")
+    failed = [r for r in rows if not r.get("verified")]
+    if failed:
+        lines += ["", "Each operator that did not verify, with its first error (the evidence) "
+                  "and its class:", "", "| operator | path | first error | class |",
+                  "|---|---|---|---|"]
+        lines += [f"| {r['operator']} | `{r['path']}` | {_cell(r['first_error'])} | "
+                  f"{_cell(r['classification'])} |" for r in failed]
+        causes = Counter(re.sub(r"^likely ", "", r["classification"] or "unclassified")
+                         for r in failed)
+        lines += ["", "Classes, most frequent first:", ""]
+        lines += [f"- {k} × {_cell(c)}" for c, k in causes.most_common()]
+    lines.append(f"<!-- compat:{name}:end -->")
+    return "\n".join(lines) + "\n"
+
+
+# -- main -----------------------------------------------------------------------------------------
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repo", required=True, type=Path, help="the ops repository checkout")
+    ap.add_argument("--opbase", required=True, type=Path, help="the opbase checkout")
+    ap.add_argument("--families", nargs="+", metavar="FAMILY")
+    ap.add_argument("--only", nargs="+", metavar="OP", help="operator directory names")
+    ap.add_argument("--every", type=int, default=1, help="every Nth operator (a sample)")
+    ap.add_argument("--soc", default="Ascend910B1")
+    ap.add_argument("--jobs", type=int, default=1, help="operators measured at the same time")
+    ap.add_argument("--build-jobs", type=int, default=1, help="opkg build -j for each")
+    ap.add_argument("--work", type=Path, help="the scratch workspace, kept between runs "
+                    "(default: <tmp>/opkg-compat-<repo>)")
+    ap.add_argument("--rebuild", action="store_true", help="measure operators that have a row")
+    ap.add_argument("--timeout", type=int, default=BUILD_TIMEOUT)
+    ap.add_argument("--results", type=Path, default=REPO / "bench" / "results")
+    ap.add_argument("--doc", type=Path, default=REPO / "docs" / "compat.md")
+    ap.add_argument("--no-doc", action="store_true", help="leave docs/compat.md alone")
+    args = ap.parse_args(argv)
+
+    root = R.repository_root(args.repo)
+    if root is None:
+        raise SystemExit(f"error: {args.repo} is not an ops repository checkout")
+    name = R.default_name(root)
+    work = (args.work or Path(tempfile.gettempdir()) / f"opkg-compat-{name}").resolve()
+    prepare_workspace(work, args.opbase)
+    everything = classic_operators(root)
+    chosen = select(everything, root, args.families, args.every, args.only)
+    commit, measured_by = git_head(root), opkg_commit()
+    key = f"{commit}:{measured_by}:{args.soc}"
+    state = work / "rows.json"
+    rows_by_path = json.loads(state.read_text()) if state.is_file() else {}
+    todo = [d for d in chosen if args.rebuild
+            or rows_by_path.get(d.relative_to(root).as_posix(), {}).get("key") != key]
+    print(f"{name} at {commit[:12] if commit else '?'}: {len(chosen)} operators chosen, "
+          f"{len(chosen) - len(todo)} measured already (key {key}), {len(todo)} to measure",
+          file=sys.stderr, flush=True)
+    lock = threading.Lock()
+    recorded = load_classification(HERE / f"classification-{name}.yaml")
+
+    def one(op_dir: Path) -> None:
+        try:
+            row = measure(op_dir, root, work, args.soc, args.build_jobs, args.timeout)
+        except Exception as exc:      # one operator's trouble must not end the measurement
+            row = {"operator": op_dir.name, "family": op_dir.parent.name,
+                   "path": op_dir.relative_to(root).as_posix(), "imported": None,
+                   "compiled": None, "kernel_compiled": None, "verified": None, "golden": None,
+                   "first_error": f"harness: {type(exc).__name__}: {exc}",
+                   "classification": None, "notes": [], "variants": {}}
+        if not (row["classification"] or "").startswith(("import gap", "no golden")):
+            classify(row, recorded)
+        row["key"], row["opkg"] = key, measured_by
+        with lock:      # kept as they finish: an interrupted run resumes where it stopped
+            rows_by_path[row["path"]] = row
+            tmp = state.with_suffix(".tmp")
+            tmp.write_text(json.dumps(rows_by_path, indent=1) + "\n")
+            os.replace(tmp, state)
+        print(f"{row['path']:44} imported={row['imported']} kernel={row['kernel_compiled']} "
+              f"verified={row['verified']} {row['first_error'] or ''}"[:220],
+              file=sys.stderr, flush=True)
+
+    if todo:
+        one(todo[0])        # alone: its import adds the repository to the workspace file
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        list(pool.map(one, todo[1:]))
+    rows = [rows_by_path[d.relative_to(root).as_posix()] for d in chosen]
+    date = dt.date.today().isoformat()
+    sample = ("families " + ", ".join(args.families) if args.families else "all families") + (
+        f", every {args.every}th operator" if args.every > 1 else "") + (
+        f", operators {', '.join(args.only)}" if args.only else "")
+    args.results.mkdir(parents=True, exist_ok=True)
+    out = args.results / f"compat-{name}-{date}.json"
+    out.write_text(json.dumps({"repository": name, "commit": commit, "soc": args.soc,
+                               "date": date, "sample": sample, "rows": rows}, indent=1) + "\n")
+    if not args.no_doc:
+        write_doc(args.doc, name, markdown(name, f"hicann/{root.name}", rows, len(everything),
+                                           date, commit, args.soc, sample, measured_by))
+    verified = sum(1 for r in rows if r.get("verified"))
+    print(f"{name}: {verified}/{sum(1 for r in rows if r.get('golden'))} verified of those "
+          f"with a golden ({len(rows)} measured); results: {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
