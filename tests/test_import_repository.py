@@ -135,10 +135,12 @@ def _workspace(tmp_path) -> Path:
     ws.mkdir()
     (ws / "opkg-workspace.yaml").write_text("# my workspace\ndefault_socs: [Ascend910B1]\n")
     shutil.copytree(FIXTURE, ws / "ops-mini")
-    subprocess.run(["git", "init", "-q", str(ws / "ops-mini")], check=True)
-    subprocess.run(["git", "-C", str(ws / "ops-mini"), "add", "."], check=True)
-    subprocess.run(["git", "-C", str(ws / "ops-mini"), "-c", "user.name=t", "-c",
-                    "user.email=t@t", "commit", "-qm", "mini"], check=True)
+    shutil.copytree(FIXTURE.parent / "ops_base", ws / "ops-base")
+    for repo in ("ops-mini", "ops-base"):      # fresh clones: git checkouts with a HEAD
+        subprocess.run(["git", "init", "-q", str(ws / repo)], check=True)
+        subprocess.run(["git", "-C", str(ws / repo), "add", "."], check=True)
+        subprocess.run(["git", "-C", str(ws / repo), "-c", "user.name=t", "-c",
+                        "user.email=t@t", "commit", "-qm", "mini"], check=True)
     return ws
 
 
@@ -152,7 +154,7 @@ def test_import_a_family_in_place(tmp_path):
     commit = subprocess.run(["git", "-C", str(ws / "ops-mini"), "rev-parse", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     before = {p: p.read_bytes() for p in (ws / "ops-mini").rglob("*") if p.is_file()}
-    proc = _opkg(ws, "import", "ops-mini/activation", "--dep", "@opbase//:op_common")
+    proc = _opkg(ws, "import", "ops-mini/activation", "--base", "ops-base")
     assert proc.returncode == 0, proc.stderr
     assert "imported 1 of 3 operator(s) for Ascend910B1" in proc.stdout
     assert "skipped activation/only_apt: no classic kernel op_kernel/only_apt.cpp (only an " \
@@ -184,6 +186,15 @@ def test_import_a_family_in_place(tmp_path):
     assert entry == {"path": "ops-mini", "commit": commit, "libraries": {"common": {
         "include_dirs": [".", "common/inc", "common/inc/op_host"],
         "kernel_include_dirs": [".", "common/inc/op_kernel"]}}}
+    # the base library as the repository's CMake uses it: FindOPBASE.cmake's include
+    # directories, add_opbase_modules' sources
+    base = yaml.safe_load(text)["repositories"]["opbase"]
+    assert base["path"] == "ops-base" and len(base["commit"]) == 40
+    assert base["libraries"] == {"op_common": {
+        "include_dirs": ["include", "include/op_common", "include/op_common/op_host",
+                         "pkg_inc/op_common"],
+        "kernel_include_dirs": ["pkg_inc/op_common"],
+        "host_sources": ["src/op_common/op_host/util/*.cpp"]}}
     # the kernel tree: ../inc/ and ../act_common/ resolve from the include directory ascendc/_
     tree = ws / "packages" / "ops_mini" / "kernel_tree" / "ascendc"
     assert (tree / "_" / ".." / "inc" / "mini_split.h").is_file()
@@ -194,7 +205,7 @@ def test_import_a_family_in_place(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "has repository ops_mini already: kept" in proc.stdout
     assert yaml.safe_load((ws / "opkg-workspace.yaml").read_text())["repositories"] == \
-        {"ops_mini": entry}
+        {"ops_mini": entry, "opbase": base}
 
 
 def test_import_refuses_to_overwrite_files_it_did_not_write(tmp_path):
@@ -225,13 +236,15 @@ def test_outside_an_ops_repository_the_msopgen_import_needs_dest(tmp_path):
 
 
 def test_an_imported_operator_builds_and_verifies_with_the_repositorys_golden(tmp_path):
-    """The whole path on the sim: the arch22 tiling (the arch35 one has an #error), the kernel
+    """The whole path on the sim: the arch22 tiling (the arch35 one has an #error) calling the
+    base library compiled from its sources, the kernel
     including "../inc/..." and "../act_common/..." through the kernel tree, the golden called
     with the test tool's keywords (it asserts them), the ttk rows and tolerances as cases."""
     import json
 
     ws = _workspace(tmp_path)
-    assert _opkg(ws, "import", "ops-mini/activation/leaky_scale").returncode == 0
+    assert _opkg(ws, "import", "ops-mini/activation/leaky_scale", "--base", "ops-base"
+                 ).returncode == 0
     proc = _opkg(ws, "build", "//packages/ops_mini/activation/leaky_scale", "--json")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = ws / "out" / "sim" / "leaky_scale" / "Ascend910B1"

@@ -9,8 +9,9 @@ Every operator of the repository with a classic kernel (op_kernel/<op>.cpp) is i
 the sim for one SoC, and verified with the repository's own golden (tests/assets/golden.py)
 on the cases the import took from its ttk tables or example. No per-operator module: what the
 repository says is what is measured. One scratch workspace holds them all (`--work`, kept
-between runs): it names the base library (`--opbase`, its libraries as ops-nn's
-cmake/modules/FindOPBASE.cmake gives them) and, through the import, the repository.
+between runs): it names the base library (`--opbase`, as `opkg import --base` adds it: the
+include directories and sources the repository's CMake uses) and, through the import, the
+repository.
 
 Resumable: each operator's row is saved as it finishes (`<work>/rows.json`), keyed by the
 repository's commit, opkg's commit and the SoC; a re-run measures only the operators without
@@ -47,16 +48,6 @@ from run import (DEVICE_MODES, _first_error, _first_line, classify, load_classif
 from opkg.importers import repository as R  # noqa: E402
 
 BUILD_TIMEOUT = 1800
-# ops-nn's cmake/modules/FindOPBASE.cmake: OPBASE_INC_DIRS for host compiles; the kernel build
-# adds pkg_inc/op_common (scripts/util/ascendc_impl_build.py); the base library's own host
-# sources (log, shape and math utilities) are compiled from source
-OPBASE_LIBRARY = {
-    "include_dirs": ["include", "include/op_common", "include/op_common/op_host",
-                     "include/op_common/op_graph", "pkg_inc", "pkg_inc/op_common"],
-    "kernel_include_dirs": ["pkg_inc/op_common", "include/op_common/op_kernel"],
-    "host_sources": ["src/op_common/log/*.cpp", "src/op_common/op_host/*.cpp",
-                     "src/op_common/op_host/util/*.cpp"],
-}
 
 
 def classic_operators(root: Path) -> list[Path]:
@@ -76,22 +67,17 @@ def git_head(root: Path) -> str | None:
     return R.git_commit(root)
 
 
-def prepare_workspace(work: Path, opbase: Path) -> None:
-    """The scratch workspace: opbase pinned at its checkout's commit (written once)."""
-    import yaml
-
+def prepare_workspace(work: Path, root: Path, opbase: Path) -> None:
+    """The scratch workspace, with the base library as `opkg import --base` adds it (the
+    include directories and sources the ops repository's CMake uses, pinned at the checkout's
+    commit)."""
     ws_file = work / "opkg-workspace.yaml"
-    if ws_file.is_file():
-        return
-    work.mkdir(parents=True, exist_ok=True)
-    entry = {"path": os.path.relpath(opbase.resolve(), work.resolve())}
-    commit = git_head(opbase)
-    if commit:
-        entry["commit"] = commit
-    entry["libraries"] = {"op_common": OPBASE_LIBRARY}
-    ws_file.write_text("# bench/compat/repository.py's scratch workspace\n"
-                       "package_roots: [packages]\noutput_dir: out\n"
-                       + yaml.safe_dump({"repositories": {"opbase": entry}}, sort_keys=False))
+    if not ws_file.is_file():
+        work.mkdir(parents=True, exist_ok=True)
+        ws_file.write_text("# bench/compat/repository.py's scratch workspace\n"
+                           "package_roots: [packages]\noutput_dir: out\n")
+    repo = R.open_repository(root)
+    R.update_workspace(work, "opbase", R.base_entry(repo, opbase, work), "the base library")
 
 
 def measure(op_dir: Path, root: Path, work: Path, soc: str, build_jobs: int,
@@ -156,8 +142,10 @@ def read_build(row: dict, result: dict, work: Path, name: str) -> None:
             reports[f"{t['soc']}/{variant}"] = rep
     row["variants"] = reports
     row["compiled"] = not compile_fail and bool(reports)
-    row["kernel_compiled"] = not kernel_fail and (bool(reports) or any(
-        "kernel" in (f.get("description") or "") for f in failures) or not compile_fail)
+    # reached and compiled: a kernel object of this build; failed: a kernel compile failure;
+    # None: not reached (the host library failed first)
+    objects = list((work / "out" / "sim" / name).glob("*/*/kernel.o"))
+    row["kernel_compiled"] = False if kernel_fail else (True if objects else None)
     row["verified"] = bool(result.get("ok")) and bool(reports) and all(
         v.get("passed") for v in reports.values())
     if row["verified"]:
@@ -268,7 +256,7 @@ def main(argv=None) -> int:
         raise SystemExit(f"error: {args.repo} is not an ops repository checkout")
     name = R.default_name(root)
     work = (args.work or Path(tempfile.gettempdir()) / f"opkg-compat-{name}").resolve()
-    prepare_workspace(work, args.opbase)
+    prepare_workspace(work, root, args.opbase)
     everything = classic_operators(root)
     chosen = select(everything, root, args.families, args.every, args.only)
     commit, measured_by = git_head(root), opkg_commit()

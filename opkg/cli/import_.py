@@ -21,6 +21,11 @@ from opkg.ci_output import emit_json
 @click.option("--repo-name", metavar="NAME",
               help="Ops repository: its name in @NAME//path labels (default: the checkout's "
                    "directory name, ops-nn -> ops_nn).")
+@click.option("--base", "base", type=click.Path(file_okay=False, exists=True, path_type=Path),
+              metavar="OPBASE_DIR",
+              help="Ops repository: a checkout of its base library (hicann/opbase), added to "
+                   "the workspace as repository 'opbase' with the include directories and "
+                   "sources the ops repository's CMake uses.")
 @click.option("--dep", "deps", multiple=True, metavar="@REPO//:LIB",
               help="Ops repository: a library every operator depends on (default: every "
                    "library of the workspace's repository 'opbase').")
@@ -31,7 +36,7 @@ from opkg.ci_output import emit_json
 @click.option("--op", "op_type", metavar="TYPE", help="Which op, when the JSON has several.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print what was imported as JSON on stdout (errors too).")
-def import_(project_dir, dest, soc, repo_name, deps, golden, json_path, op_type, as_json):
+def import_(project_dir, dest, soc, repo_name, base, deps, golden, json_path, op_type, as_json):
     """Turn an msopgen project into a package at --dest, or import operators of an ops
     repository checkout (hicann/ops-nn and its siblings) where they are.
 
@@ -60,7 +65,7 @@ def import_(project_dir, dest, soc, repo_name, deps, golden, json_path, op_type,
     from opkg.importers.repository import repository_root
 
     if repository_root(project_dir) is not None:
-        return _import_repository(project_dir, dest, soc, repo_name, deps, as_json)
+        return _import_repository(project_dir, dest, soc, repo_name, base, deps, as_json)
     if dest is None:
         raise click.UsageError("Missing option '--dest' (an msopgen project is imported into "
                                "the package directory it names).")
@@ -83,7 +88,7 @@ def import_(project_dir, dest, soc, repo_name, deps, golden, json_path, op_type,
                    "(the build fails until then)")
 
 
-def _import_repository(target: Path, dest, soc, repo_name, deps, as_json) -> None:
+def _import_repository(target: Path, dest, soc, repo_name, base, deps, as_json) -> None:
     from opkg.errors import UsageError
     from opkg.importers import repository
     from opkg.scaffold import find_workspace
@@ -100,6 +105,12 @@ def _import_repository(target: Path, dest, soc, repo_name, deps, as_json) -> Non
     if row is None:
         raise UsageError(f"unknown SoC {soc!r}", field="--soc")
     repo = repository.open_repository(target, repo_name)
+    notes = []
+    if base is not None:
+        notes.append(repository.update_workspace(
+            ws.root, "opbase", repository.base_entry(repo, base, ws.root),
+            f"the base library, as {repo.name}'s CMake uses it (FindOPBASE.cmake, "
+            "add_opbase_modules)"))
     base_deps, base_dirs = repository.workspace_libraries(ws.root, "opbase")
     deps = list(deps) or base_deps
     dest = dest or ws.settings.package_roots[0] / repo.name
@@ -109,7 +120,11 @@ def _import_repository(target: Path, dest, soc, repo_name, deps, as_json) -> Non
                                           ws_root=ws.root,
                                           name=repo.name, extra_include_dirs=base_dirs,
                                           deps=deps)
-    note = repository.update_workspace(ws.root, result.repo)
+    notes.append(repository.update_workspace(
+        ws.root, repo.name, repository.repository_entry(repo, ws.root),
+        f"imported by `opkg import`: {repo.name}'s own sources, used in place; `common` is "
+        "what its CMake gives every compile"))
+    note = "; ".join(notes)
     done = [o for o in result.operators if o.dest is not None]
     if as_json:
         emit_json({"ok": True, "repository": repo.name, "commit": repo.commit,

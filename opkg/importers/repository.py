@@ -590,11 +590,56 @@ def library_entry() -> dict:
             "kernel_include_dirs": [".", *KERNEL_INCLUDE_DIRS]}
 
 
-def update_workspace(ws_root: Path, repo: Repository) -> str:
-    """Add `repositories: <name>: {path, commit, libraries: {common}}` to the workspace file
-    when it has no entry of that name; an entry there already is the user's and is kept (a
-    different pinned commit is said). Returns what was done, in one sentence. The file is
-    edited as text (its comments and order stay) and written atomically."""
+def repository_entry(repo: Repository, ws_root: Path) -> dict:
+    """The imported repository's `repositories:` entry: where, pinned, its `common` library."""
+    entry = {"path": Path(os_relpath(repo.root, Path(ws_root).resolve())).as_posix()}
+    if repo.commit:
+        entry["commit"] = repo.commit
+    entry["libraries"] = {"common": library_entry()}
+    return entry
+
+
+def base_entry(repo: Repository, base: Path, ws_root: Path) -> dict:
+    """The base library's entry (opbase), as the ops repository's CMake uses it: the include
+    directories of cmake/modules/FindOPBASE.cmake (OPBASE_INC_DIRS, relative to the directory
+    holding op_common/op_host/util/opbase_export.h: the checkout's include/), the sources
+    func.cmake's add_opbase_modules compiles into every operator (util, infer, tiling objects),
+    and the kernel build's `pkg_inc/op_common` (scripts/util/ascendc_impl_build.py)."""
+    base = Path(base).resolve()
+    find = repo.root / "cmake" / "modules" / "FindOPBASE.cmake"
+    text = find.read_text(errors="replace") if find.is_file() else ""
+    m = re.search(r"set\(\s*OPBASE_INC_DIRS(.*?)\)", text, re.S)
+    include = []
+    for item in (m.group(1).split() if m else []):
+        rel = item.replace("${OPBASE_INC_DIR}/../", "").replace("${OPBASE_INC_DIR}", "include")
+        if not rel.startswith("$") and (base / rel).is_dir() and rel not in include:
+            include.append(rel)
+    func = (repo.root / "cmake" / "func.cmake").read_text(errors="replace")
+    body = re.search(r"function\(add_opbase_modules\)(.*?)endfunction", func, re.S)
+    sources = []
+    for pattern in re.findall(r"\$\{OPBASE_SOURCE_PATH\}/(\S+)", body.group(1) if body else ""):
+        if pattern not in sources and (any(base.glob(pattern)) if "*" in pattern
+                                       else (base / pattern).is_file()):
+            sources.append(pattern)
+    library = {"include_dirs": include or ["include", "include/op_common"],
+               "kernel_include_dirs": [d for d in ("pkg_inc/op_common",
+                                                   "include/op_common/op_kernel")
+                                       if (base / d).is_dir()]}
+    if sources:
+        library["host_sources"] = sources
+    entry = {"path": Path(os_relpath(base, Path(ws_root).resolve())).as_posix()}
+    commit = git_commit(base)
+    if commit:
+        entry["commit"] = commit
+    entry["libraries"] = {"op_common": library}
+    return entry
+
+
+def update_workspace(ws_root: Path, name: str, entry: dict, why: str) -> str:
+    """Add `repositories: <name>: <entry>` to the workspace file when it has no entry of that
+    name; one there already is the user's and is kept (a different pinned commit is said).
+    Returns what was done, in one sentence. The file is edited as text (its comments and
+    order stay) and written atomically."""
     import yaml
 
     from opkg.fsutil import atomic_write_text
@@ -604,41 +649,34 @@ def update_workspace(ws_root: Path, repo: Repository) -> str:
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     data = yaml.safe_load(text) or {}
     repos = data.get("repositories") if isinstance(data, dict) else None
-    if isinstance(repos, dict) and repo.name in repos:
-        have = repos[repo.name] if isinstance(repos[repo.name], dict) else {}
-        if repo.commit and have.get("commit") not in (None, repo.commit):
-            return (f"{WORKSPACE_FILE} pins {repo.name} at {have.get('commit')}, the checkout "
-                    f"is at {repo.commit}: the entry is kept (update its commit: to follow the "
-                    "checkout)")
-        return f"{WORKSPACE_FILE} has repository {repo.name} already: kept"
-    rel = Path(os_relpath(repo.root, Path(ws_root).resolve()))
-    entry = {"path": rel.as_posix()}
-    if repo.commit:
-        entry["commit"] = repo.commit
-    entry["libraries"] = {"common": library_entry()}
-    body = yaml.safe_dump({repo.name: entry}, sort_keys=False, default_flow_style=None, width=100)
-    block = "".join(f"  {line}\n" for line in body.splitlines())
-    comment = (f"  # imported by `opkg import`: {repo.name}'s own sources, used in place; "
-               "`common` is what its CMake gives every compile\n")
+    if isinstance(repos, dict) and name in repos:
+        have = repos[name] if isinstance(repos[name], dict) else {}
+        if entry.get("commit") and have.get("commit") not in (None, entry["commit"]):
+            return (f"{WORKSPACE_FILE} pins {name} at {have.get('commit')}, the checkout "
+                    f"is at {entry['commit']}: the entry is kept (update its commit: to follow "
+                    "the checkout)")
+        return f"{WORKSPACE_FILE} has repository {name} already: kept"
+    body = yaml.safe_dump({name: entry}, sort_keys=False, default_flow_style=None, width=100)
+    block = f"  # {why}\n" + "".join(f"  {line}\n" for line in body.splitlines())
     if isinstance(data, dict) and "repositories" in data and (repos is None
                                                               or isinstance(repos, dict)):
         # insert right under the existing `repositories:` line (block style)
         lines = text.splitlines(keepends=True)
         at = next(i for i, l in enumerate(lines) if l.startswith("repositories:"))
-        lines.insert(at + 1, comment + block)
+        lines.insert(at + 1, block)
         new = "".join(lines)
     elif isinstance(data, dict) and "repositories" not in data:
         new = text + ("" if not text or text.endswith("\n") else "\n") + "repositories:\n" \
-            + comment + block
+            + block
     else:
-        raise UsageError(f"{path}: repositories: is not a block mapping; add {repo.name} by hand",
-                         hint=f"repositories:\n  {repo.name}: {{path: {rel.as_posix()}}}")
-    if yaml.safe_load(new).get("repositories", {}).get(repo.name) != entry:
-        raise UsageError(f"{path}: could not add repository {repo.name} to repositories: "
+        raise UsageError(f"{path}: repositories: is not a block mapping; add {name} by hand",
+                         hint=f"repositories:\n{block}")
+    if (yaml.safe_load(new) or {}).get("repositories", {}).get(name) != entry:
+        raise UsageError(f"{path}: could not add repository {name} to repositories: "
                          "(an unusual layout)", hint=f"add it by hand:\n{block}")
     atomic_write_text(path, new)
-    return f"{WORKSPACE_FILE}: added repository {repo.name} ({rel.as_posix()}" + (
-        f" at {repo.commit[:12]})" if repo.commit else ")")
+    return f"{WORKSPACE_FILE}: added repository {name} ({entry['path']}" + (
+        f" at {entry['commit'][:12]})" if entry.get("commit") else ")")
 
 
 def os_relpath(path: Path, start: Path) -> str:
