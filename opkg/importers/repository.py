@@ -164,10 +164,12 @@ def _cmake_calls(text: str):
 def cmake_module(op_dir: Path) -> CMakeModule:
     """The operator's add_modules_sources call (in its CMakeLists.txt or op_host's), with
     `${VAR}` from the `set(...)` calls before it; the defaults of func.cmake when none."""
+    # a subdirectory's CMakeLists.txt sees its parent's variables (add_subdirectory)
+    variables: dict[str, list[str]] = {}
     for cmake in (op_dir / "CMakeLists.txt", op_dir / "op_host" / "CMakeLists.txt"):
         if not cmake.is_file():
             continue
-        variables: dict[str, list[str]] = {"CMAKE_CURRENT_SOURCE_DIR": [str(cmake.parent)]}
+        variables["CMAKE_CURRENT_SOURCE_DIR"] = [str(cmake.parent)]
         for command, args in _cmake_calls(cmake.read_text(errors="replace")):
             expanded = []
             for a in args:
@@ -193,7 +195,7 @@ def cmake_module(op_dir: Path) -> CMakeModule:
                 host = op_dir / "op_host"
                 optypes = parsed.get("OPTYPE") or [op_dir.name]
             else:
-                source = Path(parsed.get("DIR", [str(cmake.parent)])[0])
+                source = Path((parsed.get("DIR") or [str(cmake.parent)])[0])
                 host = source if source.name == "op_host" else source / "op_host"
                 optypes = parsed.get("OPTYPE", [])
             units, dirs = parsed.get("COMPUTE_UNIT", []), parsed.get("TILING_DIR", [])
@@ -382,9 +384,13 @@ def import_repository(target: Path, *, unit: str, soc: str, dest_root: Path, ws_
     tree = write_kernel_tree(repo, dest_root)
     tree_label = "//" + tree.resolve().relative_to(Path(ws_root).resolve()).as_posix()
     for op_dir in dirs:
-        op = read_operator(repo, op_dir, unit)
-        result = Imported(op.rel)
+        result = Imported(op_dir.relative_to(repo.root).as_posix())
         results.append(result)
+        try:
+            op = read_operator(repo, op_dir, unit)
+        except (OSError, ValueError, LookupError, TypeError) as exc:
+            result.skipped = f"its CMakeLists.txt could not be read: {type(exc).__name__}: {exc}"
+            continue
         if op.kernel is None:
             result.skipped = (f"no classic kernel op_kernel/{op.name}.cpp"
                               + (" (only an Ascend 950 kernel)" if any(
@@ -397,6 +403,9 @@ def import_repository(target: Path, *, unit: str, soc: str, dest_root: Path, ws_
         except UsageError as exc:
             result.skipped = exc.message.splitlines()[0]
             result.notes += exc.message.splitlines()[1:]
+        except (OSError, ValueError, LookupError, TypeError) as exc:
+            # one operator's unexpected layout must not stop the import of the others
+            result.skipped = f"not imported: {type(exc).__name__}: {exc}"
     return RepositoryImport(repo, results)
 
 
