@@ -58,3 +58,67 @@ def kernel_entry_source(op: OpSpec) -> str:
     params = [f"opkg_{p}" for p in kernel_params(op)]
     return _env().get_template("kernel_entry.cpp.j2").render(
         op_type=op.type, kernel_name=op.kernel_name, params=params)
+
+
+# -- kernels written as function templates over tiling-key parameters (ASCENDC_TPL_*) ----------
+#
+# `template <uint64_t A, ...> __global__ __aicore__ void k(GM_ADDR...)`: CANN's op compiler
+# instantiates it for every combination ASCENDC_TPL_SEL lists and launches the one the tiling key
+# encodes. The sim compiles a small translation unit that includes the kernel source unchanged
+# and then defines the extern "C" entry the generated kernel entry calls: it maps the launch's
+# key onto the instantiation (opkg_sim::tpl::dispatch, ascendc/host_api/tiling/template_argument.h).
+
+_STRIP = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+_TPL_SCOPE = re.compile(r'\bnamespace\s+([\w:]+)\s*\{|\bASCENDC_TPL_ARGS_DECL\s*\(|[{}]'
+                        r'|^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+
+
+def template_kernel(kernel_source, text: str, kernel_name: str) -> bool:
+    """Whether the kernel entry `kernel_name` is a function template."""
+    code = _STRIP.sub(" ", text)
+    return re.search(r"\btemplate\s*<[^;{]*>\s*(?:(?:__global__|__aicore__|extern\s+\"C\")\s+)*"
+                     rf"void\s+{re.escape(kernel_name)}\s*\(", code) is not None
+
+
+def tpl_decl_namespace(source, text: str, include_dirs, _seen=None) -> str | None:
+    """The namespace ('' for the global one) holding the ASCENDC_TPL_ARGS_DECL that `source`
+    (content `text`) reaches through its quoted includes (resolved next to the including file,
+    then in `include_dirs`), or None when it reaches none."""
+    from pathlib import Path
+
+    seen = _seen if _seen is not None else set()
+    seen.add(Path(source).resolve())
+    scopes: list[str | None] = []
+    for m in _TPL_SCOPE.finditer(_STRIP.sub(" ", text)):
+        ns, inc = m.group(1), m.group(2)
+        if ns:
+            scopes.append(ns)
+        elif inc:
+            for base in (Path(source).parent, *map(Path, include_dirs)):
+                path = (base / inc).resolve()
+                if path.is_file():
+                    break
+            else:
+                continue
+            if path in seen:
+                continue
+            found = tpl_decl_namespace(path, path.read_text(errors="replace"), include_dirs, seen)
+            if found is not None:
+                return "::".join([s for s in scopes if s] + ([found] if found else []))
+        elif m.group(0) == "{":
+            scopes.append(None)
+        elif m.group(0) == "}":
+            if scopes:
+                scopes.pop()
+        else:   # ASCENDC_TPL_ARGS_DECL(
+            return "::".join(s for s in scopes if s)
+    return None
+
+
+def tpl_kernel_source(kernel_include: str, op: OpSpec, namespace: str) -> str:
+    """The translation unit compiled for a template kernel: `kernel_include` (the kernel source,
+    as an #include path) and the dispatching entry. `namespace`: tpl_decl_namespace()."""
+    return _env().get_template("tpl_kernel.cpp.j2").render(
+        kernel_include=kernel_include, kernel_name=op.kernel_name,
+        params=[f"opkg_{p}" for p in kernel_params(op)],
+        scope="::" + namespace + "::" if namespace else "::")

@@ -248,13 +248,30 @@ class SimToolchain:
                 target=tid, step="generate", description=f"generate {pkg.name} kernel tiling header"))
         reports: dict[str, str] = {}
         kernel_libs: dict[str, str] = {}
-        launcher = flags.has_chevron_launch(pkg.kernel_source.read_text(errors="replace"))
+        kernel_text = pkg.kernel_source.read_text(errors="replace")
+        launcher = flags.has_chevron_launch(kernel_text)
+        # a kernel written as a template over tiling-key parameters (ASCENDC_TPL_*): compiled
+        # through a unit that includes it and adds the entry picking the instance by key
+        kernel_unit, kernel_deps = pkg.kernel_source, ()
+        if codegen.template_kernel(pkg.kernel_source, kernel_text, op.kernel_name):
+            namespace = codegen.tpl_decl_namespace(pkg.kernel_source, kernel_text, include)
+            if namespace is None:
+                raise BuildError(f"{pkg.kernel_source}: the kernel {op.kernel_name} is a function "
+                                 "template, but no ASCENDC_TPL_ARGS_DECL is reachable from it "
+                                 "through its #include \"...\" files; the sim cannot tell which "
+                                 "instances CANN would build")
+            kernel_unit = base / "gen" / "tpl_kernel.cpp"
+            actions.append(Action("write", (str(kernel_unit),), content=codegen.tpl_kernel_source(
+                os.path.relpath(pkg.kernel_source.resolve(), kernel_unit.parent.resolve()),
+                soc_op, namespace), signature=fp, target=tid, step="generate",
+                description=f"generate {pkg.name} template kernel entry"))
+            kernel_deps = (str(pkg.kernel_source),)
         for variant in soc_op.variants():
             vdir = base / soc.name / variant.name
             what = f"kernel {variant.name} ({soc.name})"
             kflags = flags.kernel_flags(soc_op, variant, soc, tiling_include, pch, launcher)
-            force = (str(pkg.tiling_data), str(tiling_include)) if pkg.tiling_data else ()
-            actions.append(compile_step(pkg.kernel_source, vdir / "kernel.o", kflags,
+            force = ((str(pkg.tiling_data), str(tiling_include)) if pkg.tiling_data else ()) + kernel_deps
+            actions.append(compile_step(kernel_unit, vdir / "kernel.o", kflags,
                                         f"{what} {pkg.kernel_source.name}", force,
                                         (str(gch),) if pch else (), kernel=True))
             objs = [str(vdir / "kernel.o"), str(entry_obj), str(runtime_obj)]

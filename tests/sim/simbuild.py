@@ -84,6 +84,17 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
         kernel_source = kernel_source or f"op_kernel/{stem}.cpp"
     host_src = [pkg / s for s in tiling_sources]
     kernel_src = pkg / kernel_source
+    kernel_text = kernel_src.read_text()
+    if codegen.template_kernel(kernel_src, kernel_text, op.kernel_name):
+        # as the sim toolchain does: a unit including the template kernel, then its entry
+        namespace = codegen.tpl_decl_namespace(kernel_src, kernel_text, [pkg / "op_kernel", pkg])
+        unit = codegen.tpl_kernel_source(str(kernel_src.resolve()), op, namespace)
+        kernel_src = cache / f"tpl-{_hash(unit)}.cpp"
+        cache.mkdir(parents=True, exist_ok=True)
+        if not kernel_src.exists():
+            tmp = kernel_src.with_name(f"{kernel_src.name}.{os.getpid()}")
+            tmp.write_text(unit)
+            os.replace(tmp, kernel_src)
     header = pkg / tiling_header if tiling_header else None
     content = [p.read_text() for p in sorted(pkg.rglob("*")) if p.is_file()]
     host_entry = codegen.host_entry_source(op, tiling_function)

@@ -30,6 +30,8 @@
 #include "opkg_sim/cube.h"
 #include "opkg_sim/cube_load3d.h"
 #include "opkg_sim/scalar_builtins.h"
+#include "opkg_sim/kstd.h"
+#include "opkg_sim/kutils.h"
 // The high-level libraries, as CANN's kernel_operator.h reaches them (lib/kernel_api.h).
 #include "lib/kernel_api.h"
 

@@ -3,6 +3,8 @@
 #include <string>
 #include "opkg_sim/host_launch.h"
 #include "opkg_sim/host_runtime.h"
+#include "base/alog_pub.h"
+#include "dlog_pub.h"
 
 namespace opkg_sim {
 
@@ -26,3 +28,16 @@ const char* host_prototypes() {
 }
 
 }  // namespace opkg_sim
+
+// CANN's log library (dlog_pub.h), which the base library's log/log.h calls: the same threshold
+// and output as base/alog_pub.h. The module id's upper bits are flags; the level alone decides.
+extern "C" int32_t CheckLogLevel(int32_t moduleId, int32_t logLevel) {
+    return AlogCheckDebugLevel(static_cast<uint32_t>(moduleId), logLevel);
+}
+
+extern "C" void DlogRecord(int32_t, int32_t level, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    opkg_sim::vlog(level, fmt, ap);
+    va_end(ap);
+}

@@ -27,15 +27,22 @@ inline int32_t AlogCheckDebugLevel(uint32_t, int32_t level) {
     return level >= threshold ? 1 : 0;
 }
 
-__attribute__((format(printf, 4, 5))) inline int32_t AlogRecord(uint32_t, uint32_t, int32_t level, const char* fmt,
-                                                                 ...) {
+namespace opkg_sim {
+// one log line on stderr (AlogRecord here, DlogRecord in the host runtime)
+inline void vlog(int32_t level, const char* fmt, va_list ap) {
     static const char* const names[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
     std::fprintf(stderr, "[%s] ", level >= 0 && level <= 3 ? names[level] : "LOG");
+    std::vfprintf(stderr, fmt, ap);
+    std::fputc('\n', stderr);
+}
+}  // namespace opkg_sim
+
+__attribute__((format(printf, 4, 5))) inline int32_t AlogRecord(uint32_t, uint32_t, int32_t level, const char* fmt,
+                                                                 ...) {
     va_list ap;
     va_start(ap, fmt);
-    std::vfprintf(stderr, fmt, ap);
+    opkg_sim::vlog(level, fmt, ap);
     va_end(ap);
-    std::fputc('\n', stderr);
     return 0;
 }
 

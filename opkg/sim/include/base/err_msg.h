@@ -1,5 +1,7 @@
-// CANN's base/err_msg.h: REPORT_INNER_ERR_MSG and friends. The sim writes the message to stderr
-// with its error code and where it was raised.
+// CANN's base/err_msg.h: REPORT_INNER_ERR_MSG and friends (namespace error_message, also
+// reachable as ge::). The sim writes the message to stderr with its error code and where it was
+// raised; REG_FORMAT_ERROR_MSG (a library registering its error-code table, a JSON text) is
+// accepted and the table is not used.
 #ifndef OPKG_SIM_BASE_ERR_MSG_H
 #define OPKG_SIM_BASE_ERR_MSG_H
 
@@ -10,9 +12,20 @@
 #include "graph/types.h"
 
 #define REPORT_INNER_ERR_MSG(error_code, format, ...) \
-    (void)ge::ReportInnerErrMsg(__FILE__, __FUNCTION__, __LINE__, (error_code), (format), ##__VA_ARGS__)
+    (void)error_message::ReportInnerErrMsg(__FILE__, __FUNCTION__, __LINE__, (error_code), (format), ##__VA_ARGS__)
+#define REPORT_USER_DEFINED_ERR_MSG(error_code, format, ...) \
+    (void)error_message::ReportUserDefinedErrMsg((error_code), (format), ##__VA_ARGS__)
+// one argument (the code) or three (code, keys, values): two overloads
+#define REPORT_PREDEFINED_ERR_MSG(...) error_message::ReportPredefinedErrMsg(__VA_ARGS__)
+#define OPKG_SIM_ERRMSG_CAT2(a, b) a##b
+#define OPKG_SIM_ERRMSG_CAT(a, b) OPKG_SIM_ERRMSG_CAT2(a, b)
+#define REG_FORMAT_ERROR_MSG(error_msg, error_msg_len)                                                        \
+    [[maybe_unused]] static const int32_t OPKG_SIM_ERRMSG_CAT(opkg_sim_error_table_, __COUNTER__) = \
+        error_message::RegisterFormatErrorMessage((error_msg), (error_msg_len))
 
-namespace ge {
+namespace error_message {
+
+inline int32_t RegisterFormatErrorMessage(const char* error_msg, size_t) { return error_msg ? 0 : -1; }
 
 __attribute__((format(printf, 5, 6))) inline int32_t ReportInnerErrMsg(const char* file, const char* func,
                                                                         uint32_t line, const char* error_code,
@@ -45,5 +58,17 @@ inline int32_t ReportPredefinedErrMsg(const char* error_code, const std::vector<
     return 0;
 }
 
+inline int32_t ReportPredefinedErrMsg(const char* error_code) {
+    std::fprintf(stderr, "[%s]\n", error_code);
+    return 0;
+}
+
+}  // namespace error_message
+
+namespace ge {
+using error_message::RegisterFormatErrorMessage;
+using error_message::ReportInnerErrMsg;
+using error_message::ReportPredefinedErrMsg;
+using error_message::ReportUserDefinedErrMsg;
 }  // namespace ge
 #endif

@@ -71,6 +71,9 @@ template <typename T, int U, int... Args> __aicore__ constexpr bool SupportBytes
     return sizeof(T) == U;
 }
 
+// a queue buffer's handle, as the devkit's kernel_tensor_base.h declares it
+using TBufHandle = uint8_t*;
+
 class TQueBase {
 public:
     // out of line (the block runner), as the destructor: its members' containers are then
@@ -97,6 +100,20 @@ public:
     template <class T>
     void FreeTensor(LocalTensor<T>& t, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         free_buffer(t.ptr_, loc);
+    }
+    // The devkit's other forms: into a tensor the caller holds, and the untyped DeQue(), which
+    // completes the hand-off and returns the buffer's handle (a kernel that keeps using the
+    // tensor it enqueued calls it only to wait for the producer).
+    template <class T>
+    void AllocTensor(LocalTensor<T>& t, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        t = AllocTensor<T>(loc);
+    }
+    template <class T>
+    void DeQue(LocalTensor<T>& t, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        t = DeQue<T>(loc);
+    }
+    TBufHandle DeQue(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        return reinterpret_cast<TBufHandle>(deque_buffer(loc));
     }
     template <class T>
     void FreeTensor(const LocalTensor<T>& t, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {

@@ -162,6 +162,8 @@ public:
     const Tensor* GetInputTensor(size_t i) const { return i < inputs_.size() && present_[i] ? &inputs_[i] : nullptr; }
     const Tensor* GetOptionalInputTensor(size_t ir) const { return GetInputTensor(node_.ir_inputs_.Instance(ir, 0)); }
     const Tensor* GetDynamicInputTensor(size_t ir, size_t j) const { return GetInputTensor(node_.ir_inputs_.Instance(ir, j)); }
+    const StorageShape* GetRequiredInputShape(size_t ir) const { return GetInputShape(node_.ir_inputs_.Instance(ir, 0)); }
+    const Tensor* GetRequiredInputTensor(size_t ir) const { return GetInputTensor(node_.ir_inputs_.Instance(ir, 0)); }
     // null for an optional input the node does not have (cann-ops' CrossEntropyLoss tiling
     // takes a null weight desc for "no weight")
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const {
@@ -169,6 +171,7 @@ public:
     }
     const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, 0)); }
     const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t j) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, j)); }
+    const CompileTimeTensorDesc* GetRequiredInputDesc(size_t ir) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, 0)); }
     const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return node_.ir_inputs_.Info(ir); }
     const AnchorInstanceInfo* GetIrOutputInstanceInfo(size_t ir) const { return node_.ir_outputs_.Info(ir); }
     const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }

@@ -1,0 +1,3 @@
+// CANN installs exe_graph/runtime/shape.h with include/exe_graph on the include path of its
+// operator builds, so repositories name it runtime/shape.h too.
+#include "exe_graph/runtime/shape.h"

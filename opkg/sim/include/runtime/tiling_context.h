@@ -1,0 +1,3 @@
+// CANN installs exe_graph/runtime/tiling_context.h with include/exe_graph on the include path of its
+// operator builds, so repositories name it runtime/tiling_context.h too.
+#include "exe_graph/runtime/tiling_context.h"

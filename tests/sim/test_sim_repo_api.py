@@ -1,0 +1,85 @@
+"""The host and kernel API of current CANN that Huawei's operator repositories (ops-nn on its
+base library opbase) use, at the paths CANN installs them (tests/sim/pkgs/repoapi, written here
+in the style of ops-nn's operators):
+
+- host: platform/platform_ascendc.h with platform/soc_spec.h (NpuArch, GetCurNpuArch,
+  CalcTschNumBlocks), runtime/infer_shape_context.h, GetRequiredInputShape, CANN's log library
+  (CheckLogLevel/DlogRecord as opbase's log/log.h declares and calls them), base/err_msg.h's
+  REG_FORMAT_ERROR_MSG and REPORT_PREDEFINED_ERR_MSG;
+- tiling-key templates: ASCENDC_TPL_ARGS_DECL/SEL and GET_TPL_TILING_KEY on the host, and the
+  kernel written as a template over them, run as the instance the key selects;
+- kernel: AscendC::Std, AscendCUtils (SetMask in lanes), the queues' AllocTensor(t)/DeQue(t)/DeQue().
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.sim import runtime
+import simbuild
+
+OP = OpSpec("RepoApi", (TensorSpec("x", ("float32",)),),
+            (TensorSpec("y", ("float32",)), TensorSpec("info", ("int32",))),
+            (AttrSpec("scale", "int", required=True), AttrSpec("mask_len", "int", default=0)))
+
+
+@pytest.fixture(scope="module")
+def built(pkgs, soc910b, lib_cache):
+    return simbuild.build(pkgs / "repoapi", OP, OP.variants()[0], soc910b, lib_cache,
+                          tiling_sources=["op_host/repo_api.cpp"], tiling_header="op_host/repo_api_tiling.h",
+                          kernel_source="op_kernel/repo_api.cpp")
+
+
+def run(built, x, scale, mask_len=0):
+    y = np.zeros_like(x)
+    info = np.zeros(8, np.int32)
+    run_info = runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x},
+                                {"y": y, "info": info}, {"scale": scale, "mask_len": mask_len})
+    return y, info, run_info
+
+
+def test_tiling_key_selects_the_template_instance_and_helpers_answer(built, capfd, monkeypatch):
+    monkeypatch.delenv("ASCEND_GLOBAL_LOG_LEVEL", raising=False)
+    x = np.arange(1, 201, dtype=np.float32) / 8
+    y, info, run_info = run(built, x, 2)
+    np.testing.assert_array_equal(y, x * 2)
+    # scale 2 is the declared list's index 1 (2 bits), masked 0 at bit 2
+    assert run_info.tiling_key == 1 and run_info.block_dim == 1
+    # GetC0Count(4), GetBitSize(2), Std::max(3, 7.5) * 2, ceil_align(13, 8), the instance's
+    # SCALE and MASKED, GetCurNpuArch on Ascend910B1 (DAV_2201), Std::min(200, 256)
+    assert list(info) == [8, 16, 15, 16, 2, 0, 2201, 200]
+    assert "[RepoApi] arch 2201 key 1" in capfd.readouterr().err   # DlogRecord at ERROR level
+
+
+def test_masked_instance_multiplies_only_the_first_lanes_of_each_repeat(built):
+    x = np.linspace(-3, 3, 200, dtype=np.float32)
+    y, info, run_info = run(built, x, 4, mask_len=40)
+    lane = np.arange(200) % 64
+    np.testing.assert_array_equal(y, np.where(lane < 40, x * 4, -1.0).astype(np.float32))
+    # scale 4: index 2; masked 1 at bit 2
+    assert run_info.tiling_key == (2 | 1 << 2) and list(info[4:6]) == [4, 1]
+    # SetMask(64) sets the low word only: every float lane of a repeat
+    y, _, _ = run(built, x, 1, mask_len=64)
+    np.testing.assert_array_equal(y, x)
+
+
+def test_a_key_no_instance_was_built_for_is_an_error(built):
+    # scale 4 unmasked is declared but not selected: CANN builds no kernel for that key
+    with pytest.raises(runtime.SimError, match=r"tiling key 2 \(0x2\) selects no instance of the template kernel "
+                                               r"repo_api"):
+        run(built, np.ones(64, np.float32), 4)
+
+
+def test_an_undeclared_value_gives_invalid_tiling_key(built, capfd):
+    with pytest.raises(runtime.SimError, match="INVALID_TILING_KEY"):
+        run(built, np.ones(64, np.float32), 3)
+    err = capfd.readouterr().err
+    assert "value 3 of scale is not among the values its ASCENDC_TPL_UINT_DECL declares" in err
+    assert "[EZ0002] param=scale value=3" in err
+
+
+def test_infer_shape_through_runtime_path(built):
+    assert runtime.infer_output_shapes(built.host, OP, built.variant, {"x": (5, 7)}, {"scale": 1}) == {
+        "y": ((5, 7), "float32"), "info": ((8,), "int32")}
