@@ -67,17 +67,24 @@ def git_head(root: Path) -> str | None:
     return R.git_commit(root)
 
 
-def prepare_workspace(work: Path, root: Path, opbase: Path) -> None:
+def prepare_workspace(work: Path, root: Path, opbase: Path, leave_out=()) -> None:
     """The scratch workspace, with the base library as `opkg import --base` adds it (the
     include directories and sources the ops repository's CMake uses, pinned at the checkout's
-    commit)."""
+    commit), less the host source patterns `leave_out` names (a measurement's configuration,
+    said in its report)."""
     ws_file = work / "opkg-workspace.yaml"
     if not ws_file.is_file():
         work.mkdir(parents=True, exist_ok=True)
         ws_file.write_text("# bench/compat/repository.py's scratch workspace\n"
                            "package_roots: [packages]\noutput_dir: out\n")
     repo = R.open_repository(root)
-    R.update_workspace(work, "opbase", R.base_entry(repo, opbase, work), "the base library")
+    entry = R.base_entry(repo, opbase, work)
+    lib = entry["libraries"]["op_common"]
+    lib["host_sources"] = [p for p in lib.get("host_sources", []) if p not in leave_out]
+    note = R.update_workspace(work, "opbase", entry, "the base library")
+    if "kept" in note and leave_out:
+        raise SystemExit(f"error: {work} has an opbase entry already; --leave-out-base needs a "
+                         "fresh --work")
 
 
 def measure(op_dir: Path, root: Path, work: Path, soc: str, build_jobs: int,
@@ -245,6 +252,10 @@ def main(argv=None) -> int:
     ap.add_argument("--work", type=Path, help="the scratch workspace, kept between runs "
                     "(default: <tmp>/opkg-compat-<repo>)")
     ap.add_argument("--rebuild", action="store_true", help="measure operators that have a row")
+    ap.add_argument("--leave-out-base", nargs="+", default=[], metavar="PATTERN",
+                    help="host source patterns of the base library not to compile (e.g. ones "
+                         "the sim cannot compile yet, to measure what is behind them); the "
+                         "report says so")
     ap.add_argument("--timeout", type=int, default=BUILD_TIMEOUT)
     ap.add_argument("--results", type=Path, default=REPO / "bench" / "results")
     ap.add_argument("--doc", type=Path, default=REPO / "docs" / "compat.md")
@@ -256,11 +267,12 @@ def main(argv=None) -> int:
         raise SystemExit(f"error: {args.repo} is not an ops repository checkout")
     name = R.default_name(root)
     work = (args.work or Path(tempfile.gettempdir()) / f"opkg-compat-{name}").resolve()
-    prepare_workspace(work, root, args.opbase)
+    prepare_workspace(work, root, args.opbase, args.leave_out_base)
     everything = classic_operators(root)
     chosen = select(everything, root, args.families, args.every, args.only)
     commit, measured_by = git_head(root), opkg_commit()
-    key = f"{commit}:{measured_by}:{args.soc}"
+    key = f"{commit}:{measured_by}:{args.soc}" + (
+        ":without " + ",".join(args.leave_out_base) if args.leave_out_base else "")
     state = work / "rows.json"
     rows_by_path = json.loads(state.read_text()) if state.is_file() else {}
     todo = [d for d in chosen if args.rebuild
@@ -300,7 +312,9 @@ def main(argv=None) -> int:
     date = dt.date.today().isoformat()
     sample = ("families " + ", ".join(args.families) if args.families else "all families") + (
         f", every {args.every}th operator" if args.every > 1 else "") + (
-        f", operators {', '.join(args.only)}" if args.only else "")
+        f", operators {', '.join(args.only)}" if args.only else "") + (
+        "; the base library's host sources " + ", ".join(f"`{p}`" for p in args.leave_out_base)
+        + " left out" if args.leave_out_base else "")
     args.results.mkdir(parents=True, exist_ok=True)
     out = args.results / f"compat-{name}-{date}.json"
     out.write_text(json.dumps({"repository": name, "commit": commit, "soc": args.soc,
