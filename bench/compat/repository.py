@@ -88,7 +88,7 @@ def prepare_workspace(work: Path, root: Path, opbase: Path, leave_out=()) -> Non
 
 
 def measure(op_dir: Path, root: Path, work: Path, soc: str, build_jobs: int,
-            timeout: int) -> dict:
+            timeout: int, import_only: bool = False) -> dict:
     rel = op_dir.relative_to(root).as_posix()
     row = {"operator": op_dir.name, "family": op_dir.parent.name, "path": rel,
            "imported": None, "compiled": None, "kernel_compiled": None, "verified": None,
@@ -112,6 +112,9 @@ def measure(op_dir: Path, root: Path, work: Path, soc: str, build_jobs: int,
     one = ops[0]
     row.update(imported=True, golden=one["golden"], cases_from=one.get("cases_from"),
                notes=one.get("notes", []))
+    if import_only:
+        row["seconds"] = round(time.monotonic() - start, 1)
+        return row
     label = "//" + Path(one["dest"]).resolve().relative_to(work.resolve()).as_posix()
     try:
         r = opkg("build", label, "--json", "--keep-going", "-j", str(build_jobs),
@@ -199,10 +202,14 @@ def _cell(text) -> str:
 
 
 def markdown(name: str, repo_url: str, rows: list[dict], total: int, date: str,
-             commit: str | None, soc: str, sample: str, measured_by: str) -> str:
+             commit: str | None, soc: str, sample: str, measured_by: str,
+             import_only: bool = False) -> str:
     n = len(rows)
     count = lambda key: sum(1 for r in rows if r.get(key))          # noqa: E731
     with_golden = [r for r in rows if r.get("golden")]
+    if import_only:
+        return import_markdown(name, repo_url, rows, total, date, commit, soc, sample,
+                               measured_by)
     lines = [f"<!-- compat:{name}:begin -->", f"## {repo_url} (imported from the repository)", "",
              f"Measured {date} on commit `{commit or 'unknown'}` for {soc} with opkg "
              f"`{measured_by}` (`bench/compat/repository.py`): {sample}, {n} of the {total} "
@@ -236,6 +243,37 @@ def markdown(name: str, repo_url: str, rows: list[dict], total: int, date: str,
     return "\n".join(lines) + "\n"
 
 
+def import_markdown(name, repo_url, rows, total, date, commit, soc, sample, measured_by) -> str:
+    """The import census: per family how many operators import unedited, with a golden, and
+    where their cases come from; every operator that does not import, with why."""
+    tag = f"{name}-import"
+    n = len(rows)
+    lines = [f"<!-- compat:{tag}:begin -->", f"### {repo_url}: the import census", "",
+             f"`bench/compat/repository.py --import-only`, {date}, commit `{commit or '?'}`, "
+             f"{soc}, opkg `{measured_by}`: {sample}, {n} of the {total} operators with a "
+             f"classic kernel. **{sum(1 for r in rows if r['imported'])}/{n} import without "
+             "edits.**", "",
+             "| family | operators | imported | with the repository's golden | cases from ttk "
+             "| cases from the example | default case |", "|---|---|---|---|---|---|---|"]
+    by_family = defaultdict(list)
+    for r in rows:
+        by_family[r["family"]].append(r)
+    for fam, rs in sorted(by_family.items()):
+        src = Counter("ttk" if (r.get("cases_from") or "").endswith(".csv") else
+                      "example" if r.get("cases_from") else "default"
+                      for r in rs if r["imported"])
+        lines.append(f"| {fam} | {len(rs)} | {sum(1 for r in rs if r['imported'])} | "
+                     f"{sum(1 for r in rs if r.get('golden'))} | {src['ttk']} | "
+                     f"{src['example']} | {src['default']} |")
+    failed = [r for r in rows if not r["imported"]]
+    if failed:
+        lines += ["", "| operator | path | why not imported |", "|---|---|---|"]
+        lines += [f"| {r['operator']} | `{r['path']}` | {_cell(r['first_error'])} |"
+                  for r in failed]
+    lines.append(f"<!-- compat:{tag}:end -->")
+    return "\n".join(lines) + "\n"
+
+
 # -- main -----------------------------------------------------------------------------------------
 
 
@@ -252,6 +290,8 @@ def main(argv=None) -> int:
     ap.add_argument("--work", type=Path, help="the scratch workspace, kept between runs "
                     "(default: <tmp>/opkg-compat-<repo>)")
     ap.add_argument("--rebuild", action="store_true", help="measure operators that have a row")
+    ap.add_argument("--import-only", action="store_true",
+                    help="import each operator, build none (how many import unedited)")
     ap.add_argument("--leave-out-base", nargs="+", default=[], metavar="PATTERN",
                     help="host source patterns of the base library not to compile (e.g. ones "
                          "the sim cannot compile yet, to measure what is behind them); the "
@@ -271,7 +311,7 @@ def main(argv=None) -> int:
     everything = classic_operators(root)
     chosen = select(everything, root, args.families, args.every, args.only)
     commit, measured_by = git_head(root), opkg_commit()
-    key = f"{commit}:{measured_by}:{args.soc}" + (
+    key = f"{commit}:{measured_by}:{args.soc}" + (":import-only" if args.import_only else "") + (
         ":without " + ",".join(args.leave_out_base) if args.leave_out_base else "")
     state = work / "rows.json"
     rows_by_path = json.loads(state.read_text()) if state.is_file() else {}
@@ -285,14 +325,16 @@ def main(argv=None) -> int:
 
     def one(op_dir: Path) -> None:
         try:
-            row = measure(op_dir, root, work, args.soc, args.build_jobs, args.timeout)
+            row = measure(op_dir, root, work, args.soc, args.build_jobs, args.timeout,
+                          args.import_only)
         except Exception as exc:      # one operator's trouble must not end the measurement
             row = {"operator": op_dir.name, "family": op_dir.parent.name,
                    "path": op_dir.relative_to(root).as_posix(), "imported": None,
                    "compiled": None, "kernel_compiled": None, "verified": None, "golden": None,
                    "first_error": f"harness: {type(exc).__name__}: {exc}",
                    "classification": None, "notes": [], "variants": {}}
-        if not (row["classification"] or "").startswith(("import gap", "no golden")):
+        if not args.import_only and not (row["classification"] or "").startswith(
+                ("import gap", "no golden")):
             classify(row, recorded)
         row["key"], row["opkg"] = key, measured_by
         with lock:      # kept as they finish: an interrupted run resumes where it stopped
@@ -316,12 +358,17 @@ def main(argv=None) -> int:
         "; the base library's host sources " + ", ".join(f"`{p}`" for p in args.leave_out_base)
         + " left out" if args.leave_out_base else "")
     args.results.mkdir(parents=True, exist_ok=True)
-    out = args.results / f"compat-{name}-{date}.json"
+    out = args.results / f"compat-{name}{'-import' if args.import_only else ''}-{date}.json"
     out.write_text(json.dumps({"repository": name, "commit": commit, "soc": args.soc,
                                "date": date, "sample": sample, "rows": rows}, indent=1) + "\n")
     if not args.no_doc:
-        write_doc(args.doc, name, markdown(name, f"hicann/{root.name}", rows, len(everything),
-                                           date, commit, args.soc, sample, measured_by))
+        write_doc(args.doc, f"{name}-import" if args.import_only else name,
+                  markdown(name, f"hicann/{root.name}", rows, len(everything), date, commit,
+                           args.soc, sample, measured_by, args.import_only))
+    if args.import_only:
+        print(f"{name}: {sum(1 for r in rows if r['imported'])}/{len(rows)} imported; "
+              f"results: {out}")
+        return 0
     verified = sum(1 for r in rows if r.get("verified"))
     print(f"{name}: {verified}/{sum(1 for r in rows if r.get('golden'))} verified of those "
           f"with a golden ({len(rows)} measured); results: {out}")
