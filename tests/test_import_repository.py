@@ -185,7 +185,7 @@ def test_import_a_family_in_place(tmp_path):
     entry = yaml.safe_load(text)["repositories"]["ops_mini"]
     assert entry == {"path": "ops-mini", "commit": commit, "libraries": {"common": {
         "include_dirs": [".", "common/inc", "common/inc/op_host"],
-        "kernel_include_dirs": [".", "common/inc/op_kernel"]}}}
+        "kernel_include_dirs": ["common/inc/op_kernel", ".", "common/inc", "common/inc/op_host"]}}}
     # the base library as the repository's CMake uses it: FindOPBASE.cmake's include
     # directories, add_opbase_modules' sources
     base = yaml.safe_load(text)["repositories"]["opbase"]
@@ -193,7 +193,8 @@ def test_import_a_family_in_place(tmp_path):
     assert base["libraries"] == {"op_common": {
         "include_dirs": ["include", "include/op_common", "include/op_common/op_host",
                          "pkg_inc/op_common"],
-        "kernel_include_dirs": ["pkg_inc/op_common"],
+        "kernel_include_dirs": ["pkg_inc/op_common", "include", "include/op_common",
+                                "include/op_common/op_host"],
         "host_sources": ["src/op_common/op_host/util/*.cpp"]}}
     # the kernel tree: ../inc/ and ../act_common/ resolve from the include directory ascendc/_
     tree = ws / "packages" / "ops_mini" / "kernel_tree" / "ascendc"

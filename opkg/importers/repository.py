@@ -596,7 +596,15 @@ def library_entry() -> dict:
     cmake/variables.cmake gives every host compile (OP_TILING_INCLUDE) and what the kernel
     build copies next to the kernels (common/inc/op_kernel as ascendc/inc)."""
     return {"include_dirs": list(HOST_INCLUDE_DIRS),
-            "kernel_include_dirs": [".", *KERNEL_INCLUDE_DIRS]}
+            "kernel_include_dirs": _kernel_dirs([*KERNEL_INCLUDE_DIRS], list(HOST_INCLUDE_DIRS))}
+
+
+def _kernel_dirs(kernel: list[str], host: list[str]) -> list[str]:
+    """A library's kernel include directories: the kernel build's, then the host ones. The
+    sim's kernel build reads the package's tiling data header (tiling.data, which CANN turns
+    into kernel structs instead; flags.kernel_tiling_source), and that header includes host
+    headers (ops-nn's rms_norm_tiling.h includes opbase's log/log.h)."""
+    return list(dict.fromkeys([*kernel, *host]))
 
 
 def repository_entry(repo: Repository, ws_root: Path) -> dict:
@@ -630,10 +638,11 @@ def base_entry(repo: Repository, base: Path, ws_root: Path) -> dict:
         if pattern not in sources and (any(base.glob(pattern)) if "*" in pattern
                                        else (base / pattern).is_file()):
             sources.append(pattern)
-    library = {"include_dirs": include or ["include", "include/op_common"],
-               "kernel_include_dirs": [d for d in ("pkg_inc/op_common",
-                                                   "include/op_common/op_kernel")
-                                       if (base / d).is_dir()]}
+    include = include or ["include", "include/op_common"]
+    library = {"include_dirs": include,
+               "kernel_include_dirs": _kernel_dirs(
+                   [d for d in ("pkg_inc/op_common", "include/op_common/op_kernel")
+                    if (base / d).is_dir()], include)}
     if sources:
         library["host_sources"] = sources
     entry = {"path": Path(os_relpath(base, Path(ws_root).resolve())).as_posix()}
