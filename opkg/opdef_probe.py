@@ -46,7 +46,8 @@ def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Pat
         # tiling function, not by the OpDef constructor) must not hide the prototype; the
         # build reports it
         base = [*flags.common_flags(), *flags.host_flags(placeholder)]
-        argv = [cxx, *base, *(f"-I{d}" for d in include_dirs), str(entry),
+        # -O0: an OpDef constructor runs once; optimising it only costs the import time
+        argv = [cxx, *base, "-O0", *(f"-I{d}" for d in include_dirs), str(entry),
                 str(_runtime_object(cxx, base)), *map(str, host_sources),
                 "-shared", "-o", str(lib)]
         proc = subprocess.run(argv, capture_output=True, text=True)
