@@ -4,7 +4,8 @@ same request, without parsing manifests, planning or starting SCons, and return 
 After a successful build the engine records a *snapshot* of everything the build depended on:
 
 - the stat signature (mtime_ns, ctime_ns, size, inode, mode) of every file AND every directory
-  under the package roots (a directory's mtime changes when an entry is added, removed or
+  under the package roots and the external repositories' path checkouts (a git checkout in
+  the cache, named by its pinned commit, only by its presence) (a directory's mtime changes when an entry is added, removed or
   renamed, so new, deleted and renamed files are seen), the workspace file, the workspace's
   toolchains/ data, opkg.lock and SConstruct;
 - opkg's own code and emulation headers (they decide flags, generated code and the fingerprint);
@@ -223,6 +224,13 @@ def snapshot(ws, now_ns: int | None = None) -> dict | None:
         files[d] = _stat(d)
         if files[d] is not None:
             _walk(d, files, skip, outward)
+    # external repositories (docs/repositories.md): a path checkout's files are inputs like a
+    # package's; a git checkout in the cache is named by its commit (the workspace file pins
+    # it) and never changes, so its presence is enough (--locked digests its files)
+    for root, walk in _repository_roots(ws):
+        files[root] = _stat(root)
+        if files[root] is not None and walk:
+            _walk(root, files, skip, outward)
     _walk(str(OPKG_DIR), files, set(), outward)
     cxx = _compiler(env)
     if cxx:
@@ -238,6 +246,18 @@ def snapshot(ws, now_ns: int | None = None) -> dict | None:
     }
     snap["racy"] = _racy_digests(files, now)
     return snap
+
+
+def _repository_roots(ws) -> list[tuple[str, bool]]:
+    """(root, walk it) of each external repository, known without fetching: a git
+    repository's checkout in the cache is named by its commit and not walked."""
+    specs = ws.settings.repositories
+    if not specs:
+        return []
+    from opkg.external.fetch import planned_root
+
+    return sorted((str(planned_root(s, ws.root, ws.settings.cache_dir)), s.path is not None)
+                  for s in specs.values())
 
 
 def _racy_digests(files: dict, now_ns: int) -> dict[str, str | None]:

@@ -226,4 +226,8 @@ def summary_line(result) -> str:
             f"{len(result.failures)} step{'s' if len(result.failures) != 1 else ''} failed; "
             f"{result.ran} steps ran, {result.cached} from cache"
             + remote_summary(getattr(result, "remote", None)) + f", {result.elapsed:.1f}s")
+    broken = len({str(e.location.path) if e.location else e.message
+                  for e in getattr(result, "problems", ())})
+    if broken:
+        text += f"; {broken} manifest{'s' if broken != 1 else ''} with errors not built"
     return click.style(text, fg="green" if result.ok else "red")

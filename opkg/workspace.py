@@ -200,8 +200,7 @@ class Workspace:
     def repositories(self):
         from opkg.external.libraries import Repositories
 
-        return Repositories(self.settings.repositories, self.root, self.settings.cache_dir,
-                            self.settings.output_dir)
+        return Repositories(self.settings.repositories, self.root, self.settings.cache_dir)
 
     @cached_property
     def _loader(self) -> "_Loader":
@@ -330,6 +329,7 @@ class _Loader:
         self._by_name: dict[str, str] = {}
         self._by_type: dict[str, str] = {}
         self._graph = None
+        self._parsed_deps: dict[str, tuple] = {}  # deps of every parsed manifest, broken too
 
     def load(self, roots, all_manifests=None) -> None:
         """Load `roots` and, through their deps, everything they need. `all_manifests`: the
@@ -384,6 +384,7 @@ class _Loader:
             self.broken[label] = exc
             return None
         self.names[label] = pkg.name
+        self._parsed_deps[label] = pkg.deps
         other = self._by_name.get(pkg.name)
         if other is not None and other != label:
             self.broken[label] = ManifestError(
@@ -467,10 +468,7 @@ class _Loader:
             if label in seen:
                 continue
             seen.add(label)
-            pkg = self.nodes.get(label)
-            if pkg is None:
-                continue
-            stack.extend(pkg.deps)
+            stack.extend(self._parsed_deps.get(label, ()))
         return sorted(seen)
 
     def graph(self):

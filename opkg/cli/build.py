@@ -76,6 +76,13 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
     if mode == "github":
         for line in ci_output.build_annotations(shown, root=ws.root):
             click.echo(line, err=True)
+    if result.problems and not as_json:
+        # --keep-going: the broken manifests, as a run without it would have stopped on them
+        from opkg.errors import ManifestErrors
+
+        problems = result.problems
+        click.echo((ManifestErrors(problems) if len(problems) > 1 else problems[0]).render(),
+                   err=True)
     if as_json:
         data = ci_output.build_json(shown, root=ws.root)
         if explain:
@@ -88,6 +95,8 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
             echo(explanation(reasons, ws.root))
         if result.nothing:
             echo(result.nothing)
+            if result.problems:
+                raise SystemExit(2)
             return
         table = _quiet_view(shown) if quiet else shown
         if table.targets:
@@ -105,7 +114,8 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
                 echo(f"{label}: {_rel(t.bundle, ws.root)}")
         echo(summary_line(shown))
     if not shown.ok:
-        raise SystemExit(1)
+        # a manifest error is bad input (2) even when --keep-going built the rest
+        raise SystemExit(2 if result.problems else 1)
 
 
 def terminal_note(message: str, verbose: bool) -> str | None:

@@ -18,6 +18,9 @@ from opkg.cli.options import complete_socs, complete_targets
 def lock(targets, socs, requested, check, as_json):
     """Resolve toolchains and record them in opkg.lock at the workspace root.
 
+    Every external repository the workspace declares is recorded too: its source, commit
+    and tree digest (fetched first when it is a git repository not yet in the cache).
+
     For each (package, SoC): the toolchain id, its version and a fingerprint (a digest of the
     compiler binaries and version files). Entries are sorted, one group per target, so merges
     rarely conflict; locking some TARGETS updates only their entries. CI builds with
@@ -42,6 +45,9 @@ def lock(targets, socs, requested, check, as_json):
         raise err
     current = lockfile.entries_from(res)
     path = ws.root / lockfile.LOCK_FILE
+    # every repository the workspace declares, as it is now (fetched when not yet present)
+    repos = [ws.repositories.get(n) for n in sorted(ws.settings.repositories)]
+    current_repos = [lockfile.RepositoryEntry.of(r) for r in repos]
 
     def report(message, written, entries, changed=()):
         if as_json:
@@ -49,26 +55,32 @@ def lock(targets, socs, requested, check, as_json):
 
             emit_json({"path": str(path), "written": written, "check": check,
                        "targets": [{f: getattr(e, f) for f in lockfile.FIELDS}
-                                   for e in entries], "changed": list(changed)})
+                                   for e in entries],
+                       "repositories": [{f: getattr(r, f) for f in lockfile.REPO_FIELDS}
+                                        for r in current_repos], "changed": list(changed)})
             return
         click.echo(message)
         for line in changed:
             click.echo(f"  {line}")
 
     if check:
-        lockfile.verify(path, current)
-        report(f"{lockfile.LOCK_FILE} matches the current resolution ({len(current)} targets)",
-               False, current)
+        lockfile.verify(path, current, current_repos, {r.name: r.root for r in repos})
+        report(f"{lockfile.LOCK_FILE} matches the current resolution ({len(current)} targets"
+               + (f", {len(repos)} repositories" if repos else "") + ")", False, current)
         return
-    old = lockfile.read(path) if path.exists() else []
-    # entries for packages or SoCs the workspace no longer has would pass `--check` forever
-    alive = {(p.label, soc) for p in ws.packages.values() if p.op is not None for soc in p.socs}
-    merged = [e for e in lockfile.merge(old, current) if e.key in alive]
-    text = lockfile.render(merged)
+    old, old_repos = lockfile.read_all(path) if path.exists() else ([], [])
+    # entries for packages or SoCs the workspace no longer has would pass `--check` forever;
+    # a package whose manifest has errors keeps its entries (nothing is known to be gone)
+    everything = ws.load_targets(["//..."])
+    alive = {(p.label, soc) for p in everything.closure if p.op is not None for soc in p.socs}
+    merged = [e for e in lockfile.merge(old, current)
+              if e.key in alive or e.package in everything.broken]
+    text = lockfile.render(merged, current_repos)
     if path.exists() and path.read_text() == text:
         report(f"{lockfile.LOCK_FILE} is up to date ({len(merged)} targets)", False, merged)
         return
     atomic_write_text(path, text)
-    changed = lockfile.differences(old, current) if old else []
+    changed = (lockfile.differences(old, current) if old else []) + \
+        (lockfile.repository_differences(old_repos, current_repos) if old_repos else [])
     report(f"wrote {lockfile.LOCK_FILE}: {len(merged)} targets"
            + (f", {len(changed)} changed" if old else ""), True, merged, changed)

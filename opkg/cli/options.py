@@ -29,7 +29,8 @@ def build_options(f):
                      help="Parallel steps. Default: the number of CPUs."),
         # long form only: pytest users read -k as a test filter (see --case/--variant)
         click.option("--keep-going", is_flag=True,
-                     help="Build everything that does not depend on a failed step."),
+                     help="Build everything that does not depend on a failed step or on a "
+                          "package whose manifest has errors (those are reported; exit 2)."),
         click.option("--json", "as_json", is_flag=True,
                      help="Print a JSON summary on stdout (progress stays on stderr)."),
         click.option("--no-wait", is_flag=True,

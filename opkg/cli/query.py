@@ -11,9 +11,7 @@ from opkg.ci_output import emit_json
 def _workspace():
     from opkg.workspace import Workspace
 
-    ws = Workspace.find()
-    ws.graph  # validate before answering
-    return ws
+    return Workspace.find()
 
 
 def _one(ws, target):
@@ -59,7 +57,10 @@ def deps(target, direct, as_json):
       opkg query deps packages/relu_add --direct --json
     """
     ws = _workspace()
-    _emit(ws.graph.deps(_one(ws, target).label, transitive=not direct), as_json)
+    # only TARGET's closure is loaded: a broken manifest elsewhere does not matter here
+    label = _one(ws, target).label
+    _emit([p.label for p in ws.deps_of(label)] if not direct else list(ws.node(label).deps),
+          as_json)
 
 
 @query.command()
@@ -75,7 +76,8 @@ def rdeps(target, direct, as_json):
       opkg build $(opkg query rdeps //packages/common)    rebuild what a header change touches
     """
     ws = _workspace()
-    _emit(ws.graph.rdeps(_one(ws, target).label, transitive=not direct), as_json)
+    label = _one(ws, target).label
+    _emit(ws.graph.rdeps(label, transitive=not direct), as_json)   # needs every manifest
 
 
 @query.command()
@@ -84,21 +86,33 @@ def rdeps(target, direct, as_json):
 def packages(patterns, as_json):
     """Packages matching PATTERNS (default //...).
 
+    Packages whose manifest has errors (or that depend on one) are left out and their errors
+    reported after the list (exit 2), as `opkg build --keep-going` would.
+
     \b
     Examples:
       opkg query packages
       opkg query packages //packages/... --json
     """
     ws = _workspace()
-    pkgs = ws.select(list(patterns))
+    selection = ws.load_targets(list(patterns))
+    pkgs = selection.packages
     if as_json:
-        emit_json({"packages": [{
+        emit_json({**({"errors": [e.to_json() for e in selection.problems]}
+                      if selection.problems else {}), "packages": [{
             "label": p.label, "name": p.name, "version": p.version, "summary": p.summary,
             "kind": "operator" if p.is_operator else "library", "socs": list(p.socs),
             "deps": list(p.deps), "op_type": p.op.type if p.op else None,
             "variants": [v.name for v in p.op.variants()] if p.op else []} for p in pkgs]})
-        return
-    for p in pkgs:
-        kind = p.op.type if p.op else "library"
-        socs = ",".join(p.socs)
-        click.echo(f"{p.label:<32} {p.version:<10} {kind:<22} {socs}")
+    else:
+        for p in pkgs:
+            kind = p.op.type if p.op else "library"
+            socs = ",".join(p.socs)
+            click.echo(f"{p.label:<32} {p.version:<10} {kind:<22} {socs}")
+    if selection.problems:
+        from opkg.errors import ManifestErrors
+
+        problems = selection.problems
+        err = ManifestErrors(problems) if len(problems) > 1 else problems[0]
+        err.json_reported = as_json       # the list above already carries them
+        raise err

@@ -8,8 +8,8 @@
 
 Every repository is checked by a tree digest: SHA-256 over each file's path, executable bit and
 content (`.git` excluded), so an edited checkout or cache entry is seen. File hashes are reused
-while a file's stat signature is unchanged (`<output_dir>/.opkg/trees/<name>.json`), with the
-fast path's racy-timestamp rule, so a warm check costs a stat per file.
+while a file's stat signature is unchanged (`<cache_dir>/repositories/trees/`, one file per
+tree), with the fast path's racy-timestamp rule, so a warm check costs a stat per file.
 """
 
 from __future__ import annotations
@@ -60,8 +60,24 @@ def planned_root(spec: RepositorySpec, ws_root: Path, cache_dir: Path) -> Path:
     return checkout_dir(cache_dir, spec.commit)
 
 
-def resolve(spec: RepositorySpec, ws_root: Path, cache_dir: Path, output_dir: Path,
-            on_note=None) -> Repository:
+def resolve(spec: RepositorySpec, ws_root: Path, cache_dir: Path, on_note=None) -> Repository:
+    """The repository made present, with its commit and tree digest."""
+    root, commit = present(spec, ws_root, cache_dir, on_note)
+    return Repository(spec.name, spec.source, root, commit, tree_digest(root, memo_path(
+        cache_dir, root)))
+
+
+def memo_path(cache_dir: Path, root: Path) -> Path:
+    """Where the file hashes of a tree are kept between runs (in the cache: a fresh checkout's
+    `opkg lock` reuses them too)."""
+    key = hashlib.sha256(str(root).encode()).hexdigest()[:24]
+    return cache_root(cache_dir) / "trees" / f"{key}.json"
+
+
+def present(spec: RepositorySpec, ws_root: Path, cache_dir: Path,
+            on_note=None) -> tuple[Path, str | None]:
+    """(root, commit) once the repository is there: a path checkout checked, a git commit
+    fetched. No digest (that reads every file)."""
     root = planned_root(spec, ws_root, cache_dir)
     if spec.path is not None:
         where = spec.locations.get("path", spec.location)
@@ -79,12 +95,9 @@ def resolve(spec: RepositorySpec, ws_root: Path, cache_dir: Path, output_dir: Pa
                 field=f"repositories.{spec.name}.commit",
                 hint=f"run `git -C {root} checkout {spec.commit}`, or pin the checkout's "
                      "commit (or drop commit: to follow the checkout)")
-        commit = head
-    else:
-        fetch_git(spec, ws_root, cache_dir, on_note)
-        commit = spec.commit
-    return Repository(spec.name, spec.source, root, commit,
-                      tree_digest(root, Path(output_dir) / ".opkg" / "trees" / f"{spec.name}.json"))
+        return root, head
+    fetch_git(spec, ws_root, cache_dir, on_note)
+    return root, spec.commit
 
 
 def git_head(root: Path) -> str | None:
@@ -233,7 +246,7 @@ def tree_digest(root: Path, memo_path: Path | None = None) -> str:
                     files[rel] = [sig, digest]
             entries.append(f"{rel}\0{'x' if st.st_mode & 0o111 else '-'}\0{digest}\n")
     total = hashlib.sha256("".join(sorted(entries)).encode()).hexdigest()
-    if memo_path is not None and files != old and Path(memo_path).parent.parent.is_dir():
+    if memo_path is not None and files != old:
         from opkg.fsutil import atomic_write_text
 
         try:

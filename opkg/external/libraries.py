@@ -15,10 +15,9 @@ from opkg.external import fetch, spec
 class Repositories:
     """One workspace's repositories, each resolved once per process and only when used."""
 
-    def __init__(self, specs: dict, ws_root: Path, cache_dir: Path, output_dir: Path,
-                 on_note=None):
+    def __init__(self, specs: dict, ws_root: Path, cache_dir: Path, on_note=None):
         self.specs = specs
-        self.ws_root, self.cache_dir, self.output_dir = Path(ws_root), cache_dir, output_dir
+        self.ws_root, self.cache_dir = Path(ws_root), cache_dir
         self.on_note = on_note
         self._present: dict[str, Path] = {}
         self._resolved: dict[str, fetch.Repository] = {}
@@ -33,21 +32,15 @@ class Repositories:
         """The repository's root, present (a git repository fetched, a path checkout at its
         pinned commit); no tree digest yet."""
         if name not in self._present:
-            s = self.specs[name]
-            if s.path is not None:
-                self._resolved[name] = fetch.resolve(s, self.ws_root, self.cache_dir,
-                                                     self.output_dir, self.on_note)
-                self._present[name] = self._resolved[name].root
-            else:
-                self._present[name] = fetch.fetch_git(s, self.ws_root, self.cache_dir,
-                                                      self.on_note)
+            self._present[name] = fetch.present(self.specs[name], self.ws_root, self.cache_dir,
+                                                self.on_note)[0]
         return self._present[name]
 
     def get(self, name: str) -> fetch.Repository:
         """The repository with its commit and tree digest (what opkg.lock records)."""
         if name not in self._resolved:
             self._resolved[name] = fetch.resolve(self.specs[name], self.ws_root,
-                                                 self.cache_dir, self.output_dir, self.on_note)
+                                                 self.cache_dir, self.on_note)
             self._present[name] = self._resolved[name].root
         return self._resolved[name]
 

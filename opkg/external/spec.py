@@ -139,17 +139,21 @@ def from_workspace(value, doc) -> dict[str, RepositorySpec]:
         if (path is None) == (git is None):
             raise doc.error(w, f"repository {name!r} needs exactly one of path: or git:",
                             "path: a checkout relative to the workspace root; git: a URL or a "
-                            "local mirror, with commit:")
+                            "local mirror, with commit:", at_key=True)
         for key, v in (("path", path), ("git", git)):
             if v is not None and (not isinstance(v, str) or not v.strip()):
                 raise doc.error(w + (key,), f"expected a string, got {v!r}")
+        if isinstance(commit, (int, float)) and not isinstance(commit, bool):
+            raise doc.error(w + ("commit",), "the commit is a number to YAML",
+                            "quote it: commit: \"<40 hex digits>\"")
         if commit is not None and (not isinstance(commit, str) or not SHA_RE.match(commit)):
             raise doc.error(w + ("commit",), f"{commit!r} is not a full commit SHA",
                             "give all 40 hex digits, as `git rev-parse HEAD` prints them (a "
                             "branch or a short SHA could move)")
         if git is not None and commit is None:
             raise doc.error(w, f"repository {name!r} is fetched with git but pins no commit",
-                            "add commit: <40-digit SHA> (a git repository is always pinned)")
+                            "add commit: <40-digit SHA> (a git repository is always pinned)",
+                            at_key=True)
         libs = _libraries(raw.get("libraries"), w + ("libraries",), doc)
         locs = {k: doc.loc(w + (k,)) for k in ("path", "git", "commit") if k in raw}
         out[name] = RepositorySpec(name, path, git, commit, libs, doc.loc(w, at_key=True), locs)

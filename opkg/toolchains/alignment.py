@@ -83,7 +83,7 @@ def preflight(ws, packages, socs=None, toolchain: str | None = None, *, locked: 
     if err is not None:
         raise err
     if locked:
-        verify_locked(ws, res)
+        verify_locked(ws, res, packages=packages)
     return res
 
 
@@ -99,12 +99,16 @@ def toolchain_for(ws, pkg, soc, requested: str | None = None, *,
     return res.choice(pkg.label, name).toolchain
 
 
-def verify_locked(ws, resolution, sim_identity=None) -> None:
+def verify_locked(ws, resolution, sim_identity=None, packages=()) -> None:
     """`opkg build --locked`: raise ToolchainError (exit 3) naming every (package, SoC) whose
-    resolution differs from the workspace's opkg.lock (or when there is no lock)."""
+    resolution differs from the workspace's opkg.lock (or when there is no lock), and every
+    external repository the packages use whose source, commit or tree digest differs."""
     from opkg.toolchains import lock
 
-    lock.verify(ws.root / lock.LOCK_FILE, lock.entries_from(resolution, sim_identity))
+    names = sorted({name for p in packages for name, _ in p.repositories})
+    repos = [ws.repositories.get(n) for n in names]
+    lock.verify(ws.root / lock.LOCK_FILE, lock.entries_from(resolution, sim_identity),
+                [lock.RepositoryEntry.of(r) for r in repos], {r.name: r.root for r in repos})
 
 
 def lock_digest(ws) -> str | None:

@@ -473,10 +473,13 @@ class CannToolchain:
         root = self.toolkit.root
         host = base / "host"
         autogen = host / "autogen"
-        host_inc = [str(pkg.dir / "op_host"), str(root / "include")]
+        # deps' include dirs and library host sources flow to the host libraries as on the sim
+        host_inc = [str(pkg.dir / "op_host"), *(str(d) for dep in deps for d in dep.include_dirs),
+                    *(str(d) for d in pkg.include_dirs), str(root / "include")]
         lib_dirs = [str(root / "lib64")]
         arch = host_arch()
-        srcs = [str(s) for s in pkg.tiling_sources]
+        srcs = [str(s) for s in pkg.tiling_sources] + \
+            [str(s) for dep in deps for s in dep.host_sources]
 
         def host_lib(lib: Path, defines, sources, includes, libs, what: str,
                      argv=None) -> Action:
