@@ -261,9 +261,14 @@ class SimToolchain:
                                  "through its #include \"...\" files; the sim cannot tell which "
                                  "instances CANN would build")
             kernel_unit = base / "gen" / "tpl_kernel.cpp"
+            # through the package directory on the include path, so diagnostics name the
+            # kernel source by its own path (a source outside it: relative to the unit)
+            try:
+                spelled = pkg.kernel_source.relative_to(pkg.dir).as_posix()
+            except ValueError:
+                spelled = os.path.relpath(pkg.kernel_source.resolve(), kernel_unit.parent.resolve())
             actions.append(Action("write", (str(kernel_unit),), content=codegen.tpl_kernel_source(
-                os.path.relpath(pkg.kernel_source.resolve(), kernel_unit.parent.resolve()),
-                soc_op, namespace), signature=fp, target=tid, step="generate",
+                spelled, soc_op, namespace), signature=fp, target=tid, step="generate",
                 description=f"generate {pkg.name} template kernel entry"))
             kernel_deps = (str(pkg.kernel_source),)
         for variant in soc_op.variants():

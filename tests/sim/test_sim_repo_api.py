@@ -83,3 +83,20 @@ def test_an_undeclared_value_gives_invalid_tiling_key(built, capfd):
 def test_infer_shape_through_runtime_path(built):
     assert runtime.infer_output_shapes(built.host, OP, built.variant, {"x": (5, 7)}, {"scale": 1}) == {
         "y": ((5, 7), "float32"), "info": ((8,), "int32")}
+
+
+def test_template_kernel_builds_and_verifies_through_the_cli(workspace):
+    # the sim toolchain's own planning: the generated unit around the template kernel
+    import json
+    import shutil
+    from pathlib import Path
+
+    from tests.conftest import opkg
+
+    shutil.copytree(Path(__file__).parent / "pkgs" / "repoapi", workspace.root / "packages" / "repo_api")
+    r = opkg("build", "packages/repo_api", "--json", cwd=workspace.root)
+    [target] = json.loads(r.stdout)["targets"]
+    assert target["passed"], r.stdout + r.stderr
+    unit = (workspace.root / "out/sim/repo_api/gen/tpl_kernel.cpp").read_text()
+    assert '#include "op_kernel/repo_api.cpp"' in unit
+    assert "::RepoApiOp::opkg_sim_tpl_decl" in unit

@@ -35,7 +35,7 @@ static ge::graphStatus RepoApiTiling(gert::TilingContext* context)
     const NpuArch arch = platform.GetCurNpuArch();
     const int64_t* scale = context->GetAttrs()->GetAttrPointer<int64_t>(0);
     const int64_t* maskLen = context->GetAttrs()->GetAttrPointer<int64_t>(1);
-    const uint64_t key = GET_TPL_TILING_KEY(static_cast<uint64_t>(*scale), *maskLen > 0 ? 1 : 0);
+    const uint64_t key = GET_TPL_TILING_KEY(static_cast<uint64_t>(*scale), *maskLen > 0 ? 1UL : 0UL);
     if (CheckLogLevel(63, 3) == 1) {
         DlogRecord(63, 3, "[RepoApi] arch %u key %llu", static_cast<uint32_t>(arch),
                    static_cast<unsigned long long>(key));
