@@ -417,15 +417,16 @@ def _read_opdef(op: Operator, extra_include_dirs) -> tuple[dict, list[str]]:
 
     include_dirs = [*(op.repo.root / d for d in HOST_INCLUDE_DIRS), *op.include_dirs,
                     *map(Path, extra_include_dirs)]
-    notes = []
+    notes, probe_error = [], None
     try:
         probe = opdef_probe.read_opdefs(op.def_sources, include_dirs, op.directory)
         ops, gaps = probe.ops, []
         notes += [f"compiler warning: {w}" for w in probe.warnings]
     except opdef_probe.ProbeError as exc:
+        probe_error = str(exc).splitlines()[0][:300]
         ops, gaps = opdef_probe.parse_opdef_text(op.def_sources)
-        notes.append("the OpDef sources do not compile on the sim ("
-                     + str(exc).splitlines()[0][:200] + "); the OpDef was read from the text")
+        notes.append(f"the OpDef sources do not compile on the sim ({probe_error}); the OpDef "
+                     "was read from the text")
     wanted = op.op_type_hint
     if wanted is None and len(ops) > 1:
         # add_kernel_sources without a binary config: the def file's OP_ADD
@@ -436,6 +437,8 @@ def _read_opdef(op: Operator, extra_include_dirs) -> tuple[dict, list[str]]:
     if len(chosen) != 1:
         why = "; ".join(gaps) or (f"the def sources register {', '.join(o['type'] for o in ops)}"
                                   if ops else "no OpDef found")
+        if probe_error:
+            why = f"its def sources do not compile on the sim ({probe_error}), and {why}"
         raise UsageError(f"cannot read the OpDef of {op.rel}: {why}")
     return chosen[0], notes
 
