@@ -253,3 +253,18 @@ def test_an_imported_operator_builds_and_verifies_with_the_repositorys_golden(tm
         report = json.loads((out / variant / "verification.json").read_text())
         assert report["passed"], report
         assert [c["case"] for c in report["results"]] == ["leaky_scale_ragged", "leaky_scale_one"]
+
+
+def test_dtype_combinations_opkg_cannot_run_are_left_out_by_name():
+    t = lambda name, dtypes: {"name": name, "param_type": "required", "dtypes": dtypes,  # noqa: E731
+                              "formats": ["ND"] * len(dtypes)}
+    declared = {"type": "Q", "inputs": [t("x", ["float16", "float32", "float16"])],
+                "outputs": [t("y", ["int8", "hifloat8", "float8_e4m3fn"])], "attrs": []}
+    notes = []
+    kept = R._runnable_dtypes(declared, notes)
+    assert kept["inputs"][0]["dtypes"] == ["float16"] and kept["outputs"][0]["dtypes"] == ["int8"]
+    assert notes == ["OpDef dtype combination 1 left out: hifloat8 (no such dtype in opkg)",
+                     "OpDef dtype combination 2 left out: float8_e4m3fn (no such dtype in opkg)"]
+    # every combination unknown: left to the import's error, which names the dtype
+    only = {**declared, "inputs": [t("x", ["float32"])], "outputs": [t("y", ["hifloat8"])]}
+    assert R._runnable_dtypes(only, []) is only

@@ -453,6 +453,7 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
 
     declared, notes = (probe or _read_opdef)(op, extra_include_dirs)
     result.notes += op.notes + notes
+    declared = _runnable_dtypes(declared, result.notes)
     manifest_op = opdef_probe.to_manifest_op(declared)
     manifest_op.pop("configs")
     has_infer = manifest_op.pop("has_infer_shape")
@@ -504,6 +505,33 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
     from opkg.fsutil import atomic_write_text
     atomic_write_text(dest / "opkg.yaml", text)
     result.dest = dest
+
+
+def _runnable_dtypes(declared: dict, notes: list[str]) -> dict:
+    """The OpDef without the positions of its DataType lists that name a dtype opkg has no
+    NumPy form for (float8, hifloat8, ...: their variants could not be verified), each left out
+    named; all of them unknown stays an import error (scaffold's check says which)."""
+    from opkg import opdef_probe
+    from opkg.model import DTYPES
+
+    def unknown(group):
+        count = max((len(t["dtypes"]) for t in group), default=0)
+        return {i for t in group for i in range(count)
+                if len(t["dtypes"]) > 1 and t["dtypes"][i] not in DTYPES}
+
+    tensors = declared["inputs"] + declared["outputs"]
+    count = max((len(t["dtypes"]) for t in tensors), default=0)
+    bad = unknown(tensors)
+    if not bad or len(bad) == count:
+        return declared
+    keep = [i for i in range(count) if i not in bad]
+    for i in sorted(bad):
+        names = sorted({t["dtypes"][i] for t in tensors if len(t["dtypes"]) > 1
+                        and t["dtypes"][i] not in DTYPES})
+        notes.append(f"OpDef dtype combination {i} left out: {', '.join(names)} (no such dtype "
+                     "in opkg)")
+    return {**declared, "inputs": opdef_probe.keep_positions(declared["inputs"], keep),
+            "outputs": opdef_probe.keep_positions(declared["outputs"], keep)}
 
 
 def _short_series(soc: str) -> str:
