@@ -614,7 +614,9 @@ def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, c
         own = [t for t in manifest_op["outputs"]
                if t["name"] not in {i["name"] for i in manifest_op["inputs"]}]
         if not has_infer and own:
-            case["output_shapes"] = {t["name"]: [8, 256] for t in own}
+            case["output_shapes"] = {t["name"]: ([[8, 256], [8, 256]]
+                                                 if t.get("param_type") == "dynamic" else [8, 256])
+                                     for t in own}
         lines.append(f"    - {_yaml_flow(case)}")
     return "\n".join(lines) + "\n"
 
