@@ -151,6 +151,9 @@ def read_build(row: dict, result: dict, work: Path, name: str) -> None:
         for variant, rep in (t.get("variants") or {}).items():
             reports[f"{t['soc']}/{variant}"] = rep
     row["variants"] = reports
+    # every failed step with its first error: the host and the kernel side fail separately
+    row["failures"] = [{"step": f.get("description"), "error": _first_error(f.get("output") or "")}
+                       for f in failures]
     row["compiled"] = not compile_fail and bool(reports)
     # reached and compiled: a kernel object of this build; failed: a kernel compile failure;
     # None: not reached (the host library failed first)
@@ -230,11 +233,16 @@ def markdown(name: str, repo_url: str, rows: list[dict], total: int, date: str,
                      f"{c('compiled')} | {c('golden')} | {c('verified')}/{c('golden')} |")
     failed = [r for r in rows if not r.get("verified")]
     if failed:
-        lines += ["", "Each operator that did not verify, with its first error (the evidence) "
-                  "and its class:", "", "| operator | path | first error | class |",
-                  "|---|---|---|---|"]
-        lines += [f"| {r['operator']} | `{r['path']}` | {_cell(r['first_error'])} | "
-                  f"{_cell(r['classification'])} |" for r in failed]
+        lines += ["", "Each operator that did not verify, with its first error (the evidence), "
+                  "the kernel's own first error when its compile failed too, and its class:", "",
+                  "| operator | path | first error | kernel compile | class |",
+                  "|---|---|---|---|---|"]
+        for r in failed:
+            kernel = next((f["error"] for f in r.get("failures") or []
+                           if " kernel " in (f["step"] or "") and "entry" not in f["step"]), None)
+            lines.append(f"| {r['operator']} | `{r['path']}` | {_cell(r['first_error'])} | "
+                         f"{_cell(kernel or {True: 'compiles', None: 'not reached'}.get(r.get('kernel_compiled'), '–'))} | "
+                         f"{_cell(r['classification'])} |")
         causes = Counter(re.sub(r"^likely ", "", r["classification"] or "unclassified")
                          for r in failed)
         lines += ["", "Classes, most frequent first:", ""]
