@@ -50,9 +50,11 @@ from opkg.importers import repository as R  # noqa: E402
 BUILD_TIMEOUT = 1800
 
 
-def classic_operators(root: Path) -> list[Path]:
-    """Operator directories with a classic kernel, family by family, in a stable order."""
-    return [d for d in R.operator_dirs(root, root) if (d / "op_kernel" / f"{d.name}.cpp").is_file()]
+def classic_operators(root: Path, unit: str) -> list[Path]:
+    """Operator directories with a classic kernel (op_kernel/<op>.cpp) that declare compute
+    unit `unit` (R.for_unit), family by family, in a stable order."""
+    return [d for d in R.operator_dirs(root, root)
+            if (d / "op_kernel" / f"{d.name}.cpp").is_file() and R.for_unit(d, unit)]
 
 
 def select(ops: list[Path], root: Path, families, every: int, only) -> list[Path]:
@@ -206,7 +208,7 @@ def _cell(text) -> str:
 
 def markdown(name: str, repo_url: str, rows: list[dict], total: int, date: str,
              commit: str | None, soc: str, sample: str, measured_by: str,
-             import_only: bool = False) -> str:
+             import_only: bool = False, soc_short: str = "") -> str:
     n = len(rows)
     count = lambda key: sum(1 for r in rows if r.get(key))          # noqa: E731
     with_golden = [r for r in rows if r.get("golden")]
@@ -218,7 +220,9 @@ def markdown(name: str, repo_url: str, rows: list[dict], total: int, date: str,
              f"`{measured_by}` (`bench/compat/repository.py`): {sample}, {n} of the {total} "
              "operators with a classic kernel. Nothing per operator: the import follows the "
              "repository's CMake, the golden is its tests/assets/golden.py, the cases its ttk "
-             "tables or example.", "",
+             "tables or example. An operator counts when it has op_kernel/<op>.cpp and declares "
+             f"the SoC's compute unit (`AddConfig(\"{soc_short}\")` or op_host/config/"
+             f"{soc_short}/).", "",
              f"**{count('verified')}/{len(with_golden)} verified of those with a golden**; "
              f"{count('imported')}/{n} imported, {count('kernel_compiled')}/{n} reach a kernel "
              f"compile, {count('compiled')}/{n} compile and link.", "",
@@ -316,7 +320,12 @@ def main(argv=None) -> int:
     name = R.default_name(root)
     work = (args.work or Path(tempfile.gettempdir()) / f"opkg-compat-{name}").resolve()
     prepare_workspace(work, root, args.opbase, args.leave_out_base)
-    everything = classic_operators(root)
+    from opkg.socs import soc_table
+
+    soc_row = soc_table(None).get(args.soc)
+    if soc_row is None:
+        raise SystemExit(f"error: unknown SoC {args.soc}")
+    everything = classic_operators(root, soc_row.short)
     chosen = select(everything, root, args.families, args.every, args.only)
     commit, measured_by = git_head(root), opkg_commit()
     key = f"{commit}:{measured_by}:{args.soc}" + (":import-only" if args.import_only else "") + (
@@ -372,7 +381,7 @@ def main(argv=None) -> int:
     if not args.no_doc:
         write_doc(args.doc, f"{name}-import" if args.import_only else name,
                   markdown(name, f"hicann/{root.name}", rows, len(everything), date, commit,
-                           args.soc, sample, measured_by, args.import_only))
+                           args.soc, sample, measured_by, args.import_only, soc_row.short))
     if args.import_only:
         print(f"{name}: {sum(1 for r in rows if r['imported'])}/{len(rows)} imported; "
               f"results: {out}")

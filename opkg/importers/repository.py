@@ -123,6 +123,17 @@ def git_commit(root: Path) -> str | None:
     return out if proc.returncode == 0 and re.fullmatch(r"[0-9a-f]{40}", out) else None
 
 
+def for_unit(op_dir: Path, unit: str) -> bool:
+    """Whether the operator declares compute unit `unit` as its sources say it, before any
+    compile: an `AddConfig("<unit>"` in op_host, or an op_host/config/<unit>/ directory (the
+    import checks the OpDef itself)."""
+    if (op_dir / "op_host" / "config" / unit).is_dir():
+        return True
+    needle = f'AddConfig("{unit}"'
+    return any(needle in p.read_text(errors="replace").replace(" ", "")
+               for p in (op_dir / "op_host").rglob("*.cpp"))
+
+
 def is_operator_dir(d: Path) -> bool:
     return (d / "op_host").is_dir() and (d / "op_kernel").is_dir()
 
@@ -273,7 +284,12 @@ def tiling_data_header(op: Operator, op_type: str) -> Path | None:
     class (`REGISTER_TILING_DATA_CLASS(<OpType>, ...)`), which kernels read with
     GET_TILING_DATA; None when the operator's tiling data is a plain struct of its kernel."""
     registers = re.compile(rf"REGISTER_TILING_DATA_CLASS\s*\(\s*{re.escape(op_type)}\s*,")
-    for h in sorted((op.directory / "op_host").rglob("*.h")):
+    # the operator's own op_host, then its family's (ops-nn's foreach operators register theirs
+    # in foreach/foreach_utils/op_host/foreach_tiling_def.h)
+    own = sorted((op.directory / "op_host").rglob("*.h"))
+    family = sorted(h for h in op.directory.parent.glob("*/op_host/**/*.h")
+                    if not h.is_relative_to(op.directory))
+    for h in [*own, *family]:
         if registers.search(h.read_text(errors="replace")):
             return h
     return None
@@ -455,7 +471,12 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
     result.notes += op.notes + notes
     declared = _runnable_dtypes(declared, result.notes)
     manifest_op = opdef_probe.to_manifest_op(declared)
-    manifest_op.pop("configs")
+    configs = manifest_op.pop("configs")
+    if configs and unit not in configs:
+        # a classic-named kernel of an operator another SoC's config alone names (ops-nn's
+        # bnll: AddConfig("ascend950") only)
+        raise UsageError(f"not an operator of {unit}: its OpDef's AddConfig names "
+                         f"{', '.join(configs)} only")
     has_infer = manifest_op.pop("has_infer_shape")
     for d in manifest_op["dropped_formats"]:
         result.notes.append(f"OpDef format combination left out: {d}")
