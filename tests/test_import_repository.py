@@ -56,6 +56,10 @@ def test_host_sources_follow_the_compute_unit():
     assert names("ascend910b") == [
         "op_host/leaky_scale_def.cpp", "op_host/leaky_scale_infershape.cpp",
         "op_host/arch22/leaky_scale_tiling_arch22.cpp", "op_graph/leaky_scale_graph_infer.cpp"]
+    # CMake DEPENDENCIES: act_common's tiling source built in, its op_host an include dir
+    op = R.read_operator(R.open_repository(OP), OP, "ascend910b")
+    assert op.host_sources[-1] == FIXTURE.resolve() / "activation/act_common/op_host/act_common_tiling.cpp"
+    assert op.include_dirs[-1] == FIXTURE.resolve() / "activation/act_common/op_host"
     assert "op_host/arch35/leaky_scale_tiling_arch35.cpp" in names("ascend950")
     assert not any("arch" in n for n in names("ascend310p"))   # no pair: no arch directory
 

@@ -268,6 +268,18 @@ def read_operator(repo: Repository, op_dir: Path, unit: str) -> Operator:
     kernel = op_dir / "op_kernel" / f"{op_dir.name}.cpp"
     op_type, variants = binary_config(op_dir, unit)
     include_dirs = [op_dir.parent, module.host_dir]
+    # CMake DEPENDENCIES: those operators' modules are built into the same tiling and infer
+    # objects, so their sources are compiled with this one's and their directories are include
+    # directories of it (ops-nn's foreach_* on foreach_utils)
+    for dep in module.dependencies:
+        dep_dir = next((d for d in (op_dir.parent / dep, *sorted(repo.root.glob(f"*/{dep}")))
+                        if (d / "op_host").is_dir()), None)
+        if dep_dir is None or dep_dir == op_dir:
+            continue
+        dep_module = cmake_module(dep_dir)
+        dep_defs, dep_sources = host_sources(dep_dir, dep_module, unit)
+        sources += [p for p in dep_sources if p not in dep_defs and p not in sources]
+        include_dirs += [d for d in (dep_dir.parent, dep_module.host_dir) if d not in include_dirs]
     op = Operator(repo, op_dir, op_dir.parent.name, op_dir.name,
                   kernel if kernel.is_file() else None, defs, sources, include_dirs, op_type,
                   variants, list(module.dependencies))
@@ -518,8 +530,8 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
             result.notes.append("the golden imports " + ", ".join(golden.requires)
                                 + " (verify.requires)")
     if op.dependencies:
-        result.notes.append("CMake DEPENDENCIES (their headers are reached through the "
-                            "family directory): " + ", ".join(op.dependencies))
+        result.notes.append("CMake DEPENDENCIES (their host sources built in, their op_host "
+                            "an include directory): " + ", ".join(op.dependencies))
     text = manifest_text(op, manifest_op, soc=soc, golden_ref=golden_ref, golden=golden,
                          cases=cases, tolerance=tolerance, has_infer=has_infer, deps=deps,
                          row_short=row.short if row else unit, tree_label=tree_label)
