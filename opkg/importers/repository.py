@@ -554,6 +554,11 @@ def _runnable_dtypes(declared: dict, notes: list[str]) -> dict:
 
     tensors = declared["inputs"] + declared["outputs"]
     count = max((len(t["dtypes"]) for t in tensors), default=0)
+    uneven = [f"{t['name']} {len(t['dtypes'])}" for t in tensors
+              if len(t["dtypes"]) not in (1, count)]
+    if uneven:
+        raise UsageError(f"the OpDef of {declared['type']} has DataType lists of different "
+                         f"lengths: {count} and " + ", ".join(uneven) + " (as the sim reads it)")
     bad = unknown(tensors)
     if not bad or len(bad) == count:
         return declared
