@@ -481,7 +481,17 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
 
     declared, notes = (probe or _read_opdef)(op, extra_include_dirs)
     result.notes += op.notes + notes
-    declared = _runnable_dtypes(declared, result.notes)
+    # only the built unit's own AddConfig lists matter to this manifest (socs: [soc]); the
+    # others are not read (ops-nn's MatMulV3 lists ascend950's twice over as the sim reads it)
+    aicore = declared.get("aicore") or {}
+    configs_of = {}
+    own = (aicore.get("soc_configs") or {}).get(unit)
+    if own is not None:
+        kept = _runnable_dtypes({"type": declared["type"], "inputs": own["inputs"],
+                                 "outputs": own["outputs"]}, result.notes)
+        configs_of[unit] = {"inputs": kept["inputs"], "outputs": kept["outputs"]}
+    declared = _runnable_dtypes({**declared, "aicore": {**aicore, "soc_configs": configs_of}},
+                                result.notes)
     manifest_op = opdef_probe.to_manifest_op(declared)
     configs = manifest_op.pop("configs")
     if configs and unit not in configs:
@@ -492,10 +502,6 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
     has_infer = manifest_op.pop("has_infer_shape")
     for d in manifest_op["dropped_formats"]:
         result.notes.append(f"OpDef format combination left out: {d}")
-    # only the built SoC's own AddConfig lists matter to this manifest (socs: [soc])
-    row_short = (soc_table(None).get(soc).short if soc_table(None).get(soc) else unit)
-    manifest_op["soc_configs"] = {k: v for k, v in manifest_op.get("soc_configs", {}).items()
-                                  if k == row_short}
     scaffold._check_representable(manifest_op, op.directory)
     result.op_type = manifest_op["type"]
     row = soc_table(None).get(soc)
