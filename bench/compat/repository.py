@@ -350,7 +350,12 @@ def main(argv=None) -> int:
                    "compiled": None, "kernel_compiled": None, "verified": None, "golden": None,
                    "first_error": f"harness: {type(exc).__name__}: {exc}",
                    "classification": None, "notes": [], "variants": {}}
-        if not args.import_only and not (row["classification"] or "").startswith(
+        missing = re.search(r"needs the Python package '(\w+)'", row.get("first_error") or "")
+        if missing and not row.get("verified"):
+            # built, and the golden cannot run here: not the operator's or the sim's doing
+            row["classification"] = (f"environment: the golden imports {missing.group(1)}, "
+                                     "not installed where this ran")
+        elif not args.import_only and not (row["classification"] or "").startswith(
                 ("import gap", "no golden")):
             classify(row, recorded)
         row["key"], row["opkg"] = key, measured_by
