@@ -3,8 +3,8 @@
 The unit is a repository, not a project: operators live at `<family>/<op>/` beside the
 repository's shared `common/inc`, and the repository's CMake decides what each build takes.
 This module reads that layout and those rules as data (no sources copied, none edited) and
-says, per operator and compute unit, which files a build compiles; `scaffold.py`-style writing
-of the manifest happens in `write_package`. What it follows, by file:
+says, per operator and compute unit, which files a build compiles, and writes each operator's
+manifest (`manifest_text`) referencing them in place. What it follows, by file:
 
 - `cmake/func.cmake` `add_modules_sources` (and `add_all_modules_sources`, which calls it):
   the OpDef is `op_host/<OPTYPE>_def*.cpp` per OPTYPE, InferShape `op_host/*_infershape*.cpp`,
@@ -474,7 +474,7 @@ def _read_opdef(op: Operator, extra_include_dirs) -> tuple[dict, list[str]]:
 def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_include_dirs,
                 deps, probe, tree_label) -> None:
     from opkg import opdef_probe
-    from opkg import scaffold
+    from opkg.scaffold import _check_representable, _golden_stub
     from opkg.importers import ttk
     from opkg.model import DTYPES
     from opkg.socs import soc_table
@@ -502,7 +502,7 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
     has_infer = manifest_op.pop("has_infer_shape")
     for d in manifest_op["dropped_formats"]:
         result.notes.append(f"OpDef format combination left out: {d}")
-    scaffold._check_representable(manifest_op, op.directory)
+    _check_representable(manifest_op, op.directory)
     result.op_type = manifest_op["type"]
     row = soc_table(None).get(soc)
     series = _short_series(soc)
@@ -524,7 +524,7 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
     dest.mkdir(parents=True, exist_ok=True)
     if golden is None:
         func = op.name
-        (dest / "golden.py").write_text(scaffold._golden_stub(manifest_op, func))
+        (dest / "golden.py").write_text(_golden_stub(manifest_op, func))
         golden_ref = f"golden.py:{func}"
         result.notes.append("no tests/assets/golden.py with a __golden__ kernel entry: "
                             "golden.py is a stub that fails until written")
