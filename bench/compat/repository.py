@@ -46,6 +46,7 @@ from run import (DEVICE_MODES, _first_error, _first_line, classify, load_classif
                  mismatch_text, opkg, opkg_commit, write_doc)
 
 from opkg.importers import repository as R  # noqa: E402
+from opkg.importers import repository_workspace as W  # noqa: E402
 
 BUILD_TIMEOUT = 1800
 
@@ -80,10 +81,10 @@ def prepare_workspace(work: Path, root: Path, opbase: Path, leave_out=()) -> Non
         ws_file.write_text("# bench/compat/repository.py's scratch workspace\n"
                            "package_roots: [packages]\noutput_dir: out\n")
     repo = R.open_repository(root)
-    entry = R.base_entry(repo, opbase, work)
+    entry = W.base_entry(repo, opbase, work)
     lib = entry["libraries"]["op_common"]
     lib["host_sources"] = [p for p in lib.get("host_sources", []) if p not in leave_out]
-    note = R.update_workspace(work, "opbase", entry, "the base library")
+    note = W.update_workspace(work, "opbase", entry, "the base library")
     if "kept" in note and leave_out:
         raise SystemExit(f"error: {work} has an opbase entry already; --leave-out-base needs a "
                          "fresh --work")

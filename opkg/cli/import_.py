@@ -90,7 +90,7 @@ def import_(project_dir, dest, soc, repo_name, base, deps, golden, json_path, op
 
 def _import_repository(target: Path, dest, soc, repo_name, base, deps, as_json) -> None:
     from opkg.errors import UsageError
-    from opkg.importers import repository
+    from opkg.importers import repository, repository_workspace as workspace_entries
     from opkg.scaffold import find_workspace
     from opkg.socs import soc_table
 
@@ -107,11 +107,11 @@ def _import_repository(target: Path, dest, soc, repo_name, base, deps, as_json) 
     repo = repository.open_repository(target, repo_name)
     notes = []
     if base is not None:
-        notes.append(repository.update_workspace(
-            ws.root, "opbase", repository.base_entry(repo, base, ws.root),
+        notes.append(workspace_entries.update_workspace(
+            ws.root, "opbase", workspace_entries.base_entry(repo, base, ws.root),
             f"the base library, as {repo.name}'s CMake uses it (FindOPBASE.cmake, "
             "add_opbase_modules)"))
-    base_deps, base_dirs = repository.workspace_libraries(ws.root, "opbase")
+    base_deps, base_dirs = workspace_entries.workspace_libraries(ws.root, "opbase")
     deps = list(deps) or base_deps
     dest = dest or ws.settings.package_roots[0] / repo.name
     if not Path(dest).resolve().is_relative_to(ws.root):
@@ -120,8 +120,8 @@ def _import_repository(target: Path, dest, soc, repo_name, base, deps, as_json) 
                                           ws_root=ws.root,
                                           name=repo.name, extra_include_dirs=base_dirs,
                                           deps=deps)
-    notes.append(repository.update_workspace(
-        ws.root, repo.name, repository.repository_entry(repo, ws.root),
+    notes.append(workspace_entries.update_workspace(
+        ws.root, repo.name, workspace_entries.repository_entry(repo, ws.root),
         f"imported by `opkg import`: {repo.name}'s own sources, used in place; `common` is "
         "what its CMake gives every compile"))
     note = "; ".join(notes)
