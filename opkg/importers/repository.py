@@ -397,9 +397,10 @@ def import_repository(target: Path, *, unit: str, soc: str, dest_root: Path, ws_
     """Import every operator `target` names (an operator, a family or the whole repository)
     that has a classic kernel, into `dest_root/<family>/<op>/opkg.yaml`, for compute unit
     `unit` (CMake's, e.g. ascend910b) built on SoC `soc`, with the repository's kernel tree
-    (repository_workspace.write_kernel_tree) at `dest_root/kernel_tree`. `deps` are library labels every
-    package depends on (`@opbase//:op_common`); `extra_include_dirs` the directories they
-    bring, used to read the OpDefs. `probe` replaces the OpDef reader (tests of layout only)."""
+    (repository_workspace.write_kernel_tree) at `dest_root/kernel_tree`. `deps` are library
+    labels every package depends on (`@opbase//:op_common`); `extra_include_dirs` the
+    directories they bring, used to read the OpDefs. `probe` replaces the OpDef reader (tests
+    of layout only)."""
     target = Path(target)
     if not target.exists():
         raise UsageError(f"no such directory: {target}", field="PATH")
