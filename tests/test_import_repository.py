@@ -113,6 +113,11 @@ def test_ttk_rows_of_the_soc_series_with_the_tightest_tolerances():
     assert names == ["leaky_scale_apt", "leaky_scale_ragged", "leaky_scale_950"]
 
 
+def test_ttk_rows_give_output_shapes_when_there_is_no_infershape():
+    cases = ttk.ttk_cases(OP, _op(), "Ascend910B", "arch22", has_infer_shape=False)
+    assert [c["output_shapes"] for c in cases.cases] == [{"y": [3, 37]}, {"y": [1]}]
+
+
 def test_ttk_rows_that_do_not_fit_the_opdef_are_said(tmp_path):
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "ttk_kernel_x.csv").write_text(

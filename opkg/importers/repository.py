@@ -512,7 +512,7 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
     arch = tiling_dir(cmake_module(op.directory), unit)
 
     golden = find_golden(op.directory)
-    cases = ttk.ttk_cases(op.directory, manifest_op, series, arch)
+    cases = ttk.ttk_cases(op.directory, manifest_op, series, arch, has_infer)
     result.notes += [f"ttk row not used: {s}" for s in cases.skipped[:5]]
     if not cases.cases:
         example = ttk.example_case(op.directory, manifest_op)

@@ -92,10 +92,12 @@ def _attr_value(kind: str, value):
     return None
 
 
-def ttk_cases(op_dir: Path, op: dict, short_series: str, arch: str | None) -> Cases:
+def ttk_cases(op_dir: Path, op: dict, short_series: str, arch: str | None,
+              has_infer_shape: bool = True) -> Cases:
     """Cases from the operator's ttk tables that apply to `short_series` (e.g. Ascend910B):
     the distinct (shapes, attrs, ranges) of the rows, with the tightest precision tolerances
-    the rows ask per output dtype. `op` is the manifest `op:` mapping."""
+    the rows ask per output dtype. `op` is the manifest `op:` mapping; an operator without
+    InferShape also takes each row's output shapes (the case must say them)."""
     result = Cases()
     files = table_files(op_dir, arch)
     if not files:
@@ -151,6 +153,16 @@ def ttk_cases(op_dir: Path, op: dict, short_series: str, arch: str | None) -> Ca
                         picked[t["name"]] = [r[0], r[1]]
                 if picked:
                     case["ranges"] = picked
+            if not has_infer_shape and op["outputs"]:
+                outs = _shapes(_literal(row.get("output_ori_shapes"))
+                               or _literal(row.get("output_shapes")), len(op["outputs"]))
+                if outs is None or None in outs:
+                    result.skipped.append(f"{name}: no output shapes, and the OpDef registers "
+                                          "no InferShape")
+                    continue
+                ins = {t["name"] for t in inputs}
+                case["output_shapes"] = {t["name"]: sh for t, sh in zip(op["outputs"], outs)
+                                         if t["name"] not in ins}
             _tolerances(row, result.tolerance)
             key = repr(sorted((k, repr(v)) for k, v in case.items()))
             if key in seen or len(result.cases) >= MAX_CASES:
