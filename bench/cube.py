@@ -31,7 +31,7 @@ def sim_matmul(work: Path, reps: int, env: dict | None = None) -> dict:
     threads included), which varies less than wall time on a shared machine."""
     import numpy as np
 
-    from opkg.model import OpSpec, SocInfo
+    from opkg.core.model import OpSpec, SocInfo
     from opkg.sim.runtime import run_case
 
     root = work / "cube"

@@ -37,10 +37,16 @@ import json, shutil, sys, time
 from pathlib import Path
 tree, root, pattern, cold = sys.argv[1], Path(sys.argv[2]), sys.argv[3], sys.argv[4] == "1"
 sys.path.insert(0, tree)
-from opkg.workspace import Workspace
-from opkg.plan import BuildRequest, make_plan
+try:                                   # the layer packages (after the regroup of issue 29)
+    from opkg.core.workspace import Workspace
+    from opkg.build.plan import BuildRequest, make_plan
+    import opkg.core.manifest, opkg.core.graph, opkg.core.manifest_cache  # noqa: untimed
+except ImportError:                    # a base tree from before it
+    from opkg.workspace import Workspace
+    from opkg.plan import BuildRequest, make_plan
+    import opkg.manifest, opkg.graph, opkg.manifest_cache  # noqa: untimed
 from opkg.toolchains.alignment import preflight
-import opkg.manifest, opkg.graph, opkg.manifest_cache, opkg.toolchains.sim  # noqa: imports untimed
+import opkg.toolchains.sim  # noqa: imports untimed
 if cold:
     (root / "out" / ".opkg" / "manifests.pickle").unlink(missing_ok=True)
 t = time.perf_counter()

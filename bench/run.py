@@ -422,7 +422,7 @@ def sim_layernorm(work: Path, reps: int) -> dict:
                      .read_text())
     import numpy as np
 
-    from opkg.model import OpSpec, SocInfo
+    from opkg.core.model import OpSpec, SocInfo
     from opkg.sim.runtime import run_case
     from opkg.verify.runner import load_golden
 

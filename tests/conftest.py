@@ -175,7 +175,7 @@ def sim_runtime_seed(_add_custom_cache) -> Path:
     import fcntl
     import hashlib
 
-    from opkg.cache import TRAILER_SIZE
+    from opkg.build.cache import TRAILER_SIZE
 
     root = _add_custom_cache.parent
     seed = root / "runtime-seed"
@@ -254,7 +254,7 @@ class WorkspaceFactory:
 
     def operator(self, name: str, op_type: str = "AddOne", deps=(), manifest: str | None = None,
                  entry: str | None = None) -> Path:
-        from opkg.model import snake_case
+        from opkg.core.model import snake_case
 
         d = f"packages/{name}"
         self.write(f"{d}/op_host/op.cpp", "// host\n")
@@ -278,7 +278,7 @@ class WorkspaceFactory:
         return dest
 
     def load(self):
-        from opkg.workspace import Workspace
+        from opkg.core.workspace import Workspace
 
         return Workspace.load(self.root)
 
@@ -324,7 +324,7 @@ def compiles(log: Path) -> list[str]:
 
 
 class Checkpoint:
-    """Drives opkg.procs.checkpoint: `reached()` returns once the opkg process (or its SCons)
+    """Drives opkg.util.procs.checkpoint: `reached()` returns once the opkg process (or its SCons)
     is paused at the named point, `release()` lets it go on. Tests deliver signals at exact
     moments this way, never after a guessed sleep."""
 

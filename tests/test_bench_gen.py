@@ -10,7 +10,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 import gen  # noqa: E402
 
-from opkg.workspace import Workspace  # noqa: E402
+from opkg.core.workspace import Workspace  # noqa: E402
 
 
 def test_generated_workspace_loads_with_variants_socs_and_helper_deps(tmp_path):

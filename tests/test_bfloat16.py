@@ -12,7 +12,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from opkg.model import numpy_dtype
+from opkg.core.model import numpy_dtype
 from opkg.verify.inputs import make_input
 from tests.conftest import opkg
 

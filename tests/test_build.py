@@ -36,7 +36,7 @@ def test_build_verifies_and_bundles(add_ws, cxx_log):
     assert set(target["variants"]) == {"float16", "float32"}
     bundle = Path(target["bundle"])
     assert bundle.name == f"add_custom-1.0.0-{SOC}-sim.opkg.tgz" and bundle.is_file()
-    from opkg.bundle import read_metadata
+    from opkg.core.bundle import read_metadata
 
     meta = read_metadata(bundle)
     assert meta["verification"]["passed"] and meta["verification"]["failed"] == 0
@@ -202,7 +202,7 @@ def test_interrupt_leaves_no_partial_outputs_and_no_processes(add_ws, sig, tmp_p
 
 
 def test_temporaries_of_killed_steps_and_restores_are_removed(tmp_path):
-    from opkg.engine import remove_partial
+    from opkg.build.engine import remove_partial
 
     out = tmp_path / "out"
     (out / "add").mkdir(parents=True)

@@ -3,8 +3,8 @@ import tarfile
 
 import pytest
 
-from opkg import bundle
-from opkg.errors import RegistryError
+from opkg.core import bundle
+from opkg.core.errors import RegistryError
 
 
 def test_bundles_are_byte_identical_and_well_formed(tmp_path):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from opkg import cache
+from opkg.build import cache
 
 SOC = "Ascend910B1"
 
@@ -71,7 +71,7 @@ def test_prune_waits_for_builds_holding_the_cache(tmp_path):
     root = tmp_path / "c"
     _entry(root, "aa01", 100, age=100)
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time\nfrom opkg import cache\n"
+        [sys.executable, "-c", "import sys, time\nfrom opkg.build import cache\n"
          "with cache.shared_lock(sys.argv[1]):\n    print('held', flush=True)\n"
          "    time.sleep(1.5)\n", str(root)], stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "held"

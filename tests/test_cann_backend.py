@@ -9,11 +9,11 @@ import pytest
 
 from cann_standin import (install_stand_in_tools, make_host_cxx, make_toolkit, make_workspace,
                           read_log, use_stand_in_roots)
-from opkg.errors import ToolchainError
-from opkg.model import AttrSpec, OpSpec, TensorSpec
-from opkg.socs import get_soc
+from opkg.core.errors import ToolchainError
+from opkg.core.model import AttrSpec, OpSpec, TensorSpec
+from opkg.core.socs import get_soc
 from opkg.toolchains import cann
-from opkg.toolchains.releases import release_table
+from opkg.core.releases import release_table
 
 B1, P3 = get_soc("Ascend910B1"), get_soc("Ascend310P3")
 
@@ -100,7 +100,7 @@ def stand_in(tmp_path, monkeypatch):
 
 
 def plan(stand_in, tc, soc=B1, verify=False):
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     ws = Workspace.load(stand_in["root"])
     pkg = ws.packages["//packages/add_custom"]
@@ -398,7 +398,7 @@ def check_opkg_install_into_opp(stand_in, bundle, capsys):
 
 
 def test_install_into_opp_refuses_sim_bundles_and_bundles_without_a_run(tmp_path):
-    from opkg.errors import RegistryError, UsageError
+    from opkg.core.errors import RegistryError, UsageError
     from opkg.registry.install import Installed, install_into_opp
 
     def installed(toolchain):
@@ -414,14 +414,14 @@ def test_install_into_opp_refuses_sim_bundles_and_bundles_without_a_run(tmp_path
 
 
 def stand_in_op(stand_in):
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     return Workspace.load(stand_in["root"]).packages["//packages/add_custom"].op
 
 
 def test_cann_needs_an_opdef(stand_in):
-    from opkg.errors import ManifestError
-    from opkg.workspace import Workspace
+    from opkg.core.errors import ManifestError
+    from opkg.core.workspace import Workspace
 
     root = make_workspace(stand_in["root"].parent / "ws2", packages=("layernorm",))
     host = root / "packages/layernorm/op_host/layer_norm_custom.cpp"
@@ -609,7 +609,7 @@ def test_stand_in_bisheng_needs_the_tiling_header_opc_generates(stand_in, tmp_pa
 def test_soc_without_platform_ini_is_refused(stand_in):
     """platform_config/<SoC>.ini names the core arch: the 310P's vector kernels run on its AI
     cores (dav-m200), the 910B's on separate vector cores; a SoC without an ini is refused."""
-    from opkg.errors import BuildError
+    from opkg.core.errors import BuildError
     from opkg.toolchains.discovery import discover
 
     home = stand_in["homes"]["8.0.RC2"]
@@ -722,7 +722,7 @@ def test_kernel_config_takes_core_type_and_precision_from_opc():
     op_cfg, bin_cfg = cann.kernel_config(op, P3, kernels)
     assert [(e["coreType"], e["simplifiedKey"]) for e in bin_cfg["Conv3dAdd"]["binaryList"]] == [
         (1, "Conv3dAdd/d=0,p=2/1,30/1,30"), (1, "Conv3dAdd/d=1,p=2/1,30/1,30")]
-    from opkg.errors import BuildError
+    from opkg.core.errors import BuildError
 
     with pytest.raises(BuildError, match="no known coreType"):
         cann.kernel_config(op, P3, {name: {"supportInfo": {}}})
@@ -732,7 +732,7 @@ def test_binary_names_follow_the_release_template():
     """CANN 8.1.RC1's template script adds format_match_mode to every tensor, which changes the
     names: AddCustom's two binaries were named by running that script on AddCustom's ops-info
     (docs/cann.md records the run)."""
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
     from cann_standin import REPO
 
     op = Workspace.load(REPO).packages["//packages/add_custom"].op
@@ -767,7 +767,7 @@ def test_each_soc_builds_its_own_variants(stand_in):
     import shutil
     from pathlib import Path
 
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     fixture = Path(__file__).parent / "fixtures" / "per_soc_add"
     shutil.copytree(fixture, stand_in["root"] / "packages" / "per_soc_add")
@@ -853,7 +853,7 @@ def test_external_library_includes_and_host_sources_reach_the_host_libraries(sta
     """A dep on an external repository's library (docs/repositories.md) flows to CANN's host
     libraries as to the sim's: its include dirs on the compile lines, its host sources in the
     tiling, proto and op_build libraries."""
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
     from tests.test_repositories import make_base_repo, make_workspace as make_ext_workspace
 
     base = tmp_path / "base"

@@ -31,9 +31,9 @@ def _real_toolkit():
 
 def test_real_toolkit_builds_an_installable_run(tmp_path, monkeypatch, capsys):
     from opkg.cli import main
-    from opkg.socs import get_soc
+    from opkg.core.socs import get_soc
     from opkg.toolchains import cann
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     tk = _real_toolkit()
     root = make_workspace(tmp_path / "ws", packages=("add_custom",))

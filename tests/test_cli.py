@@ -244,7 +244,7 @@ def test_reading_the_workspace_file_imports_no_registry_client(tmp_path):
     # The null-build fast path reads the workspace file on every build; the OCI client (and the
     # directory store it imports) are for registry commands only (docs/performance.md).
     (tmp_path / "opkg-workspace.yaml").write_text("package_roots: [packages]\n")
-    probe = ("import sys; from pathlib import Path; from opkg.workspace import Workspace\n"
+    probe = ("import sys; from pathlib import Path; from opkg.core.workspace import Workspace\n"
              "print(Workspace.find(Path(sys.argv[1])).settings.registry)\n"
              "print(sorted(m for m in ('opkg.registry.oci', 'opkg.registry.store') "
              "if m in sys.modules))")

@@ -62,7 +62,7 @@ def test_an_all_nan_or_all_inf_golden_is_suspicious():
 
 def test_an_all_nan_bfloat16_golden_is_suspicious():
     # bfloat16 (ml_dtypes) has NumPy kind 'V': the manifest dtype says it is a float
-    from opkg.model import numpy_dtype
+    from opkg.core.model import numpy_dtype
 
     bf16 = numpy_dtype("bfloat16")
     assert suspicious_golden(np.full(4, np.nan).astype(bf16), "bfloat16") == "all NaN"

@@ -1,5 +1,5 @@
 """The compat harness's classification (bench/compat/run.py) of what opkg said: import refusals
-taken from the refusal messages scaffold itself renders (so a reworded message shows here, not as
+taken from the refusal messages the import itself renders (so a reworded message shows here, not as
 a silently unclassified row in a measurement), the first-error heuristics, what people recorded
 winning, and --report-only merging results files (a later file wins)."""
 
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from opkg import scaffold
-from opkg.errors import UsageError
+from opkg.importers import project
+from opkg.core.errors import UsageError
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench" / "compat"))
@@ -27,10 +27,10 @@ def tensor(name, dtypes=("float16",)):
 
 
 def refusal(inputs, outputs) -> str:
-    """What `opkg import` prints on stderr when scaffold refuses this prototype."""
+    """What `opkg import` prints on stderr when the import refuses this prototype."""
     op = {"type": "Odd", "inputs": inputs, "outputs": outputs, "attrs": []}
     with pytest.raises(UsageError) as exc:
-        scaffold._check_representable(op, Path("/corpus/src/math/odd"))
+        project._check_representable(op, Path("/corpus/src/math/odd"))
     return exc.value.render() + "\n"
 
 
@@ -56,7 +56,7 @@ def test_an_input_and_output_of_one_name_is_an_import_gap():
 
 def test_no_outputs_is_imported_now_and_old_refusals_ask_to_measure_again():
     op = {"type": "Odd", "inputs": [tensor("x")], "outputs": [], "attrs": []}
-    scaffold._check_representable(op, Path("/corpus/src/math/odd"))     # no refusal
+    project._check_representable(op, Path("/corpus/src/math/odd"))     # no refusal
     old = ("error: the OpDef of Odd (/corpus/src/math/odd/op_host) declares no outputs (it "
            "rewrites inputs in place); opkg needs at least one output\n")
     assert failed_import(old)["classification"] == (

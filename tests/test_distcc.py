@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from opkg import distcc
-from opkg.errors import Location
+from opkg.build import distcc
+from opkg.core.errors import Location
 from tests.conftest import opkg
 
 SOC = "Ascend910B1"
@@ -261,10 +261,10 @@ def test_environment_hosts_replace_the_workspace_hosts(distcc_dir):
 
 
 def test_hosts_as_a_yaml_list(tmp_path):
-    from opkg import yamlloc
+    from opkg.core import settings, yamlloc
 
     doc = yamlloc.loads("distcc:\n  hosts: [build1/4, 'build2:3633/2']\n",
                         tmp_path / "opkg-workspace.yaml")
-    got = distcc.from_workspace(doc.data["distcc"], doc)
+    got = settings.distcc_from_workspace(doc.data["distcc"], doc)
     assert got.hosts == "build1/4 build2:3633/2" and got.enabled
     assert got.location.line == 2

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from opkg.explain import Explainer
-from opkg.plan import Action, Plan
+from opkg.build.explain import Explainer
+from opkg.core.actions import Action, Plan
 
 SOC = "Ascend910B1"
 

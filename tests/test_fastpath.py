@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from opkg import fastpath
+from opkg.build import fastpath
+from opkg.core import statsig
 
 from tests.conftest import compiles as logged_compiles
 
@@ -53,7 +54,7 @@ class Ws:
     def settle(self):
         """A full build right after writing files records them as racy (content-checked);
         wait out the racy window so the next record holds plain stat signatures."""
-        time.sleep(fastpath.FINE_WINDOW_NS / 1e9 * 2)
+        time.sleep(statsig.FINE_WINDOW_NS / 1e9 * 2)
 
 
 def _ident(path: Path):

@@ -42,8 +42,8 @@ def test_a_double_result_off_by_a_float32_rounding_fails(workspace):
 
 
 def test_double_is_a_dtype_spelling_and_has_a_default_tolerance():
-    from opkg.manifest import DEFAULT_TOLERANCE
-    from opkg.model import DTYPE_ALIASES, DTYPES
+    from opkg.core.manifest import DEFAULT_TOLERANCE
+    from opkg.core.model import DTYPE_ALIASES, DTYPES
 
     assert DTYPES["float64"].c_type == "double" and DTYPES["float64"].ge_value == 11
     assert DTYPE_ALIASES["double"] == "float64"

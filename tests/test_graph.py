@@ -1,6 +1,6 @@
 import pytest
 
-from opkg.errors import GraphError, LabelError
+from opkg.core.errors import GraphError, LabelError
 
 
 def test_deps_rdeps_and_closure(workspace):
@@ -72,7 +72,7 @@ def test_dependency_errors_point_at_the_entry(workspace):
 
 
 def test_duplicate_op_types_are_refused(workspace):
-    from opkg.errors import ManifestError
+    from opkg.core.errors import ManifestError
 
     workspace.operator("addone")
     workspace.operator("addtwo")      # same op type AddOne

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from opkg.opdef_probe import runnable_combinations
+from opkg.verify.prototype import runnable_combinations
 from tests.conftest import opkg
 
 FIXTURE = Path(__file__).parent / "fixtures" / "format_pick_add"

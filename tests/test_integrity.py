@@ -308,7 +308,7 @@ def test_clean_never_deletes_a_registry(workspace, tmp_path, monkeypatch):
 # -- the two records on their own --------------------------------------------------------------
 
 def test_cache_entries_restore_only_the_bytes_they_were_given(tmp_path):
-    from opkg import cache
+    from opkg.build import cache
 
     src = tmp_path / "lib.so"
     src.write_bytes(b"\x7fELF" + bytes(range(256)) * 50)
@@ -332,7 +332,7 @@ def test_cache_entries_restore_only_the_bytes_they_were_given(tmp_path):
 
 
 def test_output_record_rehashes_only_what_changed(tmp_path):
-    from opkg.outputs import OutputRecord
+    from opkg.build.outputs import OutputRecord
 
     out = tmp_path / "out"
     a, b, c = (out / n for n in ("a.o", "b.o", "c.o"))

@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from opkg import labels
-from opkg.errors import LabelError
+from opkg.core import labels
+from opkg.core.errors import LabelError
 
 ROOT = Path("/ws")
 

@@ -6,7 +6,7 @@ import pytest
 
 from cann_standin import make_toolkit, make_workspace, use_stand_in_roots
 from opkg.cli import main
-from opkg.errors import ManifestError, ToolchainError
+from opkg.core.errors import ManifestError, ToolchainError
 from opkg.toolchains import lock as lockfile
 from opkg.toolchains.lock import LockEntry
 
@@ -183,7 +183,7 @@ def test_lock_refuses_misaligned_resolution(cann_ws, capsys):
 
 def test_verify_locked_for_build(cann_ws, capsys):
     from opkg.toolchains.alignment import check_alignment, lock_digest, verify_locked
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     root, ascend = cann_ws
     ws = Workspace.load(root)
@@ -201,7 +201,7 @@ def test_verify_locked_for_build(cann_ws, capsys):
 
 def test_sim_entries_use_the_sim_identity(tmp_path, monkeypatch, capsys):
     from opkg.toolchains.alignment import check_alignment
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     use_stand_in_roots(monkeypatch, tmp_path / "none")
     ws = Workspace.load(make_workspace(tmp_path / "ws"))
@@ -213,7 +213,7 @@ def test_sim_entries_use_the_sim_identity(tmp_path, monkeypatch, capsys):
 
 def test_preflight_refuses_misalignment_and_lock_drift(cann_ws, capsys):
     from opkg.toolchains.alignment import preflight, toolchain_for
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     root, ascend = cann_ws
     ws = Workspace.load(root)

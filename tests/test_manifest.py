@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from opkg.errors import ManifestError
+from opkg.core.errors import ManifestError
 from tests.conftest import MINIMAL_MANIFEST
 
 
@@ -256,7 +256,7 @@ def test_sync_check_is_off_unless_the_manifest_asks(workspace):
 
 
 def test_strict_bounds_is_a_manifest_mode_and_reaches_the_verification_job(workspace, tmp_path):
-    from opkg.model import SimModes
+    from opkg.core.model import SimModes
     from opkg.toolchains.sim import _verify_job
 
     text = manifest().replace("golden: golden.py:golden\n", "golden: golden.py:golden\n  strict_bounds: true\n")
@@ -264,7 +264,7 @@ def test_strict_bounds_is_a_manifest_mode_and_reaches_the_verification_job(works
     pkg = workspace.load().packages["//packages/addone"]
     assert pkg.verify.modes == SimModes(strict_bounds=True)
     op = pkg.op
-    from opkg.socs import get_soc
+    from opkg.core.socs import get_soc
     job = _verify_job(pkg, op, get_soc("Ascend910B1"), op.variants()[0], tmp_path / "h.so", tmp_path / "k.so",
                       workspace.root)
     assert job["modes"] == {"strict_bounds": True}

@@ -1,4 +1,4 @@
-"""The parsed-manifest cache (opkg/manifest_cache.py): an unchanged manifest is not parsed again,
+"""The parsed-manifest cache (opkg/core/manifest_cache.py): an unchanged manifest is not parsed again,
 every kind of edit is seen, and a damaged cache file is ignored and rewritten."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import time
 import pytest
 
 import opkg
-from opkg import manifest as manifest_module
-from opkg.errors import ManifestError
-from opkg.manifest_cache import FILE_NAME
+from opkg.core import manifest as manifest_module
+from opkg.core.errors import ManifestError
+from opkg.core.manifest_cache import FILE_NAME
 from tests.conftest import MINIMAL_MANIFEST
 
 LABEL = "//packages/addone"
@@ -77,8 +77,8 @@ def test_an_unchanged_workspace_is_not_parsed_again_and_the_packages_are_identic
 
 
 def test_a_plan_is_the_same_with_and_without_the_cache(workspace, parses):
-    from opkg.model import SimModes
-    from opkg.plan import BuildRequest, make_plan
+    from opkg.core.model import SimModes
+    from opkg.build.plan import BuildRequest, make_plan
     from opkg.toolchains import _instances
 
     workspace.operator("addone")
@@ -128,7 +128,7 @@ def unknown_default_soc(root):
 
 
 def soc_table_without_the_soc(root):
-    from opkg.socs import BUILTIN_DIR
+    from opkg.core.socs import BUILTIN_DIR
 
     # the workspace's own table, with the SoC renamed
     text = (BUILTIN_DIR / "socs.yaml").read_text()

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 import opkg
-from opkg.model import ATTR_TYPES, DTYPES, FORMATS, PARAM_TYPES
+from opkg.core.model import ATTR_TYPES, DTYPES, FORMATS, PARAM_TYPES
 from tests.conftest import MINIMAL_MANIFEST, REPO
 
 SCHEMA_PATH = Path(opkg.__file__).parent / "schema" / "opkg.schema.json"
@@ -73,7 +73,7 @@ BAD = [
 
 @pytest.mark.parametrize("edit, where, opkg_says", BAD, ids=[b[2] for b in BAD])
 def test_bad_manifests_fail_the_schema_and_opkg(validator, workspace, edit, where, opkg_says):
-    from opkg.errors import ManifestError
+    from opkg.core.errors import ManifestError
 
     text = minimal().replace(*edit, 1)
     assert text != minimal()

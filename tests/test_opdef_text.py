@@ -1,10 +1,10 @@
-"""Reading an OpDef from its source text (opkg/opdef_probe.py `parse_opdef_text`), the import's
+"""Reading an OpDef from its source text (opkg/importers/opdef.py `parse_opdef_text`), the import's
 fallback when host sources do not compile on the sim: literal lists are read, everything else is
 named, never guessed."""
 
 from __future__ import annotations
 
-from opkg.opdef_probe import parse_opdef_text, to_manifest_op
+from opkg.importers.opdef import parse_opdef_text, to_manifest_op
 
 SOURCE = """\
 #include "register/op_def_registry.h"

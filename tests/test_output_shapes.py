@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from opkg.errors import ManifestError
+from opkg.core.errors import ManifestError
 from tests.conftest import MINIMAL_MANIFEST
 
 
@@ -74,7 +74,7 @@ def test_infer_shape_note_survives_a_passing_case(workspace):
 
 
 def _two_outputs():
-    from opkg.model import OpSpec, TensorSpec
+    from opkg.core.model import OpSpec, TensorSpec
 
     return OpSpec("TwoOut", (TensorSpec("x", ("float32",)),),
                   (TensorSpec("y", ("float32",)), TensorSpec("z", ("float32",))))

@@ -1,7 +1,7 @@
 """No process outlives opkg: SCons, compilers and verify runners stop with it, on a signal as
 SCons starts, on Ctrl-C during a long verification, on a second Ctrl-C and on `kill -9`.
 
-Signals are delivered at exact points (opkg.procs.checkpoint, or a golden that announces itself
+Signals are delivered at exact points (opkg.util.procs.checkpoint, or a golden that announces itself
 on a FIFO), and leftovers are found by a marker in the environment of every process the opkg run
 started, however deep, never by guessing process names.
 """

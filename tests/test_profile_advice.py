@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from opkg.cli.profile import render
 from opkg.sim.profile import estimate
-from opkg.socs import get_soc
+from opkg.core.socs import get_soc
 
 
 def counters(min_buffers: int, max_buffers: int, queues: int = 4) -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.core.model import AttrSpec, OpSpec, TensorSpec
 from opkg.verify.prototype import compare
 
 SOCS = [("Ascend910B1", "ascend910b"), ("Ascend310P3", "ascend310p")]
@@ -112,7 +112,7 @@ def test_attrs_soc_configs_and_op_name():
 
 
 def test_one_letter_typo_fails_the_build_naming_both(workspace):
-    from opkg.scaffold import new_package
+    from opkg.importers.new import new_package
 
     pkg = workspace.root / "packages" / "typo_add"
     new_package("typo_add", "TypoAddCustom", pkg)

@@ -376,7 +376,7 @@ def test_an_action_digest_depends_on_content_not_on_the_checkout_path(tmp_path):
 
 
 def test_aliases_replace_whole_path_components_only():
-    from opkg.plan import alias_paths
+    from opkg.core.actions import alias_paths
 
     aliases = {"/w/b": "<workspace>", "/w/b/out": "<out>"}
     assert alias_paths('["/w/bin/g++", "-I/w/b", "/w/b/x.cpp", "/w/b/out/x.o"]', aliases) == \

@@ -99,8 +99,8 @@ def make_workspace(root: Path, source: str, commit: str | None) -> Path:
 
 def load_error(ws_root: Path, label: str = "//packages/addbase"):
     """The error a request for `label` reports (the workspace file is read first)."""
-    from opkg.errors import OpkgError
-    from opkg.workspace import Workspace
+    from opkg.core.errors import OpkgError
+    from opkg.core.workspace import Workspace
 
     with pytest.raises(OpkgError) as info:
         Workspace.load(ws_root).select([label], cwd=ws_root)
@@ -116,7 +116,7 @@ def base(tmp_path) -> tuple[Path, str]:
 # -- the workspace file and labels ----------------------------------------------------------
 
 def test_labels_parse_and_malformed_ones_are_refused():
-    from opkg.external.spec import LabelSyntaxError, parse_library_label, parse_path_label
+    from opkg.core.external.spec import LabelSyntaxError, parse_library_label, parse_path_label
 
     assert parse_path_label("@opsnn//norm/rms_norm/op_kernel/rms_norm.cpp") == \
         ("opsnn", "norm/rms_norm/op_kernel/rms_norm.cpp")
@@ -132,8 +132,8 @@ def test_labels_parse_and_malformed_ones_are_refused():
 
 
 def test_workspace_file_errors_name_their_line(tmp_path):
-    from opkg.errors import ManifestError
-    from opkg.workspace import Workspace
+    from opkg.core.errors import ManifestError
+    from opkg.core.workspace import Workspace
 
     def error(text: str) -> ManifestError:
         (tmp_path / "opkg-workspace.yaml").write_text("repositories:\n" + text)
@@ -189,7 +189,7 @@ def test_path_repository_missing_or_at_another_commit(tmp_path, base):
     assert f"is at {commit}, not the pinned {other}" in e.message
     assert e.location.line == 6 and "git -C" in e.hint
     (root / "opkg-workspace.yaml").write_text(repositories_yaml("path: ../base", commit))
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     pkg = Workspace.load(root).select(["//packages/addbase"], cwd=root)[0]
     assert pkg.kernel_source == path.resolve() / "ops/add/add_custom.cpp"
@@ -210,7 +210,7 @@ def test_library_dirs_and_globs_are_checked_when_used(tmp_path, base):
 
 
 def test_tree_digest_sees_content_mode_and_new_files(tmp_path, base):
-    from opkg.external.fetch import tree_digest
+    from opkg.core.external.fetch import tree_digest
 
     path, _ = base
     memo = tmp_path / "cache" / "trees" / "base.json"
@@ -230,9 +230,9 @@ def test_tree_digest_sees_content_mode_and_new_files(tmp_path, base):
 
 
 def test_git_repository_is_fetched_once_into_the_cache_atomically(tmp_path, base, monkeypatch):
-    from opkg.errors import ManifestError
-    from opkg.external import fetch
-    from opkg.workspace import Workspace
+    from opkg.core.errors import ManifestError
+    from opkg.core.external import fetch
+    from opkg.core.workspace import Workspace
 
     path, commit = base
     cache = tmp_path / "cache"
@@ -267,7 +267,7 @@ def test_lock_records_repositories_and_locked_refuses_a_moved_commit(tmp_path, b
     root = make_workspace(tmp_path / "ws", "git: ../base", commit)
     opkg("lock", cwd=root, check=0)
     targets, repos = lock.read_all(root / "opkg.lock")
-    from opkg.external.fetch import tree_digest
+    from opkg.core.external.fetch import tree_digest
 
     assert repos == [lock.RepositoryEntry("base", "git+../base", commit, tree_digest(path))]
     assert [t.package for t in targets] == ["//packages/addbase"]
@@ -327,7 +327,7 @@ def test_a_package_on_a_git_base_library_builds_and_verifies_on_the_sim(tmp_path
     with tarfile.open(bundle) as tar:
         meta = json.loads(tar.extractfile("opkg-bundle.json").read())
         report = json.loads(tar.extractfile("verification/float32.json").read())
-    from opkg.external.fetch import tree_digest
+    from opkg.core.external.fetch import tree_digest
 
     assert meta["provenance"]["repositories"] == {
         "base": {"source": "git+../base", "commit": commit, "tree": tree_digest(path)}}
@@ -365,9 +365,9 @@ def test_a_broken_manifest_leaves_every_other_package_buildable(workspace, add_c
     assert "verified" not in r.stdout
     r = opkg("build", "//...", *soc, "--keep-going", "--json", cwd=root, check=2)
     data = json.loads(r.stdout)
-    import jsonschema
+    from tests.test_ci_output import validate
 
-    jsonschema.validate(data, json.loads((REPO / "docs/schema/build.schema.json").read_text()))
+    validate(data, "build.schema.json")
     assert not data["ok"] and [(t["package"], t["passed"]) for t in data["targets"]] == [
         ("//packages/add_custom", True)]
     assert sorted(e["file"].rsplit("/", 2)[-2] for e in data["load_errors"]) == [
@@ -399,8 +399,8 @@ def test_lock_of_one_package_keeps_the_entries_of_a_broken_one(workspace):
 
 def test_fast_path_watches_a_path_checkout_and_a_git_checkout_by_presence(tmp_path, base,
                                                                           monkeypatch):
-    from opkg.fastpath import difference, snapshot
-    from opkg.workspace import Workspace
+    from opkg.build.fastpath import difference, snapshot
+    from opkg.core.workspace import Workspace
 
     path, commit = base
     root = make_workspace(tmp_path / "ws", "path: ../base", None)
@@ -417,3 +417,12 @@ def test_fast_path_watches_a_path_checkout_and_a_git_checkout_by_presence(tmp_pa
     checkout = tmp_path / "cache/repositories/checkouts" / commit
     assert difference(before, snapshot(ws)) == f"{checkout} changed"
     assert not any(p.startswith(str(checkout) + "/") for p in snapshot(ws)["files"])
+
+
+def test_query_names_library_deps_and_their_dependents(tmp_path, base):
+    root = make_workspace(tmp_path / "ws", "path: ../base", base[1])
+    assert opkg("query", "deps", "//packages/addbase", cwd=root, check=0).stdout == "@base//:lib\n"
+    r = opkg("query", "rdeps", "@base//:lib", cwd=root, check=0)
+    assert r.stdout == "//packages/addbase\n"
+    r = opkg("query", "rdeps", "@base//:lb", cwd=root, check=2)
+    assert "repository 'base' has no library 'lb'" in r.stderr and "did you mean 'lib'?" in r.stderr

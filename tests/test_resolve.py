@@ -3,10 +3,10 @@
 import pytest
 
 from cann_standin import isolated_env, make_driver, make_toolkit
-from opkg.errors import ToolchainError, UsageError, VersionError
-from opkg.socs import get_soc
+from opkg.core.errors import ToolchainError, UsageError, VersionError
+from opkg.core.socs import get_soc
 from opkg.toolchains.discovery import discover
-from opkg.toolchains.releases import release_table
+from opkg.core.releases import release_table
 from opkg.toolchains.resolve import Request, parse_requested, resolve
 
 B1, P3 = get_soc("Ascend910B1"), get_soc("Ascend310P3")

@@ -70,7 +70,7 @@ def test_pch_is_built_once_used_by_the_kernels_and_cached(pch_ws, cxx_log, tmp_p
 def test_pch_is_rebuilt_when_a_header_or_a_flag_changes(pch_ws, cxx_log):
     build(pch_ws)
     cxx_log.unlink()
-    header = pch_ws.opkg / "sim/include/opkg_sim/kcore.h"
+    header = pch_ws.opkg / "sim/include/opkg_sim/basic_api/core/kcore.h"
     header.write_text(header.read_text() + "\n// an edit\n")
     r = build(pch_ws)
     assert "invalid-pch" not in r.stdout + r.stderr

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from opkg.errors import ManifestError
-from opkg.socs import get_soc, soc_table
-from opkg.toolchains.releases import BUILTIN, release_table
-from opkg.versions import parse_driver
+from opkg.core.errors import ManifestError
+from opkg.core.socs import get_soc, soc_table
+from opkg.core.releases import BUILTIN, release_table
+from opkg.core.versions import parse_driver
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -127,7 +127,7 @@ def test_an_optional_input_a_case_leaves_out_reaches_the_golden_as_none():
     (cann-ops DequantSwigluQuant gives quant_scale without weight_scale)."""
     import numpy as np
 
-    from opkg.model import OpSpec, TensorSpec
+    from opkg.core.model import OpSpec, TensorSpec
     from opkg.verify.runner import _call_golden
 
     f32 = ("float32",)

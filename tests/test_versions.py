@@ -1,11 +1,11 @@
-"""CANN / driver version parsing, ordering and specifiers (opkg.versions)."""
+"""CANN / driver version parsing, ordering and specifiers (opkg.core.versions)."""
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from opkg.errors import VersionError
-from opkg.versions import (CannVersion, DriverVersion, Specifier, cann_spec, driver_spec,
-                           parse_cann, parse_driver)
+from opkg.core.errors import VersionError
+from opkg.core.versions import (CannVersion, DriverVersion, Specifier, cann_spec, driver_spec,
+                                parse_cann, parse_driver)
 
 SEEN_CANN = ["7.0.T10", "8.0.RC2.alpha003", "8.0.RC3", "8.0.0", "8.1.RC1", "8.5.0",
              "9.0.0-beta.1"]
@@ -237,7 +237,7 @@ def test_prop_specifier_agrees_with_order(a, b):
 
 
 def test_manifest_validator_entry_points():
-    from opkg import versions
+    from opkg.core import versions
     assert versions.parse_cann_spec(">=8.0.RC2").contains("8.0.RC3")
     with pytest.raises(VersionError):
         versions.parse_driver_spec(">=8.0.RC2")

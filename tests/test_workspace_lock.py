@@ -1,7 +1,7 @@
 """One build at a time per workspace: a second build waits (and says for whom), `--no-wait`
 fails at once with exit status 4, `opkg clean` is refused while a build runs.
 
-The first build is held at an exact point (opkg.procs.checkpoint "locked": it holds the lock)
+The first build is held at an exact point (opkg.util.procs.checkpoint "locked": it holds the lock)
 while the second command runs; the workspace holds only a library package, so no build compiles.
 """
 
@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from opkg import wslock
+from opkg.build import wslock
 from tests.conftest import Checkpoint, opkg, start_opkg
 
 

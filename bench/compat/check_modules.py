@@ -27,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from opdef_scan import OpDef, scan  # noqa: E402
 
-from opkg.model import OpSpec, TensorSpec, Variant  # noqa: E402
+from opkg.core.model import OpSpec, TensorSpec, Variant  # noqa: E402
 
 CASE_KEYS = {"name", "shapes", "attrs", "ranges", "output_shapes", "values"}
 MODULE_KEYS = {"PATH", "CASES", "golden", "OUT_OF_SCOPE"}
@@ -105,7 +105,7 @@ def _input(rng, shape, dtype: str, rng_range):
 
 
 def _variants(opdef: OpDef) -> list[Variant]:
-    """The dtype variants opkg builds for this OpDef (opkg.model's rule and names), each once;
+    """The dtype variants opkg builds for this OpDef (opkg.core.model's rule and names), each once;
     a tensor whose dtype list the scanner could not read (computed) counts as float32."""
     spec = OpSpec(opdef.op_type, *(tuple(TensorSpec(p.name, tuple(p.dtypes) or ("float32",))
                                          for p in params)

@@ -80,7 +80,7 @@ def cli():
 
 
 def main(argv=None):
-    from opkg.errors import OpkgError
+    from opkg.core.errors import OpkgError
 
     args = list(sys.argv[1:] if argv is None else argv)
     _interrupt_on_termination()
@@ -91,7 +91,7 @@ def main(argv=None):
     except OSError as exc:
         # the file system said no (a path that is a file, a full disk, no permission):
         # name the path, never show a traceback
-        from opkg.errors import OpkgError as Base
+        from opkg.core.errors import OpkgError as Base
 
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         _fail(Base(f"{exc.strerror or exc}{where}",
@@ -105,7 +105,7 @@ def main(argv=None):
     except click.ClickException as exc:
         exc.show()
         if "--json" in args:
-            from opkg.ci_output import emit_json
+            from opkg.ui.ci_output import emit_json
 
             emit_json({"ok": False, "error": {"kind": "UsageError" if isinstance(
                 exc, click.UsageError) else type(exc).__name__, "message": exc.format_message(),
@@ -119,7 +119,7 @@ def main(argv=None):
 def _fail(exc, as_json: bool, args=()):
     """Render an error for people on stderr, with --json for machines on stdout, and in CI as
     an annotation at the error's file:line (`--annotations github`, or GITHUB_ACTIONS=true)."""
-    from opkg import ci_output
+    from opkg.ui import ci_output
 
     click.echo(exc.render(), err=True)
     if ci_output.annotation_mode(_option_value(args, "--annotations")) == "github":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from opkg.cli.options import build_options, report_options, verify_mode_options
-from opkg.model import SimModes
+from opkg.core.model import SimModes
 
 
 def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bool,
@@ -16,10 +16,11 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
               color: str = "auto"):
     import sys
 
-    from opkg import ci_output, engine
-    from opkg.ui import Progress, summary_line, use_color, verification_table
-    from opkg.ui import echo as ui_echo
-    from opkg.workspace import Workspace
+    from opkg.ui import ci_output
+    from opkg.build import engine
+    from opkg.ui.terminal import Progress, summary_line, use_color, verification_table
+    from opkg.ui.terminal import echo as ui_echo
+    from opkg.core.workspace import Workspace
 
     # results on stdout and progress on stderr each decide by their own stream (either may be
     # a pipe); click.echo asks the context for the stdout choice
@@ -65,7 +66,7 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
     # --case/--variant: the report, the CI files and the exit status cover what was selected
     shown = ci_output.filtered(result, only)
     if only and result.targets and not shown.targets:
-        from opkg.errors import UsageError
+        from opkg.core.errors import UsageError
 
         raise UsageError("no verified case matches " + " ".join(
             [f"--case {c}" for c in only.cases] + [f"--variant {v}" for v in only.variants]),
@@ -78,7 +79,7 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
             click.echo(line, err=True)
     if result.problems and not as_json:
         # --keep-going: the broken manifests, as a run without it would have stopped on them
-        from opkg.errors import ManifestErrors
+        from opkg.core.errors import ManifestErrors
 
         problems = result.problems
         click.echo((ManifestErrors(problems) if len(problems) > 1 else problems[0]).render(),
@@ -148,7 +149,7 @@ def _quiet_view(result):
 
 def _artifacts_note(result, root) -> str:
     """For each failing case: where its arrays are and the command that re-runs it alone."""
-    from opkg import ci_output
+    from opkg.ui import ci_output
 
     lines = []
     for row in ci_output.case_rows(result, root=root):

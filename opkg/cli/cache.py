@@ -1,4 +1,4 @@
-"""`opkg cache stats` and `opkg cache prune`: the shared build cache (see opkg/cache.py)."""
+"""`opkg cache stats` and `opkg cache prune`: the shared build cache (see opkg/build/cache.py)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import time
 
 import click
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 
 
 def _cache_dir():
-    from opkg.errors import ManifestError
-    from opkg.workspace import Workspace, default_cache_dir
+    from opkg.core.errors import ManifestError
+    from opkg.core.workspace import Workspace, default_cache_dir
 
     try:
         return Workspace.find().settings.cache_dir
@@ -42,7 +42,7 @@ def stats(last, as_json):
       opkg cache stats
       opkg cache stats --last 50 --json
     """
-    from opkg import cache as cache_mod
+    from opkg.build import cache as cache_mod
 
     s = cache_mod.stats(_cache_dir(), last)
     if as_json:
@@ -86,8 +86,8 @@ def prune(max_size, wait, as_json):
       opkg cache prune --max-size 2G
       opkg cache prune --max-size 500M --json
     """
-    from opkg import cache as cache_mod
-    from opkg.errors import UsageError
+    from opkg.build import cache as cache_mod
+    from opkg.core.errors import UsageError
 
     try:
         limit = cache_mod.parse_size(max_size)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from opkg.errors import UsageError
+from opkg.core.errors import UsageError
 
 
 def _registry_inside(path: Path) -> Path | None:
@@ -57,9 +57,9 @@ def clean(cache, as_json):
       opkg clean             next build restores from the cache
       opkg clean --cache     next build compiles everything
     """
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
-    from opkg.wslock import exclusive_or_refuse
+    from opkg.build.wslock import exclusive_or_refuse
 
     ws = Workspace.find()
     # markers: every build writes out/.opkg/; SCons' CacheDir writes scons/config
@@ -74,6 +74,6 @@ def clean(cache, as_json):
             if not as_json:
                 click.echo(f"{'removed' if str(path) in removed else 'nothing at'} {path}")
     if as_json:
-        from opkg.ci_output import emit_json
+        from opkg.ui.ci_output import emit_json
 
         emit_json({"removed": removed, "absent": absent})

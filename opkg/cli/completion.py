@@ -10,8 +10,8 @@ SHELLS = ("bash", "zsh", "fish")
 
 def complete_targets(ctx, param, incomplete: str):
     """Labels (//packages/NAME) and package names of the workspace that start as typed."""
-    from opkg.errors import OpkgError
-    from opkg.workspace import Workspace
+    from opkg.core.errors import OpkgError
+    from opkg.core.workspace import Workspace
 
     try:
         packages = Workspace.find().packages
@@ -23,12 +23,12 @@ def complete_targets(ctx, param, incomplete: str):
 
 def complete_socs(ctx, param, incomplete: str):
     """SoC names known to the workspace's SoC table (toolchains/socs.yaml, else built in)."""
-    from opkg.errors import OpkgError
-    from opkg.socs import soc_table
+    from opkg.core.errors import OpkgError
+    from opkg.core.socs import soc_table
 
     root = None
     try:
-        from opkg.workspace import Workspace
+        from opkg.core.workspace import Workspace
 
         root = Workspace.find().root
     except OpkgError:

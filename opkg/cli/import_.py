@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 
 
 @click.command(name="import")
@@ -69,7 +69,8 @@ def import_(project_dir, dest, soc, repo_name, base, deps, golden, json_path, op
     if dest is None:
         raise click.UsageError("Missing option '--dest' (an msopgen project is imported into "
                                "the package directory it names).")
-    from opkg.scaffold import import_project, workspace_root
+    from opkg.importers.destination import workspace_root
+    from opkg.importers.project import import_project
 
     root = workspace_root()    # None outside a workspace: the built-in SoC table applies
     result = import_project(project_dir, dest, golden=golden, json_path=json_path,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 from opkg.cli._registry import human_size, json_option, open_store, registry_option, short
 
 
@@ -24,9 +24,9 @@ def info(package, registry, as_json):
       opkg info layernorm==1.0.0 --json
     """
     from opkg.cli.search import latest
-    from opkg.errors import RegistryError, did_you_mean
+    from opkg.core.errors import RegistryError, did_you_mean
     from opkg.registry.install import parse_requirement
-    from opkg.registry.store import version_key
+    from opkg.registry.records import version_key
 
     req = parse_requirement(package)
     store = open_store(registry)

@@ -32,12 +32,13 @@ def lock(targets, socs, requested, check, as_json):
       opkg lock packages/layernorm --toolchain cann-8.0.RC2
       opkg lock --check
     """
-    from opkg.fsutil import atomic_write_text
+    from opkg.util.fsutil import atomic_write_text
     from opkg.toolchains import lock as lockfile
     from opkg.toolchains.alignment import check_alignment
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     ws = Workspace.find()
+    ws.repositories.on_note = lambda message: click.echo(message, err=True)
     packages = ws.select(list(targets))
     res = check_alignment(ws, packages, socs or None, requested)
     err = res.error()
@@ -51,7 +52,7 @@ def lock(targets, socs, requested, check, as_json):
 
     def report(message, written, entries, changed=()):
         if as_json:
-            from opkg.ci_output import emit_json
+            from opkg.ui.ci_output import emit_json
 
             emit_json({"path": str(path), "written": written, "check": check,
                        "targets": [{f: getattr(e, f) for f in lockfile.FIELDS}

@@ -31,7 +31,8 @@ def new(name, op_type, dest, socs, as_json):
       opkg build packages/my_add
       opkg new scaled_add --op-type ScaledAddCustom --dest ops/scaled_add --soc Ascend910B4
     """
-    from opkg.scaffold import find_workspace, new_package
+    from opkg.importers.destination import find_workspace
+    from opkg.importers.new import new_package
 
     ws = find_workspace()    # None outside a workspace: the built-in SoC table applies
     root = ws.root if ws is not None else None
@@ -46,7 +47,7 @@ def new(name, op_type, dest, socs, as_json):
         pass
     written = new_package(name, op_type, dest, tuple(socs) or ("Ascend910B1",), root)
     if as_json:
-        from opkg.ci_output import emit_json
+        from opkg.ui.ci_output import emit_json
 
         emit_json({"created": str(dest), "files": [str(p.relative_to(dest)) for p in written],
                    "next": f"opkg build {dest}"})

@@ -3,14 +3,12 @@ verification reports, as a table per package, SoC, variant and case, or as JSON.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import click
 
 from opkg.cli.options import complete_socs, complete_targets
 
-from opkg.ci_output import emit_json
+from opkg.build.results import read_report, variant_reports
+from opkg.ui.ci_output import emit_json
 
 MODEL_LABEL = ("MODEL, not a measurement: estimated from the sim's counts of GM bytes, copies "
                "and vector work with the SoC table's figures (docs/profile.md)")
@@ -35,7 +33,7 @@ def profile(targets, socs, as_json):
       opkg profile //... --soc Ascend910B4
       opkg profile //packages/add_custom --json
     """
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     ws = Workspace.find()
     rows, missing = collect(ws, list(targets), socs)
@@ -51,12 +49,11 @@ def profile(targets, socs, as_json):
 def collect(ws, targets: list[str], socs=()) -> tuple[list[dict], list[dict]]:
     """One row per (package, SoC, variant, case) from the reports on disk, and the reports
     that do not exist yet. A selection with no report at all is an error saying to build."""
-    from opkg.errors import UsageError
+    from opkg.core.errors import UsageError
 
-    from opkg.socs import get_soc
 
     for s in socs:
-        get_soc(s, ws.root)      # an unknown name is an error with a did-you-mean
+        ws.socs.get_soc(s)      # an unknown name is an error with a did-you-mean
     pkgs = [p for p in ws.select(targets) if p.op is not None]
     if not pkgs:
         raise UsageError("no operator package matches " + " ".join(targets or ["//..."]),
@@ -71,7 +68,7 @@ def collect(ws, targets: list[str], socs=()) -> tuple[list[dict], list[dict]]:
             rows.append({**entry, "case": None, "error": report["error"], "profile": None})
         for case in report.get("results", []):
             rows.append({**entry, "case": case["case"], "error": case.get("error"),
-                         "profile": _priced(case.get("profile"), entry["soc"], ws.root)})
+                         "profile": _priced(case.get("profile"), ws.socs.get_soc(entry["soc"]))})
     if not rows:
         first = missing[0] if missing else None
         raise UsageError(
@@ -83,45 +80,13 @@ def collect(ws, targets: list[str], socs=()) -> tuple[list[dict], list[dict]]:
     return rows, missing
 
 
-def variant_reports(ws, pkgs, socs=()):
-    """(entry, report path) per (operator package, SoC, dtype variant) selected, whether the
-    report exists or not; `opkg report` reads the same."""
-    from opkg.socs import get_soc
-
-    for pkg in pkgs:
-        for soc in [s for s in pkg.socs if not socs or s in socs]:
-            for variant in pkg.op.for_soc(get_soc(soc, ws.root).short).variants():   # op.soc_configs
-                yield ({"package": pkg.name, "label": pkg.label, "soc": soc,
-                        "variant": variant.name}, report_path(ws, pkg.name, soc, variant.name))
-
-
-def read_report(path: Path, entry: dict) -> dict | None:
-    """A verification report, None when not built; a damaged one is an error saying to rebuild."""
-    from opkg.errors import UsageError
-
-    if not path.is_file():
-        return None
-    try:
-        return json.loads(path.read_text())
-    except ValueError:
-        raise UsageError(f"{path} is not a readable verification report",
-                         hint=f"rebuild it: opkg build {entry['label']} --soc {entry['soc']}") from None
-
-
-def _priced(profile: dict | None, soc: str, root) -> dict | None:
+def _priced(profile: dict | None, soc) -> dict | None:
     """The profile with its estimate made now, by this opkg's model and SoC table, so the
     advice matches the counters even in a report an older opkg wrote."""
     if not profile or "counters" not in profile:
         return profile
     from opkg.sim.profile import estimate
-    from opkg.socs import get_soc
-
-    return {**profile, "estimate": estimate(profile["counters"], get_soc(soc, root))}
-
-
-def report_path(ws, package: str, soc: str, variant: str) -> Path:
-    # where the sim backend writes each variant's report (opkg/toolchains/sim.py)
-    return ws.settings.output_dir / "sim" / package / soc / variant / "verification.json"
+    return {**profile, "estimate": estimate(profile["counters"], soc)}
 
 
 COLUMNS = ("package", "soc", "variant", "case", "est us", "copy us", "compute us", "copy %",

@@ -8,7 +8,7 @@ import os
 
 import click
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 from opkg.cli._registry import human_size, open_store, registry_option
 from opkg.cli.options import build_options
 
@@ -43,7 +43,7 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, bundle
     version exists with other contents, 2 bad input, 3 toolchain misalignment, 4 another
     build runs in this workspace (--no-wait).
     """
-    from opkg.errors import BuildError, UsageError, VerificationError
+    from opkg.core.errors import BuildError, UsageError, VerificationError
     from opkg.registry.publish import _failed_cases, publish_bundles
 
     if bundles and targets:
@@ -55,9 +55,9 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, bundle
     paths = list(bundles)
     ws = None
     if not paths:
-        from opkg import engine
-        from opkg.ui import Progress, summary_line
-        from opkg.workspace import Workspace
+        from opkg.build import engine
+        from opkg.ui.terminal import Progress, summary_line
+        from opkg.core.workspace import Workspace
 
         ws = Workspace.find()
         progress = Progress(ws.root)
@@ -113,14 +113,14 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, bundle
 
 
 def _built_digests(ws, given: bool):
-    """What the build recorded for each bundle it wrote (opkg.outputs), so a bundle replaced or
+    """What the build recorded for each bundle it wrote (opkg.build.outputs), so a bundle replaced or
     damaged in the output directory after the build is refused. `--bundle` files are looked up
     in the enclosing workspace's record, if there is one; files built elsewhere have none."""
-    from opkg.errors import OpkgError
-    from opkg.outputs import OutputRecord
+    from opkg.core.errors import OpkgError
+    from opkg.build.outputs import OutputRecord
 
     if ws is None and given:
-        from opkg.workspace import Workspace
+        from opkg.core.workspace import Workspace
 
         try:
             ws = Workspace.find()

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import click
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 
 
 def _workspace():
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     return Workspace.find()
 
 
 def _one(ws, target):
-    from opkg.errors import LabelError
+    from opkg.core.errors import LabelError
 
     pkgs = ws.select([target])
     if len(pkgs) != 1:
@@ -71,13 +71,38 @@ def rdeps(target, direct, as_json):
     """Packages that depend on TARGET (transitively unless --direct): what a change rebuilds.
 
     \b
+    TARGET may be a library of an external repository: @opbase//:op_common.
+
+    \b
     Examples:
       opkg query rdeps //packages/common
+      opkg query rdeps @opbase//:op_common
       opkg build $(opkg query rdeps //packages/common)    rebuild what a header change touches
     """
     ws = _workspace()
-    label = _one(ws, target).label
-    _emit(ws.graph.rdeps(label, transitive=not direct), as_json)   # needs every manifest
+    if target.startswith("@"):
+        from opkg.core.errors import LabelError
+        from opkg.core.external import spec
+
+        try:
+            repo, lib = spec.parse_library_label(target)
+        except spec.LabelSyntaxError as exc:
+            raise LabelError(exc.message, hint=exc.hint) from None
+        known = ws.settings.repositories
+        if repo not in known:
+            raise spec.unknown_repository(repo, known, None)
+        if lib not in known[repo].libraries:
+            raise spec.unknown_library(known[repo], lib, None)
+        label = target
+        graph = ws.graph
+        if label not in graph.edges:         # no package depends on it
+            _emit([], as_json)
+            return
+    else:
+        label = _one(ws, target).label
+        graph = ws.graph
+    _emit([l for l in graph.rdeps(label, transitive=not direct) if not l.startswith("@")],
+          as_json)   # needs every manifest
 
 
 @query.command()
@@ -110,7 +135,7 @@ def packages(patterns, as_json):
             socs = ",".join(p.socs)
             click.echo(f"{p.label:<32} {p.version:<10} {kind:<22} {socs}")
     if selection.problems:
-        from opkg.errors import ManifestErrors
+        from opkg.core.errors import ManifestErrors
 
         problems = selection.problems
         err = ManifestErrors(problems) if len(problems) > 1 else problems[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 from opkg.cli._registry import json_option, open_store, registry_option
 
 
@@ -37,7 +37,7 @@ def check(repair, registry, as_json):
       opkg registry check --repair
       opkg registry check --registry oci://registry.example.com/opkg
     """
-    from opkg.errors import RegistryError
+    from opkg.core.errors import RegistryError
 
     store = open_store(registry)
     report = store.check(repair=repair)

@@ -29,9 +29,9 @@ def report(targets, output, socs):
       opkg test //... ; opkg report -o report.html
       opkg report //packages/layernorm --soc Ascend910B1 -o layernorm.html
     """
-    from opkg.fsutil import atomic_write_text
+    from opkg.util.fsutil import atomic_write_text
     from opkg.report import require_plotly
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     require_plotly()
     from opkg.report import data, page

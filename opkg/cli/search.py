@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 from opkg.cli._registry import json_option, open_store, registry_option
 
 

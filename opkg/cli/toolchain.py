@@ -7,13 +7,13 @@ import click
 
 from opkg.cli.options import complete_socs, complete_targets
 
-from opkg.ci_output import emit_json
+from opkg.ui.ci_output import emit_json
 
-from opkg.errors import ManifestError
+from opkg.core.errors import ManifestError
 
 
 def _workspace_or_none():
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     try:
         return Workspace.find()
@@ -54,11 +54,11 @@ def list_(as_json):
     """
     from opkg import __version__
     from opkg.toolchains.discovery import discover
-    from opkg.toolchains.releases import release_table
+    from opkg.core.releases import release_table
 
     ws = _workspace_or_none()
     inst = discover()
-    table = release_table(ws.root if ws else None)
+    table = ws.releases if ws else release_table()
     installed = {t.version for t in inst.toolkits}
     if as_json:
         data = inst.to_json()
@@ -110,7 +110,7 @@ def check(targets, socs, requested, for_run, as_json):
     """
     from opkg.toolchains.alignment import check_alignment
     from opkg.toolchains.discovery import discover
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     ws = Workspace.find()
     packages = ws.select(list(targets))

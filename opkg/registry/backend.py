@@ -31,7 +31,8 @@ from pathlib import Path
 
 def open_registry(where: Path | str):
     """The backend for a registry location: OciStore for oci://, else the directory Store."""
-    from opkg.registry.oci import OciStore, is_oci
+    from opkg.core.settings import is_oci
+    from opkg.registry.oci import OciStore
     from opkg.registry.store import Store
 
     return OciStore(str(where)) if is_oci(str(where)) else Store(Path(where))

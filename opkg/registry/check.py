@@ -13,11 +13,15 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from opkg.bundle import verify_archive
-from opkg.errors import RegistryError, UsageError
-from opkg.registry.store import (DIGEST_RE, NAME_RE, Store, entry_problem, parse_record,
-                                 sha256_bytes, version_key)
+from opkg.core.bundle import verify_archive
+from opkg.core.errors import RegistryError, UsageError
+from opkg.registry.records import (DIGEST_RE, NAME_RE, entry_problem, parse_record, sha256_bytes,
+                                   version_key)
+
+if TYPE_CHECKING:
+    from opkg.registry.store import Store
 
 STALE_TMP_SECONDS = 3600
 

@@ -24,10 +24,11 @@ from pathlib import Path, PurePosixPath
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from opkg.bundle import read_metadata, safe_extract, verify_archive
-from opkg.errors import RegistryError, ToolchainError, UsageError, did_you_mean
-from opkg.fsutil import atomic_write_json
-from opkg.registry.store import DIGEST_RE, Store, VersionEntry, sha256_file, version_key
+from opkg.core.bundle import read_metadata, safe_extract, verify_archive
+from opkg.core.errors import RegistryError, ToolchainError, UsageError, did_you_mean
+from opkg.util.fsutil import atomic_write_json
+from opkg.registry.records import DIGEST_RE, VersionEntry, sha256_file, version_key
+from opkg.registry.store import Store
 
 _REQ_RE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*(.*?)\s*$")
 RECEIPTS = Path(".opkg") / "installed"
@@ -339,8 +340,8 @@ def _env(dest: Path, receipt: dict) -> dict[str, str]:
 
 def _driver_pin(manifest: Path) -> str | None:
     """The package's `toolchain.driver` pin, from the manifest inside the bundle."""
-    from opkg import yamlloc
-    from opkg.errors import OpkgError
+    from opkg.core import yamlloc
+    from opkg.core.errors import OpkgError
 
     try:
         data = yamlloc.load_data(manifest)   # the bundle's manifest is untrusted input too
@@ -356,9 +357,9 @@ def default_runtime_check(package: str, toolchain: dict, soc: str,
     toolchain resolver, as `opkg toolchain check --for-run` would: that CANN version must be
     installed and support the SoC, and the driver must satisfy the release's driver matrix
     and the package's driver pin. Raises ToolchainError (exit 3) when not."""
-    from opkg.socs import get_soc
+    from opkg.core.socs import get_soc
     from opkg.toolchains.discovery import discover
-    from opkg.toolchains.releases import release_table
+    from opkg.core.releases import release_table
     from opkg.toolchains.resolve import Request, resolve
 
     root = _workspace_root()
@@ -371,7 +372,7 @@ def default_runtime_check(package: str, toolchain: dict, soc: str,
 
 
 def _workspace_root() -> Path | None:
-    from opkg.workspace import WORKSPACE_FILE
+    from opkg.core.workspace import WORKSPACE_FILE
 
     here = Path.cwd().resolve()
     return next((d for d in (here, *here.parents) if (d / WORKSPACE_FILE).is_file()), None)

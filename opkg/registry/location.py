@@ -9,20 +9,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from opkg.errors import UsageError
+from opkg.core.errors import UsageError
+from opkg.core.settings import is_oci
 
 ENV = "OPKG_REGISTRY"
-SCHEME = "oci://"
-
-
-def is_oci(location: str) -> bool:
-    """Here rather than in oci.py, so that reading a workspace file (the null-build fast path)
-    does not import the OCI client."""
-    return str(location).startswith(SCHEME)
-
-
 def registry_root(option: str | os.PathLike | None = None, start: Path | None = None) -> Path | str:
-    from opkg.registry.oci import parse_location
+    from opkg.core.settings import parse_location
 
     for given in (option, os.environ.get(ENV)):
         if given and is_oci(str(given)):
@@ -30,7 +22,7 @@ def registry_root(option: str | os.PathLike | None = None, start: Path | None = 
             return str(given)
         if given:
             return Path(given).expanduser().absolute()
-    from opkg.workspace import WORKSPACE_FILE, Workspace
+    from opkg.core.workspace import WORKSPACE_FILE, Workspace
 
     here = (start or Path.cwd()).resolve()
     if not any((d / WORKSPACE_FILE).is_file() for d in (here, *here.parents)):

@@ -50,10 +50,10 @@ from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
 
-from opkg.errors import RegistryError, UsageError
-from opkg.registry.location import SCHEME, is_oci  # noqa: F401 (re-exported)
-from opkg.registry.store import (NAME_RE, VersionEntry, check_name, checkpoint, index_entry,
-                                 parse_record, refuse_malformed, sha256_bytes, version_key)
+from opkg.core.errors import RegistryError, UsageError
+from opkg.core.settings import OCI_COMPONENT as _COMPONENT, parse_location
+from opkg.registry.records import (NAME_RE, VersionEntry, check_name, checkpoint, index_entry,
+                                   parse_record, refuse_malformed, sha256_bytes, version_key)
 
 MANIFEST = "application/vnd.oci.image.manifest.v1+json"
 INDEX = "application/vnd.oci.image.index.v1+json"
@@ -70,29 +70,8 @@ TITLE = "org.opencontainers.image.title"
 SETTLE_ENV = "OPKG_OCI_SETTLE"
 DEFAULT_SETTLE = 2.0
 
-# distribution's grammar for a repository path component and for a tag
-_COMPONENT = re.compile(r"^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$")
+# distribution's grammar for a tag (a repository path component: core.settings)
 _TAG = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$")
-_HOST = re.compile(r"^[A-Za-z0-9.-]+(?::[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::[0-9]{1,5})?$")
-
-
-def parse_location(url: str) -> tuple[str, str]:
-    """'oci://host:port/a/b' -> ('host:port', 'a/b'); a usage error says what is wrong."""
-    rest = url[len(SCHEME):] if is_oci(url) else ""
-    host, _, namespace = rest.partition("/")
-    namespace = namespace.rstrip("/")
-    hint = "write oci://HOST[:PORT]/NAMESPACE, e.g. oci://registry.example.com:5000/opkg"
-    if not host or not _HOST.match(host):
-        raise UsageError(f"registry {url!r}: missing or malformed host", hint=hint)
-    if not namespace:
-        raise UsageError(f"registry {url!r}: no namespace (the repository prefix opkg "
-                         "publishes under)", hint=hint)
-    for part in namespace.split("/"):
-        if not _COMPONENT.match(part):
-            raise UsageError(f"registry {url!r}: {part!r} is not a valid repository name "
-                             "component", hint="lower-case letters and digits, separated by "
-                             "'.', '_', '__' or '-'")
-    return host, namespace
 
 
 def version_tag(key: str) -> str:
@@ -425,7 +404,7 @@ class OciStore:
 
     def verify_blob(self, digest: str, size: int | None = None, *,
                     name: str | None = None) -> str | None:
-        from opkg.registry.store import sha256_file
+        from opkg.registry.records import sha256_file
 
         with tempfile.TemporaryDirectory(prefix="opkg-oci-") as tmp:
             copy = Path(tmp) / "blob"
@@ -444,7 +423,7 @@ class OciStore:
 
     def _archive_problem(self, name: str, digest: str) -> str | None:
         """verify_blob, then the whole archive read through (as check.py does for bundles)."""
-        from opkg.bundle import verify_archive
+        from opkg.core.bundle import verify_archive
 
         with tempfile.TemporaryDirectory(prefix="opkg-oci-") as tmp:
             copy = Path(tmp) / "bundle.opkg.tgz"
@@ -452,7 +431,7 @@ class OciStore:
                 self.fetch_blob(name, digest, copy)
             except RegistryError as exc:
                 return "missing" if "is missing" in exc.message else exc.message
-            from opkg.registry.store import sha256_file
+            from opkg.registry.records import sha256_file
 
             actual = sha256_file(copy)
             if actual != digest:

@@ -21,10 +21,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from opkg import __version__
-from opkg.bundle import FORMAT_VERSION, bundle_filename, read_metadata, scan_bundle
-from opkg.errors import RegistryError, VerificationError
-from opkg.registry.store import (NAME_RE, RECORD_FORMAT, Store, checkpoint, parse_version,
-                                 record_problem, sha256_bytes, sha256_file, version_key)
+from opkg.core.bundle import FORMAT_VERSION, bundle_filename, read_metadata, scan_bundle
+from opkg.core.errors import RegistryError, VerificationError
+from opkg.registry.records import (NAME_RE, RECORD_FORMAT, checkpoint, parse_version,
+                                   record_problem, sha256_bytes, sha256_file, version_key)
+from opkg.registry.store import Store
 
 
 @dataclass
@@ -74,7 +75,7 @@ def utc_now() -> str:
 
 def load_bundle(path: Path, built_digest: str | None = None) -> Bundle:
     """Read and check one bundle file. `built_digest`: the SHA-256 (hex) the build recorded
-    when it wrote this file (opkg.outputs), if it was built here."""
+    when it wrote this file (opkg.build.outputs), if it was built here."""
     path = Path(path)
     if not path.is_file():
         raise RegistryError(f"{path}: no such bundle file",

@@ -7,9 +7,10 @@ only the index. Installing a yanked version still works when it is pinned exactl
 
 from __future__ import annotations
 
-from opkg.errors import RegistryError, UsageError, did_you_mean
+from opkg.core.errors import RegistryError, UsageError, did_you_mean
 from opkg.registry.publish import publisher_identity, utc_now
-from opkg.registry.store import Store, check_name, parse_version
+from opkg.registry.store import Store
+from opkg.registry.records import check_name, parse_version
 
 
 def parse_pinned(text: str) -> tuple[str, str]:

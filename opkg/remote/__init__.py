@@ -19,7 +19,7 @@ def prepare(ws, on_event) -> dict:
     config = cfg.resolve(ws.settings.remote_cache)
     if config is None:
         return {}
-    from opkg.errors import BuildError
+    from opkg.core.errors import BuildError
 
     try:
         from opkg.remote.client import Client, RemoteError
@@ -34,7 +34,7 @@ def prepare(ws, on_event) -> dict:
     try:
         client = Client(config)
     except OSError as exc:
-        from opkg.errors import UsageError
+        from opkg.core.errors import UsageError
 
         raise UsageError(f"remote cache {config.url}: cannot read {exc.filename}: "
                          f"{exc.strerror}", hint="the token and certificate files must be "

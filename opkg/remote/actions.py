@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from buildgrid._protos.build.bazel.remote.execution.v2 import remote_execution_pb2 as re_pb2
 
-from opkg.plan import alias_paths
+from opkg.core.actions import alias_paths
 from opkg.remote.client import digest_of
 
 # part of every Action (a platform property): bumping it orphans entries of an older layout

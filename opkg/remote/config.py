@@ -22,32 +22,17 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+# the section's shape and URL syntax, checked when the workspace loads
+from opkg.core.settings import ENV_TOKEN, FILE_KEYS, BadURL, parse_url
+
 ENV_URL = "OPKG_REMOTE_CACHE"
 ENV_REQUIRED = "OPKG_REMOTE_CACHE_REQUIRED"
-ENV_TOKEN = "OPKG_REMOTE_CACHE_TOKEN"
 # the resolved settings, handed from opkg to the SCons process (paths, never the token)
 ENV_RESOLVED = "OPKG_REMOTE_CACHE_RESOLVED"
-FILE_KEYS = {"token_file": "OPKG_REMOTE_CACHE_TOKEN_FILE",
-             "client_cert": "OPKG_REMOTE_CACHE_CLIENT_CERT",
-             "client_key": "OPKG_REMOTE_CACHE_CLIENT_KEY",
-             "ca_cert": "OPKG_REMOTE_CACHE_CA_CERT"}
-KEYS = ("url", *FILE_KEYS)
-SECRET_KEYS = ("token", "password", "key", "secret", "authorization")
 OFF = ("off", "none", "")
-EXAMPLE = "grpc://cache.example:8980/main (grpcs:// for TLS)"
-_HOST = re.compile(r"^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+)$")
-
-
-class BadURL(ValueError):
-    """A remote cache URL that cannot be used; the message says why, `hint` what to write."""
-
-    def __init__(self, message: str, hint: str = f"expected {EXAMPLE}"):
-        super().__init__(message)
-        self.hint = hint
 
 
 @dataclass(frozen=True)
@@ -79,79 +64,9 @@ class RemoteConfig:
         return None
 
 
-def parse_url(text: str) -> tuple[str, str, bool]:
-    """'grpc[s]://host:port[/instance]' -> (host:port, instance, tls); BadURL otherwise."""
-    scheme, sep, rest = text.partition("://")
-    if not sep:
-        raise BadURL(f"{text!r} is not a URL")
-    scheme = scheme.lower()
-    if scheme in ("http", "https"):
-        raise BadURL(f"{text!r}: REAPI caches speak gRPC, not HTTP",
-                     f"for example {EXAMPLE}")
-    if scheme not in ("grpc", "grpcs"):
-        raise BadURL(f"{text!r}: unknown scheme {scheme!r}")
-    if any(c in rest for c in "?#"):
-        raise BadURL(f"{text!r}: a remote cache URL has no query or fragment")
-    hostport, _, instance = rest.partition("/")
-    if "@" in hostport:
-        raise BadURL(f"{text!r}: credentials do not belong in the URL",
-                     f"put a token in ${ENV_TOKEN} or a file named by token_file")
-    host, colon, port = hostport.rpartition(":")
-    if not colon or not host:
-        raise BadURL(f"{text!r}: no port (gRPC servers have no default one)",
-                     f"expected {EXAMPLE}")
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        raise BadURL(f"{text!r}: port {port!r} is not a number from 1 to 65535")
-    if not _HOST.match(host):
-        raise BadURL(f"{text!r}: {host!r} is not a host name or address")
-    return f"{host}:{int(port)}", instance.strip("/"), scheme == "grpcs"
-
-
-def from_workspace(value, doc):
-    """Check the workspace's `remote_cache:` (a URL or a mapping of KEYS); errors point at the
-    line. Returns a dict of KEYS with file paths resolved against the workspace, or None."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        value, where = {"url": value}, ("remote_cache",)
-    elif isinstance(value, dict):
-        where = ("remote_cache", "url")
-    else:
-        raise doc.error(("remote_cache",), "expected a URL or a mapping",
-                        f"for example: remote_cache: {EXAMPLE}")
-    for key in value:
-        if key in KEYS:
-            continue
-        if any(s in str(key).lower() for s in SECRET_KEYS) and not str(key).endswith(
-                ("_file", "_cert")):
-            raise doc.error(("remote_cache", key), f"{key!r}: secrets never go in the "
-                            "workspace file (it is committed)",
-                            f"put the token in ${ENV_TOKEN}, or its path in token_file",
-                            at_key=True)
-        from opkg.errors import did_you_mean
-
-        raise doc.error(("remote_cache", key), f"unknown remote_cache setting {key!r}",
-                        did_you_mean(str(key), KEYS) or f"allowed: {', '.join(KEYS)}",
-                        at_key=True)
-    url = value.get("url")
-    if not isinstance(url, str):
-        raise doc.error(where, "expected a URL", f"for example: {EXAMPLE}")
-    try:
-        parse_url(url)
-    except BadURL as exc:
-        raise doc.error(where, str(exc), exc.hint) from None
-    out = {"url": url}
-    for key in FILE_KEYS:
-        if key in value:
-            if not isinstance(value[key], str):
-                raise doc.error(("remote_cache", key), "expected a file path")
-            out[key] = str((doc.path.parent / Path(value[key]).expanduser()).resolve())
-    return out
-
-
 def resolve(workspace_setting: dict | None) -> RemoteConfig | None:
     """The remote cache of this run, or None. UsageError for a bad URL or missing file."""
-    from opkg.errors import UsageError
+    from opkg.core.errors import UsageError
 
     env_url = os.environ.get(ENV_URL)
     if env_url is not None and env_url.strip().lower() in OFF:

@@ -1,6 +1,6 @@
 """The remote cache as the second level behind the local CacheDir (inside the SCons process).
 
-`opkg.scons_glue`'s CacheDir subclass asks `fetch` when the local cache has no entry for an
+`opkg.build.scons_glue`'s CacheDir subclass asks `fetch` when the local cache has no entry for an
 output, and calls `upload` after a step ran and its outputs went into the local cache:
 
 - fetch: GetActionResult for the step's Action; on a hit every output is downloaded and checked

@@ -10,7 +10,7 @@ EXTRA_HINT = "install the report extra: pip install 'opkg[report]' (or: pip inst
 
 def require_plotly() -> None:
     """plotly is optional: without it, an error that says how to get it, before any work."""
-    from opkg.errors import UsageError
+    from opkg.core.errors import UsageError
 
     try:
         import plotly  # noqa: F401

@@ -2,8 +2,8 @@
 verification report of each selected (package, SoC, variant), the arrays of its failing cases,
 and the package graph. Plain data; nothing here draws (figures.py) or lays out (page.py).
 
-Reports are found where `opkg profile` finds them (`opkg.cli.profile.variant_reports`) and
-turned into rows by `opkg.ci_output.case_rows`, so the page, `--json` and JUnit never disagree
+Reports are found where `opkg profile` finds them (`opkg.build.results.variant_reports`) and
+turned into rows by `opkg.ui.ci_output.case_rows`, so the page, `--json` and JUnit never disagree
 about a case.
 """
 
@@ -42,6 +42,7 @@ class ReportData:
     rows: list[dict]            # ci_output.case_rows over every report found
     missing: list[dict]         # (package, SoC, variant) entries with no report yet
     reports: dict = field(default_factory=dict)     # (label, soc, variant) -> report
+    socs: dict = field(default_factory=dict)        # the workspace's SoC table (core.socs)
 
     def case(self, row: dict) -> dict | None:
         report = self.reports.get((row["package"], row["soc"], row["variant"]), {})
@@ -71,14 +72,12 @@ class ReportData:
 def collect(ws, targets, socs=()) -> ReportData:
     """Everything on disk for the selected packages. Nothing built at all is an error that
     says what to build; a damaged report is an error that says what to rebuild."""
-    from opkg import ci_output
-    from opkg.cli.profile import variant_reports, read_report
-    from opkg.engine import TargetResult
-    from opkg.errors import UsageError
-    from opkg.socs import get_soc
+    from opkg.ui import ci_output
+    from opkg.build.results import TargetResult, read_report, variant_reports
+    from opkg.core.errors import UsageError
 
     for s in socs:
-        get_soc(s, ws.root)      # an unknown name is an error with a did-you-mean
+        ws.socs.get_soc(s)      # an unknown name is an error with a did-you-mean
     selected = ws.select(list(targets))
     selection = ws.load_targets(list(targets))
     closure = selection.closure
@@ -109,7 +108,8 @@ def collect(ws, targets, socs=()) -> ReportData:
             hint="build first: opkg build " + " ".join(targets or ["//..."])
                  + "".join(f" --soc {s}" for s in socs))
     rows = ci_output.case_rows(_Built(list(by_target.values()), paths), root=ws.root)
-    return ReportData(ws.root, closure, [p.label for p in selected], rows, missing, reports)
+    return ReportData(ws.root, closure, [p.label for p in selected], rows, missing, reports,
+                      ws.socs)
 
 
 class _Built:

@@ -34,7 +34,7 @@ def render(data: ReportData) -> tuple[str, int]:
     import jinja2
     from plotly.offline import get_plotlyjs
 
-    from opkg.ui import case_failure
+    from opkg.ui.terminal import case_failure
 
     figs = _Figures()
     failing = []
@@ -98,7 +98,7 @@ def _number(x) -> str:
 
 def _profile_figures(data: ReportData, figs: _Figures) -> tuple[list[dict], list[str]]:
     """Per SoC: the roofline, each package's per-block load balance, the copy-size histogram."""
-    from opkg.socs import MODEL_FIELDS, get_soc
+    from opkg.core.socs import MODEL_FIELDS
 
     by_soc: dict[str, list[tuple[dict, dict]]] = defaultdict(list)
     notes = []
@@ -108,7 +108,7 @@ def _profile_figures(data: ReportData, figs: _Figures) -> tuple[list[dict], list
             by_soc[row["soc"]].append((row, profile))
     sections = []
     for soc_name in sorted(by_soc):
-        soc = get_soc(soc_name, data.root)
+        soc = data.socs.get_soc(soc_name)
         cases = by_soc[soc_name]
         points = [{"label": f"{_short(r['package'])} {r['variant']}/{r['case']}",
                    "vector_bytes": p["counters"]["vector"]["bytes"],

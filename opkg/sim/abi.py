@@ -1,4 +1,4 @@
-"""ctypes mirror of include/opkg_sim/abi.h: the structs the generated entry points exchange
+"""ctypes mirror of include/opkg_sim/runtime/abi.h: the structs the generated entry points exchange
 with `runtime.py`. Keep the two files in step (OPKG_SIM_ABI guards against drift)."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The build pipeline compiles these beside a package's own sources: the host entry into the host
 library, the kernel entry into each kernel library. Their exported C ABI is what `runtime.py`
-calls (struct layouts in `include/opkg_sim/abi.h`, mirrored by `abi.py`).
+calls (struct layouts in `include/opkg_sim/runtime/abi.h`, mirrored by `abi.py`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import jinja2
 
-from opkg.model import OpSpec
+from opkg.core.model import OpSpec
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 

@@ -19,7 +19,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from opkg.model import DTYPES, OpSpec, SocInfo, Variant
+from opkg.core.model import DTYPES, OpSpec, SocInfo, Variant
 
 _INCLUDE = Path(__file__).resolve().parent / "include"
 _SRC = Path(__file__).resolve().parent / "src"
@@ -163,7 +163,7 @@ def pch_flags(soc: SocInfo) -> list[str]:
     """What PCH_HEADER is compiled with after `common_flags()` (then `-c <header> -o
     <header>.gch`): every flag of a kernel TU that the headers can see, and nothing per op or
     per variant (kernel_flags' -D macros are tested only after the headers, in
-    opkg_sim/kernel_tu.h)."""
+    opkg_sim/runtime/kernel_tu.h)."""
     return arch_flags(soc) + [KERNEL_OPT, "-x", "c++-header"]
 
 
@@ -189,12 +189,12 @@ def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path
     flags = arch_flags(soc) + [KERNEL_OPT] + pre + [
         f"-DOPKG_SIM_OP_TYPE={op.type}",
         f"-DOPKG_SIM_KERNEL_NAME={op.kernel_name}",
-        "-include", str(_INCLUDE / "opkg_sim" / "kernel_tu.h"),
+        "-include", str(_INCLUDE / "opkg_sim" / "runtime" / "kernel_tu.h"),
         # An entry named like a C library function (`tanh`) is renamed after the emulation's own
-        # headers are read (include/opkg_sim/entry_names.h; the generated entry does the same).
+        # headers are read (include/opkg_sim/runtime/entry_names.h; the generated entry does the same).
         "-DOPKG_SIM_KERNEL_TU=1",
         f"-DOPKG_SIM_ENTRY_IS_{op.kernel_name}=1",
-        "-include", str(_INCLUDE / "opkg_sim" / "entry_names.h"),
+        "-include", str(_INCLUDE / "opkg_sim" / "runtime" / "entry_names.h"),
     ]
     if launcher:
         flags.append("-D__CCE_KT_TEST__=1")
@@ -242,11 +242,11 @@ def kernel_tiling_source(tiling_header: Path, text: str, at: Path) -> str:
         # global scope, and nothing else of op_host's: only those names come out of optiling
         # (a kernel's own MAX_DIM_NUM must not clash with op_host's optiling::MAX_DIM_NUM), with
         # the libraries' structs (TCubeTiling...) that CANN's kernel_tiling.h gives every kernel
-        lines.append('#include "opkg_sim/tiling_slot.h"')
-        lines.append('#include "opkg_sim/kernel_tiling_lib.h"')
+        lines.append('#include "opkg_sim/basic_api/core/tiling_slot.h"')
+        lines.append('#include "opkg_sim/adv_api/kernel_tiling_lib.h"')
         lines += [f"using ::optiling::{c};" for c in classes]
     else:   # none found in optiling by reading the text: every name, as before
-        lines.append('#include "opkg_sim/kernel_tiling_using.h"')
+        lines.append('#include "opkg_sim/runtime/kernel_tiling_using.h"')
     return "\n".join(lines) + "\n"
 
 

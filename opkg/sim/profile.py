@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from opkg.model import SocInfo
-from opkg.socs import MODEL_FIELDS
+from opkg.core.model import SocInfo
+from opkg.core.socs import MODEL_FIELDS
 
 COPY_DIRS = ("gm_to_ub", "ub_to_gm", "ub_to_ub")          # abi.h OpkgBlockProfile.copies order
 # Copy-size buckets, as kcore.h count_copy fills them; the first (under 512 B) holds the copies

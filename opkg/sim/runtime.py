@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from opkg.errors import VerificationError
-from opkg.model import DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant, numpy_dtype
+from opkg.core.errors import VerificationError
+from opkg.core.model import DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant, numpy_dtype
 from opkg.sim import abi, gm, profile
 
 TILING_CAPACITY = 64 * 1024       # bytes the tiling function may write (gert::TilingData capacity)

@@ -1,6 +1,6 @@
 """Toolchain backends, registered by name in one place and imported only when used.
 
-A backend turns (package, SoC) into a Target and its Actions (opkg.plan). `sim` is built in
+A backend turns (package, SoC) into a Target and its Actions (opkg.build.plan). `sim` is built in
 and always available; CANN backends (`cann-<version>`) drive msopgen and bisheng.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-from opkg.errors import UsageError, did_you_mean
+from opkg.core.errors import UsageError, did_you_mean
 
 # toolchain family -> "module:class"; the one registration point.
 BACKENDS = {

@@ -8,18 +8,16 @@ agree on which toolchain builds what.
 
 from __future__ import annotations
 
-from opkg.errors import UsageError
-from opkg.socs import get_soc
+from opkg.core.errors import UsageError
 from opkg.toolchains.discovery import Installation, discover
-from opkg.toolchains.pins import PINS_FILE, combine, load_pins
-from opkg.toolchains.releases import release_table
+from opkg.core.pins import PINS_FILE, combine
 from opkg.toolchains.resolve import Request, Resolution, resolve
 
 
 def requests_for(ws, packages, socs=None) -> list[Request]:
     """One Request per (operator package, SoC); `socs` narrows each package's own list.
     toolchains/pins.yaml, when the workspace has one, adds to every package's pins."""
-    ws_pins = load_pins(ws.root)
+    ws_pins = ws.pins
     out = []
     for pkg in packages:
         if getattr(pkg, "op", None) is None:
@@ -33,7 +31,7 @@ def requests_for(ws, packages, socs=None) -> list[Request]:
         driver = combine(pins.get("driver"), ws_pins["driver"])
         source = f" (with {PINS_FILE})" if ws_pins["cann"] or ws_pins["driver"] else ""
         for name in names:
-            out.append(Request(pkg.label, get_soc(name, ws.root), cann, driver, source))
+            out.append(Request(pkg.label, ws.socs.get_soc(name), cann, driver, source))
     return out
 
 
@@ -46,7 +44,7 @@ def check_alignment(ws, packages, socs=None, toolchain: str | None = None, *,
     inst = installation if installation is not None else discover(env=env)
     default = getattr(ws.settings, "default_toolchain", None)
     by = "--toolchain" if toolchain or not default else "default_toolchain in opkg-workspace.yaml"
-    res = resolve(requests_for(ws, packages, socs), inst, release_table(ws.root),
+    res = resolve(requests_for(ws, packages, socs), inst, ws.releases,
                   requested=toolchain or default, for_run=for_run, requested_by=by)
     return _with_sim_compiler(res)
 
@@ -56,7 +54,7 @@ def _with_sim_compiler(res: Resolution) -> Resolution:
     fails, so the check does too (one `no_compiler` problem per target it leaves unbuildable)."""
     from dataclasses import replace
 
-    from opkg.errors import ToolchainError
+    from opkg.core.errors import ToolchainError
     from opkg.toolchains.resolve import Problem
     from opkg.toolchains.sim import find_compiler
 

@@ -1,6 +1,6 @@
 """The `cann-<version>` toolchain backend: Actions that drive an installed CANN toolkit.
 
-Like the sim backend, it only plans: every step is an Action (opkg.plan) that the SCons glue
+Like the sim backend, it only plans: every step is an Action (opkg.build.plan) that the SCons glue
 runs. Per (package, SoC):
 
   1. generate   msopgen's prototype JSON from the manifest's op (written by opkg);
@@ -42,9 +42,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from opkg.errors import BuildError, Location, ManifestError, ToolchainError
-from opkg.model import ATTR_TYPES, DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant
-from opkg.plan import Action, Target
+from opkg.core.errors import BuildError, Location, ManifestError, ToolchainError
+from opkg.core.model import ATTR_TYPES, DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant
+from opkg.core.actions import Action, Target
 
 # msopgen's JSON spells dtypes as CANN's prototype JSON does ("float", "half", "bfloat16").
 MSOPGEN_DTYPES = {
@@ -363,7 +363,7 @@ class CannToolchain:
 
     def __init__(self, toolchain_id: str, ws=None, installation=None):
         from opkg.toolchains.discovery import discover
-        from opkg.toolchains.releases import release_table
+        from opkg.core.releases import release_table
         from opkg.toolchains.resolve import parse_requested
 
         family, version = parse_requested(toolchain_id)
@@ -380,7 +380,7 @@ class CannToolchain:
         self.id = toolchain_id
         self.ws = ws
         self.toolkit = same[0]
-        self.release = release_table(ws.root if ws is not None else None).info(version)
+        self.release = (ws.releases if ws is not None else release_table()).info(version)
         self._fingerprint: str | None = None
 
     def version(self) -> str:
@@ -417,7 +417,7 @@ class CannToolchain:
 
     def plan_target(self, pkg, soc: SocInfo, deps, out: Path, *, provenance: dict,
                     verify: bool = True, bundle: bool = True, modes: SimModes = SimModes()):
-        from opkg.bundle import bundle_filename
+        from opkg.core.bundle import bundle_filename
 
         op = pkg.op.for_soc(soc.short)    # this SoC's dtype variants (op.soc_configs)
         fp = self.fingerprint()
@@ -710,7 +710,7 @@ class CannToolchain:
         files[run_path.name] = str(run_path)
         for vname, rep in reports.items():
             files[f"verification/{vname}.json"] = rep
-        from opkg.plan import digest_files
+        from opkg.core.actions import digest_files
 
         sources = [*pkg.source_files()]
         meta = {
@@ -724,7 +724,7 @@ class CannToolchain:
         }
         actions.append(Action(
             "python", (str(bundle_path),), tuple(sorted(set(files.values()))),
-            function="opkg.bundle:scons_action",
+            function="opkg.core.bundle:scons_action",
             params={"output": str(bundle_path), "metadata": meta, "files": files,
                     "variants": {v.name: dict(v.dtypes) for v in op.variants()}},
             signature=fp, target=tid, step="bundle",
@@ -734,7 +734,7 @@ class CannToolchain:
 
 
 
-# -- steps run inside SCons (opkg.scons_glue calls function(params) -> error text | None) ----
+# -- steps run inside SCons (opkg.build.scons_glue calls function(params) -> error text | None) ----
 
 
 def scons_project(params: dict) -> str | None:
@@ -807,7 +807,7 @@ def _no_ini(params: dict) -> str:
 def scons_ops_info(params: dict) -> str | None:
     """aic-<soc>-ops-info.json: the project's parse_ini_to_json.py converts op_build's ini
     (`parse_ini_to_json.py <ini> <json>`); without the script, opkg's text of the same file."""
-    from opkg.fsutil import atomic_write_text
+    from opkg.util.fsutil import atomic_write_text
 
     out = Path(params["output"])
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -827,7 +827,7 @@ def scons_params(params: dict) -> str | None:
     """Write the planned param JSONs; when the msopgen project has its own
     ascendc_bin_param_build.py, run it too and require the same binary names (the names are
     planned ahead so every opc call is its own cached step)."""
-    from opkg.fsutil import atomic_write_text
+    from opkg.util.fsutil import atomic_write_text
 
     for dest, text in params["write"].items():
         atomic_write_text(Path(dest), text + "\n")
@@ -876,7 +876,7 @@ def scons_kernel_config(params: dict) -> str | None:
     <root>/binary_info_config.json: with the project's insert_simplified_keys.py and
     ascendc_ops_config.py (`-p <root> -s <soc short>`, as its op_kernel build runs them) when
     it has them, else with kernel_config()."""
-    from opkg.fsutil import atomic_write_text
+    from opkg.util.fsutil import atomic_write_text
 
     root, util = Path(params["root"]), Path(params["util"])
     if root.exists():
@@ -913,7 +913,7 @@ def scons_kernel_config(params: dict) -> str | None:
 
 
 def scons_layout(params: dict) -> str | None:
-    from opkg.fsutil import atomic_write_bytes, atomic_write_text
+    from opkg.util.fsutil import atomic_write_bytes, atomic_write_text
 
     write = dict(params["write"])
     for dest, text in write.items():

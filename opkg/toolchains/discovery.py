@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from opkg.errors import VersionError
-from opkg.versions import CannVersion, DriverVersion, parse_cann, parse_driver
+from opkg.core.errors import VersionError
+from opkg.core.versions import CannVersion, DriverVersion, parse_cann, parse_driver
 
 TOOLKIT_ENV_VARS = ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_CANN_PACKAGE_PATH")
 DEFAULT_INSTALL_INFO = "/etc/ascend_install.info"

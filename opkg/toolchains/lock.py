@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from opkg.errors import Location, ManifestError, ToolchainError
+from opkg.core.errors import Location, ManifestError, ToolchainError
 
 LOCK_FILE = "opkg.lock"
 LOCK_VERSION = 1
@@ -46,11 +46,11 @@ class RepositoryEntry:
     name: str
     source: str         # path+<dir> | git+<url>
     commit: str         # "" for a path repository outside git
-    tree: str           # sha256:<hex> over the repository's files (opkg.external.fetch)
+    tree: str           # sha256:<hex> over the repository's files (opkg.core.external.fetch)
 
     @classmethod
     def of(cls, repo) -> "RepositoryEntry":
-        """From an opkg.external.fetch.Repository."""
+        """From an opkg.core.external.fetch.Repository."""
         return cls(repo.name, repo.source, repo.commit or "", repo.tree)
 
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from opkg.errors import ToolchainError, UsageError
-from opkg.model import SocInfo
+from opkg.core.errors import ToolchainError, UsageError
+from opkg.core.model import SocInfo
 from opkg.toolchains.discovery import Installation, Toolkit
-from opkg.toolchains.releases import ReleaseTable
-from opkg.versions import CannVersion, Specifier, cann_spec, driver_spec, parse_cann
+from opkg.core.releases import ReleaseTable
+from opkg.core.versions import CannVersion, Specifier, cann_spec, driver_spec, parse_cann
 
 SIM = "sim"
 

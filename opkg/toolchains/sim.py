@@ -17,10 +17,10 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
-from opkg.bundle import bundle_filename
-from opkg.errors import BuildError, ToolchainError
-from opkg.model import SimModes
-from opkg.plan import Action, Target, digest_files, python_executable, sha256_text
+from opkg.core.bundle import bundle_filename
+from opkg.core.errors import BuildError, ToolchainError
+from opkg.core.model import SimModes
+from opkg.core.actions import Action, Target, digest_files, python_executable, sha256_text
 
 
 @lru_cache(maxsize=4)
@@ -330,7 +330,7 @@ class SimToolchain:
             files[f"verification/{vname}.json"] = rep
         actions.append(Action(
             "python", (str(bundle),), tuple(sorted({*files.values(), str(proto)})),
-            function="opkg.bundle:scons_action",
+            function="opkg.core.bundle:scons_action",
             params={"output": str(bundle), "metadata": meta, "files": files, "variants": {
                 v.name: dict(v.dtypes) for v in soc_op.variants()}},
             target=tid, step="bundle", description=f"bundle {pkg.name} ({soc.name})"))
@@ -374,10 +374,10 @@ def _repositories(ws, pkg, deps) -> dict:
 
 def _soc_shorts(pkg, ws, soc) -> list[list[str]]:
     """(name, CANN short name) of every SoC the package declares: AddConfig names shorts."""
-    from opkg.socs import get_soc
+    from opkg.core.socs import soc_table
 
-    root = ws.root if ws is not None else None
-    return [[s, soc.short if s == soc.name else get_soc(s, root).short] for s in pkg.socs]
+    table = ws.socs if ws is not None else soc_table()
+    return [[s, soc.short if s == soc.name else table.get_soc(s).short] for s in pkg.socs]
 
 
 def _portable(path: Path, root: Path) -> str:

@@ -28,7 +28,7 @@ def save_case(root: Path, case: str, inputs: dict, expected: dict, actual: dict)
     report is a cached, bundled build output: it must not name this checkout)."""
     import numpy as np
 
-    from opkg.fsutil import atomic_write_bytes
+    from opkg.util.fsutil import atomic_write_bytes
 
     def put(name: str, array) -> None:
         import io

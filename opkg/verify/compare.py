@@ -60,7 +60,7 @@ def suspicious_golden(expected: np.ndarray, dtype: str) -> str | None:
     """A golden whose output is all NaN or all infinite almost surely computes nothing useful
     (a kernel that writes nothing, or garbage, might still 'match' it): said in the report.
     `dtype` is the output's manifest dtype: bfloat16 is a float whose NumPy kind is 'V'."""
-    from opkg.model import DTYPES
+    from opkg.core.model import DTYPES
 
     if expected.size == 0 or DTYPES[dtype].kind != "float":
         return None

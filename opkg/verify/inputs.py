@@ -7,7 +7,7 @@ import zlib
 
 import numpy as np
 
-from opkg.model import DTYPES, numpy_dtype
+from opkg.core.model import DTYPES, numpy_dtype
 
 DEFAULT_RANGE = (-1.0, 1.0)
 

@@ -24,10 +24,64 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-from opkg.model import OpSpec
+from opkg.core.model import OpSpec
 
 # `OP_ADD(Type)` in host sources: how an OpDef is registered (the CANN toolchain reads it too)
 OP_ADD_RE = re.compile(r"\bOP_ADD\s*\(\s*(\w+)\s*\)")
+
+
+# Formats whose storage shape is the origin shape: the sim gives every tensor its origin shape as
+# storage shape, so only these describe what a kernel gets. Blocked formats (FRACTAL_NZ,
+# NC1HWC0, FRACTAL_Z) have a storage shape of their own that the tiling reads.
+PLAIN_FORMATS = ("ND", "NCHW", "NHWC", "NCDHW", "NDHWC")
+
+
+def runnable_combinations(inputs: list[dict], outputs: list[dict]) -> tuple[list[int], list[str]]:
+    """Which positions of an OpDef's DataType/Format lists the sim runs, and why the others are
+    left out. opkg's variants are keyed by dtype, so of several positions with one dtype
+    combination only one can be built: the one the sim describes truly (fewest blocked
+    formats, then fewest non-ND formats, then the first). Returns (kept positions in order,
+    one sentence per dropped position)."""
+    tensors = [*inputs, *outputs]
+    count = max((len(t["dtypes"]) for t in tensors), default=0)
+    if count < 2:
+        return list(range(count)), []
+
+    def at(values, i, default):
+        return (values[i] if len(values) > 1 else values[0]) if values else default
+
+    combos = [(tuple(at(t["dtypes"], i, None) for t in tensors),
+               tuple(at(t["formats"], i, "ND") for t in tensors)) for i in range(count)]
+    groups: dict[tuple, list[int]] = {}
+    for i, (dtypes, _) in enumerate(combos):
+        groups.setdefault(dtypes, []).append(i)
+    kept, dropped = [], []
+    for positions in groups.values():
+        def cost(i):
+            formats = combos[i][1]
+            return (sum(f not in PLAIN_FORMATS for f in formats),
+                    sum(f != "ND" for f in formats), i)
+        best = min(positions, key=cost)
+        kept.append(best)
+        for i in positions:
+            if i == best:
+                continue
+            odd = [f"{t['name']} {f}" for t, f in zip(tensors, combos[i][1]) if f != "ND"]
+            blocked = [f for f in combos[i][1] if f not in PLAIN_FORMATS]
+            why = (f"{', '.join(sorted(set(blocked)))} storage shapes differ from the origin "
+                   "shapes the sim gives" if blocked else "same dtypes, more non-ND formats")
+            dropped.append((i, f"position {i} ({'/'.join(dict.fromkeys(combos[i][0]))}: "
+                               f"{', '.join(odd)}): kept position {best}; {why}"))
+    return sorted(kept), [text for _, text in sorted(dropped)]
+
+
+def keep_positions(items: list[dict], positions: list[int]) -> list[dict]:
+    """The tensors with only the given positions of their dtype and format lists (a one-entry
+    list applies to every position and stays as it is)."""
+    def pick(values):
+        return values if len(values) <= 1 else [values[i] for i in positions]
+    return [{**t, "dtypes": pick(t["dtypes"]), "formats": pick(t["formats"])} for t in items]
+
 
 
 @dataclass(frozen=True)
@@ -39,7 +93,7 @@ class Difference:
 
 def scons_action(params: dict) -> str | None:
     """SCons 'python' step: check, write params['output'] (JSON), or return the error text."""
-    from opkg.fsutil import atomic_write_text
+    from opkg.util.fsutil import atomic_write_text
 
     host_lib = params["host_lib"]
     proc = subprocess.run([params.get("python") or sys.executable, "-m", "opkg.verify.prototype",
@@ -156,7 +210,6 @@ def _tensor_diffs(op: OpSpec, inputs: list[dict], outputs: list[dict], prefix: s
     """The OpDef's (or one OpAICoreConfig's) tensors against the manifest's, by position. A
     manifest may list only the format combinations the sim runs (what `opkg import` writes when
     the OpDef has several for one dtype combination): that agrees too."""
-    from opkg.opdef_probe import keep_positions, runnable_combinations
 
     diffs = _positional_diffs(op, inputs, outputs, prefix)
     if diffs:
@@ -189,7 +242,7 @@ def _positional_diffs(op: OpSpec, inputs: list[dict], outputs: list[dict], prefi
                 diffs.append(Difference(f"declares {group} {t['name']!r} where opkg.yaml has "
                                         f"{m.name!r}", f"{field}[{i}].name", needle))
             label = f"{group} {m.name!r}"
-            # a VIRTUAL input is a required one to the kernel (opdef_probe.VIRTUAL)
+            # a VIRTUAL input is a required one to the kernel (opdef.VIRTUAL)
             declared_kind = "required" if t["param_type"] == "virtual" else t["param_type"]
             if declared_kind != m.param_type:
                 diffs.append(Difference(f"declares {label} as {t['param_type']} where opkg.yaml "
@@ -270,7 +323,7 @@ def _attrs(op: OpSpec, theirs: list[dict]) -> list[Difference]:
                                   f"{a.type}", f"{field}.type", needle))
             continue
         # AttrType(OPTIONAL) without a default value leaves the value to the caller: a
-        # manifest says that as required (what import writes, opdef_probe.to_manifest_op)
+        # manifest says that as required (what import writes, opdef.to_manifest_op)
         declared_required = t["required"] or t["default"] is None
         if declared_required != a.required:
             out.append(Difference(f"declares attr {a.name!r} as "

@@ -20,7 +20,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from opkg.procs import OWN_GROUP, child_env, die_with_parent
+from opkg.util.procs import OWN_GROUP, child_env, die_with_parent
 
 CASE_MARK = "@@case "
 # The step of a case running when the verifier died: its mark names it on stderr before it
@@ -152,7 +152,7 @@ def main(argv=None) -> int:
 def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
     import numpy as np
 
-    from opkg.model import DTYPES, OpSpec, SocInfo
+    from opkg.core.model import DTYPES, OpSpec, SocInfo
     from opkg.sim.profile import profile
     from opkg.verify.compare import compare, suspicious_golden
     from opkg.verify.inputs import exact_input, make_input
@@ -310,7 +310,7 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
 
 
 def _run_kernel(job, op, variant, soc, inputs, outputs, attrs):
-    from opkg.model import SimModes
+    from opkg.core.model import SimModes
     from opkg.sim.runtime import run_case
 
     return run_case(Path(job["host_lib"]), Path(job["kernel_lib"]), op, variant, soc, inputs,
@@ -411,7 +411,7 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=(),
     the outputs, then the in-place inputs (verify.inplace) in the order listed."""
     import numpy as np
 
-    from opkg.model import numpy_dtype
+    from opkg.core.model import numpy_dtype
 
     # every input in prototype order, None for an optional one the case leaves out: the
     # golden's signature is the prototype's (as `opkg import` writes it), so no later input
@@ -550,7 +550,7 @@ def _unchecked_output(job, op, variant, inputs, case, name: str):
     its shape from the case's output_shapes, else from the OpDef's InferShape."""
     import numpy as np
 
-    from opkg.model import numpy_dtype
+    from opkg.core.model import numpy_dtype
 
     dtype = numpy_dtype(variant.dtype_of(name))
     shape = (case.get("output_shapes") or {}).get(name)
@@ -644,7 +644,7 @@ def _report(job: dict, results: list[dict], error: str | None = None) -> dict:
 
 
 def write_report(path: Path, report: dict) -> None:
-    from opkg.fsutil import atomic_write_text
+    from opkg.util.fsutil import atomic_write_text
 
     atomic_write_text(path, json.dumps(_jsonable(report), indent=1, sort_keys=True) + "\n")
 

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 REPO = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "tests" / "registry")]
 
-from opkg.errors import OpkgError  # noqa: E402
+from opkg.core.errors import OpkgError  # noqa: E402
 
 WORK = Path(tempfile.mkdtemp(prefix="opkg-fuzz-"))
 SETTINGS = settings(max_examples=40, deadline=None, database=None,
@@ -104,8 +104,8 @@ def _package_dir() -> Path:
 def fuzz_manifests():
     from conftest import MINIMAL_MANIFEST  # tests/conftest.py
 
-    from opkg.manifest import load_package
-    from opkg.socs import soc_table
+    from opkg.core.manifest import load_package
+    from opkg.core.socs import soc_table
 
     pkg = _package_dir()
     text = MINIMAL_MANIFEST.format(name="addone", op_type="AddOne", deps="[]") \
@@ -137,9 +137,9 @@ def fuzz_manifests():
 # -- version strings ---------------------------------------------------------------------------
 
 def fuzz_versions():
-    from opkg import versions
+    from opkg.core import versions
     from opkg.registry.install import parse_requirement
-    from opkg.registry.store import version_key
+    from opkg.registry.records import version_key
     from opkg.registry.yank import parse_pinned
 
     chars = st.sampled_from(list("0123456789.rcRCTalphbet+-_!*<>=~, abcxyz\t/"))
@@ -214,7 +214,7 @@ def fuzz_registry():
 def fuzz_archives():
     from registry_testlib import make_bundle
 
-    from opkg.bundle import read_metadata, safe_extract
+    from opkg.core.bundle import read_metadata, safe_extract
     from opkg.registry.publish import load_bundle
 
     (WORK / "archives").mkdir(exist_ok=True)

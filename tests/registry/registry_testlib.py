@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from opkg.bundle import bundle_filename, write_bundle
+from opkg.core.bundle import bundle_filename, write_bundle
 
 REPO = Path(__file__).resolve().parents[2]
 

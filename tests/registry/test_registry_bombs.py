@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from opkg.bundle import FIXED_MTIME, MAX_ENTRIES
-from opkg.registry.store import Store, index_add
+from opkg.core.bundle import FIXED_MTIME, MAX_ENTRIES
+from opkg.registry.store import Store
+from opkg.registry.records import index_add
 from registry_testlib import child_env
 
 

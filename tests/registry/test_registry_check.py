@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from opkg.errors import RegistryError
+from opkg.core.errors import RegistryError
 from opkg.registry.check import check
 from opkg.registry.publish import publish_bundles
 from opkg.registry.store import Store

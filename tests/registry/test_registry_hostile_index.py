@@ -9,7 +9,8 @@ import json
 import pytest
 
 from opkg.registry.publish import publish_bundles
-from opkg.registry.store import Store, canonical_json, index_add, sha256_bytes
+from opkg.registry.store import Store
+from opkg.registry.records import canonical_json, index_add, sha256_bytes
 
 
 @pytest.fixture
@@ -157,7 +158,7 @@ def test_junk_in_yanks_does_not_crash_check(published, run_opkg):
 
 def test_publish_never_writes_a_record_readers_would_refuse(bundles, registry, run_opkg,
                                                             tmp_path):
-    from opkg.bundle import write_bundle
+    from opkg.core.bundle import write_bundle
 
     good = bundles()
     import tarfile

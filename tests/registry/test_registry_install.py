@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from opkg.bundle import FIXED_MTIME
-from opkg.errors import RegistryError, ToolchainError, UsageError
+from opkg.core.bundle import FIXED_MTIME
+from opkg.core.errors import RegistryError, ToolchainError, UsageError
 from opkg.registry.install import install, parse_requirement
 from opkg.registry.publish import publish_bundles
-from opkg.registry.store import Store, canonical_json, index_add
+from opkg.registry.store import Store
+from opkg.registry.records import canonical_json, index_add
 from opkg.registry.yank import yank
 from registry_testlib import cann_standin
 

@@ -14,11 +14,12 @@ import requests
 
 from oci_server import PASSWORD, USER, DockerRegistry, free_port
 from registry_testlib import child_env, spawn_opkg
-from opkg.errors import RegistryError, UsageError
+from opkg.core.errors import RegistryError, UsageError
 from opkg.registry.install import install
-from opkg.registry.oci import OciStore, parse_location
+from opkg.registry.oci import OciStore
+from opkg.core.settings import parse_location
 from opkg.registry.publish import publish_bundles
-from opkg.registry.store import PAUSE_ENV, RESUME_ENV, sha256_file
+from opkg.registry.records import PAUSE_ENV, RESUME_ENV, sha256_file
 
 
 @pytest.fixture
@@ -170,7 +171,7 @@ def test_malformed_urls(url, problem, run_opkg, tmp_path):
     ws = tmp_path / "ws"
     ws.mkdir()
     (ws / "opkg-workspace.yaml").write_text(f"# team registry\nregistry: {url}\n")
-    from opkg.workspace import Workspace
+    from opkg.core.workspace import Workspace
 
     with pytest.raises(UsageError) as exc:
         Workspace.load(ws)

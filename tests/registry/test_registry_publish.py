@@ -7,9 +7,10 @@ import json
 
 import pytest
 
-from opkg.errors import RegistryError, VerificationError
+from opkg.core.errors import RegistryError, VerificationError
 from opkg.registry.publish import publish_bundles
-from opkg.registry.store import Store, sha256_file
+from opkg.registry.store import Store
+from opkg.registry.records import sha256_file
 
 
 def test_publish_writes_blobs_record_and_index(bundles, registry):

@@ -20,7 +20,8 @@ from registry_testlib import REPO, child_env, spawn_opkg
 from opkg.registry.check import check
 from opkg.registry.install import install
 from opkg.registry.publish import publish_bundles
-from opkg.registry.store import PAUSE_ENV, RESUME_ENV, Store, sha256_file
+from opkg.registry.records import PAUSE_ENV, RESUME_ENV, sha256_file
+from opkg.registry.store import Store
 
 STEPS_BEFORE_COMMIT = ["blob-staged", "blobs-written", "record-staged"]
 STEPS_AFTER_COMMIT = ["record-committed", "index-staged"]

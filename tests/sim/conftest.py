@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from opkg.socs import get_soc
+from opkg.core.socs import get_soc
 from tests.conftest import run_shared_root
 
 HERE = Path(__file__).parent

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from opkg.model import OpSpec, SocInfo, Variant
+from opkg.core.model import OpSpec, SocInfo, Variant
 from opkg.sim import codegen, flags
 
 CXX = os.environ.get("CXX", "g++")

@@ -1,4 +1,4 @@
-"""The cube basic APIs (opkg/sim/include/opkg_sim/cube.h): Nd2Nz DataCopy, LoadData 2D with and
+"""The cube basic APIs (opkg/sim/include/opkg_sim/basic_api/cube/cube.h): Nd2Nz DataCopy, LoadData 2D with and
 without transpose, Mmad (fp16/bf16/fp32 -> fp32, int8 -> int32, init and accumulate), Fixpipe to
 ND and NZ, against NumPy; and each misuse reported at the kernel's file:line."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, TensorSpec, numpy_dtype
+from opkg.core.model import AttrSpec, OpSpec, TensorSpec, numpy_dtype
 from opkg.sim import runtime
 import simbuild
 

@@ -1,5 +1,5 @@
 """The cube's img2col load (LoadData with LoadData3DParamsV2 and V2Pro, SetFmatrix,
-SetLoadDataPaddingValue) and LoadDataWithTranspose (opkg/sim/include/opkg_sim/cube_load3d.h) on our own small kernel
+SetLoadDataPaddingValue) and LoadDataWithTranspose (opkg/sim/include/opkg_sim/basic_api/cube/cube_load3d.h) on our own small kernel
 (tests/sim/pkgs/cubeconv), against NumPy: the img2col matrix itself (through Mmad with an identity
 B), a convolution, transposed half and int8 operands; and misuse reported at the kernel's line."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.core.model import AttrSpec, OpSpec, TensorSpec
 from opkg.sim import runtime
 import simbuild
 

@@ -1,4 +1,4 @@
-"""Flags, generated entries and the header contract with opkg.model."""
+"""Flags, generated entries and the header contract with opkg.core.model."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from opkg.model import DTYPES, FORMATS, AttrSpec, OpSpec, TensorSpec
+from opkg.core.model import DTYPES, FORMATS, AttrSpec, OpSpec, TensorSpec
 from opkg.sim import codegen, flags, runtime
 import simbuild
 
@@ -39,7 +39,7 @@ def test_kernel_flags_define_dtypes_arch_and_tiling(tmp_path, soc910b):
     assert f[f.index(str(header)) - 1] == "-include"
     without = flags.kernel_flags(OP, OP.variant("float32"), soc910b, None)
     assert [without[i + 1] for i, a in enumerate(without) if a == "-include"] == [
-        str(flags.include_dir() / "opkg_sim" / n) for n in ("kernel_tu.h", "entry_names.h")]
+        str(flags.include_dir() / "opkg_sim" / "runtime" / n) for n in ("kernel_tu.h", "entry_names.h")]
     # the precompiled headers come before anything else a kernel reads
     pch = flags.kernel_flags(OP, OP.variant("float32"), soc910b, None, tmp_path / "p.h")
     assert [pch[i + 1] for i, a in enumerate(pch) if a == "-include"][0] == str(tmp_path / "p.h")
@@ -165,7 +165,7 @@ def test_kernel_tiling_source_brings_only_the_tiling_classes_out_of_optiling(tmp
             "REGISTER_TILING_DATA_CLASS(T, Outer)\n}\n")
     assert flags.tiling_classes(header, text) == ["CommonData", "Inner", "Outer"]
     lines = flags.kernel_tiling_source(header, text, tmp_path / "gen").splitlines()
-    assert lines[-5:] == ['#include "opkg_sim/tiling_slot.h"', '#include "opkg_sim/kernel_tiling_lib.h"',
+    assert lines[-5:] == ['#include "opkg_sim/basic_api/core/tiling_slot.h"', '#include "opkg_sim/adv_api/kernel_tiling_lib.h"',
                           "using ::optiling::CommonData;", "using ::optiling::Inner;", "using ::optiling::Outer;"]
     assert not any("kernel_tiling_using" in line or "MAX_DIM_NUM" in line for line in lines)
 
@@ -178,5 +178,5 @@ def test_kernels_see_every_library_tiling_struct():
     declared = set()
     for h in sorted((inc / "lib").rglob("*.h")):
         declared.update(flags.tiling_classes(h, h.read_text()))
-    text = (inc / "opkg_sim" / "kernel_tiling_lib.h").read_text()
+    text = (inc / "opkg_sim" / "adv_api" / "kernel_tiling_lib.h").read_text()
     assert declared and set(re.findall(r"using ::optiling::(\w+);", text)) == declared

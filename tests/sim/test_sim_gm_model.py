@@ -10,7 +10,7 @@ import pytest
 
 from opkg.verify import runner
 
-from opkg.model import AttrSpec, OpSpec, SimModes, TensorSpec
+from opkg.core.model import AttrSpec, OpSpec, SimModes, TensorSpec
 from opkg.sim import runtime
 from opkg.sim.runtime import SimError
 import simbuild

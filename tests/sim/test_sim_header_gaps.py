@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, TensorSpec, numpy_dtype
+from opkg.core.model import AttrSpec, OpSpec, TensorSpec, numpy_dtype
 from opkg.sim import runtime
 import simbuild
 

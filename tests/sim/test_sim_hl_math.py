@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, SimModes, TensorSpec
+from opkg.core.model import AttrSpec, OpSpec, SimModes, TensorSpec
 from opkg.sim import runtime
 import simbuild
 
@@ -432,7 +432,7 @@ def test_broadcast_shape_mismatch_is_reported(built):
 def test_api_a_soc_lacks_is_a_compile_error(pkgs, lib_cache):
     """Sin exists for A2/A3 and 310P only (as in CANN 8.1): on 310B the kernel does not compile,
     and the error names the API."""
-    from opkg.socs import get_soc
+    from opkg.core.socs import get_soc
     with pytest.raises(simbuild.CompileError, match="'Sin' was not declared|‘Sin’ was not declared"):
         simbuild.build(pkgs / "hlmath", OP, OP.variant("float32"), get_soc("Ascend310B1"), lib_cache, stem="hl_math")
 

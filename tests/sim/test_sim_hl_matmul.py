@@ -1,4 +1,4 @@
-"""The high-level Matmul (opkg_sim/hl_matmul.h) and its host tiling (host_matmul_tiling.h):
+"""The high-level Matmul (opkg_sim/adv_api/matmul/hl_matmul.h) and its host tiling (host_matmul_tiling.h):
 MultiCoreMatmulTiling splits M x N over AIV cores, a mixed kernel runs its body on two AIVs per AI
 core (GetBlockIdx = block * 2 + sub-block), Matmul computes a x b + bias per share (SetTail at the
 edges, B optionally transposed, or in NZ format); misuse is reported at the kernel's file:line.
@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.core.model import AttrSpec, OpSpec, TensorSpec
 from opkg.sim import runtime
 import simbuild
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.core.model import AttrSpec, OpSpec, TensorSpec
 from opkg.sim import runtime
 import simbuild
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from opkg.model import OpSpec, TensorSpec
+from opkg.core.model import OpSpec, TensorSpec
 from opkg.sim import runtime
 import simbuild
 

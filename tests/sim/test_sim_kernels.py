@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.core.model import AttrSpec, OpSpec, TensorSpec
 from opkg.sim import runtime
-from opkg.socs import get_soc
+from opkg.core.socs import get_soc
 import simbuild
 
 ADD = OpSpec("AddCustom", (TensorSpec("x", ("float16", "float32")), TensorSpec("y", ("float16", "float32"))),

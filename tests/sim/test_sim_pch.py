@@ -10,9 +10,9 @@ import subprocess
 
 import pytest
 
-from opkg.model import OpSpec, TensorSpec
+from opkg.core.model import OpSpec, TensorSpec
 from opkg.sim import flags
-from opkg.socs import get_soc
+from opkg.core.socs import get_soc
 import simbuild
 from simbuild import line_of
 
@@ -67,7 +67,7 @@ extern "C" __global__ __aicore__ void pch_errors(GM_ADDR tiling) {
     assert with_pch.returncode != 0 and without.returncode != 0
     errors = ERROR.findall(with_pch.stderr)
     assert (str(kernel), str(line_of(kernel, "kernel-error"))) in [e[:2] for e in errors]
-    slot = flags.include_dir() / "opkg_sim" / "tiling_slot.h"
+    slot = flags.include_dir() / "opkg_sim" / "basic_api" / "core" / "tiling_slot.h"
     assert str(slot) in [e[0] for e in errors], with_pch.stderr
     assert errors == ERROR.findall(without.stderr)
 

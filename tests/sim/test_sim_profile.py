@@ -10,7 +10,7 @@ import pytest
 
 from opkg.sim import runtime
 from opkg.sim.profile import estimate, profile
-from opkg.socs import get_soc
+from opkg.core.socs import get_soc
 import simbuild
 from test_sim_kernels import ADD, build_add
 from test_sim_vector_ops import OP as VEC_OP, PADDED

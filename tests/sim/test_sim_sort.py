@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, SimModes, TensorSpec
+from opkg.core.model import AttrSpec, OpSpec, SimModes, TensorSpec
 from opkg.sim import runtime
-from opkg.socs import get_soc
+from opkg.core.socs import get_soc
 import simbuild
 
 OP = OpSpec(

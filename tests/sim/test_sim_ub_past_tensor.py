@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from opkg.model import SimModes
+from opkg.core.model import SimModes
 from opkg.sim.runtime import SimError
 from simbuild import line_of
 from test_sim_errors import built, kernel_src, run  # noqa: F401  (fixtures)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.core.model import AttrSpec, OpSpec, TensorSpec
 from opkg.sim import runtime
 import simbuild
 
@@ -292,7 +292,7 @@ def test_whole_reduce_sum(built):
 def test_datacopypad_does_not_compile_for_socs_without_it(pkgs, lib_cache):
     """310P (and 910A) have no DataCopyPad instruction: bisheng rejects such a kernel, and so
     does the sim, at compile time with a message that says what to do."""
-    from opkg.socs import get_soc
+    from opkg.core.socs import get_soc
 
     with pytest.raises(simbuild.CompileError, match="DataCopyPad does not exist on this SoC"):
         simbuild.build(pkgs / "ops", OP, OP.variant("float32"), get_soc("Ascend310P3"), lib_cache,

@@ -1,2 +1,2 @@
 // CANN header name for ListTensorDesc/TensorDesc (opkg sim).
-#include "opkg_sim/list_tensor.h"
+#include "opkg_sim/basic_api/core/list_tensor.h"

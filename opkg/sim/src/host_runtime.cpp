@@ -1,8 +1,8 @@
 // The sim's host runtime as one object per toolchain (opkg/sim/flags.py `host_flags`): every
 // host library links it beside the package's tiling sources and its generated entry.
 #include <string>
-#include "opkg_sim/host_launch.h"
-#include "opkg_sim/host_runtime.h"
+#include "opkg_sim/host/host_launch.h"
+#include "opkg_sim/host/host_runtime.h"
 #include "base/alog_pub.h"
 #include "dlog_pub.h"
 

@@ -1,10 +1,10 @@
 // The sim's block runner as one object per toolchain and SoC architecture (opkg/sim/flags.py
 // `arch_flags`): every kernel library of that architecture links it beside its kernel and its
 // generated entry. It also holds the non-template checking and bookkeeping the emulation
-// headers only declare to kernels (OPKG_SIM_RUNTIME_TU, opkg_sim/kcore.h).
+// headers only declare to kernels (OPKG_SIM_RUNTIME_TU, opkg_sim/basic_api/core/kcore.h).
 #define OPKG_SIM_RUNTIME_TU 1
-#include "opkg_sim/kernel_runtime.h"
-#include "opkg_sim/launch.h"
+#include "opkg_sim/runtime/kernel_runtime.h"
+#include "opkg_sim/runtime/launch.h"
 
 namespace opkg_sim {
 

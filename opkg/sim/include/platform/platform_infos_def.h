@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include "opkg_sim/abi.h"
-#include "opkg_sim/host_core.h"
+#include "opkg_sim/runtime/abi.h"
+#include "opkg_sim/host/host_core.h"
 
 namespace fe {
 

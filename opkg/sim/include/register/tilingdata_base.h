@@ -8,7 +8,7 @@
 
 #ifdef OPKG_SIM_KERNEL
 #include <cstddef>
-#include "opkg_sim/tiling_slot.h"
+#include "opkg_sim/basic_api/core/tiling_slot.h"
 
 // A tiling header may also hold the host code that fills the struct (set_<f>, SaveToBuffer); the
 // kernel never runs it, but it must compile, so the struct carries the same accessors. Member
@@ -38,7 +38,7 @@
 // CANN's header brings ge's types along (through graph/ascend_string.h); host headers of real
 // operators (cann-ops' foreach_proto_utils.h) use ge::DataType with nothing else included
 #include "graph/types.h"
-#include "opkg_sim/host_tiling.h"
+#include "opkg_sim/host/host_tiling.h"
 #endif
 
 #endif

@@ -5,7 +5,7 @@
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
 // The high-level APIs' host helpers (Get<Api>MaxMinTmpSize, ...), as CANN's lib/tiling_api.h.
-#include "opkg_sim/hl_tiling.h"
+#include "opkg_sim/host/hl_tiling.h"
 // The high-level Matmul's TCubeTiling and host tiling classes (matmul_tiling::).
-#include "opkg_sim/host_matmul_tiling.h"
+#include "opkg_sim/host/host_matmul_tiling.h"
 #endif

@@ -9,7 +9,7 @@
 #include <vector>
 #include "exe_graph/runtime/shape.h"
 #include "graph/types.h"
-#include "opkg_sim/abi.h"
+#include "opkg_sim/runtime/abi.h"
 #include "platform/platform_infos_def.h"
 #include "securec.h"   // CANN's tiling_context.h has it through tiling_data.h
 

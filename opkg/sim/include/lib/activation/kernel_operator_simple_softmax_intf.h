@@ -1,2 +1,2 @@
-// CANN's lib/activation/kernel_operator_simple_softmax_intf.h: emulated in opkg_sim/hl_softmax.h.
-#include "opkg_sim/hl_softmax.h"
+// CANN's lib/activation/kernel_operator_simple_softmax_intf.h: emulated in opkg_sim/adv_api/activation/hl_softmax.h.
+#include "opkg_sim/adv_api/activation/hl_softmax.h"

@@ -1,2 +1,2 @@
-// CANN's lib/activation/kernel_operator_softmax_flashv2_intf.h: emulated in opkg_sim/hl_softmax_more.h.
-#include "opkg_sim/hl_softmax_more.h"
+// CANN's lib/activation/kernel_operator_softmax_flashv2_intf.h: emulated in opkg_sim/adv_api/activation/hl_softmax_more.h.
+#include "opkg_sim/adv_api/activation/hl_softmax_more.h"

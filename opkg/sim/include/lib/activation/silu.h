@@ -1,2 +1,2 @@
-// CANN's lib/activation/silu.h: the activation library, emulated in opkg_sim/hl_activation.h.
-#include "opkg_sim/hl_activation.h"
+// CANN's lib/activation/silu.h: the activation library, emulated in opkg_sim/adv_api/activation/hl_activation.h.
+#include "opkg_sim/adv_api/activation/hl_activation.h"

@@ -1,2 +1,2 @@
-// CANN's lib/filter/dropout.h: emulated in opkg_sim/hl_dropout.h.
-#include "opkg_sim/hl_dropout.h"
+// CANN's lib/filter/dropout.h: emulated in opkg_sim/adv_api/filter/hl_dropout.h.
+#include "opkg_sim/adv_api/filter/hl_dropout.h"

@@ -1,2 +1,2 @@
-// CANN's lib/index/arithprogression.h: emulated in opkg_sim/hl_index.h.
-#include "opkg_sim/hl_index.h"
+// CANN's lib/index/arithprogression.h: emulated in opkg_sim/adv_api/index/hl_index.h.
+#include "opkg_sim/adv_api/index/hl_index.h"

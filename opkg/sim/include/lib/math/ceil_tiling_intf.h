@@ -1,2 +1,2 @@
-// CANN's lib/math/ceil_tiling_intf.h: host tiling helpers, emulated in opkg_sim/hl_tiling.h.
-#include "opkg_sim/hl_tiling.h"
+// CANN's lib/math/ceil_tiling_intf.h: host tiling helpers, emulated in opkg_sim/host/hl_tiling.h.
+#include "opkg_sim/host/hl_tiling.h"

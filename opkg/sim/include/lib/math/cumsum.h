@@ -1,2 +1,2 @@
-// CANN's lib/math/cumsum.h: emulated in opkg_sim/hl_cumsum.h.
-#include "opkg_sim/hl_cumsum.h"
+// CANN's lib/math/cumsum.h: emulated in opkg_sim/adv_api/math/hl_cumsum.h.
+#include "opkg_sim/adv_api/math/hl_cumsum.h"

@@ -1,2 +1,2 @@
-// CANN's lib/math/log_tiling.h: host tiling helpers, emulated in opkg_sim/hl_tiling.h.
-#include "opkg_sim/hl_tiling.h"
+// CANN's lib/math/log_tiling.h: host tiling helpers, emulated in opkg_sim/host/hl_tiling.h.
+#include "opkg_sim/host/hl_tiling.h"

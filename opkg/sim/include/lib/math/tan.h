@@ -1,2 +1,2 @@
-// CANN's lib/math/tan.h: the high-level math library, emulated in opkg_sim/hl_math.h.
-#include "opkg_sim/hl_math.h"
+// CANN's lib/math/tan.h: the high-level math library, emulated in opkg_sim/adv_api/math/hl_math.h.
+#include "opkg_sim/adv_api/math/hl_math.h"

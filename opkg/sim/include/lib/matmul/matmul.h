@@ -1,2 +1,2 @@
 // CANN path of the high-level Matmul API.
-#include "opkg_sim/hl_matmul.h"
+#include "opkg_sim/adv_api/matmul/hl_matmul.h"

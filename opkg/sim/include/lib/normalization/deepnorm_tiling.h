@@ -1,2 +1,2 @@
-// CANN's lib/normalization/deepnorm_tiling.h: host tiling helpers, emulated in opkg_sim/hl_tiling_lib.h.
-#include "opkg_sim/hl_tiling.h"
+// CANN's lib/normalization/deepnorm_tiling.h: host tiling helpers, emulated in opkg_sim/host/hl_tiling_lib.h.
+#include "opkg_sim/host/hl_tiling.h"

@@ -1,2 +1,2 @@
-// CANN's lib/normalization/rmsnorm.h: emulated in opkg_sim/hl_norm.h.
-#include "opkg_sim/hl_norm.h"
+// CANN's lib/normalization/rmsnorm.h: emulated in opkg_sim/adv_api/normalization/hl_norm.h.
+#include "opkg_sim/adv_api/normalization/hl_norm.h"

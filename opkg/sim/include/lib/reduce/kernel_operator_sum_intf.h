@@ -1,2 +1,2 @@
-// CANN's lib/reduce/kernel_operator_sum_intf.h: emulated in opkg_sim/hl_reduce.h.
-#include "opkg_sim/hl_reduce.h"
+// CANN's lib/reduce/kernel_operator_sum_intf.h: emulated in opkg_sim/adv_api/reduce/hl_reduce.h.
+#include "opkg_sim/adv_api/reduce/hl_reduce.h"

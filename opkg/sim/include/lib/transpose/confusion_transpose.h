@@ -1,2 +1,2 @@
-// CANN's lib/transpose/confusion_transpose.h: emulated in opkg_sim/hl_transpose.h.
-#include "opkg_sim/hl_transpose.h"
+// CANN's lib/transpose/confusion_transpose.h: emulated in opkg_sim/adv_api/transpose/hl_transpose.h.
+#include "opkg_sim/adv_api/transpose/hl_transpose.h"

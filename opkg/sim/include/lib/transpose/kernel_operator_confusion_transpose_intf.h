@@ -1,2 +1,2 @@
-// CANN's lib/transpose/kernel_operator_confusion_transpose_intf.h: emulated in opkg_sim/hl_transpose.h.
-#include "opkg_sim/hl_transpose.h"
+// CANN's lib/transpose/kernel_operator_confusion_transpose_intf.h: emulated in opkg_sim/adv_api/transpose/hl_transpose.h.
+#include "opkg_sim/adv_api/transpose/hl_transpose.h"

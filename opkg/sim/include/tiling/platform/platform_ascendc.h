@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 #include "exe_graph/runtime/tiling_context.h"
-#include "opkg_sim/host_core.h"
+#include "opkg_sim/host/host_core.h"
 #include "platform/soc_spec.h"
 
 namespace platform_ascendc {

@@ -1,0 +1,378 @@
+"""Read the prototype an operator's own OpDef declares, for `opkg import`.
+
+The OpDef in op_host is what CANN registers on the device, so it is the source of truth for the
+manifest's `op:`. Its dtype lists are often computed (vectors built in loops, macros of shared
+headers), so it is not parsed: the host sources are compiled on the sim exactly as a build would
+compile them, with a generated entry that names no op, and the OpDef registry is asked what it
+holds (the same `opkg.sim.runtime.host_prototypes` the build's OpDef check reads). The library is
+loaded in a child process, because an OpDef constructor is user code and may crash.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from opkg.verify.prototype import OP_ADD_RE, keep_positions, runnable_combinations
+
+
+@dataclass(frozen=True)
+class Probe:
+    ops: list[dict]          # host_prototypes(): [{type, inputs, outputs, attrs, aicore, ...}]
+    warnings: list[str]      # compiler warnings from the project's own sources
+
+
+class ProbeError(Exception):
+    """The host sources did not compile or load on the sim (message: the first lines)."""
+
+
+def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Path) -> Probe:
+    from opkg.core.model import OpSpec, TensorSpec
+    from opkg.sim import codegen, flags
+    from opkg.toolchains.sim import find_compiler
+
+    cxx = find_compiler()
+    # an entry for no particular op: only the registry queries are used
+    placeholder = OpSpec(type="OpkgImportProbe", inputs=(),
+                         outputs=(TensorSpec("y", ("float32",), ("ND",)),), attrs=())
+    with tempfile.TemporaryDirectory(prefix="opkg-import-") as tmp:
+        entry = Path(tmp) / "probe_entry.cpp"
+        entry.write_text(codegen.host_entry_source(placeholder))
+        lib = Path(tmp) / "libprobe.so"
+        # linked without `-z defs` and loaded lazily: a host API the sim lacks (used by the
+        # tiling function, not by the OpDef constructor) must not hide the prototype; the
+        # build reports it
+        base = [*flags.common_flags(), *flags.host_flags(placeholder)]
+        # -O0: an OpDef constructor runs once; optimising it only costs the import time
+        argv = [cxx, *base, "-O0", *(f"-I{d}" for d in include_dirs), str(entry),
+                str(_runtime_object(cxx, base)), *map(str, host_sources),
+                "-shared", "-o", str(lib)]
+        proc = subprocess.run(argv, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise ProbeError(first_errors(proc.stderr))
+        warnings = own_warnings(proc.stderr, own_dir)
+        proc = subprocess.run([sys.executable, "-m", "opkg.importers.opdef", str(lib)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise ProbeError(f"loading the host library crashed (status {proc.returncode}): "
+                             f"{proc.stderr.strip()[-500:]}")
+        data = json.loads(proc.stdout)
+        if "error" in data:
+            raise ProbeError(data["error"])
+        return Probe([op for op in data["ops"] if op["type"] != placeholder.type], warnings)
+
+
+def _runtime_object(cxx: str, base_flags: list[str]) -> Path:
+    """The sim's host runtime compiled once per (compiler, flags, sim sources) into opkg's
+    cache and linked into every probe: it is most of a probe's compile time, and an import of
+    a repository probes hundreds of operators. Written atomically (parallel imports share it)."""
+    import hashlib
+    import os
+
+    from opkg.sim import flags
+    from opkg.workspace import default_cache_dir
+
+    h = hashlib.sha256("\0".join([cxx, *base_flags]).encode())
+    sim = flags.host_runtime_source().parent.parent
+    for f in sorted(p for d in ("include", "src") for p in (sim / d).rglob("*") if p.is_file()):
+        h.update(f.relative_to(sim).as_posix().encode())
+        h.update(f.read_bytes())
+    obj = default_cache_dir() / "opdef-probe" / f"host-runtime-{h.hexdigest()[:24]}.o"
+    if obj.is_file():
+        return obj
+    obj.parent.mkdir(parents=True, exist_ok=True)
+    tmp = obj.with_name(f"{obj.name}.{os.getpid()}.tmp.o")
+    proc = subprocess.run([cxx, *base_flags, "-c", str(flags.host_runtime_source()), "-o",
+                           str(tmp)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        tmp.unlink(missing_ok=True)
+        raise ProbeError("the sim's host runtime does not compile: "
+                         + first_errors(proc.stderr))
+    os.replace(tmp, obj)
+    return obj
+
+
+# -- the fallback: the OpDef read from the source text ------------------------------------------
+#
+# When the host sources do not compile on the sim (a host API it lacks), the build will say so;
+# the import should still produce the package. An OpDef written with literal lists, the common
+# case, can be read from the text: statements `this->Input("x").ParamType(..).DataType({..})
+# .Format({..})`, `this->Attr("a").AttrType(..).Float(..)` and `AddConfig("...")`.
+
+# at a statement's start, or after the brace that opens the constructor's body
+_STMT_HEAD = re.compile(r'(?:^|[{}])\s*(?:this\s*->\s*)?(Input|Output|Attr)\s*\(\s*"(\w+)"\s*\)')
+_CALL = re.compile(r"\.\s*(\w+)\s*\(")
+_ATTR_KINDS = {"Float": "float", "Int": "int", "Bool": "bool", "String": "str",
+               "ListInt": "list_int", "ListFloat": "list_float", "ListBool": "list_bool"}
+
+
+def parse_opdef_text(sources: list[Path]) -> tuple[list[dict], list[str]]:
+    """(host_prototypes()-shaped entries for the OpDefs of `sources` written with literal lists,
+    why each other OpDef could not be read: a computed list, a dtype opkg does not know)."""
+
+    ops, why = [], []
+    for src in sources:
+        text = _strip_comments(Path(src).read_text(errors="replace"))
+        for name in OP_ADD_RE.findall(text):
+            m = re.search(rf"class\s+{name}\s*:\s*public\s+OpDef\s*\{{", text)
+            if not m:
+                continue
+            body = _braced(text, m.end() - 1)
+            try:
+                ops.append(_parse_body(name, body))
+            except ValueError as exc:
+                why.append(f"OpDef {name} in {Path(src).name}: {exc}")
+    return ops, why
+
+
+def _strip_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def _braced(text: str, start: int) -> str:
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start + 1:i]
+    return text[start + 1:]
+
+
+def _args(stmt: str, pos: int) -> str:
+    """The text between the parenthesis opened just before `pos` and its match."""
+    depth, i = 1, pos
+    while i < len(stmt) and depth:
+        depth += {"(": 1, ")": -1}.get(stmt[i], 0)
+        i += 1
+    return stmt[pos:i - 1]
+
+
+def _parse_body(name: str, body: str) -> dict:
+    from opkg.core.model import DTYPES, FORMATS
+
+    by_ge = {d.ge: d.name for d in DTYPES.values()}
+    op = {"type": name, "inputs": [], "outputs": [], "attrs": [],
+          "has_infer_shape": "SetInferShape" in body,
+          "aicore": {"configs": list(dict.fromkeys(re.findall(r'AddConfig\s*\(\s*"([^"]+)"',
+                                                              body)))}}
+    for stmt in body.split(";"):
+        head = _STMT_HEAD.search(stmt)
+        if not head:
+            continue
+        kind, pname = head.groups()
+        calls = {c.group(1): _args(stmt, c.end()) for c in _CALL.finditer(stmt, head.end())}
+        if kind == "Attr":
+            attr_kind = next((k for k in calls if k in _ATTR_KINDS), None)
+            if attr_kind is None:
+                raise ValueError(f"attr {pname!r} has no type call (Float(), Int(), ...)")
+            raw = calls[attr_kind].strip()
+            optional = "OPTIONAL" in calls.get("AttrType", "")
+            default = _literal(_ATTR_KINDS[attr_kind], raw) if raw else None
+            op["attrs"].append({"name": pname, "type": _ATTR_KINDS[attr_kind],
+                                "required": not optional or default is None,
+                                "default": default})
+            continue
+        if "DataType" not in calls or not calls["DataType"].strip().startswith("{"):
+            # a computed dtype list: only the compiler can read it
+            raise ValueError(f"{kind.lower()} {pname!r} has a computed DataType list")
+        dtypes = [by_ge.get(t.split("::")[-1].strip()) for t in
+                  calls["DataType"].strip("{} \n").split(",") if t.strip()]
+        unknown = [t.strip() for t, d in zip(calls["DataType"].strip("{} \n").split(","), dtypes)
+                   if d is None]
+        if unknown:
+            raise ValueError(f"{kind.lower()} {pname!r} has dtype {unknown[0]}, which opkg does "
+                             "not support")
+        formats = []
+        if "Format" in calls:
+            if not calls["Format"].strip().startswith("{"):
+                raise ValueError(f"{kind.lower()} {pname!r} has a computed Format list")
+            formats = [f.split("FORMAT_")[-1].strip() for f in
+                       calls["Format"].strip("{} \n").split(",") if f.strip()]
+            if any(f not in FORMATS for f in formats):
+                raise ValueError(f"{kind.lower()} {pname!r} has a format opkg does not know: "
+                                 + ", ".join(f for f in formats if f not in FORMATS))
+        param = calls.get("ParamType", "REQUIRED").strip().split("::")[-1].lower()
+        op["inputs" if kind == "Input" else "outputs"].append(
+            {"name": pname, "param_type": param, "dtypes": dtypes, "formats": formats})
+    return op
+
+
+def _literal(kind: str, raw: str):
+    raw = raw.strip().strip("{}").strip()
+    if kind.startswith("list_"):
+        items = [x for x in raw.split(",") if x.strip()]
+        values = [_literal(kind[5:], x) for x in items]
+        return None if None in values else values
+    try:
+        if kind == "float":
+            return float(raw.rstrip("fF"))
+        if kind == "int":
+            return int(raw.rstrip("lLuU"))
+        if kind == "bool":
+            return {"true": True, "false": False}.get(raw)
+        if kind == "str":
+            return raw.strip('"') if raw.startswith('"') else None
+    except ValueError:
+        return None
+    return None
+
+
+def first_errors(stderr: str, limit: int = 3) -> str:
+    """The first `error:` lines of a g++ run (the rest is usually their consequences)."""
+    errors = [l.strip() for l in stderr.splitlines()
+              if (" error: " in l or l.startswith("error") or "undefined reference" in l)
+              and "collect2" not in l]
+    return "\n".join(errors[:limit]) or stderr.strip()[-1000:]
+
+
+def own_warnings(stderr: str, own_dir: Path) -> list[str]:
+    """g++ `warning:` lines located in files under own_dir, the package's directory: the
+    author's business (e.g. PreLayerNorm's tiling computes a bound in `int` that overflows,
+    which a silent build would hide). The sim's headers and runtime, generated sources in the
+    output directory and other packages are not the author's. Used by the build
+    (scons_glue) and the OpDef probe."""
+    own = str(Path(own_dir).resolve())
+    out = []
+    for line in stderr.splitlines():
+        if ": warning: " not in line:
+            continue
+        path = line.split(":", 1)[0]
+        try:
+            resolved = str(Path(path).resolve())
+        except OSError:
+            continue
+        if resolved.startswith(own + "/") and line not in out:
+            out.append(line)
+    return out
+
+
+# CANN's ParamType(VIRTUAL) input: left out of the graph's prototype (ops-info `virtual=true`)
+# because the framework's aclnn layer, not the user, supplies it; the kernel still receives it
+# as one GM address, so in a manifest (and to the sim) it is a required input.
+VIRTUAL = "virtual"
+
+
+def virtual_inputs(declared: dict) -> list[str]:
+    return [t["name"] for t in declared["inputs"] if t["param_type"] == VIRTUAL]
+
+
+def to_manifest_op(declared: dict) -> dict:
+    """A host_prototypes() entry -> the manifest `op:` mapping the import writes; of several
+    format combinations of one dtype combination only the one the sim runs is kept
+    (`runnable_combinations`), and `dropped_formats` says which were left out."""
+    dropped_all: list[str] = []
+
+    def runnable(inputs, outputs, where=""):
+        kept, dropped = runnable_combinations(inputs, outputs)
+        dropped_all.extend(where + d for d in dropped)
+        return keep_positions(inputs, kept), keep_positions(outputs, kept)
+
+    def tensors(items):
+        out = []
+        for t in items:
+            formats = t["formats"] or ["ND"]
+            if len(set(formats)) == 1:
+                formats = formats[:1]
+            entry = {"name": t["name"], "dtypes": list(t["dtypes"]), "formats": list(formats)}
+            if t["param_type"] not in ("required", VIRTUAL):
+                entry["param_type"] = t["param_type"]
+            out.append(entry)
+        return out
+
+    attrs = []
+    for a in declared["attrs"]:
+        entry = {"name": a["name"], "type": a["type"]}
+        if a["required"] or a["default"] is None:
+            entry["required"] = True
+        else:
+            entry["default"] = _shortest(a["type"], a["default"])
+        attrs.append(entry)
+    # AddConfig(short, config) with the config's own lists: the manifest's op.soc_configs
+    soc_configs = {}
+    for short, c in sorted(declared.get("aicore", {}).get("soc_configs", {}).items()):
+        ins, outs = runnable(c["inputs"], c["outputs"], f"AddConfig({short!r}) ")
+        soc_configs[short] = {"inputs": tensors(ins), "outputs": tensors(outs)}
+    ins, outs = runnable(declared["inputs"], declared["outputs"])
+    return {"type": declared["type"], "inputs": tensors(ins),
+            "outputs": tensors(outs), "attrs": attrs, "soc_configs": soc_configs,
+            "has_infer_shape": bool(declared.get("has_infer_shape")),
+            "configs": list(declared.get("aicore", {}).get("configs", [])),
+            "dropped_formats": dropped_all}
+
+
+def _shortest(kind: str, value):
+    """The OpDef holds a C float: 0.01f reads back as 0.00999999977648; write the shortest
+    decimal that is the same float32 (what the author wrote)."""
+    import numpy as np
+
+    if kind == "float" and isinstance(value, (int, float)):
+        return float(repr(np.float32(value)).removeprefix("np.float32(").rstrip(")"))
+    if kind == "list_float" and isinstance(value, list):
+        return [_shortest("float", v) for v in value]
+    return value
+
+
+def differences(opdef: dict, other: dict) -> list[str]:
+    """Where a prototype JSON (`other`) says something else than the OpDef (both manifest op
+    mappings): one sentence each, naming both values."""
+    out = []
+    if opdef["type"] != other["type"]:
+        out.append(f"op type {other['type']!r} (OpDef: {opdef['type']!r})")
+    for group in ("inputs", "outputs"):
+        mine = {t["name"]: t for t in opdef[group]}
+        theirs = {t["name"]: t for t in other[group]}
+        if list(mine) != list(theirs):
+            out.append(f"{group} {list(theirs)} (OpDef: {list(mine)})")
+        for name in mine.keys() & theirs.keys():
+            a, b = mine[name], theirs[name]
+            for key, default in (("dtypes", None), ("formats", None), ("param_type", "required")):
+                va, vb = a.get(key, default), b.get(key, default)
+                if va != vb:
+                    out.append(f"{group[:-1]} {name!r} {key} {vb} (OpDef: {va})")
+    mine = {a["name"]: a for a in opdef["attrs"]}
+    theirs = {a["name"]: a for a in other["attrs"]}
+    if list(mine) != list(theirs):
+        out.append(f"attrs {list(theirs)} (OpDef: {list(mine)})")
+    for name in mine.keys() & theirs.keys():
+        a, b = mine[name], theirs[name]
+        if a["type"] != b["type"]:
+            out.append(f"attr {name!r} type {b['type']} (OpDef: {a['type']})")
+        elif bool(a.get("required")) != bool(b.get("required")):
+            out.append(f"attr {name!r} {'required' if b.get('required') else 'optional'} "
+                       f"(OpDef: {'required' if a.get('required') else 'optional'})")
+    return out
+
+
+def _child(lib_path: str) -> int:
+    """Child process: print the OpDefs a host library registers, as host_prototypes does, with
+    the library loaded lazily (undefined functions the OpDefs never call are fine here)."""
+    import ctypes as C
+    import os
+
+    from opkg.sim.runtime import manifest_spelling
+
+    try:
+        lib = C.CDLL(lib_path, mode=os.RTLD_LOCAL | os.RTLD_LAZY)
+        lib.opkg_sim_host_prototypes.restype = C.c_char_p
+        data = json.loads(lib.opkg_sim_host_prototypes().decode("utf-8"))
+    except (OSError, AttributeError, ValueError) as exc:
+        print(json.dumps({"error": str(exc)}))
+        return 0
+    if data.get("error"):
+        print(json.dumps({"error": data["error"]}))
+        return 0
+    print(json.dumps({"ops": manifest_spelling(data["ops"])}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child(sys.argv[1]))

@@ -1,0 +1,536 @@
+// The high-level Matmul API (CANN's lib/matmul_intf.h): Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>
+// with MatmulType descriptions, REGIST_MATMUL_OBJ, SetTensorA/B (GM, ND, optionally transposed; B
+// also NZ),
+// SetBias, SetOrgShape/SetSingleShape/SetTail, IterateAll to GM, End. A functional model: the
+// product of the block's singleCoreM x singleCoreK and singleCoreK x singleCoreN is computed as the
+// cube computes it (products exact, sums in float, int8 in int32, bias added once) and stored to
+// GM; the base-block schedule of TCubeTiling is not replayed (it changes no value).
+#ifndef OPKG_SIM_HL_MATMUL_H
+#define OPKG_SIM_HL_MATMUL_H
+
+#include <vector>
+#include "opkg_sim/basic_api/cube/cube.h"
+#include "opkg_sim/basic_api/core/pipe.h"
+#include "lib/matmul/matmul_tilingdata.h"
+
+// CubeFormat, LayoutMode, MatmulConfig and its constructors are global names in CANN
+// (lib/matmul/matmul_config.h, tiling.h), not AscendC's: kernels without `using namespace AscendC`
+// name them unqualified.
+enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+
+// The configuration template argument; the sim's model computes the same values for every one.
+struct MatmulConfig {
+    bool doNorm = false;
+    bool doBasicBlock = false;
+    bool doMultiDataLoad = false;
+    uint32_t basicM = 0;
+    uint32_t basicN = 0;
+    uint32_t basicK = 0;
+    bool intrinsicsCheck = false;
+    bool isNBatch = false;
+    bool enVecND2NZ = false;
+    bool doSpecialBasicBlock = false;
+};
+constexpr MatmulConfig CFG_NORM = {true};
+constexpr MatmulConfig CFG_MDL = {false, false, true};
+template <class... Args> constexpr MatmulConfig GetNormalConfig(Args...) { return CFG_NORM; }
+template <class... Args> constexpr MatmulConfig GetMDLConfig(Args...) { return CFG_MDL; }
+
+namespace AscendC {
+
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct MatmulType {
+    constexpr static TPosition pos = POSITION;
+    constexpr static CubeFormat format = FORMAT;
+    using T = TYPE;
+    constexpr static bool isTrans = ISTRANS;
+    constexpr static LayoutMode layout = LAYOUT;
+    constexpr static bool ibShare = IBSHARE;
+};
+
+template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
+struct MatmulCallBackFunc {};
+
+// Vector UB left to a Matmul's temporary buffer (CANN's kernel_utils_constants.h).
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ <= 200
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 248 * 1024;
+#else
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
+#endif
+
+namespace mm_detail {
+
+template <class T> struct Acc { using type = float; };
+template <> struct Acc<int8_t> { using type = int32_t; };
+
+// Reads one GM element as the cube's accumulator type; the caller checked bounds.
+template <class T, class A> inline A load(const T* p) { return static_cast<A>(static_cast<float>(*p)); }
+template <> inline int32_t load<int8_t, int32_t>(const int8_t* p) { return *p; }
+
+// Every byte of [p, p + n) must hold a value (an input, or an output/workspace a store wrote).
+inline void require_defined(const void* p, uint64_t n, const char* what, opkg_sim::SrcLoc loc) {
+    const opkg_sim::GmRegion* r = opkg_sim::gm_region(p);
+    if (!r || !n) return;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - r->base);
+    uint64_t k = opkg_sim::gm_first_undefined(*r, off, n);
+    if (k != n) {
+        opkg_sim::fail(loc, opkg_sim::format("Matmul reads %s at byte %llu of '%s', which holds no value "
+                                             "(past the tensor, or never written)", what,
+                                             (unsigned long long)(off + k), r->name));
+    }
+}
+
+// The first byte of [p, p + n) that holds no value (n when all do), and its description.
+struct Undefined {
+    std::string where;              // empty: every byte read held a value
+    const opkg_sim::GmRegion* region = nullptr;
+    uint64_t at = 0;
+};
+inline uint64_t first_undefined(const void* p, uint64_t n, const char* what, Undefined* u) {
+    const opkg_sim::GmRegion* r = opkg_sim::gm_region(p);
+    if (!r || !n) return n;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - r->base);
+    uint64_t k = opkg_sim::gm_first_undefined(*r, off, n);
+    if (k != n && u->where.empty()) {
+        u->where = opkg_sim::format("%s at byte %llu of '%s', which holds no value (past the tensor, or never "
+                                    "written)", what, (unsigned long long)(off + k), r->name);
+        u->region = r;
+        u->at = off + k;
+    }
+    return k;
+}
+
+// After storing garbage-derived values into the workspace: those GM bytes hold no value.
+inline void gm_mark_undefined(const void* p, uint64_t n) {
+    const opkg_sim::GmRegion* r = opkg_sim::gm_region(p);
+    if (!r || !r->written) return;
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - r->base), span = opkg_sim::gm_span(*r);
+    for (uint64_t k = 0; k < n && off + k < span; ++k) r->written[off + k] = 0;
+}
+
+}  // namespace mm_detail
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>>
+class Matmul {
+public:
+    using AType = A_TYPE;
+    using BType = B_TYPE;
+    using CType = C_TYPE;
+    using BiasType = BIAS_TYPE;
+    using SrcAT = typename A_TYPE::T;
+    using SrcBT = typename B_TYPE::T;
+    using DstT = typename C_TYPE::T;
+    using BiasT = typename BIAS_TYPE::T;
+    using AccT = typename mm_detail::Acc<SrcAT>::type;
+    using CallBack = MM_CB;
+
+    Matmul() = default;
+    Matmul(const Matmul&) = delete;
+    Matmul& operator=(const Matmul&) = delete;
+    // Used without End: recorded like a queue tensor left allocated, reported when the kernel returns.
+    ~Matmul() {
+        opkg_sim::BlockState& b = opkg_sim::block();
+        if (!pending_ || !b.active || b.held.file) return;
+        b.held = pendingLoc_;
+        b.held_message = "the kernel returned with a Matmul object used (SetTensorA/B, IterateAll at this line) but "
+                         "never ended: call End() after its last IterateAll, or the cube keeps serving it on the device";
+    }
+
+    void Init(const optiling::TCubeTiling* cubeTiling, TPipe* tpipe = nullptr,
+              opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        opkg_sim::note(loc);
+        (void)tpipe;
+        if (!cubeTiling) return;   // REGIST_MATMUL_OBJ with a null tiling: Init comes later
+        tiling_ = *cubeTiling;
+        inited_ = true;
+        orgM_ = tiling_.M;
+        orgN_ = tiling_.N;
+        orgKa_ = tiling_.Ka;
+        orgKb_ = tiling_.Kb;
+        orgKc_ = 0;
+        singleM_ = tiling_.singleCoreM;
+        singleN_ = tiling_.singleCoreN;
+        singleK_ = tiling_.singleCoreK;
+        bias_enabled_ = tiling_.isBias != 0;
+    }
+    void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK); }
+    // orgKc, when not 0, is C's row stride in GM (else orgN), as CANN's copy out takes it.
+    void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
+        orgKc_ = orgKc;
+        orgM_ = orgM;
+        orgN_ = orgN;
+        orgKa_ = orgKa;
+        orgKb_ = orgKb;
+    }
+    void SetSingleShape(int singleM, int singleN, int singleK) {
+        singleM_ = singleM;
+        singleN_ = singleN;
+        singleK_ = singleK;
+    }
+    void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+        if (tailM > 0) singleM_ = tailM;
+        if (tailN > 0) singleN_ = tailN;
+        if (tailK > 0) singleK_ = tailK;
+    }
+    void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        static_assert(A_TYPE::pos == TPosition::GM && (A_TYPE::format == CubeFormat::ND),
+                      "the sim's Matmul takes A from GM in ND format only");
+        use(loc);
+        a_ = gm;
+        a_set_ = true;
+        transA_ = isTransposeA || A_TYPE::isTrans;
+    }
+    void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        static_assert(B_TYPE::pos == TPosition::GM &&
+                          (B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ),
+                      "the sim's Matmul takes B from GM in ND or NZ format only");
+        use(loc);
+        b_ = gm;
+        b_set_ = true;
+        transB_ = isTransposeB || B_TYPE::isTrans;
+        if (B_TYPE::format == CubeFormat::NZ && transB_) {
+            opkg_sim::fail(loc, "SetTensorB: the sim's Matmul takes an NZ B only untransposed (K x N)");
+        }
+    }
+    void SetBias(const GlobalTensor<BiasT>& biasGlobal, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        use(loc);
+        bias_ = biasGlobal;
+        bias_set_ = true;
+        bias_enabled_ = true;
+    }
+    void DisableBias() { bias_enabled_ = false; }
+    void ClearBias() { bias_enabled_ = false; }
+    void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
+    template <class T> void SetWorkspace(__gm__ const T*, int) {}
+    template <class T> void SetWorkspace(GlobalTensor<T>&) {}
+    void SetHF32(bool = false, int32_t = 0) {}
+    void SetSubBlockIdx(uint8_t idx) { subBlock_ = idx; }
+    uint8_t GetSubBlockIdx() { return subBlock_; }
+
+    template <bool sync = true>
+    void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                    bool waitIterateAll = false, bool fakeMsg = false,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        static_assert(C_TYPE::pos == TPosition::GM && (C_TYPE::format == CubeFormat::ND ||
+                                                       C_TYPE::format == CubeFormat::ND_ALIGN),
+                      "the sim's Matmul::IterateAll writes C to GM in ND format only");
+        (void)waitIterateAll;
+        (void)fakeMsg;
+        const char* op = "Matmul::IterateAll";
+        use(loc);
+        if (enSequentialWrite) opkg_sim::fail(loc, opkg_sim::format("%s: enSequentialWrite is not modelled by the sim", op));
+        compute(op, loc);
+        store_rows(gm, 0, 0, m_, n_, c_stride(), enAtomic, op, loc);
+        async_ = !sync;
+    }
+    // After IterateAll<false>: on the device C lands in GM while the vector core runs on, and this
+    // waits for it; the sim stores C at IterateAll, so what is left is CANN's check that the call
+    // was asynchronous.
+    void WaitIterateAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        opkg_sim::note(loc);
+        if (!async_) {
+            opkg_sim::fail(loc, "Matmul::WaitIterateAll without an asynchronous IterateAll<false> before it "
+                                "(CANN asserts the last IterateAll was not synchronous)");
+        }
+        async_ = false;
+    }
+
+    // One base block (baseM x baseN, shorter at the share's edges) per call, M inner when the
+    // tiling's iterateOrder is 0, N inner otherwise; false once every block was visited.
+    template <bool sync = true>
+    bool Iterate(bool enPartialSum = false, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        const char* op = "Matmul::Iterate";
+        use(loc);
+        if (enPartialSum) opkg_sim::fail(loc, opkg_sim::format("%s: enPartialSum is not modelled by the sim", op));
+        if (iter_ < 0) {
+            compute(op, loc);
+            if (tiling_.baseM <= 0 || tiling_.baseN <= 0) {
+                opkg_sim::fail(loc, opkg_sim::format("%s: the TCubeTiling has baseM %d, baseN %d", op, tiling_.baseM,
+                                                     tiling_.baseN));
+            }
+            mIter_ = (m_ + tiling_.baseM - 1) / tiling_.baseM;
+            nIter_ = (n_ + tiling_.baseN - 1) / tiling_.baseN;
+        }
+        ++iter_;
+        if (iter_ >= mIter_ * nIter_) {
+            iter_ = -1;
+            return false;
+        }
+        curM_ = tiling_.iterateOrder == 0 ? iter_ % mIter_ : iter_ / nIter_;
+        curN_ = tiling_.iterateOrder == 0 ? iter_ / mIter_ : iter_ % nIter_;
+        return true;
+    }
+
+    // The current base block into UB (VECIN/VECCALC C): baseN elements per row.
+    template <bool sync = true>
+    void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        using namespace opkg_sim;
+        (void)enSequentialWrite;
+        const char* op = "Matmul::GetTensorC";
+        use(loc);
+        if (iter_ < 0) fail(loc, format("%s without a current block: call Iterate first (and while it returns true)", op));
+        if (enAtomic) fail(loc, format("%s into UB with enAtomic is not modelled by the sim", op));
+        const int64_t r0 = int64_t(curM_) * tiling_.baseM, c0 = int64_t(curN_) * tiling_.baseN;
+        const int64_t bm = m_ - r0 < tiling_.baseM ? m_ - r0 : tiling_.baseM;
+        const int64_t bn = n_ - c0 < tiling_.baseN ? n_ - c0 : tiling_.baseN;
+        const uint64_t stride = uint64_t(tiling_.baseN);
+        check_ub(co2Local, ((bm - 1) * stride + bn) * sizeof(DstT), op, "destination", loc);
+        uint8_t origin = 0;   // one origin for the block's undefined elements
+        for (int64_t i = 0; i < bm; ++i) {
+            DstT* row = co2Local.ptr_ + i * stride;
+            for (int64_t j = 0; j < bn; ++j) row[j] = static_cast<DstT>(result_[size_t((r0 + i) * n_ + c0 + j)]);
+            // a synchronous GetTensorC has finished before the next instruction issues
+            mark_written(row, uint64_t(bn) * sizeof(DstT), Pipe::V);
+            // elements computed from GM bytes that held no value are undefined in UB, from that byte
+            BlockState& blk = block();
+            for (int64_t j = 0; j < bn && blk.shadow && undef_.region; ++j) {
+                if (!undefRow_[size_t(r0 + i)] && !undefCol_[size_t(c0 + j)]) continue;
+                if (!origin) {
+                    origin = add_origin(Origin{ORIGIN_GM_UNWRITTEN, op, "", loc, undef_.at, undef_.region->name,
+                                               undef_.region->bytes, 0});
+                }
+                std::memset(blk.shadow + (reinterpret_cast<uint8_t*>(row + j) - blk.ub), origin, sizeof(DstT));
+            }
+        }
+    }
+
+    // The current base block into GM: at its place in C (row stride N), or packed (enSequentialWrite).
+    template <bool sync = true>
+    void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        const char* op = "Matmul::GetTensorC";
+        use(loc);
+        if (iter_ < 0) opkg_sim::fail(loc, opkg_sim::format("%s without a current block: call Iterate first", op));
+        const int64_t r0 = int64_t(curM_) * tiling_.baseM, c0 = int64_t(curN_) * tiling_.baseN;
+        const int64_t bm = m_ - r0 < tiling_.baseM ? m_ - r0 : tiling_.baseM;
+        const int64_t bn = n_ - c0 < tiling_.baseN ? n_ - c0 : tiling_.baseN;
+        if (enSequentialWrite) store_rows(gm, r0, c0, bm, bn, uint64_t(bn), enAtomic, op, loc, true);
+        else store_rows(gm, r0, c0, bm, bn, c_stride(), enAtomic, op, loc);
+    }
+
+    void End() { pending_ = false; }
+
+private:
+    // B (k x n) stored NZ in GM: columns in groups of C0 = 32 bytes, each group its K rows of C0
+    // elements one after another, the group's height the org Kb rounded up to the 16-row fractal
+    // (the stride the cube's copy steps by). Element (r, c) is at
+    // (c / C0) * Kb16 * C0 + r * C0 + c % C0; bounds and definedness checked per element.
+    void load_nz_b(std::vector<AccT>& bv, int64_t k, int64_t n, const char* op, opkg_sim::SrcLoc loc) {
+        constexpr int64_t c0 = int64_t(32 / sizeof(SrcBT));
+        const int64_t height = (int64_t(orgKb_) + 15) / 16 * 16;
+        for (int64_t r = 0; r < k; ++r) {
+            for (int64_t c = 0; c < n; ++c) {
+                GlobalTensor<SrcBT> at = b_[uint64_t((c / c0) * height * c0 + r * c0 + c % c0)];
+                check_gt(at, sizeof(SrcBT), op, loc);
+                if (mm_detail::first_undefined(at.ptr_, sizeof(SrcBT), "B", &undef_) == 0) undefCol_[size_t(c)] = 1;
+                bv[size_t(r * n + c)] = mm_detail::load<SrcBT, AccT>(at.ptr_);
+            }
+        }
+    }
+
+    // The share's m x n result (bias included) into result_, from A, B and bias in GM.
+    void compute(const char* op, opkg_sim::SrcLoc loc) {
+        using namespace opkg_sim;
+        if (!inited_) fail(loc, format("%s before REGIST_MATMUL_OBJ (or Init) gave the Matmul its TCubeTiling", op));
+        if (!a_set_ || !b_set_) fail(loc, format("%s before SetTensor%s", op, a_set_ ? "B" : "A"));
+        const int64_t m = singleM_, n = singleN_, k = singleK_;
+        if (m <= 0 || n <= 0 || k <= 0) {
+            fail(loc, format("%s: singleCoreM/N/K = %lld/%lld/%lld; the TCubeTiling (or SetSingleShape/SetTail) must "
+                             "give positive sizes", op, (long long)m, (long long)n, (long long)k));
+        }
+        // Ka (Kb) is read on the device only where it is A's (B's) row stride, A untransposed (B
+        // transposed), and as the height of an NZ B; CANN's ND copy of an untransposed B takes only
+        // its width N, so an orgKb that is not B's K there changes nothing (FlashAttentionScore's
+        // second product passes H).
+        const bool kaRead = !transA_, kbRead = transB_ || B_TYPE::format == CubeFormat::NZ;
+        if ((kaRead && k > int64_t(orgKa_)) || (kbRead && k > int64_t(orgKb_))) {
+            fail(loc, format("%s: K mismatch: singleCoreK %lld but A has Ka = %d and B has Kb = %d columns/rows "
+                             "(TCubeTiling or SetOrgShape)", op, (long long)k, orgKa_, orgKb_));
+        }
+        if (bias_enabled_ && !bias_set_) fail(loc, format("%s: the tiling enables bias (isBias) but SetBias was not called", op));
+        // A and B as the accumulator type, read row by row with GM bounds and definedness checked.
+        // A, B or bias bytes that hold no value are read as the hardware would (garbage): the C rows
+        // (columns) they feed hold no value either, which only a store into an output reports
+        // (store_rows), as for vector instructions; C rows a kernel computes and drops are fine.
+        std::vector<AccT> av(size_t(m * k)), bv(size_t(k * n));
+        undefRow_.assign(size_t(m), 0);
+        undefCol_.assign(size_t(n), 0);
+        undef_ = mm_detail::Undefined{};
+        const int64_t aRows = transA_ ? k : m, aCols = transA_ ? m : k, aStride = transA_ ? orgM_ : orgKa_;
+        for (int64_t r = 0; r < aRows; ++r) {
+            GlobalTensor<SrcAT> row = a_[uint64_t(r * aStride)];
+            check_gt(row, uint64_t(aCols) * sizeof(SrcAT), op, loc);
+            const uint64_t bytes = uint64_t(aCols) * sizeof(SrcAT);
+            for (uint64_t u = mm_detail::first_undefined(row.ptr_, bytes, "A", &undef_); u < bytes;) {
+                const int64_t c = int64_t(u / sizeof(SrcAT));
+                if (transA_) undefRow_[size_t(c)] = 1;   // A^T: element (r, c) feeds C row c
+                else {
+                    undefRow_[size_t(r)] = 1;
+                    break;
+                }
+                const uint64_t next = uint64_t(c + 1) * sizeof(SrcAT);
+                u = next >= bytes ? bytes : next + mm_detail::first_undefined(row.ptr_ + c + 1, bytes - next, "A", &undef_);
+            }
+            for (int64_t c = 0; c < aCols; ++c) {
+                AccT v = mm_detail::load<SrcAT, AccT>(row.ptr_ + c);
+                if (transA_) av[size_t(c * k + r)] = v;
+                else av[size_t(r * k + c)] = v;
+            }
+        }
+        if constexpr (B_TYPE::format == CubeFormat::NZ) {
+            load_nz_b(bv, k, n, op, loc);
+        } else {
+        const int64_t bRows = transB_ ? n : k, bCols = transB_ ? k : n, bStride = transB_ ? orgKb_ : orgN_;
+        for (int64_t r = 0; r < bRows; ++r) {
+            GlobalTensor<SrcBT> row = b_[uint64_t(r * bStride)];
+            check_gt(row, uint64_t(bCols) * sizeof(SrcBT), op, loc);
+            const uint64_t bytes = uint64_t(bCols) * sizeof(SrcBT);
+            for (uint64_t u = mm_detail::first_undefined(row.ptr_, bytes, "B", &undef_); u < bytes;) {
+                const int64_t c = int64_t(u / sizeof(SrcBT));
+                if (transB_) {   // B^T: row r is C column r
+                    undefCol_[size_t(r)] = 1;
+                    break;
+                }
+                undefCol_[size_t(c)] = 1;
+                const uint64_t next = uint64_t(c + 1) * sizeof(SrcBT);
+                u = next >= bytes ? bytes : next + mm_detail::first_undefined(row.ptr_ + c + 1, bytes - next, "B", &undef_);
+            }
+            for (int64_t c = 0; c < bCols; ++c) {
+                AccT v = mm_detail::load<SrcBT, AccT>(row.ptr_ + c);
+                if (transB_) bv[size_t(c * n + r)] = v;
+                else bv[size_t(r * n + c)] = v;
+            }
+        }
+        }
+        result_.assign(size_t(m * n), AccT(0));
+        if (bias_enabled_) {
+            check_gt(bias_, uint64_t(n) * sizeof(BiasT), op, loc);
+            for (int64_t j = 0; j < n; ++j) {
+                if (mm_detail::first_undefined(bias_.ptr_ + j, sizeof(BiasT), "the bias", &undef_) == 0) {
+                    undefCol_[size_t(j)] = 1;
+                }
+            }
+            for (int64_t i = 0; i < m; ++i)
+                for (int64_t j = 0; j < n; ++j) result_[size_t(i * n + j)] = static_cast<AccT>(static_cast<float>(bias_.ptr_[j]));
+        }
+        cube_detail::ikj_accumulate(result_.data(), av.data(), bv.data(), m, n, k);
+        m_ = m;
+        n_ = n;
+        count_cube(uint64_t(2 * m * n * k));
+        count_copy(COPY_GM_UB, uint64_t(m * k) * sizeof(SrcAT) + uint64_t(k * n) * sizeof(SrcBT));
+    }
+
+    // Rows r0..r0+rows, columns c0..c0+cols of result_ to GM: row i at gm[i * stride] (packed:
+    // counted from the block's first row) or gm[(r0 + i) * stride + c0].
+    void store_rows(const GlobalTensor<DstT>& gm, int64_t r0, int64_t c0, int64_t rows, int64_t cols, uint64_t stride,
+                    uint8_t enAtomic, const char* op, opkg_sim::SrcLoc loc, bool packed = false) {
+        using namespace opkg_sim;
+        if (enAtomic > 1) fail(loc, format("%s: enAtomic %u (atomic max/min) is not modelled by the sim", op, enAtomic));
+        std::vector<DstT> out(static_cast<size_t>(cols));
+        for (int64_t i = 0; i < rows; ++i) {
+            GlobalTensor<DstT> row = packed ? gm[uint64_t(i) * stride] : gm[uint64_t(r0 + i) * stride + uint64_t(c0)];
+            check_gt(row, uint64_t(cols) * sizeof(DstT), op, loc);
+            for (int64_t j = 0; j < cols; ++j) {
+                AccT v = result_[size_t((r0 + i) * n_ + c0 + j)];
+                if (enAtomic == 1) {
+                    mm_detail::require_defined(row.ptr_ + j, sizeof(DstT), "C (enAtomic accumulates onto it)", loc);
+                    v += static_cast<AccT>(static_cast<float>(row.ptr_[j]));
+                }
+                out[size_t(j)] = static_cast<DstT>(v);
+            }
+            // C elements computed from bytes that held no value: into the workspace they stay
+            // undefined (a later load into an output is reported there); into anything else now
+            const bool badRow = undefRow_[size_t(r0 + i)] != 0;
+            int64_t firstBad = -1;
+            for (int64_t j = 0; j < cols && firstBad < 0; ++j) {
+                if (badRow || undefCol_[size_t(c0 + j)]) firstBad = j;
+            }
+            const GmRegion* reg = firstBad >= 0 ? gm_region(row.ptr_) : nullptr;
+            const bool scratch = reg && std::strcmp(reg->name, "workspace") == 0;
+            if (firstBad >= 0 && !scratch) {
+                fail(loc, format("%s stores C element (%lld, %lld) of its share, computed from %s, into '%s'; on the "
+                                 "device it would hold garbage", op, (long long)(r0 + i), (long long)(c0 + firstBad),
+                                 undef_.where.c_str(), reg ? reg->name : "?"));
+            }
+            store_gm(row.ptr_, out.data(), uint64_t(cols) * sizeof(DstT), op, loc);
+            for (int64_t j = firstBad < 0 ? cols : firstBad; j < cols; ++j) {
+                if (badRow || undefCol_[size_t(c0 + j)]) mm_detail::gm_mark_undefined(row.ptr_ + j, sizeof(DstT));
+            }
+        }
+        count_copy(COPY_UB_GM, uint64_t(rows * cols) * sizeof(DstT));
+    }
+
+    void use(opkg_sim::SrcLoc loc) {
+        opkg_sim::note(loc);
+        pending_ = true;
+        pendingLoc_ = loc;
+    }
+
+    optiling::TCubeTiling tiling_{};
+    bool inited_ = false;
+    int32_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0, orgKc_ = 0;
+    bool async_ = false;   // the last IterateAll was IterateAll<false>, not yet waited for
+    uint64_t c_stride() const { return uint64_t(orgKc_ ? orgKc_ : orgN_); }
+    int32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
+    GlobalTensor<SrcAT> a_;
+    GlobalTensor<SrcBT> b_;
+    GlobalTensor<BiasT> bias_;
+    bool a_set_ = false, b_set_ = false, bias_set_ = false, bias_enabled_ = false;
+    bool transA_ = false, transB_ = false;
+    uint8_t subBlock_ = 0;
+    std::vector<AccT> result_;      // the share's result (compute)
+    std::vector<uint8_t> undefRow_, undefCol_;   // C rows / columns computed from bytes holding no value
+    mm_detail::Undefined undef_;                 // the first such byte
+    int64_t m_ = 0, n_ = 0;
+    int64_t iter_ = -1, mIter_ = 0, nIter_ = 0;
+    int32_t curM_ = 0, curN_ = 0;
+    bool pending_ = false;
+    opkg_sim::SrcLoc pendingLoc_{nullptr, 0};
+};
+
+// REGIST_MATMUL_OBJ(pipe, workspace, obj, &tiling, obj2, &tiling2, ...): each object's Init.
+inline void opkg_regist_matmul(TPipe*) {}
+template <class M, class... Rest>
+inline void opkg_regist_matmul(TPipe* pipe, M& obj, const optiling::TCubeTiling* tiling, Rest&&... rest) {
+    obj.Init(tiling, pipe);
+    opkg_regist_matmul(pipe, rest...);
+}
+// CANN's macro takes each tiling as a pointer of any type (kernels pass `(void*)&tiling`): the
+// address of a TCubeTiling.
+template <class M, class... Rest>
+inline void opkg_regist_matmul(TPipe* pipe, M& obj, void* tiling, Rest&&... rest) {
+    obj.Init(static_cast<const optiling::TCubeTiling*>(tiling), pipe);
+    opkg_regist_matmul(pipe, rest...);
+}
+template <class M, class... Rest>
+inline void opkg_regist_matmul(TPipe* pipe, M& obj, std::nullptr_t, Rest&&... rest) {
+    opkg_regist_matmul(pipe, rest...);
+}
+
+}  // namespace AscendC
+
+namespace matmul = AscendC;
+
+// A kernel using the Matmul API on A2/A3 is a mixed kernel (KERNEL_TYPE_MIX_AIC_1_2): its body runs
+// on both AIV cores of each AI core, the cube serving their Matmul requests (CANN builds it so
+// unless ASCENDC_CUBE_ONLY). Set once as the kernel library loads.
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 220 && !defined(ASCENDC_CUBE_ONLY)
+namespace opkg_sim {
+struct MixedKernel {
+    MixedKernel() { kernel_task_ration() = 2; }
+};
+inline const MixedKernel mixed_kernel_registration;
+}  // namespace opkg_sim
+#endif
+
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) ::AscendC::opkg_regist_matmul((tpipe), __VA_ARGS__)
+#define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
+#define REGIST_CUBE_OBJ REGIST_MATMUL_OBJ
+
+#endif

@@ -1,0 +1,639 @@
+// DataCopy / DataCopyPad between GM and UB (and UB to UB), with the hardware's rules checked:
+// contiguous DataCopy moves whole 32-byte blocks (the hardware silently drops a partial tail),
+// UB addresses must be 32-byte aligned, and every byte must lie inside a buffer.
+#ifndef OPKG_SIM_DATACOPY_H
+#define OPKG_SIM_DATACOPY_H
+
+#include "opkg_sim/basic_api/core/tensor.h"
+#include "opkg_sim/basic_api/cube/cube_mem.h"
+
+namespace AscendC {
+
+struct DataCopyParams {
+    uint16_t blockCount = 1;
+    uint16_t blockLen = 0;    // DataCopy: 32-byte blocks; DataCopyPad: bytes
+    uint16_t srcStride = 0;
+    uint16_t dstStride = 0;
+    DataCopyParams() = default;
+    DataCopyParams(uint16_t count, uint16_t len, uint16_t srcGap, uint16_t dstGap)
+        : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap) {}
+};
+
+struct DataCopyExtParams {
+    uint16_t blockCount = 1;
+    uint32_t blockLen = 0;    // bytes
+    uint32_t srcStride = 0;
+    uint32_t dstStride = 0;
+    uint32_t rsv = 0;
+    DataCopyExtParams() = default;
+    // all five, as CANN's: a four-element braced list then means DataCopyParams only, so
+    // DataCopyPad(gm, local, {1, bytes, 0, 0}) is not ambiguous (cann-ops InplaceAttnSoftmax)
+    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t r)
+        : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap), rsv(r) {}
+};
+
+template <class T> struct DataCopyPadExtParams {
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    T paddingValue = T();
+    DataCopyPadExtParams() = default;
+    DataCopyPadExtParams(bool pad, uint8_t left, uint8_t right, T value)
+        : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
+
+// One dimension of a DataCopy with SliceInfo: elements [startIndex, endIndex] in bursts of
+// burstLen 32-byte blocks, stride elements skipped between bursts (dimension 0) or between
+// slices (higher dimensions); shapeValue is the dimension's extent (CANN's defaults).
+struct SliceInfo {
+    SliceInfo() {}
+    SliceInfo(const uint32_t startIndexIn, const uint32_t endIndexIn, const uint32_t strideIn,
+              const uint32_t burstLenIn, const uint32_t shapeValueIn = 0)
+        : startIndex(startIndexIn), endIndex(endIndexIn), stride(strideIn), burstLen(burstLenIn),
+          shapeValue(shapeValueIn) {}
+    uint32_t startIndex = 0;
+    uint32_t endIndex = 32 - 1;
+    uint32_t stride = 0;
+    uint32_t burstLen = 32;
+    uint32_t shapeValue = 0;
+};
+
+struct DataCopyPadParams {
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    uint64_t paddingValue = 0;
+    DataCopyPadParams() = default;
+    DataCopyPadParams(bool pad, uint8_t left, uint8_t right, uint64_t value)
+        : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
+
+}  // namespace AscendC
+
+namespace opkg_sim {
+
+// An operand's access of `bytes` UB bytes from `ptr` that runs past its LocalTensor, which holds
+// `held` bytes; `what` says so in the API's terms. CANN compares a count with the tensor only in
+// its CPU-debug build (`#if ASCENDC_CPU_DEBUG`); the device passes the address and the count to
+// the instruction, which accesses those UB bytes whatever buffer they belong to, and real
+// operators rely on that. So by default the access goes ahead on the real UB bytes (their
+// definedness tracked as everywhere) with one warning per call site; an error with
+// --strict-bounds, or when the bytes leave the physical UB. Called only past the tensor
+// (declared in kcore.h, for LocalTensor's GetValue/SetValue).
+#ifdef OPKG_SIM_RUNTIME_TU
+void past_tensor(const void* ptr, uint64_t bytes, uint64_t held, const std::string& what, SrcLoc loc) {
+    BlockState& b = block();
+    const uint8_t* p = static_cast<const uint8_t*>(ptr);
+    if (!b.ub || p < b.ub || p >= b.ub + b.ub_bytes + UB_BEYOND) fail(loc, what);
+    const uint64_t off = uint64_t(p - b.ub), end = off + bytes;
+    if (end > b.ub_bytes) {
+        fail(loc, format("%s, and UB bytes [%llu, %llu) run past the end of the SoC's %llu-byte Unified Buffer "
+                         "(shrink the count or the buffers)", what.c_str(), (unsigned long long)off,
+                         (unsigned long long)end, (unsigned long long)b.ub_bytes));
+    }
+    if (b.strict_bounds) {
+        fail(loc, what + " (--strict-bounds; the device does not check it and accesses the UB bytes past the "
+                         "tensor, which is what a build without --strict-bounds does)");
+    }
+    if (end > b.ub_high) b.ub_high = end;   // the next block's reset must cover the bytes touched
+    if (b.warned && !b.warned->first(loc)) return;
+    const UbAlloc* next = alloc_at(off + held);
+    std::string into = next ? format("the %s set up at %s:%d", next->kind.c_str(), next->file ? next->file : "?",
+                                     next->line)
+                            : std::string("UB bytes no buffer holds");
+    log_line(format("warning: %s:%d: %s; the device accesses UB bytes [%llu, %llu), running on into %s: CANN "
+                    "checks the count against the tensor only in its CPU-debug build (ASCENDC_CPU_DEBUG), the "
+                    "device does not (--strict-bounds makes this an error)",
+                    loc.file ? loc.file : "?", loc.line, what.c_str(), (unsigned long long)off,
+                    (unsigned long long)end, into.c_str()));
+}
+#endif
+
+// `align`: the operand's required UB address alignment (32 bytes for most; some reduction
+// outputs need less).
+// check_ub on the tensor's address, position, element count and element size.
+void check_ub_at(const void* ptr, AscendC::TPosition pos, uint32_t size, uint64_t elem, uint64_t bytes,
+                 const char* op, const char* role, SrcLoc loc, uint64_t align);
+#ifdef OPKG_SIM_RUNTIME_TU
+void check_ub_at(const void* ptr, AscendC::TPosition pos, uint32_t size, uint64_t elem, uint64_t bytes,
+                 const char* op, const char* role, SrcLoc loc, uint64_t align) {
+    note(loc);
+    if (!ptr) fail(loc, format("%s: %s is a LocalTensor that was never allocated", op, role));
+    int cube = -1;
+    if (cube_arena_of(ptr, &cube)) {   // L1/L0: only the cube APIs (cube.h) take those
+        fail(loc, format("%s: %s is a tensor of the %s (position %s), not of the Unified Buffer; this API works on "
+                         "UB tensors (the cube buffers take the cube APIs: DataCopy GM->A1/B1/C1, C1->C2, Nd2Nz, LoadData; see docs/api.md)", op, role,
+                         cube_buf_name(cube), position_name(pos)));
+    }
+    if (bytes > uint64_t(size) * elem) {
+        past_tensor(ptr, bytes, uint64_t(size) * elem,
+                    format("%s: %s needs %llu bytes but the LocalTensor holds only %u elements (%llu bytes)", op, role,
+                           (unsigned long long)bytes, size, (unsigned long long)(uint64_t(size) * elem)), loc);
+    }
+    const BlockState& b = block();
+    uint64_t off = b.ub ? uint64_t(static_cast<const uint8_t*>(ptr) - b.ub) : 0;   // LocalTensor::ub_offset
+    if (off % align != 0) {
+        fail(loc, format("%s: %s starts at UB offset %llu, which is not %llu-byte aligned; "
+                         "the hardware requires %llu-byte aligned UB addresses here",
+                         op, role, (unsigned long long)off, (unsigned long long)align, (unsigned long long)align));
+    }
+}
+#endif
+
+template <class T>
+inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
+                     uint64_t align = 32) {
+    check_ub_at(t.ptr_, t.pos_, t.size_, sizeof(T), bytes, op, role, loc, align);
+}
+
+template <class T>
+inline void check_gt(const AscendC::GlobalTensor<T>& g, uint64_t bytes, const char* op, SrcLoc loc) {
+    if (!g.ptr_) fail(loc, format("%s: GlobalTensor used before SetGlobalBuffer", op));
+    // SetGlobalBuffer's size bounds nothing on the device (a tail block may read its rounded-up
+    // length past it): only the buffer's allocation does, unless --strict-bounds
+    if (g.sized_ && bytes > g.size_ * sizeof(T) && block().strict_bounds) {
+        fail(loc, format("%s: touches %llu bytes of a GlobalTensor that SetGlobalBuffer sized to %llu elements "
+                         "(%llu bytes) from this offset (--strict-bounds)", op, (unsigned long long)bytes,
+                         (unsigned long long)g.size_, (unsigned long long)(g.size_ * sizeof(T))));
+    }
+    check_gm(g.ptr_, bytes, op, loc);
+}
+
+// The bytes a count-form DataCopy moves. The hardware moves whole 32-byte blocks and silently
+// drops a ragged end: an error by default; with --lenient-copy the same truncation, logged.
+template <class T>
+inline uint64_t copy_bytes(uint32_t count, const char* op, SrcLoc loc) {
+    uint64_t bytes = uint64_t(count) * sizeof(T);
+    if (bytes % 32 == 0) return bytes;
+    uint64_t kept = bytes / 32 * 32;
+    BlockState& b = block();
+    if (b.lenient_copy) {
+        if (b.truncations++ < 3) {
+            log_line(format("%s:%d: %s of %u %s elements = %llu bytes copied %llu bytes (--lenient-copy: the "
+                            "hardware's truncation to whole 32-byte blocks)%s", basename_of(loc.file), loc.line, op,
+                            count, type_name<T>(), (unsigned long long)bytes, (unsigned long long)kept,
+                            b.truncations == 3 ? "; further truncations in this block are not logged" : ""));
+        }
+        return kept;
+    }
+    fail(loc, format("%s of %u %s elements = %llu bytes, which is not a multiple of 32 bytes; the hardware "
+                     "moves whole 32-byte blocks and would silently copy only %llu bytes (%llu elements). "
+                     "Pad the length to a multiple of %u elements or use DataCopyPad (--lenient-copy "
+                     "reproduces the truncation instead).",
+                     op, count, type_name<T>(), (unsigned long long)bytes, (unsigned long long)kept,
+                     (unsigned long long)(kept / sizeof(T)), unsigned(32 / sizeof(T) ? 32 / sizeof(T) : 1)));
+}
+
+// DataCopyPad's padding register: SetPadValue, or the paddingValue of an isPad copy.
+template <class T>
+inline void set_pad_value(T value) {
+    BlockState& b = block();
+    b.pad_value = 0;
+    std::memcpy(&b.pad_value, &value, sizeof(T) < 8 ? sizeof(T) : 8);
+    b.pad_value_set = true;
+}
+
+// The cube side of the plain DataCopy (cube.h): GM -> A1/B1/C1 (copy_gm_to_cbuf) and C1 -> C2
+// (copy_cbuf_to_bt). The forms below hand over when an operand lies in a cube buffer, as CANN's
+// DataCopy dispatches on the tensors' physical positions.
+template <class T>
+void cube_copy_gm_to_l1(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
+                        const AscendC::DataCopyParams& p, SrcLoc loc);
+template <class T>
+void cube_copy_from_l1(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                       const AscendC::DataCopyParams& p, SrcLoc loc);
+
+template <class T> constexpr int atomic_code() {
+    return std::is_same<T, float>::value ? 1 : std::is_same<T, half>::value ? 2 : std::is_same<T, int32_t>::value ? 3
+         : std::is_same<T, int16_t>::value ? 4 : std::is_same<T, int8_t>::value ? 5 : std::is_same<T, bfloat16_t>::value ? 6 : 7;
+}
+
+inline const char* atomic_setter(int op) {
+    return op == 1 ? "SetAtomicMax" : op == 2 ? "SetAtomicMin" : "SetAtomicAdd";
+}
+// The atomic unit's read-modify-write in the compute type: add, or keep the larger / smaller
+// (a NaN already in GM stays; a NaN stored is not taken).
+template <class C, class T> inline C atomic_combine(int op, T old, T value) {
+    const C a = static_cast<C>(old), v = static_cast<C>(value);
+    if (op == 1) return v > a ? v : a;
+    if (op == 2) return v < a ? v : a;
+    return a + v;
+}
+
+// Every UB->GM store goes through here: a plain copy that is recorded for the cross-block
+// conflict check, or, after SetAtomicAdd<T>(), an element-wise accumulate.
+// store_gm without an atomic accumulation active: the same for every dtype.
+void store_gm_plain(void* dst, const void* src, uint64_t bytes, const char* op, SrcLoc loc, uint64_t elem);
+#ifdef OPKG_SIM_RUNTIME_TU
+void store_gm_plain(void* dst, const void* src, uint64_t bytes, const char* op, SrcLoc loc, uint64_t elem) {
+    const bool defined = check_store(dst, src, bytes, op, loc, elem);
+    save_undo(dst, bytes);
+    std::memcpy(dst, src, bytes);
+    record_write(dst, bytes, loc);
+    if (!defined) gm_undefine(dst, src, bytes);
+}
+#endif
+
+template <class T>
+inline void store_gm(T* dst, const T* src, uint64_t bytes, const char* op, SrcLoc loc) {
+    BlockState& b = block();
+    if (!b.atomic) return store_gm_plain(dst, src, bytes, op, loc, sizeof(T));
+    const bool defined = check_store(dst, src, bytes, op, loc, sizeof(T));
+    save_undo(dst, bytes);
+    if (b.atomic != atomic_code<T>()) {
+        fail(loc, format("%s of %s data while %s<%s> is active", op, type_name<T>(), atomic_setter(b.atomic_op),
+                         b.atomic_type));
+    }
+    using C = calc_t<T>;
+    uint64_t n = bytes / sizeof(T);
+    // blocks on their own threads (after SyncAll) must not interleave read-modify-writes:
+    // the device's atomic unit makes each accumulation indivisible
+    std::unique_lock<std::mutex> one_at_a_time;
+    if (b.barrier) one_at_a_time = std::unique_lock<std::mutex>(b.barrier->atomics);
+    for (uint64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(atomic_combine<C>(b.atomic_op, dst[i], src[i]));
+    gm_defined(dst, bytes);
+    if (!defined) gm_undefine(dst, src, bytes);
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    const bool to_l1 = opkg_sim::cube_arena_of(dst.ptr_) != nullptr;
+    uint64_t bytes = opkg_sim::copy_bytes<T>(count, to_l1 ? "DataCopy GM->L1" : "DataCopy GM->UB", loc);
+    if (to_l1) {   // GM -> L1: blockLen counts 32-byte blocks
+        return opkg_sim::cube_copy_gm_to_l1(dst, src, DataCopyParams(1, uint16_t(bytes / 32), 0, 0), loc);
+    }
+    opkg_sim::check_ub(dst, bytes, "DataCopy GM->UB", "destination", loc);
+    opkg_sim::check_gt(src, bytes, "DataCopy GM->UB", loc);
+    opkg_sim::count_copy(opkg_sim::COPY_GM_UB, bytes);
+    std::memcpy(dst.ptr_, src.ptr_, bytes);
+    opkg_sim::mark_written(dst.ptr_, bytes, opkg_sim::Pipe::MTE2);
+    opkg_sim::gm_taint(dst.ptr_, src.ptr_, bytes, "DataCopy GM->UB", loc);
+}
+
+template <class T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    uint64_t bytes = opkg_sim::copy_bytes<T>(count, "DataCopy UB->GM", loc);
+    opkg_sim::check_ub(src, bytes, "DataCopy UB->GM", "source", loc);
+    opkg_sim::check_gt(dst, bytes, "DataCopy UB->GM", loc);
+    opkg_sim::check_read(src.ptr_, bytes, "DataCopy UB->GM", "source", loc, opkg_sim::Pipe::MTE3);
+    opkg_sim::count_copy(opkg_sim::COPY_UB_GM, bytes);
+    opkg_sim::store_gm(dst.ptr_, src.ptr_, bytes, "DataCopy UB->GM", loc);
+}
+
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    if (opkg_sim::cube_arena_of(src.ptr_)) {
+        // from L1: CANN counts the bias table's bursts in 64 bytes (blockLen = count / (64 / sizeof(T)))
+        const uint64_t bytes = uint64_t(count) * sizeof(T);
+        if (bytes % 64 != 0) {
+            opkg_sim::fail(loc, opkg_sim::format(
+                "DataCopy C1->C2 of %u %s elements = %llu bytes, which is not a multiple of 64 bytes; the bias "
+                "table moves whole 64-byte bursts and would copy only %llu bytes", count, opkg_sim::type_name<T>(),
+                (unsigned long long)bytes, (unsigned long long)(bytes / 64 * 64)));
+        }
+        return opkg_sim::cube_copy_from_l1(dst, src, DataCopyParams(1, uint16_t(bytes / 64), 0, 0), loc);
+    }
+    uint64_t bytes = opkg_sim::copy_bytes<T>(count, "DataCopy UB->UB", loc);
+    opkg_sim::check_ub(dst, bytes, "DataCopy UB->UB", "destination", loc);
+    opkg_sim::check_ub(src, bytes, "DataCopy UB->UB", "source", loc);
+    opkg_sim::check_read(src.ptr_, bytes, "DataCopy UB->UB", "source", loc);
+    opkg_sim::count_copy(opkg_sim::COPY_UB_UB, bytes);
+    std::memmove(dst.ptr_, src.ptr_, bytes);
+    opkg_sim::mark_written(dst.ptr_, bytes);
+}
+
+// Strided forms: blockLen, srcStride and dstStride all count 32-byte blocks.
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    uint64_t blk = uint64_t(p.blockLen) * 32, sstep = blk + uint64_t(p.srcStride) * 32, dstep = blk + uint64_t(p.dstStride) * 32;
+    if (p.blockCount == 0) return;
+    if (opkg_sim::cube_arena_of(dst.ptr_)) return opkg_sim::cube_copy_gm_to_l1(dst, src, p, loc);
+    uint64_t src_span = sstep * (p.blockCount - 1) + blk, dst_span = dstep * (p.blockCount - 1) + blk;
+    opkg_sim::check_ub(dst, dst_span, "DataCopy GM->UB", "destination", loc);
+    opkg_sim::check_gt(src, src_span, "DataCopy GM->UB", loc);
+    opkg_sim::count_copy(opkg_sim::COPY_GM_UB, blk * p.blockCount);
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+        std::memcpy(d + i * dstep, s + i * sstep, blk);
+        opkg_sim::mark_written(d + i * dstep, blk, opkg_sim::Pipe::MTE2);
+        opkg_sim::gm_taint(d + i * dstep, s + i * sstep, blk, "DataCopy GM->UB", loc);
+    }
+}
+
+template <class T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    uint64_t blk = uint64_t(p.blockLen) * 32, sstep = blk + uint64_t(p.srcStride) * 32, dstep = blk + uint64_t(p.dstStride) * 32;
+    if (p.blockCount == 0) return;
+    uint64_t src_span = sstep * (p.blockCount - 1) + blk, dst_span = dstep * (p.blockCount - 1) + blk;
+    opkg_sim::check_ub(src, src_span, "DataCopy UB->GM", "source", loc);
+    opkg_sim::check_gt(dst, dst_span, "DataCopy UB->GM", loc);
+    opkg_sim::count_copy(opkg_sim::COPY_UB_GM, blk * p.blockCount);
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+        opkg_sim::check_read(s + i * sstep, blk, "DataCopy UB->GM", "source", loc, opkg_sim::Pipe::MTE3);
+        opkg_sim::store_gm(reinterpret_cast<T*>(d + i * dstep), reinterpret_cast<const T*>(s + i * sstep), blk,
+                           "DataCopy UB->GM", loc);
+    }
+}
+
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    uint64_t blk = uint64_t(p.blockLen) * 32, sstep = blk + uint64_t(p.srcStride) * 32, dstep = blk + uint64_t(p.dstStride) * 32;
+    if (p.blockCount == 0) return;
+    if (opkg_sim::cube_arena_of(src.ptr_)) return opkg_sim::cube_copy_from_l1(dst, src, p, loc);
+    opkg_sim::check_ub(src, sstep * (p.blockCount - 1) + blk, "DataCopy UB->UB", "source", loc);
+    opkg_sim::check_ub(dst, dstep * (p.blockCount - 1) + blk, "DataCopy UB->UB", "destination", loc);
+    opkg_sim::count_copy(opkg_sim::COPY_UB_UB, blk * p.blockCount);
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+        opkg_sim::check_read(s + i * sstep, blk, "DataCopy UB->UB", "source", loc);
+        std::memmove(d + i * dstep, s + i * sstep, blk);
+        opkg_sim::mark_written(d + i * dstep, blk);
+    }
+}
+
+enum class PaddingMode : uint8_t { Normal = 0, Compact };
+
+// The PaddingMode template parameter exists only in the Ascend 950 generation's headers; elsewhere
+// DataCopyPad<T, PaddingMode::...> does not compile, as with bisheng. The sim moves data in
+// Normal mode only, so Compact is rejected at compile time there too.
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3510 || __NPU_ARCH__ == 5102)
+#define OPKG_SIM_PADDING_MODE_PARAM , PaddingMode mode = PaddingMode::Normal
+#define OPKG_SIM_REQUIRE_NORMAL_MODE() \
+    static_assert(mode == PaddingMode::Normal, "DataCopyPad: the sim emulates PaddingMode::Normal only")
+#else
+#define OPKG_SIM_PADDING_MODE_PARAM
+#define OPKG_SIM_REQUIRE_NORMAL_MODE() static_assert(true, "")
+#endif
+
+// SetPadValue sets the padding register DataCopyPad GM->UB fills with (when isPad is false).
+template <class T, TPosition pos = TPosition::MAX>
+inline void SetPadValue(T paddingValue) {
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 2002 || __NPU_ARCH__ == 1001 || __NPU_ARCH__ == 3002)
+    static_assert(sizeof(T) == 0, "SetPadValue exists only on A2/A3-generation SoCs (910B, 910_93)");
+#endif
+    static_assert(pos == TPosition::MAX || pos == TPosition::VECIN || pos == TPosition::VECOUT,
+                  "SetPadValue: pos must be VECIN, VECOUT or MAX");
+    opkg_sim::set_pad_value(paddingValue);
+}
+
+}  // namespace AscendC
+
+namespace opkg_sim {
+
+template <class T>
+inline void check_pad_lengths(uint32_t blockLen, uint8_t left, uint8_t right, const char* op, SrcLoc loc) {
+    if (blockLen % sizeof(T) != 0) {
+        fail(loc, format("%s: blockLen %u bytes is not a multiple of sizeof(%s) = %zu", op, blockLen, type_name<T>(),
+                         sizeof(T)));
+    }
+    if (uint64_t(left) * sizeof(T) > 32 || uint64_t(right) * sizeof(T) > 32) {
+        fail(loc, format("%s: leftPadding %u / rightPadding %u elements; each may cover at most 32 bytes (%zu %s "
+                         "elements)", op, unsigned(left), unsigned(right), 32 / sizeof(T), type_name<T>()));
+    }
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+// DataCopyPad exists only from the A2/A3 generation on: Atlas inference (310P, __NPU_ARCH__
+// 2002) and training (910A, 1001) parts have no such instruction, so bisheng rejects it there.
+// The assert depends on T, so it fires only where a kernel actually uses DataCopyPad.
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 2002 || __NPU_ARCH__ == 1001)
+#define OPKG_SIM_REQUIRE_DATACOPYPAD(T)                                                        \
+    static_assert(sizeof(T) == 0,                                                               \
+                  "DataCopyPad does not exist on this SoC (Atlas inference 310P / training 910A): " \
+                  "copy whole 32-byte blocks with DataCopy, or drop the SoC from the manifest")
+#else
+#define OPKG_SIM_REQUIRE_DATACOPYPAD(T) static_assert(sizeof(T) > 0, "")
+#endif
+
+// DataCopyPad GM->UB: blockLen bytes per block; srcStride in bytes (GM gap), dstStride in 32-byte
+// blocks (UB gap). Each UB row is leftPadding elements, the data, rightPadding elements, then
+// dummy elements up to the next 32-byte boundary. Padding and dummy come from the padding
+// register (set by isPad's paddingValue or SetPadValue, kept until changed); without padding the
+// dummy repeats the row's first element; otherwise they are undefined (left unwritten here, so
+// reading them is reported).
+template <class T OPKG_SIM_PADDING_MODE_PARAM>
+inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                        const DataCopyPadExtParams<T>& pad, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    OPKG_SIM_REQUIRE_DATACOPYPAD(T);
+    OPKG_SIM_REQUIRE_NORMAL_MODE();
+    const char* op = "DataCopyPad GM->UB";
+    opkg_sim::check_pad_lengths<T>(p.blockLen, pad.leftPadding, pad.rightPadding, op, loc);
+    opkg_sim::BlockState& b = opkg_sim::block();
+    if (pad.isPad) opkg_sim::set_pad_value(pad.paddingValue);
+    if (p.blockCount == 0) return;
+    const uint64_t left = uint64_t(pad.leftPadding) * sizeof(T), right = uint64_t(pad.rightPadding) * sizeof(T);
+    const uint64_t row = left + p.blockLen + right;
+    const uint64_t row_ub = (row + 31) / 32 * 32;
+    const uint64_t sstep = uint64_t(p.blockLen) + p.srcStride, dstep = row_ub + uint64_t(p.dstStride) * 32;
+    opkg_sim::check_ub(dst, dstep * (p.blockCount - 1) + row_ub, op, "destination", loc);
+    opkg_sim::check_gt(src, sstep * (p.blockCount - 1) + p.blockLen, op, loc);
+    opkg_sim::count_copy(opkg_sim::COPY_GM_UB, uint64_t(p.blockLen) * p.blockCount);
+    T fill;
+    std::memcpy(&fill, &b.pad_value, sizeof(T));
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+        uint8_t* r = d + i * dstep;
+        std::memcpy(r + left, s + i * sstep, p.blockLen);
+        if (left == 0 && right == 0) {
+            if (p.blockLen) {
+                T first;
+                std::memcpy(&first, r, sizeof(T));
+                for (uint64_t k = p.blockLen; k < row_ub; k += sizeof(T)) std::memcpy(r + k, &first, sizeof(T));
+            }
+            opkg_sim::mark_written(r, row_ub, opkg_sim::Pipe::MTE2);
+        } else if (b.pad_value_set) {
+            for (uint64_t k = 0; k < left; k += sizeof(T)) std::memcpy(r + k, &fill, sizeof(T));
+            for (uint64_t k = left + p.blockLen; k < row_ub; k += sizeof(T)) std::memcpy(r + k, &fill, sizeof(T));
+            opkg_sim::mark_written(r, row_ub, opkg_sim::Pipe::MTE2);
+        } else {
+            opkg_sim::mark_written(r + left, p.blockLen, opkg_sim::Pipe::MTE2);
+        }
+        opkg_sim::gm_taint(r + left, s + i * sstep, p.blockLen, op, loc);
+    }
+}
+
+template <class T OPKG_SIM_PADDING_MODE_PARAM>
+inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                        const DataCopyPadParams& pad, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    OPKG_SIM_REQUIRE_DATACOPYPAD(T);
+    OPKG_SIM_REQUIRE_NORMAL_MODE();
+    T value;
+    uint64_t raw = pad.paddingValue;
+    std::memcpy(&value, &raw, sizeof(T) < 8 ? sizeof(T) : 8);
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0),
+                DataCopyPadExtParams<T>(pad.isPad, pad.leftPadding, pad.rightPadding, value), loc);
+}
+
+// DataCopyPad UB->GM: blockLen bytes per block; srcStride in 32-byte blocks (UB gap), dstStride in bytes.
+template <class T OPKG_SIM_PADDING_MODE_PARAM>
+inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p,
+                        opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    OPKG_SIM_REQUIRE_DATACOPYPAD(T);
+    OPKG_SIM_REQUIRE_NORMAL_MODE();
+    if (p.blockCount == 0) return;
+    uint64_t row_ub = (uint64_t(p.blockLen) + 31) / 32 * 32;
+    uint64_t sstep = row_ub + uint64_t(p.srcStride) * 32, dstep = uint64_t(p.blockLen) + p.dstStride;
+    opkg_sim::check_ub(src, sstep * (p.blockCount - 1) + p.blockLen, "DataCopyPad UB->GM", "source", loc);
+    opkg_sim::check_gt(dst, dstep * (p.blockCount - 1) + p.blockLen, "DataCopyPad UB->GM", loc);
+    opkg_sim::count_copy(opkg_sim::COPY_UB_GM, uint64_t(p.blockLen) * p.blockCount);
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+        opkg_sim::check_read(s + i * sstep, p.blockLen, "DataCopyPad UB->GM", "source", loc, opkg_sim::Pipe::MTE3);
+        opkg_sim::store_gm(reinterpret_cast<T*>(d + i * dstep), reinterpret_cast<const T*>(s + i * sstep), p.blockLen,
+                           "DataCopyPad UB->GM", loc);
+    }
+}
+
+template <class T OPKG_SIM_PADDING_MODE_PARAM>
+inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                        opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    OPKG_SIM_REQUIRE_DATACOPYPAD(T);
+    OPKG_SIM_REQUIRE_NORMAL_MODE();
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0), loc);
+}
+
+}  // namespace AscendC
+
+// DataCopy with SliceInfo, as CANN's implementation lowers it: the bursts of dimension 0 make one
+// strided copy (blockCount = (endIndex - startIndex + 1 + stride) / (burstLen blocks + stride)),
+// repeated at the element offset of every slice the higher dimensions select. The GM side's
+// stride goes to a DataCopy when it is whole 32-byte blocks, else to a DataCopyPad in bytes;
+// the strides pass through DataCopyParams' uint16 fields, as on the device.
+namespace opkg_sim {
+
+constexpr uint32_t SLICE_MAX_DIM = 8;       // K_MAX_SHAPE_DIM
+constexpr uint32_t SLICE_MAX_COPIES = 6 * 256;   // MAX_SLICE_SIZE: the device's offset list
+
+inline uint32_t slice_start(const AscendC::SliceInfo info[], const uint32_t shape[], uint32_t dims) {
+    uint32_t start = 0, size = 1;
+    for (uint32_t i = 0; i < dims; ++i) {
+        if (i) size *= shape[i - 1];
+        start += size * info[i].startIndex;
+    }
+    return start;
+}
+
+inline std::vector<uint32_t> slice_offsets(const AscendC::SliceInfo info[], const uint32_t shape[], uint32_t dims,
+                                           const char* role, SrcLoc loc) {
+    std::vector<uint32_t> offsets{0};
+    uint32_t size = 1;
+    for (uint32_t i = 1; i < dims; ++i) {
+        size *= shape[i - 1];
+        const uint64_t count = (uint64_t(info[i].endIndex) - info[i].startIndex + 1 + info[i].stride) /
+                               (1 + uint64_t(info[i].stride));
+        const size_t base = offsets.size();
+        if (base * count > SLICE_MAX_COPIES) {
+            fail(loc, format("DataCopy with SliceInfo: %s selects %llu slices, more than the %u the device's offset "
+                             "list holds (MAX_SLICE_SIZE)", role, (unsigned long long)(base * count), SLICE_MAX_COPIES));
+        }
+        for (uint64_t it = 1; it < count; ++it) {
+            for (size_t k = 0; k < base; ++k) offsets.push_back(offsets[k] + uint32_t(it * (1 + info[i].stride)) * size);
+        }
+    }
+    return offsets;
+}
+
+struct SlicePlan {
+    uint32_t src_start, dst_start;
+    std::vector<uint32_t> src_offsets, dst_offsets;
+    AscendC::DataCopyParams params;   // blockLen in 32-byte blocks, as the device fills it
+};
+
+template <class T>
+inline SlicePlan slice_plan(const AscendC::SliceInfo dst[], const AscendC::SliceInfo src[], uint32_t dims,
+                            SrcLoc loc) {
+    note(loc);
+    if (dims == 0 || dims > SLICE_MAX_DIM) {
+        fail(loc, format("DataCopy with SliceInfo: dimValue %u outside [1, %u]", dims, SLICE_MAX_DIM));
+    }
+    if (src[0].shapeValue == 0) {
+        fail(loc, "DataCopy with SliceInfo: srcSliceInfo[0].shapeValue is 0, so CANN takes the extents from the "
+                  "tensors' ShapeInfo, which the sim does not model; give every SliceInfo its shapeValue");
+    }
+    uint32_t src_shape[SLICE_MAX_DIM], dst_shape[SLICE_MAX_DIM];
+    for (uint32_t i = 0; i < dims; ++i) {
+        src_shape[i] = src[i].shapeValue;
+        dst_shape[i] = dst[i].shapeValue;
+    }
+    const uint64_t slice_len = uint64_t(src[0].burstLen) * (32 / sizeof(T)) + src[0].stride;
+    if (slice_len == 0) fail(loc, "DataCopy with SliceInfo: srcSliceInfo[0] has burstLen 0 and stride 0");
+    SlicePlan plan{slice_start(src, src_shape, dims), slice_start(dst, dst_shape, dims),
+                   slice_offsets(src, src_shape, dims, "srcSliceInfo", loc),
+                   slice_offsets(dst, dst_shape, dims, "dstSliceInfo", loc), {}};
+    if (plan.dst_offsets.size() < plan.src_offsets.size()) {
+        fail(loc, format("DataCopy with SliceInfo: srcSliceInfo selects %zu slices but dstSliceInfo only %zu; the "
+                         "device would take the missing destination offsets from uninitialised memory",
+                         plan.src_offsets.size(), plan.dst_offsets.size()));
+    }
+    plan.params.blockLen = uint16_t(src[0].burstLen);
+    plan.params.blockCount = uint16_t((uint64_t(src[0].endIndex) - src[0].startIndex + 1 + src[0].stride) / slice_len);
+    return plan;
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
+                     const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::SlicePlan plan = opkg_sim::slice_plan<T>(dstSliceInfo, srcSliceInfo, dimValue, loc);
+    DataCopyParams p = plan.params;
+    p.dstStride = uint16_t(dstSliceInfo[0].stride * sizeof(T) / 32);
+    const bool whole_blocks = srcSliceInfo[0].stride * sizeof(T) % 32 == 0;
+    p.srcStride = uint16_t(whole_blocks ? srcSliceInfo[0].stride * sizeof(T) / 32 : srcSliceInfo[0].stride * sizeof(T));
+    for (size_t i = 0; i < plan.src_offsets.size(); ++i) {
+        const LocalTensor<T> d = dst[plan.dst_start + plan.dst_offsets[i]];
+        const GlobalTensor<T> s = src[plan.src_start + plan.src_offsets[i]];
+        if (whole_blocks) {
+            DataCopy(d, s, p, loc);
+        } else {
+            DataCopyPad(d, s, DataCopyExtParams(p.blockCount, uint32_t(p.blockLen) * 32, p.srcStride, p.dstStride, 0),
+                        DataCopyPadExtParams<T>(false, 0, 0, T()), loc);
+        }
+    }
+}
+
+template <class T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
+                     const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::SlicePlan plan = opkg_sim::slice_plan<T>(dstSliceInfo, srcSliceInfo, dimValue, loc);
+    DataCopyParams p = plan.params;
+    p.srcStride = uint16_t(srcSliceInfo[0].stride * sizeof(T) / 32);
+    const bool whole_blocks = dstSliceInfo[0].stride * sizeof(T) % 32 == 0;
+    p.dstStride = uint16_t(whole_blocks ? dstSliceInfo[0].stride * sizeof(T) / 32 : dstSliceInfo[0].stride * sizeof(T));
+    for (size_t i = 0; i < plan.src_offsets.size(); ++i) {
+        const GlobalTensor<T> d = dst[plan.dst_start + plan.dst_offsets[i]];
+        const LocalTensor<T> s = src[plan.src_start + plan.src_offsets[i]];
+        if (whole_blocks) {
+            DataCopy(d, s, p, loc);
+        } else {
+            DataCopyPad(d, s, DataCopyExtParams(p.blockCount, uint32_t(p.blockLen) * 32, p.srcStride, p.dstStride, 0),
+                        loc);
+        }
+    }
+}
+
+}  // namespace AscendC
+#endif

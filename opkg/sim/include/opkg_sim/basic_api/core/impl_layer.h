@@ -1,0 +1,84 @@
+// Entry points of CANN's implementation layer that some operators call directly instead of the
+// public API (cann-ops GeGluV2/V3 zero GM this way): DuplicateImpl, DataCopyUB2GMImpl and
+// DataCopyGM2UBImpl on raw UB/GM pointers (the set_flag/wait_flag builtins they pair with are in
+// kmisc.h), and TransDataTo5HDImpl on lists of 16 UB addresses (cann-ops GeGluGradV2). Each becomes the public API call it implements, on a tensor that runs from
+// the pointer to the end of the UB, so every check of that call applies.
+#ifndef OPKG_SIM_IMPL_LAYER_H
+#define OPKG_SIM_IMPL_LAYER_H
+
+#include "opkg_sim/basic_api/core/datacopy.h"
+#include "opkg_sim/basic_api/vector/vector.h"
+#include "opkg_sim/basic_api/core/kmisc.h"
+#include "opkg_sim/basic_api/vector/trans5hd.h"
+
+namespace opkg_sim {
+
+// A raw UB pointer as a LocalTensor reaching the end of the UB (the position only names it). As on
+// the device, `(__ubuf__ T*)local.GetPhyAddr()` holds the UB address, i.e. the offset into the UB.
+template <class T>
+inline AscendC::LocalTensor<T> ub_tensor(T* p, const char* op, SrcLoc loc) {
+    BlockState& b = block();
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(p);
+    if (!b.ub || addr >= b.ub_bytes) {
+        fail(loc, format("%s: %p is not a Unified Buffer address of this block (a UB address is an offset below "
+                         "%llu, as LocalTensor::GetPhyAddr() gives it)", op, static_cast<const void*>(p),
+                         (unsigned long long)b.ub_bytes));
+    }
+    return AscendC::LocalTensor<T>(reinterpret_cast<T*>(b.ub + addr), uint32_t((b.ub_bytes - addr) / sizeof(T)),
+                                   AscendC::TPosition::VECCALC);
+}
+
+template <class T>
+inline AscendC::GlobalTensor<T> gm_tensor(T* p) {
+    AscendC::GlobalTensor<T> g;
+    g.SetGlobalBuffer(p);
+    return g;
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+template <typename T>
+inline void DuplicateImpl(__ubuf__ T* dstLocal, const T& scalarValue, const int32_t& calCount,
+                          opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    Duplicate(opkg_sim::ub_tensor(dstLocal, "DuplicateImpl", loc), scalarValue, calCount, loc);
+}
+
+template <typename T>
+inline void DataCopyUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const DataCopyParams& intriParams,
+                              opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    DataCopy(opkg_sim::gm_tensor(dst), opkg_sim::ub_tensor(src, "DataCopyUB2GMImpl", loc), intriParams, loc);
+}
+
+template <typename T>
+inline void DataCopyGM2UBImpl(__ubuf__ T* dst, __gm__ T* src, const DataCopyParams& intriParams,
+                              opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    DataCopy(opkg_sim::ub_tensor(dst, "DataCopyGM2UBImpl", loc), opkg_sim::gm_tensor(src), intriParams, loc);
+}
+
+// CANN's dav_c220 impl: the lists as `__ubuf__ T*` UB addresses, or as uint64_t addresses;
+// both are the public TransDataTo5HD on UB offsets (its checks apply per address).
+template <typename T>
+inline void TransDataTo5HDImpl(__ubuf__ T* dstList[NCHW_CONV_ADDR_LIST_SIZE],
+                               __ubuf__ T* srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                               const TransDataTo5HDParams& transDataTo5HDParams,
+                               opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    uint64_t d[NCHW_CONV_ADDR_LIST_SIZE], s[NCHW_CONV_ADDR_LIST_SIZE];
+    for (int i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
+        d[i] = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(dstList[i]));
+        s[i] = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(srcList[i]));
+    }
+    TransDataTo5HD<T>(d, s, transDataTo5HDParams, loc);
+}
+
+template <typename T>
+inline void TransDataTo5HDImpl(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                               const TransDataTo5HDParams& transDataTo5HDParams,
+                               opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    TransDataTo5HD<T>(dstList, srcList, transDataTo5HDParams, loc);
+}
+
+}  // namespace AscendC
+
+#endif

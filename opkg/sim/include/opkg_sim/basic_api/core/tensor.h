@@ -1,0 +1,180 @@
+// LocalTensor (a window on the block's Unified Buffer arena) and GlobalTensor (a window on a GM
+// buffer). Both are plain pointer + element count, so vector ops run as tight loops.
+#ifndef OPKG_SIM_TENSOR_H
+#define OPKG_SIM_TENSOR_H
+
+#include "opkg_sim/basic_api/core/kcore.h"
+#include "opkg_sim/basic_api/core/ktypes.h"
+
+namespace AscendC {
+
+enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC };
+
+// A tensor's shape as CANN's kernel_tensor.h records it (SetShapeInfo): the shape, the original
+// (unpadded) shape and the format. The sim keeps it for GetShapeInfo; its own APIs take their
+// shapes from tilings and shape-info arguments.
+struct ShapeInfo {
+    static constexpr uint8_t kMaxDims = 8;   // CANN's K_MAX_SHAPE_DIM
+    ShapeInfo() = default;
+    ShapeInfo(uint8_t dims, const uint32_t shapeIn[], uint8_t originalDims, const uint32_t originalIn[],
+              DataFormat format, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current())
+        : shapeDim(dims), originalShapeDim(originalDims), dataFormat(format) {
+        check(loc);
+        for (uint8_t i = 0; i < shapeDim; ++i) shape[i] = shapeIn[i];
+        for (uint8_t i = 0; i < originalShapeDim; ++i) originalShape[i] = originalIn[i];
+    }
+    ShapeInfo(uint8_t dims, const uint32_t shapeIn[], DataFormat format,
+              opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current())
+        : ShapeInfo(dims, shapeIn, dims, shapeIn, format, loc) {}
+    ShapeInfo(uint8_t dims, const uint32_t shapeIn[], opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current())
+        : ShapeInfo(dims, shapeIn, dims, shapeIn, DataFormat::ND, loc) {}
+    uint8_t shapeDim = 0;
+    uint8_t originalShapeDim = 0;
+    uint32_t shape[kMaxDims] = {};
+    uint32_t originalShape[kMaxDims] = {};
+    DataFormat dataFormat = DataFormat::ND;
+
+private:
+    void check(opkg_sim::SrcLoc loc) const {
+        if (shapeDim > kMaxDims || originalShapeDim > kMaxDims) {
+            opkg_sim::fail(loc, opkg_sim::format("ShapeInfo: %u and %u dimensions, at most %u each", shapeDim,
+                                                 originalShapeDim, kMaxDims));
+        }
+    }
+};
+
+template <class T> class LocalTensor {
+public:
+    using PrimType = T;
+    LocalTensor() = default;
+    LocalTensor(T* ptr, uint32_t size, TPosition pos) : ptr_(ptr), size_(size), pos_(pos) {}
+
+    LocalTensor operator[](uint32_t offset) const {
+        if (ptr_ && offset > size_) {
+            // operator[] cannot take a call-site argument; name the last checked call instead.
+            opkg_sim::SrcLoc last = opkg_sim::block().last;
+            opkg_sim::fail(opkg_sim::SrcLoc{nullptr, 0},
+                           opkg_sim::format("LocalTensor[%u] is past the tensor's %u elements (the last checked "
+                                            "Ascend C call before it is at %s:%d)", offset, size_,
+                                            last.file ? last.file : "?", last.line));
+        }
+        return LocalTensor(ptr_ + offset, size_ - offset, pos_);
+    }
+    T GetValue(uint32_t i, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
+        check_index(i, "GetValue", loc);
+        opkg_sim::check_scalar_load(ptr_ + i, sizeof(T), "LocalTensor::GetValue", loc);
+        return ptr_[i];
+    }
+    template <class V>
+    void SetValue(uint32_t i, V v, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
+        const opkg_sim::PendingUse moved = opkg_sim::take_pending();   // v may be an undefined GetValue
+        check_index(i, "SetValue", loc);
+        ptr_[i] = static_cast<T>(v);
+        opkg_sim::mark_written(ptr_ + i, sizeof(T), opkg_sim::Pipe::S);
+        opkg_sim::settle_pending(moved, ptr_ + i, sizeof(T));
+    }
+    // Raw element access may be a store: counted as one so that it never causes a false report
+    // of unwritten UB; under --sync-check it is a scalar load and store.
+    T& operator()(uint32_t i) const {
+        opkg_sim::sync_scalar_touch(ptr_ + i, sizeof(T));
+        opkg_sim::mark_written(ptr_ + i, sizeof(T), opkg_sim::Pipe::S);
+        return ptr_[i];
+    }
+    uint32_t GetSize() const { return size_; }
+    uint32_t GetLength() const { return size_ * sizeof(T); }
+    void SetSize(uint32_t size) { size_ = size; }
+    TPosition GetPosition() const { return pos_; }
+    uint64_t GetPhyAddr() const { return ub_offset(); }
+    uint64_t GetPhyAddr(uint32_t offset) const { return ub_offset() + offset * sizeof(T); }
+    void SetUserTag(int32_t tag) { tag_ = tag; }
+    int32_t GetUserTag() const { return tag_; }
+    void SetShapeInfo(const ShapeInfo& info) { shapeInfo_ = info; }
+    ShapeInfo GetShapeInfo() const { return shapeInfo_; }
+    template <class U> LocalTensor<U> ReinterpretCast() const {
+        return LocalTensor<U>(reinterpret_cast<U*>(ptr_), static_cast<uint32_t>(uint64_t(size_) * sizeof(T) / sizeof(U)), pos_);
+    }
+    void SetAddrWithOffset(const LocalTensor& src, uint32_t offset) { *this = src[offset]; }
+    // `dst = a * b` and the other operator overloads (symbol_ops.h): the expression runs into dst.
+    template <class Op, class = typename Op::opkg_symbol_op>
+    void operator=(const Op& expression) { expression.Process(*this); }
+
+    // Emulation internals (not Ascend C API).
+    T* ptr_ = nullptr;
+    uint32_t size_ = 0;
+    TPosition pos_ = TPosition::VECCALC;
+    int32_t tag_ = 0;
+    ShapeInfo shapeInfo_{};
+
+    uint64_t ub_offset() const {
+        const opkg_sim::BlockState& b = opkg_sim::block();
+        return b.ub ? uint64_t(reinterpret_cast<const uint8_t*>(ptr_) - b.ub) : 0;
+    }
+
+private:
+    void check_index(uint32_t i, const char* what, opkg_sim::SrcLoc loc) const {
+        opkg_sim::note(loc);
+        if (!ptr_) opkg_sim::fail(loc, opkg_sim::format("%s on a LocalTensor that was never allocated", what));
+        if (i >= size_) {   // the device build reads the UB at the address, unchecked (as vector counts)
+            opkg_sim::past_tensor(ptr_ + i, sizeof(T), 0,
+                                  opkg_sim::format("%s(%u) is past the LocalTensor's %u elements", what, i, size_),
+                                  loc);
+        }
+    }
+};
+
+template <class T> class GlobalTensor {
+public:
+    using PrimType = T;
+    GlobalTensor() = default;
+    void SetGlobalBuffer(__gm__ T* buffer, uint64_t size) {
+        ptr_ = buffer;
+        size_ = size;
+        sized_ = true;
+    }
+    void SetGlobalBuffer(__gm__ T* buffer) {
+        ptr_ = buffer;
+        size_ = 0;
+        sized_ = false;
+    }
+    GlobalTensor operator[](uint64_t offset) const {
+        GlobalTensor g;
+        g.ptr_ = ptr_ + offset;
+        g.sized_ = sized_;
+        g.size_ = sized_ ? (offset <= size_ ? size_ - offset : 0) : 0;
+        return g;
+    }
+    T GetValue(uint64_t i, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
+        check_index(i, "GetValue", loc);
+        opkg_sim::check_gm_use(ptr_ + i, sizeof(T), "GlobalTensor::GetValue", loc);
+        return ptr_[i];
+    }
+    template <class V>
+    void SetValue(uint64_t i, V v, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        check_index(i, "SetValue", loc);
+        opkg_sim::save_undo(ptr_ + i, sizeof(T));
+        ptr_[i] = static_cast<T>(v);
+        opkg_sim::record_write(ptr_ + i, sizeof(T), loc);
+    }
+    T& operator()(uint64_t i) const { return ptr_[i]; }
+    __gm__ T* GetPhyAddr() const { return ptr_; }
+    __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
+    uint64_t GetSize() const { return size_; }
+    void SetL2CacheHint(int) {}
+
+    T* ptr_ = nullptr;
+    uint64_t size_ = 0;
+    bool sized_ = false;
+
+private:
+    void check_index(uint64_t i, const char* what, opkg_sim::SrcLoc loc) const {
+        if (!ptr_) opkg_sim::fail(loc, opkg_sim::format("GlobalTensor::%s before SetGlobalBuffer", what));
+        if (sized_ && i >= size_ && opkg_sim::block().strict_bounds) {   // else only the allocation bounds it
+            opkg_sim::fail(loc, opkg_sim::format("GlobalTensor::%s(%llu) is past the %llu elements given to SetGlobalBuffer (--strict-bounds)",
+                                                 what, (unsigned long long)i, (unsigned long long)size_));
+        }
+        opkg_sim::check_gm(ptr_ + i, sizeof(T), what, loc);
+    }
+};
+
+}  // namespace AscendC
+#endif

@@ -1,0 +1,875 @@
+// The cube path of Ascend C (kernel_operator_mm_intf.h, kernel_operator_fixpipe_intf.h and the
+// Nd2Nz form of kernel_operator_data_copy_intf.h): GM -> L1 with ND -> NZ conversion, L1 -> L0A/L0B
+// fractal loads, Mmad into L0C, Fixpipe L0C -> GM. Buffers come from cube_mem.h.
+//
+// Layouts (C0 = 32 bytes / sizeof(T) elements: 16 for half/bf16, 32 for int8, 8 for float):
+//   L1 (NZ, from Nd2Nz): C0-wide column blocks, each a run of rows of C0 elements;
+//   A2 (ZZ): 16 x C0 fractals row-major over (m / 16, k / C0), each row-major inside;
+//   B2 (ZN): C0 x 16 fractals row-major over (k / C0, n / 16), each stored n-major (k contiguous);
+//   CO1 (NZ): 16 x 16 fractals column-major over (m / 16, n / 16), each row-major inside.
+// The element offsets below are these layouts written out; Mmad reads exactly m x k and k x n
+// elements (padding outside them is never used) and writes m x n.
+#ifndef OPKG_SIM_CUBE_H
+#define OPKG_SIM_CUBE_H
+
+#include <vector>
+#include "opkg_sim/basic_api/core/tensor.h"
+#include "opkg_sim/basic_api/cube/cube_mem.h"
+#include "opkg_sim/basic_api/core/datacopy.h"
+
+namespace AscendC {
+
+// Cube constants of CANN's kernel_utils_constants.h that cube kernels use.
+constexpr int32_t DEFAULT_C0_SIZE = 32;   // bytes of a fractal row (C0)
+constexpr int32_t CUBE_MAX_SIZE = 256;    // elements of a 16 x 16 fractal
+
+struct Nd2NzParams {
+    Nd2NzParams() {}
+    Nd2NzParams(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,
+                const uint16_t srcNdMatrixStrideIn, const uint16_t srcDValueIn, const uint16_t dstNzC0StrideIn,
+                const uint16_t dstNzNStrideIn, const uint16_t dstNzMatrixStrideIn)
+        : ndNum(ndNumIn), nValue(nValueIn), dValue(dValueIn), srcNdMatrixStride(srcNdMatrixStrideIn),
+          srcDValue(srcDValueIn), dstNzC0Stride(dstNzC0StrideIn), dstNzNStride(dstNzNStrideIn),
+          dstNzMatrixStride(dstNzMatrixStrideIn) {}
+    uint16_t ndNum = 0;
+    uint16_t nValue = 0;
+    uint16_t dValue = 0;
+    uint16_t srcNdMatrixStride = 0;
+    uint16_t srcDValue = 0;
+    uint16_t dstNzC0Stride = 0;
+    uint16_t dstNzNStride = 0;
+    uint16_t dstNzMatrixStride = 0;
+};
+
+struct LoadData2DParams {
+    LoadData2DParams() {}
+    LoadData2DParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
+                     const uint8_t sidIn, const uint16_t dstGapIn, const bool ifTransposeIn, const uint8_t addrModeIn)
+        : startIndex(startIndexIn), dstGap(dstGapIn), srcStride(srcStrideIn), ifTranspose(ifTransposeIn),
+          repeatTimes(repeatTimesIn), sid(sidIn), addrMode(addrModeIn) {}
+    uint16_t startIndex = 0;
+    uint16_t dstGap = 0;
+    uint16_t srcStride = 0;
+    bool ifTranspose = 0;
+    uint8_t repeatTimes = 0;
+    uint8_t sid = 0;
+    uint8_t addrMode = 0;
+};
+using LoadData2dParams = LoadData2DParams;
+
+struct MmadParams {
+    MmadParams() {}
+    MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn, const int32_t fmOffsetIn,
+               const bool enSsparseIn, const bool enWinogradAIn, const bool enWinogradBIn)
+        : m(mIn), n(nIn), k(kIn), isBias(isBiasIn), fmOffset(fmOffsetIn), enSsparse(enSsparseIn),
+          enWinogradA(enWinogradAIn), enWinogradB(enWinogradBIn) {}
+    MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const uint8_t unitFlagIn,
+               const bool cmatrixSourceIn, const bool cmatrixInitValIn)
+        : m(mIn), n(nIn), k(kIn), unitFlag(unitFlagIn), cmatrixSource(cmatrixSourceIn),
+          cmatrixInitVal(cmatrixInitValIn) {}
+    uint16_t m = 0;
+    uint16_t n = 0;
+    uint16_t k = 0;
+    bool isBias = false;            // accumulate onto what CO1 holds (older spelling of !cmatrixInitVal)
+    int32_t fmOffset = 0;
+    bool enSsparse = false;
+    bool enWinogradA = false;
+    bool enWinogradB = false;
+    uint8_t unitFlag = 0;
+    bool kDirectionAlign = false;
+    bool cmatrixSource = false;     // the initial C comes from the bias table (C2)
+    bool cmatrixInitVal = true;     // the initial C is 0
+};
+
+// The bisheng builtin enum of Fixpipe's quantisation modes (values as the compiler numbers them
+// are not public; the sim only compares names).
+enum class QuantMode_t : uint8_t {
+    NoQuant, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8,
+};
+
+enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+struct FixpipeConfig {
+    CO2Layout format;
+};
+constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+constexpr FixpipeConfig CFG_COLUMN_MAJOR = {CO2Layout::COLUMN_MAJOR};
+
+struct FixpipeParamsV220 {
+    FixpipeParamsV220() {}
+    FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                      const uint32_t dstStrideIn, const bool reluEnIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), reluEn(reluEnIn) {}
+    FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                      const uint32_t dstStrideIn, const bool reluEnIn, const QuantMode_t quantPreIn,
+                      const int64_t deqScalarIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn,
+                      const uint16_t dstNdStrideIn, const uint8_t unitFlagIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), quantPre(quantPreIn),
+          deqScalar(deqScalarIn), ndNum(ndNumIn), srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn),
+          reluEn(reluEnIn), unitFlag(unitFlagIn) {}
+    FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                      const uint32_t dstStrideIn, const bool reluEnIn, const QuantMode_t quantPreIn,
+                      const int64_t deqScalarIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn,
+                      const uint16_t dstNdStrideIn, const uint8_t unitFlagIn, const bool isChannelSplitIn)
+        : FixpipeParamsV220(nSizeIn, mSizeIn, srcStrideIn, dstStrideIn, reluEnIn, quantPreIn, deqScalarIn, ndNumIn,
+                            srcNdStrideIn, dstNdStrideIn, unitFlagIn) {
+        isChannelSplit = isChannelSplitIn;
+    }
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint16_t srcStride = 0;     // CO1: head-to-head distance of 16-column blocks, in 16-element rows
+    uint32_t dstStride = 0;     // ND: elements per destination row; NZ: column blocks apart, in 32 B
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    uint64_t deqScalar = 0;
+    uint16_t ndNum = 1;
+    uint16_t srcNdStride = 0;   // 1024 B fractals
+    uint16_t dstNdStride = 0;   // elements
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+    bool isChannelSplit = false;
+};
+using FixpipeParamsM300 = FixpipeParamsV220;
+using FixpipeParamsM310 = FixpipeParamsV220;
+
+}  // namespace AscendC
+
+namespace opkg_sim {
+
+template <class T> constexpr uint32_t cube_c0() { return 32u / uint32_t(sizeof(T)); }
+
+// Checks that t is a tensor of one of the cube buffers `bufs` (a bit set of CubeBuf), starts
+// `align`-byte aligned in it and holds `bytes`; returns its arena.
+template <class T>
+inline CubeArena& cube_operand(const AscendC::LocalTensor<T>& t, unsigned bufs, uint64_t bytes, uint64_t align,
+                               const char* op, const char* role, SrcLoc loc) {
+    note(loc);
+    if (!t.ptr_) fail(loc, format("%s: %s is a LocalTensor that was never allocated", op, role));
+    int which = -1;
+    CubeArena* a = cube_arena_of(t.ptr_, &which);
+    if (!a || !(bufs & (1u << which))) {
+        std::string want;
+        for (int i = 0; i < CUBE_COUNT; ++i) {
+            if (bufs & (1u << i)) want += std::string(want.empty() ? "" : " or ") + cube_buf_name(i);
+        }
+        fail(loc, format("%s: %s is a %s tensor (position %s), but it must be in %s", op, role,
+                         a ? cube_buf_name(which) : "Unified Buffer", position_name(t.pos_), want.c_str()));
+    }
+    uint64_t off = uint64_t(reinterpret_cast<const uint8_t*>(t.ptr_) - a->mem.get());
+    if (off % align != 0) {
+        fail(loc, format("%s: %s starts at %s offset %llu, which is not %llu-byte aligned (%s)", op, role,
+                         cube_buf_name(which), (unsigned long long)off, (unsigned long long)align,
+                         align >= 512 ? "a fractal boundary: offset the tensor by whole fractals"
+                                      : "the hardware's address unit here"));
+    }
+    if (bytes > uint64_t(t.size_) * sizeof(T)) {
+        fail(loc, format("%s: %s needs %llu bytes but the LocalTensor holds only %u %s elements (%llu bytes)", op,
+                         role, (unsigned long long)bytes, t.size_, type_name<T>(),
+                         (unsigned long long)(uint64_t(t.size_) * sizeof(T))));
+    }
+    return *a;
+}
+
+inline void cube_mark_written(CubeArena& a, const void* p, uint64_t bytes, bool defined = true) {
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - a.mem.get());
+    std::memset(a.shadow.get() + off, defined ? 1 : 0, bytes);
+}
+
+inline bool cube_defined(const CubeArena& a, const void* p, uint64_t bytes) {
+    uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - a.mem.get());
+    return std::memchr(a.shadow.get() + off, 0, bytes) == nullptr;
+}
+
+// Cube work joins the profile's counters (OpkgBlockProfile.cube_flops); the roofline estimate
+// has no cube term yet (the SoC table has no cube throughput).
+inline void count_cube(uint64_t flops) {
+    OpkgBlockProfile& p = block().prof;
+    p.cube_flops += flops;
+    p.cube_calls += 1;
+}
+
+// Reads n GM bytes into a cube buffer: bytes GM holds no defined value for stay undefined there.
+void cube_load_gm(CubeArena& a, uint8_t* dst, const uint8_t* src, uint64_t n);
+#ifdef OPKG_SIM_RUNTIME_TU
+void cube_load_gm(CubeArena& a, uint8_t* dst, const uint8_t* src, uint64_t n) {
+    std::memcpy(dst, src, n);
+    const GmRegion* r = gm_region(src);
+    if (!r) {
+        cube_mark_written(a, dst, n);
+        return;
+    }
+    uint64_t off = uint64_t(src - r->base);
+    uint64_t k = gm_first_undefined(*r, off, n);
+    cube_mark_written(a, dst, k);
+    for (; k < n; ++k) cube_mark_written(a, dst + k, 1, gm_byte_defined(*r, off + k));
+}
+#endif
+
+template <class D, class S>
+void cube_l1_to_bt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+                   const AscendC::DataCopyParams& p, SrcLoc loc);
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+// GM (ND) -> A1/B1 (NZ). For matrix i, row r, 32-byte block j of the row: source
+// i * srcNdMatrixStride + r * srcDValue + j * C0 elements, destination i * dstNzMatrixStride +
+// (j * dstNzC0Stride + r * dstNzNStride) * C0 elements. A row's last block is filled with zeros past
+// dValue, as the hardware does; rows past nValue are not written.
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "DataCopy GM->L1 (Nd2Nz)";
+    constexpr uint64_t c0 = cube_c0<T>();
+    if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+    if (p.dstNzC0Stride < p.nValue * p.dstNzNStride && (p.dValue + c0 - 1) / c0 > 1) {
+        fail(loc, format("%s: dstNzC0Stride %u is smaller than nValue %u x dstNzNStride %u, so the %llu-element "
+                         "column blocks overlap in L1; set dstNzC0Stride to at least the padded row count",
+                         op, p.dstNzC0Stride, p.nValue, p.dstNzNStride, (unsigned long long)c0));
+    }
+    const uint64_t blocks = (p.dValue + c0 - 1) / c0;
+    uint64_t last = 0;   // highest destination element written, plus one
+    for (uint64_t i = 0; i < p.ndNum; ++i) {
+        uint64_t e = i * p.dstNzMatrixStride + ((blocks - 1) * p.dstNzC0Stride + (p.nValue - 1) * p.dstNzNStride) * c0 + c0;
+        if (e > last) last = e;
+    }
+    CubeArena& a = cube_operand(dst, 1u << CUBE_L1, last * sizeof(T), 32, op, "destination", loc);
+    const uint64_t src_span = (uint64_t(p.ndNum) - 1) * p.srcNdMatrixStride + (uint64_t(p.nValue) - 1) * p.srcDValue + p.dValue;
+    check_gt(src, src_span * sizeof(T), op, loc);
+    for (uint64_t i = 0; i < p.ndNum; ++i) {
+        for (uint64_t r = 0; r < p.nValue; ++r) {
+            const T* row = src.ptr_ + i * p.srcNdMatrixStride + r * p.srcDValue;
+            // a row GM holds values for throughout (the usual case) is copied without a look-up per block
+            const GmRegion* g = gm_region(row);
+            const bool defined = !g || gm_first_undefined(*g, uint64_t(reinterpret_cast<const uint8_t*>(row) - g->base),
+                                                          uint64_t(p.dValue) * sizeof(T)) == uint64_t(p.dValue) * sizeof(T);
+            for (uint64_t j = 0; j < blocks; ++j) {
+                T* d = dst.ptr_ + i * p.dstNzMatrixStride + (j * p.dstNzC0Stride + r * p.dstNzNStride) * c0;
+                uint64_t have = p.dValue - j * c0 < c0 ? p.dValue - j * c0 : c0;
+                if (defined) {
+                    std::memcpy(d, row + j * c0, have * sizeof(T));
+                    cube_mark_written(a, d, have * sizeof(T));
+                } else {
+                    cube_load_gm(a, reinterpret_cast<uint8_t*>(d), reinterpret_cast<const uint8_t*>(row + j * c0),
+                                 have * sizeof(T));
+                }
+                if (have < c0) {
+                    std::memset(d + have, 0, (c0 - have) * sizeof(T));
+                    cube_mark_written(a, d + have, (c0 - have) * sizeof(T));
+                }
+            }
+        }
+    }
+    count_copy(COPY_GM_UB, uint64_t(p.ndNum) * p.nValue * p.dValue * sizeof(T));
+}
+
+namespace cube_detail {
+
+// One LoadData 2D: repeatTimes fractals of 512 bytes from src fractal startIndex + r * srcStride to
+// dst fractal r * (1 + dstGap); ifTranspose transposes each 16 x 16 fractal (2-byte types only).
+template <class T>
+inline void load2d(const LocalTensor<T>& dst, const uint8_t* src, opkg_sim::CubeArena* src_arena,
+                   const LoadData2DParams& p, const char* op, opkg_sim::SrcLoc loc) {
+    using namespace opkg_sim;
+    constexpr uint64_t frac = 512 / sizeof(T);
+    if (p.repeatTimes == 0) return;
+    if (p.addrMode != 0) fail(loc, format("%s: addrMode %u (decreasing addresses) is not modelled by the sim", op, p.addrMode));
+    if (p.ifTranspose && sizeof(T) != 2) {
+        fail(loc, format("%s: ifTranspose with %s: LoadData 2D transposes 16 x 16 fractals of 2-byte types only; "
+                         "use LoadDataWithTranspose for 1- and 4-byte types", op, type_name<T>()));
+    }
+    const uint64_t dst_span = ((uint64_t(p.repeatTimes) - 1) * (1 + p.dstGap) + 1) * 512;
+    CubeArena& a = cube_operand(dst, (1u << CUBE_L1) | (1u << CUBE_L0A) | (1u << CUBE_L0B), dst_span,
+                                dst.pos_ == TPosition::A1 || dst.pos_ == TPosition::B1 ? 32 : 512, op,
+                                "destination", loc);
+    const bool to_l0 = cube_arena_of(dst.ptr_) != nullptr && (dst.pos_ == TPosition::A2 || dst.pos_ == TPosition::B2);
+    (void)to_l0;
+    T tmp[frac];
+    for (uint64_t r = 0; r < p.repeatTimes; ++r) {
+        const uint8_t* s = src + (uint64_t(p.startIndex) + r * p.srcStride) * 512;
+        T* d = dst.ptr_ + r * (1 + p.dstGap) * frac;
+        if (src_arena) {
+            const uint8_t* end = src_arena->mem.get() + src_arena->cap;
+            if (s + 512 > end) {
+                fail(loc, format("%s: repeat %llu reads fractal %llu of the source, past the end of its buffer", op,
+                                 (unsigned long long)r, (unsigned long long)(p.startIndex + r * p.srcStride)));
+            }
+        }
+        std::memcpy(tmp, s, 512);
+        uint8_t def[512];
+        std::memset(def, 1, sizeof def);
+        if (src_arena) {
+            const uint8_t* sh = src_arena->shadow.get() + (s - src_arena->mem.get());
+            std::memcpy(def, sh, 512);
+        } else {
+            const GmRegion* g = gm_region(s);
+            if (g) {
+                uint64_t off = uint64_t(s - g->base);
+                for (int i = 0; i < 512; ++i) def[i] = gm_byte_defined(*g, off + i);
+            }
+        }
+        if (p.ifTranspose) {
+            const bool all = std::memchr(def, 0, sizeof def) == nullptr;
+            for (int i = 0; i < 16; ++i) {
+                for (int j = 0; j < 16; ++j) d[i * 16 + j] = tmp[j * 16 + i];
+            }
+            if (all) {
+                cube_mark_written(a, d, 512);
+            } else {
+                for (int i = 0; i < 16; ++i) {
+                    for (int j = 0; j < 16; ++j) {
+                        bool ok = def[(j * 16 + i) * 2] && def[(j * 16 + i) * 2 + 1];
+                        cube_mark_written(a, d + i * 16 + j, 2, ok);
+                    }
+                }
+            }
+        } else {
+            std::memcpy(d, tmp, 512);
+            std::memcpy(a.shadow.get() + (reinterpret_cast<uint8_t*>(d) - a.mem.get()), def, 512);
+        }
+    }
+}
+
+}  // namespace cube_detail
+
+template <class T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "LoadData (2D, L1->L0)";
+    if (p.repeatTimes == 0) return;
+    CubeArena& s = cube_operand(src, 1u << CUBE_L1, 0, 32, op, "source", loc);
+    cube_detail::load2d(dst, reinterpret_cast<const uint8_t*>(src.ptr_), &s, p, op, loc);
+}
+
+template <class T>
+inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "LoadData (2D, GM->L1/L0)";
+    if (p.repeatTimes == 0) return;
+    uint64_t last = (uint64_t(p.startIndex) + (uint64_t(p.repeatTimes) - 1) * p.srcStride + 1) * 512;
+    check_gt(src, last, op, loc);
+    cube_detail::load2d(dst, reinterpret_cast<const uint8_t*>(src.ptr_), nullptr, p, op, loc);
+    count_copy(COPY_GM_UB, uint64_t(p.repeatTimes) * 512);
+}
+
+// C1 (L1) -> C2 (the bias table), copy_cbuf_to_bt: blockCount bursts of blockLen x 64 source
+// bytes; srcStride is the gap between source bursts in 32 B, dstStride between destination bursts
+// in 64 B. half -> float converts on the way (convControl; each burst then fills twice its length
+// of table), as CANN's matmul sizes it: lenBurst = ceil(n x sizeof(bias) / 64); a same-type copy
+// (float -> float, the plain DataCopy of datacopy.h hands it over) moves the bytes unchanged.
+template <class D, class S>
+inline void DataCopy(const LocalTensor<D>& dst, const LocalTensor<S>& src, const DataCopyParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    static_assert(std::is_same<D, float>::value && std::is_same<S, half>::value,
+                  "DataCopy C1->C2 converts half to float only (or copies one type to the same type)");
+    opkg_sim::cube_l1_to_bt(dst, src, p, loc);
+}
+
+}  // namespace AscendC
+
+namespace opkg_sim {
+
+template <class D, class S>
+void cube_l1_to_bt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+                          const AscendC::DataCopyParams& p, SrcLoc loc) {
+    const char* op = "DataCopy C1->C2 (bias table)";
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ < 220
+    fail(loc, format("%s: this SoC has no bias table (C2 is part of L0C before __CCE_AICORE__ 220)", op));
+#endif
+    if (p.blockCount == 0 || p.blockLen == 0) return;
+    const uint64_t sblk = uint64_t(p.blockLen) * 64, dblk = sblk * sizeof(D) / sizeof(S);
+    const uint64_t sstep = sblk + uint64_t(p.srcStride) * 32, dstep = dblk + uint64_t(p.dstStride) * 64;
+    CubeArena& sa = cube_operand(src, 1u << CUBE_L1, sstep * (p.blockCount - 1) + sblk, 32, op, "source (C1)", loc);
+    CubeArena& da = cube_operand(dst, 1u << CUBE_BT, dstep * (p.blockCount - 1) + dblk, 64, op,
+                                 "destination (C2)", loc);
+    for (uint64_t b = 0; b < p.blockCount; ++b) {
+        const S* s = reinterpret_cast<const S*>(reinterpret_cast<const uint8_t*>(src.ptr_) + b * sstep);
+        D* d = reinterpret_cast<D*>(reinterpret_cast<uint8_t*>(dst.ptr_) + b * dstep);
+        for (uint64_t i = 0; i < sblk / sizeof(S); ++i) {
+            d[i] = static_cast<D>(static_cast<float>(s[i]));
+            // bytes past what Nd2Nz wrote (a burst rounded up to 64 B) stay undefined in the table
+            cube_mark_written(da, d + i, sizeof(D), cube_defined(sa, s + i, sizeof(S)));
+        }
+    }
+}
+
+// GM -> A1/B1/C1 (copy_gm_to_cbuf): blockCount bursts of blockLen x 32 bytes, srcStride and
+// dstStride the gaps between bursts in 32-byte blocks, no layout change (ND stays ND).
+template <class T>
+void cube_copy_gm_to_l1(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
+                        const AscendC::DataCopyParams& p, SrcLoc loc) {
+    const char* op = "DataCopy GM->L1";
+    if (p.blockCount == 0 || p.blockLen == 0) return;
+    const uint64_t blk = uint64_t(p.blockLen) * 32, sstep = blk + uint64_t(p.srcStride) * 32,
+                   dstep = blk + uint64_t(p.dstStride) * 32;
+    CubeArena& a = cube_operand(dst, 1u << CUBE_L1, dstep * (p.blockCount - 1) + blk, 32, op,
+                                "destination (A1/B1/C1)", loc);
+    check_gt(src, sstep * (p.blockCount - 1) + blk, op, loc);
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    for (uint64_t b = 0; b < p.blockCount; ++b) cube_load_gm(a, d + b * dstep, s + b * sstep, blk);
+    count_copy(COPY_GM_UB, blk * p.blockCount);
+}
+
+// From L1 with the plain DataCopy: to the bias table (C2) only; CANN's other L1 destinations
+// (UB, the fixpipe buffer) are not modelled.
+template <class T>
+void cube_copy_from_l1(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                       const AscendC::DataCopyParams& p, SrcLoc loc) {
+    int which = -1;
+    if (!cube_arena_of(dst.ptr_, &which) || which != CUBE_BT) {
+        fail(loc, format("DataCopy from L1 (position %s) to a %s tensor (position %s): the sim models L1 -> C2 "
+                         "(the bias table) only; L1 -> UB and L1 -> C2PIPE2GM are not modelled",
+                         position_name(src.pos_), cube_arena_of(dst.ptr_) ? cube_buf_name(which) : "Unified Buffer",
+                         position_name(dst.pos_)));
+    }
+    cube_l1_to_bt(dst, src, p, loc);
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+namespace cube_detail {
+
+template <class D, class A, class B> struct MmadTypes { static constexpr bool ok = false; };
+template <> struct MmadTypes<float, half, half> { static constexpr bool ok = true; using Acc = float; };
+template <> struct MmadTypes<float, bfloat16_t, bfloat16_t> { static constexpr bool ok = true; using Acc = float; };
+template <> struct MmadTypes<int32_t, int8_t, int8_t> { static constexpr bool ok = true; using Acc = int32_t; };
+template <> struct MmadTypes<float, float, float> { static constexpr bool ok = true; using Acc = float; };
+
+inline uint64_t up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+// acc (m x N) += av (m x k) x bv (k x N), N a multiple of 16, for the two accumulator types.
+// Defined once in the block runner (OPKG_SIM_RUNTIME_TU, compiled at -O2): kernel objects are
+// compiled at -Og (flags.KERNEL_OPT) and neither emit nor slow down the product's inner loop.
+void gemm_accumulate(float* acc, const float* av, const float* bv, uint64_t m, uint64_t N, uint64_t k);
+void gemm_accumulate(int32_t* acc, const int32_t* av, const int32_t* bv, uint64_t m, uint64_t N, uint64_t k);
+#ifdef OPKG_SIM_RUNTIME_TU
+// Each element's sum runs over k in order, as the scalar i-k-j loop would, so the result is the
+// same to the bit; the vectors only spread it over j: a fractal row of 16 lanes is R native vectors, RB rows of A at a time (eight
+// accumulators in registers), each B vector loaded once for the RB rows.
+#if defined(__AVX__)
+constexpr unsigned kGemmVectorBytes = 32;
+#else
+constexpr unsigned kGemmVectorBytes = 16;
+#endif
+template <class Acc, uint64_t RB>
+inline void gemm_rows(Acc* acc, const Acc* av, const Acc* bv, uint64_t i, uint64_t N, uint64_t k) {
+    typedef Acc V __attribute__((vector_size(kGemmVectorBytes)));
+    constexpr uint64_t L = kGemmVectorBytes / sizeof(Acc), R = 16 / L;
+    for (uint64_t jb = 0; jb < N; jb += 16) {
+        V c[RB][R];
+#pragma GCC unroll 8
+        for (uint64_t r = 0; r < RB; ++r)
+#pragma GCC unroll 8
+            for (uint64_t q = 0; q < R; ++q) std::memcpy(&c[r][q], acc + (i + r) * N + jb + q * L, sizeof(V));
+        for (uint64_t kk = 0; kk < k; ++kk) {
+            V bb[R];
+#pragma GCC unroll 8
+            for (uint64_t q = 0; q < R; ++q) std::memcpy(&bb[q], bv + kk * N + jb + q * L, sizeof(V));
+#pragma GCC unroll 8
+            for (uint64_t r = 0; r < RB; ++r) {
+                const Acc x = av[(i + r) * k + kk];
+#pragma GCC unroll 8
+                for (uint64_t q = 0; q < R; ++q) c[r][q] += x * bb[q];
+            }
+        }
+#pragma GCC unroll 8
+        for (uint64_t r = 0; r < RB; ++r)
+#pragma GCC unroll 8
+            for (uint64_t q = 0; q < R; ++q) std::memcpy(acc + (i + r) * N + jb + q * L, &c[r][q], sizeof(V));
+    }
+}
+
+template <class Acc>
+inline void gemm_accumulate_t(Acc* acc, const Acc* av, const Acc* bv, uint64_t m, uint64_t N, uint64_t k) {
+    constexpr uint64_t RB = 8 / (16 / (kGemmVectorBytes / sizeof(Acc)));
+    uint64_t i = 0;
+    for (; i + RB <= m; i += RB) gemm_rows<Acc, RB>(acc, av, bv, i, N, k);
+    for (; i < m; ++i) gemm_rows<Acc, 1>(acc, av, bv, i, N, k);
+}
+void gemm_accumulate(float* acc, const float* av, const float* bv, uint64_t m, uint64_t N, uint64_t k) {
+    gemm_accumulate_t(acc, av, bv, m, N, k);
+}
+void gemm_accumulate(int32_t* acc, const int32_t* av, const int32_t* bv, uint64_t m, uint64_t N, uint64_t k) {
+    gemm_accumulate_t(acc, av, bv, m, N, k);
+}
+#endif
+
+// c (m x n) += a (m x k) x b (k x n), the i-k-j loop: each element sums over k in order. Defined
+// once in the block runner (OPKG_SIM_RUNTIME_TU, -O2, where the j loop vectorises without changing
+// any element's arithmetic), not in each kernel object (-Og). Used by the high-level Matmul
+// (hl_matmul.h), which any n may reach.
+void ikj_accumulate(float* c, const float* a, const float* b, int64_t m, int64_t n, int64_t k);
+void ikj_accumulate(int32_t* c, const int32_t* a, const int32_t* b, int64_t m, int64_t n, int64_t k);
+#ifdef OPKG_SIM_RUNTIME_TU
+template <class AccT>
+inline void ikj_accumulate_t(AccT* __restrict c, const AccT* __restrict a, const AccT* __restrict b, int64_t m,
+                             int64_t n, int64_t k) {
+    for (int64_t i = 0; i < m; ++i) {
+        AccT* __restrict crow = c + i * n;
+        for (int64_t kk = 0; kk < k; ++kk) {
+            const AccT x = a[i * k + kk];
+            const AccT* __restrict brow = b + kk * n;
+            for (int64_t j = 0; j < n; ++j) crow[j] += x * brow[j];
+        }
+    }
+}
+void ikj_accumulate(float* c, const float* a, const float* b, int64_t m, int64_t n, int64_t k) {
+    ikj_accumulate_t(c, a, b, m, n, k);
+}
+void ikj_accumulate(int32_t* c, const int32_t* a, const int32_t* b, int64_t m, int64_t n, int64_t k) {
+    ikj_accumulate_t(c, a, b, m, n, k);
+}
+#endif
+
+// Mmad's element loops, per input type (B has A's type, C the accumulator's), defined once in
+// the block runner (-O2) rather than in each kernel object (-Og): mmad_check fails at `loc` when an
+// A or B element the product reads was never loaded; mmad_product converts A and B from their
+// fractal layouts, adds their product to `acc` (m x N, N = n rounded up to 16: the initial C) and
+// stores the m x n result into CO1 (`cp0`, NZ), marking it written.
+void mmad_check(const half* ap, const opkg_sim::CubeArena& aa, const half* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc);
+void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const half* ap, const half* bp, std::vector<float>& acc, uint64_t m,
+                  uint64_t n, uint64_t k);
+void mmad_check(const bfloat16_t* ap, const opkg_sim::CubeArena& aa, const bfloat16_t* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc);
+void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const bfloat16_t* ap, const bfloat16_t* bp, std::vector<float>& acc, uint64_t m,
+                  uint64_t n, uint64_t k);
+void mmad_check(const int8_t* ap, const opkg_sim::CubeArena& aa, const int8_t* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc);
+void mmad_product(int32_t* cp0, opkg_sim::CubeArena& ca, const int8_t* ap, const int8_t* bp, std::vector<int32_t>& acc, uint64_t m,
+                  uint64_t n, uint64_t k);
+void mmad_check(const float* ap, const opkg_sim::CubeArena& aa, const float* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc);
+void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const float* ap, const float* bp, std::vector<float>& acc, uint64_t m,
+                  uint64_t n, uint64_t k);
+#ifdef OPKG_SIM_RUNTIME_TU
+template <class A>
+inline void mmad_check_t(const A* ap, const opkg_sim::CubeArena& aa, const A* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                         uint64_t n, uint64_t k, opkg_sim::SrcLoc loc) {
+    using namespace opkg_sim;
+    constexpr uint64_t c0 = cube_c0<A>();
+    const uint64_t K1 = up(k, c0) / c0, N1 = up(n, 16) / 16;
+    auto a_off = [&](uint64_t i, uint64_t kk) { return ((i / 16) * K1 + kk / c0) * 16 * c0 + (i % 16) * c0 + kk % c0; };
+    auto b_off = [&](uint64_t kk, uint64_t j) { return ((kk / c0) * N1 + j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0; };
+    // Every element the product reads must hold a loaded value.
+    for (uint64_t i = 0; i < m; ++i) {
+        const A* row = ap + a_off(i, 0);
+        for (uint64_t kk = 0; kk < k; kk += c0) {
+            uint64_t len = k - kk < c0 ? k - kk : c0;
+            if (!cube_defined(aa, row + ((kk / c0) * 16 * c0), len * sizeof(A))) {
+                fail(loc, format("Mmad reads A2 elements of row %llu, k %llu..%llu that were never loaded (or were "
+                                 "loaded from GM bytes holding no value): A holds fewer than m = %llu rows or k = %llu "
+                                 "columns", (unsigned long long)i, (unsigned long long)kk,
+                                 (unsigned long long)(kk + len - 1), (unsigned long long)m, (unsigned long long)k));
+            }
+        }
+    }
+    for (uint64_t j = 0; j < n; ++j) {
+        for (uint64_t kk = 0; kk < k; kk += c0) {
+            uint64_t len = k - kk < c0 ? k - kk : c0;
+            if (!cube_defined(ba, bp + b_off(kk, j), len * sizeof(A))) {
+                fail(loc, format("Mmad reads B2 elements of column %llu, k %llu..%llu that were never loaded: B holds "
+                                 "fewer than k = %llu rows or n = %llu columns (a K mismatch between A and B?)",
+                                 (unsigned long long)j, (unsigned long long)kk, (unsigned long long)(kk + len - 1),
+                                 (unsigned long long)k, (unsigned long long)n));
+            }
+        }
+    }
+}
+
+template <class A, class Acc>
+inline void mmad_product_t(Acc* cp0, opkg_sim::CubeArena& ca, const A* ap, const A* bp, std::vector<Acc>& acc, uint64_t m,
+                           uint64_t n, uint64_t k) {
+    using namespace opkg_sim;
+    constexpr uint64_t c0 = cube_c0<A>();
+    const uint64_t M = up(m, 16), N = up(n, 16), K = up(k, c0);
+    const uint64_t K1 = K / c0, N1 = N / 16, M1 = M / 16;
+    auto a_off = [&](uint64_t i, uint64_t kk) { return ((i / 16) * K1 + kk / c0) * 16 * c0 + (i % 16) * c0 + kk % c0; };
+    auto b_off = [&](uint64_t kk, uint64_t j) { return ((kk / c0) * N1 + j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0; };
+    auto c_off = [&](uint64_t i, uint64_t j) { return ((j / 16) * M1 + i / 16) * 256 + (i % 16) * 16 + j % 16; };
+    // A (m x k) and B (k x N, zero past n) converted once, a C0 run of each fractal row at a time.
+    std::vector<Acc> av(m * k), bv(k * N, Acc(0));
+    for (uint64_t i = 0; i < m; ++i) {
+        for (uint64_t kk = 0; kk < k; kk += c0) {
+            const A* s = ap + a_off(i, kk);
+            const uint64_t w = k - kk < c0 ? k - kk : c0;
+            for (uint64_t t = 0; t < w; ++t) av[i * k + kk + t] = static_cast<Acc>(static_cast<float>(s[t]));
+        }
+    }
+    for (uint64_t j = 0; j < n; ++j) {
+        for (uint64_t kk = 0; kk < k; kk += c0) {
+            const A* s = bp + b_off(kk, j);
+            const uint64_t w = k - kk < c0 ? k - kk : c0;
+            for (uint64_t t = 0; t < w; ++t) bv[(kk + t) * N + j] = static_cast<Acc>(static_cast<float>(s[t]));
+        }
+    }
+    if (acc.empty()) acc.assign(m * N, Acc(0));   // the initial C is zero
+    gemm_accumulate(acc.data(), av.data(), bv.data(), m, N, k);
+    for (uint64_t jb = 0; jb < n; jb += 16) {
+        const uint64_t w = n - jb < 16 ? n - jb : 16;
+        for (uint64_t i = 0; i < m; ++i) {
+            Acc* cp = cp0 + c_off(i, jb);
+            for (uint64_t j = 0; j < w; ++j) cp[j] = static_cast<Acc>(acc[i * N + jb + j]);
+            cube_mark_written(ca, cp, w * sizeof(Acc));
+        }
+    }
+}
+void mmad_check(const half* ap, const opkg_sim::CubeArena& aa, const half* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc) {
+    mmad_check_t(ap, aa, bp, ba, m, n, k, loc);
+}
+void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const half* ap, const half* bp, std::vector<float>& acc, uint64_t m,
+                  uint64_t n, uint64_t k) {
+    mmad_product_t(cp0, ca, ap, bp, acc, m, n, k);
+}
+void mmad_check(const bfloat16_t* ap, const opkg_sim::CubeArena& aa, const bfloat16_t* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc) {
+    mmad_check_t(ap, aa, bp, ba, m, n, k, loc);
+}
+void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const bfloat16_t* ap, const bfloat16_t* bp, std::vector<float>& acc, uint64_t m,
+                  uint64_t n, uint64_t k) {
+    mmad_product_t(cp0, ca, ap, bp, acc, m, n, k);
+}
+void mmad_check(const int8_t* ap, const opkg_sim::CubeArena& aa, const int8_t* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc) {
+    mmad_check_t(ap, aa, bp, ba, m, n, k, loc);
+}
+void mmad_product(int32_t* cp0, opkg_sim::CubeArena& ca, const int8_t* ap, const int8_t* bp, std::vector<int32_t>& acc, uint64_t m,
+                  uint64_t n, uint64_t k) {
+    mmad_product_t(cp0, ca, ap, bp, acc, m, n, k);
+}
+void mmad_check(const float* ap, const opkg_sim::CubeArena& aa, const float* bp, const opkg_sim::CubeArena& ba, uint64_t m,
+                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc) {
+    mmad_check_t(ap, aa, bp, ba, m, n, k, loc);
+}
+void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const float* ap, const float* bp, std::vector<float>& acc, uint64_t m,
+                  uint64_t n, uint64_t k) {
+    mmad_product_t(cp0, ca, ap, bp, acc, m, n, k);
+}
+#endif
+
+template <class D, class A, class B, class Bias>
+inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTensor<B>& b,
+                 const LocalTensor<Bias>* bias, const MmadParams& p, opkg_sim::SrcLoc loc) {
+    using namespace opkg_sim;
+    static_assert(MmadTypes<D, A, B>::ok, "Mmad supports (dst, A, B) = (float, half, half), (float, bfloat16_t, "
+                  "bfloat16_t), (int32_t, int8_t, int8_t), (float, float, float)");
+    static_assert(sizeof(A) == sizeof(B), "Mmad: A and B must have the same element size");
+    static_assert(std::is_same<A, B>::value && std::is_same<D, typename MmadTypes<D, A, B>::Acc>::value,
+                  "Mmad: the product's loops are compiled for B of A's type and C of the accumulator's");
+    using Acc = typename MmadTypes<D, A, B>::Acc;
+    const char* op = "Mmad";
+    constexpr uint64_t c0 = cube_c0<A>();
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ < 220
+    if constexpr (std::is_same<A, float>::value || std::is_same<A, bfloat16_t>::value) {
+        fail(loc, format("Mmad with %s inputs: this SoC's cube unit has no %s mode (A2/A3 only)", type_name<A>(),
+                         type_name<A>()));
+    }
+#endif
+    note(loc);
+    const uint64_t m = p.m, n = p.n, k = p.k;
+    if (m == 0 || n == 0 || k == 0) return;
+    const uint64_t M = up(m, 16), N = up(n, 16), K = up(k, c0);
+    CubeArena& ca = cube_operand(c, 1u << CUBE_L0C, M * N * sizeof(D), 256 * sizeof(D), op, "dst (CO1)", loc);
+    const uint64_t a_need = M * K * sizeof(A), b_need = K * N * sizeof(B);
+    cube_operand(a, 1u << CUBE_L0A, 0, 512, op, "A (A2)", loc);   // position and fractal alignment first
+    cube_operand(b, 1u << CUBE_L0B, 0, 512, op, "B (B2)", loc);
+    if (a.ptr_ && a_need > uint64_t(a.size_) * sizeof(A)) {
+        fail(loc, format("Mmad: k = %llu needs %llu x %llu elements of A (m padded to 16, k to %llu), but the A2 "
+                         "tensor holds %u: the K of A and the k given to Mmad disagree",
+                         (unsigned long long)k, (unsigned long long)M, (unsigned long long)K,
+                         (unsigned long long)c0, a.size_));
+    }
+    if (b.ptr_ && b_need > uint64_t(b.size_) * sizeof(B)) {
+        fail(loc, format("Mmad: k = %llu needs %llu x %llu elements of B (k padded to %llu, n to 16), but the B2 "
+                         "tensor holds %u: the K of B and the k given to Mmad disagree",
+                         (unsigned long long)k, (unsigned long long)K, (unsigned long long)N,
+                         (unsigned long long)c0, b.size_));
+    }
+    CubeArena& aa = cube_operand(a, 1u << CUBE_L0A, a_need, 512, op, "A (A2)", loc);
+    CubeArena& ba = cube_operand(b, 1u << CUBE_L0B, b_need, 512, op, "B (B2)", loc);
+    const uint64_t M1 = M / 16;
+    auto c_off = [&](uint64_t i, uint64_t j) { return ((j / 16) * M1 + i / 16) * 256 + (i % 16) * 16 + j % 16; };
+    // Every element the product reads must hold a loaded value.
+    mmad_check(a.ptr_, aa, b.ptr_, ba, m, n, k, loc);
+    // Initial C: zero, CO1's own values (accumulate) or the bias table. The product runs on an
+    // m x N copy (N = n padded to 16: whole fractal rows, so the inner loop is a fixed-width
+    // vector); columns past n are computed from zeros and never stored.
+    const bool from_bias = bias != nullptr || p.cmatrixSource;
+    const bool accumulate = !from_bias && (!p.cmatrixInitVal || p.isBias);
+    std::vector<Acc> acc;   // left empty for a zero C (mmad_product fills it)
+    if (from_bias || accumulate) acc.assign(m * N, Acc(0));
+    if (from_bias) {
+        if (!bias) {
+            fail(loc, "Mmad with cmatrixSource = true takes C from the bias table: use the Mmad overload with a bias "
+                      "tensor (C2)");
+        }
+        CubeArena& bb = cube_operand(*bias, (1u << CUBE_BT) | (1u << CUBE_L0C) | (1u << CUBE_L1), n * sizeof(Bias), 64, op, "bias (C2)", loc);
+        if (!cube_defined(bb, bias->ptr_, n * sizeof(Bias))) {
+            fail(loc, format("Mmad reads %llu bias values that were never loaded into the bias table", (unsigned long long)n));
+        }
+        for (uint64_t i = 0; i < m; ++i) {
+            for (uint64_t j = 0; j < n; ++j) acc[i * N + j] = static_cast<Acc>(static_cast<float>(bias->ptr_[j]));
+        }
+    } else if (accumulate) {
+        // CO1 fractal rows: 16 contiguous elements of row i, columns jb .. jb + 15
+        for (uint64_t jb = 0; jb < n; jb += 16) {
+            const uint64_t w = n - jb < 16 ? n - jb : 16;
+            for (uint64_t i = 0; i < m; ++i) {
+                const D* cp = c.ptr_ + c_off(i, jb);
+                if (!cube_defined(ca, cp, w * sizeof(D))) {
+                    uint64_t j = jb;
+                    while (cube_defined(ca, c.ptr_ + c_off(i, j), sizeof(D))) ++j;
+                    fail(loc, format("Mmad accumulates (cmatrixInitVal = false) onto CO1 element (%llu, %llu), which "
+                                     "no Mmad wrote yet: the first Mmad into a CO1 tile must set cmatrixInitVal = true",
+                                     (unsigned long long)i, (unsigned long long)j));
+                }
+                for (uint64_t j = 0; j < w; ++j) acc[i * N + jb + j] = static_cast<Acc>(cp[j]);
+            }
+        }
+    }
+    mmad_product(c.ptr_, ca, a.ptr_, b.ptr_, acc, m, n, k);
+    count_cube(2 * m * n * k);
+}
+
+}  // namespace cube_detail
+
+template <typename DstT, typename Src0T, typename Src1T>
+inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fmLocal,
+                 const LocalTensor<Src1T>& filterLocal, const MmadParams& mmadParams,
+                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    cube_detail::mmad<DstT, Src0T, Src1T, DstT>(dstLocal, fmLocal, filterLocal, nullptr, mmadParams, loc);
+}
+
+template <typename DstT, typename Src0T, typename Src1T, typename BiasT>
+inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fmLocal,
+                 const LocalTensor<Src1T>& filterLocal, const LocalTensor<BiasT>& biasLocal,
+                 const MmadParams& mmadParams, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    cube_detail::mmad<DstT, Src0T, Src1T, BiasT>(dstLocal, fmLocal, filterLocal, &biasLocal, mmadParams, loc);
+}
+
+namespace cube_detail {
+
+// The scale of a scalar quantisation: a float's bits in the low 32 bits of deqScalar (CANN's
+// documented way to build it).
+inline float deq_scale(uint64_t deqScalar) {
+    const uint32_t bits = static_cast<uint32_t>(deqScalar & 0xFFFFFFFFu);
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+template <class DstT, class SrcT>
+inline DstT fixpipe_convert(SrcT v, QuantMode_t q, uint64_t deqScalar, bool relu, const char* op,
+                            opkg_sim::SrcLoc loc) {
+    using namespace opkg_sim;
+    if constexpr (std::is_same<SrcT, int32_t>::value && std::is_same<DstT, half>::value) {
+        // DEQF16: int32 x the float scale, then ReLU (the quantisation is the pre-stage), rounded to half
+        if (q == QuantMode_t::VDEQF16) {
+            fail(loc, format("%s: VDEQF16 (a scale per channel from the fixpipe buffer) is not modelled by the sim; "
+                             "DEQF16 with deqScalar is", op));
+        }
+        if (q != QuantMode_t::DEQF16) fail(loc, format("%s: int32_t CO1 -> half output needs quantPre = QuantMode_t::DEQF16", op));
+        float f = static_cast<float>(v) * deq_scale(deqScalar);
+        if (relu && f < 0.0f) f = 0.0f;
+        return static_cast<half>(f);
+    } else {
+        if (relu && v < SrcT(0)) v = SrcT(0);
+        if constexpr (std::is_same<DstT, SrcT>::value) {
+            if (q != QuantMode_t::NoQuant) fail(loc, format("%s: %s -> %s takes quantPre = NoQuant", op, type_name<SrcT>(), type_name<DstT>()));
+            return v;
+        } else if constexpr (std::is_same<SrcT, float>::value && std::is_same<DstT, half>::value) {
+            if (q != QuantMode_t::F322F16) fail(loc, format("%s: float CO1 -> half output needs quantPre = QuantMode_t::F322F16", op));
+            return static_cast<half>(v);
+        } else if constexpr (std::is_same<SrcT, float>::value && std::is_same<DstT, bfloat16_t>::value) {
+            if (q != QuantMode_t::F322BF16) fail(loc, format("%s: float CO1 -> bfloat16_t output needs quantPre = QuantMode_t::F322BF16", op));
+            return bfloat16_t(v);
+        } else {
+            fail(loc, format("%s: %s -> %s (quantisation on the way out) is not modelled by the sim yet", op,
+                             type_name<SrcT>(), type_name<DstT>()));
+        }
+    }
+}
+
+}  // namespace cube_detail
+
+#if defined(__CCE_AICORE__) && (__CCE_AICORE__ == 220 || __CCE_AICORE__ == 300)
+// CO1 (NZ) -> GM (A2/A3 and 310B, as CANN declares it). ROW_MAJOR (NZ2ND): element (i, j) of each of ndNum matrices goes to
+// nd * dstNdStride + i * dstStride + j; NZ: to (j / 16) * dstStride * 32 B + (i * 16 + j % 16)
+// elements. The source element is (j / 16) * srcStride * 16 + i * 16 + j % 16 (+ nd * srcNdStride
+// fractals of 1024 B).
+template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
+                    const FixpipeParamsV220& p, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    static_assert(std::is_same<SrcT, float>::value || std::is_same<SrcT, int32_t>::value,
+                  "Fixpipe: the CO1 source holds float or int32_t");
+    const char* op = "Fixpipe CO1->GM";
+    note(loc);
+    if (config.format == CO2Layout::COLUMN_MAJOR) fail(loc, "Fixpipe: CFG_COLUMN_MAJOR is not modelled by the sim");
+    if (p.isChannelSplit) fail(loc, "Fixpipe: isChannelSplit is not modelled by the sim");
+    if (p.nSize == 0 || p.mSize == 0) fail(loc, format("%s: nSize %u and mSize %u must be at least 1", op, p.nSize, p.mSize));
+    if (config.format == CO2Layout::NZ && p.nSize % 16 != 0) {
+        fail(loc, format("%s: with CFG_NZ, nSize (%u) must be a multiple of 16", op, p.nSize));
+    }
+    if (p.dstStride == 0) fail(loc, format("%s: dstStride must be at least 1", op));
+    if (p.srcStride < (p.mSize + 15) / 16 * 16 && (p.nSize + 15) / 16 > 1) {
+        fail(loc, format("%s: srcStride %u is smaller than mSize %u rounded up to 16: the 16-column blocks of CO1 "
+                         "would overlap", op, p.srcStride, p.mSize));
+    }
+    const uint64_t nd = p.ndNum ? p.ndNum : 1;
+    const uint64_t nb = (p.nSize + 15) / 16;
+    const uint64_t src_elems = (nd - 1) * p.srcNdStride * 256 + (nb - 1) * uint64_t(p.srcStride) * 16 +
+                               uint64_t(p.mSize) * 16;
+    CubeArena& ca = cube_operand(srcLocal, 1u << CUBE_L0C, src_elems * sizeof(SrcT), 64, op, "source (CO1)", loc);
+    std::vector<DstT> row;
+    for (uint64_t d = 0; d < nd; ++d) {
+        const SrcT* base = srcLocal.ptr_ + d * p.srcNdStride * 256;
+        if (config.format == CO2Layout::ROW_MAJOR) {
+            row.resize(p.nSize);
+            for (uint64_t i = 0; i < p.mSize; ++i) {
+                for (uint64_t j = 0; j < p.nSize; ++j) {
+                    const SrcT* s = base + (j / 16) * uint64_t(p.srcStride) * 16 + i * 16 + j % 16;
+                    if (!cube_defined(ca, s, sizeof(SrcT))) {
+                        fail(loc, format("%s reads CO1 element (row %llu, column %llu) that no Mmad wrote: the "
+                                         "Fixpipe covers more than the Mmad computed, or runs before it",
+                                         op, (unsigned long long)i, (unsigned long long)j));
+                    }
+                    row[j] = cube_detail::fixpipe_convert<DstT, SrcT>(*s, p.quantPre, p.deqScalar, p.reluEn, op, loc);
+                }
+                GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + i * p.dstStride];
+                check_gt(g, uint64_t(p.nSize) * sizeof(DstT), op, loc);
+                store_gm(g.ptr_, row.data(), uint64_t(p.nSize) * sizeof(DstT), op, loc);
+            }
+        } else {
+            row.resize(16);
+            const uint64_t step = uint64_t(p.dstStride) * 32 / sizeof(DstT);
+            for (uint64_t jb = 0; jb < nb; ++jb) {
+                for (uint64_t i = 0; i < p.mSize; ++i) {
+                    for (uint64_t j = 0; j < 16; ++j) {
+                        const SrcT* s = base + jb * uint64_t(p.srcStride) * 16 + i * 16 + j;
+                        if (!cube_defined(ca, s, sizeof(SrcT))) {
+                            fail(loc, format("%s reads CO1 element (row %llu, column %llu) that no Mmad wrote", op,
+                                             (unsigned long long)i, (unsigned long long)(jb * 16 + j)));
+                        }
+                        row[j] = cube_detail::fixpipe_convert<DstT, SrcT>(*s, p.quantPre, p.deqScalar, p.reluEn, op, loc);
+                    }
+                    GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + jb * step + i * 16];
+                    check_gt(g, 16 * sizeof(DstT), op, loc);
+                    store_gm(g.ptr_, row.data(), 16 * sizeof(DstT), op, loc);
+                }
+            }
+        }
+    }
+    count_copy(COPY_UB_GM, nd * p.mSize * p.nSize * sizeof(DstT));
+}
+#endif
+
+}  // namespace AscendC
+#endif

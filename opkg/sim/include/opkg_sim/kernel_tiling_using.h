@@ -1,7 +1,0 @@
-// Force-included after the package's tiling header in kernel builds: CANN declares kernel
-// tiling structs at global scope, so kernels name them unqualified.
-#ifndef OPKG_SIM_KERNEL_TILING_USING_H
-#define OPKG_SIM_KERNEL_TILING_USING_H
-#include "opkg_sim/tiling_slot.h"
-using namespace optiling;
-#endif

@@ -1,0 +1,19 @@
+// Force-included into every kernel translation unit after the emulation headers (and after
+// their precompiled form, opkg/sim/flags.py): the parts that depend on the op being compiled.
+// The headers themselves must not test per-op or per-variant macros (-DOPKG_SIM_OP_TYPE,
+// -DDTYPE_*), or g++ would refuse the precompiled header built once per architecture.
+#ifndef OPKG_SIM_KERNEL_TU_H
+#define OPKG_SIM_KERNEL_TU_H
+
+#include "opkg_sim/basic_api/core/tiling_slot.h"
+
+#ifdef OPKG_SIM_OP_TYPE
+namespace optiling {
+struct OPKG_SIM_CAT(OpkgOpTag_, OPKG_SIM_OP_TYPE);
+}  // namespace optiling
+#undef OPKG_SIM_REGISTERED_TILING
+#define OPKG_SIM_REGISTERED_TILING \
+    ::optiling::OpkgTilingSlot<::optiling::OPKG_SIM_CAT(OpkgOpTag_, OPKG_SIM_OP_TYPE)>::type
+#endif
+
+#endif

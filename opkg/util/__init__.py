@@ -1,0 +1,1 @@
+"""Utilities below every layer: atomic file writes (fsutil) and process lifetime (procs)."""
