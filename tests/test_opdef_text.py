@@ -4,6 +4,8 @@ named, never guessed."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from opkg.importers.opdef import parse_opdef_text, to_manifest_op
 
 SOURCE = """\
@@ -64,8 +66,8 @@ def test_what_cannot_be_read_is_named(tmp_path):
     string.write_text(SOURCE.replace("ge::DT_BF16", "ge::DT_STRING"))
     ops, why = parse_opdef_text([computed, string])
     assert ops == []
-    assert why == ["OpDef MyOp in computed.cpp: input 'x' has a computed DataType list",
-                   "OpDef MyOp in string.cpp: input 'x' has dtype ge::DT_STRING, which opkg "
+    assert why == ["OpDef MyOp in computed.cpp:9: input 'x' has a computed DataType list (kTypes)",
+                   "OpDef MyOp in string.cpp:9: input 'x' has dtype ge::DT_STRING, which opkg "
                    "does not support"]
 
 
@@ -77,3 +79,66 @@ def test_an_opdef_without_outputs_is_read(tmp_path):
     ops, why = parse_opdef_text([src])
     assert why == []
     assert [t["name"] for t in ops[0]["inputs"]] == ["x", "bias", "y"] and ops[0]["outputs"] == []
+
+
+# -- OpDefs as ops-nn writes them (tests/fixtures/opdef_text, each naming the file it mirrors) --
+
+FIXTURES = Path(__file__).parent / "fixtures" / "opdef_text"
+EVALUATED = ["named_lists_def.cpp", "local_lists_def.cpp", "expression_defaults_def.cpp"]
+
+
+def _text_ops(names):
+    ops, why = parse_opdef_text([FIXTURES / n for n in names])
+    return {o["type"]: to_manifest_op(o) for o in ops}, why
+
+
+def test_named_and_local_lists_and_per_soc_configs_are_evaluated():
+    ops, why = _text_ops(EVALUATED[:2])
+    assert why == []
+    named = ops["NamedLists"]
+    assert [t["dtypes"] for t in named["inputs"]] == [
+        ["float16", "float32", "int32"] * 2, ["int32"] * 3 + ["int64"] * 3]
+    # a config with only flags adds a SoC; one with lists of its own is that SoC's prototype
+    assert named["configs"] == ["ascend910b", "ascend910_93", "ascend950"]
+    assert list(named["soc_configs"]) == ["ascend950"]
+    assert named["soc_configs"]["ascend950"]["inputs"][0]["dtypes"] == ["float16", "float32", "int8", "float64"]
+    local = ops["LocalLists"]
+    assert local["inputs"] == [{"name": "x", "dtypes": ["float16", "float32", "bfloat16"], "formats": ["ND"],
+                                "param_type": "dynamic"}]
+    # the config a member function builds and returns
+    assert local["soc_configs"] == {"ascend310p": {
+        "inputs": [{"name": "x", "dtypes": ["float16", "float32"], "formats": ["ND"], "param_type": "dynamic"}],
+        "outputs": [{"name": "y", "dtypes": ["float16", "float32"], "formats": ["ND"], "param_type": "dynamic"}]}}
+
+
+def test_expression_defaults_are_evaluated_not_made_required():
+    ops, why = _text_ops(EVALUATED[2:])
+    assert why == []
+    assert {a["name"]: a.get("default", "REQUIRED") for a in ops["ExpressionDefaults"]["attrs"]} == {
+        "alpha": 0.16666667,        # 1.0f / 6.0f, as the float the OpDef holds
+        "block": 32, "half_block": 15, "limit": 0.0,
+        "dst_type": 2,              # ge::DT_INT8
+        "scale": -6.0, "round_mode": "rint", "sym": True}
+
+
+def test_what_the_text_does_not_determine_is_named_with_file_and_line():
+    ops, why = _text_ops(["expression_gaps_def.cpp", "gaps_list_def.cpp"])
+    assert ops == {}
+    assert why == [
+        "OpDef ExpressionGaps in expression_gaps_def.cpp:13: attr 'axis' default `SHARED_AXIS`: "
+        "SHARED_AXIS is not defined in this file (a constant of another header?)",
+        "OpDef GapsList in gaps_list_def.cpp:13: input 'x' has a computed DataType list (types)"]
+
+
+def test_text_reading_agrees_with_the_compiled_opdefs():
+    # the compiled OpDef (the sim's registry, as the import reads it first) is the reference
+    from opkg.importers.opdef import read_opdefs
+
+    probe = read_opdefs([FIXTURES / n for n in EVALUATED + ["expression_gaps_def.cpp"]], [FIXTURES], FIXTURES)
+    compiled = {o["type"]: to_manifest_op(o) for o in probe.ops}
+    text, _ = _text_ops(EVALUATED)
+    assert set(compiled) == {*text, "ExpressionGaps"}
+    for name, op in text.items():
+        assert op == compiled[name], name
+    # what the text could not tell, the compiler knows: the other header's constant
+    assert compiled["ExpressionGaps"]["attrs"] == [{"name": "axis", "type": "int", "default": 3}]

@@ -100,20 +100,41 @@ def _runtime_object(cxx: str, base_flags: list[str]) -> Path:
 # -- the fallback: the OpDef read from the source text ------------------------------------------
 #
 # When the host sources do not compile on the sim (a host API it lacks), the build will say so;
-# the import should still produce the package. An OpDef written with literal lists, the common
-# case, can be read from the text: statements `this->Input("x").ParamType(..).DataType({..})
-# .Format({..})`, `this->Attr("a").AttrType(..).Float(..)` and `AddConfig("...")`.
+# the import should still produce the package. The text is evaluated as far as it is plain data:
+# statements `this->Input("x").ParamType(..).DataType(..).Format(..)` and `this->Attr("a")
+# .AttrType(..).Float(..)`; lists written in place or named (`static const
+# std::vector<ge::DataType> kX = {...}`, `std::vector<ge::Format> f(kX.size(), ge::FORMAT_ND)`,
+# at file scope or in the constructor); attribute defaults that are literals, named constants
+# (`constexpr float EPS = 1e-5f;`, `#define`), `ge::DT_*` enumerators or arithmetic of these; and
+# `OpAICoreConfig` objects with their own Input/Output lists (also one returned by a member
+# function), passed to `AddConfig("<soc>", config)`: the op's per-SoC lists. Anything else (a
+# list built in a loop, a macro that writes the OpDef, a constant from another header) is named
+# with its file:line, never guessed.
 
-# at a statement's start, or after the brace that opens the constructor's body
-_STMT_HEAD = re.compile(r'(?:^|[{}])\s*(?:this\s*->\s*)?(Input|Output|Attr)\s*\(\s*"(\w+)"\s*\)')
+# at a statement's start, or after the brace that opens a body: this->Input(..), Input(..) or
+# <config>.Input(..)
+_STMT_HEAD = re.compile(r'(?:^|[{}])\s*(?:this\s*->\s*|(\w+)\s*\.\s*)?(Input|Output|Attr)\s*\(\s*"(\w+)"\s*\)')
 _CALL = re.compile(r"\.\s*(\w+)\s*\(")
 _ATTR_KINDS = {"Float": "float", "Int": "int", "Bool": "bool", "String": "str",
                "ListInt": "list_int", "ListFloat": "list_float", "ListBool": "list_bool"}
+_VECTOR = re.compile(r"\bstd\s*::\s*vector\s*<\s*ge\s*::\s*(DataType|Format)\s*>\s+(\w+)\s*"
+                     r"(?:=\s*(\{[^;]*\})|(\{[^;]*\})|\(([^;]*)\))\s*;")
+_CONSTANT = re.compile(r"\b(?:constexpr|const)\s+(?:static\s+)?(?:[\w:]+[\s*&]+)+?(\w+)\s*=\s*([^;{}]+);"
+                       r"|^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([^\n]+)$", re.M)
+
+
+class _Gap(ValueError):
+    """A value the text does not determine; `at` is the offset in the file it names."""
+
+    def __init__(self, message: str, at: int):
+        super().__init__(message)
+        self.at = at
 
 
 def parse_opdef_text(sources: list[Path]) -> tuple[list[dict], list[str]]:
-    """(host_prototypes()-shaped entries for the OpDefs of `sources` written with literal lists,
-    why each other OpDef could not be read: a computed list, a dtype opkg does not know)."""
+    """(host_prototypes()-shaped entries for the OpDefs of `sources` that the text determines,
+    why each other OpDef could not be read, naming file:line: a computed list, an attribute
+    default that is no constant expression of the file, a dtype opkg does not know)."""
 
     ops, why = [], []
     for src in sources:
@@ -121,18 +142,27 @@ def parse_opdef_text(sources: list[Path]) -> tuple[list[dict], list[str]]:
         for name in OP_ADD_RE.findall(text):
             m = re.search(rf"class\s+{name}\s*:\s*public\s+OpDef\s*\{{", text)
             if not m:
+                at = re.search(rf"\bOP_ADD\s*\(\s*{name}\s*\)", text).start()
+                why.append(f"OpDef {name} in {Path(src).name}:{_line(text, at)}: no `class {name} : "
+                           "public OpDef` in the file (written by a macro?)")
                 continue
-            body = _braced(text, m.end() - 1)
+            body_at = m.end()
             try:
-                ops.append(_parse_body(name, body))
-            except ValueError as exc:
-                why.append(f"OpDef {name} in {Path(src).name}: {exc}")
+                ops.append(_parse_body(name, text, body_at, _braced(text, m.end() - 1)))
+            except _Gap as exc:
+                why.append(f"OpDef {name} in {Path(src).name}:{_line(text, exc.at)}: {exc}")
     return ops, why
 
 
 def _strip_comments(text: str) -> str:
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    return re.sub(r"//[^\n]*", "", text)
+    """Comments blanked out, line breaks kept (positions still give the right line)."""
+    def blank(m):
+        return re.sub(r"[^\n]", " ", m.group(0))
+    return re.sub(r"/\*.*?\*/|//[^\n]*", blank, text, flags=re.S)
+
+
+def _line(text: str, at: int) -> int:
+    return text.count("\n", 0, at) + 1
 
 
 def _braced(text: str, start: int) -> str:
@@ -156,74 +186,207 @@ def _args(stmt: str, pos: int) -> str:
     return stmt[pos:i - 1]
 
 
-def _parse_body(name: str, body: str) -> dict:
+class _Scope:
+    """What the file defines that an OpDef names: constants and dtype/format vectors."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.constants: dict[str, tuple[str, int]] = {}
+        for m in _CONSTANT.finditer(text):
+            name, expr = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            self.constants.setdefault(name, (expr.strip(), m.start()))
+        self.vectors: dict[str, list[str] | _Gap] = {}
+        for m in _VECTOR.finditer(text):
+            kind, name, init, init2, ctor = m.groups()
+            items = init or init2
+            try:
+                if items is not None:
+                    value = _items(items)
+                else:   # (count, item): the count a literal or another vector's size()
+                    count, _, item = ctor.rpartition(",")
+                    size = re.fullmatch(r"\s*(\w+)\s*\.\s*size\s*\(\s*\)\s*", count)
+                    if size and isinstance(self.vectors.get(size.group(1)), list):
+                        n = len(self.vectors[size.group(1)])
+                    else:
+                        n = int(self.number(count.strip(), m.start()))
+                    value = [item.strip()] * n
+            except (_Gap, ValueError):
+                value = _Gap(f"the {kind} list {name} is computed", m.start())
+            self.vectors[name] = value
+
+    def items(self, arg: str, what: str, call: str, at: int) -> list[str]:
+        """The entries of a DataType/Format argument: a list in place or a vector named."""
+        arg = arg.strip()
+        if arg.startswith("{"):
+            return _items(arg)
+        found = self.vectors.get(arg)
+        if isinstance(found, list):
+            return found
+        raise _Gap(f"{what} has a computed {call} list ({arg})", found.at if isinstance(found, _Gap) else at)
+
+    def number(self, expr: str, at: int, _depth: int = 0):
+        """The value of a constant expression of the file (int or float, C++ semantics)."""
+        import ast
+
+        from opkg.core.model import DTYPES
+
+        ge_values = {d.ge: d.ge_value for d in DTYPES.values()}
+        src = re.sub(r"static_cast\s*<\s*[\w:]+\s*>", "", expr)
+        src = re.sub(r"\bge\s*::\s*(DT_\w+)", r"\1", src)
+        src = re.sub(r"(\d(?:[\d.]*)(?:[eE][-+]?\d+)?)[fFlLuU]+\b", r"\1", src)
+        try:
+            tree = ast.parse(src.strip(), mode="eval")
+        except SyntaxError:
+            raise _Gap("no constant expression", at) from None
+
+        def ev(node):
+            if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
+                    and not isinstance(node.value, bool):
+                return node.value
+            if isinstance(node, ast.Name):
+                if node.id in ("true", "false"):
+                    return node.id == "true"
+                if node.id in ge_values:
+                    return ge_values[node.id]
+                if node.id in self.constants and _depth < 8:
+                    raw, where = self.constants[node.id]
+                    return self.number(raw, where, _depth + 1)
+                raise _Gap(f"{node.id} is not defined in this file (a constant of another header?)", at)
+            if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+                v = ev(node.operand)
+                return -v if isinstance(node.op, ast.USub) else v
+            if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+                a, b = ev(node.left), ev(node.right)
+                if isinstance(node.op, ast.Add):
+                    return a + b
+                if isinstance(node.op, ast.Sub):
+                    return a - b
+                if isinstance(node.op, ast.Mult):
+                    return a * b
+                if b == 0:
+                    raise _Gap("divides by zero", at)
+                if isinstance(a, int) and isinstance(b, int):
+                    return int(a / b)        # C++ integer division truncates
+                return a / b
+            raise _Gap("no constant expression", at)
+        return ev(tree.body)
+
+
+def _items(braced: str) -> list[str]:
+    return [t.strip() for t in braced.strip().strip("{}").split(",") if t.strip()]
+
+
+def _statements(body: str, offset: int):
+    """(statement, its offset in the file) for each `;`-terminated statement of `body`."""
+    pos = 0
+    for part in body.split(";"):
+        yield part, offset + pos
+        pos += len(part) + 1
+
+
+def _parse_body(name: str, text: str, body_at: int, body: str) -> dict:
     from opkg.core.model import DTYPES, FORMATS
 
+    scope = _Scope(text)
     by_ge = {d.ge: d.name for d in DTYPES.values()}
+    # OpAICoreConfig objects: declared, or the result of a member function returning one
+    configs: dict[str, dict] = {}
+    alias: dict[str, str] = {}
+    for m in re.finditer(r"\bOpAICoreConfig\s+(\w+)\s*(?:=\s*(\w+)\s*\(\s*\))?", body):
+        configs.setdefault(m.group(1), {"inputs": [], "outputs": []})
+        if m.group(2):
+            fn = re.search(rf"\bOpAICoreConfig\s+{m.group(2)}\s*\([^)]*\)[^{{;]*\{{", body)
+            ret = fn and re.search(r"\breturn\s+(\w+)\s*;", _braced(body, fn.end() - 1))
+            if ret:
+                alias[m.group(1)] = ret.group(1)
     op = {"type": name, "inputs": [], "outputs": [], "attrs": [],
           "has_infer_shape": "SetInferShape" in body,
-          "aicore": {"configs": list(dict.fromkeys(re.findall(r'AddConfig\s*\(\s*"([^"]+)"',
-                                                              body)))}}
-    for stmt in body.split(";"):
+          "aicore": {"configs": list(dict.fromkeys(re.findall(r'AddConfig\s*\(\s*"([^"]+)"', body)))}}
+    for stmt, at in _statements(body, body_at):
         head = _STMT_HEAD.search(stmt)
         if not head:
             continue
-        kind, pname = head.groups()
-        calls = {c.group(1): _args(stmt, c.end()) for c in _CALL.finditer(stmt, head.end())}
+        owner, kind, pname = head.groups()
+        if owner is not None and owner not in configs:
+            continue     # a call on something else (a helper object)
+        where = at + head.start(2)
+        calls = {c.group(1): (_args(stmt, c.end()), at + c.start())
+                 for c in _CALL.finditer(stmt, head.end())}
         if kind == "Attr":
-            attr_kind = next((k for k in calls if k in _ATTR_KINDS), None)
-            if attr_kind is None:
-                raise ValueError(f"attr {pname!r} has no type call (Float(), Int(), ...)")
-            raw = calls[attr_kind].strip()
-            optional = "OPTIONAL" in calls.get("AttrType", "")
-            default = _literal(_ATTR_KINDS[attr_kind], raw) if raw else None
-            op["attrs"].append({"name": pname, "type": _ATTR_KINDS[attr_kind],
-                                "required": not optional or default is None,
-                                "default": default})
+            if owner is not None:
+                continue
+            op["attrs"].append(_attr(pname, calls, scope, where))
             continue
-        if "DataType" not in calls or not calls["DataType"].strip().startswith("{"):
-            # a computed dtype list: only the compiler can read it
-            raise ValueError(f"{kind.lower()} {pname!r} has a computed DataType list")
-        dtypes = [by_ge.get(t.split("::")[-1].strip()) for t in
-                  calls["DataType"].strip("{} \n").split(",") if t.strip()]
-        unknown = [t.strip() for t, d in zip(calls["DataType"].strip("{} \n").split(","), dtypes)
-                   if d is None]
-        if unknown:
-            raise ValueError(f"{kind.lower()} {pname!r} has dtype {unknown[0]}, which opkg does "
-                             "not support")
+        what = f"{kind.lower()} {pname!r}"
+        if "DataType" not in calls:
+            raise _Gap(f"{what} has no DataType list", where)
+        raw, call_at = calls["DataType"]
+        names = scope.items(raw, what, "DataType", call_at)
+        dtypes = [by_ge.get(t.split("::")[-1].strip()) for t in names]
+        if None in dtypes:
+            raise _Gap(f"{what} has dtype {names[dtypes.index(None)]}, which opkg does not support",
+                       call_at)
         formats = []
         if "Format" in calls:
-            if not calls["Format"].strip().startswith("{"):
-                raise ValueError(f"{kind.lower()} {pname!r} has a computed Format list")
-            formats = [f.split("FORMAT_")[-1].strip() for f in
-                       calls["Format"].strip("{} \n").split(",") if f.strip()]
+            raw, call_at = calls["Format"]
+            formats = [f.split("FORMAT_")[-1].strip()
+                       for f in scope.items(raw, what, "Format", call_at)]
             if any(f not in FORMATS for f in formats):
-                raise ValueError(f"{kind.lower()} {pname!r} has a format opkg does not know: "
-                                 + ", ".join(f for f in formats if f not in FORMATS))
-        param = calls.get("ParamType", "REQUIRED").strip().split("::")[-1].lower()
-        op["inputs" if kind == "Input" else "outputs"].append(
-            {"name": pname, "param_type": param, "dtypes": dtypes, "formats": formats})
+                raise _Gap(f"{what} has a format opkg does not know: "
+                           + ", ".join(f for f in formats if f not in FORMATS), call_at)
+        param = calls.get("ParamType", ("REQUIRED", 0))[0].strip().split("::")[-1].lower()
+        tensor = {"name": pname, "param_type": param, "dtypes": dtypes, "formats": formats}
+        target = op if owner is None else configs[owner]
+        target["inputs" if kind == "Input" else "outputs"].append(tensor)
+    soc_configs = {}
+    for m in re.finditer(r'AddConfig\s*\(\s*"([^"]+)"\s*,\s*(\w+)\s*\)', body):
+        own = configs.get(alias.get(m.group(2), m.group(2)))
+        if own and (own["inputs"] or own["outputs"]):
+            soc_configs[m.group(1)] = own
+    if soc_configs:
+        op["aicore"]["soc_configs"] = soc_configs
     return op
 
 
-def _literal(kind: str, raw: str):
-    raw = raw.strip().strip("{}").strip()
+def _attr(pname: str, calls: dict, scope: _Scope, where: int) -> dict:
+    kind = next((k for k in calls if k in _ATTR_KINDS), None)
+    if kind is None:
+        raise _Gap(f"attr {pname!r} has no type call (Float(), Int(), ...)", where)
+    raw, at = calls[kind]
+    raw = raw.strip()
+    optional = "OPTIONAL" in calls.get("AttrType", ("", 0))[0]
+    default = None
+    if raw:
+        try:
+            default = _literal(_ATTR_KINDS[kind], raw, scope, at)
+        except _Gap as exc:
+            raise _Gap(f"attr {pname!r} default `{raw}`: {exc}", exc.at) from None
+    return {"name": pname, "type": _ATTR_KINDS[kind], "required": not optional or default is None,
+            "default": default}
+
+
+def _literal(kind: str, raw: str, scope: _Scope, at: int):
+    raw = raw.strip()
     if kind.startswith("list_"):
-        items = [x for x in raw.split(",") if x.strip()]
-        values = [_literal(kind[5:], x) for x in items]
-        return None if None in values else values
-    try:
-        if kind == "float":
-            return float(raw.rstrip("fF"))
-        if kind == "int":
-            return int(raw.rstrip("lLuU"))
-        if kind == "bool":
-            return {"true": True, "false": False}.get(raw)
-        if kind == "str":
-            return raw.strip('"') if raw.startswith('"') else None
-    except ValueError:
-        return None
-    return None
+        inner = raw[1:-1] if raw.startswith("{") and raw.endswith("}") else None
+        if inner is None:
+            raise _Gap("no list written in place", at)
+        return [_literal(kind[5:], x, scope, at) for x in inner.split(",") if x.strip()]
+    if kind == "str":
+        if raw.startswith('"') and raw.endswith('"'):
+            return raw[1:-1]
+        const = scope.constants.get(raw)
+        if const and const[0].startswith('"') and const[0].endswith('"'):
+            return const[0][1:-1]
+        raise _Gap("no string literal or string constant of this file", at)
+    value = scope.number(raw, at)
+    if kind == "bool":
+        return bool(value)
+    if kind == "int":
+        if isinstance(value, float) and not value.is_integer():
+            raise _Gap(f"{value} is not an integer", at)
+        return int(value)
+    return float(value)
 
 
 def first_errors(stderr: str, limit: int = 3) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, TensorSpec
+from opkg.core.model import AttrSpec, OpSpec, TensorSpec
 from opkg.sim import runtime
 import simbuild
 

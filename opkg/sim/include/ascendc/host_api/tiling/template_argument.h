@@ -301,8 +301,8 @@ bool dispatch(uint64_t key, F f) {
     } while (0)
 
 #ifdef OPKG_SIM_KERNEL
-#include "opkg_sim/kcore.h"
-#include "opkg_sim/ktypes.h"
+#include "opkg_sim/basic_api/core/kcore.h"
+#include "opkg_sim/basic_api/core/ktypes.h"
 
 namespace opkg_sim {
 namespace tpl {

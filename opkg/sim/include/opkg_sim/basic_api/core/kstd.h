@@ -114,7 +114,7 @@ template <auto n, typename T> struct is_constant<n, T&> : is_constant<n, T> {};
 template <auto n, typename T> struct is_constant<n, T&&> : is_constant<n, T> {};
 template <auto n, typename T, T v> struct is_constant<n, integral_constant<T, v>> : bool_constant<v == n> {};
 
-// half is _Float16 in the sim (opkg_sim/ktypes.h)
+// half is _Float16 in the sim (opkg_sim/basic_api/core/ktypes.h)
 template <typename T>
 struct is_floating_point : bool_constant<is_one_of_v<remove_cv_t<T>, float, double, long double, _Float16>> {};
 template <typename T> inline constexpr bool is_floating_point_v = is_floating_point<T>::value;

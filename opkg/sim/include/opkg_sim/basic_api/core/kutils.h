@@ -7,9 +7,9 @@
 #define OPKG_SIM_KUTILS_H
 
 #include <cstdint>
-#include "opkg_sim/kcore.h"
-#include "opkg_sim/ktypes.h"
-#include "opkg_sim/kmisc.h"
+#include "opkg_sim/basic_api/core/kcore.h"
+#include "opkg_sim/basic_api/core/ktypes.h"
+#include "opkg_sim/basic_api/core/kmisc.h"
 
 namespace AscendC {
 
