@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-quick bench fuzz compat clean check-gxx check-test-tools
+.PHONY: run test test-quick bench fuzz compat dist docs clean check-gxx check-test-tools
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
@@ -60,5 +60,15 @@ compat: $(STAMP) check-gxx
 	@test -n "$(CORPUS)" || { echo "usage: make compat CORPUS=DIR [COMPAT_ARGS='--only NAME --jobs 2']"; exit 2; }
 	$(BIN)/python bench/compat/run.py --corpus $(CORPUS) $(COMPAT_ARGS)
 
+# The distribution (ascend-opkg: wheel and sdist in dist/), built from this environment without
+# a network; install it anywhere with pip, pipx or uv (README, "Install").
+dist: $(STAMP)
+	rm -rf dist build
+	$(BIN)/python -m build --no-isolation --outdir dist .
+
+# Pages generated from the sources (docs/workspace.md from the workspace file's schema)
+docs: $(STAMP)
+	$(BIN)/python docs/gen_workspace.py > docs/workspace.md
+
 clean:
-	rm -rf out $(VENV)
+	rm -rf out dist $(VENV)

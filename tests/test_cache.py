@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -97,9 +98,9 @@ def test_hit_rate_from_recorded_builds(tmp_path):
 def test_cli_stats_and_prune_on_a_real_build(workspace):
     workspace.copy_package("add_custom")
     ws = workspace.root
-    opkg("build", "//...", "--soc", SOC, cwd=ws)
+    summaries = [opkg("build", "//...", "--soc", SOC, cwd=ws).splitlines()[-1]]
     opkg("clean", cwd=ws)
-    opkg("build", "//...", "--soc", SOC, cwd=ws)
+    summaries.append(opkg("build", "//...", "--soc", SOC, cwd=ws).splitlines()[-1])
     s = json.loads(opkg("cache", "stats", "--json", cwd=ws))
     assert s["cache_dir"] == os.environ["OPKG_CACHE_DIR"]
     first, second = s["builds"]
@@ -108,6 +109,12 @@ def test_cli_stats_and_prune_on_a_real_build(workspace):
     assert s["entries"] > 0 and s["size"] > 0
     text = opkg("cache", "stats", cwd=ws)
     assert "hit rate: " in text and f"in {s['entries']} entries" in text
+    # the same numbers, in the same words, as each build's summary line
+    for summary, line in zip(summaries, text.splitlines()[-2:]):
+        ran, cached = re.search(r"(\d+) steps ran, (\d+) from cache", summary).groups()
+        assert re.search(rf"\b{ran} steps ran, +{cached} from cache", line), (summary, line)
+    total = f"{first['misses'] + second['misses']} steps ran, {first['hits'] + second['hits']}"
+    assert f"over the last 2 build(s) that ran SCons: {total} from cache" in text
     assert "removed" in opkg("cache", "prune", "--max-size", "0", cwd=ws)
     assert json.loads(opkg("cache", "stats", "--json", cwd=ws))["entries"] == 0
     r = subprocess.run([sys.executable, "-m", "opkg", "cache", "prune", "--max-size", "lots"],

@@ -130,6 +130,8 @@ def test_failing_build_for_ci(failing, monkeypatch):
     assert sorted(c["case"] for c in json.loads(r.stdout)["cases"]) == ["even", "uneven_split"]
     r = opkg("test", "//...", *ONE_SOC, "--case", "nosuch", cwd=root, check=2)
     assert "no verified case matches --case nosuch" in r.stderr
+    # the hint names what there is to match
+    assert "cases here: even, small, uneven_split; variants: float16, float32" in r.stderr
 
     # -q: only failures and the summary
     r = opkg("test", "//...", *ONE_SOC, "--variant", "float32", "-q", cwd=root, check=1)

@@ -104,6 +104,29 @@ def test_build_host_without_driver_is_said_plainly(tmp_path, monkeypatch, capsys
     assert code == 3 and "no NPU driver found" in err
 
 
+def test_for_run_fails_without_a_driver_even_when_the_sim_builds(tmp_path, monkeypatch, capsys,
+                                                                    env):
+    """A machine with no CANN and no driver builds with the sim; --for-run asks whether the
+    targets can run on an NPU here, and they cannot: exit 3, as the docs say."""
+    ws(tmp_path, monkeypatch)
+    code, out, _ = run(capsys, "toolchain", "check")
+    assert code == 0
+    code, out, err = run(capsys, "toolchain", "check", "--for-run")
+    assert code == 3
+    assert "FAIL (sim_no_device)" in out
+    assert "packages/layernorm (Ascend910B1): no NPU driver found" in err
+    assert "required: driver>=24.1.rc2 (pin)" in err
+    assert "a sim bundle holds no device binary" in err
+    code, out, _ = run(capsys, "toolchain", "check", "--for-run", "--json")
+    kinds = {(p["package"], p["soc"], p["kind"]) for p in json.loads(out)["problems"]}
+    assert ("//packages/layernorm", "Ascend910B1", "no_driver") in kinds
+    assert ("//packages/layernorm", "Ascend910B1", "sim_no_device") in kinds
+    # with a driver, a sim build still holds nothing the NPU runs
+    make_driver(env, "24.1.rc2")
+    code, _, err = run(capsys, "toolchain", "check", "--for-run")
+    assert code == 3 and "no device binary" in err and "no NPU driver" not in err
+
+
 def test_check_json(tmp_path, monkeypatch, capsys, env):
     make_toolkit(env, "8.0.RC2")
     ws(tmp_path, monkeypatch, pins={"layernorm": '{cann: ">=8.1.RC1"}'})
@@ -202,3 +225,27 @@ def test_check_and_build_exit_3_without_the_sims_compiler(tmp_path, monkeypatch,
     build = opkg("build", "packages/layernorm")
     assert build.returncode == 3
     assert "error: C++ compiler 'g++' not found on PATH" in build.stderr
+
+
+@pytest.mark.parametrize("pins, possible", [
+    ('{cann: ">=8.0.RC1", driver: "<24.0"}', False),    # every 8.x needs 24.1.rc1 or later
+    ('{cann: "<8.0", driver: "<23.0.3"}', False),       # 7.0.0 on 910B needs 23.0.3
+    ('{driver: "<23"}', False),                         # no CANN pin: every known release
+    ('{cann: ">=8.0.RC1", driver: ">=23.0"}', True),
+    ('{cann: "<8.0", driver: "<24.0"}', True),          # 7.0.0 with driver 23.0.3 .. 24.0
+    ('{cann: ">=10.0", driver: "<20"}', True),          # no known release inside: not judged
+])
+def test_a_driver_pin_no_cann_release_inside_the_cann_pin_runs_with_is_an_error(
+        tmp_path, monkeypatch, capsys, env, pins, possible):
+    ws(tmp_path, monkeypatch, pins={"layernorm": pins})
+    code, out, err = run(capsys, "query", "packages")
+    if possible:
+        assert code == 0, err
+        return
+    assert code == 2
+    line = next(i for i, l in enumerate(
+        (tmp_path / "ws/packages/layernorm/opkg.yaml").read_text().splitlines(), 1)
+        if l.startswith("toolchain:"))
+    assert f"packages/layernorm/opkg.yaml:{line}:" in err and "error: toolchain.driver:" in err
+    assert "admits no driver that the CANN releases" in err and "the oldest, " in err
+    assert "hint: raise the driver pin" in err

@@ -173,3 +173,40 @@ def test_import_json_is_machine_output_and_prototype_names_the_file(workspace, t
     assert result["ok"] and result["op_type"] == "LeakyReluCustom"
     assert result["socs"] == [SOC] and result["golden_missing"] is True
     assert "compared with the prototype JSON proto.json" in result["notes"]
+
+
+def test_import_defaults_dest_and_replaces_only_with_force(workspace, tmp_path):
+    """Without --dest the package goes under the first package root, named after the project
+    directory; a second import refuses the existing package unless --force, and a failed
+    --force import leaves the old package as it was."""
+    project = msopgen_project(tmp_path)
+    r = opkg("import", str(project), cwd=workspace.root, check=0)
+    pkg = workspace.root / "packages" / "leaky_relu_custom"
+    assert f"into packages/leaky_relu_custom" in r.stdout and (pkg / "opkg.yaml").is_file()
+    (pkg / "NOTES.md").write_text("mine\n")
+
+    r = opkg("import", str(project), cwd=workspace.root, check=2)
+    assert "already exists and is not empty" in r.stderr and "--force" in r.stderr
+    assert (pkg / "NOTES.md").is_file()
+
+    broken = tmp_path / "broken" / "LeakyReluCustom"
+    shutil.copytree(project, broken)
+    shutil.rmtree(broken / "op_kernel")
+    (broken / "op_kernel").mkdir()
+    r = opkg("import", str(broken), "--dest", "packages/leaky_relu_custom", "--force",
+             cwd=workspace.root, check=2)
+    assert (pkg / "NOTES.md").is_file()                     # untouched by the failed import
+    assert not [p.name for p in pkg.parent.iterdir() if p.name.startswith(".")]
+
+    r = opkg("import", str(project), "--force", cwd=workspace.root, check=0)
+    assert "replaced the package that was in packages/leaky_relu_custom (--force)" in r.stdout
+    assert not (pkg / "NOTES.md").exists() and (pkg / "opkg.yaml").is_file()
+    assert not [p.name for p in pkg.parent.iterdir() if p.name.startswith(".")]
+    r = opkg("query", "packages", cwd=workspace.root, check=0)
+    assert r.stdout.count("LeakyReluCustom") == 1
+
+
+def test_import_outside_a_workspace_needs_dest(tmp_path):
+    project = msopgen_project(tmp_path)
+    r = opkg("import", str(project), cwd=tmp_path, check=2)
+    assert "no --dest" in r.stderr and "opkg init" in r.stderr

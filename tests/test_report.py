@@ -170,7 +170,7 @@ def test_without_plotly_the_error_says_how_to_install_it(workspace):
                        cwd=workspace.root, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2, r.stdout + r.stderr
     assert "error: opkg report draws its figures with plotly, which is not installed" in r.stderr
-    assert "hint: install the report extra: pip install 'opkg[report]'" in r.stderr
+    assert "hint: install the report extra: pip install 'ascend-opkg[report]'" in r.stderr
     assert "Traceback" not in r.stderr
 
 

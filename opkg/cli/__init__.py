@@ -35,6 +35,8 @@ COMMANDS = {
     "registry": ("opkg.cli.registry:registry", "Check (and repair) the registry."),
     "new": ("opkg.cli.new:new", "Create an operator package from a template that builds as is."),
     "import": ("opkg.cli.import_:import_", "Turn an msopgen project into an operator package."),
+    "init": ("opkg.cli.init:init", "Create a workspace: opkg-workspace.yaml, a sample package, .gitignore."),
+    "schema": ("opkg.cli.schema:schema", "Print where the JSON Schemas of opkg.yaml and the workspace file are."),
     "completion": ("opkg.cli.completion:completion", "Print the shell completion script (bash, zsh, fish)."),
 }
 
@@ -69,6 +71,7 @@ def cli():
 
     \b
     Examples:
+      opkg init my_ops                     a new workspace, with a sample package
       opkg build packages/layernorm        build, verify and bundle one package
       opkg build //...                     everything in the workspace
       opkg test //packages/add_custom      verification report only

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from opkg.cli.options import build_options, report_options, verify_mode_options
+from opkg.cli.options import (build_options, complete_cases, complete_variants, report_options,
+                              verify_mode_options)
 from opkg.core.model import SimModes
 
 
@@ -70,7 +71,7 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
 
         raise UsageError("no verified case matches " + " ".join(
             [f"--case {c}" for c in only.cases] + [f"--variant {v}" for v in only.variants]),
-            hint="patterns are shell-style (fnmatch): e.g. --case 'small*' --variant float16")
+            hint=_selection_hint(ci_output.build_json(result, root=ws.root)["cases"]))
     if junit_xml:
         ci_output.write_junit(junit_xml, shown, root=ws.root)
     mode = ci_output.annotation_mode(annotations)
@@ -117,6 +118,14 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
     if not shown.ok:
         # a manifest error is bad input (2) even when --keep-going built the rest
         raise SystemExit(2 if result.problems else 1)
+
+
+def _selection_hint(rows: list[dict]) -> str:
+    """What --case and --variant could have matched: the names the run verified."""
+    cases = ", ".join(sorted({r["case"] for r in rows if r.get("case")})) or "none"
+    variants = ", ".join(sorted({r["variant"] for r in rows})) or "none"
+    return (f"patterns are shell-style (fnmatch, e.g. 'rows_*'); cases here: {cases}; "
+            f"variants: {variants}")
 
 
 def terminal_note(message: str, verbose: bool) -> str | None:
@@ -243,9 +252,10 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, locked, 
 @build_options
 @verify_mode_options
 @report_options
-@click.option("--case", "cases", multiple=True, metavar="PATTERN",
+@click.option("--case", "cases", multiple=True, metavar="PATTERN", shell_complete=complete_cases,
               help="Only cases whose name matches (shell-style, repeatable).")
 @click.option("--variant", "variants", multiple=True, metavar="PATTERN",
+              shell_complete=complete_variants,
               help="Only dtype variants that match, e.g. float16 or 'float*' (repeatable).")
 def test(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, explain, sync_check,
          lenient_copy, strict_bounds, junit_xml, annotations, quiet, verbose, color, cases,
@@ -260,7 +270,7 @@ def test(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, explain, 
       opkg test //packages/layernorm
       opkg test //... --json
       opkg test //packages/softmax --sync-check
-      opkg test //packages/layernorm --variant float16 --case small   one case only
+      opkg test //packages/layernorm --variant float16 --case rows_uneven   one case
       opkg test //... --junit-xml junit.xml -q     CI: JUnit report, only failures shown
       opkg test //packages/my_op --lenient-copy   what the device computed with a ragged DataCopy
 

@@ -37,6 +37,11 @@ def cache():
 def stats(last, as_json):
     """Size, entries and the hit rate of recent builds.
 
+    Steps are counted as each build's summary line counts them ("N steps ran, M from cache"):
+    a step restored from the remote cache ran (it fetched its outputs), steps found up to date
+    count in neither, and a build answered without starting SCons (nothing changed) is not
+    recorded. An entry is one step's outputs; entries outlive the builds that wrote them.
+
     \b
     Examples:
       opkg cache stats
@@ -53,12 +58,16 @@ def stats(last, as_json):
     if s["oldest_use"]:
         click.echo(f"used:     {_ago(s['newest_use'])} (newest), {_ago(s['oldest_use'])} (oldest)")
     if s["builds"]:
+        # the words and numbers of each build's summary line ("N steps ran, M from cache")
         rate = f"{s['hit_rate']:.0%}" if s["hit_rate"] is not None else "-"
-        click.echo(f"hit rate: {rate} over the last {len(s['builds'])} build(s) that ran SCons "
-                   f"({s['hits']} restored, {s['misses']} built)")
+        click.echo(f"hit rate: {rate} over the last {len(s['builds'])} build(s) that ran SCons: "
+                   f"{s['misses']} steps ran, {s['hits']} from cache")
         for b in s["builds"][-5:]:
+            remote = b.get("remote") or {}
+            fetched = f" ({remote['hits']} from the remote cache)" if remote.get("hits") else ""
             click.echo(f"  {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(b['time']))}  "
-                       f"{b['hits']:>5} restored  {b['misses']:>5} built  {b['workspace']}")
+                       f"{b['misses']:>5} steps ran{fetched}, {b['hits']:>5} from cache  "
+                       f"{b['workspace']}")
     else:
         click.echo("hit rate: no builds recorded yet")
     remote = s.get("remote")

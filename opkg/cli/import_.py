@@ -12,9 +12,10 @@ from opkg.ui.ci_output import emit_json
 @click.command(name="import")
 @click.argument("project_dir", type=click.Path(path_type=Path))
 @click.option("--dest", type=click.Path(file_okay=False, path_type=Path),
-              help="The package directory to create; its last part is the package name. "
-                   "For an ops repository: the directory the <family>/<op> packages go under "
-                   "(default: <first package root>/<repository name>).")
+              help="The package directory to create; its last part is the package name "
+                   "(default: the workspace's first package root / PROJECT_DIR's name in "
+                   "snake_case). For an ops repository: the directory the <family>/<op> "
+                   "packages go under (default: <first package root>/<repository name>).")
 @click.option("--soc", metavar="SOC",
               help="Ops repository: the SoC to build for (default: the workspace's first "
                    "default_socs, else Ascend910B1); its CMake compute unit picks the sources.")
@@ -29,6 +30,9 @@ from opkg.ui.ci_output import emit_json
 @click.option("--dep", "deps", multiple=True, metavar="@REPO//:LIB",
               help="Ops repository: a library every operator depends on (default: every "
                    "library of the workspace's repository 'opbase').")
+@click.option("--force", is_flag=True,
+              help="Replace the package at --dest (imported beside it first: a failed import "
+                   "leaves it as it was).")
 @click.option("--golden", metavar="FILE:FUNC",
               help="A NumPy reference to copy into the package (else a stub that fails).")
 @click.option("--prototype", "json_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -36,7 +40,8 @@ from opkg.ui.ci_output import emit_json
 @click.option("--op", "op_type", metavar="TYPE", help="Which op, when the JSON has several.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print what was imported as JSON on stdout (errors too).")
-def import_(project_dir, dest, soc, repo_name, base, deps, golden, json_path, op_type, as_json):
+def import_(project_dir, dest, soc, repo_name, base, deps, golden, json_path, op_type, as_json,
+            force):
     """Turn an msopgen project into a package at --dest, or import operators of an ops
     repository checkout (hicann/ops-nn and its siblings) where they are.
 
@@ -56,9 +61,11 @@ def import_(project_dir, dest, soc, repo_name, base, deps, golden, json_path, op
 
     \b
     Examples:
-      opkg import ~/msopgen/LeakyReluCustom --dest packages/leaky_relu_imported
+      opkg import ~/msopgen/LeakyReluCustom       packages/leaky_relu_custom
+      opkg import ~/msopgen/LeakyReluCustom --dest packages/leaky_relu_imported --force
       opkg import ./AddCustom --dest packages/add2 --golden ref.py:add
       opkg import ./Ops --dest packages/my_op --prototype Ops/ops.json --op MyOpCustom
+      opkg import ../ops-nn/norm/rms_norm --base ../opbase
 
     Exit status: 0 imported, 2 bad input (unreadable or malformed JSON, missing sources).
     """
@@ -66,15 +73,15 @@ def import_(project_dir, dest, soc, repo_name, base, deps, golden, json_path, op
 
     if repository_root(project_dir) is not None:
         return _import_repository(project_dir, dest, soc, repo_name, base, deps, as_json)
-    if dest is None:
-        raise click.UsageError("Missing option '--dest' (an msopgen project is imported into "
-                               "the package directory it names).")
-    from opkg.importers.destination import workspace_root
+    from opkg.importers.destination import find_workspace
     from opkg.importers.project import import_project
 
-    root = workspace_root()    # None outside a workspace: the built-in SoC table applies
+    ws = find_workspace()    # None outside a workspace: the built-in SoC table applies
+    root = ws.root if ws is not None else None
+    if dest is None:
+        dest = _default_dest(project_dir, ws)
     result = import_project(project_dir, dest, golden=golden, json_path=json_path,
-                            op_type=op_type, root=root)
+                            op_type=op_type, root=root, force=force)
     if as_json:
         emit_json({"ok": True, "op_type": result.op_type, "dest": str(dest),
                    "socs": result.socs, "notes": result.notes,
@@ -89,11 +96,31 @@ def import_(project_dir, dest, soc, repo_name, base, deps, golden, json_path, op
                    "(the build fails until then)")
 
 
+def _default_dest(project_dir: Path, ws) -> Path:
+    """The workspace's first package root / the project directory's name in snake_case."""
+    import re
+
+    from opkg.core.errors import UsageError
+    from opkg.core.model import snake_case
+    from opkg.core.workspace import WORKSPACE_FILE
+
+    if ws is None or not ws.settings.package_roots:
+        raise UsageError(f"no {WORKSPACE_FILE} in {Path.cwd()} or any parent directory, and no "
+                         "--dest", field="--dest",
+                         hint="name the package directory with --dest DIR, or create a "
+                              "workspace first (opkg init) and import inside it")
+    name = re.sub(r"[^a-z0-9_]+", "_", snake_case(project_dir.resolve().name)).strip("_")
+    dest = ws.settings.package_roots[0] / name
+    try:
+        return dest.relative_to(Path.cwd().resolve())
+    except ValueError:
+        return dest
+
+
 def _import_repository(target: Path, dest, soc, repo_name, base, deps, as_json) -> None:
-    from opkg.errors import UsageError
+    from opkg.core.errors import UsageError
     from opkg.importers import repository, repository_workspace as workspace_entries
-    from opkg.scaffold import find_workspace
-    from opkg.socs import soc_table
+    from opkg.importers.destination import find_workspace
 
     ws = find_workspace()
     if ws is None:
@@ -102,7 +129,7 @@ def _import_repository(target: Path, dest, soc, repo_name, base, deps, as_json) 
                          hint="run inside a directory with opkg-workspace.yaml (an empty file "
                               "will do)")
     soc = soc or (ws.settings.default_socs[0] if ws.settings.default_socs else "Ascend910B1")
-    row = soc_table(ws.root).get(soc)
+    row = ws.socs.get(soc)
     if row is None:
         raise UsageError(f"unknown SoC {soc!r}", field="--soc")
     repo = repository.open_repository(target, repo_name)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import click
 
+from opkg.cli.options import complete_published
+
 from opkg.ui.ci_output import emit_json
 from opkg.cli._registry import human_size, json_option, open_store, registry_option, short
 
 
 @click.command()
-@click.argument("package")
+@click.argument("package", shell_complete=complete_published)
 @registry_option
 @json_option
 def info(package, registry, as_json):

@@ -6,14 +6,16 @@ from pathlib import Path
 
 import click
 
+from opkg.cli.options import complete_published, complete_socs, complete_toolchains
+
 from opkg.ui.ci_output import emit_json
 from opkg.cli._registry import json_option, open_store, registry_option
 
 
 @click.command()
-@click.argument("requirement", metavar="NAME[==VERSION|SPEC]")
-@click.option("--soc", required=True, help="SoC the operator will run on, e.g. Ascend910B1.")
-@click.option("--toolchain", default=None,
+@click.argument("requirement", metavar="NAME[==VERSION|SPEC]", shell_complete=complete_published)
+@click.option("--soc", required=True, shell_complete=complete_socs, help="SoC the operator will run on, e.g. Ascend910B1.")
+@click.option("--toolchain", default=None, shell_complete=complete_toolchains,
               help="Toolchain id of the bundle (sim, cann-8.0.RC2, ...); needed when several fit.")
 @click.option("--dest", type=click.Path(file_okay=False), default=None,
               help="Install root (default: <workspace>/installed). CANN bundles go to "

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import click
 
-from opkg.cli.options import complete_socs, complete_targets
+from opkg.cli.options import complete_socs, complete_targets, complete_toolchains
 
 
 @click.command()
 @click.argument("targets", nargs=-1, shell_complete=complete_targets)
 @click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs, help="Only these SoCs (repeatable).")
-@click.option("--toolchain", "requested", metavar="ID",
+@click.option("--toolchain", "requested", metavar="ID", shell_complete=complete_toolchains,
               help="Lock this toolchain: sim, cann (highest that fits) or cann-<version>.")
 @click.option("--check", is_flag=True,
               help="Write nothing; exit 3 if opkg.lock differs from the current resolution.")

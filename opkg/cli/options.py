@@ -16,6 +16,10 @@ def _complete(name):
 
 complete_targets = _complete("complete_targets")
 complete_socs = _complete("complete_socs")
+complete_toolchains = _complete("complete_toolchains")
+complete_cases = _complete("complete_cases")
+complete_variants = _complete("complete_variants")
+complete_published = _complete("complete_published")
 
 
 def build_options(f):
@@ -23,7 +27,7 @@ def build_options(f):
         click.argument("targets", nargs=-1, shell_complete=complete_targets),
         click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs,
                      help="Only these SoCs (repeatable). Default: each package's own list."),
-        click.option("--toolchain", metavar="ID",
+        click.option("--toolchain", metavar="ID", shell_complete=complete_toolchains,
                      help="Force a toolchain: 'sim' or 'cann-<version>'. Default: resolution."),
         click.option("-j", "--jobs", type=click.IntRange(min=1), metavar="N",
                      help="Parallel steps. Default: the number of CPUs."),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import click
 
+from opkg.cli.options import complete_targets
+
 from opkg.ui.ci_output import emit_json
 
 
@@ -24,12 +26,16 @@ def _one(ws, target):
     return pkgs[0]
 
 
-def _emit(labels, as_json):
+def _emit(labels, as_json, none: str):
+    """The labels on stdout (for `$(opkg query ...)`); when there are none, `none` on stderr,
+    so an empty answer is not mistaken for a failure."""
     if as_json:
         emit_json({"labels": list(labels)})
     else:
         for label in labels:
             click.echo(label)
+        if not labels:
+            click.echo(none, err=True)
 
 
 @click.group()
@@ -45,7 +51,7 @@ def query():
 
 
 @query.command()
-@click.argument("target")
+@click.argument("target", shell_complete=complete_targets)
 @click.option("--direct", is_flag=True, help="Only direct dependencies.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def deps(target, direct, as_json):
@@ -60,11 +66,11 @@ def deps(target, direct, as_json):
     # only TARGET's closure is loaded: a broken manifest elsewhere does not matter here
     label = _one(ws, target).label
     _emit([p.label for p in ws.deps_of(label)] if not direct else list(ws.node(label).deps),
-          as_json)
+          as_json, f"{label} depends on no package")
 
 
 @query.command()
-@click.argument("target")
+@click.argument("target", shell_complete=complete_targets)
 @click.option("--direct", is_flag=True, help="Only direct dependents.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def rdeps(target, direct, as_json):
@@ -96,17 +102,17 @@ def rdeps(target, direct, as_json):
         label = target
         graph = ws.graph
         if label not in graph.edges:         # no package depends on it
-            _emit([], as_json)
+            _emit([], as_json, f"no package depends on {label}")
             return
     else:
         label = _one(ws, target).label
         graph = ws.graph
     _emit([l for l in graph.rdeps(label, transitive=not direct) if not l.startswith("@")],
-          as_json)   # needs every manifest
+          as_json, f"no package depends on {label}")   # needs every manifest
 
 
 @query.command()
-@click.argument("patterns", nargs=-1)
+@click.argument("patterns", nargs=-1, shell_complete=complete_targets)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON objects.")
 def packages(patterns, as_json):
     """Packages matching PATTERNS (default //...).
@@ -120,6 +126,14 @@ def packages(patterns, as_json):
       opkg query packages //packages/... --json
     """
     ws = _workspace()
+    if not patterns and not ws.packages:
+        # an empty workspace is an answer here (`build //...` refuses it, saying how to fix it)
+        if as_json:
+            emit_json({"packages": []})
+        else:
+            click.echo(f"no packages yet: {ws.no_match_hint('//...').split('; ', 1)[1]}",
+                       err=True)
+        return
     selection = ws.load_targets(list(patterns))
     pkgs = selection.packages
     if as_json:

@@ -7,12 +7,14 @@ from pathlib import Path
 
 import click
 
+from opkg.cli.options import complete_socs, complete_targets
+
 
 @click.command()
-@click.argument("targets", nargs=-1)
+@click.argument("targets", nargs=-1, shell_complete=complete_targets)
 @click.option("-o", "--output", "output", metavar="FILE", type=click.Path(dir_okay=False),
               help="Where to write the page. Default: report.html in the output directory.")
-@click.option("--soc", "socs", multiple=True, metavar="SOC",
+@click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs,
               help="Only these SoCs (repeatable). Default: each package's own list.")
 def report(targets, output, socs):
     """Write an HTML report of built packages: one file that opens without a network.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from opkg.cli.options import complete_socs, complete_targets
+from opkg.cli.options import complete_socs, complete_targets, complete_toolchains
 
 from opkg.ui.ci_output import emit_json
 
@@ -88,10 +88,11 @@ def list_(as_json):
 @toolchain.command()
 @click.argument("targets", nargs=-1, shell_complete=complete_targets)
 @click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs, help="Only these SoCs (repeatable).")
-@click.option("--toolchain", "requested", metavar="ID",
+@click.option("--toolchain", "requested", metavar="ID", shell_complete=complete_toolchains,
               help="Check this toolchain: sim, cann (highest that fits) or cann-<version>.")
 @click.option("--for-run", is_flag=True,
-              help="Also require the driver (pin and CANN's driver minimum), as on an NPU host.")
+              help="Check the targets can run on an NPU here: a driver (pin and CANN's minimum) "
+                   "and a CANN build (a sim build holds no device binary).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
 def check(targets, socs, requested, for_run, as_json):
     """Check toolchain alignment for each (package, SoC).
@@ -99,7 +100,8 @@ def check(targets, socs, requested, for_run, as_json):
     For each package and SoC: its pins, the toolchain resolution picks, the driver found, and
     whether that CANN release supports the SoC. Exits 3 with what to install or change on any
     misalignment. Without a driver (a build host), driver requirements are listed, to be
-    checked where the bundle runs (--for-run checks them here).
+    checked where the bundle runs (--for-run checks them here, and fails without a driver or
+    for a target that builds with sim).
 
     TARGETS as for `opkg build` (default //...).
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import click
 
 from opkg.ui.ci_output import emit_json
+from opkg.cli.options import complete_published
 from opkg.cli._registry import json_option, open_store, registry_option
 
 
 @click.command()
-@click.argument("package", metavar="NAME==VERSION")
+@click.argument("package", metavar="NAME==VERSION", shell_complete=complete_published)
 @click.option("--reason", required=True, help="Why users should not pick this version.")
 @registry_option
 @json_option
@@ -34,10 +35,12 @@ def yank(package, reason, registry, as_json):
     else:
         click.echo(f"yanked {name} {published}: {reason}" if changed
                    else f"{name} {published} was already yanked for that reason")
+        click.echo(f"  installs skip it; `opkg install {name}=={published}` still "
+                   f"installs it, with a warning; undo: opkg unyank {name}=={published}")
 
 
 @click.command()
-@click.argument("package", metavar="NAME==VERSION")
+@click.argument("package", metavar="NAME==VERSION", shell_complete=complete_published)
 @registry_option
 @json_option
 def unyank(package, registry, as_json):

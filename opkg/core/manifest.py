@@ -43,7 +43,8 @@ EXACT = {"rtol": 0.0, "atol": 0.0, "error_ratio": 0.0}
 # passes one that writes garbage), a timeout this long is a hang nobody waits for.
 MAX_TOLERANCE = {"rtol": 1.0, "atol": 1000.0}
 TOLERANCE_HINT = ("rtol is a share of |expected| (at most 1), atol an absolute difference (at "
-                  "most 1000); CANN's rule for float16 is 1.0e-3")
+                  "most 1000); the defaults are CANN's precision standard: float32 2^-13 "
+                  "(1.220703125e-4), float16 2^-10 (9.765625e-4), bfloat16 2^-7 (7.8125e-3)")
 MAX_TIMEOUT = 86400
 
 
@@ -347,6 +348,8 @@ class _Validator:
         locations = {f"deps[{i}]": self.doc.loc(("deps", i)) for i in range(len(deps))}
         locations["name"] = self.doc.loc(("name",))
         locations["op.type"] = self.doc.loc(("op", "type"))
+        if pins.get("driver"):
+            locations["toolchain.driver"] = self.doc.loc(("toolchain", "driver"))
         if data.get("op") is None:
             repos = tuple(sorted(self.used_repos.items()))
             for key in ("tiling", "kernel", "verify", "socs"):
@@ -751,8 +754,9 @@ class _Validator:
                 # a share of wrong elements, so above 1 nothing could ever fail
                 raise self.err(tw + ("error_ratio",), "error_ratio is the share of elements "
                                f"allowed to mismatch; {tolerance[dtype].error_ratio} would let "
-                               "a wrong kernel pass", "use a small share such as 1.0e-3 "
-                               "(CANN's rule); at most 0.5")
+                               "a wrong kernel pass", "use a small share such as the default, "
+                               "float16's 9.765625e-4 (2^-10, CANN's precision standard); at "
+                               "most 0.5")
         inplace = self.inplace(data.get("inplace") or [], w + ("inplace",), op, cases)
         return VerifySpec(golden_file, func, seed, cases, tolerance, timeout, modes, inplace,
                           convention, requires)

@@ -75,8 +75,8 @@ class Workspace:
             if (d / WORKSPACE_FILE).is_file():
                 return cls.load(d)
         raise ManifestError(f"no {WORKSPACE_FILE} in {here} or any parent directory",
-                            hint=f"run opkg inside a workspace, or create {WORKSPACE_FILE} at "
-                                 "its root (an empty file takes the defaults)")
+                            hint="run opkg inside a workspace, or make one: opkg init DIR "
+                                 f"(or an empty {WORKSPACE_FILE} at its root)")
 
     @classmethod
     def load(cls, root: Path) -> "Workspace":
@@ -232,6 +232,17 @@ class Workspace:
                     nodes[dep] = self.repositories.library(dep)
         return Graph(nodes)
 
+    def no_match_hint(self, target: str) -> str:
+        """A close name, else the packages there are (never a command that fails the same
+        way), else how to make one."""
+        known = [(l, p.name) for l, p in self.packages.items()]
+        if not known:
+            roots = ", ".join(self.rel(r) or "." for r in self.settings.package_roots)
+            return (f"the workspace has no packages (no opkg.yaml under {roots}); create one "
+                    "with: opkg new NAME, or opkg import PROJECT_DIR")
+        shown = ", ".join(l for l, _ in known[:8]) + (", ..." if len(known) > 8 else "")
+        return labels.suggest(target, known) or f"packages here: {shown}"
+
     def select(self, patterns, cwd: Path | None = None) -> list[Package]:
         """Packages matched by the patterns, in workspace order; each pattern must match, and
         every manifest the request reaches must be valid (all errors raised together)."""
@@ -385,6 +396,10 @@ class _Loader:
             return None
         self.names[label] = pkg.name
         self._parsed_deps[label] = pkg.deps
+        pin_error = _impossible_pins(pkg, self.known, self.ws.releases)
+        if pin_error is not None:
+            self.broken[label] = pin_error
+            return None
         other = self._by_name.get(pkg.name)
         if other is not None and other != label:
             self.broken[label] = ManifestError(
@@ -477,3 +492,21 @@ class _Loader:
         if self._graph is None:
             self._graph = Graph(self.nodes)
         return self._graph
+
+
+def _impossible_pins(pkg, known_socs, releases) -> ManifestError | None:
+    """A driver pin that no CANN release inside the package's CANN pin runs with (per the
+    release table): an error at the pin, as a bad pin is, not a misalignment found later."""
+    if not pkg.toolchain_pins.get("driver"):
+        return None
+    from opkg.core.pins import impossible_driver_pin
+
+    why = impossible_driver_pin(pkg.toolchain_pins.get("cann"), pkg.toolchain_pins["driver"],
+                                releases,
+                                [known_socs[s].short for s in pkg.socs if s in known_socs])
+    if why is None:
+        return None
+    return ManifestError(why, location=pkg.locations.get("toolchain.driver"),
+                         field="toolchain.driver",
+                         hint="raise the driver pin to a version those releases run with, or pin "
+                              "the CANN releases that support the older driver")

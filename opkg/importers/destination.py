@@ -35,16 +35,20 @@ def workspace_root() -> Path | None:
 def check_dest(dest: Path) -> None:
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise UsageError(f"{dest} already exists and is not empty",
-                         hint="choose another --dest, or remove it first")
+                         hint="choose another --dest, or remove it first (opkg import "
+                              "--force replaces a package there)")
 
 
-def check_unique(name: str, op_type: str) -> None:
+def check_unique(name: str, op_type: str, replacing: Path | None = None) -> None:
     """A second package with a name or op type already in the workspace would break every
-    later command: refuse before writing anything."""
+    later command: refuse before writing anything. `replacing`: the package directory an
+    import with --force replaces, which does not count."""
     ws = find_workspace()
     if ws is None:
         return
     for pkg in ws.packages.values():
+        if replacing is not None and pkg.dir.resolve() == replacing.resolve():
+            continue
         if pkg.name == name:
             raise UsageError(f"the workspace already has a package named {name!r} "
                              f"({pkg.label})", hint="choose another name")

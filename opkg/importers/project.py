@@ -92,7 +92,8 @@ def _host_library_sources(host_dir: Path) -> tuple[list[Path], list[Path]]:
 
 def import_project(project: Path, dest: Path, *, golden: str | None = None,
                    json_path: Path | None = None, op_type: str | None = None,
-                   name: str | None = None, root: Path | None = None) -> ImportResult:
+                   name: str | None = None, root: Path | None = None,
+                   force: bool = False) -> ImportResult:
     from opkg.importers import shared_headers
     from opkg.sim import flags
 
@@ -151,6 +152,12 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
                      f"{project.resolve().parent} copied under include/ (included by a relative "
                      f"path): {', '.join(r.removeprefix('include/') for r in headers.siblings)}")
 
+    target = dest
+    if force and dest.is_dir() and any(dest.iterdir()):
+        # --force: import beside it (hidden, so no workspace scan sees it), then swap, so a
+        # failed import leaves the old package as it was
+        dest = dest.parent / f".{dest.name}.opkg-import"
+        shutil.rmtree(dest, ignore_errors=True)
     check_dest(dest)
     created = not dest.exists()
     dest.mkdir(parents=True, exist_ok=True)
@@ -162,7 +169,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
             shutil.copyfile(src, dest / rel)
         op, configs, has_infer, warnings = _prototype(project, dest, host_sources, headers,
                                                       json_path, op_type, notes)
-        check_unique(name, op["type"])
+        check_unique(name, op["type"], replacing=target)
         kernel = _kernel_source(project, kernel_dir, op["type"])
         socs, unbuilt = _pick_socs(configs, root, notes)
         tiling_data = _tiling_data_header(project, dest, headers, op["type"])
@@ -188,13 +195,20 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
             kernel.relative_to(project).as_posix(), socs, unbuilt, golden_ref,
             golden is None, headers.include_dirs, has_infer, st_cases, st_source, libraries)
         (dest / "opkg.yaml").write_text(manifest)
+        if dest != target:
+            old = target.parent / f".{target.name}.opkg-replaced"
+            shutil.rmtree(old, ignore_errors=True)
+            target.rename(old)
+            dest.rename(target)
+            shutil.rmtree(old, ignore_errors=True)
+            notes.append(f"replaced the package that was in {target} (--force)")
     except BaseException:
         if created:
             shutil.rmtree(dest, ignore_errors=True)
         raise
     for w in warnings:
         notes.append(f"compiler warning: {w}")
-    return ImportResult(dest, op["type"], socs, notes, golden is None)
+    return ImportResult(target, op["type"], socs, notes, golden is None)
 
 
 def _tiling_data_header(project: Path, dest: Path, headers, op_type: str) -> str | None:

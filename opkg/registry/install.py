@@ -88,11 +88,16 @@ def select(store: Store, req: Requirement, soc: str, toolchain: str | None = Non
     if not candidates:
         known = ", ".join(f"{e.version}{' (yanked)' if e.yanked else ''}"
                           for e in sorted(versions.values(), key=lambda e: e.parsed))
-        why = "only yanked versions match" if matching else "no version matches"
-        raise RegistryError(f"{req.name}: {why} {str(req.spec) or '(any)'}",
-                            hint=f"published: {known}" + (
-                                "; a yanked version installs only when pinned exactly "
-                                "(NAME==VERSION)" if matching else ""))
+        if not matching:
+            raise RegistryError(f"{req.name}: no version matches {req.spec}",
+                                hint=f"published: {known}")
+        yanked = sorted(matching, key=lambda e: e.parsed)
+        within = f" matching {req.spec}" if str(req.spec) else ""
+        raise RegistryError(f"{req.name}: every published version{within} is yanked "
+                            f"({', '.join(e.version for e in yanked)})",
+                            hint="a yanked version installs only when pinned exactly, with a "
+                                 f"warning: {req.name}=={yanked[-1].version}; `opkg info "
+                                 f"{req.name}` says why it was yanked; published: {known}")
     seen = []
     for e in sorted(candidates, key=lambda e: e.parsed, reverse=True):
         record = store.read_record(req.name, version_key(e.version), e.record_digest)
@@ -144,6 +149,13 @@ def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: 
     version = sel.record["version"]
     tc_id = b["toolchain"].get("id", "")
     warnings = list(sel.warnings)
+    if tc_id == "sim":
+        # a sim bundle is for checking and CPU use; someone installing it may expect an NPU one
+        warnings.append(f"{name} {version} ({soc}/sim) is a sim bundle: its libraries run the "
+                        "kernel on the CPU emulation and hold no device binary, so nothing of "
+                        "it runs on an NPU; for that, publish and install a bundle built with "
+                        "CANN (--toolchain cann-<version>; `opkg info "
+                        f"{name}` lists the bundles)")
 
     dest = Path(dest)
     try:

@@ -5,7 +5,7 @@ with plotly (the optional `report` extra, imported only here); `page` lays them 
 
 from __future__ import annotations
 
-EXTRA_HINT = "install the report extra: pip install 'opkg[report]' (or: pip install plotly)"
+EXTRA_HINT = "install the report extra: pip install 'ascend-opkg[report]' (or: pip install plotly)"
 
 
 def require_plotly() -> None:

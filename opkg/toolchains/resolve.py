@@ -42,7 +42,7 @@ class Request:
 
 @dataclass(frozen=True)
 class Problem:
-    kind: str       # cann_pin | not_installed | soc_unsupported | driver_too_old | driver_pin | no_driver | no_compiler
+    kind: str       # cann_pin | not_installed | soc_unsupported | driver_too_old | driver_pin | no_driver | no_compiler | sim_no_device
     package: str
     soc: str
     message: str
@@ -129,6 +129,8 @@ def resolve(requests, installation: Installation, releases: ReleaseTable, *,
     for req in requests:
         choice, probs = _resolve_one(req, installation, releases, family, version, for_run,
                                      requested_by)
+        if for_run and choice is not None and choice.toolchain == SIM:
+            probs = [*probs, *_sim_cannot_run(req, choice, installation)]
         if choice is not None:
             choices.append(choice)
         pins = {"cann": req.cann, "driver": req.driver}
@@ -265,6 +267,31 @@ def _resolve_one(req: Request, inst: Installation, releases: ReleaseTable,
     return _with_driver(req, tk, inst, releases, for_run, pins, tuple(notes), supported)
 
 
+def _no_driver(req: Request, wanted: list[str]) -> Problem:
+    return Problem("no_driver", req.package, req.soc.name,
+                   f"{_display(req.package)} ({req.soc.name}): no NPU driver found (no "
+                   "driver/version.info under the Ascend roots, none named by "
+                   "/etc/ascend_install.info)"
+                   + (f"; required: {', '.join(wanted)}" if wanted else ""),
+                   "install the Ascend driver, or run the check on the NPU host")
+
+
+def _sim_cannot_run(req: Request, choice: "Choice", inst: Installation) -> list[Problem]:
+    """--for-run asks whether the target can run on an NPU here: a sim build holds no device
+    binary, and without a driver nothing runs at all."""
+    why = choice.notes[0] if choice.notes else "sim"
+    problems = [Problem("sim_no_device", req.package, req.soc.name,
+                        f"{_display(req.package)} ({req.soc.name}) builds with {why}; a sim "
+                        "bundle holds no device binary, so nothing of it runs on an NPU",
+                        "install a CANN toolkit inside the pin (opkg toolchain list shows what "
+                        "is found) and build with it, or drop --for-run on a build host")]
+    if inst.driver is None:
+        wanted = [f"{_pin('driver', driver_spec(req.driver, field='toolchain.driver'))} (pin)"] \
+            if req.driver else []
+        problems.append(_no_driver(req, wanted))
+    return problems
+
+
 def _with_driver(req: Request, tk: Toolkit, inst: Installation, releases: ReleaseTable,
                  for_run: bool, pins: dict, notes: tuple[str, ...], supported):
     soc, pkg = req.soc, _display(req.package)
@@ -283,12 +310,7 @@ def _with_driver(req: Request, tk: Toolkit, inst: Installation, releases: Releas
         wanted = [f"{_pin('driver', pin)} (pin)"] if pin else []
         wanted += [f"{_pin('driver', need)} (CANN {tk.version} on {soc.short})"] if need else []
         if for_run:
-            problems.append(Problem("no_driver", req.package, soc.name,
-                                    f"{pkg} ({soc.name}): no NPU driver found (no "
-                                    "driver/version.info under the Ascend roots, none named by "
-                                    "/etc/ascend_install.info)"
-                                    + (f"; required: {', '.join(wanted)}" if wanted else ""),
-                                    "install the Ascend driver, or run the check on the NPU host"))
+            problems.append(_no_driver(req, wanted))
         else:
             notes.append("no driver on this host (a build host): "
                          + (", ".join(wanted) if wanted else "driver requirements")

@@ -93,7 +93,7 @@ def test_info(published, run_opkg):
 def test_yank_unyank(published, backend, run_opkg, tmp_path):
     code, out, err = run_opkg("yank", "add_custom==1.1.0", "--reason", "bad tail handling",
                               "--registry", published)
-    assert code == 0 and out.strip() == "yanked add_custom 1.1.0: bad tail handling"
+    assert code == 0 and out.splitlines()[0] == "yanked add_custom 1.1.0: bad tail handling"
     code, out, _ = run_opkg("yank", "add_custom==1.1.0", "--reason", "bad tail handling",
                             "--registry", published)
     assert "already yanked" in out
@@ -108,6 +108,7 @@ def test_yank_unyank(published, backend, run_opkg, tmp_path):
     code, out, err = run_opkg("install", "add_custom==1.1.0", "--soc", "Ascend910B1",
                               "--dest", tmp_path / "ops", "--registry", published)
     assert code == 0 and "warning: add_custom 1.1.0 is yanked: bad tail handling" in err
+    assert "warning: add_custom 1.1.0 (Ascend910B1/sim) is a sim bundle" in err
     code, out, _ = run_opkg("unyank", "add_custom==1.1.0", "--registry", published)
     assert code == 0 and out.strip() == "unyanked add_custom 1.1.0"
     code, out, _ = run_opkg("info", "add_custom", "--registry", published)

@@ -67,9 +67,13 @@ def test_build_publish_search_info_install_yank(workspace, run_opkg, monkeypatch
 
     code, out, err = run_opkg("yank", "add_custom==1.0.0", "--reason", "testing yank")
     assert code == 0, err
+    assert out.splitlines() == [
+        "yanked add_custom 1.0.0: testing yank",
+        "  installs skip it; `opkg install add_custom==1.0.0` still installs it, "
+        "with a warning; undo: opkg unyank add_custom==1.0.0"]
     code, out, err = run_opkg("install", "add_custom", "--soc", "Ascend910B1", "--dest",
                               tmp_path / "ops2")
-    assert code == 1 and "only yanked versions match" in err
+    assert code == 1 and "error: add_custom: every published version is yanked (1.0.0)" in err
     code, out, err = run_opkg("install", "add_custom==1.0.0", "--soc", "Ascend910B1",
                               "--dest", tmp_path / "ops2")
     assert code == 0 and "warning: add_custom 1.0.0 is yanked: testing yank" in err

@@ -56,10 +56,16 @@ def test_yanked_skipped_unless_pinned_exactly(any_store, bundles, tmp_path):
     yank(any_store, "add_custom", "1.1.0", "wrong results")
     dest = tmp_path / "ops"
     r = install(any_store, "add_custom", soc="Ascend910B1", dest=dest)
-    assert r.version == "1.0.0" and not r.warnings
-    with pytest.raises(RegistryError, match="only yanked versions match") as exc:
+    assert r.version == "1.0.0" and r.warnings == [
+        "add_custom 1.0.0 (Ascend910B1/sim) is a sim bundle: its libraries run the kernel on the "
+        "CPU emulation and hold no device binary, so nothing of it runs on an NPU; for that, "
+        "publish and install a bundle built with CANN (--toolchain cann-<version>; `opkg info "
+        "add_custom` lists the bundles)"]
+    with pytest.raises(RegistryError, match=r"add_custom: every published version matching "
+                       r">=1.1 is yanked \(1.1.0\)") as exc:
         install(any_store, "add_custom>=1.1", soc="Ascend910B1", dest=dest)
-    assert "pinned exactly" in exc.value.hint
+    assert "pinned exactly, with a warning: add_custom==1.1.0" in exc.value.hint
+    assert "`opkg info add_custom` says why" in exc.value.hint
     r = install(any_store, "add_custom==1.1.0", soc="Ascend910B1", dest=dest)
     assert r.version == "1.1.0"
     assert r.warnings and "yanked: wrong results" in r.warnings[0]
@@ -255,6 +261,7 @@ def test_cann_bundle_refused_when_the_machine_cannot_run_it(store, bundles, tmp_
     r = install(store, "add_custom", soc="Ascend910B1", dest=tmp_path / "ops",
                 runtime_check=too_old, force=True)
     assert r.status == "installed" and "--force" in r.warnings[0]
+    assert not any("sim bundle" in w for w in r.warnings)     # a CANN bundle: no such warning
 
 
 def test_two_packages_may_not_overwrite_each_others_files(store, bundles, tmp_path):
