@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from opkg.model import AttrSpec, OpSpec, SocInfo, TensorSpec
+from opkg.core.model import AttrSpec, OpSpec, SocInfo, TensorSpec
 from opkg.verify import runner
 
 OP = OpSpec("RmsNormLike", (TensorSpec("x", ("float16",), ("ND",)),
@@ -24,7 +24,7 @@ def _extra(soc_name="Ascend910B1"):
 
 
 def _soc_json():
-    from opkg.socs import soc_table
+    from opkg.core.socs import soc_table
     return soc_table(None)["Ascend910B1"].to_json()
 
 

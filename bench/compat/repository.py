@@ -321,7 +321,7 @@ def main(argv=None) -> int:
     name = R.default_name(root)
     work = (args.work or Path(tempfile.gettempdir()) / f"opkg-compat-{name}").resolve()
     prepare_workspace(work, root, args.opbase, args.leave_out_base)
-    from opkg.socs import soc_table
+    from opkg.core.socs import soc_table
 
     soc_row = soc_table(None).get(args.soc)
     if soc_row is None:

@@ -75,7 +75,7 @@ def _runtime_object(cxx: str, base_flags: list[str]) -> Path:
     import os
 
     from opkg.sim import flags
-    from opkg.workspace import default_cache_dir
+    from opkg.core.workspace import default_cache_dir
 
     h = hashlib.sha256("\0".join([cxx, *base_flags]).encode())
     sim = flags.host_runtime_source().parent.parent

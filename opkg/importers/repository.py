@@ -30,7 +30,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from opkg.errors import UsageError
+from opkg.core.errors import UsageError
 
 # CMake's short compute units -> the architecture directory of their tiling sources
 # (cmake/func.cmake map_compute_unit + get_target_dir); used when an operator's CMake gives no
@@ -444,7 +444,7 @@ def _read_opdef(op: Operator, extra_include_dirs) -> tuple[dict, list[str]]:
     """The OpDef the def sources register, compiled on the sim as the build would (the
     repository's and its libraries' include directories); read from the text when they do
     not compile. (host_prototypes-shaped entry, notes)."""
-    from opkg import opdef_probe
+    from opkg.importers import opdef as opdef_probe
 
     include_dirs = [*(op.repo.root / d for d in HOST_INCLUDE_DIRS), *op.include_dirs,
                     *map(Path, extra_include_dirs)]
@@ -461,7 +461,7 @@ def _read_opdef(op: Operator, extra_include_dirs) -> tuple[dict, list[str]]:
     wanted = op.op_type_hint
     if wanted is None and len(ops) > 1:
         # add_kernel_sources without a binary config: the def file's OP_ADD
-        from opkg.model import snake_case
+        from opkg.core.model import snake_case
         named = [o for o in ops if snake_case(o["type"]) == op.name]
         wanted = named[0]["type"] if len(named) == 1 else None
     chosen = [o for o in ops if o["type"] == wanted] if wanted else ops
@@ -476,11 +476,12 @@ def _read_opdef(op: Operator, extra_include_dirs) -> tuple[dict, list[str]]:
 
 def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_include_dirs,
                 deps, probe, tree_label) -> None:
-    from opkg import opdef_probe
-    from opkg.scaffold import _check_representable, _golden_stub
+    from opkg.importers import opdef as opdef_probe
+    from opkg.importers.project import _check_representable
+    from opkg.importers.manifest_text import golden_stub as _golden_stub
     from opkg.importers import ttk
-    from opkg.model import DTYPES
-    from opkg.socs import soc_table
+    from opkg.core.model import DTYPES
+    from opkg.core.socs import soc_table
 
     declared, notes = (probe or _read_opdef)(op, extra_include_dirs)
     result.notes += op.notes + notes
@@ -544,7 +545,7 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
     text = manifest_text(op, manifest_op, soc=soc, golden_ref=golden_ref, golden=golden,
                          cases=cases, tolerance=tolerance, has_infer=has_infer, deps=deps,
                          row_short=row.short if row else unit, tree_label=tree_label)
-    from opkg.fsutil import atomic_write_text
+    from opkg.util.fsutil import atomic_write_text
     atomic_write_text(dest / "opkg.yaml", text)
     result.dest = dest
 
@@ -553,8 +554,8 @@ def _runnable_dtypes(declared: dict, notes: list[str]) -> dict:
     """The OpDef without the positions of its DataType lists that name a dtype opkg has no
     NumPy form for (float8, hifloat8, ...: their variants could not be verified), each left out
     named; all of them unknown stays an import error (scaffold's check says which)."""
-    from opkg import opdef_probe
-    from opkg.model import DTYPES
+    from opkg.importers import opdef as opdef_probe
+    from opkg.core.model import DTYPES
 
     def unknown(group):
         count = max((len(t["dtypes"]) for t in group), default=0)
@@ -589,7 +590,7 @@ def _short_series(soc: str) -> str:
 
 def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, cases, tolerance,
                   has_infer, deps, row_short, tree_label) -> str:
-    from opkg.scaffold import _yaml_flow, _yaml_tensor, _ATTR_PLACEHOLDER
+    from opkg.importers.manifest_text import _yaml_flow, _yaml_tensor, _ATTR_PLACEHOLDER
 
     repo = op.repo
     q = lambda p: json.dumps(repo.label(p))   # noqa: E731 - quoted: '@' cannot start a plain scalar
@@ -642,7 +643,7 @@ def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, c
         lines.append("  tolerance:   # the repository's precision_tolerances")
         lines += [f"    {d}: {_yaml_flow(t)}" for d, t in sorted(tolerance.items())]
     if not manifest_op["outputs"]:
-        from opkg.scaffold import _inplace_candidates
+        from opkg.importers.manifest_text import inplace_candidates as _inplace_candidates
         lines.append(f"  inplace: [{', '.join(_inplace_candidates(manifest_op))}]")
     lines.append("  cases:")
     if cases.cases:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from opkg.errors import UsageError
+from opkg.core.errors import UsageError
 from opkg.importers.repository import (_SKIP_DIRS, HOST_INCLUDE_DIRS, KERNEL_INCLUDE_DIRS,
                                        Repository, git_commit)
 
@@ -86,8 +86,8 @@ def update_workspace(ws_root: Path, name: str, entry: dict, why: str) -> str:
     order stay) and written atomically."""
     import yaml
 
-    from opkg.fsutil import atomic_write_text
-    from opkg.workspace import WORKSPACE_FILE
+    from opkg.util.fsutil import atomic_write_text
+    from opkg.core.workspace import WORKSPACE_FILE
 
     path = Path(ws_root) / WORKSPACE_FILE
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
@@ -134,7 +134,7 @@ def workspace_libraries(ws_root: Path, base: str) -> tuple[list[str], list[Path]
     include directories where the repository is a local checkout (to read OpDefs with)."""
     import yaml
 
-    from opkg.workspace import WORKSPACE_FILE
+    from opkg.core.workspace import WORKSPACE_FILE
 
     try:
         data = yaml.safe_load((Path(ws_root) / WORKSPACE_FILE).read_text(encoding="utf-8")) or {}
@@ -194,7 +194,7 @@ def write_kernel_tree(repo: Repository, dest_root: Path) -> Path:
     import os
     import shutil
 
-    from opkg.fsutil import atomic_write_text
+    from opkg.util.fsutil import atomic_write_text
 
     pkg = Path(dest_root) / KERNEL_TREE
     tree = pkg / "ascendc"
