@@ -232,17 +232,21 @@ def test_import_refuses_to_overwrite_files_it_did_not_write(tmp_path):
 
     result = R.import_repository(ws / "ops-mini" / "activation" / "leaky_scale",
                                  unit="ascend910b", soc="Ascend910B1",
-                                 dest_root=ws / "packages" / "ops_mini", ws_root=ws,
+                                 dest_root=ws / "packages" / "ops_mini",
+                                 tree_label="//packages/ops_mini/kernel_tree",
                                  probe=fake_probe)
     assert result.operators[0].skipped.endswith("holds files an import did not write; not "
                                                 "overwritten")
     assert (pkg / "notes.txt").read_text() == "mine"
 
 
-def test_outside_an_ops_repository_the_msopgen_import_needs_dest(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "opkg", "import", str(tmp_path)],
-                          capture_output=True, text=True, cwd=tmp_path)
-    assert proc.returncode == 2 and "Missing option '--dest'" in proc.stderr
+def test_outside_an_ops_repository_the_project_import_runs(tmp_path):
+    """A directory in no ops repository is an msopgen/cann-ops project (its own errors)."""
+    (tmp_path / "Proj").mkdir()
+    proc = subprocess.run([sys.executable, "-m", "opkg", "import", str(tmp_path / "Proj"),
+                           "--dest", str(tmp_path / "pkg")], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert proc.returncode == 2 and "has no op_host/ directory" in proc.stderr, proc.stderr
 
 
 def test_an_imported_operator_builds_and_verifies_with_the_repositorys_golden(tmp_path):

@@ -144,8 +144,9 @@ def _import_repository(target: Path, dest, soc, repo_name, base, deps, as_json) 
     dest = dest or ws.settings.package_roots[0] / repo.name
     if not Path(dest).resolve().is_relative_to(ws.root):
         raise UsageError(f"--dest {dest} is outside the workspace {ws.root}", field="--dest")
+    tree = workspace_entries.write_kernel_tree(repo, dest)
     result = repository.import_repository(target, unit=row.short, soc=soc, dest_root=dest,
-                                          ws_root=ws.root,
+                                          tree_label="//" + ws.rel(tree),
                                           name=repo.name, extra_include_dirs=base_dirs,
                                           deps=deps)
     notes.append(workspace_entries.update_workspace(

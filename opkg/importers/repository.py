@@ -391,16 +391,16 @@ def open_repository(target: Path, name: str | None = None) -> Repository:
     return Repository(root, name or default_name(root), git_commit(root))
 
 
-def import_repository(target: Path, *, unit: str, soc: str, dest_root: Path, ws_root: Path,
+def import_repository(target: Path, *, unit: str, soc: str, dest_root: Path, tree_label: str,
                       name: str | None = None, extra_include_dirs=(), deps=(),
                       probe=None) -> RepositoryImport:
     """Import every operator `target` names (an operator, a family or the whole repository)
     that has a classic kernel, into `dest_root/<family>/<op>/opkg.yaml`, for compute unit
-    `unit` (CMake's, e.g. ascend910b) built on SoC `soc`, with the repository's kernel tree
-    (repository_workspace.write_kernel_tree) at `dest_root/kernel_tree`. `deps` are library
-    labels every package depends on (`@opbase//:op_common`); `extra_include_dirs` the
-    directories they bring, used to read the OpDefs. `probe` replaces the OpDef reader (tests
-    of layout only)."""
+    `unit` (CMake's, e.g. ascend910b) built on SoC `soc`; every package depends on the
+    repository's kernel tree package `tree_label` (repository_workspace.write_kernel_tree).
+    `deps` are library labels every package depends on (`@opbase//:op_common`);
+    `extra_include_dirs` the directories they bring, used to read the OpDefs. `probe` replaces
+    the OpDef reader (tests of layout only)."""
     target = Path(target)
     if not target.exists():
         raise UsageError(f"no such directory: {target}", field="PATH")
@@ -410,10 +410,6 @@ def import_repository(target: Path, *, unit: str, soc: str, dest_root: Path, ws_
         raise UsageError(f"no operator directories under {target}",
                          hint="an operator directory has op_host/ and op_kernel/")
     results = []
-    from opkg.importers.repository_workspace import write_kernel_tree
-
-    tree = write_kernel_tree(repo, dest_root)
-    tree_label = "//" + tree.resolve().relative_to(Path(ws_root).resolve()).as_posix()
     for op_dir in dirs:
         result = Imported(op_dir.relative_to(repo.root).as_posix())
         results.append(result)
