@@ -474,7 +474,7 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
                 deps, probe, tree_label) -> None:
     from opkg.importers import opdef as opdef_probe
     from opkg.importers.project import _check_representable
-    from opkg.importers.manifest_text import golden_stub as _golden_stub
+    from opkg.importers.manifest_text import golden_stub as _golden_stub, _ATTR_PLACEHOLDER
     from opkg.importers import ttk
     from opkg.core.model import DTYPES
     from opkg.core.socs import soc_table
@@ -514,6 +514,12 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
     if not cases.cases:
         example = ttk.example_case(op.directory, manifest_op)
         if example is not None:
+            required = {a["name"]: _ATTR_PLACEHOLDER[a["type"]] for a in manifest_op["attrs"]
+                        if a.get("required")}
+            if required:     # the example's attrs are C++ values: placeholders, said
+                example["attrs"] = required
+                result.notes.append("required attrs of the example case are placeholders: "
+                                    + ", ".join(required))
             cases.cases, cases.source = [example], "examples/test_aclnn_*.cpp"
     result.cases_from = cases.source
     tolerance = {d: t for d, t in cases.tolerance.items() if d in DTYPES}
