@@ -84,10 +84,13 @@ def prepare_workspace(work: Path, root: Path, opbase: Path, leave_out=()) -> Non
     entry = W.base_entry(repo, opbase, work)
     lib = entry["libraries"]["op_common"]
     lib["host_sources"] = [p for p in lib.get("host_sources", []) if p not in leave_out]
-    note = W.update_workspace(work, "opbase", entry, "the base library")
-    if "kept" in note and leave_out:
-        raise SystemExit(f"error: {work} has an opbase entry already; --leave-out-base needs a "
-                         "fresh --work")
+    W.update_workspace(work, "opbase", entry, "the base library")
+    import yaml
+
+    have = yaml.safe_load(ws_file.read_text())["repositories"]["opbase"]
+    if have != entry:
+        raise SystemExit(f"error: {work} names opbase differently from this run (another "
+                         "--opbase or --leave-out-base): use another --work")
 
 
 def measure(op_dir: Path, root: Path, work: Path, soc: str, build_jobs: int,
@@ -313,6 +316,9 @@ def main(argv=None) -> int:
     ap.add_argument("--results", type=Path, default=REPO / "bench" / "results")
     ap.add_argument("--doc", type=Path, default=REPO / "docs" / "compat.md")
     ap.add_argument("--no-doc", action="store_true", help="leave docs/compat.md alone")
+    ap.add_argument("--report-only", action="store_true",
+                    help="measure nothing: the results file and table from the rows kept in "
+                         "--work (whatever opkg measured them; each row names it)")
     args = ap.parse_args(argv)
 
     root = R.repository_root(args.repo)
@@ -333,8 +339,11 @@ def main(argv=None) -> int:
         ":without " + ",".join(args.leave_out_base) if args.leave_out_base else "")
     state = work / "rows.json"
     rows_by_path = json.loads(state.read_text()) if state.is_file() else {}
-    todo = [d for d in chosen if args.rebuild
-            or rows_by_path.get(d.relative_to(root).as_posix(), {}).get("key") != key]
+    todo = [] if args.report_only else [
+        d for d in chosen if args.rebuild
+        or rows_by_path.get(d.relative_to(root).as_posix(), {}).get("key") != key]
+    if args.report_only:
+        chosen = [d for d in chosen if d.relative_to(root).as_posix() in rows_by_path]
     print(f"{name} at {commit[:12] if commit else '?'}: {len(chosen)} operators chosen, "
           f"{len(chosen) - len(todo)} measured already (key {key}), {len(todo)} to measure",
           file=sys.stderr, flush=True)
@@ -374,6 +383,12 @@ def main(argv=None) -> int:
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         list(pool.map(one, todo[1:]))
     rows = [rows_by_path[d.relative_to(root).as_posix()] for d in chosen]
+    for r in rows:     # the checkout's place on this machine is no part of the evidence
+        for k in ("first_error", "detail"):
+            if r.get(k):
+                r[k] = r[k].replace(f"{root}/", "")
+    if args.report_only:
+        measured_by = ", ".join(sorted({r.get("opkg") or "?" for r in rows}))
     date = dt.date.today().isoformat()
     sample = ("families " + ", ".join(args.families) if args.families else "all families") + (
         f", every {args.every}th operator" if args.every > 1 else "") + (
