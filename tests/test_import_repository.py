@@ -266,6 +266,13 @@ def test_an_imported_operator_builds_and_verifies_with_the_repositorys_golden(tm
         report = json.loads((out / variant / "verification.json").read_text())
         assert report["passed"], report
         assert [c["case"] for c in report["results"]] == ["leaky_scale_ragged", "leaky_scale_one"]
+    # the lock pins both repositories at the commits the import recorded
+    assert _opkg(ws, "lock").returncode == 0
+    lock = (ws / "opkg.lock").read_text()
+    commit = yaml.safe_load((ws / "packages/ops_mini/activation/leaky_scale/opkg.yaml")
+                            .read_text())["origin"]["commit"]
+    assert 'name = "ops_mini"' in lock and f'commit = "{commit}"' in lock, lock
+    assert 'name = "opbase"' in lock, lock
 
 
 def test_dtype_combinations_opkg_cannot_run_are_left_out_by_name():
