@@ -114,18 +114,46 @@ def use_stand_in_roots(monkeypatch, ascend_root: Path) -> None:
 
 _PRELUDE = '''#!{python}
 import json, os, re, sys
+LOGGED = ("PATH", "PYTHONPATH", "LD_LIBRARY_PATH", "HI_PYTHON", "TILINGKEY_PAR_COMPILE",
+          "BUILD_KERNEL_SRC", "TOOLCHAIN_HOME")
 def log():
     path = os.environ.get("OPKG_STANDIN_LOG")
     if path:
+        env = {{k: v for k, v in os.environ.items() if k in LOGGED or k.startswith("ASCEND_")}}
         with open(path, "a") as fh:
-            fh.write(json.dumps({{"tool": {tool!r}, "argv": sys.argv}}) + "\\n")
+            fh.write(json.dumps({{"tool": {tool!r}, "argv": sys.argv, "cwd": os.getcwd(),
+                                 "env": env}}) + "\\n")
 def die(msg):
     sys.stderr.write({tool!r} + ": " + msg + "\\n")
     sys.exit(2)
+def quoted_includes(sources, dirs):
+    """A quoted #include found neither beside its file nor under an -I directory is the
+    compiler's fatal error (followed through the headers it finds)."""
+    todo, done = list(sources), set()
+    while todo:
+        src = os.path.abspath(todo.pop())
+        if src in done:
+            continue
+        done.add(src)
+        for n, line in enumerate(open(src, errors="replace"), 1):
+            m = re.match(r'\\s*#\\s*include\\s*"([^"]+)"', line)
+            if not m:
+                continue
+            found = [os.path.join(d, m.group(1)) for d in [os.path.dirname(src), *dirs]
+                     if os.path.isfile(os.path.join(d, m.group(1)))]
+            if not found:
+                die("%s:%d: fatal error: %s: No such file or directory" % (src, n, m.group(1)))
+            todo.append(found[0])
 log()
 '''
 
 MSOPGEN = '''
+# the real msopgen is a Python script of the toolkit: `from op_gen.interface import ...`
+# needs set_env.sh's PYTHONPATH (<toolkit>/python/site-packages)
+try:
+    import op_gen
+except ModuleNotFoundError as exc:
+    die("ModuleNotFoundError: " + str(exc))
 args = sys.argv[1:]
 if not args or args[0] != "gen":
     die("usage: msopgen gen -i <json> -c ai_core-<soc> -lan cpp -out <dir>")
@@ -224,6 +252,7 @@ if "GET_TILING_DATA" in source_text:
     if not any(os.path.isfile(h) and "GET_TILING_DATA" in open(h).read() for h in headers):
         die(sources[0] + ": error: use of undeclared identifier 'GET_TILING_DATA' "
             "(compile through opc, which generates the tiling header)")
+quoted_includes(sources, [a[2:] for a in args if a.startswith("-I")])
 defines = sorted(a for a in args if a.startswith("-DDTYPE_"))
 with open(out, "wb") as fh:
     fh.write(b"\\x7fELF stand-in kernel " + json.dumps([arch[0]] + defines).encode())
@@ -241,13 +270,20 @@ out = args[args.index("-o") + 1]
 sources = [a for a in args if a.endswith((".cpp", ".cc"))]
 if not sources or not all(os.path.isfile(s) for s in sources):
     die("missing sources " + repr(sources))
-dirs = [a[2:] for a in args if a.startswith("-I")]
-for src in sources:
-    for n, line in enumerate(open(src), 1):
-        m = re.match(r'\\s*#\\s*include\\s*"([^"]+)"', line)
-        if m and not any(os.path.isfile(os.path.join(d, m.group(1)))
-                         for d in [os.path.dirname(src), *dirs]):
-            die("%s:%d: fatal error: %s: No such file or directory" % (src, n, m.group(1)))
+quoted_includes(sources, [a[2:] for a in args if a.startswith("-I")])
+if os.path.basename(out).split(".tmp-")[0] == "libcust_opapi.so" and REAL_OPAPI:   # opkg links to a temporary name
+    # a real shared library exporting the aclnn entry points op_build declared, so a test can
+    # load it by name the way an aclnn caller does
+    names = set()
+    for src in sources:
+        header = src[:-4] + ".h"
+        if os.path.isfile(header):
+            names.update(re.findall(r"\\b(aclnn\\w+)\\s*\\(", open(header).read()))
+    code = "".join('extern "C" int %s(void) { return 0; }\\n' % n for n in sorted(names))
+    import subprocess
+    made = subprocess.run(["g++", "-shared", "-fPIC", "-x", "c++", "-", "-o", out],
+                          input=code, text=True)
+    sys.exit(made.returncode)
 with open(out, "w") as fh:
     fh.write("stand-in host library\\n" + "\\n".join(os.path.abspath(s) for s in sources) + "\\n")
 '''
@@ -287,6 +323,18 @@ IMPL_BUILD = r'''import os, re, sys
 #   <ops-info ini> <batch> <iterate> <impl dir> <out dir> <autogen dir>
 ini, _, _, impl_dir, out_dir, autogen = sys.argv[1:7]
 text = open(ini).read()
+# opdesc_parser._get_op_custom_options: <autogen>/custom_compile_options.ini lines
+# "<OpType|ALL>,<SoCs>,<opt;opt>" become the adapter's compile options
+options = {}
+ini_opts = os.path.join(autogen, "custom_compile_options.ini")
+if not os.path.exists(ini_opts):
+    print("WARNING: cannot find %s/custom_compile_options.ini" % autogen)
+else:
+    for line in open(ini_opts).read().splitlines():
+        fields = line.split(",")
+        if len(fields) != 3:
+            sys.exit("ERROR: custom compile option %s len is not 3" % fields)
+        options.setdefault(fields[0], []).extend(o for o in fields[2].split(";") if o)
 os.makedirs(out_dir, exist_ok=True)
 for op in re.findall(r"^\[(\w+)\]$", text, re.M):
     snake = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2",
@@ -294,7 +342,8 @@ for op in re.findall(r"^\[(\w+)\]$", text, re.M):
     if not os.path.isfile(os.path.join(impl_dir, snake + ".cpp")):
         sys.exit("ascendc_impl_build: no kernel " + snake + ".cpp in " + impl_dir)
     with open(os.path.join(out_dir, snake + ".py"), "w") as fh:
-        fh.write("# adapter of %s\nKERNEL = %r\n" % (op, snake + ".cpp"))
+        fh.write("# adapter of %s\nKERNEL = %r\nOPTIONS = %r\n"
+                 % (op, snake + ".cpp", options.get("ALL", []) + options.get(op, [])))
 '''
 
 # Stand-in of the project's cmake/util/ascendc_ops_config.py in its current template's shape
@@ -396,8 +445,9 @@ mkdir -p "$targetdir/vendors/$vendor_name" || exit 1
 cp -rf "$sourcedir/vendors/$vendor_name/." "$targetdir/vendors/$vendor_name/" || exit 1
 if [ -n "$install_path" ]; then
     mkdir -p "$targetdir/vendors/$vendor_name/bin"
-    printf '#!/bin/bash\nexport ASCEND_CUSTOM_OPP_PATH=%s:${ASCEND_CUSTOM_OPP_PATH}\n' \
-        "$targetdir/vendors/$vendor_name" > "$targetdir/vendors/$vendor_name/bin/set_env.bash"
+    printf '#!/bin/bash\nexport ASCEND_CUSTOM_OPP_PATH=%s:${ASCEND_CUSTOM_OPP_PATH}\nexport LD_LIBRARY_PATH=%s/op_api/lib/:${LD_LIBRARY_PATH}\n' \
+        "$targetdir/vendors/$vendor_name" "$targetdir/vendors/$vendor_name" \
+        > "$targetdir/vendors/$vendor_name/bin/set_env.bash"
 else
     config="$targetdir/vendors/config.ini"
     if [ ! -f "$config" ]; then
@@ -406,6 +456,7 @@ else
         others=$(grep -w load_priority "$config" | cut -d= -f2- | tr ',' '\n' | grep -vx "$vendor_name" | paste -sd, -)
         echo "load_priority=$vendor_name${others:+,$others}" > "$config"
     fi
+    echo "[INFO] execute the command [ export LD_LIBRARY_PATH=$targetdir/vendors/$vendor_name/op_api/lib/:\${LD_LIBRARY_PATH} ] to set the environment path"
 fi
 echo SUCCESS
 '''
@@ -430,9 +481,20 @@ if opts.get("op_mode") != "dynamic":
     die("ascendc kernels are compiled with --op_mode=dynamic")
 if not os.path.isfile(impl):
     die("op impl file not found: " + impl)
-kernel = os.path.join(os.path.dirname(impl), opts["main_func"] + ".cpp")
+# opc is the op compiler's Python (tbe) on set_env.sh's PYTHONPATH
+try:
+    import tbe
+except ModuleNotFoundError as exc:
+    die("ModuleNotFoundError: " + str(exc))
+adapter = {}
+exec(open(impl).read(), adapter)
+# the adapter's get_kernel_source(): $BUILD_KERNEL_SRC (gen/*.sh --kernel-src=) when it exists,
+# else <kernel>.cpp beside the adapter
+kernel = os.environ.get("BUILD_KERNEL_SRC", "")
 if not os.path.isfile(kernel):
-    die("kernel source " + kernel + " not found beside " + impl)
+    kernel = os.path.join(os.path.dirname(impl), adapter["KERNEL"])
+if not os.path.isfile(kernel):
+    die("kernel source " + kernel + " not found ($BUILD_KERNEL_SRC unset, nothing beside " + impl + ")")
 param = json.load(open(opts["input_param"]))
 node = param["op_list"][0]
 name = node["bin_filename"]
@@ -471,6 +533,13 @@ for path in inis:
                 ini[k] = v
 if "CCEC_AIC_version" not in ini:
     die("soc_version " + opts["soc_version"] + " is not supported by " + home)
+# the op's ops-info: op_impl/ai_core/tbe/config/<soc>/aic-<soc>-ops-info.json of a custom opp
+short = ini.get("Short_SoC_version", opts["soc_version"]).lower()
+infos = [os.path.join(d, "op_impl/ai_core/tbe/config", short, "aic-%s-ops-info.json" % short)
+         for d in dirs]
+if not any(os.path.isfile(p) and param["op_type"] in json.load(open(p)) for p in infos):
+    die("op type " + param["op_type"] + " not found in the ops-info of any custom opp: "
+        + ", ".join(infos))
 vec = "CCEC_VECTOR_version" in ini
 arch = ini["CCEC_AIV_version"] if vec else ini["CCEC_AIC_version"]
 out = opts["output"]
@@ -484,9 +553,18 @@ defines = []
 for t in node["inputs"] + node["outputs"]:
     t = t[0] if isinstance(t, list) else t
     defines.append("-DDTYPE_" + t["name"].upper() + "=" + ge.get(t["dtype"], t["dtype"]))
-import subprocess
-bisheng = os.path.join(home, "compiler/ccec_compiler/bin/bisheng")
-cmd = [bisheng, "--cce-aicore-arch=" + arch, "-include", tiling, *defines, "-c", kernel, "-o", os.path.join(out, name + ".o")]
+import shutil, subprocess
+# the adapter takes bisheng from $BISHENG_REAL_PATH, else the first on PATH; the header roots
+# are the toolkit's tikcpp next to it and its ascendc include dirs (compile_op)
+bisheng = os.environ.get("BISHENG_REAL_PATH") or shutil.which("bisheng")
+if not bisheng:
+    die("bisheng not found on PATH")
+tikcpp = os.path.realpath(os.path.join(os.path.dirname(bisheng), "..", "..", "tikcpp"))
+api = [os.path.join(d, "ascendc/include", sub) for d in __import__("glob").glob(os.path.join(home, "*-linux"))
+       for sub in ("basic_api", "highlevel_api")]
+includes = ["-I" + d for d in (tikcpp, os.path.join(tikcpp, "tikcfw"), *api)]
+cmd = [bisheng, "--cce-aicore-arch=" + arch, "-include", tiling, *defines, *includes,
+       *adapter["OPTIONS"], "-x", "cce", "-c", kernel, "-o", os.path.join(out, name + ".o")]
 rc = subprocess.call(cmd)
 if rc:
     sys.exit(rc)
@@ -555,6 +633,14 @@ def install_stand_in_tools(home: Path, packer_scripts: bool = True) -> dict:
     for rel in ("compiler/tikcpp/tikcfw/impl", "compiler/tikcpp/tikcfw/interface",
                 "include/aclnn", "lib64"):
         (home / rel).mkdir(parents=True, exist_ok=True)
+    # the toolkit's Python packages msopgen and opc import (set_env.sh puts python/site-packages
+    # on PYTHONPATH), and the Ascend C headers kernels include (aarch64-linux/ascendc/include/
+    # {basic_api,highlevel_api} of the CANN 8.1.RC1 mirror)
+    for rel in ("python/site-packages/op_gen/__init__.py", "python/site-packages/tbe/__init__.py",
+                f"{ARCH}/ascendc/include/basic_api/kernel_operator.h",
+                f"{ARCH}/ascendc/include/highlevel_api/lib/matmul_intf.h"):
+        (home / rel).parent.mkdir(parents=True, exist_ok=True)
+        (home / rel).write_text(f"# stand-in {rel}\n" if rel.endswith(".py") else f"// stand-in {rel}\n")
     # the toolkit's host headers the op_host sources and the parser plugin include (empty here)
     for rel in ("register/register.h", "register/op_def_registry.h", "register/tilingdata_base.h",
                 "tiling/platform/platform_ascendc.h", "tiling/tiling_api.h"):
@@ -565,8 +651,18 @@ def install_stand_in_tools(home: Path, packer_scripts: bool = True) -> dict:
     return tools
 
 
-def make_host_cxx(path: Path) -> Path:
-    return _tool(path, "host-cxx", HOST_CXX)
+def toolkit_env(home: Path, **extra) -> dict:
+    """The environment `source <home>/set_env.sh` gives (what opkg's CANN steps run with)."""
+    from opkg.toolchains.cann import host_arch
+    from opkg.toolchains.cann_env import compose, set_env_spec
+
+    return compose(set_env_spec(home, host_arch()), extra={k: str(v) for k, v in extra.items()})
+
+
+def make_host_cxx(path: Path, real_opapi: bool = False) -> Path:
+    """The stand-in host compiler; with `real_opapi` it links libcust_opapi.so for real (g++),
+    exporting the aclnn functions op_build declared, so a test can dlopen it."""
+    return _tool(path, "host-cxx", f"REAL_OPAPI = {real_opapi}\n" + HOST_CXX)
 
 
 def read_log(path: Path) -> list[dict]:

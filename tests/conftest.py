@@ -59,7 +59,7 @@ SLOW_FILES = {"test_packages.py", "test_build.py", "test_processes.py", "test_dy
               "test_dynamic_outputs.py", "test_ref_tensor.py", "test_inplace_lists.py",
               "test_float64.py", "test_import_soc_configs.py", "test_verify_crash_step.py",
               "test_integrity.py", "test_import.py", "test_dist.py", "test_import_repository.py",
-              "test_compat_repository.py"}
+              "test_compat_repository.py", "test_debug_loop.py"}
 # cxx_log and warm_cache: tests that count compiles, or start from a built package, then build
 SLOW_FIXTURES = {"lib_cache", "add_custom_cache", "cxx_log", "warm_cache"}
 SLOW_TESTS = {"test_cli_stats_and_prune_on_a_real_build",
@@ -106,7 +106,7 @@ RUNTIME_SEEDED_FILES = {"test_import_samples.py", "test_prototype_check.py",
                         "test_dynamic_inputs.py", "test_bfloat16.py", "test_verify_inplace.py",
                         "test_symlink_walk.py", "test_profile_cli.py", "test_import.py",
                         "test_float64.py", "test_output_shapes.py", "test_new.py",
-                        "test_verify_crash_step.py", "test_repositories.py"}
+                        "test_verify_crash_step.py", "test_repositories.py", "test_debug_loop.py"}
 
 
 @pytest.fixture(autouse=True)

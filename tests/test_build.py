@@ -136,7 +136,8 @@ def test_broken_kernel_fails_with_case_variant_and_first_wrong_element(add_ws, w
     assert "FAIL" in r.stdout
     assert "float16" in r.stdout and "float32" in r.stdout
     assert "z[" in r.stdout and "expected" in r.stdout
-    assert "bundle (verification failed; publish refuses it): out/bundles/" in r.stdout
+    assert "no bundle for //packages/add_custom Ascend910B1: not every variant verified" in r.stdout
+    assert not list((add_ws.root / "out/bundles").glob("*.tgz"))
     report = json.loads((add_ws.root / "out/sim/add_custom" / SOC / "float32" /
                          "verification.json").read_text())
     assert not report["passed"]
@@ -152,7 +153,12 @@ def test_a_failed_build_shows_no_stale_results_and_removes_the_stale_bundle(add_
     r = opkg("build", "//...", "--soc", SOC, "--json", cwd=add_ws.root)
     assert r.returncode == 1
     [target] = json.loads(r.stdout)["targets"]
-    assert target["passed"] is False and target["variants"] == {} and target["bundle"] is None
+    assert target["passed"] is False and target["bundle"] is None
+    # no result of an earlier build shown: every declared variant NOT RUN, with the step
+    assert {v: s["status"] for v, s in target["variants"].items()} == {
+        "float16": "NOT RUN", "float32": "NOT RUN"}
+    assert all(s["why"].startswith("compile add_custom kernel") and s["why"].endswith(" failed")
+               for s in target["variants"].values())
     assert not bundle.exists()
 
 

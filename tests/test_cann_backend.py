@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cann_standin import (install_stand_in_tools, make_host_cxx, make_toolkit, make_workspace,
-                          read_log, use_stand_in_roots)
+                          read_log, toolkit_env, use_stand_in_roots)
 from opkg.core.errors import ToolchainError
 from opkg.core.model import AttrSpec, OpSpec, TensorSpec
 from opkg.core.socs import get_soc
@@ -105,8 +105,16 @@ def plan(stand_in, tc, soc=B1, verify=False):
     ws = Workspace.load(stand_in["root"])
     pkg = ws.packages["//packages/add_custom"]
     backend = cann.CannToolchain(tc, ws)
-    return backend, pkg, backend.plan_target(pkg, soc, [], ws.settings.output_dir,
-                                             provenance={}, verify=verify, bundle=True)
+    target, actions = backend.plan_target(pkg, soc, [], ws.settings.output_dir,
+                                          provenance={}, verify=verify, bundle=True)
+    # the steps of the package's other compute units (planned for its one .run) left out
+    base = ws.settings.output_dir / "cann" / tc / "add_custom"
+
+    def other_unit(a):
+        rel = Path(a.outputs[0]).relative_to(base).parts if \
+            Path(a.outputs[0]).is_relative_to(base) else ()
+        return bool(rel) and rel[0].startswith("Ascend") and rel[0] != soc.name
+    return backend, pkg, (target, [a for a in actions if not other_unit(a)])
 
 
 def test_plan_exact_commands(stand_in):
@@ -114,6 +122,11 @@ def test_plan_exact_commands(stand_in):
     home = stand_in["homes"]["8.0.RC2"]
     out = stand_in["root"] / "out" / "cann" / "cann-8.0.RC2" / "add_custom"
     project = out / "Ascend910B1" / "project"
+    # the package's other compute unit (ascend310p) is planned too, for the one .run
+    (run,) = [a for a in actions if a.step == "package"]
+    assert run.params["trees"] == [str(out / soc / "opp/vendors/add_custom")
+                                   for soc in ("Ascend910B1", "Ascend310P3")]
+    actions = [a for a in actions if "Ascend310P3)" not in a.description]
     steps = {a.step: [] for a in actions}
     for a in actions:
         steps[a.step].append(a)
@@ -137,7 +150,11 @@ def test_plan_exact_commands(stand_in):
         "--impl_mode=", "--simplified_key_mode=0", "--op_mode=dynamic"]
     assert opc.outputs == (str(binary / "bin/add_custom" / f"{name}.o"),
                            str(binary / "bin/add_custom" / f"{name}.json"))
-    assert opc.params["env"]["ASCEND_HOME_PATH"] == str(home)
+    assert opc.params["env"]["set"]["ASCEND_HOME_PATH"] == str(home)
+    # gen/<Op>-<kernel>-<i>.sh's --kernel-src: the kernel in the project's op_kernel/
+    assert opc.params["opc_env"] == {
+        "ASCEND_CUSTOM_OPP_PATH": str(binary / "tiling_opp"),
+        "BUILD_KERNEL_SRC": str(project / "op_kernel" / "add_custom.cpp")}
     (impl,) = [a for a in steps["generate"] if a.function and "scons_impl" in a.function]
     assert impl.params["argv"][1:] == [
         str(project / "cmake/util/ascendc_impl_build.py"),
@@ -145,7 +162,11 @@ def test_plan_exact_commands(stand_in):
         str(project / "op_kernel"), str(binary / "dynamic"), str(out / "host/autogen")]
     links = {a.outputs[0].rsplit("/", 1)[1]: list(a.argv) for a in steps["link"]}
     srcs = list(map(str, pkg.tiling_sources))
-    cxx, host_inc = str(stand_in["cxx"]), [f"-I{pkg.dir / 'op_host'}", f"-I{home / 'include'}"]
+    # intf.cmake's intf_pub gives every host library -I <toolkit>/include -I op_kernel
+    # (CANN 8.1.RC1 template, leideng/CANN-8.1.RC1 mirror); op_kernel is the package's
+    kernel_inc = f"-I{pkg.dir / 'op_kernel'}"
+    cxx, host_inc = str(stand_in["cxx"]), [f"-I{pkg.dir / 'op_host'}", f"-I{home / 'include'}",
+                                           kernel_inc]
     autogen = out / "host" / "autogen"
     lib64 = f"-L{home / 'lib64'}"
     # the link lines of a built msopgen project (GroupNormV2's op_host link.txt / flags.make)
@@ -171,14 +192,15 @@ def test_plan_exact_commands(stand_in):
                                       *registry,
                                       "-o", str(out / "host" / "libcust_opsproto_rt2.0.so")],
         "libcust_opapi.so": [*compile_, *abi, f"-I{autogen}", f"-I{home / 'include'}",
-                             f"-I{home / 'include/aclnn'}", str(autogen / "aclnn_add_custom.cpp"),
+                             f"-I{home / 'include/aclnn'}", kernel_inc,
+                             str(autogen / "aclnn_add_custom.cpp"),
                              *link, "-Wl,-soname,libcust_opapi.so", lib64,
                              "-lascendcl", "-lnnopbase", "-o",
                              str(out / "host" / "libcust_opapi.so")],
         # framework/tf_plugin's cust_tf_parsers (GroupNormV2's cust_tf_parsers.dir/flags.make
         # and link.txt): the template's plugin source, google=ascend_private, -lgraph
         "libcust_tf_parsers.so": [
-            *compile_, "-Dgoogle=ascend_private", *abi, f"-I{home / 'include'}",
+            *compile_, "-Dgoogle=ascend_private", *abi, f"-I{home / 'include'}", kernel_inc,
             str(project / "framework/tf_plugin/tensorflow_add_custom_plugin.cc"), *link,
             "-Wl,-soname,libcust_tf_parsers.so", lib64, "-lgraph",
             "-o", str(out / "Ascend910B1" / "host" / "libcust_tf_parsers.so")],
@@ -232,16 +254,20 @@ def build(capsys, *argv):
     return exc.value.code, out, err
 
 
-def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
+def test_opkg_build_with_cann_stand_ins(stand_in, capsys, monkeypatch):
+    # a loadable libcust_opapi.so (the stand-in links that one with g++)
+    monkeypatch.setenv("OPKG_CANN_CXX", str(make_host_cxx(stand_in["cxx"], real_opapi=True)))
     code, out, err = build(capsys, "packages/add_custom", "--soc", "Ascend910B1",
                            "--toolchain", "cann-8.0.RC2")
     assert code == 0, out + err
     log = read_log(stand_in["log"])
     tools = [e["tool"] for e in log]
-    # one opc call per binary variant, each running bisheng once
-    assert tools.count("msopgen") == 1 and tools.count("opc") == 2 and tools.count("bisheng") == 2
-    assert tools.count("host-cxx") == 5 and tools.count("op_build") == 1
-    msopgen = next(e for e in log if e["tool"] == "msopgen")["argv"]
+    # one opc call per binary variant, each running bisheng once; the package's one .run holds
+    # every compute unit (ascend910b and the package's ascend310p), so both are built
+    assert tools.count("msopgen") == 2 and tools.count("opc") == 4 and tools.count("bisheng") == 4
+    assert tools.count("host-cxx") == 6 and tools.count("op_build") == 1
+    msopgen = next(e for e in log if e["tool"] == "msopgen"
+                   and "ai_core-Ascend910B1" in e["argv"])["argv"]
     assert msopgen[1:4] == ["gen", "-i", msopgen[3]] and msopgen[4:] == [
         "-c", "ai_core-Ascend910B1", "-lan", "cpp", "-out", msopgen[-1]]
 
@@ -290,6 +316,7 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
     assert json.loads(ops_info) == {"AddCustom": {"input0": {"name": "x", "shape": "all"}}}
     check_run_package(stand_in, names, bundle)
     check_opkg_install_into_opp(stand_in, bundle, capsys)
+    check_aclnn_caller_loads_with_the_printed_env(stand_in, capsys)
     assert version_info == "custom_opp_compiler_version=8.0.RC2\n"
     assert meta["toolchain"]["id"] == "cann-8.0.RC2" and meta["verification_by"] == "sim"
     assert meta["verification"]["passed"] is True
@@ -301,7 +328,7 @@ def test_opkg_build_with_cann_stand_ins(stand_in, capsys):
     assert build(capsys, "packages/add_custom", "--soc", "Ascend910B1",
                  "--toolchain", "cann-8.0.RC3")[0] == 0
     again = read_log(stand_in["log"])[len(log):]
-    assert [e["tool"] for e in again].count("bisheng") == 2
+    assert [e["tool"] for e in again].count("bisheng") == 4
     assert all("8.0.RC3" in e["argv"][0] for e in again if e["tool"] != "host-cxx")
     # 8.0.RC3's stand-in project has no ascendc_ops_config.py: opkg's kernel_config() writes
     # the configs from opc's kernel JSONs (staticKey included)
@@ -326,13 +353,16 @@ def check_run_package(stand_in, bundle_names, bundle):
 
     run_name = f"custom_opp_{cann.host_os()}_{cann.host_arch()}.run"
     assert run_name in bundle_names
-    sdir = stand_in["root"] / "out/cann/cann-8.0.RC2/add_custom/Ascend910B1"
+    # one .run per package (vendor), every compute unit in it, as ASCEND_COMPUTE_UNIT packs them
+    sdir = stand_in["root"] / "out/cann/cann-8.0.RC2/add_custom"
     run = sdir / run_name
     listed = subprocess.run(["bash", str(run), "--list"], capture_output=True, text=True)
     assert listed.returncode == 0, listed.stderr
     stage = sdir / "run_stage"
-    assert staged_files(stage) == expected_run_files(stand_in_op(stand_in), "add_custom",
-                                                     "ascend910b", cann.host_arch())
+    op = stand_in_op(stand_in)
+    assert staged_files(stage) == (
+        expected_run_files(op, "add_custom", "ascend910b", cann.host_arch())
+        | expected_run_files(op, "add_custom", "ascend310p", cann.host_arch()))
     assert os.readlink(stage / "packages/vendors/add_custom/op_impl/ai_core/tbe/op_tiling/"
                        "liboptiling.so") == f"lib/linux/{cann.host_arch()}/libcust_opmaster_rt2.0.so"
     # --install-path: vendors/<vendor>/bin/set_env.bash names the installed tree
@@ -344,6 +374,7 @@ def check_run_package(stand_in, bundle_names, bundle):
     assert done.returncode == 0, done.stdout + done.stderr
     set_env = (target / "vendors/add_custom/bin/set_env.bash").read_text()
     assert f"export ASCEND_CUSTOM_OPP_PATH={target}/vendors/add_custom:" in set_env
+    assert f"export LD_LIBRARY_PATH={target}/vendors/add_custom/op_api/lib/:" in set_env
     # without it: into $ASCEND_OPP_PATH/vendors/<vendor>, first in vendors/config.ini
     opp = stand_in["root"].parent / "opp"
     (opp / "vendors").mkdir(parents=True)
@@ -395,6 +426,42 @@ def check_opkg_install_into_opp(stand_in, bundle, capsys):
     assert (opp / "vendors/config.ini").read_text() == "load_priority=add_custom\n"
     assert (opp / "vendors/add_custom/op_api/lib/libcust_opapi.so").is_file()
     assert f"and into {opp / 'vendors'}" in out and "export ASCEND_CUSTOM_OPP_PATH=" in out
+    # the copy in $ASCEND_OPP_PATH/vendors comes first on LD_LIBRARY_PATH (install.sh's hint)
+    ops = (stand_in["root"].parent / "ops").resolve()
+    assert (f"export LD_LIBRARY_PATH={opp}/vendors/add_custom/op_api/lib:"
+            f"{ops}/vendors/add_custom/op_api/lib:${{LD_LIBRARY_PATH}}") in out
+
+
+def check_aclnn_caller_loads_with_the_printed_env(stand_in, capsys):
+    """An aclnn caller loads libcust_opapi.so by name: with the environment `opkg install
+    --print-env` prints (LD_LIBRARY_PATH=<vendor>/op_api/lib, as the template's install.sh
+    writes into set_env.bash) the dynamic loader finds it; without, it does not."""
+    import subprocess
+
+    from opkg.cli import main
+
+    dest = stand_in["root"].parent / "ops_env"
+    with pytest.raises(SystemExit) as exc:
+        main(["install", "add_custom", "--soc", "Ascend910B1", "--toolchain", "cann-8.0.RC2",
+              "--registry", str(stand_in["root"].parent / "registry"), "--dest", str(dest),
+              "--force", "--print-env"])
+    out, err = capsys.readouterr()
+    assert exc.value.code == 0, err
+    assert out.splitlines() == [
+        f'export ASCEND_CUSTOM_OPP_PATH="{dest}/vendors/add_custom:${{ASCEND_CUSTOM_OPP_PATH}}"',
+        f'export LD_LIBRARY_PATH="{dest}/vendors/add_custom/op_api/lib:${{LD_LIBRARY_PATH}}"']
+    assert "installed add_custom 1.0.0" in err
+    caller = ("import ctypes; ctypes.CDLL('libcust_opapi.so').aclnnAddCustomGetWorkspaceSize; "
+              "print('loaded')")
+    env = {"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": ""}
+    import sys
+
+    loaded = subprocess.run(["bash", "-c", f'eval "$1"; exec {sys.executable} -c "$2"', "-",
+                             out, caller], capture_output=True, text=True, env=env)
+    assert loaded.returncode == 0 and loaded.stdout == "loaded\n", loaded.stderr
+    missing = subprocess.run([sys.executable, "-c", caller], capture_output=True, text=True,
+                             env=env)
+    assert missing.returncode != 0 and "libcust_opapi.so" in missing.stderr
 
 
 def test_install_into_opp_refuses_sim_bundles_and_bundles_without_a_run(tmp_path):
@@ -445,7 +512,8 @@ def test_stand_in_tools_reject_bad_arguments(stand_in, tmp_path):
     assert bad.returncode == 2 and "cce-aicore-arch" in bad.stderr
     bad = subprocess.run([str(home / "python/site-packages/bin/msopgen"), "gen", "-i",
                           str(tmp_path / "none.json"), "-c", "ai_core-Ascend910B1", "-lan", "cpp",
-                          "-out", str(tmp_path / "p")], capture_output=True, text=True)
+                          "-out", str(tmp_path / "p")], capture_output=True, text=True,
+                         env=toolkit_env(home))
     assert bad.returncode == 2 and "input json not found" in bad.stderr
 
 
@@ -525,7 +593,7 @@ def test_stand_in_msopgen_drops_unknown_attr_types_with_a_warning(stand_in, tmp_
 
     msopgen = stand_in["homes"]["8.0.RC2"] / "python/site-packages/bin/msopgen"
     op = cann.msopgen_json(LN)
-    env = dict(os.environ, ASCEND_HOME_PATH=str(stand_in["homes"]["8.0.RC2"]))
+    env = toolkit_env(stand_in["homes"]["8.0.RC2"])
     for i, attr in enumerate(({"name": "axes", "param_type": "required", "type": "listInt"},
                               {"name": "axes", "param_type": "optional", "type": "list_int",
                                "default_value": "1,2"})):
@@ -540,7 +608,7 @@ def test_stand_in_msopgen_drops_unknown_attr_types_with_a_warning(stand_in, tmp_
     argv = [msopgen, "gen", "-i", tmp_path / "op.json", "-c", "ai_core-Ascend910B1",
             "-lan", "cpp", "-out", tmp_path / "p"]
     # msopgen finds the project templates through $ASCEND_HOME_PATH
-    env = {k: v for k, v in __import__("os").environ.items() if k != "ASCEND_HOME_PATH"}
+    env = {k: v for k, v in env.items() if k != "ASCEND_HOME_PATH"}
     bad = _run(argv, env=env)
     assert bad.returncode == 2 and "set ASCEND_HOME_PATH" in bad.stderr
     home = stand_in["homes"]["8.0.RC2"]
@@ -551,19 +619,24 @@ def test_stand_in_msopgen_drops_unknown_attr_types_with_a_warning(stand_in, tmp_
 
 def test_opc_loads_the_package_tiling_library(stand_in, tmp_path, monkeypatch):
     """opc runs the op's tiling to generate the tiling header: it loads
-    op_impl/ai_core/tbe/op_tiling/liboptiling.so from $ASCEND_CUSTOM_OPP_PATH, where the plan
-    stages the package's tiling library (an input of every opc step)."""
+    op_impl/ai_core/tbe/op_tiling/liboptiling.so from $ASCEND_CUSTOM_OPP_PATH and reads the op's
+    op_impl/ai_core/tbe/config/<soc>/aic-<soc>-ops-info.json there; the plan stages both (inputs
+    of every opc step), as the 8.1.RC1 template's cmake/util/ascendc_compile_kernel.py does
+    (ascendc_put_tiling, ascendc_put_json; leideng/CANN-8.1.RC1 mirror)."""
     import os
 
     home = stand_in["homes"]["8.0.RC2"]
     _, _, (_, actions) = plan(stand_in, "cann-8.0.RC2", soc=P3)
-    tiling = stand_in["root"] / "out/cann/cann-8.0.RC2/add_custom/host/libcust_opmaster_rt2.0.so"
+    base = stand_in["root"] / "out/cann/cann-8.0.RC2/add_custom"
+    tiling = base / "host/libcust_opmaster_rt2.0.so"
+    ops_info = base / "Ascend310P3/binary/config/aic-ascend310p-ops-info.json"
     opcs = [a for a in actions if a.step == "compile"]
-    assert opcs and all(str(tiling) in a.inputs for a in opcs)
-    staged = Path(opcs[0].params["tiling"]["link"])
-    assert opcs[0].params["tiling"]["lib"] == str(tiling)
-    assert staged == Path(opcs[0].params["env"]["ASCEND_CUSTOM_OPP_PATH"]) / \
-        "op_impl/ai_core/tbe/op_tiling/liboptiling.so"
+    assert opcs and all(str(tiling) in a.inputs and str(ops_info) in a.inputs for a in opcs)
+    opp = Path(opcs[0].params["opc_env"]["ASCEND_CUSTOM_OPP_PATH"])
+    assert opcs[0].params["stage"] == {
+        str(opp / "op_impl/ai_core/tbe/op_tiling/liboptiling.so"): str(tiling),
+        str(opp / "op_impl/ai_core/tbe/config/ascend310p/aic-ascend310p-ops-info.json"):
+            str(ops_info)}
 
     src = tmp_path / "src"
     src.mkdir()
@@ -577,16 +650,24 @@ def test_opc_loads_the_package_tiling_library(stand_in, tmp_path, monkeypatch):
     (name, param), _ = cann.bin_param(LN)
     (tmp_path / "p.json").write_text(cann.param_text(param))
     out = tmp_path / "bin"
+    info = tmp_path / "aic-ascend310p-ops-info.json"
+    info.write_text(json.dumps({"LayerNormCustom": {}}))
+    info_link = tmp_path / "opp/op_impl/ai_core/tbe/config/ascend310p/aic-ascend310p-ops-info.json"
+    from opkg.toolchains.cann_env import set_env_spec
+
     params = {"argv": cann.opc_argv(str(home / "compiler/bin/opc"), str(src / "add_custom.py"),
                                     "add_custom", str(tmp_path / "p.json"), "Ascend310P3",
                                     str(out)),
-              "env": {"ASCEND_HOME_PATH": str(home), "ASCEND_OPP_PATH": str(home / "opp")},
-              "path": str(home / "compiler/ccec_compiler/bin"), "lib_path": str(home / "lib64"),
+              "env": set_env_spec(home, cann.host_arch()), "opc_env": {},
               "expect": [str(out / f"{name}.o"), str(out / f"{name}.json")],
-              "tiling": {"lib": str(lib), "link": str(tmp_path / "opp" / cann.TILING_SO_PATH)}}
+              "stage": {str(tmp_path / "opp" / cann.TILING_SO_PATH): str(lib)}}
+    (src / "add_custom.py").write_text("KERNEL = 'add_custom.cpp'\nOPTIONS = []\n")
     monkeypatch.delenv("ASCEND_CUSTOM_OPP_PATH", raising=False)
     assert "no tiling definition for LayerNormCustom" in cann.scons_opc(params)
-    params["env"]["ASCEND_CUSTOM_OPP_PATH"] = str(tmp_path / "opp")
+    params["opc_env"]["ASCEND_CUSTOM_OPP_PATH"] = str(tmp_path / "opp")
+    # the tiling library alone is not enough: opc reads the op's ops-info JSON there too
+    assert "LayerNormCustom not found in the ops-info" in cann.scons_opc(params)
+    params["stage"][str(info_link)] = str(info)
     assert cann.scons_opc(params) is None
     assert os.readlink(tmp_path / "opp" / cann.TILING_SO_PATH) == str(lib)
     kernel = json.loads((out / f"{name}.json").read_text())
@@ -750,9 +831,12 @@ def test_project_param_script_must_agree_with_the_plan(tmp_path):
     script.write_text("import pathlib, sys\n"
                       "pathlib.Path(sys.argv[2], 'AddCustom_0123_param.json').write_text('{}')\n")
     ours = {str(tmp_path / "gen" / "AddCustom_abcd_param.json"): "{}"}
+    from opkg.toolchains.cann_env import set_env_spec
+
     params = {"write": ours, "script": str(script), "release": "8.2.RC1",
               "argv": [sys.executable, str(script), str(tmp_path / "x.ini"),
-                       str(tmp_path / "gen_project"), "ascend910b"]}
+                       str(tmp_path / "gen_project"), "ascend910b"],
+              "env": set_env_spec(tmp_path / "toolkit", "x86_64")}
     err = cann.scons_params(params)
     assert "names the kernel binaries AddCustom_0123_param.json" in err
     assert "set bin_param_fields" in err and "CANN 8.2.RC1" in err
@@ -778,6 +862,8 @@ def test_each_soc_builds_its_own_variants(stand_in):
     for soc in (P3, B1):
         _, actions = backend.plan_target(pkg, soc, [], ws.settings.output_dir, provenance={},
                                          verify=False, bundle=False)
+        # this SoC's own steps (the package's other compute unit is planned too, for the .run)
+        actions = [a for a in actions if f"/{soc.name}/" in a.outputs[0]]
         counts[soc.name] = len([a for a in actions if a.step == "compile"])
         (gen,) = [a for a in actions if a.kind == "write" and a.outputs[0].endswith(".json")]
         counts[soc.name + " json"] = json.loads(gen.content)[0]["input_desc"][0]["type"]
@@ -870,3 +956,256 @@ def test_external_library_includes_and_host_sources_reach_the_host_libraries(sta
         assert f"-I{base.resolve()}/include" in libs[name], name
         assert str(base.resolve() / "src/tiling_util.cpp") in libs[name], name
     assert str(base.resolve()) not in " ".join(libs["libcust_opapi.so"])    # aclnn: CANN's own
+
+
+# -- issue 26: the last contradictions with the real toolchain ------------------------------
+
+
+def test_packages_with_deps_build_under_cann(stand_in, monkeypatch):
+    """leaky_relu, relu_add and fused_add_scale include //packages/common's header from op_host:
+    its include directory reaches every host library (the stand-in compiler, like g++, fails on
+    a quoted #include it cannot find) and, through custom_compile_options.ini as
+    add_ops_compile_options() writes it (the 8.1.RC1 template's cmake/func.cmake and
+    cmake/util/ascendc_gen_options.py, leideng/CANN-8.1.RC1 mirror), opc's bisheng. A kernel
+    including the dependency's header compiles only with that -I."""
+    from opkg.build import engine
+    from opkg.core.workspace import Workspace
+
+    root = make_workspace(stand_in["root"].parent / "deps_ws",
+                          packages=("common", "leaky_relu", "relu_add", "fused_add_scale"))
+    monkeypatch.chdir(root)
+    # the kernel of one package also includes the dependency's header (the shipped kernels
+    # do not), and a header of its own in a subdirectory of op_kernel/
+    kernel = root / "packages/relu_add/op_kernel/relu_add_custom.cpp"
+    (kernel.parent / "detail").mkdir()
+    # ... which includes one at op_kernel's top: found through -I op_kernel, as in the sim
+    (kernel.parent / "detail/relu_add_consts.h").write_text(
+        '#pragma once\n#include "relu_add_top.h"\n')
+    (kernel.parent / "relu_add_top.h").write_text("#pragma once\n")
+    kernel.write_text('#include "opkg_common/elementwise_split.h"\n'
+                      '#include "detail/relu_add_consts.h"\n' + kernel.read_text())
+    ws = Workspace.load(root)
+    labels = ["//packages/leaky_relu", "//packages/relu_add", "//packages/fused_add_scale"]
+    result = engine.build(ws, labels, socs=["Ascend910B1"], toolchain="cann-8.0.RC2",
+                          verify=False, jobs=2)
+    assert not result.failures, result.failures
+    assert len(result.targets) == 3 and all(t.bundle for t in result.targets)
+    common = str(root / "packages/common/include")
+    log = read_log(stand_in["log"])
+    # libascend_all_ops.so, the tiling and the proto library of each package: op_host sources
+    host = [e["argv"] for e in log if e["tool"] == "host-cxx"
+            and any("/op_host/" in a and a.endswith(".cpp") for a in e["argv"])]
+    assert len(host) == 9 and all(f"-I{common}" in argv for argv in host)
+    autogen = ws.settings.output_dir / "cann/cann-8.0.RC2/relu_add/host/autogen"
+    kernel_dir = root / "packages/relu_add/op_kernel"
+    assert (autogen / "custom_compile_options.ini").read_text() == \
+        f"ReluAddCustom,,-I{kernel_dir};-I{common}\n"
+    bisheng = [e["argv"] for e in log if e["tool"] == "bisheng"
+               and any("relu_add_custom.cpp" in a for a in e["argv"])]
+    assert len(bisheng) == 2 and all(f"-I{common}" in argv and f"-I{kernel_dir}" in argv
+                                     for argv in bisheng)
+    # the header in op_kernel/detail/ is installed with the kernel (<vendor>_impl/dynamic)
+    import tarfile
+
+    bundle = next(t.bundle for t in result.targets if t.name == "relu_add")
+    with tarfile.open(bundle) as tar:
+        names = set(tar.getnames())
+    impl = "opp/vendors/relu_add/op_impl/ai_core/tbe/relu_add_impl/dynamic/"
+    assert {impl + "relu_add_custom.cpp", impl + "detail/relu_add_consts.h",
+            impl + "relu_add_top.h", impl + "relu_add_custom.py"} <= names
+
+
+def test_stand_ins_refuse_a_dependency_header_without_its_include_dir(stand_in, tmp_path):
+    """What the fix above relies on: without -I<dep>/include the host compiler and bisheng stop
+    at the #include, as g++ and bisheng (clang) do."""
+    home = stand_in["homes"]["8.0.RC2"]
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "opkg_common/elementwise_split.h"\n'
+                   'extern "C" __global__ __aicore__ void k() {}\n')
+    bisheng = [str(home / "compiler/ccec_compiler/bin/bisheng"), "--cce-aicore-arch=dav-c220-vec",
+               "-c", str(src), "-o", str(tmp_path / "k.o")]
+    bad = _run(bisheng)
+    assert bad.returncode == 2 and "opkg_common/elementwise_split.h: No such file" in bad.stderr
+    common = Path(__file__).resolve().parent.parent / "packages/common/include"
+    assert _run([*bisheng[:2], f"-I{common}", *bisheng[2:]]).returncode == 0
+    host = [str(stand_in["cxx"]), "-shared", str(src), "-o", str(tmp_path / "k.so")]
+    assert _run(host).returncode == 2
+    assert _run([*host[:2], f"-I{common}", *host[2:]]).returncode == 0
+
+
+def test_set_env_spec_is_what_sourcing_set_env_sh_gives(tmp_path):
+    """opkg's set_env.sh environment equals what bash exports after sourcing the recorded
+    set_env.sh of CANN 8.1.RC1 (fixtures/cann/set_env.sh, from the leideng/CANN-8.1.RC1
+    mirror's aarch64-linux/script/set_env.sh), for every variable it sets, in path order."""
+    import subprocess
+
+    from cann_standin import fixture_text
+    from opkg.toolchains.cann_env import compose, set_env_spec
+
+    home = tmp_path / "ascend-toolkit" / "8.1.RC1"
+    script = tmp_path / "set_env.sh"
+    script.write_text(fixture_text("set_env.sh", toolkit=home))
+    base = {"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": "/opt/x/lib", "PYTHONPATH": "/opt/py"}
+    dumped = subprocess.run(["bash", "-c", f"source {script} && env -0"], env=base,
+                            capture_output=True, check=True).stdout.decode()
+    sourced = dict(line.split("=", 1) for line in dumped.split("\0") if "=" in line)
+    ours = compose(set_env_spec(home, cann.host_arch()), base=base)
+    for var in ("PATH", "LD_LIBRARY_PATH", "PYTHONPATH", "ASCEND_TOOLKIT_HOME",
+                "ASCEND_HOME_PATH", "ASCEND_OPP_PATH", "ASCEND_AICPU_PATH", "TOOLCHAIN_HOME"):
+        assert ours[var] == sourced[var], var
+
+
+def test_tools_run_with_the_pinned_toolkits_environment(stand_in, monkeypatch):
+    """msopgen imports op_gen, opc imports tbe from set_env.sh's PYTHONPATH: opkg gives them the
+    chosen toolkit's. Another toolkit's site-packages on the caller's PYTHONPATH is dropped, so
+    a module only that toolkit has is not picked up silently: the tool fails as it would with
+    that toolkit's set_env.sh sourced alone. The caller's bisheng first on PATH is not the one
+    opc runs."""
+    import os
+
+    home, other = stand_in["homes"]["8.0.RC2"], stand_in["homes"]["8.0.RC3"]
+    fake = stand_in["root"].parent / "elsewhere" / "bisheng"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\necho not the toolkit bisheng >&2\nexit 9\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("PYTHONPATH", str(other / "python/site-packages"))
+    _, _, (_, actions) = plan(stand_in, "cann-8.0.RC2")
+    (project,) = [a for a in actions if a.function == "opkg.toolchains.cann:scons_project"]
+    (op_json,) = [a for a in actions if a.kind == "write" and a.outputs[0].endswith(".json")]
+    Path(op_json.outputs[0]).parent.mkdir(parents=True)
+    Path(op_json.outputs[0]).write_text(op_json.content)
+    assert cann.scons_project(project.params) is None
+    (entry,) = [e for e in read_log(stand_in["log"]) if e["tool"] == "msopgen"]
+    assert entry["env"]["PYTHONPATH"].split(os.pathsep) == [
+        str(home / "python/site-packages"), str(home / "opp/built-in/op_impl/ai_core/tbe")]
+    assert entry["env"]["ASCEND_OPP_PATH"] == str(home / "opp")
+    assert entry["env"]["LD_LIBRARY_PATH"].split(os.pathsep)[2] == str(home / "lib64")
+    # only the other toolkit has op_gen now: ModuleNotFoundError, not its msopgen modules
+    import shutil
+
+    shutil.rmtree(home / "python/site-packages/op_gen")
+    err = cann.scons_project(project.params)
+    assert "ModuleNotFoundError: No module named 'op_gen'" in err
+
+
+def test_opc_runs_with_the_template_scripts_log_and_parallel_env(stand_in, capsys):
+    """gen/<Op>-<kernel>-<i>.sh of the 8.1.RC1 template sets ASCEND_GLOBAL_LOG_LEVEL=3 and
+    ASCEND_SLOG_PRINT_TO_STDOUT=1 unless set, ascendc_compile_kernel.py exports HI_PYTHON=python3
+    and TILINGKEY_PAR_COMPILE=1 (cmake/util/const_var.py and ascendc_compile_kernel.py of the
+    leideng/CANN-8.1.RC1 mirror); opc finds bisheng first on set_env.sh's PATH."""
+    import os
+
+    code, out, err = build(capsys, "packages/add_custom", "--soc", "Ascend910B1",
+                           "--toolchain", "cann-8.0.RC2")
+    assert code == 0, out + err
+    home = stand_in["homes"]["8.0.RC2"]
+    log = read_log(stand_in["log"])
+    opcs = [e for e in log if e["tool"] == "opc"]
+    assert len(opcs) == 4       # two variants for each compute unit of the package's .run
+    for e in opcs:
+        env = e["env"]
+        assert (env["ASCEND_GLOBAL_LOG_LEVEL"], env["ASCEND_SLOG_PRINT_TO_STDOUT"],
+                env["HI_PYTHON"], env["TILINGKEY_PAR_COMPILE"]) == ("3", "1", "python3", "1")
+        assert env["PATH"].split(os.pathsep)[:3] == [
+            str(home / "bin"), str(home / "compiler/ccec_compiler/bin"),
+            str(home / "tools/ccec_compiler/bin")]
+        assert env["BUILD_KERNEL_SRC"].endswith("/project/op_kernel/add_custom.cpp")
+    assert {e["argv"][0] for e in log if e["tool"] == "bisheng"} == {
+        str(home / "compiler/ccec_compiler/bin/bisheng")}
+
+
+def test_variants_differing_only_in_optional_tensors_share_a_binary():
+    """CANN 8.1.RC1's cmake/util/ascendc_bin_param_build.py (leideng/CANN-8.1.RC1 mirror,
+    gen_input_json) skips a combination whose required tensors repeat an earlier one. Run on an
+    ops-info ini with x/y float16,float16,float32 and an optional bias float16,float32,float32,
+    it wrote these two param JSONs (the names below are its output); opkg plans the same two."""
+    op = OpSpec("DedupCustom",
+                inputs=(TensorSpec("x", ("float16", "float16", "float32")),
+                        TensorSpec("bias", ("float16", "float32", "float32"),
+                                   param_type="optional")),
+                outputs=(TensorSpec("y", ("float16", "float16", "float32")),))
+    fields = release_table().info("8.1.RC1").bin_param_fields
+    assert [n for n, _ in cann.bin_param(op, fields)] == [
+        "DedupCustom_79c86e10e5e61f3e6cb1cfa557eb2a77",
+        "DedupCustom_ac4ef398279611602b53768a873150ba"]
+    assert [v.name for v in cann.binary_variants(op)] == ["float16", "float32"]
+
+
+def test_json_text_as_msopgen_and_gen_ops_filter_write_it():
+    """msopgen's op_gen/interface/utils.py write_json_file dumps with indent 4 and no final
+    newline; the template's cmake/util/gen_ops_filter.sh echoes npu_supported_ops.json with a
+    two-space indent (both in the leideng/CANN-8.1.RC1 mirror). The expected texts are what
+    those two produce for AddCustom."""
+    op = OpSpec("AddCustom", inputs=(TensorSpec("x", ("float16",)),),
+                outputs=(TensorSpec("z", ("float16",)),))
+    assert cann.msopgen_json_text(op) == (
+        '[\n    {\n        "op": "AddCustom",\n        "language": "cpp",\n'
+        '        "input_desc": [\n            {\n                "name": "x",\n'
+        '                "param_type": "required",\n                "format": [\n'
+        '                    "ND"\n                ],\n                "type": [\n'
+        '                    "half"\n                ]\n            }\n        ],\n'
+        '        "output_desc": [\n            {\n                "name": "z",\n'
+        '                "param_type": "required",\n                "format": [\n'
+        '                    "ND"\n                ],\n                "type": [\n'
+        '                    "half"\n                ]\n            }\n        ],\n'
+        '        "attr": []\n    }\n]')
+    assert cann.npu_supported_ops_text(["AddCustom"]) == (
+        '{\n  "AddCustom": {\n    "isGray": false,\n    "isHeavy": false\n  }\n}\n')
+
+
+def test_opdef_using_for_bin_query_is_refused_at_its_line(tmp_path):
+    """An OpDef input declared with .DataTypeForBinQuery({...}) (the OpDef API the 8.1.RC1
+    template's ascendc_bin_param_build.py reads as dtypeForBinQuery from the ops-info ini) is
+    refused at its file:line before anything runs, not left to a binary-name mismatch."""
+    from opkg.core.errors import ManifestError
+
+    src = tmp_path / "op.cpp"
+    src.write_text('this->Input("x")\n    .ParamType(REQUIRED)\n'
+                   '    .DataTypeForBinQuery({ge::DT_FLOAT16, ge::DT_FLOAT16});\n')
+    with pytest.raises(ManifestError, match="DataTypeForBinQuery") as info:
+        cann.for_bin_query([src])
+    assert (info.value.location.line, info.value.location.column) == (3, 6)
+    src.write_text('this->Input("x").DataType({ge::DT_FLOAT16});\n')
+    cann.for_bin_query([src])
+
+
+def test_toolchain_doctor_shows_what_runs_with_which_environment(stand_in, capsys,
+                                                                 monkeypatch):
+    """`opkg toolchain doctor` plans without building: the tools, the bisheng opc will find,
+    set_env.sh's environment next to the caller's (another toolkit's PYTHONPATH entry shown as
+    dropped), where op_gen and tbe import from, and each CANN step's command line; a module
+    that does not import is a problem (exit 3)."""
+    import os
+    import shutil
+
+    from opkg.cli import main
+
+    home, other = stand_in["homes"]["8.0.RC2"], stand_in["homes"]["8.0.RC3"]
+    monkeypatch.setenv("PYTHONPATH", str(other / "python/site-packages"))
+
+    def doctor():
+        with pytest.raises(SystemExit) as exc:
+            main(["toolchain", "doctor", "packages/add_custom", "--soc", "Ascend910B1",
+                  "--toolchain", "cann-8.0.RC2"])
+        out, err = capsys.readouterr()
+        return exc.value.code, out, err
+
+    code, out, err = doctor()
+    assert code == 0, out + err
+    assert f"cann-8.0.RC2 at {home}" in out
+    assert f"bisheng   {home / 'compiler/ccec_compiler/bin/bisheng'}" in out
+    assert f"import op_gen {home / 'python/site-packages/op_gen/__init__.py'}" in out
+    assert (f"    PYTHONPATH={home / 'python/site-packages'}{os.pathsep}"
+            f"{home / 'opp/built-in/op_impl/ai_core/tbe'}\n"
+            f"      yours: {other / 'python/site-packages'}") in out
+    assert (f"dropped from your PYTHONPATH (another toolkit): "
+            f"{other / 'python/site-packages'}") in out
+    assert "ASCEND_GLOBAL_LOG_LEVEL=3 ASCEND_SLOG_PRINT_TO_STDOUT=1" in out
+    assert f"[generate] {home / 'python/site-packages/bin/msopgen'} gen -i " in out
+    assert "[compile] ASCEND_CUSTOM_OPP_PATH=" in out and "BUILD_KERNEL_SRC=" in out
+    assert not read_log(stand_in["log"])          # nothing ran
+    shutil.rmtree(home / "python/site-packages/tbe")
+    code, out, err = doctor()
+    assert code == 3 and "import tbe    FAILS" in out
+    assert "`import tbe` fails with its set_env.sh PYTHONPATH" in err

@@ -125,14 +125,20 @@ def test_ascend_toolkit_install_info_as_cann_writes_it(tmp_path):
     assert tk.id == "cann-8.1.RC1" and tk.version_file.name == "ascend_toolkit_install.info"
 
 
-def test_bisheng_in_tools_is_found_before_compiler(tmp_path):
+def test_bisheng_follows_set_env_path_order(tmp_path):
+    """CANN 8.1.RC1's set_env.sh (fixtures/cann/set_env.sh) puts compiler/ccec_compiler/bin
+    before tools/ccec_compiler/bin on PATH, and the template's adapter runs the first bisheng
+    on PATH: that one is the toolkit's bisheng."""
     home = make_toolkit(tmp_path, "8.1.RC1")
     tools_bisheng = home / "tools/ccec_compiler/bin/bisheng"
     tools_bisheng.parent.mkdir(parents=True)
     tools_bisheng.write_text("#!/bin/sh\n")
     tk = discover(env=isolated_env(tmp_path)).toolkits[0]
-    assert tk.tool("bisheng") == tools_bisheng
+    assert tk.tool("bisheng") == home / "compiler/ccec_compiler/bin/bisheng"
     assert tk.tool("opc") == home / "compiler/bin/opc"
+    (home / "compiler/ccec_compiler/bin/bisheng").unlink()
+    tk = discover(env=isolated_env(tmp_path)).toolkits[0]
+    assert tk.tool("bisheng") == tools_bisheng
 
 
 def test_platform_ini_gives_core_arch(tmp_path):

@@ -133,6 +133,10 @@ def test_the_installed_tool_works_outside_the_checkout(venv, tmp_path):
     r = run(venv, "opkg", "test", "//...", "--soc", SOC, "--json", cwd=ws)
     summary = json.loads(r.stdout)
     assert summary["ok"] and summary["cases"] and all(c["passed"] for c in summary["cases"])
+    # nothing failed last time: --lf runs every case again, as pytest's --lf does
+    r = run(venv, "opkg", "test", "--lf", "--soc", SOC, "--json", cwd=ws)
+    lf = json.loads(r.stdout)
+    assert lf["ok"] and len(lf["cases"]) == len(summary["cases"])
     r = run(venv, "opkg", "publish", "//...", "--soc", SOC, cwd=ws)
     assert "published my_add 0.1.0" in r.stdout
     assert "my_add" in run(venv, "opkg", "search", cwd=ws).stdout

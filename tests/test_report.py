@@ -114,19 +114,50 @@ def test_report_of_a_failing_build_in_chromium(failing_build, tmp_path):
             " [...r.cells].map(c => c.textContent.trim()))")
         assert len(rows) == 14
         failed = [r for r in rows if r[4] == "FAIL"]
+        assert rows[:2] == failed                       # failures first
+        assert rows[2][12] == "0.001/0.001" and rows[-1][12] == "1e-06/1e-06"
+        # one row per declared variant, failing ones first; the table fits the page
+        variants = browser.execute_script(
+            "return [...document.querySelectorAll('#variant-table tbody tr')].map(r =>"
+            " [...r.cells].map(c => c.textContent.trim()))")
+        assert [v[:4] for v in variants[:2]] == [
+            ["//packages/add_custom", "Ascend910B1", v, "FAILED"] for v in ("float16", "float32")]
+        assert variants[0][6] == "1 of 3 cases failed: uneven_split"
+        assert {v[3] for v in variants[2:]} == {"PASS"} and len(variants) == 4
+        # the table takes the page's width and never widens the page: narrower than the
+        # table, the page scrolls it inside its box; wider, the table fills it
+        def widths():
+            return browser.execute_script(
+                "const t = document.querySelector('#cases');"
+                "return [t.parentElement.getBoundingClientRect().width,"
+                " t.getBoundingClientRect().width, document.documentElement.scrollWidth,"
+                " document.documentElement.clientWidth]")
+
+        for width in (900, 1800):
+            browser.set_window_size(width, 1000)
+            try:        # plotly lays its plots out again after a resize, in a moment
+                WebDriverWait(browser, 10).until(lambda b: widths()[2] <= widths()[3])
+            except Exception:
+                pass
+            box, table, page, room = widths()
+            assert page <= room and box <= room, (width, box, table, page, room)
+            assert table >= box - 1 and (width == 900) == (table > box + 1), (width, box, table)
         assert [(r[0], r[2], r[3]) for r in failed] == [
             ("add_custom", "float16", "uneven_split"), ("add_custom", "float32", "uneven_split")]
         assert failed[1][8].startswith("z[2, 600] = ")
         assert failed[1][11] == ("opkg test //packages/add_custom --soc Ascend910B1 "
                                  "--variant float32 --case uneven_split")
 
-        # the heatmap is hot exactly where the golden is wrong: 1200 columns pooled by 6
-        heat = next(i for i, *_, t in sizes if t.startswith("z: |actual - expected|")
-                    and "float32/uneven_split, 7x1200" in t)
+        # the heatmap is red (above the tolerance) exactly where the golden is wrong: 1200
+        # columns pooled by 6; 0.25 off against rtol = atol = 1e-6 is past 1e3 times the limit
+        heat = next(i for i, *_, t in sizes if t.startswith("z: error / tolerance")
+                    and "float32/uneven_split, 7x1200; 600 outside tolerance" in t)
         z = _decoded(browser, heat)
         hot = {(i, j) for i, row in enumerate(z) for j, v in enumerate(row) if v > 0}
         assert hot == {(i, j) for i in (2, 3) for j in range(100, 150)}
-        assert all(abs(z[i][j] - 0.25) < 1e-4 for i, j in hot)
+        assert all(z[i][j] == 3 for i, j in hot)
+        assert all(v == -3 for i, row in enumerate(z) for j, v in enumerate(row)
+                   if (i, j) not in hot)           # exact: the bottom of the scale
         assert any(t.startswith("z: histogram of errors") and "float32/uneven_split: 7800 exact, "
                    "600 differ, 600 outside tolerance, 0 non-finite" in t for t in titles)
 
@@ -205,3 +236,28 @@ def test_large_outputs_are_max_pooled_keeping_a_single_wrong_element():
     z = np.asarray(heat.data[0].z)
     assert z.shape == (200, 200) and z.sum() == 2.0 and z[199, 0] == 2.0
     assert heat.data[0].y[199] == 995 and heat.data[0].x[0] == 0      # cells start at those
+
+
+def test_the_heatmap_and_histogram_show_error_against_the_tolerance():
+    import numpy as np
+
+    from opkg.report import figures
+
+    expected = np.full((2, 4), 100.0)
+    actual = expected.copy()
+    actual[0, 0] += 0.05       # limit atol + rtol * 100 = 0.2: a quarter of it, within
+    actual[1, 3] += 2.0        # ten times the limit: outside
+    heat = figures.error_heatmap("pkg soc float32/case", "z", expected, actual, 1e-3, 0.1)
+    z = np.asarray(heat.data[0].z)
+    assert z[0, 0] == pytest.approx(np.log10(0.25)) and z[1, 3] == pytest.approx(1.0)
+    assert z[0, 1] == -3
+    assert heat.data[0].zmid == 0 and heat.data[0].colorbar.ticktext[3] == "1 (limit)"
+    assert "1 outside tolerance (rtol 0.001, atol 0.1)" in heat.layout.title.text
+    hist = figures.error_histogram("pkg soc float32/case", "z", expected, actual, 1e-3, 0.1)
+    assert hist.layout.xaxis.title.text == "log10(error / tolerance): 0 is the limit"
+    within, outside = hist.data
+    assert within.name == "within tolerance" and outside.name == "outside tolerance"
+    assert sum(within.y) == 1 and sum(outside.y) == 1
+    at = lambda bar: next(x for x, y in zip(bar.x, bar.y) if y)
+    assert at(within) < 0 < at(outside)
+    assert hist.layout.shapes[0].x0 == 0              # the limit drawn at 0

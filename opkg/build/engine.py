@@ -51,15 +51,19 @@ def build(ws, patterns, *, wait: bool = True, on_event: Callable[[dict], None] |
 def _build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=False,
            verify=True, bundle=True, on_event: Callable[[dict], None] | None = None,
            locked: bool = False, explain: bool = False, modes: SimModes = SimModes(),
-           lock_fd: int | None = None) -> BuildResult:
+           lock_fd: int | None = None, select=None, fresh_verify: bool = False) -> BuildResult:
     from opkg.build.fastpath import FastPath
 
     # Null-build fast path: when a stat snapshot proves that nothing this request depends on
     # changed since its last successful build, return that build's result without parsing
     # manifests or starting SCons. Any doubt falls through to the full build below.
+    # (--no-cache asks for verification to run: never from a record.)
     fast = FastPath(ws, patterns, socs=socs, toolchain=toolchain, verify=verify, bundle=bundle,
-                    locked=locked, modes=modes.to_json())
-    previous = fast.reuse(on_event)
+                    locked=locked, modes=modes.to_json(),
+                    **({"select": select.to_json()} if select else {}))
+    previous = None if fresh_verify else fast.reuse(on_event)
+    if fresh_verify:
+        fast.reason = "--no-cache: verification runs again"
     if explain and on_event:
         on_event({"event": "fastpath", "used": previous is not None, "reason": fast.reason})
     if previous is not None:
@@ -95,8 +99,10 @@ def _build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fal
                 on_event({"event": "note", "target": f"{choice.package}@{choice.soc}",
                           "message": note})
     request = BuildRequest(tuple(closure), tuple(socs) if socs else None, toolchain, verify,
-                           bundle, resolution, lock_digest(ws), modes)
+                           bundle, resolution, lock_digest(ws), modes, select)
     plan = make_plan(ws, request)
+    if fresh_verify:
+        plan.fresh = ("verify",)
     if not plan.actions:
         return BuildResult(plan, [], [], bundled=bundle, nothing=_nothing_to_build(packages),
                            problems=selection.problems)
@@ -185,6 +191,10 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
     warnings: list[dict] = []
     output: list[str] = []
     ran = cached = 0
+    settled: set[str] = set()     # outputs this build made, restored or found up to date
+    outputs_of = {}
+    for a in plan.actions:
+        outputs_of.setdefault(a.description, []).extend(a.outputs)
     remote = {"hits": 0, "misses": 0, "uploads": 0} if extra_env else None
     try:
         # SCons runs in a session of its own; leaving this block by any path (an error, Ctrl-C,
@@ -197,6 +207,8 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                     event = json.loads(line[len(EVENT_PREFIX):])
                     if event["event"] == "done":
                         ran += 1
+                    if event["event"] in ("done", "uptodate"):
+                        settled.update(outputs_of.get(event["description"], ()))
                     elif event["event"] == "fail":
                         failures.append(event)
                     elif event["event"] == "warning":
@@ -211,6 +223,7 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                 hit = _CACHE_LINE.match(line)
                 if hit:
                     cached += 1
+                    settled.add(str(ws.root / hit.group(1)))
                     if on_event:
                         on_event({"event": "cached", "path": hit.group(1)})
                     continue
@@ -230,7 +243,8 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                          hint="this is a bug in opkg or a broken SConstruct; see "
                               f"{plan_path} for the plan")
     failed_targets = {f["target"] for f in failures}
-    return BuildResult(plan, [read_target(t, t.id in failed_targets) for t in plan.targets],
+    return BuildResult(plan, [read_target(t, t.id in failed_targets, settled, failures)
+                              for t in plan.targets],
                        failures, ran, cached, time.monotonic() - started, output,
                        bundled=any(t.bundle for t in plan.targets), warnings=warnings,
                        remote=remote)

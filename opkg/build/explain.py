@@ -213,6 +213,8 @@ def _plain(text: str) -> str:
     text = text.rstrip(".")
     if text == "it doesn't exist":
         return "output missing (never built here, or deleted)"
+    if text == "AlwaysBuild() is specified":
+        return "--no-cache: it runs whatever the cache holds"
     if text.startswith("the contents of the build action changed"):
         return "its command changed"
     if text.startswith("the dependency order changed"):

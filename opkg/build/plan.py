@@ -50,6 +50,7 @@ class BuildRequest:
     resolution: object = None                 # toolchains.resolve.Resolution: who builds what
     lock_digest: str | None = None            # opkg.lock's digest, for bundle provenance
     modes: SimModes = SimModes()              # --sync-check, --lenient-copy: how the sim verifies
+    select: object = None                     # verify.select.Selection: -k, --lf, --case
 
 
 def make_plan(ws, request: BuildRequest) -> Plan:
@@ -76,6 +77,8 @@ def make_plan(ws, request: BuildRequest) -> Plan:
         deps = ws.deps_of(pkg.label)
         for soc_name in socs:
             soc = ws.socs.get_soc(soc_name)
+            if request.select and not _selected(pkg, soc, request.select):
+                continue        # no case of this (package, SoC) selected: nothing to build
             choice = request.resolution.choice(pkg.label, soc_name) \
                 if request.resolution is not None else None
             tc_id = choice.toolchain if choice else (request.toolchain or "sim")
@@ -84,7 +87,8 @@ def make_plan(ws, request: BuildRequest) -> Plan:
                 pkg, soc, deps, out, provenance={"git_commit": commit, "git_dirty": dirty,
                                                  "opkg_version": __version__,
                                                  "lock_digest": request.lock_digest},
-                verify=request.verify, bundle=request.bundle, modes=request.modes)
+                verify=request.verify, bundle=request.bundle, modes=request.modes,
+                **({"select": request.select} if request.select else {}))
             targets.append(target)
             actions.extend(steps)
     aliases = {str(ws.root): "<workspace>"}
@@ -96,6 +100,14 @@ def make_plan(ws, request: BuildRequest) -> Plan:
         aliases.update(getattr(get_toolchain(tc_id, ws), "aliases", dict)())
     return Plan(str(ws.root), str(out), str(ws.settings.cache_dir) if ws.settings.cache_dir
                 else None, targets, _dedupe(actions), aliases=aliases)
+
+
+def _selected(pkg, soc, select) -> bool:
+    if pkg.verify is None:
+        return False
+    return any(select.keep(pkg.label, soc.name, v.name, c.name, tuple(d for _, d in v.dtypes),
+                           pkg.name)
+               for v in pkg.op.for_soc(soc.short).variants() for c in pkg.verify.cases)
 
 
 def _dedupe(actions: list[Action]) -> list[Action]:

@@ -21,10 +21,25 @@ class TargetResult:
     toolchain: str
     bundle: Path | None
     reports: dict[str, dict]          # variant -> verification report (missing if not built)
+    # variant -> why it has no report of this build: every variant the plan verifies is either
+    # in `reports` or here, so a variant that was never verified is never counted as passed
+    not_run: dict[str, str] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
-        return bool(self.reports) and all(r.get("passed") for r in self.reports.values())
+        return bool(self.reports) and not self.not_run and all(
+            r.get("passed") for r in self.reports.values())
+
+    def variant_status(self) -> dict[str, dict]:
+        """variant -> {"status": PASS|FAILED|NOT RUN, "why": ...}, every declared variant."""
+        out = {v: {"status": "NOT RUN", "why": why} for v, why in self.not_run.items()}
+        for v, r in self.reports.items():
+            why = None
+            if not r.get("passed"):
+                why = (r.get("error") or "").split("\n")[0] or \
+                    f"{r.get('failed')} of {r.get('cases')} cases failed"
+            out[v] = {"status": "PASS" if r.get("passed") else "FAILED", "why": why}
+        return dict(sorted(out.items()))
 
 
 @dataclass
@@ -49,7 +64,7 @@ class BuildResult:
 
     @property
     def verification_failed(self) -> list[TargetResult]:
-        return [t for t in self.targets if t.reports and not t.passed]
+        return [t for t in self.targets if (t.reports or t.not_run) and not t.passed]
 
     bundled: bool = True
 
@@ -69,8 +84,10 @@ class BuildResult:
             "targets": [{"id": t.id, "package": t.package, "soc": t.soc,
                          "toolchain": t.toolchain, "passed": t.passed,
                          "bundle": str(t.bundle) if t.bundle else None,
-                         "variants": {v: {k: r.get(k) for k in ("passed", "cases", "failed")}
-                                      for v, r in t.reports.items()}}
+                         "variants": {v: {**{k: (t.reports.get(v) or {}).get(k)
+                                             for k in ("passed", "cases", "failed")},
+                                          **{"passed": s["status"] == "PASS"}, **s}
+                                      for v, s in t.variant_status().items()}}
                         for t in self.targets],
             "failures": self.failures,
             **({"remote": self.remote} if self.remote else {}),
@@ -80,22 +97,40 @@ class BuildResult:
         }
 
 
-def read_target(t, failed: bool) -> TargetResult:
+def read_target(t, failed: bool, settled: set[str] | None = None,
+                failures: list[dict] = ()) -> TargetResult:
+    """The target as this build left it. `settled`: the outputs this build made, restored or
+    found up to date (None: all of them, the fast path's case); a report outside it is from
+    an earlier build (a step it depends on failed, possibly one another target owns) and is
+    not shown as this build's result."""
+    own = [f for f in failures if f["target"] == t.id]
     if failed:
         # a step of this target failed: reports and bundle on disk are from an earlier build
         # and describe other sources; show none, and take the stale bundle away so nothing
         # picks it up as this build's artifact
         if t.bundle:
             Path(t.bundle).unlink(missing_ok=True)
-        return TargetResult(t.id, t.package, t.name, t.soc, t.toolchain, None, {})
-    reports = {}
+        why = f"{own[0]['description']} failed" if own else "a step of this target failed"
+        return TargetResult(t.id, t.package, t.name, t.soc, t.toolchain, None, {},
+                            {v: why for v in t.reports})
+    reports, not_run = {}, {}
     for variant, path in t.reports.items():
+        if settled is not None and str(path) not in settled:
+            not_run[variant] = (f"{failures[0]['description']} failed ({failures[0]['target']})"
+                                if failures else "its verification did not run in this build")
+            continue
         try:
             reports[variant] = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError):
-            continue
+        except (OSError, json.JSONDecodeError) as exc:
+            not_run[variant] = f"its report {path} cannot be read ({exc})"
     bundle = Path(t.bundle) if t.bundle and Path(t.bundle).is_file() else None
-    return TargetResult(t.id, t.package, t.name, t.soc, t.toolchain, bundle, reports)
+    result = TargetResult(t.id, t.package, t.name, t.soc, t.toolchain, bundle, reports, not_run)
+    if bundle is not None and (t.reports and not result.passed):
+        # a bundle whose verification did not fully pass is nobody's artifact (publish refuses
+        # it); its reports stay in out/sim for CI. The next build restores it from the cache.
+        bundle.unlink(missing_ok=True)
+        result.bundle = None
+    return result
 
 
 def variant_reports(ws, pkgs, socs=()):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -68,6 +69,7 @@ def declare(plan_path: str) -> None:
     # (same mtime) must still rebuild
     Decider("content")
     _RECORD[:] = [OutputRecord(plan.output_dir)]
+    _OUTPUT_DIR[:] = [plan.output_dir]
     _PACKAGE_DIRS.update({t.id: Path(plan.workspace_root, t.package.removeprefix("//"))
                           for t in plan.targets})
     _check_outputs(plan)
@@ -95,6 +97,9 @@ def declare(plan_path: str) -> None:
             extra.update(source_scanner=scanner, CPPPATH=list(action.scan_path))
         nodes = env.Command(list(action.outputs), list(action.inputs), run,
                             OPKG_ACTION=index, **extra)
+        if action.step in plan.fresh:     # --no-cache: run it, keep nothing in the cache
+            env.AlwaysBuild(nodes)
+            env.NoCache(nodes)
         if action.requires:       # order only: in neither the signature nor the remote inputs
             env.Requires(nodes, [env.fs.File(p) for p in action.requires])
         _IDENTITIES.append(identity)
@@ -315,6 +320,24 @@ def _remote_upload(node) -> None:
         raise
 
 
+_OUTPUT_DIR: list[str] = []              # the plan's output directory, set by declare()
+# where a precompiled header and the emulation headers it holds were when it was compiled
+_PCH_DIR = re.compile(r"(?<![\w/.-])/[^\s:'\"()]*?/sim/\.pch/")
+_SIM_INCLUDE = re.compile(r"(?<![\w/.-])/[^\s:'\"()]*?/opkg/sim/include/")
+
+
+def local_pch_paths(text: str, output_dir: str | None) -> str:
+    """g++ names the files inside a precompiled header by the paths they had when it was
+    compiled. One restored from a cache shared with another checkout names that checkout
+    (`/home/a/ws/out/sim/.pch/...`, its opkg's `sim/include/...`); a compile error must point
+    at this checkout's files, which hold the same bytes (the .gch is keyed on them)."""
+    from opkg.sim.flags import include_dir
+
+    if output_dir:
+        text = _PCH_DIR.sub(lambda m: str(Path(output_dir) / "sim" / ".pch") + "/", text)
+    return _SIM_INCLUDE.sub(lambda m: str(include_dir()) + "/", text)
+
+
 def _run(target, source, env) -> int:
     action = _ACTIONS[env["OPKG_ACTION"]]
     started = time.monotonic()
@@ -393,7 +416,8 @@ def _exec(action: Action) -> str | None:
         if distributed:
             stderr = _distcc_stderr(action, stderr, proc.returncode)
         if proc.returncode != 0:
-            return (stderr + stdout).strip() or f"exit status {proc.returncode}"
+            return local_pch_paths((stderr + stdout).strip(), _OUTPUT_DIR[0] if _OUTPUT_DIR
+                                   else None) or f"exit status {proc.returncode}"
         for out, tmp in temps.items():
             os.replace(tmp, out)
         package_dir = _PACKAGE_DIRS.get(action.target)

@@ -14,7 +14,8 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
               sync_check: bool = False, lenient_copy: bool = False, strict_bounds: bool = False,
               no_wait: bool = False, junit_xml: str | None = None, annotations: str | None = None,
               quiet: bool = False, verbose: bool = False, cases=(), variants=(),
-              color: str = "auto"):
+              color: str = "auto", keyword: str | None = None, last_failed: bool = False,
+              no_cache: bool = False):
     import sys
 
     from opkg.ui import ci_output
@@ -37,11 +38,16 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
     progress = Progress(ws.root, quiet=quiet, color=use_color(color, sys.stderr))
     reasons: list[dict] = []
     only = ci_output.CaseFilter(cases, variants)
+    select = _selection(ws, targets, keyword, cases, variants, last_failed, progress)
 
     def on_event(event):
         if event["event"] in ("explain", "fastpath"):
             reasons.append(event)
             return
+        if explain and event["event"] in ("done", "fail"):
+            # a step SCons ran without saying why (it had no record of an earlier build)
+            reasons.append({"event": "ran", "description": event["description"],
+                            "target": event.get("target")})
         if event["event"] in ("remote_hit", "remote_upload"):
             if explain:
                 reasons.append(event)
@@ -61,9 +67,25 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
                               keep_going=keep_going, bundle=bundle, on_event=on_event,
                               locked=locked, explain=explain, wait=not no_wait,
                               modes=SimModes(sync_check=sync_check, lenient_copy=lenient_copy,
-                                             strict_bounds=strict_bounds))
+                                             strict_bounds=strict_bounds),
+                              select=select or None, fresh_verify=no_cache)
     finally:
         progress.finish()
+    if select and not result.targets:
+        from opkg.core.errors import UsageError
+
+        pkgs = [p for p in ws.select(list(targets)) if p.op is not None and p.verify]
+        names = sorted({c.name for p in pkgs for c in p.verify.cases})
+        variants = sorted({v.name for p in pkgs for v in p.op.variants()})
+        raise UsageError(f"no verified case matches {select.describe()}",
+                         hint="-k takes words joined by and/or/not, matched in case names, "
+                              "dtype variants, SoCs and package names, e.g. -k 'float16 and "
+                              "not small'; --case/--variant take shell-style patterns; cases "
+                              f"here: {', '.join(names) or 'none'}; variants: "
+                              f"{', '.join(variants) or 'none'}")
+    from opkg.verify.select import update_last_failed
+
+    update_last_failed(ws.settings.output_dir, result, ci_output.case_rows(result, root=ws.root))
     # --case/--variant: the report, the CI files and the exit status cover what was selected
     shown = ci_output.filtered(result, only)
     if only and result.targets and not shown.targets:
@@ -90,7 +112,7 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
         if explain:
             data["explain"] = [{k: e.get(k) for k in ("event", "description", "target",
                                                       "reasons", "used", "reason")}
-                               for e in reasons]
+                               for e in reasons if e["event"] != "ran"]
         ci_output.emit_json(data)
     else:
         if explain:
@@ -102,22 +124,48 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
             return
         table = _quiet_view(shown) if quiet else shown
         if table.targets:
-            echo(verification_table(table, detail=detail))
+            echo(verification_table(table, detail=detail, verbose=verbose))
             rerun = _artifacts_note(shown, ws.root)
             if rerun:
                 echo(rerun)
         if bundle and not quiet:
             for t in shown.targets:
-                if t.bundle is None:
-                    continue
-                # a failed verification still bundles (the report travels with it, for CI);
-                # say so, since publishing refuses it
-                label = "bundle" if t.passed else "bundle (verification failed; publish refuses it)"
-                echo(f"{label}: {_rel(t.bundle, ws.root)}")
+                if t.bundle is not None:
+                    echo(f"bundle: {_rel(t.bundle, ws.root)}")
+                elif t.reports or t.not_run:
+                    # the engine keeps no bundle whose verification did not fully pass
+                    echo(f"no bundle for {t.package} {t.soc}: not every variant verified and "
+                         "passed (the reports are in out/sim)")
         echo(summary_line(shown))
     if not shown.ok:
         # a manifest error is bad input (2) even when --keep-going built the rest
         raise SystemExit(2 if result.problems else 1)
+
+
+def _selection(ws, targets, keyword, cases, variants, last_failed: bool, progress):
+    """-k, --case, --variant and --lf as one Selection (opkg.verify.select); a bad -k
+    expression is a usage error before anything builds. --lf with no recorded failure among
+    the targets runs them all, as pytest does."""
+    from opkg.core.errors import UsageError
+    from opkg.verify.select import BadExpression, Selection, last_failed_path, read_last_failed
+
+    only = None
+    if last_failed:
+        only = read_last_failed(ws.settings.output_dir)
+        if only and targets:
+            labels = {p.label for p in ws.select(list(targets))}
+            only = {k for k in only if k[0] in labels}
+        only = frozenset(only) or None
+        if only is None:
+            progress({"event": "note", "message": "--lf: no failure of these targets recorded "
+                      f"in {_rel(last_failed_path(ws.settings.output_dir), ws.root)}; "
+                      "running every selected case"})
+    try:
+        return Selection(keyword, tuple(cases), tuple(variants), only)
+    except BadExpression as exc:
+        raise UsageError(str(exc), field="-k",
+                         hint="words joined by and, or, not and parentheses, e.g. "
+                              "-k 'float16 and not small'") from None
 
 
 def _selection_hint(rows: list[dict]) -> str:
@@ -152,6 +200,7 @@ def _quiet_view(result):
         t = copy.copy(t)
         t.reports = {v: {**r, "results": [c for c in r.get("results", []) if not c["passed"]]}
                      for v, r in t.reports.items() if not r.get("passed")}
+        t.not_run = dict(t.not_run)
         view.targets.append(t)
     return view
 
@@ -175,7 +224,14 @@ def explanation(events: list[dict], root) -> str:
     lines = []
     root = str(root)
     by_step: dict[str, int] = {}       # description -> its line, for the remote cache's word
+    explained = {e["description"] for e in events if e["event"] in ("explain", "remote_hit")}
     for e in events:
+        if e["event"] == "ran":
+            if e["description"] not in explained:
+                explained.add(e["description"])
+                lines.append(f"{e['description']}: SCons has no record of an earlier build of "
+                             "it (a step new to this workspace, or its record was lost)")
+            continue
         if e["event"] in ("remote_hit", "remote_upload"):
             what = "restored from the remote cache" if e["event"] == "remote_hit" \
                 else "uploaded to the remote cache"
@@ -193,7 +249,8 @@ def explanation(events: list[dict], root) -> str:
         else:
             by_step[e["description"]] = len(lines)
             lines.append(f"{e['description']}: {'; '.join(e['reasons'])}")
-    steps = sum(1 for e in events if e["event"] in ("explain", "remote_hit", "remote_upload"))
+    steps = sum(1 for e in events if e["event"] in ("explain", "ran", "remote_hit",
+                                                   "remote_upload"))
     if any(e["event"] == "fastpath" and not e["used"] for e in events) and not steps:
         lines.append("nothing to rebuild: every step is up to date")
     return "\n".join(lines)
@@ -257,28 +314,50 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, locked, 
 @click.option("--variant", "variants", multiple=True, metavar="PATTERN",
               shell_complete=complete_variants,
               help="Only dtype variants that match, e.g. float16 or 'float*' (repeatable).")
+@click.option("-k", "keyword", metavar="EXPR",
+              help="Only cases matching EXPR, as pytest's -k: words joined by and/or/not, each "
+                   "a substring of the case name, dtype variant, SoC or package name.")
+@click.option("--lf", "--last-failed", "--rerun-failed", "last_failed", is_flag=True,
+              help="Only what failed (or did not run) last time, as recorded in "
+                   "out/.opkg/last-failed.json; everything when nothing is recorded.")
+@click.option("--no-cache", is_flag=True,
+              help="Run verification even when its result is cached or up to date (the "
+                   "failing cases' arrays are written again); compiled libraries are reused.")
 def test(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, explain, sync_check,
          lenient_copy, strict_bounds, junit_xml, annotations, quiet, verbose, color, cases,
-         variants):
+         variants, keyword, last_failed, no_cache):
     """Verify packages against their NumPy goldens and print the full report.
 
     Builds what verification needs (no bundles) and prints every case with its errors and
-    kernel log. Verification results are build outputs: an unchanged package is not re-run.
+    kernel log. Verification results are build outputs: an unchanged package is not re-run
+    (--no-cache runs it). Selecting cases (-k, --lf, --case, --variant) runs only those.
+
+    A failing case's inputs, outputs and golden are saved as .npy files next to its report
+    (out/sim/<package>/<SoC>/<variant>/failed/<case>/), with reproduce.sh: the one command
+    that runs it alone again. What the operator's tiling and InferShape functions printed is
+    shown with a failure, and with -v.
 
     \b
     Examples:
       opkg test //packages/layernorm
       opkg test //... --json
+      opkg test --lf                              only what failed last time
+      opkg test //packages/layernorm -k 'float16 and rows_uneven'
+      opkg test //packages/add_custom --variant float16 --case even --no-cache
       opkg test //packages/softmax --sync-check
-      opkg test //packages/layernorm --variant float16 --case rows_uneven   one case
       opkg test //... --junit-xml junit.xml -q     CI: JUnit report, only failures shown
       opkg test //packages/my_op --lenient-copy   what the device computed with a ragged DataCopy
 
     --sync-check, --lenient-copy and --strict-bounds run the same kernel libraries (no
     recompile); their results are kept apart from default runs.
+
+    Exit status: 0 every selected case passed (an xfail case that failed counts as passed),
+    1 a step or a case failed (or an xfail case passed), 2 bad input, 3 toolchain
+    misalignment, 4 another build runs here (--no-wait), 130 interrupted.
     """
     run_build(targets, socs, toolchain, jobs, keep_going, as_json, bundle=False, detail=True,
               explain=explain, sync_check=sync_check, lenient_copy=lenient_copy,
               strict_bounds=strict_bounds, no_wait=no_wait, junit_xml=junit_xml,
               annotations=annotations, quiet=quiet, verbose=verbose, cases=cases,
-              variants=variants, color=color)
+              variants=variants, color=color, keyword=keyword, last_failed=last_failed,
+              no_cache=no_cache)

@@ -24,16 +24,23 @@ from opkg.cli._registry import json_option, open_store, registry_option
               help="CANN bundles: also run the bundle's custom_opp_<os>_<arch>.run without "
                    "--install-path, installing into $ASCEND_OPP_PATH/vendors/<vendor> first in "
                    "vendors/config.ini, as a CMake-built package installs (nothing to export).")
+@click.option("--print-env", "print_env", is_flag=True,
+              help="Print only the shell exports the installed package needs on stdout (messages "
+                   "go to stderr): eval \"$(opkg install ... --print-env)\".")
 @click.option("--force", is_flag=True, help="Install even if the local CANN/driver check fails "
               "or files opkg did not install (or another package owns) would be overwritten.")
 @registry_option
 @json_option
-def install(requirement, soc, toolchain, dest, into_opp, force, registry, as_json):
+def install(requirement, soc, toolchain, dest, into_opp, print_env, force, registry, as_json):
     """Install the highest matching, non-yanked version of a package.
 
     The bundle is checked against the digest recorded at publish time before anything is
     unpacked. A yanked version is installed only when pinned exactly (==), with a warning.
     Installing what is already installed does nothing.
+
+    A CANN bundle prints the environment its callers need: ASCEND_CUSTOM_OPP_PATH for the
+    graph and opc, and LD_LIBRARY_PATH=<vendor>/op_api/lib for an aclnn caller, which loads
+    libcust_opapi.so by name.
 
     \b
     Examples:
@@ -41,6 +48,7 @@ def install(requirement, soc, toolchain, dest, into_opp, force, registry, as_jso
       opkg install "layernorm>=1.0,<2" --soc Ascend910B1 --toolchain sim
       opkg install layernorm==1.0.0 --soc Ascend910B1 --toolchain cann-8.0.RC2 --dest /opt/ops
       opkg install layernorm --soc Ascend910B1 --toolchain cann-8.0.RC2 --into-opp
+      eval "$(opkg install add_custom --soc Ascend910B1 --toolchain cann-8.0.RC2 --print-env)"
     """
     from opkg.core.errors import UsageError
     from opkg.registry.install import install as do_install
@@ -62,22 +70,43 @@ def install(requirement, soc, toolchain, dest, into_opp, force, registry, as_jso
         from opkg.registry.install import install_into_opp
 
         opp_vendors = install_into_opp(result, os.environ.get("ASCEND_OPP_PATH"))
+    env = dict(result.env)
+    if opp_vendors is not None:
+        # the copy under $ASCEND_OPP_PATH is found through vendors/config.ini; its aclnn library
+        # still needs LD_LIBRARY_PATH (install.sh says so), and it comes first
+        from opkg.registry.install import op_api_lib_path
+
+        files = [p.relative_to(opp_vendors.parent).as_posix()
+                 for p in opp_vendors.glob("*/op_api/lib/*")]
+        libs = op_api_lib_path(opp_vendors.parent, result.vendors, files)
+        if libs:
+            env["LD_LIBRARY_PATH"] = libs.removesuffix("${LD_LIBRARY_PATH}") + env.get(
+                "LD_LIBRARY_PATH", "${LD_LIBRARY_PATH}")
     for w in result.warnings:
         click.secho(f"warning: {w}", err=True, fg="yellow")
     if as_json:
-        data = result.to_json()
+        data = {**result.to_json(), "env": env}
         if opp_vendors is not None:
             data["opp_vendors"] = str(opp_vendors)
         emit_json(data, sort_keys=True)
         return
+    say = (lambda text: click.echo(text, err=True)) if print_env else click.echo
     if result.status == "unchanged":
-        click.echo(f"{result.name} {result.version} ({result.soc}/{result.toolchain}) is already "
-                   f"installed in {result.dest}")
+        say(f"{result.name} {result.version} ({result.soc}/{result.toolchain}) is already "
+            f"installed in {result.dest}")
     else:
-        click.echo(f"installed {result.name} {result.version} ({result.soc}/{result.toolchain}) "
-                   f"into {result.dest}: {result.files} file(s)")
+        say(f"installed {result.name} {result.version} ({result.soc}/{result.toolchain}) "
+            f"into {result.dest}: {result.files} file(s)")
     if opp_vendors is not None:
-        click.echo(f"  and into {opp_vendors} (first in its config.ini): nothing to export for "
-                   "that one")
-    for k, v in result.env.items():
+        say(f"  and into {opp_vendors} (first in its config.ini)")
+    if print_env:
+        for k, v in env.items():
+            click.echo(f"export {k}={_shell_value(v)}")
+        return
+    for k, v in env.items():
         click.echo(f"  export {k}={v}")
+
+
+def _shell_value(value: str) -> str:
+    """Double-quoted for eval, keeping ${VAR} references live."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -74,6 +74,9 @@ def publish(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, bundle
                     cases = _failed_cases(json.dumps(report).encode())
                     failing.append(f"{t.package} {t.soc}/{t.toolchain} variant {variant}: "
                                    + ("; ".join(cases) or "failed"))
+            for variant, why in sorted(t.not_run.items()):
+                failing.append(f"{t.package} {t.soc}/{t.toolchain} variant {variant}: not "
+                               f"verified ({why})")
         if failing:
             raise VerificationError("refusing to publish: verification did not pass\n  "
                                     + "\n  ".join(failing),

@@ -165,3 +165,109 @@ def render_check(res, inst) -> str:
     for w in inst.warnings:
         lines.append(f"warning: {w}")
     return "\n".join(lines)
+
+
+@toolchain.command()
+@click.argument("targets", nargs=-1, shell_complete=complete_targets)
+@click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs,
+              help="Only these SoCs (repeatable).")
+@click.option("--toolchain", "requested", metavar="ID",
+              help="Explain this toolchain: cann (highest that fits) or cann-<version>.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
+def doctor(targets, socs, requested, as_json):
+    """What opkg will run on this machine's CANN, and with which environment.
+
+    For each CANN toolkit the resolution picks for TARGETS (outside a workspace: every
+    installed toolkit): its tools, the bisheng opc will find first, the environment every CANN
+    step gets (set_env.sh's for that toolkit) next to yours, the path entries of yours that are
+    dropped because they belong to another toolkit, whether msopgen's op_gen and opc's tbe
+    import from that environment, and the command lines of each package's CANN steps as
+    planned. Nothing is built. Exits 3 when a tool is missing or a module does not import.
+
+    \b
+    Examples:
+      opkg toolchain doctor
+      opkg toolchain doctor packages/add_custom --soc Ascend910B1 --toolchain cann-8.1.RC1
+    """
+    from opkg.core.errors import ToolchainError
+    from opkg.toolchains.alignment import check_alignment
+    from opkg.toolchains.cann import CannToolchain
+    from opkg.toolchains.discovery import discover
+    from opkg.toolchains.doctor import planned_commands, toolkit_report
+
+    inst = discover()
+    ws = _workspace_or_none()
+    plans: dict[str, list[tuple]] = {}
+    if ws is not None:
+        packages = [p for p in ws.select(list(targets)) if p.is_operator]
+        res = check_alignment(ws, packages, socs or None, requested, installation=inst)
+        for c in res.choices:
+            if c.toolchain.startswith("cann-"):
+                plans.setdefault(c.toolchain, []).append((ws.packages[c.package], c.soc))
+    else:
+        plans = {t.id: [] for t in inst.toolkits
+                 if requested in (None, "cann", t.id)}
+    reports = []
+    for tc_id, targets_ in sorted(plans.items()):
+        backend = CannToolchain(tc_id, ws, installation=inst)
+        report = toolkit_report(backend)
+        report["targets"] = []
+        for pkg, soc_name in targets_:
+            soc = ws.socs.get_soc(soc_name)
+            deps = [ws.packages[d] for d in ws.graph.deps(pkg.label)]
+            _, actions = backend.plan_target(pkg, soc, deps, ws.settings.output_dir,
+                                             provenance={}, verify=False, bundle=False)
+            report["targets"].append({"package": pkg.label, "soc": soc_name,
+                                      "commands": planned_commands(actions)})
+        reports.append(report)
+    problems = [f"{r['toolchain']}: {name} not found in {r['root']}"
+                for r in reports for name, path in r["tools"].items() if not path]
+    problems += [f"{r['toolchain']}: bisheng is on none of its set_env.sh PATH entries"
+                 for r in reports if not r["bisheng"]]
+    problems += [f"{r['toolchain']}: `import {m}` fails with its set_env.sh PYTHONPATH "
+                 f"({'msopgen' if m == 'op_gen' else 'opc'} would stop with ModuleNotFoundError)"
+                 for r in reports for m, where in r["modules"].items() if where is None]
+    if as_json:
+        emit_json({"toolchains": reports, "problems": problems}, sort_keys=True)
+    else:
+        click.echo(render_doctor(reports, inst))
+        for p in problems:
+            click.echo(f"problem: {p}")
+    if problems:
+        err = ToolchainError(problems[0] + (f" (and {len(problems) - 1} more)"
+                                            if len(problems) > 1 else ""),
+                             hint="repair or reinstall the toolkit's development tools")
+        err.json_reported = as_json
+        raise err
+
+
+def render_doctor(reports, inst) -> str:
+    if not reports:
+        return (f"no CANN toolchain to explain: no CANN toolkit found (searched "
+                f"{', '.join(inst.searched)}) or every target builds with sim")
+    lines = []
+    for r in reports:
+        lines.append(f"{r['toolchain']} at {r['root']}")
+        for name, path in r["tools"].items():
+            lines.append(f"  {name:9} {path or 'MISSING'}")
+        lines.append(f"  {'bisheng':9} {r['bisheng'] or 'MISSING'} (first on the PATH below)")
+        if r["caller_bisheng"] and r["caller_bisheng"] != r["bisheng"]:
+            lines.append(f"            yours first on PATH is {r['caller_bisheng']}: not used")
+        for m, where in r["modules"].items():
+            lines.append(f"  import {m:6} {where or 'FAILS'}")
+        lines.append("  environment of every CANN step (set_env.sh of this toolkit):")
+        for v in r["variables"]:
+            same = v["caller"] == v["opkg"]
+            lines.append(f"    {v['name']}={v['opkg']}")
+            if not same:
+                lines.append(f"      yours: {v['caller'] if v['caller'] is not None else '(unset)'}")
+        for var, entries in r["dropped"].items():
+            lines.append(f"    dropped from your {var} (another toolkit): {', '.join(entries)}")
+        lines.append("  opc also gets: " + " ".join(f"{k}={v}" for k, v in
+                                                    sorted(r["opc_env"].items())))
+        for t in r["targets"]:
+            lines.append(f"  {t['package']} ({t['soc']}):")
+            for c in t["commands"]:
+                env = "".join(f"{k}={v} " for k, v in sorted(c["env"].items()))
+                lines.append(f"    [{c['step']}] {env}{' '.join(c['argv'])}")
+    return "\n".join(lines)

@@ -66,13 +66,16 @@ class Plan:
     # how compile steps run (opkg.build.distcc.Distcc.to_plan()), not what they are: part of no
     # action's identity, so objects and cache keys are the same with distcc on or off
     distcc: dict | None = None
+    # steps (Action.step) that run whatever the cache holds or SCons thinks up to date, and
+    # push nothing to the cache: ("verify",) for `opkg test --no-cache`
+    fresh: tuple = ()
 
     def to_json(self) -> dict:
         """JSON-able data (shared, not copied: dataclasses.asdict would deep-copy every argv and
         params dict, a large part of planning at a few hundred packages)."""
         return {"version": self.version, "workspace_root": self.workspace_root,
                 "output_dir": self.output_dir, "cache_dir": self.cache_dir,
-                "aliases": self.aliases, "distcc": self.distcc,
+                "aliases": self.aliases, "distcc": self.distcc, "fresh": list(self.fresh),
                 "targets": [_shallow(t, _TARGET_FIELDS) for t in self.targets],
                 "actions": [_shallow(a, _ACTION_FIELDS) for a in self.actions]}
 
@@ -86,7 +89,8 @@ class Plan:
 
         return cls(data["workspace_root"], data["output_dir"], data["cache_dir"],
                    [Target(**t) for t in data["targets"]], [action(a) for a in data["actions"]],
-                   data["version"], data.get("aliases", {}), data.get("distcc"))
+                   data["version"], data.get("aliases", {}), data.get("distcc"),
+                   tuple(data.get("fresh", ())))
 
     def digest(self) -> str:
         return sha256_text(json.dumps(self.to_json(), sort_keys=True))

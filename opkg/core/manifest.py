@@ -68,6 +68,21 @@ class Case:
     values: dict[str, tuple] = field(default_factory=dict)
     # attrs whose value depends on the dtype variant: attr -> {variant name: value}
     per_variant: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # a known failure (pytest's xfail, strict): (reason, variant patterns, SoCs); () for all
+    xfail: tuple[str, tuple[str, ...], tuple[str, ...]] | None = None
+
+    def xfail_for(self, variant: str, soc: str) -> str | None:
+        """The xfail reason that applies to this variant on this SoC, else None."""
+        import fnmatch
+
+        if self.xfail is None:
+            return None
+        reason, variants, socs = self.xfail
+        if variants and not any(fnmatch.fnmatchcase(variant, p) for p in variants):
+            return None
+        if socs and soc not in socs:
+            return None
+        return reason
 
     def attrs_for(self, variant: str) -> dict[str, Any]:
         """The attrs one dtype variant runs with."""
@@ -815,7 +830,7 @@ class _Validator:
 
     def case(self, value, where, op: OpSpec) -> Case:
         c = self.mapping(value, where, ("name", "shapes", "attrs", "ranges", "output_shapes",
-                                        "values"),
+                                        "values", "xfail"),
                          required=("shapes",))
         name = self.string(c.get("name", f"case{where[-1]}"), where + ("name",))
         inputs = {t.name: t for t in op.inputs}
@@ -898,7 +913,26 @@ class _Validator:
                                "one value per element, row-major")
             values[tname] = tuple(self.number(x, vw + (k,)) if not isinstance(x, int) or
                                   isinstance(x, bool) else x for k, x in enumerate(items))
-        return Case(name, shapes, attrs, ranges, output_shapes, values, per_variant)
+        xfail = self.xfail(c["xfail"], where + ("xfail",), op) if "xfail" in c else None
+        return Case(name, shapes, attrs, ranges, output_shapes, values, per_variant, xfail)
+
+    def xfail(self, value, where, op: OpSpec):
+        """`xfail: true`, `xfail: "reason"` or `xfail: {reason, variants: [...], socs: [...]}`."""
+        if value is False or value is None:
+            return None
+        if value is True:
+            return ("expected to fail", (), ())
+        if isinstance(value, str):
+            return (self.string(value, where), (), ())
+        if not isinstance(value, dict):
+            raise self.err(where, f"expected true, a reason or a mapping, got {_kind(value)}",
+                           'xfail: "why it fails", or xfail: {reason: ..., variants: [float16]}')
+        m = self.mapping(value, where, ("reason", "variants", "socs"), required=("reason",))
+        variants = tuple(self.string(v, where + ("variants", k)) for k, v in enumerate(
+            self.seq(m.get("variants") or [], where + ("variants",))))
+        socs = tuple(self.string(v, where + ("socs", k)) for k, v in enumerate(
+            self.seq(m.get("socs") or [], where + ("socs",))))
+        return (self.string(m["reason"], where + ("reason",)), variants, socs)
 
     def per_variant(self, a, value, where, op: OpSpec) -> dict:
         """`{per_variant: {<variant name>: value, ...}}`: one value per dtype variant (Cast's

@@ -132,6 +132,7 @@ class Installed:
     files: int
     warnings: list[str]
     env: dict[str, str]          # variables the user should set (CANN bundles)
+    vendors: tuple[str, ...] = ()   # CANN bundles: the vendors/<vendor> trees installed
 
     def to_json(self) -> dict:
         return {"name": self.name, "version": self.version, "soc": self.soc,
@@ -163,7 +164,7 @@ def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: 
         old = _read_receipt(receipt_path, name)
         if old and old.get("blob") == b["blob"] and _intact(dest, old):
             return Installed(name, version, soc, tc_id, dest, "unchanged", len(old["files"]),
-                             warnings, _env(dest, old))
+                             warnings, _env(dest, old), _vendors(old))
         work = _under(dest, f".opkg/tmp-{os.getpid()}")
     except OSError as exc:
         raise RegistryError(f"cannot install into {dest}: {exc.strerror or exc}"
@@ -191,7 +192,8 @@ def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: 
         if tc_id.startswith("cann-"):
             try:
                 (runtime_check or default_runtime_check)(
-                    name, b["toolchain"], soc, _driver_pin(stage / "opkg.yaml"))
+                    name, dict(b["toolchain"], opp_compiler_version=_compiler_version(stage)),
+                    soc, _driver_pin(stage / "opkg.yaml"))
             except ToolchainError as exc:
                 if not force:
                     raise
@@ -220,7 +222,7 @@ def install(store: Store, requirement: str, *, soc: str, dest: Path, toolchain: 
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return Installed(name, version, soc, tc_id, dest, "installed", len(new_files), warnings,
-                     _env(dest, receipt))
+                     _env(dest, receipt), _vendors(receipt))
 
 
 def _target(name: str, member: str) -> str:
@@ -341,13 +343,41 @@ def _intact(dest: Path, receipt: dict) -> bool:
     return True
 
 
+def _vendors(receipt: dict) -> tuple[str, ...]:
+    return tuple(sorted({PurePosixPath(f).parts[1] for f in receipt["files"]
+                         if PurePosixPath(f).parts[0] == "vendors"
+                         and len(PurePosixPath(f).parts) > 2}))
+
+
 def _env(dest: Path, receipt: dict) -> dict[str, str]:
-    vendors = sorted({PurePosixPath(f).parts[1] for f in receipt["files"]
-                      if PurePosixPath(f).parts[0] == "vendors" and len(PurePosixPath(f).parts) > 2})
+    vendors = _vendors(receipt)
     if not vendors:
         return {}
     paths = ":".join(str(dest.resolve() / "vendors" / v) for v in vendors)
-    return {"ASCEND_CUSTOM_OPP_PATH": f"{paths}:${{ASCEND_CUSTOM_OPP_PATH}}"}
+    env = {"ASCEND_CUSTOM_OPP_PATH": f"{paths}:${{ASCEND_CUSTOM_OPP_PATH}}"}
+    libs = op_api_lib_path(dest.resolve(), vendors, receipt["files"])
+    if libs:
+        env["LD_LIBRARY_PATH"] = libs
+    return env
+
+
+def op_api_lib_path(root: Path, vendors, files) -> str | None:
+    """LD_LIBRARY_PATH for an aclnn caller of the vendors installed under root/vendors (their
+    op_api/lib holds libcust_opapi.so), as the custom-op package's install.sh writes it into
+    vendors/<vendor>/bin/set_env.bash (CANN 8.1.RC1 template, scripts/install.sh)."""
+    libs = [str(root / "vendors" / v / "op_api" / "lib") for v in vendors
+            if any(str(f).startswith(f"vendors/{v}/op_api/lib/") for f in files)]
+    return ":".join(libs) + ":${LD_LIBRARY_PATH}" if libs else None
+
+
+def _compiler_version(stage: Path) -> str | None:
+    """custom_opp_compiler_version of the bundle's vendor tree (opp/vendors/*/version.info)."""
+    for info in sorted(stage.glob("opp/vendors/*/version.info")):
+        for line in info.read_text(errors="replace").splitlines():
+            key, sep, value = line.partition("=")
+            if sep and key.strip() == "custom_opp_compiler_version":
+                return value.strip()
+    return None
 
 
 def _driver_pin(manifest: Path) -> str | None:
@@ -375,12 +405,57 @@ def default_runtime_check(package: str, toolchain: dict, soc: str,
     from opkg.toolchains.resolve import Request, resolve
 
     root = _workspace_root()
+    installation = discover()
+    requested, by = toolchain["id"], "the bundle"
+    abi = opp_abi(toolchain.get("opp_compiler_version"))
+    if abi is not None:
+        requested, by = _abi_toolkit(package, requested, abi, installation)
     request = Request(package, get_soc(soc, root), None, driver_pin)
-    result = resolve([request], discover(), release_table(root), requested=toolchain["id"],
-                     for_run=True, requested_by="the bundle")
+    result = resolve([request], installation, release_table(root), requested=requested,
+                     for_run=True, requested_by=by)
     error = result.error()
     if error is not None:
         raise error
+
+
+def opp_abi(compiler_version: str | None):
+    """The ABI a custom-op package was built for: major.minor of its version.info's
+    custom_opp_compiler_version (7.7 for 7.7.0.1.238, CANN 8.1.RC1's compiler), or None when
+    that is no compiler build number (an older bundle, or a stand-in's release name)."""
+    from packaging.version import Version
+
+    m = re.fullmatch(r"(\d+)\.(\d+)\.\d+(\.\d+)*", (compiler_version or "").strip())
+    return Version(f"{m.group(1)}.{m.group(2)}") if m else None
+
+
+def _abi_toolkit(package: str, requested: str, abi, installation) -> tuple[str, str]:
+    """The installed toolkit to run a bundle of ABI `abi` with, as CANN checks it: one whose
+    runtime's required_opp_abi_version range holds the ABI (the bundle's own toolkit when
+    installed and fitting, else the highest that fits). Toolkits without the field are judged
+    by the bundle's exact version, as before."""
+    fits, ranges = [], []
+    for tk in installation.toolkits:
+        text = tk.opp_abi_range()
+        if text is None:
+            continue
+        try:
+            spec = SpecifierSet(text.replace(" ", ""))
+        except InvalidSpecifier:
+            continue
+        ranges.append(f"{tk.id} loads {text}")
+        if abi in spec:
+            fits.append(tk)
+    if not ranges or any(tk.id == requested for tk in fits):
+        return requested, "the bundle"
+    if not fits:
+        raise ToolchainError(
+            f"{package} was built for custom-op ABI {abi} ({requested}); no installed CANN "
+            f"runtime loads it: {'; '.join(ranges)} (required_opp_abi_version)",
+            hint=f"install a CANN release whose runtime accepts {abi}, or rebuild the package "
+                 "with an installed toolkit")
+    best = max(fits, key=lambda tk: tk.version)
+    return best.id, (f"the bundle's custom-op ABI {abi} ({requested}; {best.id}'s "
+                     f"required_opp_abi_version is {best.opp_abi_range()})")
 
 
 def _workspace_root() -> Path | None:

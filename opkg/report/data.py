@@ -48,6 +48,26 @@ class ReportData:
         report = self.reports.get((row["package"], row["soc"], row["variant"]), {})
         return next((c for c in report.get("results", []) if c["case"] == row["case"]), None)
 
+    def variants(self) -> list[dict]:
+        """One entry per declared (package, SoC, variant): PASS, FAILED (with the first
+        reason) or NOT BUILT, and its case counts."""
+        out = []
+        for (label, soc, variant), report in sorted(self.reports.items()):
+            results = report.get("results", [])
+            failed = [c for c in results if not c["passed"]]
+            why = report.get("error") or (
+                f"{len(failed)} of {len(results)} cases failed: "
+                + ", ".join(c["case"] for c in failed) if failed else "")
+            out.append({"package": label, "soc": soc, "variant": variant,
+                        "status": "PASS" if report.get("passed") else "FAILED",
+                        "cases": len(results), "failed": len(failed),
+                        "why": why.splitlines()[0] if why else ""})
+        for m in self.missing:
+            out.append({"package": m["label"], "soc": m["soc"], "variant": m["variant"],
+                        "status": "NOT BUILT", "cases": 0, "failed": 0,
+                        "why": f"no report: opkg test {m['label']} --soc {m['soc']}"})
+        return out
+
     def status(self, pkg) -> str:
         """pass, fail, not built (an operator with no report) or library."""
         if pkg.op is None:

@@ -57,61 +57,108 @@ def grid(err):
     return cells, np.arange(0, rows, br), np.arange(0, cols, bc)
 
 
-def error_heatmap(title: str, name: str, expected, actual):
+def tolerance_ratio(expected, actual, rtol, atol):
+    """|actual - expected| / (atol + rtol * |expected|) per element: above 1 is outside the
+    tolerance the case is judged by. None when the tolerance is not known."""
+    if rtol is None or atol is None:
+        return None
     err = abs_errors(expected, actual)
+    limit = atol + rtol * np.abs(np.asarray(expected, np.float64))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(err == 0, 0.0, err / limit)   # atol = rtol = 0: any error is inf
+    return ratio
+
+
+DECADES = 3     # the heatmap's colour scale: 1e-3 to 1e3 of the tolerance, 1 in the middle
+
+
+def error_heatmap(title: str, name: str, expected, actual, rtol=None, atol=None):
+    """The error of each element against the tolerance it is judged by, on a log scale
+    centred at the tolerance: blue within it, red outside, white at the boundary. Without a
+    tolerance, |actual - expected|."""
+    ratio = tolerance_ratio(expected, actual, rtol, atol)
+    err = abs_errors(expected, actual) if ratio is None else ratio
     bad = ~np.isfinite(err)
     top = float(err[~bad].max()) if (~bad).any() else 0.0
-    # non-finite errors (an unwritten element, a NaN or inf output) sit at the top of the scale
-    shown = np.where(bad, top or 1.0, err)
-    cells, ys, xs = grid(shown)
     shape = "x".join(str(n) for n in np.shape(expected)) or "scalar"
-    pooled = cells.size < shown.size
+    if ratio is None:
+        # non-finite errors (an unwritten element, a NaN or inf output) sit at the top
+        shown = np.where(bad, top or 1.0, err)
+        cells, ys, xs = grid(shown)
+        trace = dict(z=cells, colorscale="Inferno", zmin=0,
+                     colorbar={"title": {"text": "|error|"}})
+        what, value = "|actual - expected|", "|actual - expected| = %{z:.4g}"
+    else:
+        # log10 of the ratio, clipped to +-DECADES (non-finite: the top); max-pooled in that
+        # space, so one element outside the tolerance keeps its block red
+        with np.errstate(divide="ignore"):
+            logs = np.clip(np.log10(np.where(bad, 10.0 ** DECADES, err)), -DECADES, DECADES)
+        logs[err == 0] = -DECADES
+        cells, ys, xs = grid(logs + DECADES)
+        cells = cells - DECADES
+        ticks = list(range(-DECADES, DECADES + 1))
+        trace = dict(z=cells, colorscale="RdBu_r", zmin=-DECADES, zmax=DECADES, zmid=0,
+                     colorbar={"title": {"text": "error / tolerance"}, "tickvals": ticks,
+                               "ticktext": [f"1e{t}" if t else "1 (limit)" for t in ticks]})
+        what, value = "error / tolerance", "log10(error / tolerance) = %{z:.2f}"
+    pooled = cells.size < err.size
     # axes as plain lists: plotly.js has no typed array for numpy's int64
     fig = go.Figure(go.Heatmap(
-        z=cells, x=xs.tolist(), y=ys.tolist(), colorscale="Inferno", zmin=0,
-        colorbar={"title": {"text": "|error|"}},
+        x=xs.tolist(), y=ys.tolist(), **trace,
         hovertemplate=("row %{y}, column %{x}" + ("+ (max of a block)" if pooled else "")
-                       + "<br>|actual - expected| = %{z:.4g}<extra></extra>")))
+                       + f"<br>{value}<extra></extra>")))
     note = f"; {int(bad.sum())} non-finite shown at the top" if bad.any() else ""
+    if ratio is not None:
+        outside = int(((ratio > 1) | bad).sum())
+        note += f"; {outside} outside tolerance (rtol {rtol:g}, atol {atol:g})"
     fig.update_yaxes(autorange="reversed",
                      title="row" if np.ndim(expected) <= 2 else "row (leading dims flattened)")
     fig.update_xaxes(title="element" if np.ndim(expected) <= 1 else "column")
-    return _layout(fig, f"{name}: |actual - expected| over the output"
+    return _layout(fig, f"{name}: {what} over the output"
                         f"<br><sup>{title}, {shape}{note}</sup>")
 
 
 def error_histogram(title: str, name: str, expected, actual, rtol, atol):
-    """log10 |error| of the elements that differ, split into within and outside tolerance."""
+    """How far each element that differs is from its tolerance: log10(error / tolerance), the
+    tolerance at 0; split into within and outside it. Without a tolerance, log10 |error|."""
     err = abs_errors(expected, actual)
     finite = np.isfinite(err)
     differ = finite & (err > 0)
-    if rtol is not None and atol is not None:
-        limit = atol + rtol * np.abs(np.asarray(expected, np.float64))
-        outside = differ & ~(err <= limit)
+    ratio = tolerance_ratio(expected, actual, rtol, atol)
+    if ratio is not None:
+        outside = differ & ~(ratio <= 1)
+        x_of = np.log10(np.where(differ, ratio, 1.0))
+        axis = "log10(error / tolerance): 0 is the limit"
     else:
         outside = np.zeros_like(differ)
+        x_of = np.log10(np.where(differ, err, 1.0))
+        axis = "log10 |actual - expected|"
     fig = go.Figure()
     exact, odd = int((err == 0).sum()), int((~finite).sum())
     if differ.any():
-        logs = np.log10(err[differ])
+        logs = x_of[differ]
+        finite_logs = logs[np.isfinite(logs)]
+        lo = float(finite_logs.min()) if finite_logs.size else 0.0
+        hi = float(finite_logs.max()) if finite_logs.size else 0.0
+        if ratio is not None:      # the limit always in view
+            lo, hi = min(lo, -0.5), max(hi, 0.5)
         # bins at least a twentieth of a decade wide: equal errors make one visible bar
-        lo, hi = float(logs.min()), float(logs.max())
         width = max((hi - lo) / BINS, 0.05)
         edges = np.arange(lo - width / 2, hi + width, width)
         centres = (edges[:-1] + edges[1:]) / 2
         for part, mask, colour in (("within tolerance", differ & ~outside, "#607d8b"),
                                    ("outside tolerance", outside, "#c62828")):
-            counts, _ = np.histogram(np.log10(err[mask]), bins=edges)
+            counts, _ = np.histogram(np.clip(x_of[mask], edges[0], edges[-1]), bins=edges)
             if counts.any():
                 fig.add_bar(x=centres.tolist(), y=counts.tolist(), name=part,
                             marker_color=colour,
                             width=edges[1] - edges[0],
-                            hovertemplate="|error| ~ 1e%{x:.2f}: %{y} elements<extra></extra>")
-        if atol:
-            fig.add_vline(x=math.log10(atol), line_dash="dash",
-                          annotation_text=f"atol {atol:g}", annotation_position="top right")
+                            hovertemplate="1e%{x:.2f}: %{y} elements<extra></extra>")
+        if ratio is not None:
+            fig.add_vline(x=0, line_dash="dash", annotation_text=(
+                f"tolerance (rtol {rtol:g}, atol {atol:g})"), annotation_position="top right")
     fig.update_layout(barmode="stack")
-    fig.update_xaxes(title="log10 |actual - expected|")
+    fig.update_xaxes(title=axis)
     fig.update_yaxes(title="elements")
     return _layout(fig, f"{name}: histogram of errors<br><sup>{title}: {exact} exact, "
                         f"{int(differ.sum())} differ, {int(outside.sum())} outside tolerance, "

@@ -34,6 +34,7 @@ def render(data: ReportData) -> tuple[str, int]:
     import jinja2
     from plotly.offline import get_plotlyjs
 
+    from opkg.ui.ci_output import host_text
     from opkg.ui.terminal import case_failure
 
     figs = _Figures()
@@ -43,10 +44,13 @@ def render(data: ReportData) -> tuple[str, int]:
         title = f"{_short(row['package'])} {row['soc']} {row['variant']}/{row['case']}"
         case = data.case(row) or {}
         failing.append({
-            "title": title, "row": row,
+            "title": title, "row": row, "host": host_text(row.get("host")),
             "text": case_failure(case, row["variant"]) if case else [row.get("error") or ""],
             "outputs": [_error_figures(figs, title, o) for o in fc.outputs]})
-    unsaved = [r for r in data.rows if not r["passed"] and not r.get("artifacts")]
+    unsaved = [{**r, "host_text": host_text(r.get("host"))}
+               for r in data.rows if not r["passed"] and not r.get("artifacts")]
+    # failures first, then the rest in report order (sorted is stable)
+    rows = sorted(data.rows, key=lambda r: r["passed"])
     profile, profile_notes = _profile_figures(data, figs)
     graph = figs.html(_graph(data))
     template = jinja2.Environment(loader=jinja2.PackageLoader("opkg", "templates"),
@@ -54,7 +58,8 @@ def render(data: ReportData) -> tuple[str, int]:
     html = template.get_template("report.html.j2").render(
         plotly_js=get_plotlyjs(), version=__version__, root=str(data.root),
         generated=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        selected=data.selected, rows=[_table_row(data, r) for r in data.rows],
+        selected=data.selected, rows=[_table_row(data, r) for r in rows],
+        variants=sorted(data.variants(), key=lambda v: v["status"] == "PASS"),
         passed=sum(1 for r in data.rows if r["passed"]),
         failed=sum(1 for r in data.rows if not r["passed"]), missing=data.missing,
         failing=failing, unsaved=unsaved, profile=profile, profile_notes=profile_notes,
@@ -68,7 +73,8 @@ def _error_figures(figs: _Figures, title: str, o) -> dict:
         return {"name": o.name, "note": f"{o.name}: the kernel's output has shape "
                 f"{o.actual.shape}, the golden's {o.expected.shape}"}
     return {"name": o.name, "note": None,
-            "heatmap": figs.html(figures.error_heatmap(title, o.name, o.expected, o.actual)),
+            "heatmap": figs.html(figures.error_heatmap(title, o.name, o.expected, o.actual,
+                                                       o.rtol, o.atol)),
             "histogram": figs.html(figures.error_histogram(title, o.name, o.expected, o.actual,
                                                            o.rtol, o.atol))}
 
@@ -83,7 +89,13 @@ def _table_row(data: ReportData, row: dict) -> dict:
     fm = row.get("first_mismatch")
     first = (f"{fm['output']}[{', '.join(str(i) for i in fm['index'])}] = {fm['actual']}, "
              f"expected {fm['expected']}") if fm else ""
+    from opkg.ui.ci_output import host_text
+    from opkg.ui.terminal import case_result, tolerance_text
+
     return {**row, "name": _short(row["package"]), "first": first,
+            "result": case_result(case) if case else "FAIL",
+            "tolerance": tolerance_text(case) if case else "",
+            "host_text": host_text(row.get("host")),
             **{k: _number(row[k]) for k in ("max_abs_error", "max_rel_error")},
             "blocks": (case.get("run") or {}).get("block_dim", ""),
             "est_us": "" if est is None else f"{est:.3g}",

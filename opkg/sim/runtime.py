@@ -324,7 +324,19 @@ def run_tiling(host_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
     if result.tiling_size > TILING_CAPACITY:
         raise SimError(f"the tiling function set a tiling data size of {result.tiling_size} bytes, more than "
                        f"the {TILING_CAPACITY}-byte capacity of GetRawTilingData()", kind="tiling")
-    return result, tiling.raw
+    # The device copies only the size SetDataSize gave to the kernel's tiling buffer: bytes
+    # written past it never arrive, and the kernel reads garbage in their place.
+    raw = tiling.raw
+    written = len(raw.rstrip(b"\0"))
+    if written > result.tiling_size:
+        said = ("never called SetDataSize (the size stays 0)" if result.tiling_size == 0 else
+                f"called SetDataSize({result.tiling_size})")
+        raise SimError(f"the tiling function wrote {written} bytes of tiling data but {said}: "
+                       f"the device copies only {result.tiling_size} bytes to the kernel, which "
+                       "reads garbage for the rest", kind="tiling",
+                       hint="after tiling.SaveToBuffer(...), call context->GetRawTilingData()->"
+                            "SetDataSize(tiling.GetDataSize())")
+    return result, raw
 
 
 def _check_output(arr, label: str, variant: Variant) -> None:
@@ -341,7 +353,8 @@ def _shape_of(value):
 def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
              inputs: dict[str, np.ndarray], outputs: dict[str, np.ndarray], attrs: dict, *,
              modes: SimModes = SimModes(), copy_back: tuple[str, ...] = (),
-             on_step=None) -> RunInfo:
+             on_step=None, host_output: dict | None = None, capture_dir: Path | None = None
+             ) -> RunInfo:
     """Tiling, then the kernel over every block; writes `outputs` in place. `modes.sync_check`
     also fails on intra-core pipeline hazards (accesses of one UB byte by two pipes,
     unsynchronised); `modes.lenient_copy` truncates ragged DataCopy lengths as the device does;
@@ -350,7 +363,10 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     `copy_back` (an in-place operator's, verify.inplace) get what the kernel left in their
     buffers (a dynamic input: each array of its list); every other input array is left as
     given. `on_step("tiling")` and `on_step("kernel")` are called as each starts (the verifier
-    names the one a crash happened in)."""
+    names the one a crash happened in). `host_output` gets what the tiling function printed
+    and whether it succeeded (opkg.sim.hostio.captured; its files in `capture_dir`)."""
+    from opkg.sim.hostio import captured
+
     in_arrays: dict[str, np.ndarray | None] = {}
     for t in op.inputs:
         arr = inputs.get(t.name)
@@ -389,8 +405,10 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     cores = core_count(soc)
     if on_step:
         on_step("tiling")
-    result, tiling_bytes = run_tiling(host_lib, op, variant, soc, in_arrays,
-                                      {t.name: _shape_of(outputs[t.name]) for t in op.outputs}, attrs)
+    with captured(host_output, "tiling", capture_dir):
+        result, tiling_bytes = run_tiling(host_lib, op, variant, soc, in_arrays,
+                                          {t.name: _shape_of(outputs[t.name]) for t in op.outputs},
+                                          attrs)
     block_dim = int(result.block_dim)
     if block_dim == 0:
         raise SimError(f"the tiling function for {op.type} left blockDim at 0; call context->SetBlockDim(n) "

@@ -130,6 +130,19 @@ def msopgen_json(op: OpSpec) -> list[dict]:
              "attr": attrs}]
 
 
+def msopgen_json_text(op: OpSpec) -> str:
+    """The prototype JSON's text as msopgen writes its own (op_gen/interface/utils.py
+    write_json_file: indent four, no sort, no final newline)."""
+    return json.dumps(msopgen_json(op), sort_keys=False, indent=4)
+
+
+def npu_supported_ops_text(op_types) -> str:
+    """framework/<fw>/npu_supported_ops.json as the project's cmake/util/gen_ops_filter.sh
+    writes it: two-space indent, every op isGray and isHeavy false, a final newline."""
+    return json.dumps({t: {"isGray": False, "isHeavy": False} for t in op_types},
+                      indent=2) + "\n"
+
+
 def _default_text(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -200,6 +213,30 @@ def all_ops_argv(cxx: str, sources, includes, lib_dirs, out: str) -> list[str]:
             *(f"-L{d}" for d in lib_dirs), *ALL_OPS_LIBS, "-o", out]
 
 
+def for_bin_query(sources) -> None:
+    """Refuse an OpDef that maps variants onto other variants' binaries
+    (.DataTypeForBinQuery / .FormatForBinQuery): the template's ascendc_bin_param_build.py then
+    compresses the binary list and adds dtypeForBinQuery/formatForBinQuery to the param JSONs,
+    which opkg's planned binaries do not reproduce."""
+    import re
+
+    for src in sources:
+        try:
+            lines = Path(src).read_text(errors="replace").splitlines()
+        except OSError:
+            continue
+        for n, line in enumerate(lines, 1):
+            m = re.search(r"\.(DataTypeForBinQuery|FormatForBinQuery)\s*\(", line)
+            if m:
+                raise ManifestError(
+                    f"the CANN toolchain does not build OpDefs using {m.group(1)}: the "
+                    "project's ascendc_bin_param_build.py would merge binary variants in a way "
+                    "opkg does not plan",
+                    location=Location(Path(src), n, m.start(1) + 1),
+                    hint="list every dtype/format combination as its own variant (one binary "
+                         "each), or build this package with the template's own build.sh")
+
+
 def registered_ops(sources) -> list[str]:
     """Op types the op_host sources register with OP_ADD(...): what op_build will find."""
     from opkg.verify.prototype import OP_ADD_RE
@@ -220,14 +257,39 @@ PARAM_ATTR_VALUES = {"str": "", "int": 0, "float": 0.0, "bool": False, "list_boo
                      "list_int": [], "list_float": []}
 
 
+def binary_variants(op: OpSpec) -> list[Variant]:
+    """The variants that get a kernel binary: ascendc_bin_param_build.py's gen_input_json()
+    skips a combination whose required and dynamic tensors have the (dtype, format) of an
+    earlier one (its optional tensors alone differ): one binary serves both."""
+    out, seen = [], set()
+    for v in op.variants():
+        dtypes, formats = dict(v.dtypes), dict(v.formats)
+        key = tuple((dtypes[t.name], formats[t.name]) for t in (*op.inputs, *op.outputs)
+                    if t.param_type != "optional")
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return out
+
+
+def compile_options_text(op_type: str, include_dirs) -> str:
+    """custom_compile_options.ini as add_ops_compile_options(<OpType> OPTIONS -I<dir> ...)
+    leaves it (ascendc_gen_options.py: "<OpType>,<SoCs, empty for all>,<opt;opt>"): the
+    include directories of the package's deps and its own reach opc's bisheng this way."""
+    if not include_dirs:
+        return ""
+    return f"{op_type},," + ";".join(f"-I{d}" for d in include_dirs) + "\n"
+
+
 def bin_param(op: OpSpec, fields: dict | None = None) -> list[tuple[str, dict]]:
     """(binary name, param JSON) per binary variant, as the msopgen project's
     cmake/util/ascendc_bin_param_build.py writes <name>_param.json (param_text): the name is
     <OpType>_<md5 of the JSON dumped with indent '  ' and an empty bin_filename>, a repeated
     digest being re-hashed with '1' appended. `fields` are the extra per-tensor fields of newer
-    templates (CANN 8.1.RC1: format_match_mode). opc compiles one kernel binary per file."""
+    templates (CANN 8.1.RC1: format_match_mode). opc compiles one kernel binary per file; one
+    file per binary_variants() entry, in its order."""
     out, seen = [], set()
-    for v in op.variants():
+    for v in binary_variants(op):
         dtypes, formats = dict(v.dtypes), dict(v.formats)
 
         def tensors(ts):
@@ -322,7 +384,7 @@ def kernel_config(op: OpSpec, soc: SocInfo, kernels: dict[str, dict],
     simplified keys or tensors (the project's insert_simplified_keys.py fills them in), they
     come from the variant and its param JSON."""
     bins, binary_list = [], []
-    for v, (name, param) in zip(op.variants(), bin_param(op, fields)):
+    for v, (name, param) in zip(binary_variants(op), bin_param(op, fields)):
         rel = f"{soc.short}/{op.kernel_name}/{name}"
         node = param["op_list"][0]
         kernel = kernels[name]
@@ -380,6 +442,7 @@ class CannToolchain:
         self.id = toolchain_id
         self.ws = ws
         self.toolkit = same[0]
+        self.installation = inst
         self.release = (ws.releases if ws is not None else release_table()).info(version)
         self._fingerprint: str | None = None
 
@@ -390,6 +453,13 @@ class CannToolchain:
         if self._fingerprint is None:
             self._fingerprint = self.toolkit.fingerprint()
         return self._fingerprint
+
+    def env_spec(self) -> dict:
+        """set_env.sh's environment for this toolkit (opkg.toolchains.cann_env), as data."""
+        from opkg.toolchains.cann_env import set_env_spec
+
+        return set_env_spec(self.toolkit.root, host_arch(),
+                            [t.root for t in self.installation.toolkits])
 
     def tool(self, name: str) -> str:
         path = self.toolkit.tool(name)
@@ -415,23 +485,82 @@ class CannToolchain:
 
     # -- planning -------------------------------------------------------------------------
 
-    def plan_target(self, pkg, soc: SocInfo, deps, out: Path, *, provenance: dict,
-                    verify: bool = True, bundle: bool = True, modes: SimModes = SimModes()):
-        from opkg.core.bundle import bundle_filename
+    def package_socs(self, pkg, soc: SocInfo) -> list[SocInfo]:
+        """The compute units of the package's one .run, as ASCEND_COMPUTE_UNIT of its msopgen
+        project: `soc` and one SoC per other short name among the package's SoCs this toolkit
+        has a platform ini for, in the order of the package's socs."""
+        from opkg.core.socs import get_soc
 
-        op = pkg.op.for_soc(soc.short)    # this SoC's dtype variants (op.soc_configs)
+        units = {soc.short: soc}
+        for name in pkg.socs:
+            other = self.ws.socs.get_soc(name) if self.ws is not None else get_soc(name)
+            if other.short not in units and self.toolkit.platform_version(name):
+                units[other.short] = other
+        order = {s: i for i, s in enumerate(pkg.socs)}
+        return sorted(units.values(), key=lambda s: order.get(s.name, -1))
+
+    def plan_target(self, pkg, soc: SocInfo, deps, out: Path, *, provenance: dict,
+                    verify: bool = True, bundle: bool = True, modes: SimModes = SimModes(),
+                    select=None):
+        # `select` (opkg test -k, --lf) picks verification cases; this backend runs none
         fp = self.fingerprint()
         tid = f"{pkg.label}@{soc.name}@{self.id}"
+        base = Path(out) / "cann" / self.id / pkg.name
+        actions, mine = self._plan_soc(pkg, soc, deps, out, tid)
+        sdir, layout_outputs = mine["sdir"], mine["layout_outputs"]
+        op = mine["op"]
+
+        # 5b. the installable package, as the project's CPack/makeself step makes it: one .run
+        #     per package holding every compute unit (ASCEND_COMPUTE_UNIT), the project's
+        #     scripts/ (vendor_name set) at the top, the trees under packages/vendors/; the
+        #     other compute units' steps are planned here too (shared with their own targets)
+        parts = []
+        for unit in self.package_socs(pkg, soc):
+            if unit.short == soc.short:
+                parts.append(mine)
+            else:
+                more, info = self._plan_soc(pkg, unit, deps, out, tid)
+                actions.extend(more)
+                parts.append(info)
+        arch = host_arch()
+        run_path = base / f"custom_opp_{host_os()}_{arch}.run"
+        project = parts[0]["project"]
+        util = project / "cmake" / "util" / "makeself"
+        actions.append(Action(
+            "python", (str(run_path),),
+            tuple(sorted({str(p["marker"]) for p in parts}
+                         | {o for p in parts for o in p["layout_outputs"]})),
+            function="opkg.toolchains.cann:scons_run",
+            params={"scripts": str(project / "scripts"), "vendor": mine["vendor"],
+                    "trees": [str(p["tree"]) for p in parts],
+                    "stage": str(base / "run_stage"), "output": str(run_path),
+                    "makeself": str(util / "makeself.sh"),
+                    "header": str(util / "makeself-header.sh")},
+            signature=fp, target=tid, step="package",
+            description=f"{run_path.name} for {pkg.name} "
+                        f"({', '.join(p['soc'].short for p in parts)})"))
+        # the units share the host libraries' steps: keep the first action per output
+        seen: set[str] = set()
+        actions = [a for a in actions if a.outputs[0] not in seen and not seen.update(a.outputs)]
+        return self._finish_target(pkg, soc, deps, out, tid, actions, op, sdir, layout_outputs,
+                                   run_path, provenance=provenance, verify=verify,
+                                   bundle=bundle, modes=modes)
+
+    def _plan_soc(self, pkg, soc: SocInfo, deps, out: Path, tid: str):
+        """Steps 1-5 for one compute unit: (actions, what the package steps need of them)."""
+        op = pkg.op.for_soc(soc.short)    # this SoC's dtype variants (op.soc_configs)
+        fp = self.fingerprint()
         base = Path(out) / "cann" / self.id / pkg.name
         sdir = base / soc.name
         project = sdir / "project"
         vendor = pkg.name
         actions: list[Action] = []
+        env_spec = self.env_spec()
 
         # 1. msopgen input
         op_json = sdir / f"{op.kernel_name}.json"
         actions.append(Action("write", (str(op_json),),
-                              content=json.dumps(msopgen_json(op), indent=4) + "\n",
+                              content=msopgen_json_text(op),
                               signature=fp, target=tid, step="generate",
                               description=f"generate {pkg.name} msopgen JSON ({soc.name})"))
 
@@ -455,8 +584,9 @@ class CannToolchain:
             function="opkg.toolchains.cann:scons_project",
             params={"argv": argv, "out_dir": str(project), "overlay": overlay,
                     "marker": str(marker), "expect": plugin,
-                    # msopgen finds its project templates through $ASCEND_HOME_PATH
-                    "env": {"ASCEND_HOME_PATH": str(self.toolkit.root)}},
+                    # msopgen (op_gen on PYTHONPATH) finds its project templates through
+                    # $ASCEND_HOME_PATH: set_env.sh's environment of this toolkit
+                    "env": env_spec},
             signature=fp, target=tid, step="generate",
             description=f"msopgen {pkg.name} project ({soc.name})"))
 
@@ -469,13 +599,20 @@ class CannToolchain:
                 hint=f"register the prototype in op_host (class {op.type} : public OpDef ... "
                      f"OP_ADD({op.type});), as msopgen's template op_host/{op.kernel_name}.cpp "
                      "does; CANN's op_build generates the proto and aclnn sources from it")
+        for_bin_query(pkg.tiling_sources)
         cxx = host_compiler()
         root = self.toolkit.root
         host = base / "host"
         autogen = host / "autogen"
-        # deps' include dirs and library host sources flow to the host libraries as on the sim
-        host_inc = [str(pkg.dir / "op_host"), *(str(d) for dep in deps for d in dep.include_dirs),
-                    *(str(d) for d in pkg.include_dirs), str(root / "include")]
+        # the include directories of the package's deps and its own reach every host library
+        # (and, through custom_compile_options.ini, opc), as they reach the sim's compiles
+        pkg_inc = [*(str(d) for dep in deps for d in dep.include_dirs),
+                   *(str(d) for d in pkg.include_dirs)]
+        # cmake/intf.cmake's intf_pub (every host library links it) and func.cmake's opbuild():
+        # -I <toolkit>/include -I op_kernel, here the package's op_kernel/ (the projects'
+        # copies of it differ per compute unit by path only)
+        kernel_inc = str(pkg.dir / "op_kernel")
+        host_inc = [str(pkg.dir / "op_host"), *pkg_inc, str(root / "include"), kernel_inc]
         lib_dirs = [str(root / "lib64")]
         arch = host_arch()
         srcs = [str(s) for s in pkg.tiling_sources] + \
@@ -494,14 +631,20 @@ class CannToolchain:
                                 "host op library (op_build input)",
                                 argv=all_ops_argv(cxx, srcs, host_inc, lib_dirs, str(all_ops))))
         proto_cc = autogen / "op_proto.cc"
+        options_ini = autogen / "custom_compile_options.ini"
         gen = {"op_proto.cc": proto_cc, "op_proto.h": autogen / "op_proto.h",
                "aclnn.cpp": autogen / f"aclnn_{op.kernel_name}.cpp",
                "aclnn.h": autogen / f"aclnn_{op.kernel_name}.h"}
         actions.append(Action(
-            "python", tuple(str(p) for p in gen.values()), (str(all_ops),),
+            "python", (*(str(p) for p in gen.values()), str(options_ini)), (str(all_ops),),
             function="opkg.toolchains.cann:scons_opbuild",
             params={"argv": [self.tool("op_build"), str(all_ops), str(autogen)],
-                    "expect": [str(p) for p in gen.values()], "op": op.type},
+                    "expect": [str(p) for p in gen.values()], "op": op.type,
+                    "env": env_spec, "options_ini": str(options_ini),
+                    # -I op_kernel as the sim compiles kernels (a header in a subdirectory
+                    # may include one at op_kernel's top), then the deps' directories
+                    "options": compile_options_text(
+                        op.type, [str(pkg.dir / "op_kernel"), *pkg_inc])},
             signature=fp, target=tid, step="generate",
             description=f"op_build {pkg.name} proto and aclnn sources"))
         tiling_lib = host / "libcust_opmaster_rt2.0.so"
@@ -514,7 +657,7 @@ class CannToolchain:
                                 [*host_inc, str(autogen)], REGISTRY_LIBS, "proto library"))
         actions.append(host_lib(opapi_lib, (), [str(gen["aclnn.cpp"])],
                                 [str(autogen), str(root / "include"),
-                                 str(root / "include" / "aclnn")],
+                                 str(root / "include" / "aclnn"), kernel_inc],
                                 OPAPI_LIBS, "aclnn API library"))
 
         # the TensorFlow parser library from the project's framework/tf_plugin (msopgen's
@@ -525,7 +668,7 @@ class CannToolchain:
                                          and d.endswith(".cc"))})
             tf_parsers = sdir / "host" / "libcust_tf_parsers.so"
             actions.append(host_lib(tf_parsers, TF_PARSER_DEFINES, tf_srcs,
-                                    [str(root / "include")], TF_PARSER_LIBS,
+                                    [str(root / "include"), kernel_inc], TF_PARSER_LIBS,
                                     f"TensorFlow parser library ({soc.name})"))
 
         # 3. kernels through opc, one call per binary variant (as the msopgen project's
@@ -539,8 +682,15 @@ class CannToolchain:
         # the impl script writes into <out>/dynamic unless <out> already ends in dynamic
         src_dir = bindir / "dynamic"
         impl_py = src_dir / f"{op.kernel_name}.py"
-        kernel_files = {str(src_dir / Path(dest).name): dest for dest in overlay
-                        if Path(dest).parent == project / "op_kernel" and "." in Path(dest).name}
+        # func.cmake's add_kernels_compile(): `cp -rf op_kernel/* binary/dynamic/` without
+        # CMakeLists.txt, subdirectories included; the whole directory is what the package
+        # installs as <vendor>_impl/dynamic (online compilation reads the headers there)
+        kernel_files = {str(src_dir / Path(dest).relative_to(project / "op_kernel")): dest
+                        for dest in overlay
+                        if Path(dest).is_relative_to(project / "op_kernel")
+                        and Path(dest).name != "CMakeLists.txt"}
+        if not pkg.kernel_source.is_relative_to(pkg.dir / "op_kernel"):
+            kernel_files[str(src_dir / pkg.kernel_source.name)] = str(kernel_src)
         actions.append(Action(
             "python", (str(impl_py), *kernel_files), (str(marker), *kernel_files.values(),
                                                        str(proto_cc)),
@@ -552,20 +702,26 @@ class CannToolchain:
                              str(project / "op_kernel"), str(src_dir), str(autogen)],
                     "expect": str(impl_py), "copy": kernel_files,
                     "ini": str(autogen / f"aic-{soc.short}-ops-info.ini"), "op": op.type,
-                    "soc": soc.short},
+                    "soc": soc.short, "env": env_spec},
             signature=fp, target=tid, step="generate",
             description=f"ascendc_impl_build {pkg.name} adapter ({soc.name})"))
         kernel_arch(self.toolkit, soc)    # refuse a SoC the toolkit has no platform ini for
         # opc runs the package's tiling to generate the tiling header: it loads
-        # <dir>/op_impl/ai_core/tbe/op_tiling/liboptiling.so from $ASCEND_CUSTOM_OPP_PATH (the
-        # template's ascendc_compile_kernel.py stages the tiling library there the same way)
+        # <dir>/op_impl/ai_core/tbe/op_tiling/liboptiling.so from $ASCEND_CUSTOM_OPP_PATH and
+        # reads the op's ops-info JSON from <dir>/op_impl/ai_core/tbe/config/<soc>/ there (the
+        # template's ascendc_compile_kernel.py stages both, ascendc_put_tiling/put_json)
         tiling_opp = bindir / "tiling_opp"
-        tiling_link = tiling_opp / TILING_SO_PATH
-        env = {"ASCEND_HOME_PATH": str(self.toolkit.root),
-               "ASCEND_OPP_PATH": str(self.toolkit.root / "opp"),
-               "ASCEND_CUSTOM_OPP_PATH": str(tiling_opp)}
-        bisheng_dir = str(Path(self.tool("bisheng")).parent)
+        ini = autogen / f"aic-{soc.short}-ops-info.ini"
+        ops_info_json = bindir / "config" / f"aic-{soc.short}-ops-info.json"
+        opc_stage = {str(tiling_opp / TILING_SO_PATH): str(tiling_lib),
+                     str(tiling_opp / "op_impl/ai_core/tbe/config" / soc.short /
+                         ops_info_json.name): str(ops_info_json)}
+        opc_env = {"ASCEND_CUSTOM_OPP_PATH": str(tiling_opp),
+                   # gen/*.sh --kernel-src=<project>/op_kernel/<kernel>.cpp
+                   "BUILD_KERNEL_SRC": str(kernel_src)}
+        self.tool("bisheng")    # opc finds it on set_env.sh's PATH; refuse a toolkit without
         kernels: dict[str, tuple[str, str]] = {}
+        variants = binary_variants(op)
         params_ = bin_param(op, self.release.bin_param_fields)
         gen_dir = bindir / "gen"
         script = project / "cmake" / "util" / "ascendc_bin_param_build.py"
@@ -579,23 +735,22 @@ class CannToolchain:
                     "argv": [sys.executable, str(script),
                              str(autogen / f"aic-{soc.short}-ops-info.ini"),
                              str(bindir / "gen_project"), soc.short],
-                    "release": self.version()},
+                    "release": self.version(), "env": env_spec},
             signature=fp, target=tid, step="generate",
             description=f"param JSONs {pkg.name} ({soc.name})"))
-        for v, (name, _) in zip(op.variants(), params_):
+        for v, (name, _) in zip(variants, params_):
             param = gen_dir / f"{name}_param.json"
             out_dir = bindir / "bin" / op.kernel_name
             obj, kjson = out_dir / f"{name}.o", out_dir / f"{name}.json"
             actions.append(Action(
                 "python", (str(obj), str(kjson)),
-                (str(impl_py), str(param), *kernel_files, str(tiling_lib)),
+                (str(impl_py), str(param), *kernel_files, *opc_stage.values()),
                 function="opkg.toolchains.cann:scons_opc",
                 params={"argv": opc_argv(self.tool("opc"), str(impl_py), op.kernel_name,
                                          str(param), opc_soc_version(soc), str(out_dir),
                                          self.release.opc_impl_mode),
-                        "env": env, "path": bisheng_dir, "lib_path": str(root / "lib64"),
-                        "expect": [str(obj), str(kjson)],
-                        "tiling": {"lib": str(tiling_lib), "link": str(tiling_link)}},
+                        "env": env_spec, "opc_env": opc_env, "stage": opc_stage,
+                        "expect": [str(obj), str(kjson)]},
                 scan_path=(str(project / "op_kernel"), str(project / "op_host")),
                 signature=fp, target=tid, step="compile",
                 description=f"opc {pkg.name} kernel {v.name} ({soc.name})"))
@@ -617,20 +772,18 @@ class CannToolchain:
             params={"util": str(project / "cmake" / "util"), "root": str(cfg_root),
                     "soc_short": soc.short, "staged": staged, **cfg_files,
                     "op": op.to_json(), "soc": soc.to_json(),
-                    "fields": self.release.bin_param_fields},
+                    "fields": self.release.bin_param_fields, "env": env_spec},
             signature=fp, target=tid, step="generate",
             description=f"kernel configs {pkg.name} ({soc.name})"))
 
         # the ops-info JSON: op_build's ini converted by the project's parse_ini_to_json.py
         # (its add_ops_info_target), or by opkg where the project has no such script
-        ini = autogen / f"aic-{soc.short}-ops-info.ini"
-        ops_info_json = bindir / "config" / f"aic-{soc.short}-ops-info.json"
         actions.append(Action(
             "python", (str(ops_info_json),), (str(marker), str(proto_cc)),
             function="opkg.toolchains.cann:scons_ops_info",
             params={"script": str(project / "cmake" / "util" / "parse_ini_to_json.py"),
                     "ini": str(ini), "output": str(ops_info_json), "text": ops_info_text(op),
-                    "op": op.type, "soc": soc.short},
+                    "op": op.type, "soc": soc.short, "env": env_spec},
             signature=fp, target=tid, step="generate",
             description=f"ops-info JSON {pkg.name} ({soc.name})"))
 
@@ -651,11 +804,13 @@ class CannToolchain:
             str(tree / "op_proto" / "inc" / "op_proto.h"): str(gen["op_proto.h"]),
             str(tree / "op_api" / "lib" / opapi_lib.name): str(opapi_lib),
             str(tree / "op_api" / "include" / f"aclnn_{op.kernel_name}.h"): str(gen["aclnn.h"]),
-            str(tbe / f"{vendor}_impl" / "dynamic" / pkg.kernel_source.name): str(kernel_src),
             str(tbe / f"{vendor}_impl" / "dynamic" / impl_py.name): str(impl_py),
         }
+        for staged_src in kernel_files:    # binary/dynamic/ as add_kernels_install() installs it
+            copy[str(tbe / f"{vendor}_impl" / "dynamic" /
+                     Path(staged_src).relative_to(src_dir))] = staged_src
         kdir = tbe / "kernel" / soc.short / op.kernel_name
-        for v in op.variants():
+        for v in variants:
             obj, kjson = kernels[v.name]
             copy[str(kdir / Path(obj).name)] = obj
             copy[str(kdir / Path(kjson).name)] = staged[kjson]    # opc's, as packed
@@ -663,8 +818,8 @@ class CannToolchain:
         link = {str(tbe / "op_tiling" / "liboptiling.so"):
                 f"lib/linux/{arch}/{tiling_lib.name}"}
         if tf_parsers is not None:     # the default (TensorFlow) framework project
-            write[str(tree / "framework" / "tensorflow" / "npu_supported_ops.json")] = json.dumps(
-                {op.type: {"isGray": False, "isHeavy": False}}, indent=4) + "\n"
+            write[str(tree / "framework" / "tensorflow" / "npu_supported_ops.json")] = \
+                npu_supported_ops_text([op.type])
             copy[str(tree / "framework" / "tensorflow" / tf_parsers.name)] = str(tf_parsers)
         layout_outputs = tuple(sorted([*write, *copy, *link]))
         actions.append(Action(
@@ -673,20 +828,16 @@ class CannToolchain:
             params={"write": write, "copy": copy, "link": link},
             signature=fp, target=tid,
             step="layout", description=f"custom-op package {pkg.name} ({soc.name})"))
+        return actions, {"soc": soc, "op": op, "sdir": sdir, "project": project,
+                         "marker": marker, "tree": tree, "vendor": vendor,
+                         "layout_outputs": layout_outputs}
 
-        # 5b. the installable package, as the project's CPack/makeself step makes it: the
-        #     project's scripts/ (vendor_name set) at the top, the tree under packages/vendors/
-        run_path = sdir / f"custom_opp_{host_os()}_{arch}.run"
-        util = project / "cmake" / "util" / "makeself"
-        actions.append(Action(
-            "python", (str(run_path),), (str(marker), *layout_outputs),
-            function="opkg.toolchains.cann:scons_run",
-            params={"scripts": str(project / "scripts"), "vendor": vendor, "tree": str(tree),
-                    "stage": str(sdir / "run_stage"), "output": str(run_path),
-                    "makeself": str(util / "makeself.sh"),
-                    "header": str(util / "makeself-header.sh")},
-            signature=fp, target=tid, step="package",
-            description=f"{run_path.name} for {pkg.name} ({soc.name})"))
+    def _finish_target(self, pkg, soc, deps, out, tid, actions, op, sdir, layout_outputs,
+                       run_path, *, provenance, verify, bundle, modes):
+        """Steps 6 and 7: the sim's verification of the same sources, and the bundle."""
+        from opkg.core.bundle import bundle_filename
+
+        fp = self.fingerprint()
 
         # 6. verification of the same sources with the sim backend
         reports: dict[str, str] = {}
@@ -717,7 +868,7 @@ class CannToolchain:
             "name": pkg.name, "version": pkg.version, "summary": pkg.summary, "soc": soc.name,
             "toolchain": {"id": self.id, "version": self.version(), "fingerprint": fp,
                           "root": str(self.toolkit.root)},
-            "op": pkg.op.to_json(), "label": pkg.label, "vendor": vendor,
+            "op": pkg.op.to_json(), "label": pkg.label, "vendor": pkg.name,
             "verification_by": "sim" if reports else None,
             "provenance": {**provenance, "source_digest": digest_files(sources, pkg.dir),
                            "lock_digest": provenance.get("lock_digest")},
@@ -744,7 +895,7 @@ def scons_project(params: dict) -> str | None:
     if out_dir.exists():
         shutil.rmtree(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    rc, text = _run_tool(params["argv"], env=dict(os.environ, **params.get("env", {})))
+    rc, text = _run_tool(params["argv"], env=_tool_env(params))
     if rc != 0:
         return text or f"msopgen exit status {rc}"
     for made in (params["marker"], *params.get("expect", ())):
@@ -758,15 +909,29 @@ def scons_project(params: dict) -> str | None:
 
 def scons_opbuild(params: dict) -> str | None:
     """Run CANN's op_build on the host op library; it must generate the proto and aclnn sources."""
+    from opkg.util.fsutil import atomic_write_text
+
     Path(params["argv"][2]).mkdir(parents=True, exist_ok=True)
-    rc, text = _run_tool(params["argv"])
+    rc, text = _run_tool(params["argv"], env=_tool_env(params))
     if rc != 0:
         return text or f"op_build exit status {rc}"
+    # cmake/config.cmake starts custom_compile_options.ini empty; add_ops_compile_options()
+    # (ascendc_gen_options.py) appends "<OpType>,<socs>,<opt;opt>" lines, which the project's
+    # ascendc_impl_build.py writes into the adapter opc loads
+    atomic_write_text(Path(params["options_ini"]), params["options"])
     missing = [Path(p).name for p in params["expect"] if not Path(p).is_file()]
     if missing:
         return (f"op_build did not generate {', '.join(missing)}: is {params['op']} registered "
                 f"with OP_ADD({params['op']}) in op_host?\n{text}")
     return None
+
+
+def _tool_env(params: dict, **kw) -> dict:
+    """The step's environment: set_env.sh's for the toolkit (params["env"], a
+    cann_env.set_env_spec) over the caller's."""
+    from opkg.toolchains.cann_env import compose
+
+    return compose(params["env"], **kw)
 
 
 def _run_tool(argv, env=None, cwd=None) -> tuple[int, str]:
@@ -787,12 +952,13 @@ def scons_impl(params: dict) -> str | None:
     # fails with a traceback
     if not Path(params["ini"]).is_file():
         return _no_ini(params)
-    rc, text = _run_tool(params["argv"])
+    rc, text = _run_tool(params["argv"], env=_tool_env(params))
     if rc != 0:
         return text or f"ascendc_impl_build.py exit status {rc}"
     if not Path(params["expect"]).is_file():
         return f"ascendc_impl_build.py did not write {params['expect']}:\n{text}"
     for dest, src in params["copy"].items():
+        Path(dest).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dest)
     return None
 
@@ -817,7 +983,8 @@ def scons_ops_info(params: dict) -> str | None:
     if not Path(params["ini"]).is_file():
         return _no_ini(params)
     out.unlink(missing_ok=True)
-    rc, text = _run_tool([sys.executable, params["script"], params["ini"], str(out)])
+    rc, text = _run_tool([sys.executable, params["script"], params["ini"], str(out)],
+                         env=_tool_env(params))
     if rc != 0 or not out.is_file():
         return text or f"parse_ini_to_json.py exit status {rc}"
     return None
@@ -830,14 +997,14 @@ def scons_params(params: dict) -> str | None:
     from opkg.util.fsutil import atomic_write_text
 
     for dest, text in params["write"].items():
-        atomic_write_text(Path(dest), text + "\n")
+        atomic_write_text(Path(dest), text)    # json.dump's text, no final newline
     if not Path(params["script"]).is_file():
         return None
     out = Path(params["argv"][3])
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    rc, text = _run_tool(params["argv"])
+    rc, text = _run_tool(params["argv"], env=_tool_env(params))
     if rc != 0:
         return text or f"ascendc_bin_param_build.py exit status {rc}"
     theirs = sorted(p.name for p in out.glob("*_param.json"))
@@ -852,16 +1019,18 @@ def scons_params(params: dict) -> str | None:
 
 
 def scons_opc(params: dict) -> str | None:
-    """One opc call with the toolkit's environment (set_env.sh's ASCEND_HOME_PATH,
-    ASCEND_OPP_PATH, bisheng on PATH, lib64 on LD_LIBRARY_PATH); it must write the variant's
-    .o and .json."""
-    env = dict(os.environ, **params["env"])
-    env["PATH"] = params["path"] + os.pathsep + env.get("PATH", "")
-    # set_env.sh's LD_LIBRARY_PATH: the tiling library opc loads links CANN's lib64
-    env["LD_LIBRARY_PATH"] = os.pathsep.join(
-        p for p in (params["lib_path"], env.get("LD_LIBRARY_PATH", "")) if p)
+    """One opc call as the project's gen/<Op>-<kernel>-<i>.sh makes it, in the environment
+    set_env.sh and ascendc_compile_kernel.py give it (cann_env): the toolkit's PATH (bisheng),
+    PYTHONPATH (tbe, the op compiler) and LD_LIBRARY_PATH, opc's log to stdout, and
+    ASCEND_CUSTOM_OPP_PATH at a staged opp holding the package's tiling library and ops-info
+    JSON; BUILD_KERNEL_SRC names the kernel in the project's op_kernel/ (--kernel-src), so
+    headers beside it and in its subdirectories are found. It must write the .o and .json."""
+    from opkg.toolchains.cann_env import OPC_DEFAULTS, OPC_SET
+
+    env = _tool_env(params, extra={**OPC_SET, **params["opc_env"]}, defaults=OPC_DEFAULTS)
     Path(params["expect"][0]).parent.mkdir(parents=True, exist_ok=True)
-    _symlink(Path(params["tiling"]["link"]), params["tiling"]["lib"])
+    for link, target in params["stage"].items():
+        _symlink(Path(link), target)
     rc, text = _run_tool(params["argv"], env)
     if rc != 0:
         return text or f"opc exit status {rc}"
@@ -891,7 +1060,7 @@ def scons_kernel_config(params: dict) -> str | None:
                      [sys.executable, str(script), "-p", str(root), "-s", params["soc_short"]]):
             if argv is None:
                 continue
-            rc, text = _run_tool(argv, cwd=str(util))
+            rc, text = _run_tool(argv, cwd=str(util), env=_tool_env(params))
             if rc != 0:
                 return text or f"{Path(argv[1]).name} exit status {rc}"
         missing = [Path(p).name for p in (params["op_json"], params["bin_json"])
@@ -940,16 +1109,27 @@ def _symlink(dest: Path, target: str) -> None:
 
 def scons_run(params: dict) -> str | None:
     """custom_opp_<os>_<arch>.run: stage the project's scripts/ (vendor_name=customize replaced,
-    as the project's CMakeLists.txt does) and packages/vendors/<vendor>/, then makeself with the
-    project's makeself.cmake arguments. The project's own cmake/util/makeself is used when it
-    has one, else `makeself` from PATH (Debian and PyPI package it)."""
+    as the project's CMakeLists.txt does) and packages/vendors/<vendor>/ (every compute unit's
+    tree: kernel/<soc>/, config/<soc>/ side by side; the files they share, host libraries and
+    the like, built from the same sources, from the first), then makeself with the project's
+    makeself.cmake arguments. The project's own cmake/util/makeself is used when it has one,
+    else `makeself` from PATH (Debian and PyPI package it)."""
     stage, scripts = Path(params["stage"]), Path(params["scripts"])
     if not (scripts / "install.sh").is_file():
         return f"the msopgen project has no {scripts / 'install.sh'} to package"
     if stage.exists():
         shutil.rmtree(stage)
-    shutil.copytree(params["tree"], stage / "packages" / "vendors" / params["vendor"],
-                    symlinks=True)
+    dest = stage / "packages" / "vendors" / params["vendor"]
+    for tree in params["trees"]:
+        for src in sorted(Path(tree).rglob("*")):
+            target = dest / src.relative_to(tree)
+            if src.is_dir() and not src.is_symlink() or target.exists() or target.is_symlink():
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if src.is_symlink():
+                target.symlink_to(os.readlink(src))
+            else:
+                shutil.copy2(src, target)
     for src in sorted(scripts.iterdir()):
         if src.is_file():
             text = src.read_text().replace("vendor_name=customize",

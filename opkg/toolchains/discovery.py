@@ -35,9 +35,10 @@ DEFAULT_INSTALL_INFO = "/etc/ascend_install.info"
 
 # Where each tool lives inside a toolkit, across releases (first match wins).
 TOOL_PATHS = {
-    # set_env.sh and bisheng_config.cmake look in tools/ccec_compiler before compiler/ccec_compiler
-    "bisheng": ("tools/ccec_compiler/bin/bisheng", "compiler/ccec_compiler/bin/bisheng",
-                "bin/bisheng", "ccec_compiler/bin/bisheng"),
+    # the bisheng opc runs is the first on set_env.sh's PATH (the template's adapter takes
+    # shutil.which("bisheng")): bin, then compiler/ccec_compiler/bin, then tools/ccec_compiler/bin
+    "bisheng": ("bin/bisheng", "compiler/ccec_compiler/bin/bisheng",
+                "tools/ccec_compiler/bin/bisheng", "ccec_compiler/bin/bisheng"),
     # compiles one binary variant of a kernel: generates the tiling header, then calls bisheng
     "opc": ("bin/opc", "compiler/bin/opc"),
     "msopgen": ("python/site-packages/bin/msopgen", "bin/msopgen", "tools/msopgen/bin/msopgen"),
@@ -66,6 +67,16 @@ class Toolkit:
 
     def tool(self, name: str) -> Path | None:
         return self.tools.get(name)
+
+    def opp_abi_range(self) -> str | None:
+        """required_opp_abi_version of the toolkit's runtime (runtime/version.info, else
+        compiler/version.info): the custom-op compiler versions (major.minor of a package's
+        custom_opp_compiler_version) this runtime loads, e.g. ">=6.3, <=7.7" in CANN 8.1.RC1."""
+        for rel in ("runtime/version.info", "compiler/version.info"):
+            text = _key(self.root / rel, "required_opp_abi_version")
+            if text:
+                return text
+        return None
 
     def supports_soc(self, soc_name: str) -> bool | None:
         if self.socs is None:

@@ -98,7 +98,7 @@ class SimToolchain:
     # -- planning -------------------------------------------------------------------------
 
     def plan_target(self, pkg, soc, deps, out: Path, *, provenance: dict, verify: bool = True,
-                    bundle: bool = True, modes: SimModes = SimModes()):
+                    bundle: bool = True, modes: SimModes = SimModes(), select=None):
         from opkg.sim import codegen, flags
 
         cxx = self.cxx
@@ -288,10 +288,16 @@ class SimToolchain:
             kernel_libs[variant.name] = str(lib)
             if not verify or pkg.verify is None:
                 continue
+            cases = [c for c in pkg.verify.cases if not select or select.keep(
+                pkg.label, soc.name, variant.name, c.name,
+                tuple(d for _, d in variant.dtypes), pkg.name)]
+            if not cases:       # -k, --lf...: nothing of this variant selected
+                continue
             job = vdir / "verify-job.json"
             report = vdir / "verification.json"
             actions.append(Action("write", (str(job),), content=json.dumps(
-                _verify_job(pkg, soc_op, soc, variant, host_lib, lib, self._root(), modes),
+                _verify_job(pkg, soc_op, soc, variant, host_lib, lib, self._root(), modes,
+                            cases),
                 sort_keys=True), target=tid, step="generate",
                 description=f"plan verification {pkg.name} {variant.name}"))
             actions.append(Action(
@@ -389,7 +395,7 @@ def _portable(path: Path, root: Path) -> str:
 
 
 def _verify_job(pkg, op, soc, variant, host_lib: Path, kernel_lib: Path, root: Path,
-                modes: SimModes = SimModes()) -> dict:
+                modes: SimModes = SimModes(), cases=None) -> dict:
     # a job names no absolute path inside the workspace: its bytes, and so the cache key of
     # the verification, are the same in every checkout
     v = pkg.verify
@@ -414,8 +420,10 @@ def _verify_job(pkg, op, soc, variant, host_lib: Path, kernel_lib: Path, root: P
                    "ranges": {k: list(r) for k, r in c.ranges.items()},
                    **({"output_shapes": {k: list(s) for k, s in c.output_shapes.items()}}
                       if c.output_shapes else {}),
-                   **({"values": {k: list(x) for k, x in c.values.items()}} if c.values else {})}
-                  for c in v.cases],
+                   **({"values": {k: list(x) for k, x in c.values.items()}} if c.values else {}),
+                   **({"xfail": c.xfail_for(variant.name, soc.name)}
+                      if c.xfail and c.xfail_for(variant.name, soc.name) else {})}
+                  for c in (v.cases if cases is None else cases)],
         **({"inplace": list(v.inplace)} if v.inplace else {}),
         "tolerance": {d: vars(v.tolerance_for(d)) for _, d in variant.dtypes},
     }

@@ -10,8 +10,9 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-import shlex
 from pathlib import Path
+
+from opkg.verify.select import rerun_command
 
 # Bumped when a field of any --json output changes meaning or disappears (adding is free).
 # docs/schema/*.schema.json describe version 1.
@@ -75,11 +76,6 @@ def diagnostics(text: str | None, root=None, package: str | None = None) -> list
     return found
 
 
-def rerun_command(package: str, soc: str, variant: str, case: str | None) -> str:
-    argv = ["opkg", "test", package, "--soc", soc, "--variant", variant]
-    if case:
-        argv += ["--case", case]
-    return " ".join(shlex.quote(a) for a in argv)
 
 
 def case_rows(result, only: CaseFilter | None = None, root=None) -> list[dict]:
@@ -98,24 +94,44 @@ def case_rows(result, only: CaseFilter | None = None, root=None) -> list[dict]:
             if report.get("error") and not report.get("results"):
                 if only.cases and not only.case("*"):
                     continue
-                rows.append({**base, "case": None, "passed": False, "max_abs_error": None,
-                             "max_rel_error": None, "mismatch_ratio": None,
-                             "first_mismatch": None, "error": report["error"],
+                rows.append({**base, "case": None, "passed": False, "outcome": "error",
+                             **_WHOLE_VARIANT, "error": report["error"],
                              "diagnostics": diagnostics(report["error"], root, t.package),
-                             "artifacts": None,
                              "rerun": rerun_command(t.package, t.soc, variant, None)})
                 continue
             for case in report.get("results", []):
                 if not only.case(case["case"]):
                     continue
                 rows.append({**base, "case": case["case"], **_case_numbers(case),
-                             "passed": bool(case["passed"]), "error": case.get("error"),
+                             "passed": bool(case["passed"]),
+                             "outcome": case.get("outcome") or (
+                                 "pass" if case["passed"] else "fail"),
+                             "xfail": case.get("xfail"), "error": case.get("error"),
                              "diagnostics": diagnostics(case.get("error"), root, t.package),
+                             "tolerance": {k: {x: o.get(x) for x in ("rtol", "atol",
+                                                                     "error_ratio")}
+                                           for k, o in case.get("outputs", {}).items()},
+                             "host": case.get("host") or {}, "seconds": case.get("seconds"),
                              "artifacts": _artifacts(case.get("artifacts"),
                                                      report_paths.get(t.id, {}).get(variant),
                                                      root),
                              "rerun": rerun_command(t.package, t.soc, variant, case["case"])})
+        # a declared variant this build did not verify: a failing row, never a silent gap
+        for variant, why in sorted((getattr(t, "not_run", None) or {}).items()):
+            if not only.variant(variant) or (only.cases and not only.case("*")):
+                continue
+            rows.append({"target": t.id, "package": t.package, "soc": t.soc,
+                         "toolchain": t.toolchain, "variant": variant, "case": None,
+                         "passed": False, "outcome": "not run", **_WHOLE_VARIANT,
+                         "error": f"not run: {why}", "diagnostics": [],
+                         "rerun": rerun_command(t.package, t.soc, variant, None)})
     return rows
+
+
+# the fields of a row that stands for a whole variant (no case of it has a result)
+_WHOLE_VARIANT = {"max_abs_error": None, "max_rel_error": None, "mismatch_ratio": None,
+                  "first_mismatch": None, "xfail": None, "tolerance": {}, "host": {},
+                  "seconds": None, "artifacts": None}
 
 
 def _artifacts(rel: str | None, report: str | None, root) -> str | None:
@@ -170,10 +186,13 @@ def filtered(result, only: CaseFilter):
                 report["cases"] = len(report["results"])
                 report["passed"] = report.get("error") is None and report["failed"] == 0
             reports[variant] = report
-        if t.reports and not reports:
+        not_run = {v: why for v, why in (getattr(t, "not_run", None) or {}).items()
+                   if only.variant(v)}
+        if (t.reports or t.not_run) and not reports and not not_run:
             continue    # nothing selected in this target
         view.targets.append(copy.copy(t))
         view.targets[-1].reports = reports
+        view.targets[-1].not_run = not_run
     return view
 
 
@@ -218,28 +237,51 @@ def write_junit(path, result, only: CaseFilter | None = None, root=None) -> None
     for row in case_rows(result, only, root):
         s = suite(row["target"], row["package"], row["soc"])
         tc = ET.SubElement(s, "testcase", classname=f"{row['package']}@{row['soc']}",
-                           name=f"{row['variant']}/{row['case'] or '*'}")
+                           name=f"{row['variant']}/{row['case'] or '*'}",
+                           time=f"{row.get('seconds') or 0:.3f}")
+        out = host_text(row.get("host"))
+        if out:
+            ET.SubElement(tc, "system-out").text = _rel_text(out, root)
         if row["passed"]:
+            if row.get("outcome") == "xfail":      # as pytest writes an xfailed test
+                ET.SubElement(tc, "skipped", type="xfail",
+                              message=f"xfail: {row.get('xfail')}").text = \
+                    row.get("error") or None
             continue
         t = reports[row["target"]]
-        case = next((c for c in t.reports[row["variant"]].get("results", [])
+        case = next((c for c in (t.reports.get(row["variant"]) or {}).get("results", [])
                      if c["case"] == row["case"]), None)
         lines = case_failure(case, row["variant"]) if case else [row["error"] or "failed"]
         if row.get("artifacts"):
             lines.append(f"expected/actual/inputs saved in {row['artifacts']}")
         lines.append(f"re-run: {row['rerun']}")
-        ET.SubElement(tc, "failure", message=lines[0], type="verification").text = \
-            "\n".join(lines)
-    for s in suites:
-        cases = s.findall("testcase")
+        kind = "not-run" if row.get("outcome") == "not run" else "verification"
+        ET.SubElement(tc, "failure", message=lines[0], type=kind).text = "\n".join(lines)
+    for s in [*suites, suites]:
+        cases = s.iter("testcase")
+        cases = list(cases)
         s.set("tests", str(len(cases)))
         s.set("failures", str(sum(1 for c in cases if c.find("failure") is not None)))
-    all_cases = suites.findall("./testsuite/testcase")
-    suites.set("tests", str(len(all_cases)))
-    suites.set("failures", str(sum(1 for c in all_cases if c.find("failure") is not None)))
+        s.set("skipped", str(sum(1 for c in cases if c.find("skipped") is not None)))
+        s.set("time", f"{sum(float(c.get('time', 0)) for c in cases):.3f}")
     ET.indent(suites)
     atomic_write_bytes(Path(path), ET.tostring(suites, encoding="utf-8", xml_declaration=True)
                        + b"\n")
+
+
+def host_text(host: dict | None) -> str:
+    """A case's host output (opkg.sim.hostio) as text: one block per function called."""
+    blocks = []
+    for step, rec in (host or {}).items():
+        head = f"== {step}: " + ("returned failure" if rec.get("status") == "failed"
+                                 else "returned success")
+        if rec.get("message"):
+            head += f" ({rec['message']})"
+        body = [f"-- {name}:\n{rec[name].rstrip()}" for name in ("stdout", "stderr")
+                if (rec.get(name) or "").strip()]
+        if body or rec.get("status") == "failed":
+            blocks.append("\n".join([head, *body]))
+    return "\n".join(blocks)
 
 
 # ---- workflow annotations ------------------------------------------------------------------

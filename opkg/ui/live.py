@@ -65,7 +65,12 @@ class LiveDisplay:
             worked = p.ran + p.failed
             if worked:
                 figures += f"  ETA {_clock(elapsed / done * (total - done))}"
-        head.add_row(ProgressBar(total=total or None, completed=done), figures)
+        # rich's default bar colour while running is a pinkish red: read as failure on a build
+        # that is going well. Red only once a step has failed.
+        colour = "red" if p.failed else "cyan"
+        head.add_row(ProgressBar(total=total or None, completed=done, complete_style=colour,
+                                 finished_style="red" if p.failed else "green",
+                                 pulse_style=colour), figures)
         parts = [head]
         counts = [f"{p.ran} ran", f"{p.cached} cached", f"{p.uptodate} up to date"]
         if p.failed:

@@ -150,23 +150,83 @@ def _wrap(line: str, width: int) -> list[str]:
     return [prefix + p + suffix for p in pieces]
 
 
-def verification_table(result, detail: bool = False) -> str:
-    """One block per target; failing cases get their first wrong element."""
+def target_status(t) -> str:
+    """PASS only when every declared variant verified and passed."""
+    if t.passed:
+        return "PASS"
+    if any(not r.get("passed") for r in t.reports.values()):
+        return "FAIL"
+    return "NOT RUN" if t.reports or getattr(t, "not_run", None) else "NOT VERIFIED"
+
+
+_RESULT = {"pass": ("pass", None), "fail": ("FAIL", "red"), "xfail": ("xfail", "yellow"),
+           "xpass": ("XPASS", "red")}
+
+
+def case_result(case: dict) -> str:
+    """pass, FAIL, xfail (failed as the manifest expects), XPASS (strict: passed though
+    marked xfail)."""
+    outcome = case.get("outcome") or ("pass" if case["passed"] else "fail")
+    return _RESULT.get(outcome, (outcome, None))[0]
+
+
+def tolerance_text(case: dict) -> str:
+    """The tolerance a case was judged by: 'rtol/atol' (and the share of elements allowed
+    outside it when not 0); several outputs with different ones: the loosest of each."""
+    outs = [o for o in case.get("outputs", {}).values() if o.get("rtol") is not None]
+    if not outs:
+        return "-"
+    rtol = max(o["rtol"] for o in outs)
+    atol = max(o["atol"] for o in outs)
+    ratio = max(o.get("error_ratio") or 0 for o in outs)
+    return f"{rtol:g}/{atol:g}" + (f" <={ratio:.2%}" if ratio else "")
+
+
+def host_lines(case: dict, everything: bool = False, limit: int = 20) -> list[str]:
+    """What the operator's host functions (tiling, InferShape) printed for a case, and how
+    they returned: a failed call always, the others with -v; nothing for a silent success."""
     lines = []
-    for t in result.targets:
-        status = "PASS" if t.passed else ("FAIL" if t.reports else "NOT VERIFIED")
-        colour = "green" if t.passed else "red"
+    for step, rec in (case.get("host") or {}).items():
+        failed = rec.get("status") == "failed"
+        printed = [(name, l) for name in ("stdout", "stderr")
+                   for l in (rec.get(name) or "").rstrip().splitlines()]
+        if not (failed or everything) or (not printed and not failed):
+            continue
+        lines.append(f"{step}: " + ("returned failure" if failed else "returned success")
+                     + (f", printed:" if printed else ", printed nothing"))
+        for name, l in printed[:limit]:
+            lines.append(f"  {name}| {l}")
+        if len(printed) > limit:
+            lines.append(f"  ... {len(printed) - limit} more lines (--json has them all)")
+    return lines
+
+
+def verification_table(result, detail: bool = False, verbose: bool = False) -> str:
+    """One block per target, failures first; every declared variant has a row (NOT RUN with
+    why when it was not verified); failing cases get their first wrong element and what the
+    host code printed."""
+    lines = []
+    order = sorted(result.targets, key=lambda t: target_status(t) == "PASS")
+    for t in order:
+        status = target_status(t)
+        colour = "green" if status == "PASS" else "red"
         lines.append(click.style(f"{t.package}  {t.soc}  {t.toolchain}  {status}", fg=colour,
                                  bold=True))
-        if not t.reports:
+        not_run = getattr(t, "not_run", None) or {}
+        if not t.reports and not not_run:
             continue
         # columns as wide as the longest name (a long case or variant name kept them apart)
         names = [c["case"] for r in t.reports.values() for c in r.get("results", [])]
         cw = max([20] + [len(n) for n in names]) + 2
-        vw = max([8] + [len(v) for v in t.reports]) + 2
+        vw = max([8] + [len(v) for v in [*t.reports, *not_run]]) + 2
         lines.append(f"  {'variant':<{vw}}{'case':<{cw}}{'result':<8}{'max abs err':>12}"
-                     f"{'max rel err':>13}{'mismatch':>10}  blocks")
-        for variant, report in sorted(t.reports.items()):
+                     f"{'max rel err':>13}{'mismatch':>10}  {'rtol/atol':<12}blocks")
+        for variant in sorted({*t.reports, *not_run}):
+            if variant in not_run:
+                lines.append(f"  {variant:<{vw}}" + click.style("NOT RUN ", fg="red")
+                             + not_run[variant])
+                continue
+            report = t.reports[variant]
             if report.get("error"):
                 lines.append(f"  {variant:<{vw}}" + click.style("ERROR ", fg="red")
                              + report["error"])
@@ -176,15 +236,21 @@ def verification_table(result, detail: bool = False) -> str:
                 worst = lambda k: max((o[k] for o in outs if isinstance(o.get(k), (int, float))),
                                       default=None)
                 ratio = worst("mismatch_ratio")
+                word = case_result(case)
+                colour_of = {w: c for w, c in _RESULT.values()}
                 # padded before it is coloured: colour codes have no width on screen
-                res = f"{'pass':<8}" if case["passed"] else \
-                    click.style(f"{'FAIL':<8}", fg="red", bold=True)
+                res = f"{word:<8}" if colour_of.get(word) is None else \
+                    click.style(f"{word:<8}", fg=colour_of[word], bold=word != "xfail")
                 blocks = case["run"]["block_dim"] if case.get("run") else "-"
                 lines.append(f"  {variant:<{vw}}{case['case']:<{cw}}{res}"
                              f"{_fmt(worst('max_abs_error')):>12}{_fmt(worst('max_rel_error')):>13}"
-                             f"{(f'{ratio:.3%}' if ratio is not None else '-'):>10}  {blocks}")
+                             f"{(f'{ratio:.3%}' if ratio is not None else '-'):>10}  "
+                             f"{tolerance_text(case):<12}{blocks}")
                 if not case["passed"]:
                     lines.extend("      " + l for l in case_failure(case, variant))
+                elif case.get("outcome") == "xfail":
+                    lines.append(f"      xfail: {case.get('xfail')}")
+                lines.extend("      " + l for l in host_lines(case, verbose or not case["passed"]))
                 if detail and case.get("log"):
                     lines.extend("      log: " + l for l in case["log"][:20])
     return "\n".join(lines)

@@ -4,7 +4,7 @@
 actual.<output>.npy when the op has several outputs) and input.<name>.npy per input
 (input.<name>.<k>.npy for each tensor of a dynamic input, as it was before the run; an in-place
 dynamic input's result is expected.<name>.<k>.npy and actual.<name>.<k>.npy), all loadable with
-numpy.load.
+numpy.load, and reproduce.sh: the one command that runs the case alone again.
 The directory is emptied each time the variant verifies, so it only ever shows the last run.
 """
 
@@ -23,9 +23,12 @@ def reset(report_path: Path) -> Path:
     return root
 
 
-def save_case(root: Path, case: str, inputs: dict, expected: dict, actual: dict) -> str:
-    """Write one failing case's arrays; returns the directory relative to the report's (the
-    report is a cached, bundled build output: it must not name this checkout)."""
+def save_case(root: Path, case: str, inputs: dict, expected: dict, actual: dict,
+              command: str | None = None) -> str:
+    """Write one failing case's arrays (and `command`, the line that runs it again, as
+    reproduce.sh, run from the workspace root); returns the directory relative to the
+    report's (the report is a cached, bundled build output: it must not name this
+    checkout)."""
     import numpy as np
 
     from opkg.util.fsutil import atomic_write_bytes
@@ -61,6 +64,18 @@ def save_case(root: Path, case: str, inputs: dict, expected: dict, actual: dict)
                 put(f"input.{_safe(name)}.{k}.npy", v)
         else:
             put(f"input.{_safe(name)}.npy", value)
+    if command:
+        import os
+        import shlex
+
+        from opkg.util.fsutil import atomic_write_text
+
+        # the verifier runs in the workspace root
+        script = d / "reproduce.sh"
+        atomic_write_text(script, "#!/bin/sh\n# runs this case alone again; its arrays are "
+                          "written here anew\n"
+                          f"cd {shlex.quote(os.getcwd())} && exec {command} \"$@\"\n")
+        script.chmod(0o755)
     return f"{DIR}/{d.name}"
 
 

@@ -290,9 +290,19 @@ def _positional(label, what, theirs, mine, variants, field, needle) -> list[Diff
         return [Difference(f"declares {len(theirs)} {what}s for {label} ({', '.join(theirs)}) "
                            f"where opkg.yaml has {len(mine)} ({', '.join(mine)})", field,
                            needle)]
-    return [Difference(f"declares {what} {x} at position {j} of {label} where opkg.yaml has "
-                       f"{y}", f"{field}[{j if len(mine) > 1 else 0}]", needle)
-            for j, (x, y) in enumerate(zip(a, b)) if x != y]
+    wrong = [j for j, (x, y) in enumerate(zip(a, b)) if x != y]
+    if len(wrong) == 1:
+        j = wrong[0]
+        return [Difference(f"declares {what} {a[j]} at position {j} of {label} where opkg.yaml "
+                           f"has {b[j]}", f"{field}[{j if len(mine) > 1 else 0}]", needle)]
+    if not wrong:
+        return []
+    # several positions of one list: one line with both lists, not one line per position
+    order = (f" (the same {what}s in another order: variants pair them by position)"
+             if sorted(a) == sorted(b) else "")
+    return [Difference(f"declares {what}s {', '.join(a)} for {label} where opkg.yaml has "
+                       f"{', '.join(b)}: positions {', '.join(map(str, wrong))} differ{order}",
+                       field, needle)]
 
 
 def _attrs(op: OpSpec, theirs: list[dict]) -> list[Difference]:

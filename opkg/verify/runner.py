@@ -17,6 +17,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import traceback
 from pathlib import Path
 
@@ -98,6 +99,7 @@ def scons_action(params: dict) -> str | None:
             name = f"signal {-proc.returncode}"
         step = STEP_WORDS.get(_last_step(stderr), "the verifier")
         message = f"{step} crashed ({name})" + (f" while running case {case!r}" if case else "")
+        message += _host_output_before_crash(Path(report).parent)
     else:
         tail = "\n".join(l for l in stderr.splitlines()
                          if not l.startswith((CASE_MARK, STEP_MARK)))
@@ -107,6 +109,21 @@ def scons_action(params: dict) -> str | None:
                       "(did the golden or the kernel call exit()?)"))
     write_report(Path(report), _report(job_data, [], error=message))
     return None
+
+
+def _host_output_before_crash(directory: Path) -> str:
+    """What the tiling or InferShape function printed before it crashed the verifier (its
+    output was going to the capture files, opkg.sim.hostio)."""
+    from opkg.sim.hostio import capture_paths, read_text
+
+    text = ""
+    for name, path in capture_paths(directory).items():
+        got = read_text(path).rstrip()
+        if got:
+            text += f"\n{name} of the host code before the crash:\n" + "\n".join(
+                "  " + l for l in got.splitlines()[-40:])
+        path.unlink(missing_ok=True)
+    return text
 
 
 def _last_case(stderr: str) -> str | None:
@@ -150,6 +167,7 @@ def main(argv=None) -> int:
 
 
 def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
+    capture_dir = failed_dir.parent if failed_dir is not None else None
     import numpy as np
 
     from opkg.core.model import DTYPES, OpSpec, SocInfo
@@ -165,11 +183,18 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
     convention = job["golden"].get("convention")
     inplace = job.get("inplace") or []
     results = []
+    began = time.monotonic()
     for case in job["cases"]:
+        now = time.monotonic()
+        if results:      # each case's wall time, whichever way its body ended
+            results[-1]["seconds"] = round(now - began, 4)
+        began = now
         print(CASE_MARK + case["name"], file=sys.stderr, flush=True)
         entry = {"case": case["name"], "shapes": case["shapes"], "attrs": case["attrs"],
                  "passed": False, "error": None, "outputs": {}, "run": None, "log": [],
-                 "profile": None, "suspicious": []}
+                 "profile": None, "suspicious": [], "host": {}}
+        if case.get("xfail"):
+            entry["xfail"] = case["xfail"]
         results.append(entry)
         inputs = {}
         try:
@@ -229,7 +254,8 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
                         "that computes nothing useful cannot be told apart; check the golden)")
         try:
             inferred = _inferred_shapes(job, op, variant, inputs, case["attrs"],
-                                        _output_counts(op, expected, stated))
+                                        _output_counts(op, expected, stated), entry["host"],
+                                        capture_dir)
         except Exception as exc:   # InferShape itself failed: the kernel run will say more
             entry["log"].append(f"InferShape: {getattr(exc, 'message', exc)}")
             inferred = None
@@ -253,7 +279,8 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
                 continue
             if want is None:   # not compared in this case; the kernel still needs the buffer
                 try:
-                    want = _unchecked_output(job, op, variant, inputs, case, t.name)
+                    want = _unchecked_output(job, op, variant, inputs, case, t.name,
+                                             entry["host"], capture_dir)
                 except Exception as exc:   # no shape, or InferShape failed
                     entry["error"] = getattr(exc, "message", None) or str(exc)
                     break
@@ -273,7 +300,8 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
             continue
         entry["outputs"] = {}
         try:
-            info = _run_kernel(job, op, variant, soc, inputs, outputs, case["attrs"])
+            info = _run_kernel(job, op, variant, soc, inputs, outputs, case["attrs"],
+                               entry["host"], capture_dir)
         except Exception as exc:
             entry["error"] = getattr(exc, "message", None) or _describe(exc)
             if getattr(exc, "hint", None):   # e.g. what the kernel printed before failing
@@ -305,17 +333,45 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         if not entry["passed"] and failed_dir is not None:
             from opkg.verify.artifacts import save_case
 
-            entry["artifacts"] = save_case(failed_dir, case["name"], originals, expected, actual)
+            entry["artifacts"] = save_case(failed_dir, case["name"], originals, expected, actual,
+                                           command=_reproduce(job, case["name"]))
+    if results:
+        results[-1]["seconds"] = round(time.monotonic() - began, 4)
+    for entry in results:
+        judge_xfail(entry)
     return results
 
 
-def _run_kernel(job, op, variant, soc, inputs, outputs, attrs):
+def judge_xfail(entry: dict) -> None:
+    """A case marked xfail in the manifest passes the run when it fails, and fails it when it
+    passes (strict, as pytest's xfail_strict): the mark must go once the bug is fixed."""
+    raw = bool(entry["passed"])
+    if not entry.get("xfail"):
+        entry["outcome"] = "pass" if raw else "fail"
+        return
+    reason = entry["xfail"] if isinstance(entry["xfail"], str) else "expected to fail"
+    entry["outcome"] = "xpass" if raw else "xfail"
+    entry["passed"] = not raw
+    if raw:
+        entry["error"] = (f"XPASS(strict): the case is marked xfail ({reason}) but passed; "
+                          "remove its xfail mark from opkg.yaml")
+
+
+def _reproduce(job: dict, case: str) -> str:
+    from opkg.verify.select import rerun_command
+
+    return rerun_command(job["package"], job["soc"]["name"], job["variant"], case) + \
+        " --no-cache"
+
+
+def _run_kernel(job, op, variant, soc, inputs, outputs, attrs, host=None, capture_dir=None):
     from opkg.core.model import SimModes
     from opkg.sim.runtime import run_case
 
     return run_case(Path(job["host_lib"]), Path(job["kernel_lib"]), op, variant, soc, inputs,
                     outputs, attrs, modes=SimModes.from_json(job.get("modes")),
-                    copy_back=tuple(job.get("inplace") or ()), on_step=_mark_step)
+                    copy_back=tuple(job.get("inplace") or ()), on_step=_mark_step,
+                    host_output=host, capture_dir=capture_dir)
 
 
 class GoldenUnavailable(GoldenMissing):
@@ -545,7 +601,7 @@ def _parts_mask(mask, array):
     return np.repeat(np.asarray(mask)[..., None], 2, axis=-1)
 
 
-def _unchecked_output(job, op, variant, inputs, case, name: str):
+def _unchecked_output(job, op, variant, inputs, case, name: str, host=None, capture_dir=None):
     """An empty array standing for an output the golden does not check (it returned None):
     its shape from the case's output_shapes, else from the OpDef's InferShape."""
     import numpy as np
@@ -557,7 +613,8 @@ def _unchecked_output(job, op, variant, inputs, case, name: str):
     if shape and isinstance(shape[0], (list, tuple)):   # a dynamic output: one array per tensor
         return [np.empty(tuple(s), dtype=dtype) for s in shape]
     if shape is None:
-        inferred = _inferred_shapes(job, op, variant, inputs, case["attrs"])
+        inferred = _inferred_shapes(job, op, variant, inputs, case["attrs"], None, host,
+                                    capture_dir)
         got = (inferred or {}).get(name, (None,))
         shape = None if isinstance(got, list) else got[0]
     if shape is None:
@@ -568,10 +625,12 @@ def _unchecked_output(job, op, variant, inputs, case, name: str):
     return np.empty(tuple(shape), dtype=dtype)
 
 
-def _inferred_shapes(job, op, variant, inputs, attrs, output_counts=None) -> dict | None:
+def _inferred_shapes(job, op, variant, inputs, attrs, output_counts=None, host=None,
+                     capture_dir=None) -> dict | None:
     """What the package's OpDef InferShape gives for these inputs (None: it registers none).
     An operator without outputs has nothing to infer: its InferShape is not called (cann-ops'
     ScatterMax registers one that writes output 0, which does not exist)."""
+    from opkg.sim.hostio import captured
     from opkg.sim.runtime import infer_output_shapes
 
     if not op.outputs:
@@ -579,7 +638,12 @@ def _inferred_shapes(job, op, variant, inputs, attrs, output_counts=None) -> dic
     _mark_step("InferShape")
     # the arrays, not their shapes: InferShape reads the values of the inputs it depends on
     # (IMPL_OP_INFERSHAPE(...).InputsDataDependency, ValueDepend), as on the device's host
-    return infer_output_shapes(Path(job["host_lib"]), op, variant, inputs, attrs, output_counts)
+    with captured(host, "InferShape", capture_dir):
+        found = infer_output_shapes(Path(job["host_lib"]), op, variant, inputs, attrs,
+                                    output_counts)
+    if found is None and host is not None:
+        host.pop("InferShape", None)      # none registered: nothing ran, nothing to show
+    return found
 
 
 def _shape_disagreement(op, inferred: dict | None, expected: dict,

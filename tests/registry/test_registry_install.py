@@ -329,3 +329,42 @@ def test_registry_files_are_readable_by_others(store, bundles):
     for path in store.root.rglob("*"):
         if path.is_file() and path.name != ".lock":
             assert path.stat().st_mode & 0o444 == 0o444, path
+
+
+# runtime/version.info of CANN 8.1.RC1 (leideng/CANN-8.1.RC1 mirror, Ascend/ascend-toolkit/
+# 8.1.RC1/runtime/version.info): the runtime loads custom-op packages whose compiler version
+# (custom_opp_compiler_version, major.minor) is in required_opp_abi_version
+RUNTIME_VERSION_INFO = ('Version=7.7.0.1.238\nversion_dir=8.1.RC1\n'
+                        'required_opp_abi_version=">=6.3, <=7.7"\n'
+                        'required_package_compiler_version="7.7"\n')
+
+
+@pytest.mark.parametrize("compiler_version,error", [
+    ("7.6.0.1.220", None),          # built with an older compiler: 8.1.RC1's runtime loads it
+    ("7.7.0.1.238", None),
+    ("7.8.0.1.100", "no installed CANN runtime loads it: cann-8.1.RC1 loads >=6.3, <=7.7"),
+])
+def test_runtime_check_follows_required_opp_abi_version(store, bundles, tmp_path, monkeypatch,
+                                                        compiler_version, error):
+    """A bundle built with CANN 8.0.RC3 (not installed) runs where CANN itself would load it:
+    an installed runtime whose required_opp_abi_version range holds the bundle's ABI."""
+    standin = cann_standin()
+    root = tmp_path / "Ascend"
+    home = standin.make_toolkit(root, "8.1.RC1")
+    (home / "runtime").mkdir()
+    (home / "runtime/version.info").write_text(RUNTIME_VERSION_INFO)
+    standin.make_driver(root, "24.1.rc2")
+    standin.use_stand_in_roots(monkeypatch, root)
+    files = {k: v for k, v in CANN_FILES.items() if not k.endswith("version.info")}
+    files["opp/vendors/opkg_add_custom/version.info"] = \
+        f"custom_opp_compiler_version={compiler_version}\n".encode()
+    files["opkg.yaml"] = b"name: add_custom\nversion: 1.0.0\n"
+    publish_bundles(store, [bundles(toolchain="cann-8.0.RC3", extra_files=files)])
+    dest = tmp_path / "ops"
+    if error is None:
+        assert install(store, "add_custom", soc="Ascend910B1", dest=dest).status == "installed"
+        return
+    with pytest.raises(ToolchainError) as exc:
+        install(store, "add_custom", soc="Ascend910B1", dest=dest)
+    assert error in exc.value.message and "custom-op ABI 7.8" in exc.value.message
+    assert exc.value.exit_code == 3

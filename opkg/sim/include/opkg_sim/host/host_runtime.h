@@ -109,6 +109,11 @@ inline void fill_attrs(gert::RuntimeAttrs& attrs, const OpkgAttrValue* in, uint3
     }
 }
 
+// A graphStatus as people read it: the framework's GRAPH_FAILED by name, anything else as a number.
+inline std::string status_text(ge::graphStatus status) {
+    return status == ge::GRAPH_FAILED ? std::string("ge::GRAPH_FAILED") : "status " + std::to_string(status);
+}
+
 // Returns 0 on success; fills res. `explicit_func` overrides the OpDef-registered function.
 inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
                       const OpkgTensorDesc* in, uint32_t n_in, const OpkgTensorDesc* out, uint32_t n_out,
@@ -186,7 +191,7 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
             ge::graphStatus parsed = parse->second.func(&pctx);
             if (parsed != ge::GRAPH_SUCCESS) {
                 host_error(err, FAIL_TILING, std::string("the TilingParse function for ") + op_type +
-                           " returned failure (status " + std::to_string(parsed) + ")");
+                           " returned failure (" + status_text(parsed) + ")");
                 return 1;
             }
             ctx.compile_info_ = compile_info.get();
@@ -194,8 +199,8 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
 
         ge::graphStatus status = func(&ctx);
         if (status != ge::GRAPH_SUCCESS) {
-            host_error(err, FAIL_TILING, std::string("the tiling function for ") + op_type + " returned failure (status " +
-                       std::to_string(status) + ")");
+            host_error(err, FAIL_TILING, std::string("the tiling function for ") + op_type + " returned failure (" +
+                       status_text(status) + ")");
             return 1;
         }
         res->block_dim = ctx.block_dim_;
@@ -260,8 +265,8 @@ inline int run_infer_shape(const char* op_type, const OpkgTensorDesc* in, uint32
         fill_attrs(ctx.attrs_, attrs, n_attrs);
         ge::graphStatus status = infer_shape(&ctx);
         if (status != ge::GRAPH_SUCCESS) {
-            host_error(err, FAIL_RULE, std::string("InferShape of ") + op_type + " returned failure (status " +
-                       std::to_string(status) + ")");
+            host_error(err, FAIL_RULE, std::string("InferShape of ") + op_type + " returned failure (" +
+                       status_text(status) + ")");
             return 1;
         }
         for (uint32_t i = 0; i < n_out; ++i) {
