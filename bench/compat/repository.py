@@ -203,6 +203,34 @@ def read_build(row: dict, result: dict, work: Path, name: str) -> None:
                                           or failures[0].get("description") or "")
 
 
+# first-error shapes run.py's patterns do not name (a harness guess, "likely ...")
+MORE_PATTERNS = [
+    (r"[‘'`](\w+)[’'`] is not a member of [‘'`](\w+)[’'`]", "sim gap: {1}::{0} missing"),
+    (r"^tpl_kernel\.cpp:\d+: redefinition of", "sim gap: the template-kernel unit defines the "
+     "kernel entry a second time"),
+]
+
+
+def classify_row(row: dict, import_only: bool, recorded: dict) -> None:
+    """A row's class: a golden whose package is missing is the environment's; an import that
+    failed or an operator without golden keep what the run said; else run.py's classify
+    (recorded classes first, then its patterns), then the patterns above."""
+    missing = re.search(r"needs the Python package '(\w+)'", row.get("first_error") or "")
+    if missing and not row.get("verified"):
+        row["classification"] = (f"environment: the golden imports {missing.group(1)}, "
+                                 "not installed where this ran")
+        return
+    if import_only or (row["classification"] or "").startswith(("import gap", "no golden")):
+        return
+    classify(row, recorded)
+    if (row["classification"] or "").startswith("unclassified"):
+        for pattern, label in MORE_PATTERNS:
+            m = re.search(pattern, row.get("first_error") or "")
+            if m:
+                row["classification"] = "likely " + label.format(*m.groups())
+                return
+
+
 # -- the report -----------------------------------------------------------------------------------
 
 
@@ -360,14 +388,7 @@ def main(argv=None) -> int:
                    "compiled": None, "kernel_compiled": None, "verified": None, "golden": None,
                    "first_error": f"harness: {type(exc).__name__}: {exc}",
                    "classification": None, "notes": [], "variants": {}}
-        missing = re.search(r"needs the Python package '(\w+)'", row.get("first_error") or "")
-        if missing and not row.get("verified"):
-            # built, and the golden cannot run here: not the operator's or the sim's doing
-            row["classification"] = (f"environment: the golden imports {missing.group(1)}, "
-                                     "not installed where this ran")
-        elif not args.import_only and not (row["classification"] or "").startswith(
-                ("import gap", "no golden")):
-            classify(row, recorded)
+        classify_row(row, args.import_only, recorded)
         row["key"], row["opkg"] = key, measured_by
         with lock:      # kept as they finish: an interrupted run resumes where it stopped
             rows_by_path[row["path"]] = row
@@ -387,6 +408,8 @@ def main(argv=None) -> int:
         for k in ("first_error", "detail"):
             if r.get(k):
                 r[k] = r[k].replace(f"{root}/", "")
+        if args.report_only:       # classified afresh: better rules reclassify old rows
+            classify_row(r, args.import_only, recorded)
     if args.report_only:
         measured_by = ", ".join(sorted({r.get("opkg") or "?" for r in rows}))
     date = dt.date.today().isoformat()
