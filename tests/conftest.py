@@ -63,7 +63,8 @@ SLOW_FILES = {"test_packages.py", "test_build.py", "test_processes.py", "test_dy
 # cxx_log and warm_cache: tests that count compiles, or start from a built package, then build
 SLOW_FIXTURES = {"lib_cache", "add_custom_cache", "cxx_log", "warm_cache"}
 SLOW_TESTS = {"test_cli_stats_and_prune_on_a_real_build",
-              "test_a_package_on_a_git_base_library_builds_and_verifies_on_the_sim", "test_opkg_build_with_cann_stand_ins",
+              "test_a_package_on_a_git_base_library_builds_and_verifies_on_the_sim",
+              "test_a_moved_checkout_restores_from_the_cache_and_an_edited_one_rebuilds", "test_opkg_build_with_cann_stand_ins",
               "test_padding_mode_parameter_exists_only_in_the_950_headers",
               # package builds (the CANN ones with stand-in tools) in otherwise quick files
               "test_build_resolves_by_pin_and_refuses_misalignment_early", "test_build_locked",
@@ -106,7 +107,7 @@ RUNTIME_SEEDED_FILES = {"test_import_samples.py", "test_prototype_check.py",
                         "test_dynamic_inputs.py", "test_bfloat16.py", "test_verify_inplace.py",
                         "test_symlink_walk.py", "test_profile_cli.py", "test_import.py",
                         "test_float64.py", "test_output_shapes.py", "test_new.py",
-                        "test_verify_crash_step.py", "test_repositories.py", "test_debug_loop.py"}
+                        "test_verify_crash_step.py", "test_debug_loop.py", "test_repositories.py"}
 
 
 @pytest.fixture(autouse=True)

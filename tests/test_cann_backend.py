@@ -935,29 +935,6 @@ def test_opc_compiles_for_the_short_names_representative_soc(stand_in):
     assert cann.opc_soc_version(P3) == "Ascend310P3"
 
 
-def test_external_library_includes_and_host_sources_reach_the_host_libraries(stand_in, tmp_path):
-    """A dep on an external repository's library (docs/repositories.md) flows to CANN's host
-    libraries as to the sim's: its include dirs on the compile lines, its host sources in the
-    tiling, proto and op_build libraries."""
-    from opkg.core.workspace import Workspace
-    from tests.test_repositories import make_base_repo, make_workspace as make_ext_workspace
-
-    base = tmp_path / "base"
-    commit = make_base_repo(base)
-    root = make_ext_workspace(tmp_path / "ext-ws", "path: ../base", commit)
-    ws = Workspace.load(root)
-    pkg = ws.select(["//packages/addbase"], cwd=root)[0]
-    _, actions = cann.CannToolchain("cann-8.0.RC2", ws).plan_target(
-        pkg, B1, ws.deps_of(pkg.label), ws.settings.output_dir, provenance={}, verify=False,
-        bundle=False)
-    libs = {Path(a.outputs[0]).name: a.argv for a in actions if a.step == "link"}
-    for name in ("libascend_all_ops.so", "libcust_opmaster_rt2.0.so",
-                 "libcust_opsproto_rt2.0.so"):
-        assert f"-I{base.resolve()}/include" in libs[name], name
-        assert str(base.resolve() / "src/tiling_util.cpp") in libs[name], name
-    assert str(base.resolve()) not in " ".join(libs["libcust_opapi.so"])    # aclnn: CANN's own
-
-
 # -- issue 26: the last contradictions with the real toolchain ------------------------------
 
 
@@ -1209,3 +1186,29 @@ def test_toolchain_doctor_shows_what_runs_with_which_environment(stand_in, capsy
     code, out, err = doctor()
     assert code == 3 and "import tbe    FAILS" in out
     assert "`import tbe` fails with its set_env.sh PYTHONPATH" in err
+
+
+def test_external_library_includes_and_host_sources_reach_the_host_libraries(stand_in, tmp_path):
+    """A dep on an external repository's library (docs/repositories.md) flows to CANN's host
+    libraries as to the sim's: its include dirs on the compile lines, its host sources in the
+    tiling, proto and op_build libraries."""
+    from opkg.core.workspace import Workspace
+    from tests.test_repositories import make_base_repo, make_workspace as make_ext_workspace
+
+    base = tmp_path / "base"
+    commit = make_base_repo(base)
+    root = make_ext_workspace(tmp_path / "ext-ws", "path: ../base", commit)
+    ws = Workspace.load(root)
+    pkg = ws.select(["//packages/addbase"], cwd=root)[0]
+    _, actions = cann.CannToolchain("cann-8.0.RC2", ws).plan_target(
+        pkg, B1, ws.deps_of(pkg.label), ws.settings.output_dir, provenance={}, verify=False,
+        bundle=False)
+    libs = {Path(a.outputs[0]).name: a.argv for a in actions if a.step == "link"}
+    for name in ("libascend_all_ops.so", "libcust_opmaster_rt2.0.so",
+                 "libcust_opsproto_rt2.0.so"):
+        assert f"-I{base.resolve()}/include" in libs[name], name
+        assert str(base.resolve() / "src/tiling_util.cpp") in libs[name], name
+    assert str(base.resolve()) not in " ".join(libs["libcust_opapi.so"])    # aclnn: CANN's own
+    # opc's kernels get the library's kernel include dirs (custom_compile_options.ini)
+    options = next(a.params["options"] for a in actions if a.params.get("options"))
+    assert f"-I{base.resolve()}/kinclude" in options

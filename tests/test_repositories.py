@@ -426,3 +426,53 @@ def test_query_names_library_deps_and_their_dependents(tmp_path, base):
     assert r.stdout == "//packages/addbase\n"
     r = opkg("query", "rdeps", "@base//:lb", cwd=root, check=2)
     assert "repository 'base' has no library 'lb'" in r.stderr and "did you mean 'lib'?" in r.stderr
+
+
+def test_a_moved_checkout_restores_from_the_cache_and_an_edited_one_rebuilds(tmp_path, base):
+    """Identities name the repository, not where it is checked out: the same base library
+    elsewhere restores every step from the cache. An edited kernel header of the checkout
+    recompiles the kernels that include it."""
+    path, commit = base
+    root = make_workspace(tmp_path / "ws", "path: ../base", commit)
+    first = json.loads(opkg("build", "//packages/addbase", "--json", cwd=root, check=0).stdout)
+    assert first["ok"] and first["ran"] > 0
+    libs = sorted((root / "out/sim/addbase").rglob("*.so"))
+    before = {p: p.read_bytes() for p in libs}
+    moved = tmp_path / "elsewhere" / "base"
+    moved.parent.mkdir()
+    path.rename(moved)
+    (root / "opkg-workspace.yaml").write_text(repositories_yaml("path: ../elsewhere/base", commit))
+    shutil.rmtree(root / "out")
+    again = json.loads(opkg("build", "//packages/addbase", "--json", cwd=root, check=0).stdout)
+    # every compile, link and verification restored; one step runs: the bundle, whose
+    # provenance names the new source
+    assert again["ok"] and again["ran"] == 1 and again["cached"] == first["ran"] - 1
+    assert {p: p.read_bytes() for p in libs} == before
+    import tarfile
+
+    with tarfile.open(root / "out/bundles/addbase-1.0.0-Ascend910B1-sim.opkg.tgz") as tar:
+        meta = json.loads(tar.extractfile("opkg-bundle.json").read())
+    assert meta["provenance"]["repositories"]["base"]["source"] == "path+../elsewhere/base"
+    header = moved / "kinclude/base/kernel_const.h"
+    header.write_text(header.read_text() + "// edited, same value\n")
+    r = opkg("build", "//packages/addbase", "--explain", cwd=root, check=0)
+    recompiled = [l for l in r.stdout.splitlines()
+                  if l.startswith("compile addbase kernel float")]
+    assert len(recompiled) == 2 and all("kernel_const.h" in l for l in recompiled), r.stdout
+    assert "tiling_util" not in r.stdout        # the host side does not include it
+
+
+def test_the_workspace_schema_accepts_repositories_as_opkg_does():
+    import jsonschema
+    import yaml
+
+    import opkg as opkg_module
+
+    schema = json.loads((Path(opkg_module.__file__).parent / "schema" /
+                         "opkg-workspace.schema.json").read_text())
+    check = jsonschema.Draft202012Validator(schema)
+    sha = "a" * 40
+    for source, pin in (("path: ../base", None), ("path: ../base", sha), ("git: ../base", sha)):
+        assert not list(check.iter_errors(yaml.safe_load(repositories_yaml(source, pin))))
+    for source, pin in (("git: ../base", None), ("path: ../base", "abc")):
+        assert list(check.iter_errors(yaml.safe_load(repositories_yaml(source, pin))))

@@ -126,7 +126,7 @@ def packages(patterns, as_json):
       opkg query packages //packages/... --json
     """
     ws = _workspace()
-    if not patterns and not ws.packages:
+    if not patterns and not ws.manifest_paths():
         # an empty workspace is an answer here (`build //...` refuses it, saying how to fix it)
         if as_json:
             emit_json({"packages": []})

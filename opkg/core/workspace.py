@@ -235,7 +235,11 @@ class Workspace:
     def no_match_hint(self, target: str) -> str:
         """A close name, else the packages there are (never a command that fails the same
         way), else how to make one."""
-        known = [(l, p.name) for l, p in self.packages.items()]
+        # every manifest, loaded as far as it goes (one with errors still has a name, or not)
+        every = self.manifest_paths()
+        self._loader.load(sorted(labels.label_for(self.rel(m.parent)) for m in every),
+                          all_manifests=every)
+        known = sorted(self._loader.names.items())
         if not known:
             roots = ", ".join(self.rel(r) or "." for r in self.settings.package_roots)
             return (f"the workspace has no packages (no opkg.yaml under {roots}); create one "
@@ -279,13 +283,8 @@ class Workspace:
             hits = [l for l in candidates
                     if sel.matches(l[2:], loader.names.get(l, "") if sel.name else "")]
             if not hits:
-                every = self.manifest_paths()
-                loader.load(sorted(labels.label_for(self.rel(m.parent)) for m in every),
-                            all_manifests=every)
-                raise LabelError(f"{pattern!r} matches no package",
-                                 hint=labels.suggest(sel.name or "//" + sel.path,
-                                                     sorted(loader.names.items()))
-                                 or "list packages with: opkg query packages")
+                raise LabelError(f"{pattern!r} matches no package", hint=self.no_match_hint(
+                    sel.name or "//" + sel.path))
             selected.update(dict.fromkeys(hits))
         wanted = sorted(selected)
         loader.load(wanted, all_manifests=complete)

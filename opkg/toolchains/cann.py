@@ -613,6 +613,9 @@ class CannToolchain:
         # copies of it differ per compute unit by path only)
         kernel_inc = str(pkg.dir / "op_kernel")
         host_inc = [str(pkg.dir / "op_host"), *pkg_inc, str(root / "include"), kernel_inc]
+        # opc's kernels: a library of an external repository may give them other directories
+        kernel_pkg_inc = [*(str(d) for dep in deps for d in dep.kernel_includes),
+                          *(str(d) for d in pkg.include_dirs)]
         lib_dirs = [str(root / "lib64")]
         arch = host_arch()
         srcs = [str(s) for s in pkg.tiling_sources] + \
@@ -644,7 +647,7 @@ class CannToolchain:
                     # -I op_kernel as the sim compiles kernels (a header in a subdirectory
                     # may include one at op_kernel's top), then the deps' directories
                     "options": compile_options_text(
-                        op.type, [str(pkg.dir / "op_kernel"), *pkg_inc])},
+                        op.type, [str(pkg.dir / "op_kernel"), *kernel_pkg_inc])},
             signature=fp, target=tid, step="generate",
             description=f"op_build {pkg.name} proto and aclnn sources"))
         tiling_lib = host / "libcust_opmaster_rt2.0.so"
