@@ -412,9 +412,22 @@ def test_level0_reduction_work_buffer_smaller_than_documented(built, kernel_src)
             "(64 bytes)") in err.message
 
 
+def test_a_tensor_never_freed_is_a_warning_and_an_error_under_strict_bounds(built, kernel_src):
+    # harmless on the device (the queue ends with the kernel): a warning naming the AllocTensor,
+    # once per call site; an error with --strict-bounds
+    line = line_of(kernel_src, "held-at-exit")
+    x, y, info = run(built, 43, blocks=2)
+    np.testing.assert_array_equal(y, x * 2)
+    warned = [e for e in info.log if f"warning: {kernel_src}:{line}: the kernel returned with a tensor of a "
+              "TQue<VECIN, depth 2> still allocated (never FreeTensor'd)" in e]
+    assert len(warned) == 1, info.log
+    with pytest.raises(SimError) as e:
+        run(built, 43, blocks=2, modes=SimModes(strict_bounds=True))
+    assert (e.value.line, e.value.block) == (line, 0)
+    assert "still allocated (never FreeTensor'd)" in e.value.message and "(--strict-bounds)" in e.value.message
+
+
 @pytest.mark.parametrize("mode, marker, message", [
-    (43, "held-at-exit", "the kernel returned with a tensor of a TQue<VECIN, depth 2> still allocated "
-                         "(never FreeTensor'd)"),
     (47, "queued-at-exit", "still in the queue (EnQue'd, never DeQue'd)"),
     (44, "enque-past-depth", "EnQue on a TQue<VECOUT, depth 1> already holding 1 tensor(s) (its depth)"),
     (45, "free-foreign", "FreeTensor of a tensor that was not allocated from this TQue<VECIN, depth 2>"),

@@ -382,12 +382,25 @@ TQueBase::~TQueBase() {
         if (!in_use_[i]) continue;
         bool queued = false;
         for (const Entry& e : fifo_) queued = queued || e.index == int32_t(i);
+        if (!queued && !b.strict_bounds) {
+            // allocated and never freed: the kernel ends, and with it the queue; the device does
+            // not mind (ops-nn's GatherElementsV2 keeps its tensors for the kernel's lifetime)
+            const opkg_sim::SrcLoc at = alloc_loc_[i];
+            if (b.warned && !b.warned->first(at)) return;
+            opkg_sim::log_line(opkg_sim::format(
+                "warning: %s:%d: the kernel returned with a tensor of a %s still allocated (never FreeTensor'd); "
+                "harmless on the device, where the queue ends with the kernel, but every AllocTensor should have "
+                "its FreeTensor (--strict-bounds makes this an error)", at.file ? at.file : "?", at.line,
+                describe().c_str()));
+            return;
+        }
         b.held = alloc_loc_[i];
         b.held_message = opkg_sim::format(
             "the kernel returned with a tensor of a %s still %s (allocated by the AllocTensor at this "
             "line); every AllocTensor needs a FreeTensor once the tensor is consumed, or the queue's "
-            "events stay unbalanced on the device", describe().c_str(),
-            queued ? "in the queue (EnQue'd, never DeQue'd)" : "allocated (never FreeTensor'd)");
+            "events stay unbalanced on the device%s", describe().c_str(),
+            queued ? "in the queue (EnQue'd, never DeQue'd)" : "allocated (never FreeTensor'd)",
+            queued ? "" : " (--strict-bounds)");
         return;
     }
 }
