@@ -58,7 +58,8 @@ SLOW_FILES = {"test_packages.py", "test_build.py", "test_processes.py", "test_dy
                "test_verifier_env.py", "test_sim_pch.py", "test_sim_pch_build.py", "test_terminal.py",
               "test_dynamic_outputs.py", "test_ref_tensor.py", "test_inplace_lists.py",
               "test_float64.py", "test_import_soc_configs.py", "test_verify_crash_step.py",
-              "test_integrity.py", "test_import.py", "test_dist.py", "test_debug_loop.py"}
+              "test_integrity.py", "test_import.py", "test_dist.py", "test_import_repository.py",
+              "test_compat_repository.py", "test_debug_loop.py"}
 # cxx_log and warm_cache: tests that count compiles, or start from a built package, then build
 SLOW_FIXTURES = {"lib_cache", "add_custom_cache", "cxx_log", "warm_cache"}
 SLOW_TESTS = {"test_cli_stats_and_prune_on_a_real_build",

@@ -131,6 +131,18 @@ MISTAKES = [
      "expected a SoC name such as Ascend910B1, got a list", None),
     ("type: float, default", "type: [float], default", "[float], default", "op.attrs[0].type",
      "expected an attr type such as float, got a list", None),
+    # what `opkg import` writes for an operator of an ops repository
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  golden_convention: pytest\n",
+     "pytest", "verify.golden_convention", "unknown golden convention 'pytest'",
+     "ttk: the ops repositories' tests/assets/golden.py"),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  requires: [torch, 2]\n",
+     "2]", "verify.requires[1]", "2 is not a Python module name", "e.g. torch"),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  requires: [torch-npu]\n",
+     "torch-npu", "verify.requires[0]", "'torch-npu' is not a Python module name", None),
+    ("socs: [Ascend910B1]", "origin: {repository: ops_nn, path: [norm]}\nsocs: [Ascend910B1]",
+     "[norm]", "origin.path", "expected a string, got ['norm']", None),
+    ("socs: [Ascend910B1]", "origin: {path: norm/rms_norm}\nsocs: [Ascend910B1]",
+     "{path", "origin", "repository", None),
 ]
 
 
@@ -336,3 +348,14 @@ def test_a_list_past_the_yaml_value_limit_names_it_not_aliases(workspace):
     assert "'cases' holds more than 100000 values (10000 entries)" in err.message, err.message
     assert "alias" not in str(err).lower()
     assert "make the list shorter" in err.hint
+
+
+def test_provenance_and_the_golden_convention_load(workspace):
+    text = manifest().replace("socs: [Ascend910B1]", "origin: {repository: ops_nn, commit: "
+                              "e5c3fa93, path: norm/rms_norm}\nsocs: [Ascend910B1]")
+    text = text.replace("golden: golden.py:golden\n", "golden: golden.py:golden\n  "
+                        "golden_convention: ttk\n  requires: [torch]\n", 1)
+    workspace.operator("addone", manifest=text)
+    pkg = workspace.load().packages["//packages/addone"]
+    assert pkg.origin == (("repository", "ops_nn"), ("commit", "e5c3fa93"), ("path", "norm/rms_norm"))
+    assert (pkg.verify.golden_convention, pkg.verify.requires) == ("ttk", ("torch",))

@@ -14,7 +14,22 @@ from opkg.ui.ci_output import emit_json
 @click.option("--dest", type=click.Path(file_okay=False, path_type=Path),
               help="The package directory to create; its last part is the package name "
                    "(default: the workspace's first package root / PROJECT_DIR's name in "
-                   "snake_case).")
+                   "snake_case). For an ops repository: the directory the <family>/<op> "
+                   "packages go under (default: <first package root>/<repository name>).")
+@click.option("--soc", metavar="SOC",
+              help="Ops repository: the SoC to build for (default: the workspace's first "
+                   "default_socs, else Ascend910B1); its CMake compute unit picks the sources.")
+@click.option("--repo-name", metavar="NAME",
+              help="Ops repository: its name in @NAME//path labels (default: the checkout's "
+                   "directory name, ops-nn -> ops_nn).")
+@click.option("--base", "base", type=click.Path(file_okay=False, exists=True, path_type=Path),
+              metavar="OPBASE_DIR",
+              help="Ops repository: a checkout of its base library (hicann/opbase), added to "
+                   "the workspace as repository 'opbase' with the include directories and "
+                   "sources the ops repository's CMake uses.")
+@click.option("--dep", "deps", multiple=True, metavar="@REPO//:LIB",
+              help="Ops repository: a library every operator depends on (default: every "
+                   "library of the workspace's repository 'opbase').")
 @click.option("--force", is_flag=True,
               help="Replace the package at --dest (imported beside it first: a failed import "
                    "leaves it as it was).")
@@ -25,8 +40,16 @@ from opkg.ui.ci_output import emit_json
 @click.option("--op", "op_type", metavar="TYPE", help="Which op, when the JSON has several.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print what was imported as JSON on stdout (errors too).")
-def import_(project_dir, dest, golden, json_path, op_type, as_json, force):
-    """Turn an msopgen project into a package at --dest.
+def import_(project_dir, dest, soc, repo_name, base, deps, golden, json_path, op_type, as_json,
+            force):
+    """Turn an msopgen project into a package at --dest, or import operators of an ops
+    repository checkout (hicann/ops-nn and its siblings) where they are.
+
+    A path inside an ops repository (an operator directory, a family directory or the
+    repository itself) imports each operator with a classic kernel following the repository's
+    CMake rules: one manifest per operator whose sources are @REPO//path labels (nothing
+    copied), the repository's tests/assets/golden.py as golden and its ttk tables as cases; the
+    workspace file gets the repository under repositories: (see docs/import.md).
 
     The manifest's prototype comes from msopgen's input JSON (input_desc, output_desc, attr),
     its SoCs from the AddConfig("<short name>") calls in op_host/ (one SoC table row per short
@@ -42,9 +65,14 @@ def import_(project_dir, dest, golden, json_path, op_type, as_json, force):
       opkg import ~/msopgen/LeakyReluCustom --dest packages/leaky_relu_imported --force
       opkg import ./AddCustom --dest packages/add2 --golden ref.py:add
       opkg import ./Ops --dest packages/my_op --prototype Ops/ops.json --op MyOpCustom
+      opkg import ../ops-nn/norm/rms_norm --base ../opbase
 
     Exit status: 0 imported, 2 bad input (unreadable or malformed JSON, missing sources).
     """
+    from opkg.importers.repository import repository_root
+
+    if repository_root(project_dir) is not None:
+        return _import_repository(project_dir, dest, soc, repo_name, base, deps, as_json)
     from opkg.importers.destination import find_workspace
     from opkg.importers.project import import_project
 
@@ -87,3 +115,67 @@ def _default_dest(project_dir: Path, ws) -> Path:
         return dest.relative_to(Path.cwd().resolve())
     except ValueError:
         return dest
+
+
+def _import_repository(target: Path, dest, soc, repo_name, base, deps, as_json) -> None:
+    from opkg.core.errors import UsageError
+    from opkg.importers import repository, repository_workspace as workspace_entries
+    from opkg.importers.destination import find_workspace
+
+    ws = find_workspace()
+    if ws is None:
+        raise UsageError("importing from an ops repository needs a workspace (its "
+                         "repositories: entry is written there)",
+                         hint="run inside a directory with opkg-workspace.yaml (an empty file "
+                              "will do)")
+    soc = soc or (ws.settings.default_socs[0] if ws.settings.default_socs else "Ascend910B1")
+    row = ws.socs.get(soc)
+    if row is None:
+        raise UsageError(f"unknown SoC {soc!r}", field="--soc")
+    repo = repository.open_repository(target, repo_name)
+    notes = []
+    if base is not None:
+        notes.append(workspace_entries.update_workspace(
+            ws.root, "opbase", workspace_entries.base_entry(repo, base, ws.root),
+            f"the base library, as {repo.name}'s CMake uses it (FindOPBASE.cmake, "
+            "add_opbase_modules)"))
+    base_deps, base_dirs = workspace_entries.workspace_libraries(ws.root, "opbase")
+    deps = list(deps) or base_deps
+    dest = dest or ws.settings.package_roots[0] / repo.name
+    if not Path(dest).resolve().is_relative_to(ws.root):
+        raise UsageError(f"--dest {dest} is outside the workspace {ws.root}", field="--dest")
+    tree = workspace_entries.write_kernel_tree(repo, dest)
+    result = repository.import_repository(target, unit=row.short, soc=soc, dest_root=dest,
+                                          tree_label="//" + ws.rel(tree),
+                                          name=repo.name, extra_include_dirs=base_dirs,
+                                          deps=deps)
+    notes.append(workspace_entries.update_workspace(
+        ws.root, repo.name, workspace_entries.repository_entry(repo, ws.root),
+        f"imported by `opkg import`: {repo.name}'s own sources, used in place; `common` is "
+        "what its CMake gives every compile"))
+    note = "; ".join(notes)
+    done = [o for o in result.operators if o.dest is not None]
+    if as_json:
+        emit_json({"ok": True, "repository": repo.name, "commit": repo.commit,
+                   "workspace": note, "deps": deps,
+                   "operators": [{"path": o.path, "op_type": o.op_type,
+                                  "dest": str(o.dest) if o.dest else None,
+                                  "skipped": o.skipped, "golden": o.golden,
+                                  "cases_from": o.cases_from, "notes": o.notes}
+                                 for o in result.operators]})
+        return
+    click.echo(f"{repo.name} at {repo.commit[:12] if repo.commit else '(not a git checkout)'}: "
+               f"imported {len(done)} of {len(result.operators)} operator(s) for {soc} "
+               f"into {ws.rel(dest) or '.'}")
+    click.echo(f"  {note}")
+    if not deps:
+        click.echo("  the workspace names no repository 'opbase' with libraries: the operators "
+                   "depend on none (add it, or pass --dep @REPO//:LIB; docs/import.md)")
+    for o in result.operators:
+        if o.skipped:
+            click.echo(f"  skipped {o.path}: {o.skipped}")
+            continue
+        click.echo(f"  {o.path} -> {o.op_type} ({'golden' if o.golden else 'golden stub'}; "
+                   f"cases from {o.cases_from or 'a default shape: review them'})")
+        for n in o.notes:
+            click.echo(f"    {n}")

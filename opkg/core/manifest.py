@@ -108,6 +108,11 @@ class VerifySpec:
     # inputs the kernel rewrites (an in-place operator): compared after the run with what the
     # golden returns for them after the outputs
     inplace: tuple[str, ...] = ()
+    # how the golden is called: None (inputs, then attrs as keywords) or "ttk" (the ops
+    # repositories' tests/assets/golden.py: also {input,output}_dtypes, ... as keywords)
+    golden_convention: str | None = None
+    # Python packages the golden imports beyond opkg's (torch): named when missing
+    requires: tuple[str, ...] = ()
 
     def tolerance_for(self, dtype: str) -> Tolerance:
         if dtype in self.tolerance:
@@ -144,6 +149,8 @@ class Package:
     kernel_include_dirs: tuple[Path, ...] | None = None
     # external repositories this package's files or deps come from: (name, root)
     repositories: tuple[tuple[str, Path], ...] = ()
+    # where an imported package's sources come from (`origin:`): repository, commit, path
+    origin: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_operator(self) -> bool:
@@ -174,7 +181,9 @@ class Package:
         return tuple(files)
 
 
-TOP_KEYS = ("name", "version", "summary", "op", "tiling", "kernel", "socs", "toolchain", "deps",
+# verify.golden_convention values (opkg/verify/runner.py _convention_kwargs)
+GOLDEN_CONVENTIONS = ("ttk",)
+TOP_KEYS = ("name", "version", "summary", "origin", "op", "tiling", "kernel", "socs", "toolchain", "deps",
             "include_dirs", "verify")
 
 
@@ -397,11 +406,23 @@ class _Validator:
                                                 "default_socs in the workspace file"))
         verify = c(self.verify, data["verify"], op) \
             if data.get("verify") is not None and op is not None else None
+        origin = c(self.origin, data["origin"], default=()) if "origin" in data else ()
         raise_all(self.errors)
         return Package(name, version, summary, label, self.dir, self.doc.path, op, sources,
                        tiling_data, function, kernel_source, socs, pins, deps, include_dirs,
                        verify, locations, libraries,
-                       repositories=tuple(sorted(self.used_repos.items())))
+                       repositories=tuple(sorted(self.used_repos.items())),
+                       origin=origin)
+
+    def origin(self, value) -> tuple:
+        """`origin: {repository, commit, path}`: the provenance `opkg import` records for a
+        package whose sources stay in a repository."""
+        keys = ("repository", "commit", "path")
+        data = self.mapping(value, ("origin",), keys, required=("repository", "path"))
+        for key in keys:
+            if key in data and not isinstance(data[key], str):
+                raise self.err(("origin", key), f"expected a string, got {data[key]!r}")
+        return tuple((k, data[k]) for k in keys if k in data)
 
     def tiling(self, value) -> tuple:
         tiling = self.mapping(value, ("tiling",), ("sources", "data", "function", "libraries"),
@@ -694,8 +715,20 @@ class _Validator:
     def verify(self, value, op: OpSpec) -> VerifySpec:
         w = ("verify",)
         mode_keys = tuple(f.name for f in fields(SimModes))
-        data = self.mapping(value, w, ("golden", "seed", "cases", "tolerance", "timeout", "inplace")
+        data = self.mapping(value, w, ("golden", "seed", "cases", "tolerance", "timeout", "inplace",
+                                       "golden_convention", "requires")
                             + mode_keys, required=("golden", "cases"))
+        convention = data.get("golden_convention")
+        if convention is not None and convention not in GOLDEN_CONVENTIONS:
+            raise self.err(w + ("golden_convention",), f"unknown golden convention {convention!r}",
+                           f"one of: {', '.join(GOLDEN_CONVENTIONS)} (ttk: the ops repositories' "
+                           "tests/assets/golden.py), or leave it out")
+        requires = tuple(self.seq(data.get("requires") or [], w + ("requires",),
+                                  "a list of Python package names"))
+        for i, name in enumerate(requires):
+            if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                raise self.err(w + ("requires", i), f"{name!r} is not a Python module name",
+                               "the name the golden imports, e.g. torch")
         for key in mode_keys:
             if not isinstance(data.get(key, False), bool):
                 raise self.err(w + (key,), "expected true or false")
@@ -756,7 +789,8 @@ class _Validator:
                                "float16's 9.765625e-4 (2^-10, CANN's precision standard); at "
                                "most 0.5")
         inplace = self.inplace(data.get("inplace") or [], w + ("inplace",), op, cases)
-        return VerifySpec(golden_file, func, seed, cases, tolerance, timeout, modes, inplace)
+        return VerifySpec(golden_file, func, seed, cases, tolerance, timeout, modes, inplace,
+                          convention, requires)
 
     def inplace(self, value, where, op: OpSpec, cases: tuple = ()) -> tuple[str, ...]:
         inputs = [t.name for t in op.inputs]

@@ -48,9 +48,10 @@ def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Pat
         # linked without `-z defs` and loaded lazily: a host API the sim lacks (used by the
         # tiling function, not by the OpDef constructor) must not hide the prototype; the
         # build reports it
-        argv = [cxx, *flags.common_flags(), *flags.host_flags(placeholder),
-                *(f"-I{d}" for d in include_dirs), str(entry),
-                str(flags.host_runtime_source()), *map(str, host_sources),
+        base = [*flags.common_flags(), *flags.host_flags(placeholder)]
+        # -O0: an OpDef constructor runs once; optimising it only costs the import time
+        argv = [cxx, *base, "-O0", *(f"-I{d}" for d in include_dirs), str(entry),
+                str(_runtime_object(cxx, base)), *map(str, host_sources),
                 "-shared", "-o", str(lib)]
         proc = subprocess.run(argv, capture_output=True, text=True)
         if proc.returncode != 0:
@@ -65,6 +66,36 @@ def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Pat
         if "error" in data:
             raise ProbeError(data["error"])
         return Probe([op for op in data["ops"] if op["type"] != placeholder.type], warnings)
+
+
+def _runtime_object(cxx: str, base_flags: list[str]) -> Path:
+    """The sim's host runtime compiled once per (compiler, flags, sim sources) into opkg's
+    cache and linked into every probe: it is most of a probe's compile time, and an import of
+    a repository probes hundreds of operators. Written atomically (parallel imports share it)."""
+    import hashlib
+    import os
+
+    from opkg.sim import flags
+    from opkg.core.workspace import default_cache_dir
+
+    h = hashlib.sha256("\0".join([cxx, *base_flags]).encode())
+    sim = flags.host_runtime_source().parent.parent
+    for f in sorted(p for d in ("include", "src") for p in (sim / d).rglob("*") if p.is_file()):
+        h.update(f.relative_to(sim).as_posix().encode())
+        h.update(f.read_bytes())
+    obj = default_cache_dir() / "opdef-probe" / f"host-runtime-{h.hexdigest()[:24]}.o"
+    if obj.is_file():
+        return obj
+    obj.parent.mkdir(parents=True, exist_ok=True)
+    tmp = obj.with_name(f"{obj.name}.{os.getpid()}.tmp.o")
+    proc = subprocess.run([cxx, *base_flags, "-c", str(flags.host_runtime_source()), "-o",
+                           str(tmp)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        tmp.unlink(missing_ok=True)
+        raise ProbeError("the sim's host runtime does not compile: "
+                         + first_errors(proc.stderr))
+    os.replace(tmp, obj)
+    return obj
 
 
 # -- the fallback: the OpDef read from the source text ------------------------------------------

@@ -410,7 +410,10 @@ def _verify_job(pkg, op, soc, variant, host_lib: Path, kernel_lib: Path, root: P
         "host_lib": _portable(host_lib, root), "kernel_lib": _portable(kernel_lib, root),
         # workspace-relative: reports travel in bundles, which must not depend on the checkout
         "kernel_source": pkg.source_label(pkg.kernel_source),
-        "golden": {"file": _portable(v.golden_file, root), "function": v.golden_function},
+        "golden": {"file": _portable(v.golden_file, root), "function": v.golden_function,
+                   # only when set: other packages' jobs (and so their cache keys) unchanged
+                   **({"convention": v.golden_convention} if v.golden_convention else {}),
+                   **({"requires": list(v.requires)} if v.requires else {})},
         "seed": v.seed, "timeout": v.timeout,
         "cases": [{"name": c.name, "shapes": {k: list(s) for k, s in c.shapes.items()},
                    "attrs": c.attrs_for(variant.name),

@@ -253,7 +253,9 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
     op = OpSpec.from_json(job["op"])
     variant = op.variant(job["variant"])
     soc = SocInfo.from_json(job["soc"])
-    golden = load_golden(job["golden"]["file"], job["golden"]["function"])
+    golden = load_golden(job["golden"]["file"], job["golden"]["function"],
+                         job["golden"].get("requires", ()))
+    convention = job["golden"].get("convention")
     inplace = job.get("inplace") or []
     results = []
     began = time.monotonic()
@@ -293,7 +295,9 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         golden_inputs = {k: _copy(v) if k in rewritten else v for k, v in inputs.items()}
         try:
             _mark_step("golden")
-            expected = _call_golden(golden, op, golden_inputs, case["attrs"], variant, inplace)
+            expected = _call_golden(golden, op, golden_inputs, case["attrs"], variant, inplace,
+                                    _convention_kwargs(convention, op, variant, soc, case,
+                                                       golden_inputs))
         except NotImplementedError as exc:
             if GOLDEN_MISSING in str(exc):
                 rel = Path(job["golden"]["file"]).name
@@ -445,14 +449,95 @@ def _run_kernel(job, op, variant, soc, inputs, outputs, attrs, host=None, captur
                     host_output=host, capture_dir=capture_dir)
 
 
-def load_golden(file: str, function: str):
+class GoldenUnavailable(GoldenMissing):
+    """The golden needs a Python package opkg's environment lacks: the whole variant fails,
+    naming the package (not with the import's traceback)."""
+
+
+def _missing_package(name: str, file: str, declared: bool) -> GoldenUnavailable:
+    return GoldenUnavailable(
+        f"the golden {Path(file).name} needs the Python package {name!r}, which is not "
+        f"installed where opkg runs ({sys.executable})"
+        + ("" if declared else " (add it to verify.requires)")
+        + f": install it with `{Path(sys.executable).parent}/pip install {name}`")
+
+
+def load_golden(file: str, function: str, requires=()):
+    import importlib.util as util
+
+    for name in requires:      # verify.requires: said before the golden runs
+        if util.find_spec(name) is None:
+            raise _missing_package(name, file, True)
     spec = importlib.util.spec_from_file_location(f"opkg_golden_{Path(file).stem}", file)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and util.find_spec(exc.name.split(".")[0]) is None:
+            raise _missing_package(exc.name.split(".")[0], file, False) from None
+        raise
     return getattr(module, function)
 
 
-def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=()) -> dict:
+# verify.golden_convention "ttk": the ops repositories' tests/assets/golden.py signature (their
+# test tool's): inputs as arrays, then the attributes, then these keyword arguments
+TTK_KWARGS = ("input_dtypes", "output_dtypes", "input_ori_shapes", "output_ori_shapes",
+              "input_formats", "output_formats", "input_ori_formats", "output_ori_formats",
+              "full_soc_version", "short_soc_version", "testcase_name")
+
+
+def _convention_kwargs(convention, op, variant, soc, case, inputs) -> dict:
+    """The keyword arguments a golden of `convention` takes besides inputs and attrs."""
+    if convention != "ttk":
+        return {}
+    import re
+
+    formats = dict(variant.formats)
+    fmt = lambda t: formats.get(t.name, "ND")   # noqa: E731
+    given = [t for t in op.inputs if t.name in inputs]
+    in_shapes = [list(case["shapes"][t.name]) for t in given]
+    out_shapes = [list(case.get("output_shapes", {}).get(t.name, ())) or None for t in op.outputs]
+    return {"input_dtypes": [variant.dtype_of(t.name) for t in given],
+            "output_dtypes": [variant.dtype_of(t.name) for t in op.outputs],
+            "input_ori_shapes": in_shapes, "output_ori_shapes": out_shapes,
+            "input_formats": [fmt(t) for t in given], "output_formats": [fmt(t) for t in op.outputs],
+            "input_ori_formats": [fmt(t) for t in given],
+            "output_ori_formats": [fmt(t) for t in op.outputs],
+            "full_soc_version": soc.name,
+            "short_soc_version": re.sub(r"(?<=[A-Za-z])\d+$", "", soc.name),
+            "testcase_name": case["name"]}
+
+
+def _bind(golden, args: list, attrs: dict, extra: dict) -> tuple[list, dict]:
+    """A ttk golden's call: the attributes by name where the signature names them, else in
+    def order into the positional slots left; the extra keywords only if it takes them."""
+    import inspect
+
+    try:
+        params = inspect.signature(golden).parameters
+    except (TypeError, ValueError):
+        return args, {**attrs, **extra}
+    var_kw = any(p.kind is p.VAR_KEYWORD for p in params.values())
+    positional = [p for p in params.values() if p.kind in (p.POSITIONAL_ONLY,
+                                                            p.POSITIONAL_OR_KEYWORD)]
+    args, kwargs = list(args), {}
+    free = [p.name for p in positional[len(args):]]
+    for name, value in attrs.items():
+        if name in params and params[name].kind is not params[name].POSITIONAL_ONLY:
+            kwargs[name] = value
+            if name in free:
+                free.remove(name)
+        elif free:
+            slot = free.pop(0)
+            kwargs[slot] = value
+        elif var_kw:
+            kwargs[name] = value
+    kwargs.update({k: v for k, v in extra.items() if var_kw or k in params})
+    return args, kwargs
+
+
+def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=(),
+                 extra: dict | None = None) -> dict:
     """{tensor name: expected array, or None where the golden returned None (not compared)}:
     the outputs, then the in-place inputs (verify.inplace) in the order listed."""
     import numpy as np
@@ -464,7 +549,11 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=()) -> 
     # shifts into an omitted one's place
     args = [inputs.get(t.name) for t in op.inputs]
     counts = {k: len(v) for k, v in inputs.items() if isinstance(v, list)}   # before the golden runs
-    result = golden(*args, **attrs)
+    if extra:
+        args, kwargs = _bind(golden, args, attrs, extra)
+        result = golden(*args, **kwargs)
+    else:
+        result = golden(*args, **attrs)
     names = [t.name for t in op.outputs] + list(inplace)
     lists = ({t.name for t in op.outputs if t.param_type == "dynamic"}
              | ({t.name for t in op.inputs if t.param_type == "dynamic"} & set(inplace)))

@@ -1,0 +1,671 @@
+"""`opkg import` of Huawei's per-domain operator repositories (hicann/ops-nn and its siblings).
+
+The unit is a repository, not a project: operators live at `<family>/<op>/` beside the
+repository's shared `common/inc`, and the repository's CMake decides what each build takes.
+This module reads that layout and those rules as data (no sources copied, none edited) and
+says, per operator and compute unit, which files a build compiles, and writes each operator's
+manifest (`manifest_text`) referencing them in place. What it follows, by file:
+
+- `cmake/func.cmake` `add_modules_sources` (and `add_all_modules_sources`, which calls it):
+  the OpDef is `op_host/<OPTYPE>_def*.cpp` per OPTYPE, InferShape `op_host/*_infershape*.cpp`,
+  tiling `op_host/*_tiling*.cpp` plus `op_host/<TILING_DIR>/*_tiling*.cpp` for the compute
+  unit's entry of the COMPUTE_UNIT/TILING_DIR pairs, plus `op_host/op_tiling/**/*.cpp`; the
+  tiling objects see `<family>/` and `op_host/` as include directories (`source_dir/../..`).
+  The op_graph infer functions (`op_graph/*_infer*.cpp`, IMPL_OP(...).InferDataType) go to the
+  graph library of the same package.
+- `cmake/variables.cmake` OP_TILING_INCLUDE: the repository root, `common/inc` and
+  `common/inc/op_host` for every host compile (the repository library `common`).
+- `add_kernel_sources`: the classic kernel is `op_kernel/<op>.cpp`; its op type comes from
+  `op_host/config/<unit>/<op>_binary.json` when there is one, else from the def's OP_ADD.
+- `tests/assets/golden.py` (`__golden__ = {"kernel": {op: function}}`) and
+  `tests/**/ttk_kernel_*.csv`: the repository's own golden and cases (opkg.importers.ttk).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from opkg.core.errors import UsageError
+
+# CMake's short compute units -> the architecture directory of their tiling sources
+# (cmake/func.cmake map_compute_unit + get_target_dir); used when an operator's CMake gives no
+# COMPUTE_UNIT/TILING_DIR pairs of its own.
+ARCH_DIR = {"ascend910b": "arch22", "ascend310p": "arch22", "ascend910_93": "arch22",
+            "ascend950": "arch35", "ascend350": "arch35"}
+
+# cmake/variables.cmake OP_TILING_INCLUDE, relative to the repository root: every host compile
+# sees these. The kernel compile (scripts/util/ascendc_impl_build.py) sees `common/inc/op_kernel`
+# as `ascendc/inc` next to the kernel's own directory.
+HOST_INCLUDE_DIRS = (".", "common/inc", "common/inc/op_host")
+KERNEL_INCLUDE_DIRS = ("common/inc/op_kernel",)
+
+_SKIP_DIRS = {"cmake", "common", "docs", "examples", "scripts", "tests", "build", "build_out",
+              "third_party", "torch_extension", "experimental", ".git"}
+
+
+@dataclass(frozen=True)
+class Repository:
+    root: Path
+    name: str                  # the workspace's name for it: @name//path
+    commit: str | None         # HEAD of a git checkout, None for a plain directory
+
+    def label(self, path: Path) -> str:
+        rel = Path(path).resolve().relative_to(self.root).as_posix()
+        return f"@{self.name}//{'' if rel == '.' else rel}"
+
+
+@dataclass(frozen=True)
+class CMakeModule:
+    """One operator's `add_modules_sources(...)` call, its variables expanded."""
+    host_dir: Path
+    optypes: tuple[str, ...]
+    aclnn_types: tuple[str, ...]
+    dependencies: tuple[str, ...]
+    tiling_dirs: dict          # compute unit -> tiling directory (COMPUTE_UNIT/TILING_DIR pairs)
+    file: Path | None          # the CMakeLists.txt it came from (None: the defaults)
+
+
+@dataclass
+class Operator:
+    """What a build of one operator for one compute unit takes from the repository."""
+    repo: Repository
+    directory: Path
+    family: str
+    name: str
+    kernel: Path | None                     # the classic kernel op_kernel/<op>.cpp
+    def_sources: list[Path]
+    host_sources: list[Path]                # OpDef, InferShape, tiling, op_graph infer
+    include_dirs: list[Path]                # the operator's own: <family>/, op_host/
+    op_type_hint: str | None                # from op_host/config/<unit>/<op>_binary.json
+    binary_variants: list[dict]             # that file's op_list (dtype/format per tensor)
+    dependencies: list[str]                 # CMake DEPENDENCIES (other operators' names)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def rel(self) -> str:
+        return self.directory.relative_to(self.repo.root).as_posix()
+
+
+# -- finding the repository and its operators ---------------------------------------------------
+
+
+def repository_root(path: Path) -> Path | None:
+    """The root of the ops repository `path` is in (or is): the nearest ancestor with
+    `common/inc` and a `cmake/func.cmake` that defines `add_modules_sources`, or None (then it
+    is no such repository: an msopgen or cann-ops project)."""
+    path = Path(path).resolve()
+    for d in (path, *path.parents):
+        func = d / "cmake" / "func.cmake"
+        if (d / "common" / "inc").is_dir() and func.is_file() and "add_modules_sources" in \
+                func.read_text(errors="replace"):
+            return d
+    return None
+
+
+def default_name(root: Path) -> str:
+    """`ops-nn` -> `ops_nn`: a repository name as labels spell it."""
+    name = re.sub(r"[^A-Za-z0-9_]", "_", root.name).strip("_").lower() or "repo"
+    return name if name[0].isalpha() else f"r_{name}"
+
+
+def git_commit(root: Path) -> str | None:
+    try:
+        proc = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
+                              capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    out = proc.stdout.strip()
+    return out if proc.returncode == 0 and re.fullmatch(r"[0-9a-f]{40}", out) else None
+
+
+def for_unit(op_dir: Path, unit: str) -> bool:
+    """Whether the operator declares compute unit `unit` as its sources say it, before any
+    compile: an `AddConfig("<unit>"` in op_host, or an op_host/config/<unit>/ directory (the
+    import checks the OpDef itself)."""
+    if (op_dir / "op_host" / "config" / unit).is_dir():
+        return True
+    needle = f'AddConfig("{unit}"'
+    return any(needle in p.read_text(errors="replace").replace(" ", "")
+               for p in (op_dir / "op_host").rglob("*.cpp"))
+
+
+def is_operator_dir(d: Path) -> bool:
+    return (d / "op_host").is_dir() and (d / "op_kernel").is_dir()
+
+
+def operator_dirs(root: Path, target: Path) -> list[Path]:
+    """The operator directories `target` names: itself (an operator), its children (a family),
+    or every family's operators (the repository root)."""
+    target = Path(target).resolve()
+    if is_operator_dir(target):
+        return [target]
+    if target == root:
+        families = [d for d in sorted(root.iterdir())
+                    if d.is_dir() and d.name not in _SKIP_DIRS and not d.name.startswith(".")]
+    else:
+        families = [target]
+    return [op for fam in families for op in sorted(fam.iterdir()) if is_operator_dir(op)]
+
+
+# -- the CMake rules ----------------------------------------------------------------------------
+
+_CALL_RE = re.compile(r"\b(add_all_modules_sources|add_modules_sources|set)\s*\(", re.I)
+_MODULE_KEYWORDS = {"HOSTNAME", "MODE", "DIR", "OPTYPE", "ACLNNTYPE", "DEPENDENCIES",
+                    "COMPUTE_UNIT", "TILING_DIR", "DISABLE_IN_OPP"}
+
+
+def _cmake_calls(text: str):
+    """(command, [arguments]) of each `set(...)` / `add_*modules_sources(...)` call, in order;
+    comments dropped, quoted arguments unquoted."""
+    text = re.sub(r"#[^\n]*", "", text)
+    for m in _CALL_RE.finditer(text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        args = re.findall(r'"([^"]*)"|(\S+)', text[m.end():i - 1])
+        yield m.group(1).lower(), [a or b for a, b in args]
+
+
+def cmake_module(op_dir: Path) -> CMakeModule:
+    """The operator's add_modules_sources call (in its CMakeLists.txt or op_host's), with
+    `${VAR}` from the `set(...)` calls before it; the defaults of func.cmake when none."""
+    # a subdirectory's CMakeLists.txt sees its parent's variables (add_subdirectory)
+    variables: dict[str, list[str]] = {}
+    for cmake in (op_dir / "CMakeLists.txt", op_dir / "op_host" / "CMakeLists.txt"):
+        if not cmake.is_file():
+            continue
+        variables["CMAKE_CURRENT_SOURCE_DIR"] = [str(cmake.parent)]
+        for command, args in _cmake_calls(cmake.read_text(errors="replace")):
+            expanded = []
+            for a in args:
+                whole = re.fullmatch(r"\$\{(\w+)\}", a)
+                if whole:
+                    expanded += variables.get(whole.group(1), [])
+                else:
+                    expanded.append(re.sub(r"\$\{(\w+)\}",
+                                           lambda v: " ".join(variables.get(v.group(1), [])), a))
+            if command == "set":
+                if expanded:
+                    variables[args[0]] = expanded[1:]
+                continue
+            parsed: dict[str, list[str]] = {}
+            key = None
+            for a in expanded:
+                if a in _MODULE_KEYWORDS:
+                    key = a
+                    parsed.setdefault(key, [])
+                elif key:
+                    parsed[key].append(a)
+            if command == "add_all_modules_sources":
+                host = op_dir / "op_host"
+                optypes = parsed.get("OPTYPE") or [op_dir.name]
+            else:
+                source = Path((parsed.get("DIR") or [str(cmake.parent)])[0])
+                host = source if source.name == "op_host" else source / "op_host"
+                optypes = parsed.get("OPTYPE", [])
+            units, dirs = parsed.get("COMPUTE_UNIT", []), parsed.get("TILING_DIR", [])
+            return CMakeModule(host, tuple(optypes), tuple(parsed.get("ACLNNTYPE", [])),
+                               tuple(parsed.get("DEPENDENCIES", [])),
+                               dict(zip(units, dirs)) if len(units) == len(dirs) else {}, cmake)
+    return CMakeModule(op_dir / "op_host", (op_dir.name,), ("aclnn",), (), {}, None)
+
+
+def tiling_dir(module: CMakeModule, unit: str) -> str | None:
+    """func.cmake find_value_by_key: the operator's own pair for the unit; without pairs,
+    get_target_dir's architecture directory when the operator has one."""
+    if module.tiling_dirs:
+        return module.tiling_dirs.get(unit)
+    arch = ARCH_DIR.get(unit)
+    return arch if arch and (module.host_dir / arch).is_dir() else None
+
+
+def host_sources(op_dir: Path, module: CMakeModule, unit: str) -> tuple[list[Path], list[Path]]:
+    """(OpDef sources, every host source a build of `unit` compiles), in CMake's order."""
+    host = module.host_dir
+    defs: list[Path] = []
+    for optype, kind in zip(module.optypes, module.aclnn_types or ("aclnn",) * len(module.optypes)):
+        if kind.startswith("aclnn"):
+            defs += sorted(host.glob(f"{optype}_def*.cpp"))
+    if not defs:       # the OPTYPE names no def file (e.g. a renamed one): every def there
+        defs = sorted(host.glob("*_def*.cpp"))
+    infer = sorted(host.glob("*_infershape*.cpp"))
+    tiling = sorted(host.glob("*_tiling*.cpp"))
+    arch = tiling_dir(module, unit)
+    if arch:
+        tiling += sorted((host / arch).glob("*_tiling*.cpp"))
+    tiling += sorted((host / "op_tiling").rglob("*.cpp"))
+    graph = sorted((op_dir / "op_graph").glob("*_infer*.cpp"))
+    out = []
+    for p in [*defs, *infer, *tiling, *graph]:
+        if p not in out:
+            out.append(p)
+    return defs, out
+
+
+def binary_config(op_dir: Path, unit: str) -> tuple[str | None, list[dict]]:
+    """op_host/config/<unit>/<op>_binary.json: (its op_type, its op_list) or (None, [])."""
+    path = op_dir / "op_host" / "config" / unit / f"{op_dir.name}_binary.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None, []
+    if not isinstance(data, dict):
+        return None, []
+    op_list = data.get("op_list") if isinstance(data.get("op_list"), list) else []
+    return (data.get("op_type") if isinstance(data.get("op_type"), str) else None), op_list
+
+
+def read_operator(repo: Repository, op_dir: Path, unit: str) -> Operator:
+    op_dir = Path(op_dir).resolve()
+    module = cmake_module(op_dir)
+    defs, sources = host_sources(op_dir, module, unit)
+    kernel = op_dir / "op_kernel" / f"{op_dir.name}.cpp"
+    op_type, variants = binary_config(op_dir, unit)
+    include_dirs = [op_dir.parent, module.host_dir]
+    # CMake DEPENDENCIES: those operators' modules are built into the same tiling and infer
+    # objects, so their sources are compiled with this one's and their directories are include
+    # directories of it (ops-nn's foreach_* on foreach_utils)
+    for dep in module.dependencies:
+        dep_dir = next((d for d in (op_dir.parent / dep, *sorted(repo.root.glob(f"*/{dep}")))
+                        if (d / "op_host").is_dir()), None)
+        if dep_dir is None or dep_dir == op_dir:
+            continue
+        dep_module = cmake_module(dep_dir)
+        dep_defs, dep_sources = host_sources(dep_dir, dep_module, unit)
+        sources += [p for p in dep_sources if p not in dep_defs and p not in sources]
+        include_dirs += [d for d in (dep_dir.parent, dep_module.host_dir) if d not in include_dirs]
+    op = Operator(repo, op_dir, op_dir.parent.name, op_dir.name,
+                  kernel if kernel.is_file() else None, defs, sources, include_dirs, op_type,
+                  variants, list(module.dependencies))
+    arch = tiling_dir(module, unit)
+    op.notes.append(f"host sources for {unit} per "
+                    + (module.file.relative_to(repo.root).as_posix() if module.file
+                       else "func.cmake's defaults")
+                    + (f" (tiling directory op_host/{arch})" if arch else ""))
+    return op
+
+
+def tiling_data_header(op: Operator, op_type: str) -> Path | None:
+    """The op_host header (any depth) that registers the operator's BEGIN_TILING_DATA_DEF
+    class (`REGISTER_TILING_DATA_CLASS(<OpType>, ...)`), which kernels read with
+    GET_TILING_DATA; None when the operator's tiling data is a plain struct of its kernel."""
+    registers = re.compile(rf"REGISTER_TILING_DATA_CLASS\s*\(\s*{re.escape(op_type)}\s*,")
+    # the operator's own op_host, then its family's (ops-nn's foreach operators register theirs
+    # in foreach/foreach_utils/op_host/foreach_tiling_def.h)
+    own = sorted((op.directory / "op_host").rglob("*.h"))
+    family = sorted(h for h in op.directory.parent.glob("*/op_host/**/*.h")
+                    if not h.is_relative_to(op.directory))
+    for h in [*own, *family]:
+        if registers.search(h.read_text(errors="replace")):
+            return h
+    return None
+
+
+# -- the repository's golden --------------------------------------------------------------------
+
+# imports a golden may make that opkg's own environment provides
+_PROVIDED = {"numpy", "math", "functools", "itertools", "typing", "os", "sys", "re", "copy",
+             "collections", "random", "struct", "enum", "dataclasses", "operator", "json",
+             "logging", "warnings", "abc", "time", "decimal", "fractions", "ml_dtypes",
+             "__future__"}
+
+
+@dataclass(frozen=True)
+class Golden:
+    file: Path
+    function: str
+    requires: tuple[str, ...]     # third-party packages it imports (torch, ...)
+
+
+def find_golden(op_dir: Path) -> Golden | None:
+    """tests/assets/golden.py's `__golden__["kernel"][<op>]`, with the packages it imports
+    that opkg does not bring; None when the operator has no golden (or names no function)."""
+    path = op_dir / "tests" / "assets" / "golden.py"
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return None
+    mapping = None
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__golden__"
+                                                 for t in node.targets)):
+            try:
+                mapping = ast.literal_eval(node.value)
+            except ValueError:
+                return None
+    if not isinstance(mapping, dict) or not isinstance(mapping.get("kernel"), dict):
+        return None
+    kernels = mapping["kernel"]
+    function = kernels.get(op_dir.name) or (next(iter(kernels.values())) if len(kernels) == 1
+                                            else None)
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    if not isinstance(function, str) or function not in defined:
+        return None
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imported.add(node.module.split(".")[0])
+    return Golden(path, function, tuple(sorted(imported - _PROVIDED)))
+
+
+# -- the import ---------------------------------------------------------------------------------
+
+# a package directory the import may rewrite: it holds only what an import writes
+_GENERATED = {"opkg.yaml", "golden.py"}
+GOLDEN_CONVENTION = "ttk"          # verify.golden_convention for the repositories' golden.py
+
+
+@dataclass
+class Imported:
+    """One operator's outcome: `dest` written, or `skipped` saying why not."""
+    path: str                          # the operator's directory in the repository
+    op_type: str | None = None
+    dest: Path | None = None
+    skipped: str | None = None
+    notes: list[str] = field(default_factory=list)
+    golden: bool = False               # the repository's golden (False: a stub that fails)
+    cases_from: str | None = None
+
+
+@dataclass
+class RepositoryImport:
+    repo: Repository
+    operators: list[Imported]
+    workspace_note: str | None = None
+
+
+def open_repository(target: Path, name: str | None = None) -> Repository:
+    root = repository_root(target)
+    if root is None:
+        raise UsageError(f"{target} is not inside an ops repository checkout",
+                         hint="an ops repository (hicann/ops-nn and its siblings) has "
+                              "cmake/func.cmake and common/inc at its root")
+    return Repository(root, name or default_name(root), git_commit(root))
+
+
+def import_repository(target: Path, *, unit: str, soc: str, dest_root: Path, tree_label: str,
+                      name: str | None = None, extra_include_dirs=(), deps=(),
+                      probe=None) -> RepositoryImport:
+    """Import every operator `target` names (an operator, a family or the whole repository)
+    that has a classic kernel, into `dest_root/<family>/<op>/opkg.yaml`, for compute unit
+    `unit` (CMake's, e.g. ascend910b) built on SoC `soc`; every package depends on the
+    repository's kernel tree package `tree_label` (repository_workspace.write_kernel_tree).
+    `deps` are library labels every package depends on (`@opbase//:op_common`);
+    `extra_include_dirs` the directories they bring, used to read the OpDefs. `probe` replaces
+    the OpDef reader (tests of layout only)."""
+    target = Path(target)
+    if not target.exists():
+        raise UsageError(f"no such directory: {target}", field="PATH")
+    repo = open_repository(target, name)
+    dirs = operator_dirs(repo.root, target)
+    if not dirs:
+        raise UsageError(f"no operator directories under {target}",
+                         hint="an operator directory has op_host/ and op_kernel/")
+    results = []
+    for op_dir in dirs:
+        result = Imported(op_dir.relative_to(repo.root).as_posix())
+        results.append(result)
+        try:
+            op = read_operator(repo, op_dir, unit)
+        except (OSError, ValueError, LookupError, TypeError) as exc:
+            result.skipped = f"its CMakeLists.txt could not be read: {type(exc).__name__}: {exc}"
+            continue
+        if op.kernel is None:
+            result.skipped = (f"no classic kernel op_kernel/{op.name}.cpp"
+                              + (" (only an Ascend 950 kernel)" if any(
+                                  (op.directory / "op_kernel").glob("*_apt.cpp")) else ""))
+            continue
+        try:
+            _import_one(op, result, unit=unit, soc=soc, dest_root=Path(dest_root),
+                        extra_include_dirs=extra_include_dirs, deps=deps, probe=probe,
+                        tree_label=tree_label)
+        except UsageError as exc:
+            result.skipped = exc.message.splitlines()[0]
+            result.notes += exc.message.splitlines()[1:]
+        except (OSError, ValueError, LookupError, TypeError) as exc:
+            # one operator's unexpected layout must not stop the import of the others
+            result.skipped = f"not imported: {type(exc).__name__}: {exc}"
+    return RepositoryImport(repo, results)
+
+
+def _read_opdef(op: Operator, extra_include_dirs) -> tuple[dict, list[str]]:
+    """The OpDef the def sources register, compiled on the sim as the build would (the
+    repository's and its libraries' include directories); read from the text when they do
+    not compile. (host_prototypes-shaped entry, notes)."""
+    from opkg.importers import opdef as opdef_probe
+
+    include_dirs = [*(op.repo.root / d for d in HOST_INCLUDE_DIRS), *op.include_dirs,
+                    *map(Path, extra_include_dirs)]
+    notes, probe_error = [], None
+    try:
+        probe = opdef_probe.read_opdefs(op.def_sources, include_dirs, op.directory)
+        ops, gaps = probe.ops, []
+        notes += [f"compiler warning: {w}" for w in probe.warnings]
+    except opdef_probe.ProbeError as exc:
+        probe_error = str(exc).splitlines()[0][:300]
+        ops, gaps = opdef_probe.parse_opdef_text(op.def_sources)
+        notes.append(f"the OpDef sources do not compile on the sim ({probe_error}); the OpDef "
+                     "was read from the text")
+    wanted = op.op_type_hint
+    if wanted is None and len(ops) > 1:
+        # add_kernel_sources without a binary config: the def file's OP_ADD
+        from opkg.core.model import snake_case
+        named = [o for o in ops if snake_case(o["type"]) == op.name]
+        wanted = named[0]["type"] if len(named) == 1 else None
+    chosen = [o for o in ops if o["type"] == wanted] if wanted else ops
+    if len(chosen) != 1:
+        why = "; ".join(gaps) or (f"the def sources register {', '.join(o['type'] for o in ops)}"
+                                  if ops else "no OpDef found")
+        if probe_error:
+            why = f"its def sources do not compile on the sim ({probe_error}), and {why}"
+        raise UsageError(f"cannot read the OpDef of {op.rel}: {why}")
+    return chosen[0], notes
+
+
+def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_include_dirs,
+                deps, probe, tree_label) -> None:
+    from opkg.importers import opdef as opdef_probe
+    from opkg.importers.project import _check_representable
+    from opkg.importers.manifest_text import golden_stub as _golden_stub, _ATTR_PLACEHOLDER
+    from opkg.importers import ttk
+    from opkg.core.model import DTYPES
+    from opkg.core.socs import soc_table
+
+    declared, notes = (probe or _read_opdef)(op, extra_include_dirs)
+    result.notes += op.notes + notes
+    # only the built unit's own AddConfig lists matter to this manifest (socs: [soc]); the
+    # others are not read (ops-nn's MatMulV3 lists ascend950's twice over as the sim reads it)
+    aicore = declared.get("aicore") or {}
+    configs_of = {}
+    own = (aicore.get("soc_configs") or {}).get(unit)
+    if own is not None:
+        kept = _runnable_dtypes({"type": declared["type"], "inputs": own["inputs"],
+                                 "outputs": own["outputs"]}, result.notes)
+        configs_of[unit] = {"inputs": kept["inputs"], "outputs": kept["outputs"]}
+    declared = _runnable_dtypes({**declared, "aicore": {**aicore, "soc_configs": configs_of}},
+                                result.notes)
+    manifest_op = opdef_probe.to_manifest_op(declared)
+    configs = manifest_op.pop("configs")
+    if configs and unit not in configs:
+        # a classic-named kernel of an operator another SoC's config alone names (ops-nn's
+        # bnll: AddConfig("ascend950") only)
+        raise UsageError(f"not an operator of {unit}: its OpDef's AddConfig names "
+                         f"{', '.join(configs)} only")
+    has_infer = manifest_op.pop("has_infer_shape")
+    for d in manifest_op["dropped_formats"]:
+        result.notes.append(f"OpDef format combination left out: {d}")
+    _check_representable(manifest_op, op.directory)
+    result.op_type = manifest_op["type"]
+    row = soc_table(None).get(soc)
+    series = _short_series(soc)
+    arch = tiling_dir(cmake_module(op.directory), unit)
+
+    golden = find_golden(op.directory)
+    cases = ttk.ttk_cases(op.directory, manifest_op, series, arch, has_infer)
+    result.notes += [f"ttk row not used: {s}" for s in cases.skipped[:5]]
+    if not cases.cases:
+        example = ttk.example_case(op.directory, manifest_op)
+        if example is not None:
+            required = {a["name"]: _ATTR_PLACEHOLDER[a["type"]] for a in manifest_op["attrs"]
+                        if a.get("required")}
+            if required:     # the example's attrs are C++ values: placeholders, said
+                example["attrs"] = required
+                result.notes.append("required attrs of the example case are placeholders: "
+                                    + ", ".join(required))
+            cases.cases, cases.source = [example], "examples/test_aclnn_*.cpp"
+    result.cases_from = cases.source
+    tolerance = {d: t for d, t in cases.tolerance.items() if d in DTYPES}
+
+    dest = dest_root / op.family / op.name
+    if dest.exists() and any(p.name not in _GENERATED for p in dest.iterdir()):
+        raise UsageError(f"{dest} holds files an import did not write; not overwritten")
+    dest.mkdir(parents=True, exist_ok=True)
+    if golden is None:
+        func = op.name
+        (dest / "golden.py").write_text(_golden_stub(manifest_op, func))
+        golden_ref = f"golden.py:{func}"
+        result.notes.append("no tests/assets/golden.py with a __golden__ kernel entry: "
+                            "golden.py is a stub that fails until written")
+    else:
+        (dest / "golden.py").unlink(missing_ok=True)
+        golden_ref = f"{op.repo.label(golden.file)}:{golden.function}"
+        result.golden = True
+        if golden.requires:
+            result.notes.append("the golden imports " + ", ".join(golden.requires)
+                                + " (verify.requires)")
+    if op.dependencies:
+        result.notes.append("CMake DEPENDENCIES (their host sources built in, their op_host "
+                            "an include directory): " + ", ".join(op.dependencies))
+    text = manifest_text(op, manifest_op, soc=soc, golden_ref=golden_ref, golden=golden,
+                         cases=cases, tolerance=tolerance, has_infer=has_infer, deps=deps,
+                         row_short=row.short if row else unit, tree_label=tree_label)
+    from opkg.util.fsutil import atomic_write_text
+    atomic_write_text(dest / "opkg.yaml", text)
+    result.dest = dest
+
+
+def _runnable_dtypes(declared: dict, notes: list[str]) -> dict:
+    """The OpDef without the positions of its DataType lists that name a dtype opkg has no
+    NumPy form for (float8, hifloat8, ...: their variants could not be verified), each left out
+    named; all of them unknown stays an import error (scaffold's check says which)."""
+    from opkg.importers import opdef as opdef_probe
+    from opkg.core.model import DTYPES
+
+    def unknown(group):
+        count = max((len(t["dtypes"]) for t in group), default=0)
+        return {i for t in group for i in range(count)
+                if len(t["dtypes"]) > 1 and t["dtypes"][i] not in DTYPES}
+
+    tensors = declared["inputs"] + declared["outputs"]
+    count = max((len(t["dtypes"]) for t in tensors), default=0)
+    uneven = [f"{t['name']} {len(t['dtypes'])}" for t in tensors
+              if len(t["dtypes"]) not in (1, count)]
+    if uneven:
+        raise UsageError(f"the OpDef of {declared['type']} has DataType lists of different "
+                         f"lengths: {count} and " + ", ".join(uneven) + " (as the sim reads it)")
+    bad = unknown(tensors)
+    if not bad or len(bad) == count:
+        return declared
+    keep = [i for i in range(count) if i not in bad]
+    for i in sorted(bad):
+        names = sorted({t["dtypes"][i] for t in tensors if len(t["dtypes"]) > 1
+                        and t["dtypes"][i] not in DTYPES})
+        notes.append(f"OpDef dtype combination {i} left out: {', '.join(names)} (no such dtype "
+                     "in opkg)")
+    return {**declared, "inputs": opdef_probe.keep_positions(declared["inputs"], keep),
+            "outputs": opdef_probe.keep_positions(declared["outputs"], keep)}
+
+
+def _short_series(soc: str) -> str:
+    """Ascend910B1 -> Ascend910B: the series ttk's soc_series names (the SoC without its
+    trailing bin number)."""
+    return re.sub(r"\d+$", "", soc) if re.search(r"[A-Za-z]\d+$", soc) else soc
+
+
+def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, cases, tolerance,
+                  has_infer, deps, row_short, tree_label) -> str:
+    from opkg.importers.manifest_text import _yaml_flow, _yaml_tensor, _ATTR_PLACEHOLDER
+
+    repo = op.repo
+    q = lambda p: json.dumps(repo.label(p))   # noqa: E731 - quoted: '@' cannot start a plain scalar
+    lines = [f"# Imported by `opkg import` from {repo.name} {op.rel}"
+             + (f" at {repo.commit[:12]}" if repo.commit else "")
+             + "; the sources stay in the repository,",
+             "# unedited (@" + repo.name + "//path). Re-run the import to follow the repository.",
+             f"name: {op.name}", "version: 0.1.0",
+             f"summary: {manifest_op['type']} ({repo.name} {op.rel})",
+             "origin: " + _yaml_flow({"repository": repo.name,
+                                      **({"commit": repo.commit} if repo.commit else {}),
+                                      "path": op.rel}),
+             "op:", f"  type: {manifest_op['type']}"]
+    lines.append("  inputs:" if manifest_op["inputs"] else "  inputs: []")
+    lines += [f"    - {_yaml_tensor(t)}" for t in manifest_op["inputs"]]
+    lines.append("  outputs:" if manifest_op["outputs"] else "  outputs: []")
+    lines += [f"    - {_yaml_tensor(t)}" for t in manifest_op["outputs"]]
+    if manifest_op["attrs"]:
+        lines.append("  attrs:")
+        for a in manifest_op["attrs"]:
+            extra = "required: true" if a.get("required") else f"default: {json.dumps(a['default'])}"
+            lines.append(f"    - {{name: {a['name']}, type: {a['type']}, {extra}}}")
+    if manifest_op.get("soc_configs"):
+        lines.append("  soc_configs:   # AddConfig(soc, config): the config's own lists")
+        for short, cfg in manifest_op["soc_configs"].items():
+            lines.append(f"    {short}:")
+            for group in ("inputs", "outputs"):
+                lines.append(f"      {group}:" if cfg[group] else f"      {group}: []")
+                lines += [f"        - {_yaml_tensor(t)}" for t in cfg[group]]
+    lines += [f"# {row_short}: the sources the repository's CMake builds (add_modules_sources)",
+              "tiling:", "  sources:"]
+    lines += [f"    - {q(p)}" for p in op.host_sources]
+    data = tiling_data_header(op, manifest_op["type"])
+    if data is not None:
+        lines.append(f"  data: {q(data)}")
+    lines += ["kernel:", f"  source: {q(op.kernel)}",
+              "# the family directory and op_host/, as the repository's tiling build sees them",
+              "include_dirs: [" + ", ".join(q(d) for d in op.include_dirs) + "]",
+              f"socs: [{soc}]",
+              "deps: [" + ", ".join(json.dumps(d) for d in
+                                    [f"@{repo.name}//:common", tree_label, *deps]) + "]",
+              "verify:", f"  golden: {json.dumps(golden_ref)}"]
+    if golden is not None:
+        lines.append(f"  golden_convention: {GOLDEN_CONVENTION}   # inputs, attrs in def order, "
+                     "{input,output}_dtypes, ... as keywords")
+        if golden.requires:
+            lines.append(f"  requires: [{', '.join(golden.requires)}]")
+    lines.append("  seed: 0")
+    if tolerance:
+        lines.append("  tolerance:   # the repository's precision_tolerances")
+        lines += [f"    {d}: {_yaml_flow(t)}" for d, t in sorted(tolerance.items())]
+    if not manifest_op["outputs"]:
+        from opkg.importers.manifest_text import inplace_candidates as _inplace_candidates
+        lines.append(f"  inplace: [{', '.join(_inplace_candidates(manifest_op))}]")
+    lines.append("  cases:")
+    if cases.cases:
+        lines.append(f"    # from the repository's {cases.source}")
+        lines += [f"    - {_yaml_flow(c)}" for c in cases.cases]
+    else:
+        lines.append("    # no ttk table or example for this SoC: one shape for every input; "
+                     "REVIEW IT")
+        shapes = {t["name"]: ([[8, 256], [8, 256]] if t.get("param_type") == "dynamic"
+                              else [8, 256]) for t in manifest_op["inputs"]}
+        case = {"name": "default", "shapes": shapes}
+        required = {a["name"]: _ATTR_PLACEHOLDER[a["type"]] for a in manifest_op["attrs"]
+                    if a.get("required")}
+        if required:
+            case["attrs"] = required
+        own = [t for t in manifest_op["outputs"]
+               if t["name"] not in {i["name"] for i in manifest_op["inputs"]}]
+        if not has_infer and own:
+            case["output_shapes"] = {t["name"]: ([[8, 256], [8, 256]]
+                                                 if t.get("param_type") == "dynamic" else [8, 256])
+                                     for t in own}
+        lines.append(f"    - {_yaml_flow(case)}")
+    return "\n".join(lines) + "\n"

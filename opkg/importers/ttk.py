@@ -1,0 +1,235 @@
+"""Verification cases from an ops repository's own tests, for `opkg import`.
+
+hicann/ops-nn keeps per operator `tests/**/ttk_kernel_*.csv` tables: one row per case with
+`testcase_name, op_name, input_shapes | input_ori_shapes, input_dtypes, output_dtypes,
+attributes, input_data_ranges, precision_tolerances, soc_series, ...`, the tuples and dicts
+written as Python literals. A row applies to a SoC when its `soc_series` is empty or names the
+SoC's series (`('Ascend950',)`); tables under an `arch35/` directory are Ascend 950's. Where an
+operator has no such table, `examples/test_aclnn_<op>.cpp` gives one case: its
+`std::vector<int64_t> <name>Shape = {...}` for each input of that name.
+
+Pure data in, manifest case mappings out; manifest.py checks them like any other case.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_CASES = 8        # a handful of distinct cases is enough to verify; more only costs time
+
+
+@dataclass
+class Cases:
+    cases: list[dict] = field(default_factory=list)    # manifest case mappings
+    tolerance: dict = field(default_factory=dict)      # dtype -> {rtol, atol}, the tightest asked
+    source: str | None = None                          # where they came from, for the manifest
+    skipped: list[str] = field(default_factory=list)   # why rows were not used
+
+
+def _literal(text):
+    if text is None or not str(text).strip():
+        return None
+    try:
+        return ast.literal_eval(str(text).strip())
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+
+
+def _series_match(soc_series, short_series: str) -> bool:
+    value = _literal(soc_series)
+    if not value:
+        return True
+    names = [value] if isinstance(value, str) else list(value)
+    return any(str(n).lower() == short_series.lower() for n in names)
+
+
+def table_files(op_dir: Path, arch: str | None) -> list[Path]:
+    """The operator's ttk tables that can apply to a SoC of tiling directory `arch` (a table
+    under another arch directory is that architecture's)."""
+    out = []
+    for p in sorted((op_dir / "tests").rglob("ttk_kernel_*.csv")):
+        dirs = {d for d in p.relative_to(op_dir).parts[:-1] if re.fullmatch(r"arch\d+", d)}
+        if not dirs or arch in dirs:
+            out.append(p)
+    return out
+
+
+def _shapes(value, count: int):
+    """A row's per-input shapes: a list of `count` lists of ints (None for an absent optional
+    input), or None when the row's value is not that."""
+    if not isinstance(value, (list, tuple)) or len(value) != count:
+        return None
+    out = []
+    for s in value:
+        if s is None:
+            out.append(None)
+        elif isinstance(s, (list, tuple)) and all(isinstance(d, int) and not isinstance(d, bool)
+                                                  and d >= 0 for d in s):
+            out.append(list(s))
+        else:
+            return None
+    return out
+
+
+def _attr_value(kind: str, value):
+    if kind.startswith("list_"):
+        if not isinstance(value, (list, tuple)):
+            return None
+        items = [_attr_value(kind[5:], v) for v in value]
+        return None if any(i is None for i in items) else items
+    if kind == "float" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind == "bool" and isinstance(value, bool):
+        return value
+    if kind == "str" and isinstance(value, str):
+        return value
+    return None
+
+
+def ttk_cases(op_dir: Path, op: dict, short_series: str, arch: str | None,
+              has_infer_shape: bool = True) -> Cases:
+    """Cases from the operator's ttk tables that apply to `short_series` (e.g. Ascend910B):
+    the distinct (shapes, attrs, ranges) of the rows, with the tightest precision tolerances
+    the rows ask per output dtype. `op` is the manifest `op:` mapping; an operator without
+    InferShape also takes each row's output shapes (the case must say them)."""
+    result = Cases()
+    files = table_files(op_dir, arch)
+    if not files:
+        return result
+    inputs = op["inputs"]
+    if any(t.get("param_type") == "dynamic" for t in inputs):
+        result.skipped.append("dynamic inputs: a row's shapes cannot say how many tensors")
+        return result
+    attr_kinds = {a["name"]: a["type"] for a in op["attrs"]}
+    seen = set()
+    for path in files:
+        try:
+            rows = list(csv.DictReader(path.open(encoding="utf-8", newline="")))
+        except (OSError, UnicodeDecodeError, csv.Error) as exc:
+            result.skipped.append(f"{path.name}: unreadable ({exc})")
+            continue
+        for row in rows:
+            name = row.get("testcase_name") or f"row{len(seen)}"
+            if not _series_match(row.get("soc_series"), short_series):
+                continue
+            if row.get("is_enabled") not in (None, "", "1", "True", "true"):
+                continue
+            shapes = _shapes(_literal(row.get("input_ori_shapes")) or _literal(row.get("input_shapes")),
+                             len(inputs))
+            if shapes is None:
+                result.skipped.append(f"{name}: input shapes do not match the OpDef's "
+                                      f"{len(inputs)} inputs")
+                continue
+            case = {"shapes": {t["name"]: s for t, s in zip(inputs, shapes) if s is not None}}
+            missing = [t["name"] for t, s in zip(inputs, shapes)
+                       if s is None and t.get("param_type", "required") == "required"]
+            if missing:
+                result.skipped.append(f"{name}: no shape for required input {missing[0]}")
+                continue
+            attrs_in = _literal(row.get("attributes")) or {}
+            attrs = {}
+            if isinstance(attrs_in, dict):
+                for k, v in attrs_in.items():
+                    if k in attr_kinds and (value := _attr_value(attr_kinds[k], v)) is not None:
+                        attrs[k] = value
+            if any(a.get("required") and a["name"] not in attrs for a in op["attrs"]):
+                result.skipped.append(f"{name}: a required attr has no value")
+                continue
+            if attrs:
+                case["attrs"] = attrs
+            ranges = _literal(row.get("input_data_ranges"))
+            if isinstance(ranges, (list, tuple)) and len(ranges) == len(inputs):
+                picked = {}
+                for t, r in zip(inputs, ranges):
+                    if (isinstance(r, (list, tuple)) and len(r) == 2
+                            and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                    for v in r) and r[0] < r[1] and t["name"] in case["shapes"]):
+                        picked[t["name"]] = [r[0], r[1]]
+                if picked:
+                    case["ranges"] = picked
+            if not has_infer_shape and op["outputs"]:
+                outs = _shapes(_literal(row.get("output_ori_shapes"))
+                               or _literal(row.get("output_shapes")), len(op["outputs"]))
+                if outs is None or None in outs:
+                    result.skipped.append(f"{name}: no output shapes, and the OpDef registers "
+                                          "no InferShape")
+                    continue
+                ins = {t["name"] for t in inputs}
+                case["output_shapes"] = {t["name"]: sh for t, sh in zip(op["outputs"], outs)
+                                         if t["name"] not in ins}
+            _tolerances(row, result.tolerance)
+            key = repr(sorted((k, repr(v)) for k, v in case.items()))
+            if key in seen or len(result.cases) >= MAX_CASES:
+                continue
+            seen.add(key)
+            result.cases.append({"name": re.sub(r"\W", "_", name), **case})
+        if result.cases:
+            result.source = (path.relative_to(op_dir).as_posix() if len(files) == 1
+                             else "tests/**/ttk_kernel_*.csv")
+    return result
+
+
+def _tolerances(row: dict, into: dict) -> None:
+    """precision_tolerances `((rtol, atol), ...)` per output, keyed by the output's dtype;
+    several rows: the tightest."""
+    tols = _literal(row.get("precision_tolerances"))
+    dtypes = _literal(row.get("output_dtypes"))
+    if not isinstance(tols, (list, tuple)) or not isinstance(dtypes, (list, tuple)):
+        return
+    if len(tols) == 1 and len(dtypes) > 1:
+        tols = list(tols) * len(dtypes)
+    for dtype, tol in zip(dtypes, tols):
+        if (not isinstance(dtype, str) or not isinstance(tol, (list, tuple)) or len(tol) != 2
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0
+                           for v in tol)):
+            continue
+        rtol, atol = float(tol[0]), float(tol[1])
+        have = into.get(dtype)
+        into[dtype] = ({"rtol": rtol, "atol": atol} if have is None else
+                       {"rtol": min(have["rtol"], rtol), "atol": min(have["atol"], atol)})
+
+
+_EXAMPLE_SHAPE = re.compile(r"std::vector<\s*int64_t\s*>\s*(\w+)\s*=\s*\{([^}]*)\}")
+# CreateAclTensor(hostData, shapeVariable, &deviceAddr, dtype, &tensor)
+_EXAMPLE_TENSOR = re.compile(r"CreateAclTensor\s*\(\s*\w+\s*,\s*(\w+)\s*,[^;]*?&\s*(\w+)\s*\)")
+
+
+def example_case(op_dir: Path, op: dict) -> dict | None:
+    """One case from examples/test_aclnn_<op>.cpp, its tensors' shapes: the shape variable
+    each `CreateAclTensor(..., shape, ..., &<input>)` passes, else `<input>Shape = {...}` (aclnn's
+    parameter names often follow the OpDef's); None when a required input has none."""
+    shapes = {}
+    for path in sorted((op_dir / "examples").glob("test_aclnn_*.cpp")):
+        text = path.read_text(errors="replace")
+        variables = {}
+        for var, dims in _EXAMPLE_SHAPE.findall(text):
+            try:
+                variables.setdefault(var, [int(d.strip()) for d in dims.split(",") if d.strip()])
+            except ValueError:
+                continue
+        for var, shape in variables.items():
+            if var.endswith("Shape"):
+                shapes.setdefault(var[:-len("Shape")], shape)
+        for var, tensor in _EXAMPLE_TENSOR.findall(text):
+            if var in variables:
+                shapes[tensor] = variables[var]
+    case = {}
+    for t in op["inputs"]:
+        given = shapes.get(t["name"]) or shapes.get(_camel(t["name"]))
+        if given is None:
+            if t.get("param_type", "required") == "required":
+                return None
+            continue
+        case[t["name"]] = given
+    return {"name": "example", "shapes": case} if case else None
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(p.title() for p in rest)

@@ -1,0 +1,86 @@
+"""bench/compat/repository.py, the corpus run over an ops repository: on the miniature
+repository written here (tests/fixtures/ops_repo, ops-nn's layout) always, and on a checkout of
+hicann/ops-nn when one is at hand (opt-in: $OPKG_OPS_NN and $OPKG_OPBASE, or the mirrors the
+`fetch` tool keeps under /work/.mirror)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+HARNESS = REPO / "bench" / "compat" / "repository.py"
+FIXTURES = REPO / "tests" / "fixtures"
+MIRRORS = Path("/work/.mirror")
+
+
+def _git_checkout(src: Path, dest: Path) -> Path:
+    shutil.copytree(src, dest)
+    subprocess.run(["git", "init", "-q", str(dest)], check=True)
+    subprocess.run(["git", "-C", str(dest), "add", "."], check=True)
+    subprocess.run(["git", "-C", str(dest), "-c", "user.name=t", "-c", "user.email=t@t",
+                    "commit", "-qm", "fixture"], check=True)
+    return dest
+
+
+def _harness(*args, tmp: Path):
+    return subprocess.run([sys.executable, str(HARNESS), *args, "--work", str(tmp / "work"),
+                           "--results", str(tmp / "results"), "--doc", str(tmp / "compat.md")],
+                          capture_output=True, text=True, timeout=3000)
+
+
+def test_the_harness_on_a_miniature_repository_resumes(tmp_path):
+    repo = _git_checkout(FIXTURES / "ops_repo", tmp_path / "ops-mini")
+    base = _git_checkout(FIXTURES / "ops_base", tmp_path / "ops-base")
+    r = _harness("--repo", str(repo), "--opbase", str(base), tmp=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "ops_mini: 1/1 verified of those with a golden (1 measured)" in r.stdout
+    rows = json.loads(next((tmp_path / "results").glob("compat-ops_mini-*.json")).read_text())["rows"]
+    assert [(x["path"], x["imported"], x["kernel_compiled"], x["verified"], x["cases_from"])
+            for x in rows] == [("activation/leaky_scale", True, True, True,
+                                "tests/st/ttk_kernel_leaky_scale.csv")]
+    doc = (tmp_path / "compat.md").read_text()
+    assert "<!-- compat:ops_mini:begin -->" in doc
+    assert "| activation | 1 | 1 | 1 | 1 | 1 | 1/1 |" in doc
+    # warm: nothing measured again (same repository commit, opkg commit and SoC)
+    start = time.monotonic()
+    r = _harness("--repo", str(repo), "--opbase", str(base), tmp=tmp_path)
+    assert r.returncode == 0 and "1 measured already" in r.stderr and "0 to measure" in r.stderr
+    assert time.monotonic() - start < 60
+
+
+def _real_checkouts(tmp_path: Path):
+    ops, base = os.environ.get("OPKG_OPS_NN"), os.environ.get("OPKG_OPBASE")
+    if ops and base:
+        return Path(ops), Path(base)
+    mirrors = [MIRRORS / "hicann+ops-nn" / "repo", MIRRORS / "hicann+opbase" / "repo"]
+    if not all(m.is_dir() for m in mirrors):
+        pytest.skip("no ops-nn/opbase checkout: set OPKG_OPS_NN and OPKG_OPBASE (opt-in)")
+    out = []
+    for mirror, name in zip(mirrors, ("ops-nn", "opbase")):
+        subprocess.run(["git", "clone", "-q", "--shared", str(mirror), str(tmp_path / name)],
+                       check=True)
+        out.append(tmp_path / name)
+    return tuple(out)
+
+
+def test_the_harness_on_ops_nn(tmp_path):
+    """One real operator through the harness: imported from the checkout as its CMake says,
+    built, and its row says how far it got (with its first error when it did not verify)."""
+    ops, base = _real_checkouts(tmp_path)
+    r = _harness("--repo", str(ops), "--opbase", str(base), "--only", "rms_norm", tmp=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = json.loads(next((tmp_path / "results").glob("compat-ops_nn-*.json")).read_text())["rows"]
+    (row,) = rows
+    assert row["path"] == "norm/rms_norm" and row["imported"] and row["golden"]
+    assert row["verified"] or row["first_error"], row
+    manifest = (tmp_path / "work" / "packages" / "ops_nn" / "norm" / "rms_norm" / "opkg.yaml").read_text()
+    assert '"@ops_nn//norm/rms_norm/op_host/rms_norm_tiling.cpp"' in manifest
+    assert "golden_convention: ttk" in manifest

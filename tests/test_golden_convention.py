@@ -1,0 +1,93 @@
+"""How a repository's golden is called (verify.golden_convention: ttk) and what a golden that
+needs a package opkg lacks reports (verify.requires), without building anything."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from opkg.core.model import AttrSpec, OpSpec, SocInfo, TensorSpec
+from opkg.verify import runner
+
+OP = OpSpec("RmsNormLike", (TensorSpec("x", ("float16",), ("ND",)),
+                            TensorSpec("gamma", ("float16",), ("ND",)),
+                            TensorSpec("bias", ("float16",), ("ND",), "optional")),
+            (TensorSpec("y", ("float16",), ("ND",)),),
+            (AttrSpec("epsilon", "float", 1e-6), AttrSpec("axis", "int", -1)))
+CASE = {"name": "c1", "shapes": {"x": [2, 8], "gamma": [8]}, "attrs": {}}
+
+
+def _extra(soc_name="Ascend910B1"):
+    soc = SocInfo.from_json({**_soc_json(), "name": soc_name})
+    inputs = {"x": np.zeros((2, 8), np.float16), "gamma": np.zeros(8, np.float16)}
+    return runner._convention_kwargs("ttk", OP, OP.variants()[0], soc, CASE, inputs)
+
+
+def _soc_json():
+    from opkg.core.socs import soc_table
+    return soc_table(None)["Ascend910B1"].to_json()
+
+
+def test_the_keywords_of_the_test_tool():
+    extra = _extra()
+    assert extra["input_dtypes"] == ["float16", "float16"]     # the omitted optional: absent
+    assert extra["output_dtypes"] == ["float16"]
+    assert extra["input_ori_shapes"] == [[2, 8], [8]]
+    assert extra["input_formats"] == ["ND", "ND"] and extra["output_ori_formats"] == ["ND"]
+    assert (extra["full_soc_version"], extra["short_soc_version"]) == ("Ascend910B1", "Ascend910B")
+    assert extra["testcase_name"] == "c1"
+    assert runner._convention_kwargs(None, OP, OP.variants()[0], None, CASE, {}) == {}
+
+
+def test_attrs_by_name_positionally_or_not_at_all():
+    seen = {}
+
+    def keyword_only(x, gamma, bias, *, epsilon=0.1, axis=0, **kwargs):
+        seen.update(epsilon=epsilon, axis=axis, soc=kwargs["short_soc_version"])
+        return x
+
+    def renamed(x, gamma, bias, eps, dim):          # attrs under other names: def order
+        seen.update(eps=eps, dim=dim)
+        return x
+
+    def no_kwargs(x, gamma, bias, epsilon):         # takes neither axis nor the tool's keywords
+        seen.update(only=epsilon)
+        return x
+
+    attrs = {"epsilon": 1e-5, "axis": 1}
+    for golden in (keyword_only, renamed, no_kwargs):
+        args, kwargs = runner._bind(golden, [1, 2, None], attrs, _extra())
+        golden(*args, **kwargs)
+    assert seen == {"epsilon": 1e-5, "axis": 1, "soc": "Ascend910B", "eps": 1e-5, "dim": 1,
+                    "only": 1e-5}
+
+
+def test_a_declared_package_that_is_missing_is_named(tmp_path):
+    golden = tmp_path / "golden.py"
+    golden.write_text("import numpy\ndef g(x):\n    return x\n")
+    with pytest.raises(runner.GoldenUnavailable) as exc:
+        runner.load_golden(str(golden), "g", ["opkg_no_such_package"])
+    assert "needs the Python package 'opkg_no_such_package', which is not installed" in str(exc.value)
+    assert "pip install opkg_no_such_package" in str(exc.value)
+
+
+def test_an_undeclared_missing_import_is_named_too(tmp_path):
+    golden = tmp_path / "golden.py"
+    golden.write_text("import opkg_no_such_package.sub as t\ndef g(x):\n    return x\n")
+    with pytest.raises(runner.GoldenUnavailable) as exc:
+        runner.load_golden(str(golden), "g")
+    assert "'opkg_no_such_package'" in str(exc.value)
+    assert "(add it to verify.requires)" in str(exc.value)
+
+
+def test_the_verifier_reports_it_as_the_variant_error(tmp_path):
+    """The whole job fails with the sentence, not a traceback (runner.main's report)."""
+    golden = tmp_path / "golden.py"
+    golden.write_text("import torch_like_absent\ndef g(x):\n    return x\n")
+    job = {"op": OP.to_json(), "variant": OP.variants()[0].name, "soc": _soc_json(),
+           "golden": {"file": str(golden), "function": "g", "convention": "ttk",
+                      "requires": ["torch_like_absent"]},
+           "cases": [], "seed": 0}
+    with pytest.raises(runner.GoldenMissing) as exc:
+        runner.run_job(job)
+    assert "torch_like_absent" in str(exc.value)

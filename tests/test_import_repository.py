@@ -1,0 +1,290 @@
+"""`opkg import` from an ops repository checkout (hicann/ops-nn's layout and CMake rules).
+
+The fixture tests/fixtures/ops_repo is a miniature repository written here in ops-nn's layout
+(its README says what it mirrors). Layout, CMake and test-asset reading are checked on it as
+data; one end-to-end import compiles its OpDef on the sim (g++) and writes a workspace.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from opkg.importers import repository as R
+from opkg.importers import ttk
+
+FIXTURE = Path(__file__).parent / "fixtures" / "ops_repo"
+OP = FIXTURE / "activation" / "leaky_scale"
+
+
+def test_repository_root_needs_the_cmake_rules(tmp_path):
+    assert R.repository_root(OP / "op_kernel") == FIXTURE.resolve()
+    # an msopgen or cann-ops project is not an ops repository
+    (tmp_path / "common" / "inc").mkdir(parents=True)
+    (tmp_path / "cmake").mkdir()
+    (tmp_path / "cmake" / "func.cmake").write_text("function(add_ops_compile_options)\n")
+    assert R.repository_root(tmp_path) is None
+    assert R.default_name(Path("/x/ops-nn")) == "ops_nn"
+
+
+def test_operator_dirs_of_an_operator_a_family_and_the_repository():
+    root = FIXTURE.resolve()
+    assert R.operator_dirs(root, OP) == [OP.resolve()]
+    family = [p.name for p in R.operator_dirs(root, FIXTURE / "activation")]
+    assert family == ["act_common", "leaky_scale", "only_apt"]
+    assert [p.name for p in R.operator_dirs(root, FIXTURE)] == family   # common/, cmake/ skipped
+
+
+def test_cmake_module_expands_the_compute_unit_pairs():
+    module = R.cmake_module(OP.resolve())
+    assert module.optypes == ("leaky_scale",)
+    assert module.dependencies == ("act_common",)
+    assert module.tiling_dirs == {"ascend910b": "arch22", "ascend910_93": "arch22",
+                                  "ascend950": "arch35"}
+    assert module.host_dir == OP.resolve() / "op_host"
+
+
+def test_host_sources_follow_the_compute_unit():
+    module = R.cmake_module(OP.resolve())
+    names = lambda unit: [p.relative_to(OP.resolve()).as_posix()           # noqa: E731
+                          for p in R.host_sources(OP.resolve(), module, unit)[1]]
+    assert names("ascend910b") == [
+        "op_host/leaky_scale_def.cpp", "op_host/leaky_scale_infershape.cpp",
+        "op_host/arch22/leaky_scale_tiling_arch22.cpp", "op_graph/leaky_scale_graph_infer.cpp"]
+    # CMake DEPENDENCIES: act_common's tiling source built in, its op_host an include dir
+    op = R.read_operator(R.open_repository(OP), OP, "ascend910b")
+    assert op.host_sources[-1] == FIXTURE.resolve() / "activation/act_common/op_host/act_common_tiling.cpp"
+    assert op.include_dirs[-1] == FIXTURE.resolve() / "activation/act_common/op_host"
+    assert "op_host/arch35/leaky_scale_tiling_arch35.cpp" in names("ascend950")
+    assert not any("arch" in n for n in names("ascend310p"))   # no pair: no arch directory
+
+
+def test_cmake_module_without_pairs_uses_the_architecture_directory(tmp_path):
+    op = tmp_path / "fam" / "op_x"
+    (op / "op_host" / "arch22").mkdir(parents=True)
+    (op / "op_host" / "CMakeLists.txt").write_text(
+        "# a comment (with parentheses)\nadd_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE "
+        "DIR ${CMAKE_CURRENT_SOURCE_DIR} OPTYPE op_x ACLNNTYPE aclnn)\n")
+    for f in ("op_x_def.cpp", "op_x_tiling.cpp", "arch22/op_x_tiling_a.cpp", "op_x_other.cpp"):
+        (op / "op_host" / f).write_text("")
+    module = R.cmake_module(op)
+    assert module.tiling_dirs == {} and R.tiling_dir(module, "ascend910b") == "arch22"
+    defs, sources = R.host_sources(op, module, "ascend910b")
+    assert [p.name for p in defs] == ["op_x_def.cpp"]
+    assert [p.name for p in sources] == ["op_x_def.cpp", "op_x_tiling.cpp", "op_x_tiling_a.cpp"]
+
+
+def test_golden_mapping_and_what_it_imports(tmp_path):
+    golden = R.find_golden(OP)
+    assert golden.function == "leaky_scale_golden" and golden.requires == ()
+    other = tmp_path / "op" / "tests" / "assets"
+    other.mkdir(parents=True)
+    (other / "golden.py").write_text(
+        "import numpy as np\nimport torch\nfrom scipy import special\n"
+        "__golden__ = {'kernel': {'op': 'op_golden'}}\ndef op_golden(x, **kw):\n    return x\n")
+    assert R.find_golden(tmp_path / "op").requires == ("scipy", "torch")
+    (other / "golden.py").write_text("__golden__ = {'kernel': {'op': 'missing'}}\n")
+    assert R.find_golden(tmp_path / "op") is None
+
+
+def _op(**attrs):
+    return {"type": "LeakyScale", "inputs": [{"name": "x", "dtypes": ["float16"], "formats": ["ND"]}],
+            "outputs": [{"name": "y", "dtypes": ["float16"], "formats": ["ND"]}],
+            "attrs": [{"name": "scale", "type": "float", "default": 2.0},
+                      {"name": "negative_slope", "type": "float", "default": 0.5}], **attrs}
+
+
+def test_ttk_rows_of_the_soc_series_with_the_tightest_tolerances():
+    cases = ttk.ttk_cases(OP, _op(), "Ascend910B", "arch22")
+    assert [c["name"] for c in cases.cases] == ["leaky_scale_ragged", "leaky_scale_one"]
+    assert cases.cases[0] == {"name": "leaky_scale_ragged", "shapes": {"x": [3, 37]},
+                              "attrs": {"scale": 3.0, "negative_slope": 0.25},
+                              "ranges": {"x": [-2, 2]}}
+    assert cases.tolerance == {"float16": {"rtol": 0.002, "atol": 0.002},
+                               "float32": {"rtol": 0.0001, "atol": 0.0001}}
+    assert cases.source == "tests/st/ttk_kernel_leaky_scale.csv"
+    # Ascend 950: its own row and the arch35 table
+    names = [c["name"] for c in ttk.ttk_cases(OP, _op(), "Ascend950", "arch35").cases]
+    assert names == ["leaky_scale_apt", "leaky_scale_ragged", "leaky_scale_950"]
+
+
+def test_ttk_rows_give_output_shapes_when_there_is_no_infershape():
+    cases = ttk.ttk_cases(OP, _op(), "Ascend910B", "arch22", has_infer_shape=False)
+    assert [c["output_shapes"] for c in cases.cases] == [{"y": [3, 37]}, {"y": [1]}]
+
+
+def test_ttk_rows_that_do_not_fit_the_opdef_are_said(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "ttk_kernel_x.csv").write_text(
+        "testcase_name,input_shapes,attributes,soc_series\n"
+        'two_inputs,"((2,), (2,))",{},\n'
+        'bad_literal,"((2,)",{},\n'
+        'needs_attr,"((4,),)",{},\n')
+    op = _op(attrs=[{"name": "k", "type": "int", "required": True}])
+    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22")
+    assert cases.cases == []
+    assert cases.skipped == ["two_inputs: input shapes do not match the OpDef's 1 inputs",
+                             "bad_literal: input shapes do not match the OpDef's 1 inputs",
+                             "needs_attr: a required attr has no value"]
+
+
+def test_example_shapes_by_the_tensor_each_creates():
+    assert ttk.example_case(OP, _op()) == {"name": "example", "shapes": {"x": [4, 2]}}
+    op = _op(inputs=[{"name": "gamma", "dtypes": ["float16"], "formats": ["ND"]}])
+    assert ttk.example_case(OP, op) is None
+
+
+def _workspace(tmp_path) -> Path:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "opkg-workspace.yaml").write_text("# my workspace\ndefault_socs: [Ascend910B1]\n")
+    shutil.copytree(FIXTURE, ws / "ops-mini")
+    shutil.copytree(FIXTURE.parent / "ops_base", ws / "ops-base")
+    for repo in ("ops-mini", "ops-base"):      # fresh clones: git checkouts with a HEAD
+        subprocess.run(["git", "init", "-q", str(ws / repo)], check=True)
+        subprocess.run(["git", "-C", str(ws / repo), "add", "."], check=True)
+        subprocess.run(["git", "-C", str(ws / repo), "-c", "user.name=t", "-c",
+                        "user.email=t@t", "commit", "-qm", "mini"], check=True)
+    return ws
+
+
+def _opkg(ws: Path, *args):
+    return subprocess.run([sys.executable, "-m", "opkg", *args], cwd=ws, capture_output=True,
+                          text=True)
+
+
+def test_import_a_family_in_place(tmp_path):
+    ws = _workspace(tmp_path)
+    commit = subprocess.run(["git", "-C", str(ws / "ops-mini"), "rev-parse", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    before = {p: p.read_bytes() for p in (ws / "ops-mini").rglob("*") if p.is_file()}
+    proc = _opkg(ws, "import", "ops-mini/activation", "--base", "ops-base")
+    assert proc.returncode == 0, proc.stderr
+    assert "imported 1 of 3 operator(s) for Ascend910B1" in proc.stdout
+    assert "skipped activation/only_apt: no classic kernel op_kernel/only_apt.cpp (only an " \
+           "Ascend 950 kernel)" in proc.stdout
+    pkg = ws / "packages" / "ops_mini" / "activation" / "leaky_scale"
+    # nothing copied: the package holds its manifest only, the repository is untouched
+    assert sorted(p.name for p in pkg.iterdir()) == ["opkg.yaml"]
+    assert {p: p.read_bytes() for p in (ws / "ops-mini").rglob("*") if p.is_file()} == before
+    manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
+    assert manifest["origin"] == {"repository": "ops_mini", "commit": commit,
+                                  "path": "activation/leaky_scale"}
+    assert manifest["tiling"]["sources"][2] == \
+        "@ops_mini//activation/leaky_scale/op_host/arch22/leaky_scale_tiling_arch22.cpp"
+    assert manifest["tiling"]["data"] == "@ops_mini//activation/leaky_scale/op_host/leaky_scale_tiling.h"
+    assert manifest["kernel"]["source"] == "@ops_mini//activation/leaky_scale/op_kernel/leaky_scale.cpp"
+    assert manifest["deps"] == ["@ops_mini//:common", "//packages/ops_mini/kernel_tree",
+                                "@opbase//:op_common"]
+    assert manifest["op"]["inputs"] == [{"name": "x", "dtypes": ["float16", "float32"],
+                                         "formats": ["ND"]}]
+    # only the built SoC's own AddConfig lists (ascend950's config is not this manifest's)
+    assert "soc_configs" not in manifest["op"]
+    assert manifest["verify"]["golden"] == \
+        "@ops_mini//activation/leaky_scale/tests/assets/golden.py:leaky_scale_golden"
+    assert manifest["verify"]["golden_convention"] == "ttk"
+    # the workspace names the repository, pinned, with the include dirs of its CMake
+    text = (ws / "opkg-workspace.yaml").read_text()
+    assert text.startswith("# my workspace\n")
+    entry = yaml.safe_load(text)["repositories"]["ops_mini"]
+    assert entry == {"path": "ops-mini", "commit": commit, "libraries": {"common": {
+        "include_dirs": [".", "common/inc", "common/inc/op_host"],
+        "kernel_include_dirs": ["common/inc/op_kernel", ".", "common/inc", "common/inc/op_host"]}}}
+    # the base library as the repository's CMake uses it: FindOPBASE.cmake's include
+    # directories, add_opbase_modules' sources
+    base = yaml.safe_load(text)["repositories"]["opbase"]
+    assert base["path"] == "ops-base" and len(base["commit"]) == 40
+    assert base["libraries"] == {"op_common": {
+        "include_dirs": ["include", "include/op_common", "include/op_common/op_host",
+                         "pkg_inc/op_common"],
+        "kernel_include_dirs": ["pkg_inc/op_common", "include", "include/op_common",
+                                "include/op_common/op_host"],
+        "host_sources": ["src/op_common/op_host/util/*.cpp"]}}
+    # the kernel tree: ../inc/ and ../act_common/ resolve from the include directory ascendc/_
+    tree = ws / "packages" / "ops_mini" / "kernel_tree" / "ascendc"
+    assert (tree / "_" / ".." / "inc" / "mini_split.h").is_file()
+    assert (tree / "_" / ".." / "act_common" / "act_copy.h").is_file()
+    assert (tree / "leaky_scale").is_symlink()
+    # a second import rewrites its own files and keeps the workspace entry
+    proc = _opkg(ws, "import", "ops-mini/activation/leaky_scale", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert "has repository ops_mini already: kept" in proc.stdout
+    assert yaml.safe_load((ws / "opkg-workspace.yaml").read_text())["repositories"] == \
+        {"ops_mini": entry, "opbase": base}
+
+
+def test_import_refuses_to_overwrite_files_it_did_not_write(tmp_path):
+    ws = _workspace(tmp_path)
+    pkg = ws / "packages" / "ops_mini" / "activation" / "leaky_scale"
+    pkg.mkdir(parents=True)
+    (pkg / "notes.txt").write_text("mine")
+
+    def fake_probe(op, _dirs):       # layout only: the OpDef is not what this test is about
+        return ({"type": "LeakyScale", "inputs": [{"name": "x", "param_type": "required",
+                                                     "dtypes": ["float32"], "formats": ["ND"]}],
+                 "outputs": [{"name": "y", "param_type": "required", "dtypes": ["float32"],
+                              "formats": ["ND"]}], "attrs": [], "aicore": {}}, [])
+
+    result = R.import_repository(ws / "ops-mini" / "activation" / "leaky_scale",
+                                 unit="ascend910b", soc="Ascend910B1",
+                                 dest_root=ws / "packages" / "ops_mini",
+                                 tree_label="//packages/ops_mini/kernel_tree",
+                                 probe=fake_probe)
+    assert result.operators[0].skipped.endswith("holds files an import did not write; not "
+                                                "overwritten")
+    assert (pkg / "notes.txt").read_text() == "mine"
+
+
+def test_outside_an_ops_repository_the_project_import_runs(tmp_path):
+    """A directory in no ops repository is an msopgen/cann-ops project (its own errors)."""
+    (tmp_path / "Proj").mkdir()
+    proc = subprocess.run([sys.executable, "-m", "opkg", "import", str(tmp_path / "Proj"),
+                           "--dest", str(tmp_path / "pkg")], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert proc.returncode == 2 and "has no op_host/ directory" in proc.stderr, proc.stderr
+
+
+def test_an_imported_operator_builds_and_verifies_with_the_repositorys_golden(tmp_path):
+    """The whole path on the sim: the arch22 tiling (the arch35 one has an #error) calling the
+    base library compiled from its sources, the kernel
+    including "../inc/..." and "../act_common/..." through the kernel tree, the golden called
+    with the test tool's keywords (it asserts them), the ttk rows and tolerances as cases."""
+    import json
+
+    ws = _workspace(tmp_path)
+    assert _opkg(ws, "import", "ops-mini/activation/leaky_scale", "--base", "ops-base"
+                 ).returncode == 0
+    proc = _opkg(ws, "build", "//packages/ops_mini/activation/leaky_scale", "--json")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    out = ws / "out" / "sim" / "leaky_scale" / "Ascend910B1"
+    for variant in ("float16", "float32"):
+        report = json.loads((out / variant / "verification.json").read_text())
+        assert report["passed"], report
+        assert [c["case"] for c in report["results"]] == ["leaky_scale_ragged", "leaky_scale_one"]
+    # the lock pins both repositories at the commits the import recorded
+    assert _opkg(ws, "lock").returncode == 0
+    lock = (ws / "opkg.lock").read_text()
+    commit = yaml.safe_load((ws / "packages/ops_mini/activation/leaky_scale/opkg.yaml")
+                            .read_text())["origin"]["commit"]
+    assert 'name = "ops_mini"' in lock and f'commit = "{commit}"' in lock, lock
+    assert 'name = "opbase"' in lock, lock
+
+
+def test_dtype_combinations_opkg_cannot_run_are_left_out_by_name():
+    t = lambda name, dtypes: {"name": name, "param_type": "required", "dtypes": dtypes,  # noqa: E731
+                              "formats": ["ND"] * len(dtypes)}
+    declared = {"type": "Q", "inputs": [t("x", ["float16", "float32", "float16"])],
+                "outputs": [t("y", ["int8", "hifloat8", "float8_e4m3fn"])], "attrs": []}
+    notes = []
+    kept = R._runnable_dtypes(declared, notes)
+    assert kept["inputs"][0]["dtypes"] == ["float16"] and kept["outputs"][0]["dtypes"] == ["int8"]
+    assert notes == ["OpDef dtype combination 1 left out: hifloat8 (no such dtype in opkg)",
+                     "OpDef dtype combination 2 left out: float8_e4m3fn (no such dtype in opkg)"]
+    # every combination unknown: left to the import's error, which names the dtype
+    only = {**declared, "inputs": [t("x", ["float32"])], "outputs": [t("y", ["hifloat8"])]}
+    assert R._runnable_dtypes(only, []) is only
