@@ -74,12 +74,28 @@ def test_one_iteration_with_b_given_transposed(built, m, n, k):
     check(built, got.reshape(m, n), want)
 
 
+def _cpu_has(flag: str) -> bool:
+    try:
+        return any(line.startswith("flags") and flag in line.split()
+                   for line in Path("/proc/cpuinfo").read_text().splitlines())
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("isa", ["avx512", "avx2", "base"])
 @pytest.mark.parametrize("m,n,k", [(33, 47, 70), (128, 64, 96)])
-def test_mmad_sums_over_k_in_order_to_the_bit(fp16, m, n, k):
-    # the model's vector loops spread the work over columns only: each element is the float32
-    # sum of its (exact) half x half products taken in k order, as a scalar loop computes it
-    a, b, _ = operands(fp16, m, n, k, seed=6)
-    got = run(fp16, 3, m, n, k, a, np.ascontiguousarray(b.T)).reshape(m, n)
+def test_mmad_sums_over_k_in_order_to_the_bit(built, monkeypatch, isa, m, n, k):
+    # Mmad's register-blocked product (cube_gemm.h) at each vector width the CPU has: each element
+    # is the float32 sum of its products taken in k order, each product and sum rounded, as a
+    # scalar loop computes it (int8: the exact int32 sum)
+    if isa != "base" and not _cpu_has({"avx512": "avx512f", "avx2": "avx2"}[isa]):
+        pytest.skip(f"this CPU has no {isa}")
+    monkeypatch.setenv("OPKG_SIM_GEMM", isa)
+    a, b, exact = operands(built, m, n, k, seed=6)
+    got = run(built, 3, m, n, k, a, np.ascontiguousarray(b.T)).reshape(m, n)
+    if got.dtype.kind == "i":
+        np.testing.assert_array_equal(got, exact.astype(np.int32))
+        return
     a32, b32 = a.astype(np.float32), b.astype(np.float32)
     want = np.zeros((m, n), np.float32)
     for kk in range(k):
