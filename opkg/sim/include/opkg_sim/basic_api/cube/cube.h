@@ -469,33 +469,6 @@ template <> struct MmadTypes<float, float, float> { static constexpr bool ok = t
 
 inline uint64_t up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-// c (m x n) += a (m x k) x b (k x n), the i-k-j loop: each element sums over k in order. Defined
-// once in the block runner (OPKG_SIM_RUNTIME_TU, -O2, where the j loop vectorises without changing
-// any element's arithmetic), not in each kernel object (-Og). Used by the high-level Matmul
-// (hl_matmul.h), which any n may reach.
-void ikj_accumulate(float* c, const float* a, const float* b, int64_t m, int64_t n, int64_t k);
-void ikj_accumulate(int32_t* c, const int32_t* a, const int32_t* b, int64_t m, int64_t n, int64_t k);
-#ifdef OPKG_SIM_RUNTIME_TU
-template <class AccT>
-inline void ikj_accumulate_t(AccT* __restrict c, const AccT* __restrict a, const AccT* __restrict b, int64_t m,
-                             int64_t n, int64_t k) {
-    for (int64_t i = 0; i < m; ++i) {
-        AccT* __restrict crow = c + i * n;
-        for (int64_t kk = 0; kk < k; ++kk) {
-            const AccT x = a[i * k + kk];
-            const AccT* __restrict brow = b + kk * n;
-            for (int64_t j = 0; j < n; ++j) crow[j] += x * brow[j];
-        }
-    }
-}
-void ikj_accumulate(float* c, const float* a, const float* b, int64_t m, int64_t n, int64_t k) {
-    ikj_accumulate_t(c, a, b, m, n, k);
-}
-void ikj_accumulate(int32_t* c, const int32_t* a, const int32_t* b, int64_t m, int64_t n, int64_t k) {
-    ikj_accumulate_t(c, a, b, m, n, k);
-}
-#endif
-
 }  // namespace cube_detail
 }  // namespace AscendC
 

@@ -39,6 +39,11 @@ void mmad_run(float* cp0, opkg_sim::CubeArena& ca, const float* ap, const opkg_s
               const opkg_sim::CubeArena& ba, const float* bias, bool accumulate, uint64_t m, uint64_t n, uint64_t k,
               opkg_sim::SrcLoc loc);
 
+// c (m x n) += a (m x k) x b (k x n), all row-major, any n: the high-level Matmul's product
+// (hl_matmul.h), by the same kernel and with the same bits as an i-k-j loop.
+void ikj_accumulate(float* c, const float* a, const float* b, int64_t m, int64_t n, int64_t k);
+void ikj_accumulate(int32_t* c, const int32_t* a, const int32_t* b, int64_t m, int64_t n, int64_t k);
+
 }  // namespace cube_detail
 }  // namespace AscendC
 
@@ -235,6 +240,34 @@ void mmad_run_t(Acc* cp0, opkg_sim::CubeArena& ca, const A* ap, const opkg_sim::
             }
         }
     }
+}
+
+template <class Acc>
+void ikj_accumulate_t(Acc* c, const Acc* a, const Acc* b, uint64_t m, uint64_t n, uint64_t k) {
+    if (!m || !n) return;
+    const GemmKernel<Acc> kern = gemm_kernel<Acc>();
+    const uint64_t mr = kern.rows, mp = (m + mr - 1) / mr * mr, N1 = (n + 15) / 16;
+    thread_local std::vector<Acc> av, bv, cv;
+    av.assign(mp * k, Acc(0));
+    std::memcpy(av.data(), a, m * k * sizeof(Acc));
+    bv.assign(N1 * k * 16, Acc(0));
+    cv.assign(N1 * mp * 16, Acc(0));
+    for (uint64_t jb = 0; jb < N1; ++jb) {
+        const uint64_t cols = n - jb * 16 < 16 ? n - jb * 16 : 16;
+        for (uint64_t kk = 0; kk < k; ++kk) std::memcpy(&bv[(jb * k + kk) * 16], b + kk * n + jb * 16, cols * sizeof(Acc));
+        for (uint64_t i = 0; i < m; ++i) std::memcpy(&cv[(jb * mp + i) * 16], c + i * n + jb * 16, cols * sizeof(Acc));
+    }
+    kern.run(cv.data(), mp, N1, av.data(), bv.data(), k);
+    for (uint64_t jb = 0; jb < N1; ++jb) {
+        const uint64_t cols = n - jb * 16 < 16 ? n - jb * 16 : 16;
+        for (uint64_t i = 0; i < m; ++i) std::memcpy(c + i * n + jb * 16, &cv[(jb * mp + i) * 16], cols * sizeof(Acc));
+    }
+}
+void ikj_accumulate(float* c, const float* a, const float* b, int64_t m, int64_t n, int64_t k) {
+    ikj_accumulate_t(c, a, b, uint64_t(m), uint64_t(n), uint64_t(k));
+}
+void ikj_accumulate(int32_t* c, const int32_t* a, const int32_t* b, int64_t m, int64_t n, int64_t k) {
+    ikj_accumulate_t(c, a, b, uint64_t(m), uint64_t(n), uint64_t(k));
 }
 
 void mmad_run(float* cp0, opkg_sim::CubeArena& ca, const half* ap, const opkg_sim::CubeArena& aa, const half* bp,
