@@ -204,9 +204,9 @@ public:
         bias_enabled_ = true;
     }
     // Dequantisation on the way out (int8 x int8 -> half): one scale for C, or one per column from
-    // n uint64 values in GM. The scale is bits 13..31 of the value read as a float (CANN's
-    // SetQuantScalar documentation: the float's high 19 bits; bit 46 and the offset bits 37..45
-    // serve the int8 output, which the sim does not model).
+    // n uint64 values in GM, each read as Fixpipe's DEQF16 reads it (cube.h, deq_scale: the float's
+    // high 19 bits; the offset bits 37..45 and the sign bit 46 serve the int8 output, which the
+    // sim does not model).
     void SetQuantScalar(const uint64_t quantScalar) {
         quant_ = 1;
         quant_scalar_ = quantScalar;
@@ -454,10 +454,7 @@ private:
                 mm_detail::require_defined(at.ptr_, sizeof(uint64_t), "the quantisation vector", loc);
                 q = *at.ptr_;
             }
-            const uint32_t bits = uint32_t(q & 0xFFFFE000u);
-            float scale;
-            std::memcpy(&scale, &bits, sizeof scale);
-            return static_cast<half>(static_cast<float>(v) * scale);
+            return static_cast<half>(static_cast<float>(v) * cube_detail::deq_scale(q));
         } else {
             if (quant_ != 0) {
                 fail(loc, format("%s: SetQuantScalar/SetQuantVector with %s A and %s C: the sim models the "

@@ -561,10 +561,11 @@ inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fm
 
 namespace cube_detail {
 
-// The scale of a scalar quantisation: a float's bits in the low 32 bits of deqScalar (CANN's
-// documented way to build it).
+// The scale of a quantisation parameter (QUANT_PRE, a uint64 built from a float's bits): the
+// hardware reads bits 13..31 as a float of 1 sign, 8 exponent and 10 mantissa bits (CANN's
+// "随路量化" table for NPU arch 2201), so the float's low 13 mantissa bits are dropped.
 inline float deq_scale(uint64_t deqScalar) {
-    const uint32_t bits = static_cast<uint32_t>(deqScalar & 0xFFFFFFFFu);
+    const uint32_t bits = static_cast<uint32_t>(deqScalar & 0xFFFFE000u);
     float f;
     std::memcpy(&f, &bits, sizeof f);
     return f;
@@ -575,7 +576,7 @@ inline DstT fixpipe_convert(SrcT v, QuantMode_t q, uint64_t deqScalar, bool relu
                             opkg_sim::SrcLoc loc) {
     using namespace opkg_sim;
     if constexpr (std::is_same<SrcT, int32_t>::value && std::is_same<DstT, half>::value) {
-        // DEQF16: int32 x the float scale, then ReLU (the quantisation is the pre-stage), rounded to half
+        // DEQF16: int32 x the (1, 8, 10) scale, then ReLU (the quantisation is the pre-stage), rounded to half
         if (q == QuantMode_t::VDEQF16) {
             fail(loc, format("%s: VDEQF16 (a scale per channel from the fixpipe buffer) is not modelled by the sim; "
                              "DEQF16 with deqScalar is", op));
