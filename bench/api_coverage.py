@@ -1,5 +1,6 @@
 """Share of CANN 8.1's public vector API names that the sim implements and tests (issue 12's
-measure). A measurement, not a test: `python bench/api_coverage.py [--json OUT]`.
+measure), then the same for the cube side (issue 28: the basic cube API, the Matmul object, the
+host's matmul tiling). A measurement, not a test: `python bench/api_coverage.py [--json OUT]`.
 
 The names are data (bench/data/cann-8.1-vector-api.txt, extracted once from CANN 8.1.RC1's
 headers). A name counts as implemented when the emulation headers declare it (a call or template
@@ -72,6 +73,48 @@ def measure() -> dict:
             "missing": [r for r in rows if not r["tested"]]}
 
 
+CUBE_NAMES = REPO / "bench" / "data" / "cann-8.1-cube-api.txt"
+# Where each cube family is emulated, and which test sources exercise it: member functions are
+# looked for in their own header (a name like SetShape is declared by other APIs too) and counted
+# as tested when a test calls them on an object (`.Name(` or `->Name(`).
+CUBE_FAMILIES = {
+    "cube": (None, "op_kernel"),
+    "matmul": (SIM / "opkg_sim" / "adv_api" / "matmul" / "hl_matmul.h", "op_kernel"),
+    "matmul-host": (SIM / "opkg_sim" / "host" / "host_matmul_tiling.h", "op_host"),
+}
+
+
+def measure_cube() -> dict:
+    """The cube side as `measure` does the vector side: the basic cube API, the Matmul object's
+    member functions and the host's matmul tiling methods (bench/data/cann-8.1-cube-api.txt; a
+    name may be in two families)."""
+    pairs = [tuple(line.split("\t")) for line in CUBE_NAMES.read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    reasons = read_table(REASONS)
+    sim = _text(sorted(SIM.rglob("*.h")))
+    rows = []
+    for name, family in pairs:
+        header, part = CUBE_FAMILIES[family]
+        tests = _text(sorted(p for p in TESTS.rglob("*.cpp") if part in p.parts))
+        if header is None:
+            implemented = declared(name, sim)
+            tested = implemented and declared(name, tests)
+        else:
+            implemented = re.search(rf"\b{re.escape(name)}\s*[(<]", header.read_text()) is not None
+            tested = implemented and re.search(rf"(\.|->){re.escape(name)}\s*[(<]", tests) is not None
+        reason = "" if tested else (reasons.get(name) or ("no test calls it" if implemented else "not emulated"))
+        rows.append({"name": name, "family": family, "implemented": implemented, "tested": tested,
+                     "reason": reason})
+    families = {}
+    for r in rows:
+        f = families.setdefault(r["family"], [0, 0])
+        f[0] += r["tested"]
+        f[1] += 1
+    return {"total": len(rows), "implemented_and_tested": sum(r["tested"] for r in rows),
+            "families": {k: {"tested": v[0], "total": v[1]} for k, v in families.items()},
+            "missing": [r for r in rows if not r["tested"]]}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", type=Path, help="also write the result as JSON here")
@@ -84,8 +127,15 @@ def main(argv=None) -> int:
     print("missing:")
     for r in result["missing"]:
         print(f"  {r['name']:28s} {r['family']:14s} {r['reason']}")
+    cube = measure_cube()
+    print(f"CANN 8.1 cube API names implemented and tested: {cube['implemented_and_tested']}/{cube['total']}")
+    for fam, v in cube["families"].items():
+        print(f"  {fam:14s} {v['tested']:3d}/{v['total']}")
+    print("missing:")
+    for r in cube["missing"]:
+        print(f"  {r['name']:28s} {r['family']:14s} {r['reason']}")
     if args.json:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
+        args.json.write_text(json.dumps({**result, "cube": cube}, indent=2) + "\n")
     return 0
 
 

@@ -51,6 +51,25 @@ def test_matmul_with_bias_split_over_aiv_cores(built, m, n, k, dim):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
 
 
+@pytest.mark.parametrize("isa", ["avx512", "avx2", "base"])
+def test_products_sum_over_k_in_order_to_the_bit(built, monkeypatch, isa):
+    # the share's product runs on Mmad's kernel (cube_gemm.h) at each vector width the CPU has:
+    # each C element is the bias plus its exact half x half products added in k order, in float32
+    flag = {"avx512": "avx512f", "avx2": "avx2"}.get(isa)
+    if flag and flag not in Path("/proc/cpuinfo").read_text().split():
+        pytest.skip(f"this CPU has no {isa}")
+    monkeypatch.setenv("OPKG_SIM_GEMM", isa)
+    m, n, k = 40, 37, 45
+    got, _, _ = run(built, m, n, k, dim=1, seed=4)
+    rng = np.random.default_rng(4)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16).astype(np.float32)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16).astype(np.float32)
+    want = np.broadcast_to(rng.uniform(-1, 1, n).astype(np.float32), (m, n)).copy()
+    for kk in range(k):
+        want += a[:, kk:kk + 1] * b[kk:kk + 1, :]
+    np.testing.assert_array_equal(got, want)
+
+
 def test_transposed_b(built):
     got, want, _ = run(built, 48, 80, 40, trans_b=True)
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)

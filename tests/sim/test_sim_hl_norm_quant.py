@@ -271,6 +271,33 @@ def test_welford_update(built, which, valid):
         np.testing.assert_array_equal(got_m2[tail:], m2[tail:])
 
 
+@pytest.mark.parametrize("which,valid", [(26, 64), (26, 40), (27, 64)])
+def test_welford_finalize(built, which, valid):
+    # the merge of 64 partial (mean, M2) pairs: CANN 8.1's formula (welfordfinalize_common_impl.h),
+    # against NumPy in float64 rounded once
+    x, g = data(built)
+    f = np.float32
+    mean, m2 = g[:COLS].astype(f).astype(np.float64), g[64:128].astype(f).astype(np.float64)
+    if which == 27:
+        w = np.rint(g[128:192].astype(f) * f(4)).astype(np.float64)
+    elif valid == COLS:
+        w = np.full(COLS, 4.0)
+    else:
+        w = np.where(np.arange(COLS) < valid, 4.0, 3.0)
+    r_rec = f(1 / w.sum())
+    out = run(built, which, x, g, valid=valid, scale=float(r_rec))
+    if which == 26 and valid == COLS:                  # no tail: the mean is sum(mean_j) / abLength
+        want_mean = np.sum(mean * np.float64(f(1 / COLS)))
+    else:
+        want_mean = np.sum(mean * w * np.float64(r_rec))
+    want_var = np.sum((m2 + w * (mean - want_mean) ** 2) * np.float64(r_rec))
+    got = out["r"]
+    assert got[0] == f(want_mean) and got[8] == f(want_var)
+    assert not got[1:8].any() and not got[9:16].any()   # the rest of each 32-byte block is cleared
+    # the merged mean is the count-weighted mean of the partial means
+    assert abs(got[0] - np.sum(mean * w) / w.sum()) < 1e-5
+
+
 def test_pad_and_unpad(built):
     dtype = dt(built)
     x, g = data(built)

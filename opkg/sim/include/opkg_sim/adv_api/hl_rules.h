@@ -115,6 +115,8 @@ constexpr RowRule LayerNorm{3, 2, 1}, RmsNorm{2, 1, 1}, DeepNorm{3, 2, 2}, Norma
     AscendAntiQuant{2, 2, 2}, Pad{1, 1, 1};
 // Elementwise: AscendQuant converts float to half first; WelfordUpdate keeps d and x - mean'.
 constexpr TmpRule AscendQuant{1, 1, 1, 0}, WelfordUpdate{3, 2, 2, 0};
+// WelfordFinalize: CANN's four float temporaries (two outputs, weighted means, deviations).
+constexpr TmpRule WelfordFinalize{4, 4, 4, 0};
 // ReduceXorSum (int16): the xor result and its widened copy for the sum.
 constexpr TmpRule ReduceXorSum{2, 2, 2, 0};
 }  // namespace rules

@@ -226,6 +226,16 @@ inline uint32_t GetSoftMaxMaxTmpSize(const ge::Shape& srcShape, const uint32_t d
     const uint64_t lo = GetSoftMaxMinTmpSize(srcShape, dataTypeSize, isReuseSource);
     return uint32_t(lo * (m ? m : 1));
 }
+// SoftmaxFlashV3 (half data) needs the same scratch per row as SoftMax in the sim.
+inline void GetSoftMaxFlashV3MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize1,
+                                           const uint32_t dataTypeSize2, uint32_t& maxValue, uint32_t& minValue,
+                                           const bool isUpdate, const bool isBasicBlock = false) {
+    (void)dataTypeSize2;
+    (void)isUpdate;
+    (void)isBasicBlock;
+    minValue = GetSoftMaxMinTmpSize(srcShape, dataTypeSize1, false);
+    maxValue = GetSoftMaxMaxTmpSize(srcShape, dataTypeSize1, false);
+}
 // SoftmaxGrad (front or not) needs the same scratch per row as SoftMax in the sim.
 inline uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isFront,
                                          const bool isReuseSource) {
@@ -273,6 +283,16 @@ inline void SoftMaxFlashV2TilingFunc(const ge::Shape& srcShape, const uint32_t d
     (void)isBasicBlock;
     (void)isFlashOutputBrc;
     SoftMaxTilingFunc(srcShape, dataTypeSize1, localWorkSpaceSize, softmaxFlashTiling);
+}
+// SoftmaxFlashV3 reads the same fields (the sim computes each row whole).
+inline void SoftMaxFlashV3TilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize1,
+                                     const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                                     optiling::SoftMaxTiling& softmaxFlashV3Tiling, const bool isUpdate,
+                                     const bool isBasicBlock = false) {
+    (void)dataTypeSize2;
+    (void)isUpdate;
+    (void)isBasicBlock;
+    SoftMaxTilingFunc(srcShape, dataTypeSize1, localWorkSpaceSize, softmaxFlashV3Tiling);
 }
 // SoftmaxGrad reads the same fields (front or not).
 inline void SoftMaxGradTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize,

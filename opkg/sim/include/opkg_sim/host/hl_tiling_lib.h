@@ -131,6 +131,14 @@ inline void GetWelfordUpdateMaxMinTmpSize(const ge::Shape& srcShape, const uint3
     minValue = uint32_t(lo);
     maxValue = uint32_t(hi < lo ? lo : hi);
 }
+inline void GetWelfordFinalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                            uint32_t& maxValue, uint32_t& minValue) {
+    const uint64_t lo = opkg_sim::tmp_min_bytes(opkg_sim::rules::WelfordFinalize, typeSize, isReuseSource);
+    const uint64_t hi = opkg_sim::tmp_max_bytes(opkg_sim::rules::WelfordFinalize, typeSize, isReuseSource,
+                                                opkg_sim::rows_last(srcShape).last);
+    minValue = uint32_t(lo);
+    maxValue = uint32_t(hi < lo ? lo : hi);
+}
 inline bool GetRmsNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
                                     uint32_t& minValue, const bool isBasicBlock = false) {
     const opkg_sim::RowsLast s = opkg_sim::rows_last(srcShape);

@@ -322,19 +322,27 @@ public:
         if (chunks.empty()) chunks.resize((r->bytes + CHUNK - 1) / CHUNK);
         const uint64_t lo = uint64_t(w.begin - r->base), hi = std::min<uint64_t>(uint64_t(w.end - r->base), r->bytes);
         const uint16_t owner = uint16_t(w.block + 1);
-        for (uint64_t k = lo; k < hi; ++k) {
-            const uint8_t v = w.values.empty() ? r->base[k] : uint8_t(w.values[size_t(k - lo)]);
+        for (uint64_t k = lo; k < hi;) {   // a chunk's share of the store at a time
             std::unique_ptr<Chunk>& c = chunks[k / CHUNK];
             if (!c) c.reset(new Chunk());
-            const uint64_t j = k % CHUNK;
-            if (!c->owner[j] || c->owner[j] == owner) {   // a block's later store replaces its value
-                c->value[j] = v;
-                c->owner[j] = owner;
-            } else if (c->value[j] != v) {
-                if (!diff.at) diff = Difference{r->base + k, int64_t(c->owner[j]) - 1, w.block, w.epoch};
-            } else if (!same[size_t(r - regions_.data())].at) {
-                same[size_t(r - regions_.data())] = Difference{r->base + k, int64_t(c->owner[j]) - 1, w.block, w.epoch};
+            const uint64_t j0 = k % CHUNK, len = std::min<uint64_t>(hi - k, CHUNK - j0);
+            const uint8_t* v = w.values.empty() ? r->base + k : reinterpret_cast<const uint8_t*>(w.values.data()) + (k - lo);
+            if (only_mine(c->owner + j0, len, owner)) {   // no other block stored here (the usual case)
+                std::memcpy(c->value + j0, v, len);
+                std::fill(c->owner + j0, c->owner + j0 + len, owner);
+            } else {
+                for (uint64_t j = j0; j < j0 + len; ++j) {
+                    if (!c->owner[j] || c->owner[j] == owner) {   // a block's later store replaces its value
+                        c->value[j] = v[j - j0];
+                        c->owner[j] = owner;
+                    } else if (c->value[j] != v[j - j0]) {
+                        if (!diff.at) diff = Difference{r->base + (k + j - j0), int64_t(c->owner[j]) - 1, w.block, w.epoch};
+                    } else if (!same[size_t(r - regions_.data())].at) {
+                        same[size_t(r - regions_.data())] = Difference{r->base + (k + j - j0), int64_t(c->owner[j]) - 1, w.block, w.epoch};
+                    }
+                }
             }
+            k += len;
         }
     }
     // The first byte whose final value differs between two blocks (at == nullptr: none).
@@ -346,6 +354,23 @@ public:
     std::vector<Difference> same;
 
 private:
+    // Whether each of the n owners is none or `owner`: eight at a time (O2 does not vectorise it).
+    static bool only_mine(const uint16_t* o, uint64_t n, uint16_t owner) {
+        typedef uint16_t V __attribute__((vector_size(16)));
+        const V mine = V{} + owner;
+        V bad = V{};
+        uint64_t j = 0;
+        for (; j + 8 <= n; j += 8) {
+            V x;
+            std::memcpy(&x, o + j, sizeof x);
+            bad |= (V)((x != 0) & (x != mine));
+        }
+        for (; j < n; ++j) bad[0] |= o[j] != 0 && o[j] != owner;
+        for (int q = 0; q < 8; ++q) {
+            if (bad[q]) return false;
+        }
+        return true;
+    }
     // Only the parts of a tensor that blocks store to get a reference (a large workspace costs
     // nothing until used): the first stored value and its block + 1 (blockDim <= 65535).
     static constexpr uint64_t CHUNK = 4096;

@@ -179,10 +179,10 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         Fixpipe<C, C, CFG_NZ>(cGm, c1, fp);
     } else if (TILING_KEY_IS(6) || TILING_KEY_IS(21)) {
         if constexpr (std::is_same<C, int32_t>::value) {
-            // int32 CO1 -> half in the first m x n halves of c, scaled by 0.25 (DEQF16)
+            // int32 CO1 -> half in the first m x n halves of c, scaled by 0.0123 (DEQF16)
             GlobalTensor<half> hGm;
             hGm.SetGlobalBuffer((__gm__ half*)c, m * n);
-            const float scale = 0.25f;
+            const float scale = 0.0123f;
             uint32_t bits;
             memcpy(&bits, &scale, sizeof bits);
             fp.nSize = n;

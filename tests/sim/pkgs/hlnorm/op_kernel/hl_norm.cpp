@@ -184,6 +184,22 @@ extern "C" __global__ __aicore__ void hl_norm(GM_ADDR x, GM_ADDR g, GM_ADDR z, G
             static constexpr WelfordUpdateConfig inplace = {true};
             WelfordUpdate<T, float, false, inplace>(rl, outVar, fa, fb, xl, wp);
         }
+    } else if (TILING_KEY_IS(26) || TILING_KEY_IS(27)) {
+        // WelfordFinalize of 64 partial means (g's first row) and M2s (its second): key 26 with
+        // headCount 4 over the first `valid` slots and tailCount 3 after them (no tail at 64),
+        // key 27 with counts = g's third row x 4 rounded; rRec comes in `scale`
+        ToFloat(fa, gl, COLS);
+        ToFloat(fb, gl[64], COLS);
+        WelfordFinalizePara wp{4, COLS, 4, t.valid, 3, COLS - t.valid, 1.0f / COLS, t.scale};
+        if (TILING_KEY_IS(26)) {
+            WelfordFinalize(rl, rl[8], fa, fb, tmp, wp);
+        } else {
+            LocalTensor<float> fc = fa[COLS];
+            ToFloat(fc, gl[128], COLS);
+            Muls(fc, fc, 4.0f, COLS);
+            Cast(ql, fc, RoundMode::CAST_RINT, COLS);
+            WelfordFinalize(rl, rl[8], fa, fb, ql, wp);
+        }
     } else if (TILING_KEY_IS(22)) {
         PadTiling pt;
         pt.srcHeight = ROWS;

@@ -112,6 +112,105 @@ inline void softmax_flash_v2(const AscendC::LocalTensor<T>& dst, const AscendC::
     if (update) emx.done(s.srcM);
 }
 
+// SoftmaxFlashV3 (CANN 8.1's v220 kernel, softmax_flashv3_impl.h; half data, float statistics): each
+// row of oriSrcK is split into splitMeanCnt groups of baseK; with g_j a group's mean, gm their
+// mean and s = alpha / (1 - alpha), the row is shifted per group, x' = x - (gm - g_j) * s. Without
+// update: mean = gm, max = max(x'), dst = exp(x' - max), expSum = sum(dst). With update (loopCnt
+// the step's number): mean = (inMean * (loopCnt - 1) + gm) / loopCnt, shiftCurr = (gm - mean) * s,
+// shiftPrev = (inMean - mean) * s, max = max(max(x') + shiftCurr, inMax + shiftPrev),
+// expMax = exp(inMax + shiftPrev - max), dst = exp(x' + shiftCurr - max), expSum = expMax *
+// inExpSum + sum(dst). Each value exact, rounded once; statistics one 32-byte block per row.
+struct SoftMaxParams;
+template <bool update, class P>
+inline void softmax_flash_v3(const AscendC::LocalTensor<half>& dst, const AscendC::LocalTensor<float>& mean_t,
+                             const AscendC::LocalTensor<float>& exp_sum, const AscendC::LocalTensor<float>& max_t,
+                             const AscendC::LocalTensor<half>& src, const AscendC::LocalTensor<half>& exp_max,
+                             const AscendC::LocalTensor<float>& in_mean, const AscendC::LocalTensor<float>& in_sum,
+                             const AscendC::LocalTensor<float>& in_max, const AscendC::LocalTensor<uint8_t>* tmp,
+                             const AscendC::SoftMaxTiling& tiling, const P& p, SrcLoc loc) {
+    const char* op = "SoftmaxFlashV3";
+    note(loc);
+    AscendC::SoftMaxShapeInfo info{p.srcM, p.srcK, p.oriSrcM, p.oriSrcK};
+    const AscendC::SoftMaxShapeInfo s = checked_shape<half>(tiling, info, op, loc);
+    if (s.srcK < 512) {
+        fail(loc, format("%s: srcK %u: CANN's kernel needs rows of at least 512 elements (it asserts srcK >= 512)", op,
+                         s.srcK));
+    }
+    if (p.splitMeanCnt != 8 || s.oriSrcK % 8 || !p.loopCnt || !(p.alpha < 1.0f)) {
+        fail(loc, format("%s: SoftMaxParams {loopCnt %u, splitMeanCnt %u, alpha %g} with oriSrcK %u: the kernel takes "
+                         "splitMeanCnt 8 (its group means are one 8-float block per row) with oriSrcK a multiple of "
+                         "8, loopCnt from 1 and alpha below 1", op, p.loopCnt, p.splitMeanCnt, double(p.alpha),
+                         s.oriSrcK));
+    }
+    check_tmp(tmp, softmax_tmp_bytes(s.srcK, 2), op, loc);
+    const uint64_t count = uint64_t(s.srcM) * s.srcK;
+    check_count(dst, count, op, "dstTensor", loc);
+    check_count(src, count, op, "srcTensor", loc);
+    RowStat<float> mn{&mean_t}, sum{&exp_sum}, mx{&max_t}, imn{&in_mean}, isum{&in_sum}, imx{&in_max};
+    RowStat<half> emx{&exp_max};
+    mn.check(s.srcM, op, "meanTensor", loc);
+    sum.check(s.srcM, op, "expSumTensor", loc);
+    mx.check(s.srcM, op, "maxTensor", loc);
+    if (update) {
+        imn.check(s.srcM, op, "inMeanTensor", loc);
+        isum.check(s.srcM, op, "inExpSumTensor", loc);
+        imx.check(s.srcM, op, "inMaxTensor", loc);
+        emx.check(s.srcM, op, "expMaxTensor", loc);
+    }
+    count_vec_of<float>(op, int64_t(count) * 4);
+    const double sh = double(p.alpha) / (1.0 - double(p.alpha));
+    const uint32_t base = s.oriSrcK / 8;
+    std::vector<double> means(s.srcM), sums(s.srcM), maxes(s.srcM), emaxes(s.srcM), xs(s.oriSrcK);
+    for (uint32_t r = 0; r < s.srcM; ++r) {
+        const half* x = src.ptr_ + uint64_t(r) * s.srcK;
+        check_read(x, uint64_t(s.oriSrcK) * 2, op, "srcTensor", loc);
+        double g[8], gm = 0.0;
+        for (uint32_t j = 0; j < 8; ++j) {
+            g[j] = 0.0;
+            for (uint32_t k = j * base; k < (j + 1) * base; ++k) g[j] += widen(x[k]);
+            g[j] /= base;
+            gm += g[j] / 8;
+        }
+        double rmax = -INFINITY;
+        for (uint32_t k = 0; k < s.oriSrcK; ++k) {
+            xs[k] = widen(x[k]) - (gm - g[k / base]) * sh;
+            rmax = std::fmax(rmax, xs[k]);
+        }
+        double mean = gm, m = rmax, shift = 0.0, em = 1.0, old_sum = 0.0;
+        if (update) {
+            const double in_m = imn.read(r, op, "inMeanTensor", loc), in_x = imx.read(r, op, "inMaxTensor", loc);
+            old_sum = isum.read(r, op, "inExpSumTensor", loc);
+            mean = (in_m * (double(p.loopCnt) - 1.0) + gm) / double(p.loopCnt);
+            shift = (gm - mean) * sh;
+            const double prev = (in_m - mean) * sh;
+            m = std::fmax(rmax + shift, in_x + prev);
+            em = std::exp(in_x + prev - m);
+        }
+        double total = 0.0;
+        half* y = dst.ptr_ + uint64_t(r) * s.srcK;
+        for (uint32_t k = 0; k < s.oriSrcK; ++k) {
+            const double e = std::exp(xs[k] + shift - m);
+            total += e;
+            y[k] = round_to<half>(e);
+        }
+        mark_written(y, uint64_t(s.oriSrcK) * 2);
+        means[r] = mean;
+        maxes[r] = m;
+        sums[r] = update ? em * old_sum + total : total;
+        emaxes[r] = em;
+    }
+    for (uint32_t r = 0; r < s.srcM; ++r) {
+        mn.write(r, means[r]);
+        sum.write(r, sums[r]);
+        mx.write(r, maxes[r]);
+        if (update) emx.write(r, emaxes[r]);
+    }
+    mn.done(s.srcM);
+    sum.done(s.srcM);
+    mx.done(s.srcM);
+    if (update) emx.done(s.srcM);
+}
+
 // SoftmaxGrad: with y = src (a softmax output) and dy = grad, front = sum(dy * y) per row;
 // isFront writes front (one block per row), else dst = (dy - front) * y.
 template <class T>
@@ -237,6 +336,43 @@ OPKG_HL_FV2_TPL inline void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, c
                                                       softmaxShapeInfo, loc);
 }
 #undef OPKG_HL_FV2_TPL
+
+// CANN 8.1's SoftMaxParams (impl/activation/softmax/softmax_common/softmax_common_utils.h).
+struct SoftMaxParams {
+    uint32_t srcM{0};
+    uint32_t srcK{0};
+    uint32_t oriSrcM{0};
+    uint32_t oriSrcK{0};
+    uint32_t loopCnt{1};
+    uint32_t splitMeanCnt{8};
+    float alpha{0.9375};
+};
+
+#define OPKG_HL_FV3_TPL template <typename T, typename U, bool isUpdate = false, bool isReuseSource = false, \
+    bool isBasicBlock = false, bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+OPKG_HL_FV3_TPL inline void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>& meanTensor,
+    const LocalTensor<U>& expSumTensor, const LocalTensor<U>& maxTensor, const LocalTensor<T>& srcTensor,
+    const LocalTensor<T>& expMaxTensor, const LocalTensor<U>& inMeanTensor, const LocalTensor<U>& inExpSumTensor,
+    const LocalTensor<U>& inMaxTensor, const SoftMaxTiling& tiling, const SoftMaxParams& params, OPKG_HL_LOC) {
+    static_assert(std::is_same<T, half>::value && std::is_same<U, float>::value,
+                  "SoftmaxFlashV3 takes half data and float statistics (CANN 8.1's kernel)");
+    opkg_sim::nd_only<isDataFormatNZ>();
+    opkg_sim::softmax_flash_v3<isUpdate>(dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
+                                         inMeanTensor, inExpSumTensor, inMaxTensor, nullptr, tiling, params, loc);
+}
+OPKG_HL_FV3_TPL inline void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>& meanTensor,
+    const LocalTensor<U>& expSumTensor, const LocalTensor<U>& maxTensor, const LocalTensor<T>& srcTensor,
+    const LocalTensor<T>& expMaxTensor, const LocalTensor<U>& inMeanTensor, const LocalTensor<U>& inExpSumTensor,
+    const LocalTensor<U>& inMaxTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+    const SoftMaxParams& params, OPKG_HL_LOC) {
+    static_assert(std::is_same<T, half>::value && std::is_same<U, float>::value,
+                  "SoftmaxFlashV3 takes half data and float statistics (CANN 8.1's kernel)");
+    opkg_sim::nd_only<isDataFormatNZ>();
+    opkg_sim::softmax_flash_v3<isUpdate>(dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
+                                         inMeanTensor, inExpSumTensor, inMaxTensor, &sharedTmpBuffer, tiling, params,
+                                         loc);
+}
+#undef OPKG_HL_FV3_TPL
 
 #ifdef OPKG_SIM_KERNEL
 // CANN's kernel-side tiling of SoftmaxFlashV2 for an srcM x srcK shape (kernels that retile per

@@ -203,6 +203,18 @@ public:
         bias_set_ = true;
         bias_enabled_ = true;
     }
+    // Dequantisation on the way out (int8 x int8 -> half): one scale for C, or one per column from
+    // n uint64 values in GM, each read as Fixpipe's DEQF16 reads it (cube.h, deq_scale: the float's
+    // high 19 bits; the offset bits 37..45 and the sign bit 46 serve the int8 output, which the
+    // sim does not model).
+    void SetQuantScalar(const uint64_t quantScalar) {
+        quant_ = 1;
+        quant_scalar_ = quantScalar;
+    }
+    void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor) {
+        quant_ = 2;
+        quant_vec_ = quantTensor;
+    }
     void DisableBias() { bias_enabled_ = false; }
     void ClearBias() { bias_enabled_ = false; }
     void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
@@ -284,7 +296,7 @@ public:
         uint8_t origin = 0;   // one origin for the block's undefined elements
         for (int64_t i = 0; i < bm; ++i) {
             DstT* row = co2Local.ptr_ + i * stride;
-            for (int64_t j = 0; j < bn; ++j) row[j] = static_cast<DstT>(result_[size_t((r0 + i) * n_ + c0 + j)]);
+            for (int64_t j = 0; j < bn; ++j) row[j] = out_value(result_[size_t((r0 + i) * n_ + c0 + j)], c0 + j, op, loc);
             // a synchronous GetTensorC has finished before the next instruction issues
             mark_written(row, uint64_t(bn) * sizeof(DstT), Pipe::V);
             // elements computed from GM bytes that held no value are undefined in UB, from that byte
@@ -426,6 +438,32 @@ private:
         count_copy(COPY_GM_UB, uint64_t(m * k) * sizeof(SrcAT) + uint64_t(k * n) * sizeof(SrcBT));
     }
 
+    // C element (any row, column `col`) as the output type: int32 -> half through the quantisation
+    // scale (the product rounded to float, then to half), any other pair a plain conversion.
+    DstT out_value(AccT v, int64_t col, const char* op, opkg_sim::SrcLoc loc) {
+        using namespace opkg_sim;
+        if constexpr (std::is_same<AccT, int32_t>::value && std::is_same<DstT, half>::value) {
+            if (quant_ == 0) {
+                fail(loc, format("%s: int8 A and B with a half C dequantise on the way out: call SetQuantScalar or "
+                                 "SetQuantVector before Iterate/IterateAll (and SetDequantType on the host)", op));
+            }
+            uint64_t q = quant_scalar_;
+            if (quant_ == 2) {
+                GlobalTensor<uint64_t> at = quant_vec_[uint64_t(col)];
+                check_gt(at, sizeof(uint64_t), op, loc);
+                mm_detail::require_defined(at.ptr_, sizeof(uint64_t), "the quantisation vector", loc);
+                q = *at.ptr_;
+            }
+            return static_cast<half>(static_cast<float>(v) * cube_detail::deq_scale(q));
+        } else {
+            if (quant_ != 0) {
+                fail(loc, format("%s: SetQuantScalar/SetQuantVector with %s A and %s C: the sim models the "
+                                 "dequantisation int8 -> half only", op, type_name<SrcAT>(), type_name<DstT>()));
+            }
+            return static_cast<DstT>(v);
+        }
+    }
+
     // Rows r0..r0+rows, columns c0..c0+cols of result_ to GM: row i at gm[i * stride] (packed:
     // counted from the block's first row) or gm[(r0 + i) * stride + c0].
     void store_rows(const GlobalTensor<DstT>& gm, int64_t r0, int64_t c0, int64_t rows, int64_t cols, uint64_t stride,
@@ -439,10 +477,11 @@ private:
             for (int64_t j = 0; j < cols; ++j) {
                 AccT v = result_[size_t((r0 + i) * n_ + c0 + j)];
                 if (enAtomic == 1) {
+                    if (quant_) fail(loc, format("%s: enAtomic with a quantised C is not modelled by the sim", op));
                     mm_detail::require_defined(row.ptr_ + j, sizeof(DstT), "C (enAtomic accumulates onto it)", loc);
                     v += static_cast<AccT>(static_cast<float>(row.ptr_[j]));
                 }
-                out[size_t(j)] = static_cast<DstT>(v);
+                out[size_t(j)] = out_value(v, c0 + j, op, loc);
             }
             // C elements computed from bytes that held no value: into the workspace they stay
             // undefined (a later load into an output is reported there); into anything else now
@@ -482,6 +521,9 @@ private:
     GlobalTensor<SrcBT> b_;
     GlobalTensor<BiasT> bias_;
     bool a_set_ = false, b_set_ = false, bias_set_ = false, bias_enabled_ = false;
+    int quant_ = 0;   // 0 none, 1 SetQuantScalar, 2 SetQuantVector
+    uint64_t quant_scalar_ = 0;
+    GlobalTensor<uint64_t> quant_vec_;
     bool transA_ = false, transB_ = false;
     uint8_t subBlock_ = 0;
     std::vector<AccT> result_;      // the share's result (compute)

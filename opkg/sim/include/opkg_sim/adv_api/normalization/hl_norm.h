@@ -61,6 +61,17 @@ struct WelfordUpdateConfig {
 };
 constexpr WelfordUpdateConfig WFUPDATE_DEFAULT_CFG = {false};
 
+struct WelfordFinalizePara {
+    uint32_t rnLength;
+    uint32_t abLength;
+    uint32_t headCount;
+    uint32_t headCountLength;
+    uint32_t tailCount;
+    uint32_t tailCountLength;
+    float abRec;
+    float rRec;
+};
+
 struct NormalizePara {
     uint32_t aLength;
     uint32_t rLength;
@@ -294,6 +305,50 @@ inline void welford_update(const AscendC::LocalTensor<U>& out_mean, const Ascend
         mark_written(out_mean.ptr_ + from, len * 4);
         mark_written(out_var.ptr_ + from, len * 4);
     }
+}
+
+// WelfordFinalize: the abLength partial means and M2s of WelfordUpdate merged into one mean and
+// variance (CANN's welfordfinalize_common_impl.h, 8.1). With counts, slot j weighs counts[j];
+// without, the first headCountLength slots weigh headCount and the next tailCountLength tailCount,
+// or (no tail: tailCount or tailCountLength 0) every slot rnLength with the mean taken as
+// sum(mean_j) * abRec. mean = sum(mean_j * w_j) * rRec; variance = sum(var_j + w_j * (mean_j -
+// mean)^2) * rRec, each evaluated exactly and rounded once to float. Each output is 8 floats: the
+// value, then seven zeros (CANN clears the rest of the 32-byte block).
+inline void welford_finalize(const AscendC::LocalTensor<float>& out_mean, const AscendC::LocalTensor<float>& out_var,
+                             const AscendC::LocalTensor<float>& in_mean, const AscendC::LocalTensor<float>& in_var,
+                             const AscendC::LocalTensor<int32_t>* counts, const AscendC::LocalTensor<uint8_t>* tmp,
+                             const AscendC::WelfordFinalizePara& p, SrcLoc loc, bool reuse = false) {
+    const char* op = "WelfordFinalize";
+    note(loc);
+    const uint64_t L = p.abLength;
+    if (!L || (!counts && p.tailCountLength && p.headCountLength + p.tailCountLength != L)) {
+        fail(loc, format("%s: WelfordFinalizePara {abLength %u, headCountLength %u, tailCountLength %u}: abLength must be "
+                         "non-zero and, with a tail, headCountLength + tailCountLength", op, p.abLength,
+                         p.headCountLength, p.tailCountLength));
+    }
+    check_tmp(tmp, tmp_min_bytes(rules::WelfordFinalize, 4, reuse), op, loc);
+    check_count(out_mean, 8, op, "outputMean (8 floats)", loc);
+    check_count(out_var, 8, op, "outputVariance (8 floats)", loc);
+    const std::vector<double> m = read_row(in_mean, 0, L, op, "inputMean", loc);
+    const std::vector<double> v = read_row(in_var, 0, L, op, "inputVariance", loc);
+    std::vector<double> w(L);
+    const bool tail = !counts && p.tailCountLength && p.tailCount;
+    if (counts) {
+        const std::vector<double> c = read_row(*counts, 0, L, op, "counts", loc);
+        w = c;
+    } else {
+        for (uint64_t j = 0; j < L; ++j) w[j] = tail ? (j < p.headCountLength ? p.headCount : p.tailCount) : p.rnLength;
+    }
+    double mean = 0.0;
+    for (uint64_t j = 0; j < L; ++j) mean += m[j] * (counts || tail ? w[j] * double(p.rRec) : double(p.abRec));
+    double var = 0.0;
+    for (uint64_t j = 0; j < L; ++j) var += (v[j] + w[j] * (m[j] - mean) * (m[j] - mean)) * double(p.rRec);
+    count_vec_of<float>(op, int64_t(L) * 6);
+    float mo[8] = {static_cast<float>(mean)}, vo[8] = {static_cast<float>(var)};
+    std::memcpy(out_mean.ptr_, mo, sizeof mo);
+    std::memcpy(out_var.ptr_, vo, sizeof vo);
+    mark_written(out_mean.ptr_, sizeof mo);
+    mark_written(out_var.ptr_, sizeof vo);
 }
 
 // Normalize: the given mean/variance per row; y = (x - mean) * rstd * gamma + beta, rstd out.
@@ -637,6 +692,36 @@ inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>
                           const WelfordUpdateParam& para, OPKG_HL_LOC) {
     opkg_sim::welford_update(outputMean, outputVariance, inputMean, inputVariance, inputX, &sharedTmpBuffer, para,
                              config.isInplace, loc, isReuseSource);
+}
+// ---- WelfordFinalize ----
+template <bool isReuseSource = false>
+inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
+                            const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                            const LocalTensor<uint8_t>& sharedTmpBuffer, WelfordFinalizePara& para, OPKG_HL_LOC) {
+    opkg_sim::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, nullptr, &sharedTmpBuffer, para,
+                               loc, isReuseSource);
+}
+template <bool isReuseSource = false>
+inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
+                            const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                            const LocalTensor<int32_t>& counts, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                            WelfordFinalizePara& para, OPKG_HL_LOC) {
+    opkg_sim::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, &counts, &sharedTmpBuffer, para,
+                               loc, isReuseSource);
+}
+template <bool isReuseSource = false>
+inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
+                            const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                            WelfordFinalizePara& para, OPKG_HL_LOC) {
+    opkg_sim::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, nullptr, nullptr, para, loc,
+                               isReuseSource);
+}
+template <bool isReuseSource = false>
+inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
+                            const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                            const LocalTensor<int32_t>& counts, WelfordFinalizePara& para, OPKG_HL_LOC) {
+    opkg_sim::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, &counts, nullptr, para, loc,
+                               isReuseSource);
 }
 #undef OPKG_HL_LOC
 

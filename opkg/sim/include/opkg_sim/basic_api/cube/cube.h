@@ -204,6 +204,44 @@ void cube_load_gm(CubeArena& a, uint8_t* dst, const uint8_t* src, uint64_t n) {
 }
 #endif
 
+// Nd2Nz's element moves (DataCopy GM -> L1 below), on bytes: `esize`-byte elements, C0 = 32 bytes.
+void nd2nz_copy(CubeArena& a, uint8_t* dst, const uint8_t* src, uint64_t esize, const AscendC::Nd2NzParams& p);
+#ifdef OPKG_SIM_RUNTIME_TU
+void nd2nz_copy(CubeArena& a, uint8_t* dst, const uint8_t* src, uint64_t esize, const AscendC::Nd2NzParams& p) {
+    const uint64_t row_bytes = uint64_t(p.dValue) * esize, blocks = (row_bytes + 31) / 32;
+    for (uint64_t i = 0; i < p.ndNum; ++i) {
+        for (uint64_t r = 0; r < p.nValue; ++r) {
+            const uint8_t* row = src + (i * p.srcNdMatrixStride + r * p.srcDValue) * esize;
+            if (r + 4 < p.nValue) {   // GM rows are strided: fetch ahead what the row four on will read
+                const uint8_t* next = row + 4 * uint64_t(p.srcDValue) * esize;
+                for (uint64_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(next + b);
+            }
+            uint8_t* drow = dst + (i * p.dstNzMatrixStride + r * p.dstNzNStride * (32 / esize)) * esize;
+            // a row GM holds values for throughout (the usual case) is copied without a look-up per block
+            const GmRegion* g = gm_region(row);
+            const bool defined = !g || gm_first_undefined(*g, uint64_t(row - g->base), row_bytes) == row_bytes;
+            for (uint64_t j = 0; j < blocks; ++j) {
+                uint8_t* d = drow + j * p.dstNzC0Stride * 32;
+                const uint64_t have = row_bytes - j * 32 < 32 ? row_bytes - j * 32 : 32;
+                if (have == 32 && defined) {
+                    std::memcpy(d, row + j * 32, 32);
+                    cube_mark_written(a, d, 32);
+                    continue;
+                }
+                if (defined) {
+                    std::memcpy(d, row + j * 32, have);
+                    cube_mark_written(a, d, have);
+                } else {
+                    cube_load_gm(a, d, row + j * 32, have);
+                }
+                std::memset(d + have, 0, 32 - have);   // the row's last block is zero-filled past dValue
+                cube_mark_written(a, d + have, 32 - have);
+            }
+        }
+    }
+}
+#endif
+
 template <class D, class S>
 void cube_l1_to_bt(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
                    const AscendC::DataCopyParams& p, SrcLoc loc);
@@ -237,30 +275,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     CubeArena& a = cube_operand(dst, 1u << CUBE_L1, last * sizeof(T), 32, op, "destination", loc);
     const uint64_t src_span = (uint64_t(p.ndNum) - 1) * p.srcNdMatrixStride + (uint64_t(p.nValue) - 1) * p.srcDValue + p.dValue;
     check_gt(src, src_span * sizeof(T), op, loc);
-    for (uint64_t i = 0; i < p.ndNum; ++i) {
-        for (uint64_t r = 0; r < p.nValue; ++r) {
-            const T* row = src.ptr_ + i * p.srcNdMatrixStride + r * p.srcDValue;
-            // a row GM holds values for throughout (the usual case) is copied without a look-up per block
-            const GmRegion* g = gm_region(row);
-            const bool defined = !g || gm_first_undefined(*g, uint64_t(reinterpret_cast<const uint8_t*>(row) - g->base),
-                                                          uint64_t(p.dValue) * sizeof(T)) == uint64_t(p.dValue) * sizeof(T);
-            for (uint64_t j = 0; j < blocks; ++j) {
-                T* d = dst.ptr_ + i * p.dstNzMatrixStride + (j * p.dstNzC0Stride + r * p.dstNzNStride) * c0;
-                uint64_t have = p.dValue - j * c0 < c0 ? p.dValue - j * c0 : c0;
-                if (defined) {
-                    std::memcpy(d, row + j * c0, have * sizeof(T));
-                    cube_mark_written(a, d, have * sizeof(T));
-                } else {
-                    cube_load_gm(a, reinterpret_cast<uint8_t*>(d), reinterpret_cast<const uint8_t*>(row + j * c0),
-                                 have * sizeof(T));
-                }
-                if (have < c0) {
-                    std::memset(d + have, 0, (c0 - have) * sizeof(T));
-                    cube_mark_written(a, d + have, (c0 - have) * sizeof(T));
-                }
-            }
-        }
-    }
+    nd2nz_copy(a, reinterpret_cast<uint8_t*>(dst.ptr_), reinterpret_cast<const uint8_t*>(src.ptr_), sizeof(T), p);
     count_copy(COPY_GM_UB, uint64_t(p.ndNum) * p.nValue * p.dValue * sizeof(T));
 }
 
@@ -268,6 +283,62 @@ namespace cube_detail {
 
 // One LoadData 2D: repeatTimes fractals of 512 bytes from src fractal startIndex + r * srcStride to
 // dst fractal r * (1 + dstGap); ifTranspose transposes each 16 x 16 fractal (2-byte types only).
+// LoadData 2D's fractal moves on bytes (load2d below): fractal r of 512 bytes from source fractal
+// startIndex + r * srcStride to destination fractal r * (1 + dstGap), each 16 x 16 2-byte fractal
+// transposed with ifTranspose; the definedness of each byte goes with it.
+void load2d_copy(opkg_sim::CubeArena& a, uint8_t* dst, const uint8_t* src, opkg_sim::CubeArena* src_arena,
+                 const LoadData2DParams& p, const char* op, opkg_sim::SrcLoc loc);
+#ifdef OPKG_SIM_RUNTIME_TU
+void load2d_copy(opkg_sim::CubeArena& a, uint8_t* dst, const uint8_t* src, opkg_sim::CubeArena* src_arena,
+                 const LoadData2DParams& p, const char* op, opkg_sim::SrcLoc loc) {
+    using namespace opkg_sim;
+    uint8_t tmp[512], def[512];
+    for (uint64_t r = 0; r < p.repeatTimes; ++r) {
+        const uint8_t* s = src + (uint64_t(p.startIndex) + r * p.srcStride) * 512;
+        uint8_t* d = dst + r * (1 + p.dstGap) * 512;
+        uint8_t* dsh = a.shadow.get() + (d - a.mem.get());
+        if (src_arena) {
+            if (s + 512 > src_arena->mem.get() + src_arena->cap) {
+                fail(loc, format("%s: repeat %llu reads fractal %llu of the source, past the end of its buffer", op,
+                                 (unsigned long long)r, (unsigned long long)(p.startIndex + r * p.srcStride)));
+            }
+            std::memcpy(def, src_arena->shadow.get() + (s - src_arena->mem.get()), 512);
+        } else {
+            std::memset(def, 1, sizeof def);
+            if (const GmRegion* g = gm_region(s)) {
+                const uint64_t off = uint64_t(s - g->base);
+                if (gm_first_undefined(*g, off, 512) != 512) {
+                    for (int i = 0; i < 512; ++i) def[i] = gm_byte_defined(*g, off + i);
+                }
+            }
+        }
+        if (!p.ifTranspose) {
+            std::memmove(d, s, 512);
+            std::memcpy(dsh, def, 512);
+            continue;
+        }
+        std::memcpy(tmp, s, 512);   // the source may overlap the destination
+        if (std::memchr(def, 0, sizeof def) == nullptr) {   // all loaded (the usual case)
+            uint16_t t16[256];
+            std::memcpy(t16, tmp, 512);
+            uint16_t* d16 = reinterpret_cast<uint16_t*>(tmp);
+            for (int i = 0; i < 16; ++i) {
+                for (int j = 0; j < 16; ++j) d16[i * 16 + j] = t16[j * 16 + i];
+            }
+            std::memcpy(d, tmp, 512);
+            std::memset(dsh, 1, 512);
+            continue;
+        }
+        for (int i = 0; i < 16; ++i) {
+            for (int j = 0; j < 16; ++j) {
+                std::memcpy(d + (i * 16 + j) * 2, tmp + (j * 16 + i) * 2, 2);
+                dsh[(i * 16 + j) * 2] = dsh[(i * 16 + j) * 2 + 1] = def[(j * 16 + i) * 2] && def[(j * 16 + i) * 2 + 1];
+            }
+        }
+    }
+}
+#endif
+
 template <class T>
 inline void load2d(const LocalTensor<T>& dst, const uint8_t* src, opkg_sim::CubeArena* src_arena,
                    const LoadData2DParams& p, const char* op, opkg_sim::SrcLoc loc) {
@@ -283,52 +354,7 @@ inline void load2d(const LocalTensor<T>& dst, const uint8_t* src, opkg_sim::Cube
     CubeArena& a = cube_operand(dst, (1u << CUBE_L1) | (1u << CUBE_L0A) | (1u << CUBE_L0B), dst_span,
                                 dst.pos_ == TPosition::A1 || dst.pos_ == TPosition::B1 ? 32 : 512, op,
                                 "destination", loc);
-    const bool to_l0 = cube_arena_of(dst.ptr_) != nullptr && (dst.pos_ == TPosition::A2 || dst.pos_ == TPosition::B2);
-    (void)to_l0;
-    T tmp[frac];
-    for (uint64_t r = 0; r < p.repeatTimes; ++r) {
-        const uint8_t* s = src + (uint64_t(p.startIndex) + r * p.srcStride) * 512;
-        T* d = dst.ptr_ + r * (1 + p.dstGap) * frac;
-        if (src_arena) {
-            const uint8_t* end = src_arena->mem.get() + src_arena->cap;
-            if (s + 512 > end) {
-                fail(loc, format("%s: repeat %llu reads fractal %llu of the source, past the end of its buffer", op,
-                                 (unsigned long long)r, (unsigned long long)(p.startIndex + r * p.srcStride)));
-            }
-        }
-        std::memcpy(tmp, s, 512);
-        uint8_t def[512];
-        std::memset(def, 1, sizeof def);
-        if (src_arena) {
-            const uint8_t* sh = src_arena->shadow.get() + (s - src_arena->mem.get());
-            std::memcpy(def, sh, 512);
-        } else {
-            const GmRegion* g = gm_region(s);
-            if (g) {
-                uint64_t off = uint64_t(s - g->base);
-                for (int i = 0; i < 512; ++i) def[i] = gm_byte_defined(*g, off + i);
-            }
-        }
-        if (p.ifTranspose) {
-            const bool all = std::memchr(def, 0, sizeof def) == nullptr;
-            for (int i = 0; i < 16; ++i) {
-                for (int j = 0; j < 16; ++j) d[i * 16 + j] = tmp[j * 16 + i];
-            }
-            if (all) {
-                cube_mark_written(a, d, 512);
-            } else {
-                for (int i = 0; i < 16; ++i) {
-                    for (int j = 0; j < 16; ++j) {
-                        bool ok = def[(j * 16 + i) * 2] && def[(j * 16 + i) * 2 + 1];
-                        cube_mark_written(a, d + i * 16 + j, 2, ok);
-                    }
-                }
-            }
-        } else {
-            std::memcpy(d, tmp, 512);
-            std::memcpy(a.shadow.get() + (reinterpret_cast<uint8_t*>(d) - a.mem.get()), def, 512);
-        }
-    }
+    load2d_copy(a, reinterpret_cast<uint8_t*>(dst.ptr_), src, src_arena, p, op, loc);
 }
 
 }  // namespace cube_detail
@@ -443,216 +469,13 @@ template <> struct MmadTypes<float, float, float> { static constexpr bool ok = t
 
 inline uint64_t up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-// acc (m x N) += av (m x k) x bv (k x N), N a multiple of 16, for the two accumulator types.
-// Defined once in the block runner (OPKG_SIM_RUNTIME_TU, compiled at -O2): kernel objects are
-// compiled at -Og (flags.KERNEL_OPT) and neither emit nor slow down the product's inner loop.
-void gemm_accumulate(float* acc, const float* av, const float* bv, uint64_t m, uint64_t N, uint64_t k);
-void gemm_accumulate(int32_t* acc, const int32_t* av, const int32_t* bv, uint64_t m, uint64_t N, uint64_t k);
-#ifdef OPKG_SIM_RUNTIME_TU
-// Each element's sum runs over k in order, as the scalar i-k-j loop would, so the result is the
-// same to the bit; the vectors only spread it over j: a fractal row of 16 lanes is R native vectors, RB rows of A at a time (eight
-// accumulators in registers), each B vector loaded once for the RB rows.
-#if defined(__AVX__)
-constexpr unsigned kGemmVectorBytes = 32;
-#else
-constexpr unsigned kGemmVectorBytes = 16;
-#endif
-template <class Acc, uint64_t RB>
-inline void gemm_rows(Acc* acc, const Acc* av, const Acc* bv, uint64_t i, uint64_t N, uint64_t k) {
-    typedef Acc V __attribute__((vector_size(kGemmVectorBytes)));
-    constexpr uint64_t L = kGemmVectorBytes / sizeof(Acc), R = 16 / L;
-    for (uint64_t jb = 0; jb < N; jb += 16) {
-        V c[RB][R];
-#pragma GCC unroll 8
-        for (uint64_t r = 0; r < RB; ++r)
-#pragma GCC unroll 8
-            for (uint64_t q = 0; q < R; ++q) std::memcpy(&c[r][q], acc + (i + r) * N + jb + q * L, sizeof(V));
-        for (uint64_t kk = 0; kk < k; ++kk) {
-            V bb[R];
-#pragma GCC unroll 8
-            for (uint64_t q = 0; q < R; ++q) std::memcpy(&bb[q], bv + kk * N + jb + q * L, sizeof(V));
-#pragma GCC unroll 8
-            for (uint64_t r = 0; r < RB; ++r) {
-                const Acc x = av[(i + r) * k + kk];
-#pragma GCC unroll 8
-                for (uint64_t q = 0; q < R; ++q) c[r][q] += x * bb[q];
-            }
-        }
-#pragma GCC unroll 8
-        for (uint64_t r = 0; r < RB; ++r)
-#pragma GCC unroll 8
-            for (uint64_t q = 0; q < R; ++q) std::memcpy(acc + (i + r) * N + jb + q * L, &c[r][q], sizeof(V));
-    }
-}
+}  // namespace cube_detail
+}  // namespace AscendC
 
-template <class Acc>
-inline void gemm_accumulate_t(Acc* acc, const Acc* av, const Acc* bv, uint64_t m, uint64_t N, uint64_t k) {
-    constexpr uint64_t RB = 8 / (16 / (kGemmVectorBytes / sizeof(Acc)));
-    uint64_t i = 0;
-    for (; i + RB <= m; i += RB) gemm_rows<Acc, RB>(acc, av, bv, i, N, k);
-    for (; i < m; ++i) gemm_rows<Acc, 1>(acc, av, bv, i, N, k);
-}
-void gemm_accumulate(float* acc, const float* av, const float* bv, uint64_t m, uint64_t N, uint64_t k) {
-    gemm_accumulate_t(acc, av, bv, m, N, k);
-}
-void gemm_accumulate(int32_t* acc, const int32_t* av, const int32_t* bv, uint64_t m, uint64_t N, uint64_t k) {
-    gemm_accumulate_t(acc, av, bv, m, N, k);
-}
-#endif
+#include "opkg_sim/basic_api/cube/cube_gemm.h"
 
-// c (m x n) += a (m x k) x b (k x n), the i-k-j loop: each element sums over k in order. Defined
-// once in the block runner (OPKG_SIM_RUNTIME_TU, -O2, where the j loop vectorises without changing
-// any element's arithmetic), not in each kernel object (-Og). Used by the high-level Matmul
-// (hl_matmul.h), which any n may reach.
-void ikj_accumulate(float* c, const float* a, const float* b, int64_t m, int64_t n, int64_t k);
-void ikj_accumulate(int32_t* c, const int32_t* a, const int32_t* b, int64_t m, int64_t n, int64_t k);
-#ifdef OPKG_SIM_RUNTIME_TU
-template <class AccT>
-inline void ikj_accumulate_t(AccT* __restrict c, const AccT* __restrict a, const AccT* __restrict b, int64_t m,
-                             int64_t n, int64_t k) {
-    for (int64_t i = 0; i < m; ++i) {
-        AccT* __restrict crow = c + i * n;
-        for (int64_t kk = 0; kk < k; ++kk) {
-            const AccT x = a[i * k + kk];
-            const AccT* __restrict brow = b + kk * n;
-            for (int64_t j = 0; j < n; ++j) crow[j] += x * brow[j];
-        }
-    }
-}
-void ikj_accumulate(float* c, const float* a, const float* b, int64_t m, int64_t n, int64_t k) {
-    ikj_accumulate_t(c, a, b, m, n, k);
-}
-void ikj_accumulate(int32_t* c, const int32_t* a, const int32_t* b, int64_t m, int64_t n, int64_t k) {
-    ikj_accumulate_t(c, a, b, m, n, k);
-}
-#endif
-
-// Mmad's element loops, per input type (B has A's type, C the accumulator's), defined once in
-// the block runner (-O2) rather than in each kernel object (-Og): mmad_check fails at `loc` when an
-// A or B element the product reads was never loaded; mmad_product converts A and B from their
-// fractal layouts, adds their product to `acc` (m x N, N = n rounded up to 16: the initial C) and
-// stores the m x n result into CO1 (`cp0`, NZ), marking it written.
-void mmad_check(const half* ap, const opkg_sim::CubeArena& aa, const half* bp, const opkg_sim::CubeArena& ba, uint64_t m,
-                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc);
-void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const half* ap, const half* bp, std::vector<float>& acc, uint64_t m,
-                  uint64_t n, uint64_t k);
-void mmad_check(const bfloat16_t* ap, const opkg_sim::CubeArena& aa, const bfloat16_t* bp, const opkg_sim::CubeArena& ba, uint64_t m,
-                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc);
-void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const bfloat16_t* ap, const bfloat16_t* bp, std::vector<float>& acc, uint64_t m,
-                  uint64_t n, uint64_t k);
-void mmad_check(const int8_t* ap, const opkg_sim::CubeArena& aa, const int8_t* bp, const opkg_sim::CubeArena& ba, uint64_t m,
-                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc);
-void mmad_product(int32_t* cp0, opkg_sim::CubeArena& ca, const int8_t* ap, const int8_t* bp, std::vector<int32_t>& acc, uint64_t m,
-                  uint64_t n, uint64_t k);
-void mmad_check(const float* ap, const opkg_sim::CubeArena& aa, const float* bp, const opkg_sim::CubeArena& ba, uint64_t m,
-                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc);
-void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const float* ap, const float* bp, std::vector<float>& acc, uint64_t m,
-                  uint64_t n, uint64_t k);
-#ifdef OPKG_SIM_RUNTIME_TU
-template <class A>
-inline void mmad_check_t(const A* ap, const opkg_sim::CubeArena& aa, const A* bp, const opkg_sim::CubeArena& ba, uint64_t m,
-                         uint64_t n, uint64_t k, opkg_sim::SrcLoc loc) {
-    using namespace opkg_sim;
-    constexpr uint64_t c0 = cube_c0<A>();
-    const uint64_t K1 = up(k, c0) / c0, N1 = up(n, 16) / 16;
-    auto a_off = [&](uint64_t i, uint64_t kk) { return ((i / 16) * K1 + kk / c0) * 16 * c0 + (i % 16) * c0 + kk % c0; };
-    auto b_off = [&](uint64_t kk, uint64_t j) { return ((kk / c0) * N1 + j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0; };
-    // Every element the product reads must hold a loaded value.
-    for (uint64_t i = 0; i < m; ++i) {
-        const A* row = ap + a_off(i, 0);
-        for (uint64_t kk = 0; kk < k; kk += c0) {
-            uint64_t len = k - kk < c0 ? k - kk : c0;
-            if (!cube_defined(aa, row + ((kk / c0) * 16 * c0), len * sizeof(A))) {
-                fail(loc, format("Mmad reads A2 elements of row %llu, k %llu..%llu that were never loaded (or were "
-                                 "loaded from GM bytes holding no value): A holds fewer than m = %llu rows or k = %llu "
-                                 "columns", (unsigned long long)i, (unsigned long long)kk,
-                                 (unsigned long long)(kk + len - 1), (unsigned long long)m, (unsigned long long)k));
-            }
-        }
-    }
-    for (uint64_t j = 0; j < n; ++j) {
-        for (uint64_t kk = 0; kk < k; kk += c0) {
-            uint64_t len = k - kk < c0 ? k - kk : c0;
-            if (!cube_defined(ba, bp + b_off(kk, j), len * sizeof(A))) {
-                fail(loc, format("Mmad reads B2 elements of column %llu, k %llu..%llu that were never loaded: B holds "
-                                 "fewer than k = %llu rows or n = %llu columns (a K mismatch between A and B?)",
-                                 (unsigned long long)j, (unsigned long long)kk, (unsigned long long)(kk + len - 1),
-                                 (unsigned long long)k, (unsigned long long)n));
-            }
-        }
-    }
-}
-
-template <class A, class Acc>
-inline void mmad_product_t(Acc* cp0, opkg_sim::CubeArena& ca, const A* ap, const A* bp, std::vector<Acc>& acc, uint64_t m,
-                           uint64_t n, uint64_t k) {
-    using namespace opkg_sim;
-    constexpr uint64_t c0 = cube_c0<A>();
-    const uint64_t M = up(m, 16), N = up(n, 16), K = up(k, c0);
-    const uint64_t K1 = K / c0, N1 = N / 16, M1 = M / 16;
-    auto a_off = [&](uint64_t i, uint64_t kk) { return ((i / 16) * K1 + kk / c0) * 16 * c0 + (i % 16) * c0 + kk % c0; };
-    auto b_off = [&](uint64_t kk, uint64_t j) { return ((kk / c0) * N1 + j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0; };
-    auto c_off = [&](uint64_t i, uint64_t j) { return ((j / 16) * M1 + i / 16) * 256 + (i % 16) * 16 + j % 16; };
-    // A (m x k) and B (k x N, zero past n) converted once, a C0 run of each fractal row at a time.
-    std::vector<Acc> av(m * k), bv(k * N, Acc(0));
-    for (uint64_t i = 0; i < m; ++i) {
-        for (uint64_t kk = 0; kk < k; kk += c0) {
-            const A* s = ap + a_off(i, kk);
-            const uint64_t w = k - kk < c0 ? k - kk : c0;
-            for (uint64_t t = 0; t < w; ++t) av[i * k + kk + t] = static_cast<Acc>(static_cast<float>(s[t]));
-        }
-    }
-    for (uint64_t j = 0; j < n; ++j) {
-        for (uint64_t kk = 0; kk < k; kk += c0) {
-            const A* s = bp + b_off(kk, j);
-            const uint64_t w = k - kk < c0 ? k - kk : c0;
-            for (uint64_t t = 0; t < w; ++t) bv[(kk + t) * N + j] = static_cast<Acc>(static_cast<float>(s[t]));
-        }
-    }
-    if (acc.empty()) acc.assign(m * N, Acc(0));   // the initial C is zero
-    gemm_accumulate(acc.data(), av.data(), bv.data(), m, N, k);
-    for (uint64_t jb = 0; jb < n; jb += 16) {
-        const uint64_t w = n - jb < 16 ? n - jb : 16;
-        for (uint64_t i = 0; i < m; ++i) {
-            Acc* cp = cp0 + c_off(i, jb);
-            for (uint64_t j = 0; j < w; ++j) cp[j] = static_cast<Acc>(acc[i * N + jb + j]);
-            cube_mark_written(ca, cp, w * sizeof(Acc));
-        }
-    }
-}
-void mmad_check(const half* ap, const opkg_sim::CubeArena& aa, const half* bp, const opkg_sim::CubeArena& ba, uint64_t m,
-                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc) {
-    mmad_check_t(ap, aa, bp, ba, m, n, k, loc);
-}
-void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const half* ap, const half* bp, std::vector<float>& acc, uint64_t m,
-                  uint64_t n, uint64_t k) {
-    mmad_product_t(cp0, ca, ap, bp, acc, m, n, k);
-}
-void mmad_check(const bfloat16_t* ap, const opkg_sim::CubeArena& aa, const bfloat16_t* bp, const opkg_sim::CubeArena& ba, uint64_t m,
-                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc) {
-    mmad_check_t(ap, aa, bp, ba, m, n, k, loc);
-}
-void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const bfloat16_t* ap, const bfloat16_t* bp, std::vector<float>& acc, uint64_t m,
-                  uint64_t n, uint64_t k) {
-    mmad_product_t(cp0, ca, ap, bp, acc, m, n, k);
-}
-void mmad_check(const int8_t* ap, const opkg_sim::CubeArena& aa, const int8_t* bp, const opkg_sim::CubeArena& ba, uint64_t m,
-                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc) {
-    mmad_check_t(ap, aa, bp, ba, m, n, k, loc);
-}
-void mmad_product(int32_t* cp0, opkg_sim::CubeArena& ca, const int8_t* ap, const int8_t* bp, std::vector<int32_t>& acc, uint64_t m,
-                  uint64_t n, uint64_t k) {
-    mmad_product_t(cp0, ca, ap, bp, acc, m, n, k);
-}
-void mmad_check(const float* ap, const opkg_sim::CubeArena& aa, const float* bp, const opkg_sim::CubeArena& ba, uint64_t m,
-                uint64_t n, uint64_t k, opkg_sim::SrcLoc loc) {
-    mmad_check_t(ap, aa, bp, ba, m, n, k, loc);
-}
-void mmad_product(float* cp0, opkg_sim::CubeArena& ca, const float* ap, const float* bp, std::vector<float>& acc, uint64_t m,
-                  uint64_t n, uint64_t k) {
-    mmad_product_t(cp0, ca, ap, bp, acc, m, n, k);
-}
-#endif
+namespace AscendC {
+namespace cube_detail {
 
 template <class D, class A, class B, class Bias>
 inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTensor<B>& b,
@@ -694,17 +517,10 @@ inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTe
     }
     CubeArena& aa = cube_operand(a, 1u << CUBE_L0A, a_need, 512, op, "A (A2)", loc);
     CubeArena& ba = cube_operand(b, 1u << CUBE_L0B, b_need, 512, op, "B (B2)", loc);
-    const uint64_t M1 = M / 16;
-    auto c_off = [&](uint64_t i, uint64_t j) { return ((j / 16) * M1 + i / 16) * 256 + (i % 16) * 16 + j % 16; };
-    // Every element the product reads must hold a loaded value.
-    mmad_check(a.ptr_, aa, b.ptr_, ba, m, n, k, loc);
-    // Initial C: zero, CO1's own values (accumulate) or the bias table. The product runs on an
-    // m x N copy (N = n padded to 16: whole fractal rows, so the inner loop is a fixed-width
-    // vector); columns past n are computed from zeros and never stored.
+    // Initial C: zero, CO1's own values (accumulate) or the bias table.
     const bool from_bias = bias != nullptr || p.cmatrixSource;
     const bool accumulate = !from_bias && (!p.cmatrixInitVal || p.isBias);
-    std::vector<Acc> acc;   // left empty for a zero C (mmad_product fills it)
-    if (from_bias || accumulate) acc.assign(m * N, Acc(0));
+    std::vector<Acc> bias_row;
     if (from_bias) {
         if (!bias) {
             fail(loc, "Mmad with cmatrixSource = true takes C from the bias table: use the Mmad overload with a bias "
@@ -714,27 +530,16 @@ inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTe
         if (!cube_defined(bb, bias->ptr_, n * sizeof(Bias))) {
             fail(loc, format("Mmad reads %llu bias values that were never loaded into the bias table", (unsigned long long)n));
         }
-        for (uint64_t i = 0; i < m; ++i) {
-            for (uint64_t j = 0; j < n; ++j) acc[i * N + j] = static_cast<Acc>(static_cast<float>(bias->ptr_[j]));
-        }
-    } else if (accumulate) {
-        // CO1 fractal rows: 16 contiguous elements of row i, columns jb .. jb + 15
-        for (uint64_t jb = 0; jb < n; jb += 16) {
-            const uint64_t w = n - jb < 16 ? n - jb : 16;
-            for (uint64_t i = 0; i < m; ++i) {
-                const D* cp = c.ptr_ + c_off(i, jb);
-                if (!cube_defined(ca, cp, w * sizeof(D))) {
-                    uint64_t j = jb;
-                    while (cube_defined(ca, c.ptr_ + c_off(i, j), sizeof(D))) ++j;
-                    fail(loc, format("Mmad accumulates (cmatrixInitVal = false) onto CO1 element (%llu, %llu), which "
-                                     "no Mmad wrote yet: the first Mmad into a CO1 tile must set cmatrixInitVal = true",
-                                     (unsigned long long)i, (unsigned long long)j));
-                }
-                for (uint64_t j = 0; j < w; ++j) acc[i * N + jb + j] = static_cast<Acc>(cp[j]);
+        bias_row.resize(n);
+        for (uint64_t j = 0; j < n; ++j) {
+            if constexpr (std::is_integral<Bias>::value) {
+                bias_row[j] = static_cast<Acc>(bias->ptr_[j]);
+            } else {
+                bias_row[j] = static_cast<Acc>(static_cast<float>(bias->ptr_[j]));
             }
         }
     }
-    mmad_product(c.ptr_, ca, a.ptr_, b.ptr_, acc, m, n, k);
+    mmad_run(c.ptr_, ca, a.ptr_, aa, b.ptr_, ba, from_bias ? bias_row.data() : nullptr, accumulate, m, n, k, loc);
     count_cube(2 * m * n * k);
 }
 
@@ -756,10 +561,11 @@ inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fm
 
 namespace cube_detail {
 
-// The scale of a scalar quantisation: a float's bits in the low 32 bits of deqScalar (CANN's
-// documented way to build it).
+// The scale of a quantisation parameter (QUANT_PRE, a uint64 built from a float's bits): the
+// hardware reads bits 13..31 as a float of 1 sign, 8 exponent and 10 mantissa bits (CANN's
+// "随路量化" table for NPU arch 2201), so the float's low 13 mantissa bits are dropped.
 inline float deq_scale(uint64_t deqScalar) {
-    const uint32_t bits = static_cast<uint32_t>(deqScalar & 0xFFFFFFFFu);
+    const uint32_t bits = static_cast<uint32_t>(deqScalar & 0xFFFFE000u);
     float f;
     std::memcpy(&f, &bits, sizeof f);
     return f;
@@ -770,7 +576,7 @@ inline DstT fixpipe_convert(SrcT v, QuantMode_t q, uint64_t deqScalar, bool relu
                             opkg_sim::SrcLoc loc) {
     using namespace opkg_sim;
     if constexpr (std::is_same<SrcT, int32_t>::value && std::is_same<DstT, half>::value) {
-        // DEQF16: int32 x the float scale, then ReLU (the quantisation is the pre-stage), rounded to half
+        // DEQF16: int32 x the (1, 8, 10) scale, then ReLU (the quantisation is the pre-stage), rounded to half
         if (q == QuantMode_t::VDEQF16) {
             fail(loc, format("%s: VDEQF16 (a scale per channel from the fixpipe buffer) is not modelled by the sim; "
                              "DEQF16 with deqScalar is", op));
@@ -834,14 +640,19 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
         if (config.format == CO2Layout::ROW_MAJOR) {
             row.resize(p.nSize);
             for (uint64_t i = 0; i < p.mSize; ++i) {
-                for (uint64_t j = 0; j < p.nSize; ++j) {
-                    const SrcT* s = base + (j / 16) * uint64_t(p.srcStride) * 16 + i * 16 + j % 16;
-                    if (!cube_defined(ca, s, sizeof(SrcT))) {
+                for (uint64_t jb = 0; jb < p.nSize; jb += 16) {   // a fractal row (16 columns) at a time
+                    const SrcT* s = base + (jb / 16) * uint64_t(p.srcStride) * 16 + i * 16;
+                    const uint64_t w = p.nSize - jb < 16 ? p.nSize - jb : 16;
+                    if (!cube_defined(ca, s, w * sizeof(SrcT))) {
+                        uint64_t j = 0;
+                        while (cube_defined(ca, s + j, sizeof(SrcT))) ++j;
                         fail(loc, format("%s reads CO1 element (row %llu, column %llu) that no Mmad wrote: the "
                                          "Fixpipe covers more than the Mmad computed, or runs before it",
-                                         op, (unsigned long long)i, (unsigned long long)j));
+                                         op, (unsigned long long)i, (unsigned long long)(jb + j)));
                     }
-                    row[j] = cube_detail::fixpipe_convert<DstT, SrcT>(*s, p.quantPre, p.deqScalar, p.reluEn, op, loc);
+                    for (uint64_t j = 0; j < w; ++j) {
+                        row[jb + j] = cube_detail::fixpipe_convert<DstT, SrcT>(s[j], p.quantPre, p.deqScalar, p.reluEn, op, loc);
+                    }
                 }
                 GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + i * p.dstStride];
                 check_gt(g, uint64_t(p.nSize) * sizeof(DstT), op, loc);
