@@ -61,7 +61,7 @@ PACKED_DTYPES: dict[str, DType] = {d.name: d for d in (
 )}
 
 # NumPy has these only through ml_dtypes (round-to-nearest-even casts, like the device).
-_ML_DTYPES = ("bfloat16", "float8_e5m2", "float8_e4m3fn", "float8_e8m0fnu", "float6_e3m2fn",
+ML_DTYPES = ("bfloat16", "float8_e5m2", "float8_e4m3fn", "float8_e8m0fnu", "float6_e3m2fn",
               "float6_e2m3fn", "float4_e2m1fn")
 
 def numpy_dtype(name: str):
@@ -70,7 +70,7 @@ def numpy_dtype(name: str):
     import numpy as np
 
     info = DTYPES.get(name) or PACKED_DTYPES[name]
-    if info.numpy in _ML_DTYPES:
+    if info.numpy in ML_DTYPES:
         import ml_dtypes
 
         return np.dtype(getattr(ml_dtypes, info.numpy))
