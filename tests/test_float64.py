@@ -48,3 +48,20 @@ def test_double_is_a_dtype_spelling_and_has_a_default_tolerance():
     assert DTYPES["float64"].c_type == "double" and DTYPES["float64"].ge_value == 11
     assert DTYPE_ALIASES["double"] == "float64"
     assert DEFAULT_TOLERANCE["float64"] == DEFAULT_TOLERANCE["float32"]
+
+
+def test_a_float8_output_builds_and_verifies_on_the_950(workspace):
+    """tests/fixtures/fp8_cast: float32 in, float8_e4m3fn / float8_e5m2 out, converted by the
+    kernel's fp8 types on Ascend950PR_9599 and compared with ml_dtypes' rounding of the golden."""
+    fixture = Path(__file__).parent / "fixtures" / "fp8_cast"
+    shutil.copytree(fixture, workspace.root / "packages" / "fp8_cast")
+    r = opkg("build", "packages/fp8_cast", "--json", cwd=workspace.root, check=0)
+    [target] = json.loads(r.stdout)["targets"]
+    assert target["passed"] and set(target["variants"]) == {"float32_float8_e4m3fn", "float32_float8_e5m2"}, \
+        r.stdout
+    out = workspace.root / "out/sim/fp8_cast/Ascend950PR_9599"
+    for dtype in ("float8_e4m3fn", "float8_e5m2"):
+        report = json.loads((out / f"float32_{dtype}" / "verification.json").read_text())
+        [result] = report["results"]
+        y = result["outputs"]["y"]
+        assert y["dtype"] == dtype and y["elements"] == 111 and y["max_abs_error"] == 0.0

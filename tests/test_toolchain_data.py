@@ -52,6 +52,28 @@ def test_every_platform_config_soc_of_the_covered_kinds_has_cores_ub_and_arch():
         assert s.cube_cores and s.ub_bytes and s.vec_arch, name
 
 
+def test_the_ascend950_family_as_the_devkit_and_ops_nn_name_it():
+    """asc-devkit 82b89a15 and ops-nn e5c3fa93 (see socs.yaml): both PR SoCs are arch35 with
+    __NPU_ARCH__ 3510, 256 KB UB and a 256-byte vector register; 9589's core counts are not public."""
+    table = soc_table()
+    pr9599, pr9589 = table["Ascend950PR_9599"], table["Ascend950PR_9589"]
+    for s in (pr9599, pr9589):
+        assert (s.short, s.family, s.npu_arch, s.ub_bytes, s.vreg_bytes, s.arch_dir) == \
+            ("ascend950", "c310", 3510, 262144, 256, "arch35"), s.name
+        assert (s.vec_arch, s.cube_arch) == ("dav-c310-vec", "dav-c310-cube")
+        assert s.l0a_bytes is None and s.clock_ghz is None     # no public [AICoreSpec] ini
+    assert (pr9599.cube_cores, pr9599.vector_cores, pr9599.block_dim_limit) == (32, 64, 64)
+    assert (pr9589.cube_cores, pr9589.vector_cores) == (None, None)
+    # the older SoCs have no arch directory in the table: importers keep their classic layout
+    assert all(s.arch_dir is None for s in table.values() if s.short != "ascend950")
+
+
+def test_cann_9_1_0_is_known_without_a_soc_list():
+    row = release_table().get("9.1.0")
+    assert row is not None and row.socs is None
+    assert row.supports("ascend950") is None and row.supports("ascend310p") is None
+
+
 def test_release_driver_matrix_from_the_brief():
     t = release_table()
     assert str(t.info("8.0.RC2").driver_spec("ascend310p")) == ">=24.1.rc1"

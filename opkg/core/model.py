@@ -40,18 +40,40 @@ DTYPES: dict[str, DType] = {d.name: d for d in (
     # (real, imag) pairs; kernels usually read them as floats (CANN's Muls on complex64)
     DType("complex64", "opkg_sim::complex64", "DT_COMPLEX64", 16, 8, "complex64", "complex"),
     DType("complex128", "opkg_sim::complex128", "DT_COMPLEX128", 17, 16, "complex128", "complex"),
+    # Ascend 950's 8-bit floats: ge names and values of metadef's graph/types.h, kernel types as
+    # asc-devkit's ascendc_impl_build.py maps them; NumPy types from ml_dtypes (e8m0 is its
+    # float8_e8m0fnu). ml_dtypes has no hifloat8: its tensors are raw bytes (uint8) in NumPy.
+    DType("hifloat8", "hifloat8_t", "DT_HIFLOAT8", 34, 1, None, "float"),
+    DType("float8_e5m2", "fp8_e5m2_t", "DT_FLOAT8_E5M2", 35, 1, "float8_e5m2", "float"),
+    DType("float8_e4m3fn", "fp8_e4m3fn_t", "DT_FLOAT8_E4M3FN", 36, 1, "float8_e4m3fn", "float"),
+    DType("float8_e8m0", "fp8_e8m0_t", "DT_FLOAT8_E8M0", 37, 1, "float8_e8m0fnu", "float"),
 )}
 
+# Sub-byte floats of the same table, not accepted in manifests yet: the device packs two fp4
+# values a byte (fp4x2_e2m1_t), which the sim's tensor transfer does not model. itemsize is one
+# NumPy element (ml_dtypes stores one value a byte); ml_dtypes has no float4_e1m2, and the devkit
+# names no kernel type for the float6 formats.
+PACKED_DTYPES: dict[str, DType] = {d.name: d for d in (
+    DType("float6_e3m2", "", "DT_FLOAT6_E3M2", 38, 1, "float6_e3m2fn", "float"),
+    DType("float6_e2m3", "", "DT_FLOAT6_E2M3", 39, 1, "float6_e2m3fn", "float"),
+    DType("float4_e2m1", "fp4x2_e2m1_t", "DT_FLOAT4_E2M1", 40, 1, "float4_e2m1fn", "float"),
+    DType("float4_e1m2", "fp4x2_e1m2_t", "DT_FLOAT4_E1M2", 41, 1, None, "float"),
+)}
+
+# NumPy has these only through ml_dtypes (round-to-nearest-even casts, like the device).
+ML_DTYPES = ("bfloat16", "float8_e5m2", "float8_e4m3fn", "float8_e8m0fnu", "float6_e3m2fn",
+              "float6_e2m3fn", "float4_e2m1fn")
+
 def numpy_dtype(name: str):
-    """The NumPy dtype of a manifest dtype. bfloat16 is ml_dtypes' (the NumPy bfloat16 JAX uses:
-    round-to-nearest-even casts, like the device), imported only when a bf16 variant needs it."""
+    """The NumPy dtype of a manifest dtype. bfloat16 and the 950's float8/float6/float4 are
+    ml_dtypes' (the types JAX uses: round-to-nearest-even casts), imported only when needed."""
     import numpy as np
 
-    info = DTYPES[name]
-    if info.numpy == "bfloat16":
+    info = DTYPES.get(name) or PACKED_DTYPES[name]
+    if info.numpy in ML_DTYPES:
         import ml_dtypes
 
-        return np.dtype(ml_dtypes.bfloat16)
+        return np.dtype(getattr(ml_dtypes, info.numpy))
     return np.dtype(info.numpy)
 
 
@@ -224,7 +246,7 @@ class SocInfo:
 
     name: str                     # Ascend910B1
     short: str                    # CANN's short SoC version: ascend910b
-    family: str                   # build family: c220, m200, m300, c100
+    family: str                   # build family: c220, m200, m300, c100, c310
     npu_arch: int                 # __NPU_ARCH__: 2201, 2002, 3002, 1001
     vec_arch: str | None          # bisheng --cce-aicore-arch for vector kernels
     cube_arch: str | None
@@ -241,6 +263,8 @@ class SocInfo:
     l0b_bytes: int | None = None
     l0c_bytes: int | None = None
     bt_bytes: int | None = None                  # bias table
+    arch_dir: str | None = None                  # arch35: op_host/arch35/, op_kernel/arch35/
+    vreg_bytes: int | None = None                # vector register width (VL) of the register API
     extra: dict = field(default_factory=dict, compare=False)
 
     @property

@@ -601,8 +601,10 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=(),
 def _expected_array(value, dtype, name: str):
     import numpy as np
 
+    from opkg.core.model import ML_DTYPES
+
     array = np.asarray(value)
-    if array.dtype.kind not in "biufc" and array.dtype.name != "bfloat16":
+    if array.dtype.kind not in "biufc" and array.dtype.name not in ML_DTYPES:   # ml_dtypes' floats
         raise TypeError(f"returned {type(value).__name__} for output {name!r}; "
                         "return a NumPy array per output")
     return np.ascontiguousarray(array.astype(dtype))

@@ -23,6 +23,10 @@
 #pragma push_macro("DT_DOUBLE")
 #pragma push_macro("DT_BOOL")
 #pragma push_macro("DT_BF16")
+#pragma push_macro("DT_HIFLOAT8")
+#pragma push_macro("DT_FLOAT8_E5M2")
+#pragma push_macro("DT_FLOAT8_E4M3FN")
+#pragma push_macro("DT_FLOAT8_E8M0")
 #pragma push_macro("DT_COMPLEX64")
 #pragma push_macro("DT_COMPLEX128")
 #undef DT_COMPLEX64
@@ -40,6 +44,10 @@
 #undef DT_DOUBLE
 #undef DT_BOOL
 #undef DT_BF16
+#undef DT_HIFLOAT8
+#undef DT_FLOAT8_E5M2
+#undef DT_FLOAT8_E4M3FN
+#undef DT_FLOAT8_E8M0
 
 namespace ge {
 
@@ -61,7 +69,9 @@ enum DataType {
     DT_DUAL_SUB_INT8 = 14, DT_DUAL_SUB_UINT8 = 15, DT_COMPLEX64 = 16, DT_COMPLEX128 = 17, DT_QINT8 = 18,
     DT_QINT16 = 19, DT_QINT32 = 20, DT_QUINT8 = 21, DT_QUINT16 = 22, DT_RESOURCE = 23, DT_STRING_REF = 24,
     DT_DUAL = 25, DT_VARIANT = 26, DT_BF16 = 27, DT_UNDEFINED = 28, DT_INT4 = 29, DT_UINT1 = 30, DT_INT2 = 31,
-    DT_UINT2 = 32, DT_COMPLEX32 = 33, DT_MAX
+    DT_UINT2 = 32, DT_COMPLEX32 = 33, DT_HIFLOAT8 = 34, DT_FLOAT8_E5M2 = 35, DT_FLOAT8_E4M3FN = 36,
+    DT_FLOAT8_E8M0 = 37, DT_FLOAT6_E3M2 = 38, DT_FLOAT6_E2M3 = 39, DT_FLOAT4_E2M1 = 40, DT_FLOAT4_E1M2 = 41,
+    DT_MAX
 };
 
 enum Format {
@@ -105,6 +115,10 @@ inline const char* DataTypeName(DataType t) {
         case DT_COMPLEX32: return "DT_COMPLEX32";
         case DT_BF16: return "DT_BF16";
         case DT_INT4: return "DT_INT4";
+        case DT_HIFLOAT8: return "DT_HIFLOAT8";
+        case DT_FLOAT8_E5M2: return "DT_FLOAT8_E5M2";
+        case DT_FLOAT8_E4M3FN: return "DT_FLOAT8_E4M3FN";
+        case DT_FLOAT8_E8M0: return "DT_FLOAT8_E8M0";
         default: return "DT_UNDEFINED";
     }
 }
@@ -182,5 +196,9 @@ constexpr DataType kOpkgDefaultDataType = DT_FLOAT;
 #pragma pop_macro("DT_COMPLEX64")
 #pragma pop_macro("DT_COMPLEX128")
 #pragma pop_macro("DT_BF16")
+#pragma pop_macro("DT_HIFLOAT8")
+#pragma pop_macro("DT_FLOAT8_E5M2")
+#pragma pop_macro("DT_FLOAT8_E4M3FN")
+#pragma pop_macro("DT_FLOAT8_E8M0")
 
 #endif

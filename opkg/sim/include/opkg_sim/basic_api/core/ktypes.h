@@ -88,6 +88,8 @@ struct bfloat16_t {
     }
 };
 
+#include "lowfloat.h"   // the Ascend 950's fp8 / fp4 types
+
 namespace opkg_sim {
 // What DTYPE_<NAME> names for a complex tensor: two floats (doubles), real part first, as
 // ge::DT_COMPLEX64 (DT_COMPLEX128) lays them out in GM.
