@@ -42,8 +42,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
-from run import (DEVICE_MODES, _first_error, _first_line, classify, load_classification,  # noqa: E402
-                 mismatch_text, opkg, opkg_commit, write_doc)
+from run import (DEVICE_MODES, _first_error, _first_line, classify, first_report_error,  # noqa: E402
+                 load_classification, opkg, opkg_commit, write_doc)
 
 from opkg.importers import repository as R  # noqa: E402
 from opkg.importers import repository_workspace as W  # noqa: E402
@@ -175,29 +175,10 @@ def read_build(row: dict, result: dict, work: Path, name: str) -> None:
         row["first_error"] = _first_error(first.get("output") or "")
         row["detail"] = (first.get("output") or "")[-4000:]
         return
-    for path in sorted((work / "out" / "sim" / name).rglob("verification.json")):
-        try:
-            rep = json.loads(path.read_text())
-        except (OSError, json.JSONDecodeError):
-            continue
-        if rep.get("passed"):
-            continue
-        where = f"{path.parent.parent.name}/{path.parent.name}"
-        if rep.get("error"):
-            row["first_error"] = f"{where}: {_first_line(rep['error'])}"
-            return
-        for case in rep.get("results", []):
-            if case.get("passed"):
-                continue
-            if case.get("error"):
-                row["first_error"] = f"{where} {case['case']}: {_first_line(case['error'])}"
-            else:
-                worst = max(case.get("outputs", {}).items(),
-                            key=lambda kv: kv[1].get("mismatch_ratio") or 0, default=None)
-                if worst:
-                    row["first_error"] = f"{where} {case['case']}: {mismatch_text(*worst)}"
-            if row["first_error"]:
-                return
+    row["first_error"] = first_report_error(
+        sorted((work / "out" / "sim" / name).rglob("verification.json")))
+    if row["first_error"]:
+        return
     if failures:
         row["first_error"] = _first_error(failures[0].get("output")
                                           or failures[0].get("description") or "")

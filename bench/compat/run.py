@@ -263,32 +263,37 @@ def _read_build(row: dict, result: dict, ws: Path) -> None:
         row["detail"] = (compile_fail[0].get("output") or "")[-4000:]
         return
     # verification failed: the first failing case's error from the reports on disk
-    for path in sorted((ws / "out").rglob("verification*.json")):
+    row["first_error"] = first_report_error(sorted((ws / "out").rglob("verification*.json")))
+    if row["first_error"]:
+        return
+    if failures:
+        row["first_error"] = _first_error(failures[0].get("output") or
+                                          failures[0].get("description") or "")
+
+
+def first_report_error(paths) -> str | None:
+    """The first failing case's error among verification reports on disk, with its SoC and
+    variant; None when no report names one."""
+    for path in paths:
         try:
             rep = json.loads(path.read_text())
         except (OSError, json.JSONDecodeError):
             continue
         if rep.get("passed"):
             continue
-        where = f"{rep.get('soc')}/{rep.get('variant')}"
+        where = f"{rep.get('soc') or path.parent.parent.name}/{rep.get('variant') or path.parent.name}"
         if rep.get("error"):
-            row["first_error"] = f"{where}: {_first_line(rep['error'])}"
-            return
+            return f"{where}: {_first_line(rep['error'])}"
         for case in rep.get("results", []):
             if case.get("passed"):
                 continue
             if case.get("error"):
-                row["first_error"] = f"{where} {case['case']}: {_first_line(case['error'])}"
-            else:
-                worst = max(case.get("outputs", {}).items(),
-                            key=lambda kv: kv[1].get("mismatch_ratio") or 0, default=None)
-                if worst:
-                    row["first_error"] = f"{where} {case['case']}: {mismatch_text(*worst)}"
-            if row["first_error"]:
-                return
-    if failures:
-        row["first_error"] = _first_error(failures[0].get("output") or
-                                          failures[0].get("description") or "")
+                return f"{where} {case['case']}: {_first_line(case['error'])}"
+            worst = max(case.get("outputs", {}).items(),
+                        key=lambda kv: kv[1].get("mismatch_ratio") or 0, default=None)
+            if worst:
+                return f"{where} {case['case']}: {mismatch_text(*worst)}"
+    return None
 
 
 def mismatch_text(name: str, result: dict) -> str:
