@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from opkg.cli.options import (build_options, complete_cases, complete_variants, report_options,
-                              verify_mode_options)
+                              server_option, verify_mode_options)
 from opkg.core.model import SimModes
 
 
@@ -198,6 +198,7 @@ def _rel(path, root) -> str:
 
 @click.command()
 @build_options
+@server_option
 @click.option("--locked", is_flag=True,
               help="Fail (exit 3) if toolchain resolution differs from opkg.lock (for CI).")
 @verify_mode_options
@@ -240,6 +241,7 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, locked, 
 
 @click.command()
 @build_options
+@server_option
 @verify_mode_options
 @report_options
 @click.option("--case", "cases", multiple=True, metavar="PATTERN", shell_complete=complete_cases,
