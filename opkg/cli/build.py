@@ -148,10 +148,17 @@ def _quiet_view(result):
 
 def _artifacts_note(result, root) -> str:
     """For each failing case: where its arrays are and the command that re-runs it alone."""
+    import copy
+
     from opkg.ui import ci_output
 
+    failing = [t for t in result.targets if not t.passed]
+    if not failing:
+        return ""           # a null build of a large workspace: no rerun command to build
+    view = copy.copy(result)
+    view.targets = failing
     lines = []
-    for row in ci_output.case_rows(result, root=root):
+    for row in ci_output.case_rows(view, root=root):
         if row["passed"]:
             continue
         where = f"  arrays: {row['artifacts']}" if row.get("artifacts") else ""
