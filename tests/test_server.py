@@ -206,6 +206,9 @@ def test_edits_reach_the_next_build_through_the_server(built, cxx_log):
     assert not built.full()              # null build: the fast path, in the server
     assert not built.full()              # again: from memory
     assert "exit 0" in built.log()
+    # how a build is run is not what it depends on: OPKG_SERVER=1 (or =0) proves the same
+    assert not built.full(env={"OPKG_SERVER": "1"})
+    assert not built.full(env={"OPKG_SERVER": "0"})
     pkg = built.root / "packages/add_custom"
     kernel = next(pkg.glob("op_kernel/*.cpp"))
     kernel.write_text(kernel.read_text() + "\nstatic const int opkg_test_edit = 0;\n")

@@ -50,6 +50,8 @@ ENV_NAMES = ("CXX", "CC", "PATH", "HOME", "XDG_CACHE_HOME", "PYTHONPATH", "PYTHO
              "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "LIBRARY_PATH", "LD_LIBRARY_PATH",
              "GCC_EXEC_PREFIX", "COMPILER_PATH", "SOURCE_DATE_EPOCH")
 ENV_PREFIXES = ("OPKG_", "ASCEND_", "CANN_", "GIT_")
+# how the build is run, not what it makes: `OPKG_SERVER=1` proves the same null build as without
+ENV_IGNORED = ("OPKG_SERVER", "OPKG_SERVER_IDLE", "OPKG_SERVER_WATCH")
 # Workspace-level files a plan reads besides the manifests (absent ones are recorded as absent).
 WORKSPACE_FILES = ("opkg-workspace.yaml", "opkg.lock", "SConstruct")
 WORKSPACE_DIRS = ("toolchains",)
@@ -220,7 +222,7 @@ def snapshot(ws, now_ns: int | None = None) -> dict | None:
     snap = {
         "time_ns": now,
         "python": [sys.executable, sys.version],
-        "env": {k: v for k, v in env.items() if k in ENV_NAMES or k.startswith(ENV_PREFIXES)},
+        "env": _build_env(env),
         "compiler": cxx,
         "files": files,
         "git": _git_finish(git),
@@ -366,12 +368,17 @@ class FastPath:
         }, sort_keys=True) + "\n")
 
 
+def _build_env(env) -> dict:
+    return {k: v for k, v in env.items()
+            if (k in ENV_NAMES or k.startswith(ENV_PREFIXES)) and k not in ENV_IGNORED}
+
+
 def _signature(env) -> list:
     """What a snapshot holds besides files, which a file-system watcher does not see: the
     environment, the interpreter, the compiler found along PATH (and its stat), CANN."""
     cxx = _compiler(env)
-    return [{k: v for k, v in env.items() if k in ENV_NAMES or k.startswith(ENV_PREFIXES)},
-            sys.executable, sys.version, cxx, _stat(cxx) if cxx else None, _cann_visible(env)]
+    return [_build_env(env), sys.executable, sys.version, cxx, _stat(cxx) if cxx else None,
+            _cann_visible(env)]
 
 
 def _again(result, elapsed: float):
