@@ -275,3 +275,29 @@ def test_two_clients_at_once_are_both_answered(built):
     assert a["targets"] == b["targets"]
     # served one after the other: one built, the other found it built
     assert sorted([a["ran"] > 0, b["ran"] > 0]) == [False, True]
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_the_client_interrupts_the_build_in_the_server(built):
+    kernel = next((built.root / "packages/add_custom").glob("op_kernel/*.cpp"))
+    with open(kernel, "a") as fh:
+        fh.write("\nstatic const int opkg_test_edit = 3;\n")
+    pid = built.pid()
+    log_size = len(built.log())
+    proc = subprocess.Popen([sys.executable, "-m", "opkg", "build", "--server", "//...",
+                             "--soc", SOC], cwd=built.root, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while "request:" not in built.log()[log_size:]:
+        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+        time.sleep(0.02)
+    time.sleep(1.0)                      # into the build (planning or SCons)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, out + err
+    assert "interrupted" in err
+    assert "stopped during the request" not in err       # the server answered
+    assert alive(pid) and built.pid() == pid
+    # the server goes on serving, and the interrupted build left nothing to trust
+    assert built.full()
+    assert built.pid() == pid
