@@ -173,6 +173,13 @@ def test_a_client_of_another_python_restarts_the_server(empty):
     assert wait_gone(first)
 
 
+def test_without_a_watcher_the_server_checks_every_request(empty):
+    r = empty.opkg("build", "--server", env={"OPKG_SERVER_WATCH": "stat"}, check=2)
+    assert "matches no package" in r.stderr
+    assert "watching: no (stat check on every request)" in empty.log()
+    assert alive(empty.pid())
+
+
 def test_an_output_dir_the_client_cannot_read_runs_without_the_server(empty):
     (empty.root / "opkg-workspace.yaml").write_text("{output_dir: build-out}\n")
     r = empty.opkg("build", "--server", check=2)

@@ -59,10 +59,14 @@ class Watcher:
         self.restart_on = [os.path.realpath(p) for p in restart_on]
         self.ignore = [os.path.realpath(p) for p in ignore]
         self.tops = {os.path.realpath(t) for t in trees}
-        for tree in trees:
-            self._add_tree(os.path.realpath(tree))
-        for d in shallow:
-            self._add(os.path.realpath(d))
+        try:
+            for tree in trees:
+                self._add_tree(os.path.realpath(tree))
+            for d in shallow:
+                self._add(os.path.realpath(d))
+        except Doubt:
+            self.inotify.close()
+            raise
 
     def _ignored(self, path: str) -> bool:
         return any(path == p or path.startswith(p + os.sep) for p in self.ignore)
