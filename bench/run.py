@@ -152,11 +152,14 @@ def scale_tier(n: int, proto: dict, work: Path, reps: int) -> dict:
         plain.append(timed(scons, cwd=root, env=env))
         plain_cpu.append(LAST_CPU[0])
     ninja = ninja_bin()
-    nin = []
+    nin, nin_cpu = [], []
     if ninja:
         log(f"N={n}: ninja")
         timed([ninja, "-f", str(npath)], cwd=root, env=env)
-        nin = [timed([ninja, "-f", str(npath)], cwd=root, env=env) for _ in range(reps)]
+        nin, nin_cpu = [], []
+        for _ in range(reps):
+            nin.append(timed([ninja, "-f", str(npath)], cwd=root, env=env))
+            nin_cpu.append(LAST_CPU[0])
     log(f"N={n}: opkg null builds without the fast path")
     # the baselines rewrote the outputs: one full build re-records, a second settles racy files
     timed([*OPKG, "build", "//..."], cwd=root, env=env)
@@ -178,6 +181,7 @@ def scale_tier(n: int, proto: dict, work: Path, reps: int) -> dict:
             "plain_scons_s": med(plain), "plain_scons_runs": plain,
             "plain_scons_cpu_s": med(plain_cpu),
             "ninja_s": med(nin) if nin else None, "ninja_runs": nin,
+            "ninja_cpu_s": med(nin_cpu) if nin_cpu else None,
             "peak_kib_null_full": mem_full, "_root": root, "_env": env}
 
 
@@ -202,6 +206,50 @@ def fast_null_round_robin(scales: list[dict], runs: int) -> None:
         s["peak_kib_null_fast"] = peak_kib([*OPKG, "build", "//..."], cwd=s["_root"],
                                            env=s["_env"])
         s.pop("_root"), s.pop("_env")
+
+
+def proc_cpu(pid: int) -> float:
+    """user + sys seconds of a running process (the build server is not our child)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_null_builds(scales: list[dict], runs: int) -> None:
+    """Null builds through the resident build server (opkg build --server): the first query
+    (which starts the server and runs the fast path's full stat check in it) and the later
+    ones (answered from memory while the watcher saw no change). CPU time is the client's plus
+    the server's (read from /proc: the server is not a child of the timed process)."""
+    for s in scales:
+        root, env = s["_root"], {**s["_env"], "OPKG_SERVER": "1"}
+        sdir = root / "out/.opkg/server"
+        plan_file = root / "out/.opkg/plan.json"
+        ident = plan_file.stat().st_ino, plan_file.stat().st_mtime_ns
+        first, first_cpu, later, later_cpu = [], [], [], []
+        for rep in range(max(2, runs // 2)):
+            subprocess.run([*OPKG, "shutdown"], cwd=root, env=env, capture_output=True)
+            first.append(timed([*OPKG, "build", "//..."], cwd=root, env=env))
+            pid = int((sdir / "lock").read_text().split()[0])
+            first_cpu.append(LAST_CPU[0] + proc_cpu(pid))
+            for _ in range(runs):
+                before = proc_cpu(pid)
+                later.append(timed([*OPKG, "build", "//..."], cwd=root, env=env))
+                later_cpu.append(LAST_CPU[0] + proc_cpu(pid) - before)
+        subprocess.run([*OPKG, "shutdown"], cwd=root, env=env, capture_output=True)
+        s["server_unchanged"] = (plan_file.stat().st_ino, plan_file.stat().st_mtime_ns) == ident
+        s.update({"server_first_s": med(first), "server_first_runs": first,
+                  "server_first_cpu_s": med(first_cpu),
+                  "server_later_s": med(later), "server_later_runs": later,
+                  "server_later_cpu_s": med(later_cpu)})
+
+
+def client_startup(reps: int) -> dict:
+    """What the thin client costs to import, against the CLI and an empty interpreter."""
+    def run(code, *flags):
+        return med([timed([PY, *flags, "-c", code]) for _ in range(reps)])
+
+    return {"pass_S_s": run("pass", "-S"), "client_S_s": run("import opkg.build.client", "-S"),
+            "client_s": run("import opkg.build.client"),
+            "cli_s": run("import opkg.cli, opkg.cli.build")}
 
 
 def build_prototype(work: Path) -> dict:
@@ -543,6 +591,29 @@ def table(res: dict) -> str:
             (f"  peak memory, null build", f"{s['peak_kib_null_fast'] / 1024:.0f} MiB", "-", "-",
              f"without fast path: {s['peak_kib_null_full'] / 1024:.0f} MiB"),
         ]
+        if "server_first_s" in s:
+            nothing = "" if s["server_unchanged"] else " [BUILT]"
+            rows += [
+                (f"  server, first query{nothing}", fmt_s(s["server_first_s"]),
+                 fmt_s(s["ninja_s"]), fmt_r(ratio(s["server_first_s"], s["ninja_s"])),
+                 "ninja null build; opkg: server start + stat check"),
+                ("  same, CPU (client + server)", fmt_s(s["server_first_cpu_s"]),
+                 fmt_s(s.get("ninja_cpu_s")),
+                 fmt_r(ratio(s["server_first_cpu_s"], s.get("ninja_cpu_s"))), "ninja, CPU time"),
+                ("  server, later queries", fmt_s(s["server_later_s"]), fmt_s(s["ninja_s"]),
+                 fmt_r(ratio(s["server_later_s"], s["ninja_s"])), "ninja null build"),
+                ("  same, CPU (client + server)", fmt_s(s["server_later_cpu_s"]),
+                 fmt_s(s.get("ninja_cpu_s")),
+                 fmt_r(ratio(s["server_later_cpu_s"], s.get("ninja_cpu_s"))), "ninja, CPU time"),
+            ]
+    c = res.get("client")
+    if c:
+        rows += [
+            ("thin client import (python -S)", fmt_s(c["client_S_s"]), fmt_s(c["pass_S_s"]),
+             fmt_r(ratio(c["client_S_s"], c["pass_S_s"])), "python -S -c pass"),
+            ("CLI import (opkg.cli + build)", fmt_s(c["cli_s"]), fmt_s(c["client_s"]),
+             fmt_r(ratio(c["cli_s"], c["client_s"])), "thin client import (with site)"),
+        ]
     scale = res.get("scale", [])
     if len(scale) >= 2:
         a, b = scale[0], scale[-1]
@@ -640,6 +711,8 @@ def main(argv=None) -> int:
             log(f"{name} failed: {exc}")
             res.setdefault("errors", {})[name] = str(exc)[-4000:]
 
+    if "micro" in only or "scale" in only:
+        section("client", client_startup, max(a.reps, 20))
     if "micro" in only:
         section("cli", cli_startup, max(a.reps, 20))
     if "real" in only:
@@ -661,6 +734,12 @@ def main(argv=None) -> int:
             proto = build_prototype(work)
             scales = [scale_tier(n, proto, work, a.reps) for n in ns]
             log("scale: fast-path null builds, round robin over N")
+            log("scale: null builds through the build server")
+            try:
+                server_null_builds(scales, max(a.reps, 5))
+            except Exception as exc:         # keep the other figures of a long run
+                log(f"server null builds failed: {exc}")
+                res.setdefault("errors", {})["server"] = str(exc)[-4000:]
             fast_null_round_robin(scales, max(a.reps, 5))
             return scales
 

@@ -63,8 +63,8 @@ def test_the_wheel_holds_every_file_opkg_reads(wheel):
     assert sorted(python - names) == []
     assert "Name: ascend-opkg" in metadata.splitlines()
     # the command keeps its name, with an alias that clashes with nothing (OpenWrt's opkg)
-    assert "opkg = opkg.cli:main" in entry_points
-    assert "ascend-opkg = opkg.cli:main" in entry_points
+    assert "opkg = opkg.__main__:main" in entry_points
+    assert "ascend-opkg = opkg.__main__:main" in entry_points
 
 
 @pytest.fixture(scope="module")

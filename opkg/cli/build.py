@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from opkg.cli.options import (build_options, complete_cases, complete_variants, report_options,
-                              verify_mode_options)
+                              server_option, verify_mode_options)
 from opkg.core.model import SimModes
 
 
@@ -207,10 +207,17 @@ def _quiet_view(result):
 
 def _artifacts_note(result, root) -> str:
     """For each failing case: where its arrays are and the command that re-runs it alone."""
+    import copy
+
     from opkg.ui import ci_output
 
+    failing = [t for t in result.targets if not t.passed]
+    if not failing:
+        return ""           # a null build of a large workspace: no rerun command to build
+    view = copy.copy(result)
+    view.targets = failing
     lines = []
-    for row in ci_output.case_rows(result, root=root):
+    for row in ci_output.case_rows(view, root=root):
         if row["passed"]:
             continue
         where = f"  arrays: {row['artifacts']}" if row.get("artifacts") else ""
@@ -265,6 +272,7 @@ def _rel(path, root) -> str:
 
 @click.command()
 @build_options
+@server_option
 @click.option("--locked", is_flag=True,
               help="Fail (exit 3) if toolchain resolution differs from opkg.lock (for CI).")
 @verify_mode_options
@@ -307,6 +315,7 @@ def build(targets, socs, toolchain, jobs, keep_going, as_json, no_wait, locked, 
 
 @click.command()
 @build_options
+@server_option
 @verify_mode_options
 @report_options
 @click.option("--case", "cases", multiple=True, metavar="PATTERN", shell_complete=complete_cases,

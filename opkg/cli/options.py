@@ -46,6 +46,14 @@ def build_options(f):
     return f
 
 
+def server_option(f):
+    """--server is read by the thin client (opkg.build.client) before the CLI starts; here it
+    is only listed in --help and accepted when the command runs without the server."""
+    return click.option("--server", is_flag=True, expose_value=False,
+                        help="Run through this workspace's resident build server (also "
+                             "OPKG_SERVER=1); `opkg shutdown` stops it.")(f)
+
+
 def remote_cache_options():
     """--remote-cache and --remote-cache-required set the environment variables they stand for
     (opkg.remote.config), so the workspace file, the environment and the flag resolve in one

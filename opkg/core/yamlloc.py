@@ -20,6 +20,11 @@ from typing import Any
 
 import yaml
 
+try:
+    from yaml.cyaml import CParser as _CParser
+except ImportError:                  # PyYAML built without libyaml
+    _CParser = None
+
 from opkg.core.errors import Location, ManifestError
 
 Path_ = tuple  # a value's path inside the document: keys and list indices
@@ -85,7 +90,14 @@ def load_data(path: Path) -> Any:
     return load(path).data
 
 
-class _LimitedLoader(yaml.SafeLoader):
+# libyaml's scanner and parser when PyYAML has them (5x less CPU than the Python ones: parsing
+# was most of a 1000-package workspace's planning); the composer stays PyYAML's Python one,
+# with the limits below, so nesting never recurses in C.
+_PARSER = (_CParser,) if _CParser is not None else \
+    (yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser)
+
+
+class _LimitedLoader(yaml.composer.Composer, yaml.resolver.Resolver, *_PARSER):
     """A composer that refuses deep nesting and documents that expand past MAX_VALUES.
 
     Each composed node's expanded size (itself plus its children's, an alias counting the full
@@ -93,7 +105,13 @@ class _LimitedLoader(yaml.SafeLoader):
     one addition per node and never expands an alias."""
 
     def __init__(self, stream, path: Path):
-        super().__init__(stream)
+        if yaml.reader.Reader.NON_PRINTABLE.search(stream):
+            # what the Python reader refuses at once; checked here for libyaml too
+            yaml.reader.Reader(stream)
+        for base in _PARSER:
+            base.__init__(self, stream)
+        yaml.composer.Composer.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
         self._path = path
         self._depth = 0
         self._sizes: dict[int, int] = {}   # id(node) -> expanded value count
@@ -162,6 +180,11 @@ def loads(text: str, path: Path) -> Document:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         loc = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path)
+        if "maximum nesting depth" in str(exc.problem):
+            # libyaml's scanner reads ahead and has its own cap (1000 flow levels)
+            raise ManifestError(f"nesting deeper than {MAX_DEPTH} levels", location=loc,
+                                hint="flatten the structure; opkg's files nest a few levels "
+                                     "deep") from None
         raise ManifestError(f"invalid YAML: {exc.problem}", location=loc,
                             hint="check indentation and quoting near this line") from None
     except yaml.YAMLError as exc:
