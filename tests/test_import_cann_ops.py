@@ -40,11 +40,11 @@ def test_cann_ops_layout_imports_and_verifies(workspace):
     assert ("2 header(s) of other projects in" in out and "(included by a relative path): "
             "scale_common/op_host/scale_block.h, scale_common/op_host/scale_block_bytes.h" in out)
     # a SoC the sim cannot run (its short name is not in the SoC table) is listed, not built
-    assert 'AddConfig("ascend950") matches no SoC in toolchains/socs.yaml; not built' in out
+    assert 'AddConfig("kirinx90") matches no SoC in toolchains/socs.yaml; not built' in out
     assert "warning: integer overflow" in out and "scale_add.cpp:12" in out
 
     text = (pkg / "opkg.yaml").read_text()
-    assert "#   ascend950 (not in the SoC table)" in text
+    assert "#   kirinx90 (not in the SoC table)" in text
     manifest = yaml.safe_load(text)
     assert manifest["socs"] == ["Ascend910B1"]
     assert manifest["op"]["attrs"] == [{"name": "alpha", "type": "float", "required": True}]
@@ -343,7 +343,7 @@ def test_a_socs_own_opdef_lists_become_op_soc_configs(workspace, tmp_path):
               '        config.Input("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});\n'
               '        config.Output("z").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});\n'
               '        this->AICore().AddConfig("ascend910b", config);')
-    project = _variant(tmp_path, 'this->AICore().AddConfig("ascend910b").AddConfig("ascend950");', config)
+    project = _variant(tmp_path, 'this->AICore().AddConfig("ascend910b").AddConfig("kirinx90");', config)
     opkg("import", str(project), "--dest", "packages/scale_add", cwd=workspace.root, check=0)
     pkg = workspace.root / "packages" / "scale_add"
     manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())

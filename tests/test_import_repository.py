@@ -279,12 +279,12 @@ def test_dtype_combinations_opkg_cannot_run_are_left_out_by_name():
     t = lambda name, dtypes: {"name": name, "param_type": "required", "dtypes": dtypes,  # noqa: E731
                               "formats": ["ND"] * len(dtypes)}
     declared = {"type": "Q", "inputs": [t("x", ["float16", "float32", "float16"])],
-                "outputs": [t("y", ["int8", "hifloat8", "float8_e4m3fn"])], "attrs": []}
+                "outputs": [t("y", ["int8", "float4_e2m1", "float6_e3m2"])], "attrs": []}
     notes = []
     kept = R._runnable_dtypes(declared, notes)
     assert kept["inputs"][0]["dtypes"] == ["float16"] and kept["outputs"][0]["dtypes"] == ["int8"]
-    assert notes == ["OpDef dtype combination 1 left out: hifloat8 (no such dtype in opkg)",
-                     "OpDef dtype combination 2 left out: float8_e4m3fn (no such dtype in opkg)"]
+    assert notes == ["OpDef dtype combination 1 left out: float4_e2m1 (no such dtype in opkg)",
+                     "OpDef dtype combination 2 left out: float6_e3m2 (no such dtype in opkg)"]
     # every combination unknown: left to the import's error, which names the dtype
-    only = {**declared, "inputs": [t("x", ["float32"])], "outputs": [t("y", ["hifloat8"])]}
+    only = {**declared, "inputs": [t("x", ["float32"])], "outputs": [t("y", ["float4_e2m1"])]}
     assert R._runnable_dtypes(only, []) is only

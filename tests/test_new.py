@@ -22,7 +22,8 @@ def test_new_package_builds_and_verifies(workspace):
     [target] = json.loads(r.stdout)["targets"]
     assert target["passed"]
     for variant in ("float16", "float32"):
-        assert target["variants"][variant] == {"passed": True, "cases": 4, "failed": 0}
+        assert target["variants"][variant] == {"passed": True, "cases": 4, "failed": 0,
+                                               "status": "PASS", "why": None}
     report = json.loads((workspace.root / "out/sim/my_add" / SOC / "float16" /
                          "verification.json").read_text())
     names = {c["case"] for c in report["results"]}

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from opkg.cli.options import complete_socs
 from opkg.ui.ci_output import emit_json
 
 
@@ -16,7 +17,7 @@ from opkg.ui.ci_output import emit_json
                    "(default: the workspace's first package root / PROJECT_DIR's name in "
                    "snake_case). For an ops repository: the directory the <family>/<op> "
                    "packages go under (default: <first package root>/<repository name>).")
-@click.option("--soc", metavar="SOC",
+@click.option("--soc", metavar="SOC", shell_complete=complete_socs,
               help="Ops repository: the SoC to build for (default: the workspace's first "
                    "default_socs, else Ascend910B1); its CMake compute unit picks the sources.")
 @click.option("--repo-name", metavar="NAME",

@@ -171,7 +171,7 @@ def render_check(res, inst) -> str:
 @click.argument("targets", nargs=-1, shell_complete=complete_targets)
 @click.option("--soc", "socs", multiple=True, metavar="SOC", shell_complete=complete_socs,
               help="Only these SoCs (repeatable).")
-@click.option("--toolchain", "requested", metavar="ID",
+@click.option("--toolchain", "requested", metavar="ID", shell_complete=complete_toolchains,
               help="Explain this toolchain: cann (highest that fits) or cann-<version>.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
 def doctor(targets, socs, requested, as_json):
