@@ -169,6 +169,13 @@ inline CubeArena& cube_operand(const AscendC::LocalTensor<T>& t, unsigned bufs, 
     return *a;
 }
 
+// A parameter outside the range the documentation gives it.
+inline void range_check(long long v, long long lo, long long hi, const char* name, const char* op, SrcLoc loc) {
+    if (v < lo || v > hi) {
+        fail(loc, format("%s: %s = %lld is outside its documented range [%lld, %lld]", op, name, v, lo, hi));
+    }
+}
+
 inline void cube_mark_written(CubeArena& a, const void* p, uint64_t bytes, bool defined = true) {
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - a.mem.get());
     std::memset(a.shadow.get() + off, defined ? 1 : 0, bytes);
@@ -379,6 +386,47 @@ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     check_gt(src, last, op, loc);
     cube_detail::load2d(dst, reinterpret_cast<const uint8_t*>(src.ptr_), nullptr, p, op, loc);
     count_copy(COPY_GM_UB, uint64_t(p.repeatTimes) * 512);
+}
+
+template <typename U>
+struct InitConstValueParams {
+    InitConstValueParams() {}
+    InitConstValueParams(const uint16_t repeatTimesIn, const uint16_t blockNumIn, const uint16_t dstGapIn,
+                         const U initValueIn)
+        : repeatTimes(repeatTimesIn), blockNum(blockNumIn), dstGap(dstGapIn), initValue(initValueIn) {}
+    InitConstValueParams(const uint16_t repeatTimesIn, const U initValueIn)
+        : repeatTimes(repeatTimesIn), initValue(initValueIn) {}
+    uint16_t repeatTimes = 0;
+    uint16_t blockNum = 0;
+    uint16_t dstGap = 0;
+    U initValue = 0;
+};
+
+// Fills L1 (A1/B1: blocks of 32 B) or L0A/L0B (A2/B2: blocks of 512 B) with one value: repeatTimes
+// iterations of blockNum blocks, dstGap blocks between them (A2/A3's form, all fields; CANN's
+// interface of kernel_operator_mm_intf.h, the documented ranges [0, 32767]).
+template <typename T, typename U = T, typename std::enable_if<std::is_same<T, U>::value, bool>::type = true>
+inline void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<U>& p,
+                           opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "InitConstValue: half, bfloat16_t, (u)int16_t, float or (u)int32_t");
+    const char* op = "InitConstValue";
+    note(loc);
+    range_check(p.repeatTimes, 0, 32767, "repeatTimes", op, loc);
+    range_check(p.blockNum, 0, 32767, "blockNum", op, loc);
+    range_check(p.dstGap, 0, 32767, "dstGap", op, loc);
+    if (p.repeatTimes == 0 || p.blockNum == 0) return;
+    const bool l1 = dst.pos_ == TPosition::A1 || dst.pos_ == TPosition::B1;
+    const uint64_t block = l1 ? 32 : 512;
+    const uint64_t span = ((uint64_t(p.repeatTimes) - 1) * (uint64_t(p.blockNum) + p.dstGap) + p.blockNum) * block;
+    CubeArena& a = cube_operand(dst, (1u << CUBE_L1) | (1u << CUBE_L0A) | (1u << CUBE_L0B), span, block, op,
+                                "destination", loc);
+    const uint64_t per = uint64_t(p.blockNum) * block / sizeof(T);
+    for (uint64_t r = 0; r < p.repeatTimes; ++r) {
+        T* d = dst.ptr_ + r * (uint64_t(p.blockNum) + p.dstGap) * block / sizeof(T);
+        for (uint64_t i = 0; i < per; ++i) d[i] = p.initValue;
+        cube_mark_written(a, d, per * sizeof(T));
+    }
 }
 
 // C1 (L1) -> C2 (the bias table), copy_cbuf_to_bt: blockCount bursts of blockLen x 64 source
