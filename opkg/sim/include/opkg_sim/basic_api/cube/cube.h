@@ -728,6 +728,90 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
     }
     count_copy(COPY_UB_GM, nd * p.mSize * p.nSize * sizeof(DstT));
 }
+
+// The registers of DataCopy CO1 -> GM: NZ2ND's matrix count and strides (srcNdStride in 1024 B,
+// dstNdStride in elements; documented ranges), and the scalar quantisation value.
+inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint16_t dstNdStride,
+                                opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "SetFixpipeNz2ndFlag";
+    note(loc);
+    range_check(ndNum, 1, 65535, "ndNum", op, loc);
+    if (ndNum > 1) range_check(srcNdStride, 1, 512, "srcNdStride", op, loc);
+    range_check(dstNdStride, 1, 65535, "dstNdStride", op, loc);
+    FixpipeRegs& r = cube_mem().fixpipe;
+    r.nz2nd_set = true;
+    r.nd_num = ndNum;
+    r.src_nd_stride = srcNdStride;
+    r.dst_nd_stride = dstNdStride;
+}
+inline void SetFixpipePreQuantFlag(uint64_t config, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::note(loc);
+    opkg_sim::FixpipeRegs& r = opkg_sim::cube_mem().fixpipe;
+    r.pre_quant_set = true;
+    r.pre_quant = config;
+}
+
+constexpr uint8_t DEFAULT_DATA_COPY_STRIDE = 0;   // kernel_utils_constants.h
+
+struct DataCopyCO12DstParams {
+    DataCopyCO12DstParams() {}
+    DataCopyCO12DstParams(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint32_t dstStrideIn,
+                          const uint16_t srcStrideIn, const QuantMode_t quantPreIn, const uint8_t reluPreIn,
+                          const bool channelSplitIn, const bool nz2ndEnIn)
+        : nSize(nSizeIn), mSize(mSizeIn), dstStride(dstStrideIn), srcStride(srcStrideIn), quantPre(quantPreIn),
+          reluPre(reluPreIn), channelSplit(channelSplitIn), nz2ndEn(nz2ndEnIn) {}
+    uint8_t sid = 0;
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint32_t dstStride = DEFAULT_DATA_COPY_STRIDE;
+    uint16_t srcStride = DEFAULT_DATA_COPY_STRIDE;
+    uint8_t unitFlag = 0;
+    uint8_t clipReluPre = 0;
+    uint8_t eltWiseOp = 0;
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    uint8_t reluPre = 0;
+    bool channelSplit = false;
+    bool nz2ndEn = false;
+};
+
+// CO1 -> GM through the registers: Fixpipe's move (NZ2ND with SetFixpipeNz2ndFlag's matrices when
+// nz2ndEn, else NZ with dstStride in 32 B), the scale of a scalar quantisation from
+// SetFixpipePreQuantFlag, reluPre 1 a ReLU. nSize or mSize 0 moves nothing.
+template <typename T, typename U>
+inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<U>& srcLocal, const DataCopyCO12DstParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "DataCopy CO1->GM";
+    note(loc);
+    if (p.nSize == 0 || p.mSize == 0) return;
+    if (p.nSize % 16 != 0 || p.nSize > 4095) {
+        fail(loc, format("%s: nSize %u must be a multiple of 16 in [0, 4095]", op, p.nSize));
+    }
+    if (p.clipReluPre || p.eltWiseOp) {
+        fail(loc, format("%s: clipReluPre and eltWiseOp exist on Atlas 200I/500 A2 only, not on this SoC", op));
+    }
+    range_check(p.reluPre, 0, 1, "reluPre", op, loc);
+    const FixpipeRegs& r = cube_mem().fixpipe;
+    FixpipeParamsV220 f(p.nSize, p.mSize, p.srcStride, p.dstStride, p.reluPre == 1);
+    f.quantPre = p.quantPre;
+    f.isChannelSplit = p.channelSplit;
+    if (p.quantPre == QuantMode_t::DEQF16) {
+        if (!r.pre_quant_set) {
+            fail(loc, format("%s: quantPre DEQF16 takes its scale from SetFixpipePreQuantFlag, which no call set", op));
+        }
+        f.deqScalar = r.pre_quant;
+    }
+    if (p.nz2ndEn) {
+        if (!r.nz2nd_set) fail(loc, format("%s: nz2ndEn without a SetFixpipeNz2ndFlag before it", op));
+        f.ndNum = r.nd_num;
+        f.srcNdStride = r.src_nd_stride;
+        f.dstNdStride = r.dst_nd_stride;
+        Fixpipe<T, U, CFG_ROW_MAJOR>(dstGlobal, srcLocal, f, loc);
+    } else {
+        Fixpipe<T, U, CFG_NZ>(dstGlobal, srcLocal, f, loc);
+    }
+}
 #endif
 
 }  // namespace AscendC
