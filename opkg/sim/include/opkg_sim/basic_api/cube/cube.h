@@ -607,6 +607,104 @@ inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fm
     cube_detail::mmad<DstT, Src0T, Src1T, BiasT>(dstLocal, fmLocal, filterLocal, &biasLocal, mmadParams, loc);
 }
 
+// 4:2 sparse products (A2/A3). LoadDataWithSparse moves the densified B (K/2 x N, int8, B1 -> B2,
+// fractals as LoadData 2D moves them, no transpose) and, per 512-byte fractal, the 128 index bytes
+// at the same fractal number of `idx`: each index byte holds the 2-bit indices of four consecutive
+// B2 bytes, the first in the low bits. MmadWithSparse multiplies A (A2, m x k, k the full K) by
+// the B whose groups of four k rows the indices rebuild: dense row 2g + s of a column goes to k row
+// 4g + idx (s = 0) or 4g + 1 + idx (s = 1), the other two rows of the group being zero; then the
+// product as Mmad computes it. An index of 3 (documented range {0, 1, 2}) and two nonzero values
+// selecting one row (the documentation does not fix that case) are errors.
+template <typename T = int8_t, typename U = uint8_t,
+          typename std::enable_if<std::is_same<T, int8_t>::value, bool>::type = true,
+          typename std::enable_if<std::is_same<U, uint8_t>::value, bool>::type = true>
+inline void LoadDataWithSparse(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<U>& idx,
+                               const LoadData2dParams& p, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "LoadDataWithSparse";
+    note(loc);
+    if (p.repeatTimes == 0) return;
+    if (dst.pos_ != TPosition::B2) fail(loc, format("%s: the destination must be a B2 tensor", op));
+    if (p.ifTranspose) fail(loc, format("%s: ifTranspose is not supported (documented)", op));
+    CubeArena& sa = cube_operand(src, 1u << CUBE_L1, 0, 32, op, "source", loc);
+    CubeArena& ia = cube_operand(idx, 1u << CUBE_L1, 0, 32, op, "index", loc);
+    cube_detail::load2d(dst, reinterpret_cast<const uint8_t*>(src.ptr_), &sa, p, op, loc);
+    CubeMem& mem = cube_mem();
+    CubeArena& b2 = mem.a[CUBE_L0B];
+    if (mem.sparse_idx.size() != b2.cap) mem.sparse_idx.assign(b2.cap, 0xFF);
+    for (uint64_t r = 0; r < p.repeatTimes; ++r) {
+        const uint8_t* s = reinterpret_cast<const uint8_t*>(idx.ptr_) + (uint64_t(p.startIndex) + r * p.srcStride) * 128;
+        if (s + 128 > ia.mem.get() + ia.cap) {
+            fail(loc, format("%s: repeat %llu reads index fractal %llu, past the end of L1", op, (unsigned long long)r,
+                             (unsigned long long)(p.startIndex + r * p.srcStride)));
+        }
+        const bool defined = cube_defined(ia, s, 128);
+        const uint64_t o = uint64_t(reinterpret_cast<const uint8_t*>(dst.ptr_) - b2.mem.get()) + r * (1 + p.dstGap) * 512;
+        for (uint64_t j = 0; j < 512; ++j) {
+            mem.sparse_idx[o + j] = defined ? uint8_t((s[j / 4] >> (2 * (j % 4))) & 3) : 0xFF;
+        }
+    }
+}
+
+template <typename T = int32_t, typename U = int8_t,
+          typename std::enable_if<std::is_same<T, int32_t>::value, bool>::type = true,
+          typename std::enable_if<std::is_same<U, int8_t>::value, bool>::type = true>
+inline void MmadWithSparse(const LocalTensor<T>& dstLocal, const LocalTensor<U>& fmLocal,
+                           const LocalTensor<U>& filterLocal, const MmadParams& p,
+                           opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "MmadWithSparse";
+    note(loc);
+    const uint64_t m = p.m, n = p.n, k = p.k;
+    if (m == 0 || n == 0 || k == 0) return;
+    if (k % 4 != 0) fail(loc, format("%s: k = %llu is not a multiple of 4 (the 4:2 groups)", op, (unsigned long long)k));
+    constexpr uint64_t c0 = 32;
+    const uint64_t M = (m + 15) / 16 * 16, N = (n + 15) / 16 * 16, K = (k + c0 - 1) / c0 * c0;
+    const uint64_t kd = k / 2, KD = (kd + c0 - 1) / c0 * c0, N1 = N / 16;
+    CubeArena& ca = cube_operand(dstLocal, 1u << CUBE_L0C, M * N * sizeof(T), 1024, op, "dst (CO1)", loc);
+    CubeArena& aa = cube_operand(fmLocal, 1u << CUBE_L0A, M * K, 512, op, "A (A2)", loc);
+    CubeArena& ba = cube_operand(filterLocal, 1u << CUBE_L0B, KD * N, 512, op, "B (B2)", loc);
+    const std::vector<uint8_t>& ix = cube_mem().sparse_idx;
+    const uint64_t b0 = uint64_t(reinterpret_cast<const uint8_t*>(filterLocal.ptr_) - ba.mem.get());
+    // the dense B (k x n) in B2's layout, in a scratch arena: defined where its group was loaded
+    CubeArena dense;
+    dense.cap = K * N;
+    dense.mem.reset(new uint8_t[dense.cap]());
+    dense.shadow.reset(new uint8_t[dense.cap]());
+    auto at = [&](uint64_t kk, uint64_t j) { return ((kk / c0) * N1 + j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0; };
+    for (uint64_t j = 0; j < n; ++j) {
+        for (uint64_t g = 0; g < k / 4; ++g) {
+            bool loaded = true;
+            for (uint64_t s = 0; s < 2; ++s) {
+                const uint64_t off = at(2 * g + s, j);
+                loaded = loaded && cube_defined(ba, filterLocal.ptr_ + off, 1) && b0 + off < ix.size() && ix[b0 + off] != 0xFF;
+            }
+            if (!loaded) continue;   // left undefined: the product reports reading it
+            for (uint64_t r = 0; r < 4; ++r) dense.shadow[at(4 * g + r, j)] = 1;
+            for (uint64_t s = 0; s < 2; ++s) {
+                const uint64_t off = at(2 * g + s, j);
+                const uint8_t id = ix[b0 + off];
+                if (id == 3) {
+                    fail(loc, format("%s: the index of dense row %llu, column %llu is 3; indices are 0, 1 or 2", op,
+                                     (unsigned long long)(2 * g + s), (unsigned long long)j));
+                }
+                const int8_t v = filterLocal.ptr_[off];
+                uint8_t& d = dense.mem[at(4 * g + s + id, j)];
+                if (v != 0 && d != 0) {
+                    fail(loc, format("%s: both dense values of group %llu, column %llu select k row %llu: not modelled "
+                                     "(the documentation does not fix it)", op, (unsigned long long)g,
+                                     (unsigned long long)j, (unsigned long long)(4 * g + s + id)));
+                }
+                if (v != 0) d = uint8_t(v);
+            }
+        }
+    }
+    const bool accumulate = !p.cmatrixInitVal || p.isBias;
+    cube_detail::mmad_run(dstLocal.ptr_, ca, fmLocal.ptr_, aa, reinterpret_cast<const int8_t*>(dense.mem.get()), dense,
+                          nullptr, accumulate, m, n, k, loc);
+    count_cube(2 * m * n * kd);
+}
+
 namespace cube_detail {
 
 // The scale of a quantisation parameter (QUANT_PRE, a uint64 built from a float's bits): the

@@ -91,6 +91,9 @@ struct CubeMem {
     CubeArena a[CUBE_COUNT];
     Load3dRegs load3d;
     FixpipeRegs fixpipe;
+    // The sparse index LoadDataWithSparse loads beside B2: one 2-bit index per L0B byte (the B2
+    // element at that byte), 0xFF where none was loaded (cube.h, MmadWithSparse).
+    std::vector<uint8_t> sparse_idx;
 };
 
 struct CubeMark {
