@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include "tiling/platform/platform_ascendc.h"
+#include "opkg_sim/host/plain_tiling.h"
 
 namespace matmul_tiling {
 
@@ -201,6 +202,13 @@ public:
     int32_t GetBaseK() const { return baseK_; }
 
     virtual int64_t GetTiling(optiling::TCubeTiling& tiling) = 0;
+    // CANN's plain struct: the same fields, filled through the class's C layout.
+    int64_t GetTiling(::TCubeTiling& tiling) {
+        optiling::TCubeTiling t;
+        const int64_t r = GetTiling(t);
+        if (r == 0) t.SaveToBuffer(&tiling, sizeof tiling);
+        return r;
+    }
 
 protected:
     struct TypeInfo {
@@ -355,6 +363,7 @@ protected:
 // One core computes the whole SetShape.
 class MatmulApiTiling : public MatmulApiTilingBase {
 public:
+    using MatmulApiTilingBase::GetTiling;
     MatmulApiTiling() = default;
     explicit MatmulApiTiling(const platform_ascendc::PlatformAscendC& platform) : MatmulApiTilingBase(platform) {}
     int64_t GetTiling(optiling::TCubeTiling& tiling) override { return Fill(tiling, m_, n_, k_, 1); }
@@ -363,6 +372,7 @@ public:
 // SetDim(dim) cores split M and N (never K); SetSingleShape fixes one core's share instead.
 class MultiCoreMatmulTiling : public MatmulApiTilingBase {
 public:
+    using MatmulApiTilingBase::GetTiling;
     MultiCoreMatmulTiling() = default;
     explicit MultiCoreMatmulTiling(const platform_ascendc::PlatformAscendC& platform) : MatmulApiTilingBase(platform) {}
     int32_t SetDim(int32_t dim) {
@@ -458,6 +468,7 @@ private:
 // private in CANN 8.1; SetBatchInfoForNormal or the layouts give the batches).
 class BatchMatmulTiling : public MatmulApiTilingBase {
 public:
+    using MatmulApiTilingBase::GetTiling;
     BatchMatmulTiling() = default;
     explicit BatchMatmulTiling(const platform_ascendc::PlatformAscendC& platform) : MatmulApiTilingBase(platform) {}
     int32_t GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& nDim, int32_t& batchCoreM, int32_t& batchCoreN) {
@@ -478,21 +489,25 @@ inline int32_t MatmulGetTmpBufSize(optiling::TCubeTiling& tiling, matmul_tiling:
     bufSize.ubSize = tiling.get_transLength();
     return 0;
 }
-// The V2 names take CANN's plain TCubeTiling struct; the sim's host has one TCubeTiling, the class.
-inline int32_t MatmulGetTmpBufSizeV2(optiling::TCubeTiling& tiling, matmul_tiling::SysTilingTempBufSize& bufSize) {
-    return MatmulGetTmpBufSize(tiling, bufSize);
+// The V2 names take CANN's plain ::TCubeTiling.
+inline int32_t MatmulGetTmpBufSizeV2(::TCubeTiling& tiling, matmul_tiling::SysTilingTempBufSize& bufSize) {
+    if (tiling.baseM <= 0 || tiling.baseN <= 0 || tiling.baseK <= 0) return -1;
+    bufSize.l1Size = tiling.shareL1Size;
+    bufSize.l0cSize = tiling.shareL0CSize;
+    bufSize.ubSize = tiling.transLength;
+    return 0;
 }
 inline int32_t MultiCoreMatmulGetTmpBufSize(optiling::TCubeTiling& tiling, matmul_tiling::SysTilingTempBufSize& bufSize) {
     return MatmulGetTmpBufSize(tiling, bufSize);
 }
-inline int32_t MultiCoreMatmulGetTmpBufSizeV2(optiling::TCubeTiling& tiling, matmul_tiling::SysTilingTempBufSize& bufSize) {
-    return MatmulGetTmpBufSize(tiling, bufSize);
+inline int32_t MultiCoreMatmulGetTmpBufSizeV2(::TCubeTiling& tiling, matmul_tiling::SysTilingTempBufSize& bufSize) {
+    return MatmulGetTmpBufSizeV2(tiling, bufSize);
 }
 inline int32_t BatchMatmulGetTmpBufSize(optiling::TCubeTiling& tiling, matmul_tiling::SysTilingTempBufSize& bufSize) {
     return MatmulGetTmpBufSize(tiling, bufSize);
 }
-inline int32_t BatchMatmulGetTmpBufSizeV2(optiling::TCubeTiling& tiling, matmul_tiling::SysTilingTempBufSize& bufSize) {
-    return MatmulGetTmpBufSize(tiling, bufSize);
+inline int32_t BatchMatmulGetTmpBufSizeV2(::TCubeTiling& tiling, matmul_tiling::SysTilingTempBufSize& bufSize) {
+    return MatmulGetTmpBufSizeV2(tiling, bufSize);
 }
 #endif  // OPKG_SIM_KERNEL
 #endif

@@ -4,7 +4,8 @@
 // Keys below 100 run the kernel (see op_kernel/mm_api.cpp); keys from 100 exercise the host's
 // tiling classes only and record what their getters return in `got`:
 //   100 MatmulApiTiling with SetSplitRange, SetDoubleBuffer, SetTraverse, SetMadType, EnableBias,
-//       SetBufferSpace; got = GetBaseM/N/K, then MatmulGetTmpBufSize's and its V2's ub/l1/l0c
+//       SetBufferSpace; got = GetBaseM/N/K, then MatmulGetTmpBufSize's and its V2's ub/l1/l0c (the
+//       V2 forms on CANN's plain ::TCubeTiling, filled by GetTiling's other overload)
 //   101 SetSplitRange with a minimum above its maximum (GetTiling fails)
 //   102 MultiCoreMatmulTiling over 8 cores with SetSingleRange(32, 32), split K allowed; got =
 //       GetSingleShape, GetCoreNum, MultiCoreMatmulGetTmpBufSize(V2)'s l1 and l0c
@@ -60,7 +61,9 @@ static int64_t HostOnly(int64_t which, const platform_ascendc::PlatformAscendC& 
         got[0] = t.GetBaseM();
         got[1] = t.GetBaseN();
         got[2] = t.GetBaseK();
-        if (MatmulGetTmpBufSize(data.cube, buf) != 0 || MatmulGetTmpBufSizeV2(data.cube, buf2) != 0) return -1;
+        ::TCubeTiling plain;   // CANN's plain struct (kernel_tiling/kernel_tiling.h), filled by the same split
+        if (t.GetTiling(plain) == -1) return -1;
+        if (MatmulGetTmpBufSize(data.cube, buf) != 0 || MatmulGetTmpBufSizeV2(plain, buf2) != 0) return -1;
         got[3] = buf.ubSize;
         got[4] = buf.l1Size;
         got[5] = buf.l0cSize;
@@ -79,7 +82,9 @@ static int64_t HostOnly(int64_t which, const platform_ascendc::PlatformAscendC& 
         if (t.GetTiling(data.cube) == -1) return -1;
         t.GetSingleShape(got[0], got[1], got[2]);
         t.GetCoreNum(got[3], got[4], got[5]);
-        if (MultiCoreMatmulGetTmpBufSize(data.cube, buf) != 0 || MultiCoreMatmulGetTmpBufSizeV2(data.cube, buf2) != 0) {
+        ::TCubeTiling plain;
+        if (t.GetTiling(plain) == -1) return -1;
+        if (MultiCoreMatmulGetTmpBufSize(data.cube, buf) != 0 || MultiCoreMatmulGetTmpBufSizeV2(plain, buf2) != 0) {
             return -1;
         }
         got[6] = buf.l1Size;
@@ -103,7 +108,9 @@ static int64_t HostOnly(int64_t which, const platform_ascendc::PlatformAscendC& 
         t.SetCLayout(batch, m, 1, 1, n);
         if (t.GetTiling(data.cube) == -1) return -1;
         t.GetCoreNum(got[0], got[1], got[2], got[3], got[4]);
-        if (BatchMatmulGetTmpBufSize(data.cube, buf) != 0 || BatchMatmulGetTmpBufSizeV2(data.cube, buf2) != 0) {
+        ::TCubeTiling plain;
+        if (t.GetTiling(plain) == -1) return -1;
+        if (BatchMatmulGetTmpBufSize(data.cube, buf) != 0 || BatchMatmulGetTmpBufSizeV2(plain, buf2) != 0) {
             return -1;
         }
         got[5] = buf.l1Size;
