@@ -19,6 +19,15 @@ constexpr uint32_t C0 = 32 / sizeof(A);
 
 __aicore__ inline uint32_t Up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
+// The DEQF16 scale of the int8 keys, 0.0123, as the uint64 quantisation value: the float's bits.
+__aicore__ inline uint64_t DeqScale()
+{
+    const float scale = 0.0123f;
+    uint32_t bits;
+    memcpy(&bits, &scale, sizeof bits);
+    return bits;
+}
+
 extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
@@ -184,10 +193,7 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         if constexpr (std::is_same<C, int32_t>::value) {
             GlobalTensor<half> hGm;
             hGm.SetGlobalBuffer((__gm__ half*)c, m * n);
-            const float scale = 0.0123f;
-            uint32_t bits;
-            memcpy(&bits, &scale, sizeof bits);
-            SetFixpipePreQuantFlag(bits);
+            SetFixpipePreQuantFlag(DeqScale());
             SetFixpipeNz2ndFlag(1, 0, n);
             DataCopy(hGm, c1, DataCopyCO12DstParams(N, m, n, M, QuantMode_t::DEQF16, 1, false, true));
         }
@@ -200,13 +206,10 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
             // int32 CO1 -> half in the first m x n halves of c, scaled by 0.0123 (DEQF16)
             GlobalTensor<half> hGm;
             hGm.SetGlobalBuffer((__gm__ half*)c, m * n);
-            const float scale = 0.0123f;
-            uint32_t bits;
-            memcpy(&bits, &scale, sizeof bits);
             fp.nSize = n;
             fp.dstStride = n;
             fp.quantPre = TILING_KEY_IS(6) ? QuantMode_t::DEQF16 : QuantMode_t::NoQuant;
-            fp.deqScalar = bits;
+            fp.deqScalar = DeqScale();
             Fixpipe(hGm, c1, fp);  // @deq
         }
     } else {

@@ -30,6 +30,15 @@ static void Types(MatmulApiTilingBase& t, bool int8B)
     t.SetBiasType(TPosition::GM, CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
 }
 
+// The MultiCoreMatmulTiling of keys 102 and 106: 8 cores over m x n x k.
+static void MultiCore(MultiCoreMatmulTiling& t, int32_t m, int32_t n, int32_t k)
+{
+    Types(t, false);
+    t.SetDim(8);
+    t.SetShape(m, n, k);
+    t.SetOrgShape(m, n, k);
+}
+
 static int64_t HostOnly(int64_t which, const platform_ascendc::PlatformAscendC& platform, int32_t m, int32_t n,
                         int32_t k, int32_t batch, MmApiTilingData& data)
 {
@@ -72,10 +81,7 @@ static int64_t HostOnly(int64_t which, const platform_ascendc::PlatformAscendC& 
         got[8] = buf2.l0cSize;
     } else if (which == 102) {
         MultiCoreMatmulTiling t(platform);
-        Types(t, false);
-        t.SetDim(8);
-        t.SetShape(m, n, k);
-        t.SetOrgShape(m, n, k);
+        MultiCore(t, m, n, k);
         t.SetSingleRange(32, 32);
         t.EnableMultiCoreSplitK(true);
         t.SetSplitK(true);
@@ -91,10 +97,7 @@ static int64_t HostOnly(int64_t which, const platform_ascendc::PlatformAscendC& 
         got[7] = buf2.l0cSize;
     } else if (which == 106) {
         MultiCoreMatmulTiling t(platform);
-        Types(t, false);
-        t.SetDim(8);
-        t.SetShape(m, n, k);
-        t.SetOrgShape(m, n, k);
+        MultiCore(t, m, n, k);
         t.SetSingleShape(32, 48);
         if (t.GetTiling(data.cube) == -1) return -1;
         t.GetCoreNum(got[0], got[1], got[2]);
