@@ -2,7 +2,8 @@
 (tests/sim/pkgs/cubesparse): a B with at most two nonzeros in every group of four k rows,
 densified and indexed as the Ascend C documentation's 4:2 index table gives it, multiplied by A
 on the sim and compared with NumPy's dense product; an index of 3 and a product without the
-index load are reported at the kernel's line."""
+index load are reported at the kernel's line. Also Fixpipe's per-channel dequantisation (VDEQF16
+with a cbufWorkspace in L1) on that product."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ import simbuild
 
 OP = OpSpec(
     "CubeSparse",
-    (TensorSpec("a", ("int8",)), TensorSpec("b", ("int8",)), TensorSpec("idx", ("uint8",))),
+    (TensorSpec("a", ("int8",)), TensorSpec("b", ("int8",)), TensorSpec("idx", ("uint8",)),
+     TensorSpec("q", ("uint64",))),
     (TensorSpec("c", ("int32",)),),
     tuple(AttrSpec(x, "int", required=True) for x in ("which", "m", "n", "k")),
 )
@@ -92,12 +94,13 @@ def pack_index(idx_image):
     return (q[:, 0] | (q[:, 1] << 2) | (q[:, 2] << 4) | (q[:, 3] << 6)).astype(np.uint8)
 
 
-def run(built, which, a, dense, idx, m, n, k):
+def run(built, which, a, dense, idx, m, n, k, q=None):
     c = np.full(m * n, np.iinfo(np.int32).min, np.int32)
+    q = np.zeros(up(n, 16), np.uint64) if q is None else q
     runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc,
-                     {"a": a2_image(a), "b": b2_image(dense), "idx": pack_index(b2_image(idx))}, {"c": c},
+                     {"a": a2_image(a), "b": b2_image(dense), "idx": pack_index(b2_image(idx)), "q": q}, {"c": c},
                      {"which": which, "m": m, "n": n, "k": k})
-    return c.reshape(m, n)
+    return c
 
 
 @pytest.mark.parametrize("m,n,k", [(20, 40, 128), (16, 16, 64), (33, 48, 192)])
@@ -106,7 +109,7 @@ def test_sparse_product_matches_the_dense_one(built, m, n, k):
     a = rng.integers(-128, 128, (m, k)).astype(np.int8)
     b = sparse_b(k, n, rng)
     dense, idx = densify(b)
-    got = run(built, 1, a, dense, idx, m, n, k)
+    got = run(built, 1, a, dense, idx, m, n, k).reshape(m, n)
     np.testing.assert_array_equal(got, a.astype(np.int64) @ b.astype(np.int64))
 
 
@@ -131,3 +134,23 @@ def test_product_without_the_index_load_is_reported(built):
         run(built, 2, a, dense, idx, m, n, k)
     assert f"cube_sparse.cpp:{simbuild.line_of(KERNEL, 'mmad')}" in str(e.value)
     assert "never loaded" in str(e.value)
+
+
+def test_fixpipe_per_channel_dequantisation(built):
+    # VDEQF16: column j scaled by q[j], read as Fixpipe reads a scale (its float's low 13 mantissa
+    # bits dropped), then rounded to half
+    m, n, k = 20, 40, 128
+    rng = np.random.default_rng(4)
+    a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    b = sparse_b(k, n, rng)
+    dense, idx = densify(b)
+    scales = rng.uniform(0.0001, 0.01, up(n, 16)).astype(np.float32)
+    q = scales.view(np.uint32).astype(np.uint64)
+    got = run(built, 3, a, dense, idx, m, n, k, q=q).view(np.float16)[:m * n].reshape(m, n)
+    read = (scales.view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)[:n]
+    acc = (a.astype(np.int64) @ b.astype(np.int64)).astype(np.float32)
+    np.testing.assert_array_equal(got, (acc * read[None, :]).astype(np.float16))
+    with pytest.raises(runtime.SimError) as e:
+        run(built, 4, a, dense, idx, m, n, k, q=q)
+    assert f"cube_sparse.cpp:{simbuild.line_of(KERNEL, 'vdeq')}" in str(e.value)
+    assert "use the Fixpipe overload with a cbufWorkspace" in str(e.value)

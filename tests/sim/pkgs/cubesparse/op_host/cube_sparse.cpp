@@ -1,6 +1,7 @@
 // Test operator for the cube's 4:2 sparse product (cube.h: LoadDataWithSparse, MmadWithSparse):
 // c (m x n, int32) = a (m x k) x the sparse B rebuilt from its densified k/2 x n values and
-// their indices, on one block. The inputs come in the cube's layouts (see op_kernel).
+// their indices, on one block. The inputs come in the cube's layouts (see op_kernel); q holds n
+// per-channel quantisation values (key 3).
 #include "cube_sparse_tiling.h"
 #include "register/op_def_registry.h"
 
@@ -27,6 +28,7 @@ public:
         this->Input("a").ParamType(REQUIRED).DataType({ge::DT_INT8}).Format({ge::FORMAT_ND});
         this->Input("b").ParamType(REQUIRED).DataType({ge::DT_INT8}).Format({ge::FORMAT_ND});
         this->Input("idx").ParamType(REQUIRED).DataType({ge::DT_UINT8}).Format({ge::FORMAT_ND});
+        this->Input("q").ParamType(REQUIRED).DataType({ge::DT_UINT64}).Format({ge::FORMAT_ND});
         this->Output("c").ParamType(REQUIRED).DataType({ge::DT_INT32}).Format({ge::FORMAT_ND});
         this->Attr("which").AttrType(REQUIRED).Int();
         this->Attr("m").AttrType(REQUIRED).Int();

@@ -2,14 +2,16 @@
 // m padded to 16, k to 32), b the densified B's B2 image (k/2 x n: fractals of 16 columns x 32
 // rows, n padded to 16), idx its index bytes (128 per fractal); all copied to L1 as they are,
 // then to L0. Keys: 1 the product; 2 the same without the index load (plain LoadData: the
-// product reads B2 values with no index).
+// product reads B2 values with no index); 3 the product stored as half by Fixpipe's VDEQF16, the
+// per-channel scales q copied to L1 as its cbufWorkspace (c's first m x n halves); 4 VDEQF16
+// without a cbufWorkspace.
 #include "kernel_operator.h"
 using namespace AscendC;
 
 __aicore__ inline uint32_t Up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
-extern "C" __global__ __aicore__ void cube_sparse(GM_ADDR a, GM_ADDR b, GM_ADDR idx, GM_ADDR c, GM_ADDR workspace,
-                                                  GM_ADDR tiling)
+extern "C" __global__ __aicore__ void cube_sparse(GM_ADDR a, GM_ADDR b, GM_ADDR idx, GM_ADDR q, GM_ADDR c,
+                                                  GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
     const uint32_t m = t.m, n = t.n, k = t.k;
@@ -50,5 +52,23 @@ extern "C" __global__ __aicore__ void cube_sparse(GM_ADDR a, GM_ADDR b, GM_ADDR 
     MmadWithSparse(c1, a2, b2, MmadParams(m, n, k, 0, false, true));  // @mmad
     PipeBarrier<PIPE_ALL>();
     FixpipeParamsV220 fp(n, m, M, n, false);
+    if (TILING_KEY_IS(3) || TILING_KEY_IS(4)) {
+        GlobalTensor<half> hGm;
+        hGm.SetGlobalBuffer((__gm__ half*)c, m * n);
+        fp.quantPre = QuantMode_t::VDEQF16;
+        if (TILING_KEY_IS(4)) {
+            Fixpipe(hGm, c1, fp);  // @vdeq
+            return;
+        }
+        GlobalTensor<uint64_t> qGm;
+        qGm.SetGlobalBuffer((__gm__ uint64_t*)q, N);
+        TBuf<TPosition::C1> bq;
+        pipe.InitBuffer(bq, N * sizeof(uint64_t));
+        LocalTensor<uint64_t> q1 = bq.Get<uint64_t>();
+        DataCopy(q1, qGm, N);
+        PipeBarrier<PIPE_ALL>();
+        Fixpipe(hGm, c1, q1, fp);
+        return;
+    }
     Fixpipe(cGm, c1, fp);
 }

@@ -717,17 +717,24 @@ inline float deq_scale(uint64_t deqScalar) {
     return f;
 }
 
+// `per_channel`: deqScalar is the column's value from the cbufWorkspace (VDEQF16).
 template <class DstT, class SrcT>
 inline DstT fixpipe_convert(SrcT v, QuantMode_t q, uint64_t deqScalar, bool relu, const char* op,
-                            opkg_sim::SrcLoc loc) {
+                            opkg_sim::SrcLoc loc, bool per_channel = false) {
     using namespace opkg_sim;
     if constexpr (std::is_same<SrcT, int32_t>::value && std::is_same<DstT, half>::value) {
-        // DEQF16: int32 x the (1, 8, 10) scale, then ReLU (the quantisation is the pre-stage), rounded to half
-        if (q == QuantMode_t::VDEQF16) {
-            fail(loc, format("%s: VDEQF16 (a scale per channel from the fixpipe buffer) is not modelled by the sim; "
-                             "DEQF16 with deqScalar is", op));
+        // DEQF16 / VDEQF16: int32 x the (1, 8, 10) scale, then ReLU (the quantisation is the pre-stage), rounded to half
+        if (q == QuantMode_t::VDEQF16 && !per_channel) {
+            fail(loc, format("%s: VDEQF16 takes a scale per channel: use the Fixpipe overload with a cbufWorkspace "
+                             "tensor of nSize uint64_t values in L1", op));
         }
-        if (q != QuantMode_t::DEQF16) fail(loc, format("%s: int32_t CO1 -> half output needs quantPre = QuantMode_t::DEQF16", op));
+        if (q == QuantMode_t::DEQF16 && per_channel) {
+            fail(loc, format("%s: a cbufWorkspace (per-channel scales) with quantPre DEQF16: the per-channel mode is "
+                             "VDEQF16", op));
+        }
+        if (q != QuantMode_t::DEQF16 && q != QuantMode_t::VDEQF16) {
+            fail(loc, format("%s: int32_t CO1 -> half output needs quantPre = QuantMode_t::DEQF16 (or VDEQF16)", op));
+        }
         float f = static_cast<float>(v) * deq_scale(deqScalar);
         if (relu && f < 0.0f) f = 0.0f;
         return static_cast<half>(f);
@@ -756,9 +763,11 @@ inline DstT fixpipe_convert(SrcT v, QuantMode_t q, uint64_t deqScalar, bool relu
 // nd * dstNdStride + i * dstStride + j; NZ: to (j / 16) * dstStride * 32 B + (i * 16 + j % 16)
 // elements. The source element is (j / 16) * srcStride * 16 + i * 16 + j % 16 (+ nd * srcNdStride
 // fractals of 1024 B).
-template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR>
-inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
-                    const FixpipeParamsV220& p, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+namespace cube_detail {
+// The move of Fixpipe CO1 -> GM; `vdeq`: the nSize per-channel quantisation values (VDEQF16), or null.
+template <typename DstT, typename SrcT, const FixpipeConfig& config>
+inline void fixpipe_gm(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
+                       const FixpipeParamsV220& p, const uint64_t* vdeq, opkg_sim::SrcLoc loc) {
     using namespace opkg_sim;
     static_assert(std::is_same<SrcT, float>::value || std::is_same<SrcT, int32_t>::value,
                   "Fixpipe: the CO1 source holds float or int32_t");
@@ -797,7 +806,8 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
                                          op, (unsigned long long)i, (unsigned long long)(jb + j)));
                     }
                     for (uint64_t j = 0; j < w; ++j) {
-                        row[jb + j] = cube_detail::fixpipe_convert<DstT, SrcT>(s[j], p.quantPre, p.deqScalar, p.reluEn, op, loc);
+                        row[jb + j] = fixpipe_convert<DstT, SrcT>(s[j], p.quantPre, vdeq ? vdeq[jb + j] : p.deqScalar,
+                                                                   p.reluEn, op, loc, vdeq != nullptr);
                     }
                 }
                 GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + i * p.dstStride];
@@ -815,7 +825,8 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
                             fail(loc, format("%s reads CO1 element (row %llu, column %llu) that no Mmad wrote", op,
                                              (unsigned long long)i, (unsigned long long)(jb * 16 + j)));
                         }
-                        row[j] = cube_detail::fixpipe_convert<DstT, SrcT>(*s, p.quantPre, p.deqScalar, p.reluEn, op, loc);
+                        row[j] = fixpipe_convert<DstT, SrcT>(*s, p.quantPre, vdeq ? vdeq[jb * 16 + j] : p.deqScalar,
+                                                             p.reluEn, op, loc, vdeq != nullptr);
                     }
                     GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + jb * step + i * 16];
                     check_gt(g, 16 * sizeof(DstT), op, loc);
@@ -825,6 +836,31 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
         }
     }
     count_copy(COPY_UB_GM, nd * p.mSize * p.nSize * sizeof(DstT));
+}
+}  // namespace cube_detail
+
+template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
+                    const FixpipeParamsV220& p, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    cube_detail::fixpipe_gm<DstT, SrcT, config>(dstGlobal, srcLocal, p, nullptr, loc);
+}
+
+// VDEQF16: each column's scale from cbufWorkspace (nSize uint64_t values in L1, each read as
+// deqScalar is), which CANN moves into the fixpipe buffer on the way.
+template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR, typename BufT = uint64_t,
+          typename std::enable_if<std::is_same<BufT, uint64_t>::value, bool>::type = true>
+inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
+                    const LocalTensor<BufT>& cbufWorkspace, const FixpipeParamsV220& p,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "Fixpipe CO1->GM";
+    const uint64_t cols = uint64_t(p.nSize) * sizeof(uint64_t);
+    CubeArena& a = cube_operand(cbufWorkspace, 1u << CUBE_L1, cols, 32, op, "cbufWorkspace (L1)", loc);
+    if (!cube_defined(a, cbufWorkspace.ptr_, cols)) {
+        fail(loc, format("%s: the cbufWorkspace's %u per-channel quantisation values were not all loaded into L1", op,
+                         p.nSize));
+    }
+    cube_detail::fixpipe_gm<DstT, SrcT, config>(dstGlobal, srcLocal, p, cbufWorkspace.ptr_, loc);
 }
 
 // The registers of DataCopy CO1 -> GM: NZ2ND's matrix count and strides (srcNdStride in 1024 B,
