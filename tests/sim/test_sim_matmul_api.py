@@ -141,7 +141,8 @@ def test_host_split_range_double_buffer_and_buffer_sizes(built):
     assert got[3:9] == [0, l1, 2 * 64 * 32 * 4] * 2
 
 
-@pytest.mark.parametrize("which,words", [(101, "minimum above its maximum"), (104, "int8")])
+@pytest.mark.parametrize("which,words", [(101, "minimum above its maximum"), (104, "int8"),
+                                         (108, "float16, bfloat16, int8 or float")])
 def test_host_rejects_contradictions(built, which, words):
     with pytest.raises(runtime.SimError) as e:
         tiling(built, which)
@@ -172,3 +173,10 @@ def test_host_config_params_and_fixed_split(built):
 def test_host_multicore_fixed_single_shape(built):
     t, got = tiling(built, 106, m=96, n=80)
     assert (t["singleCoreM"], t["singleCoreN"]) == (32, 48) and got[:3] == [6, 3, 2]
+
+
+def test_host_inputs_are_never_views(built):
+    # the sim's inputs are contiguous: no InputIsView form says otherwise (the op also registers
+    # an InferShapeRange, which the sim accepts and never calls: the tiling runs)
+    _, got = tiling(built, 107)
+    assert got[:5] == [0, 0, 0, 0, 1]

@@ -26,7 +26,10 @@ enum class DataType : int32_t {
     DT_DUAL_SUB_INT8 = 14, DT_DUAL_SUB_UINT8 = 15, DT_COMPLEX64 = 16, DT_COMPLEX128 = 17, DT_QINT8 = 18,
     DT_QINT16 = 19, DT_QINT32 = 20, DT_QUINT8 = 21, DT_QUINT16 = 22, DT_RESOURCE = 23, DT_STRING_REF = 24,
     DT_DUAL = 25, DT_VARIANT = 26, DT_BF16 = 27, DT_UNDEFINED = 28, DT_INT4 = 29, DT_UINT1 = 30, DT_INT2 = 31,
-    DT_UINT2 = 32, DT_BFLOAT16 = 33, DT_MAX = 34,
+    DT_UINT2 = 32, DT_BFLOAT16 = 33,
+    // the 8- and 4-bit floats of later releases (asc-devkit's matmul_tiling_base.h): named, never tiled here
+    DT_HIFLOAT8 = 34, DT_FLOAT8_E4M3FN = 35, DT_FLOAT8_E5M2 = 36, DT_FLOAT4_E2M1 = 37, DT_FLOAT8_E8M0 = 38,
+    DT_FLOAT4_E1M2 = 39, DT_MAX = 40,
 };
 
 enum class TPosition : int32_t {

@@ -14,8 +14,11 @@
 //   104 SetSparse(true) with float16 A and B (GetTiling fails: sparse is int8 only)
 //   105 SetMatmulConfigParams (both forms) choosing FIRSTN, SetDequantType, SetFixSplit
 //   106 MultiCoreMatmulTiling with SetSingleShape(32, 48): one core's share fixed
+//   107 the context's InputIsView family (got[0..3]) and 1 in got[4]
+//   108 A of DT_FLOAT8_E5M2 (a later release's type): GetTiling fails
 #include "mm_api_tiling.h"
 #include "register/op_def_registry.h"
+#include "register/op_impl_registry.h"
 #include "tiling/platform/platform_ascendc.h"
 
 using namespace matmul_tiling;
@@ -39,12 +42,25 @@ static void MultiCore(MultiCoreMatmulTiling& t, int32_t m, int32_t n, int32_t k)
     t.SetOrgShape(m, n, k);
 }
 
-static int64_t HostOnly(int64_t which, const platform_ascendc::PlatformAscendC& platform, int32_t m, int32_t n,
-                        int32_t k, int32_t batch, MmApiTilingData& data)
+static int64_t HostOnly(int64_t which, const gert::TilingContext* context,
+                        const platform_ascendc::PlatformAscendC& platform, int32_t m, int32_t n, int32_t k,
+                        int32_t batch, MmApiTilingData& data)
 {
     int32_t got[16] = {};
     SysTilingTempBufSize buf, buf2;
-    if (which == 100 || which == 101 || which == 104 || which == 105) {
+    if (which == 107) {
+        got[0] = context->InputIsView(0);
+        got[1] = context->RequiredInputIsView(1);
+        got[2] = context->OptionalInputIsView(2);
+        got[3] = context->DynamicInputIsView(3, 0);
+        got[4] = 1;
+    } else if (which == 108) {
+        MatmulApiTiling t(platform);
+        Types(t, false);
+        t.SetAType(TPosition::GM, CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT8_E5M2);
+        t.SetShape(m, n, k);
+        return t.GetTiling(data.cube);
+    } else if (which == 100 || which == 101 || which == 104 || which == 105) {
         MatmulApiTiling t(platform);
         Types(t, false);
         t.SetShape(m, n, k);
@@ -134,7 +150,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     MmApiTilingData data;
     data.set_batch(batch);
     if (which >= 100) {
-        if (HostOnly(which, platform, m, n, k, batch, data) == -1) return ge::GRAPH_FAILED;
+        if (HostOnly(which, context, platform, m, n, k, batch, data) == -1) return ge::GRAPH_FAILED;
     } else {
         MatmulApiTiling t(platform);
         Types(t, which == 5 || which == 6);
@@ -154,6 +170,9 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     ws[0] = platform.GetLibApiWorkSpaceSize() + static_cast<size_t>(batch) * (m * k * 2 + k * n * 2 + m * n * 4);
     return ge::GRAPH_SUCCESS;
 }
+// Shape ranges are for graph compilation: the registration is accepted and never called.
+static ge::graphStatus InferShapeRange(gert::InferShapeRangeContext*) { return ge::GRAPH_FAILED; }
+IMPL_OP_INFERSHAPE(MmApi).InferShapeRange(InferShapeRange);
 }  // namespace optiling
 
 namespace ops {
