@@ -76,7 +76,8 @@ def measure() -> dict:
 CUBE_NAMES = REPO / "bench" / "data" / "cann-8.1-cube-api.txt"
 # Where each cube family is emulated, and which test sources exercise it: member functions are
 # looked for in their own header (a name like SetShape is declared by other APIs too) and counted
-# as tested when a test calls them on an object (`.Name(` or `->Name(`).
+# as tested when a test calls them on an object (`.Name(` or `->Name(`); the family's free
+# functions (`inline` at namespace level in that header) when a test calls them.
 CUBE_FAMILIES = {
     "cube": (None, "op_kernel"),
     "matmul": (SIM / "opkg_sim" / "adv_api" / "matmul" / "hl_matmul.h", "op_kernel"),
@@ -100,8 +101,13 @@ def measure_cube() -> dict:
             implemented = declared(name, sim)
             tested = implemented and declared(name, tests)
         else:
-            implemented = re.search(rf"\b{re.escape(name)}\s*[(<]", header.read_text()) is not None
-            tested = implemented and re.search(rf"(\.|->){re.escape(name)}\s*[(<]", tests) is not None
+            text = header.read_text()
+            implemented = re.search(rf"\b{re.escape(name)}\s*[(<]", text) is not None
+            # a free function of the family (declared `inline` at namespace level, as
+            # InitKfcClient or MatmulGetTmpBufSize) is called plainly, a member on an object
+            free = re.search(rf"^inline\b[^;{{]*\b{re.escape(name)}\s*\(", text, re.M) is not None
+            tested = implemented and (declared(name, tests) if free else
+                                      re.search(rf"(\.|->){re.escape(name)}\s*[(<]", tests) is not None)
         reason = "" if tested else (reasons.get(name) or ("no test calls it" if implemented else "not emulated"))
         rows.append({"name": name, "family": family, "implemented": implemented, "tested": tested,
                      "reason": reason})

@@ -185,6 +185,28 @@ def test_fixpipe_deqf16_scales_int32_into_half(pkgs, soc910b, lib_cache):
     assert "int32_t CO1 -> half output needs quantPre = QuantMode_t::DEQF16" in str(err.value)
 
 
+def test_datacopy_co1_to_gm_through_the_fixpipe_registers(fp16, pkgs, soc910b, lib_cache):
+    # NZ2ND from SetFixpipeNz2ndFlag: the same C as Fixpipe's
+    m, n, k = 20, 48, 64
+    a, b, want = operands(fp16, m, n, k, seed=3)
+    got = run(fp16, 25, m, n, k, a, np.ascontiguousarray(b.T))
+    check(fp16, got.reshape(m, n), want)
+    # int32 -> half with the scale from SetFixpipePreQuantFlag (its low 13 mantissa bits dropped),
+    # then ReLU (reluPre 1)
+    int8 = simbuild.build(pkgs / "cubeapi", OP, OP.variant("int8_int32"), soc910b, lib_cache, stem="cube_api")
+    a, b, want = operands(int8, m, n, k, seed=7)
+    got = run(int8, 26, m, n, k, a, np.ascontiguousarray(b.T))
+    halves = got.view(np.float16)[:m * n].reshape(m, n)
+    scale = (np.array([0.0123], np.float32).view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)[0]
+    np.testing.assert_array_equal(halves, np.maximum(want.astype(np.float32) * scale, 0).astype(np.float16))
+    assert (want < 0).any()
+    a, b, _ = operands(fp16, m, n, k)
+    with pytest.raises(runtime.SimError) as err:
+        run(fp16, 27, m, n, k, a, np.ascontiguousarray(b.T))
+    assert f"cube_api.cpp:{simbuild.line_of(KERNEL, 'co12')}" in str(err.value)
+    assert "nz2ndEn without a SetFixpipeNz2ndFlag" in str(err.value)
+
+
 def test_transpose_load_of_one_byte_type_is_refused(pkgs, soc910b, lib_cache):
     int8 = simbuild.build(pkgs / "cubeapi", OP, OP.variant("int8_int32"), soc910b, lib_cache, stem="cube_api")
     a, b, _ = operands(int8, 16, 32, 32)

@@ -82,11 +82,13 @@ def test_img2col_matrix_matches_numpy(fp16, h, w, kh, kw, s, p, which, pad_value
     (2, 9, 8, 3, 2, 2, 1), (2, 5, 5, 2, 2, 1, 0), (2, 7, 6, 2, 2, 1, 1),
     (3, 6, 7, 3, 3, 1, 1), (3, 9, 8, 3, 2, 2, 1), (3, 7, 6, 2, 2, 1, 1),
     (5, 6, 7, 3, 3, 1, 1), (5, 9, 8, 3, 2, 2, 1),
+    (6, 6, 7, 3, 3, 1, 1), (6, 9, 8, 3, 2, 2, 1),
 ])
 def test_convolution_through_img2col_and_mmad(fp16, which, h, w, kh, kw, s, p):
     """1: one load; 2: K in two loads (kStartPt) accumulated by two Mmads; 3: M in two loads
     (mStartPt) with SetFmatrix and SetLoadDataPaddingValue instead of the load's own values;
-    5: the packed LoadData3DParamsV2Pro."""
+    5: the packed LoadData3DParamsV2Pro; 6: as 3 with SetLoadDataRepeat (one repeat) and
+    SetLoadDataBoundary (past the map), which change nothing."""
     n = 20
     x = feature_map(h, w, seed=7)
     rng = np.random.default_rng(8)
@@ -95,6 +97,16 @@ def test_convolution_through_img2col_and_mmad(fp16, which, h, w, kh, kw, s, p):
     want = cols @ weights.reshape(n, -1).astype(np.float64).T
     got = run(fp16, which, x, weights, cols.shape[0], n, h=h, wd=w, kh=kh, kw=kw, s=s, p=p)
     np.testing.assert_array_equal(got, want.astype(np.float32))
+
+
+def test_init_const_value_fills_b2(fp16):
+    # B2 all ones (InitConstValue over its K1 x N1 fractals): each C row is its img2col row's sum
+    h, w, kh, kw, s, p, n = 6, 7, 3, 3, 1, 1, 20
+    x = feature_map(h, w, seed=9)
+    cols = im2col(x.astype(np.float64), kh, kw, s, p)
+    got = run(fp16, 7, x, np.zeros((n, kh * kw * C0), np.float16), cols.shape[0], n, h=h, wd=w, kh=kh, kw=kw, s=s,
+              p=p)
+    np.testing.assert_array_equal(got, np.repeat(cols.sum(axis=1, keepdims=True), n, axis=1).astype(np.float32))
 
 
 def operands(built, m, k, n, seed):
@@ -129,6 +141,8 @@ def test_a_loaded_with_transpose(request, dtype, m, k, n):
     (12, "channel", ["channelSize = 20", "not modelled by the sim"]),
     (13, "kstart", ["kStartPt = 8 must be a multiple of 16"]),
     (14, "no-fmatrix", ["isSetFMatrix = false", "no SetFmatrix"]),
+    (15, "two-repeats", ["SetLoadDataRepeat with repeatTime 2", "not modelled"]),
+    (16, "boundary", ["past the SetLoadDataBoundary boundary of 1024 bytes", "not modelled"]),
 ])
 def test_img2col_misuse_is_reported_at_its_line(fp16, which, marker, words):
     x = feature_map(6, 6, seed=1)

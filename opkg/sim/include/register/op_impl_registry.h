@@ -35,6 +35,9 @@ public:
     // OpDef::SetInferShape); the sim runs it when the OpDef sets none
     OpImplRegisterV2& InferShape(InferShapeKernelFunc f) { InferShapeFuncs()[type_] = f; return *this; }
     OpImplRegisterV2& InferDataType(InferDataTypeKernelFunc f) { InferDataTypeFuncs()[type_] = f; return *this; }
+    // Shape ranges serve graph compilation of dynamic shapes, which the sim never does: accepted.
+    using InferShapeRangeKernelFunc = ge::graphStatus (*)(InferShapeRangeContext*);
+    OpImplRegisterV2& InferShapeRange(InferShapeRangeKernelFunc) { return *this; }
     static std::map<std::string, InferShapeKernelFunc>& InferShapeFuncs() {
         static std::map<std::string, InferShapeKernelFunc> funcs;
         return funcs;

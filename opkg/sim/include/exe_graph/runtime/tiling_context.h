@@ -173,6 +173,12 @@ public:
     const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t j) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, j)); }
     const CompileTimeTensorDesc* GetRequiredInputDesc(size_t ir) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, 0)); }
     const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return node_.ir_inputs_.Info(ir); }
+    // Whether an input carries a view (non-contiguous) description: never in the sim, whose
+    // inputs are contiguous tensors.
+    bool InputIsView(size_t) const { return false; }
+    bool OptionalInputIsView(size_t) const { return false; }
+    bool DynamicInputIsView(size_t, size_t) const { return false; }
+    bool RequiredInputIsView(size_t) const { return false; }
     const AnchorInstanceInfo* GetIrOutputInstanceInfo(size_t ir) const { return node_.ir_outputs_.Info(ir); }
     const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
     const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return i < output_descs_.size() ? &output_descs_[i] : nullptr; }

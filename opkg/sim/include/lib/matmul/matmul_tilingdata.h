@@ -1,60 +1,65 @@
 // CANN's lib/matmul/matmul_tilingdata.h: TCubeTiling, the tiling struct of the high-level Matmul
-// (field names and order as CANN declares them), host class or kernel struct by build mode.
+// (field names and order as CANN declares them), host class or kernel struct by build mode. The
+// field list is one macro: the host's plain ::TCubeTiling (kernel_tiling/kernel_tiling.h) has the
+// same fields, all int32_t.
 #ifndef OPKG_SIM_LIB_MATMUL_TILINGDATA_H
 #define OPKG_SIM_LIB_MATMUL_TILINGDATA_H
 #include "register/tilingdata_base.h"
+#define OPKG_TCUBE_TILING_FIELDS(F) \
+    F(usedCoreNum) \
+    F(M) \
+    F(N) \
+    F(Ka) \
+    F(Kb) \
+    F(singleCoreM) \
+    F(singleCoreN) \
+    F(singleCoreK) \
+    F(baseM) \
+    F(baseN) \
+    F(baseK) \
+    F(depthA1) \
+    F(depthB1) \
+    F(stepM) \
+    F(stepN) \
+    F(isBias) \
+    F(transLength) \
+    F(iterateOrder) \
+    F(shareMode) \
+    F(shareL1Size) \
+    F(shareL0CSize) \
+    F(shareUbSize) \
+    F(batchM) \
+    F(batchN) \
+    F(singleBatchM) \
+    F(singleBatchN) \
+    F(stepKa) \
+    F(stepKb) \
+    F(depthAL1CacheUB) \
+    F(depthBL1CacheUB) \
+    F(dbL0A) \
+    F(dbL0B) \
+    F(dbL0C) \
+    F(ALayoutInfoB) \
+    F(ALayoutInfoS) \
+    F(ALayoutInfoN) \
+    F(ALayoutInfoG) \
+    F(ALayoutInfoD) \
+    F(BLayoutInfoB) \
+    F(BLayoutInfoS) \
+    F(BLayoutInfoN) \
+    F(BLayoutInfoG) \
+    F(BLayoutInfoD) \
+    F(CLayoutInfoB) \
+    F(CLayoutInfoS1) \
+    F(CLayoutInfoN) \
+    F(CLayoutInfoG) \
+    F(CLayoutInfoS2) \
+    F(BatchNum) \
+    F(reserved)
+#define OPKG_TCUBE_TILING_FIELD(name) TILING_DATA_FIELD_DEF(int32_t, name);
 namespace optiling {
 BEGIN_TILING_DATA_DEF(TCubeTiling)
-    TILING_DATA_FIELD_DEF(int32_t, usedCoreNum);
-    TILING_DATA_FIELD_DEF(int32_t, M);
-    TILING_DATA_FIELD_DEF(int32_t, N);
-    TILING_DATA_FIELD_DEF(int32_t, Ka);
-    TILING_DATA_FIELD_DEF(int32_t, Kb);
-    TILING_DATA_FIELD_DEF(int32_t, singleCoreM);
-    TILING_DATA_FIELD_DEF(int32_t, singleCoreN);
-    TILING_DATA_FIELD_DEF(int32_t, singleCoreK);
-    TILING_DATA_FIELD_DEF(int32_t, baseM);
-    TILING_DATA_FIELD_DEF(int32_t, baseN);
-    TILING_DATA_FIELD_DEF(int32_t, baseK);
-    TILING_DATA_FIELD_DEF(int32_t, depthA1);
-    TILING_DATA_FIELD_DEF(int32_t, depthB1);
-    TILING_DATA_FIELD_DEF(int32_t, stepM);
-    TILING_DATA_FIELD_DEF(int32_t, stepN);
-    TILING_DATA_FIELD_DEF(int32_t, isBias);
-    TILING_DATA_FIELD_DEF(int32_t, transLength);
-    TILING_DATA_FIELD_DEF(int32_t, iterateOrder);
-    TILING_DATA_FIELD_DEF(int32_t, shareMode);
-    TILING_DATA_FIELD_DEF(int32_t, shareL1Size);
-    TILING_DATA_FIELD_DEF(int32_t, shareL0CSize);
-    TILING_DATA_FIELD_DEF(int32_t, shareUbSize);
-    TILING_DATA_FIELD_DEF(int32_t, batchM);
-    TILING_DATA_FIELD_DEF(int32_t, batchN);
-    TILING_DATA_FIELD_DEF(int32_t, singleBatchM);
-    TILING_DATA_FIELD_DEF(int32_t, singleBatchN);
-    TILING_DATA_FIELD_DEF(int32_t, stepKa);
-    TILING_DATA_FIELD_DEF(int32_t, stepKb);
-    TILING_DATA_FIELD_DEF(int32_t, depthAL1CacheUB);
-    TILING_DATA_FIELD_DEF(int32_t, depthBL1CacheUB);
-    TILING_DATA_FIELD_DEF(int32_t, dbL0A);
-    TILING_DATA_FIELD_DEF(int32_t, dbL0B);
-    TILING_DATA_FIELD_DEF(int32_t, dbL0C);
-    TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoB);
-    TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoS);
-    TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoN);
-    TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoG);
-    TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoD);
-    TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoB);
-    TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoS);
-    TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoN);
-    TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoG);
-    TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoD);
-    TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoB);
-    TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoS1);
-    TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoN);
-    TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoG);
-    TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoS2);
-    TILING_DATA_FIELD_DEF(int32_t, BatchNum);
-    TILING_DATA_FIELD_DEF(int32_t, reserved);
+    OPKG_TCUBE_TILING_FIELDS(OPKG_TCUBE_TILING_FIELD)
 END_TILING_DATA_DEF;
 }
 #endif

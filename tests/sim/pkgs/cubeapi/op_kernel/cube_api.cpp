@@ -7,7 +7,9 @@
 // with the plain DataCopy count forms (GM -> C1, then C1 -> C2 of the same type), 8 the same with
 // DataCopyParams; 10.. misuse the sim must report at the marked line (18: DataCopyPad, a UB-only
 // API, on an L1 tensor; 22: a same-type C1 -> C2 count that is not whole 64-byte bursts; 23, 24:
-// L0B and L0C overflow).
+// L0B and L0C overflow); 25 as 3 stored by DataCopy CO1 -> GM (DataCopyCO12DstParams) with NZ2ND
+// from SetFixpipeNz2ndFlag; 26 (int8 only) as 6 through DataCopy with the scale from
+// SetFixpipePreQuantFlag and a ReLU; 27 nz2ndEn with no SetFixpipeNz2ndFlag.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -16,6 +18,15 @@ using C = DTYPE_C;
 constexpr uint32_t C0 = 32 / sizeof(A);
 
 __aicore__ inline uint32_t Up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+
+// The DEQF16 scale of the int8 keys, 0.0123, as the uint64 quantisation value: the float's bits.
+__aicore__ inline uint64_t DeqScale()
+{
+    const float scale = 0.0123f;
+    uint32_t bits;
+    memcpy(&bits, &scale, sizeof bits);
+    return bits;
+}
 
 extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling)
 {
@@ -173,7 +184,20 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
     FixpipeParamsV220 fp;
     fp.mSize = m;
     fp.srcStride = M;
-    if (TILING_KEY_IS(4)) {
+    if (TILING_KEY_IS(25) || TILING_KEY_IS(27)) {
+        if (TILING_KEY_IS(25)) {
+            SetFixpipeNz2ndFlag(1, 0, n);
+        }
+        DataCopy(cGm, c1, DataCopyCO12DstParams(N, m, n, M, QuantMode_t::NoQuant, 0, false, true));  // @co12
+    } else if (TILING_KEY_IS(26)) {
+        if constexpr (std::is_same<C, int32_t>::value) {
+            GlobalTensor<half> hGm;
+            hGm.SetGlobalBuffer((__gm__ half*)c, m * n);
+            SetFixpipePreQuantFlag(DeqScale());
+            SetFixpipeNz2ndFlag(1, 0, n);
+            DataCopy(hGm, c1, DataCopyCO12DstParams(N, m, n, M, QuantMode_t::DEQF16, 1, false, true));
+        }
+    } else if (TILING_KEY_IS(4)) {
         fp.nSize = N;
         fp.dstStride = m * 16 * sizeof(C) / 32;   // column blocks of m rows x 16, back to back
         Fixpipe<C, C, CFG_NZ>(cGm, c1, fp);
@@ -182,13 +206,10 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
             // int32 CO1 -> half in the first m x n halves of c, scaled by 0.0123 (DEQF16)
             GlobalTensor<half> hGm;
             hGm.SetGlobalBuffer((__gm__ half*)c, m * n);
-            const float scale = 0.0123f;
-            uint32_t bits;
-            memcpy(&bits, &scale, sizeof bits);
             fp.nSize = n;
             fp.dstStride = n;
             fp.quantPre = TILING_KEY_IS(6) ? QuantMode_t::DEQF16 : QuantMode_t::NoQuant;
-            fp.deqScalar = bits;
+            fp.deqScalar = DeqScale();
             Fixpipe(hGm, c1, fp);  // @deq
         }
     } else {

@@ -5,8 +5,12 @@
 //   2 K in two Load3Dv2s (kStartPt 0 and K / 2), the Mmads accumulating in CO1;
 //   3 M in two Load3Dv2s (mStartPt 0 and 16) with the fmatrix and padding value set beforehand
 //     (SetFmatrix, SetLoadDataPaddingValue; the load's own values ignored); 5 as 1 with the packed
-//     LoadData3DParamsV2Pro after SetFmatrix and SetLoadDataPaddingValue;
-//   11.. misuse the sim must report at the marked line.
+//     LoadData3DParamsV2Pro after SetFmatrix and SetLoadDataPaddingValue; 6 as 3 with the repeat
+//     and boundary registers set to what changes nothing (SetLoadDataRepeat one repeat,
+//     SetLoadDataBoundary past the map); 7 as 1 with B2 filled with ones by InitConstValue (c is
+//     the img2col matrix's row sums);
+//   11.. misuse the sim must report at the marked line (15 two repeats, 16 a boundary inside the
+//     map: both not modelled).
 // Transpose keys (half and int8; h = m, wd = k): 20 c = fm (m x k) x wt (k x n) with B loaded by
 // LoadDataWithTranspose; 21 c = fm^T x wt^T with fm given k x m and wt given n x k, A loaded by
 // LoadDataWithTranspose; 22.. misuse.
@@ -135,7 +139,11 @@ extern "C" __global__ __aicore__ void cube_conv(GM_ADDR fm, GM_ADDR wt, GM_ADDR 
         p.kStartPt = K / 2;
         LoadData(a2, a1, p);
         Mmad(c1, a2, b2[(K1 / 2) * N1 * FRAC], MmadParams(M, n, K / 2, 0, false, false));
-    } else if (TILING_KEY_IS(3)) {
+    } else if (TILING_KEY_IS(3) || TILING_KEY_IS(6)) {
+        if (TILING_KEY_IS(6)) {
+            SetLoadDataRepeat(LoadDataRepeatParam(0, 1, 0));
+            SetLoadDataBoundary(Up(H * W * C0 * sizeof(A), 1024));   // bytes; at least 1024
+        }
         SetFmatrix(H, W, pad, FmatrixMode::FMATRIX_LEFT);
         SetLoadDataPaddingValue(A(0));
         LoadData3DParamsV2<A> q = p;
@@ -170,6 +178,19 @@ extern "C" __global__ __aicore__ void cube_conv(GM_ADDR fm, GM_ADDR wt, GM_ADDR 
         }
         if (TILING_KEY_IS(14)) {
             LoadData<A, PRESET>(a2, a1, p);  // @no-fmatrix
+        }
+        if (TILING_KEY_IS(15)) {
+            SetLoadDataRepeat(LoadDataRepeatParam(0, 2, 0));
+            LoadData(a2, a1, p);  // @two-repeats
+        }
+        if (TILING_KEY_IS(16)) {
+            SetLoadDataBoundary(1024);
+            LoadData(a2, a1, p);  // @boundary
+        }
+        if constexpr (sizeof(A) == 2) {   // InitConstValue has no 1-byte types
+            if (TILING_KEY_IS(7)) {   // B2 all ones, K1 x N1 fractals of 512 bytes
+                InitConstValue(b2, InitConstValueParams<A>(1, K1 * N1, 0, A(1.0f)));
+            }
         }
         LoadData(a2, a1, p);
         Mmad(c1, a2, b2, MmadParams(M, n, K, 0, false, true));

@@ -1,7 +1,10 @@
 // The high-level Matmul API (CANN's lib/matmul_intf.h): Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>
 // with MatmulType descriptions, REGIST_MATMUL_OBJ, SetTensorA/B (GM, ND, optionally transposed; B
 // also NZ),
-// SetBias, SetOrgShape/SetSingleShape/SetTail, IterateAll to GM, End. A functional model: the
+// SetBias, SetOrgShape/SetSingleShape/SetTail, IterateAll to GM, End; batched products
+// (IterateBatch, IterateNBatch with GetBatchTensorC), asynchronous blocks (AsyncGetTensorC),
+// int8 B dequantised on the way in (SetAntiQuantScalar/Vector), A/B copied from UB to a GM buffer
+// (SetTensorAWithCopy/BWithCopy). A functional model: the
 // product of the block's singleCoreM x singleCoreK and singleCoreK x singleCoreN is computed as the
 // cube computes it (products exact, sums in float, int8 in int32, bias added once) and stored to
 // GM; the base-block schedule of TCubeTiling is not replayed (it changes no value).
@@ -53,6 +56,17 @@ struct MatmulType {
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {};
 
+// Where a base block sits in C (GetOffsetC).
+struct MatrixOffset {
+    int32_t offset;
+    int32_t row, col;
+    int32_t height, width;
+};
+
+// The AIV side of the KFC channel to the cube (CANN's kfc_comm_client.h): the sim runs the
+// Matmul on the calling core, so the client carries nothing.
+struct KfcCommClient {};
+
 // Vector UB left to a Matmul's temporary buffer (CANN's kernel_utils_constants.h).
 #if defined(__CCE_AICORE__) && __CCE_AICORE__ <= 200
 constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 248 * 1024;
@@ -63,6 +77,7 @@ constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
 namespace mm_detail {
 
 template <class T> struct Acc { using type = float; };
+template <class T> constexpr bool is_int8 = std::is_same<T, int8_t>::value;
 template <> struct Acc<int8_t> { using type = int32_t; };
 
 // Reads one GM element as the cube's accumulator type; the caller checked bounds.
@@ -218,8 +233,11 @@ public:
     void DisableBias() { bias_enabled_ = false; }
     void ClearBias() { bias_enabled_ = false; }
     void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
-    template <class T> void SetWorkspace(__gm__ const T*, int) {}
-    template <class T> void SetWorkspace(GlobalTensor<T>&) {}
+    template <class T> void SetWorkspace(__gm__ const T* addr, int size) {
+        ws_ = reinterpret_cast<__gm__ uint8_t*>(const_cast<T*>(addr));
+        (void)size;
+    }
+    template <class T> void SetWorkspace(GlobalTensor<T>& addr) { ws_ = reinterpret_cast<__gm__ uint8_t*>(addr.ptr_); }
     void SetHF32(bool = false, int32_t = 0) {}
     void SetSubBlockIdx(uint8_t idx) { subBlock_ = idx; }
     uint8_t GetSubBlockIdx() { return subBlock_; }
@@ -326,9 +344,263 @@ public:
         else store_rows(gm, r0, c0, bm, bn, c_stride(), enAtomic, op, loc);
     }
 
+
+    // --- batches (NORMAL layout: each operand's batches one after another in GM) ---
+    void SetBatchNum(int32_t batchA, int32_t batchB) {
+        batchA_ = batchA;
+        batchB_ = batchB;
+    }
+    // batchA products of A's and B's batches into C, batch i at gm[i * strideC]; strides in
+    // elements, 0 = the matrices packed (M x Ka, Kb x N, M x N). A batch of 1 broadcasts.
+    template <bool sync = true, bool waitIterateBatch = false>
+    void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                      const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                      const uint32_t matrixStrideC = 0, const bool enPartialSum = false, const uint8_t enAtomic = 0,
+                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        (void)enSequentialWrite;   // C's batches are contiguous in GM either way
+        const char* op = "Matmul::IterateBatch";
+        use(loc);
+        if (enPartialSum) opkg_sim::fail(loc, opkg_sim::format("%s: enPartialSum is not modelled by the sim", op));
+        batches(op, batchA, batchB, matrixStrideA, matrixStrideB, loc, [&](uint32_t i) {
+            const uint64_t sc = matrixStrideC ? matrixStrideC : uint64_t(m_) * uint64_t(n_);
+            store_rows(gm[i * sc], 0, 0, m_, n_, c_stride(), enAtomic, op, loc);
+        });
+        batch_async_ = !sync;
+    }
+    // After IterateBatch<false>: the batches are in GM (the sim wrote them at the call).
+    void WaitIterateBatch(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        opkg_sim::note(loc);
+        if (!batch_async_) {
+            opkg_sim::fail(loc, "Matmul::WaitIterateBatch without an asynchronous IterateBatch<false> before it");
+        }
+        batch_async_ = false;
+    }
+    // batchLoop rounds of IterateBatch(batchA, batchB) over consecutive A and B batches, their C
+    // into the workspace SetWorkspace gave, one after another; GetBatchTensorC hands out each
+    // round's C in order (CANN's isNBatch configuration).
+    template <bool sync = true, bool waitIterateBatch = false>
+    void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                       const uint32_t matrixStrideC = 0, const bool enPartialSum = false, const uint8_t enAtomic = 0,
+                       opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        using namespace opkg_sim;
+        const char* op = "Matmul::IterateNBatch";
+        use(loc);
+        if (!ws_) fail(loc, format("%s needs a workspace for C: call SetWorkspace first", op));
+        if (enPartialSum || enAtomic) fail(loc, format("%s: enPartialSum/enAtomic are not modelled by the sim", op));
+        const GlobalTensor<SrcAT> a0 = a_;
+        const GlobalTensor<SrcBT> b0 = b_;
+        GlobalTensor<DstT> out;
+        out.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(ws_));
+        uint64_t at = 0;
+        for (uint32_t loop = 0; loop < batchLoop; ++loop) {
+            IterateBatch<true>(out[at], batchA, batchB, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC,
+                               false, 0, loc);
+            a_ = a_[stride_a(matrixStrideA) * batchA];
+            b_ = b_[stride_b(matrixStrideB) * batchB];
+            at += uint64_t(batchA > batchB ? batchA : batchB) * uint64_t(m_) * uint64_t(n_);
+        }
+        a_ = a0;
+        b_ = b0;
+        nbatch_out_ = 0;
+        nbatch_end_ = at;
+        batch_async_ = !sync;
+    }
+    // The next round's C of IterateNBatch: in the workspace, or copied into UB.
+    template <bool sync = true>
+    GlobalTensor<DstT> GetBatchTensorC(uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false,
+                                       opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        (void)enSequentialWrite;
+        GlobalTensor<DstT> g;
+        const uint64_t n = next_batch_c("Matmul::GetBatchTensorC", batchA, batchB, loc);
+        g.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(ws_) + nbatch_out_ - n, n);
+        return g;
+    }
+    template <bool sync = true>
+    GlobalTensor<DstT> GetBatchC(uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false,
+                                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        return GetBatchTensorC<sync>(batchA, batchB, enSequentialWrite, loc);
+    }
+    template <bool sync = true>
+    void GetBatchTensorC(const LocalTensor<DstT>& c, uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false,
+                         opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        using namespace opkg_sim;
+        const char* op = "Matmul::GetBatchTensorC";
+        if (!enSequentialWrite) fail(loc, format("%s into UB needs enSequentialWrite (CANN asserts it)", op));
+        const uint64_t n = next_batch_c(op, batchA, batchB, loc);
+        const DstT* src = reinterpret_cast<const DstT*>(ws_) + nbatch_out_ - n;
+        check_ub(c, n * sizeof(DstT), op, "destination", loc);
+        mm_detail::require_defined(src, n * sizeof(DstT), "the batch's C in the workspace", loc);
+        std::memcpy(c.ptr_, src, n * sizeof(DstT));
+        mark_written(c.ptr_, n * sizeof(DstT), Pipe::MTE2);
+        count_copy(COPY_GM_UB, n * sizeof(DstT));
+    }
+    template <bool sync = true>
+    void GetBatchC(const LocalTensor<DstT>& c, uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false,
+                   opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        GetBatchTensorC<sync>(c, batchA, batchB, enSequentialWrite, loc);
+    }
+
+    // After Iterate<false>: the current block into UB; on the device the copy is in flight until
+    // WaitGetTensorC, so the block's bytes count as written by MTE2 (a vector read before the
+    // wait is a race the sim reports).
+    void AsyncGetTensorC(const LocalTensor<DstT>& c, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        using namespace opkg_sim;
+        const char* op = "Matmul::AsyncGetTensorC";
+        use(loc);
+        if (iter_ < 0) fail(loc, format("%s without a current block: call Iterate<false> first", op));
+        const int64_t r0 = int64_t(curM_) * tiling_.baseM, c0 = int64_t(curN_) * tiling_.baseN;
+        const int64_t bm = m_ - r0 < tiling_.baseM ? m_ - r0 : tiling_.baseM;
+        const int64_t bn = n_ - c0 < tiling_.baseN ? n_ - c0 : tiling_.baseN;
+        const uint64_t stride = uint64_t(tiling_.baseN);
+        check_ub(c, ((bm - 1) * stride + bn) * sizeof(DstT), op, "destination", loc);
+        for (int64_t i = 0; i < bm; ++i) {
+            DstT* row = c.ptr_ + i * stride;
+            for (int64_t j = 0; j < bn; ++j) row[j] = out_value(result_[size_t((r0 + i) * n_ + c0 + j)], c0 + j, op, loc);
+            mark_written(row, uint64_t(bn) * sizeof(DstT), Pipe::MTE2);
+        }
+        count_copy(COPY_GM_UB, uint64_t(bm * bn) * sizeof(DstT));
+        got_async_ = true;
+    }
+    // Orders the vector pipe after AsyncGetTensorC's copy (CANN: an MTE2 -> V flag).
+    void WaitGetTensorC(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        opkg_sim::note(loc);
+        if (got_async_) {
+            SetFlag<HardEvent::MTE2_V>(0);
+            WaitFlag<HardEvent::MTE2_V>(0);
+        }
+        got_async_ = false;
+    }
+    // The current block's place in C (the debug form, CANN's GetOffsetC<false>).
+    template <bool isTurnOnDebug = true>
+    MatrixOffset GetOffsetC() {
+        static_assert(!isTurnOnDebug, "GetOffsetC: CANN 8.1 supports only GetOffsetC<false>()");
+        const int32_t r0 = curM_ * tiling_.baseM, c0 = curN_ * tiling_.baseN;
+        const int32_t bm = int32_t(m_) - r0 < tiling_.baseM ? int32_t(m_) - r0 : tiling_.baseM;
+        const int32_t bn = int32_t(n_) - c0 < tiling_.baseN ? int32_t(n_) - c0 : tiling_.baseN;
+        return MatrixOffset{int32_t(r0 * c_stride() + c0), r0, c0, bm, bn};
+    }
+
+    // --- anti-quantisation: int8 B with a half A; B's values become half((w + offset) * scale),
+    // each step rounded to half as the vector unit computes it; one offset/scale, or one per
+    // column of B (N values in UB) ---
+    void SetAntiQuantScalar(const SrcAT offsetScalar, const SrcAT scaleScalar) {
+        antiquant_ = 1;
+        aq_offset_ = offsetScalar;
+        aq_scale_ = scaleScalar;
+    }
+    void SetAntiQuantVector(const LocalTensor<SrcAT>& offsetTensor, const LocalTensor<SrcAT>& scaleTensor) {
+        antiquant_ = 2;
+        aq_offset_vec_ = offsetTensor;
+        aq_scale_vec_ = scaleTensor;
+    }
+
+    // A (B) from UB: the share's matrix (singleCore rows of the org row length) copied to the GM
+    // buffer `gm` (as the AIV does for the cube), then read there.
+    void SetTensorAWithCopy(const GlobalTensor<SrcAT>& gm, const LocalTensor<SrcAT>& leftMatrix,
+                            bool isTransposeA = false, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        const bool t = isTransposeA || A_TYPE::isTrans;
+        copy_to_gm(gm, leftMatrix, t ? uint64_t(singleK_) * orgM_ : uint64_t(singleM_) * orgKa_, "Matmul::SetTensorAWithCopy",
+                   loc);
+        SetTensorA(gm, isTransposeA, loc);
+    }
+    void SetTensorBWithCopy(const GlobalTensor<SrcBT>& gm, const LocalTensor<SrcBT>& rightMatrix,
+                            bool isTransposeB = false, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        const bool t = isTransposeB || B_TYPE::isTrans;
+        copy_to_gm(gm, rightMatrix, t ? uint64_t(singleN_) * orgKb_ : uint64_t(singleK_) * orgN_,
+                   "Matmul::SetTensorBWithCopy", loc);
+        SetTensorB(gm, isTransposeB, loc);
+    }
+    // Data for user callbacks (MatmulCallBackFunc): the sim's copies are its own, so the callbacks
+    // never run and the values are only kept.
+    void SetSelfDefineData(const uint64_t dataPtr) { selfData_ = dataPtr; }
+    void SetUserDefInfo(const uint64_t tilingPtr) { userInfo_ = tilingPtr; }
+
     void End() { pending_ = false; }
 
 private:
+    // Runs `store(i)` after computing batch i, A and B advanced to their batch i (a batch of 1
+    // broadcast); the sim models equal batches or a batch of 1.
+    template <class F>
+    void batches(const char* op, uint32_t batchA, uint32_t batchB, uint32_t strideA, uint32_t strideB,
+                 opkg_sim::SrcLoc loc, F store) {
+        using namespace opkg_sim;
+        if (batchA == 0 || batchB == 0) fail(loc, format("%s: batchA %u, batchB %u: both must be at least 1", op, batchA, batchB));
+        if (batchA != batchB && batchA != 1 && batchB != 1) {
+            fail(loc, format("%s: batchA %u and batchB %u: the sim models equal batches or one of them 1", op, batchA,
+                             batchB));
+        }
+        if (batchA_ > 0 && (int32_t(batchA) > batchA_ || int32_t(batchB) > batchB_)) {
+            fail(loc, format("%s: batchA %u / batchB %u exceed SetBatchNum's %d / %d", op, batchA, batchB, batchA_,
+                             batchB_));
+        }
+        const uint64_t sa = stride_a(strideA), sb = stride_b(strideB);
+        const GlobalTensor<SrcAT> a0 = a_;
+        const GlobalTensor<SrcBT> b0 = b_;
+        const uint32_t count = batchA > batchB ? batchA : batchB;
+        for (uint32_t i = 0; i < count; ++i) {
+            a_ = a0[uint64_t(batchA == 1 ? 0 : i) * sa];
+            b_ = b0[uint64_t(batchB == 1 ? 0 : i) * sb];
+            compute(op, loc);
+            store(i);
+        }
+        a_ = a0;
+        b_ = b0;
+    }
+    // One batch's A (B) in elements: the given stride, or the matrix packed as stored
+    uint64_t stride_a(uint32_t given) const {
+        return given ? given : transA_ ? uint64_t(singleK_) * uint64_t(orgM_) : uint64_t(singleM_) * uint64_t(orgKa_);
+    }
+    uint64_t stride_b(uint32_t given) const {
+        return given ? given : transB_ ? uint64_t(singleN_) * uint64_t(orgKb_) : uint64_t(singleK_) * uint64_t(orgN_);
+    }
+    uint64_t next_batch_c(const char* op, uint32_t batchA, uint32_t batchB, opkg_sim::SrcLoc loc) {
+        using namespace opkg_sim;
+        note(loc);
+        const uint64_t n = uint64_t(batchA > batchB ? batchA : batchB) * uint64_t(m_) * uint64_t(n_);
+        if (nbatch_out_ + n > nbatch_end_) {
+            fail(loc, format("%s: no IterateNBatch result left (the batches asked exceed the rounds computed)", op));
+        }
+        nbatch_out_ += n;
+        return n;
+    }
+    template <class T>
+    void copy_to_gm(const GlobalTensor<T>& gm, const LocalTensor<T>& ub, uint64_t count, const char* op,
+                    opkg_sim::SrcLoc loc) {
+        using namespace opkg_sim;
+        if (!inited_) fail(loc, format("%s before REGIST_MATMUL_OBJ (or Init) gave the Matmul its TCubeTiling", op));
+        const uint64_t bytes = count * sizeof(T);
+        check_ub(ub, bytes, op, "source", loc);
+        check_read(ub.ptr_, bytes, op, "source", loc, Pipe::MTE3);
+        check_gt(gm, bytes, op, loc);
+        store_gm(gm.ptr_, ub.ptr_, bytes, op, loc);
+        count_copy(COPY_UB_GM, bytes);
+    }
+    // B's element as the cube sees it after anti-quantisation (int8 B, half A).
+    AccT antiquant(AccT w, int64_t col, opkg_sim::SrcLoc loc) {
+        using namespace opkg_sim;
+        if constexpr (mm_detail::is_int8<SrcBT> && !mm_detail::is_int8<SrcAT>) {
+            if (antiquant_ == 0) {
+                fail(loc, "Matmul: int8 B with a non-int8 A is dequantised on the way in: call SetAntiQuantScalar "
+                          "or SetAntiQuantVector first");
+            }
+            SrcAT off = aq_offset_, sc = aq_scale_;
+            if (antiquant_ == 2) {
+                check_ub(aq_offset_vec_, uint64_t(col + 1) * sizeof(SrcAT), "Matmul::SetAntiQuantVector", "offset", loc);
+                check_ub(aq_scale_vec_, uint64_t(col + 1) * sizeof(SrcAT), "Matmul::SetAntiQuantVector", "scale", loc);
+                off = aq_offset_vec_.ptr_[col];
+                sc = aq_scale_vec_.ptr_[col];
+            }
+            const SrcAT shifted = static_cast<SrcAT>(static_cast<float>(static_cast<SrcAT>(static_cast<float>(w))) +
+                                                     static_cast<float>(off));
+            return static_cast<AccT>(static_cast<float>(static_cast<SrcAT>(static_cast<float>(shifted) *
+                                                                           static_cast<float>(sc))));
+        } else {
+            (void)col;
+            if (antiquant_ != 0) fail(loc, "Matmul: SetAntiQuantScalar/Vector needs an int8 B and a half or bfloat16 A");
+            return w;
+        }
+    }
     // B (k x n) stored NZ in GM: columns in groups of C0 = 32 bytes, each group its K rows of C0
     // elements one after another, the group's height the org Kb rounded up to the 16-row fractal
     // (the stride the cube's copy steps by). Element (r, c) is at
@@ -419,6 +691,12 @@ private:
                 else bv[size_t(r * n + c)] = v;
             }
         }
+        }
+        if constexpr (mm_detail::is_int8<SrcBT> && !mm_detail::is_int8<SrcAT>) {
+            for (int64_t r = 0; r < k; ++r)
+                for (int64_t c = 0; c < n; ++c) bv[size_t(r * n + c)] = antiquant(bv[size_t(r * n + c)], c, loc);
+        } else if (antiquant_) {
+            antiquant(AccT(0), 0, loc);
         }
         result_.assign(size_t(m * n), AccT(0));
         if (bias_enabled_) {
@@ -526,6 +804,14 @@ private:
     GlobalTensor<uint64_t> quant_vec_;
     bool transA_ = false, transB_ = false;
     uint8_t subBlock_ = 0;
+    int32_t batchA_ = 0, batchB_ = 0;
+    bool batch_async_ = false, got_async_ = false;
+    __gm__ uint8_t* ws_ = nullptr;
+    uint64_t nbatch_out_ = 0, nbatch_end_ = 0;   // elements of the IterateNBatch results handed out / computed
+    int antiquant_ = 0;   // 0 none, 1 SetAntiQuantScalar, 2 SetAntiQuantVector
+    SrcAT aq_offset_{}, aq_scale_{};
+    LocalTensor<SrcAT> aq_offset_vec_, aq_scale_vec_;
+    uint64_t selfData_ = 0, userInfo_ = 0;
     std::vector<AccT> result_;      // the share's result (compute)
     std::vector<uint8_t> undefRow_, undefCol_;   // C rows / columns computed from bytes holding no value
     mm_detail::Undefined undef_;                 // the first such byte
@@ -535,6 +821,15 @@ private:
     bool pending_ = false;
     opkg_sim::SrcLoc pendingLoc_{nullptr, 0};
 };
+
+// What REGIST_MATMUL_OBJ does per object on the AIV side of a mixed kernel; callable directly.
+template <class T, class U>
+inline void InitKfcClient(T& cubeObj, U* tiling, TPipe* tpipe, KfcCommClient* client, int instIdx, GM_ADDR workspace) {
+    (void)client;
+    (void)instIdx;
+    (void)workspace;
+    cubeObj.Init(reinterpret_cast<const optiling::TCubeTiling*>(tiling), tpipe);
+}
 
 // REGIST_MATMUL_OBJ(pipe, workspace, obj, &tiling, obj2, &tiling2, ...): each object's Init.
 inline void opkg_regist_matmul(TPipe*) {}

@@ -169,6 +169,13 @@ inline CubeArena& cube_operand(const AscendC::LocalTensor<T>& t, unsigned bufs, 
     return *a;
 }
 
+// A parameter outside the range the documentation gives it.
+inline void range_check(long long v, long long lo, long long hi, const char* name, const char* op, SrcLoc loc) {
+    if (v < lo || v > hi) {
+        fail(loc, format("%s: %s = %lld is outside its documented range [%lld, %lld]", op, name, v, lo, hi));
+    }
+}
+
 inline void cube_mark_written(CubeArena& a, const void* p, uint64_t bytes, bool defined = true) {
     uint64_t off = uint64_t(static_cast<const uint8_t*>(p) - a.mem.get());
     std::memset(a.shadow.get() + off, defined ? 1 : 0, bytes);
@@ -381,6 +388,47 @@ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     count_copy(COPY_GM_UB, uint64_t(p.repeatTimes) * 512);
 }
 
+template <typename U>
+struct InitConstValueParams {
+    InitConstValueParams() {}
+    InitConstValueParams(const uint16_t repeatTimesIn, const uint16_t blockNumIn, const uint16_t dstGapIn,
+                         const U initValueIn)
+        : repeatTimes(repeatTimesIn), blockNum(blockNumIn), dstGap(dstGapIn), initValue(initValueIn) {}
+    InitConstValueParams(const uint16_t repeatTimesIn, const U initValueIn)
+        : repeatTimes(repeatTimesIn), initValue(initValueIn) {}
+    uint16_t repeatTimes = 0;
+    uint16_t blockNum = 0;
+    uint16_t dstGap = 0;
+    U initValue = 0;
+};
+
+// Fills L1 (A1/B1: blocks of 32 B) or L0A/L0B (A2/B2: blocks of 512 B) with one value: repeatTimes
+// iterations of blockNum blocks, dstGap blocks between them (A2/A3's form, all fields; CANN's
+// interface of kernel_operator_mm_intf.h, the documented ranges [0, 32767]).
+template <typename T, typename U = T, typename std::enable_if<std::is_same<T, U>::value, bool>::type = true>
+inline void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<U>& p,
+                           opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "InitConstValue: half, bfloat16_t, (u)int16_t, float or (u)int32_t");
+    const char* op = "InitConstValue";
+    note(loc);
+    range_check(p.repeatTimes, 0, 32767, "repeatTimes", op, loc);
+    range_check(p.blockNum, 0, 32767, "blockNum", op, loc);
+    range_check(p.dstGap, 0, 32767, "dstGap", op, loc);
+    if (p.repeatTimes == 0 || p.blockNum == 0) return;
+    const bool l1 = dst.pos_ == TPosition::A1 || dst.pos_ == TPosition::B1;
+    const uint64_t block = l1 ? 32 : 512;
+    const uint64_t span = ((uint64_t(p.repeatTimes) - 1) * (uint64_t(p.blockNum) + p.dstGap) + p.blockNum) * block;
+    CubeArena& a = cube_operand(dst, (1u << CUBE_L1) | (1u << CUBE_L0A) | (1u << CUBE_L0B), span, block, op,
+                                "destination", loc);
+    const uint64_t per = uint64_t(p.blockNum) * block / sizeof(T);
+    for (uint64_t r = 0; r < p.repeatTimes; ++r) {
+        T* d = dst.ptr_ + r * (uint64_t(p.blockNum) + p.dstGap) * block / sizeof(T);
+        for (uint64_t i = 0; i < per; ++i) d[i] = p.initValue;
+        cube_mark_written(a, d, per * sizeof(T));
+    }
+}
+
 // C1 (L1) -> C2 (the bias table), copy_cbuf_to_bt: blockCount bursts of blockLen x 64 source
 // bytes; srcStride is the gap between source bursts in 32 B, dstStride between destination bursts
 // in 64 B. half -> float converts on the way (convControl; each burst then fills twice its length
@@ -559,6 +607,104 @@ inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fm
     cube_detail::mmad<DstT, Src0T, Src1T, BiasT>(dstLocal, fmLocal, filterLocal, &biasLocal, mmadParams, loc);
 }
 
+// 4:2 sparse products (A2/A3). LoadDataWithSparse moves the densified B (K/2 x N, int8, B1 -> B2,
+// fractals as LoadData 2D moves them, no transpose) and, per 512-byte fractal, the 128 index bytes
+// at the same fractal number of `idx`: each index byte holds the 2-bit indices of four consecutive
+// B2 bytes, the first in the low bits. MmadWithSparse multiplies A (A2, m x k, k the full K) by
+// the B whose groups of four k rows the indices rebuild: dense row 2g + s of a column goes to k row
+// 4g + idx (s = 0) or 4g + 1 + idx (s = 1), the other two rows of the group being zero; then the
+// product as Mmad computes it. An index of 3 (documented range {0, 1, 2}) and two nonzero values
+// selecting one row (the documentation does not fix that case) are errors.
+template <typename T = int8_t, typename U = uint8_t,
+          typename std::enable_if<std::is_same<T, int8_t>::value, bool>::type = true,
+          typename std::enable_if<std::is_same<U, uint8_t>::value, bool>::type = true>
+inline void LoadDataWithSparse(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<U>& idx,
+                               const LoadData2dParams& p, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "LoadDataWithSparse";
+    note(loc);
+    if (p.repeatTimes == 0) return;
+    if (dst.pos_ != TPosition::B2) fail(loc, format("%s: the destination must be a B2 tensor", op));
+    if (p.ifTranspose) fail(loc, format("%s: ifTranspose is not supported (documented)", op));
+    CubeArena& sa = cube_operand(src, 1u << CUBE_L1, 0, 32, op, "source", loc);
+    CubeArena& ia = cube_operand(idx, 1u << CUBE_L1, 0, 32, op, "index", loc);
+    cube_detail::load2d(dst, reinterpret_cast<const uint8_t*>(src.ptr_), &sa, p, op, loc);
+    CubeMem& mem = cube_mem();
+    CubeArena& b2 = mem.a[CUBE_L0B];
+    if (mem.sparse_idx.size() != b2.cap) mem.sparse_idx.assign(b2.cap, 0xFF);
+    for (uint64_t r = 0; r < p.repeatTimes; ++r) {
+        const uint8_t* s = reinterpret_cast<const uint8_t*>(idx.ptr_) + (uint64_t(p.startIndex) + r * p.srcStride) * 128;
+        if (s + 128 > ia.mem.get() + ia.cap) {
+            fail(loc, format("%s: repeat %llu reads index fractal %llu, past the end of L1", op, (unsigned long long)r,
+                             (unsigned long long)(p.startIndex + r * p.srcStride)));
+        }
+        const bool defined = cube_defined(ia, s, 128);
+        const uint64_t o = uint64_t(reinterpret_cast<const uint8_t*>(dst.ptr_) - b2.mem.get()) + r * (1 + p.dstGap) * 512;
+        for (uint64_t j = 0; j < 512; ++j) {
+            mem.sparse_idx[o + j] = defined ? uint8_t((s[j / 4] >> (2 * (j % 4))) & 3) : 0xFF;
+        }
+    }
+}
+
+template <typename T = int32_t, typename U = int8_t,
+          typename std::enable_if<std::is_same<T, int32_t>::value, bool>::type = true,
+          typename std::enable_if<std::is_same<U, int8_t>::value, bool>::type = true>
+inline void MmadWithSparse(const LocalTensor<T>& dstLocal, const LocalTensor<U>& fmLocal,
+                           const LocalTensor<U>& filterLocal, const MmadParams& p,
+                           opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "MmadWithSparse";
+    note(loc);
+    const uint64_t m = p.m, n = p.n, k = p.k;
+    if (m == 0 || n == 0 || k == 0) return;
+    if (k % 4 != 0) fail(loc, format("%s: k = %llu is not a multiple of 4 (the 4:2 groups)", op, (unsigned long long)k));
+    constexpr uint64_t c0 = 32;
+    const uint64_t M = (m + 15) / 16 * 16, N = (n + 15) / 16 * 16, K = (k + c0 - 1) / c0 * c0;
+    const uint64_t kd = k / 2, KD = (kd + c0 - 1) / c0 * c0, N1 = N / 16;
+    CubeArena& ca = cube_operand(dstLocal, 1u << CUBE_L0C, M * N * sizeof(T), 1024, op, "dst (CO1)", loc);
+    CubeArena& aa = cube_operand(fmLocal, 1u << CUBE_L0A, M * K, 512, op, "A (A2)", loc);
+    CubeArena& ba = cube_operand(filterLocal, 1u << CUBE_L0B, KD * N, 512, op, "B (B2)", loc);
+    const std::vector<uint8_t>& ix = cube_mem().sparse_idx;
+    const uint64_t b0 = uint64_t(reinterpret_cast<const uint8_t*>(filterLocal.ptr_) - ba.mem.get());
+    // the dense B (k x n) in B2's layout, in a scratch arena: defined where its group was loaded
+    CubeArena dense;
+    dense.cap = K * N;
+    dense.mem.reset(new uint8_t[dense.cap]());
+    dense.shadow.reset(new uint8_t[dense.cap]());
+    auto at = [&](uint64_t kk, uint64_t j) { return ((kk / c0) * N1 + j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0; };
+    for (uint64_t j = 0; j < n; ++j) {
+        for (uint64_t g = 0; g < k / 4; ++g) {
+            bool loaded = true;
+            for (uint64_t s = 0; s < 2; ++s) {
+                const uint64_t off = at(2 * g + s, j);
+                loaded = loaded && cube_defined(ba, filterLocal.ptr_ + off, 1) && b0 + off < ix.size() && ix[b0 + off] != 0xFF;
+            }
+            if (!loaded) continue;   // left undefined: the product reports reading it
+            for (uint64_t r = 0; r < 4; ++r) dense.shadow[at(4 * g + r, j)] = 1;
+            for (uint64_t s = 0; s < 2; ++s) {
+                const uint64_t off = at(2 * g + s, j);
+                const uint8_t id = ix[b0 + off];
+                if (id == 3) {
+                    fail(loc, format("%s: the index of dense row %llu, column %llu is 3; indices are 0, 1 or 2", op,
+                                     (unsigned long long)(2 * g + s), (unsigned long long)j));
+                }
+                const int8_t v = filterLocal.ptr_[off];
+                uint8_t& d = dense.mem[at(4 * g + s + id, j)];
+                if (v != 0 && d != 0) {
+                    fail(loc, format("%s: both dense values of group %llu, column %llu select k row %llu: not modelled "
+                                     "(the documentation does not fix it)", op, (unsigned long long)g,
+                                     (unsigned long long)j, (unsigned long long)(4 * g + s + id)));
+                }
+                if (v != 0) d = uint8_t(v);
+            }
+        }
+    }
+    const bool accumulate = !p.cmatrixInitVal || p.isBias;
+    cube_detail::mmad_run(dstLocal.ptr_, ca, fmLocal.ptr_, aa, reinterpret_cast<const int8_t*>(dense.mem.get()), dense,
+                          nullptr, accumulate, m, n, k, loc);
+    count_cube(2 * m * n * kd);
+}
+
 namespace cube_detail {
 
 // The scale of a quantisation parameter (QUANT_PRE, a uint64 built from a float's bits): the
@@ -571,17 +717,24 @@ inline float deq_scale(uint64_t deqScalar) {
     return f;
 }
 
+// `per_channel`: deqScalar is the column's value from the cbufWorkspace (VDEQF16).
 template <class DstT, class SrcT>
 inline DstT fixpipe_convert(SrcT v, QuantMode_t q, uint64_t deqScalar, bool relu, const char* op,
-                            opkg_sim::SrcLoc loc) {
+                            opkg_sim::SrcLoc loc, bool per_channel = false) {
     using namespace opkg_sim;
     if constexpr (std::is_same<SrcT, int32_t>::value && std::is_same<DstT, half>::value) {
-        // DEQF16: int32 x the (1, 8, 10) scale, then ReLU (the quantisation is the pre-stage), rounded to half
-        if (q == QuantMode_t::VDEQF16) {
-            fail(loc, format("%s: VDEQF16 (a scale per channel from the fixpipe buffer) is not modelled by the sim; "
-                             "DEQF16 with deqScalar is", op));
+        // DEQF16 / VDEQF16: int32 x the (1, 8, 10) scale, then ReLU (the quantisation is the pre-stage), rounded to half
+        if (q == QuantMode_t::VDEQF16 && !per_channel) {
+            fail(loc, format("%s: VDEQF16 takes a scale per channel: use the Fixpipe overload with a cbufWorkspace "
+                             "tensor of nSize uint64_t values in L1", op));
         }
-        if (q != QuantMode_t::DEQF16) fail(loc, format("%s: int32_t CO1 -> half output needs quantPre = QuantMode_t::DEQF16", op));
+        if (q == QuantMode_t::DEQF16 && per_channel) {
+            fail(loc, format("%s: a cbufWorkspace (per-channel scales) with quantPre DEQF16: the per-channel mode is "
+                             "VDEQF16", op));
+        }
+        if (q != QuantMode_t::DEQF16 && q != QuantMode_t::VDEQF16) {
+            fail(loc, format("%s: int32_t CO1 -> half output needs quantPre = QuantMode_t::DEQF16 (or VDEQF16)", op));
+        }
         float f = static_cast<float>(v) * deq_scale(deqScalar);
         if (relu && f < 0.0f) f = 0.0f;
         return static_cast<half>(f);
@@ -610,9 +763,11 @@ inline DstT fixpipe_convert(SrcT v, QuantMode_t q, uint64_t deqScalar, bool relu
 // nd * dstNdStride + i * dstStride + j; NZ: to (j / 16) * dstStride * 32 B + (i * 16 + j % 16)
 // elements. The source element is (j / 16) * srcStride * 16 + i * 16 + j % 16 (+ nd * srcNdStride
 // fractals of 1024 B).
-template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR>
-inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
-                    const FixpipeParamsV220& p, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+namespace cube_detail {
+// The move of Fixpipe CO1 -> GM; `vdeq`: the nSize per-channel quantisation values (VDEQF16), or null.
+template <typename DstT, typename SrcT, const FixpipeConfig& config>
+inline void fixpipe_gm(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
+                       const FixpipeParamsV220& p, const uint64_t* vdeq, opkg_sim::SrcLoc loc) {
     using namespace opkg_sim;
     static_assert(std::is_same<SrcT, float>::value || std::is_same<SrcT, int32_t>::value,
                   "Fixpipe: the CO1 source holds float or int32_t");
@@ -651,7 +806,8 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
                                          op, (unsigned long long)i, (unsigned long long)(jb + j)));
                     }
                     for (uint64_t j = 0; j < w; ++j) {
-                        row[jb + j] = cube_detail::fixpipe_convert<DstT, SrcT>(s[j], p.quantPre, p.deqScalar, p.reluEn, op, loc);
+                        row[jb + j] = fixpipe_convert<DstT, SrcT>(s[j], p.quantPre, vdeq ? vdeq[jb + j] : p.deqScalar,
+                                                                   p.reluEn, op, loc, vdeq != nullptr);
                     }
                 }
                 GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + i * p.dstStride];
@@ -669,7 +825,8 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
                             fail(loc, format("%s reads CO1 element (row %llu, column %llu) that no Mmad wrote", op,
                                              (unsigned long long)i, (unsigned long long)(jb * 16 + j)));
                         }
-                        row[j] = cube_detail::fixpipe_convert<DstT, SrcT>(*s, p.quantPre, p.deqScalar, p.reluEn, op, loc);
+                        row[j] = fixpipe_convert<DstT, SrcT>(*s, p.quantPre, vdeq ? vdeq[jb * 16 + j] : p.deqScalar,
+                                                             p.reluEn, op, loc, vdeq != nullptr);
                     }
                     GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + jb * step + i * 16];
                     check_gt(g, 16 * sizeof(DstT), op, loc);
@@ -679,6 +836,115 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
         }
     }
     count_copy(COPY_UB_GM, nd * p.mSize * p.nSize * sizeof(DstT));
+}
+}  // namespace cube_detail
+
+template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
+                    const FixpipeParamsV220& p, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    cube_detail::fixpipe_gm<DstT, SrcT, config>(dstGlobal, srcLocal, p, nullptr, loc);
+}
+
+// VDEQF16: each column's scale from cbufWorkspace (nSize uint64_t values in L1, each read as
+// deqScalar is), which CANN moves into the fixpipe buffer on the way.
+template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR, typename BufT = uint64_t,
+          typename std::enable_if<std::is_same<BufT, uint64_t>::value, bool>::type = true>
+inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
+                    const LocalTensor<BufT>& cbufWorkspace, const FixpipeParamsV220& p,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "Fixpipe CO1->GM";
+    const uint64_t cols = uint64_t(p.nSize) * sizeof(uint64_t);
+    CubeArena& a = cube_operand(cbufWorkspace, 1u << CUBE_L1, cols, 32, op, "cbufWorkspace (L1)", loc);
+    if (!cube_defined(a, cbufWorkspace.ptr_, cols)) {
+        fail(loc, format("%s: the cbufWorkspace's %u per-channel quantisation values were not all loaded into L1", op,
+                         p.nSize));
+    }
+    cube_detail::fixpipe_gm<DstT, SrcT, config>(dstGlobal, srcLocal, p, cbufWorkspace.ptr_, loc);
+}
+
+// The registers of DataCopy CO1 -> GM: NZ2ND's matrix count and strides (srcNdStride in 1024 B,
+// dstNdStride in elements; documented ranges), and the scalar quantisation value.
+inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint16_t dstNdStride,
+                                opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "SetFixpipeNz2ndFlag";
+    note(loc);
+    range_check(ndNum, 1, 65535, "ndNum", op, loc);
+    if (ndNum > 1) range_check(srcNdStride, 1, 512, "srcNdStride", op, loc);
+    range_check(dstNdStride, 1, 65535, "dstNdStride", op, loc);
+    FixpipeRegs& r = cube_mem().fixpipe;
+    r.nz2nd_set = true;
+    r.nd_num = ndNum;
+    r.src_nd_stride = srcNdStride;
+    r.dst_nd_stride = dstNdStride;
+}
+inline void SetFixpipePreQuantFlag(uint64_t config, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::note(loc);
+    opkg_sim::FixpipeRegs& r = opkg_sim::cube_mem().fixpipe;
+    r.pre_quant_set = true;
+    r.pre_quant = config;
+}
+
+constexpr uint8_t DEFAULT_DATA_COPY_STRIDE = 0;   // kernel_utils_constants.h
+
+struct DataCopyCO12DstParams {
+    DataCopyCO12DstParams() {}
+    DataCopyCO12DstParams(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint32_t dstStrideIn,
+                          const uint16_t srcStrideIn, const QuantMode_t quantPreIn, const uint8_t reluPreIn,
+                          const bool channelSplitIn, const bool nz2ndEnIn)
+        : nSize(nSizeIn), mSize(mSizeIn), dstStride(dstStrideIn), srcStride(srcStrideIn), quantPre(quantPreIn),
+          reluPre(reluPreIn), channelSplit(channelSplitIn), nz2ndEn(nz2ndEnIn) {}
+    uint8_t sid = 0;
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint32_t dstStride = DEFAULT_DATA_COPY_STRIDE;
+    uint16_t srcStride = DEFAULT_DATA_COPY_STRIDE;
+    uint8_t unitFlag = 0;
+    uint8_t clipReluPre = 0;
+    uint8_t eltWiseOp = 0;
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    uint8_t reluPre = 0;
+    bool channelSplit = false;
+    bool nz2ndEn = false;
+};
+
+// CO1 -> GM through the registers: Fixpipe's move (NZ2ND with SetFixpipeNz2ndFlag's matrices when
+// nz2ndEn, else NZ with dstStride in 32 B), the scale of a scalar quantisation from
+// SetFixpipePreQuantFlag, reluPre 1 a ReLU. nSize or mSize 0 moves nothing.
+template <typename T, typename U>
+inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<U>& srcLocal, const DataCopyCO12DstParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "DataCopy CO1->GM";
+    note(loc);
+    if (p.nSize == 0 || p.mSize == 0) return;
+    if (p.nSize % 16 != 0 || p.nSize > 4095) {
+        fail(loc, format("%s: nSize %u must be a multiple of 16 in [0, 4095]", op, p.nSize));
+    }
+    if (p.clipReluPre || p.eltWiseOp) {
+        fail(loc, format("%s: clipReluPre and eltWiseOp exist on Atlas 200I/500 A2 only, not on this SoC", op));
+    }
+    range_check(p.reluPre, 0, 1, "reluPre", op, loc);
+    const FixpipeRegs& r = cube_mem().fixpipe;
+    FixpipeParamsV220 f(p.nSize, p.mSize, p.srcStride, p.dstStride, p.reluPre == 1);
+    f.quantPre = p.quantPre;
+    f.isChannelSplit = p.channelSplit;
+    if (p.quantPre == QuantMode_t::DEQF16) {
+        if (!r.pre_quant_set) {
+            fail(loc, format("%s: quantPre DEQF16 takes its scale from SetFixpipePreQuantFlag, which no call set", op));
+        }
+        f.deqScalar = r.pre_quant;
+    }
+    if (p.nz2ndEn) {
+        if (!r.nz2nd_set) fail(loc, format("%s: nz2ndEn without a SetFixpipeNz2ndFlag before it", op));
+        f.ndNum = r.nd_num;
+        f.srcNdStride = r.src_nd_stride;
+        f.dstNdStride = r.dst_nd_stride;
+        Fixpipe<T, U, CFG_ROW_MAJOR>(dstGlobal, srcLocal, f, loc);
+    } else {
+        Fixpipe<T, U, CFG_NZ>(dstGlobal, srcLocal, f, loc);
+    }
 }
 #endif
 

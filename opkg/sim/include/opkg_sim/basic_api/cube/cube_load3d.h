@@ -183,12 +183,6 @@ namespace opkg_sim {
 
 inline Load3dRegs& load3d_regs() { return cube_mem().load3d; }
 
-inline void range_check(long long v, long long lo, long long hi, const char* name, const char* op, SrcLoc loc) {
-    if (v < lo || v > hi) {
-        fail(loc, format("%s: %s = %lld is outside its documented range [%lld, %lld]", op, name, v, lo, hi));
-    }
-}
-
 }  // namespace opkg_sim
 
 namespace AscendC {

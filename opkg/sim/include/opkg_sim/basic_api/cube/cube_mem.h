@@ -78,9 +78,22 @@ struct Load3dRegs {
     uint8_t repeat_time = 1;
 };
 
+// The fixpipe registers DataCopy CO1 -> GM (DataCopyCO12DstParams) reads, as
+// SetFixpipeNz2ndFlag and SetFixpipePreQuantFlag leave them (cube.h).
+struct FixpipeRegs {
+    bool nz2nd_set = false;
+    uint16_t nd_num = 1, src_nd_stride = 0, dst_nd_stride = 0;
+    bool pre_quant_set = false;
+    uint64_t pre_quant = 0;
+};
+
 struct CubeMem {
     CubeArena a[CUBE_COUNT];
     Load3dRegs load3d;
+    FixpipeRegs fixpipe;
+    // The sparse index LoadDataWithSparse loads beside B2: one 2-bit index per L0B byte (the B2
+    // element at that byte), 0xFF where none was loaded (cube.h, MmadWithSparse).
+    std::vector<uint8_t> sparse_idx;
 };
 
 struct CubeMark {

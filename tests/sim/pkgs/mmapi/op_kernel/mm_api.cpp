@@ -1,0 +1,172 @@
+// The Matmul API's breadth on one core (see op_host/mm_api.cpp). Keys: 1 IterateBatch over the
+// batches, with the setters that change no value (SetHF32(false), SetSubBlockIdx,
+// SetLocalWorkspace, SetSelfDefineData, SetUserDefInfo); 2 IterateBatch<false> then
+// WaitIterateBatch; 3 IterateNBatch into the workspace, the first round's C through GetBatchC (GM),
+// the others through GetBatchTensorC into UB; 4 Iterate<false>, AsyncGetTensorC, WaitGetTensorC,
+// each block placed by GetOffsetC<false>; 5 / 6 int8 w as B, anti-quantised with one offset and
+// scale (v[0], v[1]) / one per column (v[0:N], v[N:2N]); 7 A and B from UB through
+// SetTensorAWithCopy / SetTensorBWithCopy; 8 / 9 the bias set, then DisableBias / ClearBias;
+// 10 the two column halves through SetSingleShape; 11 the tiling given by InitKfcClient;
+// misuse: 12 IterateNBatch without SetWorkspace; 13 one GetBatchTensorC too many; 14
+// WaitIterateBatch after a synchronous IterateBatch; 15 AsyncGetTensorC's block read by the vector
+// unit before WaitGetTensorC.
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+
+using AT = MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::NORMAL>;
+using BT = MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::NORMAL>;
+using WT = MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
+using CT = MatmulType<TPosition::GM, CubeFormat::ND, float, false, LayoutMode::NORMAL>;
+using BiasT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+
+template <class MM>
+__aicore__ inline void AntiQuant(MM& mm, GlobalTensor<half>& aGm, GM_ADDR w, GM_ADDR v, GlobalTensor<float>& cGm,
+                                 const TCubeTiling& ct, TPipe& pipe)
+{
+    GlobalTensor<int8_t> wGm;
+    GlobalTensor<half> vGm;
+    wGm.SetGlobalBuffer((__gm__ int8_t*)w);
+    vGm.SetGlobalBuffer((__gm__ half*)v);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(wGm);
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, ct.N * 4);
+    if (TILING_KEY_IS(5)) {
+        mm.SetAntiQuantScalar(vGm.GetValue(0), vGm.GetValue(1));
+    } else {
+        LocalTensor<half> offScale = buf.Get<half>();
+        DataCopy(offScale, vGm, ct.N * 2);
+        PipeBarrier<PIPE_ALL>();
+        mm.SetAntiQuantVector(offScale, offScale[ct.N]);
+    }
+    mm.IterateAll(cGm);
+    mm.End();
+}
+
+extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM_ADDR v, GM_ADDR bias, GM_ADDR c,
+                                             GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    if (GetBlockIdx() != 0) {
+        return;
+    }
+    const TCubeTiling& ct = t.cube;
+    const uint32_t batch = static_cast<uint32_t>(t.batch);
+    TPipe pipe;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> biasGm, cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a);
+    bGm.SetGlobalBuffer((__gm__ half*)b);
+    biasGm.SetGlobalBuffer((__gm__ float*)bias);
+    cGm.SetGlobalBuffer((__gm__ float*)c);
+    GM_ADDR user = GetUserWorkspace(workspace);
+    if (TILING_KEY_IS(5) || TILING_KEY_IS(6)) {
+        Matmul<AT, WT, CT, BiasT> q;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), q, &t.cube);
+        AntiQuant(q, aGm, w, v, cGm, ct, pipe);
+        return;
+    }
+    Matmul<AT, BT, CT, BiasT> mm;
+    if (TILING_KEY_IS(11)) {
+        KfcCommClient client;
+        InitKfcClient(mm, &t.cube, &pipe, &client, 0, workspace);
+    } else {
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t.cube);
+    }
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * 1024);
+    if (TILING_KEY_IS(7)) {
+        LocalTensor<half> ab = buf.Get<half>();
+        DataCopy(ab, aGm, ct.M * ct.Ka);
+        DataCopy(ab[ct.M * ct.Ka], bGm, ct.Kb * ct.N);
+        SetFlag<HardEvent::MTE2_MTE3>(0);
+        WaitFlag<HardEvent::MTE2_MTE3>(0);
+        GlobalTensor<half> wsA, wsB;
+        wsA.SetGlobalBuffer((__gm__ half*)user);
+        wsB.SetGlobalBuffer((__gm__ half*)(user + ct.M * ct.Ka * 2));
+        mm.SetTensorAWithCopy(wsA, ab);
+        mm.SetTensorBWithCopy(wsB, ab[ct.M * ct.Ka]);
+        PipeBarrier<PIPE_ALL>();
+        mm.IterateAll(cGm);
+        mm.End();
+        return;
+    }
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    if (TILING_KEY_IS(1) || TILING_KEY_IS(2) || TILING_KEY_IS(14)) {
+        mm.SetHF32(false);
+        mm.SetSubBlockIdx(0);
+        mm.SetLocalWorkspace(buf.Get<uint8_t>());
+        mm.SetSelfDefineData(reinterpret_cast<uint64_t>(user));
+        mm.SetUserDefInfo(reinterpret_cast<uint64_t>(tiling));
+        mm.SetBatchNum(batch, batch);
+        if (TILING_KEY_IS(2)) {
+            mm.template IterateBatch<false>(cGm, batch, batch, false);
+            mm.WaitIterateBatch();
+        } else {
+            mm.IterateBatch(cGm, batch, batch, false);
+        }
+        if (TILING_KEY_IS(14)) {
+            mm.WaitIterateBatch();  // @wait-batch
+        }
+    } else if (TILING_KEY_IS(3) || TILING_KEY_IS(12) || TILING_KEY_IS(13)) {
+        if (!TILING_KEY_IS(12)) {
+            mm.SetWorkspace((__gm__ const float*)user, static_cast<int>(batch * ct.M * ct.N * 4));
+        }
+        mm.SetBatchNum(1, 1);
+        mm.IterateNBatch(batch, 1, 1, true);  // @nbatch
+        const uint32_t mn = ct.M * ct.N;
+        LocalTensor<float> cUb = buf.Get<float>();
+        for (uint32_t i = 0; i < batch; ++i) {
+            if (i == 0) {
+                GlobalTensor<float> first = mm.GetBatchC(1, 1, true);
+                DataCopy(cUb, first, mn);
+            } else {
+                mm.GetBatchTensorC(cUb, 1, 1, true);
+            }
+            SetFlag<HardEvent::MTE2_MTE3>(0);
+            WaitFlag<HardEvent::MTE2_MTE3>(0);
+            DataCopy(cGm[i * mn], cUb, mn);
+            PipeBarrier<PIPE_ALL>();
+        }
+        if (TILING_KEY_IS(13)) {
+            mm.GetBatchTensorC(cUb, 1, 1, true);  // @one-too-many
+        }
+    } else if (TILING_KEY_IS(4) || TILING_KEY_IS(15)) {
+        LocalTensor<float> block = buf.Get<float>();
+        while (mm.template Iterate<false>()) {
+            mm.AsyncGetTensorC(block);
+            if (TILING_KEY_IS(15)) {
+                Adds(block, block, 0.0f, ct.baseM * ct.baseN);  // @early-read
+            }
+            mm.WaitGetTensorC();
+            Adds(block, block, 0.0f, ct.baseM * ct.baseN);   // the vector unit may read the block now
+            const MatrixOffset at = mm.GetOffsetC<false>();
+            SetFlag<HardEvent::V_MTE3>(0);
+            WaitFlag<HardEvent::V_MTE3>(0);
+            for (int32_t r = 0; r < at.height; ++r) {
+                DataCopy(cGm[at.offset + r * ct.N], block[r * ct.baseN], at.width);
+            }
+            PipeBarrier<PIPE_ALL>();
+        }
+    } else if (TILING_KEY_IS(8) || TILING_KEY_IS(9)) {
+        mm.SetBias(biasGm);
+        if (TILING_KEY_IS(8)) {
+            mm.DisableBias();
+        } else {
+            mm.ClearBias();
+        }
+        mm.IterateAll(cGm);
+    } else if (TILING_KEY_IS(10)) {
+        const int32_t half_n = ct.N / 2;
+        mm.SetSingleShape(ct.M, half_n, ct.Ka);
+        mm.IterateAll(cGm);
+        mm.SetTensorB(bGm[half_n]);
+        mm.SetSingleShape(ct.M, ct.N - half_n, ct.Ka);
+        mm.IterateAll(cGm[half_n]);
+    } else {
+        mm.IterateAll(cGm);
+    }
+    mm.End();
+}
