@@ -90,6 +90,18 @@ def pytest_configure(config):
     import tempfile
 
     os.environ.setdefault("OPKG_SIM_PCH", "0")
+    # Bytecode: the suite starts opkg, its verifiers and SCons' Python in thousands of child
+    # processes, and without bytecode each compiles every opkg module it imports again (about
+    # 0.1 s of CPU a process). Where PYTHONDONTWRITEBYTECODE is set (to keep __pycache__ out of
+    # the source tree), the run keeps bytecode in a prefix directory outside the tree instead,
+    # for its children and for pytest's rewritten test modules; Python checks each file
+    # against its source, so an edited module is compiled again.
+    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+        prefix = os.environ.setdefault(
+            "PYTHONPYCACHEPREFIX",
+            os.path.join(tempfile.gettempdir(), f"opkg-test-pycache-{os.getuid()}"))
+        sys.dont_write_bytecode = False
+        sys.pycache_prefix = sys.pycache_prefix or prefix
     # the machine-local key sealing out/'s private state (opkg/util/fsutil.py): one per test
     # process, never the user's; set here so module and session fixtures build with it too
     os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="opkg-test-state-")
@@ -102,16 +114,23 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
 
 
-# Files whose tests build packages but assert nothing about the cache or about which steps
-# compile: their slow tests' caches start with the sim runtime objects (sim_runtime_seed), which
-# every cold build otherwise compiles first (the block runner and the host machinery: about 60 %
-# of the compile time of a one-package build). Files about the cache, the compiles a build runs,
-# --explain, distcc, or interrupting a compiler keep the empty cache.
+# Files whose tests build or import packages but assert nothing about the cache or about which
+# steps compile: their slow tests' caches start with the sim runtime objects (sim_runtime_seed),
+# which every cold build otherwise compiles first (the block runner and the host machinery: about
+# 60 % of the compile time of a one-package build), and with the host runtime object `opkg
+# import`'s OpDef probe links (probe_runtime_seed), which every import otherwise compiles first.
+# Files about the cache, the compiles a build runs, --explain, distcc, or interrupting a compiler
+# keep the empty cache.
 RUNTIME_SEEDED_FILES = {"test_import_samples.py", "test_prototype_check.py",
                         "test_dynamic_inputs.py", "test_bfloat16.py", "test_verify_inplace.py",
                         "test_symlink_walk.py", "test_profile_cli.py", "test_import.py",
                         "test_float64.py", "test_output_shapes.py", "test_new.py",
-                        "test_verify_crash_step.py", "test_debug_loop.py", "test_repositories.py"}
+                        "test_verify_crash_step.py", "test_debug_loop.py", "test_repositories.py",
+                        "test_import_cann_ops.py", "test_dynamic_outputs.py",
+                        "test_inplace_lists.py", "test_ref_tensor.py",
+                        "test_import_soc_configs.py", "test_ci_output.py", "test_packages.py",
+                        "test_import_repository.py", "test_verifier_env.py",
+                        "test_compat_harness.py", "test_compat_repository.py"}
 
 
 @pytest.fixture(autouse=True)
@@ -123,6 +142,8 @@ def isolated_cache(request, tmp_path_factory, monkeypatch):
     if (request.node.path.name in RUNTIME_SEEDED_FILES
             and request.node.get_closest_marker("slow") is not None):
         shutil.copytree(request.getfixturevalue("sim_runtime_seed"), cache / "scons",
+                        dirs_exist_ok=True)
+        shutil.copytree(request.getfixturevalue("probe_runtime_seed"), cache / "opdef-probe",
                         dirs_exist_ok=True)
     monkeypatch.setenv("OPKG_CACHE_DIR", str(cache))
     monkeypatch.delenv("OPKG_REGISTRY", raising=False)
@@ -200,6 +221,30 @@ def sim_runtime_seed(_add_custom_cache) -> Path:
             assert len(list(seed.glob("*/*"))) == len(objects) == 2, "runtime entries not found"
             (root / "runtime-seed-ready").touch()
     return seed
+
+
+@pytest.fixture(scope="session")
+def probe_runtime_seed(tmp_path_factory) -> Path:
+    """The `opdef-probe` directory of a cache holding the host runtime object every `opkg
+    import` probe links (opkg.importers.opdef), compiled once per run, by whichever worker gets
+    here first, the way an import compiles it (same compiler, flags and sources, so the same
+    content-keyed name)."""
+    import fcntl
+    import os
+
+    root = run_shared_root(tmp_path_factory) / "probe-runtime"
+    root.mkdir(exist_ok=True)
+    with open(root / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / "ready").exists():
+            env = dict(os.environ, OPKG_CACHE_DIR=str(root / "cache"))
+            r = subprocess.run([sys.executable, "-c", "from opkg.importers.opdef import "
+                                "probe_runtime_object as o; print(o())"], capture_output=True,
+                               text=True, timeout=900, env=env, cwd=root)
+            assert r.returncode == 0, r.stdout + r.stderr
+            assert len(list((root / "cache" / "opdef-probe").glob("*.o"))) == 1
+            (root / "ready").touch()
+    return root / "cache" / "opdef-probe"
 
 
 @pytest.fixture

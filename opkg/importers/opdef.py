@@ -33,14 +33,9 @@ class ProbeError(Exception):
 
 
 def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Path) -> Probe:
-    from opkg.core.model import OpSpec, TensorSpec
-    from opkg.sim import codegen, flags
-    from opkg.toolchains.sim import find_compiler
+    from opkg.sim import codegen
 
-    cxx = find_compiler()
-    # an entry for no particular op: only the registry queries are used
-    placeholder = OpSpec(type="OpkgImportProbe", inputs=(),
-                         outputs=(TensorSpec("y", ("float32",), ("ND",)),), attrs=())
+    cxx, placeholder, base = _probe_setup()
     with tempfile.TemporaryDirectory(prefix="opkg-import-") as tmp:
         entry = Path(tmp) / "probe_entry.cpp"
         entry.write_text(codegen.host_entry_source(placeholder))
@@ -48,7 +43,6 @@ def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Pat
         # linked without `-z defs` and loaded lazily: a host API the sim lacks (used by the
         # tiling function, not by the OpDef constructor) must not hide the prototype; the
         # build reports it
-        base = [*flags.common_flags(), *flags.host_flags(placeholder)]
         # -O0: an OpDef constructor runs once; optimising it only costs the import time
         argv = [cxx, *base, "-O0", *(f"-I{d}" for d in include_dirs), str(entry),
                 str(_runtime_object(cxx, base)), *map(str, host_sources),
@@ -66,6 +60,25 @@ def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Pat
         if "error" in data:
             raise ProbeError(data["error"])
         return Probe([op for op in data["ops"] if op["type"] != placeholder.type], warnings)
+
+
+def _probe_setup():
+    """The compiler, the placeholder op the probe's entry is generated for (an entry for no
+    particular op: only the registry queries are used) and the flags of every probe compile."""
+    from opkg.core.model import OpSpec, TensorSpec
+    from opkg.sim import flags
+    from opkg.toolchains.sim import find_compiler
+
+    placeholder = OpSpec(type="OpkgImportProbe", inputs=(),
+                         outputs=(TensorSpec("y", ("float32",), ("ND",)),), attrs=())
+    return find_compiler(), placeholder, [*flags.common_flags(), *flags.host_flags(placeholder)]
+
+
+def probe_runtime_object() -> Path:
+    """The host runtime object every probe links, compiled into opkg's cache if it is not
+    there yet."""
+    cxx, _, base = _probe_setup()
+    return _runtime_object(cxx, base)
 
 
 def _runtime_object(cxx: str, base_flags: list[str]) -> Path:

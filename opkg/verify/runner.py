@@ -52,9 +52,11 @@ class GoldenMissing(Exception):
 # What the verifier inherits from opkg's environment. A golden is code the user runs, like a
 # test, with the user's rights; it has no use for tokens or credentials that happen to be
 # exported in the shell, so those stay behind. Kept: how to find Python, opkg and the C++
-# runtime, the locale, and the thread counts of NumPy's math libraries.
+# runtime, where Python keeps bytecode, the locale, and the thread counts of NumPy's math
+# libraries.
 ENV_KEEP = ("PATH", "HOME", "TMPDIR", "TZ", "LANG", "LANGUAGE", "PYTHONPATH", "PYTHONHOME",
-            "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "VIRTUAL_ENV", "LD_LIBRARY_PATH")
+            "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX", "VIRTUAL_ENV",
+            "LD_LIBRARY_PATH")
 ENV_KEEP_PREFIXES = ("LC_", "OPKG_", "OMP_", "OPENBLAS_", "MKL_")
 
 
