@@ -72,6 +72,18 @@ def remote_cache_options():
                 raise click.BadParameter(f"{exc} ({exc.hint})") from None
         os.environ[config.ENV_URL] = value
 
+    def set_exec(ctx, param, value):
+        if value is None:
+            return
+        from opkg.remote import config
+
+        if value.strip().lower() not in config.OFF:
+            try:
+                config.parse_url(value)
+            except config.BadURL as exc:
+                raise click.BadParameter(f"{exc} ({exc.hint})") from None
+        os.environ[config.ENV_EXEC] = value
+
     def set_required(ctx, param, value):
         if value:
             from opkg.remote import config
@@ -82,6 +94,10 @@ def remote_cache_options():
         click.option("--remote-cache", metavar="URL", expose_value=False, callback=set_url,
                      help="REAPI remote cache, grpc[s]://HOST:PORT[/INSTANCE] ('off': none). "
                           "Default: $OPKG_REMOTE_CACHE, else remote_cache in the workspace."),
+        click.option("--remote-exec", metavar="URL", expose_value=False, callback=set_exec,
+                     help="Run compiles, links and verification on the workers of a REAPI "
+                          "execution service, grpc[s]://HOST:PORT[/INSTANCE] ('off': none). "
+                          "Default: $OPKG_REMOTE_EXEC, else remote_exec in the workspace."),
         click.option("--remote-cache-required", is_flag=True, expose_value=False,
                      callback=set_required,
                      help="Fail when the remote cache cannot be used (for CI that must fill "
