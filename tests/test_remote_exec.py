@@ -252,11 +252,14 @@ def test_a_compile_error_on_a_worker_points_at_the_users_file(tmp_path, service)
     kernel = ws.root / "packages" / "add_custom" / "op_kernel" / "add_custom.cpp"
     lines = kernel.read_text().splitlines() + ["this is not C++;"]
     kernel.write_text("\n".join(lines) + "\n")
-    r = build(ws, "--remote-exec", service.url, cache=tmp_path / "cache")
+    r = build(ws, "--remote-exec", service.url, "--json", cache=tmp_path / "cache")
     assert r.returncode != 0
-    text = r.stdout + r.stderr
-    assert f"{kernel}:{len(lines)}:" in text and "error" in text, text[-3000:]
-    assert "workspace/packages" not in text
+    (failure,) = json.loads(r.stdout)["failures"]
+    assert failure["step"] == "compile"
+    # the worker compiled `workspace/packages/...` in its scratch directory; the message names
+    # this checkout's file, as a local compile's would
+    assert f"{kernel}:{len(lines)}:1: error: " in failure["output"], failure["output"]
+    assert "workspace/packages" not in failure["output"]
 
 
 def test_remote_exec_errors_are_clear(tmp_path):

@@ -20,7 +20,15 @@ import click
 def worker(url, name, work_dir):
     """Lease actions from the execution service at URL (grpc[s]://HOST:PORT[/INSTANCE], the
     server `opkg build --remote-exec` talks to) and run them here, one at a time, until
-    interrupted. Credentials: as for the remote cache ($OPKG_REMOTE_CACHE_TOKEN...)."""
+    interrupted. Credentials: as for the remote cache ($OPKG_REMOTE_CACHE_TOKEN...).
+
+    \b
+    Examples:
+      opkg worker grpc://buildgrid.example:50051 --name build1-a
+      opkg build //... --remote-exec grpc://buildgrid.example:50051   (elsewhere)
+
+    Start one worker per core; see docs/team.md, "Remote execution".
+    """
     from opkg.core.errors import UsageError
     from opkg.remote import config as cfg
 
