@@ -50,7 +50,8 @@ def lay_out(client, root_digest, dest: Path) -> None:
     fetched = client.download(list(digests.values()), blobs) if digests else {}
     for h, places in files.items():
         for path, executable in places:
-            os.link(fetched[h], path) if not path.exists() else None
+            if not path.exists():
+                os.link(fetched[h], path)
             if executable:
                 os.chmod(path, 0o755)
 

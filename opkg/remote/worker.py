@@ -22,7 +22,7 @@ from buildgrid._protos.google.devtools.remoteworkers.v1test2 import worker_pb2
 from buildgrid._protos.google.rpc import code_pb2
 
 from opkg.remote import sandbox
-from opkg.remote.client import Client, RemoteError, digest_of, re_pb2
+from opkg.remote.client import Client, digest_of, re_pb2
 from opkg.remote.actions import file_digest
 
 POLL = 10.0           # seconds the server may hold an UpdateBotSession open
@@ -80,7 +80,7 @@ class Worker:
             result = self._run(action)
             lease.status.code = code_pb2.OK
             lease.result.Pack(result)
-        except (RemoteError, OSError) as exc:
+        except Exception as exc:    # the lease fails with the reason; the bot keeps serving
             lease.status.code = code_pb2.INTERNAL
             lease.status.message = f"opkg worker {self.name}: {exc}"
             self.log(lease.status.message)
