@@ -48,6 +48,7 @@ _REMOTE: list = []                        # the remote cache level (opkg.remote.
 _REMOTE_ACTIONS: dict[int, object] = {}   # action index -> its REAPI Action (None: not possible)
 _remote_lock = threading.Lock()
 _EXECUTOR: list = []                      # remote execution (opkg.remote.execute), if any
+_FRESH: list = []                         # the plan's steps that run whatever a cache holds
 
 
 def emit(event: str, **fields) -> None:
@@ -85,6 +86,7 @@ def declare(plan_path: str) -> None:
         env.CacheDir(str(Path(plan.cache_dir) / "scons"), _verified_cache_dir())
         _start_remote(plan)
     _start_exec(plan)
+    _FRESH[:] = plan.fresh
     scanner = CScanner()
     # progress comes from our own events
     run = SConsAction(_run, strfunction=None, varlist=["OPKG_CACHE_FORMAT"])
@@ -299,7 +301,10 @@ def _remote_execute(node, action: Action) -> str | None:
     index = node.get_executor().get_build_env()["OPKG_ACTION"]
     scanned = [c.get_abspath() for c in node.children() if isinstance(c, File)]
     try:
-        error, worker = _EXECUTOR[0].run(action, _IDENTITIES[index], scanned)
+        # a step run fresh (`opkg test --no-cache`) must not be answered from the server's
+        # action cache either
+        error, worker = _EXECUTOR[0].run(action, _IDENTITIES[index], scanned,
+                                         fresh=action.step in _FRESH)
     except (RemoteError, Rejected) as exc:
         return f"remote execution ({_EXECUTOR[0].config.url}): {exc}"
     emit("remote_exec", target=action.target, step=action.step,
@@ -381,8 +386,8 @@ def _remote_upload(node) -> None:
         raise
 
 
-# the steps remote execution sends to workers (opkg.remote.execute.REMOTE_STEPS, kept here so
-# a build without remote execution never imports gRPC)
+# the steps remote execution sends to workers (named here, so a build without remote execution
+# never imports gRPC)
 _REMOTE_STEPS = ("compile", "link", "verify")
 _OUTPUT_DIR: list[str] = []              # the plan's output directory, set by declare()
 # where a precompiled header and the emulation headers it holds were when it was compiled

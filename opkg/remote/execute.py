@@ -57,7 +57,8 @@ class Executor:
                 files.update(tree)
         return sorted(files)
 
-    def run(self, action, identity: str, scanned: list[str]) -> tuple[str | None, str]:
+    def run(self, action, identity: str, scanned: list[str],
+            fresh: bool = False) -> tuple[str | None, str]:
         """Execute the step remotely and install its outputs: (error or None, worker).
         RemoteError: the server failed; Rejected: the worker's answer cannot be used."""
         inputs = self.inputs(action, scanned)
@@ -69,7 +70,7 @@ class Executor:
             digest, _ = file_digest(path)
             blobs[digest.hash] = (digest, Path(path))
         self.client.upload(blobs)
-        response = self._execute(remote.digest)
+        response = self._execute(remote.digest, skip_cache=fresh)
         if response.status.code != 0:
             raise RemoteError(f"the server did not run the step: {response.status.message}")
         result = response.result
@@ -98,9 +99,9 @@ class Executor:
             shutil.rmtree(dest, ignore_errors=True)
         return None, worker
 
-    def _execute(self, digest) -> re_pb2.ExecuteResponse:
+    def _execute(self, digest, skip_cache: bool) -> re_pb2.ExecuteResponse:
         request = re_pb2.ExecuteRequest(instance_name=self.client.instance, action_digest=digest,
-                                        skip_cache_lookup=False)
+                                        skip_cache_lookup=skip_cache)
         try:
             for operation in self.execution.Execute(request, timeout=EXEC_TIMEOUT,
                                                     metadata=self.client.metadata):
