@@ -20,32 +20,19 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import WorkspaceFactory
-from tests.test_remote_cache import BGD, free_port
+from tests.test_remote_cache import BGD, SERVER_CONFIG, BuildGrid, free_port
 
 SOC = "Ascend910B1"
 
-EXEC_CONFIG = """\
-server:
-  - !channel
-    address: "127.0.0.1:{port}"
-    insecure-mode: true
-authorization:
-  method: none
+# the remote cache tests' server, plus the scheduler's database and the Execution service
+EXEC_CONFIG = SERVER_CONFIG.replace("storages:", """\
 connections:
   - !sql-connection &sql
     connection-string: {database}
     pool-size: 5
     pool-timeout: 30
     max-overflow: 10
-storages:
-  - !disk-storage &cas
-    path: {cas}
-caches:
-  - !lru-action-cache &ac
-    storage: *cas
-    max-cached-refs: 10000
-    allow-updates: true
-    cache-failed-actions: false
+storages:""").replace("instances:", """\
 schedulers:
   - !sql-scheduler &scheduler
     sql: *sql
@@ -53,18 +40,10 @@ schedulers:
     storage: *cas
     property-set: !dynamic-property-set
       wildcard-property-keys: [opkg-format, opkg-toolchain]
-instances:
-  - name: ''
-    services:
-      - !action-cache
-        cache: *ac
+instances:""").replace("      - !cas", """\
       - !execution
         scheduler: *scheduler
-      - !cas
-        storage: *cas
-      - !bytestream
-        storage: *cas
-"""
+      - !cas""")
 
 
 def _pg_tool(name: str) -> str:
@@ -115,44 +94,17 @@ class Postgres:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-class ExecutionService:
+class ExecutionService(BuildGrid):
     """BuildGrid with CAS, action cache, Execution and Bots services; `opkg worker` bots."""
 
     def __init__(self, root: Path, database: str):
-        self.root = root
-        self.port = free_port()
-        self.url = f"grpc://127.0.0.1:{self.port}"
         subprocess.run([str(BGD), "migrate", "apply", database], check=True,
                        capture_output=True)
-        cfg = root / "bgd.yml"
-        cfg.write_text(EXEC_CONFIG.format(port=self.port, database=database, cas=root / "cas"))
-        self.log = open(root / "bgd.log", "w")
-        self.proc = subprocess.Popen([str(BGD), "server", "start", str(cfg)], stdout=self.log,
-                                     stderr=subprocess.STDOUT, start_new_session=True)
         self.workers: dict[str, subprocess.Popen] = {}
-        self._wait_ready()
+        super().__init__(root, EXEC_CONFIG, database=database)
 
-    def _wait_ready(self, timeout: float = 180) -> None:
-        from opkg.remote.client import Client, RemoteError
-        from opkg.remote.config import RemoteConfig
-
-        client = Client(RemoteConfig(self.url, f"127.0.0.1:{self.port}", "", False))
-        deadline = time.monotonic() + timeout
-        try:
-            while True:
-                if self.proc.poll() is not None:
-                    raise RuntimeError("bgd exited:\n" + (self.root / "bgd.log").read_text())
-                try:
-                    if client.check_execution():
-                        return
-                except RemoteError:
-                    pass
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError("bgd did not answer in time")
-                time.sleep(0.5)
-        finally:
-            client.close()
+    def ready(self, client) -> bool:
+        return client.check_execution()
 
     def start_worker(self, name: str) -> None:
         log = open(self.root / f"{name}.log", "w")
@@ -174,10 +126,7 @@ class ExecutionService:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-        self.log.close()
+        super().stop()
 
 
 @pytest.fixture(scope="module")
