@@ -190,9 +190,20 @@ def test_remote_execution_gives_the_local_bundle_and_uses_both_workers(tmp_path,
         rel = f"out/sim/add_custom/{SOC}/{variant}/verification.json"
         assert json.loads((remote.root / rel).read_text())["passed"]
 
-    # the text summary says where the steps ran
+    # nothing to do: no server needed
     r = build(remote, "--remote-exec", "off", cache=tmp_path / "cache-remote")
     assert r.returncode == 0 and "0 steps ran" in r.stdout.splitlines()[-1]
+
+    # `opkg test --no-cache` verifies again on a worker: the server's action cache holds both
+    # verifications, and must not answer for them
+    runs = sum(service.worker_log(n).count(" done in ") for n in ("w1", "w2"))
+    r = subprocess.run([sys.executable, "-m", "opkg", "test", "//...", "--soc", SOC,
+                        "--no-cache", "--json"], cwd=remote.root, capture_output=True,
+                       text=True, timeout=600,
+                       env={**os.environ, "OPKG_CACHE_DIR": str(tmp_path / "cache-remote")})
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout)["remote_exec"]["steps"] == 2
+    assert sum(service.worker_log(n).count(" done in ") for n in ("w1", "w2")) == runs + 2
 
 
 @pytest.mark.slow
