@@ -24,13 +24,16 @@ run: $(STAMP) check-gxx
 # custom_opp_<os>_<arch>.run (the tests build one against stand-in CANN tools); distccd serves
 # the distributed-compile tests on loopback; Chromium and its driver open `opkg report`'s page
 # headless; docker-registry (CNCF distribution) serves the OCI registry tests, htpasswd puts one
-# behind basic auth. Installed when missing (as root, with apt-get).
+# behind basic auth; PostgreSQL holds the scheduler of the BuildGrid that the remote execution
+# tests start (looked for where Debian puts its initdb, off PATH). Installed when missing (as
+# root, with apt-get).
 TEST_TOOLS := makeself:makeself distccd:distcc chromium:chromium chromedriver:chromium-driver \
               docker-registry:docker-registry htpasswd:apache2-utils
 
 check-test-tools:
 	@missing=""; for t in $(TEST_TOOLS); do \
 	  command -v $${t%%:*} >/dev/null || missing="$$missing $${t#*:}"; done; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    apt-get update -qq && apt-get install -y -qq $$missing; \

@@ -36,8 +36,9 @@ def test_the_schema_names_the_keys_opkg_reads(schema):
     props = schema["properties"]
     assert list(props) == list(workspace.SETTINGS)
     assert list(props["distcc"]["properties"]) == list(settings.DISTCC_KEYS)
-    mapping = next(s for s in props["remote_cache"]["oneOf"] if s["type"] == "object")
-    assert list(mapping["properties"]) == list(settings.REMOTE_KEYS)
+    for section in ("remote_cache", "remote_exec"):
+        mapping = next(s for s in props[section]["oneOf"] if s["type"] == "object")
+        assert list(mapping["properties"]) == list(settings.REMOTE_KEYS)
     assert all(spec.get("description") for spec in props.values())
 
 
@@ -56,7 +57,8 @@ def test_the_schema_accepts_what_opkg_accepts_and_refuses_an_unknown_key(schema,
     assert problems(schema, None) == []          # an empty file takes the defaults
     good = {"package_roots": ["packages", "vendor"], "default_socs": ["Ascend910B1"],
             "distcc": {"hosts": "build1/8", "enabled": False},
-            "remote_cache": {"url": "grpcs://cache.example:443/main", "token_file": "t"}}
+            "remote_cache": {"url": "grpcs://cache.example:443/main", "token_file": "t"},
+            "remote_exec": "grpc://buildgrid.example:50051"}
     assert problems(schema, good) == []
     (tmp_path / workspace.WORKSPACE_FILE).write_text(yaml.safe_dump(good))
     workspace.Workspace.load(tmp_path)

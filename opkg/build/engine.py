@@ -120,6 +120,10 @@ def _build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fal
 
     # the remote cache: checked once here (a warning and a local build when it cannot be used)
     remote_env = prepare_remote(ws, on_event or (lambda event: None))
+    # remote execution: checked once here too (a server that cannot run actions is an error)
+    from opkg.remote import prepare_exec
+
+    remote_env.update(prepare_exec(ws))
     # `opkg cache prune` waits while builds hold the cache (opkg/build/cache.py)
     with cache.shared_lock(plan.cache_dir):
         result = run_plan(ws, plan, jobs=jobs, keep_going=keep_going, on_event=on_event,
@@ -198,7 +202,13 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
     outputs_of = {}
     for a in plan.actions:
         outputs_of.setdefault(a.description, []).extend(a.outputs)
-    remote = {"hits": 0, "misses": 0, "uploads": 0} if extra_env else None
+    from opkg.remote.config import ENV_EXEC_RESOLVED, ENV_RESOLVED
+
+    remote = {"hits": 0, "misses": 0, "uploads": 0} if ENV_RESOLVED in (extra_env or {}) \
+        else None
+    # remote execution: steps each worker ran (the server answered from its own action cache
+    # for the others)
+    executed = {} if ENV_EXEC_RESOLVED in (extra_env or {}) else None
     try:
         # SCons runs in a session of its own; leaving this block by any path (an error, Ctrl-C,
         # a second Ctrl-C) stops every process of it: SCons, compilers, verify runners
@@ -218,6 +228,8 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                         warnings.append(event)
                     elif event["event"] in _REMOTE_EVENTS and remote is not None:
                         remote[_REMOTE_EVENTS[event["event"]]] += 1
+                    elif event["event"] == "remote_exec" and executed is not None:
+                        executed[event["worker"]] = executed.get(event["worker"], 0) + 1
                     if on_event:
                         on_event(event)
                     continue
@@ -252,7 +264,7 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                               for t in plan.targets],
                        failures, ran, cached, time.monotonic() - started, output,
                        bundled=any(t.bundle for t in plan.targets), warnings=warnings,
-                       remote=remote)
+                       remote=remote, executed=executed)
 
 
 SCONSIGN = "sconsign.dblite"     # SConsignFile(out/.opkg/sconsign) in scons_glue.declare

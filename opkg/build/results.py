@@ -57,6 +57,8 @@ class BuildResult:
     # the remote cache (opkg.remote), when one was used: steps restored from it, steps it had
     # no entry for, steps uploaded to it
     remote: dict | None = None
+    # remote execution, when used: worker -> the steps it ran for this build
+    executed: dict | None = None
     # --keep-going: errors of manifests the request reached (those packages, and the ones
     # that depend on them, were not built; the others were)
     problems: list = field(default_factory=list)
@@ -90,6 +92,8 @@ class BuildResult:
                         for t in self.targets],
             "failures": self.failures,
             **({"remote": self.remote} if self.remote else {}),
+            **({"remote_exec": {"workers": self.executed, "steps": sum(self.executed.values())}}
+               if self.executed is not None else {}),
             **({"load_errors": [e.to_json() for e in self.problems]} if self.problems else {}),
             "warnings": [{k: w.get(k) for k in ("target", "description", "message")}
                          for w in self.warnings],

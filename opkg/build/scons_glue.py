@@ -47,6 +47,8 @@ _IDENTITIES: list[str] = []               # per action: its identity (the Value 
 _REMOTE: list = []                        # the remote cache level (opkg.remote.level), if any
 _REMOTE_ACTIONS: dict[int, object] = {}   # action index -> its REAPI Action (None: not possible)
 _remote_lock = threading.Lock()
+_EXECUTOR: list = []                      # remote execution (opkg.remote.execute), if any
+_FRESH: list = []                         # the plan's steps that run whatever a cache holds
 
 
 def emit(event: str, **fields) -> None:
@@ -83,6 +85,8 @@ def declare(plan_path: str) -> None:
         Path(plan.cache_dir).mkdir(parents=True, exist_ok=True)
         env.CacheDir(str(Path(plan.cache_dir) / "scons"), _verified_cache_dir())
         _start_remote(plan)
+    _start_exec(plan)
+    _FRESH[:] = plan.fresh
     scanner = CScanner()
     # progress comes from our own events
     run = SConsAction(_run, strfunction=None, varlist=["OPKG_CACHE_FORMAT"])
@@ -269,6 +273,45 @@ def _start_remote(plan: Plan) -> None:
     atexit.register(level.close)
 
 
+def _start_exec(plan: Plan) -> None:
+    import atexit
+
+    from opkg.remote.config import ENV_EXEC_RESOLVED, RemoteConfig
+
+    resolved = os.environ.get(ENV_EXEC_RESOLVED)
+    if not resolved:
+        return
+    from opkg.remote.execute import make_executor
+
+    # the toolchain's own directories (the sim headers and runtime sources), not the workspace
+    # or external repositories: a step's own files among those are declared or scanned
+    trees = [d for d, name in plan.aliases.items()
+             if d != plan.workspace_root and not name.startswith("@")]
+    executor = make_executor(RemoteConfig.from_env(resolved), plan, trees)
+    _EXECUTOR[:] = [executor]
+    atexit.register(executor.close)
+
+
+def _remote_execute(node, action: Action) -> str | None:
+    """Run the step of `node` on a worker of the remote execution service."""
+    from SCons.Node.FS import File
+
+    from opkg.remote.client import Rejected, RemoteError
+
+    index = node.get_executor().get_build_env()["OPKG_ACTION"]
+    scanned = [c.get_abspath() for c in node.children() if isinstance(c, File)]
+    try:
+        # a step run fresh (`opkg test --no-cache`) must not be answered from the server's
+        # action cache either
+        error, worker = _EXECUTOR[0].run(action, _IDENTITIES[index], scanned,
+                                         fresh=action.step in _FRESH)
+    except (RemoteError, Rejected) as exc:
+        return f"remote execution ({_EXECUTOR[0].config.url}): {exc}"
+    emit("remote_exec", target=action.target, step=action.step,
+         description=action.description, worker=worker)
+    return local_pch_paths(error, _OUTPUT_DIR[0] if _OUTPUT_DIR else None) if error else None
+
+
 def _remote_action(node):
     """(index, Action, REAPI Action or None) of the step that makes `node`. The input root
     is every file the node depends on: its sources and the headers SCons scanned."""
@@ -343,6 +386,9 @@ def _remote_upload(node) -> None:
         raise
 
 
+# the steps remote execution sends to workers (named here, so a build without remote execution
+# never imports gRPC)
+_REMOTE_STEPS = ("compile", "link", "verify")
 _OUTPUT_DIR: list[str] = []              # the plan's output directory, set by declare()
 # where a precompiled header and the emulation headers it holds were when it was compiled
 _PCH_DIR = re.compile(r"(?<![\w/.-])/[^\s:'\"()]*?/sim/\.pch/")
@@ -367,7 +413,9 @@ def _run(target, source, env) -> int:
     emit("start", target=action.target, step=action.step, description=action.description,
          **({"command": list(action.argv)} if action.kind == "exec" else {}))   # for -v
     try:
-        if action.kind == "write":
+        if _EXECUTOR and action.step in _REMOTE_STEPS and action.kind in ("exec", "python"):
+            error = _remote_execute(target[0], action)
+        elif action.kind == "write":
             atomic_write_text(Path(action.outputs[0]), action.content or "")
             error = None
         elif action.kind == "exec":

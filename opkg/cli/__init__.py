@@ -38,6 +38,7 @@ COMMANDS = {
     "init": ("opkg.cli.init:init", "Create a workspace: opkg-workspace.yaml, a sample package, .gitignore."),
     "schema": ("opkg.cli.schema:schema", "Print where the JSON Schemas of opkg.yaml and the workspace file are."),
     "completion": ("opkg.cli.completion:completion", "Print the shell completion script (bash, zsh, fish)."),
+    "worker": ("opkg.cli.worker:worker", "Run build actions for a REAPI execution service (a BuildGrid bot)."),
     "shutdown": ("opkg.cli.serve:shutdown", "Stop this workspace's build server (opkg build --server)."),
 }
 

@@ -52,6 +52,8 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
             if explain:
                 reasons.append(event)
             return
+        if event["event"] == "remote_exec":      # counted in the summary
+            return
         if event["event"] == "note":
             message = terminal_note(event["message"], verbose)
             if message is None:

@@ -55,22 +55,24 @@ def server_option(f):
 
 
 def remote_cache_options():
-    """--remote-cache and --remote-cache-required set the environment variables they stand for
-    (opkg.remote.config), so the workspace file, the environment and the flag resolve in one
-    place and no command's signature changes."""
+    """--remote-cache, --remote-exec and --remote-cache-required set the environment variables
+    they stand for (opkg.remote.config), so the workspace file, the environment and the flag
+    resolve in one place and no command's signature changes."""
     import os
 
-    def set_url(ctx, param, value):
-        if value is None:
-            return
-        from opkg.remote import config
+    def url_setter(variable: str):
+        def set_url(ctx, param, value):
+            if value is None:
+                return
+            from opkg.remote import config
 
-        if value.strip().lower() not in config.OFF:
-            try:
-                config.parse_url(value)
-            except config.BadURL as exc:
-                raise click.BadParameter(f"{exc} ({exc.hint})") from None
-        os.environ[config.ENV_URL] = value
+            if value.strip().lower() not in config.OFF:
+                try:
+                    config.parse_url(value)
+                except config.BadURL as exc:
+                    raise click.BadParameter(f"{exc} ({exc.hint})") from None
+            os.environ[getattr(config, variable)] = value
+        return set_url
 
     def set_required(ctx, param, value):
         if value:
@@ -79,9 +81,13 @@ def remote_cache_options():
             os.environ[config.ENV_REQUIRED] = "1"
 
     return [
-        click.option("--remote-cache", metavar="URL", expose_value=False, callback=set_url,
+        click.option("--remote-cache", metavar="URL", expose_value=False, callback=url_setter("ENV_URL"),
                      help="REAPI remote cache, grpc[s]://HOST:PORT[/INSTANCE] ('off': none). "
                           "Default: $OPKG_REMOTE_CACHE, else remote_cache in the workspace."),
+        click.option("--remote-exec", metavar="URL", expose_value=False, callback=url_setter("ENV_EXEC"),
+                     help="Run compiles, links and verification on the workers of a REAPI "
+                          "execution service, grpc[s]://HOST:PORT[/INSTANCE] ('off': none). "
+                          "Default: $OPKG_REMOTE_EXEC, else remote_exec in the workspace."),
         click.option("--remote-cache-required", is_flag=True, expose_value=False,
                      callback=set_required,
                      help="Fail when the remote cache cannot be used (for CI that must fill "

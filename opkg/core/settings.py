@@ -107,29 +107,34 @@ def parse_url(text: str) -> tuple[str, str, bool]:
     return f"{host}:{int(port)}", instance.strip("/"), scheme == "grpcs"
 
 
-def remote_cache_from_workspace(value, doc):
+def remote_exec_from_workspace(value, doc):
+    """`remote_exec:`, a server with an Execution service: the shape of `remote_cache:`."""
+    return remote_cache_from_workspace(value, doc, "remote_exec")
+
+
+def remote_cache_from_workspace(value, doc, section: str = "remote_cache"):
     """Check the workspace's `remote_cache:` (a URL or a mapping of REMOTE_KEYS); errors point at
     the line. Returns a dict of REMOTE_KEYS with file paths resolved against the workspace, or
     None."""
     if value is None:
         return None
     if isinstance(value, str):
-        value, where = {"url": value}, ("remote_cache",)
+        value, where = {"url": value}, (section,)
     elif isinstance(value, dict):
-        where = ("remote_cache", "url")
+        where = (section, "url")
     else:
-        raise doc.error(("remote_cache",), "expected a URL or a mapping",
-                        f"for example: remote_cache: {REMOTE_EXAMPLE}")
+        raise doc.error((section,), "expected a URL or a mapping",
+                        f"for example: {section}: {REMOTE_EXAMPLE}")
     for key in value:
         if key in REMOTE_KEYS:
             continue
         if any(s in str(key).lower() for s in SECRET_KEYS) and not str(key).endswith(
                 ("_file", "_cert")):
-            raise doc.error(("remote_cache", key), f"{key!r}: secrets never go in the "
+            raise doc.error((section, key), f"{key!r}: secrets never go in the "
                             "workspace file (it is committed)",
                             f"put the token in ${ENV_TOKEN}, or its path in token_file",
                             at_key=True)
-        raise doc.error(("remote_cache", key), f"unknown remote_cache setting {key!r}",
+        raise doc.error((section, key), f"unknown {section} setting {key!r}",
                         did_you_mean(str(key), REMOTE_KEYS)
                         or f"allowed: {', '.join(REMOTE_KEYS)}",
                         at_key=True)
@@ -144,7 +149,7 @@ def remote_cache_from_workspace(value, doc):
     for key in FILE_KEYS:
         if key in value:
             if not isinstance(value[key], str):
-                raise doc.error(("remote_cache", key), "expected a file path")
+                raise doc.error((section, key), "expected a file path")
             out[key] = str((doc.path.parent / Path(value[key]).expanduser()).resolve())
     return out
 

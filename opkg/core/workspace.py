@@ -23,7 +23,7 @@ if TYPE_CHECKING:   # imported where manifests are read: the null-build fast pat
 
 WORKSPACE_FILE = "opkg-workspace.yaml"
 SETTINGS = ("package_roots", "output_dir", "cache_dir", "default_socs", "default_toolchain",
-            "registry", "distcc", "remote_cache", "repositories")
+            "registry", "distcc", "remote_cache", "remote_exec", "repositories")
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class Settings:
     registry: Path | str                    # a directory, or an oci:// URL (registry/oci.py)
     distcc: DistccSettings | None = None    # checked for shape; hosts checked when used
     remote_cache: dict | None = None      # checked, not resolved (opkg/remote/config.py)
+    remote_exec: dict | None = None       # the same, for remote execution
     # external repositories (opkg.core.external.spec): name -> RepositorySpec, nothing
     # fetched yet
     repositories: dict = field(default_factory=dict)
@@ -158,6 +159,7 @@ class Workspace:
             registry=registry,
             distcc=sections.distcc_from_workspace(data.get("distcc"), doc),
             remote_cache=sections.remote_cache_from_workspace(data.get("remote_cache"), doc),
+            remote_exec=sections.remote_exec_from_workspace(data.get("remote_exec"), doc),
             repositories=external_spec.from_workspace(data.get("repositories"), doc),
         )
         return cls(root, settings, known)

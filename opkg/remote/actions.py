@@ -22,7 +22,7 @@ from opkg.core.actions import alias_paths
 from opkg.remote.client import digest_of
 
 # part of every Action (a platform property): bumping it orphans entries of an older layout
-ACTION_FORMAT = "opkg-reapi-1"
+ACTION_FORMAT = "opkg-reapi-2"
 STEP_FILE = ".opkg-step.json"
 
 
@@ -41,6 +41,15 @@ class PathMap:
 
     def text(self, text: str) -> str:
         return alias_paths(text, dict(self.prefixes))
+
+    def local(self, text: str) -> str:
+        """A worker's message (a compiler's `workspace/pkg/k.cpp:3:1: error`) with the input
+        root's names back as this machine's paths, so it points at files the user can open."""
+        import re
+
+        for prefix, name in self.prefixes:
+            text = re.sub(r"(?<![\w/.<@-])" + re.escape(name) + r"(?=/)", lambda _m: prefix, text)
+        return text
 
 
 _file_digests: dict[tuple, re_pb2.Digest] = {}

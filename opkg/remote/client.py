@@ -93,6 +93,13 @@ class Client:
             raise RemoteError("the server does not offer SHA-256 digests")
         self.can_update = cache.action_cache_update_capabilities.update_enabled
 
+    def check_execution(self) -> bool:
+        """GetCapabilities: whether the server runs actions (an Execution service, SHA-256)."""
+        caps = self._call(self.caps.GetCapabilities,
+                          re_pb2.GetCapabilitiesRequest(instance_name=self.instance))
+        ex = caps.execution_capabilities
+        return ex.exec_enabled and (not ex.digest_function or ex.digest_function == _SHA256)
+
     # -- action cache --------------------------------------------------------------------------
 
     def get_action_result(self, action_digest) -> re_pb2.ActionResult | None:

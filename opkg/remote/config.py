@@ -33,6 +33,10 @@ ENV_REQUIRED = "OPKG_REMOTE_CACHE_REQUIRED"
 # the resolved settings, handed from opkg to the SCons process (paths, never the token)
 ENV_RESOLVED = "OPKG_REMOTE_CACHE_RESOLVED"
 OFF = ("off", "none", "")
+# remote execution (`--remote-exec URL`, $OPKG_REMOTE_EXEC, `remote_exec:`): the same settings
+# (and the same token and certificate variables) for a server with an Execution service
+ENV_EXEC = "OPKG_REMOTE_EXEC"
+ENV_EXEC_RESOLVED = "OPKG_REMOTE_EXEC_RESOLVED"
 
 
 @dataclass(frozen=True)
@@ -64,16 +68,18 @@ class RemoteConfig:
         return None
 
 
-def resolve(workspace_setting: dict | None) -> RemoteConfig | None:
-    """The remote cache of this run, or None. UsageError for a bad URL or missing file."""
+def resolve(workspace_setting: dict | None, env_var: str = ENV_URL,
+            section: str = "remote_cache") -> RemoteConfig | None:
+    """The remote cache (or, with ENV_EXEC and remote_exec, the remote execution service) of
+    this run, or None. UsageError for a bad URL or missing file."""
     from opkg.core.errors import UsageError
 
-    env_url = os.environ.get(ENV_URL)
+    env_url = os.environ.get(env_var)
     if env_url is not None and env_url.strip().lower() in OFF:
         return None
     setting = dict(workspace_setting or {})
-    url, source = (env_url.strip(), f"${ENV_URL}") if env_url is not None \
-        else (setting.get("url"), "remote_cache")
+    url, source = (env_url.strip(), f"${env_var}") if env_url is not None \
+        else (setting.get("url"), section)
     if not url:
         return None
     try:
@@ -88,7 +94,7 @@ def resolve(workspace_setting: dict | None) -> RemoteConfig | None:
         path = str(Path(path).expanduser().resolve())
         if not Path(path).is_file():
             raise UsageError(f"{key} {path} does not exist or is not a file",
-                             field=f"${env}" if os.environ.get(env) else f"remote_cache.{key}",
+                             field=f"${env}" if os.environ.get(env) else f"{section}.{key}",
                              hint="the remote cache's credentials are read from this file")
         files[key] = path
     if not tls and any(k in files for k in ("client_cert", "client_key", "ca_cert")):
@@ -96,7 +102,7 @@ def resolve(workspace_setting: dict | None) -> RemoteConfig | None:
                          hint="use grpcs:// to connect with TLS")
     if ("client_cert" in files) != ("client_key" in files):
         raise UsageError("a client certificate needs both client_cert and client_key",
-                         field="remote_cache")
+                         field=section)
     required = os.environ.get(ENV_REQUIRED, "").strip().lower() in ("1", "true", "yes")
     return RemoteConfig(url=url, target=target, instance=instance, tls=tls, required=required,
                         **files)

@@ -144,7 +144,18 @@ class RemoteLevel:
         shutil.rmtree(self.work_dir, ignore_errors=True)
 
 
+def path_map(plan) -> PathMap:
+    """Checkout-independent names: the plan's aliases, and the output directory as `out/`
+    when it is outside the workspace (inside, it keeps its place under the workspace, where
+    the verification jobs' workspace-relative paths expect it on a worker)."""
+    prefixes = dict(plan.aliases)
+    out = os.path.abspath(plan.output_dir)
+    root = os.path.abspath(plan.workspace_root)
+    if not out.startswith(root.rstrip("/") + "/"):
+        prefixes[out] = "out"
+    return PathMap(prefixes)
+
+
 def make_level(config: RemoteConfig, plan, emit) -> RemoteLevel:
-    prefixes = {plan.output_dir: "out", **plan.aliases}
-    return RemoteLevel(config, PathMap(prefixes),
-                       Path(plan.output_dir) / ".opkg" / "remote-fetch", emit)
+    return RemoteLevel(config, path_map(plan), Path(plan.output_dir) / ".opkg" / "remote-fetch",
+                       emit)

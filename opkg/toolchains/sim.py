@@ -76,7 +76,10 @@ class SimToolchain:
     def aliases(self) -> dict:
         from opkg.sim import flags
 
-        return {str(flags.include_dir()): "<sim-include>"}
+        # the runtime sources too: their compiles name no opkg install path (a remote cache
+        # key, and a worker's input root, are the same for every install)
+        return {str(flags.include_dir()): "<sim-include>",
+                str(flags.runtime_source().parent): "<sim-src>"}
 
     def fingerprint(self, cxx: str | None = None) -> str:
         cxx = cxx or self.cxx

@@ -284,14 +284,22 @@ def remote_summary(remote: dict | None) -> str:
             f"{remote['uploads']} uploaded)")
 
 
+def exec_summary(executed: dict | None) -> str:
+    """' (12 on 2 remote workers)' when the build ran steps by remote execution."""
+    if not executed:
+        return ""
+    n = sum(executed.values())
+    return f" ({n} on {len(executed)} remote worker{'s' if len(executed) != 1 else ''})"
+
+
 def summary_line(result) -> str:
     n = len(result.targets)
     passed = sum(1 for t in result.targets if t.passed)
     text = (f"{n} target{'s' if n != 1 else ''}: {passed} verified, "
             f"{len(result.verification_failed)} failed verification, "
             f"{len(result.failures)} step{'s' if len(result.failures) != 1 else ''} failed; "
-            f"{result.ran} steps ran, {result.cached} from cache"
-            + remote_summary(getattr(result, "remote", None)) + f", {result.elapsed:.1f}s")
+            f"{result.ran} steps ran" + exec_summary(getattr(result, "executed", None))
+            + f", {result.cached} from cache" + remote_summary(getattr(result, "remote", None)) + f", {result.elapsed:.1f}s")
     broken = len({str(e.location.path) if e.location else e.message
                   for e in getattr(result, "problems", ())})
     if broken:
