@@ -641,8 +641,11 @@ def install_stand_in_tools(home: Path, packer_scripts: bool = True) -> dict:
                 f"{ARCH}/ascendc/include/highlevel_api/lib/matmul_intf.h"):
         (home / rel).parent.mkdir(parents=True, exist_ok=True)
         (home / rel).write_text(f"# stand-in {rel}\n" if rel.endswith(".py") else f"// stand-in {rel}\n")
-    # the toolkit's host headers the op_host sources and the parser plugin include (empty here)
+    # the toolkit's host headers the op_host sources and the parser plugin include (empty here;
+    # op_impl_registry.h: the repositories' tiling and infer-shape sources, at
+    # <arch>-linux/include/register/ in the CANN 8.1.RC1 mirror)
     for rel in ("register/register.h", "register/op_def_registry.h", "register/tilingdata_base.h",
+                "register/op_impl_registry.h",
                 "tiling/platform/platform_ascendc.h", "tiling/tiling_api.h"):
         (home / "include" / rel).parent.mkdir(parents=True, exist_ok=True)
         (home / "include" / rel).write_text(f"// stand-in {rel}\n")

@@ -89,6 +89,8 @@ class BuildResult:
                                       for v, s in t.variant_status().items()}}
                         for t in self.targets],
             "failures": self.failures,
+            **({"custom_packages": self.plan.custom_packages}
+               if self.plan.custom_packages else {}),
             **({"remote": self.remote} if self.remote else {}),
             **({"load_errors": [e.to_json() for e in self.problems]} if self.problems else {}),
             "warnings": [{k: w.get(k) for k in ("target", "description", "message")}
