@@ -160,10 +160,21 @@ with open(out, "w") as fh:
 '''
 
 # op_build for both builds: the stand-in's outputs, then each compute unit's ops-info ini in
-# full (the template's scripts parse every field)
-OP_BUILD_INIS = '''#!/bin/bash
-"{standin}" "$@" || exit $?
-for ini in "{inis}"/*.ini; do cp "$ini" "$2/"; done
+# full (the template's scripts parse every field) for the ops the library registers
+OP_BUILD_INIS = '''#!{python}
+import os, re, subprocess, sys
+done = subprocess.run(["{standin}", *sys.argv[1:]])
+if done.returncode:
+    sys.exit(done.returncode)
+lib, out = sys.argv[1:3]
+ops = set()
+for src in open(lib).read().splitlines()[1:]:
+    ops.update(re.findall(r"OP_ADD\\(\\s*(\\w+)\\s*\\)", open(src).read()))
+for unit in sorted(os.listdir("{inis}")):
+    texts = [open(os.path.join("{inis}", unit, op + ".ini")).read() for op in sorted(ops)
+             if os.path.isfile(os.path.join("{inis}", unit, op + ".ini"))]
+    if texts:
+        open(os.path.join(out, "aic-%s-ops-info.ini" % unit), "w").write("".join(texts))
 '''
 
 
@@ -176,9 +187,13 @@ def _run_files(run: Path, dest: Path) -> set[str]:
             if p.is_file() or p.is_symlink()}
 
 
-def test_the_templates_build_sh_against_opkg(tmp_path, monkeypatch):
+@pytest.mark.parametrize("names", [("add_custom",), ("add_custom", "softmax")],
+                         ids=["one package", "a package set"])
+def test_the_templates_build_sh_against_opkg(tmp_path, monkeypatch, names):
     """The template's own build.sh (its CMake project, cmake 3.19+) and opkg's CANN backend on
-    packages/add_custom for ascend910b and ascend310p, with the same stand-in toolkit (the
+    packages/add_custom for ascend910b and ascend310p (and, as a package set, with
+    packages/softmax: one project holding both ops against opkg's one custom package of the
+    two, vendor customize), with the same stand-in toolkit (the
     template's real cmake/util scripts and scripts/ in it), the same recording tools (opc,
     bisheng, op_build, the host compiler) and the same op_build output: tools called, opc's
     arguments and environment per compute unit, host compile lines, and the .run contents.
@@ -202,19 +217,27 @@ def test_the_templates_build_sh_against_opkg(tmp_path, monkeypatch):
     tpl = home / "tools/op_project_templates/ascendc/customize"
     shutil.rmtree(tpl)
     shutil.copytree(template, tpl)
-    root = make_workspace(tmp_path / "ws", packages=("add_custom",))
+    import re
+
+    root = make_workspace(tmp_path / "ws", packages=names)
     ws = Workspace.load(root)
-    pkg = ws.packages["//packages/add_custom"]
-    units = {ws.socs.get_soc(s).short: pkg.op.for_soc(ws.socs.get_soc(s).short)
-             for s in pkg.socs}
+    pkgs = [ws.packages[f"//packages/{n}"] for n in names]
+    pkg = pkgs[0]
+    vendor = pkg.name if len(pkgs) == 1 else "customize"
+    # each op's ops-info section per compute unit its OpDef configures (AddConfig), as
+    # op_build writes them
     inis = tmp_path / "inis"
-    inis.mkdir()
-    for short, op in units.items():
-        (inis / f"aic-{short}-ops-info.ini").write_text(ops_info_ini(op))
+    units: list[str] = []
+    for p in pkgs:
+        text = "".join(f.read_text() for f in (p.dir / "op_host").glob("*.cpp"))
+        for unit in re.findall(r'AddConfig\("(\w+)"', text):
+            (inis / unit).mkdir(parents=True, exist_ok=True)
+            (inis / unit / f"{p.op.type}.ini").write_text(ops_info_ini(p.op.for_soc(unit)))
+            units += [unit] if unit not in units else []
     op_build = home / "tools/opbuild/op_build"
     op_build.rename(op_build.with_name("op_build.standin"))
-    op_build.write_text(OP_BUILD_INIS.format(standin=op_build.with_name("op_build.standin"),
-                                             inis=inis))
+    op_build.write_text(OP_BUILD_INIS.format(python=sys.executable, inis=inis,
+                                             standin=op_build.with_name("op_build.standin")))
     op_build.chmod(0o755)
     # func.cmake's opbuild() runs <ASCEND_CANN_PACKAGE_PATH>/toolkit/tools/opbuild/op_build
     (home / "toolkit/tools/opbuild").mkdir(parents=True)
@@ -235,15 +258,16 @@ def test_the_templates_build_sh_against_opkg(tmp_path, monkeypatch):
     # the mirror's files have no mode bits; cmake runs gen_ops_filter.sh directly
     for script in (project / "cmake/util").glob("*.sh"):
         script.chmod(0o755)
-    for sub in ("op_host", "op_kernel"):
-        for f in (pkg.dir / sub).iterdir():
-            if f.is_file():
-                shutil.copy(f, project / sub / f.name)
+    for p in pkgs:
+        for sub in ("op_host", "op_kernel"):
+            for f in (p.dir / sub).iterdir():
+                if f.is_file():
+                    shutil.copy(f, project / sub / f.name)
     presets = json.loads((project / "CMakePresets.json").read_text())
     cache = presets["configurePresets"][0]["cacheVariables"]
     cache["ASCEND_COMPUTE_UNIT"]["value"] = ";".join(units)
     cache["ASCEND_CANN_PACKAGE_PATH"]["value"] = str(home)
-    cache["vendor_name"]["value"] = "add_custom"
+    cache["vendor_name"]["value"] = vendor
     cache["ENABLE_TEST"]["value"] = "False"
     cache["CMAKE_CXX_COMPILER"] = {"type": "FILEPATH", "value": str(cxx)}
     (project / "CMakePresets.json").write_text(json.dumps(presets, indent=4))
@@ -258,10 +282,17 @@ def test_the_templates_build_sh_against_opkg(tmp_path, monkeypatch):
     ours_log = tmp_path / "opkg.log"
     monkeypatch.setenv("OPKG_STANDIN_LOG", str(ours_log))
     monkeypatch.chdir(root)
-    result = engine.build(ws, ["//packages/add_custom"], toolchain="cann-8.1.RC1",
-                          verify=False, jobs=1)
+    result = engine.build(ws, [p.label for p in pkgs], socs=["Ascend910B1", "Ascend310P3"],
+                          toolchain="cann-8.1.RC1", verify=False, jobs=1)
     assert not result.failures, result.failures[0].get("output")
-    our_run = ws.settings.output_dir / "cann/cann-8.1.RC1/add_custom" / their_run.name
+    if len(pkgs) == 1:
+        ours_project = ws.settings.output_dir / "cann/cann-8.1.RC1/add_custom"
+        our_run = ours_project / their_run.name
+    else:
+        [custom] = result.plan.custom_packages
+        our_run = Path(custom["run"])
+        assert custom["socs"] == units and our_run.name == their_run.name
+        ours_project = ws.settings.output_dir / "cann/cann-8.1.RC1"
     assert our_run.is_file()
 
     differences = []
@@ -322,11 +353,16 @@ def test_the_templates_build_sh_against_opkg(tmp_path, monkeypatch):
         if theirs_flags.get(lib) != ours_flags.get(lib):
             differences.append(f"host flags of {lib}: template {theirs_flags.get(lib)}, "
                                f"opkg {ours_flags.get(lib)}")
-    framework = "packages/vendors/add_custom/framework/"     # see flags()
+    framework = f"packages/vendors/{vendor}/framework/"     # see flags()
     their_files = {f for f in _run_files(their_run, tmp_path / "their_run")
                    if not f.startswith(framework)}
     our_files = {f for f in _run_files(our_run, tmp_path / "our_run")
                  if not f.startswith(framework)}
+    # what is compared: every op's kernels on each unit its OpDef configures
+    for p in pkgs:
+        kernel = f"packages/vendors/{vendor}/op_impl/ai_core/tbe/kernel/ascend910b/" \
+                 f"{p.op.kernel_name}/"
+        assert any(f.startswith(kernel) and f.endswith(".o") for f in their_files), kernel
     if their_files != our_files:
         differences.append(f"the .run: only the template's {sorted(their_files - our_files)}; "
                            f"only opkg's {sorted(our_files - their_files)}")
@@ -335,13 +371,12 @@ def test_the_templates_build_sh_against_opkg(tmp_path, monkeypatch):
         return sorted(sorted(a.replace(str(tree), "<project>").replace(str(home), "<toolkit>")
                              for a in e["argv"][1:] if a.startswith("-") and a != "-o")
                       for e in log if e["tool"] == "bisheng")
-    ours_project = ws.settings.output_dir / "cann/cann-8.1.RC1/add_custom"
     # explained in docs/cann.md: opkg gives opc -I<package>/op_kernel (through
     # custom_compile_options.ini, as add_ops_compile_options() would), so kernels find headers
     # as on the sim; the template's build passes no such option
-    op_kernel = f"-I{pkg.dir / 'op_kernel'}"
+    op_kernel = {f"-I{p.dir / 'op_kernel'}" for p in pkgs}
     theirs_b = bisheng(theirs, project)
-    ours_b = [[a for a in argv if a != op_kernel] for argv in bisheng(ours, ours_project)]
+    ours_b = sorted([a for a in argv if a not in op_kernel] for argv in bisheng(ours, ours_project))
     if theirs_b != ours_b:
         differences.append(f"bisheng:\n  template {theirs_b}\n  opkg     {ours_b}")
     # the text files both .runs hold, byte for byte
