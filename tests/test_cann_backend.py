@@ -1218,7 +1218,7 @@ def test_external_library_includes_and_host_sources_reach_the_host_libraries(sta
     assert f"-I{base.resolve()}/kinclude" in options
 
 
-def test_packages_built_together_make_one_custom_package(stand_in, monkeypatch):
+def test_packages_built_together_make_one_custom_package(stand_in, monkeypatch, capsys):
     """Several packages under one CANN toolchain: besides each package's own .run, one custom
     package (vendor customize, the template's CMakePresets.json vendor_name) holding every
     operator on every compute unit, as one msopgen project with both ops in op_host/ and
@@ -1300,6 +1300,16 @@ def test_packages_built_together_make_one_custom_package(stand_in, monkeypatch):
     # each package keeps its own .run and bundle (vendor = the package name)
     assert all(t.bundle for t in result.targets)
     assert (ws.settings.output_dir / "cann/cann-8.0.RC2/relu_add" / run.name).is_file()
+    # `opkg build` says where the custom package is (here a null build)
+    from opkg.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["build", "//packages/add_custom", "//packages/relu_add", "--soc", "Ascend910B1",
+              "--soc", "Ascend310P3", "--toolchain", "cann-8.0.RC2"])
+    out = capsys.readouterr().out
+    assert exc.value.code == 0, out
+    assert (f"custom package: out/cann/cann-8.0.RC2/_vendors/customize/{run.name} (vendor "
+            "customize: AddCustom, ReluAddCustom; ascend910b, ascend310p)") in out
 
 
 def test_one_custom_package_refuses_two_kernel_headers_of_one_name(stand_in, monkeypatch):
