@@ -219,10 +219,12 @@ if fw != "aclnn":
     home = os.environ.get("ASCEND_HOME_PATH")
     if not home or not os.path.isdir(os.path.join(home, "tools/op_project_templates")):
         die("op project templates not found: set ASCEND_HOME_PATH to the toolkit")
-    for sub in ("cmake/util", "scripts"):
+    for sub in ("cmake", "scripts"):
         util = os.path.join(home, "tools/op_project_templates/ascendc/customize", sub)
-        for script in sorted(os.listdir(util)) if os.path.isdir(util) else []:
-            files[sub + "/" + script] = open(os.path.join(util, script)).read()
+        for top, _, names in sorted(os.walk(util)):
+            for script in sorted(names):
+                rel = os.path.relpath(os.path.join(top, script), util)
+                files[sub + "/" + rel] = open(os.path.join(top, script), errors="replace").read()
 for rel, text in files.items():
     path = os.path.join(out, rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -486,8 +488,21 @@ try:
     import tbe
 except ModuleNotFoundError as exc:
     die("ModuleNotFoundError: " + str(exc))
-adapter = {}
-exec(open(impl).read(), adapter)
+adapter, text = {}, open(impl).read()
+if "from tbe.tikcpp import" in text:
+    # the template's own adapter (its ascendc_impl_build.py wrote it): it needs the real op
+    # compiler; what the stand-in uses is read from its text: the kernel file and the
+    # custom_compile_options dicts (short SoC or __ALLSOC__ -> options)
+    import ast
+    found = re.search(r'ascendc_src_file = "([^"]+)"', text)
+    adapter["KERNEL"] = found.group(1) if found else ""
+    adapter["OPTIONS"] = []
+    for var in ("custom_all_compile_options", "custom_compile_options"):
+        found = re.search(var + r" = ([{].*?[}]),$", text, re.M)
+        for values in (ast.literal_eval(found.group(1)).values() if found else ()):
+            adapter["OPTIONS"] += values
+else:
+    exec(text, adapter)
 # the adapter's get_kernel_source(): $BUILD_KERNEL_SRC (gen/*.sh --kernel-src=) when it exists,
 # else <kernel>.cpp beside the adapter
 kernel = os.environ.get("BUILD_KERNEL_SRC", "")
@@ -544,7 +559,10 @@ vec = "CCEC_VECTOR_version" in ini
 arch = ini["CCEC_AIV_version"] if vec else ini["CCEC_AIC_version"]
 out = opts["output"]
 os.makedirs(out, exist_ok=True)
-tiling = os.path.join(out, name + "_tiling.h")
+# the generated tiling header stays in opc's scratch directory (a real build's kernel
+# directory holds only the .o and .json)
+import tempfile
+tiling = os.path.join(tempfile.mkdtemp(prefix="opc-"), name + "_tiling.h")
 with open(tiling, "w") as fh:
     fh.write("#define GET_TILING_DATA(d, t) /* generated for " + name + " */\\n")
 ge = {"float32": "float", "float16": "half", "bfloat16": "bfloat16_t", "int32": "int32_t",
@@ -641,8 +659,11 @@ def install_stand_in_tools(home: Path, packer_scripts: bool = True) -> dict:
                 f"{ARCH}/ascendc/include/highlevel_api/lib/matmul_intf.h"):
         (home / rel).parent.mkdir(parents=True, exist_ok=True)
         (home / rel).write_text(f"# stand-in {rel}\n" if rel.endswith(".py") else f"// stand-in {rel}\n")
-    # the toolkit's host headers the op_host sources and the parser plugin include (empty here)
+    # the toolkit's host headers the op_host sources and the parser plugin include (empty here;
+    # op_impl_registry.h: the repositories' tiling and infer-shape sources, at
+    # <arch>-linux/include/register/ in the CANN 8.1.RC1 mirror)
     for rel in ("register/register.h", "register/op_def_registry.h", "register/tilingdata_base.h",
+                "register/op_impl_registry.h",
                 "tiling/platform/platform_ascendc.h", "tiling/tiling_api.h"):
         (home / "include" / rel).parent.mkdir(parents=True, exist_ok=True)
         (home / "include" / rel).write_text(f"// stand-in {rel}\n")

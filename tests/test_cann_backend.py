@@ -969,10 +969,11 @@ def test_packages_with_deps_build_under_cann(stand_in, monkeypatch):
     assert len(result.targets) == 3 and all(t.bundle for t in result.targets)
     common = str(root / "packages/common/include")
     log = read_log(stand_in["log"])
-    # libascend_all_ops.so, the tiling and the proto library of each package: op_host sources
+    # libascend_all_ops.so, the tiling and the proto library of each package, and of the one
+    # custom package the three make together (vendor customize): op_host sources
     host = [e["argv"] for e in log if e["tool"] == "host-cxx"
             and any("/op_host/" in a and a.endswith(".cpp") for a in e["argv"])]
-    assert len(host) == 9 and all(f"-I{common}" in argv for argv in host)
+    assert len(host) == 12 and all(f"-I{common}" in argv for argv in host)
     autogen = ws.settings.output_dir / "cann/cann-8.0.RC2/relu_add/host/autogen"
     kernel_dir = root / "packages/relu_add/op_kernel"
     assert (autogen / "custom_compile_options.ini").read_text() == \
@@ -1208,7 +1209,129 @@ def test_external_library_includes_and_host_sources_reach_the_host_libraries(sta
                  "libcust_opsproto_rt2.0.so"):
         assert f"-I{base.resolve()}/include" in libs[name], name
         assert str(base.resolve() / "src/tiling_util.cpp") in libs[name], name
-    assert str(base.resolve()) not in " ".join(libs["libcust_opapi.so"])    # aclnn: CANN's own
+    # aclnn: CANN's own include dirs and the kernel's directory (intf_pub's -I op_kernel), not
+    # the library's
+    assert f"{base.resolve()}/include" not in " ".join(libs["libcust_opapi.so"])
+    assert f"-I{base.resolve()}/ops/add" in libs["libcust_opapi.so"]
     # opc's kernels get the library's kernel include dirs (custom_compile_options.ini)
     options = next(a.params["options"] for a in actions if a.params.get("options"))
     assert f"-I{base.resolve()}/kinclude" in options
+
+
+def test_packages_built_together_make_one_custom_package(stand_in, monkeypatch, capsys):
+    """Several packages under one CANN toolchain: besides each package's own .run, one custom
+    package (vendor customize, the template's CMakePresets.json vendor_name) holding every
+    operator on every compute unit, as one msopgen project with both ops in op_host/ and
+    op_kernel/ builds it (the 8.1.RC1 template's CMakeLists.txt and cmake/func.cmake,
+    leideng/CANN-8.1.RC1; ops-nn's `build.sh --pkg --soc=<socs> --ops=<ops>`, hicann/ops-nn):
+    one set of host libraries from all op_host sources, one ops-info JSON and one
+    binary_info_config.json per compute unit listing its operators, one .run."""
+    import subprocess
+
+    from opkg.build import engine
+    from opkg.core.workspace import Workspace
+    from cann_standin import expected_run_files, staged_files
+
+    root = make_workspace(stand_in["root"].parent / "set_ws",
+                          packages=("common", "add_custom", "relu_add"))
+    monkeypatch.chdir(root)
+    ws = Workspace.load(root)
+    result = engine.build(ws, ["//packages/add_custom", "//packages/relu_add"],
+                          socs=["Ascend910B1", "Ascend310P3"], toolchain="cann-8.0.RC2",
+                          verify=False, jobs=2)
+    assert not result.failures, result.failures
+    [custom] = result.plan.custom_packages
+    assert custom["vendor"] == "customize" and custom["toolchain"] == "cann-8.0.RC2"
+    assert custom["operators"] == ["AddCustom", "ReluAddCustom"]
+    # add_custom's units are ascend910b and ascend310p; relu_add declares no 310P SoC
+    assert custom["socs"] == ["ascend910b", "ascend310p"]
+    assert result.to_json()["custom_packages"] == [custom]
+    base = ws.settings.output_dir / "cann/cann-8.0.RC2/_vendors/customize"
+    run = base / f"custom_opp_{cann.host_os()}_{cann.host_arch()}.run"
+    assert Path(custom["run"]) == run and run.is_file()
+    arch = cann.host_arch()
+    ops = {n: ws.packages[f"//packages/{n}"].op for n in ("add_custom", "relu_add")}
+    expected = (expected_run_files(ops["add_custom"].for_soc("ascend910b"), "customize",
+                                   "ascend910b", arch)
+                | expected_run_files(ops["add_custom"].for_soc("ascend310p"), "customize",
+                                     "ascend310p", arch)
+                | expected_run_files(ops["relu_add"].for_soc("ascend910b"), "customize",
+                                     "ascend910b", arch))
+    stage = base / "run_stage"
+    assert staged_files(stage) == expected
+    vendor = stage / "packages/vendors/customize"
+    tbe = vendor / "op_impl/ai_core/tbe"
+    info = json.loads((tbe / "config/ascend910b/aic-ascend910b-ops-info.json").read_text())
+    assert sorted(info) == ["AddCustom", "ReluAddCustom"]
+    assert sorted(json.loads((tbe / "config/ascend310p/aic-ascend310p-ops-info.json")
+                             .read_text())) == ["AddCustom"]
+    bins = json.loads((tbe / "kernel/config/ascend910b/binary_info_config.json").read_text())
+    assert sorted(bins) == ["AddCustom", "ReluAddCustom"]
+    assert json.loads((vendor / "framework/tensorflow/npu_supported_ops.json").read_text()) == \
+        {"AddCustom": {"isGray": False, "isHeavy": False},
+         "ReluAddCustom": {"isGray": False, "isHeavy": False}}
+    # the vendor's host libraries: one op_build over both packages' OpDefs; the tiling
+    # library links both op_host sources (with the dependency's include dir), the aclnn
+    # library both generated sources
+    log = read_log(stand_in["log"])
+    autogen = base / "host/autogen"
+    [opbuild] = [e["argv"] for e in log if e["tool"] == "op_build"
+                 and e["argv"][2] == str(autogen)]
+    [tiling] = [e["argv"] for e in log if e["tool"] == "host-cxx"
+                and e["argv"][-1].startswith(str(base / "host/libcust_opmaster_rt2.0.so"))]
+    assert {Path(a).name for a in tiling if a.endswith(".cpp")} == \
+        {"add_custom.cpp", "relu_add_custom.cpp"}
+    assert f"-I{root / 'packages/common/include'}" in tiling
+    [opapi] = [e["argv"] for e in log if e["tool"] == "host-cxx"
+               and e["argv"][-1].startswith(str(base / "host/libcust_opapi.so"))]
+    assert [Path(a).name for a in opapi if a.endswith(".cpp")] == \
+        ["aclnn_add_custom.cpp", "aclnn_relu_add_custom.cpp"]
+    # one add_ops_compile_options line per operator
+    lines = (autogen / "custom_compile_options.ini").read_text().splitlines()
+    assert [line.split(",")[0] for line in lines] == ["AddCustom", "ReluAddCustom"]
+    # the .run installs one vendor with both operators
+    target = root.parent / "set_custom"
+    done = subprocess.run(["bash", str(run), "--quiet", "--", f"--install-path={target}"],
+                          capture_output=True, text=True, cwd=root.parent)
+    assert done.returncode == 0, done.stdout + done.stderr
+    installed = target / "vendors/customize/op_api/include"
+    assert sorted(p.name for p in installed.iterdir()) == \
+        ["aclnn_add_custom.h", "aclnn_relu_add_custom.h"]
+    # each package keeps its own .run and bundle (vendor = the package name)
+    assert all(t.bundle for t in result.targets)
+    assert (ws.settings.output_dir / "cann/cann-8.0.RC2/relu_add" / run.name).is_file()
+    # `opkg build` says where the custom package is (here a null build)
+    from opkg.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["build", "//packages/add_custom", "//packages/relu_add", "--soc", "Ascend910B1",
+              "--soc", "Ascend310P3", "--toolchain", "cann-8.0.RC2"])
+    out = capsys.readouterr().out
+    assert exc.value.code == 0, out
+    assert (f"custom package: out/cann/cann-8.0.RC2/_vendors/customize/{run.name} (vendor "
+            "customize: AddCustom, ReluAddCustom; ascend910b, ascend310p)") in out
+
+
+def test_one_custom_package_refuses_two_kernel_headers_of_one_name(stand_in, monkeypatch):
+    """<vendor>_impl/dynamic/ holds each op's op_kernel/ files: two packages with a header of
+    the same name and different text cannot share it (the later would overwrite the other's)."""
+    from opkg.build import engine
+    from opkg.core.errors import BuildError
+    from opkg.core.workspace import Workspace
+
+    root = make_workspace(stand_in["root"].parent / "clash_ws",
+                          packages=("common", "add_custom", "relu_add"))
+    for name in ("add_custom", "relu_add"):
+        (root / f"packages/{name}/op_kernel/consts.h").write_text(f"// {name}\n")
+    monkeypatch.chdir(root)
+    ws = Workspace.load(root)
+    with pytest.raises(BuildError) as info:
+        engine.build(ws, ["//packages/add_custom", "//packages/relu_add"],
+                     socs=["Ascend910B1"], toolchain="cann-8.0.RC2", verify=False, jobs=1)
+    assert "both install customize_impl/dynamic/consts.h with different contents" in \
+        str(info.value)
+    # the same text is one file
+    (root / "packages/relu_add/op_kernel/consts.h").write_text("// add_custom\n")
+    result = engine.build(Workspace.load(root), ["//packages/add_custom", "//packages/relu_add"],
+                          socs=["Ascend910B1"], toolchain="cann-8.0.RC2", verify=False, jobs=2)
+    assert not result.failures, result.failures

@@ -62,6 +62,7 @@ def make_plan(ws, request: BuildRequest) -> Plan:
     commit, dirty = git_state(ws.root)
     targets: list[Target] = []
     actions: list[Action] = []
+    sets: dict = {}                # toolchain id -> package label -> (pkg, deps, socs, target)
     for pkg in request.packages:
         if not pkg.is_operator:
             continue
@@ -91,6 +92,18 @@ def make_plan(ws, request: BuildRequest) -> Plan:
                 **({"select": request.select} if request.select else {}))
             targets.append(target)
             actions.extend(steps)
+            sets.setdefault(tc_id, {}).setdefault(pkg.label, (pkg, deps, [], target.id))[2] \
+                .append(soc_name)
+    # several packages built with one CANN toolchain: also one custom package (one .run) for
+    # all their operators and SoCs, as one CANN project builds them
+    custom = []
+    for tc_id, members in sets.items():
+        plan_set = getattr(get_toolchain(tc_id, ws), "plan_package_set", None)
+        if plan_set is not None and len(members) > 1 and request.bundle:
+            first = next(iter(members.values()))[3]
+            steps, info = plan_set([m[:3] for m in members.values()], out, first)
+            actions.extend(steps)
+            custom.append(info)
     aliases = {str(ws.root): "<workspace>"}
     # an external repository's files are named by the repository, wherever it is checked out
     for pkg in request.packages:
@@ -99,7 +112,8 @@ def make_plan(ws, request: BuildRequest) -> Plan:
     for tc_id in sorted({t.toolchain for t in targets}):
         aliases.update(getattr(get_toolchain(tc_id, ws), "aliases", dict)())
     return Plan(str(ws.root), str(out), str(ws.settings.cache_dir) if ws.settings.cache_dir
-                else None, targets, _dedupe(actions), aliases=aliases)
+                else None, targets, _dedupe(actions), aliases=aliases,
+                custom_packages=custom)
 
 
 def _selected(pkg, soc, select) -> bool:

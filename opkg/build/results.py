@@ -91,6 +91,8 @@ class BuildResult:
                                       for v, s in t.variant_status().items()}}
                         for t in self.targets],
             "failures": self.failures,
+            **({"custom_packages": self.plan.custom_packages}
+               if self.plan.custom_packages else {}),
             **({"remote": self.remote} if self.remote else {}),
             **({"remote_exec": {"workers": self.executed, "steps": sum(self.executed.values())}}
                if self.executed is not None else {}),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from opkg.cli.options import (build_options, complete_cases, complete_variants, report_options,
@@ -138,6 +140,10 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
                     # the engine keeps no bundle whose verification did not fully pass
                     echo(f"no bundle for {t.package} {t.soc}: not every variant verified and "
                          "passed (the reports are in out/sim)")
+            for c in shown.plan.custom_packages:
+                if Path(c["run"]).is_file():
+                    echo(f"custom package: {_rel(Path(c['run']), ws.root)} (vendor "
+                         f"{c['vendor']}: {', '.join(c['operators'])}; {', '.join(c['socs'])})")
         echo(summary_line(shown))
     if not shown.ok:
         # a manifest error is bad input (2) even when --keep-going built the rest

@@ -69,6 +69,9 @@ class Plan:
     # steps (Action.step) that run whatever the cache holds or SCons thinks up to date, and
     # push nothing to the cache: ("verify",) for `opkg test --no-cache`
     fresh: tuple = ()
+    # custom packages holding several packages' operators (one .run per vendor and toolchain:
+    # CannToolchain.plan_package_set): [{"vendor", "run", "toolchain", "packages", ...}]
+    custom_packages: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         """JSON-able data (shared, not copied: dataclasses.asdict would deep-copy every argv and
@@ -76,6 +79,7 @@ class Plan:
         return {"version": self.version, "workspace_root": self.workspace_root,
                 "output_dir": self.output_dir, "cache_dir": self.cache_dir,
                 "aliases": self.aliases, "distcc": self.distcc, "fresh": list(self.fresh),
+                "custom_packages": self.custom_packages,
                 "targets": [_shallow(t, _TARGET_FIELDS) for t in self.targets],
                 "actions": [_shallow(a, _ACTION_FIELDS) for a in self.actions]}
 
@@ -90,7 +94,7 @@ class Plan:
         return cls(data["workspace_root"], data["output_dir"], data["cache_dir"],
                    [Target(**t) for t in data["targets"]], [action(a) for a in data["actions"]],
                    data["version"], data.get("aliases", {}), data.get("distcc"),
-                   tuple(data.get("fresh", ())))
+                   tuple(data.get("fresh", ())), data.get("custom_packages", []))
 
     def digest(self) -> str:
         return sha256_text(json.dumps(self.to_json(), sort_keys=True))

@@ -78,6 +78,9 @@ ALL_OPS_LIBS = ("-lexe_graph", "-lregister", "-ltiling_api")
 # where opc (tbe/tikcpp/get_op_tiling.py) looks for a custom tiling library in each
 # $ASCEND_CUSTOM_OPP_PATH directory and each vendors/config.ini vendor
 TILING_SO_PATH = "op_impl/ai_core/tbe/op_tiling/liboptiling.so"
+# the vendor of a custom package holding several packages' operators: the custom-op
+# template's CMakePresets.json vendor_name (one package alone keeps its own name)
+DEFAULT_VENDOR = "customize"
 
 
 def host_arch() -> str:
@@ -417,6 +420,74 @@ def config_text(config: dict) -> str:
     return json.dumps(config, indent="  ")
 
 
+def _named_ancestor(path: Path, name: str) -> Path:
+    """The nearest directory above `path` called `name`, else `path`'s own directory."""
+    for parent in Path(path).parents:
+        if parent.name == name:
+            return parent
+    return Path(path).parent
+
+
+def source_dirs(pkg) -> dict[str, Path]:
+    """The op's op_host/, op_kernel/ and framework/ directories as a project build finds them:
+    the package's own, or, for an operator imported from a repository (its sources are
+    `@repo//` files), the op's directories in that repository: the kernel's op_kernel/ and the
+    tiling sources' op_host/ (ops-nn's cmake/func.cmake compiles an op from its own
+    directory there)."""
+    dirs = {sub: pkg.dir / sub for sub in ("op_host", "op_kernel", "framework")}
+    if pkg.kernel_source is not None and \
+            not pkg.kernel_source.is_relative_to(dirs["op_kernel"]):
+        dirs["op_kernel"] = _named_ancestor(pkg.kernel_source, "op_kernel")
+    outside = [s for s in pkg.tiling_sources if not s.is_relative_to(pkg.dir)]
+    if outside and not dirs["op_host"].is_dir():
+        dirs["op_host"] = _named_ancestor(outside[0], "op_host")
+    return dirs
+
+
+def overlay_files(pkg, dirs: dict[str, Path]) -> dict[str, dict[str, str]]:
+    """What is copied over msopgen's templates, per project directory: relative path ->
+    source. The package's own directories whole; from a repository, the op's whole
+    op_kernel/ (the repository's kernel build copies it, headers in subdirectories included)
+    and only the package's op_host sources (its op_host/ also holds other architectures'
+    sources, which the package does not build)."""
+    out: dict[str, dict[str, str]] = {}
+    for sub, src_dir in dirs.items():
+        files: dict[str, str] = {}
+        if sub == "op_kernel" and not src_dir.is_relative_to(pkg.dir) and \
+                src_dir.name != "op_kernel":
+            # a kernel file outside any op_kernel/ directory: that file alone
+            files = {pkg.kernel_source.relative_to(src_dir).as_posix(): str(pkg.kernel_source)}
+        elif src_dir.is_relative_to(pkg.dir) or sub == "op_kernel":
+            if src_dir.is_dir():
+                files = {f.relative_to(src_dir).as_posix(): str(f)
+                         for f in sorted(p for p in src_dir.rglob("*") if p.is_file())}
+        elif sub == "op_host":
+            for f in (*pkg.tiling_sources, *([pkg.tiling_data] if pkg.tiling_data else ())):
+                if f.is_relative_to(src_dir):
+                    files[f.relative_to(src_dir).as_posix()] = str(f)
+        if files:
+            out[sub] = files
+    return out
+
+
+def unit_tree_files(tbe: Path, vendor: str, unit: dict) -> dict[str, str]:
+    """One op's files of one compute unit in a vendor tree (dest -> built file): its kernel
+    binaries and opc's kernel JSONs, its kernel config and, as add_kernels_install()
+    installs binary/dynamic/, its adapter and kernel sources in <vendor>_impl/dynamic."""
+    soc, op = unit["soc"], unit["op"]
+    impl = tbe / f"{vendor}_impl" / "dynamic"
+    copy = {str(tbe / "kernel" / "config" / soc.short / f"{op.kernel_name}.json"):
+            unit["op_config"],
+            str(impl / Path(unit["impl_py"]).name): unit["impl_py"]}
+    for rel, staged in unit["impl_files"].items():
+        copy[str(impl / rel)] = staged
+    kdir = tbe / "kernel" / soc.short / op.kernel_name
+    for obj, kjson in unit["binaries"]:
+        copy[str(kdir / Path(obj).name)] = obj
+        copy[str(kdir / Path(kjson).name)] = kjson     # opc's, as the config scripts left it
+    return copy
+
+
 # -- the backend ------------------------------------------------------------------------------
 
 
@@ -522,29 +593,118 @@ class CannToolchain:
                 more, info = self._plan_soc(pkg, unit, deps, out, tid)
                 actions.extend(more)
                 parts.append(info)
-        arch = host_arch()
-        run_path = base / f"custom_opp_{host_os()}_{arch}.run"
-        project = parts[0]["project"]
-        util = project / "cmake" / "util" / "makeself"
-        actions.append(Action(
-            "python", (str(run_path),),
-            tuple(sorted({str(p["marker"]) for p in parts}
-                         | {o for p in parts for o in p["layout_outputs"]})),
-            function="opkg.toolchains.cann:scons_run",
-            params={"scripts": str(project / "scripts"), "vendor": mine["vendor"],
-                    "trees": [str(p["tree"]) for p in parts],
-                    "stage": str(base / "run_stage"), "output": str(run_path),
-                    "makeself": str(util / "makeself.sh"),
-                    "header": str(util / "makeself-header.sh")},
-            signature=fp, target=tid, step="package",
-            description=f"{run_path.name} for {pkg.name} "
-                        f"({', '.join(p['soc'].short for p in parts)})"))
+        run_path = base / f"custom_opp_{host_os()}_{host_arch()}.run"
+        actions.append(self._run_action(
+            run_path, parts[0]["project"], mine["vendor"], [p["tree"] for p in parts],
+            {str(p["marker"]) for p in parts} | {o for p in parts for o in p["layout_outputs"]},
+            tid, f"{pkg.name} ({', '.join(p['soc'].short for p in parts)})"))
         # the units share the host libraries' steps: keep the first action per output
         seen: set[str] = set()
         actions = [a for a in actions if a.outputs[0] not in seen and not seen.update(a.outputs)]
         return self._finish_target(pkg, soc, deps, out, tid, actions, op, sdir, layout_outputs,
                                    run_path, provenance=provenance, verify=verify,
                                    bundle=bundle, modes=modes)
+
+    def _run_action(self, run_path: Path, project: Path, vendor: str, trees, inputs,
+                    tid: str, what: str) -> Action:
+        """custom_opp_<os>_<arch>.run as the project's CPack/makeself step makes it: the
+        project's scripts/ (vendor_name set) at the top, the vendor trees under
+        packages/vendors/<vendor>/."""
+        util = project / "cmake" / "util" / "makeself"
+        return Action(
+            "python", (str(run_path),), tuple(sorted(inputs)),
+            function="opkg.toolchains.cann:scons_run",
+            params={"scripts": str(project / "scripts"), "vendor": vendor,
+                    "trees": [str(t) for t in trees],
+                    "stage": str(run_path.parent / "run_stage"), "output": str(run_path),
+                    "makeself": str(util / "makeself.sh"),
+                    "header": str(util / "makeself-header.sh")},
+            signature=self.fingerprint(), target=tid, step="package",
+            description=f"{run_path.name} for {what}")
+
+    def plan_package_set(self, members, out: Path, tid: str, vendor: str = DEFAULT_VENDOR):
+        """One custom package for several operator packages built together, as one CANN
+        project (or ops-nn's `build.sh --pkg --soc=<socs> --ops=<ops>`) makes it:
+        vendors/<vendor>/ with every operator and every compute unit, one set of host
+        libraries linked from all op_host sources, one ops-info JSON and one
+        binary_info_config.json per compute unit listing every operator, one .run.
+        `members`: [(package, deps, SoC names built)]. Each package's kernels are its own
+        targets' opc steps (the same files); returns (actions, what the plan reports)."""
+        from opkg.core.socs import get_soc
+
+        soc_of = self.ws.socs.get_soc if self.ws is not None else get_soc
+        base = Path(out) / "cann" / self.id / "_vendors" / vendor
+        actions, units = [], {}        # soc short -> [unit info per package]
+        for pkg, deps, socs in members:
+            for unit_soc in self.package_socs(pkg, soc_of(socs[0])):
+                more, info = self._plan_soc(pkg, unit_soc, deps, out, tid)
+                actions.extend(more)
+                units.setdefault(unit_soc.short, []).append(info)
+        host_actions, host_info = self._plan_host(
+            [(pkg, deps, pkg.op) for pkg, deps, _ in members], base / "host", tid,
+            f"vendor {vendor}")
+        actions.extend(host_actions)
+        first = next(iter(units.values()))[0]
+        tf_parsers = None
+        if any(i["tf_sources"] for infos in units.values() for i in infos):
+            # one parser library from every op's plugin source (each package's first unit)
+            per_pkg = {}
+            for infos in units.values():
+                for i in infos:
+                    per_pkg.setdefault(i["op"].type, i["tf_sources"])
+            tf_srcs = list(dict.fromkeys(src for srcs in per_pkg.values() for src in srcs))
+            root = self.toolkit.root
+            tf_parsers = base / "host" / "libcust_tf_parsers.so"
+            actions.append(Action(
+                "exec", (str(tf_parsers),), tuple(tf_srcs),
+                argv=tuple(host_argv(host_compiler(), TF_PARSER_DEFINES, tf_srcs,
+                                     [str(root / "include"),
+                                      *(str(source_dirs(p)["op_kernel"]) for p, _, _ in members)],
+                                     [str(root / "lib64")], TF_PARSER_LIBS, str(tf_parsers))),
+                scan_path=(str(root / "include"),), signature=self.fingerprint(), target=tid,
+                step="link", description=f"TensorFlow parser library for vendor {vendor}"))
+        tree = base / "opp" / "vendors" / vendor
+        tbe = tree / "op_impl" / "ai_core" / "tbe"
+        write, copy, link = self._host_tree(tree, vendor, host_info,
+                                            [pkg.op.type for pkg, _, _ in members], tf_parsers)
+        merge, impl_from = {}, {}
+        for short, infos in units.items():
+            for info in infos:
+                # two packages' kernel directories may hold a header of the same name: one
+                # <vendor>_impl/dynamic/ holds one of them
+                for rel, src in info["impl_sources"].items():
+                    other = impl_from.setdefault(rel, (src, info["op"].type))
+                    if other[0] != src and Path(other[0]).read_bytes() != Path(src).read_bytes():
+                        raise BuildError(
+                            f"{other[1]} and {info['op'].type} both install "
+                            f"{vendor}_impl/dynamic/{rel} with different contents ({other[0]}, "
+                            f"{src}): one custom package ({vendor}) has one such file",
+                            hint="rename one of the headers, or build the packages separately")
+                for dest, src in unit_tree_files(tbe, vendor, info).items():
+                    copy.setdefault(dest, src)
+            ops_info = infos[0]["ops_info"]
+            merge[str(tbe / "config" / short / Path(ops_info).name)] = {
+                "kind": "ops_info", "sources": [i["ops_info"] for i in infos]}
+            merge[str(tbe / "kernel" / "config" / short / "binary_info_config.json")] = {
+                "kind": "config", "sources": [i["bin_config"] for i in infos]}
+        layout_outputs = tuple(sorted([*write, *copy, *link, *merge]))
+        actions.append(Action(
+            "python", layout_outputs,
+            tuple(sorted({*copy.values(), *(s for m in merge.values() for s in m["sources"])})),
+            function="opkg.toolchains.cann:scons_layout",
+            params={"write": write, "copy": copy, "link": link, "merge": merge},
+            signature=self.fingerprint(), target=tid, step="layout",
+            description=f"custom-op package vendor {vendor} "
+                        f"({len(members)} operators, {', '.join(units)})"))
+        run_path = base / f"custom_opp_{host_os()}_{host_arch()}.run"
+        actions.append(self._run_action(
+            run_path, first["project"], vendor, [tree],
+            {*layout_outputs, *(str(i["marker"]) for infos in units.values() for i in infos)},
+            tid, f"vendor {vendor}"))
+        return actions, {"vendor": vendor, "run": str(run_path), "toolchain": self.id,
+                         "packages": [pkg.label for pkg, _, _ in members],
+                         "operators": [pkg.op.type for pkg, _, _ in members],
+                         "socs": list(units)}
 
     def _plan_soc(self, pkg, soc: SocInfo, deps, out: Path, tid: str):
         """Steps 1-5 for one compute unit: (actions, what the package steps need of them)."""
@@ -564,13 +724,12 @@ class CannToolchain:
                               signature=fp, target=tid, step="generate",
                               description=f"generate {pkg.name} msopgen JSON ({soc.name})"))
 
-        # 2. msopgen project + overlay of the package's own sources
-        overlay = {}
-        for sub in ("op_host", "op_kernel", "framework"):
-            src_dir = pkg.dir / sub
-            if src_dir.is_dir():
-                for f in sorted(p for p in src_dir.rglob("*") if p.is_file()):
-                    overlay[str(project / sub / f.relative_to(src_dir))] = str(f)
+        # 2. msopgen project + overlay of the op's sources (the package's own directories,
+        #    or an imported operator's in its repository)
+        dirs = source_dirs(pkg)
+        overlay = {str(project / sub / rel): str(src)
+                   for sub, files in overlay_files(pkg, dirs).items()
+                   for rel, src in files.items()}
         argv = msopgen_argv(self.tool("msopgen"), str(op_json), soc, str(project),
                             self.release.msopgen_framework)
         marker = project / "CMakePresets.json"
@@ -600,72 +759,26 @@ class CannToolchain:
                      f"OP_ADD({op.type});), as msopgen's template op_host/{op.kernel_name}.cpp "
                      "does; CANN's op_build generates the proto and aclnn sources from it")
         for_bin_query(pkg.tiling_sources)
-        cxx = host_compiler()
         root = self.toolkit.root
-        host = base / "host"
-        autogen = host / "autogen"
-        # the include directories of the package's deps and its own reach every host library
-        # (and, through custom_compile_options.ini, opc), as they reach the sim's compiles
-        pkg_inc = [*(str(d) for dep in deps for d in dep.include_dirs),
-                   *(str(d) for d in pkg.include_dirs)]
-        # cmake/intf.cmake's intf_pub (every host library links it) and func.cmake's opbuild():
-        # -I <toolkit>/include -I op_kernel, here the package's op_kernel/ (the projects'
-        # copies of it differ per compute unit by path only)
-        kernel_inc = str(pkg.dir / "op_kernel")
-        host_inc = [str(pkg.dir / "op_host"), *pkg_inc, str(root / "include"), kernel_inc]
-        # opc's kernels: a library of an external repository may give them other directories
-        kernel_pkg_inc = [*(str(d) for dep in deps for d in dep.kernel_includes),
-                          *(str(d) for d in pkg.include_dirs)]
-        lib_dirs = [str(root / "lib64")]
         arch = host_arch()
-        srcs = [str(s) for s in pkg.tiling_sources] + \
-            [str(s) for dep in deps for s in dep.host_sources]
+        more, host_info = self._plan_host([(pkg, deps, op)], base / "host", tid, pkg.name)
+        actions.extend(more)
+        autogen, proto_cc, gen = host_info["autogen"], host_info["proto_cc"], host_info["gen"]
+        tiling_lib, proto_lib, opapi_lib = (host_info[k] for k in ("tiling", "proto", "opapi"))
+        kernel_inc = str(dirs["op_kernel"])
+        cxx = host_compiler()
+        lib_dirs = [str(root / "lib64")]
 
-        def host_lib(lib: Path, defines, sources, includes, libs, what: str,
-                     argv=None) -> Action:
+        def host_lib(lib: Path, defines, sources, includes, libs, what: str) -> Action:
             return Action("exec", (str(lib),), tuple(sources),
-                          argv=tuple(argv or host_argv(cxx, defines, sources, includes, lib_dirs,
-                                                       libs, str(lib))),
+                          argv=tuple(host_argv(cxx, defines, sources, includes, lib_dirs, libs,
+                                               str(lib))),
                           scan_path=tuple(includes[:1]), signature=fp, target=tid, step="link",
                           description=f"{what} for {pkg.name}")
 
-        all_ops = autogen / "libascend_all_ops.so"
-        actions.append(host_lib(all_ops, (), srcs, host_inc, (),
-                                "host op library (op_build input)",
-                                argv=all_ops_argv(cxx, srcs, host_inc, lib_dirs, str(all_ops))))
-        proto_cc = autogen / "op_proto.cc"
-        options_ini = autogen / "custom_compile_options.ini"
-        gen = {"op_proto.cc": proto_cc, "op_proto.h": autogen / "op_proto.h",
-               "aclnn.cpp": autogen / f"aclnn_{op.kernel_name}.cpp",
-               "aclnn.h": autogen / f"aclnn_{op.kernel_name}.h"}
-        actions.append(Action(
-            "python", (*(str(p) for p in gen.values()), str(options_ini)), (str(all_ops),),
-            function="opkg.toolchains.cann:scons_opbuild",
-            params={"argv": [self.tool("op_build"), str(all_ops), str(autogen)],
-                    "expect": [str(p) for p in gen.values()], "op": op.type,
-                    "env": env_spec, "options_ini": str(options_ini),
-                    # -I op_kernel as the sim compiles kernels (a header in a subdirectory
-                    # may include one at op_kernel's top), then the deps' directories
-                    "options": compile_options_text(
-                        op.type, [str(pkg.dir / "op_kernel"), *kernel_pkg_inc])},
-            signature=fp, target=tid, step="generate",
-            description=f"op_build {pkg.name} proto and aclnn sources"))
-        tiling_lib = host / "libcust_opmaster_rt2.0.so"
-        proto_lib = host / "libcust_opsproto_rt2.0.so"
-        opapi_lib = host / "libcust_opapi.so"
-        actions.append(host_lib(tiling_lib, ("OP_TILING_LIB",), srcs, host_inc,
-                                (*(f"-l{lib}" for lib in self.release.tiling_extra_libs),
-                                 *REGISTRY_LIBS), "tiling library"))
-        actions.append(host_lib(proto_lib, ("OP_PROTO_LIB",), [*srcs, str(proto_cc)],
-                                [*host_inc, str(autogen)], REGISTRY_LIBS, "proto library"))
-        actions.append(host_lib(opapi_lib, (), [str(gen["aclnn.cpp"])],
-                                [str(autogen), str(root / "include"),
-                                 str(root / "include" / "aclnn"), kernel_inc],
-                                OPAPI_LIBS, "aclnn API library"))
-
         # the TensorFlow parser library from the project's framework/tf_plugin (msopgen's
         # template plus any of the package's own framework/tf_plugin/*.cc)
-        tf_parsers = None
+        tf_parsers, tf_srcs = None, []
         if plugin:
             tf_srcs = sorted({*plugin, *(d for d in overlay if Path(d).parent == plugin_dir
                                          and d.endswith(".cc"))})
@@ -679,8 +792,7 @@ class CannToolchain:
         #    writes the Python adapter opc loads from op_build's ops-info ini; each variant's
         #    param JSON names its binary; opc generates the tiling header and calls bisheng with
         #    the SoC's core arch and flags.
-        kernel_src = project / "op_kernel" / pkg.kernel_source.relative_to(pkg.dir / "op_kernel") \
-            if pkg.kernel_source.is_relative_to(pkg.dir / "op_kernel") else pkg.kernel_source
+        kernel_src = project / "op_kernel" / pkg.kernel_source.relative_to(dirs["op_kernel"])
         bindir = sdir / "binary"
         # the impl script writes into <out>/dynamic unless <out> already ends in dynamic
         src_dir = bindir / "dynamic"
@@ -692,8 +804,6 @@ class CannToolchain:
                         for dest in overlay
                         if Path(dest).is_relative_to(project / "op_kernel")
                         and Path(dest).name != "CMakeLists.txt"}
-        if not pkg.kernel_source.is_relative_to(pkg.dir / "op_kernel"):
-            kernel_files[str(src_dir / pkg.kernel_source.name)] = str(kernel_src)
         actions.append(Action(
             "python", (str(impl_py), *kernel_files), (str(marker), *kernel_files.values(),
                                                        str(proto_cc)),
@@ -793,37 +903,18 @@ class CannToolchain:
         # 5. the custom-op package tree
         tree = sdir / "opp" / "vendors" / vendor
         tbe = tree / "op_impl" / "ai_core" / "tbe"
-        write = {
-            str(tree / "version.info"):
-                f"custom_opp_compiler_version={self.compiler_version_text()}\n",
-        }
+        unit = {"soc": soc, "op": op, "impl_py": str(impl_py),
+                "impl_files": {Path(staged_src).relative_to(src_dir).as_posix(): staged_src
+                               for staged_src in kernel_files},
+                "binaries": [(kernels[v.name][0], staged[kernels[v.name][1]])
+                             for v in variants],
+                "op_config": cfg_files["op_json"]}
+        write, copy, link = self._host_tree(tree, vendor, host_info, [op.type],
+                                            tf_parsers=tf_parsers)
+        copy.update(unit_tree_files(tbe, vendor, unit))
         cfg_dir = tbe / "kernel" / "config" / soc.short
-        copy = {
-            str(tbe / "config" / soc.short / ops_info_json.name): str(ops_info_json),
-            str(cfg_dir / f"{op.kernel_name}.json"): cfg_files["op_json"],
-            str(cfg_dir / "binary_info_config.json"): cfg_files["bin_json"],
-            str(tbe / "op_tiling" / "lib" / "linux" / arch / tiling_lib.name): str(tiling_lib),
-            str(tree / "op_proto" / "lib" / "linux" / arch / proto_lib.name): str(proto_lib),
-            str(tree / "op_proto" / "inc" / "op_proto.h"): str(gen["op_proto.h"]),
-            str(tree / "op_api" / "lib" / opapi_lib.name): str(opapi_lib),
-            str(tree / "op_api" / "include" / f"aclnn_{op.kernel_name}.h"): str(gen["aclnn.h"]),
-            str(tbe / f"{vendor}_impl" / "dynamic" / impl_py.name): str(impl_py),
-        }
-        for staged_src in kernel_files:    # binary/dynamic/ as add_kernels_install() installs it
-            copy[str(tbe / f"{vendor}_impl" / "dynamic" /
-                     Path(staged_src).relative_to(src_dir))] = staged_src
-        kdir = tbe / "kernel" / soc.short / op.kernel_name
-        for v in variants:
-            obj, kjson = kernels[v.name]
-            copy[str(kdir / Path(obj).name)] = obj
-            copy[str(kdir / Path(kjson).name)] = staged[kjson]    # opc's, as packed
-        # op_host/CMakeLists.txt's optiling_compat: a relative link for older runtimes
-        link = {str(tbe / "op_tiling" / "liboptiling.so"):
-                f"lib/linux/{arch}/{tiling_lib.name}"}
-        if tf_parsers is not None:     # the default (TensorFlow) framework project
-            write[str(tree / "framework" / "tensorflow" / "npu_supported_ops.json")] = \
-                npu_supported_ops_text([op.type])
-            copy[str(tree / "framework" / "tensorflow" / tf_parsers.name)] = str(tf_parsers)
+        copy[str(tbe / "config" / soc.short / ops_info_json.name)] = str(ops_info_json)
+        copy[str(cfg_dir / "binary_info_config.json")] = cfg_files["bin_json"]
         layout_outputs = tuple(sorted([*write, *copy, *link]))
         actions.append(Action(
             "python", layout_outputs, tuple(sorted(set(copy.values()))),
@@ -831,9 +922,125 @@ class CannToolchain:
             params={"write": write, "copy": copy, "link": link},
             signature=fp, target=tid,
             step="layout", description=f"custom-op package {pkg.name} ({soc.name})"))
-        return actions, {"soc": soc, "op": op, "sdir": sdir, "project": project,
-                         "marker": marker, "tree": tree, "vendor": vendor,
-                         "layout_outputs": layout_outputs}
+        return actions, {**unit, "sdir": sdir, "project": project, "marker": marker,
+                         "tree": tree, "vendor": vendor, "layout_outputs": layout_outputs,
+                         "ops_info": str(ops_info_json), "bin_config": cfg_files["bin_json"],
+                         "impl_sources": {rel: overlay[dest] for rel, dest in (
+                             (Path(st).relative_to(src_dir).as_posix(), d)
+                             for st, d in kernel_files.items())},
+                         "tf_sources": tf_srcs}
+
+    def _host_tree(self, tree: Path, vendor: str, host_info: dict, op_types,
+                   tf_parsers: Path | None):
+        """(write, copy, link) of a vendor tree's SoC-independent files: version.info, the
+        host libraries, op_proto.h, the aclnn headers, the TensorFlow parser library and
+        npu_supported_ops.json (the default framework project)."""
+        arch = host_arch()
+        tbe = tree / "op_impl" / "ai_core" / "tbe"
+        write = {str(tree / "version.info"):
+                 f"custom_opp_compiler_version={self.compiler_version_text()}\n"}
+        tiling_lib, proto_lib, opapi_lib = (host_info[k] for k in ("tiling", "proto", "opapi"))
+        copy = {
+            str(tbe / "op_tiling" / "lib" / "linux" / arch / tiling_lib.name): str(tiling_lib),
+            str(tree / "op_proto" / "lib" / "linux" / arch / proto_lib.name): str(proto_lib),
+            str(tree / "op_proto" / "inc" / "op_proto.h"): str(host_info["gen"]["op_proto.h"]),
+            str(tree / "op_api" / "lib" / opapi_lib.name): str(opapi_lib),
+        }
+        for _, header in host_info["gen"]["aclnn"].values():
+            copy[str(tree / "op_api" / "include" / header.name)] = str(header)
+        # op_host/CMakeLists.txt's optiling_compat: a relative link for older runtimes
+        link = {str(tbe / "op_tiling" / "liboptiling.so"):
+                f"lib/linux/{arch}/{tiling_lib.name}"}
+        if tf_parsers is not None:     # the default (TensorFlow) framework project
+            write[str(tree / "framework" / "tensorflow" / "npu_supported_ops.json")] = \
+                npu_supported_ops_text(op_types)
+            copy[str(tree / "framework" / "tensorflow" / tf_parsers.name)] = str(tf_parsers)
+        return write, copy, link
+
+    def _plan_host(self, members, host: Path, tid: str, what: str):
+        """Step 4 for the operators of one custom package, `members` [(package, deps, op)]:
+        libascend_all_ops.so from every op_host source, op_build's proto and aclnn sources
+        (and custom_compile_options.ini, one line per op), the tiling, proto and aclnn
+        libraries. One package's, or a vendor's over several packages as one project's
+        op_host/ holds all its operators."""
+        fp = self.fingerprint()
+        env_spec = self.env_spec()
+        cxx = host_compiler()
+        root = self.toolkit.root
+        autogen = host / "autogen"
+        lib_dirs = [str(root / "lib64")]
+        srcs: list[str] = []
+        host_inc: list[str] = []
+        kernel_incs: list[str] = []
+        options = []
+
+        def add(seq: list, items) -> None:     # an ordered union
+            seq.extend(i for i in dict.fromkeys(items) if i not in seq)
+
+        for pkg, deps, op in members:
+            dirs = source_dirs(pkg)
+            # the include directories of the package's deps and its own reach every host
+            # library (and, through custom_compile_options.ini, opc), as they reach the sim's
+            pkg_inc = [*(str(d) for dep in deps for d in dep.include_dirs),
+                       *(str(d) for d in pkg.include_dirs)]
+            # cmake/intf.cmake's intf_pub (every host library links it) and func.cmake's
+            # opbuild(): -I <toolkit>/include -I op_kernel, here the op's own op_kernel/ (the
+            # projects' copies of it differ per compute unit by path only)
+            kernel_inc = str(dirs["op_kernel"])
+            add(host_inc, [str(dirs["op_host"]), *pkg_inc, str(root / "include"), kernel_inc])
+            add(kernel_incs, [kernel_inc])
+            add(srcs, [*(str(s) for s in pkg.tiling_sources),
+                       *(str(s) for dep in deps for s in dep.host_sources)])
+            # opc's kernels: -I op_kernel as the sim compiles kernels (a header in a
+            # subdirectory may include one at op_kernel's top), then the deps' directories
+            # (a library of an external repository may give kernels other directories)
+            options.append(compile_options_text(op.type, [
+                kernel_inc, *(str(d) for dep in deps for d in dep.kernel_includes),
+                *(str(d) for d in pkg.include_dirs)]))
+
+        def host_lib(lib: Path, defines, sources, includes, libs, step: str,
+                     argv=None) -> Action:
+            return Action("exec", (str(lib),), tuple(sources),
+                          argv=tuple(argv or host_argv(cxx, defines, sources, includes, lib_dirs,
+                                                       libs, str(lib))),
+                          scan_path=tuple(includes[:1]), signature=fp, target=tid, step="link",
+                          description=f"{step} for {what}")
+
+        actions = []
+        all_ops = autogen / "libascend_all_ops.so"
+        actions.append(host_lib(all_ops, (), srcs, host_inc, (),
+                                "host op library (op_build input)",
+                                argv=all_ops_argv(cxx, srcs, host_inc, lib_dirs, str(all_ops))))
+        proto_cc = autogen / "op_proto.cc"
+        options_ini = autogen / "custom_compile_options.ini"
+        aclnn = {op.type: (autogen / f"aclnn_{op.kernel_name}.cpp",
+                           autogen / f"aclnn_{op.kernel_name}.h") for _, _, op in members}
+        gen = [proto_cc, autogen / "op_proto.h", *(p for pair in aclnn.values() for p in pair)]
+        types = [op.type for _, _, op in members]
+        actions.append(Action(
+            "python", (*(str(p) for p in gen), str(options_ini)), (str(all_ops),),
+            function="opkg.toolchains.cann:scons_opbuild",
+            params={"argv": [self.tool("op_build"), str(all_ops), str(autogen)],
+                    "expect": [str(p) for p in gen], "op": ", ".join(types),
+                    "env": env_spec, "options_ini": str(options_ini),
+                    "options": "".join(options)},
+            signature=fp, target=tid, step="generate",
+            description=f"op_build {what} proto and aclnn sources"))
+        tiling_lib = host / "libcust_opmaster_rt2.0.so"
+        proto_lib = host / "libcust_opsproto_rt2.0.so"
+        opapi_lib = host / "libcust_opapi.so"
+        actions.append(host_lib(tiling_lib, ("OP_TILING_LIB",), srcs, host_inc,
+                                (*(f"-l{lib}" for lib in self.release.tiling_extra_libs),
+                                 *REGISTRY_LIBS), "tiling library"))
+        actions.append(host_lib(proto_lib, ("OP_PROTO_LIB",), [*srcs, str(proto_cc)],
+                                [*host_inc, str(autogen)], REGISTRY_LIBS, "proto library"))
+        actions.append(host_lib(opapi_lib, (), [str(cpp) for cpp, _ in aclnn.values()],
+                                [str(autogen), str(root / "include"),
+                                 str(root / "include" / "aclnn"), *kernel_incs],
+                                OPAPI_LIBS, "aclnn API library"))
+        return actions, {"autogen": autogen, "proto_cc": proto_cc,
+                         "gen": {"op_proto.h": autogen / "op_proto.h", "aclnn": aclnn},
+                         "tiling": tiling_lib, "proto": proto_lib, "opapi": opapi_lib}
 
     def _finish_target(self, pkg, soc, deps, out, tid, actions, op, sdir, layout_outputs,
                        run_path, *, provenance, verify, bundle, modes):
@@ -1095,6 +1302,16 @@ def scons_layout(params: dict) -> str | None:
                            0o755 if os.access(src, os.X_OK) else 0o644)
     for dest, target in params.get("link", {}).items():
         _symlink(Path(dest), target)
+    # a vendor's ops-info JSON and binary_info_config.json list every operator: each
+    # package's file, merged by op type (the texts as parse_ini_to_json.py and
+    # ascendc_ops_config.py write theirs)
+    for dest, spec in params.get("merge", {}).items():
+        merged: dict = {}
+        for src in spec["sources"]:
+            merged.update(json.loads(Path(src).read_text()))
+        atomic_write_text(Path(dest), json.dumps(merged, sort_keys=True, indent=4,
+                                                 separators=(",", ":"))
+                          if spec["kind"] == "ops_info" else config_text(merged))
     return None
 
 
