@@ -51,7 +51,7 @@ def test_a_store_past_the_unified_buffer_is_an_error_at_its_line(workspace):
     _copy(workspace, ("MicroAPI::StoreAlign(dst + i * vl, y, mask);", "MicroAPI::StoreAlign(dst + i * vl + 70000, y, mask);"))
     r = opkg("build", "packages/reg_elu", "--jobs", "1", cwd=workspace.root, check=0)
     assert r.returncode == 1
-    assert "reg_elu.cpp:44" in r.stdout and "run past the end of the SoC's 262144-byte Unified Buffer" in r.stdout, \
+    assert "reg_elu.cpp:35" in r.stdout and "run past the end of the SoC's 262144-byte Unified Buffer" in r.stdout, \
         r.stdout
 
 
