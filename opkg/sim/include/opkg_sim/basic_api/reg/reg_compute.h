@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "opkg_sim/basic_api/reg/reg_memory.h"
+#include "opkg_sim/basic_api/vector/vector.h"   // compare(), shared with the classic Compare
 
 namespace opkg_sim {
 namespace reg {
@@ -124,18 +125,6 @@ inline void cmp_into(MaskReg& dst, R& a, MaskReg& m, const char* op, SrcLoc loc,
     out.set = true;
     out.width = uint8_t(R::STEP);
     dst = out;
-}
-
-template <AscendC::CMPMODE mode, class C>
-inline bool compare(C x, C y) {
-    switch (mode) {
-        case AscendC::CMPMODE::LT: return x < y;
-        case AscendC::CMPMODE::GT: return x > y;
-        case AscendC::CMPMODE::EQ: return x == y;
-        case AscendC::CMPMODE::LE: return x <= y;
-        case AscendC::CMPMODE::GE: return x >= y;
-        default: return x != y;
-    }
 }
 
 // ---- Cast numerics
@@ -778,7 +767,7 @@ inline void Compare(MaskReg& dst, U& srcReg0, U& srcReg1, MaskReg& mask, OPKG_RE
     using C = calc_t<typename U::ActualT>;
     opkg_sim::reg::read_reg(srcReg1, "Compare", loc);
     opkg_sim::reg::cmp_into(dst, srcReg0, mask, "Compare", loc, [&](uint32_t i) {
-        return opkg_sim::reg::compare<mode>(C(srcReg0.v[i]), C(srcReg1.v[i]));
+        return opkg_sim::compare(C(srcReg0.v[i]), C(srcReg1.v[i]), mode);
     });
 }
 template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U, typename S, OPKG_IS_REG(U)>
@@ -786,7 +775,7 @@ inline void Compares(MaskReg& dst, U& srcReg, S scalarValue, MaskReg& mask, OPKG
     using C = calc_t<typename U::ActualT>;
     const C y = C(scalarValue);
     opkg_sim::reg::cmp_into(dst, srcReg, mask, "Compares", loc, [&](uint32_t i) {
-        return opkg_sim::reg::compare<mode>(C(srcReg.v[i]), y);
+        return opkg_sim::compare(C(srcReg.v[i]), y, mode);
     });
 }
 template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U, typename S, OPKG_IS_REG(U)>

@@ -30,6 +30,10 @@
 #ifndef __simd_vf__
 #define __simd_vf__ inline
 #endif
+// The Ascend 950's spelling of a UB pointer's address space (besides __ubuf__).
+#ifndef __local_mem__
+#define __local_mem__
+#endif
 #ifndef __simd_callee__
 #define __simd_callee__
 #endif
