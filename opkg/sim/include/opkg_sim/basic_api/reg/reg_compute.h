@@ -132,13 +132,13 @@ template <class T>
 inline T step_ulp(T x, int dir) {   // the neighbour of x toward +inf (dir > 0) or -inf
     using B = typename std::conditional<sizeof(T) == 2, uint16_t, uint32_t>::type;
     B b;
-    std::memcpy(&b, &x, sizeof b);
+    std::memcpy(&b, static_cast<const void*>(&x), sizeof b);
     const B sign = B(B(1) << (8 * sizeof(T) - 1));
     if ((b & B(~sign)) == 0) b = B(dir > 0 ? 1 : sign | 1);
     else if (((b & sign) == 0) == (dir > 0)) ++b;
     else --b;
     T r;
-    std::memcpy(&r, &b, sizeof r);
+    std::memcpy(static_cast<void*>(&r), &b, sizeof r);
     return r;
 }
 template <class T>
@@ -256,7 +256,7 @@ inline void cast(D& d, S& s, MaskReg& m, SrcLoc loc) {
     const uint32_t lay = tr.layoutMode == RegLayout::UNKNOWN ? 0 : uint32_t(tr.layoutMode);
     bool dirty = merge && d.dirty;
     if (!merge) {
-        std::memset(d.v, 0, sizeof d.v);
+        std::memset(static_cast<void*>(d.v), 0, sizeof d.v);
         std::memset(d.undef, 0, sizeof d.undef);
     } else if (!d.dirty) {
         std::memset(d.undef, 0, sizeof d.undef);
@@ -303,7 +303,7 @@ inline void reduce(D& d, S& s, MaskReg& m, uint32_t group, const char* op, SrcLo
     use_mask(m, S::STEP, op, loc);
     if (M == MaskMergeMode::MERGING) read_reg(d, op, loc);
     else {
-        std::memset(d.v, 0, sizeof d.v);
+        std::memset(static_cast<void*>(d.v), 0, sizeof d.v);
         std::memset(d.undef, 0, sizeof d.undef);
         d.dirty = false;
     }
@@ -700,6 +700,79 @@ inline void Mull(U& dstReg0, U& dstReg1, U& srcReg0, U& srcReg1, MaskReg& mask, 
     dstReg1 = hi;
 }
 
+// Carry forms on 32-bit lanes (the devkit's AddC/SubC pages): {carry, dst} = src0 + src1 (+ the
+// carry in) for the adds, src0 + ~src1 + (1, or the carry in) for the subtractions, so a carry
+// is "no borrow"; carries are mask bits at the b32 element positions.
+namespace detail {
+template <class U>
+inline void add_carry(MaskReg& carry, U& d, U& a, U& b, MaskReg* cin, bool invert, bool one, MaskReg& mask,
+                      const char* op, opkg_sim::SrcLoc loc) {
+    using E = typename U::ActualT;
+    static_assert(sizeof(E) == 4 && std::is_integral<E>::value, "carry arithmetic takes int32_t/uint32_t registers");
+    if (cin) opkg_sim::reg::use_mask(*cin, 4, op, loc);
+    MaskReg out;
+    U r;
+    opkg_sim::reg::lanes<MaskMergeMode::ZEROING>(r, mask, op, loc, [&](E x, E) { return x; }, a, b);
+    for (uint32_t i = 0; i < U::LANES; ++i) {
+        if (!opkg_sim::reg::bit(mask, i * 4)) continue;
+        const uint64_t y = invert ? uint64_t(~uint32_t(b.v[i])) : uint64_t(uint32_t(b.v[i]));
+        const uint64_t c = cin ? uint64_t(opkg_sim::reg::bit(*cin, i * 4)) : uint64_t(one);
+        const uint64_t sum = uint64_t(uint32_t(a.v[i])) + y + c;
+        r.v[i] = E(uint32_t(sum));
+        opkg_sim::reg::set_bit(out, i * 4, (sum >> 32) & 1);
+    }
+    out.set = true;
+    out.width = 4;
+    d = r;
+    carry = out;
+}
+}  // namespace detail
+template <typename T = DefaultType, typename U, OPKG_IS_REG(U)>
+inline void Add(MaskReg& carry, U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask, OPKG_REG_LOC) {
+    detail::add_carry(carry, dstReg, srcReg0, srcReg1, nullptr, false, false, mask, "Add", loc);
+}
+template <typename T = DefaultType, typename U, OPKG_IS_REG(U)>
+inline void Sub(MaskReg& carry, U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask, OPKG_REG_LOC) {
+    detail::add_carry(carry, dstReg, srcReg0, srcReg1, nullptr, true, true, mask, "Sub", loc);
+}
+template <typename T = DefaultType, typename U, OPKG_IS_REG(U)>
+inline void AddC(MaskReg& carry, U& dstReg, U& srcReg0, U& srcReg1, MaskReg& carrySrc, MaskReg& mask, OPKG_REG_LOC) {
+    detail::add_carry(carry, dstReg, srcReg0, srcReg1, &carrySrc, false, false, mask, "AddC", loc);
+}
+template <typename T = DefaultType, typename U, OPKG_IS_REG(U)>
+inline void SubC(MaskReg& carry, U& dstReg, U& srcReg0, U& srcReg1, MaskReg& carrySrc, MaskReg& mask, OPKG_REG_LOC) {
+    detail::add_carry(carry, dstReg, srcReg0, srcReg1, &carrySrc, true, false, mask, "SubC", loc);
+}
+
+// Histograms of uint8_t lanes into 128 uint16_t counters: bin k counts the values 128k..128k+127,
+// each (FREQUENCY) or all up to it (ACCUMULATE), added to the counters dst holds.
+template <typename T = DefaultType, typename U = DefaultType, HistogramsBinType mode, HistogramsType type, typename S,
+          typename V, OPKG_IS_REG(S)>
+inline void Histograms(V& dstReg, S& srcReg, MaskReg& mask, OPKG_REG_LOC) {
+    static_assert(std::is_same<typename S::ActualT, uint8_t>::value && std::is_same<typename V::ActualT, uint16_t>::value,
+                  "Histograms counts uint8_t lanes into uint16_t counters");
+    opkg_sim::note(loc);
+    opkg_sim::reg::read_reg(srcReg, "Histograms", loc);
+    opkg_sim::reg::read_reg(dstReg, "Histograms", loc);
+    opkg_sim::reg::use_mask(mask, 1, "Histograms", loc);
+    const uint32_t base = 128 * uint32_t(mode);
+    uint32_t count[128] = {};
+    uint8_t undef = 0;
+    for (uint32_t i = 0; i < S::LANES; ++i) {
+        if (!opkg_sim::reg::bit(mask, i)) continue;
+        if (srcReg.dirty && srcReg.undef[i] && !undef) undef = srcReg.undef[i];
+        const uint32_t v = srcReg.v[i];
+        if (v >= base && v < base + 128) ++count[v - base];
+    }
+    uint32_t run = 0;
+    for (uint32_t n = 0; n < 128; ++n) {
+        run += count[n];
+        dstReg.v[n] = uint16_t(dstReg.v[n] + (type == HistogramsType::FREQUENCY ? count[n] : run));
+        if (undef) dstReg.undef[n] = undef;
+    }
+    if (undef) dstReg.dirty = true;
+}
+
 // ---- moves, fills, index
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::MERGING, typename U, OPKG_IS_REG(U)>
 inline void Move(U& dstReg, U& srcReg, MaskReg mask, OPKG_REG_LOC) {
@@ -899,7 +972,7 @@ inline void Pack(S& dstReg, V& srcReg, OPKG_REG_LOC) {
     opkg_sim::note(loc);
     opkg_sim::reg::read_reg(srcReg, "Pack", loc);
     S o;
-    std::memset(o.v, 0, sizeof o.v);
+    std::memset(static_cast<void*>(o.v), 0, sizeof o.v);
     std::memset(o.undef, 0, sizeof o.undef);
     const uint32_t base = part == HighLowPart::LOWEST ? 0 : V::LANES;
     for (uint32_t i = 0; i < V::LANES; ++i) {
@@ -940,7 +1013,7 @@ inline void Squeeze(U& dstReg, U& srcReg, MaskReg& mask, OPKG_REG_LOC) {
     opkg_sim::reg::read_reg(srcReg, "Squeeze", loc);
     opkg_sim::reg::use_mask(mask, U::STEP, "Squeeze", loc);
     U o;
-    std::memset(o.v, 0, sizeof o.v);
+    std::memset(static_cast<void*>(o.v), 0, sizeof o.v);
     std::memset(o.undef, 0, sizeof o.undef);
     uint32_t n = 0;
     for (uint32_t i = 0; i < U::LANES; ++i) {

@@ -227,7 +227,7 @@ inline uint8_t unset_origin(const char* op, SrcLoc loc) {
 template <class R>
 inline void read_reg(R& r, const char* op, SrcLoc loc) {
     if (__builtin_expect(!r.written, 0)) {
-        std::memset(r.v, 0, sizeof r.v);
+        std::memset(static_cast<void*>(r.v), 0, sizeof r.v);
         std::memset(r.undef, unset_origin(op, loc), sizeof r.undef);
         r.dirty = true;
         r.written = true;
