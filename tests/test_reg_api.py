@@ -69,16 +69,17 @@ def test_a_lost_unaligned_store_tail_leaves_undefined_data_that_reaches_gm(works
 def test_register_api_families_match_numpy_exactly(workspace):
     """tests/fixtures/reg_families: Cast with FLOOR + SAT to int32 and TRUNC to half, post-updated
     LoadAlign, the DIST_BRC_B32 load, Arange + register Gather, ReduceDataBlock, Max,
-    Interleave, the FIRST/PACK/masked stores and the older DataCopy spelling, each against its
+    Interleave, Sub with carry + SubC (an int64 subtraction from 32-bit halves), the
+    FIRST/PACK/masked stores and the older DataCopy spelling, each against its
     NumPy reference with no error at all."""
     shutil.copytree(Path(__file__).parent / "fixtures" / "reg_families", workspace.root / "packages" / "reg_families")
     r = opkg("build", "packages/reg_families", "--json", "--jobs", "1", cwd=workspace.root, check=0)
     [target] = json.loads(r.stdout)["targets"]
     assert target["passed"], r.stdout + r.stderr
-    report = json.loads((workspace.root / "out/sim/reg_families/Ascend950PR_9599/float32_int32_float16/"
+    report = json.loads((workspace.root / "out/sim/reg_families/Ascend950PR_9599/float32_int32_float16_int64/"
                          "verification.json").read_text())
     assert len(report["results"]) == 2
     for result in report["results"]:
         assert result["passed"]
         assert {name: out["max_abs_error"] for name, out in result["outputs"].items()} == dict.fromkeys(
-            ("sat", "inter", "rev", "blkmax", "brc", "half"), 0.0)
+            ("sat", "inter", "rev", "blkmax", "brc", "half", "wide"), 0.0)
