@@ -24,9 +24,10 @@ def _copy(workspace, edit=None):
     return dest
 
 
-def _float32_only(workspace):
+def _float32_only(workspace, *flags, check=1):
     # one variant is enough to see a diagnostic
-    return opkg("test", "packages/reg_elu", "--variant", "float32", "--jobs", "1", cwd=workspace.root, check=1)
+    return opkg("test", "packages/reg_elu", "--variant", "float32", "--jobs", "1", *flags, cwd=workspace.root,
+                check=check)
 
 
 def test_a_register_api_kernel_verifies_in_float32_float16_and_bfloat16(workspace):
@@ -83,3 +84,23 @@ def test_register_api_families_match_numpy_exactly(workspace):
         assert result["passed"]
         assert {name: out["max_abs_error"] for name, out in result["outputs"].items()} == dict.fromkeys(
             ("sat", "inter", "rev", "blkmax", "brc", "half", "wide"), 0.0)
+
+
+_STORE = "            MicroAPI::StoreAlign(dst + i * vl, y, mask);\n"
+_RELOAD = "            { MicroAPI::RegTensor<float> again; MicroAPI::LoadAlign(again, dst + i * vl); }\n"
+
+
+def test_a_load_of_what_the_vector_function_just_stored_needs_a_local_mem_bar(workspace):
+    """A vector load of UB bytes a store of the same vector function wrote, with no
+    LocalMemBar<VEC_STORE, VEC_LOAD> between them, may read them before the store lands (the
+    devkit's LocalMemBar page): --sync-check reports it with both lines."""
+    _copy(workspace, (_STORE, _STORE + _RELOAD))
+    r = _float32_only(workspace, "--sync-check")
+    assert "reg_elu.cpp:36: " in r.stdout and "StoreAlign at packages/reg_elu/op_kernel/reg_elu.cpp:35" in r.stdout
+    assert "no LocalMemBar<MemType::VEC_STORE, MemType::VEC_LOAD>" in r.stdout, r.stdout
+
+
+def test_a_local_mem_bar_orders_the_load_after_the_store(workspace):
+    barrier = "            MicroAPI::LocalMemBar<MicroAPI::MemType::VEC_STORE, MicroAPI::MemType::VEC_LOAD>();\n"
+    _copy(workspace, (_STORE, _STORE + barrier + _RELOAD))
+    _float32_only(workspace, "--sync-check", check=0)

@@ -23,9 +23,10 @@
 #include "opkg_sim/basic_api/core/ktypes.h"
 
 // Vector-function markers: on the device a __VEC_SCOPE__ block or a __simd_vf__ function is
-// compiled for the vector unit; here it is ordinary code run in order on the block's thread.
+// compiled for the vector unit; here it is ordinary code run in order on the block's thread,
+// inside a VfScope (reg_order.h) so that --sync-check sees the function's loads and stores.
 #ifndef __VEC_SCOPE__
-#define __VEC_SCOPE__
+#define __VEC_SCOPE__ if (opkg_sim::reg::VfScope opkg_vf_scope_{}; true)
 #endif
 #ifndef __simd_vf__
 #define __simd_vf__ inline
@@ -48,13 +49,31 @@ constexpr uint32_t GetVecLen() { return VECTOR_REG_WIDTH; }
 enum class ReduceType { NONE = -1, SUM = 0, MAX, MIN };
 enum class SpecialPurposeReg { AR = 0 };
 
-// A vector function call (asc_vf_call<F>(args...), VF_CALL<F>(args...)): a plain call here.
+}  // namespace AscendC
+
+namespace opkg_sim {
+namespace reg {
+// The vector function being run (nested scopes count as one): under --sync-check, its stores and
+// loads are checked for the ordering LocalMemBar gives (reg_order.h).
+struct VfScope {
+    VfScope();
+    ~VfScope();
+    VfScope(const VfScope&) = delete;
+    VfScope& operator=(const VfScope&) = delete;
+};
+}  // namespace reg
+}  // namespace opkg_sim
+
+namespace AscendC {
+// A vector function call (asc_vf_call<F>(args...), VF_CALL<F>(args...)): a plain call in a VfScope.
 template <auto F, class... Args>
 inline void asc_vf_call(Args&&... args) {
+    opkg_sim::reg::VfScope scope;
     F(static_cast<Args&&>(args)...);
 }
 template <auto F, class... Args>
 inline void VF_CALL(Args&&... args) {
+    opkg_sim::reg::VfScope scope;
     F(static_cast<Args&&>(args)...);
 }
 

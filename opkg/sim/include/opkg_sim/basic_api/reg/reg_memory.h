@@ -12,6 +12,7 @@
 #define OPKG_SIM_REG_MEMORY_H
 
 #include "opkg_sim/basic_api/reg/reg_core.h"
+#include "opkg_sim/basic_api/reg/reg_order.h"
 
 namespace opkg_sim {
 namespace reg {
@@ -23,6 +24,7 @@ constexpr uint32_t BLK = 32;
 template <class R, class Map>
 inline void load_bytes(R& dst, const uint8_t* p, uint64_t span, const char* op, SrcLoc loc, Map map) {
     constexpr uint32_t NB = sizeof(dst.v);
+    vf_load(p, span, &dst, op, loc);
     const bool holes = ub_read(p, span, op, loc);
     uint8_t* rb = reinterpret_cast<uint8_t*>(dst.v);
     for (uint32_t k = 0; k < NB; ++k) {
@@ -128,7 +130,9 @@ inline void load_align2(R& d0, R& d1, const void* addr, const char* op, SrcLoc l
 // Writes `n` bytes of the register at register byte `from` to UB byte `to` (relative to p), with
 // lane `lane`'s definedness.
 template <class R>
-inline void put(uint8_t* p, uint64_t to, const R& src, uint32_t from, uint32_t n, uint32_t lane) {
+inline void put(uint8_t* p, uint64_t to, const R& src, uint32_t from, uint32_t n, uint32_t lane, const char* op,
+                SrcLoc loc) {
+    vf_store(p + to, n, &src, op, loc);
     std::memcpy(p + to, reinterpret_cast<const uint8_t*>(src.v) + from, n);
     ub_written(p + to, n, src.dirty ? src.undef[lane] : 0);
 }
@@ -144,7 +148,7 @@ inline void store_align(void* addr, R& src, MaskReg& mask, const char* op, SrcLo
         dist == StoreDist::DIST_FIRST_ELEMENT_B32) {
         use_mask(mask, R::STEP, op, loc);
         uint8_t* p = ub_at(addr, ES, ES, op, loc);
-        if (bit(mask, 0)) put(p, 0, src, 0, ES, 0);
+        if (bit(mask, 0)) put(p, 0, src, 0, ES, 0, op, loc);
         return;
     }
     if (dist == StoreDist::DIST_INTLV_B8 || dist == StoreDist::DIST_INTLV_B16 || dist == StoreDist::DIST_INTLV_B32 ||
@@ -174,13 +178,13 @@ inline void store_align(void* addr, R& src, MaskReg& mask, const char* op, SrcLo
             }
             uint32_t j = i;
             while (j < nl && bit(mask, j * step)) ++j;
-            put(p, uint64_t(i) * lw, src, i * lw, (j - i) * lw, 0);
+            put(p, uint64_t(i) * lw, src, i * lw, (j - i) * lw, 0, op, loc);
             i = j;
         }
         return;
     }
     for (uint32_t i = 0; i < nl; ++i) {
-        if (bit(mask, i * step)) put(p, uint64_t(i) * keep, src, i * lw, keep, i * lw / ES);
+        if (bit(mask, i * step)) put(p, uint64_t(i) * keep, src, i * lw, keep, i * lw / ES, op, loc);
     }
 }
 
@@ -195,7 +199,7 @@ inline void store_intlv(void* addr, R& s0, R& s1, MaskReg& mask, const char* op,
     for (uint32_t j = 0; j < 2 * R::LANES; ++j) {
         if (!bit(mask, (j % R::LANES) * R::STEP)) continue;
         const R& s = j % 2 ? s1 : s0;
-        put(p, uint64_t(j) * sizeof(E), s, (j / 2) * sizeof(E), sizeof(E), j / 2);
+        put(p, uint64_t(j) * sizeof(E), s, (j / 2) * sizeof(E), sizeof(E), j / 2, op, loc);
     }
 }
 
@@ -222,7 +226,7 @@ inline void store_blocks(uint8_t* base, R& src, uint32_t stride, MaskReg& mask, 
     for (uint32_t i = 0; i < R::LANES; ++i) {
         if (!bit(mask, i * R::STEP)) continue;
         const uint32_t k = i * ES;
-        put(p, uint64_t(k / BLK) * stride * BLK + k % BLK, src, k, ES, i);
+        put(p, uint64_t(k / BLK) * stride * BLK + k % BLK, src, k, ES, i, op, loc);
     }
 }
 
@@ -273,6 +277,7 @@ inline void store_unaligned(void* addr, const R& src, uint32_t count, AscendC::R
         fail(loc, format("%s: %u elements requested from a register of %u", op, count, R::LANES));
     }
     uint8_t* p = ub_at(addr, uint64_t(count) * sizeof(E), sizeof(E), op, loc);
+    vf_store(p, uint64_t(count) * sizeof(E), &src, op, loc);
     BlockState& b = block();
     const uint64_t off = uint64_t(p - b.ub);
     if (u.pending_off >= 0 && uint64_t(u.pending_off) + u.pending_n != off) flush<R>(u);
@@ -324,6 +329,7 @@ inline void gather_ub(R& dst, const void* base, I& index, MaskReg& mask, const c
                              describe_origin(index.undef[i < I::LANES ? i : I::LANES - 1]).c_str()));
         }
         const uint8_t* p = ub_at(static_cast<const uint8_t*>(base) + j * sizeof(E), sizeof(E), 1, op, loc);
+        vf_load(p, sizeof(E), &dst, op, loc);
         const bool holes = ub_read(p, sizeof(E), op, loc);
         std::memcpy(&dst.v[i], p, sizeof(E));
         dst.undef[i] = holes ? *first_hole(block().shadow + (p - block().ub), sizeof(E)) : 0;
@@ -346,7 +352,7 @@ inline void scatter_ub(void* base, R& src, I& index, MaskReg& mask, const char* 
             fail(loc, format("%s: index lane %u is undefined: %s", op, i, describe_origin(index.undef[i]).c_str()));
         }
         uint8_t* p = ub_at(static_cast<uint8_t*>(base) + uint64_t(index.v[i]) * sizeof(E), sizeof(E), 1, op, loc);
-        put(p, 0, src, i * sizeof(E), sizeof(E), i);
+        put(p, 0, src, i * sizeof(E), sizeof(E), i, op, loc);
     }
 }
 
@@ -358,6 +364,7 @@ inline void load_mask(MaskReg& m, const void* addr, const char* op, SrcLoc loc) 
     const int d = int(dist);
     const uint32_t n = d == 1 ? 16 : d == 2 ? 64 : 32;
     const uint8_t* p = ub_at(addr, n, d == 2 ? BLK : 16, op, loc);
+    vf_load(p, n, &m, op, loc);
     if (ub_read(p, n, op, loc)) {
         fail(loc, format("%s: the mask bytes at UB offset %llu are undefined: %s", op,
                          (unsigned long long)(p - block().ub),
@@ -378,6 +385,7 @@ inline void store_mask(void* addr, MaskReg& m, const char* op, SrcLoc loc) {
     const bool pack = int(dist) == 1;
     const uint32_t n = pack ? 16 : 32;
     uint8_t* p = ub_at(addr, n, 16, op, loc);
+    vf_store(p, n, &m, op, loc);
     for (uint32_t k = 0; k < n * 8; ++k) {
         const bool on = bit(m, pack ? 2 * k : k);
         if (k % 8 == 0) p[k / 8] = 0;
@@ -586,11 +594,6 @@ inline AddrReg CreateAddrReg(uint16_t i0, uint32_t s0, uint16_t i1, uint32_t s1,
                              uint32_t s3) {
     return AddrReg{(int64_t(i0) * s0 + int64_t(i1) * s1 + int64_t(i2) * s2 + int64_t(i3) * s3) * int64_t(sizeof(T))};
 }
-
-// Ordering between the vector function's own loads and stores: the sim runs them in program
-// order, so there is nothing to wait for (a missing barrier is not detected yet).
-template <MemType src, MemType dst>
-inline void LocalMemBar() {}
 
 template <SpecialPurposeReg spr>
 inline void ClearSpr() { opkg_sim::reg::spr().ar = 0; }
