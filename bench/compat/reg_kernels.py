@@ -3,7 +3,7 @@
 compatibility harness, for the operators whose only device kernel is `op_kernel/<op>_apt.cpp`
 (arch35, written with the register API).
 
-    bench/compat/reg_kernels.py --repo OPS_NN --opbase OPBASE [--families F...] [--work DIR]
+    bench/compat/reg_kernels.py --repo OPS_NN --opbase OPBASE [--families F...] [--work DIR] [--no-import]
 
 Each family directory is imported with `opkg import --soc Ascend950PR_9599` into one scratch
 workspace; the build plan is made as `opkg build` makes it, and each operator's kernel compile
@@ -86,10 +86,12 @@ def main() -> None:
     ap.add_argument("--opbase", type=Path, required=True)
     ap.add_argument("--families", nargs="*", default=["activation"])
     ap.add_argument("--work", type=Path, default=Path("/tmp/opkg-reg-kernels"))
+    ap.add_argument("--no-import", action="store_true", help="reuse the work directory's earlier import")
     args = ap.parse_args()
     opkg = [sys.executable, "-m", "opkg"]
     start = time.time()
-    import_families(opkg, args.repo, args.opbase, args.work.resolve(), args.families)
+    if not args.no_import:
+        import_families(opkg, args.repo, args.opbase, args.work.resolve(), args.families)
     the_plan, ops = plan(args.work.resolve())
     apt = [p for p in ops if p.kernel_source and str(p.kernel_source).endswith("_apt.cpp")]
     rows = compile_kernels(the_plan, apt)
