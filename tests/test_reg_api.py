@@ -51,7 +51,9 @@ def test_a_mask_register_used_before_anything_set_it_is_an_error_at_its_line(wor
 
 
 def test_a_store_past_the_unified_buffer_is_an_error_at_its_line(workspace):
-    _copy(workspace, ("MicroAPI::StoreAlign(dst + i * vl, y, mask);", "MicroAPI::StoreAlign(dst + i * vl + 65376, y, mask);"))
+    # y's buffer starts at UB byte 32768 (after x's 8192 floats): the first store starts 128 bytes
+    # before the end of the 256 KiB UB and runs 128 bytes past it
+    _copy(workspace, ("MicroAPI::StoreAlign(dst + i * vl, y, mask);", "MicroAPI::StoreAlign(dst + i * vl + 57312, y, mask);"))
     r = _float32_only(workspace)
     assert "reg_elu.cpp:35" in r.stdout and "run past the end of the SoC's 262144-byte Unified Buffer" in r.stdout, \
         r.stdout

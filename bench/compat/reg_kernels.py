@@ -58,8 +58,9 @@ def compile_kernels(the_plan, ops) -> dict[str, str]:
     rows = {}
     for pkg in ops:
         actions = by_target.get(f"{pkg.label}@{SOC}@sim", [])
-        kernel = next((a for a in actions if re.match(rf"compile {re.escape(pkg.name)} kernel \S+ \(", a.description)),
-                      None)
+        # "compile <op> kernel <variant> (<SoC>) <source>", not the shared "kernel entry" step
+        kernel = next((a for a in actions if re.match(rf"compile {re.escape(pkg.name)} kernel (?!entry )\S+ \(.*\) \S+$",
+                                                      a.description)), None)
         if kernel is None:
             rows[pkg.label] = "no kernel compile step"
             continue
