@@ -1053,6 +1053,14 @@ inline void Gather(S& dstReg, S& srcReg, V& indexReg, OPKG_REG_LOC) {
 }  // namespace Reg
 }  // namespace AscendC
 
+// The compiler's predicate builtins some kernels call directly (plt_b32(count, POST_UPDATE)):
+// the mask of the first min(count, lanes) elements of that width, taken from count, as
+// Reg::UpdateMask does.
+enum opkg_sim_plt_mode { POST_UPDATE = 1 };
+inline AscendC::Reg::MaskReg plt_b8(uint32_t& count, opkg_sim_plt_mode) { return AscendC::Reg::UpdateMask<uint8_t>(count); }
+inline AscendC::Reg::MaskReg plt_b16(uint32_t& count, opkg_sim_plt_mode) { return AscendC::Reg::UpdateMask<uint16_t>(count); }
+inline AscendC::Reg::MaskReg plt_b32(uint32_t& count, opkg_sim_plt_mode) { return AscendC::Reg::UpdateMask<uint32_t>(count); }
+
 #undef OPKG_IS_REG
 #undef OPKG_REG_LOC
 
