@@ -40,6 +40,16 @@ def test_operator_dirs_of_an_operator_a_family_and_the_repository():
     assert [p.name for p in R.operator_dirs(root, FIXTURE)] == family   # common/, cmake/ skipped
 
 
+def test_the_ascend_950_units_build_the_apt_kernel():
+    """On ascend950 (arch35) the OpDef's opFile is `<op>_apt`: op_kernel/<op>_apt.cpp is the
+    kernel; other units see only the classic op_kernel/<op>.cpp."""
+    only_apt = FIXTURE / "activation" / "only_apt"
+    repo = R.open_repository(only_apt)
+    assert R.read_operator(repo, only_apt, "ascend950").kernel.name == "only_apt_apt.cpp"
+    assert R.read_operator(repo, only_apt, "ascend910b").kernel is None
+    assert R.read_operator(repo, OP, "ascend950").kernel.name == "leaky_scale.cpp"   # no _apt: the classic one
+
+
 def test_cmake_module_expands_the_compute_unit_pairs():
     module = R.cmake_module(OP.resolve())
     assert module.optypes == ("leaky_scale",)

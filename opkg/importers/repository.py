@@ -77,7 +77,7 @@ class Operator:
     directory: Path
     family: str
     name: str
-    kernel: Path | None                     # the classic kernel op_kernel/<op>.cpp
+    kernel: Path | None                     # the classic kernel op_kernel/<op>.cpp (<op>_apt.cpp on arch35 units)
     def_sources: list[Path]
     host_sources: list[Path]                # OpDef, InferShape, tiling, op_graph infer
     include_dirs: list[Path]                # the operator's own: <family>/, op_host/
@@ -266,6 +266,12 @@ def read_operator(repo: Repository, op_dir: Path, unit: str) -> Operator:
     module = cmake_module(op_dir)
     defs, sources = host_sources(op_dir, module, unit)
     kernel = op_dir / "op_kernel" / f"{op_dir.name}.cpp"
+    # On the Ascend 950's units the OpDef's per-SoC config names `<op>_apt` as its opFile
+    # (ExtendCfgInfo("opFile.value", "<op>_apt"); scripts/util/ascendc_impl_build.py maps it to
+    # op_kernel/<op>_apt.cpp), the kernel built from op_kernel/arch35/.
+    apt = op_dir / "op_kernel" / f"{op_dir.name}_apt.cpp"
+    if ARCH_DIR.get(unit) == "arch35" and apt.is_file():
+        kernel = apt
     op_type, variants = binary_config(op_dir, unit)
     include_dirs = [op_dir.parent, module.host_dir]
     # CMake DEPENDENCIES: those operators' modules are built into the same tiling and infer

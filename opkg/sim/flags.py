@@ -25,7 +25,7 @@ _INCLUDE = Path(__file__).resolve().parent / "include"
 _SRC = Path(__file__).resolve().parent / "src"
 
 # __CCE_AICORE__ by build family, as bisheng defines it for the vector core.
-_AICORE = {"c220": 220, "m200": 200, "m300": 300, "c100": 100}
+_AICORE = {"c220": 220, "m200": 200, "m300": 300, "c100": 100, "c310": 310}
 
 
 def include_dir() -> Path:

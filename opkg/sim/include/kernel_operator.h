@@ -32,6 +32,11 @@
 #include "opkg_sim/basic_api/core/scalar_builtins.h"
 #include "opkg_sim/basic_api/core/kstd.h"
 #include "opkg_sim/basic_api/core/kutils.h"
+// The Ascend 950's register-based vector API (AscendC::Reg, AscendC::MicroAPI), which the devkit
+// declares for that architecture only.
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3510)
+#include "opkg_sim/basic_api/reg/reg_compute.h"
+#endif
 // The high-level libraries, as CANN's kernel_operator.h reaches them (lib/kernel_api.h).
 #include "lib/kernel_api.h"
 

@@ -127,7 +127,8 @@ struct CubeMem;   // cube_mem.h
 // Where undefined values entered the computation: the instruction that first read UB bytes
 // nothing wrote (or stale ones), or that loaded GM bytes holding garbage (allocator padding, an
 // output or the workspace before any store).
-enum OriginKind : uint8_t { ORIGIN_UB_UNWRITTEN, ORIGIN_UB_STALE, ORIGIN_GM_PADDING, ORIGIN_GM_UNWRITTEN };
+enum OriginKind : uint8_t { ORIGIN_UB_UNWRITTEN, ORIGIN_UB_STALE, ORIGIN_GM_PADDING, ORIGIN_GM_UNWRITTEN,
+                            ORIGIN_REG_UNSET /* a vector register read before anything wrote it (reg/) */ };
 struct Origin {
     OriginKind kind;
     const char* op;
@@ -649,6 +650,9 @@ std::string describe_origin(uint8_t v) {
             return format("%s at %s:%d loaded byte %llu of '%s', which no block had written yet (device memory "
                           "starts with whatever it held before, not zeros)", o.op, file, o.loc.line,
                           (unsigned long long)o.at, o.region);
+        case ORIGIN_REG_UNSET:
+            return format("%s at %s:%d read a vector register that nothing had written (the device would compute "
+                          "with whatever it held)", o.op, file, o.loc.line);
     }
     return "undefined data";
 }

@@ -119,7 +119,12 @@ enum class HardEvent : uint8_t {
     MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3, MTE1_FIX, FIX_MTE1, FIX_FIX, MAX,
 };
 
-enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
+// CAST_HYBRID, CAST_EVEN and CAST_ZERO are the Ascend 950's (the register API's Cast); UNKNOWN a
+// CastTrait's "the instruction's default".
+enum class RoundMode : uint8_t {
+    CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD,
+    CAST_HYBRID, CAST_EVEN, CAST_ZERO, UNKNOWN = 0xFF
+};
 
 enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };
 

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Do an ops repository's Ascend 950 kernels compile on the sim? The kernel half of the
+compatibility harness, for the operators whose only device kernel is `op_kernel/<op>_apt.cpp`
+(arch35, written with the register API).
+
+    bench/compat/reg_kernels.py --repo OPS_NN --opbase OPBASE [--families F...] [--work DIR] [--no-import]
+
+Each family directory is imported with `opkg import --soc Ascend950PR_9599` into one scratch
+workspace; the build plan is made as `opkg build` makes it, and each operator's kernel compile
+step for its first dtype variant is run as planned, with `-fsyntax-only` (the generated headers
+it reads are written first). The host side (tiling, InferShape) is not built here: the full
+harness (repository.py) measures it. Prints a row per operator (compiles, or the first error)
+and the count per family, with the repository's commit.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+SOC = "Ascend950PR_9599"
+
+
+def import_families(opkg: list[str], repo: Path, opbase: Path, work: Path, families: list[str]) -> None:
+    work.mkdir(parents=True, exist_ok=True)
+    ws = work / "opkg-workspace.yaml"
+    if not ws.exists():
+        ws.write_text("package_roots: [packages]\noutput_dir: out\n")
+        (work / "packages").mkdir(exist_ok=True)
+    for family in families:
+        subprocess.run([*opkg, "import", str(repo / family), "--base", str(opbase), "--soc", SOC],
+                       cwd=work, capture_output=True, text=True)
+
+
+def plan(work: Path):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from opkg.build.plan import BuildRequest, make_plan
+    from opkg.core.workspace import Workspace
+    from opkg.toolchains.alignment import lock_digest, preflight
+
+    ws = Workspace.load(work)
+    selection = ws.load_targets(["//..."])
+    ops = [p for p in selection.closure if p.is_operator and SOC in p.socs]
+    resolution = preflight(ws, selection.closure, [SOC], None)
+    return make_plan(ws, BuildRequest(tuple(selection.closure), (SOC,), None, True, True, resolution,
+                                      lock_digest(ws))), ops
+
+
+def compile_kernels(the_plan, ops) -> dict[str, str]:
+    by_target = defaultdict(list)
+    for a in the_plan.actions:
+        by_target[a.target].append(a)
+    rows = {}
+    for pkg in ops:
+        actions = by_target.get(f"{pkg.label}@{SOC}@sim", [])
+        # "compile <op> kernel <variant> (<SoC>) <source>", not the shared "kernel entry" step
+        kernel = next((a for a in actions if re.match(rf"compile {re.escape(pkg.name)} kernel (?!entry )\S+ \(.*\) \S+$",
+                                                      a.description)), None)
+        if kernel is None:
+            rows[pkg.label] = "no kernel compile step"
+            continue
+        for a in actions:   # the generated sources and headers the kernel reads
+            if a.kind == "write":
+                for out in a.outputs:
+                    Path(out).parent.mkdir(parents=True, exist_ok=True)
+                    Path(out).write_text(a.content)
+        argv = [x for x in kernel.argv]
+        i = argv.index("-o")
+        argv = argv[:i] + argv[i + 2:] + ["-fsyntax-only"]
+        # the precompiled header is a build product; the syntax check reads the headers instead
+        argv = [x for j, x in enumerate(argv) if not (x == "-include" and ".pch" in argv[j + 1])
+                and not (j and argv[j - 1] == "-include" and ".pch" in x)]
+        r = subprocess.run(argv, capture_output=True, text=True)
+        errors = [line for line in r.stderr.splitlines() if ": error:" in line or "fatal error" in line]
+        rows[pkg.label] = "compiles" if r.returncode == 0 else (errors[0] if errors else r.stderr[-300:])
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repo", type=Path, required=True)
+    ap.add_argument("--opbase", type=Path, required=True)
+    ap.add_argument("--families", nargs="*", default=["activation"])
+    ap.add_argument("--work", type=Path, default=Path("/tmp/opkg-reg-kernels"))
+    ap.add_argument("--no-import", action="store_true", help="reuse the work directory's earlier import")
+    args = ap.parse_args()
+    opkg = [sys.executable, "-m", "opkg"]
+    start = time.time()
+    if not args.no_import:
+        import_families(opkg, args.repo, args.opbase, args.work.resolve(), args.families)
+    the_plan, ops = plan(args.work.resolve())
+    apt = [p for p in ops if p.kernel_source and str(p.kernel_source).endswith("_apt.cpp")]
+    rows = compile_kernels(the_plan, apt)
+    commit = subprocess.run(["git", "-C", str(args.repo), "rev-parse", "--short=8", "HEAD"], capture_output=True,
+                            text=True).stdout.strip() or "(not a git checkout)"
+    fam = defaultdict(lambda: [0, 0])
+    for label, status in sorted(rows.items()):
+        family = label.split("/")[-2]
+        fam[family][1] += 1
+        fam[family][0] += status == "compiles"
+        print(f"{label}\t{status}")
+    total = sum(v[0] for v in fam.values()), sum(v[1] for v in fam.values())
+    print(json.dumps({"repo_commit": commit, "families": {k: f"{v[0]}/{v[1]}" for k, v in fam.items()},
+                      "kernels_compile": f"{total[0]}/{total[1]}", "seconds": round(time.time() - start)}))
+
+
+if __name__ == "__main__":
+    main()
