@@ -18,7 +18,11 @@ namespace opkg_sim {
 template <class T>
 inline AscendC::LocalTensor<T> ub_tensor(T* p, const char* op, SrcLoc loc) {
     BlockState& b = block();
-    const uintptr_t addr = reinterpret_cast<uintptr_t>(p);
+    uintptr_t addr = reinterpret_cast<uintptr_t>(p);
+    // a host pointer into the UB (the pointer cast of GetPhyAddr(), tensor.h UbPhyAddr)
+    if (b.ub && addr >= reinterpret_cast<uintptr_t>(b.ub) && addr < reinterpret_cast<uintptr_t>(b.ub) + b.ub_bytes) {
+        addr -= reinterpret_cast<uintptr_t>(b.ub);
+    }
     if (!b.ub || addr >= b.ub_bytes) {
         fail(loc, format("%s: %p is not a Unified Buffer address of this block (a UB address is an offset below "
                          "%llu, as LocalTensor::GetPhyAddr() gives it)", op, static_cast<const void*>(p),
