@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
-import statistics
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
+
+import micro
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -53,11 +51,6 @@ def sim_gather(work: Path, reps: int, env: dict | None = None) -> dict:
     y = np.empty(SIZE, np.float32)
     info = {}
 
-    def timed(fn):
-        t, cpu = time.perf_counter(), time.process_time()
-        fn()
-        return time.perf_counter() - t, time.process_time() - cpu
-
     def sim():
         info["run"] = run_case(root / job["host_lib"], root / job["kernel_lib"], op, variant, soc,
                                {"x": x, "indices": indices}, {"y": y}, {})
@@ -65,19 +58,9 @@ def sim_gather(work: Path, reps: int, env: dict | None = None) -> dict:
     def numpy():
         x[indices]
 
-    timed(sim)
-    timed(numpy)
-    s, g = [], []
-    for _ in range(max(reps, 3)):   # interleaved, so both see the same machine load
-        s.append(timed(sim))
-        g.append(timed(numpy))
+    t = micro.interleaved(sim, numpy, reps)
     verified = bool(np.array_equal(y, x[indices]))
-    sim_s, numpy_s = statistics.median(v[0] for v in s), statistics.median(v[0] for v in g)
-    sim_cpu, numpy_cpu = statistics.median(v[1] for v in s), statistics.median(v[1] for v in g)
-    return {"elements": SIZE, "soc": SOC, "sim_s": sim_s, "numpy_s": numpy_s,
-            "ratio": sim_s / numpy_s if numpy_s else None, "sim_cpu_s": sim_cpu,
-            "numpy_cpu_s": numpy_cpu, "cpu_ratio": sim_cpu / numpy_cpu if numpy_cpu else None,
-            "blocks": info["run"].block_dim, "verified": verified, "runs": {"sim": s, "numpy": g}}
+    return {"elements": SIZE, "soc": SOC, **t, "blocks": info["run"].block_dim, "verified": verified}
 
 
 def main() -> int:
@@ -85,13 +68,7 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--work", type=Path, help="work directory (default: a temporary one)")
     a = ap.parse_args()
-    work = a.work or Path(tempfile.mkdtemp(prefix="opkg-bench-simt-"))
-    try:
-        env = dict(os.environ, OPKG_CACHE_DIR=str(work / "cache"))
-        r = sim_gather(work, a.reps, env)
-    finally:
-        if not a.work:
-            shutil.rmtree(work, ignore_errors=True)
+    r = micro.in_work(a.work, "opkg-bench-simt-", sim_gather, a.reps)
     print(f"sim SIMT gather 1M float32 ({SOC}, {r['blocks']} blocks x 1024 threads): "
           f"{r['sim_s'] * 1000:.0f} ms; NumPy x[indices] {r['numpy_s'] * 1000:.1f} ms; {r['ratio']:.1f}x "
           f"(CPU time: {r['sim_cpu_s'] * 1000:.0f} ms vs {r['numpy_cpu_s'] * 1000:.1f} ms, "
