@@ -266,6 +266,11 @@ def read_operator(repo: Repository, op_dir: Path, unit: str) -> Operator:
     module = cmake_module(op_dir)
     defs, sources = host_sources(op_dir, module, unit)
     kernel = op_dir / "op_kernel" / f"{op_dir.name}.cpp"
+    # an Ascend 950 build compiles <op>_apt.cpp where the operator has one (its OpDef names
+    # opFile <op>_apt for that SoC; ops-nn scripts/util/ascendc_impl_build.py maps it back)
+    apt = op_dir / "op_kernel" / f"{op_dir.name}_apt.cpp"
+    if ARCH_DIR.get(unit) == "arch35" and apt.is_file():
+        kernel = apt
     op_type, variants = binary_config(op_dir, unit)
     include_dirs = [op_dir.parent, module.host_dir]
     # CMake DEPENDENCIES: those operators' modules are built into the same tiling and infer

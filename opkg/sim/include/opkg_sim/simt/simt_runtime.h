@@ -101,10 +101,17 @@ private:
     std::vector<uint8_t*> free_;
 };
 
-// One GM buffer or the block's UB, with one shadow cell per byte (allocated on first access):
-// bits 0-31 the barrier epoch of the cell's accesses, 32-47 the writing thread + 1, 48-62 the
-// reading thread + 1, bit 63 several readers. An epoch never repeats within a run, so cells of
-// an older epoch read as empty without clearing.
+// One GM buffer or the block's UB, with one shadow cell per 4-byte word (allocated on first
+// access; a cell per byte made the shadow 8x the data and the gather benchmark memory-bound):
+// bits 0-23 the barrier epoch of the cell's accesses, 24-35 the writing thread + 1, 36-47 the
+// reading thread + 1, bit 48 several readers, 49-52 the bytes written, 53-56 the bytes read.
+// Threads touching different bytes of one word do not race; the word then names the latest
+// writer (reader) for all its written (read) bytes, so such a race names one of the threads
+// that wrote (read) there. An epoch never repeats while a shadow lives (release_areas at the
+// wrap), so cells of an older epoch read as empty without clearing.
+constexpr uint32_t EPOCH_BITS = 24;
+constexpr uint64_t EPOCH_MASK = (uint64_t(1) << EPOCH_BITS) - 1;
+
 struct Area {
     const uint8_t* base = nullptr;
     uint64_t len = 0;
@@ -137,9 +144,11 @@ inline Run& run() {
 bool in_launch() { return run().active; }
 uint32_t linear_tid() { return run().cur ? run().cur->tid : 0; }
 
+inline uint64_t cells_bytes(const Area& a) { return (a.len / 4 + 2) * sizeof(uint64_t); }
+
 inline void release_areas(Run& r) {
     for (Area& a : r.areas) {
-        if (a.cells) munmap(a.cells, a.len * sizeof(uint64_t));
+        if (a.cells) munmap(a.cells, cells_bytes(a));
     }
     r.areas.clear();
     r.last = nullptr;
@@ -216,7 +225,10 @@ inline SrcLoc where(const void* pc) {
     throw Failure(FAIL_RULE, at.file, at.line, msg);
 }
 
+constexpr uint32_t ANOTHER = UINT32_MAX;   // a thread the shadow no longer names
+
 inline std::string thread_name(uint32_t tid) {
+    if (tid == ANOTHER) return "another thread";
     const dim3 d = blockDim;
     if (d.y == 1 && d.z == 1) return format("thread %u", tid);
     return format("thread (%u, %u, %u)", tid % d.x, (tid / d.x) % d.y, tid / (d.x * d.y));
@@ -283,30 +295,43 @@ inline void access(const void* p, uint32_t n, bool write, const void* pc) {
         if (!ar->gm && b.shadow) std::memset(b.shadow + off, UB_WRITTEN, n);
     }
     if (!ar->cells) {
-        void* m = mmap(nullptr, ar->len * sizeof(uint64_t), PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        void* m = mmap(nullptr, cells_bytes(*ar), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
         if (m == MAP_FAILED) throw Failure(FAIL_INTERNAL, "", 0, "cannot allocate the SIMT race shadow");
         ar->cells = static_cast<uint64_t*>(m);
     }
+    // the area's base is at least 4-byte aligned (GM buffers and the UB are): words of the area
     const uint64_t me = uint64_t(r.cur->tid) + 1, epoch = r.epoch;
-    uint64_t* c = ar->cells + off;
-    for (uint32_t i = 0; i < n; ++i) {
-        uint64_t v = c[i];
-        if ((v & 0xFFFFFFFFu) != epoch) v = epoch;
-        const uint64_t writer = (v >> 32) & 0xFFFF, reader = (v >> 48) & 0x7FFF;
-        const bool many = (v >> 63) != 0;
-        if (writer && writer != me) race(r, *ar, off + i, write, uint32_t(writer - 1), true, pc);
-        if (write) {
-            if (reader && (reader != me || many)) {
-                race(r, *ar, off + i, true, uint32_t(reader != me ? reader - 1 : 0), false, pc);
-            }
-            v = (v & ~(uint64_t(0xFFFF) << 32)) | (me << 32);
-        } else if (!reader) {
-            v |= me << 48;
-        } else if (reader != me) {
-            v |= uint64_t(1) << 63;
+    uint64_t first = off, left = n;
+    while (left) {
+        const uint64_t word = first / 4, lo = first % 4, take = std::min<uint64_t>(left, 4 - lo);
+        const uint64_t bytes = ((uint64_t(1) << take) - 1) << lo;   // this access's bytes of the word
+        uint64_t& cell = ar->cells[word];
+        uint64_t v = cell;
+        if ((v & EPOCH_MASK) != epoch) v = epoch;
+        const uint64_t writer = (v >> 24) & 0xFFF, reader = (v >> 36) & 0xFFF;
+        const bool many = (v >> 48) & 1;
+        const uint64_t wbytes = (v >> 49) & 0xF, rbytes = (v >> 53) & 0xF;
+        if (writer && writer != me && (wbytes & bytes)) {
+            race(r, *ar, word * 4 + uint64_t(__builtin_ctzll(wbytes & bytes)), write, uint32_t(writer - 1), true, pc);
         }
-        c[i] = v;
+        if (write) {
+            if (reader && (reader != me || many) && (rbytes & bytes)) {
+                race(r, *ar, word * 4 + uint64_t(__builtin_ctzll(rbytes & bytes)), true,
+                     reader != me ? uint32_t(reader - 1) : ANOTHER, false, pc);
+            }
+            v = (v & ~(uint64_t(0xFFF) << 24)) | (me << 24) | (bytes << 49);
+        } else {
+            if (!reader) {
+                v |= me << 36;
+            } else if (reader != me) {
+                v = (v & ~(uint64_t(0xFFF) << 36)) | (me << 36) | (uint64_t(1) << 48);
+            }
+            v |= bytes << 53;
+        }
+        cell = v;
+        first += take;
+        left -= take;
     }
 }
 
@@ -383,6 +408,19 @@ inline void end_launch(Run& r, std::vector<Fibre>& fibres) {
     threadIdx = blockDim = blockIdx = gridDim = dim3(0, 0, 0);
 }
 
+// A fresh barrier epoch; at the counter's wrap the shadows start over (zero pages again).
+inline uint32_t next_epoch(Run& r) {
+    static thread_local uint32_t epochs = 0;
+    if (++epochs > EPOCH_MASK) {
+        for (Area& a : r.areas) {
+            if (a.cells) munmap(a.cells, cells_bytes(a));
+            a.cells = nullptr;
+        }
+        epochs = 1;
+    }
+    return epochs;
+}
+
 void launch(dim3 dims, void (*body)(void*), void* closure, SrcLoc loc) {
     Run& r = run();
     BlockState& b = block();
@@ -397,14 +435,13 @@ void launch(dim3 dims, void (*body)(void*), void* closure, SrcLoc loc) {
             "asc_vf_call with dim3(%u, %u, %u) = %llu threads; a thread block has 1 to %u threads "
             "(blockDim.x * blockDim.y * blockDim.z)", dims.x, dims.y, dims.z, (unsigned long long)n, MAX_THREADS));
     }
-    static thread_local uint32_t epochs = 0;
     r.active = true;
     r.n = uint32_t(n);
     r.body = body;
     r.closure = closure;
     r.loc = loc;
     r.error = nullptr;
-    r.epoch = ++epochs;
+    r.epoch = next_epoch(r);
     blockDim = dims;
     blockIdx = dim3(uint32_t(b.idx), 0, 0);
     gridDim = dim3(uint32_t(b.num), 1, 1);
@@ -447,7 +484,7 @@ void launch(dim3 dims, void (*body)(void*), void* closure, SrcLoc loc) {
                 throw Failure(FAIL_RULE, w.file, w.line, msg);
             }
         }
-        r.epoch = ++epochs;
+        r.epoch = next_epoch(r);
         phase.swap(waiting);
         waiting.clear();
         for (Fibre* f : phase) {
