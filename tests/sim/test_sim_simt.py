@@ -98,3 +98,11 @@ def test_index_past_the_buffer(built, pkgs):
     err = e.value
     assert err.line == simbuild.line_of(kernel_path(pkgs), "gather")
     assert "thread 2" in err.message and "past the end" in err.message and "'x'" in err.message
+
+
+def test_blocks_storing_different_values_to_one_element_race(built, pkgs):
+    with pytest.raises(runtime.SimError) as e:
+        run(built, 7, np.zeros(1, np.float32), np.zeros(1, np.int32), 4, blocks=2)
+    err = e.value
+    assert err.line == simbuild.line_of(kernel_path(pkgs), "blocks")
+    assert "blocks 0 and 1 both write bytes [0, 4) of 'y'" in err.message

@@ -40,10 +40,16 @@
 #define __tiling_data_ptr__
 #endif
 
-// The devkit's thread-dimension type (bisheng's cce::dim3): unset dimensions are 1.
+// The devkit's thread-dimension type (bisheng's cce::dim3): unset dimensions are 1. `at` is where
+// it was made, normally the asc_vf_call line (`asc_vf_call<f>(dim3(n), ...)`): a variadic launch
+// cannot take a defaulted source location of its own, and diagnostics about the launch and the
+// stores its threads leave name that line.
 struct dim3 {
     uint32_t x, y, z;
-    constexpr dim3(uint32_t x_ = 1, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
+    opkg_sim::SrcLoc at;
+    constexpr dim3(uint32_t x_ = 1, uint32_t y_ = 1, uint32_t z_ = 1,
+                   opkg_sim::SrcLoc at_ = opkg_sim::SrcLoc::current())
+        : x(x_), y(y_), z(z_), at(at_) {}
 };
 namespace cce {
 using ::dim3;
@@ -95,7 +101,7 @@ __attribute__((no_sanitize("thread"), noinline)) T atomic_rmw(T* p, Op op, SrcLo
 
 template <auto F, typename... Args>
 inline void asc_vf_call(dim3 threadNums, Args&&... args) {
-    opkg_sim::simt::call<F>(threadNums, opkg_sim::SrcLoc::current(), args...);
+    opkg_sim::simt::call<F>(threadNums, threadNums.at, args...);
 }
 
 // ---- synchronisation (device_sync_functions.h) ----
@@ -139,7 +145,7 @@ namespace Simt {
 using Dim3 = ::dim3;
 template <auto F, typename... Args>
 inline void VF_CALL(Dim3 dims, Args&&... args) {
-    opkg_sim::simt::call<F>(dims, opkg_sim::SrcLoc::current(), args...);
+    opkg_sim::simt::call<F>(dims, dims.at, args...);
 }
 inline int32_t GetWarpSize() { return int32_t(opkg_sim::simt::WARP); }
 template <int32_t dim = 0>

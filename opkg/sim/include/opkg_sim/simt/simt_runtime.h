@@ -133,6 +133,9 @@ struct Run {
     const uint8_t* lo = nullptr;   // every area and its guard zone lie in [lo, hi)
     const uint8_t* hi = nullptr;
     Area* last = nullptr;
+    // this launch's plain GM stores, recorded as the block's GM writes when it ends, so that
+    // blocks storing different values to the same bytes are reported as for other stores
+    std::vector<std::pair<const uint8_t*, uint32_t>> gm_stores;
     StackPool stacks;
 };
 
@@ -291,6 +294,7 @@ inline void access(const void* p, uint32_t n, bool write, const void* pc) {
     }
     BlockState& b = block();
     if (write) {
+        if (ar->gm) r.gm_stores.emplace_back(a, n);
         if (ar->gm && ar->gm->written) std::memset(ar->gm->written + off, 1, n);
         if (!ar->gm && b.shadow) std::memset(b.shadow + off, UB_WRITTEN, n);
     }
@@ -398,6 +402,19 @@ inline void start(Run& r, Fibre& f) {
     resume(r, f);
 }
 
+// The launch's GM stores as runs of bytes (kcore.h record_write, at the asc_vf_call's line).
+inline void record_gm_stores(Run& r) {
+    std::vector<std::pair<const uint8_t*, uint32_t>>& s = r.gm_stores;
+    std::sort(s.begin(), s.end());
+    for (size_t i = 0; i < s.size();) {
+        const uint8_t* begin = s[i].first;
+        const uint8_t* end = begin + s[i].second;
+        for (++i; i < s.size() && s[i].first <= end; ++i) end = std::max(end, s[i].first + s[i].second);
+        record_write(begin, uint64_t(end - begin), r.loc);
+    }
+    s.clear();
+}
+
 inline void end_launch(Run& r, std::vector<Fibre>& fibres) {
     for (Fibre& f : fibres) {       // threads left waiting: their frames are abandoned
         if (f.stack) r.stacks.give(f.stack);
@@ -405,6 +422,7 @@ inline void end_launch(Run& r, std::vector<Fibre>& fibres) {
     }
     r.active = false;
     r.cur = nullptr;
+    r.gm_stores.clear();
     threadIdx = blockDim = blockIdx = gridDim = dim3(0, 0, 0);
 }
 
@@ -493,6 +511,7 @@ void launch(dim3 dims, void (*body)(void*), void* closure, SrcLoc loc) {
             if (!f->done) waiting.push_back(f);
         }
     }
+    record_gm_stores(r);
     end_launch(r, fibres);
 }
 
@@ -512,6 +531,7 @@ inline void reset() {
     Run& r = run();
     r.active = false;
     r.cur = nullptr;
+    r.gm_stores.clear();
     release_areas(r);
 }
 

@@ -7,6 +7,7 @@
 //   4 block sums with the barrier inside the tree missing: a data race
 //   5 divergent barrier: odd threads return before asc_syncthreads()
 //   6 histogram with a plain += instead of the atomic: a data race in GM
+//   7 every block's thread 0 stores its block index to y[0]: blocks race for it
 #include "kernel_operator.h"
 #include "simt_api/asc_simt.h"
 #include "simt_api/device_atomic_functions.h"
@@ -82,6 +83,13 @@ __simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void HistogramRacySimt(__gm_
     }
 }
 
+__simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void BlocksRaceSimt(__gm__ float* y)
+{
+    if (threadIdx.x == 0) {
+        y[0] = static_cast<float>(blockIdx.x);
+    }
+}
+
 extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_ADDR y, GM_ADDR workspace,
                                                    GM_ADDR tiling)
 {
@@ -107,5 +115,7 @@ extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_AD
         asc_vf_call<DivergentSimt>(dim3(THREADS), ys);
     } else if (TILING_KEY_IS(6)) {
         asc_vf_call<HistogramRacySimt>(dim3(THREADS), is, ys, t.n, t.ylen);
+    } else if (TILING_KEY_IS(7)) {
+        asc_vf_call<BlocksRaceSimt>(dim3(THREADS), ys);   // @blocks
     }
 }
