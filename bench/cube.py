@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
-import statistics
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
+
+import micro
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -53,11 +51,6 @@ def sim_matmul(work: Path, reps: int, env: dict | None = None) -> dict:
     a32, b32 = a.astype(np.float32), b.astype(np.float32)
     c = np.empty((SIZE, SIZE), np.float32)
 
-    def timed(fn):
-        t, cpu = time.perf_counter(), time.process_time()
-        fn()
-        return time.perf_counter() - t, time.process_time() - cpu
-
     def sim():
         run_case(root / job["host_lib"], root / job["kernel_lib"], op, variant, soc,
                  {"a": a, "b": b}, {"c": c}, {})
@@ -65,24 +58,14 @@ def sim_matmul(work: Path, reps: int, env: dict | None = None) -> dict:
     def numpy():
         a32 @ b32
 
-    timed(sim)
-    timed(numpy)
-    s, g = [], []
-    for _ in range(max(reps, 3)):   # interleaved, so both see the same machine load
-        s.append(timed(sim))
-        g.append(timed(numpy))
+    t = micro.interleaved(sim, numpy, reps)
     # products of float16 values are exact in float32: only the order of the sums differs
     want = a.astype(np.float64) @ b.astype(np.float64)
     err = np.abs(c - want)
     max_rel = float(np.max(err / np.maximum(np.abs(want), 1e-3)))
     verified = bool(np.allclose(c, want, rtol=1e-4, atol=1e-4))
-    sim_s, numpy_s = statistics.median(x[0] for x in s), statistics.median(x[0] for x in g)
-    sim_cpu, numpy_cpu = statistics.median(x[1] for x in s), statistics.median(x[1] for x in g)
-    return {"shape": [SIZE, SIZE, SIZE], "soc": SOC, "sim_s": sim_s, "numpy_s": numpy_s,
-            "ratio": sim_s / numpy_s if numpy_s else None, "sim_cpu_s": sim_cpu,
-            "numpy_cpu_s": numpy_cpu, "cpu_ratio": sim_cpu / numpy_cpu if numpy_cpu else None,
-            "max_abs_err": float(err.max()),
-            "max_rel_err": max_rel, "verified": verified, "runs": {"sim": s, "numpy": g}}
+    return {"shape": [SIZE, SIZE, SIZE], "soc": SOC, **t, "max_abs_err": float(err.max()),
+            "max_rel_err": max_rel, "verified": verified}
 
 
 def main() -> int:
@@ -90,13 +73,7 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--work", type=Path, help="work directory (default: a temporary one)")
     a = ap.parse_args()
-    work = a.work or Path(tempfile.mkdtemp(prefix="opkg-bench-cube-"))
-    try:
-        env = dict(os.environ, OPKG_CACHE_DIR=str(work / "cache"))
-        r = sim_matmul(work, a.reps, env)
-    finally:
-        if not a.work:
-            shutil.rmtree(work, ignore_errors=True)
+    r = micro.in_work(a.work, "opkg-bench-cube-", sim_matmul, a.reps)
     print(f"sim matmul {SIZE}^3 fp16->fp32 ({SOC}): {r['sim_s'] * 1000:.0f} ms; NumPy float32 "
           f"{r['numpy_s'] * 1000:.1f} ms; {r['ratio']:.1f}x (CPU time: {r['sim_cpu_s'] * 1000:.0f} ms vs "
           f"{r['numpy_cpu_s'] * 1000:.1f} ms, {r['cpu_ratio']:.1f}x); verified: {r['verified']} "

@@ -19,6 +19,7 @@ Every figure is the median of several runs, reported with a baseline measured in
                                            (LayerNorm's float32 kernel, Ascend910B1)
     sim LayerNorm 96x1024 fp32          vs its NumPy golden
     sim matmul 1024^3 fp16 (cube.py)    vs NumPy's float32 product of the same matrices
+    sim SIMT gather 1M fp32 (simt.py)   vs NumPy's x[indices] (Ascend950PR_9599)
 
 Usage: python bench/run.py [--n 10,50,200,1000] [--real-n 3] [--reps 3] [--cold-reps 2] [--quick]
 Results: a table on stdout, JSON in bench/results/.
@@ -44,6 +45,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 import cube  # noqa: E402
+import simt  # noqa: E402
 import gen  # noqa: E402
 
 PY = sys.executable
@@ -655,6 +657,12 @@ def table(res: dict) -> str:
                                                                    " (NOT VERIFIED)")))
         rows.append(("  same, CPU time", fmt_s(cb["sim_cpu_s"]), fmt_s(cb["numpy_cpu_s"]),
                      fmt_r(cb["cpu_ratio"]), "NumPy, CPU time (BLAS threads included)"))
+    sg = res.get("simt")
+    if sg:
+        rows.append(("sim SIMT gather 1M fp32 (simt)", fmt_s(sg["sim_s"]), fmt_s(sg["numpy_s"]),
+                     fmt_r(sg["ratio"]), "NumPy x[indices]" + ("" if sg["verified"] else " (NOT VERIFIED)")))
+        rows.append(("  same, CPU time", fmt_s(sg["sim_cpu_s"]), fmt_s(sg["numpy_cpu_s"]),
+                     fmt_r(sg["cpu_ratio"]), "NumPy, CPU time"))
     widths = [max(len(str(r[i])) for r in rows) for i in range(5)]
     out = []
     for k, r in enumerate(rows):
@@ -728,6 +736,8 @@ def main(argv=None) -> int:
                                                            a.reps))
         log("micro: sim matmul (cube)")
         section("cube", cube.sim_matmul, work, a.reps, opkg_env(work / "cache-cube"))
+        log("micro: sim SIMT gather")
+        section("simt", simt.sim_gather, work, a.reps, opkg_env(work / "cache-simt"))
     if "scale" in only and ns:
         def scale():
             log("scale: prototype build")

@@ -298,3 +298,14 @@ def test_dtype_combinations_opkg_cannot_run_are_left_out_by_name():
     # every combination unknown: left to the import's error, which names the dtype
     only = {**declared, "inputs": [t("x", ["float32"])], "outputs": [t("y", ["float4_e2m1"])]}
     assert R._runnable_dtypes(only, []) is only
+
+
+def test_an_ascend_950_import_takes_the_apt_kernel(tmp_path):
+    # ops-nn's OpDef names opFile <op>_apt for the 950 (scripts/util/ascendc_impl_build.py):
+    # a 950 import compiles op_kernel/<op>_apt.cpp, an operator with no classic kernel included
+    ws = _workspace(tmp_path)
+    proc = _opkg(ws, "import", "ops-mini/activation", "--base", "ops-base", "--soc", "Ascend950PR_9599")
+    assert proc.returncode == 0, proc.stderr
+    assert "no classic kernel op_kernel/only_apt.cpp" not in proc.stdout
+    manifest = yaml.safe_load((ws / "packages" / "ops_mini" / "activation" / "only_apt" / "opkg.yaml").read_text())
+    assert manifest["kernel"]["source"] == "@ops_mini//activation/only_apt/op_kernel/only_apt_apt.cpp"

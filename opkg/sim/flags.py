@@ -168,6 +168,21 @@ def pch_flags(soc: SocInfo) -> list[str]:
 
 
 _LAUNCH = re.compile(r"<<<.*?>>>", re.S)
+_SIMT = re.compile(r'#\s*include\s*[<"]simt_api/')
+
+
+def uses_simt(texts) -> bool:
+    """Whether any of the kernel's sources (texts) includes asc-devkit's SIMT API (`simt_api/...`)."""
+    return any(_SIMT.search(t) for t in texts)
+
+
+# A SIMT kernel's loads and stores through raw pointers are what the sim must see (GM written,
+# UB defined, out of bounds, races between threads): GCC's thread-sanitizer pass instruments each
+# with a hook call, and the hooks are the sim's own (opkg_sim/simt/simt_runtime.h; libtsan is never
+# linked). Volatile accesses count (ops-nn's `__gm__ volatile T*` outputs). Line tables (-g1) turn a
+# racing access's code address into its file:line.
+SIMT_FLAGS = ("-fsanitize=thread", "--param=tsan-instrument-func-entry-exit=0",
+              "--param=tsan-distinguish-volatile=1", "-g1")
 
 
 def has_chevron_launch(kernel_text: str) -> bool:
@@ -177,15 +192,17 @@ def has_chevron_launch(kernel_text: str) -> bool:
 
 
 def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path | None,
-                 pch: Path | None = None, launcher: bool = False) -> list[str]:
+                 pch: Path | None = None, launcher: bool = False, simt: bool = False) -> list[str]:
     """`pch`: PCH_HEADER in the directory of its .gch (built with `pch_flags(soc)`), or None to
     parse the headers in every kernel. `launcher`: the kernel source holds a `<<<>>>` launch
     (`has_chevron_launch`); it then gets `__CCE_KT_TEST__`, CANN's CPU-debug macro, which drops
     launchers guarded by `#ifndef __CCE_KT_TEST__` (CANN's samples) as tikicpulib's build does.
     Otherwise it is left undefined as in the device build, which keeps code guarded by it: cann-ops'
     MoeInitRoutingV2 and CrossEntropyLossGrad hide their SyncAll from the CPU-debug build that
-    way, and their blocks need it."""
-    pre = ["-Winvalid-pch", "-include", str(pch)] if pch is not None else []
+    way, and their blocks need it. `simt`: the kernel uses the SIMT API (`uses_simt`); it is
+    instrumented (SIMT_FLAGS) and reads the headers itself (the precompiled ones are not
+    instrumented-compatible)."""
+    pre = ["-Winvalid-pch", "-include", str(pch)] if pch is not None and not simt else []
     flags = arch_flags(soc) + [KERNEL_OPT] + pre + [
         f"-DOPKG_SIM_OP_TYPE={op.type}",
         f"-DOPKG_SIM_KERNEL_NAME={op.kernel_name}",
@@ -198,6 +215,8 @@ def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path
     ]
     if launcher:
         flags.append("-D__CCE_KT_TEST__=1")
+    if simt:
+        flags += SIMT_FLAGS
     # a ref tensor's output position is <name>_ref, with macros of its own as CANN's build
     # defines them (cann-ops' EyeFp64 reads DTYPE_Y_REF); its name comes twice in the variant
     refs = {f"{t}_ref": variant.dtype_of(t) for t in op.ref_outputs}

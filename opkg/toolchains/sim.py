@@ -253,6 +253,7 @@ class SimToolchain:
         kernel_libs: dict[str, str] = {}
         kernel_text = pkg.kernel_source.read_text(errors="replace")
         launcher = flags.has_chevron_launch(kernel_text)
+        simt = flags.uses_simt([kernel_text, *(p.read_text(errors="replace") for p in _kernel_headers(pkg))])
         # a kernel written as a template over tiling-key parameters (ASCENDC_TPL_*): compiled
         # through a unit that includes it and adds the entry picking the instance by key
         kernel_unit, kernel_deps = pkg.kernel_source, ()
@@ -277,7 +278,7 @@ class SimToolchain:
         for variant in soc_op.variants():
             vdir = base / soc.name / variant.name
             what = f"kernel {variant.name} ({soc.name})"
-            kflags = flags.kernel_flags(soc_op, variant, soc, tiling_include, pch, launcher)
+            kflags = flags.kernel_flags(soc_op, variant, soc, tiling_include, pch, launcher, simt)
             force = ((str(pkg.tiling_data), str(tiling_include)) if pkg.tiling_data else ()) + kernel_deps
             actions.append(compile_step(kernel_unit, vdir / "kernel.o", kflags,
                                         f"{what} {pkg.kernel_source.name}", force,
@@ -346,6 +347,14 @@ class SimToolchain:
         target = Target(tid, pkg.label, pkg.name, pkg.version, soc.name, self.id, str(bundle),
                         reports)
         return target, actions
+
+
+def _kernel_headers(pkg) -> list[Path]:
+    """The sources beside the kernel (its directory tree), where the headers it includes live:
+    read to tell whether it uses the SIMT API (flags.uses_simt)."""
+    root = pkg.kernel_source.parent
+    return sorted(p for p in root.rglob("*") if p.suffix in (".h", ".hpp", ".cpp", ".cc", ".inc")
+                  and p.is_file() and p != pkg.kernel_source)
 
 
 def _rel_name(src: Path, pkg, gen_dir: Path) -> str:

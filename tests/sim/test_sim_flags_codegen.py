@@ -147,6 +147,21 @@ def test_a_chevron_launch_is_found_outside_comments():
     assert not flags.has_chevron_launch("// k<<<n, l2, s>>>(a);\n/* k<<<n>>>(a) */\nint x = a << 3 >> 1;")
 
 
+def test_simt_kernels_are_instrumented_and_read_the_headers_themselves(tmp_path, soc910b):
+    assert flags.uses_simt(["#include \"kernel_operator.h\"", '#include "simt_api/asc_simt.h"'])
+    assert flags.uses_simt(["#  include <simt_api/math_functions.h>"])
+    assert not flags.uses_simt(["#include \"kernel_operator.h\"\n// simt_api/asc_simt.h is not used"])
+    pch = tmp_path / "p.h"
+    plain = flags.kernel_flags(OP, OP.variant("float32"), soc910b, None, pch)
+    simt = flags.kernel_flags(OP, OP.variant("float32"), soc910b, None, pch, simt=True)
+    assert "-fsanitize=thread" not in plain and str(pch) in plain
+    # the hooks' own runtime, never libtsan's: instrumentation flags only, and no precompiled
+    # headers (built without it)
+    assert "-fsanitize=thread" in simt and "--param=tsan-distinguish-volatile=1" in simt and "-g1" in simt
+    assert str(pch) not in simt
+    assert "-fsanitize=thread" not in flags.link_flags()
+
+
 def test_kernel_tiling_source_brings_only_the_tiling_classes_out_of_optiling(tmp_path):
     # the classes declared directly in optiling, here and in a header included by a relative
     # path (cann-ops CircularPadGrad's lives in circular_pad's common header); not a class of a

@@ -5,6 +5,7 @@
 #define OPKG_SIM_RUNTIME_TU 1
 #include "opkg_sim/runtime/kernel_runtime.h"
 #include "opkg_sim/runtime/launch.h"
+#include "opkg_sim/simt/simt_runtime.h"
 
 namespace opkg_sim {
 
@@ -15,7 +16,9 @@ int launch_kernel(const OpkgKernelLaunch* launch, uint32_t arg_count, const char
                   format("kernel entry expects %u GM arguments (%s)", arg_count, params));
         return 1;
     }
-    return run_blocks(launch, entry, error);
+    const int rc = run_blocks(launch, entry, error);
+    simt::reset();   // the SIMT race shadows live for one kernel run
+    return rc;
 }
 
 }  // namespace opkg_sim

@@ -204,6 +204,16 @@ public:
         schedule_mode_ = mode;
         return ge::GRAPH_SUCCESS;
     }
+    // Ascend 950: the UB bytes the kernel's SIMT functions keep as their dynamic local memory
+    // (the rest is the vector kernel's); the sim's UB model does not split the UB, so it is kept.
+    ge::graphStatus SetLocalMemorySize(uint32_t bytes) {
+        local_memory_size_ = bytes;
+        return ge::GRAPH_SUCCESS;
+    }
+    uint32_t GetLocalMemorySize() const { return local_memory_size_; }
+    // Views (non-contiguous inputs): the sim hands every kernel contiguous tensors.
+    bool InputIsView(size_t) const { return false; }
+    const Stride* GetInputStride(size_t) const { return nullptr; }
     ge::graphStatus SetNeedAtomic(bool) { return ge::GRAPH_SUCCESS; }
     bool NeedAtomic() const { return false; }
     int32_t GetDeterministic() const { return 0; }
@@ -236,6 +246,7 @@ public:
     uint32_t block_dim_ = 0;
     uint64_t tiling_key_ = 0;
     uint32_t schedule_mode_ = 0;
+    uint32_t local_memory_size_ = 0;
     size_t workspaces_[OPKG_SIM_MAX_WORKSPACES] = {0};
     size_t workspace_count_ = 0;
     fe::PlatFormInfos* platform_ = nullptr;

@@ -22,6 +22,10 @@
 
 namespace opkg_sim {
 
+namespace simt {
+inline void reset();   // opkg_sim/simt/simt_runtime.h: no SIMT launch under way any more
+}
+
 inline void copy_text(char* dst, size_t cap, const std::string& s) {
     if (!dst || cap == 0) return;
     size_t n = s.size() < cap - 1 ? s.size() : cap - 1;
@@ -255,6 +259,7 @@ inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t
                          : "; no Ascend C call had been made in this block yet";
         err = BlockError{true, FAIL_RULE, last.file ? last.file : "", last.line, msg};
         if (barrier) barrier->abort();
+        simt::reset();   // a crash inside a SIMT thread left its launch behind
         block() = BlockState();
         dirty = L.arena_bytes;
         return false;

@@ -81,6 +81,19 @@ static ge::graphStatus HostApiTilingFunc(gert::TilingContext* context)
     t.Data().set_modNameLen(static_cast<uint32_t>(mod->size()));
     // the optional bias this case leaves out has no desc
     t.Data().set_biasAbsent(context->GetOptionalInputDesc(2) == nullptr && context->GetInputDesc(2) == nullptr);
+    // Ascend 950 host calls ops-nn's arch35 tiling makes: no input is a view (the sim's tensors are
+    // contiguous), gert::Stride as tiling code fills it, the SIMT local memory size, the origin
+    // shape as GetShape, and ::ceil without <cmath> (CANN's headers bring it)
+    gert::Stride stride{4, 1};
+    stride.AppendStride(7);
+    stride.SetStride(0, 5);
+    const bool noView = !context->InputIsView(0) && context->GetInputStride(0) == nullptr;
+    const bool strideOk = stride.GetDimNum() == 3 && stride[0] == 5 && stride.GetStride(2) == 7 &&
+                          stride != gert::Stride{5, 1};
+    const bool shapeOk = context->GetInputShape(0)->GetShape().GetDimNum() == 1;
+    const bool localOk = context->SetLocalMemorySize(4096) == ge::GRAPH_SUCCESS;
+    t.Data().set_views(noView * 1 + strideOk * 10 + shapeOk * 100 + localOk * 1000 +
+                       static_cast<uint32_t>(ceil(2.5)) * 10000);
     context->SetBlockDim(1);
     t.Save();
     size_t* ws = context->GetWorkspaceSizes(1);

@@ -13,12 +13,20 @@
 
 namespace opkg_sim {
 
+// A `__ubuf__` pointer as the UB address it stands for: the offset a device pointer holds, or
+// the host address the pointer cast of GetPhyAddr() gives (tensor.h UbPhyAddr), made an offset.
+inline uintptr_t ub_address(const void* p) {
+    const BlockState& b = block();
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(p), ub = reinterpret_cast<uintptr_t>(b.ub);
+    return b.ub && addr >= ub && addr < ub + b.ub_bytes ? addr - ub : addr;
+}
+
 // A raw UB pointer as a LocalTensor reaching the end of the UB (the position only names it). As on
 // the device, `(__ubuf__ T*)local.GetPhyAddr()` holds the UB address, i.e. the offset into the UB.
 template <class T>
 inline AscendC::LocalTensor<T> ub_tensor(T* p, const char* op, SrcLoc loc) {
     BlockState& b = block();
-    const uintptr_t addr = reinterpret_cast<uintptr_t>(p);
+    const uintptr_t addr = ub_address(p);
     if (!b.ub || addr >= b.ub_bytes) {
         fail(loc, format("%s: %p is not a Unified Buffer address of this block (a UB address is an offset below "
                          "%llu, as LocalTensor::GetPhyAddr() gives it)", op, static_cast<const void*>(p),
@@ -66,8 +74,8 @@ inline void TransDataTo5HDImpl(__ubuf__ T* dstList[NCHW_CONV_ADDR_LIST_SIZE],
                                opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     uint64_t d[NCHW_CONV_ADDR_LIST_SIZE], s[NCHW_CONV_ADDR_LIST_SIZE];
     for (int i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
-        d[i] = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(dstList[i]));
-        s[i] = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(srcList[i]));
+        d[i] = static_cast<uint64_t>(opkg_sim::ub_address(dstList[i]));
+        s[i] = static_cast<uint64_t>(opkg_sim::ub_address(srcList[i]));
     }
     TransDataTo5HD<T>(d, s, transDataTo5HDParams, loc);
 }

@@ -8,6 +8,19 @@
 
 namespace AscendC {
 
+// What LocalTensor::GetPhyAddr() returns: the UB address (the offset into the UB) as an integer,
+// as on the device. Ascend 950 kernels also cast it to a pointer, `(__ubuf__ T*)t.GetPhyAddr()`,
+// to hand UB to SIMT and vector functions; that explicit cast gives the host address of the same
+// bytes here, so the pointer reads and writes the tensor (opkg_sim::ub_tensor takes both forms).
+template <class T>
+struct UbPhyAddr {
+    uint64_t off;
+    T* ptr;
+    operator uint64_t() const { return off; }
+    template <class P>
+    explicit operator P*() const { return reinterpret_cast<P*>(ptr); }
+};
+
 enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC };
 
 // A tensor's shape as CANN's kernel_tensor.h records it (SetShapeInfo): the shape, the original
@@ -84,8 +97,8 @@ public:
     uint32_t GetLength() const { return size_ * sizeof(T); }
     void SetSize(uint32_t size) { size_ = size; }
     TPosition GetPosition() const { return pos_; }
-    uint64_t GetPhyAddr() const { return ub_offset(); }
-    uint64_t GetPhyAddr(uint32_t offset) const { return ub_offset() + offset * sizeof(T); }
+    UbPhyAddr<T> GetPhyAddr() const { return UbPhyAddr<T>{ub_offset(), ptr_}; }
+    UbPhyAddr<T> GetPhyAddr(uint32_t offset) const { return UbPhyAddr<T>{ub_offset() + offset * sizeof(T), ptr_ + offset}; }
     void SetUserTag(int32_t tag) { tag_ = tag; }
     int32_t GetUserTag() const { return tag_; }
     void SetShapeInfo(const ShapeInfo& info) { shapeInfo_ = info; }

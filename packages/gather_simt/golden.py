@@ -1,0 +1,5 @@
+"""NumPy reference for GatherSimtCustom."""
+
+
+def gather(x, indices):
+    return x[indices]

@@ -1,0 +1,121 @@
+// SIMT functions launched from a vector kernel as ops-nn's arch35 kernels do
+// (asc_vf_call<f>(dim3(n), ...)), one per tiling key:
+//   1 gather        y[i] = x[idx[i]], grid-stride over every block's threads
+//   2 scatter-add   y = 0; barrier; y[idx[i]] += x[i] with asc_atomic_add (one block)
+//   3 block sums    y[b] = sum of block b's chunk of x: per-thread partials, then a tree in UB
+//                   (shared memory) with asc_syncthreads() between the steps
+//   4 block sums with the barrier inside the tree missing: a data race
+//   5 divergent barrier: odd threads return before asc_syncthreads()
+//   6 histogram with a plain += instead of the atomic: a data race in GM
+//   7 every block's thread 0 stores its block index to y[0]: blocks race for it
+#include "kernel_operator.h"
+#include "simt_api/asc_simt.h"
+#include "simt_api/device_atomic_functions.h"
+#include "simt_api/device_sync_functions.h"
+using namespace AscendC;
+
+constexpr uint32_t THREADS = 256;
+
+__simt_vf__ __aicore__ LAUNCH_BOUND(1024) inline void GatherSimt(__gm__ float* x, __gm__ int32_t* idx,
+                                                                 __gm__ volatile float* y, uint32_t n)
+{
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        y[i] = x[idx[i]];   // @gather
+    }
+}
+
+__simt_vf__ __aicore__ LAUNCH_BOUND(1024) inline void ScatterAddSimt(__gm__ float* x, __gm__ int32_t* idx,
+                                                                     __gm__ float* y, uint32_t n, uint32_t ylen)
+{
+    for (uint32_t i = threadIdx.x; i < ylen; i += blockDim.x) {
+        y[i] = 0.0f;
+    }
+    asc_syncthreads();
+    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
+        asc_atomic_add(&y[idx[i]], x[i]);
+    }
+}
+
+template <bool BARRIER>
+__simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void BlockSumSimt(__gm__ float* x, __gm__ float* y,
+                                                                      __ubuf__ float* shared, uint32_t m)
+{
+    const uint32_t chunk = (m + gridDim.x - 1) / gridDim.x;
+    const uint32_t begin = blockIdx.x * chunk;
+    const uint32_t end = begin + chunk < m ? begin + chunk : m;
+    float acc = 0.0f;
+    for (uint32_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
+        acc += x[i];
+    }
+    shared[threadIdx.x] = acc;
+    asc_syncthreads();
+    for (uint32_t s = blockDim.x / 2; s > 0; s /= 2) {
+        if (threadIdx.x < s) {
+            shared[threadIdx.x] += shared[threadIdx.x + s];   // @tree
+        }
+        if constexpr (BARRIER) {
+            asc_syncthreads();
+        }
+    }
+    if (threadIdx.x == 0) {
+        y[blockIdx.x] = shared[0];
+    }
+}
+
+__simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void DivergentSimt(__gm__ float* y)
+{
+    if (threadIdx.x % 2 == 1) {
+        return;
+    }
+    asc_syncthreads();   // @divergent
+    y[threadIdx.x] = 1.0f;
+}
+
+__simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void HistogramRacySimt(__gm__ int32_t* idx, __gm__ float* y,
+                                                                           uint32_t n, uint32_t ylen)
+{
+    for (uint32_t i = threadIdx.x; i < ylen; i += blockDim.x) {
+        y[i] = 0.0f;
+    }
+    asc_syncthreads();
+    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
+        y[idx[i]] += 1.0f;   // @histogram
+    }
+}
+
+__simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void BlocksRaceSimt(__gm__ float* y)
+{
+    if (threadIdx.x == 0) {
+        y[0] = static_cast<float>(blockIdx.x);
+    }
+}
+
+extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_ADDR y, GM_ADDR workspace,
+                                                   GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    __gm__ float* xs = (__gm__ float*)x;
+    __gm__ int32_t* is = (__gm__ int32_t*)idx;
+    __gm__ float* ys = (__gm__ float*)y;
+    if (TILING_KEY_IS(1)) {
+        asc_vf_call<GatherSimt>(dim3(THREADS), xs, is, (__gm__ volatile float*)ys, t.n);
+    } else if (TILING_KEY_IS(2)) {
+        asc_vf_call<ScatterAddSimt>(dim3(THREADS), xs, is, ys, t.n, t.ylen);
+    } else if (TILING_KEY_IS(3) || TILING_KEY_IS(4)) {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, THREADS * sizeof(float));
+        __ubuf__ float* shared = (__ubuf__ float*)buf.Get<float>().GetPhyAddr();
+        if (TILING_KEY_IS(3)) {
+            asc_vf_call<BlockSumSimt<true>>(dim3(THREADS), xs, ys, shared, t.m);
+        } else {
+            asc_vf_call<BlockSumSimt<false>>(dim3(THREADS), xs, ys, shared, t.m);
+        }
+    } else if (TILING_KEY_IS(5)) {
+        asc_vf_call<DivergentSimt>(dim3(THREADS), ys);
+    } else if (TILING_KEY_IS(6)) {
+        asc_vf_call<HistogramRacySimt>(dim3(THREADS), is, ys, t.n, t.ylen);
+    } else if (TILING_KEY_IS(7)) {
+        asc_vf_call<BlocksRaceSimt>(dim3(THREADS), ys);   // @blocks
+    }
+}

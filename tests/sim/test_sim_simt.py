@@ -1,0 +1,108 @@
+"""SIMT on the sim (opkg_sim/simt): SIMT functions launched from a vector kernel with
+asc_vf_call<f>(dim3(n), ...) as ops-nn's Ascend 950 kernels do, run as one fibre per thread,
+checked against NumPy; races between threads, a divergent barrier and an index past a buffer are
+reported with the kernel's file:line."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from opkg.core.model import AttrSpec, OpSpec, TensorSpec
+from opkg.core.socs import get_soc
+from opkg.sim import runtime
+import simbuild
+
+OP = OpSpec("SimtKernels", (TensorSpec("x", ("float32",)), TensorSpec("idx", ("int32",))),
+            (TensorSpec("y", ("float32",)),),
+            (AttrSpec("which", "int", required=True), AttrSpec("blocks", "int", required=True)))
+
+
+@pytest.fixture(scope="module")
+def built(pkgs, lib_cache):
+    return simbuild.build(pkgs / "simt", OP, OP.variants()[0], get_soc("Ascend950PR_9599"),
+                          lib_cache, stem="simt_kernels")
+
+
+def run(built, which, x, idx, ylen, blocks=1):
+    y = np.zeros(ylen, np.float32)
+    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x, "idx": idx}, {"y": y},
+                     {"which": which, "blocks": blocks})
+    return y
+
+
+def kernel_path(pkgs):
+    return pkgs / "simt" / "op_kernel" / "simt_kernels.cpp"
+
+
+def test_gather_over_blocks_and_threads(built):
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(3000).astype(np.float32)
+    idx = rng.integers(0, x.size, 5000).astype(np.int32)
+    y = run(built, 1, x, idx, idx.size, blocks=3)
+    np.testing.assert_array_equal(y, x[idx])
+
+
+def test_scatter_add_with_atomics_and_a_barrier(built):
+    rng = np.random.default_rng(2)
+    x = rng.integers(-8, 8, 4000).astype(np.float32)      # integers: the sum is exact in any order
+    idx = rng.integers(0, 37, x.size).astype(np.int32)    # many threads add to each bucket
+    y = run(built, 2, x, idx, 37)
+    want = np.zeros(37, np.float32)
+    np.add.at(want, idx, x)
+    np.testing.assert_array_equal(y, want)
+
+
+def test_block_sums_in_shared_memory(built):
+    rng = np.random.default_rng(3)
+    x = rng.integers(-100, 100, 10000).astype(np.float32)
+    blocks = 4
+    y = run(built, 3, x, np.zeros(1, np.int32), blocks, blocks=blocks)
+    chunk = -(-x.size // blocks)
+    np.testing.assert_array_equal(y, [x[b * chunk:(b + 1) * chunk].sum() for b in range(blocks)])
+
+
+def test_missing_barrier_is_a_race_with_file_line(built, pkgs):
+    x = np.ones(1024, np.float32)
+    with pytest.raises(runtime.SimError) as e:
+        run(built, 4, x, np.zeros(1, np.int32), 1)
+    err = e.value
+    assert str(err.file).endswith("simt_kernels.cpp")
+    assert err.line == simbuild.line_of(kernel_path(pkgs), "tree")
+    assert "data race between SIMT threads" in err.message and "UB byte" in err.message
+    assert "asc_syncthreads" in err.message
+
+
+def test_plain_increment_in_gm_is_a_race(built, pkgs):
+    idx = np.array([3, 5, 3, 7], np.int32)              # threads 0 and 2 both add to y[3]
+    with pytest.raises(runtime.SimError) as e:
+        run(built, 6, np.zeros(1, np.float32), idx, 8)
+    err = e.value
+    assert err.line == simbuild.line_of(kernel_path(pkgs), "histogram")
+    assert "thread 2" in err.message and "thread 0" in err.message and "'y'" in err.message
+
+
+def test_divergent_barrier(built, pkgs):
+    with pytest.raises(runtime.SimError) as e:
+        run(built, 5, np.zeros(1, np.float32), np.zeros(1, np.int32), 256)
+    err = e.value
+    assert err.line == simbuild.line_of(kernel_path(pkgs), "divergent")
+    assert "thread 1 returned" in err.message
+
+
+def test_index_past_the_buffer(built, pkgs):
+    x = np.ones(64, np.float32)
+    idx = np.array([0, 1, 64 + 5000], np.int32)
+    with pytest.raises(runtime.SimError) as e:
+        run(built, 1, x, idx, idx.size)
+    err = e.value
+    assert err.line == simbuild.line_of(kernel_path(pkgs), "gather")
+    assert "thread 2" in err.message and "past the end" in err.message and "'x'" in err.message
+
+
+def test_blocks_storing_different_values_to_one_element_race(built, pkgs):
+    with pytest.raises(runtime.SimError) as e:
+        run(built, 7, np.zeros(1, np.float32), np.zeros(1, np.int32), 4, blocks=2)
+    err = e.value
+    assert err.line == simbuild.line_of(kernel_path(pkgs), "blocks")
+    assert "blocks 0 and 1 both write bytes [0, 4) of 'y'" in err.message
