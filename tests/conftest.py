@@ -70,6 +70,7 @@ SLOW_TESTS = {"test_cli_stats_and_prune_on_a_real_build",
               "test_build_resolves_by_pin_and_refuses_misalignment_early", "test_build_locked",
               "test_new_package_builds_and_verifies", "test_infer_shape_note_survives_a_passing_case",
               "test_per_soc_dtype_lists_drive_the_variants_built_per_soc",
+              "test_every_combination_is_built_and_verified_under_its_own_name",
               "test_one_letter_typo_fails_the_build_naming_both",
               # g++ over the emulation headers, or libraries from lib_cache requested by name
               "test_a_four_element_braced_copy_list_is_data_copy_params",
@@ -111,7 +112,8 @@ RUNTIME_SEEDED_FILES = {"test_import_samples.py", "test_prototype_check.py",
                         "test_dynamic_inputs.py", "test_bfloat16.py", "test_verify_inplace.py",
                         "test_symlink_walk.py", "test_profile_cli.py", "test_import.py",
                         "test_float64.py", "test_output_shapes.py", "test_new.py",
-                        "test_verify_crash_step.py", "test_debug_loop.py", "test_repositories.py"}
+                        "test_verify_crash_step.py", "test_debug_loop.py", "test_repositories.py",
+                        "test_variant_names.py"}
 
 
 @pytest.fixture(autouse=True)
