@@ -56,6 +56,25 @@ def test_the_harness_on_a_miniature_repository_resumes(tmp_path):
     assert time.monotonic() - start < 60
 
 
+def test_goldens_needing_a_missing_package_are_counted_before_the_run(tmp_path):
+    """The harness says up front how many goldens import a package opkg's Python lacks (torch
+    for most of ops-nn's), instead of each operator failing on it after its build."""
+    sys.path.insert(0, str(HARNESS.parent))
+    try:
+        import repository as harness
+    finally:
+        sys.path.pop(0)
+    ops = []
+    for name, imports in (("a", "import numpy as np"), ("b", "import opkg_absent_pkg"),
+                          ("c", "from opkg_absent_pkg import nn\nimport numpy")):
+        golden = tmp_path / name / "tests" / "assets" / "golden.py"
+        golden.parent.mkdir(parents=True)
+        golden.write_text(f"{imports}\n__golden__ = {{'kernel': {{'{name}': 'g'}}}}\n"
+                          "def g(x):\n    return x\n")
+        ops.append(tmp_path / name)
+    assert harness.missing_packages(ops) == {"opkg_absent_pkg": 2}
+
+
 def _real_checkouts(tmp_path: Path):
     ops, base = os.environ.get("OPKG_OPS_NN"), os.environ.get("OPKG_OPBASE")
     if ops and base:

@@ -91,3 +91,11 @@ def test_the_verifier_reports_it_as_the_variant_error(tmp_path):
     with pytest.raises(runner.GoldenMissing) as exc:
         runner.run_job(job)
     assert "torch_like_absent" in str(exc.value)
+
+
+def test_torch_is_named_with_its_cpu_build():
+    """Goldens run on the CPU, and PyPI's default torch pulls CUDA packages: the hint says
+    which build to install."""
+    msg = str(runner._missing_package("torch", "/x/golden.py", False))
+    assert "needs the Python package 'torch'" in msg
+    assert "pip install torch --index-url https://download.pytorch.org/whl/cpu`" in msg

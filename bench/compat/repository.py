@@ -66,6 +66,15 @@ def select(ops: list[Path], root: Path, families, every: int, only) -> list[Path
     return ops[::every] if every > 1 else ops
 
 
+def missing_packages(ops: list[Path]) -> Counter:
+    """What the chosen operators' goldens import that this Python (the one opkg verifies with)
+    lacks, with how many goldens import each: said before the run, not per operator after it."""
+    import importlib.util
+
+    wanted = Counter(name for d in ops for name in getattr(R.find_golden(d), "requires", ()))
+    return Counter({n: k for n, k in wanted.items() if importlib.util.find_spec(n) is None})
+
+
 def git_head(root: Path) -> str | None:
     return R.git_commit(root)
 
@@ -356,6 +365,12 @@ def main(argv=None) -> int:
     print(f"{name} at {commit[:12] if commit else '?'}: {len(chosen)} operators chosen, "
           f"{len(chosen) - len(todo)} measured already (key {key}), {len(todo)} to measure",
           file=sys.stderr, flush=True)
+    missing = missing_packages(todo)
+    for package, k in missing.most_common():
+        print(f"warning: {k} of the goldens to run import {package}, which {sys.executable} "
+              "lacks: those operators will not verify (class 'environment')"
+              + ("; `make compat-goldens` installs it (a CPU build)" if package == "torch"
+                 else ""), file=sys.stderr)
     lock = threading.Lock()
     recorded = load_classification(HERE / f"classification-{name}.yaml")
 
