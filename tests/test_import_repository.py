@@ -17,6 +17,7 @@ import yaml
 
 from opkg.importers import repository as R
 from opkg.importers import ttk
+from opkg.core.errors import UsageError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "ops_repo"
 OP = FIXTURE / "activation" / "leaky_scale"
@@ -288,3 +289,22 @@ def test_dtype_combinations_opkg_cannot_run_are_left_out_by_name():
     # every combination unknown: left to the import's error, which names the dtype
     only = {**declared, "inputs": [t("x", ["float32"])], "outputs": [t("y", ["float4_e2m1"])]}
     assert R._runnable_dtypes(only, []) is only
+
+
+def test_combinations_in_formats_opkg_does_not_run_are_left_out_by_name():
+    """ops-nn's cube operators list FRACTAL_Z_3D/NDC1HWC0 (the probe spells a format the sim
+    cannot name FORMAT_RESERVED): such positions go, named; with none left, the import says so
+    instead of writing a manifest that cannot load."""
+    t = lambda name, dtypes, formats: {"name": name, "param_type": "required",  # noqa: E731
+                                       "dtypes": dtypes, "formats": formats}
+    declared = {"type": "C", "inputs": [t("x", ["float16", "float32"], ["ND", "FORMAT_RESERVED"])],
+                "outputs": [t("y", ["float16", "float32"], ["ND"])], "attrs": []}
+    notes = []
+    kept = R._runnable_dtypes(declared, notes)
+    assert kept["inputs"][0]["formats"] == ["ND"] and kept["inputs"][0]["dtypes"] == ["float16"]
+    assert notes == ["OpDef dtype combination 1 left out: format FORMAT_RESERVED (not a format "
+                     "opkg runs)"]
+    only = {**declared, "inputs": [t("x", ["float16", "float32"], ["NDC1HWC0"])]}
+    with pytest.raises(UsageError, match="no combination in formats opkg runs: 0: format "
+                                         "NDC1HWC0"):
+        R._runnable_dtypes(only, [])
