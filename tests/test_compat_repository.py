@@ -75,6 +75,25 @@ def test_goldens_needing_a_missing_package_are_counted_before_the_run(tmp_path):
     assert harness.missing_packages(ops) == {"opkg_absent_pkg": 2}
 
 
+def test_a_sample_of_the_operators_with_a_golden(tmp_path):
+    sys.path.insert(0, str(HARNESS.parent))
+    try:
+        import repository as harness
+    finally:
+        sys.path.pop(0)
+    ops = []
+    for i in range(5):
+        op = tmp_path / "fam" / f"op{i}"
+        (op / "tests" / "assets").mkdir(parents=True)
+        if i != 1:     # op1 has no golden
+            (op / "tests" / "assets" / "golden.py").write_text(
+                f"__golden__ = {{'kernel': {{'op{i}': 'g'}}}}\ndef g(x):\n    return x\n")
+        ops.append(op)
+    names = lambda ds: [d.name for d in ds]      # noqa: E731
+    assert names(harness.select(ops, tmp_path, None, 2, None, with_golden=True)) == ["op0", "op3"]
+    assert names(harness.select(ops, tmp_path, None, 2, None)) == ["op0", "op2", "op4"]
+
+
 def _real_checkouts(tmp_path: Path):
     ops, base = os.environ.get("OPKG_OPS_NN"), os.environ.get("OPKG_OPBASE")
     if ops and base:
