@@ -306,6 +306,13 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
                                     "wrote); no case can pass without it") from None
             entry["error"] = f"the golden raised {_describe(exc)}"
             continue
+        except ModuleNotFoundError as exc:
+            # imported inside the golden function (ops-nn's goldens import torch there)
+            top = (exc.name or "").split(".")[0]
+            if top and importlib.util.find_spec(top) is None:
+                raise _missing_package(top, job["golden"]["file"], False) from None
+            entry["error"] = f"the golden raised {_describe(exc)}"
+            continue
         except Exception as exc:
             entry["error"] = f"the golden raised {_describe(exc)}"
             continue
