@@ -122,3 +122,24 @@ def test_the_harness_on_ops_nn(tmp_path):
     manifest = (tmp_path / "work" / "packages" / "ops_nn" / "norm" / "rms_norm" / "opkg.yaml").read_text()
     assert '"@ops_nn//norm/rms_norm/op_host/rms_norm_tiling.cpp"' in manifest
     assert "golden_convention: ttk" in manifest
+
+
+def test_first_errors_the_harness_names_a_class_for():
+    sys.path.insert(0, str(HARNESS.parent))
+    try:
+        import repository as harness
+    finally:
+        sys.path.pop(0)
+
+    def cls(error):
+        row = {"operator": "op", "imported": True, "verified": False, "classification": None,
+               "first_error": error, "compiled": False, "kernel_compiled": None}
+        harness.classify_row(row, False, {})
+        return row["classification"]
+
+    assert cls("t.cpp:255: no match for ‘operator==’ (operand types are ‘const "
+               "gert::StorageShape’ and ‘const gert::StorageShape’)") == (
+        "likely sim gap: gert::StorageShape::operator== missing")
+    assert "not snake_case(Sparse4to2QuantMatmul)" in cls(
+        "manifest op.type: kernel entry mismatch: op type 'Sparse4to2QuantMatmul' needs a "
+        "kernel function named 'sparse4to2_quant_matmul', but s.cpp:41 defines 'x'")

@@ -203,6 +203,11 @@ MORE_PATTERNS = [
     (r"[‘'`](\w+)[’'`] is not a member of [‘'`](\w+)[’'`]", "sim gap: {1}::{0} missing"),
     (r"^tpl_kernel\.cpp:\d+: redefinition of", "sim gap: the template-kernel unit defines the "
      "kernel entry a second time"),
+    (r"no match for [‘'`]operator(\S+)[’'`] \(operand types are [‘'`]const (\w+::\w+)[’'`]",
+     "sim gap: {1}::operator{0} missing"),
+    (r"kernel entry mismatch: op type '(\w+)' needs a kernel function named '\w+', but",
+     "import gap: the kernel entry is the name the OpDef gives (ExtendCfgInfo opFile.value), "
+     "not snake_case({0})"),
 ]
 
 
