@@ -4,8 +4,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-quick bench fuzz compat compat-goldens compat-repo dist docs clean check-gxx \
-        check-test-tools
+.PHONY: run test test-quick bench fuzz compat compat-goldens compat-repo check-compat-repo dist docs \
+        clean check-gxx check-test-tools
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
@@ -74,9 +74,11 @@ compat-goldens: $(STAMP)
 
 # The harness over an ops repository checkout and the base library (docs/compat.md), goldens
 # with what they import: make compat-repo REPO=../ops-nn OPBASE=../opbase COMPAT_ARGS='--every 4'
-compat-repo: compat-goldens check-gxx
-	@test -n "$(REPO)" -a -n "$(OPBASE)" || { echo "usage: make compat-repo REPO=DIR OPBASE=DIR [COMPAT_ARGS='--families norm --jobs 1']"; exit 2; }
+compat-repo: check-compat-repo compat-goldens check-gxx
 	$(BIN)/python bench/compat/repository.py --repo $(REPO) --opbase $(OPBASE) $(COMPAT_ARGS)
+
+check-compat-repo:
+	@test -n "$(REPO)" -a -n "$(OPBASE)" || { echo "usage: make compat-repo REPO=DIR OPBASE=DIR [COMPAT_ARGS='--families norm --jobs 1']"; exit 2; }
 
 # The distribution (ascend-opkg: wheel and sdist in dist/), built from this environment without
 # a network; install it anywhere with pip, pipx or uv (README, "Install").
