@@ -4,7 +4,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-quick bench fuzz compat dist docs clean check-gxx check-test-tools
+.PHONY: run test test-quick bench fuzz compat compat-goldens compat-repo check-compat-repo dist docs \
+        clean check-gxx check-test-tools
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
@@ -63,6 +64,24 @@ fuzz: $(STAMP)
 compat: $(STAMP) check-gxx
 	@test -n "$(CORPUS)" || { echo "usage: make compat CORPUS=DIR [COMPAT_ARGS='--only NAME --jobs 2']"; exit 2; }
 	$(BIN)/python bench/compat/run.py --corpus $(CORPUS) $(COMPAT_ARGS)
+
+# The goldens of ops repositories (tests/assets/golden.py) import torch: 150 of ops-nn's 274.
+# `make compat-goldens` installs it into the venv for the corpus run; `make test` never needs it.
+# A CPU build: on a machine whose index is PyPI (where plain `torch` pulls CUDA packages), add
+# COMPAT_PIP_ARGS='--index-url https://download.pytorch.org/whl/cpu'.
+COMPAT_TORCH    ?= torch==2.13.0
+COMPAT_PIP_ARGS ?=
+
+compat-goldens: $(STAMP)
+	$(BIN)/pip install -q $(COMPAT_PIP_ARGS) '$(COMPAT_TORCH)'
+
+# The harness over an ops repository checkout and the base library (docs/compat.md), goldens
+# with what they import: make compat-repo REPO=../ops-nn OPBASE=../opbase COMPAT_ARGS='--every 4'
+compat-repo: check-compat-repo compat-goldens check-gxx
+	$(BIN)/python bench/compat/repository.py --repo $(REPO) --opbase $(OPBASE) $(COMPAT_ARGS)
+
+check-compat-repo:
+	@test -n "$(REPO)" -a -n "$(OPBASE)" || { echo "usage: make compat-repo REPO=DIR OPBASE=DIR [COMPAT_ARGS='--families norm --jobs 1']"; exit 2; }
 
 # The distribution (ascend-opkg: wheel and sdist in dist/), built from this environment without
 # a network; install it anywhere with pip, pipx or uv (README, "Install").

@@ -70,6 +70,7 @@ SLOW_TESTS = {"test_cli_stats_and_prune_on_a_real_build",
               "test_build_resolves_by_pin_and_refuses_misalignment_early", "test_build_locked",
               "test_new_package_builds_and_verifies", "test_infer_shape_note_survives_a_passing_case",
               "test_per_soc_dtype_lists_drive_the_variants_built_per_soc",
+              "test_every_combination_is_built_and_verified_under_its_own_name",
               "test_one_letter_typo_fails_the_build_naming_both",
               # g++ over the emulation headers, or libraries from lib_cache requested by name
               "test_a_four_element_braced_copy_list_is_data_copy_params",
@@ -130,7 +131,8 @@ RUNTIME_SEEDED_FILES = {"test_import_samples.py", "test_prototype_check.py",
                         "test_inplace_lists.py", "test_ref_tensor.py",
                         "test_import_soc_configs.py", "test_ci_output.py", "test_packages.py",
                         "test_import_repository.py", "test_verifier_env.py",
-                        "test_compat_harness.py", "test_compat_repository.py"}
+                        "test_compat_harness.py", "test_compat_repository.py",
+                        "test_variant_names.py"}
 
 
 @pytest.fixture(autouse=True)

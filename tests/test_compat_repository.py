@@ -56,6 +56,44 @@ def test_the_harness_on_a_miniature_repository_resumes(tmp_path):
     assert time.monotonic() - start < 60
 
 
+def test_goldens_needing_a_missing_package_are_counted_before_the_run(tmp_path):
+    """The harness says up front how many goldens import a package opkg's Python lacks (torch
+    for most of ops-nn's), instead of each operator failing on it after its build."""
+    sys.path.insert(0, str(HARNESS.parent))
+    try:
+        import repository as harness
+    finally:
+        sys.path.pop(0)
+    ops = []
+    for name, imports in (("a", "import numpy as np"), ("b", "import opkg_absent_pkg"),
+                          ("c", "from opkg_absent_pkg import nn\nimport numpy")):
+        golden = tmp_path / name / "tests" / "assets" / "golden.py"
+        golden.parent.mkdir(parents=True)
+        golden.write_text(f"{imports}\n__golden__ = {{'kernel': {{'{name}': 'g'}}}}\n"
+                          "def g(x):\n    return x\n")
+        ops.append(tmp_path / name)
+    assert harness.missing_packages(ops) == {"opkg_absent_pkg": 2}
+
+
+def test_a_sample_of_the_operators_with_a_golden(tmp_path):
+    sys.path.insert(0, str(HARNESS.parent))
+    try:
+        import repository as harness
+    finally:
+        sys.path.pop(0)
+    ops = []
+    for i in range(5):
+        op = tmp_path / "fam" / f"op{i}"
+        (op / "tests" / "assets").mkdir(parents=True)
+        if i != 1:     # op1 has no golden
+            (op / "tests" / "assets" / "golden.py").write_text(
+                f"__golden__ = {{'kernel': {{'op{i}': 'g'}}}}\ndef g(x):\n    return x\n")
+        ops.append(op)
+    names = lambda ds: [d.name for d in ds]      # noqa: E731
+    assert names(harness.select(ops, tmp_path, None, 2, None, with_golden=True)) == ["op0", "op3"]
+    assert names(harness.select(ops, tmp_path, None, 2, None)) == ["op0", "op2", "op4"]
+
+
 def _real_checkouts(tmp_path: Path):
     ops, base = os.environ.get("OPKG_OPS_NN"), os.environ.get("OPKG_OPBASE")
     if ops and base:
@@ -84,3 +122,24 @@ def test_the_harness_on_ops_nn(tmp_path):
     manifest = (tmp_path / "work" / "packages" / "ops_nn" / "norm" / "rms_norm" / "opkg.yaml").read_text()
     assert '"@ops_nn//norm/rms_norm/op_host/rms_norm_tiling.cpp"' in manifest
     assert "golden_convention: ttk" in manifest
+
+
+def test_first_errors_the_harness_names_a_class_for():
+    sys.path.insert(0, str(HARNESS.parent))
+    try:
+        import repository as harness
+    finally:
+        sys.path.pop(0)
+
+    def cls(error):
+        row = {"operator": "op", "imported": True, "verified": False, "classification": None,
+               "first_error": error, "compiled": False, "kernel_compiled": None}
+        harness.classify_row(row, False, {})
+        return row["classification"]
+
+    assert cls("t.cpp:255: no match for ‘operator==’ (operand types are ‘const "
+               "gert::StorageShape’ and ‘const gert::StorageShape’)") == (
+        "likely sim gap: gert::StorageShape::operator== missing")
+    assert "not snake_case(Sparse4to2QuantMatmul)" in cls(
+        "manifest op.type: kernel entry mismatch: op type 'Sparse4to2QuantMatmul' needs a "
+        "kernel function named 'sparse4to2_quant_matmul', but s.cpp:41 defines 'x'")

@@ -91,3 +91,26 @@ def test_the_verifier_reports_it_as_the_variant_error(tmp_path):
     with pytest.raises(runner.GoldenMissing) as exc:
         runner.run_job(job)
     assert "torch_like_absent" in str(exc.value)
+
+
+def test_torch_is_named_with_its_cpu_build():
+    """Goldens run on the CPU, and PyPI's default torch pulls CUDA packages: the hint says
+    which build to install."""
+    msg = str(runner._missing_package("torch", "/x/golden.py", False))
+    assert "needs the Python package 'torch'" in msg
+    assert "pip install torch --index-url https://download.pytorch.org/whl/cpu`" in msg
+
+
+def test_a_package_imported_inside_the_golden_function_is_named_too(tmp_path):
+    """ops-nn's goldens import torch inside the function: the call fails the variant with the
+    same sentence, not the case with a traceback."""
+    golden = tmp_path / "golden.py"
+    golden.write_text("def g(x, gamma, bias, epsilon=1e-6, axis=-1, **kwargs):\n"
+                      "    import opkg_absent_inside.nn\n    return x\n")
+    job = {"op": OP.to_json(), "variant": OP.variants()[0].name, "soc": _soc_json(),
+           "golden": {"file": str(golden), "function": "g", "convention": "ttk"},
+           "cases": [{**CASE, "ranges": {}}], "seed": 0}
+    with pytest.raises(runner.GoldenUnavailable) as exc:
+        runner.run_job(job)
+    assert "needs the Python package 'opkg_absent_inside'" in str(exc.value)
+    assert "(add it to verify.requires)" in str(exc.value)

@@ -17,6 +17,7 @@ import yaml
 
 from opkg.importers import repository as R
 from opkg.importers import ttk
+from opkg.core.errors import UsageError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "ops_repo"
 OP = FIXTURE / "activation" / "leaky_scale"
@@ -309,3 +310,20 @@ def test_an_ascend_950_import_takes_the_apt_kernel(tmp_path):
     assert "no classic kernel op_kernel/only_apt.cpp" not in proc.stdout
     manifest = yaml.safe_load((ws / "packages" / "ops_mini" / "activation" / "only_apt" / "opkg.yaml").read_text())
     assert manifest["kernel"]["source"] == "@ops_mini//activation/only_apt/op_kernel/only_apt_apt.cpp"
+def test_combinations_in_formats_opkg_does_not_run_are_left_out_by_name():
+    """ops-nn's cube operators list FRACTAL_Z_3D/NDC1HWC0 (the probe spells a format the sim
+    cannot name FORMAT_RESERVED): such positions go, named; with none left, the import says so
+    instead of writing a manifest that cannot load."""
+    t = lambda name, dtypes, formats: {"name": name, "param_type": "required",  # noqa: E731
+                                       "dtypes": dtypes, "formats": formats}
+    declared = {"type": "C", "inputs": [t("x", ["float16", "float32"], ["ND", "FORMAT_RESERVED"])],
+                "outputs": [t("y", ["float16", "float32"], ["ND"])], "attrs": []}
+    notes = []
+    kept = R._runnable_dtypes(declared, notes)
+    assert kept["inputs"][0]["formats"] == ["ND"] and kept["inputs"][0]["dtypes"] == ["float16"]
+    assert notes == ["OpDef dtype combination 1 left out: format FORMAT_RESERVED (not a format "
+                     "opkg runs)"]
+    only = {**declared, "inputs": [t("x", ["float16", "float32"], ["NDC1HWC0"])]}
+    with pytest.raises(UsageError, match="no combination in formats opkg runs: 0: format "
+                                         "NDC1HWC0"):
+        R._runnable_dtypes(only, [])

@@ -2,7 +2,7 @@
 """The compatibility harness over an ops repository (hicann/ops-nn and its siblings).
 
     bench/compat/repository.py --repo OPS_NN --opbase OPBASE [--families F...] [--every N]
-        [--only OP...] [--soc Ascend910B1] [--jobs N] [--work DIR] [--rebuild]
+        [--with-golden] [--only OP...] [--soc Ascend910B1] [--jobs N] [--work DIR] [--rebuild]
 
 Every operator of the repository with a classic kernel (op_kernel/<op>.cpp) is imported with
 `opkg import` straight from the checkout (its sources stay there; docs/import.md), built on
@@ -58,12 +58,26 @@ def classic_operators(root: Path, unit: str) -> list[Path]:
             if (d / "op_kernel" / f"{d.name}.cpp").is_file() and R.for_unit(d, unit)]
 
 
-def select(ops: list[Path], root: Path, families, every: int, only) -> list[Path]:
+def select(ops: list[Path], root: Path, families, every: int, only,
+           with_golden: bool = False) -> list[Path]:
+    """The operators to measure; `with_golden`: only those whose tests/assets/golden.py names
+    a kernel function (the population of the verification target), before `every`."""
     if families:
         ops = [d for d in ops if d.parent.name in families]
     if only:
         ops = [d for d in ops if d.name in only]
+    if with_golden:
+        ops = [d for d in ops if R.find_golden(d)]
     return ops[::every] if every > 1 else ops
+
+
+def missing_packages(ops: list[Path]) -> Counter:
+    """What the chosen operators' goldens import that this Python (the one opkg verifies with)
+    lacks, with how many goldens import each: said before the run, not per operator after it."""
+    import importlib.util
+
+    wanted = Counter(name for d in ops for name in getattr(R.find_golden(d), "requires", ()))
+    return Counter({n: k for n, k in wanted.items() if importlib.util.find_spec(n) is None})
 
 
 def git_head(root: Path) -> str | None:
@@ -189,6 +203,11 @@ MORE_PATTERNS = [
     (r"[‘'`](\w+)[’'`] is not a member of [‘'`](\w+)[’'`]", "sim gap: {1}::{0} missing"),
     (r"^tpl_kernel\.cpp:\d+: redefinition of", "sim gap: the template-kernel unit defines the "
      "kernel entry a second time"),
+    (r"no match for [‘'`]operator(\S+)[’'`] \(operand types are [‘'`]const (\w+::\w+)[’'`]",
+     "sim gap: {1}::operator{0} missing"),
+    (r"kernel entry mismatch: op type '(\w+)' needs a kernel function named '\w+', but",
+     "import gap: the kernel entry is the name the OpDef gives (ExtendCfgInfo opFile.value), "
+     "not snake_case({0})"),
 ]
 
 
@@ -309,6 +328,8 @@ def main(argv=None) -> int:
     ap.add_argument("--families", nargs="+", metavar="FAMILY")
     ap.add_argument("--only", nargs="+", metavar="OP", help="operator directory names")
     ap.add_argument("--every", type=int, default=1, help="every Nth operator (a sample)")
+    ap.add_argument("--with-golden", action="store_true",
+                    help="only operators with the repository's golden (then --every)")
     ap.add_argument("--soc", default="Ascend910B1")
     ap.add_argument("--jobs", type=int, default=1, help="operators measured at the same time")
     ap.add_argument("--build-jobs", type=int, default=1, help="opkg build -j for each")
@@ -342,7 +363,7 @@ def main(argv=None) -> int:
     if soc_row is None:
         raise SystemExit(f"error: unknown SoC {args.soc}")
     everything = classic_operators(root, soc_row.short)
-    chosen = select(everything, root, args.families, args.every, args.only)
+    chosen = select(everything, root, args.families, args.every, args.only, args.with_golden)
     commit, measured_by = git_head(root), opkg_commit()
     key = f"{commit}:{measured_by}:{args.soc}" + (":import-only" if args.import_only else "") + (
         ":without " + ",".join(args.leave_out_base) if args.leave_out_base else "")
@@ -356,6 +377,12 @@ def main(argv=None) -> int:
     print(f"{name} at {commit[:12] if commit else '?'}: {len(chosen)} operators chosen, "
           f"{len(chosen) - len(todo)} measured already (key {key}), {len(todo)} to measure",
           file=sys.stderr, flush=True)
+    missing = missing_packages(todo)
+    for package, k in missing.most_common():
+        print(f"warning: {k} of the goldens to run import {package}, which {sys.executable} "
+              "lacks: those operators will not verify (class 'environment')"
+              + ("; `make compat-goldens` installs it (a CPU build)" if package == "torch"
+                 else ""), file=sys.stderr)
     lock = threading.Lock()
     recorded = load_classification(HERE / f"classification-{name}.yaml")
 
@@ -395,6 +422,7 @@ def main(argv=None) -> int:
         measured_by = ", ".join(sorted({r.get("opkg") or "?" for r in rows}))
     date = dt.date.today().isoformat()
     sample = ("families " + ", ".join(args.families) if args.families else "all families") + (
+        ", the operators with a golden" if args.with_golden else "") + (
         f", every {args.every}th operator" if args.every > 1 else "") + (
         f", operators {', '.join(args.only)}" if args.only else "") + (
         "; the base library's host sources " + ", ".join(f"`{p}`" for p in args.leave_out_base)

@@ -17,7 +17,7 @@ from typing import Any
 from opkg.core import yamlloc
 from opkg.core.errors import ManifestError, did_you_mean, raise_all
 from opkg.core.model import (ATTR_TYPES, DTYPE_ALIASES, DTYPES, FORMATS, PARAM_TYPES, AttrSpec,
-                             SimModes, OpSpec, TensorSpec)
+                             DuplicateVariant, SimModes, OpSpec, TensorSpec)
 
 MANIFEST = "opkg.yaml"
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -608,6 +608,15 @@ class _Validator:
                 raise self.err(where + (group, idx, "formats"),
                                f"{len(t.formats)} formats for {n} dtype variants",
                                "give one format, or one per dtype")
+        try:
+            OpSpec("_", tuple(inputs), tuple(outputs)).variants()
+        except DuplicateVariant as e:
+            # at the repeated position of the first tensor with a list of several dtypes
+            k = next(i for i, t in enumerate(inputs + outputs) if len(t.dtypes) > 1)
+            at = (("inputs", k) if k < len(inputs) else ("outputs", k - len(inputs)))
+            raise self.err(where + at + ("dtypes", e.position), str(e),
+                           "each position of the dtype lists is one kernel: remove the repeated "
+                           "one") from None
 
     def tensors(self, value, where) -> tuple[TensorSpec, ...]:
         out = []

@@ -135,18 +135,57 @@ class Variant:
     index: int
     dtypes: tuple[tuple[str, str], ...]   # (tensor name, dtype), inputs then outputs
     formats: tuple[tuple[str, str], ...]  # (tensor name, format), same order
-
-    @property
-    def name(self) -> str:
-        """'float16' when every tensor shares one dtype, else the distinct dtypes in order."""
-        seen: list[str] = []
-        for _, d in self.dtypes:
-            if d not in seen:
-                seen.append(d)
-        return "_".join(seen)
+    name: str                             # unique among the op's variants (variant_names)
 
     def dtype_of(self, tensor: str) -> str:
         return dict(self.dtypes)[tensor]
+
+
+class DuplicateVariant(ValueError):
+    """Two dtype combinations of one prototype are the same in every tensor's dtype and
+    format: one kernel would be built for both, so the prototype is rejected."""
+
+    position = 0          # the later of the two positions
+
+
+def _short_name(dtypes: tuple[tuple[str, str], ...]) -> str:
+    """'float16' when every tensor shares one dtype, else the distinct dtypes in order."""
+    return "_".join(dict.fromkeys(d for _, d in dtypes))
+
+
+def variant_names(combos: list[tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]]
+                  ) -> list[str]:
+    """A name per (dtypes, formats) combination, unique and the same for the same prototype:
+    the distinct dtypes in order ('float16_float32'), as long as no other combination has that
+    name; combinations sharing one (RmsNorm: x float16 with gamma float32 or float16) each add
+    the tensors whose dtype tells them apart ('float16_float32__gamma_float16'), then those
+    whose format does. Identical combinations raise DuplicateVariant: one name for two kernels
+    would lose one silently."""
+    groups: dict[str, list[int]] = {}
+    for i, (dtypes, _) in enumerate(combos):
+        groups.setdefault(_short_name(dtypes), []).append(i)
+    names = [""] * len(combos)
+    for short, members in groups.items():
+        if len(members) == 1:
+            names[members[0]] = short
+            continue
+        tensors = [t for t, _ in combos[members[0]][0]]
+        varies = [[k for k in range(len(tensors))
+                   if len({combos[i][part][k][1] for i in members}) > 1] for part in (0, 1)]
+        for i in members:
+            parts = [f"{tensors[k]}_{combos[i][0][k][1]}" for k in varies[0]]
+            parts += [f"{tensors[k]}_{combos[i][1][k][1]}" for k in varies[1]]
+            names[i] = short + "__" + "_".join(parts)
+        seen: dict[str, int] = {}
+        for i in members:
+            if names[i] in seen:
+                e = DuplicateVariant(
+                    f"dtype combinations {seen[names[i]]} and {i} are the same "
+                    f"({', '.join(f'{t} {d}' for t, d in combos[i][0])}) in every format too")
+                e.position = i
+                raise e
+            seen[names[i]] = i
+    return names
 
 
 @dataclass(frozen=True)
@@ -185,15 +224,13 @@ class OpSpec:
         return tuple(t.name for t in self.outputs if t.name in names)
 
     def variants(self) -> tuple[Variant, ...]:
+        """One per position of the dtype lists, each with its unique name (variant_names;
+        DuplicateVariant when two positions are the same combination)."""
         count = max(len(t.dtypes) for t in self.tensors)
-        return tuple(
-            Variant(
-                index=i,
-                dtypes=tuple((t.name, t.dtypes[i if len(t.dtypes) > 1 else 0]) for t in self.tensors),
-                formats=tuple((t.name, t.format_at(i)) for t in self.tensors),
-            )
-            for i in range(count)
-        )
+        combos = [(tuple((t.name, t.dtypes[i if len(t.dtypes) > 1 else 0]) for t in self.tensors),
+                   tuple((t.name, t.format_at(i)) for t in self.tensors)) for i in range(count)]
+        return tuple(Variant(i, dtypes, formats, name) for i, ((dtypes, formats), name)
+                     in enumerate(zip(combos, variant_names(combos))))
 
     def variant(self, name: str) -> Variant:
         for v in self.variants():

@@ -559,16 +559,13 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
 
 
 def _runnable_dtypes(declared: dict, notes: list[str]) -> dict:
-    """The OpDef without the positions of its DataType lists that name a dtype opkg has no
-    NumPy form for (float8, hifloat8, ...: their variants could not be verified), each left out
-    named; all of them unknown stays an import error (scaffold's check says which)."""
+    """The OpDef without the positions of its DataType/Format lists that name a dtype opkg has
+    no NumPy form for (float8, hifloat8, ...: their variants could not be verified) or a format
+    it does not know (FRACTAL_Z_3D, ...; the probe spells a format the sim cannot name
+    FORMAT_RESERVED), each left out named. Every position unknown by its dtype stays an import
+    error (scaffold's check says which); by its format, one here."""
     from opkg.importers import opdef as opdef_probe
-    from opkg.core.model import DTYPES
-
-    def unknown(group):
-        count = max((len(t["dtypes"]) for t in group), default=0)
-        return {i for t in group for i in range(count)
-                if len(t["dtypes"]) > 1 and t["dtypes"][i] not in DTYPES}
+    from opkg.core.model import DTYPES, FORMATS
 
     tensors = declared["inputs"] + declared["outputs"]
     count = max((len(t["dtypes"]) for t in tensors), default=0)
@@ -577,15 +574,29 @@ def _runnable_dtypes(declared: dict, notes: list[str]) -> dict:
     if uneven:
         raise UsageError(f"the OpDef of {declared['type']} has DataType lists of different "
                          f"lengths: {count} and " + ", ".join(uneven) + " (as the sim reads it)")
-    bad = unknown(tensors)
-    if not bad or len(bad) == count:
+
+    def at(values, i):
+        return values[i if len(values) > 1 else 0] if values else None
+
+    why = {}
+    for i in range(count):
+        dtypes = sorted({at(t["dtypes"], i) for t in tensors} - set(DTYPES) - {None})
+        formats = sorted({at(t.get("formats") or [], i) for t in tensors} - set(FORMATS) - {None})
+        if dtypes:
+            why[i] = ", ".join(dtypes) + " (no such dtype in opkg)"
+        elif formats:
+            why[i] = "format " + ", ".join(formats) + " (not a format opkg runs)"
+    if not why:
         return declared
-    keep = [i for i in range(count) if i not in bad]
-    for i in sorted(bad):
-        names = sorted({t["dtypes"][i] for t in tensors if len(t["dtypes"]) > 1
-                        and t["dtypes"][i] not in DTYPES})
-        notes.append(f"OpDef dtype combination {i} left out: {', '.join(names)} (no such dtype "
-                     "in opkg)")
+    if len(why) == count:
+        if any("(no such dtype" in w for w in why.values()):
+            return declared
+        raise UsageError(f"the OpDef of {declared['type']} has no combination in formats opkg "
+                         "runs: " + "; ".join(f"{i}: {w}" for i, w in sorted(why.items())),
+                         hint="opkg runs the formats " + ", ".join(FORMATS))
+    keep = [i for i in range(count) if i not in why]
+    for i, w in sorted(why.items()):
+        notes.append(f"OpDef dtype combination {i} left out: {w}")
     return {**declared, "inputs": opdef_probe.keep_positions(declared["inputs"], keep),
             "outputs": opdef_probe.keep_positions(declared["outputs"], keep)}
 

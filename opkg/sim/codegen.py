@@ -73,11 +73,79 @@ _TPL_SCOPE = re.compile(r'\bnamespace\s+([\w:]+)\s*\{|\bASCENDC_TPL_ARGS_DECL\s*
                         r'|^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 
 
-def template_kernel(kernel_source, text: str, kernel_name: str) -> bool:
-    """Whether the kernel entry `kernel_name` is a function template."""
+def template_kernel(kernel_source, text: str, kernel_name: str, defines=None) -> bool:
+    """Whether the kernel entry `kernel_name` is a function template, in the code that the
+    preprocessor keeps with `defines` (arch_defines: ops-nn kernels define a template entry for
+    Ascend 950 under `#if __CCE_AICORE__ == 310` and an extern "C" one in its #else)."""
     code = _STRIP.sub(" ", text)
+    if defines is not None:
+        code = active_code(code, defines)
     return re.search(r"\btemplate\s*<[^;{]*>\s*(?:(?:__global__|__aicore__|extern\s+\"C\")\s+)*"
                      rf"void\s+{re.escape(kernel_name)}\s*\(", code) is not None
+
+
+def arch_defines(flags) -> dict[str, int]:
+    """The integer macros of a compile line's -D flags (flags.arch_flags)."""
+    out = {}
+    for f in flags:
+        m = re.fullmatch(r"-D(\w+)(?:=(-?\d+))?", f)
+        if m:
+            out[m.group(1)] = int(m.group(2) or 1)
+    return out
+
+
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+
+
+def _condition(kind: str, expr: str, defines: dict[str, int]) -> bool | None:
+    """An #if/#ifdef/#ifndef/#elif condition's value under `defines`, or None when it names a
+    macro they do not decide (a macro not among them may still be defined by a header)."""
+    expr = expr.strip()
+    if kind in ("ifdef", "ifndef"):
+        return None if expr not in defines else (kind == "ifdef")
+    expr = re.sub(r"\bdefined\s*\(\s*(\w+)\s*\)|\bdefined\s+(\w+)",
+                  lambda m: "1" if (m.group(1) or m.group(2)) in defines else "@", expr)
+    if "@" in expr:
+        return None
+    expr = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: str(defines[m.group(0)])
+                  if m.group(0) in defines else "@", expr)
+    if "@" in expr:
+        return None
+    expr = expr.replace("&&", " and ").replace("||", " or ")
+    expr = re.sub(r"!(?!=)", " not ", expr)
+    try:
+        return bool(eval(expr, {"__builtins__": {}}))      # digits and operators only
+    except Exception:           # noqa: BLE001 - anything else is undecided, hence kept
+        return None
+
+
+def active_code(code: str, defines: dict[str, int]) -> str:
+    """`code` without the lines of #if branches that `defines` rule out; a branch whose
+    condition they do not decide is kept, as are the branches after it."""
+    out, stack = [], []      # per #if: [this branch active, a branch was taken, undecided]
+    for line in code.splitlines():
+        m = _DIRECTIVE.match(line)
+        live = all(f[0] for f in stack)
+        if m:
+            kind, rest = m.groups()
+            if kind in ("if", "ifdef", "ifndef"):
+                value = _condition(kind, rest, defines)
+                stack.append([value is not False, value is True, value is None])
+            elif kind == "elif" and stack:
+                f = stack[-1]
+                if f[1]:
+                    f[0] = False
+                else:
+                    value = None if f[2] else _condition("if", rest, defines)
+                    f[0], f[1], f[2] = value is not False, value is True, f[2] or value is None
+            elif kind == "else" and stack:
+                stack[-1][0] = not stack[-1][1]
+            elif kind == "endif" and stack:
+                stack.pop()
+            continue
+        if live:
+            out.append(line)
+    return "\n".join(out)
 
 
 def tpl_decl_namespace(source, text: str, include_dirs, _seen=None) -> str | None:

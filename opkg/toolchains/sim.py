@@ -257,7 +257,8 @@ class SimToolchain:
         # a kernel written as a template over tiling-key parameters (ASCENDC_TPL_*): compiled
         # through a unit that includes it and adds the entry picking the instance by key
         kernel_unit, kernel_deps = pkg.kernel_source, ()
-        if codegen.template_kernel(pkg.kernel_source, kernel_text, op.kernel_name):
+        if codegen.template_kernel(pkg.kernel_source, kernel_text, op.kernel_name,
+                                   codegen.arch_defines(flags.arch_flags(soc))):
             namespace = codegen.tpl_decl_namespace(pkg.kernel_source, kernel_text, include)
             if namespace is None:
                 raise BuildError(f"{pkg.kernel_source}: the kernel {op.kernel_name} is a function "

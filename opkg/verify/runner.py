@@ -308,6 +308,13 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
                                     "wrote); no case can pass without it") from None
             entry["error"] = f"the golden raised {_describe(exc)}"
             continue
+        except ModuleNotFoundError as exc:
+            # imported inside the golden function (ops-nn's goldens import torch there)
+            top = (exc.name or "").split(".")[0]
+            if top and importlib.util.find_spec(top) is None:
+                raise _missing_package(top, job["golden"]["file"], False) from None
+            entry["error"] = f"the golden raised {_describe(exc)}"
+            continue
         except Exception as exc:
             entry["error"] = f"the golden raised {_describe(exc)}"
             continue
@@ -456,12 +463,18 @@ class GoldenUnavailable(GoldenMissing):
     naming the package (not with the import's traceback)."""
 
 
+# pip arguments beyond the name: goldens run on the CPU, and PyPI's default torch wheel pulls
+# gigabytes of CUDA packages
+PIP_ARGS = {"torch": " --index-url https://download.pytorch.org/whl/cpu"}
+
+
 def _missing_package(name: str, file: str, declared: bool) -> GoldenUnavailable:
     return GoldenUnavailable(
         f"the golden {Path(file).name} needs the Python package {name!r}, which is not "
         f"installed where opkg runs ({sys.executable})"
         + ("" if declared else " (add it to verify.requires)")
-        + f": install it with `{Path(sys.executable).parent}/pip install {name}`")
+        + f": install it with `{Path(sys.executable).parent}/pip install {name}"
+        + PIP_ARGS.get(name, "") + "`")
 
 
 def load_golden(file: str, function: str, requires=()):
