@@ -1335,3 +1335,23 @@ def test_one_custom_package_refuses_two_kernel_headers_of_one_name(stand_in, mon
     result = engine.build(Workspace.load(root), ["//packages/add_custom", "//packages/relu_add"],
                           socs=["Ascend910B1"], toolchain="cann-8.0.RC2", verify=False, jobs=2)
     assert not result.failures, result.failures
+
+
+def test_a_build_restored_from_the_cache_reruns_msopgen(stand_in, capsys):
+    """msopgen writes more than its step can declare (the template's cmake/util scripts that the
+    kernel step runs), so its step never comes from the cache: after `rm -rf out` and a kernel
+    edit, the kernel step finds the project's scripts instead of a restored tree without them."""
+    import shutil
+
+    argv = ("packages/add_custom", "--soc", "Ascend910B1", "--toolchain", "cann-8.0.RC2")
+    code, out, err = build(capsys, *argv)
+    assert code == 0, out + err
+    shutil.rmtree(stand_in["root"] / "out")
+    kernel = stand_in["root"] / "packages/add_custom/op_kernel/add_custom.cpp"
+    kernel.write_text(kernel.read_text() + "\n// edited\n")
+    stand_in["log"].write_text("")
+    code, out, err = build(capsys, *argv)
+    assert code == 0, out + err
+    tools = [e["tool"] for e in read_log(stand_in["log"])]
+    # msopgen ran again (one project per compute unit of the package's .run), then opc
+    assert tools.count("msopgen") == 2 and "opc" in tools, tools

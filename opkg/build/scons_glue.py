@@ -106,6 +106,8 @@ def declare(plan_path: str) -> None:
         if action.step in plan.fresh:     # --no-cache: run it, keep nothing in the cache
             env.AlwaysBuild(nodes)
             env.NoCache(nodes)
+        if not action.cacheable:
+            env.NoCache(nodes)
         if action.requires:       # order only: in neither the signature nor the remote inputs
             env.Requires(nodes, [env.fs.File(p) for p in action.requires])
         _IDENTITIES.append(identity)

@@ -33,6 +33,9 @@ class Action:
     # made before this step but not part of its identity: a file whose bytes follow from the
     # step's own argv and signature (a precompiled header, whose bytes g++ does not reproduce)
     requires: tuple[str, ...] = ()
+    # False for a step whose outputs on disk are more than it can declare (msopgen's project
+    # tree): a cache restore would bring back only the declared files, so it always runs
+    cacheable: bool = True
     signature: str = ""               # extra identity (toolchain fingerprint): change = rebuild
     target: str = ""                  # the Target id this step belongs to
     step: str = ""                    # 'compile', 'link', 'verify', 'bundle', ...; an exec

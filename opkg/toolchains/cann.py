@@ -747,6 +747,9 @@ class CannToolchain:
                     # $ASCEND_HOME_PATH: set_env.sh's environment of this toolkit
                     "env": env_spec},
             signature=fp, target=tid, step="generate",
+            # msopgen also writes the template's cmake/util scripts that later steps run; they
+            # are not declared (msopgen decides the list), so a restored entry would lack them
+            cacheable=False,
             description=f"msopgen {pkg.name} project ({soc.name})"))
 
         # 4. host libraries (SoC-independent, shared by the package's SoCs)
@@ -1025,6 +1028,9 @@ class CannToolchain:
                     "env": env_spec, "options_ini": str(options_ini),
                     "options": "".join(options)},
             signature=fp, target=tid, step="generate",
+            # it also writes an ops-info ini per SoC the OpDefs configure, which the adapter
+            # and param steps read: a set the plan cannot declare, so it always runs
+            cacheable=False,
             description=f"op_build {what} proto and aclnn sources"))
         tiling_lib = host / "libcust_opmaster_rt2.0.so"
         proto_lib = host / "libcust_opsproto_rt2.0.so"

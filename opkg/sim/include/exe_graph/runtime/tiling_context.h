@@ -212,7 +212,6 @@ public:
     }
     uint32_t GetLocalMemorySize() const { return local_memory_size_; }
     // Views (non-contiguous inputs): the sim hands every kernel contiguous tensors.
-    bool InputIsView(size_t) const { return false; }
     const Stride* GetInputStride(size_t) const { return nullptr; }
     ge::graphStatus SetNeedAtomic(bool) { return ge::GRAPH_SUCCESS; }
     bool NeedAtomic() const { return false; }
