@@ -51,8 +51,13 @@ public:
     StorageShape(const Shape& origin, const Shape& storage) : origin_(origin), storage_(storage) {}
     const Shape& GetOriginShape() const { return origin_; }
     const Shape& GetStorageShape() const { return storage_; }
+    // the shape a view tensor is read with: the origin shape, as metadef's StorageShape says
+    const Shape& GetShape() const { return origin_; }
+    Shape& MutableShape() { return origin_; }
     Shape& MutableOriginShape() { return origin_; }
     Shape& MutableStorageShape() { return storage_; }
+    bool operator==(const StorageShape& o) const { return origin_ == o.origin_ && storage_ == o.storage_; }
+    bool operator!=(const StorageShape& o) const { return !(*this == o); }
 
 private:
     Shape origin_;

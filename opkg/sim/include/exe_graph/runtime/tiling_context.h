@@ -5,9 +5,14 @@
 
 #include <cstdint>
 #include <cstring>
+// <map> and <set> as metadef's tiling_context.h has them (through ge_common/api_error_codes.h and
+// ge_api_types.h): opbase's atvoss headers use std::set without including it
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 #include "exe_graph/runtime/shape.h"
+#include "exe_graph/runtime/stride.h"
 #include "graph/types.h"
 #include "opkg_sim/runtime/abi.h"
 #include "platform/platform_infos_def.h"
@@ -177,6 +182,24 @@ public:
     const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
     const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return i < output_descs_.size() ? &output_descs_[i] : nullptr; }
     const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+    // View (non-contiguous) tensors: the sim passes every tensor contiguous, as aclnn does for a
+    // kernel without view support, so no input or output is a view: false, null and -1 as
+    // metadef's TilingContext answers for a tensor without view information.
+    bool InputIsView(size_t) const { return false; }
+    const Stride* GetInputStride(size_t) const { return nullptr; }
+    int64_t GetInputOffset(size_t) const { return -1; }
+    bool OutputIsView(size_t) const { return false; }
+    const Stride* GetOutputStride(size_t) const { return nullptr; }
+    int64_t GetOutputOffset(size_t) const { return -1; }
+    bool OptionalInputIsView(size_t) const { return false; }
+    const Stride* GetOptionalInputStride(size_t) const { return nullptr; }
+    int64_t GetOptionalInputOffset(size_t) const { return -1; }
+    bool DynamicInputIsView(size_t, size_t) const { return false; }
+    const Stride* GetDynamicInputStride(size_t, size_t) const { return nullptr; }
+    int64_t GetDynamicInputOffset(size_t, size_t) const { return -1; }
+    bool RequiredInputIsView(size_t) const { return false; }
+    const Stride* GetRequiredInputStride(size_t) const { return nullptr; }
+    int64_t GetRequiredInputOffset(size_t) const { return -1; }
     size_t GetComputeNodeInputNum() const { return inputs_.size(); }
     size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
     const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
@@ -269,6 +292,7 @@ public:
     const char* GetNodeName() const { return name_.c_str(); }
     const char* GetNodeType() const { return type_.c_str(); }
     size_t GetComputeNodeInputNum() const { return inputs_.size(); }
+    size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
 
     std::vector<Shape> inputs_;
     std::vector<Tensor> tensors_;
@@ -287,6 +311,10 @@ public:
     ge::DataType GetOptionalInputDataType(size_t ir) const { return GetInputDataType(node_.ir_inputs_.Instance(ir, 0)); }
     ge::DataType GetDynamicInputDataType(size_t ir, size_t j) const { return GetInputDataType(node_.ir_inputs_.Instance(ir, j)); }
     const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
+    const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return node_.ir_inputs_.Info(ir); }
+    const AnchorInstanceInfo* GetIrOutputInstanceInfo(size_t ir) const { return node_.ir_outputs_.Info(ir); }
+    size_t GetComputeNodeInputNum() const { return inputs_.size(); }
+    size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
     ge::DataType GetOutputDataType(size_t i) const { return i < outputs_.size() ? outputs_[i] : ge::DT_UNDEFINED; }
     ge::graphStatus SetOutputDataType(size_t i, ge::DataType t) {
         if (i >= outputs_.size()) outputs_.resize(i + 1, ge::DT_UNDEFINED);
