@@ -77,3 +77,17 @@ def test_a_prototype_closed_under_another_name_is_rejected(tmp_path):
 def test_an_attribute_default_of_the_wrong_type_is_rejected(tmp_path):
     r = compile_proto(tmp_path, attr='ListInt, "one"')
     assert r.returncode != 0 and "proto.cpp:5" in r.stderr
+
+
+def test_current_kernel_header_paths_reach_the_api(tmp_path, soc910b):
+    # ops-nn kernels include these by the devkit's layout (include/, include/basic_api, include/adv_api)
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "basic_api/kernel_vec_intf.h"\n#include "kernel_operator_intf.h"\n'
+                   '#include "kernel_basic_intf.h"\n#include "adv_api/math/exp.h"\n'
+                   '#include "utils/init_global_memory.h"\n'
+                   "void f(AscendC::LocalTensor<float>& y, AscendC::LocalTensor<float>& x) {\n"
+                   "    AscendC::Exp<float, 0, false>(y, x, 64);\n}\n"
+                   "void g(AscendC::GlobalTensor<float>& y) { AscendC::InitGlobalMemory(y, 64, 0.0f); }\n")
+    r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(soc910b), "-fsyntax-only", str(src)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
