@@ -112,9 +112,4 @@ private:
 
 }  // namespace fe
 
-// CANN's header brings these into the global namespace (through platform_info_def.h), and tiling
-// sources rely on it: cann-ops' ge_glu_grad_v2.cpp declares `static const map<...>`
-using std::map;
-using std::string;
-using std::vector;
 #endif

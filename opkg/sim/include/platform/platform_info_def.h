@@ -8,7 +8,13 @@
 #include <map>
 #include <string>
 #include <vector>
-#include "platform/platform_infos_def.h"
+
+// CANN's header brings these into the global namespace, and host sources rely on it (through
+// platform/platform_infos_def.h, which includes this header): ops-nn's add_rms_norm_cast_tiling.h
+// and cann-ops' ge_glu_grad_v2.cpp name `string` and `map` unqualified
+using std::map;
+using std::string;
+using std::vector;
 
 namespace fe {
 

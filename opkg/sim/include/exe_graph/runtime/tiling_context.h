@@ -221,6 +221,13 @@ public:
         schedule_mode_ = mode;
         return ge::GRAPH_SUCCESS;
     }
+    // The dynamic unified buffer size (SetLocalMemorySize is metadef's older name for it): UB
+    // for the kernel's dynamic use on Ascend 950; the sim records it and does not enforce it
+    ge::graphStatus SetDynUBufSize(uint32_t bytes) {
+        dyn_ubuf_size_ = bytes;
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::graphStatus SetLocalMemorySize(uint32_t bytes) { return SetDynUBufSize(bytes); }
     ge::graphStatus SetNeedAtomic(bool) { return ge::GRAPH_SUCCESS; }
     bool NeedAtomic() const { return false; }
     int32_t GetDeterministic() const { return 0; }
@@ -253,6 +260,7 @@ public:
     uint32_t block_dim_ = 0;
     uint64_t tiling_key_ = 0;
     uint32_t schedule_mode_ = 0;
+    uint32_t dyn_ubuf_size_ = 0;
     size_t workspaces_[OPKG_SIM_MAX_WORKSPACES] = {0};
     size_t workspace_count_ = 0;
     fe::PlatFormInfos* platform_ = nullptr;

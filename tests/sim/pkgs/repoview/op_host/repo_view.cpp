@@ -1,7 +1,9 @@
 // Test operator for more of the host API ops-nn and opbase use: gert::Stride and the view
 // queries of TilingContext (InputIsView, GetInputStride: opbase's atvoss tiling), StorageShape's
 // GetShape and ==, fe::PlatformInfoManager (ops-nn InferShapes ask it for the SoC), acl/acl_rt.h's
-// aclsysGetVersionNum, the node's output count in InferShape and InferDataType, and an IR
+// aclsysGetVersionNum, the node's output count in InferShape and InferDataType, SetLocalMemorySize,
+// the registrations the sim accepts without running them (InferShapeRange, GenSimplifiedKey,
+// OutputShapeDependOnCompute), `string` unqualified as CANN's platform headers allow, and an IR
 // prototype (graph/operator_reg.h) read on the host.
 #include <set>
 #include "repo_view_tiling.h"
@@ -23,6 +25,10 @@ static ge::graphStatus RepoViewTiling(gert::TilingContext* context)
     fe::PlatformInfo platformInfo;
     fe::OptionalInfo optionalInfo;
     if (fe::PlatformInfoManager::Instance().GetPlatformInfoWithOutSocVersion(platformInfo, optionalInfo) != 0) {
+        return ge::GRAPH_FAILED;
+    }
+    const string shortSoc = platformInfo.str_info.short_soc_version;
+    if (shortSoc.empty() || context->SetLocalMemorySize(0) != ge::GRAPH_SUCCESS) {
         return ge::GRAPH_FAILED;
     }
     char pkg[] = "asc-devkit";
@@ -65,7 +71,14 @@ static ge::graphStatus RepoViewInferDataType(gert::InferDataTypeContext* context
     context->SetOutputDataType(1, ge::DT_INT32);
     return ge::GRAPH_SUCCESS;
 }
-IMPL_OP_INFERSHAPE(RepoView).InferShape(RepoViewInferShape).InferDataType(RepoViewInferDataType);
+static ge::graphStatus RepoViewInferShapeRange(gert::InferShapeRangeContext*) { return ge::GRAPH_FAILED; }
+static ge::graphStatus RepoViewSimplifiedKey(gert::TilingContext*, ge::char_t*) { return ge::GRAPH_FAILED; }
+IMPL_OP_INFERSHAPE(RepoView)
+    .InferShape(RepoViewInferShape)
+    .InferDataType(RepoViewInferDataType)
+    .InferShapeRange(RepoViewInferShapeRange)
+    .OutputShapeDependOnCompute({1});
+IMPL_OP_OPTILING(RepoView).GenSimplifiedKey(RepoViewSimplifiedKey);
 
 class RepoView : public OpDef {
 public:
