@@ -20,12 +20,28 @@
 
 namespace gert {
 
+// A tensor's origin and storage formats (metadef's exe_graph/runtime/storage_format.h); the sim
+// runs tensors in one format, so both are the same.
+class StorageFormat {
+public:
+    StorageFormat() = default;
+    StorageFormat(ge::Format origin, ge::Format storage) : origin_(origin), storage_(storage) {}
+    ge::Format GetOriginFormat() const { return origin_; }
+    ge::Format GetStorageFormat() const { return storage_; }
+    void SetOriginFormat(ge::Format f) { origin_ = f; }
+    void SetStorageFormat(ge::Format f) { storage_ = f; }
+
+private:
+    ge::Format origin_ = ge::FORMAT_ND, storage_ = ge::FORMAT_ND;
+};
+
 class CompileTimeTensorDesc {
 public:
     ge::DataType GetDataType() const { return dtype_; }
     ge::Format GetStorageFormat() const { return format_; }
     ge::Format GetOriginFormat() const { return format_; }
-    ge::Format GetFormat() const { return format_; }
+    // a StorageFormat, as CANN's (8.1 and current)
+    StorageFormat GetFormat() const { return StorageFormat(format_, format_); }
 
     ge::DataType dtype_ = ge::kOpkgDefaultDataType;
     ge::Format format_ = ge::FORMAT_ND;
@@ -340,7 +356,46 @@ public:
     ComputeNodeInfo node_;
 };
 
-class InferShapeRangeContext {};
+// A shape range's bounds (metadef's exe_graph/runtime/range.h): pointers to a min and a max.
+template <class T>
+class Range {
+public:
+    Range() = default;
+    Range(T* min, T* max) : min_(min), max_(max) {}
+    explicit Range(T* same) : min_(same), max_(same) {}
+    const T* GetMin() const { return min_; }
+    const T* GetMax() const { return max_; }
+    T* GetMin() { return min_; }
+    T* GetMax() { return max_; }
+    void SetMin(T* min) { min_ = min; }
+    void SetMax(T* max) { max_ = max; }
+
+private:
+    T* min_ = nullptr;
+    T* max_ = nullptr;
+};
+
+// What an InferShapeRange function sees. The sim runs static shapes and never calls one
+// (OpImplRegisterV2::InferShapeRange accepts it), so the context only has to be what it reads.
+class InferShapeRangeContext {
+public:
+    const Range<Shape>* GetInputShapeRange(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+    const Range<Shape>* GetOptionalInputShapeRange(size_t ir) const {
+        return GetInputShapeRange(node_.ir_inputs_.Instance(ir, 0));
+    }
+    const Range<Shape>* GetDynamicInputShapeRange(size_t ir, size_t j) const {
+        return GetInputShapeRange(node_.ir_inputs_.Instance(ir, j));
+    }
+    Range<Shape>* GetOutputShapeRange(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
+    const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+    const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
+    const char* GetNodeName() const { return node_.name_.c_str(); }
+    const char* GetNodeType() const { return node_.type_.c_str(); }
+
+    std::vector<Range<Shape>> inputs_, outputs_;
+    RuntimeAttrs attrs_;
+    ComputeNodeInfo node_;
+};
 // What a TilingParse function sees: the platform and the op's compile-info object (created
 // by the registration's TilingParse<T>) that it fills for every later tiling call.
 class TilingParseContext {

@@ -3,13 +3,15 @@
 // GetShape and ==, fe::PlatformInfoManager (ops-nn InferShapes ask it for the SoC), acl/acl_rt.h's
 // aclsysGetVersionNum, the node's output count in InferShape and InferDataType, SetLocalMemorySize,
 // the registrations the sim accepts without running them (InferShapeRange, GenSimplifiedKey,
-// OutputShapeDependOnCompute), `string` unqualified as CANN's platform headers allow, and an IR
+// OutputShapeDependOnCompute; an InferShapeRange against its context), GetFormat() as a
+// StorageFormat, TypeUtils::DataTypeToAscendString, `string` unqualified as CANN's platform headers allow, and an IR
 // prototype (graph/operator_reg.h) read on the host.
 #include <set>
 #include "repo_view_tiling.h"
 #include "acl/acl_rt.h"
 #include "exe_graph/runtime/stride.h"
 #include "platform/platform_info.h"
+#include "graph/utils/type_utils.h"
 #include "register/op_def_registry.h"
 #include "register/op_impl_registry.h"
 
@@ -28,7 +30,9 @@ static ge::graphStatus RepoViewTiling(gert::TilingContext* context)
         return ge::GRAPH_FAILED;
     }
     const string shortSoc = platformInfo.str_info.short_soc_version;
-    if (shortSoc.empty() || context->SetLocalMemorySize(0) != ge::GRAPH_SUCCESS) {
+    const std::string dtypeName = ge::TypeUtils::DataTypeToAscendString(ge::DT_FLOAT).GetString();
+    if (shortSoc.empty() || context->SetLocalMemorySize(0) != ge::GRAPH_SUCCESS || dtypeName != "DT_FLOAT" ||
+        context->GetInputDesc(0)->GetFormat().GetStorageFormat() != ge::FORMAT_ND) {
         return ge::GRAPH_FAILED;
     }
     char pkg[] = "asc-devkit";
@@ -71,7 +75,16 @@ static ge::graphStatus RepoViewInferDataType(gert::InferDataTypeContext* context
     context->SetOutputDataType(1, ge::DT_INT32);
     return ge::GRAPH_SUCCESS;
 }
-static ge::graphStatus RepoViewInferShapeRange(gert::InferShapeRangeContext*) { return ge::GRAPH_FAILED; }
+// registered and never run (the sim runs static shapes); it has to compile against the context
+static ge::graphStatus RepoViewInferShapeRange(gert::InferShapeRangeContext* context)
+{
+    const gert::Range<gert::Shape>* x = context->GetInputShapeRange(0);
+    gert::Range<gert::Shape>* y = context->GetOutputShapeRange(0);
+    if (x == nullptr || y == nullptr) return ge::GRAPH_FAILED;
+    *y->GetMax() = *x->GetMax();
+    *y->GetMin() = *x->GetMin();
+    return ge::GRAPH_SUCCESS;
+}
 static ge::graphStatus RepoViewSimplifiedKey(gert::TilingContext*, ge::char_t*) { return ge::GRAPH_FAILED; }
 IMPL_OP_INFERSHAPE(RepoView)
     .InferShape(RepoViewInferShape)
