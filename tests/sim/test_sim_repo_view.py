@@ -91,3 +91,19 @@ def test_current_kernel_header_paths_reach_the_api(tmp_path, soc910b):
     r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(soc910b), "-fsyntax-only", str(src)],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_native_datatype_options_of_the_tiling_key_templates_are_the_dtype_numbers(tmp_path):
+    # ops-nn's arch35 tiling keys name dtypes as the devkit documents them: C_DT_FLOAT, ...
+    src = tmp_path / "key.cpp"
+    src.write_text('#include "ascendc/host_api/tiling/template_argument.h"\n#include "graph/types.h"\n'
+                   "ASCENDC_TPL_ARGS_DECL(K, ASCENDC_TPL_DATATYPE_DECL(D, C_DT_FLOAT, C_DT_BF16, C_DT_INT32));\n"
+                   "ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(D, C_DT_BF16)));\n"
+                   "static_assert(C_DT_FLOAT == ge::DT_FLOAT && C_DT_BF16 == ge::DT_BF16 && C_DT_INT64 == ge::DT_INT64"
+                   " && C_DT_FLOAT8_E4M3FN == ge::DT_FLOAT8_E4M3FN && C_DT_FLOAT4_E1M2 == ge::DT_FLOAT4_E1M2);\n"
+                   "int main() { return GET_TPL_TILING_KEY(static_cast<uint64_t>(C_DT_BF16)) == 27 ? 0 : 1; }\n")
+    exe = tmp_path / "key"
+    r = subprocess.run(["g++", *flags.common_flags(), "-DOPKG_SIM_HOST=1", str(src), "-o", str(exe)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert subprocess.run([str(exe)]).returncode == 0
