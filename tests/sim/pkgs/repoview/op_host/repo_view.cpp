@@ -10,6 +10,7 @@
 #include "repo_view_tiling.h"
 #include "acl/acl_rt.h"
 #include "exe_graph/runtime/stride.h"
+#include "exe_graph/runtime/kernel_run_context.h"
 #include "platform/platform_info.h"
 #include "graph/utils/type_utils.h"
 #include "register/op_def_registry.h"
@@ -32,7 +33,7 @@ static ge::graphStatus RepoViewTiling(gert::TilingContext* context)
     const string shortSoc = platformInfo.str_info.short_soc_version;
     const std::string dtypeName = ge::TypeUtils::DataTypeToAscendString(ge::DT_FLOAT).GetString();
     if (shortSoc.empty() || context->SetLocalMemorySize(0) != ge::GRAPH_SUCCESS || dtypeName != "DT_FLOAT" ||
-        context->GetInputDesc(0)->GetFormat().GetStorageFormat() != ge::FORMAT_ND) {
+        context->GetInputDesc(0)->GetFormat().GetStorageFormat() != ge::FORMAT_ND || ge::FORMAT_END != 55) {
         return ge::GRAPH_FAILED;
     }
     char pkg[] = "asc-devkit";
