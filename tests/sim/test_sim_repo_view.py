@@ -107,3 +107,16 @@ def test_native_datatype_options_of_the_tiling_key_templates_are_the_dtype_numbe
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
     assert subprocess.run([str(exe)]).returncode == 0
+
+
+def test_a_kernel_header_including_kernel_tiling_sees_the_api_tiling_structs(tmp_path, soc910b):
+    # ops-nn's plain tiling structs (quant_batch_matmul_v3_tiling_data.h) hold a TCubeTiling from
+    # kernel_tiling/kernel_tiling.h, and current CANN names them in AscendC::tiling too
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "kernel_tiling/kernel_tiling.h"\n'
+                   "struct P { TCubeTiling mm; AscendC::tiling::SoftMaxTiling sm; };\n"
+                   "static_assert(sizeof(P::mm) == sizeof(AscendC::tiling::TCubeTiling));\n"
+                   "int f(P& p) { return p.mm.baseM + p.sm.srcM; }\n")
+    r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(soc910b), "-fsyntax-only", str(src)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
