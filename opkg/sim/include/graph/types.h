@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -85,7 +86,13 @@ enum Format {
     FORMAT_HASHTABLE_LOOKUP_HITS = 24, FORMAT_C1HWNCoC0 = 25, FORMAT_MD = 26, FORMAT_NDHWC = 27,
     FORMAT_FRACTAL_ZZ = 28, FORMAT_FRACTAL_NZ = 29, FORMAT_NCDHW = 30, FORMAT_DHWCN = 31,
     FORMAT_NDC1HWC0 = 32, FORMAT_FRACTAL_Z_3D = 33, FORMAT_CN = 34, FORMAT_NC = 35, FORMAT_DHWNC = 36,
-    FORMAT_FRACTAL_Z_3D_TRANSPOSE = 37, FORMAT_RESERVED = 40, FORMAT_ALL = 41, FORMAT_NULL = 42,
+    FORMAT_FRACTAL_Z_3D_TRANSPOSE = 37, FORMAT_FRACTAL_ZN_LSTM = 38, FORMAT_FRACTAL_Z_G = 39,
+    FORMAT_RESERVED = 40, FORMAT_ALL = 41, FORMAT_NULL = 42, FORMAT_ND_RNN_BIAS = 43, FORMAT_FRACTAL_ZN_RNN = 44,
+    FORMAT_NYUV = 45, FORMAT_NYUV_A = 46, FORMAT_NCL = 47, FORMAT_FRACTAL_Z_WINO = 48, FORMAT_C1HWC0 = 49,
+    FORMAT_FRACTAL_NZ_C0_16 = 50, FORMAT_FRACTAL_NZ_C0_32 = 51, FORMAT_FRACTAL_NZ_C0_2 = 52,
+    FORMAT_FRACTAL_NZ_C0_4 = 53, FORMAT_FRACTAL_NZ_C0_8 = 54,
+    // one past the last format, as current CANN (metadef's graph/c_types.h) numbers them
+    FORMAT_END = 55,
     FORMAT_MAX = 0xff
 };
 
@@ -94,6 +101,19 @@ constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
 constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304;
+// the rest of CANN's graph/error_codes.h statuses operator code returns (values as there)
+constexpr graphStatus GRAPH_NODE_WITHOUT_CONST_INPUT = 50331648;
+constexpr graphStatus GRAPH_NODE_NEED_REPASS = 50331647;
+constexpr graphStatus GRAPH_INVALID_IR_DEF = 50331646;
+constexpr graphStatus OP_WITHOUT_IR_DATATYPE_INFER_RULE = 50331645;
+constexpr graphStatus GRAPH_PARAM_OUT_OF_RANGE = 50331644;
+constexpr graphStatus GRAPH_MEM_OPERATE_FAILED = 50331539;
+constexpr graphStatus GRAPH_NULL_PTR = 50331538;
+constexpr graphStatus GRAPH_MEMCPY_FAILED = 50331537;
+constexpr graphStatus GRAPH_MEMSET_FAILED = 50331536;
+constexpr graphStatus GRAPH_MATH_CAL_FAILED = 50331429;
+constexpr graphStatus GRAPH_ADD_OVERFLOW = 50331428;
+constexpr graphStatus GRAPH_MUL_OVERFLOW = 50331427;
 
 inline const char* DataTypeName(DataType t) {
     switch (t) {
@@ -178,6 +198,64 @@ inline int32_t GetFormatFromC0(int32_t format, int32_t c0_format) {
 
 // For opkg's own headers, which may be read in kernel builds where DT_* are macros.
 constexpr DataType kOpkgDefaultDataType = DT_FLOAT;
+
+// One element of a TensorType list: a DataType, or the number a kernel build's DT_* macro gives,
+// so an IR prototype (graph/operator_reg.h) reads the same in host and kernel builds.
+struct TensorTypeItem {
+    TensorTypeItem(DataType t) : type(t) {}
+    TensorTypeItem(int t) : type(static_cast<DataType>(t)) {}
+    DataType type;
+};
+
+// The data types an IR prototype allows for one input or output; the named sets are CANN's.
+struct TensorType {
+    explicit TensorType(TensorTypeItem t) : types{t.type} {}
+    TensorType(std::initializer_list<TensorTypeItem> list) {
+        for (const TensorTypeItem& t : list) types.push_back(t.type);
+    }
+    static TensorType ALL() {
+        return {DT_BOOL, DT_COMPLEX128, DT_COMPLEX64, DT_DOUBLE, DT_FLOAT, DT_FLOAT16, DT_INT16, DT_INT32, DT_INT64,
+                DT_INT8, DT_QINT16, DT_QINT32, DT_QINT8, DT_QUINT16, DT_QUINT8, DT_RESOURCE, DT_STRING, DT_UINT16,
+                DT_UINT32, DT_UINT64, DT_UINT8, DT_BF16, DT_COMPLEX32};
+    }
+    static TensorType QuantifiedType() { return {DT_QINT16, DT_QINT32, DT_QINT8, DT_QUINT16, DT_QUINT8}; }
+    static TensorType OrdinaryType() {
+        return {DT_BOOL, DT_COMPLEX128, DT_COMPLEX64, DT_DOUBLE, DT_FLOAT, DT_FLOAT16, DT_INT16, DT_INT32, DT_INT64,
+                DT_INT8, DT_UINT16, DT_UINT32, DT_UINT64, DT_UINT8, DT_BF16, DT_COMPLEX32};
+    }
+    static TensorType BasicType() {
+        return {DT_COMPLEX128, DT_COMPLEX64, DT_DOUBLE, DT_FLOAT, DT_FLOAT16, DT_INT16, DT_INT32, DT_INT64, DT_INT8,
+                DT_QINT16, DT_QINT32, DT_QINT8, DT_QUINT16, DT_QUINT8, DT_UINT16, DT_UINT32, DT_UINT64, DT_UINT8,
+                DT_BF16, DT_COMPLEX32};
+    }
+    static TensorType NumberType() {
+        return {DT_COMPLEX128, DT_COMPLEX64, DT_DOUBLE, DT_FLOAT, DT_FLOAT16, DT_INT16, DT_INT32, DT_INT64, DT_INT8,
+                DT_QINT32, DT_QINT8, DT_QUINT8, DT_UINT16, DT_UINT32, DT_UINT64, DT_UINT8, DT_BF16, DT_COMPLEX32};
+    }
+    static TensorType RealNumberType() {
+        return {DT_DOUBLE, DT_FLOAT, DT_FLOAT16, DT_INT16, DT_INT32, DT_INT64, DT_INT8, DT_UINT16, DT_UINT32,
+                DT_UINT64, DT_UINT8, DT_BF16};
+    }
+    static TensorType ComplexDataType() { return {DT_COMPLEX128, DT_COMPLEX64, DT_COMPLEX32}; }
+    static TensorType IntegerDataType() {
+        return {DT_INT16, DT_INT32, DT_INT64, DT_INT8, DT_UINT16, DT_UINT32, DT_UINT64, DT_UINT8};
+    }
+    static TensorType SignedDataType() { return {DT_INT16, DT_INT32, DT_INT64, DT_INT8}; }
+    static TensorType UnsignedDataType() { return {DT_UINT16, DT_UINT32, DT_UINT64, DT_UINT8}; }
+    static TensorType FloatingDataType() { return {DT_DOUBLE, DT_FLOAT, DT_FLOAT16}; }
+    static TensorType IndexNumberType() { return {DT_INT32, DT_INT64}; }
+    static TensorType UnaryDataType() {
+        return {DT_COMPLEX128, DT_COMPLEX64, DT_DOUBLE, DT_FLOAT, DT_FLOAT16, DT_BF16, DT_COMPLEX32};
+    }
+    static TensorType FLOAT() { return {DT_FLOAT, DT_FLOAT16, DT_BF16}; }
+
+    std::vector<DataType> types;
+};
+
+struct ListTensorType {
+    explicit ListTensorType(const TensorType& t) : tensor_type(t) {}
+    TensorType tensor_type;
+};
 
 }  // namespace ge
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include "platform/platform_info_def.h"   // as CANN's does (and its global using-declarations)
 #include "opkg_sim/runtime/abi.h"
 #include "opkg_sim/host/host_core.h"
 

@@ -35,9 +35,14 @@ public:
     // OpDef::SetInferShape); the sim runs it when the OpDef sets none
     OpImplRegisterV2& InferShape(InferShapeKernelFunc f) { InferShapeFuncs()[type_] = f; return *this; }
     OpImplRegisterV2& InferDataType(InferDataTypeKernelFunc f) { InferDataTypeFuncs()[type_] = f; return *this; }
-    // Shape ranges serve graph compilation of dynamic shapes, which the sim never does: accepted.
+    // Registrations the sim accepts and does not run: shape ranges (the sim runs static shapes),
+    // the simplified key of the binary cache, outputs whose shape the kernel computes (the sim
+    // takes output shapes from the case).
     using InferShapeRangeKernelFunc = ge::graphStatus (*)(InferShapeRangeContext*);
+    using GenSimplifiedKeyKernelFunc = ge::graphStatus (*)(TilingContext*, ge::char_t*);
     OpImplRegisterV2& InferShapeRange(InferShapeRangeKernelFunc) { return *this; }
+    OpImplRegisterV2& GenSimplifiedKey(GenSimplifiedKeyKernelFunc) { return *this; }
+    OpImplRegisterV2& OutputShapeDependOnCompute(std::initializer_list<int32_t>) { return *this; }
     static std::map<std::string, InferShapeKernelFunc>& InferShapeFuncs() {
         static std::map<std::string, InferShapeKernelFunc> funcs;
         return funcs;

@@ -1,2 +1,3 @@
-// The current devkit's adv_api/math/power.h (CANN 8's lib/math/power.h): the same high-level library.
+// asc-devkit's adv_api/math/power.h (current CANN's include layout: include/, include/basic_api and
+// include/adv_api on the kernel build's path); the sim declares it in lib/math/power.h.
 #include "lib/math/power.h"

@@ -51,49 +51,17 @@ public:
     StorageShape(const Shape& origin, const Shape& storage) : origin_(origin), storage_(storage) {}
     const Shape& GetOriginShape() const { return origin_; }
     const Shape& GetStorageShape() const { return storage_; }
-    const Shape& GetShape() const { return origin_; }   // metadef: the origin shape
+    // the shape a view tensor is read with: the origin shape, as metadef's StorageShape says
+    const Shape& GetShape() const { return origin_; }
     Shape& MutableShape() { return origin_; }
     Shape& MutableOriginShape() { return origin_; }
     Shape& MutableStorageShape() { return storage_; }
+    bool operator==(const StorageShape& o) const { return origin_ == o.origin_ && storage_ == o.storage_; }
+    bool operator!=(const StorageShape& o) const { return !(*this == o); }
 
 private:
     Shape origin_;
     Shape storage_;
-};
-
-// metadef exe_graph/runtime/stride.h: a non-contiguous tensor's step per dimension. The sim's
-// tensors are contiguous, so contexts never hand one out (TilingContext::InputIsView is false);
-// tiling code still declares and fills them.
-struct Stride {
-    static constexpr size_t kMaxDimNum = 25;
-    Stride() = default;
-    Stride(std::initializer_list<int64_t> s) {
-        for (int64_t v : s) AppendStride(v);
-    }
-    bool operator==(const Stride& o) const {
-        if (dim_num_ != o.dim_num_) return false;
-        for (size_t i = 0; i < dim_num_; ++i) {
-            if (strides_[i] != o.strides_[i]) return false;
-        }
-        return true;
-    }
-    bool operator!=(const Stride& o) const { return !(*this == o); }
-    int64_t& operator[](size_t i) { return strides_[i]; }
-    const int64_t& operator[](size_t i) const { return strides_[i]; }
-    size_t GetDimNum() const { return dim_num_; }
-    void SetDimNum(size_t n) { dim_num_ = n > kMaxDimNum ? kMaxDimNum : n; }
-    int64_t GetStride(size_t i) const { return i < dim_num_ ? strides_[i] : 0; }
-    void SetStride(size_t i, int64_t v) {
-        if (i < kMaxDimNum) strides_[i] = v;
-    }
-    Stride& AppendStride(int64_t v) {
-        if (dim_num_ < kMaxDimNum) strides_[dim_num_++] = v;
-        return *this;
-    }
-
-private:
-    size_t dim_num_ = 0;
-    int64_t strides_[kMaxDimNum] = {};
 };
 
 template <class T>

@@ -5,9 +5,14 @@
 
 #include <cstdint>
 #include <cstring>
+// <map> and <set> as metadef's tiling_context.h has them (through ge_common/api_error_codes.h and
+// ge_api_types.h): opbase's atvoss headers use std::set without including it
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 #include "exe_graph/runtime/shape.h"
+#include "exe_graph/runtime/stride.h"
 #include "graph/types.h"
 #include "opkg_sim/runtime/abi.h"
 #include "platform/platform_infos_def.h"
@@ -15,12 +20,28 @@
 
 namespace gert {
 
+// A tensor's origin and storage formats (metadef's exe_graph/runtime/storage_format.h); the sim
+// runs tensors in one format, so both are the same.
+class StorageFormat {
+public:
+    StorageFormat() = default;
+    StorageFormat(ge::Format origin, ge::Format storage) : origin_(origin), storage_(storage) {}
+    ge::Format GetOriginFormat() const { return origin_; }
+    ge::Format GetStorageFormat() const { return storage_; }
+    void SetOriginFormat(ge::Format f) { origin_ = f; }
+    void SetStorageFormat(ge::Format f) { storage_ = f; }
+
+private:
+    ge::Format origin_ = ge::FORMAT_ND, storage_ = ge::FORMAT_ND;
+};
+
 class CompileTimeTensorDesc {
 public:
     ge::DataType GetDataType() const { return dtype_; }
     ge::Format GetStorageFormat() const { return format_; }
     ge::Format GetOriginFormat() const { return format_; }
-    ge::Format GetFormat() const { return format_; }
+    // a StorageFormat, as CANN's (8.1 and current)
+    StorageFormat GetFormat() const { return StorageFormat(format_, format_); }
 
     ge::DataType dtype_ = ge::kOpkgDefaultDataType;
     ge::Format format_ = ge::FORMAT_ND;
@@ -173,16 +194,28 @@ public:
     const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t j) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, j)); }
     const CompileTimeTensorDesc* GetRequiredInputDesc(size_t ir) const { return GetInputDesc(node_.ir_inputs_.Instance(ir, 0)); }
     const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return node_.ir_inputs_.Info(ir); }
-    // Whether an input carries a view (non-contiguous) description: never in the sim, whose
-    // inputs are contiguous tensors.
-    bool InputIsView(size_t) const { return false; }
-    bool OptionalInputIsView(size_t) const { return false; }
-    bool DynamicInputIsView(size_t, size_t) const { return false; }
-    bool RequiredInputIsView(size_t) const { return false; }
     const AnchorInstanceInfo* GetIrOutputInstanceInfo(size_t ir) const { return node_.ir_outputs_.Info(ir); }
     const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
     const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return i < output_descs_.size() ? &output_descs_[i] : nullptr; }
     const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+    // View (non-contiguous) tensors: the sim passes every tensor contiguous, as aclnn does for a
+    // kernel without view support, so no input or output is a view: false, null and -1 as
+    // metadef's TilingContext answers for a tensor without view information.
+    bool InputIsView(size_t) const { return false; }
+    const Stride* GetInputStride(size_t) const { return nullptr; }
+    int64_t GetInputOffset(size_t) const { return -1; }
+    bool OutputIsView(size_t) const { return false; }
+    const Stride* GetOutputStride(size_t) const { return nullptr; }
+    int64_t GetOutputOffset(size_t) const { return -1; }
+    bool OptionalInputIsView(size_t) const { return false; }
+    const Stride* GetOptionalInputStride(size_t) const { return nullptr; }
+    int64_t GetOptionalInputOffset(size_t) const { return -1; }
+    bool DynamicInputIsView(size_t, size_t) const { return false; }
+    const Stride* GetDynamicInputStride(size_t, size_t) const { return nullptr; }
+    int64_t GetDynamicInputOffset(size_t, size_t) const { return -1; }
+    bool RequiredInputIsView(size_t) const { return false; }
+    const Stride* GetRequiredInputStride(size_t) const { return nullptr; }
+    int64_t GetRequiredInputOffset(size_t) const { return -1; }
     size_t GetComputeNodeInputNum() const { return inputs_.size(); }
     size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
     const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
@@ -204,15 +237,14 @@ public:
         schedule_mode_ = mode;
         return ge::GRAPH_SUCCESS;
     }
-    // Ascend 950: the UB bytes the kernel's SIMT functions keep as their dynamic local memory
-    // (the rest is the vector kernel's); the sim's UB model does not split the UB, so it is kept.
-    ge::graphStatus SetLocalMemorySize(uint32_t bytes) {
-        local_memory_size_ = bytes;
+    // The dynamic unified buffer size (SetLocalMemorySize is metadef's older name for it): UB
+    // for the kernel's dynamic use on Ascend 950; the sim records it and does not enforce it
+    ge::graphStatus SetDynUBufSize(uint32_t bytes) {
+        dyn_ubuf_size_ = bytes;
         return ge::GRAPH_SUCCESS;
     }
-    uint32_t GetLocalMemorySize() const { return local_memory_size_; }
-    // Views (non-contiguous inputs): the sim hands every kernel contiguous tensors.
-    const Stride* GetInputStride(size_t) const { return nullptr; }
+    ge::graphStatus SetLocalMemorySize(uint32_t bytes) { return SetDynUBufSize(bytes); }
+    uint32_t GetLocalMemorySize() const { return dyn_ubuf_size_; }
     ge::graphStatus SetNeedAtomic(bool) { return ge::GRAPH_SUCCESS; }
     bool NeedAtomic() const { return false; }
     int32_t GetDeterministic() const { return 0; }
@@ -245,7 +277,7 @@ public:
     uint32_t block_dim_ = 0;
     uint64_t tiling_key_ = 0;
     uint32_t schedule_mode_ = 0;
-    uint32_t local_memory_size_ = 0;
+    uint32_t dyn_ubuf_size_ = 0;
     size_t workspaces_[OPKG_SIM_MAX_WORKSPACES] = {0};
     size_t workspace_count_ = 0;
     fe::PlatFormInfos* platform_ = nullptr;
@@ -285,6 +317,7 @@ public:
     const char* GetNodeName() const { return name_.c_str(); }
     const char* GetNodeType() const { return type_.c_str(); }
     size_t GetComputeNodeInputNum() const { return inputs_.size(); }
+    size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
 
     std::vector<Shape> inputs_;
     std::vector<Tensor> tensors_;
@@ -303,6 +336,10 @@ public:
     ge::DataType GetOptionalInputDataType(size_t ir) const { return GetInputDataType(node_.ir_inputs_.Instance(ir, 0)); }
     ge::DataType GetDynamicInputDataType(size_t ir, size_t j) const { return GetInputDataType(node_.ir_inputs_.Instance(ir, j)); }
     const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
+    const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return node_.ir_inputs_.Info(ir); }
+    const AnchorInstanceInfo* GetIrOutputInstanceInfo(size_t ir) const { return node_.ir_outputs_.Info(ir); }
+    size_t GetComputeNodeInputNum() const { return inputs_.size(); }
+    size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
     ge::DataType GetOutputDataType(size_t i) const { return i < outputs_.size() ? outputs_[i] : ge::DT_UNDEFINED; }
     ge::graphStatus SetOutputDataType(size_t i, ge::DataType t) {
         if (i >= outputs_.size()) outputs_.resize(i + 1, ge::DT_UNDEFINED);
@@ -320,7 +357,46 @@ public:
     ComputeNodeInfo node_;
 };
 
-class InferShapeRangeContext {};
+// A shape range's bounds (metadef's exe_graph/runtime/range.h): pointers to a min and a max.
+template <class T>
+class Range {
+public:
+    Range() = default;
+    Range(T* min, T* max) : min_(min), max_(max) {}
+    explicit Range(T* same) : min_(same), max_(same) {}
+    const T* GetMin() const { return min_; }
+    const T* GetMax() const { return max_; }
+    T* GetMin() { return min_; }
+    T* GetMax() { return max_; }
+    void SetMin(T* min) { min_ = min; }
+    void SetMax(T* max) { max_ = max; }
+
+private:
+    T* min_ = nullptr;
+    T* max_ = nullptr;
+};
+
+// What an InferShapeRange function sees. The sim runs static shapes and never calls one
+// (OpImplRegisterV2::InferShapeRange accepts it), so the context only has to be what it reads.
+class InferShapeRangeContext {
+public:
+    const Range<Shape>* GetInputShapeRange(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+    const Range<Shape>* GetOptionalInputShapeRange(size_t ir) const {
+        return GetInputShapeRange(node_.ir_inputs_.Instance(ir, 0));
+    }
+    const Range<Shape>* GetDynamicInputShapeRange(size_t ir, size_t j) const {
+        return GetInputShapeRange(node_.ir_inputs_.Instance(ir, j));
+    }
+    Range<Shape>* GetOutputShapeRange(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
+    const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+    const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
+    const char* GetNodeName() const { return node_.name_.c_str(); }
+    const char* GetNodeType() const { return node_.type_.c_str(); }
+
+    std::vector<Range<Shape>> inputs_, outputs_;
+    RuntimeAttrs attrs_;
+    ComputeNodeInfo node_;
+};
 // What a TilingParse function sees: the platform and the op's compile-info object (created
 // by the registration's TilingParse<T>) that it fills for every later tiling call.
 class TilingParseContext {

@@ -13,6 +13,7 @@
 #include <string>
 #include "opkg_sim/runtime/abi.h"
 #include "opkg_sim/host/host_core.h"
+#include "platform/platform_info.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
 
@@ -144,6 +145,8 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
         platform.info = *plat;
         platform.soc_version = plat->soc_version ? plat->soc_version : "";
         platform.short_soc = plat->short_soc ? plat->short_soc : "";
+        // what fe::PlatformInfoManager answers from now on (host code outside the context asks it)
+        fe::PlatformInfoManager::Instance().SetCurrent(platform);
 
         gert::TilingContext ctx;
         ctx.node_.name_ = op_type;

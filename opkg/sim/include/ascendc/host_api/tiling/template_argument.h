@@ -51,6 +51,78 @@ constexpr uint32_t ASCENDC_TPL_SHARED_KERNEL_TYPE = 6;
 #define ASCENDC_TPL_INPUT_BIAS 100000000
 #define ASCENDC_TPL_OUTPUT_BIAS 900000000
 #define ASCENDC_TPL_INPUT(x) (ASCENDC_TPL_INPUT_BIAS + (x))
+// The native DataType options of ASCENDC_TPL_DATATYPE_DECL/SEL as the devkit documents them
+// (C_DT_FLOAT, ...): a parameter's value is the dtype's ge::DataType number, which
+// TypeFromId maps back to the C++ type, so each is that number.
+#ifndef C_DT_FLOAT
+#define C_DT_FLOAT 0
+#endif
+#ifndef C_DT_FLOAT16
+#define C_DT_FLOAT16 1
+#endif
+#ifndef C_DT_INT8
+#define C_DT_INT8 2
+#endif
+#ifndef C_DT_INT32
+#define C_DT_INT32 3
+#endif
+#ifndef C_DT_UINT8
+#define C_DT_UINT8 4
+#endif
+#ifndef C_DT_INT16
+#define C_DT_INT16 6
+#endif
+#ifndef C_DT_UINT16
+#define C_DT_UINT16 7
+#endif
+#ifndef C_DT_UINT32
+#define C_DT_UINT32 8
+#endif
+#ifndef C_DT_INT64
+#define C_DT_INT64 9
+#endif
+#ifndef C_DT_UINT64
+#define C_DT_UINT64 10
+#endif
+#ifndef C_DT_DOUBLE
+#define C_DT_DOUBLE 11
+#endif
+#ifndef C_DT_BOOL
+#define C_DT_BOOL 12
+#endif
+#ifndef C_DT_COMPLEX64
+#define C_DT_COMPLEX64 16
+#endif
+#ifndef C_DT_BF16
+#define C_DT_BF16 27
+#endif
+#ifndef C_DT_INT4
+#define C_DT_INT4 29
+#endif
+#ifndef C_DT_UINT1
+#define C_DT_UINT1 30
+#endif
+#ifndef C_DT_INT2
+#define C_DT_INT2 31
+#endif
+#ifndef C_DT_COMPLEX32
+#define C_DT_COMPLEX32 33
+#endif
+#ifndef C_DT_HIFLOAT8
+#define C_DT_HIFLOAT8 34
+#endif
+#ifndef C_DT_FLOAT8_E5M2
+#define C_DT_FLOAT8_E5M2 35
+#endif
+#ifndef C_DT_FLOAT8_E4M3FN
+#define C_DT_FLOAT8_E4M3FN 36
+#endif
+#ifndef C_DT_FLOAT4_E2M1
+#define C_DT_FLOAT4_E2M1 40
+#endif
+#ifndef C_DT_FLOAT4_E1M2
+#define C_DT_FLOAT4_E1M2 41
+#endif
 #define ASCENDC_TPL_OUTPUT(x) (ASCENDC_TPL_OUTPUT_BIAS + (x))
 
 // how a uint parameter's values are written: a list, ranges (count, then [lo, hi] pairs), or

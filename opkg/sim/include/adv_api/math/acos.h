@@ -1,0 +1,3 @@
+// asc-devkit's adv_api/math/acos.h (current CANN's include layout: include/, include/basic_api and
+// include/adv_api on the kernel build's path); the sim declares it in lib/math/acos.h.
+#include "lib/math/acos.h"

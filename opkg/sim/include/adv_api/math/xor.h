@@ -1,0 +1,3 @@
+// asc-devkit's adv_api/math/xor.h (current CANN's include layout: include/, include/basic_api and
+// include/adv_api on the kernel build's path); the sim declares it in lib/math/xor.h.
+#include "lib/math/xor.h"

@@ -1,0 +1,1 @@
+#include "exe_graph/runtime/kernel_run_context.h"

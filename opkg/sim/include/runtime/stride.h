@@ -1,0 +1,1 @@
+#include "exe_graph/runtime/stride.h"

@@ -1,0 +1,122 @@
+"""More of the host API that ops-nn and its base library opbase use (tests/sim/pkgs/repoview,
+written here in the style of ops-nn's operators): gert::Stride and the view queries of
+TilingContext that opbase's atvoss tiling calls (a contiguous tensor: no view, no stride, offset
+-1), StorageShape::GetShape and ==, fe::PlatformInfoManager with fe::PlatformInfo,
+acl/acl_rt.h's aclsysGetVersionNum (no package installed), GetComputeNodeOutputNum of the
+InferShape and InferDataType contexts, and an IR prototype (graph/operator_reg.h's REG_OP) that
+the tiling header includes, so both the host and the kernel build read it. A prototype whose
+closing name or attribute default is wrong fails to compile, as CANN's does.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import numpy as np
+import pytest
+
+from opkg.core.model import AttrSpec, OpSpec, TensorSpec
+from opkg.sim import flags, runtime
+import simbuild
+
+OP = OpSpec("RepoView", (TensorSpec("x", ("float32",)),),
+            (TensorSpec("y", ("float32",)), TensorSpec("info", ("int32",))),
+            (AttrSpec("scale", "int", required=True),))
+
+
+@pytest.fixture(scope="module")
+def built(pkgs, soc910b, lib_cache):
+    return simbuild.build(pkgs / "repoview", OP, OP.variants()[0], soc910b, lib_cache, stem="repo_view")
+
+
+def test_host_api_answers_as_for_a_contiguous_tensor_on_the_soc(built, soc910b):
+    x = np.linspace(-2, 2, 200, dtype=np.float32)
+    y = np.zeros_like(x)
+    info = np.zeros(8, np.int32)
+    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x}, {"y": y, "info": info},
+                     {"scale": 3})
+    np.testing.assert_array_equal(y, x * 3)
+    # no view; Stride{8,1}+1: 3 dims, first 8; PlatformInfo's ai_core_cnt is the SoC's AI Cores;
+    # aclsysGetVersionNum fails (-1); same shape; 2 default axes; dst_type DT_FLOAT (0); alpha 1.702
+    assert list(info) == [0, 38, soc910b.cube_cores, -1, 1, 2, 0, 1702]
+
+
+def test_infer_shape_and_dtype_count_the_node_outputs(built):
+    shapes = runtime.infer_output_shapes(built.host, OP, built.variant, {"x": (4, 50)}, {"scale": 1})
+    assert shapes["y"][0] == (4, 50) and shapes["info"][0] == (8,)
+
+
+PROTO = """#include "graph/operator_reg.h"
+namespace ge {{
+REG_OP(Good)
+    .INPUT(x, TensorType({{DT_FLOAT}}))
+    .ATTR(k, {attr})
+    .OP_END_FACTORY_REG({end})
+}}
+"""
+
+
+def compile_proto(tmp_path, attr="Int, 2", end="Good", kernel=False):
+    src = tmp_path / "proto.cpp"
+    src.write_text(PROTO.format(attr=attr, end=end))
+    extra = ["-DDT_FLOAT=0"] if kernel else []   # a kernel build's DT_* macros (flags.arch_flags)
+    return subprocess.run(["g++", *flags.common_flags(), *extra, "-fsyntax-only", str(src)],
+                          capture_output=True, text=True)
+
+
+def test_a_prototype_compiles_in_host_and_kernel_builds(tmp_path):
+    assert compile_proto(tmp_path).returncode == 0
+    assert compile_proto(tmp_path, attr="Type, DT_FLOAT", kernel=True).returncode == 0
+
+
+def test_a_prototype_closed_under_another_name_is_rejected(tmp_path):
+    r = compile_proto(tmp_path, end="Other")
+    assert r.returncode != 0 and "OP_END_FACTORY_REG" in r.stderr
+
+
+def test_an_attribute_default_of_the_wrong_type_is_rejected(tmp_path):
+    r = compile_proto(tmp_path, attr='ListInt, "one"')
+    assert r.returncode != 0 and "proto.cpp:5" in r.stderr
+
+
+def test_current_kernel_header_paths_reach_the_api(tmp_path, soc910b):
+    # ops-nn kernels include these by the devkit's layout (include/, include/basic_api, include/adv_api)
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "basic_api/kernel_vec_intf.h"\n#include "kernel_operator_intf.h"\n'
+                   '#include "kernel_basic_intf.h"\n#include "adv_api/math/exp.h"\n'
+                   '#include "utils/init_global_memory.h"\n'
+                   "void f(AscendC::LocalTensor<float>& y, AscendC::LocalTensor<float>& x) {\n"
+                   "    AscendC::Exp<float, 0, false>(y, x, 64);\n}\n"
+                   "void g(AscendC::GlobalTensor<float>& y) { AscendC::InitGlobalMemory(y, 64, 0.0f); }\n")
+    r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(soc910b), "-fsyntax-only", str(src)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_native_datatype_options_of_the_tiling_key_templates_are_the_dtype_numbers(tmp_path):
+    # ops-nn's arch35 tiling keys name dtypes as the devkit documents them: C_DT_FLOAT, ...
+    src = tmp_path / "key.cpp"
+    src.write_text('#include "ascendc/host_api/tiling/template_argument.h"\n#include "graph/types.h"\n'
+                   "ASCENDC_TPL_ARGS_DECL(K, ASCENDC_TPL_DATATYPE_DECL(D, C_DT_FLOAT, C_DT_BF16, C_DT_INT32));\n"
+                   "ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(D, C_DT_BF16)));\n"
+                   "static_assert(C_DT_FLOAT == ge::DT_FLOAT && C_DT_BF16 == ge::DT_BF16 && C_DT_INT64 == ge::DT_INT64"
+                   " && C_DT_FLOAT8_E4M3FN == ge::DT_FLOAT8_E4M3FN && C_DT_FLOAT4_E1M2 == ge::DT_FLOAT4_E1M2);\n"
+                   "int main() { return GET_TPL_TILING_KEY(static_cast<uint64_t>(C_DT_BF16)) == 27 ? 0 : 1; }\n")
+    exe = tmp_path / "key"
+    r = subprocess.run(["g++", *flags.common_flags(), "-DOPKG_SIM_HOST=1", str(src), "-o", str(exe)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert subprocess.run([str(exe)]).returncode == 0
+
+
+def test_a_kernel_header_including_kernel_tiling_sees_the_api_tiling_structs(tmp_path, soc910b):
+    # ops-nn's plain tiling structs (quant_batch_matmul_v3_tiling_data.h) hold a TCubeTiling from
+    # kernel_tiling/kernel_tiling.h, and current CANN names them in AscendC::tiling too
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "kernel_tiling/kernel_tiling.h"\n'
+                   "struct P { TCubeTiling mm; AscendC::tiling::SoftMaxTiling sm; };\n"
+                   "static_assert(sizeof(P::mm) == sizeof(AscendC::tiling::TCubeTiling));\n"
+                   "int f(P& p) { return p.mm.baseM + p.sm.srcM; }\n")
+    r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(soc910b), "-fsyntax-only", str(src)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
