@@ -282,7 +282,15 @@ inline void access(const void* p, uint32_t n, bool write, const void* pc) {
             if (a >= x.base && a < x.base + x.len) ar = &x;
         }
         if (!ar) {
-            out_of_bounds(r, a, n, write, pc);
+            // [lo, hi) also holds memory that is no area's: a fibre's stack or the launch's
+            // closure may be mapped between the GM buffers. Only an address in a GM buffer's
+            // guard zone is an access past that buffer.
+            for (const Area& x : r.areas) {
+                if (x.gm && a + n > x.base - OPKG_SIM_GM_GUARD && a < x.base + x.len + OPKG_SIM_GM_GUARD) {
+                    out_of_bounds(r, a, n, write, pc);
+                    return;
+                }
+            }
             return;
         }
         r.last = ar;
