@@ -17,39 +17,26 @@
 #include "lib/pad/pad_tilingdata.h"
 #include "lib/sort/topk_tilingdata.h"
 #include "lib/transpose/confusion_transpose_tilingdata.h"
-// current CANN declares them in AscendC::tiling and exports these older ones at global scope
+using ::optiling::BatchNormTiling;
+using ::optiling::ConfusionTransposeTiling;
+using ::optiling::DeepNormTiling;
+using ::optiling::GroupNormTiling;
+using ::optiling::LayerNormGradBetaTiling;
+using ::optiling::LayerNormGradTiling;
+using ::optiling::LayerNormSeparateTiling;
+using ::optiling::LayerNormTiling;
+using ::optiling::LogSoftMaxTiling;
+using ::optiling::PadTiling;
+using ::optiling::RmsNormTiling;
+using ::optiling::SoftMaxTiling;
+using ::optiling::TCubeTiling;
+using ::optiling::TopkTiling;
+using ::optiling::UnPadTiling;
+// current CANN declares them in AscendC::tiling and exports the older ones at global scope:
+// qualified names (AscendC::tiling::TCubeTiling) find them through the directive
 namespace AscendC {
 namespace tiling {
-using ::optiling::BatchNormTiling;
-using ::optiling::ConfusionTransposeTiling;
-using ::optiling::DeepNormTiling;
-using ::optiling::GroupNormTiling;
-using ::optiling::LayerNormGradBetaTiling;
-using ::optiling::LayerNormGradTiling;
-using ::optiling::LayerNormSeparateTiling;
-using ::optiling::LayerNormTiling;
-using ::optiling::LogSoftMaxTiling;
-using ::optiling::PadTiling;
-using ::optiling::RmsNormTiling;
-using ::optiling::SoftMaxTiling;
-using ::optiling::TCubeTiling;
-using ::optiling::TopkTiling;
-using ::optiling::UnPadTiling;
+using namespace ::optiling;
 }  // namespace tiling
 }  // namespace AscendC
-using ::optiling::BatchNormTiling;
-using ::optiling::ConfusionTransposeTiling;
-using ::optiling::DeepNormTiling;
-using ::optiling::GroupNormTiling;
-using ::optiling::LayerNormGradBetaTiling;
-using ::optiling::LayerNormGradTiling;
-using ::optiling::LayerNormSeparateTiling;
-using ::optiling::LayerNormTiling;
-using ::optiling::LogSoftMaxTiling;
-using ::optiling::PadTiling;
-using ::optiling::RmsNormTiling;
-using ::optiling::SoftMaxTiling;
-using ::optiling::TCubeTiling;
-using ::optiling::TopkTiling;
-using ::optiling::UnPadTiling;
 #endif
