@@ -293,7 +293,10 @@ def test_ctrl_c_in_the_client_interrupts_the_build_in_the_server(built):
     log_size = len(built.log())
     proc = subprocess.Popen([sys.executable, "-m", "opkg", "build", "--server", "//...",
                              "--soc", SOC], cwd=built.root, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            # as from a terminal, however the suite was started (conftest's
+                            # start_opkg): an inherited ignored SIGINT would make Ctrl-C a no-op
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 300
     while "request:" not in built.log()[log_size:]:
         assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()

@@ -12,10 +12,14 @@
 #include <vector>
 #include "opkg_sim/simt/simt.h"
 
-thread_local dim3 threadIdx;
-thread_local dim3 blockDim;
-thread_local dim3 blockIdx;
-thread_local dim3 gridDim;
+// The runtime's own dim3 values carry no source location: a defaulted one would put this
+// header's path, as the compiler was given it, into every kernel library, and a library built
+// on a remote worker (another path) would then differ from a local one.
+#define OPKG_SIMT_DIM3(x, y, z) dim3((x), (y), (z), opkg_sim::SrcLoc{nullptr, 0})
+thread_local dim3 threadIdx = OPKG_SIMT_DIM3(1, 1, 1);
+thread_local dim3 blockDim = OPKG_SIMT_DIM3(1, 1, 1);
+thread_local dim3 blockIdx = OPKG_SIMT_DIM3(1, 1, 1);
+thread_local dim3 gridDim = OPKG_SIMT_DIM3(1, 1, 1);
 
 namespace opkg_sim {
 namespace simt {
@@ -275,6 +279,9 @@ inline void access(const void* p, uint32_t n, bool write, const void* pc) {
     if (!r.active || !r.cur) return;
     const uint8_t* a = static_cast<const uint8_t*>(p);
     if (a < r.lo || a >= r.hi) return;                 // the stack, the tiling data, host memory
+    // the thread's own stack may be mapped right below the kernel library's data segment, which
+    // counts as GM and has no guard pages around it
+    if (r.cur->stack && a >= r.cur->stack && a < r.cur->stack + STACK_BYTES) return;
     Area* ar = r.last;
     if (!ar || a < ar->base || a >= ar->base + ar->len) {
         ar = nullptr;
@@ -379,7 +386,7 @@ inline void fibre_main(void* p) {
 
 inline void set_thread(const Fibre& f) {
     const dim3 d = blockDim;
-    threadIdx = dim3(f.tid % d.x, (f.tid / d.x) % d.y, f.tid / (d.x * d.y));
+    threadIdx = OPKG_SIMT_DIM3(f.tid % d.x, (f.tid / d.x) % d.y, f.tid / (d.x * d.y));
 }
 
 // Runs f until it returns or waits at a barrier.
@@ -431,7 +438,7 @@ inline void end_launch(Run& r, std::vector<Fibre>& fibres) {
     r.active = false;
     r.cur = nullptr;
     r.gm_stores.clear();
-    threadIdx = blockDim = blockIdx = gridDim = dim3(0, 0, 0);
+    threadIdx = blockDim = blockIdx = gridDim = OPKG_SIMT_DIM3(0, 0, 0);
 }
 
 // A fresh barrier epoch; at the counter's wrap the shadows start over (zero pages again).
@@ -469,8 +476,8 @@ void launch(dim3 dims, void (*body)(void*), void* closure, SrcLoc loc) {
     r.error = nullptr;
     r.epoch = next_epoch(r);
     blockDim = dims;
-    blockIdx = dim3(uint32_t(b.idx), 0, 0);
-    gridDim = dim3(uint32_t(b.num), 1, 1);
+    blockIdx = OPKG_SIMT_DIM3(uint32_t(b.idx), 0, 0);
+    gridDim = OPKG_SIMT_DIM3(uint32_t(b.num), 1, 1);
     prepare_areas(r, b);
     std::vector<Fibre> fibres(n);
     std::vector<Fibre*> waiting, phase;
