@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import signal
 import socket
 import sys
 import threading
@@ -228,6 +229,10 @@ class Server:
                 time.sleep(0.02)
         os.ftruncate(lock, 0)
         os.pwrite(lock, f"{os.getpid()}\n".encode(), 0)     # for `kill` and the tests
+        # a request is cancelled through _thread.interrupt_main(), which does nothing while
+        # SIGINT is ignored, as it is in a server started from a background job
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         self.watch()
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         os.chdir(self.sdir)              # bind a relative path: socket paths are short
