@@ -134,7 +134,9 @@ def ninja_bin() -> str | None:
     return str(local) if local.exists() else shutil.which("ninja")
 
 
-def scale_tier(n: int, proto: dict, work: Path, reps: int) -> dict:
+def populate_scale(n: int, proto: dict, work: Path) -> tuple[Path, dict, float]:
+    """bench/gen.py's workspace of n operators, built once with the replaying tools: its root,
+    the environment its builds run in, and how long populating took."""
     root = work / f"scale-{n}"
     cache = work / f"cache-scale-{n}"
     shutil.rmtree(cache, ignore_errors=True)    # a kept --work must not restore an old population
@@ -142,11 +144,20 @@ def scale_tier(n: int, proto: dict, work: Path, reps: int) -> dict:
     env = opkg_env(cache, CXX=REPLAY_CXX, **proto)
     log(f"N={n}: populating with the replaying compiler")
     populate = timed([*OPKG, "build", "//...", "-j", str(os.cpu_count())], cwd=root, env=env)
+    return root, env, populate
+
+
+def plain_scons(root: Path, gpath: Path) -> list[str]:
+    return [PY, "-m", "SCons", "-Q", "-f", str(BENCH / "plain_SConstruct"),
+            f"-j{os.cpu_count()}", f"graph={gpath}", f"sconsign={root}/.plain-sconsign"]
+
+
+def scale_tier(n: int, proto: dict, work: Path, reps: int) -> dict:
+    root, env, populate = populate_scale(n, proto, work)
     plan = load_plan(root)
     actions = len(plan["actions"])
     gpath, npath = write_graphs(root, plan)
-    scons = [PY, "-m", "SCons", "-Q", "-f", str(BENCH / "plain_SConstruct"),
-             f"-j{os.cpu_count()}", f"graph={gpath}", f"sconsign={root}/.plain-sconsign"]
+    scons = plain_scons(root, gpath)
     log(f"N={n}: plain SCons")
     timed(scons, cwd=root, env=env)
     plain, plain_cpu = [], []

@@ -311,3 +311,74 @@ def test_ctrl_c_in_the_client_interrupts_the_build_in_the_server(built):
     # the server goes on serving, and the interrupted build left nothing to trust
     assert built.full()
     assert built.pid() == pid
+
+
+# -- answering without work: memory and replayed output -------------------------------------
+
+def test_what_a_replay_may_cover_and_which_outputs_a_memory_depends_on(tmp_path):
+    from opkg.build.server import Replies, covering
+
+    replies = Replies()
+    env = {"PATH": "/usr/bin"}
+
+    def key(*argv):
+        return replies.key({"argv": list(argv), "cwd": "/w", "env": env}, ())
+
+    assert key("build", "--server", "//...", "--soc", "Ascend910B1", "--json", "-j", "2")
+    assert key("test", "--color=never", "//packages/x", "-q")
+    # options whose effect is more than the output (report files, the remote cache, a case
+    # selection read from out/) are never replayed
+    assert key("build", "//...", "--junit-xml", "r.xml") is None
+    assert key("test", "--last-failed") is None
+    assert key("build", "--remote-cache", "grpc://h") is None
+    # the outputs and the directories above them, as the watcher names them (real paths)
+    real = str(tmp_path / "real-out")
+    assert covering(["/w/out/sim/a/k.o", "/w/out/bundles/b.tgz"], "/w/out/", real) == {
+        real, f"{real}/sim", f"{real}/sim/a", f"{real}/sim/a/k.o", f"{real}/bundles",
+        f"{real}/bundles/b.tgz"}
+    assert covering(["/w/out/../src/k.o"], "/w/out", real) is None      # not an output dir's
+
+
+def _answers(w: Ws) -> list[str]:
+    """How the server answered each request so far: 'built' (planned or checked by stat),
+    'memory' (a null build it remembered) or 'replay' (its output again)."""
+    kinds = []
+    for line in w.log().splitlines():
+        if ": exit " in line:
+            kinds.append("replay" if line.endswith("(its output again)") else
+                         "memory" if line.endswith("(a null build from memory)") else "built")
+    return kinds
+
+
+@pytest.mark.slow
+def test_a_repeated_null_build_replays_its_output_until_anything_changes(built, cxx_log):
+    text = [built.opkg("build", "--server", "//...", "--soc", SOC).stdout for _ in range(3)]
+    assert _answers(built)[-3:] == ["built", "memory", "replay"]
+    assert text[1] == text[2] and "verified" in text[2]
+    # opkg's own bookkeeping in out/ is not an edit: a null build writes nothing there
+    assert not built.full() and not built.full()
+    assert _answers(built)[-2:] == ["memory", "replay"]
+    # a file in out/ that no output depends on: the replay is dropped, the memory kept
+    (built.root / "out/unrelated.txt").write_text("x\n")
+    assert not built.full()
+    assert _answers(built)[-1] == "memory"
+    assert not built.full()
+    # an edit is seen by the very next request, replayed or not
+    kernel = next((built.root / "packages/add_custom").glob("op_kernel/*.cpp"))
+    kernel.write_text(kernel.read_text() + "\nstatic const int opkg_test_edit = 4;\n")
+    assert built.full()
+    assert any(kernel.name in c for c in compiles(cxx_log))
+    # an output removed behind a replayed answer is rebuilt
+    assert not built.full() and not built.full() and not built.full()
+    assert _answers(built)[-1] == "replay"
+    bundle = Path(built.last["targets"][0]["bundle"])
+    bundle.unlink()
+    assert built.full() and bundle.exists()
+    # a command that writes a report file is answered from memory but never replayed (the
+    # report lies outside the workspace: a write inside it is an event like any edit)
+    report = built.root.parent / "report.xml"
+    for _ in range(3):
+        report.unlink(missing_ok=True)
+        built.opkg("build", "--server", "//...", "--soc", SOC, "--junit-xml", str(report))
+        assert report.exists()
+    assert _answers(built)[-1] == "memory"

@@ -359,7 +359,8 @@ class FastPath:
             for note in notes:
                 on_event(note)
         if resident is not None:
-            resident.remember(self.key, generation, signature, ({"notes": notes}, result))
+            resident.remember(self.key, generation, signature, ({"notes": notes}, result),
+                              outputs=rec["outputs"]["files"])
         return result
 
     def invalidate(self) -> None:

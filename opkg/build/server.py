@@ -48,7 +48,7 @@ class Watcher:
                   "DELETE", "DELETE_SELF", "MOVE_SELF")
 
     def __init__(self, trees: list[str], shallow: list[str], restart_on: list[str],
-                 ignore: list[str]):
+                 ignore: list[str], outputs: str | None = None):
         from inotify_simple import INotify, flags
 
         self.flags = flags
@@ -59,6 +59,9 @@ class Watcher:
         self.dirs: dict[int, str] = {}
         self.restart_on = [os.path.realpath(p) for p in restart_on]
         self.ignore = [os.path.realpath(p) for p in ignore]
+        # the output directory: what changes there is reported by path (a build's own writes
+        # land there and are no edit of an input)
+        self.outputs = os.path.realpath(outputs) if outputs else None
         self.tops = {os.path.realpath(t) for t in trees}
         try:
             for tree in trees:
@@ -94,10 +97,13 @@ class Watcher:
             except OSError:
                 pass
 
-    def changes(self) -> int:
-        """How many relevant events are queued (0: nothing changed); Doubt if it cannot tell."""
+    def changes(self) -> tuple[int, set[str]]:
+        """What happened since the last call: how many events outside the output directory
+        (0: no input changed), and the paths that changed inside it; Doubt if it cannot tell."""
         f = self.flags
         count = 0
+        in_outputs: set[str] = set()
+        out = self.outputs
         for event in self.inotify.read(timeout=0):
             if event.mask & f.Q_OVERFLOW:
                 raise Doubt("the file-system watcher overflowed and lost events")
@@ -116,8 +122,11 @@ class Watcher:
                 raise Doubt(f"{where} was removed or moved")
             if event.mask & f.ISDIR and event.mask & (f.CREATE | f.MOVED_TO):
                 self._add_tree(path)
-            count += 1
-        return count
+            if out is not None and (path == out or path.startswith(out + os.sep)):
+                in_outputs.add(path)
+            else:
+                count += 1
+        return count, in_outputs
 
     def close(self) -> None:
         self.inotify.close()
@@ -125,7 +134,12 @@ class Watcher:
 
 class Memory:
     """Null builds the fast path proved, per request key, valid while the generation holds
-    (installed as opkg.build.fastpath.RESIDENT)."""
+    (installed as opkg.build.fastpath.RESIDENT).
+
+    The generation moves on any change outside the output directory. A change inside it (a
+    build's outputs, opkg's own bookkeeping in out/.opkg, an output deleted by hand) forgets
+    only the null builds whose recorded outputs it touches: the path of an output, or of a
+    directory above one (a directory moved or removed as a whole reports only itself)."""
 
     def __init__(self):
         self.generation = 0
@@ -138,9 +152,129 @@ class Memory:
             return hit[2]
         return None
 
-    def remember(self, key: str, generation: int, signature, value) -> None:
-        if self.watching:
-            self.proved[key] = (generation, signature, value)
+    def remember(self, key: str, generation: int, signature, value, outputs=(),
+                 top: tuple[str, str] | None = None) -> None:
+        if not self.watching:
+            return
+        paths = covering(outputs, *top) if top else frozenset()
+        if paths is not None:            # None: an output the watcher cannot attribute
+            self.proved[key] = (generation, signature, value, paths)
+
+    def outputs_changed(self, paths: set[str]) -> None:
+        for key, hit in list(self.proved.items()):
+            if not paths.isdisjoint(hit[3]):
+                del self.proved[key]
+
+
+def covering(outputs, given: str, real: str) -> frozenset[str] | None:
+    """The outputs and every directory above them up to the output directory, inclusive, as
+    the watcher names them (`given` is the output directory as the plan spells it, `real` its
+    real path); None when an output lies outside it."""
+    found = {real}
+    prefix = os.path.normpath(given) + os.sep
+    for path in outputs:
+        path = os.path.normpath(path)
+        if not path.startswith(prefix):
+            return None
+        path = real + os.sep + path[len(prefix):]
+        while path not in found:
+            found.add(path)
+            path = os.path.dirname(path)
+    return frozenset(found)
+
+
+class Recording:
+    """A text stream that keeps what is written through it, in order with its sibling's
+    (stdout and stderr share one `log`). Anything it does not know (the binary buffer, a
+    rewind) marks the output as not replayable."""
+
+    def __init__(self, stream, index: int, log: list):
+        self._stream, self._index, self._log = stream, index, log
+        self.tainted = False
+
+    def write(self, text):
+        if isinstance(text, str):
+            self._log.append((self._index, text))
+            return self._stream.write(text)
+        written = self._stream.write(text)     # a text stream refuses bytes (click probes)
+        self.tainted = True
+        return written
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def flush(self):
+        self._stream.flush()
+
+    def isatty(self):
+        return self._stream.isatty()
+
+    def fileno(self):
+        return self._stream.fileno()
+
+    def __getattr__(self, name):
+        value = getattr(self._stream, name)        # what it lacks, a plain stream lacks too
+        if name not in ("encoding", "errors", "closed", "name", "mode", "line_buffering",
+                        "writable", "readable", "seekable"):
+            self.tainted = True
+        return value
+
+
+class Replies:
+    """What a request answered from memory printed, to print again while nothing at all has
+    changed (no event of the watcher, the same memory generation, environment and compiler).
+
+    A null build at a thousand packages spends its time rendering the result (the table of
+    every target, the case rows), not proving it: the second identical request replays the
+    first one's output instead. Only commands whose output is all they do are kept: a known
+    option list (no report files, no remote cache, no case selection from out/), no write to
+    the file system during the request (the watcher saw nothing), nothing written around
+    the recording streams."""
+
+    # options a build or test may carry and still have no effect but its output
+    FLAGS = {"--server", "--json", "--keep-going", "--quiet", "-q", "--verbose", "-v",
+             "--no-wait", "--detail"}
+    VALUED = {"--soc", "--toolchain", "-j", "--jobs", "--color"}
+    SIZE = 8
+
+    def __init__(self):
+        self.kept: dict = {}
+
+    def key(self, request: dict, fds) -> tuple | None:
+        argv = request["argv"]
+        i = 0
+        while i < len(argv):
+            arg = argv[i]
+            if arg.startswith("-") and arg not in self.FLAGS:
+                name = arg.split("=", 1)[0]
+                if name not in self.VALUED:
+                    return None
+                if "=" not in arg:
+                    i += 1
+            i += 1
+        terminal = []
+        for fd in fds:
+            try:
+                terminal.append(os.get_terminal_size(fd) if os.isatty(fd) else None)
+            except OSError:
+                terminal.append(None)
+        return (tuple(argv), request["cwd"], tuple(sorted(request["env"].items())),
+                tuple(terminal))
+
+    def recall(self, key, generation: int, signature):
+        hit = self.kept.get(key)
+        if hit and hit[0] == generation and hit[1] == signature:
+            return hit[2], hit[3]
+        return None
+
+    def keep(self, key, generation: int, signature, log: list, status: int) -> None:
+        if len(self.kept) >= self.SIZE:
+            self.kept.pop(next(iter(self.kept)))
+        self.kept[key] = (generation, signature, log, status)
+
+    def forget(self) -> None:
+        self.kept.clear()
 
 
 def git_places(root: Path) -> tuple[list[str], str] | None:
@@ -174,6 +308,8 @@ class Server:
         self.watcher = None
         self.identity = client.identity()
         self.stopping = False
+        self.recalled = False            # this request was answered from memory
+        self.replies = Replies()
 
     def say(self, text: str) -> None:
         print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} [{os.getpid()}] {text}", file=self.log,
@@ -202,7 +338,8 @@ class Server:
             self.watcher = Watcher(trees, shallow,
                                    restart_on=[str(self.ws.root / client.WORKSPACE_FILE),
                                                OPKG_DIR],
-                                   ignore=[self.sdir, str(wslock.lock_path(self.out))])
+                                   ignore=[self.sdir, str(wslock.lock_path(self.out))],
+                                   outputs=self.out)
         except ImportError:
             self.say("watching: no (inotify_simple is not installed; stat check on every "
                      "request)")
@@ -271,10 +408,13 @@ class Server:
     # -- fastpath.RESIDENT ------------------------------------------------------------------
 
     def recall(self, key: str, signature):
-        return self.memory.recall(key, signature)
+        hit = self.memory.recall(key, signature)
+        self.recalled = self.recalled or hit is not None
+        return hit
 
-    def remember(self, key: str, generation: int, signature, value) -> None:
-        self.memory.remember(key, generation, signature, value)
+    def remember(self, key: str, generation: int, signature, value, outputs=()) -> None:
+        self.memory.remember(key, generation, signature, value, outputs,
+                             (self.out, os.path.realpath(self.out)))
 
     @property
     def generation(self) -> int:
@@ -328,13 +468,25 @@ class Server:
         for key in ("version", "python", "opkg"):
             if request.get(key) != self.identity[key]:
                 return f"the client runs another {'opkg' if key != 'python' else 'Python'}"
-        if self.watcher is not None:
-            try:
-                if self.watcher.changes():
-                    self.memory.generation += 1
-            except Doubt as exc:
-                return str(exc)
+        try:
+            self.drain()
+        except Doubt as exc:
+            return str(exc)
         return None
+
+    def drain(self) -> bool:
+        """Take in what the watcher saw; True when it saw anything. Doubt if it cannot tell."""
+        if self.watcher is None:
+            return True
+        inputs, outputs = self.watcher.changes()
+        if inputs:
+            self.memory.generation += 1
+        if outputs:
+            self.memory.outputs_changed(outputs)
+        if inputs or outputs:
+            self.replies.forget()
+            return True
+        return False
 
     def run(self, conn: socket.socket, request: dict, fds: list[int]) -> int:
         """Run the command as the client's process would, with its streams, cwd and env."""
@@ -364,12 +516,39 @@ class Server:
             sys.stdin = open(0, "r", closefd=False)
             sys.stdout = open(1, "w", closefd=False, buffering=1 if os.isatty(1) else -1)
             sys.stderr = open(2, "w", closefd=False, buffering=1, errors="backslashreplace")
-            threading.Thread(target=cancel_on_hangup, daemon=True).start()
             started = time.monotonic()
-            self.say(f"request: {' '.join(request['argv'])}")
-            status = self.runner(request["argv"])
-            self.say(f"{' '.join(request['argv'])}: exit {status} in "
-                     f"{(time.monotonic() - started) * 1000:.1f} ms")
+            argv = request["argv"]
+            key = self.replies.key(request, fds) if self.memory.watching else None
+            signature = fastpath._signature(request["env"]) if key else None
+            replay = self.replies.recall(key, self.memory.generation, signature) if key \
+                else None
+            if replay is not None:
+                log, status = replay
+                streams_now = (sys.stdout, sys.stderr)
+                for index, text in log:
+                    streams_now[index].write(text)
+                self.say(f"{' '.join(argv)}: exit {status} in "
+                         f"{(time.monotonic() - started) * 1000:.1f} ms (its output again)")
+                return status
+            threading.Thread(target=cancel_on_hangup, daemon=True).start()
+            self.say(f"request: {' '.join(argv)}")
+            self.recalled = False
+            log: list = []
+            recorders = [Recording(sys.stdout, 0, log), Recording(sys.stderr, 1, log)]
+            sys.stdout, sys.stderr = recorders
+            status = self.runner(argv)
+            self.say(f"{' '.join(argv)}: exit {status} in "
+                     f"{(time.monotonic() - started) * 1000:.1f} ms"
+                     + (" (a null build from memory)" if self.recalled else ""))
+            try:
+                changed = self.drain()
+            except Doubt as exc:
+                self.stopping = True
+                self.say(f"restart: {exc}")
+                changed = True
+            if key and self.recalled and not changed and \
+                    not any(r.tainted for r in recorders):
+                self.replies.keep(key, self.memory.generation, signature, log, status)
             return status
         except KeyboardInterrupt:
             return 130

@@ -183,6 +183,12 @@ def update_last_failed(output_dir, result, rows: list[dict]) -> set:
             failed.discard(key)
         else:
             failed.add(key)
-    atomic_write_text(last_failed_path(output_dir), json.dumps(
-        {"failed": sorted(list(k) for k in failed)}, indent=1) + "\n")
+    path = last_failed_path(output_dir)
+    text = json.dumps({"failed": sorted(list(k) for k in failed)}, indent=1) + "\n"
+    try:
+        unchanged = Path(path).read_text() == text
+    except (OSError, UnicodeDecodeError):
+        unchanged = False
+    if not unchanged:                    # a null build writes nothing (the build server's
+        atomic_write_text(path, text)    # watcher sees no change made by opkg itself)
     return failed
