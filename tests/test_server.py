@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -382,3 +383,31 @@ def test_a_repeated_null_build_replays_its_output_until_anything_changes(built, 
         built.opkg("build", "--server", "//...", "--soc", SOC, "--junit-xml", str(report))
         assert report.exists()
     assert _answers(built)[-1] == "memory"
+
+
+def test_the_server_watches_an_external_repository_outside_the_workspace(workspace, tmp_path):
+    from opkg.build.server import Server
+    from opkg.core.workspace import Workspace
+
+    ext = tmp_path / "ext-repo"
+    (ext / "include").mkdir(parents=True)
+    (ext / "include/helper.h").write_text("#pragma once\n")
+    workspace.write("opkg-workspace.yaml", "package_roots: [packages]\noutput_dir: out\n"
+                    "repositories:\n  ext:\n    path: ../ext-repo\n")
+    server = Server(Workspace.load(workspace.root), runner=None, idle=0)
+    server.watch()
+    try:
+        assert server.memory.watching
+        assert server.drain() is False
+        generation = server.memory.generation
+        (ext / "include/helper.h").write_text("#pragma once\n// edited\n")
+        assert server.drain() is True
+        assert server.memory.generation == generation + 1
+    finally:
+        server.watcher.close()
+    # a repository that is not there yet: its arrival could not be seen, so nothing is
+    # remembered (every request takes the stat check)
+    shutil.rmtree(ext)
+    server = Server(Workspace.load(workspace.root), runner=None, idle=0)
+    server.watch()
+    assert not server.memory.watching and server.watcher is None

@@ -333,6 +333,15 @@ class Server:
             trees += [os.path.join(d, "refs") for d in shallow]
             if top != root:
                 trees.append(top)        # the dirty flag sees edits anywhere in the work tree
+        # external repositories (docs/repositories.md) may lie anywhere: a path checkout's
+        # files are inputs; a git checkout in the cache counts by its presence only
+        for repo, walk in fastpath._repository_roots(self.ws):
+            if not os.path.isdir(repo):
+                # its appearance would go unseen (nothing above it is watched)
+                self.say(f"watching: no ({repo} is missing; stat check on every request)")
+                return
+            if not Path(repo).is_relative_to(root):
+                (trees if walk else shallow).append(repo)
         trees.append(OPKG_DIR)
         try:
             self.watcher = Watcher(trees, shallow,
