@@ -674,6 +674,12 @@ def table(res: dict) -> str:
                      fmt_r(sg["ratio"]), "NumPy x[indices]" + ("" if sg["verified"] else " (NOT VERIFIED)")))
         rows.append(("  same, CPU time", fmt_s(sg["sim_cpu_s"]), fmt_s(sg["numpy_cpu_s"]),
                      fmt_r(sg["cpu_ratio"]), "NumPy, CPU time"))
+    return render(rows)
+
+
+def render(rows: list[tuple]) -> str:
+    """Rows of (figure, opkg, baseline, ratio, baseline is) as a text table, the first row
+    its header."""
     widths = [max(len(str(r[i])) for r in rows) for i in range(5)]
     out = []
     for k, r in enumerate(rows):

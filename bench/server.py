@@ -155,13 +155,14 @@ def planning_figures(root: Path, env: dict, gpath: Path, reps: int) -> dict:
     return out
 
 
-def settle(root: Path, env: dict, ninja: str | None, npath: Path, gpath: Path) -> None:
+def settle(root: Path, env: dict, ninja: str | None, npath: Path, gpath: Path | None) -> None:
     """The baselines' first runs rebuild (no ninja log, no SCons signatures yet) and rewrite the
     outputs; opkg then builds until a build is null through the fast path (the first
     re-records, a second settles racy files)."""
     if ninja:
         timed([ninja, "-f", str(npath)], cwd=root, env=env)
-    timed(bench.plain_scons(root, gpath), cwd=root, env=env)
+    if gpath is not None:
+        timed(bench.plain_scons(root, gpath), cwd=root, env=env)
     plan_file = root / "out/.opkg/plan.json"
     for _ in range(5):
         before = plan_file.stat().st_ino, plan_file.stat().st_mtime_ns
@@ -197,33 +198,31 @@ def fmt(x) -> str:
 
 def table(res: dict) -> str:
     rows = [("figure", "opkg", "baseline", "ratio", "baseline is")]
+
+    def pair(name, wall, base, base_name, cpu=None, base_cpu=None, cpu_name=None):
+        rows.append((name, fmt(wall), fmt(base), bench.fmt_r(bench.ratio(wall, base)),
+                     base_name))
+        if cpu_name:
+            rows.append(("    same, CPU" + (" (client + server)" if "server" in name else ""),
+                         fmt(cpu), fmt(base_cpu), bench.fmt_r(bench.ratio(cpu, base_cpu)),
+                         cpu_name))
+
     for s in res["scale"]:
-        n, sv, pl = s["n"], s["server"], s["planning"]
-        rows.append((f"N={n} ({s['targets']} targets, {s['actions']} steps)", "", "", "", ""))
+        sv, pl = s["server"], s["planning"]
+        rows.append((f"N={s['n']} ({s['targets']} targets, {s['actions']} steps)", "", "", "",
+                     ""))
         if sv:
             nin, nin_cpu = sv["ninja_s"], sv["ninja_cpu_s"]
             base = "ninja null build" if nin is not None else "ninja NOT FOUND: no reference"
             built = "" if sv["nothing_built"] else " [BUILT]"
-            rows += [
-            (f"  server, first query{built}", fmt(sv["first_s"]), fmt(nin),
-             bench.fmt_r(bench.ratio(sv["first_s"], nin)), base),
-            ("    same, CPU (client + server)", fmt(sv["first_cpu_s"]), fmt(nin_cpu),
-             bench.fmt_r(bench.ratio(sv["first_cpu_s"], nin_cpu)), "ninja, CPU"),
-            ("  server, second query (from memory)", fmt(sv["second_s"]), fmt(nin),
-             bench.fmt_r(bench.ratio(sv["second_s"], nin)), base),
-            ("    same, CPU (client + server)", fmt(sv["second_cpu_s"]), fmt(nin_cpu),
-             bench.fmt_r(bench.ratio(sv["second_cpu_s"], nin_cpu)), "ninja, CPU"),
-            ("  server, later queries (replayed)", fmt(sv["later_s"]), fmt(nin),
-             bench.fmt_r(bench.ratio(sv["later_s"], nin)), base),
-            ("    same, CPU (client + server)", fmt(sv["later_cpu_s"]), fmt(nin_cpu),
-             bench.fmt_r(bench.ratio(sv["later_cpu_s"], nin_cpu)), "ninja, CPU")]
+            for name, k in ((f"  server, first query{built}", "first"),
+                            ("  server, second query (from memory)", "second"),
+                            ("  server, later queries (replayed)", "later")):
+                pair(name, sv[f"{k}_s"], nin, base, sv[f"{k}_cpu_s"], nin_cpu, "ninja, CPU")
         if pl:
-            rows += [
-            ("  opkg without the fast path", fmt(pl["opkg_s"]), fmt(pl["plain_s"]),
-             bench.fmt_r(bench.ratio(pl["opkg_s"], pl["plain_s"])), "plain SCons null build"),
-            ("    same, CPU", fmt(pl["opkg_cpu_s"]), fmt(pl["plain_cpu_s"]),
-             bench.fmt_r(bench.ratio(pl["opkg_cpu_s"], pl["plain_cpu_s"])), "plain SCons, CPU"),
-        ]
+            pair("  opkg without the fast path", pl["opkg_s"], pl["plain_s"],
+                 "plain SCons null build", pl["opkg_cpu_s"], pl["plain_cpu_s"],
+                 "plain SCons, CPU")
     st = res.get("startup")
     if st:
         for name, k, b, what in (
@@ -233,18 +232,9 @@ def table(res: dict) -> str:
                 ("python -c pass, editable dev venv", "dev_pass", "pass", "python -c pass"),
                 ("thin client import, editable dev venv", "dev_client", "client",
                  "thin client import")):
-            rows += [(name, fmt(st[f"{k}_s"]), fmt(st[f"{b}_s"]),
-                      bench.fmt_r(bench.ratio(st[f"{k}_s"], st[f"{b}_s"])), what),
-                     ("    same, CPU", fmt(st[f"{k}_cpu_s"]), fmt(st[f"{b}_cpu_s"]),
-                      bench.fmt_r(bench.ratio(st[f"{k}_cpu_s"], st[f"{b}_cpu_s"])), "CPU")]
-    widths = [max(len(str(r[i])) for r in rows) for i in range(5)]
-    out = []
-    for k, r in enumerate(rows):
-        out.append("  ".join(str(c).ljust(w) if i in (0, 4) else str(c).rjust(w)
-                             for i, (c, w) in enumerate(zip(r, widths))).rstrip())
-        if k == 0:
-            out.append("  ".join("-" * w for w in widths))
-    return "\n".join(out)
+            pair(name, st[f"{k}_s"], st[f"{b}_s"], what, st[f"{k}_cpu_s"], st[f"{b}_cpu_s"],
+                 "CPU")
+    return bench.render(rows)
 
 
 def main(argv=None) -> int:
@@ -258,6 +248,10 @@ def main(argv=None) -> int:
     ap.add_argument("--later", type=int, default=4)
     ap.add_argument("--plan-reps", type=int, default=3)
     ap.add_argument("--only", default="server,planning,startup")
+    ap.add_argument("--planning-n", default=None,
+                    help="the Ns whose planning is measured (default: all of --n); plain "
+                         "SCons's first run in a new workspace rebuilds every step (about 15 "
+                         "minutes at N=1000 on a loaded 2-core machine)")
     a = ap.parse_args(argv)
     only = set(a.only.split(","))
     work = a.work.resolve()
@@ -299,14 +293,16 @@ def main(argv=None) -> int:
         env = {**env, "PYTHONPATH": os.environ["PYTHONPATH"]}
         plan = bench.load_plan(root)
         gpath, npath = bench.write_graphs(root, plan)
+        planning = "planning" in only and (a.planning_n is None or
+                                           str(n) in a.planning_n.split(","))
         log(f"N={n}: settling (baselines' first runs, opkg re-records)")
-        settle(root, env, ninja, npath, gpath)
+        settle(root, env, ninja, npath, gpath if planning else None)
         s = {"n": n, "actions": len(plan["actions"]), "targets": len(plan["targets"]),
              "server": {}, "planning": {}}
         if "server" in only:
             log(f"N={n}: through the server")
             s["server"] = server_figures(root, env, ninja, npath, a.reps, a.later)
-        if "planning" in only:
+        if planning:
             log(f"N={n}: planning without the fast path against plain SCons")
             s["planning"] = planning_figures(root, env, gpath, a.plan_reps)
         res["scale"].append(s)
