@@ -21,6 +21,7 @@
 
 #include "opkg_sim/basic_api/core/kcore.h"
 #include "opkg_sim/basic_api/core/ktypes.h"
+#include "opkg_sim/basic_api/core/algo_config.h"
 
 // Vector-function markers: on the device a __VEC_SCOPE__ block or a __simd_vf__ function is
 // compiled for the vector unit; here it is ordinary code run in order on the block's thread,
@@ -117,13 +118,24 @@ struct CastTrait {
 };
 constexpr CastTrait castTrait = {RegLayout::UNKNOWN, SatMode::UNKNOWN, MaskMergeMode::UNKNOWN, RoundMode::UNKNOWN};
 
-// The per-instruction modes of the transcendental and division instructions (the algorithm
-// choice is accepted; the sim computes them in float, correctly rounded where the C library is).
-struct ExpSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; int algo = 0; };
-struct LnSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; int algo = 0; };
-struct LogSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; int algo = 0; };
-struct DivSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; bool precisionMode = false; int algo = 0; };
-struct SqrtSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; bool precisionMode = false; int algo = 0; };
+// The per-instruction modes of the transcendental and division instructions, with the devkit's
+// algorithm enums (core/algo_config.h). The algorithm choice is accepted; the sim computes them in
+// float, correctly rounded where the C library is.
+struct ExpSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; ExpAlgo algo = ExpAlgo::INTRINSIC; };
+struct LnSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; LnAlgo algo = LnAlgo::INTRINSIC; };
+struct LogSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; LogAlgo algo = LogAlgo::INTRINSIC; };
+struct Log2SpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; Log2Algo algo = Log2Algo::INTRINSIC; };
+struct Log10SpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; Log10Algo algo = Log10Algo::INTRINSIC; };
+struct DivSpecificMode {
+    MaskMergeMode mrgMode = MaskMergeMode::ZEROING;
+    bool precisionMode = false;
+    DivAlgo algo = DivAlgo::INTRINSIC;
+};
+struct SqrtSpecificMode {
+    MaskMergeMode mrgMode = MaskMergeMode::ZEROING;
+    bool precisionMode = false;
+    SqrtAlgo algo = SqrtAlgo::INTRINSIC;
+};
 
 struct RegTrait {
     int REG_NUM = 1;

@@ -10,6 +10,7 @@
 #include <limits>
 #include "opkg_sim/basic_api/core/datacopy.h"
 #include "opkg_sim/basic_api/vector/worksize.h"
+#include "opkg_sim/basic_api/core/algo_config.h"
 
 namespace opkg_sim {
 
@@ -39,6 +40,14 @@ inline void unary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
     using C = calc_t<T>;
     for (int64_t i = 0; i < count; ++i) d[i] = static_cast<T>(f(static_cast<C>(s[i])));
     keep_defined_bits(dst.ptr_, bits);
+}
+
+// A subnormal of T (|x| below T's smallest normal) as a zero of its sign: the flush-to-zero of
+// the 950's *_FTZ_TRUE algorithms.
+template <class T, class C>
+inline C flush_subnormal(C x) {
+    const double tiny = sizeof(T) == 2 && !std::is_same<T, bfloat16_t>::value ? 0x1p-14 : 0x1p-126;
+    return (x != C(0) && std::fabs(double(x)) < tiny) ? C(std::signbit(double(x)) ? -0.0 : 0.0) : x;
 }
 
 template <class T, class F>
@@ -494,6 +503,32 @@ OPKG_SIM_UNARY(Reciprocal, C(C(1) / x))
 OPKG_SIM_UNARY(Relu, C(x > C(0) ? x : C(0)))
 OPKG_SIM_UNARY(Not, C(~x))
 #undef OPKG_SIM_UNARY
+
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+// The Ascend 950's Div and Sqrt with an algorithm configuration (`Div<T, config>(dst, a, b,
+// count)`). No default for config: the plain forms above stay the ones an unconfigured call picks.
+// Every algorithm gives the correctly rounded result (within the 1 ulp the 1-ulp ones promise);
+// FTZ_TRUE ones flush subnormals to zero; the 0-ulp ones exist for float only; Sqrt's
+// fast-inverse algorithms give 0 above 2^126, as the devkit documents.
+OPKG_HL_API((template <class T, const DivConfig& config>), Div,
+            (const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t& count),
+            static_assert(!opkg_sim::float_only(config.algo) || std::is_same<T, float>::value,
+                          "Div: DIFF_COMPENSATION and the 0-ulp algorithms support float only");
+            using C = opkg_sim::calc_t<T>;
+            opkg_sim::binary(dst, src0, src1, count, [](C a, C b) -> C {
+                if (!opkg_sim::ftz(config.algo)) return a / b;
+                return opkg_sim::flush_subnormal<T>(C(opkg_sim::flush_subnormal<T>(a) / opkg_sim::flush_subnormal<T>(b)));
+            }, "Div", loc))
+OPKG_HL_API((template <class T, const SqrtConfig& config>), Sqrt, (const LocalTensor<T>& src, const int32_t& count),
+            static_assert(!opkg_sim::float_only(config.algo) || std::is_same<T, float>::value,
+                          "Sqrt: FAST_INVERSE and PRECISION_0ULP_FTZ_FALSE support float only");
+            using C = opkg_sim::calc_t<T>;
+            opkg_sim::unary(dst, src, count, [](C x) -> C {
+                if (opkg_sim::float_only(config.algo) && x > C(0x1p126)) return C(0);
+                if (opkg_sim::ftz(config.algo)) x = opkg_sim::flush_subnormal<T>(x);
+                return C(std::sqrt(x));
+            }, "Sqrt", loc))
+#endif
 
 #define OPKG_SIM_SCALAR(NAME, EXPR)                                                                           \
     OPKG_HL_API((template <class T, bool isSetMask = true>), NAME,                                            \
