@@ -40,6 +40,10 @@
 #define __simd_callee__
 #endif
 
+// The compiler's rounding-mode operand of the vector conversion instructions (bisheng's builtin
+// `::ROUND`: rint, away, floor, ceil, zero, odd, hybrid), which Reg::GetRound<RoundMode> names.
+enum class ROUND { R, A, F, C, Z, O, H };
+
 namespace AscendC {
 
 constexpr uint32_t VECTOR_REG_WIDTH = 256;
@@ -79,6 +83,18 @@ inline void VF_CALL(Args&&... args) {
 }
 
 namespace Reg {
+
+// The instruction operand of a RoundMode (the devkit's dav_3510 kernel_reg_compute_common_impl.h).
+template <RoundMode mode>
+constexpr ::ROUND GetRound() {
+    if constexpr (mode == RoundMode::CAST_RINT) return ::ROUND::R;
+    else if constexpr (mode == RoundMode::CAST_ROUND) return ::ROUND::A;
+    else if constexpr (mode == RoundMode::CAST_FLOOR) return ::ROUND::F;
+    else if constexpr (mode == RoundMode::CAST_CEIL) return ::ROUND::C;
+    else if constexpr (mode == RoundMode::CAST_TRUNC) return ::ROUND::Z;
+    else if constexpr (mode == RoundMode::CAST_ODD) return ::ROUND::O;
+    else return ::ROUND::H;
+}
 
 enum class RegLayout { UNKNOWN = -1, ZERO, ONE, TWO, THREE };
 enum class SatMode { UNKNOWN = -1, NO_SAT, SAT };
