@@ -235,6 +235,13 @@ inline void ResetMask() {
     opkg_sim::block().mask_lo = ~0ull;
     opkg_sim::block().mask_hi = ~0ull;
 }
+// The core's state a kernel starts from (the devkit's InitSocStateImpl): no atomic accumulation,
+// the mask register in normal mode with every lane on.
+inline void InitSocState() {
+    SetAtomicNone();
+    SetMaskNorm();
+    ResetMask();
+}
 // Normal mode: a lane bit pattern (high 64 lanes, low 64 lanes). Counter mode: maskLow is the
 // number of elements the next isSetMask = false calls process.
 template <class T, MaskMode mode = MaskMode::NORMAL>
