@@ -106,3 +106,31 @@ def test_a_kernel_with_its_own_tiling_struct_reads_nothing_of_the_host_tiling_he
     _tiling_clash_package(workspace, registered=False)
     r = opkg("test", "packages/reg_elu", "--variant", "float32", "--jobs", "1", cwd=workspace.root)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+BASIC = Path(__file__).parent / "fixtures" / "basic_950"
+
+
+def test_the_950_basic_apis_of_the_atvoss_schedulers_verify_exactly_and_mutex_orders_pipes(workspace):
+    """tests/fixtures/basic_950: Truncate, the NDDMA DataCopy (a transpose and a padded copy),
+    Broadcast with its BroadcastTiling, tensors at UB addresses; under --sync-check the Mutex
+    pairs are the only ordering between the pipes, and they suffice."""
+    shutil.copytree(BASIC, workspace.root / "packages" / "basic_950")
+    r = opkg("test", "packages/basic_950", "--json", "--jobs", "1", "--sync-check", cwd=workspace.root)
+    [target] = json.loads(r.stdout)["targets"]
+    assert target["passed"], r.stdout + r.stderr
+    report = json.loads((workspace.root / "out/sim/basic_950/Ascend950PR_9599/float32/verification.json")
+                        .read_text())
+    [result] = report["results"]
+    assert {name: out["max_abs_error"] for name, out in result["outputs"].items()} == dict.fromkeys(
+        ("floor", "transposed", "padded", "tiled"), 0.0)
+
+
+def test_a_vector_read_without_its_mutex_lock_is_a_hazard_at_its_line(workspace):
+    dest = workspace.root / "packages" / "basic_950"
+    shutil.copytree(BASIC, dest)
+    kernel = dest / "op_kernel" / "basic_950.cpp"
+    kernel.write_text(kernel.read_text().replace("    Mutex::Lock<PIPE_V>(0);\n", "", 1))
+    r = opkg("test", "packages/basic_950", "--jobs", "1", "--sync-check", cwd=workspace.root)
+    assert r.returncode != 0
+    assert "basic_950.cpp:27: " in r.stdout and "read-after-write hazard" in r.stdout, r.stdout
