@@ -88,13 +88,15 @@ def main() -> None:
     ap.add_argument("--families", nargs="*", default=["activation"])
     ap.add_argument("--work", type=Path, default=Path("/tmp/opkg-reg-kernels"))
     ap.add_argument("--no-import", action="store_true", help="reuse the work directory's earlier import")
+    ap.add_argument("--only", nargs="*", default=None, help="operator directory names (default: all)")
     args = ap.parse_args()
     opkg = [sys.executable, "-m", "opkg"]
     start = time.time()
     if not args.no_import:
         import_families(opkg, args.repo, args.opbase, args.work.resolve(), args.families)
     the_plan, ops = plan(args.work.resolve())
-    apt = [p for p in ops if p.kernel_source and str(p.kernel_source).endswith("_apt.cpp")]
+    apt = [p for p in ops if p.kernel_source and str(p.kernel_source).endswith("_apt.cpp")
+           and (args.only is None or p.name in args.only)]
     rows = compile_kernels(the_plan, apt)
     commit = subprocess.run(["git", "-C", str(args.repo), "rev-parse", "--short=8", "HEAD"], capture_output=True,
                             text=True).stdout.strip() or "(not a git checkout)"

@@ -51,11 +51,13 @@ from opkg.importers import repository_workspace as W  # noqa: E402
 BUILD_TIMEOUT = 1800
 
 
-def classic_operators(root: Path, unit: str) -> list[Path]:
-    """Operator directories with a classic kernel (op_kernel/<op>.cpp) that declare compute
-    unit `unit` (R.for_unit), family by family, in a stable order."""
+def classic_operators(root: Path, unit: str, apt: bool = False) -> list[Path]:
+    """Operator directories with a device kernel for compute unit `unit` that declare it
+    (R.for_unit), family by family, in a stable order: the classic op_kernel/<op>.cpp, or with
+    `apt` (the Ascend 950's units) op_kernel/<op>_apt.cpp, which the import takes there."""
+    kernel = "{}_apt.cpp" if apt else "{}.cpp"
     return [d for d in R.operator_dirs(root, root)
-            if (d / "op_kernel" / f"{d.name}.cpp").is_file() and R.for_unit(d, unit)]
+            if (d / "op_kernel" / kernel.format(d.name)).is_file() and R.for_unit(d, unit)]
 
 
 def select(ops: list[Path], root: Path, families, every: int, only,
@@ -362,7 +364,7 @@ def main(argv=None) -> int:
     soc_row = soc_table(None).get(args.soc)
     if soc_row is None:
         raise SystemExit(f"error: unknown SoC {args.soc}")
-    everything = classic_operators(root, soc_row.short)
+    everything = classic_operators(root, soc_row.short, apt=soc_row.npu_arch == 3510)
     chosen = select(everything, root, args.families, args.every, args.only, args.with_golden)
     commit, measured_by = git_head(root), opkg_commit()
     key = f"{commit}:{measured_by}:{args.soc}" + (":import-only" if args.import_only else "") + (

@@ -84,6 +84,29 @@ def template_kernel(kernel_source, text: str, kernel_name: str, defines=None) ->
                      rf"void\s+{re.escape(kernel_name)}\s*\(", code) is not None
 
 
+def template_param_kinds(text: str, kernel_name: str, defines=None) -> list[bool]:
+    """For each template parameter of the kernel entry `kernel_name`, whether it is a type
+    (`typename D_T_X`, as ASCENDC_TPL_DATATYPE_DECL parameters of ops-nn's Ascend 950 kernels are
+    declared: CANN's op compiler instantiates them with the dtype's C++ type) or a value."""
+    code = _STRIP.sub(" ", text)
+    if defines is not None:
+        code = active_code(code, defines)
+    m = re.search(r"\btemplate\s*<([^;{]*)>\s*(?:(?:__global__|__aicore__|extern\s+\"C\")\s+)*"
+                  rf"void\s+{re.escape(kernel_name)}\s*\(", code)
+    if m is None:
+        return []
+    params, depth, cur = [], 0, ""
+    for ch in m.group(1):
+        depth += ch in "<(" and 1 or (ch in ">)" and -1 or 0)
+        if ch == "," and depth == 0:
+            params.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    params.append(cur)
+    return [bool(re.match(r"\s*(typename|class)\b", p)) for p in params if p.strip()]
+
+
 def arch_defines(flags) -> dict[str, int]:
     """The integer macros of a compile line's -D flags (flags.arch_flags)."""
     out = {}
@@ -183,10 +206,11 @@ def tpl_decl_namespace(source, text: str, include_dirs, _seen=None) -> str | Non
     return None
 
 
-def tpl_kernel_source(kernel_include: str, op: OpSpec, namespace: str) -> str:
+def tpl_kernel_source(kernel_include: str, op: OpSpec, namespace: str, kinds: list[bool] = ()) -> str:
     """The translation unit compiled for a template kernel: `kernel_include` (the kernel source,
-    as an #include path) and the dispatching entry. `namespace`: tpl_decl_namespace()."""
+    as an #include path) and the dispatching entry. `namespace`: tpl_decl_namespace(); `kinds`:
+    template_param_kinds() (empty: every parameter a value)."""
     return _env().get_template("tpl_kernel.cpp.j2").render(
-        kernel_include=kernel_include, kernel_name=op.kernel_name,
+        kernel_include=kernel_include, kernel_name=op.kernel_name, kinds=list(kinds) if any(kinds) else [],
         params=[f"opkg_{p}" for p in kernel_params(op)],
         scope="::" + namespace + "::" if namespace else "::")

@@ -234,7 +234,104 @@ def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path
 _GUARD = re.compile(r"\A\s*#\s*ifndef\s+(\w+)\s*\n\s*#\s*define\s+(\w+)")
 
 
-def kernel_tiling_source(tiling_header: Path, text: str, at: Path) -> str:
+_QUOTE_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+
+
+def kernel_reads_host_tiling(kernel_source: Path, tiling_header: Path, classes: list[str],
+                             roots: tuple[Path, ...] = ()) -> str:
+    """What a kernel compile needs of the op_host tiling header, judged from the kernel source and
+    the files it includes by a quoted path (relative to the including file or to one of `roots`):
+    - "none": it names none of `classes` and reads no registered tiling (`GET_TILING_DATA(` only
+      under its own `REGISTER_TILING_DEFAULT`): ops-nn's Ascend 950 kernels with their struct in
+      op_kernel/arch35;
+    - "classes": it reads the registered classes (`GET_TILING_DATA`, `..._WITH_STRUCT`) and does
+      not include the header itself: CANN's kernel build gives it the structs generated from the
+      registered classes, never the header's own includes (opbase's host util/math_util.h, whose
+      `Ops::Base::CeilDiv` would meet op_kernel/math_util.h's; atvoss's host broadcast_tiling.h,
+      whose BROADCAST_MAX_DIMS would meet the kernel's broadcast_utils.h);
+    - "header": it includes the header, or its classes were not found by reading it."""
+    if not classes:
+        return "header"
+    seen: set[Path] = set()
+    todo = [Path(kernel_source).resolve()]
+    texts = []
+    header = Path(tiling_header).resolve()
+    while todo:
+        f = todo.pop()
+        if f in seen or not f.is_file():
+            continue
+        if f == header:   # the kernel includes the host header itself
+            return "header"
+        seen.add(f)
+        text = _strip_comments(f.read_text(errors="replace"))
+        texts.append(text)
+        for inc in _QUOTE_INCLUDE.findall(text):
+            for base in (f.parent, *roots):
+                cand = (base / inc).resolve()
+                if cand.is_file():
+                    todo.append(cand)
+                    break
+    code = "\n".join(texts)
+    if "GET_TILING_DATA(" in code and "REGISTER_TILING_DEFAULT" not in code:
+        return "classes"
+    return "classes" if any(re.search(rf"\b{re.escape(c)}\b", code) for c in classes) else "none"
+
+
+_BLOCK = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*\w+\s*\)(.*?)\bEND_TILING_DATA_DEF\s*;"
+                    r"|\bREGISTER_TILING_DATA_CLASS\s*\([^)]*\)\s*;?", re.S)
+_STRUCT = re.compile(r"\bTILING_DATA_FIELD_DEF_STRUCT\s*\(\s*([\w:]+)\s*,")
+# an integer constant an array size may name: `constexpr int64_t N = 8;` or `#define N 8`
+_CONST = re.compile(r"(?:\bconstexpr\s+(?:static\s+)?[\w:]+\s+|^[ \t]*#[ \t]*define[ \t]+)(\w+)(?:\s*=\s*|[ \t]+)"
+                    r"\(?(\d+)[uUlL]*\)?\s*;?[ \t]*$", re.M)
+_ARR = re.compile(r"\bTILING_DATA_FIELD_DEF_ARR\s*\(\s*[\w:]+\s*,\s*([^,]+?)\s*,")
+
+
+def tiling_blocks(header: Path, text: str) -> str | None:
+    """The tiling data class definitions of `header` and its relative includes, and their
+    REGISTER_TILING_DATA_CLASS lines, as text in namespace optiling: what CANN generates the
+    kernel's structs from. None when a definition depends on the header's other content (an
+    array size that is not a literal), so the whole header is needed."""
+    parts = []
+    seen: set[Path] = set()
+    wanted = set(tiling_classes(Path(header), text))   # those directly in namespace optiling
+
+    defined: set[str] = set()
+    consts: dict[str, str] = {}
+
+    def walk(h: Path, t: str) -> bool:
+        seen.add(h.resolve())
+        code = _strip_comments(t)
+        consts.update(_CONST.findall(code))
+        for inc in _QUOTE_INCLUDE.findall(code):   # included definitions first: STRUCT fields name them
+            path = (h.parent / inc).resolve()
+            if path not in seen and path.is_file() and not walk(path, path.read_text(errors="replace")):
+                return False
+        for m in _BLOCK.finditer(code):
+            block = m.group(0)
+            name = re.match(r"\s*BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)", block)
+            if name and name.group(1) not in wanted:
+                continue
+            for size in _ARR.findall(block):   # CANN's structs have the sizes the classes evaluate to
+                size = size.strip()
+                if not size.isdigit():
+                    if size not in consts:
+                        return False
+                    block = re.sub(rf"\b{size}\b", consts[size], block)
+            if any(t not in wanted for t in _STRUCT.findall(block)):   # a struct defined elsewhere
+                return False
+            if name and name.group(1) in defined:   # alternatives under #if: not decidable here
+                return False
+            if name:
+                defined.add(name.group(1))
+            parts.append(block if block.rstrip().endswith(";") else block + ";")
+        return True
+
+    if not walk(Path(header), text):
+        return None
+    return "namespace optiling {\n" + "\n".join(parts) + "\n}  // namespace optiling\n"
+
+
+def kernel_tiling_source(tiling_header: Path, text: str, at: Path, reads: str = "header") -> str:
     """The header a kernel build force-includes (pass its path to `kernel_flags`), to be written
     into directory `at`: the package's tiling header `tiling_header` (whose content is `text`)
     read in kernel mode. Its paths are relative (to `at`, and to the sim's include directory on
@@ -246,6 +343,17 @@ def kernel_tiling_source(tiling_header: Path, text: str, at: Path) -> str:
       `ge::DT_FLOAT16` compiles (cann-ops' dequant_swiglu_quant_tiling.h);
     - its include guard is undefined after it: a kernel header may use the same guard and must
       still be read (cann-ops' CTCLossV3Grad has CTC_LOSS_V3_GRAD_H_ in op_host and op_kernel)."""
+    # `reads` (kernel_reads_host_tiling): the kernel reads none of the header, its classes only,
+    # or the whole header
+    lib = '#include "opkg_sim/basic_api/core/tiling_slot.h"\n#include "opkg_sim/adv_api/kernel_tiling_lib.h"\n'
+    if reads == "none":
+        return "// generated by opkg: the kernel reads its own tiling struct, not the package's tiling header\n" + lib
+    blocks = tiling_blocks(tiling_header, text) if reads == "classes" else None
+    if blocks is not None:
+        classes = tiling_classes(Path(tiling_header), text)
+        return ("// generated by opkg: the package's tiling classes as the kernel build gets them (no host includes)\n"
+                + lib + '#include "register/tilingdata_base.h"\n' + blocks
+                + "".join(f"using ::optiling::{c};\n" for c in classes))
     names = [d.ge for d in sorted(DTYPES.values(), key=lambda d: d.ge_value)]
     lines = ["// generated by opkg: the package's tiling header as the sim's kernel build reads it"]
     lines += [f'#pragma push_macro("{n}")' for n in names] + [f"#undef {n}" for n in names]

@@ -246,8 +246,12 @@ class SimToolchain:
         tiling_include = None
         if pkg.tiling_data:
             tiling_include = base / "gen" / "kernel_tiling.h"
+            tiling_text = pkg.tiling_data.read_text(errors="replace")
+            reads = flags.kernel_reads_host_tiling(pkg.kernel_source, pkg.tiling_data,
+                                                   flags.tiling_classes(pkg.tiling_data, tiling_text),
+                                                   (pkg.kernel_source.parent, pkg.dir))
             actions.append(Action("write", (str(tiling_include),), content=flags.kernel_tiling_source(
-                pkg.tiling_data, pkg.tiling_data.read_text(errors="replace"), tiling_include.parent), signature=fp,
+                pkg.tiling_data, tiling_text, tiling_include.parent, reads), signature=fp,
                 target=tid, step="generate", description=f"generate {pkg.name} kernel tiling header"))
         reports: dict[str, str] = {}
         kernel_libs: dict[str, str] = {}
@@ -272,8 +276,10 @@ class SimToolchain:
                 spelled = pkg.kernel_source.relative_to(pkg.dir).as_posix()
             except ValueError:
                 spelled = os.path.relpath(pkg.kernel_source.resolve(), kernel_unit.parent.resolve())
+            kinds = codegen.template_param_kinds(kernel_text, op.kernel_name,
+                                                 codegen.arch_defines(flags.arch_flags(soc)))
             actions.append(Action("write", (str(kernel_unit),), content=codegen.tpl_kernel_source(
-                spelled, soc_op, namespace), signature=fp, target=tid, step="generate",
+                spelled, soc_op, namespace, kinds), signature=fp, target=tid, step="generate",
                 description=f"generate {pkg.name} template kernel entry"))
             kernel_deps = (str(pkg.kernel_source),)
         for variant in soc_op.variants():

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <initializer_list>
+#include <tuple>
 #include <utility>
 
 #define ASCENDC_TPL_AIV_ONLY 0
@@ -393,22 +394,23 @@ namespace tpl {
 }
 }  // namespace tpl
 }  // namespace opkg_sim
-// The kernel-side type of a dtype parameter's value (a ge::DataType number).
+// The kernel-side type of a dtype parameter's value (a ge::DataType number, spelt by the C_DT_*
+// numbers above: a kernel build has no ge::DataType names).
 template <int dataTypeId> struct TypeFromId { using type = void; };
 #define OPKG_SIM_TPL_TYPE(id, t) template <> struct TypeFromId<id> { using type = t; }
-OPKG_SIM_TPL_TYPE(DT_FLOAT, float);
-OPKG_SIM_TPL_TYPE(DT_FLOAT16, half);
-OPKG_SIM_TPL_TYPE(DT_INT8, int8_t);
-OPKG_SIM_TPL_TYPE(DT_INT32, int32_t);
-OPKG_SIM_TPL_TYPE(DT_UINT8, uint8_t);
-OPKG_SIM_TPL_TYPE(DT_INT16, int16_t);
-OPKG_SIM_TPL_TYPE(DT_UINT16, uint16_t);
-OPKG_SIM_TPL_TYPE(DT_INT64, int64_t);
-OPKG_SIM_TPL_TYPE(DT_UINT32, uint32_t);
-OPKG_SIM_TPL_TYPE(DT_UINT64, uint64_t);
-OPKG_SIM_TPL_TYPE(DT_DOUBLE, double);
-OPKG_SIM_TPL_TYPE(DT_BOOL, bool);
-OPKG_SIM_TPL_TYPE(DT_BF16, bfloat16_t);
+OPKG_SIM_TPL_TYPE(C_DT_FLOAT, float);
+OPKG_SIM_TPL_TYPE(C_DT_FLOAT16, half);
+OPKG_SIM_TPL_TYPE(C_DT_INT8, int8_t);
+OPKG_SIM_TPL_TYPE(C_DT_INT32, int32_t);
+OPKG_SIM_TPL_TYPE(C_DT_UINT8, uint8_t);
+OPKG_SIM_TPL_TYPE(C_DT_INT16, int16_t);
+OPKG_SIM_TPL_TYPE(C_DT_UINT16, uint16_t);
+OPKG_SIM_TPL_TYPE(C_DT_INT64, int64_t);
+OPKG_SIM_TPL_TYPE(C_DT_UINT32, uint32_t);
+OPKG_SIM_TPL_TYPE(C_DT_UINT64, uint64_t);
+OPKG_SIM_TPL_TYPE(C_DT_DOUBLE, double);
+OPKG_SIM_TPL_TYPE(C_DT_BOOL, bool);
+OPKG_SIM_TPL_TYPE(C_DT_BF16, bfloat16_t);
 #undef OPKG_SIM_TPL_TYPE
 #endif
 

@@ -331,4 +331,6 @@ OPKG_HL_API(OPKG_HL_AXPY_TPL, Axpy, (const LocalTensor<U>& src, const U scalarVa
 
 }  // namespace AscendC
 
+#include "opkg_sim/adv_api/math/hl_math_950.h"   // the 950's forms, which use the macros above
+
 #endif

@@ -635,5 +635,84 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     }
 }
 
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+// The Ascend 950's multi-dimensional GM -> UB copy (NDDMA; the devkit's kernel_struct_data_copy.h
+// and its DataCopy page). Index 0 of each array is the lowest dimension. Along dimension d the
+// destination holds lp + loopSize + rp elements at loopDstStride apart; the padding ones take
+// constantValue, or with isNearestValueMode the nearest element of that dimension.
+struct NdDmaConfig {
+    static constexpr uint16_t unsetPad = 0xffff;
+    bool isNearestValueMode = false;
+    uint16_t loopLpSize = unsetPad;
+    uint16_t loopRpSize = unsetPad;
+    bool ascOptimize = false;
+};
+using MultiCopyConfig = NdDmaConfig;
+constexpr NdDmaConfig kDefaultNdDmaConfig = {false, NdDmaConfig::unsetPad, NdDmaConfig::unsetPad, false};
+constexpr NdDmaConfig kDefaultMultiCopyConfig = kDefaultNdDmaConfig;
+template <uint8_t dim>
+struct MultiCopyLoopInfo {
+    static_assert(dim >= 1 && dim <= 5, "MultiCopy Dims must be between 1 and 5.");
+    uint64_t loopSrcStride[dim] = {0};
+    uint32_t loopDstStride[dim] = {0};
+    uint32_t loopSize[dim] = {0};
+    uint8_t loopLpSize[dim] = {0};
+    uint8_t loopRpSize[dim] = {0};
+};
+template <uint8_t dim> using NdDmaLoopInfo = MultiCopyLoopInfo<dim>;
+template <typename T, uint8_t dim>
+struct MultiCopyParams {
+    MultiCopyLoopInfo<dim> loopInfo;
+    T constantValue;
+};
+template <typename T, uint8_t dim> using NdDmaParams = MultiCopyParams<T, dim>;
+inline void NdDmaDci() {}   // the NDDMA cache: the sim has none to refresh
+
+template <typename T, uint8_t dim, const NdDmaConfig& config = kDefaultNdDmaConfig>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const MultiCopyParams<T, dim>& params,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    const char* op = "DataCopy GM->UB (NDDMA)";
+    const auto& li = params.loopInfo;
+    uint64_t ext[dim], lp[dim], total = 1, dst_end = 0, src_end = 0;
+    bool empty = false;
+    for (int d = 0; d < dim; ++d) {
+        lp[d] = config.loopLpSize != NdDmaConfig::unsetPad ? config.loopLpSize : li.loopLpSize[d];
+        const uint64_t rp = config.loopRpSize != NdDmaConfig::unsetPad ? config.loopRpSize : li.loopRpSize[d];
+        if (li.loopSize[d] == 0) empty = true;
+        ext[d] = lp[d] + li.loopSize[d] + rp;
+        total *= ext[d];
+        dst_end += (ext[d] - 1) * li.loopDstStride[d];
+        src_end += (li.loopSize[d] ? li.loopSize[d] - 1 : 0) * li.loopSrcStride[d];
+    }
+    if (empty) opkg_sim::fail(loc, opkg_sim::format("%s: a loopSize is 0 (each must be in [1, 2^20))", op));
+    opkg_sim::check_ub(dst, (dst_end + 1) * sizeof(T), op, "destination", loc);
+    opkg_sim::check_gt(src, (src_end + 1) * sizeof(T), op, loc);
+    opkg_sim::count_copy(opkg_sim::COPY_GM_UB, total * sizeof(T));
+    uint64_t c[dim] = {};
+    for (uint64_t n = 0; n < total; ++n) {
+        uint64_t doff = 0, soff = 0;
+        bool pad = false;
+        for (int d = 0; d < dim; ++d) {
+            doff += c[d] * li.loopDstStride[d];
+            int64_t sc = int64_t(c[d]) - int64_t(lp[d]);
+            if (sc < 0 || sc >= int64_t(li.loopSize[d])) {
+                pad = true;
+                sc = sc < 0 ? 0 : int64_t(li.loopSize[d]) - 1;
+            }
+            soff += uint64_t(sc) * li.loopSrcStride[d];
+        }
+        T* out = dst.ptr_ + doff;
+        if (pad && !config.isNearestValueMode) {
+            *out = params.constantValue;
+        } else {
+            std::memcpy(out, src.ptr_ + soff, sizeof(T));
+            opkg_sim::gm_taint(out, src.ptr_ + soff, sizeof(T), op, loc);
+        }
+        opkg_sim::mark_written(out, sizeof(T), opkg_sim::Pipe::MTE2);
+        for (int d = 0; d < dim && ++c[d] == ext[d]; ++d) c[d] = 0;
+    }
+}
+#endif
+
 }  // namespace AscendC
 #endif

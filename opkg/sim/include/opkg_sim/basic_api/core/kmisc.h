@@ -123,6 +123,40 @@ namespace AscendC {
 template <pipe_t pipe = PIPE_ALL> inline void PipeBarrier() { opkg_sim::pipe_barrier(pipe); }
 template <HardEvent evt> inline void SetFlag(int32_t id) { opkg_sim::set_flag(opkg_sim::event_pipes(evt), id); }
 template <HardEvent evt> inline void WaitFlag(int32_t id) { opkg_sim::wait_flag(opkg_sim::event_pipes(evt), id); }
+
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+// The Ascend 950's buffer-ID mutex between pipes (the devkit's kernel_common.h; ids 0..27): what a
+// pipe did before Unlock<p>(id) is ordered before what another pipe does after Lock<q>(id).
+// The sim runs the pipes in program order; under --sync-check the pair orders like
+// SetFlag/WaitFlag, on flag ids of their own.
+using MutexID = uint8_t;
+constexpr MutexID MAX_MUTEXID = 27;
+class Mutex {
+public:
+    template <pipe_t pipe>
+    static inline void Lock(MutexID id, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        check(id, "Lock", loc);
+        for (pipe_t from : {PIPE_S, PIPE_V, PIPE_MTE2, PIPE_MTE3}) {
+            if (from != pipe) opkg_sim::wait_flag({opkg_sim::pipe_of(from), opkg_sim::pipe_of(pipe)}, flag(id));
+        }
+    }
+    template <pipe_t pipe>
+    static inline void Unlock(MutexID id, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        check(id, "Unlock", loc);
+        for (pipe_t to : {PIPE_S, PIPE_V, PIPE_MTE2, PIPE_MTE3}) {
+            if (to != pipe) opkg_sim::set_flag({opkg_sim::pipe_of(pipe), opkg_sim::pipe_of(to)}, flag(id));
+        }
+    }
+
+private:
+    static int32_t flag(MutexID id) { return 0x10000 + id; }   // apart from the event ids
+    static void check(MutexID id, const char* op, opkg_sim::SrcLoc loc) {
+        if (id > MAX_MUTEXID)
+            opkg_sim::fail(loc, opkg_sim::format("Mutex::%s: mutex id %u is above MAX_MUTEXID (%u)", op, unsigned(id),
+                                                 unsigned(MAX_MUTEXID)));
+    }
+};
+#endif
 // The hard SyncAll is the FFTS all-core flag of A2/A3; CANN's other architectures assert
 // "unsupported hardware syncAll" (dav_m200/c100/m300 SyncAllImpl) and offer the soft form.
 inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
@@ -200,6 +234,13 @@ inline void SetMaskNorm() { opkg_sim::block().mask_counter = false; }
 inline void ResetMask() {
     opkg_sim::block().mask_lo = ~0ull;
     opkg_sim::block().mask_hi = ~0ull;
+}
+// The core's state a kernel starts from (the devkit's InitSocStateImpl): no atomic accumulation,
+// the mask register in normal mode with every lane on.
+inline void InitSocState() {
+    SetAtomicNone();
+    SetMaskNorm();
+    ResetMask();
 }
 // Normal mode: a lane bit pattern (high 64 lanes, low 64 lanes). Counter mode: maskLow is the
 // number of elements the next isSetMask = false calls process.

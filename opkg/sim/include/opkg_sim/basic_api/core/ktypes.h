@@ -16,6 +16,9 @@
 #ifndef __gm__
 #define __gm__
 #endif
+#ifndef __tiling_data_ptr__
+#define __tiling_data_ptr__ const   // CANN's generated tiling header: tiling data is read-only
+#endif
 #ifndef __ubuf__
 #define __ubuf__
 #endif

@@ -61,6 +61,21 @@ public:
     using PrimType = T;
     LocalTensor() = default;
     LocalTensor(T* ptr, uint32_t size, TPosition pos) : ptr_(ptr), size_(size), pos_(pos) {}
+    // The Ascend 950's tensor at a UB byte address (the devkit's LocalTensor(pos, addr, tileSize),
+    // which opbase's atvoss schedulers use for their ping-pong buffers): tileSize elements of T.
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize,
+                opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) : size_(tileSize), pos_(pos) {
+        opkg_sim::BlockState& b = opkg_sim::block();
+        if (pos != TPosition::VECIN && pos != TPosition::VECOUT && pos != TPosition::VECCALC)
+            opkg_sim::fail(loc, "LocalTensor(pos, addr, tileSize): the sim places such tensors in the Unified Buffer "
+                                "only (VECIN, VECOUT, VECCALC)");
+        if (!b.ub || uint64_t(addr) + uint64_t(tileSize) * sizeof(T) > b.ub_bytes)
+            opkg_sim::fail(loc, opkg_sim::format("LocalTensor(pos, addr %u, tileSize %u): %llu bytes from UB byte %u run "
+                                                 "past the SoC's %llu-byte Unified Buffer", addr, tileSize,
+                                                 (unsigned long long)(uint64_t(tileSize) * sizeof(T)), addr,
+                                                 (unsigned long long)b.ub_bytes));
+        ptr_ = reinterpret_cast<T*>(b.ub + addr);
+    }
 
     LocalTensor operator[](uint32_t offset) const {
         if (ptr_ && offset > size_) {
@@ -96,6 +111,9 @@ public:
     uint32_t GetSize() const { return size_; }
     uint32_t GetLength() const { return size_ * sizeof(T); }
     void SetSize(uint32_t size) { size_ = size; }
+    // The Ascend 950's bound of the tensor's UB accesses (dataLen elements; the devkit's
+    // kernel_tensor_impl.h sets the address's upper bound to dataLen * sizeof(T) bytes).
+    void SetBufferLen(uint32_t dataLen) { size_ = dataLen; }
     TPosition GetPosition() const { return pos_; }
     UbPhyAddr<T> GetPhyAddr() const { return UbPhyAddr<T>{ub_offset(), ptr_}; }
     UbPhyAddr<T> GetPhyAddr(uint32_t offset) const { return UbPhyAddr<T>{ub_offset() + offset * sizeof(T), ptr_ + offset}; }

@@ -21,6 +21,7 @@
 
 #include "opkg_sim/basic_api/core/kcore.h"
 #include "opkg_sim/basic_api/core/ktypes.h"
+#include "opkg_sim/basic_api/core/algo_config.h"
 
 // Vector-function markers: on the device a __VEC_SCOPE__ block or a __simd_vf__ function is
 // compiled for the vector unit; here it is ordinary code run in order on the block's thread,
@@ -38,6 +39,10 @@
 #ifndef __simd_callee__
 #define __simd_callee__
 #endif
+
+// The compiler's rounding-mode operand of the vector conversion instructions (bisheng's builtin
+// `::ROUND`: rint, away, floor, ceil, zero, odd, hybrid), which Reg::GetRound<RoundMode> names.
+enum class ROUND { R, A, F, C, Z, O, H };
 
 namespace AscendC {
 
@@ -79,6 +84,18 @@ inline void VF_CALL(Args&&... args) {
 
 namespace Reg {
 
+// The instruction operand of a RoundMode (the devkit's dav_3510 kernel_reg_compute_common_impl.h).
+template <RoundMode mode>
+constexpr ::ROUND GetRound() {
+    if constexpr (mode == RoundMode::CAST_RINT) return ::ROUND::R;
+    else if constexpr (mode == RoundMode::CAST_ROUND) return ::ROUND::A;
+    else if constexpr (mode == RoundMode::CAST_FLOOR) return ::ROUND::F;
+    else if constexpr (mode == RoundMode::CAST_CEIL) return ::ROUND::C;
+    else if constexpr (mode == RoundMode::CAST_TRUNC) return ::ROUND::Z;
+    else if constexpr (mode == RoundMode::CAST_ODD) return ::ROUND::O;
+    else return ::ROUND::H;
+}
+
 enum class RegLayout { UNKNOWN = -1, ZERO, ONE, TWO, THREE };
 enum class SatMode { UNKNOWN = -1, NO_SAT, SAT };
 enum class IndexOrder { INCREASE_ORDER, DECREASE_ORDER };
@@ -117,13 +134,24 @@ struct CastTrait {
 };
 constexpr CastTrait castTrait = {RegLayout::UNKNOWN, SatMode::UNKNOWN, MaskMergeMode::UNKNOWN, RoundMode::UNKNOWN};
 
-// The per-instruction modes of the transcendental and division instructions (the algorithm
-// choice is accepted; the sim computes them in float, correctly rounded where the C library is).
-struct ExpSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; int algo = 0; };
-struct LnSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; int algo = 0; };
-struct LogSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; int algo = 0; };
-struct DivSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; bool precisionMode = false; int algo = 0; };
-struct SqrtSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; bool precisionMode = false; int algo = 0; };
+// The per-instruction modes of the transcendental and division instructions, with the devkit's
+// algorithm enums (core/algo_config.h). The algorithm choice is accepted; the sim computes them in
+// float, correctly rounded where the C library is.
+struct ExpSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; ExpAlgo algo = ExpAlgo::INTRINSIC; };
+struct LnSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; LnAlgo algo = LnAlgo::INTRINSIC; };
+struct LogSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; LogAlgo algo = LogAlgo::INTRINSIC; };
+struct Log2SpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; Log2Algo algo = Log2Algo::INTRINSIC; };
+struct Log10SpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; Log10Algo algo = Log10Algo::INTRINSIC; };
+struct DivSpecificMode {
+    MaskMergeMode mrgMode = MaskMergeMode::ZEROING;
+    bool precisionMode = false;
+    DivAlgo algo = DivAlgo::INTRINSIC;
+};
+struct SqrtSpecificMode {
+    MaskMergeMode mrgMode = MaskMergeMode::ZEROING;
+    bool precisionMode = false;
+    SqrtAlgo algo = SqrtAlgo::INTRINSIC;
+};
 
 struct RegTrait {
     int REG_NUM = 1;

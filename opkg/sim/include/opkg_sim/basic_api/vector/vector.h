@@ -10,6 +10,7 @@
 #include <limits>
 #include "opkg_sim/basic_api/core/datacopy.h"
 #include "opkg_sim/basic_api/vector/worksize.h"
+#include "opkg_sim/basic_api/core/algo_config.h"
 
 namespace opkg_sim {
 
@@ -39,6 +40,14 @@ inline void unary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
     using C = calc_t<T>;
     for (int64_t i = 0; i < count; ++i) d[i] = static_cast<T>(f(static_cast<C>(s[i])));
     keep_defined_bits(dst.ptr_, bits);
+}
+
+// A subnormal of T (|x| below T's smallest normal) as a zero of its sign: the flush-to-zero of
+// the 950's *_FTZ_TRUE algorithms.
+template <class T, class C>
+inline C flush_subnormal(C x) {
+    const double tiny = sizeof(T) == 2 && !std::is_same<T, bfloat16_t>::value ? 0x1p-14 : 0x1p-126;
+    return (x != C(0) && std::fabs(double(x)) < tiny) ? C(std::signbit(double(x)) ? -0.0 : 0.0) : x;
 }
 
 template <class T, class F>
@@ -495,6 +504,42 @@ OPKG_SIM_UNARY(Relu, C(x > C(0) ? x : C(0)))
 OPKG_SIM_UNARY(Not, C(~x))
 #undef OPKG_SIM_UNARY
 
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+// The Ascend 950's Div and Sqrt with an algorithm configuration (`Div<T, config>(dst, a, b,
+// count)`). No default for config: the plain forms above stay the ones an unconfigured call picks.
+// Every algorithm gives the correctly rounded result (within the 1 ulp the 1-ulp ones promise);
+// FTZ_TRUE ones flush subnormals to zero; the 0-ulp ones exist for float only; Sqrt's
+// fast-inverse algorithms give 0 above 2^126, as the devkit documents.
+OPKG_HL_API((template <class T, const DivConfig& config>), Div,
+            (const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t& count),
+            static_assert(!opkg_sim::float_only(config.algo) || std::is_same<T, float>::value,
+                          "Div: DIFF_COMPENSATION and the 0-ulp algorithms support float only");
+            using C = opkg_sim::calc_t<T>;
+            opkg_sim::binary(dst, src0, src1, count, [](C a, C b) -> C {
+                if (!opkg_sim::ftz(config.algo)) return a / b;
+                return opkg_sim::flush_subnormal<T>(C(opkg_sim::flush_subnormal<T>(a) / opkg_sim::flush_subnormal<T>(b)));
+            }, "Div", loc))
+OPKG_HL_API((template <class T, const SqrtConfig& config>), Sqrt, (const LocalTensor<T>& src, const int32_t& count),
+            static_assert(!opkg_sim::float_only(config.algo) || std::is_same<T, float>::value,
+                          "Sqrt: FAST_INVERSE and PRECISION_0ULP_FTZ_FALSE support float only");
+            using C = opkg_sim::calc_t<T>;
+            opkg_sim::unary(dst, src, count, [](C x) -> C {
+                if (opkg_sim::float_only(config.algo) && x > C(0x1p126)) return C(0);
+                if (opkg_sim::ftz(config.algo)) x = opkg_sim::flush_subnormal<T>(x);
+                return C(std::sqrt(x));
+            }, "Sqrt", loc))
+// Truncate<T, roundMode>: rounds each element to an integral value by roundMode, staying in T
+// (half, float, bfloat16; the devkit's kernel_operator_vec_vconv_intf.h).
+OPKG_HL_API((template <class T, RoundMode roundMode>), Truncate, (const LocalTensor<T>& src, const uint32_t count),
+            static_assert(std::is_same<T, half>::value || std::is_same<T, float>::value ||
+                              std::is_same<T, bfloat16_t>::value,
+                          "Truncate supports half, float and bfloat16");
+            using C = opkg_sim::calc_t<T>;
+            opkg_sim::unary(dst, src, int64_t(count), [](C x) -> C {
+                return C(opkg_sim::round_with(double(x), roundMode));
+            }, "Truncate", loc))
+#endif
+
 #define OPKG_SIM_SCALAR(NAME, EXPR)                                                                           \
     OPKG_HL_API((template <class T, bool isSetMask = true>), NAME,                                            \
                 (const LocalTensor<T>& src, const typename opkg_sim::identity<T>::type& scalarValue,          \
@@ -565,6 +610,38 @@ inline void Duplicate(const LocalTensor<T>& dst, const typename opkg_sim::identi
 }
 
 }  // namespace AscendC
+
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+// The Ascend 950's bitwise Ands/Ors with a scalar (level 2; the devkit's
+// kernel_operator_vec_binary_scalar_intf.h): either operand may be the scalar.
+namespace opkg_sim {
+template <class T, class A, class B, class F>
+inline void bitwise_scalar(const AscendC::LocalTensor<T>& dst, const A& a, const B& b, int32_t count, F f,
+                           const char* op, SrcLoc loc) {
+    static_assert(std::is_integral<T>::value, "Ands/Ors take integer tensors");
+    using C = calc_t<T>;
+    if constexpr (std::is_same<A, AscendC::LocalTensor<T>>::value) {
+        const C s = static_cast<C>(b);
+        unary(dst, a, count, [s, f](C x) -> C { return f(x, s); }, op, loc);
+    } else {
+        const C s = static_cast<C>(a);
+        unary(dst, b, count, [s, f](C x) -> C { return f(s, x); }, op, loc);
+    }
+}
+}  // namespace opkg_sim
+
+namespace AscendC {
+#define OPKG_SIM_BITS_SCALAR(NAME, EXPR)                                                                        \
+    template <class T = void, bool isSetMask = true, class U, class S, class V>                                \
+    inline void NAME(const U& dst, const S& src0, const V& src1, const int32_t& count,                         \
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
+        opkg_sim::bitwise_scalar(dst, src0, src1, count, [](auto x, auto y) { return decltype(x)(EXPR); }, #NAME, loc); \
+    }
+OPKG_SIM_BITS_SCALAR(Ands, x & y)
+OPKG_SIM_BITS_SCALAR(Ors, x | y)
+#undef OPKG_SIM_BITS_SCALAR
+}  // namespace AscendC
+#endif
 
 namespace opkg_sim {
 
@@ -638,6 +715,17 @@ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
     opkg_sim::check_read(src0.ptr_, uint64_t(count) * sizeof(T), "CompareScalar", "src0", loc);
     compare_into(dst, src0.ptr_, static_cast<const T*>(nullptr), static_cast<T>(scalarValue), cmpMode, count,
                  "CompareScalar", loc);
+}
+
+// Compares: CompareScalar's newer name (the devkit's kernel_operator_vec_cmpsel_intf.h, level 2).
+template <class T, class U>
+inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
+                     const typename opkg_sim::identity<T>::type scalarValue, CMPMODE cmpMode, uint32_t count,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::check_vec(src0, count, "Compares", "src0", loc);
+    opkg_sim::check_read(src0.ptr_, uint64_t(count) * sizeof(T), "Compares", "src0", loc);
+    compare_into(dst, src0.ptr_, static_cast<const T*>(nullptr), static_cast<T>(scalarValue), cmpMode, count,
+                 "Compares", loc);
 }
 
 template <class T, class U>

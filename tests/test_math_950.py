@@ -1,0 +1,136 @@
+"""The Ascend 950's math API with algorithm configurations (asc-devkit include/adv_api/math/*.h
+for __NPU_ARCH__ 3510, and the basic API's Div/Sqrt configs): the calls opbase's atvoss
+`util/vec.h` makes compile and verify against NumPy, and a configuration the devkit rejects for a
+dtype is a compile error naming it (tests/fixtures/math_950)."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from tests.conftest import opkg
+
+FIXTURE = Path(__file__).parent / "fixtures" / "math_950"
+
+
+def _copy(workspace, edit=None):
+    dest = workspace.root / "packages" / "math_950"
+    shutil.copytree(FIXTURE, dest)
+    if edit:
+        kernel = dest / "op_kernel" / "math_950.cpp"
+        old, new = edit
+        text = kernel.read_text()
+        assert old in text
+        kernel.write_text(text.replace(old, new))
+    return dest
+
+
+def test_configured_math_apis_verify_exactly_in_float32_and_float16(workspace):
+    _copy(workspace)
+    r = opkg("build", "packages/math_950", "--json", "--jobs", "1", cwd=workspace.root, check=0)
+    [target] = json.loads(r.stdout)["targets"]
+    assert target["passed"], r.stdout + r.stderr
+    for variant in ("float32", "float16"):
+        report = json.loads((workspace.root / f"out/sim/math_950/Ascend950PR_9599/{variant}/verification.json")
+                            .read_text())
+        [result] = report["results"]
+        assert result["passed"]
+        # every configuration computes the exact function rounded once, as the golden does
+        assert {name: out["max_abs_error"] for name, out in result["outputs"].items()} == dict.fromkeys(
+            ("sin", "cos", "atan", "erf", "fmod", "power", "div", "sqrt"), 0.0)
+
+
+def test_a_float_only_algorithm_on_half_is_a_compile_error(workspace):
+    _copy(workspace, ("if constexpr (sizeof(T) == 4) Atan<T, false, ATAN_CFG>(ol, xl, n);\n"
+                      "                else Atan(ol, xl, n);", "Atan<T, false, ATAN_CFG>(ol, xl, n);"))
+    r = opkg("build", "packages/math_950", "--jobs", "1", cwd=workspace.root)
+    assert r.returncode != 0
+    assert "Atan with POLYNOMIAL_APPROXIMATION supports float only" in r.stdout + r.stderr, r.stdout + r.stderr
+
+
+def test_an_fmod_iteration_count_outside_the_devkit_range_is_a_compile_error(workspace):
+    _copy(workspace, ("{FmodAlgo::ITERATION_COMPENSATION, 11}", "{FmodAlgo::ITERATION_COMPENSATION, 12}"))
+    r = opkg("test", "packages/math_950", "--variant", "float32", "--jobs", "1", cwd=workspace.root)
+    assert r.returncode != 0
+    assert "the iteration number must be in [1, 11]" in r.stdout + r.stderr, r.stdout + r.stderr
+
+
+_HOST_MATH = """#pragma once
+// the host twin of op_kernel/math_util.h, as opbase's op_host/util/math_util.h has it
+namespace Ops { namespace Base {
+template <typename T> T CeilDiv(T x, T y) { return y == 0 ? x : (x + y - 1) / y; }
+} }
+"""
+_KERNEL_MATH = """#pragma once
+namespace Ops { namespace Base {
+template <typename T> __aicore__ inline T CeilDiv(T a, T b) { return b == 0 ? a : (a + b - 1) / b; }
+} }
+struct RegEluKernelTiling { uint32_t total; };
+"""
+
+
+def _tiling_clash_package(workspace, registered: bool):
+    dest = workspace.root / "packages" / "reg_elu"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "reg_elu", dest)
+    (dest / "op_host" / "host_math.h").write_text(_HOST_MATH)
+    (dest / "op_kernel" / "kernel_math.h").write_text(_KERNEL_MATH)
+    header = dest / "op_host" / "reg_elu_tiling.h"
+    # an array field sized by a constant of the header: the kernel's struct gets its value
+    header.write_text(header.read_text()
+                      .replace('#include "register/tilingdata_base.h"\n',
+                               '#include "register/tilingdata_base.h"\n#include "host_math.h"\n'
+                               'constexpr uint32_t REG_ELU_PAD = 3;\n')
+                      .replace("  TILING_DATA_FIELD_DEF(uint32_t, total);\n",
+                               "  TILING_DATA_FIELD_DEF(uint32_t, total);\n"
+                               "  TILING_DATA_FIELD_DEF_ARR(uint32_t, REG_ELU_PAD, pad);\n"))
+    kernel = dest / "op_kernel" / "reg_elu.cpp"
+    text = kernel.read_text().replace('#include "kernel_operator.h"\n',
+                                      '#include "kernel_operator.h"\n#include "kernel_math.h"\n')
+    read = ("    GET_TILING_DATA(t, tiling);\n    static_assert(sizeof(t.pad) == 3 * sizeof(uint32_t));\n" if registered
+            else "    REGISTER_TILING_DEFAULT(RegEluKernelTiling);\n"
+                 "    GET_TILING_DATA_WITH_STRUCT(RegEluKernelTiling, t, tiling);\n")
+    kernel.write_text(text.replace("    GET_TILING_DATA(t, tiling);\n",
+                                   read + "    (void)Ops::Base::CeilDiv<int64_t>(t.total, 64);\n"))
+
+
+def test_a_kernel_reading_the_registered_tiling_gets_its_struct_not_the_host_headers_includes(workspace):
+    """The structs CANN's kernel build generates from the registered tiling classes carry none of
+    the op_host header's includes: ops-nn's Ascend 950 kernels include op_kernel/math_util.h while
+    their tiling header includes opbase's host math_util.h, both with Ops::Base::CeilDiv."""
+    _tiling_clash_package(workspace, registered=True)
+    r = opkg("test", "packages/reg_elu", "--variant", "float32", "--jobs", "1", cwd=workspace.root)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_a_kernel_with_its_own_tiling_struct_reads_nothing_of_the_host_tiling_header(workspace):
+    _tiling_clash_package(workspace, registered=False)
+    r = opkg("test", "packages/reg_elu", "--variant", "float32", "--jobs", "1", cwd=workspace.root)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+BASIC = Path(__file__).parent / "fixtures" / "basic_950"
+
+
+def test_the_950_basic_apis_of_the_atvoss_schedulers_verify_exactly_and_mutex_orders_pipes(workspace):
+    """tests/fixtures/basic_950: Truncate, the NDDMA DataCopy (a transpose and a padded copy),
+    Broadcast with its BroadcastTiling, tensors at UB addresses; under --sync-check the Mutex
+    pairs are the only ordering between the pipes, and they suffice."""
+    shutil.copytree(BASIC, workspace.root / "packages" / "basic_950")
+    r = opkg("test", "packages/basic_950", "--json", "--jobs", "1", "--sync-check", cwd=workspace.root)
+    [target] = json.loads(r.stdout)["targets"]
+    assert target["passed"], r.stdout + r.stderr
+    report = json.loads((workspace.root / "out/sim/basic_950/Ascend950PR_9599/float32/verification.json")
+                        .read_text())
+    [result] = report["results"]
+    assert {name: out["max_abs_error"] for name, out in result["outputs"].items()} == dict.fromkeys(
+        ("floor", "transposed", "padded", "tiled"), 0.0)
+
+
+def test_a_vector_read_without_its_mutex_lock_is_a_hazard_at_its_line(workspace):
+    dest = workspace.root / "packages" / "basic_950"
+    shutil.copytree(BASIC, dest)
+    kernel = dest / "op_kernel" / "basic_950.cpp"
+    kernel.write_text(kernel.read_text().replace("    Mutex::Lock<PIPE_V>(0);\n", "", 1))
+    r = opkg("test", "packages/basic_950", "--jobs", "1", "--sync-check", cwd=workspace.root)
+    assert r.returncode != 0
+    assert "basic_950.cpp:27: " in r.stdout and "read-after-write hazard" in r.stdout, r.stdout
