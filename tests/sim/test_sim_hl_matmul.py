@@ -129,6 +129,15 @@ def test_set_align_split_makes_shares_multiples_of_the_alignment(built):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
 
 
+def test_tiling_without_a_platform_and_a_constant_matmul_config(built):
+    # the host object built without a platform takes the SoC of the tiling call (same shares as
+    # with it); the kernel's object is configured by a MatmulApiStaticTiling (GetMatmulApiTiling)
+    got, want, info = run(built, 100, 70, 45, which=15, dim=4)
+    _, _, ref = run(built, 100, 70, 45, which=1, dim=4)
+    assert info.block_dim == ref.block_dim
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
 @pytest.mark.parametrize("m,n,k,dim", [(64, 64, 32, 1), (300, 200, 40, 2)])
 def test_iterate_and_get_tensor_c_place_every_base_block(built, m, n, k, dim):
     # 300 x 200 on two cores: shares of 160 (150) x 200, base blocks 128 x 128 with ragged edges

@@ -14,6 +14,12 @@
 #include "lib/matrix/matmul/tiling.h"
 // Named before any `using namespace AscendC`, as CANN declares them: at global scope.
 constexpr MatmulConfig CFG_LATER = GetNormalConfig(true);   // from lib/matrix/matmul/tiling.h
+static_assert(CFG_LATER.doNorm, "GetNormalConfig");
+// The constant tiling (GetMMConfig, GetMatmulApiTiling) as cann-ops' MatmulApiConstant builds it; the
+// registered object below is of this configuration.
+constexpr MatmulShapeParams SHAPES = {128, 128, 64, 64, 64, 32};
+constexpr MatmulConfig CFG_CONST = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(SHAPES);
+static_assert(CFG_CONST.doNorm && CFG_CONST.singleCoreK == 64 && CFG_CONST.basicN == 64, "GetMMConfig's shapes");
 using BNZ = AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::NZ, half, false, LayoutMode::NONE>;
 using namespace AscendC;
 
@@ -21,6 +27,8 @@ using AT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
 using BT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
 using CT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
 using BiasT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+constexpr static MatmulApiStaticTiling CFG_STATIC = GetMatmulApiTiling<AT, AT, CT, BiasT>(CFG_CONST);
+static_assert(CFG_STATIC.singleCoreM == 128 && CFG_STATIC.baseK == 32 && CFG_STATIC.depthA1 == -1, "the static tiling");
 
 extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
                                                 GM_ADDR tiling)
@@ -30,7 +38,7 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     TPipe pipe;
     set_mask_norm();   // the CCE builtin some kernels call before anything else
     // AscendC::Conditional picks the object's type as FlashAttentionScore does
-    typename AscendC::Conditional<false, Matmul<AT, BNZ, CT, BiasT>, Matmul<AT, BT, CT, BiasT, CFG_LATER>>::type mm;
+    typename AscendC::Conditional<false, Matmul<AT, BNZ, CT, BiasT>, Matmul<AT, BT, CT, BiasT, CFG_STATIC>>::type mm;
     Matmul<AT, BT, CT, BiasT> unregistered;
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t.cube);
     const int32_t idx = GetBlockIdx();

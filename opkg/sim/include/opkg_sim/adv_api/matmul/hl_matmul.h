@@ -34,11 +34,15 @@ struct MatmulConfig {
     bool isNBatch = false;
     bool enVecND2NZ = false;
     bool doSpecialBasicBlock = false;
+    uint32_t singleCoreM = 0;   // the constant tiling's shapes (GetMMConfig with MatmulShapeParams)
+    uint32_t singleCoreN = 0;
+    uint32_t singleCoreK = 0;
 };
 constexpr MatmulConfig CFG_NORM = {true};
 constexpr MatmulConfig CFG_MDL = {false, false, true};
 template <class... Args> constexpr MatmulConfig GetNormalConfig(Args...) { return CFG_NORM; }
 template <class... Args> constexpr MatmulConfig GetMDLConfig(Args...) { return CFG_MDL; }
+#include "opkg_sim/adv_api/matmul/hl_matmul_static.h"
 
 namespace AscendC {
 
