@@ -7,7 +7,8 @@
 // (garbage in its last row: reported), 11 into the workspace and copies only the other rows to c;
 // 12 (one share) takes B in NZ format; 13 IterateAll<false> then WaitIterateAll, C's row stride
 // from SetOrgShape's orgKc and the orgN or orgKb the device does not read set to 1; 14
-// WaitIterateAll after a synchronous IterateAll.
+// WaitIterateAll after a synchronous IterateAll; 16 IterateAll on a copy of the object; 17 after the
+// product the CCE cross-core builtins, mode 0 (a barrier) then mode 2 (not emulated: reported).
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 #include "lib/matrix/matmul/matmul.h"   // the layout of CANN releases after 8.1.RC1
@@ -21,6 +22,7 @@ constexpr MatmulShapeParams SHAPES = {128, 128, 64, 64, 64, 32};
 constexpr MatmulConfig CFG_CONST = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(SHAPES);
 static_assert(CFG_CONST.doNorm && CFG_CONST.singleCoreK == 64 && CFG_CONST.basicN == 64, "GetMMConfig's shapes");
 using BNZ = AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::NZ, half, false, LayoutMode::NONE>;
+static_assert(inc == 0 && dec == 1, "bisheng's addr_cal_mode_t");
 using namespace AscendC;
 
 using AT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
@@ -126,6 +128,11 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     } else if (TILING_KEY_IS(14)) {
         mm.IterateAll(cGm);
         mm.WaitIterateAll();  // @wait-sync
+    } else if (TILING_KEY_IS(16)) {   // a copy of the set-up object does the work (as cann-ops' STFT)
+        decltype(mm) copy;
+        copy = mm;
+        copy.IterateAll(cGm);
+        copy.End();
     } else {
         mm.IterateAll(cGm);  // @iterate
     }
@@ -134,5 +141,8 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     }
     if (TILING_KEY_IS(8)) {
         CrossCoreWaitFlag(5);  // @wait-unset
+    }
+    if (TILING_KEY_IS(17)) {   // the builtin behind CrossCoreSetFlag, in mode 2 (AIC/AIV group sync)
+        ffts_cross_core_sync(PIPE_MTE3, 1 | (2 << 4) | (3 << 8));  // @ffts-mode2
     }
 }

@@ -147,8 +147,10 @@ public:
     using CallBack = MM_CB;
 
     Matmul() = default;
-    Matmul(const Matmul&) = delete;
-    Matmul& operator=(const Matmul&) = delete;
+    // CANN's Matmul copies (cann-ops' STFT picks its object with `mm = !isTailN ? mm0 : mm1`): the
+    // copy takes the tiling and the state, and its own use must end with its own End.
+    Matmul(const Matmul&) = default;
+    Matmul& operator=(const Matmul&) = default;
     // Used without End: recorded like a queue tensor left allocated, reported when the kernel returns.
     ~Matmul() {
         opkg_sim::BlockState& b = opkg_sim::block();

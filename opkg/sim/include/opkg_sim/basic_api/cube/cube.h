@@ -17,6 +17,9 @@
 #include "opkg_sim/basic_api/cube/cube_mem.h"
 #include "opkg_sim/basic_api/core/datacopy.h"
 
+// The bisheng builtin of LoadData's addrMode (kernels write `inc` for increasing addresses).
+enum addr_cal_mode_t : uint8_t { inc = 0, dec = 1 };
+
 namespace AscendC {
 
 // Cube constants of CANN's kernel_utils_constants.h that cube kernels use.
