@@ -23,6 +23,10 @@ constexpr MatmulConfig CFG_CONST = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(SH
 static_assert(CFG_CONST.doNorm && CFG_CONST.singleCoreK == 64 && CFG_CONST.basicN == 64, "GetMMConfig's shapes");
 using BNZ = AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::NZ, half, false, LayoutMode::NONE>;
 static_assert(inc == 0 && dec == 1, "bisheng's addr_cal_mode_t");
+// MatmulConfig initialised positionally as cann-ops' STFT does (24 values: enUnitFlag is the 19th)
+constexpr MatmulConfig CFG_24 = {true, false, false, 0, 0, 0, false, false, false, false, 0, 0, 0, 0, 0,
+                                 0, 0, 0, true, false, false, false, false, false};
+static_assert(CFG_24.enUnitFlag && !CFG_24.enableInit && CFG_24.enableEnd, "MatmulConfig's field order");
 using namespace AscendC;
 
 using AT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
