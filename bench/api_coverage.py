@@ -1,6 +1,9 @@
 """Share of CANN 8.1's public vector API names that the sim implements and tests (issue 12's
 measure), then the same for the cube side (issue 28: the basic cube API, the Matmul object, the
 host's matmul tiling). A measurement, not a test: `python bench/api_coverage.py [--json OUT]`.
+On the cube side the share is of the names a user can call: those CANN 8.1.RC1 declares private or
+protected are listed apart with the header line that makes them so
+(bench/data/cann-8.1-cube-private.txt); `--cube-table` prints every cube name with its status.
 
 The names are data (bench/data/cann-8.1-vector-api.txt, extracted once from CANN 8.1.RC1's
 headers). A name counts as implemented when the emulation headers declare it (a call or template
@@ -74,6 +77,8 @@ def measure() -> dict:
 
 
 CUBE_NAMES = REPO / "bench" / "data" / "cann-8.1-cube-api.txt"
+CUBE_PRIVATE = REPO / "bench" / "data" / "cann-8.1-cube-private.txt"
+NOT_ON_TARGET = "not on Atlas A2/A3"   # the reasons of names documented as not on the sim's cube SoCs
 # Where each cube family is emulated, and which test sources exercise it: member functions are
 # looked for in their own header (a name like SetShape is declared by other APIs too) and counted
 # as tested when a test calls them on an object (`.Name(` or `->Name(`); the family's free
@@ -111,20 +116,47 @@ def measure_cube() -> dict:
         reason = "" if tested else (reasons.get(name) or ("no test calls it" if implemented else "not emulated"))
         rows.append({"name": name, "family": family, "implemented": implemented, "tested": tested,
                      "reason": reason})
+    private = {}
+    for line in CUBE_PRIVATE.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, access, cls, decl, spec = line.split("\t")
+            private[name] = f"{access} in CANN 8.1.RC1 ({cls}, declared at {decl} under the `{access}:` of {spec})"
+    for r in rows:
+        r["status"] = ("tested" if r["tested"] else "private" if r["name"] in private
+                       else "not on A2/A3" if NOT_ON_TARGET in r["reason"]
+                       else "untested" if r["implemented"] else "missing")
+        if r["status"] == "private":
+            r["reason"] = private[r["name"]] + ": no kernel or tiling function can call it"
     families = {}
     for r in rows:
         f = families.setdefault(r["family"], [0, 0])
         f[0] += r["tested"]
-        f[1] += 1
-    return {"total": len(rows), "implemented_and_tested": sum(r["tested"] for r in rows),
+        f[1] += r["status"] != "private"
+    callable_ = [r for r in rows if r["status"] != "private"]
+    return {"total": len(rows), "callable": len(callable_),
+            "implemented_and_tested": sum(r["tested"] for r in rows),
             "families": {k: {"tested": v[0], "total": v[1]} for k, v in families.items()},
-            "missing": [r for r in rows if not r["tested"]]}
+            "not_on_target": [r for r in callable_ if r["status"] == "not on A2/A3"],
+            "private": [r for r in rows if r["status"] == "private"],
+            "missing": [r for r in callable_ if not r["tested"]], "rows": rows}
+
+
+def cube_table(cube: dict) -> str:
+    """Every cube name with its status, as docs/api.md lists them (`--cube-table`)."""
+    out = ["| name | family | status | note |", "| --- | --- | --- | --- |"]
+    for r in cube["rows"]:
+        out.append(f"| `{r['name']}` | {r['family']} | {r['status']} | {r['reason'] or '–'} |")
+    return "\n".join(out)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", type=Path, help="also write the result as JSON here")
+    ap.add_argument("--cube-table", action="store_true", help="print the cube names' status table (Markdown) only")
     args = ap.parse_args(argv)
+    if args.cube_table:
+        print(cube_table(measure_cube()))
+        return 0
     result = measure()
     print(f"CANN 8.1 vector API names implemented and tested: {result['implemented_and_tested']}/{result['total']} "
           f"({100 * result['share']:.1f} %)")
@@ -134,11 +166,17 @@ def main(argv=None) -> int:
     for r in result["missing"]:
         print(f"  {r['name']:28s} {r['family']:14s} {r['reason']}")
     cube = measure_cube()
-    print(f"CANN 8.1 cube API names implemented and tested: {cube['implemented_and_tested']}/{cube['total']}")
+    on_target = cube["callable"] - len(cube["not_on_target"])
+    print(f"CANN 8.1 cube API names implemented and tested: {cube['implemented_and_tested']}/{cube['callable']} "
+          f"callable ({100 * cube['implemented_and_tested'] / cube['callable']:.1f} %; {on_target} of them on "
+          f"Atlas A2/A3); {len(cube['private'])} of the {cube['total']} names are private or protected, listed below")
     for fam, v in cube["families"].items():
         print(f"  {fam:14s} {v['tested']:3d}/{v['total']}")
-    print("missing:")
+    print("missing (callable):")
     for r in cube["missing"]:
+        print(f"  {r['name']:28s} {r['family']:14s} {r['status']}: {r['reason']}")
+    print("private or protected in CANN 8.1.RC1 (not counted as callable):")
+    for r in cube["private"]:
         print(f"  {r['name']:28s} {r['family']:14s} {r['reason']}")
     if args.json:
         args.json.write_text(json.dumps({**result, "cube": cube}, indent=2) + "\n")

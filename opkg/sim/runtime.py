@@ -561,7 +561,7 @@ def _launch(kernel_lib: Path, args, params: int, extra: int, block_dim: int, res
     launch.extra_regions = extra
     launch.cores = cores
     # cube buffers per core (0 = not in the SoC table: the first cube InitBuffer says so)
-    for field in ("l1_bytes", "l0a_bytes", "l0b_bytes", "l0c_bytes", "bt_bytes"):
+    for field in ("l1_bytes", "l0a_bytes", "l0b_bytes", "l0c_bytes", "bt_bytes", "fb_bytes"):
         setattr(launch, field, getattr(soc, field) or 0)
     launch.flags = ((abi.LAUNCH_SYNC_CHECK if modes.sync_check else 0)
                     | (abi.LAUNCH_LENIENT_COPY if modes.lenient_copy else 0)

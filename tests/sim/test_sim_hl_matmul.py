@@ -129,6 +129,15 @@ def test_set_align_split_makes_shares_multiples_of_the_alignment(built):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
 
 
+def test_tiling_without_a_platform_and_a_constant_matmul_config(built):
+    # the host object built without a platform takes the SoC of the tiling call (same shares as
+    # with it); the kernel's object is configured by a MatmulApiStaticTiling (GetMatmulApiTiling)
+    got, want, info = run(built, 100, 70, 45, which=15, dim=4)
+    _, _, ref = run(built, 100, 70, 45, which=1, dim=4)
+    assert info.block_dim == ref.block_dim
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
 @pytest.mark.parametrize("m,n,k,dim", [(64, 64, 32, 1), (300, 200, 40, 2)])
 def test_iterate_and_get_tensor_c_place_every_base_block(built, m, n, k, dim):
     # 300 x 200 on two cores: shares of 160 (150) x 200, base blocks 128 x 128 with ragged edges
@@ -143,6 +152,7 @@ def test_iterate_and_get_tensor_c_place_every_base_block(built, m, n, k, dim):
     (6, "no-iterate", ["call Iterate first"]),
     (8, "wait-unset", ["CrossCoreWaitFlag(5)", "wait forever"]),
     (14, "wait-sync", ["WaitIterateAll", "IterateAll<false>"]),
+    (17, "ffts-mode2", ["ffts_cross_core_sync mode 2", "AIV bodies"]),
 ])
 def test_misuse_is_reported_at_its_line(built, which, marker, words):
     with pytest.raises(runtime.SimError) as err:
@@ -151,6 +161,11 @@ def test_misuse_is_reported_at_its_line(built, which, marker, words):
     assert f"hl_matmul.cpp:{simbuild.line_of(KERNEL, marker)}" in text, text
     for w in words:
         assert w in text, text
+
+
+def test_a_copy_of_the_matmul_object_computes_as_the_original(built):
+    got, want, _ = run(built, 100, 70, 45, which=16, dim=4)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
 
 
 @pytest.mark.parametrize("trans_b", [False, True])

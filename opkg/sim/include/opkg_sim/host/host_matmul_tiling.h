@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include "tiling/platform/platform_ascendc.h"
+#include "platform/platform_info.h"
 #include "opkg_sim/host/plain_tiling.h"
 
 namespace matmul_tiling {
@@ -75,8 +76,18 @@ inline int32_t DataTypeBytes(DataType t) {
 
 class MatmulApiTilingBase {
 public:
-    MatmulApiTilingBase() = default;
-    explicit MatmulApiTilingBase(const platform_ascendc::PlatformAscendC& platform) {
+    // Without a platform CANN's tiling asks for the SoC the process runs on; the sim's is the one
+    // of the tiling call under way (fe::PlatformInfoManager's current platform), if any.
+    MatmulApiTilingBase() {
+        fe::PlatFormInfos infos;
+        fe::OptionalInfos opt;
+        if (fe::PlatformInfoManager::Instance().GetPlatformInfoWithOutSocVersion(infos, opt) == 0) {
+            FromPlatform(platform_ascendc::PlatformAscendC(&infos));
+        }
+    }
+    explicit MatmulApiTilingBase(const platform_ascendc::PlatformAscendC& platform) { FromPlatform(platform); }
+private:
+    void FromPlatform(const platform_ascendc::PlatformAscendC& platform) {
         cores_ = platform.GetCoreNumAic();
         platform.GetCoreMemSize(platform_ascendc::CoreMemType::L1, l1_);
         platform.GetCoreMemSize(platform_ascendc::CoreMemType::L0_A, l0a_);
@@ -85,6 +96,8 @@ public:
         platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub_);
         hasPlatform_ = true;
     }
+
+public:
     virtual ~MatmulApiTilingBase() = default;
 
     int32_t SetAType(TPosition pos, CubeFormat type, DataType dataType, bool isTrans = false) {

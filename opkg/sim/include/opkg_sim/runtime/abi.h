@@ -4,7 +4,7 @@
 #define OPKG_SIM_ABI_H
 #include <cstdint>
 
-#define OPKG_SIM_ABI 6
+#define OPKG_SIM_ABI 7
 #define OPKG_SIM_EXPORT __attribute__((visibility("default")))
 #define OPKG_SIM_MAX_DIMS 8
 #define OPKG_SIM_MAX_WORKSPACES 16
@@ -139,6 +139,7 @@ struct OpkgKernelLaunch {
     uint64_t l0b_bytes;
     uint64_t l0c_bytes;
     uint64_t bt_bytes;         // bias table (C2 on A2/A3 and 310B)
+    uint64_t fb_bytes;         // fixpipe buffer's quantisation part (C2PIPE2GM)
 };
 
 }  // extern "C"

@@ -231,7 +231,8 @@ inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t
     b.ub = arena.ub;
     b.shadow = arena.shadow;
     b.ub_bytes = L.in->ub_bytes;
-    const uint64_t caps[5] = {L.in->l1_bytes, L.in->l0a_bytes, L.in->l0b_bytes, L.in->l0c_bytes, L.in->bt_bytes};
+    const uint64_t caps[6] = {L.in->l1_bytes, L.in->l0a_bytes, L.in->l0b_bytes, L.in->l0c_bytes, L.in->bt_bytes,
+                              L.in->fb_bytes};
     std::memcpy(b.cube_caps, caps, sizeof caps);
     b.gm = L.regions;
     b.tiling_key = L.in->tiling_key;

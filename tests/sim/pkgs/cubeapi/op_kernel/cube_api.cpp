@@ -10,6 +10,15 @@
 // L0B and L0C overflow); 25 as 3 stored by DataCopy CO1 -> GM (DataCopyCO12DstParams) with NZ2ND
 // from SetFixpipeNz2ndFlag; 26 (int8 only) as 6 through DataCopy with the scale from
 // SetFixpipePreQuantFlag and a ReLU; 27 nz2ndEn with no SetFixpipeNz2ndFlag.
+// The 8-bit and channel-split Fixpipe modes (asc-devkit docs, "随路量化", "Int8 Channel Merge",
+// "F32 Channel Split"): 28 (int8) REQ8 to int8, ND, with the scalar value QuantValue(0.05, offset
+// 3, int8); 29 (int8) VREQ8 to uint8 with a ReLU, NZ (two 16-column fractals merged into 32, the
+// last one alone when N / 16 is odd), the per-channel values from the n uint64 after a's m x k
+// bytes (at a's first 32-byte boundary after them), GM -> L1 -> Fixpipe's cbufWorkspace; 30 (int8)
+// the same values through L1 -> C2PIPE2GM, SetFixPipeConfig and DataCopy CO1 -> GM with VREQ8 and
+// NZ2ND, int8 (their Sign bits); 31 (float32) Fixpipe with isChannelSplit, 8-column Z blocks of
+// m rows; 32 (float16) QF322B8_PRE of the float result, MCB set and ignored, to int8 ND; 33
+// (int8) VREQ8 through DataCopy with no SetFixPipeConfig.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -26,6 +35,16 @@ __aicore__ inline uint64_t DeqScale()
     uint32_t bits;
     memcpy(&bits, &scale, sizeof bits);
     return bits;
+}
+
+// A quantisation value (QUANT_PRE): the scale's float bits in 0..31, N - 1 in 32..35, MCB in 36, a
+// 9-bit offset in 37..45, Sign in 46.
+__aicore__ inline uint64_t QuantValue(float scale, int32_t offset, bool sign, bool mcb = false, uint32_t shift = 1)
+{
+    uint32_t bits;
+    memcpy(&bits, &scale, sizeof bits);
+    return uint64_t(bits) | (uint64_t(shift - 1) << 32) | (uint64_t(mcb) << 36) |
+           (uint64_t(uint32_t(offset) & 0x1FF) << 37) | (uint64_t(sign) << 46);
 }
 
 extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling)
@@ -197,6 +216,54 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
             SetFixpipeNz2ndFlag(1, 0, n);
             DataCopy(hGm, c1, DataCopyCO12DstParams(N, m, n, M, QuantMode_t::DEQF16, 1, false, true));
         }
+    } else if (TILING_KEY_IS(28) || TILING_KEY_IS(32)) {
+        GlobalTensor<int8_t> bGm8;
+        bGm8.SetGlobalBuffer((__gm__ int8_t*)c, m * n);
+        fp.nSize = n;
+        fp.dstStride = n;
+        if constexpr (std::is_same<C, int32_t>::value) {
+            fp.quantPre = QuantMode_t::REQ8;
+            fp.deqScalar = QuantValue(0.05f, 3, true);
+        } else {
+            fp.quantPre = QuantMode_t::QF322B8_PRE;
+            fp.deqScalar = QuantValue(40.0f, -2, true, true, 4);
+        }
+        Fixpipe(bGm8, c1, fp);
+    } else if (TILING_KEY_IS(29) || TILING_KEY_IS(30) || TILING_KEY_IS(33)) {
+        if constexpr (std::is_same<C, int32_t>::value) {
+            TBuf<TPosition::C1> qq1;
+            TBuf<TPosition::C2PIPE2GM> qfb;
+            pipe.InitBuffer(qq1, Up(N * 8, 128));
+            LocalTensor<uint64_t> q1 = qq1.Get<uint64_t>();
+            GlobalTensor<uint64_t> qGm;
+            qGm.SetGlobalBuffer((__gm__ uint64_t*)(a + Up(m * k, 32)), n);
+            DataCopy(q1, qGm, Up(n, 4));
+            if (TILING_KEY_IS(29)) {
+                GlobalTensor<uint8_t> uGm;
+                uGm.SetGlobalBuffer((__gm__ uint8_t*)c, m * N);
+                fp.nSize = N;
+                fp.dstStride = m;   // Z blocks of m rows x 32 bytes, back to back
+                fp.quantPre = QuantMode_t::VREQ8;
+                fp.reluEn = true;
+                Fixpipe<uint8_t, C, CFG_NZ>(uGm, c1, q1, fp);
+            } else {
+                pipe.InitBuffer(qfb, Up(N * 8, 128));
+                LocalTensor<uint64_t> fb = qfb.Get<uint64_t>();
+                GlobalTensor<int8_t> bGm8;
+                bGm8.SetGlobalBuffer((__gm__ int8_t*)c, m * n);
+                if (TILING_KEY_IS(30)) {
+                    DataCopy(fb, q1, DataCopyParams(1, Up(N * 8, 128) / 128, 0, 0));
+                    SetFixPipeConfig(fb);
+                }
+                SetFixpipeNz2ndFlag(1, 0, n);
+                DataCopy(bGm8, c1, DataCopyCO12DstParams(N, m, n, M, QuantMode_t::VREQ8, 0, false, true));  // @vreq8
+            }
+        }
+    } else if (TILING_KEY_IS(31)) {
+        fp.nSize = Up(n, 8);
+        fp.dstStride = m * 8 * sizeof(C) / 32;   // Z blocks of m rows x 8 floats, back to back
+        fp.isChannelSplit = true;
+        Fixpipe<C, C, CFG_NZ>(cGm, c1, fp);
     } else if (TILING_KEY_IS(4)) {
         fp.nSize = N;
         fp.dstStride = m * 16 * sizeof(C) / 32;   // column blocks of m rows x 16, back to back

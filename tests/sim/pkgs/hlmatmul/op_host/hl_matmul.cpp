@@ -3,7 +3,8 @@
 // `dim` AIV cores by MultiCoreMatmulTiling. Attr `which` (the tiling key) picks a misuse; 7 asks
 // SetAlignSplit for shares in multiples of 64 x 64 (the kernel runs it as the plain key 1); 9
 // binds the tiling data to the raw buffer with SetDataPtr and never calls SaveToBuffer (plain too);
-// 10 and 11 ask a user workspace for a copy of A and for C.
+// 10 and 11 ask a user workspace for a copy of A and for C; 15 builds the tiling object without a
+// platform (plain in the kernel).
 #include "hl_matmul_tiling.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -20,7 +21,8 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     const gert::Shape& a = context->GetInputShape(0)->GetStorageShape();
     const gert::Shape& b = context->GetInputShape(1)->GetStorageShape();
     const int32_t m = a.GetDim(0), k = a.GetDim(1), n = *transB ? b.GetDim(0) : b.GetDim(1);
-    MultiCoreMatmulTiling tiling(platform);
+    // 15: constructed without a platform, as cann-ops' MatmulApiConstant: the SoC of this tiling call
+    MultiCoreMatmulTiling tiling = *which == 15 ? MultiCoreMatmulTiling() : MultiCoreMatmulTiling(platform);
     tiling.SetDim(static_cast<int32_t>(*dim));
     tiling.SetAType(TPosition::GM, CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
     tiling.SetBType(TPosition::GM, CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16, *transB != 0);

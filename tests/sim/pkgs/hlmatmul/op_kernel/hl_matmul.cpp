@@ -7,20 +7,34 @@
 // (garbage in its last row: reported), 11 into the workspace and copies only the other rows to c;
 // 12 (one share) takes B in NZ format; 13 IterateAll<false> then WaitIterateAll, C's row stride
 // from SetOrgShape's orgKc and the orgN or orgKb the device does not read set to 1; 14
-// WaitIterateAll after a synchronous IterateAll.
+// WaitIterateAll after a synchronous IterateAll; 16 IterateAll on a copy of the object; 17 after the
+// product the CCE cross-core builtins, mode 0 (a barrier) then mode 2 (not emulated: reported).
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 #include "lib/matrix/matmul/matmul.h"   // the layout of CANN releases after 8.1.RC1
 #include "lib/matrix/matmul/tiling.h"
 // Named before any `using namespace AscendC`, as CANN declares them: at global scope.
 constexpr MatmulConfig CFG_LATER = GetNormalConfig(true);   // from lib/matrix/matmul/tiling.h
+static_assert(CFG_LATER.doNorm, "GetNormalConfig");
+// The constant tiling (GetMMConfig, GetMatmulApiTiling) as cann-ops' MatmulApiConstant builds it; the
+// registered object below is of this configuration.
+constexpr MatmulShapeParams SHAPES = {128, 128, 64, 64, 64, 32};
+constexpr MatmulConfig CFG_CONST = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(SHAPES);
+static_assert(CFG_CONST.doNorm && CFG_CONST.singleCoreK == 64 && CFG_CONST.basicN == 64, "GetMMConfig's shapes");
 using BNZ = AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::NZ, half, false, LayoutMode::NONE>;
+static_assert(inc == 0 && dec == 1, "bisheng's addr_cal_mode_t");
+// MatmulConfig initialised positionally as cann-ops' STFT does (24 values: enUnitFlag is the 19th)
+constexpr MatmulConfig CFG_24 = {true, false, false, 0, 0, 0, false, false, false, false, 0, 0, 0, 0, 0,
+                                 0, 0, 0, true, false, false, false, false, false};
+static_assert(CFG_24.enUnitFlag && !CFG_24.enableInit && CFG_24.enableEnd, "MatmulConfig's field order");
 using namespace AscendC;
 
 using AT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
 using BT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
 using CT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
 using BiasT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+constexpr static MatmulApiStaticTiling CFG_STATIC = GetMatmulApiTiling<AT, AT, CT, BiasT>(CFG_CONST);
+static_assert(CFG_STATIC.singleCoreM == 128 && CFG_STATIC.baseK == 32 && CFG_STATIC.depthA1 == -1, "the static tiling");
 
 extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
                                                 GM_ADDR tiling)
@@ -30,7 +44,7 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     TPipe pipe;
     set_mask_norm();   // the CCE builtin some kernels call before anything else
     // AscendC::Conditional picks the object's type as FlashAttentionScore does
-    typename AscendC::Conditional<false, Matmul<AT, BNZ, CT, BiasT>, Matmul<AT, BT, CT, BiasT, CFG_LATER>>::type mm;
+    typename AscendC::Conditional<false, Matmul<AT, BNZ, CT, BiasT>, Matmul<AT, BT, CT, BiasT, CFG_STATIC>>::type mm;
     Matmul<AT, BT, CT, BiasT> unregistered;
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t.cube);
     const int32_t idx = GetBlockIdx();
@@ -118,6 +132,11 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     } else if (TILING_KEY_IS(14)) {
         mm.IterateAll(cGm);
         mm.WaitIterateAll();  // @wait-sync
+    } else if (TILING_KEY_IS(16)) {   // a copy of the set-up object does the work (as cann-ops' STFT)
+        decltype(mm) copy;
+        copy = mm;
+        copy.IterateAll(cGm);
+        copy.End();
     } else {
         mm.IterateAll(cGm);  // @iterate
     }
@@ -126,5 +145,8 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
     }
     if (TILING_KEY_IS(8)) {
         CrossCoreWaitFlag(5);  // @wait-unset
+    }
+    if (TILING_KEY_IS(17)) {   // the builtin behind CrossCoreSetFlag, in mode 2 (AIC/AIV group sync)
+        ffts_cross_core_sync(PIPE_MTE3, 1 | (2 << 4) | (3 << 8));  // @ffts-mode2
     }
 }

@@ -22,7 +22,12 @@
 enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 
-// The configuration template argument; the sim's model computes the same values for every one.
+// The configuration template argument, with CANN 8.1's fields in its order (kernels initialise it
+// positionally: cann-ops' STFT gives 24 values); the sim's model computes the same values for
+// every configuration, and GetMMConfig reads the shapes (hl_matmul_static.h).
+enum class BatchMode { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
+enum class IterateOrder { ORDER_M = 0, ORDER_N, UNDEF };
+enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT };
 struct MatmulConfig {
     bool doNorm = false;
     bool doBasicBlock = false;
@@ -34,11 +39,49 @@ struct MatmulConfig {
     bool isNBatch = false;
     bool enVecND2NZ = false;
     bool doSpecialBasicBlock = false;
+    uint32_t doMTE2Preload = 0;
+    uint32_t singleCoreM = 0;
+    uint32_t singleCoreN = 0;
+    uint32_t singleCoreK = 0;
+    uint32_t stepM = 0;
+    uint32_t stepN = 0;
+    uint32_t baseMN = 0;
+    uint32_t singleCoreMN = 0;
+    bool enUnitFlag = true;
+    bool isPerTensor = false;
+    bool hasAntiQuantOffset = false;
+    bool doIBShareNorm = false;
+    bool doSpecialMDL = false;
+    bool enableInit = true;
+    BatchMode batchMode = BatchMode::NONE;
+    bool enableEnd = true;
+    bool enableGetTensorC = true;
+    bool enableSetOrgShape = true;
+    bool enableSetBias = true;
+    bool enableSetTail = true;
+    bool enableQuantVector = true;
+    bool enableSetDefineData = true;
+    uint8_t iterateMode = 0;
+    bool enableReuse = true;
+    bool enableUBReuse = false;
+    bool enableL1CacheUB = false;
+    bool intraBlockPartSum = false;
+    IterateOrder iterateOrder = IterateOrder::UNDEF;
+    ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
+    bool enableDoubleCache = false;
+    bool isBiasBatch = true;
+    bool enableStaticPadZeros = false;
+    bool isPartialOutput = false;
+    bool enableMixDualMaster = false;
+    bool isA2B2Shared = false;
+    bool isEnableChannelSplit = false;
+    bool enableKdimReorderLoad = false;
 };
 constexpr MatmulConfig CFG_NORM = {true};
 constexpr MatmulConfig CFG_MDL = {false, false, true};
 template <class... Args> constexpr MatmulConfig GetNormalConfig(Args...) { return CFG_NORM; }
 template <class... Args> constexpr MatmulConfig GetMDLConfig(Args...) { return CFG_MDL; }
+#include "opkg_sim/adv_api/matmul/hl_matmul_static.h"
 
 namespace AscendC {
 
@@ -143,8 +186,10 @@ public:
     using CallBack = MM_CB;
 
     Matmul() = default;
-    Matmul(const Matmul&) = delete;
-    Matmul& operator=(const Matmul&) = delete;
+    // CANN's Matmul copies (cann-ops' STFT picks its object with `mm = !isTailN ? mm0 : mm1`): the
+    // copy takes the tiling and the state, and its own use must end with its own End.
+    Matmul(const Matmul&) = default;
+    Matmul& operator=(const Matmul&) = default;
     // Used without End: recorded like a queue tensor left allocated, reported when the kernel returns.
     ~Matmul() {
         opkg_sim::BlockState& b = opkg_sim::block();

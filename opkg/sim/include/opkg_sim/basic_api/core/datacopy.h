@@ -202,6 +202,9 @@ void cube_copy_gm_to_l1(const AscendC::LocalTensor<T>& dst, const AscendC::Globa
 template <class T>
 void cube_copy_from_l1(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                        const AscendC::DataCopyParams& p, SrcLoc loc);
+template <class T>
+void cube_copy_count_from_l1(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t count,
+                             SrcLoc loc);
 
 template <class T> constexpr int atomic_code() {
     return std::is_same<T, float>::value ? 1 : std::is_same<T, half>::value ? 2 : std::is_same<T, int32_t>::value ? 3
@@ -289,17 +292,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
 template <class T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    if (opkg_sim::cube_arena_of(src.ptr_)) {
-        // from L1: CANN counts the bias table's bursts in 64 bytes (blockLen = count / (64 / sizeof(T)))
-        const uint64_t bytes = uint64_t(count) * sizeof(T);
-        if (bytes % 64 != 0) {
-            opkg_sim::fail(loc, opkg_sim::format(
-                "DataCopy C1->C2 of %u %s elements = %llu bytes, which is not a multiple of 64 bytes; the bias "
-                "table moves whole 64-byte bursts and would copy only %llu bytes", count, opkg_sim::type_name<T>(),
-                (unsigned long long)bytes, (unsigned long long)(bytes / 64 * 64)));
-        }
-        return opkg_sim::cube_copy_from_l1(dst, src, DataCopyParams(1, uint16_t(bytes / 64), 0, 0), loc);
-    }
+    if (opkg_sim::cube_arena_of(src.ptr_)) return opkg_sim::cube_copy_count_from_l1(dst, src, count, loc);
     uint64_t bytes = opkg_sim::copy_bytes<T>(count, "DataCopy UB->UB", loc);
     opkg_sim::check_ub(dst, bytes, "DataCopy UB->UB", "destination", loc);
     opkg_sim::check_ub(src, bytes, "DataCopy UB->UB", "source", loc);

@@ -246,7 +246,7 @@ struct BlockState {
     // some undefined bits, 0x100 | the defined bits (0: no such byte). Set by Compare, read by
     // Select, cleared by any other write (mark_written); empty until the block's first Compare.
     std::vector<uint16_t> mask_bits;
-    uint64_t cube_caps[5] = {};       // L1, L0A, L0B, L0C, bias table bytes (0 = unknown), cube_mem.h
+    uint64_t cube_caps[6] = {};       // L1, L0A, L0B, L0C, bias table, fixpipe buffer bytes (0 = unknown), cube_mem.h
     std::shared_ptr<CubeMem> cube;    // the block's cube buffers, made by its first cube InitBuffer
     int64_t ration = 1;        // AIV cores per AI core the kernel runs on (2: a mixed AIC/AIV kernel)
 };

@@ -17,6 +17,9 @@
 #include "opkg_sim/basic_api/cube/cube_mem.h"
 #include "opkg_sim/basic_api/core/datacopy.h"
 
+// The bisheng builtin of LoadData's addrMode (kernels write `inc` for increasing addresses).
+enum addr_cal_mode_t : uint8_t { inc = 0, dec = 1 };
+
 namespace AscendC {
 
 // Cube constants of CANN's kernel_utils_constants.h that cube kernels use.
@@ -174,6 +177,13 @@ inline void range_check(long long v, long long lo, long long hi, const char* nam
     if (v < lo || v > hi) {
         fail(loc, format("%s: %s = %lld is outside its documented range [%lld, %lld]", op, name, v, lo, hi));
     }
+}
+
+// A warning given once per call site (an API contract slip the device tolerates).
+inline void cube_warn(SrcLoc loc, const std::string& msg) {
+    BlockState& b = block();
+    if (b.warned && !b.warned->first(loc)) return;
+    log_line(format("warning: %s:%d: %s", loc.file ? loc.file : "?", loc.line, msg.c_str()));
 }
 
 inline void cube_mark_written(CubeArena& a, const void* p, uint64_t bytes, bool defined = true) {
@@ -488,19 +498,94 @@ void cube_copy_gm_to_l1(const AscendC::LocalTensor<T>& dst, const AscendC::Globa
     count_copy(COPY_GM_UB, blk * p.blockCount);
 }
 
-// From L1 with the plain DataCopy: to the bias table (C2) only; CANN's other L1 destinations
-// (UB, the fixpipe buffer) are not modelled.
+// L1 -> the fixpipe buffer (C2PIPE2GM): per-channel quantisation values, uint64_t. blockCount
+// bursts of blockLen x 128 bytes; srcStride and dstStride are head-to-head distances here, in 32
+// and 128 bytes ("DataCopy（L1ToFixpipe-Buffer数据搬运）": 0 repeats or overwrites the first burst).
+template <class T>
+void cube_l1_to_fb(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                   const AscendC::DataCopyParams& p, SrcLoc loc) {
+    static_assert(std::is_same<T, uint64_t>::value, "DataCopy L1 -> C2PIPE2GM moves uint64_t values");
+    const char* op = "DataCopy C1->C2PIPE2GM (fixpipe buffer)";
+    if (p.blockCount == 0 || p.blockLen == 0) {
+        cube_warn(loc, format("%s: blockCount or blockLen 0 moves nothing", op));
+        return;
+    }
+    range_check(p.blockCount, 1, 4095, "blockCount", op, loc);
+    const uint64_t blk = uint64_t(p.blockLen) * 128;
+    const uint64_t sstep = p.blockCount > 1 ? uint64_t(p.srcStride) * 32 : 0;
+    const uint64_t dstep = p.blockCount > 1 ? uint64_t(p.dstStride) * 128 : 0;
+    CubeArena& sa = cube_operand(src, 1u << CUBE_L1, sstep * (p.blockCount - 1) + blk, 32, op, "source (C1)", loc);
+    CubeArena& da = cube_operand(dst, 1u << CUBE_FB, dstep * (p.blockCount - 1) + blk, 128, op,
+                                 "destination (C2PIPE2GM)", loc);
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
+    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
+    for (uint64_t b = 0; b < p.blockCount; ++b) {
+        std::memcpy(d + b * dstep, s + b * sstep, blk);
+        for (uint64_t i = 0; i < blk; i += 8) cube_mark_written(da, d + b * dstep + i, 8, cube_defined(sa, s + b * sstep + i, 8));
+    }
+}
+
+// From L1 with the plain DataCopy: to the bias table (C2) or the fixpipe buffer (C2PIPE2GM);
+// CANN's other L1 destination (UB) is not modelled.
 template <class T>
 void cube_copy_from_l1(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                        const AscendC::DataCopyParams& p, SrcLoc loc) {
     int which = -1;
-    if (!cube_arena_of(dst.ptr_, &which) || which != CUBE_BT) {
+    const bool cube = cube_arena_of(dst.ptr_, &which) != nullptr;
+    if (cube && which == CUBE_FB) {
+        if constexpr (std::is_same<T, uint64_t>::value) {
+            return cube_l1_to_fb(dst, src, p, loc);
+        } else {
+            fail(loc, format("DataCopy L1 -> C2PIPE2GM of %s values: the fixpipe buffer takes uint64_t "
+                             "quantisation values", type_name<T>()));
+        }
+    }
+    if (!cube || which != CUBE_BT) {
         fail(loc, format("DataCopy from L1 (position %s) to a %s tensor (position %s): the sim models L1 -> C2 "
-                         "(the bias table) only; L1 -> UB and L1 -> C2PIPE2GM are not modelled",
-                         position_name(src.pos_), cube_arena_of(dst.ptr_) ? cube_buf_name(which) : "Unified Buffer",
+                         "(the bias table) and L1 -> C2PIPE2GM only; L1 -> UB is not modelled",
+                         position_name(src.pos_), cube ? cube_buf_name(which) : "Unified Buffer",
                          position_name(dst.pos_)));
     }
     cube_l1_to_bt(dst, src, p, loc);
+}
+
+// The count form from L1: the bias table moves 64-byte bursts, the fixpipe buffer count x
+// sizeof(T) bytes rounded down to 32 (the documentation; a remainder is a warning).
+template <class T>
+void cube_copy_count_from_l1(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t count,
+                             SrcLoc loc) {
+    const uint64_t bytes = uint64_t(count) * sizeof(T);
+    int which = -1;
+    if (cube_arena_of(dst.ptr_, &which) && which == CUBE_FB) {
+        if (bytes % 32 != 0) {
+            cube_warn(loc, format("DataCopy L1 -> C2PIPE2GM of %u %s values = %llu bytes: not a "
+                "multiple of 32, so the hardware moves only %llu bytes", count, type_name<T>(),
+                (unsigned long long)bytes, (unsigned long long)(bytes / 32 * 32)));
+        }
+        const uint64_t moved = bytes / 32 * 32;
+        if (moved == 0) return;
+        // whole 128-byte bursts, then the rest as a burst of its own size
+        const uint64_t whole = moved / 128, rest = moved % 128;
+        if (whole) cube_copy_from_l1(dst, src, AscendC::DataCopyParams(1, uint16_t(whole), 0, 0), loc);
+        if (rest) {
+            const uint64_t off = whole * 128 / sizeof(T);
+            CubeArena& sa = cube_operand(src, 1u << CUBE_L1, moved, 32, "DataCopy C1->C2PIPE2GM", "source (C1)", loc);
+            CubeArena& da = cube_operand(dst, 1u << CUBE_FB, moved, 128, "DataCopy C1->C2PIPE2GM",
+                                         "destination (C2PIPE2GM)", loc);
+            std::memcpy(dst.ptr_ + off, src.ptr_ + off, rest);
+            for (uint64_t i = 0; i < rest; ++i) {
+                const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_ + off) + i;
+                cube_mark_written(da, reinterpret_cast<uint8_t*>(dst.ptr_ + off) + i, 1, cube_defined(sa, s, 1));
+            }
+        }
+        return;
+    }
+    if (bytes % 64 != 0) {
+        fail(loc, format("DataCopy C1->C2 of %u %s elements = %llu bytes, which is not a multiple of 64 bytes; the bias "
+                         "table moves whole 64-byte bursts and would copy only %llu bytes", count, type_name<T>(),
+                         (unsigned long long)bytes, (unsigned long long)(bytes / 64 * 64)));
+    }
+    cube_copy_from_l1(dst, src, AscendC::DataCopyParams(1, uint16_t(bytes / 64), 0, 0), loc);
 }
 
 }  // namespace opkg_sim
@@ -717,27 +802,109 @@ inline float deq_scale(uint64_t deqScalar) {
     return f;
 }
 
-// `per_channel`: deqScalar is the column's value from the cbufWorkspace (VDEQF16).
+// The fields of a quantisation parameter (QUANT_PRE, or QUANT_PRE_ADDR[i] per channel), as the
+// table "量化参数QUANT_PRE比特位含义映射表" (NPU arch 2201) gives them: M1 the scale (deq_scale), bits
+// 32..35 N with b'0000 = 1 (the shift when MCB is set), bit 36 MCB (REQ8: shift the int32 right by N
+// and saturate it to int16 first), bits 37..45 a 9-bit offset added after the scaling (read as a
+// two's-complement integer: the table says "9bit的整型数据"), bit 46 Sign (1: an int8 result, 0: uint8).
+struct QuantPre {
+    float m1;
+    uint32_t shift;
+    bool mcb;
+    int32_t offset;
+    bool sign;
+};
+inline QuantPre quant_fields(uint64_t v) {
+    QuantPre q;
+    q.m1 = deq_scale(v);
+    q.shift = uint32_t((v >> 32) & 0xF) + 1;
+    q.mcb = ((v >> 36) & 1) != 0;
+    const int32_t off = int32_t((v >> 37) & 0x1FF);
+    q.offset = off >= 256 ? off - 512 : off;
+    q.sign = ((v >> 46) & 1) != 0;
+    return q;
+}
+
+inline bool quant_per_channel(QuantMode_t q) {
+    return q == QuantMode_t::VDEQF16 || q == QuantMode_t::VQF322B8_PRE || q == QuantMode_t::VREQ8;
+}
+inline const char* quant_name(QuantMode_t q) {
+    static const char* const names[] = {"NoQuant", "F322F16", "F322BF16", "DEQF16", "VDEQF16", "QF322B8_PRE",
+                                        "VQF322B8_PRE", "REQ8", "VREQ8"};
+    return names[static_cast<int>(q)];
+}
+
+// x scaled as the hardware's M1/M2 pair does it ("随路量化与随路ReLU场景组合", arch 2201): a value
+// >= 0 times M1, a negative one times M2, which is M1 without ReLU and 0 with it (so ReLU acts
+// on the sign of the value before the scaling).
+inline float quant_scale(float x, float m1, bool relu) { return x >= 0.0f ? x * m1 : (relu ? 0.0f : x * m1); }
+
+// (V)REQ8 and (V)QF322B8_PRE after the scaling: saturated to [-256, 255], rounded to the nearest
+// even, the offset added, saturated to int8 (Sign 1) or uint8 (Sign 0). NaN goes to 0 (the
+// integer saturation mode). The result is the byte written.
+inline uint8_t quant_b8(float y, const QuantPre& q) {
+    if (y != y) y = 0.0f;
+    y = y < -256.0f ? -256.0f : (y > 255.0f ? 255.0f : y);
+    int32_t v = int32_t(std::nearbyint(y)) + q.offset;   // the default rounding mode: to nearest even
+    if (q.sign) {
+        v = v < -128 ? -128 : (v > 127 ? 127 : v);
+        return uint8_t(int8_t(v));
+    }
+    v = v < 0 ? 0 : (v > 255 ? 255 : v);
+    return uint8_t(v);
+}
+
+// One CO1 value on its way out (Fixpipe, DataCopy CO1->GM): quantisation (`param`: deqScalar or
+// the column's QUANT_PRE_ADDR value; `per_channel`: it came from a tensor), then the ReLU.
 template <class DstT, class SrcT>
-inline DstT fixpipe_convert(SrcT v, QuantMode_t q, uint64_t deqScalar, bool relu, const char* op,
+inline DstT fixpipe_convert(SrcT v, QuantMode_t q, uint64_t param, bool relu, const char* op,
                             opkg_sim::SrcLoc loc, bool per_channel = false) {
     using namespace opkg_sim;
+    if (quant_per_channel(q) && !per_channel) {
+        fail(loc, format("%s: %s takes a value per channel: use the Fixpipe overload with a cbufWorkspace tensor "
+                         "of nSize uint64_t values in L1 (DataCopy CO1->GM: SetFixPipeConfig)", op, quant_name(q)));
+    }
+    if (per_channel && !quant_per_channel(q)) {
+        fail(loc, format("%s: per-channel quantisation values with quantPre %s: the per-channel modes are VDEQF16, "
+                         "VQF322B8_PRE and VREQ8", op, quant_name(q)));
+    }
     if constexpr (std::is_same<SrcT, int32_t>::value && std::is_same<DstT, half>::value) {
-        // DEQF16 / VDEQF16: int32 x the (1, 8, 10) scale, then ReLU (the quantisation is the pre-stage), rounded to half
-        if (q == QuantMode_t::VDEQF16 && !per_channel) {
-            fail(loc, format("%s: VDEQF16 takes a scale per channel: use the Fixpipe overload with a cbufWorkspace "
-                             "tensor of nSize uint64_t values in L1", op));
-        }
-        if (q == QuantMode_t::DEQF16 && per_channel) {
-            fail(loc, format("%s: a cbufWorkspace (per-channel scales) with quantPre DEQF16: the per-channel mode is "
-                             "VDEQF16", op));
-        }
         if (q != QuantMode_t::DEQF16 && q != QuantMode_t::VDEQF16) {
             fail(loc, format("%s: int32_t CO1 -> half output needs quantPre = QuantMode_t::DEQF16 (or VDEQF16)", op));
         }
-        float f = static_cast<float>(v) * deq_scale(deqScalar);
-        if (relu && f < 0.0f) f = 0.0f;
-        return static_cast<half>(f);
+        return static_cast<half>(quant_scale(static_cast<float>(v), deq_scale(param), relu));
+    } else if constexpr (sizeof(DstT) == 1) {
+        static_assert(std::is_same<DstT, int8_t>::value || std::is_same<DstT, uint8_t>::value,
+                      "Fixpipe: an 8-bit output is int8_t or uint8_t");
+        const QuantPre f = quant_fields(param);
+        float x;
+        if constexpr (std::is_same<SrcT, int32_t>::value) {
+            if (q != QuantMode_t::REQ8 && q != QuantMode_t::VREQ8) {
+                fail(loc, format("%s: int32_t CO1 -> %s output needs quantPre = QuantMode_t::REQ8 (or VREQ8), not %s",
+                                 op, type_name<DstT>(), quant_name(q)));
+            }
+            int32_t s = v;
+            if (f.mcb) {
+                s >>= f.shift;
+                s = s < -32768 ? -32768 : (s > 32767 ? 32767 : s);
+            }
+            x = static_cast<float>(s);
+        } else {
+            if (q != QuantMode_t::QF322B8_PRE && q != QuantMode_t::VQF322B8_PRE) {
+                fail(loc, format("%s: float CO1 -> %s output needs quantPre = QuantMode_t::QF322B8_PRE (or "
+                                 "VQF322B8_PRE), not %s", op, type_name<DstT>(), quant_name(q)));
+            }
+            x = v;
+        }
+        if (f.sign != std::is_same<DstT, int8_t>::value) {
+            cube_warn(loc, format("%s: the quantisation value's Sign bit (bit 46) is %d but the output is %s: the "
+                                  "hardware saturates to %s and writes those bytes", op, int(f.sign),
+                                  type_name<DstT>(), f.sign ? "int8" : "uint8"));
+        }
+        uint8_t b = quant_b8(quant_scale(x, f.m1, relu), f);
+        DstT out;
+        std::memcpy(&out, &b, 1);
+        return out;
     } else {
         if (relu && v < SrcT(0)) v = SrcT(0);
         if constexpr (std::is_same<DstT, SrcT>::value) {
@@ -750,7 +917,8 @@ inline DstT fixpipe_convert(SrcT v, QuantMode_t q, uint64_t deqScalar, bool relu
             if (q != QuantMode_t::F322BF16) fail(loc, format("%s: float CO1 -> bfloat16_t output needs quantPre = QuantMode_t::F322BF16", op));
             return bfloat16_t(v);
         } else {
-            fail(loc, format("%s: %s -> %s (quantisation on the way out) is not modelled by the sim yet", op,
+            fail(loc, format("%s: %s -> %s is not a Fixpipe data type combination on Atlas A2/A3 (float -> int8_t, "
+                             "uint8_t, half, bfloat16_t, float; int32_t -> int8_t, uint8_t, half, int32_t)", op,
                              type_name<SrcT>(), type_name<DstT>()));
         }
     }
@@ -760,78 +928,91 @@ inline DstT fixpipe_convert(SrcT v, QuantMode_t q, uint64_t deqScalar, bool relu
 
 #if defined(__CCE_AICORE__) && (__CCE_AICORE__ == 220 || __CCE_AICORE__ == 300)
 // CO1 (NZ) -> GM (A2/A3 and 310B, as CANN declares it). ROW_MAJOR (NZ2ND): element (i, j) of each of ndNum matrices goes to
-// nd * dstNdStride + i * dstStride + j; NZ: to (j / 16) * dstStride * 32 B + (i * 16 + j % 16)
-// elements. The source element is (j / 16) * srcStride * 16 + i * 16 + j % 16 (+ nd * srcNdStride
-// fractals of 1024 B).
+// nd * dstNdStride + i * dstStride + j. NZ: the columns go out in Z blocks, block b at b * dstStride
+// x 32 B, its rows `width` elements apart: 16 columns; 32 for an int8_t/uint8_t output ("Int8
+// Channel Merge": two 16-column fractals become one, the last 16 columns stay alone when nSize / 16
+// is odd); 8 for a float output with isChannelSplit ("F32 Channel Split"). The source element is
+// (j / 16) * srcStride * 16 + i * 16 + j % 16 (+ nd * srcNdStride fractals of 1024 B).
 namespace cube_detail {
-// The move of Fixpipe CO1 -> GM; `vdeq`: the nSize per-channel quantisation values (VDEQF16), or null.
+// The move of Fixpipe CO1 -> GM; `chan`: the nSize per-channel quantisation values, or null.
 template <typename DstT, typename SrcT, const FixpipeConfig& config>
 inline void fixpipe_gm(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
-                       const FixpipeParamsV220& p, const uint64_t* vdeq, opkg_sim::SrcLoc loc) {
+                       const FixpipeParamsV220& p, const uint64_t* chan, opkg_sim::SrcLoc loc) {
     using namespace opkg_sim;
     static_assert(std::is_same<SrcT, float>::value || std::is_same<SrcT, int32_t>::value,
                   "Fixpipe: the CO1 source holds float or int32_t");
     const char* op = "Fixpipe CO1->GM";
     note(loc);
-    if (config.format == CO2Layout::COLUMN_MAJOR) fail(loc, "Fixpipe: CFG_COLUMN_MAJOR is not modelled by the sim");
-    if (p.isChannelSplit) fail(loc, "Fixpipe: isChannelSplit is not modelled by the sim");
-    if (p.nSize == 0 || p.mSize == 0) fail(loc, format("%s: nSize %u and mSize %u must be at least 1", op, p.nSize, p.mSize));
-    if (config.format == CO2Layout::NZ && p.nSize % 16 != 0) {
+    if (config.format == CO2Layout::COLUMN_MAJOR) {
+        fail(loc, "Fixpipe: CFG_COLUMN_MAJOR (NZ2DN) exists on Ascend 950 only, not on this SoC");
+    }
+    if (p.nSize == 0 || p.mSize == 0) return;   // the documentation: a NOP
+    if (p.isChannelSplit) {
+        if (!std::is_same<SrcT, float>::value || !std::is_same<DstT, float>::value) {
+            fail(loc, format("%s: isChannelSplit needs a float source and a float output (here %s -> %s)", op,
+                             type_name<SrcT>(), type_name<DstT>()));
+        }
+        if (config.format != CO2Layout::NZ) fail(loc, format("%s: isChannelSplit cannot be combined with NZ2ND (CFG_ROW_MAJOR)", op));
+        if (p.unitFlag != 0) fail(loc, format("%s: isChannelSplit cannot be combined with unitFlag", op));
+        if (p.nSize % 8 != 0) fail(loc, format("%s: with isChannelSplit, nSize (%u) must be a multiple of 8", op, p.nSize));
+    } else if (config.format == CO2Layout::NZ && p.nSize % 16 != 0) {
         fail(loc, format("%s: with CFG_NZ, nSize (%u) must be a multiple of 16", op, p.nSize));
     }
+    range_check(p.nSize, 0, 4095, "nSize", op, loc);
+    if (config.format == CO2Layout::ROW_MAJOR) range_check(p.mSize, 0, 8192, "mSize (NZ2ND)", op, loc);
     if (p.dstStride == 0) fail(loc, format("%s: dstStride must be at least 1", op));
     if (p.srcStride < (p.mSize + 15) / 16 * 16 && (p.nSize + 15) / 16 > 1) {
         fail(loc, format("%s: srcStride %u is smaller than mSize %u rounded up to 16: the 16-column blocks of CO1 "
                          "would overlap", op, p.srcStride, p.mSize));
     }
-    const uint64_t nd = p.ndNum ? p.ndNum : 1;
+    const uint64_t nd = config.format == CO2Layout::ROW_MAJOR ? (p.ndNum ? p.ndNum : 0) : 1;
+    if (nd == 0) {
+        cube_warn(loc, format("%s: ndNum 0 moves nothing", op));
+        return;
+    }
     const uint64_t nb = (p.nSize + 15) / 16;
     const uint64_t src_elems = (nd - 1) * p.srcNdStride * 256 + (nb - 1) * uint64_t(p.srcStride) * 16 +
                                uint64_t(p.mSize) * 16;
     CubeArena& ca = cube_operand(srcLocal, 1u << CUBE_L0C, src_elems * sizeof(SrcT), 64, op, "source (CO1)", loc);
-    std::vector<DstT> row;
+    // the output values of row i, all nSize columns, after a check that the Mmad wrote them
+    std::vector<DstT> row(p.nSize);
+    auto convert_row = [&](const SrcT* base, uint64_t i) {
+        for (uint64_t jb = 0; jb < p.nSize; jb += 16) {   // a fractal row (16 columns) at a time
+            const SrcT* s = base + (jb / 16) * uint64_t(p.srcStride) * 16 + i * 16;
+            const uint64_t w = p.nSize - jb < 16 ? p.nSize - jb : 16;
+            if (!cube_defined(ca, s, w * sizeof(SrcT))) {
+                uint64_t j = 0;
+                while (cube_defined(ca, s + j, sizeof(SrcT))) ++j;
+                fail(loc, format("%s reads CO1 element (row %llu, column %llu) that no Mmad wrote: the "
+                                 "Fixpipe covers more than the Mmad computed, or runs before it",
+                                 op, (unsigned long long)i, (unsigned long long)(jb + j)));
+            }
+            for (uint64_t j = 0; j < w; ++j) {
+                row[jb + j] = fixpipe_convert<DstT, SrcT>(s[j], p.quantPre, chan ? chan[jb + j] : p.deqScalar,
+                                                           p.reluEn, op, loc, chan != nullptr);
+            }
+        }
+    };
     for (uint64_t d = 0; d < nd; ++d) {
         const SrcT* base = srcLocal.ptr_ + d * p.srcNdStride * 256;
         if (config.format == CO2Layout::ROW_MAJOR) {
-            row.resize(p.nSize);
             for (uint64_t i = 0; i < p.mSize; ++i) {
-                for (uint64_t jb = 0; jb < p.nSize; jb += 16) {   // a fractal row (16 columns) at a time
-                    const SrcT* s = base + (jb / 16) * uint64_t(p.srcStride) * 16 + i * 16;
-                    const uint64_t w = p.nSize - jb < 16 ? p.nSize - jb : 16;
-                    if (!cube_defined(ca, s, w * sizeof(SrcT))) {
-                        uint64_t j = 0;
-                        while (cube_defined(ca, s + j, sizeof(SrcT))) ++j;
-                        fail(loc, format("%s reads CO1 element (row %llu, column %llu) that no Mmad wrote: the "
-                                         "Fixpipe covers more than the Mmad computed, or runs before it",
-                                         op, (unsigned long long)i, (unsigned long long)(jb + j)));
-                    }
-                    for (uint64_t j = 0; j < w; ++j) {
-                        row[jb + j] = fixpipe_convert<DstT, SrcT>(s[j], p.quantPre, vdeq ? vdeq[jb + j] : p.deqScalar,
-                                                                   p.reluEn, op, loc, vdeq != nullptr);
-                    }
-                }
+                convert_row(base, i);
                 GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + i * p.dstStride];
                 check_gt(g, uint64_t(p.nSize) * sizeof(DstT), op, loc);
                 store_gm(g.ptr_, row.data(), uint64_t(p.nSize) * sizeof(DstT), op, loc);
             }
-        } else {
-            row.resize(16);
-            const uint64_t step = uint64_t(p.dstStride) * 32 / sizeof(DstT);
-            for (uint64_t jb = 0; jb < nb; ++jb) {
-                for (uint64_t i = 0; i < p.mSize; ++i) {
-                    for (uint64_t j = 0; j < 16; ++j) {
-                        const SrcT* s = base + jb * uint64_t(p.srcStride) * 16 + i * 16 + j;
-                        if (!cube_defined(ca, s, sizeof(SrcT))) {
-                            fail(loc, format("%s reads CO1 element (row %llu, column %llu) that no Mmad wrote", op,
-                                             (unsigned long long)i, (unsigned long long)(jb * 16 + j)));
-                        }
-                        row[j] = fixpipe_convert<DstT, SrcT>(*s, p.quantPre, vdeq ? vdeq[jb * 16 + j] : p.deqScalar,
-                                                             p.reluEn, op, loc, vdeq != nullptr);
-                    }
-                    GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + jb * step + i * 16];
-                    check_gt(g, 16 * sizeof(DstT), op, loc);
-                    store_gm(g.ptr_, row.data(), 16 * sizeof(DstT), op, loc);
-                }
+            continue;
+        }
+        const uint64_t width = p.isChannelSplit ? 8 : (sizeof(DstT) == 1 ? 32 : 16);
+        const uint64_t step = uint64_t(p.dstStride) * 32 / sizeof(DstT);
+        for (uint64_t i = 0; i < p.mSize; ++i) {
+            convert_row(base, i);
+            for (uint64_t j0 = 0; j0 < p.nSize; j0 += width) {
+                const uint64_t w = p.nSize - j0 < width ? p.nSize - j0 : width;   // a lone last fractal when merging
+                GlobalTensor<DstT> g = dstGlobal[(j0 / width) * step + i * w];
+                check_gt(g, w * sizeof(DstT), op, loc);
+                store_gm(g.ptr_, row.data() + j0, w * sizeof(DstT), op, loc);
             }
         }
     }
@@ -845,8 +1026,9 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
     cube_detail::fixpipe_gm<DstT, SrcT, config>(dstGlobal, srcLocal, p, nullptr, loc);
 }
 
-// VDEQF16: each column's scale from cbufWorkspace (nSize uint64_t values in L1, each read as
-// deqScalar is), which CANN moves into the fixpipe buffer on the way.
+// The per-channel modes (VDEQF16, VQF322B8_PRE, VREQ8): each column's value from cbufWorkspace
+// (nSize uint64_t values in L1, each read as deqScalar is), which CANN moves into the fixpipe
+// buffer on the way.
 template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR, typename BufT = uint64_t,
           typename std::enable_if<std::is_same<BufT, uint64_t>::value, bool>::type = true>
 inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
@@ -861,6 +1043,38 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
                          p.nSize));
     }
     cube_detail::fixpipe_gm<DstT, SrcT, config>(dstGlobal, srcLocal, p, cbufWorkspace.ptr_, loc);
+}
+
+// QUANT_PRE_ADDR, the per-channel quantisation values DataCopy CO1 -> GM reads in the modes
+// VDEQF16, VQF322B8_PRE and VREQ8: a uint64_t tensor in the fixpipe buffer (C2PIPE2GM), filled by
+// DataCopy from L1. reluPre is reserved (an empty tensor); isUnitFlag clears L0C's unit flags,
+// which the sim does not model (nothing to clear).
+template <typename T>
+inline void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quantPre, bool isUnitFlag = false,
+                             opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    static_assert(std::is_same<T, uint64_t>::value, "SetFixPipeConfig takes uint64_t tensors");
+    (void)reluPre;
+    (void)isUnitFlag;
+    cube_operand(quantPre, 1u << CUBE_FB, 0, 128, "SetFixPipeConfig", "quantPre (C2PIPE2GM)", loc);
+    FixpipeRegs& r = cube_mem().fixpipe;
+    r.quant_tensor = quantPre.ptr_;
+    r.quant_count = quantPre.size_;
+}
+// One tensor: the quantisation tensor (setRelu must be false, as in CANN), or with isUnitFlag
+// a CO1 tensor whose unit flags are cleared.
+template <typename T, bool setRelu = false>
+inline void SetFixPipeConfig(const LocalTensor<T>& preTensor, bool isUnitFlag = false,
+                             opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    static_assert(std::is_same<T, uint64_t>::value, "SetFixPipeConfig takes uint64_t tensors");
+    static_assert(!setRelu, "SetFixPipeConfig: only the quantisation tensor can be set (setRelu = false)");
+    int which = -1;
+    if (isUnitFlag && cube_arena_of(preTensor.ptr_, &which) && which == CUBE_L0C) {
+        note(loc);
+        return;
+    }
+    SetFixPipeConfig<T>(LocalTensor<T>(), preTensor, isUnitFlag, loc);
 }
 
 // The registers of DataCopy CO1 -> GM: NZ2ND's matrix count and strides (srcNdStride in 1024 B,
@@ -919,8 +1133,9 @@ inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<U>& src
     const char* op = "DataCopy CO1->GM";
     note(loc);
     if (p.nSize == 0 || p.mSize == 0) return;
-    if (p.nSize % 16 != 0 || p.nSize > 4095) {
-        fail(loc, format("%s: nSize %u must be a multiple of 16 in [0, 4095]", op, p.nSize));
+    const uint32_t unit = p.channelSplit ? 8 : 16;
+    if (p.nSize % unit != 0 || p.nSize > 4095) {
+        fail(loc, format("%s: nSize %u must be a multiple of %u in [0, 4095]", op, p.nSize, unit));
     }
     if (p.clipReluPre || p.eltWiseOp) {
         fail(loc, format("%s: clipReluPre and eltWiseOp exist on Atlas 200I/500 A2 only, not on this SoC", op));
@@ -930,20 +1145,37 @@ inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<U>& src
     FixpipeParamsV220 f(p.nSize, p.mSize, p.srcStride, p.dstStride, p.reluPre == 1);
     f.quantPre = p.quantPre;
     f.isChannelSplit = p.channelSplit;
-    if (p.quantPre == QuantMode_t::DEQF16) {
+    const uint64_t* chan = nullptr;
+    if (p.quantPre == QuantMode_t::DEQF16 || p.quantPre == QuantMode_t::REQ8 || p.quantPre == QuantMode_t::QF322B8_PRE) {
         if (!r.pre_quant_set) {
-            fail(loc, format("%s: quantPre DEQF16 takes its scale from SetFixpipePreQuantFlag, which no call set", op));
+            fail(loc, format("%s: quantPre %s takes its value from SetFixpipePreQuantFlag, which no call set", op,
+                             cube_detail::quant_name(p.quantPre)));
         }
         f.deqScalar = r.pre_quant;
+    } else if (cube_detail::quant_per_channel(p.quantPre)) {
+        if (!r.quant_tensor) {
+            fail(loc, format("%s: quantPre %s takes a value per channel from the fixpipe buffer: no SetFixPipeConfig "
+                             "set the quantisation tensor", op, cube_detail::quant_name(p.quantPre)));
+        }
+        if (r.quant_count < p.nSize) {
+            fail(loc, format("%s: nSize %u channels, but the tensor SetFixPipeConfig set holds %llu values", op,
+                             p.nSize, (unsigned long long)r.quant_count));
+        }
+        CubeArena* fb = cube_arena_of(r.quant_tensor);
+        if (!fb || !cube_defined(*fb, r.quant_tensor, uint64_t(p.nSize) * sizeof(uint64_t))) {
+            fail(loc, format("%s: the %u per-channel quantisation values in the fixpipe buffer were not all moved "
+                             "there (DataCopy L1 -> C2PIPE2GM)", op, p.nSize));
+        }
+        chan = r.quant_tensor;
     }
     if (p.nz2ndEn) {
         if (!r.nz2nd_set) fail(loc, format("%s: nz2ndEn without a SetFixpipeNz2ndFlag before it", op));
         f.ndNum = r.nd_num;
         f.srcNdStride = r.src_nd_stride;
         f.dstNdStride = r.dst_nd_stride;
-        Fixpipe<T, U, CFG_ROW_MAJOR>(dstGlobal, srcLocal, f, loc);
+        cube_detail::fixpipe_gm<T, U, CFG_ROW_MAJOR>(dstGlobal, srcLocal, f, chan, loc);
     } else {
-        Fixpipe<T, U, CFG_NZ>(dstGlobal, srcLocal, f, loc);
+        cube_detail::fixpipe_gm<T, U, CFG_NZ>(dstGlobal, srcLocal, f, chan, loc);
     }
 }
 #endif

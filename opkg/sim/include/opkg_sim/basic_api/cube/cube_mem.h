@@ -1,5 +1,5 @@
-// The cube unit's local buffers: L1 (A1/B1/C1), L0A (A2), L0B (B2), L0C (CO1) and the bias table
-// (C2), one arena each per block, sized from the SoC table (OpkgKernelLaunch, BlockState::cube_caps).
+// The cube unit's local buffers: L1 (A1/B1/C1), L0A (A2), L0B (B2), L0C (CO1), the bias table
+// (C2) and the fixpipe buffer's quantisation part (C2PIPE2GM), one arena each per block, sized from the SoC table (OpkgKernelLaunch, BlockState::cube_caps).
 // TPipe::InitBuffer carves a queue or TBuf from the buffer its position maps to, as CANN's
 // GetBufferPos does per __CCE_AICORE__, with the same overflow report as the Unified Buffer.
 // Each arena keeps a shadow byte per byte: 1 once an instruction wrote a defined value there
@@ -13,14 +13,16 @@
 
 namespace opkg_sim {
 
-enum CubeBuf : int { CUBE_L1 = 0, CUBE_L0A, CUBE_L0B, CUBE_L0C, CUBE_BT, CUBE_COUNT, CUBE_UB = -1, CUBE_NONE = -2 };
+enum CubeBuf : int { CUBE_L1 = 0, CUBE_L0A, CUBE_L0B, CUBE_L0C, CUBE_BT, CUBE_FB, CUBE_COUNT, CUBE_UB = -1, CUBE_NONE = -2 };
 
 inline const char* cube_buf_name(int buf) {
-    static const char* const names[CUBE_COUNT] = {"L1", "L0A", "L0B", "L0C", "bias table (BT)"};
+    static const char* const names[CUBE_COUNT] = {"L1", "L0A", "L0B", "L0C", "bias table (BT)",
+                                                   "fixpipe buffer (FB)"};
     return buf >= 0 && buf < CUBE_COUNT ? names[buf] : "UB";
 }
 inline const char* cube_cap_field(int buf) {
-    static const char* const fields[CUBE_COUNT] = {"l1_bytes", "l0a_bytes", "l0b_bytes", "l0c_bytes", "bt_bytes"};
+    static const char* const fields[CUBE_COUNT] = {"l1_bytes", "l0a_bytes", "l0b_bytes", "l0c_bytes", "bt_bytes",
+                                                    "fb_bytes"};
     return buf >= 0 && buf < CUBE_COUNT ? fields[buf] : "ub_bytes";
 }
 
@@ -36,6 +38,7 @@ inline int cube_buffer_of(AscendC::TPosition pos) {
 #if defined(__CCE_AICORE__) && __CCE_AICORE__ >= 220
         case P::C1: return CUBE_L1;
         case P::C2: return CUBE_BT;
+        case P::C2PIPE2GM: return CUBE_FB;
 #if __CCE_AICORE__ == 220
         case P::CO2: return CUBE_NONE;   // GM on A2/A3: CO1 goes out through Fixpipe
 #endif
@@ -79,12 +82,14 @@ struct Load3dRegs {
 };
 
 // The fixpipe registers DataCopy CO1 -> GM (DataCopyCO12DstParams) reads, as
-// SetFixpipeNz2ndFlag and SetFixpipePreQuantFlag leave them (cube.h).
+// SetFixpipeNz2ndFlag, SetFixpipePreQuantFlag and SetFixPipeConfig leave them (cube.h).
 struct FixpipeRegs {
     bool nz2nd_set = false;
     uint16_t nd_num = 1, src_nd_stride = 0, dst_nd_stride = 0;
     bool pre_quant_set = false;
     uint64_t pre_quant = 0;
+    const uint64_t* quant_tensor = nullptr;   // QUANT_PRE_ADDR: per-channel values in the fixpipe buffer
+    uint64_t quant_count = 0;                 // how many the tensor given to SetFixPipeConfig holds
 };
 
 struct CubeMem {

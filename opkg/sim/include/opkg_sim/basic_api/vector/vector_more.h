@@ -406,4 +406,20 @@ inline void CrossCoreWaitFlag(uint16_t flagId, opkg_sim::SrcLoc loc = opkg_sim::
 }
 
 }  // namespace AscendC
+
+// The CCE builtins behind CrossCoreSetFlag / CrossCoreWaitFlag, which kernels also call directly
+// (cann-ops' STFT): config is 1 | mode << 4 | flagId << 8.
+inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    (void)pipe;
+    const unsigned mode = unsigned((config >> 4) & 0x3), flag = unsigned((config >> 8) & 0xF);
+    opkg_sim::note(loc);
+    if (mode != 0) {
+        opkg_sim::fail(loc, opkg_sim::format("ffts_cross_core_sync mode %u (cube/vector group sync) is not emulated: the "
+                                             "sim runs the AIV bodies of a mixed kernel only", mode));
+    }
+    ++opkg_sim::cross_core_flags().pending[flag];
+}
+inline void wait_flag_dev(int64_t flagId, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    AscendC::CrossCoreWaitFlag(static_cast<uint16_t>(flagId), loc);
+}
 #endif
