@@ -106,3 +106,13 @@ def test_blocks_storing_different_values_to_one_element_race(built, pkgs):
     err = e.value
     assert err.line == simbuild.line_of(kernel_path(pkgs), "blocks")
     assert "blocks 0 and 1 both write bytes [0, 4) of 'y'" in err.message
+
+
+def test_write_after_another_threads_read_is_a_race(built, pkgs):
+    # thread 0 reads y[0] before any thread has stored to y (the read only logged), thread 1 then
+    # overwrites it: the write names the read
+    with pytest.raises(runtime.SimError) as e:
+        run(built, 8, np.zeros(1, np.float32), np.zeros(1, np.int32), 16)
+    err = e.value
+    assert err.line == simbuild.line_of(kernel_path(pkgs), "rotate")
+    assert "thread 1 of block 0 writes byte 0 of 'y', which thread 0 read" in err.message

@@ -8,6 +8,8 @@
 //   5 divergent barrier: odd threads return before asc_syncthreads()
 //   6 histogram with a plain += instead of the atomic: a data race in GM
 //   7 every block's thread 0 stores its block index to y[0]: blocks race for it
+//   8 rotate y left in place without a barrier: thread t reads y[t], then writes y[t - 1], which
+//     thread t - 1 read (a read before the buffer's first store of the epoch, then a write)
 #include "kernel_operator.h"
 #include "simt_api/asc_simt.h"
 #include "simt_api/device_atomic_functions.h"
@@ -90,6 +92,15 @@ __simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void BlocksRaceSimt(__gm__ f
     }
 }
 
+__simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void RotateRacySimt(__gm__ float* y, uint32_t ylen)
+{
+    const uint32_t t = threadIdx.x;
+    if (t < ylen) {
+        const float v = y[t];
+        y[(t + ylen - 1) % ylen] = v;   // @rotate
+    }
+}
+
 extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_ADDR y, GM_ADDR workspace,
                                                    GM_ADDR tiling)
 {
@@ -117,5 +128,7 @@ extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_AD
         asc_vf_call<HistogramRacySimt>(dim3(THREADS), is, ys, t.n, t.ylen);
     } else if (TILING_KEY_IS(7)) {
         asc_vf_call<BlocksRaceSimt>(dim3(THREADS), ys);   // @blocks
+    } else if (TILING_KEY_IS(8)) {
+        asc_vf_call<RotateRacySimt>(dim3(THREADS), ys, t.ylen);
     }
 }
