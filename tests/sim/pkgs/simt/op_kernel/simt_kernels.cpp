@@ -117,6 +117,7 @@ extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_AD
         TBuf<TPosition::VECCALC> buf;
         pipe.InitBuffer(buf, THREADS * sizeof(float));
         __ubuf__ float* shared = (__ubuf__ float*)buf.Get<float>().GetPhyAddr();
+        DataSyncBarrier<MemDsbT::UB>();   // the scalar unit's UB stores land before the launch (ops-nn's gather_elements)
         if (TILING_KEY_IS(3)) {
             asc_vf_call<BlockSumSimt<true>>(dim3(THREADS), xs, ys, shared, t.m);
         } else {
