@@ -116,3 +116,14 @@ def test_write_after_another_threads_read_is_a_race(built, pkgs):
     err = e.value
     assert err.line == simbuild.line_of(kernel_path(pkgs), "rotate")
     assert "thread 1 of block 0 writes byte 0 of 'y', which thread 0 read" in err.message
+
+
+@pytest.mark.parametrize("which, descending", [(9, False), (10, True)])
+def test_sort_with_a_sort_config_is_stable_with_positions(built, which, descending):
+    # the 950's Sort<T, isReuseSource, config>(dst, dstIndex, src, calCount): ties (many here)
+    # keep their source order, both ways
+    x = np.random.default_rng(9).integers(-6, 6, 64).astype(np.float32)
+    y = run(built, which, x, np.zeros(1, np.int32), 2 * x.size)
+    order = np.argsort(-x if descending else x, kind="stable")
+    np.testing.assert_array_equal(y[:x.size], x[order])
+    np.testing.assert_array_equal(y[x.size:].view(np.uint32), order)
