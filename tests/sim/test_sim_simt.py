@@ -127,3 +127,9 @@ def test_sort_with_a_sort_config_is_stable_with_positions(built, which, descendi
     order = np.argsort(-x if descending else x, kind="stable")
     np.testing.assert_array_equal(y[:x.size], x[order])
     np.testing.assert_array_equal(y[x.size:].view(np.uint32), order)
+
+
+@pytest.mark.parametrize("divisor", [1, 3, 7, 64, 193])
+def test_division_by_magic_number(built, divisor):
+    y = run(built, 11, np.zeros(1, np.float32), np.array([divisor], np.int32), 3000)
+    np.testing.assert_array_equal(y, np.arange(3000) // divisor)

@@ -10,6 +10,8 @@
 //   7 every block's thread 0 stores its block index to y[0]: blocks race for it
 //   9/10 the 950's Sort with a SortConfig over x (ascending / descending): y holds the sorted
 //     values, then the bits of their uint32 source positions (vector code beside the SIMT kernels)
+//   11 y[i] = i / idx[0] through GetUintDivMagicAndShift and Simt::UintDiv (ops-nn's index kernels
+//      divide so)
 //   8 rotate y left in place without a barrier: thread t reads y[t], then writes y[t - 1], which
 //     thread t - 1 read (a read before the buffer's first store of the epoch, then a write)
 #include "kernel_operator.h"
@@ -104,6 +106,14 @@ __simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void RotateRacySimt(__gm__ f
     }
 }
 
+__simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void MagicDivSimt(__gm__ float* y, uint32_t ylen, uint32_t magic,
+                                                                     uint32_t shift)
+{
+    for (uint32_t i = threadIdx.x; i < ylen; i += blockDim.x) {
+        y[i] = static_cast<float>(Simt::UintDiv(i, magic, shift));
+    }
+}
+
 extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_ADDR y, GM_ADDR workspace,
                                                    GM_ADDR tiling)
 {
@@ -154,6 +164,10 @@ extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_AD
         WaitFlag<HardEvent::V_MTE3>(0);
         DataCopy(yg, dst, t.m);
         DataCopy(yg[t.m], pos.ReinterpretCast<float>(), t.m);   // the positions' bits
+    } else if (TILING_KEY_IS(11)) {
+        uint32_t magic = 0, shift = 0;
+        GetUintDivMagicAndShift(magic, shift, static_cast<uint32_t>(is[0]));
+        asc_vf_call<MagicDivSimt>(dim3(THREADS), ys, t.ylen, magic, shift);
     } else if (TILING_KEY_IS(8)) {
         asc_vf_call<RotateRacySimt>(dim3(THREADS), ys, t.ylen);
     }
