@@ -144,6 +144,18 @@ def test_ttk_rows_that_do_not_fit_the_opdef_are_said(tmp_path):
                              "needs_attr: a required attr has no value"]
 
 
+def test_a_ttk_range_of_one_value_is_kept(tmp_path):
+    # ops-nn's gather_elements rows give the index `(0, 0)`: every index 0 (any other index
+    # draws values the golden rejects)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "ttk_kernel_x.csv").write_text(
+        "testcase_name,input_shapes,attributes,input_data_ranges,soc_series\n"
+        'zeros,"((2,),)",{},"((0, 0),)",\n'
+        'upside_down,"((2,),)",{},"((1, 0),)",\n')
+    cases = ttk.ttk_cases(tmp_path, _op(), "Ascend910B", "arch22")
+    assert [c.get("ranges") for c in cases.cases] == [{"x": [0, 0]}, None]
+
+
 def test_example_shapes_by_the_tensor_each_creates():
     assert ttk.example_case(OP, _op()) == {"name": "example", "shapes": {"x": [4, 2]}}
     op = _op(inputs=[{"name": "gamma", "dtypes": ["float16"], "formats": ["ND"]}])

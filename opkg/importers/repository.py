@@ -24,6 +24,7 @@ manifest (`manifest_text`) referencing them in place. What it follows, by file:
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import re
 import subprocess
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from opkg.core.errors import UsageError
+from opkg.importers.numpy_goldens import numpy_golden
 
 # CMake's short compute units -> the architecture directory of their tiling sources
 # (cmake/func.cmake map_compute_unit + get_target_dir); used when an operator's CMake gives no
@@ -540,6 +542,17 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
         golden_ref = f"golden.py:{func}"
         result.notes.append("no tests/assets/golden.py with a __golden__ kernel entry: "
                             "golden.py is a stub that fails until written")
+    elif (rendered := numpy_golden(golden.file.read_text(encoding="utf-8", errors="replace"),
+                                   golden.function, golden.requires)) is not None:
+        label = f"{op.repo.label(golden.file)}:{golden.function}"
+        (dest / "golden.py").write_text(f"# {label} computes this with TensorFlow, which this Python "
+                                        "cannot import: opkg's NumPy rendering of the same\n"
+                                        "# operation (opkg/importers/numpy_goldens.py)\n" + rendered)
+        golden_ref = f"golden.py:{golden.function}"
+        result.golden = True
+        result.notes.append(f"the golden imports tensorflow, not installed here: golden.py renders "
+                            f"{label} in NumPy")
+        golden = dataclasses.replace(golden, requires=tuple(r for r in golden.requires if r != "tensorflow"))
     else:
         (dest / "golden.py").unlink(missing_ok=True)
         golden_ref = f"{op.repo.label(golden.file)}:{golden.function}"

@@ -149,7 +149,7 @@ def ttk_cases(op_dir: Path, op: dict, short_series: str, arch: str | None,
                 for t, r in zip(inputs, ranges):
                     if (isinstance(r, (list, tuple)) and len(r) == 2
                             and all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                                    for v in r) and r[0] < r[1] and t["name"] in case["shapes"]):
+                                    for v in r) and r[0] <= r[1] and t["name"] in case["shapes"]):
                         picked[t["name"]] = [r[0], r[1]]
                 if picked:
                     case["ranges"] = picked

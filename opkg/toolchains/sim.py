@@ -244,20 +244,29 @@ class SimToolchain:
                                     f"kernel entry ({soc.name})", kernel=True))
         # the tiling header as kernels read it (flags.kernel_tiling_source): once per package
         tiling_include = None
+        tiling_headers: tuple[str, ...] = ()
         if pkg.tiling_data:
             tiling_include = base / "gen" / "kernel_tiling.h"
             tiling_text = pkg.tiling_data.read_text(errors="replace")
+            keyed = tuple((h, h.read_text(errors="replace"))
+                          for h in flags.keyed_tiling_headers(pkg.tiling_data, tiling_text))
+            tiling_headers = (str(pkg.tiling_data), *(str(h) for h, _ in keyed))
             reads = flags.kernel_reads_host_tiling(pkg.kernel_source, pkg.tiling_data,
                                                    flags.tiling_classes(pkg.tiling_data, tiling_text),
                                                    (pkg.kernel_source.parent, pkg.dir))
             actions.append(Action("write", (str(tiling_include),), content=flags.kernel_tiling_source(
-                pkg.tiling_data, tiling_text, tiling_include.parent, reads), signature=fp,
+                pkg.tiling_data, tiling_text, tiling_include.parent, reads, keyed), signature=fp,
                 target=tid, step="generate", description=f"generate {pkg.name} kernel tiling header"))
         reports: dict[str, str] = {}
         kernel_libs: dict[str, str] = {}
         kernel_text = pkg.kernel_source.read_text(errors="replace")
         launcher = flags.has_chevron_launch(kernel_text)
-        simt = flags.uses_simt([kernel_text, *(p.read_text(errors="replace") for p in _kernel_headers(pkg))])
+        kernel_texts = [kernel_text, *(p.read_text(errors="replace") for p in _kernel_headers(pkg))]
+        simt = flags.uses_simt(kernel_texts)
+        try:
+            vector_flags = flags.ext_vector_flags(kernel_texts)
+        except ValueError as e:
+            raise BuildError(f"{pkg.kernel_source}: {e}") from None
         # a kernel written as a template over tiling-key parameters (ASCENDC_TPL_*): compiled
         # through a unit that includes it and adds the entry picking the instance by key
         kernel_unit, kernel_deps = pkg.kernel_source, ()
@@ -285,8 +294,8 @@ class SimToolchain:
         for variant in soc_op.variants():
             vdir = base / soc.name / variant.name
             what = f"kernel {variant.name} ({soc.name})"
-            kflags = flags.kernel_flags(soc_op, variant, soc, tiling_include, pch, launcher, simt)
-            force = ((str(pkg.tiling_data), str(tiling_include)) if pkg.tiling_data else ()) + kernel_deps
+            kflags = flags.kernel_flags(soc_op, variant, soc, tiling_include, pch, launcher, simt) + vector_flags
+            force = ((*tiling_headers, str(tiling_include)) if pkg.tiling_data else ()) + kernel_deps
             actions.append(compile_step(kernel_unit, vdir / "kernel.o", kflags,
                                         f"{what} {pkg.kernel_source.name}", force,
                                         (str(gch),) if pch else (), kernel=True))

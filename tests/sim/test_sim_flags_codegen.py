@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -195,3 +196,49 @@ def test_kernels_see_every_library_tiling_struct():
         declared.update(flags.tiling_classes(h, h.read_text()))
     text = (inc / "opkg_sim" / "adv_api" / "kernel_tiling_lib.h").read_text()
     assert declared and set(re.findall(r"using ::optiling::(\w+);", text)) == declared
+
+
+def test_tiling_classes_registered_for_tiling_keys_come_from_the_headers_beside(tmp_path):
+    # ops-nn's gather_elements: the op type's class in one header, a class per tiling key
+    # (`GatherElements_20100`) in another of the same directory, which CANN's kernels also read
+    host = tmp_path / "op_host" / "arch35"
+    host.mkdir(parents=True)
+    main = host / "g_tiling.h"
+    main_text = ("#ifndef G_H\n#define G_H\nnamespace optiling {\nBEGIN_TILING_DATA_DEF(GData)\nEND_TILING_DATA_DEF;\n"
+                 "REGISTER_TILING_DATA_CLASS(G, GData)\n}\n#endif\n")
+    main.write_text(main_text)
+    (host / "g_keyed_tiling.h").write_text(
+        "#ifndef GK_H\n#define GK_H\nnamespace optiling {\nBEGIN_TILING_DATA_DEF(GKeyed)\nEND_TILING_DATA_DEF;\n"
+        "REGISTER_TILING_DATA_CLASS(G_20100, GKeyed)\nREGISTER_TILING_DATA_CLASS(G_20200, GKeyed)\n}\n#endif\n")
+    (host / "other_tiling.h").write_text(    # another operator's keyed class: not read
+        "namespace optiling {\nBEGIN_TILING_DATA_DEF(HKeyed)\nEND_TILING_DATA_DEF;\n"
+        "REGISTER_TILING_DATA_CLASS(GH_20100, HKeyed)\n}\n")
+    keyed = flags.keyed_tiling_headers(main, main_text)
+    assert keyed == [host / "g_keyed_tiling.h"]
+    text = flags.kernel_tiling_source(main, main_text, tmp_path / "gen", tuple((h, h.read_text()) for h in keyed))
+    lines = text.splitlines()
+    assert lines.index('#include "../op_host/arch35/g_tiling.h"') < lines.index("#undef G_H") \
+        < lines.index('#include "../op_host/arch35/g_keyed_tiling.h"') < lines.index("#undef GK_H")
+    assert lines[-2:] == ["using ::optiling::GData;", "using ::optiling::GKeyed;"]
+
+
+def test_ext_vector_type_becomes_a_gcc_vector_of_the_same_lanes(tmp_path):
+    # ops-nn's gather_nd_simt.h: `typedef int32_t int4 __attribute__((ext_vector_type(4)));`,
+    # which g++ would ignore (int4 a plain int32_t)
+    src = ("#include <cstdint>\ntypedef int32_t int4 __attribute__((ext_vector_type(4)));\n"
+           "static_assert(sizeof(int4) == 16, \"four lanes\");\n"
+           "int32_t f(int32_t a) { int4 v = (int4){a, a + 1, a + 2, a + 3}; return v[3]; }\n")
+    assert flags.ext_vector_flags(["int x;"]) == []
+    defs = flags.ext_vector_flags([src])
+    assert defs == ["-Dext_vector_type(n)=vector_size((n) * 4)"]
+    (tmp_path / "v.cpp").write_text(src)
+    cxx = shutil.which("g++")
+    ok = subprocess.run([cxx, "-std=c++17", *defs, "-c", str(tmp_path / "v.cpp"), "-o", str(tmp_path / "v.o")],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    bare = subprocess.run([cxx, "-std=c++17", "-c", str(tmp_path / "v.cpp"), "-o", str(tmp_path / "w.o")],
+                          capture_output=True, text=True)
+    assert bare.returncode != 0 and "four lanes" in bare.stderr     # what the flag fixes
+    # element types of different widths (or unknown ones) cannot share the macro: said
+    with pytest.raises(ValueError, match="int64_t, int32_t|int32_t, int64_t"):
+        flags.ext_vector_flags([src, "typedef int64_t long2 __attribute__((ext_vector_type(2)));"])

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from opkg.core.model import AttrSpec, OpSpec, TensorSpec
+from opkg.core.socs import get_soc
 from opkg.sim import flags, runtime
 import simbuild
 
@@ -119,4 +120,23 @@ def test_a_kernel_header_including_kernel_tiling_sees_the_api_tiling_structs(tmp
                    "int f(P& p) { return p.mm.baseM + p.sm.srcM; }\n")
     r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(soc910b), "-fsyntax-only", str(src)],
                        capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_950_kernel_spellings_of_the_index_family_compile(tmp_path):
+    # ops-nn's arch35 index kernels (scatter_update, gather_elements): `__simd_vf__ inline`
+    # functions, InitGlobalMemory, DataSyncBarrier before a SIMT launch, GetUintDivMagicAndShift,
+    # and the 950's Sort with a SortConfig
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                   "constexpr SortConfig CFG{SortType::RADIX_SORT, false};\n"
+                   "__simd_vf__ inline void Vf(__ubuf__ float* p) { p[0] = 1.0f; }\n"
+                   "static __simd_vf__ inline void Vf2(__ubuf__ float* p) { p[1] = 2.0f; }\n"
+                   "void f(GlobalTensor<int32_t>& g, LocalTensor<int32_t>& a, LocalTensor<int32_t>& b,\n"
+                   "       LocalTensor<uint32_t>& i, __ubuf__ float* p) {\n"
+                   "    InitGlobalMemory(g, 64, 0);\n    DataSyncBarrier<MemDsbT::UB>();\n    Vf(p);\n    Vf2(p);\n"
+                   "    uint64_t m = 0, s = 0;\n    GetUintDivMagicAndShift(m, s, uint64_t(7));\n"
+                   "    Sort<int32_t, true, CFG>(a, i, b, 64u);\n}\n")
+    r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(get_soc("Ascend950PR_9599")), "-fsyntax-only",
+                        str(src)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]

@@ -31,6 +31,13 @@ def run(built, which, x, idx, ylen, blocks=1):
     return y
 
 
+def failure(built, *args, **kwargs) -> runtime.SimError:
+    """The error a run that must fail raises."""
+    with pytest.raises(runtime.SimError) as e:
+        run(built, *args, **kwargs)
+    return e.value
+
+
 def kernel_path(pkgs):
     return pkgs / "simt" / "op_kernel" / "simt_kernels.cpp"
 
@@ -64,9 +71,7 @@ def test_block_sums_in_shared_memory(built):
 
 def test_missing_barrier_is_a_race_with_file_line(built, pkgs):
     x = np.ones(1024, np.float32)
-    with pytest.raises(runtime.SimError) as e:
-        run(built, 4, x, np.zeros(1, np.int32), 1)
-    err = e.value
+    err = failure(built, 4, x, np.zeros(1, np.int32), 1)
     assert str(err.file).endswith("simt_kernels.cpp")
     assert err.line == simbuild.line_of(kernel_path(pkgs), "tree")
     assert "data race between SIMT threads" in err.message and "UB byte" in err.message
@@ -75,17 +80,13 @@ def test_missing_barrier_is_a_race_with_file_line(built, pkgs):
 
 def test_plain_increment_in_gm_is_a_race(built, pkgs):
     idx = np.array([3, 5, 3, 7], np.int32)              # threads 0 and 2 both add to y[3]
-    with pytest.raises(runtime.SimError) as e:
-        run(built, 6, np.zeros(1, np.float32), idx, 8)
-    err = e.value
+    err = failure(built, 6, np.zeros(1, np.float32), idx, 8)
     assert err.line == simbuild.line_of(kernel_path(pkgs), "histogram")
     assert "thread 2" in err.message and "thread 0" in err.message and "'y'" in err.message
 
 
 def test_divergent_barrier(built, pkgs):
-    with pytest.raises(runtime.SimError) as e:
-        run(built, 5, np.zeros(1, np.float32), np.zeros(1, np.int32), 256)
-    err = e.value
+    err = failure(built, 5, np.zeros(1, np.float32), np.zeros(1, np.int32), 256)
     assert err.line == simbuild.line_of(kernel_path(pkgs), "divergent")
     assert "thread 1 returned" in err.message
 
@@ -93,16 +94,37 @@ def test_divergent_barrier(built, pkgs):
 def test_index_past_the_buffer(built, pkgs):
     x = np.ones(64, np.float32)
     idx = np.array([0, 1, 64 + 5000], np.int32)
-    with pytest.raises(runtime.SimError) as e:
-        run(built, 1, x, idx, idx.size)
-    err = e.value
+    err = failure(built, 1, x, idx, idx.size)
     assert err.line == simbuild.line_of(kernel_path(pkgs), "gather")
     assert "thread 2" in err.message and "past the end" in err.message and "'x'" in err.message
 
 
 def test_blocks_storing_different_values_to_one_element_race(built, pkgs):
-    with pytest.raises(runtime.SimError) as e:
-        run(built, 7, np.zeros(1, np.float32), np.zeros(1, np.int32), 4, blocks=2)
-    err = e.value
+    err = failure(built, 7, np.zeros(1, np.float32), np.zeros(1, np.int32), 4, blocks=2)
     assert err.line == simbuild.line_of(kernel_path(pkgs), "blocks")
     assert "blocks 0 and 1 both write bytes [0, 4) of 'y'" in err.message
+
+
+def test_write_after_another_threads_read_is_a_race(built, pkgs):
+    # thread 0 reads y[0] before any thread has stored to y (the read only logged), thread 1 then
+    # overwrites it: the write names the read
+    err = failure(built, 8, np.zeros(1, np.float32), np.zeros(1, np.int32), 16)
+    assert err.line == simbuild.line_of(kernel_path(pkgs), "rotate")
+    assert "thread 1 of block 0 writes byte 0 of 'y', which thread 0 read" in err.message
+
+
+@pytest.mark.parametrize("which, descending", [(9, False), (10, True)])
+def test_sort_with_a_sort_config_is_stable_with_positions(built, which, descending):
+    # the 950's Sort<T, isReuseSource, config>(dst, dstIndex, src, calCount): ties (many here)
+    # keep their source order, both ways
+    x = np.random.default_rng(9).integers(-6, 6, 64).astype(np.float32)
+    y = run(built, which, x, np.zeros(1, np.int32), 2 * x.size)
+    order = np.argsort(-x if descending else x, kind="stable")
+    np.testing.assert_array_equal(y[:x.size], x[order])
+    np.testing.assert_array_equal(y[x.size:].view(np.uint32), order)
+
+
+@pytest.mark.parametrize("divisor", [1, 3, 7, 64, 193])
+def test_division_by_magic_number(built, divisor):
+    y = run(built, 11, np.zeros(1, np.float32), np.array([divisor], np.int32), 3000)
+    np.testing.assert_array_equal(y, np.arange(3000) // divisor)

@@ -15,5 +15,6 @@
 #include "opkg_sim/adv_api/reduce/hl_reduce_xor.h"
 #include "opkg_sim/adv_api/pad/hl_pad2d.h"
 #include "opkg_sim/adv_api/sort/hl_topk.h"
+#include "opkg_sim/adv_api/sort/hl_sort.h"
 #include "opkg_sim/adv_api/transpose/hl_transpose.h"
 #endif

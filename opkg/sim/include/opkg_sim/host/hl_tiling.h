@@ -10,6 +10,8 @@
 #include "opkg_sim/adv_api/hl_rules.h"
 #include "lib/activation/softmax_tilingdata.h"
 
+#include "opkg_sim/adv_api/sort/sort_config.h"
+
 namespace platform_ascendc { class PlatformAscendC; }
 
 namespace opkg_sim {
@@ -89,6 +91,43 @@ inline bool GetExpMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSi
 }
 inline void GetExpTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
     opkg_sim::factor(opkg_sim::rules::Exp, typeSize, maxLiveNodeCount, extraBuffer);
+}
+
+using TensorShape = ge::Shape;
+using TensorDataType = ge::DataType;
+
+// The Ascend 950's Sort with a SortConfig (hl_sort.h): the devkit's GetSortMaxMinTmpSize page
+// gives no formula, its implementation one size (max = min): merge sort 8 bytes an element; radix
+// sort 7 bytes an element (count rounded up to 32) plus 512 bucket bytes, plus room for copies of
+// the values and indices unless the source is reused.
+inline void GetSortMaxMinTmpSize(const TensorShape& srcShape, TensorDataType valueType, TensorDataType indexType,
+                                 bool isReuseSource, const SortConfig& config, uint32_t& maxValue,
+                                 uint32_t& minValue) {
+    uint64_t count = 1;
+    for (size_t i = 0; i < srcShape.GetDimNum(); ++i) count *= uint64_t(srcShape.GetDim(i));
+    if (config.type == SortType::MERGE_SORT) {
+        maxValue = minValue = uint32_t(8 * count);
+        return;
+    }
+    auto width = [](TensorDataType t) -> uint64_t {
+        switch (t) {
+            case ge::DT_INT8: case ge::DT_UINT8: return 1;
+            case ge::DT_INT16: case ge::DT_UINT16: case ge::DT_FLOAT16: case ge::DT_BF16: return 2;
+            case ge::DT_INT64: case ge::DT_UINT64: return 8;
+            default: return 4;
+        }
+    };
+    count = (count + 31) / 32 * 32;
+    const uint64_t value = isReuseSource ? 0 : width(valueType), index = isReuseSource ? 0 : width(indexType);
+    uint64_t bytes = count * 7 + 512;
+    if (width(valueType) != 1) {
+        if (!config.hasSrcIndex && !config.hasDstIndex) bytes += count * value;
+        else if (!config.hasSrcIndex) bytes += count * (4 + value);
+        else bytes += count * (value + index);
+    } else if (!config.hasSrcIndex && config.hasDstIndex) {
+        bytes -= 2 * count;
+    }
+    maxValue = minValue = uint32_t(bytes);
 }
 
 // Round's kernel needs more on 310P; the host answers for the SoC that needs most.

@@ -16,10 +16,10 @@
 // header's path, as the compiler was given it, into every kernel library, and a library built
 // on a remote worker (another path) would then differ from a local one.
 #define OPKG_SIMT_DIM3(x, y, z) dim3((x), (y), (z), opkg_sim::SrcLoc{nullptr, 0})
-thread_local dim3 threadIdx = OPKG_SIMT_DIM3(1, 1, 1);
-thread_local dim3 blockDim = OPKG_SIMT_DIM3(1, 1, 1);
-thread_local dim3 blockIdx = OPKG_SIMT_DIM3(1, 1, 1);
-thread_local dim3 gridDim = OPKG_SIMT_DIM3(1, 1, 1);
+OPKG_SIMT_BUILTIN dim3 threadIdx = OPKG_SIMT_DIM3(1, 1, 1);
+OPKG_SIMT_BUILTIN dim3 blockDim = OPKG_SIMT_DIM3(1, 1, 1);
+OPKG_SIMT_BUILTIN dim3 blockIdx = OPKG_SIMT_DIM3(1, 1, 1);
+OPKG_SIMT_BUILTIN dim3 gridDim = OPKG_SIMT_DIM3(1, 1, 1);
 
 namespace opkg_sim {
 namespace simt {
@@ -116,11 +116,31 @@ private:
 constexpr uint32_t EPOCH_BITS = 24;
 constexpr uint64_t EPOCH_MASK = (uint64_t(1) << EPOCH_BITS) - 1;
 
+// A read of an area no thread has written in the current epoch cannot race yet: it is appended
+// to the area's read log (sequential stores) instead of updating its cell (a random
+// read-modify-write, a cache miss for a gathered table). The area's first write of the epoch
+// replays the log into the cells, which from then on are checked on every access. A gathered
+// table no thread writes never has its cells touched.
+struct LoggedRead {
+    uint64_t off;
+    uint32_t n;
+    uint32_t tid;
+};
+constexpr size_t READ_LOG_MAX = size_t(1) << 20;   // then the cells take over (bounded memory)
+
 struct Area {
     const uint8_t* base = nullptr;
     uint64_t len = 0;
     uint64_t* cells = nullptr;
     const GmRegion* gm = nullptr;   // null: the UB
+    uint32_t live = 0;              // the epoch whose accesses the cells hold in full
+    uint32_t log_epoch = 0;         // the epoch of the reads in log
+    std::vector<LoggedRead> log;
+    // this launch's plain stores to a GM area, one bit per byte, recorded as the block's GM
+    // writes when the launch ends (blocks storing different values to the same bytes are
+    // reported as for other stores); [stored_lo, stored_hi) the 64-byte groups touched
+    uint64_t* stored = nullptr;
+    uint64_t stored_lo = UINT64_MAX, stored_hi = 0;
 };
 
 struct Run {
@@ -137,9 +157,6 @@ struct Run {
     const uint8_t* lo = nullptr;   // every area and its guard zone lie in [lo, hi)
     const uint8_t* hi = nullptr;
     Area* last = nullptr;
-    // this launch's plain GM stores, recorded as the block's GM writes when it ends, so that
-    // blocks storing different values to the same bytes are reported as for other stores
-    std::vector<std::pair<const uint8_t*, uint32_t>> gm_stores;
     StackPool stacks;
 };
 
@@ -152,10 +169,18 @@ bool in_launch() { return run().active; }
 uint32_t linear_tid() { return run().cur ? run().cur->tid : 0; }
 
 inline uint64_t cells_bytes(const Area& a) { return (a.len / 4 + 2) * sizeof(uint64_t); }
+inline uint64_t stored_bytes(const Area& a) { return (a.len / 64 + 2) * sizeof(uint64_t); }
+
+inline void* map_zeros(uint64_t bytes, const char* what) {
+    void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) throw Failure(FAIL_INTERNAL, "", 0, format("cannot allocate the SIMT %s", what));
+    return m;
+}
 
 inline void release_areas(Run& r) {
     for (Area& a : r.areas) {
         if (a.cells) munmap(a.cells, cells_bytes(a));
+        if (a.stored) munmap(a.stored, stored_bytes(a));
     }
     r.areas.clear();
     r.last = nullptr;
@@ -273,10 +298,49 @@ inline void out_of_bounds(Run& r, const uint8_t* a, uint32_t n, bool write, cons
         thread_name(other).c_str(), other_wrote ? "wrote" : "read"));
 }
 
+// The cells of [off, off + n) of an area for an access by thread tid: a race with another
+// thread's access since the last barrier fails at pc.
+inline void check_cells(Run& r, const Area& ar, uint64_t off, uint32_t n, bool write, uint32_t tid,
+                        const void* pc) {
+    // the area's base is at least 4-byte aligned (GM buffers and the UB are): words of the area
+    const uint64_t me = uint64_t(tid) + 1, epoch = r.epoch;
+    uint64_t first = off, left = n;
+    while (left) {
+        const uint64_t word = first / 4, lo = first % 4, take = std::min<uint64_t>(left, 4 - lo);
+        const uint64_t bytes = ((uint64_t(1) << take) - 1) << lo;   // this access's bytes of the word
+        uint64_t& cell = ar.cells[word];
+        uint64_t v = cell;
+        if ((v & EPOCH_MASK) != epoch) v = epoch;
+        const uint64_t writer = (v >> 24) & 0xFFF, reader = (v >> 36) & 0xFFF;
+        const bool many = (v >> 48) & 1;
+        const uint64_t wbytes = (v >> 49) & 0xF, rbytes = (v >> 53) & 0xF;
+        if (writer && writer != me && (wbytes & bytes)) {
+            race(r, ar, word * 4 + uint64_t(__builtin_ctzll(wbytes & bytes)), write, uint32_t(writer - 1), true, pc);
+        }
+        if (write) {
+            if (reader && (reader != me || many) && (rbytes & bytes)) {
+                race(r, ar, word * 4 + uint64_t(__builtin_ctzll(rbytes & bytes)), true,
+                     reader != me ? uint32_t(reader - 1) : ANOTHER, false, pc);
+            }
+            v = (v & ~(uint64_t(0xFFF) << 24)) | (me << 24) | (bytes << 49);
+        } else {
+            if (!reader) {
+                v |= me << 36;
+            } else if (reader != me) {
+                v = (v & ~(uint64_t(0xFFF) << 36)) | (me << 36) | (uint64_t(1) << 48);
+            }
+            v |= bytes << 53;
+        }
+        cell = v;
+        first += take;
+        left -= take;
+    }
+}
+
 // One plain load or store of n bytes at p by the current thread.
 inline void access(const void* p, uint32_t n, bool write, const void* pc) {
     Run& r = run();
-    if (!r.active || !r.cur) return;
+    if (!r.active || !r.cur || n == 0) return;
     const uint8_t* a = static_cast<const uint8_t*>(p);
     if (a < r.lo || a >= r.hi) return;                 // the stack, the tiling data, host memory
     // the thread's own stack may be mapped right below the kernel library's data segment, which
@@ -307,51 +371,33 @@ inline void access(const void* p, uint32_t n, bool write, const void* pc) {
         if (ar->gm) out_of_bounds(r, a + (ar->len - off), n - uint32_t(ar->len - off), write, pc);
         n = uint32_t(ar->len - off);
     }
-    BlockState& b = block();
     if (write) {
-        if (ar->gm) r.gm_stores.emplace_back(a, n);
-        if (ar->gm && ar->gm->written) std::memset(ar->gm->written + off, 1, n);
-        if (!ar->gm && b.shadow) std::memset(b.shadow + off, UB_WRITTEN, n);
-    }
-    if (!ar->cells) {
-        void* m = mmap(nullptr, cells_bytes(*ar), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                       -1, 0);
-        if (m == MAP_FAILED) throw Failure(FAIL_INTERNAL, "", 0, "cannot allocate the SIMT race shadow");
-        ar->cells = static_cast<uint64_t*>(m);
-    }
-    // the area's base is at least 4-byte aligned (GM buffers and the UB are): words of the area
-    const uint64_t me = uint64_t(r.cur->tid) + 1, epoch = r.epoch;
-    uint64_t first = off, left = n;
-    while (left) {
-        const uint64_t word = first / 4, lo = first % 4, take = std::min<uint64_t>(left, 4 - lo);
-        const uint64_t bytes = ((uint64_t(1) << take) - 1) << lo;   // this access's bytes of the word
-        uint64_t& cell = ar->cells[word];
-        uint64_t v = cell;
-        if ((v & EPOCH_MASK) != epoch) v = epoch;
-        const uint64_t writer = (v >> 24) & 0xFFF, reader = (v >> 36) & 0xFFF;
-        const bool many = (v >> 48) & 1;
-        const uint64_t wbytes = (v >> 49) & 0xF, rbytes = (v >> 53) & 0xF;
-        if (writer && writer != me && (wbytes & bytes)) {
-            race(r, *ar, word * 4 + uint64_t(__builtin_ctzll(wbytes & bytes)), write, uint32_t(writer - 1), true, pc);
+        if (ar->gm) {
+            if (!ar->stored) ar->stored = static_cast<uint64_t*>(map_zeros(stored_bytes(*ar), "store map"));
+            for (uint64_t k = off; k < off + n; ++k) ar->stored[k / 64] |= uint64_t(1) << (k % 64);
+            ar->stored_lo = std::min(ar->stored_lo, off / 64);
+            ar->stored_hi = std::max(ar->stored_hi, (off + n - 1) / 64 + 1);
+            if (ar->gm->written) std::memset(ar->gm->written + off, 1, n);
+        } else if (uint8_t* ub = block().shadow) {
+            std::memset(ub + off, UB_WRITTEN, n);
         }
-        if (write) {
-            if (reader && (reader != me || many) && (rbytes & bytes)) {
-                race(r, *ar, word * 4 + uint64_t(__builtin_ctzll(rbytes & bytes)), true,
-                     reader != me ? uint32_t(reader - 1) : ANOTHER, false, pc);
-            }
-            v = (v & ~(uint64_t(0xFFF) << 24)) | (me << 24) | (bytes << 49);
-        } else {
-            if (!reader) {
-                v |= me << 36;
-            } else if (reader != me) {
-                v = (v & ~(uint64_t(0xFFF) << 36)) | (me << 36) | (uint64_t(1) << 48);
-            }
-            v |= bytes << 53;
-        }
-        cell = v;
-        first += take;
-        left -= take;
     }
+    if (ar->live != r.epoch) {
+        if (ar->log_epoch != r.epoch) {
+            ar->log.clear();
+            ar->log_epoch = r.epoch;
+        }
+        if (!write && ar->log.size() < READ_LOG_MAX) {
+            ar->log.push_back(LoggedRead{off, n, r.cur->tid});
+            return;
+        }
+        // the area's first write of the epoch (or a full log): its reads so far into the cells
+        if (!ar->cells) ar->cells = static_cast<uint64_t*>(map_zeros(cells_bytes(*ar), "race shadow"));
+        ar->live = r.epoch;
+        for (const LoggedRead& l : ar->log) check_cells(r, *ar, l.off, l.n, false, l.tid, pc);
+        ar->log.clear();
+    }
+    check_cells(r, *ar, off, n, write, r.cur->tid, pc);
 }
 
 void atomic_access(const void* p, uint32_t bytes, SrcLoc loc) {
@@ -417,17 +463,48 @@ inline void start(Run& r, Fibre& f) {
     resume(r, f);
 }
 
-// The launch's GM stores as runs of bytes (kcore.h record_write, at the asc_vf_call's line).
+// The launch's GM stores as runs of bytes (kcore.h record_write, at the asc_vf_call's line);
+// the store maps are clear again afterwards.
 inline void record_gm_stores(Run& r) {
-    std::vector<std::pair<const uint8_t*, uint32_t>>& s = r.gm_stores;
-    std::sort(s.begin(), s.end());
-    for (size_t i = 0; i < s.size();) {
-        const uint8_t* begin = s[i].first;
-        const uint8_t* end = begin + s[i].second;
-        for (++i; i < s.size() && s[i].first <= end; ++i) end = std::max(end, s[i].first + s[i].second);
-        record_write(begin, uint64_t(end - begin), r.loc);
+    std::vector<Area*> order;
+    for (Area& a : r.areas) {
+        if (a.stored && a.stored_lo < a.stored_hi) order.push_back(&a);
     }
-    s.clear();
+    std::sort(order.begin(), order.end(), [](const Area* x, const Area* y) { return x->base < y->base; });
+    for (Area* a : order) {
+        uint64_t run_begin = UINT64_MAX;
+        for (uint64_t g = a->stored_lo; g < a->stored_hi; ++g) {
+            uint64_t bits = a->stored[g];
+            a->stored[g] = 0;
+            for (uint64_t k = 0; k < 64;) {
+                const uint64_t rest = bits >> k;
+                if (run_begin == UINT64_MAX) {         // looking for a stored byte
+                    if (!rest) break;
+                    k += uint64_t(__builtin_ctzll(rest));
+                    run_begin = g * 64 + k;
+                } else {                                // looking for the run's end
+                    const uint64_t gap = ~rest & (~uint64_t(0) >> k);   // bits past the group are not a gap
+                    if (!gap) break;
+                    k += uint64_t(__builtin_ctzll(gap));
+                    record_write(a->base + run_begin, g * 64 + k - run_begin, r.loc);
+                    run_begin = UINT64_MAX;
+                }
+            }
+        }
+        if (run_begin != UINT64_MAX) record_write(a->base + run_begin, a->stored_hi * 64 - run_begin, r.loc);
+        a->stored_lo = UINT64_MAX;
+        a->stored_hi = 0;
+    }
+}
+
+inline void clear_stores(Run& r) {
+    for (Area& a : r.areas) {
+        if (a.stored && a.stored_lo < a.stored_hi) {
+            std::memset(a.stored + a.stored_lo, 0, (a.stored_hi - a.stored_lo) * sizeof(uint64_t));
+        }
+        a.stored_lo = UINT64_MAX;
+        a.stored_hi = 0;
+    }
 }
 
 inline void end_launch(Run& r, std::vector<Fibre>& fibres) {
@@ -437,7 +514,7 @@ inline void end_launch(Run& r, std::vector<Fibre>& fibres) {
     }
     r.active = false;
     r.cur = nullptr;
-    r.gm_stores.clear();
+    clear_stores(r);
     threadIdx = blockDim = blockIdx = gridDim = OPKG_SIMT_DIM3(0, 0, 0);
 }
 
@@ -448,6 +525,8 @@ inline uint32_t next_epoch(Run& r) {
         for (Area& a : r.areas) {
             if (a.cells) munmap(a.cells, cells_bytes(a));
             a.cells = nullptr;
+            a.live = a.log_epoch = 0;
+            a.log.clear();
         }
         epochs = 1;
     }
@@ -546,7 +625,6 @@ inline void reset() {
     Run& r = run();
     r.active = false;
     r.cur = nullptr;
-    r.gm_stores.clear();
     release_areas(r);
 }
 

@@ -8,6 +8,12 @@
 //   5 divergent barrier: odd threads return before asc_syncthreads()
 //   6 histogram with a plain += instead of the atomic: a data race in GM
 //   7 every block's thread 0 stores its block index to y[0]: blocks race for it
+//   9/10 the 950's Sort with a SortConfig over x (ascending / descending): y holds the sorted
+//     values, then the bits of their uint32 source positions (vector code beside the SIMT kernels)
+//   11 y[i] = i / idx[0] through GetUintDivMagicAndShift and Simt::UintDiv (ops-nn's index kernels
+//      divide so)
+//   8 rotate y left in place without a barrier: thread t reads y[t], then writes y[t - 1], which
+//     thread t - 1 read (a read before the buffer's first store of the epoch, then a write)
 #include "kernel_operator.h"
 #include "simt_api/asc_simt.h"
 #include "simt_api/device_atomic_functions.h"
@@ -15,6 +21,7 @@
 using namespace AscendC;
 
 constexpr uint32_t THREADS = 256;
+constexpr SortConfig DESCENDING{SortType::RADIX_SORT, true};
 
 __simt_vf__ __aicore__ LAUNCH_BOUND(1024) inline void GatherSimt(__gm__ float* x, __gm__ int32_t* idx,
                                                                  __gm__ volatile float* y, uint32_t n)
@@ -90,6 +97,23 @@ __simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void BlocksRaceSimt(__gm__ f
     }
 }
 
+__simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void RotateRacySimt(__gm__ float* y, uint32_t ylen)
+{
+    const uint32_t t = threadIdx.x;
+    if (t < ylen) {
+        const float v = y[t];
+        y[(t + ylen - 1) % ylen] = v;   // @rotate
+    }
+}
+
+__simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void MagicDivSimt(__gm__ float* y, uint32_t ylen, uint32_t magic,
+                                                                     uint32_t shift)
+{
+    for (uint32_t i = threadIdx.x; i < ylen; i += blockDim.x) {
+        y[i] = static_cast<float>(Simt::UintDiv(i, magic, shift));
+    }
+}
+
 extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_ADDR y, GM_ADDR workspace,
                                                    GM_ADDR tiling)
 {
@@ -106,6 +130,7 @@ extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_AD
         TBuf<TPosition::VECCALC> buf;
         pipe.InitBuffer(buf, THREADS * sizeof(float));
         __ubuf__ float* shared = (__ubuf__ float*)buf.Get<float>().GetPhyAddr();
+        DataSyncBarrier<MemDsbT::UB>();   // the scalar unit's UB stores land before the launch (ops-nn's gather_elements)
         if (TILING_KEY_IS(3)) {
             asc_vf_call<BlockSumSimt<true>>(dim3(THREADS), xs, ys, shared, t.m);
         } else {
@@ -117,5 +142,33 @@ extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_AD
         asc_vf_call<HistogramRacySimt>(dim3(THREADS), is, ys, t.n, t.ylen);
     } else if (TILING_KEY_IS(7)) {
         asc_vf_call<BlocksRaceSimt>(dim3(THREADS), ys);   // @blocks
+    } else if (TILING_KEY_IS(9) || TILING_KEY_IS(10)) {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 3 * t.m * sizeof(float));
+        LocalTensor<float> src = buf.Get<float>();
+        LocalTensor<float> dst = src[t.m];
+        LocalTensor<uint32_t> pos = src[2 * t.m].ReinterpretCast<uint32_t>();
+        GlobalTensor<float> xg, yg;
+        xg.SetGlobalBuffer(xs);
+        yg.SetGlobalBuffer(ys);
+        DataCopy(src, xg, t.m);
+        SetFlag<HardEvent::MTE2_V>(0);
+        WaitFlag<HardEvent::MTE2_V>(0);
+        if (TILING_KEY_IS(9)) {
+            Sort<float, false>(dst, pos, src, t.m);
+        } else {
+            Sort<float, false, DESCENDING>(dst, pos, src, t.m);
+        }
+        SetFlag<HardEvent::V_MTE3>(0);
+        WaitFlag<HardEvent::V_MTE3>(0);
+        DataCopy(yg, dst, t.m);
+        DataCopy(yg[t.m], pos.ReinterpretCast<float>(), t.m);   // the positions' bits
+    } else if (TILING_KEY_IS(11)) {
+        uint32_t magic = 0, shift = 0;
+        GetUintDivMagicAndShift(magic, shift, static_cast<uint32_t>(is[0]));
+        asc_vf_call<MagicDivSimt>(dim3(THREADS), ys, t.ylen, magic, shift);
+    } else if (TILING_KEY_IS(8)) {
+        asc_vf_call<RotateRacySimt>(dim3(THREADS), ys, t.ylen);
     }
 }

@@ -121,6 +121,9 @@ inline void sync_all_blocks(SrcLoc loc, F before_wait) {
 namespace AscendC {
 
 template <pipe_t pipe = PIPE_ALL> inline void PipeBarrier() { opkg_sim::pipe_barrier(pipe); }
+// Waits until the core's earlier accesses to that memory have completed (so that a SIMT function
+// launched next reads the scalar unit's UB stores). The sim's scalar accesses complete at once.
+template <MemDsbT mem> inline void DataSyncBarrier() {}
 template <HardEvent evt> inline void SetFlag(int32_t id) { opkg_sim::set_flag(opkg_sim::event_pipes(evt), id); }
 template <HardEvent evt> inline void WaitFlag(int32_t id) { opkg_sim::wait_flag(opkg_sim::event_pipes(evt), id); }
 

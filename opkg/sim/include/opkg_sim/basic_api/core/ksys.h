@@ -4,6 +4,8 @@
 #define OPKG_SIM_KSYS_H
 
 #include <chrono>
+#include <limits>
+#include <type_traits>
 #include "opkg_sim/basic_api/core/kcore.h"
 #include "opkg_sim/basic_api/core/tensor.h"
 #include "opkg_sim/basic_api/vector/vector.h"
@@ -30,6 +32,26 @@ template <int countValue> inline int64_t ScalarGetSFFValue(uint64_t valueIn) {
     static_assert(countValue == 0 || countValue == 1, "countValue must be 1 or 0");
     const uint64_t u = countValue == 1 ? valueIn : ~valueIn;
     return u ? __builtin_ctzll(u) : -1;
+}
+
+// The magic number and shift that turn an unsigned division by `divisor` into a high multiply,
+// an add and a shift (the 950's scalar API; Simt::UintDiv divides with them): shift is
+// ceil(log2(divisor)), magic 2^bits * (2^shift - divisor) / divisor + 1. The device asserts a
+// divisor in (0, INT32_MAX] (uint32_t) or (0, INT64_MAX] (uint64_t).
+template <typename T>
+inline void GetUintDivMagicAndShift(T& magic, T& shift, T divisor,
+                                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    static_assert(std::is_same<T, uint32_t>::value || std::is_same<T, uint64_t>::value,
+                  "GetUintDivMagicAndShift takes uint32_t or uint64_t");
+    constexpr int bits = sizeof(T) * 8;
+    if (divisor == 0 || divisor > T(std::numeric_limits<std::make_signed_t<T>>::max())) {
+        opkg_sim::fail(loc, opkg_sim::format("GetUintDivMagicAndShift: divisor %llu outside (0, %s]",
+                                             (unsigned long long)divisor, bits == 32 ? "INT32_MAX" : "INT64_MAX"));
+    }
+    const int pos = 64 - __builtin_clzll(uint64_t(divisor));
+    shift = T(__builtin_popcountll(uint64_t(divisor)) == 1 ? pos - 1 : pos);
+    const unsigned __int128 over = (static_cast<unsigned __int128>(1) << int(shift)) - divisor;
+    magic = T((over << bits) / divisor + 1);
 }
 
 // float -> half (CAST_ODD) or int32_t (CAST_ROUND/CEIL/FLOOR/RINT), the modes CANN's scalar

@@ -122,6 +122,9 @@ enum class HardEvent : uint8_t {
     MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3, MTE1_FIX, FIX_MTE1, FIX_FIX, MAX,
 };
 
+// the memory DataSyncBarrier waits for (the devkit's kernel_event.h)
+enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
+
 // CAST_HYBRID, CAST_EVEN and CAST_ZERO are the Ascend 950's (the register API's Cast); UNKNOWN a
 // CastTrait's "the instruction's default".
 enum class RoundMode : uint8_t {

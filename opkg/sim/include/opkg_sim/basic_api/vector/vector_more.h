@@ -339,8 +339,9 @@ inline void Duplicate(const LocalTensor<T>& dstLocal, const typename opkg_sim::i
                            false);
 }
 
-// Fills `size` elements of GM with `value` (A2/A3 and 310P, as in CANN), a store like DataCopy's.
-#if defined(__CCE_AICORE__) && (__CCE_AICORE__ == 200 || __CCE_AICORE__ == 220)
+// Fills `size` elements of GM with `value` (A2/A3, 310P and the Ascend 950, as in CANN), a store
+// like DataCopy's.
+#if defined(__CCE_AICORE__) && (__CCE_AICORE__ == 200 || __CCE_AICORE__ == 220 || __CCE_AICORE__ == 310)
 template <typename T>
 inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value,
                              opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
