@@ -215,7 +215,7 @@ def test_tiling_classes_registered_for_tiling_keys_come_from_the_headers_beside(
         "REGISTER_TILING_DATA_CLASS(GH_20100, HKeyed)\n}\n")
     keyed = flags.keyed_tiling_headers(main, main_text)
     assert keyed == [host / "g_keyed_tiling.h"]
-    text = flags.kernel_tiling_source(main, main_text, tmp_path / "gen", tuple((h, h.read_text()) for h in keyed))
+    text = flags.kernel_tiling_source(main, main_text, tmp_path / "gen", keyed=tuple((h, h.read_text()) for h in keyed))
     lines = text.splitlines()
     assert lines.index('#include "../op_host/arch35/g_tiling.h"') < lines.index("#undef G_H") \
         < lines.index('#include "../op_host/arch35/g_keyed_tiling.h"') < lines.index("#undef GK_H")
