@@ -69,11 +69,14 @@ compat: $(STAMP) check-gxx
 # `make compat-goldens` installs it into the venv for the corpus run; `make test` never needs it.
 # A CPU build: on a machine whose index is PyPI (where plain `torch` pulls CUDA packages), add
 # COMPAT_PIP_ARGS='--index-url https://download.pytorch.org/whl/cpu'.
+# Others import tensorflow or scipy (the Ascend 950's activation goldens among them): installed
+# the same way; COMPAT_GOLDEN_EXTRAS='' leaves them out.
 COMPAT_TORCH    ?= torch==2.13.0
+COMPAT_GOLDEN_EXTRAS ?= tensorflow==2.21.0 scipy
 COMPAT_PIP_ARGS ?=
 
 compat-goldens: $(STAMP)
-	$(BIN)/pip install -q $(COMPAT_PIP_ARGS) '$(COMPAT_TORCH)'
+	$(BIN)/pip install -q $(COMPAT_PIP_ARGS) '$(COMPAT_TORCH)' $(COMPAT_GOLDEN_EXTRAS)
 
 # The harness over an ops repository checkout and the base library (docs/compat.md), goldens
 # with what they import: make compat-repo REPO=../ops-nn OPBASE=../opbase COMPAT_ARGS='--every 4'

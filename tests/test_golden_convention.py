@@ -114,3 +114,15 @@ def test_a_package_imported_inside_the_golden_function_is_named_too(tmp_path):
         runner.run_job(job)
     assert "needs the Python package 'opkg_absent_inside'" in str(exc.value)
     assert "(add it to verify.requires)" in str(exc.value)
+
+
+def test_a_ttk_golden_s_flat_output_of_the_stated_size_takes_the_stated_shape():
+    """The ops repositories' test tool compares output buffers flat: ops-nn's fast_gelu golden
+    returns its output fused to one dimension. The stated shape applies; a wrong size still
+    disagrees."""
+    stated = {"y": [2, 3, 4]}
+    flat = {"y": np.arange(24, dtype=np.float32)}
+    out = runner._ttk_flat_outputs(stated, flat)
+    assert out["y"].shape == (2, 3, 4) and runner._stated_disagreement(stated, out) is None
+    short = runner._ttk_flat_outputs(stated, {"y": np.arange(23, dtype=np.float32)})
+    assert "fix whichever is wrong" in runner._stated_disagreement(stated, short)

@@ -134,3 +134,33 @@ def test_a_vector_read_without_its_mutex_lock_is_a_hazard_at_its_line(workspace)
     r = opkg("test", "packages/basic_950", "--jobs", "1", "--sync-check", cwd=workspace.root)
     assert r.returncode != 0
     assert "basic_950.cpp:27: " in r.stdout and "read-after-write hazard" in r.stdout, r.stdout
+
+
+def test_installing_a_golden_s_declared_package_re_verifies_instead_of_replaying_the_cache(workspace, tmp_path):
+    """A verification that failed because the golden's package (verify.requires) was missing is
+    the environment's result: once the package is there, the cached result must not come back."""
+    import os
+    import subprocess
+    import sys
+
+    dest = workspace.root / "packages" / "math_950"
+    shutil.copytree(FIXTURE, dest)
+    manifest = dest / "opkg.yaml"
+    manifest.write_text(manifest.read_text().replace("  golden: golden.py:math_950\n",
+                                                     "  golden: golden.py:math_950\n  requires: [opkg_golden_dep]\n"))
+    golden = dest / "golden.py"
+    golden.write_text("import opkg_golden_dep  # noqa: F401\n" + golden.read_text())
+    site = tmp_path / "site"
+    site.mkdir()
+
+    def run(env_path):
+        env = dict(os.environ, PYTHONPATH=env_path) if env_path else dict(os.environ)
+        return subprocess.run([sys.executable, "-m", "opkg", "test", "packages/math_950", "--variant", "float32",
+                               "--jobs", "1"], cwd=workspace.root, capture_output=True, text=True, timeout=900,
+                              env=env)
+
+    r = run(None)
+    assert r.returncode != 0 and "needs the Python package 'opkg_golden_dep'" in r.stdout, r.stdout + r.stderr
+    (site / "opkg_golden_dep.py").write_text("")
+    r = run(str(site))
+    assert r.returncode == 0, r.stdout + r.stderr

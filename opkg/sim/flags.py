@@ -310,6 +310,20 @@ _CONST = re.compile(r"(?:\bconstexpr\s+(?:static\s+)?[\w:]+\s+|^[ \t]*#[ \t]*def
 _ARR = re.compile(r"\bTILING_DATA_FIELD_DEF_ARR\s*\(\s*[\w:]+\s*,\s*([^,]+?)\s*,")
 
 
+@lru_cache(maxsize=1)
+def _library_tiling_structs() -> frozenset[str]:
+    """The high-level libraries' tiling structs the generated header always gives kernels
+    (opkg_sim/adv_api/kernel_tiling_lib.h and the lib/ headers it includes)."""
+    lib = _INCLUDE / "opkg_sim" / "adv_api" / "kernel_tiling_lib.h"
+    names = set()
+    for f in [lib, *(_INCLUDE / inc for inc in _QUOTE_INCLUDE.findall(lib.read_text()))]:
+        if f.is_file():
+            text = f.read_text(errors="replace")
+            names.update(re.findall(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)", text))
+            names.update(re.findall(r"\busing\s+::optiling::(\w+)\s*;", text))
+    return frozenset(names)
+
+
 def tiling_blocks(header: Path, text: str) -> str | None:
     """The tiling data class definitions of `header` and its relative includes, and their
     REGISTER_TILING_DATA_CLASS lines, as text in namespace optiling: what CANN generates the
@@ -341,7 +355,8 @@ def tiling_blocks(header: Path, text: str) -> str | None:
                     if size not in consts:
                         return False
                     block = re.sub(rf"\b{size}\b", consts[size], block)
-            if any(t not in wanted for t in _STRUCT.findall(block)):   # a struct defined elsewhere
+            if any(t not in wanted and t.split("::")[-1] not in _library_tiling_structs()
+                   for t in _STRUCT.findall(block)):   # a struct defined elsewhere
                 return False
             if name and name.group(1) in defined:   # alternatives under #if: not decidable here
                 return False

@@ -326,7 +326,7 @@ class SimToolchain:
                 function="opkg.verify.runner:scons_action",
                 params={"job": str(job), "report": str(report),
                         "python": python_executable(), "cwd": str(self._root())},
-                signature=_runtime_digest(), target=tid, step="verify",
+                signature=_runtime_digest() + _golden_env(pkg.verify.requires), target=tid, step="verify",
                 description=f"verify {pkg.name} {variant.name} ({soc.name})"))
             reports[variant.name] = str(report)
 
@@ -458,6 +458,30 @@ def _verify_job(pkg, op, soc, variant, host_lib: Path, kernel_lib: Path, root: P
 
 
 @lru_cache(maxsize=1)
+def _golden_env(requires) -> str:
+    """The golden's declared packages (verify.requires) as this Python has them, with versions:
+    installing one re-verifies, so a result that only says the environment lacked it is not
+    replayed from the cache once it is there."""
+    if not requires:
+        return ""
+    from importlib import metadata, util
+
+    parts = []
+    for name in sorted(requires):
+        try:
+            found = util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        version = "-"
+        if found:
+            try:
+                version = metadata.version(name)
+            except metadata.PackageNotFoundError:
+                version = "?"
+        parts.append(f"{name}={version}")
+    return " golden-env:" + ",".join(parts)
+
+
 def _runtime_digest() -> str:
     """opkg's own verification and emulation runtime code: a change re-verifies."""
     root = Path(__file__).resolve().parent.parent
