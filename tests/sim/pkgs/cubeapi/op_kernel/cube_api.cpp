@@ -18,7 +18,8 @@
 // the same values through L1 -> C2PIPE2GM, SetFixPipeConfig and DataCopy CO1 -> GM with VREQ8 and
 // NZ2ND, int8 (their Sign bits); 31 (float32) Fixpipe with isChannelSplit, 8-column Z blocks of
 // m rows; 32 (float16) QF322B8_PRE of the float result, MCB set and ignored, to int8 ND; 33
-// (int8) VREQ8 through DataCopy with no SetFixPipeConfig.
+// (int8) VREQ8 through DataCopy with no SetFixPipeConfig; 34 (float16, n == k) C to L1 by Fixpipe
+// (half, NZ, F322F16) and multiplied by B again: c = half(a x b) x b.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -259,6 +260,47 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
                 DataCopy(bGm8, c1, DataCopyCO12DstParams(N, m, n, M, QuantMode_t::VREQ8, 0, false, true));  // @vreq8
             }
         }
+    } else if (TILING_KEY_IS(34)) {
+        // C to L1 as half NZ (F322F16), the A operand of a second product with the same B (n == k);
+        // a generic lambda so that only the float16 variant instantiates it
+        auto chained = [&](auto tag) {
+            using H = decltype(tag);
+            if constexpr (std::is_same<H, half>::value) {
+                LocalTensor<H> l1c = qa1.template AllocTensor<H>();
+                fp.nSize = N;
+                fp.dstStride = M;   // Z blocks of M rows x 32 bytes: the NZ layout Nd2Nz gives A
+                fp.quantPre = QuantMode_t::F322F16;
+                Fixpipe<H, C, CFG_NZ>(l1c, c1, fp);
+                PipeBarrier<PIPE_ALL>();
+                GlobalTensor<H> bh;
+                bh.SetGlobalBuffer((__gm__ H*)b, k * n);
+                LocalTensor<H> b1 = qb1.template AllocTensor<H>();
+                DataCopy(b1, bh, Nd2NzParams(1, n, k, 0, k, N, 1, 0));
+                PipeBarrier<PIPE_ALL>();
+                LocalTensor<H> a2 = qa2.template AllocTensor<H>();
+                for (uint32_t i = 0; i < M1; ++i) {
+                    LoadData(a2[i * K1 * 16 * C0], l1c, LoadData2DParams(i, K1, M1, 0, 0, false, 0));
+                }
+                LocalTensor<H> b2 = qb2.template AllocTensor<H>();
+                for (uint32_t j = 0; j < K1; ++j) {
+                    LoadData(b2[j * N1 * 16 * C0], b1, LoadData2DParams(j * N1, N1, 1, 0, 0, false, 0));
+                }
+                PipeBarrier<PIPE_ALL>();
+                MmadParams mp2;
+                mp2.m = m;
+                mp2.n = n;
+                mp2.k = k;
+                Mmad(c1, a2, b2, mp2);
+                PipeBarrier<PIPE_ALL>();
+                qa2.FreeTensor(a2);
+                qb2.FreeTensor(b2);
+                qa1.FreeTensor(l1c);
+                qb1.FreeTensor(b1);
+                FixpipeParamsV220 out(n, m, M, n, false);
+                Fixpipe(cGm, c1, out);
+            }
+        };
+        chained(A());
     } else if (TILING_KEY_IS(31)) {
         fp.nSize = Up(n, 8);
         fp.dstStride = m * 8 * sizeof(C) / 32;   // Z blocks of m rows x 8 floats, back to back

@@ -934,14 +934,15 @@ inline DstT fixpipe_convert(SrcT v, QuantMode_t q, uint64_t param, bool relu, co
 // is odd); 8 for a float output with isChannelSplit ("F32 Channel Split"). The source element is
 // (j / 16) * srcStride * 16 + i * 16 + j % 16 (+ nd * srcNdStride fractals of 1024 B).
 namespace cube_detail {
-// The move of Fixpipe CO1 -> GM; `chan`: the nSize per-channel quantisation values, or null.
-template <typename DstT, typename SrcT, const FixpipeConfig& config>
-inline void fixpipe_gm(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
-                       const FixpipeParamsV220& p, const uint64_t* chan, opkg_sim::SrcLoc loc) {
+// The move of Fixpipe out of CO1; `chan`: the nSize per-channel quantisation values, or null;
+// `store(offset, values, count)` writes count converted values at the destination's element
+// offset (GM, or L1: fixpipe_l1 below).
+template <typename DstT, typename SrcT, const FixpipeConfig& config, class Store>
+inline void fixpipe_move(Store store, const LocalTensor<SrcT>& srcLocal, const FixpipeParamsV220& p,
+                         const uint64_t* chan, const char* op, opkg_sim::SrcLoc loc) {
     using namespace opkg_sim;
     static_assert(std::is_same<SrcT, float>::value || std::is_same<SrcT, int32_t>::value,
                   "Fixpipe: the CO1 source holds float or int32_t");
-    const char* op = "Fixpipe CO1->GM";
     note(loc);
     if (config.format == CO2Layout::COLUMN_MAJOR) {
         fail(loc, "Fixpipe: CFG_COLUMN_MAJOR (NZ2DN) exists on Ascend 950 only, not on this SoC");
@@ -998,9 +999,7 @@ inline void fixpipe_gm(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<Sr
         if (config.format == CO2Layout::ROW_MAJOR) {
             for (uint64_t i = 0; i < p.mSize; ++i) {
                 convert_row(base, i);
-                GlobalTensor<DstT> g = dstGlobal[d * p.dstNdStride + i * p.dstStride];
-                check_gt(g, uint64_t(p.nSize) * sizeof(DstT), op, loc);
-                store_gm(g.ptr_, row.data(), uint64_t(p.nSize) * sizeof(DstT), op, loc);
+                store(d * p.dstNdStride + i * p.dstStride, row.data(), uint64_t(p.nSize));
             }
             continue;
         }
@@ -1010,13 +1009,59 @@ inline void fixpipe_gm(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<Sr
             convert_row(base, i);
             for (uint64_t j0 = 0; j0 < p.nSize; j0 += width) {
                 const uint64_t w = p.nSize - j0 < width ? p.nSize - j0 : width;   // a lone last fractal when merging
-                GlobalTensor<DstT> g = dstGlobal[(j0 / width) * step + i * w];
-                check_gt(g, w * sizeof(DstT), op, loc);
-                store_gm(g.ptr_, row.data() + j0, w * sizeof(DstT), op, loc);
+                store((j0 / width) * step + i * w, row.data() + j0, w);
             }
         }
     }
     count_copy(COPY_UB_GM, nd * p.mSize * p.nSize * sizeof(DstT));
+}
+
+template <typename DstT, typename SrcT, const FixpipeConfig& config>
+inline void fixpipe_gm(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
+                       const FixpipeParamsV220& p, const uint64_t* chan, opkg_sim::SrcLoc loc) {
+    const char* op = "Fixpipe CO1->GM";
+    auto store = [&](uint64_t off, const DstT* v, uint64_t n) {
+        GlobalTensor<DstT> g = dstGlobal[off];
+        opkg_sim::check_gt(g, n * sizeof(DstT), op, loc);
+        opkg_sim::store_gm(g.ptr_, v, n * sizeof(DstT), op, loc);
+    };
+    fixpipe_move<DstT, SrcT, config>(store, srcLocal, p, chan, op, loc);
+}
+
+// CO1 -> L1 (C1/A1/B1; "Fixpipe（L0C到L1数据搬运）"): NZ only on Atlas A2/A3 (CANN's own check
+// refuses CFG_ROW_MAJOR), the destination 32-byte aligned; the data type pairs of the A2/A3 table
+// (float -> int8_t, uint8_t, half, bfloat16_t; int32_t -> int8_t, uint8_t, half), each with its
+// quantisation mode (this path has no NoQuant).
+template <typename DstT, typename SrcT, const FixpipeConfig& config>
+inline void fixpipe_l1(const LocalTensor<DstT>& dstLocal, const LocalTensor<SrcT>& srcLocal,
+                       const FixpipeParamsV220& p, const uint64_t* chan, opkg_sim::SrcLoc loc) {
+    using namespace opkg_sim;
+    const char* op = "Fixpipe CO1->L1";
+    constexpr bool pair_ok = std::is_same<SrcT, float>::value
+        ? (sizeof(DstT) == 1 || std::is_same<DstT, half>::value || std::is_same<DstT, bfloat16_t>::value)
+        : (sizeof(DstT) == 1 || std::is_same<DstT, half>::value);
+    static_assert(pair_ok, "Fixpipe CO1 -> L1 on Atlas A2/A3: float -> int8_t/uint8_t/half/bfloat16_t, "
+                           "int32_t -> int8_t/uint8_t/half");
+    if (config.format != CO2Layout::NZ) {
+        fail(loc, format("%s: the L1 destination takes the NZ layout only on this SoC: use Fixpipe<DstT, SrcT, CFG_NZ> "
+                         "(CANN checks format != ROW_MAJOR for a C1 destination)", op));
+    }
+    if (p.nSize == 0 || p.mSize == 0) return;
+    const uint64_t width = sizeof(DstT) == 1 ? 32 : 16;
+    const uint64_t step = uint64_t(p.dstStride) * 32 / sizeof(DstT);
+    const uint64_t blocks = (p.nSize + width - 1) / width;
+    const uint64_t last_w = p.nSize - (blocks - 1) * width;
+    // the furthest element written: the end of the last block, or of the one before it (full width)
+    uint64_t extent = (blocks - 1) * step + uint64_t(p.mSize) * last_w;
+    if (blocks > 1 && (blocks - 2) * step + uint64_t(p.mSize) * width > extent) {
+        extent = (blocks - 2) * step + uint64_t(p.mSize) * width;
+    }
+    CubeArena& a = cube_operand(dstLocal, 1u << CUBE_L1, extent * sizeof(DstT), 32, op, "destination (L1)", loc);
+    auto store = [&](uint64_t off, const DstT* v, uint64_t n) {
+        std::memcpy(dstLocal.ptr_ + off, v, n * sizeof(DstT));
+        cube_mark_written(a, dstLocal.ptr_ + off, n * sizeof(DstT));
+    };
+    fixpipe_move<DstT, SrcT, config>(store, srcLocal, p, chan, op, loc);
 }
 }  // namespace cube_detail
 
@@ -1024,6 +1069,12 @@ template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MA
 inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
                     const FixpipeParamsV220& p, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     cube_detail::fixpipe_gm<DstT, SrcT, config>(dstGlobal, srcLocal, p, nullptr, loc);
+}
+
+template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR>
+inline void Fixpipe(const LocalTensor<DstT>& dstLocal, const LocalTensor<SrcT>& srcLocal,
+                    const FixpipeParamsV220& p, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    cube_detail::fixpipe_l1<DstT, SrcT, config>(dstLocal, srcLocal, p, nullptr, loc);
 }
 
 // The per-channel modes (VDEQF16, VQF322B8_PRE, VREQ8): each column's value from cbufWorkspace
@@ -1043,6 +1094,21 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
                          p.nSize));
     }
     cube_detail::fixpipe_gm<DstT, SrcT, config>(dstGlobal, srcLocal, p, cbufWorkspace.ptr_, loc);
+}
+template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR, typename BufT = uint64_t,
+          typename std::enable_if<std::is_same<BufT, uint64_t>::value, bool>::type = true>
+inline void Fixpipe(const LocalTensor<DstT>& dstLocal, const LocalTensor<SrcT>& srcLocal,
+                    const LocalTensor<BufT>& cbufWorkspace, const FixpipeParamsV220& p,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    using namespace opkg_sim;
+    const char* op = "Fixpipe CO1->L1";
+    const uint64_t cols = uint64_t(p.nSize) * sizeof(uint64_t);
+    CubeArena& a = cube_operand(cbufWorkspace, 1u << CUBE_L1, cols, 32, op, "cbufWorkspace (L1)", loc);
+    if (!cube_defined(a, cbufWorkspace.ptr_, cols)) {
+        fail(loc, format("%s: the cbufWorkspace's %u per-channel quantisation values were not all loaded into L1", op,
+                         p.nSize));
+    }
+    cube_detail::fixpipe_l1<DstT, SrcT, config>(dstLocal, srcLocal, p, cbufWorkspace.ptr_, loc);
 }
 
 // QUANT_PRE_ADDR, the per-channel quantisation values DataCopy CO1 -> GM reads in the modes
