@@ -236,6 +236,10 @@ inline SrcLoc where(const void* pc) {
         const size_t colon = s.rfind(':');
         if (colon == std::string::npos) continue;
         std::string file = s.substr(0, colon);
+        // a repository's source is `@name//path` in the line tables (the build's prefix maps),
+        // which addr2line joins to the compile directory
+        const size_t label = file.find("/@");
+        if (label != std::string::npos && file.find("//", label + 2) != std::string::npos) file.erase(0, label + 1);
         int ln = std::atoi(s.c_str() + colon + 1);
         if (file == "??" || ln <= 0) continue;
         const bool ours = file.find("/opkg_sim/") != std::string::npos || file.find("/simt_api/") != std::string::npos;
