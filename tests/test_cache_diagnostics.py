@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 
 import pytest
 
 from opkg.build import cache
 from tests.conftest import WorkspaceFactory, opkg
+from tests.test_cache import _entry
 
 pytestmark = pytest.mark.slow
 
@@ -102,17 +102,6 @@ def test_damaged_diagnostics_are_a_miss_and_the_step_warns_again(tmp_path, monke
     assert [m for m in messages if "damaged build cache entry" in m
             and str(damaged.with_suffix("")) in m and "diagnostics" in m], messages
     assert again["result"]["ran"] >= 1      # that step ran again; the others restored
-
-
-def _entry(root, sig: str, size: int, age: float):
-    path = root / "scons" / sig[:2].upper() / sig
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(b"x" * size)
-    t = time.time() - age
-    import os
-
-    os.utime(path, (t, t))
-    return path
 
 
 def test_diagnostics_are_part_of_their_entry(tmp_path):
