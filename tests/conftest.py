@@ -109,6 +109,9 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(items):
+    from tests.shared_builds import group_files
+
+    group_files(items)
     for item in items:
         if (item.path.name in SLOW_FILES or SLOW_FIXTURES & set(item.fixturenames)
                 or getattr(item, "originalname", item.name) in SLOW_TESTS):
@@ -138,13 +141,17 @@ RUNTIME_SEEDED_FILES = {"test_import_samples.py", "test_prototype_check.py",
 @pytest.fixture(autouse=True)
 def isolated_cache(request, tmp_path_factory, monkeypatch):
     """Never touch the user's cache or registry from a test."""
-    cache = tmp_path_factory.mktemp("cache")
+    from tests.shared_builds import cache_dir_for, cache_seed
+
+    # one cache per test, or per file where its tests share one (tests/shared_builds.py)
+    cache, new = cache_dir_for(request, tmp_path_factory)
     # slow tests only: those build; the seed's own build (once per run) would cost a quick run
     # more than it saves
-    if (request.node.path.name in RUNTIME_SEEDED_FILES
+    if (new and request.node.path.name in RUNTIME_SEEDED_FILES
             and request.node.get_closest_marker("slow") is not None):
-        shutil.copytree(request.getfixturevalue("sim_runtime_seed"), cache / "scons",
-                        dirs_exist_ok=True)
+        # a whole shared build where the file's tests allow it (tests/shared_builds.py)
+        shutil.copytree(cache_seed(request) or request.getfixturevalue("sim_runtime_seed"),
+                        cache / "scons", dirs_exist_ok=True)
         shutil.copytree(request.getfixturevalue("probe_runtime_seed"), cache / "opdef-probe",
                         dirs_exist_ok=True)
     monkeypatch.setenv("OPKG_CACHE_DIR", str(cache))

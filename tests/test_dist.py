@@ -23,6 +23,10 @@ import pytest
 
 from tests.conftest import REPO
 
+# one worker runs the whole file (make test: --dist loadgroup), so its module fixture builds the
+# wheel and its venv once per run, not once per worker
+pytestmark = pytest.mark.xdist_group("test_dist")
+
 SOC = "Ascend910B1"
 # what the source tree holds under opkg/ that is neither Python nor needed at run time
 NOT_SHIPPED = {"opkg/sim/README.md"}

@@ -24,7 +24,10 @@ SOC = "Ascend910B1"
 BUNDLE = f"out/bundles/add_custom-1.0.0-{SOC}-sim.opkg.tgz"
 REPORT = f"out/sim/add_custom/{SOC}/float16/verification.json"
 
-pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="the sim toolchain needs g++")
+# one worker runs the whole file (make test: --dist loadgroup), so its module fixture builds
+# once per run, not once per worker
+pytestmark = [pytest.mark.skipif(shutil.which("g++") is None, reason="the sim toolchain needs g++"),
+              pytest.mark.xdist_group("test_integrity")]
 
 
 def opkg(*args, cwd, check=None):
@@ -37,9 +40,12 @@ def opkg(*args, cwd, check=None):
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """One real build (workspace + cache), copied by every test."""
+def built(tmp_path_factory, _add_custom_cache):
+    """One real build (workspace + cache), copied by every test. Its cache starts as a copy of
+    the run's shared add_custom build (conftest), so the build restores what that one compiled
+    and verified: what the tests damage is this copy."""
     root = tmp_path_factory.mktemp("built")
+    shutil.copytree(_add_custom_cache / "scons", root / "cache" / "scons")
     ws = root / "ws"
     (ws / "packages").mkdir(parents=True)
     shutil.copytree(REPO / "packages" / "add_custom", ws / "packages" / "add_custom")

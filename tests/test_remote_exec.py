@@ -23,6 +23,9 @@ from tests.conftest import WorkspaceFactory
 from tests.test_remote_cache import BGD, SERVER_CONFIG, BuildGrid, free_port
 
 SOC = "Ascend910B1"
+# one worker runs the whole file (make test: --dist loadgroup), so its module fixture starts
+# PostgreSQL, BuildGrid and two workers once per run, not once per worker
+pytestmark = pytest.mark.xdist_group("test_remote_exec")
 
 # the remote cache tests' server, plus the scheduler's database and the Execution service
 EXEC_CONFIG = SERVER_CONFIG.replace("storages:", """\

@@ -5,6 +5,11 @@ Layout (SCons CacheDir under the cache root, `$OPKG_CACHE_DIR` or the workspace'
     <cache>/scons/config            SCons' own settings (prefix length)
     <cache>/scons/<2 hex>/<sig>     one entry per output, named by its build signature: the
                                     output's bytes, then TRAILER (a marker and their SHA-256)
+    <cache>/scons/<2 hex>/<sig>.diag  the diagnostics the step printed when it ran (compiler
+                                    warnings of the package's own sources), next to the entry of
+                                    the step's last output; only for steps that printed some.
+                                    JSON, then the same TRAILER. Part of its entry: not counted
+                                    on its own, removed with it.
     <cache>/stats.jsonl             one line per build that ran SCons: hits and misses
     <cache>/.lock                   builds hold it shared, `opkg cache prune` exclusive
 
@@ -21,6 +26,10 @@ Every entry carries the digest of the bytes it was given (`write_entry`), and a 
 (`restore_entry`) writes the output only when the bytes it read hash to that digest: a flipped
 bit, a truncated copy or an entry from another tool is a miss, never a restored output. The
 SCons side (`opkg.build.scons_glue`) evicts such an entry, warns once naming it, and runs the step.
+
+Diagnostics are replayed on a restore, as ccache and Bazel do: a build answered from the cache
+shows the warnings a fresh run of the same step shows. A damaged diagnostics file is a miss of
+the step, like a damaged entry, so a warning is never silently lost.
 """
 
 from __future__ import annotations
@@ -46,6 +55,7 @@ ENTRY_FORMAT = "2"
 ENTRY_MARKER = b"\n#opkg-cache-entry sha256\n"
 TRAILER_SIZE = len(ENTRY_MARKER) + 32
 _CHUNK = 1 << 20
+DIAG_SUFFIX = ".diag"
 
 
 def parse_size(text: str) -> int:
@@ -136,7 +146,8 @@ def entries(cache_dir) -> list[Entry]:
         if not sub.is_dir() or sub.name.startswith("."):
             continue
         for e in os.scandir(sub.path):
-            if e.name.startswith(".") or not e.is_file(follow_symlinks=False):
+            if e.name.startswith(".") or e.name.endswith(DIAG_SUFFIX) \
+                    or not e.is_file(follow_symlinks=False):
                 continue
             try:
                 st = e.stat(follow_symlinks=False)
@@ -204,6 +215,8 @@ def prune(cache_dir, max_size: int, *, wait: float = 60.0) -> dict:
                 os.unlink(doomed)
             except FileNotFoundError:
                 continue
+            with contextlib.suppress(OSError):
+                os.unlink(diagnostics_path(e.path))
             total -= e.size
             freed += e.size
             removed += 1
@@ -262,9 +275,54 @@ def restore_entry(entry, dest) -> tuple[str | None, str | None]:
 
 
 def evict(entry) -> None:
-    """Remove a damaged entry (renamed first, as prune does, so no reader sees half of it)."""
-    entry = Path(entry)
-    doomed = entry.with_name(f".{entry.name}.evict-{os.getpid()}")
-    with contextlib.suppress(OSError):
-        os.rename(entry, doomed)
-        os.unlink(doomed)
+    """Remove a damaged entry and its diagnostics (renamed first, as prune does, so no reader
+    sees half of it)."""
+    for path in (Path(entry), Path(diagnostics_path(entry))):
+        doomed = path.with_name(f".{path.name}.evict-{os.getpid()}")
+        with contextlib.suppress(OSError):
+            os.rename(path, doomed)
+            os.unlink(doomed)
+
+
+# -- a step's diagnostics, replayed on a restore -----------------------------------------------
+
+def diagnostics_path(entry) -> str:
+    return f"{entry}{DIAG_SUFFIX}"
+
+
+def write_diagnostics(entry, diagnostics: list) -> None:
+    """Store next to `entry` what its step printed (a list of JSON values), digest-sealed as
+    entries are; written under a hidden name and renamed, so readers see all of it or none."""
+    data = json.dumps(diagnostics, sort_keys=True).encode()
+    dest = diagnostics_path(entry)
+    tmp = os.path.join(os.path.dirname(dest), f".{os.path.basename(dest)}.{os.getpid()}-"
+                                              f"{time.monotonic_ns()}")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data + ENTRY_MARKER + hashlib.sha256(data).digest())
+        os.replace(tmp, dest)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def read_diagnostics(entry) -> tuple[list, str | None]:
+    """(diagnostics, None), ([], None) when the step printed none, or ([], what is wrong) when
+    the file is damaged (the caller treats the step as a miss)."""
+    try:
+        with open(diagnostics_path(entry), "rb") as f:
+            raw = f.read()
+    except FileNotFoundError:
+        return [], None
+    except OSError as exc:
+        return [], f"diagnostics unreadable: {exc.strerror or exc}"
+    data, trailer = raw[:-TRAILER_SIZE], raw[-TRAILER_SIZE:]
+    if len(raw) < TRAILER_SIZE or trailer[:len(ENTRY_MARKER)] != ENTRY_MARKER \
+            or trailer[len(ENTRY_MARKER):] != hashlib.sha256(data).digest():
+        return [], "its diagnostics do not match their digest"
+    try:
+        diagnostics = json.loads(data)
+    except ValueError:
+        return [], "its diagnostics are not JSON"
+    return (diagnostics, None) if isinstance(diagnostics, list) else \
+        ([], "its diagnostics are not a list")

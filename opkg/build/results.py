@@ -97,7 +97,9 @@ class BuildResult:
             **({"remote_exec": {"workers": self.executed, "steps": sum(self.executed.values())}}
                if self.executed is not None else {}),
             **({"load_errors": [e.to_json() for e in self.problems]} if self.problems else {}),
-            "warnings": [{k: w.get(k) for k in ("target", "description", "message")}
+            # cached: replayed from the cache entry of a restored step (opkg.build.cache)
+            "warnings": [{**{k: w.get(k) for k in ("target", "description", "message")},
+                          **({"cached": True} if w.get("cached") else {})}
                          for w in self.warnings],
         }
 

@@ -8,6 +8,9 @@ content signatures, #include scanning, parallel jobs, CacheDir. Actions report p
 Each action's identity (argv, generated content, parameters, toolchain fingerprint) is a
 Value source of its node, so changing any of them rebuilds, and the CacheDir key changes too.
 
+A step's own compiler warnings are kept with its cache entry and shown again when it is
+restored, so a build answered from the cache shows the warnings a fresh one shows.
+
 Integrity: the digest of every output is recorded when its step finishes or it is restored
 (opkg.build.outputs), and checked before SCons decides what is up to date: an output that no longer
 holds what was written is removed with a warning, so SCons restores or rebuilds it (SCons itself
@@ -49,6 +52,9 @@ _REMOTE_ACTIONS: dict[int, object] = {}   # action index -> its REAPI Action (No
 _remote_lock = threading.Lock()
 _EXECUTOR: list = []                      # remote execution (opkg.remote.execute), if any
 _FRESH: list = []                         # the plan's steps that run whatever a cache holds
+# absolute path of a step's last output -> the diagnostics it printed when it ran (stored with
+# its cache entry, replayed when the step is restored: opkg.build.cache)
+_DIAGNOSTICS: dict[str, list] = {}
 
 
 def emit(event: str, **fields) -> None:
@@ -227,7 +233,11 @@ def _verified_cache_dir():
             if not os.path.isfile(entry) and not _remote_fetch(node, entry):
                 return False
             target = node.get_abspath()
-            digest, problem = cache.restore_entry(entry, target)
+            last = node is node.get_executor().get_all_targets()[-1]
+            # read before anything is restored: damaged diagnostics make the step run
+            diagnostics, problem = cache.read_diagnostics(entry) if last else ([], None)
+            if not problem:
+                digest, problem = cache.restore_entry(entry, target)
             if not problem and target in _REPORTS:
                 # intact bytes are not yet a report: the entry may have been stored so
                 problem = _report_problem(target)
@@ -249,15 +259,49 @@ def _verified_cache_dir():
             with _print_lock:        # opkg.build.engine counts restores from this line
                 sys.stdout.write(f"Retrieved `{node.get_internal_path()}' from cache\n")
                 sys.stdout.flush()
+            if diagnostics:
+                _replay(node, diagnostics)
             return True
 
         def push(self, node):
+            diagnostics = _DIAGNOSTICS.get(node.get_abspath())
+            if diagnostics and self.is_enabled() and not self.is_readonly() and not node.nocache:
+                # before the entry: whoever can restore the entry finds its diagnostics
+                _, entry = self.cachepath(node)
+                try:
+                    os.makedirs(os.path.dirname(entry), exist_ok=True)
+                    cache.write_diagnostics(entry, diagnostics)
+                except OSError:
+                    pass     # SCons warns about the entry it cannot write the same way
             pushed = super().push(node)
             if _REMOTE and node is node.get_executor().get_all_targets()[-1]:
                 _remote_upload(node)     # after the step's last output went into the cache
             return pushed
 
     return VerifiedCacheDir
+
+
+def _portable(line: str, package_dir: Path) -> dict:
+    """A diagnostic as stored in the cache: a path in the package's own directory relative to
+    it, so that a checkout elsewhere sharing the cache shows its own path."""
+    prefix = f"{package_dir.resolve()}/"
+    if line.startswith(prefix):
+        return {"warning": line[len(prefix):], "in_package": True}
+    return {"warning": line}
+
+
+def _replay(node, diagnostics: list) -> None:
+    """Show again what the restored step printed when it ran."""
+    action = _ACTIONS[node.get_executor().get_build_env()["OPKG_ACTION"]]
+    package_dir = _PACKAGE_DIRS.get(action.target)
+    for d in diagnostics:
+        if not isinstance(d, dict) or not isinstance(d.get("warning"), str):
+            continue
+        message = d["warning"]
+        if d.get("in_package") and package_dir is not None:
+            message = f"{package_dir.resolve()}/{message}"
+        emit("warning", target=action.target, step=action.step, description=action.description,
+             message=message, cached=True)
 
 
 def _start_remote(plan: Plan) -> None:
@@ -500,9 +544,13 @@ def _exec(action: Action) -> str | None:
         if ": warning: " in stderr and package_dir is not None:
             from opkg.importers.opdef import own_warnings
 
-            for line in own_warnings(stderr, package_dir):
+            lines = own_warnings(stderr, package_dir)
+            for line in lines:
                 emit("warning", target=action.target, step=action.step,
                      description=action.description, message=line)
+            if lines:
+                _DIAGNOSTICS[os.path.abspath(action.outputs[-1])] = [
+                    _portable(line, package_dir) for line in lines]
         return None
     except OSError as exc:
         return f"cannot run {argv[0]}: {exc.strerror}"
