@@ -74,8 +74,10 @@ def scons_action(params: dict) -> str | None:
     # scrubbed environment. Its own process group, for the timeout below, but SCons' session,
     # so stopping the build stops it; it dies with this thread if SCons is killed
     # (die_with_parent reads the marker child_env adds).
+    roots = [f"@{name}/={root}" for name, root in sorted((params.get("repositories")
+                                                          or {}).items())]
     proc = subprocess.Popen([params.get("python") or sys.executable, "-m", "opkg.verify.runner",
-                             job, report], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             job, report, *roots], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=params.get("cwd"), env=verifier_env(child_env()), **OWN_GROUP)
     try:
         stderr, over = _collect(proc, timeout, MAX_OUTPUT_BYTES)
@@ -228,8 +230,13 @@ def main(argv=None) -> int:
 
 
 def _main(argv=None) -> int:
-    job_path, report_path = (argv or sys.argv[1:])[:2]
+    job_path, report_path, *roots = argv or sys.argv[1:]
     job = json.loads(Path(job_path).read_text())
+    # `@name/path`: a file of external repository `name`, checked out where the build says
+    for pair in roots:
+        prefix, _, root = pair.partition("=")
+        if job["golden"]["file"].startswith(prefix):
+            job["golden"]["file"] = str(Path(root) / job["golden"]["file"][len(prefix):])
     try:
         from opkg.verify.artifacts import reset
 
@@ -491,7 +498,10 @@ def load_golden(file: str, function: str, requires=()):
         if exc.name and util.find_spec(exc.name.split(".")[0]) is None:
             raise _missing_package(exc.name.split(".")[0], file, False) from None
         raise
-    return getattr(module, function)
+    found = module
+    for part in function.split("."):     # `Class.golden`: a TestSpec class's golden
+        found = getattr(found, part)
+    return found
 
 
 # verify.golden_convention "ttk": the ops repositories' tests/assets/golden.py signature (their
