@@ -114,3 +114,17 @@ def test_a_package_imported_inside_the_golden_function_is_named_too(tmp_path):
         runner.run_job(job)
     assert "needs the Python package 'opkg_absent_inside'" in str(exc.value)
     assert "(add it to verify.requires)" in str(exc.value)
+
+
+def test_a_golden_output_of_the_stated_size_takes_the_stated_shape():
+    """ops-nn's foreach_norm (tests/st/arch35/ttk_kernel_foreach_norm.csv states each norm as
+    [1, 1], its golden returns [1]): the test tool compares data, so a golden array of as
+    many elements as the stated shape is taken in that shape; another size still disagrees."""
+    stated = {"y": [[1, 1], [1, 1, 1]], "z": [2, 3]}
+    expected = {"y": [np.ones(1), np.ones(1)], "z": np.arange(6.0)}
+    shaped = runner._as_stated(stated, expected)
+    assert [a.shape for a in shaped["y"]] == [(1, 1), (1, 1, 1)] and shaped["z"].shape == (2, 3)
+    assert runner._stated_disagreement(stated, shaped) is None
+    wrong = runner._as_stated(stated, {"y": expected["y"], "z": np.arange(5.0)})
+    assert "the golden returned z with shape [5] but the case states output_shapes z: [2, 3]" \
+        in runner._stated_disagreement(stated, wrong)

@@ -333,6 +333,8 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
                               + " (missing return?); return the expected arrays")
             continue
         stated = case.get("output_shapes") or {}
+        if convention == "ttk":
+            expected = _as_stated(stated, expected)
         entry["error"] = _stated_disagreement(stated, expected)
         if entry["error"]:
             continue
@@ -662,6 +664,30 @@ def _output_counts(op, expected: dict, stated: dict) -> dict[str, int]:
 def _copy(value):
     """An input's own copy: one array, or each tensor of a dynamic input's list."""
     return [v.copy() for v in value] if isinstance(value, list) else value.copy()
+
+
+def _as_stated(stated: dict, expected: dict) -> dict:
+    """The ops repositories' test tool compares an output's data, not its shape: a golden
+    array of as many elements as the case's stated output shape (ops-nn's foreach_norm returns
+    [1] where its table states [1, 1]) is taken in that shape. Other sizes stay, and disagree."""
+    import numpy as np
+
+    def fit(array, shape):
+        if array is None or np.size(array) != int(np.prod(shape, dtype=np.int64)):
+            return array
+        return np.reshape(array, shape)
+
+    out = dict(expected)
+    for name, shape in stated.items():
+        value = expected.get(name)
+        if value is None:
+            continue
+        if shape and isinstance(shape[0], (list, tuple)):
+            if isinstance(value, (list, tuple)) and len(value) == len(shape):
+                out[name] = [fit(a, s) for a, s in zip(value, shape)]
+        else:
+            out[name] = fit(value, shape)
+    return out
 
 
 def _stated_disagreement(stated: dict, expected: dict) -> str | None:
