@@ -143,3 +143,27 @@ def test_first_errors_the_harness_names_a_class_for():
     assert "not snake_case(Sparse4to2QuantMatmul)" in cls(
         "manifest op.type: kernel entry mismatch: op type 'Sparse4to2QuantMatmul' needs a "
         "kernel function named 'sparse4to2_quant_matmul', but s.cpp:41 defines 'x'")
+
+
+def test_a_failure_on_the_placeholder_case_is_no_case_derivable():
+    """An operator verified only on the import's placeholder case (no ttk table of any
+    architecture, no example) is said to have no derivable case, not counted as the kernel's
+    failure; one whose case came from a table keeps the error's class."""
+    sys.path.insert(0, str(HARNESS.parent))
+    try:
+        import repository as harness
+    finally:
+        sys.path.pop(0)
+
+    def cls(cases_from, recorded=None):
+        row = {"operator": "op", "imported": True, "verified": False, "golden": True,
+               "classification": None, "first_error": "Ascend910B1/float16: case default: "
+               "ValueError: updates total elements", "compiled": True, "kernel_compiled": True,
+               "cases_from": cases_from}
+        harness.classify_row(row, False, recorded or {})
+        return row["classification"]
+
+    assert cls(None).startswith("no case derivable: no ttk table of any architecture")
+    assert cls("tests/st/arch35/ttk_kernel_op.csv (another architecture's table: its shapes, "
+               "attrs and ranges)") == "unclassified (does not verify)"
+    assert cls(None, {"op": {"class": "sim gap", "note": "x"}}) == "sim gap: x"

@@ -122,7 +122,19 @@ def test_a_ttk_golden_s_flat_output_of_the_stated_size_takes_the_stated_shape():
     disagrees."""
     stated = {"y": [2, 3, 4]}
     flat = {"y": np.arange(24, dtype=np.float32)}
-    out = runner._ttk_flat_outputs(stated, flat)
+    out = runner._as_stated(stated, flat)
     assert out["y"].shape == (2, 3, 4) and runner._stated_disagreement(stated, out) is None
-    short = runner._ttk_flat_outputs(stated, {"y": np.arange(23, dtype=np.float32)})
+    short = runner._as_stated(stated, {"y": np.arange(23, dtype=np.float32)})
     assert "fix whichever is wrong" in runner._stated_disagreement(stated, short)
+def test_a_golden_output_of_the_stated_size_takes_the_stated_shape():
+    """ops-nn's foreach_norm (tests/st/arch35/ttk_kernel_foreach_norm.csv states each norm as
+    [1, 1], its golden returns [1]): the test tool compares data, so a golden array of as
+    many elements as the stated shape is taken in that shape; another size still disagrees."""
+    stated = {"y": [[1, 1], [1, 1, 1]], "z": [2, 3]}
+    expected = {"y": [np.ones(1), np.ones(1)], "z": np.arange(6.0)}
+    shaped = runner._as_stated(stated, expected)
+    assert [a.shape for a in shaped["y"]] == [(1, 1), (1, 1, 1)] and shaped["z"].shape == (2, 3)
+    assert runner._stated_disagreement(stated, shaped) is None
+    wrong = runner._as_stated(stated, {"y": expected["y"], "z": np.arange(5.0)})
+    assert "the golden returned z with shape [5] but the case states output_shapes z: [2, 3]" \
+        in runner._stated_disagreement(stated, wrong)

@@ -103,6 +103,50 @@ def test_golden_mapping_and_what_it_imports(tmp_path):
     assert R.find_golden(tmp_path / "op") is None
 
 
+def test_a_testspec_golden_and_the_tests_golden_directory(tmp_path):
+    """ops-nn's second registration (activation/hard_sigmoid/tests/assets/golden.py,
+    quant/act_ulq_clamp_min_grad/tests/golden/golden.py): `__spec__ = {op: "Class"}`, the class
+    holding `golden` as a staticmethod, a plain function or a `golden = staticmethod(fn)`."""
+    from opkg.verify.runner import load_golden
+
+    spec = tmp_path / "op" / "tests" / "golden"
+    spec.mkdir(parents=True)
+    (spec / "golden.py").write_text(
+        "import numpy as np\n"
+        "def _twice(x, **kw):\n    return [x * 2]\n"
+        "class OpKernelSpec:\n    golden = staticmethod(_twice)\n    tolerance = {}\n"
+        "class OpAclnnSpec:\n    @staticmethod\n    def golden(self, **kw):\n        return [self]\n"
+        "__spec__ = {'op': 'OpKernelSpec', 'aclnnOp': 'OpAclnnSpec'}\n")
+    golden = R.find_golden(tmp_path / "op")
+    assert (golden.file.name, golden.function) == ("golden.py", "OpKernelSpec.golden")
+    import numpy as np
+    assert load_golden(str(golden.file), golden.function)(np.ones(2))[0].tolist() == [2, 2]
+    # a class without golden registers nothing
+    (spec / "golden.py").write_text("class OpKernelSpec:\n    tolerance = {}\n"
+                                    "__spec__ = {'op': 'OpKernelSpec'}\n")
+    assert R.find_golden(tmp_path / "op") is None
+
+
+def test_the_kernel_entry_the_opdef_names(tmp_path):
+    """ops-nn's pooling/max_pool3d_grad_with_argmax: the OpDef names its kernel function
+    (ExtendCfgInfo("opInterface.value", ...)) where snake_case(MaxPool3DGradWithArgmax) would
+    be max_pool3_d_grad_with_argmax."""
+    (tmp_path / "op_host").mkdir()
+    (tmp_path / "op_kernel").mkdir()
+    d = tmp_path / "op_host" / "max_pool3d_x_def.cpp"
+    k = tmp_path / "op_kernel" / "max_pool3d_x.cpp"
+    d.write_text('this->AICore().AddConfig("ascend910b", c);\n'
+                 'c.ExtendCfgInfo("opFile.value", "max_pool3d_x")\n'
+                 '  .ExtendCfgInfo("opInterface.value", "max_pool3d_x");\n')
+    k.write_text('extern "C" __global__ __aicore__ void max_pool3d_x(GM_ADDR x) {}\n')
+    op = R.Operator(None, tmp_path, "pooling", "max_pool3d_x", k, [d], [d], [], None, [], [])
+    assert R.op_interface(op, "MaxPool3DX") == "max_pool3d_x"
+    # the default name needs no interface; nor does a name the kernel does not define
+    assert R.op_interface(op, "MaxPool3dX") == ""
+    k.write_text('extern "C" __global__ __aicore__ void max_pool3_d_x(GM_ADDR x) {}\n')
+    assert R.op_interface(op, "MaxPool3DX") == ""
+
+
 def _op(**attrs):
     return {"type": "LeakyScale", "inputs": [{"name": "x", "dtypes": ["float16"], "formats": ["ND"]}],
             "outputs": [{"name": "y", "dtypes": ["float16"], "formats": ["ND"]}],
@@ -154,6 +198,36 @@ def test_a_ttk_range_of_one_value_is_kept(tmp_path):
         'upside_down,"((2,),)",{},"((1, 0),)",\n')
     cases = ttk.ttk_cases(tmp_path, _op(), "Ascend910B", "arch22")
     assert [c.get("ranges") for c in cases.cases] == [{"x": [0, 0]}, None]
+def test_another_architectures_table_gives_the_cases_of_a_soc_without_one(tmp_path):
+    """As ops-nn's foreach_addcmul_scalar (tests/st/arch35/ttk_kernel_foreach_addcmul_scalar_st.csv):
+    dynamic inputs (a tuple of shapes per input), a scalar input of one element; the rows'
+    shape relations are kept, their tolerances (that architecture's) are not, and a row too
+    large for the sim is said."""
+    table = tmp_path / "tests" / "st" / "arch35"
+    table.mkdir(parents=True)
+    (table / "ttk_kernel_fx.csv").write_text(
+        "testcase_name,input_shapes,input_dtypes,attributes,input_data_ranges,"
+        "precision_tolerances,output_dtypes,soc_series\n"
+        'two,"(((5,), (3, 7)), ((5,), (3, 7)), (1,))","((\'float32\',), (\'float32\',), '
+        '\'float32\')",{},"(((-2.0, 2.0), (-1, 3)), (), (0.5, 4))","((0.0001, 0.0001),)",'
+        '"((\'float32\',),)",\n'
+        'huge,"(((4096, 4096),), ((4096, 4096),), (1,))",,{},,,,\n'
+        'bad,"((5,), (5,), (1,))",,{},,,,\n')
+    dyn = lambda n: {"name": n, "param_type": "dynamic", "dtypes": ["float32"]}  # noqa: E731
+    op = {"type": "Fx", "inputs": [dyn("x1"), dyn("x2"), {"name": "scalar", "dtypes": ["float32"]}],
+          "outputs": [dyn("y")], "attrs": []}
+    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22")
+    assert cases.cases == [{"name": "two", "shapes": {"x1": [[5], [3, 7]], "x2": [[5], [3, 7]],
+                                                      "scalar": [1]},
+                            "ranges": {"x1": [-2.0, 3], "scalar": [0.5, 4]}}]
+    assert cases.tolerance == {}
+    assert cases.source == ("tests/st/arch35/ttk_kernel_fx.csv (another architecture's table: "
+                            "its shapes, attrs and ranges)")
+    assert cases.skipped == [
+        f"huge: {2 * 4096 * 4096 + 1} input elements, more than the {ttk.MAX_ELEMENTS} a case "
+        "takes here", "bad: input shapes do not match the OpDef's 3 inputs"]
+    # the architecture's own table, when it has rows, is the only one read
+    assert [c["name"] for c in ttk.ttk_cases(tmp_path, op, "Ascend950", "arch35").cases] == ["two"]
 
 
 def test_example_shapes_by_the_tensor_each_creates():
@@ -296,6 +370,16 @@ def test_an_imported_operator_builds_and_verifies_with_the_repositorys_golden(tm
                             .read_text())["origin"]["commit"]
     assert 'name = "ops_mini"' in lock and f'commit = "{commit}"' in lock, lock
     assert 'name = "opbase"' in lock, lock
+    # the golden is the repository's file, named by the repository in the verification job:
+    # the workspace (its repositories with it) moved elsewhere, the job restored from the cache
+    # still finds it
+    moved = tmp_path / "moved"
+    ws.rename(moved)
+    proc = _opkg(moved, "test", "//packages/ops_mini/activation/leaky_scale", "--no-cache")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    job = json.loads((moved / "out/sim/leaky_scale/Ascend910B1/float16/verify-job.json")
+                     .read_text())
+    assert job["golden"]["file"] == "@ops_mini/activation/leaky_scale/tests/assets/golden.py"
 
 
 def test_dtype_combinations_opkg_cannot_run_are_left_out_by_name():

@@ -359,3 +359,36 @@ def test_provenance_and_the_golden_convention_load(workspace):
     pkg = workspace.load().packages["//packages/addone"]
     assert pkg.origin == (("repository", "ops_nn"), ("commit", "e5c3fa93"), ("path", "norm/rms_norm"))
     assert (pkg.verify.golden_convention, pkg.verify.requires) == ("ttk", ("torch",))
+
+
+def test_a_golden_of_a_testspec_class(workspace):
+    """`golden.py:Class.golden`: the ops repositories' TestSpec classes hold their golden
+    (hicann/ops-nn activation/hard_sigmoid/tests/assets/golden.py)."""
+    pkg_dir = workspace.operator("addone", manifest=manifest().replace(
+        "golden.py:golden", "golden.py:AddOneSpec.golden")).parent
+    (pkg_dir / "golden.py").write_text("class AddOneSpec:\n    @staticmethod\n"
+                                       "    def golden(x, alpha=1.0):\n        return x + alpha\n")
+    assert workspace.load().packages["//packages/addone"].verify.golden_function == \
+        "AddOneSpec.golden"
+    (pkg_dir / "opkg.yaml").write_text(manifest().replace("golden.py:golden",
+                                                          "golden.py:AddOneSpec.gold"))
+    with pytest.raises(ManifestError) as info:
+        workspace.load().packages
+    error = info.value
+    assert "defines no function 'AddOneSpec.gold'" in str(error)
+    assert "did you mean 'AddOneSpec.golden'?" in error.hint
+
+
+def test_op_interface_names_the_kernel_function(workspace):
+    """CANN's opInterface: the kernel entry when it is not snake_case(op type)
+    (hicann/ops-nn pooling/max_pool3d_grad_with_argmax/op_host/max_pool3d_grad_with_argmax_def.cpp)."""
+    text = manifest(op_type="MaxPool3DX").replace("  type: MaxPool3DX\n",
+                                                  "  type: MaxPool3DX\n  interface: max_pool3d_x\n")
+    workspace.operator("addone", manifest=text, entry="max_pool3d_x")
+    op = workspace.load().packages["//packages/addone"].op
+    assert op.kernel_name == "max_pool3d_x"
+    assert type(op).from_json(op.to_json()) == op
+    # without it the entry must be snake_case(op type), and the hint names op.interface
+    err = load_error(workspace, manifest(op_type="MaxPool3DX"))
+    assert "needs a kernel function named 'max_pool3_dx'" in err.message
+    assert "op.interface" in err.hint

@@ -23,6 +23,7 @@ MANIFEST = "opkg.yaml"
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 OP_TYPE_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+INTERFACE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 # Per dtype, the threshold of CANN's published precision standard for open-source (ecosystem)
 # operators (cann/opbase docs/zh/ops_precision_standard: float32 2^-13, float16 2^-10, bfloat16
@@ -179,6 +180,24 @@ class Package:
         if self.verify is not None:
             files.append(self.verify.golden_file)
         return tuple(files)
+
+
+def golden_callables(tree: ast.Module) -> list[str]:
+    """The names a golden reference may give in a golden file: its top-level functions, and
+    `Class.member` for what a top-level class defines or assigns (the ops repositories' TestSpec
+    classes: `golden = staticmethod(fn)`, `def golden(...)`)."""
+    names = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            names.append(node.name)
+        elif isinstance(node, ast.ClassDef):
+            for member in node.body:
+                if isinstance(member, ast.FunctionDef):
+                    names.append(f"{node.name}.{member.name}")
+                elif isinstance(member, ast.Assign):
+                    names += [f"{node.name}.{t.id}" for t in member.targets
+                              if isinstance(t, ast.Name)]
+    return names
 
 
 # verify.golden_convention values (opkg/verify/runner.py _convention_kwargs)
@@ -526,10 +545,16 @@ class _Validator:
             raise self.err(("toolchain", key), exc.message, exc.hint) from None
 
     def op(self, value) -> OpSpec:
-        data = self.mapping(value, ("op",), ("type", "inputs", "outputs", "attrs", "soc_configs"),
+        data = self.mapping(value, ("op",), ("type", "inputs", "outputs", "attrs", "soc_configs",
+                                             "interface"),
                             required=("type", "inputs", "outputs"))
         op_type = self.string(data["type"], ("op", "type"), OP_TYPE_RE,
                               "an op type in CamelCase, like LayerNormCustom", MAX_OP_TYPE)
+        interface = ""
+        if data.get("interface") is not None:
+            interface = self.string(data["interface"], ("op", "interface"), INTERFACE_RE,
+                                    "the kernel function's name, a C identifier",
+                                    MAX_OP_TYPE)
         inputs = self.tensors(data["inputs"], ("op", "inputs"))
         outputs = self.tensors(data["outputs"], ("op", "outputs"))
         if not outputs and not inputs:
@@ -574,7 +599,7 @@ class _Validator:
             if a.name in seen or a.name in names:
                 raise self.err(("op", "attrs", i, "name"), f"name {a.name!r} is used twice")
             seen.add(a.name)
-        return OpSpec(op_type, inputs, outputs, attrs, tuple(soc_configs))
+        return OpSpec(op_type, inputs, outputs, attrs, tuple(soc_configs), interface)
 
     def ref_tensor(self, given: TensorSpec, t: TensorSpec, where) -> None:
         """An output named like an input is CANN's ref tensor: one buffer the kernel gets at
@@ -704,7 +729,8 @@ class _Validator:
                            f"kernel entry mismatch: op type {op.type!r} needs a kernel function "
                            f"named {op.kernel_name!r}, but {rel}:{line} defines {name!r}",
                            f"rename the kernel function to {op.kernel_name!r} or the op type to "
-                           "match it (the kernel entry is snake_case(op type))")
+                           "match it (the kernel entry is snake_case(op type), or op.interface "
+                           "when given: CANN's opInterface)")
         raise self.err(("kernel", "source"), f"{rel} defines no __global__ kernel function",
                        f"define extern \"C\" __global__ __aicore__ void {op.kernel_name}(...)")
 
@@ -841,7 +867,7 @@ class _Validator:
             raise ManifestError(f"golden has a syntax error: {exc.msg}",
                                 location=yamlloc.Location(path, exc.lineno or 0,
                                                           exc.offset or 0)) from None
-        defined = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
+        defined = golden_callables(tree)
         if func not in defined:
             raise self.err(where, f"{path.name} defines no function {func!r}",
                            did_you_mean(func, defined) or f"define def {func}(...) in {path.name}")

@@ -199,18 +199,23 @@ class OpSpec:
     # Per-SoC dtype/format lists (CANN's AICore().AddConfig(short, OpAICoreConfig)): (short SoC
     # name, inputs, outputs) replacing the tensors' lists on that SoC; other SoCs use the above.
     soc_configs: tuple[tuple[str, tuple[TensorSpec, ...], tuple[TensorSpec, ...]], ...] = ()
+    # the kernel function's name when it is not snake_case(type): CANN's
+    # ExtendCfgInfo("opInterface.value", ...) (ops-nn's MaxPool3DGradWithArgmax is
+    # max_pool3d_grad_with_argmax, where snake_case gives max_pool3_d_grad_with_argmax)
+    interface: str = ""
 
     def for_soc(self, short: str) -> "OpSpec":
         """The prototype on SoCs of CANN short name `short`: its variants are what is built
         and verified there."""
         for name, inputs, outputs in self.soc_configs:
             if name == short:
-                return OpSpec(self.type, inputs, outputs, self.attrs)
-        return OpSpec(self.type, self.inputs, self.outputs, self.attrs) if self.soc_configs else self
+                return OpSpec(self.type, inputs, outputs, self.attrs, interface=self.interface)
+        return (OpSpec(self.type, self.inputs, self.outputs, self.attrs, interface=self.interface)
+                if self.soc_configs else self)
 
     @property
     def kernel_name(self) -> str:
-        return snake_case(self.type)
+        return self.interface or snake_case(self.type)
 
     @property
     def tensors(self) -> tuple[TensorSpec, ...]:
@@ -250,6 +255,8 @@ class OpSpec:
             data["soc_configs"] = {name: {"inputs": [_tensor_json(t) for t in ins],
                                           "outputs": [_tensor_json(t) for t in outs]}
                                    for name, ins, outs in self.soc_configs}
+        if self.interface:     # likewise
+            data["interface"] = self.interface
         return data
 
     @classmethod
@@ -262,6 +269,7 @@ class OpSpec:
             soc_configs=tuple((name, tuple(_tensor_from(t) for t in c["inputs"]),
                                tuple(_tensor_from(t) for t in c["outputs"]))
                               for name, c in (data.get("soc_configs") or {}).items()),
+            interface=data.get("interface", ""),
         )
 
 

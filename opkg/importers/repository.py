@@ -315,6 +315,24 @@ def tiling_data_header(op: Operator, op_type: str) -> Path | None:
     return None
 
 
+_INTERFACE = re.compile(r'ExtendCfgInfo\s*\(\s*"opInterface\.value"\s*,\s*"(\w+)"\s*\)')
+
+
+def op_interface(op: Operator, op_type: str) -> str:
+    """The kernel function's name where the OpDef names it (CANN's
+    `ExtendCfgInfo("opInterface.value", "<name>")`) and it is not snake_case(op type): the name
+    of those the classic kernel defines as a __global__ function; "" otherwise."""
+    from opkg.core.model import snake_case
+
+    named = {m for p in op.def_sources for m in _INTERFACE.findall(p.read_text(errors="replace"))}
+    if not named or op.kernel is None:
+        return ""
+    text = op.kernel.read_text(errors="replace")
+    defined = set(re.findall(r"__global__[^;{(]*?\b(\w+)\s*\(", text))
+    found = sorted((named & defined) - {snake_case(op_type)})
+    return found[0] if len(found) == 1 and snake_case(op_type) not in defined else ""
+
+
 # -- the repository's golden --------------------------------------------------------------------
 
 # imports a golden may make that opkg's own environment provides
@@ -331,37 +349,64 @@ class Golden:
     requires: tuple[str, ...]     # third-party packages it imports (torch, ...)
 
 
+# where an operator's golden lives: tests/assets/golden.py, else tests/golden/golden.py (ops-nn's
+# act_ulq_clamp_*_grad)
+GOLDEN_FILES = ("tests/assets/golden.py", "tests/golden/golden.py")
+
+
 def find_golden(op_dir: Path) -> Golden | None:
-    """tests/assets/golden.py's `__golden__["kernel"][<op>]`, with the packages it imports
-    that opkg does not bring; None when the operator has no golden (or names no function)."""
-    path = op_dir / "tests" / "assets" / "golden.py"
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    except (OSError, SyntaxError, UnicodeDecodeError):
-        return None
-    mapping = None
+    """The operator's golden with the packages it imports that opkg does not bring; None when
+    it has none. Two registrations, as the repositories' test tool reads them:
+    `__golden__ = {"kernel": {<op>: "<function>"}}`, and the TestSpec form
+    `__spec__ = {<op>: "<Class>"}` whose class holds `golden` (a function or staticmethod)."""
+    from opkg.core.manifest import golden_callables
+
+    for rel in GOLDEN_FILES:
+        path = op_dir / rel
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        except (OSError, SyntaxError, UnicodeDecodeError):
+            continue
+        function = _registered_golden(tree, op_dir.name, set(golden_callables(tree)))
+        if function is None:
+            continue
+        imported = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                imported |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                imported.add(node.module.split(".")[0])
+        return Golden(path, function, tuple(sorted(imported - _PROVIDED)))
+    return None
+
+
+def _module_dict(tree: ast.Module, name: str):
+    """The literal dict a module assigns to `name`, else None."""
     for node in tree.body:
-        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__golden__"
-                                                 for t in node.targets)):
+        if (isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)):
             try:
-                mapping = ast.literal_eval(node.value)
+                value = ast.literal_eval(node.value)
             except ValueError:
                 return None
-    if not isinstance(mapping, dict) or not isinstance(mapping.get("kernel"), dict):
-        return None
-    kernels = mapping["kernel"]
-    function = kernels.get(op_dir.name) or (next(iter(kernels.values())) if len(kernels) == 1
-                                            else None)
-    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-    if not isinstance(function, str) or function not in defined:
-        return None
-    imported = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            imported |= {a.name.split(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            imported.add(node.module.split(".")[0])
-    return Golden(path, function, tuple(sorted(imported - _PROVIDED)))
+            return value if isinstance(value, dict) else None
+    return None
+
+
+def _registered_golden(tree: ast.Module, op: str, defined: set[str]) -> str | None:
+    """The golden function `__golden__["kernel"]` or `__spec__` registers for operator `op`
+    (the only entry when there is one), as a golden reference names it ("fn", "Class.golden")."""
+    kernels = (_module_dict(tree, "__golden__") or {}).get("kernel")
+    if isinstance(kernels, dict):
+        function = kernels.get(op) or (next(iter(kernels.values())) if len(kernels) == 1
+                                       else None)
+        if isinstance(function, str) and function in defined:
+            return function
+    spec = _module_dict(tree, "__spec__") or {}
+    cls = spec.get(op) or (next(iter(spec.values())) if len(spec) == 1 else None)
+    if isinstance(cls, str) and f"{cls}.golden" in defined:
+        return f"{cls}.golden"
+    return None
 
 
 # -- the import ---------------------------------------------------------------------------------
@@ -512,6 +557,8 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
         result.notes.append(f"OpDef format combination left out: {d}")
     _check_representable(manifest_op, op.directory)
     result.op_type = manifest_op["type"]
+    if (interface := op_interface(op, manifest_op["type"])):
+        manifest_op["interface"] = interface
     row = soc_table(None).get(soc)
     series = _short_series(soc)
     arch = tiling_dir(cmake_module(op.directory), unit)
@@ -540,8 +587,9 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
         func = op.name
         (dest / "golden.py").write_text(_golden_stub(manifest_op, func))
         golden_ref = f"golden.py:{func}"
-        result.notes.append("no tests/assets/golden.py with a __golden__ kernel entry: "
-                            "golden.py is a stub that fails until written")
+        result.notes.append("no tests/assets/golden.py registering a kernel golden "
+                            "(__golden__ or __spec__): golden.py is a stub that fails until "
+                            "written")
     elif (rendered := numpy_golden(golden.file.read_text(encoding="utf-8", errors="replace"),
                                    golden.function, golden.requires)) is not None:
         label = f"{op.repo.label(golden.file)}:{golden.function}"
@@ -636,6 +684,8 @@ def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, c
                                       **({"commit": repo.commit} if repo.commit else {}),
                                       "path": op.rel}),
              "op:", f"  type: {manifest_op['type']}"]
+    if manifest_op.get("interface"):
+        lines.append(f"  interface: {manifest_op['interface']}   # the OpDef's opInterface")
     lines.append("  inputs:" if manifest_op["inputs"] else "  inputs: []")
     lines += [f"    - {_yaml_tensor(t)}" for t in manifest_op["inputs"]]
     lines.append("  outputs:" if manifest_op["outputs"] else "  outputs: []")

@@ -4,9 +4,11 @@ hicann/ops-nn keeps per operator `tests/**/ttk_kernel_*.csv` tables: one row per
 `testcase_name, op_name, input_shapes | input_ori_shapes, input_dtypes, output_dtypes,
 attributes, input_data_ranges, precision_tolerances, soc_series, ...`, the tuples and dicts
 written as Python literals. A row applies to a SoC when its `soc_series` is empty or names the
-SoC's series (`('Ascend950',)`); tables under an `arch35/` directory are Ascend 950's. Where an
-operator has no such table, `examples/test_aclnn_<op>.cpp` gives one case: its
-`std::vector<int64_t> <name>Shape = {...}` for each input of that name.
+SoC's series (`('Ascend950',)`); tables under an `arch35/` directory are Ascend 950's, and give
+the cases of another SoC that has no table of its own (210 of ops-nn's 217 tables are arch35's).
+A dynamic input's shapes are a tuple of shapes, one per tensor. Where an operator has no table
+at all, `examples/test_aclnn_<op>.cpp` gives one case: its `std::vector<int64_t> <name>Shape =
+{...}` for each input of that name.
 
 Pure data in, manifest case mappings out; manifest.py checks them like any other case.
 """
@@ -20,6 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 MAX_CASES = 8        # a handful of distinct cases is enough to verify; more only costs time
+# elements of one case's inputs beyond which a row is not taken: fuzz tables hold tensors of
+# tens of millions of elements, minutes each on the sim, and smaller rows verify the same code
+MAX_ELEMENTS = 1 << 21
 
 
 @dataclass
@@ -58,21 +63,59 @@ def table_files(op_dir: Path, arch: str | None) -> list[Path]:
     return out
 
 
-def _shapes(value, count: int):
+def _dims(s) -> list[int] | None:
+    if isinstance(s, (list, tuple)) and all(isinstance(d, int) and not isinstance(d, bool)
+                                            and d >= 0 for d in s):
+        return list(s)
+    return None
+
+
+def _shapes(value, count: int, dynamic=()):
     """A row's per-input shapes: a list of `count` lists of ints (None for an absent optional
+    input; for the positions in `dynamic`, a non-empty list of them: the tensors of a dynamic
     input), or None when the row's value is not that."""
     if not isinstance(value, (list, tuple)) or len(value) != count:
         return None
     out = []
-    for s in value:
+    for k, s in enumerate(value):
         if s is None:
             out.append(None)
-        elif isinstance(s, (list, tuple)) and all(isinstance(d, int) and not isinstance(d, bool)
-                                                  and d >= 0 for d in s):
-            out.append(list(s))
+        elif k in dynamic:
+            shapes = [_dims(t) for t in s] if isinstance(s, (list, tuple)) and s else [None]
+            if None in shapes:
+                return None
+            out.append(shapes)
+        elif (dims := _dims(s)) is not None:
+            out.append(dims)
         else:
             return None
     return out
+
+
+def _elements(shapes) -> int:
+    """Elements of a case's tensors (a dynamic input's summed)."""
+    total = 0
+    for s in shapes:
+        for dims in (s if s and isinstance(s[0], list) else [s] if s is not None else []):
+            n = 1
+            for d in dims:
+                n *= d
+            total += n
+    return total
+
+
+def _range(r):
+    """A row's data range for one input: (lo, hi), or for a dynamic input the span of its
+    tensors' ranges; None when it names no range opkg draws from (lo <= hi; one value, as
+    ops-nn's gather_elements index `(0, 0)`, is a range)."""
+    if not isinstance(r, (list, tuple)):
+        return None
+    if len(r) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in r):
+        return [r[0], r[1]] if r[0] <= r[1] else None
+    spans = [_range(x) for x in r]
+    if not spans or None in spans:
+        return None
+    return [min(lo for lo, _ in spans), max(hi for _, hi in spans)]
 
 
 def _attr_value(kind: str, value):
@@ -92,20 +135,44 @@ def _attr_value(kind: str, value):
     return None
 
 
+def other_tables(op_dir: Path, arch: str | None) -> list[Path]:
+    """The operator's ttk tables of other architectures (`tests/st/arch35/` is Ascend 950's)."""
+    mine = set(table_files(op_dir, arch))
+    return [p for p in sorted((op_dir / "tests").rglob("ttk_kernel_*.csv")) if p not in mine]
+
+
 def ttk_cases(op_dir: Path, op: dict, short_series: str, arch: str | None,
               has_infer_shape: bool = True) -> Cases:
     """Cases from the operator's ttk tables that apply to `short_series` (e.g. Ascend910B):
     the distinct (shapes, attrs, ranges) of the rows, with the tightest precision tolerances
     the rows ask per output dtype. `op` is the manifest `op:` mapping; an operator without
-    InferShape also takes each row's output shapes (the case must say them)."""
+    InferShape also takes each row's output shapes (the case must say them).
+
+    Without a row for the SoC, another architecture's table gives the cases: how an operator's
+    shapes, attributes and value ranges relate (a scalar input of one element, as many index
+    rows as updates) is the operator's, not the architecture's. Its tolerances are not taken
+    (they are that architecture's precision): opkg's defaults apply, and the source says so."""
+    result = _cases(table_files(op_dir, arch), op_dir, op, short_series, has_infer_shape)
+    if result.cases:
+        return result
+    other = _cases(other_tables(op_dir, arch), op_dir, op, None, has_infer_shape)
+    if other.cases:
+        other.tolerance = {}
+        other.source += " (another architecture's table: its shapes, attrs and ranges)"
+        other.skipped = result.skipped + other.skipped
+        return other
+    result.skipped += other.skipped
+    return result
+
+
+def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
+           has_infer_shape: bool) -> Cases:
+    """The cases of `files`' rows (of `short_series` unless None: any)."""
     result = Cases()
-    files = table_files(op_dir, arch)
     if not files:
         return result
     inputs = op["inputs"]
-    if any(t.get("param_type") == "dynamic" for t in inputs):
-        result.skipped.append("dynamic inputs: a row's shapes cannot say how many tensors")
-        return result
+    dynamic = {k for k, t in enumerate(inputs) if t.get("param_type") == "dynamic"}
     attr_kinds = {a["name"]: a["type"] for a in op["attrs"]}
     seen = set()
     for path in files:
@@ -116,15 +183,20 @@ def ttk_cases(op_dir: Path, op: dict, short_series: str, arch: str | None,
             continue
         for row in rows:
             name = row.get("testcase_name") or f"row{len(seen)}"
-            if not _series_match(row.get("soc_series"), short_series):
+            if short_series is not None and not _series_match(row.get("soc_series"),
+                                                              short_series):
                 continue
             if row.get("is_enabled") not in (None, "", "1", "True", "true"):
                 continue
             shapes = _shapes(_literal(row.get("input_ori_shapes")) or _literal(row.get("input_shapes")),
-                             len(inputs))
+                             len(inputs), dynamic)
             if shapes is None:
                 result.skipped.append(f"{name}: input shapes do not match the OpDef's "
                                       f"{len(inputs)} inputs")
+                continue
+            if _elements(shapes) > MAX_ELEMENTS:
+                result.skipped.append(f"{name}: {_elements(shapes)} input elements, more than "
+                                      f"the {MAX_ELEMENTS} a case takes here")
                 continue
             case = {"shapes": {t["name"]: s for t, s in zip(inputs, shapes) if s is not None}}
             missing = [t["name"] for t, s in zip(inputs, shapes)
@@ -147,15 +219,15 @@ def ttk_cases(op_dir: Path, op: dict, short_series: str, arch: str | None,
             if isinstance(ranges, (list, tuple)) and len(ranges) == len(inputs):
                 picked = {}
                 for t, r in zip(inputs, ranges):
-                    if (isinstance(r, (list, tuple)) and len(r) == 2
-                            and all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                                    for v in r) and r[0] <= r[1] and t["name"] in case["shapes"]):
-                        picked[t["name"]] = [r[0], r[1]]
+                    if t["name"] in case["shapes"] and (span := _range(r)) is not None:
+                        picked[t["name"]] = span
                 if picked:
                     case["ranges"] = picked
             if not has_infer_shape and op["outputs"]:
                 outs = _shapes(_literal(row.get("output_ori_shapes"))
-                               or _literal(row.get("output_shapes")), len(op["outputs"]))
+                               or _literal(row.get("output_shapes")), len(op["outputs"]),
+                               {k for k, t in enumerate(op["outputs"])
+                                if t.get("param_type") == "dynamic"})
                 if outs is None or None in outs:
                     result.skipped.append(f"{name}: no output shapes, and the OpDef registers "
                                           "no InferShape")

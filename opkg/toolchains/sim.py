@@ -325,7 +325,9 @@ class SimToolchain:
                                            str(pkg.verify.golden_file), str(proto)),
                 function="opkg.verify.runner:scons_action",
                 params={"job": str(job), "report": str(report),
-                        "python": python_executable(), "cwd": str(self._root())},
+                        "python": python_executable(), "cwd": str(self._root()),
+                        **({"repositories": {name: str(r) for name, r in pkg.repositories}}
+                           if pkg.repositories else {})},
                 signature=_runtime_digest() + _golden_env(pkg.verify.requires), target=tid, step="verify",
                 description=f"verify {pkg.name} {variant.name} ({soc.name})"))
             reports[variant.name] = str(report)
@@ -414,8 +416,15 @@ def _soc_shorts(pkg, ws, soc) -> list[list[str]]:
     return [[s, soc.short if s == soc.name else table.get_soc(s).short] for s in pkg.socs]
 
 
-def _portable(path: Path, root: Path) -> str:
-    """`path` relative to the workspace root when inside it (the verifier runs there)."""
+def _portable(path: Path, root: Path, repositories=()) -> str:
+    """`path` relative to the workspace root when inside it (the verifier runs there); a file
+    of an external repository as `@name/path` (the verifier is told where each is checked out:
+    a job restored from the cache, written for another checkout, must not name its files)."""
+    for name, repo_root in repositories:
+        try:
+            return f"@{name}/" + Path(path).relative_to(repo_root).as_posix()
+        except ValueError:
+            continue
     try:
         return Path(path).relative_to(root).as_posix()
     except ValueError:
@@ -438,7 +447,8 @@ def _verify_job(pkg, op, soc, variant, host_lib: Path, kernel_lib: Path, root: P
         "host_lib": _portable(host_lib, root), "kernel_lib": _portable(kernel_lib, root),
         # workspace-relative: reports travel in bundles, which must not depend on the checkout
         "kernel_source": pkg.source_label(pkg.kernel_source),
-        "golden": {"file": _portable(v.golden_file, root), "function": v.golden_function,
+        "golden": {"file": _portable(v.golden_file, root, pkg.repositories),
+                   "function": v.golden_function,
                    # only when set: other packages' jobs (and so their cache keys) unchanged
                    **({"convention": v.golden_convention} if v.golden_convention else {}),
                    **({"requires": list(v.requires)} if v.requires else {})},

@@ -290,7 +290,7 @@ def _soc_configs(op: OpSpec, socs: list[tuple[str, str]], theirs: dict) -> list[
                                     f"opkg.yaml lacks (add {where} with the config's inputs and "
                                     "outputs)", "op.soc_configs", needle))
         else:
-            soc_op = OpSpec(op.type, *mine[short], op.attrs)
+            soc_op = OpSpec(op.type, *mine[short], op.attrs, interface=op.interface)
             diffs += [Difference(f"in the {short} config: {x.what}", x.field, x.needle or needle)
                       for x in _tensor_diffs(soc_op, theirs[short]["inputs"],
                                              theirs[short]["outputs"], where)]

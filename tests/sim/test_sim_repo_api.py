@@ -100,3 +100,29 @@ def test_template_kernel_builds_and_verifies_through_the_cli(workspace):
     unit = (workspace.root / "out/sim/repo_api/gen/tpl_kernel.cpp").read_text()
     assert '#include "op_kernel/repo_api.cpp"' in unit
     assert "::RepoApiOp::opkg_sim_tpl_decl" in unit
+
+
+def test_a_host_compile_ignores_the_selection_as_the_devkit_does(tmp_path):
+    """asc-devkit's template_argument.h defines ASCENDC_TPL_SEL as nothing in host code (outside
+    ASCENDC_DEBUG): ops-nn's activation/clipped_swiglu/op_kernel/arch35/clipped_swiglu_tiling_key.h
+    selects an undeclared TPL_FLOOR, which its host build never sees. The kernel build, which
+    instantiates the selection, still rejects it."""
+    import subprocess
+    from pathlib import Path
+
+    include = Path(__file__).resolve().parents[2] / "opkg" / "sim" / "include"
+    src = tmp_path / "key.cpp"
+    src.write_text('#include "ascendc/host_api/tiling/template_argument.h"\n'
+                   "namespace Op {\n"
+                   "ASCENDC_TPL_ARGS_DECL(Op, ASCENDC_TPL_UINT_DECL(g, 1, ASCENDC_TPL_UI_LIST, 0, 1));\n"
+                   "ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(\n"
+                   "    ASCENDC_TPL_UINT_SEL(g, ASCENDC_TPL_UI_LIST, 0, 1, TPL_FLOOR)));\n"
+                   "}\n"
+                   "unsigned long long key() { using namespace Op; return GET_TPL_TILING_KEY(1); }\n")
+    def compile_(*flags):
+        return subprocess.run(["g++", "-std=c++17", "-fsyntax-only", f"-I{include}", *flags,
+                               str(src)], capture_output=True, text=True)
+    host = compile_()
+    assert host.returncode == 0, host.stderr
+    kernel = compile_("-DOPKG_SIM_KERNEL=1", "-D__NPU_ARCH__=2201", "-D__CCE_AICORE__=220")
+    assert kernel.returncode != 0 and "TPL_FLOOR" in kernel.stderr, kernel.stderr[-2000:]

@@ -170,6 +170,20 @@ def test_brcb_fills_blocks_with_strides(built):
     np.testing.assert_array_equal(z, want)
 
 
+def test_brcb_makes_only_the_blocks_of_undefined_elements_undefined(built):
+    """asc-devkit's Brcb reference: element 8 * i + j fills block j of repeat i, and nothing
+    else; its definedness likewise (hicann/ops-nn norm/rms_norm/op_kernel/rms_norm_merge_n.h
+    broadcasts one rstd per row with repeatTime = rows)."""
+    dtype = dtype_of(built)
+    x = np.zeros(PADDED, dtype)
+    z = run(built, 132, x, x.copy(), scalar=1.5)
+    count = 8 * per_block(dtype)
+    np.testing.assert_array_equal(z[:count], np.full(count, 1.5, dtype))
+    # the blocks of the 8 elements nothing wrote are still undefined when they reach GM
+    with pytest.raises(SimError, match=r"stores undefined values into bytes \[256, 512\) of 'z'"):
+        run(built, 133, x, x.copy(), scalar=1.5)
+
+
 def test_transpose_16x16(built):
     dtype = dtype_of(built)
     x = np.random.default_rng(11).uniform(-2, 2, PADDED).astype(dtype)

@@ -175,6 +175,14 @@ public:
         else if (TILING_KEY_IS(130)) {
             Brcb(z, x, 4, {2, 16});
         }
+        else if (TILING_KEY_IS(132) || TILING_KEY_IS(133)) {
+            // Two repeats over a source whose first 8 elements alone were written (ops-nn's
+            // rms_norm: one element per row, repeatTime = rows); 132 keeps the 8 blocks of
+            // those, 133 copies all 16 out.
+            Duplicate(w, s, 8);
+            Brcb(w[512 / sizeof(T)], w, 2, {1, 8});
+            DataCopy(z, w[512 / sizeof(T)], (TILING_KEY_IS(132) ? 8 : 16) * 32 / sizeof(T));
+        }
         else if (TILING_KEY_IS(131)) {
             // The 16x16 transpose of 2-byte elements (x's bytes as uint16 for float).
             LocalTensor<uint16_t> zz = z.template ReinterpretCast<uint16_t>();

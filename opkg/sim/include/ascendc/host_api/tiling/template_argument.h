@@ -363,8 +363,16 @@ bool dispatch(uint64_t key, F f) {
 #define ASCENDC_TPL_ARGS_DECL(x, ...) \
     [[maybe_unused]] static constexpr ::opkg_sim::tpl::Params opkg_sim_tpl_decl{__VA_ARGS__}
 #define ASCENDC_TPL_ARGS_SEL(...) ::opkg_sim::tpl::Params{__VA_ARGS__}
+#ifdef OPKG_SIM_KERNEL
+// the kernel build instantiates the selected combinations (tpl_kernel.cpp.j2)
 #define ASCENDC_TPL_SEL(...) \
     [[maybe_unused]] static constexpr ::opkg_sim::tpl::Selection opkg_sim_tpl_sel{__VA_ARGS__}
+#else
+// host code: nothing, as the devkit's template_argument.h outside ASCENDC_DEBUG, so a selection
+// naming something the host never declares compiles there as on CANN (ops-nn's
+// clipped_swiglu_tiling_key.h lists an undeclared TPL_FLOOR in its arch35 selection)
+#define ASCENDC_TPL_SEL(...)
+#endif
 
 #define GET_TPL_TILING_KEY(...) ::opkg_sim::tpl::encode_checked(opkg_sim_tpl_decl, {__VA_ARGS__})
 #define ASCENDC_TPL_SEL_PARAM(context, ...)                  \

@@ -131,15 +131,19 @@ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uin
     // each repeat broadcasts 8 source elements to 8 blocks of 32 bytes
     opkg_sim::count_vec("Brcb", uint64_t(repeatTime) * 8 * (32 / sizeof(T)),
                         uint64_t(repeatTime) * 256, repeatTime);
-    const uint64_t blk = repeatParams.dstBlkStride, rep = repeatParams.dstRepStride;
-    if (blk == 0) opkg_sim::fail(loc, "Brcb: dstBlkStride 0 is undefined behaviour on the hardware; use 1 or more");
+    // asc-devkit's Brcb reference: a dstBlkStride of 0 is taken as 1
+    const uint64_t blk = repeatParams.dstBlkStride ? repeatParams.dstBlkStride : 1;
+    const uint64_t rep = repeatParams.dstRepStride;
     const uint32_t per_block = 32 / sizeof(T);
     opkg_sim::check_vec(src, int64_t(repeatTime) * 8, "Brcb", "src", loc);
     opkg_sim::check_ub(dst, ((uint64_t(repeatTime) - 1) * rep + 7 * blk + 1) * 32, "Brcb", "dst", loc);
     if (dst.ptr_ == src.ptr_) opkg_sim::fail(loc, "Brcb: dst and src are the same UB address, which Brcb forbids");
-    opkg_sim::check_read(src.ptr_, uint64_t(repeatTime) * 8 * sizeof(T), "Brcb", "src", loc);
     for (uint32_t i = 0; i < repeatTime; ++i) {
         for (uint32_t j = 0; j < 8; ++j) {
+            // one element's definedness goes to its own block only: a repeat count past the
+            // elements the kernel wrote (ops-nn's rms_norm broadcasts one per row, repeatTime
+            // = rows) leaves only the blocks of those unwritten elements undefined
+            opkg_sim::check_read(src.ptr_ + i * 8 + j, sizeof(T), "Brcb", "src", loc);
             const T v = src.ptr_[i * 8 + j];
             T* out = dst.ptr_ + (i * rep + j * blk) * per_block;
             for (uint32_t k = 0; k < per_block; ++k) out[k] = v;
