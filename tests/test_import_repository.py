@@ -327,3 +327,32 @@ def test_combinations_in_formats_opkg_does_not_run_are_left_out_by_name():
     with pytest.raises(UsageError, match="no combination in formats opkg runs: 0: format "
                                          "NDC1HWC0"):
         R._runnable_dtypes(only, [])
+
+
+def test_a_spec_class_is_the_kernel_golden_where_golden_py_has_none(tmp_path):
+    """ops-nn's matmul operators keep their kernel golden in a test-spec module
+    (hicann/ops-nn matmul/mat_mul_v3/tests/assets/mmv3_kernel_golden.py: `__spec__` maps the
+    operator to a class whose `golden` is the reference; the aclnn and torch modules beside
+    it map API names). Files written here in that form."""
+    assets = tmp_path / "mat_like" / "tests" / "assets"
+    assets.mkdir(parents=True)
+    (assets / "ml_aclnn_golden.py").write_text(
+        "class AclnnSpec:\n    @staticmethod\n    def golden(x):\n        return x\n"
+        "__spec__ = {'aclnnMatLike': 'AclnnSpec'}\n")
+    assert R.find_golden(tmp_path / "mat_like") is None          # an API name, not the kernel
+    (assets / "ml_kernel_golden.py").write_text(
+        "import numpy as np\nimport en_dtypes\n"
+        "class MatLikeSpec:\n    @staticmethod\n    def golden(x1, x2, **kwargs):\n"
+        "        return [x1 @ x2]\n"
+        "__spec__ = {'mat_like': 'MatLikeSpec'}\n")
+    golden = R.find_golden(tmp_path / "mat_like")
+    assert (golden.file.name, golden.function, golden.requires) == \
+        ("ml_kernel_golden.py", "MatLikeSpec.golden", ("en_dtypes",))
+    # a class without a golden method is no golden
+    (assets / "ml_kernel_golden.py").write_text("class MatLikeSpec:\n    compare = None\n"
+                                                "__spec__ = {'mat_like': 'MatLikeSpec'}\n")
+    assert R.find_golden(tmp_path / "mat_like") is None
+    # golden.py's __golden__ mapping comes first
+    (assets / "golden.py").write_text("__golden__ = {'kernel': {'mat_like': 'g'}}\n"
+                                      "def g(x1, x2):\n    return x1\n")
+    assert R.find_golden(tmp_path / "mat_like").function == "g"

@@ -149,7 +149,7 @@ def measure(op_dir: Path, root: Path, work: Path, soc: str, build_jobs: int,
         result = {"error": {"message": _first_line(r.stderr or r.stdout)}}
     read_build(row, result, work, op_dir.name)
     if not row["golden"] and row["compiled"]:
-        row["classification"] = "no golden (tests/assets/golden.py names no kernel function)"
+        row["classification"] = "no golden (tests/assets names no kernel function or spec class)"
     row["seconds"] = round(time.monotonic() - start, 1)
     return row
 

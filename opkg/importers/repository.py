@@ -17,7 +17,8 @@ manifest (`manifest_text`) referencing them in place. What it follows, by file:
   `common/inc/op_host` for every host compile (the repository library `common`).
 - `add_kernel_sources`: the classic kernel is `op_kernel/<op>.cpp`; its op type comes from
   `op_host/config/<unit>/<op>_binary.json` when there is one, else from the def's OP_ADD.
-- `tests/assets/golden.py` (`__golden__ = {"kernel": {op: function}}`) and
+- `tests/assets/golden.py` (`__golden__ = {"kernel": {op: function}}`, or a test-spec module's
+  `__spec__ = {op: "Class"}` with `Class.golden`) and
   `tests/**/ttk_kernel_*.csv`: the repository's own golden and cases (opkg.importers.ttk).
 """
 
@@ -330,36 +331,78 @@ class Golden:
 
 
 def find_golden(op_dir: Path) -> Golden | None:
-    """tests/assets/golden.py's `__golden__["kernel"][<op>]`, with the packages it imports
-    that opkg does not bring; None when the operator has no golden (or names no function)."""
-    path = op_dir / "tests" / "assets" / "golden.py"
+    """The operator's kernel golden in tests/assets, with the packages it imports that opkg
+    does not bring; None when the operator has none. Two forms, as ops-nn writes them:
+    golden.py's `__golden__["kernel"][<op>]` (a function), else a test-spec module
+    (`tests/assets/*.py`, e.g. matmul's `mmv3_kernel_golden.py`) whose
+    `__spec__ = {<op>: "<Class>"}` names a class with a `golden` method (its other keys are
+    aclnn or torch API names, not kernels)."""
+    assets = op_dir / "tests" / "assets"
+    found = _golden_mapping(assets / "golden.py", op_dir.name)
+    if found is None:
+        for path in [assets / "golden.py", *sorted(p for p in assets.glob("*.py")
+                                                   if p.name != "golden.py")]:
+            if found := _spec_class(path, op_dir.name):
+                break
+    return found
+
+
+def _parse(path: Path):
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        return ast.parse(path.read_text(encoding="utf-8"), str(path))
     except (OSError, SyntaxError, UnicodeDecodeError):
         return None
-    mapping = None
+
+
+def _literal(tree, name: str):
+    """The literal value of the top-level assignment to `name`, or None."""
+    value = None
     for node in tree.body:
-        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__golden__"
-                                                 for t in node.targets)):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
+                                                for t in node.targets):
             try:
-                mapping = ast.literal_eval(node.value)
+                value = ast.literal_eval(node.value)
             except ValueError:
                 return None
-    if not isinstance(mapping, dict) or not isinstance(mapping.get("kernel"), dict):
+    return value
+
+
+def _spec_class(path: Path, op: str) -> Golden | None:
+    tree = _parse(path)
+    if tree is None:
         return None
-    kernels = mapping["kernel"]
-    function = kernels.get(op_dir.name) or (next(iter(kernels.values())) if len(kernels) == 1
-                                            else None)
-    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-    if not isinstance(function, str) or function not in defined:
+    spec = _literal(tree, "__spec__")
+    cls = spec.get(op) if isinstance(spec, dict) else None
+    methods = {n.name for c in tree.body if isinstance(c, ast.ClassDef) and c.name == cls
+               for n in c.body if isinstance(n, ast.FunctionDef)}
+    if not isinstance(cls, str) or "golden" not in methods:
         return None
+    return Golden(path, f"{cls}.golden", _requires(tree))
+
+
+def _requires(tree) -> tuple[str, ...]:
     imported = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             imported |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             imported.add(node.module.split(".")[0])
-    return Golden(path, function, tuple(sorted(imported - _PROVIDED)))
+    return tuple(sorted(imported - _PROVIDED))
+
+
+def _golden_mapping(path: Path, op: str) -> Golden | None:
+    tree = _parse(path)
+    if tree is None:
+        return None
+    mapping = _literal(tree, "__golden__")
+    if not isinstance(mapping, dict) or not isinstance(mapping.get("kernel"), dict):
+        return None
+    kernels = mapping["kernel"]
+    function = kernels.get(op) or (next(iter(kernels.values())) if len(kernels) == 1 else None)
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    if not isinstance(function, str) or function not in defined:
+        return None
+    return Golden(path, function, _requires(tree))
 
 
 # -- the import ---------------------------------------------------------------------------------
@@ -538,7 +581,8 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
         func = op.name
         (dest / "golden.py").write_text(_golden_stub(manifest_op, func))
         golden_ref = f"golden.py:{func}"
-        result.notes.append("no tests/assets/golden.py with a __golden__ kernel entry: "
+        result.notes.append("no kernel golden in tests/assets (a __golden__ kernel entry or a "
+                            "__spec__ class for the operator): "
                             "golden.py is a stub that fails until written")
     else:
         (dest / "golden.py").unlink(missing_ok=True)

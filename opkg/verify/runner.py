@@ -491,7 +491,10 @@ def load_golden(file: str, function: str, requires=()):
         if exc.name and util.find_spec(exc.name.split(".")[0]) is None:
             raise _missing_package(exc.name.split(".")[0], file, False) from None
         raise
-    return getattr(module, function)
+    found = module
+    for part in function.split("."):      # `Class.method` (verify.golden) too
+        found = getattr(found, part)
+    return found
 
 
 # verify.golden_convention "ttk": the ops repositories' tests/assets/golden.py signature (their

@@ -16,29 +16,8 @@
 #include "opkg_sim/basic_api/core/pipe.h"
 #include "lib/matmul/matmul_tilingdata.h"
 
-// CubeFormat, LayoutMode, MatmulConfig and its constructors are global names in CANN
-// (lib/matmul/matmul_config.h, tiling.h), not AscendC's: kernels without `using namespace AscendC`
-// name them unqualified.
-enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
-enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
-
-// The configuration template argument; the sim's model computes the same values for every one.
-struct MatmulConfig {
-    bool doNorm = false;
-    bool doBasicBlock = false;
-    bool doMultiDataLoad = false;
-    uint32_t basicM = 0;
-    uint32_t basicN = 0;
-    uint32_t basicK = 0;
-    bool intrinsicsCheck = false;
-    bool isNBatch = false;
-    bool enVecND2NZ = false;
-    bool doSpecialBasicBlock = false;
-};
-constexpr MatmulConfig CFG_NORM = {true};
-constexpr MatmulConfig CFG_MDL = {false, false, true};
-template <class... Args> constexpr MatmulConfig GetNormalConfig(Args...) { return CFG_NORM; }
-template <class... Args> constexpr MatmulConfig GetMDLConfig(Args...) { return CFG_MDL; }
+// CubeFormat, LayoutMode, MatmulConfig and its constructors (global names, as in CANN)
+#include "opkg_sim/adv_api/matmul/matmul_config.h"
 
 namespace AscendC {
 
