@@ -13,6 +13,7 @@
 #include <vector>
 #include "exe_graph/runtime/shape.h"
 #include "exe_graph/runtime/stride.h"
+#include "external/ge_common/api_error_codes.h"   // as metadef's tiling_context.h
 #include "graph/types.h"
 #include "opkg_sim/runtime/abi.h"
 #include "platform/platform_infos_def.h"
