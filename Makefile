@@ -84,10 +84,13 @@ compat: $(STAMP) check-gxx
 # A CPU build: on a machine whose index is PyPI (where plain `torch` pulls CUDA packages), add
 # COMPAT_PIP_ARGS='--index-url https://download.pytorch.org/whl/cpu'.
 COMPAT_TORCH    ?= torch==2.13.0
+# ops-nn's matmul goldens (matmul/common/tests/st/arch35/matmul_golden_util.py) import en_dtypes
+COMPAT_EN_DTYPES ?= en-dtypes==0.0.4
 COMPAT_PIP_ARGS ?=
 
 compat-goldens: $(STAMP)
 	$(BIN)/pip install -q $(COMPAT_PIP_ARGS) '$(COMPAT_TORCH)'
+	$(BIN)/pip install -q '$(COMPAT_EN_DTYPES)'
 
 # The harness over an ops repository checkout and the base library (docs/compat.md), goldens
 # with what they import: make compat-repo REPO=../ops-nn OPBASE=../opbase COMPAT_ARGS='--every 4'

@@ -356,3 +356,22 @@ def test_a_spec_class_is_the_kernel_golden_where_golden_py_has_none(tmp_path):
     (assets / "golden.py").write_text("__golden__ = {'kernel': {'mat_like': 'g'}}\n"
                                       "def g(x1, x2):\n    return x1\n")
     assert R.find_golden(tmp_path / "mat_like").function == "g"
+
+
+def test_a_helper_module_of_the_repository_is_no_requirement_its_imports_are(tmp_path):
+    """ops-nn's matmul kernel goldens put `../../../common/tests/st/arch35` (relative to
+    themselves) on sys.path and import `matmul_golden_util` from there, which imports
+    en_dtypes (hicann/ops-nn matmul/mat_mul_v3/tests/assets/mmv3_kernel_golden.py). Written
+    here in that form."""
+    helpers = tmp_path / "matmul" / "common" / "tests"
+    helpers.mkdir(parents=True)
+    (helpers / "mm_util.py").write_text("import ast\nimport en_dtypes\nimport numpy as np\n")
+    assets = tmp_path / "matmul" / "mat_like" / "tests" / "assets"
+    assets.mkdir(parents=True)
+    (assets / "ml_kernel_golden.py").write_text(
+        "import os\nimport sys\n"
+        "sys.path.insert(0, os.path.join(os.path.dirname(__file__), '../../../common/tests'))\n"
+        "import mm_util\n"
+        "class Spec:\n    @staticmethod\n    def golden(x1, x2, **kwargs):\n        return [x1 @ x2]\n"
+        "__spec__ = {'mat_like': 'Spec'}\n")
+    assert R.find_golden(tmp_path / "matmul" / "mat_like").requires == ("en_dtypes",)

@@ -28,6 +28,7 @@ import ast
 import json
 import re
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -377,17 +378,36 @@ def _spec_class(path: Path, op: str) -> Golden | None:
                for n in c.body if isinstance(n, ast.FunctionDef)}
     if not isinstance(cls, str) or "golden" not in methods:
         return None
-    return Golden(path, f"{cls}.golden", _requires(tree))
+    return Golden(path, f"{cls}.golden", _requires(tree, path))
 
 
-def _requires(tree) -> tuple[str, ...]:
+def _requires(tree, path: Path, _seen: set | None = None) -> tuple[str, ...]:
+    """The third-party packages the golden at `path` imports. A module of the repository's own
+    is not one: ops-nn's matmul goldens put a directory named relative to themselves on sys.path
+    (`os.path.join(os.path.dirname(__file__), "../../../common/tests/st/arch35")`) and import
+    its helpers (`matmul_golden_util`); what those import counts instead."""
+    seen = _seen if _seen is not None else {path.resolve()}
     imported = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             imported |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             imported.add(node.module.split(".")[0])
-    return tuple(sorted(imported - _PROVIDED))
+    # directories the golden names relative to itself (string constants that are one)
+    dirs = [path.parent] + [path.parent / n.value for n in ast.walk(tree)
+                            if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                            and 0 < len(n.value) < 200 and "\n" not in n.value
+                            and (path.parent / n.value).is_dir()]
+    found = set()
+    for name in sorted(imported - _PROVIDED - set(sys.stdlib_module_names)):
+        local = next((d / f"{name}.py" for d in dirs if (d / f"{name}.py").is_file()), None)
+        if local is None:
+            found.add(name)
+        elif local.resolve() not in seen:
+            seen.add(local.resolve())
+            sub = _parse(local)
+            found |= set(_requires(sub, local, seen)) if sub is not None else set()
+    return tuple(sorted(found))
 
 
 def _golden_mapping(path: Path, op: str) -> Golden | None:
@@ -402,7 +422,7 @@ def _golden_mapping(path: Path, op: str) -> Golden | None:
     defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     if not isinstance(function, str) or function not in defined:
         return None
-    return Golden(path, function, _requires(tree))
+    return Golden(path, function, _requires(tree, path))
 
 
 # -- the import ---------------------------------------------------------------------------------

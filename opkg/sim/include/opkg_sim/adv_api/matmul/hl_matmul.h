@@ -46,12 +46,7 @@ struct MatrixOffset {
 // Matmul on the calling core, so the client carries nothing.
 struct KfcCommClient {};
 
-// Vector UB left to a Matmul's temporary buffer (CANN's kernel_utils_constants.h).
-#if defined(__CCE_AICORE__) && __CCE_AICORE__ <= 200
-constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 248 * 1024;
-#else
-constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
-#endif
+// TOTAL_VEC_LOCAL_SIZE, the vector UB left to a Matmul's temporary buffer: utils_constants.h
 
 namespace mm_detail {
 
@@ -800,6 +795,13 @@ private:
     bool pending_ = false;
     opkg_sim::SrcLoc pendingLoc_{nullptr, 0};
 };
+
+// asc-devkit's class is MatmulImpl (matmul.h) and Matmul its alias (matmul_intf.h); kernels
+// that declare the object by the class name (ops-nn's MatMulV3: `MatmulImpl<A, B, C, BIAS,
+// MM_CFG, MM_CB> mm_;`) get the same object.
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>>
+using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB>;
 
 // What REGIST_MATMUL_OBJ does per object on the AIV side of a mixed kernel; callable directly.
 template <class T, class U>
