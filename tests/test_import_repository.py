@@ -375,3 +375,36 @@ def test_a_helper_module_of_the_repository_is_no_requirement_its_imports_are(tmp
         "class Spec:\n    @staticmethod\n    def golden(x1, x2, **kwargs):\n        return [x1 @ x2]\n"
         "__spec__ = {'mat_like': 'Spec'}\n")
     assert R.find_golden(tmp_path / "matmul" / "mat_like").requires == ("en_dtypes",)
+
+
+def test_the_familys_common_module_is_built_into_every_operator_of_the_family(tmp_path):
+    """ops-nn's matmul/common/op_host/CMakeLists.txt is an add_modules_sources call of its own
+    (OPTYPE common) whose infershape and op_tiling sources (matmul_common_infershape.cpp's
+    InferShapeForBatchMatMul, op_tiling/debug_tiling.cpp's DebugTilingContext) the matmul
+    operators call: CANN builds them into the same host library. Written here in that layout."""
+    (tmp_path / "cmake").mkdir()
+    (tmp_path / "cmake" / "func.cmake").write_text("function(add_modules_sources)\nendfunction()\n")
+    (tmp_path / "common" / "inc").mkdir(parents=True)
+    shared = tmp_path / "mm" / "common" / "op_host"
+    (shared / "op_tiling").mkdir(parents=True)
+    (shared / "CMakeLists.txt").write_text(
+        "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
+        "OPTYPE common ACLNNTYPE aclnn_exclude)\n")
+    for f in ("mm_common_infershape.cpp", "op_tiling/debug_tiling.cpp"):
+        (shared / f).write_text("")
+    (shared / "op_api").mkdir()
+    (shared / "op_api" / "mm_util.cpp").write_text("")       # the aclnn layer: not a host source
+    op = tmp_path / "mm" / "mm_x"
+    (op / "op_kernel").mkdir(parents=True)
+    (op / "op_host").mkdir()
+    for f in ("mm_x_def.cpp", "mm_x_tiling.cpp"):
+        (op / "op_host" / f).write_text("")
+    read = R.read_operator(R.open_repository(op), op, "ascend910b")
+    assert [p.relative_to(tmp_path.resolve()).as_posix() for p in read.host_sources] == [
+        "mm/mm_x/op_host/mm_x_def.cpp", "mm/mm_x/op_host/mm_x_tiling.cpp",
+        "mm/common/op_host/mm_common_infershape.cpp", "mm/common/op_host/op_tiling/debug_tiling.cpp"]
+    assert shared.resolve() in read.include_dirs
+    # a family without such a module: nothing added
+    (shared / "CMakeLists.txt").unlink()
+    read = R.read_operator(R.open_repository(op), op, "ascend910b")
+    assert len(read.host_sources) == 2

@@ -279,9 +279,16 @@ def read_operator(repo: Repository, op_dir: Path, unit: str) -> Operator:
     # CMake DEPENDENCIES: those operators' modules are built into the same tiling and infer
     # objects, so their sources are compiled with this one's and their directories are include
     # directories of it (ops-nn's foreach_* on foreach_utils)
-    for dep in module.dependencies:
-        dep_dir = next((d for d in (op_dir.parent / dep, *sorted(repo.root.glob(f"*/{dep}")))
-                        if (d / "op_host").is_dir()), None)
+    # The family's shared module (`<family>/common/op_host/CMakeLists.txt`'s own
+    # add_modules_sources, OPTYPE common: ops-nn's matmul_common_infershape.cpp and the debug
+    # tiling every matmul tiling calls) goes into the same host library as every operator's,
+    # as a dependency's does.
+    family_common = op_dir.parent / "common"
+    shared = [family_common] if cmake_module(family_common).file is not None else []
+    for dep in [*shared, *module.dependencies]:
+        dep_dir = dep if isinstance(dep, Path) else next(
+            (d for d in (op_dir.parent / dep, *sorted(repo.root.glob(f"*/{dep}")))
+             if (d / "op_host").is_dir()), None)
         if dep_dir is None or dep_dir == op_dir:
             continue
         dep_module = cmake_module(dep_dir)

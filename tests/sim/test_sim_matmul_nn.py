@@ -2,8 +2,9 @@
 batch_mat_mul_v3, ...) need beyond the rest of the repository, on a program written here
 (tests/sim/pkgs/matmulnn/host_api.cpp, which names what it mirrors): nlohmann/json.hpp (Debian's
 nlohmann-json3-dev, which `make test` and .ci/run install), register/register_types.h,
-ge::SUCCESS/FAILED, TilingContext::GetDeterministicLevel, and AscendC::tiling::TCubeTiling on
-the host. The kernel side (FORMAT_* macros, MatmulConfig) is in test_sim_flags_codegen.py and
+ge::SUCCESS/FAILED, TilingContext::GetDeterministicLevel, AscendC::tiling::TCubeTiling on
+the host, and the CANN library functions those headers declare (the tuning class factory, the
+knowledge bank's QueryBank, the legacy GenTiling), from the sim's host runtime. The kernel side (FORMAT_* macros, MatmulConfig) is in test_sim_flags_codegen.py and
 test_sim_hl_matmul.py."""
 
 from __future__ import annotations
@@ -22,11 +23,15 @@ def test_matmul_host_code_compiles_and_runs_with_the_sims_host_api(tmp_path):
         "nlohmann/json.hpp missing: install Debian's nlohmann-json3-dev (make check-host-headers)"
     exe = tmp_path / "host_api"
     build = subprocess.run(["g++", *flags.common_flags(), "-DOPKG_SIM_HOST=1", "-o", str(exe),
-                            str(PKG / "host_api.cpp")], capture_output=True, text=True)
+                            str(PKG / "host_api.cpp"), str(flags.host_runtime_source())],
+                           capture_output=True, text=True)
     assert build.returncode == 0, build.stderr[-3000:]
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
-    text, key, base, status, success, level = run.stdout.strip().split("|")
+    registry, text, key, base, status, success, level = run.stdout.strip().split("|")
+    # the class registered is made again; no knowledge bank entry; no legacy cache tiling
+    assert registry == "7,1,1,0"
+    assert "GenTiling: CANN's legacy cache tiling is not in the sim" in run.stderr
     assert text == '{"k":512,"m":64,"n":256,"trans_b":true}'     # nlohmann orders object keys
     assert key == "64,512,256,1" and base == "128,256"
     assert status == f"{0xFFFFFFFF},0" and success == "0"           # ge::FAILED, GRAPH_SUCCESS
