@@ -26,3 +26,20 @@ static_assert(kMdlFunc.doMultiDataLoad && kMdlFunc.scheduleType == ScheduleType:
               "GetMMConfig with two groups");
 static_assert(MM_CFG_BB.doBasicBlock && MM_CFG_BB.basicK == 128 && CFG_IBSHARE_NORM.doIBShareNorm &&
               GetSpecialMDLConfig().doSpecialMDL && CFG_NORM.sharedCO1BufferSize == 64 * 1024, "constants");
+
+// The constant tiling of MatMulV3's deterministic split-K kernel (mat_mul_deterministic_splitk_kernel.h:
+// MatmulShapeParams {0, 0, 0, 128, 128, 256 / sizeof(A)} under CONFIG_MDL), and the object declared
+// with a policy as its seventh argument.
+using AT = AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>;
+using CT = AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>;
+constexpr MatmulShapeParams shapeParams = {0, 0, 0, 128, 128, 128};
+constexpr MatmulConfig kStaticCfg = GetMMConfig<MatmulConfigMode::CONFIG_MDL>(shapeParams);
+constexpr static MatmulApiStaticTiling kStatic = AscendC::GetMatmulApiTiling<AT, AT, CT, CT>(kStaticCfg);
+// 128 x 128 halves are 32 KB: two fit the 64 KB L0A, so L0A is double-buffered (asc-devkit's GetL0ADb)
+static_assert(kStatic.baseM == 128 && kStatic.baseK == 128 && kStatic.dbL0A == 2 && kStatic.M == -1 &&
+              kStatic.cfg.doMultiDataLoad, "GetMatmulApiTiling, dynamic shape");
+constexpr MatmulConfig kBig = GetMMConfig<MatmulConfigMode::CONFIG_MDL>(MatmulShapeParams{0, 0, 0, 256, 128, 128});
+static_assert(AscendC::GetMatmulApiTiling<AT, AT, CT, CT>(kBig).dbL0A == 1, "a 64 KB block: no double buffer");
+using Policied = AscendC::MatmulImpl<AT, AT, CT, CT, kStatic, AscendC::MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+                                     AscendC::Impl::Detail::NBuffer33MatmulPolicy>;
+static_assert(std::is_same_v<Policied::AType, AT>, "MatmulImpl with a policy is the Matmul object");

@@ -35,6 +35,22 @@ struct MatmulType {
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {};
 
+// asc-devkit's Matmul policies (impl/adv_api/detail/matmul/policy/matmul_policy.h), by name:
+// schedules of the same product, which the sim's model does not replay.
+namespace Impl::Detail {
+template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct MatmulPolicy {};
+template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct MatmulWithScalePolicy : MatmulPolicy<MM_CFG, IMPL, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> {};
+template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct NBuffer33MatmulPolicy : MatmulPolicy<MM_CFG, IMPL, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> {};
+template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct TrianUpperMatmulPolicy : MatmulPolicy<MM_CFG, IMPL, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> {};
+template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct TrianLowerMatmulPolicy : MatmulPolicy<MM_CFG, IMPL, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> {};
+}  // namespace Impl::Detail
+
+
 // Where a base block sits in C (GetOffsetC).
 struct MatrixOffset {
     int32_t offset;
@@ -799,8 +815,11 @@ private:
 // asc-devkit's class is MatmulImpl (matmul.h) and Matmul its alias (matmul_intf.h); kernels
 // that declare the object by the class name (ops-nn's MatMulV3: `MatmulImpl<A, B, C, BIAS,
 // MM_CFG, MM_CB> mm_;`) get the same object.
+// The seventh argument, the policy (MatmulPolicy, NBuffer33MatmulPolicy, ...: asc-devkit's
+// buffering schedules of the same product), is accepted; the sim's model computes the same values.
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
-          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>>
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+          template <const auto& = MM_CFG, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
 using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB>;
 
 // What REGIST_MATMUL_OBJ does per object on the AIV side of a mixed kernel; callable directly.

@@ -273,4 +273,53 @@ constexpr MatmulConfig GetMMConfig(ArgTypes&&... args) {
     return c;
 }
 
+// asc-devkit's constant tiling (include/adv_api/matmul/tiling.h, constant_tiling.h): a Matmul
+// configured by a MatmulApiStaticTiling instead of a MatmulConfig. GetMatmulApiTiling gives its
+// dynamic form (single-core shape 0: the tiling comes at run time, base blocks from the
+// configuration's basic sizes, L0A/L0B double-buffered when two blocks fit, as asc-devkit's
+// GetL0ADb/GetL0BDb decide). The fully static form's L1 factors are not modelled: asking for
+// one is a compile error at its call.
+struct MatmulApiStaticTiling {
+    int32_t usedCoreNum = -1, M = -1, N = -1, Ka = -1, Kb = -1;
+    int32_t singleCoreM = -1, singleCoreN = -1, singleCoreK = -1;
+    int32_t baseM = -1, baseN = -1, baseK = -1, depthA1 = -1, depthB1 = -1, stepM = -1, stepN = -1;
+    int32_t isBias = -1, transLength = -1, iterateOrder = -1;
+    int32_t shareMode = -1, shareL1Size = -1, shareL0CSize = -1, shareUbSize = -1;
+    int32_t stepKa = -1, stepKb = -1, depthAL1CacheUB = -1, depthBL1CacheUB = -1;
+    int32_t dbL0A = -1, dbL0B = -1, dbL0C = -1;
+    int32_t ALayoutInfoB = -1, ALayoutInfoS = -1, ALayoutInfoN = -1, ALayoutInfoG = -1, ALayoutInfoD = -1;
+    int32_t BLayoutInfoB = -1, BLayoutInfoS = -1, BLayoutInfoN = -1, BLayoutInfoG = -1, BLayoutInfoD = -1;
+    int32_t CLayoutInfoB = -1, CLayoutInfoS1 = -1, CLayoutInfoN = -1, CLayoutInfoG = -1, CLayoutInfoS2 = -1;
+    int32_t BatchNum = -1, mxTypePara = -1;
+    MatmulConfig cfg = CFG_NORM;
+};
+
+namespace opkg_sim::mm_cfg {
+constexpr uint32_t L0AB_BYTES = 64 * 1024;   // L0A and L0B of the A2/A3 AI core
+template <class T>
+constexpr int32_t l0_db(uint32_t rows, uint32_t k) {
+    return uint64_t(rows) * k * sizeof(T) > L0AB_BYTES / 2 ? 1 : 2;
+}
+}  // namespace opkg_sim::mm_cfg
+
+namespace AscendC {   // as asc-devkit's constant_tiling.h
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG, int32_t = 0) {
+    MatmulApiStaticTiling tiling;
+    tiling.cfg = mmCFG;
+    if (mmCFG.singleCoreM != 0 && mmCFG.singleCoreN != 0 && mmCFG.singleCoreK != 0) {
+        throw "GetMatmulApiTiling with a static single-core shape: not modelled by the sim";
+    }
+    if (mmCFG.basicM != 0 && mmCFG.basicN != 0 && mmCFG.basicK != 0) {
+        tiling.baseM = mmCFG.basicM;
+        tiling.baseN = mmCFG.basicN;
+        tiling.baseK = mmCFG.basicK;
+        tiling.dbL0A = opkg_sim::mm_cfg::l0_db<typename A_TYPE::T>(mmCFG.basicM, mmCFG.basicK);
+        tiling.dbL0B = opkg_sim::mm_cfg::l0_db<typename B_TYPE::T>(mmCFG.basicN, mmCFG.basicK);
+        tiling.isBias = mmCFG.enableSetBias;
+    }
+    return tiling;
+}
+}  // namespace AscendC
+
 #endif

@@ -10,6 +10,11 @@
 namespace AscendC {
 enum class CacheMode { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2, CACHE_MODE_PERSISTENT = 4 };
 enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+constexpr uint8_t DEFAULT_DATA_COPY_NBURST = 1;   // kernel_utils_constants.h: one burst
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201
+// the flag id of SyncAll's AIC group barrier (dav_c220 kernel_operator_sync_impl.h)
+constexpr uint16_t SYNC_AIC_FLAG = 11;
+#endif
 
 #if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 1001 || __NPU_ARCH__ == 2002)
 constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 248 * 1024;
@@ -33,4 +38,9 @@ constexpr uint32_t TOTAL_L0C_SIZE = 128 * 1024;
 constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
 #endif
 }  // namespace AscendC
+
+// an instruction prefetch hint (kernel_utils_ceil_oom_que.h): nothing in CANN's CPU-debug build either
+#ifndef PRELOAD
+#define PRELOAD(len) {}
+#endif
 #endif
