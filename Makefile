@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: run test test-quick bench fuzz compat compat-goldens compat-repo check-compat-repo dist docs \
-        clean check-gxx check-test-tools
+        clean check-gxx check-test-tools check-host-headers
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || \
@@ -26,19 +26,33 @@ run: $(STAMP) check-gxx
 # the distributed-compile tests on loopback; Chromium and its driver open `opkg report`'s page
 # headless; docker-registry (CNCF distribution) serves the OCI registry tests, htpasswd puts one
 # behind basic auth; PostgreSQL holds the scheduler of the BuildGrid that the remote execution
-# tests start (looked for where Debian puts its initdb, off PATH). Installed when missing (as
-# root, with apt-get).
+# tests start (looked for where Debian puts its initdb, off PATH); nlohmann-json3-dev is the
+# JSON library (/usr/include/nlohmann/json.hpp) that ops repositories' host code includes (ops-nn's
+# matmul tiling), compiled by the tests' fixtures and the compat-repo harness. Installed when
+# missing (as root, with apt-get).
 TEST_TOOLS := makeself:makeself distccd:distcc chromium:chromium chromedriver:chromium-driver \
               docker-registry:docker-registry htpasswd:apache2-utils
 
-check-test-tools:
+# $(call apt_install_missing,WHAT): install the Debian packages listed in $$missing (as root), or
+# stop saying which are missing
+apt_install_missing = if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && apt-get install -y -qq $$missing; \
+	  else echo "error: not installed:$$missing. $(1); install them (Debian/Ubuntu: apt-get install$$missing)."; exit 1; fi; fi
+
+check-test-tools: check-host-headers
 	@missing=""; for t in $(TEST_TOOLS); do \
 	  command -v $${t%%:*} >/dev/null || missing="$$missing $${t#*:}"; done; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -qq && apt-get install -y -qq $$missing; \
-	  else echo "error: not installed:$$missing. The tests run them; install them (Debian/Ubuntu: apt-get install$$missing)."; exit 1; fi; fi
+	$(call apt_install_missing,The tests run them)
+
+# Headers the sim's host compiles take from /usr/include, as header:package
+HOST_HEADERS := nlohmann/json.hpp:nlohmann-json3-dev
+
+check-host-headers:
+	@missing=""; for h in $(HOST_HEADERS); do \
+	  test -f /usr/include/$${h%%:*} || missing="$$missing $${h#*:}"; done; \
+	$(call apt_install_missing,Host code of ops repositories includes them)
 
 # Tests run on every core (pytest-xdist); tests/sim files stay whole on one worker (they share
 # the libraries they compile). A failing test still fails `make test` (pytest's exit status).
@@ -72,7 +86,8 @@ compat: $(STAMP) check-gxx
 # Others import tensorflow or scipy (the Ascend 950's activation goldens among them): installed
 # the same way; COMPAT_GOLDEN_EXTRAS='' leaves them out.
 COMPAT_TORCH    ?= torch==2.13.0
-COMPAT_GOLDEN_EXTRAS ?= tensorflow==2.21.0 scipy
+# ops-nn's matmul goldens (matmul/common/tests/st/arch35/matmul_golden_util.py) import en_dtypes
+COMPAT_GOLDEN_EXTRAS ?= tensorflow==2.21.0 scipy en-dtypes==0.0.4
 COMPAT_PIP_ARGS ?=
 
 compat-goldens: $(STAMP)
@@ -80,7 +95,7 @@ compat-goldens: $(STAMP)
 
 # The harness over an ops repository checkout and the base library (docs/compat.md), goldens
 # with what they import: make compat-repo REPO=../ops-nn OPBASE=../opbase COMPAT_ARGS='--every 4'
-compat-repo: check-compat-repo compat-goldens check-gxx
+compat-repo: check-compat-repo compat-goldens check-gxx check-host-headers
 	$(BIN)/python bench/compat/repository.py --repo $(REPO) --opbase $(OPBASE) $(COMPAT_ARGS)
 
 check-compat-repo:

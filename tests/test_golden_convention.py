@@ -126,6 +126,8 @@ def test_a_ttk_golden_s_flat_output_of_the_stated_size_takes_the_stated_shape():
     assert out["y"].shape == (2, 3, 4) and runner._stated_disagreement(stated, out) is None
     short = runner._as_stated(stated, {"y": np.arange(23, dtype=np.float32)})
     assert "fix whichever is wrong" in runner._stated_disagreement(stated, short)
+
+
 def test_a_golden_output_of_the_stated_size_takes_the_stated_shape():
     """ops-nn's foreach_norm (tests/st/arch35/ttk_kernel_foreach_norm.csv states each norm as
     [1, 1], its golden returns [1]): the test tool compares data, so a golden array of as
@@ -138,3 +140,40 @@ def test_a_golden_output_of_the_stated_size_takes_the_stated_shape():
     wrong = runner._as_stated(stated, {"y": expected["y"], "z": np.arange(5.0)})
     assert "the golden returned z with shape [5] but the case states output_shapes z: [2, 3]" \
         in runner._stated_disagreement(stated, wrong)
+
+
+# A test-spec golden as ops-nn writes its matmul kernel goldens (hicann/ops-nn
+# matmul/mat_mul_v3/tests/assets/mmv3_kernel_golden.py: `__spec__ = {"mat_mul_v3":
+# "MatMulV3TestSpec"}`, the class's static `golden(x1, x2, bias=None, offset_w=None, *,
+# transpose_x1=False, transpose_x2=False, ..., **kwargs)` returning [y]); written here.
+SPEC_GOLDEN = '''\
+import numpy as np
+
+class MatLikeTestSpec:
+    @staticmethod
+    def golden(x1, x2, bias=None, *, transpose_x2=False, **kwargs):
+        x2 = x2.T if transpose_x2 else x2
+        out = x1.astype(np.float32) @ x2.astype(np.float32)
+        return [out.astype(kwargs["output_dtypes"][0])]
+
+__spec__ = {"mat_like": "MatLikeTestSpec", "aclnnMatLike": "AclnnSpec"}
+'''
+
+
+def test_a_spec_class_golden_is_called_like_a_function(tmp_path):
+    path = tmp_path / "mat_like_kernel_golden.py"
+    path.write_text(SPEC_GOLDEN)
+    golden = runner.load_golden(str(path), "MatLikeTestSpec.golden")
+    op = OpSpec("MatLike", (TensorSpec("x1", ("float16",)), TensorSpec("x2", ("float16",)),
+                            TensorSpec("bias", ("float16",), ("ND",), "optional")),
+                (TensorSpec("y", ("float16",)),), (AttrSpec("transpose_x2", "bool", False),))
+    rng = np.random.default_rng(0)
+    x1 = rng.standard_normal((4, 8)).astype(np.float16)
+    x2 = rng.standard_normal((6, 8)).astype(np.float16)
+    case = {"name": "t", "shapes": {"x1": [4, 8], "x2": [6, 8]}, "attrs": {}}
+    soc = SocInfo.from_json(_soc_json())
+    extra = runner._convention_kwargs("ttk", op, op.variants()[0], soc, case, {"x1": x1, "x2": x2})
+    out = runner._call_golden(golden, op, {"x1": x1, "x2": x2}, {"transpose_x2": True},
+                              op.variants()[0], extra=extra)
+    expected = (x1.astype(np.float32) @ x2.T.astype(np.float32)).astype(np.float16)
+    np.testing.assert_array_equal(out["y"], expected)

@@ -423,3 +423,84 @@ def test_combinations_in_formats_opkg_does_not_run_are_left_out_by_name():
     with pytest.raises(UsageError, match="no combination in formats opkg runs: 0: format "
                                          "NDC1HWC0"):
         R._runnable_dtypes(only, [])
+
+
+def test_a_spec_class_is_the_kernel_golden_where_golden_py_has_none(tmp_path):
+    """ops-nn's matmul operators keep their kernel golden in a test-spec module
+    (hicann/ops-nn matmul/mat_mul_v3/tests/assets/mmv3_kernel_golden.py: `__spec__` maps the
+    operator to a class whose `golden` is the reference; the aclnn and torch modules beside
+    it map API names). Files written here in that form."""
+    assets = tmp_path / "mat_like" / "tests" / "assets"
+    assets.mkdir(parents=True)
+    (assets / "ml_aclnn_golden.py").write_text(
+        "class AclnnSpec:\n    @staticmethod\n    def golden(x):\n        return x\n"
+        "__spec__ = {'aclnnMatLike': 'AclnnSpec'}\n")
+    assert R.find_golden(tmp_path / "mat_like") is None          # an API name, not the kernel
+    (assets / "ml_kernel_golden.py").write_text(
+        "import numpy as np\nimport en_dtypes\n"
+        "class MatLikeSpec:\n    @staticmethod\n    def golden(x1, x2, **kwargs):\n"
+        "        return [x1 @ x2]\n"
+        "__spec__ = {'mat_like': 'MatLikeSpec'}\n")
+    golden = R.find_golden(tmp_path / "mat_like")
+    assert (golden.file.name, golden.function, golden.requires) == \
+        ("ml_kernel_golden.py", "MatLikeSpec.golden", ("en_dtypes",))
+    # a class without a golden method is no golden
+    (assets / "ml_kernel_golden.py").write_text("class MatLikeSpec:\n    compare = None\n"
+                                                "__spec__ = {'mat_like': 'MatLikeSpec'}\n")
+    assert R.find_golden(tmp_path / "mat_like") is None
+    # golden.py's __golden__ mapping comes first
+    (assets / "golden.py").write_text("__golden__ = {'kernel': {'mat_like': 'g'}}\n"
+                                      "def g(x1, x2):\n    return x1\n")
+    assert R.find_golden(tmp_path / "mat_like").function == "g"
+
+
+def test_a_helper_module_of_the_repository_is_no_requirement_its_imports_are(tmp_path):
+    """ops-nn's matmul kernel goldens put `../../../common/tests/st/arch35` (relative to
+    themselves) on sys.path and import `matmul_golden_util` from there, which imports
+    en_dtypes (hicann/ops-nn matmul/mat_mul_v3/tests/assets/mmv3_kernel_golden.py). Written
+    here in that form."""
+    helpers = tmp_path / "matmul" / "common" / "tests"
+    helpers.mkdir(parents=True)
+    (helpers / "mm_util.py").write_text("import ast\nimport en_dtypes\nimport numpy as np\n")
+    assets = tmp_path / "matmul" / "mat_like" / "tests" / "assets"
+    assets.mkdir(parents=True)
+    (assets / "ml_kernel_golden.py").write_text(
+        "import os\nimport sys\n"
+        "sys.path.insert(0, os.path.join(os.path.dirname(__file__), '../../../common/tests'))\n"
+        "import mm_util\n"
+        "class Spec:\n    @staticmethod\n    def golden(x1, x2, **kwargs):\n        return [x1 @ x2]\n"
+        "__spec__ = {'mat_like': 'Spec'}\n")
+    assert R.find_golden(tmp_path / "matmul" / "mat_like").requires == ("en_dtypes",)
+
+
+def test_the_familys_common_module_is_built_into_every_operator_of_the_family(tmp_path):
+    """ops-nn's matmul/common/op_host/CMakeLists.txt is an add_modules_sources call of its own
+    (OPTYPE common) whose infershape and op_tiling sources (matmul_common_infershape.cpp's
+    InferShapeForBatchMatMul, op_tiling/debug_tiling.cpp's DebugTilingContext) the matmul
+    operators call: CANN builds them into the same host library. Written here in that layout."""
+    (tmp_path / "cmake").mkdir()
+    (tmp_path / "cmake" / "func.cmake").write_text("function(add_modules_sources)\nendfunction()\n")
+    (tmp_path / "common" / "inc").mkdir(parents=True)
+    shared = tmp_path / "mm" / "common" / "op_host"
+    (shared / "op_tiling").mkdir(parents=True)
+    (shared / "CMakeLists.txt").write_text(
+        "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
+        "OPTYPE common ACLNNTYPE aclnn_exclude)\n")
+    for f in ("mm_common_infershape.cpp", "op_tiling/debug_tiling.cpp"):
+        (shared / f).write_text("")
+    (shared / "op_api").mkdir()
+    (shared / "op_api" / "mm_util.cpp").write_text("")       # the aclnn layer: not a host source
+    op = tmp_path / "mm" / "mm_x"
+    (op / "op_kernel").mkdir(parents=True)
+    (op / "op_host").mkdir()
+    for f in ("mm_x_def.cpp", "mm_x_tiling.cpp"):
+        (op / "op_host" / f).write_text("")
+    read = R.read_operator(R.open_repository(op), op, "ascend910b")
+    assert [p.relative_to(tmp_path.resolve()).as_posix() for p in read.host_sources] == [
+        "mm/mm_x/op_host/mm_x_def.cpp", "mm/mm_x/op_host/mm_x_tiling.cpp",
+        "mm/common/op_host/mm_common_infershape.cpp", "mm/common/op_host/op_tiling/debug_tiling.cpp"]
+    assert shared.resolve() in read.include_dirs
+    # a family without such a module: nothing added
+    (shared / "CMakeLists.txt").unlink()
+    read = R.read_operator(R.open_repository(op), op, "ascend910b")
+    assert len(read.host_sources) == 2

@@ -186,3 +186,22 @@ def test_per_soc_dtype_lists_drive_the_variants_built_per_soc(workspace):
     assert set(targets["Ascend910B1"]["variants"]) == {"float16", "float32", "bfloat16"}
     assert set(targets["Ascend310P3"]["variants"]) == {"float16", "float32"}
     assert all(t["passed"] for t in targets.values())
+
+
+def test_a_one_soc_manifest_may_be_that_socs_config():
+    """What `opkg import` writes for an operator whose AddConfig for the SoC has lists of its own
+    (hicann/ops-nn matmul/mat_mul_v3/op_host/mat_mul_v3_def.cpp: 8 combinations at the top, 910B's
+    config a few of them), less the combinations opkg cannot run (a dtype it lacks, int4)."""
+    one = [("Ascend910B1", "ascend910b")]
+    config = _config(["float16", "int4", "float16"])
+    config["inputs"][0]["formats"] = config["outputs"][0]["formats"] = ["ND", "ND", "FRACTAL_NZ"]
+    aicore = {"configs": ["ascend910b"], "soc_configs": {"ascend910b": config}}
+    op = OpSpec("LeakyReluCustom", (TensorSpec("x", ("float16",), ("ND",)),),
+                (TensorSpec("y", ("float16",), ("ND",)),), (AttrSpec("negative_slope", "float", 0.01),))
+    assert compare(op, one, declared(aicore=aicore))[1] == []
+    # a manifest that is neither the top-level lists nor the config's is still reported
+    other = OpSpec(op.type, (TensorSpec("x", ("bfloat16",), ("ND",)),),
+                   (TensorSpec("y", ("bfloat16",), ("ND",)),), op.attrs)
+    assert compare(other, one, declared(aicore=aicore))[1]
+    # with two SoCs the top-level lists stay the manifest's (test_per_soc_opaicoreconfig_dtype_lists)
+    assert compare(op, SOCS, declared(aicore={**aicore, "configs": ["ascend910b", "ascend310p"]}))[1]

@@ -17,7 +17,8 @@ manifest (`manifest_text`) referencing them in place. What it follows, by file:
   `common/inc/op_host` for every host compile (the repository library `common`).
 - `add_kernel_sources`: the classic kernel is `op_kernel/<op>.cpp`; its op type comes from
   `op_host/config/<unit>/<op>_binary.json` when there is one, else from the def's OP_ADD.
-- `tests/assets/golden.py` (`__golden__ = {"kernel": {op: function}}`) and
+- `tests/assets/golden.py` (`__golden__ = {"kernel": {op: function}}`, or a test-spec module's
+  `__spec__ = {op: "Class"}` with `Class.golden`) and
   `tests/**/ttk_kernel_*.csv`: the repository's own golden and cases (opkg.importers.ttk).
 """
 
@@ -28,6 +29,7 @@ import dataclasses
 import json
 import re
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -279,9 +281,16 @@ def read_operator(repo: Repository, op_dir: Path, unit: str) -> Operator:
     # CMake DEPENDENCIES: those operators' modules are built into the same tiling and infer
     # objects, so their sources are compiled with this one's and their directories are include
     # directories of it (ops-nn's foreach_* on foreach_utils)
-    for dep in module.dependencies:
-        dep_dir = next((d for d in (op_dir.parent / dep, *sorted(repo.root.glob(f"*/{dep}")))
-                        if (d / "op_host").is_dir()), None)
+    # The family's shared module (`<family>/common/op_host/CMakeLists.txt`'s own
+    # add_modules_sources, OPTYPE common: ops-nn's matmul_common_infershape.cpp and the debug
+    # tiling every matmul tiling calls) goes into the same host library as every operator's,
+    # as a dependency's does.
+    family_common = op_dir.parent / "common"
+    shared = [family_common] if cmake_module(family_common).file is not None else []
+    for dep in [*shared, *module.dependencies]:
+        dep_dir = dep if isinstance(dep, Path) else next(
+            (d for d in (op_dir.parent / dep, *sorted(repo.root.glob(f"*/{dep}")))
+             if (d / "op_host").is_dir()), None)
         if dep_dir is None or dep_dir == op_dir:
             continue
         dep_module = cmake_module(dep_dir)
@@ -358,26 +367,29 @@ def find_golden(op_dir: Path) -> Golden | None:
     """The operator's golden with the packages it imports that opkg does not bring; None when
     it has none. Two registrations, as the repositories' test tool reads them:
     `__golden__ = {"kernel": {<op>: "<function>"}}`, and the TestSpec form
-    `__spec__ = {<op>: "<Class>"}` whose class holds `golden` (a function or staticmethod)."""
+    `__spec__ = {<op>: "<Class>"}` whose class holds `golden` (a function or staticmethod).
+    Read from GOLDEN_FILES, then the other test-spec modules of tests/assets (matmul's
+    `mmv3_kernel_golden.py`), which must name the operator (their other keys are aclnn or
+    torch API names, not kernels)."""
     from opkg.core.manifest import golden_callables
 
-    for rel in GOLDEN_FILES:
-        path = op_dir / rel
-        try:
-            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        except (OSError, SyntaxError, UnicodeDecodeError):
+    others = sorted(p for p in (op_dir / "tests" / "assets").glob("*.py") if p.name != "golden.py")
+    for path in [op_dir / rel for rel in GOLDEN_FILES] + others:
+        tree = _parse(path)
+        if tree is None:
             continue
-        function = _registered_golden(tree, op_dir.name, set(golden_callables(tree)))
-        if function is None:
-            continue
-        imported = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                imported |= {a.name.split(".")[0] for a in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                imported.add(node.module.split(".")[0])
-        return Golden(path, function, tuple(sorted(imported - _PROVIDED)))
+        function = _registered_golden(tree, op_dir.name, set(golden_callables(tree)),
+                                      named_only=path in others)
+        if function is not None:
+            return Golden(path, function, _requires(tree, path))
     return None
+
+
+def _parse(path: Path):
+    try:
+        return ast.parse(path.read_text(encoding="utf-8"), str(path))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return None
 
 
 def _module_dict(tree: ast.Module, name: str):
@@ -393,20 +405,54 @@ def _module_dict(tree: ast.Module, name: str):
     return None
 
 
-def _registered_golden(tree: ast.Module, op: str, defined: set[str]) -> str | None:
+def _registered_golden(tree: ast.Module, op: str, defined: set[str], *,
+                       named_only: bool = False) -> str | None:
     """The golden function `__golden__["kernel"]` or `__spec__` registers for operator `op`
-    (the only entry when there is one), as a golden reference names it ("fn", "Class.golden")."""
+    (the only entry when there is one, unless `named_only`), as a golden reference names it
+    ("fn", "Class.golden")."""
+    def pick(mapping: dict):
+        if op in mapping or named_only:
+            return mapping.get(op)
+        return next(iter(mapping.values())) if len(mapping) == 1 else None
+
     kernels = (_module_dict(tree, "__golden__") or {}).get("kernel")
     if isinstance(kernels, dict):
-        function = kernels.get(op) or (next(iter(kernels.values())) if len(kernels) == 1
-                                       else None)
+        function = pick(kernels)
         if isinstance(function, str) and function in defined:
             return function
-    spec = _module_dict(tree, "__spec__") or {}
-    cls = spec.get(op) or (next(iter(spec.values())) if len(spec) == 1 else None)
+    cls = pick(_module_dict(tree, "__spec__") or {})
     if isinstance(cls, str) and f"{cls}.golden" in defined:
         return f"{cls}.golden"
     return None
+
+
+def _requires(tree, path: Path, _seen: set | None = None) -> tuple[str, ...]:
+    """The third-party packages the golden at `path` imports. A module of the repository's own
+    is not one: ops-nn's matmul goldens put a directory named relative to themselves on sys.path
+    (`os.path.join(os.path.dirname(__file__), "../../../common/tests/st/arch35")`) and import
+    its helpers (`matmul_golden_util`); what those import counts instead."""
+    seen = _seen if _seen is not None else {path.resolve()}
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imported.add(node.module.split(".")[0])
+    # directories the golden names relative to itself (string constants that are one)
+    dirs = [path.parent] + [path.parent / n.value for n in ast.walk(tree)
+                            if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                            and 0 < len(n.value) < 200 and "\n" not in n.value
+                            and (path.parent / n.value).is_dir()]
+    found = set()
+    for name in sorted(imported - _PROVIDED - set(sys.stdlib_module_names)):
+        local = next((d / f"{name}.py" for d in dirs if (d / f"{name}.py").is_file()), None)
+        if local is None:
+            found.add(name)
+        elif local.resolve() not in seen:
+            seen.add(local.resolve())
+            sub = _parse(local)
+            found |= set(_requires(sub, local, seen)) if sub is not None else set()
+    return tuple(sorted(found))
 
 
 # -- the import ---------------------------------------------------------------------------------
@@ -587,9 +633,9 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
         func = op.name
         (dest / "golden.py").write_text(_golden_stub(manifest_op, func))
         golden_ref = f"golden.py:{func}"
-        result.notes.append("no tests/assets/golden.py registering a kernel golden "
-                            "(__golden__ or __spec__): golden.py is a stub that fails until "
-                            "written")
+        result.notes.append("no kernel golden in tests/ (a __golden__ kernel entry or a "
+                            "__spec__ class for the operator): golden.py is a stub that fails "
+                            "until written")
     elif (rendered := numpy_golden(golden.file.read_text(encoding="utf-8", errors="replace"),
                                    golden.function, golden.requires)) is not None:
         label = f"{op.repo.label(golden.file)}:{golden.function}"

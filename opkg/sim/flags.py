@@ -248,6 +248,12 @@ def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path
         d = DTYPES[dtype]
         flags.append(f"-DDTYPE_{name.upper()}={d.c_type}")
         flags.append(f"-DORIG_DTYPE_{name.upper()}={d.ge}")
+    # each tensor's format, as CANN's op compiler passes it (-DFORMAT_X=FORMAT_ND); the values
+    # are kernel_type.h's macros, which the sim's kernel_operator.h defines
+    formats = dict(variant.formats)
+    tensor_of = {**{n: n for n, _ in variant.dtypes}, **{f"{t}_ref": t for t in op.ref_outputs}}
+    for name, tensor in tensor_of.items():
+        flags.append(f"-DFORMAT_{name.upper()}=FORMAT_{formats.get(tensor, 'ND')}")
     if tiling_header is not None:
         # CANN builds give kernels the tiling struct without an #include; here the package's
         # header, read in kernel mode through kernel_tiling_source(), declares it as a plain struct.
@@ -426,7 +432,9 @@ def kernel_tiling_source(tiling_header: Path, text: str, at: Path, reads: str = 
     classes: list[str] = []
     for header, body in ((tiling_header, text), *keyed):
         lines += [f'#pragma push_macro("{n}")' for n in names] + [f"#undef {n}" for n in names]
+        lines.append('#include "opkg_sim/runtime/format_macros_push.h"')   # kernel_type.h's FORMAT_*
         lines.append(f'#include "{os.path.relpath(Path(header).resolve(), Path(at).resolve())}"')
+        lines.append('#include "opkg_sim/runtime/format_macros_pop.h"')
         lines += [f'#pragma pop_macro("{n}")' for n in names]
         m = _GUARD.match(_strip_comments(body))
         if m and m.group(1) == m.group(2):

@@ -216,10 +216,28 @@ def compare(op: OpSpec, socs: list[tuple[str, str]], declared: list[dict]
         return by_type[name], [Difference(f"declares op {name!r} where opkg.yaml has "
                                           f"{op.type!r}", "op.type", rf"\b{re.escape(name)}\b")]
     diffs = _tensor_diffs(op, d["inputs"], d["outputs"], "op")
+    soc_configs = d.get("aicore", {}).get("soc_configs") or {}
+    own = _own_config(op, socs, soc_configs)
+    if diffs and own is not None and not _tensor_diffs(op, soc_configs[own]["inputs"],
+                                                       soc_configs[own]["outputs"], "op"):
+        # the manifest's prototype is its one SoC's AddConfig lists (what `opkg import` writes:
+        # ops-nn's MatMulV3 declares 8 combinations, its ascend910b config 3)
+        diffs = []
+        soc_configs = {k: v for k, v in soc_configs.items() if k != own}
     diffs += _attrs(op, d["attrs"])
     diffs += _socs(socs, d.get("aicore", {}).get("configs", []))
-    diffs += _soc_configs(op, socs, d.get("aicore", {}).get("soc_configs") or {})
+    diffs += _soc_configs(op, socs, soc_configs)
     return d, diffs
+
+
+def _own_config(op: OpSpec, socs: list[tuple[str, str]], theirs: dict) -> str | None:
+    """The short SoC name whose AddConfig lists the manifest's top-level prototype is: the
+    manifest names one SoC, keeps no soc_configs, and that SoC's config has lists of its own."""
+    shorts = {short for _, short in socs}
+    if len(shorts) != 1 or op.soc_configs:
+        return None
+    short = next(iter(shorts))
+    return short if short in theirs else None
 
 
 def _tensor_diffs(op: OpSpec, inputs: list[dict], outputs: list[dict], prefix: str
@@ -230,11 +248,29 @@ def _tensor_diffs(op: OpSpec, inputs: list[dict], outputs: list[dict], prefix: s
 
     diffs = _positional_diffs(op, inputs, outputs, prefix)
     if diffs:
+        # ... and only the combinations whose dtypes and formats opkg has (an import leaves out
+        # int4 or FRACTAL_Z_3D positions, each named)
+        known = _known_positions([*inputs, *outputs])
+        inputs, outputs = keep_positions(inputs, known), keep_positions(outputs, known)
         kept, dropped = runnable_combinations(inputs, outputs)
-        if dropped and not _positional_diffs(op, keep_positions(inputs, kept),
-                                             keep_positions(outputs, kept), prefix):
+        if not _positional_diffs(op, keep_positions(inputs, kept), keep_positions(outputs, kept),
+                                 prefix):
             return []
     return diffs
+
+
+def _known_positions(tensors: list[dict]) -> list[int]:
+    """The positions of the DataType/Format lists whose every dtype and format opkg knows."""
+    from opkg.core.model import DTYPES, FORMATS
+
+    count = max((len(t["dtypes"]) for t in tensors), default=0)
+
+    def at(values, i):
+        return (values[i] if len(values) > 1 else values[0]) if values else None
+
+    return [i for i in range(count)
+            if all(at(t["dtypes"], i) in (None, *DTYPES) for t in tensors)
+            and all(at(t.get("formats") or [], i) in (None, *FORMATS) for t in tensors)]
 
 
 def _positional_diffs(op: OpSpec, inputs: list[dict], outputs: list[dict], prefix: str

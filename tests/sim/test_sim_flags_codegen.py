@@ -242,3 +242,41 @@ def test_ext_vector_type_becomes_a_gcc_vector_of_the_same_lanes(tmp_path):
     # element types of different widths (or unknown ones) cannot share the macro: said
     with pytest.raises(ValueError, match="int64_t, int32_t|int32_t, int64_t"):
         flags.ext_vector_flags([src, "typedef int64_t long2 __attribute__((ext_vector_type(2)));"])
+# A kernel that tests its tensors' formats in `#if`, as ops-nn's MatMulV3 does
+# (hicann/ops-nn matmul/mat_mul_v3/op_kernel/mat_mul_v3.cpp: an empty fallback definition of
+# FORMAT_FRACTAL_NZ, then `defined(FORMAT_X1) && FORMAT_X1 == FORMAT_FRACTAL_NZ`), and a tiling
+# header that names ge::Format's enumerators (read in the same translation unit).
+_FORMAT_KERNEL = """\
+#include "kernel_operator.h"
+#ifndef FORMAT_FRACTAL_NZ
+#define FORMAT_FRACTAL_NZ
+#endif
+#if defined(FORMAT_X2) && FORMAT_X2 == FORMAT_FRACTAL_NZ
+constexpr int x2_is_nz = 1;
+#else
+constexpr int x2_is_nz = 0;
+#endif
+static_assert(x2_is_nz == EXPECT_NZ, "FORMAT_X2 as the variant's format");
+static_assert(FORMAT_X1 == FORMAT_ND && FORMAT_ND == 2 && FORMAT_FRACTAL_NZ == 29, "kernel_type.h");
+static_assert(kFmt == 2, "the tiling header saw ge::FORMAT_ND");
+"""
+
+
+@pytest.mark.parametrize("x2_format, nz", [("ND", 0), ("FRACTAL_NZ", 1)])
+def test_kernels_see_their_tensor_formats_as_cann_defines_them(tmp_path, soc910b, x2_format, nz):
+    op = OpSpec("MatFmt", (TensorSpec("x1", ("float16",)),
+                           TensorSpec("x2", ("float16",), (x2_format,))),
+                (TensorSpec("y", ("float16",)),), ())
+    header = tmp_path / "fmt_tiling.h"
+    header.write_text('#include "graph/types.h"\nconstexpr int kFmt = ge::FORMAT_ND;\n')
+    gen = tmp_path / "gen"
+    gen.mkdir()
+    (gen / "t.h").write_text(flags.kernel_tiling_source(header, header.read_text(), gen))
+    f = flags.kernel_flags(op, op.variants()[0], soc910b, gen / "t.h")
+    assert f"-DFORMAT_X2=FORMAT_{x2_format}" in f and "-DFORMAT_Y=FORMAT_ND" in f
+    src = tmp_path / "k.cpp"
+    src.write_text(_FORMAT_KERNEL)
+    import subprocess
+    proc = subprocess.run(["g++", *flags.common_flags(), *f, f"-DEXPECT_NZ={nz}", "-fsyntax-only",
+                           str(src)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]

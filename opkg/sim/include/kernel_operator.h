@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <cmath>
+#include "kernel_type.h"
 #include "opkg_sim/basic_api/core/kcore.h"
 #include "opkg_sim/basic_api/core/ktypes.h"
 #include "opkg_sim/basic_api/core/tensor.h"

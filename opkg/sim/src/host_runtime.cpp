@@ -41,3 +41,60 @@ extern "C" void DlogRecord(int32_t, int32_t level, const char* fmt, ...) {
     opkg_sim::vlog(level, fmt, ap);
     va_end(ap);
 }
+
+// CANN's tuning library, which ops repositories' host code calls through their own headers
+// (ops-nn common/inc/op_host/register/tuning_tiling_registry.h, runtime_kb_api.h): the registry
+// of tuned-tiling classes, and the runtime knowledge bank's query. The sim has no knowledge bank
+// (AOE's tuned tilings): every query answers "no entry", and the tiling computes its own, as it
+// does on a device whose bank has none for the shape.
+#include <map>
+#include <memory>
+#include "graph/ascend_string.h"
+namespace tuningtiling {
+class TuningTilingDef;
+using TuningTilingDefConstructor = std::shared_ptr<TuningTilingDef> (*)();
+class TuningTilingClassFactory {
+public:
+    static std::map<ge::AscendString, TuningTilingDefConstructor>& RegisterInfo();
+    static void RegisterTilingData(const ge::AscendString& optype, TuningTilingDefConstructor const constructor);
+    static std::shared_ptr<TuningTilingDef> CreateTilingDataInstance(const ge::AscendString& optype);
+};
+std::map<ge::AscendString, TuningTilingDefConstructor>& TuningTilingClassFactory::RegisterInfo() {
+    static std::map<ge::AscendString, TuningTilingDefConstructor> classes;
+    return classes;
+}
+void TuningTilingClassFactory::RegisterTilingData(const ge::AscendString& optype,
+                                                  TuningTilingDefConstructor const constructor) {
+    RegisterInfo()[optype] = constructor;
+}
+std::shared_ptr<TuningTilingDef> TuningTilingClassFactory::CreateTilingDataInstance(const ge::AscendString& optype) {
+    auto it = RegisterInfo().find(optype);
+    return it == RegisterInfo().end() || it->second == nullptr ? nullptr : it->second();
+}
+}  // namespace tuningtiling
+
+namespace RuntimeKb {
+constexpr uint32_t kNoBankEntry = 1;   // any non-zero status: the callers fall back alike
+uint32_t QueryBank(const void*, size_t, const std::string&, const std::string&, uint32_t,
+                   std::shared_ptr<tuningtiling::TuningTilingDef>& tiling) {
+    tiling = nullptr;
+    return kNoBankEntry;
+}
+}  // namespace RuntimeKb
+
+// CANN's legacy cube tiling (libophost_comm_legacy: the TBE matmul "cache tiling" that ops-nn's
+// op_cache_tiling.h declares in optiling for builds against the whole CANN package). Its search
+// is not public: the sim has none, and answers as ops-nn's own adapter does when that library
+// is absent (a warning, false); the callers' other paths compute the tiling.
+namespace gert { class TilingContext; }
+namespace optiling {
+struct BatchmatmulCompileParas;
+struct BatchmatmulRunParas;
+struct CacheTilingData;
+bool GenTiling(const std::string& op_type, const BatchmatmulCompileParas&, BatchmatmulRunParas&, CacheTilingData&,
+               gert::TilingContext*) {
+    AlogRecord(0, 0, 2, "[%s] GenTiling: CANN's legacy cache tiling is not in the sim; no tiling from it",
+               op_type.c_str());
+    return false;
+}
+}  // namespace optiling

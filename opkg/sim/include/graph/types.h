@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+// ... and kernel_type.h's FORMAT_* macros likewise
+#include "opkg_sim/runtime/format_macros_push.h"
 #pragma push_macro("DT_FLOAT")
 #pragma push_macro("DT_FLOAT16")
 #pragma push_macro("DT_INT8")
@@ -259,6 +261,7 @@ struct ListTensorType {
 
 }  // namespace ge
 
+#include "opkg_sim/runtime/format_macros_pop.h"
 #pragma pop_macro("DT_FLOAT")
 #pragma pop_macro("DT_FLOAT16")
 #pragma pop_macro("DT_INT8")

@@ -13,6 +13,7 @@
 #include <vector>
 #include "exe_graph/runtime/shape.h"
 #include "exe_graph/runtime/stride.h"
+#include "external/ge_common/api_error_codes.h"   // as metadef's tiling_context.h
 #include "graph/types.h"
 #include "opkg_sim/runtime/abi.h"
 #include "platform/platform_infos_def.h"
@@ -247,7 +248,10 @@ public:
     uint32_t GetLocalMemorySize() const { return dyn_ubuf_size_; }
     ge::graphStatus SetNeedAtomic(bool) { return ge::GRAPH_SUCCESS; }
     bool NeedAtomic() const { return false; }
+    // metadef tiling_context.h: 0 = deterministic computation not configured (the sim runs
+    // no framework option for it; level 1-3 select deterministic, strong and batch consistency)
     int32_t GetDeterministic() const { return 0; }
+    int32_t GetDeterministicLevel() const { return 0; }
     TilingData* GetRawTilingData() { return &tiling_; }
     template <class T> T* GetTilingData() {
         if (tiling_.size_ < sizeof(T)) tiling_.size_ = sizeof(T);

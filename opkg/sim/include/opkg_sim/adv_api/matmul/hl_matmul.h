@@ -16,72 +16,8 @@
 #include "opkg_sim/basic_api/core/pipe.h"
 #include "lib/matmul/matmul_tilingdata.h"
 
-// CubeFormat, LayoutMode, MatmulConfig and its constructors are global names in CANN
-// (lib/matmul/matmul_config.h, tiling.h), not AscendC's: kernels without `using namespace AscendC`
-// name them unqualified.
-enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
-enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
-
-// The configuration template argument, with CANN 8.1's fields in its order (kernels initialise it
-// positionally: cann-ops' STFT gives 24 values); the sim's model computes the same values for
-// every configuration, and GetMMConfig reads the shapes (hl_matmul_static.h).
-enum class BatchMode { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
-enum class IterateOrder { ORDER_M = 0, ORDER_N, UNDEF };
-enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT };
-struct MatmulConfig {
-    bool doNorm = false;
-    bool doBasicBlock = false;
-    bool doMultiDataLoad = false;
-    uint32_t basicM = 0;
-    uint32_t basicN = 0;
-    uint32_t basicK = 0;
-    bool intrinsicsCheck = false;
-    bool isNBatch = false;
-    bool enVecND2NZ = false;
-    bool doSpecialBasicBlock = false;
-    uint32_t doMTE2Preload = 0;
-    uint32_t singleCoreM = 0;
-    uint32_t singleCoreN = 0;
-    uint32_t singleCoreK = 0;
-    uint32_t stepM = 0;
-    uint32_t stepN = 0;
-    uint32_t baseMN = 0;
-    uint32_t singleCoreMN = 0;
-    bool enUnitFlag = true;
-    bool isPerTensor = false;
-    bool hasAntiQuantOffset = false;
-    bool doIBShareNorm = false;
-    bool doSpecialMDL = false;
-    bool enableInit = true;
-    BatchMode batchMode = BatchMode::NONE;
-    bool enableEnd = true;
-    bool enableGetTensorC = true;
-    bool enableSetOrgShape = true;
-    bool enableSetBias = true;
-    bool enableSetTail = true;
-    bool enableQuantVector = true;
-    bool enableSetDefineData = true;
-    uint8_t iterateMode = 0;
-    bool enableReuse = true;
-    bool enableUBReuse = false;
-    bool enableL1CacheUB = false;
-    bool intraBlockPartSum = false;
-    IterateOrder iterateOrder = IterateOrder::UNDEF;
-    ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
-    bool enableDoubleCache = false;
-    bool isBiasBatch = true;
-    bool enableStaticPadZeros = false;
-    bool isPartialOutput = false;
-    bool enableMixDualMaster = false;
-    bool isA2B2Shared = false;
-    bool isEnableChannelSplit = false;
-    bool enableKdimReorderLoad = false;
-};
-constexpr MatmulConfig CFG_NORM = {true};
-constexpr MatmulConfig CFG_MDL = {false, false, true};
-template <class... Args> constexpr MatmulConfig GetNormalConfig(Args...) { return CFG_NORM; }
-template <class... Args> constexpr MatmulConfig GetMDLConfig(Args...) { return CFG_MDL; }
-#include "opkg_sim/adv_api/matmul/hl_matmul_static.h"
+// CubeFormat, LayoutMode, MatmulConfig and its constructors (global names, as in CANN)
+#include "opkg_sim/adv_api/matmul/matmul_config.h"
 
 namespace AscendC {
 
@@ -99,6 +35,22 @@ struct MatmulType {
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {};
 
+// asc-devkit's Matmul policies (impl/adv_api/detail/matmul/policy/matmul_policy.h), by name:
+// schedules of the same product, which the sim's model does not replay.
+namespace Impl::Detail {
+template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct MatmulPolicy {};
+template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct MatmulWithScalePolicy : MatmulPolicy<MM_CFG, IMPL, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> {};
+template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct NBuffer33MatmulPolicy : MatmulPolicy<MM_CFG, IMPL, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> {};
+template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct TrianUpperMatmulPolicy : MatmulPolicy<MM_CFG, IMPL, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> {};
+template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct TrianLowerMatmulPolicy : MatmulPolicy<MM_CFG, IMPL, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> {};
+}  // namespace Impl::Detail
+
+
 // Where a base block sits in C (GetOffsetC).
 struct MatrixOffset {
     int32_t offset;
@@ -110,12 +62,7 @@ struct MatrixOffset {
 // Matmul on the calling core, so the client carries nothing.
 struct KfcCommClient {};
 
-// Vector UB left to a Matmul's temporary buffer (CANN's kernel_utils_constants.h).
-#if defined(__CCE_AICORE__) && __CCE_AICORE__ <= 200
-constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 248 * 1024;
-#else
-constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
-#endif
+// TOTAL_VEC_LOCAL_SIZE, the vector UB left to a Matmul's temporary buffer: utils_constants.h
 
 namespace mm_detail {
 
@@ -866,6 +813,16 @@ private:
     bool pending_ = false;
     opkg_sim::SrcLoc pendingLoc_{nullptr, 0};
 };
+
+// asc-devkit's class is MatmulImpl (matmul.h) and Matmul its alias (matmul_intf.h); kernels
+// that declare the object by the class name (ops-nn's MatMulV3: `MatmulImpl<A, B, C, BIAS,
+// MM_CFG, MM_CB> mm_;`) get the same object.
+// The seventh argument, the policy (MatmulPolicy, NBuffer33MatmulPolicy, ...: asc-devkit's
+// buffering schedules of the same product), is accepted; the sim's model computes the same values.
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+          template <const auto& = MM_CFG, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
+using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB>;
 
 // What REGIST_MATMUL_OBJ does per object on the AIV side of a mixed kernel; callable directly.
 template <class T, class U>

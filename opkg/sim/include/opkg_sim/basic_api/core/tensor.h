@@ -5,6 +5,7 @@
 
 #include "opkg_sim/basic_api/core/kcore.h"
 #include "opkg_sim/basic_api/core/ktypes.h"
+#include "opkg_sim/basic_api/core/utils_constants.h"
 
 namespace AscendC {
 
@@ -191,6 +192,8 @@ public:
     __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
     uint64_t GetSize() const { return size_; }
     void SetL2CacheHint(int) {}
+    void SetL2CacheHint(CacheMode) {}
+    template <CacheRwMode rwMode> void SetL2CacheHint(CacheMode) {}
 
     T* ptr_ = nullptr;
     uint64_t size_ = 0;

@@ -406,6 +406,22 @@ inline void CrossCoreWaitFlag(uint16_t flagId, opkg_sim::SrcLoc loc = opkg_sim::
     opkg_sim::sync_all_blocks(loc, [] {});
 }
 
+// NotifyEvent/WaitEvent: the cube/vector group sync of a mixed kernel (asc-devkit's
+// kernel_operator_block_sync_intf_impl.h: CrossCoreSetFlag mode 2 and its wait). They compile, so
+// a kernel whose other paths the sim runs builds, and fail where a block reaches them, as
+// CrossCoreSetFlag's group modes do.
+template <pipe_t pipe>
+inline void NotifyEvent(uint16_t flagId, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    CrossCoreSetFlag<2, pipe>(flagId, loc);
+}
+
+template <pipe_t pipe = PIPE_S>
+inline void WaitEvent(uint16_t flagId, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::note(loc);
+    opkg_sim::fail(loc, opkg_sim::format("WaitEvent(%u) (cube/vector group sync of a mixed kernel) is not "
+                                         "emulated: the sim runs a kernel's blocks on one core type", flagId));
+}
+
 }  // namespace AscendC
 
 // The CCE builtins behind CrossCoreSetFlag / CrossCoreWaitFlag, which kernels also call directly
