@@ -1071,6 +1071,19 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
     cube_detail::fixpipe_gm<DstT, SrcT, config>(dstGlobal, srcLocal, p, nullptr, loc);
 }
 
+namespace cube_detail {
+// The per-channel values of the cbufWorkspace overloads: nSize uint64_t in L1, all loaded.
+inline void check_workspace(const LocalTensor<uint64_t>& w, uint16_t nSize, const char* op, opkg_sim::SrcLoc loc) {
+    using namespace opkg_sim;
+    const uint64_t cols = uint64_t(nSize) * sizeof(uint64_t);
+    CubeArena& a = cube_operand(w, 1u << CUBE_L1, cols, 32, op, "cbufWorkspace (L1)", loc);
+    if (!cube_defined(a, w.ptr_, cols)) {
+        fail(loc, format("%s: the cbufWorkspace's %u per-channel quantisation values were not all loaded into L1", op,
+                         nSize));
+    }
+}
+}  // namespace cube_detail
+
 template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR>
 inline void Fixpipe(const LocalTensor<DstT>& dstLocal, const LocalTensor<SrcT>& srcLocal,
                     const FixpipeParamsV220& p, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
@@ -1085,14 +1098,7 @@ template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MA
 inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
                     const LocalTensor<BufT>& cbufWorkspace, const FixpipeParamsV220& p,
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    using namespace opkg_sim;
-    const char* op = "Fixpipe CO1->GM";
-    const uint64_t cols = uint64_t(p.nSize) * sizeof(uint64_t);
-    CubeArena& a = cube_operand(cbufWorkspace, 1u << CUBE_L1, cols, 32, op, "cbufWorkspace (L1)", loc);
-    if (!cube_defined(a, cbufWorkspace.ptr_, cols)) {
-        fail(loc, format("%s: the cbufWorkspace's %u per-channel quantisation values were not all loaded into L1", op,
-                         p.nSize));
-    }
+    cube_detail::check_workspace(cbufWorkspace, p.nSize, "Fixpipe CO1->GM", loc);
     cube_detail::fixpipe_gm<DstT, SrcT, config>(dstGlobal, srcLocal, p, cbufWorkspace.ptr_, loc);
 }
 template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR, typename BufT = uint64_t,
@@ -1100,14 +1106,7 @@ template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MA
 inline void Fixpipe(const LocalTensor<DstT>& dstLocal, const LocalTensor<SrcT>& srcLocal,
                     const LocalTensor<BufT>& cbufWorkspace, const FixpipeParamsV220& p,
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    using namespace opkg_sim;
-    const char* op = "Fixpipe CO1->L1";
-    const uint64_t cols = uint64_t(p.nSize) * sizeof(uint64_t);
-    CubeArena& a = cube_operand(cbufWorkspace, 1u << CUBE_L1, cols, 32, op, "cbufWorkspace (L1)", loc);
-    if (!cube_defined(a, cbufWorkspace.ptr_, cols)) {
-        fail(loc, format("%s: the cbufWorkspace's %u per-channel quantisation values were not all loaded into L1", op,
-                         p.nSize));
-    }
+    cube_detail::check_workspace(cbufWorkspace, p.nSize, "Fixpipe CO1->L1", loc);
     cube_detail::fixpipe_l1<DstT, SrcT, config>(dstLocal, srcLocal, p, cbufWorkspace.ptr_, loc);
 }
 
