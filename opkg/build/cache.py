@@ -49,8 +49,8 @@ LOCK_FILE = ".lock"
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b?)\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3, "t": 1024 ** 4}
 # Part of every step's signature (opkg.build.scons_glue): entries of an older format are never
-# looked up.
-ENTRY_FORMAT = "2"
+# looked up. 3: steps keep their diagnostics (entries of 2 would restore without them).
+ENTRY_FORMAT = "3"
 # Appended to every entry: a marker, then the SHA-256 of the bytes before it.
 ENTRY_MARKER = b"\n#opkg-cache-entry sha256\n"
 TRAILER_SIZE = len(ENTRY_MARKER) + 32
