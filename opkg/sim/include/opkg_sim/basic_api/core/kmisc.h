@@ -163,12 +163,14 @@ inline T AtomicCas(__gm__ T* address, T value1, T value2, opkg_sim::SrcLoc loc =
 #endif
 template <HardEvent evt> inline void SetFlag(int32_t id) { opkg_sim::set_flag(opkg_sim::event_pipes(evt), id); }
 template <HardEvent evt> inline void WaitFlag(int32_t id) { opkg_sim::wait_flag(opkg_sim::event_pipes(evt), id); }
-// The hard SyncAll is the FFTS all-core flag of A2/A3; CANN's other architectures assert
-// "unsupported hardware syncAll" (dav_m200/c100/m300 SyncAllImpl) and offer the soft form.
+// The hard SyncAll is the all-core flag of A2/A3 and the Ascend 950 (dav_c220 and dav_3510
+// SyncAllImpl); CANN's other architectures assert "unsupported hardware syncAll"
+// (dav_m200/c100/m300) and offer the soft form.
 inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-#if defined(__CCE_AICORE__) && __CCE_AICORE__ != 220
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ != 220 && __CCE_AICORE__ != 310
     opkg_sim::fail(loc, opkg_sim::format(
-        "SyncAll(): the hardware all-core sync exists only on A2/A3 SoCs (910B, 910_93); on this SoC "
+        "SyncAll(): the hardware all-core sync exists only on A2/A3 SoCs (910B, 910_93) and the Ascend 950; "
+        "on this SoC "
         "(__CCE_AICORE__ %d) CANN asserts it is unsupported. Use SyncAll(gmWorkspace, ubWorkspace) "
         "(the soft sync through a zeroed GM workspace) here.", __CCE_AICORE__));
 #endif
