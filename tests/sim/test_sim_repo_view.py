@@ -126,7 +126,7 @@ def test_a_kernel_header_including_kernel_tiling_sees_the_api_tiling_structs(tmp
 def test_950_kernel_spellings_of_the_index_family_compile(tmp_path):
     # ops-nn's arch35 index kernels (scatter_update, gather_elements): `__simd_vf__ inline`
     # functions, InitGlobalMemory, DataSyncBarrier before a SIMT launch, GetUintDivMagicAndShift,
-    # and the 950's Sort with a SortConfig
+    # the 950's Sort with a SortConfig, the count form of Copy and the scalar GM atomics
     src = tmp_path / "k.cpp"
     src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
                    "constexpr SortConfig CFG{SortType::RADIX_SORT, false};\n"
@@ -136,7 +136,9 @@ def test_950_kernel_spellings_of_the_index_family_compile(tmp_path):
                    "       LocalTensor<uint32_t>& i, __ubuf__ float* p) {\n"
                    "    InitGlobalMemory(g, 64, 0);\n    DataSyncBarrier<MemDsbT::UB>();\n    Vf(p);\n    Vf2(p);\n"
                    "    uint64_t m = 0, s = 0;\n    GetUintDivMagicAndShift(m, s, uint64_t(7));\n"
-                   "    Sort<int32_t, true, CFG>(a, i, b, 64u);\n}\n")
+                   "    Sort<int32_t, true, CFG>(a, i, b, 64u);\n    Copy(a, b, 64);\n"
+                   "    uint32_t old = AtomicAdd((__gm__ uint32_t*)g.GetPhyAddr(), uint32_t(1));\n"
+                   "    old = AtomicExch((__gm__ uint32_t*)g.GetPhyAddr(), old);\n}\n")
     r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(get_soc("Ascend950PR_9599")), "-fsyntax-only",
                         str(src)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]

@@ -128,3 +128,9 @@ def test_sort_with_a_sort_config_is_stable_with_positions(built, which, descendi
 def test_division_by_magic_number(built, divisor):
     y = run(built, 11, np.zeros(1, np.float32), np.array([divisor], np.int32), 3000)
     np.testing.assert_array_equal(y, np.arange(3000) // divisor)
+
+
+def test_hardware_syncall_runs_on_the_950(built):
+    # dav_3510 has the hardware all-core sync (ops-nn's segment_sum clears its output, then syncs)
+    y = run(built, 12, np.zeros(1, np.float32), np.zeros(1, np.int32), 4, blocks=4)
+    np.testing.assert_array_equal(y, [0, 1, 2, 3])

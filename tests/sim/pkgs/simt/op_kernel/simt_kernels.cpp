@@ -12,6 +12,7 @@
 //     values, then the bits of their uint32 source positions (vector code beside the SIMT kernels)
 //   11 y[i] = i / idx[0] through GetUintDivMagicAndShift and Simt::UintDiv (ops-nn's index kernels
 //      divide so)
+//   12 the hardware SyncAll (the 950 has it), then each block's thread 0 stores its block index
 //   8 rotate y left in place without a barrier: thread t reads y[t], then writes y[t - 1], which
 //     thread t - 1 read (a read before the buffer's first store of the epoch, then a write)
 #include "kernel_operator.h"
@@ -114,6 +115,13 @@ __simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void MagicDivSimt(__gm__ flo
     }
 }
 
+__simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void BlockIndexSimt(__gm__ float* y)
+{
+    if (threadIdx.x == 0) {
+        y[blockIdx.x] = static_cast<float>(blockIdx.x);
+    }
+}
+
 extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_ADDR y, GM_ADDR workspace,
                                                    GM_ADDR tiling)
 {
@@ -168,6 +176,9 @@ extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_AD
         uint32_t magic = 0, shift = 0;
         GetUintDivMagicAndShift(magic, shift, static_cast<uint32_t>(is[0]));
         asc_vf_call<MagicDivSimt>(dim3(THREADS), ys, t.ylen, magic, shift);
+    } else if (TILING_KEY_IS(12)) {
+        SyncAll();
+        asc_vf_call<BlockIndexSimt>(dim3(THREADS), ys);
     } else if (TILING_KEY_IS(8)) {
         asc_vf_call<RotateRacySimt>(dim3(THREADS), ys, t.ylen);
     }

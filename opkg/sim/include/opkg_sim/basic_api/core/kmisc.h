@@ -124,6 +124,43 @@ template <pipe_t pipe = PIPE_ALL> inline void PipeBarrier() { opkg_sim::pipe_bar
 // Waits until the core's earlier accesses to that memory have completed (so that a SIMT function
 // launched next reads the scalar unit's UB stores). The sim's scalar accesses complete at once.
 template <MemDsbT mem> inline void DataSyncBarrier() {}
+
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 310
+// The 950's scalar GM atomics (kernel_operator_atomic_intf.h): one read-modify-write of the
+// element, returning the old value. Several blocks may update one element so (a counter in a
+// workspace); the bytes are marked written but are not a block's store for the cross-block check.
+template <typename T, typename Op>
+inline T gm_atomic(__gm__ T* address, Op op, const char* name, opkg_sim::SrcLoc loc) {
+    static_assert(std::is_arithmetic<T>::value, "the scalar GM atomics take arithmetic types");
+    opkg_sim::check_gm_use(address, sizeof(T), name, loc);
+    T old = __atomic_load_n(address, __ATOMIC_SEQ_CST);
+    while (!__atomic_compare_exchange_n(address, &old, op(old), false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+    }
+    opkg_sim::gm_defined(address, sizeof(T));
+    return old;
+}
+template <typename T>
+inline T AtomicAdd(__gm__ T* address, T value, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    return gm_atomic(address, [value](T old) { return static_cast<T>(old + value); }, "AtomicAdd", loc);
+}
+template <typename T>
+inline T AtomicMax(__gm__ T* address, T value, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    return gm_atomic(address, [value](T old) { return value > old ? value : old; }, "AtomicMax", loc);
+}
+template <typename T>
+inline T AtomicMin(__gm__ T* address, T value, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    return gm_atomic(address, [value](T old) { return value < old ? value : old; }, "AtomicMin", loc);
+}
+template <typename T>
+inline T AtomicExch(__gm__ T* address, T value, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    return gm_atomic(address, [value](T) { return value; }, "AtomicExch", loc);
+}
+// value1 is compared with the element, value2 stored when they are equal
+template <typename T>
+inline T AtomicCas(__gm__ T* address, T value1, T value2, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    return gm_atomic(address, [value1, value2](T old) { return old == value1 ? value2 : old; }, "AtomicCas", loc);
+}
+#endif
 template <HardEvent evt> inline void SetFlag(int32_t id) { opkg_sim::set_flag(opkg_sim::event_pipes(evt), id); }
 template <HardEvent evt> inline void WaitFlag(int32_t id) { opkg_sim::wait_flag(opkg_sim::event_pipes(evt), id); }
 
@@ -160,12 +197,14 @@ private:
     }
 };
 #endif
-// The hard SyncAll is the FFTS all-core flag of A2/A3; CANN's other architectures assert
-// "unsupported hardware syncAll" (dav_m200/c100/m300 SyncAllImpl) and offer the soft form.
+// The hard SyncAll is the all-core flag of A2/A3 and the Ascend 950 (dav_c220 and dav_3510
+// SyncAllImpl); CANN's other architectures assert "unsupported hardware syncAll"
+// (dav_m200/c100/m300) and offer the soft form.
 inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-#if defined(__CCE_AICORE__) && __CCE_AICORE__ != 220
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ != 220 && __CCE_AICORE__ != 310
     opkg_sim::fail(loc, opkg_sim::format(
-        "SyncAll(): the hardware all-core sync exists only on A2/A3 SoCs (910B, 910_93); on this SoC "
+        "SyncAll(): the hardware all-core sync exists only on A2/A3 SoCs (910B, 910_93) and the Ascend 950; "
+        "on this SoC "
         "(__CCE_AICORE__ %d) CANN asserts it is unsupported. Use SyncAll(gmWorkspace, ubWorkspace) "
         "(the soft sync through a zeroed GM workspace) here.", __CCE_AICORE__));
 #endif

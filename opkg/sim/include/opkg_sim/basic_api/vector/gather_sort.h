@@ -204,6 +204,22 @@ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uin
     opkg_sim::level0_copy(dst, src, opkg_sim::bit_mask<T, isSetMask>(mask, "Copy", loc), repeatTimes, repeatParams, loc);
 }
 
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 310
+// The 950's count form: `count` contiguous elements from one UB tensor to another (isSetMask has
+// no effect, per the devkit's page).
+template <class T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    const uint64_t bytes = uint64_t(count) * sizeof(T);
+    opkg_sim::check_ub(src, bytes, "Copy", "src", loc);
+    opkg_sim::check_ub(dst, bytes, "Copy", "dst", loc);
+    opkg_sim::check_read(src.ptr_, bytes, "Copy", "src", loc);
+    opkg_sim::count_vec("Copy", count, bytes);
+    std::memmove(dst.ptr_, src.ptr_, bytes);
+    opkg_sim::mark_written(dst.ptr_, bytes);
+}
+#endif
+
 template <class T, class U, GatherMaskMode mode = defaultGatherMaskMode>
 inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1Pattern,
                        const bool reduceMode, const uint32_t mask, const GatherMaskParams& params, uint64_t& rsvdCnt,
