@@ -129,7 +129,11 @@ def server_figures(root: Path, env: dict, ninja: str | None, npath: Path, rounds
             which = "second" if i == 0 else "later"
             before = proc_cpu(pid)
             r[which].append(timed(cmd, cwd=root, env=env))
-            r[f"{which}_cpu"].append(LAST_CPU[0] + proc_cpu(pid) - before)
+            try:
+                r[f"{which}_cpu"].append(LAST_CPU[0] + proc_cpu(pid) - before)
+            except FileNotFoundError:    # the server restarted (its log says why)
+                log(f"the server restarted during a query; its CPU is left out")
+                pid = int((sdir / "lock").read_text().split()[0])
         nin()
     subprocess.run([*OPKG_SCRIPT, "shutdown"], cwd=root, env=env, capture_output=True)
     out = {f"{k}_runs": v for k, v in r.items()}
