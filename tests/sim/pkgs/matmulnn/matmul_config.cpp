@@ -43,3 +43,6 @@ static_assert(AscendC::GetMatmulApiTiling<AT, AT, CT, CT>(kBig).dbL0A == 1, "a 6
 using Policied = AscendC::MatmulImpl<AT, AT, CT, CT, kStatic, AscendC::MatmulCallBackFunc<nullptr, nullptr, nullptr>,
                                      AscendC::Impl::Detail::NBuffer33MatmulPolicy>;
 static_assert(std::is_same_v<Policied::AType, AT>, "MatmulImpl with a policy is the Matmul object");
+// batch_matmul_utils.h's CeilDiv/CeilAlign, which ops-nn's BatchMatMulV3 block calls unqualified
+static_assert(std::is_same_v<decltype(AscendC::CeilDiv(uint16_t(7), uint16_t(2))), uint16_t> &&
+              std::is_same_v<decltype(AscendC::CeilAlign(uint16_t(7), uint16_t(2))), uint16_t>, "16-bit");

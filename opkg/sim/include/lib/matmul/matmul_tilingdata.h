@@ -1,7 +1,8 @@
 // CANN's lib/matmul/matmul_tilingdata.h: TCubeTiling, the tiling struct of the high-level Matmul
 // (field names and order as CANN declares them), host class or kernel struct by build mode. The
 // field list is one macro: the host's plain ::TCubeTiling (kernel_tiling/kernel_tiling.h) has the
-// same fields, all int32_t.
+// same fields, all int32_t. The last is current asc-devkit's mxTypePara (8.1.RC1 named that slot
+// `reserved`; ops-nn's quant matmul tiling sets it).
 #ifndef OPKG_SIM_LIB_MATMUL_TILINGDATA_H
 #define OPKG_SIM_LIB_MATMUL_TILINGDATA_H
 #include "register/tilingdata_base.h"
@@ -55,7 +56,7 @@
     F(CLayoutInfoG) \
     F(CLayoutInfoS2) \
     F(BatchNum) \
-    F(reserved)
+    F(mxTypePara)
 #define OPKG_TCUBE_TILING_FIELD(name) TILING_DATA_FIELD_DEF(int32_t, name);
 namespace optiling {
 BEGIN_TILING_DATA_DEF(TCubeTiling)

@@ -35,6 +35,11 @@ struct MatmulType {
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {};
 
+// The Matmul utilities asc-devkit keeps for MatMulV3 (impl/adv_api/detail/matmul/utils/
+// batch_matmul_utils.h), with their 16-bit parameters: larger arguments wrap as on the device.
+inline uint16_t CeilDiv(uint16_t num1, uint16_t num2) { return (num1 + num2 - 1) / num2; }
+inline uint16_t CeilAlign(uint16_t num1, uint16_t num2) { return CeilDiv(num1, num2) * num2; }
+
 // asc-devkit's Matmul policies (impl/adv_api/detail/matmul/policy/matmul_policy.h), by name:
 // schedules of the same product, which the sim's model does not replay.
 namespace Impl::Detail {
