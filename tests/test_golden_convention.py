@@ -128,3 +128,28 @@ def test_a_golden_output_of_the_stated_size_takes_the_stated_shape():
     wrong = runner._as_stated(stated, {"y": expected["y"], "z": np.arange(5.0)})
     assert "the golden returned z with shape [5] but the case states output_shapes z: [2, 3]" \
         in runner._stated_disagreement(stated, wrong)
+
+
+def test_a_flat_return_is_grouped_by_the_inplace_inputs():
+    """ops-nn's foreach_non_finite_check_and_unscale golden returns each rewritten tensor of
+    its dynamic input, then found_inf, in one flat tuple, as its test tool numbers them."""
+    f32 = ("float32",)
+    op = OpSpec("Unscale", (TensorSpec("grads", f32, param_type="dynamic"),
+                            TensorSpec("found", f32), TensorSpec("scale", f32)), ())
+    grads = [np.ones(3, np.float32), np.ones(2, np.float32)]
+    found, scale = np.zeros(1, np.float32), np.full(1, 0.5, np.float32)
+
+    def golden(grads, found, scale, **kwargs):
+        return tuple(g * scale[0] for g in grads) + (found + 1,)
+
+    out = runner._call_golden(golden, op, {"grads": grads, "found": found, "scale": scale}, {},
+                              op.variants()[0], inplace=("grads", "found"),
+                              extra={"testcase_name": "c"})
+    assert [a.tolist() for a in out["grads"]] == [[0.5] * 3, [0.5] * 2]
+    assert out["found"].tolist() == [1.0]
+    # a count that does not add up is still the error it was
+    with pytest.raises(ValueError, match="returned 4 arrays"):
+        runner._call_golden(lambda g, f, s, **k: (g[0], g[1], f, f), op,
+                            {"grads": grads, "found": found, "scale": scale}, {},
+                            op.variants()[0], inplace=("grads", "found"),
+                            extra={"testcase_name": "c"})
