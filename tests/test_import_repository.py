@@ -232,7 +232,8 @@ def test_the_tables_inplace_indexes_name_the_rewritten_inputs(tmp_path):
                                   {"name": "found", "dtypes": ["float32"]},
                                   {"name": "scale", "dtypes": ["float32"]}],
           "outputs": [], "attrs": []}
-    assert ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").inplace == ["grads", "found"]
+    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22")
+    assert cases.inplace == ["grads", "found"] and [c["name"] for c in cases.cases] == ["u"]
 
 
 def test_example_shapes_by_the_tensor_each_creates():

@@ -238,9 +238,9 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
                 case["output_shapes"] = {t["name"]: sh for t, sh in zip(op["outputs"], outs)
                                          if t["name"] not in ins}
             _tolerances(row, result.tolerance)
-            for name in _inplace(row, inputs, shapes):
-                if name not in result.inplace:
-                    result.inplace.append(name)
+            for rewritten in _inplace(row, inputs, shapes):
+                if rewritten not in result.inplace:
+                    result.inplace.append(rewritten)
             key = repr(sorted((k, repr(v)) for k, v in case.items()))
             if key in seen or len(result.cases) >= MAX_CASES:
                 continue

@@ -230,11 +230,31 @@ def _tensor_diffs(op: OpSpec, inputs: list[dict], outputs: list[dict], prefix: s
 
     diffs = _positional_diffs(op, inputs, outputs, prefix)
     if diffs:
+        # `opkg import` also leaves out the combinations naming a dtype opkg has not (float8,
+        # hifloat8: ops-nn's DynamicQuantV2), then picks among same-dtype ones
+        known = _known_dtype_positions(inputs, outputs)
+        if known is not None:
+            inputs, outputs = keep_positions(inputs, known), keep_positions(outputs, known)
+            if not _positional_diffs(op, inputs, outputs, prefix):
+                return []
         kept, dropped = runnable_combinations(inputs, outputs)
-        if dropped and not _positional_diffs(op, keep_positions(inputs, kept),
-                                             keep_positions(outputs, kept), prefix):
+        if (dropped or known is not None) and not _positional_diffs(
+                op, keep_positions(inputs, kept), keep_positions(outputs, kept), prefix):
             return []
     return diffs
+
+
+def _known_dtype_positions(inputs: list[dict], outputs: list[dict]) -> list[int] | None:
+    """The positions of the OpDef's lists whose every dtype opkg has, when some are not (and
+    some are); None otherwise."""
+    from opkg.core.model import DTYPES
+
+    tensors = [*inputs, *outputs]
+    count = max((len(t["dtypes"]) for t in tensors), default=0)
+    known = [i for i in range(count)
+             if all((t["dtypes"][i] if len(t["dtypes"]) > 1 else t["dtypes"][0]) in DTYPES
+                    for t in tensors if t["dtypes"])]
+    return known if 0 < len(known) < count else None
 
 
 def _positional_diffs(op: OpSpec, inputs: list[dict], outputs: list[dict], prefix: str
