@@ -147,6 +147,11 @@ def test_a_flat_return_is_grouped_by_the_inplace_inputs():
                               extra={"testcase_name": "c"})
     assert [a.tolist() for a in out["grads"]] == [[0.5] * 3, [0.5] * 2]
     assert out["found"].tolist() == [1.0]
+    # one tensor in the list: as many arrays as names, still flat
+    out = runner._call_golden(golden, op, {"grads": grads[:1], "found": found, "scale": scale},
+                              {}, op.variants()[0], inplace=("grads", "found"),
+                              extra={"testcase_name": "c"})
+    assert [a.tolist() for a in out["grads"]] == [[0.5] * 3]
     # a count that does not add up is still the error it was
     with pytest.raises(ValueError, match="returned 4 arrays"):
         runner._call_golden(lambda g, f, s, **k: (g[0], g[1], f, f), op,

@@ -190,11 +190,11 @@ def test_per_soc_dtype_lists_drive_the_variants_built_per_soc(workspace):
 
 def test_a_manifest_may_leave_out_the_combinations_of_dtypes_opkg_has_not():
     # what `opkg import` writes for ops-nn's DynamicQuantV2 (hicann/ops-nn
-    # quant/dynamic_quant_v2/op_host/dynamic_quant_v2_def.cpp): its float8 and hifloat8
+    # quant/dynamic_quant_v2/op_host/dynamic_quant_v2_def.cpp): its int4
     # combinations left out, the others kept
     q8 = dict(inputs__0__dtypes=["float16", "float32", "float16"],
               inputs__0__formats=["ND", "ND", "ND"],
-              outputs__0__dtypes=["float16", "float32", "hifloat8"],
+              outputs__0__dtypes=["float16", "float32", "int4"],
               outputs__0__formats=["ND", "ND", "ND"])
     assert compare(manifest_op(), SOCS, declared(**q8))[1] == []
     # a known combination missing from the manifest is still a difference

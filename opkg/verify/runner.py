@@ -590,7 +590,8 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=(),
         len(result) == 1 and isinstance(result[0], (tuple, list)))
     if sole_list or not isinstance(result, (tuple, list)):
         result = (result,)
-    if extra and len(result) != len(names):
+    if extra and (len(result) != len(names) or any(
+            n in lists and not isinstance(r, (list, tuple)) for n, r in zip(names, result))):
         result = _regroup(result, names, counts, lists)
     if len(result) != len(names):
         what = f"{len(op.outputs)} outputs" + (f" and {len(inplace)} in-place inputs ("
