@@ -177,3 +177,33 @@ def test_a_spec_class_golden_is_called_like_a_function(tmp_path):
                               op.variants()[0], extra=extra)
     expected = (x1.astype(np.float32) @ x2.T.astype(np.float32)).astype(np.float16)
     np.testing.assert_array_equal(out["y"], expected)
+
+
+def test_a_flat_return_is_grouped_by_the_inplace_inputs():
+    """ops-nn's foreach_non_finite_check_and_unscale golden returns each rewritten tensor of
+    its dynamic input, then found_inf, in one flat tuple, as its test tool numbers them."""
+    f32 = ("float32",)
+    op = OpSpec("Unscale", (TensorSpec("grads", f32, param_type="dynamic"),
+                            TensorSpec("found", f32), TensorSpec("scale", f32)), ())
+    grads = [np.ones(3, np.float32), np.ones(2, np.float32)]
+    found, scale = np.zeros(1, np.float32), np.full(1, 0.5, np.float32)
+
+    def golden(grads, found, scale, **kwargs):
+        return tuple(g * scale[0] for g in grads) + (found + 1,)
+
+    out = runner._call_golden(golden, op, {"grads": grads, "found": found, "scale": scale}, {},
+                              op.variants()[0], inplace=("grads", "found"),
+                              extra={"testcase_name": "c"})
+    assert [a.tolist() for a in out["grads"]] == [[0.5] * 3, [0.5] * 2]
+    assert out["found"].tolist() == [1.0]
+    # one tensor in the list: as many arrays as names, still flat
+    out = runner._call_golden(golden, op, {"grads": grads[:1], "found": found, "scale": scale},
+                              {}, op.variants()[0], inplace=("grads", "found"),
+                              extra={"testcase_name": "c"})
+    assert [a.tolist() for a in out["grads"]] == [[0.5] * 3]
+    # a count that does not add up is still the error it was
+    with pytest.raises(ValueError, match="returned 4 arrays"):
+        runner._call_golden(lambda g, f, s, **k: (g[0], g[1], f, f), op,
+                            {"grads": grads, "found": found, "scale": scale}, {},
+                            op.variants()[0], inplace=("grads", "found"),
+                            extra={"testcase_name": "c"})

@@ -230,6 +230,22 @@ def test_another_architectures_table_gives_the_cases_of_a_soc_without_one(tmp_pa
     assert [c["name"] for c in ttk.ttk_cases(tmp_path, op, "Ascend950", "arch35").cases] == ["two"]
 
 
+def test_the_tables_inplace_indexes_name_the_rewritten_inputs(tmp_path):
+    """output_inplace_indexes number the row's tensors flat, a dynamic input one per tensor
+    (ops-nn foreach/foreach_non_finite_check_and_unscale/tests/st/arch35/*.csv: the grads,
+    then found_inf; inv_scale is only read)."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "ttk_kernel_u.csv").write_text(
+        "testcase_name,input_shapes,attributes,output_inplace_indexes,soc_series\n"
+        'u,"(((3,), (2,)), (1,), (1,))",{},"(0, 1, 2)",\n')
+    op = {"type": "U", "inputs": [{"name": "grads", "param_type": "dynamic", "dtypes": ["float32"]},
+                                  {"name": "found", "dtypes": ["float32"]},
+                                  {"name": "scale", "dtypes": ["float32"]}],
+          "outputs": [], "attrs": []}
+    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22")
+    assert cases.inplace == ["grads", "found"] and [c["name"] for c in cases.cases] == ["u"]
+
+
 def test_example_shapes_by_the_tensor_each_creates():
     assert ttk.example_case(OP, _op()) == {"name": "example", "shapes": {"x": [4, 2]}}
     op = _op(inputs=[{"name": "gamma", "dtypes": ["float16"], "formats": ["ND"]}])

@@ -205,3 +205,19 @@ def test_a_one_soc_manifest_may_be_that_socs_config():
     assert compare(other, one, declared(aicore=aicore))[1]
     # with two SoCs the top-level lists stay the manifest's (test_per_soc_opaicoreconfig_dtype_lists)
     assert compare(op, SOCS, declared(aicore={**aicore, "configs": ["ascend910b", "ascend310p"]}))[1]
+
+
+def test_a_manifest_may_leave_out_the_combinations_of_dtypes_opkg_has_not():
+    # what `opkg import` writes for ops-nn's DynamicQuantV2 (hicann/ops-nn
+    # quant/dynamic_quant_v2/op_host/dynamic_quant_v2_def.cpp): its int4
+    # combinations left out, the others kept
+    q8 = dict(inputs__0__dtypes=["float16", "float32", "float16"],
+              inputs__0__formats=["ND", "ND", "ND"],
+              outputs__0__dtypes=["float16", "float32", "int4"],
+              outputs__0__formats=["ND", "ND", "ND"])
+    assert compare(manifest_op(), SOCS, declared(**q8))[1] == []
+    # a known combination missing from the manifest is still a difference
+    q8["inputs__0__dtypes"][1] = "bfloat16"
+    q8["outputs__0__dtypes"][1] = "bfloat16"
+    got = whats(compare(manifest_op(), SOCS, declared(**q8))[1])
+    assert any("declares 3 dtypes for input 'x'" in g for g in got), got

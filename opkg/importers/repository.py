@@ -772,7 +772,8 @@ def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, c
         lines += [f"    {d}: {_yaml_flow(t)}" for d, t in sorted(tolerance.items())]
     if not manifest_op["outputs"]:
         from opkg.importers.manifest_text import inplace_candidates as _inplace_candidates
-        lines.append(f"  inplace: [{', '.join(_inplace_candidates(manifest_op))}]")
+        # the table's output_inplace_indexes when its rows say, else every candidate
+        lines.append(f"  inplace: [{', '.join(cases.inplace or _inplace_candidates(manifest_op))}]")
     lines.append("  cases:")
     if cases.cases:
         lines.append(f"    # from the repository's {cases.source}")

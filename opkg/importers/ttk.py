@@ -32,6 +32,9 @@ class Cases:
     cases: list[dict] = field(default_factory=list)    # manifest case mappings
     tolerance: dict = field(default_factory=dict)      # dtype -> {rtol, atol}, the tightest asked
     source: str | None = None                          # where they came from, for the manifest
+    # inputs the rows' output_inplace_indexes name (an operator without outputs rewrites them),
+    # in the OpDef's order; empty when no row says
+    inplace: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)   # why rows were not used
 
 
@@ -236,6 +239,9 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
                 case["output_shapes"] = {t["name"]: sh for t, sh in zip(op["outputs"], outs)
                                          if t["name"] not in ins}
             _tolerances(row, result.tolerance)
+            for rewritten in _inplace(row, inputs, shapes):
+                if rewritten not in result.inplace:
+                    result.inplace.append(rewritten)
             key = repr(sorted((k, repr(v)) for k, v in case.items()))
             if key in seen or len(result.cases) >= MAX_CASES:
                 continue
@@ -245,6 +251,21 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
             result.source = (path.relative_to(op_dir).as_posix() if len(files) == 1
                              else "tests/**/ttk_kernel_*.csv")
     return result
+
+
+def _inplace(row: dict, inputs: list[dict], shapes: list) -> list[str]:
+    """The inputs `output_inplace_indexes` names: indexes into the row's inputs flattened
+    tensor by tensor (a dynamic input counts one per tensor), as the test tool numbers them."""
+    indexes = _literal(row.get("output_inplace_indexes"))
+    if not isinstance(indexes, (list, tuple)):
+        return []
+    flat = []
+    for t, s in zip(inputs, shapes):
+        if s is None:
+            continue
+        flat += [t["name"]] * (len(s) if t.get("param_type") == "dynamic" else 1)
+    named = {flat[i] for i in indexes if isinstance(i, int) and 0 <= i < len(flat)}
+    return [t["name"] for t in inputs if t["name"] in named]
 
 
 def _tolerances(row: dict, into: dict) -> None:
