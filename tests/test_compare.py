@@ -88,3 +88,15 @@ def test_inputs_are_seeded_and_variant_independent():
     assert a.min() >= -2 and a.max() <= 2
     ints = make_input(0, "c", "i", (100,), "int8", (-3, 3))
     assert ints.dtype == np.int8 and ints.min() >= -3 and ints.max() <= 3
+
+
+def test_an_output_that_is_infinite_on_both_sides_everywhere_has_no_error():
+    """An fp16 case whose inputs all overflow gives inf everywhere, in the kernel and the golden
+    alike: that passes with a finite (zero) error, which a report can hold; one mismatch among
+    such elements is an infinite error, and +inf never matches an expected -inf (rtol times an
+    infinite expected value is no tolerance)."""
+    inf = np.full(4, np.inf, np.float16)
+    r = compare(inf, inf.copy(), 1e-3, 1e-3, 0.0)
+    assert r["passed"] and r["max_abs_error"] == 0.0 and r["max_rel_error"] == 0.0
+    r = compare(inf, -inf, 1e-3, 1e-3, 0.0)
+    assert not r["passed"] and r["max_abs_error"] == float("inf")

@@ -422,6 +422,8 @@ def test_an_ascend_950_import_takes_the_apt_kernel(tmp_path):
     assert "no classic kernel op_kernel/only_apt.cpp" not in proc.stdout
     manifest = yaml.safe_load((ws / "packages" / "ops_mini" / "activation" / "only_apt" / "opkg.yaml").read_text())
     assert manifest["kernel"]["source"] == "@ops_mini//activation/only_apt/op_kernel/only_apt_apt.cpp"
+    # its tests/st/arch35 table is the 950's though its tiling has no op_host/arch35 (ops-nn's glu)
+    assert [c["name"] for c in manifest["verify"]["cases"]] == ["only_apt_rows"]
 def test_combinations_in_formats_opkg_does_not_run_are_left_out_by_name():
     """ops-nn's cube operators list FRACTAL_Z_3D/NDC1HWC0 (the probe spells a format the sim
     cannot name FORMAT_RESERVED): such positions go, named; with none left, the import says so

@@ -69,7 +69,7 @@ struct RegEluKernelTiling { uint32_t total; };
 """
 
 
-def _tiling_clash_package(workspace, registered: bool):
+def _tiling_clash_package(workspace, registered: str):
     dest = workspace.root / "packages" / "reg_elu"
     shutil.copytree(Path(__file__).parent / "fixtures" / "reg_elu", dest)
     (dest / "op_host" / "host_math.h").write_text(_HOST_MATH)
@@ -86,9 +86,12 @@ def _tiling_clash_package(workspace, registered: bool):
     kernel = dest / "op_kernel" / "reg_elu.cpp"
     text = kernel.read_text().replace('#include "kernel_operator.h"\n',
                                       '#include "kernel_operator.h"\n#include "kernel_math.h"\n')
-    read = ("    GET_TILING_DATA(t, tiling);\n    static_assert(sizeof(t.pad) == 3 * sizeof(uint32_t));\n" if registered
-            else "    REGISTER_TILING_DEFAULT(RegEluKernelTiling);\n"
-                 "    GET_TILING_DATA_WITH_STRUCT(RegEluKernelTiling, t, tiling);\n")
+    read = {"registered": "    GET_TILING_DATA(t, tiling);\n    static_assert(sizeof(t.pad) == 3 * sizeof(uint32_t));\n",
+            "own": "    REGISTER_TILING_DEFAULT(RegEluKernelTiling);\n"
+                   "    GET_TILING_DATA_WITH_STRUCT(RegEluKernelTiling, t, tiling);\n",
+            # the registration after the read, as ops-nn's hardtanh_grad has it: CANN applies it
+            "late": "    GET_TILING_DATA(t, tiling);\n    REGISTER_TILING_DEFAULT(RegEluKernelTiling);\n"
+                    "    static_assert(std::is_same<decltype(t), RegEluKernelTiling>::value);\n"}[registered]
     kernel.write_text(text.replace("    GET_TILING_DATA(t, tiling);\n",
                                    read + "    (void)Ops::Base::CeilDiv<int64_t>(t.total, 64);\n"))
 
@@ -97,13 +100,19 @@ def test_a_kernel_reading_the_registered_tiling_gets_its_struct_not_the_host_hea
     """The structs CANN's kernel build generates from the registered tiling classes carry none of
     the op_host header's includes: ops-nn's Ascend 950 kernels include op_kernel/math_util.h while
     their tiling header includes opbase's host math_util.h, both with Ops::Base::CeilDiv."""
-    _tiling_clash_package(workspace, registered=True)
+    _tiling_clash_package(workspace, registered="registered")
     r = opkg("test", "packages/reg_elu", "--variant", "float32", "--jobs", "1", cwd=workspace.root)
     assert r.returncode == 0, r.stdout + r.stderr
 
 
 def test_a_kernel_with_its_own_tiling_struct_reads_nothing_of_the_host_tiling_header(workspace):
-    _tiling_clash_package(workspace, registered=False)
+    _tiling_clash_package(workspace, registered="own")
+    r = opkg("test", "packages/reg_elu", "--variant", "float32", "--jobs", "1", cwd=workspace.root)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_get_tiling_data_reads_the_struct_registered_after_it(workspace):
+    _tiling_clash_package(workspace, registered="late")
     r = opkg("test", "packages/reg_elu", "--variant", "float32", "--jobs", "1", cwd=workspace.root)
     assert r.returncode == 0, r.stdout + r.stderr
 

@@ -610,7 +610,10 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
     arch = tiling_dir(cmake_module(op.directory), unit)
 
     golden = find_golden(op.directory)
-    cases = ttk.ttk_cases(op.directory, manifest_op, series, arch, has_infer)
+    # tests/**/arch35/ tables are the Ascend 950's also where its tiling has no op_host/arch35
+    # (ops-nn's glu: glu_tiling_arch35.cpp beside the others)
+    table_arch = arch or ("arch35" if ARCH_DIR.get(unit) == "arch35" else None)
+    cases = ttk.ttk_cases(op.directory, manifest_op, series, table_arch, has_infer)
     result.notes += [f"ttk row not used: {s}" for s in cases.skipped[:5]]
     if not cases.cases:
         example = ttk.example_case(op.directory, manifest_op)

@@ -216,7 +216,8 @@ def has_chevron_launch(kernel_text: str) -> bool:
 
 
 def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path | None,
-                 pch: Path | None = None, launcher: bool = False, simt: bool = False) -> list[str]:
+                 pch: Path | None = None, launcher: bool = False, simt: bool = False,
+                 tiling_default: str | None = None) -> list[str]:
     """`pch`: PCH_HEADER in the directory of its .gch (built with `pch_flags(soc)`), or None to
     parse the headers in every kernel. `launcher`: the kernel source holds a `<<<>>>` launch
     (`has_chevron_launch`); it then gets `__CCE_KT_TEST__`, CANN's CPU-debug macro, which drops
@@ -225,7 +226,9 @@ def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path
     MoeInitRoutingV2 and CrossEntropyLossGrad hide their SyncAll from the CPU-debug build that
     way, and their blocks need it. `simt`: the kernel uses the SIMT API (`uses_simt`); it is
     instrumented (SIMT_FLAGS) and reads the headers itself (the precompiled ones are not
-    instrumented-compatible)."""
+    instrumented-compatible). `tiling_default`: the struct the kernel names in
+    REGISTER_TILING_DEFAULT (`registered_tiling_default`), which CANN's build applies to
+    GET_TILING_DATA wherever the registration stands in the function."""
     pre = ["-Winvalid-pch", "-include", str(pch)] if pch is not None and not simt else []
     flags = arch_flags(soc) + [KERNEL_OPT] + pre + [
         f"-DOPKG_SIM_OP_TYPE={op.type}",
@@ -239,6 +242,8 @@ def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path
     ]
     if launcher:
         flags.append("-D__CCE_KT_TEST__=1")
+    if tiling_default:
+        flags.append(f"-DOPKG_SIM_TILING_DEFAULT={tiling_default}")
     if simt:
         flags += SIMT_FLAGS
     # a ref tensor's output position is <name>_ref, with macros of its own as CANN's build
@@ -399,6 +404,13 @@ def keyed_tiling_headers(tiling_header: Path, text: str) -> list[Path]:
         if keyed.search(_strip_comments(t)) and not set(tiling_classes(h, t)) <= known:
             found.append(h)
     return found
+
+
+def registered_tiling_default(kernel_text: str) -> str | None:
+    """The one struct a kernel source registers with REGISTER_TILING_DEFAULT (None: none, or
+    several, which the C++ order of the kernel then decides as before)."""
+    names = set(re.findall(r"\bREGISTER_TILING_DEFAULT\s*\(\s*([\w:]+)\s*\)", _strip_comments(kernel_text)))
+    return names.pop() if len(names) == 1 else None
 
 
 def kernel_tiling_source(tiling_header: Path, text: str, at: Path, reads: str = "header",

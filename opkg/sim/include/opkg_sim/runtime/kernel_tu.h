@@ -16,4 +16,12 @@ struct OPKG_SIM_CAT(OpkgOpTag_, OPKG_SIM_OP_TYPE);
     ::optiling::OpkgTilingSlot<::optiling::OPKG_SIM_CAT(OpkgOpTag_, OPKG_SIM_OP_TYPE)>::type
 #endif
 
+// The struct the kernel registers with REGISTER_TILING_DEFAULT (-DOPKG_SIM_TILING_DEFAULT, from
+// its source): GET_TILING_DATA reads it even where the registration comes after it in the
+// function (ops-nn's hardtanh_grad), as CANN's build applies it.
+#ifdef OPKG_SIM_TILING_DEFAULT
+#undef OPKG_SIM_REGISTERED_TILING
+#define OPKG_SIM_REGISTERED_TILING OPKG_SIM_TILING_DEFAULT
+#endif
+
 #endif

@@ -707,25 +707,26 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const
     compare_into(dst, src0.ptr_, src1.ptr_, T(), cmpMode, count, "Compare", loc);
 }
 
+// CompareScalar, and Compares, its newer name (the devkit's kernel_operator_vec_cmpsel_intf.h,
+// level 2): one tensor against a scalar; `op` names the API the kernel called.
+template <class T, class U>
+inline void compare_scalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, T scalarValue, CMPMODE cmpMode,
+                           uint32_t count, const char* op, opkg_sim::SrcLoc loc) {
+    opkg_sim::check_vec(src0, count, op, "src0", loc);
+    opkg_sim::check_read(src0.ptr_, uint64_t(count) * sizeof(T), op, "src0", loc);
+    compare_into(dst, src0.ptr_, static_cast<const T*>(nullptr), scalarValue, cmpMode, count, op, loc);
+}
 template <class T, class U>
 inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
                           const typename opkg_sim::identity<T>::type scalarValue, CMPMODE cmpMode, uint32_t count,
                           opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    opkg_sim::check_vec(src0, count, "CompareScalar", "src0", loc);
-    opkg_sim::check_read(src0.ptr_, uint64_t(count) * sizeof(T), "CompareScalar", "src0", loc);
-    compare_into(dst, src0.ptr_, static_cast<const T*>(nullptr), static_cast<T>(scalarValue), cmpMode, count,
-                 "CompareScalar", loc);
+    compare_scalar(dst, src0, static_cast<T>(scalarValue), cmpMode, count, "CompareScalar", loc);
 }
-
-// Compares: CompareScalar's newer name (the devkit's kernel_operator_vec_cmpsel_intf.h, level 2).
 template <class T, class U>
 inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
                      const typename opkg_sim::identity<T>::type scalarValue, CMPMODE cmpMode, uint32_t count,
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    opkg_sim::check_vec(src0, count, "Compares", "src0", loc);
-    opkg_sim::check_read(src0.ptr_, uint64_t(count) * sizeof(T), "Compares", "src0", loc);
-    compare_into(dst, src0.ptr_, static_cast<const T*>(nullptr), static_cast<T>(scalarValue), cmpMode, count,
-                 "Compares", loc);
+    compare_scalar(dst, src0, static_cast<T>(scalarValue), cmpMode, count, "Compares", loc);
 }
 
 template <class T, class U>
