@@ -5,11 +5,11 @@ VecOps test kernel (tests/sim/pkgs/ops)."""
 from __future__ import annotations
 
 import subprocess
-from dataclasses import replace
 
 import numpy as np
 import pytest
 
+from opkg.core.socs import get_soc
 from opkg.sim import flags
 from opkg.sim.runtime import SimError
 import simbuild
@@ -252,10 +252,10 @@ def test_datacopy_pad_register_keeps_the_last_padding_value(built):
     np.testing.assert_array_equal(z[:2 * pe], np.concatenate([first, second]))
 
 
-def test_datacopy_pad_padding_mode_parameter_where_the_headers_have_it(pkgs, soc910b, lib_cache):
-    """`DataCopyPad<T, PaddingMode::Normal>` compiles for an Ascend 950 (__NPU_ARCH__ 3510)
-    target, whose headers declare the parameter, and copies as the default mode does."""
-    soc = replace(soc910b, name="Ascend950Sim", npu_arch=3510)
+def test_datacopy_pad_padding_mode_parameter_where_the_headers_have_it(pkgs, lib_cache):
+    """`DataCopyPad<T, PaddingMode::Normal>` compiles for the Ascend 950 (__NPU_ARCH__ 3510),
+    whose headers declare the parameter, and copies as the default mode does."""
+    soc = get_soc("Ascend950PR_9599")
     built950 = simbuild.build(pkgs / "ops", OP, OP.variant("float32"), soc, lib_cache,
                               stem="vec_ops")
     x = np.random.default_rng(15).uniform(-2, 2, PADDED).astype(np.float32)
