@@ -602,7 +602,7 @@ inline void add_kernel_data_regions(std::vector<GmRegion>& regions, const void* 
             const ElfW(Phdr)& ph = info->dlpi_phdr[i];
             if (ph.p_type != PT_LOAD || (ph.p_flags & PF_X) || !ph.p_memsz) continue;
             f->out->push_back(GmRegion{reinterpret_cast<const uint8_t*>(info->dlpi_addr + ph.p_vaddr), ph.p_memsz,
-                                       "the kernel's static __gm__ data", nullptr, 0});
+                                       "the kernel's static __gm__ data", nullptr, 0, false, false});
         }
         return 1;
     }, &found);

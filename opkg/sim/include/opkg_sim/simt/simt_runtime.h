@@ -209,8 +209,9 @@ inline void prepare_areas(Run& r, const BlockState& b) {
         for (const GmRegion& g : b.gm) {
             if (g.base == a.base && a.base != b.ub) a.gm = &g;
         }
-        const uint8_t* lo = a.base - (a.gm ? OPKG_SIM_GM_GUARD : 0);
-        const uint8_t* hi = a.base + a.len + (a.gm ? OPKG_SIM_GM_GUARD : 0);
+        const uint64_t guard = a.gm && a.gm->guarded ? OPKG_SIM_GM_GUARD : 0;
+        const uint8_t* lo = a.base - guard;
+        const uint8_t* hi = a.base + a.len + guard;
         if (lo < r.lo) r.lo = lo;
         if (hi > r.hi) r.hi = hi;
     }
@@ -273,7 +274,7 @@ inline std::string thread_name(uint32_t tid) {
 inline void out_of_bounds(Run& r, const uint8_t* a, uint32_t n, bool write, const void* pc) {
     const BlockState& b = block();
     for (const Area& ar : r.areas) {
-        if (!ar.gm) continue;
+        if (!ar.gm || !ar.gm->guarded) continue;
         const uint8_t* end = ar.base + ar.len;
         if (a + n > end && a < end + OPKG_SIM_GM_GUARD) {
             fail_at(pc, r.loc, format("SIMT %s of block %lld %s %u bytes at byte %llu of '%s', past the end of its "
@@ -361,7 +362,7 @@ inline void access(const void* p, uint32_t n, bool write, const void* pc) {
             // closure may be mapped between the GM buffers. Only an address in a GM buffer's
             // guard zone is an access past that buffer.
             for (const Area& x : r.areas) {
-                if (x.gm && a + n > x.base - OPKG_SIM_GM_GUARD && a < x.base + x.len + OPKG_SIM_GM_GUARD) {
+                if (x.gm && x.gm->guarded && a + n > x.base - OPKG_SIM_GM_GUARD && a < x.base + x.len + OPKG_SIM_GM_GUARD) {
                     out_of_bounds(r, a, n, write, pc);
                     return;
                 }

@@ -106,6 +106,9 @@ struct GmRegion {
                                   // 1 once a store put a defined value there
     uint64_t alloc = 0;
     bool output = false;          // an output the kernel must write whole (no InitValue, not a ref)
+    bool guarded = true;          // OPKG_SIM_GM_GUARD inaccessible bytes around it (opkg/sim/gm.py's
+                                  // arena); the kernel's own static data has none: anything, a
+                                  // thread's stack among it, may be mapped next to it
 };
 
 // One run of GM bytes a block wrote (without atomic add), for cross-block conflict checks.
