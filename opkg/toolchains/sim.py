@@ -495,6 +495,12 @@ def _golden_env(requires) -> str:
 
 def _runtime_digest() -> str:
     """opkg's own verification and emulation runtime code: a change re-verifies."""
+    from opkg.util.memo import once
+
+    return once("sim.runtime_digest", _read_runtime_digest)
+
+
+def _read_runtime_digest() -> str:
     root = Path(__file__).resolve().parent.parent
     # whole directories: a verifier module added later (artifacts.py was missed) counts too
     files = [*(root / "verify").glob("*.py"), *(root / "sim").glob("*.py")]
