@@ -55,7 +55,11 @@ class SimToolchain:
 
     @property
     def cxx(self) -> str:
-        return find_compiler()
+        from opkg.util.memo import once
+
+        # asked once per target: a PATH lookup and a resolve each
+        return once(("sim.compiler", os.environ.get("CXX"), os.environ.get("PATH")),
+                    find_compiler)
 
     def identity(self, cxx: str | None = None) -> dict:
         from opkg.sim import flags
