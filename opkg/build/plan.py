@@ -55,6 +55,13 @@ class BuildRequest:
 
 def make_plan(ws, request: BuildRequest) -> Plan:
     """Targets and actions for the requested packages (library packages produce none)."""
+    from opkg.util.memo import planning_pass
+
+    with planning_pass():
+        return _make_plan(ws, request)
+
+
+def _make_plan(ws, request: BuildRequest) -> Plan:
     from opkg.core.errors import UsageError
     from opkg.toolchains import get_toolchain
 

@@ -138,9 +138,20 @@ def alias_paths(text: str, aliases: dict) -> str:
     """Replace each absolute path prefix in `aliases` by its placeholder, longest first, and
     only where a whole path component ends (a '/', a quote, the end): the workspace /w/b must
     not turn a compiler at /w/bin/g++ into '<workspace>in/g++'."""
+    return path_aliaser(aliases)(text)
+
+
+def path_aliaser(aliases: dict):
+    """alias_paths(text, aliases) as a function of text, its patterns compiled once (a plan
+    aliases every step's identity with the same ones)."""
     import re
 
-    for prefix in sorted(aliases, key=len, reverse=True):
-        text = re.sub(re.escape(prefix.rstrip("/")) + r'(?=/|"|$)',
-                      lambda _m, a=aliases[prefix]: a, text)
-    return text
+    subs = [(re.compile(re.escape(prefix.rstrip("/")) + r'(?=/|"|$)'), aliases[prefix])
+            for prefix in sorted(aliases, key=len, reverse=True)]
+
+    def alias(text: str) -> str:
+        for pattern, placeholder in subs:
+            text = pattern.sub(lambda _m, a=placeholder: a, text)
+        return text
+
+    return alias

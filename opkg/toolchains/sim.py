@@ -55,7 +55,11 @@ class SimToolchain:
 
     @property
     def cxx(self) -> str:
-        return find_compiler()
+        from opkg.util.memo import once
+
+        # asked once per target: a PATH lookup and a resolve each
+        return once(("sim.compiler", os.environ.get("CXX"), os.environ.get("PATH")),
+                    find_compiler)
 
     def identity(self, cxx: str | None = None) -> dict:
         from opkg.sim import flags
@@ -495,6 +499,12 @@ def _golden_env(requires) -> str:
 
 def _runtime_digest() -> str:
     """opkg's own verification and emulation runtime code: a change re-verifies."""
+    from opkg.util.memo import once
+
+    return once("sim.runtime_digest", _read_runtime_digest)
+
+
+def _read_runtime_digest() -> str:
     root = Path(__file__).resolve().parent.parent
     # whole directories: a verifier module added later (artifacts.py was missed) counts too
     files = [*(root / "verify").glob("*.py"), *(root / "sim").glob("*.py")]

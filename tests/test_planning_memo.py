@@ -1,0 +1,44 @@
+"""What stays the same within one planning pass is computed once in it (opkg.util.memo), and
+computed again in the next pass (the build server plans many times in one process)."""
+
+from __future__ import annotations
+
+from opkg.util.memo import once, planning_pass
+
+
+def test_once_inside_a_pass_and_every_time_outside():
+    calls = []
+
+    def compute(value):
+        return lambda: calls.append(value) or value
+
+    assert once("k", compute(1)) == 1 and once("k", compute(2)) == 2      # no pass: each call
+    with planning_pass():
+        assert once("k", compute(3)) == 3
+        assert once("k", compute(4)) == 3                                 # remembered
+        assert once("other", compute(5)) == 5                             # per key
+    with planning_pass():
+        assert once("k", compute(6)) == 6                                 # a new pass
+    assert calls == [1, 2, 3, 5, 6]
+
+
+def test_a_plan_reads_the_runtime_digest_once_and_the_next_plan_again(workspace, monkeypatch):
+    from opkg.build.plan import BuildRequest, make_plan
+    from opkg.core.model import SimModes
+    from opkg.toolchains import sim
+
+    for name in ("a", "b"):
+        workspace.operator(name, op_type=f"AddOne{name.upper()}")
+    ws = workspace.load()
+    pkgs = tuple(ws.packages.values())
+    reads = []
+    real = sim._read_runtime_digest
+    monkeypatch.setattr(sim, "_read_runtime_digest", lambda: reads.append(1) or real())
+
+    first = make_plan(ws, BuildRequest(pkgs, modes=SimModes()))
+    assert len(reads) == 1
+    # every step that carries the digest carries the same one
+    digests = {a.signature for a in first.actions if a.step == "check"}
+    assert digests == {real()}
+    make_plan(ws, BuildRequest(pkgs, modes=SimModes()))
+    assert len(reads) == 2
