@@ -126,3 +126,45 @@ def test_a_host_compile_ignores_the_selection_as_the_devkit_does(tmp_path):
     assert host.returncode == 0, host.stderr
     kernel = compile_("-DOPKG_SIM_KERNEL=1", "-D__NPU_ARCH__=2201", "-D__CCE_AICORE__=220")
     assert kernel.returncode != 0 and "TPL_FLOOR" in kernel.stderr, kernel.stderr[-2000:]
+
+
+def test_a_uint_range_longer_than_64_values_encodes_and_instantiates(tmp_path):
+    """opbase's atvoss/reduce/reduce_tiling_key_decl.h declares three UINT parameters as the range
+    0..100 (101 values in 8 bits); the devkit expands ranges without a length limit. The key holds
+    each value's index in the expanded list, and the kernel side's instance table (the selected
+    combinations) takes values from anywhere in the range."""
+    import subprocess
+    from pathlib import Path
+
+    include = Path(__file__).resolve().parents[2] / "opkg" / "sim" / "include"
+    src = tmp_path / "range.cpp"
+    src.write_text('#include <cstdio>\n'
+                   '#include "ascendc/host_api/tiling/template_argument.h"\n'
+                   "namespace Op {\n"
+                   "ASCENDC_TPL_ARGS_DECL(Op,\n"
+                   "    ASCENDC_TPL_UINT_DECL(p, 8, ASCENDC_TPL_UI_MIX, 2, 0, 70, 90, 100, 200, 201),\n"
+                   "    ASCENDC_TPL_BOOL_DECL(b, 0, 1));\n"
+                   "static constexpr ::opkg_sim::tpl::Selection sel{\n"
+                   "    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(p, ASCENDC_TPL_UI_LIST, 0, 95, 201),\n"
+                   "                         ASCENDC_TPL_BOOL_SEL(b, 1))};\n"
+                   "}\n"
+                   "int main() {\n"
+                   "  using namespace Op;\n"
+                   "  std::printf(\"%llu %llu %llu\\n\", (unsigned long long)GET_TPL_TILING_KEY(100, 1),\n"
+                   "              (unsigned long long)GET_TPL_TILING_KEY(200, 0),\n"
+                   "              (unsigned long long)GET_TPL_TILING_KEY(80, 0));\n"
+                   "  using I = ::opkg_sim::tpl::Instances<opkg_sim_tpl_decl, sel>;\n"
+                   "  for (size_t i = 0; i < I::count; ++i)\n"
+                   "    std::printf(\"%llu=%llu,%llu\\n\", (unsigned long long)I::table.c[i].key,\n"
+                   "                (unsigned long long)I::table.c[i].v[0], (unsigned long long)I::table.c[i].v[1]);\n"
+                   "}\n")
+    exe = tmp_path / "range"
+    cc = subprocess.run(["g++", "-std=c++17", f"-I{include}", str(src), "-o", str(exe)],
+                        capture_output=True, text=True)
+    assert cc.returncode == 0, cc.stderr[-3000:]
+    run_ = subprocess.run([str(exe)], capture_output=True, text=True)
+    lines = run_.stdout.split()
+    # 0..70 are indices 0..70, 90..100 are 71..81, 200 and 201 are 82 and 83; b sits at bit 8
+    assert lines[:3] == [str(81 | 1 << 8), "82", str(2**64 - 1)]
+    assert "value 80 of p is not among the values" in run_.stderr
+    assert lines[3:] == [f"{256}=0,1", f"{76 | 256}=95,1", f"{83 | 256}=201,1"]
