@@ -301,6 +301,10 @@ def test_import_a_family_in_place(tmp_path):
     assert manifest["verify"]["golden"] == \
         "@ops_mini//activation/leaky_scale/tests/assets/golden.py:leaky_scale_golden"
     assert manifest["verify"]["golden_convention"] == "ttk"
+    # its ST executor zeroes rows of y after the call: outputs pre-filled with zeros
+    assert manifest["verify"]["outputs_prefill"] == "zero"
+    assert "(@ops_mini//activation/leaky_scale/tests/st/aclnnLeakyScale/" \
+           "executor_aclnnLeakyScale.py:17)" in (pkg / "opkg.yaml").read_text()
     # the workspace names the repository, pinned, with the include dirs of its CMake
     text = (ws / "opkg-workspace.yaml").read_text()
     assert text.startswith("# my workspace\n")
@@ -522,3 +526,30 @@ def test_the_familys_common_module_is_built_into_every_operator_of_the_family(tm
     (shared / "CMakeLists.txt").unlink()
     read = R.read_operator(R.open_repository(op), op, "ascend910b")
     assert len(read.host_sources) == 2
+
+
+def test_the_own_apis_st_executor_that_zeroes_outputs_after_the_call(tmp_path):
+    """ops-nn's ST executors post-process the device output in after_call; one that zeroes
+    elements (`t[k:] = 0`, `t.zero_()`, `t.fill_(0)`) there is the evidence for zero-filled
+    output buffers. Only the operator's own API (aclnn<Type> without a version suffix) counts,
+    and only in after_call."""
+    assert R.zeroed_outputs(OP, "LeakyScale") == (
+        OP / "tests/st/aclnnLeakyScale/executor_aclnnLeakyScale.py", 17)
+    assert R.zeroed_outputs(OP, "LeakyScaleV2") is not None      # aclnnLeakyScale is its API
+    assert R.zeroed_outputs(OP, "OtherOp") is None
+
+    def executor(api, body):
+        d = tmp_path / api
+        (d / "tests" / "st" / api).mkdir(parents=True)
+        (d / "tests" / "st" / api / f"executor_{api}.py").write_text(
+            "class E:\n" + body)
+        return d
+    before = executor("aclnnMy", "    def init_by_input_data(self, d):\n        d[0][1:] = 0\n"
+                                 "    def after_call(self, out):\n        return out\n")
+    assert R.zeroed_outputs(before, "My") is None
+    whole = executor("aclnnWhole", "    def after_call(self, out):\n        out[1].zero_()\n"
+                                   "        return out\n")
+    assert R.zeroed_outputs(whole, "Whole")[1] == 3
+    other = executor("aclnnFill", "    def after_call(self, out):\n        out[1].fill_(2)\n"
+                                  "        out[0][:] = 1\n        return out\n")
+    assert R.zeroed_outputs(other, "Fill") is None
