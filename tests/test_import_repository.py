@@ -198,6 +198,24 @@ def test_a_ttk_range_of_one_value_is_kept(tmp_path):
         'upside_down,"((2,),)",{},"((1, 0),)",\n')
     cases = ttk.ttk_cases(tmp_path, _op(), "Ascend910B", "arch22")
     assert [c.get("ranges") for c in cases.cases] == [{"x": [0, 0]}, None]
+def test_a_ttk_attribute_that_names_an_input_gives_its_values(tmp_path):
+    """ops-nn's repeat_interleave_grad rows put its repeats input's data in `attributes`
+    (`'repeats': [80, 85, ...]`, one per element of the row's repeats shape): the case feeds
+    those values (random ones would be negative, which its golden rejects). A count that does
+    not fill the shape, or a key that is an attr, gives no values."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "ttk_kernel_x.csv").write_text(
+        "testcase_name,input_shapes,attributes,soc_series\n"
+        "fits,\"((2, 3), (3,))\",\"{'scale': 2.0, 'r': [4, 0, 1]}\",\n"
+        "nested,\"((2, 3), (2, 1))\",\"{'r': [[1], [2]]}\",\n"
+        "short,\"((2, 3), (3,))\",\"{'r': [4, 0]}\",\n")
+    op = _op(inputs=[{"name": "x", "dtypes": ["float16"], "formats": ["ND"]},
+                     {"name": "r", "dtypes": ["int64"], "formats": ["ND"]}])
+    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22")
+    assert [c.get("values") for c in cases.cases] == [{"r": [4, 0, 1]}, {"r": [1, 2]}, None]
+    assert cases.cases[0]["attrs"] == {"scale": 2.0}
+
+
 def test_another_architectures_table_gives_the_cases_of_a_soc_without_one(tmp_path):
     """As ops-nn's foreach_addcmul_scalar (tests/st/arch35/ttk_kernel_foreach_addcmul_scalar_st.csv):
     dynamic inputs (a tuple of shapes per input), a scalar input of one element; the rows'

@@ -218,6 +218,9 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
                 continue
             if attrs:
                 case["attrs"] = attrs
+            values = _input_values(attrs_in, inputs, case["shapes"], attr_kinds)
+            if values:
+                case["values"] = values
             ranges = _literal(row.get("input_data_ranges"))
             if isinstance(ranges, (list, tuple)) and len(ranges) == len(inputs):
                 picked = {}
@@ -251,6 +254,45 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
             result.source = (path.relative_to(op_dir).as_posix() if len(files) == 1
                              else "tests/**/ttk_kernel_*.csv")
     return result
+
+
+def _input_values(attrs_in, inputs: list[dict], shapes: dict, attr_kinds: dict) -> dict:
+    """The values a row's `attributes` give an input tensor: a key naming an input (not an
+    attr) holds its data, as the test tool feeds it (ops-nn's repeat_interleave_grad:
+    `'repeats': [80, 85, ...]`, its repeats input, which random data would make negative).
+    Taken when the numbers fill the row's shape of that input exactly."""
+    if not isinstance(attrs_in, dict):
+        return {}
+    out = {}
+    for t in inputs:
+        name, shape = t["name"], shapes.get(t["name"])
+        if name in attr_kinds or name not in attrs_in or shape is None \
+                or t.get("param_type") == "dynamic":
+            continue
+        flat = _flatten(attrs_in[name])
+        count = 1
+        for d in shape:
+            count *= d
+        if flat is not None and len(flat) == count:
+            out[name] = flat
+    return out
+
+
+def _flatten(value) -> list | None:
+    """Nested lists/tuples of numbers row-major, a single number as one; None for anything else."""
+    if isinstance(value, bool):
+        return [int(value)]
+    if isinstance(value, (int, float)):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        out = []
+        for v in value:
+            inner = _flatten(v)
+            if inner is None:
+                return None
+            out += inner
+        return out
+    return None
 
 
 def _inplace(row: dict, inputs: list[dict], shapes: list) -> list[str]:
