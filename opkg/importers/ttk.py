@@ -335,11 +335,21 @@ _EXAMPLE_SHAPE = re.compile(r"std::vector<\s*int64_t\s*>\s*(\w+)\s*=\s*\{([^}]*)
 _EXAMPLE_TENSOR = re.compile(r"CreateAclTensor\s*\(\s*\w+\s*,\s*(\w+)\s*,[^;]*?&\s*(\w+)\s*\)")
 
 
+# std::vector<aclTensor*> tmp{a, b}; (or = {a, b}) and aclCreateTensorList(tmp.data(), ...)
+_EXAMPLE_LIST_ITEMS = re.compile(r"std::vector<\s*aclTensor\s*\*\s*>\s*(\w+)\s*=?\s*\{([^}]*)\}")
+_EXAMPLE_LIST = re.compile(r"(\w+)\s*=\s*aclCreateTensorList\s*\(\s*(\w+)\s*\.\s*data\s*\(\)")
+_EXAMPLE_CALL = re.compile(r"\b(aclnn\w+)GetWorkspaceSize\s*\(([^;]*?)\)\s*;")
+_PARAM_NAME = re.compile(r"(\w+)\s*(?:\[\s*\])?\s*$")
+
+
 def example_case(op_dir: Path, op: dict) -> dict | None:
     """One case from examples/test_aclnn_<op>.cpp, its tensors' shapes: the shape variable
     each `CreateAclTensor(..., shape, ..., &<input>)` passes, else `<input>Shape = {...}` (aclnn's
-    parameter names often follow the OpDef's); None when a required input has none."""
-    shapes = {}
+    parameter names often follow the OpDef's); else the arguments of its
+    `aclnn<Api>GetWorkspaceSize(...)` call by the parameter names the API's documentation
+    (`docs/aclnn<Api>.md`) declares, a tensor list as the shapes of its tensors (ops-nn's
+    foreach examples pass `tensorListInput1` for the OpDef's dynamic `x1`). None when a
+    required input has none."""
     for path in sorted((op_dir / "examples").glob("test_aclnn_*.cpp")):
         text = path.read_text(errors="replace")
         variables = {}
@@ -348,21 +358,69 @@ def example_case(op_dir: Path, op: dict) -> dict | None:
                 variables.setdefault(var, [int(d.strip()) for d in dims.split(",") if d.strip()])
             except ValueError:
                 continue
-        for var, shape in variables.items():
-            if var.endswith("Shape"):
-                shapes.setdefault(var[:-len("Shape")], shape)
-        for var, tensor in _EXAMPLE_TENSOR.findall(text):
-            if var in variables:
-                shapes[tensor] = variables[var]
+        tensors = {tensor: variables[var] for var, tensor in _EXAMPLE_TENSOR.findall(text)
+                   if var in variables}
+        by_name = {var[:-len("Shape")]: shape for var, shape in variables.items()
+                   if var.endswith("Shape")}
+        by_name.update(tensors)
+        case = _case_of(op, by_name)
+        if case is None:
+            case = _case_of(op, _call_arguments(op_dir, text, tensors))
+        if case:
+            return {"name": "example", "shapes": case}
+    return None
+
+
+def _case_of(op: dict, shapes: dict) -> dict | None:
+    """Each input's shape from `shapes` (by its name or camelCase; a dynamic input takes a list
+    of shapes only, any other one shape only); None when a required input has none."""
     case = {}
     for t in op["inputs"]:
         given = shapes.get(t["name"]) or shapes.get(_camel(t["name"]))
+        dynamic = t.get("param_type") == "dynamic"
+        if given is not None and dynamic != isinstance(given[0] if given else None, list):
+            given = None
         if given is None:
-            if t.get("param_type", "required") == "required":
+            if t.get("param_type", "required") == "required" or dynamic:
                 return None
             continue
         case[t["name"]] = given
-    return {"name": "example", "shapes": case} if case else None
+    return case or None
+
+
+def _call_arguments(op_dir: Path, text: str, tensors: dict) -> dict:
+    """The shapes the example's aclnn call passes, keyed by the API's parameter names (its
+    documentation's declaration of `aclnn<Api>GetWorkspaceSize`, `Optional`/`Ref` suffixes
+    dropped as the OpDef has none); a tensor list's as a list of shapes."""
+    lists = {}
+    items = {v: [x.strip() for x in body.split(",") if x.strip()]
+             for v, body in _EXAMPLE_LIST_ITEMS.findall(text)}
+    for var, vec in _EXAMPLE_LIST.findall(text):
+        if vec in items and all(x in tensors for x in items[vec]):
+            lists[var] = [tensors[x] for x in items[vec]]
+    out = {}
+    for api, args in _EXAMPLE_CALL.findall(text):
+        doc = op_dir / "docs" / f"{api}.md"
+        try:
+            declared = re.search(rf"\b{api}GetWorkspaceSize\s*\(([^;{{]*?)\)\s*;?",
+                                 doc.read_text(errors="replace"))
+        except OSError:
+            continue
+        if declared is None:
+            continue
+        names = [m.group(1) if (m := _PARAM_NAME.search(p.strip())) else None
+                 for p in declared.group(1).split(",")]
+        values = [a.strip().lstrip("&").strip() for a in args.split(",")]
+        if len(names) != len(values):
+            continue
+        for name, value in zip(names, values):
+            if name is None:
+                continue
+            name = re.sub(r"(Optional|Ref)$", "", name)
+            shape = tensors.get(value) or lists.get(value)
+            if shape is not None:
+                out.setdefault(name, shape)
+    return out
 
 
 def _camel(name: str) -> str:
