@@ -173,13 +173,17 @@ def test_ttk_rows_give_output_shapes_when_there_is_no_infershape():
     assert [c["output_shapes"] for c in cases.cases] == [{"y": [3, 37]}, {"y": [1]}]
 
 
+def _table(op_dir: Path, text: str) -> None:
+    """A ttk table of the operator at `op_dir` (tests/ttk_kernel_x.csv)."""
+    (op_dir / "tests").mkdir()
+    (op_dir / "tests" / "ttk_kernel_x.csv").write_text(text)
+
+
 def test_ttk_rows_that_do_not_fit_the_opdef_are_said(tmp_path):
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "ttk_kernel_x.csv").write_text(
-        "testcase_name,input_shapes,attributes,soc_series\n"
-        'two_inputs,"((2,), (2,))",{},\n'
-        'bad_literal,"((2,)",{},\n'
-        'needs_attr,"((4,),)",{},\n')
+    _table(tmp_path, "testcase_name,input_shapes,attributes,soc_series\n"
+           'two_inputs,"((2,), (2,))",{},\n'
+           'bad_literal,"((2,)",{},\n'
+           'needs_attr,"((4,),)",{},\n')
     op = _op(attrs=[{"name": "k", "type": "int", "required": True}])
     cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22")
     assert cases.cases == []
@@ -191,24 +195,22 @@ def test_ttk_rows_that_do_not_fit_the_opdef_are_said(tmp_path):
 def test_a_ttk_range_of_one_value_is_kept(tmp_path):
     # ops-nn's gather_elements rows give the index `(0, 0)`: every index 0 (any other index
     # draws values the golden rejects)
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "ttk_kernel_x.csv").write_text(
-        "testcase_name,input_shapes,attributes,input_data_ranges,soc_series\n"
-        'zeros,"((2,),)",{},"((0, 0),)",\n'
-        'upside_down,"((2,),)",{},"((1, 0),)",\n')
+    _table(tmp_path, "testcase_name,input_shapes,attributes,input_data_ranges,soc_series\n"
+           'zeros,"((2,),)",{},"((0, 0),)",\n'
+           'upside_down,"((2,),)",{},"((1, 0),)",\n')
     cases = ttk.ttk_cases(tmp_path, _op(), "Ascend910B", "arch22")
     assert [c.get("ranges") for c in cases.cases] == [{"x": [0, 0]}, None]
+
+
 def test_a_ttk_attribute_that_names_an_input_gives_its_values(tmp_path):
     """ops-nn's repeat_interleave_grad rows put its repeats input's data in `attributes`
     (`'repeats': [80, 85, ...]`, one per element of the row's repeats shape): the case feeds
     those values (random ones would be negative, which its golden rejects). A count that does
     not fill the shape, or a key that is an attr, gives no values."""
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "ttk_kernel_x.csv").write_text(
-        "testcase_name,input_shapes,attributes,soc_series\n"
-        "fits,\"((2, 3), (3,))\",\"{'scale': 2.0, 'r': [4, 0, 1]}\",\n"
-        "nested,\"((2, 3), (2, 1))\",\"{'r': [[1], [2]]}\",\n"
-        "short,\"((2, 3), (3,))\",\"{'r': [4, 0]}\",\n")
+    _table(tmp_path, "testcase_name,input_shapes,attributes,soc_series\n"
+           "fits,\"((2, 3), (3,))\",\"{'scale': 2.0, 'r': [4, 0, 1]}\",\n"
+           "nested,\"((2, 3), (2, 1))\",\"{'r': [[1], [2]]}\",\n"
+           "short,\"((2, 3), (3,))\",\"{'r': [4, 0]}\",\n")
     op = _op(inputs=[{"name": "x", "dtypes": ["float16"], "formats": ["ND"]},
                      {"name": "r", "dtypes": ["int64"], "formats": ["ND"]}])
     cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22")
