@@ -90,6 +90,17 @@ def test_inputs_are_seeded_and_variant_independent():
     assert ints.dtype == np.int8 and ints.min() >= -3 and ints.max() <= 3
 
 
+def test_an_integer_range_past_the_dtype_saturates_to_its_limits():
+    # ops-nn's index_fill table gives `value` the range (-FLT_MAX, -FLT_MAX) in its float32
+    # rows, which the int32 variant also runs: every element int32's minimum
+    low = make_input(0, "c", "v", (4,), "int32", (-3.4028235e+38, -3.4028235e+38))
+    assert low.tolist() == [np.iinfo(np.int32).min] * 4
+    high = make_input(0, "c", "v", (4,), "int8", (200, 1e9))
+    assert high.tolist() == [127] * 4
+    wide = make_input(0, "c", "v", (64,), "int8", (-1e9, 1e9))
+    assert wide.min() >= -128 and wide.max() <= 127 and len(set(wide.tolist())) > 1
+
+
 def test_an_output_that_is_infinite_on_both_sides_everywhere_has_no_error():
     """An fp16 case whose inputs all overflow gives inf everywhere, in the kernel and the golden
     alike: that passes with a finite (zero) error, which a report can hold; one mismatch among

@@ -173,13 +173,17 @@ def test_ttk_rows_give_output_shapes_when_there_is_no_infershape():
     assert [c["output_shapes"] for c in cases.cases] == [{"y": [3, 37]}, {"y": [1]}]
 
 
+def _table(op_dir: Path, text: str) -> None:
+    """A ttk table of the operator at `op_dir` (tests/ttk_kernel_x.csv)."""
+    (op_dir / "tests").mkdir()
+    (op_dir / "tests" / "ttk_kernel_x.csv").write_text(text)
+
+
 def test_ttk_rows_that_do_not_fit_the_opdef_are_said(tmp_path):
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "ttk_kernel_x.csv").write_text(
-        "testcase_name,input_shapes,attributes,soc_series\n"
-        'two_inputs,"((2,), (2,))",{},\n'
-        'bad_literal,"((2,)",{},\n'
-        'needs_attr,"((4,),)",{},\n')
+    _table(tmp_path, "testcase_name,input_shapes,attributes,soc_series\n"
+           'two_inputs,"((2,), (2,))",{},\n'
+           'bad_literal,"((2,)",{},\n'
+           'needs_attr,"((4,),)",{},\n')
     op = _op(attrs=[{"name": "k", "type": "int", "required": True}])
     cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22")
     assert cases.cases == []
@@ -191,13 +195,29 @@ def test_ttk_rows_that_do_not_fit_the_opdef_are_said(tmp_path):
 def test_a_ttk_range_of_one_value_is_kept(tmp_path):
     # ops-nn's gather_elements rows give the index `(0, 0)`: every index 0 (any other index
     # draws values the golden rejects)
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "ttk_kernel_x.csv").write_text(
-        "testcase_name,input_shapes,attributes,input_data_ranges,soc_series\n"
-        'zeros,"((2,),)",{},"((0, 0),)",\n'
-        'upside_down,"((2,),)",{},"((1, 0),)",\n')
+    _table(tmp_path, "testcase_name,input_shapes,attributes,input_data_ranges,soc_series\n"
+           'zeros,"((2,),)",{},"((0, 0),)",\n'
+           'upside_down,"((2,),)",{},"((1, 0),)",\n')
     cases = ttk.ttk_cases(tmp_path, _op(), "Ascend910B", "arch22")
     assert [c.get("ranges") for c in cases.cases] == [{"x": [0, 0]}, None]
+
+
+def test_a_ttk_attribute_that_names_an_input_gives_its_values(tmp_path):
+    """ops-nn's repeat_interleave_grad rows put its repeats input's data in `attributes`
+    (`'repeats': [80, 85, ...]`, one per element of the row's repeats shape): the case feeds
+    those values (random ones would be negative, which its golden rejects). A count that does
+    not fill the shape, or a key that is an attr, gives no values."""
+    _table(tmp_path, "testcase_name,input_shapes,attributes,soc_series\n"
+           "fits,\"((2, 3), (3,))\",\"{'scale': 2.0, 'r': [4, 0, 1]}\",\n"
+           "nested,\"((2, 3), (2, 1))\",\"{'r': [[1], [2]]}\",\n"
+           "short,\"((2, 3), (3,))\",\"{'r': [4, 0]}\",\n")
+    op = _op(inputs=[{"name": "x", "dtypes": ["float16"], "formats": ["ND"]},
+                     {"name": "r", "dtypes": ["int64"], "formats": ["ND"]}])
+    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22")
+    assert [c.get("values") for c in cases.cases] == [{"r": [4, 0, 1]}, {"r": [1, 2]}, None]
+    assert cases.cases[0]["attrs"] == {"scale": 2.0}
+
+
 def test_another_architectures_table_gives_the_cases_of_a_soc_without_one(tmp_path):
     """As ops-nn's foreach_addcmul_scalar (tests/st/arch35/ttk_kernel_foreach_addcmul_scalar_st.csv):
     dynamic inputs (a tuple of shapes per input), a scalar input of one element; the rows'
@@ -252,6 +272,38 @@ def test_example_shapes_by_the_tensor_each_creates():
     assert ttk.example_case(OP, op) is None
 
 
+def test_example_shapes_by_the_apis_documented_parameters(tmp_path):
+    """ops-nn's foreach examples build tensor lists from tensors named otherwise
+    (`tensorListInput1` from input1, input2) and pass them to aclnn<Api>GetWorkspaceSize in
+    the order its docs/aclnn<Api>.md declares (x1, x2, scalars, out): the shapes follow the
+    call's arguments to the documented names, a list as one shape per tensor."""
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "aclnnMyList.md").write_text(
+        "```Cpp\naclnnStatus aclnnMyListGetWorkspaceSize(\n  const aclTensorList *x1,\n"
+        "  const aclTensor     *scalarsOptional,\n  aclTensorList       *out,\n"
+        "  uint64_t            *workspaceSize,\n  aclOpExecutor      **executor)\n```\n")
+    (tmp_path / "examples" / "test_aclnn_my_list.cpp").write_text(
+        "std::vector<int64_t> aShape = {2, 3};\nstd::vector<int64_t> bShape = {1, 3};\n"
+        "std::vector<int64_t> sShape = {2};\n"
+        "ret = CreateAclTensor(aData, aShape, &aAddr, aclDataType::ACL_FLOAT, &a);\n"
+        "ret = CreateAclTensor(bData, bShape, &bAddr, aclDataType::ACL_FLOAT, &b);\n"
+        "ret = CreateAclTensor(sData, sShape, &sAddr, aclDataType::ACL_FLOAT, &s);\n"
+        "ret = CreateAclTensor(oData, aShape, &oAddr, aclDataType::ACL_FLOAT, &o);\n"
+        "std::vector<aclTensor*> tmp{a, b};\n"
+        "aclTensorList* listIn = aclCreateTensorList(tmp.data(), tmp.size());\n"
+        "std::vector<aclTensor*> tmpOut{o};\n"
+        "aclTensorList* listOut = aclCreateTensorList(tmpOut.data(), tmpOut.size());\n"
+        "ret = aclnnMyListGetWorkspaceSize(listIn, s, listOut, &workspaceSize, &executor);\n")
+    t = lambda name, **kw: {"name": name, "dtypes": ["float32"], "formats": ["ND"], **kw}  # noqa: E731
+    op = _op(inputs=[t("x1", param_type="dynamic"), t("scalars")])
+    assert ttk.example_case(tmp_path, op) == {
+        "name": "example", "shapes": {"x1": [[2, 3], [1, 3]], "scalars": [2]}}
+    # a dynamic input is never given a single tensor's shape, nor the reverse
+    assert ttk.example_case(tmp_path, _op(inputs=[t("scalars", param_type="dynamic")])) is None
+    assert ttk.example_case(tmp_path, _op(inputs=[t("x1")])) is None
+
+
 def _workspace(tmp_path) -> Path:
     ws = tmp_path / "ws"
     ws.mkdir()
@@ -301,6 +353,10 @@ def test_import_a_family_in_place(tmp_path):
     assert manifest["verify"]["golden"] == \
         "@ops_mini//activation/leaky_scale/tests/assets/golden.py:leaky_scale_golden"
     assert manifest["verify"]["golden_convention"] == "ttk"
+    # its ST executor zeroes rows of y after the call: outputs pre-filled with zeros
+    assert manifest["verify"]["outputs_prefill"] == "zero"
+    assert "(@ops_mini//activation/leaky_scale/tests/st/aclnnLeakyScale/" \
+           "executor_aclnnLeakyScale.py:17)" in (pkg / "opkg.yaml").read_text()
     # the workspace names the repository, pinned, with the include dirs of its CMake
     text = (ws / "opkg-workspace.yaml").read_text()
     assert text.startswith("# my workspace\n")
@@ -522,3 +578,30 @@ def test_the_familys_common_module_is_built_into_every_operator_of_the_family(tm
     (shared / "CMakeLists.txt").unlink()
     read = R.read_operator(R.open_repository(op), op, "ascend910b")
     assert len(read.host_sources) == 2
+
+
+def test_the_own_apis_st_executor_that_zeroes_outputs_after_the_call(tmp_path):
+    """ops-nn's ST executors post-process the device output in after_call; one that zeroes
+    elements (`t[k:] = 0`, `t.zero_()`, `t.fill_(0)`) there is the evidence for zero-filled
+    output buffers. Only the operator's own API (aclnn<Type> without a version suffix) counts,
+    and only in after_call."""
+    assert R.zeroed_outputs(OP, "LeakyScale") == (
+        OP / "tests/st/aclnnLeakyScale/executor_aclnnLeakyScale.py", 17)
+    assert R.zeroed_outputs(OP, "LeakyScaleV2") is not None      # aclnnLeakyScale is its API
+    assert R.zeroed_outputs(OP, "OtherOp") is None
+
+    def executor(api, body):
+        d = tmp_path / api
+        (d / "tests" / "st" / api).mkdir(parents=True)
+        (d / "tests" / "st" / api / f"executor_{api}.py").write_text(
+            "class E:\n" + body)
+        return d
+    before = executor("aclnnMy", "    def init_by_input_data(self, d):\n        d[0][1:] = 0\n"
+                                 "    def after_call(self, out):\n        return out\n")
+    assert R.zeroed_outputs(before, "My") is None
+    whole = executor("aclnnWhole", "    def after_call(self, out):\n        out[1].zero_()\n"
+                                   "        return out\n")
+    assert R.zeroed_outputs(whole, "Whole")[1] == 3
+    other = executor("aclnnFill", "    def after_call(self, out):\n        out[1].fill_(2)\n"
+                                  "        out[0][:] = 1\n        return out\n")
+    assert R.zeroed_outputs(other, "Fill") is None

@@ -135,6 +135,8 @@ MISTAKES = [
     ("golden: golden.py:golden\n", "golden: golden.py:golden\n  golden_convention: pytest\n",
      "pytest", "verify.golden_convention", "unknown golden convention 'pytest'",
      "ttk: the ops repositories' tests/assets/golden.py"),
+    ("golden: golden.py:golden\n", "golden: golden.py:golden\n  outputs_prefill: nan\n",
+     "nan", "verify.outputs_prefill", "unknown output prefill 'nan'", "zero (elements the kernel"),
     ("golden: golden.py:golden\n", "golden: golden.py:golden\n  requires: [torch, 2]\n",
      "2]", "verify.requires[1]", "2 is not a Python module name", "e.g. torch"),
     ("golden: golden.py:golden\n", "golden: golden.py:golden\n  requires: [torch-npu]\n",

@@ -169,3 +169,12 @@ def test_text_reading_agrees_with_the_compiled_opdefs():
         assert op == compiled[name], name
     # what the text could not tell, the compiler knows: the other header's constant
     assert compiled["ExpressionGaps"]["attrs"] == [{"name": "axis", "type": "int", "default": 3}]
+
+
+def test_an_attr_named_twice_is_one_attr_with_the_last_definition():
+    from opkg.importers.opdef import read_opdefs
+
+    probe = read_opdefs([FIXTURES / "attr_twice_def.cpp"], [FIXTURES], FIXTURES)
+    [op] = [to_manifest_op(o) for o in probe.ops]
+    assert op["attrs"] == [{"name": "axis", "type": "int", "default": 0},
+                           {"name": "sqrt_mode", "type": "bool", "default": False}]

@@ -114,6 +114,10 @@ class VerifySpec:
     golden_convention: str | None = None
     # Python packages the golden imports beyond opkg's (torch): named when missing
     requires: tuple[str, ...] = ()
+    # what output buffers hold before the kernel runs: None (a poison: an element no store
+    # writes is a mismatch) or "zero" (as a test that zeroes what the kernel leaves alone:
+    # such an element is compared as 0)
+    outputs_prefill: str | None = None
 
     def tolerance_for(self, dtype: str) -> Tolerance:
         if dtype in self.tolerance:
@@ -202,6 +206,8 @@ def golden_callables(tree: ast.Module) -> list[str]:
 
 # verify.golden_convention values (opkg/verify/runner.py _convention_kwargs)
 GOLDEN_CONVENTIONS = ("ttk",)
+# verify.outputs_prefill values
+OUTPUT_PREFILLS = ("zero",)
 TOP_KEYS = ("name", "version", "summary", "origin", "op", "tiling", "kernel", "socs", "toolchain", "deps",
             "include_dirs", "verify")
 
@@ -751,13 +757,18 @@ class _Validator:
         w = ("verify",)
         mode_keys = tuple(f.name for f in fields(SimModes))
         data = self.mapping(value, w, ("golden", "seed", "cases", "tolerance", "timeout", "inplace",
-                                       "golden_convention", "requires")
+                                       "golden_convention", "requires", "outputs_prefill")
                             + mode_keys, required=("golden", "cases"))
         convention = data.get("golden_convention")
         if convention is not None and convention not in GOLDEN_CONVENTIONS:
             raise self.err(w + ("golden_convention",), f"unknown golden convention {convention!r}",
                            f"one of: {', '.join(GOLDEN_CONVENTIONS)} (ttk: the ops repositories' "
                            "tests/assets/golden.py), or leave it out")
+        prefill = data.get("outputs_prefill")
+        if prefill is not None and prefill not in OUTPUT_PREFILLS:
+            raise self.err(w + ("outputs_prefill",), f"unknown output prefill {prefill!r}",
+                           "zero (elements the kernel never stores are compared as 0), or leave "
+                           "it out (they are mismatches)")
         requires = tuple(self.seq(data.get("requires") or [], w + ("requires",),
                                   "a list of Python package names"))
         for i, name in enumerate(requires):
@@ -825,7 +836,7 @@ class _Validator:
                                "most 0.5")
         inplace = self.inplace(data.get("inplace") or [], w + ("inplace",), op, cases)
         return VerifySpec(golden_file, func, seed, cases, tolerance, timeout, modes, inplace,
-                          convention, requires)
+                          convention, requires, prefill)
 
     def inplace(self, value, where, op: OpSpec, cases: tuple = ()) -> tuple[str, ...]:
         inputs = [t.name for t in op.inputs]

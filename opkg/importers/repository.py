@@ -455,6 +455,43 @@ def _requires(tree, path: Path, _seen: set | None = None) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+# -- what the repository's tests do to the kernel's outputs ------------------------------------
+
+def _zeroes_output(node: ast.AST) -> bool:
+    """`t[...] = 0` or `t.zero_()` / `t.fill_(0)`: a statement that zeroes a tensor or part of it."""
+    zero = lambda v: isinstance(v, ast.Constant) and not isinstance(v.value, bool) and v.value == 0  # noqa: E731
+    if isinstance(node, ast.Assign):
+        return zero(node.value) and any(isinstance(t, ast.Subscript) for t in node.targets)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return (node.func.attr == "zero_" and not node.args) or (
+            node.func.attr == "fill_" and len(node.args) == 1 and zero(node.args[0]))
+    return False
+
+
+def zeroed_outputs(op_dir: Path, op_type: str) -> tuple[Path, int] | None:
+    """Where the operator's own system test zeroes what the kernel returned before comparing it
+    (file, line), else None. ops-nn's ST executors (`tests/st/aclnn<Api>/executor_*.py`)
+    post-process the device's outputs in `after_call`; those that zero elements (clipped_swiglu:
+    the rows past sum(group_index), which its kernel never writes and its golden gives as 0)
+    make the comparison independent of what the kernel leaves there, as output buffers filled
+    with zeros do (verify.outputs_prefill: zero). Only the executor of the operator's own API
+    counts (aclnn<Type>, the type without a version suffix: BatchNormV3's aclnnBatchNorm), not
+    one of another API kept in its tree (gather_v2's aclnnKthvalue)."""
+    own = re.sub(r"V\d+$", "", op_type).lower()
+    for path in sorted((op_dir / "tests" / "st").glob("**/executor_*.py")):
+        if path.parent.name.lower() != f"aclnn{own}":
+            continue
+        tree = _parse(path)
+        if tree is None:
+            continue
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef) and fn.name == "after_call":
+                hit = next((n for n in ast.walk(fn) if _zeroes_output(n)), None)
+                if hit is not None:
+                    return path, hit.lineno
+    return None
+
+
 # -- the import ---------------------------------------------------------------------------------
 
 # a package directory the import may rewrite: it holds only what an import writes
@@ -660,9 +697,12 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
     if op.dependencies:
         result.notes.append("CMake DEPENDENCIES (their host sources built in, their op_host "
                             "an include directory): " + ", ".join(op.dependencies))
+    zeroed = zeroed_outputs(op.directory, manifest_op["type"])
+    prefill = f"{op.repo.label(zeroed[0])}:{zeroed[1]}" if zeroed else None
     text = manifest_text(op, manifest_op, soc=soc, golden_ref=golden_ref, golden=golden,
                          cases=cases, tolerance=tolerance, has_infer=has_infer, deps=deps,
-                         row_short=row.short if row else unit, tree_label=tree_label)
+                         row_short=row.short if row else unit, tree_label=tree_label,
+                         prefill=prefill)
     from opkg.util.fsutil import atomic_write_text
     atomic_write_text(dest / "opkg.yaml", text)
     result.dest = dest
@@ -718,7 +758,7 @@ def _short_series(soc: str) -> str:
 
 
 def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, cases, tolerance,
-                  has_infer, deps, row_short, tree_label) -> str:
+                  has_infer, deps, row_short, tree_label, prefill=None) -> str:
     from opkg.importers.manifest_text import _yaml_flow, _yaml_tensor, _ATTR_PLACEHOLDER
 
     repo = op.repo
@@ -770,6 +810,9 @@ def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, c
         if golden.requires:
             lines.append(f"  requires: [{', '.join(golden.requires)}]")
     lines.append("  seed: 0")
+    if prefill:
+        lines.append(f"  outputs_prefill: zero   # the repository's test zeroes the kernel's "
+                     f"outputs before comparing ({prefill})")
     if tolerance:
         lines.append("  tolerance:   # the repository's precision_tolerances")
         lines += [f"    {d}: {_yaml_flow(t)}" for d, t in sorted(tolerance.items())]

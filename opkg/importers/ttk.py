@@ -218,6 +218,9 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
                 continue
             if attrs:
                 case["attrs"] = attrs
+            values = _input_values(attrs_in, inputs, case["shapes"], attr_kinds)
+            if values:
+                case["values"] = values
             ranges = _literal(row.get("input_data_ranges"))
             if isinstance(ranges, (list, tuple)) and len(ranges) == len(inputs):
                 picked = {}
@@ -251,6 +254,45 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
             result.source = (path.relative_to(op_dir).as_posix() if len(files) == 1
                              else "tests/**/ttk_kernel_*.csv")
     return result
+
+
+def _input_values(attrs_in, inputs: list[dict], shapes: dict, attr_kinds: dict) -> dict:
+    """The values a row's `attributes` give an input tensor: a key naming an input (not an
+    attr) holds its data, as the test tool feeds it (ops-nn's repeat_interleave_grad:
+    `'repeats': [80, 85, ...]`, its repeats input, which random data would make negative).
+    Taken when the numbers fill the row's shape of that input exactly."""
+    if not isinstance(attrs_in, dict):
+        return {}
+    out = {}
+    for t in inputs:
+        name, shape = t["name"], shapes.get(t["name"])
+        if name in attr_kinds or name not in attrs_in or shape is None \
+                or t.get("param_type") == "dynamic":
+            continue
+        flat = _flatten(attrs_in[name])
+        count = 1
+        for d in shape:
+            count *= d
+        if flat is not None and len(flat) == count:
+            out[name] = flat
+    return out
+
+
+def _flatten(value) -> list | None:
+    """Nested lists/tuples of numbers row-major, a single number as one; None for anything else."""
+    if isinstance(value, bool):
+        return [int(value)]
+    if isinstance(value, (int, float)):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        out = []
+        for v in value:
+            inner = _flatten(v)
+            if inner is None:
+                return None
+            out += inner
+        return out
+    return None
 
 
 def _inplace(row: dict, inputs: list[dict], shapes: list) -> list[str]:
@@ -293,11 +335,21 @@ _EXAMPLE_SHAPE = re.compile(r"std::vector<\s*int64_t\s*>\s*(\w+)\s*=\s*\{([^}]*)
 _EXAMPLE_TENSOR = re.compile(r"CreateAclTensor\s*\(\s*\w+\s*,\s*(\w+)\s*,[^;]*?&\s*(\w+)\s*\)")
 
 
+# std::vector<aclTensor*> tmp{a, b}; (or = {a, b}) and aclCreateTensorList(tmp.data(), ...)
+_EXAMPLE_LIST_ITEMS = re.compile(r"std::vector<\s*aclTensor\s*\*\s*>\s*(\w+)\s*=?\s*\{([^}]*)\}")
+_EXAMPLE_LIST = re.compile(r"(\w+)\s*=\s*aclCreateTensorList\s*\(\s*(\w+)\s*\.\s*data\s*\(\)")
+_EXAMPLE_CALL = re.compile(r"\b(aclnn\w+)GetWorkspaceSize\s*\(([^;]*?)\)\s*;")
+_PARAM_NAME = re.compile(r"(\w+)\s*(?:\[\s*\])?\s*$")
+
+
 def example_case(op_dir: Path, op: dict) -> dict | None:
     """One case from examples/test_aclnn_<op>.cpp, its tensors' shapes: the shape variable
     each `CreateAclTensor(..., shape, ..., &<input>)` passes, else `<input>Shape = {...}` (aclnn's
-    parameter names often follow the OpDef's); None when a required input has none."""
-    shapes = {}
+    parameter names often follow the OpDef's); else the arguments of its
+    `aclnn<Api>GetWorkspaceSize(...)` call by the parameter names the API's documentation
+    (`docs/aclnn<Api>.md`) declares, a tensor list as the shapes of its tensors (ops-nn's
+    foreach examples pass `tensorListInput1` for the OpDef's dynamic `x1`). None when a
+    required input has none."""
     for path in sorted((op_dir / "examples").glob("test_aclnn_*.cpp")):
         text = path.read_text(errors="replace")
         variables = {}
@@ -306,21 +358,69 @@ def example_case(op_dir: Path, op: dict) -> dict | None:
                 variables.setdefault(var, [int(d.strip()) for d in dims.split(",") if d.strip()])
             except ValueError:
                 continue
-        for var, shape in variables.items():
-            if var.endswith("Shape"):
-                shapes.setdefault(var[:-len("Shape")], shape)
-        for var, tensor in _EXAMPLE_TENSOR.findall(text):
-            if var in variables:
-                shapes[tensor] = variables[var]
+        tensors = {tensor: variables[var] for var, tensor in _EXAMPLE_TENSOR.findall(text)
+                   if var in variables}
+        by_name = {var[:-len("Shape")]: shape for var, shape in variables.items()
+                   if var.endswith("Shape")}
+        by_name.update(tensors)
+        case = _case_of(op, by_name)
+        if case is None:
+            case = _case_of(op, _call_arguments(op_dir, text, tensors))
+        if case:
+            return {"name": "example", "shapes": case}
+    return None
+
+
+def _case_of(op: dict, shapes: dict) -> dict | None:
+    """Each input's shape from `shapes` (by its name or camelCase; a dynamic input takes a list
+    of shapes only, any other one shape only); None when a required input has none."""
     case = {}
     for t in op["inputs"]:
         given = shapes.get(t["name"]) or shapes.get(_camel(t["name"]))
+        dynamic = t.get("param_type") == "dynamic"
+        if given is not None and dynamic != isinstance(given[0] if given else None, list):
+            given = None
         if given is None:
-            if t.get("param_type", "required") == "required":
+            if t.get("param_type", "required") == "required" or dynamic:
                 return None
             continue
         case[t["name"]] = given
-    return {"name": "example", "shapes": case} if case else None
+    return case or None
+
+
+def _call_arguments(op_dir: Path, text: str, tensors: dict) -> dict:
+    """The shapes the example's aclnn call passes, keyed by the API's parameter names (its
+    documentation's declaration of `aclnn<Api>GetWorkspaceSize`, `Optional`/`Ref` suffixes
+    dropped as the OpDef has none); a tensor list's as a list of shapes."""
+    lists = {}
+    items = {v: [x.strip() for x in body.split(",") if x.strip()]
+             for v, body in _EXAMPLE_LIST_ITEMS.findall(text)}
+    for var, vec in _EXAMPLE_LIST.findall(text):
+        if vec in items and all(x in tensors for x in items[vec]):
+            lists[var] = [tensors[x] for x in items[vec]]
+    out = {}
+    for api, args in _EXAMPLE_CALL.findall(text):
+        doc = op_dir / "docs" / f"{api}.md"
+        try:
+            declared = re.search(rf"\b{api}GetWorkspaceSize\s*\(([^;{{]*?)\)\s*;?",
+                                 doc.read_text(errors="replace"))
+        except OSError:
+            continue
+        if declared is None:
+            continue
+        names = [m.group(1) if (m := _PARAM_NAME.search(p.strip())) else None
+                 for p in declared.group(1).split(",")]
+        values = [a.strip().lstrip("&").strip() for a in args.split(",")]
+        if len(names) != len(values):
+            continue
+        for name, value in zip(names, values):
+            if name is None:
+                continue
+            name = re.sub(r"(Optional|Ref)$", "", name)
+            shape = tensors.get(value) or lists.get(value)
+            if shape is not None:
+                out.setdefault(name, shape)
+    return out
 
 
 def _camel(name: str) -> str:

@@ -468,6 +468,7 @@ def _verify_job(pkg, op, soc, variant, host_lib: Path, kernel_lib: Path, root: P
                       if c.xfail and c.xfail_for(variant.name, soc.name) else {})}
                   for c in (v.cases if cases is None else cases)],
         **({"inplace": list(v.inplace)} if v.inplace else {}),
+        **({"outputs_prefill": v.outputs_prefill} if v.outputs_prefill else {}),
         "tolerance": {d: vars(v.tolerance_for(d)) for _, d in variant.dtypes},
     }
 

@@ -24,8 +24,12 @@ def make_input(seed: int, case: str, tensor: str, shape, dtype: str, value_range
     if info.kind == "bool":
         return rng.integers(0, 2, size=shape).astype(np.bool_)
     if info.kind in ("int", "uint"):
+        # both ends saturate into what the dtype holds: a range written for a float variant
+        # (an ops repository's ttk row of float32, -FLT_MAX) wholly below int32's gives its
+        # minimum, as a saturating cast would, not an empty range
         limits = np.iinfo(info.numpy)
-        lo, hi = max(int(np.floor(lo)), limits.min), min(int(np.ceil(hi)), limits.max)
+        clamp = lambda v: min(max(v, limits.min), limits.max)  # noqa: E731
+        lo, hi = clamp(int(np.floor(lo))), clamp(int(np.ceil(hi)))
         return rng.integers(lo, hi, size=shape, endpoint=True).astype(info.numpy)
     if info.kind == "complex":   # real and imaginary parts each drawn from the range
         parts = rng.uniform(lo, hi, size=tuple(shape) + (2,))

@@ -266,6 +266,7 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
                          job["golden"].get("requires", ()))
     convention = job["golden"].get("convention")
     inplace = job.get("inplace") or []
+    prefill_zero = job.get("outputs_prefill") == "zero"
     results = []
     began = time.monotonic()
     for case in job["cases"]:
@@ -379,10 +380,13 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
                     break
             # poison, for the eye: an element the kernel never stores is a mismatch whatever the
             # golden says (RunInfo.unwritten, from the GM write shadow); bfloat16 is a float
-            # whose NumPy kind is 'V': ask the manifest dtype
+            # whose NumPy kind is 'V': ask the manifest dtype. verify.outputs_prefill "zero":
+            # zeros, as the operator's own test leaves what the kernel does not store
             is_float = DTYPES[variant.dtype_of(t.name)].kind in ("float", "complex")
 
             def poisoned(w):
+                if prefill_zero:
+                    return np.zeros(w.shape, dtype=w.dtype)
                 out = np.empty(w.shape, dtype=w.dtype)
                 out.fill(np.nan) if is_float else out.fill(_int_poison(out.dtype))
                 return out
@@ -408,6 +412,12 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         # in-place inputs are compared as they are after the run, beside the outputs; a
         # dynamic one tensor by tensor, each reported as name[k]
         actual = {**outputs, **{k: inputs[k] for k in inplace}}
+        unwritten = info.unwritten
+        if prefill_zero:   # compared as the zeros they hold; said, not hidden
+            entry["log"] += [f"{label}: {int(np.count_nonzero(mask))} elements the kernel never "
+                             "stored, compared as the 0 they were pre-filled with "
+                             "(verify.outputs_prefill)" for label, mask in unwritten.items()]
+            unwritten = {}
         for name, want in expected.items():
             if want is None:
                 continue
@@ -417,10 +427,10 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
                     label = f"{name}[{k}]"
                     entry["outputs"][label] = compare(
                         _parts(got), _parts(w), **tol,
-                        unwritten=_parts_mask(info.unwritten.get(label), got))
+                        unwritten=_parts_mask(unwritten.get(label), got))
                 continue
             entry["outputs"][name] = compare(_parts(actual[name]), _parts(want), **tol,
-                                             unwritten=_parts_mask(info.unwritten.get(name),
+                                             unwritten=_parts_mask(unwritten.get(name),
                                                                    actual[name]))
         entry["passed"] = all(o["passed"] for o in entry["outputs"].values())
         if not entry["passed"] and failed_dir is not None:

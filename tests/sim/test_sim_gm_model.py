@@ -218,3 +218,30 @@ def test_a_kernel_that_writes_nothing_fails_against_an_all_nan_golden(built, tmp
     assert "golden: the golden returned all NaN for output 'y'" in nothing["log"][-1]
     # written everywhere: compared by value (and fails: 2x is not NaN)
     assert doubles["outputs"]["y"]["unwritten"] == 0 and not doubles["passed"]
+
+
+def test_outputs_prefilled_with_zero_compare_what_the_kernel_leaves_as_zero(built, tmp_path):
+    """verify.outputs_prefill: zero (an operator whose own test zeroes what its kernel leaves,
+    ops-nn's ST executors): elements no store wrote hold 0 and are compared by value, said in
+    the log; without it they are mismatches whatever the golden says."""
+    golden = tmp_path / "golden.py"
+    golden.write_text("import numpy as np\n\ndef zeros(x, mode):\n    return np.zeros_like(x)\n\n"
+                      "def ones(x, mode):\n    return np.ones_like(x)\n")
+
+    def job(function, **extra):
+        return {"op": OP.to_json(), "variant": built.variant.name, "soc": built.soc.to_json(),
+                "host_lib": str(built.host), "kernel_lib": str(built.kernel), "seed": 1,
+                "golden": {"file": str(golden), "function": function},
+                "cases": [{"name": "nothing", "shapes": {"x": [N]}, "attrs": {"mode": 11},
+                           "ranges": {}}],
+                "tolerance": {"float32": {"rtol": 1e-4, "atol": 1e-4, "error_ratio": 0.0}},
+                **extra}
+    [plain] = runner.run_job(job("zeros"))
+    assert not plain["passed"] and plain["outputs"]["y"]["unwritten"] == N
+    [zeroed] = runner.run_job(job("zeros", outputs_prefill="zero"))
+    assert zeroed["passed"], zeroed
+    assert f"y: {N} elements the kernel never stored, compared as the 0 they were pre-filled " \
+           "with (verify.outputs_prefill)" in zeroed["log"]
+    [ones] = runner.run_job(job("ones", outputs_prefill="zero"))
+    assert not ones["passed"]
+    assert ones["outputs"]["y"]["first_mismatch"] == {"index": [0], "actual": 0.0, "expected": 1.0}

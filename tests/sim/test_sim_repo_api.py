@@ -102,15 +102,22 @@ def test_template_kernel_builds_and_verifies_through_the_cli(workspace):
     assert "::RepoApiOp::opkg_sim_tpl_decl" in unit
 
 
+def _gxx(src, *flags):
+    """g++ over `src` with the sim's headers (no kernel library: the tiling-key templates are
+    header-only)."""
+    import subprocess
+    from pathlib import Path
+
+    include = Path(__file__).resolve().parents[2] / "opkg" / "sim" / "include"
+    return subprocess.run(["g++", "-std=c++17", f"-I{include}", *flags, str(src)],
+                          capture_output=True, text=True)
+
+
 def test_a_host_compile_ignores_the_selection_as_the_devkit_does(tmp_path):
     """asc-devkit's template_argument.h defines ASCENDC_TPL_SEL as nothing in host code (outside
     ASCENDC_DEBUG): ops-nn's activation/clipped_swiglu/op_kernel/arch35/clipped_swiglu_tiling_key.h
     selects an undeclared TPL_FLOOR, which its host build never sees. The kernel build, which
     instantiates the selection, still rejects it."""
-    import subprocess
-    from pathlib import Path
-
-    include = Path(__file__).resolve().parents[2] / "opkg" / "sim" / "include"
     src = tmp_path / "key.cpp"
     src.write_text('#include "ascendc/host_api/tiling/template_argument.h"\n'
                    "namespace Op {\n"
@@ -119,10 +126,47 @@ def test_a_host_compile_ignores_the_selection_as_the_devkit_does(tmp_path):
                    "    ASCENDC_TPL_UINT_SEL(g, ASCENDC_TPL_UI_LIST, 0, 1, TPL_FLOOR)));\n"
                    "}\n"
                    "unsigned long long key() { using namespace Op; return GET_TPL_TILING_KEY(1); }\n")
-    def compile_(*flags):
-        return subprocess.run(["g++", "-std=c++17", "-fsyntax-only", f"-I{include}", *flags,
-                               str(src)], capture_output=True, text=True)
-    host = compile_()
+    host = _gxx(src, "-fsyntax-only")
     assert host.returncode == 0, host.stderr
-    kernel = compile_("-DOPKG_SIM_KERNEL=1", "-D__NPU_ARCH__=2201", "-D__CCE_AICORE__=220")
+    kernel = _gxx(src, "-fsyntax-only", "-DOPKG_SIM_KERNEL=1", "-D__NPU_ARCH__=2201",
+                  "-D__CCE_AICORE__=220")
     assert kernel.returncode != 0 and "TPL_FLOOR" in kernel.stderr, kernel.stderr[-2000:]
+
+
+def test_a_uint_range_longer_than_64_values_encodes_and_instantiates(tmp_path):
+    """opbase's atvoss/reduce/reduce_tiling_key_decl.h declares three UINT parameters as the range
+    0..100 (101 values in 8 bits); the devkit expands ranges without a length limit. The key holds
+    each value's index in the expanded list, and the kernel side's instance table (the selected
+    combinations) takes values from anywhere in the range."""
+    import subprocess
+
+    src = tmp_path / "range.cpp"
+    src.write_text('#include <cstdio>\n'
+                   '#include "ascendc/host_api/tiling/template_argument.h"\n'
+                   "namespace Op {\n"
+                   "ASCENDC_TPL_ARGS_DECL(Op,\n"
+                   "    ASCENDC_TPL_UINT_DECL(p, 8, ASCENDC_TPL_UI_MIX, 2, 0, 70, 90, 100, 200, 201),\n"
+                   "    ASCENDC_TPL_BOOL_DECL(b, 0, 1));\n"
+                   "static constexpr ::opkg_sim::tpl::Selection sel{\n"
+                   "    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(p, ASCENDC_TPL_UI_LIST, 0, 95, 201),\n"
+                   "                         ASCENDC_TPL_BOOL_SEL(b, 1))};\n"
+                   "}\n"
+                   "int main() {\n"
+                   "  using namespace Op;\n"
+                   "  std::printf(\"%llu %llu %llu\\n\", (unsigned long long)GET_TPL_TILING_KEY(100, 1),\n"
+                   "              (unsigned long long)GET_TPL_TILING_KEY(200, 0),\n"
+                   "              (unsigned long long)GET_TPL_TILING_KEY(80, 0));\n"
+                   "  using I = ::opkg_sim::tpl::Instances<opkg_sim_tpl_decl, sel>;\n"
+                   "  for (size_t i = 0; i < I::count; ++i)\n"
+                   "    std::printf(\"%llu=%llu,%llu\\n\", (unsigned long long)I::table.c[i].key,\n"
+                   "                (unsigned long long)I::table.c[i].v[0], (unsigned long long)I::table.c[i].v[1]);\n"
+                   "}\n")
+    exe = tmp_path / "range"
+    cc = _gxx(src, "-o", str(exe))
+    assert cc.returncode == 0, cc.stderr[-3000:]
+    run_ = subprocess.run([str(exe)], capture_output=True, text=True)
+    lines = run_.stdout.split()
+    # 0..70 are indices 0..70, 90..100 are 71..81, 200 and 201 are 82 and 83; b sits at bit 8
+    assert lines[:3] == [str(81 | 1 << 8), "82", str(2**64 - 1)]
+    assert "value 80 of p is not among the values" in run_.stderr
+    assert lines[3:] == [f"{256}=0,1", f"{76 | 256}=95,1", f"{83 | 256}=201,1"]

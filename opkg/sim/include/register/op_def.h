@@ -203,7 +203,14 @@ public:
     virtual ~OpDef() = default;
     OpParamDef& Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
     OpParamDef& Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
-    OpAttrDef& Attr(const char* name) { attrs_.emplace_back(name); return attrs_.back(); }
+    // CANN's Attr is GetOrCreateAttr (register/op_def.h): naming an attr again redefines it,
+    // as ops-nn's ascend_quant_v2_def.cpp does for its 950 config
+    OpAttrDef& Attr(const char* name) {
+        for (OpAttrDef& a : attrs_)
+            if (a.name_ == name) return a;
+        attrs_.emplace_back(name);
+        return attrs_.back();
+    }
     OpDef& SetInferShape(InferShapeFunc f) { infer_shape_ = f; return *this; }
     template <class F> OpDef& SetInferShapeRange(F) { return *this; }
     OpDef& SetInferDataType(InferDataTypeFunc f) { infer_dtype_ = f; return *this; }

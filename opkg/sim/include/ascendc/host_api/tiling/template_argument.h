@@ -138,7 +138,10 @@ constexpr uint64_t INVALID_TILING_KEY = 0XFFFFFFFFFFFFFFFF;
 namespace opkg_sim {
 namespace tpl {
 
-constexpr size_t kMaxValues = 64;   // values of one parameter (a uint range expanded)
+// A parameter's values are kept as runs of consecutive values, as a uint range declares them
+// (opbase's reduce_tiling_key_decl.h declares 0..100 three times), so a range costs one run
+// whatever its length, as the devkit's expanded vector has no length limit either.
+constexpr size_t kMaxRuns = 64;     // runs of one parameter (list values not adjacent to the last)
 constexpr size_t kMaxParams = 12;   // parameters of one declaration or selection group
 constexpr size_t kMaxGroups = 48;   // ASCENDC_TPL_ARGS_SEL groups of one ASCENDC_TPL_SEL
 
@@ -147,12 +150,15 @@ constexpr bool same_name(const char* a, const char* b) {
     return *a == *b;
 }
 
-// One ASCENDC_TPL_*_DECL or *_SEL entry, a uint's values expanded as the devkit does.
+// One ASCENDC_TPL_*_DECL or *_SEL entry: its values in the devkit's order (ranges expanded,
+// then a MIX's single values), n of them.
 struct Param {
     const char* name = "";
     uint32_t type = 0;
     uint8_t bw = 0;
-    uint64_t vals[kMaxValues] = {};
+    uint64_t lo[kMaxRuns] = {};
+    uint64_t hi[kMaxRuns] = {};
+    size_t runs = 0;
     size_t n = 0;
 
     constexpr Param() = default;
@@ -161,28 +167,51 @@ struct Param {
         const uint64_t* v = raw.begin();
         const size_t count = raw.size();
         if (ty != ASCENDC_TPL_UINT) {
-            for (size_t i = 0; i < count; ++i) push(v[i]);
+            for (size_t i = 0; i < count; ++i) push(v[i], v[i]);
             return;
         }
         if (count == 0) throw "ASCENDC_TPL_UINT_*: no value kind (ASCENDC_TPL_UI_LIST, _RANGE or _MIX)";
         if (v[0] == ASCENDC_TPL_UI_LIST) {
-            for (size_t i = 1; i < count; ++i) push(v[i]);
+            for (size_t i = 1; i < count; ++i) push(v[i], v[i]);
             return;
         }
         if (count < 2) throw "ASCENDC_TPL_UINT_*: a range needs its count";
         const size_t ranges = size_t(v[1]);
         if (2 + 2 * ranges > count) throw "ASCENDC_TPL_UINT_*: fewer [lo, hi] pairs than the range count says";
         for (size_t r = 0; r < ranges; ++r)
-            for (uint64_t x = v[2 + 2 * r]; x <= v[3 + 2 * r]; ++x) push(x);
+            if (v[2 + 2 * r] <= v[3 + 2 * r]) push(v[2 + 2 * r], v[3 + 2 * r]);
         if (v[0] == ASCENDC_TPL_UI_MIX)
-            for (size_t i = 2 + 2 * ranges; i < count; ++i) push(v[i]);
+            for (size_t i = 2 + 2 * ranges; i < count; ++i) push(v[i], v[i]);
     }
-    constexpr void push(uint64_t x) {
-        if (n == kMaxValues) throw "ASCENDC_TPL_*: more values than the sim's table holds (64)";
-        vals[n++] = x;
+    // appends the values [a, b], extending the last run when they continue it
+    constexpr void push(uint64_t a, uint64_t b) {
+        n += size_t(b - a + 1);
+        if (runs > 0 && hi[runs - 1] + 1 == a) {
+            hi[runs - 1] = b;
+            return;
+        }
+        if (runs == kMaxRuns)
+            throw "ASCENDC_TPL_*: more separate values than the sim's table holds (64 runs of consecutive values)";
+        lo[runs] = a;
+        hi[runs] = b;
+        ++runs;
     }
+    // the i-th value (i < n)
+    constexpr uint64_t at(size_t i) const {
+        for (size_t r = 0; r < runs; ++r) {
+            const size_t len = size_t(hi[r] - lo[r] + 1);
+            if (i < len) return lo[r] + i;
+            i -= len;
+        }
+        return 0;
+    }
+    // the position of the first value equal to x, -1 when none is
     constexpr long index_of(uint64_t x) const {
-        for (size_t i = 0; i < n; ++i) if (vals[i] == x) return long(i);
+        size_t before = 0;
+        for (size_t r = 0; r < runs; ++r) {
+            if (lo[r] <= x && x <= hi[r]) return long(before + size_t(x - lo[r]));
+            before += size_t(hi[r] - lo[r] + 1);
+        }
         return -1;
     }
 };
@@ -302,7 +331,7 @@ constexpr ComboTable<N> combos(const Params& decl, const Selection& sel) {
             Combo& c = t.c[at++];
             for (size_t i = decl.n; i-- > 0;) {   // the last parameter varies fastest
                 const Param& vals = group_values(decl, sel.g[g], i);
-                c.v[i] = vals.vals[rest % vals.n];
+                c.v[i] = vals.at(rest % vals.n);
                 rest /= vals.n;
             }
             c.key = encode(decl, c.v, decl.n);
