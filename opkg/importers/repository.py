@@ -655,10 +655,11 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
     if not cases.cases:
         example = ttk.example_case(op.directory, manifest_op)
         if example is not None:
+            # required attrs the example's call does not give as a literal: placeholders, said
             required = {a["name"]: _ATTR_PLACEHOLDER[a["type"]] for a in manifest_op["attrs"]
-                        if a.get("required")}
-            if required:     # the example's attrs are C++ values: placeholders, said
-                example["attrs"] = required
+                        if a.get("required") and a["name"] not in example.get("attrs", {})}
+            if required:
+                example["attrs"] = {**example.get("attrs", {}), **required}
                 result.notes.append("required attrs of the example case are placeholders: "
                                     + ", ".join(required))
             cases.cases, cases.source = [example], "examples/test_aclnn_*.cpp"
