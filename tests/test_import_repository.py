@@ -589,6 +589,23 @@ def test_the_familys_common_module_is_built_into_every_operator_of_the_family(tm
     (shared / "CMakeLists.txt").unlink()
     read = R.read_operator(R.open_repository(op), op, "ascend910b")
     assert len(read.host_sources) == 2
+    # another family's operator names it `mm.common` in its DEPENDENCIES (ops-nn's
+    # scripts/util/dependency_parser.py: a family's OPTYPE common module is <family>.common;
+    # pooling/avg_pool3_d depends on matmul.common)
+    (shared / "CMakeLists.txt").write_text(
+        "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
+        "OPTYPE common ACLNNTYPE aclnn_exclude)\n")
+    pool = tmp_path / "pool" / "pool_x"
+    (pool / "op_kernel").mkdir(parents=True)
+    (pool / "op_host").mkdir()
+    (pool / "op_host" / "pool_x_def.cpp").write_text("")
+    (pool / "CMakeLists.txt").write_text(
+        "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
+        "OPTYPE pool_x ACLNNTYPE aclnn_exclude DEPENDENCIES mm.common)\n")
+    read = R.read_operator(R.open_repository(pool), pool, "ascend910b")
+    assert [p.relative_to(tmp_path.resolve()).as_posix() for p in read.host_sources] == [
+        "pool/pool_x/op_host/pool_x_def.cpp", "mm/common/op_host/mm_common_infershape.cpp",
+        "mm/common/op_host/op_tiling/debug_tiling.cpp"]
 
 
 def test_the_own_apis_st_executor_that_zeroes_outputs_after_the_call(tmp_path):
