@@ -275,33 +275,44 @@ def test_example_shapes_by_the_tensor_each_creates():
 def test_example_shapes_by_the_apis_documented_parameters(tmp_path):
     """ops-nn's foreach examples build tensor lists from tensors named otherwise
     (`tensorListInput1` from input1, input2) and pass them to aclnn<Api>GetWorkspaceSize in
-    the order its docs/aclnn<Api>.md declares (x1, x2, scalars, out): the shapes follow the
-    call's arguments to the documented names, a list as one shape per tensor."""
+    the order its docs/aclnn<Api>.md declares: the shapes follow the call's arguments to the
+    documented names (`const` ones are inputs), a list as one shape per tensor; the one input
+    no name matches takes the one such parameter left (group_norm_silu_quant's `self` for
+    `x`), and attrs come from literals or variables initialised with one (`group` for
+    `num_groups`, the one left)."""
     (tmp_path / "examples").mkdir()
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "aclnnMyList.md").write_text(
-        "```Cpp\naclnnStatus aclnnMyListGetWorkspaceSize(\n  const aclTensorList *x1,\n"
+        "```Cpp\naclnnStatus aclnnMyListGetWorkspaceSize(\n  const aclTensor *self,\n"
+        "  const aclTensorList *x1,\n  int64_t group,\n  double eps,\n"
         "  const aclTensor     *scalarsOptional,\n  aclTensorList       *out,\n"
         "  uint64_t            *workspaceSize,\n  aclOpExecutor      **executor)\n```\n")
     (tmp_path / "examples" / "test_aclnn_my_list.cpp").write_text(
         "std::vector<int64_t> aShape = {2, 3};\nstd::vector<int64_t> bShape = {1, 3};\n"
-        "std::vector<int64_t> sShape = {2};\n"
+        "std::vector<int64_t> sShape = {2};\nstd::vector<int64_t> inShape = {5};\n"
         "ret = CreateAclTensor(aData, aShape, &aAddr, aclDataType::ACL_FLOAT, &a);\n"
         "ret = CreateAclTensor(bData, bShape, &bAddr, aclDataType::ACL_FLOAT, &b);\n"
         "ret = CreateAclTensor(sData, sShape, &sAddr, aclDataType::ACL_FLOAT, &s);\n"
+        "ret = CreateAclTensor(iData, inShape, &iAddr, aclDataType::ACL_FLOAT, &in);\n"
         "ret = CreateAclTensor(oData, aShape, &oAddr, aclDataType::ACL_FLOAT, &o);\n"
         "std::vector<aclTensor*> tmp{a, b};\n"
         "aclTensorList* listIn = aclCreateTensorList(tmp.data(), tmp.size());\n"
         "std::vector<aclTensor*> tmpOut{o};\n"
         "aclTensorList* listOut = aclCreateTensorList(tmpOut.data(), tmpOut.size());\n"
-        "ret = aclnnMyListGetWorkspaceSize(listIn, s, listOut, &workspaceSize, &executor);\n")
+        "uint64_t workspaceSize = 0;\nint64_t group = 2;\n"
+        "ret = aclnnMyListGetWorkspaceSize(in, listIn, group, 0.5, s, listOut, &workspaceSize,"
+        " &executor);\n")
     t = lambda name, **kw: {"name": name, "dtypes": ["float32"], "formats": ["ND"], **kw}  # noqa: E731
-    op = _op(inputs=[t("x1", param_type="dynamic"), t("scalars")])
+    attrs = [{"name": "num_groups", "type": "int", "required": True},
+             {"name": "eps", "type": "float", "default": 1e-5}]
+    op = _op(inputs=[t("x"), t("x1", param_type="dynamic"), t("scalars")], attrs=attrs)
     assert ttk.example_case(tmp_path, op) == {
-        "name": "example", "shapes": {"x1": [[2, 3], [1, 3]], "scalars": [2]}}
+        "name": "example", "shapes": {"x": [5], "x1": [[2, 3], [1, 3]], "scalars": [2]},
+        "attrs": {"eps": 0.5, "num_groups": 2}}
     # a dynamic input is never given a single tensor's shape, nor the reverse
-    assert ttk.example_case(tmp_path, _op(inputs=[t("scalars", param_type="dynamic")])) is None
-    assert ttk.example_case(tmp_path, _op(inputs=[t("x1")])) is None
+    assert ttk.example_case(tmp_path, _op(inputs=[t("x"), t("scalars", param_type="dynamic")])) is None
+    # two inputs no name matches: their order is not the API's for sure, no case
+    assert ttk.example_case(tmp_path, _op(inputs=[t("y"), t("z"), t("x1", param_type="dynamic")])) is None
 
 
 def _workspace(tmp_path) -> Path:
@@ -578,6 +589,23 @@ def test_the_familys_common_module_is_built_into_every_operator_of_the_family(tm
     (shared / "CMakeLists.txt").unlink()
     read = R.read_operator(R.open_repository(op), op, "ascend910b")
     assert len(read.host_sources) == 2
+    # another family's operator names it `mm.common` in its DEPENDENCIES (ops-nn's
+    # scripts/util/dependency_parser.py: a family's OPTYPE common module is <family>.common;
+    # pooling/avg_pool3_d depends on matmul.common)
+    (shared / "CMakeLists.txt").write_text(
+        "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
+        "OPTYPE common ACLNNTYPE aclnn_exclude)\n")
+    pool = tmp_path / "pool" / "pool_x"
+    (pool / "op_kernel").mkdir(parents=True)
+    (pool / "op_host").mkdir()
+    (pool / "op_host" / "pool_x_def.cpp").write_text("")
+    (pool / "CMakeLists.txt").write_text(
+        "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
+        "OPTYPE pool_x ACLNNTYPE aclnn_exclude DEPENDENCIES mm.common)\n")
+    read = R.read_operator(R.open_repository(pool), pool, "ascend910b")
+    assert [p.relative_to(tmp_path.resolve()).as_posix() for p in read.host_sources] == [
+        "pool/pool_x/op_host/pool_x_def.cpp", "mm/common/op_host/mm_common_infershape.cpp",
+        "mm/common/op_host/op_tiling/debug_tiling.cpp"]
 
 
 def test_the_own_apis_st_executor_that_zeroes_outputs_after_the_call(tmp_path):

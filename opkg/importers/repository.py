@@ -127,6 +127,14 @@ def git_commit(root: Path) -> str | None:
     return out if proc.returncode == 0 and re.fullmatch(r"[0-9a-f]{40}", out) else None
 
 
+def _common_module(root: Path, dep: str) -> list[Path]:
+    """A DEPENDENCIES entry `<family>.common`: that family's shared module `<family>/common`
+    (ops-nn's scripts/util/dependency_parser.py names a family's OPTYPE common module so;
+    pooling/avg_pool3_d depends on matmul.common)."""
+    family, dot, rest = dep.partition(".")
+    return [root / family / "common"] if dot and rest == "common" and family else []
+
+
 def for_unit(op_dir: Path, unit: str) -> bool:
     """Whether the operator declares compute unit `unit` as its sources say it, before any
     compile: an `AddConfig("<unit>"` in op_host, or an op_host/config/<unit>/ directory (the
@@ -289,7 +297,8 @@ def read_operator(repo: Repository, op_dir: Path, unit: str) -> Operator:
     shared = [family_common] if cmake_module(family_common).file is not None else []
     for dep in [*shared, *module.dependencies]:
         dep_dir = dep if isinstance(dep, Path) else next(
-            (d for d in (op_dir.parent / dep, *sorted(repo.root.glob(f"*/{dep}")))
+            (d for d in (*_common_module(repo.root, dep), op_dir.parent / dep,
+                         *sorted(repo.root.glob(f"*/{dep}")))
              if (d / "op_host").is_dir()), None)
         if dep_dir is None or dep_dir == op_dir:
             continue
@@ -655,10 +664,11 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
     if not cases.cases:
         example = ttk.example_case(op.directory, manifest_op)
         if example is not None:
+            # required attrs the example's call does not give as a literal: placeholders, said
             required = {a["name"]: _ATTR_PLACEHOLDER[a["type"]] for a in manifest_op["attrs"]
-                        if a.get("required")}
-            if required:     # the example's attrs are C++ values: placeholders, said
-                example["attrs"] = required
+                        if a.get("required") and a["name"] not in example.get("attrs", {})}
+            if required:
+                example["attrs"] = {**example.get("attrs", {}), **required}
                 result.notes.append("required attrs of the example case are placeholders: "
                                     + ", ".join(required))
             cases.cases, cases.source = [example], "examples/test_aclnn_*.cpp"

@@ -346,10 +346,13 @@ def example_case(op_dir: Path, op: dict) -> dict | None:
     """One case from examples/test_aclnn_<op>.cpp, its tensors' shapes: the shape variable
     each `CreateAclTensor(..., shape, ..., &<input>)` passes, else `<input>Shape = {...}` (aclnn's
     parameter names often follow the OpDef's); else the arguments of its
-    `aclnn<Api>GetWorkspaceSize(...)` call by the parameter names the API's documentation
-    (`docs/aclnn<Api>.md`) declares, a tensor list as the shapes of its tensors (ops-nn's
-    foreach examples pass `tensorListInput1` for the OpDef's dynamic `x1`). None when a
-    required input has none."""
+    `aclnn<Api>GetWorkspaceSize(...)` call by the parameters the API's documentation
+    (`docs/aclnn<Api>.md`) declares (`const` tensors are inputs): by name, then the inputs no
+    name matched in order, when as many of each are left (aclnn's `self` for the OpDef's `x`);
+    a tensor list as the shapes of its tensors (ops-nn's foreach examples pass
+    `tensorListInput1` for the OpDef's dynamic `x1`). Attrs the call passes as literals or
+    variables initialised with one are taken the same way. None when a required input has
+    no shape."""
     for path in sorted((op_dir / "examples").glob("test_aclnn_*.cpp")):
         text = path.read_text(errors="replace")
         variables = {}
@@ -364,11 +367,45 @@ def example_case(op_dir: Path, op: dict) -> dict | None:
                    if var.endswith("Shape")}
         by_name.update(tensors)
         case = _case_of(op, by_name)
-        if case is None:
-            case = _case_of(op, _call_arguments(op_dir, text, tensors))
-        if case:
+        if case is not None:
             return {"name": "example", "shapes": case}
+        params = _call_arguments(op_dir, text, tensors)
+        if params is None:
+            continue
+        shapes = _matched(op["inputs"], [(n, v) for n, kind, v in params if kind == "in"])
+        case = _case_of(op, shapes)
+        if case is None:
+            continue
+        out = {"name": "example", "shapes": case}
+        kinds = {a["name"]: a["type"] for a in op.get("attrs", [])}
+        attrs = {}
+        for name, value in _matched(op.get("attrs", []),
+                                    [(n, v) for n, kind, v in params if kind == "scalar"]).items():
+            if (v := _attr_value(kinds[name], value)) is not None:
+                attrs[name] = v
+        if attrs:
+            out["attrs"] = attrs
+        return out
     return None
+
+
+def _matched(declared: list[dict], given: list[tuple[str, object]]) -> dict:
+    """The values `given` (parameter name, value; in call order) for the OpDef's `declared`
+    inputs or attrs, keyed by their names: by name or camelCase, then the one left on each side
+    when exactly one is (a name the API spells otherwise: aclnn's `self` for `x`)."""
+    values = dict(given)
+    out, used = {}, set()
+    for t in declared:
+        for key in (t["name"], _camel(t["name"])):
+            if key in values and key not in used:
+                out[t["name"]] = values[key]
+                used.add(key)
+                break
+    rest = [t["name"] for t in declared if t["name"] not in out]
+    left = [(n, v) for n, v in given if n not in used]
+    if len(rest) == 1 and len(left) == 1:   # two or more: the orders may differ
+        out[rest[0]] = left[0][1]
+    return out
 
 
 def _case_of(op: dict, shapes: dict) -> dict | None:
@@ -388,17 +425,40 @@ def _case_of(op: dict, shapes: dict) -> dict | None:
     return case or None
 
 
-def _call_arguments(op_dir: Path, text: str, tensors: dict) -> dict:
-    """The shapes the example's aclnn call passes, keyed by the API's parameter names (its
-    documentation's declaration of `aclnn<Api>GetWorkspaceSize`, `Optional`/`Ref` suffixes
-    dropped as the OpDef has none); a tensor list's as a list of shapes."""
+# a scalar variable of the example: `int64_t group = 2;`, `double eps = 1e-5;`, `bool b = true;`
+_EXAMPLE_SCALAR = re.compile(r"\b(?:u?int\d+_t|int|float|double|bool|size_t)\s+(\w+)\s*=\s*"
+                             r"(-?[\d.]+(?:[eE][-+]?\d+)?[fFlLuU]*|true|false)\s*;")
+
+
+def _scalar(text: str):
+    """A C++ literal as Python: 2 -> 2, 1e-5 / 0.5f -> float, true -> True; None otherwise."""
+    if text in ("true", "false"):
+        return text == "true"
+    body = text.rstrip("fFlLuU")
+    try:
+        return int(body)
+    except ValueError:
+        pass
+    try:
+        return float(body)
+    except ValueError:
+        return None
+
+
+def _call_arguments(op_dir: Path, text: str, tensors: dict) -> list | None:
+    """The example's aclnn call as (parameter name, kind, value) in the order its documentation
+    declares the parameters: kind "in" for a `const` tensor or tensor list (value: its shape, a
+    list of shapes for a list), "out" for another tensor, "scalar" for a literal or a variable
+    initialised with one; `Optional`/`Ref` suffixes dropped, as the OpDef has none. None when
+    no call is matched by a declaration."""
     lists = {}
     items = {v: [x.strip() for x in body.split(",") if x.strip()]
              for v, body in _EXAMPLE_LIST_ITEMS.findall(text)}
     for var, vec in _EXAMPLE_LIST.findall(text):
         if vec in items and all(x in tensors for x in items[vec]):
             lists[var] = [tensors[x] for x in items[vec]]
-    out = {}
+    scalars = {name: v for name, lit in _EXAMPLE_SCALAR.findall(text)
+               if (v := _scalar(lit)) is not None}
     for api, args in _EXAMPLE_CALL.findall(text):
         doc = op_dir / "docs" / f"{api}.md"
         try:
@@ -408,19 +468,24 @@ def _call_arguments(op_dir: Path, text: str, tensors: dict) -> dict:
             continue
         if declared is None:
             continue
-        names = [m.group(1) if (m := _PARAM_NAME.search(p.strip())) else None
-                 for p in declared.group(1).split(",")]
+        params = [p.strip() for p in declared.group(1).split(",")]
         values = [a.strip().lstrip("&").strip() for a in args.split(",")]
-        if len(names) != len(values):
+        if len(params) != len(values):
             continue
-        for name, value in zip(names, values):
-            if name is None:
+        out = []
+        for param, value in zip(params, values):
+            m = _PARAM_NAME.search(param)
+            if m is None:
                 continue
-            name = re.sub(r"(Optional|Ref)$", "", name)
+            name = re.sub(r"(Optional|Ref)$", "", m.group(1))
             shape = tensors.get(value) or lists.get(value)
             if shape is not None:
-                out.setdefault(name, shape)
-    return out
+                tensor_input = param.startswith("const") or m.group(1).endswith("Ref")
+                out.append((name, "in" if tensor_input else "out", shape))
+            elif "*" not in param and (v := scalars.get(value, _scalar(value))) is not None:
+                out.append((name, "scalar", v))
+        return out
+    return None
 
 
 def _camel(name: str) -> str:

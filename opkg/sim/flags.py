@@ -312,7 +312,9 @@ def kernel_reads_host_tiling(kernel_source: Path, tiling_header: Path, classes: 
     return "classes" if any(re.search(rf"\b{re.escape(c)}\b", code) for c in classes) else "none"
 
 
-_BLOCK = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*\w+\s*\)(.*?)\bEND_TILING_DATA_DEF\s*;"
+# END_TILING_DATA_DEF with or without its `;` (the macro ends the class itself; ops-nn's
+# scatter_nd_update_tiling.h writes none)
+_BLOCK = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*\w+\s*\)(.*?)\bEND_TILING_DATA_DEF\b\s*;?"
                     r"|\bREGISTER_TILING_DATA_CLASS\s*\([^)]*\)\s*;?", re.S)
 _STRUCT = re.compile(r"\bTILING_DATA_FIELD_DEF_STRUCT\s*\(\s*([\w:]+)\s*,")
 # an integer constant an array size may name: `constexpr int64_t N = 8;` or `#define N 8`

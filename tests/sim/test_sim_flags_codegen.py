@@ -186,6 +186,20 @@ def test_kernel_tiling_source_brings_only_the_tiling_classes_out_of_optiling(tmp
     assert not any("kernel_tiling_using" in line or "MAX_DIM_NUM" in line for line in lines)
 
 
+def test_tiling_blocks_without_the_semicolon_after_end_tiling_data_def(tmp_path):
+    # ops-nn's index/scatter_nd_update/op_host/arch22/scatter_nd_update_tiling.h ends each class
+    # with a bare END_TILING_DATA_DEF; its outer class has STRUCT fields of the ones before
+    header = tmp_path / "s_tiling.h"
+    text = ("namespace optiling {\nBEGIN_TILING_DATA_DEF(Part)\nTILING_DATA_FIELD_DEF(uint64_t, n)\n"
+            "END_TILING_DATA_DEF\nREGISTER_TILING_DATA_CLASS(PartOp, Part)\n"
+            "BEGIN_TILING_DATA_DEF(Whole)\nTILING_DATA_FIELD_DEF_STRUCT(Part, part)\nEND_TILING_DATA_DEF\n"
+            "REGISTER_TILING_DATA_CLASS(S, Whole)\n}\n")
+    blocks = flags.tiling_blocks(header, text)
+    assert blocks is not None
+    assert blocks.index("BEGIN_TILING_DATA_DEF(Part)") < blocks.index("BEGIN_TILING_DATA_DEF(Whole)")
+    assert len(re.findall(r"END_TILING_DATA_DEF\s*;", blocks)) == 2
+
+
 def test_kernels_see_every_library_tiling_struct():
     """CANN's kernel_tiling.h gives every kernel the high-level libraries' tiling structs
     (TCubeTiling, SoftMaxTiling...) at global scope; kernel_tiling_lib.h must name each one the
