@@ -142,6 +142,23 @@ def test_a_golden_output_of_the_stated_size_takes_the_stated_shape():
         in runner._stated_disagreement(stated, wrong)
 
 
+def test_a_stated_shape_the_golden_and_infershape_both_contradict_gives_way():
+    """ops-nn's swi_glu table states y [128, 96] for x [128, 96] (its rows copy the input shapes),
+    while the golden and the OpDef's InferShape both halve the split axis: theirs is used, with a
+    note. Where InferShape is absent or sides with the table, the stated shape stands."""
+    stated = {"y": [128, 96], "z": [4]}
+    expected = {"y": np.zeros((128, 48), np.float32), "z": np.zeros(4, np.float32)}
+    kept, notes = runner._stated_overruled(stated, expected, {"y": ((128, 48), "float32"),
+                                                              "z": ((4,), "float32")})
+    assert kept == {"z": [4]} and runner._stated_disagreement(kept, expected) is None
+    assert notes == ["the case states output_shapes y: [128, 96], but the golden and the OpDef's "
+                     "InferShape both give [128, 48]; theirs is used"]
+    for inferred in (None, {"y": ((128, 96), "float32")}):
+        kept, notes = runner._stated_overruled(stated, expected, inferred)
+        assert kept == stated and not notes
+        assert "fix whichever is wrong" in runner._stated_disagreement(kept, expected)
+
+
 # A test-spec golden as ops-nn writes its matmul kernel goldens (hicann/ops-nn
 # matmul/mat_mul_v3/tests/assets/mmv3_kernel_golden.py: `__spec__ = {"mat_mul_v3":
 # "MatMulV3TestSpec"}`, the class's static `golden(x1, x2, bias=None, offset_w=None, *,

@@ -110,6 +110,45 @@ def test_native_datatype_options_of_the_tiling_key_templates_are_the_dtype_numbe
     assert subprocess.run([str(exe)]).returncode == 0
 
 
+def test_a_kernel_selection_reads_its_values_as_cann_s_op_compiler_does(tmp_path):
+    """CANN's op compiler reads ASCENDC_TPL_SEL from the preprocessed text and drops an item it
+    cannot read as an integer expression (ops-nn's clipped_swiglu selects an undefined
+    TPL_FLOOR); the devkit's header declares namespace AscendC on the host (swish's tiling says
+    `using namespace AscendC;` with nothing else declaring it)."""
+    src = tmp_path / "key.cpp"
+    src.write_text('#include "ascendc/host_api/tiling/template_argument.h"\n'
+                   "using namespace AscendC;\n#define A 0\n#define B 1\n"
+                   "constexpr opkg_sim::tpl::Param sel = ASCENDC_TPL_UINT_SEL(g, ASCENDC_TPL_UI_LIST, A, B, "
+                   "TPL_FLOOR, (1 << 1), 1U, 010, 0x3, -1, 7 / 2, -7 / 2 + 5);\n"
+                   "static_assert(sel.n == 6 && sel.vals[0] == 0 && sel.vals[1] == 1 && sel.vals[2] == 2 &&"
+                   " sel.vals[3] == 3 && sel.vals[4] == 3 && sel.vals[5] == 1);\n"
+                   "constexpr opkg_sim::tpl::Param rng = ASCENDC_TPL_UINT_SEL(g, ASCENDC_TPL_UI_RANGE, 1, 0, 2);\n"
+                   "static_assert(rng.n == 3 && rng.vals[2] == 2);\n")
+    r = subprocess.run(["g++", *flags.common_flags(), "-DOPKG_SIM_KERNEL=1", "-fsyntax-only", str(src)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_the_compute_node_hands_out_the_context_s_tensor_descriptions(tmp_path):
+    # ops-nn's threshold InferShape: GetComputeNodeInfo()->GetInputTdInfo(0)'s dtype onto
+    # MutableOutputTdInfo(0), which is the context's output description
+    src = tmp_path / "td.cpp"
+    src.write_text('#include "exe_graph/runtime/tiling_context.h"\n'
+                   "int main() {\n"
+                   "    gert::InferShapeContext c;\n"
+                   "    c.input_descs_.resize(1); c.output_descs_.resize(1);\n"
+                   "    c.input_descs_[0].dtype_ = ge::DT_INT32;\n"
+                   "    auto node = c.GetComputeNodeInfo();\n"
+                   "    node->MutableOutputTdInfo(0)->SetDataType(node->GetInputTdInfo(0)->GetDataType());\n"
+                   "    return c.GetOutputDesc(0)->GetDataType() == ge::DT_INT32 && !node->GetInputTdInfo(1) ? 0 : 1;\n"
+                   "}\n")
+    exe = tmp_path / "td"
+    r = subprocess.run(["g++", *flags.common_flags(), "-DOPKG_SIM_HOST=1", str(src), "-o", str(exe)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert subprocess.run([str(exe)]).returncode == 0
+
+
 def test_a_kernel_header_including_kernel_tiling_sees_the_api_tiling_structs(tmp_path, soc910b):
     # ops-nn's plain tiling structs (quant_batch_matmul_v3_tiling_data.h) hold a TCubeTiling from
     # kernel_tiling/kernel_tiling.h, and current CANN names them in AscendC::tiling too
