@@ -45,7 +45,7 @@ def test_a_loop_mode_left_on_is_an_error_at_the_copy_it_would_repeat(workspace):
                       "    DataCopy(zGm, ub, 8);\n"))
     r = opkg("test", "packages/loop_copy_950", "--jobs", "1", cwd=workspace.root, check=1)
     out = r.stdout + r.stderr
-    assert "loop_copy_950.cpp:40" in out and "is still on (2 x 3)" in out, out
+    assert "loop_copy_950.cpp:41" in out and "is still on (2 x 3)" in out, out
 
 
 def test_a_ub_loop_stride_off_the_32_byte_grid_is_an_error(workspace):
@@ -53,4 +53,4 @@ def test_a_ub_loop_stride_off_the_32_byte_grid_is_an_error(workspace):
                       "LoopModeParams in{3, 2, 4 * row, 60, 3 * 4 * row, 3 * 64};"))
     r = opkg("test", "packages/loop_copy_950", "--jobs", "1", cwd=workspace.root, check=1)
     out = r.stdout + r.stderr
-    assert "loop_copy_950.cpp:25" in out and "must be multiples of 32" in out, out
+    assert "loop_copy_950.cpp:26" in out and "must be multiples of 32" in out, out
