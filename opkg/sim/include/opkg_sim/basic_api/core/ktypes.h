@@ -139,6 +139,12 @@ enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VS
 enum class KernelMode : uint8_t { MIX_MODE = 0, AIC_MODE, AIV_MODE };
 
 constexpr uint32_t ONE_BLK_SIZE = 32;
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+// The 950 toolchain's name for it: the devkit's dav_3510 implementation and ops-nn's arch35
+// index kernels (scatter_add) use it without defining it; kernels that define their own do so
+// in their namespace, which hides this one.
+constexpr uint32_t ONE_BLOCK_SIZE = 32;
+#endif
 constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr uint32_t DEFAULT_BLK_NUM = 8;
 constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
