@@ -76,6 +76,12 @@ struct bfloat16_t {
     template <class U, typename std::enable_if<(std::is_arithmetic<U>::value || std::is_same<U, _Float16>::value) &&
                                                    !std::is_same<U, float>::value, int>::type = 0>
     bfloat16_t(U v) : bfloat16_t(static_cast<float>(v)) {}
+    // __bf16's compound assignments: computed in float, rounded once (ops-nn's SIMT segment_sum
+    // accumulates `res += x[i]` in its element type)
+    bfloat16_t& operator+=(float v) { return *this = bfloat16_t(float(*this) + v); }
+    bfloat16_t& operator-=(float v) { return *this = bfloat16_t(float(*this) - v); }
+    bfloat16_t& operator*=(float v) { return *this = bfloat16_t(float(*this) * v); }
+    bfloat16_t& operator/=(float v) { return *this = bfloat16_t(float(*this) / v); }
     operator float() const {
         uint32_t u = static_cast<uint32_t>(bits) << 16;
         float f;
