@@ -312,7 +312,8 @@ def kernel_reads_host_tiling(kernel_source: Path, tiling_header: Path, classes: 
     return "classes" if any(re.search(rf"\b{re.escape(c)}\b", code) for c in classes) else "none"
 
 
-_BLOCK = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*\w+\s*\)(.*?)\bEND_TILING_DATA_DEF\s*;"
+# END_TILING_DATA_DEF's own `;` is optional: the macro ends the class (ops-nn's ge_glu_grad_v2 has none)
+_BLOCK = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*\w+\s*\)(.*?)\bEND_TILING_DATA_DEF\s*;?"
                     r"|\bREGISTER_TILING_DATA_CLASS\s*\([^)]*\)\s*;?", re.S)
 _STRUCT = re.compile(r"\bTILING_DATA_FIELD_DEF_STRUCT\s*\(\s*([\w:]+)\s*,")
 # an integer constant an array size may name: `constexpr int64_t N = 8;` or `#define N 8`

@@ -186,6 +186,17 @@ def test_kernel_tiling_source_brings_only_the_tiling_classes_out_of_optiling(tmp
     assert not any("kernel_tiling_using" in line or "MAX_DIM_NUM" in line for line in lines)
 
 
+def test_a_tiling_class_ended_without_a_semicolon_reaches_the_kernel(tmp_path):
+    # ops-nn's ge_glu_grad_v2_tiling.h: `END_TILING_DATA_DEF` then REGISTER_TILING_DATA_CLASS
+    header = tmp_path / "op_host" / "g_tiling.h"
+    header.parent.mkdir(parents=True)
+    text = ('#include "register/tilingdata_base.h"\nnamespace optiling {\n'
+            "BEGIN_TILING_DATA_DEF(GData)\nTILING_DATA_FIELD_DEF(int64_t, n);\nEND_TILING_DATA_DEF\n\n"
+            "REGISTER_TILING_DATA_CLASS(G, GData)\n}\n")
+    blocks = flags.tiling_blocks(header, text)
+    assert "BEGIN_TILING_DATA_DEF(GData)" in blocks and "TILING_DATA_FIELD_DEF(int64_t, n)" in blocks
+
+
 def test_kernels_see_every_library_tiling_struct():
     """CANN's kernel_tiling.h gives every kernel the high-level libraries' tiling structs
     (TCubeTiling, SoftMaxTiling...) at global scope; kernel_tiling_lib.h must name each one the
