@@ -64,7 +64,7 @@ def test_a_bf16_mismatch_is_a_reported_failure(bf16_ws):
     assert all(c["passed"] for name, c in by_case.items() if name != "cast_floor")
 
 
-def test_bf16_compound_assignment_computes_in_float_and_rounds_once(tmp_path):
+def test_bf16_compound_and_volatile_assignment(tmp_path):
     # the device's bfloat16_t is __bf16: `res += x` (ops-nn's SIMT segment_sum) adds in float and
     # rounds the sum to bf16 once; 1 + 2^-8 is a tie that goes to even (1.0), 1 + 3 * 2^-9 rounds up
     import subprocess
@@ -79,7 +79,12 @@ def test_bf16_compound_assignment_computes_in_float_and_rounds_once(tmp_path):
                    "    b += bfloat16_t(0.005859375f);\n"
                    "    bfloat16_t c = 3.0f;\n"
                    "    c -= 1.0; c *= (half)1.5; c /= 4;\n"
-                   "    return (float(a) == 1.0f && float(b) == 1.0078125f && float(c) == 0.75f) ? 0 : 1;\n"
+                   "    static_assert(std::is_trivially_copyable<bfloat16_t>::value);\n"
+                   "    volatile bfloat16_t v[2];\n"   # through a volatile GM pointer (SIMT gather_elements)
+                   "    volatile bfloat16_t* p = v;\n"
+                   "    p[0] = c; p[1] = p[0]; bfloat16_t back = p[1];\n"
+                   "    return (float(a) == 1.0f && float(b) == 1.0078125f && float(c) == 0.75f &&\n"
+                   "            float(back) == 0.75f) ? 0 : 1;\n"
                    "}\n")
     exe = tmp_path / "bf"
     r = subprocess.run(["g++", *flags.common_flags(), "-D__NPU_ARCH__=3510", "-D__CCE_AICORE__=310",

@@ -82,6 +82,19 @@ struct bfloat16_t {
     bfloat16_t& operator-=(float v) { return *this = bfloat16_t(float(*this) - v); }
     bfloat16_t& operator*=(float v) { return *this = bfloat16_t(float(*this) * v); }
     bfloat16_t& operator/=(float v) { return *this = bfloat16_t(float(*this) / v); }
+    // through a volatile GM pointer (ops-nn's SIMT gather_elements: `yAddr[i] = xAddr[j]`)
+    // (a template, so it is no copy assignment and the type stays trivially copyable)
+    template <class U, typename std::enable_if<std::is_same<typename std::remove_cv<U>::type, bfloat16_t>::value,
+                                               int>::type = 0>
+    volatile bfloat16_t& operator=(const U& o) volatile {
+        bits = o.bits;
+        return *this;
+    }
+    operator float() const volatile {
+        bfloat16_t v;
+        v.bits = bits;
+        return float(v);
+    }
     operator float() const {
         uint32_t u = static_cast<uint32_t>(bits) << 16;
         float f;
