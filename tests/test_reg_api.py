@@ -135,3 +135,25 @@ def test_the_950_toolchain_names_arch35_index_kernels_use_compile(tmp_path):
     r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(soc), "-fsyntax-only", str(src)],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-3000:]
+
+
+def test_ctrl_register_fields_are_those_the_devkit_allows(tmp_path):
+    """SetCtrlSpr<start, end> (ops-nn's gelu_quant sets bit 60, the float overflow mode): bits
+    6..10 and the single bits 45, 48, 50, 53, 59 and 60, as dav_3510's SetCtrlSprImpl asserts."""
+    import subprocess
+
+    from opkg.core.socs import get_soc
+    from opkg.sim import flags
+
+    def compile_(body):
+        src = tmp_path / "k.cpp"
+        src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                       f"int64_t f() {{ {body} }}\n")
+        return subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(get_soc("Ascend950PR_9599")),
+                               "-fsyntax-only", str(src)], capture_output=True, text=True)
+
+    ok = compile_("SetCtrlSpr<60, 60>(0); SetCtrlSpr<6, 10>(3); ResetCtrlSpr<60, 60>(); "
+                  "return GetCtrlSpr<0, 63>() + GetCtrlSpr<6, 10>();")
+    assert ok.returncode == 0, ok.stderr[-2000:]
+    bad = compile_("SetCtrlSpr<61, 61>(1); return 0;")
+    assert bad.returncode != 0 and "Invalid startBit/endBit on current device!" in bad.stderr
