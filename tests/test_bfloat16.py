@@ -64,7 +64,7 @@ def test_a_bf16_mismatch_is_a_reported_failure(bf16_ws):
     assert all(c["passed"] for name, c in by_case.items() if name != "cast_floor")
 
 
-def test_bf16_compound_and_volatile_assignment(tmp_path):
+def test_bf16_compound_volatile_and_constexpr(tmp_path):
     # the device's bfloat16_t is __bf16: `res += x` (ops-nn's SIMT segment_sum) adds in float and
     # rounds the sum to bf16 once; 1 + 2^-8 is a tie that goes to even (1.0), 1 + 3 * 2^-9 rounds up
     import subprocess
@@ -80,6 +80,8 @@ def test_bf16_compound_and_volatile_assignment(tmp_path):
                    "    bfloat16_t c = 3.0f;\n"
                    "    c -= 1.0; c *= (half)1.5; c /= 4;\n"
                    "    static_assert(std::is_trivially_copyable<bfloat16_t>::value);\n"
+                   "    static constexpr bfloat16_t one = 1.0;\n"   # atvoss's MAKE_CONST(bfloat16_t, 1.0)
+                   "    static_assert(one.bits == 0x3f80 && float(one) == 1.0f && bfloat16_t(0.1f).bits == 0x3dcd);\n"
                    "    volatile bfloat16_t v[2];\n"   # through a volatile GM pointer (SIMT gather_elements)
                    "    volatile bfloat16_t* p = v;\n"
                    "    p[0] = c; p[1] = p[0]; bfloat16_t back = p[1];\n"

@@ -69,13 +69,14 @@ using half = _Float16;
 struct bfloat16_t {
     uint16_t bits = 0;
     bfloat16_t() = default;
-    bfloat16_t(float f) { bits = from_float(f); }
+    // constexpr, as __bf16's: atvoss's MAKE_CONST(bfloat16_t, 1.0) is a static constexpr member
+    constexpr bfloat16_t(float f) : bits(from_float(f)) {}
     // The device's bfloat16_t is __bf16, an arithmetic type every arithmetic type converts to
     // implicitly (cann-ops' foreach kernels write `T(inScalarGM.GetValue(0))` with a half
     // scalar and T = bfloat16_t); one template for all of them leaves no ambiguous overloads.
     template <class U, typename std::enable_if<(std::is_arithmetic<U>::value || std::is_same<U, _Float16>::value) &&
                                                    !std::is_same<U, float>::value, int>::type = 0>
-    bfloat16_t(U v) : bfloat16_t(static_cast<float>(v)) {}
+    constexpr bfloat16_t(U v) : bfloat16_t(static_cast<float>(v)) {}
     // __bf16's compound assignments: computed in float, rounded once (ops-nn's SIMT segment_sum
     // accumulates `res += x[i]` in its element type)
     bfloat16_t& operator+=(float v) { return *this = bfloat16_t(float(*this) + v); }
@@ -95,15 +96,9 @@ struct bfloat16_t {
         v.bits = bits;
         return float(v);
     }
-    operator float() const {
-        uint32_t u = static_cast<uint32_t>(bits) << 16;
-        float f;
-        std::memcpy(&f, &u, 4);
-        return f;
-    }
-    static uint16_t from_float(float f) {
-        uint32_t u;
-        std::memcpy(&u, &f, 4);
+    constexpr operator float() const { return __builtin_bit_cast(float, static_cast<uint32_t>(bits) << 16); }
+    static constexpr uint16_t from_float(float f) {
+        uint32_t u = __builtin_bit_cast(uint32_t, f);
         if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40);  // NaN stays NaN
         u += 0x7fffu + ((u >> 16) & 1u);
         return static_cast<uint16_t>(u >> 16);
