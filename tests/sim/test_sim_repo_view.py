@@ -150,6 +150,21 @@ def test_the_compute_node_hands_out_the_context_s_tensor_descriptions(tmp_path):
                          "}\n")
 
 
+def test_an_optional_input_the_node_lacks_is_not_one_of_its_inputs(tmp_path):
+    # ops-nn's mish_grad cases leave out the optional tanhx; opbase's elementwise tiling checks
+    # GetInputShape(i) for every i below GetComputeNodeInputNum(), as GE counts the node's inputs
+    _host_program_passes(tmp_path,
+                         '#include "exe_graph/runtime/tiling_context.h"\n'
+                         "int main() {\n"
+                         "    gert::TilingContext t;\n"
+                         "    t.inputs_.resize(3); t.present_ = {true, true, false};\n"
+                         "    gert::InferShapeContext s;\n"
+                         "    s.inputs_.resize(3); s.present_ = {true, true, false};\n"
+                         "    return t.GetComputeNodeInputNum() == 2 && s.GetComputeNodeInputNum() == 2 &&\n"
+                         "           t.GetInputShape(1) && !t.GetInputShape(2) ? 0 : 1;\n"
+                         "}\n")
+
+
 def test_a_kernel_header_including_kernel_tiling_sees_the_api_tiling_structs(tmp_path, soc910b):
     # ops-nn's plain tiling structs (quant_batch_matmul_v3_tiling_data.h) hold a TCubeTiling from
     # kernel_tiling/kernel_tiling.h, and current CANN names them in AscendC::tiling too

@@ -189,6 +189,15 @@ public:
     std::vector<CompileTimeTensorDesc>* out_descs_ = nullptr;
 };
 
+// The node's input tensors: an optional input the node does not have is none of them, as in GE
+// (opbase's elementwise tiling checks GetInputShape(i) for i below it; ops-nn's mish_grad cases
+// leave out the optional tanhx).
+inline size_t present_inputs(size_t slots, const std::vector<bool>& present) {
+    size_t n = 0;
+    for (size_t i = 0; i < slots; ++i) n += (i >= present.size() || present[i]) ? 1 : 0;
+    return n;
+}
+
 // A context's node, its tensor descriptions pointed at the context's own (set when handed out:
 // the host entry fills and copies contexts freely before).
 inline const ComputeNodeInfo* node_with_descs(const ComputeNodeInfo& node, const std::vector<CompileTimeTensorDesc>& in,
@@ -241,7 +250,7 @@ public:
     bool RequiredInputIsView(size_t) const { return false; }
     const Stride* GetRequiredInputStride(size_t) const { return nullptr; }
     int64_t GetRequiredInputOffset(size_t) const { return -1; }
-    size_t GetComputeNodeInputNum() const { return inputs_.size(); }
+    size_t GetComputeNodeInputNum() const { return present_inputs(inputs_.size(), present_); }
     size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
     const ComputeNodeInfo* GetComputeNodeInfo() const { return node_with_descs(node_, input_descs_, output_descs_); }
     const char* GetNodeName() const { return node_.name_.c_str(); }
@@ -344,7 +353,7 @@ public:
     const RuntimeAttrs* GetAttrs() const { return &attrs_; }
     const char* GetNodeName() const { return name_.c_str(); }
     const char* GetNodeType() const { return type_.c_str(); }
-    size_t GetComputeNodeInputNum() const { return inputs_.size(); }
+    size_t GetComputeNodeInputNum() const { return present_inputs(inputs_.size(), present_); }
     size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
 
     std::vector<Shape> inputs_;
