@@ -62,3 +62,34 @@ def test_a_bf16_mismatch_is_a_reported_failure(bf16_ws):
     assert not by_case["cast_floor"]["passed"] and by_case["cast_floor"]["error"] is None
     assert by_case["cast_floor"]["outputs"]["z"]["mismatches"] > 0
     assert all(c["passed"] for name, c in by_case.items() if name != "cast_floor")
+
+
+def test_bf16_compound_volatile_and_constexpr(tmp_path):
+    # the device's bfloat16_t is __bf16: `res += x` (ops-nn's SIMT segment_sum) adds in float and
+    # rounds the sum to bf16 once; 1 + 2^-8 is a tie that goes to even (1.0), 1 + 3 * 2^-9 rounds up
+    import subprocess
+
+    from opkg.sim import flags
+
+    src = tmp_path / "bf.cpp"
+    src.write_text('#include "kernel_operator.h"\n'
+                   "int main() {\n"
+                   "    bfloat16_t a = 1.0f, b = 1.0f;\n"
+                   "    a += 0.00390625f;\n"
+                   "    b += bfloat16_t(0.005859375f);\n"
+                   "    bfloat16_t c = 3.0f;\n"
+                   "    c -= 1.0; c *= (half)1.5; c /= 4;\n"
+                   "    static_assert(std::is_trivially_copyable<bfloat16_t>::value);\n"
+                   "    static constexpr bfloat16_t one = 1.0;\n"   # atvoss's MAKE_CONST(bfloat16_t, 1.0)
+                   "    static_assert(one.bits == 0x3f80 && float(one) == 1.0f && bfloat16_t(0.1f).bits == 0x3dcd);\n"
+                   "    volatile bfloat16_t v[2];\n"   # through a volatile GM pointer (SIMT gather_elements)
+                   "    volatile bfloat16_t* p = v;\n"
+                   "    p[0] = c; p[1] = p[0]; bfloat16_t back = p[1];\n"
+                   "    return (float(a) == 1.0f && float(b) == 1.0078125f && float(c) == 0.75f &&\n"
+                   "            float(back) == 0.75f) ? 0 : 1;\n"
+                   "}\n")
+    exe = tmp_path / "bf"
+    r = subprocess.run(["g++", *flags.common_flags(), "-D__NPU_ARCH__=3510", "-D__CCE_AICORE__=310",
+                        "-DOPKG_SIM_KERNEL=1", str(src), "-o", str(exe)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert subprocess.run([str(exe)]).returncode == 0

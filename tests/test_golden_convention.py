@@ -142,6 +142,54 @@ def test_a_golden_output_of_the_stated_size_takes_the_stated_shape():
         in runner._stated_disagreement(stated, wrong)
 
 
+def test_the_repository_s_input_function_makes_the_drawn_inputs_valid(tmp_path):
+    """ops-nn's tests/assets/input.py (`__input__`, keyed by the kernel as `__golden__` is): its
+    test tool hands the inputs drawn from the ttk ranges to it (segment_sum sorts its segment
+    ids there). The verifier does the same, seeded per case, with the dtypes kept."""
+    (tmp_path / "golden.py").write_text('__golden__ = {"kernel": {"rms_norm_like": "g"}}\n'
+                                        "def g(x, gamma, bias, **kwargs):\n    return x\n")
+    (tmp_path / "input.py").write_text(
+        "import numpy as np\n"
+        '__input__ = {"kernel": {"rms_norm_like": "make"}}\n'
+        "def make(x, gamma, bias, *, epsilon=0.0, **kwargs):\n"
+        "    assert kwargs['input_ranges'] == [[-1, 1], [0, 9]] and kwargs['testcase_name'] == 'c1'\n"
+        "    return [x, np.sort(np.random.uniform(0, 9, gamma.shape)).astype(kwargs['input_dtypes'][1]), bias]\n")
+    make = runner.load_input_function(str(tmp_path / "golden.py"), "g")
+    soc = SocInfo.from_json(_soc_json())
+    case = {**CASE, "ranges": {"x": [-1, 1], "gamma": [0, 9]}}
+    drawn = {"x": np.ones((2, 8), np.float16), "gamma": np.full(8, 5, np.float16)}
+    runs = [runner._repository_inputs(make, OP, OP.variants()[0], soc, case, drawn, 0) for _ in range(2)]
+    (inputs, made_case), (again, _) = runs
+    assert inputs["gamma"].dtype == np.float16 and np.all(np.diff(inputs["gamma"]) >= 0)
+    assert not np.all(inputs["gamma"] == 5) and np.array_equal(inputs["gamma"], again["gamma"])
+    assert np.array_equal(inputs["x"], drawn["x"]) and made_case["shapes"] == {"x": [2, 8], "gamma": [8]}
+    assert runner.load_input_function(str(tmp_path / "none" / "golden.py"), "g") is None
+    # a golden the import rendered in NumPy finds the input function beside the golden it renders
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "golden.py").write_text("__golden_source__ = '@repo//golden.py'   # its input.py\n"
+                                                "def g(x, gamma, bias, **kwargs):\n    return x\n")
+    rendered = runner.load_input_function(str(tmp_path / "pkg" / "golden.py"), "g",
+                                          lambda f: runner.resolve_repository_file(f, [f"@repo/={tmp_path}"]))
+    assert rendered is not None and rendered.__name__ == "make"
+
+
+def test_a_stated_shape_the_golden_and_infershape_both_contradict_gives_way():
+    """ops-nn's swi_glu table states y [128, 96] for x [128, 96] (its rows copy the input shapes),
+    while the golden and the OpDef's InferShape both halve the split axis: theirs is used, with a
+    note. Where InferShape is absent or sides with the table, the stated shape stands."""
+    stated = {"y": [128, 96], "z": [4]}
+    expected = {"y": np.zeros((128, 48), np.float32), "z": np.zeros(4, np.float32)}
+    kept, notes = runner._stated_overruled(stated, expected, {"y": ((128, 48), "float32"),
+                                                              "z": ((4,), "float32")})
+    assert kept == {"z": [4]} and runner._stated_disagreement(kept, expected) is None
+    assert notes == ["the case states output_shapes y: [128, 96], but the golden and the OpDef's "
+                     "InferShape both give [128, 48]; theirs is used"]
+    for inferred in (None, {"y": ((128, 96), "float32")}):
+        kept, notes = runner._stated_overruled(stated, expected, inferred)
+        assert kept == stated and not notes
+        assert "fix whichever is wrong" in runner._stated_disagreement(kept, expected)
+
+
 # A test-spec golden as ops-nn writes its matmul kernel goldens (hicann/ops-nn
 # matmul/mat_mul_v3/tests/assets/mmv3_kernel_golden.py: `__spec__ = {"mat_mul_v3":
 # "MatMulV3TestSpec"}`, the class's static `golden(x1, x2, bias=None, offset_w=None, *,

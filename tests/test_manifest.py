@@ -193,6 +193,20 @@ def test_kernel_entry_must_be_snake_case_of_op_type(workspace):
     assert "rename" in err.hint
 
 
+@pytest.mark.parametrize("entry, loads", [("add_one", True), ("add_onne", False)])
+def test_a_kernel_entry_spelled_with_a_header_macro_is_the_entry(workspace, entry, loads):
+    # ops-nn's `KERNEL_API void elu(...)`, KERNEL_API defined in a header the manifest cannot see
+    workspace.operator("addone")
+    workspace.write("packages/addone/op_kernel/op.cpp",
+                    '#include "platform.h"\n'
+                    f"KERNEL_API void {entry}(GM_ADDR x, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling) {{}}\n")
+    if loads:
+        assert workspace.load().packages["//packages/addone"].op.kernel_name == "add_one"
+    else:
+        with pytest.raises(ManifestError, match="defines no __global__ kernel function"):
+            workspace.load().packages
+
+
 def test_duplicate_key_is_an_error_not_a_silent_override(workspace):
     err = load_error(workspace, manifest().replace("version: 1.0.0",
                                                    "version: 1.0.0\nversion: 2.0.0"))

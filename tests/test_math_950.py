@@ -173,3 +173,18 @@ def test_installing_a_golden_s_declared_package_re_verifies_instead_of_replaying
     (site / "opkg_golden_dep.py").write_text("")
     r = run(str(site))
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_pattern_reduce_ar_and_ra_match_numpy(workspace):
+    """The 950's pattern reduce API (tests/fixtures/reduce_950): ReduceSum over rows (AR) and
+    columns (RA), ReduceMax (AR) and ReduceMin (RA), with and without sharedTmpBuffer."""
+    shutil.copytree(Path(__file__).parent / "fixtures" / "reduce_950", workspace.root / "packages" / "reduce_950")
+    r = opkg("build", "packages/reduce_950", "--json", "--jobs", "1", cwd=workspace.root, check=0)
+    [target] = json.loads(r.stdout)["targets"]
+    assert target["passed"], r.stdout + r.stderr
+    report = json.loads((workspace.root / "out/sim/reduce_950/Ascend950PR_9599/float32/verification.json")
+                        .read_text())
+    [result] = report["results"]
+    # max and min are exact; sums differ from NumPy's order by rounding only
+    assert result["outputs"]["max_ar"]["max_abs_error"] == 0.0 and result["outputs"]["min_ra"]["max_abs_error"] == 0.0
+    assert result["passed"]

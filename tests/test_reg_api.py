@@ -106,3 +106,54 @@ def test_a_local_mem_bar_orders_the_load_after_the_store(workspace):
     barrier = "            MicroAPI::LocalMemBar<MicroAPI::MemType::VEC_STORE, MicroAPI::MemType::VEC_LOAD>();\n"
     _copy(workspace, (_STORE, _STORE + barrier + _RELOAD))
     _float32_only(workspace, "--sync-check", check=0)
+
+
+def test_the_950_toolchain_names_arch35_index_kernels_use_compile(tmp_path):
+    """ONE_BLOCK_SIZE (the 950 toolchain's, which the devkit's dav_3510 code and ops-nn's
+    scatter_add use undefined; a kernel's own in its namespace hides it) and the count-less
+    store spelling DataCopyUnAlign<T, POST_MODE_UPDATE>(addr, reg, ureg) (unsorted_segment_sum):
+    a Squeeze<STORE_REG> count stored at the post-updated address."""
+    import subprocess
+
+    from opkg.core.socs import get_soc
+    from opkg.sim import flags
+
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "kernel_operator.h"\n'
+                   "using namespace AscendC;\n"
+                   "static_assert(ONE_BLOCK_SIZE == 32);\n"
+                   "namespace Own { using namespace AscendC; constexpr uint64_t ONE_BLOCK_SIZE = 64;\n"
+                   "static_assert(ONE_BLOCK_SIZE == 64); }\n"
+                   "void f(__ubuf__ int32_t* out, MicroAPI::RegTensor<int32_t>& r, MicroAPI::MaskReg& m) {\n"
+                   "    MicroAPI::UnalignReg u;\n"
+                   "    MicroAPI::RegTensor<int32_t> kept;\n"
+                   "    MicroAPI::Squeeze<int32_t, MicroAPI::GatherMaskMode::STORE_REG>(kept, r, m);\n"
+                   "    MicroAPI::DataCopyUnAlign<int32_t, MicroAPI::PostLiteral::POST_MODE_UPDATE>(out, kept, u);\n"
+                   "    MicroAPI::DataCopyUnAlignPost(out, u);\n"
+                   "}\n")
+    soc = get_soc("Ascend950PR_9599")
+    r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(soc), "-fsyntax-only", str(src)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
+
+
+def test_ctrl_register_fields_are_those_the_devkit_allows(tmp_path):
+    """SetCtrlSpr<start, end> (ops-nn's gelu_quant sets bit 60, the float overflow mode): bits
+    6..10 and the single bits 45, 48, 50, 53, 59 and 60, as dav_3510's SetCtrlSprImpl asserts."""
+    import subprocess
+
+    from opkg.core.socs import get_soc
+    from opkg.sim import flags
+
+    def compile_(body):
+        src = tmp_path / "k.cpp"
+        src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                       f"int64_t f() {{ {body} }}\n")
+        return subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(get_soc("Ascend950PR_9599")),
+                               "-fsyntax-only", str(src)], capture_output=True, text=True)
+
+    ok = compile_("SetCtrlSpr<60, 60>(0); SetCtrlSpr<6, 10>(3); ResetCtrlSpr<60, 60>(); "
+                  "return GetCtrlSpr<0, 63>() + GetCtrlSpr<6, 10>();")
+    assert ok.returncode == 0, ok.stderr[-2000:]
+    bad = compile_("SetCtrlSpr<61, 61>(1); return 0;")
+    assert bad.returncode != 0 and "Invalid startBit/endBit on current device!" in bad.stderr

@@ -691,7 +691,9 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
         label = f"{op.repo.label(golden.file)}:{golden.function}"
         (dest / "golden.py").write_text(f"# {label} computes this with TensorFlow, which this Python "
                                         "cannot import: opkg's NumPy rendering of the same\n"
-                                        "# operation (opkg/importers/numpy_goldens.py)\n" + rendered)
+                                        "# operation (opkg/importers/numpy_goldens.py)\n"
+                                        f"__golden_source__ = {op.repo.label(golden.file)!r}   # its input.py\n"
+                                        + rendered)
         golden_ref = f"golden.py:{golden.function}"
         result.golden = True
         result.notes.append(f"the golden imports tensorflow, not installed here: golden.py renders "

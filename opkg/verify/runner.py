@@ -28,7 +28,8 @@ CASE_MARK = "@@case "
 # The step of a case running when the verifier died: its mark names it on stderr before it
 # starts, so a crash in the operator's host code is not blamed on the kernel.
 STEP_MARK = "@@step "
-STEP_WORDS = {"golden": "the golden", "InferShape": "the operator's InferShape",
+STEP_WORDS = {"golden": "the golden", "input": "the repository's input function",
+              "InferShape": "the operator's InferShape",
               "tiling": "the operator's tiling function", "kernel": "the kernel"}
 DEFAULT_TIMEOUT = 600.0   # seconds for all cases of one variant; verify.timeout overrides
 # What the verifier (golden, tiling and kernel) may print, on stdout and stderr together; more
@@ -232,11 +233,8 @@ def main(argv=None) -> int:
 def _main(argv=None) -> int:
     job_path, report_path, *roots = argv or sys.argv[1:]
     job = json.loads(Path(job_path).read_text())
-    # `@name/path`: a file of external repository `name`, checked out where the build says
-    for pair in roots:
-        prefix, _, root = pair.partition("=")
-        if job["golden"]["file"].startswith(prefix):
-            job["golden"]["file"] = str(Path(root) / job["golden"]["file"][len(prefix):])
+    job["golden"]["file"] = resolve_repository_file(job["golden"]["file"], roots)
+    job["roots"] = roots
     try:
         from opkg.verify.artifacts import reset
 
@@ -248,6 +246,16 @@ def _main(argv=None) -> int:
         report = _report(job, [], error=_describe(exc))
     write_report(Path(report_path), report)
     return 0
+
+
+def resolve_repository_file(file: str, roots) -> str:
+    """`@name/path` (or the label `@name//path`): a file of external repository `name`,
+    checked out where the build says (roots: `@name/=root` pairs)."""
+    for pair in roots:
+        prefix, _, root = pair.partition("=")
+        if file.startswith(prefix):
+            return str(Path(root) / file[len(prefix):].lstrip("/"))
+    return file
 
 
 def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
@@ -265,6 +273,9 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
     golden = load_golden(job["golden"]["file"], job["golden"]["function"],
                          job["golden"].get("requires", ()))
     convention = job["golden"].get("convention")
+    make_inputs = (load_input_function(job["golden"]["file"], job["golden"]["function"],
+                                       lambda f: resolve_repository_file(f, job.get("roots", ())))
+                   if convention == "ttk" else None)
     inplace = job.get("inplace") or []
     prefill_zero = job.get("outputs_prefill") == "zero"
     results = []
@@ -297,6 +308,14 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         except ValueError as exc:
             entry["error"] = f"input {t.name!r}: {exc}"
             continue
+        if make_inputs is not None:
+            try:
+                _mark_step("input")
+                inputs, case = _repository_inputs(make_inputs, op, variant, soc, case, inputs, job["seed"])
+            except Exception as exc:
+                entry["error"] = f"the repository's input function raised {_describe(exc)}"
+                continue
+            entry["shapes"] = case["shapes"]
         # the kernel overwrites in-place inputs: the golden sees (and may change) copies, and a
         # failing case saves the inputs it ran with, not what the kernel left in them; a ref
         # tensor's input is the kernel's too, so the golden rewriting it gets a copy as well
@@ -336,6 +355,15 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         stated = case.get("output_shapes") or {}
         if convention == "ttk":
             expected = _as_stated(stated, expected)
+            if _stated_disagreement(stated, expected):
+                try:
+                    inferred = _inferred_shapes(job, op, variant, inputs, case["attrs"],
+                                                _output_counts(op, expected, {}), entry["host"],
+                                                capture_dir)
+                except Exception:   # InferShape failed: the stated shapes stand
+                    inferred = None
+                stated, notes = _stated_overruled(stated, expected, inferred)
+                entry["log"] += notes
         entry["error"] = _stated_disagreement(stated, expected)
         if entry["error"]:
             continue
@@ -514,6 +542,90 @@ def load_golden(file: str, function: str, requires=()):
     for part in function.split("."):     # `Class.golden`: a TestSpec class's golden
         found = getattr(found, part)
     return found
+
+
+def _module_table(path: Path, name: str) -> dict:
+    """A repository test module's `name = {...}` table (`__golden__`, `__input__`), read
+    without running the module (a golden may import what this Python lacks)."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, SyntaxError):
+        return {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                return {}
+            return value if isinstance(value, (dict, str)) else {}
+    return {}
+
+
+def load_input_function(golden_file: str, golden_function: str, resolve=lambda f: f):
+    """The ops repositories' input generator beside their golden (tests/assets/input.py,
+    `__input__ = {"kernel": {<kernel>: <function>}}`, the kernel named as the golden's
+    `__golden__` names it): their test tool draws the inputs from the ttk ranges, then hands
+    them to it to make them valid for the operator (segment_sum's sorted segment ids,
+    scatter_update's indices without repeats where the rows allow). A golden the import
+    rendered in NumPy names the repository golden it stands for (`__golden_source__`, resolved
+    by `resolve`), whose directory holds the input generator. None when there is none."""
+    golden = Path(golden_file)
+    source = _module_table(golden, "__golden_source__")
+    if isinstance(source, str) and source:
+        golden = Path(resolve(source))
+    path = golden.with_name("input.py")
+    if not path.is_file():
+        return None
+    table = (_module_table(path, "__input__") or {}).get("kernel") or {}
+    goldens = (_module_table(golden, "__golden__") or {}).get("kernel") or {}
+    kernels = [k for k, f in goldens.items() if f == golden_function and k in table] or list(table)[:1]
+    name = table.get(kernels[0]) if kernels else None
+    if not isinstance(name, str):
+        return None
+    spec = importlib.util.spec_from_file_location(f"opkg_inputs_{path.parent.parent.parent.name}", path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except ModuleNotFoundError as exc:
+        top = (exc.name or "").split(".")[0]
+        if top and importlib.util.find_spec(top) is None:
+            raise _missing_package(top, str(path), False) from None
+        raise
+    return getattr(module, name, None)
+
+
+def _repository_inputs(make_inputs, op, variant, soc, case: dict, inputs: dict, seed: int) -> tuple[dict, dict]:
+    """(inputs, case) after the repository's input function: it takes the drawn inputs in
+    prototype order, the attributes and the test tool's keywords (with input_ranges) and returns
+    the inputs in that order; their values are cast to the variant's dtypes, and a shape it
+    changes becomes the case's. NumPy's global generator, which these functions draw from, is
+    seeded per case, so a case's inputs are the same on every run."""
+    import zlib
+
+    import numpy as np
+
+    from opkg.core.model import numpy_dtype
+
+    given = [t for t in op.inputs if t.name in inputs]
+    extra = {**_convention_kwargs("ttk", op, variant, soc, case, inputs),
+             "input_ranges": [list(case["ranges"].get(t.name) or ()) or None for t in given]}
+    args, kwargs = _bind(make_inputs, [inputs.get(t.name) for t in op.inputs], case["attrs"], extra)
+    np.random.seed(zlib.crc32(f"{seed}:{case['name']}:input".encode()))
+    made = make_inputs(*args, **kwargs)
+    if not isinstance(made, (list, tuple)) or len(made) not in (len(op.inputs), len(given)):
+        raise ValueError(f"it returned {type(made).__name__} of {len(made) if isinstance(made, (list, tuple)) else 1}"
+                         f" for {len(given)} inputs; return a list with one array per input")
+    names = [t.name for t in (op.inputs if len(made) == len(op.inputs) else given)]
+    out, shapes = dict(inputs), dict(case["shapes"])
+    for name, value in zip(names, made):
+        if name not in inputs or value is None or isinstance(inputs[name], list):
+            continue
+        array = np.ascontiguousarray(np.asarray(value).astype(numpy_dtype(variant.dtype_of(name)), copy=False))
+        out[name] = array
+        shapes[name] = list(array.shape)
+    return out, {**case, "shapes": shapes}
 
 
 # verify.golden_convention "ttk": the ops repositories' tests/assets/golden.py signature (their
@@ -715,6 +827,25 @@ def _as_stated(stated: dict, expected: dict) -> dict:
         else:
             out[name] = fit(value, shape)
     return out
+
+
+def _stated_overruled(stated: dict, expected: dict, inferred: dict | None) -> tuple[dict, list[str]]:
+    """(stated, notes): a ttk row's output shape that the golden and the OpDef's InferShape
+    both contradict, with one shape, is the table's slip (ops-nn's swi_glu tables copy the input
+    shapes into output_shapes for an operator that halves the split axis); theirs is used."""
+    out, notes = dict(stated), []
+    for name, shape in stated.items():
+        want = expected.get(name)
+        if want is None or (shape and isinstance(shape[0], (list, tuple))) or isinstance(want, (list, tuple)):
+            continue
+        got = (inferred or {}).get(name, (None,))
+        if isinstance(got, list) or got[0] is None:
+            continue
+        if tuple(shape) != tuple(want.shape) and tuple(got[0]) == tuple(want.shape):
+            del out[name]
+            notes.append(f"the case states output_shapes {name}: {list(shape)}, but the golden and the "
+                         f"OpDef's InferShape both give {list(want.shape)}; theirs is used")
+    return out, notes
 
 
 def _stated_disagreement(stated: dict, expected: dict) -> str | None:

@@ -117,7 +117,8 @@ def test_a_host_compile_ignores_the_selection_as_the_devkit_does(tmp_path):
     """asc-devkit's template_argument.h defines ASCENDC_TPL_SEL as nothing in host code (outside
     ASCENDC_DEBUG): ops-nn's activation/clipped_swiglu/op_kernel/arch35/clipped_swiglu_tiling_key.h
     selects an undeclared TPL_FLOOR, which its host build never sees. The kernel build, which
-    instantiates the selection, still rejects it."""
+    instantiates the selection, drops it as CANN's op compiler does (it reads the selection from
+    the preprocessed text and skips an item that is no integer expression)."""
     src = tmp_path / "key.cpp"
     src.write_text('#include "ascendc/host_api/tiling/template_argument.h"\n'
                    "namespace Op {\n"
@@ -130,7 +131,7 @@ def test_a_host_compile_ignores_the_selection_as_the_devkit_does(tmp_path):
     assert host.returncode == 0, host.stderr
     kernel = _gxx(src, "-fsyntax-only", "-DOPKG_SIM_KERNEL=1", "-D__NPU_ARCH__=2201",
                   "-D__CCE_AICORE__=220")
-    assert kernel.returncode != 0 and "TPL_FLOOR" in kernel.stderr, kernel.stderr[-2000:]
+    assert kernel.returncode == 0, kernel.stderr[-2000:]
 
 
 def test_a_uint_range_longer_than_64_values_encodes_and_instantiates(tmp_path):

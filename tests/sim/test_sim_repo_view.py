@@ -94,20 +94,75 @@ def test_current_kernel_header_paths_reach_the_api(tmp_path, soc910b):
     assert r.returncode == 0, r.stderr[-2000:]
 
 
-def test_native_datatype_options_of_the_tiling_key_templates_are_the_dtype_numbers(tmp_path):
-    # ops-nn's arch35 tiling keys name dtypes as the devkit documents them: C_DT_FLOAT, ...
-    src = tmp_path / "key.cpp"
-    src.write_text('#include "ascendc/host_api/tiling/template_argument.h"\n#include "graph/types.h"\n'
-                   "ASCENDC_TPL_ARGS_DECL(K, ASCENDC_TPL_DATATYPE_DECL(D, C_DT_FLOAT, C_DT_BF16, C_DT_INT32));\n"
-                   "ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(D, C_DT_BF16)));\n"
-                   "static_assert(C_DT_FLOAT == ge::DT_FLOAT && C_DT_BF16 == ge::DT_BF16 && C_DT_INT64 == ge::DT_INT64"
-                   " && C_DT_FLOAT8_E4M3FN == ge::DT_FLOAT8_E4M3FN && C_DT_FLOAT4_E1M2 == ge::DT_FLOAT4_E1M2);\n"
-                   "int main() { return GET_TPL_TILING_KEY(static_cast<uint64_t>(C_DT_BF16)) == 27 ? 0 : 1; }\n")
-    exe = tmp_path / "key"
+def _host_program_passes(tmp_path, source: str) -> None:
+    """`source` built as host code against the sim's headers, and its main returning 0."""
+    src, exe = tmp_path / "prog.cpp", tmp_path / "prog"
+    src.write_text(source)
     r = subprocess.run(["g++", *flags.common_flags(), "-DOPKG_SIM_HOST=1", str(src), "-o", str(exe)],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
     assert subprocess.run([str(exe)]).returncode == 0
+
+
+def test_native_datatype_options_of_the_tiling_key_templates_are_the_dtype_numbers(tmp_path):
+    # ops-nn's arch35 tiling keys name dtypes as the devkit documents them: C_DT_FLOAT, ...
+    _host_program_passes(tmp_path,
+                         '#include "ascendc/host_api/tiling/template_argument.h"\n#include "graph/types.h"\n'
+                         "ASCENDC_TPL_ARGS_DECL(K, ASCENDC_TPL_DATATYPE_DECL(D, C_DT_FLOAT, C_DT_BF16, C_DT_INT32));\n"
+                         "ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(D, C_DT_BF16)));\n"
+                         "static_assert(C_DT_FLOAT == ge::DT_FLOAT && C_DT_BF16 == ge::DT_BF16 && "
+                         "C_DT_INT64 == ge::DT_INT64 && C_DT_FLOAT8_E4M3FN == ge::DT_FLOAT8_E4M3FN && "
+                         "C_DT_FLOAT4_E1M2 == ge::DT_FLOAT4_E1M2);\n"
+                         "int main() { return GET_TPL_TILING_KEY(static_cast<uint64_t>(C_DT_BF16)) == 27 ? 0 : 1; }\n")
+
+
+def test_a_kernel_selection_reads_its_values_as_cann_s_op_compiler_does(tmp_path):
+    """CANN's op compiler reads ASCENDC_TPL_SEL from the preprocessed text and drops an item it
+    cannot read as an integer expression (ops-nn's clipped_swiglu selects an undefined
+    TPL_FLOOR); the devkit's header declares namespace AscendC on the host (swish's tiling says
+    `using namespace AscendC;` with nothing else declaring it)."""
+    src = tmp_path / "key.cpp"
+    src.write_text('#include "ascendc/host_api/tiling/template_argument.h"\n'
+                   "using namespace AscendC;\n#define A 0\n#define B 1\n"
+                   "constexpr opkg_sim::tpl::Param sel = ASCENDC_TPL_UINT_SEL(g, ASCENDC_TPL_UI_LIST, A, B, "
+                   "TPL_FLOOR, (1 << 1), 1U, 010, 0x3, -1, 7 / 2, -7 / 2 + 5);\n"
+                   "static_assert(sel.n == 6 && sel.vals[0] == 0 && sel.vals[1] == 1 && sel.vals[2] == 2 &&"
+                   " sel.vals[3] == 3 && sel.vals[4] == 3 && sel.vals[5] == 1);\n"
+                   "constexpr opkg_sim::tpl::Param rng = ASCENDC_TPL_UINT_SEL(g, ASCENDC_TPL_UI_RANGE, 1, 0, 2);\n"
+                   "static_assert(rng.n == 3 && rng.vals[2] == 2);\n")
+    r = subprocess.run(["g++", *flags.common_flags(), "-DOPKG_SIM_KERNEL=1", "-fsyntax-only", str(src)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_the_compute_node_hands_out_the_context_s_tensor_descriptions(tmp_path):
+    # ops-nn's threshold InferShape: GetComputeNodeInfo()->GetInputTdInfo(0)'s dtype onto
+    # MutableOutputTdInfo(0), which is the context's output description
+    _host_program_passes(tmp_path,
+                         '#include "exe_graph/runtime/tiling_context.h"\n'
+                         "int main() {\n"
+                         "    gert::InferShapeContext c;\n"
+                         "    c.input_descs_.resize(1); c.output_descs_.resize(1);\n"
+                         "    c.input_descs_[0].dtype_ = ge::DT_INT32;\n"
+                         "    auto node = c.GetComputeNodeInfo();\n"
+                         "    node->MutableOutputTdInfo(0)->SetDataType(node->GetInputTdInfo(0)->GetDataType());\n"
+                         "    return c.GetOutputDesc(0)->GetDataType() == ge::DT_INT32 && !node->GetInputTdInfo(1) ? 0 : 1;\n"
+                         "}\n")
+
+
+def test_an_optional_input_the_node_lacks_is_not_one_of_its_inputs(tmp_path):
+    # ops-nn's mish_grad cases leave out the optional tanhx; opbase's elementwise tiling checks
+    # GetInputShape(i) for every i below GetComputeNodeInputNum(), as GE counts the node's inputs
+    _host_program_passes(tmp_path,
+                         '#include "exe_graph/runtime/tiling_context.h"\n'
+                         "int main() {\n"
+                         "    gert::TilingContext t;\n"
+                         "    t.inputs_.resize(3); t.present_ = {true, true, false};\n"
+                         "    gert::InferShapeContext s;\n"
+                         "    s.inputs_.resize(3); s.present_ = {true, true, false};\n"
+                         "    return t.GetComputeNodeInputNum() == 2 && s.GetComputeNodeInputNum() == 2 &&\n"
+                         "           t.GetInputShape(1) && !t.GetInputShape(2) ? 0 : 1;\n"
+                         "}\n")
 
 
 def test_a_kernel_header_including_kernel_tiling_sees_the_api_tiling_structs(tmp_path, soc910b):

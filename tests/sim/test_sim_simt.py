@@ -105,6 +105,22 @@ def test_blocks_storing_different_values_to_one_element_race(built, pkgs):
     assert "blocks 0 and 1 both write bytes [0, 4) of 'y'" in err.message
 
 
+def test_threads_storing_the_same_value_to_one_element_do_not_race(built):
+    """Plain stores of repeated indices (ops-nn's scatter_update): equal values leave the element
+    as either order would, so the device computes one result and the sim says nothing."""
+    idx = np.array([3, 5, 3, 7, 3], np.int32)
+    x = np.array([2, 4, 2, 6, 2], np.float32)
+    y = run(built, 13, x, idx, 8)
+    np.testing.assert_array_equal(y, [0, 0, 0, 2, 0, 4, 0, 6])
+
+
+def test_threads_storing_different_values_to_one_element_race(built, pkgs):
+    idx = np.array([3, 5, 3, 7], np.int32)
+    err = failure(built, 13, np.array([2, 4, 9, 6], np.float32), idx, 8)
+    assert err.line == simbuild.line_of(kernel_path(pkgs), "scatter")
+    assert "thread 2 of block 0 writes byte 12 of 'y', which thread 0 wrote" in err.message, err.message
+
+
 def test_write_after_another_threads_read_is_a_race(built, pkgs):
     # thread 0 reads y[0] before any thread has stored to y (the read only logged), thread 1 then
     # overwrites it: the write names the read

@@ -13,6 +13,7 @@
 #include "opkg_sim/adv_api/activation/hl_softmax_more.h"
 #include "opkg_sim/adv_api/filter/hl_dropout.h"
 #include "opkg_sim/adv_api/reduce/hl_reduce_xor.h"
+#include "opkg_sim/adv_api/reduce/hl_reduce_pattern.h"
 #include "opkg_sim/adv_api/pad/hl_pad2d.h"
 #include "opkg_sim/adv_api/sort/hl_topk.h"
 #include "opkg_sim/adv_api/sort/hl_sort.h"

@@ -43,6 +43,7 @@ public:
     ge::Format GetOriginFormat() const { return format_; }
     // a StorageFormat, as CANN's (8.1 and current)
     StorageFormat GetFormat() const { return StorageFormat(format_, format_); }
+    void SetDataType(ge::DataType d) { dtype_ = d; }
 
     ge::DataType dtype_ = ge::kOpkgDefaultDataType;
     ge::Format format_ = ge::FORMAT_ND;
@@ -171,9 +172,41 @@ public:
     size_t GetInputsNum() const { return inputs_; }
     size_t GetOutputsNum() const { return outputs_; }
 
+    // The node's tensor descriptions, as metadef's ComputeNodeInfo holds them (ops-nn's
+    // threshold InferShape copies the input's dtype to the output here); the context handing
+    // the node out points them at its own descriptions.
+    const CompileTimeTensorDesc* GetInputTdInfo(size_t i) const { return desc(in_descs_, i); }
+    const CompileTimeTensorDesc* GetOutputTdInfo(size_t i) const { return desc(out_descs_, i); }
+    CompileTimeTensorDesc* MutableInputTdInfo(size_t i) const { return desc(in_descs_, i); }
+    CompileTimeTensorDesc* MutableOutputTdInfo(size_t i) const { return desc(out_descs_, i); }
+    static CompileTimeTensorDesc* desc(std::vector<CompileTimeTensorDesc>* v, size_t i) {
+        return v && i < v->size() ? &(*v)[i] : nullptr;
+    }
+
     std::string name_, type_;
     size_t inputs_ = 0, outputs_ = 0;
+    std::vector<CompileTimeTensorDesc>* in_descs_ = nullptr;
+    std::vector<CompileTimeTensorDesc>* out_descs_ = nullptr;
 };
+
+// The node's input tensors: an optional input the node does not have is none of them, as in GE
+// (opbase's elementwise tiling checks GetInputShape(i) for i below it; ops-nn's mish_grad cases
+// leave out the optional tanhx).
+inline size_t present_inputs(size_t slots, const std::vector<bool>& present) {
+    size_t n = 0;
+    for (size_t i = 0; i < slots; ++i) n += (i >= present.size() || present[i]) ? 1 : 0;
+    return n;
+}
+
+// A context's node, its tensor descriptions pointed at the context's own (set when handed out:
+// the host entry fills and copies contexts freely before).
+inline const ComputeNodeInfo* node_with_descs(const ComputeNodeInfo& node, const std::vector<CompileTimeTensorDesc>& in,
+                                              const std::vector<CompileTimeTensorDesc>& out) {
+    ComputeNodeInfo& n = const_cast<ComputeNodeInfo&>(node);
+    n.in_descs_ = const_cast<std::vector<CompileTimeTensorDesc>*>(&in);
+    n.out_descs_ = const_cast<std::vector<CompileTimeTensorDesc>*>(&out);
+    return &n;
+}
 
 class TilingContext {
 public:
@@ -217,9 +250,9 @@ public:
     bool RequiredInputIsView(size_t) const { return false; }
     const Stride* GetRequiredInputStride(size_t) const { return nullptr; }
     int64_t GetRequiredInputOffset(size_t) const { return -1; }
-    size_t GetComputeNodeInputNum() const { return inputs_.size(); }
+    size_t GetComputeNodeInputNum() const { return present_inputs(inputs_.size(), present_); }
     size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
-    const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
+    const ComputeNodeInfo* GetComputeNodeInfo() const { return node_with_descs(node_, input_descs_, output_descs_); }
     const char* GetNodeName() const { return node_.name_.c_str(); }
     const char* GetNodeType() const { return node_.type_.c_str(); }
     const char* GetOpType() const { return node_.type_.c_str(); }
@@ -297,7 +330,7 @@ public:
     }
     const Shape* GetOptionalInputShape(size_t ir) const { return GetInputShape(node_.ir_inputs_.Instance(ir, 0)); }
     const Shape* GetDynamicInputShape(size_t ir, size_t j) const { return GetInputShape(node_.ir_inputs_.Instance(ir, j)); }
-    const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
+    const ComputeNodeInfo* GetComputeNodeInfo() const { return node_with_descs(node_, input_descs_, output_descs_); }
     const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return node_.ir_inputs_.Info(ir); }
     const AnchorInstanceInfo* GetIrOutputInstanceInfo(size_t ir) const { return node_.ir_outputs_.Info(ir); }
     // Every input's tensor, as GE builds it: shape, dtype and format; its values only for
@@ -320,7 +353,7 @@ public:
     const RuntimeAttrs* GetAttrs() const { return &attrs_; }
     const char* GetNodeName() const { return name_.c_str(); }
     const char* GetNodeType() const { return type_.c_str(); }
-    size_t GetComputeNodeInputNum() const { return inputs_.size(); }
+    size_t GetComputeNodeInputNum() const { return present_inputs(inputs_.size(), present_); }
     size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
 
     std::vector<Shape> inputs_;

@@ -158,6 +158,16 @@ struct Run {
     const uint8_t* hi = nullptr;
     Area* last = nullptr;
     StackPool stacks;
+    // A store to bytes another thread stored since the last barrier, decided once the store has
+    // run (the hook comes before it): the same bytes again leave memory as either order would,
+    // which is no race on the device; other bytes are (settle).
+    struct PendingStore {
+        const Area* ar = nullptr;
+        uint64_t off = 0;
+        uint32_t n = 0, tid = 0, other = 0;
+        uint8_t before[16] = {};
+        const void* pc = nullptr;
+    } pending;
 };
 
 inline Run& run() {
@@ -292,21 +302,23 @@ inline void out_of_bounds(Run& r, const uint8_t* a, uint32_t n, bool write, cons
 }
 
 [[noreturn]] inline void race(Run& r, const Area& ar, uint64_t off, bool write, uint32_t other, bool other_wrote,
-                              const void* pc) {
+                              const void* pc, uint32_t me = ANOTHER) {
     const std::string what = ar.gm ? format("byte %llu of '%s'", (unsigned long long)off, ar.gm->name)
                                    : format("UB byte %llu", (unsigned long long)off);
     fail_at(pc, r.loc, format(
         "data race between SIMT threads: %s of block %lld %s %s, which %s %s since the last "
         "asc_syncthreads(); on hardware the result depends on timing. Separate the accesses with "
         "asc_syncthreads(), give each thread its own bytes, or use an asc_atomic_* function",
-        thread_name(r.cur->tid).c_str(), (long long)block().idx, write ? "writes" : "reads", what.c_str(),
+        thread_name(me != ANOTHER ? me : r.cur->tid).c_str(), (long long)block().idx, write ? "writes" : "reads",
+        what.c_str(),
         thread_name(other).c_str(), other_wrote ? "wrote" : "read"));
 }
 
 // The cells of [off, off + n) of an area for an access by thread tid: a race with another
 // thread's access since the last barrier fails at pc.
+// A store over another thread's store of this epoch is left to `*ww` (that thread) when given.
 inline void check_cells(Run& r, const Area& ar, uint64_t off, uint32_t n, bool write, uint32_t tid,
-                        const void* pc) {
+                        const void* pc, uint32_t* ww = nullptr) {
     // the area's base is at least 4-byte aligned (GM buffers and the UB are): words of the area
     const uint64_t me = uint64_t(tid) + 1, epoch = r.epoch;
     uint64_t first = off, left = n;
@@ -320,7 +332,12 @@ inline void check_cells(Run& r, const Area& ar, uint64_t off, uint32_t n, bool w
         const bool many = (v >> 48) & 1;
         const uint64_t wbytes = (v >> 49) & 0xF, rbytes = (v >> 53) & 0xF;
         if (writer && writer != me && (wbytes & bytes)) {
-            race(r, ar, word * 4 + uint64_t(__builtin_ctzll(wbytes & bytes)), write, uint32_t(writer - 1), true, pc);
+            if (write && ww) {
+                if (*ww == ANOTHER) *ww = uint32_t(writer - 1);
+            } else {
+                race(r, ar, word * 4 + uint64_t(__builtin_ctzll(wbytes & bytes)), write, uint32_t(writer - 1), true,
+                     pc);
+            }
         }
         if (write) {
             if (reader && (reader != me || many) && (rbytes & bytes)) {
@@ -342,10 +359,20 @@ inline void check_cells(Run& r, const Area& ar, uint64_t off, uint32_t n, bool w
     }
 }
 
+// The pending store over another thread's (Run::PendingStore), now that it has run.
+inline void settle(Run& r) {
+    Run::PendingStore& s = r.pending;
+    if (!s.ar) return;
+    const Area& ar = *s.ar;
+    s.ar = nullptr;
+    if (std::memcmp(ar.base + s.off, s.before, s.n) != 0) race(r, ar, s.off, true, s.other, true, s.pc, s.tid);
+}
+
 // One plain load or store of n bytes at p by the current thread.
 inline void access(const void* p, uint32_t n, bool write, const void* pc) {
     Run& r = run();
     if (!r.active || !r.cur || n == 0) return;
+    settle(r);
     const uint8_t* a = static_cast<const uint8_t*>(p);
     if (a < r.lo || a >= r.hi) return;                 // the stack, the tiling data, host memory
     // the thread's own stack may be mapped right below the kernel library's data segment, which
@@ -402,12 +429,25 @@ inline void access(const void* p, uint32_t n, bool write, const void* pc) {
         for (const LoggedRead& l : ar->log) check_cells(r, *ar, l.off, l.n, false, l.tid, pc);
         ar->log.clear();
     }
-    check_cells(r, *ar, off, n, write, r.cur->tid, pc);
+    const bool defer = write && n <= sizeof(r.pending.before);
+    uint32_t other = ANOTHER;
+    check_cells(r, *ar, off, n, write, r.cur->tid, pc, defer ? &other : nullptr);
+    if (other != ANOTHER) {
+        Run::PendingStore& s = r.pending;
+        s.ar = ar;
+        s.off = off;
+        s.n = n;
+        s.tid = r.cur->tid;
+        s.other = other;
+        s.pc = pc;
+        std::memcpy(s.before, ar->base + off, n);   // the other thread's bytes: the store comes after this hook
+    }
 }
 
 void atomic_access(const void* p, uint32_t bytes, SrcLoc loc) {
     Run& r = run();
     if (!r.active) return;
+    settle(r);
     const uint8_t* a = static_cast<const uint8_t*>(p);
     block().last = loc;
     if (a < r.lo || a >= r.hi) return;
@@ -427,6 +467,7 @@ inline void fibre_main(void* p) {
     Fibre* f = static_cast<Fibre*>(p);
     try {
         r.body(r.closure);
+        settle(r);
     } catch (...) {
         r.error = std::current_exception();
     }
@@ -519,6 +560,7 @@ inline void end_launch(Run& r, std::vector<Fibre>& fibres) {
     }
     r.active = false;
     r.cur = nullptr;
+    r.pending.ar = nullptr;
     clear_stores(r);
     threadIdx = blockDim = blockIdx = gridDim = OPKG_SIMT_DIM3(0, 0, 0);
 }
@@ -620,6 +662,7 @@ void syncthreads(SrcLoc loc) {
         throw Failure(FAIL_RULE, loc.file, loc.line,
                       "asc_syncthreads() outside a SIMT function (launch it with asc_vf_call<f>(dim3(n), ...))");
     }
+    settle(r);
     Fibre* f = r.cur;
     f->wait = loc;
     opkg_simt_switch(&f->sp, r.sched_sp);

@@ -13,6 +13,8 @@
 //   11 y[i] = i / idx[0] through GetUintDivMagicAndShift and Simt::UintDiv (ops-nn's index kernels
 //      divide so)
 //   12 the hardware SyncAll (the 950 has it), then each block's thread 0 stores its block index
+//   13 scatter  y[idx[i]] = x[i] with plain stores (ops-nn's scatter_update): threads storing to one
+//      element race unless they store the same value
 //   8 rotate y left in place without a barrier: thread t reads y[t], then writes y[t - 1], which
 //     thread t - 1 read (a read before the buffer's first store of the epoch, then a write)
 #include "kernel_operator.h"
@@ -115,6 +117,14 @@ __simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void MagicDivSimt(__gm__ flo
     }
 }
 
+__simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void ScatterSimt(__gm__ float* x, __gm__ int32_t* idx,
+                                                                     __gm__ float* y, uint32_t n)
+{
+    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
+        y[idx[i]] = x[i];   // @scatter
+    }
+}
+
 __simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void BlockIndexSimt(__gm__ float* y)
 {
     if (threadIdx.x == 0) {
@@ -179,6 +189,8 @@ extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_AD
     } else if (TILING_KEY_IS(12)) {
         SyncAll();
         asc_vf_call<BlockIndexSimt>(dim3(THREADS), ys);
+    } else if (TILING_KEY_IS(13)) {
+        asc_vf_call<ScatterSimt>(dim3(THREADS), xs, is, ys, t.n);
     } else if (TILING_KEY_IS(8)) {
         asc_vf_call<RotateRacySimt>(dim3(THREADS), ys, t.ylen);
     }

@@ -24,6 +24,10 @@
 #include <tuple>
 #include <utility>
 
+// The devkit's header declares its encoder in namespace AscendC, so a host tiling source that
+// includes only this one may say `using namespace AscendC;` (ops-nn's swish_tiling_arch35.cpp).
+namespace AscendC {}
+
 #define ASCENDC_TPL_AIV_ONLY 0
 #define ASCENDC_TPL_AIC_ONLY 1
 #define ASCENDC_TPL_MIX_AIV_1_0 4
@@ -141,6 +145,7 @@ namespace tpl {
 // A parameter's values are kept as runs of consecutive values, as a uint range declares them
 // (opbase's reduce_tiling_key_decl.h declares 0..100 three times), so a range costs one run
 // whatever its length, as the devkit's expanded vector has no length limit either.
+constexpr size_t kMaxItems = 256;   // items of one UINT selection's text (kind, count, values)
 constexpr size_t kMaxRuns = 64;     // runs of one parameter (list values not adjacent to the last)
 constexpr size_t kMaxParams = 12;   // parameters of one declaration or selection group
 constexpr size_t kMaxGroups = 48;   // ASCENDC_TPL_ARGS_SEL groups of one ASCENDC_TPL_SEL
@@ -149,6 +154,134 @@ constexpr bool same_name(const char* a, const char* b) {
     while (*a && *a == *b) { ++a; ++b; }
     return *a == *b;
 }
+
+// A selection's values as CANN's op compiler reads them: it preprocesses the kernel (-E,
+// ASCENDC_TPL_PRE) and parses each comma-separated item of the text as an integer expression
+// (template_tiling.py's safe_parse_value); an item it cannot read, such as a name no header
+// defines, is dropped with a log line (ops-nn's clipped_swiglu selects an undefined TPL_FLOOR).
+// The sim's kernel build reads the stringized, macro-expanded list the same way.
+struct TextValues {
+    uint64_t v[kMaxItems] = {};
+    size_t n = 0;
+    constexpr explicit TextValues(const char* s) {
+        while (*s) {
+            const char* end = s;
+            int depth = 0;
+            while (*end && !(depth == 0 && *end == ',')) {
+                depth += *end == '(' ? 1 : *end == ')' ? -1 : 0;
+                ++end;
+            }
+            const char* at = s;
+            bool ok = true;
+            const int64_t x = expr(at, end, ok);
+            skip(at, end);
+            if (ok && at == end && x >= 0) {
+                if (n == kMaxItems) throw "ASCENDC_TPL_UINT_SEL: more items than the sim's table holds (256)";
+                v[n++] = uint64_t(x);
+            }
+            s = *end ? end + 1 : end;
+        }
+    }
+    static constexpr void skip(const char*& p, const char* end) {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n')) ++p;
+    }
+    // Python's integer expressions over literals: | ^ & << >> + - * / // % unary - + ~ and parens
+    static constexpr int64_t expr(const char*& p, const char* end, bool& ok) { return bor(p, end, ok); }
+    static constexpr int64_t bor(const char*& p, const char* end, bool& ok) {
+        int64_t x = bxor(p, end, ok);
+        for (skip(p, end); ok && p < end && *p == '|'; skip(p, end)) { ++p; x |= bxor(p, end, ok); }
+        return x;
+    }
+    static constexpr int64_t bxor(const char*& p, const char* end, bool& ok) {
+        int64_t x = band(p, end, ok);
+        for (skip(p, end); ok && p < end && *p == '^'; skip(p, end)) { ++p; x ^= band(p, end, ok); }
+        return x;
+    }
+    static constexpr int64_t band(const char*& p, const char* end, bool& ok) {
+        int64_t x = shift(p, end, ok);
+        for (skip(p, end); ok && p < end && *p == '&'; skip(p, end)) { ++p; x &= shift(p, end, ok); }
+        return x;
+    }
+    static constexpr int64_t shift(const char*& p, const char* end, bool& ok) {
+        int64_t x = sum(p, end, ok);
+        for (skip(p, end); ok && p + 1 < end && (p[0] == '<' || p[0] == '>') && p[1] == p[0]; skip(p, end)) {
+            const bool left = *p == '<';
+            p += 2;
+            const int64_t y = sum(p, end, ok);
+            if (y < 0 || y > 62) ok = false;
+            else x = left ? x << y : x >> y;
+        }
+        return x;
+    }
+    static constexpr int64_t sum(const char*& p, const char* end, bool& ok) {
+        int64_t x = term(p, end, ok);
+        for (skip(p, end); ok && p < end && (*p == '+' || *p == '-'); skip(p, end)) {
+            const bool plus = *p++ == '+';
+            const int64_t y = term(p, end, ok);
+            x = plus ? x + y : x - y;
+        }
+        return x;
+    }
+    static constexpr int64_t term(const char*& p, const char* end, bool& ok) {
+        int64_t x = unary(p, end, ok);
+        for (skip(p, end); ok && p < end && (*p == '*' || *p == '/' || *p == '%'); skip(p, end)) {
+            const char op = *p++;
+            if (op == '/' && p < end && *p == '/') ++p;   // the op compiler floors / and // alike
+            const int64_t y = unary(p, end, ok);
+            if (op != '*' && y == 0) {
+                ok = false;
+            } else if (op == '*') {
+                x = x * y;
+            } else {   // Python's floor division and its modulo, which takes the divisor's sign
+                int64_t q = x / y, r = x % y;
+                if (r != 0 && ((r < 0) != (y < 0))) { --q; r += y; }
+                x = op == '/' ? q : r;
+            }
+        }
+        return x;
+    }
+    static constexpr int64_t unary(const char*& p, const char* end, bool& ok) {
+        skip(p, end);
+        if (p < end && (*p == '-' || *p == '+' || *p == '~')) {
+            const char op = *p++;
+            const int64_t x = unary(p, end, ok);
+            return op == '-' ? -x : op == '~' ? ~x : x;
+        }
+        if (p < end && *p == '(') {
+            ++p;
+            const int64_t x = expr(p, end, ok);
+            skip(p, end);
+            if (p < end && *p == ')') ++p;
+            else ok = false;
+            return x;
+        }
+        return literal(p, end, ok);
+    }
+    static constexpr int64_t literal(const char*& p, const char* end, bool& ok) {
+        skip(p, end);
+        int base = 10;
+        if (p + 1 < end && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) { base = 16; p += 2; }
+        else if (p + 1 < end && p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) { base = 2; p += 2; }
+        else if (p + 1 < end && p[0] == '0' && (p[1] == 'o' || p[1] == 'O')) { base = 8; p += 2; }
+        int64_t x = 0;
+        int digits = 0;
+        const bool lead_zero = base == 10 && p < end && *p == '0';
+        for (; p < end; ++p) {
+            const char c = *p;
+            int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c == '_' ? -2 : -1;
+            if (d == -2) continue;
+            if (d < 0 || d >= base) break;
+            x = x * base + d;
+            ++digits;
+        }
+        // a decimal literal with a leading zero (C's octal 010) is no Python integer either
+        const bool word = p < end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' ||
+                                      (*p >= '0' && *p <= '9'));
+        if (digits == 0 || word || (lead_zero && digits > 1)) ok = false;
+        return x;
+    }
+};
 
 // One ASCENDC_TPL_*_DECL or *_SEL entry: its values in the devkit's order (ranges expanded,
 // then a MIX's single values), n of them.
@@ -164,8 +297,14 @@ struct Param {
     constexpr Param() = default;
     constexpr Param(const char* nm, uint32_t ty, uint8_t width, std::initializer_list<uint64_t> raw)
         : name(nm), type(ty), bw(width) {
-        const uint64_t* v = raw.begin();
-        const size_t count = raw.size();
+        expand(raw.begin(), raw.size());
+    }
+    constexpr Param(const char* nm, uint32_t ty, uint8_t width, const TextValues& raw)
+        : name(nm), type(ty), bw(width) {
+        expand(raw.v, raw.n);
+    }
+    constexpr void expand(const uint64_t* v, size_t count) {
+        const uint32_t ty = type;
         if (ty != ASCENDC_TPL_UINT) {
             for (size_t i = 0; i < count; ++i) push(v[i], v[i]);
             return;
@@ -378,7 +517,10 @@ bool dispatch(uint64_t key, F f) {
 #define ASCENDC_TPL_DTYPE_SEL(x, ...) ::opkg_sim::tpl::Param{#x, ASCENDC_TPL_DTYPE, ASCENDC_TPL_8_BW, {__VA_ARGS__}}
 #define ASCENDC_TPL_DATATYPE_SEL(x, ...) ::opkg_sim::tpl::Param{#x, ASCENDC_TPL_DTYPE, ASCENDC_TPL_8_BW, {__VA_ARGS__}}
 #define ASCENDC_TPL_FORMAT_SEL(x, ...) ::opkg_sim::tpl::Param{#x, ASCENDC_TPL_FORMAT, ASCENDC_TPL_8_BW, {__VA_ARGS__}}
-#define ASCENDC_TPL_UINT_SEL(x, ...) ::opkg_sim::tpl::Param{#x, ASCENDC_TPL_UINT, 0, {__VA_ARGS__}}
+#define OPKG_SIM_TPL_TEXT_(...) #__VA_ARGS__
+#define OPKG_SIM_TPL_TEXT(...) OPKG_SIM_TPL_TEXT_(__VA_ARGS__)
+#define ASCENDC_TPL_UINT_SEL(x, ...) \
+    ::opkg_sim::tpl::Param{#x, ASCENDC_TPL_UINT, 0, ::opkg_sim::tpl::TextValues(OPKG_SIM_TPL_TEXT(__VA_ARGS__))}
 #define ASCENDC_TPL_BOOL_SEL(x, ...) ::opkg_sim::tpl::Param{#x, ASCENDC_TPL_BOOL, ASCENDC_TPL_1_BW, {__VA_ARGS__}}
 // not template parameters: how the op compiler builds each instance (core type, determinism,
 // the tiling struct it reads), which the sim's one build per variant does not vary

@@ -258,6 +258,31 @@ inline void store_gm(T* dst, const T* src, uint64_t bytes, const char* op, SrcLo
     if (!defined) gm_undefine(dst, src, bytes);
 }
 
+// The loop-mode registers (SetLoopModePara) repeat a DataCopyPad size2 x size1 times. The UB side's
+// strides must be whole 32-byte blocks: the device would misplace the rows otherwise.
+inline void check_loop_mode(const CopyLoopMode& m, bool ub_is_dst, const char* op, SrcLoc loc) {
+    const uint64_t u1 = ub_is_dst ? m.dst1 : m.src1, u2 = ub_is_dst ? m.dst2 : m.src2;
+    if (u1 % 32 || u2 % 32) {
+        fail(loc, format("%s in loop mode (SetLoopModePara at %s:%d): the UB-side loop strides %llu and %llu "
+                         "bytes must be multiples of 32", op, (m.set.file ? m.set.file : "?"), m.set.line,
+                         (unsigned long long)u1, (unsigned long long)u2));
+    }
+}
+
+// The bytes one side spans over all loop iterations, the inner copy spanning `inner`.
+inline uint64_t loop_extent(const CopyLoopMode& m, uint64_t stride1, uint64_t stride2, uint64_t inner) {
+    return uint64_t(m.size1 - 1) * stride1 + uint64_t(m.size2 - 1) * stride2 + inner;
+}
+
+// DataCopy shares DataCopyPad's instruction on the 950, so a loop mode left on repeats it too; a
+// kernel that copies so has forgotten ResetLoopModePara, and the sim stops there.
+inline void require_no_loop_mode(const CopyLoopMode& m, const char* op, SrcLoc loc) {
+    if (m.normal()) return;
+    fail(loc, format("%s while the loop mode set at %s:%d is still on (%u x %u): the device repeats this copy; "
+                     "call ResetLoopModePara after the copies it was set for", op, (m.set.file ? m.set.file : "?"), m.set.line,
+                     m.size2, m.size1));
+}
+
 }  // namespace opkg_sim
 
 namespace AscendC {
@@ -270,6 +295,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     if (to_l1) {   // GM -> L1: blockLen counts 32-byte blocks
         return opkg_sim::cube_copy_gm_to_l1(dst, src, DataCopyParams(1, uint16_t(bytes / 32), 0, 0), loc);
     }
+    opkg_sim::require_no_loop_mode(opkg_sim::block().loop_out_ub, "DataCopy GM->UB", loc);
     opkg_sim::check_ub(dst, bytes, "DataCopy GM->UB", "destination", loc);
     opkg_sim::check_gt(src, bytes, "DataCopy GM->UB", loc);
     opkg_sim::count_copy(opkg_sim::COPY_GM_UB, bytes);
@@ -282,6 +308,7 @@ template <class T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     uint64_t bytes = opkg_sim::copy_bytes<T>(count, "DataCopy UB->GM", loc);
+    opkg_sim::require_no_loop_mode(opkg_sim::block().loop_ub_out, "DataCopy UB->GM", loc);
     opkg_sim::check_ub(src, bytes, "DataCopy UB->GM", "source", loc);
     opkg_sim::check_gt(dst, bytes, "DataCopy UB->GM", loc);
     opkg_sim::check_read(src.ptr_, bytes, "DataCopy UB->GM", "source", loc, opkg_sim::Pipe::MTE3);
@@ -310,6 +337,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     if (p.blockCount == 0) return;
     if (opkg_sim::cube_arena_of(dst.ptr_)) return opkg_sim::cube_copy_gm_to_l1(dst, src, p, loc);
     uint64_t src_span = sstep * (p.blockCount - 1) + blk, dst_span = dstep * (p.blockCount - 1) + blk;
+    opkg_sim::require_no_loop_mode(opkg_sim::block().loop_out_ub, "DataCopy GM->UB", loc);
     opkg_sim::check_ub(dst, dst_span, "DataCopy GM->UB", "destination", loc);
     opkg_sim::check_gt(src, src_span, "DataCopy GM->UB", loc);
     opkg_sim::count_copy(opkg_sim::COPY_GM_UB, blk * p.blockCount);
@@ -328,6 +356,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     uint64_t blk = uint64_t(p.blockLen) * 32, sstep = blk + uint64_t(p.srcStride) * 32, dstep = blk + uint64_t(p.dstStride) * 32;
     if (p.blockCount == 0) return;
     uint64_t src_span = sstep * (p.blockCount - 1) + blk, dst_span = dstep * (p.blockCount - 1) + blk;
+    opkg_sim::require_no_loop_mode(opkg_sim::block().loop_ub_out, "DataCopy UB->GM", loc);
     opkg_sim::check_ub(src, src_span, "DataCopy UB->GM", "source", loc);
     opkg_sim::check_gt(dst, dst_span, "DataCopy UB->GM", loc);
     opkg_sim::count_copy(opkg_sim::COPY_UB_GM, blk * p.blockCount);
@@ -361,15 +390,11 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 enum class PaddingMode : uint8_t { Normal = 0, Compact };
 
 // The PaddingMode template parameter exists only in the Ascend 950 generation's headers; elsewhere
-// DataCopyPad<T, PaddingMode::...> does not compile, as with bisheng. The sim moves data in
-// Normal mode only, so Compact is rejected at compile time there too.
+// DataCopyPad<T, PaddingMode::...> does not compile, as with bisheng.
 #if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3510 || __NPU_ARCH__ == 5102)
 #define OPKG_SIM_PADDING_MODE_PARAM , PaddingMode mode = PaddingMode::Normal
-#define OPKG_SIM_REQUIRE_NORMAL_MODE() \
-    static_assert(mode == PaddingMode::Normal, "DataCopyPad: the sim emulates PaddingMode::Normal only")
 #else
 #define OPKG_SIM_PADDING_MODE_PARAM
-#define OPKG_SIM_REQUIRE_NORMAL_MODE() static_assert(true, "")
 #endif
 
 // SetPadValue sets the padding register DataCopyPad GM->UB fills with (when isPad is false).
@@ -415,93 +440,151 @@ namespace AscendC {
 #define OPKG_SIM_REQUIRE_DATACOPYPAD(T) static_assert(sizeof(T) > 0, "")
 #endif
 
+}  // namespace AscendC
+
+namespace opkg_sim {
+
 // DataCopyPad GM->UB: blockLen bytes per block; srcStride in bytes (GM gap), dstStride in 32-byte
-// blocks (UB gap). Each UB row is leftPadding elements, the data, rightPadding elements, then
-// dummy elements up to the next 32-byte boundary. Padding and dummy come from the padding
-// register (set by isPad's paddingValue or SetPadValue, kept until changed); without padding the
-// dummy repeats the row's first element; otherwise they are undefined (left unwritten here, so
-// reading them is reported).
+// blocks (UB gap). Normal mode: each UB row is leftPadding elements, the data, rightPadding
+// elements, then dummy elements up to the next 32-byte boundary. Compact mode (950): the blocks
+// lie back to back and only the whole run is padded to 32 bytes (dstStride and the paddings are
+// ignored). Padding and dummy come from the padding register (set by isPad's paddingValue or
+// SetPadValue, kept until changed); in Normal mode without padding the dummy repeats the row's
+// first element; otherwise they are undefined (left unwritten here, so reading them is reported).
+template <class T>
+inline void pad_gm_to_ub(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
+                         const AscendC::DataCopyExtParams& p, const AscendC::DataCopyPadExtParams<T>& pad,
+                         bool compact, SrcLoc loc) {
+    const char* op = compact ? "DataCopyPad GM->UB (Compact)" : "DataCopyPad GM->UB";
+    check_pad_lengths<T>(p.blockLen, compact ? 0 : pad.leftPadding, compact ? 0 : pad.rightPadding, op, loc);
+    BlockState& b = block();
+    const CopyLoopMode& lm = b.loop_out_ub;
+    if (pad.isPad) set_pad_value(pad.paddingValue);
+    if (p.blockCount == 0 || lm.size1 == 0 || lm.size2 == 0) return;
+    if (!lm.normal()) check_loop_mode(lm, true, op, loc);
+    const uint64_t left = compact ? 0 : uint64_t(pad.leftPadding) * sizeof(T);
+    const uint64_t right = compact ? 0 : uint64_t(pad.rightPadding) * sizeof(T);
+    const uint64_t row = left + p.blockLen + right;
+    const uint64_t row_ub = (row + 31) / 32 * 32;
+    const uint64_t run = uint64_t(p.blockLen) * p.blockCount;
+    const uint64_t sstep = uint64_t(p.blockLen) + p.srcStride;
+    const uint64_t dstep = compact ? p.blockLen : row_ub + uint64_t(p.dstStride) * 32;
+    const uint64_t inner_dst = compact ? (run + 31) / 32 * 32 : dstep * (p.blockCount - 1) + row_ub;
+    const uint64_t inner_src = sstep * (p.blockCount - 1) + p.blockLen;
+    check_ub(dst, loop_extent(lm, lm.dst1, lm.dst2, inner_dst), op, "destination", loc);
+    check_gt(src, loop_extent(lm, lm.src1, lm.src2, inner_src), op, loc);
+    count_copy(COPY_GM_UB, run * lm.size1 * lm.size2);
+    T fill;
+    std::memcpy(&fill, &b.pad_value, sizeof(T));
+    for (uint32_t i2 = 0; i2 < lm.size2; ++i2) {
+        for (uint32_t i1 = 0; i1 < lm.size1; ++i1) {
+            const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_) + i1 * lm.src1 + i2 * lm.src2;
+            uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_) + i1 * lm.dst1 + i2 * lm.dst2;
+            if (compact) {
+                for (uint32_t i = 0; i < p.blockCount; ++i) {
+                    std::memcpy(d + i * dstep, s + i * sstep, p.blockLen);
+                    gm_taint(d + i * dstep, s + i * sstep, p.blockLen, op, loc);
+                }
+                mark_written(d, run, Pipe::MTE2);
+                if (b.pad_value_set) {
+                    for (uint64_t k = run; k < inner_dst; k += sizeof(T)) std::memcpy(d + k, &fill, sizeof(T));
+                    mark_written(d + run, inner_dst - run, Pipe::MTE2);
+                }
+                continue;
+            }
+            for (uint32_t i = 0; i < p.blockCount; ++i) {
+                uint8_t* r = d + i * dstep;
+                std::memcpy(r + left, s + i * sstep, p.blockLen);
+                if (left == 0 && right == 0) {
+                    if (p.blockLen) {
+                        T first;
+                        std::memcpy(&first, r, sizeof(T));
+                        for (uint64_t k = p.blockLen; k < row_ub; k += sizeof(T)) std::memcpy(r + k, &first, sizeof(T));
+                    }
+                    mark_written(r, row_ub, Pipe::MTE2);
+                } else if (b.pad_value_set) {
+                    for (uint64_t k = 0; k < left; k += sizeof(T)) std::memcpy(r + k, &fill, sizeof(T));
+                    for (uint64_t k = left + p.blockLen; k < row_ub; k += sizeof(T)) std::memcpy(r + k, &fill, sizeof(T));
+                    mark_written(r, row_ub, Pipe::MTE2);
+                } else {
+                    mark_written(r + left, p.blockLen, Pipe::MTE2);
+                }
+                gm_taint(r + left, s + i * sstep, p.blockLen, op, loc);
+            }
+        }
+    }
+}
+
+// DataCopyPad UB->GM: blockLen bytes per block; srcStride in 32-byte blocks (UB gap), dstStride in
+// bytes. Compact mode (950): the UB blocks lie back to back (srcStride is ignored).
+template <class T>
+inline void pad_ub_to_gm(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                         const AscendC::DataCopyExtParams& p, bool compact, SrcLoc loc) {
+    const char* op = compact ? "DataCopyPad UB->GM (Compact)" : "DataCopyPad UB->GM";
+    const CopyLoopMode& lm = block().loop_ub_out;
+    if (p.blockCount == 0 || lm.size1 == 0 || lm.size2 == 0) return;
+    if (!lm.normal()) check_loop_mode(lm, false, op, loc);
+    const uint64_t row_ub = (uint64_t(p.blockLen) + 31) / 32 * 32;
+    const uint64_t sstep = compact ? p.blockLen : row_ub + uint64_t(p.srcStride) * 32;
+    const uint64_t dstep = uint64_t(p.blockLen) + p.dstStride;
+    check_ub(src, loop_extent(lm, lm.src1, lm.src2, sstep * (p.blockCount - 1) + p.blockLen), op, "source", loc);
+    check_gt(dst, loop_extent(lm, lm.dst1, lm.dst2, dstep * (p.blockCount - 1) + p.blockLen), op, loc);
+    count_copy(COPY_UB_GM, uint64_t(p.blockLen) * p.blockCount * lm.size1 * lm.size2);
+    for (uint32_t i2 = 0; i2 < lm.size2; ++i2) {
+        for (uint32_t i1 = 0; i1 < lm.size1; ++i1) {
+            const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_) + i1 * lm.src1 + i2 * lm.src2;
+            uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_) + i1 * lm.dst1 + i2 * lm.dst2;
+            for (uint32_t i = 0; i < p.blockCount; ++i) {
+                check_read(s + i * sstep, p.blockLen, op, "source", loc, Pipe::MTE3);
+                store_gm(reinterpret_cast<T*>(d + i * dstep), reinterpret_cast<const T*>(s + i * sstep), p.blockLen,
+                         op, loc);
+            }
+        }
+    }
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3510 || __NPU_ARCH__ == 5102)
+#define OPKG_SIM_COMPACT_MODE (mode == PaddingMode::Compact)
+#else
+#define OPKG_SIM_COMPACT_MODE false
+#endif
+
 template <class T OPKG_SIM_PADDING_MODE_PARAM>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                         const DataCopyPadExtParams<T>& pad, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     OPKG_SIM_REQUIRE_DATACOPYPAD(T);
-    OPKG_SIM_REQUIRE_NORMAL_MODE();
-    const char* op = "DataCopyPad GM->UB";
-    opkg_sim::check_pad_lengths<T>(p.blockLen, pad.leftPadding, pad.rightPadding, op, loc);
-    opkg_sim::BlockState& b = opkg_sim::block();
-    if (pad.isPad) opkg_sim::set_pad_value(pad.paddingValue);
-    if (p.blockCount == 0) return;
-    const uint64_t left = uint64_t(pad.leftPadding) * sizeof(T), right = uint64_t(pad.rightPadding) * sizeof(T);
-    const uint64_t row = left + p.blockLen + right;
-    const uint64_t row_ub = (row + 31) / 32 * 32;
-    const uint64_t sstep = uint64_t(p.blockLen) + p.srcStride, dstep = row_ub + uint64_t(p.dstStride) * 32;
-    opkg_sim::check_ub(dst, dstep * (p.blockCount - 1) + row_ub, op, "destination", loc);
-    opkg_sim::check_gt(src, sstep * (p.blockCount - 1) + p.blockLen, op, loc);
-    opkg_sim::count_copy(opkg_sim::COPY_GM_UB, uint64_t(p.blockLen) * p.blockCount);
-    T fill;
-    std::memcpy(&fill, &b.pad_value, sizeof(T));
-    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
-    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
-    for (uint32_t i = 0; i < p.blockCount; ++i) {
-        uint8_t* r = d + i * dstep;
-        std::memcpy(r + left, s + i * sstep, p.blockLen);
-        if (left == 0 && right == 0) {
-            if (p.blockLen) {
-                T first;
-                std::memcpy(&first, r, sizeof(T));
-                for (uint64_t k = p.blockLen; k < row_ub; k += sizeof(T)) std::memcpy(r + k, &first, sizeof(T));
-            }
-            opkg_sim::mark_written(r, row_ub, opkg_sim::Pipe::MTE2);
-        } else if (b.pad_value_set) {
-            for (uint64_t k = 0; k < left; k += sizeof(T)) std::memcpy(r + k, &fill, sizeof(T));
-            for (uint64_t k = left + p.blockLen; k < row_ub; k += sizeof(T)) std::memcpy(r + k, &fill, sizeof(T));
-            opkg_sim::mark_written(r, row_ub, opkg_sim::Pipe::MTE2);
-        } else {
-            opkg_sim::mark_written(r + left, p.blockLen, opkg_sim::Pipe::MTE2);
-        }
-        opkg_sim::gm_taint(r + left, s + i * sstep, p.blockLen, op, loc);
-    }
+    opkg_sim::pad_gm_to_ub(dst, src, p, pad, OPKG_SIM_COMPACT_MODE, loc);
 }
 
 template <class T OPKG_SIM_PADDING_MODE_PARAM>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
                         const DataCopyPadParams& pad, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     OPKG_SIM_REQUIRE_DATACOPYPAD(T);
-    OPKG_SIM_REQUIRE_NORMAL_MODE();
     T value;
     uint64_t raw = pad.paddingValue;
     std::memcpy(&value, &raw, sizeof(T) < 8 ? sizeof(T) : 8);
-    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0),
-                DataCopyPadExtParams<T>(pad.isPad, pad.leftPadding, pad.rightPadding, value), loc);
+    opkg_sim::pad_gm_to_ub(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0),
+                           DataCopyPadExtParams<T>(pad.isPad, pad.leftPadding, pad.rightPadding, value),
+                           OPKG_SIM_COMPACT_MODE, loc);
 }
 
-// DataCopyPad UB->GM: blockLen bytes per block; srcStride in 32-byte blocks (UB gap), dstStride in bytes.
 template <class T OPKG_SIM_PADDING_MODE_PARAM>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p,
                         opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     OPKG_SIM_REQUIRE_DATACOPYPAD(T);
-    OPKG_SIM_REQUIRE_NORMAL_MODE();
-    if (p.blockCount == 0) return;
-    uint64_t row_ub = (uint64_t(p.blockLen) + 31) / 32 * 32;
-    uint64_t sstep = row_ub + uint64_t(p.srcStride) * 32, dstep = uint64_t(p.blockLen) + p.dstStride;
-    opkg_sim::check_ub(src, sstep * (p.blockCount - 1) + p.blockLen, "DataCopyPad UB->GM", "source", loc);
-    opkg_sim::check_gt(dst, dstep * (p.blockCount - 1) + p.blockLen, "DataCopyPad UB->GM", loc);
-    opkg_sim::count_copy(opkg_sim::COPY_UB_GM, uint64_t(p.blockLen) * p.blockCount);
-    const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ptr_);
-    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
-    for (uint32_t i = 0; i < p.blockCount; ++i) {
-        opkg_sim::check_read(s + i * sstep, p.blockLen, "DataCopyPad UB->GM", "source", loc, opkg_sim::Pipe::MTE3);
-        opkg_sim::store_gm(reinterpret_cast<T*>(d + i * dstep), reinterpret_cast<const T*>(s + i * sstep), p.blockLen,
-                           "DataCopyPad UB->GM", loc);
-    }
+    opkg_sim::pad_ub_to_gm(dst, src, p, OPKG_SIM_COMPACT_MODE, loc);
 }
 
 template <class T OPKG_SIM_PADDING_MODE_PARAM>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
                         opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     OPKG_SIM_REQUIRE_DATACOPYPAD(T);
-    OPKG_SIM_REQUIRE_NORMAL_MODE();
-    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0), loc);
+    opkg_sim::pad_ub_to_gm(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0),
+                           OPKG_SIM_COMPACT_MODE, loc);
 }
 
 }  // namespace AscendC
@@ -660,6 +743,53 @@ struct MultiCopyParams {
 };
 template <typename T, uint8_t dim> using NdDmaParams = MultiCopyParams<T, dim>;
 inline void NdDmaDci() {}   // the NDDMA cache: the sim has none to refresh
+
+// The 950's DataCopyPad loop mode (kernel_struct_data_copy.h, SetLoopModePara's page): the next
+// DataCopyPads of that direction run loop2Size x loop1Size times until ResetLoopModePara.
+enum class DataCopyMVType : uint8_t { UB_TO_OUT = 0, OUT_TO_UB = 1 };
+struct LoopModeParams {
+    LoopModeParams() = default;
+    LoopModeParams(uint32_t loop1SizeIn, uint32_t loop2SizeIn, uint64_t loop1SrcStrideIn, uint64_t loop1DstStrideIn,
+                   uint64_t loop2SrcStrideIn, uint64_t loop2DstStrideIn)
+        : loop1Size(loop1SizeIn), loop2Size(loop2SizeIn), loop1SrcStride(loop1SrcStrideIn),
+          loop1DstStride(loop1DstStrideIn), loop2SrcStride(loop2SrcStrideIn), loop2DstStride(loop2DstStrideIn) {}
+    uint32_t loop1Size = 0;
+    uint32_t loop2Size = 0;
+    uint64_t loop1SrcStride = 0;
+    uint64_t loop1DstStride = 0;
+    uint64_t loop2SrcStride = 0;
+    uint64_t loop2DstStride = 0;
+};
+
+// The register fields' widths: sizes and the UB side's strides 21 bits, the GM side's 40.
+inline void SetLoopModePara(const LoopModeParams& p, DataCopyMVType type,
+                            opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    const bool to_ub = type == DataCopyMVType::OUT_TO_UB;
+    const uint64_t ub1 = to_ub ? p.loop1DstStride : p.loop1SrcStride, ub2 = to_ub ? p.loop2DstStride : p.loop2SrcStride;
+    const uint64_t gm1 = to_ub ? p.loop1SrcStride : p.loop1DstStride, gm2 = to_ub ? p.loop2SrcStride : p.loop2DstStride;
+    if (p.loop1Size >= (1u << 21) || p.loop2Size >= (1u << 21) || ub1 >= (1ull << 21) || ub2 >= (1ull << 21) ||
+        gm1 >= (1ull << 40) || gm2 >= (1ull << 40)) {
+        opkg_sim::fail(loc, opkg_sim::format(
+            "SetLoopModePara: loop sizes %u, %u and UB-side strides %llu, %llu must be below 2^21, GM-side strides "
+            "%llu, %llu below 2^40", p.loop1Size, p.loop2Size, (unsigned long long)ub1, (unsigned long long)ub2,
+            (unsigned long long)gm1, (unsigned long long)gm2));
+    }
+    opkg_sim::CopyLoopMode& m = to_ub ? opkg_sim::block().loop_out_ub : opkg_sim::block().loop_ub_out;
+    m.size1 = p.loop1Size;
+    m.size2 = p.loop2Size;
+    m.src1 = p.loop1SrcStride;
+    m.dst1 = p.loop1DstStride;
+    m.src2 = p.loop2SrcStride;
+    m.dst2 = p.loop2DstStride;
+    m.set = loc;
+}
+
+// As the device's reset, the sizes go back to 1 x 1 and the strides stay.
+inline void ResetLoopModePara(DataCopyMVType type) {
+    opkg_sim::CopyLoopMode& m =
+        type == DataCopyMVType::OUT_TO_UB ? opkg_sim::block().loop_out_ub : opkg_sim::block().loop_ub_out;
+    m.size1 = m.size2 = 1;
+}
 
 template <typename T, uint8_t dim, const NdDmaConfig& config = kDefaultNdDmaConfig>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const MultiCopyParams<T, dim>& params,

@@ -190,6 +190,15 @@ struct WarnedSites {
     }
 };
 
+// One direction's loop-mode registers of the Ascend 950's DataCopyPad (SetLoopModePara): the copy
+// runs size2 x size1 times, the src/dst moved by the strides (bytes) per iteration. Reset = 1 x 1.
+struct CopyLoopMode {
+    uint32_t size1 = 1, size2 = 1;
+    uint64_t src1 = 0, dst1 = 0, src2 = 0, dst2 = 0;
+    SrcLoc set{nullptr, 0};   // the SetLoopModePara that left it on
+    bool normal() const { return size1 == 1 && size2 == 1; }
+};
+
 struct BlockState {
     int64_t idx = 0;
     int64_t num = 1;
@@ -235,6 +244,8 @@ struct BlockState {
     OpkgBlockProfile prof{};   // profile counters (count_copy / count_vec / count_queue)
     uint64_t pad_value = 0;    // DataCopyPad's padding register (SetPadValue, or isPad's paddingValue)
     bool pad_value_set = false;
+    CopyLoopMode loop_out_ub, loop_ub_out;   // DataCopyMVType::OUT_TO_UB / UB_TO_OUT
+    int64_t ctrl = 0x1000000000000008;       // the 950's CTRL register (SetCtrlSpr), at its reset value
     bool strict_bounds = false; // --strict-bounds: GM accesses inside the tensor, not its allocation; UB ones inside the LocalTensor
     WarnedSites* warned = nullptr;   // the launch's, for warnings given once per call site
     // Definedness (see check_read): where undefined values came from, and the operands of the

@@ -196,6 +196,37 @@ private:
                                                  unsigned(MAX_MUTEXID)));
     }
 };
+
+// The CTRL register's bit fields (the devkit's dav_3510 SetCtrlSprImpl): bits 6..10 and the single
+// bits 45, 48, 50, 53, 59, 60 may be set; the whole register reads back. The sim keeps the value
+// per block; its computations do not consult it (bit 60, the float overflow mode ops-nn's
+// gelu_quant sets to saturate, changes only results that overflow).
+#define OPKG_SIM_CTRL_BITS_OK(s, e)                                                                            \
+    static_assert(s <= e && s >= 0 && e < 64, "Invalid bit range on current device!");                        \
+    static_assert((6 <= s && s <= 10 && 6 <= e && e <= 10) ||                                                  \
+                      (s == e && (s == 45 || s == 48 || s == 50 || s == 53 || s == 59 || s == 60)),            \
+                  "Invalid startBit/endBit on current device!")
+template <int8_t startBit, int8_t endBit>
+inline void SetCtrlSpr(int64_t value) {
+    OPKG_SIM_CTRL_BITS_OK(startBit, endBit);
+    const uint64_t mask = ((uint64_t(1) << (endBit - startBit + 1)) - 1) << startBit;
+    int64_t& ctrl = opkg_sim::block().ctrl;
+    ctrl = int64_t((uint64_t(ctrl) & ~mask) | ((uint64_t(value) << startBit) & mask));
+}
+template <int8_t startBit, int8_t endBit>
+inline int64_t GetCtrlSpr() {
+    static_assert(startBit <= endBit && startBit >= 0 && endBit < 64, "Invalid bit range on current device!");
+    const uint64_t v = uint64_t(opkg_sim::block().ctrl);
+    return endBit - startBit == 63 ? int64_t(v) : int64_t((v >> startBit) & ((uint64_t(1) << (endBit - startBit + 1)) - 1));
+}
+template <int8_t startBit, int8_t endBit>
+inline void ResetCtrlSpr() {
+    OPKG_SIM_CTRL_BITS_OK(startBit, endBit);
+    const uint64_t mask = ((uint64_t(1) << (endBit - startBit + 1)) - 1) << startBit;
+    int64_t& ctrl = opkg_sim::block().ctrl;
+    ctrl = int64_t((uint64_t(ctrl) & ~mask) | (uint64_t(0x1000000000000008) & mask));
+}
+#undef OPKG_SIM_CTRL_BITS_OK
 #endif
 // The hard SyncAll is the all-core flag of A2/A3 and the Ascend 950 (dav_c220 and dav_3510
 // SyncAllImpl); CANN's other architectures assert "unsupported hardware syncAll"

@@ -69,22 +69,36 @@ using half = _Float16;
 struct bfloat16_t {
     uint16_t bits = 0;
     bfloat16_t() = default;
-    bfloat16_t(float f) { bits = from_float(f); }
+    // constexpr, as __bf16's: atvoss's MAKE_CONST(bfloat16_t, 1.0) is a static constexpr member
+    constexpr bfloat16_t(float f) : bits(from_float(f)) {}
     // The device's bfloat16_t is __bf16, an arithmetic type every arithmetic type converts to
     // implicitly (cann-ops' foreach kernels write `T(inScalarGM.GetValue(0))` with a half
     // scalar and T = bfloat16_t); one template for all of them leaves no ambiguous overloads.
     template <class U, typename std::enable_if<(std::is_arithmetic<U>::value || std::is_same<U, _Float16>::value) &&
                                                    !std::is_same<U, float>::value, int>::type = 0>
-    bfloat16_t(U v) : bfloat16_t(static_cast<float>(v)) {}
-    operator float() const {
-        uint32_t u = static_cast<uint32_t>(bits) << 16;
-        float f;
-        std::memcpy(&f, &u, 4);
-        return f;
+    constexpr bfloat16_t(U v) : bfloat16_t(static_cast<float>(v)) {}
+    // __bf16's compound assignments: computed in float, rounded once (ops-nn's SIMT segment_sum
+    // accumulates `res += x[i]` in its element type)
+    bfloat16_t& operator+=(float v) { return *this = bfloat16_t(float(*this) + v); }
+    bfloat16_t& operator-=(float v) { return *this = bfloat16_t(float(*this) - v); }
+    bfloat16_t& operator*=(float v) { return *this = bfloat16_t(float(*this) * v); }
+    bfloat16_t& operator/=(float v) { return *this = bfloat16_t(float(*this) / v); }
+    // through a volatile GM pointer (ops-nn's SIMT gather_elements: `yAddr[i] = xAddr[j]`)
+    // (a template, so it is no copy assignment and the type stays trivially copyable)
+    template <class U, typename std::enable_if<std::is_same<typename std::remove_cv<U>::type, bfloat16_t>::value,
+                                               int>::type = 0>
+    volatile bfloat16_t& operator=(const U& o) volatile {
+        bits = o.bits;
+        return *this;
     }
-    static uint16_t from_float(float f) {
-        uint32_t u;
-        std::memcpy(&u, &f, 4);
+    operator float() const volatile {
+        bfloat16_t v;
+        v.bits = bits;
+        return float(v);
+    }
+    constexpr operator float() const { return __builtin_bit_cast(float, static_cast<uint32_t>(bits) << 16); }
+    static constexpr uint16_t from_float(float f) {
+        uint32_t u = __builtin_bit_cast(uint32_t, f);
         if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40);  // NaN stays NaN
         u += 0x7fffu + ((u >> 16) & 1u);
         return static_cast<uint16_t>(u >> 16);
@@ -139,6 +153,12 @@ enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VS
 enum class KernelMode : uint8_t { MIX_MODE = 0, AIC_MODE, AIV_MODE };
 
 constexpr uint32_t ONE_BLK_SIZE = 32;
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+// The 950 toolchain's name for it: the devkit's dav_3510 implementation and ops-nn's arch35
+// index kernels (scatter_add) use it without defining it; kernels that define their own do so
+// in their namespace, which hides this one.
+constexpr uint32_t ONE_BLOCK_SIZE = 32;
+#endif
 constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr uint32_t DEFAULT_BLK_NUM = 8;
 constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;

@@ -62,5 +62,8 @@ inline void load_tiling(T* dst, const uint8_t* src) {
 
 #define REGISTER_TILING_DEFAULT(type_name) using OpkgTilingOverride = type_name
 #define REGISTER_TILING_FOR_TILINGKEY(expr, type_name)
+// a marker for CANN's precompile pass (the atvoss schedulers' "no custom tiling struct"); nothing
+// in a compile, as the devkit's kernel_utils_macros.h has it
+#define REGISTER_NONE_TILING
 
 #endif

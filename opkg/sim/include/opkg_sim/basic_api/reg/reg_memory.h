@@ -664,6 +664,12 @@ template <typename T = DefaultType, PostLiteral postMode = PostLiteral::POST_MOD
 inline void DataCopyUnAlign(__ubuf__ T*& dstAddr, U& srcReg, UnalignRegForStore& ureg, uint32_t count, OPKG_REG_LOC) {
     StoreUnAlign<T, postMode>(dstAddr, srcReg, ureg, count, loc);
 }
+// the count-less store (what the last Squeeze/GatherMask with STORE_REG kept: ops-nn's
+// unsorted_segment_sum and non_zero)
+template <typename T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE, typename U, OPKG_IS_REG(U)>
+inline void DataCopyUnAlign(__ubuf__ T*& dstAddr, U& srcReg, UnalignRegForStore& ureg, OPKG_REG_LOC) {
+    StoreUnAlign<T, postMode>(dstAddr, srcReg, ureg, loc);
+}
 template <typename T, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE>
 inline void DataCopyUnAlignPost(__ubuf__ T*& dstAddr, UnalignRegForStore& ureg, int32_t stride, OPKG_REG_LOC) {
     StoreUnAlignPost<T, postMode>(dstAddr, ureg, stride, loc);

@@ -1,0 +1,84 @@
+// The Ascend 950's pattern reduce API (asc-devkit include/adv_api/reduce/reduce.h and
+// reduce_common.h, the ReduceSum page): ReduceSum/ReduceMax/ReduceMin<T, pattern, isReuseSource>
+// (dst, src[, sharedTmpBuffer], srcShape, srcInnerPad) over a 2-D [s0, s1] tensor. AR reduces each
+// row (dst[i] over src[i][*]), RA each column (dst[j] over src[*][j]); the devkit supports these
+// two patterns only. On the 950 src is dense (rows s1 elements apart) and srcInnerPad is reserved
+// (dav_3510's reduce_sum_3510_impl.h picks its algorithm from s1's alignment). Sums are pairwise
+// trees in T, as the vector unit's ReduceSum; integers wrap.
+#ifndef OPKG_SIM_HL_REDUCE_PATTERN_H
+#define OPKG_SIM_HL_REDUCE_PATTERN_H
+
+#include "opkg_sim/adv_api/hlapi.h"
+
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+namespace AscendC {
+namespace Pattern {
+namespace Reduce {
+// each letter one dimension, R reduced, A kept (the devkit's structs; only AR and RA compute)
+struct R {};
+struct AR {};
+struct RA {};
+struct ARA {};
+struct RAR {};
+}  // namespace Reduce
+}  // namespace Pattern
+}  // namespace AscendC
+
+namespace opkg_sim {
+
+template <class T, class P, class Op>
+inline void pattern_reduce(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                           const AscendC::LocalTensor<uint8_t>* tmp, const uint32_t shape[], const char* op, Op f,
+                           SrcLoc loc) {
+    constexpr bool ar = std::is_same<P, AscendC::Pattern::Reduce::AR>::value;
+    static_assert(ar || std::is_same<P, AscendC::Pattern::Reduce::RA>::value,
+                  "the pattern reduce API supports the patterns AR and RA only");
+    static_assert(std::is_same<T, float>::value || std::is_same<T, int32_t>::value || std::is_same<T, uint32_t>::value ||
+                      std::is_same<T, int64_t>::value || std::is_same<T, uint64_t>::value,
+                  "the pattern reduce API takes float, int32_t, uint32_t, int64_t or uint64_t on the Ascend 950");
+    note(loc);
+    const uint64_t s0 = shape[0], s1 = shape[1];
+    if (s0 == 0 || s1 == 0) fail(loc, format("%s: srcShape [%llu, %llu] has an empty axis", op,
+                                             (unsigned long long)s0, (unsigned long long)s1));
+    const uint64_t outer = ar ? s0 : s1, inner = ar ? s1 : s0;
+    check_count(src, s0 * s1, op, "src", loc);
+    check_count(dst, outer, op, "dst", loc);
+    if (tmp) check_ub(*tmp, 0, op, "sharedTmpBuffer", loc);
+    check_read(src.ptr_, s0 * s1 * sizeof(T), op, "src", loc);
+    std::vector<T> line(inner);
+    std::vector<T> out(outer);
+    for (uint64_t o = 0; o < outer; ++o) {
+        for (uint64_t k = 0; k < inner; ++k) line[k] = ar ? src.ptr_[o * s1 + k] : src.ptr_[k * s1 + o];
+        out[o] = tree_reduce(line.data(), int64_t(inner), f);
+    }
+    std::memcpy(dst.ptr_, out.data(), outer * sizeof(T));   // after reading: src may be dst's neighbour
+    mark_written(dst.ptr_, outer * sizeof(T));
+    count_vec_of<T>(op, int64_t(s0 * s1));
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+#define OPKG_HL_PATTERN_REDUCE(NAME, F)                                                                           \
+    template <class T, class pattern, bool isReuseSource = false>                                                 \
+    inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                            \
+                     const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t srcShape[], bool srcInnerPad,    \
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                        \
+        (void)srcInnerPad;                                                                                        \
+        opkg_sim::pattern_reduce<T, pattern>(dstTensor, srcTensor, &sharedTmpBuffer, srcShape, #NAME, F, loc);    \
+    }                                                                                                             \
+    template <class T, class pattern, bool isReuseSource = false>                                                 \
+    inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t srcShape[], \
+                     bool srcInnerPad, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                      \
+        (void)srcInnerPad;                                                                                        \
+        opkg_sim::pattern_reduce<T, pattern>(dstTensor, srcTensor, nullptr, srcShape, #NAME, F, loc);             \
+    }
+OPKG_HL_PATTERN_REDUCE(ReduceSum, ([](auto a, auto b) { return a + b; }))
+OPKG_HL_PATTERN_REDUCE(ReduceMax, ([](auto a, auto b) { return a < b ? b : a; }))
+OPKG_HL_PATTERN_REDUCE(ReduceMin, ([](auto a, auto b) { return b < a ? b : a; }))
+#undef OPKG_HL_PATTERN_REDUCE
+
+}  // namespace AscendC
+#endif
+#endif
