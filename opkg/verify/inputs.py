@@ -7,7 +7,7 @@ import zlib
 
 import numpy as np
 
-from opkg.core.model import DTYPES, numpy_dtype
+from opkg.core.model import DTYPES, int_limits, numpy_dtype
 
 DEFAULT_RANGE = (-1.0, 1.0)
 
@@ -24,9 +24,9 @@ def make_input(seed: int, case: str, tensor: str, shape, dtype: str, value_range
     if info.kind == "bool":
         return rng.integers(0, 2, size=shape).astype(np.bool_)
     if info.kind in ("int", "uint"):
-        limits = np.iinfo(info.numpy)
-        lo, hi = max(int(np.floor(lo)), limits.min), min(int(np.ceil(hi)), limits.max)
-        return rng.integers(lo, hi, size=shape, endpoint=True).astype(info.numpy)
+        low, high = int_limits(dtype)
+        lo, hi = max(int(np.floor(lo)), low), min(int(np.ceil(hi)), high)
+        return rng.integers(lo, hi, size=shape, endpoint=True).astype(numpy_dtype(dtype))
     if info.kind == "complex":   # real and imaginary parts each drawn from the range
         parts = rng.uniform(lo, hi, size=tuple(shape) + (2,))
         return np.ascontiguousarray((parts[..., 0] + 1j * parts[..., 1]).astype(numpy_dtype(dtype)))

@@ -163,7 +163,12 @@ inline void check_gt(const AscendC::GlobalTensor<T>& g, uint64_t bytes, const ch
 // drops a ragged end: an error by default; with --lenient-copy the same truncation, logged.
 template <class T>
 inline uint64_t copy_bytes(uint32_t count, const char* op, SrcLoc loc) {
-    uint64_t bytes = uint64_t(count) * sizeof(T);
+    constexpr uint32_t per = packed_per_byte<T>();   // int4b_t: two elements a byte
+    if (per > 1 && count % per != 0) {
+        fail(loc, format("%s of %u %s elements: the device packs %u of them a byte, so a copy moves a "
+                         "multiple of %u elements", op, count, type_name<T>(), per, per));
+    }
+    uint64_t bytes = uint64_t(count) * sizeof(T) / per;
     if (bytes % 32 == 0) return bytes;
     uint64_t kept = bytes / 32 * 32;
     BlockState& b = block();
@@ -181,7 +186,7 @@ inline uint64_t copy_bytes(uint32_t count, const char* op, SrcLoc loc) {
                      "Pad the length to a multiple of %u elements or use DataCopyPad (--lenient-copy "
                      "reproduces the truncation instead).",
                      op, count, type_name<T>(), (unsigned long long)bytes, (unsigned long long)kept,
-                     (unsigned long long)(kept / sizeof(T)), unsigned(32 / sizeof(T) ? 32 / sizeof(T) : 1)));
+                     (unsigned long long)(kept * per / sizeof(T)), unsigned(32 * per / sizeof(T) ? 32 * per / sizeof(T) : 1)));
 }
 
 // DataCopyPad's padding register: SetPadValue, or the paddingValue of an isPad copy.
