@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 import shutil
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,7 +131,11 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
     sources = host_sources + [*shared_tiling.values()] + sorted(
         p for p in (*host_dir.glob("*.h"), *kernel_dir.rglob("*"))
         if p.suffix in (".cpp", ".h", ".hpp", ".cc") and p.is_file())
-    headers = shared_headers.resolve(sources, project, [flags.include_dir()])
+    # the corpus's shared host library (cann-ops' op_tiling): a library of the workspace's
+    # repositories: entry for the corpus, read where it is; its headers need no copy
+    library = shared_headers.host_library(project)
+    library_dirs = [library.root / d for d in library.include_dirs] if library else []
+    headers = shared_headers.resolve(sources, project, [flags.include_dir(), *library_dirs])
     # the tiling sources behind headers of other projects, and what they include in turn
     sibling_tiling = shared_headers.sibling_sources(headers, project)
     if sibling_tiling:
@@ -169,7 +174,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dest / rel)
         op, configs, has_infer, warnings = _prototype(project, dest, host_sources, headers,
-                                                      json_path, op_type, notes)
+                                                      json_path, op_type, notes, library_dirs)
         check_lengths(name, op["type"], "--dest")
         check_unique(name, op["type"], replacing=target)
         kernel = _kernel_source(project, kernel_dir, op["type"])
@@ -191,11 +196,13 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
         if libraries:
             notes.append("tiling.libraries: the project's CMakeLists.txt builds the host sources "
                          "into separate libraries: " + "; ".join(", ".join(g) for g in libraries))
+        deps = [_library_dep(library, root, notes)] if library else []
         manifest = manifest_text(
             name, op, [s.relative_to(project).as_posix() for s in host_sources] + [*shared_tiling],
             tiling_data,
             kernel.relative_to(project).as_posix(), socs, unbuilt, golden_ref,
-            golden is None, headers.include_dirs, has_infer, st_cases, st_source, libraries)
+            golden is None, headers.include_dirs, has_infer, st_cases, st_source, libraries,
+            [d for d in deps if d])
         (dest / "opkg.yaml").write_text(manifest)
         if dest != target:
             old = target.parent / f".{target.name}.opkg-replaced"
@@ -211,6 +218,50 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
     for w in warnings:
         notes.append(f"compiler warning: {w}")
     return ImportResult(target, op["type"], socs, notes, golden is None)
+
+
+def _library_dep(library, ws_root: Path | None, notes: list[str]) -> str | None:
+    """The label of the corpus's shared host library, after adding the corpus to the workspace's
+    repositories: (its path and, for a git checkout, its commit: the bundles' provenance), as the
+    ops-repository import adds opbase. Outside a workspace there is no file to add it to."""
+    from opkg.importers import repository_workspace
+
+    where = (f"{library.name} ({', '.join(library.host_sources)}, with "
+             f"{len(library.include_dirs)} include directories)")
+    if ws_root is None:
+        notes.append(f"the project's CMakeLists.txt builds the corpus's shared host library "
+                     f"{where} into its tiling library; outside a workspace it is not added "
+                     "(import inside one: it becomes a library of the workspace's repositories:)")
+        return None
+    repo = re.sub(r"\W", "_", library.root.name)
+    entry = {"path": repository_workspace.os_relpath(library.root, Path(ws_root).resolve())}
+    commit = _checkout_commit(library.root)
+    if commit:
+        entry["commit"] = commit
+    # kernel compiles keep their own include path: the host library's headers (op_util.h,
+    # mathutil.h, ...) must not shadow kernel headers of the same name
+    entry["libraries"] = {library.name: {"include_dirs": library.include_dirs,
+                                         "host_sources": library.host_sources,
+                                         "kernel_include_dirs": []}}
+    notes.append(repository_workspace.update_workspace(
+        ws_root, repo, entry, f"{library.root.name}: the shared host library its projects' "
+        "CMakeLists.txt build into their tiling library (opkg import)"))
+    label = f"@{repo}//:{library.name}"
+    notes.append(f"the project's CMakeLists.txt builds the corpus's shared host library {where} "
+                 f"into its tiling library: the package depends on {label}, compiled where it is")
+    return label
+
+
+def _checkout_commit(root: Path) -> str | None:
+    """root's HEAD when root is the top of a git work tree (what a `path:` with `commit:` pins)."""
+    from opkg.importers.repository import git_commit
+
+    try:
+        top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"],
+                             capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return git_commit(root) if top and Path(top).resolve() == root.resolve() else None
 
 
 def _tiling_data_header(project: Path, dest: Path, headers, op_type: str) -> str | None:
@@ -252,14 +303,14 @@ def _golden_arg(golden: str | None) -> tuple[Path | None, str | None]:
     return path, func
 
 
-def _prototype(project, dest, host_sources, headers, json_path, op_type, notes):
+def _prototype(project, dest, host_sources, headers, json_path, op_type, notes, library_dirs=()):
     """(op mapping, AddConfig short names, has InferShape, compiler warnings): from the OpDef
     the host sources register, compiled on the sim; the prototype JSON only when the OpDef
     cannot be read, and otherwise compared with it (the OpDef wins, each difference noted)."""
     from opkg.importers import opdef
 
     include_dirs = [dest, dest / "op_host", dest / "op_kernel",
-                    *(dest / d for d in headers.include_dirs)]
+                    *(dest / d for d in headers.include_dirs), *library_dirs]
     copied = [dest / "op_host" / p.name for p in host_sources]
     try:
         probe = opdef.read_opdefs(copied, include_dirs, dest)
