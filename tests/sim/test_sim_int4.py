@@ -10,14 +10,15 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from opkg.core.model import OpSpec, TensorSpec, int_limits
+from opkg.core.model import AttrSpec, OpSpec, SimModes, TensorSpec, int_limits
 from opkg.core.socs import get_soc
 from opkg.sim import packed, runtime
 import simbuild
 
 INT4 = np.dtype(ml_dtypes.int4)
 OP = OpSpec("Int4Widen", (TensorSpec("x", ("int4",)),),
-            (TensorSpec("y", ("int32",)), TensorSpec("z", ("int4",))))
+            (TensorSpec("y", ("int32",)), TensorSpec("z", ("int4",))),
+            (AttrSpec("overrun", "bool", default=False),))
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +31,7 @@ def run(built, x):
     y = np.zeros(x.shape, np.int32)
     z = np.zeros(x.shape, INT4)
     info = runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x},
-                            {"y": y, "z": z}, {})
+                            {"y": y, "z": z}, {"overrun": False}, modes=SimModes(strict_bounds=True))
     return y, z, info
 
 
@@ -72,3 +73,15 @@ def test_an_int8_array_for_an_int4_input_is_refused(built):
 
 def test_int4_limits():
     assert int_limits("int4") == (-8, 7)
+
+
+def test_a_copy_past_an_int4_local_tensor_is_caught_at_its_bytes(built):
+    """With attr overrun the kernel copies 128 int4 elements (64 bytes) into a TBuf's tensor of 64
+    elements (32 bytes): past it by 32 bytes, which a bound of one byte an element would let pass.
+    (The round trips above run with --strict-bounds too: their copies fit their tensors.)"""
+    x = np.zeros(128, INT4)
+    with pytest.raises(runtime.SimError, match=r"DataCopy GM->UB: destination needs 64 bytes but the "
+                                               r"LocalTensor holds only 32"):
+        runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x},
+                         {"y": np.zeros(128, np.int32), "z": np.zeros(128, INT4)}, {"overrun": True},
+                         modes=SimModes(strict_bounds=True))

@@ -19,6 +19,13 @@ extern "C" __global__ __aicore__ void int4_widen(GM_ADDR x, GM_ADDR y, GM_ADDR z
     xGm.SetGlobalBuffer((__gm__ DTYPE_X*)x, n);
     yGm.SetGlobalBuffer((__gm__ int32_t*)y, n);
     zGm.SetGlobalBuffer((__gm__ DTYPE_Z*)z, n);
+    if (t.overrun) {   // n / 2 elements (n / 4 bytes): the copy of n runs past it
+        TBuf<TPosition::VECCALC> halfBuf;
+        pipe.InitBuffer(halfBuf, n / 4);
+        LocalTensor<DTYPE_X> half = halfBuf.Get<DTYPE_X>();
+        DataCopy(half, xGm, n);
+        return;
+    }
     LocalTensor<DTYPE_X> xl = xBuf.Get<DTYPE_X>();
     LocalTensor<int32_t> yl = yBuf.Get<int32_t>();
     DataCopy(xl, xGm, n);

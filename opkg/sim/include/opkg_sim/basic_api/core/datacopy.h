@@ -143,7 +143,9 @@ void check_ub_at(const void* ptr, AscendC::TPosition pos, uint32_t size, uint64_
 template <class T>
 inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
                      uint64_t align = 32) {
-    check_ub_at(t.ptr_, t.pos_, t.size_, sizeof(T), bytes, op, role, loc, align);
+    // int4b_t: the tensor's bytes, counted as one-byte units
+    constexpr uint32_t per = packed_per_byte<T>();
+    check_ub_at(t.ptr_, t.pos_, (t.size_ + per - 1) / per, sizeof(T), bytes, op, role, loc, align);
 }
 
 template <class T>
@@ -151,7 +153,7 @@ inline void check_gt(const AscendC::GlobalTensor<T>& g, uint64_t bytes, const ch
     if (!g.ptr_) fail(loc, format("%s: GlobalTensor used before SetGlobalBuffer", op));
     // SetGlobalBuffer's size bounds nothing on the device (a tail block may read its rounded-up
     // length past it): only the buffer's allocation does, unless --strict-bounds
-    if (g.sized_ && bytes > g.size_ * sizeof(T) && block().strict_bounds) {
+    if (g.sized_ && bytes > g.size_ * sizeof(T) / packed_per_byte<T>() && block().strict_bounds) {
         fail(loc, format("%s: touches %llu bytes of a GlobalTensor that SetGlobalBuffer sized to %llu elements "
                          "(%llu bytes) from this offset (--strict-bounds)", op, (unsigned long long)bytes,
                          (unsigned long long)g.size_, (unsigned long long)(g.size_ * sizeof(T))));

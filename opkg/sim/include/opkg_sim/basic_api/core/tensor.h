@@ -143,7 +143,9 @@ public:
     void SetShapeInfo(const ShapeInfo& info) { shapeInfo_ = info; }
     ShapeInfo GetShapeInfo() const { return shapeInfo_; }
     template <class U> LocalTensor<U> ReinterpretCast() const {
-        return LocalTensor<U>(reinterpret_cast<U*>(ptr_), static_cast<uint32_t>(uint64_t(size_) * sizeof(T) / sizeof(U)), pos_);
+        const uint64_t bytes = uint64_t(size_) * sizeof(T) / kPer;   // int4b_t: two a byte
+        return LocalTensor<U>(reinterpret_cast<U*>(ptr_),
+                              static_cast<uint32_t>(bytes * opkg_sim::packed_per_byte<U>() / sizeof(U)), pos_);
     }
     void SetAddrWithOffset(const LocalTensor& src, uint32_t offset) { *this = src[offset]; }
     // `dst = a * b` and the other operator overloads (symbol_ops.h): the expression runs into dst.
