@@ -1,7 +1,9 @@
 // Test operator for CANN's AOE tuning registries on the sim's host (register/tuning_tiling_registry.h,
 // register/tuning_bank_key_registry.h), as cann-ops' shared op_tiling/aoe sources use them: a tuning
 // struct with a nested one, registered per op type and created through the factory, goes to JSON
-// and back; a bank key struct goes to its text and back through the registered functions.
+// and back; a bank key struct goes to its text and back through the registered functions. Its
+// InferDataType is CANN's ready-made InferOutDataTypeSameWithFirstInput: y takes x's int32, which
+// the OpDef's float32 for y contradicts on purpose (the test sees which one InferDataType gives).
 #include "tuning_probe_tiling.h"
 #include "register/op_def_registry.h"
 #include "register/tuning_bank_key_registry.h"
@@ -71,13 +73,25 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
 }
 }  // namespace optiling
 
+namespace ge {
+static graphStatus InferShapeTuningProbe(gert::InferShapeContext* context)
+{
+    *context->GetOutputShape(0) = *context->GetInputShape(0);
+    return GRAPH_SUCCESS;
+}
+}  // namespace ge
+
+namespace gert {
+IMPL_OP_INFERSHAPE(TuningProbe).InferShape(ge::InferShapeTuningProbe).InferOutDataTypeSameWithFirstInput();
+}  // namespace gert
+
 namespace ops {
 class TuningProbe : public OpDef {
 public:
     explicit TuningProbe(const char* name) : OpDef(name)
     {
         this->Input("x").ParamType(REQUIRED).DataType({ge::DT_INT32}).Format({ge::FORMAT_ND});
-        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_INT32}).Format({ge::FORMAT_ND});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
         this->AICore().SetTiling(optiling::TilingFunc).AddConfig("ascend910b");
     }
 };
