@@ -4,6 +4,8 @@
 // / END_TUNING_TILING_DEF and is registered per op type; FromJson / ToJson convert it field by field
 // (the AOE knowledge bank's format: one JSON member per field, by name). The sim has no knowledge
 // bank: nothing looks a tuned tiling up, but the structs, the factory and the conversions work.
+// This directory (opkg_sim/host/fallback) is searched after every other (-idirafter): a
+// repository's own copy of the header (ops-nn's common/inc/op_host/register/) wins.
 #ifndef OPKG_SIM_REGISTER_TUNING_TILING_REGISTRY_H
 #define OPKG_SIM_REGISTER_TUNING_TILING_REGISTRY_H
 
@@ -100,19 +102,13 @@ template <class M> void opkg_field_to_json(nlohmann::json& j, const M& v) {
 
 using TuningTilingDefConstructor = std::shared_ptr<TuningTilingDef> (*)();
 
+// defined in the sim's host runtime (src/host_runtime.cpp): one registry for every header that
+// declares the factory (ops-nn ships its own copy of this header)
 class TuningTilingClassFactory {
 public:
-    static std::map<ge::AscendString, TuningTilingDefConstructor>& RegisterInfo() {
-        static std::map<ge::AscendString, TuningTilingDefConstructor> registry;
-        return registry;
-    }
-    static void RegisterTilingData(const ge::AscendString& optype, TuningTilingDefConstructor const constructor) {
-        RegisterInfo()[optype] = constructor;
-    }
-    static std::shared_ptr<TuningTilingDef> CreateTilingDataInstance(const ge::AscendString& optype) {
-        auto it = RegisterInfo().find(optype);
-        return it == RegisterInfo().end() ? nullptr : it->second();
-    }
+    static std::map<ge::AscendString, TuningTilingDefConstructor>& RegisterInfo();
+    static void RegisterTilingData(const ge::AscendString& optype, TuningTilingDefConstructor const constructor);
+    static std::shared_ptr<TuningTilingDef> CreateTilingDataInstance(const ge::AscendString& optype);
 };
 
 #define REGISTER_TUNING_TILING_CLASS(optype, class_name)                                                   \
