@@ -136,22 +136,9 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
     library = shared_headers.host_library(project)
     library_dirs = [library.root / d for d in library.include_dirs] if library else []
     headers = shared_headers.resolve(sources, project, [flags.include_dir(), *library_dirs])
-    # the tiling sources behind headers of other projects, and what they include in turn, until
-    # no new one appears (a sibling source's own header of another project, as cann-ops'
-    # mat_mul_v3_base_tiling.cpp includes mat_mul_v3_l2_cache.h, whose source is a third one)
-    sibling_tiling: dict[str, Path] = {}
-    while True:
-        found = {k: v for k, v in shared_headers.sibling_sources(headers, project).items()
-                 if k not in sibling_tiling}
-        if not found:
-            break
-        sibling_tiling.update(found)
-        more = shared_headers.resolve([*found.values()], project,
-                                      [flags.include_dir(), *library_dirs])
-        headers.copies.update(more.copies)
-        headers.siblings.update(more.siblings)
-        headers.include_dirs += [d for d in more.include_dirs if d not in headers.include_dirs]
-        headers.missing += [m for m in more.missing if m not in headers.missing]
+    # the tiling sources behind headers of other projects, and what they include in turn
+    sibling_tiling = shared_headers.follow_siblings(headers, project,
+                                                    [flags.include_dir(), *library_dirs])
     if sibling_tiling:
         notes.append("tiling sources copied from other projects of the family (their "
                      f"CMakeLists.txt adds them to optiling): {', '.join(sibling_tiling)}")

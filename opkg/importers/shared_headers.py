@@ -252,6 +252,24 @@ def sibling_sources(res: Resolution, project: Path) -> dict[str, Path]:
     return out
 
 
+def follow_siblings(res: Resolution, project: Path, provided: list[Path]) -> dict[str, Path]:
+    """sibling_sources, then what those sources include in turn (added to `res`), until no new
+    source appears: a sibling source may include a header of a third project whose source the
+    build needs too (cann-ops' batch_mat_mul_v3 -> mat_mul_v3_base_tiling.cpp ->
+    mat_mul_v3_l2_cache.h, defined in mat_mul_v3_l2_cache.cpp). Package path -> corpus file."""
+    found_all: dict[str, Path] = {}
+    while True:
+        found = {k: v for k, v in sibling_sources(res, project).items() if k not in found_all}
+        if not found:
+            return found_all
+        found_all.update(found)
+        more = resolve([*found.values()], project, provided)
+        res.copies.update(more.copies)
+        res.siblings.update(more.siblings)
+        res.include_dirs += [d for d in more.include_dirs if d not in res.include_dirs]
+        res.missing += [m for m in more.missing if m not in res.missing]
+
+
 def _find(name: str, roots: list[Path], index: dict) -> tuple[Path, Path] | None:
     for root in roots:
         if (root / name).is_file():
