@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import re
 import shutil
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from opkg.core.model import DTYPES, snake_case
 from opkg.importers.destination import NAME_RE, check_dest, check_lengths, check_unique
 from opkg.importers.manifest_text import golden_stub, inplace_candidates, manifest_text, st_test_cases
 from opkg.importers.prototype_json import find_prototype_json, parse_prototype, prototype_ops
+from opkg.importers.shared_headers import HostLibrary
 
 
 ADD_CONFIG_RE = re.compile(r'\bAddConfig\s*\(\s*"([^"]+)"')
@@ -28,6 +28,9 @@ class ImportResult:
     socs: list[str]
     notes: list[str] = field(default_factory=list)
     golden_missing: bool = False
+    # the corpus's shared host library the package depends on: the caller adds it to the
+    # workspace's repositories: (cli/import_.py), as the ops-repository import adds opbase
+    library: "HostLibrary | None" = None
 
 
 # op_host files of CANN's aclnn layer (a separate library on the device, written against
@@ -192,7 +195,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
         if libraries:
             notes.append("tiling.libraries: the project's CMakeLists.txt builds the host sources "
                          "into separate libraries: " + "; ".join(", ".join(g) for g in libraries))
-        deps = [_library_dep(library, root, notes)] if library else []
+        deps = _library_deps(library, root, notes)
         manifest = manifest_text(
             name, op, [s.relative_to(project).as_posix() for s in host_sources] + [*shared_tiling],
             tiling_data,
@@ -213,51 +216,26 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
         raise
     for w in warnings:
         notes.append(f"compiler warning: {w}")
-    return ImportResult(target, op["type"], socs, notes, golden is None)
+    return ImportResult(target, op["type"], socs, notes, golden is None,
+                        library if deps else None)
 
 
-def _library_dep(library, ws_root: Path | None, notes: list[str]) -> str | None:
-    """The label of the corpus's shared host library, after adding the corpus to the workspace's
-    repositories: (its path and, for a git checkout, its commit: the bundles' provenance), as the
-    ops-repository import adds opbase. Outside a workspace there is no file to add it to."""
-    from opkg.importers import repository_workspace
-
+def _library_deps(library, ws_root: Path | None, notes: list[str]) -> list[str]:
+    """The package's deps on the corpus's shared host library (a library of the workspace's
+    repositories: entry for the corpus, which the caller writes); none outside a workspace."""
+    if library is None:
+        return []
     where = (f"{library.name} ({', '.join(library.host_sources)}, with "
              f"{len(library.include_dirs)} include directories)")
     if ws_root is None:
         notes.append(f"the project's CMakeLists.txt builds the corpus's shared host library "
                      f"{where} into its tiling library; outside a workspace it is not added "
                      "(import inside one: it becomes a library of the workspace's repositories:)")
-        return None
-    repo = re.sub(r"\W", "_", library.root.name)
-    entry = {"path": repository_workspace.os_relpath(library.root, Path(ws_root).resolve())}
-    commit = _checkout_commit(library.root)
-    if commit:
-        entry["commit"] = commit
-    # kernel compiles keep their own include path: the host library's headers (op_util.h,
-    # mathutil.h, ...) must not shadow kernel headers of the same name
-    entry["libraries"] = {library.name: {"include_dirs": library.include_dirs,
-                                         "host_sources": library.host_sources,
-                                         "kernel_include_dirs": []}}
-    notes.append(repository_workspace.update_workspace(
-        ws_root, repo, entry, f"{library.root.name}: the shared host library its projects' "
-        "CMakeLists.txt build into their tiling library (opkg import)"))
-    label = f"@{repo}//:{library.name}"
+        return []
     notes.append(f"the project's CMakeLists.txt builds the corpus's shared host library {where} "
-                 f"into its tiling library: the package depends on {label}, compiled where it is")
-    return label
-
-
-def _checkout_commit(root: Path) -> str | None:
-    """root's HEAD when root is the top of a git work tree (what a `path:` with `commit:` pins)."""
-    from opkg.importers.repository import git_commit
-
-    try:
-        top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"],
-                             capture_output=True, text=True, timeout=30).stdout.strip()
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return git_commit(root) if top and Path(top).resolve() == root.resolve() else None
+                 f"into its tiling library: the package depends on {library.label}, compiled "
+                 "where it is")
+    return [library.label]
 
 
 def _tiling_data_header(project: Path, dest: Path, headers, op_type: str) -> str | None:

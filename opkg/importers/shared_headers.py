@@ -86,6 +86,27 @@ class HostLibrary:
     include_dirs: list[str] = field(default_factory=list)
     host_sources: list[str] = field(default_factory=list)   # globs
 
+    @property
+    def repository(self) -> str:
+        """The corpus's name in labels (its checkout directory's, e.g. cann_ops)."""
+        return re.sub(r"\W", "_", self.root.name)
+
+    @property
+    def label(self) -> str:
+        return f"@{self.repository}//:{self.name}"
+
+    def entry(self, ws_root: Path, commit: str | None) -> dict:
+        """The workspace's repositories: entry: the checkout where it is (and its commit: the
+        bundles' provenance) with this library. Kernel compiles keep their own include path:
+        the host library's headers (op_util.h, mathutil.h, ...) must not shadow kernel headers."""
+        entry: dict = {"path": os.path.relpath(self.root, Path(ws_root).resolve())}
+        if commit:
+            entry["commit"] = commit
+        entry["libraries"] = {self.name: {"include_dirs": self.include_dirs,
+                                          "host_sources": self.host_sources,
+                                          "kernel_include_dirs": []}}
+        return entry
+
 
 def corpus_root(project: Path) -> Path | None:
     """The checkout the project's CMake build starts from (${CMAKE_SOURCE_DIR}): the highest of
