@@ -397,3 +397,34 @@ def test_a_source_in_two_host_libraries_is_a_manifest_error(workspace):
     assert r.returncode != 0
     assert ("opkg.yaml:14:42: error: tiling.libraries[1][0]: 'op_host/half_scale.cpp' is already in "
             "library 0" in r.stdout + r.stderr)
+
+
+def test_the_corpus_shared_host_library_is_a_repository_library_and_int4_verifies(workspace):
+    """Int4Scale (fixture src/quant/int4_scale): its CMakeLists.txt globs the corpus's shared host
+    library (src/common/op_host/op_tiling/*.cc, as cann-ops' matmul projects do) into optiling.
+    Import adds the corpus to the workspace's repositories: with that library (nothing copied),
+    the package depends on it, and the build compiles and links it; x is int4 (ge::DT_INT4)."""
+    project = FIXTURE / "src" / "quant" / "int4_scale"
+    r = opkg("import", str(project), "--dest", "packages/int4_scale", cwd=workspace.root, check=0)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "the package depends on @cann_ops_layout//:op_tiling" in r.stdout
+    ws = yaml.safe_load((workspace.root / "opkg-workspace.yaml").read_text())
+    entry = ws["repositories"]["cann_ops_layout"]
+    assert Path(workspace.root, entry["path"]).resolve() == FIXTURE.resolve()
+    assert "commit" not in entry          # the fixture is not the top of a git work tree
+    assert entry["libraries"] == {"op_tiling": {
+        "include_dirs": ["src/common/op_host/op_tiling/quant", "src/common/inc"],
+        "host_sources": ["src/common/op_host/op_tiling/**/*.cc"], "kernel_include_dirs": []}}
+    pkg = workspace.root / "packages" / "int4_scale"
+    manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
+    assert manifest["deps"] == ["@cann_ops_layout//:op_tiling"]
+    assert manifest["op"]["inputs"][0]["dtypes"] == ["int4"]
+    assert not (pkg / "include").exists() and not list(pkg.rglob("*.cc"))   # read in place
+
+    (pkg / "golden.py").write_text("import numpy as np\n\n\ndef int4_scale(x):\n"
+                                   "    return x.astype(np.float32) / 8\n")
+    manifest["verify"]["golden"] = "golden.py:int4_scale"
+    manifest["verify"]["cases"] = [{"name": "n128", "shapes": {"x": [2, 64]}, "ranges": {"x": [-8, 7]}}]
+    (pkg / "opkg.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    r = opkg("build", "//packages/int4_scale", "--json", cwd=workspace.root, check=0)
+    assert json.loads(r.stdout)["ok"], r.stdout + r.stderr

@@ -83,6 +83,8 @@ def import_(project_dir, dest, soc, repo_name, base, deps, golden, json_path, op
         dest = _default_dest(project_dir, ws)
     result = import_project(project_dir, dest, golden=golden, json_path=json_path,
                             op_type=op_type, root=root, force=force)
+    if result.library is not None:
+        result.notes.append(_add_library(result.library, root))
     if as_json:
         emit_json({"ok": True, "op_type": result.op_type, "dest": str(dest),
                    "socs": result.socs, "notes": result.notes,
@@ -95,6 +97,27 @@ def import_(project_dir, dest, soc, repo_name, base, deps, golden, json_path, op
     if result.golden_missing:
         click.echo(f"  golden missing: write {dest}/golden.py before building "
                    "(the build fails until then)")
+
+
+def _add_library(library, ws_root: Path) -> str:
+    """The corpus of a project's shared host library, added to the workspace's repositories:
+    with that library (its commit when the corpus is the top of a git work tree, which is what
+    a `path:` with `commit:` pins); one sentence saying what was done."""
+    import subprocess
+
+    from opkg.importers import repository, repository_workspace
+
+    try:
+        top = subprocess.run(["git", "-C", str(library.root), "rev-parse", "--show-toplevel"],
+                             capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        top = ""
+    commit = (repository.git_commit(library.root)
+              if top and Path(top).resolve() == library.root.resolve() else None)
+    return repository_workspace.update_workspace(
+        ws_root, library.repository, library.entry(ws_root, commit),
+        f"{library.root.name}: the shared host library its projects' CMakeLists.txt build into "
+        "their tiling library (opkg import)")
 
 
 def _default_dest(project_dir: Path, ws) -> Path:

@@ -21,6 +21,11 @@ class DType:
     itemsize: int
     numpy: str | None  # NumPy dtype name; None where NumPy has no such type
     kind: str          # 'float' | 'int' | 'uint' | 'bool' | 'complex'
+    # values per GM byte: 2 for int4, which CANN packs two a byte, the first element in the low
+    # nibble (asc-devkit kernel_tensor_impl.h GetValue: `val >> (4 * (offset % 2))`; metadef's
+    # GetSizeByDataType gives DT_INT4 as 4 bits). NumPy holds such a tensor one value a byte
+    # (ml_dtypes' int4); the sim packs it at the GM boundary (opkg/sim/packed.py).
+    per_byte: int = 1
 
 
 DTYPES: dict[str, DType] = {d.name: d for d in (
@@ -37,6 +42,8 @@ DTYPES: dict[str, DType] = {d.name: d for d in (
     DType("uint64", "uint64_t", "DT_UINT64", 10, 8, "uint64", "uint"),
     DType("bool", "bool", "DT_BOOL", 12, 1, "bool", "bool"),
     DType("bfloat16", "bfloat16_t", "DT_BF16", 27, 2, "bfloat16", "float"),   # ml_dtypes' bfloat16
+    # signed 4-bit, -8..7 (the kernel type is asc-devkit's int4b_t)
+    DType("int4", "int4b_t", "DT_INT4", 29, 1, "int4", "int", per_byte=2),
     # (real, imag) pairs; kernels usually read them as floats (CANN's Muls on complex64)
     DType("complex64", "opkg_sim::complex64", "DT_COMPLEX64", 16, 8, "complex64", "complex"),
     DType("complex128", "opkg_sim::complex128", "DT_COMPLEX128", 17, 16, "complex128", "complex"),
@@ -50,7 +57,7 @@ DTYPES: dict[str, DType] = {d.name: d for d in (
 )}
 
 # Sub-byte floats of the same table, not accepted in manifests yet: the device packs two fp4
-# values a byte (fp4x2_e2m1_t), which the sim's tensor transfer does not model. itemsize is one
+# values a byte (fp4x2_e2m1_t), which the sim's tensor transfer models only for int4 so far. itemsize is one
 # NumPy element (ml_dtypes stores one value a byte); ml_dtypes has no float4_e1m2, and the devkit
 # names no kernel type for the float6 formats.
 PACKED_DTYPES: dict[str, DType] = {d.name: d for d in (
@@ -60,8 +67,9 @@ PACKED_DTYPES: dict[str, DType] = {d.name: d for d in (
     DType("float4_e1m2", "fp4x2_e1m2_t", "DT_FLOAT4_E1M2", 41, 1, None, "float"),
 )}
 
-# NumPy has these only through ml_dtypes (round-to-nearest-even casts, like the device).
-ML_DTYPES = ("bfloat16", "float8_e5m2", "float8_e4m3fn", "float8_e8m0fnu", "float6_e3m2fn",
+# NumPy has these only through ml_dtypes (float casts round to nearest even, like the device;
+# a cast into int4 wraps, so goldens are checked for range: verify/runner.py).
+ML_DTYPES = ("bfloat16", "int4", "float8_e5m2", "float8_e4m3fn", "float8_e8m0fnu", "float6_e3m2fn",
               "float6_e2m3fn", "float4_e2m1fn")
 
 def numpy_dtype(name: str):
@@ -75,6 +83,20 @@ def numpy_dtype(name: str):
 
         return np.dtype(getattr(ml_dtypes, info.numpy))
     return np.dtype(info.numpy)
+
+
+def int_limits(name: str) -> tuple[int, int]:
+    """(min, max) of an integer manifest dtype; NumPy's iinfo does not know ml_dtypes' int4."""
+    import numpy as np
+
+    info = DTYPES[name]
+    if info.numpy in ML_DTYPES:
+        import ml_dtypes
+
+        limits = ml_dtypes.iinfo(numpy_dtype(name))
+    else:
+        limits = np.iinfo(info.numpy)
+    return int(limits.min), int(limits.max)
 
 
 # Other spellings users write (msopgen JSON, PyTorch habits) mapped to the manifest spelling.

@@ -170,7 +170,7 @@ _ATTR_PLACEHOLDER = {"bool": False, "int": 1, "float": 1.0, "str": "", "list_int
 
 def manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, golden_ref,
                    stub: bool, include_dirs=(), has_infer_shape: bool = True,
-                   st_cases=(), st_source: str | None = None, libraries=()) -> str:
+                   st_cases=(), st_source: str | None = None, libraries=(), deps=()) -> str:
     lines = [f"name: {name}", "version: 0.1.0",
              f"summary: {op['type']} (imported from an msopgen project)",
              "op:", f"  type: {op['type']}", "  inputs:"]
@@ -214,7 +214,13 @@ def manifest_text(name, op, host_sources, tiling_data, kernel, socs, unbuilt, go
     if unbuilt:
         lines.append("# Also declared by the OpDef, not built (the sim cannot run them yet):")
         lines += [f"#   {u}" for u in unbuilt]
-    lines += [f"socs: [{', '.join(socs)}]", "deps: []", "verify:"]
+    lines.append(f"socs: [{', '.join(socs)}]")
+    if deps:
+        lines.append("# The corpus's shared host library, where it is (the workspace's repositories:)")
+        lines.append("deps: [" + ", ".join(f'"{d}"' for d in deps) + "]")
+    else:
+        lines.append("deps: []")
+    lines.append("verify:")
     if stub:
         lines.append("  # golden.py is a stub that raises: the build fails with 'golden missing' "
                      "until it is written.")

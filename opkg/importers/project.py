@@ -15,6 +15,7 @@ from opkg.core.model import DTYPES, snake_case
 from opkg.importers.destination import NAME_RE, check_dest, check_lengths, check_unique
 from opkg.importers.manifest_text import golden_stub, inplace_candidates, manifest_text, st_test_cases
 from opkg.importers.prototype_json import find_prototype_json, parse_prototype, prototype_ops
+from opkg.importers.shared_headers import HostLibrary
 
 
 ADD_CONFIG_RE = re.compile(r'\bAddConfig\s*\(\s*"([^"]+)"')
@@ -27,6 +28,9 @@ class ImportResult:
     socs: list[str]
     notes: list[str] = field(default_factory=list)
     golden_missing: bool = False
+    # the corpus's shared host library the package depends on: the caller adds it to the
+    # workspace's repositories: (cli/import_.py), as the ops-repository import adds opbase
+    library: "HostLibrary | None" = None
 
 
 # op_host files of CANN's aclnn layer (a separate library on the device, written against
@@ -130,15 +134,15 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
     sources = host_sources + [*shared_tiling.values()] + sorted(
         p for p in (*host_dir.glob("*.h"), *kernel_dir.rglob("*"))
         if p.suffix in (".cpp", ".h", ".hpp", ".cc") and p.is_file())
-    headers = shared_headers.resolve(sources, project, [flags.include_dir()])
+    # the corpus's shared host library (cann-ops' op_tiling): a library of the workspace's
+    # repositories: entry for the corpus, read where it is; its headers need no copy
+    library = shared_headers.host_library(project)
+    library_dirs = [library.root / d for d in library.include_dirs] if library else []
+    headers = shared_headers.resolve(sources, project, [flags.include_dir(), *library_dirs])
     # the tiling sources behind headers of other projects, and what they include in turn
-    sibling_tiling = shared_headers.sibling_sources(headers, project)
+    sibling_tiling = shared_headers.follow_siblings(headers, project,
+                                                    [flags.include_dir(), *library_dirs])
     if sibling_tiling:
-        more = shared_headers.resolve([*sibling_tiling.values()], project, [flags.include_dir()])
-        headers.copies.update(more.copies)
-        headers.siblings.update(more.siblings)
-        headers.include_dirs += [d for d in more.include_dirs if d not in headers.include_dirs]
-        headers.missing += [m for m in more.missing if m not in headers.missing]
         notes.append("tiling sources copied from other projects of the family (their "
                      f"CMakeLists.txt adds them to optiling): {', '.join(sibling_tiling)}")
         shared_tiling = shared_tiling | sibling_tiling
@@ -169,7 +173,7 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dest / rel)
         op, configs, has_infer, warnings = _prototype(project, dest, host_sources, headers,
-                                                      json_path, op_type, notes)
+                                                      json_path, op_type, notes, library_dirs)
         check_lengths(name, op["type"], "--dest")
         check_unique(name, op["type"], replacing=target)
         kernel = _kernel_source(project, kernel_dir, op["type"])
@@ -191,11 +195,13 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
         if libraries:
             notes.append("tiling.libraries: the project's CMakeLists.txt builds the host sources "
                          "into separate libraries: " + "; ".join(", ".join(g) for g in libraries))
+        deps = _library_deps(library, root, notes)
         manifest = manifest_text(
             name, op, [s.relative_to(project).as_posix() for s in host_sources] + [*shared_tiling],
             tiling_data,
             kernel.relative_to(project).as_posix(), socs, unbuilt, golden_ref,
-            golden is None, headers.include_dirs, has_infer, st_cases, st_source, libraries)
+            golden is None, headers.include_dirs, has_infer, st_cases, st_source, libraries,
+            [d for d in deps if d])
         (dest / "opkg.yaml").write_text(manifest)
         if dest != target:
             old = target.parent / f".{target.name}.opkg-replaced"
@@ -210,7 +216,26 @@ def import_project(project: Path, dest: Path, *, golden: str | None = None,
         raise
     for w in warnings:
         notes.append(f"compiler warning: {w}")
-    return ImportResult(target, op["type"], socs, notes, golden is None)
+    return ImportResult(target, op["type"], socs, notes, golden is None,
+                        library if deps else None)
+
+
+def _library_deps(library, ws_root: Path | None, notes: list[str]) -> list[str]:
+    """The package's deps on the corpus's shared host library (a library of the workspace's
+    repositories: entry for the corpus, which the caller writes); none outside a workspace."""
+    if library is None:
+        return []
+    where = (f"{library.name} ({', '.join(library.host_sources)}, with "
+             f"{len(library.include_dirs)} include directories)")
+    if ws_root is None:
+        notes.append(f"the project's CMakeLists.txt builds the corpus's shared host library "
+                     f"{where} into its tiling library; outside a workspace it is not added "
+                     "(import inside one: it becomes a library of the workspace's repositories:)")
+        return []
+    notes.append(f"the project's CMakeLists.txt builds the corpus's shared host library {where} "
+                 f"into its tiling library: the package depends on {library.label}, compiled "
+                 "where it is")
+    return [library.label]
 
 
 def _tiling_data_header(project: Path, dest: Path, headers, op_type: str) -> str | None:
@@ -252,14 +277,14 @@ def _golden_arg(golden: str | None) -> tuple[Path | None, str | None]:
     return path, func
 
 
-def _prototype(project, dest, host_sources, headers, json_path, op_type, notes):
+def _prototype(project, dest, host_sources, headers, json_path, op_type, notes, library_dirs=()):
     """(op mapping, AddConfig short names, has InferShape, compiler warnings): from the OpDef
     the host sources register, compiled on the sim; the prototype JSON only when the OpDef
     cannot be read, and otherwise compared with it (the OpDef wins, each difference noted)."""
     from opkg.importers import opdef
 
     include_dirs = [dest, dest / "op_host", dest / "op_kernel",
-                    *(dest / d for d in headers.include_dirs)]
+                    *(dest / d for d in headers.include_dirs), *library_dirs]
     copied = [dest / "op_host" / p.name for p in host_sources]
     try:
         probe = opdef.read_opdefs(copied, include_dirs, dest)

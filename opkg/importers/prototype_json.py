@@ -15,7 +15,8 @@ _MSOPGEN_DTYPES = {"float": "float32", "half": "float16", "float16": "float16",
                    "float32": "float32", "bfloat16": "bfloat16", "bf16": "bfloat16",
                    "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
                    "uint8": "uint8", "uint16": "uint16", "uint32": "uint32", "uint64": "uint64",
-                   "bool": "bool", "fp16": "float16", "fp32": "float32", "double": "float64"}
+                   "bool": "bool", "fp16": "float16", "fp32": "float32", "double": "float64",
+                   "int4": "int4"}
 
 
 _MSOPGEN_ATTRS = {v: k for k, v in ATTR_TYPES.items()} | {

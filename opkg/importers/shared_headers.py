@@ -20,6 +20,7 @@ foreach_tiling_func.cpp` to the `optiling` library. `tiling_sources` reads those
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +67,107 @@ def tiling_sources(project: Path) -> dict[str, Path]:
                     out[f"{SHARED_SOURCES_DIR}/{path.relative_to(base).as_posix()}"] = path
                     break
     return out
+
+
+# file(GLOB_RECURSE VAR "a/*.cc" ...) / file(GLOB VAR ...): a variable a target_sources may name
+CMAKE_GLOB_RE = re.compile(r"file\s*\(\s*(GLOB_RECURSE|GLOB)\s+(\w+)([^)]*)\)")
+CMAKE_INCLUDES_RE = re.compile(
+    r"target_include_directories\s*\(\s*(\w+)\s+(?:PRIVATE|PUBLIC|INTERFACE)?([^)]*)\)")
+
+
+@dataclass
+class HostLibrary:
+    """The corpus's shared host library as a project's CMakeLists.txt uses it (cann-ops'
+    src/common/op_host/op_tiling: the matmul projects add `file(GLOB_RECURSE ...
+    "../../common/op_host/op_tiling/*.cc")` to optiling and its directories to optiling's include
+    path). Paths are relative to `root`, the corpus checkout (CMake's ${CMAKE_SOURCE_DIR})."""
+    root: Path
+    name: str                                   # a library name: the sources' directory
+    include_dirs: list[str] = field(default_factory=list)
+    host_sources: list[str] = field(default_factory=list)   # globs
+
+    @property
+    def repository(self) -> str:
+        """The corpus's name in labels (its checkout directory's, e.g. cann_ops)."""
+        return re.sub(r"\W", "_", self.root.name)
+
+    @property
+    def label(self) -> str:
+        return f"@{self.repository}//:{self.name}"
+
+    def entry(self, ws_root: Path, commit: str | None) -> dict:
+        """The workspace's repositories: entry: the checkout where it is (and its commit: the
+        bundles' provenance) with this library. Kernel compiles keep their own include path:
+        the host library's headers (op_util.h, mathutil.h, ...) must not shadow kernel headers."""
+        entry: dict = {"path": os.path.relpath(self.root, Path(ws_root).resolve())}
+        if commit:
+            entry["commit"] = commit
+        entry["libraries"] = {self.name: {"include_dirs": self.include_dirs,
+                                          "host_sources": self.host_sources,
+                                          "kernel_include_dirs": []}}
+        return entry
+
+
+def corpus_root(project: Path) -> Path | None:
+    """The checkout the project's CMake build starts from (${CMAKE_SOURCE_DIR}): the highest of
+    the project's parents, up to four, that holds a CMakeLists.txt."""
+    found = None
+    for anc in list(Path(project).resolve().parents)[:4]:
+        if (anc / "CMakeLists.txt").is_file():
+            found = anc
+    return found
+
+
+def host_library(project: Path) -> HostLibrary | None:
+    """What the project's CMakeLists.txt takes into `optiling` from outside the project: the
+    sources of its file(GLOB...) variables that lie in the corpus outside the project, and the
+    include directories of optiling that do (the project's own and its op_host stay the
+    package's). None when it takes no such sources."""
+    project = Path(project).resolve()
+    root = corpus_root(project)
+    try:
+        text = re.sub(r"#[^\n]*", "", (project / "CMakeLists.txt").read_text(errors="replace"))
+    except OSError:
+        return None
+    if root is None:
+        return None
+
+    def place(token: str) -> Path | None:
+        token = token.strip('"')
+        token = (token.replace("${CMAKE_CURRENT_SOURCE_DIR}", str(project))
+                 .replace("${CMAKE_SOURCE_DIR}", str(root)))
+        if "$" in token or "<" in token:
+            return None
+        path = Path(os.path.normpath(project / token))
+        return path if _inside(path, root) and not _inside(path, project) else None
+
+    globs: dict[str, list[str]] = {}
+    for kind, var, body in CMAKE_GLOB_RE.findall(text):
+        for token in body.split():
+            path = place(token)
+            if path is None:
+                continue
+            rel = path.relative_to(root).as_posix()
+            if kind == "GLOB_RECURSE":      # CMake's recursion: the pattern in every subdirectory
+                rel = f"{Path(rel).parent.as_posix()}/**/{Path(rel).name}"
+            globs.setdefault(var, []).append(rel)
+    sources = [g for target, token in cmake_sources(project) if target == "optiling"
+               for var in re.findall(r"\$\{(\w+)\}", token) for g in globs.get(var, ())
+               if any(root.glob(g))]
+    if not sources:
+        return None
+    include = []
+    for target, body in CMAKE_INCLUDES_RE.findall(text):
+        if target != "optiling":
+            continue
+        for token in body.split():
+            path = place(token)
+            if path is not None and path.is_dir():
+                rel = path.relative_to(root).as_posix()
+                if rel not in include:
+                    include.append(rel)
+    name = re.sub(r"\W", "_", Path(sources[0].split("/**")[0].split("*")[0]).name or "host") or "host"
+    return HostLibrary(root, name, include, list(dict.fromkeys(sources)))
 
 
 def cmake_sources(project: Path) -> list[tuple[str, str]]:
@@ -169,6 +271,24 @@ def sibling_sources(res: Resolution, project: Path) -> dict[str, Path]:
                     and path.is_file() and _inside(path, other)):
                 out[f"include/{path.relative_to(family).as_posix()}"] = path
     return out
+
+
+def follow_siblings(res: Resolution, project: Path, provided: list[Path]) -> dict[str, Path]:
+    """sibling_sources, then what those sources include in turn (added to `res`), until no new
+    source appears: a sibling source may include a header of a third project whose source the
+    build needs too (cann-ops' batch_mat_mul_v3 -> mat_mul_v3_base_tiling.cpp ->
+    mat_mul_v3_l2_cache.h, defined in mat_mul_v3_l2_cache.cpp). Package path -> corpus file."""
+    found_all: dict[str, Path] = {}
+    while True:
+        found = {k: v for k, v in sibling_sources(res, project).items() if k not in found_all}
+        if not found:
+            return found_all
+        found_all.update(found)
+        more = resolve([*found.values()], project, provided)
+        res.copies.update(more.copies)
+        res.siblings.update(more.siblings)
+        res.include_dirs += [d for d in more.include_dirs if d not in res.include_dirs]
+        res.missing += [m for m in more.missing if m not in res.missing]
 
 
 def _find(name: str, roots: list[Path], index: dict) -> tuple[Path, Path] | None:

@@ -101,7 +101,9 @@ def common_flags() -> list[str]:
 
 
 def host_flags(op: OpSpec) -> list[str]:
-    return ["-DOPKG_SIM_HOST=1"]
+    # CANN toolkit headers some repositories ship copies of (the AOE tuning registries): searched
+    # last, so a repository's own copy wins
+    return ["-DOPKG_SIM_HOST=1", f"-idirafter{_INCLUDE / 'opkg_sim' / 'host' / 'fallback'}"]
 
 
 def arch_flags(soc: SocInfo) -> list[str]:

@@ -20,7 +20,7 @@ import numpy as np
 
 from opkg.core.errors import VerificationError
 from opkg.core.model import DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant, numpy_dtype
-from opkg.sim import abi, gm, profile
+from opkg.sim import abi, gm, packed, profile
 
 TILING_CAPACITY = 64 * 1024       # bytes the tiling function may write (gert::TilingData capacity)
 LOG_CAPACITY = 1 << 20            # kernel printf output kept per run
@@ -151,6 +151,9 @@ def _check_array(arr: np.ndarray, name: str, dtype: str, role: str) -> None:
     if arr.ndim > abi.MAX_DIMS:
         raise SimError(f"{role} '{name}' has {arr.ndim} dims; the sim supports up to {abi.MAX_DIMS}",
                        kind="usage")
+    problem = packed.whole_bytes_problem(arr.size, dtype, f"{role} '{name}'")
+    if problem:
+        raise SimError(problem, kind="usage")
 
 
 def _desc(name: str, shape: tuple[int, ...] | None, dtype: str, fmt: str, keep: list) -> abi.OpkgTensorDesc:
@@ -192,7 +195,8 @@ def _input_descs(op: OpSpec, variant: Variant, values: dict, keep: list) -> tupl
             shape = None if v is None else tuple(v.shape if isinstance(v, np.ndarray) else v)
             d = _desc(t.name, shape, variant.dtype_of(t.name), dict(variant.formats)[t.name], keep)
             if isinstance(v, np.ndarray) and v.nbytes:
-                v = np.ascontiguousarray(v)
+                # host code reads the values as the device holds them (int4: packed)
+                v = packed.gm_image(np.ascontiguousarray(v), variant.dtype_of(t.name), t.name)
                 keep.append(v)
                 d.data = v.ctypes.data
                 d.data_bytes = v.nbytes
@@ -424,14 +428,20 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     entries: list[tuple[str, np.ndarray | None, int]] = []
     extra: list[tuple[str, np.ndarray | None, int]] = []   # reached only through a tensor list
     lists: dict[int, tuple[list[np.ndarray], int]] = {}
+    def image(name: str, a: np.ndarray) -> np.ndarray:   # the GM bytes behind an array
+        return packed.gm_image(a, variant.dtype_of(name.split("[")[0]), name)
+
     for t in op.inputs:
         value = in_arrays[t.name]
         if isinstance(value, list):
             lists[len(entries)] = (value, len(extra))
             entries.append((t.name, None, tensor_list(value).nbytes))
-            extra += [(f"{t.name}[{k}]", a, a.nbytes) for k, a in enumerate(value)]
+            extra += [(f"{t.name}[{k}]", image(t.name, a), image(t.name, a).nbytes)
+                      for k, a in enumerate(value)]
+        elif value is not None:
+            entries.append((t.name, image(t.name, value), image(t.name, value).nbytes))
         else:
-            entries.append((t.name, value, value.nbytes if value is not None else 0))
+            entries.append((t.name, None, 0))
     undefined_from = len(entries)
     # The buffers behind each output: (entry index, array, label), a dynamic output's tensors
     # in `extra` (its position holds the tensor list, which the framework writes: defined).
@@ -443,12 +453,13 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
             lists[len(entries)] = (value, len(extra))
             entries.append((t.name, None, tensor_list(value).nbytes))
             out_buffers[t.name] = [(("extra", len(extra) + k), a, f"{t.name}[{k}]") for k, a in enumerate(value)]
-            extra += [(f"{t.name}[{k}]", a, a.nbytes) for k, a in enumerate(value)]
+            extra += [(f"{t.name}[{k}]", image(t.name, a), image(t.name, a).nbytes)
+                      for k, a in enumerate(value)]
         elif t.name in refs:
             entries.append((t.name, None, 0))
         else:
             out_buffers[t.name] = [(len(entries), value, t.name)]
-            entries.append((t.name, value, value.nbytes))
+            entries.append((t.name, image(t.name, value), image(t.name, value).nbytes))
     entries.append(("workspace", None, max(workspace_bytes, 0)))
     workspace_at = len(entries) - 1
     entries.append(("tiling", np.frombuffer(tiling_bytes, dtype=np.uint8), len(tiling_bytes)))
@@ -471,7 +482,8 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
             if name not in init:
                 undefined.add(i)
             elif a.nbytes:
-                arena.view(i)[:a.nbytes] = np.full(a.size, init[name], a.dtype).view(np.uint8)
+                filled = image(name, np.full(a.shape, init[name], a.dtype))
+                arena.view(i)[:filled.nbytes] = filled.reshape(-1).view(np.uint8)
     for i, (value, first) in lists.items():
         words = tensor_list(value, [arena.address(params + first + k) for k in range(len(value))])
         arena.view(i)[:words.nbytes] = words.view(np.uint8)
@@ -513,28 +525,33 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
             value, first = lists[i]
             for k, a in enumerate(value):
                 if a.nbytes:
-                    inputs[name][k][...] = arena.view(params + first + k)[:a.nbytes].view(
-                        a.dtype).reshape(a.shape)
+                    back = np.empty_like(a)
+                    packed.from_gm(arena.view(params + first + k)[:extra[first + k][2]], back,
+                                   variant.dtype_of(name))
+                    inputs[name][k][...] = back
         elif n and arr is not None:
-            inputs[name][...] = arena.view(i)[:n].view(arr.dtype).reshape(arr.shape)
+            back = np.empty_like(in_arrays[name])
+            packed.from_gm(arena.view(i)[:n], back, variant.dtype_of(name))
+            inputs[name][...] = back
     unwritten = {}
     for i, t in enumerate(op.outputs, undefined_from):
         if t.name in refs:     # what the kernel left in the input's buffer; all of it defined
             out, j = outputs[t.name], ref_input[t.name]
             if entries[j][2]:
-                out.reshape(-1).view(np.uint8)[:] = arena.view(j)[:entries[j][2]]
+                packed.from_gm(arena.view(j)[:entries[j][2]], out, variant.dtype_of(t.name))
             continue
         # a dynamic output's tensors each as `name[k]`
+        dtype = variant.dtype_of(t.name)
         for at, out, label in out_buffers[t.name]:
-            n = out.nbytes
+            n = packed.gm_nbytes(out, dtype)
             if not n:
                 continue
-            out.reshape(-1).view(np.uint8)[:] = arena.view(at)[:n]
+            packed.from_gm(arena.view(at)[:n], out, dtype)
             if at not in shadows:
                 continue
             shadow = shadows[at][:n]
             if not shadow.view(bool).all():
-                unwritten[label] = ~shadow.reshape(-1, out.itemsize).all(axis=1).reshape(out.shape)
+                unwritten[label] = ~packed.written_elements(shadow, out, dtype)
     if rc != 0:
         e = _error(err)
         if lines:

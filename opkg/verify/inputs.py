@@ -7,7 +7,7 @@ import zlib
 
 import numpy as np
 
-from opkg.core.model import DTYPES, numpy_dtype
+from opkg.core.model import DTYPES, int_limits, numpy_dtype
 
 DEFAULT_RANGE = (-1.0, 1.0)
 
@@ -27,10 +27,10 @@ def make_input(seed: int, case: str, tensor: str, shape, dtype: str, value_range
         # both ends saturate into what the dtype holds: a range written for a float variant
         # (an ops repository's ttk row of float32, -FLT_MAX) wholly below int32's gives its
         # minimum, as a saturating cast would, not an empty range
-        limits = np.iinfo(info.numpy)
-        clamp = lambda v: min(max(v, limits.min), limits.max)  # noqa: E731
+        low, high = int_limits(dtype)
+        clamp = lambda v: min(max(v, low), high)  # noqa: E731
         lo, hi = clamp(int(np.floor(lo))), clamp(int(np.ceil(hi)))
-        return rng.integers(lo, hi, size=shape, endpoint=True).astype(info.numpy)
+        return rng.integers(lo, hi, size=shape, endpoint=True).astype(numpy_dtype(dtype))
     if info.kind == "complex":   # real and imaginary parts each drawn from the range
         parts = rng.uniform(lo, hi, size=tuple(shape) + (2,))
         return np.ascontiguousarray((parts[..., 0] + 1j * parts[..., 1]).astype(numpy_dtype(dtype)))

@@ -98,3 +98,36 @@ bool GenTiling(const std::string& op_type, const BatchmatmulCompileParas&, Batch
     return false;
 }
 }  // namespace optiling
+
+// The debug-string helpers CANN's operator libraries export in namespace ops, which host code
+// declares itself and calls in log lines (cann-ops' mat_mul_v3_proto.cpp declares
+// ops::ToString(const gert::Shape*) and others without defining them). Shapes print as the base
+// library's Ops::Base::ToString does, "[2, 3]". Weak: an operator that defines its own wins.
+#include <sstream>
+#include <vector>
+#include "exe_graph/runtime/shape.h"
+#include "graph/types.h"
+namespace ops {
+__attribute__((weak)) std::string ToString(const std::vector<int64_t>& dims) {
+    std::ostringstream out;
+    out << "[";
+    for (size_t i = 0; i < dims.size(); ++i) out << (i ? ", " : "") << dims[i];
+    out << "]";
+    return out.str();
+}
+__attribute__((weak)) std::string ToString(const gert::Shape& shape) {
+    std::vector<int64_t> dims;
+    for (size_t i = 0; i < shape.GetDimNum(); ++i) dims.push_back(shape.GetDim(i));
+    return ToString(dims);
+}
+__attribute__((weak)) std::string ToString(const gert::Shape* shape) {
+    return shape == nullptr ? std::string("nullptr") : ToString(*shape);
+}
+__attribute__((weak)) std::string ToString(const std::vector<gert::Shape>& shapes) {
+    std::string out = "[";
+    for (size_t i = 0; i < shapes.size(); ++i) out += (i ? ", " : "") + ToString(shapes[i]);
+    return out + "]";
+}
+__attribute__((weak)) std::string ToString(const ge::DataType& type) { return ge::DataTypeName(type); }
+__attribute__((weak)) std::string ToString(const ge::Format& format) { return std::to_string(static_cast<int>(format)); }
+}  // namespace ops

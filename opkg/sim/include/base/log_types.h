@@ -13,8 +13,9 @@ enum { DLOG_TYPE_DEBUG = 0, DLOG_TYPE_RUN = 1, DLOG_TYPE_MAX };
 
 #define MSG_LENGTH 1024
 
-// The module ids operator code names (OP for operators); the rest of CANN's list is not needed.
-enum { SLOG = 0, FMK = 4, RUNTIME = 7, CCE = 8, KERNEL = 23, FE = 39, GE = 45, ASCENDCL = 48, TBE = 57, OP = 63,
+// The module ids operator code names (OP for operators, TUNE for the AOE tuning code of cann-ops'
+// shared host library); the rest of CANN's list is not needed.
+enum { SLOG = 0, FMK = 4, RUNTIME = 7, CCE = 8, KERNEL = 23, FE = 39, GE = 45, ASCENDCL = 48, TBE = 57, TUNE = 60, OP = 63,
        ASCENDCKERNEL = 69, INVLID_MOUDLE_ID = 76 };
 
 #endif

@@ -26,6 +26,7 @@
 #pragma push_macro("DT_DOUBLE")
 #pragma push_macro("DT_BOOL")
 #pragma push_macro("DT_BF16")
+#pragma push_macro("DT_INT4")
 #pragma push_macro("DT_HIFLOAT8")
 #pragma push_macro("DT_FLOAT8_E5M2")
 #pragma push_macro("DT_FLOAT8_E4M3FN")
@@ -47,6 +48,7 @@
 #undef DT_DOUBLE
 #undef DT_BOOL
 #undef DT_BF16
+#undef DT_INT4
 #undef DT_HIFLOAT8
 #undef DT_FLOAT8_E5M2
 #undef DT_FLOAT8_E4M3FN
@@ -277,6 +279,7 @@ struct ListTensorType {
 #pragma pop_macro("DT_COMPLEX64")
 #pragma pop_macro("DT_COMPLEX128")
 #pragma pop_macro("DT_BF16")
+#pragma pop_macro("DT_INT4")
 #pragma pop_macro("DT_HIFLOAT8")
 #pragma pop_macro("DT_FLOAT8_E5M2")
 #pragma pop_macro("DT_FLOAT8_E4M3FN")

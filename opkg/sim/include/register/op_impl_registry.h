@@ -35,6 +35,14 @@ public:
     // OpDef::SetInferShape); the sim runs it when the OpDef sets none
     OpImplRegisterV2& InferShape(InferShapeKernelFunc f) { InferShapeFuncs()[type_] = f; return *this; }
     OpImplRegisterV2& InferDataType(InferDataTypeKernelFunc f) { InferDataTypeFuncs()[type_] = f; return *this; }
+    // every output takes input 0's dtype (CANN's ready-made InferDataType, cann-ops' matmul protos)
+    OpImplRegisterV2& InferOutDataTypeSameWithFirstInput() {
+        return InferDataType([](InferDataTypeContext* context) {
+            for (size_t i = 0; i < context->GetComputeNodeOutputNum(); ++i)
+                context->SetOutputDataType(i, context->GetInputDataType(0));
+            return ge::GRAPH_SUCCESS;
+        });
+    }
     // Registrations the sim accepts and does not run: shape ranges (the sim runs static shapes),
     // the simplified key of the binary cache, outputs whose shape the kernel computes (the sim
     // takes output shapes from the case).

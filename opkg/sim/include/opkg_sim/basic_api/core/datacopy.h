@@ -143,7 +143,9 @@ void check_ub_at(const void* ptr, AscendC::TPosition pos, uint32_t size, uint64_
 template <class T>
 inline void check_ub(const AscendC::LocalTensor<T>& t, uint64_t bytes, const char* op, const char* role, SrcLoc loc,
                      uint64_t align = 32) {
-    check_ub_at(t.ptr_, t.pos_, t.size_, sizeof(T), bytes, op, role, loc, align);
+    // int4b_t: the tensor's bytes, counted as one-byte units
+    constexpr uint32_t per = packed_per_byte<T>();
+    check_ub_at(t.ptr_, t.pos_, (t.size_ + per - 1) / per, sizeof(T), bytes, op, role, loc, align);
 }
 
 template <class T>
@@ -151,7 +153,7 @@ inline void check_gt(const AscendC::GlobalTensor<T>& g, uint64_t bytes, const ch
     if (!g.ptr_) fail(loc, format("%s: GlobalTensor used before SetGlobalBuffer", op));
     // SetGlobalBuffer's size bounds nothing on the device (a tail block may read its rounded-up
     // length past it): only the buffer's allocation does, unless --strict-bounds
-    if (g.sized_ && bytes > g.size_ * sizeof(T) && block().strict_bounds) {
+    if (g.sized_ && bytes > g.size_ * sizeof(T) / packed_per_byte<T>() && block().strict_bounds) {
         fail(loc, format("%s: touches %llu bytes of a GlobalTensor that SetGlobalBuffer sized to %llu elements "
                          "(%llu bytes) from this offset (--strict-bounds)", op, (unsigned long long)bytes,
                          (unsigned long long)g.size_, (unsigned long long)(g.size_ * sizeof(T))));
@@ -163,7 +165,12 @@ inline void check_gt(const AscendC::GlobalTensor<T>& g, uint64_t bytes, const ch
 // drops a ragged end: an error by default; with --lenient-copy the same truncation, logged.
 template <class T>
 inline uint64_t copy_bytes(uint32_t count, const char* op, SrcLoc loc) {
-    uint64_t bytes = uint64_t(count) * sizeof(T);
+    constexpr uint32_t per = packed_per_byte<T>();   // int4b_t: two elements a byte
+    if (per > 1 && count % per != 0) {
+        fail(loc, format("%s of %u %s elements: the device packs %u of them a byte, so a copy moves a "
+                         "multiple of %u elements", op, count, type_name<T>(), per, per));
+    }
+    uint64_t bytes = uint64_t(count) * sizeof(T) / per;
     if (bytes % 32 == 0) return bytes;
     uint64_t kept = bytes / 32 * 32;
     BlockState& b = block();
@@ -181,7 +188,7 @@ inline uint64_t copy_bytes(uint32_t count, const char* op, SrcLoc loc) {
                      "Pad the length to a multiple of %u elements or use DataCopyPad (--lenient-copy "
                      "reproduces the truncation instead).",
                      op, count, type_name<T>(), (unsigned long long)bytes, (unsigned long long)kept,
-                     (unsigned long long)(kept / sizeof(T)), unsigned(32 / sizeof(T) ? 32 / sizeof(T) : 1)));
+                     (unsigned long long)(kept * per / sizeof(T)), unsigned(32 * per / sizeof(T) ? 32 * per / sizeof(T) : 1)));
 }
 
 // DataCopyPad's padding register: SetPadValue, or the paddingValue of an isPad copy.

@@ -114,6 +114,34 @@ struct complex64 { float real; float imag; };
 struct complex128 { double real; double imag; };
 }  // namespace opkg_sim
 
+// AscendC::int4b_t, signed 4-bit (asc-devkit common_types.h: integer_sub_type<4, true>): one
+// value held in the low bits of a byte, converting to int8_t with its sign extended. In tensors
+// two values share a byte, the first in the low nibble; the tensors' element accessors and
+// DataCopy counts take that packing into account (tensor.h, datacopy.h: opkg_sim::packed_per_byte).
+namespace AscendC {
+struct int4b_t {
+    uint8_t storage = 0;
+    int4b_t() = default;
+    int4b_t(int32_t v) : storage(uint8_t(v) & 0x0F) {}
+    int4b_t(uint32_t v) : storage(uint8_t(v) & 0x0F) {}
+    operator int8_t() const { return (storage & 0x08) ? int8_t(storage | 0xF0) : int8_t(storage); }
+    bool operator==(const int4b_t& o) const { return storage == o.storage; }
+    bool operator!=(const int4b_t& o) const { return storage != o.storage; }
+    bool operator<(const int4b_t& o) const { return int8_t(*this) < int8_t(o); }
+    bool operator>(const int4b_t& o) const { return int8_t(*this) > int8_t(o); }
+    bool operator<=(const int4b_t& o) const { return int8_t(*this) <= int8_t(o); }
+    bool operator>=(const int4b_t& o) const { return int8_t(*this) >= int8_t(o); }
+};
+}  // namespace AscendC
+using int4b_t = AscendC::int4b_t;   // the devkit names it at global scope too (common_types.h)
+
+namespace opkg_sim {
+// Elements per byte of a tensor of T: 2 for int4b_t, else 1 (a T takes sizeof(T) bytes).
+template <class T> constexpr uint32_t packed_per_byte() {
+    return std::is_same<T, AscendC::int4b_t>::value ? 2u : 1u;
+}
+}  // namespace opkg_sim
+
 // The bisheng compiler's own spellings of the float types, used by real kernels
 // (`LocalTensor<float32_t>`, `std::is_same_v<T, float16_t>`).
 using float32_t = float;
@@ -209,6 +237,7 @@ template <class T> const char* type_name() {
     if (std::is_same<T, int64_t>::value) return "int64_t";
     if (std::is_same<T, uint64_t>::value) return "uint64_t";
     if (std::is_same<T, bool>::value) return "bool";
+    if (std::is_same<T, AscendC::int4b_t>::value) return "int4b_t";
     return "T";
 }
 

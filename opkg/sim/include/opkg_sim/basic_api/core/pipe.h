@@ -86,7 +86,7 @@ public:
 
     template <class T>
     LocalTensor<T> AllocTensor(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-        return LocalTensor<T>(reinterpret_cast<T*>(alloc_buffer(loc)), len_ / sizeof(T), pos_);
+        return LocalTensor<T>(reinterpret_cast<T*>(alloc_buffer(loc)), len_ / sizeof(T) * opkg_sim::packed_per_byte<T>(), pos_);
     }
     template <class T>
     bool EnQue(const LocalTensor<T>& t, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
@@ -95,7 +95,7 @@ public:
     }
     template <class T>
     LocalTensor<T> DeQue(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-        return LocalTensor<T>(reinterpret_cast<T*>(deque_buffer(loc)), len_ / sizeof(T), pos_);
+        return LocalTensor<T>(reinterpret_cast<T*>(deque_buffer(loc)), len_ / sizeof(T) * opkg_sim::packed_per_byte<T>(), pos_);
     }
     template <class T>
     void FreeTensor(LocalTensor<T>& t, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
@@ -228,12 +228,12 @@ public:
     template <class T>
     LocalTensor<T> Get(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         require_init(loc);
-        return LocalTensor<T>(reinterpret_cast<T*>(base_), len_ / sizeof(T), pos_);
+        return LocalTensor<T>(reinterpret_cast<T*>(base_), len_ / sizeof(T) * opkg_sim::packed_per_byte<T>(), pos_);
     }
     template <class T>
     LocalTensor<T> Get(uint32_t count, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         require_init(loc);
-        if (uint64_t(count) * sizeof(T) > len_) {
+        if (uint64_t(count) * sizeof(T) / opkg_sim::packed_per_byte<T>() > len_) {
             opkg_sim::fail(loc, opkg_sim::format("TBuf::Get<%s>(%u) asks for %llu bytes of a %u-byte buffer",
                                                  opkg_sim::type_name<T>(), count,
                                                  (unsigned long long)(uint64_t(count) * sizeof(T)), len_));
@@ -243,7 +243,7 @@ public:
     template <class T>
     LocalTensor<T> GetWithOffset(uint32_t count, uint32_t byteOffset, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         require_init(loc);
-        if (uint64_t(byteOffset) + uint64_t(count) * sizeof(T) > len_) {
+        if (uint64_t(byteOffset) + uint64_t(count) * sizeof(T) / opkg_sim::packed_per_byte<T>() > len_) {
             opkg_sim::fail(loc, opkg_sim::format("TBuf::GetWithOffset(%u, %u) reaches past the %u-byte buffer",
                                                  count, byteOffset, len_));
         }

@@ -7,6 +7,26 @@
 #include "opkg_sim/basic_api/core/ktypes.h"
 #include "opkg_sim/basic_api/core/utils_constants.h"
 
+namespace opkg_sim {
+// Element i of a tensor of T at p: int4b_t elements share bytes, the first in the low nibble
+// (asc-devkit kernel_tensor_impl.h GetValue); a store rewrites only its nibble.
+template <class T> inline T packed_get(const T* p, uint64_t i) {
+    if constexpr (packed_per_byte<T>() > 1) {
+        return T(uint32_t(p[i / 2].storage >> (4 * (i % 2))));
+    } else {
+        return p[i];
+    }
+}
+template <class T> inline void packed_set(T* p, uint64_t i, T v) {
+    if constexpr (packed_per_byte<T>() > 1) {
+        const unsigned shift = 4 * (i % 2);
+        p[i / 2].storage = uint8_t((p[i / 2].storage & ~(0x0F << shift)) | ((v.storage & 0x0F) << shift));
+    } else {
+        p[i] = v;
+    }
+}
+}  // namespace opkg_sim
+
 namespace AscendC {
 
 // What LocalTensor::GetPhyAddr() returns: the UB address (the offset into the UB) as an integer,
@@ -87,20 +107,20 @@ public:
                                             "Ascend C call before it is at %s:%d)", offset, size_,
                                             last.file ? last.file : "?", last.line));
         }
-        return LocalTensor(ptr_ + offset, size_ - offset, pos_);
+        return LocalTensor(ptr_ + offset / kPer, size_ - offset, pos_);   // int4b_t: a byte per two
     }
     T GetValue(uint32_t i, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
         check_index(i, "GetValue", loc);
-        opkg_sim::check_scalar_load(ptr_ + i, sizeof(T), "LocalTensor::GetValue", loc);
-        return ptr_[i];
+        opkg_sim::check_scalar_load(ptr_ + i / kPer, sizeof(T), "LocalTensor::GetValue", loc);
+        return opkg_sim::packed_get(ptr_, i);
     }
     template <class V>
     void SetValue(uint32_t i, V v, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
         const opkg_sim::PendingUse moved = opkg_sim::take_pending();   // v may be an undefined GetValue
         check_index(i, "SetValue", loc);
-        ptr_[i] = static_cast<T>(v);
-        opkg_sim::mark_written(ptr_ + i, sizeof(T), opkg_sim::Pipe::S);
-        opkg_sim::settle_pending(moved, ptr_ + i, sizeof(T));
+        opkg_sim::packed_set(ptr_, i, static_cast<T>(v));
+        opkg_sim::mark_written(ptr_ + i / kPer, sizeof(T), opkg_sim::Pipe::S);
+        opkg_sim::settle_pending(moved, ptr_ + i / kPer, sizeof(T));
     }
     // Raw element access may be a store: counted as one so that it never causes a false report
     // of unwritten UB; under --sync-check it is a scalar load and store.
@@ -110,7 +130,7 @@ public:
         return ptr_[i];
     }
     uint32_t GetSize() const { return size_; }
-    uint32_t GetLength() const { return size_ * sizeof(T); }
+    uint32_t GetLength() const { return size_ * sizeof(T) / kPer; }
     void SetSize(uint32_t size) { size_ = size; }
     // The Ascend 950's bound of the tensor's UB accesses (dataLen elements; the devkit's
     // kernel_tensor_impl.h sets the address's upper bound to dataLen * sizeof(T) bytes).
@@ -123,14 +143,17 @@ public:
     void SetShapeInfo(const ShapeInfo& info) { shapeInfo_ = info; }
     ShapeInfo GetShapeInfo() const { return shapeInfo_; }
     template <class U> LocalTensor<U> ReinterpretCast() const {
-        return LocalTensor<U>(reinterpret_cast<U*>(ptr_), static_cast<uint32_t>(uint64_t(size_) * sizeof(T) / sizeof(U)), pos_);
+        const uint64_t bytes = uint64_t(size_) * sizeof(T) / kPer;   // int4b_t: two a byte
+        return LocalTensor<U>(reinterpret_cast<U*>(ptr_),
+                              static_cast<uint32_t>(bytes * opkg_sim::packed_per_byte<U>() / sizeof(U)), pos_);
     }
     void SetAddrWithOffset(const LocalTensor& src, uint32_t offset) { *this = src[offset]; }
     // `dst = a * b` and the other operator overloads (symbol_ops.h): the expression runs into dst.
     template <class Op, class = typename Op::opkg_symbol_op>
     void operator=(const Op& expression) { expression.Process(*this); }
 
-    // Emulation internals (not Ascend C API).
+    // Emulation internals (not Ascend C API). size_ counts elements (int4b_t: two a byte).
+    static constexpr uint32_t kPer = opkg_sim::packed_per_byte<T>();
     T* ptr_ = nullptr;
     uint32_t size_ = 0;
     TPosition pos_ = TPosition::VECCALC;
@@ -147,7 +170,7 @@ private:
         opkg_sim::note(loc);
         if (!ptr_) opkg_sim::fail(loc, opkg_sim::format("%s on a LocalTensor that was never allocated", what));
         if (i >= size_) {   // the device build reads the UB at the address, unchecked (as vector counts)
-            opkg_sim::past_tensor(ptr_ + i, sizeof(T), 0,
+            opkg_sim::past_tensor(ptr_ + i / kPer, sizeof(T), 0,
                                   opkg_sim::format("%s(%u) is past the LocalTensor's %u elements", what, i, size_),
                                   loc);
         }
@@ -170,22 +193,22 @@ public:
     }
     GlobalTensor operator[](uint64_t offset) const {
         GlobalTensor g;
-        g.ptr_ = ptr_ + offset;
+        g.ptr_ = ptr_ + offset / kPer;   // int4b_t: a byte per two elements
         g.sized_ = sized_;
         g.size_ = sized_ ? (offset <= size_ ? size_ - offset : 0) : 0;
         return g;
     }
     T GetValue(uint64_t i, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
         check_index(i, "GetValue", loc);
-        opkg_sim::check_gm_use(ptr_ + i, sizeof(T), "GlobalTensor::GetValue", loc);
-        return ptr_[i];
+        opkg_sim::check_gm_use(ptr_ + i / kPer, sizeof(T), "GlobalTensor::GetValue", loc);
+        return opkg_sim::packed_get(ptr_, i);
     }
     template <class V>
     void SetValue(uint64_t i, V v, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         check_index(i, "SetValue", loc);
-        opkg_sim::save_undo(ptr_ + i, sizeof(T));
-        ptr_[i] = static_cast<T>(v);
-        opkg_sim::record_write(ptr_ + i, sizeof(T), loc);
+        opkg_sim::save_undo(ptr_ + i / kPer, sizeof(T));
+        opkg_sim::packed_set(ptr_, i, static_cast<T>(v));
+        opkg_sim::record_write(ptr_ + i / kPer, sizeof(T), loc);
     }
     T& operator()(uint64_t i) const { return ptr_[i]; }
     __gm__ T* GetPhyAddr() const { return ptr_; }
@@ -195,8 +218,9 @@ public:
     void SetL2CacheHint(CacheMode) {}
     template <CacheRwMode rwMode> void SetL2CacheHint(CacheMode) {}
 
+    static constexpr uint32_t kPer = opkg_sim::packed_per_byte<T>();
     T* ptr_ = nullptr;
-    uint64_t size_ = 0;
+    uint64_t size_ = 0;   // elements
     bool sized_ = false;
 
 private:
@@ -206,7 +230,7 @@ private:
             opkg_sim::fail(loc, opkg_sim::format("GlobalTensor::%s(%llu) is past the %llu elements given to SetGlobalBuffer (--strict-bounds)",
                                                  what, (unsigned long long)i, (unsigned long long)size_));
         }
-        opkg_sim::check_gm(ptr_ + i, sizeof(T), what, loc);
+        opkg_sim::check_gm(ptr_ + i / kPer, sizeof(T), what, loc);
     }
 };
 
