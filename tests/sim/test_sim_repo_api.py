@@ -171,3 +171,17 @@ def test_a_uint_range_longer_than_64_values_encodes_and_instantiates(tmp_path):
     assert lines[:3] == [str(81 | 1 << 8), "82", str(2**64 - 1)]
     assert "value 80 of p is not among the values" in run_.stderr
     assert lines[3:] == [f"{256}=0,1", f"{76 | 256}=95,1", f"{83 | 256}=201,1"]
+
+
+def test_the_data_block_size_is_a_constant_of_the_kernel_api(tmp_path):
+    """asc-devkit's kernel_operator_sys_var_intf.h: `constexpr int16_t GetDataBlockSizeInBytes()`,
+    which ops-nn's pooling/avg_pool3_d kernels call unqualified in templates (the UB's 32-byte
+    data block)."""
+    src = tmp_path / "block.cpp"
+    src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                   "template <typename T> constexpr uint32_t PerBlock() "
+                   "{ return GetDataBlockSizeInBytes() / sizeof(T); }\n"
+                   'static_assert(PerBlock<float>() == 8, "8 floats a block");\n')
+    kernel = _gxx(src, "-fsyntax-only", "-DOPKG_SIM_KERNEL=1", "-D__NPU_ARCH__=2201",
+                  "-D__CCE_AICORE__=220")
+    assert kernel.returncode == 0, kernel.stderr[-2000:]

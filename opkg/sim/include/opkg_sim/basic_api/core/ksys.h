@@ -69,6 +69,9 @@ template <typename srcT, typename dstT, RoundMode roundMode> inline dstT ScalarC
     return opkg_sim::convert<dstT, srcT>(valueIn, roundMode);
 }
 
+// One data block of the UB, in bytes (the devkit's kernel_operator_sys_var_intf.h)
+constexpr int16_t GetDataBlockSizeInBytes() { return ONE_BLK_SIZE; }
+
 // Nanoseconds of a monotonic clock, as CANN's CPU debug build counts (the device counts cycles).
 inline int64_t GetSystemCycle() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
