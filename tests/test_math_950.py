@@ -188,3 +188,24 @@ def test_pattern_reduce_ar_and_ra_match_numpy(workspace):
     # max and min are exact; sums differ from NumPy's order by rounding only
     assert result["outputs"]["max_ar"]["max_abs_error"] == 0.0 and result["outputs"]["min_ra"]["max_abs_error"] == 0.0
     assert result["passed"]
+
+
+def test_a_ub_tensor_declared_past_the_ub_is_a_warning_and_its_accesses_are_checked(workspace):
+    # atvoss's one-dim broadcast scheduler passes bytes as LocalTensor(pos, addr, tileSize)'s
+    # element count and sets the real length with SetBufferLen: no fault on the device
+    dest = workspace.root / "packages" / "basic_950"
+    shutil.copytree(BASIC, dest)
+    kernel = dest / "op_kernel" / "basic_950.cpp"
+    text = kernel.read_text()
+    old = "    in.SetBufferLen(n);\n"
+    assert old in text and "row(TPosition::VECCALC, 24576, 2048)" in text
+    kernel.write_text(text.replace("row(TPosition::VECCALC, 24576, 2048)", "row(TPosition::VECCALC, 24576, 1 << 20)")
+                      .replace(old, old + "    row.SetBufferLen(2048);\n"))
+    r = opkg("test", "packages/basic_950", "--json", "--jobs", "1", cwd=workspace.root, check=0)
+    [target] = json.loads(r.stdout)["targets"]
+    assert target["passed"], r.stdout + r.stderr
+    report = json.loads((workspace.root / "out/sim/basic_950/Ascend950PR_9599/float32/verification.json")
+                        .read_text())
+    [result] = report["results"]
+    assert any("basic_950.cpp:20: LocalTensor(pos, addr 24576, tileSize 1048576)" in line
+               and "the tensor is cut at the UB's end" in line for line in result["log"]), result["log"]
