@@ -210,3 +210,16 @@ def test_a_ub_tensor_declared_past_the_ub_is_a_warning_and_its_accesses_are_chec
     [result] = report["results"]
     assert any("basic_950.cpp:20: LocalTensor(pos, addr 24576, tileSize 1048576)" in line
                and "the tensor is cut at the UB's end" in line for line in result["log"]), result["log"]
+
+
+def test_a_pattern_reduce_result_is_undefined_only_where_its_own_line_is(workspace):
+    # x's last row never reaches UB: row 5's AR sum is undefined, the other rows' are not
+    dest = workspace.root / "packages" / "reduce_950"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "reduce_950", dest)
+    kernel = dest / "op_kernel" / "reduce_950.cpp"
+    old = "DataCopyExtParams{1, n * static_cast<uint32_t>(sizeof(float)), 0, 0, 0}"
+    assert old in kernel.read_text()
+    kernel.write_text(kernel.read_text().replace(
+        old, "DataCopyExtParams{1, (n - t.cols) * static_cast<uint32_t>(sizeof(float)), 0, 0, 0}"))
+    r = opkg("test", "packages/reduce_950", "--jobs", "1", cwd=workspace.root, check=1)
+    assert "stores undefined values into bytes [20, 24) of 'sum_ar'" in r.stdout, r.stdout
