@@ -177,7 +177,8 @@ def test_installing_a_golden_s_declared_package_re_verifies_instead_of_replaying
 
 def test_pattern_reduce_ar_and_ra_match_numpy(workspace):
     """The 950's pattern reduce API (tests/fixtures/reduce_950): ReduceSum over rows (AR) and
-    columns (RA), ReduceMax (AR) and ReduceMin (RA), with and without sharedTmpBuffer."""
+    columns (RA), ReduceMax (AR) and ReduceMin (RA), with and without sharedTmpBuffer; the
+    row sums then go through the 950's level-2 Divs."""
     shutil.copytree(Path(__file__).parent / "fixtures" / "reduce_950", workspace.root / "packages" / "reduce_950")
     r = opkg("build", "packages/reduce_950", "--json", "--jobs", "1", cwd=workspace.root, check=0)
     [target] = json.loads(r.stdout)["targets"]
@@ -188,3 +189,37 @@ def test_pattern_reduce_ar_and_ra_match_numpy(workspace):
     # max and min are exact; sums differ from NumPy's order by rounding only
     assert result["outputs"]["max_ar"]["max_abs_error"] == 0.0 and result["outputs"]["min_ra"]["max_abs_error"] == 0.0
     assert result["passed"]
+
+
+def test_a_ub_tensor_declared_past_the_ub_is_a_warning_and_its_accesses_are_checked(workspace):
+    # atvoss's one-dim broadcast scheduler passes bytes as LocalTensor(pos, addr, tileSize)'s
+    # element count and sets the real length with SetBufferLen: no fault on the device
+    dest = workspace.root / "packages" / "basic_950"
+    shutil.copytree(BASIC, dest)
+    kernel = dest / "op_kernel" / "basic_950.cpp"
+    text = kernel.read_text()
+    old = "    in.SetBufferLen(n);\n"
+    assert old in text and "row(TPosition::VECCALC, 24576, 2048)" in text
+    kernel.write_text(text.replace("row(TPosition::VECCALC, 24576, 2048)", "row(TPosition::VECCALC, 24576, 1 << 20)")
+                      .replace(old, old + "    row.SetBufferLen(2048);\n"))
+    r = opkg("test", "packages/basic_950", "--json", "--jobs", "1", cwd=workspace.root, check=0)
+    [target] = json.loads(r.stdout)["targets"]
+    assert target["passed"], r.stdout + r.stderr
+    report = json.loads((workspace.root / "out/sim/basic_950/Ascend950PR_9599/float32/verification.json")
+                        .read_text())
+    [result] = report["results"]
+    assert any("basic_950.cpp:20: LocalTensor(pos, addr 24576, tileSize 1048576)" in line
+               and "the tensor is cut at the UB's end" in line for line in result["log"]), result["log"]
+
+
+def test_a_pattern_reduce_result_is_undefined_only_where_its_own_line_is(workspace):
+    # x's last row never reaches UB: row 5's AR sum is undefined, the other rows' are not
+    dest = workspace.root / "packages" / "reduce_950"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "reduce_950", dest)
+    kernel = dest / "op_kernel" / "reduce_950.cpp"
+    old = "DataCopyExtParams{1, n * static_cast<uint32_t>(sizeof(float)), 0, 0, 0}"
+    assert old in kernel.read_text()
+    kernel.write_text(kernel.read_text().replace(
+        old, "DataCopyExtParams{1, (n - t.cols) * static_cast<uint32_t>(sizeof(float)), 0, 0, 0}"))
+    r = opkg("test", "packages/reduce_950", "--jobs", "1", cwd=workspace.root, check=1)
+    assert "stores undefined values into bytes [20, 24) of 'sum_ar'" in r.stdout, r.stdout

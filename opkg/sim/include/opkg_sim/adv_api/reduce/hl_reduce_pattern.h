@@ -44,15 +44,19 @@ inline void pattern_reduce(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
     check_count(src, s0 * s1, op, "src", loc);
     check_count(dst, outer, op, "dst", loc);
     if (tmp) check_ub(*tmp, 0, op, "sharedTmpBuffer", loc);
-    check_read(src.ptr_, s0 * s1 * sizeof(T), op, "src", loc);
     std::vector<T> line(inner);
-    std::vector<T> out(outer);
     for (uint64_t o = 0; o < outer; ++o) {
+        // each result is defined when its own row (column) is: a tail tile's unwritten columns
+        // leave only their results undefined (ops-nn's softmax_grad reduces a whole tile RA)
+        if (ar) {
+            check_read(src.ptr_ + o * s1, s1 * sizeof(T), op, "src", loc);
+        } else {
+            for (uint64_t k = 0; k < inner; ++k) check_read(src.ptr_ + k * s1 + o, sizeof(T), op, "src", loc);
+        }
         for (uint64_t k = 0; k < inner; ++k) line[k] = ar ? src.ptr_[o * s1 + k] : src.ptr_[k * s1 + o];
-        out[o] = tree_reduce(line.data(), int64_t(inner), f);
+        dst.ptr_[o] = tree_reduce(line.data(), int64_t(inner), f);
+        mark_written(dst.ptr_ + o, sizeof(T));
     }
-    std::memcpy(dst.ptr_, out.data(), outer * sizeof(T));   // after reading: src may be dst's neighbour
-    mark_written(dst.ptr_, outer * sizeof(T));
     count_vec_of<T>(op, int64_t(s0 * s1));
 }
 

@@ -90,11 +90,22 @@ public:
         if (pos != TPosition::VECIN && pos != TPosition::VECOUT && pos != TPosition::VECCALC)
             opkg_sim::fail(loc, "LocalTensor(pos, addr, tileSize): the sim places such tensors in the Unified Buffer "
                                 "only (VECIN, VECOUT, VECCALC)");
-        if (!b.ub || uint64_t(addr) + uint64_t(tileSize) * sizeof(T) > b.ub_bytes)
-            opkg_sim::fail(loc, opkg_sim::format("LocalTensor(pos, addr %u, tileSize %u): %llu bytes from UB byte %u run "
-                                                 "past the SoC's %llu-byte Unified Buffer", addr, tileSize,
-                                                 (unsigned long long)(uint64_t(tileSize) * sizeof(T)), addr,
-                                                 (unsigned long long)b.ub_bytes));
+        if (!b.ub || addr >= b.ub_bytes)
+            opkg_sim::fail(loc, opkg_sim::format("LocalTensor(pos, addr %u, tileSize %u): UB byte %u is past the SoC's "
+                                                 "%llu-byte Unified Buffer", addr, tileSize, addr,
+                                                 (unsigned long long)(b.ub ? b.ub_bytes : 0)));
+        if (uint64_t(addr) + uint64_t(tileSize) * sizeof(T) > b.ub_bytes) {
+            // Only a declared length: the device checks nothing here, and atvoss's one-dim broadcast
+            // scheduler passes bytes where elements are meant, then sets the real length with
+            // SetBufferLen. A warning; the tensor ends at the UB's end, where accesses are checked.
+            size_ = uint32_t((b.ub_bytes - addr) / sizeof(T));
+            if (!b.warned || b.warned->first(loc))
+                opkg_sim::log_line(opkg_sim::format(
+                    "warning: %s:%d: LocalTensor(pos, addr %u, tileSize %u): %llu bytes from UB byte %u run past the "
+                    "SoC's %llu-byte Unified Buffer (tileSize counts elements of the tensor's type); the tensor is "
+                    "cut at the UB's end", loc.file ? loc.file : "?", loc.line, addr, tileSize,
+                    (unsigned long long)(uint64_t(tileSize) * sizeof(T)), addr, (unsigned long long)b.ub_bytes));
+        }
         ptr_ = reinterpret_cast<T*>(b.ub + addr);
     }
 

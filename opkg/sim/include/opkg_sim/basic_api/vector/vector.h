@@ -612,13 +612,13 @@ inline void Duplicate(const LocalTensor<T>& dst, const typename opkg_sim::identi
 }  // namespace AscendC
 
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
-// The Ascend 950's bitwise Ands/Ors with a scalar (level 2; the devkit's
-// kernel_operator_vec_binary_scalar_intf.h): either operand may be the scalar.
+// The Ascend 950's level-2 tensor-scalar forms (the devkit's kernel_operator_vec_binary_scalar_intf.h)
+// where either operand may be the scalar: bitwise Ands/Ors, and Subs/Divs (gelu_quant's
+// `Divs(dst, src, scalar, count)`), each computed in the type's calc precision and rounded once.
 namespace opkg_sim {
 template <class T, class A, class B, class F>
-inline void bitwise_scalar(const AscendC::LocalTensor<T>& dst, const A& a, const B& b, int32_t count, F f,
-                           const char* op, SrcLoc loc) {
-    static_assert(std::is_integral<T>::value, "Ands/Ors take integer tensors");
+inline void binary_scalar(const AscendC::LocalTensor<T>& dst, const A& a, const B& b, int32_t count, F f,
+                          const char* op, SrcLoc loc) {
     using C = calc_t<T>;
     if constexpr (std::is_same<A, AscendC::LocalTensor<T>>::value) {
         const C s = static_cast<C>(b);
@@ -628,18 +628,27 @@ inline void bitwise_scalar(const AscendC::LocalTensor<T>& dst, const A& a, const
         unary(dst, b, count, [s, f](C x) -> C { return f(s, x); }, op, loc);
     }
 }
+template <class T> struct is_sim_float
+    : std::integral_constant<bool, std::is_same<T, half>::value || std::is_same<T, float>::value ||
+                                       std::is_same<T, bfloat16_t>::value> {};
+template <class T> struct is_sim_arith
+    : std::integral_constant<bool, std::is_integral<T>::value || is_sim_float<T>::value> {};
 }  // namespace opkg_sim
 
 namespace AscendC {
-#define OPKG_SIM_BITS_SCALAR(NAME, EXPR)                                                                        \
+#define OPKG_SIM_BINARY_SCALAR(NAME, KIND, WHAT, EXPR)                                                         \
     template <class T = void, bool isSetMask = true, class U, class S, class V>                                \
     inline void NAME(const U& dst, const S& src0, const V& src1, const int32_t& count,                         \
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
-        opkg_sim::bitwise_scalar(dst, src0, src1, count, [](auto x, auto y) { return decltype(x)(EXPR); }, #NAME, loc); \
+        static_assert(KIND<typename U::PrimType>::value, #NAME " takes " WHAT " tensors");                     \
+        opkg_sim::binary_scalar(dst, src0, src1, count, [](auto x, auto y) { return decltype(x)(EXPR); }, #NAME, loc); \
     }
-OPKG_SIM_BITS_SCALAR(Ands, x & y)
-OPKG_SIM_BITS_SCALAR(Ors, x | y)
-#undef OPKG_SIM_BITS_SCALAR
+OPKG_SIM_BINARY_SCALAR(Ands, std::is_integral, "integer", x & y)
+OPKG_SIM_BINARY_SCALAR(Ors, std::is_integral, "integer", x | y)
+OPKG_SIM_BINARY_SCALAR(Subs, opkg_sim::is_sim_arith, "arithmetic", x - y)
+// integer Divs (the devkit's floor division) is not emulated: a compile error rather than C's truncation
+OPKG_SIM_BINARY_SCALAR(Divs, opkg_sim::is_sim_float, "half, bfloat16 or float", x / y)
+#undef OPKG_SIM_BINARY_SCALAR
 }  // namespace AscendC
 #endif
 
