@@ -414,7 +414,7 @@ def test_the_corpus_shared_host_library_is_a_repository_library_and_int4_verifie
     assert "commit" not in entry          # the fixture is not the top of a git work tree
     assert entry["libraries"] == {"op_tiling": {
         "include_dirs": ["src/common/op_host/op_tiling/quant", "src/common/inc"],
-        "host_sources": ["src/common/op_host/op_tiling/**/*.cc"], "kernel_include_dirs": []}}
+        "host_sources": ["src/common/op_host/op_tiling/**/*.cc"]}}
     pkg = workspace.root / "packages" / "int4_scale"
     manifest = yaml.safe_load((pkg / "opkg.yaml").read_text())
     assert manifest["deps"] == ["@cann_ops_layout//:op_tiling"]

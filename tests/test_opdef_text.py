@@ -178,3 +178,22 @@ def test_an_attr_named_twice_is_one_attr_with_the_last_definition():
     [op] = [to_manifest_op(o) for o in probe.ops]
     assert op["attrs"] == [{"name": "axis", "type": "int", "default": 0},
                            {"name": "sqrt_mode", "type": "bool", "default": False}]
+
+
+def test_addconfig_takes_the_config_as_it_is_at_the_call(tmp_path):
+    """CANN's AddConfig stores a copy of the OpAICoreConfig: lists given to the config after the
+    call belong to later AddConfig calls only (cann-ops' BatchMatMulV3 adds its config to
+    ascend910b first, then sets dtype lists on it)."""
+    src = tmp_path / "my_op.cpp"
+    src.write_text(SOURCE.replace(
+        '''        OpAICoreConfig config;
+        config.Input("x").DataType({ge::DT_FLOAT16});   // a per-SoC config, not the prototype
+        this->AICore().AddConfig("ascend910b").AddConfig("ascend310p", config);''',
+        '''        OpAICoreConfig config;
+        this->AICore().AddConfig("ascend910b", config);
+        config.Input("x").DataType({ge::DT_FLOAT16});
+        this->AICore().AddConfig("ascend310p", config);'''))
+    ops, why = parse_opdef_text([src])
+    assert why == []
+    assert list(ops[0]["aicore"]["soc_configs"]) == ["ascend310p"]
+    assert ops[0]["aicore"]["soc_configs"]["ascend310p"]["inputs"][0]["dtypes"] == ["float16"]

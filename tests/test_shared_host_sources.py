@@ -65,3 +65,18 @@ def test_sibling_sources_are_followed_through_every_project_they_lead_to(tmp_pat
     found = shared_headers.follow_siblings(res, project, [])
     assert sorted(found) == ["include/b/op_host/b.cpp", "include/c/op_host/c.cpp"]
     assert "include/c/op_host/c.h" in res.siblings           # reached only through b.cpp
+
+
+def test_tiling_data_is_an_own_header_registering_another_projects_class(tmp_path):
+    """cann-ops' gemm_v2: op_host/gemm_v2_tiling.h registers mat_mul_v3's MatmulTilingData for
+    GemmV2 (the class itself is in a header of mat_mul_v3): that own header is tiling.data, so
+    the kernel build sees the classes it includes."""
+    from opkg.importers.project import _tiling_data_header
+
+    project = tmp_path / "src/fam/g"
+    write(project / "op_host/g_tiling.h", '#include "../../m/op_host/m_tiling.h"\n'
+                                          "REGISTER_TILING_DATA_CLASS(GOp, MData)\n")
+    write(project / "op_host/other.h", "REGISTER_TILING_DATA_CLASS(Else, MData)\n")
+    res = shared_headers.Resolution()
+    assert _tiling_data_header(project, tmp_path / "dest", res, "GOp") == "op_host/g_tiling.h"
+    assert _tiling_data_header(project, tmp_path / "dest", res, "Nobody") is None

@@ -353,6 +353,8 @@ def _parse_body(name: str, text: str, body_at: int, body: str) -> dict:
                        "pair up by position", call_at)
         param = calls.get("ParamType", ("REQUIRED", 0))[0].strip().split("::")[-1].lower()
         tensor = {"name": pname, "param_type": param, "dtypes": dtypes, "formats": formats}
+        if owner is not None:
+            tensor["_at"] = at - body_at       # AddConfig copies the config as it is then
         target = op if owner is None else configs[owner]
         target["inputs" if kind == "Input" else "outputs"].append(tensor)
     problem = list_length_problem(op["inputs"] + op["outputs"])
@@ -361,8 +363,14 @@ def _parse_body(name: str, text: str, body_at: int, body: str) -> dict:
     soc_configs = {}
     for m in re.finditer(r'AddConfig\s*\(\s*"([^"]+)"\s*,\s*(\w+)\s*\)', body):
         own = configs.get(alias.get(m.group(2), m.group(2)))
-        if own and (own["inputs"] or own["outputs"]):
-            soc_configs[m.group(1)] = own
+        # CANN's AddConfig stores a copy: only the lists set on the config before the call count
+        # (cann-ops' BatchMatMulV3 adds aicConfig to ascend910b, then gives it lists for others);
+        # a config a member function returns is read whole
+        seen = {g: [{k: v for k, v in t.items() if k != "_at"} for t in own[g]
+                    if m.group(2) in alias or t.get("_at", -1) < m.start()]
+                for g in ("inputs", "outputs")} if own else None
+        if seen and (seen["inputs"] or seen["outputs"]):
+            soc_configs[m.group(1)] = seen
     if soc_configs:
         op["aicore"]["soc_configs"] = soc_configs
     return op

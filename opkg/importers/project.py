@@ -241,13 +241,19 @@ def _library_deps(library, ws_root: Path | None, notes: list[str]) -> list[str]:
 def _tiling_data_header(project: Path, dest: Path, headers, op_type: str) -> str | None:
     """The package-relative header that defines the tiling data: one of op_host/'s, or a shared
     header copied from the corpus, or a header of another project of the family, that registers
-    a tiling data class for op_type (cann-ops foreach operators share foreach_tiling_def.h;
+    a tiling data class for op_type (cann-ops' gemm_v2 registers mat_mul_v3's class in its own
+    op_host header; cann-ops foreach operators share foreach_tiling_def.h;
     CircularPadGrad's class is registered in circular_pad's circular_pad_common.h)."""
     own = [h for h in sorted((project / "op_host").glob("*.h"))
            if "BEGIN_TILING_DATA_DEF" in h.read_text(errors="replace")]
     if own:
         return own[0].relative_to(project).as_posix()
     registers = re.compile(rf"REGISTER_TILING_DATA_CLASS\s*\(\s*{re.escape(op_type)}\s*,")
+    # an own header that registers another project's class for op_type (cann-ops' gemm_v2_tiling.h:
+    # REGISTER_TILING_DATA_CLASS(GemmV2, MatmulTilingData), defined in mat_mul_v3_tiling.h)
+    for h in sorted((project / "op_host").glob("*.h")):
+        if registers.search(h.read_text(errors="replace")):
+            return h.relative_to(project).as_posix()
     for rel in sorted(headers.copies | headers.siblings):
         if registers.search((dest / rel).read_text(errors="replace")):
             return rel

@@ -97,14 +97,15 @@ class HostLibrary:
 
     def entry(self, ws_root: Path, commit: str | None) -> dict:
         """The workspace's repositories: entry: the checkout where it is (and its commit: the
-        bundles' provenance) with this library. Kernel compiles keep their own include path:
-        the host library's headers (op_util.h, mathutil.h, ...) must not shadow kernel headers."""
+        bundles' provenance) with this library. Its include directories serve kernel compiles
+        too: the sim's kernel build reads the package's tiling data header, which includes host
+        headers (cann-ops' mat_mul_v3_tiling.h: tiling/tiling_base.h); the package's own
+        directories come first there."""
         entry: dict = {"path": os.path.relpath(self.root, Path(ws_root).resolve())}
         if commit:
             entry["commit"] = commit
         entry["libraries"] = {self.name: {"include_dirs": self.include_dirs,
-                                          "host_sources": self.host_sources,
-                                          "kernel_include_dirs": []}}
+                                          "host_sources": self.host_sources}}
         return entry
 
 

@@ -97,13 +97,15 @@ def common_flags() -> list[str]:
         "-fno-gnu-unique",
         *_isa_flags(),
         f"-I{_INCLUDE}",
+        # CANN toolkit headers some repositories ship copies of (the AOE tuning registries):
+        # searched last, so a repository's own copy wins; kernels too, whose build reads tiling
+        # data headers that include them (cann-ops' mat_mul_v3_base_tiling.h)
+        f"-idirafter{_INCLUDE / 'opkg_sim' / 'host' / 'fallback'}",
     ]
 
 
 def host_flags(op: OpSpec) -> list[str]:
-    # CANN toolkit headers some repositories ship copies of (the AOE tuning registries): searched
-    # last, so a repository's own copy wins
-    return ["-DOPKG_SIM_HOST=1", f"-idirafter{_INCLUDE / 'opkg_sim' / 'host' / 'fallback'}"]
+    return ["-DOPKG_SIM_HOST=1"]
 
 
 def arch_flags(soc: SocInfo) -> list[str]:
