@@ -337,6 +337,19 @@ class WorkspaceFactory:
         shutil.copytree(REPO / "packages" / name, dest)
         return dest
 
+    def copy_fixture(self, name: str, edit: tuple[str, str] | None = None) -> Path:
+        """tests/fixtures/<name> as packages/<name>; `edit` (old, new) rewrites its kernel
+        op_kernel/<name>.cpp once (the old text must be there)."""
+        dest = self.root / "packages" / name
+        shutil.copytree(REPO / "tests" / "fixtures" / name, dest)
+        if edit:
+            kernel = dest / "op_kernel" / f"{name}.cpp"
+            old, new = edit
+            text = kernel.read_text()
+            assert old in text, f"{kernel.name} has no {old!r}"
+            kernel.write_text(text.replace(old, new))
+        return dest
+
     def load(self):
         from opkg.core.workspace import Workspace
 

@@ -6,28 +6,12 @@ NumPy exactly; a loop mode left on is an error at the copy it would repeat
 from __future__ import annotations
 
 import json
-import shutil
-from pathlib import Path
 
 from tests.conftest import opkg
 
-FIXTURE = Path(__file__).parent / "fixtures" / "loop_copy_950"
-
-
-def _copy(workspace, edit=None):
-    dest = workspace.root / "packages" / "loop_copy_950"
-    shutil.copytree(FIXTURE, dest)
-    if edit:
-        kernel = dest / "op_kernel" / "loop_copy_950.cpp"
-        old, new = edit
-        text = kernel.read_text()
-        assert old in text
-        kernel.write_text(text.replace(old, new))
-    return dest
-
 
 def test_looped_compact_and_normal_copies_move_the_box_exactly(workspace):
-    _copy(workspace)
+    workspace.copy_fixture("loop_copy_950")
     r = opkg("build", "packages/loop_copy_950", "--json", "--jobs", "1", cwd=workspace.root, check=0)
     [target] = json.loads(r.stdout)["targets"]
     assert target["passed"], r.stdout + r.stderr
@@ -40,7 +24,7 @@ def test_looped_compact_and_normal_copies_move_the_box_exactly(workspace):
 
 def test_a_loop_mode_left_on_is_an_error_at_the_copy_it_would_repeat(workspace):
     # without the reset, z's plain DataCopy would run 3 x 2 times on the device
-    _copy(workspace, ("    DataCopyPad<float, PaddingMode::Compact>(zGm, ub, DataCopyExtParams{3, 20, 0, 0, 0});\n"
+    workspace.copy_fixture("loop_copy_950", ("    DataCopyPad<float, PaddingMode::Compact>(zGm, ub, DataCopyExtParams{3, 20, 0, 0, 0});\n"
                       "    ResetLoopModePara(DataCopyMVType::UB_TO_OUT);\n",
                       "    DataCopy(zGm, ub, 8);\n"))
     r = opkg("test", "packages/loop_copy_950", "--jobs", "1", cwd=workspace.root, check=1)
@@ -49,7 +33,7 @@ def test_a_loop_mode_left_on_is_an_error_at_the_copy_it_would_repeat(workspace):
 
 
 def test_a_ub_loop_stride_off_the_32_byte_grid_is_an_error(workspace):
-    _copy(workspace, ("LoopModeParams in{3, 2, 4 * row, 64, 3 * 4 * row, 3 * 64};",
+    workspace.copy_fixture("loop_copy_950", ("LoopModeParams in{3, 2, 4 * row, 64, 3 * 4 * row, 3 * 64};",
                       "LoopModeParams in{3, 2, 4 * row, 60, 3 * 4 * row, 3 * 64};"))
     r = opkg("test", "packages/loop_copy_950", "--jobs", "1", cwd=workspace.root, check=1)
     out = r.stdout + r.stderr

@@ -13,20 +13,8 @@ from tests.conftest import opkg
 FIXTURE = Path(__file__).parent / "fixtures" / "math_950"
 
 
-def _copy(workspace, edit=None):
-    dest = workspace.root / "packages" / "math_950"
-    shutil.copytree(FIXTURE, dest)
-    if edit:
-        kernel = dest / "op_kernel" / "math_950.cpp"
-        old, new = edit
-        text = kernel.read_text()
-        assert old in text
-        kernel.write_text(text.replace(old, new))
-    return dest
-
-
 def test_configured_math_apis_verify_exactly_in_float32_and_float16(workspace):
-    _copy(workspace)
+    workspace.copy_fixture("math_950")
     r = opkg("build", "packages/math_950", "--json", "--jobs", "1", cwd=workspace.root, check=0)
     [target] = json.loads(r.stdout)["targets"]
     assert target["passed"], r.stdout + r.stderr
@@ -41,7 +29,7 @@ def test_configured_math_apis_verify_exactly_in_float32_and_float16(workspace):
 
 
 def test_a_float_only_algorithm_on_half_is_a_compile_error(workspace):
-    _copy(workspace, ("if constexpr (sizeof(T) == 4) Atan<T, false, ATAN_CFG>(ol, xl, n);\n"
+    workspace.copy_fixture("math_950", ("if constexpr (sizeof(T) == 4) Atan<T, false, ATAN_CFG>(ol, xl, n);\n"
                       "                else Atan(ol, xl, n);", "Atan<T, false, ATAN_CFG>(ol, xl, n);"))
     r = opkg("build", "packages/math_950", "--jobs", "1", cwd=workspace.root)
     assert r.returncode != 0
@@ -49,7 +37,7 @@ def test_a_float_only_algorithm_on_half_is_a_compile_error(workspace):
 
 
 def test_an_fmod_iteration_count_outside_the_devkit_range_is_a_compile_error(workspace):
-    _copy(workspace, ("{FmodAlgo::ITERATION_COMPENSATION, 11}", "{FmodAlgo::ITERATION_COMPENSATION, 12}"))
+    workspace.copy_fixture("math_950", ("{FmodAlgo::ITERATION_COMPENSATION, 11}", "{FmodAlgo::ITERATION_COMPENSATION, 12}"))
     r = opkg("test", "packages/math_950", "--variant", "float32", "--jobs", "1", cwd=workspace.root)
     assert r.returncode != 0
     assert "the iteration number must be in [1, 11]" in r.stdout + r.stderr, r.stdout + r.stderr

@@ -9,21 +9,6 @@ from pathlib import Path
 
 from tests.conftest import opkg
 
-FIXTURE = Path(__file__).parent / "fixtures" / "reg_elu"
-
-
-def _copy(workspace, edit=None):
-    dest = workspace.root / "packages" / "reg_elu"
-    shutil.copytree(FIXTURE, dest)
-    if edit:
-        kernel = dest / "op_kernel" / "reg_elu.cpp"
-        old, new = edit
-        text = kernel.read_text()
-        assert old in text
-        kernel.write_text(text.replace(old, new))
-    return dest
-
-
 def _float32_only(workspace, *flags, check=1):
     # one variant is enough to see a diagnostic
     return opkg("test", "packages/reg_elu", "--variant", "float32", "--jobs", "1", *flags, cwd=workspace.root,
@@ -31,7 +16,7 @@ def _float32_only(workspace, *flags, check=1):
 
 
 def test_a_register_api_kernel_verifies_in_float32_float16_and_bfloat16(workspace):
-    _copy(workspace)
+    workspace.copy_fixture("reg_elu")
     r = opkg("build", "packages/reg_elu", "--json", "--jobs", "1", cwd=workspace.root, check=0)
     [target] = json.loads(r.stdout)["targets"]
     assert target["passed"], r.stdout + r.stderr
@@ -45,7 +30,7 @@ def test_a_register_api_kernel_verifies_in_float32_float16_and_bfloat16(workspac
 
 
 def test_a_mask_register_used_before_anything_set_it_is_an_error_at_its_line(workspace):
-    _copy(workspace, ("        mask = MicroAPI::UpdateMask<float>(count);\n", "        (void)count;\n"))
+    workspace.copy_fixture("reg_elu", ("        mask = MicroAPI::UpdateMask<float>(count);\n", "        (void)count;\n"))
     r = _float32_only(workspace)
     assert "reg_elu.cpp:" in r.stdout and "the MaskReg was never set" in r.stdout, r.stdout
 
@@ -53,7 +38,7 @@ def test_a_mask_register_used_before_anything_set_it_is_an_error_at_its_line(wor
 def test_a_store_past_the_unified_buffer_is_an_error_at_its_line(workspace):
     # y's buffer starts at UB byte 32768 (after x's 8192 floats): the first store starts 128 bytes
     # before the end of the 256 KiB UB and runs 128 bytes past it
-    _copy(workspace, ("MicroAPI::StoreAlign(dst + i * vl, y, mask);", "MicroAPI::StoreAlign(dst + i * vl + 57312, y, mask);"))
+    workspace.copy_fixture("reg_elu", ("MicroAPI::StoreAlign(dst + i * vl, y, mask);", "MicroAPI::StoreAlign(dst + i * vl + 57312, y, mask);"))
     r = _float32_only(workspace)
     assert "reg_elu.cpp:35" in r.stdout and "run past the end of the SoC's 262144-byte Unified Buffer" in r.stdout, \
         r.stdout
@@ -62,7 +47,7 @@ def test_a_store_past_the_unified_buffer_is_an_error_at_its_line(workspace):
 def test_a_lost_unaligned_store_tail_leaves_undefined_data_that_reaches_gm(workspace):
     """StoreUnAlign keeps the bytes after the last 32-byte boundary until StoreUnAlignPost: a
     kernel that never flushes them stores garbage, which the sim reports where it reaches GM."""
-    _copy(workspace, ("MicroAPI::StoreAlign(dst + i * vl, y, mask);",
+    workspace.copy_fixture("reg_elu", ("MicroAPI::StoreAlign(dst + i * vl, y, mask);",
                       "{ MicroAPI::UnalignReg u; __ubuf__ T* d = dst + i * vl; "
                       "MicroAPI::StoreUnAlign(d, y, u, 64 - (i == loops - 1 ? (loops * 64 - 111) : 0)); }"))
     r = _float32_only(workspace)
@@ -96,7 +81,7 @@ def test_a_load_of_what_the_vector_function_just_stored_needs_a_local_mem_bar(wo
     """A vector load of UB bytes a store of the same vector function wrote, with no
     LocalMemBar<VEC_STORE, VEC_LOAD> between them, may read them before the store lands (the
     devkit's LocalMemBar page): --sync-check reports it with both lines."""
-    _copy(workspace, (_STORE, _STORE + _RELOAD))
+    workspace.copy_fixture("reg_elu", (_STORE, _STORE + _RELOAD))
     r = _float32_only(workspace, "--sync-check")
     assert "reg_elu.cpp:36: " in r.stdout and "StoreAlign at packages/reg_elu/op_kernel/reg_elu.cpp:35" in r.stdout
     assert "no LocalMemBar<MemType::VEC_STORE, MemType::VEC_LOAD>" in r.stdout, r.stdout
@@ -104,7 +89,7 @@ def test_a_load_of_what_the_vector_function_just_stored_needs_a_local_mem_bar(wo
 
 def test_a_local_mem_bar_orders_the_load_after_the_store(workspace):
     barrier = "            MicroAPI::LocalMemBar<MicroAPI::MemType::VEC_STORE, MicroAPI::MemType::VEC_LOAD>();\n"
-    _copy(workspace, (_STORE, _STORE + barrier + _RELOAD))
+    workspace.copy_fixture("reg_elu", (_STORE, _STORE + barrier + _RELOAD))
     _float32_only(workspace, "--sync-check", check=0)
 
 
