@@ -191,9 +191,10 @@ def test_per_soc_dtype_lists_drive_the_variants_built_per_soc(workspace):
 def test_a_one_soc_manifest_may_be_that_socs_config():
     """What `opkg import` writes for an operator whose AddConfig for the SoC has lists of its own
     (hicann/ops-nn matmul/mat_mul_v3/op_host/mat_mul_v3_def.cpp: 8 combinations at the top, 910B's
-    config a few of them), less the combinations opkg cannot run (a dtype it lacks, int4)."""
+    config a few of them), less the combinations opkg cannot run (a dtype it lacks: the packed
+    float4_e2m1 of hicann/ops-nn quant_batch_matmul_v3_def.cpp)."""
     one = [("Ascend910B1", "ascend910b")]
-    config = _config(["float16", "int4", "float16"])
+    config = _config(["float16", "float4_e2m1", "float16"])
     config["inputs"][0]["formats"] = config["outputs"][0]["formats"] = ["ND", "ND", "FRACTAL_NZ"]
     aicore = {"configs": ["ascend910b"], "soc_configs": {"ascend910b": config}}
     op = OpSpec("LeakyReluCustom", (TensorSpec("x", ("float16",), ("ND",)),),
@@ -208,12 +209,12 @@ def test_a_one_soc_manifest_may_be_that_socs_config():
 
 
 def test_a_manifest_may_leave_out_the_combinations_of_dtypes_opkg_has_not():
-    # what `opkg import` writes for ops-nn's DynamicQuantV2 (hicann/ops-nn
-    # quant/dynamic_quant_v2/op_host/dynamic_quant_v2_def.cpp): its int4
-    # combinations left out, the others kept
+    # what `opkg import` writes for an operator with a combination of a dtype opkg lacks (the
+    # packed float4_e2m1 outputs of hicann/ops-nn's swiglu_group_quant_def.cpp): that combination
+    # left out, the others kept
     q8 = dict(inputs__0__dtypes=["float16", "float32", "float16"],
               inputs__0__formats=["ND", "ND", "ND"],
-              outputs__0__dtypes=["float16", "float32", "int4"],
+              outputs__0__dtypes=["float16", "float32", "float4_e2m1"],
               outputs__0__formats=["ND", "ND", "ND"])
     assert compare(manifest_op(), SOCS, declared(**q8))[1] == []
     # a known combination missing from the manifest is still a difference

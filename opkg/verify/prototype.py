@@ -249,7 +249,7 @@ def _tensor_diffs(op: OpSpec, inputs: list[dict], outputs: list[dict], prefix: s
     diffs = _positional_diffs(op, inputs, outputs, prefix)
     if diffs:
         # ... and only the combinations whose dtypes and formats opkg has (an import leaves out
-        # int4 or FRACTAL_Z_3D positions, each named)
+        # positions of a dtype or format it lacks, e.g. float4_e2m1 or FRACTAL_Z_3D, each named)
         known = _known_positions([*inputs, *outputs])
         inputs, outputs = keep_positions(inputs, known), keep_positions(outputs, known)
         kept, dropped = runnable_combinations(inputs, outputs)

@@ -126,10 +126,10 @@ def test_a_kernel_selection_reads_its_values_as_cann_s_op_compiler_does(tmp_path
                    "using namespace AscendC;\n#define A 0\n#define B 1\n"
                    "constexpr opkg_sim::tpl::Param sel = ASCENDC_TPL_UINT_SEL(g, ASCENDC_TPL_UI_LIST, A, B, "
                    "TPL_FLOOR, (1 << 1), 1U, 010, 0x3, -1, 7 / 2, -7 / 2 + 5);\n"
-                   "static_assert(sel.n == 6 && sel.vals[0] == 0 && sel.vals[1] == 1 && sel.vals[2] == 2 &&"
-                   " sel.vals[3] == 3 && sel.vals[4] == 3 && sel.vals[5] == 1);\n"
+                   "static_assert(sel.n == 6 && sel.at(0) == 0 && sel.at(1) == 1 && sel.at(2) == 2 &&"
+                   " sel.at(3) == 3 && sel.at(4) == 3 && sel.at(5) == 1);\n"
                    "constexpr opkg_sim::tpl::Param rng = ASCENDC_TPL_UINT_SEL(g, ASCENDC_TPL_UI_RANGE, 1, 0, 2);\n"
-                   "static_assert(rng.n == 3 && rng.vals[2] == 2);\n")
+                   "static_assert(rng.n == 3 && rng.at(2) == 2);\n")
     r = subprocess.run(["g++", *flags.common_flags(), "-DOPKG_SIM_KERNEL=1", "-fsyntax-only", str(src)],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
