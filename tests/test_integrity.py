@@ -128,6 +128,32 @@ def _results(report) -> dict:
     return without_timings(json.loads(report.read_bytes() if isinstance(report, Path) else report))
 
 
+def test_a_report_is_the_same_bytes_for_the_same_results_and_keeps_its_timings_beside_it(tmp_path):
+    """Two runs of the same verification differ only in wall time, which goes beside the report:
+    a report on which the bundle step is keyed must not differ between two checkouts sharing a
+    remote cache (they uploaded bundles keyed on each other's timings before)."""
+    from opkg.core.report_schema import read_report, timings_path
+    from opkg.verify.runner import write_report
+
+    def report(seconds):
+        case = {"case": "even", "passed": True, "error": None, "outputs": {}, "seconds": seconds}
+        return {"package": "p", "variant": "float16", "soc": "Ascend910B1", "passed": True,
+                "cases": 1, "failed": 0, "error": None, "results": [case]}
+
+    a, b = tmp_path / "a" / "verification.json", tmp_path / "b" / "verification.json"
+    for path, seconds in ((a, 0.25), (b, 0.5)):
+        path.parent.mkdir()
+        write_report(path, report(seconds))
+    assert a.read_bytes() == b.read_bytes() and b"seconds" not in a.read_bytes()
+    assert read_report(b)[0]["results"][0]["seconds"] == 0.5
+    # the timings are informational: damaged or missing, the report still reads, without them
+    timings_path(a).write_text("{not json")
+    timings_path(b).unlink()
+    for path in (a, b):
+        got, problem = read_report(path)
+        assert problem is None and "seconds" not in got["results"][0]
+
+
 def test_a_truncated_cached_report_is_a_miss_not_a_broken_build(ws):
     report = (ws / REPORT).read_bytes()
     entry = _entry_holding(ws.parent / "cache", report)

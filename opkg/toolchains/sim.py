@@ -21,6 +21,7 @@ from opkg.core.bundle import bundle_filename
 from opkg.core.errors import BuildError, ToolchainError
 from opkg.core.model import SimModes
 from opkg.core.actions import Action, Target, digest_files, python_executable, sha256_text
+from opkg.core.report_schema import timings_path
 
 
 @lru_cache(maxsize=4)
@@ -326,8 +327,8 @@ class SimToolchain:
                 sort_keys=True), target=tid, step="generate",
                 description=f"plan verification {pkg.name} {variant.name}"))
             actions.append(Action(
-                "python", (str(report),), (str(job), str(host_lib), str(lib),
-                                           str(pkg.verify.golden_file), str(proto)),
+                "python", (str(report), str(timings_path(report))),
+                (str(job), str(host_lib), str(lib), str(pkg.verify.golden_file), str(proto)),
                 function="opkg.verify.runner:scons_action",
                 params={"job": str(job), "report": str(report),
                         "python": python_executable(), "cwd": str(self._root()),

@@ -1009,8 +1009,17 @@ def _report(job: dict, results: list[dict], error: str | None = None) -> dict:
 
 
 def write_report(path: Path, report: dict) -> None:
+    """verification.json holds what the run decided, the same for the same inputs (the bundle
+    step, cached locally and remotely, is keyed on it); each case's measured wall time goes
+    beside it, in the step's other output (report_schema.timings_path)."""
+    from opkg.core.report_schema import timings_path
     from opkg.util.fsutil import atomic_write_text
 
+    timings = {case["case"]: case["seconds"] for case in report.get("results", [])
+               if "seconds" in case}
+    report = {**report, "results": [{k: v for k, v in case.items() if k != "seconds"}
+                                    for case in report.get("results", [])]}
+    atomic_write_text(timings_path(path), json.dumps(timings, indent=1, sort_keys=True) + "\n")
     atomic_write_text(path, json.dumps(_jsonable(report), indent=1, sort_keys=True) + "\n")
 
 
