@@ -174,6 +174,7 @@ public:
     uint8_t* base_ = nullptr;
     uint32_t len_ = 0;
     uint32_t num_ = 0;
+    uint32_t cursor_ = 0;   // the buffer AllocTensor tries first (the device's bufCursor)
     std::vector<bool> in_use_;
     std::vector<bool> deq_;                       // DeQue'd since its AllocTensor (GetState)
     std::vector<opkg_sim::SrcLoc> alloc_loc_;   // where each allocated buffer was handed out
@@ -319,7 +320,12 @@ using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
 #ifdef OPKG_SIM_RUNTIME_TU
 uint8_t* TQueBase::alloc_buffer(opkg_sim::SrcLoc loc) {
     require_init("AllocTensor", loc);
-    for (uint32_t i = 0; i < num_; ++i) {
+    // As the device's queue: a cursor walks the buffers round-robin from the one after the last
+    // handed out, so a tile just freed is not the next one handed out while another is free
+    // (a kernel may still read a freed tile while it fills the next, as double buffering does).
+    for (uint32_t k = 0; k < num_; ++k) {
+        uint32_t i = cursor_;
+        if (config_.bufferNumber != 1) cursor_ = (cursor_ + 1) % num_;
         if (!in_use_[i]) {
             in_use_[i] = true;
             deq_[i] = false;
@@ -439,6 +445,7 @@ bool TPipe::InitBuffer(TQueBase& que, uint8_t num, uint32_t len, opkg_sim::SrcLo
                                         : opkg_sim::cube_carve(hw, que.pos_, que.describe(), num, rounded, loc);
     que.len_ = rounded;
     que.num_ = num;
+    que.cursor_ = 0;
     que.in_use_.assign(num, false);
     que.deq_.assign(num, false);
     que.alloc_loc_.assign(num, opkg_sim::SrcLoc{nullptr, 0});
