@@ -92,6 +92,15 @@ def test_a_sample_of_the_operators_with_a_golden(tmp_path):
     names = lambda ds: [d.name for d in ds]      # noqa: E731
     assert names(harness.select(ops, tmp_path, None, 2, None, with_golden=True)) == ["op0", "op3"]
     assert names(harness.select(ops, tmp_path, None, 2, None)) == ["op0", "op2", "op4"]
+    # a second sample, disjoint from the first, and one family left out after the draw
+    assert names(harness.select(ops, tmp_path, None, 2, None, with_golden=True,
+                                start=1)) == ["op2", "op4"]
+    other = tmp_path / "skipped" / "op5"
+    (other / "tests" / "assets").mkdir(parents=True)
+    (other / "tests" / "assets" / "golden.py").write_text(
+        "__golden__ = {'kernel': {'op5': 'g'}}\ndef g(x):\n    return x\n")
+    assert names(harness.select([*ops, other], tmp_path, None, 2, None, with_golden=True,
+                                skip_families=("skipped",))) == ["op0", "op3"]
 
 
 def _real_checkouts(tmp_path: Path):

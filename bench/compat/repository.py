@@ -61,16 +61,20 @@ def classic_operators(root: Path, unit: str, apt: bool = False) -> list[Path]:
 
 
 def select(ops: list[Path], root: Path, families, every: int, only,
-           with_golden: bool = False) -> list[Path]:
+           with_golden: bool = False, start: int = 0, skip_families=()) -> list[Path]:
     """The operators to measure; `with_golden`: only those whose tests/assets/golden.py names
-    a kernel function (the population of the verification target), before `every`."""
+    a kernel function (the population of the verification target), before `every`. `start`
+    shifts the sample (every Nth from the start-th: `--every 4 --start 2` is disjoint from
+    `--every 4`); `skip_families` leaves families out after the sampling, so the others are
+    the same operators whichever families are left out."""
     if families:
         ops = [d for d in ops if d.parent.name in families]
     if only:
         ops = [d for d in ops if d.name in only]
     if with_golden:
         ops = [d for d in ops if R.find_golden(d)]
-    return ops[::every] if every > 1 else ops
+    ops = ops[start::every] if every > 1 else ops[start:]
+    return [d for d in ops if d.parent.name not in skip_families]
 
 
 def missing_packages(ops: list[Path]) -> Counter:
@@ -339,6 +343,11 @@ def main(argv=None) -> int:
     ap.add_argument("--families", nargs="+", metavar="FAMILY")
     ap.add_argument("--only", nargs="+", metavar="OP", help="operator directory names")
     ap.add_argument("--every", type=int, default=1, help="every Nth operator (a sample)")
+    ap.add_argument("--start", type=int, default=0,
+                    help="the sample starts at this operator (--every 4 --start 2: a sample "
+                         "disjoint from --every 4)")
+    ap.add_argument("--skip-families", nargs="+", default=[], metavar="FAMILY",
+                    help="families left out of the sample (after it is drawn)")
     ap.add_argument("--with-golden", action="store_true",
                     help="only operators with the repository's golden (then --every)")
     ap.add_argument("--soc", default="Ascend910B1")
@@ -374,7 +383,8 @@ def main(argv=None) -> int:
     if soc_row is None:
         raise SystemExit(f"error: unknown SoC {args.soc}")
     everything = classic_operators(root, soc_row.short, apt=soc_row.npu_arch == 3510)
-    chosen = select(everything, root, args.families, args.every, args.only, args.with_golden)
+    chosen = select(everything, root, args.families, args.every, args.only, args.with_golden,
+                    args.start, args.skip_families)
     commit, measured_by = git_head(root), opkg_commit()
     key = f"{commit}:{measured_by}:{args.soc}" + (":import-only" if args.import_only else "") + (
         ":without " + ",".join(args.leave_out_base) if args.leave_out_base else "")
@@ -435,6 +445,8 @@ def main(argv=None) -> int:
     sample = ("families " + ", ".join(args.families) if args.families else "all families") + (
         ", the operators with a golden" if args.with_golden else "") + (
         f", every {args.every}th operator" if args.every > 1 else "") + (
+        f" from the {args.start}th (counting from 0)" if args.start else "") + (
+        ", without " + ", ".join(args.skip_families) if args.skip_families else "") + (
         f", operators {', '.join(args.only)}" if args.only else "") + (
         "; the base library's host sources " + ", ".join(f"`{p}`" for p in args.leave_out_base)
         + " left out" if args.leave_out_base else "")
