@@ -136,6 +136,14 @@ def test_impl_layer_calls_on_raw_pointers(built):
     np.testing.assert_array_equal(y[:8], x[:8])
 
 
+def test_impl_layer_datacopypad_on_raw_pointers(built):
+    x = np.arange(64, dtype=np.float32) + 0.5
+    _, y, _ = run(built, 13, x)
+    np.testing.assert_array_equal(y[:8], [*x[:5], 7, 7, 7])     # padded in UB, stored whole
+    np.testing.assert_array_equal(y[8:13], x[8:13])             # DataCopyParams form, in bytes
+    np.testing.assert_array_equal(y[13:], 0)
+
+
 def test_impl_layer_call_on_a_gm_pointer_is_reported(built):
     with pytest.raises(runtime.SimError) as err:
         run(built, 9)

@@ -137,6 +137,20 @@ extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y
         SliceInfo src[] = {{0, 7, 0, 1}};
         SliceInfo dst[] = {{0, 7, 0, 1}};
         DataCopy(f, xGm, dst, src);  // @no-shape
+    } else if (TILING_KEY_IS(13)) {  // the impl layer's DataCopyPad on raw pointers, both forms
+        if (idx != 0) return;
+        // x[0:5] to UB padded with 7.0 up to the block, then as 5 and as 8 elements to y[0:], y[8:]
+        DataCopyPadGm2UBImpl((__ubuf__ float*)f.GetPhyAddr(), (__gm__ float*)xGm.GetPhyAddr(),
+                             DataCopyExtParams{1, 5 * sizeof(float), 0, 0, 0},
+                             DataCopyPadExtParams<float>{true, 0, 3, 7.0f});
+        DataCopyPadGm2UBImpl((__ubuf__ float*)f[8].GetPhyAddr(), (__gm__ float*)xGm[8].GetPhyAddr(),
+                             DataCopyParams{1, 5 * sizeof(float), 0, 0}, DataCopyPadParams{false, 0, 0, 0});
+        SetFlag<HardEvent::MTE2_MTE3>(0);
+        WaitFlag<HardEvent::MTE2_MTE3>(0);
+        DataCopyPadUB2GMImpl((__gm__ float*)yGm.GetPhyAddr(), (__ubuf__ float*)f.GetPhyAddr(),
+                             DataCopyExtParams{1, 8 * sizeof(float), 0, 0, 0});
+        DataCopyPadUB2GMImpl((__gm__ float*)yGm[8].GetPhyAddr(), (__ubuf__ float*)f[8].GetPhyAddr(),
+                             DataCopyParams{1, 5 * sizeof(float), 0, 0});
 #endif
     }
 }

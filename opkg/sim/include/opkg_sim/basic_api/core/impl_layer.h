@@ -1,6 +1,6 @@
 // Entry points of CANN's implementation layer that some operators call directly instead of the
-// public API (cann-ops GeGluV2/V3 zero GM this way): DuplicateImpl, DataCopyUB2GMImpl and
-// DataCopyGM2UBImpl on raw UB/GM pointers (the set_flag/wait_flag builtins they pair with are in
+// public API (cann-ops GeGluV2/V3 zero GM this way): DuplicateImpl, DataCopyUB2GMImpl,
+// DataCopyGM2UBImpl and DataCopyPad's Gm2UB/UB2GM forms on raw UB/GM pointers (the set_flag/wait_flag builtins they pair with are in
 // kmisc.h), and TransDataTo5HDImpl on lists of 16 UB addresses (cann-ops GeGluGradV2). Each becomes the public API call it implements, on a tensor that runs from
 // the pointer to the end of the UB, so every check of that call applies.
 #ifndef OPKG_SIM_IMPL_LAYER_H
@@ -63,6 +63,36 @@ template <typename T>
 inline void DataCopyGM2UBImpl(__ubuf__ T* dst, __gm__ T* src, const DataCopyParams& intriParams,
                               opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     DataCopy(opkg_sim::ub_tensor(dst, "DataCopyGM2UBImpl", loc), opkg_sim::gm_tensor(src), intriParams, loc);
+}
+
+// DataCopyPad's implementation on raw pointers (ops-nn's linear_index_v2 and scatter_elements_v2
+// load int32 indices as uint32 this way), in both parameter forms.
+template <typename T>
+inline void DataCopyPadGm2UBImpl(__ubuf__ T* dst, __gm__ T* src, const DataCopyExtParams& intriParams,
+                                 const DataCopyPadExtParams<T>& padParams,
+                                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    DataCopyPad(opkg_sim::ub_tensor(dst, "DataCopyPadGm2UBImpl", loc), opkg_sim::gm_tensor(src), intriParams,
+                padParams, loc);
+}
+
+template <typename T>
+inline void DataCopyPadGm2UBImpl(__ubuf__ T* dst, __gm__ T* src, const DataCopyParams& intriParams,
+                                 const DataCopyPadParams& padParams,
+                                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    DataCopyPad(opkg_sim::ub_tensor(dst, "DataCopyPadGm2UBImpl", loc), opkg_sim::gm_tensor(src), intriParams,
+                padParams, loc);
+}
+
+template <typename T>
+inline void DataCopyPadUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const DataCopyExtParams& intriParams,
+                                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    DataCopyPad(opkg_sim::gm_tensor(dst), opkg_sim::ub_tensor(src, "DataCopyPadUB2GMImpl", loc), intriParams, loc);
+}
+
+template <typename T>
+inline void DataCopyPadUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const DataCopyParams& intriParams,
+                                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    DataCopyPad(opkg_sim::gm_tensor(dst), opkg_sim::ub_tensor(src, "DataCopyPadUB2GMImpl", loc), intriParams, loc);
 }
 
 // CANN's dav_c220 impl: the lists as `__ubuf__ T*` UB addresses, or as uint64_t addresses;
