@@ -136,6 +136,11 @@ def test_impl_layer_calls_on_raw_pointers(built):
     np.testing.assert_array_equal(y[:8], x[:8])
 
 
+def test_block_idx_and_block_num_are_the_running_blocks(built):
+    s, _, _ = run(built, 14)
+    np.testing.assert_array_equal(s[:, 0], [1, 11, 21, 30])   # 10 * block_idx + (not the last)
+
+
 def test_impl_layer_datacopypad_on_raw_pointers(built):
     x = np.arange(64, dtype=np.float32) + 0.5
     _, y, _ = run(built, 13, x)

@@ -103,6 +103,8 @@ extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y
         set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
         wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
         DataCopy(yGm, f, 8);
+    } else if (TILING_KEY_IS(14)) {  // the device compiler's built-in variables, as kernels use them
+        putRow(static_cast<int32_t>(block_idx) * 10 + (block_idx < block_num - 1 ? 1 : 0));
     } else if (TILING_KEY_IS(9)) {
         if (idx != 0) return;
         DuplicateImpl<int32_t>((__ubuf__ int32_t*)sGm.GetPhyAddr(), 5, 8);  // @gm-as-ub

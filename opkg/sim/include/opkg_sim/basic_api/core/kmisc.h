@@ -34,6 +34,18 @@ __aicore__ inline int32_t CeilDivision(int32_t num1, int32_t num2) { return num2
 inline int64_t get_block_idx() { return opkg_sim::block().idx / opkg_sim::block().ration; }
 inline int64_t get_block_num() { return opkg_sim::block().num / opkg_sim::block().ration; }
 inline int64_t get_subblockid() { return opkg_sim::block().idx % opkg_sim::block().ration; }
+namespace opkg_sim {
+// A built-in variable of the device compiler: it reads the running block's value where it is
+// used; a local or a member of the same name hides it, as it hides the built-in.
+struct BuiltinVar {
+    int64_t (*read)();
+    operator int64_t() const { return read(); }
+};
+}  // namespace opkg_sim
+// The built-in variables get_block_idx() and friends read (ops-nn kernels use block_idx directly).
+inline const opkg_sim::BuiltinVar block_idx{get_block_idx};
+inline const opkg_sim::BuiltinVar block_num{get_block_num};
+inline const opkg_sim::BuiltinVar sub_block_idx{get_subblockid};
 // A device build defines ASSERT(x) as nothing, so kernels call GetBlockNum()/GetBlockIdx()
 // unqualified inside ASSERT in code that never sees `using namespace AscendC`; the sim evaluates
 // ASSERT, so it makes the two visible globally. A using-declaration (not a second function) keeps
