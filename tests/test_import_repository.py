@@ -606,6 +606,22 @@ def test_the_familys_common_module_is_built_into_every_operator_of_the_family(tm
     assert [p.relative_to(tmp_path.resolve()).as_posix() for p in read.host_sources] == [
         "pool/pool_x/op_host/pool_x_def.cpp", "mm/common/op_host/mm_common_infershape.cpp",
         "mm/common/op_host/op_tiling/debug_tiling.cpp"]
+    # a family's common module with its CMakeLists.txt in common/ and no op_host/ (ops-nn's
+    # loss/common: a header): no source, and no include directory that is not there
+    loss_common = tmp_path / "loss" / "common"
+    loss_common.mkdir(parents=True)
+    (loss_common / "CMakeLists.txt").write_text(
+        "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
+        "OPTYPE common ACLNNTYPE aclnn_exclude)\n")
+    (loss_common / "base_loss.h").write_text("")
+    loss = tmp_path / "loss" / "loss_x"
+    (loss / "op_kernel").mkdir(parents=True)
+    (loss / "op_host").mkdir()
+    (loss / "op_host" / "loss_x_def.cpp").write_text("")
+    read = R.read_operator(R.open_repository(loss), loss, "ascend910b")
+    assert len(read.host_sources) == 1
+    assert all(d.is_dir() for d in read.include_dirs)
+    assert loss.parent.resolve() in read.include_dirs
 
 
 def test_the_own_apis_st_executor_that_zeroes_outputs_after_the_call(tmp_path):

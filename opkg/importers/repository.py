@@ -305,7 +305,10 @@ def read_operator(repo: Repository, op_dir: Path, unit: str) -> Operator:
         dep_module = cmake_module(dep_dir)
         dep_defs, dep_sources = host_sources(dep_dir, dep_module, unit)
         sources += [p for p in dep_sources if p not in dep_defs and p not in sources]
-        include_dirs += [d for d in (dep_dir.parent, dep_module.host_dir) if d not in include_dirs]
+        # only directories there are: CMake passes a missing one to the compiler, which
+        # ignores it (ops-nn's loss/common module has a header and no op_host/)
+        include_dirs += [d for d in (dep_dir.parent, dep_module.host_dir)
+                         if d not in include_dirs and d.is_dir()]
     op = Operator(repo, op_dir, op_dir.parent.name, op_dir.name,
                   kernel if kernel.is_file() else None, defs, sources, include_dirs, op_type,
                   variants, list(module.dependencies))
