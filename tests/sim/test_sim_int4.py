@@ -85,3 +85,20 @@ def test_a_copy_past_an_int4_local_tensor_is_caught_at_its_bytes(built):
         runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x},
                          {"y": np.zeros(128, np.int32), "z": np.zeros(128, INT4)}, {"overrun": True},
                          modes=SimModes(strict_bounds=True))
+
+
+CAST = OpSpec("Int4Cast", (TensorSpec("x", ("float16",)),),
+              (TensorSpec("y", ("int4",)), TensorSpec("z", ("float16",))), ())
+
+
+def test_cast_from_half_rounds_and_saturates_and_back(pkgs, lib_cache):
+    built = simbuild.build(pkgs / "int4cast", CAST, CAST.variants()[0], get_soc("Ascend910B1"),
+                           lib_cache, stem="int4_cast")
+    x = np.tile(np.array([-9.5, -8.5, -7.5, -2.5, -0.5, 0.5, 1.5, 2.4, 6.5, 7.5, 100, -100, 3, -3,
+                          0, 5.6], np.float16), 8)
+    y = np.zeros(x.shape, INT4)
+    z = np.zeros(x.shape, np.float16)
+    runtime.run_case(built.host, built.kernel, CAST, built.variant, built.soc, {"x": x}, {"y": y, "z": z}, {})
+    want = np.clip(np.rint(x.astype(np.float32)), -8, 7).astype(np.int8)   # half to even, then [-8, 7]
+    np.testing.assert_array_equal(y.astype(np.int8), want)
+    np.testing.assert_array_equal(z, want.astype(np.float16))

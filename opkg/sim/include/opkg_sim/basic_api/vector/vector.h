@@ -192,6 +192,12 @@ template <class D, class S>
 inline D convert(S s, AscendC::RoundMode m) {
     if constexpr (std::is_same<D, half>::value && (std::is_same<S, float>::value || std::is_same<S, bfloat16_t>::value)) {
         return float_to_half(static_cast<float>(s), m);
+    } else if constexpr (std::is_same<D, AscendC::int4b_t>::value) {
+        // to int4 (half -> s4, the quant kernels' Cast): rounded in the mode, saturated to [-8, 7]
+        double v = round_with(static_cast<double>(static_cast<float>(s)), m);
+        return D(int32_t(std::isnan(v) ? 0 : v <= -8 ? -8 : v >= 7 ? 7 : v));
+    } else if constexpr (std::is_same<S, AscendC::int4b_t>::value) {
+        return static_cast<D>(static_cast<float>(static_cast<int8_t>(s)));
     } else if constexpr (std::is_integral<D>::value && !std::is_integral<S>::value) {
         double v = round_with(static_cast<double>(static_cast<float>(s)), m);
         if (std::isnan(v)) return D(0);
@@ -1001,12 +1007,20 @@ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Rou
                  opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::check_vec(dst, count, "Cast", "dst", loc);
     opkg_sim::check_vec(src, count, "Cast", "src", loc);
-    opkg_sim::check_read(src.ptr_, uint64_t(count) * sizeof(S), "Cast", "src", loc);
+    // bytes of `count` elements: int4b_t ones share bytes (opkg_sim::packed_per_byte)
+    constexpr uint64_t dPer = opkg_sim::packed_per_byte<D>(), sPer = opkg_sim::packed_per_byte<S>();
+    opkg_sim::check_read(src.ptr_, (uint64_t(count) * sizeof(S) + sPer - 1) / sPer, "Cast", "src", loc);
     opkg_sim::count_vec_of<typename std::conditional<(sizeof(D) > sizeof(S)), D, S>::type>("Cast", count);
-    opkg_sim::mark_written(dst.ptr_, uint64_t(count) * sizeof(D));
+    opkg_sim::mark_written(dst.ptr_, (uint64_t(count) * sizeof(D) + dPer - 1) / dPer);
     D* d = dst.ptr_;
     const S* s = src.ptr_;
-    for (uint32_t i = 0; i < count; ++i) d[i] = opkg_sim::convert<D, S>(s[i], mode);
+    if constexpr (dPer > 1 || sPer > 1) {
+        for (uint32_t i = 0; i < count; ++i) {
+            opkg_sim::packed_set(d, i, opkg_sim::convert<D, S>(opkg_sim::packed_get(s, i), mode));
+        }
+    } else {
+        for (uint32_t i = 0; i < count; ++i) d[i] = opkg_sim::convert<D, S>(s[i], mode);
+    }
 }
 
 }  // namespace AscendC
