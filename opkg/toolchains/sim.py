@@ -300,7 +300,7 @@ class SimToolchain:
             vdir = base / soc.name / variant.name
             what = f"kernel {variant.name} ({soc.name})"
             kflags = flags.kernel_flags(soc_op, variant, soc, tiling_include, pch, launcher, simt,
-                                        flags.registered_tiling_default(kernel_text)) + vector_flags
+                                        flags.registered_tiling_default(kernel_text, soc)) + vector_flags
             force = ((*tiling_headers, str(tiling_include)) if pkg.tiling_data else ()) + kernel_deps
             actions.append(compile_step(kernel_unit, vdir / "kernel.o", kflags,
                                         f"{what} {pkg.kernel_source.name}", force,
