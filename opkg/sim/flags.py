@@ -415,13 +415,13 @@ def keyed_tiling_headers(tiling_header: Path, text: str) -> list[Path]:
 def registered_tiling_default(kernel_text: str, soc: SocInfo | None = None) -> str | None:
     """The one struct a kernel source registers with REGISTER_TILING_DEFAULT (None: none, or
     several, which the C++ order of the kernel then decides as before); with `soc`, only a
-    registration in a branch its architecture builds (pp_conditions: an Ascend 950 entry under
-    `#if __CCE_AICORE__ == 310` registers a struct the classic kernel does not declare)."""
-    from opkg.sim import pp_conditions
+    registration in a branch its architecture builds (codegen.active_code: ops-nn's Ascend 950
+    entry under `#if __CCE_AICORE__ == 310` registers a struct the classic kernel never declares)."""
+    from opkg.sim import codegen
 
     text = _strip_comments(kernel_text)
     if soc is not None:
-        text = "\n".join(pp_conditions.kept_lines(text, pp_conditions.macro_values(arch_flags(soc))))
+        text = codegen.active_code(text, codegen.arch_defines(arch_flags(soc)))
     names = set(re.findall(r"\bREGISTER_TILING_DEFAULT\s*\(\s*([\w:]+)\s*\)", text))
     return names.pop() if len(names) == 1 else None
 
