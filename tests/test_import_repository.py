@@ -192,6 +192,26 @@ def test_ttk_rows_that_do_not_fit_the_opdef_are_said(tmp_path):
                              "needs_attr: a required attr has no value"]
 
 
+def test_an_attr_naming_the_rows_output_dtype_follows_the_variant(tmp_path):
+    # ops-nn's quant tables: dst_type is the ge::DataType number of y's dtype in the row (29
+    # int4, 34 hifloat8); every row runs in every variant, so the value is written per variant
+    _table(tmp_path, "testcase_name,input_shapes,output_dtypes,attributes,soc_series\n"
+           "to_int4,\"((4, 64),)\",\"('int4',)\",\"{'dst_type': 29, 'axis': 29}\",\n"
+           "to_hif8,\"((2, 64),)\",\"('hifloat8',)\",\"{'dst_type': 34, 'axis': -1}\",\n")
+    op = _op(outputs=[{"name": "y", "dtypes": ["int8", "int4"], "formats": ["ND", "ND"]}],
+             inputs=[{"name": "x", "dtypes": ["float16", "float16"], "formats": ["ND", "ND"]}],
+             attrs=[{"name": "dst_type", "type": "int", "default": 2},
+                    {"name": "axis", "type": "int", "default": -1}])
+    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").cases
+    # the first row's axis has int4's number too: which attr names y is not said, both kept
+    assert [c["attrs"] for c in cases] == [{"dst_type": 29, "axis": 29},
+                                           {"dst_type": {"output_dtype": "y"}, "axis": -1}]
+    written = R._per_variant_dtypes(cases[1], op, "Ascend910B1")
+    assert written["attrs"]["dst_type"] == {"per_variant": {"float16_int8": 2, "float16_int4": 29}}
+    assert written["attrs"]["axis"] == -1 and written["shapes"] == cases[1]["shapes"]
+    assert R._per_variant_dtypes(cases[0], op, "Ascend910B1") == cases[0]
+
+
 def test_a_ttk_range_of_one_value_is_kept(tmp_path):
     # ops-nn's gather_elements rows give the index `(0, 0)`: every index 0 (any other index
     # draws values the golden rejects)

@@ -772,6 +772,32 @@ def _short_series(soc: str) -> str:
     return re.sub(r"\d+$", "", soc) if re.search(r"[A-Za-z]\d+$", soc) else soc
 
 
+def _per_variant_dtypes(case: dict, manifest_op: dict, soc: str) -> dict:
+    """A case whose attrs name an output's dtype (ttk._dtype_attrs: `{output_dtype: y}`) with
+    the value per variant: the ge::DataType number of that output's dtype in each variant of
+    the SoC, as the manifest's `per_variant` says it."""
+    named = {k: v["output_dtype"] for k, v in (case.get("attrs") or {}).items()
+             if isinstance(v, dict) and "output_dtype" in v}
+    if not named:
+        return case
+    from opkg.core.model import DTYPES, OpSpec, TensorSpec
+    from opkg.core.socs import soc_table
+
+    def tensors(group):
+        return tuple(TensorSpec(t["name"], tuple(t["dtypes"]), tuple(t.get("formats") or ("ND",)),
+                                t.get("param_type", "required")) for t in group)
+
+    spec = OpSpec(manifest_op["type"], tensors(manifest_op["inputs"]), tensors(manifest_op["outputs"]),
+                  soc_configs=tuple((short, tensors(c["inputs"]), tensors(c["outputs"]))
+                                    for short, c in (manifest_op.get("soc_configs") or {}).items()))
+    row = soc_table(None).get(soc)
+    variants = spec.for_soc(row.short if row else soc).variants()
+    attrs = dict(case["attrs"])
+    for name, output in named.items():
+        attrs[name] = {"per_variant": {v.name: DTYPES[v.dtype_of(output)].ge_value for v in variants}}
+    return {**case, "attrs": attrs}
+
+
 def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, cases, tolerance,
                   has_infer, deps, row_short, tree_label, prefill=None) -> str:
     from opkg.importers.manifest_text import _yaml_flow, _yaml_tensor, _ATTR_PLACEHOLDER
@@ -838,7 +864,7 @@ def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, c
     lines.append("  cases:")
     if cases.cases:
         lines.append(f"    # from the repository's {cases.source}")
-        lines += [f"    - {_yaml_flow(c)}" for c in cases.cases]
+        lines += [f"    - {_yaml_flow(_per_variant_dtypes(c, manifest_op, soc))}" for c in cases.cases]
     else:
         lines.append("    # no ttk table or example for this SoC: one shape for every input; "
                      "REVIEW IT")

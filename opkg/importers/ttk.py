@@ -216,6 +216,9 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
             if any(a.get("required") and a["name"] not in attrs for a in op["attrs"]):
                 result.skipped.append(f"{name}: a required attr has no value")
                 continue
+            for name, output in _dtype_attrs(attrs, _literal(row.get("output_dtypes")),
+                                             op["outputs"]).items():
+                attrs[name] = {"output_dtype": output}
             if attrs:
                 case["attrs"] = attrs
             values = _input_values(attrs_in, inputs, case["shapes"], attr_kinds)
@@ -254,6 +257,30 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
             result.source = (path.relative_to(op_dir).as_posix() if len(files) == 1
                              else "tests/**/ttk_kernel_*.csv")
     return result
+
+
+def _dtype_attrs(attrs: dict, out_dtypes, outputs: list[dict]) -> dict:
+    """The int attrs of a row that name one of its outputs' dtypes (the row's value is that
+    dtype's ge::DataType number: a quant operator's `dst_type`), as {attr: output name}. Such
+    a value follows the variant a case runs in (the manifest writes it per variant), since a
+    table's rows run in every variant: ops-nn's arch35 quant tables give dst_type 29 (int4),
+    34 (hifloat8) or 35 (float8_e5m2) in rows an int8 variant of Ascend 910B runs too."""
+    from opkg.core.model import DTYPES
+
+    if not isinstance(out_dtypes, (list, tuple)) or len(out_dtypes) != len(outputs):
+        return {}
+    named = {}
+    for name, value in attrs.items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            continue
+        hits = [t["name"] for t, d in zip(outputs, out_dtypes)
+                if isinstance(d, str) and d in DTYPES and DTYPES[d].ge_value == value
+                and len(set(t.get("dtypes", ()))) > 1]
+        if len(hits) == 1:      # an output whose dtype differs between variants
+            named[name] = hits[0]
+    # two attrs with the number of one output's dtype: which names it is not said
+    outputs_named = list(named.values())
+    return {k: v for k, v in named.items() if outputs_named.count(v) == 1}
 
 
 def _input_values(attrs_in, inputs: list[dict], shapes: dict, attr_kinds: dict) -> dict:
