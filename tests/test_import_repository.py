@@ -203,6 +203,7 @@ def test_an_attr_naming_the_rows_output_dtype_follows_the_variant(tmp_path):
              attrs=[{"name": "dst_type", "type": "int", "default": 2},
                     {"name": "axis", "type": "int", "default": -1}])
     cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").cases
+    assert [c["name"] for c in cases] == ["to_int4", "to_hif8"]
     # the first row's axis has int4's number too: which attr names y is not said, both kept
     assert [c["attrs"] for c in cases] == [{"dst_type": 29, "axis": 29},
                                            {"dst_type": {"output_dtype": "y"}, "axis": -1}]

@@ -216,9 +216,9 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
             if any(a.get("required") and a["name"] not in attrs for a in op["attrs"]):
                 result.skipped.append(f"{name}: a required attr has no value")
                 continue
-            for name, output in _dtype_attrs(attrs, _literal(row.get("output_dtypes")),
+            for attr, output in _dtype_attrs(attrs, _literal(row.get("output_dtypes")),
                                              op["outputs"]).items():
-                attrs[name] = {"output_dtype": output}
+                attrs[attr] = {"output_dtype": output}
             if attrs:
                 case["attrs"] = attrs
             values = _input_values(attrs_in, inputs, case["shapes"], attr_kinds)
