@@ -136,6 +136,16 @@ def test_impl_layer_calls_on_raw_pointers(built):
     np.testing.assert_array_equal(y[:8], x[:8])
 
 
+def test_cce_align_copy_builtins_pad_and_stride_as_datacopypad(built):
+    x = np.arange(64, dtype=np.float32) + 0.5
+    _, y, _ = run(built, 13, x)
+    # GM->UB: left 1 and right 2 pads from the padding register, source rows 8 floats apart;
+    # UB->GM: whole 8-float rows, 2 floats apart in y (never written: still 0)
+    rows = [np.concatenate([[-1.0], x[8 * r:8 * r + 5], [-1.0, -1.0], [0.0, 0.0]]) for r in range(3)]
+    np.testing.assert_array_equal(y[:30], np.concatenate(rows))
+    np.testing.assert_array_equal(y[30:], 0)
+
+
 def test_impl_layer_call_on_a_gm_pointer_is_reported(built):
     with pytest.raises(runtime.SimError) as err:
         run(built, 9)

@@ -137,6 +137,20 @@ extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y
         SliceInfo src[] = {{0, 7, 0, 1}};
         SliceInfo dst[] = {{0, 7, 0, 1}};
         DataCopy(f, xGm, dst, src);  // @no-shape
+    } else if (TILING_KEY_IS(13)) {  // the CCE builtins below DataCopyPad (cann-ops' MatMulV3 calls them)
+        if (idx != 0) return;
+        const float minusOne = -1.0f;
+        uint32_t padBits;
+        memcpy(&padBits, &minusOne, sizeof(padBits));
+        set_mov_pad_val(padBits);
+        // 3 rows of 5 floats, 3 floats apart in GM; each UB row is 1 pad, the 5 floats, 2 pads
+        copy_gm_to_ubuf_align_b32((__ubuf__ void*)f.GetPhyAddr(), (__gm__ void*)xGm.GetPhyAddr(), 0, 3, 5 * 4, 1, 2,
+                                  3 * 4, 0);
+        set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        // back out as whole UB rows, 2 floats apart in GM
+        copy_ubuf_to_gm_align_b32((__gm__ void*)yGm.GetPhyAddr(), (__ubuf__ void*)f.GetPhyAddr(), 0, 3, 8 * 4, 0, 0,
+                                  0, 2 * 4);
 #endif
     }
 }
