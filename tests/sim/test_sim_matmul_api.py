@@ -3,7 +3,7 @@
 GetBatchC), asynchronous blocks (AsyncGetTensorC, WaitGetTensorC, GetOffsetC), int8 weights
 anti-quantised on the way in (SetAntiQuantScalar / SetAntiQuantVector), A and B from UB
 (SetTensorAWithCopy / SetTensorBWithCopy), DisableBias / ClearBias, SetSingleShape,
-InitKfcClient; each against NumPy, misuse reported at the kernel's line. The host keys check what
+InitKfcClient, A or B already in NZ (an L1 LocalTensor, or GM in NZ format); each against NumPy, misuse reported at the kernel's line. The host keys check what
 MatmulApiTiling, MultiCoreMatmulTiling and BatchMatmulTiling put in the tiling for their setters."""
 
 from __future__ import annotations
@@ -122,6 +122,38 @@ def test_reading_an_async_block_before_the_wait_is_a_race(built):
         run(built, 15, m=48, n=64, k=32, modes=SimModes(sync_check=True))
     assert f"mm_api.cpp:{line_of('early-read')}" in str(e.value)
     run(built, 15, m=48, n=64, k=32)   # the race is the hazard check's to report
+
+
+def nz(x):
+    """x (rows x cols) laid out NZ: 16-column groups (32 bytes of half), each its rows rounded
+    up to the 16-row fractal (zeros below) of 16 elements one after another."""
+    rows, cols = x.shape
+    out = np.zeros((cols // 16, -(-rows // 16) * 16, 16), x.dtype)
+    out[:, :rows, :] = x.reshape(rows, cols // 16, 16).transpose(1, 0, 2)
+    return out
+
+
+@pytest.mark.parametrize("which", [16, 17, 18], ids=["A-in-L1", "A-NZ-in-GM", "B-in-L1"])
+def test_inputs_in_nz_from_l1_or_gm(built, which):
+    # M = 40 is not a whole fractal: the NZ height is 48 rows, in L1 as in GM
+    m, n, k = 40, 48, 32
+    ins = inputs(m, n, k, 1)
+    a, b = ins["a"][0], ins["b"][0]
+    if which == 17:
+        ins["a"] = nz(a)
+        assert not np.array_equal(ins["a"].reshape(-1)[:m * k], a.reshape(-1))   # the layout matters
+    c = np.full((1, m, n), np.nan, np.float32)
+    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, ins, {"c": c},
+                     {"which": which, "m": m, "n": n, "k": k, "batch": 1})
+    np.testing.assert_allclose(c[0], product(a, b), rtol=1e-5, atol=1e-4)
+
+
+def test_an_l1_input_smaller_than_the_product_reads_is_reported(built):
+    with pytest.raises(runtime.SimError) as e:
+        run(built, 19, m=40, n=48, k=32)
+    msg = str(e.value)
+    assert f"mm_api.cpp:{line_of('nz-product')}" in msg
+    assert "A needs 3072 bytes but the LocalTensor holds only 256 half elements" in msg
 
 
 def tiling(built, which, m=96, n=80, k=64, batch=1):

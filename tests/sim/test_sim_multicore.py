@@ -136,6 +136,12 @@ def test_impl_layer_calls_on_raw_pointers(built):
     np.testing.assert_array_equal(y[:8], x[:8])
 
 
+def test_block_local_globals_and_the_block_builtins(built):
+    # the blocks run concurrently (SyncAll) and each reads back the copy it wrote
+    s, _, _ = run(built, 14)
+    np.testing.assert_array_equal(s[:, 0], [i * 100 + BLOCKS for i in range(BLOCKS)])
+
+
 def test_cce_align_copy_builtins_pad_and_stride_as_datacopypad(built):
     x = np.arange(64, dtype=np.float32) + 0.5
     _, y, _ = run(built, 13, x)

@@ -9,7 +9,9 @@
 // 10 the two column halves through SetSingleShape; 11 the tiling given by InitKfcClient;
 // misuse: 12 IterateNBatch without SetWorkspace; 13 one GetBatchTensorC too many; 14
 // WaitIterateBatch after a synchronous IterateBatch; 15 AsyncGetTensorC's block read by the vector
-// unit before WaitGetTensorC.
+// unit before WaitGetTensorC. Inputs already in NZ: 16 A copied ND -> NZ into L1 (a TSCM A
+// declared with the GM format, ND, as MatMulV3 declares its L1 A); 17 A in GM in NZ (the test
+// passes it so laid out); 18 B copied into L1; 19 an L1 A smaller than the product reads.
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 using namespace AscendC;
@@ -44,6 +46,57 @@ __aicore__ inline void AntiQuant(MM& mm, GlobalTensor<half>& aGm, GM_ADDR w, GM_
     mm.End();
 }
 
+using AL1 = MatmulType<TPosition::TSCM, CubeFormat::ND, half>;
+using BL1 = MatmulType<TPosition::TSCM, CubeFormat::NZ, half>;
+using ANZ = MatmulType<TPosition::GM, CubeFormat::NZ, half>;
+
+// rows x cols of src (ND, cols a row) into L1 as NZ, its height rows rounded up to 16
+__aicore__ inline void CopyToL1Nz(const LocalTensor<half>& dst, const GlobalTensor<half>& src, uint32_t rows, uint32_t cols)
+{
+    Nd2NzParams p;
+    p.ndNum = 1;
+    p.nValue = rows;
+    p.dValue = cols;
+    p.srcNdMatrixStride = 0;
+    p.srcDValue = cols;
+    p.dstNzC0Stride = (rows + 15) / 16 * 16;
+    p.dstNzNStride = 1;
+    p.dstNzMatrixStride = 0;
+    DataCopy(dst, src, p);
+}
+
+template <class A_TYPE, class B_TYPE>
+__aicore__ inline void InputsInNz(TPipe& pipe, const TCubeTiling& tiling, GlobalTensor<half>& aGm,
+                                  GlobalTensor<half>& bGm, GlobalTensor<float>& cGm)
+{
+    Matmul<A_TYPE, B_TYPE, CT, BiasT> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    const uint32_t m16 = (tiling.M + 15) / 16 * 16, k16 = (tiling.Ka + 15) / 16 * 16;
+    TQue<TPosition::A1, 1> l1;
+    pipe.InitBuffer(l1, 1, TILING_KEY_IS(19) ? 512 : (TILING_KEY_IS(18) ? k16 * tiling.N : m16 * tiling.Ka) * 2);
+    LocalTensor<half> t = l1.AllocTensor<half>();
+    if (TILING_KEY_IS(16)) {
+        CopyToL1Nz(t, aGm, tiling.M, tiling.Ka);
+    } else if (TILING_KEY_IS(18)) {
+        CopyToL1Nz(t, bGm, tiling.Kb, tiling.N);
+    }
+    l1.EnQue(t);
+    t = l1.DeQue<half>();
+    if constexpr (A_TYPE::pos == TPosition::TSCM) {
+        mm.SetTensorA(t);
+    } else {
+        mm.SetTensorA(aGm);
+    }
+    if constexpr (B_TYPE::pos == TPosition::TSCM) {
+        mm.SetTensorB(t);
+    } else {
+        mm.SetTensorB(bGm);
+    }
+    mm.IterateAll(cGm);  // @nz-product
+    mm.End();
+    l1.FreeTensor(t);
+}
+
 extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM_ADDR v, GM_ADDR bias, GM_ADDR c,
                                              GM_ADDR workspace, GM_ADDR tiling)
 {
@@ -65,6 +118,16 @@ extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM
         Matmul<AT, WT, CT, BiasT> q;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), q, &t.cube);
         AntiQuant(q, aGm, w, v, cGm, ct, pipe);
+        return;
+    }
+    if (TILING_KEY_IS(16) || TILING_KEY_IS(19)) {
+        InputsInNz<AL1, BT>(pipe, t.cube, aGm, bGm, cGm);
+        return;
+    } else if (TILING_KEY_IS(17)) {
+        InputsInNz<ANZ, BT>(pipe, t.cube, aGm, bGm, cGm);
+        return;
+    } else if (TILING_KEY_IS(18)) {
+        InputsInNz<AT, BL1>(pipe, t.cube, aGm, bGm, cGm);
         return;
     }
     Matmul<AT, BT, CT, BiasT> mm;

@@ -5,6 +5,9 @@ using namespace AscendC;
 // A table in the kernel binary: GM on the device, as an input buffer is.
 static const __gm__ int32_t kTable[16] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3};
 
+// One copy per core (bisheng's [[block_local]]), as cann-ops' MatMulV3 keeps its callbacks' context.
+__BLOCK_LOCAL__ __inline__ int32_t g_perBlock;
+
 extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
@@ -103,6 +106,10 @@ extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y
         set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
         wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
         DataCopy(yGm, f, 8);
+    } else if (TILING_KEY_IS(14)) {   // the device compiler's block_idx / block_num, a block-local global
+        g_perBlock = static_cast<int32_t>(block_idx * 100 + block_num);
+        SyncAll();   // every block has written its copy before any reads it back
+        putRow(g_perBlock);
     } else if (TILING_KEY_IS(9)) {
         if (idx != 0) return;
         DuplicateImpl<int32_t>((__ubuf__ int32_t*)sGm.GetPhyAddr(), 5, 8);  // @gm-as-ub

@@ -34,6 +34,10 @@ __aicore__ inline int32_t CeilDivision(int32_t num1, int32_t num2) { return num2
 inline int64_t get_block_idx() { return opkg_sim::block().idx / opkg_sim::block().ration; }
 inline int64_t get_block_num() { return opkg_sim::block().num / opkg_sim::block().ration; }
 inline int64_t get_subblockid() { return opkg_sim::block().idx % opkg_sim::block().ration; }
+// The device compiler's built-in variables are these macros (its __clang_cce_aicore_builtin_vars.h),
+// which cann-ops' MatMulV3 kernels read.
+#define block_idx get_block_idx()
+#define block_num get_block_num()
 // A device build defines ASSERT(x) as nothing, so kernels call GetBlockNum()/GetBlockIdx()
 // unqualified inside ASSERT in code that never sees `using namespace AscendC`; the sim evaluates
 // ASSERT, so it makes the two visible globally. A using-declaration (not a second function) keeps
