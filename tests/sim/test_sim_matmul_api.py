@@ -3,7 +3,8 @@
 GetBatchC), asynchronous blocks (AsyncGetTensorC, WaitGetTensorC, GetOffsetC), int8 weights
 anti-quantised on the way in (SetAntiQuantScalar / SetAntiQuantVector), A and B from UB
 (SetTensorAWithCopy / SetTensorBWithCopy), DisableBias / ClearBias, SetSingleShape,
-InitKfcClient, A or B already in NZ (an L1 LocalTensor, or GM in NZ format); each against NumPy, misuse reported at the kernel's line. The host keys check what
+InitKfcClient, A or B already in NZ (an L1 LocalTensor, or GM in NZ format), the pattern ReduceSum of
+Atlas A2 (BatchMatMulV3's vector path); each against NumPy, misuse reported at the kernel's line. The host keys check what
 MatmulApiTiling, MultiCoreMatmulTiling and BatchMatmulTiling put in the tiling for their setters."""
 
 from __future__ import annotations
@@ -154,6 +155,13 @@ def test_an_l1_input_smaller_than_the_product_reads_is_reported(built):
     msg = str(e.value)
     assert f"mm_api.cpp:{line_of('nz-product')}" in msg
     assert "A needs 3072 bytes but the LocalTensor holds only 256 half elements" in msg
+
+
+def test_pattern_reduce_sum_on_atlas_a2_reads_rows_32_bytes_apart(built):
+    got, ins = run(built, 20)
+    rows = ins["bias"].reshape(6, 8)[:, :5]       # 5 floats of each 8-float (32-byte) row
+    np.testing.assert_allclose(got.reshape(-1)[:6], rows.sum(axis=1), rtol=1e-6)
+    assert not np.allclose(rows.sum(axis=1), ins["bias"][:30].reshape(6, 5).sum(axis=1))   # dense would differ
 
 
 def tiling(built, which, m=96, n=80, k=64, batch=1):

@@ -11,7 +11,9 @@
 // WaitIterateBatch after a synchronous IterateBatch; 15 AsyncGetTensorC's block read by the vector
 // unit before WaitGetTensorC. Inputs already in NZ: 16 A copied ND -> NZ into L1 (a TSCM A
 // declared with the GM format, ND, as MatMulV3 declares its L1 A); 17 A in GM in NZ (the test
-// passes it so laid out); 18 B copied into L1; 19 an L1 A smaller than the product reads.
+// passes it so laid out); 18 B copied into L1; 19 an L1 A smaller than the product reads;
+// 20 the pattern ReduceSum as ops-nn's BatchMatMulV3 vector path calls it on Atlas A2 (bias as
+// 6 rows of 5 floats, the rows 8 floats apart).
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 using namespace AscendC;
@@ -118,6 +120,20 @@ extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM
         Matmul<AT, WT, CT, BiasT> q;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), q, &t.cube);
         AntiQuant(q, aGm, w, v, cGm, ct, pipe);
+        return;
+    }
+    if (TILING_KEY_IS(20)) {
+        TBuf<TPosition::VECCALC> rb;
+        pipe.InitBuffer(rb, 64 * 4);
+        LocalTensor<float> src = rb.Get<float>(), dst = src[48];
+        DataCopy(src, biasGm, 48);
+        SetFlag<HardEvent::MTE2_V>(0);
+        WaitFlag<HardEvent::MTE2_V>(0);
+        const uint32_t shape[2] = {6, 5};
+        ReduceSum<float, Pattern::Reduce::AR>(dst, src, shape, true);
+        SetFlag<HardEvent::V_MTE3>(0);
+        WaitFlag<HardEvent::V_MTE3>(0);
+        DataCopyPad(cGm, dst, {1, 6 * sizeof(float), 0, 0, 0});
         return;
     }
     if (TILING_KEY_IS(16) || TILING_KEY_IS(19)) {

@@ -297,6 +297,9 @@ public:
     }
     template <class T> void SetWorkspace(GlobalTensor<T>& addr) { ws_ = reinterpret_cast<__gm__ uint8_t*>(addr.ptr_); }
     void SetHF32(bool = false, int32_t = 0) {}
+    // How many batches' C a MULTI_BATCH-output Matmul keeps in L0C at a time: a schedule; the
+    // sim's IterateBatch stores every batch at the call.
+    void SetNBatchOutNum(int32_t nBatchOutNumIn) { (void)nBatchOutNumIn; }
     void SetSubBlockIdx(uint8_t idx) { subBlock_ = idx; }
     uint8_t GetSubBlockIdx() { return subBlock_; }
 
