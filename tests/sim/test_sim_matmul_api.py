@@ -157,6 +157,43 @@ def test_an_l1_input_smaller_than_the_product_reads_is_reported(built):
     assert "A needs 3072 bytes but the LocalTensor holds only 256 half elements" in msg
 
 
+def iterate_order(t, m, n):
+    """The base blocks (m, n) in the devkit's order (scheduler_mdl_base.h): iterateOrder 0 runs N
+    within a step of stepN blocks, M within a step of stepM, then M's steps, then N's."""
+    mi, ni = -(-m // t["baseM"]), -(-n // t["baseN"])
+    sm, sn = max(t["stepM"], 1), max(t["stepN"], 1)
+    order = []
+    if t["iterateOrder"] == 0:
+        for nb in range(0, ni, sn):
+            for mb in range(0, mi, sm):
+                order += [(i, j) for i in range(mb, min(mb + sm, mi)) for j in range(nb, min(nb + sn, ni))]
+    else:
+        for mb in range(0, mi, sm):
+            for nb in range(0, ni, sn):
+                order += [(i, j) for j in range(nb, min(nb + sn, ni)) for i in range(mb, min(mb + sm, mi))]
+    return order
+
+
+def test_blocks_handed_out_of_the_workspace_in_iterate_order(built):
+    m, n, k = 48, 64, 32
+    got, ins = run(built, 21, m=m, n=n, k=k)
+    t, _ = tiling(built, 21, m=m, n=n, k=k)
+    want = product(ins["a"][0], ins["b"][0])
+    bm, bn = t["baseM"], t["baseN"]
+    blocks = got.reshape(-1, bm, bn)
+    order = iterate_order(t, m, n)
+    assert len(order) == len(blocks) == (m // bm) * (n // bn) > 1
+    for blk, (i, j) in zip(blocks, order):
+        np.testing.assert_allclose(blk, want[i * bm:(i + 1) * bm, j * bn:(j + 1) * bn], rtol=1e-5, atol=1e-4)
+
+
+def test_one_block_too_many_out_of_the_workspace_is_reported(built):
+    with pytest.raises(runtime.SimError) as e:
+        run(built, 22, m=48, n=64, k=32)
+    assert f"mm_api.cpp:{line_of('ws-block')}" in str(e.value)
+    assert "all 12 base blocks of the share were handed out already" in str(e.value)
+
+
 def test_pattern_reduce_sum_on_atlas_a2_reads_rows_32_bytes_apart(built):
     got, ins = run(built, 20)
     rows = ins["bias"].reshape(6, 8)[:, :5]       # 5 floats of each 8-float (32-byte) row
@@ -213,6 +250,12 @@ def test_host_config_params_and_fixed_split(built):
 def test_host_multicore_fixed_single_shape(built):
     t, got = tiling(built, 106, m=96, n=80)
     assert (t["singleCoreM"], t["singleCoreN"]) == (32, 48) and got[:3] == [6, 3, 2]
+
+
+def test_host_core_memory_sizes_include_l2(built):
+    # Ascend910B1's row of toolchains/socs.yaml: CANN 8.1's l2_size 192 MiB, l1 512 KiB, L0C 128 KiB
+    _, got = tiling(built, 109)
+    assert got[:3] == [192 * 1024, 512, 128]
 
 
 def test_host_inputs_are_never_views(built):

@@ -13,7 +13,8 @@
 // declared with the GM format, ND, as MatMulV3 declares its L1 A); 17 A in GM in NZ (the test
 // passes it so laid out); 18 B copied into L1; 19 an L1 A smaller than the product reads;
 // 20 the pattern ReduceSum as ops-nn's BatchMatMulV3 vector path calls it on Atlas A2 (bias as
-// 6 rows of 5 floats, the rows 8 floats apart).
+// 6 rows of 5 floats, the rows 8 floats apart); 21 Iterate<false> into the workspace, then every
+// base block through GetTensorC() (each copied to c in the order handed out); 22 one too many.
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 using namespace AscendC;
@@ -227,6 +228,20 @@ extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM
             for (int32_t r = 0; r < at.height; ++r) {
                 DataCopy(cGm[at.offset + r * ct.N], block[r * ct.baseN], at.width);
             }
+            PipeBarrier<PIPE_ALL>();
+        }
+    } else if (TILING_KEY_IS(21) || TILING_KEY_IS(22)) {
+        mm.SetWorkspace((__gm__ const float*)user, static_cast<int>(ct.M * ct.N * 4));
+        mm.template Iterate<false>();
+        const uint32_t blockElems = ct.baseM * ct.baseN;   // the test's shape is whole blocks
+        const uint32_t blocks = (ct.M / ct.baseM) * (ct.N / ct.baseN) + (TILING_KEY_IS(22) ? 1 : 0);
+        LocalTensor<float> cUb = buf.Get<float>();
+        for (uint32_t i = 0; i < blocks; ++i) {
+            GlobalTensor<float> blk = mm.GetTensorC();  // @ws-block
+            DataCopy(cUb, blk, blockElems);
+            SetFlag<HardEvent::MTE2_MTE3>(0);
+            WaitFlag<HardEvent::MTE2_MTE3>(0);
+            DataCopy(cGm[i * blockElems], cUb, blockElems);
             PipeBarrier<PIPE_ALL>();
         }
     } else if (TILING_KEY_IS(8) || TILING_KEY_IS(9)) {

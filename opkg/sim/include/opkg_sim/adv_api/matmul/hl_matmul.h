@@ -10,6 +10,7 @@
 #ifndef OPKG_SIM_HL_MATMUL_H
 #define OPKG_SIM_HL_MATMUL_H
 
+#include <utility>
 #include <vector>
 #include "opkg_sim/basic_api/cube/cube.h"
 #include "opkg_sim/basic_api/core/pipe.h"
@@ -331,8 +332,8 @@ public:
         async_ = false;
     }
 
-    // One base block (baseM x baseN, shorter at the share's edges) per call, M inner when the
-    // tiling's iterateOrder is 0, N inner otherwise; false once every block was visited.
+    // One base block (baseM x baseN, shorter at the share's edges) per call, in the order of
+    // block_order; false once every block was visited.
     template <bool sync = true>
     bool Iterate(bool enPartialSum = false, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         const char* op = "Matmul::Iterate";
@@ -346,15 +347,47 @@ public:
             }
             mIter_ = (m_ + tiling_.baseM - 1) / tiling_.baseM;
             nIter_ = (n_ + tiling_.baseN - 1) / tiling_.baseN;
+            block_order();
+            wsBlocks_ = 0;
+            wsOffset_ = 0;
         }
         ++iter_;
         if (iter_ >= mIter_ * nIter_) {
             iter_ = -1;
             return false;
         }
-        curM_ = tiling_.iterateOrder == 0 ? iter_ % mIter_ : iter_ / nIter_;
-        curN_ = tiling_.iterateOrder == 0 ? iter_ / mIter_ : iter_ % nIter_;
+        curM_ = order_[size_t(iter_)].first;
+        curN_ = order_[size_t(iter_)].second;
         return true;
+    }
+
+    // The vector side's form after SetWorkspace and an asynchronous Iterate<false> (asc-devkit's
+    // matmul_client.h): each call hands the next base block of the share, in Iterate's order, as
+    // the cube left it in the workspace: the blocks one after another, baseM x baseN elements
+    // apart, each its own rows of its own width (a block at the share's edge is narrower).
+    template <bool sync = true>
+    GlobalTensor<DstT> GetTensorC(uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                                  opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        using namespace opkg_sim;
+        (void)enSequentialWrite;
+        const char* op = "Matmul::GetTensorC()";
+        use(loc);
+        if (!ws_) fail(loc, format("%s hands C out of the workspace: call SetWorkspace first", op));
+        if (order_.empty() || iter_ < 0) fail(loc, format("%s without an Iterate<false> before it", op));
+        if (wsBlocks_ >= order_.size()) {
+            fail(loc, format("%s: all %llu base blocks of the share were handed out already", op,
+                             (unsigned long long)order_.size()));
+        }
+        const int64_t r0 = int64_t(order_[wsBlocks_].first) * tiling_.baseM;
+        const int64_t c0 = int64_t(order_[wsBlocks_].second) * tiling_.baseN;
+        const int64_t bm = m_ - r0 < tiling_.baseM ? m_ - r0 : tiling_.baseM;
+        const int64_t bn = n_ - c0 < tiling_.baseN ? n_ - c0 : tiling_.baseN;
+        GlobalTensor<DstT> block;
+        block.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(ws_ + wsOffset_), uint64_t(bm) * uint64_t(bn));
+        store_rows(block, r0, c0, bm, bn, uint64_t(bn), enAtomic, op, loc, true);
+        ++wsBlocks_;
+        wsOffset_ += uint64_t(tiling_.baseM) * uint64_t(tiling_.baseN) * sizeof(DstT);
+        return block;
     }
 
     // The current base block into UB (VECIN/VECCALC C): baseN elements per row.
@@ -662,6 +695,25 @@ private:
             return w;
         }
     }
+    // The share's base blocks (m, n) in the order the devkit's schedulers visit them
+    // (scheduler_mdl_base.h MoveOnIterateOrderM/N): iterateOrder 0 (ORDER_M) runs N inside a
+    // step of stepN blocks, then M inside a step of stepM, then M's steps, then N's steps;
+    // iterateOrder 1 the same with M and N swapped. With steps of 1, M moves fastest for order 0.
+    void block_order() {
+        order_.clear();
+        const int64_t sm = tiling_.stepM > 0 ? tiling_.stepM : 1, sn = tiling_.stepN > 0 ? tiling_.stepN : 1;
+        const bool orderM = tiling_.iterateOrder == 0;
+        const int64_t outerN = orderM ? (nIter_ + sn - 1) / sn : (mIter_ + sm - 1) / sm;   // slowest
+        const int64_t outerM = orderM ? (mIter_ + sm - 1) / sm : (nIter_ + sn - 1) / sn;
+        const int64_t stepA = orderM ? sm : sn, stepB = orderM ? sn : sm;                 // inner steps
+        const int64_t countA = orderM ? mIter_ : nIter_, countB = orderM ? nIter_ : mIter_;
+        for (int64_t ob = 0; ob < outerN; ++ob)
+            for (int64_t oa = 0; oa < outerM; ++oa)
+                for (int64_t ia = oa * stepA; ia < countA && ia < (oa + 1) * stepA; ++ia)
+                    for (int64_t ib = ob * stepB; ib < countB && ib < (ob + 1) * stepB; ++ib)
+                        order_.emplace_back(int32_t(orderM ? ia : ib), int32_t(orderM ? ib : ia));
+    }
+
     // A or B stored NZ in GM (MatmulType format NZ), from g: the stored matrix's NZ height is
     // its org row count rounded up to the 16-row fractal (the stride the cube's copy steps by):
     // orgM for A (orgKa transposed), orgKb for B (orgN transposed). Bounds and definedness are
@@ -890,6 +942,9 @@ private:
     mm_detail::Undefined undef_;                 // the first such byte
     int64_t m_ = 0, n_ = 0;
     int64_t iter_ = -1, mIter_ = 0, nIter_ = 0;
+    std::vector<std::pair<int32_t, int32_t>> order_;   // the base blocks (m, n) in Iterate's order
+    size_t wsBlocks_ = 0;       // GetTensorC(): blocks handed out of the workspace
+    uint64_t wsOffset_ = 0;     // and the byte offset of the next
     int32_t curM_ = 0, curN_ = 0;
     bool pending_ = false;
     opkg_sim::SrcLoc pendingLoc_{nullptr, 0};
