@@ -142,6 +142,18 @@ def test_block_local_globals_and_the_block_builtins(built):
     np.testing.assert_array_equal(s[:, 0], [i * 100 + BLOCKS for i in range(BLOCKS)])
 
 
+def test_ctrl_register_builtins(built):
+    s, _, _ = run(built, 15)
+    np.testing.assert_array_equal(s[:, 0], 10)   # set, then cleared
+
+
+def test_ctrl_hf32_bit_is_refused_where_set(built):
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 16)
+    assert f"multi_core.cpp:{simbuild.line_of(KERNEL, 'hf32')}" in str(err.value)
+    assert "HF32 mode bits (46, 47) are not modelled" in str(err.value)
+
+
 def test_cce_align_copy_builtins_pad_and_stride_as_datacopypad(built):
     x = np.arange(64, dtype=np.float32) + 0.5
     _, y, _ = run(built, 13, x)

@@ -110,6 +110,13 @@ extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y
         g_perBlock = static_cast<int32_t>(block_idx * 100 + block_num);
         SyncAll();   // every block has written its copy before any reads it back
         putRow(g_perBlock);
+    } else if (TILING_KEY_IS(15)) {   // the CTRL register builtins: bit 51 set, read back, cleared
+        set_ctrl(sbitset1(get_ctrl(), 51));
+        const int32_t set = static_cast<int32_t>((get_ctrl() >> 51) & 1);
+        set_ctrl(sbitset0(get_ctrl(), 51));
+        putRow(set * 10 + static_cast<int32_t>((get_ctrl() >> 51) & 1));
+    } else if (TILING_KEY_IS(16)) {
+        set_ctrl(sbitset1(get_ctrl(), 46));  // @hf32
     } else if (TILING_KEY_IS(9)) {
         if (idx != 0) return;
         DuplicateImpl<int32_t>((__ubuf__ int32_t*)sGm.GetPhyAddr(), 5, 8);  // @gm-as-ub

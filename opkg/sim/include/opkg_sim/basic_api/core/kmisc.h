@@ -38,6 +38,21 @@ inline int64_t get_subblockid() { return opkg_sim::block().idx % opkg_sim::block
 // which cann-ops' MatMulV3 kernels read.
 #define block_idx get_block_idx()
 #define block_num get_block_num()
+// The CTRL register (get_ctrl/set_ctrl, with the bit helpers sbitset0/sbitset1), kept per block.
+// Of its bits the sim models none: a schedule bit (51, the Mmad layout order cann-ops'
+// BatchMatMulV3 sets) changes no value; a bit that would (46/47, HF32 rounding of the cube's
+// float inputs) is refused where it is set rather than ignored.
+inline int64_t get_ctrl() { return opkg_sim::block().ctrl; }
+inline void set_ctrl(int64_t value, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    constexpr uint64_t hf32 = (uint64_t(1) << 46) | (uint64_t(1) << 47);
+    if ((uint64_t(value) & hf32) & ~uint64_t(opkg_sim::block().ctrl)) {
+        opkg_sim::fail(loc, "set_ctrl: the HF32 mode bits (46, 47) are not modelled by the sim: its cube computes "
+                            "float inputs in full precision");
+    }
+    opkg_sim::block().ctrl = value;
+}
+inline int64_t sbitset0(int64_t value, int64_t bit) { return int64_t(uint64_t(value) & ~(uint64_t(1) << bit)); }
+inline int64_t sbitset1(int64_t value, int64_t bit) { return int64_t(uint64_t(value) | (uint64_t(1) << bit)); }
 // A device build defines ASSERT(x) as nothing, so kernels call GetBlockNum()/GetBlockIdx()
 // unqualified inside ASSERT in code that never sees `using namespace AscendC`; the sim evaluates
 // ASSERT, so it makes the two visible globally. A using-declaration (not a second function) keeps
