@@ -204,6 +204,15 @@ def ext_vector_flags(texts) -> list[str]:
     return [f"-Dext_vector_type(n)=vector_size((n) * {widths.pop()})"]
 
 
+def core_type_flags(texts) -> list[str]:
+    """The flags of a kernel that declares a tiling key a cube body (KERNEL_TYPE_AIC_ONLY in its
+    sources, texts): its core type follows the declared task types at run time
+    (opkg_sim/runtime/core_by_task_type.h); other kernels keep the constant vector core."""
+    if not any("KERNEL_TYPE_AIC_ONLY" in _strip_comments(t) for t in texts):
+        return []
+    return ["-include", str(_INCLUDE / "opkg_sim" / "runtime" / "core_by_task_type.h")]
+
+
 # A SIMT kernel's loads and stores through raw pointers are what the sim must see (GM written,
 # UB defined, out of bounds, races between threads): GCC's thread-sanitizer pass instruments each
 # with a hook call, and the hooks are the sim's own (opkg_sim/simt/simt_runtime.h; libtsan is never

@@ -270,7 +270,7 @@ class SimToolchain:
         kernel_texts = [kernel_text, *(p.read_text(errors="replace") for p in _kernel_headers(pkg))]
         simt = flags.uses_simt(kernel_texts)
         try:
-            vector_flags = flags.ext_vector_flags(kernel_texts)
+            vector_flags = flags.ext_vector_flags(kernel_texts) + flags.core_type_flags(kernel_texts)
         except ValueError as e:
             raise BuildError(f"{pkg.kernel_source}: {e}") from None
         # a kernel written as a template over tiling-key parameters (ASCENDC_TPL_*): compiled

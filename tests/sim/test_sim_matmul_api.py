@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from opkg.core.model import AttrSpec, OpSpec, TensorSpec
-from opkg.sim import runtime
+from opkg.sim import flags, runtime
 from opkg.sim.runtime import SimModes
 import simbuild
 
@@ -192,6 +192,21 @@ def test_one_block_too_many_out_of_the_workspace_is_reported(built):
         run(built, 22, m=48, n=64, k=32)
     assert f"mm_api.cpp:{line_of('ws-block')}" in str(e.value)
     assert "all 12 base blocks of the share were handed out already" in str(e.value)
+
+
+@pytest.mark.parametrize("which", [23, 24], ids=["AIC_ONLY-key", "mixed-key"])
+def test_core_type_follows_the_keys_declared_task_type(built, which):
+    # both keys run their product only on the core type they declare; the AIC body runs on one
+    # core of each AI core's pair (GetBlockIdx 0 exists once), or C would be stored twice
+    got, ins = run(built, which)
+    np.testing.assert_allclose(got, product(ins["a"], ins["b"]), rtol=1e-5, atol=1e-4)
+
+
+def test_core_type_flags_only_for_kernels_declaring_a_cube_key():
+    assert flags.core_type_flags(["KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);"]) == []
+    assert flags.core_type_flags(["// KERNEL_TYPE_AIC_ONLY in a comment"]) == []
+    f = flags.core_type_flags(["x", "KERNEL_TASK_TYPE(1, KERNEL_TYPE_AIC_ONLY);"])
+    assert f[0] == "-include" and f[1].endswith("opkg_sim/runtime/core_by_task_type.h")
 
 
 def test_pattern_reduce_sum_on_atlas_a2_reads_rows_32_bytes_apart(built):

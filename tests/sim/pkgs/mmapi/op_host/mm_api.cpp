@@ -166,7 +166,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
         t.SetShape(m, n, k);
         t.SetOrgShape(m, n, k);
         if (batch > 1) t.SetBatchInfoForNormal(batch, batch, m, n, k);
-        if (which == 4 || which >= 21) t.SetFixSplit(16, 16, -1);   // several base blocks to iterate over
+        if (which == 4 || which == 21 || which == 22) t.SetFixSplit(16, 16, -1);   // several base blocks to iterate over
         if (which == 8 || which == 9) t.SetBias(true);
         if (t.GetTiling(data.cube) == -1) return ge::GRAPH_FAILED;
     }

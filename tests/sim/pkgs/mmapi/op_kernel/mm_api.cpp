@@ -14,7 +14,9 @@
 // passes it so laid out); 18 B copied into L1; 19 an L1 A smaller than the product reads;
 // 20 the pattern ReduceSum as ops-nn's BatchMatMulV3 vector path calls it on Atlas A2 (bias as
 // 6 rows of 5 floats, the rows 8 floats apart); 21 Iterate<false> into the workspace, then every
-// base block through GetTensorC() (each copied to c in the order handed out); 22 one too many.
+// base block through GetTensorC() (each copied to c in the order handed out); 22 one too many;
+// 23 a key declared KERNEL_TYPE_AIC_ONLY (a cube body, as MatMulV3's): its product runs only if
+// the block is the AIC (ASCEND_IS_AIV returns); 24 the same test on a mixed key: the vector body.
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 using namespace AscendC;
@@ -104,6 +106,8 @@ extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM
                                              GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    KERNEL_TASK_TYPE(23, KERNEL_TYPE_AIC_ONLY);
     if (GetBlockIdx() != 0) {
         return;
     }
@@ -244,6 +248,16 @@ extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM
             DataCopy(cGm[i * blockElems], cUb, blockElems);
             PipeBarrier<PIPE_ALL>();
         }
+    } else if (TILING_KEY_IS(23)) {
+        if ASCEND_IS_AIV {
+            return;
+        }
+        mm.IterateAll(cGm);
+    } else if (TILING_KEY_IS(24)) {
+        if ASCEND_IS_AIC {
+            return;
+        }
+        mm.IterateAll(cGm);
     } else if (TILING_KEY_IS(8) || TILING_KEY_IS(9)) {
         mm.SetBias(biasGm);
         if (TILING_KEY_IS(8)) {

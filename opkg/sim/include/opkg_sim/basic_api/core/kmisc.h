@@ -519,6 +519,25 @@ public:
 // The kernel binary is built for one tiling key at a time on hardware; here the key chosen by
 // the tiling function is known at run time.
 #define TILING_KEY_IS(k) (::opkg_sim::block().tiling_key == static_cast<uint64_t>(k))
+// The task types a kernel declares per tiling key (the devkit's kernel_utils_macros.h). A kernel
+// that declares a key KERNEL_TYPE_AIC_ONLY is compiled with runtime/core_by_task_type.h, which
+// gives the two macros their effect; for the others the sim runs the vector body, as declared.
+#ifndef __PLUGIN__KERNEL_META_TYPE_ENUME_DEFINED__
+#define __PLUGIN__KERNEL_META_TYPE_ENUME_DEFINED__
+enum KernelMetaType : uint8_t {
+    KERNEL_TYPE_AIV_ONLY,
+    KERNEL_TYPE_AIC_ONLY,
+    KERNEL_TYPE_MIX_AIV_1_0,
+    KERNEL_TYPE_MIX_AIC_1_0,
+    KERNEL_TYPE_MIX_AIC_1_1,
+    KERNEL_TYPE_MIX_AIC_1_2,
+    KERNEL_TYPE_AICORE,
+    KERNEL_TYPE_VECTORCORE,
+    KERNEL_TYPE_MIX_AICORE,
+    KERNEL_TYPE_MIX_VECTOR_CORE,
+    KERNEL_TYPE_MAX,
+};
+#endif
 #define KERNEL_TASK_TYPE_DEFAULT(x)
 #define KERNEL_TASK_TYPE(key, x)
 
