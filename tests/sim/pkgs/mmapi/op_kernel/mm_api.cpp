@@ -16,7 +16,9 @@
 // 6 rows of 5 floats, the rows 8 floats apart); 21 Iterate<false> into the workspace, then every
 // base block through GetTensorC() (each copied to c in the order handed out); 22 one too many;
 // 23 a key declared KERNEL_TYPE_AIC_ONLY (a cube body, as MatMulV3's): its product runs only if
-// the block is the AIC (ASCEND_IS_AIV returns); 24 the same test on a mixed key: the vector body.
+// the block is the AIC (ASCEND_IS_AIV returns); 24 the same test on a mixed key: the vector body;
+// 25 MatMulV3's pattern: per column half SetTensorB, one Iterate, GetTensorC to GM (a new input
+// restarts Iterate).
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 using namespace AscendC;
@@ -247,6 +249,14 @@ extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM
             WaitFlag<HardEvent::MTE2_MTE3>(0);
             DataCopy(cGm[i * blockElems], cUb, blockElems);
             PipeBarrier<PIPE_ALL>();
+        }
+    } else if (TILING_KEY_IS(25)) {
+        const int32_t half_n = ct.N / 2;
+        for (int32_t h = 0; h < 2; ++h) {
+            mm.SetSingleShape(ct.M, h == 0 ? half_n : ct.N - half_n, ct.Ka);
+            mm.SetTensorB(bGm[h * half_n]);
+            mm.Iterate();
+            mm.GetTensorC(cGm[h * half_n]);
         }
     } else if (TILING_KEY_IS(23)) {
         if ASCEND_IS_AIV {

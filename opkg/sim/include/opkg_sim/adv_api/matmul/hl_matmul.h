@@ -234,6 +234,7 @@ public:
                           (A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ),
                       "the sim's Matmul takes A from GM in ND or NZ format only");
         use(loc);
+        iter_ = -1;   // a new input restarts Iterate (asc-devkit resets its scheduler)
         a_ = gm;
         a_set_ = true;
         transA_ = isTransposeA || A_TYPE::isTrans;
@@ -244,6 +245,7 @@ public:
                           (B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ),
                       "the sim's Matmul takes B from GM in ND or NZ format only");
         use(loc);
+        iter_ = -1;   // a new input restarts Iterate (asc-devkit resets its scheduler)
         b_ = gm;
         b_set_ = true;
         transB_ = isTransposeB || B_TYPE::isTrans;
@@ -259,6 +261,7 @@ public:
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         static_assert(mm_detail::in_l1(A_TYPE::pos), "a LocalTensor A must be in L1 (MatmulType position TSCM or A1)");
         use(loc);
+        iter_ = -1;   // a new input restarts Iterate (asc-devkit resets its scheduler)
         a_l1_ = l1;
         a_from_l1_ = a_set_ = true;
         transA_ = isTransposeA || A_TYPE::isTrans;
@@ -267,12 +270,14 @@ public:
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         static_assert(mm_detail::in_l1(B_TYPE::pos), "a LocalTensor B must be in L1 (MatmulType position TSCM or B1)");
         use(loc);
+        iter_ = -1;   // a new input restarts Iterate (asc-devkit resets its scheduler)
         b_l1_ = l1;
         b_from_l1_ = b_set_ = true;
         transB_ = isTransposeB || B_TYPE::isTrans;
     }
     void SetBias(const GlobalTensor<BiasT>& biasGlobal, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         use(loc);
+        iter_ = -1;   // a new input restarts Iterate (asc-devkit resets its scheduler)
         bias_ = biasGlobal;
         bias_set_ = true;
         bias_enabled_ = true;
