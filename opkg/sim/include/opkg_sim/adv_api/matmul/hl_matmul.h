@@ -260,20 +260,12 @@ public:
     void SetTensorA(const LocalTensor<SrcAT>& l1, bool isTransposeA = false,
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         static_assert(mm_detail::in_l1(A_TYPE::pos), "a LocalTensor A must be in L1 (MatmulType position TSCM or A1)");
-        use(loc);
-        iter_ = -1;   // a new input restarts Iterate (asc-devkit resets its scheduler)
-        a_l1_ = l1;
-        a_from_l1_ = a_set_ = true;
-        transA_ = isTransposeA || A_TYPE::isTrans;
+        set_l1(a_l1_, l1, a_from_l1_, a_set_, transA_, isTransposeA || A_TYPE::isTrans, loc);
     }
     void SetTensorB(const LocalTensor<SrcBT>& l1, bool isTransposeB = false,
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         static_assert(mm_detail::in_l1(B_TYPE::pos), "a LocalTensor B must be in L1 (MatmulType position TSCM or B1)");
-        use(loc);
-        iter_ = -1;   // a new input restarts Iterate (asc-devkit resets its scheduler)
-        b_l1_ = l1;
-        b_from_l1_ = b_set_ = true;
-        transB_ = isTransposeB || B_TYPE::isTrans;
+        set_l1(b_l1_, l1, b_from_l1_, b_set_, transB_, isTransposeB || B_TYPE::isTrans, loc);
     }
     void SetBias(const GlobalTensor<BiasT>& biasGlobal, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         use(loc);
@@ -908,6 +900,17 @@ private:
             }
         }
         count_copy(COPY_UB_GM, uint64_t(rows * cols) * sizeof(DstT));
+    }
+
+    // SetTensorA/B(LocalTensor): the operand's L1 tensor, whether it is set and transposed
+    template <class T>
+    void set_l1(LocalTensor<T>& slot, const LocalTensor<T>& l1, bool& fromL1, bool& set, bool& trans, bool transposed,
+                opkg_sim::SrcLoc loc) {
+        use(loc);
+        iter_ = -1;   // a new input restarts Iterate (asc-devkit resets its scheduler)
+        slot = l1;
+        fromL1 = set = true;
+        trans = transposed;
     }
 
     void use(opkg_sim::SrcLoc loc) {
