@@ -195,7 +195,7 @@ def test_one_block_too_many_out_of_the_workspace_is_reported(built):
     assert "all 12 base blocks of the share were handed out already" in str(e.value)
 
 
-@pytest.mark.parametrize("which", [23, 24], ids=["AIC_ONLY-key", "mixed-key"])
+@pytest.mark.parametrize("which", [23, 24, 26], ids=["AIC_ONLY-key", "mixed-key", "AIC_ONLY-without-End"])
 def test_core_type_follows_the_keys_declared_task_type(built, which):
     # both keys run their product only on the core type they declare; the AIC body runs on one
     # core of each AI core's pair (GetBlockIdx 0 exists once), or C would be stored twice

@@ -18,7 +18,7 @@
 // 23 a key declared KERNEL_TYPE_AIC_ONLY (a cube body, as MatMulV3's): its product runs only if
 // the block is the AIC (ASCEND_IS_AIV returns); 24 the same test on a mixed key: the vector body;
 // 25 MatMulV3's pattern: per column half SetTensorB, one Iterate, GetTensorC to GM (a new input
-// restarts Iterate).
+// restarts Iterate); 26 an AIC-only key whose Matmul is never ended (no cube server to release).
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 using namespace AscendC;
@@ -110,6 +110,7 @@ extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM
     GET_TILING_DATA(t, tiling);
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
     KERNEL_TASK_TYPE(23, KERNEL_TYPE_AIC_ONLY);
+    KERNEL_TASK_TYPE(26, KERNEL_TYPE_AIC_ONLY);
     if (GetBlockIdx() != 0) {
         return;
     }
@@ -263,6 +264,9 @@ extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM
             return;
         }
         mm.IterateAll(cGm);
+    } else if (TILING_KEY_IS(26)) {   // the cube's own Matmul, never ended (as MatMulV3's cube keys)
+        mm.IterateAll(cGm);
+        return;
     } else if (TILING_KEY_IS(24)) {
         if ASCEND_IS_AIC {
             return;

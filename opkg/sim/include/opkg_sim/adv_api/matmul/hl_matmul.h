@@ -184,9 +184,11 @@ public:
     Matmul(const Matmul&) = default;
     Matmul& operator=(const Matmul&) = default;
     // Used without End: recorded like a queue tensor left allocated, reported when the kernel returns.
+    // Not on the cube core itself (a KERNEL_TYPE_AIC_ONLY key): there the Matmul is no client of a
+    // cube server that End releases (MatMulV3's cube keys never call it).
     ~Matmul() {
         opkg_sim::BlockState& b = opkg_sim::block();
-        if (!pending_ || !b.active || b.held.file) return;
+        if (!pending_ || !b.active || b.held.file || b.core == AscendC::AIC) return;
         b.held = pendingLoc_;
         b.held_message = "the kernel returned with a Matmul object used (SetTensorA/B, IterateAll at this line) but "
                          "never ended: call End() after its last IterateAll, or the cube keeps serving it on the device";
