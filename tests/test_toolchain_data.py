@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from opkg.core.errors import ManifestError
+from opkg.core.model import SocInfo
 from opkg.core.socs import get_soc, soc_table
 from opkg.core.releases import BUILTIN, release_table
 from opkg.core.versions import parse_driver
@@ -20,7 +21,9 @@ def test_builtin_data_is_the_workspace_data():
 
 def test_soc_extra_keys_are_kept_and_unknown_counts_stay_absent():
     b4 = get_soc("Ascend910B4")
-    assert (b4.cube_cores, b4.vector_cores, b4.extra["l2_bytes"]) == (20, 40, 100663296)
+    assert (b4.cube_cores, b4.vector_cores, b4.l2_bytes) == (20, 40, 100663296)
+    # a verification job carries the SoC as JSON: every field survives it (the host's L2 size too)
+    assert SocInfo.from_json(b4.to_json()) == b4
     # 310P runs vector kernels on its AI cores: the ini's separate Vector Cores are not counted
     assert get_soc("Ascend310P3").vector_cores is None
     assert all(s.short and s.family for s in soc_table().values())

@@ -331,6 +331,7 @@ class SocInfo:
     l0c_bytes: int | None = None
     bt_bytes: int | None = None                  # bias table
     fb_bytes: int | None = None                  # fixpipe buffer's quantisation part
+    l2_bytes: int | None = None                  # the chip's L2 cache (GetCoreMemSize(L2))
     arch_dir: str | None = None                  # arch35: op_host/arch35/, op_kernel/arch35/
     vreg_bytes: int | None = None                # vector register width (VL) of the register API
     extra: dict = field(default_factory=dict, compare=False)
@@ -344,7 +345,7 @@ class SocInfo:
         return {k: getattr(self, k) for k in (
             "name", "short", "family", "npu_arch", "vec_arch", "cube_arch", "ub_bytes",
             "vector_cores", "cube_cores", "l1_bytes", "gm_bandwidth_gbps", "clock_ghz",
-            "vector_bytes_per_cycle", "l0a_bytes", "l0b_bytes", "l0c_bytes", "bt_bytes", "fb_bytes")}
+            "vector_bytes_per_cycle", "l0a_bytes", "l0b_bytes", "l0c_bytes", "bt_bytes", "fb_bytes", "l2_bytes")}
 
     @classmethod
     def from_json(cls, data: dict) -> "SocInfo":

@@ -68,7 +68,7 @@ def _load(path: Path) -> SocTable:
         merged = {**families[family], **row, "name": name}
         merged.setdefault("vector_cores", None)
         merged.setdefault("cube_cores", None)
-        # Keys SocInfo has no field for (l2_bytes, ...) stay available in .extra.
+        # Keys SocInfo has no field for stay available in .extra.
         extra = {k: v for k, v in merged.items() if k not in SocInfo.__dataclass_fields__}
         try:
             table[name] = SocInfo(**{k: v for k, v in merged.items() if k not in extra},

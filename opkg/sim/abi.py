@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ctypes as C
 
-ABI_VERSION = 7
+ABI_VERSION = 8
 LAUNCH_SYNC_CHECK = 1   # OpkgKernelLaunch.flags bit: check intra-core pipeline hazards
 LAUNCH_LENIENT_COPY = 2  # ... DataCopy truncates a ragged length to whole 32-byte blocks
 LAUNCH_STRICT_BOUNDS = 4  # ... GM accesses must stay inside each tensor, not its allocation
@@ -73,6 +73,7 @@ class OpkgPlatform(C.Structure):
         ("l0a_bytes", C.c_uint64),
         ("l0b_bytes", C.c_uint64),
         ("l0c_bytes", C.c_uint64),
+        ("l2_bytes", C.c_uint64),
     ]
 
 

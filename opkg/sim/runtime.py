@@ -303,6 +303,7 @@ def _platform(soc: SocInfo, keep: list) -> abi.OpkgPlatform:
     p.ub_bytes = soc.ub_bytes
     p.l1_bytes = soc.l1_bytes or 0
     p.l0a_bytes, p.l0b_bytes, p.l0c_bytes = soc.l0a_bytes or 0, soc.l0b_bytes or 0, soc.l0c_bytes or 0
+    p.l2_bytes = soc.l2_bytes or 0
     return p
 
 

@@ -256,11 +256,12 @@ class SimToolchain:
             keyed = tuple((h, h.read_text(errors="replace"))
                           for h in flags.keyed_tiling_headers(pkg.tiling_data, tiling_text))
             tiling_headers = (str(pkg.tiling_data), *(str(h) for h, _ in keyed))
+            roots = tuple(Path(d) for d in kernel_include)
             reads = flags.kernel_reads_host_tiling(pkg.kernel_source, pkg.tiling_data,
-                                                   flags.tiling_classes(pkg.tiling_data, tiling_text),
+                                                   flags.tiling_classes(pkg.tiling_data, tiling_text, roots),
                                                    (pkg.kernel_source.parent, pkg.dir))
             actions.append(Action("write", (str(tiling_include),), content=flags.kernel_tiling_source(
-                pkg.tiling_data, tiling_text, tiling_include.parent, reads, keyed), signature=fp,
+                pkg.tiling_data, tiling_text, tiling_include.parent, reads, keyed, roots), signature=fp,
                 target=tid, step="generate", description=f"generate {pkg.name} kernel tiling header"))
         reports: dict[str, str] = {}
         kernel_libs: dict[str, str] = {}
@@ -269,7 +270,7 @@ class SimToolchain:
         kernel_texts = [kernel_text, *(p.read_text(errors="replace") for p in _kernel_headers(pkg))]
         simt = flags.uses_simt(kernel_texts)
         try:
-            vector_flags = flags.ext_vector_flags(kernel_texts)
+            vector_flags = flags.ext_vector_flags(kernel_texts) + flags.core_type_flags(kernel_texts)
         except ValueError as e:
             raise BuildError(f"{pkg.kernel_source}: {e}") from None
         # a kernel written as a template over tiling-key parameters (ASCENDC_TPL_*): compiled

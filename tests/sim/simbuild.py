@@ -110,11 +110,12 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
             os.replace(tmp, header)
     compiler = _compiler_version()
     pch = precompiled(soc, cache, compiler)
-    simt = flags.uses_simt(p.read_text() for p in sorted(pkg.rglob("*"))
-                           if p.is_file() and p.suffix in (".h", ".cpp"))
+    texts = [p.read_text() for p in sorted(pkg.rglob("*")) if p.is_file() and p.suffix in (".h", ".cpp")]
+    simt = flags.uses_simt(texts)
     kernel_flags = (flags.common_flags()
                     + flags.kernel_flags(op, variant, soc, header, pch,
                                          flags.has_chevron_launch(kernel_src.read_text()), simt)
+                    + flags.core_type_flags(texts)   # as the sim backend adds them
                     + [f"-I{pkg / 'op_kernel'}", f"-I{pkg}"])
     key_host = _hash(str(pkg), content, host_entry, host_flags, flags.header_digest(), compiler)
     key_kernel = _hash(str(pkg), content, kernel_entry, kernel_flags, flags.header_digest(), compiler)

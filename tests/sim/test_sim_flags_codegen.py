@@ -186,6 +186,31 @@ def test_kernel_tiling_source_brings_only_the_tiling_classes_out_of_optiling(tmp
     assert not any("kernel_tiling_using" in line or "MAX_DIM_NUM" in line for line in lines)
 
 
+def test_tiling_classes_of_a_header_found_through_the_include_directories(tmp_path):
+    # cann-ops' batch_mat_mul_v3_tiling.h includes "../../mat_mul_v3/op_host/mat_mul_v3_tiling.h",
+    # which the import copies into the package's include directory include/mat_mul_v3/op_host:
+    # the compiler finds it there (the relative path leads back to the same directory), and its
+    # classes (L2cacheUseInfo, which the kernel names) are the kernel's too
+    inc = tmp_path / "pkg" / "include" / "mm" / "op_host"
+    inc.mkdir(parents=True)
+    (inc / "mm_tiling.h").write_text("namespace optiling {\nBEGIN_TILING_DATA_DEF(UseInfo)\n"
+                                     "  TILING_DATA_FIELD_DEF(uint32_t, n);\nEND_TILING_DATA_DEF;\n"
+                                     "BEGIN_TILING_DATA_DEF(MmData)\n  TILING_DATA_FIELD_DEF_STRUCT(UseInfo, info);\n"
+                                     "END_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(Mm, MmData)\n}\n")
+    header = tmp_path / "pkg" / "op_host" / "bmm_tiling.h"
+    header.parent.mkdir(parents=True)
+    text = ('#include "../../mm/op_host/mm_tiling.h"\nnamespace optiling {\n'
+            "BEGIN_TILING_DATA_DEF(BmmData)\n  TILING_DATA_FIELD_DEF_STRUCT(MmData, mm);\nEND_TILING_DATA_DEF;\n"
+            "REGISTER_TILING_DATA_CLASS(Bmm, BmmData)\n}\n")
+    assert flags.tiling_classes(header, text) == ["BmmData"]          # beside the header: not there
+    assert flags.tiling_classes(header, text, (inc,)) == ["UseInfo", "MmData", "BmmData"]
+    lines = flags.kernel_tiling_source(header, text, tmp_path / "gen", roots=(inc,)).splitlines()
+    assert lines[-3:] == ["using ::optiling::UseInfo;", "using ::optiling::MmData;", "using ::optiling::BmmData;"]
+    assert flags.tiling_blocks(header, text) is None                 # MmData unknown without the roots
+    blocks = flags.tiling_blocks(header, text, (inc,))
+    assert blocks.index("(UseInfo)") < blocks.index("(MmData)") < blocks.index("(BmmData)")
+
+
 def test_tiling_blocks_without_the_semicolon_after_end_tiling_data_def(tmp_path):
     # ops-nn's index/scatter_nd_update/op_host/arch22/scatter_nd_update_tiling.h ends each class
     # with a bare END_TILING_DATA_DEF; its outer class has STRUCT fields of the ones before

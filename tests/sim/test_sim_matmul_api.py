@@ -3,7 +3,8 @@
 GetBatchC), asynchronous blocks (AsyncGetTensorC, WaitGetTensorC, GetOffsetC), int8 weights
 anti-quantised on the way in (SetAntiQuantScalar / SetAntiQuantVector), A and B from UB
 (SetTensorAWithCopy / SetTensorBWithCopy), DisableBias / ClearBias, SetSingleShape,
-InitKfcClient; each against NumPy, misuse reported at the kernel's line. The host keys check what
+InitKfcClient, A or B already in NZ (an L1 LocalTensor, or GM in NZ format), the pattern ReduceSum of
+Atlas A2 (BatchMatMulV3's vector path); each against NumPy, misuse reported at the kernel's line. The host keys check what
 MatmulApiTiling, MultiCoreMatmulTiling and BatchMatmulTiling put in the tiling for their setters."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 from opkg.core.model import AttrSpec, OpSpec, TensorSpec
-from opkg.sim import runtime
+from opkg.sim import flags, runtime
 from opkg.sim.runtime import SimModes
 import simbuild
 
@@ -99,8 +100,9 @@ def test_int8_weights_anti_quantised(built, which):
     assert not np.array_equal(b.astype(np.float32), loose)
 
 
-@pytest.mark.parametrize("which", [7, 8, 9, 10, 11],
-                         ids=["WithCopy", "DisableBias", "ClearBias", "SetSingleShape", "InitKfcClient"])
+@pytest.mark.parametrize("which", [7, 8, 9, 10, 11, 25],
+                         ids=["WithCopy", "DisableBias", "ClearBias", "SetSingleShape", "InitKfcClient",
+                              "Iterate-after-SetTensorB"])
 def test_plain_product_through_other_entries(built, which):
     got, ins = run(built, which)
     np.testing.assert_allclose(got, product(ins["a"], ins["b"]), rtol=1e-5, atol=1e-4)
@@ -122,6 +124,97 @@ def test_reading_an_async_block_before_the_wait_is_a_race(built):
         run(built, 15, m=48, n=64, k=32, modes=SimModes(sync_check=True))
     assert f"mm_api.cpp:{line_of('early-read')}" in str(e.value)
     run(built, 15, m=48, n=64, k=32)   # the race is the hazard check's to report
+
+
+def nz(x):
+    """x (rows x cols) laid out NZ: 16-column groups (32 bytes of half), each its rows rounded
+    up to the 16-row fractal (zeros below) of 16 elements one after another."""
+    rows, cols = x.shape
+    out = np.zeros((cols // 16, -(-rows // 16) * 16, 16), x.dtype)
+    out[:, :rows, :] = x.reshape(rows, cols // 16, 16).transpose(1, 0, 2)
+    return out
+
+
+@pytest.mark.parametrize("which", [16, 17, 18], ids=["A-in-L1", "A-NZ-in-GM", "B-in-L1"])
+def test_inputs_in_nz_from_l1_or_gm(built, which):
+    # M = 40 is not a whole fractal: the NZ height is 48 rows, in L1 as in GM
+    m, n, k = 40, 48, 32
+    ins = inputs(m, n, k, 1)
+    a, b = ins["a"][0], ins["b"][0]
+    if which == 17:
+        ins["a"] = nz(a)
+        assert not np.array_equal(ins["a"].reshape(-1)[:m * k], a.reshape(-1))   # the layout matters
+    c = np.full((1, m, n), np.nan, np.float32)
+    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, ins, {"c": c},
+                     {"which": which, "m": m, "n": n, "k": k, "batch": 1})
+    np.testing.assert_allclose(c[0], product(a, b), rtol=1e-5, atol=1e-4)
+
+
+def test_an_l1_input_smaller_than_the_product_reads_is_reported(built):
+    with pytest.raises(runtime.SimError) as e:
+        run(built, 19, m=40, n=48, k=32)
+    msg = str(e.value)
+    assert f"mm_api.cpp:{line_of('nz-product')}" in msg
+    assert "A needs 3072 bytes but the LocalTensor holds only 256 half elements" in msg
+
+
+def iterate_order(t, m, n):
+    """The base blocks (m, n) in the devkit's order (scheduler_mdl_base.h): iterateOrder 0 runs N
+    within a step of stepN blocks, M within a step of stepM, then M's steps, then N's."""
+    mi, ni = -(-m // t["baseM"]), -(-n // t["baseN"])
+    sm, sn = max(t["stepM"], 1), max(t["stepN"], 1)
+    order = []
+    if t["iterateOrder"] == 0:
+        for nb in range(0, ni, sn):
+            for mb in range(0, mi, sm):
+                order += [(i, j) for i in range(mb, min(mb + sm, mi)) for j in range(nb, min(nb + sn, ni))]
+    else:
+        for mb in range(0, mi, sm):
+            for nb in range(0, ni, sn):
+                order += [(i, j) for j in range(nb, min(nb + sn, ni)) for i in range(mb, min(mb + sm, mi))]
+    return order
+
+
+def test_blocks_handed_out_of_the_workspace_in_iterate_order(built):
+    m, n, k = 48, 64, 32
+    got, ins = run(built, 21, m=m, n=n, k=k)
+    t, _ = tiling(built, 21, m=m, n=n, k=k)
+    want = product(ins["a"][0], ins["b"][0])
+    bm, bn = t["baseM"], t["baseN"]
+    blocks = got.reshape(-1, bm, bn)
+    order = iterate_order(t, m, n)
+    assert len(order) == len(blocks) == (m // bm) * (n // bn) > 1
+    for blk, (i, j) in zip(blocks, order):
+        np.testing.assert_allclose(blk, want[i * bm:(i + 1) * bm, j * bn:(j + 1) * bn], rtol=1e-5, atol=1e-4)
+
+
+def test_one_block_too_many_out_of_the_workspace_is_reported(built):
+    with pytest.raises(runtime.SimError) as e:
+        run(built, 22, m=48, n=64, k=32)
+    assert f"mm_api.cpp:{line_of('ws-block')}" in str(e.value)
+    assert "all 12 base blocks of the share were handed out already" in str(e.value)
+
+
+@pytest.mark.parametrize("which", [23, 24, 26], ids=["AIC_ONLY-key", "mixed-key", "AIC_ONLY-without-End"])
+def test_core_type_follows_the_keys_declared_task_type(built, which):
+    # both keys run their product only on the core type they declare; the AIC body runs on one
+    # core of each AI core's pair (GetBlockIdx 0 exists once), or C would be stored twice
+    got, ins = run(built, which)
+    np.testing.assert_allclose(got, product(ins["a"], ins["b"]), rtol=1e-5, atol=1e-4)
+
+
+def test_core_type_flags_only_for_kernels_declaring_a_cube_key():
+    assert flags.core_type_flags(["KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);"]) == []
+    assert flags.core_type_flags(["// KERNEL_TYPE_AIC_ONLY in a comment"]) == []
+    f = flags.core_type_flags(["x", "KERNEL_TASK_TYPE(1, KERNEL_TYPE_AIC_ONLY);"])
+    assert f[0] == "-include" and f[1].endswith("opkg_sim/runtime/core_by_task_type.h")
+
+
+def test_pattern_reduce_sum_on_atlas_a2_reads_rows_32_bytes_apart(built):
+    got, ins = run(built, 20)
+    rows = ins["bias"].reshape(6, 8)[:, :5]       # 5 floats of each 8-float (32-byte) row
+    np.testing.assert_allclose(got.reshape(-1)[:6], rows.sum(axis=1), rtol=1e-6)
+    assert not np.allclose(rows.sum(axis=1), ins["bias"][:30].reshape(6, 5).sum(axis=1))   # dense would differ
 
 
 def tiling(built, which, m=96, n=80, k=64, batch=1):
@@ -173,6 +266,12 @@ def test_host_config_params_and_fixed_split(built):
 def test_host_multicore_fixed_single_shape(built):
     t, got = tiling(built, 106, m=96, n=80)
     assert (t["singleCoreM"], t["singleCoreN"]) == (32, 48) and got[:3] == [6, 3, 2]
+
+
+def test_host_core_memory_sizes_include_l2(built):
+    # Ascend910B1's row of toolchains/socs.yaml: CANN 8.1's l2_size 192 MiB, l1 512 KiB, L0C 128 KiB
+    _, got = tiling(built, 109)
+    assert got[:3] == [192 * 1024, 512, 128]
 
 
 def test_host_inputs_are_never_views(built):

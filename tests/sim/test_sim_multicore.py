@@ -149,6 +149,34 @@ def test_impl_layer_datacopypad_on_raw_pointers(built):
     np.testing.assert_array_equal(y[13:], 0)
 
 
+def test_block_local_globals_and_the_block_builtins(built):
+    # the blocks run concurrently (SyncAll) and each reads back the copy it wrote
+    s, _, _ = run(built, 16)
+    np.testing.assert_array_equal(s[:, 0], [i * 100 + BLOCKS for i in range(BLOCKS)])
+
+
+def test_ctrl_register_builtins(built):
+    s, _, _ = run(built, 17)
+    np.testing.assert_array_equal(s[:, 0], 10)   # set, then cleared
+
+
+def test_ctrl_hf32_bit_is_refused_where_set(built):
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 18)
+    assert f"multi_core.cpp:{simbuild.line_of(KERNEL, 'hf32')}" in str(err.value)
+    assert "HF32 mode bits (46, 47) are not modelled" in str(err.value)
+
+
+def test_cce_align_copy_builtins_pad_and_stride_as_datacopypad(built):
+    x = np.arange(64, dtype=np.float32) + 0.5
+    _, y, _ = run(built, 15, x)
+    # GM->UB: left 1 and right 2 pads from the padding register, source rows 8 floats apart;
+    # UB->GM: whole 8-float rows, 2 floats apart in y (never written: still 0)
+    rows = [np.concatenate([[-1.0], x[8 * r:8 * r + 5], [-1.0, -1.0], [0.0, 0.0]]) for r in range(3)]
+    np.testing.assert_array_equal(y[:30], np.concatenate(rows))
+    np.testing.assert_array_equal(y[30:], 0)
+
+
 def test_impl_layer_call_on_a_gm_pointer_is_reported(built):
     with pytest.raises(runtime.SimError) as err:
         run(built, 9)

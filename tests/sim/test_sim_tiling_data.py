@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from opkg.core.model import AttrSpec, OpSpec, TensorSpec
-from opkg.sim import runtime
+from opkg.sim import flags, runtime
 import simbuild
 
 OP = OpSpec(
@@ -93,3 +96,19 @@ def test_opdef_prototype_json(built):
     ]
     assert proto["aicore"] == {"has_tiling": False, "configs": ["ascend910b"]}
     assert proto["has_infer_shape"] is False
+
+
+def test_classes_padded_to_8_bytes_and_struct_fields_8_aligned(tmp_path, soc910b):
+    """CANN's TilingDef (CheckAlignAndGenPlaceHolder): three uint32 make 16 bytes, a struct field
+    after one uint32 starts at 8; host and kernel mode agree (cann-ops' MatMulV3 tiling refuses a
+    data size that is not a multiple of 8)."""
+    src = Path(__file__).parent / "pkgs" / "tilingrt" / "layout_align.cpp"
+    exe = tmp_path / "align"
+    host = subprocess.run(["g++", *flags.common_flags(), "-DOPKG_SIM_HOST=1", "-o", str(exe), str(src),
+                           str(flags.host_runtime_source())], capture_output=True, text=True)
+    assert host.returncode == 0, host.stderr[-3000:]
+    out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["16", "32", "3", "2"]
+    kernel = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(soc910b), "-fsyntax-only", str(src)],
+                            capture_output=True, text=True)
+    assert kernel.returncode == 0, kernel.stderr[-3000:]

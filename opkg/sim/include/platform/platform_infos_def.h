@@ -71,9 +71,16 @@ public:
                 size = v;
                 return;
             }
+            case LocalMemType::L2:   // cann-ops' MatMulV3 tiling sizes its L2 cache use by it
+                if (!info.l2_bytes) {
+                    throw opkg_sim::HostFailure("GetCoreMemSize/GetLocalMemSize(L2): SoC " + soc_version +
+                                                " has no l2_bytes; add it to its entry in toolchains/socs.yaml");
+                }
+                size = info.l2_bytes;
+                return;
             default:
-                throw opkg_sim::HostFailure("GetLocalMemSize/GetCoreMemSize: the sim knows only the UB, L1 and "
-                                            "L0 sizes of a SoC (from toolchains/socs.yaml)");
+                throw opkg_sim::HostFailure("GetLocalMemSize/GetCoreMemSize: the sim knows only the UB, L1, L0 "
+                                            "and L2 sizes of a SoC (from toolchains/socs.yaml)");
         }
     }
     // No bandwidth figures in the SoC table: 0, as CANN answers for a memory it has no rate for.

@@ -13,8 +13,9 @@
 // A tiling header may also hold the host code that fills the struct (set_<f>, SaveToBuffer); the
 // kernel never runs it, but it must compile, so the struct carries the same accessors. Member
 // functions leave the layout alone.
+// alignas(8): CANN pads each class to 8 bytes and places struct fields 8-byte aligned (host_tiling.h)
 #define BEGIN_TILING_DATA_DEF(class_name)                                                                   \
-    struct class_name {                                                                                    \
+    struct alignas(8) class_name {                                                                         \
         void SaveToBuffer(void* pdata, size_t capacity) const {                                            \
             __builtin_memcpy(pdata, this, sizeof(*this) < capacity ? sizeof(*this) : capacity);            \
         }                                                                                                  \

@@ -46,3 +46,6 @@ static_assert(std::is_same_v<Policied::AType, AT>, "MatmulImpl with a policy is 
 // batch_matmul_utils.h's CeilDiv/CeilAlign, which ops-nn's BatchMatMulV3 block calls unqualified
 static_assert(std::is_same_v<decltype(AscendC::CeilDiv(uint16_t(7), uint16_t(2))), uint16_t> &&
               std::is_same_v<decltype(AscendC::CeilAlign(uint16_t(7), uint16_t(2))), uint16_t>, "16-bit");
+// mat_mul_nd2nz_util.h's constant transposition parameters: a literal type, as the devkit's
+constexpr AscendC::TransDataTo5HDParams kParaOne(false, false, 1, 0, 0);
+static_assert(kParaOne.repeatTimes == 1 && !kParaOne.dstHighHalf && kParaOne.srcRepStride == 0, "constexpr");

@@ -1,6 +1,8 @@
 // Host mode of register/tilingdata_base.h: tiling classes that serialise their fields into a
-// byte buffer laid out like the kernel-mode plain struct (natural alignment, declaration order,
-// nested structs padded to their alignment).
+// byte buffer laid out like the kernel-mode plain struct: declaration order, each field at its
+// natural alignment, and, as CANN's TilingDef places them (CheckAlignAndGenPlaceHolder), nested
+// structs 8-byte aligned and every class padded to a multiple of 8 bytes (cann-ops' MatMulV3
+// tiling refuses a data size that is not).
 #ifndef OPKG_SIM_HOST_TILING_H
 #define OPKG_SIM_HOST_TILING_H
 
@@ -62,7 +64,7 @@ public:
         }
         return out;
     }
-    size_t Padded() const { return (data_.size() + align_ - 1) / align_ * align_; }
+    size_t Padded() const { return (data_.size() + kClassAlign - 1) / kClassAlign * kClassAlign; }
     size_t Align() const { return align_; }
 
 protected:
@@ -74,7 +76,7 @@ protected:
         return off;
     }
     size_t AddStruct(const char* dtype, const char* name, const TilingDef& child) {
-        size_t off = AddField(dtype, name, child.Padded() ? child.Padded() : 0, child.Align(), 1);
+        size_t off = AddField(dtype, name, child.Padded() ? child.Padded() : 0, kClassAlign, 1);
         children_.push_back(Child{off, reinterpret_cast<const char*>(&child) - reinterpret_cast<const char*>(this)});
         const_cast<TilingDef&>(child).parent_ = this;
         return off;
@@ -110,6 +112,7 @@ private:
     std::vector<uint8_t> data_;
     std::vector<FieldInfo> fields_;
     std::vector<Child> children_;
+    static constexpr size_t kClassAlign = 8;   // CANN's placeholder alignment of classes and struct fields
     size_t align_ = 1;
     TilingDef* parent_ = nullptr;   // the struct this one is a TILING_DATA_FIELD_DEF_STRUCT of
     uint8_t* bound_ = nullptr;      // SetDataPtr's buffer

@@ -4,7 +4,7 @@
 #define OPKG_SIM_ABI_H
 #include <cstdint>
 
-#define OPKG_SIM_ABI 7
+#define OPKG_SIM_ABI 8
 #define OPKG_SIM_EXPORT __attribute__((visibility("default")))
 #define OPKG_SIM_MAX_DIMS 8
 #define OPKG_SIM_MAX_WORKSPACES 16
@@ -66,6 +66,7 @@ struct OpkgPlatform {
     uint64_t l0a_bytes;        // 0 = unknown (as the next two)
     uint64_t l0b_bytes;
     uint64_t l0c_bytes;
+    uint64_t l2_bytes;         // 0 = unknown
 };
 
 struct OpkgTilingResult {

@@ -16,6 +16,7 @@
 //   106 MultiCoreMatmulTiling with SetSingleShape(32, 48): one core's share fixed
 //   107 the context's InputIsView family (got[0..3]) and 1 in got[4]
 //   108 A of DT_FLOAT8_E5M2 (a later release's type): GetTiling fails
+//   109 GetCoreMemSize of L2, L1 and L0C in KiB (got[0..2]), as MatMulV3's tiling asks them
 #include "mm_api_tiling.h"
 #include "register/op_def_registry.h"
 #include "register/op_impl_registry.h"
@@ -48,7 +49,15 @@ static int64_t HostOnly(int64_t which, const gert::TilingContext* context,
 {
     int32_t got[16] = {};
     SysTilingTempBufSize buf, buf2;
-    if (which == 107) {
+    if (which == 109) {
+        uint64_t l2 = 0, l1 = 0, l0c = 0;
+        platform.GetCoreMemSize(platform_ascendc::CoreMemType::L2, l2);
+        platform.GetCoreMemSize(platform_ascendc::CoreMemType::L1, l1);
+        platform.GetCoreMemSize(platform_ascendc::CoreMemType::L0_C, l0c);
+        got[0] = static_cast<int32_t>(l2 / 1024);
+        got[1] = static_cast<int32_t>(l1 / 1024);
+        got[2] = static_cast<int32_t>(l0c / 1024);
+    } else if (which == 107) {
         got[0] = context->InputIsView(0);
         got[1] = context->RequiredInputIsView(1);
         got[2] = context->OptionalInputIsView(2);
@@ -157,7 +166,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
         t.SetShape(m, n, k);
         t.SetOrgShape(m, n, k);
         if (batch > 1) t.SetBatchInfoForNormal(batch, batch, m, n, k);
-        if (which == 4) t.SetFixSplit(16, 16, -1);   // several base blocks to iterate over
+        if (which == 4 || which == 21 || which == 22) t.SetFixSplit(16, 16, -1);   // several base blocks to iterate over
         if (which == 8 || which == 9) t.SetBias(true);
         if (t.GetTiling(data.cube) == -1) return ge::GRAPH_FAILED;
     }

@@ -9,7 +9,16 @@
 // 10 the two column halves through SetSingleShape; 11 the tiling given by InitKfcClient;
 // misuse: 12 IterateNBatch without SetWorkspace; 13 one GetBatchTensorC too many; 14
 // WaitIterateBatch after a synchronous IterateBatch; 15 AsyncGetTensorC's block read by the vector
-// unit before WaitGetTensorC.
+// unit before WaitGetTensorC. Inputs already in NZ: 16 A copied ND -> NZ into L1 (a TSCM A
+// declared with the GM format, ND, as MatMulV3 declares its L1 A); 17 A in GM in NZ (the test
+// passes it so laid out); 18 B copied into L1; 19 an L1 A smaller than the product reads;
+// 20 the pattern ReduceSum as ops-nn's BatchMatMulV3 vector path calls it on Atlas A2 (bias as
+// 6 rows of 5 floats, the rows 8 floats apart); 21 Iterate<false> into the workspace, then every
+// base block through GetTensorC() (each copied to c in the order handed out); 22 one too many;
+// 23 a key declared KERNEL_TYPE_AIC_ONLY (a cube body, as MatMulV3's): its product runs only if
+// the block is the AIC (ASCEND_IS_AIV returns); 24 the same test on a mixed key: the vector body;
+// 25 MatMulV3's pattern: per column half SetTensorB, one Iterate, GetTensorC to GM (a new input
+// restarts Iterate); 26 an AIC-only key whose Matmul is never ended (no cube server to release).
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 using namespace AscendC;
@@ -44,10 +53,64 @@ __aicore__ inline void AntiQuant(MM& mm, GlobalTensor<half>& aGm, GM_ADDR w, GM_
     mm.End();
 }
 
+using AL1 = MatmulType<TPosition::TSCM, CubeFormat::ND, half>;
+using BL1 = MatmulType<TPosition::TSCM, CubeFormat::NZ, half>;
+using ANZ = MatmulType<TPosition::GM, CubeFormat::NZ, half>;
+
+// rows x cols of src (ND, cols a row) into L1 as NZ, its height rows rounded up to 16
+__aicore__ inline void CopyToL1Nz(const LocalTensor<half>& dst, const GlobalTensor<half>& src, uint32_t rows, uint32_t cols)
+{
+    Nd2NzParams p;
+    p.ndNum = 1;
+    p.nValue = rows;
+    p.dValue = cols;
+    p.srcNdMatrixStride = 0;
+    p.srcDValue = cols;
+    p.dstNzC0Stride = (rows + 15) / 16 * 16;
+    p.dstNzNStride = 1;
+    p.dstNzMatrixStride = 0;
+    DataCopy(dst, src, p);
+}
+
+template <class A_TYPE, class B_TYPE>
+__aicore__ inline void InputsInNz(TPipe& pipe, const TCubeTiling& tiling, GlobalTensor<half>& aGm,
+                                  GlobalTensor<half>& bGm, GlobalTensor<float>& cGm)
+{
+    Matmul<A_TYPE, B_TYPE, CT, BiasT> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    const uint32_t m16 = (tiling.M + 15) / 16 * 16, k16 = (tiling.Ka + 15) / 16 * 16;
+    TQue<TPosition::A1, 1> l1;
+    pipe.InitBuffer(l1, 1, TILING_KEY_IS(19) ? 512 : (TILING_KEY_IS(18) ? k16 * tiling.N : m16 * tiling.Ka) * 2);
+    LocalTensor<half> t = l1.AllocTensor<half>();
+    if (TILING_KEY_IS(16)) {
+        CopyToL1Nz(t, aGm, tiling.M, tiling.Ka);
+    } else if (TILING_KEY_IS(18)) {
+        CopyToL1Nz(t, bGm, tiling.Kb, tiling.N);
+    }
+    l1.EnQue(t);
+    t = l1.DeQue<half>();
+    if constexpr (A_TYPE::pos == TPosition::TSCM) {
+        mm.SetTensorA(t);
+    } else {
+        mm.SetTensorA(aGm);
+    }
+    if constexpr (B_TYPE::pos == TPosition::TSCM) {
+        mm.SetTensorB(t);
+    } else {
+        mm.SetTensorB(bGm);
+    }
+    mm.IterateAll(cGm);  // @nz-product
+    mm.End();
+    l1.FreeTensor(t);
+}
+
 extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM_ADDR v, GM_ADDR bias, GM_ADDR c,
                                              GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    KERNEL_TASK_TYPE(23, KERNEL_TYPE_AIC_ONLY);
+    KERNEL_TASK_TYPE(26, KERNEL_TYPE_AIC_ONLY);
     if (GetBlockIdx() != 0) {
         return;
     }
@@ -65,6 +128,30 @@ extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM
         Matmul<AT, WT, CT, BiasT> q;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), q, &t.cube);
         AntiQuant(q, aGm, w, v, cGm, ct, pipe);
+        return;
+    }
+    if (TILING_KEY_IS(20)) {
+        TBuf<TPosition::VECCALC> rb;
+        pipe.InitBuffer(rb, 64 * 4);
+        LocalTensor<float> src = rb.Get<float>(), dst = src[48];
+        DataCopy(src, biasGm, 48);
+        SetFlag<HardEvent::MTE2_V>(0);
+        WaitFlag<HardEvent::MTE2_V>(0);
+        const uint32_t shape[2] = {6, 5};
+        ReduceSum<float, Pattern::Reduce::AR>(dst, src, shape, true);
+        SetFlag<HardEvent::V_MTE3>(0);
+        WaitFlag<HardEvent::V_MTE3>(0);
+        DataCopyPad(cGm, dst, {1, 6 * sizeof(float), 0, 0, 0});
+        return;
+    }
+    if (TILING_KEY_IS(16) || TILING_KEY_IS(19)) {
+        InputsInNz<AL1, BT>(pipe, t.cube, aGm, bGm, cGm);
+        return;
+    } else if (TILING_KEY_IS(17)) {
+        InputsInNz<ANZ, BT>(pipe, t.cube, aGm, bGm, cGm);
+        return;
+    } else if (TILING_KEY_IS(18)) {
+        InputsInNz<AT, BL1>(pipe, t.cube, aGm, bGm, cGm);
         return;
     }
     Matmul<AT, BT, CT, BiasT> mm;
@@ -150,6 +237,41 @@ extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM
             }
             PipeBarrier<PIPE_ALL>();
         }
+    } else if (TILING_KEY_IS(21) || TILING_KEY_IS(22)) {
+        mm.SetWorkspace((__gm__ const float*)user, static_cast<int>(ct.M * ct.N * 4));
+        mm.template Iterate<false>();
+        const uint32_t blockElems = ct.baseM * ct.baseN;   // the test's shape is whole blocks
+        const uint32_t blocks = (ct.M / ct.baseM) * (ct.N / ct.baseN) + (TILING_KEY_IS(22) ? 1 : 0);
+        LocalTensor<float> cUb = buf.Get<float>();
+        for (uint32_t i = 0; i < blocks; ++i) {
+            GlobalTensor<float> blk = mm.GetTensorC();  // @ws-block
+            DataCopy(cUb, blk, blockElems);
+            SetFlag<HardEvent::MTE2_MTE3>(0);
+            WaitFlag<HardEvent::MTE2_MTE3>(0);
+            DataCopy(cGm[i * blockElems], cUb, blockElems);
+            PipeBarrier<PIPE_ALL>();
+        }
+    } else if (TILING_KEY_IS(25)) {
+        const int32_t half_n = ct.N / 2;
+        for (int32_t h = 0; h < 2; ++h) {
+            mm.SetSingleShape(ct.M, h == 0 ? half_n : ct.N - half_n, ct.Ka);
+            mm.SetTensorB(bGm[h * half_n]);
+            mm.Iterate();
+            mm.GetTensorC(cGm[h * half_n]);
+        }
+    } else if (TILING_KEY_IS(23)) {
+        if ASCEND_IS_AIV {
+            return;
+        }
+        mm.IterateAll(cGm);
+    } else if (TILING_KEY_IS(26)) {   // the cube's own Matmul, never ended (as MatMulV3's cube keys)
+        mm.IterateAll(cGm);
+        return;
+    } else if (TILING_KEY_IS(24)) {
+        if ASCEND_IS_AIC {
+            return;
+        }
+        mm.IterateAll(cGm);
     } else if (TILING_KEY_IS(8) || TILING_KEY_IS(9)) {
         mm.SetBias(biasGm);
         if (TILING_KEY_IS(8)) {

@@ -5,6 +5,9 @@ using namespace AscendC;
 // A table in the kernel binary: GM on the device, as an input buffer is.
 static const __gm__ int32_t kTable[16] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3};
 
+// One copy per core (bisheng's [[block_local]]), as cann-ops' MatMulV3 keeps its callbacks' context.
+__BLOCK_LOCAL__ __inline__ int32_t g_perBlock;
+
 extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
@@ -105,6 +108,17 @@ extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y
         DataCopy(yGm, f, 8);
     } else if (TILING_KEY_IS(14)) {  // the device compiler's built-in variables, as kernels use them
         putRow(static_cast<int32_t>(block_idx) * 10 + (block_idx < block_num - 1 ? 1 : 0));
+    } else if (TILING_KEY_IS(16)) {   // the device compiler's block_idx / block_num, a block-local global
+        g_perBlock = static_cast<int32_t>(block_idx * 100 + block_num);
+        SyncAll();   // every block has written its copy before any reads it back
+        putRow(g_perBlock);
+    } else if (TILING_KEY_IS(17)) {   // the CTRL register builtins: bit 51 set, read back, cleared
+        set_ctrl(sbitset1(get_ctrl(), 51));
+        const int32_t set = static_cast<int32_t>((get_ctrl() >> 51) & 1);
+        set_ctrl(sbitset0(get_ctrl(), 51));
+        putRow(set * 10 + static_cast<int32_t>((get_ctrl() >> 51) & 1));
+    } else if (TILING_KEY_IS(18)) {
+        set_ctrl(sbitset1(get_ctrl(), 46));  // @hf32
     } else if (TILING_KEY_IS(9)) {
         if (idx != 0) return;
         DuplicateImpl<int32_t>((__ubuf__ int32_t*)sGm.GetPhyAddr(), 5, 8);  // @gm-as-ub
@@ -153,6 +167,20 @@ extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y
                              DataCopyExtParams{1, 8 * sizeof(float), 0, 0, 0});
         DataCopyPadUB2GMImpl((__gm__ float*)yGm[8].GetPhyAddr(), (__ubuf__ float*)f[8].GetPhyAddr(),
                              DataCopyParams{1, 5 * sizeof(float), 0, 0});
+    } else if (TILING_KEY_IS(15)) {  // the CCE builtins below DataCopyPad (cann-ops' MatMulV3 calls them)
+        if (idx != 0) return;
+        const float minusOne = -1.0f;
+        uint32_t padBits;
+        memcpy(&padBits, &minusOne, sizeof(padBits));
+        set_mov_pad_val(padBits);
+        // 3 rows of 5 floats, 3 floats apart in GM; each UB row is 1 pad, the 5 floats, 2 pads
+        copy_gm_to_ubuf_align_b32((__ubuf__ void*)f.GetPhyAddr(), (__gm__ void*)xGm.GetPhyAddr(), 0, 3, 5 * 4, 1, 2,
+                                  3 * 4, 0);
+        set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+        // back out as whole UB rows, 2 floats apart in GM
+        copy_ubuf_to_gm_align_b32((__gm__ void*)yGm.GetPhyAddr(), (__ubuf__ void*)f.GetPhyAddr(), 0, 3, 8 * 4, 0, 0,
+                                  0, 2 * 4);
 #endif
     }
 }

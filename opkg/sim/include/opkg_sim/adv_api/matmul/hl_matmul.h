@@ -1,7 +1,6 @@
 // The high-level Matmul API (CANN's lib/matmul_intf.h): Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>
-// with MatmulType descriptions, REGIST_MATMUL_OBJ, SetTensorA/B (GM, ND, optionally transposed; B
-// also NZ),
-// SetBias, SetOrgShape/SetSingleShape/SetTail, IterateAll to GM, End; batched products
+// with MatmulType descriptions, REGIST_MATMUL_OBJ, SetTensorA/B (GM in ND or NZ, or an L1
+// LocalTensor in NZ; optionally transposed), SetBias, SetOrgShape/SetSingleShape/SetTail, IterateAll to GM, End; batched products
 // (IterateBatch, IterateNBatch with GetBatchTensorC), asynchronous blocks (AsyncGetTensorC),
 // int8 B dequantised on the way in (SetAntiQuantScalar/Vector), A/B copied from UB to a GM buffer
 // (SetTensorAWithCopy/BWithCopy). A functional model: the
@@ -11,6 +10,7 @@
 #ifndef OPKG_SIM_HL_MATMUL_H
 #define OPKG_SIM_HL_MATMUL_H
 
+#include <utility>
 #include <vector>
 #include "opkg_sim/basic_api/cube/cube.h"
 #include "opkg_sim/basic_api/core/pipe.h"
@@ -112,6 +112,47 @@ inline uint64_t first_undefined(const void* p, uint64_t n, const char* what, Und
     return k;
 }
 
+// The L1 positions a Matmul input may name (TSCM is L1 on the device, as A1/B1).
+constexpr bool in_l1(TPosition p) { return p == TPosition::TSCM || p == TPosition::A1 || p == TPosition::B1; }
+
+// A matrix of `rows` x `cols` stored NZ: columns in groups of C0 = 32 bytes, each group `height`
+// rows (the row count rounded up to the 16-row fractal, or the stride a GM NZ tensor was laid
+// out with) of C0 elements one after another, so element (r, c) is at
+// (c / C0) * height * C0 + r * C0 + c % C0. Read into out as the product's operand: (r, c) at
+// r * cols + c, or at c * rows + r when `transposed` (the stored matrix is the operand's
+// transpose). `at(offset, &value)` reads one element and says whether it held a value; one that
+// did not marks its operand row (`by_col`: column) of the product in `undef`: A's row, B's column.
+template <class T, class A, class F>
+inline void nz_read(int64_t rows, int64_t cols, int64_t height, bool transposed, A* out, std::vector<uint8_t>& undef,
+                    bool by_col, F at) {
+    constexpr int64_t c0 = int64_t(32 / sizeof(T));
+    for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t c = 0; c < cols; ++c) {
+            A v;
+            const bool defined = at(uint64_t((c / c0) * height * c0 + r * c0 + c % c0), &v);
+            const int64_t orow = transposed ? c : r, ocol = transposed ? r : c;   // in the operand
+            if (!defined) undef[size_t(by_col ? ocol : orow)] = 1;
+            out[size_t(transposed ? c * rows + r : r * cols + c)] = v;
+        }
+    }
+}
+
+// The same from an L1 tensor's start (SetTensorA/B(LocalTensor)): the tensor must hold it.
+template <class T, class A>
+inline void l1_nz(const LocalTensor<T>& t, int64_t rows, int64_t cols, bool transposed, A* out,
+                  std::vector<uint8_t>& undef, const char* op, const char* role, opkg_sim::SrcLoc loc,
+                  bool by_col = false) {
+    using namespace opkg_sim;
+    constexpr int64_t c0 = int64_t(cube_c0<T>());
+    const int64_t height = (rows + 15) / 16 * 16;
+    const uint64_t bytes = uint64_t((cols + c0 - 1) / c0 * height * c0) * sizeof(T);
+    CubeArena& arena = cube_operand(t, 1u << CUBE_L1, bytes, 32, op, role, loc);
+    nz_read<T>(rows, cols, height, transposed, out, undef, by_col, [&](uint64_t off, A* v) {
+        *v = load<T, A>(t.ptr_ + off);
+        return cube_defined(arena, t.ptr_ + off, sizeof(T));
+    });
+}
+
 // After storing garbage-derived values into the workspace: those GM bytes hold no value.
 inline void gm_mark_undefined(const void* p, uint64_t n) {
     const opkg_sim::GmRegion* r = opkg_sim::gm_region(p);
@@ -143,9 +184,11 @@ public:
     Matmul(const Matmul&) = default;
     Matmul& operator=(const Matmul&) = default;
     // Used without End: recorded like a queue tensor left allocated, reported when the kernel returns.
+    // Not on the cube core itself (a KERNEL_TYPE_AIC_ONLY key): there the Matmul is no client of a
+    // cube server that End releases (MatMulV3's cube keys never call it).
     ~Matmul() {
         opkg_sim::BlockState& b = opkg_sim::block();
-        if (!pending_ || !b.active || b.held.file) return;
+        if (!pending_ || !b.active || b.held.file || b.core == AscendC::AIC) return;
         b.held = pendingLoc_;
         b.held_message = "the kernel returned with a Matmul object used (SetTensorA/B, IterateAll at this line) but "
                          "never ended: call End() after its last IterateAll, or the cube keeps serving it on the device";
@@ -189,9 +232,11 @@ public:
     }
     void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false,
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-        static_assert(A_TYPE::pos == TPosition::GM && (A_TYPE::format == CubeFormat::ND),
-                      "the sim's Matmul takes A from GM in ND format only");
+        static_assert(A_TYPE::pos == TPosition::GM &&
+                          (A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ),
+                      "the sim's Matmul takes A from GM in ND or NZ format only");
         use(loc);
+        iter_ = -1;   // a new input restarts Iterate (asc-devkit resets its scheduler)
         a_ = gm;
         a_set_ = true;
         transA_ = isTransposeA || A_TYPE::isTrans;
@@ -202,15 +247,31 @@ public:
                           (B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ),
                       "the sim's Matmul takes B from GM in ND or NZ format only");
         use(loc);
+        iter_ = -1;   // a new input restarts Iterate (asc-devkit resets its scheduler)
         b_ = gm;
         b_set_ = true;
         transB_ = isTransposeB || B_TYPE::isTrans;
-        if (B_TYPE::format == CubeFormat::NZ && transB_) {
-            opkg_sim::fail(loc, "SetTensorB: the sim's Matmul takes an NZ B only untransposed (K x N)");
-        }
+    }
+    // A (B) already in L1 (MatmulType position TSCM, or A1/B1): the Matmul reads the tensor from
+    // its start, as asc-devkit's FROM_L1 copy stage hands the L1 tensor on without copying
+    // (stage/copy_cube_in/base/copy_cube_in_from_l1.h), and the cube's loads from L1 read
+    // fractals, so the data is NZ whatever the type's format names (MatMulV3 declares its L1 A
+    // with the GM format, ND, and copies it in with an ND-to-NZ DataCopy). The stored matrix is
+    // A (singleM x singleK) or B (singleK x singleN), transposed when isTranspose; its NZ height
+    // is its row count rounded up to the 16-row fractal (mm_detail::nz_read).
+    void SetTensorA(const LocalTensor<SrcAT>& l1, bool isTransposeA = false,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        static_assert(mm_detail::in_l1(A_TYPE::pos), "a LocalTensor A must be in L1 (MatmulType position TSCM or A1)");
+        set_l1(a_l1_, l1, a_from_l1_, a_set_, transA_, isTransposeA || A_TYPE::isTrans, loc);
+    }
+    void SetTensorB(const LocalTensor<SrcBT>& l1, bool isTransposeB = false,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        static_assert(mm_detail::in_l1(B_TYPE::pos), "a LocalTensor B must be in L1 (MatmulType position TSCM or B1)");
+        set_l1(b_l1_, l1, b_from_l1_, b_set_, transB_, isTransposeB || B_TYPE::isTrans, loc);
     }
     void SetBias(const GlobalTensor<BiasT>& biasGlobal, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         use(loc);
+        iter_ = -1;   // a new input restarts Iterate (asc-devkit resets its scheduler)
         bias_ = biasGlobal;
         bias_set_ = true;
         bias_enabled_ = true;
@@ -236,6 +297,9 @@ public:
     }
     template <class T> void SetWorkspace(GlobalTensor<T>& addr) { ws_ = reinterpret_cast<__gm__ uint8_t*>(addr.ptr_); }
     void SetHF32(bool = false, int32_t = 0) {}
+    // How many batches' C a MULTI_BATCH-output Matmul keeps in L0C at a time: a schedule; the
+    // sim's IterateBatch stores every batch at the call.
+    void SetNBatchOutNum(int32_t nBatchOutNumIn) { (void)nBatchOutNumIn; }
     void SetSubBlockIdx(uint8_t idx) { subBlock_ = idx; }
     uint8_t GetSubBlockIdx() { return subBlock_; }
 
@@ -267,8 +331,8 @@ public:
         async_ = false;
     }
 
-    // One base block (baseM x baseN, shorter at the share's edges) per call, M inner when the
-    // tiling's iterateOrder is 0, N inner otherwise; false once every block was visited.
+    // One base block (baseM x baseN, shorter at the share's edges) per call, in the order of
+    // block_order; false once every block was visited.
     template <bool sync = true>
     bool Iterate(bool enPartialSum = false, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         const char* op = "Matmul::Iterate";
@@ -282,15 +346,47 @@ public:
             }
             mIter_ = (m_ + tiling_.baseM - 1) / tiling_.baseM;
             nIter_ = (n_ + tiling_.baseN - 1) / tiling_.baseN;
+            block_order();
+            wsBlocks_ = 0;
+            wsOffset_ = 0;
         }
         ++iter_;
         if (iter_ >= mIter_ * nIter_) {
             iter_ = -1;
             return false;
         }
-        curM_ = tiling_.iterateOrder == 0 ? iter_ % mIter_ : iter_ / nIter_;
-        curN_ = tiling_.iterateOrder == 0 ? iter_ / mIter_ : iter_ % nIter_;
+        curM_ = order_[size_t(iter_)].first;
+        curN_ = order_[size_t(iter_)].second;
         return true;
+    }
+
+    // The vector side's form after SetWorkspace and an asynchronous Iterate<false> (asc-devkit's
+    // matmul_client.h): each call hands the next base block of the share, in Iterate's order, as
+    // the cube left it in the workspace: the blocks one after another, baseM x baseN elements
+    // apart, each its own rows of its own width (a block at the share's edge is narrower).
+    template <bool sync = true>
+    GlobalTensor<DstT> GetTensorC(uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                                  opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        using namespace opkg_sim;
+        (void)enSequentialWrite;
+        const char* op = "Matmul::GetTensorC()";
+        use(loc);
+        if (!ws_) fail(loc, format("%s hands C out of the workspace: call SetWorkspace first", op));
+        if (order_.empty() || iter_ < 0) fail(loc, format("%s without an Iterate<false> before it", op));
+        if (wsBlocks_ >= order_.size()) {
+            fail(loc, format("%s: all %llu base blocks of the share were handed out already", op,
+                             (unsigned long long)order_.size()));
+        }
+        const int64_t r0 = int64_t(order_[wsBlocks_].first) * tiling_.baseM;
+        const int64_t c0 = int64_t(order_[wsBlocks_].second) * tiling_.baseN;
+        const int64_t bm = m_ - r0 < tiling_.baseM ? m_ - r0 : tiling_.baseM;
+        const int64_t bn = n_ - c0 < tiling_.baseN ? n_ - c0 : tiling_.baseN;
+        GlobalTensor<DstT> block;
+        block.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(ws_ + wsOffset_), uint64_t(bm) * uint64_t(bn));
+        store_rows(block, r0, c0, bm, bn, uint64_t(bn), enAtomic, op, loc, true);
+        ++wsBlocks_;
+        wsOffset_ += uint64_t(tiling_.baseM) * uint64_t(tiling_.baseN) * sizeof(DstT);
+        return block;
     }
 
     // The current base block into UB (VECIN/VECCALC C): baseN elements per row.
@@ -598,21 +694,39 @@ private:
             return w;
         }
     }
-    // B (k x n) stored NZ in GM: columns in groups of C0 = 32 bytes, each group its K rows of C0
-    // elements one after another, the group's height the org Kb rounded up to the 16-row fractal
-    // (the stride the cube's copy steps by). Element (r, c) is at
-    // (c / C0) * Kb16 * C0 + r * C0 + c % C0; bounds and definedness checked per element.
-    void load_nz_b(std::vector<AccT>& bv, int64_t k, int64_t n, const char* op, opkg_sim::SrcLoc loc) {
-        constexpr int64_t c0 = int64_t(32 / sizeof(SrcBT));
-        const int64_t height = (int64_t(orgKb_) + 15) / 16 * 16;
-        for (int64_t r = 0; r < k; ++r) {
-            for (int64_t c = 0; c < n; ++c) {
-                GlobalTensor<SrcBT> at = b_[uint64_t((c / c0) * height * c0 + r * c0 + c % c0)];
-                check_gt(at, sizeof(SrcBT), op, loc);
-                if (mm_detail::first_undefined(at.ptr_, sizeof(SrcBT), "B", &undef_) == 0) undefCol_[size_t(c)] = 1;
-                bv[size_t(r * n + c)] = mm_detail::load<SrcBT, AccT>(at.ptr_);
-            }
-        }
+    // The share's base blocks (m, n) in the order the devkit's schedulers visit them
+    // (scheduler_mdl_base.h MoveOnIterateOrderM/N): iterateOrder 0 (ORDER_M) runs N inside a
+    // step of stepN blocks, then M inside a step of stepM, then M's steps, then N's steps;
+    // iterateOrder 1 the same with M and N swapped. With steps of 1, M moves fastest for order 0.
+    void block_order() {
+        order_.clear();
+        const int64_t sm = tiling_.stepM > 0 ? tiling_.stepM : 1, sn = tiling_.stepN > 0 ? tiling_.stepN : 1;
+        const bool orderM = tiling_.iterateOrder == 0;
+        const int64_t outerN = orderM ? (nIter_ + sn - 1) / sn : (mIter_ + sm - 1) / sm;   // slowest
+        const int64_t outerM = orderM ? (mIter_ + sm - 1) / sm : (nIter_ + sn - 1) / sn;
+        const int64_t stepA = orderM ? sm : sn, stepB = orderM ? sn : sm;                 // inner steps
+        const int64_t countA = orderM ? mIter_ : nIter_, countB = orderM ? nIter_ : mIter_;
+        for (int64_t ob = 0; ob < outerN; ++ob)
+            for (int64_t oa = 0; oa < outerM; ++oa)
+                for (int64_t ia = oa * stepA; ia < countA && ia < (oa + 1) * stepA; ++ia)
+                    for (int64_t ib = ob * stepB; ib < countB && ib < (ob + 1) * stepB; ++ib)
+                        order_.emplace_back(int32_t(orderM ? ia : ib), int32_t(orderM ? ib : ia));
+    }
+
+    // A or B stored NZ in GM (MatmulType format NZ), from g: the stored matrix's NZ height is
+    // its org row count rounded up to the 16-row fractal (the stride the cube's copy steps by):
+    // orgM for A (orgKa transposed), orgKb for B (orgN transposed). Bounds and definedness are
+    // checked per element.
+    template <class T>
+    void gm_nz(const GlobalTensor<T>& g, int64_t rows, int64_t cols, int64_t orgRows, bool transposed, AccT* out,
+               std::vector<uint8_t>& undef, bool byCol, const char* role, const char* op, opkg_sim::SrcLoc loc) {
+        mm_detail::nz_read<T>(rows, cols, (orgRows + 15) / 16 * 16, transposed, out, undef, byCol,
+                              [&](uint64_t off, AccT* v) {
+                                  GlobalTensor<T> at = g[off];
+                                  opkg_sim::check_gt(at, sizeof(T), op, loc);
+                                  *v = mm_detail::load<T, AccT>(at.ptr_);
+                                  return mm_detail::first_undefined(at.ptr_, sizeof(T), role, &undef_) != 0;
+                              });
     }
 
     // The share's m x n result (bias included) into result_, from A, B and bias in GM.
@@ -644,6 +758,12 @@ private:
         undefCol_.assign(size_t(n), 0);
         undef_ = mm_detail::Undefined{};
         const int64_t aRows = transA_ ? k : m, aCols = transA_ ? m : k, aStride = transA_ ? orgM_ : orgKa_;
+        // (A's undefined elements make their C rows undefined, B's their C columns)
+        if (a_from_l1_) {
+            mm_detail::l1_nz(a_l1_, aRows, aCols, transA_, av.data(), undefRow_, op, "A", loc);
+        } else if constexpr (A_TYPE::format == CubeFormat::NZ) {
+            gm_nz(a_, aRows, aCols, transA_ ? orgKa_ : orgM_, transA_, av.data(), undefRow_, false, "A", op, loc);
+        } else {
         for (int64_t r = 0; r < aRows; ++r) {
             GlobalTensor<SrcAT> row = a_[uint64_t(r * aStride)];
             check_gt(row, uint64_t(aCols) * sizeof(SrcAT), op, loc);
@@ -664,10 +784,14 @@ private:
                 else av[size_t(r * k + c)] = v;
             }
         }
-        if constexpr (B_TYPE::format == CubeFormat::NZ) {
-            load_nz_b(bv, k, n, op, loc);
+        }
+        const int64_t bRows = transB_ ? n : k, bCols = transB_ ? k : n;
+        if (b_from_l1_) {
+            mm_detail::l1_nz(b_l1_, bRows, bCols, transB_, bv.data(), undefCol_, op, "B", loc, true);
+        } else if constexpr (B_TYPE::format == CubeFormat::NZ) {
+            gm_nz(b_, bRows, bCols, transB_ ? orgN_ : orgKb_, transB_, bv.data(), undefCol_, true, "B", op, loc);
         } else {
-        const int64_t bRows = transB_ ? n : k, bCols = transB_ ? k : n, bStride = transB_ ? orgKb_ : orgN_;
+        const int64_t bStride = transB_ ? orgKb_ : orgN_;
         for (int64_t r = 0; r < bRows; ++r) {
             GlobalTensor<SrcBT> row = b_[uint64_t(r * bStride)];
             check_gt(row, uint64_t(bCols) * sizeof(SrcBT), op, loc);
@@ -780,6 +904,17 @@ private:
         count_copy(COPY_UB_GM, uint64_t(rows * cols) * sizeof(DstT));
     }
 
+    // SetTensorA/B(LocalTensor): the operand's L1 tensor, whether it is set and transposed
+    template <class T>
+    void set_l1(LocalTensor<T>& slot, const LocalTensor<T>& l1, bool& fromL1, bool& set, bool& trans, bool transposed,
+                opkg_sim::SrcLoc loc) {
+        use(loc);
+        iter_ = -1;   // a new input restarts Iterate (asc-devkit resets its scheduler)
+        slot = l1;
+        fromL1 = set = true;
+        trans = transposed;
+    }
+
     void use(opkg_sim::SrcLoc loc) {
         opkg_sim::note(loc);
         pending_ = true;
@@ -795,6 +930,9 @@ private:
     GlobalTensor<SrcAT> a_;
     GlobalTensor<SrcBT> b_;
     GlobalTensor<BiasT> bias_;
+    LocalTensor<SrcAT> a_l1_;    // A (B) in L1: SetTensorA(LocalTensor)
+    LocalTensor<SrcBT> b_l1_;
+    bool a_from_l1_ = false, b_from_l1_ = false;
     bool a_set_ = false, b_set_ = false, bias_set_ = false, bias_enabled_ = false;
     int quant_ = 0;   // 0 none, 1 SetQuantScalar, 2 SetQuantVector
     uint64_t quant_scalar_ = 0;
@@ -814,6 +952,9 @@ private:
     mm_detail::Undefined undef_;                 // the first such byte
     int64_t m_ = 0, n_ = 0;
     int64_t iter_ = -1, mIter_ = 0, nIter_ = 0;
+    std::vector<std::pair<int32_t, int32_t>> order_;   // the base blocks (m, n) in Iterate's order
+    size_t wsBlocks_ = 0;       // GetTensorC(): blocks handed out of the workspace
+    uint64_t wsOffset_ = 0;     // and the byte offset of the next
     int32_t curM_ = 0, curN_ = 0;
     bool pending_ = false;
     opkg_sim::SrcLoc pendingLoc_{nullptr, 0};

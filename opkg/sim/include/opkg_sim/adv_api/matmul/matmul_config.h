@@ -294,6 +294,11 @@ struct MatmulApiStaticTiling {
     MatmulConfig cfg = CFG_NORM;
 };
 
+// The MatmulConfig a Matmul's MM_CFG argument stands for, whichever of the two it is (asc-devkit's
+// matmul_config_utils.h; ops-nn's BatchMatMulV3 tests `ToMatmulConfig(MM_CFG).bmmOutMode`).
+constexpr MatmulConfig ToMatmulConfig(const MatmulConfig& cfg) { return cfg; }
+constexpr MatmulConfig ToMatmulConfig(const MatmulApiStaticTiling& cfg) { return cfg.cfg; }
+
 namespace opkg_sim::mm_cfg {
 constexpr uint32_t L0AB_BYTES = 64 * 1024;   // L0A and L0B of the A2/A3 AI core
 template <class T>

@@ -10,7 +10,9 @@
 
 #include "opkg_sim/adv_api/hlapi.h"
 
-#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+// Atlas A2/A3 (2201) have the API too (the devkit's reduce_sum_v220_impl.h): float only, and the
+// rows of src lie 32-byte aligned apart (its padLast), whatever srcInnerPad says.
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3510 || __NPU_ARCH__ == 2201)
 namespace AscendC {
 namespace Pattern {
 namespace Reduce {
@@ -33,15 +35,22 @@ inline void pattern_reduce(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
     constexpr bool ar = std::is_same<P, AscendC::Pattern::Reduce::AR>::value;
     static_assert(ar || std::is_same<P, AscendC::Pattern::Reduce::RA>::value,
                   "the pattern reduce API supports the patterns AR and RA only");
+#if __NPU_ARCH__ == 2201
+    static_assert(std::is_same<T, float>::value, "the pattern reduce API takes float on Atlas A2/A3");
+    constexpr uint64_t per_block = 32 / sizeof(T);
+    const uint64_t rs = (uint64_t(shape[1]) + per_block - 1) / per_block * per_block;   // row stride
+#else
     static_assert(std::is_same<T, float>::value || std::is_same<T, int32_t>::value || std::is_same<T, uint32_t>::value ||
                       std::is_same<T, int64_t>::value || std::is_same<T, uint64_t>::value,
                   "the pattern reduce API takes float, int32_t, uint32_t, int64_t or uint64_t on the Ascend 950");
+    const uint64_t rs = shape[1];
+#endif
     note(loc);
     const uint64_t s0 = shape[0], s1 = shape[1];
     if (s0 == 0 || s1 == 0) fail(loc, format("%s: srcShape [%llu, %llu] has an empty axis", op,
                                              (unsigned long long)s0, (unsigned long long)s1));
     const uint64_t outer = ar ? s0 : s1, inner = ar ? s1 : s0;
-    check_count(src, s0 * s1, op, "src", loc);
+    check_count(src, (s0 - 1) * rs + s1, op, "src", loc);
     check_count(dst, outer, op, "dst", loc);
     if (tmp) check_ub(*tmp, 0, op, "sharedTmpBuffer", loc);
     std::vector<T> line(inner);
@@ -49,11 +58,11 @@ inline void pattern_reduce(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
         // each result is defined when its own row (column) is: a tail tile's unwritten columns
         // leave only their results undefined (ops-nn's softmax_grad reduces a whole tile RA)
         if (ar) {
-            check_read(src.ptr_ + o * s1, s1 * sizeof(T), op, "src", loc);
+            check_read(src.ptr_ + o * rs, s1 * sizeof(T), op, "src", loc);
         } else {
-            for (uint64_t k = 0; k < inner; ++k) check_read(src.ptr_ + k * s1 + o, sizeof(T), op, "src", loc);
+            for (uint64_t k = 0; k < inner; ++k) check_read(src.ptr_ + k * rs + o, sizeof(T), op, "src", loc);
         }
-        for (uint64_t k = 0; k < inner; ++k) line[k] = ar ? src.ptr_[o * s1 + k] : src.ptr_[k * s1 + o];
+        for (uint64_t k = 0; k < inner; ++k) line[k] = ar ? src.ptr_[o * rs + k] : src.ptr_[k * rs + o];
         dst.ptr_[o] = tree_reduce(line.data(), int64_t(inner), f);
         mark_written(dst.ptr_ + o, sizeof(T));
     }

@@ -119,4 +119,50 @@ inline void TransDataTo5HDImpl(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint6
 
 }  // namespace AscendC
 
+// The CCE builtins DataCopyPad lowers to on the A2/A3 generation (asc-devkit's dav_c220
+// kernel_operator_data_copy_impl.h passes DataCopyExtParams' fields in this order): nBurst rows
+// of lenBurst bytes; GM->UB srcGap in bytes and dstGap in 32-byte blocks, UB->GM the other way
+// round; the paddings in elements of the width the name gives, filled from the padding register
+// (set_mov_pad_val). sid (the stream id) has no effect on the data.
+namespace opkg_sim {
+template <class B>
+inline void copy_gm_to_ub_align(void* dst, void* src, uint16_t nBurst, uint32_t lenBurst, uint8_t leftPad,
+                                uint8_t rightPad, uint32_t srcGap, uint32_t dstGap, const char* op, SrcLoc loc) {
+    AscendC::DataCopyPadExtParams<B> pad;
+    pad.leftPadding = leftPad;
+    pad.rightPadding = rightPad;
+    pad_gm_to_ub(ub_tensor(static_cast<B*>(dst), op, loc), gm_tensor(static_cast<B*>(src)),
+                 AscendC::DataCopyExtParams(nBurst, lenBurst, srcGap, dstGap, 0), pad, false, loc);
+}
+template <class B>
+inline void copy_ub_to_gm_align(void* dst, void* src, uint16_t nBurst, uint32_t lenBurst, uint32_t srcGap,
+                                uint32_t dstGap, const char* op, SrcLoc loc) {
+    pad_ub_to_gm(gm_tensor(static_cast<B*>(dst)), ub_tensor(static_cast<B*>(src), op, loc),
+                 AscendC::DataCopyExtParams(nBurst, lenBurst, srcGap, dstGap, 0), false, loc);
+}
+}  // namespace opkg_sim
+
+#define OPKG_SIM_COPY_ALIGN(BITS, B)                                                                          \
+    inline void copy_gm_to_ubuf_align_b##BITS(__ubuf__ void* dst, __gm__ void* src, uint8_t /*sid*/,          \
+                                              uint16_t nBurst, uint32_t lenBurst, uint8_t leftPaddingNum,     \
+                                              uint8_t rightPaddingNum, uint32_t srcGap, uint32_t dstGap,      \
+                                              opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {           \
+        opkg_sim::copy_gm_to_ub_align<B>(dst, src, nBurst, lenBurst, leftPaddingNum, rightPaddingNum, srcGap, \
+                                         dstGap, "copy_gm_to_ubuf_align_b" #BITS, loc);                       \
+    }                                                                                                         \
+    inline void copy_ubuf_to_gm_align_b##BITS(__gm__ void* dst, __ubuf__ void* src, uint8_t /*sid*/,          \
+                                              uint16_t nBurst, uint32_t lenBurst, uint8_t /*leftPaddingNum*/, \
+                                              uint8_t /*rightPaddingNum*/, uint32_t srcGap, uint32_t dstGap,  \
+                                              opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {           \
+        opkg_sim::copy_ub_to_gm_align<B>(dst, src, nBurst, lenBurst, srcGap, dstGap,                          \
+                                         "copy_ubuf_to_gm_align_b" #BITS, loc);                               \
+    }
+OPKG_SIM_COPY_ALIGN(8, uint8_t)
+OPKG_SIM_COPY_ALIGN(16, uint16_t)
+OPKG_SIM_COPY_ALIGN(32, uint32_t)
+#undef OPKG_SIM_COPY_ALIGN
+
+// The padding register the GM->UB copies above fill with (SetPadValue sets the same register).
+inline void set_mov_pad_val(uint64_t value) { opkg_sim::set_pad_value(value); }
+
 #endif

@@ -263,6 +263,8 @@ struct BlockState {
     uint64_t cube_caps[6] = {};       // L1, L0A, L0B, L0C, bias table, fixpipe buffer bytes (0 = unknown), cube_mem.h
     std::shared_ptr<CubeMem> cube;    // the block's cube buffers, made by its first cube InitBuffer
     int64_t ration = 1;        // AIV cores per AI core the kernel runs on (2: a mixed AIC/AIV kernel)
+    int32_t core = 2;          // the core the body runs as: AIV (2), or AIC (1) for a key declared
+                               // KERNEL_TYPE_AIC_ONLY (runtime/core_by_task_type.h)
 };
 
 // The kernel's task ration: 2 when it is a mixed kernel on A2/A3 (hl_matmul.h sets it as the

@@ -46,6 +46,21 @@ struct BuiltinVar {
 inline const opkg_sim::BuiltinVar block_idx{get_block_idx};
 inline const opkg_sim::BuiltinVar block_num{get_block_num};
 inline const opkg_sim::BuiltinVar sub_block_idx{get_subblockid};
+// The CTRL register (get_ctrl/set_ctrl, with the bit helpers sbitset0/sbitset1), kept per block.
+// Of its bits the sim models none: a schedule bit (51, the Mmad layout order cann-ops'
+// BatchMatMulV3 sets) changes no value; a bit that would (46/47, HF32 rounding of the cube's
+// float inputs) is refused where it is set rather than ignored.
+inline int64_t get_ctrl() { return opkg_sim::block().ctrl; }
+inline void set_ctrl(int64_t value, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    constexpr uint64_t hf32 = (uint64_t(1) << 46) | (uint64_t(1) << 47);
+    if ((uint64_t(value) & hf32) & ~uint64_t(opkg_sim::block().ctrl)) {
+        opkg_sim::fail(loc, "set_ctrl: the HF32 mode bits (46, 47) are not modelled by the sim: its cube computes "
+                            "float inputs in full precision");
+    }
+    opkg_sim::block().ctrl = value;
+}
+inline int64_t sbitset0(int64_t value, int64_t bit) { return int64_t(uint64_t(value) & ~(uint64_t(1) << bit)); }
+inline int64_t sbitset1(int64_t value, int64_t bit) { return int64_t(uint64_t(value) | (uint64_t(1) << bit)); }
 // A device build defines ASSERT(x) as nothing, so kernels call GetBlockNum()/GetBlockIdx()
 // unqualified inside ASSERT in code that never sees `using namespace AscendC`; the sim evaluates
 // ASSERT, so it makes the two visible globally. A using-declaration (not a second function) keeps
@@ -512,6 +527,25 @@ public:
 // The kernel binary is built for one tiling key at a time on hardware; here the key chosen by
 // the tiling function is known at run time.
 #define TILING_KEY_IS(k) (::opkg_sim::block().tiling_key == static_cast<uint64_t>(k))
+// The task types a kernel declares per tiling key (the devkit's kernel_utils_macros.h). A kernel
+// that declares a key KERNEL_TYPE_AIC_ONLY is compiled with runtime/core_by_task_type.h, which
+// gives the two macros their effect; for the others the sim runs the vector body, as declared.
+#ifndef __PLUGIN__KERNEL_META_TYPE_ENUME_DEFINED__
+#define __PLUGIN__KERNEL_META_TYPE_ENUME_DEFINED__
+enum KernelMetaType : uint8_t {
+    KERNEL_TYPE_AIV_ONLY,
+    KERNEL_TYPE_AIC_ONLY,
+    KERNEL_TYPE_MIX_AIV_1_0,
+    KERNEL_TYPE_MIX_AIC_1_0,
+    KERNEL_TYPE_MIX_AIC_1_1,
+    KERNEL_TYPE_MIX_AIC_1_2,
+    KERNEL_TYPE_AICORE,
+    KERNEL_TYPE_VECTORCORE,
+    KERNEL_TYPE_MIX_AICORE,
+    KERNEL_TYPE_MIX_VECTOR_CORE,
+    KERNEL_TYPE_MAX,
+};
+#endif
 #define KERNEL_TASK_TYPE_DEFAULT(x)
 #define KERNEL_TASK_TYPE(key, x)
 

@@ -25,6 +25,12 @@
 #ifndef __inline__
 #define __inline__ inline
 #endif
+// A global with one copy per core (bisheng's [[block_local]]; cann-ops' MatMulV3 keeps its copy
+// callbacks' context so): one per block thread here. Blocks run one after another on a thread
+// may see the last block's value, as a core sees what its previous task left.
+#ifndef __BLOCK_LOCAL__
+#define __BLOCK_LOCAL__ thread_local
+#endif
 #ifndef GM_ADDR
 #define GM_ADDR __gm__ uint8_t*
 #endif

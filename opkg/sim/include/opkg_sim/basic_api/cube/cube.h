@@ -1158,6 +1158,13 @@ inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint16_t d
     r.src_nd_stride = srcNdStride;
     r.dst_nd_stride = dstNdStride;
 }
+
+// The order the cube produces C's fractals in (M direction first or N first): a schedule, which
+// changes no value the sim's Mmad computes. SetMMLayoutTransform(true) is SetMMRowMajor().
+inline void SetMMRowMajor() {}
+inline void SetMMColumnMajor() {}
+inline void SetMMLayoutTransform(bool mmLayoutMode) { (void)mmLayoutMode; }
+
 inline void SetFixpipePreQuantFlag(uint64_t config, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::note(loc);
     opkg_sim::FixpipeRegs& r = opkg_sim::cube_mem().fixpipe;

@@ -31,7 +31,7 @@ inline const char* cube_cap_field(int buf) {
 inline int cube_buffer_of(AscendC::TPosition pos) {
     using P = AscendC::TPosition;
     switch (pos) {
-        case P::A1: case P::B1: return CUBE_L1;
+        case P::A1: case P::B1: case P::TSCM: return CUBE_L1;
         case P::A2: return CUBE_L0A;
         case P::B2: return CUBE_L0B;
         case P::CO1: return CUBE_L0C;

@@ -12,9 +12,11 @@ namespace AscendC {
 
 constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
 
+// A literal type, as the devkit's (__aicore__ constexpr constructors): ops-nn's MatMulV3 keeps
+// `constexpr TransDataTo5HDParams PARA_ONE(...)` (mat_mul_nd2nz_util.h).
 struct TransDataTo5HDParams {
-    TransDataTo5HDParams() {}
-    TransDataTo5HDParams(const bool dstHighHalfIn, const bool srcHighHalfIn, const uint8_t repeatTimesIn,
+    constexpr TransDataTo5HDParams() {}
+    constexpr TransDataTo5HDParams(const bool dstHighHalfIn, const bool srcHighHalfIn, const uint8_t repeatTimesIn,
                          const uint16_t dstRepStrideIn, const uint16_t srcRepStrideIn)
         : dstHighHalf(dstHighHalfIn), srcHighHalf(srcHighHalfIn), repeatTimes(repeatTimesIn),
           dstRepStride(dstRepStrideIn), srcRepStride(srcRepStrideIn) {}
