@@ -662,6 +662,12 @@ inline void MulAddDst(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask, OPKG_REG
         return opkg_sim::reg::to_elem<E>(C(C(a) * C(b) + C(d)));
     }, srcReg0, srcReg1, dstReg);
 }
+// Mula: the devkit's other name of MulAddDst (its kernel_reg_compute_vec_binary_intf_impl.h), which
+// ops-nn's norm kernels call unqualified (found by argument-dependent lookup).
+template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U, OPKG_IS_REG(U)>
+inline void Mula(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask, OPKG_REG_LOC) {
+    MulAddDst<T, mode>(dstReg, srcReg0, srcReg1, mask, loc);
+}
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U, OPKG_IS_REG(U)>
 inline void MulDstAdd(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask, OPKG_REG_LOC) {
     using E = typename U::ActualT;
@@ -922,6 +928,17 @@ OPKG_RED(ReduceMaxWithDataBlock, ReduceType::MAX, opkg_sim::reg::BLK / sizeof(ty
 OPKG_RED(ReduceMinWithDataBlock, ReduceType::MIN, opkg_sim::reg::BLK / sizeof(typename V::ActualT))
 OPKG_RED(ReduceSumWithDataBlock, ReduceType::SUM, opkg_sim::reg::BLK / sizeof(typename V::ActualT))
 #undef OPKG_RED
+// PairReduceElem: each two neighbouring elements summed into the low half of dst, in order (the
+// devkit's page: half and float, ZEROING only); unselected elements add nothing, the high half
+// is zero.
+template <PairReduce type = PairReduce::SUM, typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING,
+          typename U, OPKG_IS_REG(U)>
+inline void PairReduceElem(U& dstReg, U srcReg, MaskReg mask, OPKG_REG_LOC) {
+    static_assert(std::is_same<typename U::ActualT, float>::value || std::is_same<typename U::ActualT, half>::value,
+                  "PairReduceElem unsupport this datatype on current device");
+    static_assert(mode == MaskMergeMode::ZEROING, "current PairReduceElem api only supported Mode ZEROING on current device!");
+    opkg_sim::reg::reduce<ReduceType::SUM, mode>(dstReg, srcReg, mask, 2, "PairReduceElem", loc);
+}
 
 // ---- rearrangement
 template <typename T = DefaultType, typename U, OPKG_IS_REG(U)>

@@ -1,0 +1,85 @@
+"""Register-API forms of the Ascend 950 on an own kernel (tests/sim/pkgs/regcases) against NumPy:
+the two-register tensors (RegTensor<T, RegTraitNumTwo>), whose `.reg[k]` reinterpreted as a
+one-register tensor reads and writes the pair as the devkit lays it out (a 64-bit tensor's reg[0]
+the low words, reg[1] the high ones; a 32-bit pair's reg[k] its k-th 64 elements); `Mula` called
+unqualified; `PairReduceElem`."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from opkg.core.model import AttrSpec, OpSpec, TensorSpec
+from opkg.core.socs import get_soc
+from opkg.sim import runtime
+import simbuild
+
+OP = OpSpec("RegCases", (TensorSpec("x", ("int32",)),), (TensorSpec("z", ("int32",)),),
+            (AttrSpec("which", "int", required=True),))
+WORDS = 256
+
+
+@pytest.fixture(scope="module")
+def built(pkgs, lib_cache):
+    return simbuild.build(pkgs / "regcases", OP, OP.variant("int32"), get_soc("Ascend950PR_9599"),
+                          lib_cache, stem="reg_cases")
+
+
+def run(built, which, x):
+    z = np.full(WORDS, -7, np.int32)
+    runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x}, {"z": z},
+                     {"which": which})
+    return z
+
+
+def test_a_64_bit_pair_reads_as_its_low_and_high_words(built):
+    rng = np.random.default_rng(5)
+    wide = rng.integers(-2**62, 2**62, 64, dtype=np.int64)
+    x = np.zeros(WORDS, np.int32)
+    x[:128] = wide.view(np.int32)
+    z = run(built, 1, x)
+    low = (wide & 0xffffffff).astype(np.uint32).view(np.int32)
+    high = (wide >> 32).astype(np.int32)
+    np.testing.assert_array_equal(z[:64], low)
+    np.testing.assert_array_equal(z[64:128], high)
+    np.testing.assert_array_equal(z[128:192], low + np.int32(1))
+
+
+def test_writes_through_a_float_pair_s_registers_land_in_the_pair(built):
+    f = np.linspace(-3, 5, 128, dtype=np.float32)
+    x = np.zeros(WORDS, np.int32)
+    x[:128] = f.view(np.int32)
+    z = run(built, 2, x)
+    np.testing.assert_array_equal(z[:128].view(np.float32), f * 2)
+
+
+def test_words_moved_into_a_64_bit_pair_s_halves_make_its_elements(built):
+    rng = np.random.default_rng(6)
+    x = rng.integers(-2**31, 2**31 - 1, WORDS, dtype=np.int64).astype(np.int32)
+    z = run(built, 3, x)
+    want = (x[:64].astype(np.int64) & 0xffffffff) | (x[64:128].astype(np.int64) << 32)
+    np.testing.assert_array_equal(z[:128].view(np.int64), want)
+
+
+def test_mula_found_by_argument_dependent_lookup_multiplies_and_adds(built):
+    rng = np.random.default_rng(7)
+    f = rng.uniform(-2, 2, 192).astype(np.float32)
+    x = np.zeros(WORDS, np.int32)
+    x[:192] = f.view(np.int32)
+    got = run(built, 4, x)[:64].view(np.float32)
+    exact = f[:64].astype(np.float64) * f[64:128] + f[128:192]
+    # fused or rounded after the product (the devkit's page does not say): within one float
+    # rounding of the terms' size of the exact result
+    bound = 2.0 ** -23 * (np.abs(f[:64].astype(np.float64) * f[64:128]) + np.abs(f[128:192]))
+    assert np.all(np.abs(got - exact) <= bound)
+
+
+def test_pair_reduce_sums_neighbours_into_the_low_half(built):
+    # small integers: every order of summation gives the same float
+    f = np.arange(1, 65, dtype=np.float32)
+    x = np.zeros(WORDS, np.int32)
+    x[:64] = f.view(np.int32)
+    z = run(built, 5, x)[:64].view(np.float32)
+    kept = np.where(np.arange(64) < 50, f, 0)
+    np.testing.assert_array_equal(z[:8], kept.reshape(8, 8).sum(axis=1))
+    np.testing.assert_array_equal(z[8:], 0)
