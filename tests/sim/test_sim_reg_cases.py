@@ -2,7 +2,8 @@
 the two-register tensors (RegTensor<T, RegTraitNumTwo>), whose `.reg[k]` reinterpreted as a
 one-register tensor reads and writes the pair as the devkit lays it out (a 64-bit tensor's reg[0]
 the low words, reg[1] the high ones; a 32-bit pair's reg[k] its k-th 64 elements); `Mula` called
-unqualified; `PairReduceElem`."""
+unqualified, and `StoreAlign<...>` called unqualified with explicit template arguments (C++20 lookup,
+which bisheng takes in C++17); `PairReduceElem`."""
 
 from __future__ import annotations
 

@@ -8,7 +8,8 @@
 //   3: low and high words moved into an int64 pair's halves, the pair stored whole:
 //      z[0:128] = the 64 int64 (x[i] | x[64 + i] << 32).
 //   4: Mula called unqualified (found by argument-dependent lookup, as ops-nn's norm kernels call
-//      it): z[0:64] = x[0:64] * x[64:128] + x[128:192] as floats.
+//      it), stored by an unqualified StoreAlign<...> call: z[0:64] = x[0:64] * x[64:128] +
+//      x[128:192] as floats.
 //   5: PairReduceElem three times over 64 floats (swiglu_group_grad's pairwise sum), the first
 //      with the elements past 50 masked off: z[0:8] = sums of x's groups of eight (the last
 //      groups less their masked elements), z[8:64] = 0.
@@ -21,6 +22,12 @@ using AscendC::MicroAPI::RegTensor;
 __aicore__ inline void FusedStep(RegTensor<float>& acc, RegTensor<float>& a, RegTensor<float>& b, MaskReg& m)
 {
     Mula(acc, a, b, m);
+}
+// StoreAlign with explicit template arguments and no declaration of the name in this scope, as
+// ops-nn's softmax_cross_entropy_with_logits calls it (bisheng takes it as C++20's lookup)
+__aicore__ inline void StoreFloats(__ubuf__ float* dst, RegTensor<float>& r, MaskReg& m)
+{
+    StoreAlign<float, AscendC::MicroAPI::StoreDist::DIST_NORM_B32>(dst, r, m);
 }
 }  // namespace Own
 
@@ -82,7 +89,7 @@ extern "C" __global__ __aicore__ void reg_cases(GM_ADDR x, GM_ADDR z, GM_ADDR wo
             MicroAPI::LoadAlign(b, (__ubuf__ float*)src + 64);
             MicroAPI::LoadAlign(acc, (__ubuf__ float*)src + 128);
             Own::FusedStep(acc, a, b, allf);
-            MicroAPI::StoreAlign((__ubuf__ float*)dst, acc, allf);
+            Own::StoreFloats((__ubuf__ float*)dst, acc, allf);
         } else if (TILING_KEY_IS(5)) {
             MicroAPI::RegTensor<float> a, r32, r16, r8;
             uint32_t first = 50;

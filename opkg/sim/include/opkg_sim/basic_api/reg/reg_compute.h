@@ -1081,4 +1081,34 @@ inline AscendC::Reg::MaskReg plt_b32(uint32_t& count, opkg_sim_plt_mode) { retur
 #undef OPKG_IS_REG
 #undef OPKG_REG_LOC
 
+// A register-API call with explicit template arguments and no declaration of its name in scope
+// (`StoreAlign<float, StoreDist::DIST_FIRST_ELEMENT_B32>(addr, reg, mask)` in a file that opens
+// only `namespace AscendC`) compiles with bisheng, clang accepting it in C++17 as C++20's
+// argument-dependent lookup of template calls (P0846). g++ does that from C++20 only, so these
+// names are declared in AscendC as templates no call can select: lookup then knows the name is a
+// template, and argument-dependent lookup finds the AscendC::Reg function. Only names the devkit's
+// classic and high-level APIs do not also have.
+namespace opkg_sim {
+namespace reg {
+template <class> struct LookupOnly {};
+}  // namespace reg
+}  // namespace opkg_sim
+namespace AscendC {
+#define OPKG_REG_LOOKUP(NAME) template <class OpkgLookupOnly> void NAME(opkg_sim::reg::LookupOnly<OpkgLookupOnly>) = delete;
+OPKG_REG_LOOKUP(LoadAlign) OPKG_REG_LOOKUP(StoreAlign) OPKG_REG_LOOKUP(LoadUnAlign) OPKG_REG_LOOKUP(StoreUnAlign)
+OPKG_REG_LOOKUP(LoadUnAlignPre) OPKG_REG_LOOKUP(StoreUnAlignPost) OPKG_REG_LOOKUP(DataCopyUnAlign)
+OPKG_REG_LOOKUP(DataCopyUnAlignPre) OPKG_REG_LOOKUP(DataCopyUnAlignPost) OPKG_REG_LOOKUP(DataCopyGather)
+OPKG_REG_LOOKUP(DataCopyScatter) OPKG_REG_LOOKUP(GatherB) OPKG_REG_LOOKUP(UpdateMask) OPKG_REG_LOOKUP(CreateMask)
+OPKG_REG_LOOKUP(LocalMemBar) OPKG_REG_LOOKUP(Move) OPKG_REG_LOOKUP(Reduce) OPKG_REG_LOOKUP(ReduceSumWithDataBlock)
+OPKG_REG_LOOKUP(ReduceMaxWithDataBlock) OPKG_REG_LOOKUP(ReduceMinWithDataBlock) OPKG_REG_LOOKUP(PairReduceElem)
+OPKG_REG_LOOKUP(Histograms) OPKG_REG_LOOKUP(Pack) OPKG_REG_LOOKUP(UnPack) OPKG_REG_LOOKUP(MaskPack)
+OPKG_REG_LOOKUP(MaskUnPack) OPKG_REG_LOOKUP(MaskNot) OPKG_REG_LOOKUP(MaskAnd) OPKG_REG_LOOKUP(MaskOr)
+OPKG_REG_LOOKUP(MaskXor) OPKG_REG_LOOKUP(MaskSel) OPKG_REG_LOOKUP(MaskMov) OPKG_REG_LOOKUP(MaskInterleave)
+OPKG_REG_LOOKUP(MaskDeInterleave) OPKG_REG_LOOKUP(Squeeze) OPKG_REG_LOOKUP(Unsqueeze) OPKG_REG_LOOKUP(Arange)
+OPKG_REG_LOOKUP(AddC) OPKG_REG_LOOKUP(SubC) OPKG_REG_LOOKUP(AddCarryOut) OPKG_REG_LOOKUP(SubCarryOut)
+OPKG_REG_LOOKUP(Mula) OPKG_REG_LOOKUP(MulDstAdd) OPKG_REG_LOOKUP(FusedMulDstAdd) OPKG_REG_LOOKUP(ShiftLefts)
+OPKG_REG_LOOKUP(ShiftRights) OPKG_REG_LOOKUP(CreateAddrReg) OPKG_REG_LOOKUP(PrefixSum)
+#undef OPKG_REG_LOOKUP
+}  // namespace AscendC
+
 #endif
