@@ -1,7 +1,7 @@
 // Test kernel: constructs of CANN's device headers that cann-ops kernels rely on. The class
 // template is written before any `using namespace AscendC`, as several operators' headers are:
-// the CCE builtins get_block_idx()/get_block_num() and, inside ASSERT, GetBlockNum() are called
-// unqualified. The queues take a TQueConfig by address (TQue<pos, depth, &conf>), and the
+// the CCE builtins get_block_idx()/get_block_num(), the values block_idx/block_num, clz and,
+// inside ASSERT, GetBlockNum() are called unqualified. The queues take a TQueConfig by address (TQue<pos, depth, &conf>), and the
 // scalar factor is read with AscendC::ToFloat for every dtype. A namespace of the kernel's own
 // calls GetTPipePtr() unqualified: CANN declares it in the global namespace, not in AscendC.
 #include "kernel_operator.h"
@@ -42,8 +42,11 @@ public:
         n_ = AscendC::AlignUp(perBlock - 7, 8) + AscendC::DivCeil(0, 8) * AscendC::Ceil(1, 1);
         ASSERT(n_ == perBlock && AscendC::CeilDivision(perBlock, 0) == 0);
         static_assert(AscendC::ConstCeil(9, 8) == 2, "ConstCeil");
-        uint64_t offset = get_block_idx() * uint64_t(perBlock);
-        ASSERT(get_block_num() * perBlock > offset);
+        // bisheng's block_idx/block_num values (the 950's index kernels use them unqualified)
+        // and its clz builtin
+        uint64_t offset = block_idx * uint64_t(perBlock);
+        ASSERT(get_block_num() * perBlock > offset && block_num == get_block_num() && get_block_idx() == block_idx);
+        ASSERT(clz(1) == 63 && clz(uint64_t(perBlock)) == 63 - 9 && clz(0) == 64);
         xGm.SetGlobalBuffer((__gm__ T*)x + offset, perBlock);
         yGm.SetGlobalBuffer((__gm__ T*)y + offset, perBlock);
         sGm.SetGlobalBuffer((__gm__ T*)s, 1);

@@ -34,6 +34,17 @@ __aicore__ inline int32_t CeilDivision(int32_t num1, int32_t num2) { return num2
 inline int64_t get_block_idx() { return opkg_sim::block().idx / opkg_sim::block().ration; }
 inline int64_t get_block_num() { return opkg_sim::block().num / opkg_sim::block().ration; }
 inline int64_t get_subblockid() { return opkg_sim::block().idx % opkg_sim::block().ration; }
+// bisheng's `block_idx` and `block_num`: the AI core's index and count as scalar values (the
+// devkit's GetBlockIdxImpl reads `block_idx * g_taskRation + sub_block_idx`), which kernels use
+// unqualified. Objects, not macros: a kernel may declare its own `int64_t block_idx`.
+struct OpkgBlockIdxBuiltin {
+    operator int64_t() const { return get_block_idx(); }
+};
+struct OpkgBlockNumBuiltin {
+    operator int64_t() const { return get_block_num(); }
+};
+inline constexpr OpkgBlockIdxBuiltin block_idx{};
+inline constexpr OpkgBlockNumBuiltin block_num{};
 // A device build defines ASSERT(x) as nothing, so kernels call GetBlockNum()/GetBlockIdx()
 // unqualified inside ASSERT in code that never sees `using namespace AscendC`; the sim evaluates
 // ASSERT, so it makes the two visible globally. A using-declaration (not a second function) keeps
