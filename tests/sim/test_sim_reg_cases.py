@@ -3,7 +3,7 @@ the two-register tensors (RegTensor<T, RegTraitNumTwo>), whose `.reg[k]` reinter
 one-register tensor reads and writes the pair as the devkit lays it out (a 64-bit tensor's reg[0]
 the low words, reg[1] the high ones; a 32-bit pair's reg[k] its k-th 64 elements); `Mula` called
 unqualified, and `StoreAlign<...>` called unqualified with explicit template arguments (C++20 lookup,
-which bisheng takes in C++17); `PairReduceElem`."""
+which bisheng takes in C++17); `PairReduceElem`; the integer, bitwise, compare and select families."""
 
 from __future__ import annotations
 
@@ -84,3 +84,16 @@ def test_pair_reduce_sums_neighbours_into_the_low_half(built):
     kept = np.where(np.arange(64) < 50, f, 0)
     np.testing.assert_array_equal(z[:8], kept.reshape(8, 8).sum(axis=1))
     np.testing.assert_array_equal(z[8:], 0)
+
+
+def test_integer_bitwise_compare_and_select_match_numpy(built):
+    rng = np.random.default_rng(8)
+    a = rng.integers(-1000, 1000, 64, dtype=np.int32)
+    b = rng.integers(-1000, 1000, 64, dtype=np.int32)
+    x = np.zeros(WORDS, np.int32)
+    x[:64], x[64:128] = a, b
+    z = run(built, 6, x)
+    np.testing.assert_array_equal(z[:64], a * b + np.minimum(a, b))
+    np.testing.assert_array_equal(z[64:128], (a & b) ^ ~(a | b))
+    np.testing.assert_array_equal(z[128:192], ((np.abs(a) << 3) >> 1) - np.maximum(np.minimum(a, 5), np.maximum(b, -5)))
+    np.testing.assert_array_equal(z[192:], np.where((a < b) & (a >= 0), a, 0))

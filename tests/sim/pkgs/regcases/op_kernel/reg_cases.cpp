@@ -13,6 +13,10 @@
 //   5: PairReduceElem three times over 64 floats (swiglu_group_grad's pairwise sum), the first
 //      with the elements past 50 masked off: z[0:8] = sums of x's groups of eight (the last
 //      groups less their masked elements), z[8:64] = 0.
+//   6: integer and bitwise operations on a = x[0:64], b = x[64:128] as int32:
+//      z[0:64] = Add(Mul(a, b), Min(a, b)); z[64:128] = Xor(And(a, b), Not(Or(a, b)));
+//      z[128:192] = ShiftRights(ShiftLefts(Abs(a), 3), 1) + Neg(Max(Mins(a, 5), Maxs(b, -5)));
+//      z[192:256] = Select(a, b) where Compare(a < b) and Compares(a >= 0) both hold, else 0.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -100,6 +104,35 @@ extern "C" __global__ __aicore__ void reg_cases(GM_ADDR x, GM_ADDR z, GM_ADDR wo
             MicroAPI::PairReduceElem<MicroAPI::PairReduce::SUM>(r16, r32, allf);
             MicroAPI::PairReduceElem<MicroAPI::PairReduce::SUM>(r8, r16, allf);
             MicroAPI::StoreAlign((__ubuf__ float*)dst, r8, allf);
+        } else if (TILING_KEY_IS(6)) {
+            MicroAPI::RegTensor<int32_t> a, b, p, q, r, zero;
+            MicroAPI::LoadAlign(a, src);
+            MicroAPI::LoadAlign(b, src + 64);
+            MicroAPI::Mul(p, a, b, all);
+            MicroAPI::Min(q, a, b, all);
+            MicroAPI::Add(r, p, q, all);
+            MicroAPI::StoreAlign(dst, r, all);
+            MicroAPI::And(p, a, b, all);
+            MicroAPI::Or(q, a, b, all);
+            MicroAPI::Not(q, q, all);
+            MicroAPI::Xor(r, p, q, all);
+            MicroAPI::StoreAlign(dst + 64, r, all);
+            MicroAPI::Abs(p, a, all);
+            MicroAPI::ShiftLefts(p, p, (int16_t)3, all);
+            MicroAPI::ShiftRights(p, p, (int16_t)1, all);
+            MicroAPI::Mins(q, a, 5, all);
+            MicroAPI::Maxs(r, b, -5, all);
+            MicroAPI::Max(q, q, r, all);
+            MicroAPI::Neg(q, q, all);
+            MicroAPI::Add(r, p, q, all);
+            MicroAPI::StoreAlign(dst + 128, r, all);
+            MicroAPI::MaskReg lt, nonneg, both;
+            MicroAPI::Compare<int32_t, CMPMODE::LT>(lt, a, b, all);
+            MicroAPI::Compares<int32_t, CMPMODE::GE>(nonneg, a, 0, all);
+            MicroAPI::MaskAnd(both, lt, nonneg, all);
+            MicroAPI::Duplicate(zero, 0);
+            MicroAPI::Select(r, a, zero, both);
+            MicroAPI::StoreAlign(dst + 192, r, all);
         }
     }
     PipeBarrier<PIPE_ALL>();
