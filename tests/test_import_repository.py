@@ -606,6 +606,25 @@ def test_the_familys_common_module_is_built_into_every_operator_of_the_family(tm
     assert [p.relative_to(tmp_path.resolve()).as_posix() for p in read.host_sources] == [
         "pool/pool_x/op_host/pool_x_def.cpp", "mm/common/op_host/mm_common_infershape.cpp",
         "mm/common/op_host/op_tiling/debug_tiling.cpp"]
+    # DEPENDENCIES are followed transitively, each dependency's family module with it, as
+    # dependency_parser.py resolves them (ops-nn's adaptive_avg_pool2d names batch_mat_mul_v3,
+    # which names mat_mul_v3 and needs matmul's common module)
+    (op / "CMakeLists.txt").write_text(
+        "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
+        "OPTYPE mm_x ACLNNTYPE aclnn_exclude DEPENDENCIES mm_w)\n")
+    base = tmp_path / "mm" / "mm_w"
+    (base / "op_kernel").mkdir(parents=True)
+    (base / "op_host").mkdir()
+    for f in ("mm_w_def.cpp", "mm_w_tiling.cpp"):
+        (base / "op_host" / f).write_text("")
+    (pool / "CMakeLists.txt").write_text(
+        "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
+        "OPTYPE pool_x ACLNNTYPE aclnn_exclude DEPENDENCIES mm_x)\n")
+    read = R.read_operator(R.open_repository(pool), pool, "ascend910b")
+    assert [p.relative_to(tmp_path.resolve()).as_posix() for p in read.host_sources] == [
+        "pool/pool_x/op_host/pool_x_def.cpp", "mm/mm_x/op_host/mm_x_tiling.cpp",
+        "mm/common/op_host/mm_common_infershape.cpp", "mm/common/op_host/op_tiling/debug_tiling.cpp",
+        "mm/mm_w/op_host/mm_w_tiling.cpp"]
 
 
 def test_the_own_apis_st_executor_that_zeroes_outputs_after_the_call(tmp_path):

@@ -293,19 +293,29 @@ def read_operator(repo: Repository, op_dir: Path, unit: str) -> Operator:
     # add_modules_sources, OPTYPE common: ops-nn's matmul_common_infershape.cpp and the debug
     # tiling every matmul tiling calls) goes into the same host library as every operator's,
     # as a dependency's does.
-    family_common = op_dir.parent / "common"
-    shared = [family_common] if cmake_module(family_common).file is not None else []
-    for dep in [*shared, *module.dependencies]:
+    # Transitively, as ops-nn's scripts/util/dependency_parser.py resolves them for a build of
+    # some operators: a dependency's own DEPENDENCIES and its family's shared module come too
+    # (pooling/adaptive_avg_pool2d on batch_mat_mul_v3, which needs mat_mul_v3 and matmul.common).
+    def family_shared(d: Path) -> list[Path]:
+        common = d.parent / "common"
+        return [common] if cmake_module(common).file is not None else []
+
+    todo: list = [*family_shared(op_dir), *module.dependencies]
+    seen: set[Path] = {op_dir}
+    while todo:
+        dep = todo.pop(0)
         dep_dir = dep if isinstance(dep, Path) else next(
             (d for d in (*_common_module(repo.root, dep), op_dir.parent / dep,
                          *sorted(repo.root.glob(f"*/{dep}")))
              if (d / "op_host").is_dir()), None)
-        if dep_dir is None or dep_dir == op_dir:
+        if dep_dir is None or dep_dir in seen:
             continue
+        seen.add(dep_dir)
         dep_module = cmake_module(dep_dir)
         dep_defs, dep_sources = host_sources(dep_dir, dep_module, unit)
         sources += [p for p in dep_sources if p not in dep_defs and p not in sources]
         include_dirs += [d for d in (dep_dir.parent, dep_module.host_dir) if d not in include_dirs]
+        todo += [*family_shared(dep_dir), *dep_module.dependencies]
     op = Operator(repo, op_dir, op_dir.parent.name, op_dir.name,
                   kernel if kernel.is_file() else None, defs, sources, include_dirs, op_type,
                   variants, list(module.dependencies))
