@@ -5,7 +5,7 @@ builtins get_block_idx()/get_block_num(), block_idx/block_num, clz and GetBlockN
 class template with no `using namespace AscendC`, GetTPipePtr() from the global namespace; on the host, std::cout with no <iostream>, std::numeric_limits with no <limits>,
 ge::DataType from register/tilingdata_base.h alone,
 ge::UNKNOWN_DIM/UNKNOWN_RANK, ge::char_t and InferShapeContext::GetInputDesc and GetInputTensor; complex64 tensors
-(tests/sim/pkgs/cplx)."""
+(tests/sim/pkgs/cplx); a TPipe copied from the kernel's (one pool)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@
 // the CCE builtins get_block_idx()/get_block_num(), the values block_idx/block_num, clz and,
 // inside ASSERT, GetBlockNum() are called unqualified. The queues take a TQueConfig by address (TQue<pos, depth, &conf>), and the
 // scalar factor is read with AscendC::ToFloat for every dtype. A namespace of the kernel's own
-// calls GetTPipePtr() unqualified: CANN declares it in the global namespace, not in AscendC.
+// calls GetTPipePtr() unqualified: CANN declares it in the global namespace, not in AscendC. The
+// kernel class keeps a copy of the kernel entry's TPipe, as ops-nn's pooling kernels do.
 #include "kernel_operator.h"
 
 namespace hdrsync {
@@ -63,7 +64,7 @@ public:
     {
         AscendC::LocalTensor<T> x = inX.template AllocTensor<T>();
         AscendC::DataCopy(x, xGm, n_);
-        ASSERT(GetTPipePtr() == &pipe);
+        ASSERT(GetTPipePtr() == outer_);
         hdrsync::Mte2ToV();
         inX.EnQue(x);
         x = inX.template DeQue<T>();
@@ -76,8 +77,13 @@ public:
         outY.FreeTensor(y);
     }
 
+    // the pipe copied from the kernel's, as ops-nn's pooling kernels keep it (`TPipe pipe_`
+    // initialised from a `TPipe&`): the copy allocates from the same pool
+    __aicore__ inline explicit KernelHdrGaps(AscendC::TPipe& outer) : pipe(outer), outer_(&outer) {}
+
 private:
     AscendC::TPipe pipe;
+    AscendC::TPipe* outer_;
     AscendC::TQue<AscendC::QuePosition::VECIN, 1, &kOneBuffer> inX;
     AscendC::TQue<AscendC::QuePosition::VECOUT, 1, &kFromHelper> outY;
     AscendC::GlobalTensor<T> xGm, yGm, sGm;
@@ -88,7 +94,8 @@ private:
 extern "C" __global__ __aicore__ void hdr_gaps(GM_ADDR x, GM_ADDR s, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
-    KernelHdrGaps<DTYPE_X> op;
+    AscendC::TPipe pipe;
+    KernelHdrGaps<DTYPE_X> op(pipe);
     op.Init(x, s, y, t.perBlock, t.buffers);
     op.Process();
 }
