@@ -97,3 +97,29 @@ def test_integer_bitwise_compare_and_select_match_numpy(built):
     np.testing.assert_array_equal(z[64:128], (a & b) ^ ~(a | b))
     np.testing.assert_array_equal(z[128:192], ((np.abs(a) << 3) >> 1) - np.maximum(np.minimum(a, 5), np.maximum(b, -5)))
     np.testing.assert_array_equal(z[192:], np.where((a < b) & (a >= 0), a, 0))
+
+
+def test_numeric_limits_give_the_types_extreme_and_special_values(tmp_path):
+    """AscendC::NumericLimits<T> (ops-nn's 950 norm kernels: Lowest, NegativeInfinity, QuietNaN),
+    checked at compile time against the values of the types."""
+    import subprocess
+
+    from opkg.sim import flags
+
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                   "static_assert(NumericLimits<int8_t>::Lowest() == -128 && NumericLimits<uint16_t>::Max() == 65535);\n"
+                   "static_assert(NumericLimits<int32_t>::Min() == -2147483647 - 1);\n"
+                   "static_assert(NumericLimits<float>::Max() == 3.4028234663852886e38f);\n"
+                   "static_assert(NumericLimits<float>::Min() == 1.1754943508222875e-38f);\n"
+                   "static_assert(NumericLimits<float>::DeNormMin() == 1.401298464324817e-45f);\n"
+                   "static_assert(NumericLimits<float>::NegativeInfinity() < -NumericLimits<float>::Max());\n"
+                   "static_assert(NumericLimits<float>::Infinity() > NumericLimits<float>::Max());\n"
+                   "static_assert(float(NumericLimits<half>::Max()) == 65504.0f);\n"
+                   "static_assert(float(NumericLimits<half>::Min()) == 0.00006103515625f);\n"
+                   "static_assert(float(NumericLimits<bfloat16_t>::Lowest()) == -3.3895313892515355e38f);\n"
+                   "static_assert(NumericLimits<float>::QuietNaN() != NumericLimits<float>::QuietNaN());\n"
+                   "static_assert(__builtin_bit_cast(uint32_t, NumericLimits<float>::QuietNaN()) == 0x7FC00000u);\n")
+    r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(get_soc("Ascend950PR_9599")),
+                        "-fsyntax-only", str(src)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
