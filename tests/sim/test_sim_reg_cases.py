@@ -123,3 +123,28 @@ def test_numeric_limits_give_the_types_extreme_and_special_values(tmp_path):
     r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(get_soc("Ascend950PR_9599")),
                         "-fsyntax-only", str(src)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-3000:]
+
+
+def test_index_family_spellings_compile(tmp_path):
+    """What ops-nn's 950 index kernels take from the device's headers and compiler: the TopK
+    implementation's global TWO/THREE/FOUR (a kernel's own constant in its namespace hides them),
+    bisheng's `mem_bar(VST_VLD)`, the high-level `Fill` of GM, the two-form `assert` without
+    <cassert>, and `adv_api/sort/sort.h` by name."""
+    import subprocess
+
+    from opkg.sim import flags
+
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "kernel_operator.h"\n#include "adv_api/sort/sort.h"\n'
+                   "using namespace AscendC;\n"
+                   "static_assert(TWO == 2 && THREE == 3 && FOUR == 4);\n"
+                   "namespace Own { constexpr int32_t TWO = 5; static_assert(TWO == 5); }\n"
+                   "void f(GlobalTensor<int8_t>& g, int n) {\n"
+                   "    __VEC_SCOPE__ { mem_bar(VST_VLD); mem_bar(VV_ALL); }\n"
+                   "    Fill(g, uint64_t(n), int8_t(0));\n"
+                   '    assert(n >= 0, "n is %d", n);\n'
+                   "    assert(n < 1 << 20);\n"
+                   "}\n")
+    r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(get_soc("Ascend950PR_9599")),
+                        "-fsyntax-only", str(src)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
