@@ -128,8 +128,9 @@ def test_numeric_limits_give_the_types_extreme_and_special_values(tmp_path):
 def test_index_family_spellings_compile(tmp_path):
     """What ops-nn's 950 index kernels take from the device's headers and compiler: the TopK
     implementation's global TWO/THREE/FOUR (a kernel's own constant in its namespace hides them),
-    bisheng's `mem_bar(VST_VLD)`, the high-level `Fill` of GM, the two-form `assert` without
-    <cassert>, and `adv_api/sort/sort.h` by name."""
+    bisheng's `mem_bar(VST_VLD)`, its built-in `int4` (one type with a kernel's own ext_vector
+    typedef of it) and `__simt_callee__` without the SIMT API, the high-level `Fill` of GM, the
+    two-form `assert` without <cassert>, and `adv_api/sort/sort.h` by name."""
     import subprocess
 
     from opkg.sim import flags
@@ -137,7 +138,11 @@ def test_index_family_spellings_compile(tmp_path):
     src = tmp_path / "k.cpp"
     src.write_text('#include "kernel_operator.h"\n#include "adv_api/sort/sort.h"\n'
                    "using namespace AscendC;\n"
-                   "static_assert(TWO == 2 && THREE == 3 && FOUR == 4);\n"
+                   "static_assert(TWO == 2 && THREE == 3 && FOUR == 4 && sizeof(int4) == 16);\n"
+                   "namespace Idx { typedef int32_t int4 __attribute__((vector_size((4) * 4))); }\n"
+                   "using namespace Idx;\n"
+                   "template <class T> struct Elem { using type = int4; };\n"
+                   "__simt_callee__ inline int4 Copy16(int4 v) { return v; }\n"
                    "namespace Own { constexpr int32_t TWO = 5; static_assert(TWO == 5); }\n"
                    "void f(GlobalTensor<int8_t>& g, int n) {\n"
                    "    __VEC_SCOPE__ { mem_bar(VST_VLD); mem_bar(VV_ALL); }\n"

@@ -41,6 +41,20 @@
 #ifndef __simd_callee__
 #define __simd_callee__
 #endif
+// The SIMT function markers are compiler keywords too: kernels spell them without including the
+// SIMT API (ops-nn's embedding_bag helpers); the SIMT model itself is opkg_sim/simt/simt.h.
+#ifndef __simt_vf__
+#define __simt_vf__
+#endif
+#ifndef __simt_callee__
+#define __simt_callee__
+#endif
+
+// bisheng's built-in 128-bit vector type `int4` (four int32 lanes, a global name every 950 kernel
+// sees: ops-nn's index_put_v2 and index move 16-byte elements as `int4`), as GCC's vector type of
+// the same lanes, the type a kernel's own `typedef int32_t int4 __attribute__((ext_vector_type(4)))`
+// also becomes here (flags.ext_vector_flags), so the two name one type.
+typedef int32_t int4 __attribute__((vector_size(16)));
 
 // The compiler's rounding-mode operand of the vector conversion instructions (bisheng's builtin
 // `::ROUND`: rint, away, floor, ceil, zero, odd, hybrid), which Reg::GetRound<RoundMode> names.
