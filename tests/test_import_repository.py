@@ -90,6 +90,24 @@ def test_cmake_module_without_pairs_uses_the_architecture_directory(tmp_path):
     assert [p.name for p in sources] == ["op_x_def.cpp", "op_x_tiling.cpp", "op_x_tiling_a.cpp"]
 
 
+def test_the_tiling_data_header_is_the_one_beside_the_units_host_sources(tmp_path):
+    # ops-nn's scatter_elements_v2 registers its op type in op_host/arch22/ and op_host/arch35/:
+    # the Ascend 950 build reads arch35's, the 910B's arch22's
+    (tmp_path / "cmake").mkdir()
+    (tmp_path / "cmake" / "func.cmake").write_text("function(add_modules_sources)\nendfunction()\n")
+    (tmp_path / "common" / "inc").mkdir(parents=True)
+    op = tmp_path / "fam" / "op_x"
+    (op / "op_kernel").mkdir(parents=True)
+    for arch, cls in (("arch22", "OpXTilingData"), ("arch35", "OpXAscTilingData")):
+        (op / "op_host" / arch).mkdir(parents=True)
+        (op / "op_host" / arch / "op_x_tiling.cpp").write_text("")
+        (op / "op_host" / arch / "op_x_tiling.h").write_text(f"REGISTER_TILING_DATA_CLASS(OpX, {cls})\n")
+    (op / "op_host" / "op_x_def.cpp").write_text("")
+    for unit, arch in (("ascend950", "arch35"), ("ascend910b", "arch22")):
+        read = R.read_operator(R.open_repository(op), op, unit)
+        assert R.tiling_data_header(read, "OpX") == op / "op_host" / arch / "op_x_tiling.h"
+
+
 def test_golden_mapping_and_what_it_imports(tmp_path):
     golden = R.find_golden(OP)
     assert golden.function == "leaky_scale_golden" and golden.requires == ()

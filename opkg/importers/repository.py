@@ -334,7 +334,10 @@ def tiling_data_header(op: Operator, op_type: str) -> Path | None:
     registers = re.compile(rf"REGISTER_TILING_DATA_CLASS\s*\(\s*{re.escape(op_type)}\s*,")
     # the operator's own op_host, then its family's (ops-nn's foreach operators register theirs
     # in foreach/foreach_utils/op_host/foreach_tiling_def.h)
-    own = sorted((op.directory / "op_host").rglob("*.h"))
+    # a header beside the host sources this unit builds first: on the Ascend 950 op_host/arch35's
+    # registration, not op_host/arch22's (ops-nn's scatter_elements_v2 registers its op type in both)
+    built = {p.parent for p in op.host_sources}
+    own = sorted((op.directory / "op_host").rglob("*.h"), key=lambda h: (h.parent not in built, h))
     family = sorted(h for h in op.directory.parent.glob("*/op_host/**/*.h")
                     if not h.is_relative_to(op.directory))
     for h in [*own, *family]:
