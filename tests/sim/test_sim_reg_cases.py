@@ -153,3 +153,14 @@ def test_index_family_spellings_compile(tmp_path):
     r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(get_soc("Ascend950PR_9599")),
                         "-fsyntax-only", str(src)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-3000:]
+
+
+def test_squeezed_stores_go_to_the_base_plus_the_ar_register(built):
+    rng = np.random.default_rng(9)
+    a = rng.integers(-50, 50, 128, dtype=np.int32)
+    x = np.zeros(WORDS, np.int32)
+    x[:128] = a
+    z = run(built, 7, x)
+    kept = a[a > 0]
+    assert z[255] == len(kept)
+    np.testing.assert_array_equal(z[:len(kept)], kept)

@@ -17,6 +17,9 @@
 //      z[0:64] = Add(Mul(a, b), Min(a, b)); z[64:128] = Xor(And(a, b), Not(Or(a, b)));
 //      z[128:192] = ShiftRights(ShiftLefts(Abs(a), 3), 1) + Neg(Max(Mins(a, 5), Maxs(b, -5)));
 //      z[192:256] = Select(a, b) where Compare(a < b) and Compares(a >= 0) both hold, else 0.
+//   7: the positive elements of x[0:128] squeezed (Squeeze<STORE_REG>) and stored by the
+//      AR-offset StoreUnAlign, the same base (a cast of it) passed each time, as ops-nn's
+//      sparse_slice does: z[0:k] = those elements in order, z[255] = k (AR / 4).
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -133,8 +136,24 @@ extern "C" __global__ __aicore__ void reg_cases(GM_ADDR x, GM_ADDR z, GM_ADDR wo
             MicroAPI::Duplicate(zero, 0);
             MicroAPI::Select(r, a, zero, both);
             MicroAPI::StoreAlign(dst + 192, r, all);
+        } else if (TILING_KEY_IS(7)) {
+            MicroAPI::ClearSpr<SpecialPurposeReg::AR>();
+            MicroAPI::UnalignRegForStore ureg;
+            for (uint16_t i = 0; i < 2; ++i) {
+                MicroAPI::RegTensor<int32_t> a, kept;
+                MicroAPI::MaskReg pos;
+                MicroAPI::LoadAlign(a, src + i * 64);
+                MicroAPI::Compares<int32_t, CMPMODE::GT>(pos, a, 0, all);
+                MicroAPI::Squeeze<int32_t, MicroAPI::GatherMaskMode::STORE_REG>(kept, a, pos);
+                MicroAPI::StoreUnAlign<int32_t, MicroAPI::PostLiteral::POST_MODE_UPDATE>((__ubuf__ int32_t*)dst, kept, ureg);
+            }
+            MicroAPI::StoreUnAlignPost(dst, ureg);
         }
     }
     PipeBarrier<PIPE_ALL>();
+    if (TILING_KEY_IS(7)) {
+        zl.SetValue(255, static_cast<int32_t>(MicroAPI::GetSpr<SpecialPurposeReg::AR>() / sizeof(int32_t)));
+        PipeBarrier<PIPE_ALL>();
+    }
     DataCopy(zGm, zl, t.words);
 }
