@@ -130,14 +130,17 @@ def test_index_family_spellings_compile(tmp_path):
     implementation's global TWO/THREE/FOUR (a kernel's own constant in its namespace hides them),
     bisheng's `mem_bar(VST_VLD)`, its built-in `int4` (one type with a kernel's own ext_vector
     typedef of it) and `__simt_callee__` without the SIMT API, the high-level `Fill` of GM, the
-    two-form `assert` without <cassert>, and `adv_api/sort/sort.h` by name."""
+    two-form `assert` without <cassert>, `adv_api/sort/sort.h` by name, and the SIMT math API's
+    global isnan/isinf/isfinite."""
     import subprocess
 
     from opkg.sim import flags
 
     src = tmp_path / "k.cpp"
     src.write_text('#include "kernel_operator.h"\n#include "adv_api/sort/sort.h"\n'
+                   '#include "simt_api/math_functions.h"\n'
                    "using namespace AscendC;\n"
+                   "template <class T> bool Nan(float v) { return isnan(v) || isinf(v) || !isfinite(v); }\n"
                    "static_assert(TWO == 2 && THREE == 3 && FOUR == 4 && sizeof(int4) == 16);\n"
                    "namespace Idx { typedef int32_t int4 __attribute__((vector_size((4) * 4))); }\n"
                    "using namespace Idx;\n"
