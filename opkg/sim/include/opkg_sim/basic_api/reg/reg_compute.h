@@ -223,6 +223,8 @@ template <class T, class U>
 inline T convert(U x, AscendC::RoundMode rm, SatMode sat) {
     static_assert(!std::is_same<T, hifloat8_t>::value && !std::is_same<U, hifloat8_t>::value,
                   "Reg::Cast to or from hifloat8_t is not emulated yet (docs/api.md)");
+    static_assert(!std::is_same<T, int4x2_t>::value && !std::is_same<U, int4x2_t>::value,
+                  "Reg::Cast to or from int4x2_t (packed int4) is not emulated yet (docs/api.md)");
     if constexpr (std::is_integral<T>::value && std::is_integral<U>::value) {
         if (sat == SatMode::SAT) return to_int_type<T>(double(x), rm, sat, false);
         return T(x);   // truncating (two's complement)
