@@ -106,6 +106,11 @@ def test_the_tiling_data_header_is_the_one_beside_the_units_host_sources(tmp_pat
     for unit, arch in (("ascend950", "arch35"), ("ascend910b", "arch22")):
         read = R.read_operator(R.open_repository(op), op, unit)
         assert R.tiling_data_header(read, "OpX") == op / "op_host" / arch / "op_x_tiling.h"
+    # registered in another architecture's directory only (index_fill: arch22; its 950 kernel
+    # has its own struct of that name): none for the 950
+    (op / "op_host" / "arch35" / "op_x_tiling.h").unlink()
+    read = R.read_operator(R.open_repository(op), op, "ascend950")
+    assert R.tiling_data_header(read, "OpX") is None
 
 
 def test_golden_mapping_and_what_it_imports(tmp_path):

@@ -337,7 +337,11 @@ def tiling_data_header(op: Operator, op_type: str) -> Path | None:
     # a header beside the host sources this unit builds first: on the Ascend 950 op_host/arch35's
     # registration, not op_host/arch22's (ops-nn's scatter_elements_v2 registers its op type in both)
     built = {p.parent for p in op.host_sources}
-    own = sorted((op.directory / "op_host").rglob("*.h"), key=lambda h: (h.parent not in built, h))
+    # another architecture's tiling directory is not this unit's (ops-nn's index_fill registers
+    # its class in op_host/arch22 only; its 950 kernel has a struct of that name of its own)
+    own = sorted((h for h in (op.directory / "op_host").rglob("*.h")
+                  if h.parent in built or not re.fullmatch(r"arch\d+", h.parent.name)),
+                 key=lambda h: (h.parent not in built, h))
     family = sorted(h for h in op.directory.parent.glob("*/op_host/**/*.h")
                     if not h.is_relative_to(op.directory))
     for h in [*own, *family]:
