@@ -26,6 +26,16 @@ def built(pkgs, lib_cache):
                           lib_cache, stem="reg_cases")
 
 
+def compile_950(src):
+    """g++ -fsyntax-only of a source against the sim's headers for the Ascend 950."""
+    import subprocess
+
+    from opkg.sim import flags
+
+    return subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(get_soc("Ascend950PR_9599")),
+                           "-fsyntax-only", str(src)], capture_output=True, text=True)
+
+
 def run(built, which, x):
     z = np.full(WORDS, -7, np.int32)
     runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc, {"x": x}, {"z": z},
@@ -102,10 +112,6 @@ def test_integer_bitwise_compare_and_select_match_numpy(built):
 def test_numeric_limits_give_the_types_extreme_and_special_values(tmp_path):
     """AscendC::NumericLimits<T> (ops-nn's 950 norm kernels: Lowest, NegativeInfinity, QuietNaN),
     checked at compile time against the values of the types."""
-    import subprocess
-
-    from opkg.sim import flags
-
     src = tmp_path / "k.cpp"
     src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
                    "static_assert(NumericLimits<int8_t>::Lowest() == -128 && NumericLimits<uint16_t>::Max() == 65535);\n"
@@ -120,8 +126,7 @@ def test_numeric_limits_give_the_types_extreme_and_special_values(tmp_path):
                    "static_assert(float(NumericLimits<bfloat16_t>::Lowest()) == -3.3895313892515355e38f);\n"
                    "static_assert(NumericLimits<float>::QuietNaN() != NumericLimits<float>::QuietNaN());\n"
                    "static_assert(__builtin_bit_cast(uint32_t, NumericLimits<float>::QuietNaN()) == 0x7FC00000u);\n")
-    r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(get_soc("Ascend950PR_9599")),
-                        "-fsyntax-only", str(src)], capture_output=True, text=True)
+    r = compile_950(src)
     assert r.returncode == 0, r.stderr[-3000:]
 
 
@@ -133,10 +138,6 @@ def test_index_family_spellings_compile(tmp_path):
     two-form `assert` without <cassert>, `adv_api/sort/sort.h` by name, the SIMT math API's
     global isnan/isinf/isfinite, and `int4x2_t` in a discarded branch (a Cast to it is not
     emulated: it does not compile when instantiated)."""
-    import subprocess
-
-    from opkg.sim import flags
-
     src = tmp_path / "k.cpp"
     src.write_text('#include "kernel_operator.h"\n#include "adv_api/sort/sort.h"\n'
                    '#include "simt_api/math_functions.h"\n'
@@ -158,13 +159,11 @@ def test_index_family_spellings_compile(tmp_path):
                    '    assert(n >= 0, "n is %d", n);\n'
                    "    assert(n < 1 << 20);\n"
                    "}\n")
-    r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(get_soc("Ascend950PR_9599")),
-                        "-fsyntax-only", str(src)], capture_output=True, text=True)
+    r = compile_950(src)
     assert r.returncode == 0, r.stderr[-3000:]
     # instantiated for int4: the cast is not emulated, said at compile time
     src.write_text(src.read_text().replace("Quant<int16_t>", "Quant<int8_t>"))
-    r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(get_soc("Ascend950PR_9599")),
-                        "-fsyntax-only", str(src)], capture_output=True, text=True)
+    r = compile_950(src)
     assert r.returncode != 0 and "int4x2_t (packed int4) is not emulated yet" in r.stderr
 
 

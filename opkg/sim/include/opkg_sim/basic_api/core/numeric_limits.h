@@ -32,42 +32,28 @@ private:
         else return __builtin_bit_cast(bfloat16_t, bf16);
     }
 
+    // A float-only value (infinities, NaNs, the smallest subnormal).
+    static constexpr T special(uint16_t h16, uint32_t f32, uint16_t bf16) {
+        static_assert(kFloat, "current data type is not supported on current device!");
+        return code(h16, f32, bf16);
+    }
+    // An integer type's value from std::numeric_limits, else a float type's from its bits.
+    template <class Int>
+    static constexpr T either(Int integer, uint16_t h16, uint32_t f32, uint16_t bf16) {
+        static_assert(kInt || kFloat, "current data type is not supported on current device!");
+        if constexpr (kInt) return integer;
+        else return code(h16, f32, bf16);
+    }
+
 public:
-    static constexpr T Max() {
-        static_assert(kInt || kFloat, "current data type is not supported on current device!");
-        if constexpr (kInt) return std::numeric_limits<T>::max();
-        else return code(0x7BFF, 0x7F7FFFFFu, 0x7F7F);
-    }
-    static constexpr T Lowest() {
-        static_assert(kInt || kFloat, "current data type is not supported on current device!");
-        if constexpr (kInt) return std::numeric_limits<T>::lowest();
-        else return code(0xFBFF, 0xFF7FFFFFu, 0xFF7F);
-    }
-    static constexpr T Min() {
-        static_assert(kInt || kFloat, "current data type is not supported on current device!");
-        if constexpr (kInt) return std::numeric_limits<T>::lowest();
-        else return code(0x0400, 0x00800000u, 0x0080);
-    }
-    static constexpr T Infinity() {
-        static_assert(kFloat, "current data type is not supported on current device!");
-        return code(0x7C00, 0x7F800000u, 0x7F80);
-    }
-    static constexpr T NegativeInfinity() {
-        static_assert(kFloat, "current data type is not supported on current device!");
-        return code(0xFC00, 0xFF800000u, 0xFF80);
-    }
-    static constexpr T QuietNaN() {
-        static_assert(kFloat, "current data type is not supported on current device!");
-        return code(0x7E00, 0x7FC00000u, 0x7FC0);
-    }
-    static constexpr T SignalingNaN() {
-        static_assert(kFloat, "current data type is not supported on current device!");
-        return code(0x7D00, 0x7FA00000u, 0x7FA0);
-    }
-    static constexpr T DeNormMin() {
-        static_assert(kFloat, "current data type is not supported on current device!");
-        return code(0x0001, 0x00000001u, 0x0001);
-    }
+    static constexpr T Max() { return either(std::numeric_limits<T>::max(), 0x7BFF, 0x7F7FFFFFu, 0x7F7F); }
+    static constexpr T Lowest() { return either(std::numeric_limits<T>::lowest(), 0xFBFF, 0xFF7FFFFFu, 0xFF7F); }
+    static constexpr T Min() { return either(std::numeric_limits<T>::lowest(), 0x0400, 0x00800000u, 0x0080); }
+    static constexpr T Infinity() { return special(0x7C00, 0x7F800000u, 0x7F80); }
+    static constexpr T NegativeInfinity() { return special(0xFC00, 0xFF800000u, 0xFF80); }
+    static constexpr T QuietNaN() { return special(0x7E00, 0x7FC00000u, 0x7FC0); }
+    static constexpr T SignalingNaN() { return special(0x7D00, 0x7FA00000u, 0x7FA0); }
+    static constexpr T DeNormMin() { return special(0x0001, 0x00000001u, 0x0001); }
 };
 
 }  // namespace AscendC
