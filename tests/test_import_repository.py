@@ -581,6 +581,15 @@ def test_a_helper_module_of_the_repository_is_no_requirement_its_imports_are(tmp
     assert R.find_golden(tmp_path / "matmul" / "mat_like").requires == ("en_dtypes",)
 
 
+def _bare_operator(d, *host_files):
+    """An operator directory with empty op_host sources `host_files` and an op_kernel/."""
+    (d / "op_kernel").mkdir(parents=True)
+    (d / "op_host").mkdir()
+    for f in host_files:
+        (d / "op_host" / f).write_text("")
+    return d
+
+
 def test_the_familys_common_module_is_built_into_every_operator_of_the_family(tmp_path):
     """ops-nn's matmul/common/op_host/CMakeLists.txt is an add_modules_sources call of its own
     (OPTYPE common) whose infershape and op_tiling sources (matmul_common_infershape.cpp's
@@ -618,10 +627,7 @@ def test_the_familys_common_module_is_built_into_every_operator_of_the_family(tm
     (shared / "CMakeLists.txt").write_text(
         "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
         "OPTYPE common ACLNNTYPE aclnn_exclude)\n")
-    pool = tmp_path / "pool" / "pool_x"
-    (pool / "op_kernel").mkdir(parents=True)
-    (pool / "op_host").mkdir()
-    (pool / "op_host" / "pool_x_def.cpp").write_text("")
+    pool = _bare_operator(tmp_path / "pool" / "pool_x", "pool_x_def.cpp")
     (pool / "CMakeLists.txt").write_text(
         "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
         "OPTYPE pool_x ACLNNTYPE aclnn_exclude DEPENDENCIES mm.common)\n")
@@ -635,11 +641,7 @@ def test_the_familys_common_module_is_built_into_every_operator_of_the_family(tm
     (op / "CMakeLists.txt").write_text(
         "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
         "OPTYPE mm_x ACLNNTYPE aclnn_exclude DEPENDENCIES mm_w)\n")
-    base = tmp_path / "mm" / "mm_w"
-    (base / "op_kernel").mkdir(parents=True)
-    (base / "op_host").mkdir()
-    for f in ("mm_w_def.cpp", "mm_w_tiling.cpp"):
-        (base / "op_host" / f).write_text("")
+    _bare_operator(tmp_path / "mm" / "mm_w", "mm_w_def.cpp", "mm_w_tiling.cpp")
     (pool / "CMakeLists.txt").write_text(
         "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
         "OPTYPE pool_x ACLNNTYPE aclnn_exclude DEPENDENCIES mm_x)\n")
