@@ -90,6 +90,29 @@ def test_cmake_module_without_pairs_uses_the_architecture_directory(tmp_path):
     assert [p.name for p in sources] == ["op_x_def.cpp", "op_x_tiling.cpp", "op_x_tiling_a.cpp"]
 
 
+def test_the_tiling_data_header_is_the_one_beside_the_units_host_sources(tmp_path):
+    # ops-nn's scatter_elements_v2 registers its op type in op_host/arch22/ and op_host/arch35/:
+    # the Ascend 950 build reads arch35's, the 910B's arch22's
+    (tmp_path / "cmake").mkdir()
+    (tmp_path / "cmake" / "func.cmake").write_text("function(add_modules_sources)\nendfunction()\n")
+    (tmp_path / "common" / "inc").mkdir(parents=True)
+    op = tmp_path / "fam" / "op_x"
+    (op / "op_kernel").mkdir(parents=True)
+    for arch, cls in (("arch22", "OpXTilingData"), ("arch35", "OpXAscTilingData")):
+        (op / "op_host" / arch).mkdir(parents=True)
+        (op / "op_host" / arch / "op_x_tiling.cpp").write_text("")
+        (op / "op_host" / arch / "op_x_tiling.h").write_text(f"REGISTER_TILING_DATA_CLASS(OpX, {cls})\n")
+    (op / "op_host" / "op_x_def.cpp").write_text("")
+    for unit, arch in (("ascend950", "arch35"), ("ascend910b", "arch22")):
+        read = R.read_operator(R.open_repository(op), op, unit)
+        assert R.tiling_data_header(read, "OpX") == op / "op_host" / arch / "op_x_tiling.h"
+    # registered in another architecture's directory only (index_fill: arch22; its 950 kernel
+    # has its own struct of that name): none for the 950
+    (op / "op_host" / "arch35" / "op_x_tiling.h").unlink()
+    read = R.read_operator(R.open_repository(op), op, "ascend950")
+    assert R.tiling_data_header(read, "OpX") is None
+
+
 def test_golden_mapping_and_what_it_imports(tmp_path):
     golden = R.find_golden(OP)
     assert golden.function == "leaky_scale_golden" and golden.requires == ()
@@ -579,6 +602,15 @@ def test_a_helper_module_of_the_repository_is_no_requirement_its_imports_are(tmp
     assert R.find_golden(tmp_path / "matmul" / "mat_like").requires == ("en_dtypes",)
 
 
+def _bare_operator(d, *host_files):
+    """An operator directory with empty op_host sources `host_files` and an op_kernel/."""
+    (d / "op_kernel").mkdir(parents=True)
+    (d / "op_host").mkdir()
+    for f in host_files:
+        (d / "op_host" / f).write_text("")
+    return d
+
+
 def test_the_familys_common_module_is_built_into_every_operator_of_the_family(tmp_path):
     """ops-nn's matmul/common/op_host/CMakeLists.txt is an add_modules_sources call of its own
     (OPTYPE common) whose infershape and op_tiling sources (matmul_common_infershape.cpp's
@@ -616,10 +648,7 @@ def test_the_familys_common_module_is_built_into_every_operator_of_the_family(tm
     (shared / "CMakeLists.txt").write_text(
         "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
         "OPTYPE common ACLNNTYPE aclnn_exclude)\n")
-    pool = tmp_path / "pool" / "pool_x"
-    (pool / "op_kernel").mkdir(parents=True)
-    (pool / "op_host").mkdir()
-    (pool / "op_host" / "pool_x_def.cpp").write_text("")
+    pool = _bare_operator(tmp_path / "pool" / "pool_x", "pool_x_def.cpp")
     (pool / "CMakeLists.txt").write_text(
         "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
         "OPTYPE pool_x ACLNNTYPE aclnn_exclude DEPENDENCIES mm.common)\n")
@@ -627,6 +656,21 @@ def test_the_familys_common_module_is_built_into_every_operator_of_the_family(tm
     assert [p.relative_to(tmp_path.resolve()).as_posix() for p in read.host_sources] == [
         "pool/pool_x/op_host/pool_x_def.cpp", "mm/common/op_host/mm_common_infershape.cpp",
         "mm/common/op_host/op_tiling/debug_tiling.cpp"]
+    # DEPENDENCIES are followed transitively, each dependency's family module with it, as
+    # dependency_parser.py resolves them (ops-nn's adaptive_avg_pool2d names batch_mat_mul_v3,
+    # which names mat_mul_v3 and needs matmul's common module)
+    (op / "CMakeLists.txt").write_text(
+        "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
+        "OPTYPE mm_x ACLNNTYPE aclnn_exclude DEPENDENCIES mm_w)\n")
+    _bare_operator(tmp_path / "mm" / "mm_w", "mm_w_def.cpp", "mm_w_tiling.cpp")
+    (pool / "CMakeLists.txt").write_text(
+        "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
+        "OPTYPE pool_x ACLNNTYPE aclnn_exclude DEPENDENCIES mm_x)\n")
+    read = R.read_operator(R.open_repository(pool), pool, "ascend910b")
+    assert [p.relative_to(tmp_path.resolve()).as_posix() for p in read.host_sources] == [
+        "pool/pool_x/op_host/pool_x_def.cpp", "mm/mm_x/op_host/mm_x_tiling.cpp",
+        "mm/common/op_host/mm_common_infershape.cpp", "mm/common/op_host/op_tiling/debug_tiling.cpp",
+        "mm/mm_w/op_host/mm_w_tiling.cpp"]
     # a family's common module with its CMakeLists.txt in common/ and no op_host/ (ops-nn's
     # loss/common: a header): no source, and no include directory that is not there
     loss_common = tmp_path / "loss" / "common"

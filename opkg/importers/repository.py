@@ -293,15 +293,24 @@ def read_operator(repo: Repository, op_dir: Path, unit: str) -> Operator:
     # add_modules_sources, OPTYPE common: ops-nn's matmul_common_infershape.cpp and the debug
     # tiling every matmul tiling calls) goes into the same host library as every operator's,
     # as a dependency's does.
-    family_common = op_dir.parent / "common"
-    shared = [family_common] if cmake_module(family_common).file is not None else []
-    for dep in [*shared, *module.dependencies]:
+    # Transitively, as ops-nn's scripts/util/dependency_parser.py resolves them for a build of
+    # some operators: a dependency's own DEPENDENCIES and its family's shared module come too
+    # (pooling/adaptive_avg_pool2d on batch_mat_mul_v3, which needs mat_mul_v3 and matmul.common).
+    def family_shared(d: Path) -> list[Path]:
+        common = d.parent / "common"
+        return [common] if cmake_module(common).file is not None else []
+
+    todo: list = [*family_shared(op_dir), *module.dependencies]
+    seen: set[Path] = {op_dir}
+    while todo:
+        dep = todo.pop(0)
         dep_dir = dep if isinstance(dep, Path) else next(
             (d for d in (*_common_module(repo.root, dep), op_dir.parent / dep,
                          *sorted(repo.root.glob(f"*/{dep}")))
              if (d / "op_host").is_dir()), None)
-        if dep_dir is None or dep_dir == op_dir:
+        if dep_dir is None or dep_dir in seen:
             continue
+        seen.add(dep_dir)
         dep_module = cmake_module(dep_dir)
         dep_defs, dep_sources = host_sources(dep_dir, dep_module, unit)
         sources += [p for p in dep_sources if p not in dep_defs and p not in sources]
@@ -309,6 +318,7 @@ def read_operator(repo: Repository, op_dir: Path, unit: str) -> Operator:
         # ignores it (ops-nn's loss/common module has a header and no op_host/)
         include_dirs += [d for d in (dep_dir.parent, dep_module.host_dir)
                          if d not in include_dirs and d.is_dir()]
+        todo += [*family_shared(dep_dir), *dep_module.dependencies]
     op = Operator(repo, op_dir, op_dir.parent.name, op_dir.name,
                   kernel if kernel.is_file() else None, defs, sources, include_dirs, op_type,
                   variants, list(module.dependencies))
@@ -327,7 +337,14 @@ def tiling_data_header(op: Operator, op_type: str) -> Path | None:
     registers = re.compile(rf"REGISTER_TILING_DATA_CLASS\s*\(\s*{re.escape(op_type)}\s*,")
     # the operator's own op_host, then its family's (ops-nn's foreach operators register theirs
     # in foreach/foreach_utils/op_host/foreach_tiling_def.h)
-    own = sorted((op.directory / "op_host").rglob("*.h"))
+    # a header beside the host sources this unit builds first: on the Ascend 950 op_host/arch35's
+    # registration, not op_host/arch22's (ops-nn's scatter_elements_v2 registers its op type in both)
+    built = {p.parent for p in op.host_sources}
+    # another architecture's tiling directory is not this unit's (ops-nn's index_fill registers
+    # its class in op_host/arch22 only; its 950 kernel has a struct of that name of its own)
+    own = sorted((h for h in (op.directory / "op_host").rglob("*.h")
+                  if h.parent in built or not re.fullmatch(r"arch\d+", h.parent.name)),
+                 key=lambda h: (h.parent not in built, h))
     family = sorted(h for h in op.directory.parent.glob("*/op_host/**/*.h")
                     if not h.is_relative_to(op.directory))
     for h in [*own, *family]:

@@ -421,6 +421,15 @@ def keyed_tiling_headers(tiling_header: Path, text: str) -> list[Path]:
     return found
 
 
+def kernel_tiling_classes(tiling_header: Path, text: str, keyed: tuple = (), roots: tuple = ()
+                          ) -> list[str]:
+    """The tiling classes a kernel may read: the tiling header's and those of its keyed headers
+    ((path, text) pairs from `keyed_tiling_headers`). A kernel may read only a keyed one (ops-nn's
+    inplace_index_add: GET_TILING_DATA_WITH_STRUCT(InplaceIndexAddSimtTilingData, ...))."""
+    return [*tiling_classes(tiling_header, text, roots),
+            *(c for h, t in keyed for c in tiling_classes(h, t, roots))]
+
+
 def registered_tiling_default(kernel_text: str, soc: SocInfo | None = None) -> str | None:
     """The one struct a kernel source registers with REGISTER_TILING_DEFAULT (None: none, or
     several, which the C++ order of the kernel then decides as before); with `soc`, only a

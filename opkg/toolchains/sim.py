@@ -257,9 +257,10 @@ class SimToolchain:
                           for h in flags.keyed_tiling_headers(pkg.tiling_data, tiling_text))
             tiling_headers = (str(pkg.tiling_data), *(str(h) for h, _ in keyed))
             roots = tuple(Path(d) for d in kernel_include)
-            reads = flags.kernel_reads_host_tiling(pkg.kernel_source, pkg.tiling_data,
-                                                   flags.tiling_classes(pkg.tiling_data, tiling_text, roots),
-                                                   (pkg.kernel_source.parent, pkg.dir))
+            reads = flags.kernel_reads_host_tiling(
+                pkg.kernel_source, pkg.tiling_data,
+                flags.kernel_tiling_classes(pkg.tiling_data, tiling_text, keyed, roots),
+                (pkg.kernel_source.parent, pkg.dir))
             actions.append(Action("write", (str(tiling_include),), content=flags.kernel_tiling_source(
                 pkg.tiling_data, tiling_text, tiling_include.parent, reads, keyed, roots), signature=fp,
                 target=tid, step="generate", description=f"generate {pkg.name} kernel tiling header"))

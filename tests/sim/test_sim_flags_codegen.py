@@ -261,6 +261,14 @@ def test_tiling_classes_registered_for_tiling_keys_come_from_the_headers_beside(
         < lines.index('#include "../op_host/arch35/g_keyed_tiling.h"') < lines.index("#undef G_H") \
         < lines.index("#undef GK_H")
     assert lines[-2:] == ["using ::optiling::GData;", "using ::optiling::GKeyed;"]
+    # a kernel that reads only a keyed class (inplace_index_add's SIMT branch) reads the classes
+    kernel = tmp_path / "op_kernel" / "g_apt.cpp"
+    kernel.parent.mkdir()
+    kernel.write_text("REGISTER_TILING_DEFAULT(Own);\nvoid g() { GET_TILING_DATA_WITH_STRUCT(GKeyed, t, tiling); }\n")
+    pairs = tuple((h, h.read_text()) for h in keyed)
+    assert flags.kernel_tiling_classes(main, main_text, pairs) == ["GData", "GKeyed"]
+    assert flags.kernel_reads_host_tiling(kernel, main, flags.kernel_tiling_classes(main, main_text, pairs)) == "classes"
+    assert flags.kernel_reads_host_tiling(kernel, main, flags.tiling_classes(main, main_text)) == "none"
 
 
 def test_ext_vector_type_becomes_a_gcc_vector_of_the_same_lanes(tmp_path):

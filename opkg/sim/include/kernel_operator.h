@@ -33,6 +33,7 @@
 #include "opkg_sim/basic_api/core/scalar_builtins.h"
 #include "opkg_sim/basic_api/core/kstd.h"
 #include "opkg_sim/basic_api/core/kutils.h"
+#include "opkg_sim/basic_api/core/numeric_limits.h"
 // The Ascend 950's register-based vector API (AscendC::Reg, AscendC::MicroAPI), which the devkit
 // declares for that architecture only.
 #if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3510)

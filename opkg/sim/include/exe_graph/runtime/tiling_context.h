@@ -371,6 +371,7 @@ class InferDataTypeContext {
 public:
     ge::DataType GetInputDataType(size_t i) const { return i < inputs_.size() ? inputs_[i] : ge::DT_UNDEFINED; }
     ge::DataType GetOptionalInputDataType(size_t ir) const { return GetInputDataType(node_.ir_inputs_.Instance(ir, 0)); }
+    ge::DataType GetRequiredInputDataType(size_t ir) const { return GetInputDataType(node_.ir_inputs_.Instance(ir, 0)); }
     ge::DataType GetDynamicInputDataType(size_t ir, size_t j) const { return GetInputDataType(node_.ir_inputs_.Instance(ir, j)); }
     const ComputeNodeInfo* GetComputeNodeInfo() const { return &node_; }
     const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const { return node_.ir_inputs_.Info(ir); }

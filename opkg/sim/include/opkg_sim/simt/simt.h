@@ -21,12 +21,8 @@
 #include <type_traits>
 #include "kernel_operator.h"
 
-#ifndef __simt_vf__
-#define __simt_vf__
-#endif
-#ifndef __simt_callee__
-#define __simt_callee__
-#endif
+// __simt_vf__ and __simt_callee__: compiler keywords, defined with the register API's markers
+// (opkg_sim/basic_api/reg/reg_core.h, through kernel_operator.h).
 #ifndef __local_mem__
 #define __local_mem__
 #endif

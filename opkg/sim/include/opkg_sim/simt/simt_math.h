@@ -189,6 +189,11 @@ inline bfloat16_t __float2bfloat16_rz(float f) {
     b.bits = (u & 0x7fffffffu) > 0x7f800000u ? uint16_t((u >> 16) | 0x40) : uint16_t(u >> 16);
     return b;
 }
+// The SIMT math API's float classification at global scope (its math_functions.h declares
+// isfinite/isnan/isinf(float)); kernels call them unqualified (ops-nn's adaptive_max_pool3d).
+using std::isfinite;
+using std::isinf;
+using std::isnan;
 inline bool __hisnan(half h) { return h != h; }
 inline bool __hisinf(half h) { return std::isinf(float(h)); }
 inline bool __hisnan(bfloat16_t b) { return float(b) != float(b); }

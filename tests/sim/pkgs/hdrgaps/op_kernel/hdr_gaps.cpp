@@ -1,9 +1,10 @@
 // Test kernel: constructs of CANN's device headers that cann-ops kernels rely on. The class
 // template is written before any `using namespace AscendC`, as several operators' headers are:
-// the CCE builtins get_block_idx()/get_block_num() and, inside ASSERT, GetBlockNum() are called
-// unqualified. The queues take a TQueConfig by address (TQue<pos, depth, &conf>), and the
+// the CCE builtins get_block_idx()/get_block_num(), the values block_idx/block_num, clz and,
+// inside ASSERT, GetBlockNum() are called unqualified. The queues take a TQueConfig by address (TQue<pos, depth, &conf>), and the
 // scalar factor is read with AscendC::ToFloat for every dtype. A namespace of the kernel's own
-// calls GetTPipePtr() unqualified: CANN declares it in the global namespace, not in AscendC.
+// calls GetTPipePtr() unqualified: CANN declares it in the global namespace, not in AscendC. The
+// kernel class keeps a copy of the kernel entry's TPipe, as ops-nn's pooling kernels do.
 #include "kernel_operator.h"
 
 namespace hdrsync {
@@ -42,8 +43,11 @@ public:
         n_ = AscendC::AlignUp(perBlock - 7, 8) + AscendC::DivCeil(0, 8) * AscendC::Ceil(1, 1);
         ASSERT(n_ == perBlock && AscendC::CeilDivision(perBlock, 0) == 0);
         static_assert(AscendC::ConstCeil(9, 8) == 2, "ConstCeil");
-        uint64_t offset = get_block_idx() * uint64_t(perBlock);
-        ASSERT(get_block_num() * perBlock > offset);
+        // bisheng's block_idx/block_num values (the 950's index kernels use them unqualified)
+        // and its clz builtin
+        uint64_t offset = block_idx * uint64_t(perBlock);
+        ASSERT(get_block_num() * perBlock > offset && block_num == get_block_num() && get_block_idx() == block_idx);
+        ASSERT(clz(1) == 63 && clz(uint64_t(perBlock)) == 63 - 9 && clz(0) == 64);
         xGm.SetGlobalBuffer((__gm__ T*)x + offset, perBlock);
         yGm.SetGlobalBuffer((__gm__ T*)y + offset, perBlock);
         sGm.SetGlobalBuffer((__gm__ T*)s, 1);
@@ -60,7 +64,7 @@ public:
     {
         AscendC::LocalTensor<T> x = inX.template AllocTensor<T>();
         AscendC::DataCopy(x, xGm, n_);
-        ASSERT(GetTPipePtr() == &pipe);
+        ASSERT(GetTPipePtr() == outer_);
         hdrsync::Mte2ToV();
         inX.EnQue(x);
         x = inX.template DeQue<T>();
@@ -73,8 +77,13 @@ public:
         outY.FreeTensor(y);
     }
 
+    // the pipe copied from the kernel's, as ops-nn's pooling kernels keep it (`TPipe pipe_`
+    // initialised from a `TPipe&`): the copy allocates from the same pool
+    __aicore__ inline explicit KernelHdrGaps(AscendC::TPipe& outer) : pipe(outer), outer_(&outer) {}
+
 private:
     AscendC::TPipe pipe;
+    AscendC::TPipe* outer_;
     AscendC::TQue<AscendC::QuePosition::VECIN, 1, &kOneBuffer> inX;
     AscendC::TQue<AscendC::QuePosition::VECOUT, 1, &kFromHelper> outY;
     AscendC::GlobalTensor<T> xGm, yGm, sGm;
@@ -85,7 +94,8 @@ private:
 extern "C" __global__ __aicore__ void hdr_gaps(GM_ADDR x, GM_ADDR s, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
-    KernelHdrGaps<DTYPE_X> op;
+    AscendC::TPipe pipe;
+    KernelHdrGaps<DTYPE_X> op(pipe);
     op.Init(x, s, y, t.perBlock, t.buffers);
     op.Process();
 }

@@ -123,7 +123,8 @@ static ge::graphStatus HostApiInferShape(gert::InferShapeContext* context)
 }
 static ge::graphStatus HostApiInferDataType(gert::InferDataTypeContext* context)
 {
-    context->SetOutputDataType(0, ge::DT_INT64);
+    // int64 from a float x, read by IR index as ops-nn's 950 graph inference reads it
+    context->SetOutputDataType(0, context->GetRequiredInputDataType(0) == ge::DT_FLOAT ? ge::DT_INT64 : ge::DT_UNDEFINED);
     return ge::GRAPH_SUCCESS;
 }
 IMPL_OP_INFERSHAPE(HostApi).InferShape(HostApiInferShape).InferDataType(HostApiInferDataType).InputsDataDependency({1});

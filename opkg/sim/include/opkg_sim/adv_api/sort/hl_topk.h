@@ -15,6 +15,28 @@
 #include "opkg_sim/adv_api/hlapi.h"
 #include "lib/sort/topk_tilingdata.h"
 
+// The small-number constants the devkit's TopK implementation declares at global scope in an
+// anonymous namespace (its topk_common_utils.h, on the Ascend 950 among others): every kernel
+// that includes kernel_operator.h sees them, and ops-nn's 950 index kernels use TWO, THREE and
+// FOUR unqualified (scatter_add_with_sorted, scatter_nd_add, unsorted_segment_sum). A kernel's
+// own constant in its namespace hides them.
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+namespace {
+constexpr uint32_t TWO = 2;
+constexpr uint32_t THREE = 3;
+constexpr uint32_t FOUR = 4;
+constexpr uint32_t FIVE = 5;
+constexpr uint32_t SIX = 6;
+constexpr uint32_t SEVEN = 7;
+constexpr uint32_t EIGHT = 8;
+constexpr uint32_t NINE = 9;
+constexpr uint32_t TWELVE = 12;
+constexpr uint32_t SIXTEEN = 16;
+constexpr uint32_t THIRTY_TWO = 32;
+constexpr uint32_t FORTYEIGHT = 48;
+}  // namespace
+#endif
+
 namespace AscendC {
 using TopkTiling = optiling::TopkTiling;
 struct TopKInfo {

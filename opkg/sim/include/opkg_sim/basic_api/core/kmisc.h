@@ -521,7 +521,20 @@ public:
     + ::opkg_sim::assert_at_end([&]() -> bool { return static_cast<bool>(expr); }, #expr, __FILE__, __LINE__);
 #endif
 #ifndef ascendc_assert
-#define ascendc_assert(expr, ...) ((expr) ? (void)0 : ::opkg_sim::assert_fail(#expr, __FILE__, __LINE__, __VA_ARGS__))
+#define ascendc_assert(expr, ...) \
+    ((expr) ? (void)0 : ::opkg_sim::assert_fail(#expr, __FILE__, __LINE__ __VA_OPT__(, ) __VA_ARGS__))
+#endif
+// The kernel's `assert(expr)` and `assert(expr, fmt, args...)`: the devkit's asc_assert.h
+// (included by kernel_operator.h) replaces the C library's with this two-form macro, so kernels
+// call it with a message and without <cassert> (ops-nn's masked_scatter). Off under NDEBUG, as
+// there.
+#include <cassert>
+#undef assert
+#ifdef NDEBUG
+#define assert(...) ((void)0)
+#else
+#define assert(expr, ...) \
+    ((expr) ? (void)0 : ::opkg_sim::assert_fail(#expr, __FILE__, __LINE__ __VA_OPT__(, ) __VA_ARGS__))
 #endif
 
 // The kernel binary is built for one tiling key at a time on hardware; here the key chosen by

@@ -281,8 +281,12 @@ class TPipe {
 public:
     TPipe();
     ~TPipe();
-    TPipe(const TPipe&) = delete;
-    TPipe& operator=(const TPipe&) = delete;
+    // Copyable as the devkit's TPipe is (no copy constructor declared): its pool is the core's
+    // (g_tpipeImpl there, the block's UB cursor here), so a copy allocates from the same pool,
+    // and destroying either resets it (ops-nn's pooling and norm kernels keep `TPipe pipe_`
+    // copied from the kernel's pipe).
+    TPipe(const TPipe&) = default;
+    TPipe& operator=(const TPipe&) = default;
 
     bool InitBuffer(TQueBase& que, uint8_t num, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
     bool InitBuffer(TBufBase& buf, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());

@@ -3,6 +3,7 @@
 // Mixed argument types meet in their common type, as the builtins' overloads convert.
 #ifndef OPKG_SIM_SCALAR_BUILTINS_H
 #define OPKG_SIM_SCALAR_BUILTINS_H
+#include <cstdint>
 #include <type_traits>
 
 template <class T, class U>
@@ -15,4 +16,7 @@ inline std::common_type_t<T, U> max(T a, U b) {
     using C = std::common_type_t<T, U>;
     return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
 }
+// clz: the scalar unit's count of leading zero bits of a 64-bit value (the devkit's
+// CountLeadingZeroImpl returns it; 64 for zero).
+inline int64_t clz(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
 #endif

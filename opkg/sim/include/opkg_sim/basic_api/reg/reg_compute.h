@@ -223,6 +223,8 @@ template <class T, class U>
 inline T convert(U x, AscendC::RoundMode rm, SatMode sat) {
     static_assert(!std::is_same<T, hifloat8_t>::value && !std::is_same<U, hifloat8_t>::value,
                   "Reg::Cast to or from hifloat8_t is not emulated yet (docs/api.md)");
+    static_assert(!std::is_same<T, int4x2_t>::value && !std::is_same<U, int4x2_t>::value,
+                  "Reg::Cast to or from int4x2_t (packed int4) is not emulated yet (docs/api.md)");
     if constexpr (std::is_integral<T>::value && std::is_integral<U>::value) {
         if (sat == SatMode::SAT) return to_int_type<T>(double(x), rm, sat, false);
         return T(x);   // truncating (two's complement)
@@ -662,6 +664,12 @@ inline void MulAddDst(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask, OPKG_REG
         return opkg_sim::reg::to_elem<E>(C(C(a) * C(b) + C(d)));
     }, srcReg0, srcReg1, dstReg);
 }
+// Mula: the devkit's other name of MulAddDst (its kernel_reg_compute_vec_binary_intf_impl.h), which
+// ops-nn's norm kernels call unqualified (found by argument-dependent lookup).
+template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U, OPKG_IS_REG(U)>
+inline void Mula(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask, OPKG_REG_LOC) {
+    MulAddDst<T, mode>(dstReg, srcReg0, srcReg1, mask, loc);
+}
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U, OPKG_IS_REG(U)>
 inline void MulDstAdd(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask, OPKG_REG_LOC) {
     using E = typename U::ActualT;
@@ -922,6 +930,17 @@ OPKG_RED(ReduceMaxWithDataBlock, ReduceType::MAX, opkg_sim::reg::BLK / sizeof(ty
 OPKG_RED(ReduceMinWithDataBlock, ReduceType::MIN, opkg_sim::reg::BLK / sizeof(typename V::ActualT))
 OPKG_RED(ReduceSumWithDataBlock, ReduceType::SUM, opkg_sim::reg::BLK / sizeof(typename V::ActualT))
 #undef OPKG_RED
+// PairReduceElem: each two neighbouring elements summed into the low half of dst, in order (the
+// devkit's page: half and float, ZEROING only); unselected elements add nothing, the high half
+// is zero.
+template <PairReduce type = PairReduce::SUM, typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING,
+          typename U, OPKG_IS_REG(U)>
+inline void PairReduceElem(U& dstReg, U srcReg, MaskReg mask, OPKG_REG_LOC) {
+    static_assert(std::is_same<typename U::ActualT, float>::value || std::is_same<typename U::ActualT, half>::value,
+                  "PairReduceElem unsupport this datatype on current device");
+    static_assert(mode == MaskMergeMode::ZEROING, "current PairReduceElem api only supported Mode ZEROING on current device!");
+    opkg_sim::reg::reduce<ReduceType::SUM, mode>(dstReg, srcReg, mask, 2, "PairReduceElem", loc);
+}
 
 // ---- rearrangement
 template <typename T = DefaultType, typename U, OPKG_IS_REG(U)>
@@ -1063,5 +1082,35 @@ inline AscendC::Reg::MaskReg plt_b32(uint32_t& count, opkg_sim_plt_mode) { retur
 
 #undef OPKG_IS_REG
 #undef OPKG_REG_LOC
+
+// A register-API call with explicit template arguments and no declaration of its name in scope
+// (`StoreAlign<float, StoreDist::DIST_FIRST_ELEMENT_B32>(addr, reg, mask)` in a file that opens
+// only `namespace AscendC`) compiles with bisheng, clang accepting it in C++17 as C++20's
+// argument-dependent lookup of template calls (P0846). g++ does that from C++20 only, so these
+// names are declared in AscendC as templates no call can select: lookup then knows the name is a
+// template, and argument-dependent lookup finds the AscendC::Reg function. Only names the devkit's
+// classic and high-level APIs do not also have.
+namespace opkg_sim {
+namespace reg {
+template <class> struct LookupOnly {};
+}  // namespace reg
+}  // namespace opkg_sim
+namespace AscendC {
+#define OPKG_REG_LOOKUP(NAME) template <class OpkgLookupOnly> void NAME(opkg_sim::reg::LookupOnly<OpkgLookupOnly>) = delete;
+OPKG_REG_LOOKUP(LoadAlign) OPKG_REG_LOOKUP(StoreAlign) OPKG_REG_LOOKUP(LoadUnAlign) OPKG_REG_LOOKUP(StoreUnAlign)
+OPKG_REG_LOOKUP(LoadUnAlignPre) OPKG_REG_LOOKUP(StoreUnAlignPost) OPKG_REG_LOOKUP(DataCopyUnAlign)
+OPKG_REG_LOOKUP(DataCopyUnAlignPre) OPKG_REG_LOOKUP(DataCopyUnAlignPost) OPKG_REG_LOOKUP(DataCopyGather)
+OPKG_REG_LOOKUP(DataCopyScatter) OPKG_REG_LOOKUP(GatherB) OPKG_REG_LOOKUP(UpdateMask) OPKG_REG_LOOKUP(CreateMask)
+OPKG_REG_LOOKUP(LocalMemBar) OPKG_REG_LOOKUP(Move) OPKG_REG_LOOKUP(Reduce) OPKG_REG_LOOKUP(ReduceSumWithDataBlock)
+OPKG_REG_LOOKUP(ReduceMaxWithDataBlock) OPKG_REG_LOOKUP(ReduceMinWithDataBlock) OPKG_REG_LOOKUP(PairReduceElem)
+OPKG_REG_LOOKUP(Histograms) OPKG_REG_LOOKUP(Pack) OPKG_REG_LOOKUP(UnPack) OPKG_REG_LOOKUP(MaskPack)
+OPKG_REG_LOOKUP(MaskUnPack) OPKG_REG_LOOKUP(MaskNot) OPKG_REG_LOOKUP(MaskAnd) OPKG_REG_LOOKUP(MaskOr)
+OPKG_REG_LOOKUP(MaskXor) OPKG_REG_LOOKUP(MaskSel) OPKG_REG_LOOKUP(MaskMov) OPKG_REG_LOOKUP(MaskInterleave)
+OPKG_REG_LOOKUP(MaskDeInterleave) OPKG_REG_LOOKUP(Squeeze) OPKG_REG_LOOKUP(Unsqueeze) OPKG_REG_LOOKUP(Arange)
+OPKG_REG_LOOKUP(AddC) OPKG_REG_LOOKUP(SubC) OPKG_REG_LOOKUP(AddCarryOut) OPKG_REG_LOOKUP(SubCarryOut)
+OPKG_REG_LOOKUP(Mula) OPKG_REG_LOOKUP(MulDstAdd) OPKG_REG_LOOKUP(FusedMulDstAdd) OPKG_REG_LOOKUP(ShiftLefts)
+OPKG_REG_LOOKUP(ShiftRights) OPKG_REG_LOOKUP(CreateAddrReg) OPKG_REG_LOOKUP(PrefixSum)
+#undef OPKG_REG_LOOKUP
+}  // namespace AscendC
 
 #endif

@@ -41,6 +41,26 @@
 #ifndef __simd_callee__
 #define __simd_callee__
 #endif
+// The SIMT function markers are compiler keywords too: kernels spell them without including the
+// SIMT API (ops-nn's embedding_bag helpers); the SIMT model itself is opkg_sim/simt/simt.h.
+#ifndef __simt_vf__
+#define __simt_vf__
+#endif
+#ifndef __simt_callee__
+#define __simt_callee__
+#endif
+
+// bisheng's built-in 128-bit vector type `int4` (four int32 lanes, a global name every 950 kernel
+// sees: ops-nn's index_put_v2 and index move 16-byte elements as `int4`), as GCC's vector type of
+// the same lanes, the type a kernel's own `typedef int32_t int4 __attribute__((ext_vector_type(4)))`
+// also becomes here (flags.ext_vector_flags), so the two name one type.
+typedef int32_t int4 __attribute__((vector_size(16)));
+// bisheng's `int4x2_t`, two 4-bit integers in a byte (the register API's packed int4 element):
+// declared, so kernels whose int4 branch an `if constexpr` discards compile (ops-nn's quant
+// kernels); a Reg::Cast to or from it is not emulated yet and does not compile.
+struct int4x2_t {
+    uint8_t data;
+};
 
 // The compiler's rounding-mode operand of the vector conversion instructions (bisheng's builtin
 // `::ROUND`: rint, away, floor, ceil, zero, odd, hybrid), which Reg::GetRound<RoundMode> names.
@@ -161,6 +181,87 @@ struct RegTrait {
 constexpr RegTrait RegTraitNumOne = {1};
 constexpr RegTrait RegTraitNumTwo = {2};
 
+template <typename T, const RegTrait& regTrait>
+struct RegTensor;
+
+// `t.reg[k]`: the k-th of the registers a RegTensor is made of, as the devkit's `RegType
+// reg[REG_NUM]` member gives it, which kernels reinterpret as a one-register tensor
+// (`(RegTensor<int32_t>&)idx64.reg[0]`: the low words of 64-bit indices). The sim keeps a tensor's
+// lanes in element order, so reg[k] is a view: the register's lanes are copied out when the cast
+// converts it and copied back when the full expression ends, so a write through it (Move into
+// it, a load) lands in the tensor. With RegTraitNumTwo, a 64-bit tensor's reg[0] holds the low
+// 32-bit words of its 64 elements and reg[1] the high ones (the devkit loads it with
+// DIST_DINTLV_B32); a narrower one's reg[k] holds elements [k*VL/size, (k+1)*VL/size). A lane
+// written through a half takes that half's definedness (the other half's is not tracked apart).
+template <class Owner>
+struct RegPart {
+    using Word = typename std::conditional<sizeof(typename Owner::ActualT) == 8, uint32_t,
+                                           typename Owner::ActualT>::type;
+    static constexpr bool SPLIT = sizeof(typename Owner::ActualT) == 8 && Owner::REG_NUM == 2;
+    static constexpr uint32_t N = VECTOR_REG_WIDTH / sizeof(Word);
+    Owner* owner;
+    int k;
+    RegTensor<Word, RegTraitNumOne> view;
+    bool out = false;
+
+    template <class U>
+    operator RegTensor<U, RegTraitNumOne>&() {
+        if constexpr (Owner::REG_NUM == 1) {
+            return reinterpret_cast<RegTensor<U, RegTraitNumOne>&>(*owner);
+        } else {
+            static_assert(sizeof(U) == sizeof(Word), "reg[k] reinterpreted as a register of another width");
+            if (!out) copy_out();
+            return reinterpret_cast<RegTensor<U, RegTraitNumOne>&>(view);
+        }
+    }
+    ~RegPart() {
+        if (out) copy_back();
+    }
+
+private:
+    void copy_out() {
+        out = true;
+        view.written = owner->written;
+        view.dirty = false;
+        for (uint32_t i = 0; i < N; ++i) {
+            if constexpr (SPLIT) {
+                uint64_t bits;
+                std::memcpy(&bits, &owner->v[i], 8);
+                view.v[i] = Word(bits >> (32 * k));
+                view.undef[i] = owner->undef[i];
+            } else {
+                view.v[i] = owner->v[k * N + i];
+                view.undef[i] = owner->undef[k * N + i];
+            }
+            if (view.undef[i]) view.dirty = true;
+        }
+    }
+    void copy_back() {
+        for (uint32_t i = 0; i < N; ++i) {
+            uint32_t lane = i;
+            if constexpr (SPLIT) {
+                uint64_t bits;
+                std::memcpy(&bits, &owner->v[i], 8);
+                const uint64_t keep = k ? 0xffffffffull : 0xffffffff00000000ull;
+                bits = (bits & keep) | (uint64_t(uint32_t(view.v[i])) << (32 * k));
+                std::memcpy(&owner->v[i], &bits, 8);
+            } else {
+                lane = k * N + i;
+                owner->v[lane] = view.v[i];
+            }
+            owner->undef[lane] = view.undef[i];
+            if (view.undef[i]) owner->dirty = true;
+        }
+        owner->written = owner->written || view.written;
+    }
+};
+
+template <class Owner>
+struct RegParts {
+    // The first member of its tensor, so its address is the tensor's.
+    RegPart<Owner> operator[](int k) { return RegPart<Owner>{reinterpret_cast<Owner*>(this), k}; }
+};
+
 template <typename T, const RegTrait& regTrait = RegTraitNumOne>
 struct RegTensor {
     using ActualT = T;
@@ -168,6 +269,7 @@ struct RegTensor {
     static constexpr int REG_NUM = regTrait.REG_NUM;
     static constexpr uint32_t LANES = VECTOR_REG_WIDTH * REG_NUM / sizeof(T);
     static constexpr uint32_t STEP = sizeof(T) / REG_NUM;   // mask bits per element (at least 1)
+    RegParts<RegTensor> reg;
     T v[LANES];
     uint8_t undef[LANES];   // per lane: 0 defined, else the shadow value (origin) of its undefined value
     bool dirty = false;     // some lane undefined

@@ -545,15 +545,18 @@ inline void StoreUnAlign(__ubuf__ T*& dstAddr, U& srcReg, UnalignRegForStore& ur
     opkg_sim::reg::store_unaligned(dstAddr, srcReg, postUpdateStride, ureg, "StoreUnAlign", loc);
     if (postMode == PostLiteral::POST_MODE_UPDATE) dstAddr += postUpdateStride;
 }
-// The count-less form stores what the last Squeeze<GatherMaskMode::STORE_REG> kept.
+// The count-less form (the devkit's AR-register interface, vstur) stores what the last
+// Squeeze<GatherMaskMode::STORE_REG> kept at dstAddr + AR, the bytes stored so far since
+// ClearSpr, and adds them to AR: dstAddr is taken by value and stays where it is (kernels pass
+// the same base each time, or a cast of it: ops-nn's sparse_slice, unsorted_segment_sum).
 template <typename T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE, typename U, OPKG_IS_REG(U)>
-inline void StoreUnAlign(__ubuf__ T*& dstAddr, U& srcReg, UnalignRegForStore& ureg, OPKG_REG_LOC) {
+inline void StoreUnAlign(__ubuf__ T* dstAddr, U& srcReg, UnalignRegForStore& ureg, OPKG_REG_LOC) {
     opkg_sim::reg::read_reg(srcReg, "StoreUnAlign", loc);
     auto& s = opkg_sim::reg::spr();
     const uint32_t n = s.squeezed / sizeof(typename U::ActualT);
-    opkg_sim::reg::store_unaligned(dstAddr, srcReg, n, ureg, "StoreUnAlign", loc);
-    s.ar += s.squeezed;
-    if (postMode == PostLiteral::POST_MODE_UPDATE) dstAddr += n;
+    void* at = reinterpret_cast<uint8_t*>(dstAddr) + s.ar;
+    opkg_sim::reg::store_unaligned(at, srcReg, n, ureg, "StoreUnAlign", loc);
+    if (postMode == PostLiteral::POST_MODE_UPDATE) s.ar += s.squeezed;
 }
 template <typename T, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE>
 inline void StoreUnAlignPost(__ubuf__ T*& dstAddr, UnalignRegForStore& ureg, int32_t postUpdateStride, OPKG_REG_LOC) {
@@ -561,8 +564,9 @@ inline void StoreUnAlignPost(__ubuf__ T*& dstAddr, UnalignRegForStore& ureg, int
     opkg_sim::reg::flush<RegTensor<T>>(ureg);
     if (postMode == PostLiteral::POST_MODE_UPDATE) dstAddr += postUpdateStride;
 }
+// the AR form's flush (vstar): the pending bytes know their address; dstAddr by value
 template <typename T>
-inline void StoreUnAlignPost(__ubuf__ T*& dstAddr, UnalignRegForStore& ureg, OPKG_REG_LOC) {
+inline void StoreUnAlignPost(__ubuf__ T* dstAddr, UnalignRegForStore& ureg, OPKG_REG_LOC) {
     opkg_sim::note(loc);
     (void)dstAddr;
     opkg_sim::reg::flush<RegTensor<T>>(ureg);
@@ -667,7 +671,7 @@ inline void DataCopyUnAlign(__ubuf__ T*& dstAddr, U& srcReg, UnalignRegForStore&
 // the count-less store (what the last Squeeze/GatherMask with STORE_REG kept: ops-nn's
 // unsorted_segment_sum and non_zero)
 template <typename T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE, typename U, OPKG_IS_REG(U)>
-inline void DataCopyUnAlign(__ubuf__ T*& dstAddr, U& srcReg, UnalignRegForStore& ureg, OPKG_REG_LOC) {
+inline void DataCopyUnAlign(__ubuf__ T* dstAddr, U& srcReg, UnalignRegForStore& ureg, OPKG_REG_LOC) {
     StoreUnAlign<T, postMode>(dstAddr, srcReg, ureg, loc);
 }
 template <typename T, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE>
@@ -675,7 +679,7 @@ inline void DataCopyUnAlignPost(__ubuf__ T*& dstAddr, UnalignRegForStore& ureg, 
     StoreUnAlignPost<T, postMode>(dstAddr, ureg, stride, loc);
 }
 template <typename T>
-inline void DataCopyUnAlignPost(__ubuf__ T*& dstAddr, UnalignRegForStore& ureg, OPKG_REG_LOC) {
+inline void DataCopyUnAlignPost(__ubuf__ T* dstAddr, UnalignRegForStore& ureg, OPKG_REG_LOC) {
     StoreUnAlignPost<T>(dstAddr, ureg, loc);
 }
 template <typename T0 = DefaultType, typename T1 = DefaultType, typename T2 = DefaultType, typename S, typename B,

@@ -104,4 +104,22 @@ inline void LocalMemBar() {
 }  // namespace Reg
 }  // namespace AscendC
 
+// bisheng's `mem_bar(MEM_TYPE)` builtin, which LocalMemBar stands for and some kernels call
+// directly (ops-nn's non_zero: `mem_bar(VST_VLD)`): the source and destination pipelines of each
+// value as the devkit's asc_mem_bar page tabulates them. Only the vector loads and stores are
+// ordered here; a scalar side adds nothing to the model (scalar accesses run in program order).
+enum MEM_TYPE {
+    VV_ALL, VST_VLD, VLD_VST, VST_VST, VS_ALL, VST_LD, VLD_ST, VST_ST, SV_ALL, ST_VLD, LD_VST, ST_VST,
+    SS_ALL, ST_LD, LD_ST, ST_ST
+};
+inline void mem_bar(MEM_TYPE type) {
+    using AscendC::Reg::MemType;
+    switch (type) {
+        case VV_ALL: AscendC::Reg::LocalMemBar<MemType::VEC_ALL, MemType::VEC_ALL>(); break;
+        case VST_VLD: AscendC::Reg::LocalMemBar<MemType::VEC_STORE, MemType::VEC_LOAD>(); break;
+        case VLD_VST: AscendC::Reg::LocalMemBar<MemType::VEC_LOAD, MemType::VEC_STORE>(); break;
+        default: break;
+    }
+}
+
 #endif

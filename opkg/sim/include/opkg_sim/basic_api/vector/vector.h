@@ -621,12 +621,29 @@ inline void Duplicate(const LocalTensor<T>& dst, const typename opkg_sim::identi
 // The Ascend 950's level-2 tensor-scalar forms (the devkit's kernel_operator_vec_binary_scalar_intf.h)
 // where either operand may be the scalar: bitwise Ands/Ors, and Subs/Divs (gelu_quant's
 // `Divs(dst, src, scalar, count)`), each computed in the type's calc precision and rounded once.
+// The scalar may be a single-point LocalTensor (gelu_quant's `Divs(dst, src, scaleOut[0], n)`):
+// BinaryConfig::scalarTensorIndex says which operand it is (1, the default: the right one), and
+// its element 0 is read as a scalar read of the UB would be.
+namespace AscendC {
+struct BinaryConfig {
+    int8_t scalarTensorIndex = 1;
+};
+constexpr BinaryConfig DEFAULT_BINARY_CONFIG = {1};
+}  // namespace AscendC
 namespace opkg_sim {
-template <class T, class A, class B, class F>
+template <int8_t scalarIndex, class T, class A, class B, class F>
 inline void binary_scalar(const AscendC::LocalTensor<T>& dst, const A& a, const B& b, int32_t count, F f,
                           const char* op, SrcLoc loc) {
     using C = calc_t<T>;
-    if constexpr (std::is_same<A, AscendC::LocalTensor<T>>::value) {
+    constexpr bool tensors = std::is_same<A, AscendC::LocalTensor<T>>::value &&
+                             std::is_same<B, AscendC::LocalTensor<T>>::value;
+    if constexpr (tensors && scalarIndex == 0) {
+        const C s = static_cast<C>(a.GetValue(0));
+        unary(dst, b, count, [s, f](C x) -> C { return f(s, x); }, op, loc);
+    } else if constexpr (tensors) {
+        const C s = static_cast<C>(b.GetValue(0));
+        unary(dst, a, count, [s, f](C x) -> C { return f(x, s); }, op, loc);
+    } else if constexpr (std::is_same<A, AscendC::LocalTensor<T>>::value) {
         const C s = static_cast<C>(b);
         unary(dst, a, count, [s, f](C x) -> C { return f(x, s); }, op, loc);
     } else {
@@ -643,11 +660,12 @@ template <class T> struct is_sim_arith
 
 namespace AscendC {
 #define OPKG_SIM_BINARY_SCALAR(NAME, KIND, WHAT, EXPR)                                                         \
-    template <class T = void, bool isSetMask = true, class U, class S, class V>                                \
+    template <class T = void, bool isSetMask = true, const BinaryConfig& config = DEFAULT_BINARY_CONFIG,       \
+              class U, class S, class V>                                                                       \
     inline void NAME(const U& dst, const S& src0, const V& src1, const int32_t& count,                         \
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                     \
         static_assert(KIND<typename U::PrimType>::value, #NAME " takes " WHAT " tensors");                     \
-        opkg_sim::binary_scalar(dst, src0, src1, count, [](auto x, auto y) { return decltype(x)(EXPR); }, #NAME, loc); \
+        opkg_sim::binary_scalar<config.scalarTensorIndex>(dst, src0, src1, count, [](auto x, auto y) { return decltype(x)(EXPR); }, #NAME, loc); \
     }
 OPKG_SIM_BINARY_SCALAR(Ands, std::is_integral, "integer", x & y)
 OPKG_SIM_BINARY_SCALAR(Ors, std::is_integral, "integer", x | y)

@@ -351,6 +351,13 @@ inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t si
     opkg_sim::record_write(gmWorkspaceAddr.ptr_, size * sizeof(T), loc);
     opkg_sim::count_copy(opkg_sim::COPY_UB_GM, size * sizeof(T));
 }
+// The high-level API's name of the same fill (asc-devkit adv_api/utils/init_global_memory.h's
+// Fill; ops-nn's 950 index_fill clears its output with it).
+template <typename T>
+inline void Fill(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value,
+                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    InitGlobalMemory(gmWorkspaceAddr, size, value, loc);
+}
 // The older name of the same fill (CANN's common interface), value 0 by default.
 template <typename T>
 inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = 0,
