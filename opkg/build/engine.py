@@ -200,8 +200,11 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
     ran = cached = 0
     settled: set[str] = set()     # outputs this build made, restored or found up to date
     outputs_of = {}
+    step_of = {}                  # output -> its step: SCons reports each restored file
     for a in plan.actions:
         outputs_of.setdefault(a.description, []).extend(a.outputs)
+        step_of.update((o, a.description) for o in a.outputs)
+    restored: set[str] = set()    # steps (not files) restored from the cache
     from opkg.remote.config import ENV_EXEC_RESOLVED, ENV_RESOLVED
 
     remote = {"hits": 0, "misses": 0, "uploads": 0} if ENV_RESOLVED in (extra_env or {}) \
@@ -237,10 +240,14 @@ def run_plan(ws, plan: Plan, *, jobs=None, keep_going=False, on_event=None,
                     continue
                 hit = _CACHE_LINE.match(line)
                 if hit:
-                    cached += 1
-                    settled.add(str(ws.root / hit.group(1)))
-                    if on_event:
-                        on_event({"event": "cached", "path": hit.group(1)})
+                    path = str(ws.root / hit.group(1))
+                    settled.add(path)
+                    step = step_of.get(path, path)
+                    if step not in restored:      # a step of two outputs is one step restored
+                        restored.add(step)
+                        cached += 1
+                        if on_event:
+                            on_event({"event": "cached", "path": hit.group(1)})
                     continue
                 output.append(line)
             if explainer is not None:
