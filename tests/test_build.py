@@ -207,6 +207,49 @@ def test_interrupt_leaves_no_partial_outputs_and_no_processes(add_ws, sig, tmp_p
     opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
 
 
+def _build_editing_the_kernel_while_it_compiles(ws, tmp_path, marker) -> tuple[Path, str, str]:
+    """A build during which the kernel source is edited while its compiler runs; returns the
+    kernel, its content before the edit and the build's output. (The kernel is first given
+    code no cache holds, so that its compiles run: a comment would not do, the sim's compiles
+    are keyed on what the preprocessor makes.)"""
+    kernel = ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
+    before = kernel.read_text() + "\nstatic const int kNotInAnyCache = 1;\n"
+    kernel.write_text(before)
+    compiling = Checkpoint(tmp_path, "exec")
+    proc = start_opkg("build", "//...", "--soc", SOC, cwd=ws.root, marker=marker,
+                      checkpoint=compiling)
+    compiling.reached(proc)
+    # replaced whole, as editors save: the compiler reads either version, never half of one
+    edited = kernel.with_name("edited.tmp")
+    edited.write_text(before + "static const int kEditedWhileCompiling = 2;\n")
+    edited.replace(kernel)
+    compiling.release(proc)
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, out + err
+    return kernel, before, out + err
+
+
+def test_a_source_edited_while_its_step_runs_is_compiled_again_when_the_edit_is_undone(
+        add_ws, warm_cache, cxx_log, tmp_path, marker):
+    kernel, before, out = _build_editing_the_kernel_while_it_compiles(add_ws, tmp_path, marker)
+    assert "add_custom.cpp changed while the step that reads it ran" in out
+    kernel.write_text(before)     # the edit undone: SCons' record must not vouch for the object
+    cxx_log.unlink()
+    opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
+    assert "add_custom.cpp" in compiles(cxx_log)
+
+
+def test_outputs_of_a_step_whose_source_changed_while_it_ran_are_not_cached(
+        add_ws, warm_cache, cxx_log, tmp_path, marker):
+    kernel, before, _ = _build_editing_the_kernel_while_it_compiles(add_ws, tmp_path, marker)
+    kernel.write_text(before)
+    opkg("clean", cwd=add_ws.root, check=0)
+    cxx_log.unlink()
+    # an entry keyed on the source before the edit could hold an object of the edited one
+    opkg("build", "//...", "--soc", SOC, cwd=add_ws.root, check=0)
+    assert "add_custom.cpp" in compiles(cxx_log)
+
+
 def test_temporaries_of_killed_steps_and_restores_are_removed(tmp_path):
     from opkg.build.engine import remove_partial
 

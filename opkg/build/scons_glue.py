@@ -305,6 +305,8 @@ def _verified_cache_dir():
             return True
 
         def push(self, node):
+            if _input_changed_during_step(node):
+                return None
             diagnostics = _DIAGNOSTICS.get(node.get_abspath())
             if diagnostics and self.is_enabled() and not self.is_readonly() and not node.nocache:
                 # before the entry: whoever can restore the entry finds its diagnostics
@@ -320,6 +322,46 @@ def _verified_cache_dir():
             return pushed
 
     return VerifiedCacheDir
+
+
+_CHANGED_STEPS: set = set()    # executors whose inputs changed while they ran (warned once)
+
+
+def _input_changed_during_step(node) -> bool:
+    """True when a source file the step read is not the file SCons signed before it ran (its
+    stat differs from the one SCons took for its signature): the outputs may hold the new
+    content under the old content's key, so they are kept out of every cache, and the input's
+    signature is dropped, so that the next build runs the step again even if the edit is
+    undone. As Bazel's guard against concurrent changes, by ctime, mtime, size and inode."""
+    import SCons.Node.FS
+
+    executor = node.get_executor()
+    for child in executor.get_all_children():
+        if not isinstance(child, SCons.Node.FS.File) or child.has_builder():
+            continue     # Values, and outputs of steps (checked by their own step: _WRITTEN)
+        before = child._memo.get("stat")
+        if before is None:
+            continue
+        try:
+            now = os.stat(child.get_abspath())
+        except OSError:
+            now = None
+        if now is not None and (now.st_mtime_ns, now.st_ctime_ns, now.st_size, now.st_ino) == (
+                before.st_mtime_ns, before.st_ctime_ns, before.st_size, before.st_ino):
+            continue
+        try:
+            del child.get_ninfo().csig
+        except AttributeError:
+            pass
+        with _print_lock:
+            first = executor not in _CHANGED_STEPS
+            _CHANGED_STEPS.add(executor)
+        if first:
+            emit("warning", message=f"{child.get_abspath()} changed while the step that reads "
+                                    f"it ran ({node.get_internal_path()}); its outputs are not "
+                                    "cached, and the next build runs it again")
+        return True
+    return False
 
 
 def _portable(line: str, package_dir: Path) -> dict:
