@@ -22,4 +22,11 @@ if [ "$2" = opkg.verify.prototype ]; then
     "$proto/host/declared-opdef.json"
 fi
 rel="${path#*/out/sim/*/}"
-exec cp "$proto/$rel" "$path"
+cp "$proto/$rel" "$path" || exit 1
+if [ "$2" = opkg.verify.runner ]; then
+  # the verify step's second output: the cases' wall times beside the report
+  # (opkg/core/report_schema.py, timings_path)
+  timings="${path%/*}/timings.json"
+  if [ -f "$proto/${rel%/*}/timings.json" ]; then cp "$proto/${rel%/*}/timings.json" "$timings"
+  else echo '{}' > "$timings"; fi
+fi

@@ -42,3 +42,27 @@ def test_a_plan_reads_the_runtime_digest_once_and_the_next_plan_again(workspace,
     assert digests == {real()}
     make_plan(ws, BuildRequest(pkgs, modes=SimModes()))
     assert len(reads) == 2
+
+
+def test_a_plan_reads_each_tiling_header_once_and_the_next_plan_again(workspace, monkeypatch):
+    """Several questions of a target's plan read its tiling header's classes (kernel_tiling_source,
+    keyed headers, the kernel's reads); within one pass they are worked out once per header."""
+    from opkg.build.plan import BuildRequest, make_plan
+    from opkg.core.model import SimModes
+    from opkg.sim import flags
+
+    for name in ("a", "b"):
+        workspace.operator(name, op_type=f"AddOne{name.upper()}")
+    ws = workspace.load()
+    pkgs = tuple(ws.packages.values())
+    worked_out = []
+    real = flags._tiling_classes
+    monkeypatch.setattr(flags, "_tiling_classes",
+                        lambda header, *a: worked_out.append(str(header)) or real(header, *a))
+
+    first = make_plan(ws, BuildRequest(pkgs, modes=SimModes()))
+    assert sorted(worked_out) == sorted(set(worked_out)) and len(worked_out) >= 2
+    worked_out.clear()
+    second = make_plan(ws, BuildRequest(pkgs, modes=SimModes()))
+    assert len(worked_out) >= 2          # the next pass reads the headers again
+    assert [a.signature for a in first.actions] == [a.signature for a in second.actions]

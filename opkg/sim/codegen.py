@@ -145,6 +145,13 @@ def _condition(kind: str, expr: str, defines: dict[str, int]) -> bool | None:
 def active_code(code: str, defines: dict[str, int]) -> str:
     """`code` without the lines of #if branches that `defines` rule out; a branch whose
     condition they do not decide is kept, as are the branches after it."""
+    from opkg.util.memo import once
+
+    return once(("active_code", code, tuple(sorted(defines.items()))),
+                lambda: _active_code(code, defines))
+
+
+def _active_code(code: str, defines: dict[str, int]) -> str:
     out, stack = [], []      # per #if: [this branch active, a branch was taken, undecided]
     for line in code.splitlines():
         m = _DIRECTIVE.match(line)

@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from opkg.core.model import DTYPES, OpSpec, SocInfo, Variant
+from opkg.util.memo import once
 
 _INCLUDE = Path(__file__).resolve().parent / "include"
 _SRC = Path(__file__).resolve().parent / "src"
@@ -501,7 +502,9 @@ def kernel_tiling_source(tiling_header: Path, text: str, at: Path, reads: str = 
 
 
 def _strip_comments(text: str) -> str:
-    return re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
+    # once per planning pass: each target's kernel and headers are read by several questions
+    return once(("strip_comments", text),
+                lambda: re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S))
 
 
 _SCOPE = re.compile(r'\bnamespace\s+([\w:]+)\s*\{|\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)|[{}]'
@@ -511,11 +514,15 @@ _SCOPE = re.compile(r'\bnamespace\s+([\w:]+)\s*\{|\bBEGIN_TILING_DATA_DEF\s*\(\s
 def _quoted_include(including: Path, inc: str, roots: tuple = ()) -> Path | None:
     """Where the compiler finds `#include "inc"` of file `including`: beside it first, then in
     the include directories `roots`, in order."""
-    for base in (Path(including).parent, *roots):
-        path = (Path(base) / inc).resolve()
-        if path.is_file():
-            return path
-    return None
+    def find() -> Path | None:
+        for base in (Path(including).parent, *roots):
+            path = (Path(base) / inc).resolve()
+            if path.is_file():
+                return path
+        return None
+
+    return once(("quoted_include", str(Path(including).parent), inc, tuple(map(str, roots))),
+                find)
 
 
 def tiling_classes(header: Path, text: str, roots: tuple = (), _seen: set | None = None) -> list[str]:
@@ -525,7 +532,13 @@ def tiling_classes(header: Path, text: str, roots: tuple = (), _seen: set | None
     reads circular_pad_common.h so; batch_mat_mul_v3_tiling.h reaches mat_mul_v3's header,
     copied into the package's include directory, through its `../../mat_mul_v3/op_host/` path),
     in order of appearance."""
-    seen = _seen if _seen is not None else set()
+    if _seen is None:     # asked several times per target in a planning pass
+        return list(once(("tiling_classes", str(header), text, tuple(map(str, roots))),
+                         lambda: _tiling_classes(header, text, roots, set())))
+    return _tiling_classes(header, text, roots, _seen)
+
+
+def _tiling_classes(header: Path, text: str, roots: tuple, seen: set) -> list[str]:
     seen.add(Path(header).resolve())
     found: list[str] = []
     scopes: list[str | None] = []   # the name of each open namespace brace, None for other braces
