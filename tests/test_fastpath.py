@@ -183,6 +183,28 @@ def test_a_failed_build_leaves_no_record(ws, cxx_log):
     ws.build()
 
 
+def test_a_failed_verification_is_answered_again_without_scons_and_without_a_bundle(ws, cxx_log):
+    """Every step ran, and a variant's verification failed: the same inputs give the same
+    reports, so the next build answers the same failure from the record (no bundle), and an
+    edit that fixes the kernel is seen."""
+    kernel = ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
+    good = kernel.read_text()
+    kernel.write_text(good.replace("Add(zLocal", "Sub(zLocal", 1))
+    first = ws.build(check=1)
+    bundle = ws.root / "out/bundles" / f"add_custom-1.0.0-{SOC}-sim.opkg.tgz"
+    assert not bundle.exists()
+    ws.settle()
+    before = _ident(ws.plan)
+    again = ws.build(check=1)
+    assert _ident(ws.plan) == before                 # answered by the fast path
+    assert again["ran"] == 0 and again["cached"] == 0 and not bundle.exists()
+    assert [t["passed"] for t in again["targets"]] == [t["passed"] for t in first["targets"]]
+    assert again["targets"][0]["variants"] == first["targets"][0]["variants"]
+    kernel.write_text(good)
+    assert not ws.fast()
+    assert bundle.is_file()
+
+
 def test_clock_skew_future_timestamps_are_content_checked(ws, cxx_log):
     kernel = ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
     future = time.time_ns() + 3600 * 10**9

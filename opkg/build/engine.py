@@ -132,7 +132,7 @@ def _build(ws, patterns, *, socs=None, toolchain=None, jobs=None, keep_going=Fal
     result.problems = selection.problems
     cache.note_build(plan.cache_dir, result.cached, result.ran, str(ws.root),
                      remote=result.remote)
-    fast.record(result)          # only a fully successful build is recorded
+    fast.record(result)          # only a build whose every step ran is recorded
     return result
 
 

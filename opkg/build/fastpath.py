@@ -1,7 +1,8 @@
-"""The null-build fast path: prove that nothing changed since the last successful build of the
-same request, without parsing manifests, planning or starting SCons, and return its result.
+"""The null-build fast path: prove that nothing changed since the last build of the same
+request in which every step ran, without parsing manifests, planning or starting SCons, and
+return its result (a failed verification is a result: the same inputs give the same reports).
 
-After a successful build the engine records a *snapshot* of everything the build depended on:
+After such a build the engine records a *snapshot* of everything the build depended on:
 
 - the stat signature (mtime_ns, ctime_ns, size, inode, mode) of every file AND every directory
   under the package roots and the external repositories' path checkouts (a git checkout in
@@ -290,7 +291,7 @@ def _racy_changed(racy: dict, current: dict) -> str | None:
 
 
 class FastPath:
-    """One request's record: `reuse()` before planning, `record()` after a successful build."""
+    """One request's record: `reuse()` before planning, `record()` after a build."""
 
     def __init__(self, ws, patterns, **options):
         self.ws = ws
@@ -373,21 +374,30 @@ class FastPath:
     def record(self, result) -> None:
         from opkg.util.fsutil import atomic_write_text
 
-        if self.snap is None or not result.ok:
+        # every step ran (a failed step runs again next time, as Bazel reruns failed
+        # actions); a verification that failed is a result like any other: the same inputs
+        # give the same reports, which the next build would find up to date anyway
+        if self.snap is None or result.problems or result.failures or any(
+                t.not_run for t in result.targets):
             return
         plan = result.plan
+        # the bundles of targets that failed verification were taken away (results.read_target)
+        withheld = {r.id for r in result.verification_failed}
         paths = {o for a in plan.actions for o in a.outputs}
+        absent = set()
         for t in plan.targets:
             paths.update(t.reports.values())
             if t.bundle:
                 paths.add(t.bundle)
+                if t.id in withheld:
+                    absent.add(t.bundle)
         now = time.time_ns()
         outputs = {p: _stat(p) for p in sorted(paths)}
-        if any(s is None for s in outputs.values()):
+        if any(s is None for p, s in outputs.items() if p not in absent):
             return                  # something the plan promised is missing: prove nothing
         from opkg.build.outputs import OutputRecord
 
-        if OutputRecord(plan.output_dir).unverified(paths):
+        if OutputRecord(plan.output_dir).unverified(paths - absent):
             return                  # changed since it was written: the next build checks it
         # compact: json's C encoder runs only without indent (the record stats every file)
         atomic_write_text(self.path, json.dumps({
