@@ -318,6 +318,27 @@ def test_directory_links_are_not_walked_and_outward_ones_disable_the_fast_path(w
     assert "links to a directory outside its tree" in fastpath.difference(snap, snap)
 
 
+def test_a_link_into_a_walked_external_repository_keeps_the_fast_path(workspace, tmp_path):
+    """An operator imported from an ops repository links its kernel tree into the repository's
+    checkout, which the workspace names as a path repository: that tree is walked, so the
+    link is covered, and an edit behind it is seen."""
+    repo = tmp_path / "ops_repo"
+    (repo / "ops" / "one" / "op_kernel").mkdir(parents=True)
+    kernel = repo / "ops" / "one" / "op_kernel" / "one.cpp"
+    kernel.write_text("// kernel\n")
+    workspace.operator("one")
+    ws_file = workspace.root / "opkg-workspace.yaml"
+    ws_file.write_text(ws_file.read_text() + f"repositories:\n  ops:\n    path: {repo}\n")
+    ws = workspace.load()
+    (workspace.root / "packages/one/kernel_tree").symlink_to(repo / "ops" / "one" / "op_kernel")
+    snap = fastpath.snapshot(ws)
+    assert snap["outward_links"] == []
+    assert str(kernel) in snap["files"]
+    assert fastpath.difference(snap, fastpath.snapshot(ws)) is None
+    kernel.write_text("// kernel, edited\n")
+    assert str(kernel) in fastpath.difference(snap, fastpath.snapshot(ws))
+
+
 @pytest.mark.parametrize("damage", [
     lambda rec: [rec],                                      # not an object
     lambda rec: {**rec, "inputs": 5},                       # a field of the wrong type

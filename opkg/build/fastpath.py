@@ -121,6 +121,15 @@ def _walk(root: str, out: dict, skip: set[str], outward: list | None = None) -> 
                 stack.append(e.path)
 
 
+def _outside(links: list[str], roots: list[str]) -> list[str]:
+    """The links to directories whose targets lie in none of the walked trees `roots` (an
+    imported operator's kernel tree links into its repository's checkout, walked as an
+    external repository: covered)."""
+    real = [os.path.realpath(r) for r in roots]
+    return [link for link in links
+            if not any(os.path.commonpath([r, os.path.realpath(link)]) == r for r in real)]
+
+
 def _is_dir_link(path: str) -> bool:
     try:
         return os.path.isdir(path)      # follows the link
@@ -206,10 +215,12 @@ def snapshot(ws, now_ns: int | None = None) -> dict | None:
     files: dict[str, list[int] | None] = {}
     outward: list[str] = []
     skip = {str(ws.settings.output_dir)}
+    walked: set[str] = set()      # the trees walked: links into any of them are covered
     for root in ws.settings.package_roots:
         files[str(root)] = _stat(str(root))
         if files[str(root)] is not None:
             _walk(str(root), files, skip, outward)
+            walked.add(str(root))
     for name in WORKSPACE_FILES:
         files[str(ws.root / name)] = _stat(str(ws.root / name))
     for name in WORKSPACE_DIRS:
@@ -217,6 +228,7 @@ def snapshot(ws, now_ns: int | None = None) -> dict | None:
         files[d] = _stat(d)
         if files[d] is not None:
             _walk(d, files, skip, outward)
+            walked.add(d)
     # external repositories (docs/repositories.md): a path checkout's files are inputs like a
     # package's; a git checkout in the cache is named by its commit (the workspace file pins
     # it) and never changes, so its presence is enough (--locked digests its files)
@@ -224,7 +236,10 @@ def snapshot(ws, now_ns: int | None = None) -> dict | None:
         files[root] = _stat(root)
         if files[root] is not None and walk:
             _walk(root, files, skip, outward)
+            walked.add(root)
     _walk(str(OPKG_DIR), files, set(), outward)
+    outward = _outside(outward, [p for p, sig in files.items() if sig is not None
+                                 and p in walked])
     cxx = _compiler(env)
     if cxx:
         files[cxx] = _stat(cxx)
