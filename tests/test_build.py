@@ -210,8 +210,7 @@ def test_interrupt_leaves_no_partial_outputs_and_no_processes(add_ws, sig, tmp_p
 def _build_editing_the_kernel_while_it_compiles(ws, tmp_path, marker) -> tuple[Path, str, str]:
     """A build during which the kernel source is edited while its compiler runs; returns the
     kernel, its content before the edit and the build's output. (The kernel is first given
-    code no cache holds, so that its compiles run: a comment would not do, the sim's compiles
-    are keyed on what the preprocessor makes.)"""
+    content no cache holds, so that its compiles run.)"""
     kernel = ws.root / "packages/add_custom/op_kernel/add_custom.cpp"
     before = kernel.read_text() + "\nstatic const int kNotInAnyCache = 1;\n"
     kernel.write_text(before)
