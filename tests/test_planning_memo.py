@@ -22,47 +22,49 @@ def test_once_inside_a_pass_and_every_time_outside():
     assert calls == [1, 2, 3, 5, 6]
 
 
-def test_a_plan_reads_the_runtime_digest_once_and_the_next_plan_again(workspace, monkeypatch):
+def _two_operators_planner(workspace):
+    """plan(): a plan of a workspace of two operators, made anew at each call."""
     from opkg.build.plan import BuildRequest, make_plan
     from opkg.core.model import SimModes
-    from opkg.toolchains import sim
 
     for name in ("a", "b"):
         workspace.operator(name, op_type=f"AddOne{name.upper()}")
     ws = workspace.load()
     pkgs = tuple(ws.packages.values())
+    return lambda: make_plan(ws, BuildRequest(pkgs, modes=SimModes()))
+
+
+def test_a_plan_reads_the_runtime_digest_once_and_the_next_plan_again(workspace, monkeypatch):
+    from opkg.toolchains import sim
+
+    plan = _two_operators_planner(workspace)
     reads = []
     real = sim._read_runtime_digest
     monkeypatch.setattr(sim, "_read_runtime_digest", lambda: reads.append(1) or real())
 
-    first = make_plan(ws, BuildRequest(pkgs, modes=SimModes()))
+    first = plan()
     assert len(reads) == 1
     # every step that carries the digest carries the same one
     digests = {a.signature for a in first.actions if a.step == "check"}
     assert digests == {real()}
-    make_plan(ws, BuildRequest(pkgs, modes=SimModes()))
+    plan()
     assert len(reads) == 2
 
 
 def test_a_plan_reads_each_tiling_header_once_and_the_next_plan_again(workspace, monkeypatch):
     """Several questions of a target's plan read its tiling header's classes (kernel_tiling_source,
     keyed headers, the kernel's reads); within one pass they are worked out once per header."""
-    from opkg.build.plan import BuildRequest, make_plan
-    from opkg.core.model import SimModes
     from opkg.sim import flags
 
-    for name in ("a", "b"):
-        workspace.operator(name, op_type=f"AddOne{name.upper()}")
-    ws = workspace.load()
-    pkgs = tuple(ws.packages.values())
+    plan = _two_operators_planner(workspace)
     worked_out = []
     real = flags._tiling_classes
     monkeypatch.setattr(flags, "_tiling_classes",
                         lambda header, *a: worked_out.append(str(header)) or real(header, *a))
 
-    first = make_plan(ws, BuildRequest(pkgs, modes=SimModes()))
+    first = plan()
     assert sorted(worked_out) == sorted(set(worked_out)) and len(worked_out) >= 2
     worked_out.clear()
-    second = make_plan(ws, BuildRequest(pkgs, modes=SimModes()))
+    second = plan()
     assert len(worked_out) >= 2          # the next pass reads the headers again
     assert [a.signature for a in first.actions] == [a.signature for a in second.actions]
