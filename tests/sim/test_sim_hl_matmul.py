@@ -173,3 +173,27 @@ def test_async_iterate_all_with_c_stride_from_org_kc(built, trans_b):
     # one share: SetOrgShape(M, N or 1, Ka, 1 or Kb, orgKc = N), IterateAll<false>, WaitIterateAll
     got, want, _ = run(built, 48, 80, 40, which=13, dim=1, trans_b=trans_b)
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("trans_b", [False, True])
+def test_iterate_all_stores_c_in_nz(built, trans_b):
+    # one share of 48 x 80: C in NZ is 5 groups of 16 columns, each the 48 rows of 16 values
+    m, n, k = 48, 80, 40
+    got, want, _ = run(built, m, n, k, which=18, dim=1, trans_b=trans_b)
+    nz = got.reshape(n // 16, m, 16).transpose(1, 0, 2).reshape(m, n)
+    np.testing.assert_allclose(nz, want, rtol=1e-5, atol=1e-4)
+
+
+def test_iterate_into_a_co1_the_kernel_fixpipes_out(built):
+    # one base block of 40 x 70: CO1's 16-column blocks 48 rows (40 rounded up) apart; the ragged
+    # last block and the 8 padding rows are never read by the Fixpipe
+    got, want, _ = run(built, 40, 70, 24, which=19, dim=1)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
+def test_iterate_into_a_co1_with_partial_sum_onto_nothing_is_reported(built):
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 40, 70, 24, which=20, dim=1)
+    text = str(err.value)
+    assert f"hl_matmul.cpp:{simbuild.line_of(KERNEL, 'co1-partial')}" in text, text
+    assert "enPartialSum adds onto CO1 element (0, 0), which nothing wrote" in text, text

@@ -308,15 +308,17 @@ public:
                     bool waitIterateAll = false, bool fakeMsg = false,
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         static_assert(C_TYPE::pos == TPosition::GM && (C_TYPE::format == CubeFormat::ND ||
-                                                       C_TYPE::format == CubeFormat::ND_ALIGN),
-                      "the sim's Matmul::IterateAll writes C to GM in ND format only");
+                                                       C_TYPE::format == CubeFormat::ND_ALIGN ||
+                                                       C_TYPE::format == CubeFormat::NZ),
+                      "the sim's Matmul::IterateAll writes C to GM in ND or NZ format only");
         (void)waitIterateAll;
         (void)fakeMsg;
         const char* op = "Matmul::IterateAll";
         use(loc);
         if (enSequentialWrite) opkg_sim::fail(loc, opkg_sim::format("%s: enSequentialWrite is not modelled by the sim", op));
         compute(op, loc);
-        store_rows(gm, 0, 0, m_, n_, c_stride(), enAtomic, op, loc);
+        if constexpr (C_TYPE::format == CubeFormat::NZ) store_nz(gm, enAtomic, op, loc);
+        else store_rows(gm, 0, 0, m_, n_, c_stride(), enAtomic, op, loc);
         async_ = !sync;
     }
     // After IterateAll<false>: on the device C lands in GM while the vector core runs on, and this
@@ -357,6 +359,44 @@ public:
         }
         curM_ = order_[size_t(iter_)].first;
         curN_ = order_[size_t(iter_)].second;
+        return true;
+    }
+
+    // The user-managed CO1 form: the next base block (as Iterate) computed into the caller's L0C
+    // tensor in CO1's layout (16-column blocks of the block's rows rounded up to 16, cube.h), for
+    // the kernel's own Fixpipe; enPartialSum adds it onto what an earlier call left there.
+    template <bool sync = true, typename T>
+    bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix,
+                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        using namespace opkg_sim;
+        static_assert(C_TYPE::pos == TPosition::CO1 && C_TYPE::format == CubeFormat::NZ,
+                      "Matmul::Iterate(enPartialSum, localCmatrix) needs C declared TPosition::CO1, CubeFormat::NZ");
+        static_assert(std::is_same<T, AccT>::value, "Matmul::Iterate: the CO1 tensor holds the accumulator type "
+                                                    "(float, or int32_t for int8 inputs)");
+        const char* op = "Matmul::Iterate(CO1)";
+        if (!Iterate<sync>(false, loc)) return false;
+        const int64_t r0 = int64_t(curM_) * tiling_.baseM, c0 = int64_t(curN_) * tiling_.baseN;
+        const int64_t bm = m_ - r0 < tiling_.baseM ? m_ - r0 : tiling_.baseM;
+        const int64_t bn = n_ - c0 < tiling_.baseN ? n_ - c0 : tiling_.baseN;
+        const int64_t mp = (bm + 15) / 16 * 16;
+        const uint64_t elems = uint64_t((bn + 15) / 16 - 1) * uint64_t(mp) * 16 + uint64_t(bm) * 16;
+        CubeArena& ca = cube_operand(localCmatrix, 1u << CUBE_L0C, elems * sizeof(T), 64, op, "C (CO1)", loc);
+        for (int64_t j = 0; j < bn; ++j) {
+            for (int64_t i = 0; i < bm; ++i) {
+                T* d = localCmatrix.ptr_ + (j / 16) * mp * 16 + i * 16 + j % 16;
+                AccT v = result_[size_t((r0 + i) * n_ + c0 + j)];
+                if (enPartialSum) {
+                    if (!cube_defined(ca, d, sizeof(T))) {
+                        fail(loc, format("%s: enPartialSum adds onto CO1 element (%lld, %lld), which nothing wrote",
+                                         op, (long long)i, (long long)j));
+                    }
+                    v += *d;
+                }
+                *d = v;
+                // C computed from GM bytes that held no value holds none in CO1 either
+                cube_mark_written(ca, d, sizeof(T), !undefRow_[size_t(r0 + i)] && !undefCol_[size_t(c0 + j)]);
+            }
+        }
         return true;
     }
 
@@ -902,6 +942,28 @@ private:
             }
         }
         count_copy(COPY_UB_GM, uint64_t(rows * cols) * sizeof(DstT));
+    }
+
+    // C to GM in NZ as asc-devkit's CopyOutNZ2NZ lays it out on Atlas A2 (Fixpipe, no channel
+    // split): columns in groups of C0 (16 elements, 32 for 8-bit C), each group orgM rows
+    // (SetOrgShape's M) of C0 elements, so (r, c) is at (c / C0) * orgM * C0 + r * C0 + c % C0.
+    // The fractals' padding (rows past M, columns past N in the last group) is not written.
+    void store_nz(const GlobalTensor<DstT>& gm, uint8_t enAtomic, const char* op, opkg_sim::SrcLoc loc) {
+        using namespace opkg_sim;
+        if constexpr (ToMatmulConfig(MM_CFG).isEnableChannelSplit) {
+            fail(loc, format("%s: C in NZ with isEnableChannelSplit is not modelled by the sim", op));
+        }
+        constexpr int64_t c0 = sizeof(DstT) == 1 ? 32 : 16;
+        if (orgM_ < m_) {
+            fail(loc, format("%s: C in NZ with %lld rows in groups of orgM %d rows (SetOrgShape's M): the groups "
+                             "overlap", op, (long long)m_, orgM_));
+        }
+        for (int64_t g = 0; g * c0 < n_; ++g) {
+            const int64_t cols = n_ - g * c0 < c0 ? n_ - g * c0 : c0;
+            // the group's rows C0 apart, counted from its first row (store_rows' packed form)
+            store_rows(gm[uint64_t(g) * uint64_t(orgM_) * uint64_t(c0)], 0, g * c0, m_, cols, uint64_t(c0), enAtomic,
+                       op, loc, true);
+        }
     }
 
     // SetTensorA/B(LocalTensor): the operand's L1 tensor, whether it is set and transposed
