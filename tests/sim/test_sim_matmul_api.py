@@ -208,6 +208,9 @@ def test_core_type_flags_only_for_kernels_declaring_a_cube_key():
     assert flags.core_type_flags(["// KERNEL_TYPE_AIC_ONLY in a comment"]) == []
     f = flags.core_type_flags(["x", "KERNEL_TASK_TYPE(1, KERNEL_TYPE_AIC_ONLY);"])
     assert f[0] == "-include" and f[1].endswith("opkg_sim/runtime/core_by_task_type.h")
+    # a template kernel's selection group declaring a cube-only instance (ops-nn's MatMulV3)
+    assert flags.core_type_flags(["ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIC_ONLY),"]) == f
+    assert flags.core_type_flags(["ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),"]) == []
 
 
 def test_pattern_reduce_sum_on_atlas_a2_reads_rows_32_bytes_apart(built):

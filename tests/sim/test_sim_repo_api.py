@@ -185,3 +185,35 @@ def test_the_data_block_size_is_a_constant_of_the_kernel_api(tmp_path):
     kernel = _gxx(src, "-fsyntax-only", "-DOPKG_SIM_KERNEL=1", "-D__NPU_ARCH__=2201",
                   "-D__CCE_AICORE__=220")
     assert kernel.returncode == 0, kernel.stderr[-2000:]
+
+
+def test_each_instance_keeps_the_kernel_type_its_selection_group_declares(tmp_path):
+    """ASCENDC_TPL_KERNEL_TYPE_SEL is how a template kernel says which core CANN's op compiler
+    builds an instance for (ops-nn's mat_mul_v3_tiling_key.h: AIC_ONLY for its plain product,
+    MIX_AIC_1_2 for the keys whose vector cores work too); the generated entry runs an AIC_ONLY
+    instance as the cube body (tpl_kernel.cpp.j2). A group without one has none (-1), as has a
+    key no group selects."""
+    import subprocess
+
+    src = tmp_path / "types.cpp"
+    src.write_text('#include <cstdio>\n'
+                   '#include "ascendc/host_api/tiling/template_argument.h"\n'
+                   "namespace Op {\n"
+                   "ASCENDC_TPL_ARGS_DECL(Op, ASCENDC_TPL_UINT_DECL(m, 4, ASCENDC_TPL_UI_LIST, 0, 1, 2));\n"
+                   "ASCENDC_TPL_SEL(\n"
+                   "    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIC_ONLY),\n"
+                   "                         ASCENDC_TPL_UINT_SEL(m, ASCENDC_TPL_UI_LIST, 0)),\n"
+                   "    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_MIX_AIC_1_2),\n"
+                   "                         ASCENDC_TPL_UINT_SEL(m, ASCENDC_TPL_UI_LIST, 1)),\n"
+                   "    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(m, ASCENDC_TPL_UI_LIST, 2)));\n"
+                   "}\n"
+                   "int main() {\n"
+                   "  using namespace Op;\n"
+                   "  for (unsigned long long k = 0; k < 4; ++k)\n"
+                   "    std::printf(\"%ld \", ::opkg_sim::tpl::kernel_type_of<opkg_sim_tpl_decl, opkg_sim_tpl_sel>(k));\n"
+                   "}\n")
+    exe = tmp_path / "types"
+    cc = _gxx(src, "-o", str(exe), "-DOPKG_SIM_KERNEL=1", "-D__NPU_ARCH__=2201", "-D__CCE_AICORE__=220")
+    assert cc.returncode == 0, cc.stderr[-3000:]
+    out = subprocess.run([str(exe)], capture_output=True, text=True).stdout.split()
+    assert out == ["1", "7", "-1", "-1"]
