@@ -314,7 +314,7 @@ def _platform(soc: SocInfo, keep: list) -> abi.OpkgPlatform:
 def platform_res(soc: SocInfo) -> bytes:
     """The SoC table's `platform:` entries (the platform config ini's sections and keys, for
     GetPlatformRes) as the C ABI carries them: one "Label\\tkey\\tvalue\\n" line each."""
-    table = soc.extra.get("platform") or {}
+    table = soc.platform or {}
     return "".join(f"{label}\t{key}\t{value}\n" for label, keys in sorted(table.items())
                    for key, value in sorted((keys or {}).items())).encode()
 
