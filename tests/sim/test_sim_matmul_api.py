@@ -203,6 +203,14 @@ def test_core_type_follows_the_keys_declared_task_type(built, which):
     np.testing.assert_allclose(got, product(ins["a"], ins["b"]), rtol=1e-5, atol=1e-4)
 
 
+def test_the_cube_body_counts_ai_cores(built):
+    # an AIC-only key on 4 AI cores (8 AIVs): each cube body is one AI core, GetBlockIdx 0..3,
+    # GetSubBlockIdx 0 (the AIV pair's index counted AIV cores: 0, 2, 4, 6)
+    got, _ = run(built, 27)
+    assert list(got.reshape(-1)[:4]) == [0, 1, 2, 3]
+    assert np.isnan(got.reshape(-1)[4:]).all()
+
+
 def test_core_type_flags_only_for_kernels_declaring_a_cube_key():
     assert flags.core_type_flags(["KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);"]) == []
     assert flags.core_type_flags(["// KERNEL_TYPE_AIC_ONLY in a comment"]) == []
