@@ -10,6 +10,7 @@
 #ifndef OPKG_SIM_HL_MATMUL_H
 #define OPKG_SIM_HL_MATMUL_H
 
+#include <cstring>
 #include <utility>
 #include <vector>
 #include "opkg_sim/basic_api/cube/cube.h"
@@ -110,6 +111,19 @@ inline uint64_t first_undefined(const void* p, uint64_t n, const char* what, Und
         u->at = off + k;
     }
     return k;
+}
+
+// A float32 as the cube reads it in HF32 mode: the low 12 mantissa bits rounded off, to nearest
+// with ties to even (mode 0) or away from zero (mode 1); infinities and NaNs as they are.
+inline float to_hf32(float x, int32_t mode) {
+    uint32_t u;
+    std::memcpy(&u, &x, 4);
+    if ((u & 0x7F800000u) == 0x7F800000u) return x;
+    const uint32_t low = u & 0xFFFu, half = 0x800u;
+    u &= ~0xFFFu;
+    if (low > half || (low == half && (mode == 1 || (u & 0x1000u)))) u += 0x1000u;   // a carry into the exponent is right
+    std::memcpy(&x, &u, 4);
+    return x;
 }
 
 // The L1 positions a Matmul input may name (TSCM is L1 on the device, as A1/B1).
@@ -296,7 +310,13 @@ public:
         (void)size;
     }
     template <class T> void SetWorkspace(GlobalTensor<T>& addr) { ws_ = reinterpret_cast<__gm__ uint8_t*>(addr.ptr_); }
-    void SetHF32(bool = false, int32_t = 0) {}
+    // HF32: float32 A and B enter the cube with 11 mantissa bits (the low 12 of 23 rounded off),
+    // transMode 0 to nearest even, 1 to nearest with ties away from zero (asc-devkit's SetHF32
+    // documentation); other input types are unaffected.
+    void SetHF32(bool enableHF32 = false, int32_t transMode = 0) {
+        hf32_ = enableHF32;
+        hf32Mode_ = transMode;
+    }
     // How many batches' C a MULTI_BATCH-output Matmul keeps in L0C at a time: a schedule; the
     // sim's IterateBatch stores every batch at the call.
     void SetNBatchOutNum(int32_t nBatchOutNumIn) { (void)nBatchOutNumIn; }
@@ -859,6 +879,12 @@ private:
         } else if (antiquant_) {
             antiquant(AccT(0), 0, loc);
         }
+        if constexpr (std::is_same<SrcAT, float>::value && std::is_same<SrcBT, float>::value) {
+            if (hf32_) {
+                for (AccT& v : av) v = mm_detail::to_hf32(v, hf32Mode_);
+                for (AccT& v : bv) v = mm_detail::to_hf32(v, hf32Mode_);
+            }
+        }
         result_.assign(size_t(m * n), AccT(0));
         if (bias_enabled_) {
             check_gt(bias_, uint64_t(n) * sizeof(BiasT), op, loc);
@@ -1000,6 +1026,8 @@ private:
     uint64_t quant_scalar_ = 0;
     GlobalTensor<uint64_t> quant_vec_;
     bool transA_ = false, transB_ = false;
+    bool hf32_ = false;     // SetHF32
+    int32_t hf32Mode_ = 0;
     uint8_t subBlock_ = 0;
     int32_t batchA_ = 0, batchB_ = 0;
     bool batch_async_ = false, got_async_ = false;
