@@ -24,6 +24,10 @@ def test_soc_extra_keys_are_kept_and_unknown_counts_stay_absent():
     assert (b4.cube_cores, b4.vector_cores, b4.l2_bytes) == (20, 40, 100663296)
     # a verification job carries the SoC as JSON: every field survives it (the host's L2 size too)
     assert SocInfo.from_json(b4.to_json()) == b4
+    # and its platform-config entries (compare=False: equality above does not see them)
+    assert SocInfo.from_json(b4.to_json()).platform == b4.platform
+    assert b4.platform["AICoreintrinsicDtypeMap"]["Intrinsic_fix_pipe_l0c2out"] == "f32,s32,f16"
+    assert "platform" not in get_soc("Ascend950PR_9599").to_json()   # no public ini: none
     # 310P runs vector kernels on its AI cores: the ini's separate Vector Cores are not counted
     assert get_soc("Ascend310P3").vector_cores is None
     assert all(s.short and s.family for s in soc_table().values())
@@ -197,3 +201,14 @@ def test_soc_table_rows_must_be_mappings(tmp_path, text, line, message):
         soc_table(tmp_path)
     rendered = e.value.render()
     assert f"socs.yaml:{line}:" in rendered and message in rendered
+
+
+def test_a_platform_entry_that_is_not_label_key_value_is_refused(tmp_path):
+    (tmp_path / "toolchains").mkdir()
+    (tmp_path / "toolchains" / "socs.yaml").write_text(
+        "families:\n  c220: {npu_arch: 2201, vec_arch: v, cube_arch: c, ub_bytes: 196608,\n"
+        "         platform: {AICoreintrinsicDtypeMap: [f32]}}\n"
+        "socs:\n  X1: {short: x, family: c220}\n")
+    with pytest.raises(ManifestError) as err:
+        soc_table(tmp_path)
+    assert "platform" in str(err.value) and "{key: value}" in str(err.value)

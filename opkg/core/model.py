@@ -334,6 +334,9 @@ class SocInfo:
     l2_bytes: int | None = None                  # the chip's L2 cache (GetCoreMemSize(L2))
     arch_dir: str | None = None                  # arch35: op_host/arch35/, op_kernel/arch35/
     vreg_bytes: int | None = None                # vector register width (VL) of the register API
+    # sections of CANN's platform config ini beyond the fields above ({label: {key: value}}),
+    # answered by GetPlatformRes (toolchains/socs.yaml `platform:`)
+    platform: dict = field(default_factory=dict, compare=False)
     extra: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -345,7 +348,8 @@ class SocInfo:
         return {k: getattr(self, k) for k in (
             "name", "short", "family", "npu_arch", "vec_arch", "cube_arch", "ub_bytes",
             "vector_cores", "cube_cores", "l1_bytes", "gm_bandwidth_gbps", "clock_ghz",
-            "vector_bytes_per_cycle", "l0a_bytes", "l0b_bytes", "l0c_bytes", "bt_bytes", "fb_bytes", "l2_bytes")}
+            "vector_bytes_per_cycle", "l0a_bytes", "l0b_bytes", "l0c_bytes", "bt_bytes", "fb_bytes", "l2_bytes")} | (
+            {"platform": self.platform} if self.platform else {})   # absent: the JSON of other SoCs stays
 
     @classmethod
     def from_json(cls, data: dict) -> "SocInfo":

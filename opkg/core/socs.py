@@ -79,6 +79,12 @@ def _load(path: Path) -> SocTable:
 
 
 def _check_model_fields(doc: yamlloc.Document, where: tuple, row: dict) -> None:
+    platform = row.get("platform")
+    if platform is not None and not (isinstance(platform, dict) and all(
+            isinstance(keys, dict) and all(isinstance(v, (str, int, float)) and not isinstance(v, bool)
+                                           for v in keys.values()) for keys in platform.values())):
+        raise doc.error(where + ("platform",), "must map platform-config labels to {key: value} mappings",
+                        hint="e.g. platform: {AICoreintrinsicDtypeMap: {Intrinsic_fix_pipe_l0c2out: \"f32,s32,f16\"}}")
     for key, unit in MODEL_FIELDS.items():
         if key not in row:
             continue

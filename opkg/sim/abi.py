@@ -74,6 +74,7 @@ class OpkgPlatform(C.Structure):
         ("l0b_bytes", C.c_uint64),
         ("l0c_bytes", C.c_uint64),
         ("l2_bytes", C.c_uint64),
+        ("platform_res", C.c_char_p),
     ]
 
 

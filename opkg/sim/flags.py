@@ -207,9 +207,11 @@ def ext_vector_flags(texts) -> list[str]:
 
 def core_type_flags(texts) -> list[str]:
     """The flags of a kernel that declares a tiling key a cube body (KERNEL_TYPE_AIC_ONLY in its
-    sources, texts): its core type follows the declared task types at run time
-    (opkg_sim/runtime/core_by_task_type.h); other kernels keep the constant vector core."""
-    if not any("KERNEL_TYPE_AIC_ONLY" in _strip_comments(t) for t in texts):
+    sources, texts, or a template kernel's ASCENDC_TPL_AIC_ONLY selection): its core type follows
+    the declared task types at run time (opkg_sim/runtime/core_by_task_type.h); other kernels keep
+    the constant vector core."""
+    if not any("KERNEL_TYPE_AIC_ONLY" in (s := _strip_comments(t)) or "ASCENDC_TPL_AIC_ONLY" in s
+               for t in texts):
         return []
     return ["-include", str(_INCLUDE / "opkg_sim" / "runtime" / "core_by_task_type.h")]
 

@@ -304,7 +304,19 @@ def _platform(soc: SocInfo, keep: list) -> abi.OpkgPlatform:
     p.l1_bytes = soc.l1_bytes or 0
     p.l0a_bytes, p.l0b_bytes, p.l0c_bytes = soc.l0a_bytes or 0, soc.l0b_bytes or 0, soc.l0c_bytes or 0
     p.l2_bytes = soc.l2_bytes or 0
+    res = platform_res(soc)
+    if res:
+        keep.append(res)
+        p.platform_res = res
     return p
+
+
+def platform_res(soc: SocInfo) -> bytes:
+    """The SoC table's `platform:` entries (the platform config ini's sections and keys, for
+    GetPlatformRes) as the C ABI carries them: one "Label\\tkey\\tvalue\\n" line each."""
+    table = soc.platform or {}
+    return "".join(f"{label}\t{key}\t{value}\n" for label, keys in sorted(table.items())
+                   for key, value in sorted((keys or {}).items())).encode()
 
 
 def run_tiling(host_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,

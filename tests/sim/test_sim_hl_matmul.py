@@ -173,3 +173,56 @@ def test_async_iterate_all_with_c_stride_from_org_kc(built, trans_b):
     # one share: SetOrgShape(M, N or 1, Ka, 1 or Kb, orgKc = N), IterateAll<false>, WaitIterateAll
     got, want, _ = run(built, 48, 80, 40, which=13, dim=1, trans_b=trans_b)
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("trans_b", [False, True])
+def test_iterate_all_stores_c_in_nz(built, trans_b):
+    # one share of 48 x 80: C in NZ is 5 groups of 16 columns, each the 48 rows of 16 values
+    m, n, k = 48, 80, 40
+    got, want, _ = run(built, m, n, k, which=18, dim=1, trans_b=trans_b)
+    nz = got.reshape(n // 16, m, 16).transpose(1, 0, 2).reshape(m, n)
+    np.testing.assert_allclose(nz, want, rtol=1e-5, atol=1e-4)
+
+
+def test_iterate_into_a_co1_the_kernel_fixpipes_out(built):
+    # one base block of 40 x 70: CO1's 16-column blocks 48 rows (40 rounded up) apart; the ragged
+    # last block and the 8 padding rows are never read by the Fixpipe
+    got, want, _ = run(built, 40, 70, 24, which=19, dim=1)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
+def test_iterate_into_a_co1_with_partial_sum_onto_nothing_is_reported(built):
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 40, 70, 24, which=20, dim=1)
+    text = str(err.value)
+    assert f"hl_matmul.cpp:{simbuild.line_of(KERNEL, 'co1-partial')}" in text, text
+    assert "enPartialSum adds onto CO1 element (0, 0), which nothing wrote" in text, text
+
+
+def test_hf32_rounds_float_inputs_to_eleven_mantissa_bits(tmp_path, soc910b):
+    """SetHF32(true, transMode): float32 A and B enter the cube with the low 12 of their 23
+    mantissa bits rounded off, ties to even (0) or away from zero (1, MatMulV3's SetHF32(true, 1));
+    ops-nn's hf32_truncate_np golden rounds the magnitude half up, as mode 1."""
+    import subprocess
+
+    from opkg.sim import flags
+
+    src = tmp_path / "hf32.cpp"
+    src.write_text('#include "kernel_operator.h"\n#include "lib/matmul_intf.h"\n#include <cstdio>\n'
+                   "int main() {\n"
+                   "    const float ulp = 1.1920929e-7f;   // 2^-23\n"
+                   "    const float xs[] = {1.0f + 0x800 * ulp, 1.0f + 0x1800 * ulp, -1.0f - 0x800 * ulp,\n"
+                   "                        1.0f + 0x801 * ulp, 1.0f + 0x7FF * ulp};\n"
+                   "    for (float x : xs) std::printf(\"%a %a \", AscendC::mm_detail::to_hf32(x, 0),\n"
+                   "                                  AscendC::mm_detail::to_hf32(x, 1));\n"
+                   "}\n")
+    exe = tmp_path / "hf32"
+    cc = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(soc910b), "-o", str(exe), str(src)],
+                        capture_output=True, text=True)
+    assert cc.returncode == 0, cc.stderr[-3000:]
+    out = subprocess.run([str(exe)], capture_output=True, text=True).stdout.split()
+    assert out == ["0x1p+0", "0x1.002p+0",      # a tie on an even value: kept / away from zero
+                   "0x1.004p+0", "0x1.004p+0",  # a tie on an odd value: up either way
+                   "-0x1p+0", "-0x1.002p+0",    # the sign does not change the magnitude's rounding
+                   "0x1.002p+0", "0x1.002p+0",  # above the tie
+                   "0x1p+0", "0x1p+0"]          # below it

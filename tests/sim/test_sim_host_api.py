@@ -26,7 +26,7 @@ def built(pkgs, soc910b, lib_cache):
     return simbuild.build(pkgs / "hostapi", OP, OP.variants()[0], soc910b, lib_cache, stem="host_api")
 
 
-def run(built, n, size=17):
+def run(built, n, size=18):
     y = np.full(size, 7, np.int64)
     info = runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc,
                             {"x": np.zeros(8, np.float32), "n": np.array(n, np.int32)}, {"y": y}, {})
@@ -55,6 +55,9 @@ def test_platform_infos_and_host_helpers_reach_the_kernel(built, monkeypatch):
     assert y[15] == 1                                             # no desc for the absent bias
     # views, gert::Stride, GetShape, SetLocalMemorySize, ::ceil (Ascend 950 host calls)
     assert y[16] == 31111
+    # the SoC table's platform: entries ([AICoreintrinsicDtypeMap] of Ascend910B1.ini): Fixpipe
+    # out of L0C ("f32,s32,f16"), a bias table without bf16, three intrinsics known
+    assert y[17] == 3011
 
 
 def test_log_level_follows_ascend_global_log_level(built, monkeypatch):
@@ -67,7 +70,7 @@ def test_init_value_fills_the_output_before_the_kernel(built):
     # y has InitValue(0): the elements the kernel leaves alone hold 0, not what the caller put
     # there, and count as written
     y, info = run(built, [3], size=24)
-    assert list(y[17:]) == [0] * 7 and y[6] == 3
+    assert list(y[18:]) == [0] * 6 and y[6] == 3
     assert info.unwritten == {}
 
 

@@ -203,11 +203,22 @@ def test_core_type_follows_the_keys_declared_task_type(built, which):
     np.testing.assert_allclose(got, product(ins["a"], ins["b"]), rtol=1e-5, atol=1e-4)
 
 
+def test_the_cube_body_counts_ai_cores(built):
+    # an AIC-only key on 4 AI cores (8 AIVs): each cube body is one AI core, GetBlockIdx 0..3,
+    # GetSubBlockIdx 0 (the AIV pair's index counted AIV cores: 0, 2, 4, 6)
+    got, _ = run(built, 27)
+    assert list(got.reshape(-1)[:4]) == [0, 1, 2, 3]
+    assert np.isnan(got.reshape(-1)[4:]).all()
+
+
 def test_core_type_flags_only_for_kernels_declaring_a_cube_key():
     assert flags.core_type_flags(["KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);"]) == []
     assert flags.core_type_flags(["// KERNEL_TYPE_AIC_ONLY in a comment"]) == []
     f = flags.core_type_flags(["x", "KERNEL_TASK_TYPE(1, KERNEL_TYPE_AIC_ONLY);"])
     assert f[0] == "-include" and f[1].endswith("opkg_sim/runtime/core_by_task_type.h")
+    # a template kernel's selection group declaring a cube-only instance (ops-nn's MatMulV3)
+    assert flags.core_type_flags(["ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIC_ONLY),"]) == f
+    assert flags.core_type_flags(["ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),"]) == []
 
 
 def test_pattern_reduce_sum_on_atlas_a2_reads_rows_32_bytes_apart(built):

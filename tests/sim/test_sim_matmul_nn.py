@@ -4,7 +4,8 @@ batch_mat_mul_v3, ...) need beyond the rest of the repository, on a program writ
 nlohmann-json3-dev, which `make test` and .ci/run install), register/register_types.h,
 ge::SUCCESS/FAILED, TilingContext::GetDeterministicLevel, AscendC::tiling::TCubeTiling on
 the host, and the CANN library functions those headers declare (the tuning class factory, the
-knowledge bank's QueryBank, the legacy GenTiling), from the sim's host runtime. The kernel side (FORMAT_* macros, MatmulConfig) is in test_sim_flags_codegen.py and
+knowledge bank's QueryBank, the legacy library's GenTiling, TilingPrepareForOpCache,
+CheckSupportConditionQbmm, GenWqbmmTiling), from the sim's host runtime. The kernel side (FORMAT_* macros, MatmulConfig) is in test_sim_flags_codegen.py and
 test_sim_hl_matmul.py."""
 
 from __future__ import annotations
@@ -28,10 +29,13 @@ def test_matmul_host_code_compiles_and_runs_with_the_sims_host_api(tmp_path):
     assert build.returncode == 0, build.stderr[-3000:]
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
-    registry, text, key, base, status, success, level = run.stdout.strip().split("|")
+    registry, legacy, text, key, base, status, success, level = run.stdout.strip().split("|")
     # the class registered is made again; no knowledge bank entry; no legacy cache tiling
     assert registry == "7,1,1,0"
     assert "GenTiling: CANN's legacy cache tiling is not in the sim" in run.stderr
+    # the op cache is prepared (nothing to keep), no quant whitelist entry, no weight-quant tiling
+    assert legacy == "1,1,0,0"
+    assert "[wqbmm_custom] GenWqbmmTiling: CANN's legacy cache tiling is not in the sim" in run.stderr
     assert text == '{"k":512,"m":64,"n":256,"trans_b":true}'     # nlohmann orders object keys
     assert key == "64,512,256,1" and base == "128,256"
     assert status == f"{0xFFFFFFFF},0" and success == "0"           # ge::FAILED, GRAPH_SUCCESS

@@ -185,3 +185,72 @@ def test_the_data_block_size_is_a_constant_of_the_kernel_api(tmp_path):
     kernel = _gxx(src, "-fsyntax-only", "-DOPKG_SIM_KERNEL=1", "-D__NPU_ARCH__=2201",
                   "-D__CCE_AICORE__=220")
     assert kernel.returncode == 0, kernel.stderr[-2000:]
+
+
+def test_each_instance_keeps_the_kernel_type_its_selection_group_declares(tmp_path):
+    """ASCENDC_TPL_KERNEL_TYPE_SEL is how a template kernel says which core CANN's op compiler
+    builds an instance for (ops-nn's mat_mul_v3_tiling_key.h: AIC_ONLY for its plain product,
+    MIX_AIC_1_2 for the keys whose vector cores work too); the generated entry runs an AIC_ONLY
+    instance as the cube body (tpl_kernel.cpp.j2). A group without one has none (-1), as has a
+    key no group selects."""
+    import subprocess
+
+    src = tmp_path / "types.cpp"
+    src.write_text('#include <cstdio>\n'
+                   '#include "ascendc/host_api/tiling/template_argument.h"\n'
+                   "namespace Op {\n"
+                   "ASCENDC_TPL_ARGS_DECL(Op, ASCENDC_TPL_UINT_DECL(m, 4, ASCENDC_TPL_UI_LIST, 0, 1, 2));\n"
+                   "ASCENDC_TPL_SEL(\n"
+                   "    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIC_ONLY),\n"
+                   "                         ASCENDC_TPL_UINT_SEL(m, ASCENDC_TPL_UI_LIST, 0)),\n"
+                   "    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_MIX_AIC_1_2),\n"
+                   "                         ASCENDC_TPL_UINT_SEL(m, ASCENDC_TPL_UI_LIST, 1)),\n"
+                   "    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(m, ASCENDC_TPL_UI_LIST, 2)));\n"
+                   "}\n"
+                   "int main() {\n"
+                   "  using namespace Op;\n"
+                   "  for (unsigned long long k = 0; k < 4; ++k)\n"
+                   "    std::printf(\"%ld \", ::opkg_sim::tpl::kernel_type_of<opkg_sim_tpl_decl, opkg_sim_tpl_sel>(k));\n"
+                   "}\n")
+    exe = tmp_path / "types"
+    cc = _gxx(src, "-o", str(exe), "-DOPKG_SIM_KERNEL=1", "-D__NPU_ARCH__=2201", "-D__CCE_AICORE__=220")
+    assert cc.returncode == 0, cc.stderr[-3000:]
+    out = subprocess.run([str(exe)], capture_output=True, text=True).stdout.split()
+    assert out == ["1", "7", "-1", "-1"]
+
+
+@pytest.mark.parametrize("soc_name", ["Ascend910B1", "Ascend950PR_9599"])
+def test_a_template_kernel_with_a_cube_only_instance_compiles_on_every_soc(tmp_path, soc_name):
+    """A selection group declaring ASCENDC_TPL_AIC_ONLY brings the core-by-task-type header; the
+    generated entry applies the instance's kernel type only where the header models it (Atlas
+    A2/A3's vector build), and compiles elsewhere as before (ops-nn's arch35 kernels declare
+    AIC_ONLY groups too)."""
+    import subprocess
+
+    from opkg.core.model import OpSpec, TensorSpec
+    from opkg.core.socs import get_soc
+    from opkg.sim import codegen, flags
+
+    kernel = tmp_path / "k.cpp"
+    kernel.write_text(
+        '#include "kernel_operator.h"\n'
+        '#include "ascendc/host_api/tiling/template_argument.h"\n'
+        "ASCENDC_TPL_ARGS_DECL(Cube, ASCENDC_TPL_UINT_DECL(m, 4, ASCENDC_TPL_UI_LIST, 0, 1));\n"
+        "ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIC_ONLY),\n"
+        "                                    ASCENDC_TPL_UINT_SEL(m, ASCENDC_TPL_UI_LIST, 0)),\n"
+        "                ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),\n"
+        "                                    ASCENDC_TPL_UINT_SEL(m, ASCENDC_TPL_UI_LIST, 1)));\n"
+        "template <uint64_t M>\n"
+        "__global__ __aicore__ void cube(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {\n"
+        "    if ASCEND_IS_AIV { return; }\n"
+        "}\n")
+    op = OpSpec("Cube", (TensorSpec("x", ("float16",)),), (TensorSpec("y", ("float16",)),))
+    unit = tmp_path / "tpl_kernel.cpp"
+    unit.write_text(codegen.tpl_kernel_source(str(kernel), op, ""))
+    soc = get_soc(soc_name)
+    extra = flags.core_type_flags([kernel.read_text()])
+    assert extra, "an ASCENDC_TPL_AIC_ONLY group asks for the core-by-task-type header"
+    cc = subprocess.run(["g++", *flags.common_flags(), *flags.kernel_flags(op, op.variants()[0], soc, None), *extra,
+                         "-fsyntax-only",
+                         str(unit)], capture_output=True, text=True)
+    assert cc.returncode == 0, cc.stderr[-3000:]

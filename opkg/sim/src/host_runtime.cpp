@@ -82,19 +82,43 @@ uint32_t QueryBank(const void*, size_t, const std::string&, const std::string&, 
 }
 }  // namespace RuntimeKb
 
-// CANN's legacy cube tiling (libophost_comm_legacy: the TBE matmul "cache tiling" that ops-nn's
-// op_cache_tiling.h declares in optiling for builds against the whole CANN package). Its search
-// is not public: the sim has none, and answers as ops-nn's own adapter does when that library
-// is absent (a warning, false); the callers' other paths compute the tiling.
-namespace gert { class TilingContext; }
+// CANN's legacy cube tiling library (libophost_comm_legacy: the TBE matmul "cache tiling", its
+// op cache, the quant whitelists), which ops-nn's common/inc/op_host op_cache_tiling.h and
+// tbe_tiling_api.h declare in optiling for builds against the whole CANN package (without
+// NN_ENABLE_DLOPEN_LEGACY; with it, ops-nn's common/src/op_host wrappers dlopen that same
+// library by the installed path of the host library, which the sim's is not). Its searches are
+// not public: the sim has none, and answers as the library does for a shape it holds nothing
+// for (no cache tiling, no whitelist entry: false, a warning where the caller needs a tiling);
+// the callers' other paths compute the tiling. Preparing the op cache succeeds: the sim keeps
+// no cache, so there is nothing to prepare (MatMulV3's TilingParse fails on false).
+namespace gert { class TilingContext; class TilingParseContext; }
 namespace optiling {
 struct BatchmatmulCompileParas;
 struct BatchmatmulRunParas;
 struct CacheTilingData;
+struct QuantBatchMatmulRunParas;
+struct WeightQuantBatchMatmulCacheTilingParas;
+struct WeightQuantBatchMatmulCacheTilingData;
+struct Conv3dBackpropV2TBETilingData;
+enum class QbmmType : uint32_t;
+enum OpTypeV2 : size_t;
+bool TilingPrepareForOpCache(gert::TilingContext*) { return true; }
+bool TilingPrepareForOpCache(gert::TilingParseContext*) { return true; }
 bool GenTiling(const std::string& op_type, const BatchmatmulCompileParas&, BatchmatmulRunParas&, CacheTilingData&,
                gert::TilingContext*) {
     AlogRecord(0, 0, 2, "[%s] GenTiling: CANN's legacy cache tiling is not in the sim; no tiling from it",
                op_type.c_str());
+    return false;
+}
+bool CheckSupportConditionQbmm(QbmmType, QuantBatchMatmulRunParas&, uint64_t, bool) { return false; }
+bool GenWqbmmTiling(const std::string& op_type, const WeightQuantBatchMatmulCacheTilingParas&,
+                    WeightQuantBatchMatmulCacheTilingData&) {
+    AlogRecord(0, 0, 2, "[%s] GenWqbmmTiling: CANN's legacy cache tiling is not in the sim; no tiling from it",
+               op_type.c_str());
+    return false;
+}
+bool GetTbeTiling(gert::TilingContext*, Conv3dBackpropV2TBETilingData&, const OpTypeV2) {
+    AlogRecord(0, 0, 2, "GetTbeTiling: CANN's legacy TBE convolution tiling is not in the sim; no tiling from it");
     return false;
 }
 }  // namespace optiling

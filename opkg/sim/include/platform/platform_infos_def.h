@@ -25,7 +25,7 @@ public:
         if (label == "SoCInfo" && key == "cube_core_cnt") { value = std::to_string(info.aic_cores); return true; }
         if (label == "AICoreSpec" && key == "ub_size") { value = std::to_string(info.ub_bytes); return true; }
         if (label == "AICoreSpec" && key == "l1_size" && info.l1_bytes) { value = std::to_string(info.l1_bytes); return true; }
-        return false;
+        return table_res(label, key, value);
     }
     bool GetPlatformResWithLock(const std::string& label, const std::string& key, std::string& value) const {
         return GetPlatformRes(label, key, value);
@@ -39,6 +39,9 @@ public:
             std::string v;
             if (GetPlatformRes(label, k, v)) res[k] = v;
         }
+        for_table_res([&](const std::string& l, const std::string& k, const std::string& v) {
+            if (l == label) res[k] = v;
+        });
         return !res.empty();
     }
     // The cores a kernel of this op may use. The framework sets it from the kernel's core type
@@ -88,6 +91,26 @@ public:
 
     OpkgPlatform info{};
     std::string soc_version;
+    // The SoC table's `platform:` entries (toolchains/socs.yaml: sections of CANN's platform
+    // config ini, such as AICoreintrinsicDtypeMap, that tiling code reads).
+    template <class F> void for_table_res(F f) const {
+        const char* p = info.platform_res;
+        while (p && *p) {
+            const char* end = p;
+            while (*end && *end != '\n') ++end;
+            const std::string line(p, end);
+            const size_t a = line.find('\t'), b = a == std::string::npos ? a : line.find('\t', a + 1);
+            if (b != std::string::npos) f(line.substr(0, a), line.substr(a + 1, b - a - 1), line.substr(b + 1));
+            p = *end ? end + 1 : end;
+        }
+    }
+    bool table_res(const std::string& label, const std::string& key, std::string& value) const {
+        bool found = false;
+        for_table_res([&](const std::string& l, const std::string& k, const std::string& v) {
+            if (!found && l == label && k == key) { value = v; found = true; }
+        });
+        return found;
+    }
     std::string short_soc;
 };
 

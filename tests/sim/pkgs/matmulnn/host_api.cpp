@@ -5,8 +5,9 @@
 // GetDeterministicLevel, and matmul/batch_mat_mul_v3's AscendC::tiling::TCubeTiling& bound to
 // the ::TCubeTiling its tiling struct holds; and, linked with the sim's host runtime, the CANN
 // library functions that ops-nn's common/inc/op_host headers declare (runtime_kb_api.h's
-// QueryBank, register/tuning_tiling_registry.h's class factory, op_cache_tiling.h's GenTiling),
-// declared here as those headers declare them. Built and run as a program by
+// QueryBank, register/tuning_tiling_registry.h's class factory, op_cache_tiling.h's GenTiling,
+// TilingPrepareForOpCache, CheckSupportConditionQbmm and GenWqbmmTiling), declared here as
+// those headers declare them (without NN_ENABLE_DLOPEN_LEGACY). Built and run as a program by
 // tests/sim/test_sim_matmul_nn.py; prints what it found.
 #include <cstdio>
 #include <map>
@@ -17,6 +18,7 @@
 #include "graph/ascend_string.h"
 #include "register/register_types.h"
 #include "exe_graph/runtime/tiling_context.h"
+#include "exe_graph/runtime/tiling_parse_context.h"
 #include "kernel_tiling/kernel_tiling.h"
 
 namespace tuningtiling {
@@ -44,6 +46,16 @@ struct BatchmatmulRunParas { int64_t m = 0; };
 struct CacheTilingData { uint64_t tiling_id = 0; };
 bool GenTiling(const std::string& op_type, const BatchmatmulCompileParas& compile_params,
                BatchmatmulRunParas& run_params, CacheTilingData& tiling, gert::TilingContext* context);
+bool TilingPrepareForOpCache(gert::TilingContext* context);
+bool TilingPrepareForOpCache(gert::TilingParseContext* context);
+enum class QbmmType : uint32_t { Perchannel = 0, Pertoken = 1, KN = 2, Basic = 3, BasicLimit = 4 };
+struct QuantBatchMatmulRunParas { uint64_t m_size = 0; };
+struct WeightQuantBatchMatmulCacheTilingParas { uint64_t m = 0; };
+struct WeightQuantBatchMatmulCacheTilingData { uint64_t mL1Size = 0; };
+bool CheckSupportConditionQbmm(QbmmType type, QuantBatchMatmulRunParas& inputParams, uint64_t aicNum,
+                               bool supportL0c2Out);
+bool GenWqbmmTiling(const std::string& op_type, const WeightQuantBatchMatmulCacheTilingParas& compile_params,
+                    WeightQuantBatchMatmulCacheTilingData& cacheTiling);
 }
 
 struct MatmulBankKey {
@@ -83,6 +95,16 @@ int main() {
     optiling::CacheTilingData ct;
     bool gen = optiling::GenTiling("MatMulV3", cp, rp, ct, &ctx);
     std::printf("%d,%d,%d,%d|", made ? made->tag : -1, none == nullptr, kb != 0 && banked == nullptr, int(gen));
+    // the op cache prepared (TilingParse of MatMulV3 fails on false), no whitelist entry, no
+    // weight-quant cache tiling
+    gert::TilingParseContext parse;
+    optiling::QuantBatchMatmulRunParas qp;
+    optiling::WeightQuantBatchMatmulCacheTilingParas wp;
+    optiling::WeightQuantBatchMatmulCacheTilingData wt;
+    std::printf("%d,%d,%d,%d|", int(optiling::TilingPrepareForOpCache(&ctx)),
+                int(optiling::TilingPrepareForOpCache(&parse)),
+                int(optiling::CheckSupportConditionQbmm(optiling::QbmmType::Basic, qp, 24, true)),
+                int(optiling::GenWqbmmTiling("wqbmm_custom", wp, wt)));
     std::printf("%s|%lld,%lld,%lld,%d|%d,%d|%u,%u|%d|%d\n", text.c_str(), (long long)back.m,
                 (long long)back.k, (long long)back.n, int(back.trans_b), h.matmulTiling.baseM,
                 h.matmulTiling.baseN, Check(0), Check(8), int(ge::SUCCESS),

@@ -67,6 +67,7 @@ struct OpkgPlatform {
     uint64_t l0b_bytes;
     uint64_t l0c_bytes;
     uint64_t l2_bytes;         // 0 = unknown
+    const char* platform_res;  // more platform-config entries, "Label\tkey\tvalue\n" each (null: none)
 };
 
 struct OpkgTilingResult {

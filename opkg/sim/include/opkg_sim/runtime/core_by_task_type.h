@@ -13,6 +13,8 @@
 #include "opkg_sim/basic_api/core/kmisc.h"   // first: its no-op macros are replaced below
 
 #if defined(__DAV_C220_VEC__)
+// the core type follows the declared task types (tpl_kernel.cpp.j2 tests this; other SoCs keep theirs)
+#define OPKG_SIM_CORE_BY_TASK_TYPE 1
 namespace opkg_sim {
 // Whether the block leaves the kernel: it applies the declared type `t` when `applies`.
 inline bool enter_task_type(bool applies, KernelMetaType t) {

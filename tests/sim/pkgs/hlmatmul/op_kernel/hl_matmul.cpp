@@ -8,7 +8,10 @@
 // 12 (one share) takes B in NZ format; 13 IterateAll<false> then WaitIterateAll, C's row stride
 // from SetOrgShape's orgKc and the orgN or orgKb the device does not read set to 1; 14
 // WaitIterateAll after a synchronous IterateAll; 16 IterateAll on a copy of the object; 17 after the
-// product the CCE cross-core builtins, mode 0 (a barrier) then mode 2 (not emulated: reported).
+// product the CCE cross-core builtins, mode 0 (a barrier) then mode 2 (not emulated: reported);
+// 18 (one share) IterateAll with C declared NZ, into c as NZ (orgM = M: the 16-column groups M rows
+// apart); 19 (one share, one base block) the user-managed CO1 form, Iterate(false, l0c), then the
+// kernel's own Fixpipe NZ2ND into c; 20 as 19 with enPartialSum on a CO1 nothing wrote.
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 #include "lib/matrix/matmul/matmul.h"   // the layout of CANN releases after 8.1.RC1
@@ -33,6 +36,8 @@ using AT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
 using BT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
 using CT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
 using BiasT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+using CNZ = MatmulType<TPosition::GM, CubeFormat::NZ, float>;
+using CCO1 = MatmulType<TPosition::CO1, CubeFormat::NZ, float>;
 constexpr static MatmulApiStaticTiling CFG_STATIC = GetMatmulApiTiling<AT, AT, CT, BiasT>(CFG_CONST);
 static_assert(CFG_STATIC.singleCoreM == 128 && CFG_STATIC.baseK == 32 && CFG_STATIC.depthA1 == -1, "the static tiling");
 
@@ -71,6 +76,41 @@ extern "C" __global__ __aicore__ void hl_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR bi
         nz.SetBias(biasGm);
         nz.IterateAll(cGm);
         nz.End();
+        return;
+    }
+    if (TILING_KEY_IS(18)) {   // C in NZ, as MatMulV3's split-K kernels store it for the vector cores
+        Matmul<AT, BT, CNZ, BiasT> nz;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), nz, &t.cube);
+        nz.SetOrgShape(ct.M, ct.N, ct.Ka, ct.Kb);
+        nz.SetTail(tailM, tailN);
+        nz.SetTensorA(aGm);
+        nz.SetTensorB(bGm, t.transB != 0);
+        nz.SetBias(biasGm);
+        nz.IterateAll(cGm);
+        nz.End();
+        return;
+    }
+    if (TILING_KEY_IS(19) || TILING_KEY_IS(20)) {   // CO1 managed by the kernel (MatMulV3's GM-to-L1 split-K)
+        Matmul<AT, BT, CCO1, BiasT> co;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), co, &t.cube);
+        TBuf<TPosition::CO1> l0cBuf;
+        pipe.InitBuffer(l0cBuf, ct.baseM * ct.baseN * sizeof(float));
+        LocalTensor<float> l0c = l0cBuf.Get<float>();
+        co.SetTail(tailM, tailN);
+        co.SetTensorA(aGm);
+        co.SetTensorB(bGm, t.transB != 0);
+        co.SetBias(biasGm);
+        co.Iterate(TILING_KEY_IS(20), l0c);  // @co1-partial
+        SetFlag<HardEvent::M_FIX>(0);
+        WaitFlag<HardEvent::M_FIX>(0);
+        FixpipeParamsV220 params;
+        params.nSize = tailN;
+        params.mSize = tailM;
+        params.srcStride = (tailM + 15) / 16 * 16;
+        params.dstStride = ct.N;
+        params.ndNum = 1;
+        Fixpipe<float, float, CFG_ROW_MAJOR>(cGm, l0c, params);
+        co.End();
         return;
     }
     if (TILING_KEY_IS(3)) {

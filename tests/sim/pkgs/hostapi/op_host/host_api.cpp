@@ -94,6 +94,15 @@ static ge::graphStatus HostApiTilingFunc(gert::TilingContext* context)
     const bool localOk = context->SetLocalMemorySize(4096) == ge::GRAPH_SUCCESS;
     t.Data().set_views(noView * 1 + strideOk * 10 + shapeOk * 100 + localOk * 1000 +
                        static_cast<uint32_t>(ceil(2.5)) * 10000);
+    // the platform config's intrinsic map, as ops-nn's matmul tilings read it (Fixpipe out of L0C;
+    // a bias table taking bf16): the value's length, bf16 found (100), the label's entries (1000s)
+    std::string l0c2out, l12bt;
+    std::map<std::string, std::string> intrinsics;
+    platform->GetPlatformRes("AICoreintrinsicDtypeMap", "Intrinsic_fix_pipe_l0c2out", l0c2out);
+    platform->GetPlatformRes("AICoreintrinsicDtypeMap", "Intrinsic_data_move_l12bt", l12bt);
+    platform->GetPlatformRes("AICoreintrinsicDtypeMap", intrinsics);
+    t.Data().set_intrinsics(static_cast<uint32_t>(l0c2out.size() + 100 * (l12bt.find("bf16") != std::string::npos) +
+                                                  1000 * intrinsics.size()));
     context->SetBlockDim(1);
     t.Save();
     size_t* ws = context->GetWorkspaceSizes(1);

@@ -26,6 +26,7 @@ TILING_DATA_FIELD_DEF(uint32_t, opNameLen);
 TILING_DATA_FIELD_DEF(uint32_t, modNameLen);
 TILING_DATA_FIELD_DEF(uint32_t, biasAbsent);
 TILING_DATA_FIELD_DEF(uint32_t, views);
+TILING_DATA_FIELD_DEF(uint32_t, intrinsics);
 // no semicolon, as cann-ops' ge_glu_grad_v2_tiling.h and reverse_sequence_tiling.h end theirs:
 // CANN's macro closes the class itself
 END_TILING_DATA_DEF

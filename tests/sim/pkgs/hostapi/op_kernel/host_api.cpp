@@ -8,7 +8,7 @@ extern "C" __global__ __aicore__ void host_api(GM_ADDR x, GM_ADDR n, GM_ADDR bia
 {
     GET_TILING_DATA(t, tiling);
     GlobalTensor<int64_t> out;
-    out.SetGlobalBuffer((__gm__ int64_t*)y, 17);
+    out.SetGlobalBuffer((__gm__ int64_t*)y, 18);
     out.SetValue(0, t.coreNum);
     out.SetValue(1, t.ascendcCoreNum);
     out.SetValue(2, (int64_t)t.ubSize);
@@ -28,4 +28,5 @@ extern "C" __global__ __aicore__ void host_api(GM_ADDR x, GM_ADDR n, GM_ADDR bia
     out.SetValue(14, HostApiKernelMarker());
     out.SetValue(15, t.biasAbsent);
     out.SetValue(16, t.views);
+    out.SetValue(17, t.intrinsics);
 }

@@ -170,7 +170,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
         if (which == 8 || which == 9) t.SetBias(true);
         if (t.GetTiling(data.cube) == -1) return ge::GRAPH_FAILED;
     }
-    context->SetBlockDim(1);
+    context->SetBlockDim(which == 27 ? 4 : 1);   // 27: four AI cores
     context->SetTilingKey(static_cast<uint64_t>(which));
     data.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
     context->GetRawTilingData()->SetDataSize(data.GetDataSize());

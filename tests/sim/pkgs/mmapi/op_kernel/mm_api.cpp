@@ -111,6 +111,13 @@ extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
     KERNEL_TASK_TYPE(23, KERNEL_TYPE_AIC_ONLY);
     KERNEL_TASK_TYPE(26, KERNEL_TYPE_AIC_ONLY);
+    KERNEL_TASK_TYPE(27, KERNEL_TYPE_AIC_ONLY);
+    if (TILING_KEY_IS(27)) {   // the cube body of each of 4 AI cores: its index, sub-block 0
+        GlobalTensor<float> out;
+        out.SetGlobalBuffer((__gm__ float*)c);
+        out.SetValue(GetBlockIdx(), static_cast<float>(GetBlockIdx() + 100 * GetSubBlockIdx()));
+        return;
+    }
     if (GetBlockIdx() != 0) {
         return;
     }

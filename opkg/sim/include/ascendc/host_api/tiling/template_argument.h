@@ -433,6 +433,7 @@ inline uint64_t encode_checked(const Params& decl, std::initializer_list<uint64_
 struct Combo {
     uint64_t key = 0;
     uint64_t v[kMaxParams] = {};
+    long kernel_type = -1;   // the group's ASCENDC_TPL_KERNEL_TYPE_SEL, -1 when it has none
 };
 
 // The values of declared parameter `i` a selection group allows: the group's own entry of that
@@ -474,6 +475,7 @@ constexpr ComboTable<N> combos(const Params& decl, const Selection& sel) {
                 rest /= vals.n;
             }
             c.key = encode(decl, c.v, decl.n);
+            if (const Param* kt = sel.g[g].find("@kernel_type"); kt && kt->n > 0) c.kernel_type = long(kt->at(0));
         }
     }
     return t;
@@ -494,6 +496,16 @@ template <const Params& Decl, const Selection& Sel, class F, size_t... I>
 bool dispatch(uint64_t key, F& f, std::index_sequence<I...>) {
     return ((Instances<Decl, Sel>::table.c[I].key == key &&
              (call<Decl, Sel, I>(f, std::make_index_sequence<Decl.n>{}), true)) || ...);
+}
+
+// The ASCENDC_TPL_KERNEL_TYPE_SEL of the selected combination whose key is `key` (the core type
+// CANN's op compiler builds that instance for), -1 when its group names none or no combination
+// has the key.
+template <const Params& Decl, const Selection& Sel>
+constexpr long kernel_type_of(uint64_t key) {
+    for (size_t i = 0; i < Instances<Decl, Sel>::count; ++i)
+        if (Instances<Decl, Sel>::table.c[i].key == key) return Instances<Decl, Sel>::table.c[i].kernel_type;
+    return -1;
 }
 
 // Runs f(integral_constant<uint64_t, v>...) with the values of the selected combination whose
@@ -523,9 +535,10 @@ bool dispatch(uint64_t key, F f) {
     ::opkg_sim::tpl::Param{#x, ASCENDC_TPL_UINT, 0, ::opkg_sim::tpl::TextValues(OPKG_SIM_TPL_TEXT(__VA_ARGS__))}
 #define ASCENDC_TPL_BOOL_SEL(x, ...) ::opkg_sim::tpl::Param{#x, ASCENDC_TPL_BOOL, ASCENDC_TPL_1_BW, {__VA_ARGS__}}
 // not template parameters: how the op compiler builds each instance (core type, determinism,
-// the tiling struct it reads), which the sim's one build per variant does not vary
+// the tiling struct it reads), which the sim's one build per variant does not vary; the core
+// type is kept (kernel_type_of): an AIC_ONLY instance runs as the cube body
 #define ASCENDC_TPL_TILING_STRUCT_SEL(x, ...) ::opkg_sim::tpl::Param{"@tiling_struct", 0, 0, {}}
-#define ASCENDC_TPL_KERNEL_TYPE_SEL(...) ::opkg_sim::tpl::Param{"@kernel_type", 0, 0, {}}
+#define ASCENDC_TPL_KERNEL_TYPE_SEL(x) ::opkg_sim::tpl::Param{"@kernel_type", ASCENDC_TPL_KERNEL_TYPE, 0, {(x)}}
 #define ASCENDC_TPL_DETERMINISTIC_SEL(...) ::opkg_sim::tpl::Param{"@deterministic", 0, 0, {}}
 #define ASCENDC_TPL_SHARED_KERNEL_TYPE_SEL(x, ...) ::opkg_sim::tpl::Param{"@shared_kernel_type", 0, 0, {}}
 

@@ -10,6 +10,7 @@
 #ifndef OPKG_SIM_HL_MATMUL_H
 #define OPKG_SIM_HL_MATMUL_H
 
+#include <cstring>
 #include <utility>
 #include <vector>
 #include "opkg_sim/basic_api/cube/cube.h"
@@ -110,6 +111,19 @@ inline uint64_t first_undefined(const void* p, uint64_t n, const char* what, Und
         u->at = off + k;
     }
     return k;
+}
+
+// A float32 as the cube reads it in HF32 mode: the low 12 mantissa bits rounded off, to nearest
+// with ties to even (mode 0) or away from zero (mode 1); infinities and NaNs as they are.
+inline float to_hf32(float x, int32_t mode) {
+    uint32_t u;
+    std::memcpy(&u, &x, 4);
+    if ((u & 0x7F800000u) == 0x7F800000u) return x;
+    const uint32_t low = u & 0xFFFu, half = 0x800u;
+    u &= ~0xFFFu;
+    if (low > half || (low == half && (mode == 1 || (u & 0x1000u)))) u += 0x1000u;   // a carry into the exponent is right
+    std::memcpy(&x, &u, 4);
+    return x;
 }
 
 // The L1 positions a Matmul input may name (TSCM is L1 on the device, as A1/B1).
@@ -296,7 +310,13 @@ public:
         (void)size;
     }
     template <class T> void SetWorkspace(GlobalTensor<T>& addr) { ws_ = reinterpret_cast<__gm__ uint8_t*>(addr.ptr_); }
-    void SetHF32(bool = false, int32_t = 0) {}
+    // HF32: float32 A and B enter the cube with 11 mantissa bits (the low 12 of 23 rounded off),
+    // transMode 0 to nearest even, 1 to nearest with ties away from zero (asc-devkit's SetHF32
+    // documentation); other input types are unaffected.
+    void SetHF32(bool enableHF32 = false, int32_t transMode = 0) {
+        hf32_ = enableHF32;
+        hf32Mode_ = transMode;
+    }
     // How many batches' C a MULTI_BATCH-output Matmul keeps in L0C at a time: a schedule; the
     // sim's IterateBatch stores every batch at the call.
     void SetNBatchOutNum(int32_t nBatchOutNumIn) { (void)nBatchOutNumIn; }
@@ -308,15 +328,17 @@ public:
                     bool waitIterateAll = false, bool fakeMsg = false,
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
         static_assert(C_TYPE::pos == TPosition::GM && (C_TYPE::format == CubeFormat::ND ||
-                                                       C_TYPE::format == CubeFormat::ND_ALIGN),
-                      "the sim's Matmul::IterateAll writes C to GM in ND format only");
+                                                       C_TYPE::format == CubeFormat::ND_ALIGN ||
+                                                       C_TYPE::format == CubeFormat::NZ),
+                      "the sim's Matmul::IterateAll writes C to GM in ND or NZ format only");
         (void)waitIterateAll;
         (void)fakeMsg;
         const char* op = "Matmul::IterateAll";
         use(loc);
         if (enSequentialWrite) opkg_sim::fail(loc, opkg_sim::format("%s: enSequentialWrite is not modelled by the sim", op));
         compute(op, loc);
-        store_rows(gm, 0, 0, m_, n_, c_stride(), enAtomic, op, loc);
+        if constexpr (C_TYPE::format == CubeFormat::NZ) store_nz(gm, enAtomic, op, loc);
+        else store_rows(gm, 0, 0, m_, n_, c_stride(), enAtomic, op, loc);
         async_ = !sync;
     }
     // After IterateAll<false>: on the device C lands in GM while the vector core runs on, and this
@@ -357,6 +379,44 @@ public:
         }
         curM_ = order_[size_t(iter_)].first;
         curN_ = order_[size_t(iter_)].second;
+        return true;
+    }
+
+    // The user-managed CO1 form: the next base block (as Iterate) computed into the caller's L0C
+    // tensor in CO1's layout (16-column blocks of the block's rows rounded up to 16, cube.h), for
+    // the kernel's own Fixpipe; enPartialSum adds it onto what an earlier call left there.
+    template <bool sync = true, typename T>
+    bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix,
+                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        using namespace opkg_sim;
+        static_assert(C_TYPE::pos == TPosition::CO1 && C_TYPE::format == CubeFormat::NZ,
+                      "Matmul::Iterate(enPartialSum, localCmatrix) needs C declared TPosition::CO1, CubeFormat::NZ");
+        static_assert(std::is_same<T, AccT>::value, "Matmul::Iterate: the CO1 tensor holds the accumulator type "
+                                                    "(float, or int32_t for int8 inputs)");
+        const char* op = "Matmul::Iterate(CO1)";
+        if (!Iterate<sync>(false, loc)) return false;
+        const int64_t r0 = int64_t(curM_) * tiling_.baseM, c0 = int64_t(curN_) * tiling_.baseN;
+        const int64_t bm = m_ - r0 < tiling_.baseM ? m_ - r0 : tiling_.baseM;
+        const int64_t bn = n_ - c0 < tiling_.baseN ? n_ - c0 : tiling_.baseN;
+        const int64_t mp = (bm + 15) / 16 * 16;
+        const uint64_t elems = uint64_t((bn + 15) / 16 - 1) * uint64_t(mp) * 16 + uint64_t(bm) * 16;
+        CubeArena& ca = cube_operand(localCmatrix, 1u << CUBE_L0C, elems * sizeof(T), 64, op, "C (CO1)", loc);
+        for (int64_t j = 0; j < bn; ++j) {
+            for (int64_t i = 0; i < bm; ++i) {
+                T* d = localCmatrix.ptr_ + (j / 16) * mp * 16 + i * 16 + j % 16;
+                AccT v = result_[size_t((r0 + i) * n_ + c0 + j)];
+                if (enPartialSum) {
+                    if (!cube_defined(ca, d, sizeof(T))) {
+                        fail(loc, format("%s: enPartialSum adds onto CO1 element (%lld, %lld), which nothing wrote",
+                                         op, (long long)i, (long long)j));
+                    }
+                    v += *d;
+                }
+                *d = v;
+                // C computed from GM bytes that held no value holds none in CO1 either
+                cube_mark_written(ca, d, sizeof(T), !undefRow_[size_t(r0 + i)] && !undefCol_[size_t(c0 + j)]);
+            }
+        }
         return true;
     }
 
@@ -819,6 +879,12 @@ private:
         } else if (antiquant_) {
             antiquant(AccT(0), 0, loc);
         }
+        if constexpr (std::is_same<SrcAT, float>::value && std::is_same<SrcBT, float>::value) {
+            if (hf32_) {
+                for (AccT& v : av) v = mm_detail::to_hf32(v, hf32Mode_);
+                for (AccT& v : bv) v = mm_detail::to_hf32(v, hf32Mode_);
+            }
+        }
         result_.assign(size_t(m * n), AccT(0));
         if (bias_enabled_) {
             check_gt(bias_, uint64_t(n) * sizeof(BiasT), op, loc);
@@ -904,6 +970,28 @@ private:
         count_copy(COPY_UB_GM, uint64_t(rows * cols) * sizeof(DstT));
     }
 
+    // C to GM in NZ as asc-devkit's CopyOutNZ2NZ lays it out on Atlas A2 (Fixpipe, no channel
+    // split): columns in groups of C0 (16 elements, 32 for 8-bit C), each group orgM rows
+    // (SetOrgShape's M) of C0 elements, so (r, c) is at (c / C0) * orgM * C0 + r * C0 + c % C0.
+    // The fractals' padding (rows past M, columns past N in the last group) is not written.
+    void store_nz(const GlobalTensor<DstT>& gm, uint8_t enAtomic, const char* op, opkg_sim::SrcLoc loc) {
+        using namespace opkg_sim;
+        if constexpr (ToMatmulConfig(MM_CFG).isEnableChannelSplit) {
+            fail(loc, format("%s: C in NZ with isEnableChannelSplit is not modelled by the sim", op));
+        }
+        constexpr int64_t c0 = sizeof(DstT) == 1 ? 32 : 16;
+        if (orgM_ < m_) {
+            fail(loc, format("%s: C in NZ with %lld rows in groups of orgM %d rows (SetOrgShape's M): the groups "
+                             "overlap", op, (long long)m_, orgM_));
+        }
+        for (int64_t g = 0; g * c0 < n_; ++g) {
+            const int64_t cols = n_ - g * c0 < c0 ? n_ - g * c0 : c0;
+            // the group's rows C0 apart, counted from its first row (store_rows' packed form)
+            store_rows(gm[uint64_t(g) * uint64_t(orgM_) * uint64_t(c0)], 0, g * c0, m_, cols, uint64_t(c0), enAtomic,
+                       op, loc, true);
+        }
+    }
+
     // SetTensorA/B(LocalTensor): the operand's L1 tensor, whether it is set and transposed
     template <class T>
     void set_l1(LocalTensor<T>& slot, const LocalTensor<T>& l1, bool& fromL1, bool& set, bool& trans, bool transposed,
@@ -938,6 +1026,8 @@ private:
     uint64_t quant_scalar_ = 0;
     GlobalTensor<uint64_t> quant_vec_;
     bool transA_ = false, transB_ = false;
+    bool hf32_ = false;     // SetHF32
+    int32_t hf32Mode_ = 0;
     uint8_t subBlock_ = 0;
     int32_t batchA_ = 0, batchB_ = 0;
     bool batch_async_ = false, got_async_ = false;

@@ -13,10 +13,15 @@
 namespace AscendC {
 
 // A mixed kernel (BlockState::ration 2) runs on each AIV core of its AI cores: GetBlockIdx is
-// block * 2 + sub-block, as CANN's GetBlockIdxImpl on an AIV; GetBlockNum counts AI cores.
-inline int64_t GetBlockIdx() { return opkg_sim::block().idx; }
+// block * 2 + sub-block, as CANN's GetBlockIdxImpl on an AIV; GetBlockNum counts AI cores. A
+// block running the cube body (an AIC-only key) is its AI core: GetBlockIdx counts AI cores
+// there, and it has no sub-block.
+inline int64_t GetBlockIdx() {
+    const opkg_sim::BlockState& b = opkg_sim::block();
+    return b.core == 1 ? b.idx / b.ration : b.idx;   // 1: AscendC::AIC (kcore.h)
+}
 inline int64_t GetBlockNum() { return opkg_sim::block().num / opkg_sim::block().ration; }
-inline int64_t GetSubBlockIdx() { return opkg_sim::block().idx % opkg_sim::block().ration; }
+inline int64_t GetSubBlockIdx() { return opkg_sim::block().core == 1 ? 0 : opkg_sim::block().idx % opkg_sim::block().ration; }
 inline int64_t GetTaskRation() { return opkg_sim::block().ration; }
 inline int64_t GetSubBlockNum() { return opkg_sim::block().ration; }
 
