@@ -324,30 +324,13 @@ inline void cast_nibble_pairs(D& d, S& s, MaskReg& m, uint32_t lay, bool& dirty,
     }
 }
 
-template <class T, class U, const CastTrait& tr, class D, class S>
-inline void cast(D& d, S& s, MaskReg& m, SrcLoc loc) {
-    using DT = elem_t<T, D>;
-    using ST = elem_t<U, S>;
-    static_assert(sizeof(DT) == sizeof(typename D::ActualT) && sizeof(ST) == sizeof(typename S::ActualT),
-                  "Reg::Cast: the template types must match the registers' element widths");
+// Cast element by element (every pair of types but the packed 4-bit ones): same widths lane to
+// lane; widening reads source slot r*i + layout; narrowing writes destination slot r*i + layout.
+template <class DT, class ST, const CastTrait& tr, class D, class S>
+inline void cast_elements(D& d, S& s, MaskReg& m, uint32_t lay, bool& dirty, SrcLoc loc) {
     const char* op = "Cast";
-    note(loc);
-    read_reg(s, op, loc);
-    const bool merge = tr.mrgMode == MaskMergeMode::MERGING;
-    if (merge) read_reg(d, op, loc);
-    const uint32_t lay = tr.layoutMode == RegLayout::UNKNOWN ? 0 : uint32_t(tr.layoutMode);
-    bool dirty = merge && d.dirty;
-    if (!merge) {
-        std::memset(static_cast<void*>(d.v), 0, sizeof d.v);
-        std::memset(d.undef, 0, sizeof d.undef);
-    } else if (!d.dirty) {
-        std::memset(d.undef, 0, sizeof d.undef);
-    }
-    // generic, so a packed 4-bit cast does not instantiate the element-wise conversion
-    auto conv = [&](auto x) { return convert<DT, ST>(x, tr.roundMode, tr.satMode); };
-    if constexpr (nibble_pair<DT> || nibble_pair<ST>) {
-        cast_nibble_pairs<DT, ST, tr>(d, s, m, lay, dirty, loc);
-    } else if (D::LANES == S::LANES) {
+    auto conv = [&](ST x) { return convert<DT, ST>(x, tr.roundMode, tr.satMode); };
+    if (D::LANES == S::LANES) {
         use_mask(m, D::STEP, op, loc);
         for (uint32_t i = 0; i < D::LANES; ++i) {
             if (!bit(m, i * D::STEP)) continue;
@@ -372,6 +355,32 @@ inline void cast(D& d, S& s, MaskReg& m, SrcLoc loc) {
             d.v[r * i + lay] = conv(ST(s.v[i]));
             set_lane_origin(d, r * i + lay, s, i, dirty);
         }
+    }
+}
+
+template <class T, class U, const CastTrait& tr, class D, class S>
+inline void cast(D& d, S& s, MaskReg& m, SrcLoc loc) {
+    using DT = elem_t<T, D>;
+    using ST = elem_t<U, S>;
+    static_assert(sizeof(DT) == sizeof(typename D::ActualT) && sizeof(ST) == sizeof(typename S::ActualT),
+                  "Reg::Cast: the template types must match the registers' element widths");
+    const char* op = "Cast";
+    note(loc);
+    read_reg(s, op, loc);
+    const bool merge = tr.mrgMode == MaskMergeMode::MERGING;
+    if (merge) read_reg(d, op, loc);
+    const uint32_t lay = tr.layoutMode == RegLayout::UNKNOWN ? 0 : uint32_t(tr.layoutMode);
+    bool dirty = merge && d.dirty;
+    if (!merge) {
+        std::memset(static_cast<void*>(d.v), 0, sizeof d.v);
+        std::memset(d.undef, 0, sizeof d.undef);
+    } else if (!d.dirty) {
+        std::memset(d.undef, 0, sizeof d.undef);
+    }
+    if constexpr (nibble_pair<DT> || nibble_pair<ST>) {
+        cast_nibble_pairs<DT, ST, tr>(d, s, m, lay, dirty, loc);
+    } else {
+        cast_elements<DT, ST, tr>(d, s, m, lay, dirty, loc);
     }
     d.dirty = dirty;
     d.written = true;
