@@ -282,3 +282,15 @@ def test_hifloat8_is_en_dtypes_type_where_installed_and_a_usage_error_where_not(
     assert not has_numpy("hifloat8")
     with pytest.raises(UsageError, match="en_dtypes"):
         numpy_dtype("hifloat8")
+
+
+def test_a_golden_may_return_hifloat8_arrays_or_floats_for_a_hifloat8_output():
+    en_dtypes = pytest.importorskip("en_dtypes")
+    from opkg.core.model import numpy_dtype
+    from opkg.verify.runner import _expected_array
+
+    dtype = numpy_dtype("hifloat8")
+    x = np.float32([1.0625, -14.2, 40960.0])
+    for given in (x.astype(en_dtypes.hifloat8), x):       # the golden's own cast, or floats
+        got = _expected_array(given, dtype, "y")
+        assert got.dtype == dtype and list(got.astype(np.float32)) == [1.125, -14.0, np.inf]
