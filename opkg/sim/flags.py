@@ -163,12 +163,18 @@ def pch_source() -> str:
     return '#include "kernel_operator.h"\n'
 
 
-def pch_flags(soc: SocInfo) -> list[str]:
+def pch_flags(soc: SocInfo, simt: bool = False) -> list[str]:
     """What PCH_HEADER is compiled with after `common_flags()` (then `-c <header> -o
     <header>.gch`): every flag of a kernel TU that the headers can see, and nothing per op or
     per variant (kernel_flags' -D macros are tested only after the headers, in
-    opkg_sim/runtime/kernel_tu.h)."""
-    return arch_flags(soc) + [KERNEL_OPT, "-x", "c++-header"]
+    opkg_sim/runtime/kernel_tu.h). `simt`: the instrumented kernels' set (SIMT_FLAGS), a .gch
+    of its own, since g++ takes a .gch only where the sanitizer and debug flags match."""
+    return arch_flags(soc) + [KERNEL_OPT, "-x", "c++-header"] + (list(SIMT_FLAGS) if simt else [])
+
+
+def pch_dir_name(soc: SocInfo, simt: bool = False) -> str:
+    """The directory (under out/sim/.pch) of the precompiled headers of a flag set."""
+    return runtime_name(soc) + ("-simt" if simt else "")
 
 
 _LAUNCH = re.compile(r"<<<.*?>>>", re.S)
@@ -238,11 +244,11 @@ def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path
     Otherwise it is left undefined as in the device build, which keeps code guarded by it: cann-ops'
     MoeInitRoutingV2 and CrossEntropyLossGrad hide their SyncAll from the CPU-debug build that
     way, and their blocks need it. `simt`: the kernel uses the SIMT API (`uses_simt`); it is
-    instrumented (SIMT_FLAGS) and reads the headers itself (the precompiled ones are not
-    instrumented-compatible). `tiling_default`: the struct the kernel names in
+    instrumented (SIMT_FLAGS), and `pch` must then be the one built with `pch_flags(soc,
+    simt=True)`. `tiling_default`: the struct the kernel names in
     REGISTER_TILING_DEFAULT (`registered_tiling_default`), which CANN's build applies to
     GET_TILING_DATA wherever the registration stands in the function."""
-    pre = ["-Winvalid-pch", "-include", str(pch)] if pch is not None and not simt else []
+    pre = ["-Winvalid-pch", "-include", str(pch)] if pch is not None else []
     flags = arch_flags(soc) + [KERNEL_OPT] + pre + [
         f"-DOPKG_SIM_OP_TYPE={op.type}",
         f"-DOPKG_SIM_KERNEL_NAME={op.kernel_name}",

@@ -228,21 +228,23 @@ class SimToolchain:
         # package's kernels. A kernel compile only requires it: the object is the same with or
         # without it (g++ reads the headers when the .gch does not fit), and the .gch follows
         # from the flags and headers already in the compile's argv and signature.
-        pch_dir = Path(out) / "sim" / ".pch" / flags.runtime_name(soc)
-        pch, gch = pch_dir / flags.PCH_HEADER, pch_dir / (flags.PCH_HEADER + ".gch")
-        arch = flags.runtime_name(soc)
-        if not flags.pch_enabled():
-            pch = None
-        else:
-            actions.append(Action("write", (str(pch),), content=flags.pch_source(), signature=fp,
+        def precompiled(simt: bool):
+            """The .gch of a kernel flag set (planned once however many packages use it)."""
+            name = flags.pch_dir_name(soc, simt)
+            pch_dir = Path(out) / "sim" / ".pch" / name
+            header, gch = pch_dir / flags.PCH_HEADER, pch_dir / (flags.PCH_HEADER + ".gch")
+            if not flags.pch_enabled():
+                return None, gch
+            actions.append(Action("write", (str(header),), content=flags.pch_source(), signature=fp,
                                   target=tid, step="generate",
-                                  description=f"generate sim precompiled header ({arch})"))
-            actions.append(Action("exec", (str(gch),), (str(pch),),
-                                  argv=(cxx, *common, *flags.pch_flags(soc), "-c", str(pch),
+                                  description=f"generate sim precompiled header ({name})"))
+            actions.append(Action("exec", (str(gch),), (str(header),),
+                                  argv=(cxx, *common, *flags.pch_flags(soc, simt), "-c", str(header),
                                         "-o", str(gch)),
                                   scan_path=(str(flags.include_dir()),), signature=fp, target=tid,
                                   step="pch",
-                                  description=f"precompile sim headers ({arch})"))
+                                  description=f"precompile sim headers ({name})"))
+            return header, gch
         # The entry only names the kernel: once per (package, SoC), whatever the dtype variant.
         entry_obj = base / soc.name / "entry.o"
         actions.append(compile_step(kernel_entry, entry_obj, flags.arch_flags(soc),
@@ -270,6 +272,7 @@ class SimToolchain:
         launcher = flags.has_chevron_launch(kernel_text)
         kernel_texts = [kernel_text, *(p.read_text(errors="replace") for p in _kernel_headers(pkg))]
         simt = flags.uses_simt(kernel_texts)
+        pch, gch = precompiled(simt)
         try:
             vector_flags = flags.ext_vector_flags(kernel_texts) + flags.core_type_flags(kernel_texts)
         except ValueError as e:

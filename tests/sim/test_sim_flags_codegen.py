@@ -148,7 +148,7 @@ def test_a_chevron_launch_is_found_outside_comments():
     assert not flags.has_chevron_launch("// k<<<n, l2, s>>>(a);\n/* k<<<n>>>(a) */\nint x = a << 3 >> 1;")
 
 
-def test_simt_kernels_are_instrumented_and_read_the_headers_themselves(tmp_path, soc910b):
+def test_simt_kernels_are_instrumented_and_read_their_own_precompiled_headers(tmp_path, soc910b):
     assert flags.uses_simt(["#include \"kernel_operator.h\"", '#include "simt_api/asc_simt.h"'])
     assert flags.uses_simt(["#  include <simt_api/math_functions.h>"])
     assert not flags.uses_simt(["#include \"kernel_operator.h\"\n// simt_api/asc_simt.h is not used"])
@@ -156,10 +156,13 @@ def test_simt_kernels_are_instrumented_and_read_the_headers_themselves(tmp_path,
     plain = flags.kernel_flags(OP, OP.variant("float32"), soc910b, None, pch)
     simt = flags.kernel_flags(OP, OP.variant("float32"), soc910b, None, pch, simt=True)
     assert "-fsanitize=thread" not in plain and str(pch) in plain
-    # the hooks' own runtime, never libtsan's: instrumentation flags only, and no precompiled
-    # headers (built without it)
+    # the hooks' own runtime, never libtsan's: instrumentation flags only; the precompiled
+    # headers given, which must be the set built with them (test_sim_pch.py)
     assert "-fsanitize=thread" in simt and "--param=tsan-distinguish-volatile=1" in simt and "-g1" in simt
-    assert str(pch) not in simt
+    assert str(pch) in simt
+    assert set(flags.SIMT_FLAGS) <= set(flags.pch_flags(soc910b, simt=True))
+    assert not set(flags.SIMT_FLAGS) & set(flags.pch_flags(soc910b))
+    assert flags.pch_dir_name(soc910b, simt=True) != flags.pch_dir_name(soc910b)
     assert "-fsanitize=thread" not in flags.link_flags()
 
 
