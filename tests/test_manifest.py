@@ -182,6 +182,31 @@ def test_case_values_constants_and_per_variant_attrs_load(workspace):
     assert const.attrs_for("float16") == {"alpha": 1.0}
 
 
+def test_a_case_written_for_some_dtypes_runs_in_their_variants(workspace):
+    from opkg.core.manifest import cases_for
+
+    text = manifest().replace(
+        "- {name: small, shapes: {x: [4, 64]}}",
+        "- {name: small, shapes: {x: [4, 64]}, dtypes: {x: float16, z: float16}}\n"
+        "    - {name: any, shapes: {x: [8]}}\n"
+        "    - {name: half_only, shapes: {x: [3]}, dtypes: {z: float16}}")
+    workspace.operator("addone", manifest=text)
+    pkg = workspace.load().packages["//packages/addone"]
+    small = pkg.verify.cases[0]
+    assert small.dtypes == {"x": "float16", "z": "float16"}
+    fp32, fp16 = pkg.op.variant("float32"), pkg.op.variant("float16")
+    assert [c.name for c in cases_for(pkg.verify.cases, fp16)] == ["small", "any", "half_only"]
+    assert [c.name for c in cases_for(pkg.verify.cases, fp32)] == ["any"]
+    # a variant no case is written for (or only ones with dtypes elsewhere) runs them all
+    only_half = [c for c in pkg.verify.cases if c.dtypes]
+    assert [c.name for c in cases_for(only_half, fp32)] == ["small", "half_only"]
+    bad = manifest().replace("- {name: small, shapes: {x: [4, 64]}}",
+                             "- {name: small, shapes: {x: [4, 64]}, dtypes: {x: float99}}")
+    workspace.operator("addtwo", manifest=bad)
+    with pytest.raises(ManifestError, match="unknown dtype 'float99'"):
+        workspace.load().packages["//packages/addtwo"]
+
+
 def test_kernel_entry_must_be_snake_case_of_op_type(workspace):
     workspace.operator("addone", entry="add_onne")
     with pytest.raises(ManifestError) as info:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from opkg.core.bundle import bundle_filename
 from opkg.core.errors import BuildError, ToolchainError
+from opkg.core.manifest import cases_for
 from opkg.core.model import SimModes
 from opkg.core.actions import Action, Target, digest_files, python_executable, sha256_text
 from opkg.core.report_schema import timings_path
@@ -319,7 +320,7 @@ class SimToolchain:
             kernel_libs[variant.name] = str(lib)
             if not verify or pkg.verify is None:
                 continue
-            cases = [c for c in pkg.verify.cases if not select or select.keep(
+            cases = [c for c in cases_for(pkg.verify.cases, variant) if not select or select.keep(
                 pkg.label, soc.name, variant.name, c.name,
                 tuple(d for _, d in variant.dtypes), pkg.name)]
             if not cases:       # -k, --lf...: nothing of this variant selected
