@@ -257,7 +257,9 @@ class SimToolchain:
             tiling_include = base / "gen" / "kernel_tiling.h"
             tiling_text = pkg.tiling_data.read_text(errors="replace")
             keyed = tuple((h, h.read_text(errors="replace"))
-                          for h in flags.keyed_tiling_headers(pkg.tiling_data, tiling_text))
+                          for h in flags.keyed_tiling_headers(
+                              pkg.tiling_data, tiling_text,
+                              tuple(sorted({str(Path(s).parent) for s in pkg.tiling_sources}))))
             tiling_headers = (str(pkg.tiling_data), *(str(h) for h, _ in keyed))
             roots = tuple(Path(d) for d in kernel_include)
             reads = flags.kernel_reads_host_tiling(

@@ -274,6 +274,46 @@ def test_tiling_classes_registered_for_tiling_keys_come_from_the_headers_beside(
     assert flags.kernel_reads_host_tiling(kernel, main, flags.tiling_classes(main, main_text)) == "none"
 
 
+def test_keyed_tiling_classes_of_a_dependency_unit_reach_the_kernel_as_classes_only(tmp_path):
+    # ops-nn's avg_pool3_d: its header registers AvgPool3D; the classes for its tiling keys are
+    # registered in pool_3d_common/op_host/arch35 (a unit its CMake DEPENDENCIES build with it),
+    # beside host classes deriving op_host's TilingBaseClass, which no kernel build has
+    own = tmp_path / "avg" / "op_host"
+    common = tmp_path / "common" / "op_host" / "arch35"
+    own.mkdir(parents=True)
+    common.mkdir(parents=True)
+    main = own / "avg_tiling.h"
+    main_text = ("#ifndef A_H\n#define A_H\n#include \"register/tilingdata_base.h\"\nnamespace optiling {\n"
+                 "BEGIN_TILING_DATA_DEF(AData)\nTILING_DATA_FIELD_DEF(int64_t, n);\nEND_TILING_DATA_DEF;\n"
+                 "REGISTER_TILING_DATA_CLASS(Avg, AData)\n}\n#endif\n")
+    main.write_text(main_text)
+    keyed_file = common / "small_kernel_tiling.h"
+    keyed_file.write_text(
+        "#ifndef S_H\n#define S_H\n#include \"register/tilingdata_base.h\"\n#include \"op_host/tiling_base.h\"\n"
+        "namespace optiling {\nBEGIN_TILING_DATA_DEF(SmallData)\nTILING_DATA_FIELD_DEF(int32_t, kd);\n"
+        "END_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(Avg_300001, SmallData)\n"
+        "class SmallTiling : public TilingBaseClass { };\n}\n#endif\n")
+    assert flags.keyed_tiling_headers(main, main_text) == []                 # not beside the header
+    keyed = flags.keyed_tiling_headers(main, main_text, (str(common),))
+    assert keyed == [keyed_file.resolve()]
+    pairs = tuple((h, h.read_text()) for h in keyed)
+    text = flags.kernel_tiling_source(main, main_text, tmp_path / "gen", "classes", pairs)
+    assert "small_kernel_tiling.h" not in text and "TilingBaseClass" not in text
+    assert text.splitlines()[-2:] == ["using ::optiling::AData;", "using ::optiling::SmallData;"]
+    gen = tmp_path / "gen" / "kernel_tiling.h"
+    gen.parent.mkdir()
+    gen.write_text(text)
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "kernel_operator.h"\nint32_t f(const SmallData& t, const AData& a) '
+                   "{ return t.kd + int32_t(a.n); }\n")
+    from opkg.core.socs import get_soc
+
+    soc = get_soc("Ascend950PR_9599")
+    r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(soc), "-include", str(gen),
+                        "-fsyntax-only", str(src)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
+
+
 def test_ext_vector_type_becomes_a_gcc_vector_of_the_same_lanes(tmp_path):
     # ops-nn's gather_nd_simt.h: `typedef int32_t int4 __attribute__((ext_vector_type(4)));`,
     # which g++ would ignore (int4 a plain int32_t)
