@@ -217,7 +217,7 @@ def test_ttk_rows_that_do_not_fit_the_opdef_are_said(tmp_path):
 
 def test_an_attr_naming_the_rows_output_dtype_follows_the_variant(tmp_path):
     # ops-nn's quant tables: dst_type is the ge::DataType number of y's dtype in the row (29
-    # int4, 34 hifloat8); every row runs in every variant, so the value is written per variant
+    # int4, 34 hifloat8); a row may run in other variants, so the value is written per variant
     _table(tmp_path, "testcase_name,input_shapes,output_dtypes,attributes,soc_series\n"
            "to_int4,\"((4, 64),)\",\"('int4',)\",\"{'dst_type': 29, 'axis': 29}\",\n"
            "to_hif8,\"((2, 64),)\",\"('hifloat8',)\",\"{'dst_type': 34, 'axis': -1}\",\n")

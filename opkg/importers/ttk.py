@@ -288,8 +288,9 @@ def _dtype_attrs(attrs: dict, out_dtypes, outputs: list[dict]) -> dict:
     """The int attrs of a row that name one of its outputs' dtypes (the row's value is that
     dtype's ge::DataType number: a quant operator's `dst_type`), as {attr: output name}. Such
     a value follows the variant a case runs in (the manifest writes it per variant), since a
-    table's rows run in every variant: ops-nn's arch35 quant tables give dst_type 29 (int4),
-    34 (hifloat8) or 35 (float8_e5m2) in rows an int8 variant of Ascend 910B runs too."""
+    row can run in variants of other dtypes (another architecture's table, or a variant no row
+    is written for): ops-nn's arch35 quant tables give dst_type 29 (int4), 34 (hifloat8) or 35
+    (float8_e5m2) in rows an int8 variant of Ascend 910B runs too."""
     from opkg.core.model import DTYPES
 
     if not isinstance(out_dtypes, (list, tuple)) or len(out_dtypes) != len(outputs):
