@@ -421,17 +421,20 @@ def cli_startup(reps: int) -> dict:
             "runs": {"opkg": version, "python": bare}}
 
 
-def variant_compile(plan: dict, work: Path, reps: int) -> dict:
+def variant_compile(plan: dict, work: Path, reps: int, kernel: str = "kernel float32 (") -> dict:
     """What one more kernel variant costs to compile (the float32 kernel of packages/layernorm
     for Ascend910B1; the entry is per package and SoC, the block runner per architecture) against a file that includes only <cstdint> and
     <cmath>, with the same common flags; the kernel as planned (through the precompiled
     headers) and without them (the same command minus `-Winvalid-pch -include <pch>`), and
-    the one-off precompile. Interleaved; wall and CPU time."""
+    the one-off precompile. Interleaved; wall and CPU time. `kernel`: the start of the compile
+    step's description names (another package's plan: packages/gather_simt's SIMT kernel, whose
+    instrumented flags have a precompiled header of their own)."""
     from opkg.sim import flags
 
-    steps = [a for a in plan["actions"] if a["step"] == "compile" and "kernel float32" in
-             a["description"]][:1]
-    pch = [a for a in plan["actions"] if a["step"] == "pch"][:1]
+    steps = [a for a in plan["actions"] if a["step"] == "compile" and kernel in a["description"]][:1]
+    used = steps[0]["argv"][steps[0]["argv"].index("-Winvalid-pch") + 2] + ".gch" \
+        if steps and "-Winvalid-pch" in steps[0]["argv"] else None
+    pch = [a for a in plan["actions"] if a["step"] == "pch" and a["outputs"][0] == used][:1]
     tmp = work / "micro"
     tmp.mkdir(exist_ok=True)
 
@@ -657,6 +660,13 @@ def table(res: dict) -> str:
                          fmt_s(vc["minimal_compile_s"]),
                          fmt_r(ratio(vc["variant_no_pch_s"], vc["minimal_compile_s"])),
                          f"the precompile itself: {fmt_s(vc['pch_s'])} once per architecture"))
+    sv = res.get("simt_variant_compile")
+    if sv and "variant_no_pch_s" in sv and sv.get("pch_used"):
+        rows.append(("one SIMT variant compile (gather_simt), CPU", fmt_s(sv["variant_cpu_s"]),
+                     fmt_s(sv["variant_no_pch_cpu_s"]),
+                     fmt_r(ratio(sv["variant_cpu_s"], sv["variant_no_pch_cpu_s"])),
+                     "without the precompiled headers (as before), CPU; the precompile: "
+                     f"{fmt_s(sv['pch_cpu_s'])} CPU once per architecture"))
     ln = res.get("layernorm")
     if ln:
         rows.append(("sim LayerNorm 96x1024 fp32", fmt_s(ln["sim_s"]), fmt_s(ln["golden_s"]),
@@ -755,6 +765,9 @@ def main(argv=None) -> int:
         section("cube", cube.sim_matmul, work, a.reps, opkg_env(work / "cache-cube"))
         log("micro: sim SIMT gather")
         section("simt", simt.sim_gather, work, a.reps, opkg_env(work / "cache-simt"))
+        log("micro: one SIMT variant's compile")
+        section("simt_variant_compile", lambda: variant_compile(
+            load_plan(work / "simt"), work, a.reps, "kernel float32_int32 ("))
     if "scale" in only and ns:
         def scale():
             log("scale: prototype build")

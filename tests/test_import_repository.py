@@ -182,7 +182,7 @@ def test_ttk_rows_of_the_soc_series_with_the_tightest_tolerances():
     assert [c["name"] for c in cases.cases] == ["leaky_scale_ragged", "leaky_scale_one"]
     assert cases.cases[0] == {"name": "leaky_scale_ragged", "shapes": {"x": [3, 37]},
                               "attrs": {"scale": 3.0, "negative_slope": 0.25},
-                              "ranges": {"x": [-2, 2]}}
+                              "ranges": {"x": [-2, 2]}, "dtypes": {"x": "float16", "y": "float16"}}
     assert cases.tolerance == {"float16": {"rtol": 0.002, "atol": 0.002},
                                "float32": {"rtol": 0.0001, "atol": 0.0001}}
     assert cases.source == "tests/st/ttk_kernel_leaky_scale.csv"
@@ -217,7 +217,7 @@ def test_ttk_rows_that_do_not_fit_the_opdef_are_said(tmp_path):
 
 def test_an_attr_naming_the_rows_output_dtype_follows_the_variant(tmp_path):
     # ops-nn's quant tables: dst_type is the ge::DataType number of y's dtype in the row (29
-    # int4, 34 hifloat8); every row runs in every variant, so the value is written per variant
+    # int4, 34 hifloat8); a row may run in other variants, so the value is written per variant
     _table(tmp_path, "testcase_name,input_shapes,output_dtypes,attributes,soc_series\n"
            "to_int4,\"((4, 64),)\",\"('int4',)\",\"{'dst_type': 29, 'axis': 29}\",\n"
            "to_hif8,\"((2, 64),)\",\"('hifloat8',)\",\"{'dst_type': 34, 'axis': -1}\",\n")
@@ -234,6 +234,29 @@ def test_an_attr_naming_the_rows_output_dtype_follows_the_variant(tmp_path):
     assert written["attrs"]["dst_type"] == {"per_variant": {"float16_int8": 2, "float16_int4": 29}}
     assert written["attrs"]["axis"] == -1 and written["shapes"] == cases[1]["shapes"]
     assert R._per_variant_dtypes(cases[0], op, "Ascend910B1") == cases[0]
+
+
+def test_a_ttk_row_of_the_socs_table_names_the_dtypes_it_is_written_for(tmp_path):
+    # ops-nn's arch35 quant tables: a row's shapes and round_mode fit its own output dtype (an
+    # odd last dimension is fine for int8, the int4 tiling rejects it); run elsewhere they fail
+    _table(tmp_path, "testcase_name,input_shapes,input_dtypes,output_dtypes,attributes,soc_series\n"
+           "to_int8,\"((4, 63),)\",\"('float16',)\",\"('int8',)\",{},\n"
+           "to_int4,\"((4, 64),)\",\"('float16',)\",\"('int4',)\",{},\n"
+           "to_hif8,\"((2, 64),)\",\"('float16',)\",\"('hifloat8',)\",{},\n"
+           "odd,\"((2, 8),)\",\"('float16', 'float16')\",\"('int8',)\",{},\n")
+    op = _op(outputs=[{"name": "y", "dtypes": ["int8", "int4"], "formats": ["ND", "ND"]}],
+             inputs=[{"name": "x", "dtypes": ["float16", "float16"], "formats": ["ND", "ND"]}],
+             attrs=[])
+    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").cases
+    assert [c.get("dtypes") for c in cases] == [{"x": "float16", "y": "int8"}, {"x": "float16", "y": "int4"},
+                                                {"x": "float16", "y": "hifloat8"}, None]
+    # the import keeps them where a variant of the SoC has them; the hifloat8 row's combination
+    # is not the op's: it runs in every variant
+    assert R._fitting(cases[0], op, "Ascend910B1") == cases[0]
+    assert R._fitting(cases[2], op, "Ascend910B1") == {k: v for k, v in cases[2].items() if k != "dtypes"}
+    # another architecture's table gives shapes and attrs only
+    assert all("dtypes" not in c for c in ttk._cases([tmp_path / "tests" / "ttk_kernel_x.csv"], tmp_path,
+                                                       op, None, True).cases)
 
 
 def test_a_ttk_range_of_one_value_is_kept(tmp_path):
@@ -486,10 +509,11 @@ def test_an_imported_operator_builds_and_verifies_with_the_repositorys_golden(tm
     proc = _opkg(ws, "build", "//packages/ops_mini/activation/leaky_scale", "--json")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = ws / "out" / "sim" / "leaky_scale" / "Ascend910B1"
-    for variant in ("float16", "float32"):
+    # each ttk row in the variant of the dtypes it names
+    for variant, case in (("float16", "leaky_scale_ragged"), ("float32", "leaky_scale_one")):
         report = json.loads((out / variant / "verification.json").read_text())
         assert report["passed"], report
-        assert [c["case"] for c in report["results"]] == ["leaky_scale_ragged", "leaky_scale_one"]
+        assert [c["case"] for c in report["results"]] == [case]
     # the lock pins both repositories at the commits the import recorded
     assert _opkg(ws, "lock").returncode == 0
     lock = (ws / "opkg.lock").read_text()

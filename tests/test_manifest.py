@@ -167,19 +167,40 @@ def test_each_mistake_points_at_its_place(workspace, old, new, marker, field, me
     assert str(err.location).endswith(f"opkg.yaml:{line}:{column}")
 
 
+def with_cases(workspace, cases: str, name: str = "addone"):
+    """The package `name` whose verify.cases are `cases` (YAML list items), loaded."""
+    text = manifest().replace("- {name: small, shapes: {x: [4, 64]}}", cases)
+    workspace.operator(name, manifest=text)
+    return workspace.load().packages[f"//packages/{name}"]
+
+
 def test_case_values_constants_and_per_variant_attrs_load(workspace):
-    text = manifest().replace(
-        "- {name: small, shapes: {x: [4, 64]}}",
-        "- {name: small, shapes: {x: [2]}, values: {x: [3, -1]}, "
-        "attrs: {alpha: {per_variant: {float32: 0.5, float16: 2}}}}\n"
-        "    - {name: const, shapes: {x: [4]}, ranges: {x: [7, 7]}}")
-    workspace.operator("addone", manifest=text)
-    pkg = workspace.load().packages["//packages/addone"]
+    pkg = with_cases(workspace, "- {name: small, shapes: {x: [2]}, values: {x: [3, -1]}, "
+                                "attrs: {alpha: {per_variant: {float32: 0.5, float16: 2}}}}\n"
+                                "    - {name: const, shapes: {x: [4]}, ranges: {x: [7, 7]}}")
     small, const = pkg.verify.cases
     assert small.values == {"x": (3, -1)} and const.ranges == {"x": (7.0, 7.0)}
     assert small.attrs_for("float32") == {"alpha": 0.5}
     assert small.attrs_for("float16") == {"alpha": 2.0}
     assert const.attrs_for("float16") == {"alpha": 1.0}
+
+
+def test_a_case_written_for_some_dtypes_runs_in_their_variants(workspace):
+    from opkg.core.manifest import cases_for
+
+    pkg = with_cases(workspace, "- {name: small, shapes: {x: [4, 64]}, dtypes: {x: float16, z: float16}}\n"
+                                "    - {name: any, shapes: {x: [8]}}\n"
+                                "    - {name: half_only, shapes: {x: [3]}, dtypes: {z: float16}}")
+    small = pkg.verify.cases[0]
+    assert small.dtypes == {"x": "float16", "z": "float16"}
+    fp32, fp16 = pkg.op.variant("float32"), pkg.op.variant("float16")
+    assert [c.name for c in cases_for(pkg.verify.cases, fp16)] == ["small", "any", "half_only"]
+    assert [c.name for c in cases_for(pkg.verify.cases, fp32)] == ["any"]
+    # a variant no case is written for (or only ones with dtypes elsewhere) runs them all
+    only_half = [c for c in pkg.verify.cases if c.dtypes]
+    assert [c.name for c in cases_for(only_half, fp32)] == ["small", "half_only"]
+    with pytest.raises(ManifestError, match="unknown dtype 'float99'"):
+        with_cases(workspace, "- {name: small, shapes: {x: [4, 64]}, dtypes: {x: float99}}", "addtwo")
 
 
 def test_kernel_entry_must_be_snake_case_of_op_type(workspace):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from opkg import __version__
 from opkg.core.actions import Action, Plan, Target
+from opkg.core.manifest import cases_for
 from opkg.core.model import SimModes
 
 if TYPE_CHECKING:
@@ -128,7 +129,7 @@ def _selected(pkg, soc, select) -> bool:
         return False
     return any(select.keep(pkg.label, soc.name, v.name, c.name, tuple(d for _, d in v.dtypes),
                            pkg.name)
-               for v in pkg.op.for_soc(soc.short).variants() for c in pkg.verify.cases)
+               for v in pkg.op.for_soc(soc.short).variants() for c in cases_for(pkg.verify.cases, v))
 
 
 def _dedupe(actions: list[Action]) -> list[Action]:

@@ -78,6 +78,14 @@ class Case:
     per_variant: dict[str, dict[str, Any]] = field(default_factory=dict)
     # a known failure (pytest's xfail, strict): (reason, variant patterns, SoCs); () for all
     xfail: tuple[str, tuple[str, ...], tuple[str, ...]] | None = None
+    # the dtypes the case is written for (tensor -> dtype; {}: any): it runs in the variants that
+    # have them, and in every variant when none of the package's cases names that variant's
+    # (`cases_for`)
+    dtypes: dict[str, str] = field(default_factory=dict)
+
+    def fits(self, variant) -> bool:
+        """Whether the variant has the dtypes this case is written for."""
+        return all(variant.dtype_of(t) == d for t, d in self.dtypes.items())
 
     def xfail_for(self, variant: str, soc: str) -> str | None:
         """The xfail reason that applies to this variant on this SoC, else None."""
@@ -95,6 +103,14 @@ class Case:
     def attrs_for(self, variant: str) -> dict[str, Any]:
         """The attrs one dtype variant runs with."""
         return {**self.attrs, **{a: v[variant] for a, v in self.per_variant.items() if variant in v}}
+
+
+def cases_for(cases, variant) -> list:
+    """The cases a dtype variant runs: those written for its dtypes (Case.dtypes) and those
+    written for any; all of them when none is written for it (an ops repository's ttk table with
+    no row of that dtype combination: its rows' shapes and attrs are the operator's)."""
+    fitting = [c for c in cases if c.fits(variant)]
+    return fitting or list(cases)
 
 
 @dataclass(frozen=True)
@@ -897,7 +913,7 @@ class _Validator:
 
     def case(self, value, where, op: OpSpec) -> Case:
         c = self.mapping(value, where, ("name", "shapes", "attrs", "ranges", "output_shapes",
-                                        "values", "xfail"),
+                                        "values", "xfail", "dtypes"),
                          required=("shapes",))
         name = self.string(c.get("name", f"case{where[-1]}"), where + ("name",),
                            max_len=MAX_CASE_NAME)
@@ -982,7 +998,16 @@ class _Validator:
             values[tname] = tuple(self.number(x, vw + (k,)) if not isinstance(x, int) or
                                   isinstance(x, bool) else x for k, x in enumerate(items))
         xfail = self.xfail(c["xfail"], where + ("xfail",), op) if "xfail" in c else None
-        return Case(name, shapes, attrs, ranges, output_shapes, values, per_variant, xfail)
+        tensors = {t.name: t for t in (*op.inputs, *op.outputs)}
+        dtypes_raw = self.mapping(c.get("dtypes") or {}, where + ("dtypes",), tuple(tensors))
+        dtypes = {}
+        for tname, d in dtypes_raw.items():
+            dw = where + ("dtypes", tname)
+            d = self.string(d, dw)
+            if d not in DTYPES:
+                raise self.err(dw, f"unknown dtype {d!r}", "a dtype of the op's tensors")
+            dtypes[tname] = d
+        return Case(name, shapes, attrs, ranges, output_shapes, values, per_variant, xfail, dtypes)
 
     def xfail(self, value, where, op: OpSpec):
         """`xfail: true`, `xfail: "reason"` or `xfail: {reason, variants: [...], socs: [...]}`."""

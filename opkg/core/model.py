@@ -49,8 +49,9 @@ DTYPES: dict[str, DType] = {d.name: d for d in (
     DType("complex128", "opkg_sim::complex128", "DT_COMPLEX128", 17, 16, "complex128", "complex"),
     # Ascend 950's 8-bit floats: ge names and values of metadef's graph/types.h, kernel types as
     # asc-devkit's ascendc_impl_build.py maps them; NumPy types from ml_dtypes (e8m0 is its
-    # float8_e8m0fnu). ml_dtypes has no hifloat8: its tensors are raw bytes (uint8) in NumPy.
-    DType("hifloat8", "hifloat8_t", "DT_HIFLOAT8", 34, 1, None, "float"),
+    # float8_e8m0fnu). ml_dtypes has no hifloat8: NumPy has it through en_dtypes, the package
+    # ops-nn's goldens cast with (opkg/core/hifloat8.py is opkg's own emulation of the encoding).
+    DType("hifloat8", "hifloat8_t", "DT_HIFLOAT8", 34, 1, "hifloat8", "float"),
     DType("float8_e5m2", "fp8_e5m2_t", "DT_FLOAT8_E5M2", 35, 1, "float8_e5m2", "float"),
     DType("float8_e4m3fn", "fp8_e4m3fn_t", "DT_FLOAT8_E4M3FN", 36, 1, "float8_e4m3fn", "float"),
     DType("float8_e8m0", "fp8_e8m0_t", "DT_FLOAT8_E8M0", 37, 1, "float8_e8m0fnu", "float"),
@@ -71,6 +72,19 @@ PACKED_DTYPES: dict[str, DType] = {d.name: d for d in (
 # a cast into int4 wraps, so goldens are checked for range: verify/runner.py).
 ML_DTYPES = ("bfloat16", "int4", "float8_e5m2", "float8_e4m3fn", "float8_e8m0fnu", "float6_e3m2fn",
               "float6_e2m3fn", "float4_e2m1fn")
+# ... and these only through en_dtypes (not a dependency of opkg: a variant of such a dtype runs
+# where it is installed, as the repository goldens that return one need it anyway).
+EN_DTYPES = ("hifloat8",)
+
+
+def has_numpy(name: str) -> bool:
+    """Whether a manifest dtype has a NumPy type here (en_dtypes' need the package)."""
+    info = DTYPES.get(name) or PACKED_DTYPES[name]
+    if info.numpy in EN_DTYPES:
+        import importlib.util
+
+        return importlib.util.find_spec("en_dtypes") is not None
+    return info.numpy is not None
 
 def numpy_dtype(name: str):
     """The NumPy dtype of a manifest dtype. bfloat16 and the 950's float8/float6/float4 are
@@ -82,6 +96,17 @@ def numpy_dtype(name: str):
         import ml_dtypes
 
         return np.dtype(getattr(ml_dtypes, info.numpy))
+    if info.numpy in EN_DTYPES:
+        try:
+            import en_dtypes
+        except ImportError:
+            from opkg.core.errors import UsageError
+
+            raise UsageError(f"dtype {name} needs the Python package en_dtypes (ml_dtypes has no "
+                             f"{name})", hint="pip install en_dtypes into opkg's Python") from None
+        return np.dtype(getattr(en_dtypes, info.numpy))
+    if info.numpy is None:
+        raise ValueError(f"dtype {name} has no NumPy type")
     return np.dtype(info.numpy)
 
 

@@ -789,15 +789,9 @@ def _short_series(soc: str) -> str:
     return re.sub(r"\d+$", "", soc) if re.search(r"[A-Za-z]\d+$", soc) else soc
 
 
-def _per_variant_dtypes(case: dict, manifest_op: dict, soc: str) -> dict:
-    """A case whose attrs name an output's dtype (ttk._dtype_attrs: `{output_dtype: y}`) with
-    the value per variant: the ge::DataType number of that output's dtype in each variant of
-    the SoC, as the manifest's `per_variant` says it."""
-    named = {k: v["output_dtype"] for k, v in (case.get("attrs") or {}).items()
-             if isinstance(v, dict) and "output_dtype" in v}
-    if not named:
-        return case
-    from opkg.core.model import DTYPES, OpSpec, TensorSpec
+def _soc_variants(manifest_op: dict, soc: str):
+    """The dtype variants of the manifest's op on the SoC."""
+    from opkg.core.model import OpSpec, TensorSpec
     from opkg.core.socs import soc_table
 
     def tensors(group):
@@ -808,7 +802,34 @@ def _per_variant_dtypes(case: dict, manifest_op: dict, soc: str) -> dict:
                   soc_configs=tuple((short, tensors(c["inputs"]), tensors(c["outputs"]))
                                     for short, c in (manifest_op.get("soc_configs") or {}).items()))
     row = soc_table(None).get(soc)
-    variants = spec.for_soc(row.short if row else soc).variants()
+    return spec.for_soc(row.short if row else soc).variants()
+
+
+def _fitting(case: dict, manifest_op: dict, soc: str) -> dict:
+    """A case without the dtypes its ttk row names (ttk._row_dtypes) when no variant of the
+    SoC has them (a combination the import left out): it then runs in every variant, as rows
+    did before they named theirs."""
+    want = case.get("dtypes")
+    if not want:
+        return case
+    names = {t["name"] for t in (*manifest_op["inputs"], *manifest_op["outputs"])}
+    if set(want) <= names and any(all(v.dtype_of(n) == d for n, d in want.items())
+                                  for v in _soc_variants(manifest_op, soc)):
+        return case
+    return {k: v for k, v in case.items() if k != "dtypes"}
+
+
+def _per_variant_dtypes(case: dict, manifest_op: dict, soc: str) -> dict:
+    """A case whose attrs name an output's dtype (ttk._dtype_attrs: `{output_dtype: y}`) with
+    the value per variant: the ge::DataType number of that output's dtype in each variant of
+    the SoC, as the manifest's `per_variant` says it."""
+    named = {k: v["output_dtype"] for k, v in (case.get("attrs") or {}).items()
+             if isinstance(v, dict) and "output_dtype" in v}
+    if not named:
+        return case
+    from opkg.core.model import DTYPES
+
+    variants = _soc_variants(manifest_op, soc)
     attrs = dict(case["attrs"])
     for name, output in named.items():
         attrs[name] = {"per_variant": {v.name: DTYPES[v.dtype_of(output)].ge_value for v in variants}}
@@ -881,7 +902,8 @@ def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, c
     lines.append("  cases:")
     if cases.cases:
         lines.append(f"    # from the repository's {cases.source}")
-        lines += [f"    - {_yaml_flow(_per_variant_dtypes(c, manifest_op, soc))}" for c in cases.cases]
+        lines += [f"    - {_yaml_flow(_per_variant_dtypes(_fitting(c, manifest_op, soc), manifest_op, soc))}"
+                  for c in cases.cases]
     else:
         lines.append("    # no ttk table or example for this SoC: one shape for every input; "
                      "REVIEW IT")

@@ -244,6 +244,8 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
                 ins = {t["name"] for t in inputs}
                 case["output_shapes"] = {t["name"]: sh for t, sh in zip(op["outputs"], outs)
                                          if t["name"] not in ins}
+            if short_series is not None and (dtypes := _row_dtypes(row, inputs, op["outputs"])):
+                case["dtypes"] = dtypes     # the row's own variant (the import keeps it if it exists)
             _tolerances(row, result.tolerance)
             for rewritten in _inplace(row, inputs, shapes):
                 if rewritten not in result.inplace:
@@ -259,12 +261,36 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
     return result
 
 
+def _row_dtypes(row: dict, inputs: list[dict], outputs: list[dict]) -> dict:
+    """{tensor: dtype} a row of the SoC's own table is written for (input_dtypes and
+    output_dtypes, one per OpDef tensor; an absent optional input's None left out), or {} when
+    the columns do not line up with the OpDef's tensors."""
+    from opkg.core.model import DTYPE_ALIASES, DTYPES
+
+    out = {}
+    for column, tensors in (("input_dtypes", inputs), ("output_dtypes", outputs)):
+        given = _literal(row.get(column))
+        if not isinstance(given, (list, tuple)) or len(given) != len(tensors):
+            return {}
+        for t, d in zip(tensors, given):
+            if d is None:
+                continue
+            if not isinstance(d, str) or t.get("param_type") == "dynamic":
+                return {}
+            d = DTYPE_ALIASES.get(d, d)
+            if d not in DTYPES:
+                return {}
+            out[t["name"]] = d
+    return out
+
+
 def _dtype_attrs(attrs: dict, out_dtypes, outputs: list[dict]) -> dict:
     """The int attrs of a row that name one of its outputs' dtypes (the row's value is that
     dtype's ge::DataType number: a quant operator's `dst_type`), as {attr: output name}. Such
     a value follows the variant a case runs in (the manifest writes it per variant), since a
-    table's rows run in every variant: ops-nn's arch35 quant tables give dst_type 29 (int4),
-    34 (hifloat8) or 35 (float8_e5m2) in rows an int8 variant of Ascend 910B runs too."""
+    row can run in variants of other dtypes (another architecture's table, or a variant no row
+    is written for): ops-nn's arch35 quant tables give dst_type 29 (int4), 34 (hifloat8) or 35
+    (float8_e5m2) in rows an int8 variant of Ascend 910B runs too."""
     from opkg.core.model import DTYPES
 
     if not isinstance(out_dtypes, (list, tuple)) or len(out_dtypes) != len(outputs):

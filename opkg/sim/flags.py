@@ -164,12 +164,18 @@ def pch_source() -> str:
     return '#include "kernel_operator.h"\n'
 
 
-def pch_flags(soc: SocInfo) -> list[str]:
+def pch_flags(soc: SocInfo, simt: bool = False) -> list[str]:
     """What PCH_HEADER is compiled with after `common_flags()` (then `-c <header> -o
     <header>.gch`): every flag of a kernel TU that the headers can see, and nothing per op or
     per variant (kernel_flags' -D macros are tested only after the headers, in
-    opkg_sim/runtime/kernel_tu.h)."""
-    return arch_flags(soc) + [KERNEL_OPT, "-x", "c++-header"]
+    opkg_sim/runtime/kernel_tu.h). `simt`: the instrumented kernels' set (SIMT_FLAGS), a .gch
+    of its own, since g++ takes a .gch only where the sanitizer and debug flags match."""
+    return arch_flags(soc) + [KERNEL_OPT, "-x", "c++-header"] + (list(SIMT_FLAGS) if simt else [])
+
+
+def pch_dir_name(soc: SocInfo, simt: bool = False) -> str:
+    """The directory (under out/sim/.pch) of the precompiled headers of a flag set."""
+    return runtime_name(soc) + ("-simt" if simt else "")
 
 
 _LAUNCH = re.compile(r"<<<.*?>>>", re.S)
@@ -241,11 +247,11 @@ def kernel_flags(op: OpSpec, variant: Variant, soc: SocInfo, tiling_header: Path
     Otherwise it is left undefined as in the device build, which keeps code guarded by it: cann-ops'
     MoeInitRoutingV2 and CrossEntropyLossGrad hide their SyncAll from the CPU-debug build that
     way, and their blocks need it. `simt`: the kernel uses the SIMT API (`uses_simt`); it is
-    instrumented (SIMT_FLAGS) and reads the headers itself (the precompiled ones are not
-    instrumented-compatible). `tiling_default`: the struct the kernel names in
+    instrumented (SIMT_FLAGS), and `pch` must then be the one built with `pch_flags(soc,
+    simt=True)`. `tiling_default`: the struct the kernel names in
     REGISTER_TILING_DEFAULT (`registered_tiling_default`), which CANN's build applies to
     GET_TILING_DATA wherever the registration stands in the function."""
-    pre = ["-Winvalid-pch", "-include", str(pch)] if pch is not None and not simt else []
+    pre = ["-Winvalid-pch", "-include", str(pch)] if pch is not None else []
     flags = arch_flags(soc) + [KERNEL_OPT] + pre + [
         f"-DOPKG_SIM_OP_TYPE={op.type}",
         f"-DOPKG_SIM_KERNEL_NAME={op.kernel_name}",
@@ -353,14 +359,16 @@ def _library_tiling_structs() -> frozenset[str]:
     return frozenset(names)
 
 
-def tiling_blocks(header: Path, text: str, roots: tuple = ()) -> str | None:
+def tiling_blocks(header: Path, text: str, roots: tuple = (), keyed: tuple = ()) -> str | None:
     """The tiling data class definitions of `header` and its relative includes, and their
     REGISTER_TILING_DATA_CLASS lines, as text in namespace optiling: what CANN generates the
     kernel's structs from. None when a definition depends on the header's other content (an
-    array size that is not a literal), so the whole header is needed."""
+    array size that is not a literal), so the whole header is needed. `keyed`: (path, text) of
+    the headers `keyed_tiling_headers` found, whose classes come after the header's, each once."""
     parts = []
     seen: set[Path] = set()
-    wanted = set(tiling_classes(Path(header), text, roots))   # those directly in namespace optiling
+    wanted = {c for h, t in ((header, text), *keyed)   # those directly in namespace optiling
+              for c in tiling_classes(Path(h), t, roots)}
 
     defined: set[str] = set()
     consts: dict[str, str] = {}
@@ -394,19 +402,23 @@ def tiling_blocks(header: Path, text: str, roots: tuple = ()) -> str | None:
             parts.append(block if block.rstrip().endswith(";") else block + ";")
         return True
 
-    if not walk(Path(header), text):
-        return None
+    for h, t in ((header, text), *keyed):
+        if Path(h).resolve() not in seen and not walk(Path(h), t):
+            return None
     return "namespace optiling {\n" + "\n".join(parts) + "\n}  // namespace optiling\n"
 
 
 _REGISTERS = re.compile(r"\bREGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,")
 
 
-def keyed_tiling_headers(tiling_header: Path, text: str) -> list[Path]:
-    """Headers next to the tiling header that register tiling data of the same operator for
-    given tiling keys (`REGISTER_TILING_DATA_CLASS(<OpType>_<key>, ...)`, ops-nn's
-    gather_elements_no_contiguous_tiling.h): CANN generates the kernel's structs from every
-    class registered for the operator, so its kernels name them too."""
+def keyed_tiling_headers(tiling_header: Path, text: str, dirs: tuple = ()) -> list[Path]:
+    """Headers next to the tiling header, or in `dirs` (those of the package's host sources),
+    that register tiling data of the same operator for given tiling keys
+    (`REGISTER_TILING_DATA_CLASS(<OpType>_<key>, ...)`, ops-nn's
+    gather_elements_no_contiguous_tiling.h beside gather_elements' header; avg_pool3_d's
+    classes in pool_3d_common/op_host/arch35, a unit its CMake DEPENDENCIES compile with it):
+    CANN generates the kernel's structs from every class registered for the operator in the
+    host sources it builds, so its kernels name them too."""
     header = Path(tiling_header)
     ops = {op for op in _REGISTERS.findall(_strip_comments(text)) if not re.search(r"_\d+$", op)}
     if not ops:
@@ -415,8 +427,9 @@ def keyed_tiling_headers(tiling_header: Path, text: str) -> list[Path]:
                        % "|".join(map(re.escape, sorted(ops))))
     known = set(tiling_classes(header, text))
     found = []
-    for h in sorted(header.parent.glob("*.h")):
-        if h.resolve() == header.resolve():
+    places = {header.parent.resolve(), *(Path(d).resolve() for d in dirs)}
+    for h in sorted({h.resolve() for d in places for h in d.glob("*.h")}):
+        if h == header.resolve():
             continue
         t = h.read_text(errors="replace")
         if keyed.search(_strip_comments(t)) and not set(tiling_classes(h, t)) <= known:
@@ -460,17 +473,18 @@ def kernel_tiling_source(tiling_header: Path, text: str, at: Path, reads: str = 
       `ge::DT_FLOAT16` compiles (cann-ops' dequant_swiglu_quant_tiling.h);
     - its include guard is undefined after it: a kernel header may use the same guard and must
       still be read (cann-ops' CTCLossV3Grad has CTC_LOSS_V3_GRAD_H_ in op_host and op_kernel).
-    `keyed`: (path, text) of the headers `keyed_tiling_headers` found, read the same way (the
-    class-only reading of `reads == "classes"` is for a package without them). `roots`: the
+    `keyed`: (path, text) of the headers `keyed_tiling_headers` found, read the same way (their
+    classes only, too, where `reads == "classes"`: their host code may need what the kernel
+    build does not have, ops-nn's pool_3d_common tiling classes deriving TilingBaseClass). `roots`: the
     kernel build's include directories, where the header's quoted includes may be found."""
     # `reads` (kernel_reads_host_tiling): the kernel reads none of the header, its classes only,
     # or the whole header
     lib = '#include "opkg_sim/basic_api/core/tiling_slot.h"\n#include "opkg_sim/adv_api/kernel_tiling_lib.h"\n'
     if reads == "none":
         return "// generated by opkg: the kernel reads its own tiling struct, not the package's tiling header\n" + lib
-    blocks = tiling_blocks(tiling_header, text, roots) if reads == "classes" and not keyed else None
+    blocks = tiling_blocks(tiling_header, text, roots, keyed) if reads == "classes" else None
     if blocks is not None:
-        classes = tiling_classes(Path(tiling_header), text, roots)
+        classes = kernel_tiling_classes(Path(tiling_header), text, keyed, roots)
         return ("// generated by opkg: the package's tiling classes as the kernel build gets them (no host includes)\n"
                 + lib + '#include "register/tilingdata_base.h"\n' + blocks
                 + "".join(f"using ::optiling::{c};\n" for c in classes))

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from opkg.core.errors import VerificationError
-from opkg.core.model import DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant, numpy_dtype
+from opkg.core.model import DTYPES, FORMATS, OpSpec, SimModes, SocInfo, Variant, has_numpy, numpy_dtype
 from opkg.sim import abi, gm, packed, profile
 
 TILING_CAPACITY = 64 * 1024       # bytes the tiling function may write (gert::TilingData capacity)
@@ -138,7 +138,7 @@ def _source_arg(path: str, line: int) -> str | None:
 
 
 def _np_dtype(dtype: str) -> np.dtype | None:
-    return numpy_dtype(dtype) if DTYPES[dtype].numpy else None
+    return numpy_dtype(dtype) if has_numpy(dtype) else None
 
 
 def _check_array(arr: np.ndarray, name: str, dtype: str, role: str) -> None:

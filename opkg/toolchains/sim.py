@@ -19,6 +19,7 @@ from pathlib import Path
 
 from opkg.core.bundle import bundle_filename
 from opkg.core.errors import BuildError, ToolchainError
+from opkg.core.manifest import cases_for
 from opkg.core.model import SimModes
 from opkg.core.actions import Action, Target, digest_files, python_executable, sha256_text
 from opkg.core.report_schema import timings_path
@@ -228,21 +229,23 @@ class SimToolchain:
         # package's kernels. A kernel compile only requires it: the object is the same with or
         # without it (g++ reads the headers when the .gch does not fit), and the .gch follows
         # from the flags and headers already in the compile's argv and signature.
-        pch_dir = Path(out) / "sim" / ".pch" / flags.runtime_name(soc)
-        pch, gch = pch_dir / flags.PCH_HEADER, pch_dir / (flags.PCH_HEADER + ".gch")
-        arch = flags.runtime_name(soc)
-        if not flags.pch_enabled():
-            pch = None
-        else:
-            actions.append(Action("write", (str(pch),), content=flags.pch_source(), signature=fp,
+        def precompiled(simt: bool):
+            """The .gch of a kernel flag set (planned once however many packages use it)."""
+            name = flags.pch_dir_name(soc, simt)
+            pch_dir = Path(out) / "sim" / ".pch" / name
+            header, gch = pch_dir / flags.PCH_HEADER, pch_dir / (flags.PCH_HEADER + ".gch")
+            if not flags.pch_enabled():
+                return None, gch
+            actions.append(Action("write", (str(header),), content=flags.pch_source(), signature=fp,
                                   target=tid, step="generate",
-                                  description=f"generate sim precompiled header ({arch})"))
-            actions.append(Action("exec", (str(gch),), (str(pch),),
-                                  argv=(cxx, *common, *flags.pch_flags(soc), "-c", str(pch),
+                                  description=f"generate sim precompiled header ({name})"))
+            actions.append(Action("exec", (str(gch),), (str(header),),
+                                  argv=(cxx, *common, *flags.pch_flags(soc, simt), "-c", str(header),
                                         "-o", str(gch)),
                                   scan_path=(str(flags.include_dir()),), signature=fp, target=tid,
                                   step="pch",
-                                  description=f"precompile sim headers ({arch})"))
+                                  description=f"precompile sim headers ({name})"))
+            return header, gch
         # The entry only names the kernel: once per (package, SoC), whatever the dtype variant.
         entry_obj = base / soc.name / "entry.o"
         actions.append(compile_step(kernel_entry, entry_obj, flags.arch_flags(soc),
@@ -254,7 +257,9 @@ class SimToolchain:
             tiling_include = base / "gen" / "kernel_tiling.h"
             tiling_text = pkg.tiling_data.read_text(errors="replace")
             keyed = tuple((h, h.read_text(errors="replace"))
-                          for h in flags.keyed_tiling_headers(pkg.tiling_data, tiling_text))
+                          for h in flags.keyed_tiling_headers(
+                              pkg.tiling_data, tiling_text,
+                              tuple(sorted({str(Path(s).parent) for s in pkg.tiling_sources}))))
             tiling_headers = (str(pkg.tiling_data), *(str(h) for h, _ in keyed))
             roots = tuple(Path(d) for d in kernel_include)
             reads = flags.kernel_reads_host_tiling(
@@ -270,6 +275,7 @@ class SimToolchain:
         launcher = flags.has_chevron_launch(kernel_text)
         kernel_texts = [kernel_text, *(p.read_text(errors="replace") for p in _kernel_headers(pkg))]
         simt = flags.uses_simt(kernel_texts)
+        pch, gch = precompiled(simt)
         try:
             vector_flags = flags.ext_vector_flags(kernel_texts) + flags.core_type_flags(kernel_texts)
         except ValueError as e:
@@ -316,7 +322,7 @@ class SimToolchain:
             kernel_libs[variant.name] = str(lib)
             if not verify or pkg.verify is None:
                 continue
-            cases = [c for c in pkg.verify.cases if not select or select.keep(
+            cases = [c for c in cases_for(pkg.verify.cases, variant) if not select or select.keep(
                 pkg.label, soc.name, variant.name, c.name,
                 tuple(d for _, d in variant.dtypes), pkg.name)]
             if not cases:       # -k, --lf...: nothing of this variant selected

@@ -767,10 +767,10 @@ def _regroup(result, names: list, counts: dict, lists: set):
 def _expected_array(value, dtype, name: str):
     import numpy as np
 
-    from opkg.core.model import ML_DTYPES
+    from opkg.core.model import EN_DTYPES, ML_DTYPES
 
     array = np.asarray(value)
-    if array.dtype.kind not in "biufc" and array.dtype.name not in ML_DTYPES:   # ml_dtypes' floats
+    if array.dtype.kind not in "biufc" and array.dtype.name not in ML_DTYPES + EN_DTYPES:
         raise TypeError(f"returned {type(value).__name__} for output {name!r}; "
                         "return a NumPy array per output")
     if dtype.name == "int4" and array.dtype != dtype and array.size:

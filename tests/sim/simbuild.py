@@ -109,9 +109,9 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
             tmp.write_text(text)
             os.replace(tmp, header)
     compiler = _compiler_version()
-    pch = precompiled(soc, cache, compiler)
     texts = [p.read_text() for p in sorted(pkg.rglob("*")) if p.is_file() and p.suffix in (".h", ".cpp")]
     simt = flags.uses_simt(texts)
+    pch = precompiled(soc, cache, compiler, simt)
     kernel_flags = (flags.common_flags()
                     + flags.kernel_flags(op, variant, soc, header, pch,
                                          flags.has_chevron_launch(kernel_src.read_text()), simt)
@@ -135,10 +135,11 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
     return Built(host_lib, kernel_lib, op, variant, soc)
 
 
-def precompiled(soc: SocInfo, cache: Path, compiler: str) -> Path:
-    """The emulation headers precompiled for `soc`'s architecture, as the build pipeline makes
-    them (flags.pch_flags), once per cache: the header to force-include, its .gch beside it."""
-    pch_flags = flags.common_flags() + flags.pch_flags(soc)
+def precompiled(soc: SocInfo, cache: Path, compiler: str, simt: bool = False) -> Path:
+    """The emulation headers precompiled for `soc`'s architecture (and the instrumented SIMT
+    kernels' flags with `simt`), as the build pipeline makes them (flags.pch_flags), once per
+    cache: the header to force-include, its .gch beside it."""
+    pch_flags = flags.common_flags() + flags.pch_flags(soc, simt)
     pch_dir = cache / f"pch-{_hash(pch_flags, flags.header_digest(), compiler)}"
     header, gch = pch_dir / flags.PCH_HEADER, pch_dir / (flags.PCH_HEADER + ".gch")
     if gch.exists():

@@ -148,7 +148,7 @@ def test_a_chevron_launch_is_found_outside_comments():
     assert not flags.has_chevron_launch("// k<<<n, l2, s>>>(a);\n/* k<<<n>>>(a) */\nint x = a << 3 >> 1;")
 
 
-def test_simt_kernels_are_instrumented_and_read_the_headers_themselves(tmp_path, soc910b):
+def test_simt_kernels_are_instrumented_and_read_their_own_precompiled_headers(tmp_path, soc910b):
     assert flags.uses_simt(["#include \"kernel_operator.h\"", '#include "simt_api/asc_simt.h"'])
     assert flags.uses_simt(["#  include <simt_api/math_functions.h>"])
     assert not flags.uses_simt(["#include \"kernel_operator.h\"\n// simt_api/asc_simt.h is not used"])
@@ -156,10 +156,13 @@ def test_simt_kernels_are_instrumented_and_read_the_headers_themselves(tmp_path,
     plain = flags.kernel_flags(OP, OP.variant("float32"), soc910b, None, pch)
     simt = flags.kernel_flags(OP, OP.variant("float32"), soc910b, None, pch, simt=True)
     assert "-fsanitize=thread" not in plain and str(pch) in plain
-    # the hooks' own runtime, never libtsan's: instrumentation flags only, and no precompiled
-    # headers (built without it)
+    # the hooks' own runtime, never libtsan's: instrumentation flags only; the precompiled
+    # headers given, which must be the set built with them (test_sim_pch.py)
     assert "-fsanitize=thread" in simt and "--param=tsan-distinguish-volatile=1" in simt and "-g1" in simt
-    assert str(pch) not in simt
+    assert str(pch) in simt
+    assert set(flags.SIMT_FLAGS) <= set(flags.pch_flags(soc910b, simt=True))
+    assert not set(flags.SIMT_FLAGS) & set(flags.pch_flags(soc910b))
+    assert flags.pch_dir_name(soc910b, simt=True) != flags.pch_dir_name(soc910b)
     assert "-fsanitize=thread" not in flags.link_flags()
 
 
@@ -269,6 +272,46 @@ def test_tiling_classes_registered_for_tiling_keys_come_from_the_headers_beside(
     assert flags.kernel_tiling_classes(main, main_text, pairs) == ["GData", "GKeyed"]
     assert flags.kernel_reads_host_tiling(kernel, main, flags.kernel_tiling_classes(main, main_text, pairs)) == "classes"
     assert flags.kernel_reads_host_tiling(kernel, main, flags.tiling_classes(main, main_text)) == "none"
+
+
+def test_keyed_tiling_classes_of_a_dependency_unit_reach_the_kernel_as_classes_only(tmp_path):
+    # ops-nn's avg_pool3_d: its header registers AvgPool3D; the classes for its tiling keys are
+    # registered in pool_3d_common/op_host/arch35 (a unit its CMake DEPENDENCIES build with it),
+    # beside host classes deriving op_host's TilingBaseClass, which no kernel build has
+    own = tmp_path / "avg" / "op_host"
+    common = tmp_path / "common" / "op_host" / "arch35"
+    own.mkdir(parents=True)
+    common.mkdir(parents=True)
+    main = own / "avg_tiling.h"
+    main_text = ("#ifndef A_H\n#define A_H\n#include \"register/tilingdata_base.h\"\nnamespace optiling {\n"
+                 "BEGIN_TILING_DATA_DEF(AData)\nTILING_DATA_FIELD_DEF(int64_t, n);\nEND_TILING_DATA_DEF;\n"
+                 "REGISTER_TILING_DATA_CLASS(Avg, AData)\n}\n#endif\n")
+    main.write_text(main_text)
+    keyed_file = common / "small_kernel_tiling.h"
+    keyed_file.write_text(
+        "#ifndef S_H\n#define S_H\n#include \"register/tilingdata_base.h\"\n#include \"op_host/tiling_base.h\"\n"
+        "namespace optiling {\nBEGIN_TILING_DATA_DEF(SmallData)\nTILING_DATA_FIELD_DEF(int32_t, kd);\n"
+        "END_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(Avg_300001, SmallData)\n"
+        "class SmallTiling : public TilingBaseClass { };\n}\n#endif\n")
+    assert flags.keyed_tiling_headers(main, main_text) == []                 # not beside the header
+    keyed = flags.keyed_tiling_headers(main, main_text, (str(common),))
+    assert keyed == [keyed_file.resolve()]
+    pairs = tuple((h, h.read_text()) for h in keyed)
+    text = flags.kernel_tiling_source(main, main_text, tmp_path / "gen", "classes", pairs)
+    assert "small_kernel_tiling.h" not in text and "TilingBaseClass" not in text
+    assert text.splitlines()[-2:] == ["using ::optiling::AData;", "using ::optiling::SmallData;"]
+    gen = tmp_path / "gen" / "kernel_tiling.h"
+    gen.parent.mkdir()
+    gen.write_text(text)
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "kernel_operator.h"\nint32_t f(const SmallData& t, const AData& a) '
+                   "{ return t.kd + int32_t(a.n); }\n")
+    from opkg.core.socs import get_soc
+
+    soc = get_soc("Ascend950PR_9599")
+    r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(soc), "-include", str(gen),
+                        "-fsyntax-only", str(src)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
 
 
 def test_ext_vector_type_becomes_a_gcc_vector_of_the_same_lanes(tmp_path):

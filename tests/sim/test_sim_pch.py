@@ -113,3 +113,35 @@ def test_a_kernel_object_defines_none_of_the_runtime_machinery(pkgs, soc910b, pc
         assert name not in defined, name
     assert "opkg_sim::check_gm(" in undefined and "AscendC::TQueBase::alloc_buffer(" in undefined
     assert "AscendC::TPipe::TPipe()" in undefined and "opkg_sim::count_vec(" in undefined
+
+
+def test_an_instrumented_simt_kernel_has_a_pch_of_its_own_flags(pkgs, tmp_path_factory, tmp_path):
+    """SIMT kernels are compiled with the thread-sanitizer instrumentation (flags.SIMT_FLAGS),
+    which the architecture's plain .gch does not fit: they get one built with those flags, and
+    compile through it to the same object."""
+    soc = get_soc("Ascend950PR_9599")
+    pkg = pkgs / "simt"
+    op = OpSpec("SimtKernels", (TensorSpec("x", ("float32",)), TensorSpec("idx", ("int32",))),
+                (TensorSpec("y", ("float32",)),))
+    cache = tmp_path_factory.mktemp("pch-simt")
+    compiler = simbuild._compiler_version()
+    plain = simbuild.precompiled(soc, cache, compiler)
+    simt = simbuild.precompiled(soc, cache, compiler, simt=True)
+    assert simt != plain and "-fsanitize=thread" in flags.pch_flags(soc, simt=True)
+
+    def compile_simt(out, pch, extra=()):
+        argv = [simbuild.CXX, *flags.common_flags(),
+                *flags.kernel_flags(op, op.variants()[0], soc, pkg / "op_host" / "simt_kernels_tiling.h",
+                                    pch, False, True), *extra,
+                f"-I{pkg / 'op_kernel'}", f"-I{pkg}", "-c", str(pkg / "op_kernel" / "simt_kernels.cpp"),
+                "-o", str(out)]
+        return subprocess.run(argv, capture_output=True, text=True)
+
+    used = compile_simt(tmp_path / "simt.o", simt, ["-H"])
+    assert used.returncode == 0, used.stderr[-3000:]
+    assert f"! {simt}.gch" in used.stderr.splitlines() and "invalid-pch" not in used.stderr
+    misfit = compile_simt(tmp_path / "misfit.o", plain)   # g++ reads the headers instead
+    assert misfit.returncode == 0 and "invalid-pch" in misfit.stderr
+    # the same object (-g1 names the compile's flags in the debug info: compared without -H)
+    assert compile_simt(tmp_path / "simt.o", simt).returncode == 0
+    assert (tmp_path / "simt.o").read_bytes() == (tmp_path / "misfit.o").read_bytes()

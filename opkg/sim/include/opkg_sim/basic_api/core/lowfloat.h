@@ -6,8 +6,7 @@
 //   gives +-inf; e8m0 (exponent only, unsigned): NaN gives 0xff, +-inf and magnitudes above
 //   2^127 give 0xfe; e2m1 / e1m2: no inf or NaN, overflow and +-inf give the signed maximum,
 //   NaN gives 0. Conversions to float are exact.
-// hifloat8_t is storage only: the sim does not emulate its tapered encoding yet, and a kernel
-// that converts one does not compile.
+// hifloat8_t: HiFloat8's tapered encoding (below, `hifloat8_format`).
 #ifndef OPKG_SIM_LOWFLOAT_H
 #define OPKG_SIM_LOWFLOAT_H
 
@@ -126,8 +125,95 @@ struct lowfloat4x2 {
     void set_high(float f) { bits = uint8_t((bits & 0x0f) | (Fmt::from_float(f) << 4)); }
 };
 
-struct hifloat8_storage {
+// HiFloat8 (the devkit's hifloat8_t: sign, a prefix-coded dot field D giving the exponent's width,
+// the exponent in sign-magnitude with an implicit leading 1, and what is left as mantissa):
+//   after the sign: 0000 mmm -> subnormal 2^(m-23) (m = 1..7; m = 0 is zero); 0001 mmm -> D = 0,
+//   exponent 0, 3 mantissa bits; 001 s mmm -> |e| = 1, 3 bits; 01 s e mmm -> |e| = 2..3, 3 bits;
+//   10 s ee mm -> |e| = 4..7, 2 bits; 11 s eee m -> |e| = 8..15, 1 bit (s: the exponent's sign).
+//   0x80 (negative zero) is NaN; 0x6f / 0xef (|e| = 15, mantissa 1) are +-inf; the largest finite
+//   magnitude is 2^15. Conversions from float round to nearest, ties away from zero (the devkit's
+//   CAST_ROUND; CAST_HYBRID, which its rounding-mode page calls a random rounding for hifloat8
+//   without saying how, is rounded the same way here: docs/api.md). A value whose rounding
+//   reaches 1.5 * 2^15 overflows: +-inf, or +-2^15 when saturating (NaN then gives 0).
+struct hifloat8_format {
+    static constexpr uint8_t nan_code = 0x80;
+    static constexpr uint8_t inf_code = 0x6f;
+    static constexpr double max_value = 32768.0;
+
+    // mantissa bits at exponent e (normal numbers, |e| <= 15); the subnormals have none
+    static int mant_bits(int e) {
+        const int a = e < 0 ? -e : e;
+        return a <= 3 ? 3 : a <= 7 ? 2 : 1;
+    }
+
+    static float to_float(uint8_t bits) {
+        if (bits == nan_code) return NAN;
+        const bool neg = (bits & 0x80) != 0;
+        const uint32_t b = bits & 0x7f;
+        if (b == inf_code) return neg ? -INFINITY : INFINITY;
+        double v;
+        if (b < 0x08) {
+            v = b == 0 ? 0.0 : std::ldexp(1.0, int(b) - 23);
+        } else {
+            int e_abs, m_bits;   // by the dot field: D = 0, 1, 2, 3, 4
+            bool e_neg;
+            if (b < 0x10) { e_neg = false; e_abs = 0; m_bits = 3; }
+            else if (b < 0x20) { e_neg = (b >> 3) & 1; e_abs = 1; m_bits = 3; }
+            else if (b < 0x40) { e_neg = (b >> 4) & 1; e_abs = 2 + ((b >> 3) & 1); m_bits = 3; }
+            else if (b < 0x60) { e_neg = (b >> 4) & 1; e_abs = 4 + ((b >> 2) & 3); m_bits = 2; }
+            else { e_neg = (b >> 4) & 1; e_abs = 8 + ((b >> 1) & 7); m_bits = 1; }
+            const uint32_t m = b & ((1u << m_bits) - 1);
+            v = std::ldexp(1.0 + std::ldexp(double(m), -m_bits), e_neg ? -e_abs : e_abs);
+        }
+        return float(neg ? -v : v);
+    }
+
+    // a (> 0, finite) rounded to the format, ties away from zero; may exceed max_value
+    static double round_magnitude(double a) {
+        if (a < std::ldexp(1.0, -22)) return a >= std::ldexp(1.0, -23) ? std::ldexp(1.0, -22) : 0.0;
+        const int e = std::ilogb(a);
+        const int m = e < -15 ? 0 : e > 15 ? 1 : mant_bits(e);
+        const double q = std::round(std::ldexp(a, m - e));         // std::round: ties away
+        return std::ldexp(q, e - m);
+    }
+
+    static uint8_t encode_magnitude(double v) {   // v exactly representable, 0 < v <= 2^15
+        const int e = std::ilogb(v);
+        if (e < -15) return uint8_t(e + 23);                        // subnormal
+        const int m_bits = mant_bits(e);
+        const uint32_t m = uint32_t(std::ldexp(v, m_bits - e)) & ((1u << m_bits) - 1);
+        const uint32_t s = e < 0 ? 1u : 0u, a = uint32_t(e < 0 ? -e : e);
+        if (a == 0) return uint8_t(0x08 | m);
+        if (a == 1) return uint8_t(0x10 | (s << 3) | m);
+        if (a <= 3) return uint8_t(0x20 | (s << 4) | ((a - 2) << 3) | m);
+        if (a <= 7) return uint8_t(0x40 | (s << 4) | ((a - 4) << 2) | m);
+        return uint8_t(0x60 | (s << 4) | ((a - 8) << 1) | m);
+    }
+
+    static uint8_t from_double(double d, bool saturate) {
+        if (std::isnan(d)) return saturate ? 0 : nan_code;
+        const bool neg = std::signbit(d);
+        const uint8_t sign = neg ? 0x80 : 0;
+        double a = std::fabs(d);
+        if (!std::isinf(a)) a = round_magnitude(a);
+        if (a == 0.0) return 0;                                     // no negative zero (0x80 is NaN)
+        if (a > max_value) {
+            if (!saturate) return uint8_t(inf_code | sign);
+            a = max_value;
+        }
+        return uint8_t(encode_magnitude(a) | sign);
+    }
+};
+
+struct hifloat8 {
     uint8_t bits = 0;
+    hifloat8() = default;
+    hifloat8(float f) : bits(hifloat8_format::from_double(f, false)) {}
+    template <class U, typename std::enable_if<(std::is_arithmetic<U>::value || std::is_same<U, _Float16>::value) &&
+                                                   !std::is_same<U, float>::value, int>::type = 0>
+    hifloat8(U v) : hifloat8(static_cast<float>(v)) {}
+    operator float() const { return hifloat8_format::to_float(bits); }
+    static hifloat8 from_bits(uint8_t b) { hifloat8 v; v.bits = b; return v; }
 };
 
 }  // namespace opkg_sim
@@ -135,7 +221,7 @@ struct hifloat8_storage {
 using fp8_e4m3fn_t = opkg_sim::lowfloat8<opkg_sim::fmt_e4m3fn, 0>;
 using fp8_e5m2_t = opkg_sim::lowfloat8<opkg_sim::fmt_e5m2, 1>;
 using fp8_e8m0_t = opkg_sim::lowfloat8<opkg_sim::fmt_e8m0, 2>;
-using hifloat8_t = opkg_sim::hifloat8_storage;
+using hifloat8_t = opkg_sim::hifloat8;
 using fp4x2_e2m1_t = opkg_sim::lowfloat4x2<opkg_sim::fmt_e2m1>;
 using fp4x2_e1m2_t = opkg_sim::lowfloat4x2<opkg_sim::fmt_e1m2>;
 

@@ -37,6 +37,11 @@ constexpr uint32_t TOTAL_L0C_SIZE = 128 * 1024;
 // other architectures: the Matmul's vector share as before (their UB sizes are not set here)
 constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
 #endif
+// float bit patterns as kernel_utils_constants.h gives them (ops-nn's pooling SIMT kernels read
+// F32_NEG_INF unqualified through `using namespace AscendC`)
+constexpr uint32_t F32_INF = 0x7f800000;
+constexpr uint32_t F32_NEG_INF = 0xff800000;
+constexpr uint32_t F32_NAN = 0x7fc00000;
 }  // namespace AscendC
 
 // an instruction prefetch hint (kernel_utils_ceil_oom_que.h): nothing in CANN's CPU-debug build either

@@ -155,7 +155,10 @@ inline T max_finite() {
 template <class T>
 inline T to_float_type(double d, AscendC::RoundMode rm, SatMode sat) {
     using AscendC::RoundMode;
-    if constexpr (std::is_same<T, fp8_e4m3fn_t>::value || std::is_same<T, fp8_e5m2_t>::value ||
+    if constexpr (std::is_same<T, hifloat8_t>::value) {
+        // ties away from zero for CAST_ROUND and CAST_HYBRID alike (lowfloat.h says why)
+        return hifloat8_t::from_bits(opkg_sim::hifloat8_format::from_double(d, sat == SatMode::SAT));
+    } else if constexpr (std::is_same<T, fp8_e4m3fn_t>::value || std::is_same<T, fp8_e5m2_t>::value ||
                   std::is_same<T, fp8_e8m0_t>::value) {
         // 8-bit floats: to nearest even (other rounding modes not emulated); SAT clamps, NaN -> 0.
         if (sat == SatMode::SAT) {
@@ -221,10 +224,6 @@ inline T to_int_type(double d, AscendC::RoundMode rm, SatMode sat, bool from_flo
 
 template <class T, class U>
 inline T convert(U x, AscendC::RoundMode rm, SatMode sat) {
-    static_assert(!std::is_same<T, hifloat8_t>::value && !std::is_same<U, hifloat8_t>::value,
-                  "Reg::Cast to or from hifloat8_t is not emulated yet (docs/api.md)");
-    static_assert(!std::is_same<T, int4x2_t>::value && !std::is_same<U, int4x2_t>::value,
-                  "Reg::Cast to or from int4x2_t (packed int4) is not emulated yet (docs/api.md)");
     if constexpr (std::is_integral<T>::value && std::is_integral<U>::value) {
         if (sat == SatMode::SAT) return to_int_type<T>(double(x), rm, sat, false);
         return T(x);   // truncating (two's complement)
@@ -244,25 +243,92 @@ inline void set_lane_origin(D& d, uint32_t i, const S& s, uint32_t j, bool& dirt
     dirty |= u != 0;
 }
 
-template <class T, class U, const CastTrait& tr, class D, class S>
-inline void cast(D& d, S& s, MaskReg& m, SrcLoc loc) {
-    using DT = elem_t<T, D>;
-    using ST = elem_t<U, S>;
-    static_assert(sizeof(DT) == sizeof(typename D::ActualT) && sizeof(ST) == sizeof(typename S::ActualT),
-                  "Reg::Cast: the template types must match the registers' element widths");
-    const char* op = "Cast";
-    note(loc);
-    read_reg(s, op, loc);
-    const bool merge = tr.mrgMode == MaskMergeMode::MERGING;
-    if (merge) read_reg(d, op, loc);
-    const uint32_t lay = tr.layoutMode == RegLayout::UNKNOWN ? 0 : uint32_t(tr.layoutMode);
-    bool dirty = merge && d.dirty;
-    if (!merge) {
-        std::memset(static_cast<void*>(d.v), 0, sizeof d.v);
-        std::memset(d.undef, 0, sizeof d.undef);
-    } else if (!d.dirty) {
-        std::memset(d.undef, 0, sizeof d.undef);
+// The packed 4-bit element types: a byte holds two elements, the first in the low nibble.
+template <class E>
+constexpr bool nibble_pair = std::is_same<E, int4x2_t>::value || std::is_same<E, fp4x2_e2m1_t>::value ||
+                             std::is_same<E, fp4x2_e1m2_t>::value;
+
+// One 4-bit element of P from x, rounded by `rm`. int4: saturating to -8..7 under SAT, else the
+// low 4 bits of the rounded integer (+-inf give the extremes, NaN 0), as the Cast page's table of
+// float-to-integer modes says. fp4: the signed maximum for overflow and inf, 0 for NaN, each
+// rounding mode picking between the two neighbouring codes.
+template <class P>
+inline uint8_t nibble_of(double x, AscendC::RoundMode rm, SatMode sat) {
+    using AscendC::RoundMode;
+    if constexpr (std::is_same<P, int4x2_t>::value) {
+        if (std::isnan(x)) return 0;
+        if (std::isinf(x)) return x > 0 ? 0x7 : 0x8;
+        const int64_t v = int64_t(to_int_type<int64_t>(x, rm, SatMode::SAT, true));
+        if (sat == SatMode::SAT) return uint8_t((v < -8 ? -8 : v > 7 ? 7 : v) & 0xf);
+        return uint8_t(uint64_t(v) & 0xf);
+    } else {
+        using F = typename std::conditional<std::is_same<P, fp4x2_e2m1_t>::value, opkg_sim::fmt_e2m1,
+                                            opkg_sim::fmt_e1m2>::type;
+        if (std::isnan(x)) return 0;
+        const uint8_t sign = std::signbit(x) ? 0x8 : 0;
+        const double a = std::fabs(x);
+        uint8_t lo = 0;                                  // the largest code whose value <= a
+        for (uint8_t c = 1; c < 8; ++c) if (double(F::to_float(c)) <= a) lo = c;
+        if (lo == 7 || double(F::to_float(lo)) == a) return uint8_t(lo | sign);
+        const uint8_t hi = uint8_t(lo + 1);
+        const double dl = a - double(F::to_float(lo)), dh = double(F::to_float(hi)) - a;
+        const bool neg = sign != 0;
+        uint8_t c;
+        switch (rm) {
+            case RoundMode::CAST_FLOOR: c = neg ? hi : lo; break;
+            case RoundMode::CAST_CEIL: c = neg ? lo : hi; break;
+            case RoundMode::CAST_TRUNC: case RoundMode::CAST_ZERO: c = lo; break;
+            case RoundMode::CAST_ROUND: c = dl < dh ? lo : hi; break;
+            default: c = dl < dh ? lo : dh < dl ? hi : ((lo & 1) ? hi : lo); break;   // to nearest even
+        }
+        return uint8_t(c | sign);
     }
+}
+
+template <class P>
+inline double nibble_value(uint8_t nib) {
+    if constexpr (std::is_same<P, int4x2_t>::value) return double(int(nib & 0x7) - int(nib & 0x8));
+    else if constexpr (std::is_same<P, fp4x2_e2m1_t>::value) return double(opkg_sim::fmt_e2m1::to_float(nib));
+    else return double(opkg_sim::fmt_e1m2::to_float(nib));
+}
+
+// Casts between a packed 4-bit type and a 16-bit one (the Cast page: "every 2 elements are read
+// and written as a pair; narrowing takes the mask's even positions"): 16-bit elements 2p and
+// 2p+1 are the low and high nibble of the byte in slot 4p + layout of the 8-bit register.
+template <class DT, class ST, const CastTrait& tr, class D, class S>
+inline void cast_nibble_pairs(D& d, S& s, MaskReg& m, uint32_t lay, bool& dirty, SrcLoc loc) {
+    const char* op = "Cast";
+    if (lay >= 4) fail(loc, format("Cast: RegLayout %u does not exist for a packed 4-bit cast", lay));
+    if constexpr (nibble_pair<DT>) {
+        static_assert(sizeof(ST) == 2, "Reg::Cast: a packed 4-bit type converts from a 16-bit type");
+        use_mask(m, S::STEP, op, loc);
+        for (uint32_t p = 0; 2 * p + 1 < S::LANES; ++p) {
+            if (!bit(m, 2 * p * S::STEP)) continue;
+            const uint8_t b = uint8_t(nibble_of<DT>(double(float(s.v[2 * p])), tr.roundMode, tr.satMode) |
+                                      (nibble_of<DT>(double(float(s.v[2 * p + 1])), tr.roundMode, tr.satMode) << 4));
+            std::memcpy(static_cast<void*>(&d.v[4 * p + lay]), &b, 1);
+            set_lane_origin(d, 4 * p + lay, s, 2 * p, dirty);
+        }
+    } else {
+        static_assert(sizeof(DT) == 2, "Reg::Cast: a packed 4-bit type converts to a 16-bit type");
+        use_mask(m, D::STEP, op, loc);
+        for (uint32_t p = 0; 2 * p + 1 < D::LANES; ++p) {
+            uint8_t b = 0;
+            std::memcpy(&b, static_cast<const void*>(&s.v[4 * p + lay]), 1);
+            for (uint32_t k = 0; k < 2; ++k) {
+                if (!bit(m, (2 * p + k) * D::STEP)) continue;
+                d.v[2 * p + k] = to_elem<DT>(float(nibble_value<ST>(uint8_t(k ? b >> 4 : b & 0xf))));
+                set_lane_origin(d, 2 * p + k, s, 4 * p + lay, dirty);
+            }
+        }
+    }
+}
+
+// Cast element by element (every pair of types but the packed 4-bit ones): same widths lane to
+// lane; widening reads source slot r*i + layout; narrowing writes destination slot r*i + layout.
+template <class DT, class ST, const CastTrait& tr, class D, class S>
+inline void cast_elements(D& d, S& s, MaskReg& m, uint32_t lay, bool& dirty, SrcLoc loc) {
+    const char* op = "Cast";
     auto conv = [&](ST x) { return convert<DT, ST>(x, tr.roundMode, tr.satMode); };
     if (D::LANES == S::LANES) {
         use_mask(m, D::STEP, op, loc);
@@ -289,6 +355,32 @@ inline void cast(D& d, S& s, MaskReg& m, SrcLoc loc) {
             d.v[r * i + lay] = conv(ST(s.v[i]));
             set_lane_origin(d, r * i + lay, s, i, dirty);
         }
+    }
+}
+
+template <class T, class U, const CastTrait& tr, class D, class S>
+inline void cast(D& d, S& s, MaskReg& m, SrcLoc loc) {
+    using DT = elem_t<T, D>;
+    using ST = elem_t<U, S>;
+    static_assert(sizeof(DT) == sizeof(typename D::ActualT) && sizeof(ST) == sizeof(typename S::ActualT),
+                  "Reg::Cast: the template types must match the registers' element widths");
+    const char* op = "Cast";
+    note(loc);
+    read_reg(s, op, loc);
+    const bool merge = tr.mrgMode == MaskMergeMode::MERGING;
+    if (merge) read_reg(d, op, loc);
+    const uint32_t lay = tr.layoutMode == RegLayout::UNKNOWN ? 0 : uint32_t(tr.layoutMode);
+    bool dirty = merge && d.dirty;
+    if (!merge) {
+        std::memset(static_cast<void*>(d.v), 0, sizeof d.v);
+        std::memset(d.undef, 0, sizeof d.undef);
+    } else if (!d.dirty) {
+        std::memset(d.undef, 0, sizeof d.undef);
+    }
+    if constexpr (nibble_pair<DT> || nibble_pair<ST>) {
+        cast_nibble_pairs<DT, ST, tr>(d, s, m, lay, dirty, loc);
+    } else {
+        cast_elements<DT, ST, tr>(d, s, m, lay, dirty, loc);
     }
     d.dirty = dirty;
     d.written = true;

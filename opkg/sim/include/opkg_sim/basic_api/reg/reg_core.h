@@ -55,9 +55,8 @@
 // the same lanes, the type a kernel's own `typedef int32_t int4 __attribute__((ext_vector_type(4)))`
 // also becomes here (flags.ext_vector_flags), so the two name one type.
 typedef int32_t int4 __attribute__((vector_size(16)));
-// bisheng's `int4x2_t`, two 4-bit integers in a byte (the register API's packed int4 element):
-// declared, so kernels whose int4 branch an `if constexpr` discards compile (ops-nn's quant
-// kernels); a Reg::Cast to or from it is not emulated yet and does not compile.
+// bisheng's `int4x2_t`, two 4-bit integers in a byte (the register API's packed int4 element, the
+// first in the low nibble): Reg::Cast converts it to and from 16-bit types (reg_compute.h).
 struct int4x2_t {
     uint8_t data;
 };
