@@ -149,6 +149,23 @@ def test_impl_layer_datacopypad_on_raw_pointers(built):
     np.testing.assert_array_equal(y[13:], 0)
 
 
+def test_getphyaddr_is_a_pointer_through_reinterpret_cast_and_an_address_in_bytes(built):
+    x = np.arange(64, dtype=np.float32) + 0.5
+    s, y, _ = run(built, 19, x)
+    np.testing.assert_array_equal(y[:8], 2 * x[8:16])   # written through the pointer, read by the impl layer
+    np.testing.assert_array_equal(y[8:16], x[:8])
+    np.testing.assert_array_equal(y[16:], 0)
+    assert s[0, 0] == 16   # f[4] is 16 bytes from f, as on the device
+
+
+def test_a_getphyaddr_pointer_past_the_ub_is_reported(built):
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 20)
+    msg = str(err.value)
+    assert f"multi_core.cpp:{simbuild.line_of(KERNEL, 'past-ub')}" in msg
+    assert "DuplicateImpl: " in msg and "is not a Unified Buffer address of this block" in msg
+
+
 def test_block_local_globals_and_the_block_builtins(built):
     # the blocks run concurrently (SyncAll) and each reads back the copy it wrote
     s, _, _ = run(built, 16)
