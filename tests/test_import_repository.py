@@ -236,6 +236,34 @@ def test_an_attr_naming_the_rows_output_dtype_follows_the_variant(tmp_path):
     assert R._per_variant_dtypes(cases[0], op, "Ascend910B1") == cases[0]
 
 
+def test_a_variant_with_rows_of_its_own_dtype_runs_only_those(tmp_path):
+    # ops-nn's ascend_quant_v2 table: its int4 rows have an even last axis, its hifloat8 rows
+    # (written for the 950) an odd one, which int4 output refuses (aclnn_ascend_quant_v3.cpp
+    # CheckInt4LastDim); the int8 variant has no rows of its own and runs them all
+    _table(tmp_path, "testcase_name,input_shapes,output_dtypes,attributes,soc_series\n"
+           "to_int4,\"((4, 64),)\",\"('int4',)\",\"{'dst_type': 29}\",\n"
+           "to_hif8,\"((2, 63),)\",\"('hifloat8',)\",\"{'dst_type': 34}\",\n")
+    op = _op(outputs=[{"name": "y", "dtypes": ["int8", "int4"], "formats": ["ND", "ND"]}],
+             inputs=[{"name": "x", "dtypes": ["float16", "float16"], "formats": ["ND", "ND"]}],
+             attrs=[{"name": "dst_type", "type": "int", "default": 2}])
+    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").cases
+    assert [c["output_dtypes"] for c in cases] == [{"y": "int4"}, {"y": "hifloat8"}]
+    placed = R._case_variants(cases, op, "Ascend910B1")
+    assert [(c["name"], c.get("variants")) for c in placed] == [("to_int4", None),
+                                                                ("to_hif8", ["float16_int8"])]
+    assert all("output_dtypes" not in c for c in placed)
+    # with an int8 row too, the hifloat8 row runs nowhere and is left out
+    (tmp_path / "b").mkdir()
+    _table(tmp_path / "b", "testcase_name,input_shapes,output_dtypes,attributes,soc_series\n"
+           "to_int8,\"((4, 64),)\",\"('int8',)\",\"{'dst_type': 2}\",\n"
+           "to_int4,\"((4, 64),)\",\"('int4',)\",\"{'dst_type': 29}\",\n"
+           "to_hif8,\"((2, 63),)\",\"('hifloat8',)\",\"{'dst_type': 34}\",\n")
+    placed = R._case_variants(ttk.ttk_cases(tmp_path / "b", op, "Ascend910B", "arch22").cases, op,
+                              "Ascend910B1")
+    assert [(c["name"], c.get("variants")) for c in placed] == [("to_int8", ["float16_int8"]),
+                                                                ("to_int4", ["float16_int4"])]
+
+
 def test_a_ttk_range_of_one_value_is_kept(tmp_path):
     # ops-nn's gather_elements rows give the index `(0, 0)`: every index 0 (any other index
     # draws values the golden rejects)

@@ -126,8 +126,8 @@ def _make_plan(ws, request: BuildRequest) -> Plan:
 def _selected(pkg, soc, select) -> bool:
     if pkg.verify is None:
         return False
-    return any(select.keep(pkg.label, soc.name, v.name, c.name, tuple(d for _, d in v.dtypes),
-                           pkg.name)
+    return any(c.runs_in(v.name) and select.keep(pkg.label, soc.name, v.name, c.name,
+                                                  tuple(d for _, d in v.dtypes), pkg.name)
                for v in pkg.op.for_soc(soc.short).variants() for c in pkg.verify.cases)
 
 

@@ -78,6 +78,13 @@ class Case:
     per_variant: dict[str, dict[str, Any]] = field(default_factory=dict)
     # a known failure (pytest's xfail, strict): (reason, variant patterns, SoCs); () for all
     xfail: tuple[str, tuple[str, ...], tuple[str, ...]] | None = None
+    # the dtype variants the case runs in (shell-style patterns); () for all
+    variants: tuple[str, ...] = ()
+
+    def runs_in(self, variant: str) -> bool:
+        import fnmatch
+
+        return not self.variants or any(fnmatch.fnmatchcase(variant, p) for p in self.variants)
 
     def xfail_for(self, variant: str, soc: str) -> str | None:
         """The xfail reason that applies to this variant on this SoC, else None."""
@@ -897,7 +904,7 @@ class _Validator:
 
     def case(self, value, where, op: OpSpec) -> Case:
         c = self.mapping(value, where, ("name", "shapes", "attrs", "ranges", "output_shapes",
-                                        "values", "xfail"),
+                                        "values", "xfail", "variants"),
                          required=("shapes",))
         name = self.string(c.get("name", f"case{where[-1]}"), where + ("name",),
                            max_len=MAX_CASE_NAME)
@@ -982,7 +989,9 @@ class _Validator:
             values[tname] = tuple(self.number(x, vw + (k,)) if not isinstance(x, int) or
                                   isinstance(x, bool) else x for k, x in enumerate(items))
         xfail = self.xfail(c["xfail"], where + ("xfail",), op) if "xfail" in c else None
-        return Case(name, shapes, attrs, ranges, output_shapes, values, per_variant, xfail)
+        variants = tuple(self.string(v, where + ("variants", k)) for k, v in enumerate(
+            self.seq(c.get("variants") or [], where + ("variants",))))
+        return Case(name, shapes, attrs, ranges, output_shapes, values, per_variant, xfail, variants)
 
     def xfail(self, value, where, op: OpSpec):
         """`xfail: true`, `xfail: "reason"` or `xfail: {reason, variants: [...], socs: [...]}`."""

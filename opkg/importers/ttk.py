@@ -221,6 +221,9 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
                 attrs[attr] = {"output_dtype": output}
             if attrs:
                 case["attrs"] = attrs
+            if row_dtypes := _varying_output_dtypes(_literal(row.get("output_dtypes")),
+                                                    op["outputs"]):
+                case["output_dtypes"] = row_dtypes
             values = _input_values(attrs_in, inputs, case["shapes"], attr_kinds)
             if values:
                 case["values"] = values
@@ -281,6 +284,16 @@ def _dtype_attrs(attrs: dict, out_dtypes, outputs: list[dict]) -> dict:
     # two attrs with the number of one output's dtype: which names it is not said
     outputs_named = list(named.values())
     return {k: v for k, v in named.items() if outputs_named.count(v) == 1}
+
+
+def _varying_output_dtypes(out_dtypes, outputs: list[dict]) -> dict:
+    """{output name: the row's dtype} for the outputs whose dtype differs between variants:
+    which variants the row was written for (the importer runs it only there when they have
+    rows of their own: repository._case_variants)."""
+    if not isinstance(out_dtypes, (list, tuple)) or len(out_dtypes) != len(outputs):
+        return {}
+    return {t["name"]: d for t, d in zip(outputs, out_dtypes)
+            if isinstance(d, str) and len(set(t.get("dtypes", ()))) > 1}
 
 
 def _input_values(attrs_in, inputs: list[dict], shapes: dict, attr_kinds: dict) -> dict:

@@ -316,9 +316,9 @@ class SimToolchain:
             kernel_libs[variant.name] = str(lib)
             if not verify or pkg.verify is None:
                 continue
-            cases = [c for c in pkg.verify.cases if not select or select.keep(
+            cases = [c for c in pkg.verify.cases if c.runs_in(variant.name) and (not select or select.keep(
                 pkg.label, soc.name, variant.name, c.name,
-                tuple(d for _, d in variant.dtypes), pkg.name)]
+                tuple(d for _, d in variant.dtypes), pkg.name))]
             if not cases:       # -k, --lf...: nothing of this variant selected
                 continue
             job = vdir / "verify-job.json"
