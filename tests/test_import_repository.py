@@ -227,13 +227,27 @@ def test_an_attr_naming_the_rows_output_dtype_follows_the_variant(tmp_path):
                     {"name": "axis", "type": "int", "default": -1}])
     cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").cases
     assert [c["name"] for c in cases] == ["to_int4", "to_hif8"]
-    # the first row's axis has int4's number too: which attr names y is not said, both kept
-    assert [c["attrs"] for c in cases] == [{"dst_type": 29, "axis": 29},
+    # the first row's axis has int4's number too, but the second's does not: not a dtype
+    assert [c["attrs"] for c in cases] == [{"dst_type": {"output_dtype": "y"}, "axis": 29},
                                            {"dst_type": {"output_dtype": "y"}, "axis": -1}]
     written = R._per_variant_dtypes(cases[1], op, "Ascend910B1")
     assert written["attrs"]["dst_type"] == {"per_variant": {"float16_int8": 2, "float16_int4": 29}}
     assert written["attrs"]["axis"] == -1 and written["shapes"] == cases[1]["shapes"]
-    assert R._per_variant_dtypes(cases[0], op, "Ascend910B1") == cases[0]
+    plain = {**cases[0], "attrs": {"axis": 29}}
+    assert R._per_variant_dtypes(plain, op, "Ascend910B1") == plain
+
+
+def test_an_attr_matching_a_dtype_number_in_one_row_only_is_kept(tmp_path):
+    # ops-nn's scatter_elements_v2: `axis: 2` in its int8 row (int8 is ge::DataType 2), other
+    # axes in the other rows; written per variant, the int8 row would run with axis 0 as float32
+    _table(tmp_path, "testcase_name,input_shapes,output_dtypes,attributes,soc_series\n"
+           "i8,\"((4, 64, 3),)\",\"('int8',)\",\"{'axis': 2}\",\n"
+           "f32,\"((2, 64),)\",\"('float32',)\",\"{'axis': 1}\",\n")
+    op = _op(outputs=[{"name": "y", "dtypes": ["int8", "float32"], "formats": ["ND", "ND"]}],
+             inputs=[{"name": "x", "dtypes": ["int8", "float32"], "formats": ["ND", "ND"]}],
+             attrs=[{"name": "axis", "type": "int", "default": 0}])
+    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").cases
+    assert [c["attrs"] for c in cases] == [{"axis": 2}, {"axis": 1}]
 
 
 def test_a_variant_with_rows_of_its_own_dtype_runs_only_those(tmp_path):

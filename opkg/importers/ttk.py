@@ -184,6 +184,7 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
         except (OSError, UnicodeDecodeError, csv.Error) as exc:
             result.skipped.append(f"{path.name}: unreadable ({exc})")
             continue
+        dtype_attrs = _table_dtype_attrs(rows, op["outputs"])
         for row in rows:
             name = row.get("testcase_name") or f"row{len(seen)}"
             if short_series is not None and not _series_match(row.get("soc_series"),
@@ -217,7 +218,7 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
                 result.skipped.append(f"{name}: a required attr has no value")
                 continue
             for attr, output in _dtype_attrs(attrs, _literal(row.get("output_dtypes")),
-                                             op["outputs"]).items():
+                                             op["outputs"], dtype_attrs).items():
                 attrs[attr] = {"output_dtype": output}
             if attrs:
                 case["attrs"] = attrs
@@ -262,12 +263,22 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
     return result
 
 
-def _dtype_attrs(attrs: dict, out_dtypes, outputs: list[dict]) -> dict:
+def _dtype_attrs(attrs: dict, out_dtypes, outputs: list[dict], table_attrs: set) -> dict:
     """The int attrs of a row that name one of its outputs' dtypes (the row's value is that
-    dtype's ge::DataType number: a quant operator's `dst_type`), as {attr: output name}. Such
-    a value follows the variant a case runs in (the manifest writes it per variant), since a
-    table's rows run in every variant: ops-nn's arch35 quant tables give dst_type 29 (int4),
-    34 (hifloat8) or 35 (float8_e5m2) in rows an int8 variant of Ascend 910B runs too."""
+    dtype's ge::DataType number: a quant operator's `dst_type`), as {attr: output name}, of
+    those that do so in every row of the table (`table_attrs`: _table_dtype_attrs). Such a
+    value follows the variant a case runs in (the manifest writes it per variant), since a
+    table's rows may run in other variants: ops-nn's arch35 quant tables give dst_type 29
+    (int4), 34 (hifloat8) or 35 (float8_e5m2) in rows an int8 variant of Ascend 910B runs."""
+    named = {k: v for k, v in _dtype_numbers(attrs, out_dtypes, outputs).items() if k in table_attrs}
+    # two attrs with the number of one output's dtype: which names it is not said
+    outputs_named = list(named.values())
+    return {k: v for k, v in named.items() if outputs_named.count(v) == 1}
+
+
+def _dtype_numbers(attrs: dict, out_dtypes, outputs: list[dict]) -> dict:
+    """{attr: output} for a row's int attrs equal to the ge::DataType number of the row's dtype
+    of an output whose dtype differs between variants."""
     from opkg.core.model import DTYPES
 
     if not isinstance(out_dtypes, (list, tuple)) or len(out_dtypes) != len(outputs):
@@ -279,11 +290,27 @@ def _dtype_attrs(attrs: dict, out_dtypes, outputs: list[dict]) -> dict:
         hits = [t["name"] for t, d in zip(outputs, out_dtypes)
                 if isinstance(d, str) and d in DTYPES and DTYPES[d].ge_value == value
                 and len(set(t.get("dtypes", ()))) > 1]
-        if len(hits) == 1:      # an output whose dtype differs between variants
+        if len(hits) == 1:
             named[name] = hits[0]
-    # two attrs with the number of one output's dtype: which names it is not said
-    outputs_named = list(named.values())
-    return {k: v for k, v in named.items() if outputs_named.count(v) == 1}
+    return named
+
+
+def _table_dtype_attrs(rows: list[dict], outputs: list[dict]) -> set:
+    """The attrs that name an output's dtype in every row of a table that gives them (a quant
+    table's `dst_type`); an attr whose number only sometimes matches is not one (ops-nn's
+    scatter_elements_v2: `axis: 2` in its int8 row, where int8 is ge::DataType 2)."""
+    seen, other = set(), set()
+    for row in rows:
+        attrs = _literal(row.get("attributes"))
+        if not isinstance(attrs, dict):
+            continue
+        hits = _dtype_numbers(attrs, _literal(row.get("output_dtypes")), outputs)
+        for k, v in attrs.items():
+            if isinstance(v, int) and not isinstance(v, bool):
+                seen.add(k)
+                if k not in hits:
+                    other.add(k)      # here it is not a dtype's number
+    return seen - other
 
 
 def _varying_output_dtypes(out_dtypes, outputs: list[dict]) -> dict:
