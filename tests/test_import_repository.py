@@ -183,12 +183,31 @@ def test_ttk_rows_of_the_soc_series_with_the_tightest_tolerances():
     assert cases.cases[0] == {"name": "leaky_scale_ragged", "shapes": {"x": [3, 37]},
                               "attrs": {"scale": 3.0, "negative_slope": 0.25},
                               "ranges": {"x": [-2, 2]}}
-    assert cases.tolerance == {"float16": {"rtol": 0.002, "atol": 0.002},
-                               "float32": {"rtol": 0.0001, "atol": 0.0001}}
+    # ((rtol, share of elements allowed out),) and absolute_precision, as the test tool reads them
+    assert cases.tolerance == {"float16": {"rtol": 0.002, "atol": 0.002, "error_ratio": 0.002},
+                               "float32": {"rtol": 0.0001, "atol": 0.0001, "error_ratio": 0.0001}}
     assert cases.source == "tests/st/ttk_kernel_leaky_scale.csv"
     # Ascend 950: its own row and the arch35 table
     names = [c["name"] for c in ttk.ttk_cases(OP, _op(), "Ascend950", "arch35").cases]
     assert names == ["leaky_scale_apt", "leaky_scale_ragged", "leaky_scale_950"]
+
+
+def test_ttk_tolerances_as_the_test_tool_reads_them(tmp_path):
+    # precision_tolerances ((rtol, ptol),), ptol the share of elements allowed out (ops-nn's
+    # matmul_golden_util.py isclose_compare); atol absolute_precision, 1e-8 when empty;
+    # integer outputs compare exactly; a share above a half is no tolerance
+    _table(tmp_path, "testcase_name,input_shapes,output_dtypes,precision_tolerances,"
+           "absolute_precision,soc_series\n"
+           "a,\"((4, 64),)\",\"('float16',)\",\"((0.001, 0.01),)\",,\n"
+           "b,\"((2, 64),)\",\"('float16',)\",\"((0.004, 0.002),)\",1e-5,\n"
+           "c,\"((3, 64),)\",\"('int8',)\",\"((0.001, 0.001),)\",1e-8,\n"
+           "d,\"((5, 64),)\",\"('float32',)\",\"((0.001, 0.9),)\",1e-8,\n")
+    op = _op(outputs=[{"name": "y", "dtypes": ["float16", "int8", "float32"],
+                       "formats": ["ND", "ND", "ND"]}],
+             inputs=[{"name": "x", "dtypes": ["float16", "float16", "float32"],
+                      "formats": ["ND", "ND", "ND"]}])
+    tol = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").tolerance
+    assert tol == {"float16": {"rtol": 0.001, "atol": 1e-8, "error_ratio": 0.002}}
 
 
 def test_ttk_rows_give_output_shapes_when_there_is_no_infershape():
@@ -528,10 +547,11 @@ def test_an_imported_operator_builds_and_verifies_with_the_repositorys_golden(tm
     proc = _opkg(ws, "build", "//packages/ops_mini/activation/leaky_scale", "--json")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = ws / "out" / "sim" / "leaky_scale" / "Ascend910B1"
-    for variant in ("float16", "float32"):
+    # each row runs in the variant of its output dtype, as the repository's test tool runs it
+    for variant, rows in (("float16", ["leaky_scale_ragged"]), ("float32", ["leaky_scale_one"])):
         report = json.loads((out / variant / "verification.json").read_text())
         assert report["passed"], report
-        assert [c["case"] for c in report["results"]] == ["leaky_scale_ragged", "leaky_scale_one"]
+        assert [c["case"] for c in report["results"]] == rows
     # the lock pins both repositories at the commits the import recorded
     assert _opkg(ws, "lock").returncode == 0
     lock = (ws / "opkg.lock").read_text()

@@ -378,23 +378,35 @@ def _inplace(row: dict, inputs: list[dict], shapes: list) -> list[str]:
 
 
 def _tolerances(row: dict, into: dict) -> None:
-    """precision_tolerances `((rtol, atol), ...)` per output, keyed by the output's dtype;
-    several rows: the tightest."""
+    """Per output dtype, the row's tolerance as the test tool reads it (its `close` compare,
+    which ops-nn's matmul/common/tests/st/arch35/matmul_golden_util.py isclose_compare
+    reproduces): `precision_tolerances` `((rtol, ptol), ...)` per output, ptol the share of
+    elements allowed outside `|actual - golden| <= atol + rtol * |golden|`, atol the row's
+    `absolute_precision` (1e-8 when empty); several rows: the tightest. Integer and bool
+    outputs are left exact: the tool compares them bit for bit unless the golden declares a
+    standard (norm/group_norm_silu_quant/tests/assets/golden.py says so)."""
+    from opkg.core.model import DTYPES
+
     tols = _literal(row.get("precision_tolerances"))
     dtypes = _literal(row.get("output_dtypes"))
     if not isinstance(tols, (list, tuple)) or not isinstance(dtypes, (list, tuple)):
+        return
+    atol = _literal(row.get("absolute_precision"))
+    atol = 1e-8 if atol is None or atol == "" else atol
+    if not isinstance(atol, (int, float)) or isinstance(atol, bool) or atol < 0:
         return
     if len(tols) == 1 and len(dtypes) > 1:
         tols = list(tols) * len(dtypes)
     for dtype, tol in zip(dtypes, tols):
         if (not isinstance(dtype, str) or not isinstance(tol, (list, tuple)) or len(tol) != 2
                 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0
-                           for v in tol)):
+                           for v in tol) or tol[1] > 0.5):
             continue
-        rtol, atol = float(tol[0]), float(tol[1])
+        if dtype in DTYPES and DTYPES[dtype].kind not in ("float", "complex"):
+            continue
+        mine = {"rtol": float(tol[0]), "atol": float(atol), "error_ratio": float(tol[1])}
         have = into.get(dtype)
-        into[dtype] = ({"rtol": rtol, "atol": atol} if have is None else
-                       {"rtol": min(have["rtol"], rtol), "atol": min(have["atol"], atol)})
+        into[dtype] = mine if have is None else {k: min(have[k], mine[k]) for k in mine}
 
 
 _EXAMPLE_SHAPE = re.compile(r"std::vector<\s*int64_t\s*>\s*(\w+)\s*=\s*\{([^}]*)\}")
