@@ -234,16 +234,20 @@ def test_ttk_rows_that_do_not_fit_the_opdef_are_said(tmp_path):
                              "needs_attr: a required attr has no value"]
 
 
+def _variants_op(y_dtypes, x_dtypes, *attrs):
+    """An op whose y (and x) dtypes differ between its two variants, with int attrs."""
+    return _op(outputs=[{"name": "y", "dtypes": list(y_dtypes), "formats": ["ND", "ND"]}],
+               inputs=[{"name": "x", "dtypes": list(x_dtypes), "formats": ["ND", "ND"]}],
+               attrs=[{"name": a, "type": "int", "default": d} for a, d in attrs])
+
+
 def test_an_attr_naming_the_rows_output_dtype_follows_the_variant(tmp_path):
     # ops-nn's quant tables: dst_type is the ge::DataType number of y's dtype in the row (29
     # int4, 34 hifloat8); every row runs in every variant, so the value is written per variant
     _table(tmp_path, "testcase_name,input_shapes,output_dtypes,attributes,soc_series\n"
            "to_int4,\"((4, 64),)\",\"('int4',)\",\"{'dst_type': 29, 'axis': 29}\",\n"
            "to_hif8,\"((2, 64),)\",\"('hifloat8',)\",\"{'dst_type': 34, 'axis': -1}\",\n")
-    op = _op(outputs=[{"name": "y", "dtypes": ["int8", "int4"], "formats": ["ND", "ND"]}],
-             inputs=[{"name": "x", "dtypes": ["float16", "float16"], "formats": ["ND", "ND"]}],
-             attrs=[{"name": "dst_type", "type": "int", "default": 2},
-                    {"name": "axis", "type": "int", "default": -1}])
+    op = _variants_op(("int8", "int4"), ("float16", "float16"), ("dst_type", 2), ("axis", -1))
     cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").cases
     assert [c["name"] for c in cases] == ["to_int4", "to_hif8"]
     # the first row's axis has int4's number too, but the second's does not: not a dtype
@@ -256,16 +260,19 @@ def test_an_attr_naming_the_rows_output_dtype_follows_the_variant(tmp_path):
     assert R._per_variant_dtypes(plain, op, "Ascend910B1") == plain
 
 
+def _dtype_rows(op_dir: Path, op: dict, *rows) -> list:
+    """The cases of a table of (name, x's shape, y's dtype, attributes) rows."""
+    _table(op_dir, "testcase_name,input_shapes,output_dtypes,attributes,soc_series\n" + "".join(
+        f"{name},\"({shape},)\",\"('{dtype}',)\",\"{attrs}\",\n" for name, shape, dtype, attrs in rows))
+    return ttk.ttk_cases(op_dir, op, "Ascend910B", "arch22").cases
+
+
 def test_an_attr_matching_a_dtype_number_in_one_row_only_is_kept(tmp_path):
     # ops-nn's scatter_elements_v2: `axis: 2` in its int8 row (int8 is ge::DataType 2), other
     # axes in the other rows; written per variant, the int8 row would run with axis 0 as float32
-    _table(tmp_path, "testcase_name,input_shapes,output_dtypes,attributes,soc_series\n"
-           "i8,\"((4, 64, 3),)\",\"('int8',)\",\"{'axis': 2}\",\n"
-           "f32,\"((2, 64),)\",\"('float32',)\",\"{'axis': 1}\",\n")
-    op = _op(outputs=[{"name": "y", "dtypes": ["int8", "float32"], "formats": ["ND", "ND"]}],
-             inputs=[{"name": "x", "dtypes": ["int8", "float32"], "formats": ["ND", "ND"]}],
-             attrs=[{"name": "axis", "type": "int", "default": 0}])
-    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").cases
+    op = _variants_op(("int8", "float32"), ("int8", "float32"), ("axis", 0))
+    cases = _dtype_rows(tmp_path, op, ("i8", (4, 64, 3), "int8", {"axis": 2}),
+                        ("f32", (2, 64), "float32", {"axis": 1}))
     assert [c["attrs"] for c in cases] == [{"axis": 2}, {"axis": 1}]
 
 
@@ -273,13 +280,10 @@ def test_a_variant_with_rows_of_its_own_dtype_runs_only_those(tmp_path):
     # ops-nn's ascend_quant_v2 table: its int4 rows have an even last axis, its hifloat8 rows
     # (written for the 950) an odd one, which int4 output refuses (aclnn_ascend_quant_v3.cpp
     # CheckInt4LastDim); the int8 variant has no rows of its own and runs them all
-    _table(tmp_path, "testcase_name,input_shapes,output_dtypes,attributes,soc_series\n"
-           "to_int4,\"((4, 64),)\",\"('int4',)\",\"{'dst_type': 29}\",\n"
-           "to_hif8,\"((2, 63),)\",\"('hifloat8',)\",\"{'dst_type': 34}\",\n")
-    op = _op(outputs=[{"name": "y", "dtypes": ["int8", "int4"], "formats": ["ND", "ND"]}],
-             inputs=[{"name": "x", "dtypes": ["float16", "float16"], "formats": ["ND", "ND"]}],
-             attrs=[{"name": "dst_type", "type": "int", "default": 2}])
-    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").cases
+    op = _variants_op(("int8", "int4"), ("float16", "float16"), ("dst_type", 2))
+    int4 = ("to_int4", (4, 64), "int4", {"dst_type": 29})
+    hif8 = ("to_hif8", (2, 63), "hifloat8", {"dst_type": 34})
+    cases = _dtype_rows(tmp_path, op, int4, hif8)
     assert [c["output_dtypes"] for c in cases] == [{"y": "int4"}, {"y": "hifloat8"}]
     placed = R._case_variants(cases, op, "Ascend910B1")
     assert [(c["name"], c.get("variants")) for c in placed] == [("to_int4", None),
@@ -287,12 +291,8 @@ def test_a_variant_with_rows_of_its_own_dtype_runs_only_those(tmp_path):
     assert all("output_dtypes" not in c for c in placed)
     # with an int8 row too, the hifloat8 row runs nowhere and is left out
     (tmp_path / "b").mkdir()
-    _table(tmp_path / "b", "testcase_name,input_shapes,output_dtypes,attributes,soc_series\n"
-           "to_int8,\"((4, 64),)\",\"('int8',)\",\"{'dst_type': 2}\",\n"
-           "to_int4,\"((4, 64),)\",\"('int4',)\",\"{'dst_type': 29}\",\n"
-           "to_hif8,\"((2, 63),)\",\"('hifloat8',)\",\"{'dst_type': 34}\",\n")
-    placed = R._case_variants(ttk.ttk_cases(tmp_path / "b", op, "Ascend910B", "arch22").cases, op,
-                              "Ascend910B1")
+    cases = _dtype_rows(tmp_path / "b", op, ("to_int8", (4, 64), "int8", {"dst_type": 2}), int4, hif8)
+    placed = R._case_variants(cases, op, "Ascend910B1")
     assert [(c["name"], c.get("variants")) for c in placed] == [("to_int8", ["float16_int8"]),
                                                                 ("to_int4", ["float16_int4"])]
 
