@@ -104,6 +104,26 @@ def test_xfail_in_the_manifest_and_its_errors(workspace):
     assert "missing required key 'reason'" in err.value.render()
 
 
+def test_a_case_runs_only_in_the_variants_of_the_dtypes_it_names(workspace):
+    from opkg.build.plan import BuildRequest, make_plan
+    from opkg.core.model import SimModes
+    from tests.conftest import MINIMAL_MANIFEST
+
+    text = MINIMAL_MANIFEST.format(name="addone", op_type="AddOne", deps="[]")
+    case = "    - {name: small, shapes: {x: [4, 64]}}\n"
+    workspace.operator("addone", manifest=text.replace(
+        case, case + "    - {name: half, shapes: {x: [2, 64]}, dtypes: {x: float16}}\n"))
+    ws = workspace.load()
+    [pkg] = ws.packages.values()
+    small, half = pkg.verify.cases
+    assert half.dtypes == {"x": "float16"} and small.dtypes == {}
+    plan = make_plan(ws, BuildRequest((pkg,), modes=SimModes(), verify=True)).to_json()
+    jobs = {a["outputs"][0].split("/")[-2]: json.loads(a["content"]) for a in plan["actions"]
+            if a["outputs"][0].endswith("verify-job.json")}
+    assert {v: [c["name"] for c in job["cases"]] for v, job in jobs.items()} == {
+        "float32": ["small"], "float16": ["small", "half"]}
+
+
 def test_the_progress_bar_is_red_only_once_a_step_failed(tmp_path):
     """rich's default colour of a running bar is a pinkish red (bar.complete): a build going
     well must not look like a failing one."""

@@ -183,12 +183,31 @@ def test_ttk_rows_of_the_soc_series_with_the_tightest_tolerances():
     assert cases.cases[0] == {"name": "leaky_scale_ragged", "shapes": {"x": [3, 37]},
                               "attrs": {"scale": 3.0, "negative_slope": 0.25},
                               "ranges": {"x": [-2, 2]}, "dtypes": {"x": "float16", "y": "float16"}}
-    assert cases.tolerance == {"float16": {"rtol": 0.002, "atol": 0.002},
-                               "float32": {"rtol": 0.0001, "atol": 0.0001}}
+    # ((rtol, share of elements allowed out),) and absolute_precision, as the test tool reads them
+    assert cases.tolerance == {"float16": {"rtol": 0.002, "atol": 0.002, "error_ratio": 0.002},
+                               "float32": {"rtol": 0.0001, "atol": 0.0001, "error_ratio": 0.0001}}
     assert cases.source == "tests/st/ttk_kernel_leaky_scale.csv"
     # Ascend 950: its own row and the arch35 table
     names = [c["name"] for c in ttk.ttk_cases(OP, _op(), "Ascend950", "arch35").cases]
     assert names == ["leaky_scale_apt", "leaky_scale_ragged", "leaky_scale_950"]
+
+
+def test_ttk_tolerances_as_the_test_tool_reads_them(tmp_path):
+    # precision_tolerances ((rtol, ptol),), ptol the share of elements allowed out (ops-nn's
+    # matmul_golden_util.py isclose_compare); atol absolute_precision, 1e-8 when empty;
+    # integer outputs compare exactly; a share above a half is no tolerance
+    _table(tmp_path, "testcase_name,input_shapes,output_dtypes,precision_tolerances,"
+           "absolute_precision,soc_series\n"
+           "a,\"((4, 64),)\",\"('float16',)\",\"((0.001, 0.01),)\",,\n"
+           "b,\"((2, 64),)\",\"('float16',)\",\"((0.004, 0.002),)\",1e-5,\n"
+           "c,\"((3, 64),)\",\"('int8',)\",\"((0.001, 0.001),)\",1e-8,\n"
+           "d,\"((5, 64),)\",\"('float32',)\",\"((0.001, 0.9),)\",1e-8,\n")
+    op = _op(outputs=[{"name": "y", "dtypes": ["float16", "int8", "float32"],
+                       "formats": ["ND", "ND", "ND"]}],
+             inputs=[{"name": "x", "dtypes": ["float16", "float16", "float32"],
+                      "formats": ["ND", "ND", "ND"]}])
+    tol = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").tolerance
+    assert tol == {"float16": {"rtol": 0.001, "atol": 1e-8, "error_ratio": 0.002}}
 
 
 def test_ttk_rows_give_output_shapes_when_there_is_no_infershape():
@@ -215,25 +234,71 @@ def test_ttk_rows_that_do_not_fit_the_opdef_are_said(tmp_path):
                              "needs_attr: a required attr has no value"]
 
 
+def _variants_op(y_dtypes, x_dtypes, *attrs):
+    """An op whose y (and x) dtypes differ between its two variants, with int attrs."""
+    return _op(outputs=[{"name": "y", "dtypes": list(y_dtypes), "formats": ["ND", "ND"]}],
+               inputs=[{"name": "x", "dtypes": list(x_dtypes), "formats": ["ND", "ND"]}],
+               attrs=[{"name": a, "type": "int", "default": d} for a, d in attrs])
+
+
 def test_an_attr_naming_the_rows_output_dtype_follows_the_variant(tmp_path):
     # ops-nn's quant tables: dst_type is the ge::DataType number of y's dtype in the row (29
     # int4, 34 hifloat8); a row may run in other variants, so the value is written per variant
     _table(tmp_path, "testcase_name,input_shapes,output_dtypes,attributes,soc_series\n"
            "to_int4,\"((4, 64),)\",\"('int4',)\",\"{'dst_type': 29, 'axis': 29}\",\n"
            "to_hif8,\"((2, 64),)\",\"('hifloat8',)\",\"{'dst_type': 34, 'axis': -1}\",\n")
-    op = _op(outputs=[{"name": "y", "dtypes": ["int8", "int4"], "formats": ["ND", "ND"]}],
-             inputs=[{"name": "x", "dtypes": ["float16", "float16"], "formats": ["ND", "ND"]}],
-             attrs=[{"name": "dst_type", "type": "int", "default": 2},
-                    {"name": "axis", "type": "int", "default": -1}])
+    op = _variants_op(("int8", "int4"), ("float16", "float16"), ("dst_type", 2), ("axis", -1))
     cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").cases
     assert [c["name"] for c in cases] == ["to_int4", "to_hif8"]
-    # the first row's axis has int4's number too: which attr names y is not said, both kept
-    assert [c["attrs"] for c in cases] == [{"dst_type": 29, "axis": 29},
+    # the first row's axis has int4's number too, but the second's does not: not a dtype
+    assert [c["attrs"] for c in cases] == [{"dst_type": {"output_dtype": "y"}, "axis": 29},
                                            {"dst_type": {"output_dtype": "y"}, "axis": -1}]
     written = R._per_variant_dtypes(cases[1], op, "Ascend910B1")
     assert written["attrs"]["dst_type"] == {"per_variant": {"float16_int8": 2, "float16_int4": 29}}
     assert written["attrs"]["axis"] == -1 and written["shapes"] == cases[1]["shapes"]
-    assert R._per_variant_dtypes(cases[0], op, "Ascend910B1") == cases[0]
+    plain = {**cases[0], "attrs": {"axis": 29}}
+    assert R._per_variant_dtypes(plain, op, "Ascend910B1") == plain
+
+
+def _dtype_rows(op_dir: Path, op: dict, *rows) -> list:
+    """The cases of a table of (name, x's shape, y's dtype, attributes) rows."""
+    _table(op_dir, "testcase_name,input_shapes,output_dtypes,attributes,soc_series\n" + "".join(
+        f"{name},\"({shape},)\",\"('{dtype}',)\",\"{attrs}\",\n" for name, shape, dtype, attrs in rows))
+    return ttk.ttk_cases(op_dir, op, "Ascend910B", "arch22").cases
+
+
+def test_an_attr_matching_a_dtype_number_in_one_row_only_is_kept(tmp_path):
+    # ops-nn's scatter_elements_v2: `axis: 2` in its int8 row (int8 is ge::DataType 2), other
+    # axes in the other rows; written per variant, the int8 row would run with axis 0 as float32
+    op = _variants_op(("int8", "float32"), ("int8", "float32"), ("axis", 0))
+    cases = _dtype_rows(tmp_path, op, ("i8", (4, 64, 3), "int8", {"axis": 2}),
+                        ("f32", (2, 64), "float32", {"axis": 1}))
+    assert [c["attrs"] for c in cases] == [{"axis": 2}, {"axis": 1}]
+
+
+def test_a_variant_with_rows_of_its_own_dtype_runs_only_those(tmp_path):
+    # ops-nn's ascend_quant_v2 table: its int4 rows have an even last axis, its hifloat8 rows
+    # (written for the 950) an odd one, which int4 output refuses (aclnn_ascend_quant_v3.cpp
+    # CheckInt4LastDim); the int8 variant has no rows of its own and runs them all
+    op = _variants_op(("int8", "int4"), ("float16", "float16"), ("dst_type", 2))
+    int4 = ("to_int4", (4, 64), "int4", {"dst_type": 29})
+    hif8 = ("to_hif8", (2, 63), "hifloat8", {"dst_type": 34})
+    cases = _dtype_rows(tmp_path, op, int4, hif8)
+    assert [c["dtypes"] for c in cases] == [{"y": "int4"}, {"y": "hifloat8"}]
+    assert _runs(cases, op) == {"float16_int8": ["to_int4", "to_hif8"], "float16_int4": ["to_int4"]}
+    # with an int8 row too, the hifloat8 row runs nowhere
+    (tmp_path / "b").mkdir()
+    cases = _dtype_rows(tmp_path / "b", op, ("to_int8", (4, 64), "int8", {"dst_type": 2}), int4, hif8)
+    assert _runs(cases, op) == {"float16_int8": ["to_int8"], "float16_int4": ["to_int4"]}
+
+
+def _runs(cases: list[dict], op: dict) -> dict:
+    """{variant: the names of the cases it runs} on Ascend910B1 (manifest.cases_for)."""
+    from opkg.core.manifest import Case, cases_for
+
+    parsed = [Case(c["name"], c["shapes"], {}, {}, dtypes=c.get("dtypes", {})) for c in cases]
+    return {v.name: [c.name for c in cases_for(parsed, v, [t["name"] for t in op["outputs"]])]
+            for v in R._soc_variants(op, "Ascend910B1")}
 
 
 def test_a_ttk_row_of_the_socs_table_names_the_dtypes_it_is_written_for(tmp_path):
@@ -248,15 +313,15 @@ def test_a_ttk_row_of_the_socs_table_names_the_dtypes_it_is_written_for(tmp_path
              inputs=[{"name": "x", "dtypes": ["float16", "float16"], "formats": ["ND", "ND"]}],
              attrs=[])
     cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").cases
+    # `odd` names two input dtypes for one input: its output's dtype only
     assert [c.get("dtypes") for c in cases] == [{"x": "float16", "y": "int8"}, {"x": "float16", "y": "int4"},
-                                                {"x": "float16", "y": "hifloat8"}, None]
-    # the import keeps them where a variant of the SoC has them; the hifloat8 row's combination
-    # is not the op's: it runs in every variant
-    assert R._fitting(cases[0], op, "Ascend910B1") == cases[0]
-    assert R._fitting(cases[2], op, "Ascend910B1") == {k: v for k, v in cases[2].items() if k != "dtypes"}
-    # another architecture's table gives shapes and attrs only
-    assert all("dtypes" not in c for c in ttk._cases([tmp_path / "tests" / "ttk_kernel_x.csv"], tmp_path,
-                                                       op, None, True).cases)
+                                                {"x": "float16", "y": "hifloat8"}, {"y": "int8"}]
+    # each variant runs its own rows; the hifloat8 row's combination is not the op's: no variant
+    assert _runs(cases, op) == {"float16_int8": ["to_int8", "odd"], "float16_int4": ["to_int4"]}
+    # another architecture's table: the dtypes of the outputs that differ between variants
+    assert [c.get("dtypes") for c in ttk._cases([tmp_path / "tests" / "ttk_kernel_x.csv"], tmp_path,
+                                                op, None, True).cases] == [
+        {"y": "int8"}, {"y": "int4"}, {"y": "hifloat8"}, {"y": "int8"}]
 
 
 def test_a_ttk_range_of_one_value_is_kept(tmp_path):

@@ -127,9 +127,11 @@ def _make_plan(ws, request: BuildRequest) -> Plan:
 def _selected(pkg, soc, select) -> bool:
     if pkg.verify is None:
         return False
+    outputs = [t.name for t in pkg.op.outputs]
     return any(select.keep(pkg.label, soc.name, v.name, c.name, tuple(d for _, d in v.dtypes),
                            pkg.name)
-               for v in pkg.op.for_soc(soc.short).variants() for c in cases_for(pkg.verify.cases, v))
+               for v in pkg.op.for_soc(soc.short).variants()
+               for c in cases_for(pkg.verify.cases, v, outputs))
 
 
 def _dedupe(actions: list[Action]) -> list[Action]:

@@ -83,9 +83,11 @@ class Case:
     # (`cases_for`)
     dtypes: dict[str, str] = field(default_factory=dict)
 
-    def fits(self, variant) -> bool:
-        """Whether the variant has the dtypes this case is written for."""
-        return all(variant.dtype_of(t) == d for t, d in self.dtypes.items())
+    def fits(self, variant, tensors=None) -> bool:
+        """Whether the variant has the dtypes this case is written for (of `tensors` only, when
+        given)."""
+        return all(variant.dtype_of(t) == d for t, d in self.dtypes.items()
+                   if tensors is None or t in tensors)
 
     def xfail_for(self, variant: str, soc: str) -> str | None:
         """The xfail reason that applies to this variant on this SoC, else None."""
@@ -105,11 +107,15 @@ class Case:
         return {**self.attrs, **{a: v[variant] for a, v in self.per_variant.items() if variant in v}}
 
 
-def cases_for(cases, variant) -> list:
+def cases_for(cases, variant, outputs=()) -> list:
     """The cases a dtype variant runs: those written for its dtypes (Case.dtypes) and those
-    written for any; all of them when none is written for it (an ops repository's ttk table with
-    no row of that dtype combination: its rows' shapes and attrs are the operator's)."""
+    written for any; when none is written for it (an ops repository's ttk table with no row of
+    that dtype combination: its rows' shapes and attrs are the operator's), those written for
+    the dtypes of its `outputs` (a row's shape may suit one output dtype only: ascend_quant_v2's
+    odd last axis, which an int4 `y` refuses); all of them when none fits either."""
     fitting = [c for c in cases if c.fits(variant)]
+    if not fitting and outputs:
+        fitting = [c for c in cases if c.fits(variant, set(outputs))]
     return fitting or list(cases)
 
 

@@ -789,8 +789,8 @@ def _short_series(soc: str) -> str:
     return re.sub(r"\d+$", "", soc) if re.search(r"[A-Za-z]\d+$", soc) else soc
 
 
-def _soc_variants(manifest_op: dict, soc: str):
-    """The dtype variants of the manifest's op on the SoC."""
+def _soc_variants(manifest_op: dict, soc: str) -> list:
+    """The dtype variants the manifest's op has on `soc`."""
     from opkg.core.model import OpSpec, TensorSpec
     from opkg.core.socs import soc_table
 
@@ -803,20 +803,6 @@ def _soc_variants(manifest_op: dict, soc: str):
                                     for short, c in (manifest_op.get("soc_configs") or {}).items()))
     row = soc_table(None).get(soc)
     return spec.for_soc(row.short if row else soc).variants()
-
-
-def _fitting(case: dict, manifest_op: dict, soc: str) -> dict:
-    """A case without the dtypes its ttk row names (ttk._row_dtypes) when no variant of the
-    SoC has them (a combination the import left out): it then runs in every variant, as rows
-    did before they named theirs."""
-    want = case.get("dtypes")
-    if not want:
-        return case
-    names = {t["name"] for t in (*manifest_op["inputs"], *manifest_op["outputs"])}
-    if set(want) <= names and any(all(v.dtype_of(n) == d for n, d in want.items())
-                                  for v in _soc_variants(manifest_op, soc)):
-        return case
-    return {k: v for k, v in case.items() if k != "dtypes"}
 
 
 def _per_variant_dtypes(case: dict, manifest_op: dict, soc: str) -> dict:
@@ -902,7 +888,7 @@ def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, c
     lines.append("  cases:")
     if cases.cases:
         lines.append(f"    # from the repository's {cases.source}")
-        lines += [f"    - {_yaml_flow(_per_variant_dtypes(_fitting(c, manifest_op, soc), manifest_op, soc))}"
+        lines += [f"    - {_yaml_flow(_per_variant_dtypes(c, manifest_op, soc))}"
                   for c in cases.cases]
     else:
         lines.append("    # no ttk table or example for this SoC: one shape for every input; "

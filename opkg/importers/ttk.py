@@ -184,6 +184,7 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
         except (OSError, UnicodeDecodeError, csv.Error) as exc:
             result.skipped.append(f"{path.name}: unreadable ({exc})")
             continue
+        dtype_attrs = _table_dtype_attrs(rows, op["outputs"])
         for row in rows:
             name = row.get("testcase_name") or f"row{len(seen)}"
             if short_series is not None and not _series_match(row.get("soc_series"),
@@ -217,7 +218,7 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
                 result.skipped.append(f"{name}: a required attr has no value")
                 continue
             for attr, output in _dtype_attrs(attrs, _literal(row.get("output_dtypes")),
-                                             op["outputs"]).items():
+                                             op["outputs"], dtype_attrs).items():
                 attrs[attr] = {"output_dtype": output}
             if attrs:
                 case["attrs"] = attrs
@@ -244,8 +245,15 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
                 ins = {t["name"] for t in inputs}
                 case["output_shapes"] = {t["name"]: sh for t, sh in zip(op["outputs"], outs)
                                          if t["name"] not in ins}
-            if short_series is not None and (dtypes := _row_dtypes(row, inputs, op["outputs"])):
-                case["dtypes"] = dtypes     # the row's own variant (the import keeps it if it exists)
+            # the variants the row was written for (Case.dtypes, manifest.cases_for): a row of
+            # the SoC's own table names every tensor's dtype; one of another architecture's
+            # table (or whose columns do not line up) its outputs' dtypes that differ between
+            # variants
+            dtypes = ((_row_dtypes(row, inputs, op["outputs"]) if short_series is not None
+                       else {})
+                      or _varying_output_dtypes(_literal(row.get("output_dtypes")), op["outputs"]))
+            if dtypes:
+                case["dtypes"] = dtypes
             _tolerances(row, result.tolerance)
             for rewritten in _inplace(row, inputs, shapes):
                 if rewritten not in result.inplace:
@@ -284,13 +292,22 @@ def _row_dtypes(row: dict, inputs: list[dict], outputs: list[dict]) -> dict:
     return out
 
 
-def _dtype_attrs(attrs: dict, out_dtypes, outputs: list[dict]) -> dict:
+def _dtype_attrs(attrs: dict, out_dtypes, outputs: list[dict], table_attrs: set) -> dict:
     """The int attrs of a row that name one of its outputs' dtypes (the row's value is that
-    dtype's ge::DataType number: a quant operator's `dst_type`), as {attr: output name}. Such
-    a value follows the variant a case runs in (the manifest writes it per variant), since a
-    row can run in variants of other dtypes (another architecture's table, or a variant no row
-    is written for): ops-nn's arch35 quant tables give dst_type 29 (int4), 34 (hifloat8) or 35
-    (float8_e5m2) in rows an int8 variant of Ascend 910B runs too."""
+    dtype's ge::DataType number: a quant operator's `dst_type`), as {attr: output name}, of
+    those that do so in every row of the table (`table_attrs`: _table_dtype_attrs). Such a
+    value follows the variant a case runs in (the manifest writes it per variant), since a
+    table's rows may run in other variants: ops-nn's arch35 quant tables give dst_type 29
+    (int4), 34 (hifloat8) or 35 (float8_e5m2) in rows an int8 variant of Ascend 910B runs."""
+    named = {k: v for k, v in _dtype_numbers(attrs, out_dtypes, outputs).items() if k in table_attrs}
+    # two attrs with the number of one output's dtype: which names it is not said
+    outputs_named = list(named.values())
+    return {k: v for k, v in named.items() if outputs_named.count(v) == 1}
+
+
+def _dtype_numbers(attrs: dict, out_dtypes, outputs: list[dict]) -> dict:
+    """{attr: output} for a row's int attrs equal to the ge::DataType number of the row's dtype
+    of an output whose dtype differs between variants."""
     from opkg.core.model import DTYPES
 
     if not isinstance(out_dtypes, (list, tuple)) or len(out_dtypes) != len(outputs):
@@ -302,11 +319,40 @@ def _dtype_attrs(attrs: dict, out_dtypes, outputs: list[dict]) -> dict:
         hits = [t["name"] for t, d in zip(outputs, out_dtypes)
                 if isinstance(d, str) and d in DTYPES and DTYPES[d].ge_value == value
                 and len(set(t.get("dtypes", ()))) > 1]
-        if len(hits) == 1:      # an output whose dtype differs between variants
+        if len(hits) == 1:
             named[name] = hits[0]
-    # two attrs with the number of one output's dtype: which names it is not said
-    outputs_named = list(named.values())
-    return {k: v for k, v in named.items() if outputs_named.count(v) == 1}
+    return named
+
+
+def _table_dtype_attrs(rows: list[dict], outputs: list[dict]) -> set:
+    """The attrs that name an output's dtype in every row of a table that gives them (a quant
+    table's `dst_type`); an attr whose number only sometimes matches is not one (ops-nn's
+    scatter_elements_v2: `axis: 2` in its int8 row, where int8 is ge::DataType 2)."""
+    seen, other = set(), set()
+    for row in rows:
+        attrs = _literal(row.get("attributes"))
+        if not isinstance(attrs, dict):
+            continue
+        hits = _dtype_numbers(attrs, _literal(row.get("output_dtypes")), outputs)
+        for k, v in attrs.items():
+            if isinstance(v, int) and not isinstance(v, bool):
+                seen.add(k)
+                if k not in hits:
+                    other.add(k)      # here it is not a dtype's number
+    return seen - other
+
+
+def _varying_output_dtypes(out_dtypes, outputs: list[dict]) -> dict:
+    """{output name: the row's dtype} for the outputs whose dtype differs between variants:
+    which variants a row of another architecture's table was written for (it runs only there
+    when they have rows of their own: manifest.cases_for)."""
+    from opkg.core.model import DTYPE_ALIASES, DTYPES
+
+    if not isinstance(out_dtypes, (list, tuple)) or len(out_dtypes) != len(outputs):
+        return {}
+    named = {t["name"]: DTYPE_ALIASES.get(d, d) for t, d in zip(outputs, out_dtypes)
+             if isinstance(d, str) and len(set(t.get("dtypes", ()))) > 1}
+    return {t: d for t, d in named.items() if d in DTYPES}
 
 
 def _input_values(attrs_in, inputs: list[dict], shapes: dict, attr_kinds: dict) -> dict:
@@ -364,23 +410,35 @@ def _inplace(row: dict, inputs: list[dict], shapes: list) -> list[str]:
 
 
 def _tolerances(row: dict, into: dict) -> None:
-    """precision_tolerances `((rtol, atol), ...)` per output, keyed by the output's dtype;
-    several rows: the tightest."""
+    """Per output dtype, the row's tolerance as the test tool reads it (its `close` compare,
+    which ops-nn's matmul/common/tests/st/arch35/matmul_golden_util.py isclose_compare
+    reproduces): `precision_tolerances` `((rtol, ptol), ...)` per output, ptol the share of
+    elements allowed outside `|actual - golden| <= atol + rtol * |golden|`, atol the row's
+    `absolute_precision` (1e-8 when empty); several rows: the tightest. Integer and bool
+    outputs are left exact: the tool compares them bit for bit unless the golden declares a
+    standard (norm/group_norm_silu_quant/tests/assets/golden.py says so)."""
+    from opkg.core.model import DTYPES
+
     tols = _literal(row.get("precision_tolerances"))
     dtypes = _literal(row.get("output_dtypes"))
     if not isinstance(tols, (list, tuple)) or not isinstance(dtypes, (list, tuple)):
+        return
+    atol = _literal(row.get("absolute_precision"))
+    atol = 1e-8 if atol is None or atol == "" else atol
+    if not isinstance(atol, (int, float)) or isinstance(atol, bool) or atol < 0:
         return
     if len(tols) == 1 and len(dtypes) > 1:
         tols = list(tols) * len(dtypes)
     for dtype, tol in zip(dtypes, tols):
         if (not isinstance(dtype, str) or not isinstance(tol, (list, tuple)) or len(tol) != 2
                 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0
-                           for v in tol)):
+                           for v in tol) or tol[1] > 0.5):
             continue
-        rtol, atol = float(tol[0]), float(tol[1])
+        if dtype in DTYPES and DTYPES[dtype].kind not in ("float", "complex"):
+            continue
+        mine = {"rtol": float(tol[0]), "atol": float(atol), "error_ratio": float(tol[1])}
         have = into.get(dtype)
-        into[dtype] = ({"rtol": rtol, "atol": atol} if have is None else
-                       {"rtol": min(have["rtol"], rtol), "atol": min(have["atol"], atol)})
+        into[dtype] = mine if have is None else {k: min(have[k], mine[k]) for k in mine}
 
 
 _EXAMPLE_SHAPE = re.compile(r"std::vector<\s*int64_t\s*>\s*(\w+)\s*=\s*\{([^}]*)\}")

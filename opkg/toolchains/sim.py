@@ -322,7 +322,9 @@ class SimToolchain:
             kernel_libs[variant.name] = str(lib)
             if not verify or pkg.verify is None:
                 continue
-            cases = [c for c in cases_for(pkg.verify.cases, variant) if not select or select.keep(
+            cases = [c for c in cases_for(pkg.verify.cases, variant,
+                                          [t.name for t in pkg.op.outputs])
+                     if not select or select.keep(
                 pkg.label, soc.name, variant.name, c.name,
                 tuple(d for _, d in variant.dtypes), pkg.name)]
             if not cases:       # -k, --lf...: nothing of this variant selected

@@ -149,6 +149,15 @@ def test_impl_layer_datacopypad_on_raw_pointers(built):
     np.testing.assert_array_equal(y[13:], 0)
 
 
+def test_getphyaddr_is_a_pointer_through_reinterpret_cast_and_an_address_in_bytes(built):
+    x = np.arange(64, dtype=np.float32) + 0.5
+    s, y, _ = run(built, 19, x)
+    np.testing.assert_array_equal(y[:8], 2 * x[8:16])   # written through the pointer
+    np.testing.assert_array_equal(y[8:16], x[:8])
+    np.testing.assert_array_equal(y[16:], 0)
+    assert s[0, 0] == 16   # f[4] is 16 bytes from f, as on the device
+
+
 def test_block_local_globals_and_the_block_builtins(built):
     # the blocks run concurrently (SyncAll) and each reads back the copy it wrote
     s, _, _ = run(built, 16)
@@ -177,9 +186,11 @@ def test_cce_align_copy_builtins_pad_and_stride_as_datacopypad(built):
     np.testing.assert_array_equal(y[30:], 0)
 
 
-def test_impl_layer_call_on_a_gm_pointer_is_reported(built):
+@pytest.mark.parametrize("which, mark", [(9, "gm-as-ub"), (20, "past-ub")])
+def test_impl_layer_call_on_no_ub_address_is_reported(built, which, mark):
+    # a GM pointer, and a GetPhyAddr pointer moved past the UB's end
     with pytest.raises(runtime.SimError) as err:
-        run(built, 9)
+        run(built, which)
     msg = str(err.value)
-    assert f"multi_core.cpp:{simbuild.line_of(KERNEL, 'gm-as-ub')}" in msg
+    assert f"multi_core.cpp:{simbuild.line_of(KERNEL, mark)}" in msg
     assert "DuplicateImpl: " in msg and "is not a Unified Buffer address of this block" in msg

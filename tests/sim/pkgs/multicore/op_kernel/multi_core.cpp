@@ -119,6 +119,10 @@ extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y
         putRow(set * 10 + static_cast<int32_t>((get_ctrl() >> 51) & 1));
     } else if (TILING_KEY_IS(18)) {
         set_ctrl(sbitset1(get_ctrl(), 46));  // @hf32
+    } else if (TILING_KEY_IS(20)) {   // such a pointer past the UB's end, handed to the impl layer
+        if (idx != 0) return;
+        __ubuf__ float* past = reinterpret_cast<__ubuf__ float*>(f.GetPhyAddr()) + 64 * 1024;
+        DuplicateImpl<float>(past, 1.0f, 8);  // @past-ub
     } else if (TILING_KEY_IS(9)) {
         if (idx != 0) return;
         DuplicateImpl<int32_t>((__ubuf__ int32_t*)sGm.GetPhyAddr(), 5, 8);  // @gm-as-ub
@@ -181,6 +185,23 @@ extern "C" __global__ __aicore__ void multi_core(GM_ADDR x, GM_ADDR s, GM_ADDR y
         // back out as whole UB rows, 2 floats apart in GM
         copy_ubuf_to_gm_align_b32((__gm__ void*)yGm.GetPhyAddr(), (__ubuf__ void*)f.GetPhyAddr(), 0, 3, 8 * 4, 0, 0,
                                   0, 2 * 4);
+    } else if (TILING_KEY_IS(19)) {  // GetPhyAddr as CANN's CPU build and the device use it
+        if (idx != 0) return;
+        DataCopy(f, xGm, 16);
+        set_flag(PIPE_MTE2, PIPE_S, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_S, EVENT_ID0);
+        // the CPU build's form: a pointer through reinterpret_cast, element arithmetic on it
+        auto p = reinterpret_cast<__ubuf__ float*>(f.GetPhyAddr(8));
+        for (int32_t i = 0; i < 8; ++i) *(p + i) = *(p + i) * 2.0f;
+        set_flag(PIPE_S, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_S, PIPE_MTE3, EVENT_ID0);
+        // the device's form: the UB address as an integer, byte arithmetic on it
+        const uint64_t a = f.GetPhyAddr();
+        DataCopyPadUB2GMImpl((__gm__ float*)yGm.GetPhyAddr(), reinterpret_cast<__ubuf__ float*>(a + 8 * sizeof(float)),
+                             DataCopyExtParams{1, 8 * sizeof(float), 0, 0, 0});
+        DataCopyPadUB2GMImpl((__gm__ float*)yGm.GetPhyAddr(8), reinterpret_cast<__ubuf__ float*>(f.GetPhyAddr()),
+                             DataCopyExtParams{1, 8 * sizeof(float), 0, 0, 0});
+        putRow(static_cast<int32_t>(f[4].GetPhyAddr() - f.GetPhyAddr()));   // a distance in bytes
 #endif
     }
 }

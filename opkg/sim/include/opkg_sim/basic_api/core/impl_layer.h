@@ -13,23 +13,15 @@
 
 namespace opkg_sim {
 
-// A `__ubuf__` pointer as the UB address it stands for: the offset a device pointer holds, or
-// the host address the pointer cast of GetPhyAddr() gives (tensor.h UbPhyAddr), made an offset.
-inline uintptr_t ub_address(const void* p) {
-    const BlockState& b = block();
-    const uintptr_t addr = reinterpret_cast<uintptr_t>(p), ub = reinterpret_cast<uintptr_t>(b.ub);
-    return b.ub && addr >= ub && addr < ub + b.ub_bytes ? addr - ub : addr;
-}
-
-// A raw UB pointer as a LocalTensor reaching the end of the UB (the position only names it). As on
-// the device, `(__ubuf__ T*)local.GetPhyAddr()` holds the UB address, i.e. the offset into the UB.
+// A raw UB pointer (a device UB offset, or the sim's host address from GetPhyAddr, tensor.h) as a
+// LocalTensor reaching the end of the UB (the position only names it).
 template <class T>
 inline AscendC::LocalTensor<T> ub_tensor(T* p, const char* op, SrcLoc loc) {
     BlockState& b = block();
     const uintptr_t addr = ub_address(p);
     if (!b.ub || addr >= b.ub_bytes) {
         fail(loc, format("%s: %p is not a Unified Buffer address of this block (a UB address is an offset below "
-                         "%llu, as LocalTensor::GetPhyAddr() gives it)", op, static_cast<const void*>(p),
+                         "%llu, or an address inside this block's UB as LocalTensor::GetPhyAddr() gives it)", op, static_cast<const void*>(p),
                          (unsigned long long)b.ub_bytes));
     }
     return AscendC::LocalTensor<T>(reinterpret_cast<T*>(b.ub + addr), uint32_t((b.ub_bytes - addr) / sizeof(T)),

@@ -25,22 +25,18 @@ template <class T> inline void packed_set(T* p, uint64_t i, T v) {
         p[i] = v;
     }
 }
+
+// A UB address as kernels hand it to the sim: the UB offset a device address holds, or a host
+// address inside the block's UB (LocalTensor::GetPhyAddr(), and the pointer cast of it), made
+// the offset. Anything else is returned as is, and is past the UB for the caller's check.
+inline uintptr_t ub_address(const void* p) {
+    const BlockState& b = block();
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(p), ub = reinterpret_cast<uintptr_t>(b.ub);
+    return b.ub && addr >= ub && addr < ub + b.ub_bytes ? addr - ub : addr;
+}
 }  // namespace opkg_sim
 
 namespace AscendC {
-
-// What LocalTensor::GetPhyAddr() returns: the UB address (the offset into the UB) as an integer,
-// as on the device. Ascend 950 kernels also cast it to a pointer, `(__ubuf__ T*)t.GetPhyAddr()`,
-// to hand UB to SIMT and vector functions; that explicit cast gives the host address of the same
-// bytes here, so the pointer reads and writes the tensor (opkg_sim::ub_tensor takes both forms).
-template <class T>
-struct UbPhyAddr {
-    uint64_t off;
-    T* ptr;
-    operator uint64_t() const { return off; }
-    template <class P>
-    explicit operator P*() const { return reinterpret_cast<P*>(ptr); }
-};
 
 enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC };
 
@@ -147,8 +143,16 @@ public:
     // kernel_tensor_impl.h sets the address's upper bound to dataLen * sizeof(T) bytes).
     void SetBufferLen(uint32_t dataLen) { size_ = dataLen; }
     TPosition GetPosition() const { return pos_; }
-    UbPhyAddr<T> GetPhyAddr() const { return UbPhyAddr<T>{ub_offset(), ptr_}; }
-    UbPhyAddr<T> GetPhyAddr(uint32_t offset) const { return UbPhyAddr<T>{ub_offset() + offset * sizeof(T), ptr_ + offset}; }
+    // The device returns the UB address as an integer, CANN's CPU build a host pointer, and kernels
+    // use both: `(uint64_t)t.GetPhyAddr()` lists, byte arithmetic, and
+    // `reinterpret_cast<__ubuf__ T*>(t.GetPhyAddr(i)) + k` (which takes an integer, never a class).
+    // The integer here is the host address of the same UB bytes: integer uses compile as on the
+    // device, the pointer reads the tensor, and each sim API taking a UB address maps it back to
+    // its UB offset (opkg_sim::ub_address), so its checks apply.
+    uint64_t GetPhyAddr() const { return reinterpret_cast<uintptr_t>(ptr_); }
+    uint64_t GetPhyAddr(uint32_t offset) const {
+        return reinterpret_cast<uintptr_t>(ptr_) + uint64_t(offset) * sizeof(T) / kPer;   // int4b_t: two a byte
+    }
     void SetUserTag(int32_t tag) { tag_ = tag; }
     int32_t GetUserTag() const { return tag_; }
     void SetShapeInfo(const ShapeInfo& info) { shapeInfo_ = info; }

@@ -31,10 +31,11 @@ struct TransDataTo5HDParams {
 
 namespace opkg_sim {
 
-// A block address of the list forms: a UB offset (GetPhyAddr) that must leave room for every
-// repeat's 32 bytes inside the UB and be 32-byte aligned.
-inline uint8_t* ub_block(uint64_t offset, uint64_t span, const char* role, int i, SrcLoc loc) {
+// A block address of the list forms: a UB address (GetPhyAddr, tensor.h ub_address) that must
+// leave room for every repeat's 32 bytes inside the UB and be 32-byte aligned.
+inline uint8_t* ub_block(uint64_t address, uint64_t span, const char* role, int i, SrcLoc loc) {
     const BlockState& b = block();
+    const uint64_t offset = ub_address(reinterpret_cast<const void*>(uintptr_t(address)));
     if (offset % 32 != 0) {
         fail(loc, format("TransDataTo5HD: %s[%d] is UB offset %llu, not 32-byte aligned", role, i,
                          (unsigned long long)offset));
@@ -126,7 +127,7 @@ inline void TransDataTo5HD(const LocalTensor<T> (&dstLocalList)[NCHW_CONV_ADDR_L
     opkg_sim::trans_5hd<T>(d, s, nchwconvParams, loc);
 }
 
-// Addresses as UB offsets (LocalTensor::GetPhyAddr).
+// Addresses as LocalTensor::GetPhyAddr gives them (or device UB offsets).
 template <class T>
 inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
                            const TransDataTo5HDParams& nchwconvParams,
