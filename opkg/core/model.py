@@ -103,7 +103,7 @@ def numpy_dtype(name: str):
             from opkg.core.errors import UsageError
 
             raise UsageError(f"dtype {name} needs the Python package en_dtypes (ml_dtypes has no "
-                             f"{name})", hint="pip install en_dtypes into opkg's Python") from None
+                             f"{name})", hint="pip install en-dtypes into opkg's Python (the `lowfloat` extra)") from None
         return np.dtype(getattr(en_dtypes, info.numpy))
     if info.numpy is None:
         raise ValueError(f"dtype {name} has no NumPy type")
