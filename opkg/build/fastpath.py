@@ -238,8 +238,7 @@ def snapshot(ws, now_ns: int | None = None) -> dict | None:
             _walk(root, files, skip, outward)
             walked.add(root)
     _walk(str(OPKG_DIR), files, set(), outward)
-    outward = _outside(outward, [p for p, sig in files.items() if sig is not None
-                                 and p in walked])
+    outward = _outside(outward, sorted(walked))
     cxx = _compiler(env)
     if cxx:
         files[cxx] = _stat(cxx)

@@ -37,6 +37,7 @@ from opkg.build import cache, distcc
 from opkg.build.events import EVENT_PREFIX
 from opkg.util.fsutil import atomic_write_text
 from opkg.build.outputs import OutputRecord
+from opkg.core.statsig import stat_signature
 from opkg.core.actions import Action, Plan, path_aliaser
 from opkg.util.procs import checkpoint, watch_parent
 
@@ -324,7 +325,9 @@ def _verified_cache_dir():
     return VerifiedCacheDir
 
 
-_CHANGED_STEPS: set = set()    # executors whose inputs changed while they ran (warned once)
+# executor -> whether a source it read changed while it ran: worked out at the push of the
+# step's first output, the same for its others
+_CHANGED_STEPS: dict = {}
 
 
 def _input_changed_during_step(node) -> bool:
@@ -332,10 +335,21 @@ def _input_changed_during_step(node) -> bool:
     stat differs from the one SCons took for its signature): the outputs may hold the new
     content under the old content's key, so they are kept out of every cache, and the input's
     signature is dropped, so that the next build runs the step again even if the edit is
-    undone. As Bazel's guard against concurrent changes, by ctime, mtime, size and inode."""
+    undone. As Bazel's guard against concurrent changes, by the stat signature the fast path
+    uses (ctime, mtime, size, inode, mode)."""
+    executor = node.get_executor()
+    with _print_lock:
+        known = _CHANGED_STEPS.get(executor)
+    if known is None:
+        known = _changed_source(executor, node)
+        with _print_lock:
+            _CHANGED_STEPS[executor] = known
+    return known
+
+
+def _changed_source(executor, node) -> bool:
     import SCons.Node.FS
 
-    executor = node.get_executor()
     for child in executor.get_all_children():
         if not isinstance(child, SCons.Node.FS.File) or child.has_builder():
             continue     # Values, and outputs of steps (checked by their own step: _WRITTEN)
@@ -343,23 +357,17 @@ def _input_changed_during_step(node) -> bool:
         if before is None:
             continue
         try:
-            now = os.stat(child.get_abspath())
+            if stat_signature(os.stat(child.get_abspath())) == stat_signature(before):
+                continue
         except OSError:
-            now = None
-        if now is not None and (now.st_mtime_ns, now.st_ctime_ns, now.st_size, now.st_ino) == (
-                before.st_mtime_ns, before.st_ctime_ns, before.st_size, before.st_ino):
-            continue
+            pass
         try:
             del child.get_ninfo().csig
         except AttributeError:
             pass
-        with _print_lock:
-            first = executor not in _CHANGED_STEPS
-            _CHANGED_STEPS.add(executor)
-        if first:
-            emit("warning", message=f"{child.get_abspath()} changed while the step that reads "
-                                    f"it ran ({node.get_internal_path()}); its outputs are not "
-                                    "cached, and the next build runs it again")
+        emit("warning", message=f"{child.get_abspath()} changed while the step that reads "
+                                f"it ran ({node.get_internal_path()}); its outputs are not "
+                                "cached, and the next build runs it again")
         return True
     return False
 
