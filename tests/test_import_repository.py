@@ -488,7 +488,20 @@ def test_import_a_family_in_place(tmp_path):
     assert manifest["tiling"]["data"] == "@ops_mini//activation/leaky_scale/op_host/leaky_scale_tiling.h"
     assert manifest["kernel"]["source"] == "@ops_mini//activation/leaky_scale/op_kernel/leaky_scale.cpp"
     assert manifest["deps"] == ["@ops_mini//:common", "//packages/ops_mini/kernel_tree",
-                                "@opbase//:op_common"]
+                                "@opbase//:op_common",
+                                "//packages/ops_mini/host_modules/activation/act_common"]
+    # its CMake DEPENDENCIES module: a library package of the module's host sources (compiled
+    # once for every operator depending on it), not in the operator's own tiling sources
+    assert not any("act_common" in s for s in manifest["tiling"]["sources"])
+    module = yaml.safe_load((ws / "packages/ops_mini/host_modules/activation/act_common"
+                             / "opkg.yaml").read_text())
+    assert module["name"] == "ops_mini_activation_act_common" and "op" not in module
+    assert module["host_sources"] == [
+        "@ops_mini//activation/act_common/op_host/act_common_tiling.cpp"]
+    assert module["host_include_dirs"] == ["@ops_mini//activation",
+                                           "@ops_mini//activation/act_common/op_host"]
+    assert module["deps"] == ["@ops_mini//:common", "//packages/ops_mini/kernel_tree",
+                              "@opbase//:op_common"]
     assert manifest["op"]["inputs"] == [{"name": "x", "dtypes": ["float16", "float32"],
                                          "formats": ["ND"]}]
     # only the built SoC's own AddConfig lists (ascend950's config is not this manifest's)

@@ -155,7 +155,7 @@ class Package:
     label: str                      # //packages/layernorm
     dir: Path                       # absolute
     manifest_path: Path
-    op: OpSpec | None               # None: a header-only library package
+    op: OpSpec | None               # None: a library package (headers, and host sources)
     tiling_sources: tuple[Path, ...] = ()
     tiling_data: Path | None = None
     tiling_function: str | None = None
@@ -169,11 +169,15 @@ class Package:
     locations: dict = field(default_factory=dict, compare=False, repr=False)
     # tiling.libraries: groups of tiling_sources CANN links into separate host libraries
     tiling_libraries: tuple[tuple[Path, ...], ...] = ()
-    # a dependency node only (an external repository's library, opkg/core/external/libraries.py):
-    # sources compiled into every dependent's host library, and the include directories its
-    # kernels see (None: include_dirs)
+    # a library only (a library package's host_sources:, or an external repository's library,
+    # opkg/core/external/libraries.py): sources compiled once into every dependent's host
+    # library, and (external libraries) the include directories its kernels see (None:
+    # include_dirs)
     host_sources: tuple[Path, ...] = ()
     kernel_include_dirs: tuple[Path, ...] | None = None
+    # what a library's host_sources are compiled with besides its include_dirs and its deps';
+    # not given to dependents (the directories private to those sources)
+    host_include_dirs: tuple[Path, ...] = ()
     # external repositories this package's files or deps come from: (name, root)
     repositories: tuple[tuple[str, Path], ...] = ()
     # where an imported package's sources come from (`origin:`): repository, commit, path
@@ -199,7 +203,7 @@ class Package:
         return path.as_posix()
 
     def source_files(self) -> tuple[Path, ...]:
-        files = [self.manifest_path, *self.tiling_sources]
+        files = [self.manifest_path, *self.tiling_sources, *self.host_sources]
         for extra in (self.tiling_data, self.kernel_source):
             if extra is not None:
                 files.append(extra)
@@ -231,7 +235,10 @@ GOLDEN_CONVENTIONS = ("ttk",)
 # verify.outputs_prefill values
 OUTPUT_PREFILLS = ("zero",)
 TOP_KEYS = ("name", "version", "summary", "origin", "op", "tiling", "kernel", "socs", "toolchain", "deps",
-            "include_dirs", "verify")
+            "include_dirs", "host_sources", "host_include_dirs", "verify")
+# a library package's own host code (Bazel's cc_library srcs): compiled once, linked into every
+# dependent operator's host library; an operator lists its host sources under tiling.sources
+LIBRARY_ONLY_KEYS = ("host_sources", "host_include_dirs")
 
 
 def load_package(manifest_path: Path, label: str, *, known_socs, default_socs=(),
@@ -424,17 +431,32 @@ class _Validator:
         if pins.get("driver"):
             locations["toolchain.driver"] = self.doc.loc(("toolchain", "driver"))
         if data.get("op") is None:
-            repos = tuple(sorted(self.used_repos.items()))
             for key in ("tiling", "kernel", "verify", "socs"):
                 if data.get(key) is not None:
                     self.errors.append(self.err(
                         (key,), f"'{key}' needs an 'op:' section",
-                        "a package without 'op:' is a header-only library; add 'op:' to make "
-                        "it an operator package"))
+                        "a package without 'op:' is a library (include_dirs, host_sources); "
+                        "add 'op:' to make it an operator package"))
+            host_sources = c(lambda: tuple(
+                self.file(s, ("host_sources", i), (".cpp", ".cc", ".cxx"))
+                for i, s in enumerate(self.seq(data.get("host_sources") or [],
+                                               ("host_sources",)))), default=())
+            host_include_dirs = c(lambda: tuple(
+                self.directory(d, ("host_include_dirs", i))
+                for i, d in enumerate(self.seq(data.get("host_include_dirs") or [],
+                                               ("host_include_dirs",)))), default=())
             raise_all(self.errors)
             return Package(name, version, summary, label, self.dir, self.doc.path, None,
                            deps=deps, include_dirs=include_dirs, toolchain_pins=pins,
-                           locations=locations, repositories=repos)
+                           locations=locations, host_sources=host_sources,
+                           host_include_dirs=host_include_dirs,
+                           repositories=tuple(sorted(self.used_repos.items())))
+        for key in LIBRARY_ONLY_KEYS:
+            if data.get(key) is not None:
+                self.errors.append(self.err(
+                    (key,), f"'{key}' is for library packages (no 'op:')",
+                    "an operator package lists its host sources under tiling.sources and its "
+                    "include directories under include_dirs"))
         for key in ("tiling", "kernel", "verify"):
             if data.get(key) is None:
                 self.errors.append(self.err((), f"missing required key {key!r} for an operator "

@@ -74,6 +74,15 @@ class CMakeModule:
     file: Path | None          # the CMakeLists.txt it came from (None: the defaults)
 
 
+@dataclass(frozen=True)
+class HostModule:
+    """Another operator's (or a family's common) CMake module built into an operator's host
+    library: its host sources (defs left out) and the directories they compile with."""
+    directory: Path
+    sources: list[Path]
+    include_dirs: list[Path]
+
+
 @dataclass
 class Operator:
     """What a build of one operator for one compute unit takes from the repository."""
@@ -88,6 +97,9 @@ class Operator:
     op_type_hint: str | None                # from op_host/config/<unit>/<op>_binary.json
     binary_variants: list[dict]             # that file's op_list (dtype/format per tensor)
     dependencies: list[str]                 # CMake DEPENDENCIES (other operators' names)
+    # the modules of its dependency closure whose sources host_sources includes: each built
+    # once as a library package (repository_workspace.write_host_modules)
+    modules: list[HostModule] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -273,6 +285,47 @@ def binary_config(op_dir: Path, unit: str) -> tuple[str | None, list[dict]]:
     return (data.get("op_type") if isinstance(data.get("op_type"), str) else None), op_list
 
 
+def dependency_closure(repo: Repository, op_dir: Path,
+                       module: CMakeModule) -> list[tuple[Path, CMakeModule]]:
+    """The modules CMake builds into the same tiling and infer objects as `op_dir`'s, nearest
+    first: its CMake DEPENDENCIES (ops-nn's foreach_* on foreach_utils) and its family's shared
+    module (`<family>/common/op_host/CMakeLists.txt` with an add_modules_sources of its own,
+    OPTYPE common: ops-nn's matmul_common_infershape.cpp and the debug tiling every matmul
+    tiling calls). Transitively, as ops-nn's scripts/util/dependency_parser.py resolves them
+    for a build of some operators: a dependency's own DEPENDENCIES and its family's shared
+    module come too (pooling/adaptive_avg_pool2d on batch_mat_mul_v3, which needs mat_mul_v3
+    and matmul.common)."""
+    def family_shared(d: Path) -> list[Path]:
+        common = d.parent / "common"
+        return [common] if cmake_module(common).file is not None else []
+
+    todo: list = [*family_shared(op_dir), *module.dependencies]
+    seen: set[Path] = {op_dir}
+    out = []
+    while todo:
+        dep = todo.pop(0)
+        dep_dir = dep if isinstance(dep, Path) else next(
+            (d for d in (*_common_module(repo.root, dep), op_dir.parent / dep,
+                         *sorted(repo.root.glob(f"*/{dep}")))
+             if (d / "op_host").is_dir()), None)
+        if dep_dir is None or dep_dir in seen:
+            continue
+        seen.add(dep_dir)
+        dep_module = cmake_module(dep_dir)
+        out.append((dep_dir, dep_module))
+        todo += [*family_shared(dep_dir), *dep_module.dependencies]
+    return out
+
+
+def module_include_dirs(repo: Repository, mod_dir: Path, module: CMakeModule) -> list[Path]:
+    """The include directories a module's host sources are compiled with, as when its own
+    operator is built: its family directory and op_host/, then those of its own closure."""
+    dirs = [mod_dir.parent, module.host_dir]
+    for dep_dir, dep_module in dependency_closure(repo, mod_dir, module):
+        dirs += [d for d in (dep_dir.parent, dep_module.host_dir) if d.is_dir() and d not in dirs]
+    return [d for d in dirs if d.is_dir()]
+
+
 def read_operator(repo: Repository, op_dir: Path, unit: str) -> Operator:
     op_dir = Path(op_dir).resolve()
     module = cmake_module(op_dir)
@@ -285,43 +338,21 @@ def read_operator(repo: Repository, op_dir: Path, unit: str) -> Operator:
     if ARCH_DIR.get(unit) == "arch35" and apt.is_file():
         kernel = apt
     op_type, variants = binary_config(op_dir, unit)
-    include_dirs = [op_dir.parent, module.host_dir]
-    # CMake DEPENDENCIES: those operators' modules are built into the same tiling and infer
-    # objects, so their sources are compiled with this one's and their directories are include
-    # directories of it (ops-nn's foreach_* on foreach_utils)
-    # The family's shared module (`<family>/common/op_host/CMakeLists.txt`'s own
-    # add_modules_sources, OPTYPE common: ops-nn's matmul_common_infershape.cpp and the debug
-    # tiling every matmul tiling calls) goes into the same host library as every operator's,
-    # as a dependency's does.
-    # Transitively, as ops-nn's scripts/util/dependency_parser.py resolves them for a build of
-    # some operators: a dependency's own DEPENDENCIES and its family's shared module come too
-    # (pooling/adaptive_avg_pool2d on batch_mat_mul_v3, which needs mat_mul_v3 and matmul.common).
-    def family_shared(d: Path) -> list[Path]:
-        common = d.parent / "common"
-        return [common] if cmake_module(common).file is not None else []
-
-    todo: list = [*family_shared(op_dir), *module.dependencies]
-    seen: set[Path] = {op_dir}
-    while todo:
-        dep = todo.pop(0)
-        dep_dir = dep if isinstance(dep, Path) else next(
-            (d for d in (*_common_module(repo.root, dep), op_dir.parent / dep,
-                         *sorted(repo.root.glob(f"*/{dep}")))
-             if (d / "op_host").is_dir()), None)
-        if dep_dir is None or dep_dir in seen:
-            continue
-        seen.add(dep_dir)
-        dep_module = cmake_module(dep_dir)
+    include_dirs, modules = [op_dir.parent, module.host_dir], []
+    for dep_dir, dep_module in dependency_closure(repo, op_dir, module):
         dep_defs, dep_sources = host_sources(dep_dir, dep_module, unit)
-        sources += [p for p in dep_sources if p not in dep_defs and p not in sources]
+        built = [p for p in dep_sources if p not in dep_defs]
+        sources += [p for p in built if p not in sources]
+        dirs = [d for d in (dep_dir.parent, dep_module.host_dir) if d.is_dir()]
         # only directories there are: CMake passes a missing one to the compiler, which
         # ignores it (ops-nn's loss/common module has a header and no op_host/)
-        include_dirs += [d for d in (dep_dir.parent, dep_module.host_dir)
-                         if d not in include_dirs and d.is_dir()]
-        todo += [*family_shared(dep_dir), *dep_module.dependencies]
+        include_dirs += [d for d in dirs if d not in include_dirs]
+        if built:
+            modules.append(HostModule(dep_dir, built, module_include_dirs(repo, dep_dir,
+                                                                          dep_module)))
     op = Operator(repo, op_dir, op_dir.parent.name, op_dir.name,
                   kernel if kernel.is_file() else None, defs, sources, include_dirs, op_type,
-                  variants, list(module.dependencies))
+                  variants, list(module.dependencies), modules)
     arch = tiling_dir(module, unit)
     op.notes.append(f"host sources for {unit} per "
                     + (module.file.relative_to(repo.root).as_posix() if module.file
@@ -727,12 +758,20 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
             result.notes.append("the golden imports " + ", ".join(golden.requires)
                                 + " (verify.requires)")
     if op.dependencies:
-        result.notes.append("CMake DEPENDENCIES (their host sources built in, their op_host "
-                            "an include directory): " + ", ".join(op.dependencies))
+        result.notes.append(f"CMake DEPENDENCIES (their host sources built once, as library "
+                            f"packages under {HOST_MODULES}/; their op_host an include "
+                            "directory): " + ", ".join(op.dependencies))
     zeroed = zeroed_outputs(op.directory, manifest_op["type"])
     prefill = f"{op.repo.label(zeroed[0])}:{zeroed[1]}" if zeroed else None
+    # the modules of its CMake DEPENDENCIES: library packages beside the kernel tree package,
+    # with the deps the operator has (what its host compiles saw them with)
+    lib_deps = [f"@{op.repo.name}//:common", tree_label, *deps]
+    root_label = tree_label.rsplit("/", 1)[0]
+    modules = [f"{root_label}/" + write_module_package(m, op.repo, dest_root, lib_deps)
+               .relative_to(dest_root).as_posix() for m in op.modules]
     text = manifest_text(op, manifest_op, soc=soc, golden_ref=golden_ref, golden=golden,
-                         cases=cases, tolerance=tolerance, has_infer=has_infer, deps=deps,
+                         cases=cases, tolerance=tolerance, has_infer=has_infer,
+                         deps=[*deps, *modules],
                          row_short=row.short if row else unit, tree_label=tree_label,
                          prefill=prefill)
     from opkg.util.fsutil import atomic_write_text
@@ -822,6 +861,45 @@ def _per_variant_dtypes(case: dict, manifest_op: dict, soc: str) -> dict:
     return {**case, "attrs": attrs}
 
 
+HOST_MODULES = "host_modules"
+
+
+def module_package_name(repo: Repository, module: HostModule) -> str:
+    """`ops_nn_matmul_common`: unique in the workspace, within a package name's length."""
+    import hashlib
+
+    name = f"{repo.name}_{module.directory.parent.name}_{module.directory.name}".lower()
+    if len(name) > 64:
+        digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+        name = f"{name[:55]}_{digest}"
+    return name
+
+
+def write_module_package(module: HostModule, repo: Repository, dest_root: Path, deps) -> Path:
+    """`dest_root/host_modules/<family>/<op>/opkg.yaml`: a library package of the module's host
+    sources, so that every operator whose CMake DEPENDENCIES name it links one compile of them
+    (CMake builds each module once into the repository's host library). Written only when its
+    text changes."""
+    from opkg.util.fsutil import atomic_write_text
+
+    q = lambda p: json.dumps(repo.label(p))   # noqa: E731 - '@' cannot start a plain scalar
+    rel = module.directory.relative_to(repo.root).as_posix()
+    text = "\n".join([
+        f"# The host sources {repo.name}'s CMake builds for module {rel} (add_modules_sources),",
+        "# compiled once for every imported operator that depends on it; written by `opkg import`.",
+        f"name: {module_package_name(repo, module)}", "version: 0.1.0",
+        f"summary: host module {rel} of {repo.name}",
+        "host_sources: [" + ", ".join(q(p) for p in module.sources) + "]",
+        "# its family directory and op_host/, and those of the modules it depends on",
+        "host_include_dirs: [" + ", ".join(q(d) for d in module.include_dirs) + "]",
+        "deps: [" + ", ".join(json.dumps(d) for d in deps) + "]"]) + "\n"
+    path = Path(dest_root) / HOST_MODULES / rel / "opkg.yaml"
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, text)
+    return path.parent
+
+
 def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, cases, tolerance,
                   has_infer, deps, row_short, tree_label, prefill=None) -> str:
     from opkg.importers.manifest_text import _yaml_flow, _yaml_tensor, _ATTR_PLACEHOLDER
@@ -858,7 +936,8 @@ def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, c
                 lines += [f"        - {_yaml_tensor(t)}" for t in cfg[group]]
     lines += [f"# {row_short}: the sources the repository's CMake builds (add_modules_sources)",
               "tiling:", "  sources:"]
-    lines += [f"    - {q(p)}" for p in op.host_sources]
+    in_modules = {p for m in op.modules for p in m.sources}
+    lines += [f"    - {q(p)}" for p in op.host_sources if p not in in_modules]
     data = tiling_data_header(op, manifest_op["type"])
     if data is not None:
         lines.append(f"  data: {q(data)}")

@@ -985,7 +985,10 @@ class CannToolchain:
             # the include directories of the package's deps and its own reach every host
             # library (and, through custom_compile_options.ini, opc), as they reach the sim's
             pkg_inc = [*(str(d) for dep in deps for d in dep.include_dirs),
-                       *(str(d) for d in pkg.include_dirs)]
+                       *(str(d) for d in pkg.include_dirs),
+                       # a library's private directories, for its host sources built in here
+                       *(str(d) for dep in deps if dep.host_sources
+                         for d in dep.host_include_dirs)]
             # cmake/intf.cmake's intf_pub (every host library links it) and func.cmake's
             # opbuild(): -I <toolkit>/include -I op_kernel, here the op's own op_kernel/ (the
             # projects' copies of it differ per compute unit by path only)

@@ -158,23 +158,29 @@ class SimToolchain:
             obj = host_dir / "obj" / (_rel_name(src, pkg, host_dir) + ".o")
             actions.append(compile_step(src, obj, host_flags, f"host {src.name}"))
             obj_of[src] = str(obj)
-        # host sources of external libraries: compiled once per library with the library's
-        # own include dirs (as its cc_library would be), linked into every dependent
+        # host sources of libraries: compiled once per library (whichever package asks first:
+        # the same action), with its deps' include dirs, its own and its private ones (as its
+        # cc_library would be), linked into every dependent
         lib_objs = []
         for dep in deps:
             if not dep.host_sources:
                 continue
-            lib_common = _prefix_maps(flags.common_flags(), self.ws, dep.repositories)
+            lib_deps = self.ws.deps_of(dep.label) if self.ws is not None and dep.deps else []
+            lib_inc = list(dict.fromkeys(str(d) for d in (
+                *(d for ld in lib_deps for d in ld.include_dirs), *dep.include_dirs,
+                *dep.host_include_dirs)))
+            lib_common = _prefix_maps(flags.common_flags(), self.ws,
+                                      [r for p in (dep, *lib_deps) for r in p.repositories])
             lib_dir = Path(out) / "sim" / ".external" / dep.name
             for src in dep.host_sources:
-                obj = lib_dir / (src.relative_to(dep.dir).with_suffix("").as_posix() + ".o")
+                name = _rel_name(src, dep, dep.dir)
+                obj = lib_dir / (name + ".o")
                 actions.append(Action(
                     "exec", (str(obj),), (str(src),),
-                    argv=(cxx, *lib_common, *host_flags, *(f"-I{d}" for d in dep.include_dirs),
+                    argv=(cxx, *lib_common, *host_flags, *(f"-I{d}" for d in lib_inc),
                           "-c", str(src), "-o", str(obj)),
-                    scan_path=tuple(str(d) for d in dep.include_dirs), signature=fp,
-                    target=tid, step="compile",
-                    description=f"compile {dep.label} {src.relative_to(dep.dir).as_posix()}"))
+                    scan_path=tuple(lib_inc), signature=fp, target=tid, step="compile",
+                    description=f"compile {dep.label} {name}"))
                 lib_objs.append(str(obj))
         grouped = [g for g in pkg.tiling_libraries if g]
         if len(grouped) > 1:
