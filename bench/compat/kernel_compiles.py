@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""Do an ops repository's Ascend 950 kernels compile on the sim? The kernel half of the
-compatibility harness, for the operators whose only device kernel is `op_kernel/<op>_apt.cpp`
-(arch35, written with the register API).
+"""Do an ops repository's kernels compile on the sim? The kernel half of the compatibility
+harness, without the host side: how many operators reach a kernel compile, and the first error
+of those that do not.
 
-    bench/compat/reg_kernels.py --repo OPS_NN --opbase OPBASE [--families F...] [--work DIR] [--no-import]
+    bench/compat/kernel_compiles.py --repo OPS_NN --opbase OPBASE [--soc SOC] [--families F...]
+                                    [--work DIR] [--no-import] [--only OP...]
 
-Each family directory is imported with `opkg import --soc Ascend950PR_9599` into one scratch
-workspace; the build plan is made as `opkg build` makes it, and each operator's kernel compile
-step for its first dtype variant is run as planned, with `-fsyntax-only` (the generated headers
-it reads are written first). The host side (tiling, InferShape) is not built here: the full
-harness (repository.py) measures it. Prints a row per operator (compiles, or the first error)
-and the count per family, with the repository's commit.
+Each family directory is imported with `opkg import --soc SOC` into one scratch workspace (with
+--no-import, the operators an earlier import or `repository.py --import-only` put there); the
+build plan is made as `opkg build` makes it, and each operator's kernel compile step for its
+first dtype variant is run as planned, with `-fsyntax-only` (the generated headers it reads are
+written first). On the Ascend 950 (the default SoC) only the operators whose device kernel is
+`op_kernel/<op>_apt.cpp` (arch35, written with the register API) are counted. The host side
+(tiling, InferShape) is not built here: the full harness (repository.py) measures it. Prints a
+row per operator (compiles, or the first error) and the count per family, with the repository's
+commit.
 """
 from __future__ import annotations
 
@@ -23,21 +27,22 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-SOC = "Ascend950PR_9599"
+SOC_950 = "Ascend950PR_9599"
 
 
-def import_families(opkg: list[str], repo: Path, opbase: Path, work: Path, families: list[str]) -> None:
+def import_families(opkg: list[str], repo: Path, opbase: Path, work: Path, families: list[str],
+                    soc: str) -> None:
     work.mkdir(parents=True, exist_ok=True)
     ws = work / "opkg-workspace.yaml"
     if not ws.exists():
         ws.write_text("package_roots: [packages]\noutput_dir: out\n")
         (work / "packages").mkdir(exist_ok=True)
     for family in families:
-        subprocess.run([*opkg, "import", str(repo / family), "--base", str(opbase), "--soc", SOC],
+        subprocess.run([*opkg, "import", str(repo / family), "--base", str(opbase), "--soc", soc],
                        cwd=work, capture_output=True, text=True)
 
 
-def plan(work: Path):
+def plan(work: Path, soc: str):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from opkg.build.plan import BuildRequest, make_plan
     from opkg.core.workspace import Workspace
@@ -45,19 +50,19 @@ def plan(work: Path):
 
     ws = Workspace.load(work)
     selection = ws.load_targets(["//..."])
-    ops = [p for p in selection.closure if p.is_operator and SOC in p.socs]
-    resolution = preflight(ws, selection.closure, [SOC], None)
-    return make_plan(ws, BuildRequest(tuple(selection.closure), (SOC,), None, True, True, resolution,
+    ops = [p for p in selection.closure if p.is_operator and soc in p.socs]
+    resolution = preflight(ws, selection.closure, [soc], None)
+    return make_plan(ws, BuildRequest(tuple(selection.closure), (soc,), None, True, True, resolution,
                                       lock_digest(ws))), ops
 
 
-def compile_kernels(the_plan, ops) -> dict[str, str]:
+def compile_kernels(the_plan, ops, soc: str) -> dict[str, str]:
     by_target = defaultdict(list)
     for a in the_plan.actions:
         by_target[a.target].append(a)
     rows = {}
     for pkg in ops:
-        actions = by_target.get(f"{pkg.label}@{SOC}@sim", [])
+        actions = by_target.get(f"{pkg.label}@{soc}@sim", [])
         # "compile <op> kernel <variant> (<SoC>) <source>", not the shared "kernel entry" step
         kernel = next((a for a in actions if re.match(rf"compile {re.escape(pkg.name)} kernel (?!entry )\S+ \(.*\) \S+$",
                                                       a.description)), None)
@@ -85,19 +90,20 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repo", type=Path, required=True)
     ap.add_argument("--opbase", type=Path, required=True)
+    ap.add_argument("--soc", default=SOC_950)
     ap.add_argument("--families", nargs="*", default=["activation"])
-    ap.add_argument("--work", type=Path, default=Path("/tmp/opkg-reg-kernels"))
+    ap.add_argument("--work", type=Path, default=Path("/tmp/opkg-kernel-compiles"))
     ap.add_argument("--no-import", action="store_true", help="reuse the work directory's earlier import")
     ap.add_argument("--only", nargs="*", default=None, help="operator directory names (default: all)")
     args = ap.parse_args()
     opkg = [sys.executable, "-m", "opkg"]
     start = time.time()
     if not args.no_import:
-        import_families(opkg, args.repo, args.opbase, args.work.resolve(), args.families)
-    the_plan, ops = plan(args.work.resolve())
-    apt = [p for p in ops if p.kernel_source and str(p.kernel_source).endswith("_apt.cpp")
-           and (args.only is None or p.name in args.only)]
-    rows = compile_kernels(the_plan, apt)
+        import_families(opkg, args.repo, args.opbase, args.work.resolve(), args.families, args.soc)
+    the_plan, ops = plan(args.work.resolve(), args.soc)
+    chosen = [p for p in ops if p.kernel_source and (args.only is None or p.name in args.only)
+              and (args.soc != SOC_950 or str(p.kernel_source).endswith("_apt.cpp"))]
+    rows = compile_kernels(the_plan, chosen, args.soc)
     commit = subprocess.run(["git", "-C", str(args.repo), "rev-parse", "--short=8", "HEAD"], capture_output=True,
                             text=True).stdout.strip() or "(not a git checkout)"
     fam = defaultdict(lambda: [0, 0])
