@@ -594,7 +594,7 @@ GE_DTYPES = {"float32": 0, "float16": 1, "int8": 2, "int32": 3, "uint8": 4, "int
              "uint16": 7, "uint32": 8, "int64": 9, "uint64": 10, "double": 11, "bool": 12,
              "bfloat16": 27}
 GE_FORMATS = {"NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4, "NDHWC": 27,
-              "FRACTAL_NZ": 29, "NCDHW": 30}
+              "FRACTAL_NZ": 29, "NCDHW": 30, "NDC1HWC0": 32, "FRACTAL_Z_3D": 33}
 impl_mode = opts.get("impl_mode", "").split(",")[0]
 precision = {"high_performance": 1, "high_precision": 2}.get(impl_mode, 0)
 flat = [t[0] if isinstance(t, list) else t for t in node["inputs"] + node["outputs"]]

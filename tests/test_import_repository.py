@@ -565,6 +565,36 @@ def test_import_refuses_to_overwrite_files_it_did_not_write(tmp_path):
     assert (pkg / "notes.txt").read_text() == "mine"
 
 
+def test_an_opdef_whose_own_lists_are_placeholders_takes_the_units_addconfig_lists(tmp_path):
+    """ops-nn's Conv3DV2 declares ge::DT_MAX in its own lists (the probe names it DT_UNDEFINED)
+    and gives each SoC its lists with AddConfig; its storage formats (NDC1HWC0, FRACTAL_Z_3D)
+    are formats opkg names, left out for the plain positions the sim describes truly."""
+    ws = _workspace(tmp_path)
+
+    def t(name, dtypes, formats):
+        return {"name": name, "param_type": "required", "dtypes": dtypes, "formats": formats}
+
+    def fake_probe(op, _dirs):
+        unit = {"inputs": [t("x", ["float16", "float16"], ["NDC1HWC0", "NCDHW"])],
+                "outputs": [t("y", ["float16", "float16"], ["NDC1HWC0", "NCDHW"])]}
+        return ({"type": "LeakyScale", "inputs": [t("x", ["DT_UNDEFINED"], ["ND"])],
+                 "outputs": [t("y", ["DT_UNDEFINED"], ["ND"])], "attrs": [],
+                 "aicore": {"soc_configs": {"ascend910b": unit}}}, [])
+
+    result = R.import_repository(ws / "ops-mini" / "activation" / "leaky_scale",
+                                 unit="ascend910b", soc="Ascend910B1",
+                                 dest_root=ws / "packages" / "ops_mini",
+                                 tree_label="//packages/ops_mini/kernel_tree",
+                                 probe=fake_probe)
+    one = result.operators[0]
+    assert one.skipped is None, one.skipped
+    assert "the OpDef's own DataType lists are placeholders: ascend910b's AddConfig lists are " \
+           "the operator's" in one.notes
+    op = yaml.safe_load((one.dest / "opkg.yaml").read_text())["op"]
+    assert op["inputs"] == [{"name": "x", "dtypes": ["float16"], "formats": ["NCDHW"]}]
+    assert any("x NDC1HWC0" in n and "left out" in n for n in one.notes), one.notes
+
+
 def test_outside_an_ops_repository_the_project_import_runs(tmp_path):
     """A directory in no ops repository is an msopgen/cann-ops project (its own errors)."""
     (tmp_path / "Proj").mkdir()

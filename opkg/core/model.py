@@ -133,7 +133,7 @@ DTYPE_ALIASES = {
 # ge::Format enumerators (graph/types.h) by manifest spelling.
 FORMATS: dict[str, int] = {
     "NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4, "NCDHW": 30, "NDHWC": 27,
-    "FRACTAL_NZ": 29,
+    "FRACTAL_NZ": 29, "NDC1HWC0": 32, "FRACTAL_Z_3D": 33,
 }
 
 PARAM_TYPES = ("required", "optional", "dynamic")

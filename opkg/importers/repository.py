@@ -686,6 +686,12 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
         kept = _runnable_dtypes({"type": declared["type"], "inputs": own["inputs"],
                                  "outputs": own["outputs"]}, result.notes)
         configs_of[unit] = {"inputs": kept["inputs"], "outputs": kept["outputs"]}
+        if _placeholders(declared):
+            # the OpDef's own lists only hold a place (ops-nn's Conv3DV2 declares ge::DT_MAX and
+            # gives each SoC its lists with AddConfig): the built unit's are the operator's
+            declared = {**declared, **configs_of[unit]}
+            result.notes.append(f"the OpDef's own DataType lists are placeholders: {unit}'s "
+                                "AddConfig lists are the operator's")
     declared = _runnable_dtypes({**declared, "aicore": {**aicore, "soc_configs": configs_of}},
                                 result.notes)
     manifest_op = opdef_probe.to_manifest_op(declared)
@@ -777,6 +783,15 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
     from opkg.util.fsutil import atomic_write_text
     atomic_write_text(dest / "opkg.yaml", text)
     result.dest = dest
+
+
+def _placeholders(declared: dict) -> bool:
+    """Every dtype of the OpDef's own lists is one no tensor can have (ge::DT_MAX, which the
+    sim's probe names DT_UNDEFINED)."""
+    from opkg.core.model import DTYPES
+
+    dtypes = {d for t in declared["inputs"] + declared["outputs"] for d in t["dtypes"]}
+    return bool(dtypes) and not dtypes & set(DTYPES)
 
 
 def _runnable_dtypes(declared: dict, notes: list[str]) -> dict:

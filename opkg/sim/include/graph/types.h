@@ -160,6 +160,7 @@ inline const char* FormatName(Format f) {
         case FORMAT_NCDHW: return "FORMAT_NCDHW";
         case FORMAT_DHWCN: return "FORMAT_DHWCN";
         case FORMAT_NDC1HWC0: return "FORMAT_NDC1HWC0";
+        case FORMAT_FRACTAL_Z_3D: return "FORMAT_FRACTAL_Z_3D";
         case FORMAT_NC: return "FORMAT_NC";
         case FORMAT_CN: return "FORMAT_CN";
         default: return "FORMAT_RESERVED";
