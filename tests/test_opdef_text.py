@@ -180,6 +180,14 @@ def test_an_attr_named_twice_is_one_attr_with_the_last_definition():
                            {"name": "sqrt_mode", "type": "bool", "default": False}]
 
 
+def test_bin_query_lists_leave_the_opdefs_own_lists_as_they_are():
+    from opkg.importers.opdef import read_opdefs
+
+    probe = read_opdefs([FIXTURES / "bin_query_def.cpp"], [FIXTURES], FIXTURES)
+    [op] = [to_manifest_op(o) for o in probe.ops]
+    assert op["inputs"] == [{"name": "x", "dtypes": ["int16", "int32"], "formats": ["ND"]}]
+
+
 def test_addconfig_takes_the_config_as_it_is_at_the_call(tmp_path):
     """CANN's AddConfig stores a copy of the OpAICoreConfig: lists given to the config after the
     call belong to later AddConfig calls only (cann-ops' BatchMatMulV3 adds its config to

@@ -59,6 +59,10 @@ public:
     OpParamDef& Format(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
     OpParamDef& FormatList(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
     OpParamDef& UnknownShapeFormat(std::vector<ge::Format> f) { unknown_formats_ = std::move(f); return *this; }
+    // the dtype/format whose kernel binary each position reuses (CANN's binary lookup); the
+    // sim compiles every variant with its own dtypes, so these are kept, not applied
+    OpParamDef& DataTypeForBinQuery(std::vector<ge::DataType> t) { bin_dtypes_ = std::move(t); return *this; }
+    OpParamDef& FormatForBinQuery(std::vector<ge::Format> f) { bin_formats_ = std::move(f); return *this; }
     OpParamDef& ValueDepend(Option o) { value_depend_ = o; return *this; }
     OpParamDef& ValueDepend(Option o, int) { value_depend_ = o; return *this; }
     OpParamDef& IgnoreContiguous() { return *this; }
@@ -85,6 +89,8 @@ public:
     std::vector<ge::DataType> dtypes_;
     std::vector<ge::Format> formats_;
     std::vector<ge::Format> unknown_formats_;
+    std::vector<ge::DataType> bin_dtypes_;
+    std::vector<ge::Format> bin_formats_;
     Option value_depend_ = IGNORE;
     std::vector<double> init_values_;   // empty: none
 };
