@@ -173,6 +173,21 @@ def test_a_uint_range_longer_than_64_values_encodes_and_instantiates(tmp_path):
     assert lines[3:] == [f"{256}=0,1", f"{76 | 256}=95,1", f"{83 | 256}=201,1"]
 
 
+def test_the_devkits_size_constants_are_the_kernel_apis(tmp_path):
+    """asc-devkit's kernel_utils_constants.h gives every kernel the sizes of a block and a repeat
+    per dtype in namespace AscendC (ops-nn's norm/add_layer_norm/op_kernel/add_layer_norm_base.h
+    reads ONE_BLK_FLOAT_NUM unqualified)."""
+    src = tmp_path / "sizes.cpp"
+    src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                   'static_assert(ONE_BLK_FLOAT_NUM == 8 && ONE_BLK_HALF_NUM == 16, "block");\n'
+                   'static_assert(ONE_REPEAT_FLOAT_SIZE == 64 && MAX_REPEAT_HALF_SIZE == 128 * 255, '
+                   '"repeat");\n'
+                   'static_assert(B16_DATA_NUM_PER_REPEAT == 128 && BYTE_PER_FRACTAL == 512, "sizes");\n')
+    kernel = _gxx(src, "-fsyntax-only", "-DOPKG_SIM_KERNEL=1", "-D__NPU_ARCH__=2201",
+                  "-D__CCE_AICORE__=220")
+    assert kernel.returncode == 0, kernel.stderr[-3000:]
+
+
 def test_the_data_block_size_is_a_constant_of_the_kernel_api(tmp_path):
     """asc-devkit's kernel_operator_sys_var_intf.h: `constexpr int16_t GetDataBlockSizeInBytes()`,
     which ops-nn's pooling/avg_pool3_d kernels call unqualified in templates (the UB's 32-byte

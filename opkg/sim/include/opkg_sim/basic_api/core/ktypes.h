@@ -198,6 +198,29 @@ constexpr uint32_t DEFAULT_BLK_NUM = 8;
 constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr uint32_t MAX_REPEAT_TIMES = 255;
 constexpr uint32_t BLOCK_CUBE = 16;
+// The rest of the sizes the devkit's kernel_utils_constants.h gives every kernel (AscendC
+// namespace, values and types as there): ops-nn's add_layer_norm family reads ONE_BLK_FLOAT_NUM.
+constexpr uint8_t B64_BYTE_SIZE = 8;
+constexpr uint8_t B32_BYTE_SIZE = 4;
+constexpr uint8_t B16_BYTE_SIZE = 2;
+constexpr uint8_t B8_BYTE_SIZE = 1;
+constexpr uint8_t B32_DATA_NUM_PER_BLOCK = 8;
+constexpr uint8_t B16_DATA_NUM_PER_BLOCK = 16;
+constexpr int32_t B16_DATA_NUM_PER_REPEAT = 128;
+constexpr int32_t B32_DATA_NUM_PER_REPEAT = 64;
+constexpr int32_t FULL_MASK_LEN = 128;
+constexpr int32_t HLAF_MASK_LEN = 64;      // sic, the devkit's spelling
+constexpr int32_t BYTE_PER_FRACTAL = 512;
+constexpr int32_t MIN_BLOCK_LEN = 1;
+constexpr uint32_t HALF_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / B16_BYTE_SIZE;
+constexpr uint32_t FLOAT_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / B32_BYTE_SIZE;
+constexpr uint32_t ONE_REPEAT_FLOAT_SIZE = ONE_REPEAT_BYTE_SIZE / B32_BYTE_SIZE;
+constexpr uint32_t ONE_REPEAT_HALF_SIZE = ONE_REPEAT_BYTE_SIZE / B16_BYTE_SIZE;
+constexpr uint32_t MAX_REPEAT_FLOAT_SIZE = ONE_REPEAT_FLOAT_SIZE * MAX_REPEAT_TIMES;
+constexpr uint32_t MAX_REPEAT_HALF_SIZE = ONE_REPEAT_HALF_SIZE * MAX_REPEAT_TIMES;
+constexpr uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / B16_BYTE_SIZE;
+constexpr uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / B32_BYTE_SIZE;
+constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
 
 // Scalar bf16 <-> float as kernel_utils.h spells them. ToFloat widens exactly; ToBfloat16 keeps the
 // upper 16 bits (it truncates, unlike Cast's rounding modes), as CANN's helper does. The half and
