@@ -113,6 +113,12 @@ def _gxx(src, *flags):
                           capture_output=True, text=True)
 
 
+def _kernel_syntax(src):
+    """`src` checked as a kernel translation unit of the 910B (the sim's kernel macros)."""
+    return _gxx(src, "-fsyntax-only", "-DOPKG_SIM_KERNEL=1", "-D__NPU_ARCH__=2201",
+                "-D__CCE_AICORE__=220")
+
+
 def test_a_host_compile_ignores_the_selection_as_the_devkit_does(tmp_path):
     """asc-devkit's template_argument.h defines ASCENDC_TPL_SEL as nothing in host code (outside
     ASCENDC_DEBUG): ops-nn's activation/clipped_swiglu/op_kernel/arch35/clipped_swiglu_tiling_key.h
@@ -129,8 +135,7 @@ def test_a_host_compile_ignores_the_selection_as_the_devkit_does(tmp_path):
                    "unsigned long long key() { using namespace Op; return GET_TPL_TILING_KEY(1); }\n")
     host = _gxx(src, "-fsyntax-only")
     assert host.returncode == 0, host.stderr
-    kernel = _gxx(src, "-fsyntax-only", "-DOPKG_SIM_KERNEL=1", "-D__NPU_ARCH__=2201",
-                  "-D__CCE_AICORE__=220")
+    kernel = _kernel_syntax(src)
     assert kernel.returncode == 0, kernel.stderr[-2000:]
 
 
@@ -183,8 +188,7 @@ def test_the_devkits_size_constants_are_the_kernel_apis(tmp_path):
                    'static_assert(ONE_REPEAT_FLOAT_SIZE == 64 && MAX_REPEAT_HALF_SIZE == 128 * 255, '
                    '"repeat");\n'
                    'static_assert(B16_DATA_NUM_PER_REPEAT == 128 && BYTE_PER_FRACTAL == 512, "sizes");\n')
-    kernel = _gxx(src, "-fsyntax-only", "-DOPKG_SIM_KERNEL=1", "-D__NPU_ARCH__=2201",
-                  "-D__CCE_AICORE__=220")
+    kernel = _kernel_syntax(src)
     assert kernel.returncode == 0, kernel.stderr[-3000:]
 
 
@@ -197,8 +201,7 @@ def test_the_data_block_size_is_a_constant_of_the_kernel_api(tmp_path):
                    "template <typename T> constexpr uint32_t PerBlock() "
                    "{ return GetDataBlockSizeInBytes() / sizeof(T); }\n"
                    'static_assert(PerBlock<float>() == 8, "8 floats a block");\n')
-    kernel = _gxx(src, "-fsyntax-only", "-DOPKG_SIM_KERNEL=1", "-D__NPU_ARCH__=2201",
-                  "-D__CCE_AICORE__=220")
+    kernel = _kernel_syntax(src)
     assert kernel.returncode == 0, kernel.stderr[-2000:]
 
 
