@@ -456,3 +456,16 @@ def test_queue_protocol_mistakes(built, kernel_src, mode, marker, message):
     assert (err.file, err.line, err.block) == (str(kernel_src), line_of(kernel_src, marker), 0)
     assert err.message.startswith(f"{kernel_src}:{err.line}: block 0 of 2: ")
     assert message in err.message
+
+
+def test_the_size_of_a_global_tensor_given_none_is_indeterminate(built, kernel_src):
+    # SetGlobalBuffer(buffer) without a size leaves bufferSize_ unset on the device (only CANN's
+    # CPU debug build zeroes it): a decision on GetSize() then is the kernel's undefined read
+    with pytest.raises(SimError) as e:
+        run(built, 65, blocks=2)
+    assert e.value.line == line_of(kernel_src, "unsized-size") and e.value.block == 0
+    assert "GetSize() of a GlobalTensor never given a size" in e.value.message
+    assert "indeterminate on the device" in e.value.message
+    # given a size before, the device keeps it through a SetGlobalBuffer without one
+    x, y, _ = run(built, 66, blocks=2)
+    np.testing.assert_array_equal(y, x)
