@@ -162,6 +162,13 @@ def test_tiling_failure(built):
     with pytest.raises(SimError, match="the tiling function for Faulty returned failure") as e:
         run(built, 100)
     assert e.value.kind == "tiling" and e.value.block is None and e.value.file is None
+    assert e.value.refused   # the operator's own function said no (a sim check is not that)
+
+
+def test_a_sim_tiling_check_is_no_refusal(built):
+    with pytest.raises(SimError, match="left blockDim at 0") as e:
+        run(built, 101)
+    assert e.value.kind == "tiling" and not e.value.refused
 
 
 def test_block_dim_zero(built):
