@@ -455,6 +455,10 @@ def test_a_tensor_never_freed_is_a_warning_and_an_error_under_strict_bounds(buil
     (44, "enque-past-depth", "EnQue on a TQue<VECOUT, depth 1> already holding 1 tensor(s) (its depth)"),
     (45, "free-foreign", "FreeTensor of a tensor that was not allocated from this TQue<VECIN, depth 2>"),
     (46, "free-twice", "FreeTensor of a buffer of this TQue<VECIN, depth 2> that is not allocated (freed twice?)"),
+    # SetGlobalBuffer(buffer) without a size leaves bufferSize_ unset on the device (only CANN's
+    # CPU debug build zeroes it): a decision on GetSize() then is an undefined read
+    (65, "unsized-size", "GetSize() of a GlobalTensor never given a size (SetGlobalBuffer without one, "
+                         "or none): its bufferSize_ is indeterminate on the device"),
 ])
 def test_queue_protocol_mistakes(built, kernel_src, mode, marker, message):
     with pytest.raises(SimError) as e:
@@ -465,14 +469,9 @@ def test_queue_protocol_mistakes(built, kernel_src, mode, marker, message):
     assert message in err.message
 
 
-def test_the_size_of_a_global_tensor_given_none_is_indeterminate(built, kernel_src):
-    # SetGlobalBuffer(buffer) without a size leaves bufferSize_ unset on the device (only CANN's
-    # CPU debug build zeroes it): a decision on GetSize() then is the kernel's undefined read
-    with pytest.raises(SimError) as e:
-        run(built, 65, blocks=2)
-    assert e.value.line == line_of(kernel_src, "unsized-size") and e.value.block == 0
-    assert "GetSize() of a GlobalTensor never given a size" in e.value.message
-    assert "indeterminate on the device" in e.value.message
-    # given a size before, the device keeps it through a SetGlobalBuffer without one
+
+def test_a_global_tensor_keeps_a_size_given_before_a_buffer_without_one(built):
+    # as the device, which sets bufferSize_ only in SetGlobalBuffer(buffer, size): mode 65 (the
+    # same without the size first) is an error, in test_queue_protocol_mistakes
     x, y, _ = run(built, 66, blocks=2)
     np.testing.assert_array_equal(y, x)
