@@ -211,13 +211,21 @@ def ext_vector_flags(texts) -> list[str]:
     return [f"-Dext_vector_type(n)=vector_size((n) * {widths.pop()})"]
 
 
+# What makes a kernel's code depend on the core it runs on: a cube or mixed task type declared for
+# a key (classic or template kernels), or a sync between the cube and vector cores of an AI core.
+_CORE_TYPED = re.compile(r"KERNEL_TYPE_AIC_ONLY|KERNEL_TYPE_MIX_AIC_1_[012]|ASCENDC_TPL_AIC_ONLY|"
+                         r"ASCENDC_TPL_MIX_AIC_1_[012]|\bNotifyEvent\b|\bWaitEvent\b|"
+                         r"CrossCoreSetFlag\s*<\s*[12]\b")
+
+
 def core_type_flags(texts) -> list[str]:
-    """The flags of a kernel that declares a tiling key a cube body (KERNEL_TYPE_AIC_ONLY in its
-    sources, texts, or a template kernel's ASCENDC_TPL_AIC_ONLY selection): its core type follows
-    the declared task types at run time (opkg_sim/runtime/core_by_task_type.h); other kernels keep
-    the constant vector core."""
-    if not any("KERNEL_TYPE_AIC_ONLY" in (s := _strip_comments(t)) or "ASCENDC_TPL_AIC_ONLY" in s
-               for t in texts):
+    """The flags of a kernel whose sources (texts) declare a tiling key a cube or mixed body
+    (KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIC_*, a template kernel's ASCENDC_TPL_AIC_ONLY or
+    ASCENDC_TPL_MIX_AIC_* selection) or sync the cube and vector cores (NotifyEvent, WaitEvent,
+    CrossCoreSetFlag modes 1 and 2): it runs split, each AI core's cube and vector bodies with
+    their own core type (opkg_sim/runtime/core_by_task_type.h); other kernels keep the constant
+    vector core."""
+    if not any(_CORE_TYPED.search(_strip_comments(t)) for t in texts):
         return []
     return ["-include", str(_INCLUDE / "opkg_sim" / "runtime" / "core_by_task_type.h")]
 

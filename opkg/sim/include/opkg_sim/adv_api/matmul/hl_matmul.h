@@ -1104,7 +1104,22 @@ inline const MixedKernel mixed_kernel_registration;
 }  // namespace opkg_sim
 #endif
 
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) ::AscendC::opkg_regist_matmul((tpipe), __VA_ARGS__)
+// On the cube core of a split launch (core_by_task_type.h) whose task type starts vector cores
+// too, the devkit's REGIST_CUBE_OBJ runs the KFC server loop and returns from the kernel
+// (kfc_register_obj.h): the sim's vector bodies compute their Matmul requests themselves, so the
+// cube body has nothing left to serve. A cube-only type has no client: its Matmul is its own.
+namespace opkg_sim {
+inline bool cube_serves_kfc() {
+    BlockState& b = block();
+    if (b.core != AscendC::AIC) return false;
+    if (b.type_open) fix_task_type(b);
+    return b.task_type == KERNEL_TYPE_MIX_AIC_1_1 || b.task_type == KERNEL_TYPE_MIX_AIC_1_2 ||
+           b.task_type == KERNEL_TYPE_MIX_AICORE;
+}
+}  // namespace opkg_sim
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                            \
+    if (::opkg_sim::cube_serves_kfc()) return;                             \
+    ::AscendC::opkg_regist_matmul((tpipe), __VA_ARGS__)
 #define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
 #define REGIST_CUBE_OBJ REGIST_MATMUL_OBJ
 
