@@ -215,7 +215,20 @@ def ext_vector_flags(texts) -> list[str]:
 # a key (classic or template kernels), or a sync between the cube and vector cores of an AI core.
 _CORE_TYPED = re.compile(r"KERNEL_TYPE_AIC_ONLY|KERNEL_TYPE_MIX_AIC_1_[012]|ASCENDC_TPL_AIC_ONLY|"
                          r"ASCENDC_TPL_MIX_AIC_1_[012]|\bNotifyEvent\b|\bWaitEvent\b|"
-                         r"CrossCoreSetFlag\s*<\s*[12]\b")
+                         r"CrossCoreSetFlag\s*<\s*[12]\b|__DAV_C220_CUBE__")
+_CUBE_MACRO = re.compile(r"\b__DAV_C220_CUBE__\b")
+
+# The cube core's compile of an A2/A3 kernel: bisheng builds a mixed kernel once per core type,
+# dav-c220-vec with __DAV_C220_VEC__ and dav-c220-cube with __DAV_C220_CUBE__ (CANN 8.1.RC1's
+# op compiler, tbe/tikcpp/ascendc_compile_v220.py); the sim's kernel TU is the vector one.
+CUBE_BODY_FLAGS = ("-U__DAV_C220_VEC__", "-D__DAV_C220_CUBE__=1")
+
+
+def needs_cube_body(texts, soc: SocInfo) -> bool:
+    """Whether an A2/A3 kernel's sources (texts) test __DAV_C220_CUBE__: its cube body is then other
+    code than its vector body, and the sim compiles it a second time with CUBE_BODY_FLAGS for the
+    cube bodies of a split launch (opkg_sim/runtime/core_by_task_type.h)."""
+    return soc.family == "c220" and any(_CUBE_MACRO.search(_strip_comments(t)) for t in texts)
 
 
 def core_type_flags(texts) -> list[str]:

@@ -88,3 +88,12 @@ def test_core_type_flags_for_mixed_kernels():
     assert flags.core_type_flags(["NotifyEvent<PIPE_MTE3>(3);"]) == f
     assert flags.core_type_flags(["CrossCoreSetFlag<2, PIPE_FIX>(0);"]) == f
     assert flags.core_type_flags(["CrossCoreSetFlag<0, PIPE_MTE3>(0);"]) == []
+
+
+def test_the_cube_bodies_run_the_cube_core_compile(built):
+    # the kernel tests __DAV_C220_CUBE__: its cube bodies run a second compile of it with that
+    # macro (and without __DAV_C220_VEC__), whose inline functions stay its own
+    assert flags.needs_cube_body([KERNEL.read_text()], built.soc)
+    _, y = run(built, 7)
+    np.testing.assert_array_equal(y[:2 * CORES], 2000 + np.arange(2 * CORES))
+    np.testing.assert_array_equal(y[32:32 + CORES], 1000 + np.arange(CORES))

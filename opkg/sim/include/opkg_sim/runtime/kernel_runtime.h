@@ -200,6 +200,7 @@ struct BlockError {
 struct Launch {
     const OpkgKernelLaunch* in;
     void (*entry)(uint8_t** args);
+    void (*cube_entry)(uint8_t** args);   // the cube-core compile of the kernel, or null (launch.h)
     std::vector<uint8_t*> args;
     std::vector<GmRegion> regions;
     uint64_t arena_bytes;
@@ -293,7 +294,7 @@ inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t
     }
     Crash::armed() = true;
     try {
-        L.entry(const_cast<uint8_t**>(L.args.data()));
+        (idx >= L.blocks && L.cube_entry ? L.cube_entry : L.entry)(const_cast<uint8_t**>(L.args.data()));
         if (block().pending.active) report_pending(block());   // an undefined value the kernel kept
         if (block().held.file) throw Failure(FAIL_RULE, block().held.file, block().held.line, block().held_message);
         if (block().type_open) {   // no API call: the body's type is what it declared, or the default
@@ -674,7 +675,8 @@ inline void add_kernel_data_regions(std::vector<GmRegion>& regions, const void* 
     }, &found);
 }
 
-inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** args), OpkgError* err) {
+inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** args),
+                      void (*cube_entry)(uint8_t** args), OpkgError* err) {
     if (err) std::memset(err, 0, sizeof *err);
     if (!launch || launch->abi != OPKG_SIM_ABI) {
         set_error(err, FAIL_INTERNAL, "", 0, -1, 0, "kernel library ABI mismatch: rebuild it with this opkg");
@@ -682,7 +684,7 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
     }
     const bool split = kernel_split_cores();
     const uint32_t ration = split || kernel_task_ration() > 1 ? 2u : 1u;
-    Launch L{launch, entry, {}, {}, (launch->ub_bytes + 63) / 64 * 64, ration, launch->block_dim * ration, split,
+    Launch L{launch, entry, cube_entry, {}, {}, (launch->ub_bytes + 63) / 64 * 64, ration, launch->block_dim * ration, split,
              launch->block_dim * (ration + (split ? 1u : 0u)), {}};
     const uint32_t n_regions = launch->arg_count + launch->extra_regions;
     for (uint32_t i = 0; i < n_regions; ++i) {

@@ -12,8 +12,21 @@
 //   GetBlockIdx() + 10 * GetSubBlockIdx() + 1000 * GetBlockNum() + 10000 * GetTaskRation(); the AIC
 //   at y[32 + GetBlockIdx()] = 500 + GetBlockIdx() + 10 * GetSubBlockIdx().
 // 6: key 1's AIC waits for flag 3 a second time, which the AIVs set once.
+// 7 (MIX_AIC_1_2): each body writes CoreMark() + its GetBlockIdx(), the AIVs at y[GetBlockIdx()],
+//   the AICs at y[32 + GetBlockIdx()]: the cube bodies run the kernel's cube-core compile.
 #include "kernel_operator.h"
 using namespace AscendC;
+
+// Differs between the kernel's two compiles (vector and cube core): each body must run its own
+// (the linker must not fold one into the other).
+inline float CoreMark()
+{
+#if defined(__DAV_C220_CUBE__)
+    return 1000.0f;
+#else
+    return 2000.0f;
+#endif
+}
 
 constexpr int32_t PER_CORE = 16;
 
@@ -27,6 +40,10 @@ extern "C" __global__ __aicore__ void cross_core(GM_ADDR x, GM_ADDR ws, GM_ADDR 
     xGm.SetGlobalBuffer((__gm__ float*)x);
     wsGm.SetGlobalBuffer((__gm__ float*)ws);
     yGm.SetGlobalBuffer((__gm__ float*)y);
+    if (TILING_KEY_IS(7)) {
+        yGm.SetValue((ASCEND_IS_AIV ? 0 : 32) + GetBlockIdx(), CoreMark() + float(GetBlockIdx()));
+        return;
+    }
     if (TILING_KEY_IS(5)) {
         if ASCEND_IS_AIV {
             yGm.SetValue(GetBlockIdx(), float(GetBlockIdx() + 10 * GetSubBlockIdx() + 1000 * GetBlockNum() +
