@@ -19,7 +19,7 @@ using namespace AscendC;
 
 // Differs between the kernel's two compiles (vector and cube core): each body must run its own
 // (the linker must not fold one into the other).
-inline float CoreMark()
+[aicore] inline float CoreMark()   // bisheng's spelling of __aicore__ (ops-nn's pp_matmul headers)
 {
 #if defined(__DAV_C220_CUBE__)
     return 1000.0f;
