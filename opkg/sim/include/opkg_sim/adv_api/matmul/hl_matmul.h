@@ -505,6 +505,10 @@ public:
     }
     // batchA products of A's and B's batches into C, batch i at gm[i * strideC]; strides in
     // elements, 0 = the matrices packed (M x Ka, Kb x N, M x N). A batch of 1 broadcasts.
+    // Current asc-devkit declares IterateBatch(gm, enPartialSum, enAtomic, enSequentialWrite,
+    // strides...) with the batch counts SetBatchNum's (include/adv_api/matmul/matmul.h); both take
+    // integer literals, so that form is told by its two leading zeros (no partial sum, no atomic),
+    // which in 8.1's form would be a product of no batches at all.
     template <bool sync = true, bool waitIterateBatch = false>
     void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
@@ -513,6 +517,10 @@ public:
         (void)enSequentialWrite;   // C's batches are contiguous in GM either way
         const char* op = "Matmul::IterateBatch";
         use(loc);
+        if (batchA == 0 && batchB == 0 && batchA_ > 0 && batchB_ > 0) {
+            batchA = uint32_t(batchA_);
+            batchB = uint32_t(batchB_);
+        }
         if (enPartialSum) opkg_sim::fail(loc, opkg_sim::format("%s: enPartialSum is not modelled by the sim", op));
         batches(op, batchA, batchB, matrixStrideA, matrixStrideB, loc, [&](uint32_t i) {
             const uint64_t sc = matrixStrideC ? matrixStrideC : uint64_t(m_) * uint64_t(n_);
