@@ -216,6 +216,7 @@ def ext_vector_flags(texts) -> list[str]:
 _CORE_TYPED = re.compile(r"KERNEL_TYPE_AIC_ONLY|KERNEL_TYPE_MIX_AIC_1_[012]|ASCENDC_TPL_AIC_ONLY|"
                          r"ASCENDC_TPL_MIX_AIC_1_[012]|\bNotifyEvent\b|\bWaitEvent\b|"
                          r"CrossCoreSetFlag\s*<\s*[12]\b|__DAV_C220_CUBE__")
+_CORE_TEST = re.compile(r"\bASCEND_IS_(?:NOT_)?AI[CV]\b|\bg_coreType\b")
 _CUBE_MACRO = re.compile(r"\b__DAV_C220_CUBE__\b")
 
 # The cube core's compile of an A2/A3 kernel: bisheng builds a mixed kernel once per core type,
@@ -238,8 +239,14 @@ def core_type_flags(texts) -> list[str]:
     CrossCoreSetFlag modes 1 and 2): it runs split, each AI core's cube and vector bodies with
     their own core type (opkg_sim/runtime/core_by_task_type.h); other kernels keep the constant
     vector core."""
-    if not any(_CORE_TYPED.search(_strip_comments(t)) for t in texts):
-        return []
+    stripped = [_strip_comments(t) for t in texts]
+    if not any(_CORE_TYPED.search(t) for t in stripped):
+        # a kernel that only tests the core it runs on (`if ASCEND_IS_AIV { return; }`, cann-ops'
+        # gemm_v2) runs split when it is mixed, i.e. uses the Matmul API (decided as it launches)
+        if not any(_CORE_TEST.search(t) for t in stripped):
+            return []
+        return ["-include", str(_INCLUDE / "opkg_sim" / "runtime" / "core_by_task_type.h"),
+                "-DOPKG_SIM_SPLIT_IF_MIXED=1"]
     return ["-include", str(_INCLUDE / "opkg_sim" / "runtime" / "core_by_task_type.h")]
 
 

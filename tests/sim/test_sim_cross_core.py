@@ -88,6 +88,10 @@ def test_core_type_flags_for_mixed_kernels():
     assert flags.core_type_flags(["NotifyEvent<PIPE_MTE3>(3);"]) == f
     assert flags.core_type_flags(["CrossCoreSetFlag<2, PIPE_FIX>(0);"]) == f
     assert flags.core_type_flags(["CrossCoreSetFlag<0, PIPE_MTE3>(0);"]) == []
+    # a kernel that only tests the core type: split when it is mixed (uses the Matmul API), which
+    # the runtime decides as it launches (cann-ops' gemm_v2: `if ASCEND_IS_AIV { return; }`)
+    assert flags.core_type_flags(["if ASCEND_IS_AIV { return; }"]) == [*f, "-DOPKG_SIM_SPLIT_IF_MIXED=1"]
+    assert flags.core_type_flags(["// ASCEND_IS_AIC in a comment"]) == []
 
 
 def test_the_cube_bodies_run_the_cube_core_compile(built):

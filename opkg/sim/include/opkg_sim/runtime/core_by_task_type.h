@@ -1,7 +1,8 @@
 // Force-included into the A2/A3 kernels whose code depends on the core it runs on: they declare a
 // tiling key's task type (KERNEL_TASK_TYPE with a cube or mixed type, a template kernel's
 // ASCENDC_TPL_KERNEL_TYPE_SEL), or synchronise the cube and vector cores of an AI core
-// (flags.core_type_flags; after the precompiled headers, which it leaves as they are).
+// (flags.core_type_flags; after the precompiled headers, which it leaves as they are), and those
+// that only test the core type where they are mixed (OPKG_SIM_SPLIT_IF_MIXED below).
 //
 // Such a kernel runs split, as the device runs a mixed kernel: every AI core of the launch runs
 // the kernel's cube body (core AIC) and its two vector bodies (core AIV) on their own, and the
@@ -21,8 +22,14 @@
 // the core type follows the declared task types (tpl_kernel.cpp.j2 tests this; other SoCs keep theirs)
 #define OPKG_SIM_CORE_BY_TASK_TYPE 1
 namespace opkg_sim {
+// OPKG_SIM_SPLIT_IF_MIXED (flags.core_type_flags): the kernel only tests the core type; it runs
+// split when it is mixed (uses the Matmul API, kernel_task_ration() 2), else as vector bodies.
 struct SplitKernel {
-    SplitKernel() { kernel_split_cores() = true; }
+#ifdef OPKG_SIM_SPLIT_IF_MIXED
+    SplitKernel() { kernel_split_cores() = kernel_split_cores() == 1 ? 1 : 2; }
+#else
+    SplitKernel() { kernel_split_cores() = 1; }
+#endif
 };
 inline const SplitKernel split_kernel_registration;
 

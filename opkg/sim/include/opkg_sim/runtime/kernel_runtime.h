@@ -682,7 +682,7 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
         set_error(err, FAIL_INTERNAL, "", 0, -1, 0, "kernel library ABI mismatch: rebuild it with this opkg");
         return 1;
     }
-    const bool split = kernel_split_cores();
+    const bool split = kernel_split_cores() == 1 || (kernel_split_cores() == 2 && kernel_task_ration() > 1);
     const uint32_t ration = split || kernel_task_ration() > 1 ? 2u : 1u;
     Launch L{launch, entry, cube_entry, {}, {}, (launch->ub_bytes + 63) / 64 * 64, ration, launch->block_dim * ration, split,
              launch->block_dim * (ration + (split ? 1u : 0u)), {}};

@@ -296,9 +296,9 @@ inline int& kernel_task_ration() {
 }
 // Whether the kernel runs split (cube and vector bodies per AI core): set as the library loads by
 // runtime/core_by_task_type.h, which A2/A3 kernels that declare task types or test the core
-// type are compiled with.
-inline bool& kernel_split_cores() {
-    static bool split = false;
+// type are compiled with: 1 always, 2 when the kernel is mixed (kernel_task_ration() 2), 0 never.
+inline int& kernel_split_cores() {
+    static int split = 0;
     return split;
 }
 
