@@ -718,6 +718,8 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
             sequential = false;   // blocks interleave for real: their stores carry their values
             log.clear();
             L.warned.seen.clear();   // the warnings went with the log: the rerun gives them again
+            // the profile too (a split launch's cube bodies add to their AI core's entry)
+            if (launch->profile) std::memset(launch->profile, 0, sizeof(OpkgBlockProfile) * launch->block_dim);
             writes.clear();
             for (const GmRegion& r : L.regions) {
                 if (r.written) std::memset(r.written, 0, gm_span(r));
