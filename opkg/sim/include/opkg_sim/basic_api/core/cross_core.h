@@ -146,9 +146,17 @@ void cross_core_wait(unsigned flag, SrcLoc loc) {
         const bool timed_out = std::chrono::steady_clock::now() - start > std::chrono::seconds(10);
         if (stuck || timed_out) {
             x.deadlocked = true;
+            // reported at the first waiting body in the order AIC, AIV 0, AIV 1, whichever body
+            // noticed it: the report does not depend on the threads' timing
+            int who = role;
+            if (stuck) {
+                for (int r = 2; r >= 0; --r) {
+                    if (g.running[r] && g.waiting[r]) who = r;
+                }
+            }
             std::string others;
             for (int r = 0; r < 3; ++r) {
-                if (r == role) continue;
+                if (r == who) continue;
                 others += format("; the %s ", kCrossRole[r]);
                 others += !g.running[r] ? std::string("has returned (or the task type does not start it)")
                           : g.waiting[r] ? format("waits for flag %d at %s:%d", g.wait_flag[r],
@@ -159,11 +167,11 @@ void cross_core_wait(unsigned flag, SrcLoc loc) {
             for (Barrier* br : x.barriers) {
                 if (br) br->abort();
             }
-            fail(loc, format("CrossCoreWaitFlag(%u) on the %s of AI core %lld waits for a flag that no core of its AI "
-                             "core will set%s: on the device it would wait forever (a CrossCoreSetFlag missing, or "
-                             "of another mode or flagId)%s",
-                             flag, kCrossRole[role], (long long)ai_core, others.c_str(),
-                             timed_out && !stuck ? " (no progress for 10 s)" : ""));
+            fail(g.wait_loc[who], format("CrossCoreWaitFlag(%d) on the %s of AI core %lld waits for a flag that no core of "
+                                         "its AI core will set%s: on the device it would wait forever (a CrossCoreSetFlag "
+                                         "missing, or of another mode or flagId)%s",
+                                         g.wait_flag[who], kCrossRole[who], (long long)ai_core, others.c_str(),
+                                         timed_out && !stuck ? " (no progress for 10 s)" : ""));
         }
         x.cv.wait_for(lk, std::chrono::milliseconds(50));
     }
