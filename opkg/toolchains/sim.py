@@ -282,6 +282,7 @@ class SimToolchain:
         kernel_texts = [kernel_text, *(p.read_text(errors="replace") for p in _kernel_headers(pkg))]
         simt = flags.uses_simt(kernel_texts)
         pch, gch = precompiled(simt)
+        cube_body = flags.needs_cube_body(kernel_texts, soc)
         try:
             vector_flags = flags.ext_vector_flags(kernel_texts) + flags.core_type_flags(kernel_texts)
         except ValueError as e:
@@ -320,6 +321,19 @@ class SimToolchain:
                                         f"{what} {pkg.kernel_source.name}", force,
                                         (str(gch),) if pch else (), kernel=True))
             objs = [str(vdir / "kernel.o"), str(entry_obj), str(runtime_obj)]
+            if cube_body:   # the cube core's compile, for the cube bodies of a split launch
+                actions.append(compile_step(kernel_unit, vdir / "kernel_cube.o", [*kflags, *flags.CUBE_BODY_FLAGS],
+                                            f"{what} {pkg.kernel_source.name} (cube core)", force,
+                                            (str(gch),) if pch else (), kernel=True))
+                actions.append(Action("python", (str(vdir / "cube_body.o"),),
+                                      (str(vdir / "kernel_cube.o"), str(vdir / "kernel.o"), str(runtime_obj)),
+                                      function="opkg.sim.hostlink:cube_body_action",
+                                      params={"cxx": cxx, "cube": str(vdir / "kernel_cube.o"),
+                                              "vector": str(vdir / "kernel.o"), "runtime": str(runtime_obj),
+                                              "entry": op.kernel_name, "output": str(vdir / "cube_body.o")},
+                                      signature=fp, target=tid, step="link",
+                                      description=f"link {pkg.name} {what} cube body"))
+                objs.append(str(vdir / "cube_body.o"))
             lib = vdir / "libkernel.so"
             actions.append(Action("exec", (str(lib),), tuple(objs),
                                   argv=(cxx, *flags.link_flags(), "-o", str(lib), *objs),
