@@ -695,9 +695,9 @@ def test_an_ascend_950_import_takes_the_apt_kernel(tmp_path):
     # its tests/st/arch35 table is the 950's though its tiling has no op_host/arch35 (ops-nn's glu)
     assert [c["name"] for c in manifest["verify"]["cases"]] == ["only_apt_rows"]
 def test_combinations_in_formats_opkg_does_not_run_are_left_out_by_name():
-    """ops-nn's cube operators list FRACTAL_Z_3D/NDC1HWC0 (the probe spells a format the sim
-    cannot name FORMAT_RESERVED): such positions go, named; with none left, the import says so
-    instead of writing a manifest that cannot load."""
+    """A format opkg does not know (the probe spells one the sim cannot name FORMAT_RESERVED;
+    ops-nn's cube operators' FRACTAL_Z_3D was one until it was named): such positions go, named;
+    with none left, the import says so instead of writing a manifest that cannot load."""
     t = lambda name, dtypes, formats: {"name": name, "param_type": "required",  # noqa: E731
                                        "dtypes": dtypes, "formats": formats}
     declared = {"type": "C", "inputs": [t("x", ["float16", "float32"], ["ND", "FORMAT_RESERVED"])],
@@ -707,9 +707,9 @@ def test_combinations_in_formats_opkg_does_not_run_are_left_out_by_name():
     assert kept["inputs"][0]["formats"] == ["ND"] and kept["inputs"][0]["dtypes"] == ["float16"]
     assert notes == ["OpDef dtype combination 1 left out: format FORMAT_RESERVED (not a format "
                      "opkg runs)"]
-    only = {**declared, "inputs": [t("x", ["float16", "float32"], ["NDC1HWC0"])]}
+    only = {**declared, "inputs": [t("x", ["float16", "float32"], ["FORMAT_RESERVED"])]}
     with pytest.raises(UsageError, match="no combination in formats opkg runs: 0: format "
-                                         "NDC1HWC0"):
+                                         "FORMAT_RESERVED"):
         R._runnable_dtypes(only, [])
 
 
