@@ -3,7 +3,8 @@ the two-register tensors (RegTensor<T, RegTraitNumTwo>), whose `.reg[k]` reinter
 one-register tensor reads and writes the pair as the devkit lays it out (a 64-bit tensor's reg[0]
 the low words, reg[1] the high ones; a 32-bit pair's reg[k] its k-th 64 elements); `Mula` called
 unqualified, and `StoreAlign<...>` called unqualified with explicit template arguments (C++20 lookup,
-which bisheng takes in C++17); `PairReduceElem`; the integer, bitwise, compare and select families."""
+which bisheng takes in C++17); `PairReduceElem`; the integer, bitwise, compare and select families;
+configurations (a CastTrait, an ErfConfig) that name statics of templates."""
 
 from __future__ import annotations
 
@@ -107,6 +108,21 @@ def test_integer_bitwise_compare_and_select_match_numpy(built):
     np.testing.assert_array_equal(z[64:128], (a & b) ^ ~(a | b))
     np.testing.assert_array_equal(z[128:192], ((np.abs(a) << 3) >> 1) - np.maximum(np.minimum(a, 5), np.maximum(b, -5)))
     np.testing.assert_array_equal(z[192:], np.where((a < b) & (a >= 0), a, 0))
+
+
+def test_configurations_naming_statics_of_templates_compile_and_apply(built):
+    """g++ 12 crashes on a reference template argument naming a static of a template; the sim's
+    Cast and the 950 math API take the configuration's code (core/algo_config.h), so dynamic_quant's
+    and ge_glu_v2's spellings compile, and the trait's rounding mode is the one applied."""
+    import math
+
+    a = np.arange(-32, 32, dtype=np.int32) * 3
+    x = np.zeros(WORDS, np.int32)
+    x[:64] = a
+    z = run(built, 8, x)
+    np.testing.assert_array_equal(z[:64], np.floor(a.astype(np.float32) * 0.5).astype(np.int32))
+    want = np.array([math.erf(v) for v in (a.astype(np.float32) / np.float32(64))], np.float32)
+    np.testing.assert_array_equal(z[64:128].view(np.float32), want)
 
 
 def test_numeric_limits_give_the_types_extreme_and_special_values(tmp_path):

@@ -20,6 +20,11 @@
 //   7: the positive elements of x[0:128] squeezed (Squeeze<STORE_REG>) and stored by the
 //      AR-offset StoreUnAlign, the same base (a cast of it) passed each time, as ops-nn's
 //      sparse_slice does: z[0:k] = those elements in order, z[255] = k (AR / 4).
+//   8: configurations that name a static of a template, which g++ 12 cannot take as a reference
+//      template argument (dynamic_quant's `constexpr static CastTrait` members of a class template,
+//      ge_glu_v2's `static constexpr ErfConfig` local of a member function template): a = x[0:64]
+//      as int32; z[0:64] = floor(float(a) * 0.5) (Cast by the class's RINT trait, then by the
+//      local FLOOR trait), z[64:128] = erf(float(a) / 64) as float bits (Erf with a configuration).
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -36,6 +41,31 @@ __aicore__ inline void StoreFloats(__ubuf__ float* dst, RegTensor<float>& r, Mas
 {
     StoreAlign<float, AscendC::MicroAPI::StoreDist::DIST_NORM_B32>(dst, r, m);
 }
+template <typename T>
+class Configured {
+public:
+    constexpr static MicroAPI::CastTrait toFloat = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::UNKNOWN,
+                                                     MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_RINT};
+    __aicore__ inline void Halve(__ubuf__ T* dst, __ubuf__ T* src)
+    {
+        constexpr static MicroAPI::CastTrait toInt = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::NO_SAT,
+                                                       MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_FLOOR};
+        MicroAPI::RegTensor<T> a, back;
+        MicroAPI::RegTensor<float> f;
+        MicroAPI::MaskReg all = MicroAPI::CreateMask<float>();
+        MicroAPI::LoadAlign(a, src);
+        MicroAPI::Cast<float, T, toFloat>(f, a, all);
+        MicroAPI::Muls(f, f, 0.5f, all);
+        MicroAPI::Cast<T, float, toInt>(back, f, all);
+        MicroAPI::StoreAlign(dst, back, all);
+    }
+    template <typename U>
+    __aicore__ inline void Erfs(const LocalTensor<float>& dst, const LocalTensor<float>& src, U count)
+    {
+        static constexpr ErfConfig config = {ErfAlgo::SUBSECTION_POLYNOMIAL_APPROXIMATION};
+        AscendC::Erf<float, false, config>(dst, src, count);
+    }
+};
 }  // namespace Own
 
 extern "C" __global__ __aicore__ void reg_cases(GM_ADDR x, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
@@ -148,11 +178,21 @@ extern "C" __global__ __aicore__ void reg_cases(GM_ADDR x, GM_ADDR z, GM_ADDR wo
                 MicroAPI::StoreUnAlign<int32_t, MicroAPI::PostLiteral::POST_MODE_UPDATE>((__ubuf__ int32_t*)dst, kept, ureg);
             }
             MicroAPI::StoreUnAlignPost(dst, ureg);
+        } else if (TILING_KEY_IS(8)) {
+            Own::Configured<int32_t>().Halve(dst, src);
         }
     }
     PipeBarrier<PIPE_ALL>();
     if (TILING_KEY_IS(7)) {
         zl.SetValue(255, static_cast<int32_t>(MicroAPI::GetSpr<SpecialPurposeReg::AR>() / sizeof(int32_t)));
+        PipeBarrier<PIPE_ALL>();
+    }
+    if (TILING_KEY_IS(8)) {
+        LocalTensor<float> xf = xl.ReinterpretCast<float>();
+        LocalTensor<float> zf = zl.ReinterpretCast<float>();
+        Cast(xf, xl, RoundMode::CAST_NONE, 64);
+        Muls(xf, xf, 1.0f / 64, 64);
+        Own::Configured<int32_t>().Erfs(zf[64], xf, 64u);
         PipeBarrier<PIPE_ALL>();
     }
     DataCopy(zGm, zl, t.words);

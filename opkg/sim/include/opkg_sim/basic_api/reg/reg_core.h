@@ -147,11 +147,20 @@ enum class PairReduce { SUM = 0 };
 using ReduceType = AscendC::ReduceType;
 struct DefaultType {};
 
+// Cast takes a trait by its code (core/algo_config.h: g++ 12 and reference template arguments).
 struct CastTrait {
     RegLayout layoutMode = RegLayout::UNKNOWN;
     SatMode satMode = SatMode::UNKNOWN;
     MaskMergeMode mrgMode = MaskMergeMode::UNKNOWN;
     RoundMode roundMode = RoundMode::UNKNOWN;
+    constexpr operator opkg_sim::ConfigCode() const {
+        return opkg_sim::code_field(layoutMode, 0) | opkg_sim::code_field(satMode, 1) |
+               opkg_sim::code_field(mrgMode, 2) | opkg_sim::code_field(roundMode, 3);
+    }
+    static constexpr CastTrait from_code(opkg_sim::ConfigCode c) {
+        return {opkg_sim::field_of<RegLayout>(c, 0), opkg_sim::field_of<SatMode>(c, 1),
+                opkg_sim::field_of<MaskMergeMode>(c, 2), opkg_sim::field_of<RoundMode>(c, 3)};
+    }
 };
 constexpr CastTrait castTrait = {RegLayout::UNKNOWN, SatMode::UNKNOWN, MaskMergeMode::UNKNOWN, RoundMode::UNKNOWN};
 
