@@ -27,6 +27,7 @@
 #pragma push_macro("DT_BOOL")
 #pragma push_macro("DT_BF16")
 #pragma push_macro("DT_INT4")
+#pragma push_macro("DT_UINT1")
 #pragma push_macro("DT_HIFLOAT8")
 #pragma push_macro("DT_FLOAT8_E5M2")
 #pragma push_macro("DT_FLOAT8_E4M3FN")
@@ -49,6 +50,7 @@
 #undef DT_BOOL
 #undef DT_BF16
 #undef DT_INT4
+#undef DT_UINT1
 #undef DT_HIFLOAT8
 #undef DT_FLOAT8_E5M2
 #undef DT_FLOAT8_E4M3FN
@@ -139,6 +141,7 @@ inline const char* DataTypeName(DataType t) {
         case DT_COMPLEX32: return "DT_COMPLEX32";
         case DT_BF16: return "DT_BF16";
         case DT_INT4: return "DT_INT4";
+        case DT_UINT1: return "DT_UINT1";
         case DT_HIFLOAT8: return "DT_HIFLOAT8";
         case DT_FLOAT8_E5M2: return "DT_FLOAT8_E5M2";
         case DT_FLOAT8_E4M3FN: return "DT_FLOAT8_E4M3FN";
@@ -280,6 +283,7 @@ struct ListTensorType {
 #pragma pop_macro("DT_COMPLEX128")
 #pragma pop_macro("DT_BF16")
 #pragma pop_macro("DT_INT4")
+#pragma pop_macro("DT_UINT1")
 #pragma pop_macro("DT_HIFLOAT8")
 #pragma pop_macro("DT_FLOAT8_E5M2")
 #pragma pop_macro("DT_FLOAT8_E4M3FN")
