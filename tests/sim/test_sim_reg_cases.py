@@ -125,6 +125,18 @@ def test_configurations_naming_statics_of_templates_compile_and_apply(built):
     np.testing.assert_array_equal(z[64:128].view(np.float32), want)
 
 
+def test_a_gather_of_bytes_into_16_bit_lanes_reads_one_byte_a_lane(built):
+    """Gather's int8 -> int16 and uint8 -> uint16 pairs (max_pool_v3's 8-bit kernels): the index
+    counts bytes, each lane one byte, sign- or zero-extended; bytes past the last index unread."""
+    rng = np.random.default_rng(10)
+    raw = rng.integers(-128, 128, 384, dtype=np.int64).astype(np.int8)
+    x = np.zeros(WORDS, np.int32)
+    x[:96] = raw.view(np.int32)
+    z = run(built, 9, x)
+    np.testing.assert_array_equal(z[:64].view(np.int16), raw[0:384:3].astype(np.int16))
+    np.testing.assert_array_equal(z[64:128].view(np.uint16), raw[0:384:3].view(np.uint8).astype(np.uint16))
+
+
 def test_numeric_limits_give_the_types_extreme_and_special_values(tmp_path):
     """AscendC::NumericLimits<T> (ops-nn's 950 norm kernels: Lowest, NegativeInfinity, QuietNaN),
     checked at compile time against the values of the types."""

@@ -25,6 +25,9 @@
 //      ge_glu_v2's `static constexpr ErfConfig` local of a member function template): a = x[0:64]
 //      as int32; z[0:64] = floor(float(a) * 0.5) (Cast by the class's RINT trait, then by the
 //      local FLOOR trait), z[64:128] = erf(float(a) / 64) as float bits (Erf with a configuration).
+//   9: Gather from 8-bit UB into 16-bit registers (max_pool_v3's int8/uint8 kernels), one byte a
+//      lane at index 3 * i (in bytes): z[0:64] = the int8 gathered, sign-extended, as 128 int16;
+//      z[64:128] = the same bytes as uint8, zero-extended. Only x[0:96] (384 bytes) is read.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -180,6 +183,17 @@ extern "C" __global__ __aicore__ void reg_cases(GM_ADDR x, GM_ADDR z, GM_ADDR wo
             MicroAPI::StoreUnAlignPost(dst, ureg);
         } else if (TILING_KEY_IS(8)) {
             Own::Configured<int32_t>().Halve(dst, src);
+        } else if (TILING_KEY_IS(9)) {
+            MicroAPI::RegTensor<uint16_t> idx;
+            MicroAPI::RegTensor<int16_t> s16;
+            MicroAPI::RegTensor<uint16_t> u16;
+            MicroAPI::MaskReg all16 = MicroAPI::CreateMask<uint16_t>();
+            MicroAPI::Arange((MicroAPI::RegTensor<int16_t>&)idx, 0);
+            MicroAPI::Muls(idx, idx, (uint16_t)3, all16);
+            MicroAPI::Gather(s16, (__ubuf__ int8_t*)src, idx, all16);
+            MicroAPI::Gather(u16, (__ubuf__ uint8_t*)src, idx, all16);
+            MicroAPI::StoreAlign((__ubuf__ int16_t*)dst, s16, all16);
+            MicroAPI::StoreAlign((__ubuf__ uint16_t*)dst + 128, u16, all16);
         }
     }
     PipeBarrier<PIPE_ALL>();
