@@ -85,6 +85,25 @@ def test_a_golden_may_name_bfloat16_without_importing_ml_dtypes(tmp_path):
     assert r.returncode == 0 and r.stdout.strip() == "[2.0, 2.0]", r.stderr[-2000:]
 
 
+def test_a_ttk_golden_returning_fewer_arrays_leaves_the_last_outputs_unchecked():
+    """dynamic_quant_v2's golden returns [y, scale] when is_symmetrical (no offset): its test
+    tool compares what the golden returns, in output order. Outside the ttk convention it stays
+    an error."""
+    import numpy as np
+
+    from opkg.core.model import OpSpec, TensorSpec
+
+    op = OpSpec("Quant", (TensorSpec("x", ("float32",)),),
+                (TensorSpec("y", ("int8",)), TensorSpec("scale", ("float32",)), TensorSpec("offset", ("float32",))), ())
+    variant = op.variants()[0]
+    golden = lambda x, **kw: [np.round(x).astype(np.int8), np.ones(1, np.float32)]  # noqa: E731
+    x = np.arange(4, dtype=np.float32)
+    expected = runner._call_golden(golden, op, {"x": x}, {}, variant, extra={"testcase_name": "t"})
+    assert expected["offset"] is None and expected["scale"].tolist() == [1.0]
+    with pytest.raises(ValueError, match="returned 2 arrays for 3 outputs"):
+        runner._call_golden(golden, op, {"x": x}, {}, variant)
+
+
 def test_an_undeclared_missing_import_is_named_too(tmp_path):
     golden = tmp_path / "golden.py"
     golden.write_text("import opkg_no_such_package.sub as t\ndef g(x):\n    return x\n")

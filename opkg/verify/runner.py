@@ -727,6 +727,10 @@ def _call_golden(golden, op, inputs: dict, attrs: dict, variant, inplace=(),
     if extra and (len(result) != len(names) or any(
             n in lists and not isinstance(r, (list, tuple)) for n, r in zip(names, result))):
         result = _regroup(result, names, counts, lists)
+    if extra and not lists and 0 < len(result) < len(op.outputs) and not inplace:
+        # the ttk test tool compares what the golden returns, in output order: dynamic_quant_v2's
+        # golden returns y and scale only when is_symmetrical (its kernel writes no offset then)
+        result = tuple(result) + (None,) * (len(names) - len(result))
     if len(result) != len(names):
         what = f"{len(op.outputs)} outputs" + (f" and {len(inplace)} in-place inputs ("
                                                f"{', '.join(inplace)})" if inplace else "")
