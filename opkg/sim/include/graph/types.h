@@ -185,6 +185,9 @@ inline int GetSizeByDataType(DataType t) { return static_cast<int>(DataTypeSize(
 // A format value packs the primary format (low byte), a sub-format (next two bytes) and a C0
 // code (bits 24..27), as CANN's graph/types.h lays them out.
 inline int32_t GetPrimaryFormat(int32_t format) { return static_cast<int32_t>(static_cast<uint32_t>(format) & 0xffU); }
+// A format's name as CANN's logs spell it, without the enumerator's FORMAT_ prefix ("ND", as
+// ops-nn's npu_alloc_float_status passes GetFormatName(storageFormat) beside the literal "ND").
+inline const char* GetFormatName(Format f) { return FormatName(Format(GetPrimaryFormat(f))) + 7; }
 inline int32_t GetSubFormat(int32_t format) {
     return static_cast<int32_t>((static_cast<uint32_t>(format) & 0xffff00U) >> 8);
 }
