@@ -137,6 +137,13 @@ def test_a_gather_of_bytes_into_16_bit_lanes_reads_one_byte_a_lane(built):
     np.testing.assert_array_equal(z[64:128].view(np.uint16), raw[0:384:3].view(np.uint8).astype(np.uint16))
 
 
+def test_a_register_viewed_as_another_width_keeps_its_bytes_definedness(built):
+    """(RegTensor<uint32_t>&)halfReg, as ops-nn's int4 quantization kernels view a register for
+    Pack: the view's lane i is the half lanes 2i and 2i+1, defined where both are."""
+    z = run(built, 10, np.zeros(WORDS, np.int32))
+    assert (z[16:32].view(np.uint32) == 0x3E003E00).all() and not z[:16].any()
+
+
 def test_numeric_limits_give_the_types_extreme_and_special_values(tmp_path):
     """AscendC::NumericLimits<T> (ops-nn's 950 norm kernels: Lowest, NegativeInfinity, QuietNaN),
     checked at compile time against the values of the types."""

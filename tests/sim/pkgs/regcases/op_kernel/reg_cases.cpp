@@ -28,6 +28,10 @@
 //   9: Gather from 8-bit UB into 16-bit registers (max_pool_v3's int8/uint8 kernels), one byte a
 //      lane at index 3 * i (in bytes): z[0:64] = the int8 gathered, sign-extended, as 128 int16;
 //      z[64:128] = the same bytes as uint8, zero-extended. Only x[0:96] (384 bytes) is read.
+//  10: a half register whose lanes 0..63 were never written (loaded from UB only its upper half
+//      of was) viewed as RegTensor<uint32_t> for Pack, as ops-nn's int4 quantization does: the
+//      packed lanes 32..63 come from the written halves and are defined; z[16:32] = their pairs
+//      (the even halves, 1.5: 0x3E00 twice a word), z[0:16] zeroed after the store.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -75,9 +79,12 @@ extern "C" __global__ __aicore__ void reg_cases(GM_ADDR x, GM_ADDR z, GM_ADDR wo
 {
     GET_TILING_DATA(t, tiling);
     TPipe pipe;
-    TBuf<TPosition::VECCALC> xb, zb;
+    TBuf<TPosition::VECCALC> xb, zb, hb;
     pipe.InitBuffer(xb, t.words * sizeof(int32_t));
     pipe.InitBuffer(zb, t.words * sizeof(int32_t));
+    pipe.InitBuffer(hb, 256);
+    LocalTensor<half> hl = hb.Get<half>();
+    if (TILING_KEY_IS(10)) Duplicate(hl[64], half(1.5f), 64);
     GlobalTensor<int32_t> xGm, zGm;
     xGm.SetGlobalBuffer((__gm__ int32_t*)x, t.words);
     zGm.SetGlobalBuffer((__gm__ int32_t*)z, t.words);
@@ -183,6 +190,13 @@ extern "C" __global__ __aicore__ void reg_cases(GM_ADDR x, GM_ADDR z, GM_ADDR wo
             MicroAPI::StoreUnAlignPost(dst, ureg);
         } else if (TILING_KEY_IS(8)) {
             Own::Configured<int32_t>().Halve(dst, src);
+        } else if (TILING_KEY_IS(10)) {
+            MicroAPI::RegTensor<half> h;
+            MicroAPI::RegTensor<uint16_t> packed;
+            MicroAPI::MaskReg all16 = MicroAPI::CreateMask<uint16_t>();
+            MicroAPI::LoadAlign(h, (__ubuf__ half*)hl.GetPhyAddr());
+            MicroAPI::Pack(packed, (MicroAPI::RegTensor<uint32_t>&)h);
+            MicroAPI::StoreAlign((__ubuf__ uint16_t*)dst, packed, all16);
         } else if (TILING_KEY_IS(9)) {
             MicroAPI::RegTensor<uint16_t> idx;
             MicroAPI::RegTensor<int16_t> s16;
@@ -199,6 +213,11 @@ extern "C" __global__ __aicore__ void reg_cases(GM_ADDR x, GM_ADDR z, GM_ADDR wo
     PipeBarrier<PIPE_ALL>();
     if (TILING_KEY_IS(7)) {
         zl.SetValue(255, static_cast<int32_t>(MicroAPI::GetSpr<SpecialPurposeReg::AR>() / sizeof(int32_t)));
+        PipeBarrier<PIPE_ALL>();
+    }
+    if (TILING_KEY_IS(10)) {
+        Duplicate(zl, 0, 16);
+        Duplicate(zl[32], 0, t.words - 32);
         PipeBarrier<PIPE_ALL>();
     }
     if (TILING_KEY_IS(8)) {

@@ -270,6 +270,34 @@ struct RegParts {
     RegPart<Owner> operator[](int k) { return RegPart<Owner>{reinterpret_cast<Owner*>(this), k}; }
 };
 
+// A register's definedness, one byte per register byte: lane i of a W-byte type is bytes
+// [i*W, (i+1)*W), undefined when any of them is (its value: the first such byte's origin), and
+// writing it sets all W. So every one-register tensor has one layout whatever its element type,
+// and a kernel's view of a register as another width (`(RegTensor<uint32_t>&)halfReg` for Pack,
+// ops-nn's int4 quantization) reads the definedness of the bytes it covers.
+template <uint32_t W, uint32_t BYTES>
+struct LaneShadow {
+    uint8_t b[BYTES];
+    struct Ref {
+        uint8_t* p;
+        operator uint8_t() const {
+            for (uint32_t k = 0; k < W; ++k) if (p[k]) return p[k];
+            return 0;
+        }
+        Ref& operator=(uint8_t o) {
+            std::memset(p, o, W);
+            return *this;
+        }
+        Ref& operator=(const Ref& o) { return *this = uint8_t(o); }
+    };
+    Ref operator[](uint32_t i) { return Ref{b + i * W}; }
+    uint8_t operator[](uint32_t i) const {
+        for (uint32_t k = 0; k < W; ++k) if (b[i * W + k]) return b[i * W + k];
+        return 0;
+    }
+    operator uint8_t*() { return b; }
+};
+
 template <typename T, const RegTrait& regTrait = RegTraitNumOne>
 struct RegTensor {
     using ActualT = T;
@@ -279,7 +307,8 @@ struct RegTensor {
     static constexpr uint32_t STEP = sizeof(T) / REG_NUM;   // mask bits per element (at least 1)
     RegParts<RegTensor> reg;
     T v[LANES];
-    uint8_t undef[LANES];   // per lane: 0 defined, else the shadow value (origin) of its undefined value
+    // per lane: 0 defined, else the shadow value (origin) of its undefined value
+    LaneShadow<sizeof(T), LANES * sizeof(T)> undef;
     bool dirty = false;     // some lane undefined
     bool written = false;   // anything wrote the register yet
     RegTensor() {}
