@@ -12,22 +12,11 @@ from opkg.importers.opdef import parse_opdef_text
 from opkg.sim import packed
 from opkg.verify.inputs import make_input
 from opkg.verify.runner import _bits_in_shape, _call_golden
+from tests.test_int4_dtype import OPDEF as INT4_OPDEF
 
-OPDEF = """\
-#include "register/op_def_registry.h"
-namespace ops {
-class MaskOp : public OpDef {
-public:
-    explicit MaskOp(const char* name) : OpDef(name)
-    {
-        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16});
-        this->Output("mask").ParamType(REQUIRED).DataType({ge::DT_UINT1, ge::DT_UINT1});
-        this->AICore().AddConfig("ascend950");
-    }
-};
-OP_ADD(MaskOp);
-}
-"""
+# int4's OpDef text with a one-bit output
+OPDEF = (INT4_OPDEF.replace("{ge::DT_INT8, ge::DT_INT4}", "{ge::DT_FLOAT, ge::DT_FLOAT16}")
+         .replace("{ge::DT_INT32, ge::DT_INT32}", "{ge::DT_UINT1, ge::DT_UINT1}"))
 
 
 def test_the_dtype_table_has_one_bit_uint1():
@@ -37,6 +26,7 @@ def test_the_dtype_table_has_one_bit_uint1():
 
 
 def test_an_opdef_listing_dt_uint1_is_read(tmp_path):
+    assert "DT_UINT1" in OPDEF
     src = tmp_path / "mask_op.cpp"
     src.write_text(OPDEF)
     ops, why = parse_opdef_text([src])
