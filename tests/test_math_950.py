@@ -166,7 +166,8 @@ def test_installing_a_golden_s_declared_package_re_verifies_instead_of_replaying
 def test_pattern_reduce_ar_and_ra_match_numpy(workspace):
     """The 950's pattern reduce API (tests/fixtures/reduce_950): ReduceSum over rows (AR) and
     columns (RA), ReduceMax (AR) and ReduceMin (RA), with and without sharedTmpBuffer; the
-    row sums then go through the 950's level-2 Divs, by a scalar and by a one-element tensor."""
+    row sums then go through the 950's level-2 Divs, by a scalar and by a one-element tensor that
+    the 950's Duplicate(dst, src, count) spread from another element."""
     shutil.copytree(Path(__file__).parent / "fixtures" / "reduce_950", workspace.root / "packages" / "reduce_950")
     r = opkg("build", "packages/reduce_950", "--json", "--jobs", "1", cwd=workspace.root, check=0)
     [target] = json.loads(r.stdout)["targets"]
