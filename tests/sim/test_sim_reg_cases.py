@@ -160,7 +160,10 @@ def test_numeric_limits_give_the_types_extreme_and_special_values(tmp_path):
                    "static_assert(float(NumericLimits<half>::Min()) == 0.00006103515625f);\n"
                    "static_assert(float(NumericLimits<bfloat16_t>::Lowest()) == -3.3895313892515355e38f);\n"
                    "static_assert(NumericLimits<float>::QuietNaN() != NumericLimits<float>::QuietNaN());\n"
-                   "static_assert(__builtin_bit_cast(uint32_t, NumericLimits<float>::QuietNaN()) == 0x7FC00000u);\n")
+                   "static_assert(__builtin_bit_cast(uint32_t, NumericLimits<float>::QuietNaN()) == 0x7FC00000u);\n"
+                   # the tensor forms (rms_norm_grad's QuietNaN(dst, count)) fill by Duplicate
+                   "void Fill(LocalTensor<float>& t, LocalTensor<half>& h, uint32_t n) {\n"
+                   "    NumericLimits<float>::QuietNaN(t, n); NumericLimits<half>::Lowest(h, n); }\n")
     r = compile_950(src)
     assert r.returncode == 0, r.stderr[-3000:]
 
