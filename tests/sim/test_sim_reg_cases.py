@@ -139,9 +139,14 @@ def test_a_gather_of_bytes_into_16_bit_lanes_reads_one_byte_a_lane(built):
 
 def test_a_register_viewed_as_another_width_keeps_its_bytes_definedness(built):
     """(RegTensor<uint32_t>&)halfReg, as ops-nn's int4 quantization kernels view a register for
-    Pack: the view's lane i is the half lanes 2i and 2i+1, defined where both are."""
-    z = run(built, 10, np.zeros(WORDS, np.int32))
-    assert (z[16:32].view(np.uint32) == 0x3E003E00).all() and not z[:16].any()
+    Pack: the view's lane i is the half lanes 2i and 2i+1 (the same bytes: the lanes start at one
+    offset in every RegTensor), defined where both are."""
+    halves = np.linspace(-3, 3, 64).astype(np.float16)
+    x = np.zeros(WORDS, np.int32)
+    x[:32] = halves.view(np.int32)
+    z = run(built, 10, x)
+    np.testing.assert_array_equal(z[16:32].view(np.float16), halves[0::2])
+    assert not z[:16].any()
 
 
 def test_numeric_limits_give_the_types_extreme_and_special_values(tmp_path):

@@ -29,9 +29,9 @@
 //      lane at index 3 * i (in bytes): z[0:64] = the int8 gathered, sign-extended, as 128 int16;
 //      z[64:128] = the same bytes as uint8, zero-extended. Only x[0:96] (384 bytes) is read.
 //  10: a half register whose lanes 0..63 were never written (loaded from UB only its upper half
-//      of was) viewed as RegTensor<uint32_t> for Pack, as ops-nn's int4 quantization does: the
-//      packed lanes 32..63 come from the written halves and are defined; z[16:32] = their pairs
-//      (the even halves, 1.5: 0x3E00 twice a word), z[0:16] zeroed after the store.
+//      of was: x[0:32] as 64 halves) viewed as RegTensor<uint32_t> for Pack, as ops-nn's int4
+//      quantization does: the packed lanes 32..63 come from the written halves and are defined;
+//      z[16:32] = their low halves (x's halves 0, 2, ..., 62), z[0:16] zeroed after the store.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -84,7 +84,6 @@ extern "C" __global__ __aicore__ void reg_cases(GM_ADDR x, GM_ADDR z, GM_ADDR wo
     pipe.InitBuffer(zb, t.words * sizeof(int32_t));
     pipe.InitBuffer(hb, 256);
     LocalTensor<half> hl = hb.Get<half>();
-    if (TILING_KEY_IS(10)) Duplicate(hl[64], half(1.5f), 64);
     GlobalTensor<int32_t> xGm, zGm;
     xGm.SetGlobalBuffer((__gm__ int32_t*)x, t.words);
     zGm.SetGlobalBuffer((__gm__ int32_t*)z, t.words);
@@ -93,6 +92,10 @@ extern "C" __global__ __aicore__ void reg_cases(GM_ADDR x, GM_ADDR z, GM_ADDR wo
     DataCopy(xl, xGm, t.words);
     Duplicate(zl, 0, t.words);
     PipeBarrier<PIPE_ALL>();
+    if (TILING_KEY_IS(10)) {
+        Muls(hl[64], xl.ReinterpretCast<half>(), half(1.0f), 64);
+        PipeBarrier<PIPE_ALL>();
+    }
     __ubuf__ int32_t* src = (__ubuf__ int32_t*)xl.GetPhyAddr();
     __ubuf__ int32_t* dst = (__ubuf__ int32_t*)zl.GetPhyAddr();
     __VEC_SCOPE__

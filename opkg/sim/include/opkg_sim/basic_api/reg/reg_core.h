@@ -306,7 +306,9 @@ struct RegTensor {
     static constexpr uint32_t LANES = VECTOR_REG_WIDTH * REG_NUM / sizeof(T);
     static constexpr uint32_t STEP = sizeof(T) / REG_NUM;   // mask bits per element (at least 1)
     RegParts<RegTensor> reg;
-    T v[LANES];
+    // at one offset whatever T's alignment, as the rest: a view of the register as another
+    // width reads the same bytes (half's lanes sat 2 bytes in, int32_t's 4)
+    alignas(16) T v[LANES];
     // per lane: 0 defined, else the shadow value (origin) of its undefined value
     LaneShadow<sizeof(T), LANES * sizeof(T)> undef;
     bool dirty = false;     // some lane undefined
