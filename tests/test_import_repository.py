@@ -347,6 +347,25 @@ def test_a_variant_whose_own_rows_are_all_refused_falls_back_to_the_others():
     assert fallback_cases([anyd], int8, ["y"]) == []
 
 
+def test_the_case_cap_spreads_over_the_dtype_combinations_of_the_rows(tmp_path):
+    # ops-nn's softmax_v2 table: 50 rows sorted by dtype, float16 to float32 from the 19th; the
+    # first eight rows alone would leave that variant none of its own
+    rows = "".join(f"f32_{k},\"((2, {k + 1}),)\",\"('float32',)\",\"('float32',)\",{{}},\n" for k in range(10))
+    rows += "".join(f"f16_{k},\"((3, {k + 1}),)\",\"('float16',)\",\"('float32',)\",{{}},\n" for k in range(3))
+    _table(tmp_path, "testcase_name,input_shapes,input_dtypes,output_dtypes,attributes,soc_series\n" + rows)
+    op = _op(outputs=[{"name": "y", "dtypes": ["float32", "float32"], "formats": ["ND", "ND"]}],
+             inputs=[{"name": "x", "dtypes": ["float32", "float16"], "formats": ["ND", "ND"]}], attrs=[])
+    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").cases
+    assert len(cases) == ttk.MAX_CASES
+    # in turn from each combination, kept in table order
+    assert [c["name"] for c in cases] == ["f32_0", "f32_1", "f32_2", "f32_3", "f32_4", "f16_0", "f16_1", "f16_2"]
+    assert _runs(cases, op) == {"float32": ["f32_0", "f32_1", "f32_2", "f32_3", "f32_4"],
+                                "float16_float32": ["f16_0", "f16_1", "f16_2"]}
+    # more combinations than the cap: one row each
+    many = [{"name": f"c{k}", "shapes": {}, "dtypes": {"y": f"d{k}"}} for k in range(12)]
+    assert [c["name"] for c in ttk.spread_over_dtypes(many, 8)] == [f"c{k}" for k in range(12)]
+
+
 def test_a_ttk_range_of_one_value_is_kept(tmp_path):
     # ops-nn's gather_elements rows give the index `(0, 0)`: every index 0 (any other index
     # draws values the golden rejects)
