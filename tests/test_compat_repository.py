@@ -176,3 +176,31 @@ def test_a_failure_on_the_placeholder_case_is_no_case_derivable():
     assert cls("tests/st/arch35/ttk_kernel_op.csv (another architecture's table: its shapes, "
                "attrs and ranges)") == "unclassified (does not verify)"
     assert cls(None, {"op": {"class": "sim gap", "note": "x"}}) == "sim gap: x"
+
+
+def test_a_variant_the_socs_tiling_refused_on_every_case_is_left_out(tmp_path):
+    """An operator verifies when every variant passes but those whose every case (each a row of
+    another architecture's table) the operator's tiling refused, and one passes at least; a
+    variant that failed, or only refused variants, do not verify it."""
+    sys.path.insert(0, str(HARNESS.parent))
+    try:
+        import repository as harness
+    finally:
+        sys.path.pop(0)
+
+    passed = {"passed": True, "status": "PASS", "cases": 2, "failed": 0, "refused": 1}
+    refused = {"passed": False, "status": "REFUSED", "cases": 1, "failed": 1, "refused": 1,
+               "why": "no case ran on Ascend910B1: the operator's tiling refused all 1"}
+    failed = {"passed": False, "status": "FAILED", "cases": 1, "failed": 1}
+
+    def verified(*variants):
+        row = {}
+        harness.read_build(row, {"ok": False, "failures": [], "targets": [
+            {"soc": "Ascend910B1", "variants": {f"v{k}": v for k, v in enumerate(variants)}}]},
+            tmp_path, "op")
+        return row["verified"], row.get("refused")
+
+    assert verified(passed, refused) == (True, {"cases": 2, "variants": ["Ascend910B1/v1"]})
+    assert verified(passed, refused, failed)[0] is False
+    assert verified(refused)[0] is False
+    assert verified(passed, failed)[0] is False

@@ -71,6 +71,39 @@ def test_a_declared_package_that_is_missing_is_named(tmp_path):
     assert "pip install opkg_no_such_package" in str(exc.value)
 
 
+def test_a_golden_may_name_bfloat16_without_importing_ml_dtypes(tmp_path):
+    """quant_max's golden compares x.dtype with np.dtype("bfloat16") on its float32 path, before
+    any import of its own; in a fresh interpreter (nothing imported ml_dtypes yet)."""
+    import subprocess
+    import sys
+
+    golden = tmp_path / "golden.py"
+    golden.write_text("import numpy as np\ndef g(x):\n    return x * 2 if x.dtype != np.dtype('bfloat16') else x\n")
+    code = ("import numpy as np\nfrom opkg.verify import runner\n"
+            f"print(runner.load_golden({str(golden)!r}, 'g')(np.ones(2, np.float32)).tolist())\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == "[2.0, 2.0]", r.stderr[-2000:]
+
+
+def test_a_ttk_golden_returning_fewer_arrays_leaves_the_last_outputs_unchecked():
+    """dynamic_quant_v2's golden returns [y, scale] when is_symmetrical (no offset): its test
+    tool compares what the golden returns, in output order. Outside the ttk convention it stays
+    an error."""
+    import numpy as np
+
+    from opkg.core.model import OpSpec, TensorSpec
+
+    op = OpSpec("Quant", (TensorSpec("x", ("float32",)),),
+                (TensorSpec("y", ("int8",)), TensorSpec("scale", ("float32",)), TensorSpec("offset", ("float32",))), ())
+    variant = op.variants()[0]
+    golden = lambda x, **kw: [np.round(x).astype(np.int8), np.ones(1, np.float32)]  # noqa: E731
+    x = np.arange(4, dtype=np.float32)
+    expected = runner._call_golden(golden, op, {"x": x}, {}, variant, extra={"testcase_name": "t"})
+    assert expected["offset"] is None and expected["scale"].tolist() == [1.0]
+    with pytest.raises(ValueError, match="returned 2 arrays for 3 outputs"):
+        runner._call_golden(golden, op, {"x": x}, {}, variant)
+
+
 def test_an_undeclared_missing_import_is_named_too(tmp_path):
     golden = tmp_path / "golden.py"
     golden.write_text("import opkg_no_such_package.sub as t\ndef g(x):\n    return x\n")

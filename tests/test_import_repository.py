@@ -324,6 +324,48 @@ def test_a_ttk_row_of_the_socs_table_names_the_dtypes_it_is_written_for(tmp_path
         {"y": "int8"}, {"y": "int4"}, {"y": "hifloat8"}, {"y": "int8"}]
 
 
+def test_a_variant_whose_own_rows_are_all_refused_falls_back_to_the_others():
+    """Rows of another architecture's table (if_supported): a variant runs those written for
+    its dtypes; when the SoC refuses every one of them, the others (as a variant that had none
+    written for it), never when one of its own rows must run whatever the SoC says."""
+    from opkg.core.manifest import Case, cases_for, fallback_cases
+
+    op = _op(outputs=[{"name": "y", "dtypes": ["int8", "float16"], "formats": ["ND", "ND"]}],
+             inputs=[{"name": "x", "dtypes": ["int8", "float16"], "formats": ["ND", "ND"]}],
+             attrs=[])
+    borrowed = "a row of tests/st/arch35/t.csv, another architecture's table"
+    own = Case("own", {"x": (4,)}, {}, {}, dtypes={"y": "int8"}, if_supported=borrowed)
+    half = Case("half", {"x": (4,)}, {}, {}, dtypes={"y": "float16"}, if_supported=borrowed)
+    anyd = Case("any", {"x": (4,)}, {}, {}, if_supported=borrowed)
+    variants = {v.name: v for v in R._soc_variants(op, "Ascend910B1")}
+    int8 = variants["int8"]
+    assert cases_for([own, half, anyd], int8) == [own, anyd]
+    assert fallback_cases([own, half, anyd], int8, ["y"]) == [half]
+    # a case that must run (no if_supported) leaves no fallback
+    assert fallback_cases([Case("own", {"x": (4,)}, {}, {}, dtypes={"y": "int8"}), half],
+                          int8, ["y"]) == []
+    assert fallback_cases([anyd], int8, ["y"]) == []
+
+
+def test_the_case_cap_spreads_over_the_dtype_combinations_of_the_rows(tmp_path):
+    # ops-nn's softmax_v2 table: 50 rows sorted by dtype, float16 to float32 from the 19th; the
+    # first eight rows alone would leave that variant none of its own
+    rows = "".join(f"f32_{k},\"((2, {k + 1}),)\",\"('float32',)\",\"('float32',)\",{{}},\n" for k in range(10))
+    rows += "".join(f"f16_{k},\"((3, {k + 1}),)\",\"('float16',)\",\"('float32',)\",{{}},\n" for k in range(3))
+    _table(tmp_path, "testcase_name,input_shapes,input_dtypes,output_dtypes,attributes,soc_series\n" + rows)
+    op = _op(outputs=[{"name": "y", "dtypes": ["float32", "float32"], "formats": ["ND", "ND"]}],
+             inputs=[{"name": "x", "dtypes": ["float32", "float16"], "formats": ["ND", "ND"]}], attrs=[])
+    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").cases
+    assert len(cases) == ttk.MAX_CASES
+    # in turn from each combination, kept in table order
+    assert [c["name"] for c in cases] == ["f32_0", "f32_1", "f32_2", "f32_3", "f32_4", "f16_0", "f16_1", "f16_2"]
+    assert _runs(cases, op) == {"float32": ["f32_0", "f32_1", "f32_2", "f32_3", "f32_4"],
+                                "float16_float32": ["f16_0", "f16_1", "f16_2"]}
+    # more combinations than the cap: one row each
+    many = [{"name": f"c{k}", "shapes": {}, "dtypes": {"y": f"d{k}"}} for k in range(12)]
+    assert [c["name"] for c in ttk.spread_over_dtypes(many, 8)] == [f"c{k}" for k in range(12)]
+
+
 def test_a_ttk_range_of_one_value_is_kept(tmp_path):
     # ops-nn's gather_elements rows give the index `(0, 0)`: every index 0 (any other index
     # draws values the golden rejects)
@@ -369,9 +411,13 @@ def test_another_architectures_table_gives_the_cases_of_a_soc_without_one(tmp_pa
     op = {"type": "Fx", "inputs": [dyn("x1"), dyn("x2"), {"name": "scalar", "dtypes": ["float32"]}],
           "outputs": [dyn("y")], "attrs": []}
     cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22")
+    # each row may be refused: the repository's test tool runs the table on its own
+    # architecture only (if_supported: skipped where this SoC's tiling refuses it)
     assert cases.cases == [{"name": "two", "shapes": {"x1": [[5], [3, 7]], "x2": [[5], [3, 7]],
                                                       "scalar": [1]},
-                            "ranges": {"x1": [-2.0, 3], "scalar": [0.5, 4]}}]
+                            "ranges": {"x1": [-2.0, 3], "scalar": [0.5, 4]},
+                            "if_supported": "a row of tests/st/arch35/ttk_kernel_fx.csv, "
+                                            "another architecture's table"}]
     assert cases.tolerance == {}
     assert cases.source == ("tests/st/arch35/ttk_kernel_fx.csv (another architecture's table: "
                             "its shapes, attrs and ranges)")

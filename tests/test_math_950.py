@@ -166,7 +166,8 @@ def test_installing_a_golden_s_declared_package_re_verifies_instead_of_replaying
 def test_pattern_reduce_ar_and_ra_match_numpy(workspace):
     """The 950's pattern reduce API (tests/fixtures/reduce_950): ReduceSum over rows (AR) and
     columns (RA), ReduceMax (AR) and ReduceMin (RA), with and without sharedTmpBuffer; the
-    row sums then go through the 950's level-2 Divs, by a scalar and by a one-element tensor."""
+    row sums then go through the 950's level-2 Divs, by a scalar and by a one-element tensor that
+    the 950's Duplicate(dst, src, count) spread from another element."""
     shutil.copytree(Path(__file__).parent / "fixtures" / "reduce_950", workspace.root / "packages" / "reduce_950")
     r = opkg("build", "packages/reduce_950", "--json", "--jobs", "1", cwd=workspace.root, check=0)
     [target] = json.loads(r.stdout)["targets"]
@@ -177,6 +178,32 @@ def test_pattern_reduce_ar_and_ra_match_numpy(workspace):
     # max and min are exact; sums differ from NumPy's order by rounding only
     assert result["outputs"]["max_ar"]["max_abs_error"] == 0.0 and result["outputs"]["min_ra"]["max_abs_error"] == 0.0
     assert result["passed"]
+
+
+def test_pattern_reduce_max_and_min_take_the_16_and_8_bit_types_and_sum_does_not(tmp_path):
+    """The devkit's dtypes per API on the 950 (reduce_max_3510_impl.h, reduce_min_3510_impl.h:
+    also int8/uint8/int16/uint16/half/bfloat16; reduce_sum_3510_impl.h: 32- and 64-bit only):
+    softmax_cross_entropy_with_logits reduces half rows with ReduceMax."""
+    import subprocess
+
+    from opkg.core.socs import get_soc
+    from opkg.sim import flags
+
+    def compile_950(body):
+        src = tmp_path / "k.cpp"
+        src.write_text('#include "kernel_operator.h"\n#include "adv_api/reduce/reduce.h"\n'
+                       "using namespace AscendC;\n"
+                       "void f(LocalTensor<half>& h, LocalTensor<bfloat16_t>& b, LocalTensor<int8_t>& c,\n"
+                       "       LocalTensor<uint8_t>& tmp, const uint32_t* shape) {\n" + body + "}\n")
+        return subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(get_soc("Ascend950PR_9599")),
+                               "-fsyntax-only", str(src)], capture_output=True, text=True)
+
+    r = compile_950("    ReduceMax<half, Pattern::Reduce::AR>(h, h, shape, false);\n"
+                    "    ReduceMin<bfloat16_t, Pattern::Reduce::RA>(b, b, tmp, shape, false);\n"
+                    "    ReduceMax<int8_t, Pattern::Reduce::AR>(c, c, shape, false);\n")
+    assert r.returncode == 0, r.stderr[-3000:]
+    r = compile_950("    ReduceSum<half, Pattern::Reduce::AR>(h, h, shape, false);\n")
+    assert r.returncode != 0 and "ReduceMax and ReduceMin also int8_t" in r.stderr, r.stderr[-3000:]
 
 
 def test_a_ub_tensor_declared_past_the_ub_is_a_warning_and_its_accesses_are_checked(workspace):

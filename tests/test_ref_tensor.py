@@ -108,3 +108,27 @@ def test_import_reads_a_ref_tensor(workspace, tmp_path):
     r = opkg("import", str(project), "--dest", "packages/ref_diag2", cwd=workspace.root, check=2)
     assert "input and output share the name 'y'; opkg needs distinct tensor names, or an input " \
            "and an output of one name, both required, with the same dtypes and formats" in r.stderr
+
+
+def test_an_infershape_reshaping_a_ref_tensor_is_a_note(workspace):
+    # ops-nn's dynamic_quant_update_scatter_v2 gives its ref var the rank of x ([8, 7, 1, 128]
+    # in, [8, 7, 128] out): the kernel writes the input's buffer whatever the graph calls it,
+    # so the same elements under another shape are compared as the input's; other elements
+    # (a wrong size) still fail the case
+    pkg = _copy(workspace)
+    host = pkg / "op_host" / "ref_diag.cpp"
+    same = "    *context->GetOutputShape(0) = *context->GetInputShape(0);\n"
+    flat = ("    auto in = context->GetInputShape(0);\n"
+            "    context->GetOutputShape(0)->SetDimNum(1);\n"
+            "    context->GetOutputShape(0)->SetDim(0, in->GetDim(0) * in->GetDim(1)%s);\n")
+    host.write_text(host.read_text().replace(same, flat % ""))
+    r = opkg("build", "packages/ref_diag", cwd=workspace.root)
+    assert r.returncode == 0, r.stdout + r.stderr
+    log = _report(workspace, "float32")["results"][0]["log"]
+    assert any("InferShape gives y shape [45]" in l and "the input's shape [5, 9] is used" in l
+               for l in log), log
+    host.write_text(host.read_text().replace(flat % "", flat % " - 1"))
+    r = opkg("build", "packages/ref_diag", cwd=workspace.root)
+    assert r.returncode == 1
+    error = _report(workspace, "float32")["results"][0]["error"]
+    assert "the golden returned y with shape [5, 9] but the OpDef's InferShape gives [44]" in error

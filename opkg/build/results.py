@@ -30,14 +30,18 @@ class TargetResult:
             r.get("passed") for r in self.reports.values())
 
     def variant_status(self) -> dict[str, dict]:
-        """variant -> {"status": PASS|FAILED|NOT RUN, "why": ...}, every declared variant."""
+        """variant -> {"status": PASS|FAILED|REFUSED|NOT RUN, "why": ...}, every declared
+        variant; REFUSED: the operator's tiling refused every case it ran, each one it may
+        refuse (Case.if_supported), so nothing was verified (a failure all the same)."""
         out = {v: {"status": "NOT RUN", "why": why} for v, why in self.not_run.items()}
         for v, r in self.reports.items():
             why = None
             if not r.get("passed"):
                 why = (r.get("error") or "").split("\n")[0] or \
                     f"{r.get('failed')} of {r.get('cases')} cases failed"
-            out[v] = {"status": "PASS" if r.get("passed") else "FAILED", "why": why}
+            refused = bool(r.get("refused")) and r["refused"] == len(r.get("results") or [])
+            out[v] = {"status": "PASS" if r.get("passed") else ("REFUSED" if refused else "FAILED"),
+                      "why": why}
         return dict(sorted(out.items()))
 
 
@@ -86,7 +90,9 @@ class BuildResult:
                          "toolchain": t.toolchain, "passed": t.passed,
                          "bundle": str(t.bundle) if t.bundle else None,
                          "variants": {v: {**{k: (t.reports.get(v) or {}).get(k)
-                                             for k in ("passed", "cases", "failed")},
+                                             for k in ("passed", "cases", "failed",
+                                                       "refused")
+                                             if k != "refused" or (t.reports.get(v) or {}).get(k)},
                                           **{"passed": s["status"] == "PASS"}, **s}
                                       for v, s in t.variant_status().items()}}
                         for t in self.targets],

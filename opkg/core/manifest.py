@@ -82,6 +82,10 @@ class Case:
     # have them, and in every variant when none of the package's cases names that variant's
     # (`cases_for`)
     dtypes: dict[str, str] = field(default_factory=dict)
+    # a case the operator may refuse on a SoC (a row of another architecture's table): where its
+    # own tiling function returns failure for it, it is skipped, saying why, not failed; the
+    # text says where the case comes from. None: every failure counts
+    if_supported: str | None = None
 
     def fits(self, variant, tensors=None) -> bool:
         """Whether the variant has the dtypes this case is written for (of `tensors` only, when
@@ -117,6 +121,17 @@ def cases_for(cases, variant, outputs=()) -> list:
     if not fitting and outputs:
         fitting = [c for c in cases if c.fits(variant, set(outputs))]
     return fitting or list(cases)
+
+
+def fallback_cases(cases, variant, outputs=()) -> list:
+    """The cases a dtype variant runs when the SoC refuses every one `cases_for` gives it and
+    each of those may be refused (`Case.if_supported`): the next of cases_for's choices among
+    the others, as for a variant that had none written for it; [] otherwise."""
+    chosen = cases_for(cases, variant, outputs)
+    rest = [c for c in cases if c not in chosen]
+    if not rest or not all(c.if_supported for c in chosen):
+        return []
+    return cases_for(rest, variant, outputs)
 
 
 @dataclass(frozen=True)
@@ -941,7 +956,7 @@ class _Validator:
 
     def case(self, value, where, op: OpSpec) -> Case:
         c = self.mapping(value, where, ("name", "shapes", "attrs", "ranges", "output_shapes",
-                                        "values", "xfail", "dtypes"),
+                                        "values", "xfail", "dtypes", "if_supported"),
                          required=("shapes",))
         name = self.string(c.get("name", f"case{where[-1]}"), where + ("name",),
                            max_len=MAX_CASE_NAME)
@@ -1035,7 +1050,15 @@ class _Validator:
             if d not in DTYPES:
                 raise self.err(dw, f"unknown dtype {d!r}", "a dtype of the op's tensors")
             dtypes[tname] = d
-        return Case(name, shapes, attrs, ranges, output_shapes, values, per_variant, xfail, dtypes)
+        if_supported = c.get("if_supported")
+        if if_supported is True:
+            if_supported = "may lie outside the operator's contract on a SoC"
+        elif if_supported is False:
+            if_supported = None
+        elif if_supported is not None:
+            if_supported = self.string(if_supported, where + ("if_supported",))
+        return Case(name, shapes, attrs, ranges, output_shapes, values, per_variant, xfail, dtypes,
+                    if_supported)
 
     def xfail(self, value, where, op: OpSpec):
         """`xfail: true`, `xfail: "reason"` or `xfail: {reason, variants: [...], socs: [...]}`."""

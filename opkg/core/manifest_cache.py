@@ -37,8 +37,8 @@ from pathlib import Path
 # The stat signature and racy rule of the fast path: one definition of "unchanged" for opkg.
 from opkg.core.statsig import is_racy, stat_signature
 
-FORMAT = 5     # 2: JSON through a closed codec; 3: Case.xfail; 4: Case.dtypes;
-                # 5: a library's host_include_dirs
+FORMAT = 6     # 2: JSON through a closed codec; 3: Case.xfail; 4: Case.dtypes;
+                # 5: Case.if_supported; 6: a library's host_include_dirs
 FILE_NAME = "manifests.json"
 _CORE_DIR = Path(__file__).resolve().parent
 # What turns a manifest into a Package: an edit of any of these changes every entry.

@@ -44,6 +44,11 @@ DTYPES: dict[str, DType] = {d.name: d for d in (
     DType("bfloat16", "bfloat16_t", "DT_BF16", 27, 2, "bfloat16", "float"),   # ml_dtypes' bfloat16
     # signed 4-bit, -8..7 (the kernel type is asc-devkit's int4b_t)
     DType("int4", "int4b_t", "DT_INT4", 29, 1, "int4", "int", per_byte=2),
+    # one bit, 0 or 1 (CANN's DT_UINT1: ops-nn's relu_v2 mask), eight a byte, the first element in
+    # bit 0 (the order ops-nn's goldens pack and read it in: np.packbits(bitorder="little"), and
+    # relu_grad_v2's bit-by-bit `mask % 2`); NumPy holds one value a byte (uint8). The kernel's
+    # tensors of it are bytes (atvoss' uint1_t placeholder), as the macro's uint8_t says.
+    DType("uint1", "uint8_t", "DT_UINT1", 30, 1, "uint8", "uint", per_byte=8),
     # (real, imag) pairs; kernels usually read them as floats (CANN's Muls on complex64)
     DType("complex64", "opkg_sim::complex64", "DT_COMPLEX64", 16, 8, "complex64", "complex"),
     DType("complex128", "opkg_sim::complex128", "DT_COMPLEX128", 17, 16, "complex128", "complex"),
@@ -115,6 +120,8 @@ def int_limits(name: str) -> tuple[int, int]:
     import numpy as np
 
     info = DTYPES[name]
+    if info.kind == "uint" and info.per_byte > 1:     # uint1: the bits of one value
+        return 0, (1 << (8 // info.per_byte)) - 1
     if info.numpy in ML_DTYPES:
         import ml_dtypes
 

@@ -16,8 +16,9 @@ MAX_WORKSPACES = 16
 MAX_VEC_KINDS = 48
 COPY_BUCKETS = 5
 
-# OpkgError.kind
-KIND_RULE, KIND_ASSERT, KIND_TILING, KIND_INTERNAL = 1, 2, 3, 4
+# OpkgError.kind; KIND_REFUSED: the operator's own TilingParse or tiling function returned
+# failure (the sim's host checks are KIND_TILING)
+KIND_RULE, KIND_ASSERT, KIND_TILING, KIND_INTERNAL, KIND_REFUSED = 1, 2, 3, 4, 5
 
 # OpkgAttrValue.kind by manifest attr type
 ATTR_KINDS = {"bool": 1, "int": 2, "float": 3, "str": 4, "list_int": 5, "list_float": 6, "list_bool": 7}

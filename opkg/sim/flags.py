@@ -211,14 +211,42 @@ def ext_vector_flags(texts) -> list[str]:
     return [f"-Dext_vector_type(n)=vector_size((n) * {widths.pop()})"]
 
 
+# What makes a kernel's code depend on the core it runs on: a cube or mixed task type declared for
+# a key (classic or template kernels), or a sync between the cube and vector cores of an AI core.
+_CORE_TYPED = re.compile(r"KERNEL_TYPE_AIC_ONLY|KERNEL_TYPE_MIX_AIC_1_[012]|ASCENDC_TPL_AIC_ONLY|"
+                         r"ASCENDC_TPL_MIX_AIC_1_[012]|\bNotifyEvent\b|\bWaitEvent\b|"
+                         r"CrossCoreSetFlag\s*<\s*[12]\b|__DAV_C220_CUBE__")
+_CORE_TEST = re.compile(r"\bASCEND_IS_(?:NOT_)?AI[CV]\b|\bg_coreType\b")
+_CUBE_MACRO = re.compile(r"\b__DAV_C220_CUBE__\b")
+
+# The cube core's compile of an A2/A3 kernel: bisheng builds a mixed kernel once per core type,
+# dav-c220-vec with __DAV_C220_VEC__ and dav-c220-cube with __DAV_C220_CUBE__ (CANN 8.1.RC1's
+# op compiler, tbe/tikcpp/ascendc_compile_v220.py); the sim's kernel TU is the vector one.
+CUBE_BODY_FLAGS = ("-U__DAV_C220_VEC__", "-D__DAV_C220_CUBE__=1")
+
+
+def needs_cube_body(texts, soc: SocInfo) -> bool:
+    """Whether an A2/A3 kernel's sources (texts) test __DAV_C220_CUBE__: its cube body is then other
+    code than its vector body, and the sim compiles it a second time with CUBE_BODY_FLAGS for the
+    cube bodies of a split launch (opkg_sim/runtime/core_by_task_type.h)."""
+    return soc.family == "c220" and any(_CUBE_MACRO.search(_strip_comments(t)) for t in texts)
+
+
 def core_type_flags(texts) -> list[str]:
-    """The flags of a kernel that declares a tiling key a cube body (KERNEL_TYPE_AIC_ONLY in its
-    sources, texts, or a template kernel's ASCENDC_TPL_AIC_ONLY selection): its core type follows
-    the declared task types at run time (opkg_sim/runtime/core_by_task_type.h); other kernels keep
-    the constant vector core."""
-    if not any("KERNEL_TYPE_AIC_ONLY" in (s := _strip_comments(t)) or "ASCENDC_TPL_AIC_ONLY" in s
-               for t in texts):
-        return []
+    """The flags of a kernel whose sources (texts) declare a tiling key a cube or mixed body
+    (KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIC_*, a template kernel's ASCENDC_TPL_AIC_ONLY or
+    ASCENDC_TPL_MIX_AIC_* selection) or sync the cube and vector cores (NotifyEvent, WaitEvent,
+    CrossCoreSetFlag modes 1 and 2): it runs split, each AI core's cube and vector bodies with
+    their own core type (opkg_sim/runtime/core_by_task_type.h); other kernels keep the constant
+    vector core."""
+    stripped = [_strip_comments(t) for t in texts]
+    if not any(_CORE_TYPED.search(t) for t in stripped):
+        # a kernel that only tests the core it runs on (`if ASCEND_IS_AIV { return; }`, cann-ops'
+        # gemm_v2) runs split when it is mixed, i.e. uses the Matmul API (decided as it launches)
+        if not any(_CORE_TEST.search(t) for t in stripped):
+            return []
+        return ["-include", str(_INCLUDE / "opkg_sim" / "runtime" / "core_by_task_type.h"),
+                "-DOPKG_SIM_SPLIT_IF_MIXED=1"]
     return ["-include", str(_INCLUDE / "opkg_sim" / "runtime" / "core_by_task_type.h")]
 
 

@@ -1,8 +1,9 @@
 """Sub-byte tensors at the GM boundary: NumPy holds an int4 tensor one value a byte (ml_dtypes'
 int4, so goldens compute on it as on any integer array), the device two values a byte, the
-first element in the low nibble (asc-devkit kernel_tensor_impl.h). The sim packs an array into
-that image when it places the tensor in GM (and hands it to tiling) and unpacks what the kernel
-left there; every other dtype's image is the array's own bytes.
+first element in the low nibble (asc-devkit kernel_tensor_impl.h); a uint1 tensor one value a
+byte, the device eight, the first element in bit 0. The sim packs an array into that image when
+it places the tensor in GM (and hands it to tiling) and unpacks what the kernel left there;
+every other dtype's image is the array's own bytes.
 
 Holding the values unpacked in NumPy (rather than handing callers the packed bytes) keeps a
 golden's arithmetic, the comparison and the saved inputs in element terms, as for every other
@@ -25,8 +26,8 @@ def whole_bytes_problem(count: int, dtype: str, name: str) -> str | None:
     if count % per == 0:
         return None
     return (f"{name} is a {dtype} tensor of {count} elements: the device packs {per} {dtype} "
-            f"values a byte, so the sim needs a multiple of {per} elements (CANN's int4 "
-            f"operators require an even inner dimension)")
+            f"values a byte, so the sim needs a multiple of {per} elements"
+            + (" (CANN's int4 operators require an even inner dimension)" if per == 2 else ""))
 
 
 def gm_image(arr: np.ndarray, dtype: str, name: str) -> np.ndarray:
@@ -36,8 +37,15 @@ def gm_image(arr: np.ndarray, dtype: str, name: str) -> np.ndarray:
     problem = whole_bytes_problem(arr.size, dtype, name)
     if problem:
         raise ValueError(problem)
+    if DTYPES[dtype].per_byte == 8:
+        return bits_image(arr)
     nibbles = arr.reshape(-1).view(np.uint8) & 0x0F    # ml_dtypes' int4: one value a byte, two's complement
     return np.ascontiguousarray(nibbles[0::2] | (nibbles[1::2] << 4))
+
+
+def bits_image(arr: np.ndarray) -> np.ndarray:
+    """The bytes of a one-bit tensor held one value a byte: eight a byte, the first in bit 0."""
+    return np.packbits(np.asarray(arr).reshape(-1).astype(np.uint8) & 1, bitorder="little")
 
 
 def gm_nbytes(arr: np.ndarray, dtype: str) -> int:
@@ -49,6 +57,9 @@ def from_gm(raw: np.ndarray, into: np.ndarray, dtype: str) -> None:
     flat = into.reshape(-1)
     if not packs(dtype):
         flat.view(np.uint8)[:] = raw
+        return
+    if DTYPES[dtype].per_byte == 8:
+        flat.view(np.uint8)[:] = np.unpackbits(np.asarray(raw, np.uint8), bitorder="little")[:flat.size]
         return
     low, high = raw & 0x0F, raw >> 4
     nibbles = np.empty(flat.size, np.uint8)

@@ -29,7 +29,7 @@ MAX_PROFILED_BLOCKS = 4096       # the kernel profile's per-block counters stop 
 DEFAULT_LIB_WORKSPACE = 16 * 1024 * 1024   # GetLibApiWorkSpaceSize on Atlas A2; socs.yaml may override
 
 _KINDS = {abi.KIND_RULE: "rule", abi.KIND_ASSERT: "assert", abi.KIND_TILING: "tiling",
-          abi.KIND_INTERNAL: "internal"}
+          abi.KIND_INTERNAL: "internal", abi.KIND_REFUSED: "tiling"}
 
 
 class SimError(VerificationError):
@@ -37,7 +37,8 @@ class SimError(VerificationError):
 
     `.message` is complete on its own (file:line and block included); `.file`, `.line`,
     `.block`, `.block_dim` and `.kind` ('rule', 'assert', 'tiling', 'internal', 'usage')
-    carry the same facts for tools.
+    carry the same facts for tools; `.refused`: the operator's own TilingParse or tiling
+    function returned failure (it refused the case; kind 'tiling').
     """
 
     def __init__(self, message: str, *, file: str | None = None, line: int = 0,
@@ -55,6 +56,7 @@ class SimError(VerificationError):
         self.block = block
         self.block_dim = block_dim
         self.kind = kind
+        self.refused = False
 
 
 @dataclass
@@ -96,8 +98,10 @@ def _error(err: abi.OpkgError) -> SimError:
     file = err.file.decode("utf-8", "replace") or None
     message = _name_buffers(err.message.decode("utf-8", "replace"))
     block = int(err.block)
-    return SimError(message, file=file, line=int(err.line), block=block if block >= 0 else None,
-                    block_dim=int(err.block_dim) or None, kind=_KINDS.get(int(err.kind), "internal"))
+    e = SimError(message, file=file, line=int(err.line), block=block if block >= 0 else None,
+                 block_dim=int(err.block_dim) or None, kind=_KINDS.get(int(err.kind), "internal"))
+    e.refused = int(err.kind) == abi.KIND_REFUSED
+    return e
 
 
 _BUFFER_LINE = re.compile(r"^(\s*- )(.*) at (.+):(\d+)$")

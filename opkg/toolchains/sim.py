@@ -19,7 +19,7 @@ from pathlib import Path
 
 from opkg.core.bundle import bundle_filename
 from opkg.core.errors import BuildError, ToolchainError
-from opkg.core.manifest import cases_for
+from opkg.core.manifest import cases_for, fallback_cases
 from opkg.core.model import SimModes
 from opkg.core.actions import Action, Target, digest_files, python_executable, sha256_text
 from opkg.core.report_schema import timings_path
@@ -282,6 +282,7 @@ class SimToolchain:
         kernel_texts = [kernel_text, *(p.read_text(errors="replace") for p in _kernel_headers(pkg))]
         simt = flags.uses_simt(kernel_texts)
         pch, gch = precompiled(simt)
+        cube_body = flags.needs_cube_body(kernel_texts, soc)
         try:
             vector_flags = flags.ext_vector_flags(kernel_texts) + flags.core_type_flags(kernel_texts)
         except ValueError as e:
@@ -320,6 +321,19 @@ class SimToolchain:
                                         f"{what} {pkg.kernel_source.name}", force,
                                         (str(gch),) if pch else (), kernel=True))
             objs = [str(vdir / "kernel.o"), str(entry_obj), str(runtime_obj)]
+            if cube_body:   # the cube core's compile, for the cube bodies of a split launch
+                actions.append(compile_step(kernel_unit, vdir / "kernel_cube.o", [*kflags, *flags.CUBE_BODY_FLAGS],
+                                            f"{what} {pkg.kernel_source.name} (cube core)", force,
+                                            (str(gch),) if pch else (), kernel=True))
+                actions.append(Action("python", (str(vdir / "cube_body.o"),),
+                                      (str(vdir / "kernel_cube.o"), str(vdir / "kernel.o"), str(runtime_obj)),
+                                      function="opkg.sim.hostlink:cube_body_action",
+                                      params={"cxx": cxx, "cube": str(vdir / "kernel_cube.o"),
+                                              "vector": str(vdir / "kernel.o"), "runtime": str(runtime_obj),
+                                              "entry": op.kernel_name, "output": str(vdir / "cube_body.o")},
+                                      signature=fp, target=tid, step="link",
+                                      description=f"link {pkg.name} {what} cube body"))
+                objs.append(str(vdir / "cube_body.o"))
             lib = vdir / "libkernel.so"
             actions.append(Action("exec", (str(lib),), tuple(objs),
                                   argv=(cxx, *flags.link_flags(), "-o", str(lib), *objs),
@@ -328,18 +342,21 @@ class SimToolchain:
             kernel_libs[variant.name] = str(lib)
             if not verify or pkg.verify is None:
                 continue
-            cases = [c for c in cases_for(pkg.verify.cases, variant,
-                                          [t.name for t in pkg.op.outputs])
-                     if not select or select.keep(
-                pkg.label, soc.name, variant.name, c.name,
-                tuple(d for _, d in variant.dtypes), pkg.name)]
+            outputs = [t.name for t in pkg.op.outputs]
+
+            def selected(chosen):
+                return [c for c in chosen if not select or select.keep(
+                    pkg.label, soc.name, variant.name, c.name,
+                    tuple(d for _, d in variant.dtypes), pkg.name)]
+            cases = selected(cases_for(pkg.verify.cases, variant, outputs))
             if not cases:       # -k, --lf...: nothing of this variant selected
                 continue
+            fallback = selected(fallback_cases(pkg.verify.cases, variant, outputs))
             job = vdir / "verify-job.json"
             report = vdir / "verification.json"
             actions.append(Action("write", (str(job),), content=json.dumps(
                 _verify_job(pkg, soc_op, soc, variant, host_lib, lib, self._root(), modes,
-                            cases),
+                            cases, fallback),
                 sort_keys=True), target=tid, step="generate",
                 description=f"plan verification {pkg.name} {variant.name}"))
             actions.append(Action(
@@ -454,7 +471,7 @@ def _portable(path: Path, root: Path, repositories=()) -> str:
 
 
 def _verify_job(pkg, op, soc, variant, host_lib: Path, kernel_lib: Path, root: Path,
-                modes: SimModes = SimModes(), cases=None) -> dict:
+                modes: SimModes = SimModes(), cases=None, fallback=()) -> dict:
     # a job names no absolute path inside the workspace: its bytes, and so the cache key of
     # the verification, are the same in every checkout
     v = pkg.verify
@@ -475,19 +492,26 @@ def _verify_job(pkg, op, soc, variant, host_lib: Path, kernel_lib: Path, root: P
                    **({"convention": v.golden_convention} if v.golden_convention else {}),
                    **({"requires": list(v.requires)} if v.requires else {})},
         "seed": v.seed, "timeout": v.timeout,
-        "cases": [{"name": c.name, "shapes": {k: list(s) for k, s in c.shapes.items()},
-                   "attrs": c.attrs_for(variant.name),
-                   "ranges": {k: list(r) for k, r in c.ranges.items()},
-                   **({"output_shapes": {k: list(s) for k, s in c.output_shapes.items()}}
-                      if c.output_shapes else {}),
-                   **({"values": {k: list(x) for k, x in c.values.items()}} if c.values else {}),
-                   **({"xfail": c.xfail_for(variant.name, soc.name)}
-                      if c.xfail and c.xfail_for(variant.name, soc.name) else {})}
-                  for c in (v.cases if cases is None else cases)],
+        "cases": [_job_case(c, variant, soc) for c in (v.cases if cases is None else cases)],
+        # run when the SoC refuses every case above (manifest.fallback_cases); only when some
+        **({"fallback": [_job_case(c, variant, soc) for c in fallback]} if fallback else {}),
         **({"inplace": list(v.inplace)} if v.inplace else {}),
         **({"outputs_prefill": v.outputs_prefill} if v.outputs_prefill else {}),
         "tolerance": {d: vars(v.tolerance_for(d)) for _, d in variant.dtypes},
     }
+
+
+def _job_case(c, variant, soc) -> dict:
+    return {"name": c.name, "shapes": {k: list(s) for k, s in c.shapes.items()},
+            "attrs": c.attrs_for(variant.name),
+            "ranges": {k: list(r) for k, r in c.ranges.items()},
+            **({"output_shapes": {k: list(s) for k, s in c.output_shapes.items()}}
+               if c.output_shapes else {}),
+            **({"values": {k: list(x) for k, x in c.values.items()}} if c.values else {}),
+            **({"xfail": c.xfail_for(variant.name, soc.name)}
+               if c.xfail and c.xfail_for(variant.name, soc.name) else {}),
+            # only when set: other packages' jobs (and so their cache keys) unchanged
+            **({"if_supported": c.if_supported} if c.if_supported else {})}
 
 
 @lru_cache(maxsize=1)

@@ -107,6 +107,7 @@ def case_rows(result, only: CaseFilter | None = None, root=None) -> list[dict]:
                              "outcome": case.get("outcome") or (
                                  "pass" if case["passed"] else "fail"),
                              "xfail": case.get("xfail"), "error": case.get("error"),
+                             **({"refused": case["refused"]} if case.get("refused") else {}),
                              "diagnostics": diagnostics(case.get("error"), root, t.package),
                              "tolerance": {k: {x: o.get(x) for x in ("rtol", "atol",
                                                                      "error_ratio")}
@@ -247,6 +248,9 @@ def write_junit(path, result, only: CaseFilter | None = None, root=None) -> None
                 ET.SubElement(tc, "skipped", type="xfail",
                               message=f"xfail: {row.get('xfail')}").text = \
                     row.get("error") or None
+            elif row.get("outcome") == "refused":  # outside the operator's contract on the SoC
+                ET.SubElement(tc, "skipped", type="refused",
+                              message=f"refused: {row.get('refused')}")
             continue
         t = reports[row["target"]]
         case = next((c for c in (t.reports.get(row["variant"]) or {}).get("results", [])

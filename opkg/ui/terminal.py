@@ -160,12 +160,12 @@ def target_status(t) -> str:
 
 
 _RESULT = {"pass": ("pass", None), "fail": ("FAIL", "red"), "xfail": ("xfail", "yellow"),
-           "xpass": ("XPASS", "red")}
+           "xpass": ("XPASS", "red"), "refused": ("refused", "yellow")}
 
 
 def case_result(case: dict) -> str:
     """pass, FAIL, xfail (failed as the manifest expects), XPASS (strict: passed though
-    marked xfail)."""
+    marked xfail), refused (the operator's tiling refused a case it may refuse)."""
     outcome = case.get("outcome") or ("pass" if case["passed"] else "fail")
     return _RESULT.get(outcome, (outcome, None))[0]
 
@@ -240,7 +240,8 @@ def verification_table(result, detail: bool = False, verbose: bool = False) -> s
                 colour_of = {w: c for w, c in _RESULT.values()}
                 # padded before it is coloured: colour codes have no width on screen
                 res = f"{word:<8}" if colour_of.get(word) is None else \
-                    click.style(f"{word:<8}", fg=colour_of[word], bold=word != "xfail")
+                    click.style(f"{word:<8}", fg=colour_of[word],
+                                bold=word not in ("xfail", "refused"))
                 blocks = case["run"]["block_dim"] if case.get("run") else "-"
                 lines.append(f"  {variant:<{vw}}{case['case']:<{cw}}{res}"
                              f"{_fmt(worst('max_abs_error')):>12}{_fmt(worst('max_rel_error')):>13}"
@@ -250,6 +251,8 @@ def verification_table(result, detail: bool = False, verbose: bool = False) -> s
                     lines.extend("      " + l for l in case_failure(case, variant))
                 elif case.get("outcome") == "xfail":
                     lines.append(f"      xfail: {case.get('xfail')}")
+                elif case.get("outcome") == "refused":
+                    lines.append(f"      refused: {case.get('refused')}")
                 lines.extend("      " + l for l in host_lines(case, verbose or not case["passed"]))
                 if detail and case.get("log"):
                     lines.extend("      log: " + l for l in case["log"][:20])

@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from opkg.core.model import OpSpec, SocInfo, Variant
-from opkg.sim import codegen, flags
+from opkg.sim import hostlink, codegen, flags
 
 CXX = os.environ.get("CXX", "g++")
 
@@ -129,7 +129,8 @@ def build(pkg: Path, op: OpSpec, variant: Variant, soc: SocInfo, cache: Path, *,
     scratch = Path(tempfile.mkdtemp(prefix="build-", dir=cache))
     try:
         _build_into(scratch, host_lib, kernel_lib, host_src, kernel_src, host_entry,
-                    kernel_entry, host_flags, kernel_flags, op, soc, cache, compiler)
+                    kernel_entry, host_flags, kernel_flags, op, soc, cache, compiler,
+                    flags.needs_cube_body(texts, soc))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return Built(host_lib, kernel_lib, op, variant, soc)
@@ -160,7 +161,7 @@ def precompiled(soc: SocInfo, cache: Path, compiler: str, simt: bool = False) ->
 
 def _build_into(scratch: Path, host_lib: Path, kernel_lib: Path, host_src, kernel_src,
                 host_entry: str, kernel_entry: str, host_flags, kernel_flags, op, soc,
-                cache: Path, compiler: str) -> None:
+                cache: Path, compiler: str, cube: bool = False) -> None:
     compiles, links = [], []
     renames: list[tuple[Path, Path]] = []          # (finished file in scratch, its place)
 
@@ -190,7 +191,16 @@ def _build_into(scratch: Path, host_lib: Path, kernel_lib: Path, host_src, kerne
         flags.host_runtime_source(), flags.common_flags() + flags.host_flags(op)), host_lib)
     library("kernel", [kernel_src], kernel_entry, kernel_flags, lambda: shared_object(
         flags.runtime_source(), flags.common_flags() + flags.arch_flags(soc)), kernel_lib)
+    cube = cube and not kernel_lib.exists()
+    if cube:   # as the sim backend does: the cube core's compile, made linkable beside the vector one
+        compiles.append([CXX, *kernel_flags, *flags.CUBE_BODY_FLAGS, "-c", str(kernel_src), "-o",
+                         str(scratch / "kernel-cube.o")])
     _run(compiles)
+    if cube:
+        error = hostlink.cube_body(CXX, str(scratch / "kernel-cube.o"), str(scratch / "kernel-0.o"),
+                                   links[-1][-3], op.kernel_name, str(scratch / "cube_body.o"))
+        assert error is None, error
+        links[-1].append(str(scratch / "cube_body.o"))
     _run(links)
     for built, place in renames:
         place.parent.mkdir(parents=True, exist_ok=True)

@@ -129,13 +129,22 @@ def test_b_loaded_with_transpose(fp16, m, n, k):
     check(fp16, got.reshape(m, n), want)
 
 
-def test_fixpipe_nz_keeps_16_column_blocks(fp16):
+@pytest.mark.parametrize("which", [4, 36], ids=["FixpipeParamsV220", "FixpipeParams<T>"])
+def test_fixpipe_nz_keeps_16_column_blocks(fp16, which):
     m, n, k = 20, 32, 16
     a, b, want = operands(fp16, m, n, k, seed=4)
-    got = run(fp16, 4, m, n, k, a, np.ascontiguousarray(b.T))
+    got = run(fp16, which, m, n, k, a, np.ascontiguousarray(b.T))
     # NZ: n / 16 blocks of m rows x 16 columns
     nz = got.reshape(n // 16, m, 16).transpose(1, 0, 2).reshape(m, n)
     check(fp16, nz, want)
+
+
+@pytest.mark.parametrize("m,n,k", [(16, 16, 64), (33, 47, 70)])
+def test_fixpipe_earlier_parameter_form_to_nd(built, m, n, k):
+    # FixpipeParams<T> (cburstNum, burstLen, gaps, NZ2ND), as dav_c220's FixpipeInfoParams reads it
+    a, b, want = operands(built, m, n, k)
+    got = run(built, 35, m, n, k, a, np.ascontiguousarray(b.T))
+    check(built, got.reshape(m, n), want)
 
 
 @pytest.mark.parametrize("m,n,k", [(32, 32, 64), (20, 45, 70)])

@@ -162,6 +162,13 @@ def test_tiling_failure(built):
     with pytest.raises(SimError, match="the tiling function for Faulty returned failure") as e:
         run(built, 100)
     assert e.value.kind == "tiling" and e.value.block is None and e.value.file is None
+    assert e.value.refused   # the operator's own function said no (a sim check is not that)
+
+
+def test_a_sim_tiling_check_is_no_refusal(built):
+    with pytest.raises(SimError, match="left blockDim at 0") as e:
+        run(built, 101)
+    assert e.value.kind == "tiling" and not e.value.refused
 
 
 def test_block_dim_zero(built):
@@ -448,6 +455,10 @@ def test_a_tensor_never_freed_is_a_warning_and_an_error_under_strict_bounds(buil
     (44, "enque-past-depth", "EnQue on a TQue<VECOUT, depth 1> already holding 1 tensor(s) (its depth)"),
     (45, "free-foreign", "FreeTensor of a tensor that was not allocated from this TQue<VECIN, depth 2>"),
     (46, "free-twice", "FreeTensor of a buffer of this TQue<VECIN, depth 2> that is not allocated (freed twice?)"),
+    # SetGlobalBuffer(buffer) without a size leaves bufferSize_ unset on the device (only CANN's
+    # CPU debug build zeroes it): a decision on GetSize() then is an undefined read
+    (65, "unsized-size", "GetSize() of a GlobalTensor never given a size (SetGlobalBuffer without one, "
+                         "or none): its bufferSize_ is indeterminate on the device"),
 ])
 def test_queue_protocol_mistakes(built, kernel_src, mode, marker, message):
     with pytest.raises(SimError) as e:
@@ -456,3 +467,11 @@ def test_queue_protocol_mistakes(built, kernel_src, mode, marker, message):
     assert (err.file, err.line, err.block) == (str(kernel_src), line_of(kernel_src, marker), 0)
     assert err.message.startswith(f"{kernel_src}:{err.line}: block 0 of 2: ")
     assert message in err.message
+
+
+
+def test_a_global_tensor_keeps_a_size_given_before_a_buffer_without_one(built):
+    # as the device, which sets bufferSize_ only in SetGlobalBuffer(buffer, size): mode 65 (the
+    # same without the size first) is an error, in test_queue_protocol_mistakes
+    x, y, _ = run(built, 66, blocks=2)
+    np.testing.assert_array_equal(y, x)

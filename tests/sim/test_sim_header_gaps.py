@@ -1,7 +1,7 @@
 """Header constructs cann-ops operators use that the sim lacked, on a small operator of our own
 (tests/sim/pkgs/hdrgaps): AscendC::ToFloat on a bf16/half/float scalar, TQue configured by the
 address of a constexpr TQueConfig (its bufferNumber checked against TPipe::InitBuffer), the CCE
-builtins get_block_idx()/get_block_num(), block_idx/block_num, clz and GetBlockNum() inside ASSERT called unqualified from a
+builtins get_block_idx()/get_block_num(), block_idx/block_num, clz, bcnt1/bcnt0 and GetBlockNum() inside ASSERT called unqualified from a
 class template with no `using namespace AscendC`, GetTPipePtr() from the global namespace; on the host, std::cout with no <iostream>, std::numeric_limits with no <limits>,
 ge::DataType from register/tilingdata_base.h alone,
 ge::UNKNOWN_DIM/UNKNOWN_RANK, ge::char_t and InferShapeContext::GetInputDesc and GetInputTensor; complex64 tensors

@@ -152,7 +152,7 @@ def test_iterate_and_get_tensor_c_place_every_base_block(built, m, n, k, dim):
     (6, "no-iterate", ["call Iterate first"]),
     (8, "wait-unset", ["CrossCoreWaitFlag(5)", "wait forever"]),
     (14, "wait-sync", ["WaitIterateAll", "IterateAll<false>"]),
-    (17, "ffts-mode2", ["ffts_cross_core_sync mode 2", "AIV bodies"]),
+    (17, "ffts-mode2", ["CrossCoreSetFlag mode 2", "vector bodies only"]),
 ])
 def test_misuse_is_reported_at_its_line(built, which, marker, words):
     with pytest.raises(runtime.SimError) as err:

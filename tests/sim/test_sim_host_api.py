@@ -90,3 +90,21 @@ def test_infer_shape_reads_the_values_of_its_data_dependencies(built):
     # cann-ops PadV4Grad's reads its paddings), the arrays' values given, not just their shapes
     given = {"x": np.zeros(8, np.float32), "n": np.array([5, 0], np.int32)}
     assert runtime.infer_output_shapes(built.host, OP, built.variant, given, {}) == {"y": ((21,), "int64")}
+
+
+def test_get_format_name_spells_formats_without_the_prefix(tmp_path):
+    """ge::GetFormatName (ops-nn's npu_alloc_float_status logs a wrong format with it, beside
+    the literal "ND"); a sub-format and C0 packed into the value do not change the name."""
+    import subprocess
+
+    from opkg.sim import flags
+
+    src = tmp_path / "fmt.cpp"
+    src.write_text('#include "graph/types.h"\n#include <string>\n'
+                   'int main() { return std::string(ge::GetFormatName(ge::FORMAT_ND)) == "ND" &&\n'
+                   '    std::string(ge::GetFormatName(ge::Format(ge::FORMAT_NCHW | (1 << 8)))) == "NCHW" ? 0 : 1; }\n')
+    exe = tmp_path / "fmt"
+    r = subprocess.run(["g++", *flags.common_flags(), "-DOPKG_SIM_HOST=1", str(src), "-o", str(exe)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert subprocess.run([str(exe)]).returncode == 0

@@ -65,7 +65,8 @@ def product(a, b):
     return np.matmul(a.astype(np.float64), b.astype(np.float64))
 
 
-@pytest.mark.parametrize("which", [1, 2, 3], ids=["IterateBatch", "IterateBatch-async", "IterateNBatch"])
+@pytest.mark.parametrize("which", [1, 2, 3, 28], ids=["IterateBatch", "IterateBatch-async", "IterateNBatch",
+                                                   "IterateBatch-current-form"])
 def test_batched_products(built, which):
     got, ins = run(built, which, batch=3)
     np.testing.assert_allclose(got, product(ins["a"], ins["b"]), rtol=1e-5, atol=1e-4)

@@ -3,7 +3,8 @@ the two-register tensors (RegTensor<T, RegTraitNumTwo>), whose `.reg[k]` reinter
 one-register tensor reads and writes the pair as the devkit lays it out (a 64-bit tensor's reg[0]
 the low words, reg[1] the high ones; a 32-bit pair's reg[k] its k-th 64 elements); `Mula` called
 unqualified, and `StoreAlign<...>` called unqualified with explicit template arguments (C++20 lookup,
-which bisheng takes in C++17); `PairReduceElem`; the integer, bitwise, compare and select families."""
+which bisheng takes in C++17); `PairReduceElem`; the integer, bitwise, compare and select families;
+configurations (a CastTrait, an ErfConfig) that name statics of templates."""
 
 from __future__ import annotations
 
@@ -109,6 +110,45 @@ def test_integer_bitwise_compare_and_select_match_numpy(built):
     np.testing.assert_array_equal(z[192:], np.where((a < b) & (a >= 0), a, 0))
 
 
+def test_configurations_naming_statics_of_templates_compile_and_apply(built):
+    """g++ 12 crashes on a reference template argument naming a static of a template; the sim's
+    Cast and the 950 math API take the configuration's code (core/algo_config.h), so dynamic_quant's
+    and ge_glu_v2's spellings compile, and the trait's rounding mode is the one applied."""
+    import math
+
+    a = np.arange(-32, 32, dtype=np.int32) * 3
+    x = np.zeros(WORDS, np.int32)
+    x[:64] = a
+    z = run(built, 8, x)
+    np.testing.assert_array_equal(z[:64], np.floor(a.astype(np.float32) * 0.5).astype(np.int32))
+    want = np.array([math.erf(v) for v in (a.astype(np.float32) / np.float32(64))], np.float32)
+    np.testing.assert_array_equal(z[64:128].view(np.float32), want)
+
+
+def test_a_gather_of_bytes_into_16_bit_lanes_reads_one_byte_a_lane(built):
+    """Gather's int8 -> int16 and uint8 -> uint16 pairs (max_pool_v3's 8-bit kernels): the index
+    counts bytes, each lane one byte, sign- or zero-extended; bytes past the last index unread."""
+    rng = np.random.default_rng(10)
+    raw = rng.integers(-128, 128, 384, dtype=np.int64).astype(np.int8)
+    x = np.zeros(WORDS, np.int32)
+    x[:96] = raw.view(np.int32)
+    z = run(built, 9, x)
+    np.testing.assert_array_equal(z[:64].view(np.int16), raw[0:384:3].astype(np.int16))
+    np.testing.assert_array_equal(z[64:128].view(np.uint16), raw[0:384:3].view(np.uint8).astype(np.uint16))
+
+
+def test_a_register_viewed_as_another_width_keeps_its_bytes_definedness(built):
+    """(RegTensor<uint32_t>&)halfReg, as ops-nn's int4 quantization kernels view a register for
+    Pack: the view's lane i is the half lanes 2i and 2i+1 (the same bytes: the lanes start at one
+    offset in every RegTensor), defined where both are."""
+    halves = np.linspace(-3, 3, 64).astype(np.float16)
+    x = np.zeros(WORDS, np.int32)
+    x[:32] = halves.view(np.int32)
+    z = run(built, 10, x)
+    np.testing.assert_array_equal(z[16:32].view(np.float16), halves[0::2])
+    assert not z[:16].any()
+
+
 def test_numeric_limits_give_the_types_extreme_and_special_values(tmp_path):
     """AscendC::NumericLimits<T> (ops-nn's 950 norm kernels: Lowest, NegativeInfinity, QuietNaN),
     checked at compile time against the values of the types."""
@@ -125,7 +165,10 @@ def test_numeric_limits_give_the_types_extreme_and_special_values(tmp_path):
                    "static_assert(float(NumericLimits<half>::Min()) == 0.00006103515625f);\n"
                    "static_assert(float(NumericLimits<bfloat16_t>::Lowest()) == -3.3895313892515355e38f);\n"
                    "static_assert(NumericLimits<float>::QuietNaN() != NumericLimits<float>::QuietNaN());\n"
-                   "static_assert(__builtin_bit_cast(uint32_t, NumericLimits<float>::QuietNaN()) == 0x7FC00000u);\n")
+                   "static_assert(__builtin_bit_cast(uint32_t, NumericLimits<float>::QuietNaN()) == 0x7FC00000u);\n"
+                   # the tensor forms (rms_norm_grad's QuietNaN(dst, count)) fill by Duplicate
+                   "void Fill(LocalTensor<float>& t, LocalTensor<half>& h, uint32_t n) {\n"
+                   "    NumericLimits<float>::QuietNaN(t, n); NumericLimits<half>::Lowest(h, n); }\n")
     r = compile_950(src)
     assert r.returncode == 0, r.stderr[-3000:]
 

@@ -10,13 +10,13 @@
 namespace opkg_sim {
 
 int launch_kernel(const OpkgKernelLaunch* launch, uint32_t arg_count, const char* params,
-                  void (*entry)(uint8_t** args), OpkgError* error) {
+                  void (*entry)(uint8_t** args), void (*cube_entry)(uint8_t** args), OpkgError* error) {
     if (launch && launch->arg_count != arg_count) {
         set_error(error, FAIL_INTERNAL, "", 0, -1, 0,
                   format("kernel entry expects %u GM arguments (%s)", arg_count, params));
         return 1;
     }
-    const int rc = run_blocks(launch, entry, error);
+    const int rc = run_blocks(launch, entry, cube_entry, error);
     simt::reset();   // the SIMT race shadows live for one kernel run
     return rc;
 }

@@ -27,6 +27,7 @@
 #pragma push_macro("DT_BOOL")
 #pragma push_macro("DT_BF16")
 #pragma push_macro("DT_INT4")
+#pragma push_macro("DT_UINT1")
 #pragma push_macro("DT_HIFLOAT8")
 #pragma push_macro("DT_FLOAT8_E5M2")
 #pragma push_macro("DT_FLOAT8_E4M3FN")
@@ -49,6 +50,7 @@
 #undef DT_BOOL
 #undef DT_BF16
 #undef DT_INT4
+#undef DT_UINT1
 #undef DT_HIFLOAT8
 #undef DT_FLOAT8_E5M2
 #undef DT_FLOAT8_E4M3FN
@@ -139,6 +141,7 @@ inline const char* DataTypeName(DataType t) {
         case DT_COMPLEX32: return "DT_COMPLEX32";
         case DT_BF16: return "DT_BF16";
         case DT_INT4: return "DT_INT4";
+        case DT_UINT1: return "DT_UINT1";
         case DT_HIFLOAT8: return "DT_HIFLOAT8";
         case DT_FLOAT8_E5M2: return "DT_FLOAT8_E5M2";
         case DT_FLOAT8_E4M3FN: return "DT_FLOAT8_E4M3FN";
@@ -183,6 +186,9 @@ inline int GetSizeByDataType(DataType t) { return static_cast<int>(DataTypeSize(
 // A format value packs the primary format (low byte), a sub-format (next two bytes) and a C0
 // code (bits 24..27), as CANN's graph/types.h lays them out.
 inline int32_t GetPrimaryFormat(int32_t format) { return static_cast<int32_t>(static_cast<uint32_t>(format) & 0xffU); }
+// A format's name as CANN's logs spell it, without the enumerator's FORMAT_ prefix ("ND", as
+// ops-nn's npu_alloc_float_status passes GetFormatName(storageFormat) beside the literal "ND").
+inline const char* GetFormatName(Format f) { return FormatName(Format(GetPrimaryFormat(f))) + 7; }
 inline int32_t GetSubFormat(int32_t format) {
     return static_cast<int32_t>((static_cast<uint32_t>(format) & 0xffff00U) >> 8);
 }
@@ -281,6 +287,7 @@ struct ListTensorType {
 #pragma pop_macro("DT_COMPLEX128")
 #pragma pop_macro("DT_BF16")
 #pragma pop_macro("DT_INT4")
+#pragma pop_macro("DT_UINT1")
 #pragma pop_macro("DT_HIFLOAT8")
 #pragma pop_macro("DT_FLOAT8_E5M2")
 #pragma pop_macro("DT_FLOAT8_E4M3FN")

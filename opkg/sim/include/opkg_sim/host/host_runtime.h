@@ -193,7 +193,7 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
             pctx.name_ = pctx.type_ = op_type;
             ge::graphStatus parsed = parse->second.func(&pctx);
             if (parsed != ge::GRAPH_SUCCESS) {
-                host_error(err, FAIL_TILING, std::string("the TilingParse function for ") + op_type +
+                host_error(err, FAIL_REFUSED, std::string("the TilingParse function for ") + op_type +
                            " returned failure (" + status_text(parsed) + ")");
                 return 1;
             }
@@ -202,7 +202,7 @@ inline int run_tiling(const char* op_type, ops::TilingFunc explicit_func,
 
         ge::graphStatus status = func(&ctx);
         if (status != ge::GRAPH_SUCCESS) {
-            host_error(err, FAIL_TILING, std::string("the tiling function for ") + op_type + " returned failure (" +
+            host_error(err, FAIL_REFUSED, std::string("the tiling function for ") + op_type + " returned failure (" +
                        status_text(status) + ")");
             return 1;
         }

@@ -147,7 +147,8 @@ struct OpkgKernelLaunch {
 }  // extern "C"
 
 namespace opkg_sim {
-// OpkgError.kind values.
-enum FailKind { FAIL_RULE = 1, FAIL_ASSERT = 2, FAIL_TILING = 3, FAIL_INTERNAL = 4 };
+// OpkgError.kind values. FAIL_REFUSED: the operator's own TilingParse or tiling function
+// returned failure (it refused the case), where FAIL_TILING is the sim's or a rule's.
+enum FailKind { FAIL_RULE = 1, FAIL_ASSERT = 2, FAIL_TILING = 3, FAIL_INTERNAL = 4, FAIL_REFUSED = 5 };
 }
 #endif

@@ -200,15 +200,20 @@ struct BlockError {
 struct Launch {
     const OpkgKernelLaunch* in;
     void (*entry)(uint8_t** args);
+    void (*cube_entry)(uint8_t** args);   // the cube-core compile of the kernel, or null (launch.h)
     std::vector<uint8_t*> args;
     std::vector<GmRegion> regions;
     uint64_t arena_bytes;
     uint32_t ration;      // AIV cores per AI core (kernel_task_ration)
-    uint32_t blocks;      // block_dim x ration: the kernel bodies that run
+    uint32_t blocks;      // block_dim x ration: the kernel's vector bodies
+    bool split;           // kernel_split_cores(): a cube body per AI core too, after the vector bodies
+    uint32_t bodies;      // every body the launch runs: blocks, and block_dim cube bodies when split
     // GmRegion::written storage, from calloc: the OS hands out zero pages on first touch, so
     // a large workspace costs nothing until the kernel stores to it
     std::vector<std::unique_ptr<uint8_t, void (*)(void*)>> defined;
     mutable WarnedSites warned;
+    mutable CrossCore* cross = nullptr;   // a split launch's flags, while its bodies run concurrently
+    mutable std::mutex profile_mu;
 };
 
 // Runs one block on the calling thread. Returns false when it failed (error filled); throws
@@ -218,6 +223,9 @@ inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t
                     Barrier* barrier, BlockError& err) {
     BlockState& b = block();
     b = BlockState();
+    // the body's place among its AI core's flags (cross_core.h): by its launch slot
+    const int64_t group = idx >= L.blocks ? idx - int64_t(L.blocks) : idx / 2;
+    const int role = idx >= L.blocks ? 0 : 1 + int(idx % 2);
     std::unique_ptr<SyncState> sync;
     if (L.in->flags & OPKG_SIM_LAUNCH_SYNC_CHECK) sync.reset(new SyncState(L.in->ub_bytes));
     b.sync = sync.get();
@@ -227,6 +235,21 @@ inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t
     b.idx = idx;
     b.num = L.blocks;
     b.ration = L.ration;
+    b.ai_cores = L.in->block_dim;
+    b.ai_core = idx / L.ration;
+    b.sub = idx % L.ration;
+    b.store_id = L.split ? group : idx;
+    if (L.split) {   // the task type is fixed at the body's first API call (kcore.h, apply_task_type)
+        b.split = true;
+        b.type_open = true;
+        b.cross = L.cross;
+        if (idx >= L.blocks) {
+            b.core = 1;   // AscendC::AIC
+            b.ai_core = idx - L.blocks;
+            b.sub = 0;
+            b.num = L.in->block_dim;
+        }
+    }
     b.cores = L.in->cores;
     b.ub = arena.ub;
     b.shadow = arena.shadow;
@@ -260,6 +283,10 @@ inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t
                          : "; no Ascend C call had been made in this block yet";
         err = BlockError{true, FAIL_RULE, last.file ? last.file : "", last.line, msg};
         if (barrier) barrier->abort();
+        if (L.cross) {
+            L.cross->abort();
+            L.cross->body_done(group, role);
+        }
         simt::reset();   // a crash inside a SIMT thread left its launch behind
         block() = BlockState();
         dirty = L.arena_bytes;
@@ -267,10 +294,21 @@ inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t
     }
     Crash::armed() = true;
     try {
-        L.entry(const_cast<uint8_t**>(L.args.data()));
+        (idx >= L.blocks && L.cube_entry ? L.cube_entry : L.entry)(const_cast<uint8_t**>(L.args.data()));
         if (block().pending.active) report_pending(block());   // an undefined value the kernel kept
         if (block().held.file) throw Failure(FAIL_RULE, block().held.file, block().held.line, block().held_message);
-        if (barrier) barrier->finish(idx);
+        if (block().type_open) {   // no API call: the body's type is what it declared, or the default
+            try {
+                fix_task_type(block());
+            } catch (const LeaveBody&) {
+            }
+        }
+        if (barrier) {
+            if (block().member) barrier->finish(idx);
+            else barrier->leave();
+        }
+    } catch (const LeaveBody&) {   // a body the declared task type does not start
+        if (barrier) barrier->leave();
     } catch (const NeedConcurrent&) {
         Crash::armed() = false;
         dirty = L.arena_bytes;
@@ -290,10 +328,26 @@ inline bool run_one(const Launch& L, int64_t idx, const UbArena& arena, uint64_t
     }
     Crash::armed() = false;
     if (!ok && barrier) barrier->abort();
+    if (L.cross) {
+        if (!ok) L.cross->abort();
+        L.cross->body_done(group, role);
+    }
     dirty = std::min(block().ub_high, L.arena_bytes);   // buffers past the UB were never accessible
-    if (L.in->profile && idx % L.ration == 0) {   // a mixed kernel: the first AIV of each AI core
-        block().prof.ub_alloc_bytes = block().ub_high;
-        L.in->profile[idx / L.ration] = block().prof;
+    if (L.in->profile && (idx >= L.blocks || idx % L.ration == 0)) {
+        // per AI core: its first AIV's counters, and the cube body's traffic and products added
+        std::lock_guard<std::mutex> lk(L.profile_mu);
+        OpkgBlockProfile& p = L.in->profile[idx >= L.blocks ? idx - L.blocks : idx / L.ration];
+        const OpkgBlockProfile keep = p;
+        const OpkgBlockProfile& mine = block().prof;
+        if (idx < L.blocks) {
+            p = mine;
+            p.ub_alloc_bytes = block().ub_high;
+        }
+        const OpkgBlockProfile& add = idx < L.blocks ? keep : mine;
+        p.gm_read_bytes += add.gm_read_bytes;
+        p.gm_write_bytes += add.gm_write_bytes;
+        p.cube_flops += add.cube_flops;
+        p.cube_calls += add.cube_calls;
     }
     block() = BlockState();
     return ok;
@@ -521,11 +575,12 @@ inline int run_sequential(const Launch& L, std::string& log, std::vector<GmWrite
     int rc = 0;
     AltStack alt;
     uint64_t dirty = L.arena_bytes;
-    for (uint32_t idx = 0; idx < L.blocks && rc == 0; ++idx) {
+    for (uint32_t idx = 0; idx < L.bodies && rc == 0; ++idx) {
         BlockError e;
         const size_t from = writes.size();
         try {
-            if (!run_one(L, idx, arena, dirty, log, writes, idx == 0 ? &undo : nullptr, nullptr, e)) {
+            // a split launch's cross-core flags switch to threads from any body: all keep their undo
+            if (!run_one(L, idx, arena, dirty, log, writes, idx == 0 || L.split ? &undo : nullptr, nullptr, e)) {
                 rc = report(e, idx, L.blocks, err);
             } else {
                 finals.after_block(writes, from);
@@ -542,9 +597,17 @@ inline int run_sequential(const Launch& L, std::string& log, std::vector<GmWrite
 
 // One thread per block, so that SyncAll is a real barrier.
 inline int run_concurrent(const Launch& L, std::string& log, std::vector<GmWrite>& writes, OpkgError* err) {
-    const uint32_t n = L.blocks;
-    Barrier barrier;
-    barrier.num = n;
+    const uint32_t n = L.bodies;
+    Barrier barrier, cube_barrier;   // SyncAll of the vector bodies, and of the cube bodies
+    barrier.num = L.blocks;
+    cube_barrier.num = n - L.blocks;
+    std::unique_ptr<CrossCore> cross;
+    if (L.split) {
+        cross.reset(new CrossCore(L.in->block_dim));
+        cross->barriers[0] = &barrier;
+        cross->barriers[1] = &cube_barrier;
+    }
+    L.cross = cross.get();
     std::vector<std::string> logs(n);
     std::vector<std::vector<GmWrite>> block_writes(n);
     std::vector<BlockError> errors(n);
@@ -561,10 +624,12 @@ inline int run_concurrent(const Launch& L, std::string& log, std::vector<GmWrite
             }
             uint64_t dirty = L.arena_bytes;
             // with a barrier, SyncAll waits instead of throwing NeedConcurrent
-            run_one(L, idx, arena, dirty, logs[idx], block_writes[idx], nullptr, &barrier, errors[idx]);
+            run_one(L, idx, arena, dirty, logs[idx], block_writes[idx], nullptr,
+                    idx < L.blocks ? &barrier : &cube_barrier, errors[idx]);
         });
     }
     for (std::thread& t : threads) t.join();
+    L.cross = nullptr;
     for (uint32_t idx = 0; idx < n; ++idx) {
         log += logs[idx];
         writes.insert(writes.end(), block_writes[idx].begin(), block_writes[idx].end());
@@ -572,7 +637,9 @@ inline int run_concurrent(const Launch& L, std::string& log, std::vector<GmWrite
     for (uint32_t idx = 0; idx < n; ++idx) {
         if (errors[idx].set) return report(errors[idx], idx, n, err);
     }
-    if (barrier.aborted) {     // no block failed, yet the barrier could not complete
+    for (Barrier* stuck : {&barrier, &cube_barrier}) {     // no block failed, yet a barrier could not complete
+        if (!stuck->aborted) continue;
+        const Barrier& barrier = *stuck;
         int64_t idx = barrier.deadlock_block >= 0 ? barrier.deadlock_block : 0;
         std::string msg = format(
             "block %lld returned from the kernel while other blocks wait in SyncAll; on hardware they would "
@@ -608,14 +675,17 @@ inline void add_kernel_data_regions(std::vector<GmRegion>& regions, const void* 
     }, &found);
 }
 
-inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** args), OpkgError* err) {
+inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** args),
+                      void (*cube_entry)(uint8_t** args), OpkgError* err) {
     if (err) std::memset(err, 0, sizeof *err);
     if (!launch || launch->abi != OPKG_SIM_ABI) {
         set_error(err, FAIL_INTERNAL, "", 0, -1, 0, "kernel library ABI mismatch: rebuild it with this opkg");
         return 1;
     }
-    const uint32_t ration = kernel_task_ration() > 1 ? uint32_t(kernel_task_ration()) : 1u;
-    Launch L{launch, entry, {}, {}, (launch->ub_bytes + 63) / 64 * 64, ration, launch->block_dim * ration, {}};
+    const bool split = kernel_split_cores() == 1 || (kernel_split_cores() == 2 && kernel_task_ration() > 1);
+    const uint32_t ration = split || kernel_task_ration() > 1 ? 2u : 1u;
+    Launch L{launch, entry, cube_entry, {}, {}, (launch->ub_bytes + 63) / 64 * 64, ration, launch->block_dim * ration, split,
+             launch->block_dim * (ration + (split ? 1u : 0u)), {}};
     const uint32_t n_regions = launch->arg_count + launch->extra_regions;
     for (uint32_t i = 0; i < n_regions; ++i) {
         const OpkgGmArg& a = launch->args[i];
@@ -648,6 +718,8 @@ inline int run_blocks(const OpkgKernelLaunch* launch, void (*entry)(uint8_t** ar
             sequential = false;   // blocks interleave for real: their stores carry their values
             log.clear();
             L.warned.seen.clear();   // the warnings went with the log: the rerun gives them again
+            // the profile too (a split launch's cube bodies add to their AI core's entry)
+            if (launch->profile) std::memset(launch->profile, 0, sizeof(OpkgBlockProfile) * launch->block_dim);
             writes.clear();
             for (const GmRegion& r : L.regions) {
                 if (r.written) std::memset(r.written, 0, gm_span(r));

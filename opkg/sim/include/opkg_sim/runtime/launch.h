@@ -9,8 +9,9 @@
 
 namespace opkg_sim {
 // Checks the launch brings `arg_count` GM arguments (named `params` in errors), then runs
-// `entry` once per block; 0 on success, else `error` is filled.
+// `entry` once per block (`cube_entry`, the kernel's cube-core compile, for the cube bodies of a
+// split launch when there is one); 0 on success, else `error` is filled.
 int launch_kernel(const OpkgKernelLaunch* launch, uint32_t arg_count, const char* params,
-                  void (*entry)(uint8_t** args), OpkgError* error);
+                  void (*entry)(uint8_t** args), void (*cube_entry)(uint8_t** args), OpkgError* error);
 }  // namespace opkg_sim
 #endif

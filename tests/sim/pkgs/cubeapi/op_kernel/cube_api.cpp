@@ -19,7 +19,8 @@
 // NZ2ND, int8 (their Sign bits); 31 (float32) Fixpipe with isChannelSplit, 8-column Z blocks of
 // m rows; 32 (float16) QF322B8_PRE of the float result, MCB set and ignored, to int8 ND; 33
 // (int8) VREQ8 through DataCopy with no SetFixPipeConfig; 34 (float16, n == k) C to L1 by Fixpipe
-// (half, NZ, F322F16) and multiplied by B again: c = half(a x b) x b.
+// (half, NZ, F322F16) and multiplied by B again: c = half(a x b) x b. 35 / 36 as 3 / 4 through the
+// earlier Fixpipe form FixpipeParams<T> (cburstNum, burstLen, gaps; NZ2ND for 35).
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -310,6 +311,14 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         fp.nSize = N;
         fp.dstStride = m * 16 * sizeof(C) / 32;   // column blocks of m rows x 16, back to back
         Fixpipe<C, C, CFG_NZ>(cGm, c1, fp);
+    } else if (TILING_KEY_IS(35) || TILING_KEY_IS(36)) {
+        // the earlier parameter form: N / 16 bursts of m rows (m x 16 x 4 bytes, in 32-byte
+        // blocks), no gap between CO1's column blocks (M rows apart); 35 NZ2ND to n-element rows,
+        // 36 NZ with the bursts back to back
+        FixpipeParams<C> legacy(uint16_t(N / 16), uint16_t(m * 16 * sizeof(C) / 32), uint16_t((M - Up(m, 16)) / 16),
+                                TILING_KEY_IS(35) ? n : 0);
+        if (TILING_KEY_IS(35)) legacy.nz2ndParams = {true, 1, 0, 0, static_cast<uint16_t>(n)};
+        Fixpipe(cGm, c1, legacy);
     } else if (TILING_KEY_IS(6) || TILING_KEY_IS(21)) {
         if constexpr (std::is_same<C, int32_t>::value) {
             // int32 CO1 -> half in the first m x n halves of c, scaled by 0.0123 (DEQF16)

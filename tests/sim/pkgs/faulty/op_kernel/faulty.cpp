@@ -229,6 +229,16 @@ public:
             if (TILING_KEY_IS(25) && GetBlockIdx() == 2) y.SetValue(5, 4.0f);
             DataCopy(shared, y, length_);   // @same-store
             if (GetBlockIdx() > 0) DataCopy(yGm, y, length_);
+        } else if (TILING_KEY_IS(65) || TILING_KEY_IS(66)) {
+            // As ops-nn scatter_elements_v2's offset tables: a GlobalTensor given its buffer
+            // without a size, then tested by GetSize() (mode 66: given a size first, which the
+            // device keeps).
+            GlobalTensor<float> table;
+            if (TILING_KEY_IS(66)) table.SetGlobalBuffer((__gm__ float*)yBase_, length_);
+            table.SetGlobalBuffer((__gm__ float*)yBase_ + GetBlockIdx() * length_);
+            if (table.GetSize() > 0) {   // @unsized-size
+                DataCopy(yGm, x, length_);
+            }
         } else if (TILING_KEY_IS(42)) {
             DataCopy(yGm, y, length_ - 4);   // @ragged-store
         } else {

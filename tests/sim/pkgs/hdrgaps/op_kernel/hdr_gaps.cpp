@@ -1,6 +1,6 @@
 // Test kernel: constructs of CANN's device headers that cann-ops kernels rely on. The class
 // template is written before any `using namespace AscendC`, as several operators' headers are:
-// the CCE builtins get_block_idx()/get_block_num(), the values block_idx/block_num, clz and,
+// the CCE builtins get_block_idx()/get_block_num(), the values block_idx/block_num, clz, bcnt1/bcnt0 and,
 // inside ASSERT, GetBlockNum() are called unqualified. The queues take a TQueConfig by address (TQue<pos, depth, &conf>), and the
 // scalar factor is read with AscendC::ToFloat for every dtype. A namespace of the kernel's own
 // calls GetTPipePtr() unqualified: CANN declares it in the global namespace, not in AscendC. The
@@ -48,6 +48,7 @@ public:
         uint64_t offset = block_idx * uint64_t(perBlock);
         ASSERT(get_block_num() * perBlock > offset && block_num == get_block_num() && get_block_idx() == block_idx);
         ASSERT(clz(1) == 63 && clz(uint64_t(perBlock)) == 63 - 9 && clz(0) == 64);
+        ASSERT(bcnt1(0xF0F0) == 8 && bcnt1(uint64_t(perBlock) ^ (uint64_t(perBlock) + 1)) == 1 && bcnt0(~0ull) == 0);
         xGm.SetGlobalBuffer((__gm__ T*)x + offset, perBlock);
         yGm.SetGlobalBuffer((__gm__ T*)y + offset, perBlock);
         sGm.SetGlobalBuffer((__gm__ T*)s, 1);

@@ -188,7 +188,7 @@ extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM
     }
     mm.SetTensorA(aGm);
     mm.SetTensorB(bGm);
-    if (TILING_KEY_IS(1) || TILING_KEY_IS(2) || TILING_KEY_IS(14)) {
+    if (TILING_KEY_IS(1) || TILING_KEY_IS(2) || TILING_KEY_IS(14) || TILING_KEY_IS(28)) {
         mm.SetHF32(false);
         mm.SetSubBlockIdx(0);
         mm.SetLocalWorkspace(buf.Get<uint8_t>());
@@ -198,6 +198,8 @@ extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM
         if (TILING_KEY_IS(2)) {
             mm.template IterateBatch<false>(cGm, batch, batch, false);
             mm.WaitIterateBatch();
+        } else if (TILING_KEY_IS(28)) {   // current asc-devkit's form: the batch counts SetBatchNum's
+            mm.IterateBatch(cGm, false, 0, false);
         } else {
             mm.IterateBatch(cGm, batch, batch, false);
         }

@@ -20,6 +20,18 @@
 //   7: the positive elements of x[0:128] squeezed (Squeeze<STORE_REG>) and stored by the
 //      AR-offset StoreUnAlign, the same base (a cast of it) passed each time, as ops-nn's
 //      sparse_slice does: z[0:k] = those elements in order, z[255] = k (AR / 4).
+//   8: configurations that name a static of a template, which g++ 12 cannot take as a reference
+//      template argument (dynamic_quant's `constexpr static CastTrait` members of a class template,
+//      ge_glu_v2's `static constexpr ErfConfig` local of a member function template): a = x[0:64]
+//      as int32; z[0:64] = floor(float(a) * 0.5) (Cast by the class's RINT trait, then by the
+//      local FLOOR trait), z[64:128] = erf(float(a) / 64) as float bits (Erf with a configuration).
+//   9: Gather from 8-bit UB into 16-bit registers (max_pool_v3's int8/uint8 kernels), one byte a
+//      lane at index 3 * i (in bytes): z[0:64] = the int8 gathered, sign-extended, as 128 int16;
+//      z[64:128] = the same bytes as uint8, zero-extended. Only x[0:96] (384 bytes) is read.
+//  10: a half register whose lanes 0..63 were never written (loaded from UB only its upper half
+//      of was: x[0:32] as 64 halves) viewed as RegTensor<uint32_t> for Pack, as ops-nn's int4
+//      quantization does: the packed lanes 32..63 come from the written halves and are defined;
+//      z[16:32] = their low halves (x's halves 0, 2, ..., 62), z[0:16] zeroed after the store.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -36,15 +48,42 @@ __aicore__ inline void StoreFloats(__ubuf__ float* dst, RegTensor<float>& r, Mas
 {
     StoreAlign<float, AscendC::MicroAPI::StoreDist::DIST_NORM_B32>(dst, r, m);
 }
+template <typename T>
+class Configured {
+public:
+    constexpr static MicroAPI::CastTrait toFloat = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::UNKNOWN,
+                                                     MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_RINT};
+    __aicore__ inline void Halve(__ubuf__ T* dst, __ubuf__ T* src)
+    {
+        constexpr static MicroAPI::CastTrait toInt = {MicroAPI::RegLayout::ZERO, MicroAPI::SatMode::NO_SAT,
+                                                       MicroAPI::MaskMergeMode::ZEROING, RoundMode::CAST_FLOOR};
+        MicroAPI::RegTensor<T> a, back;
+        MicroAPI::RegTensor<float> f;
+        MicroAPI::MaskReg all = MicroAPI::CreateMask<float>();
+        MicroAPI::LoadAlign(a, src);
+        MicroAPI::Cast<float, T, toFloat>(f, a, all);
+        MicroAPI::Muls(f, f, 0.5f, all);
+        MicroAPI::Cast<T, float, toInt>(back, f, all);
+        MicroAPI::StoreAlign(dst, back, all);
+    }
+    template <typename U>
+    __aicore__ inline void Erfs(const LocalTensor<float>& dst, const LocalTensor<float>& src, U count)
+    {
+        static constexpr ErfConfig config = {ErfAlgo::SUBSECTION_POLYNOMIAL_APPROXIMATION};
+        AscendC::Erf<float, false, config>(dst, src, count);
+    }
+};
 }  // namespace Own
 
 extern "C" __global__ __aicore__ void reg_cases(GM_ADDR x, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
     TPipe pipe;
-    TBuf<TPosition::VECCALC> xb, zb;
+    TBuf<TPosition::VECCALC> xb, zb, hb;
     pipe.InitBuffer(xb, t.words * sizeof(int32_t));
     pipe.InitBuffer(zb, t.words * sizeof(int32_t));
+    pipe.InitBuffer(hb, 256);
+    LocalTensor<half> hl = hb.Get<half>();
     GlobalTensor<int32_t> xGm, zGm;
     xGm.SetGlobalBuffer((__gm__ int32_t*)x, t.words);
     zGm.SetGlobalBuffer((__gm__ int32_t*)z, t.words);
@@ -53,6 +92,10 @@ extern "C" __global__ __aicore__ void reg_cases(GM_ADDR x, GM_ADDR z, GM_ADDR wo
     DataCopy(xl, xGm, t.words);
     Duplicate(zl, 0, t.words);
     PipeBarrier<PIPE_ALL>();
+    if (TILING_KEY_IS(10)) {
+        Muls(hl[64], xl.ReinterpretCast<half>(), half(1.0f), 64);
+        PipeBarrier<PIPE_ALL>();
+    }
     __ubuf__ int32_t* src = (__ubuf__ int32_t*)xl.GetPhyAddr();
     __ubuf__ int32_t* dst = (__ubuf__ int32_t*)zl.GetPhyAddr();
     __VEC_SCOPE__
@@ -148,11 +191,44 @@ extern "C" __global__ __aicore__ void reg_cases(GM_ADDR x, GM_ADDR z, GM_ADDR wo
                 MicroAPI::StoreUnAlign<int32_t, MicroAPI::PostLiteral::POST_MODE_UPDATE>((__ubuf__ int32_t*)dst, kept, ureg);
             }
             MicroAPI::StoreUnAlignPost(dst, ureg);
+        } else if (TILING_KEY_IS(8)) {
+            Own::Configured<int32_t>().Halve(dst, src);
+        } else if (TILING_KEY_IS(10)) {
+            MicroAPI::RegTensor<half> h;
+            MicroAPI::RegTensor<uint16_t> packed;
+            MicroAPI::MaskReg all16 = MicroAPI::CreateMask<uint16_t>();
+            MicroAPI::LoadAlign(h, (__ubuf__ half*)hl.GetPhyAddr());
+            MicroAPI::Pack(packed, (MicroAPI::RegTensor<uint32_t>&)h);
+            MicroAPI::StoreAlign((__ubuf__ uint16_t*)dst, packed, all16);
+        } else if (TILING_KEY_IS(9)) {
+            MicroAPI::RegTensor<uint16_t> idx;
+            MicroAPI::RegTensor<int16_t> s16;
+            MicroAPI::RegTensor<uint16_t> u16;
+            MicroAPI::MaskReg all16 = MicroAPI::CreateMask<uint16_t>();
+            MicroAPI::Arange((MicroAPI::RegTensor<int16_t>&)idx, 0);
+            MicroAPI::Muls(idx, idx, (uint16_t)3, all16);
+            MicroAPI::Gather(s16, (__ubuf__ int8_t*)src, idx, all16);
+            MicroAPI::Gather(u16, (__ubuf__ uint8_t*)src, idx, all16);
+            MicroAPI::StoreAlign((__ubuf__ int16_t*)dst, s16, all16);
+            MicroAPI::StoreAlign((__ubuf__ uint16_t*)dst + 128, u16, all16);
         }
     }
     PipeBarrier<PIPE_ALL>();
     if (TILING_KEY_IS(7)) {
         zl.SetValue(255, static_cast<int32_t>(MicroAPI::GetSpr<SpecialPurposeReg::AR>() / sizeof(int32_t)));
+        PipeBarrier<PIPE_ALL>();
+    }
+    if (TILING_KEY_IS(10)) {
+        Duplicate(zl, 0, 16);
+        Duplicate(zl[32], 0, t.words - 32);
+        PipeBarrier<PIPE_ALL>();
+    }
+    if (TILING_KEY_IS(8)) {
+        LocalTensor<float> xf = xl.ReinterpretCast<float>();
+        LocalTensor<float> zf = zl.ReinterpretCast<float>();
+        Cast(xf, xl, RoundMode::CAST_NONE, 64);
+        Muls(xf, xf, 1.0f / 64, 64);
+        Own::Configured<int32_t>().Erfs(zf[64], xf, 64u);
         PipeBarrier<PIPE_ALL>();
     }
     DataCopy(zGm, zl, t.words);

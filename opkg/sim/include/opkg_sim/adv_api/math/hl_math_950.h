@@ -24,10 +24,11 @@ inline void run_unary_950(const AscendC::LocalTensor<T>& dst, const AscendC::Loc
     hl_unary(dst, src, count, Spec::f, Spec::name, loc);
 }
 
-template <class T, const AscendC::FmodConfig& config>
+template <class T, ConfigCode code>
 inline void run_fmod_950(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
                          const AscendC::LocalTensor<T>& b, const AscendC::LocalTensor<uint8_t>* tmp, uint64_t count,
                          SrcLoc loc) {
+    constexpr AscendC::FmodConfig config = AscendC::FmodConfig::from_code(code);
     if constexpr (config.algo == AscendC::FmodAlgo::ITERATION_COMPENSATION) {
         static_assert(config.iterationNum >= 1 && config.iterationNum <= AscendC::FMOD_ITERATION_NUM_MAX,
                       "Fmod: the iteration number must be in [1, 11]");
@@ -42,10 +43,11 @@ inline void run_fmod_950(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
 
 // Power on the 950: DOUBLE_FLOAT_TECH for half/float/bfloat16, INTRINSIC for the 8- to 32-bit
 // integers and half/float. Integer powers wrap at the type's width.
-template <class T, const AscendC::PowerConfig& config, class A, class B>
+template <class T, ConfigCode code, class A, class B>
 inline void run_power_950(const AscendC::LocalTensor<T>& dst, A a, B b, const AscendC::LocalTensor<uint8_t>* tmp,
                           uint64_t count, SrcLoc loc) {
     constexpr bool fp = is_half_or_float<T>::value || std::is_same<T, bfloat16_t>::value;
+    constexpr AscendC::PowerConfig config = AscendC::PowerConfig::from_code(code);
     if constexpr (config.algo == AscendC::PowerAlgo::DOUBLE_FLOAT_TECH) {
         static_assert(fp, "Power with DOUBLE_FLOAT_TECH supports half, float and bfloat16 only");
     } else {
@@ -78,8 +80,9 @@ inline void run_power_950(const AscendC::LocalTensor<T>& dst, A a, B b, const As
                 const uint32_t calCount), OPKG_HL950_RUN(NAME, &sharedTmpBuffer, calCount))                  \
     OPKG_HL_API(TPL, NAME, (const LocalTensor<T>& src, const uint32_t calCount),                              \
                 OPKG_HL950_RUN(NAME, nullptr, calCount))
+// The configuration by its code (core/algo_config.h: g++ 12 and reference template arguments).
 #define OPKG_HL950_CFG(CONFIG, DEFAULT) \
-    (template <typename T, bool isReuseSource = false, const CONFIG& config = DEFAULT>)
+    (template <typename T, bool isReuseSource = false, opkg_sim::ConfigCode config = DEFAULT>)
 
 namespace AscendC {
 
@@ -90,7 +93,8 @@ OPKG_HL950_FORMS4(OPKG_HL950_CFG(ErfConfig, defaultErfConfig), Erf)
 OPKG_HL950_FORMS4(OPKG_HL950_CFG(TanhConfig, DEFAULT_TANH_CONFIG), Tanh)
 // Atan's polynomial approximation is float only (atan_3510_impl.h).
 #define OPKG_HL950_ATAN(TMP, COUNT)                                                                          \
-    static_assert(config.algo == AtanAlgo::TAYLOR_EXPANSION || std::is_same<T, float>::value,              \
+    static_assert(AtanConfig::from_code(config).algo == AtanAlgo::TAYLOR_EXPANSION ||                    \
+                  std::is_same<T, float>::value,                                                        \
                   "Atan with POLYNOMIAL_APPROXIMATION supports float only");                                \
     OPKG_HL950_RUN(Atan, TMP, COUNT)
 OPKG_HL_API(OPKG_HL950_CFG(AtanConfig, defaultAtanConfig), Atan,

@@ -505,6 +505,10 @@ public:
     }
     // batchA products of A's and B's batches into C, batch i at gm[i * strideC]; strides in
     // elements, 0 = the matrices packed (M x Ka, Kb x N, M x N). A batch of 1 broadcasts.
+    // Current asc-devkit declares IterateBatch(gm, enPartialSum, enAtomic, enSequentialWrite,
+    // strides...) with the batch counts SetBatchNum's (include/adv_api/matmul/matmul.h); both take
+    // integer literals, so that form is told by its two leading zeros (no partial sum, no atomic),
+    // which in 8.1's form would be a product of no batches at all.
     template <bool sync = true, bool waitIterateBatch = false>
     void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
@@ -513,6 +517,10 @@ public:
         (void)enSequentialWrite;   // C's batches are contiguous in GM either way
         const char* op = "Matmul::IterateBatch";
         use(loc);
+        if (batchA == 0 && batchB == 0 && batchA_ > 0 && batchB_ > 0) {
+            batchA = uint32_t(batchA_);
+            batchB = uint32_t(batchB_);
+        }
         if (enPartialSum) opkg_sim::fail(loc, opkg_sim::format("%s: enPartialSum is not modelled by the sim", op));
         batches(op, batchA, batchB, matrixStrideA, matrixStrideB, loc, [&](uint32_t i) {
             const uint64_t sc = matrixStrideC ? matrixStrideC : uint64_t(m_) * uint64_t(n_);
@@ -1104,7 +1112,22 @@ inline const MixedKernel mixed_kernel_registration;
 }  // namespace opkg_sim
 #endif
 
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) ::AscendC::opkg_regist_matmul((tpipe), __VA_ARGS__)
+// On the cube core of a split launch (core_by_task_type.h) whose task type starts vector cores
+// too, the devkit's REGIST_CUBE_OBJ runs the KFC server loop and returns from the kernel
+// (kfc_register_obj.h): the sim's vector bodies compute their Matmul requests themselves, so the
+// cube body has nothing left to serve. A cube-only type has no client: its Matmul is its own.
+namespace opkg_sim {
+inline bool cube_serves_kfc() {
+    BlockState& b = block();
+    if (b.core != AscendC::AIC) return false;
+    if (b.type_open) fix_task_type(b);
+    return b.task_type == KERNEL_TYPE_MIX_AIC_1_1 || b.task_type == KERNEL_TYPE_MIX_AIC_1_2 ||
+           b.task_type == KERNEL_TYPE_MIX_AICORE;
+}
+}  // namespace opkg_sim
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                            \
+    if (::opkg_sim::cube_serves_kfc()) return;                             \
+    ::AscendC::opkg_regist_matmul((tpipe), __VA_ARGS__)
 #define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
 #define REGIST_CUBE_OBJ REGIST_MATMUL_OBJ
 

@@ -28,7 +28,15 @@ struct RAR {};
 
 namespace opkg_sim {
 
-template <class T, class P, class Op>
+// The dtypes each API takes (dav_3510's reduce_sum_3510_impl.h, reduce_max_3510_impl.h and
+// reduce_min_3510_impl.h; on A2/A3 reduce_*_v220_impl.h): ReduceMax and ReduceMin also take the
+// 8- and 16-bit types (softmax_cross_entropy_with_logits' half rows, the 3-D pooling kernels).
+template <class T>
+constexpr bool any_of_types() { return false; }
+template <class T, class U, class... Us>
+constexpr bool any_of_types() { return std::is_same<T, U>::value || any_of_types<T, Us...>(); }
+
+template <class T, class P, bool minmax, class Op>
 inline void pattern_reduce(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                            const AscendC::LocalTensor<uint8_t>* tmp, const uint32_t shape[], const char* op, Op f,
                            SrcLoc loc) {
@@ -36,13 +44,15 @@ inline void pattern_reduce(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
     static_assert(ar || std::is_same<P, AscendC::Pattern::Reduce::RA>::value,
                   "the pattern reduce API supports the patterns AR and RA only");
 #if __NPU_ARCH__ == 2201
-    static_assert(std::is_same<T, float>::value, "the pattern reduce API takes float on Atlas A2/A3");
+    static_assert(std::is_same<T, float>::value || (minmax && std::is_same<T, half>::value),
+                  "the pattern reduce API takes float (ReduceMax/ReduceMin also half) on Atlas A2/A3");
     constexpr uint64_t per_block = 32 / sizeof(T);
     const uint64_t rs = (uint64_t(shape[1]) + per_block - 1) / per_block * per_block;   // row stride
 #else
-    static_assert(std::is_same<T, float>::value || std::is_same<T, int32_t>::value || std::is_same<T, uint32_t>::value ||
-                      std::is_same<T, int64_t>::value || std::is_same<T, uint64_t>::value,
-                  "the pattern reduce API takes float, int32_t, uint32_t, int64_t or uint64_t on the Ascend 950");
+    static_assert(any_of_types<T, float, int32_t, uint32_t, int64_t, uint64_t>() ||
+                      (minmax && any_of_types<T, int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t>()),
+                  "the pattern reduce API takes float, int32_t, uint32_t, int64_t or uint64_t (ReduceMax and "
+                  "ReduceMin also int8_t, uint8_t, int16_t, uint16_t, half and bfloat16_t) on the Ascend 950");
     const uint64_t rs = shape[1];
 #endif
     note(loc);
@@ -73,23 +83,24 @@ inline void pattern_reduce(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
 
 namespace AscendC {
 
-#define OPKG_HL_PATTERN_REDUCE(NAME, F)                                                                           \
+#define OPKG_HL_PATTERN_REDUCE(NAME, MINMAX, F)                                                                   \
     template <class T, class pattern, bool isReuseSource = false>                                                 \
     inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                            \
                      const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t srcShape[], bool srcInnerPad,    \
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                                        \
         (void)srcInnerPad;                                                                                        \
-        opkg_sim::pattern_reduce<T, pattern>(dstTensor, srcTensor, &sharedTmpBuffer, srcShape, #NAME, F, loc);    \
+        opkg_sim::pattern_reduce<T, pattern, MINMAX>(dstTensor, srcTensor, &sharedTmpBuffer, srcShape, #NAME, F, \
+                                                     loc);                                                    \
     }                                                                                                             \
     template <class T, class pattern, bool isReuseSource = false>                                                 \
     inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t srcShape[], \
                      bool srcInnerPad, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                      \
         (void)srcInnerPad;                                                                                        \
-        opkg_sim::pattern_reduce<T, pattern>(dstTensor, srcTensor, nullptr, srcShape, #NAME, F, loc);             \
+        opkg_sim::pattern_reduce<T, pattern, MINMAX>(dstTensor, srcTensor, nullptr, srcShape, #NAME, F, loc);     \
     }
-OPKG_HL_PATTERN_REDUCE(ReduceSum, ([](auto a, auto b) { return a + b; }))
-OPKG_HL_PATTERN_REDUCE(ReduceMax, ([](auto a, auto b) { return a < b ? b : a; }))
-OPKG_HL_PATTERN_REDUCE(ReduceMin, ([](auto a, auto b) { return b < a ? b : a; }))
+OPKG_HL_PATTERN_REDUCE(ReduceSum, false, ([](auto a, auto b) { return a + b; }))
+OPKG_HL_PATTERN_REDUCE(ReduceMax, true, ([](auto a, auto b) { return a < b ? b : a; }))
+OPKG_HL_PATTERN_REDUCE(ReduceMin, true, ([](auto a, auto b) { return b < a ? b : a; }))
 #undef OPKG_HL_PATTERN_REDUCE
 
 }  // namespace AscendC

@@ -292,6 +292,13 @@ inline void require_no_loop_mode(const CopyLoopMode& m, const char* op, SrcLoc l
 
 }  // namespace opkg_sim
 
+namespace opkg_sim {
+// The copies between GM and UB, and within UB, are the vector core's (dav_c220
+// kernel_operator_data_copy_impl.h: `if ASCEND_IS_AIV`): the cube body of a split launch
+// (core_by_task_type.h) has no UB, and the device runs them there as nothing.
+inline bool vector_copy_skipped(const void* local) { return block().core == 1 && !cube_arena_of(local); }
+}  // namespace opkg_sim
+
 namespace AscendC {
 
 template <class T>
@@ -302,6 +309,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     if (to_l1) {   // GM -> L1: blockLen counts 32-byte blocks
         return opkg_sim::cube_copy_gm_to_l1(dst, src, DataCopyParams(1, uint16_t(bytes / 32), 0, 0), loc);
     }
+    if (opkg_sim::vector_copy_skipped(dst.ptr_)) return;
     opkg_sim::require_no_loop_mode(opkg_sim::block().loop_out_ub, "DataCopy GM->UB", loc);
     opkg_sim::check_ub(dst, bytes, "DataCopy GM->UB", "destination", loc);
     opkg_sim::check_gt(src, bytes, "DataCopy GM->UB", loc);
@@ -315,6 +323,7 @@ template <class T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     uint64_t bytes = opkg_sim::copy_bytes<T>(count, "DataCopy UB->GM", loc);
+    if (opkg_sim::vector_copy_skipped(src.ptr_)) return;
     opkg_sim::require_no_loop_mode(opkg_sim::block().loop_ub_out, "DataCopy UB->GM", loc);
     opkg_sim::check_ub(src, bytes, "DataCopy UB->GM", "source", loc);
     opkg_sim::check_gt(dst, bytes, "DataCopy UB->GM", loc);
@@ -328,6 +337,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     if (opkg_sim::cube_arena_of(src.ptr_)) return opkg_sim::cube_copy_count_from_l1(dst, src, count, loc);
     uint64_t bytes = opkg_sim::copy_bytes<T>(count, "DataCopy UB->UB", loc);
+    if (opkg_sim::vector_copy_skipped(src.ptr_)) return;
     opkg_sim::check_ub(dst, bytes, "DataCopy UB->UB", "destination", loc);
     opkg_sim::check_ub(src, bytes, "DataCopy UB->UB", "source", loc);
     opkg_sim::check_read(src.ptr_, bytes, "DataCopy UB->UB", "source", loc);
@@ -343,6 +353,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     uint64_t blk = uint64_t(p.blockLen) * 32, sstep = blk + uint64_t(p.srcStride) * 32, dstep = blk + uint64_t(p.dstStride) * 32;
     if (p.blockCount == 0) return;
     if (opkg_sim::cube_arena_of(dst.ptr_)) return opkg_sim::cube_copy_gm_to_l1(dst, src, p, loc);
+    if (opkg_sim::vector_copy_skipped(dst.ptr_)) return;
     uint64_t src_span = sstep * (p.blockCount - 1) + blk, dst_span = dstep * (p.blockCount - 1) + blk;
     opkg_sim::require_no_loop_mode(opkg_sim::block().loop_out_ub, "DataCopy GM->UB", loc);
     opkg_sim::check_ub(dst, dst_span, "DataCopy GM->UB", "destination", loc);
@@ -361,7 +372,7 @@ template <class T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     uint64_t blk = uint64_t(p.blockLen) * 32, sstep = blk + uint64_t(p.srcStride) * 32, dstep = blk + uint64_t(p.dstStride) * 32;
-    if (p.blockCount == 0) return;
+    if (p.blockCount == 0 || opkg_sim::vector_copy_skipped(src.ptr_)) return;
     uint64_t src_span = sstep * (p.blockCount - 1) + blk, dst_span = dstep * (p.blockCount - 1) + blk;
     opkg_sim::require_no_loop_mode(opkg_sim::block().loop_ub_out, "DataCopy UB->GM", loc);
     opkg_sim::check_ub(src, src_span, "DataCopy UB->GM", "source", loc);
@@ -382,6 +393,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     uint64_t blk = uint64_t(p.blockLen) * 32, sstep = blk + uint64_t(p.srcStride) * 32, dstep = blk + uint64_t(p.dstStride) * 32;
     if (p.blockCount == 0) return;
     if (opkg_sim::cube_arena_of(src.ptr_)) return opkg_sim::cube_copy_from_l1(dst, src, p, loc);
+    if (opkg_sim::vector_copy_skipped(src.ptr_)) return;
     opkg_sim::check_ub(src, sstep * (p.blockCount - 1) + blk, "DataCopy UB->UB", "source", loc);
     opkg_sim::check_ub(dst, dstep * (p.blockCount - 1) + blk, "DataCopy UB->UB", "destination", loc);
     opkg_sim::count_copy(opkg_sim::COPY_UB_UB, blk * p.blockCount);
@@ -463,6 +475,7 @@ inline void pad_gm_to_ub(const AscendC::LocalTensor<T>& dst, const AscendC::Glob
                          const AscendC::DataCopyExtParams& p, const AscendC::DataCopyPadExtParams<T>& pad,
                          bool compact, SrcLoc loc) {
     const char* op = compact ? "DataCopyPad GM->UB (Compact)" : "DataCopyPad GM->UB";
+    if (vector_copy_skipped(dst.ptr_)) return;
     check_pad_lengths<T>(p.blockLen, compact ? 0 : pad.leftPadding, compact ? 0 : pad.rightPadding, op, loc);
     BlockState& b = block();
     const CopyLoopMode& lm = b.loop_out_ub;
@@ -528,6 +541,7 @@ template <class T>
 inline void pad_ub_to_gm(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                          const AscendC::DataCopyExtParams& p, bool compact, SrcLoc loc) {
     const char* op = compact ? "DataCopyPad UB->GM (Compact)" : "DataCopyPad UB->GM";
+    if (vector_copy_skipped(src.ptr_)) return;
     const CopyLoopMode& lm = block().loop_ub_out;
     if (p.blockCount == 0 || lm.size1 == 0 || lm.size2 == 0) return;
     if (!lm.normal()) check_loop_mode(lm, false, op, loc);

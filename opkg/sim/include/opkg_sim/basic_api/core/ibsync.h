@@ -53,7 +53,7 @@ inline void ib_flag(const AscendC::GlobalTensor<int32_t>& gm, const AscendC::Loc
             }
         }
         if (!b.barrier) {
-            if (b.idx == 0 && b.num > 1 && !(b.cores && b.num > b.cores)) throw NeedConcurrent{};
+            if ((b.idx == 0 || b.split) && b.num > 1 && !(b.cores && b.num > b.cores)) throw NeedConcurrent{};
             fail(loc, format("%s(blockIdx %d, eventID %d) waits for the flag to become %d, and no block that ran "
                              "before block %lld set it. The sim runs blocks one after another (concurrently only "
                              "when block 0 waits or reaches SyncAll), so a wait for a later block is reported "

@@ -125,6 +125,7 @@ struct GmWrite {
 };
 
 struct Barrier;
+struct CrossCore;   // cross_core.h: the intra-AI-core flags of a split launch
 struct CubeMem;   // cube_mem.h
 
 // Where undefined values entered the computation: the instruction that first read UB bytes
@@ -159,6 +160,9 @@ struct SyncState;   // hazard.h: unordered accesses per UB byte, present only fo
 struct NeedConcurrent {};
 // Thrown in blocks waiting at a barrier that can no longer complete (another block failed).
 struct Aborted {};
+// Thrown out of a body of a split launch that its AI core's declared task type does not start
+// (a vector body of an AIC-only key, the cube body of a vector kernel): the body never ran.
+struct LeaveBody {};
 
 // An undefined value that LocalTensor::GetValue handed to scalar code. As with MemorySanitizer,
 // loading it is not yet a use: a SetValue storing the same bits right after (a scalar move,
@@ -263,8 +267,25 @@ struct BlockState {
     uint64_t cube_caps[6] = {};       // L1, L0A, L0B, L0C, bias table, fixpipe buffer bytes (0 = unknown), cube_mem.h
     std::shared_ptr<CubeMem> cube;    // the block's cube buffers, made by its first cube InitBuffer
     int64_t ration = 1;        // AIV cores per AI core the kernel runs on (2: a mixed AIC/AIV kernel)
-    int32_t core = 2;          // the core the body runs as: AIV (2), or AIC (1) for a key declared
-                               // KERNEL_TYPE_AIC_ONLY (runtime/core_by_task_type.h)
+    int32_t core = 2;          // the core the body runs as: AIV (2), or AIC (1) (runtime/core_by_task_type.h)
+    // Where the body runs, as the devkit's GetBlockIdx/GetSubBlockIdx read it: its AI core (the
+    // cube body's GetBlockIdx) and its AIV index inside it; ai_cores is GetBlockNum.
+    int64_t ai_core = 0;
+    int64_t sub = 0;
+    int64_t ai_cores = 1;
+    // A split launch (a kernel compiled with core_by_task_type.h on A2/A3): every AI core runs
+    // its cube body and two vector bodies; the declared task type decides which of them the device
+    // starts. `task_type` is the type declared so far (-1: none yet), `type_open` holds until the
+    // body's first API call fixes it (fix_task_type), `member` is whether the device starts it.
+    bool split = false;
+    bool type_open = false;
+    bool member = true;
+    int32_t task_type = -1;
+    CrossCore* cross = nullptr;   // split launches running concurrently: the AI cores' flag counters
+    // Whose GM stores these are for the cross-block race checks: the block, or in a split launch
+    // its AI core (the bodies of one AI core order their stores by their cross-core flags, which
+    // the race checks do not follow; stores of different AI cores are checked as blocks' are).
+    int64_t store_id = 0;
 };
 
 // The kernel's task ration: 2 when it is a mixed kernel on A2/A3 (hl_matmul.h sets it as the
@@ -272,6 +293,13 @@ struct BlockState {
 inline int& kernel_task_ration() {
     static int ration = 1;
     return ration;
+}
+// Whether the kernel runs split (cube and vector bodies per AI core): set as the library loads by
+// runtime/core_by_task_type.h, which A2/A3 kernels that declare task types or test the core
+// type are compiled with: 1 always, 2 when the kernel is mixed (kernel_task_ration() 2), 0 never.
+inline int& kernel_split_cores() {
+    static int split = 0;
+    return split;
 }
 
 // The calling thread's block state. The state itself (a thread_local with a constructor and a
@@ -308,8 +336,54 @@ void report_pending(BlockState& b) {
 }
 #endif
 
+// The body's task type is fixed by its first API call (core_by_task_type.h); defined in the runtime.
+void fix_task_type(BlockState& b);
+// Where a body of a split launch runs under task type `t` (a KernelMetaType value), and whether
+// the device starts it (BlockState::member). The vector bodies are the launch's slots
+// [0, 2 x blockDim), the cube bodies follow. As on the device: a vector-only type (AIV_ONLY,
+// MIX_AIV_1_0) runs blockDim vector cores, GetBlockIdx 0..blockDim-1, and no cube body; a cube-only
+// one (AIC_ONLY, MIX_AIC_1_0) the cube bodies alone; MIX_AIC_1_1 one vector core per AI core
+// (GetTaskRation 1); MIX_AIC_1_2 both (devkit kernel_operator_sys_var_impl.h, GetBlockIdxImpl:
+// block_idx * ration + sub_block_idx on an AIV, block_idx on the AIC).
+void apply_task_type(BlockState& b, int t);
+#ifdef OPKG_SIM_RUNTIME_TU
+void apply_task_type(BlockState& b, int t) {
+    enum { AIV_ONLY, AIC_ONLY, MIX_AIV_1_0, MIX_AIC_1_0, MIX_AIC_1_1, MIX_AIC_1_2, AICORE, VECTORCORE };
+    const bool vector_only = t == AIV_ONLY || t == MIX_AIV_1_0 || t == VECTORCORE;
+    const bool cube_only = t == AIC_ONLY || t == MIX_AIC_1_0;
+    const int64_t n = b.ai_cores;
+    b.task_type = t;
+    b.ration = t == MIX_AIC_1_1 ? 1 : 2;
+    if (b.core == 1) {   // the cube body of AI core idx - 2n
+        b.ai_core = b.idx - 2 * n;
+        b.sub = 0;
+        b.member = !vector_only;
+        b.num = n;
+        return;
+    }
+    if (vector_only) {
+        b.ai_core = b.idx;
+        b.sub = 0;
+        b.ration = 1;
+        b.member = b.idx < n;
+        b.num = n;
+        return;
+    }
+    b.ai_core = b.idx / 2;
+    b.sub = b.idx % 2;
+    b.member = !cube_only && b.sub < b.ration;
+    b.num = n * b.ration;
+}
+void fix_task_type(BlockState& b) {
+    b.type_open = false;
+    if (b.task_type < 0) apply_task_type(b, kernel_task_ration() > 1 ? 5 /* MIX_AIC_1_2 */ : 0 /* AIV_ONLY */);
+    if (!b.member) throw LeaveBody{};
+}
+#endif
+
 inline void note(SrcLoc loc) {
     BlockState& b = block();
+    if (__builtin_expect(b.type_open, 0)) fix_task_type(b);
     if (b.pending.active) report_pending(b);
     if (!b.taints.empty() && (b.taint_done || loc.line != b.last.line || loc.file != b.last.file)) clear_taints(b);
     if (loc.file) b.last = loc;
@@ -399,7 +473,7 @@ void record_write(const void* p, uint64_t bytes, SrcLoc loc) {
     const uint8_t* q = static_cast<const uint8_t*>(p);
     if (!b.writes->empty()) {
         GmWrite& last = b.writes->back();
-        if (last.block == b.idx && last.epoch == b.epoch && last.end == q) {   // sequential stores coalesce
+        if (last.block == b.store_id && last.epoch == b.epoch && last.end == q) {   // sequential stores coalesce
             last.end = q + bytes;
             if (b.barrier) last.values.append(reinterpret_cast<const char*>(q), bytes);
             return;
@@ -407,7 +481,7 @@ void record_write(const void* p, uint64_t bytes, SrcLoc loc) {
     }
     // Read right after the store: another block storing to these bytes in between would hide a
     // difference, a window of a few instructions.
-    b.writes->push_back(GmWrite{q, q + bytes, b.idx, b.epoch, loc,
+    b.writes->push_back(GmWrite{q, q + bytes, b.store_id, b.epoch, loc,
                                 b.barrier ? std::string(reinterpret_cast<const char*>(q), bytes) : std::string()});
 }
 #endif
@@ -424,7 +498,7 @@ void forget_writes(const void* p, uint64_t bytes) {
     const uint8_t* hi = lo + bytes;
     std::vector<GmWrite> kept;
     for (const GmWrite& w : *b.writes) {
-        if (w.block != b.idx || w.epoch != b.epoch || w.end <= lo || w.begin >= hi) {
+        if (w.block != b.store_id || w.epoch != b.epoch || w.end <= lo || w.begin >= hi) {
             kept.push_back(w);
             continue;
         }
@@ -488,6 +562,18 @@ struct Barrier {
         std::lock_guard<std::mutex> lk(m);
         aborted = true;
         cv.notify_all();
+    }
+    // A body the device never started (LeaveBody): the barrier waits for one block fewer.
+    void leave() {
+        std::lock_guard<std::mutex> lk(m);
+        --num;
+        if (arrived > 0 && arrived == num) {
+            arrived = 0;
+            ++generation;
+            cv.notify_all();
+            return;
+        }
+        check_stuck();
     }
 
 private:

@@ -12,18 +12,24 @@
 
 namespace AscendC {
 
-// A mixed kernel (BlockState::ration 2) runs on each AIV core of its AI cores: GetBlockIdx is
-// block * 2 + sub-block, as CANN's GetBlockIdxImpl on an AIV; GetBlockNum counts AI cores. A
-// block running the cube body (an AIC-only key) is its AI core: GetBlockIdx counts AI cores
-// there, and it has no sub-block.
+// Block identity as the devkit's dav_c220 kernel_operator_sys_var_impl.h gives it: on a vector
+// core GetBlockIdx is block_idx * GetTaskRation() + sub_block_idx (a mixed kernel's ration is 2,
+// MIX_AIC_1_1's 1), on the cube core block_idx, with one sub-block and ration 1; GetBlockNum is
+// blockDim, the AI cores of a mixed kernel. The block runner sets ai_core/sub/ration per body
+// (kernel_runtime.h; apply_task_type for a split launch).
 inline int64_t GetBlockIdx() {
-    const opkg_sim::BlockState& b = opkg_sim::block();
-    return b.core == 1 ? b.idx / b.ration : b.idx;   // 1: AscendC::AIC (kcore.h)
+    opkg_sim::BlockState& b = opkg_sim::block();
+    if (__builtin_expect(b.type_open, 0)) opkg_sim::fix_task_type(b);
+    return b.core == 1 ? b.ai_core : b.ai_core * b.ration + b.sub;   // 1: AscendC::AIC (kcore.h)
 }
-inline int64_t GetBlockNum() { return opkg_sim::block().num / opkg_sim::block().ration; }
-inline int64_t GetSubBlockIdx() { return opkg_sim::block().core == 1 ? 0 : opkg_sim::block().idx % opkg_sim::block().ration; }
-inline int64_t GetTaskRation() { return opkg_sim::block().ration; }
-inline int64_t GetSubBlockNum() { return opkg_sim::block().ration; }
+inline int64_t GetBlockNum() { return opkg_sim::block().ai_cores; }
+inline int64_t GetSubBlockIdx() {
+    opkg_sim::BlockState& b = opkg_sim::block();
+    if (__builtin_expect(b.type_open, 0)) opkg_sim::fix_task_type(b);
+    return b.core == 1 ? 0 : b.sub;
+}
+inline int64_t GetTaskRation() { return opkg_sim::block().core == 1 ? 1 : opkg_sim::block().ration; }
+inline int64_t GetSubBlockNum() { return GetTaskRation(); }
 
 // Integer helpers CANN's kernel utils declare in AscendC (uint32_t, as there: a kernel passing
 // wider values gets the same narrowing it would get on the device).
@@ -36,9 +42,14 @@ __aicore__ inline int32_t CeilDivision(int32_t num1, int32_t num2) { return num2
 }  // namespace AscendC
 
 // The CCE builtins the device compiler provides at global scope (CANN's own headers call them).
-inline int64_t get_block_idx() { return opkg_sim::block().idx / opkg_sim::block().ration; }
-inline int64_t get_block_num() { return opkg_sim::block().num / opkg_sim::block().ration; }
-inline int64_t get_subblockid() { return opkg_sim::block().idx % opkg_sim::block().ration; }
+inline int64_t get_block_idx() {
+    opkg_sim::BlockState& b = opkg_sim::block();
+    if (__builtin_expect(b.type_open, 0)) opkg_sim::fix_task_type(b);
+    return b.ai_core;
+}
+inline int64_t get_block_num() { return opkg_sim::block().ai_cores; }
+inline int64_t get_subblockid() { return AscendC::GetSubBlockIdx(); }
+inline int64_t get_subblockdim() { return AscendC::GetTaskRation(); }
 namespace opkg_sim {
 // A built-in variable of the device compiler: it reads the running block's value where it is
 // used; a local or a member of the same name hides it, as it hides the built-in.
@@ -136,7 +147,7 @@ inline void sync_all_blocks(SrcLoc loc, F before_wait) {
             (long long)b.num, (long long)b.cores, (long long)b.cores));
     }
     if (!b.barrier) {
-        if (b.idx == 0) throw NeedConcurrent{};
+        if (b.idx == 0 || b.split) throw NeedConcurrent{};   // a split launch keeps every body's undo
         fail(loc, format(
             "block %lld reached SyncAll, but block 0 returned without reaching it; on hardware the "
             "blocks would wait here forever. Every block must call SyncAll the same number of times.",

@@ -13,6 +13,12 @@
 #ifndef __global__
 #define __global__
 #endif
+// bisheng's own spelling of the qualifier, `[aicore]` (ops-nn's gemm_v3 and pp_matmul headers
+// `#define __aicore__ [aicore]` outside CANN's CPU-debug build): with `aicore` as `[]` it reads as
+// `[[]]`, an empty C++ attribute, wherever the qualifier may stand.
+#if defined(OPKG_SIM_KERNEL) && !defined(aicore)
+#define aicore []
+#endif
 #ifndef __gm__
 #define __gm__
 #endif

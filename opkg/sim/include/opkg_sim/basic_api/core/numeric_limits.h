@@ -3,6 +3,7 @@
 // devkit allows them: 8/16/32-bit integers, half and float, and bfloat16_t on the Ascend 950;
 // the float-only ones (infinities, NaNs, the smallest subnormal) for the float types alone.
 // Min() is the smallest positive normal value of a float type (the lowest value of an integer).
+// Included by kernel_operator.h after the tensors and vector instructions (the fill forms).
 #ifndef OPKG_SIM_NUMERIC_LIMITS_H
 #define OPKG_SIM_NUMERIC_LIMITS_H
 
@@ -54,6 +55,18 @@ public:
     static constexpr T QuietNaN() { return special(0x7E00, 0x7FC00000u, 0x7FC0); }
     static constexpr T SignalingNaN() { return special(0x7D00, 0x7FA00000u, 0x7FA0); }
     static constexpr T DeNormMin() { return special(0x0001, 0x00000001u, 0x0001); }
+
+    // Each value over `count` elements of a tensor, by Duplicate (the devkit's tensor forms:
+    // rms_norm_grad fills a row with QuietNaN(dst, count)); vector.h declares Duplicate.
+#define OPKG_NUMERIC_FILL(NAME)                                                                     \
+    static void NAME(const LocalTensor<T>& dst, uint32_t count,                                    \
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {                          \
+        Duplicate(dst, NAME(), static_cast<int32_t>(count), loc);                                   \
+    }
+    OPKG_NUMERIC_FILL(Max) OPKG_NUMERIC_FILL(Lowest) OPKG_NUMERIC_FILL(Min) OPKG_NUMERIC_FILL(Infinity)
+    OPKG_NUMERIC_FILL(NegativeInfinity) OPKG_NUMERIC_FILL(QuietNaN) OPKG_NUMERIC_FILL(SignalingNaN)
+    OPKG_NUMERIC_FILL(DeNormMin)
+#undef OPKG_NUMERIC_FILL
 };
 
 }  // namespace AscendC

@@ -19,4 +19,9 @@ inline std::common_type_t<T, U> max(T a, U b) {
 // clz: the scalar unit's count of leading zero bits of a 64-bit value (the devkit's
 // CountLeadingZeroImpl returns it; 64 for zero).
 inline int64_t clz(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
+// bcnt1/bcnt0: its count of one and of zero bits of a 64-bit value (the devkit's
+// ScalarGetCountOfValue returns them, impl/basic_api/kernel_scalar.h; ops-nn's softmax_grad_ext
+// calls bcnt1 unqualified).
+inline int64_t bcnt1(uint64_t x) { return __builtin_popcountll(x); }
+inline int64_t bcnt0(uint64_t x) { return 64 - __builtin_popcountll(x); }
 #endif

@@ -201,11 +201,10 @@ public:
         size_ = size;
         sized_ = true;
     }
-    void SetGlobalBuffer(__gm__ T* buffer) {
-        ptr_ = buffer;
-        size_ = 0;
-        sized_ = false;
-    }
+    // Without a size the device build leaves bufferSize_ as it was (asc-devkit
+    // impl/basic_api/kernel_tensor_impl.h: only the CPU debug build zeroes it), and a
+    // GlobalTensor's constructor never sets it: GetSize() below says so.
+    void SetGlobalBuffer(__gm__ T* buffer) { ptr_ = buffer; }
     GlobalTensor operator[](uint64_t offset) const {
         GlobalTensor g;
         g.ptr_ = ptr_ + offset / kPer;   // int4b_t: a byte per two elements
@@ -228,7 +227,14 @@ public:
     T& operator()(uint64_t i) const { return ptr_[i]; }
     __gm__ T* GetPhyAddr() const { return ptr_; }
     __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
-    uint64_t GetSize() const { return size_; }
+    uint64_t GetSize(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) const {
+        if (!sized_) {   // the device reads an indeterminate bufferSize_: a decision on it is not defined
+            opkg_sim::fail(loc, "GlobalTensor::GetSize() of a GlobalTensor never given a size (SetGlobalBuffer "
+                                "without one, or none): its bufferSize_ is indeterminate on the device, which "
+                                "sets it only in SetGlobalBuffer(buffer, size) (CANN's CPU debug build zeroes it)");
+        }
+        return size_;
+    }
     void SetL2CacheHint(int) {}
     void SetL2CacheHint(CacheMode) {}
     template <CacheRwMode rwMode> void SetL2CacheHint(CacheMode) {}

@@ -134,6 +134,44 @@ struct FixpipeParamsV220 {
 using FixpipeParamsM300 = FixpipeParamsV220;
 using FixpipeParamsM310 = FixpipeParamsV220;
 
+// The earlier Fixpipe parameter form (the devkit's kernel_utils_struct_dma_params.h), which
+// dav_c220 still takes (kernel_operator_fixpipe_impl.h, FixpipeInfoParams) and ops-nn's pp_matmul
+// iterators and cann-ops' STFT use: cburstNum bursts of 16 columns, each burstLen 32-byte blocks
+// (M x 16 float values), gaps rather than strides.
+struct QuantParams {
+    QuantParams() {}
+    QuantParams(const QuantMode_t quantPreIn) : quantPre(quantPreIn) {}
+    QuantParams(const QuantMode_t quantPreIn, const uint64_t deqScalarIn) : quantPre(quantPreIn), deqScalar(deqScalarIn) {}
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    uint64_t deqScalar = 0;
+};
+struct Nz2NdParams {
+    Nz2NdParams() {}
+    Nz2NdParams(const bool nz2ndEnIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn,
+                const uint16_t dstNdStrideIn, const uint16_t originalNSizeIn)
+        : nz2ndEn(nz2ndEnIn), ndNum(ndNumIn), srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn),
+          originalNSize(originalNSizeIn) {}
+    bool nz2ndEn = false;
+    uint16_t ndNum = 1;
+    uint16_t srcNdStride = 0;
+    uint16_t dstNdStride = 0;
+    uint16_t originalNSize = 0;
+};
+template <typename T = int32_t>
+struct FixpipeParams {
+    FixpipeParams() {}
+    FixpipeParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn, const uint32_t dstStrideIn)
+        : cburstNum(count), burstLen(len), dstStride(dstStrideIn), srcStride(srcStrideIn) {}
+    uint16_t cburstNum = 1;
+    uint16_t burstLen = 1;
+    uint32_t dstStride = 0;
+    uint16_t srcStride = 0;
+    QuantParams quantParams;
+    bool reluEn = false;
+    Nz2NdParams nz2ndParams;
+    uint8_t unitFlag = 0;
+};
+
 }  // namespace AscendC
 
 namespace opkg_sim {
@@ -1069,6 +1107,36 @@ template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MA
 inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
                     const FixpipeParamsV220& p, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     cube_detail::fixpipe_gm<DstT, SrcT, config>(dstGlobal, srcLocal, p, nullptr, loc);
+}
+
+// FixpipeParams<T> as dav_c220's FixpipeInfoParams reads it: M = burstLen x 32 B / 4 B / 16 rows,
+// N = cburstNum x 16 (originalNSize with NZ2ND), the source gap in 256-element fractals plus the
+// burst (M rounded to 16 rows), the destination gap in 32-byte blocks plus the burst (NZ) or the
+// row length in elements (NZ2ND); the quantisation scalar only for the scalar modes.
+template <typename DstT, typename SrcT, typename S>
+inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal, const FixpipeParams<S>& q,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    static_assert(std::is_same<SrcT, S>::value, "Fixpipe: FixpipeParams<T> takes the CO1 tensor's type");
+    const uint16_t m = uint16_t(uint32_t(q.burstLen) * 32 / 4 / 16);
+    FixpipeParamsV220 p;
+    p.mSize = m;
+    p.nSize = q.nz2ndParams.nz2ndEn ? q.nz2ndParams.originalNSize : uint16_t(q.cburstNum * 16);
+    p.srcStride = uint16_t(q.srcStride * 16 + (m + 15) / 16 * 16);
+    p.dstStride = q.nz2ndParams.nz2ndEn ? q.dstStride : q.dstStride + uint32_t(q.burstLen) * sizeof(DstT) / 4;
+    p.quantPre = q.quantParams.quantPre;
+    if (p.quantPre == QuantMode_t::DEQF16 || p.quantPre == QuantMode_t::QF322B8_PRE || p.quantPre == QuantMode_t::REQ8) {
+        p.deqScalar = q.quantParams.deqScalar;
+    }
+    p.reluEn = q.reluEn;
+    p.ndNum = q.nz2ndParams.ndNum;
+    p.srcNdStride = q.nz2ndParams.srcNdStride;
+    p.dstNdStride = q.nz2ndParams.dstNdStride;
+    p.unitFlag = q.unitFlag;
+    if (q.nz2ndParams.nz2ndEn) {
+        cube_detail::fixpipe_gm<DstT, SrcT, CFG_ROW_MAJOR>(dstGlobal, srcLocal, p, nullptr, loc);
+    } else {
+        cube_detail::fixpipe_gm<DstT, SrcT, CFG_NZ>(dstGlobal, srcLocal, p, nullptr, loc);
+    }
 }
 
 namespace cube_detail {

@@ -295,8 +295,9 @@ inline double nibble_value(uint8_t nib) {
 // Casts between a packed 4-bit type and a 16-bit one (the Cast page: "every 2 elements are read
 // and written as a pair; narrowing takes the mask's even positions"): 16-bit elements 2p and
 // 2p+1 are the low and high nibble of the byte in slot 4p + layout of the 8-bit register.
-template <class DT, class ST, const CastTrait& tr, class D, class S>
+template <class DT, class ST, ConfigCode code, class D, class S>
 inline void cast_nibble_pairs(D& d, S& s, MaskReg& m, uint32_t lay, bool& dirty, SrcLoc loc) {
+    constexpr CastTrait tr = CastTrait::from_code(code);
     const char* op = "Cast";
     if (lay >= 4) fail(loc, format("Cast: RegLayout %u does not exist for a packed 4-bit cast", lay));
     if constexpr (nibble_pair<DT>) {
@@ -326,8 +327,9 @@ inline void cast_nibble_pairs(D& d, S& s, MaskReg& m, uint32_t lay, bool& dirty,
 
 // Cast element by element (every pair of types but the packed 4-bit ones): same widths lane to
 // lane; widening reads source slot r*i + layout; narrowing writes destination slot r*i + layout.
-template <class DT, class ST, const CastTrait& tr, class D, class S>
+template <class DT, class ST, ConfigCode code, class D, class S>
 inline void cast_elements(D& d, S& s, MaskReg& m, uint32_t lay, bool& dirty, SrcLoc loc) {
+    constexpr CastTrait tr = CastTrait::from_code(code);
     const char* op = "Cast";
     auto conv = [&](ST x) { return convert<DT, ST>(x, tr.roundMode, tr.satMode); };
     if (D::LANES == S::LANES) {
@@ -358,8 +360,9 @@ inline void cast_elements(D& d, S& s, MaskReg& m, uint32_t lay, bool& dirty, Src
     }
 }
 
-template <class T, class U, const CastTrait& tr, class D, class S>
+template <class T, class U, ConfigCode code, class D, class S>
 inline void cast(D& d, S& s, MaskReg& m, SrcLoc loc) {
+    constexpr CastTrait tr = CastTrait::from_code(code);
     using DT = elem_t<T, D>;
     using ST = elem_t<U, S>;
     static_assert(sizeof(DT) == sizeof(typename D::ActualT) && sizeof(ST) == sizeof(typename S::ActualT),
@@ -378,9 +381,9 @@ inline void cast(D& d, S& s, MaskReg& m, SrcLoc loc) {
         std::memset(d.undef, 0, sizeof d.undef);
     }
     if constexpr (nibble_pair<DT> || nibble_pair<ST>) {
-        cast_nibble_pairs<DT, ST, tr>(d, s, m, lay, dirty, loc);
+        cast_nibble_pairs<DT, ST, code>(d, s, m, lay, dirty, loc);
     } else {
-        cast_elements<DT, ST, tr>(d, s, m, lay, dirty, loc);
+        cast_elements<DT, ST, code>(d, s, m, lay, dirty, loc);
     }
     d.dirty = dirty;
     d.written = true;
@@ -977,7 +980,7 @@ inline void Select(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask, OPKG_REG_LO
 }
 
 // ---- Cast, Truncate
-template <typename T = DefaultType, typename U = DefaultType, const CastTrait& trait = castTrait, typename S, typename V,
+template <typename T = DefaultType, typename U = DefaultType, opkg_sim::ConfigCode trait = castTrait, typename S, typename V,
           OPKG_IS_REG(S)>
 inline void Cast(S& dstReg, V& srcReg, MaskReg& mask, OPKG_REG_LOC) {
     opkg_sim::reg::cast<T, U, trait>(dstReg, srcReg, mask, loc);

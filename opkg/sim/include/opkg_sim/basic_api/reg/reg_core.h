@@ -147,11 +147,20 @@ enum class PairReduce { SUM = 0 };
 using ReduceType = AscendC::ReduceType;
 struct DefaultType {};
 
+// Cast takes a trait by its code (core/algo_config.h: g++ 12 and reference template arguments).
 struct CastTrait {
     RegLayout layoutMode = RegLayout::UNKNOWN;
     SatMode satMode = SatMode::UNKNOWN;
     MaskMergeMode mrgMode = MaskMergeMode::UNKNOWN;
     RoundMode roundMode = RoundMode::UNKNOWN;
+    constexpr operator opkg_sim::ConfigCode() const {
+        return opkg_sim::code_field(layoutMode, 0) | opkg_sim::code_field(satMode, 1) |
+               opkg_sim::code_field(mrgMode, 2) | opkg_sim::code_field(roundMode, 3);
+    }
+    static constexpr CastTrait from_code(opkg_sim::ConfigCode c) {
+        return {opkg_sim::field_of<RegLayout>(c, 0), opkg_sim::field_of<SatMode>(c, 1),
+                opkg_sim::field_of<MaskMergeMode>(c, 2), opkg_sim::field_of<RoundMode>(c, 3)};
+    }
 };
 constexpr CastTrait castTrait = {RegLayout::UNKNOWN, SatMode::UNKNOWN, MaskMergeMode::UNKNOWN, RoundMode::UNKNOWN};
 
@@ -261,6 +270,34 @@ struct RegParts {
     RegPart<Owner> operator[](int k) { return RegPart<Owner>{reinterpret_cast<Owner*>(this), k}; }
 };
 
+// A register's definedness, one byte per register byte: lane i of a W-byte type is bytes
+// [i*W, (i+1)*W), undefined when any of them is (its value: the first such byte's origin), and
+// writing it sets all W. So every one-register tensor has one layout whatever its element type,
+// and a kernel's view of a register as another width (`(RegTensor<uint32_t>&)halfReg` for Pack,
+// ops-nn's int4 quantization) reads the definedness of the bytes it covers.
+template <uint32_t W, uint32_t BYTES>
+struct LaneShadow {
+    uint8_t b[BYTES];
+    struct Ref {
+        uint8_t* p;
+        operator uint8_t() const {
+            for (uint32_t k = 0; k < W; ++k) if (p[k]) return p[k];
+            return 0;
+        }
+        Ref& operator=(uint8_t o) {
+            std::memset(p, o, W);
+            return *this;
+        }
+        Ref& operator=(const Ref& o) { return *this = uint8_t(o); }
+    };
+    Ref operator[](uint32_t i) { return Ref{b + i * W}; }
+    uint8_t operator[](uint32_t i) const {
+        for (uint32_t k = 0; k < W; ++k) if (b[i * W + k]) return b[i * W + k];
+        return 0;
+    }
+    operator uint8_t*() { return b; }
+};
+
 template <typename T, const RegTrait& regTrait = RegTraitNumOne>
 struct RegTensor {
     using ActualT = T;
@@ -269,8 +306,11 @@ struct RegTensor {
     static constexpr uint32_t LANES = VECTOR_REG_WIDTH * REG_NUM / sizeof(T);
     static constexpr uint32_t STEP = sizeof(T) / REG_NUM;   // mask bits per element (at least 1)
     RegParts<RegTensor> reg;
-    T v[LANES];
-    uint8_t undef[LANES];   // per lane: 0 defined, else the shadow value (origin) of its undefined value
+    // at one offset whatever T's alignment, as the rest: a view of the register as another
+    // width reads the same bytes (half's lanes sat 2 bytes in, int32_t's 4)
+    alignas(16) T v[LANES];
+    // per lane: 0 defined, else the shadow value (origin) of its undefined value
+    LaneShadow<sizeof(T), LANES * sizeof(T)> undef;
     bool dirty = false;     // some lane undefined
     bool written = false;   // anything wrote the register yet
     RegTensor() {}

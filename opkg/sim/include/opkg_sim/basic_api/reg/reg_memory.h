@@ -308,10 +308,16 @@ inline void store_unaligned(void* addr, const R& src, uint32_t count, AscendC::R
     }
 }
 
-template <class R, class I>
-inline void gather_ub(R& dst, const void* base, I& index, MaskReg& mask, const char* op, SrcLoc loc) {
+// Gathers elements of `base` at index[i] (in elements of the base's type) into the lanes of dst.
+// An 8-bit base into a 16-bit register (the Gather page's int8_t -> int16_t and uint8_t ->
+// uint16_t pairs: ops-nn's max_pool_v3 for int8/uint8) reads one byte a lane, converted to the
+// lane's type; every other pair reads a lane's width.
+template <class R, class B, class I>
+inline void gather_ub(R& dst, const B* base, I& index, MaskReg& mask, const char* op, SrcLoc loc) {
     using E = typename R::ActualT;
     using IE = typename I::ActualT;
+    constexpr bool widen = sizeof(B) == 1 && sizeof(E) == 2;
+    constexpr uint32_t width = widen ? 1 : sizeof(E);
     note(loc);
     read_reg(index, op, loc);
     use_mask(mask, R::STEP, op, loc);
@@ -328,11 +334,17 @@ inline void gather_ub(R& dst, const void* base, I& index, MaskReg& mask, const c
             fail(loc, format("%s: index lane %u is undefined: %s", op, i,
                              describe_origin(index.undef[i < I::LANES ? i : I::LANES - 1]).c_str()));
         }
-        const uint8_t* p = ub_at(static_cast<const uint8_t*>(base) + j * sizeof(E), sizeof(E), 1, op, loc);
-        vf_load(p, sizeof(E), &dst, op, loc);
-        const bool holes = ub_read(p, sizeof(E), op, loc);
-        std::memcpy(&dst.v[i], p, sizeof(E));
-        dst.undef[i] = holes ? *first_hole(block().shadow + (p - block().ub), sizeof(E)) : 0;
+        const uint8_t* p = ub_at(reinterpret_cast<const uint8_t*>(base) + j * width, width, 1, op, loc);
+        vf_load(p, width, &dst, op, loc);
+        const bool holes = ub_read(p, width, op, loc);
+        if constexpr (widen) {
+            B b;
+            std::memcpy(&b, p, 1);
+            dst.v[i] = E(b);
+        } else {
+            std::memcpy(&dst.v[i], p, sizeof(E));
+        }
+        dst.undef[i] = holes ? *first_hole(block().shadow + (p - block().ub), width) : 0;
         if (dst.undef[i]) dst.dirty = true;
         (void)sizeof(IE);
     }

@@ -673,6 +673,15 @@ OPKG_SIM_BINARY_SCALAR(Subs, opkg_sim::is_sim_arith, "arithmetic", x - y)
 // integer Divs (the devkit's floor division) is not emulated: a compile error rather than C's truncation
 OPKG_SIM_BINARY_SCALAR(Divs, opkg_sim::is_sim_float, "half, bfloat16 or float", x / y)
 #undef OPKG_SIM_BINARY_SCALAR
+// Duplicate of a tensor's element 0 (kernel_operator_vec_duplicate_intf.h:82, 950 only: dst[i] =
+// src[0]; ops-nn's softmax_grad_ext broadcasts x1[0] over x1 so), src[0] read as the scalar forms
+// above read a single-point tensor.
+template <class T>
+inline void Duplicate(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,
+                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    const T v = src.GetValue(0);
+    Duplicate(dst, v, count, loc);
+}
 }  // namespace AscendC
 #endif
 

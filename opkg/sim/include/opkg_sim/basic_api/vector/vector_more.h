@@ -8,6 +8,7 @@
 #include <type_traits>
 #include "opkg_sim/basic_api/vector/vector.h"
 #include "opkg_sim/basic_api/core/kmisc.h"
+#include "opkg_sim/basic_api/core/cross_core.h"
 
 namespace opkg_sim {
 
@@ -388,24 +389,42 @@ inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
 template <typename T, CacheLine entireType>
 inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
 
-// Mode 0: every block sets the flag and waits for it: an all-core barrier (SyncAll's rules).
+// Mode 0: every block sets the flag and waits for it: an all-core barrier (SyncAll's rules), of
+// the vector or the cube cores. Modes 1 and 2 are the flags inside an AI core (cross_core.h),
+// which a split launch (core_by_task_type.h) models; elsewhere the kernel runs its vector bodies
+// only and they are refused.
 template <uint8_t modeId, pipe_t pipe>
 inline void CrossCoreSetFlag(uint16_t flagId, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::note(loc);
-    if (modeId != 0) {
-        opkg_sim::fail(loc, opkg_sim::format("CrossCoreSetFlag mode %u (cube/vector group sync) is not emulated: the "
-                                             "sim runs vector kernels only", unsigned(modeId)));
-    }
     if (flagId >= 16) opkg_sim::fail(loc, opkg_sim::format("CrossCoreSetFlag: flagId %u outside [0, 15]", flagId));
+    if (modeId == 1 || modeId == 2) {
+        if (!opkg_sim::block().split) {
+            opkg_sim::fail(loc, opkg_sim::format(
+                "CrossCoreSetFlag mode %u (cube/vector group sync) in a kernel the sim runs as vector bodies only: it "
+                "runs the cube and vector bodies of each AI core where the kernel declares a mixed task type "
+                "(KERNEL_TASK_TYPE) or tests the core type", unsigned(modeId)));
+        }
+        opkg_sim::cross_core_set(modeId, flagId, loc);
+        return;
+    }
+    if (modeId != 0) {
+        opkg_sim::fail(loc, opkg_sim::format("CrossCoreSetFlag mode %u: A2/A3 have modes 0, 1 and 2", unsigned(modeId)));
+    }
     ++opkg_sim::cross_core_flags().pending[flagId];
 }
 
+// A wait after the block's own mode-0 set is the all-core barrier; any other takes the core's
+// counter of the flag (cross_core.h).
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 inline void CrossCoreWaitFlag(uint16_t flagId, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     opkg_sim::note(loc);
     if (flagId >= 16) opkg_sim::fail(loc, opkg_sim::format("CrossCoreWaitFlag: flagId %u outside [0, 15]", flagId));
     opkg_sim::CrossCoreFlags& f = opkg_sim::cross_core_flags();
     if (!f.pending[flagId]) {
+        if (opkg_sim::block().split) {
+            opkg_sim::cross_core_wait(flagId, loc);
+            return;
+        }
         opkg_sim::fail(loc, opkg_sim::format("CrossCoreWaitFlag(%u) without a CrossCoreSetFlag of that flag before "
                                              "it in this block: on hardware the block would wait forever", flagId));
     }
@@ -414,9 +433,7 @@ inline void CrossCoreWaitFlag(uint16_t flagId, opkg_sim::SrcLoc loc = opkg_sim::
 }
 
 // NotifyEvent/WaitEvent: the cube/vector group sync of a mixed kernel (asc-devkit's
-// kernel_operator_block_sync_intf_impl.h: CrossCoreSetFlag mode 2 and its wait). They compile, so
-// a kernel whose other paths the sim runs builds, and fail where a block reaches them, as
-// CrossCoreSetFlag's group modes do.
+// kernel_operator_block_sync_intf_impl.h: CrossCoreSetFlag mode 2 and its wait).
 template <pipe_t pipe>
 inline void NotifyEvent(uint16_t flagId, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     CrossCoreSetFlag<2, pipe>(flagId, loc);
@@ -424,9 +441,7 @@ inline void NotifyEvent(uint16_t flagId, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc
 
 template <pipe_t pipe = PIPE_S>
 inline void WaitEvent(uint16_t flagId, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    opkg_sim::note(loc);
-    opkg_sim::fail(loc, opkg_sim::format("WaitEvent(%u) (cube/vector group sync of a mixed kernel) is not "
-                                         "emulated: the sim runs a kernel's blocks on one core type", flagId));
+    CrossCoreWaitFlag<2, pipe>(flagId, loc);
 }
 
 }  // namespace AscendC
@@ -436,12 +451,11 @@ inline void WaitEvent(uint16_t flagId, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::
 inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     (void)pipe;
     const unsigned mode = unsigned((config >> 4) & 0x3), flag = unsigned((config >> 8) & 0xF);
-    opkg_sim::note(loc);
-    if (mode != 0) {
-        opkg_sim::fail(loc, opkg_sim::format("ffts_cross_core_sync mode %u (cube/vector group sync) is not emulated: the "
-                                             "sim runs the AIV bodies of a mixed kernel only", mode));
+    switch (mode) {
+        case 0: AscendC::CrossCoreSetFlag<0, PIPE_S>(uint16_t(flag), loc); break;
+        case 1: AscendC::CrossCoreSetFlag<1, PIPE_S>(uint16_t(flag), loc); break;
+        default: AscendC::CrossCoreSetFlag<2, PIPE_S>(uint16_t(flag), loc); break;
     }
-    ++opkg_sim::cross_core_flags().pending[flag];
 }
 inline void wait_flag_dev(int64_t flagId, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     AscendC::CrossCoreWaitFlag(static_cast<uint16_t>(flagId), loc);
