@@ -67,6 +67,7 @@ def test_an_imported_operator_builds_on_cann_from_its_repository(tmp_path, monke
     result = engine.build(ws, [LABEL], toolchain="cann-8.0.RC2", verify=False, jobs=2)
     assert not result.failures, result.failures[0].get("output")
     op_dir = ws_root / "ops-mini/activation/leaky_scale"
+    act_common = ws_root / "ops-mini/activation/act_common/op_host"
     base = ws_root / "ops-base"
     entries = read_log(log)
     # opc's bisheng: the op's op_kernel/ of the repository, the repository's common kernel
@@ -102,6 +103,11 @@ def test_an_imported_operator_builds_on_cann_from_its_repository(tmp_path, monke
         assert f"-I{base / 'include/op_common/op_host'}" in argv, name
         assert f"-I{ws_root / 'ops-mini/common/inc/op_host'}" in argv, name
         assert str(base / "src/op_common/op_host/util/mini_math.cpp") in argv, name
+        # its CMake DEPENDENCIES module, imported as a library package with host sources:
+        # the module's sources and private include directories, as the repository's
+        # op_host library compiles the DEPENDENCIES units with the operator
+        assert str(act_common / "act_common_tiling.cpp") in argv, name
+        assert f"-I{act_common}" in argv, name
     options = (ws.settings.output_dir /
                "cann/cann-8.0.RC2/leaky_scale/host/autogen/custom_compile_options.ini")
     assert options.read_text().startswith(f"LeakyScale,,-I{op_dir / 'op_kernel'};")
