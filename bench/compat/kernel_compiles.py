@@ -27,6 +27,12 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import snapshot  # noqa: E402
+
+snapshot.pin(sys.argv)              # before opkg is imported: --opkg-at REV
+from run import opkg_commit  # noqa: E402
+
 SOC_950 = "Ascend950PR_9599"
 
 
@@ -91,6 +97,7 @@ def main() -> None:
     ap.add_argument("--repo", type=Path, required=True)
     ap.add_argument("--opbase", type=Path, required=True)
     ap.add_argument("--soc", default=SOC_950)
+    snapshot.add_option(ap)
     ap.add_argument("--families", nargs="*", default=["activation"])
     ap.add_argument("--work", type=Path, default=Path("/tmp/opkg-kernel-compiles"))
     ap.add_argument("--no-import", action="store_true", help="reuse the work directory's earlier import")
@@ -113,7 +120,7 @@ def main() -> None:
         fam[family][0] += status == "compiles"
         print(f"{label}\t{status}")
     total = sum(v[0] for v in fam.values()), sum(v[1] for v in fam.values())
-    print(json.dumps({"repo_commit": commit, "families": {k: f"{v[0]}/{v[1]}" for k, v in fam.items()},
+    print(json.dumps({"repo_commit": commit, "opkg": opkg_commit(), "families": {k: f"{v[0]}/{v[1]}" for k, v in fam.items()},
                       "kernels_compile": f"{total[0]}/{total[1]}", "seconds": round(time.time() - start)}))
 
 

@@ -42,6 +42,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
+import snapshot  # noqa: E402
 from run import (DEVICE_MODES, _first_error, _first_line, classify, first_report_error,  # noqa: E402
                  load_classification, opkg, opkg_commit, write_doc)
 
@@ -361,6 +362,7 @@ def main(argv=None) -> int:
     ap.add_argument("--with-golden", action="store_true",
                     help="only operators with the repository's golden (then --every)")
     ap.add_argument("--soc", default="Ascend910B1")
+    snapshot.add_option(ap)
     ap.add_argument("--jobs", type=int, default=1, help="operators measured at the same time")
     ap.add_argument("--build-jobs", type=int, default=1, help="opkg build -j for each")
     ap.add_argument("--work", type=Path, help="the scratch workspace, kept between runs "

@@ -47,6 +47,9 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import snapshot  # noqa: E402
+
+PINNED = snapshot.pin(sys.argv)     # before anything imports opkg: --opkg-at REV
 # modules are loaded, checked and copied into packages as one text (their _shared.py inlined)
 from check_modules import load_module, module_source  # noqa: E402
 REPO = HERE.parent.parent
@@ -95,7 +98,10 @@ def projects(root: Path, kind: str) -> dict[str, Path]:
 
 def opkg_commit() -> str:
     """The opkg checkout measuring: its short commit, "+changes" when the tree differs from it
-    (rows of several runs are merged, so each says what measured it)."""
+    (rows of several runs are merged, so each says what measured it); a pinned snapshot's
+    commit as it is (--opkg-at)."""
+    if PINNED:
+        return PINNED
     tree = HERE.parents[1]
     def git(*a):
         return subprocess.run(["git", "-C", str(tree), *a], capture_output=True, text=True).stdout.strip()
@@ -510,6 +516,7 @@ def main(argv=None) -> int:
                     help="project directory names to leave out (e.g. measured by another run)")
     ap.add_argument("--jobs", type=int, default=1, help="operators built at the same time")
     ap.add_argument("--build-jobs", type=int, default=1, help="opkg build -j for each")
+    snapshot.add_option(ap)
     ap.add_argument("--corpus-commit", help="the corpus commit (default: from its git dir)")
     ap.add_argument("--modules", type=Path, help="per-operator modules (default: "
                     "bench/compat/<corpus>/)")
