@@ -227,6 +227,9 @@ constexpr uint32_t MAX_REPEAT_HALF_SIZE = ONE_REPEAT_HALF_SIZE * MAX_REPEAT_TIME
 constexpr uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / B16_BYTE_SIZE;
 constexpr uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / B32_BYTE_SIZE;
 constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
+// the block stride of a contiguous repeat, and the all-lanes vector mask word (SetVectorMask)
+constexpr int32_t DEFAULT_BLK_STRIDE = 1;
+constexpr uint64_t FULL_MASK = 0xffffffffffffffff;
 
 // Scalar bf16 <-> float as kernel_utils.h spells them. ToFloat widens exactly; ToBfloat16 keeps the
 // upper 16 bits (it truncates, unlike Cast's rounding modes), as CANN's helper does. The half and
@@ -248,6 +251,9 @@ __aicore__ inline bfloat16_t ToBfloat16(const float& f) {
 // Pipes and events as plain enums at global scope, like the CCE builtins.
 enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX };
 enum event_t : uint8_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+// The unit-flag modes of the CCE cube builtins (mad, copy_matrix_cc_to_*; MmadParams::unitFlag
+// and FixpipeParams::unitFlag take their values): 0 off, 2 on, 3 on and the last of the tile.
+enum unit_flag_t : uint8_t { UFMode0 = 0, UFMode1 = 1, UFMode2 = 2, UFMode3 = 3 };
 
 namespace opkg_sim {
 
