@@ -1085,9 +1085,7 @@ class _Validator:
         """`{per_variant: {<variant name>: value, ...}}`: one value per dtype variant (Cast's
         dst_type naming the output dtype of each)."""
         raw = self.mapping(value, where, ("per_variant",), required=("per_variant",))
-        names = []
-        for o in [op] + [op.for_soc(short) for short, _, _ in op.soc_configs]:
-            names += [v.name for v in o.variants() if v.name not in names]
+        names = [v.name for v in op.every_variant()]
         table = self.mapping(raw["per_variant"], where + ("per_variant",), tuple(names))
         missing = [n for n in names if n not in table]
         if missing:
