@@ -253,11 +253,24 @@ def test_an_attr_naming_the_rows_output_dtype_follows_the_variant(tmp_path):
     # the first row's axis has int4's number too, but the second's does not: not a dtype
     assert [c["attrs"] for c in cases] == [{"dst_type": {"output_dtype": "y"}, "axis": 29},
                                            {"dst_type": {"output_dtype": "y"}, "axis": -1}]
-    written = R._per_variant_dtypes(cases[1], op, "Ascend910B1")
+    written = R._per_variant_dtypes(cases[1], op)
     assert written["attrs"]["dst_type"] == {"per_variant": {"float16_int8": 2, "float16_int4": 29}}
     assert written["attrs"]["axis"] == -1 and written["shapes"] == cases[1]["shapes"]
     plain = {**cases[0], "attrs": {"axis": 29}}
-    assert R._per_variant_dtypes(plain, op, "Ascend910B1") == plain
+    assert R._per_variant_dtypes(plain, op) == plain
+
+
+def test_a_dtype_attr_has_a_value_for_every_variant_of_every_soc_config(tmp_path):
+    # ops-nn's dynamic_block_quant: its own lists have hifloat8 and float8 outputs, its
+    # ascend910b AddConfig int8 only; the manifest's per_variant needs a value for each of them
+    _table(tmp_path, "testcase_name,input_shapes,output_dtypes,attributes,soc_series\n"
+           "to_int8,\"((4, 64),)\",\"('int8',)\",\"{'dst_type': 2}\",\n")
+    op = _variants_op(("hifloat8", "int8"), ("float32", "float32"), ("dst_type", 2))
+    op["soc_configs"] = {"ascend910b": {"inputs": [{"name": "x", "dtypes": ["float16"], "formats": ["ND"]}],
+                                        "outputs": [{"name": "y", "dtypes": ["int8"], "formats": ["ND"]}]}}
+    [case] = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").cases
+    assert R._per_variant_dtypes(case, op)["attrs"]["dst_type"] == {
+        "per_variant": {"float32_hifloat8": 34, "float32_int8": 2, "float16_int8": 2}}
 
 
 def _dtype_rows(op_dir: Path, op: dict, *rows) -> list:
@@ -298,7 +311,7 @@ def _runs(cases: list[dict], op: dict) -> dict:
 
     parsed = [Case(c["name"], c["shapes"], {}, {}, dtypes=c.get("dtypes", {})) for c in cases]
     return {v.name: [c.name for c in cases_for(parsed, v, [t["name"] for t in op["outputs"]])]
-            for v in R._soc_variants(op, "Ascend910B1")}
+            for v in R._every_variant(op)}
 
 
 def test_a_ttk_row_of_the_socs_table_names_the_dtypes_it_is_written_for(tmp_path):
@@ -337,7 +350,7 @@ def test_a_variant_whose_own_rows_are_all_refused_falls_back_to_the_others():
     own = Case("own", {"x": (4,)}, {}, {}, dtypes={"y": "int8"}, if_supported=borrowed)
     half = Case("half", {"x": (4,)}, {}, {}, dtypes={"y": "float16"}, if_supported=borrowed)
     anyd = Case("any", {"x": (4,)}, {}, {}, if_supported=borrowed)
-    variants = {v.name: v for v in R._soc_variants(op, "Ascend910B1")}
+    variants = {v.name: v for v in R._every_variant(op)}
     int8 = variants["int8"]
     assert cases_for([own, half, anyd], int8) == [own, anyd]
     assert fallback_cases([own, half, anyd], int8, ["y"]) == [half]
@@ -390,6 +403,17 @@ def test_a_ttk_attribute_that_names_an_input_gives_its_values(tmp_path):
     cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22")
     assert [c.get("values") for c in cases.cases] == [{"r": [4, 0, 1]}, {"r": [1, 2]}, None]
     assert cases.cases[0]["attrs"] == {"scale": 2.0}
+
+
+def test_an_input_with_values_takes_no_range(tmp_path):
+    # ops-nn's conv3d_backprop_filter_v2: filter_size's values in `attributes` and a data range
+    # for every input; a manifest case takes one or the other, and the values are the data
+    _table(tmp_path, "testcase_name,input_shapes,attributes,input_data_ranges,soc_series\n"
+           "both,\"((2, 3), (3,))\",\"{'r': [4, 0, 1]}\",\"[[0, 1], [0, 1]]\",\n")
+    op = _op(inputs=[{"name": "x", "dtypes": ["float16"], "formats": ["ND"]},
+                     {"name": "r", "dtypes": ["int64"], "formats": ["ND"]}])
+    [case] = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22").cases
+    assert case["values"] == {"r": [4, 0, 1]} and case["ranges"] == {"x": [0, 1]}
 
 
 def test_another_architectures_table_gives_the_cases_of_a_soc_without_one(tmp_path):
@@ -510,6 +534,39 @@ def _workspace(tmp_path) -> Path:
 def _opkg(ws: Path, *args):
     return subprocess.run([sys.executable, "-m", "opkg", *args], cwd=ws, capture_output=True,
                           text=True)
+
+
+def test_a_manifest_the_loader_refuses_is_an_import_error_not_a_package(tmp_path):
+    """The import loads each manifest it wrote: one the loader refuses (here every ttk row of
+    the SoC has an empty input, so the cases would check nothing) is kept aside as
+    opkg.yaml.refused, and the operator is reported as not imported, naming the row it was
+    written from, with the loader's hint."""
+    ws = _workspace(tmp_path)
+    table = ws / "ops-mini/activation/leaky_scale/tests/st/ttk_kernel_leaky_scale.csv"
+    table.write_text(table.read_text().replace('"((3, 37),)"', '"((0, 37),)"', 1)
+                     .replace('"((1,),)"', '"((0,),)"', 1))
+    proc = _opkg(ws, "import", "ops-mini/activation", "--base", "ops-base")
+    assert proc.returncode == 0, proc.stderr
+    assert "imported 0 of 3 operator(s)" in proc.stdout
+    assert ("skipped activation/leaky_scale: the manifest written for LeakyScale is refused: "
+            "every case has an empty input, so verification would check nothing "
+            "(opkg.yaml.refused:") in proc.stdout
+    assert "written from the tests of activation/leaky_scale (tests/st/ttk_kernel_leaky_scale.csv)" \
+        in proc.stdout
+    assert "    hint: keep the empty-shape edge case, and add a case with data" in proc.stdout
+    pkg = ws / "packages" / "ops_mini" / "activation" / "leaky_scale"
+    assert not (pkg / "opkg.yaml").exists() and (pkg / "opkg.yaml.refused").is_file()
+    # the rest of the workspace loads: no broken manifest was left as a package
+    assert _opkg(ws, "query", "deps", "//packages/ops_mini/kernel_tree").returncode == 0
+
+
+def test_a_refused_line_names_the_row_it_was_written_from():
+    lines = ["name: x", "op:", "  type: X", "verify:", "  cases:",
+             "    # from the repository's tests/st/t.csv (its shapes)",
+             '    - {name: "row_1", shapes: {x: [2]}}']
+    assert R._written_from(lines, 7, "fam/x") == "row 'row_1' of fam/x/tests/st/t.csv"
+    assert R._written_from(lines, 3, "fam/x") == "the OpDef of fam/x (op_host)"
+    assert R._written_from(lines, None, "fam/x") == "the OpDef of fam/x"
 
 
 def test_import_a_family_in_place(tmp_path):

@@ -177,6 +177,9 @@ def _import_repository(target: Path, dest, soc, repo_name, base, deps, as_json) 
         ws.root, repo.name, workspace_entries.repository_entry(repo, ws.root),
         f"imported by `opkg import`: {repo.name}'s own sources, used in place; `common` is "
         "what its CMake gives every compile"))
+    # each written manifest loads, or its operator is not imported (the workspace, reloaded,
+    # names the repository now)
+    repository.check_imported(result, find_workspace())
     note = "; ".join(notes)
     done = [o for o in result.operators if o.dest is not None]
     if as_json:
@@ -198,6 +201,9 @@ def _import_repository(target: Path, dest, soc, repo_name, base, deps, as_json) 
     for o in result.operators:
         if o.skipped:
             click.echo(f"  skipped {o.path}: {o.skipped}")
+            for n in o.notes:
+                if n.startswith("hint: "):
+                    click.echo(f"    {n}")
             continue
         click.echo(f"  {o.path} -> {o.op_type} ({'golden' if o.golden else 'golden stub'}; "
                    f"cases from {o.cases_from or 'a default shape: review them'})")

@@ -668,13 +668,16 @@ class _Validator:
 
     def ref_tensor(self, given: TensorSpec, t: TensorSpec, where) -> None:
         """An output named like an input is CANN's ref tensor: one buffer the kernel gets at
-        both positions, so the two must describe the same tensor."""
-        for kind in (given.param_type, t.param_type):
-            if kind != "required":
-                raise self.err(where + ("name",), f"{t.name!r} is an input and an output (a ref "
-                               f"tensor), but one of them is {kind}",
-                               "a ref tensor is one required buffer: make both param_type: "
-                               "required")
+        both positions, so the two must describe the same tensor. Both dynamic is a dynamic ref
+        tensor: one tensor list, each of its tensors rewritten in place (ScatterList's `var`)."""
+        kinds = (given.param_type, t.param_type)
+        if kinds not in (("required", "required"), ("dynamic", "dynamic")):
+            odd = next(k for k in kinds if k not in ("required", "dynamic")) \
+                if set(kinds) - {"required", "dynamic"} else "dynamic and the other required"
+            raise self.err(where + ("name",), f"{t.name!r} is an input and an output (a ref "
+                           f"tensor), but one of them is {odd}",
+                           "a ref tensor is one buffer (both param_type: required) or one "
+                           "tensor list (both param_type: dynamic)")
         if (given.dtypes, given.formats) != (t.dtypes, t.formats):
             raise self.err(where + ("name",), f"{t.name!r} is an input and an output (a ref "
                            "tensor), but their dtypes or formats differ",
@@ -1082,9 +1085,7 @@ class _Validator:
         """`{per_variant: {<variant name>: value, ...}}`: one value per dtype variant (Cast's
         dst_type naming the output dtype of each)."""
         raw = self.mapping(value, where, ("per_variant",), required=("per_variant",))
-        names = []
-        for o in [op] + [op.for_soc(short) for short, _, _ in op.soc_configs]:
-            names += [v.name for v in o.variants() if v.name not in names]
+        names = [v.name for v in op.every_variant()]
         table = self.mapping(raw["per_variant"], where + ("per_variant",), tuple(names))
         missing = [n for n in names if n not in table]
         if missing:

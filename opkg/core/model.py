@@ -291,6 +291,15 @@ class OpSpec:
         return tuple(Variant(i, dtypes, formats, name) for i, ((dtypes, formats), name)
                      in enumerate(zip(combos, variant_names(combos))))
 
+    def every_variant(self) -> tuple[Variant, ...]:
+        """The variants of the op's own lists, then those only a SoC config has (by name: what
+        a `per_variant` value is given for)."""
+        seen: dict[str, Variant] = {}
+        for o in [self] + [self.for_soc(short) for short, _, _ in self.soc_configs]:
+            for v in o.variants():
+                seen.setdefault(v.name, v)
+        return tuple(seen.values())
+
     def variant(self, name: str) -> Variant:
         for v in self.variants():
             if v.name == name:

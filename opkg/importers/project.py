@@ -378,20 +378,21 @@ def _check_representable(op: dict, project: Path) -> None:
             if t["name"] in seen:
                 first = seen[t["name"]]
                 # an output named like an input is a ref tensor (the input rewritten in place):
-                # the manifest says it when both describe one required buffer
+                # the manifest says it when both describe one required buffer, or one tensor
+                # list (both dynamic: a dynamic ref tensor)
+                kinds = (first["t"].get("param_type", "required"), t.get("param_type", "required"))
                 if (group == "outputs" and first["group"] == "inputs"
-                        and first["t"].get("param_type", "required") == "required"
-                        and t.get("param_type", "required") == "required"
+                        and kinds in (("required", "required"), ("dynamic", "dynamic"))
                         and (first["t"]["dtypes"], first["t"]["formats"])
                         == (t["dtypes"], t["formats"])):
                     continue
                 raise UsageError(f"the OpDef of {op['type']} ({project / 'op_host'}): "
                                  f"{first['group'][:-1]} and {group[:-1]} share the name "
                                  f"{t['name']!r}; opkg needs distinct tensor names, or an "
-                                 "input and an output of one name, both required, with the "
-                                 "same dtypes and formats (a ref tensor)",
-                                 hint="a manifest says a ref tensor only as one required buffer "
-                                      "at both positions")
+                                 "input and an output of one name, both required or both "
+                                 "dynamic, with the same dtypes and formats (a ref tensor)",
+                                 hint="a manifest says a ref tensor only as one buffer (or one "
+                                      "tensor list) at both positions")
             seen[t["name"]] = {"group": group, "t": t}
 
 

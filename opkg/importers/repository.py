@@ -555,7 +555,8 @@ def zeroed_outputs(op_dir: Path, op_type: str) -> tuple[Path, int] | None:
 # -- the import ---------------------------------------------------------------------------------
 
 # a package directory the import may rewrite: it holds only what an import writes
-_GENERATED = {"opkg.yaml", "golden.py"}
+REFUSED = "opkg.yaml.refused"      # a written manifest the loader refused (check_imported)
+_GENERATED = {"opkg.yaml", "golden.py", REFUSED}
 GOLDEN_CONVENTION = "ttk"          # verify.golden_convention for the repositories' golden.py
 
 
@@ -630,6 +631,59 @@ def import_repository(target: Path, *, unit: str, soc: str, dest_root: Path, tre
             # one operator's unexpected layout must not stop the import of the others
             result.skipped = f"not imported: {type(exc).__name__}: {exc}"
     return RepositoryImport(repo, results)
+
+
+def check_imported(result: RepositoryImport, ws) -> None:
+    """Load every manifest the import wrote as the next command will (workspace `ws`, which
+    names the repository now). One the loader refuses is a gap of the import, never a manifest
+    to leave behind: it is kept as opkg.yaml.refused beside the package (not a package, to read
+    or fix), and its operator is reported as not imported, with the error, what in the
+    repository the refused line was written from, and a hint."""
+    from opkg.core.errors import ManifestError
+    from opkg.core.manifest import load_package
+
+    for o in result.operators:
+        if o.dest is None:
+            continue
+        manifest = o.dest / "opkg.yaml"
+        (o.dest / REFUSED).unlink(missing_ok=True)
+        try:
+            load_package(manifest, "//" + ws.rel(o.dest), known_socs=ws.socs,
+                         default_socs=ws.settings.default_socs, repositories=ws.repositories)
+        except ManifestError as exc:
+            first = (getattr(exc, "errors", None) or [exc])[0]
+            line = first.location.line if first.location else None
+            source = _written_from(manifest.read_text(encoding="utf-8").splitlines(), line, o.path)
+            manifest.rename(o.dest / REFUSED)
+            o.skipped = (f"the manifest written for {o.op_type or o.path} is refused: {first.message} "
+                         f"({REFUSED}" + (f":{line}" if line else "") + f", written from {source})")
+            o.notes = [f"hint: {first.hint}" if first.hint else "hint: see the error above",
+                       "hint: an import gap (opkg writes what it cannot load): report it with "
+                       f"{source}; {o.dest / REFUSED} is the manifest as written"] + o.notes
+            o.dest = None
+
+
+def _written_from(lines: list[str], line: int | None, op_path: str) -> str:
+    """What in the repository a line of a written manifest comes from: a case's row of its
+    table (the `# from the repository's ...` comment above the cases), else the section's
+    source (the OpDef, the CMake rules)."""
+    if not line or line > len(lines):
+        return f"the OpDef of {op_path}"
+    row = re.search(r'name: "?([^",}]+)"?', lines[line - 1])
+    section, source = None, None
+    for text in reversed(lines[:line]):
+        if source is None and (m := re.match(r"\s*# from the repository's (\S+)", text)):
+            source = m.group(1)
+        if re.match(r"[a-z_]+:", text):
+            section = text.split(":")[0]
+            break
+    if section == "verify" and source and row:
+        return f"row {row.group(1)!r} of {op_path}/{source}"
+    if section == "verify":
+        return f"the tests of {op_path} ({source or 'verify'})"
+    if section == "op":
+        return f"the OpDef of {op_path} (op_host)"
+    return f"the CMake rules of {op_path} ({section or 'the manifest'})"
 
 
 def _read_opdef(op: Operator, extra_include_dirs) -> tuple[dict, list[str]]:
@@ -843,10 +897,10 @@ def _short_series(soc: str) -> str:
     return re.sub(r"\d+$", "", soc) if re.search(r"[A-Za-z]\d+$", soc) else soc
 
 
-def _soc_variants(manifest_op: dict, soc: str) -> list:
-    """The dtype variants the manifest's op has on `soc`."""
+def _every_variant(manifest_op: dict) -> tuple:
+    """The dtype variants the manifest's op has, its SoC configs' included (OpSpec.every_variant:
+    a `per_variant` value is given for each, whichever SoC the manifest builds)."""
     from opkg.core.model import OpSpec, TensorSpec
-    from opkg.core.socs import soc_table
 
     def tensors(group):
         return tuple(TensorSpec(t["name"], tuple(t["dtypes"]), tuple(t.get("formats") or ("ND",)),
@@ -855,21 +909,20 @@ def _soc_variants(manifest_op: dict, soc: str) -> list:
     spec = OpSpec(manifest_op["type"], tensors(manifest_op["inputs"]), tensors(manifest_op["outputs"]),
                   soc_configs=tuple((short, tensors(c["inputs"]), tensors(c["outputs"]))
                                     for short, c in (manifest_op.get("soc_configs") or {}).items()))
-    row = soc_table(None).get(soc)
-    return spec.for_soc(row.short if row else soc).variants()
+    return spec.every_variant()
 
 
-def _per_variant_dtypes(case: dict, manifest_op: dict, soc: str) -> dict:
+def _per_variant_dtypes(case: dict, manifest_op: dict) -> dict:
     """A case whose attrs name an output's dtype (ttk._dtype_attrs: `{output_dtype: y}`) with
-    the value per variant: the ge::DataType number of that output's dtype in each variant of
-    the SoC, as the manifest's `per_variant` says it."""
+    the value per variant: the ge::DataType number of that output's dtype in each variant (of
+    every SoC config too, as the manifest's `per_variant` needs), as `per_variant` says it."""
     named = {k: v["output_dtype"] for k, v in (case.get("attrs") or {}).items()
              if isinstance(v, dict) and "output_dtype" in v}
     if not named:
         return case
     from opkg.core.model import DTYPES
 
-    variants = _soc_variants(manifest_op, soc)
+    variants = _every_variant(manifest_op)
     attrs = dict(case["attrs"])
     for name, output in named.items():
         attrs[name] = {"per_variant": {v.name: DTYPES[v.dtype_of(output)].ge_value for v in variants}}
@@ -982,7 +1035,7 @@ def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, c
     lines.append("  cases:")
     if cases.cases:
         lines.append(f"    # from the repository's {cases.source}")
-        lines += [f"    - {_yaml_flow(_per_variant_dtypes(c, manifest_op, soc))}"
+        lines += [f"    - {_yaml_flow(_per_variant_dtypes(c, manifest_op))}"
                   for c in cases.cases]
     else:
         lines.append("    # no ttk table or example for this SoC: one shape for every input; "

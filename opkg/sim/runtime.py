@@ -371,6 +371,11 @@ def _shape_of(value):
     return [a.shape for a in value] if isinstance(value, list) else value.shape
 
 
+def _listed(shape) -> list:
+    """A shape, or a list of shapes, as plain lists (for messages)."""
+    return [list(s) for s in shape] if isinstance(shape, list) else list(shape)
+
+
 def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc: SocInfo,
              inputs: dict[str, np.ndarray], outputs: dict[str, np.ndarray], attrs: dict, *,
              modes: SimModes = SimModes(), copy_back: tuple[str, ...] = (),
@@ -416,12 +421,12 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
                                f"preallocated arrays", kind="usage")
             for k, a in enumerate(arr):
                 _check_output(a, f"{t.name}[{k}]", variant)
-            continue
-        _check_output(arr, t.name, variant)
-        if t.name in refs and arr.shape != in_arrays[t.name].shape:
+        else:
+            _check_output(arr, t.name, variant)
+        if t.name in refs and _shape_of(arr) != _shape_of(in_arrays[t.name]):
             raise SimError(f"output '{t.name}' is a ref tensor (the input of that name, rewritten): "
-                           f"it has the input's shape {list(in_arrays[t.name].shape)}, not "
-                           f"{list(arr.shape)}", kind="usage")
+                           f"it has the input's shape {_listed(_shape_of(in_arrays[t.name]))}, not "
+                           f"{_listed(_shape_of(arr))}", kind="usage")
 
     cores = core_count(soc)
     if on_step:
@@ -462,18 +467,19 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     undefined_from = len(entries)
     # The buffers behind each output: (entry index, array, label), a dynamic output's tensors
     # in `extra` (its position holds the tensor list, which the framework writes: defined).
-    # A ref output has no buffer of its own: the kernel gets its input's (below).
+    # A ref output has no buffer of its own: the kernel gets its input's (below), a dynamic
+    # ref output its input's tensor list.
     out_buffers: dict[str, list] = {}
     for t in op.outputs:
         value = outputs[t.name]
-        if isinstance(value, list):
+        if t.name in refs:
+            entries.append((t.name, None, 0))
+        elif isinstance(value, list):
             lists[len(entries)] = (value, len(extra))
             entries.append((t.name, None, tensor_list(value).nbytes))
             out_buffers[t.name] = [(("extra", len(extra) + k), a, f"{t.name}[{k}]") for k, a in enumerate(value)]
             extra += [(f"{t.name}[{k}]", image(t.name, a), image(t.name, a).nbytes)
                       for k, a in enumerate(value)]
-        elif t.name in refs:
-            entries.append((t.name, None, 0))
         else:
             out_buffers[t.name] = [(len(entries), value, t.name)]
             entries.append((t.name, image(t.name, value), image(t.name, value).nbytes))
@@ -520,7 +526,8 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
                 shadows[i] = arena.shadow(i)
                 args[i].written = shadows[i].ctypes.data
     # CANN passes a ref tensor's one buffer at its input and its output position (aclnn takes it
-    # once, as `<name>Ref`): the same GM address twice, holding the input's values
+    # once, as `<name>Ref`): the same GM address twice, holding the input's values; a dynamic
+    # ref tensor's one tensor list likewise (the list's buffers are the outputs)
     ref_input = {t.name: i for i, t in enumerate(op.inputs)}
     for i, t in enumerate(op.outputs, undefined_from):
         if t.name in refs:
@@ -554,7 +561,13 @@ def run_case(host_lib: Path, kernel_lib: Path, op: OpSpec, variant: Variant, soc
     for i, t in enumerate(op.outputs, undefined_from):
         if t.name in refs:     # what the kernel left in the input's buffer; all of it defined
             out, j = outputs[t.name], ref_input[t.name]
-            if entries[j][2]:
+            if j in lists:     # a dynamic ref tensor: each tensor of the input's list
+                first = lists[j][1]
+                for k, a in enumerate(out):
+                    n = extra[first + k][2]
+                    if n:
+                        packed.from_gm(arena.view(params + first + k)[:n], a, variant.dtype_of(t.name))
+            elif entries[j][2]:
                 packed.from_gm(arena.view(j)[:entries[j][2]], out, variant.dtype_of(t.name))
             continue
         # a dynamic output's tensors each as `name[k]`

@@ -393,15 +393,12 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
         for t in op.outputs:
             want = expected[t.name]
             if t.name in op.ref_outputs:   # the input's own buffer, rewritten: the input's shape
-                given = inputs[t.name]
-                if want is not None and want.shape != given.shape:
-                    entry["error"] = (f"the golden returned {t.name} with shape "
-                                      f"{list(want.shape)}, but {t.name} is a ref tensor (an "
-                                      "input and an output of one name: one buffer) of shape "
-                                      f"{list(given.shape)}; return the input as the kernel "
-                                      "leaves it")
+                entry["error"] = _ref_shape_error(t.name, want, inputs[t.name])
+                if entry["error"]:
                     break
-                outputs[t.name] = np.empty(given.shape, dtype=given.dtype)
+                given = inputs[t.name]   # a dynamic ref tensor: the input's list of tensors
+                outputs[t.name] = ([np.empty(g.shape, dtype=g.dtype) for g in given]
+                                   if isinstance(given, list) else np.empty(given.shape, dtype=given.dtype))
                 continue
             if want is None:   # not compared in this case; the kernel still needs the buffer
                 try:
@@ -1020,6 +1017,36 @@ def _inferred_shapes(job, op, variant, inputs, attrs, output_counts=None, host=N
     if found is None and host is not None:
         host.pop("InferShape", None)      # none registered: nothing ran, nothing to show
     return found
+
+
+def _ref_shape_error(name: str, want, given) -> str | None:
+    """A ref tensor is the input's buffer (a dynamic one the input's tensor list): the golden
+    returns it with the input's shape, tensor by tensor."""
+    import numpy as np
+
+    if want is None:
+        return None
+    if isinstance(given, list):
+        if not isinstance(want, (list, tuple)) or len(want) != len(given):
+            return (f"the golden returned {name} as {_describe_value(want)}, but {name} is a "
+                    f"dynamic ref tensor (an input list and an output of one name) of "
+                    f"{len(given)} tensors; return the list as the kernel leaves it")
+        pairs = [(f"{name}[{k}]", w, g) for k, (w, g) in enumerate(zip(want, given))]
+    else:
+        pairs = [(name, want, given)]
+    for label, w, g in pairs:
+        if w is not None and tuple(np.shape(w)) != g.shape:
+            return (f"the golden returned {label} with shape {list(np.shape(w))}, but {name} is "
+                    "a ref tensor (an input and an output of one name: one buffer) of shape "
+                    f"{list(g.shape)}; return the input as the kernel leaves it")
+    return None
+
+
+def _describe_value(value) -> str:
+    import numpy as np
+
+    return (f"a list of {len(value)}" if isinstance(value, (list, tuple))
+            else f"an array of shape {list(np.shape(value))}")
 
 
 def _shape_disagreement(op, inferred: dict | None, expected: dict,

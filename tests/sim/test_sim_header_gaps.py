@@ -81,6 +81,26 @@ def _run_program(src: str, kernel: bool = True) -> list[str]:
         return subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
 
 
+def test_the_scalar_cast_of_bfloat16_follows_the_devkit(pkgs):
+    """asc-devkit's scalar Cast (kernel_scalar_convert.h; ops-nn's add_layer_norm_quant reads a
+    bf16 scale with `Cast(gm.GetValue(0))`): bf16 -> float widens exactly, float -> bf16 rounds
+    to nearest, ties to even (unlike the truncating ToBfloat16), overflows to infinity, and
+    makes NaN 0x7fff."""
+    src = r'''
+#include "kernel_operator.h"
+#include <cmath>
+#include <cstdio>
+int main() {
+    float tie_down = 1.0f + 1.0f / 256.0f, tie_up = 1.0f + 3.0f / 256.0f, above = 1.0f + 1.5f / 256.0f;
+    bfloat16_t b = AscendC::ToBfloat16(tie_up);
+    std::printf("%.9g %04x %04x %04x %04x %04x %04x\n", AscendC::Cast(b), AscendC::Cast(tie_down).bits,
+                AscendC::Cast(tie_up).bits, AscendC::Cast(above).bits, AscendC::Cast(-3.4e38f).bits,
+                AscendC::Cast(NAN).bits, AscendC::Cast(-INFINITY).bits);
+}
+'''
+    assert _run_program(src) == ["1.0078125", "3f80", "3f82", "3f81", "ff80", "7fff", "ff80"]
+
+
 def test_tofloat_and_tobfloat16_follow_cann(pkgs):
     """ToBfloat16 keeps the upper 16 bits of the float (no rounding), ToFloat widens exactly."""
     src = r'''

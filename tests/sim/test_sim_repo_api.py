@@ -272,3 +272,16 @@ def test_a_template_kernel_with_a_cube_only_instance_compiles_on_every_soc(tmp_p
                          "-fsyntax-only",
                          str(unit)], capture_output=True, text=True)
     assert cc.returncode == 0, cc.stderr[-3000:]
+
+
+def test_headers_on_canns_kernel_include_path_by_their_names(tmp_path):
+    """CANN's kernel build has the devkit's include/basic_api and the toolkit's include/ on its
+    path: ops-nn's conv3d kernels include "kernel_common.h" by its name, modulate_grad's kernel
+    <acl/acl.h> (the runtime API's umbrella header)."""
+    src = tmp_path / "names.cpp"
+    src.write_text('#include "kernel_common.h"\n#include "basic_api/kernel_common.h"\n'
+                   "#include <acl/acl.h>\n"
+                   "static_assert(ACL_SUCCESS == 0, \"acl\");\n"
+                   "AscendC::TPipe* Pipe() { return GetTPipePtr(); }\n")
+    kernel = _kernel_syntax(src)
+    assert kernel.returncode == 0, kernel.stderr[-2000:]

@@ -16,11 +16,13 @@
 #include "lib/sort/topk_tilingdata.h"
 
 // The small-number constants the devkit's TopK implementation declares at global scope in an
-// anonymous namespace (its topk_common_utils.h, on the Ascend 950 among others): every kernel
-// that includes kernel_operator.h sees them, and ops-nn's 950 index kernels use TWO, THREE and
-// FOUR unqualified (scatter_add_with_sorted, scatter_nd_add, unsorted_segment_sum). A kernel's
-// own constant in its namespace hides them.
-#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+// anonymous namespace (its topk_common_utils.h, for the architectures it lists: 2002, 2201 (the
+// 910B), 3510 (the Ascend 950), 5102, 3003, 3113): every kernel that includes kernel_operator.h
+// sees them, and ops-nn's index kernels use them unqualified (the 950's scatter_add_with_sorted,
+// scatter_nd_add, unsorted_segment_sum: TWO, THREE, FOUR; the 910B's top_k_top_p_sample:
+// SIXTEEN). A kernel's own constant in its namespace hides them.
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 2002 || __NPU_ARCH__ == 2201 || __NPU_ARCH__ == 3510 || \
+                              __NPU_ARCH__ == 5102 || __NPU_ARCH__ == 3003 || __NPU_ARCH__ == 3113)
 namespace {
 constexpr uint32_t TWO = 2;
 constexpr uint32_t THREE = 3;

@@ -286,6 +286,24 @@ inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
 }
 template <bool isAIVOnly = true>
 inline void SyncAll(opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { SyncAll(loc); }
+// The superkernel handshake (the devkit's kernel_operator_common_intf.h): in a fused superkernel
+// WaitPreTaskEnd waits for the sub-kernel before this one to end, and SetNextTaskStart lets the
+// next one start once this one's pipe has drained. An operator launched on its own (every
+// launch of the sim) has no sub-kernel before or after it: the wait returns at once and the
+// signal reaches no one, as the devkit's are without superkernel fusion (FORCE included: the
+// stream runs this kernel only after the task before it ended).
+template <pipe_t AIV_PIPE = PIPE_MTE3, pipe_t AIC_PIPE = PIPE_FIX, bool FORCE = false>
+inline void SetNextTaskStart() {}
+template <bool FORCE = false>
+inline void WaitPreTaskEnd() {}
+
+// The kernel log levels (the devkit's kernel_log.h) that KERNEL_LOG and ASCENDC_ASSERT name.
+enum class LogLevel : uint8_t {
+    KERNEL_DEBUG = 0,
+    KERNEL_INFO = 1,
+    KERNEL_WARN = 2,
+    KERNEL_ERROR = 3,
+};
 inline void SetAtomicNone() {
     opkg_sim::block().atomic = 0;
     opkg_sim::block().atomic_op = 0;
@@ -531,6 +549,22 @@ public:
     void WaitFlag(int32_t id) { ::wait_flag(src, dst, event_t(id)); }
 };
 }  // namespace AscendC
+
+// The devkit's kernel_log.h macros as its device build compiles them (not its CPU-debug build):
+// KERNEL_LOG prints nothing and ASCENDC_ASSERT checks nothing on the device. The level must
+// still be one of LogLevel's, and the condition and the behaviour must compile (never run).
+#ifndef KERNEL_LOG
+#define KERNEL_LOG(level, format, ...) ((void)::AscendC::LogLevel::level)
+#endif
+#ifndef ASCENDC_ASSERT
+#define ASCENDC_ASSERT(cond, behavior) \
+    do {                               \
+        if (false) {                   \
+            (void)(cond);              \
+            behavior;                  \
+        }                              \
+    } while (0)
+#endif
 
 #ifndef ASSERT
 #define ASSERT(expr) \

@@ -227,6 +227,9 @@ constexpr uint32_t MAX_REPEAT_HALF_SIZE = ONE_REPEAT_HALF_SIZE * MAX_REPEAT_TIME
 constexpr uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / B16_BYTE_SIZE;
 constexpr uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / B32_BYTE_SIZE;
 constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
+// the block stride of a contiguous repeat, and the all-lanes vector mask word (SetVectorMask)
+constexpr int32_t DEFAULT_BLK_STRIDE = 1;
+constexpr uint64_t FULL_MASK = 0xffffffffffffffff;
 
 // Scalar bf16 <-> float as kernel_utils.h spells them. ToFloat widens exactly; ToBfloat16 keeps the
 // upper 16 bits (it truncates, unlike Cast's rounding modes), as CANN's helper does. The half and
@@ -243,11 +246,46 @@ __aicore__ inline bfloat16_t ToBfloat16(const float& f) {
     return b;
 }
 
+// The scalar Cast between bfloat16_t and float (the devkit's kernel_operator_scalar_intf.h, on
+// the 910B (2201) among others; ops-nn's add_layer_norm_quant reads a bf16 scale with
+// `Cast(gm.GetValue(0))`). Widening is exact. Narrowing is the devkit's kernel_scalar_convert.h:
+// the 16 dropped mantissa bits round to nearest, ties to even; a value rounding past the largest
+// finite one is infinity; NaN is 0x7FFF.
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ == 2201 || __NPU_ARCH__ == 3002 || __NPU_ARCH__ == 3510 || \
+    __NPU_ARCH__ == 5102
+__aicore__ inline float Cast(const bfloat16_t& v) { return static_cast<float>(v); }
+__aicore__ inline bfloat16_t Cast(const float& f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    const uint16_t sign = static_cast<uint16_t>((u >> 31) << 15);
+    const uint32_t exp = (u >> 23) & 0xFFu, man = (u & 0x7FFFFFu) | 0x800000u;
+    bfloat16_t b;
+    if (exp == 0xFFu) {   // infinity keeps its sign; NaN is the positive quiet one
+        b.bits = (u & 0x7FFFFFu) ? uint16_t(0x7FFF) : uint16_t(sign | 0x7F80);
+        return b;
+    }
+    uint16_t e = static_cast<uint16_t>(exp), m = static_cast<uint16_t>(man >> 16);
+    if ((man & 0x8000u) && ((man & 0x7FFFu) || (man & 0x10000u))) {
+        if (e == 0xFE && (m & 0x7F) == 0x7F) {
+            b.bits = uint16_t(sign | 0x7F80);
+            return b;
+        }
+        ++m;
+    }
+    if (m > 0xFF) ++e;
+    b.bits = static_cast<uint16_t>(sign | (e << 7) | (m & 0x7F));
+    return b;
+}
+#endif
+
 }  // namespace AscendC
 
 // Pipes and events as plain enums at global scope, like the CCE builtins.
 enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX };
 enum event_t : uint8_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+// The unit-flag modes of the CCE cube builtins (mad, copy_matrix_cc_to_*; MmadParams::unitFlag
+// and FixpipeParams::unitFlag take their values): 0 off, 2 on, 3 on and the last of the tile.
+enum unit_flag_t : uint8_t { UFMode0 = 0, UFMode1 = 1, UFMode2 = 2, UFMode3 = 3 };
 
 namespace opkg_sim {
 

@@ -277,6 +277,47 @@ public:
     TBuf() : TBufBase(pos) {}
 };
 
+class TPipe;
+
+// A buffer pool (the devkit's TBufPool, kernel_tpipe.h): a stretch of one physical buffer that
+// TPipe::InitBufPool carves (or that shares another pool's stretch: InitBufPool(pool, len,
+// shareBuf)), from which the pool's InitBuffer hands out queue and TBuf memory in order, as
+// TPipe's does from the whole buffer; Reset() hands the stretch out again from its start (the
+// buffers initialised before keep their addresses: a kernel that still uses one reads what
+// the next owner stores). A pool may carve sub-pools (InitBufPool). Running past the pool's
+// length would overlap what follows it on the device: an error here.
+class TBufPoolBase {
+public:
+    explicit TBufPoolBase(TPosition pos) : pos_(pos) {}
+    bool InitBuffer(TQueBase& que, uint8_t num, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
+    bool InitBuffer(TBufBase& buf, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
+    bool InitBufPool(TBufPoolBase& pool, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
+    bool InitBufPool(TBufPoolBase& pool, uint32_t len, TBufPoolBase& shareBuf,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
+    void Reset() { used_ = 0; }
+    std::string describe() const { return opkg_sim::format("TBufPool<%s>", opkg_sim::position_name(pos_)); }
+
+    static constexpr bool isTbufPool = true;
+    TPosition pos_;
+    uint8_t* base_ = nullptr;   // the pool's stretch (startAddr_)
+    uint32_t len_ = 0;          // its length (maxLen_)
+    uint32_t used_ = 0;         // handed out so far (maxAddr_ - startAddr_)
+
+private:
+    // `bytes` of the pool for `what` (a buffer of physical buffer `hw`), after the checks
+    uint8_t* take(const std::string& what, int hw, uint64_t bytes, opkg_sim::SrcLoc loc);
+};
+
+// the devkit's defaultBufIDSize: buffer handles a pool keeps (the sim keeps no handle table)
+constexpr uint32_t defaultBufIDSize = 4;
+
+template <TPosition pos, uint32_t bufIDSize = defaultBufIDSize>
+class TBufPool : public TBufPoolBase {
+public:
+    static constexpr TPosition poolPos = pos;
+    TBufPool() : TBufPoolBase(pos) {}
+};
+
 class TPipe {
 public:
     TPipe();
@@ -290,6 +331,10 @@ public:
 
     bool InitBuffer(TQueBase& que, uint8_t num, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
     bool InitBuffer(TBufBase& buf, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
+    // a buffer pool (TBufPool above): `len` bytes of its position's buffer, or shareBuf's stretch
+    bool InitBufPool(TBufPoolBase& pool, uint32_t len, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
+    bool InitBufPool(TBufPoolBase& pool, uint32_t len, TBufPoolBase& shareBuf,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
     void Reset() { release(); }
     // CANN's TPipe::Init resets the buffer pool (its constructor calls it; a kernel may again):
     // the UB its buffers took is handed out again from the start
@@ -306,7 +351,14 @@ public:
     TEventID FetchEventID(HardEvent) { return 0; }
 
 private:
+    friend class TBufPoolBase;
     static uint32_t round32(uint32_t len) { return (len + 31u) & ~31u; }
+    // a queue's buffers at `base` (its TQueConfig checked): TPipe's and a pool's InitBuffer
+    static void attach(TQueBase& que, uint8_t* base, uint8_t num, uint32_t len, opkg_sim::SrcLoc loc);
+    // InitBufPool(pool, len, shareBuf): the pool is shareBuf's stretch
+    static void share(TBufPoolBase& pool, uint32_t len, TBufPoolBase& shareBuf, opkg_sim::SrcLoc loc);
+    // `len` bytes of position `pos`'s physical buffer, for `kind`
+    uint8_t* take(const std::string& kind, TPosition pos, uint32_t num, uint32_t len, opkg_sim::SrcLoc loc);
 
     uint8_t* carve(const std::string& kind, uint32_t num, uint32_t len, opkg_sim::SrcLoc loc);
     void release();
@@ -432,7 +484,16 @@ int32_t TQueBase::zero_length_index(const char* what) const {
 }
 
 bool TPipe::InitBuffer(TQueBase& que, uint8_t num, uint32_t len, opkg_sim::SrcLoc loc) {
-    if (num == 0) opkg_sim::fail(loc, "TPipe::InitBuffer with num = 0 buffers");
+    uint32_t rounded = round32(len);
+    int hw = opkg_sim::cube_queue_buffer(que.pos_, que.dst_);
+    attach(que, hw == opkg_sim::CUBE_UB ? carve(que.describe(), num, rounded, loc)
+                                        : opkg_sim::cube_carve(hw, que.pos_, que.describe(), num, rounded, loc),
+           num, len, loc);
+    return true;
+}
+
+void TPipe::attach(TQueBase& que, uint8_t* base, uint8_t num, uint32_t len, opkg_sim::SrcLoc loc) {
+    if (num == 0) opkg_sim::fail(loc, "InitBuffer with num = 0 buffers");
     if (que.config_.bufferNumber != 0 && que.config_.bufferNumber != num) {
         opkg_sim::fail(loc, opkg_sim::format("TPipe::InitBuffer gives a %s %u buffers, but its TQueConfig "
                                              "says bufferNumber = %u", que.describe().c_str(), unsigned(num),
@@ -443,11 +504,8 @@ bool TPipe::InitBuffer(TQueBase& que, uint8_t num, uint32_t len, opkg_sim::SrcLo
                                              "TQueConfig says bufferLen = %u", que.describe().c_str(), len,
                                              que.config_.bufferLen));
     }
-    uint32_t rounded = round32(len);
-    int hw = opkg_sim::cube_queue_buffer(que.pos_, que.dst_);
-    que.base_ = hw == opkg_sim::CUBE_UB ? carve(que.describe(), num, rounded, loc)
-                                        : opkg_sim::cube_carve(hw, que.pos_, que.describe(), num, rounded, loc);
-    que.len_ = rounded;
+    que.base_ = base;
+    que.len_ = round32(len);
     que.num_ = num;
     que.cursor_ = 0;
     que.in_use_.assign(num, false);
@@ -455,15 +513,94 @@ bool TPipe::InitBuffer(TQueBase& que, uint8_t num, uint32_t len, opkg_sim::SrcLo
     que.alloc_loc_.assign(num, opkg_sim::SrcLoc{nullptr, 0});
     que.fifo_.clear();
     opkg_sim::count_queue(num);
-    return true;
 }
 
 bool TPipe::InitBuffer(TBufBase& buf, uint32_t len, opkg_sim::SrcLoc loc) {
     uint32_t rounded = round32(len);
-    int hw = opkg_sim::cube_buffer_of(buf.pos_);
-    buf.base_ = hw == opkg_sim::CUBE_UB ? carve(buf.describe(), 1, rounded, loc)
-                                        : opkg_sim::cube_carve(hw, buf.pos_, buf.describe(), 1, rounded, loc);
+    buf.base_ = take(buf.describe(), buf.pos_, 1, rounded, loc);
     buf.len_ = rounded;
+    return true;
+}
+
+uint8_t* TPipe::take(const std::string& kind, TPosition pos, uint32_t num, uint32_t len, opkg_sim::SrcLoc loc) {
+    int hw = opkg_sim::cube_buffer_of(pos);
+    return hw == opkg_sim::CUBE_UB ? carve(kind, num, len, loc) : opkg_sim::cube_carve(hw, pos, kind, num, len, loc);
+}
+
+bool TPipe::InitBufPool(TBufPoolBase& pool, uint32_t len, opkg_sim::SrcLoc loc) {
+    pool.len_ = round32(len);
+    pool.base_ = take(pool.describe(), pool.pos_, 1, pool.len_, loc);
+    pool.used_ = 0;
+    return true;
+}
+
+bool TPipe::InitBufPool(TBufPoolBase& pool, uint32_t len, TBufPoolBase& shareBuf, opkg_sim::SrcLoc loc) {
+    share(pool, len, shareBuf, loc);
+    return true;
+}
+
+void TPipe::share(TBufPoolBase& pool, uint32_t len, TBufPoolBase& shareBuf, opkg_sim::SrcLoc loc) {
+    if (opkg_sim::cube_buffer_of(pool.pos_) != opkg_sim::cube_buffer_of(shareBuf.pos_)) {
+        opkg_sim::fail(loc, opkg_sim::format("InitBufPool: a %s cannot share the memory of a %s (another "
+                                             "physical buffer)", pool.describe().c_str(), shareBuf.describe().c_str()));
+    }
+    if (!shareBuf.base_) {
+        opkg_sim::fail(loc, opkg_sim::format("InitBufPool shares a %s that no InitBufPool gave memory yet",
+                                             shareBuf.describe().c_str()));
+    }
+    if (round32(len) > shareBuf.len_) {
+        opkg_sim::fail(loc, opkg_sim::format("InitBufPool: %u bytes shared from a %s of %u bytes", round32(len),
+                                             shareBuf.describe().c_str(), shareBuf.len_));
+    }
+    pool.base_ = shareBuf.base_;   // the devkit's: the shared pool's start and length
+    pool.len_ = shareBuf.len_;
+    pool.used_ = 0;
+}
+
+uint8_t* TBufPoolBase::take(const std::string& what, int hw, uint64_t bytes, opkg_sim::SrcLoc loc) {
+    if (!base_) {
+        opkg_sim::fail(loc, opkg_sim::format("%s::InitBuffer before TPipe::InitBufPool gave the pool memory",
+                                             describe().c_str()));
+    }
+    if (hw != opkg_sim::cube_buffer_of(pos_)) {
+        opkg_sim::fail(loc, opkg_sim::format("%s::InitBuffer of a %s: its buffer is not the pool's physical buffer",
+                                             describe().c_str(), what.c_str()));
+    }
+    if (used_ + bytes > len_) {
+        opkg_sim::fail(loc, opkg_sim::format("%s overflow: %s needs %llu bytes at offset %u of the pool's %u "
+                                             "(the device would overlap what follows the pool)",
+                                             describe().c_str(), what.c_str(), (unsigned long long)bytes, used_,
+                                             len_));
+    }
+    uint8_t* p = base_ + used_;
+    used_ += uint32_t(bytes);
+    return p;
+}
+
+bool TBufPoolBase::InitBuffer(TQueBase& que, uint8_t num, uint32_t len, opkg_sim::SrcLoc loc) {
+    uint32_t rounded = TPipe::round32(len);
+    TPipe::attach(que, take(que.describe(), opkg_sim::cube_queue_buffer(que.pos_, que.dst_),
+                            uint64_t(num) * rounded, loc), num, len, loc);
+    return true;
+}
+
+bool TBufPoolBase::InitBuffer(TBufBase& buf, uint32_t len, opkg_sim::SrcLoc loc) {
+    uint32_t rounded = TPipe::round32(len);
+    buf.base_ = take(buf.describe(), opkg_sim::cube_buffer_of(buf.pos_), rounded, loc);
+    buf.len_ = rounded;
+    return true;
+}
+
+bool TBufPoolBase::InitBufPool(TBufPoolBase& pool, uint32_t len, opkg_sim::SrcLoc loc) {
+    uint32_t rounded = TPipe::round32(len);
+    pool.base_ = take(pool.describe(), opkg_sim::cube_buffer_of(pool.pos_), rounded, loc);
+    pool.len_ = rounded;
+    pool.used_ = 0;
+    return true;
+}
+
+bool TBufPoolBase::InitBufPool(TBufPoolBase& pool, uint32_t len, TBufPoolBase& shareBuf, opkg_sim::SrcLoc loc) {
+    TPipe::share(pool, len, shareBuf, loc);   // the same rule as TPipe's
     return true;
 }
 
