@@ -892,3 +892,35 @@ def test_the_own_apis_st_executor_that_zeroes_outputs_after_the_call(tmp_path):
     other = executor("aclnnFill", "    def after_call(self, out):\n        out[1].fill_(2)\n"
                                   "        out[0][:] = 1\n        return out\n")
     assert R.zeroed_outputs(other, "Fill") is None
+
+
+def test_borrowed_rows_keep_to_the_values_the_api_documents(tmp_path):
+    """ops-nn's cross_entropy_loss_grad: its aclnn document says labelSmoothing takes 0.0 only
+    (docs/aclnnCrossEntropyLossGrad.md), the 950's table tests 0.3 as well, and the 910B kernel
+    never queues its output for it. A borrowed row with another value is not taken (said); a
+    parameter the document allows a list of values for, or no value, constrains nothing; the
+    SoC's own table is the contract and keeps its rows."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "aclnnFx.md").write_text(
+        "# aclnnFx\n<table><tbody>\n"
+        "      <tr>\n        <td>labelSmoothing（double）</td>\n        <td>输入</td>\n"
+        "        <td>当前仅支持输入0.0。</td>\n      </tr>\n"
+        "      <tr>\n        <td>mode（int64_t）</td>\n        <td>当前仅支持取值为0, 1。</td>\n"
+        "      </tr>\n</tbody></table>\n")
+    table = tmp_path / "tests" / "st" / "arch35"
+    table.mkdir(parents=True)
+    (table / "ttk_kernel_fx.csv").write_text(
+        "testcase_name,input_shapes,attributes,soc_series\n"
+        "plain,\"((2, 3),)\",\"{'label_smoothing': 0.0, 'mode': 1}\",\n"
+        "smoothed,\"((2, 3),)\",\"{'label_smoothing': 0.3, 'mode': 0}\",\n"
+        "default,\"((4, 3),)\",\"{'mode': 1}\",\n")
+    op = _op(attrs=[{"name": "label_smoothing", "type": "float", "default": 0.0},
+                    {"name": "mode", "type": "int", "default": 0}])
+    assert ttk.documented_only_values(tmp_path, op) == {
+        "label_smoothing": (0.0, "docs/aclnnFx.md:6")}
+    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22")
+    assert [c["name"] for c in cases.cases] == ["plain", "default"]
+    assert cases.skipped == ["smoothed: label_smoothing 0.3, where docs/aclnnFx.md:6 says only 0 "
+                             "is supported"]
+    assert [c["name"] for c in ttk.ttk_cases(tmp_path, op, "Ascend950", "arch35").cases] == [
+        "plain", "smoothed", "default"]

@@ -160,7 +160,8 @@ def ttk_cases(op_dir: Path, op: dict, short_series: str, arch: str | None,
     result = _cases(table_files(op_dir, arch), op_dir, op, short_series, has_infer_shape)
     if result.cases:
         return result
-    other = _cases(other_tables(op_dir, arch), op_dir, op, None, has_infer_shape)
+    other = _cases(other_tables(op_dir, arch), op_dir, op, None, has_infer_shape,
+                   documented_only_values(op_dir, op))
     if other.cases:
         other.tolerance = {}
         # the repository's test tool runs such a row only on its own architecture: where this
@@ -175,8 +176,9 @@ def ttk_cases(op_dir: Path, op: dict, short_series: str, arch: str | None,
 
 
 def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
-           has_infer_shape: bool) -> Cases:
-    """The cases of `files`' rows (of `short_series` unless None: any)."""
+           has_infer_shape: bool, only_values: dict | None = None) -> Cases:
+    """The cases of `files`' rows (of `short_series` unless None: any); a row giving an attr
+    another value than `only_values` allows ({attr: (value, where)}) is not taken."""
     result = Cases()
     if not files:
         return result
@@ -221,6 +223,9 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
                 for k, v in attrs_in.items():
                     if k in attr_kinds and (value := _attr_value(attr_kinds[k], v)) is not None:
                         attrs[k] = value
+            if (outside := _outside_documented(attrs, only_values or {})):
+                result.skipped.append(f"{name}: {outside}")
+                continue
             if any(a.get("required") and a["name"] not in attrs for a in op["attrs"]):
                 result.skipped.append(f"{name}: a required attr has no value")
                 continue
@@ -275,6 +280,48 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
         result.source = (files[0].relative_to(op_dir).as_posix() if len(files) == 1
                          else "tests/**/ttk_kernel_*.csv")
     return result
+
+
+# a row of an aclnn API document's parameter table: `<td>labelSmoothing（double）</td>` and the
+# cells after it; one whose usage cell says the API takes a single value (`当前仅支持输入0.0。`,
+# "only 0.0 is supported at present"; `当前仅支持取值为0。`, `当前仅支持 `1`。`), not a list of them
+_DOC_ROW = re.compile(r"<tr>\s*<td>\s*(\w+)\s*[（(][^<]*[)）]\s*</td>(.*?)</tr>", re.S)
+_DOC_ONLY = re.compile(r"当前仅支持(?:输入|取值为)?\s*`?(-?\d+(?:\.\d+)?)`?\s*(?=[。（(<]|$)")
+
+
+def documented_only_values(op_dir: Path, op: dict) -> dict:
+    """{attr: (value, "docs/<api>.md:line")} for the OpDef's attrs whose aclnn API parameter
+    (same name or camelCase) the operator's docs say takes one value only: the API checks its
+    parameters before the kernel runs, so a value it does not take is outside the operator's
+    contract (ops-nn's cross_entropy_loss_grad: labelSmoothing "当前仅支持输入0.0", and its 910B
+    kernel never queues its output for another, cross_entropy_loss_grad_weight_none.h:119).
+    The Ascend 950's tables test values its own kernel takes; read here for rows borrowed from
+    them. Two documents saying different values: neither is taken."""
+    names = {}
+    for a in op.get("attrs", []):
+        names[a["name"]] = names[_camel(a["name"])] = a["name"]
+    found: dict[str, set] = {}
+    for path in sorted((op_dir / "docs").glob("aclnn*.md")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for row in _DOC_ROW.finditer(text):
+            attr = names.get(re.sub(r"(Optional|Ref)$", "", row.group(1)))
+            only = _DOC_ONLY.search(row.group(2))
+            if attr is None or only is None:
+                continue
+            line = text.count("\n", 0, row.start(2) + only.start()) + 1
+            found.setdefault(attr, set()).add((float(only.group(1)),
+                                               f"{path.relative_to(op_dir).as_posix()}:{line}"))
+    return {attr: min(seen, key=lambda s: s[1]) for attr, seen in found.items()
+            if len({v for v, _ in seen}) == 1}
+
+
+def _outside_documented(attrs: dict, only_values: dict) -> str | None:
+    """Why a row's attrs are outside what the operator's documentation allows, or None."""
+    for attr, (value, where) in only_values.items():
+        given = attrs.get(attr)
+        if isinstance(given, (int, float)) and not isinstance(given, bool) and given != value:
+            return f"{attr} {given:g}, where {where} says only {value:g} is supported"
+    return None
 
 
 def spread_over_dtypes(cases: list[dict], limit: int) -> list[dict]:
