@@ -394,9 +394,9 @@ def test_a_ttk_attribute_that_names_an_input_gives_its_values(tmp_path):
 
 def test_another_architectures_table_gives_the_cases_of_a_soc_without_one(tmp_path):
     """As ops-nn's foreach_addcmul_scalar (tests/st/arch35/ttk_kernel_foreach_addcmul_scalar_st.csv):
-    dynamic inputs (a tuple of shapes per input), a scalar input of one element; the rows'
-    shape relations are kept, their tolerances (that architecture's) are not, and a row too
-    large for the sim is said."""
+    dynamic inputs (a tuple of shapes per input, a range per tensor), a scalar input of one
+    element; the rows' shape relations and ranges are kept, their tolerances (that
+    architecture's) are not, and a row too large for the sim is said."""
     table = tmp_path / "tests" / "st" / "arch35"
     table.mkdir(parents=True)
     (table / "ttk_kernel_fx.csv").write_text(
@@ -415,7 +415,7 @@ def test_another_architectures_table_gives_the_cases_of_a_soc_without_one(tmp_pa
     # architecture only (if_supported: skipped where this SoC's tiling refuses it)
     assert cases.cases == [{"name": "two", "shapes": {"x1": [[5], [3, 7]], "x2": [[5], [3, 7]],
                                                       "scalar": [1]},
-                            "ranges": {"x1": [-2.0, 3], "scalar": [0.5, 4]},
+                            "ranges": {"x1": [[-2.0, 2.0], [-1, 3]], "scalar": [0.5, 4]},
                             "if_supported": "a row of tests/st/arch35/ttk_kernel_fx.csv, "
                                             "another architecture's table"}]
     assert cases.tolerance == {}

@@ -121,6 +121,20 @@ def _range(r):
     return [min(lo for lo, _ in spans), max(hi for _, hi in spans)]
 
 
+def _per_tensor_ranges(r, shapes, dynamic: bool) -> list | None:
+    """A dynamic input's ranges one per tensor, when the row gives as many as the case has
+    tensors, each a range opkg draws from (ops-nn's foreach_lerp_scalar rows give x1's 45
+    tensors ranges from (-0.001, 0) to (-1000, -100)): drawing every tensor from their span
+    would give the small ones values a thousand times larger than the row tests. None
+    otherwise (the span is taken)."""
+    if not dynamic or not isinstance(r, (list, tuple)) or len(r) != len(shapes) or len(r) < 2:
+        return None
+    if not all(isinstance(x, (list, tuple)) and len(x) == 2 for x in r):
+        return None
+    each = [_range(x) for x in r]
+    return None if None in each else each
+
+
 def _attr_value(kind: str, value):
     if kind.startswith("list_"):
         if not isinstance(value, (list, tuple)):
@@ -241,7 +255,12 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
             if isinstance(ranges, (list, tuple)) and len(ranges) == len(inputs):
                 picked = {}
                 for t, r in zip(inputs, ranges):
-                    if t["name"] in case["shapes"] and (span := _range(r)) is not None:
+                    if t["name"] not in case["shapes"]:
+                        continue
+                    if (each := _per_tensor_ranges(r, case["shapes"][t["name"]],
+                                                   t.get("param_type") == "dynamic")):
+                        picked[t["name"]] = each
+                    elif (span := _range(r)) is not None:
                         picked[t["name"]] = span
                 if picked:
                     case["ranges"] = picked

@@ -299,7 +299,10 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
                     continue
                 shape, dtype, rng = case["shapes"][t.name], variant.dtype_of(t.name), case["ranges"].get(t.name)
                 if t.param_type == "dynamic":   # a list of tensors, each with its own values
-                    inputs[t.name] = [make_input(job["seed"], case["name"], f"{t.name}[{k}]", s, dtype, rng)
+                    # (and its own range when the case gives one per tensor)
+                    per_tensor = rng is not None and len(rng) > 0 and isinstance(rng[0], list)
+                    inputs[t.name] = [make_input(job["seed"], case["name"], f"{t.name}[{k}]", s, dtype,
+                                                 rng[k] if per_tensor else rng)
                                       for k, s in enumerate(shape)]
                 elif t.name in case.get("values", {}):
                     inputs[t.name] = exact_input(case["values"][t.name], shape, dtype)
