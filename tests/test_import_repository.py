@@ -489,8 +489,47 @@ def test_example_shapes_by_the_apis_documented_parameters(tmp_path):
         "attrs": {"eps": 0.5, "num_groups": 2}}
     # a dynamic input is never given a single tensor's shape, nor the reverse
     assert ttk.example_case(tmp_path, _op(inputs=[t("x"), t("scalars", param_type="dynamic")])) is None
-    # two inputs no name matches: their order is not the API's for sure, no case
-    assert ttk.example_case(tmp_path, _op(inputs=[t("y"), t("z"), t("x1", param_type="dynamic")])) is None
+    # two inputs no name matches, the first input matched by name (so `self` is not known to
+    # be either): their order is not the API's for sure, no case
+    assert ttk.example_case(tmp_path, _op(inputs=[t("x1", param_type="dynamic"), t("y"), t("z")])) is None
+    # with the OpDef's first input unmatched, the API's leading `self` is it
+    assert ttk.example_case(tmp_path, _op(inputs=[t("y"), t("z"), t("x1", param_type="dynamic")]))[
+        "shapes"] == {"y": [5], "z": [2], "x1": [[2, 3], [1, 3]]}
+
+
+def test_example_index_names_and_hand_filled_index_data(tmp_path):
+    """ops-nn's inplace_scatter_add: its example calls aclnnIndexAdd(self, dim, index, source,
+    alpha, out) for the OpDef's (var, indices, updates), and fills the index tensor by hand
+    (`indexHostData = {0, 1, 2, 3}`): `index` is `indices`' word, `self` the first input, the
+    one left `updates`; the integer host data of an integer input become its values (random
+    ones would index out of range), float host data do not."""
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "aclnnIndexAdd.md").write_text(
+        "aclnnStatus aclnnIndexAddGetWorkspaceSize(\n const aclTensor*  self,\n"
+        " const int64_t     dim,\n const aclTensor*  index,\n const aclTensor*  source,\n"
+        " const aclScalar*  alpha,\n aclTensor*        out,\n uint64_t*  workspaceSize,\n"
+        " aclOpExecutor**   executor)\n")
+    (tmp_path / "examples" / "test_aclnn_index_add.cpp").write_text(
+        "std::vector<int64_t> selfShape = {4, 2};\nstd::vector<int64_t> indexShape = {4};\n"
+        "std::vector<int64_t> sourceShape = {4, 2};\nstd::vector<int64_t> outShape = {4, 2};\n"
+        "std::vector<float> selfHostData = {0, 1, 2, 3, 4, 5, 6, 7};\n"
+        "std::vector<int> indexHostData = {3, 1, 2, 0};\n"
+        "std::vector<float> sourceHostData = {1, 1, 1, 2, 2, 2, 3, 3};\n"
+        "std::vector<float> outHostData(8, 0);\nint64_t dim = 0;\n"
+        "ret = CreateAclTensor(selfHostData, selfShape, &selfDeviceAddr, aclDataType::ACL_FLOAT, &self);\n"
+        "ret = CreateAclTensor(indexHostData, indexShape, &indexDeviceAddr, aclDataType::ACL_INT32, &index);\n"
+        "ret = CreateAclTensor(sourceHostData, sourceShape, &sourceDeviceAddr, aclDataType::ACL_FLOAT, &source);\n"
+        "ret = CreateAclTensor(outHostData, outShape, &outDeviceAddr, aclDataType::ACL_FLOAT, &out);\n"
+        "ret = aclnnIndexAddGetWorkspaceSize(self, dim, index, source, alpha, out, &workspaceSize, &executor);\n")
+    t = lambda name, dtype: {"name": name, "dtypes": [dtype], "formats": ["ND"]}  # noqa: E731
+    op = _op(inputs=[t("var", "float32"), t("indices", "int32"), t("updates", "float32")], attrs=[])
+    assert ttk.example_case(tmp_path, op) == {
+        "name": "example", "shapes": {"var": [4, 2], "indices": [4], "updates": [4, 2]},
+        "values": {"indices": [3, 1, 2, 0]}}
+    # a float input keeps drawn data, whatever the example wrote
+    op = _op(inputs=[t("var", "float32"), t("indices", "float32"), t("updates", "float32")], attrs=[])
+    assert "values" not in ttk.example_case(tmp_path, op)
 
 
 def _workspace(tmp_path) -> Path:

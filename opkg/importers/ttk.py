@@ -571,21 +571,28 @@ def example_case(op_dir: Path, op: dict) -> dict | None:
         by_name = {var[:-len("Shape")]: shape for var, shape in variables.items()
                    if var.endswith("Shape")}
         by_name.update(tensors)
+        host = _example_host_data(text)
         case = _case_of(op, by_name)
         if case is not None:
-            return {"name": "example", "shapes": case}
+            out = {"name": "example", "shapes": case}
+            values = _example_values(op, case, {t["name"]: v for t in op["inputs"]
+                                                for v in (t["name"], _camel(t["name"]))
+                                                if v in tensors}, host)
+            return {**out, "values": values} if values else out
         params = _call_arguments(op_dir, text, tensors)
         if params is None:
             continue
-        shapes = _matched(op["inputs"], [(n, v) for n, kind, v in params if kind == "in"])
-        case = _case_of(op, shapes)
+        given = _matched(op["inputs"], [(n, (v, var)) for n, kind, v, var in params if kind == "in"])
+        case = _case_of(op, {k: v for k, (v, _) in given.items()})
         if case is None:
             continue
         out = {"name": "example", "shapes": case}
+        if (values := _example_values(op, case, {k: var for k, (_, var) in given.items()}, host)):
+            out["values"] = values
         kinds = {a["name"]: a["type"] for a in op.get("attrs", [])}
         attrs = {}
         for name, value in _matched(op.get("attrs", []),
-                                    [(n, v) for n, kind, v in params if kind == "scalar"]).items():
+                                    [(n, v) for n, kind, v, _ in params if kind == "scalar"]).items():
             if (v := _attr_value(kinds[name], value)) is not None:
                 attrs[name] = v
         if attrs:
@@ -594,10 +601,52 @@ def example_case(op_dir: Path, op: dict) -> dict | None:
     return None
 
 
+# std::vector<int> indexHostData = {0, 1, 2, 3}; and CreateAclTensor(indexHostData, ..., &index)
+_EXAMPLE_INT_DATA = re.compile(r"std::vector<\s*(?:u?int(?:8|16|32|64)_t|int|long|size_t)\s*>\s*"
+                               r"(\w+)\s*=?\s*\{([^}]*)\}")
+_EXAMPLE_HOST = re.compile(r"CreateAclTensor\s*\(\s*(\w+)\s*,\s*\w+\s*,[^;]*?&\s*(\w+)\s*\)")
+
+
+def _example_host_data(text: str) -> dict:
+    """{aclTensor variable: its integer host data} of an example: the index tensors an aclnn
+    example fills by hand (ops-nn's inplace_scatter_add: `indexHostData = {0, 1, 2, 3}`),
+    which random data would put out of range."""
+    data = {}
+    for var, body in _EXAMPLE_INT_DATA.findall(text):
+        try:
+            data[var] = [int(x.strip()) for x in body.split(",") if x.strip()]
+        except ValueError:
+            continue
+    return {tensor: data[var] for var, tensor in _EXAMPLE_HOST.findall(text) if var in data}
+
+
+def _example_values(op: dict, case: dict, tensor_of: dict, host: dict) -> dict:
+    """The case's `values` for the inputs of an integer dtype whose example tensor
+    (`tensor_of`: input -> aclTensor variable) has integer host data filling its shape."""
+    from opkg.core.model import DTYPES
+
+    out = {}
+    for t in op["inputs"]:
+        name, shape = t["name"], case.get(t["name"])
+        data = host.get(tensor_of.get(name))
+        if data is None or shape is None or t.get("param_type") == "dynamic" or not all(
+                d in DTYPES and DTYPES[d].kind in ("int", "uint") for d in t["dtypes"]):
+            continue
+        count = 1
+        for d in shape:
+            count *= d
+        if len(data) == count:
+            out[name] = data
+    return out
+
+
 def _matched(declared: list[dict], given: list[tuple[str, object]]) -> dict:
     """The values `given` (parameter name, value; in call order) for the OpDef's `declared`
-    inputs or attrs, keyed by their names: by name or camelCase, then the one left on each side
-    when exactly one is (a name the API spells otherwise: aclnn's `self` for `x`)."""
+    inputs or attrs, keyed by their names: by name or camelCase, then by the word's singular
+    (aclnn's `index` for the OpDef's `indices`), then aclnn's `self` for the OpDef's first
+    input when that is the API's first parameter given and no name matched it (the tensor the
+    operation applies to: inplace_scatter_add's `var`), then the one left on each side when
+    exactly one is (a name the API spells otherwise: `self` for `x`)."""
     values = dict(given)
     out, used = {}, set()
     for t in declared:
@@ -606,6 +655,19 @@ def _matched(declared: list[dict], given: list[tuple[str, object]]) -> dict:
                 out[t["name"]] = values[key]
                 used.add(key)
                 break
+    stems = {}
+    for n, _ in given:
+        if n not in used:
+            stems.setdefault(_singular(n), []).append(n)
+    for t in declared:
+        found = stems.get(_singular(t["name"]), []) if t["name"] not in out else []
+        if len(found) == 1 and found[0] not in used:
+            out[t["name"]] = values[found[0]]
+            used.add(found[0])
+    if (declared and given and given[0][0] == "self" and "self" not in used
+            and declared[0]["name"] not in out):
+        out[declared[0]["name"]] = values["self"]
+        used.add("self")
     rest = [t["name"] for t in declared if t["name"] not in out]
     left = [(n, v) for n, v in given if n not in used]
     if len(rest) == 1 and len(left) == 1:   # two or more: the orders may differ
@@ -651,7 +713,8 @@ def _scalar(text: str):
 
 
 def _call_arguments(op_dir: Path, text: str, tensors: dict) -> list | None:
-    """The example's aclnn call as (parameter name, kind, value) in the order its documentation
+    """The example's aclnn call as (parameter name, kind, value, the argument as written) in
+    the order its documentation
     declares the parameters: kind "in" for a `const` tensor or tensor list (value: its shape, a
     list of shapes for a list), "out" for another tensor, "scalar" for a literal or a variable
     initialised with one; `Optional`/`Ref` suffixes dropped, as the OpDef has none. None when
@@ -686,11 +749,20 @@ def _call_arguments(op_dir: Path, text: str, tensors: dict) -> list | None:
             shape = tensors.get(value) or lists.get(value)
             if shape is not None:
                 tensor_input = param.startswith("const") or m.group(1).endswith("Ref")
-                out.append((name, "in" if tensor_input else "out", shape))
+                out.append((name, "in" if tensor_input else "out", shape, value))
             elif "*" not in param and (v := scalars.get(value, _scalar(value))) is not None:
-                out.append((name, "scalar", v))
+                out.append((name, "scalar", v, value))
         return out
     return None
+
+
+def _singular(name: str) -> str:
+    """A parameter name's word, lower case, without separators or a plural ending: indices,
+    index and Index are one."""
+    word = name.replace("_", "").lower()
+    if word.endswith("ices"):
+        return word[:-4] + "ex"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 def _camel(name: str) -> str:
