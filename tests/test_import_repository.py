@@ -215,10 +215,12 @@ def test_ttk_rows_give_output_shapes_when_there_is_no_infershape():
     assert [c["output_shapes"] for c in cases.cases] == [{"y": [3, 37]}, {"y": [1]}]
 
 
-def _table(op_dir: Path, text: str) -> None:
-    """A ttk table of the operator at `op_dir` (tests/ttk_kernel_x.csv)."""
-    (op_dir / "tests").mkdir()
-    (op_dir / "tests" / "ttk_kernel_x.csv").write_text(text)
+def _table(op_dir: Path, text: str, arch: str | None = None) -> None:
+    """A ttk table of the operator at `op_dir` (tests/ttk_kernel_x.csv; an architecture's
+    under tests/st/<arch>/)."""
+    where = op_dir / "tests" / "st" / arch if arch else op_dir / "tests"
+    where.mkdir(parents=True)
+    (where / "ttk_kernel_x.csv").write_text(text)
 
 
 def test_ttk_rows_that_do_not_fit_the_opdef_are_said(tmp_path):
@@ -450,6 +452,14 @@ def test_example_shapes_by_the_tensor_each_creates():
     assert ttk.example_case(OP, op) is None
 
 
+def _example(op_dir: Path, api: str, doc: str, example: str) -> None:
+    """An operator directory's docs/<api>.md and its examples/test_aclnn_*.cpp."""
+    (op_dir / "examples").mkdir()
+    (op_dir / "docs").mkdir()
+    (op_dir / "docs" / f"{api}.md").write_text(doc)
+    (op_dir / "examples" / "test_aclnn_example.cpp").write_text(example)
+
+
 def test_example_shapes_by_the_apis_documented_parameters(tmp_path):
     """ops-nn's foreach examples build tensor lists from tensors named otherwise
     (`tensorListInput1` from input1, input2) and pass them to aclnn<Api>GetWorkspaceSize in
@@ -458,14 +468,11 @@ def test_example_shapes_by_the_apis_documented_parameters(tmp_path):
     no name matches takes the one such parameter left (group_norm_silu_quant's `self` for
     `x`), and attrs come from literals or variables initialised with one (`group` for
     `num_groups`, the one left)."""
-    (tmp_path / "examples").mkdir()
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "aclnnMyList.md").write_text(
+    _example(tmp_path, "aclnnMyList",
         "```Cpp\naclnnStatus aclnnMyListGetWorkspaceSize(\n  const aclTensor *self,\n"
         "  const aclTensorList *x1,\n  int64_t group,\n  double eps,\n"
         "  const aclTensor     *scalarsOptional,\n  aclTensorList       *out,\n"
-        "  uint64_t            *workspaceSize,\n  aclOpExecutor      **executor)\n```\n")
-    (tmp_path / "examples" / "test_aclnn_my_list.cpp").write_text(
+        "  uint64_t            *workspaceSize,\n  aclOpExecutor      **executor)\n```\n",
         "std::vector<int64_t> aShape = {2, 3};\nstd::vector<int64_t> bShape = {1, 3};\n"
         "std::vector<int64_t> sShape = {2};\nstd::vector<int64_t> inShape = {5};\n"
         "ret = CreateAclTensor(aData, aShape, &aAddr, aclDataType::ACL_FLOAT, &a);\n"
@@ -503,14 +510,11 @@ def test_example_index_names_and_hand_filled_index_data(tmp_path):
     (`indexHostData = {0, 1, 2, 3}`): `index` is `indices`' word, `self` the first input, the
     one left `updates`; the integer host data of an integer input become its values (random
     ones would index out of range), float host data do not."""
-    (tmp_path / "examples").mkdir()
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "aclnnIndexAdd.md").write_text(
+    _example(tmp_path, "aclnnIndexAdd",
         "aclnnStatus aclnnIndexAddGetWorkspaceSize(\n const aclTensor*  self,\n"
         " const int64_t     dim,\n const aclTensor*  index,\n const aclTensor*  source,\n"
         " const aclScalar*  alpha,\n aclTensor*        out,\n uint64_t*  workspaceSize,\n"
-        " aclOpExecutor**   executor)\n")
-    (tmp_path / "examples" / "test_aclnn_index_add.cpp").write_text(
+        " aclOpExecutor**   executor)\n",
         "std::vector<int64_t> selfShape = {4, 2};\nstd::vector<int64_t> indexShape = {4};\n"
         "std::vector<int64_t> sourceShape = {4, 2};\nstd::vector<int64_t> outShape = {4, 2};\n"
         "std::vector<float> selfHostData = {0, 1, 2, 3, 4, 5, 6, 7};\n"
@@ -946,13 +950,10 @@ def test_borrowed_rows_keep_to_the_values_the_api_documents(tmp_path):
         "        <td>当前仅支持输入0.0。</td>\n      </tr>\n"
         "      <tr>\n        <td>mode（int64_t）</td>\n        <td>当前仅支持取值为0, 1。</td>\n"
         "      </tr>\n</tbody></table>\n")
-    table = tmp_path / "tests" / "st" / "arch35"
-    table.mkdir(parents=True)
-    (table / "ttk_kernel_fx.csv").write_text(
-        "testcase_name,input_shapes,attributes,soc_series\n"
-        "plain,\"((2, 3),)\",\"{'label_smoothing': 0.0, 'mode': 1}\",\n"
-        "smoothed,\"((2, 3),)\",\"{'label_smoothing': 0.3, 'mode': 0}\",\n"
-        "default,\"((4, 3),)\",\"{'mode': 1}\",\n")
+    _table(tmp_path, "testcase_name,input_shapes,attributes,soc_series\n"
+           "plain,\"((2, 3),)\",\"{'label_smoothing': 0.0, 'mode': 1}\",\n"
+           "smoothed,\"((2, 3),)\",\"{'label_smoothing': 0.3, 'mode': 0}\",\n"
+           "default,\"((4, 3),)\",\"{'mode': 1}\",\n", arch="arch35")
     op = _op(attrs=[{"name": "label_smoothing", "type": "float", "default": 0.0},
                     {"name": "mode", "type": "int", "default": 0}])
     assert ttk.documented_only_values(tmp_path, op) == {
