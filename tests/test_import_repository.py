@@ -255,11 +255,20 @@ def test_an_attr_naming_the_rows_output_dtype_follows_the_variant(tmp_path):
     # the first row's axis has int4's number too, but the second's does not: not a dtype
     assert [c["attrs"] for c in cases] == [{"dst_type": {"output_dtype": "y"}, "axis": 29},
                                            {"dst_type": {"output_dtype": "y"}, "axis": -1}]
-    written = R._per_variant_dtypes(cases[1], op, "Ascend910B1")
+    written = R._per_variant_dtypes(cases[1], op)
     assert written["attrs"]["dst_type"] == {"per_variant": {"float16_int8": 2, "float16_int4": 29}}
     assert written["attrs"]["axis"] == -1 and written["shapes"] == cases[1]["shapes"]
     plain = {**cases[0], "attrs": {"axis": 29}}
-    assert R._per_variant_dtypes(plain, op, "Ascend910B1") == plain
+    assert R._per_variant_dtypes(plain, op) == plain
+    # the OpDef's own lists name variants a SoC's config does not (ops-nn's dynamic_block_quant:
+    # hifloat8 beside the 910B's int8): the manifest wants a value for each of them too
+    configured = {**op, "soc_configs": {"ascend910b": {"inputs": [{**op["inputs"][0], "dtypes": ["float16"],
+                                                                   "formats": ["ND"]}],
+                                                       "outputs": [{**op["outputs"][0], "dtypes": ["int8"],
+                                                                    "formats": ["ND"]}]}}}
+    configured["outputs"] = [{**op["outputs"][0], "dtypes": ["hifloat8", "int4"]}]
+    assert R._per_variant_dtypes(cases[1], configured)["attrs"]["dst_type"] == {
+        "per_variant": {"float16_hifloat8": 34, "float16_int4": 29, "float16_int8": 2}}
 
 
 def _dtype_rows(op_dir: Path, op: dict, *rows) -> list:

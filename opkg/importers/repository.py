@@ -843,10 +843,10 @@ def _short_series(soc: str) -> str:
     return re.sub(r"\d+$", "", soc) if re.search(r"[A-Za-z]\d+$", soc) else soc
 
 
-def _soc_variants(manifest_op: dict, soc: str) -> list:
-    """The dtype variants the manifest's op has on `soc`."""
+def _manifest_variants(manifest_op: dict) -> list:
+    """Every dtype variant the manifest's op names, its own lists' and each SoC config's (a
+    `per_variant` value is given for each of them: manifest.per_variant)."""
     from opkg.core.model import OpSpec, TensorSpec
-    from opkg.core.socs import soc_table
 
     def tensors(group):
         return tuple(TensorSpec(t["name"], tuple(t["dtypes"]), tuple(t.get("formats") or ("ND",)),
@@ -855,21 +855,26 @@ def _soc_variants(manifest_op: dict, soc: str) -> list:
     spec = OpSpec(manifest_op["type"], tensors(manifest_op["inputs"]), tensors(manifest_op["outputs"]),
                   soc_configs=tuple((short, tensors(c["inputs"]), tensors(c["outputs"]))
                                     for short, c in (manifest_op.get("soc_configs") or {}).items()))
-    row = soc_table(None).get(soc)
-    return spec.for_soc(row.short if row else soc).variants()
+    variants = {}
+    for o in [spec] + [spec.for_soc(short) for short, _, _ in spec.soc_configs]:
+        for v in o.variants():
+            variants.setdefault(v.name, v)
+    return list(variants.values())
 
 
-def _per_variant_dtypes(case: dict, manifest_op: dict, soc: str) -> dict:
+def _per_variant_dtypes(case: dict, manifest_op: dict) -> dict:
     """A case whose attrs name an output's dtype (ttk._dtype_attrs: `{output_dtype: y}`) with
-    the value per variant: the ge::DataType number of that output's dtype in each variant of
-    the SoC, as the manifest's `per_variant` says it."""
+    the value per variant: the ge::DataType number of that output's dtype in each variant the
+    manifest names (the OpDef's own lists' too, where they hold dtypes the SoC's config does
+    not: ops-nn's dynamic_block_quant, hifloat8 and float8 beside the 910B's int8), as the
+    manifest's `per_variant` says it."""
     named = {k: v["output_dtype"] for k, v in (case.get("attrs") or {}).items()
              if isinstance(v, dict) and "output_dtype" in v}
     if not named:
         return case
     from opkg.core.model import DTYPES
 
-    variants = _soc_variants(manifest_op, soc)
+    variants = _manifest_variants(manifest_op)
     attrs = dict(case["attrs"])
     for name, output in named.items():
         attrs[name] = {"per_variant": {v.name: DTYPES[v.dtype_of(output)].ge_value for v in variants}}
@@ -982,7 +987,7 @@ def manifest_text(op: Operator, manifest_op: dict, *, soc, golden_ref, golden, c
     lines.append("  cases:")
     if cases.cases:
         lines.append(f"    # from the repository's {cases.source}")
-        lines += [f"    - {_yaml_flow(_per_variant_dtypes(c, manifest_op, soc))}"
+        lines += [f"    - {_yaml_flow(_per_variant_dtypes(c, manifest_op))}"
                   for c in cases.cases]
     else:
         lines.append("    # no ttk table or example for this SoC: one shape for every input; "
