@@ -111,3 +111,49 @@ def test_an_output_that_is_infinite_on_both_sides_everywhere_has_no_error():
     assert r["passed"] and r["max_abs_error"] == 0.0 and r["max_rel_error"] == 0.0
     r = compare(inf, -inf, 1e-3, 1e-3, 0.0)
     assert not r["passed"] and r["max_abs_error"] == float("inf")
+
+
+def _rounded_to_bfloat16(values: np.ndarray) -> np.ndarray:
+    bits = values.astype(np.float32).view(np.uint32)
+    return ((bits + 0x8000) & 0xFFFF0000).astype(np.uint32).view(np.float32)
+
+
+def test_golden_precision_reads_a_float32_golden_rounded_through_a_narrower_float():
+    from opkg.verify.compare import golden_precision
+
+    values = np.random.default_rng(0).uniform(-1, 1, 256).astype(np.float32)
+    assert golden_precision(values, "float32") is None
+    assert golden_precision(_rounded_to_bfloat16(values), "float32") == "bfloat16"
+    assert golden_precision(values.astype(np.float16).astype(np.float32), "float32") == "float16"
+    # integers and halves are every float's values: no sign of the golden's rounding
+    assert golden_precision(np.arange(-64, 64, 0.5, dtype=np.float32), "float32") is None
+    # too few values to tell; and only float32 outputs are read
+    assert golden_precision(_rounded_to_bfloat16(values[:16]), "float32") is None
+    assert golden_precision(values.astype(np.float16), "float16") is None
+
+
+def test_a_golden_rounded_through_bfloat16_is_compared_with_its_tolerance():
+    from opkg.core.manifest import DEFAULT_TOLERANCE
+    from opkg.verify.runner import _golden_tolerance
+
+    values = np.random.default_rng(1).uniform(-1, 1, 512).astype(np.float32)
+    want = _rounded_to_bfloat16(values)
+    tight = DEFAULT_TOLERANCE["float32"]
+    # the kernel's float32 result, unrounded, is off the golden by up to half a bfloat16 step
+    assert not compare(values, want, **tight)["passed"]
+    tol, said = _golden_tolerance("y1", want, "float32", tight)
+    assert tol == DEFAULT_TOLERANCE["bfloat16"] and "bfloat16" in said[0]
+    assert compare(values, want, **tol)["passed"]
+    # a float32 golden keeps float32's tolerance, and a looser one asked is kept
+    assert _golden_tolerance("y1", values, "float32", tight) == (tight, [])
+    loose = {"rtol": 0.01, "atol": 0.01, "error_ratio": 0.01}
+    assert _golden_tolerance("y1", want, "float32", loose) == (loose, [])
+    # a dynamic output: every tensor must be rounded so
+    assert _golden_tolerance("y", [want, values], "float32", tight) == (tight, [])
+
+
+def test_golden_precision_leaves_integers_and_short_fractions_alone():
+    from opkg.verify.compare import golden_precision
+
+    assert golden_precision(np.arange(0, 300, dtype=np.float32), "float32") is None
+    assert golden_precision(np.arange(-256, 256, 0.25, dtype=np.float32) / 4, "float32") is None

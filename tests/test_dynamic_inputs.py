@@ -112,3 +112,36 @@ def test_an_msopgen_project_with_a_dynamic_input_imports_and_verifies(workspace,
     r = opkg("build", "packages/addn", "--json", cwd=workspace.root, check=0)
     [target] = json.loads(r.stdout)["targets"]
     assert target["passed"]
+
+
+def test_each_tensor_of_a_dynamic_input_may_have_its_own_range(addn_ws):
+    """An ops repository's ttk row gives each tensor of a dynamic input its own range (ops-nn's
+    foreach tables): a case may say one [low, high] per tensor, and each tensor is drawn from
+    its own; as many as the case has tensors."""
+    manifest = addn_ws.root / "packages/add_n/opkg.yaml"
+    text = manifest.read_text()
+    manifest.write_text(text.replace(
+        "      shapes: {x: [[8, 64], [8, 64], [8, 64]]}\n",
+        "      shapes: {x: [[8, 64], [8, 64], [8, 64]]}\n"
+        "      ranges: {x: [[0, 0.5], [10, 10], [-3, -2]]}\n"))
+    (addn_ws.root / "packages/add_n/golden.py").write_text(
+        "import numpy as np\n\n"
+        "def add_n(x):\n"
+        "    if len(x) == 3:\n"
+        "        assert 0 <= x[0].min() and x[0].max() <= 0.5, 'x[0] outside [0, 0.5]'\n"
+        "        assert (x[1] == 10).all(), 'x[1] is not all 10'\n"
+        "        assert -3 <= x[2].min() and x[2].max() <= -2, 'x[2] outside [-3, -2]'\n"
+        "    out = x[0].copy()\n"
+        "    for t in x[1:]:\n"
+        "        out = (out + t).astype(x[0].dtype)\n"
+        "    return out\n")
+    r = opkg("build", "packages/add_n", "--json", cwd=addn_ws.root, check=0)
+    [target] = json.loads(r.stdout)["targets"]
+    assert target["passed"], r.stdout + r.stderr
+    manifest.write_text(text.replace(
+        "      shapes: {x: [[8, 64], [8, 64], [8, 64]]}\n",
+        "      shapes: {x: [[8, 64], [8, 64], [8, 64]]}\n"
+        "      ranges: {x: [[0, 0.5], [10, 10]]}\n"))
+    r = opkg("build", "packages/add_n", cwd=addn_ws.root)
+    assert r.returncode != 0
+    assert "2 ranges for the 3 tensors of 'x' in this case" in r.stdout + r.stderr

@@ -215,10 +215,12 @@ def test_ttk_rows_give_output_shapes_when_there_is_no_infershape():
     assert [c["output_shapes"] for c in cases.cases] == [{"y": [3, 37]}, {"y": [1]}]
 
 
-def _table(op_dir: Path, text: str) -> None:
-    """A ttk table of the operator at `op_dir` (tests/ttk_kernel_x.csv)."""
-    (op_dir / "tests").mkdir()
-    (op_dir / "tests" / "ttk_kernel_x.csv").write_text(text)
+def _table(op_dir: Path, text: str, arch: str | None = None) -> None:
+    """A ttk table of the operator at `op_dir` (tests/ttk_kernel_x.csv; an architecture's
+    under tests/st/<arch>/)."""
+    where = op_dir / "tests" / "st" / arch if arch else op_dir / "tests"
+    where.mkdir(parents=True)
+    (where / "ttk_kernel_x.csv").write_text(text)
 
 
 def test_ttk_rows_that_do_not_fit_the_opdef_are_said(tmp_path):
@@ -418,9 +420,9 @@ def test_an_input_with_values_takes_no_range(tmp_path):
 
 def test_another_architectures_table_gives_the_cases_of_a_soc_without_one(tmp_path):
     """As ops-nn's foreach_addcmul_scalar (tests/st/arch35/ttk_kernel_foreach_addcmul_scalar_st.csv):
-    dynamic inputs (a tuple of shapes per input), a scalar input of one element; the rows'
-    shape relations are kept, their tolerances (that architecture's) are not, and a row too
-    large for the sim is said."""
+    dynamic inputs (a tuple of shapes per input, a range per tensor), a scalar input of one
+    element; the rows' shape relations and ranges are kept, their tolerances (that
+    architecture's) are not, and a row too large for the sim is said."""
     table = tmp_path / "tests" / "st" / "arch35"
     table.mkdir(parents=True)
     (table / "ttk_kernel_fx.csv").write_text(
@@ -439,7 +441,7 @@ def test_another_architectures_table_gives_the_cases_of_a_soc_without_one(tmp_pa
     # architecture only (if_supported: skipped where this SoC's tiling refuses it)
     assert cases.cases == [{"name": "two", "shapes": {"x1": [[5], [3, 7]], "x2": [[5], [3, 7]],
                                                       "scalar": [1]},
-                            "ranges": {"x1": [-2.0, 3], "scalar": [0.5, 4]},
+                            "ranges": {"x1": [[-2.0, 2.0], [-1, 3]], "scalar": [0.5, 4]},
                             "if_supported": "a row of tests/st/arch35/ttk_kernel_fx.csv, "
                                             "another architecture's table"}]
     assert cases.tolerance == {}
@@ -474,6 +476,14 @@ def test_example_shapes_by_the_tensor_each_creates():
     assert ttk.example_case(OP, op) is None
 
 
+def _example(op_dir: Path, api: str, doc: str, example: str) -> None:
+    """An operator directory's docs/<api>.md and its examples/test_aclnn_*.cpp."""
+    (op_dir / "examples").mkdir()
+    (op_dir / "docs").mkdir()
+    (op_dir / "docs" / f"{api}.md").write_text(doc)
+    (op_dir / "examples" / "test_aclnn_example.cpp").write_text(example)
+
+
 def test_example_shapes_by_the_apis_documented_parameters(tmp_path):
     """ops-nn's foreach examples build tensor lists from tensors named otherwise
     (`tensorListInput1` from input1, input2) and pass them to aclnn<Api>GetWorkspaceSize in
@@ -482,14 +492,11 @@ def test_example_shapes_by_the_apis_documented_parameters(tmp_path):
     no name matches takes the one such parameter left (group_norm_silu_quant's `self` for
     `x`), and attrs come from literals or variables initialised with one (`group` for
     `num_groups`, the one left)."""
-    (tmp_path / "examples").mkdir()
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "aclnnMyList.md").write_text(
+    _example(tmp_path, "aclnnMyList",
         "```Cpp\naclnnStatus aclnnMyListGetWorkspaceSize(\n  const aclTensor *self,\n"
         "  const aclTensorList *x1,\n  int64_t group,\n  double eps,\n"
         "  const aclTensor     *scalarsOptional,\n  aclTensorList       *out,\n"
-        "  uint64_t            *workspaceSize,\n  aclOpExecutor      **executor)\n```\n")
-    (tmp_path / "examples" / "test_aclnn_my_list.cpp").write_text(
+        "  uint64_t            *workspaceSize,\n  aclOpExecutor      **executor)\n```\n",
         "std::vector<int64_t> aShape = {2, 3};\nstd::vector<int64_t> bShape = {1, 3};\n"
         "std::vector<int64_t> sShape = {2};\nstd::vector<int64_t> inShape = {5};\n"
         "ret = CreateAclTensor(aData, aShape, &aAddr, aclDataType::ACL_FLOAT, &a);\n"
@@ -513,8 +520,44 @@ def test_example_shapes_by_the_apis_documented_parameters(tmp_path):
         "attrs": {"eps": 0.5, "num_groups": 2}}
     # a dynamic input is never given a single tensor's shape, nor the reverse
     assert ttk.example_case(tmp_path, _op(inputs=[t("x"), t("scalars", param_type="dynamic")])) is None
-    # two inputs no name matches: their order is not the API's for sure, no case
-    assert ttk.example_case(tmp_path, _op(inputs=[t("y"), t("z"), t("x1", param_type="dynamic")])) is None
+    # two inputs no name matches, the first input matched by name (so `self` is not known to
+    # be either): their order is not the API's for sure, no case
+    assert ttk.example_case(tmp_path, _op(inputs=[t("x1", param_type="dynamic"), t("y"), t("z")])) is None
+    # with the OpDef's first input unmatched, the API's leading `self` is it
+    assert ttk.example_case(tmp_path, _op(inputs=[t("y"), t("z"), t("x1", param_type="dynamic")]))[
+        "shapes"] == {"y": [5], "z": [2], "x1": [[2, 3], [1, 3]]}
+
+
+def test_example_index_names_and_hand_filled_index_data(tmp_path):
+    """ops-nn's inplace_scatter_add: its example calls aclnnIndexAdd(self, dim, index, source,
+    alpha, out) for the OpDef's (var, indices, updates), and fills the index tensor by hand
+    (`indexHostData = {0, 1, 2, 3}`): `index` is `indices`' word, `self` the first input, the
+    one left `updates`; the integer host data of an integer input become its values (random
+    ones would index out of range), float host data do not."""
+    _example(tmp_path, "aclnnIndexAdd",
+        "aclnnStatus aclnnIndexAddGetWorkspaceSize(\n const aclTensor*  self,\n"
+        " const int64_t     dim,\n const aclTensor*  index,\n const aclTensor*  source,\n"
+        " const aclScalar*  alpha,\n aclTensor*        out,\n uint64_t*  workspaceSize,\n"
+        " aclOpExecutor**   executor)\n",
+        "std::vector<int64_t> selfShape = {4, 2};\nstd::vector<int64_t> indexShape = {4};\n"
+        "std::vector<int64_t> sourceShape = {4, 2};\nstd::vector<int64_t> outShape = {4, 2};\n"
+        "std::vector<float> selfHostData = {0, 1, 2, 3, 4, 5, 6, 7};\n"
+        "std::vector<int> indexHostData = {3, 1, 2, 0};\n"
+        "std::vector<float> sourceHostData = {1, 1, 1, 2, 2, 2, 3, 3};\n"
+        "std::vector<float> outHostData(8, 0);\nint64_t dim = 0;\n"
+        "ret = CreateAclTensor(selfHostData, selfShape, &selfDeviceAddr, aclDataType::ACL_FLOAT, &self);\n"
+        "ret = CreateAclTensor(indexHostData, indexShape, &indexDeviceAddr, aclDataType::ACL_INT32, &index);\n"
+        "ret = CreateAclTensor(sourceHostData, sourceShape, &sourceDeviceAddr, aclDataType::ACL_FLOAT, &source);\n"
+        "ret = CreateAclTensor(outHostData, outShape, &outDeviceAddr, aclDataType::ACL_FLOAT, &out);\n"
+        "ret = aclnnIndexAddGetWorkspaceSize(self, dim, index, source, alpha, out, &workspaceSize, &executor);\n")
+    t = lambda name, dtype: {"name": name, "dtypes": [dtype], "formats": ["ND"]}  # noqa: E731
+    op = _op(inputs=[t("var", "float32"), t("indices", "int32"), t("updates", "float32")], attrs=[])
+    assert ttk.example_case(tmp_path, op) == {
+        "name": "example", "shapes": {"var": [4, 2], "indices": [4], "updates": [4, 2]},
+        "values": {"indices": [3, 1, 2, 0]}}
+    # a float input keeps drawn data, whatever the example wrote
+    op = _op(inputs=[t("var", "float32"), t("indices", "float32"), t("updates", "float32")], attrs=[])
+    assert "values" not in ttk.example_case(tmp_path, op)
 
 
 def _workspace(tmp_path) -> Path:
@@ -949,3 +992,32 @@ def test_the_own_apis_st_executor_that_zeroes_outputs_after_the_call(tmp_path):
     other = executor("aclnnFill", "    def after_call(self, out):\n        out[1].fill_(2)\n"
                                   "        out[0][:] = 1\n        return out\n")
     assert R.zeroed_outputs(other, "Fill") is None
+
+
+def test_borrowed_rows_keep_to_the_values_the_api_documents(tmp_path):
+    """ops-nn's cross_entropy_loss_grad: its aclnn document says labelSmoothing takes 0.0 only
+    (docs/aclnnCrossEntropyLossGrad.md), the 950's table tests 0.3 as well, and the 910B kernel
+    never queues its output for it. A borrowed row with another value is not taken (said); a
+    parameter the document allows a list of values for, or no value, constrains nothing; the
+    SoC's own table is the contract and keeps its rows."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "aclnnFx.md").write_text(
+        "# aclnnFx\n<table><tbody>\n"
+        "      <tr>\n        <td>labelSmoothing（double）</td>\n        <td>输入</td>\n"
+        "        <td>当前仅支持输入0.0。</td>\n      </tr>\n"
+        "      <tr>\n        <td>mode（int64_t）</td>\n        <td>当前仅支持取值为0, 1。</td>\n"
+        "      </tr>\n</tbody></table>\n")
+    _table(tmp_path, "testcase_name,input_shapes,attributes,soc_series\n"
+           "plain,\"((2, 3),)\",\"{'label_smoothing': 0.0, 'mode': 1}\",\n"
+           "smoothed,\"((2, 3),)\",\"{'label_smoothing': 0.3, 'mode': 0}\",\n"
+           "default,\"((4, 3),)\",\"{'mode': 1}\",\n", arch="arch35")
+    op = _op(attrs=[{"name": "label_smoothing", "type": "float", "default": 0.0},
+                    {"name": "mode", "type": "int", "default": 0}])
+    assert ttk.documented_only_values(tmp_path, op) == {
+        "label_smoothing": (0.0, "docs/aclnnFx.md:6")}
+    cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22")
+    assert [c["name"] for c in cases.cases] == ["plain", "default"]
+    assert cases.skipped == ["smoothed: label_smoothing 0.3, where docs/aclnnFx.md:6 says only 0 "
+                             "is supported"]
+    assert [c["name"] for c in ttk.ttk_cases(tmp_path, op, "Ascend950", "arch35").cases] == [
+        "plain", "smoothed", "default"]

@@ -83,3 +83,12 @@ def test_bad_manifests_fail_the_schema_and_opkg(validator, workspace, edit, wher
     with pytest.raises(ManifestError) as info:
         workspace.load().packages
     assert opkg_says in info.value.render()
+
+
+def test_a_dynamic_input_may_have_a_range_per_tensor(validator):
+    data = yaml.safe_load((REPO / "tests/fixtures/add_n/opkg.yaml").read_text())
+    case = data["verify"]["cases"][0]
+    case["ranges"] = {"x": [[0, 0.5], [10, 10], [-3, -2]]}
+    assert problems(validator, data) == []
+    case["ranges"] = {"x": [[0, 0.5, 1]]}
+    assert problems(validator, data)

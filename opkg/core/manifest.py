@@ -68,7 +68,8 @@ class Case:
     name: str
     shapes: dict[str, tuple]   # dims per input; a tuple of dims per tensor for a dynamic input
     attrs: dict[str, Any]
-    ranges: dict[str, tuple[float, float]]   # low == high: every element is that constant
+    # low == high: every element is that constant; a dynamic input may have one per tensor
+    ranges: dict[str, tuple[float, float] | tuple[tuple[float, float], ...]]
     # shapes of the outputs when the case states them (an operator without InferShape, or one
     # whose output shape the golden alone cannot settle); {} otherwise
     output_shapes: dict[str, tuple[int, ...]] = field(default_factory=dict)
@@ -1001,14 +1002,17 @@ class _Validator:
         ranges = {}
         for tname, r in ranges_raw.items():
             rw = where + ("ranges", tname)
-            pair = self.seq(r, rw, "[low, high]")
-            if len(pair) != 2:
-                raise self.err(rw, "expected [low, high]")
-            lo, hi = self.number(pair[0], rw + (0,)), self.number(pair[1], rw + (1,))
-            if lo > hi:
-                raise self.err(rw, f"low ({lo}) is above high ({hi})",
-                               "[low, high], or [v, v] for an input whose every element is v")
-            ranges[tname] = (lo, hi)
+            items = self.seq(r, rw, "[low, high]")
+            if inputs[tname].param_type == "dynamic" and items and isinstance(items[0], list):
+                # a dynamic input: one [low, high] per tensor (an ops repository's ttk rows)
+                given = shapes.get(tname)
+                if given is not None and len(items) != len(given):
+                    raise self.err(rw, f"{len(items)} ranges for the {len(given)} tensors of "
+                                   f"{tname!r} in this case",
+                                   "one [low, high] per tensor, or one [low, high] for all")
+                ranges[tname] = tuple(self.range_pair(x, rw + (k,)) for k, x in enumerate(items))
+                continue
+            ranges[tname] = self.range_pair(r, rw)
         kinds = {t.name: t.param_type for t in op.outputs}
         out_raw = self.mapping(c.get("output_shapes") or {}, where + ("output_shapes",),
                                tuple(kinds))
@@ -1080,6 +1084,16 @@ class _Validator:
         socs = tuple(self.string(v, where + ("socs", k)) for k, v in enumerate(
             self.seq(m.get("socs") or [], where + ("socs",))))
         return (self.string(m["reason"], where + ("reason",)), variants, socs)
+
+    def range_pair(self, value, where) -> tuple[float, float]:
+        pair = self.seq(value, where, "[low, high]")
+        if len(pair) != 2:
+            raise self.err(where, "expected [low, high]")
+        lo, hi = self.number(pair[0], where + (0,)), self.number(pair[1], where + (1,))
+        if lo > hi:
+            raise self.err(where, f"low ({lo}) is above high ({hi})",
+                           "[low, high], or [v, v] for an input whose every element is v")
+        return (lo, hi)
 
     def per_variant(self, a, value, where, op: OpSpec) -> dict:
         """`{per_variant: {<variant name>: value, ...}}`: one value per dtype variant (Cast's

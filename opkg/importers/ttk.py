@@ -121,6 +121,20 @@ def _range(r):
     return [min(lo for lo, _ in spans), max(hi for _, hi in spans)]
 
 
+def _per_tensor_ranges(r, shapes, dynamic: bool) -> list | None:
+    """A dynamic input's ranges one per tensor, when the row gives as many as the case has
+    tensors, each a range opkg draws from (ops-nn's foreach_lerp_scalar rows give x1's 45
+    tensors ranges from (-0.001, 0) to (-1000, -100)): drawing every tensor from their span
+    would give the small ones values a thousand times larger than the row tests. None
+    otherwise (the span is taken)."""
+    if not dynamic or not isinstance(r, (list, tuple)) or len(r) != len(shapes) or len(r) < 2:
+        return None
+    if not all(isinstance(x, (list, tuple)) and len(x) == 2 for x in r):
+        return None
+    each = [_range(x) for x in r]
+    return None if None in each else each
+
+
 def _attr_value(kind: str, value):
     if kind.startswith("list_"):
         if not isinstance(value, (list, tuple)):
@@ -160,7 +174,8 @@ def ttk_cases(op_dir: Path, op: dict, short_series: str, arch: str | None,
     result = _cases(table_files(op_dir, arch), op_dir, op, short_series, has_infer_shape)
     if result.cases:
         return result
-    other = _cases(other_tables(op_dir, arch), op_dir, op, None, has_infer_shape)
+    other = _cases(other_tables(op_dir, arch), op_dir, op, None, has_infer_shape,
+                   documented_only_values(op_dir, op))
     if other.cases:
         other.tolerance = {}
         # the repository's test tool runs such a row only on its own architecture: where this
@@ -175,8 +190,9 @@ def ttk_cases(op_dir: Path, op: dict, short_series: str, arch: str | None,
 
 
 def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
-           has_infer_shape: bool) -> Cases:
-    """The cases of `files`' rows (of `short_series` unless None: any)."""
+           has_infer_shape: bool, only_values: dict | None = None) -> Cases:
+    """The cases of `files`' rows (of `short_series` unless None: any); a row giving an attr
+    another value than `only_values` allows ({attr: (value, where)}) is not taken."""
     result = Cases()
     if not files:
         return result
@@ -221,6 +237,9 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
                 for k, v in attrs_in.items():
                     if k in attr_kinds and (value := _attr_value(attr_kinds[k], v)) is not None:
                         attrs[k] = value
+            if (outside := _outside_documented(attrs, only_values or {})):
+                result.skipped.append(f"{name}: {outside}")
+                continue
             if any(a.get("required") and a["name"] not in attrs for a in op["attrs"]):
                 result.skipped.append(f"{name}: a required attr has no value")
                 continue
@@ -238,8 +257,12 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
                 for t, r in zip(inputs, ranges):
                     # an input whose values the row gives (an attr-valued input such as
                     # conv3d_backprop's filter_size) takes no range: the values are its data
-                    if (t["name"] in case["shapes"] and t["name"] not in values
-                            and (span := _range(r)) is not None):
+                    if t["name"] not in case["shapes"] or t["name"] in values:
+                        continue
+                    if (each := _per_tensor_ranges(r, case["shapes"][t["name"]],
+                                                   t.get("param_type") == "dynamic")):
+                        picked[t["name"]] = each
+                    elif (span := _range(r)) is not None:
                         picked[t["name"]] = span
                 if picked:
                     case["ranges"] = picked
@@ -278,6 +301,48 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
         result.source = (files[0].relative_to(op_dir).as_posix() if len(files) == 1
                          else "tests/**/ttk_kernel_*.csv")
     return result
+
+
+# a row of an aclnn API document's parameter table: `<td>labelSmoothing（double）</td>` and the
+# cells after it; one whose usage cell says the API takes a single value (`当前仅支持输入0.0。`,
+# "only 0.0 is supported at present"; `当前仅支持取值为0。`, `当前仅支持 `1`。`), not a list of them
+_DOC_ROW = re.compile(r"<tr>\s*<td>\s*(\w+)\s*[（(][^<]*[)）]\s*</td>(.*?)</tr>", re.S)
+_DOC_ONLY = re.compile(r"当前仅支持(?:输入|取值为)?\s*`?(-?\d+(?:\.\d+)?)`?\s*(?=[。（(<]|$)")
+
+
+def documented_only_values(op_dir: Path, op: dict) -> dict:
+    """{attr: (value, "docs/<api>.md:line")} for the OpDef's attrs whose aclnn API parameter
+    (same name or camelCase) the operator's docs say takes one value only: the API checks its
+    parameters before the kernel runs, so a value it does not take is outside the operator's
+    contract (ops-nn's cross_entropy_loss_grad: labelSmoothing "当前仅支持输入0.0", and its 910B
+    kernel never queues its output for another, cross_entropy_loss_grad_weight_none.h:119).
+    The Ascend 950's tables test values its own kernel takes; read here for rows borrowed from
+    them. Two documents saying different values: neither is taken."""
+    names = {}
+    for a in op.get("attrs", []):
+        names[a["name"]] = names[_camel(a["name"])] = a["name"]
+    found: dict[str, set] = {}
+    for path in sorted((op_dir / "docs").glob("aclnn*.md")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for row in _DOC_ROW.finditer(text):
+            attr = names.get(re.sub(r"(Optional|Ref)$", "", row.group(1)))
+            only = _DOC_ONLY.search(row.group(2))
+            if attr is None or only is None:
+                continue
+            line = text.count("\n", 0, row.start(2) + only.start()) + 1
+            found.setdefault(attr, set()).add((float(only.group(1)),
+                                               f"{path.relative_to(op_dir).as_posix()}:{line}"))
+    return {attr: min(seen, key=lambda s: s[1]) for attr, seen in found.items()
+            if len({v for v, _ in seen}) == 1}
+
+
+def _outside_documented(attrs: dict, only_values: dict) -> str | None:
+    """Why a row's attrs are outside what the operator's documentation allows, or None."""
+    for attr, (value, where) in only_values.items():
+        given = attrs.get(attr)
+        if isinstance(given, (int, float)) and not isinstance(given, bool) and given != value:
+            return f"{attr} {given:g}, where {where} says only {value:g} is supported"
+    return None
 
 
 def spread_over_dtypes(cases: list[dict], limit: int) -> list[dict]:
@@ -508,21 +573,28 @@ def example_case(op_dir: Path, op: dict) -> dict | None:
         by_name = {var[:-len("Shape")]: shape for var, shape in variables.items()
                    if var.endswith("Shape")}
         by_name.update(tensors)
+        host = _example_host_data(text)
         case = _case_of(op, by_name)
         if case is not None:
-            return {"name": "example", "shapes": case}
+            out = {"name": "example", "shapes": case}
+            values = _example_values(op, case, {t["name"]: v for t in op["inputs"]
+                                                for v in (t["name"], _camel(t["name"]))
+                                                if v in tensors}, host)
+            return {**out, "values": values} if values else out
         params = _call_arguments(op_dir, text, tensors)
         if params is None:
             continue
-        shapes = _matched(op["inputs"], [(n, v) for n, kind, v in params if kind == "in"])
-        case = _case_of(op, shapes)
+        given = _matched(op["inputs"], [(n, (v, var)) for n, kind, v, var in params if kind == "in"])
+        case = _case_of(op, {k: v for k, (v, _) in given.items()})
         if case is None:
             continue
         out = {"name": "example", "shapes": case}
+        if (values := _example_values(op, case, {k: var for k, (_, var) in given.items()}, host)):
+            out["values"] = values
         kinds = {a["name"]: a["type"] for a in op.get("attrs", [])}
         attrs = {}
         for name, value in _matched(op.get("attrs", []),
-                                    [(n, v) for n, kind, v in params if kind == "scalar"]).items():
+                                    [(n, v) for n, kind, v, _ in params if kind == "scalar"]).items():
             if (v := _attr_value(kinds[name], value)) is not None:
                 attrs[name] = v
         if attrs:
@@ -531,10 +603,52 @@ def example_case(op_dir: Path, op: dict) -> dict | None:
     return None
 
 
+# std::vector<int> indexHostData = {0, 1, 2, 3}; and CreateAclTensor(indexHostData, ..., &index)
+_EXAMPLE_INT_DATA = re.compile(r"std::vector<\s*(?:u?int(?:8|16|32|64)_t|int|long|size_t)\s*>\s*"
+                               r"(\w+)\s*=?\s*\{([^}]*)\}")
+_EXAMPLE_HOST = re.compile(r"CreateAclTensor\s*\(\s*(\w+)\s*,\s*\w+\s*,[^;]*?&\s*(\w+)\s*\)")
+
+
+def _example_host_data(text: str) -> dict:
+    """{aclTensor variable: its integer host data} of an example: the index tensors an aclnn
+    example fills by hand (ops-nn's inplace_scatter_add: `indexHostData = {0, 1, 2, 3}`),
+    which random data would put out of range."""
+    data = {}
+    for var, body in _EXAMPLE_INT_DATA.findall(text):
+        try:
+            data[var] = [int(x.strip()) for x in body.split(",") if x.strip()]
+        except ValueError:
+            continue
+    return {tensor: data[var] for var, tensor in _EXAMPLE_HOST.findall(text) if var in data}
+
+
+def _example_values(op: dict, case: dict, tensor_of: dict, host: dict) -> dict:
+    """The case's `values` for the inputs of an integer dtype whose example tensor
+    (`tensor_of`: input -> aclTensor variable) has integer host data filling its shape."""
+    from opkg.core.model import DTYPES
+
+    out = {}
+    for t in op["inputs"]:
+        name, shape = t["name"], case.get(t["name"])
+        data = host.get(tensor_of.get(name))
+        if data is None or shape is None or t.get("param_type") == "dynamic" or not all(
+                d in DTYPES and DTYPES[d].kind in ("int", "uint") for d in t["dtypes"]):
+            continue
+        count = 1
+        for d in shape:
+            count *= d
+        if len(data) == count:
+            out[name] = data
+    return out
+
+
 def _matched(declared: list[dict], given: list[tuple[str, object]]) -> dict:
     """The values `given` (parameter name, value; in call order) for the OpDef's `declared`
-    inputs or attrs, keyed by their names: by name or camelCase, then the one left on each side
-    when exactly one is (a name the API spells otherwise: aclnn's `self` for `x`)."""
+    inputs or attrs, keyed by their names: by name or camelCase, then by the word's singular
+    (aclnn's `index` for the OpDef's `indices`), then aclnn's `self` for the OpDef's first
+    input when that is the API's first parameter given and no name matched it (the tensor the
+    operation applies to: inplace_scatter_add's `var`), then the one left on each side when
+    exactly one is (a name the API spells otherwise: `self` for `x`)."""
     values = dict(given)
     out, used = {}, set()
     for t in declared:
@@ -543,6 +657,19 @@ def _matched(declared: list[dict], given: list[tuple[str, object]]) -> dict:
                 out[t["name"]] = values[key]
                 used.add(key)
                 break
+    stems = {}
+    for n, _ in given:
+        if n not in used:
+            stems.setdefault(_singular(n), []).append(n)
+    for t in declared:
+        found = stems.get(_singular(t["name"]), []) if t["name"] not in out else []
+        if len(found) == 1 and found[0] not in used:
+            out[t["name"]] = values[found[0]]
+            used.add(found[0])
+    if (declared and given and given[0][0] == "self" and "self" not in used
+            and declared[0]["name"] not in out):
+        out[declared[0]["name"]] = values["self"]
+        used.add("self")
     rest = [t["name"] for t in declared if t["name"] not in out]
     left = [(n, v) for n, v in given if n not in used]
     if len(rest) == 1 and len(left) == 1:   # two or more: the orders may differ
@@ -588,7 +715,8 @@ def _scalar(text: str):
 
 
 def _call_arguments(op_dir: Path, text: str, tensors: dict) -> list | None:
-    """The example's aclnn call as (parameter name, kind, value) in the order its documentation
+    """The example's aclnn call as (parameter name, kind, value, the argument as written) in
+    the order its documentation
     declares the parameters: kind "in" for a `const` tensor or tensor list (value: its shape, a
     list of shapes for a list), "out" for another tensor, "scalar" for a literal or a variable
     initialised with one; `Optional`/`Ref` suffixes dropped, as the OpDef has none. None when
@@ -623,11 +751,20 @@ def _call_arguments(op_dir: Path, text: str, tensors: dict) -> list | None:
             shape = tensors.get(value) or lists.get(value)
             if shape is not None:
                 tensor_input = param.startswith("const") or m.group(1).endswith("Ref")
-                out.append((name, "in" if tensor_input else "out", shape))
+                out.append((name, "in" if tensor_input else "out", shape, value))
             elif "*" not in param and (v := scalars.get(value, _scalar(value))) is not None:
-                out.append((name, "scalar", v))
+                out.append((name, "scalar", v, value))
         return out
     return None
+
+
+def _singular(name: str) -> str:
+    """A parameter name's word, lower case, without separators or a plural ending: indices,
+    index and Index are one."""
+    word = name.replace("_", "").lower()
+    if word.endswith("ices"):
+        return word[:-4] + "ex"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 def _camel(name: str) -> str:

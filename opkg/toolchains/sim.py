@@ -504,7 +504,8 @@ def _verify_job(pkg, op, soc, variant, host_lib: Path, kernel_lib: Path, root: P
 def _job_case(c, variant, soc) -> dict:
     return {"name": c.name, "shapes": {k: list(s) for k, s in c.shapes.items()},
             "attrs": c.attrs_for(variant.name),
-            "ranges": {k: list(r) for k, r in c.ranges.items()},
+            "ranges": {k: [list(x) for x in r] if r and isinstance(r[0], tuple) else list(r)
+                       for k, r in c.ranges.items()},
             **({"output_shapes": {k: list(s) for k, s in c.output_shapes.items()}}
                if c.output_shapes else {}),
             **({"values": {k: list(x) for k, x in c.values.items()}} if c.values else {}),

@@ -299,7 +299,10 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
                     continue
                 shape, dtype, rng = case["shapes"][t.name], variant.dtype_of(t.name), case["ranges"].get(t.name)
                 if t.param_type == "dynamic":   # a list of tensors, each with its own values
-                    inputs[t.name] = [make_input(job["seed"], case["name"], f"{t.name}[{k}]", s, dtype, rng)
+                    # (and its own range when the case gives one per tensor)
+                    per_tensor = rng is not None and len(rng) > 0 and isinstance(rng[0], list)
+                    inputs[t.name] = [make_input(job["seed"], case["name"], f"{t.name}[{k}]", s, dtype,
+                                                 rng[k] if per_tensor else rng)
                                       for k, s in enumerate(shape)]
                 elif t.name in case.get("values", {}):
                     inputs[t.name] = exact_input(case["values"][t.name], shape, dtype)
@@ -456,6 +459,8 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
             if want is None:
                 continue
             tol = job["tolerance"][variant.dtype_of(name)]
+            tol, said = _golden_tolerance(name, want, variant.dtype_of(name), tol)
+            entry["log"] += said
             if isinstance(want, list):   # unwritten: a dynamic output's, per tensor
                 for k, (got, w) in enumerate(zip(actual[name], want)):
                     label = f"{name}[{k}]"
@@ -477,6 +482,30 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
     for entry in results:
         judge_xfail(entry)
     return results
+
+
+def _golden_tolerance(name: str, want, dtype: str, tol: dict) -> tuple[dict, list[str]]:
+    """The tolerance an output is compared with: at least that of the narrower float its golden
+    rounded it through (compare.golden_precision: every expected value one of that float's),
+    said in the log; the expected values carry that float's rounding, which a float32 kernel
+    result does not."""
+    import numpy as np
+
+    from opkg.core.manifest import DEFAULT_TOLERANCE
+    from opkg.verify.compare import golden_precision
+
+    arrays = want if isinstance(want, list) else [want]
+    narrow = {golden_precision(np.asarray(a), dtype) for a in arrays}
+    if len(narrow) != 1 or None in narrow:
+        return tol, []
+    (narrow,) = narrow
+    wider = {k: max(v, DEFAULT_TOLERANCE[narrow].get(k, v)) for k, v in tol.items()}
+    if wider == tol:
+        return tol, []
+    return wider, [f"{name}: every expected value is a {narrow} value (the golden rounds this "
+                   f"{dtype} output through {narrow}): compared with {narrow}'s tolerance "
+                   f"(rtol {wider['rtol']:g}, atol {wider['atol']:g}, error ratio "
+                   f"{wider['error_ratio']:g})"]
 
 
 def _cases_to_run(job: dict, results: list[dict]):
