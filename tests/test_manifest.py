@@ -186,7 +186,7 @@ def test_case_values_constants_and_per_variant_attrs_load(workspace):
 
 
 def test_a_case_written_for_some_dtypes_runs_in_their_variants(workspace):
-    from opkg.core.manifest import cases_for
+    from opkg.core.manifest import cases_for, untested_reason
 
     pkg = with_cases(workspace, "- {name: small, shapes: {x: [4, 64]}, dtypes: {x: float16, z: float16}}\n"
                                 "    - {name: any, shapes: {x: [8]}}\n"
@@ -196,9 +196,11 @@ def test_a_case_written_for_some_dtypes_runs_in_their_variants(workspace):
     fp32, fp16 = pkg.op.variant("float32"), pkg.op.variant("float16")
     assert [c.name for c in cases_for(pkg.verify.cases, fp16)] == ["small", "any", "half_only"]
     assert [c.name for c in cases_for(pkg.verify.cases, fp32)] == ["any"]
-    # a variant no case is written for (or only ones with dtypes elsewhere) runs them all
+    # a variant no case is written for (only ones with dtypes elsewhere) runs none: untested
     only_half = [c for c in pkg.verify.cases if c.dtypes]
-    assert [c.name for c in cases_for(only_half, fp32)] == ["small", "half_only"]
+    assert cases_for(only_half, fp32) == []
+    assert untested_reason(only_half, fp32).startswith("untested: none of the 2 cases")
+    assert untested_reason(pkg.verify.cases, fp32) is None and untested_reason([], fp32) is None
     with pytest.raises(ManifestError, match="unknown dtype 'float99'"):
         with_cases(workspace, "- {name: small, shapes: {x: [4, 64]}, dtypes: {x: float99}}", "addtwo")
 

@@ -195,10 +195,15 @@ def read_build(row: dict, result: dict, work: Path, name: str) -> None:
     skipped = sum(r.get("refused") or 0 for r in reports.values())
     if skipped:
         row["refused"] = {"cases": skipped, "variants": refused}
-    row["verified"] = (bool(result.get("ok")) or bool(refused) and not failures
+    # likewise a variant no case of the table is written for (UNTESTED): the repository's
+    # tests do not run its dtype combination; listed, neither verifying nor failing
+    untested = sorted(v for v, r in reports.items() if r.get("status") == "UNTESTED")
+    if untested:
+        row["untested"] = untested
+    row["verified"] = (bool(result.get("ok")) or bool(refused or untested) and not failures
                        and not result.get("load_errors")) and bool(reports) and all(
-        r.get("passed") or r.get("status") == "REFUSED" for r in reports.values()) and any(
-        r.get("passed") for r in reports.values())
+        r.get("passed") or r.get("status") in ("REFUSED", "UNTESTED")
+        for r in reports.values()) and any(r.get("passed") for r in reports.values())
     if row["verified"]:
         return
     first = kernel_fail[0] if kernel_fail and len(compile_fail) == len(kernel_fail) else (

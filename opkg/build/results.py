@@ -30,11 +30,16 @@ class TargetResult:
             r.get("passed") for r in self.reports.values())
 
     def variant_status(self) -> dict[str, dict]:
-        """variant -> {"status": PASS|FAILED|REFUSED|NOT RUN, "why": ...}, every declared
-        variant; REFUSED: the operator's tiling refused every case it ran, each one it may
-        refuse (Case.if_supported), so nothing was verified (a failure all the same)."""
+        """variant -> {"status": PASS|FAILED|REFUSED|UNTESTED|NOT RUN, "why": ...}, every
+        declared variant; REFUSED: the operator's tiling refused every case it ran, each one it
+        may refuse (Case.if_supported), so nothing was verified (a failure all the same);
+        UNTESTED: no case is written for its dtypes (manifest.cases_for), nothing verified
+        either."""
         out = {v: {"status": "NOT RUN", "why": why} for v, why in self.not_run.items()}
         for v, r in self.reports.items():
+            if r.get("untested"):
+                out[v] = {"status": "UNTESTED", "why": r["untested"]}
+                continue
             why = None
             if not r.get("passed"):
                 why = (r.get("error") or "").split("\n")[0] or \

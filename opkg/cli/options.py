@@ -115,7 +115,9 @@ def verify_mode_options(f):
                           "access past a LocalTensor. By default the sim allows what the device "
                           "allows: the allocator rounds each GM buffer up to 32 bytes and adds "
                           "32, and a kernel may read (garbage) or write there; a vector count "
-                          "past a LocalTensor acts on the next UB bytes (warned once per line)."),
+                          "past a LocalTensor acts on the next UB bytes (warned once per line). Also "
+                          "fails on the queue slips the device tolerates (warned by default): "
+                          "a tensor never FreeTensor'd, a FreeTensor of a buffer already free."),
     ]):
         f = decorator(f)
     return f

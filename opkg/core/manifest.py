@@ -115,13 +115,28 @@ class Case:
 def cases_for(cases, variant, outputs=()) -> list:
     """The cases a dtype variant runs: those written for its dtypes (Case.dtypes) and those
     written for any; when none is written for it (an ops repository's ttk table with no row of
-    that dtype combination: its rows' shapes and attrs are the operator's), those written for
-    the dtypes of its `outputs` (a row's shape may suit one output dtype only: ascend_quant_v2's
-    odd last axis, which an int4 `y` refuses); all of them when none fits either."""
+    that dtype combination), those written for the dtypes of its `outputs` (a row's shape and
+    its attrs that name a dtype, such as dst_type, are its outputs': ascend_quant_v2's odd last
+    axis, which an int4 `y` refuses); when none fits either, the rows of another
+    architecture's table (Case.if_supported: borrowed, each may be refused) and no other: a
+    row of the SoC's own table is the repository's test of its dtype combination, and run in
+    another its attrs and ranges are another dtype's (gelu_quant's rows quantize to int8,
+    whatever the variant's `y`). Such a variant is untested (`untested_reason`), not run with
+    rows written for others."""
     fitting = [c for c in cases if c.fits(variant)]
     if not fitting and outputs:
-        fitting = [c for c in cases if c.fits(variant, set(outputs))]
-    return fitting or list(cases)
+        fitting = [c for c in cases if set(c.dtypes) & set(outputs) and c.fits(variant, set(outputs))]
+    return fitting or [c for c in cases if c.if_supported]
+
+
+def untested_reason(cases, variant, outputs=()) -> str | None:
+    """Why a dtype variant runs no case (cases_for gives it none), or None when it runs some
+    or the package has none at all."""
+    if not cases or cases_for(cases, variant, outputs):
+        return None
+    written = sorted({", ".join(f"{t} {d}" for t, d in sorted(c.dtypes.items())) for c in cases})
+    return (f"untested: none of the {len(cases)} cases is written for its dtypes (they are "
+            f"written for {'; '.join(written[:4])}{'; ...' if len(written) > 4 else ''})")
 
 
 def fallback_cases(cases, variant, outputs=()) -> list:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from opkg.core.bundle import bundle_filename
 from opkg.core.errors import BuildError, ToolchainError
-from opkg.core.manifest import cases_for, fallback_cases
+from opkg.core.manifest import cases_for, fallback_cases, untested_reason
 from opkg.core.model import SimModes
 from opkg.core.actions import Action, Target, digest_files, python_executable, sha256_text
 from opkg.core.report_schema import timings_path
@@ -311,9 +311,23 @@ class SimToolchain:
                 spelled, soc_op, namespace, kinds), signature=fp, target=tid, step="generate",
                 description=f"generate {pkg.name} template kernel entry"))
             kernel_deps = (str(pkg.kernel_source),)
+        outputs = [t.name for t in pkg.op.outputs]
         for variant in soc_op.variants():
             vdir = base / soc.name / variant.name
             what = f"kernel {variant.name} ({soc.name})"
+            # a variant no case is written for (manifest.cases_for): its report says so, and
+            # a run that bundles nothing does not compile its kernel
+            untested = (untested_reason(pkg.verify.cases, variant, outputs)
+                        if verify and pkg.verify is not None and not select else None)
+            if untested:
+                report = vdir / "verification.json"
+                actions.append(Action("write", (str(report),), content=json.dumps(
+                    untested_report(pkg, soc, variant, untested), sort_keys=True), target=tid,
+                    step="verify", description=f"verify {pkg.name} {variant.name} ({soc.name}): "
+                    "untested"))
+                reports[variant.name] = str(report)
+                if not bundle:
+                    continue
             kflags = flags.kernel_flags(soc_op, variant, soc, tiling_include, pch, launcher, simt,
                                         flags.registered_tiling_default(kernel_text, soc)) + vector_flags
             force = ((*tiling_headers, str(tiling_include)) if pkg.tiling_data else ()) + kernel_deps
@@ -340,9 +354,8 @@ class SimToolchain:
                                   signature=fp, target=tid, step="link",
                                   description=f"link {pkg.name} {what}"))
             kernel_libs[variant.name] = str(lib)
-            if not verify or pkg.verify is None:
+            if not verify or pkg.verify is None or untested:
                 continue
-            outputs = [t.name for t in pkg.op.outputs]
 
             def selected(chosen):
                 return [c for c in chosen if not select or select.keep(
@@ -468,6 +481,14 @@ def _portable(path: Path, root: Path, repositories=()) -> str:
         return Path(path).relative_to(root).as_posix()
     except ValueError:
         return str(path)
+
+
+def untested_report(pkg, soc, variant, why: str) -> dict:
+    """The verification report of a variant no case is written for: nothing verified, so not
+    a pass; `untested` says why (opkg.build.results reads it as the variant's status)."""
+    return {"package": pkg.label, "name": pkg.name, "variant": variant.name, "soc": soc.name,
+            "toolchain": "sim", "passed": False, "error": None, "cases": 0, "failed": 0,
+            "results": [], "untested": why}
 
 
 def _verify_job(pkg, op, soc, variant, host_lib: Path, kernel_lib: Path, root: Path,

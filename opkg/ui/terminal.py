@@ -154,8 +154,10 @@ def target_status(t) -> str:
     """PASS only when every declared variant verified and passed."""
     if t.passed:
         return "PASS"
-    if any(not r.get("passed") for r in t.reports.values()):
+    if any(not r.get("passed") and not r.get("untested") for r in t.reports.values()):
         return "FAIL"
+    if any(r.get("untested") for r in t.reports.values()):
+        return "UNTESTED"
     return "NOT RUN" if t.reports or getattr(t, "not_run", None) else "NOT VERIFIED"
 
 
@@ -227,6 +229,10 @@ def verification_table(result, detail: bool = False, verbose: bool = False) -> s
                              + not_run[variant])
                 continue
             report = t.reports[variant]
+            if report.get("untested"):
+                lines.append(f"  {variant:<{vw}}" + click.style("UNTESTED ", fg="yellow")
+                             + report["untested"])
+                continue
             if report.get("error"):
                 lines.append(f"  {variant:<{vw}}" + click.style("ERROR ", fg="red")
                              + report["error"])

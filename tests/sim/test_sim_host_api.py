@@ -108,3 +108,36 @@ def test_get_format_name_spells_formats_without_the_prefix(tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
     assert subprocess.run([str(exe)]).returncode == 0
+
+
+def test_continuous_vector_is_untyped_as_canns(tmp_path):
+    """gert::ContinuousVector's GetData() is `const void*` (ops-nn's InferShapes static_cast it:
+    avg_pool_v2's data_format to `const char*`, the pooling lists to `const int64_t*`); a list
+    attr read through GetAttrPointer<gert::ContinuousVector> or GetListInt is the same list,
+    and stays so in a copy of the attrs."""
+    import subprocess
+
+    from opkg.sim import flags
+
+    src = tmp_path / "cv.cpp"
+    src.write_text(
+        '#include "exe_graph/runtime/tiling_context.h"\n'
+        'int main() {\n'
+        '    gert::RuntimeAttrs a;\n'
+        '    gert::RuntimeAttrs::Value v;\n'
+        '    v.kind = 5;\n'
+        '    v.ints = gert::TypedContinuousVector<int64_t>(std::vector<int64_t>{3, 5, 7});\n'
+        '    a.values_.push_back(v);\n'
+        '    gert::RuntimeAttrs b = a;\n'
+        '    a.values_.clear();\n'
+        '    const gert::ContinuousVector* cv = b.GetAttrPointer<gert::ContinuousVector>(0);\n'
+        '    const int64_t* d = static_cast<const int64_t*>(cv->GetData());\n'
+        '    const char* c = static_cast<const char*>(cv->GetData());\n'
+        '    const int64_t* typed = b.GetListInt(0)->GetData();\n'
+        '    return cv->GetSize() == 3 && d[2] == 7 && typed == d && c != nullptr ? 0 : 1;\n'
+        '}\n')
+    exe = tmp_path / "cv"
+    r = subprocess.run(["g++", *flags.common_flags(), "-DOPKG_SIM_HOST=1", str(src), "-o", str(exe)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert subprocess.run([str(exe)]).returncode == 0

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <iostream>   // as CANN's exe_graph/runtime/shape.h
 #include <limits>     // likewise (cann-ops FlashAttentionScoreWithLargeHeadDim's tiling uses std::numeric_limits)
+#include <type_traits>
 #include <vector>
 
 namespace gert {
@@ -64,21 +65,43 @@ private:
     Shape storage_;
 };
 
-template <class T>
-class TypedContinuousVector {
+// CANN's untyped list: GetData() is `const void*` (ops-nn's InferShapes static_cast it to
+// the element type: `static_cast<const int64_t*>(ksize->GetData())`, avg_pool_v2's data_format
+// to `const char*`). A list attr's stored value is a TypedContinuousVector<T>, which is one of
+// these at the same address (GetAttrPointer<gert::ContinuousVector> reads it untyped).
+class ContinuousVector {
 public:
-    TypedContinuousVector() = default;
-    explicit TypedContinuousVector(std::vector<T> v) : data_(std::move(v)) {}
-    size_t GetSize() const { return data_.size(); }
-    size_t GetCapacity() const { return data_.size(); }
-    const T* GetData() const { return data_.data(); }
-    T* MutableData() { return data_.data(); }
+    size_t GetSize() const { return size_; }
+    size_t GetCapacity() const { return size_; }
+    const void* GetData() const { return data_; }
+    void* MutableData() { return data_; }
 
-private:
-    std::vector<T> data_;
+protected:
+    void* data_ = nullptr;
+    size_t size_ = 0;
 };
 
-using ContinuousVector = TypedContinuousVector<int64_t>;
+template <class T>
+class TypedContinuousVector : public ContinuousVector {
+public:
+    TypedContinuousVector() = default;
+    explicit TypedContinuousVector(std::vector<T> v) : values_(std::move(v)) { Sync(); }
+    TypedContinuousVector(const TypedContinuousVector& o) : ContinuousVector(), values_(o.values_) { Sync(); }
+    TypedContinuousVector& operator=(const TypedContinuousVector& o) {
+        values_ = o.values_;
+        Sync();
+        return *this;
+    }
+    const T* GetData() const { return static_cast<const T*>(data_); }
+    T* MutableData() { return static_cast<T*>(data_); }
+
+private:
+    void Sync() {
+        size_ = values_.size();
+        if constexpr (!std::is_same_v<T, bool>) data_ = values_.data();  // vector<bool> packs bits
+    }
+    std::vector<T> values_;
+};
 
 }  // namespace gert
 #endif

@@ -428,8 +428,21 @@ void TQueBase::free_buffer(const void* p, opkg_sim::SrcLoc loc) {
     require_init("FreeTensor", loc);
     int32_t i = index_of(p, "FreeTensor", loc);
     if (!in_use_[i]) {
-        opkg_sim::fail(loc, opkg_sim::format("FreeTensor of a buffer of this %s that is not allocated (freed twice?)",
-                                             describe().c_str()));
+        // freed twice with no AllocTensor between: the devkit's FreeBuffer asserts the state is not
+        // FREE in its CPU debug build only (ASCENDC_ASSERT is empty for __NPU_DEVICE__,
+        // dav_3510 kernel_tpipe_impl_c310_vec.h); the device sets FREE again and balances its
+        // buffer-id get/release, so the kernel computes the same: a contract slip, an error
+        // under --strict-bounds
+        opkg_sim::BlockState& b = opkg_sim::block();
+        const std::string what = opkg_sim::format(
+            "FreeTensor of a buffer of this %s that is not allocated (freed twice?)", describe().c_str());
+        if (b.strict_bounds) opkg_sim::fail(loc, what);
+        if (!b.warned || b.warned->first(loc))
+            opkg_sim::log_line(opkg_sim::format(
+                "warning: %s:%d: %s; the device tolerates it (the devkit's CPU debug mode aborts), but every "
+                "FreeTensor should free one AllocTensor (--strict-bounds makes this an error)",
+                loc.file ? loc.file : "?", loc.line, what.c_str()));
+        return;
     }
     in_use_[i] = false;
 }
