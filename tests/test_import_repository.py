@@ -493,6 +493,29 @@ def test_example_shapes_by_the_apis_documented_parameters(tmp_path):
     assert ttk.example_case(tmp_path, _op(inputs=[t("y"), t("z"), t("x1", param_type="dynamic")])) is None
 
 
+def test_another_architectures_example_gives_a_case_the_soc_may_refuse(tmp_path):
+    """ops-nn's gemm_v3 has its one example under examples/arch35/ (the Ascend 950's), with its
+    tensors in capitals (`AShape`, `&A` for the OpDef's `a`) and the attrs as variables: the case
+    it gives is marked `if_supported`; an example at the top of examples/ comes first."""
+    (tmp_path / "examples" / "arch35").mkdir(parents=True)
+    (tmp_path / "examples" / "arch35" / "test_aclnn_gemmv3.cpp").write_text(
+        "std::vector<int64_t> AShape = {2, 3};\nstd::vector<int64_t> BShape = {3, 4};\n"
+        "ret = CreateAclTensor(AHostData, AShape, &ADeviceAddr, aclDataType::ACL_BF16, &A);\n"
+        "ret = CreateAclTensor(BHostData, BShape, &BDeviceAddr, aclDataType::ACL_BF16, &B);\n"
+        "float alpha = 1.5f;\nfloat beta = 2.0f;\nint64_t transA = 0;\n")
+    t = lambda name, **kw: {"name": name, "dtypes": ["float32"], "formats": ["ND"], **kw}  # noqa: E731
+    attrs = [{"name": "alpha", "type": "float", "required": True},
+             {"name": "beta", "type": "float", "required": True},
+             {"name": "transpose_a", "type": "bool", "required": True}]
+    op = _op(inputs=[t("a"), t("b"), t("c", param_type="optional")], attrs=attrs)
+    assert ttk.example_case(tmp_path, op) == {
+        "name": "example", "shapes": {"a": [2, 3], "b": [3, 4]}, "attrs": {"alpha": 1.5, "beta": 2.0},
+        "if_supported": "the example of examples/arch35/test_aclnn_gemmv3.cpp, another architecture's"}
+    (tmp_path / "examples" / "test_aclnn_gemm.cpp").write_text(
+        "std::vector<int64_t> aShape = {5, 6};\nstd::vector<int64_t> bShape = {6, 7};\n")
+    assert ttk.example_case(tmp_path, op) == {"name": "example", "shapes": {"a": [5, 6], "b": [6, 7]}}
+
+
 def _workspace(tmp_path) -> Path:
     ws = tmp_path / "ws"
     ws.mkdir()
