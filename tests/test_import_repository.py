@@ -450,6 +450,11 @@ def test_example_shapes_by_the_tensor_each_creates():
     assert ttk.example_case(OP, op) is None
 
 
+def _f32(name, **kw):
+    """A float32 ND input of an OpDef, as the import's op mapping holds it."""
+    return {"name": name, "dtypes": ["float32"], "formats": ["ND"], **kw}
+
+
 def test_example_shapes_by_the_apis_documented_parameters(tmp_path):
     """ops-nn's foreach examples build tensor lists from tensors named otherwise
     (`tensorListInput1` from input1, input2) and pass them to aclnn<Api>GetWorkspaceSize in
@@ -480,17 +485,16 @@ def test_example_shapes_by_the_apis_documented_parameters(tmp_path):
         "uint64_t workspaceSize = 0;\nint64_t group = 2;\n"
         "ret = aclnnMyListGetWorkspaceSize(in, listIn, group, 0.5, s, listOut, &workspaceSize,"
         " &executor);\n")
-    t = lambda name, **kw: {"name": name, "dtypes": ["float32"], "formats": ["ND"], **kw}  # noqa: E731
     attrs = [{"name": "num_groups", "type": "int", "required": True},
              {"name": "eps", "type": "float", "default": 1e-5}]
-    op = _op(inputs=[t("x"), t("x1", param_type="dynamic"), t("scalars")], attrs=attrs)
+    op = _op(inputs=[_f32("x"), _f32("x1", param_type="dynamic"), _f32("scalars")], attrs=attrs)
     assert ttk.example_case(tmp_path, op) == {
         "name": "example", "shapes": {"x": [5], "x1": [[2, 3], [1, 3]], "scalars": [2]},
         "attrs": {"eps": 0.5, "num_groups": 2}}
     # a dynamic input is never given a single tensor's shape, nor the reverse
-    assert ttk.example_case(tmp_path, _op(inputs=[t("x"), t("scalars", param_type="dynamic")])) is None
+    assert ttk.example_case(tmp_path, _op(inputs=[_f32("x"), _f32("scalars", param_type="dynamic")])) is None
     # two inputs no name matches: their order is not the API's for sure, no case
-    assert ttk.example_case(tmp_path, _op(inputs=[t("y"), t("z"), t("x1", param_type="dynamic")])) is None
+    assert ttk.example_case(tmp_path, _op(inputs=[_f32("y"), _f32("z"), _f32("x1", param_type="dynamic")])) is None
 
 
 def test_another_architectures_example_gives_a_case_the_soc_may_refuse(tmp_path):
@@ -503,11 +507,10 @@ def test_another_architectures_example_gives_a_case_the_soc_may_refuse(tmp_path)
         "ret = CreateAclTensor(AHostData, AShape, &ADeviceAddr, aclDataType::ACL_BF16, &A);\n"
         "ret = CreateAclTensor(BHostData, BShape, &BDeviceAddr, aclDataType::ACL_BF16, &B);\n"
         "float alpha = 1.5f;\nfloat beta = 2.0f;\nint64_t transA = 0;\n")
-    t = lambda name, **kw: {"name": name, "dtypes": ["float32"], "formats": ["ND"], **kw}  # noqa: E731
     attrs = [{"name": "alpha", "type": "float", "required": True},
              {"name": "beta", "type": "float", "required": True},
              {"name": "transpose_a", "type": "bool", "required": True}]
-    op = _op(inputs=[t("a"), t("b"), t("c", param_type="optional")], attrs=attrs)
+    op = _op(inputs=[_f32("a"), _f32("b"), _f32("c", param_type="optional")], attrs=attrs)
     assert ttk.example_case(tmp_path, op) == {
         "name": "example", "shapes": {"a": [2, 3], "b": [3, 4]}, "attrs": {"alpha": 1.5, "beta": 2.0},
         "if_supported": "the example of examples/arch35/test_aclnn_gemmv3.cpp, another architecture's"}
