@@ -288,3 +288,26 @@ def test_a_flat_return_is_grouped_by_the_inplace_inputs():
                             {"grads": grads, "found": found, "scale": scale}, {},
                             op.variants()[0], inplace=("grads", "found"),
                             extra={"testcase_name": "c"})
+
+
+def test_enable_hf32_reaches_a_golden_keyed_on_op_impl_mode():
+    """ops-nn's BatchMatMulV3 has the bool `enable_hf32`; its golden simulates HF32 only for
+    `opImplMode == 64` (CANN's op_impl_mode_enum, which MatMulV3 takes as its attribute): the
+    golden gets opImplMode from enable_hf32, and nothing changes for a golden that does not name
+    opImplMode or an operator that has its own."""
+    seen = []
+
+    def keyed(x, gamma, bias, *, opImplMode=0, **kwargs):
+        seen.append((opImplMode, kwargs.get("enable_hf32")))
+        return x
+
+    def plain(x, gamma, bias, *, enable_hf32=False):
+        seen.append(("plain", enable_hf32))
+        return x
+
+    for attrs in ({"enable_hf32": True}, {"enable_hf32": False}, {"opImplMode": 4, "enable_hf32": True}):
+        args, kwargs = runner._bind(keyed, [1, 2, None], attrs, _extra())
+        keyed(*args, **kwargs)
+    args, kwargs = runner._bind(plain, [1, 2, None], {"enable_hf32": True}, _extra())
+    plain(*args, **kwargs)
+    assert seen == [(64, True), (0, False), (4, True), ("plain", True)]

@@ -484,6 +484,11 @@ def _example(op_dir: Path, api: str, doc: str, example: str) -> None:
     (op_dir / "examples" / "test_aclnn_example.cpp").write_text(example)
 
 
+def _f32(name, **kw):
+    """A float32 ND input of an OpDef, as the import's op mapping holds it."""
+    return {"name": name, "dtypes": ["float32"], "formats": ["ND"], **kw}
+
+
 def test_example_shapes_by_the_apis_documented_parameters(tmp_path):
     """ops-nn's foreach examples build tensor lists from tensors named otherwise
     (`tensorListInput1` from input1, input2) and pass them to aclnn<Api>GetWorkspaceSize in
@@ -511,20 +516,19 @@ def test_example_shapes_by_the_apis_documented_parameters(tmp_path):
         "uint64_t workspaceSize = 0;\nint64_t group = 2;\n"
         "ret = aclnnMyListGetWorkspaceSize(in, listIn, group, 0.5, s, listOut, &workspaceSize,"
         " &executor);\n")
-    t = lambda name, **kw: {"name": name, "dtypes": ["float32"], "formats": ["ND"], **kw}  # noqa: E731
     attrs = [{"name": "num_groups", "type": "int", "required": True},
              {"name": "eps", "type": "float", "default": 1e-5}]
-    op = _op(inputs=[t("x"), t("x1", param_type="dynamic"), t("scalars")], attrs=attrs)
+    op = _op(inputs=[_f32("x"), _f32("x1", param_type="dynamic"), _f32("scalars")], attrs=attrs)
     assert ttk.example_case(tmp_path, op) == {
         "name": "example", "shapes": {"x": [5], "x1": [[2, 3], [1, 3]], "scalars": [2]},
         "attrs": {"eps": 0.5, "num_groups": 2}}
     # a dynamic input is never given a single tensor's shape, nor the reverse
-    assert ttk.example_case(tmp_path, _op(inputs=[t("x"), t("scalars", param_type="dynamic")])) is None
+    assert ttk.example_case(tmp_path, _op(inputs=[_f32("x"), _f32("scalars", param_type="dynamic")])) is None
     # two inputs no name matches, the first input matched by name (so `self` is not known to
     # be either): their order is not the API's for sure, no case
-    assert ttk.example_case(tmp_path, _op(inputs=[t("x1", param_type="dynamic"), t("y"), t("z")])) is None
+    assert ttk.example_case(tmp_path, _op(inputs=[_f32("x1", param_type="dynamic"), _f32("y"), _f32("z")])) is None
     # with the OpDef's first input unmatched, the API's leading `self` is it
-    assert ttk.example_case(tmp_path, _op(inputs=[t("y"), t("z"), t("x1", param_type="dynamic")]))[
+    assert ttk.example_case(tmp_path, _op(inputs=[_f32("y"), _f32("z"), _f32("x1", param_type="dynamic")]))[
         "shapes"] == {"y": [5], "z": [2], "x1": [[2, 3], [1, 3]]}
 
 
@@ -558,6 +562,28 @@ def test_example_index_names_and_hand_filled_index_data(tmp_path):
     # a float input keeps drawn data, whatever the example wrote
     op = _op(inputs=[t("var", "float32"), t("indices", "float32"), t("updates", "float32")], attrs=[])
     assert "values" not in ttk.example_case(tmp_path, op)
+
+
+def test_another_architectures_example_gives_a_case_the_soc_may_refuse(tmp_path):
+    """ops-nn's gemm_v3 has its one example under examples/arch35/ (the Ascend 950's), with its
+    tensors in capitals (`AShape`, `&A` for the OpDef's `a`) and the attrs as variables: the case
+    it gives is marked `if_supported`; an example at the top of examples/ comes first."""
+    (tmp_path / "examples" / "arch35").mkdir(parents=True)
+    (tmp_path / "examples" / "arch35" / "test_aclnn_gemmv3.cpp").write_text(
+        "std::vector<int64_t> AShape = {2, 3};\nstd::vector<int64_t> BShape = {3, 4};\n"
+        "ret = CreateAclTensor(AHostData, AShape, &ADeviceAddr, aclDataType::ACL_BF16, &A);\n"
+        "ret = CreateAclTensor(BHostData, BShape, &BDeviceAddr, aclDataType::ACL_BF16, &B);\n"
+        "float alpha = 1.5f;\nfloat beta = 2.0f;\nint64_t transA = 0;\n")
+    attrs = [{"name": "alpha", "type": "float", "required": True},
+             {"name": "beta", "type": "float", "required": True},
+             {"name": "transpose_a", "type": "bool", "required": True}]
+    op = _op(inputs=[_f32("a"), _f32("b"), _f32("c", param_type="optional")], attrs=attrs)
+    assert ttk.example_case(tmp_path, op) == {
+        "name": "example", "shapes": {"a": [2, 3], "b": [3, 4]}, "attrs": {"alpha": 1.5, "beta": 2.0},
+        "if_supported": "the example of examples/arch35/test_aclnn_gemmv3.cpp, another architecture's"}
+    (tmp_path / "examples" / "test_aclnn_gemm.cpp").write_text(
+        "std::vector<int64_t> aShape = {5, 6};\nstd::vector<int64_t> bShape = {6, 7};\n")
+    assert ttk.example_case(tmp_path, op) == {"name": "example", "shapes": {"a": [5, 6], "b": [6, 7]}}
 
 
 def _workspace(tmp_path) -> Path:

@@ -782,7 +782,9 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
                 example["attrs"] = {**example.get("attrs", {}), **required}
                 result.notes.append("required attrs of the example case are placeholders: "
                                     + ", ".join(required))
-            cases.cases, cases.source = [example], "examples/test_aclnn_*.cpp"
+            cases.cases, cases.source = [example], (
+                "examples/test_aclnn_*.cpp" if "if_supported" not in example
+                else "examples/<arch>/test_aclnn_*.cpp (another architecture's example)")
     result.cases_from = cases.source
     tolerance = {d: t for d, t in cases.tolerance.items() if d in DTYPES}
 

@@ -559,8 +559,17 @@ def example_case(op_dir: Path, op: dict) -> dict | None:
     a tensor list as the shapes of its tensors (ops-nn's foreach examples pass
     `tensorListInput1` for the OpDef's dynamic `x1`). Attrs the call passes as literals or
     variables initialised with one are taken the same way. None when a required input has
-    no shape."""
-    for path in sorted((op_dir / "examples").glob("test_aclnn_*.cpp")):
+    no shape.
+
+    Without one at the top of examples/, another architecture's example (examples/<arch>/,
+    ops-nn's arch35 for the Ascend 950) gives the case as its ttk tables do (ttk_cases): its
+    shapes and attributes, marked `if_supported`, since its architecture's tiling is the one it
+    was written for. Its tensors may be named in capitals (`AShape`, `&A` for the OpDef's `a`),
+    and scalar variables named as attributes give their values (`float alpha = 1.0f;`)."""
+    examples = op_dir / "examples"
+    own = sorted(examples.glob("test_aclnn_*.cpp"))
+    others = [] if own else sorted(examples.glob("*/test_aclnn_*.cpp"))
+    for path in own + others:
         text = path.read_text(errors="replace")
         variables = {}
         for var, dims in _EXAMPLE_SHAPE.findall(text):
@@ -573,6 +582,7 @@ def example_case(op_dir: Path, op: dict) -> dict | None:
         by_name = {var[:-len("Shape")]: shape for var, shape in variables.items()
                    if var.endswith("Shape")}
         by_name.update(tensors)
+        by_name.update({k.lower(): v for k, v in list(by_name.items()) if k.lower() not in by_name})
         host = _example_host_data(text)
         case = _case_of(op, by_name)
         if case is not None:
@@ -580,7 +590,22 @@ def example_case(op_dir: Path, op: dict) -> dict | None:
             values = _example_values(op, case, {t["name"]: v for t in op["inputs"]
                                                 for v in (t["name"], _camel(t["name"]))
                                                 if v in tensors}, host)
-            return {**out, "values": values} if values else out
+            if values:
+                out["values"] = values
+            if path.parent != examples:
+                kinds = {a["name"]: a["type"] for a in op.get("attrs", [])}
+                scalars = {name: v for name, lit in _EXAMPLE_SCALAR.findall(text)
+                           if (v := _scalar(lit)) is not None}
+                attrs = {}
+                for a in op.get("attrs", []):
+                    given = scalars.get(a["name"], scalars.get(_camel(a["name"])))
+                    if given is not None and (v := _attr_value(kinds[a["name"]], given)) is not None:
+                        attrs[a["name"]] = v
+                if attrs:
+                    out["attrs"] = attrs
+                out["if_supported"] = (f"the example of {path.relative_to(op_dir)}, another "
+                                       "architecture's")
+            return out
         params = _call_arguments(op_dir, text, tensors)
         if params is None:
             continue

@@ -719,15 +719,33 @@ def _convention_kwargs(convention, op, variant, soc, case, inputs) -> dict:
             "testcase_name": case["name"]}
 
 
+# CANN's op_impl_mode_enum (ops-nn matmul_v3_base_tiling.cpp lines 290-300): MatMulV3 takes the
+# HF32 switch as its `opImplMode` attribute (0x40: enable_hi_float_32_execution), the other
+# matmuls as a bool `enable_hf32`, and the shared tiling reads either into one flag. The
+# repositories' matmul goldens key HF32 on `opImplMode == 64`, "the kernel-side alias for
+# enable_hf32" (batch_mat_mul_v3's bmmv3_kernel_golden.py, its docstring).
+OP_IMPL_MODE_HF32 = 0x40
+
+
+def _impl_mode_alias(params, attrs: dict) -> dict:
+    """`opImplMode` for a golden that names it, from an operator's `enable_hf32`, when the
+    operator has no `opImplMode` of its own."""
+    if "opImplMode" in params and "opImplMode" not in attrs and "enable_hf32" in attrs:
+        return {"opImplMode": OP_IMPL_MODE_HF32 if attrs["enable_hf32"] else 0}
+    return {}
+
+
 def _bind(golden, args: list, attrs: dict, extra: dict) -> tuple[list, dict]:
     """A ttk golden's call: the attributes by name where the signature names them, else in
-    def order into the positional slots left; the extra keywords only if it takes them."""
+    def order into the positional slots left; the extra keywords only if it takes them (and
+    `opImplMode` from `enable_hf32`, _impl_mode_alias)."""
     import inspect
 
     try:
         params = inspect.signature(golden).parameters
     except (TypeError, ValueError):
         return args, {**attrs, **extra}
+    attrs = {**attrs, **_impl_mode_alias(params, attrs)}
     var_kw = any(p.kind is p.VAR_KEYWORD for p in params.values())
     positional = [p for p in params.values() if p.kind in (p.POSITIONAL_ONLY,
                                                             p.POSITIONAL_OR_KEYWORD)]

@@ -238,6 +238,7 @@ def test_transpose_load_of_one_byte_type_is_refused(pkgs, soc910b, lib_cache):
     (18, "plain-copy", ["DataCopyPad", "tensor of the L1 (position A1), not of the Unified Buffer"]),
     (19, "bias-mmad", ["bias values that were never loaded into the bias table"]),
     (20, "bias-copy", ["DataCopy C1->C2 (bias table)", "source (C1) needs 192 bytes", "32 half elements"]),
+    (37, "l0c-to-ub", ["DataCopy with DataCopyEnhancedParams from CO1", "no copy between L0C and the Unified Buffer"]),
 ])
 def test_misuse_is_reported_at_its_line(fp16, which, marker, words):
     m, n, k = 32, 32, 64

@@ -110,12 +110,13 @@ def test_qf322b8_float_to_int8_ignores_mcb(pkgs, soc910b, lib_cache):
     np.testing.assert_array_equal(out, expect)
 
 
-def test_fixpipe_into_l1_feeds_a_second_product(pkgs, soc910b, lib_cache):
+@pytest.mark.parametrize("which", [34, 38], ids=["FixpipeParamsV220", "FixpipeParams<T>"])
+def test_fixpipe_into_l1_feeds_a_second_product(pkgs, soc910b, lib_cache, which):
     # C = a x b leaves CO1 for L1 as half in the NZ layout an A operand has; c = half(C) x b
     fp16 = simbuild.build(pkgs / "cubeapi", OP, OP.variant("float16_float32"), soc910b, lib_cache, stem="cube_api")
     m, n, k = 20, 32, 32
     a, b, _ = operands(fp16, m, n, k, seed=11)
-    got = run_raw(fp16, 34, m, n, k, a.ravel(), np.ascontiguousarray(b.T))
+    got = run_raw(fp16, which, m, n, k, a.ravel(), np.ascontiguousarray(b.T))
     first = (a.astype(np.float32) @ b.astype(np.float32)).astype(np.float16)
     want = first.astype(np.float64) @ b.astype(np.float64)
     np.testing.assert_allclose(got.reshape(m, n), want, rtol=1e-4, atol=1e-3)

@@ -273,3 +273,37 @@ def test_arith_progression_negative_diff_is_reported(built):
         run(built, 26, np.zeros(PADDED, dtype), count=10)
     assert f"basic_more.cpp:{simbuild.line_of(KERNEL, 'arith-negative')}" in str(err.value)
     assert "diffValue -1 is negative" in str(err.value)
+
+
+def _axpy(x, s, base, dtype):
+    """dst = round(x * s) + dst in T, as the sim's level-2 Axpy rounds (the product first)."""
+    prod = (x.astype(np.float32) * np.float32(s)).astype(dtype)
+    return (prod.astype(np.float32) + np.float32(base)).astype(dtype)
+
+
+def test_level0_axpy_with_a_continuous_mask(built):
+    dtype = dtype_of(built)
+    per = 256 // np.dtype(dtype).itemsize
+    x = np.random.default_rng(11).uniform(-4, 4, PADDED).astype(dtype)
+    lane = np.arange(PADDED) % per
+    z = run(built, 50, x, scalar=1.5)
+    np.testing.assert_array_equal(z, np.where(lane < per // 2, _axpy(x, 1.5, 2, dtype), dtype(2)))
+
+
+def test_level0_axpy_under_the_counter_mask_and_a_bit_mask(built):
+    # isSetMask false: the counter set before the call decides the lanes (n - 3 of them), and
+    # the repeat count follows from it; then lane 0 of the last repeat once more (bit mask)
+    dtype = dtype_of(built)
+    per = 256 // np.dtype(dtype).itemsize
+    x = np.random.default_rng(12).uniform(-4, 4, PADDED).astype(dtype)
+    z = run(built, 51, x, scalar=-0.5)
+    want = np.where(np.arange(PADDED) < PADDED - 3, _axpy(x, -0.5, 2, dtype), dtype(2))
+    last = PADDED - per
+    want[last] = _axpy(x[last:last + 1], -0.5, want[last], dtype)[0]
+    np.testing.assert_array_equal(z, want)
+
+
+def test_enhanced_data_copy_between_ub_tensors_is_the_plain_copy(built):
+    dtype = dtype_of(built)
+    x = np.random.default_rng(13).uniform(-4, 4, PADDED).astype(dtype)
+    np.testing.assert_array_equal(run(built, 52, x), x)

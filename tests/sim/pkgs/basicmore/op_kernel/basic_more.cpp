@@ -171,6 +171,27 @@ extern "C" __global__ __aicore__ void basic_more(GM_ADDR x, GM_ADDR y, GM_ADDR z
         a = empty.AllocTensor<T>();
         empty.FreeTensor(a);
         Adds(zl, xl, (T)1, n);
+    } else if (TILING_KEY_IS(50)) {
+        // Level-0 Axpy, continuous mask: the first half of each repeat's lanes, z = x * s + 2.
+        Duplicate(zl, (T)2, n);
+        Axpy<T, T>(zl, xl, (T)t.scalar, (uint64_t)(perRepeat / 2), (uint8_t)(n / perRepeat),
+                   UnaryRepeatParams(1, 1, 8, 8));
+    } else if (TILING_KEY_IS(51)) {
+        // Level-0 Axpy without setting the mask (isSetMask false, mask 0): the counter mode's
+        // n - 3 elements (ops-nn gemm_v3's form), and the bit-mask form for the last repeat's lane 0.
+        Duplicate(zl, (T)2, n);
+        SetSyncBaseAddr(0x1000);   // the FFTS base address register: held, nothing else changes
+        SetMaskCount();
+        SetVectorMask<T, MaskMode::COUNTER>(0, n - 3);
+        Axpy<T, T, false>(zl, xl, (T)t.scalar, (uint64_t)0, 1, UnaryRepeatParams(1, 1, 8, 8));
+        SetMaskNorm();
+        ResetMask();
+        uint64_t bits[2] = {1, 0};
+        Axpy<T, T>(zl[n - perRepeat], xl[n - perRepeat], (T)t.scalar, bits, 1, UnaryRepeatParams(1, 1, 8, 8));
+    } else if (TILING_KEY_IS(52)) {
+        // DataCopy UB -> UB with DataCopyEnhancedParams: the plain strided copy, the enhancement unused.
+        DataCopyEnhancedParams e(BlockMode::BLOCK_MODE_MATRIX, DeqScale::DEQ_NONE, 0, 0, false, pad_t::PAD_NONE, 0);
+        DataCopy(zl, xl, DataCopyParams(1, (uint16_t)(n * sizeof(T) / 32), 0, 0), e);
     } else if (TILING_KEY_IS(9)) {
         ShiftLeft(zi, xi, (I)(sizeof(I) * 8 + 1), n);  // @shift-too-far
     }

@@ -31,7 +31,7 @@ constexpr uint32_t C0 = 32 / sizeof(A);
 __aicore__ inline uint32_t Up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
 // The DEQF16 scale of the int8 keys, 0.0123, as the uint64 quantisation value: the float's bits.
-__aicore__ inline uint64_t DeqScale()
+__aicore__ inline uint64_t DeqScaleValue()
 {
     const float scale = 0.0123f;
     uint32_t bits;
@@ -214,7 +214,7 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         if constexpr (std::is_same<C, int32_t>::value) {
             GlobalTensor<half> hGm;
             hGm.SetGlobalBuffer((__gm__ half*)c, m * n);
-            SetFixpipePreQuantFlag(DeqScale());
+            SetFixpipePreQuantFlag(DeqScaleValue());
             SetFixpipeNz2ndFlag(1, 0, n);
             DataCopy(hGm, c1, DataCopyCO12DstParams(N, m, n, M, QuantMode_t::DEQF16, 1, false, true));
         }
@@ -261,17 +261,25 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
                 DataCopy(bGm8, c1, DataCopyCO12DstParams(N, m, n, M, QuantMode_t::VREQ8, 0, false, true));  // @vreq8
             }
         }
-    } else if (TILING_KEY_IS(34)) {
+    } else if (TILING_KEY_IS(34) || TILING_KEY_IS(38)) {
         // C to L1 as half NZ (F322F16), the A operand of a second product with the same B (n == k);
         // a generic lambda so that only the float16 variant instantiates it
         auto chained = [&](auto tag) {
             using H = decltype(tag);
             if constexpr (std::is_same<H, half>::value) {
                 LocalTensor<H> l1c = qa1.template AllocTensor<H>();
-                fp.nSize = N;
-                fp.dstStride = M;   // Z blocks of M rows x 32 bytes: the NZ layout Nd2Nz gives A
-                fp.quantPre = QuantMode_t::F322F16;
-                Fixpipe<H, C, CFG_NZ>(l1c, c1, fp);
+                if (TILING_KEY_IS(38)) {
+                    // the earlier parameter form: N / 16 bursts of m rows (m x 16 floats in 32-byte
+                    // blocks), the destination gap M - m blocks after each burst of m
+                    FixpipeParams<C> legacy(uint16_t(N / 16), uint16_t(m * 16 * sizeof(C) / 32), 0, M - m);
+                    legacy.quantParams = {QuantMode_t::F322F16};
+                    Fixpipe(l1c, c1, legacy);
+                } else {
+                    fp.nSize = N;
+                    fp.dstStride = M;   // Z blocks of M rows x 32 bytes: the NZ layout Nd2Nz gives A
+                    fp.quantPre = QuantMode_t::F322F16;
+                    Fixpipe<H, C, CFG_NZ>(l1c, c1, fp);
+                }
                 PipeBarrier<PIPE_ALL>();
                 GlobalTensor<H> bh;
                 bh.SetGlobalBuffer((__gm__ H*)b, k * n);
@@ -302,6 +310,14 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
             }
         };
         chained(A());
+    } else if (TILING_KEY_IS(37)) {
+        // the older architectures' L0C -> UB copy (ops-nn's pp_matmul l0c_to_ub iterator), which
+        // the A2/A3 generation does not have
+        TBuf<TPosition::VECCALC> ub;
+        pipe.InitBuffer(ub, 1024);
+        LocalTensor<C> u = ub.Get<C>();
+        DataCopyEnhancedParams e(BlockMode::BLOCK_MODE_MATRIX, DeqScale::DEQ_NONE, 0, 0, false, pad_t::PAD_NONE, 0);
+        DataCopy(u, c1, DataCopyParams(1, 1, 0, 0), e);  // @l0c-to-ub
     } else if (TILING_KEY_IS(31)) {
         fp.nSize = Up(n, 8);
         fp.dstStride = m * 8 * sizeof(C) / 32;   // Z blocks of m rows x 8 floats, back to back
@@ -327,7 +343,7 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
             fp.nSize = n;
             fp.dstStride = n;
             fp.quantPre = TILING_KEY_IS(6) ? QuantMode_t::DEQF16 : QuantMode_t::NoQuant;
-            fp.deqScalar = DeqScale();
+            fp.deqScalar = DeqScaleValue();
             Fixpipe(hGm, c1, fp);  // @deq
         }
     } else {

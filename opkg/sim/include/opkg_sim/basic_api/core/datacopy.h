@@ -406,6 +406,103 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     }
 }
 
+// The enhanced form's parameters (asc-devkit include/basic_api/kernel_struct_data_copy.h, the enums
+// impl/basic_api/utils/kernel_utils_mode*.h): the older architectures' L0C <-> UB copies with their
+// block mode, dequantisation and ReLU. Every core type declares them.
+enum class BlockMode : uint8_t {
+    BLOCK_MODE_NORMAL = 0,
+    BLOCK_MODE_MATRIX,
+    BLOCK_MODE_VECTOR,
+    BLOCK_MODE_SMALL_CHANNEL,
+    BLOCK_MODE_DEPTHWISE,
+};
+
+enum class DeqScale : uint8_t { DEQ_NONE = 0, DEQ, VDEQ, DEQ8, VDEQ8, DEQ16, VDEQ16 };
+
+struct DataCopyEnhancedParams {
+    DataCopyEnhancedParams() {}
+    DataCopyEnhancedParams(const BlockMode blockModeIn, const DeqScale deqScaleIn, const uint64_t deqValueIn,
+                           const uint8_t sidStoreModeIn, const bool isReluIn, const pad_t padModeIn,
+                           const uint64_t padValueIn)
+        : blockMode(blockModeIn), deqScale(deqScaleIn), deqValue(deqValueIn), sidStoreMode(sidStoreModeIn),
+          isRelu(isReluIn), padMode(padModeIn), padValue(padValueIn) {}
+
+    BlockMode blockMode = BlockMode::BLOCK_MODE_NORMAL;
+    DeqScale deqScale = DeqScale::DEQ_NONE;
+    uint64_t deqValue = 0;
+    uint8_t sidStoreMode = 0;
+    bool isRelu = false;
+    pad_t padMode = pad_t::PAD_NONE;
+    uint64_t padValue = 0;
+    uint64_t deqTensorAddr = 0;
+};
+
+}  // namespace AscendC
+
+namespace opkg_sim {
+
+// The enhanced DataCopy between local tensors, dispatched on the tensors' buffers as asc-devkit's
+// kernel_operator_data_copy_intf_impl.h does: between UB and L1 the enhanced parameters are not
+// used (the plain strided copy); the L0C copies are the only ones that take them, and on the
+// A2/A3 generation (dav_c220) L0C <-> UB does not exist (the device reports it unsupported, so
+// the sim fails at the call) and L1 -> L0C with its block modes is not modelled yet. Two dtypes
+// are only the L1 -> L0C conversions.
+template <class T, class U>
+void enhanced_local_copy(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
+                         const AscendC::DataCopyParams& p, const AscendC::DataCopyEnhancedParams& e, SrcLoc loc) {
+    int sbuf = CUBE_UB, dbuf = CUBE_UB;
+    if (!cube_arena_of(src.ptr_, &sbuf)) sbuf = CUBE_UB;
+    if (!cube_arena_of(dst.ptr_, &dbuf)) dbuf = CUBE_UB;
+    const char* what = "DataCopy with DataCopyEnhancedParams";
+    if ((sbuf == CUBE_L0C && dbuf == CUBE_UB) || (sbuf == CUBE_UB && dbuf == CUBE_L0C)) {
+        fail(loc, format("%s from %s to %s: the A2/A3 generation has no copy between L0C and the Unified Buffer "
+                         "(asc-devkit's dav_c220 DataCopy reports it unsupported; results leave L0C through "
+                         "Fixpipe)", what, position_name(src.pos_), position_name(dst.pos_)));
+    }
+    if (sbuf == CUBE_L1 && dbuf == CUBE_L0C) {
+        fail(loc, format("%s from L1 (%s) to L0C (%s), block mode %d, deqScale %d: not modelled by the sim", what,
+                         position_name(src.pos_), position_name(dst.pos_), int(e.blockMode), int(e.deqScale)));
+    }
+    if constexpr (std::is_same<T, U>::value) {
+        return AscendC::DataCopy(dst, src, p, loc);   // UB/L1 <-> UB/L1: the enhanced parameters unused
+    } else {
+        fail(loc, format("%s from %s (%s) to %s (%s): two dtypes are only the L1 -> L0C conversions", what,
+                         position_name(src.pos_), type_name<U>(), position_name(dst.pos_), type_name<T>()));
+    }
+}
+
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& intriParams,
+                     const DataCopyEnhancedParams& enhancedParams,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::enhanced_local_copy(dst, src, intriParams, enhancedParams, loc);
+}
+
+template <class T, class U>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& intriParams,
+                     const DataCopyEnhancedParams& enhancedParams,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::enhanced_local_copy(dst, src, intriParams, enhancedParams, loc);
+}
+
+// GM <-> UB/L1 with DataCopyEnhancedParams: the plain strided copies (the devkit does not use the
+// enhanced parameters on these paths).
+template <class T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& intriParams,
+                     const DataCopyEnhancedParams&, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    DataCopy(dst, src, intriParams, loc);
+}
+
+template <class T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& intriParams,
+                     const DataCopyEnhancedParams&, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    DataCopy(dst, src, intriParams, loc);
+}
+
 enum class PaddingMode : uint8_t { Normal = 0, Compact };
 
 // The PaddingMode template parameter exists only in the Ascend 950 generation's headers; elsewhere

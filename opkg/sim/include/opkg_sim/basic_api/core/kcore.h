@@ -250,6 +250,7 @@ struct BlockState {
     bool pad_value_set = false;
     CopyLoopMode loop_out_ub, loop_ub_out;   // DataCopyMVType::OUT_TO_UB / UB_TO_OUT
     int64_t ctrl = 0x1000000000000008;       // the 950's CTRL register (SetCtrlSpr), at its reset value
+    uint64_t ffts_base = 0;    // the FFTS base address register (SetSyncBaseAddr / set_ffts_base_addr)
     bool strict_bounds = false; // --strict-bounds: GM accesses inside the tensor, not its allocation; UB ones inside the LocalTensor
     WarnedSites* warned = nullptr;   // the launch's, for warnings given once per call site
     // Definedness (see check_read): where undefined values came from, and the operands of the

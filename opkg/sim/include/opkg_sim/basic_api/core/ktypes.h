@@ -281,6 +281,8 @@ __aicore__ inline bfloat16_t Cast(const float& f) {
 }  // namespace AscendC
 
 // Pipes and events as plain enums at global scope, like the CCE builtins.
+// The CCE builtins' padding modes (copy_gm_to_cbuf's last argument, DataCopyEnhancedParams::padMode).
+enum pad_t : uint8_t { PAD_NONE = 0, PAD_MODE1, PAD_MODE2, PAD_MODE3, PAD_MODE4, PAD_MODE5, PAD_MODE6, PAD_MODE7, PAD_MODE8 };
 enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX };
 enum event_t : uint8_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
 // The unit-flag modes of the CCE cube builtins (mad, copy_matrix_cc_to_*; MmadParams::unitFlag

@@ -1109,14 +1109,14 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
     cube_detail::fixpipe_gm<DstT, SrcT, config>(dstGlobal, srcLocal, p, nullptr, loc);
 }
 
-// FixpipeParams<T> as dav_c220's FixpipeInfoParams reads it: M = burstLen x 32 B / 4 B / 16 rows,
-// N = cburstNum x 16 (originalNSize with NZ2ND), the source gap in 256-element fractals plus the
-// burst (M rounded to 16 rows), the destination gap in 32-byte blocks plus the burst (NZ) or the
-// row length in elements (NZ2ND); the quantisation scalar only for the scalar modes.
-template <typename DstT, typename SrcT, typename S>
-inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal, const FixpipeParams<S>& q,
-                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-    static_assert(std::is_same<SrcT, S>::value, "Fixpipe: FixpipeParams<T> takes the CO1 tensor's type");
+namespace cube_detail {
+// FixpipeParams<T> as dav_c220's FixpipeInfoParams reads it (whatever the destination): M =
+// burstLen x 32 B / 4 B / 16 rows, N = cburstNum x 16 (originalNSize with NZ2ND), the source gap
+// in 256-element fractals plus the burst (M rounded to 16 rows), the destination gap in 32-byte
+// blocks plus the burst (NZ) or the row length in elements (NZ2ND); the quantisation scalar only
+// for the scalar modes.
+template <typename DstT, typename S>
+inline FixpipeParamsV220 from_fixpipe_params(const FixpipeParams<S>& q) {
     const uint16_t m = uint16_t(uint32_t(q.burstLen) * 32 / 4 / 16);
     FixpipeParamsV220 p;
     p.mSize = m;
@@ -1132,6 +1132,15 @@ inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>
     p.srcNdStride = q.nz2ndParams.srcNdStride;
     p.dstNdStride = q.nz2ndParams.dstNdStride;
     p.unitFlag = q.unitFlag;
+    return p;
+}
+}  // namespace cube_detail
+
+template <typename DstT, typename SrcT, typename S>
+inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal, const FixpipeParams<S>& q,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    static_assert(std::is_same<SrcT, S>::value, "Fixpipe: FixpipeParams<T> takes the CO1 tensor's type");
+    const FixpipeParamsV220 p = cube_detail::from_fixpipe_params<DstT>(q);
     if (q.nz2ndParams.nz2ndEn) {
         cube_detail::fixpipe_gm<DstT, SrcT, CFG_ROW_MAJOR>(dstGlobal, srcLocal, p, nullptr, loc);
     } else {
@@ -1176,6 +1185,46 @@ inline void Fixpipe(const LocalTensor<DstT>& dstLocal, const LocalTensor<SrcT>& 
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     cube_detail::check_workspace(cbufWorkspace, p.nSize, "Fixpipe CO1->L1", loc);
     cube_detail::fixpipe_l1<DstT, SrcT, config>(dstLocal, srcLocal, p, cbufWorkspace.ptr_, loc);
+}
+
+// The FixpipeParams<T> form into L1 (NZ: CANN refuses NZ2ND for an L1 destination, as the V220
+// form's CFG_ROW_MAJOR), and both destinations with a cbufWorkspace of per-channel values.
+template <typename DstT, typename SrcT, typename S>
+inline void Fixpipe(const LocalTensor<DstT>& dstLocal, const LocalTensor<SrcT>& srcLocal, const FixpipeParams<S>& q,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    static_assert(std::is_same<SrcT, S>::value, "Fixpipe: FixpipeParams<T> takes the CO1 tensor's type");
+    if (q.nz2ndParams.nz2ndEn) {
+        opkg_sim::fail(loc, "Fixpipe CO1->L1 with FixpipeParams<T>: nz2ndParams.nz2ndEn is set, but an L1 "
+                            "destination takes the NZ layout only");
+    }
+    cube_detail::fixpipe_l1<DstT, SrcT, CFG_NZ>(dstLocal, srcLocal, cube_detail::from_fixpipe_params<DstT>(q), nullptr,
+                                                loc);
+}
+template <typename DstT, typename SrcT, typename S>
+inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
+                    const LocalTensor<uint64_t>& cbufWorkspace, const FixpipeParams<S>& q,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    static_assert(std::is_same<SrcT, S>::value, "Fixpipe: FixpipeParams<T> takes the CO1 tensor's type");
+    const FixpipeParamsV220 p = cube_detail::from_fixpipe_params<DstT>(q);
+    cube_detail::check_workspace(cbufWorkspace, p.nSize, "Fixpipe CO1->GM", loc);
+    if (q.nz2ndParams.nz2ndEn) {
+        cube_detail::fixpipe_gm<DstT, SrcT, CFG_ROW_MAJOR>(dstGlobal, srcLocal, p, cbufWorkspace.ptr_, loc);
+    } else {
+        cube_detail::fixpipe_gm<DstT, SrcT, CFG_NZ>(dstGlobal, srcLocal, p, cbufWorkspace.ptr_, loc);
+    }
+}
+template <typename DstT, typename SrcT, typename S>
+inline void Fixpipe(const LocalTensor<DstT>& dstLocal, const LocalTensor<SrcT>& srcLocal,
+                    const LocalTensor<uint64_t>& cbufWorkspace, const FixpipeParams<S>& q,
+                    opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    static_assert(std::is_same<SrcT, S>::value, "Fixpipe: FixpipeParams<T> takes the CO1 tensor's type");
+    if (q.nz2ndParams.nz2ndEn) {
+        opkg_sim::fail(loc, "Fixpipe CO1->L1 with FixpipeParams<T>: nz2ndParams.nz2ndEn is set, but an L1 "
+                            "destination takes the NZ layout only");
+    }
+    const FixpipeParamsV220 p = cube_detail::from_fixpipe_params<DstT>(q);
+    cube_detail::check_workspace(cbufWorkspace, p.nSize, "Fixpipe CO1->L1", loc);
+    cube_detail::fixpipe_l1<DstT, SrcT, CFG_NZ>(dstLocal, srcLocal, p, cbufWorkspace.ptr_, loc);
 }
 
 // QUANT_PRE_ADDR, the per-channel quantisation values DataCopy CO1 -> GM reads in the modes

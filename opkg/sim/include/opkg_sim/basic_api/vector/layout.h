@@ -57,13 +57,21 @@ inline void gather(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
             const uint64_t k = r * per_repeat + j;
             check_use(srcOffset.ptr_ + k, 4, op, "srcOffset", loc, Pipe::V);   // an address
             const uint64_t at = uint64_t(srcBaseAddr) + srcOffset.ptr_[k];
-            if (at % sizeof(T) != 0 || at + sizeof(T) > src_bytes) {
-                fail(loc, format("%s: srcOffset[%llu] = %u (+ srcBaseAddr %u) addresses src bytes [%llu, %llu), "
-                                 "but src holds %u %s elements (%llu bytes)%s",
-                                 op, (unsigned long long)k, srcOffset.ptr_[k], srcBaseAddr, (unsigned long long)at,
-                                 (unsigned long long)(at + sizeof(T)), src.size_, type_name<T>(),
-                                 (unsigned long long)src_bytes,
-                                 at % sizeof(T) ? "; offsets are in bytes and must be multiples of sizeof(T)" : ""));
+            if (at % sizeof(T) != 0) {
+                fail(loc, format("%s: srcOffset[%llu] = %u (+ srcBaseAddr %u) is not a multiple of sizeof(%s): "
+                                 "offsets are in bytes and must be multiples of sizeof(T)", op, (unsigned long long)k,
+                                 srcOffset.ptr_[k], srcBaseAddr, type_name<T>()));
+            }
+            if (at + sizeof(T) > src_bytes) {
+                // asc-devkit's Gather constrains the offset to the UB ("偏移地址后不能超出UB大小数据的范围"), not
+                // to src: an address past src but inside the UB reads what lies there (cann-ops' STFT gathers
+                // its real and imaginary buffers through one src, offsets taken from their GetPhyAddr)
+                past_tensor(s, at + sizeof(T), src_bytes,
+                            format("%s: srcOffset[%llu] = %u (+ srcBaseAddr %u) addresses src bytes [%llu, %llu), "
+                                   "but src holds %u %s elements (%llu bytes)", op, (unsigned long long)k,
+                                   srcOffset.ptr_[k], srcBaseAddr, (unsigned long long)at,
+                                   (unsigned long long)(at + sizeof(T)), src.size_, type_name<T>(),
+                                   (unsigned long long)src_bytes), loc);
             }
             check_read(s + at, sizeof(T), op, "src", loc);
             uint8_t* out = d + uint64_t(r) * dstRepStride * 32 + uint64_t(j) * sizeof(T);

@@ -593,6 +593,40 @@ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const typ
     }
 }
 
+// Axpy's level-0 forms (kernel_operator_vec_ternary_scalar_intf.h): dst = src * scalar + dst per
+// masked lane, the product rounded to T first as the level-2 form does. dst is both the addend
+// (read at the dst strides) and the result. One dtype for src and dst: the half-to-float form
+// addresses src at half the dst's block width, which the sim does not model yet.
+template <class T, class U>
+inline void axpy_level0(const LocalTensor<T>& dst, const LocalTensor<U>& src, U scalarValue, const opkg_sim::Mask& m,
+                        uint8_t repeatTimes, const UnaryRepeatParams& p, opkg_sim::SrcLoc loc) {
+    static_assert(std::is_same<T, U>::value,
+                  "Axpy level 0: the sim models src and dst of one dtype (half or float); the half-to-float form is not modelled");
+    static_assert(std::is_same<T, half>::value || std::is_same<T, float>::value, "Axpy supports half and float");
+    using C = opkg_sim::calc_t<T>;
+    const C s = static_cast<C>(scalarValue);
+    const BinaryRepeatParams bp(p.dstBlkStride, p.srcBlkStride, p.dstBlkStride, p.dstRepStride, p.srcRepStride,
+                                p.dstRepStride);
+    opkg_sim::level0_binary(dst, src, dst, m, repeatTimes, bp,
+                            [s](C x, C d) -> C { return static_cast<C>(static_cast<T>(x * s)) + d; }, "Axpy", loc);
+}
+
+template <class T, class U, bool isSetMask = true>
+inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const typename opkg_sim::identity<U>::type& scalarValue,
+                 uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
+                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    axpy_level0(dst, src, static_cast<U>(scalarValue), opkg_sim::continuous_mask<T, isSetMask>(mask, "Axpy", loc),
+                repeatTimes, repeatParams, loc);
+}
+
+template <class T, class U, bool isSetMask = true>
+inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const typename opkg_sim::identity<U>::type& scalarValue,
+                 const uint64_t mask[2], const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
+                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    axpy_level0(dst, src, static_cast<U>(scalarValue), opkg_sim::bit_mask<T, isSetMask>(mask, "Axpy", loc),
+                repeatTimes, repeatParams, loc);
+}
+
 template <class T, bool isSetMask = true>
 inline void Duplicate(const LocalTensor<T>& dst, const typename opkg_sim::identity<T>::type& scalarValue,
                       const int32_t& count, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {

@@ -444,7 +444,14 @@ inline void WaitEvent(uint16_t flagId, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::
     CrossCoreWaitFlag<2, pipe>(flagId, loc);
 }
 
+// SetSyncBaseAddr: the FFTS base address register, which the A2/A3 cross-core flags go through on
+// the device (dav_c220 kernel_operator_sync_impl.h: set_ffts_base_addr). The sim keeps its flags
+// per AI core itself: the value is held, and nothing reads it back.
+inline void SetSyncBaseAddr(uint64_t config) { opkg_sim::block().ffts_base = config; }
+
 }  // namespace AscendC
+
+inline void set_ffts_base_addr(uint64_t config) { AscendC::SetSyncBaseAddr(config); }
 
 // The CCE builtins behind CrossCoreSetFlag / CrossCoreWaitFlag, which kernels also call directly
 // (cann-ops' STFT): config is 1 | mode << 4 | flagId << 8.
