@@ -195,7 +195,8 @@ def test_fixpipe_deqf16_scales_int32_into_half(pkgs, soc910b, lib_cache):
 
 
 def test_datacopy_co1_to_gm_through_the_fixpipe_registers(fp16, pkgs, soc910b, lib_cache):
-    # NZ2ND from SetFixpipeNz2ndFlag: the same C as Fixpipe's
+    # NZ2ND from SetFixpipeNz2ndFlag: the same C as Fixpipe's; one matrix with both strides 0 (unused,
+    # as ops-nn's gemm_v3 sets them)
     m, n, k = 20, 48, 64
     a, b, want = operands(fp16, m, n, k, seed=3)
     got = run(fp16, 25, m, n, k, a, np.ascontiguousarray(b.T))

@@ -207,7 +207,7 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
     fp.srcStride = M;
     if (TILING_KEY_IS(25) || TILING_KEY_IS(27)) {
         if (TILING_KEY_IS(25)) {
-            SetFixpipeNz2ndFlag(1, 0, n);
+            SetFixpipeNz2ndFlag(1, 0, 0);   // one matrix: the strides unused (ops-nn's gemm_v3)
         }
         DataCopy(cGm, c1, DataCopyCO12DstParams(N, m, n, M, QuantMode_t::NoQuant, 0, false, true));  // @co12
     } else if (TILING_KEY_IS(26)) {
