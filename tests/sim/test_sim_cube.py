@@ -194,8 +194,16 @@ def test_fixpipe_deqf16_scales_int32_into_half(pkgs, soc910b, lib_cache):
     assert "int32_t CO1 -> half output needs quantPre = QuantMode_t::DEQF16" in str(err.value)
 
 
+def test_tensors_made_by_address_in_l0a_and_l0b(fp16):
+    # LocalTensor(TPosition::A2/B2, addr, size): the cube buffers' bytes at that address
+    m, n, k = 33, 47, 70
+    a, b, want = operands(fp16, m, n, k, seed=5)
+    check(fp16, run(fp16, 39, m, n, k, a, np.ascontiguousarray(b.T)).reshape(m, n), want)
+
+
 def test_datacopy_co1_to_gm_through_the_fixpipe_registers(fp16, pkgs, soc910b, lib_cache):
-    # NZ2ND from SetFixpipeNz2ndFlag: the same C as Fixpipe's
+    # NZ2ND from SetFixpipeNz2ndFlag: the same C as Fixpipe's; one matrix with both strides 0 (unused,
+    # as ops-nn's gemm_v3 sets them)
     m, n, k = 20, 48, 64
     a, b, want = operands(fp16, m, n, k, seed=3)
     got = run(fp16, 25, m, n, k, a, np.ascontiguousarray(b.T))

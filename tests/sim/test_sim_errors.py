@@ -317,6 +317,14 @@ def test_blocks_storing_different_values_before_syncall_is_a_race(built, kernel_
             f"there (first at byte 16777218) (block 0 at {kernel_src}:{line_of(kernel_src, tag)})") in err.message
 
 
+@pytest.mark.parametrize("mode", [54, 55], ids=["one-after-another", "SyncAll"])
+def test_blocks_storing_different_garbage_to_the_same_bytes_is_no_race(built, mode):
+    # the defined half is the same in every block; the other half is garbage, different in each:
+    # no value to race for (the bytes stay undefined in the workspace)
+    x, y, _ = run(built, mode, blocks=3)
+    np.testing.assert_array_equal(y, x * 2)
+
+
 def test_atomic_add_accumulates_across_blocks(built):
     x, y, _ = run(built, 15, blocks=3)
     n = N_PER_BLOCK

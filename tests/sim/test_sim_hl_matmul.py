@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from opkg.core.model import AttrSpec, OpSpec, TensorSpec
+from opkg.core.model import AttrSpec, OpSpec, SimModes, TensorSpec
 from opkg.sim import runtime
 import simbuild
 
@@ -32,7 +32,7 @@ def built(pkgs, soc910b, lib_cache):
     return simbuild.build(pkgs / "hlmatmul", OP, OP.variants()[0], soc910b, lib_cache, stem="hl_matmul")
 
 
-def run(built, m, n, k, *, which=1, dim=4, trans_b=False, seed=0):
+def run(built, m, n, k, *, which=1, dim=4, trans_b=False, seed=0, modes=SimModes()):
     rng = np.random.default_rng(seed)
     a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
     b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
@@ -40,7 +40,7 @@ def run(built, m, n, k, *, which=1, dim=4, trans_b=False, seed=0):
     c = np.full((m, n), np.nan, np.float32)
     info = runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc,
                             {"a": a, "b": np.ascontiguousarray(b.T if trans_b else b), "bias": bias}, {"c": c},
-                            {"which": which, "dim": dim, "trans_b": int(trans_b)})
+                            {"which": which, "dim": dim, "trans_b": int(trans_b)}, modes=modes)
     want = a.astype(np.float64) @ b.astype(np.float64) + bias
     return c, want, info
 
@@ -145,8 +145,19 @@ def test_iterate_and_get_tensor_c_place_every_base_block(built, m, n, k, dim):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
 
 
+def test_a_matmul_never_ended_is_a_warning_and_an_error_under_strict_bounds(built):
+    # the device's KFC client quits the cube server when the kernel ends, End() or not
+    got, want, info = run(built, 64, 64, 32, which=2, dim=1)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+    line = simbuild.line_of(KERNEL, "iterate")
+    assert any(f"hl_matmul.cpp:{line}: the kernel returned with a Matmul object used" in e and "never ended" in e
+               for e in info.log), info.log
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 64, 64, 32, which=2, dim=1, modes=SimModes(strict_bounds=True))
+    assert f"hl_matmul.cpp:{line}" in str(err.value) and "End()" in str(err.value)
+
+
 @pytest.mark.parametrize("which,marker,words", [
-    (2, "iterate", ["never ended", "End()"]),
     (3, "iterate", ["K mismatch", "Ka = 16"]),
     (4, "unregistered", ["REGIST_MATMUL_OBJ"]),
     (6, "no-iterate", ["call Iterate first"]),

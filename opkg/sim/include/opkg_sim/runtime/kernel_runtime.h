@@ -387,14 +387,23 @@ public:
             if (!c) c.reset(new Chunk());
             const uint64_t j0 = k % CHUNK, len = std::min<uint64_t>(hi - k, CHUNK - j0);
             const uint8_t* v = w.values.empty() ? r->base + k : reinterpret_cast<const uint8_t*>(w.values.data()) + (k - lo);
+            // the store's undefined bytes (GmWrite::undefined), from this chunk's first
+            const char* u = w.undefined.empty() ? nullptr : w.undefined.data() + (r->base + k - w.begin);
             if (only_mine(c->owner + j0, len, owner)) {   // no other block stored here (the usual case)
                 std::memcpy(c->value + j0, v, len);
                 std::fill(c->owner + j0, c->owner + j0 + len, owner);
+                if (u) std::memcpy(c->undefined + j0, u, len);
+                else std::fill(c->undefined + j0, c->undefined + j0 + len, 0);
             } else {
                 for (uint64_t j = j0; j < j0 + len; ++j) {
+                    const uint8_t garbage = u ? uint8_t(u[j - j0]) : 0;
                     if (!c->owner[j] || c->owner[j] == owner) {   // a block's later store replaces its value
                         c->value[j] = v[j - j0];
                         c->owner[j] = owner;
+                        c->undefined[j] = garbage;
+                    } else if (c->undefined[j] && garbage) {
+                        // both stored garbage (UB bytes nothing wrote): no value to race for; the
+                        // bytes stay undefined in GM and a later use is reported
                     } else if (c->value[j] != v[j - j0]) {
                         if (!diff.at) diff = Difference{r->base + (k + j - j0), int64_t(c->owner[j]) - 1, w.block, w.epoch};
                     } else if (!same[size_t(r - regions_.data())].at) {
@@ -437,6 +446,7 @@ private:
     struct Chunk {
         uint8_t value[CHUNK];
         uint16_t owner[CHUNK] = {};
+        uint8_t undefined[CHUNK] = {};   // the owner's store took the byte from UB nothing wrote
     };
     const std::vector<GmRegion>& regions_;
     std::vector<std::vector<std::unique_ptr<Chunk>>> refs_;

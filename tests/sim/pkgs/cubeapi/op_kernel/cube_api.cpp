@@ -175,6 +175,12 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         qb2.EnQue(b2);
         a2 = qa2.DeQue<A>();
         b2 = qb2.DeQue<A>();
+        if (TILING_KEY_IS(39)) {
+            // the same L0A and L0B bytes as tensors made by address (the queues' buffers start
+            // each buffer), as ops-nn's pp_matmul utilities make theirs
+            a2 = LocalTensor<A>(TPosition::A2, 0, a2.GetSize());
+            b2 = LocalTensor<A>(TPosition::B2, 0, b2.GetSize());
+        }
         MmadParams mp;
         mp.m = m;
         mp.n = n;
@@ -207,7 +213,7 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
     fp.srcStride = M;
     if (TILING_KEY_IS(25) || TILING_KEY_IS(27)) {
         if (TILING_KEY_IS(25)) {
-            SetFixpipeNz2ndFlag(1, 0, n);
+            SetFixpipeNz2ndFlag(1, 0, 0);   // one matrix: the strides unused (ops-nn's gemm_v3)
         }
         DataCopy(cGm, c1, DataCopyCO12DstParams(N, m, n, M, QuantMode_t::NoQuant, 0, false, true));  // @co12
     } else if (TILING_KEY_IS(26)) {

@@ -156,7 +156,7 @@ extern "C" __global__ __aicore__ void cube_conv(GM_ADDR fm, GM_ADDR wt, GM_ADDR 
         LoadData<A, PRESET>(a2[16 * K], a1, q);
         Mmad(c1, a2, b2, MmadParams(M, n, K, 0, false, true));
     } else if (TILING_KEY_IS(5)) {
-        SetFmatrix(H, W, pad, FmatrixMode::FMATRIX_LEFT);
+        Load3DSetFMatrixCal(H, W, pad);   // the impl layer's setter of the left FMATRIX (ops-nn's pp_matmul)
         SetLoadDataPaddingValue(A(0));
         const uint64_t ext = uint64_t(K) | (uint64_t(M) << 16);   // kStartPt, mStartPt 0
         const uint64_t filter = uint64_t(S) | (uint64_t(S) << 8) | (uint64_t(KW) << 16) | (uint64_t(KH) << 24) |

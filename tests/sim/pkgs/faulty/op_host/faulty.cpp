@@ -25,7 +25,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
     context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
     size_t* ws = context->GetWorkspaceSizes(1);
-    ws[0] = (mode == 10 || mode == 13 || mode == 41 || mode == 48 || mode == 49 || (mode >= 50 && mode <= 53)) ? 16 * 1024 * 1024 + 4096 : 0;
+    ws[0] = (mode == 10 || mode == 13 || mode == 41 || mode == 48 || mode == 49 || (mode >= 50 && mode <= 55)) ? 16 * 1024 * 1024 + 4096 : 0;
     return ge::GRAPH_SUCCESS;
 }
 }  // namespace optiling

@@ -161,6 +161,22 @@ public:
             SyncAll();
             Adds(y, y, wsGm.GetValue(GetBlockIdx()), length_);
         }
+        if (TILING_KEY_IS(54) || TILING_KEY_IS(55)) {
+            // Every block stores a tile to the same workspace bytes (as cann-ops' STFT copies its
+            // windows with the gap nfft..nfftAlign of each row never written): the first half
+            // ones, the second half values computed from UB nothing wrote, which differ per
+            // block; before SyncAll (55) or without it (54). Garbage against garbage is no race.
+            GlobalTensor<float> wsGm;
+            wsGm.SetGlobalBuffer((__gm__ float*)ws_, length_);
+            LocalTensor<float> t = tmpBuf.Get<float>();
+            Duplicate(t, 1.0f, length_ / 2);
+            LocalTensor<int32_t> ti = t.ReinterpretCast<int32_t>();
+            Adds(ti[length_ / 2], ti[length_ / 2], (int32_t)GetBlockIdx(), length_ / 2);
+            SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+            WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+            DataCopy(wsGm, t, length_);
+            if (TILING_KEY_IS(55)) SyncAll();
+        }
         if (TILING_KEY_IS(40)) {
             // Reads the output back before anything stored to it: device memory, not zeros.
             DataCopy(y, yGm, length_);   // @output-before-write

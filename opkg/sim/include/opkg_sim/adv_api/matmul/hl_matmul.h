@@ -197,15 +197,27 @@ public:
     // copy takes the tiling and the state, and its own use must end with its own End.
     Matmul(const Matmul&) = default;
     Matmul& operator=(const Matmul&) = default;
-    // Used without End: recorded like a queue tensor left allocated, reported when the kernel returns.
-    // Not on the cube core itself (a KERNEL_TYPE_AIC_ONLY key): there the Matmul is no client of a
-    // cube server that End releases (MatMulV3's cube keys never call it).
+    // Used without End: as a queue tensor left allocated, a warning when the kernel returns (an
+    // error with --strict-bounds). On the device the client's KfcCommClient destructor sends the
+    // cube server SERVICE_QUIT whether or not each Matmul ended (asc-devkit dav_c220
+    // kfc_comm_client.h, kernel_kfc.h), so the server's loop ends all the same. Not on the cube
+    // core itself (a KERNEL_TYPE_AIC_ONLY key): there the Matmul is no client of a cube server
+    // that End releases (MatMulV3's cube keys never call it).
     ~Matmul() {
         opkg_sim::BlockState& b = opkg_sim::block();
         if (!pending_ || !b.active || b.held.file || b.core == AscendC::AIC) return;
+        if (!b.strict_bounds) {
+            if (b.warned && !b.warned->first(pendingLoc_)) return;
+            opkg_sim::log_line(opkg_sim::format(
+                "warning: %s:%d: the kernel returned with a Matmul object used (SetTensorA/B, IterateAll at this "
+                "line) but never ended; harmless on the device, where the client's end sends the cube server "
+                "its quit, but every Matmul should End() after its last IterateAll (--strict-bounds makes this "
+                "an error)", pendingLoc_.file ? pendingLoc_.file : "?", pendingLoc_.line));
+            return;
+        }
         b.held = pendingLoc_;
         b.held_message = "the kernel returned with a Matmul object used (SetTensorA/B, IterateAll at this line) but "
-                         "never ended: call End() after its last IterateAll, or the cube keeps serving it on the device";
+                         "never ended: call End() after its last IterateAll (--strict-bounds)";
     }
 
     void Init(const optiling::TCubeTiling* cubeTiling, TPipe* tpipe = nullptr,

@@ -122,6 +122,10 @@ struct GmWrite {
     // block's by the time the launch ends. Empty when blocks run one after another, where GM
     // after each block holds its values.
     std::string values;
+    // Which of its bytes the store took from UB bytes nothing wrote (1 a byte; empty: every byte
+    // defined). Two blocks leaving different garbage in the same bytes is no race of values
+    // (FinalValues): the bytes stay undefined, and a later use of them is reported.
+    std::string undefined;
 };
 
 struct Barrier;
@@ -477,6 +481,7 @@ void record_write(const void* p, uint64_t bytes, SrcLoc loc) {
         if (last.block == b.store_id && last.epoch == b.epoch && last.end == q) {   // sequential stores coalesce
             last.end = q + bytes;
             if (b.barrier) last.values.append(reinterpret_cast<const char*>(q), bytes);
+            if (!last.undefined.empty()) last.undefined.append(bytes, '\0');
             return;
         }
     }
@@ -506,7 +511,8 @@ void forget_writes(const void* p, uint64_t bytes) {
         // the kept parts keep their own stored bytes
         auto part = [&w](const uint8_t* a, const uint8_t* z) {
             return GmWrite{a, z, w.block, w.epoch, w.loc,
-                           w.values.empty() ? std::string() : w.values.substr(size_t(a - w.begin), size_t(z - a))};
+                           w.values.empty() ? std::string() : w.values.substr(size_t(a - w.begin), size_t(z - a)),
+                           w.undefined.empty() ? std::string() : w.undefined.substr(size_t(a - w.begin), size_t(z - a))};
         };
         if (w.begin < lo) kept.push_back(part(w.begin, lo));
         if (w.end > hi) kept.push_back(part(hi, w.end));
@@ -1178,8 +1184,17 @@ void gm_undefine(const void* gm, const void* ub, uint64_t bytes) {
     uint64_t off = uint64_t(static_cast<const uint8_t*>(gm) - r->base), span = gm_span(*r);
     uint64_t uoff = uint64_t(static_cast<const uint8_t*>(ub) - b.ub);
     if (uoff >= b.ub_bytes) return;
+    // the store record_write just kept (GmWrite::undefined), when it covers these bytes
+    const uint8_t* q = static_cast<const uint8_t*>(gm);
+    GmWrite* w = b.writes && !b.writes->empty() ? &b.writes->back() : nullptr;
+    if (w && (w->block != b.store_id || w->begin > q || w->end < q + bytes)) w = nullptr;
     for (uint64_t k = 0; k < bytes && off + k < span && uoff + k < b.ub_bytes; ++k) {
-        if (b.shadow[uoff + k] != UB_WRITTEN) r->written[off + k] = 0;
+        if (b.shadow[uoff + k] == UB_WRITTEN) continue;
+        r->written[off + k] = 0;
+        if (w) {
+            if (w->undefined.empty()) w->undefined.assign(size_t(w->end - w->begin), '\0');
+            w->undefined[size_t(q + k - w->begin)] = 1;
+        }
     }
 }
 #endif

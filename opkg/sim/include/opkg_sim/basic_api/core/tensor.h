@@ -6,6 +6,7 @@
 #include "opkg_sim/basic_api/core/kcore.h"
 #include "opkg_sim/basic_api/core/ktypes.h"
 #include "opkg_sim/basic_api/core/utils_constants.h"
+#include "opkg_sim/basic_api/cube/cube_mem.h"
 
 namespace opkg_sim {
 // Element i of a tensor of T at p: int4b_t elements share bytes, the first in the low nibble
@@ -83,9 +84,11 @@ public:
     LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize,
                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) : size_(tileSize), pos_(pos) {
         opkg_sim::BlockState& b = opkg_sim::block();
-        if (pos != TPosition::VECIN && pos != TPosition::VECOUT && pos != TPosition::VECCALC)
-            opkg_sim::fail(loc, "LocalTensor(pos, addr, tileSize): the sim places such tensors in the Unified Buffer "
-                                "only (VECIN, VECOUT, VECCALC)");
+        const int buf = opkg_sim::cube_buffer_of(pos);
+        if (buf != opkg_sim::CUBE_UB) {   // a cube buffer: L1, L0A, L0B, L0C, ... (cube_mem.h)
+            ptr_ = reinterpret_cast<T*>(opkg_sim::cube_address(buf, pos, addr, uint64_t(tileSize) * sizeof(T), loc));
+            return;
+        }
         if (!b.ub || addr >= b.ub_bytes)
             opkg_sim::fail(loc, opkg_sim::format("LocalTensor(pos, addr %u, tileSize %u): UB byte %u is past the SoC's "
                                                  "%llu-byte Unified Buffer", addr, tileSize, addr,

@@ -1267,8 +1267,10 @@ inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint16_t d
     const char* op = "SetFixpipeNz2ndFlag";
     note(loc);
     range_check(ndNum, 1, 65535, "ndNum", op, loc);
+    // the strides step between the ndNum matrices: one matrix uses neither (ops-nn's gemm_v3
+    // sets (1, 0, 0); dav_c220 writes the register unchecked but srcNdStride <= 512)
     if (ndNum > 1) range_check(srcNdStride, 1, 512, "srcNdStride", op, loc);
-    range_check(dstNdStride, 1, 65535, "dstNdStride", op, loc);
+    if (ndNum > 1) range_check(dstNdStride, 1, 65535, "dstNdStride", op, loc);
     FixpipeRegs& r = cube_mem().fixpipe;
     r.nz2nd_set = true;
     r.nd_num = ndNum;

@@ -210,6 +210,17 @@ inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padList[4], con
     for (int i = 0; i < 4; ++i) f.pad[i] = padList[i];
 }
 
+// The dav_c220 implementation layer's register setters, which ops-nn's pp_matmul utilities call
+// by name (kernel_operator_mm_impl.h): FMATRIX (left) and FMATRIX_B (right), as SetFmatrix.
+inline void Load3DSetFMatrixCal(uint16_t l1H, uint16_t l1W, const uint8_t padList[4],
+                                opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    SetFmatrix(l1H, l1W, padList, FmatrixMode::FMATRIX_LEFT, loc);
+}
+inline void Load3DSetFMatrixBCal(uint16_t l1H, uint16_t l1W, const uint8_t padList[4],
+                                 opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    SetFmatrix(l1H, l1W, padList, FmatrixMode::FMATRIX_RIGHT, loc);
+}
+
 inline void SetLoadDataBoundary(uint32_t boundaryValue, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     using namespace opkg_sim;
     note(loc);

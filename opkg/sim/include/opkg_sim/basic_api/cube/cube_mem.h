@@ -136,6 +136,39 @@ inline void cube_release(const CubeMark& m) {
     }
 }
 
+// A cube buffer's bytes [addr, addr + bytes) for LocalTensor(pos, addr, tileSize) (tensor.h): the
+// devkit's tensor at a physical address, which ops-nn's pp_matmul utilities make over the whole L1,
+// L0A, L0B and L0C (utils/mem.h). The arena is the one InitBuffer carves from.
+uint8_t* cube_address(int buf, AscendC::TPosition pos, uint32_t addr, uint64_t bytes, SrcLoc loc);
+#ifdef OPKG_SIM_RUNTIME_TU
+uint8_t* cube_address(int buf, AscendC::TPosition pos, uint32_t addr, uint64_t bytes, SrcLoc loc) {
+    BlockState& b = block();
+    if (buf == CUBE_NONE) {
+        fail(loc, format("LocalTensor(pos, addr, tileSize): position %s has no local buffer on this SoC",
+                         position_name(pos)));
+    }
+    const uint64_t cap = b.cube_caps[buf];
+    if (cap == 0) {
+        fail(loc, format("LocalTensor(pos, addr, tileSize) in position %s (the %s buffer): the SoC table gives no %s "
+                         "for this SoC", position_name(pos), cube_buf_name(buf), cube_cap_field(buf)));
+    }
+    CubeArena& a = cube_mem().a[buf];
+    if (!a.mem) {
+        a.mem.reset(new uint8_t[cap]);
+        std::memset(a.mem.get(), 0xFF, cap);   // garbage at start, as on the device
+        a.shadow.reset(new uint8_t[cap]());
+        a.cap = cap;
+    }
+    if (uint64_t(addr) + bytes > cap) {
+        fail(loc, format("LocalTensor(pos %s, addr %u): %llu bytes from byte %u run past the SoC's %llu-byte %s",
+                         position_name(pos), addr, (unsigned long long)bytes, addr, (unsigned long long)cap,
+                         cube_buf_name(buf)));
+    }
+    if (uint64_t(addr) + bytes > a.high) a.high = uint64_t(addr) + bytes;
+    return a.mem.get() + addr;
+}
+#endif
+
 // Carves num x len bytes (len already rounded to 32) from the buffer `buf` for TPipe::InitBuffer.
 uint8_t* cube_carve(int buf, AscendC::TPosition pos, const std::string& kind, uint32_t num, uint32_t len,
                     SrcLoc loc);
