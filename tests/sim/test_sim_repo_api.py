@@ -302,6 +302,9 @@ def test_devkit_names_kernels_use_unqualified(tmp_path):
                    "    COPY_TILING_WITH_STRUCT(Inner, t->inner, byValue);\n"
                    "    ENABLE_DETERMINISTIC();\n"
                    "    InitDump(false, nullptr, 1024);\n"
+                   "    ReduceLastND shape{1, 2, 3, 4, 5, 6};\n"
+                   "    LocalTensor<float> c, ab;\n"
+                   "    if (shape.dstK == 0) MmadImpl(c, ab, ab, MmadParams{});\n"
                    "    return byPointer->a + byValue->b + (q != r);\n}\n")
     kernel = _kernel_syntax(src)
     assert kernel.returncode == 0, kernel.stderr[-2000:]

@@ -721,6 +721,17 @@ inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTe
 
 }  // namespace cube_detail
 
+// The devkit's MmadImpl (kernel_operator_mm_base_impl.h), the implementation Mmad calls, which
+// ops-nn's conv3d backprop kernels call directly: the same product (defined after Mmad, below).
+template <typename DstT, typename Src0T, typename Src1T>
+inline void MmadImpl(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fmLocal,
+                     const LocalTensor<Src1T>& filterLocal, const MmadParams& mmadParams,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
+template <typename DstT, typename Src0T, typename Src1T, typename BiasT>
+inline void MmadImpl(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fmLocal,
+                     const LocalTensor<Src1T>& filterLocal, const LocalTensor<BiasT>& biasLocal,
+                     const MmadParams& mmadParams, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
+
 // HF32 (the devkit's kernel_operator_mm_intf.h): with it enabled, float A and B enter Mmad with the
 // low 12 of their 23 mantissa bits rounded off, to nearest even or toward zero (SetHF32TransMode;
 // the bool forms: true enables, true rounds toward zero). A state of the block's cube unit, kept
@@ -744,6 +755,19 @@ inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fm
                  const LocalTensor<Src1T>& filterLocal, const LocalTensor<BiasT>& biasLocal,
                  const MmadParams& mmadParams, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     cube_detail::mmad<DstT, Src0T, Src1T, BiasT>(dstLocal, fmLocal, filterLocal, &biasLocal, mmadParams, loc);
+}
+
+template <typename DstT, typename Src0T, typename Src1T>
+inline void MmadImpl(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fmLocal,
+                     const LocalTensor<Src1T>& filterLocal, const MmadParams& mmadParams, opkg_sim::SrcLoc loc) {
+    Mmad(dstLocal, fmLocal, filterLocal, mmadParams, loc);
+}
+
+template <typename DstT, typename Src0T, typename Src1T, typename BiasT>
+inline void MmadImpl(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fmLocal,
+                     const LocalTensor<Src1T>& filterLocal, const LocalTensor<BiasT>& biasLocal,
+                     const MmadParams& mmadParams, opkg_sim::SrcLoc loc) {
+    Mmad(dstLocal, fmLocal, filterLocal, biasLocal, mmadParams, loc);
 }
 
 // 4:2 sparse products (A2/A3). LoadDataWithSparse moves the densified B (K/2 x N, int8, B1 -> B2,
