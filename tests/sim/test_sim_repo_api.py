@@ -295,6 +295,7 @@ def test_devkit_names_kernels_use_unqualified(tmp_path):
     src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
                    "struct Inner { uint32_t a; uint32_t b; };\nstruct Outer { uint32_t n; Inner inner; };\n"
                    "static_assert(TOTAL_L0A_SIZE == 65536 && ONE_FOURTH_DEFAULT_REPEAT_STRIDE == 2, \"sizes\");\n"
+                   "static_assert(RESERVED_WORKSPACE == 16 * 1024 * 1024, \"the 910B's system workspace\");\n"
                    "uint32_t Copy(const Outer* t) {\n"
                    "    QuantMode_t q = F322F16;\n"
                    "    AscendC::QuantMode_t r = QuantMode_t::NoQuant;\n"
@@ -305,6 +306,7 @@ def test_devkit_names_kernels_use_unqualified(tmp_path):
                    "    ReduceLastND shape{1, 2, 3, 4, 5, 6};\n"
                    "    LocalTensor<float> c, ab;\n"
                    "    if (shape.dstK == 0) MmadImpl(c, ab, ab, MmadParams{});\n"
+                   "    if (shape.dstK == 1) LoadDataImpl(ab, ab, LoadData2DParams{});\n"
                    "    return byPointer->a + byValue->b + (q != r);\n}\n")
     kernel = _kernel_syntax(src)
     assert kernel.returncode == 0, kernel.stderr[-2000:]

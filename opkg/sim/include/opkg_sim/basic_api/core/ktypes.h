@@ -238,6 +238,13 @@ constexpr uint8_t ONE_FOURTH_DEFAULT_REPEAT_STRIDE = 2;
 constexpr uint64_t FULL_MASK = 0xffffffffffffffff;
 constexpr uint32_t TOTAL_L0A_SIZE = 64 * 1024;
 constexpr uint32_t TOTAL_L0B_SIZE = 64 * 1024;
+// The system workspace CANN reserves ahead of the user's (GetUserWorkspace): 2 MiB on the 310P
+// (2002) and 1001, 16 MiB on the 910B and later, as the runtime's lib workspace (runtime.py)
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 1001 || __NPU_ARCH__ == 2002)
+constexpr size_t RESERVED_WORKSPACE = 2 * 1024 * 1024;
+#else
+constexpr size_t RESERVED_WORKSPACE = 16 * 1024 * 1024;
+#endif
 
 // Scalar bf16 <-> float as kernel_utils.h spells them. ToFloat widens exactly; ToBfloat16 keeps the
 // upper 16 bits (it truncates, unlike Cast's rounding modes), as CANN's helper does. The half and
