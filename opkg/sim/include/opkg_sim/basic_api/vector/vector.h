@@ -365,10 +365,12 @@ inline void check_level0(const AscendC::LocalTensor<T>& t, const Mask& m, uint32
     check_ub(t, end, op, role, loc);
 }
 
+// `accumulate` (MulAddDst): dst = f(a, b) rounded to T, plus dst, read at its own strides
 template <class T, class F>
 inline void level0_binary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
                           const AscendC::LocalTensor<T>& b, const Mask& m, uint32_t repeat,
-                          const AscendC::BinaryRepeatParams& p, F f, const char* op, SrcLoc loc) {
+                          const AscendC::BinaryRepeatParams& p, F f, const char* op, SrcLoc loc,
+                          bool accumulate = false) {
     repeat = m.reps(repeat);   // counter mode: from the element count
     check_level0(dst, m, repeat, p.dstBlkStride, p.dstRepStride, op, "dst", loc);
     check_level0(a, m, repeat, p.src0BlkStride, p.src0RepStride, op, "src0", loc);
@@ -394,46 +396,15 @@ inline void level0_binary(const AscendC::LocalTensor<T>& dst, const AscendC::Loc
                 bitwise ? defined_bits(pa, pb, sizeof(T), bitwise_kind(op)) : std::vector<uint8_t>();
             T out = static_cast<T>(f(static_cast<C>(va), static_cast<C>(vb)));
             uint8_t* pd = d + elem_offset<T>(r, j, p.dstBlkStride, p.dstRepStride);
+            if (accumulate) {
+                T vd;
+                check_read(pd, sizeof(T), op, "dst", loc);
+                std::memcpy(&vd, pd, sizeof(T));
+                out = static_cast<T>(static_cast<C>(out) + static_cast<C>(vd));
+            }
             std::memcpy(pd, &out, sizeof(T));
             mark_written(pd, sizeof(T));
             keep_defined_bits(pd, bits);
-        }
-    }
-}
-
-// MulAddDst's level-0 form: dst = src0 * src1 (rounded to T) + dst on the lanes of each repeat
-template <class T>
-inline void level0_muladd(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
-                          const AscendC::LocalTensor<T>& b, const Mask& m, uint32_t repeat,
-                          const AscendC::BinaryRepeatParams& p, SrcLoc loc) {
-    const char* op = "MulAddDst";
-    repeat = m.reps(repeat);
-    check_level0(dst, m, repeat, p.dstBlkStride, p.dstRepStride, op, "dst", loc);
-    check_level0(a, m, repeat, p.src0BlkStride, p.src0RepStride, op, "src0", loc);
-    check_level0(b, m, repeat, p.src1BlkStride, p.src1RepStride, op, "src1", loc);
-    count_level0<T>(op, m, repeat);
-    using C = calc_t<T>;
-    uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_);
-    const uint8_t* x = reinterpret_cast<const uint8_t*>(a.ptr_);
-    const uint8_t* y = reinterpret_cast<const uint8_t*>(b.ptr_);
-    const uint32_t per_repeat = 256 / sizeof(T);
-    for (uint32_t r = 0; r < repeat; ++r) {
-        for (uint32_t j = 0; j < per_repeat; ++j) {
-            if (!m.test(r, j)) continue;
-            T va, vb, vd;
-            const uint8_t* pa = x + elem_offset<T>(r, j, p.src0BlkStride, p.src0RepStride);
-            const uint8_t* pb = y + elem_offset<T>(r, j, p.src1BlkStride, p.src1RepStride);
-            uint8_t* pd = d + elem_offset<T>(r, j, p.dstBlkStride, p.dstRepStride);
-            check_read(pa, sizeof(T), op, "src0", loc);
-            check_read(pb, sizeof(T), op, "src1", loc);
-            check_read(pd, sizeof(T), op, "dst", loc);
-            std::memcpy(&va, pa, sizeof(T));
-            std::memcpy(&vb, pb, sizeof(T));
-            std::memcpy(&vd, pd, sizeof(T));
-            const C prod = static_cast<C>(static_cast<T>(static_cast<C>(va) * static_cast<C>(vb)));
-            const T out = static_cast<T>(prod + static_cast<C>(vd));
-            std::memcpy(pd, &out, sizeof(T));
-            mark_written(pd, sizeof(T));
         }
     }
 }
@@ -527,16 +498,18 @@ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, con
                       uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams& params,
                       opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     static_assert(std::is_same<T, U>::value, "MulAddDst's level-0 form: the sim models dst and sources of one type");
-    opkg_sim::level0_muladd(dst, src0, src1, opkg_sim::continuous_mask<T, isSetMask>(mask, "MulAddDst", loc),
-                            repeatTimes, params, loc);
+    using C = opkg_sim::calc_t<T>;
+    opkg_sim::level0_binary(dst, src0, src1, opkg_sim::continuous_mask<T, isSetMask>(mask, "MulAddDst", loc), repeatTimes, params,
+                            [](C a, C b) -> C { return a * b; }, "MulAddDst", loc, true);
 }
 template <class T, class U = T, bool isSetMask = true>
 inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
                       const uint64_t mask[2], const uint8_t repeatTimes, const BinaryRepeatParams& params,
                       opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     static_assert(std::is_same<T, U>::value, "MulAddDst's level-0 form: the sim models dst and sources of one type");
-    opkg_sim::level0_muladd(dst, src0, src1, opkg_sim::bit_mask<T, isSetMask>(mask, "MulAddDst", loc),
-                            repeatTimes, params, loc);
+    using C = opkg_sim::calc_t<T>;
+    opkg_sim::level0_binary(dst, src0, src1, opkg_sim::bit_mask<T, isSetMask>(mask, "MulAddDst", loc), repeatTimes, params,
+                            [](C a, C b) -> C { return a * b; }, "MulAddDst", loc, true);
 }
 
 #define OPKG_SIM_UNARY(NAME, EXPR)                                                                            \
