@@ -634,6 +634,7 @@ def test_a_refused_line_names_the_row_it_was_written_from():
              "    # from the repository's tests/st/t.csv (its shapes)",
              '    - {name: "row_1", shapes: {x: [2]}}']
     assert R._written_from(lines, 7, "fam/x") == "row 'row_1' of fam/x/tests/st/t.csv"
+    assert R._written_from(lines, 7, "fam/x", one_case=False) == "the tests of fam/x (tests/st/t.csv)"
     assert R._written_from(lines, 3, "fam/x") == "the OpDef of fam/x (op_host)"
     assert R._written_from(lines, None, "fam/x") == "the OpDef of fam/x"
 

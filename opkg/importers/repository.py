@@ -653,7 +653,8 @@ def check_imported(result: RepositoryImport, ws) -> None:
         except ManifestError as exc:
             first = (getattr(exc, "errors", None) or [exc])[0]
             line = first.location.line if first.location else None
-            source = _written_from(manifest.read_text(encoding="utf-8").splitlines(), line, o.path)
+            source = _written_from(manifest.read_text(encoding="utf-8").splitlines(), line, o.path,
+                                   one_case="cases[" in (first.field or ""))
             manifest.rename(o.dest / REFUSED)
             o.skipped = (f"the manifest written for {o.op_type or o.path} is refused: {first.message} "
                          f"({REFUSED}" + (f":{line}" if line else "") + f", written from {source})")
@@ -663,10 +664,11 @@ def check_imported(result: RepositoryImport, ws) -> None:
             o.dest = None
 
 
-def _written_from(lines: list[str], line: int | None, op_path: str) -> str:
+def _written_from(lines: list[str], line: int | None, op_path: str, one_case: bool = True) -> str:
     """What in the repository a line of a written manifest comes from: a case's row of its
-    table (the `# from the repository's ...` comment above the cases), else the section's
-    source (the OpDef, the CMake rules)."""
+    table (the `# from the repository's ...` comment above the cases; `one_case`: the error is
+    about that case, not about the cases together), else the section's source (the OpDef, the
+    CMake rules)."""
     if not line or line > len(lines):
         return f"the OpDef of {op_path}"
     row = re.search(r'name: "?([^",}]+)"?', lines[line - 1])
@@ -677,7 +679,7 @@ def _written_from(lines: list[str], line: int | None, op_path: str) -> str:
         if re.match(r"[a-z_]+:", text):
             section = text.split(":")[0]
             break
-    if section == "verify" and source and row:
+    if section == "verify" and source and row and one_case:
         return f"row {row.group(1)!r} of {op_path}/{source}"
     if section == "verify":
         return f"the tests of {op_path} ({source or 'verify'})"

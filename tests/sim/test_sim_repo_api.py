@@ -280,8 +280,35 @@ def test_headers_on_canns_kernel_include_path_by_their_names(tmp_path):
     <acl/acl.h> (the runtime API's umbrella header)."""
     src = tmp_path / "names.cpp"
     src.write_text('#include "kernel_common.h"\n#include "basic_api/kernel_common.h"\n'
-                   "#include <acl/acl.h>\n"
+                   '#include "kernel_tpipe.h"\n#include "kernel_operator_data_copy_intf.h"\n'
+                   '#include "kernel_operator_dump_tensor_intf.h"\n#include <acl/acl.h>\n'
                    "static_assert(ACL_SUCCESS == 0, \"acl\");\n"
                    "AscendC::TPipe* Pipe() { return GetTPipePtr(); }\n")
+
+
+def test_devkit_names_kernels_use_unqualified(tmp_path):
+    """Names of the devkit and the compiler that ops-nn's 910B kernels use as CANN's build gives
+    them: Fixpipe's QuantMode_t values unqualified (a builtin plain enum: flat_quant), the L0
+    sizes and repeat strides of kernel_utils_constants.h (conv3d_backprop_*, weight_quant_batch_
+    matmul_v2), COPY_TILING_WITH_STRUCT (fused_linear_cross_entropy_loss_grad)."""
+    src = tmp_path / "unqualified.cpp"
+    src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                   "struct Inner { uint32_t a; uint32_t b; };\nstruct Outer { uint32_t n; Inner inner; };\n"
+                   "static_assert(TOTAL_L0A_SIZE == 65536 && ONE_FOURTH_DEFAULT_REPEAT_STRIDE == 2, \"sizes\");\n"
+                   "static_assert(RESERVED_WORKSPACE == 16 * 1024 * 1024, \"the 910B's system workspace\");\n"
+                   "uint32_t Copy(const Outer* t) {\n"
+                   "    QuantMode_t q = F322F16;\n"
+                   "    AscendC::QuantMode_t r = QuantMode_t::NoQuant;\n"
+                   "    COPY_TILING_WITH_STRUCT(Inner, &t->inner, byPointer);\n"
+                   "    COPY_TILING_WITH_STRUCT(Inner, t->inner, byValue);\n"
+                   "    ENABLE_DETERMINISTIC();\n"
+                   "    InitDump(false, nullptr, 1024);\n"
+                   "    ReduceLastND shape{1, 2, 3, 4, 5, 6};\n"
+                   "    LocalTensor<float> c, ab;\n"
+                   "    if (shape.dstK == 0) MmadImpl(c, ab, ab, MmadParams{});\n"
+                   "    if (shape.dstK == 1) LoadDataImpl(ab, ab, LoadData2DParams{});\n"
+                   "    return byPointer->a + byValue->b + (q != r);\n}\n")
+    kernel = _kernel_syntax(src)
+    assert kernel.returncode == 0, kernel.stderr[-2000:]
     kernel = _kernel_syntax(src)
     assert kernel.returncode == 0, kernel.stderr[-2000:]

@@ -219,6 +219,17 @@ def test_mul_add_dst(built):
     np.testing.assert_array_equal(z, (prod.astype(np.float32) + np.float32(1)).astype(dtype))
 
 
+def test_level0_mul_add_dst_takes_the_masked_lanes_of_each_repeat(built):
+    dtype = dtype_of(built)
+    x = np.random.default_rng(9).uniform(-3, 3, PADDED).astype(dtype)
+    z = run(built, 31, x)
+    per_repeat = 256 // np.dtype(dtype).itemsize
+    prod = (x.astype(np.float32) * x.astype(np.float32)).astype(dtype)
+    want = np.where(np.arange(PADDED) % per_repeat < per_repeat // 2,
+                    (prod.astype(np.float32) + np.float32(1)).astype(dtype), dtype(1))
+    np.testing.assert_array_equal(z, want)
+
+
 def test_repeat_reduce_sum(built):
     dtype = dtype_of(built)
     per = 256 // np.dtype(dtype).itemsize

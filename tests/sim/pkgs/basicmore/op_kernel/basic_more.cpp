@@ -91,6 +91,12 @@ extern "C" __global__ __aicore__ void basic_more(GM_ADDR x, GM_ADDR y, GM_ADDR z
     } else if (TILING_KEY_IS(21)) {
         Duplicate(zl, (T)1, n);
         MulAddDst(zl, xl, xl, n);  // z = x * x + 1
+    } else if (TILING_KEY_IS(31)) {
+        // Level-0 MulAddDst (as ops-nn's weight_quant_batch_matmul_v2): the first half of each
+        // repeat's lanes, z = x * x + 1; the other lanes keep z's 1.
+        Duplicate(zl, (T)1, n);
+        BinaryRepeatParams p;
+        MulAddDst(zl, xl, xl, (uint64_t)(perRepeat / 2), (uint8_t)(n / perRepeat), p);
     } else if (TILING_KEY_IS(22)) {
         // One sum per repeat, results 1 element apart.
         RepeatReduceSum(zl, xl, n / perRepeat, perRepeat, 0, 1, 1, 8);

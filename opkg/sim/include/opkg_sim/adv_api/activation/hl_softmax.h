@@ -22,6 +22,18 @@ struct SoftMaxShapeInfo {
 
 enum class SoftmaxMode { SOFTMAX_NORMAL = 0, SOFTMAX_OUTPUT_WITHOUT_BRC = 1 };
 
+// The softmax family's reduce-along-the-last-axis and broadcast shapes (the devkit's
+// softmax_common_utils.h, fields as there): kernels name them through `using AscendC::...`
+// (ops-nn's weight_quant_batch_matmul_v2).
+struct ReduceLastND {
+    uint32_t originalSrcM;
+    uint32_t originalSrcK;
+    uint32_t srcM;
+    uint32_t srcK;
+    uint32_t dstM;
+    uint32_t dstK;
+};
+
 struct SoftmaxConfig {
     constexpr SoftmaxConfig(const bool isCheckTilingIn) : isCheckTiling(isCheckTilingIn) {}
     constexpr SoftmaxConfig(const bool isCheckTilingIn, const uint32_t oriSrcMIn, const uint32_t oriSrcKIn)

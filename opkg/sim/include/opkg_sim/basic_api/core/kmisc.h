@@ -471,6 +471,11 @@ inline void dump_values(const char* where, const T* p, uint32_t desc, uint32_t n
     opkg_sim::log_line(line);
 }
 
+// The dump channel's setup (the devkit's InitDump): on A2/A3 (dav_c220) and the Ascend 950 it does
+// nothing, and here the channel is the launch's own log, which needs no GM space either.
+inline void InitDump(bool mixFlag, uint32_t gmLen) { (void)mixFlag, (void)gmLen; }
+inline void InitDump(bool mixFlag, GM_ADDR dumpStartAddr, uint32_t gmLen) { (void)mixFlag, (void)dumpStartAddr, (void)gmLen; }
+
 // Prints up to dumpSize elements into the run log (RunInfo.log), like the NPU's dump channel.
 template <class T>
 inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t dumpSize,

@@ -227,9 +227,24 @@ constexpr uint32_t MAX_REPEAT_HALF_SIZE = ONE_REPEAT_HALF_SIZE * MAX_REPEAT_TIME
 constexpr uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / B16_BYTE_SIZE;
 constexpr uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / B32_BYTE_SIZE;
 constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
-// the block stride of a contiguous repeat, and the all-lanes vector mask word (SetVectorMask)
+// More of kernel_utils_constants.h (types and values as there): the block stride of a contiguous
+// repeat, the repeat strides of half and a quarter of a repeat, the all-lanes vector mask word
+// (SetVectorMask), the factors of two, and the L0A/L0B sizes ops-nn's conv3d kernels read.
 constexpr int32_t DEFAULT_BLK_STRIDE = 1;
+constexpr int32_t HALF_FACTOR = 2;
+constexpr int32_t DOUBLE_FACTOR = 2;
+constexpr uint8_t HALF_DEFAULT_REPEAT_STRIDE = 4;
+constexpr uint8_t ONE_FOURTH_DEFAULT_REPEAT_STRIDE = 2;
 constexpr uint64_t FULL_MASK = 0xffffffffffffffff;
+constexpr uint32_t TOTAL_L0A_SIZE = 64 * 1024;
+constexpr uint32_t TOTAL_L0B_SIZE = 64 * 1024;
+// The system workspace CANN reserves ahead of the user's (GetUserWorkspace): 2 MiB on the 310P
+// (2002) and 1001, 16 MiB on the 910B and later, as the runtime's lib workspace (runtime.py)
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 1001 || __NPU_ARCH__ == 2002)
+constexpr size_t RESERVED_WORKSPACE = 2 * 1024 * 1024;
+#else
+constexpr size_t RESERVED_WORKSPACE = 16 * 1024 * 1024;
+#endif
 
 // Scalar bf16 <-> float as kernel_utils.h spells them. ToFloat widens exactly; ToBfloat16 keeps the
 // upper 16 bits (it truncates, unlike Cast's rounding modes), as CANN's helper does. The half and

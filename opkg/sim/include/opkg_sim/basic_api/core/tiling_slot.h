@@ -39,6 +39,10 @@ inline void load_tiling(T* dst, const uint8_t* src) {
     if (src) std::memcpy(static_cast<void*>(dst), src, sizeof(T));
 }
 
+// COPY_TILING_WITH_STRUCT's source: a pointer to the struct, or the struct itself
+template <class T> inline const void* tiling_source(const T* p) { return p; }
+template <class T> inline const void* tiling_source(const T& v) { return &v; }
+
 }  // namespace opkg_sim
 
 // A kernel translation unit names its op type in opkg_sim/runtime/kernel_tu.h (force-included after
@@ -56,6 +60,14 @@ inline void load_tiling(T* dst, const uint8_t* src) {
 #define GET_TILING_DATA_PTR_WITH_STRUCT(type_name, var, tiling) \
     const type_name* var = reinterpret_cast<const type_name*>(tiling)
 
+// The devkit's COPY_TILING_WITH_STRUCT: a copy, on the stack, of the tiling struct at src_ptr (a
+// member struct of the tiling data, by pointer or by reference), and dst_ptr pointing at it
+// (ops-nn's fused_linear_cross_entropy_loss_grad copies each matmul's TCubeTiling).
+#define COPY_TILING_WITH_STRUCT(tiling_struct, src_ptr, dst_ptr)                              \
+    tiling_struct dst_ptr##_obj;                                                              \
+    std::memcpy(static_cast<void*>(&dst_ptr##_obj), ::opkg_sim::tiling_source(src_ptr), sizeof(tiling_struct)); \
+    tiling_struct* dst_ptr = &dst_ptr##_obj
+
 #define GET_TILING_DATA_MEMBER(type_name, member, var, tiling)                                     \
     decltype(type_name::member) var;                                                                \
     std::memcpy(&var, reinterpret_cast<const uint8_t*>(tiling) + offsetof(type_name, member), sizeof(var))
@@ -65,5 +77,9 @@ inline void load_tiling(T* dst, const uint8_t* src) {
 // a marker for CANN's precompile pass (the atvoss schedulers' "no custom tiling struct"); nothing
 // in a compile, as the devkit's kernel_utils_macros.h has it
 #define REGISTER_NONE_TILING
+// a marker for the op compiler's precompile pass (build the kernel for deterministic computation,
+// kernel_utils_macros.h's ENABLE_FEATURE_FOR_COMPILE); nothing in a compile, and the sim's
+// blocks compute deterministically whatever it says
+#define ENABLE_DETERMINISTIC()
 
 #endif

@@ -85,10 +85,15 @@ struct MmadParams {
 };
 
 // The bisheng builtin enum of Fixpipe's quantisation modes (values as the compiler numbers them
-// are not public; the sim only compares names).
-enum class QuantMode_t : uint8_t {
+// are not public; the sim only compares names): a plain enum at global scope, as the compiler's,
+// so kernels name its values unqualified (ops-nn's flat_quant: `QuantMode_t q = F322F16;`) or
+// qualified (`QuantMode_t::F322F16`), and AscendC::QuantMode_t names it too.
+}  // namespace AscendC
+enum QuantMode_t : uint8_t {
     NoQuant, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8,
 };
+namespace AscendC {
+using ::QuantMode_t;
 
 enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
 struct FixpipeConfig {
@@ -716,6 +721,28 @@ inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTe
 
 }  // namespace cube_detail
 
+// The devkit's MmadImpl (kernel_operator_mm_base_impl.h), the implementation Mmad calls, which
+// ops-nn's conv3d backprop kernels call directly: the same product (defined after Mmad, below).
+template <typename DstT, typename Src0T, typename Src1T>
+inline void MmadImpl(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fmLocal,
+                     const LocalTensor<Src1T>& filterLocal, const MmadParams& mmadParams,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
+template <typename DstT, typename Src0T, typename Src1T, typename BiasT>
+inline void MmadImpl(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fmLocal,
+                     const LocalTensor<Src1T>& filterLocal, const LocalTensor<BiasT>& biasLocal,
+                     const MmadParams& mmadParams, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
+
+// HF32 (the devkit's kernel_operator_mm_intf.h): with it enabled, float A and B enter Mmad with the
+// low 12 of their 23 mantissa bits rounded off, to nearest even or toward zero (SetHF32TransMode;
+// the bool forms: true enables, true rounds toward zero). A state of the block's cube unit, kept
+// until set again.
+enum class HF32Mode { ENABLE, DISABLE };
+enum class HF32TransMode { NEAREST_ZERO, NEAREST_EVEN };
+inline void SetHF32Mode(bool hf32Mode) { opkg_sim::block().hf32 = hf32Mode; }
+inline void SetHF32Mode(HF32Mode mode) { SetHF32Mode(mode == HF32Mode::ENABLE); }
+inline void SetHF32TransMode(bool hf32TransMode) { opkg_sim::block().hf32_to_zero = hf32TransMode; }
+inline void SetHF32TransMode(HF32TransMode mode) { SetHF32TransMode(mode == HF32TransMode::NEAREST_ZERO); }
+
 template <typename DstT, typename Src0T, typename Src1T>
 inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fmLocal,
                  const LocalTensor<Src1T>& filterLocal, const MmadParams& mmadParams,
@@ -728,6 +755,19 @@ inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fm
                  const LocalTensor<Src1T>& filterLocal, const LocalTensor<BiasT>& biasLocal,
                  const MmadParams& mmadParams, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
     cube_detail::mmad<DstT, Src0T, Src1T, BiasT>(dstLocal, fmLocal, filterLocal, &biasLocal, mmadParams, loc);
+}
+
+template <typename DstT, typename Src0T, typename Src1T>
+inline void MmadImpl(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fmLocal,
+                     const LocalTensor<Src1T>& filterLocal, const MmadParams& mmadParams, opkg_sim::SrcLoc loc) {
+    Mmad(dstLocal, fmLocal, filterLocal, mmadParams, loc);
+}
+
+template <typename DstT, typename Src0T, typename Src1T, typename BiasT>
+inline void MmadImpl(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fmLocal,
+                     const LocalTensor<Src1T>& filterLocal, const LocalTensor<BiasT>& biasLocal,
+                     const MmadParams& mmadParams, opkg_sim::SrcLoc loc) {
+    Mmad(dstLocal, fmLocal, filterLocal, biasLocal, mmadParams, loc);
 }
 
 // 4:2 sparse products (A2/A3). LoadDataWithSparse moves the densified B (K/2 x N, int8, B1 -> B2,

@@ -44,6 +44,25 @@ void mmad_run(float* cp0, opkg_sim::CubeArena& ca, const float* ap, const opkg_s
 void ikj_accumulate(float* c, const float* a, const float* b, int64_t m, int64_t n, int64_t k);
 void ikj_accumulate(int32_t* c, const int32_t* a, const int32_t* b, int64_t m, int64_t n, int64_t k);
 
+// A float operand as the cube reads it (SetHF32Mode): with HF32 on, the low 12 of its 23 mantissa
+// bits rounded off, to nearest even or toward zero (SetHF32TransMode); infinities and NaNs kept.
+template <class A, class Acc>
+inline void hf32_round(Acc* v, uint64_t n) {
+    if constexpr (std::is_same<A, float>::value) {
+        const opkg_sim::BlockState& b = opkg_sim::block();
+        if (!b.hf32) return;
+        for (uint64_t t = 0; t < n; ++t) {
+            uint32_t u;
+            std::memcpy(&u, &v[t], 4);
+            if ((u & 0x7F800000u) == 0x7F800000u) continue;
+            const uint32_t low = u & 0xFFFu;
+            u &= ~0xFFFu;
+            if (!b.hf32_to_zero && (low > 0x800u || (low == 0x800u && (u & 0x1000u)))) u += 0x1000u;
+            std::memcpy(&v[t], &u, 4);
+        }
+    }
+}
+
 }  // namespace cube_detail
 }  // namespace AscendC
 
@@ -173,6 +192,7 @@ void mmad_run_t(Acc* cp0, opkg_sim::CubeArena& ca, const A* ap, const opkg_sim::
             } else {
                 for (uint64_t t = 0; t < c0; ++t) run[t] = gemm_in<A, Acc>(s[t]);
             }
+            hf32_round<A, Acc>(run, c0);
             std::memcpy(d + kb * c0, run, w * sizeof(Acc));
         }
     }
@@ -192,6 +212,7 @@ void mmad_run_t(Acc* cp0, opkg_sim::CubeArena& ca, const A* ap, const opkg_sim::
                     } else {
                         for (uint64_t t = 0; t < c0; ++t) run[t] = gemm_in<A, Acc>(s[jj * c0 + t]);
                     }
+                    hf32_round<A, Acc>(run, c0);
                     for (uint64_t t = 0; t < w; ++t) rows[t * 16 + jj] = run[t];
                 } else {
                     for (uint64_t t = 0; t < w; ++t) rows[t * 16 + jj] = Acc(0);

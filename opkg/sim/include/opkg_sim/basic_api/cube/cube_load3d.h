@@ -483,5 +483,13 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
     }
 }
 
+// The devkit's LoadDataImpl (kernel_operator_mm_base_impl.h), the implementation LoadData calls,
+// which ops-nn's conv3d backprop kernels call directly: the same move, for each LoadData form.
+template <typename T, typename Src, typename Params>
+inline void LoadDataImpl(const LocalTensor<T>& dst, const Src& src, const Params& p,
+                         opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    LoadData(dst, src, p, loc);
+}
+
 }  // namespace AscendC
 #endif

@@ -365,10 +365,12 @@ inline void check_level0(const AscendC::LocalTensor<T>& t, const Mask& m, uint32
     check_ub(t, end, op, role, loc);
 }
 
+// `accumulate` (MulAddDst): dst = f(a, b) rounded to T, plus dst, read at its own strides
 template <class T, class F>
 inline void level0_binary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& a,
                           const AscendC::LocalTensor<T>& b, const Mask& m, uint32_t repeat,
-                          const AscendC::BinaryRepeatParams& p, F f, const char* op, SrcLoc loc) {
+                          const AscendC::BinaryRepeatParams& p, F f, const char* op, SrcLoc loc,
+                          bool accumulate = false) {
     repeat = m.reps(repeat);   // counter mode: from the element count
     check_level0(dst, m, repeat, p.dstBlkStride, p.dstRepStride, op, "dst", loc);
     check_level0(a, m, repeat, p.src0BlkStride, p.src0RepStride, op, "src0", loc);
@@ -394,6 +396,12 @@ inline void level0_binary(const AscendC::LocalTensor<T>& dst, const AscendC::Loc
                 bitwise ? defined_bits(pa, pb, sizeof(T), bitwise_kind(op)) : std::vector<uint8_t>();
             T out = static_cast<T>(f(static_cast<C>(va), static_cast<C>(vb)));
             uint8_t* pd = d + elem_offset<T>(r, j, p.dstBlkStride, p.dstRepStride);
+            if (accumulate) {
+                T vd;
+                check_read(pd, sizeof(T), op, "dst", loc);
+                std::memcpy(&vd, pd, sizeof(T));
+                out = static_cast<T>(static_cast<C>(out) + static_cast<C>(vd));
+            }
             std::memcpy(pd, &out, sizeof(T));
             mark_written(pd, sizeof(T));
             keep_defined_bits(pd, bits);
@@ -480,6 +488,28 @@ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, con
         C prod = static_cast<C>(static_cast<T>(static_cast<C>(src0.ptr_[i]) * static_cast<C>(src1.ptr_[i])));
         dst.ptr_[i] = static_cast<T>(prod + static_cast<C>(dst.ptr_[i]));
     }
+}
+
+// The level-0 forms (a mask of lanes and repeats with strides, as the binary ops'): dst, which
+// the product is added to, is read at its own strides. dst and the sources of one type only
+// here (the devkit's mixed float += half * half form is not modelled).
+template <class T, class U = T, bool isSetMask = true>
+inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
+                      uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams& params,
+                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    static_assert(std::is_same<T, U>::value, "MulAddDst's level-0 form: the sim models dst and sources of one type");
+    using C = opkg_sim::calc_t<T>;
+    opkg_sim::level0_binary(dst, src0, src1, opkg_sim::continuous_mask<T, isSetMask>(mask, "MulAddDst", loc), repeatTimes, params,
+                            [](C a, C b) -> C { return a * b; }, "MulAddDst", loc, true);
+}
+template <class T, class U = T, bool isSetMask = true>
+inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
+                      const uint64_t mask[2], const uint8_t repeatTimes, const BinaryRepeatParams& params,
+                      opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    static_assert(std::is_same<T, U>::value, "MulAddDst's level-0 form: the sim models dst and sources of one type");
+    using C = opkg_sim::calc_t<T>;
+    opkg_sim::level0_binary(dst, src0, src1, opkg_sim::bit_mask<T, isSetMask>(mask, "MulAddDst", loc), repeatTimes, params,
+                            [](C a, C b) -> C { return a * b; }, "MulAddDst", loc, true);
 }
 
 #define OPKG_SIM_UNARY(NAME, EXPR)                                                                            \
