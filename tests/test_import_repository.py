@@ -304,12 +304,12 @@ def test_a_variant_with_rows_of_its_own_dtype_runs_only_those(tmp_path):
 
 
 def _runs(cases: list[dict], op: dict) -> dict:
-    """{variant: the names of the cases it runs} on Ascend910B1 (manifest.cases_for)."""
+    """{variant: the names of the cases it runs} (manifest.cases_for)."""
     from opkg.core.manifest import Case, cases_for
 
     parsed = [Case(c["name"], c["shapes"], {}, {}, dtypes=c.get("dtypes", {})) for c in cases]
     return {v.name: [c.name for c in cases_for(parsed, v, [t["name"] for t in op["outputs"]])]
-            for v in R._soc_variants(op, "Ascend910B1")}
+            for v in R._manifest_variants(op)}
 
 
 def test_a_ttk_row_of_the_socs_table_names_the_dtypes_it_is_written_for(tmp_path):
@@ -348,7 +348,7 @@ def test_a_variant_whose_own_rows_are_all_refused_falls_back_to_the_others():
     own = Case("own", {"x": (4,)}, {}, {}, dtypes={"y": "int8"}, if_supported=borrowed)
     half = Case("half", {"x": (4,)}, {}, {}, dtypes={"y": "float16"}, if_supported=borrowed)
     anyd = Case("any", {"x": (4,)}, {}, {}, if_supported=borrowed)
-    variants = {v.name: v for v in R._soc_variants(op, "Ascend910B1")}
+    variants = {v.name: v for v in R._manifest_variants(op)}
     int8 = variants["int8"]
     assert cases_for([own, half, anyd], int8) == [own, anyd]
     assert fallback_cases([own, half, anyd], int8, ["y"]) == [half]
