@@ -308,7 +308,7 @@ def test_a_variant_with_rows_of_its_own_dtype_runs_only_those(tmp_path):
 
 
 def _runs(cases: list[dict], op: dict) -> dict:
-    """{variant: the names of the cases it runs} on Ascend910B1 (manifest.cases_for)."""
+    """{variant: the names of the cases it runs} (manifest.cases_for)."""
     from opkg.core.manifest import Case, cases_for
 
     parsed = [Case(c["name"], c["shapes"], {}, {}, dtypes=c.get("dtypes", {})) for c in cases]
