@@ -382,15 +382,19 @@ def test_a_ttk_attribute_that_names_an_input_gives_its_values(tmp_path):
     (`'repeats': [80, 85, ...]`, one per element of the row's repeats shape): the case feeds
     those values (random ones would be negative, which its golden rejects). A count that does
     not fill the shape, or a key that is an attr, gives no values."""
-    _table(tmp_path, "testcase_name,input_shapes,attributes,soc_series\n"
-           "fits,\"((2, 3), (3,))\",\"{'scale': 2.0, 'r': [4, 0, 1]}\",\n"
-           "nested,\"((2, 3), (2, 1))\",\"{'r': [[1], [2]]}\",\n"
-           "short,\"((2, 3), (3,))\",\"{'r': [4, 0]}\",\n")
+    _table(tmp_path, "testcase_name,input_shapes,attributes,input_data_ranges,soc_series\n"
+           "fits,\"((2, 3), (3,))\",\"{'scale': 2.0, 'r': [4, 0, 1]}\",\"((-1, 1), (0, 9))\",\n"
+           "nested,\"((2, 3), (2, 1))\",\"{'r': [[1], [2]]}\",,\n"
+           "short,\"((2, 3), (3,))\",\"{'r': [4, 0]}\",\"((-1, 1), (0, 9))\",\n")
     op = _op(inputs=[{"name": "x", "dtypes": ["float16"], "formats": ["ND"]},
                      {"name": "r", "dtypes": ["int64"], "formats": ["ND"]}])
     cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22")
     assert [c.get("values") for c in cases.cases] == [{"r": [4, 0, 1]}, {"r": [1, 2]}, None]
     assert cases.cases[0]["attrs"] == {"scale": 2.0}
+    # repeat_interleave's rows give `repeats` a range too: values and a range are exclusive in a
+    # case, and the values are the row's data
+    assert cases.cases[0]["ranges"] == {"x": [-1, 1]}
+    assert cases.cases[2]["ranges"] == {"x": [-1, 1], "r": [0, 9]}
 
 
 def test_another_architectures_table_gives_the_cases_of_a_soc_without_one(tmp_path):

@@ -236,7 +236,10 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
             if isinstance(ranges, (list, tuple)) and len(ranges) == len(inputs):
                 picked = {}
                 for t, r in zip(inputs, ranges):
-                    if t["name"] in case["shapes"] and (span := _range(r)) is not None:
+                    # an input the row gives exact values takes no range (repeat_interleave's
+                    # `repeats`: both in `attributes` and in `input_data_ranges`)
+                    if t["name"] in case["shapes"] and t["name"] not in (values or {}) and (
+                            span := _range(r)) is not None:
                         picked[t["name"]] = span
                 if picked:
                     case["ranges"] = picked
