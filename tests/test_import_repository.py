@@ -294,13 +294,14 @@ def test_an_attr_matching_a_dtype_number_in_one_row_only_is_kept(tmp_path):
 def test_a_variant_with_rows_of_its_own_dtype_runs_only_those(tmp_path):
     # ops-nn's ascend_quant_v2 table: its int4 rows have an even last axis, its hifloat8 rows
     # (written for the 950) an odd one, which int4 output refuses (aclnn_ascend_quant_v3.cpp
-    # CheckInt4LastDim); the int8 variant has no rows of its own and runs them all
+    # CheckInt4LastDim); the int8 variant has no rows of its own: untested (manifest.cases_for),
+    # not run with rows written for int4 and hifloat8
     op = _variants_op(("int8", "int4"), ("float16", "float16"), ("dst_type", 2))
     int4 = ("to_int4", (4, 64), "int4", {"dst_type": 29})
     hif8 = ("to_hif8", (2, 63), "hifloat8", {"dst_type": 34})
     cases = _dtype_rows(tmp_path, op, int4, hif8)
     assert [c["dtypes"] for c in cases] == [{"y": "int4"}, {"y": "hifloat8"}]
-    assert _runs(cases, op) == {"float16_int8": ["to_int4", "to_hif8"], "float16_int4": ["to_int4"]}
+    assert _runs(cases, op) == {"float16_int8": [], "float16_int4": ["to_int4"]}
     # with an int8 row too, the hifloat8 row runs nowhere
     (tmp_path / "b").mkdir()
     cases = _dtype_rows(tmp_path / "b", op, ("to_int8", (4, 64), "int8", {"dst_type": 2}), int4, hif8)
@@ -396,15 +397,19 @@ def test_a_ttk_attribute_that_names_an_input_gives_its_values(tmp_path):
     (`'repeats': [80, 85, ...]`, one per element of the row's repeats shape): the case feeds
     those values (random ones would be negative, which its golden rejects). A count that does
     not fill the shape, or a key that is an attr, gives no values."""
-    _table(tmp_path, "testcase_name,input_shapes,attributes,soc_series\n"
-           "fits,\"((2, 3), (3,))\",\"{'scale': 2.0, 'r': [4, 0, 1]}\",\n"
-           "nested,\"((2, 3), (2, 1))\",\"{'r': [[1], [2]]}\",\n"
-           "short,\"((2, 3), (3,))\",\"{'r': [4, 0]}\",\n")
+    _table(tmp_path, "testcase_name,input_shapes,attributes,input_data_ranges,soc_series\n"
+           "fits,\"((2, 3), (3,))\",\"{'scale': 2.0, 'r': [4, 0, 1]}\",\"((-1, 1), (0, 9))\",\n"
+           "nested,\"((2, 3), (2, 1))\",\"{'r': [[1], [2]]}\",,\n"
+           "short,\"((2, 3), (3,))\",\"{'r': [4, 0]}\",\"((-1, 1), (0, 9))\",\n")
     op = _op(inputs=[{"name": "x", "dtypes": ["float16"], "formats": ["ND"]},
                      {"name": "r", "dtypes": ["int64"], "formats": ["ND"]}])
     cases = ttk.ttk_cases(tmp_path, op, "Ascend910B", "arch22")
     assert [c.get("values") for c in cases.cases] == [{"r": [4, 0, 1]}, {"r": [1, 2]}, None]
     assert cases.cases[0]["attrs"] == {"scale": 2.0}
+    # repeat_interleave's rows give `repeats` a range too: values and a range are exclusive in a
+    # case, and the values are the row's data
+    assert cases.cases[0]["ranges"] == {"x": [-1, 1]}
+    assert cases.cases[2]["ranges"] == {"x": [-1, 1], "r": [0, 9]}
 
 
 def test_an_input_with_values_takes_no_range(tmp_path):

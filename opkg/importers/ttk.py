@@ -257,7 +257,7 @@ def _cases(files: list[Path], op_dir: Path, op: dict, short_series: str | None,
                 for t, r in zip(inputs, ranges):
                     # an input whose values the row gives (an attr-valued input such as
                     # conv3d_backprop's filter_size) takes no range: the values are its data
-                    if t["name"] not in case["shapes"] or t["name"] in values:
+                    if t["name"] not in case["shapes"] or t["name"] in (values or {}):
                         continue
                     if (each := _per_tensor_ranges(r, case["shapes"][t["name"]],
                                                    t.get("param_type") == "dynamic")):

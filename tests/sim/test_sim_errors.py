@@ -452,35 +452,27 @@ def test_level0_reduction_work_buffer_smaller_than_documented(built, kernel_src)
             "(64 bytes)") in err.message
 
 
-def test_a_tensor_never_freed_is_a_warning_and_an_error_under_strict_bounds(built, kernel_src):
-    # harmless on the device (the queue ends with the kernel): a warning naming the AllocTensor,
-    # once per call site; an error with --strict-bounds
-    line = line_of(kernel_src, "held-at-exit")
-    x, y, info = run(built, 43, blocks=2)
-    np.testing.assert_array_equal(y, x * 2)
-    warned = [e for e in info.log if f"warning: {kernel_src}:{line}: the kernel returned with a tensor of a "
-              "TQue<VECIN, depth 2> still allocated (never FreeTensor'd)" in e]
-    assert len(warned) == 1, info.log
-    with pytest.raises(SimError) as e:
-        run(built, 43, blocks=2, modes=SimModes(strict_bounds=True))
-    assert (e.value.line, e.value.block) == (line, 0)
-    assert "still allocated (never FreeTensor'd)" in e.value.message and "(--strict-bounds)" in e.value.message
-
-
-def test_a_tensor_freed_twice_is_a_warning_and_an_error_under_strict_bounds(built, kernel_src):
+@pytest.mark.parametrize("mode, marker, warning, error", [
+    # harmless on the device (the queue ends with the kernel): the warning names the AllocTensor
+    (43, "held-at-exit", "the kernel returned with a tensor of a TQue<VECIN, depth 2> still allocated "
+     "(never FreeTensor'd)", "still allocated (never FreeTensor'd)"),
     # the devkit's FreeBuffer asserts only in its CPU debug build; the device sets the buffer FREE
-    # again (softmax_cross_entropy_with_logits frees its features twice): a warning once per call
-    # site, an error with --strict-bounds
-    line = line_of(kernel_src, "free-twice")
-    x, y, info = run(built, 46, blocks=2)
+    # again (softmax_cross_entropy_with_logits frees its features twice)
+    (46, "free-twice", "FreeTensor of a buffer of this TQue<VECIN, depth 2> that is not allocated (freed "
+     "twice?); the device tolerates it", "that is not allocated (freed twice?)"),
+])
+def test_queue_slips_the_device_tolerates_warn_and_fail_under_strict_bounds(built, kernel_src, mode, marker,
+                                                                             warning, error):
+    # a warning once per call site; an error with --strict-bounds
+    line = line_of(kernel_src, marker)
+    x, y, info = run(built, mode, blocks=2)
     np.testing.assert_array_equal(y, x * 2)
-    warned = [e for e in info.log if f"warning: {kernel_src}:{line}: FreeTensor of a buffer of this "
-              "TQue<VECIN, depth 2> that is not allocated (freed twice?); the device tolerates it" in e]
+    warned = [e for e in info.log if f"warning: {kernel_src}:{line}: {warning}" in e]
     assert len(warned) == 1, info.log
     with pytest.raises(SimError) as e:
-        run(built, 46, blocks=2, modes=SimModes(strict_bounds=True))
+        run(built, mode, blocks=2, modes=SimModes(strict_bounds=True))
     assert (e.value.file, e.value.line, e.value.block) == (str(kernel_src), line, 0)
-    assert "that is not allocated (freed twice?)" in e.value.message
+    assert error in e.value.message and "--strict-bounds" in e.value.message
 
 
 @pytest.mark.parametrize("mode, marker, message", [

@@ -95,15 +95,21 @@ def test_infer_shape_reads_the_values_of_its_data_dependencies(built):
 def test_get_format_name_spells_formats_without_the_prefix(tmp_path):
     """ge::GetFormatName (ops-nn's npu_alloc_float_status logs a wrong format with it, beside
     the literal "ND"); a sub-format and C0 packed into the value do not change the name."""
+    _host_program_succeeds(tmp_path, '#include "graph/types.h"\n#include <string>\n'
+                           'int main() { return std::string(ge::GetFormatName(ge::FORMAT_ND)) == "ND" &&\n'
+                           '    std::string(ge::GetFormatName(ge::Format(ge::FORMAT_NCHW | (1 << 8)))) == "NCHW" '
+                           '? 0 : 1; }\n')
+
+
+def _host_program_succeeds(tmp_path, source: str) -> None:
+    """`source` compiles against the sim's host headers and its main returns 0."""
     import subprocess
 
     from opkg.sim import flags
 
-    src = tmp_path / "fmt.cpp"
-    src.write_text('#include "graph/types.h"\n#include <string>\n'
-                   'int main() { return std::string(ge::GetFormatName(ge::FORMAT_ND)) == "ND" &&\n'
-                   '    std::string(ge::GetFormatName(ge::Format(ge::FORMAT_NCHW | (1 << 8)))) == "NCHW" ? 0 : 1; }\n')
-    exe = tmp_path / "fmt"
+    src = tmp_path / "prog.cpp"
+    src.write_text(source)
+    exe = tmp_path / "prog"
     r = subprocess.run(["g++", *flags.common_flags(), "-DOPKG_SIM_HOST=1", str(src), "-o", str(exe)],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
@@ -115,12 +121,8 @@ def test_continuous_vector_is_untyped_as_canns(tmp_path):
     avg_pool_v2's data_format to `const char*`, the pooling lists to `const int64_t*`); a list
     attr read through GetAttrPointer<gert::ContinuousVector> or GetListInt is the same list,
     and stays so in a copy of the attrs."""
-    import subprocess
-
-    from opkg.sim import flags
-
-    src = tmp_path / "cv.cpp"
-    src.write_text(
+    _host_program_succeeds(
+        tmp_path,
         '#include "exe_graph/runtime/tiling_context.h"\n'
         'int main() {\n'
         '    gert::RuntimeAttrs a;\n'
@@ -136,8 +138,3 @@ def test_continuous_vector_is_untyped_as_canns(tmp_path):
         '    const int64_t* typed = b.GetListInt(0)->GetData();\n'
         '    return cv->GetSize() == 3 && d[2] == 7 && typed == d && c != nullptr ? 0 : 1;\n'
         '}\n')
-    exe = tmp_path / "cv"
-    r = subprocess.run(["g++", *flags.common_flags(), "-DOPKG_SIM_HOST=1", str(src), "-o", str(exe)],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr[-2000:]
-    assert subprocess.run([str(exe)]).returncode == 0

@@ -436,7 +436,7 @@ void TQueBase::free_buffer(const void* p, opkg_sim::SrcLoc loc) {
         opkg_sim::BlockState& b = opkg_sim::block();
         const std::string what = opkg_sim::format(
             "FreeTensor of a buffer of this %s that is not allocated (freed twice?)", describe().c_str());
-        if (b.strict_bounds) opkg_sim::fail(loc, what);
+        if (b.strict_bounds) opkg_sim::fail(loc, what + " (--strict-bounds)");
         if (!b.warned || b.warned->first(loc))
             opkg_sim::log_line(opkg_sim::format(
                 "warning: %s:%d: %s; the device tolerates it (the devkit's CPU debug mode aborts), but every "
