@@ -138,3 +138,14 @@ def test_continuous_vector_is_untyped_as_canns(tmp_path):
         '    const int64_t* typed = b.GetListInt(0)->GetData();\n'
         '    return cv->GetSize() == 3 && d[2] == 7 && typed == d && c != nullptr ? 0 : 1;\n'
         '}\n')
+
+
+def test_platform_ascendc_brings_mutex_as_the_devkits(tmp_path):
+    """The devkit's tiling/platform/platform_ascendc.h includes <mutex>; ops-nn's matmul
+    tiling_cache.h takes std::unique_lock from it (it includes only <shared_mutex> itself)."""
+    _host_program_succeeds(
+        tmp_path,
+        '#include "tiling/platform/platform_ascendc.h"\n'
+        '#include <shared_mutex>\n'
+        'std::shared_mutex m;\n'
+        'int main() { std::unique_lock<std::shared_mutex> l(m); return l.owns_lock() ? 0 : 1; }\n')

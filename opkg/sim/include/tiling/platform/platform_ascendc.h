@@ -3,6 +3,7 @@
 #define OPKG_SIM_PLATFORM_ASCENDC_H
 
 #include <cstdint>
+#include <mutex>  // as the devkit's platform_ascendc.h: host code takes std::unique_lock from it
 #include <string>
 #include "exe_graph/runtime/tiling_context.h"
 #include "opkg_sim/host/host_core.h"
