@@ -276,6 +276,24 @@ def test_a_hanging_golden_times_out_instead_of_hanging_the_build(add_ws, warm_ca
     assert time.monotonic() - started < 300
 
 
+def test_a_golden_hanging_at_import_is_stopped_before_the_first_case(add_ws, warm_cache,
+                                                                      monkeypatch):
+    """verify.timeout bounds the cases, from the first one's start; what comes before (Python,
+    the golden's imports) has its own bound, OPKG_VERIFY_STARTUP_TIMEOUT, and says so."""
+    golden = add_ws.root / "packages/add_custom/golden.py"
+    golden.write_text("import time\ntime.sleep(600)\n" + golden.read_text())
+    monkeypatch.setenv("OPKG_VERIFY_STARTUP_TIMEOUT", "5")
+    started = time.monotonic()
+    r = opkg("test", "//...", "--soc", SOC, cwd=add_ws.root)
+    assert r.returncode == 1
+    assert "timed out after 5 s before its first case" in r.stdout, r.stdout + r.stderr
+    assert time.monotonic() - started < 300
+    monkeypatch.setenv("OPKG_VERIFY_STARTUP_TIMEOUT", "soon")
+    r = opkg("test", "//...", "--soc", SOC, "--no-cache", cwd=add_ws.root)
+    assert r.returncode != 0
+    assert "OPKG_VERIFY_STARTUP_TIMEOUT='soon' is not a number of seconds" in r.stdout + r.stderr
+
+
 def _golden_first(ws, lines: str, header: str = "") -> None:
     """Run `lines` (indented) at the start of every golden call."""
     golden = ws.root / "packages/add_custom/golden.py"

@@ -32,6 +32,23 @@ STEP_WORDS = {"golden": "the golden", "input": "the repository's input function"
               "InferShape": "the operator's InferShape",
               "tiling": "the operator's tiling function", "kernel": "the kernel"}
 DEFAULT_TIMEOUT = 600.0   # seconds for all cases of one variant; verify.timeout overrides
+# Seconds the verifier may take to reach its first case (Python, NumPy, the golden and what it
+# imports: torch alone takes seconds, more on a loaded machine). The cases' clock starts at the
+# first case, so verify.timeout bounds what it says, the cases, whatever the start-up took.
+STARTUP_TIMEOUT_ENV = "OPKG_VERIFY_STARTUP_TIMEOUT"
+DEFAULT_STARTUP_TIMEOUT = 600.0
+
+
+def startup_timeout() -> float:
+    text = os.environ.get(STARTUP_TIMEOUT_ENV) or ""
+    try:
+        value = float(text or DEFAULT_STARTUP_TIMEOUT)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise ValueError(f"{STARTUP_TIMEOUT_ENV}={text!r} is not a number of seconds above 0 "
+                         f"(unset, the verifier has {DEFAULT_STARTUP_TIMEOUT:g} s to start)")
+    return value
 # What the verifier (golden, tiling and kernel) may print, on stdout and stderr together; more
 # is a golden or kernel printing in a loop, which would fill the build's memory.
 MAX_OUTPUT_BYTES = 16 << 20
@@ -81,7 +98,17 @@ def scons_action(params: dict) -> str | None:
                              job, report, *roots], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=params.get("cwd"), env=verifier_env(child_env()), **OWN_GROUP)
     try:
-        stderr, over = _collect(proc, timeout, MAX_OUTPUT_BYTES)
+        startup = startup_timeout()
+        stderr, over = _collect(proc, timeout, MAX_OUTPUT_BYTES, startup)
+        if over == "startup":
+            kill_tree(proc.pid)
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            write_report(Path(report), _report(job_data, [], error=(
+                f"timed out after {startup:g} s before its first case, while loading "
+                "Python, the golden and what the golden imports (does importing the golden "
+                "wait for something?)")))
+            return None
         if over:
             # a kernel or golden that never returns must not hang the build (or CI) forever,
             # nor fill its memory; what it started goes too, in the runner's group or not
@@ -145,12 +172,14 @@ def _host_output_before_crash(directory: Path) -> str:
     return text
 
 
-def _collect(proc, timeout: float, cap: int) -> tuple[str, str | None]:
+def _collect(proc, timeout: float, cap: int, startup: float) -> tuple[str, str | None]:
     """The runner's stderr (stdout is read and dropped) until it closes both, and why it was
-    cut short: None, "time" (after `timeout` s) or "output" (more than `cap` bytes)."""
+    cut short: None, "startup" (no case began within `startup` s), "time" (the cases
+    took more than `timeout` s from the first one's start) or "output" (more than `cap`
+    bytes)."""
     import selectors
 
-    deadline = time.monotonic() + timeout
+    deadline, started = time.monotonic() + startup, False
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ)
     sel.register(proc.stderr, selectors.EVENT_READ)
@@ -159,7 +188,7 @@ def _collect(proc, timeout: float, cap: int) -> tuple[str, str | None]:
         while sel.get_map():
             left = deadline - time.monotonic()
             if left <= 0:
-                return err.decode(errors="replace"), "time"
+                return err.decode(errors="replace"), "time" if started else "startup"
             for key, _ in sel.select(left):
                 data = os.read(key.fd, 65536)
                 if not data:
@@ -168,13 +197,16 @@ def _collect(proc, timeout: float, cap: int) -> tuple[str, str | None]:
                 total += len(data)
                 if key.fileobj is proc.stderr:
                     err += data
+                    # the mark may arrive split over two reads: look at the tail it can end in
+                    if not started and CASE_MARK.encode() in err[-len(data) - len(CASE_MARK):]:
+                        deadline, started = time.monotonic() + timeout, True
                 if total > cap:
                     return err[:cap].decode(errors="replace"), "output"
         left = deadline - time.monotonic()
         try:
             proc.wait(timeout=max(left, 0))
         except subprocess.TimeoutExpired:
-            return err.decode(errors="replace"), "time"
+            return err.decode(errors="replace"), "time" if started else "startup"
         return err.decode(errors="replace"), None
     finally:
         sel.close()
