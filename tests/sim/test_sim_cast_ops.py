@@ -1,7 +1,7 @@
 """Cast-unit and register APIs on the sim (A2): AddReluCast/SubReluCast (count and level-0 forms,
 every dtype pair), MulCast, AddDeqRelu with SetDeqScale, the CMPMASK register (Compare without
-dst, GetCmpMask, SetCmpMask), GetAccVal after ReduceSum, Gatherb, Scatter, DumpAccChkPoint and
-the vector SetDeqScale layout, against NumPy; and their diagnostics at the kernel's line."""
+dst, GetCmpMask, SetCmpMask), GetAccVal after ReduceSum, Gatherb, Scatter, DumpAccChkPoint,
+BilinearInterpolation and the vector SetDeqScale layout, against NumPy; and their diagnostics at the kernel's line."""
 
 from __future__ import annotations
 
@@ -163,6 +163,47 @@ def test_gatherb_and_scatter_bad_offsets_are_reported(built):
         run(built, 12, x, y)
     assert f"cast_ops.cpp:{simbuild.line_of(KERNEL, 'scatter')}" in str(err.value)
     assert f"element 9 goes to byte {WORDS * 4}, past dst's {WORDS * 4} bytes" in str(err.value)
+
+
+def _bilinear_inputs(perm, weights):
+    x = np.arange(1, 513, dtype=np.float16)
+    y = np.zeros(WORDS, np.int32)
+    y[:32] = perm * 32                                         # byte offsets of x's 32 blocks
+    y.view(np.float16)[128:160] = weights
+    return x, y
+
+
+@pytest.mark.parametrize("mode", [0, 1, 3])
+def test_bilinear_interpolation_gathers_weights_and_sums_as_documented(built, mode):
+    """The devkit's steps: repeat r = 2i + j gathers 8 blocks of src0 by byte offset, multiplies
+    them by weight r (repeatMode false) or 8r + b (true), the two horizontal repeats summed in
+    half; the masked lanes land at i * vROffset (128) elements."""
+    perm = RNG.permutation(32).astype(np.int32)
+    weights = RNG.integers(1, 9, 32).astype(np.float16) / np.float16(4)
+    x, y = _bilinear_inputs(perm, weights)
+    got = run(built, 16, x.view(np.int32), y, scalar=float(mode)).view(np.float16)[:256].reshape(2, 128)
+    blocks = x.reshape(32, 16)[perm].reshape(4, 8, 16)          # repeat, block, element
+    w = (weights.reshape(4, 8) if mode & 1 else np.repeat(weights[:4, None], 8, axis=1))[:, :, None]
+    products = (blocks * w).astype(np.float16).reshape(2, 2, 128)
+    want = (products[:, 0] + products[:, 1]).astype(np.float16)
+    if mode & 2:
+        want[:, 100:] = 0                                       # lanes the mask leaves alone
+    np.testing.assert_array_equal(got, want)
+
+
+def test_bilinear_interpolation_with_too_small_a_work_buffer_warns_at_its_line(built):
+    """The A2 gathers into sharedTmpBuffer (4 repeats x 256 bytes, then 32 weights x 32 bytes):
+    a 1024-byte one runs into the UB after it, as on the device."""
+    x, y = _bilinear_inputs(np.arange(32, dtype=np.int32), np.ones(32, np.float16))
+    _, info = run(built, 17, x.view(np.int32), y, info=True)
+    line = simbuild.line_of(KERNEL, "bilinear")
+    assert any(f"warning: {KERNEL}:{line}: BilinearInterpolation: sharedTmpBuffer needs 2048 bytes" in l
+               for l in info.log), info.log
+    y[5] = 40
+    with pytest.raises(runtime.SimError) as err:
+        run(built, 16, x.view(np.int32), y)
+    assert f"cast_ops.cpp:{line}" in str(err.value)
+    assert "src0Offset[5] is 40, not a multiple of 32 bytes" in str(err.value)
 
 
 def test_dump_acc_chk_point_logs_the_slice(built):

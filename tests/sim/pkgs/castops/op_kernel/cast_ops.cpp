@@ -84,6 +84,19 @@ extern "C" __global__ __aicore__ void cast_ops(GM_ADDR x, GM_ADDR y, GM_ADDR z, 
         SetDeqScale(vdeq, VdeqInfo(scales, offsets, signs));
         SetDeqScale(2.0f, (int16_t)3, true);
         DataCopy(zl, vdeq.ReinterpretCast<int32_t>(), 32);
+    } else if (TILING_KEY_IS(16) || TILING_KEY_IS(17)) {
+        // BilinearInterpolation: x holds src0 (512 halves), y the 32 block offsets and, from its
+        // byte 256, 32 weights; scalar bit 0 is repeatMode, bit 1 a 100-lane mask. Key 17 gives
+        // the A2 a sharedTmpBuffer of half what it works in.
+        TBuf<TPosition::VECCALC> tmpBuf, wBuf;
+        pipe.InitBuffer(wBuf, 64);
+        pipe.InitBuffer(tmpBuf, TILING_KEY_IS(16) ? 2048 : 1024);
+        LocalTensor<half> w = wBuf.Get<half>(32);
+        DataCopy(w, yh[128], 32);
+        const int32_t mode = (int32_t)t.scalar;
+        BilinearInterpolation(zl.ReinterpretCast<half>(), xh, yl.ReinterpretCast<uint32_t>(), w,  // @bilinear
+                              (uint64_t)((mode & 2) ? 100 : 128), (uint8_t)2, (mode & 1) != 0, (uint16_t)1,
+                              (uint16_t)128, (uint8_t)2, tmpBuf.Get<uint8_t>());
     }
     DataCopy(zGm, zl, words);
 }

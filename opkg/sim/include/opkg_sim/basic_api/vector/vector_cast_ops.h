@@ -385,6 +385,139 @@ inline void Gatherb(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Lo
     }
 }
 
+// ---- BilinearInterpolation ----
+// (basic_api/kernel_operator_vec_bilinearinterpolation_intf.h; the devkit documents it step by
+// step.) Repeat r = i * hRepeat + j (vertical i, horizontal j) gathers 8 blocks of src0 (byte
+// offsets src0Offset[8r + b], 32-byte aligned) and multiplies every element of block b by src1[r]
+// (repeatMode false) or src1[8r + b] (true), each product rounded to half; the products of a lane
+// are summed over j in order, each sum rounded, and the lanes the mask selects go to dst, vertical
+// repeat i at i * vROffset elements, block b at b * dstBlkStride blocks. The A2/A3 work in
+// sharedTmpBuffer as the device does (the gathered blocks, then src1 broadcast to one block an
+// element after them: hRepeat * vRepeat * 256 + src1.GetSize() * 32 bytes, overwritten); the 310P
+// reads the offsets through it (src0Offset.GetSize() * 4 bytes); the 950 takes none.
+}  // namespace AscendC
+
+namespace opkg_sim {
+template <class T>
+inline void bilinear_interpolation(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
+                                   const AscendC::LocalTensor<uint32_t>& offsets, const AscendC::LocalTensor<T>& src1,
+                                   const Mask& m, uint8_t hRepeat, bool repeatMode, uint16_t dstBlkStride,
+                                   uint16_t vROffset, uint8_t vRepeat, const AscendC::LocalTensor<uint8_t>& tmp,
+                                   SrcLoc loc) {
+    static_assert(std::is_same<T, half>::value, "BilinearInterpolation takes half tensors");
+    const char* op = "BilinearInterpolation";
+    if (hRepeat == 0 || vRepeat == 0) {
+        fail(loc, format("%s: hRepeat %u and vRepeat %u must be in [1, 255] (with none, the device copies its "
+                         "temporary buffer's undefined bytes to dst)", op, unsigned(hRepeat), unsigned(vRepeat)));
+    }
+    if (uint64_t(vROffset) * sizeof(T) % 32) {
+        fail(loc, format("%s: vROffset %u elements is not a whole number of 32-byte blocks, which is how the device "
+                         "steps dst between vertical repeats", op, unsigned(vROffset)));
+    }
+    const uint32_t reps = uint32_t(hRepeat) * vRepeat;
+    const uint64_t weights = repeatMode ? uint64_t(reps) * 8 : reps;
+    check_ub(offsets, uint64_t(reps) * 8 * 4, op, "src0Offset", loc);
+    check_ub(src1, weights * sizeof(T), op, "src1", loc);
+    check_ub(src0, 0, op, "src0", loc);
+    const uint64_t dst_end = uint64_t(vRepeat - 1) * vROffset * sizeof(T) + 7ull * dstBlkStride * 32 + 32;
+    check_ub(dst, dst_end, op, "dst", loc);
+    if (vRepeat > 1 && uint64_t(vROffset) * sizeof(T) < 7ull * dstBlkStride * 32 + 32) {
+        // the device writes the vertical repeats in order, the later over the earlier
+        const std::string what = format("%s: vertical repeats %u elements apart overlap in dst (each spans %llu "
+                                        "bytes; vROffset must be in [128, 65535))", op, unsigned(vROffset),
+                                        (unsigned long long)(7ull * dstBlkStride * 32 + 32));
+        if (block().strict_bounds) fail(loc, what + " (--strict-bounds)");
+        if (!block().warned || block().warned->first(loc)) {
+            log_line(format("warning: %s:%d: %s; the device writes them in order, the later repeat winning "
+                            "(--strict-bounds makes this an error)", loc.file ? loc.file : "?", loc.line,
+                            what.c_str()));
+        }
+    }
+    // the work area: the A2/A3's sharedTmpBuffer, else the sim's own
+    const uint64_t broadcast = uint64_t(src1.size_) / 8 * 8;   // the device broadcasts groups of 8
+    if (weights > broadcast) {
+        fail(loc, format("%s: the repeats take %llu elements of src1, which holds %u (%llu in whole groups of "
+                         "8, which is what the device broadcasts)", op, (unsigned long long)weights, src1.size_,
+                         (unsigned long long)broadcast));
+    }
+    const uint64_t work_bytes = uint64_t(reps) * 256 + broadcast * 32;
+    std::vector<T> own;
+    T* work;
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201
+    check_ub(tmp, work_bytes, op, "sharedTmpBuffer", loc);
+    work = reinterpret_cast<T*>(tmp.ptr_);
+#else
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2002
+    check_ub(tmp, uint64_t(offsets.size_) * 4, op, "sharedTmpBuffer", loc);
+#endif
+    own.resize(work_bytes / sizeof(T));
+    work = own.data();
+#endif
+    count_level0<T>(op, m, reps);
+    const uint64_t src_bytes = uint64_t(src0.size_) * sizeof(T);
+    constexpr uint32_t per_block = 32 / sizeof(T), lanes = 8 * per_block;
+    T* const brcb = work + uint64_t(reps) * lanes;
+    check_read(src1.ptr_, weights * sizeof(T), op, "src1", loc);
+    for (uint64_t w = 0; w < broadcast; ++w) {          // src1 broadcast: one block an element
+        for (uint32_t k = 0; k < per_block; ++k) brcb[w * per_block + k] = src1.ptr_[w];
+    }
+    for (uint32_t r = 0; r < reps; ++r) {               // gather and multiply
+        for (uint32_t b = 0; b < 8; ++b) {
+            const uint32_t off = offsets.ptr_[uint64_t(r) * 8 + b];
+            check_read(offsets.ptr_ + uint64_t(r) * 8 + b, 4, op, "src0Offset", loc);
+            if (off % 32) fail(loc, format("%s: src0Offset[%u] is %u, not a multiple of 32 bytes", op, r * 8 + b, off));
+            if (uint64_t(off) + 32 > src_bytes) {
+                fail(loc, format("%s: src0Offset[%u] (%u bytes) reads past src0's %llu bytes", op, r * 8 + b, off,
+                                 (unsigned long long)src_bytes));
+            }
+            const T* s = reinterpret_cast<const T*>(reinterpret_cast<const uint8_t*>(src0.ptr_) + off);
+            check_read(s, 32, op, "src0", loc);
+            const T weight = brcb[(repeatMode ? uint64_t(r) * 8 + b : r) * per_block];
+            for (uint32_t k = 0; k < per_block; ++k) {
+                work[uint64_t(r) * lanes + b * per_block + k] = T(float(s[k]) * float(weight));
+            }
+        }
+    }
+    for (uint32_t i = 0; i < vRepeat; ++i) {            // sum the horizontal repeats, write the lanes
+        T* acc = work + uint64_t(i) * hRepeat * lanes;
+        uint8_t* d = reinterpret_cast<uint8_t*>(dst.ptr_) + uint64_t(i) * vROffset * sizeof(T);
+        for (uint32_t j = 0; j < lanes; ++j) {
+            if (!m.test(j)) continue;
+            for (uint32_t h = 1; h < hRepeat; ++h) acc[j] = T(float(acc[j]) + float(acc[uint64_t(h) * lanes + j]));
+            uint8_t* pd = d + elem_offset<T>(0, j, dstBlkStride, 0);
+            std::memcpy(pd, &acc[j], sizeof(T));
+            mark_written(pd, sizeof(T));
+        }
+    }
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2201
+    mark_written(tmp.ptr_, work_bytes);
+#endif
+}
+}  // namespace opkg_sim
+
+namespace AscendC {
+
+template <typename T>
+inline void BilinearInterpolation(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                                  const LocalTensor<uint32_t>& src0Offset, const LocalTensor<T>& src1, uint64_t mask,
+                                  uint8_t hRepeat, bool repeatMode, uint16_t dstBlkStride, uint16_t vROffset,
+                                  uint8_t vRepeat, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                  opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::bilinear_interpolation(dst, src0, src0Offset, src1,
+                                     opkg_sim::continuous_mask<T>(mask, "BilinearInterpolation", loc), hRepeat,
+                                     repeatMode, dstBlkStride, vROffset, vRepeat, sharedTmpBuffer, loc);
+}
+template <typename T>
+inline void BilinearInterpolation(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                                  const LocalTensor<uint32_t>& src0Offset, const LocalTensor<T>& src1,
+                                  uint64_t mask[], uint8_t hRepeat, bool repeatMode, uint16_t dstBlkStride,
+                                  uint16_t vROffset, uint8_t vRepeat, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                  opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::bilinear_interpolation(dst, src0, src0Offset, src1,
+                                     opkg_sim::bit_mask<T>(mask, "BilinearInterpolation", loc), hRepeat, repeatMode,
+                                     dstBlkStride, vROffset, vRepeat, sharedTmpBuffer, loc);
+}
+
 // ---- Scatter ----
 // dst bytes (dstBaseAddr + dstOffset[i]) get src[i]: offsets in bytes, multiples of the element size.
 template <typename T>
