@@ -394,8 +394,12 @@ inline void Gatherb(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Lo
 // repeat i at i * vROffset elements, block b at b * dstBlkStride blocks. The A2/A3 work in
 // sharedTmpBuffer as the device does (the gathered blocks, then src1 broadcast to one block an
 // element after them: hRepeat * vRepeat * 256 + src1.GetSize() * 32 bytes, overwritten); the 310P
-// reads the offsets through it (src0Offset.GetSize() * 4 bytes); the 950 takes none.
+// reads the offsets through it (src0Offset.GetSize() * 4 bytes); the 950 takes none. The 310B
+// and the 910 have none (its documentation's product table): a kernel calling it there does not
+// compile.
 }  // namespace AscendC
+
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 2002 || __NPU_ARCH__ == 2201 || __NPU_ARCH__ == 3510)
 
 namespace opkg_sim {
 template <class T>
@@ -517,6 +521,10 @@ inline void BilinearInterpolation(const LocalTensor<T>& dst, const LocalTensor<T
                                      opkg_sim::bit_mask<T>(mask, "BilinearInterpolation", loc), hRepeat, repeatMode,
                                      dstBlkStride, vROffset, vRepeat, sharedTmpBuffer, loc);
 }
+}  // namespace AscendC
+#endif
+
+namespace AscendC {
 
 // ---- Scatter ----
 // dst bytes (dstBaseAddr + dstOffset[i]) get src[i]: offsets in bytes, multiples of the element size.
