@@ -1,5 +1,5 @@
 """SoftmaxFlashV2 (with and without update, the tiling from SoftMaxFlashV2TilingFunc or from the
-kernel's SoftMaxFlashV2TilingFuncImpl),
+kernel's SoftMaxFlashV2TilingFuncImpl), SoftmaxFlash (v1, with and without update),
 SoftmaxGrad / SoftmaxGradFront, LogSoftMax and AdjustSoftMaxRes on the sim (A2, float and half)
 against NumPy, the per-row statistics in their 32-byte block layout, and a missing shape reported
 at the kernel's line."""
@@ -82,6 +82,34 @@ def test_flash_v2_without_and_with_update(built):
     np.testing.assert_array_equal(m, blocks(m1, dtype, per))
     np.testing.assert_array_equal(e, blocks(em, dtype, per))
     np.testing.assert_array_equal(s, blocks(em * s0 + eg.sum(axis=1), dtype, per))
+
+
+def test_flash_v1_normalises_and_rescales_as_documented(built):
+    """The devkit's formula for SoftmaxFlash: dst = exp(x - max) / sum; with update max' =
+    max(inMax, row max), sum = exp(inMax - max') * inSum + sum(exp(x - max')), dst divided by
+    it and expMax = exp(inMax - max') * inSum / sum."""
+    dtype, x, g = inputs(built)
+    per = 32 // np.dtype(dtype).itemsize
+    z, s, m, e = run(built, 9, x, g)
+    xv = x.astype(np.float64)
+    mx = xv.max(axis=1)
+    ex = np.exp(xv - mx[:, None])
+    np.testing.assert_array_equal(z, r(ex / ex.sum(axis=1)[:, None], dtype))
+    np.testing.assert_array_equal(s, blocks(ex.sum(axis=1), dtype, per))
+    np.testing.assert_array_equal(m, blocks(mx, dtype, per))
+    assert np.all(e == 0)                                            # no update: expMax untouched
+    z, s, m, e = run(built, 10, x, g)
+    s0 = r(ex.sum(axis=1), dtype).astype(np.float64)                  # the first call's, as stored
+    m0 = r(mx, dtype).astype(np.float64)
+    gv = g.astype(np.float64)
+    m1 = np.maximum(gv.max(axis=1), m0)
+    em = np.exp(m0 - m1)
+    eg = np.exp(gv - m1[:, None])
+    total = em * s0 + eg.sum(axis=1)
+    np.testing.assert_array_equal(z, r(eg / total[:, None], dtype))
+    np.testing.assert_array_equal(m, blocks(m1, dtype, per))
+    np.testing.assert_array_equal(s, blocks(total, dtype, per))
+    np.testing.assert_array_equal(e, blocks(em * s0 / total, dtype, per))
 
 
 def test_flash_v2_with_tilings_made_in_the_kernel(built):

@@ -77,6 +77,12 @@ extern "C" __global__ __aicore__ void hl_softmax2(GM_ADDR x, GM_ADDR g, GM_ADDR 
         xl.SetShapeInfo(ShapeInfo(2, dims, 2, orig, DataFormat::ND));
         SoftMaxTiling st = SoftMaxFlashV2TilingFuncImpl(t.rows, t.cols, sizeof(T), sizeof(T), tmp.GetSize() / 4);
         SoftmaxFlashV2<T>(zl, sl, ml, xl, el, sl, ml, tmp, st);
+    } else if (TILING_KEY_IS(9)) {
+        SoftmaxFlash<T>(zl, sl, ml, xl, el, sl, ml, t.softmaxTiling, false, shape);
+    } else if (TILING_KEY_IS(10)) {
+        // v1: the first tile normalised, then the update with the second tile (g)
+        SoftmaxFlash<T>(zl, s0, m0, xl, el, s0, m0, tmp, t.softmaxTiling, false, shape);
+        SoftmaxFlash<T>(zl, sl, ml, gl, el, s0, m0, tmp, t.softmaxTiling, true, shape);
     } else if (TILING_KEY_IS(6)) {
         SoftmaxFlashV2<T>(zl, sl, ml, xl, el, sl, ml, t.softmaxTiling, shape);
         const bool hit = AdjustSoftMaxRes<T, T>(zl, ml, t.from, (T)5, shape);

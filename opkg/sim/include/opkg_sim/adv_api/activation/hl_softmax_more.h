@@ -56,14 +56,18 @@ template <class S> struct RowStat {
 // SoftmaxFlashV2: without update, dst = exp(x - max), expSum = sum(dst) exactly, max = row max;
 // with update, max' = max(inMax, row max), expMax = exp(inMax - max'), dst = exp(x - max'),
 // expSum = expMax * inExpSum + sum(exp(x - max')).
-template <class T, class S, bool update>
-inline void softmax_flash_v2(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<S>& exp_sum,
-                             const AscendC::LocalTensor<S>& max_t, const AscendC::LocalTensor<T>& src,
-                             const AscendC::LocalTensor<T>& exp_max, const AscendC::LocalTensor<S>& in_sum,
-                             const AscendC::LocalTensor<S>& in_max, const AscendC::LocalTensor<uint8_t>* tmp,
-                             const AscendC::SoftMaxTiling& tiling, const AscendC::SoftMaxShapeInfo& info, SrcLoc loc) {
-    static_assert(is_half_or_float<T>::value && is_half_or_float<S>::value, "SoftmaxFlashV2 takes half or float");
-    const char* op = "SoftmaxFlashV2";
+// SoftmaxFlash (v1, `normalized`; the devkit documents its formula as a NumPy script): the same
+// max' and expSum, and dst = exp(x - max') / expSum; with update expMax = exp(inMax - max') *
+// inSum / expSum. The statistics are read before any is written (sum may be inSum, max inMax).
+template <class T, class S, bool normalized>
+inline void softmax_flash(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<S>& exp_sum,
+                          const AscendC::LocalTensor<S>& max_t, const AscendC::LocalTensor<T>& src,
+                          const AscendC::LocalTensor<T>& exp_max, const AscendC::LocalTensor<S>& in_sum,
+                          const AscendC::LocalTensor<S>& in_max, const AscendC::LocalTensor<uint8_t>* tmp,
+                          const AscendC::SoftMaxTiling& tiling, const AscendC::SoftMaxShapeInfo& info, bool update,
+                          SrcLoc loc) {
+    static_assert(is_half_or_float<T>::value && is_half_or_float<S>::value, "SoftmaxFlash takes half or float");
+    const char* op = normalized ? "SoftmaxFlash" : "SoftmaxFlashV2";
     note(loc);
     const AscendC::SoftMaxShapeInfo s = checked_shape<T>(tiling, tensor_shape(info, src), op, loc);
     check_tmp(tmp, softmax_tmp_bytes(s.srcK, sizeof(T)), op, loc);
@@ -72,35 +76,33 @@ inline void softmax_flash_v2(const AscendC::LocalTensor<T>& dst, const AscendC::
     check_count(src, count, op, "src", loc);
     RowStat<S> sum{&exp_sum}, mx{&max_t}, isum{&in_sum}, imx{&in_max};
     RowStat<T> emx{&exp_max};
-    sum.check(s.srcM, op, "expSumTensor", loc);
+    sum.check(s.srcM, op, normalized ? "sumTensor" : "expSumTensor", loc);
     mx.check(s.srcM, op, "maxTensor", loc);
+    const char* in_sum_role = normalized ? "inSumTensor" : "inExpSumTensor";
     if (update) {
-        isum.check(s.srcM, op, "inExpSumTensor", loc);
+        isum.check(s.srcM, op, in_sum_role, loc);
         imx.check(s.srcM, op, "inMaxTensor", loc);
         emx.check(s.srcM, op, "expMaxTensor", loc);
     }
     count_vec_of<T>(op, int64_t(count));
-    std::vector<double> sums(s.srcM), maxes(s.srcM), emaxes(s.srcM);
+    std::vector<double> sums(s.srcM), maxes(s.srcM), emaxes(s.srcM), e(s.oriSrcK);
     for (uint32_t r = 0; r < s.srcM; ++r) {
         const double old_max = update ? imx.read(r, op, "inMaxTensor", loc) : -INFINITY;
-        const double old_sum = update ? isum.read(r, op, "inExpSumTensor", loc) : 0.0;
+        const double old_sum = update ? isum.read(r, op, in_sum_role, loc) : 0.0;
         const T* x = src.ptr_ + uint64_t(r) * s.srcK;
         check_read(x, uint64_t(s.oriSrcK) * sizeof(T), op, "src", loc);
         double m = -INFINITY;
         for (uint32_t k = 0; k < s.oriSrcK; ++k) m = std::fmax(m, widen(x[k]));
         if (update) m = std::fmax(m, old_max);
         double total = 0.0;
-        T* y = dst.ptr_ + uint64_t(r) * s.srcK;
-        for (uint32_t k = 0; k < s.oriSrcK; ++k) {
-            const double e = std::exp(widen(x[k]) - m);
-            total += e;
-            y[k] = round_to<T>(e);
-        }
-        mark_written(y, uint64_t(s.oriSrcK) * sizeof(T));
+        for (uint32_t k = 0; k < s.oriSrcK; ++k) total += (e[k] = std::exp(widen(x[k]) - m));
         const double em = update ? std::exp(old_max - m) : 1.0;
         sums[r] = update ? em * old_sum + total : total;
         maxes[r] = m;
-        emaxes[r] = em;
+        emaxes[r] = normalized ? em * old_sum / sums[r] : em;
+        T* y = dst.ptr_ + uint64_t(r) * s.srcK;
+        for (uint32_t k = 0; k < s.oriSrcK; ++k) y[k] = round_to<T>(normalized ? e[k] / sums[r] : e[k]);
+        mark_written(y, uint64_t(s.oriSrcK) * sizeof(T));
     }
     for (uint32_t r = 0; r < s.srcM; ++r) {
         sum.write(r, sums[r]);
@@ -303,17 +305,17 @@ OPKG_HL_FV2_TPL inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, cons
     const LocalTensor<T>& inExpSumTensor, const LocalTensor<T>& inMaxTensor, const SoftMaxTiling& tiling,
     const SoftMaxShapeInfo& softmaxShapeInfo = {}, OPKG_HL_LOC) {
     opkg_sim::nd_only<isDataFormatNZ>();
-    opkg_sim::softmax_flash_v2<T, T, isUpdate>(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
-                                               inExpSumTensor, inMaxTensor, nullptr, tiling, softmaxShapeInfo, loc);
+    opkg_sim::softmax_flash<T, T, false>(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
+                                               inExpSumTensor, inMaxTensor, nullptr, tiling, softmaxShapeInfo, isUpdate, loc);
 }
 OPKG_HL_FV2_TPL inline void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, const LocalTensor<float>& expSumTensor,
     const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor, const LocalTensor<half>& expMaxTensor,
     const LocalTensor<float>& inExpSumTensor, const LocalTensor<float>& inMaxTensor, const SoftMaxTiling& tiling,
     const SoftMaxShapeInfo& softmaxShapeInfo = {}, OPKG_HL_LOC) {
     opkg_sim::nd_only<isDataFormatNZ>();
-    opkg_sim::softmax_flash_v2<half, float, isUpdate>(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
+    opkg_sim::softmax_flash<half, float, false>(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
                                                       inExpSumTensor, inMaxTensor, nullptr, tiling, softmaxShapeInfo,
-                                                      loc);
+                                                      isUpdate, loc);
 }
 OPKG_HL_FV2_TPL inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& expSumTensor,
     const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor, const LocalTensor<T>& expMaxTensor,
@@ -321,9 +323,9 @@ OPKG_HL_FV2_TPL inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, cons
     const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
     const SoftMaxShapeInfo& softmaxShapeInfo = {}, OPKG_HL_LOC) {
     opkg_sim::nd_only<isDataFormatNZ>();
-    opkg_sim::softmax_flash_v2<T, T, isUpdate>(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
+    opkg_sim::softmax_flash<T, T, false>(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
                                                inExpSumTensor, inMaxTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo,
-                                               loc);
+                                               isUpdate, loc);
 }
 OPKG_HL_FV2_TPL inline void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, const LocalTensor<float>& expSumTensor,
     const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor, const LocalTensor<half>& expMaxTensor,
@@ -331,11 +333,47 @@ OPKG_HL_FV2_TPL inline void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, c
     const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
     const SoftMaxShapeInfo& softmaxShapeInfo = {}, OPKG_HL_LOC) {
     opkg_sim::nd_only<isDataFormatNZ>();
-    opkg_sim::softmax_flash_v2<half, float, isUpdate>(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
+    opkg_sim::softmax_flash<half, float, false>(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
                                                       inExpSumTensor, inMaxTensor, &sharedTmpBuffer, tiling,
-                                                      softmaxShapeInfo, loc);
+                                                      softmaxShapeInfo, isUpdate, loc);
 }
 #undef OPKG_HL_FV2_TPL
+
+// SoftmaxFlash (v1, CANN 8.1's lib/activation/softmaxflash.h; deprecated for SoftmaxFlashV2):
+// isUpdate is an argument here, not a template parameter.
+#define OPKG_HL_FV1_TPL template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+OPKG_HL_FV1_TPL inline void SoftmaxFlash(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor,
+    const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor, const LocalTensor<T>& expMaxTensor,
+    const LocalTensor<T>& inSumTensor, const LocalTensor<T>& inMaxTensor, const SoftMaxTiling& tiling,
+    bool isUpdate = false, const SoftMaxShapeInfo& softmaxShapeInfo = {}, OPKG_HL_LOC) {
+    opkg_sim::softmax_flash<T, T, true>(dstTensor, sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor,
+                                        inMaxTensor, nullptr, tiling, softmaxShapeInfo, isUpdate, loc);
+}
+OPKG_HL_FV1_TPL inline void SoftmaxFlash(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor,
+    const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor, const LocalTensor<half>& expMaxTensor,
+    const LocalTensor<float>& inSumTensor, const LocalTensor<float>& inMaxTensor, const SoftMaxTiling& tiling,
+    bool isUpdate = false, const SoftMaxShapeInfo& softmaxShapeInfo = {}, OPKG_HL_LOC) {
+    opkg_sim::softmax_flash<half, float, true>(dstTensor, sumTensor, maxTensor, srcTensor, expMaxTensor,
+                                               inSumTensor, inMaxTensor, nullptr, tiling, softmaxShapeInfo, isUpdate,
+                                               loc);
+}
+OPKG_HL_FV1_TPL inline void SoftmaxFlash(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor,
+    const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor, const LocalTensor<T>& expMaxTensor,
+    const LocalTensor<T>& inSumTensor, const LocalTensor<T>& inMaxTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+    const SoftMaxTiling& tiling, bool isUpdate = false, const SoftMaxShapeInfo& softmaxShapeInfo = {}, OPKG_HL_LOC) {
+    opkg_sim::softmax_flash<T, T, true>(dstTensor, sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor,
+                                        inMaxTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo, isUpdate, loc);
+}
+OPKG_HL_FV1_TPL inline void SoftmaxFlash(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor,
+    const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor, const LocalTensor<half>& expMaxTensor,
+    const LocalTensor<float>& inSumTensor, const LocalTensor<float>& inMaxTensor,
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling, bool isUpdate = false,
+    const SoftMaxShapeInfo& softmaxShapeInfo = {}, OPKG_HL_LOC) {
+    opkg_sim::softmax_flash<half, float, true>(dstTensor, sumTensor, maxTensor, srcTensor, expMaxTensor,
+                                               inSumTensor, inMaxTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo,
+                                               isUpdate, loc);
+}
+#undef OPKG_HL_FV1_TPL
 
 // CANN 8.1's SoftMaxParams (impl/activation/softmax/softmax_common/softmax_common_utils.h).
 struct SoftMaxParams {
