@@ -206,6 +206,17 @@ def test_bilinear_interpolation_with_too_small_a_work_buffer_warns_at_its_line(b
     assert "src0Offset[5] is 40, not a multiple of 32 bytes" in str(err.value)
 
 
+def test_bilinear_interpolation_is_not_declared_where_the_soc_lacks_it(pkgs, lib_cache):
+    """Its documentation's product table leaves out the 310B (and the 910): there a kernel calling
+    it does not compile, and the error names it."""
+    from opkg.core.socs import get_soc
+
+    with pytest.raises(simbuild.CompileError, match="'BilinearInterpolation' was not declared|"
+                                                    "‘BilinearInterpolation’ was not declared"):
+        simbuild.build(pkgs / "castops", OP, OP.variant("int32"), get_soc("Ascend310B1"), lib_cache,
+                       stem="cast_ops")
+
+
 def test_dump_acc_chk_point_logs_the_slice(built):
     x = np.arange(WORDS, dtype=np.int32) + 100
     _, info = run(built, 14, x, x, info=True)
