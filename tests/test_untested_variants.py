@@ -6,6 +6,7 @@ compile its kernel (manifest.cases_for). Measured on the real add_custom example
 from __future__ import annotations
 
 import json
+import shutil
 
 from tests.conftest import opkg
 from tests.test_refused_cases import SOC, _ws
@@ -39,3 +40,32 @@ def test_a_case_for_any_dtype_leaves_no_variant_untested(workspace):
     r = opkg("test", "//...", *SOC, "--json", cwd=root)
     assert {(c["variant"], c["case"]) for c in json.loads(r.stdout)["cases"]} == {
         ("float32", "only32"), ("float32", "any"), ("float16", "any")}
+
+
+def test_a_build_compiles_no_untested_variant_and_says_why_it_bundles_nothing(workspace):
+    root = _ws(workspace, OWN)
+    r = opkg("build", "//...", *SOC, cwd=root, check=1)
+    # the tested variant is compiled and verified; the untested one is not compiled, and the
+    # operator gets no bundle, the output saying why
+    kernels = {p.parent.name for p in (root / "out" / "sim").rglob("kernel.o")}
+    assert kernels == {"float32"}
+    assert not list((root / "out").rglob("*.opkg.tgz"))
+    assert ("1 of 2 dtype variants are untested (no case is written for their dtypes: "
+            "float16); their kernels were not compiled") in r.stdout
+    data = json.loads(opkg("build", "//...", *SOC, "--json", cwd=root, check=1).stdout)
+    assert data["targets"][0]["bundle"] is None and not data["ok"]
+
+
+def test_a_test_run_compiles_only_the_selected_variants(workspace):
+    both = OWN + "    - {name: only16, shapes: {x: [64], y: [64]}, dtypes: {x: float16}}\n"
+    root = _ws(workspace, both)
+    r = opkg("test", "//...", *SOC, "--variant", "float16", "--json", cwd=root)
+    assert {(c["variant"], c["case"]) for c in json.loads(r.stdout)["cases"]} == {
+        ("float16", "only16")}
+    assert {p.parent.name for p in (root / "out" / "sim").rglob("kernel.o")} == {"float16"}
+    # -k likewise: a variant none of whose cases is selected is not compiled
+    shutil.rmtree(root / "out")
+    r = opkg("test", "//...", *SOC, "-k", "only32", "--json", cwd=root)
+    assert {(c["variant"], c["case"]) for c in json.loads(r.stdout)["cases"]} == {
+        ("float32", "only32")}
+    assert {p.parent.name for p in (root / "out" / "sim").rglob("kernel.o")} == {"float32"}

@@ -137,9 +137,7 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
                 if t.bundle is not None:
                     echo(f"bundle: {_rel(t.bundle, ws.root)}")
                 elif t.reports or t.not_run:
-                    # the engine keeps no bundle whose verification did not fully pass
-                    echo(f"no bundle for {t.package} {t.soc}: not every variant verified and "
-                         "passed (the reports are in out/sim)")
+                    echo(no_bundle_line(t))
             for c in shown.plan.custom_packages:
                 if Path(c["run"]).is_file():
                     echo(f"custom package: {_rel(Path(c['run']), ws.root)} (vendor "
@@ -148,6 +146,23 @@ def run_build(targets, socs, toolchain, jobs, keep_going, as_json, *, bundle: bo
     if not shown.ok:
         # a manifest error is bad input (2) even when --keep-going built the rest
         raise SystemExit(2 if result.problems else 1)
+
+
+def no_bundle_line(t) -> str:
+    """Why a verified target has no bundle: the engine keeps none whose verification did not
+    fully pass, and plans none for an operator with untested variants, whose kernels it does
+    not compile (nothing would run them)."""
+    status = t.variant_status()
+    untested = sorted(v for v, s in status.items() if s["status"] == "UNTESTED")
+    failed = sorted(v for v, s in status.items() if s["status"] not in ("PASS", "UNTESTED"))
+    if untested and not failed:
+        names = ", ".join(untested[:6]) + (", ..." if len(untested) > 6 else "")
+        return (f"no bundle for {t.package} {t.soc}: {len(untested)} of {len(status)} dtype "
+                f"variants are untested (no case is written for their dtypes: {names}); their "
+                "kernels were not compiled, and a bundle holds only an operator whose every "
+                "variant verified (the reports are in out/sim)")
+    return (f"no bundle for {t.package} {t.soc}: not every variant verified and passed (the "
+            "reports are in out/sim)")
 
 
 def _selection(ws, targets, keyword, cases, variants, last_failed: bool, progress):

@@ -312,11 +312,13 @@ class SimToolchain:
                 description=f"generate {pkg.name} template kernel entry"))
             kernel_deps = (str(pkg.kernel_source),)
         outputs = [t.name for t in pkg.op.outputs]
+        untested_variants = []
         for variant in soc_op.variants():
             vdir = base / soc.name / variant.name
             what = f"kernel {variant.name} ({soc.name})"
             # a variant no case is written for (manifest.cases_for): its report says so, and
-            # a run that bundles nothing does not compile its kernel
+            # its kernel is not compiled: nothing runs it, and a target with an untested
+            # variant is bundled by no build (not every variant verified, below)
             untested = (untested_reason(pkg.verify.cases, variant, outputs)
                         if verify and pkg.verify is not None and not select else None)
             if untested:
@@ -326,8 +328,17 @@ class SimToolchain:
                     step="verify", description=f"verify {pkg.name} {variant.name} ({soc.name}): "
                     "untested"))
                 reports[variant.name] = str(report)
-                if not bundle:
-                    continue
+                untested_variants.append(variant.name)
+                continue
+
+            def selected(chosen):
+                return [c for c in chosen if not select or select.keep(
+                    pkg.label, soc.name, variant.name, c.name,
+                    tuple(d for _, d in variant.dtypes), pkg.name)]
+            verified = verify and pkg.verify is not None
+            cases = selected(cases_for(pkg.verify.cases, variant, outputs)) if verified else []
+            if verified and pkg.verify.cases and not cases and not bundle:
+                continue        # -k, --variant, --lf...: nothing of it selected, not compiled
             kflags = flags.kernel_flags(soc_op, variant, soc, tiling_include, pch, launcher, simt,
                                         flags.registered_tiling_default(kernel_text, soc)) + vector_flags
             force = ((*tiling_headers, str(tiling_include)) if pkg.tiling_data else ()) + kernel_deps
@@ -354,15 +365,7 @@ class SimToolchain:
                                   signature=fp, target=tid, step="link",
                                   description=f"link {pkg.name} {what}"))
             kernel_libs[variant.name] = str(lib)
-            if not verify or pkg.verify is None or untested:
-                continue
-
-            def selected(chosen):
-                return [c for c in chosen if not select or select.keep(
-                    pkg.label, soc.name, variant.name, c.name,
-                    tuple(d for _, d in variant.dtypes), pkg.name)]
-            cases = selected(cases_for(pkg.verify.cases, variant, outputs))
-            if not cases:       # -k, --lf...: nothing of this variant selected
+            if not cases:
                 continue
             fallback = selected(fallback_cases(pkg.verify.cases, variant, outputs))
             job = vdir / "verify-job.json"
@@ -384,7 +387,9 @@ class SimToolchain:
                 description=f"verify {pkg.name} {variant.name} ({soc.name})"))
             reports[variant.name] = str(report)
 
-        if not bundle:
+        if not bundle or untested_variants:
+            # a bundle holds an operator whose every variant verified: one with untested
+            # variants gets none (results.read_target would take it away), so none is planned
             return Target(tid, pkg.label, pkg.name, pkg.version, soc.name, self.id, "",
                           reports), actions
         bundle = Path(out) / "bundles" / bundle_filename(pkg.name, pkg.version, soc.name,

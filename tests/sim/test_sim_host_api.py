@@ -101,6 +101,18 @@ def test_get_format_name_spells_formats_without_the_prefix(tmp_path):
                            '? 0 : 1; }\n')
 
 
+def test_operator_descs_by_name_and_index(tmp_path):
+    """ge::Operator's GetInputDesc/GetOutputDesc by name and by index (ops-nn's masked_scatter
+    reads `op.GetInputDesc("x").GetShape()` in its OpDef's check): an Operator outside a graph
+    has empty descs, and GetInputDesc(0) is the index form, as with CANN's std::string one."""
+    _host_program_succeeds(tmp_path, '#include "graph/operator.h"\n'
+                           'int main() { ge::Operator op("MaskedScatter");\n'
+                           '    return op.GetInputDesc("x").GetShape().GetDimNum() + '
+                           'op.GetInputDesc(0).GetShape().GetDimNum() + '
+                           'op.GetOutputDesc("y").GetShape().GetDimNum() + '
+                           'op.GetOutputDesc(0u).GetShape().GetDimNum() == 0 ? 0 : 1; }\n')
+
+
 def _host_program_succeeds(tmp_path, source: str) -> None:
     """`source` compiles against the sim's host headers and its main returns 0."""
     import subprocess

@@ -150,3 +150,13 @@ def test_hardware_syncall_runs_on_the_950(built):
     # dav_3510 has the hardware all-core sync (ops-nn's segment_sum clears its output, then syncs)
     y = run(built, 12, np.zeros(1, np.float32), np.zeros(1, np.int32), 4, blocks=4)
     np.testing.assert_array_equal(y, [0, 1, 2, 3])
+
+
+def test_builtins_are_each_threads_own_values_across_a_barrier(built):
+    """threadIdx, blockDim, blockIdx and gridDim are read-only to kernels (loaded once, not
+    hooked by the race checks): a thread still reads its own values after asc_syncthreads(),
+    where the other threads ran, and blockDim copies into a dim3."""
+    blocks, threads = 2, 256
+    y = run(built, 14, np.zeros(1, np.float32), np.zeros(1, np.int32), blocks * threads, blocks=blocks)
+    t = np.tile(np.arange(threads), blocks)
+    np.testing.assert_array_equal(y, t * 1000 + threads + blocks)

@@ -30,6 +30,12 @@ public:
     // Operator outside a graph has none, so descs are empty and every attr is missing
     TensorDesc GetInputDescByName(const char*) const { return TensorDesc(); }
     TensorDesc GetOutputDescByName(const char*) const { return TensorDesc(); }
+    // CANN's older spellings, by name or index (ops-nn's masked_scatter CheckIfAICoreSupported
+    // reads `op.GetInputDesc("x").GetShape()`); a string, so that GetInputDesc(0) is the index
+    TensorDesc GetInputDesc(const std::string&) const { return TensorDesc(); }
+    TensorDesc GetInputDesc(uint32_t) const { return TensorDesc(); }
+    TensorDesc GetOutputDesc(const std::string&) const { return TensorDesc(); }
+    TensorDesc GetOutputDesc(uint32_t) const { return TensorDesc(); }
     template <class T> graphStatus GetAttr(const char*, T&) const { return GRAPH_FAILED; }
 
 private:

@@ -56,10 +56,36 @@ using ::dim3;
 // module-local TLS lookup and no TLS init call, instead of a global-dynamic lookup per variable
 // (a tenth of a SIMT gather's time went to __tls_get_addr).
 #define OPKG_SIMT_BUILTIN __constinit thread_local __attribute__((visibility("hidden"), tls_model("local-dynamic")))
-extern OPKG_SIMT_BUILTIN dim3 threadIdx;
-extern OPKG_SIMT_BUILTIN dim3 blockDim;
-extern OPKG_SIMT_BUILTIN dim3 blockIdx;
-extern OPKG_SIMT_BUILTIN dim3 gridDim;
+// Read-only to kernels, as the device's special registers are: a SIMT function reads its own
+// thread's values, which no other thread changes while it runs (the runtime sets them before it
+// resumes a fibre). Declared const, of a type without constructors (GCC takes a const object
+// whose type has one for writable while it is constructed), a kernel's loop loads them once,
+// not on every iteration, and GCC's thread-sanitizer instrumentation hooks no read of them (a
+// read-only variable cannot race): two hook calls and a TLS lookup less per iteration of a
+// grid-stride loop. Only the runtime's translation unit writes them; they convert to dim3.
+namespace opkg_sim {
+namespace simt {
+struct BuiltinDim3 {
+    uint32_t x, y, z;
+    operator dim3() const { return dim3(x, y, z, SrcLoc{nullptr, 0}); }
+    BuiltinDim3& operator=(const dim3& d) {
+        x = d.x;
+        y = d.y;
+        z = d.z;
+        return *this;
+    }
+};
+}  // namespace simt
+}  // namespace opkg_sim
+#ifdef OPKG_SIM_RUNTIME_TU
+#define OPKG_SIMT_BUILTIN_READ_ONLY
+#else
+#define OPKG_SIMT_BUILTIN_READ_ONLY const
+#endif
+extern OPKG_SIMT_BUILTIN OPKG_SIMT_BUILTIN_READ_ONLY opkg_sim::simt::BuiltinDim3 threadIdx;
+extern OPKG_SIMT_BUILTIN OPKG_SIMT_BUILTIN_READ_ONLY opkg_sim::simt::BuiltinDim3 blockDim;
+extern OPKG_SIMT_BUILTIN OPKG_SIMT_BUILTIN_READ_ONLY opkg_sim::simt::BuiltinDim3 blockIdx;
+extern OPKG_SIMT_BUILTIN OPKG_SIMT_BUILTIN_READ_ONLY opkg_sim::simt::BuiltinDim3 gridDim;
 
 namespace opkg_sim {
 namespace simt {

@@ -16,10 +16,10 @@
 // header's path, as the compiler was given it, into every kernel library, and a library built
 // on a remote worker (another path) would then differ from a local one.
 #define OPKG_SIMT_DIM3(x, y, z) dim3((x), (y), (z), opkg_sim::SrcLoc{nullptr, 0})
-OPKG_SIMT_BUILTIN dim3 threadIdx = OPKG_SIMT_DIM3(1, 1, 1);
-OPKG_SIMT_BUILTIN dim3 blockDim = OPKG_SIMT_DIM3(1, 1, 1);
-OPKG_SIMT_BUILTIN dim3 blockIdx = OPKG_SIMT_DIM3(1, 1, 1);
-OPKG_SIMT_BUILTIN dim3 gridDim = OPKG_SIMT_DIM3(1, 1, 1);
+OPKG_SIMT_BUILTIN opkg_sim::simt::BuiltinDim3 threadIdx = {1, 1, 1};
+OPKG_SIMT_BUILTIN opkg_sim::simt::BuiltinDim3 blockDim = {1, 1, 1};
+OPKG_SIMT_BUILTIN opkg_sim::simt::BuiltinDim3 blockIdx = {1, 1, 1};
+OPKG_SIMT_BUILTIN opkg_sim::simt::BuiltinDim3 gridDim = {1, 1, 1};
 
 namespace opkg_sim {
 namespace simt {
@@ -121,11 +121,20 @@ constexpr uint64_t EPOCH_MASK = (uint64_t(1) << EPOCH_BITS) - 1;
 // read-modify-write, a cache miss for a gathered table). The area's first write of the epoch
 // replays the log into the cells, which from then on are checked on every access. A gathered
 // table no thread writes never has its cells touched.
+// A logged read in 8 bytes (half the log's memory traffic of a struct): the offset in bits
+// 0-39, the byte count - 1 in 40-43, the thread in 44-55. A read the word cannot hold (more
+// than 16 bytes, an offset past 1 TiB) goes to the cells at once.
 struct LoggedRead {
-    uint64_t off;
-    uint32_t n;
-    uint32_t tid;
+    uint64_t word;
+    static constexpr bool fits(uint64_t off, uint32_t n) { return n <= 16 && off < (uint64_t(1) << 40); }
+    static LoggedRead of(uint64_t off, uint32_t n, uint32_t tid) {
+        return LoggedRead{off | (uint64_t(n - 1) << 40) | (uint64_t(tid) << 44)};
+    }
+    uint64_t off() const { return word & ((uint64_t(1) << 40) - 1); }
+    uint32_t n() const { return uint32_t((word >> 40) & 0xF) + 1; }
+    uint32_t tid() const { return uint32_t(word >> 44); }
 };
+static_assert(MAX_THREADS <= (1u << 12), "a logged read holds the thread in 12 bits");
 constexpr size_t READ_LOG_MAX = size_t(1) << 20;   // then the cells take over (bounded memory)
 
 struct Area {
@@ -156,7 +165,16 @@ struct Run {
     std::vector<Area> areas;
     const uint8_t* lo = nullptr;   // every area and its guard zone lie in [lo, hi)
     const uint8_t* hi = nullptr;
-    Area* last = nullptr;
+    // the area each load or store instruction touched last (by its return address): a gather
+    // loop's three accesses each find theirs at once, where one `last` area for all of them
+    // missed on every access and scanned the areas
+    struct PcArea {
+        const void* pc = nullptr;
+        Area* ar = nullptr;
+    } by_pc[64];
+    void forget_areas() {
+        for (PcArea& e : by_pc) e = PcArea{};
+    }
     StackPool stacks;
     // A store to bytes another thread stored since the last barrier, decided once the store has
     // run (the hook comes before it): the same bytes again leave memory as either order would,
@@ -170,9 +188,30 @@ struct Run {
     } pending;
 };
 
+// This OS thread's launch state (a block runs on one thread). The hooks reach it through a
+// constant-initialised pointer in the library's local-dynamic TLS, one TLS lookup without an
+// initialisation guard per access (a thread_local Run, which has a destructor, took a guard
+// check and a second lookup on every hook call). The Run is made on the thread's first use
+// and freed when the thread ends.
+OPKG_SIMT_BUILTIN Run* run_state = nullptr;
+
+struct RunOwner {
+    Run* run = nullptr;
+    ~RunOwner() {
+        run_state = nullptr;
+        delete run;
+    }
+};
+
+__attribute__((noinline, cold)) inline Run& first_run() {
+    static thread_local RunOwner owner;
+    owner.run = run_state = new Run;
+    return *run_state;
+}
+
 inline Run& run() {
-    static thread_local Run r;
-    return r;
+    Run* r = run_state;
+    return __builtin_expect(r != nullptr, 1) ? *r : first_run();
 }
 
 bool in_launch() { return run().active; }
@@ -193,7 +232,7 @@ inline void release_areas(Run& r) {
         if (a.stored) munmap(a.stored, stored_bytes(a));
     }
     r.areas.clear();
-    r.last = nullptr;
+    r.forget_areas();
     r.lo = r.hi = nullptr;
 }
 
@@ -225,7 +264,7 @@ inline void prepare_areas(Run& r, const BlockState& b) {
         if (lo < r.lo) r.lo = lo;
         if (hi > r.hi) r.hi = hi;
     }
-    r.last = nullptr;
+    r.forget_areas();
 }
 
 // file:line of a code address in a kernel library (its line tables: SIMT kernels are built with
@@ -368,23 +407,40 @@ inline void settle(Run& r) {
     if (std::memcmp(ar.base + s.off, s.before, s.n) != 0) race(r, ar, s.off, true, s.other, true, s.pc, s.tid);
 }
 
+// Bytes [off, off + n) of a GM area in its store map: whole words of the bitmap at a time.
+inline void mark_stored(Area& ar, uint64_t off, uint32_t n) {
+    for (uint64_t k = off, end = off + n; k < end;) {
+        const uint64_t bit = k % 64, take = std::min<uint64_t>(end - k, 64 - bit);
+        ar.stored[k / 64] |= (take == 64 ? ~uint64_t(0) : ((uint64_t(1) << take) - 1)) << bit;
+        k += take;
+    }
+    ar.stored_lo = std::min(ar.stored_lo, off / 64);
+    ar.stored_hi = std::max(ar.stored_hi, (off + n - 1) / 64 + 1);
+}
+
 // One plain load or store of n bytes at p by the current thread.
 inline void access(const void* p, uint32_t n, bool write, const void* pc) {
-    Run& r = run();
-    if (!r.active || !r.cur || n == 0) return;
+    Run* const state = run_state;
+    if (!state || !state->active || !state->cur || n == 0) return;   // no launch on this thread
+    Run& r = *state;
     settle(r);
     const uint8_t* a = static_cast<const uint8_t*>(p);
     if (a < r.lo || a >= r.hi) return;                 // the stack, the tiling data, host memory
-    // the thread's own stack may be mapped right below the kernel library's data segment, which
-    // counts as GM and has no guard pages around it
-    if (r.cur->stack && a >= r.cur->stack && a < r.cur->stack + STACK_BYTES) return;
-    Area* ar = r.last;
-    if (!ar || a < ar->base || a >= ar->base + ar->len) {
+    Run::PcArea& hint = r.by_pc[(reinterpret_cast<uintptr_t>(pc) >> 2) % 64];
+    Area* ar = hint.ar;
+    if (!ar || hint.pc != pc || a < ar->base || a >= ar->base + ar->len) {
         ar = nullptr;
-        for (Area& x : r.areas) {
-            if (a >= x.base && a < x.base + x.len) ar = &x;
+        for (size_t k = r.areas.size(); k-- > 0;) {     // the last that holds it
+            Area& x = r.areas[k];
+            if (a >= x.base && a < x.base + x.len) {
+                ar = &x;
+                break;
+            }
         }
         if (!ar) {
+            // the thread's own stack may be mapped right below the kernel library's data
+            // segment, which counts as GM and has no guard pages around it
+            if (r.cur->stack && a >= r.cur->stack && a < r.cur->stack + STACK_BYTES) return;
             // [lo, hi) also holds memory that is no area's: a fibre's stack or the launch's
             // closure may be mapped between the GM buffers. Only an address in a GM buffer's
             // guard zone is an access past that buffer.
@@ -396,7 +452,7 @@ inline void access(const void* p, uint32_t n, bool write, const void* pc) {
             }
             return;
         }
-        r.last = ar;
+        hint = Run::PcArea{pc, ar};
     }
     const uint64_t off = uint64_t(a - ar->base);
     if (off + n > ar->len) {
@@ -406,10 +462,15 @@ inline void access(const void* p, uint32_t n, bool write, const void* pc) {
     if (write) {
         if (ar->gm) {
             if (!ar->stored) ar->stored = static_cast<uint64_t*>(map_zeros(stored_bytes(*ar), "store map"));
-            for (uint64_t k = off; k < off + n; ++k) ar->stored[k / 64] |= uint64_t(1) << (k % 64);
-            ar->stored_lo = std::min(ar->stored_lo, off / 64);
-            ar->stored_hi = std::max(ar->stored_hi, (off + n - 1) / 64 + 1);
-            if (ar->gm->written) std::memset(ar->gm->written + off, 1, n);
+            mark_stored(*ar, off, n);
+            if (ar->gm->written) {
+                if (n == 4) {
+                    const uint32_t ones = 0x01010101u;
+                    std::memcpy(ar->gm->written + off, &ones, 4);
+                } else {
+                    std::memset(ar->gm->written + off, 1, n);
+                }
+            }
         } else if (uint8_t* ub = block().shadow) {
             std::memset(ub + off, UB_WRITTEN, n);
         }
@@ -419,14 +480,14 @@ inline void access(const void* p, uint32_t n, bool write, const void* pc) {
             ar->log.clear();
             ar->log_epoch = r.epoch;
         }
-        if (!write && ar->log.size() < READ_LOG_MAX) {
-            ar->log.push_back(LoggedRead{off, n, r.cur->tid});
+        if (!write && ar->log.size() < READ_LOG_MAX && LoggedRead::fits(off, n)) {
+            ar->log.push_back(LoggedRead::of(off, n, r.cur->tid));
             return;
         }
         // the area's first write of the epoch (or a full log): its reads so far into the cells
         if (!ar->cells) ar->cells = static_cast<uint64_t*>(map_zeros(cells_bytes(*ar), "race shadow"));
         ar->live = r.epoch;
-        for (const LoggedRead& l : ar->log) check_cells(r, *ar, l.off, l.n, false, l.tid, pc);
+        for (const LoggedRead& l : ar->log) check_cells(r, *ar, l.off(), l.n(), false, l.tid(), pc);
         ar->log.clear();
     }
     const bool defer = write && n <= sizeof(r.pending.before);

@@ -15,6 +15,9 @@
 //   12 the hardware SyncAll (the 950 has it), then each block's thread 0 stores its block index
 //   13 scatter  y[idx[i]] = x[i] with plain stores (ops-nn's scatter_update): threads storing to one
 //      element race unless they store the same value
+//   14 the built-ins as values: each thread copies blockDim (a dim3) and its threadIdx.x, waits
+//      at asc_syncthreads() while the others run, then stores y[b * blockDim.x + t] =
+//      t * 1000 + blockDim.x + gridDim.x, or -1 when its threadIdx.x changed meanwhile
 //   8 rotate y left in place without a barrier: thread t reads y[t], then writes y[t - 1], which
 //     thread t - 1 read (a read before the buffer's first store of the epoch, then a write)
 #include "kernel_operator.h"
@@ -132,6 +135,15 @@ __simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void BlockIndexSimt(__gm__ f
     }
 }
 
+__simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void BuiltinsSimt(__gm__ float* y)
+{
+    const dim3 d = blockDim;
+    const uint32_t before = threadIdx.x;
+    asc_syncthreads();
+    const uint32_t t = threadIdx.x;
+    y[blockIdx.x * d.x + t] = t == before ? static_cast<float>(t * 1000 + d.x + gridDim.x) : -1.0f;
+}
+
 extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_ADDR y, GM_ADDR workspace,
                                                    GM_ADDR tiling)
 {
@@ -191,6 +203,8 @@ extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_AD
         asc_vf_call<BlockIndexSimt>(dim3(THREADS), ys);
     } else if (TILING_KEY_IS(13)) {
         asc_vf_call<ScatterSimt>(dim3(THREADS), xs, is, ys, t.n);
+    } else if (TILING_KEY_IS(14)) {
+        asc_vf_call<BuiltinsSimt>(dim3(THREADS), ys);
     } else if (TILING_KEY_IS(8)) {
         asc_vf_call<RotateRacySimt>(dim3(THREADS), ys, t.ylen);
     }
