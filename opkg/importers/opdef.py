@@ -55,7 +55,9 @@ def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Pat
         if proc.returncode != 0:
             raise ProbeError(first_errors(proc.stderr))
         warnings = own_warnings(proc.stderr, own_dir)
-        proc = subprocess.run([sys.executable, "-m", "opkg.importers.opdef", str(lib)],
+        # the child imports nothing but ctypes and json (-I -S: not even site, nor opkg):
+        # its start-up is most of what loading costs; the parent spells the dtypes
+        proc = subprocess.run([sys.executable, "-I", "-S", "-c", _CHILD, str(lib)],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise ProbeError(f"loading the host library crashed (status {proc.returncode}): "
@@ -63,7 +65,10 @@ def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Pat
         data = json.loads(proc.stdout)
         if "error" in data:
             raise ProbeError(data["error"])
-        return Probe([op for op in data["ops"] if op["type"] != PLACEHOLDER], warnings)
+        from opkg.sim.runtime import manifest_spelling
+
+        return Probe([op for op in manifest_spelling(data["ops"]) if op["type"] != PLACEHOLDER],
+                     warnings)
 
 
 PLACEHOLDER = "OpkgImportProbe"
@@ -633,27 +638,15 @@ def differences(opdef: dict, other: dict) -> list[str]:
     return out
 
 
-def _child(lib_path: str) -> int:
-    """Child process: print the OpDefs a host library registers, as host_prototypes does, with
-    the library loaded lazily (undefined functions the OpDefs never call are fine here)."""
-    import ctypes as C
-    import os
-
-    from opkg.sim.runtime import manifest_spelling
-
-    try:
-        lib = C.CDLL(lib_path, mode=os.RTLD_LOCAL | os.RTLD_LAZY)
-        lib.opkg_sim_host_prototypes.restype = C.c_char_p
-        data = json.loads(lib.opkg_sim_host_prototypes().decode("utf-8"))
-    except (OSError, AttributeError, ValueError) as exc:
-        print(json.dumps({"error": str(exc)}))
-        return 0
-    if data.get("error"):
-        print(json.dumps({"error": data["error"]}))
-        return 0
-    print(json.dumps({"ops": manifest_spelling(data["ops"])}))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(_child(sys.argv[1]))
+# The child process: print the OpDefs a host library registers (host_prototypes), with the
+# library loaded lazily (undefined functions the OpDefs never call are fine here).
+_CHILD = """
+import ctypes, json, os, sys
+try:
+    lib = ctypes.CDLL(sys.argv[1], mode=os.RTLD_LOCAL | os.RTLD_LAZY)
+    lib.opkg_sim_host_prototypes.restype = ctypes.c_char_p
+    data = json.loads(lib.opkg_sim_host_prototypes().decode("utf-8"))
+except (OSError, AttributeError, ValueError) as exc:
+    data = {"error": str(exc)}
+print(json.dumps({"error": data["error"]} if data.get("error") else {"ops": data["ops"]}))
+"""
