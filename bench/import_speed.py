@@ -11,10 +11,13 @@ process per operator as the harness runs them, each side into a workspace and an
 its own, both empty at the start: what each side compiles once (the OpDef probe's shared
 objects) is counted in its total. The sides alternate operator by operator, so the machine's
 load falls on both alike. Before its first operator each side runs what the harness runs
-before its first (`opdef.shared_objects(precompile=True)` where the commit has it). Reports
-wall and CPU (user + sys of the process trees) per side, their ratios, and whether every
-manifest written is byte-identical between the sides (a faster import that writes something
-else is no speed-up). JSON in bench/results/import-speed-<date>.json.
+before its first (`opdef.shared_objects(precompile=True)` where the commit has it). Then a
+warm pass: the same imports again, over the packages and with the cache of the first (what a
+re-run of the census or a second import of a repository meets). Reports wall and CPU (user +
+sys of the process trees) per side and pass, the ratios (cold in total, cold per operator
+after each side's first, warm), and whether every manifest written is byte-identical between
+the sides (a faster import that writes something else is no speed-up). JSON in
+bench/results/import-speed-<date>.json.
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ def side(name: str, rev: str, work: Path) -> dict:
     env.pop("OPKG_AT", None)
     env.pop("OPKG_IMPORT_PCH", None)
     return {"name": name, "commit": sha[:12], "ws": ws, "env": env, "wall": 0.0, "cpu": 0.0,
-            "imported": 0, "rows": []}
+            "imported": 0, "rows": [], "warm": []}
 
 
 def main(argv=None) -> int:
@@ -93,22 +96,27 @@ def main(argv=None) -> int:
         s["wall"] += wall
         s["cpu"] += used
         s["seed"] = {"wall": round(wall, 2), "cpu": round(used, 2)}
-    for op in ops:
-        for s in sides:
-            wall, used, r = timed([py, "-m", "opkg", "import", str(op), "--base",
-                                   str(args.opbase), "--soc", args.soc, "--json"],
-                                  s["ws"], s["env"])
-            s["wall"] += wall
-            s["cpu"] += used
-            try:
-                dest = json.loads(r.stdout)["operators"][0]["dest"]
-            except (ValueError, KeyError, IndexError, TypeError):
-                dest = None
-            s["imported"] += dest is not None
-            s["rows"].append({"operator": op.relative_to(root).as_posix(), "wall": round(wall, 2),
-                              "cpu": round(used, 2), "imported": dest is not None})
-            print(f"{s['name']:4} {op.relative_to(root).as_posix():44} {wall:6.1f} s wall "
-                  f"{used:6.1f} s CPU", file=sys.stderr, flush=True)
+    for warm in (False, True):
+        for op in ops:
+            for s in sides:
+                wall, used, r = timed([py, "-m", "opkg", "import", str(op), "--base",
+                                       str(args.opbase), "--soc", args.soc, "--json"],
+                                      s["ws"], s["env"])
+                try:
+                    dest = json.loads(r.stdout)["operators"][0]["dest"]
+                except (ValueError, KeyError, IndexError, TypeError):
+                    dest = None
+                row = {"operator": op.relative_to(root).as_posix(), "wall": round(wall, 2),
+                       "cpu": round(used, 2), "imported": dest is not None}
+                if warm:
+                    s["warm"].append(row)
+                else:
+                    s["wall"] += wall
+                    s["cpu"] += used
+                    s["imported"] += dest is not None
+                    s["rows"].append(row)
+                print(f"{s['name']:4} {'warm' if warm else 'cold'} {row['operator']:44} "
+                      f"{wall:6.1f} s wall {used:6.1f} s CPU", file=sys.stderr, flush=True)
     same = []
     for op in ops:
         rel = op.relative_to(root)
@@ -122,6 +130,16 @@ def main(argv=None) -> int:
               "identical_manifests": f"{sum(same)}/{len(ops)}",
               "wall_ratio": round(base["wall"] / head["wall"], 2),
               "cpu_ratio": round(base["cpu"] / head["cpu"], 2),
+              # each side's first operator pays what a run compiles once; after it, what
+              # every further operator of a whole-repository run costs
+              "per_operator_after_first_cpu_ratio": round(
+                  sum(r["cpu"] for r in base["rows"][1:]) / sum(r["cpu"] for r in head["rows"][1:]), 2),
+              "per_operator_after_first_wall_ratio": round(
+                  sum(r["wall"] for r in base["rows"][1:]) / sum(r["wall"] for r in head["rows"][1:]), 2),
+              "warm_cpu_ratio": round(sum(r["cpu"] for r in base["warm"])
+                                      / sum(r["cpu"] for r in head["warm"]), 2),
+              "warm_wall_ratio": round(sum(r["wall"] for r in base["warm"])
+                                       / sum(r["wall"] for r in head["warm"]), 2),
               "sides": [{k: v for k, v in s.items() if k not in ("ws", "env")} for s in sides]}
     for s in result["sides"]:
         s["wall"], s["cpu"] = round(s["wall"], 1), round(s["cpu"], 1)
@@ -132,7 +150,11 @@ def main(argv=None) -> int:
           f"{base['wall']:.1f} s wall {base['cpu']:.1f} s CPU ({base['imported']} imported), "
           f"head {head['commit']} {head['wall']:.1f} s wall {head['cpu']:.1f} s CPU "
           f"({head['imported']} imported): {result['wall_ratio']}x wall, "
-          f"{result['cpu_ratio']}x CPU; manifests identical {result['identical_manifests']}; "
+          f"{result['cpu_ratio']}x CPU; per operator after the first "
+          f"{result['per_operator_after_first_wall_ratio']}x wall, "
+          f"{result['per_operator_after_first_cpu_ratio']}x CPU; warm "
+          f"{result['warm_wall_ratio']}x wall, {result['warm_cpu_ratio']}x CPU; "
+          f"manifests identical {result['identical_manifests']}; "
           f"{out}")
     return 0
 

@@ -36,8 +36,10 @@ def _source(tmp_path: Path, name: str, eps: str) -> Path:
 
 
 def _probe_files(cache: Path) -> dict[str, float]:
+    """The shared objects of the cache (not the probes' kept answers)."""
     return {p.relative_to(cache / "opdef-probe").as_posix(): p.stat().st_mtime_ns
-            for p in (cache / "opdef-probe").rglob("*") if p.is_file()}
+            for p in (cache / "opdef-probe").rglob("*") if p.is_file()
+            and p.parent.name != "answers"}
 
 
 def test_shared_objects_are_compiled_once_and_the_prelude_only_when_asked(tmp_path, monkeypatch):
@@ -77,3 +79,30 @@ def test_an_opdef_read_through_the_prelude_is_the_opdef_read_without(tmp_path, m
     assert with_prelude.ops == without.ops
     assert opdef.to_manifest_op(with_prelude.ops[0])["attrs"] == [
         {"name": "eps", "type": "float", "default": 3.0}]
+
+
+def test_an_unchanged_probe_is_answered_from_the_cache_and_a_changed_header_is_read_again(
+        tmp_path, monkeypatch):
+    import subprocess
+
+    monkeypatch.setenv("OPKG_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("OPKG_IMPORT_PCH", "0")
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "eps.h").write_text("constexpr float kEps = 0.5f;\n")
+    src = _source(tmp_path, "KeptOp", "kEps")
+    src.write_text('#include "eps.h"\n' + src.read_text())
+
+    def read():
+        return opdef.to_manifest_op(opdef.read_opdefs([src], [inc], tmp_path).ops[0])["attrs"]
+
+    assert read() == [{"name": "eps", "type": "float", "default": 0.5}]
+    calls = []
+    real_run = subprocess.run
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: calls.append(a) or real_run(*a, **k))
+    assert read() == [{"name": "eps", "type": "float", "default": 0.5}]
+    assert calls == []                   # nothing compiled, linked or loaded
+    # a header the source includes (not named on the command line) changes: probed again
+    (inc / "eps.h").write_text("constexpr float kEps = 0.25f;\n")
+    assert read() == [{"name": "eps", "type": "float", "default": 0.25}]
+    assert calls

@@ -38,23 +38,39 @@ def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Pat
     runtime, the generated entry, and with a precompiled prelude the sim's OpDef headers) is
     compiled once into opkg's cache, keyed by its content (shared_objects); only the sources
     themselves are compiled per probe. `precompile`: build the prelude when the cache lacks it
-    (an import of many operators; one that exists is used whatever this says)."""
+    (an import of many operators; one that exists is used whatever this says). A probe's
+    answer is kept in the cache too, with the files its compile read (g++ -MD): the next
+    import of unchanged sources and headers reads it there, compiling nothing."""
     cxx, _, base = _probe_setup()
     shared = shared_objects(precompile)
+    # -O0: an OpDef constructor runs once; optimising it only costs the import time
+    prelude = ["-include", str(shared.prelude)] if shared.prelude else []
+    compile_flags = [*base, "-O0", *prelude, *(f"-I{d}" for d in include_dirs)]
+    answer = _cache_root() / "answers" / (_digest("\0".join([
+        _sim_key(cxx, tuple(base)), cxx, *compile_flags, str(shared.entry), str(shared.runtime),
+        *map(str, host_sources)])) + ".json")
+    known = _known_answer(answer)
+    if known is not None:
+        return known
     with tempfile.TemporaryDirectory(prefix="opkg-import-") as tmp:
+        objects, warnings, read = [], [], set()
+        for i, src in enumerate(host_sources):
+            obj, dep = Path(tmp) / f"src{i}.o", Path(tmp) / f"src{i}.d"
+            proc = subprocess.run([cxx, *compile_flags, "-c", str(src), "-o", str(obj),
+                                   "-MD", "-MF", str(dep)], capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise ProbeError(first_errors(proc.stderr))
+            warnings += [w for w in own_warnings(proc.stderr, own_dir) if w not in warnings]
+            objects.append(str(obj))
+            read |= _depfile_paths(dep)
         lib = Path(tmp) / "libprobe.so"
         # linked without `-z defs` and loaded lazily: a host API the sim lacks (used by the
         # tiling function, not by the OpDef constructor) must not hide the prototype; the
         # build reports it
-        # -O0: an OpDef constructor runs once; optimising it only costs the import time
-        prelude = ["-include", str(shared.prelude)] if shared.prelude else []
-        argv = [cxx, *base, "-O0", *prelude, *(f"-I{d}" for d in include_dirs),
-                str(shared.entry), str(shared.runtime), *map(str, host_sources),
-                "-shared", "-o", str(lib)]
-        proc = subprocess.run(argv, capture_output=True, text=True)
+        proc = subprocess.run([cxx, *base, str(shared.entry), str(shared.runtime), *objects,
+                               "-shared", "-o", str(lib)], capture_output=True, text=True)
         if proc.returncode != 0:
             raise ProbeError(first_errors(proc.stderr))
-        warnings = own_warnings(proc.stderr, own_dir)
         # the child imports nothing but ctypes and json (-I -S: not even site, nor opkg):
         # its start-up is most of what loading costs; the parent spells the dtypes
         proc = subprocess.run([sys.executable, "-I", "-S", "-c", _CHILD, str(lib)],
@@ -67,8 +83,56 @@ def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Pat
             raise ProbeError(data["error"])
         from opkg.sim.runtime import manifest_spelling
 
-        return Probe([op for op in manifest_spelling(data["ops"]) if op["type"] != PLACEHOLDER],
-                     warnings)
+        probe = Probe([op for op in manifest_spelling(data["ops"]) if op["type"] != PLACEHOLDER],
+                      warnings)
+    _keep_answer(answer, probe, read)
+    return probe
+
+
+def _depfile_paths(dep: Path) -> set[str]:
+    """The files a g++ -MD dependency file lists, less the sim's headers and the prelude (the
+    sim key covers them)."""
+    from opkg.sim import flags
+
+    text = dep.read_text(errors="replace").replace("\\\n", " ")
+    covered = (str(flags.include_dir().resolve()) + "/", str(_cache_root().resolve()) + "/")
+    paths = set()
+    for rule in text.split("\n"):
+        if ":" not in rule:
+            continue
+        for p in rule.split(":", 1)[1].split():
+            resolved = str(Path(p).resolve())
+            if not resolved.startswith(covered) and Path(resolved).is_file():
+                paths.add(resolved)
+    return paths
+
+
+def _file_digest(path: str) -> str | None:
+    import hashlib
+
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:24]
+    except OSError:
+        return None
+
+
+def _known_answer(answer: Path) -> Probe | None:
+    """A kept probe answer whose every read file is as it was, else None."""
+    try:
+        kept = json.loads(answer.read_text())
+    except (OSError, ValueError):
+        return None
+    if any(_file_digest(p) != d for p, d in kept["read"].items()):
+        return None
+    return Probe(kept["ops"], kept["warnings"])
+
+
+def _keep_answer(answer: Path, probe: Probe, read: set[str]) -> None:
+    from opkg.util.fsutil import atomic_write_text
+
+    answer.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(answer, json.dumps({"read": {p: _file_digest(p) for p in sorted(read)},
+                                          "ops": probe.ops, "warnings": probe.warnings}))
 
 
 PLACEHOLDER = "OpkgImportProbe"
