@@ -251,7 +251,7 @@ def probe_runtime_seed(tmp_path_factory) -> Path:
                                 "probe_runtime_object as o; print(o())"], capture_output=True,
                                text=True, timeout=900, env=env, cwd=root)
             assert r.returncode == 0, r.stdout + r.stderr
-            assert len(list((root / "cache" / "opdef-probe").glob("*.o"))) == 1
+            assert len(list((root / "cache" / "opdef-probe").glob("host-runtime-*.o"))) == 1
             (root / "ready").touch()
     return root / "cache" / "opdef-probe"
 

@@ -47,3 +47,23 @@ def test_branches_of_if_elif_else_and_nesting():
     assert codegen.active_code(code, {"A": 0}).split() == ["b", "c", "d", "e"]
     assert codegen.active_code(code, {}).split() == ["a", "b", "c", "d", "e"]
     assert codegen.active_code("#ifdef A\na\n#else\nb\n#endif", {"A": 0}).split() == ["a"]
+
+
+def test_the_tiling_key_declaration_is_found_through_the_includes_the_soc_keeps(tmp_path):
+    # in the form of hicann/ops-nn conv/conv3d_v2/op_kernel: the Ascend 950's key header under
+    # `#if __CCE_AICORE__ > 300`, the 910B's in the #else, each declaring in its own namespace
+    (tmp_path / "arch35").mkdir()
+    (tmp_path / "arch35" / "key_950.h").write_text(
+        "namespace Key950 {\nASCENDC_TPL_ARGS_DECL(conv, ASCENDC_TPL_UINT_DECL(A, 1, 0, 1));\n}\n")
+    (tmp_path / "key_910b.h").write_text(
+        "namespace Key910B {\nASCENDC_TPL_ARGS_DECL(conv, ASCENDC_TPL_UINT_DECL(B, 1, 0, 1));\n}\n")
+    kernel = ("#if (__CCE_AICORE__ > 300)\n#include \"arch35/key_950.h\"\n#else\n"
+              "#include \"key_910b.h\"\n#endif\n")
+    source = tmp_path / "conv.cpp"
+    source.write_text(kernel)
+    assert codegen.tpl_decl_namespace(source, kernel, [tmp_path],
+                                      defines=_defines("Ascend910B1")) == "Key910B"
+    assert codegen.tpl_decl_namespace(source, kernel, [tmp_path],
+                                      defines={"__CCE_AICORE__": 310}) == "Key950"
+    # without the compile line's macros every branch is kept: the first include found wins
+    assert codegen.tpl_decl_namespace(source, kernel, [tmp_path]) == "Key950"

@@ -32,26 +32,48 @@ class ProbeError(Exception):
     """The host sources did not compile or load on the sim (message: the first lines)."""
 
 
-def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Path) -> Probe:
-    from opkg.sim import codegen
-
-    cxx, placeholder, base = _probe_setup()
+def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Path, *,
+                precompile: bool = False) -> Probe:
+    """The OpDefs `host_sources` register. What every probe compiles alike (the sim's host
+    runtime, the generated entry, and with a precompiled prelude the sim's OpDef headers) is
+    compiled once into opkg's cache, keyed by its content (shared_objects); only the sources
+    themselves are compiled per probe. `precompile`: build the prelude when the cache lacks it
+    (an import of many operators; one that exists is used whatever this says). A probe's
+    answer is kept in the cache too, with the files its compile read (g++ -MD): the next
+    import of unchanged sources and headers reads it there, compiling nothing."""
+    cxx, _, base = _probe_setup()
+    shared = shared_objects(precompile)
+    # -O0: an OpDef constructor runs once; optimising it only costs the import time
+    prelude = ["-include", str(shared.prelude)] if shared.prelude else []
+    compile_flags = [*base, "-O0", *prelude, *(f"-I{d}" for d in include_dirs)]
+    answer = _cache_root() / "answers" / (_digest("\0".join([
+        _sim_key(cxx, tuple(base)), cxx, *compile_flags, str(shared.entry), str(shared.runtime),
+        *map(str, host_sources)])) + ".json")
+    known = _known_answer(answer)
+    if known is not None:
+        return known
     with tempfile.TemporaryDirectory(prefix="opkg-import-") as tmp:
-        entry = Path(tmp) / "probe_entry.cpp"
-        entry.write_text(codegen.host_entry_source(placeholder))
+        objects, warnings, read = [], [], set()
+        for i, src in enumerate(host_sources):
+            obj, dep = Path(tmp) / f"src{i}.o", Path(tmp) / f"src{i}.d"
+            proc = subprocess.run([cxx, *compile_flags, "-c", str(src), "-o", str(obj),
+                                   "-MD", "-MF", str(dep)], capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise ProbeError(first_errors(proc.stderr))
+            warnings += [w for w in own_warnings(proc.stderr, own_dir) if w not in warnings]
+            objects.append(str(obj))
+            read |= _depfile_paths(dep)
         lib = Path(tmp) / "libprobe.so"
         # linked without `-z defs` and loaded lazily: a host API the sim lacks (used by the
         # tiling function, not by the OpDef constructor) must not hide the prototype; the
         # build reports it
-        # -O0: an OpDef constructor runs once; optimising it only costs the import time
-        argv = [cxx, *base, "-O0", *(f"-I{d}" for d in include_dirs), str(entry),
-                str(_runtime_object(cxx, base)), *map(str, host_sources),
-                "-shared", "-o", str(lib)]
-        proc = subprocess.run(argv, capture_output=True, text=True)
+        proc = subprocess.run([cxx, *base, str(shared.entry), str(shared.runtime), *objects,
+                               "-shared", "-o", str(lib)], capture_output=True, text=True)
         if proc.returncode != 0:
             raise ProbeError(first_errors(proc.stderr))
-        warnings = own_warnings(proc.stderr, own_dir)
-        proc = subprocess.run([sys.executable, "-m", "opkg.importers.opdef", str(lib)],
+        # the child imports nothing but ctypes and json (-I -S: not even site, nor opkg):
+        # its start-up is most of what loading costs; the parent spells the dtypes
+        proc = subprocess.run([sys.executable, "-I", "-S", "-c", _CHILD, str(lib)],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise ProbeError(f"loading the host library crashed (status {proc.returncode}): "
@@ -59,7 +81,65 @@ def read_opdefs(host_sources: list[Path], include_dirs: list[Path], own_dir: Pat
         data = json.loads(proc.stdout)
         if "error" in data:
             raise ProbeError(data["error"])
-        return Probe([op for op in data["ops"] if op["type"] != placeholder.type], warnings)
+        from opkg.sim.runtime import manifest_spelling
+
+        probe = Probe([op for op in manifest_spelling(data["ops"]) if op["type"] != PLACEHOLDER],
+                      warnings)
+    _keep_answer(answer, probe, read)
+    return probe
+
+
+def _depfile_paths(dep: Path) -> set[str]:
+    """The files a g++ -MD dependency file lists, less the sim's headers and the prelude (the
+    sim key covers them)."""
+    from opkg.sim import flags
+
+    text = dep.read_text(errors="replace").replace("\\\n", " ")
+    covered = (str(flags.include_dir().resolve()) + "/", str(_cache_root().resolve()) + "/")
+    paths = set()
+    for rule in text.split("\n"):
+        if ":" not in rule:
+            continue
+        for p in rule.split(":", 1)[1].split():
+            resolved = str(Path(p).resolve())
+            if not resolved.startswith(covered) and Path(resolved).is_file():
+                paths.add(resolved)
+    return paths
+
+
+def _file_digest(path: str) -> str | None:
+    import hashlib
+
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:24]
+    except OSError:
+        return None
+
+
+def _known_answer(answer: Path) -> Probe | None:
+    """A kept probe answer whose every read file is as it was, else None."""
+    try:
+        kept = json.loads(answer.read_text())
+    except (OSError, ValueError):
+        return None
+    if any(_file_digest(p) != d for p, d in kept["read"].items()):
+        return None
+    return Probe(kept["ops"], kept["warnings"])
+
+
+def _keep_answer(answer: Path, probe: Probe, read: set[str]) -> None:
+    from opkg.util.fsutil import atomic_write_text
+
+    answer.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(answer, json.dumps({"read": {p: _file_digest(p) for p in sorted(read)},
+                                          "ops": probe.ops, "warnings": probe.warnings}))
+
+
+PLACEHOLDER = "OpkgImportProbe"
+# the headers every OpDef source includes (ops-nn: 467 of its 528 def sources include this one
+# and nothing else of the sim's); precompiled, a def source's compile is about half as long
+PRELUDE_HEADER = "opkg_probe_prelude.h"
+PRELUDE_TEXT = '#include "register/op_def_registry.h"\n'
 
 
 def _probe_setup():
@@ -69,7 +149,7 @@ def _probe_setup():
     from opkg.sim import flags
     from opkg.toolchains.sim import find_compiler
 
-    placeholder = OpSpec(type="OpkgImportProbe", inputs=(),
+    placeholder = OpSpec(type=PLACEHOLDER, inputs=(),
                          outputs=(TensorSpec("y", ("float32",), ("ND",)),), attrs=())
     return find_compiler(), placeholder, [*flags.common_flags(), *flags.host_flags(placeholder)]
 
@@ -77,38 +157,117 @@ def _probe_setup():
 def probe_runtime_object() -> Path:
     """The host runtime object every probe links, compiled into opkg's cache if it is not
     there yet."""
-    cxx, _, base = _probe_setup()
-    return _runtime_object(cxx, base)
+    return shared_objects().runtime
 
 
-def _runtime_object(cxx: str, base_flags: list[str]) -> Path:
-    """The sim's host runtime compiled once per (compiler, flags, sim sources) into opkg's
-    cache and linked into every probe: it is most of a probe's compile time, and an import of
-    a repository probes hundreds of operators. Written atomically (parallel imports share it)."""
-    import hashlib
+@dataclass(frozen=True)
+class Shared:
+    runtime: Path            # the sim's host runtime object
+    entry: Path              # the generated host entry object (for the placeholder op)
+    prelude: Path | None     # PRELUDE_HEADER, its .gch beside it; None: not precompiled
+
+
+def shared_objects(precompile: bool = False) -> Shared:
+    """What every probe compiles alike, each compiled once per (compiler, flags, sim sources,
+    its own text) into opkg's cache and reused by every later probe, of this import and of the
+    next (an import of a repository probes hundreds of operators). The prelude is built when
+    `precompile` or when OPKG_IMPORT_PCH=1, used whenever present, never with
+    OPKG_IMPORT_PCH=0 (g++ reads the header itself then: the same objects, only slower)."""
     import os
 
-    from opkg.sim import flags
+    from opkg.sim import codegen, flags
+
+    cxx, placeholder, base = _probe_setup()
+    key = _sim_key(cxx, tuple(base))
+    cache = _cache_root()
+    runtime = _cached(cache / f"host-runtime-{key}.o", lambda out: [
+        cxx, *base, "-c", str(flags.host_runtime_source()), "-o", str(out)],
+        "the sim's host runtime")
+    entry_text = codegen.host_entry_source(placeholder)
+    entry = _cached(cache / f"probe-entry-{key}-{_digest(entry_text)}.o", lambda out: [
+        cxx, *base, "-O0", "-x", "c++", "-c", "-", "-o", str(out)],
+        "the probe's entry", stdin=entry_text)
+    setting = os.environ.get("OPKG_IMPORT_PCH", "").strip().lower()
+    prelude = cache / f"prelude-{key}-{_digest(PRELUDE_TEXT)}" / PRELUDE_HEADER
+    gch = prelude.with_name(PRELUDE_HEADER + ".gch")
+    if setting in ("0", "off", "no", "false"):
+        return Shared(runtime, entry, None)
+    if not gch.is_file() and (precompile or setting in ("1", "on", "yes", "true")):
+        _precompile(prelude, [cxx, *base, "-O0", "-x", "c++-header"])
+    return Shared(runtime, entry, prelude if gch.is_file() else None)
+
+
+def _cache_root() -> Path:
     from opkg.core.workspace import default_cache_dir
 
-    h = hashlib.sha256("\0".join([cxx, *base_flags]).encode())
-    sim = flags.host_runtime_source().parent.parent
-    for f in sorted(p for d in ("include", "src") for p in (sim / d).rglob("*") if p.is_file()):
-        h.update(f.relative_to(sim).as_posix().encode())
-        h.update(f.read_bytes())
-    obj = default_cache_dir() / "opdef-probe" / f"host-runtime-{h.hexdigest()[:24]}.o"
+    return default_cache_dir() / "opdef-probe"
+
+
+def _digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+_SIM_KEYS: dict = {}
+
+
+def _sim_key(cxx: str, base_flags: tuple) -> str:
+    """The digest of the compiler, the flags and every sim header and host source: what each
+    shared probe object depends on besides its own text (computed once per process)."""
+    import hashlib
+
+    from opkg.sim import flags
+
+    if (cxx, base_flags) not in _SIM_KEYS:
+        h = hashlib.sha256("\0".join([cxx, *base_flags]).encode())
+        sim = flags.host_runtime_source().parent.parent
+        for f in sorted(p for d in ("include", "src") for p in (sim / d).rglob("*")
+                        if p.is_file()):
+            h.update(f.relative_to(sim).as_posix().encode())
+            h.update(f.read_bytes())
+        _SIM_KEYS[cxx, base_flags] = h.hexdigest()[:24]
+    return _SIM_KEYS[cxx, base_flags]
+
+
+def _cached(obj: Path, argv_for, what: str, stdin: str | None = None) -> Path:
+    """`obj`, compiled by `argv_for(<temporary path>)` when the cache lacks it; written
+    atomically (parallel imports share it)."""
+    import os
+
     if obj.is_file():
         return obj
     obj.parent.mkdir(parents=True, exist_ok=True)
     tmp = obj.with_name(f"{obj.name}.{os.getpid()}.tmp.o")
-    proc = subprocess.run([cxx, *base_flags, "-c", str(flags.host_runtime_source()), "-o",
-                           str(tmp)], capture_output=True, text=True)
+    proc = subprocess.run(argv_for(tmp), capture_output=True, text=True, input=stdin)
     if proc.returncode != 0:
         tmp.unlink(missing_ok=True)
-        raise ProbeError("the sim's host runtime does not compile: "
-                         + first_errors(proc.stderr))
+        raise ProbeError(f"{what} does not compile: " + first_errors(proc.stderr))
     os.replace(tmp, obj)
     return obj
+
+
+def _precompile(header: Path, argv: list[str]) -> None:
+    """PRELUDE_HEADER and its .gch, built in a directory of their own and renamed into place
+    (a crash leaves no half prelude; of two imports racing, the first rename wins)."""
+    import os
+    import shutil
+
+    header.parent.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=header.parent.name + ".tmp-", dir=header.parent.parent))
+    try:
+        (tmp / header.name).write_text(PRELUDE_TEXT)
+        proc = subprocess.run([*argv, str(tmp / header.name), "-o",
+                               str(tmp / (header.name + ".gch"))], capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise ProbeError("the probe's prelude does not compile: " + first_errors(proc.stderr))
+        try:
+            os.rename(tmp, header.parent)
+        except OSError:
+            if not (header.parent / (header.name + ".gch")).is_file():
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 # -- the fallback: the OpDef read from the source text ------------------------------------------
@@ -543,27 +702,15 @@ def differences(opdef: dict, other: dict) -> list[str]:
     return out
 
 
-def _child(lib_path: str) -> int:
-    """Child process: print the OpDefs a host library registers, as host_prototypes does, with
-    the library loaded lazily (undefined functions the OpDefs never call are fine here)."""
-    import ctypes as C
-    import os
-
-    from opkg.sim.runtime import manifest_spelling
-
-    try:
-        lib = C.CDLL(lib_path, mode=os.RTLD_LOCAL | os.RTLD_LAZY)
-        lib.opkg_sim_host_prototypes.restype = C.c_char_p
-        data = json.loads(lib.opkg_sim_host_prototypes().decode("utf-8"))
-    except (OSError, AttributeError, ValueError) as exc:
-        print(json.dumps({"error": str(exc)}))
-        return 0
-    if data.get("error"):
-        print(json.dumps({"error": data["error"]}))
-        return 0
-    print(json.dumps({"ops": manifest_spelling(data["ops"])}))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(_child(sys.argv[1]))
+# The child process: print the OpDefs a host library registers (host_prototypes), with the
+# library loaded lazily (undefined functions the OpDefs never call are fine here).
+_CHILD = """
+import ctypes, json, os, sys
+try:
+    lib = ctypes.CDLL(sys.argv[1], mode=os.RTLD_LOCAL | os.RTLD_LAZY)
+    lib.opkg_sim_host_prototypes.restype = ctypes.c_char_p
+    data = json.loads(lib.opkg_sim_host_prototypes().decode("utf-8"))
+except (OSError, AttributeError, ValueError) as exc:
+    data = {"error": str(exc)}
+print(json.dumps({"error": data["error"]} if data.get("error") else {"ops": data["ops"]}))
+"""

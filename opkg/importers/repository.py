@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
+import functools
 import re
 import subprocess
 import sys
@@ -607,6 +608,8 @@ def import_repository(target: Path, *, unit: str, soc: str, dest_root: Path, tre
         raise UsageError(f"no operator directories under {target}",
                          hint="an operator directory has op_host/ and op_kernel/")
     results = []
+    # several operators: the OpDef probes share a precompiled prelude, built by the first
+    reader = probe or functools.partial(_read_opdef, precompile=len(dirs) > 1)
     for op_dir in dirs:
         result = Imported(op_dir.relative_to(repo.root).as_posix())
         results.append(result)
@@ -622,7 +625,7 @@ def import_repository(target: Path, *, unit: str, soc: str, dest_root: Path, tre
             continue
         try:
             _import_one(op, result, unit=unit, soc=soc, dest_root=Path(dest_root),
-                        extra_include_dirs=extra_include_dirs, deps=deps, probe=probe,
+                        extra_include_dirs=extra_include_dirs, deps=deps, probe=reader,
                         tree_label=tree_label)
         except UsageError as exc:
             result.skipped = exc.message.splitlines()[0]
@@ -688,17 +691,20 @@ def _written_from(lines: list[str], line: int | None, op_path: str, one_case: bo
     return f"the CMake rules of {op_path} ({section or 'the manifest'})"
 
 
-def _read_opdef(op: Operator, extra_include_dirs) -> tuple[dict, list[str]]:
+def _read_opdef(op: Operator, extra_include_dirs, precompile: bool = False
+                ) -> tuple[dict, list[str]]:
     """The OpDef the def sources register, compiled on the sim as the build would (the
     repository's and its libraries' include directories); read from the text when they do
-    not compile. (host_prototypes-shaped entry, notes)."""
+    not compile. (host_prototypes-shaped entry, notes). `precompile`: one of many probes
+    (opdef.read_opdefs)."""
     from opkg.importers import opdef as opdef_probe
 
     include_dirs = [*(op.repo.root / d for d in HOST_INCLUDE_DIRS), *op.include_dirs,
                     *map(Path, extra_include_dirs)]
     notes, probe_error = [], None
     try:
-        probe = opdef_probe.read_opdefs(op.def_sources, include_dirs, op.directory)
+        probe = opdef_probe.read_opdefs(op.def_sources, include_dirs, op.directory,
+                                        precompile=precompile)
         ops, gaps = probe.ops, []
         notes += [f"compiler warning: {w}" for w in probe.warnings]
     except opdef_probe.ProbeError as exc:
@@ -731,7 +737,7 @@ def _import_one(op: Operator, result: Imported, *, unit, soc, dest_root, extra_i
     from opkg.core.model import DTYPES
     from opkg.core.socs import soc_table
 
-    declared, notes = (probe or _read_opdef)(op, extra_include_dirs)
+    declared, notes = probe(op, extra_include_dirs)
     result.notes += op.notes + notes
     # only the built unit's own AddConfig lists matter to this manifest (socs: [soc]); the
     # others are not read (ops-nn's MatMulV3 lists ascend950's twice over as the sim reads it)

@@ -178,16 +178,21 @@ def _active_code(code: str, defines: dict[str, int]) -> str:
     return "\n".join(out)
 
 
-def tpl_decl_namespace(source, text: str, include_dirs, _seen=None) -> str | None:
+def tpl_decl_namespace(source, text: str, include_dirs, _seen=None, defines=None) -> str | None:
     """The namespace ('' for the global one) holding the ASCENDC_TPL_ARGS_DECL that `source`
     (content `text`) reaches through its quoted includes (resolved next to the including file,
-    then in `include_dirs`), or None when it reaches none."""
+    then in `include_dirs`), or None when it reaches none. With `defines` (arch_defines), only
+    through the code the SoC's preprocessor keeps (ops-nn's conv3d_v2 includes the Ascend 950's
+    key header under `#if __CCE_AICORE__ > 300` and the 910B's in its #else)."""
     from pathlib import Path
 
     seen = _seen if _seen is not None else set()
     seen.add(Path(source).resolve())
     scopes: list[str | None] = []
-    for m in _TPL_SCOPE.finditer(_STRIP.sub(" ", text)):
+    code = _STRIP.sub(" ", text)
+    if defines is not None:
+        code = active_code(code, defines)
+    for m in _TPL_SCOPE.finditer(code):
         ns, inc = m.group(1), m.group(2)
         if ns:
             scopes.append(ns)
@@ -200,7 +205,8 @@ def tpl_decl_namespace(source, text: str, include_dirs, _seen=None) -> str | Non
                 continue
             if path in seen:
                 continue
-            found = tpl_decl_namespace(path, path.read_text(errors="replace"), include_dirs, seen)
+            found = tpl_decl_namespace(path, path.read_text(errors="replace"), include_dirs, seen,
+                                       defines)
             if found is not None:
                 return "::".join([s for s in scopes if s] + ([found] if found else []))
         elif m.group(0) == "{":

@@ -292,7 +292,8 @@ class SimToolchain:
         kernel_unit, kernel_deps = pkg.kernel_source, ()
         if codegen.template_kernel(pkg.kernel_source, kernel_text, op.kernel_name,
                                    codegen.arch_defines(flags.arch_flags(soc))):
-            namespace = codegen.tpl_decl_namespace(pkg.kernel_source, kernel_text, include)
+            namespace = codegen.tpl_decl_namespace(pkg.kernel_source, kernel_text, include,
+                                                   defines=codegen.arch_defines(flags.arch_flags(soc)))
             if namespace is None:
                 raise BuildError(f"{pkg.kernel_source}: the kernel {op.kernel_name} is a function "
                                  "template, but no ASCENDC_TPL_ARGS_DECL is reachable from it "
