@@ -628,17 +628,20 @@ def _module_table(path: Path, name: str) -> dict:
 def load_input_function(golden_file: str, golden_function: str, resolve=lambda f: f):
     """The ops repositories' input generator beside their golden (tests/assets/input.py,
     `__input__ = {"kernel": {<kernel>: <function>}}`, the kernel named as the golden's
-    `__golden__` names it): their test tool draws the inputs from the ttk ranges, then hands
-    them to it to make them valid for the operator (segment_sum's sorted segment ids,
-    scatter_update's indices without repeats where the rows allow). A golden the import
-    rendered in NumPy names the repository golden it stands for (`__golden_source__`, resolved
-    by `resolve`), whose directory holds the input generator. None when there is none."""
+    `__golden__` names it), else the golden's own module when it has the table (12 of ops-nn's
+    goldens: dynamic_quant_update_scatter's makes its indices distinct there): their test tool
+    draws the inputs from the ttk ranges, then hands them to it to make them valid for the
+    operator (segment_sum's sorted segment ids, scatter_update's indices without repeats where
+    the rows allow). A golden the import rendered in NumPy names the repository golden it
+    stands for (`__golden_source__`, resolved by `resolve`), whose directory holds the input
+    generator. None when there is none."""
     golden = Path(golden_file)
     source = _module_table(golden, "__golden_source__")
     if isinstance(source, str) and source:
         golden = Path(resolve(source))
-    path = golden.with_name("input.py")
-    if not path.is_file():
+    path = next((p for p in (golden.with_name("input.py"), golden)
+                 if p.is_file() and _module_table(p, "__input__")), None)
+    if path is None:
         return None
     table = (_module_table(path, "__input__") or {}).get("kernel") or {}
     goldens = (_module_table(golden, "__golden__") or {}).get("kernel") or {}
