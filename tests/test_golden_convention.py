@@ -206,6 +206,26 @@ def test_the_repository_s_input_function_makes_the_drawn_inputs_valid(tmp_path):
     assert rendered is not None and rendered.__name__ == "make"
 
 
+def test_the_input_function_may_live_in_the_golden_s_own_module(tmp_path):
+    """12 of ops-nn's goldens declare `__input__` in golden.py itself, with no input.py
+    (quant/dynamic_quant_update_scatter: its function gives the scatter distinct indices, which
+    random ones in the row's range (0, 3) are not): it is found there; an input.py wins, and a
+    golden without the table has none."""
+    (tmp_path / "golden.py").write_text(
+        '__golden__ = {"kernel": {"scatter_like": "g"}}\n'
+        '__input__ = {"kernel": {"scatter_like": "distinct"}}\n'
+        "def g(var, indices, **kwargs):\n    return var\n"
+        "def distinct(var, indices, **kwargs):\n    return [var, indices * 0 + 7]\n")
+    assert runner.load_input_function(str(tmp_path / "golden.py"), "g").__name__ == "distinct"
+    (tmp_path / "input.py").write_text('__input__ = {"kernel": {"scatter_like": "make"}}\n'
+                                       "def make(var, indices, **kwargs):\n    return [var, indices]\n")
+    assert runner.load_input_function(str(tmp_path / "golden.py"), "g").__name__ == "make"
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "golden.py").write_text('__golden__ = {"kernel": {"k": "g"}}\n'
+                                                  "def g(x, **kwargs):\n    return x\n")
+    assert runner.load_input_function(str(tmp_path / "other" / "golden.py"), "g") is None
+
+
 def test_a_stated_shape_the_golden_and_infershape_both_contradict_gives_way():
     """ops-nn's swi_glu table states y [128, 96] for x [128, 96] (its rows copy the input shapes),
     while the golden and the OpDef's InferShape both halve the split axis: theirs is used, with a

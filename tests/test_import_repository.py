@@ -569,6 +569,82 @@ def test_example_index_names_and_hand_filled_index_data(tmp_path):
     assert "values" not in ttk.example_case(tmp_path, op)
 
 
+def test_example_int_arrays_abbreviated_names_and_the_operators_own_api(tmp_path):
+    """ops-nn's max_pool3d_with_argmax_v2: three examples (the 2-D APIs first by name), the
+    operator's own (test_aclnn_max_pool3d_with_argmax) is read; its list attrs are
+    `aclIntArray`s built from integer vectors (`aclCreateIntArray(kernelSizeData.data(), 3)`),
+    named otherwise than the OpDef's (`kernelSize` for `ksize`, `padding` for `pads`,
+    `stride` for `strides`)."""
+    op_dir = tmp_path / "max_pool3d_with_argmax_v2"
+    op_dir.mkdir()
+    _example(op_dir, "aclnnMaxPool3dWithArgmax",
+        "aclnnStatus aclnnMaxPool3dWithArgmaxGetWorkspaceSize(\n const aclTensor* self,\n"
+        " const aclIntArray* kernelSize,\n const aclIntArray* stride,\n"
+        " const aclIntArray* padding,\n const aclIntArray* dilation,\n bool ceilMode,\n"
+        " aclTensor* out,\n aclTensor* indices,\n uint64_t* workspaceSize,\n"
+        " aclOpExecutor** executor)\n",
+        "std::vector<int64_t> selfShape = {1, 1, 2, 4, 4};\n"
+        "std::vector<int64_t> outShape = {1, 1, 1, 2, 2};\n"
+        "std::vector<int64_t> kernelSizeData = {2, 2, 2};\n"
+        "std::vector<int64_t> strideData = {1, 2, 2, 9};\n"
+        "std::vector<int64_t> paddingData = {0, 1, 0};\n"
+        "std::vector<int64_t> dilationData = {1, 1, 1};\n"
+        "ret = CreateAclTensor(selfHostData, selfShape, &selfDeviceAddr, aclDataType::ACL_FLOAT, &self);\n"
+        "ret = CreateAclTensor(outHostData, outShape, &outDeviceAddr, aclDataType::ACL_FLOAT, &out);\n"
+        "ret = CreateAclTensor(iHostData, outShape, &iDeviceAddr, aclDataType::ACL_INT32, &indices);\n"
+        "aclIntArray* kernelSize = aclCreateIntArray(kernelSizeData.data(), kernelSizeData.size());\n"
+        "aclIntArray* stride = aclCreateIntArray(strideData.data(), 3);\n"
+        "aclIntArray* padding = aclCreateIntArray(paddingData.data(), 3);\n"
+        "aclIntArray* dilation = aclCreateIntArray(dilationData.data(), 3);\n"
+        "const bool ceilMode = true;\n"
+        "ret = aclnnMaxPool3dWithArgmaxGetWorkspaceSize(self, kernelSize, stride, padding, dilation,"
+        " ceilMode, out, indices, &workspaceSize, &executor);\n")
+    # a 2-D API's example, sorted before it, calls an API documented nowhere
+    (op_dir / "examples" / "test_aclnn_max_pool2d_with_indices.cpp").write_text(
+        "std::vector<int64_t> selfShape = {1, 1, 4, 3};\n"
+        "ret = CreateAclTensor(selfHostData, selfShape, &selfDeviceAddr, aclDataType::ACL_FLOAT, &self);\n"
+        "ret = aclnnMaxPool2dWithIndicesGetWorkspaceSize(self, out, &workspaceSize, &executor);\n")
+    lists = [{"name": n, "type": "list_int", "required": True} for n in ("ksize", "strides", "pads")]
+    op = _op(inputs=[_f32("x")], attrs=lists + [
+        {"name": "dilation", "type": "list_int", "default": [1, 1, 1]},
+        {"name": "ceil_mode", "type": "bool", "default": False},
+        {"name": "data_format", "type": "str", "default": "NCDHW"}])
+    assert ttk.example_case(op_dir, op) == {
+        "name": "example", "shapes": {"x": [1, 1, 2, 4, 4]},
+        "attrs": {"ksize": [2, 2, 2], "strides": [1, 2, 2], "pads": [0, 1, 0],
+                  "dilation": [1, 1, 1], "ceil_mode": True}}
+    # two OpDef names that abbreviate one parameter (and names under three letters) match none
+    op = _op(inputs=[_f32("x")], attrs=[{"name": "ks", "type": "list_int", "required": True},
+                                        {"name": "pad", "type": "list_int", "required": True},
+                                        {"name": "pads", "type": "list_int", "required": True}])
+    assert "attrs" not in ttk.example_case(op_dir, op)
+
+
+def test_an_example_api_documented_in_a_sibling_operator(tmp_path):
+    """ops-nn's mse_loss_v2: its example calls aclnnMseLoss, documented in the sibling
+    loss/mse_loss/docs/, not in its own docs/: the parameters are read from there."""
+    (tmp_path / "mse_loss").mkdir()
+    _example(tmp_path / "mse_loss", "aclnnMseLoss",
+             "aclnnStatus aclnnMseLossGetWorkspaceSize(\n const aclTensor* self,\n"
+             " const aclTensor* target,\n int64_t reduction,\n aclTensor* out,\n"
+             " uint64_t* workspaceSize,\n aclOpExecutor** executor)\n", "")
+    op_dir = tmp_path / "mse_loss_v2"
+    (op_dir / "examples").mkdir(parents=True)
+    (op_dir / "examples" / "test_aclnn_mse_loss_v2.cpp").write_text(
+        "std::vector<int64_t> selfShape = {2, 3};\nstd::vector<int64_t> targetShape = {2, 3};\n"
+        "ret = CreateAclTensor(sHostData, selfShape, &sDeviceAddr, aclDataType::ACL_FLOAT, &self);\n"
+        "ret = CreateAclTensor(tHostData, targetShape, &tDeviceAddr, aclDataType::ACL_FLOAT, &target);\n"
+        "int64_t reduction = 2;\n"
+        "ret = aclnnMseLossGetWorkspaceSize(self, target, reduction, out, &workspaceSize, &executor);\n")
+    op = _op(inputs=[_f32("input"), _f32("target")],
+             attrs=[{"name": "reduction", "type": "int", "default": 1}])
+    assert ttk.example_case(op_dir, op) == {
+        "name": "example", "shapes": {"input": [2, 3], "target": [2, 3]}, "attrs": {"reduction": 2}}
+    # without the sibling's document, no parameter is known
+    shutil.rmtree(tmp_path / "mse_loss" / "docs")
+    assert ttk.example_case(op_dir, op) is None
+
+
 def test_another_architectures_example_gives_a_case_the_soc_may_refuse(tmp_path):
     """ops-nn's gemm_v3 has its one example under examples/arch35/ (the Ascend 950's), with its
     tensors in capitals (`AShape`, `&A` for the OpDef's `a`) and the attrs as variables: the case

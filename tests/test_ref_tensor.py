@@ -132,3 +132,25 @@ def test_an_infershape_reshaping_a_ref_tensor_is_a_note(workspace):
     assert r.returncode == 1
     error = _report(workspace, "float32")["results"][0]["error"]
     assert "the golden returned y with shape [5, 9] but the OpDef's InferShape gives [44]" in error
+
+
+def test_a_ttk_golden_s_ref_tensor_stays_in_the_input_s_shape():
+    # ops-nn's dynamic_quant_update_scatter_v2: its table and InferShape give var x's rank
+    # ([1, 1, 2] for a [1, 1, 1, 2] var); the golden returns var as the input, the kernel
+    # rewrites the input's buffer: compared in the input's shape, not reshaped to the stated
+    # one (the ref's other shape is a note), while other outputs take the stated shape
+    import numpy as np
+
+    from opkg.core.model import OpSpec, TensorSpec
+    from opkg.verify.runner import _in_shape, _output_shapes
+
+    op = OpSpec("Upd", (TensorSpec("x", ("float32",)), TensorSpec("var", ("float32",))),
+                (TensorSpec("var", ("float32",)), TensorSpec("s", ("float32",))), ())
+    assert op.ref_outputs == ("var",)
+    inputs = {"x": np.zeros((1, 1, 2), np.float32), "var": np.zeros((1, 1, 1, 2), np.float32)}
+    shapes = _output_shapes(op, {"var": ((1, 1, 2), "float32"), "s": ((1, 1), "float32")},
+                            {"var": [1, 1, 2], "s": [1]}, inputs)
+    assert shapes == {"var": [1, 1, 1, 2], "s": [1]}
+    expected = {"var": np.ones((1, 1, 1, 2), np.float32), "s": np.ones((1, 1), np.float32)}
+    shaped = _in_shape(op, op.variants()[0], expected, shapes)
+    assert shaped["var"].shape == (1, 1, 1, 2) and shaped["s"].shape == (1,)

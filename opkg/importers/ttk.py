@@ -567,7 +567,7 @@ def example_case(op_dir: Path, op: dict) -> dict | None:
     was written for. Its tensors may be named in capitals (`AShape`, `&A` for the OpDef's `a`),
     and scalar variables named as attributes give their values (`float alpha = 1.0f;`)."""
     examples = op_dir / "examples"
-    own = sorted(examples.glob("test_aclnn_*.cpp"))
+    own = sorted(examples.glob("test_aclnn_*.cpp"), key=lambda p: -_shared_prefix(p, op_dir))
     others = [] if own else sorted(examples.glob("*/test_aclnn_*.cpp"))
     for path in own + others:
         text = path.read_text(errors="replace")
@@ -628,6 +628,17 @@ def example_case(op_dir: Path, op: dict) -> dict | None:
     return None
 
 
+def _shared_prefix(example: Path, op_dir: Path) -> int:
+    """How many leading characters an example's API name shares with the operator's
+    directory: of ops-nn's max_pool3d_with_argmax_v2 examples (max_pool2d_with_indices,
+    max_pool2d_with_mask, max_pool3d_with_argmax), the operator's own API comes first."""
+    api, name = example.stem[len("test_aclnn_"):], op_dir.name
+    n = 0
+    while n < min(len(api), len(name)) and api[n] == name[n]:
+        n += 1
+    return n
+
+
 # std::vector<int> indexHostData = {0, 1, 2, 3}; and CreateAclTensor(indexHostData, ..., &index)
 _EXAMPLE_INT_DATA = re.compile(r"std::vector<\s*(?:u?int(?:8|16|32|64)_t|int|long|size_t)\s*>\s*"
                                r"(\w+)\s*=?\s*\{([^}]*)\}")
@@ -638,13 +649,19 @@ def _example_host_data(text: str) -> dict:
     """{aclTensor variable: its integer host data} of an example: the index tensors an aclnn
     example fills by hand (ops-nn's inplace_scatter_add: `indexHostData = {0, 1, 2, 3}`),
     which random data would put out of range."""
+    data = _int_vectors(text)
+    return {tensor: data[var] for var, tensor in _EXAMPLE_HOST.findall(text) if var in data}
+
+
+def _int_vectors(text: str) -> dict:
+    """{variable: its integers} of the integer vectors an example initialises."""
     data = {}
     for var, body in _EXAMPLE_INT_DATA.findall(text):
         try:
             data[var] = [int(x.strip()) for x in body.split(",") if x.strip()]
         except ValueError:
             continue
-    return {tensor: data[var] for var, tensor in _EXAMPLE_HOST.findall(text) if var in data}
+    return data
 
 
 def _example_values(op: dict, case: dict, tensor_of: dict, host: dict) -> dict:
@@ -699,7 +716,23 @@ def _matched(declared: list[dict], given: list[tuple[str, object]]) -> dict:
     left = [(n, v) for n, v in given if n not in used]
     if len(rest) == 1 and len(left) == 1:   # two or more: the orders may differ
         out[rest[0]] = left[0][1]
+        return out
+    for name in rest:                       # an abbreviation, each way the only one
+        found = [n for n, _ in left if _abbreviates(name, n)]
+        if len(found) == 1 and sum(_abbreviates(r, found[0]) for r in rest) == 1:
+            out[name] = values[found[0]]
     return out
+
+
+def _abbreviates(short: str, long: str) -> bool:
+    """Whether one name is the other's abbreviation: the shorter's word (at least three
+    letters) is in the longer's in order, from its first letter (the OpDef's `ksize` for aclnn's
+    `kernelSize`, `pads` for `padding`)."""
+    a, b = sorted((_singular(short), _singular(long)), key=len)
+    if len(a) < 3 or a == b or a[0] != b[0]:
+        return False
+    it = iter(b)
+    return all(c in it for c in a)
 
 
 def _case_of(op: dict, shapes: dict) -> dict | None:
@@ -754,13 +787,14 @@ def _call_arguments(op_dir: Path, text: str, tensors: dict) -> list | None:
             lists[var] = [tensors[x] for x in items[vec]]
     scalars = {name: v for name, lit in _EXAMPLE_SCALAR.findall(text)
                if (v := _scalar(lit)) is not None}
+    scalars.update(_example_int_arrays(text))
     for api, args in _EXAMPLE_CALL.findall(text):
-        doc = op_dir / "docs" / f"{api}.md"
-        try:
+        declared = None
+        for doc in _api_docs(op_dir, api):
             declared = re.search(rf"\b{api}GetWorkspaceSize\s*\(([^;{{]*?)\)\s*;?",
                                  doc.read_text(errors="replace"))
-        except OSError:
-            continue
+            if declared is not None:
+                break
         if declared is None:
             continue
         params = [p.strip() for p in declared.group(1).split(",")]
@@ -779,8 +813,38 @@ def _call_arguments(op_dir: Path, text: str, tensors: dict) -> list | None:
                 out.append((name, "in" if tensor_input else "out", shape, value))
             elif "*" not in param and (v := scalars.get(value, _scalar(value))) is not None:
                 out.append((name, "scalar", v, value))
+            elif "aclIntArray" in param and isinstance(scalars.get(value), list):
+                out.append((name, "scalar", scalars[value], value))
         return out
     return None
+
+
+# aclIntArray* kernelSize = aclCreateIntArray(kernelSizeData.data(), 3);  (or .size())
+_EXAMPLE_INT_ARRAY = re.compile(r"(\w+)\s*=\s*aclCreateIntArray\s*\(\s*(\w+)\s*\.\s*data\s*\(\)\s*,"
+                                r"\s*(\d+|\w+\s*\.\s*size\s*\(\))\s*\)")
+
+
+def _example_int_arrays(text: str) -> dict:
+    """{aclIntArray variable: its integers} of an example: the list attrs aclnn takes as
+    `aclIntArray` (ops-nn's pooling examples: `outputSize`, `kernelSize`, `padding`), built
+    from an integer vector and its length (a literal count takes that many)."""
+    data = _int_vectors(text)
+    out = {}
+    for var, vec, count in _EXAMPLE_INT_ARRAY.findall(text):
+        if vec in data:
+            n = int(count) if count.isdigit() else len(data[vec])
+            if n <= len(data[vec]):
+                out[var] = data[vec][:n]
+    return out
+
+
+def _api_docs(op_dir: Path, api: str) -> list[Path]:
+    """The document `<api>.md` of an aclnn API: the operator's `docs/`, else a sibling
+    operator's (ops-nn's mse_loss_v2 calls aclnnMseLoss, documented in `loss/mse_loss/docs/`)."""
+    own = op_dir / "docs" / f"{api}.md"
+    if own.is_file():
+        return [own]
+    return sorted(op_dir.parent.glob(f"*/docs/{api}.md"))
 
 
 def _singular(name: str) -> str:

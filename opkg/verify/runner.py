@@ -417,9 +417,7 @@ def run_job(job: dict, failed_dir: Path | None = None) -> list[dict]:
             entry["log"].append(f"InferShape: {getattr(exc, 'message', exc)}")
             inferred = None
         if convention == "ttk":
-            expected = _in_shape(op, variant, expected, {
-                **{k: v[0] for k, v in (inferred or {}).items() if not isinstance(v, list) and v[0] is not None},
-                **{k: v for k, v in stated.items() if not (v and isinstance(v[0], (list, tuple)))}})
+            expected = _in_shape(op, variant, expected, _output_shapes(op, inferred, stated, inputs))
         entry["error"], notes = _shape_disagreement(op, inferred, expected, stated)
         entry["log"] += notes
         if entry["error"]:
@@ -660,17 +658,20 @@ def _module_table(path: Path, name: str) -> dict:
 def load_input_function(golden_file: str, golden_function: str, resolve=lambda f: f):
     """The ops repositories' input generator beside their golden (tests/assets/input.py,
     `__input__ = {"kernel": {<kernel>: <function>}}`, the kernel named as the golden's
-    `__golden__` names it): their test tool draws the inputs from the ttk ranges, then hands
-    them to it to make them valid for the operator (segment_sum's sorted segment ids,
-    scatter_update's indices without repeats where the rows allow). A golden the import
-    rendered in NumPy names the repository golden it stands for (`__golden_source__`, resolved
-    by `resolve`), whose directory holds the input generator. None when there is none."""
+    `__golden__` names it), else the golden's own module when it has the table (12 of ops-nn's
+    goldens: dynamic_quant_update_scatter's makes its indices distinct there): their test tool
+    draws the inputs from the ttk ranges, then hands them to it to make them valid for the
+    operator (segment_sum's sorted segment ids, scatter_update's indices without repeats where
+    the rows allow). A golden the import rendered in NumPy names the repository golden it
+    stands for (`__golden_source__`, resolved by `resolve`), whose directory holds the input
+    generator. None when there is none."""
     golden = Path(golden_file)
     source = _module_table(golden, "__golden_source__")
     if isinstance(source, str) and source:
         golden = Path(resolve(source))
-    path = golden.with_name("input.py")
-    if not path.is_file():
+    path = next((p for p in (golden.with_name("input.py"), golden)
+                 if p.is_file() and _module_table(p, "__input__")), None)
+    if path is None:
         return None
     table = (_module_table(path, "__input__") or {}).get("kernel") or {}
     goldens = (_module_table(golden, "__golden__") or {}).get("kernel") or {}
@@ -886,6 +887,17 @@ def _bits_for_golden(array, dtype: str):
     from opkg.sim.packed import bits_image
 
     return bits_image(array)
+
+
+def _output_shapes(op, inferred: dict | None, stated: dict, inputs: dict) -> dict:
+    """The shape each output of one tensor is compared in: the case's, else InferShape's; a ref
+    tensor's is its input's, since the kernel rewrites the input's buffer whatever shape the
+    graph gives the output (ops-nn's dynamic_quant_update_scatter_v2: InferShape and the table
+    give var x's rank, [1, 1, 2] for a [1, 1, 1, 2] var; _shape_disagreement notes it)."""
+    return {**{k: v[0] for k, v in (inferred or {}).items() if not isinstance(v, list) and v[0] is not None},
+            **{k: v for k, v in stated.items() if not (v and isinstance(v[0], (list, tuple)))},
+            **{k: list(inputs[k].shape) for k in op.ref_outputs
+               if k in inputs and not isinstance(inputs[k], list)}}
 
 
 def _in_shape(op, variant, expected: dict, shapes: dict) -> dict:

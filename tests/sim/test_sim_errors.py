@@ -494,6 +494,18 @@ def test_queue_protocol_mistakes(built, kernel_src, mode, marker, message):
 
 
 
+def test_the_user_workspace_is_never_null_and_unusable_when_none_was_asked_for(built, kernel_src):
+    # the device's GetUserWorkspace ignores its argument (the framework's system workspace plus
+    # the reserved part): a kernel returning on a null one runs on (mode 67, no workspace asked)
+    x, y, _ = run(built, 67, blocks=2)
+    np.testing.assert_array_equal(y, x * 2)
+    # ... and one that stores there is told at its line (mode 68)
+    with pytest.raises(SimError) as e:
+        run(built, 68, blocks=1)
+    assert e.value.line == line_of(kernel_src, "no-workspace")
+    assert "outside every buffer passed to the kernel" in e.value.message
+
+
 def test_a_global_tensor_keeps_a_size_given_before_a_buffer_without_one(built):
     # as the device, which sets bufferSize_ only in SetGlobalBuffer(buffer, size): mode 65 (the
     # same without the size first) is an error, in test_queue_protocol_mistakes

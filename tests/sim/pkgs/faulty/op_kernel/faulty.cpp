@@ -255,6 +255,16 @@ public:
             if (table.GetSize() > 0) {   // @unsized-size
                 DataCopy(yGm, x, length_);
             }
+        } else if (TILING_KEY_IS(67)) {
+            // As ops-nn's dynamic_block_quant: no workspace asked for, and a return on a null
+            // user workspace, which the device's GetUserWorkspace never gives
+            if (ws_ != nullptr) {
+                DataCopy(yGm, y, length_);
+            }
+        } else if (TILING_KEY_IS(68)) {
+            GlobalTensor<float> wsGm;   // the user workspace used, though none was asked for
+            wsGm.SetGlobalBuffer((__gm__ float*)ws_, 8);
+            DataCopy(wsGm, y, 8);   // @no-workspace
         } else if (TILING_KEY_IS(42)) {
             DataCopy(yGm, y, length_ - 4);   // @ragged-store
         } else {

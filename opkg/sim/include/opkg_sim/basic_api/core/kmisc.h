@@ -441,8 +441,14 @@ inline void SetSysWorkspace(GM_ADDR workspace) {
 }
 inline void SetSysWorkspaceForce(GM_ADDR workspace) { opkg_sim::block().sys_workspace_ptr = workspace; }
 
+// The device's ignores its argument and returns the framework's system workspace plus the
+// reserved part (asc-devkit impl/basic_api/dav_c220/kernel_operator_common_impl.h and
+// dav_3510's GetUserWorkspace): never null, also when the tiling asked for no workspace (ops-nn's
+// dynamic_block_quant asks 0 bytes and returns on a null user workspace). Without one here, an
+// address no buffer holds: a kernel that goes on to use it is told so at its access.
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
-    return workspace ? workspace + opkg_sim::block().sys_workspace : workspace;
+    static uint8_t* const none = new uint8_t[32];   // not the kernel's static data, which it may use
+    return workspace ? workspace + opkg_sim::block().sys_workspace : none;
 }
 inline GM_ADDR GetSysWorkSpacePtr() { return opkg_sim::block().sys_workspace_ptr; }
 
