@@ -113,19 +113,6 @@ inline uint64_t first_undefined(const void* p, uint64_t n, const char* what, Und
     return k;
 }
 
-// A float32 as the cube reads it in HF32 mode: the low 12 mantissa bits rounded off, to nearest
-// with ties to even (mode 0) or away from zero (mode 1); infinities and NaNs as they are.
-inline float to_hf32(float x, int32_t mode) {
-    uint32_t u;
-    std::memcpy(&u, &x, 4);
-    if ((u & 0x7F800000u) == 0x7F800000u) return x;
-    const uint32_t low = u & 0xFFFu, half = 0x800u;
-    u &= ~0xFFFu;
-    if (low > half || (low == half && (mode == 1 || (u & 0x1000u)))) u += 0x1000u;   // a carry into the exponent is right
-    std::memcpy(&x, &u, 4);
-    return x;
-}
-
 // The L1 positions a Matmul input may name (TSCM is L1 on the device, as A1/B1).
 constexpr bool in_l1(TPosition p) { return p == TPosition::TSCM || p == TPosition::A1 || p == TPosition::B1; }
 
@@ -323,11 +310,15 @@ public:
     }
     template <class T> void SetWorkspace(GlobalTensor<T>& addr) { ws_ = reinterpret_cast<__gm__ uint8_t*>(addr.ptr_); }
     // HF32: float32 A and B enter the cube with 11 mantissa bits (the low 12 of 23 rounded off),
-    // transMode 0 to nearest even, 1 to nearest with ties away from zero (asc-devkit's SetHF32
-    // documentation); other input types are unaffected.
+    // transMode 0 to nearest even, 1 to nearest with ties away from zero (cube_detail::hf32_of, where
+    // the rounding is settled); other input types are unaffected. As asc-devkit's MatmulImpl, it
+    // sets the cube's HF32 mode and trans mode (SetHF32Mode/SetHF32TransMode), which a later Mmad
+    // of the same block sees too.
     void SetHF32(bool enableHF32 = false, int32_t transMode = 0) {
         hf32_ = enableHF32;
         hf32Mode_ = transMode;
+        SetHF32Mode(enableHF32);
+        SetHF32TransMode(transMode == 1);
     }
     // How many batches' C a MULTI_BATCH-output Matmul keeps in L0C at a time: a schedule; the
     // sim's IterateBatch stores every batch at the call.
@@ -901,8 +892,8 @@ private:
         }
         if constexpr (std::is_same<SrcAT, float>::value && std::is_same<SrcBT, float>::value) {
             if (hf32_) {
-                for (AccT& v : av) v = mm_detail::to_hf32(v, hf32Mode_);
-                for (AccT& v : bv) v = mm_detail::to_hf32(v, hf32Mode_);
+                for (AccT& v : av) v = cube_detail::hf32_of(v, hf32Mode_ == 1);
+                for (AccT& v : bv) v = cube_detail::hf32_of(v, hf32Mode_ == 1);
             }
         }
         result_.assign(size_t(m * n), AccT(0));

@@ -733,14 +733,14 @@ inline void MmadImpl(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>
                      const MmadParams& mmadParams, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
 
 // HF32 (the devkit's kernel_operator_mm_intf.h): with it enabled, float A and B enter Mmad with the
-// low 12 of their 23 mantissa bits rounded off, to nearest even or toward zero (SetHF32TransMode;
-// the bool forms: true enables, true rounds toward zero). A state of the block's cube unit, kept
-// until set again.
+// low 12 of their 23 mantissa bits rounded off to nearest, ties to even or (NEAREST_ZERO, the bool
+// form's true) ties away from zero (cube_detail::hf32_of in cube_gemm.h, where the rounding is
+// settled from the devkit). A state of the block's cube unit, kept until set again.
 enum class HF32Mode { ENABLE, DISABLE };
 enum class HF32TransMode { NEAREST_ZERO, NEAREST_EVEN };
 inline void SetHF32Mode(bool hf32Mode) { opkg_sim::block().hf32 = hf32Mode; }
 inline void SetHF32Mode(HF32Mode mode) { SetHF32Mode(mode == HF32Mode::ENABLE); }
-inline void SetHF32TransMode(bool hf32TransMode) { opkg_sim::block().hf32_to_zero = hf32TransMode; }
+inline void SetHF32TransMode(bool hf32TransMode) { opkg_sim::block().hf32_ties_away = hf32TransMode; }
 inline void SetHF32TransMode(HF32TransMode mode) { SetHF32TransMode(mode == HF32TransMode::NEAREST_ZERO); }
 
 template <typename DstT, typename Src0T, typename Src1T>
