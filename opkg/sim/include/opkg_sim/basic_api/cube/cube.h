@@ -1354,16 +1354,13 @@ struct DataCopyCO12DstParams {
     bool nz2ndEn = false;
 };
 
-// CO1 -> GM through the registers: Fixpipe's move (NZ2ND with SetFixpipeNz2ndFlag's matrices when
-// nz2ndEn, else NZ with dstStride in 32 B), the scale of a scalar quantisation from
-// SetFixpipePreQuantFlag, reluPre 1 a ReLU. nSize or mSize 0 moves nothing.
-template <typename T, typename U>
-inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<U>& srcLocal, const DataCopyCO12DstParams& p,
-                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+namespace cube_detail {
+// DataCopyCO12DstParams read as the fixpipe moves it (both destinations): the checks of the
+// documented ranges, the scalar from SetFixpipePreQuantFlag or the per-channel values from
+// SetFixPipeConfig's tensor (`chan`), and NZ2ND's matrices from SetFixpipeNz2ndFlag.
+inline FixpipeParamsV220 co1_params(const DataCopyCO12DstParams& p, const uint64_t*& chan, const char* op,
+                                    opkg_sim::SrcLoc loc) {
     using namespace opkg_sim;
-    const char* op = "DataCopy CO1->GM";
-    note(loc);
-    if (p.nSize == 0 || p.mSize == 0) return;
     const uint32_t unit = p.channelSplit ? 8 : 16;
     if (p.nSize % unit != 0 || p.nSize > 4095) {
         fail(loc, format("%s: nSize %u must be a multiple of %u in [0, 4095]", op, p.nSize, unit));
@@ -1376,17 +1373,17 @@ inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<U>& src
     FixpipeParamsV220 f(p.nSize, p.mSize, p.srcStride, p.dstStride, p.reluPre == 1);
     f.quantPre = p.quantPre;
     f.isChannelSplit = p.channelSplit;
-    const uint64_t* chan = nullptr;
+    chan = nullptr;
     if (p.quantPre == QuantMode_t::DEQF16 || p.quantPre == QuantMode_t::REQ8 || p.quantPre == QuantMode_t::QF322B8_PRE) {
         if (!r.pre_quant_set) {
             fail(loc, format("%s: quantPre %s takes its value from SetFixpipePreQuantFlag, which no call set", op,
-                             cube_detail::quant_name(p.quantPre)));
+                             quant_name(p.quantPre)));
         }
         f.deqScalar = r.pre_quant;
-    } else if (cube_detail::quant_per_channel(p.quantPre)) {
+    } else if (quant_per_channel(p.quantPre)) {
         if (!r.quant_tensor) {
             fail(loc, format("%s: quantPre %s takes a value per channel from the fixpipe buffer: no SetFixPipeConfig "
-                             "set the quantisation tensor", op, cube_detail::quant_name(p.quantPre)));
+                             "set the quantisation tensor", op, quant_name(p.quantPre)));
         }
         if (r.quant_count < p.nSize) {
             fail(loc, format("%s: nSize %u channels, but the tensor SetFixPipeConfig set holds %llu values", op,
@@ -1404,10 +1401,52 @@ inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<U>& src
         f.ndNum = r.nd_num;
         f.srcNdStride = r.src_nd_stride;
         f.dstNdStride = r.dst_nd_stride;
+    }
+    return f;
+}
+}  // namespace cube_detail
+
+// CO1 -> GM through the registers: Fixpipe's move (NZ2ND with SetFixpipeNz2ndFlag's matrices when
+// nz2ndEn, else NZ with dstStride in 32 B), the scale of a scalar quantisation from
+// SetFixpipePreQuantFlag, reluPre 1 a ReLU. nSize or mSize 0 moves nothing.
+template <typename T, typename U>
+inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<U>& srcLocal, const DataCopyCO12DstParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::note(loc);
+    if (p.nSize == 0 || p.mSize == 0) return;
+    const uint64_t* chan = nullptr;
+    const FixpipeParamsV220 f = cube_detail::co1_params(p, chan, "DataCopy CO1->GM", loc);
+    if (p.nz2ndEn) {
         cube_detail::fixpipe_gm<T, U, CFG_ROW_MAJOR>(dstGlobal, srcLocal, f, chan, loc);
     } else {
         cube_detail::fixpipe_gm<T, U, CFG_NZ>(dstGlobal, srcLocal, f, chan, loc);
     }
+}
+
+// CO1 -> L1 (asc-devkit's DataCopy(LocalTensor, LocalTensor, DataCopyCO12DstParams), ops-nn's
+// flat_quant: C cast to half into L1 for the next product): the same registers and conversions,
+// the destination NZ with dstStride in 32 B. On Atlas A2/A3 an L1 destination takes NZ only
+// (nz2ndEn is the Ascend 950's: an error) and channelSplit has no effect there (the documentation
+// asks for false: a warning).
+template <typename T, typename U>
+inline void DataCopy(const LocalTensor<T>& dstLocal, const LocalTensor<U>& srcLocal, const DataCopyCO12DstParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    const char* op = "DataCopy CO1->L1";
+    opkg_sim::note(loc);
+    if (p.nz2ndEn) {
+        opkg_sim::fail(loc, opkg_sim::format("%s: nz2ndEn is set, but an L1 destination takes the NZ layout only on "
+                                             "this SoC (NZ2ND into L1 is the Ascend 950's)", op));
+    }
+    if (p.nSize == 0 || p.mSize == 0) return;
+    DataCopyCO12DstParams q = p;
+    if (q.channelSplit) {
+        opkg_sim::cube_warn(loc, opkg_sim::format("%s: channelSplit has no effect on this path on Atlas A2/A3 (the "
+                                        "documentation asks for false); moved as without it", op));
+        q.channelSplit = false;
+    }
+    const uint64_t* chan = nullptr;
+    const FixpipeParamsV220 f = cube_detail::co1_params(q, chan, op, loc);
+    cube_detail::fixpipe_l1<T, U, CFG_NZ>(dstLocal, srcLocal, f, chan, loc);
 }
 #endif
 
