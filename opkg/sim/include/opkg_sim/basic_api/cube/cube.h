@@ -183,13 +183,38 @@ namespace opkg_sim {
 
 template <class T> constexpr uint32_t cube_c0() { return 32u / uint32_t(sizeof(T)); }
 
+// A cube operand that is a default-constructed LocalTensor, never given an address (ops-nn's
+// gemm_v3 declares its L0C tensor, gemm_v3_base_kernel.h line 194, and never assigns it): the
+// devkit's default constructor sets no field (include/basic_api/kernel_tensor.h, `LocalTensor<T>(){}`),
+// so the instruction takes whatever address the tensor's storage held, in the one buffer it
+// reads or writes. The sim takes byte 0 of that buffer, the whole buffer as the tensor (one address
+// for every later use of the same tensor object), with a warning at the line; an error with
+// --strict-bounds, or where the instruction takes more than one buffer.
+inline void cube_warn(SrcLoc loc, const std::string& msg);
+template <class T>
+inline void unaddressed_operand(const AscendC::LocalTensor<T>& t, unsigned bufs, const char* op, const char* role,
+                                SrcLoc loc) {
+    int only = -1;
+    for (int i = 0; i < CUBE_COUNT; ++i) {
+        if (bufs & (1u << i)) only = only == -1 ? i : -2;
+    }
+    if (only < 0 || block().strict_bounds) fail(loc, format("%s: %s is a LocalTensor that was never allocated", op, role));
+    const uint64_t cap = block().cube_caps[only];
+    auto& m = const_cast<AscendC::LocalTensor<T>&>(t);
+    m.ptr_ = reinterpret_cast<T*>(cube_address(only, t.pos_, 0, cap, loc));
+    m.size_ = uint32_t(cap / sizeof(T));
+    cube_warn(loc, format("%s: %s is a LocalTensor never given an address (default-constructed): the device takes "
+                          "whatever its address field holds; the sim uses byte 0 of %s (an error with --strict-bounds)",
+                          op, role, cube_buf_name(only)));
+}
+
 // Checks that t is a tensor of one of the cube buffers `bufs` (a bit set of CubeBuf), starts
 // `align`-byte aligned in it and holds `bytes`; returns its arena.
 template <class T>
 inline CubeArena& cube_operand(const AscendC::LocalTensor<T>& t, unsigned bufs, uint64_t bytes, uint64_t align,
                                const char* op, const char* role, SrcLoc loc) {
     note(loc);
-    if (!t.ptr_) fail(loc, format("%s: %s is a LocalTensor that was never allocated", op, role));
+    if (!t.ptr_) unaddressed_operand(t, bufs, op, role, loc);
     int which = -1;
     CubeArena* a = cube_arena_of(t.ptr_, &which);
     if (!a || !(bufs & (1u << which))) {
