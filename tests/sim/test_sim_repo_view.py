@@ -116,6 +116,19 @@ def test_native_datatype_options_of_the_tiling_key_templates_are_the_dtype_numbe
                          "int main() { return GET_TPL_TILING_KEY(static_cast<uint64_t>(C_DT_BF16)) == 27 ? 0 : 1; }\n")
 
 
+def test_a_tiling_key_declaration_of_twenty_parameters(tmp_path):
+    # ops-nn's weight_quant_batch_matmul_v2 declares 20 template parameters (its
+    # weight_quant_batch_matmul_v2_kernel_tiling_key.h); the sim's table held 12
+    decl = ",\n".join(f"    ASCENDC_TPL_BOOL_DECL(P{i}, 0, 1)" for i in range(20))
+    sel = ", ".join(f"ASCENDC_TPL_BOOL_SEL(P{i}, {i % 2})" for i in range(20))
+    _host_program_passes(tmp_path,
+                         '#include "ascendc/host_api/tiling/template_argument.h"\n'
+                         f"ASCENDC_TPL_ARGS_DECL(K,\n{decl});\n"
+                         f"ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL({sel}));\n"
+                         "int main() { return GET_TPL_TILING_KEY(" + ", ".join(str(i % 2) for i in range(20))
+                         + ") == 0xAAAAA ? 0 : 1; }\n")
+
+
 def test_a_kernel_selection_reads_its_values_as_cann_s_op_compiler_does(tmp_path):
     """CANN's op compiler reads ASCENDC_TPL_SEL from the preprocessed text and drops an item it
     cannot read as an integer expression (ops-nn's clipped_swiglu selects an undefined
