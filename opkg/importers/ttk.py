@@ -659,6 +659,22 @@ def _example_list_attrs(op_dir: Path, op: dict, text: str, tensors: dict) -> dic
     shapes = _example_shapes(text)
     lists = {var: shapes[vec] for var, vec in arrays.items() if vec in shapes}
     out = {}
+    for params, values in _documented_calls(op_dir, text):
+        for param, value in zip(params, values):
+            m = _PARAM_NAME.search(param.replace("*", " "))
+            if m is None or "aclIntArray" not in param or value not in lists:
+                continue
+            for a in op.get("attrs", []):
+                if a["type"] == "list_int" and m.group(1) in (a["name"], _camel(a["name"])):
+                    out[a["name"]] = lists[value]
+        return out
+    return out
+
+
+def _documented_calls(op_dir: Path, text: str):
+    """Each aclnn<Api>GetWorkspaceSize(...) call of an example whose docs/aclnn<Api>.md declares
+    as many parameters as it passes: (the declared parameters, the arguments as written, `&`
+    dropped), in the example's order."""
     for api, args in _EXAMPLE_CALL.findall(text):
         doc = op_dir / "docs" / f"{api}.md"
         try:
@@ -669,18 +685,9 @@ def _example_list_attrs(op_dir: Path, op: dict, text: str, tensors: dict) -> dic
         if declared is None:
             continue
         params = [p.strip() for p in declared.group(1).split(",")]
-        values = [a.strip() for a in args.split(",")]
-        if len(params) != len(values):
-            continue
-        for param, value in zip(params, values):
-            m = _PARAM_NAME.search(param.replace("*", " "))
-            if m is None or "aclIntArray" not in param or value not in lists:
-                continue
-            for a in op.get("attrs", []):
-                if a["type"] == "list_int" and m.group(1) in (a["name"], _camel(a["name"])):
-                    out[a["name"]] = lists[value]
-        return out
-    return out
+        values = [a.strip().lstrip("&").strip() for a in args.split(",")]
+        if len(params) == len(values):
+            yield params, values
 
 
 # std::vector<int> indexHostData = {0, 1, 2, 3}; and CreateAclTensor(indexHostData, ..., &index)
@@ -809,19 +816,7 @@ def _call_arguments(op_dir: Path, text: str, tensors: dict) -> list | None:
             lists[var] = [tensors[x] for x in items[vec]]
     scalars = {name: v for name, lit in _EXAMPLE_SCALAR.findall(text)
                if (v := _scalar(lit)) is not None}
-    for api, args in _EXAMPLE_CALL.findall(text):
-        doc = op_dir / "docs" / f"{api}.md"
-        try:
-            declared = re.search(rf"\b{api}GetWorkspaceSize\s*\(([^;{{]*?)\)\s*;?",
-                                 doc.read_text(errors="replace"))
-        except OSError:
-            continue
-        if declared is None:
-            continue
-        params = [p.strip() for p in declared.group(1).split(",")]
-        values = [a.strip().lstrip("&").strip() for a in args.split(",")]
-        if len(params) != len(values):
-            continue
+    for params, values in _documented_calls(op_dir, text):
         out = []
         for param, value in zip(params, values):
             m = _PARAM_NAME.search(param)
