@@ -24,7 +24,10 @@ namespace AscendC {
 
 // Cube constants of CANN's kernel_utils_constants.h that cube kernels use.
 constexpr int32_t DEFAULT_C0_SIZE = 32;   // bytes of a fractal row (C0)
+#ifndef ASCC_PARAM_CUBE_MAX_SIZE   // the devkit's guard: the host tiling headers declare it too
+#define ASCC_PARAM_CUBE_MAX_SIZE
 constexpr int32_t CUBE_MAX_SIZE = 256;    // elements of a 16 x 16 fractal
+#endif
 
 struct Nd2NzParams {
     Nd2NzParams() {}
