@@ -101,9 +101,9 @@ def test_int8_weights_anti_quantised(built, which):
     assert not np.array_equal(b.astype(np.float32), loose)
 
 
-@pytest.mark.parametrize("which", [7, 8, 9, 10, 11, 25],
+@pytest.mark.parametrize("which", [7, 8, 9, 10, 11, 25, 29],
                          ids=["WithCopy", "DisableBias", "ClearBias", "SetSingleShape", "InitKfcClient",
-                              "Iterate-after-SetTensorB"])
+                              "Iterate-after-SetTensorB", "C-in-VECIN-IterateAll-to-GM"])
 def test_plain_product_through_other_entries(built, which):
     got, ins = run(built, which)
     np.testing.assert_allclose(got, product(ins["a"], ins["b"]), rtol=1e-5, atol=1e-4)

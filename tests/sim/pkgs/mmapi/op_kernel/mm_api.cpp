@@ -17,7 +17,7 @@
 // base block through GetTensorC() (each copied to c in the order handed out); 22 one too many;
 // 23 a key declared KERNEL_TYPE_AIC_ONLY (a cube body, as MatMulV3's): its product runs only if
 // the block is the AIC (ASCEND_IS_AIV returns); 24 the same test on a mixed key: the vector body;
-// 25 MatMulV3's pattern: per column half SetTensorB, one Iterate, GetTensorC to GM (a new input
+// 29 C declared in the UB (VECIN) and written to GM by IterateAll; 25 MatMulV3's pattern: per column half SetTensorB, one Iterate, GetTensorC to GM (a new input
 // restarts Iterate); 26 an AIC-only key whose Matmul is never ended (no cube server to release).
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
@@ -135,6 +135,15 @@ extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM
         Matmul<AT, WT, CT, BiasT> q;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), q, &t.cube);
         AntiQuant(q, aGm, w, v, cGm, ct, pipe);
+        return;
+    }
+    if (TILING_KEY_IS(29)) {   // C declared in the UB (VECIN), IterateAll into GM, as ops-nn's qbmm v3 bf16 kernels
+        Matmul<AT, BT, MatmulType<TPosition::VECIN, CubeFormat::ND, float>, BiasT> u;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), u, &t.cube);
+        u.SetTensorA(aGm);
+        u.SetTensorB(bGm);
+        u.IterateAll(cGm);
+        u.End();
         return;
     }
     if (TILING_KEY_IS(20)) {

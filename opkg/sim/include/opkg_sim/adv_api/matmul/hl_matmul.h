@@ -358,9 +358,13 @@ public:
     void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
                     bool waitIterateAll = false, bool fakeMsg = false,
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-        static_assert(C_TYPE::pos == TPosition::GM && (C_TYPE::format == CubeFormat::ND ||
-                                                       C_TYPE::format == CubeFormat::ND_ALIGN ||
-                                                       C_TYPE::format == CubeFormat::NZ),
+        // C declared in GM or in the UB (VECIN/VECCALC/VECOUT: ops-nn's quant_batch_matmul_v3 bf16
+        // kernels) is written to the given GM tensor alike: asc-devkit's IterateAll(GlobalTensor)
+        // is GetTensorC(gm) per base block whatever C's position (matmul_impl.h).
+        static_assert((C_TYPE::pos == TPosition::GM || C_TYPE::pos == TPosition::VECIN ||
+                       C_TYPE::pos == TPosition::VECCALC || C_TYPE::pos == TPosition::VECOUT) &&
+                          (C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN ||
+                           C_TYPE::format == CubeFormat::NZ),
                       "the sim's Matmul::IterateAll writes C to GM in ND or NZ format only");
         (void)waitIterateAll;
         (void)fakeMsg;
