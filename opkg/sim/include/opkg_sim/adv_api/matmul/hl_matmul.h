@@ -999,8 +999,18 @@ private:
         count_copy(COPY_GM_UB, uint64_t(m * k) * sizeof(SrcAT) + uint64_t(k * n) * sizeof(SrcBT));
     }
 
+    // The quantisation value of column `col`: SetQuantScalar's, or SetQuantVector's col-th uint64.
+    uint64_t quant_value(int64_t col, const char* op, opkg_sim::SrcLoc loc) {
+        if (quant_ != 2) return quant_scalar_;
+        GlobalTensor<uint64_t> at = quant_vec_[uint64_t(col)];
+        opkg_sim::check_gt(at, sizeof(uint64_t), op, loc);
+        mm_detail::require_defined(at.ptr_, sizeof(uint64_t), "the quantisation vector", loc);
+        return *at.ptr_;
+    }
+
     // C element (any row, column `col`) as the output type: int32 -> half through the quantisation
-    // scale (the product rounded to float, then to half), any other pair a plain conversion.
+    // scale (the product rounded to float, then to half), float -> int8/uint8 through QF322B8_PRE
+    // or VQF322B8_PRE, any other pair a plain conversion.
     DstT out_value(AccT v, int64_t col, const char* op, opkg_sim::SrcLoc loc) {
         using namespace opkg_sim;
         if constexpr (std::is_same<AccT, int32_t>::value && std::is_same<DstT, half>::value) {
@@ -1008,18 +1018,21 @@ private:
                 fail(loc, format("%s: int8 A and B with a half C dequantise on the way out: call SetQuantScalar or "
                                  "SetQuantVector before Iterate/IterateAll (and SetDequantType on the host)", op));
             }
-            uint64_t q = quant_scalar_;
-            if (quant_ == 2) {
-                GlobalTensor<uint64_t> at = quant_vec_[uint64_t(col)];
-                check_gt(at, sizeof(uint64_t), op, loc);
-                mm_detail::require_defined(at.ptr_, sizeof(uint64_t), "the quantisation vector", loc);
-                q = *at.ptr_;
+            return static_cast<half>(static_cast<float>(v) * cube_detail::deq_scale(quant_value(col, op, loc)));
+        } else if constexpr (std::is_same<AccT, float>::value && sizeof(DstT) == 1) {
+            // a float product to int8/uint8 C (half or bfloat16 A and B: ops-nn's transpose_batch_mat_mul
+            // int8 output): the fixpipe's QF322B8_PRE (SetQuantScalar) or VQF322B8_PRE (SetQuantVector)
+            if (quant_ == 0) {
+                fail(loc, format("%s: a float product with an 8-bit C quantises on the way out: call SetQuantScalar or "
+                                 "SetQuantVector before Iterate/IterateAll", op));
             }
-            return static_cast<half>(static_cast<float>(v) * cube_detail::deq_scale(q));
+            return cube_detail::fixpipe_convert<DstT, float>(
+                v, quant_ == 2 ? QuantMode_t::VQF322B8_PRE : QuantMode_t::QF322B8_PRE, quant_value(col, op, loc), false,
+                op, loc, quant_ == 2);
         } else {
             if (quant_ != 0) {
                 fail(loc, format("%s: SetQuantScalar/SetQuantVector with %s A and %s C: the sim models the "
-                                 "dequantisation int8 -> half only", op, type_name<SrcAT>(), type_name<DstT>()));
+                                 "quantisation int8 -> half and float -> 8-bit only", op, type_name<SrcAT>(), type_name<DstT>()));
             }
             return static_cast<DstT>(v);
         }
