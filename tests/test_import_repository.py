@@ -667,6 +667,38 @@ def test_another_architectures_example_gives_a_case_the_soc_may_refuse(tmp_path)
     assert ttk.example_case(tmp_path, op) == {"name": "example", "shapes": {"a": [5, 6], "b": [6, 7]}}
 
 
+def test_example_shapes_of_integer_variables_and_int_array_attrs(tmp_path):
+    """ops-nn's transpose_batch_mat_mul: its example writes the shapes with integer variables
+    (`int32_t M = 32; x1Shape = {M, Batch, K}`) and passes the permutations as aclIntArrays made
+    from int64 vectors (`permX1 = aclCreateIntArray(permX1Series.data(), ...)`), which its
+    docs/aclnn<Api>.md declares as `const aclIntArray *permX1`: the shapes take the variables'
+    values and the OpDef's list-of-int attrs the vectors; a dimension no literal gives leaves
+    the shape out."""
+    _example(tmp_path, "aclnnTbmm",
+        "aclnnStatus aclnnTbmmGetWorkspaceSize(\n    const aclTensor    *x1,\n"
+        "    const aclTensor    *x2,\n    const aclIntArray  *permX1,\n    const aclIntArray  *permY,\n"
+        "    int8_t             cubeMathType,\n    aclTensor          *out,\n"
+        "    uint64_t           *workspaceSize,\n    aclOpExecutor      **executor)\n",
+        "int32_t M = 4;\nint32_t K = 8;\nint32_t N = 2;\nint32_t Batch = 3;\n"
+        "std::vector<int64_t> x1Shape = {M, Batch, K};\nstd::vector<int64_t> x2Shape = {Batch, K, N};\n"
+        "std::vector<int64_t> permX1Series = {1, 0, 2};\nstd::vector<int64_t> permYSeries = {1, 0, 2};\n"
+        "ret = CreateAclTensor(x1HostData, x1Shape, &x1DeviceAddr, aclDataType::ACL_FLOAT16, &x1);\n"
+        "ret = CreateAclTensor(x2HostData, x2Shape, &x2DeviceAddr, aclDataType::ACL_FLOAT16, &x2);\n"
+        "aclIntArray* permX1 = aclCreateIntArray(permX1Series.data(), permX1Series.size());\n"
+        "aclIntArray* permY = aclCreateIntArray(permYSeries.data(), permYSeries.size());\n"
+        "ret = aclnnTbmmGetWorkspaceSize(x1, x2, permX1, permY, cubeMathType, out, &workspaceSize,"
+        " &executor);\n")
+    attrs = [{"name": "perm_x1", "type": "list_int"}, {"name": "perm_x2", "type": "list_int"},
+             {"name": "perm_y", "type": "list_int"}]
+    op = _op(inputs=[_f32("x1"), _f32("x2")], attrs=attrs)
+    assert ttk.example_case(tmp_path, op) == {
+        "name": "example", "shapes": {"x1": [4, 3, 8], "x2": [3, 8, 2]},
+        "attrs": {"perm_x1": [1, 0, 2], "perm_y": [1, 0, 2]}}
+    example = tmp_path / "examples" / "test_aclnn_example.cpp"
+    example.write_text(example.read_text().replace("{M, Batch, K}", "{M, Batch, dimK}"))
+    assert ttk.example_case(tmp_path, op) is None
+
+
 def _workspace(tmp_path) -> Path:
     ws = tmp_path / "ws"
     ws.mkdir()

@@ -571,12 +571,7 @@ def example_case(op_dir: Path, op: dict) -> dict | None:
     others = [] if own else sorted(examples.glob("*/test_aclnn_*.cpp"))
     for path in own + others:
         text = path.read_text(errors="replace")
-        variables = {}
-        for var, dims in _EXAMPLE_SHAPE.findall(text):
-            try:
-                variables.setdefault(var, [int(d.strip()) for d in dims.split(",") if d.strip()])
-            except ValueError:
-                continue
+        variables = _example_shapes(text)
         tensors = {tensor: variables[var] for var, tensor in _EXAMPLE_TENSOR.findall(text)
                    if var in variables}
         by_name = {var[:-len("Shape")]: shape for var, shape in variables.items()
@@ -592,6 +587,8 @@ def example_case(op_dir: Path, op: dict) -> dict | None:
                                                 if v in tensors}, host)
             if values:
                 out["values"] = values
+            if path.parent == examples and (attrs := _example_list_attrs(op_dir, op, text)):
+                out["attrs"] = attrs
             if path.parent != examples:
                 kinds = {a["name"]: a["type"] for a in op.get("attrs", [])}
                 scalars = {name: v for name, lit in _EXAMPLE_SCALAR.findall(text)
@@ -637,6 +634,66 @@ def _shared_prefix(example: Path, op_dir: Path) -> int:
     while n < min(len(api), len(name)) and api[n] == name[n]:
         n += 1
     return n
+
+
+def _example_shapes(text: str) -> dict:
+    """{variable: shape} of an example's `std::vector<int64_t> x1Shape = {...}`, each dimension a
+    literal or an integer variable initialised with one (ops-nn's transpose_batch_mat_mul:
+    `int32_t M = 32; ... x1Shape = {M, Batch, K}`); a vector with another dimension is left out."""
+    ints = {name: v for name, lit in _EXAMPLE_SCALAR.findall(text)
+            if isinstance(v := _scalar(lit), int) and not isinstance(v, bool)}
+    variables = {}
+    for var, dims in _EXAMPLE_SHAPE.findall(text):
+        shape = []
+        for d in (d.strip() for d in dims.split(",") if d.strip()):
+            v = ints.get(d, _scalar(d))
+            if not isinstance(v, int) or isinstance(v, bool):
+                break
+            shape.append(v)
+        else:
+            variables.setdefault(var, shape)
+    return variables
+
+
+def _example_list_attrs(op_dir: Path, op: dict, text: str) -> dict:
+    """The OpDef's list-of-int attrs an example's aclnn call passes as `aclIntArray`s
+    (_example_int_arrays; ops-nn's transpose_batch_mat_mul: `permX1 = aclCreateIntArray(
+    permX1Series.data(), ...)` for `perm_x1`), matched to the documented parameter by name or
+    camelCase, as the call's other arguments are (_call_arguments)."""
+    arrays = _example_int_arrays(text)
+    if not arrays:
+        return {}
+    out = {}
+    for params, values in _documented_calls(op_dir, text):
+        for param, value in zip(params, values):
+            m = _PARAM_NAME.search(param.replace("*", " "))
+            if m is None or "aclIntArray" not in param or value not in arrays:
+                continue
+            for a in op.get("attrs", []):
+                if a["type"] == "list_int" and m.group(1) in (a["name"], _camel(a["name"])):
+                    out[a["name"]] = arrays[value]
+        return out
+    return out
+
+
+def _documented_calls(op_dir: Path, text: str):
+    """Each aclnn<Api>GetWorkspaceSize(...) call of an example whose aclnn<Api>.md (the
+    operator's docs/, else a sibling operator's: _api_docs) declares as many parameters as it
+    passes: (the declared parameters, the arguments as written, `&`
+    dropped), in the example's order."""
+    for api, args in _EXAMPLE_CALL.findall(text):
+        declared = None
+        for doc in _api_docs(op_dir, api):
+            declared = re.search(rf"\b{api}GetWorkspaceSize\s*\(([^;{{]*?)\)\s*;?",
+                                 doc.read_text(errors="replace"))
+            if declared is not None:
+                break
+        if declared is None:
+            continue
+        params = [p.strip() for p in declared.group(1).split(",")]
+        values = [a.strip().lstrip("&").strip() for a in args.split(",")]
+        if len(params) == len(values):
+            yield params, values
 
 
 # std::vector<int> indexHostData = {0, 1, 2, 3}; and CreateAclTensor(indexHostData, ..., &index)
@@ -788,19 +845,7 @@ def _call_arguments(op_dir: Path, text: str, tensors: dict) -> list | None:
     scalars = {name: v for name, lit in _EXAMPLE_SCALAR.findall(text)
                if (v := _scalar(lit)) is not None}
     scalars.update(_example_int_arrays(text))
-    for api, args in _EXAMPLE_CALL.findall(text):
-        declared = None
-        for doc in _api_docs(op_dir, api):
-            declared = re.search(rf"\b{api}GetWorkspaceSize\s*\(([^;{{]*?)\)\s*;?",
-                                 doc.read_text(errors="replace"))
-            if declared is not None:
-                break
-        if declared is None:
-            continue
-        params = [p.strip() for p in declared.group(1).split(",")]
-        values = [a.strip().lstrip("&").strip() for a in args.split(",")]
-        if len(params) != len(values):
-            continue
+    for params, values in _documented_calls(op_dir, text):
         out = []
         for param, value in zip(params, values):
             m = _PARAM_NAME.search(param)

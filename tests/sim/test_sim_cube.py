@@ -201,6 +201,26 @@ def test_tensors_made_by_address_in_l0a_and_l0b(fp16):
     check(fp16, run(fp16, 39, m, n, k, a, np.ascontiguousarray(b.T)).reshape(m, n), want)
 
 
+def test_a_co1_tensor_never_given_an_address_is_byte_0_with_a_warning(fp16):
+    # ops-nn's gemm_v3 never assigns its L0C tensor (a default-constructed LocalTensor, whose
+    # address the devkit leaves unset): Mmad and Fixpipe take byte 0 of L0C, with a warning at the
+    # first use; --strict-bounds refuses it
+    from opkg.core.model import SimModes
+
+    m, n, k = 20, 40, 24
+    a, b, want = operands(fp16, m, n, k, seed=7)
+    c = np.full(m * n, np.nan, np.float32)
+    args = (fp16.host, fp16.kernel, OP, fp16.variant, fp16.soc, {"a": a.ravel(), "b": np.ascontiguousarray(b.T).ravel()},
+            {"c": c}, {"which": 41, "m": m, "n": n, "k": k})
+    info = runtime.run_case(*args)
+    check(fp16, c.reshape(m, n), want)
+    at = f"cube_api.cpp:{simbuild.line_of(KERNEL, 'mmad')}: Mmad: dst (CO1) is a LocalTensor never given an address"
+    assert [l for l in info.log if "warning:" in l and at in l], info.log
+    with pytest.raises(runtime.SimError) as err:
+        runtime.run_case(*args, modes=SimModes(strict_bounds=True))
+    assert "dst (CO1) is a LocalTensor that was never allocated" in str(err.value)
+
+
 def test_datacopy_co1_to_gm_through_the_fixpipe_registers(fp16, pkgs, soc910b, lib_cache):
     # NZ2ND from SetFixpipeNz2ndFlag: the same C as Fixpipe's; one matrix with both strides 0 (unused,
     # as ops-nn's gemm_v3 sets them)

@@ -110,7 +110,7 @@ def test_qf322b8_float_to_int8_ignores_mcb(pkgs, soc910b, lib_cache):
     np.testing.assert_array_equal(out, expect)
 
 
-@pytest.mark.parametrize("which", [34, 38], ids=["FixpipeParamsV220", "FixpipeParams<T>"])
+@pytest.mark.parametrize("which", [34, 38, 40], ids=["FixpipeParamsV220", "FixpipeParams<T>", "DataCopyCO12DstParams"])
 def test_fixpipe_into_l1_feeds_a_second_product(pkgs, soc910b, lib_cache, which):
     # C = a x b leaves CO1 for L1 as half in the NZ layout an A operand has; c = half(C) x b
     fp16 = simbuild.build(pkgs / "cubeapi", OP, OP.variant("float16_float32"), soc910b, lib_cache, stem="cube_api")

@@ -98,7 +98,7 @@ def run(built, which, a, dense, idx, m, n, k, q=None):
     c = np.full(m * n, np.iinfo(np.int32).min, np.int32)
     q = np.zeros(up(n, 16), np.uint64) if q is None else q
     runtime.run_case(built.host, built.kernel, OP, built.variant, built.soc,
-                     {"a": a2_image(a), "b": b2_image(dense), "idx": pack_index(b2_image(idx)), "q": q}, {"c": c},
+                     {"a": a.ravel() if which in (5, 6) else a2_image(a), "b": b2_image(dense), "idx": pack_index(b2_image(idx)), "q": q}, {"c": c},
                      {"which": which, "m": m, "n": n, "k": k})
     return c
 
@@ -154,3 +154,20 @@ def test_fixpipe_per_channel_dequantisation(built):
         run(built, 4, a, dense, idx, m, n, k, q=q)
     assert f"cube_sparse.cpp:{simbuild.line_of(KERNEL, 'vdeq')}" in str(e.value)
     assert "use the Fixpipe overload with a cbufWorkspace" in str(e.value)
+
+
+@pytest.mark.parametrize("m,n,k", [(20, 40, 128), (33, 48, 192)])
+def test_matmul_api_with_a_sparse_b(built, m, n, k):
+    """The Matmul API's SparseMatmulType B (ops-nn's sparse4to2quant_matmul): the densified B^T in
+    GM NZ and SetSparseIndex's index (NZ, 8-byte rows: the B2 images above) give the dense product;
+    without SetSparseIndex the product is refused at its line."""
+    rng = np.random.default_rng(m + n * k)
+    a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    b = sparse_b(k, n, rng)
+    dense, idx = densify(b)
+    got = run(built, 5, a, dense, idx, m, n, k).reshape(m, n)
+    np.testing.assert_array_equal(got, a.astype(np.int64) @ b.astype(np.int64))
+    with pytest.raises(runtime.SimError) as e:
+        run(built, 6, a, dense, idx, m, n, k)
+    assert f"cube_sparse.cpp:{simbuild.line_of(KERNEL, 'mm-sparse')}" in str(e.value)
+    assert "no SetSparseIndex gave its index" in str(e.value)

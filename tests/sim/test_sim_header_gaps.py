@@ -103,27 +103,29 @@ int main() {
 
 def test_hf32_mode_rounds_the_float_inputs_of_mmad(pkgs):
     """SetHF32Mode/SetHF32TransMode (the devkit's kernel_operator_mm_intf.h; ops-nn's conv3d
-    backprop kernels set it): float Mmad operands keep 11 mantissa bits, rounded to nearest even
-    or toward zero; off, they pass unchanged (the operand loader Mmad uses)."""
+    backprop kernels set it): float Mmad operands keep 11 mantissa bits, rounded to nearest, a tie
+    to even or (NEAREST_ZERO, the bit Matmul's SetHF32(true, 1) sets) away from zero; off, they
+    pass unchanged (the operand loader Mmad uses)."""
     src = r'''
 #include "kernel_operator.h"
 #include <cstdio>
 int main() {
     float v[3];
-    auto load = [&]() { v[0] = 1.0f + 3.0f / 4096.0f / 2; v[1] = -(1.0f + 2049.0f / 8388608.0f); v[2] = 2.5f;
+    auto load = [&]() { v[0] = 1.0f + 2048.0f / 8388608.0f; v[1] = -(1.0f + 2049.0f / 8388608.0f); v[2] = 2.5f;
                         AscendC::cube_detail::hf32_round<float, float>(v, 3); };
     load(); std::printf("%.9g %.9g\n", v[0], v[1]);
     AscendC::SetHF32Mode(AscendC::HF32Mode::ENABLE);
     load(); std::printf("%.9g %.9g %.9g\n", v[0], v[1], v[2]);
-    AscendC::SetHF32TransMode(true);
+    AscendC::SetHF32TransMode(AscendC::HF32TransMode::NEAREST_ZERO);
     load(); std::printf("%.9g %.9g\n", v[0], v[1]);
 }
 '''
-    off_a, off_b, even_a, even_b, even_c, zero_a, zero_b = _run_program(src)
-    assert (off_a, off_b) == ("1.00036621", "-1.00024426")
-    # 1 + 0.75 ulp(hf32) rounds to 1 + 1 ulp; 1 + 2049/2^23 is past the half: -(1 + 2^-11)
-    assert (even_a, even_b, even_c) == ("1.00048828", "-1.00048828", "2.5")
-    assert (zero_a, zero_b) == ("1", "-1")
+    off_a, off_b, even_a, even_b, even_c, away_a, away_b = _run_program(src)
+    assert (off_a, off_b) == ("1.00024414", "-1.00024426")
+    # 1 + half an HF32 ulp is a tie: to even it stays 1, away from zero it is 1 + 2^-11;
+    # 1 + 2049/2^23 is past the half either way: -(1 + 2^-11)
+    assert (even_a, even_b, even_c) == ("1", "-1.00048828", "2.5")
+    assert (away_a, away_b) == ("1.00048828", "-1.00048828")
 
 
 def test_tofloat_and_tobfloat16_follow_cann(pkgs):

@@ -213,7 +213,9 @@ def test_iterate_into_a_co1_with_partial_sum_onto_nothing_is_reported(built):
 def test_hf32_rounds_float_inputs_to_eleven_mantissa_bits(tmp_path, soc910b):
     """SetHF32(true, transMode): float32 A and B enter the cube with the low 12 of their 23
     mantissa bits rounded off, ties to even (0) or away from zero (1, MatMulV3's SetHF32(true, 1));
-    ops-nn's hf32_truncate_np golden rounds the magnitude half up, as mode 1."""
+    ops-nn's hf32_truncate_np golden rounds the magnitude half up, as mode 1. One helper rounds
+    for Matmul and Mmad (cube_detail::hf32_of), and SetHF32 sets the cube's mode bits as the
+    devkit's MatmulImpl does (SetHF32Mode/SetHF32TransMode)."""
     import subprocess
 
     from opkg.sim import flags
@@ -224,11 +226,19 @@ def test_hf32_rounds_float_inputs_to_eleven_mantissa_bits(tmp_path, soc910b):
                    "    const float ulp = 1.1920929e-7f;   // 2^-23\n"
                    "    const float xs[] = {1.0f + 0x800 * ulp, 1.0f + 0x1800 * ulp, -1.0f - 0x800 * ulp,\n"
                    "                        1.0f + 0x801 * ulp, 1.0f + 0x7FF * ulp};\n"
-                   "    for (float x : xs) std::printf(\"%a %a \", AscendC::mm_detail::to_hf32(x, 0),\n"
-                   "                                  AscendC::mm_detail::to_hf32(x, 1));\n"
+                   "    for (float x : xs) std::printf(\"%a %a \", AscendC::cube_detail::hf32_of(x, false),\n"
+                   "                                  AscendC::cube_detail::hf32_of(x, true));\n"
+                   "    AscendC::Matmul<AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>,\n"
+                   "                    AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>,\n"
+                   "                    AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>> mm;\n"
+                   "    mm.SetHF32(true, 1);   // the cube's mode bits, as the devkit's MatmulImpl sets them\n"
+                   "    std::printf(\"%d%d \", opkg_sim::block().hf32, opkg_sim::block().hf32_ties_away);\n"
+                   "    mm.SetHF32(false, 0);\n"
+                   "    std::printf(\"%d%d\", opkg_sim::block().hf32, opkg_sim::block().hf32_ties_away);\n"
                    "}\n")
     exe = tmp_path / "hf32"
-    cc = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(soc910b), "-o", str(exe), str(src)],
+    cc = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(soc910b), "-o", str(exe), str(src),
+                         str(flags.runtime_source())],
                         capture_output=True, text=True)
     assert cc.returncode == 0, cc.stderr[-3000:]
     out = subprocess.run([str(exe)], capture_output=True, text=True).stdout.split()
@@ -236,4 +246,5 @@ def test_hf32_rounds_float_inputs_to_eleven_mantissa_bits(tmp_path, soc910b):
                    "0x1.004p+0", "0x1.004p+0",  # a tie on an odd value: up either way
                    "-0x1p+0", "-0x1.002p+0",    # the sign does not change the magnitude's rounding
                    "0x1.002p+0", "0x1.002p+0",  # above the tie
-                   "0x1p+0", "0x1p+0"]          # below it
+                   "0x1p+0", "0x1p+0",          # below it
+                   "11", "00"]                  # Matmul's SetHF32 sets the block's HF32 bits

@@ -101,12 +101,22 @@ def test_int8_weights_anti_quantised(built, which):
     assert not np.array_equal(b.astype(np.float32), loose)
 
 
-@pytest.mark.parametrize("which", [7, 8, 9, 10, 11, 25],
+@pytest.mark.parametrize("which", [7, 8, 9, 10, 11, 25, 29],
                          ids=["WithCopy", "DisableBias", "ClearBias", "SetSingleShape", "InitKfcClient",
-                              "Iterate-after-SetTensorB"])
+                              "Iterate-after-SetTensorB", "C-in-VECIN-IterateAll-to-GM"])
 def test_plain_product_through_other_entries(built, which):
     got, ins = run(built, which)
     np.testing.assert_allclose(got, product(ins["a"], ins["b"]), rtol=1e-5, atol=1e-4)
+
+
+def test_a_float_product_quantised_to_int8(built):
+    # SetQuantScalar with half A and B and an int8 C: the fixpipe's QF322B8_PRE (the scale read as
+    # Fixpipe reads it, here 0.25 exactly; rounded to nearest even; offset 3; saturated to int8)
+    m, n = 32, 48
+    got, ins = run(built, 30, m=m, n=n)
+    c = product(ins["a"], ins["b"]).astype(np.float32)[0] * np.float32(0.25)
+    want = np.clip(np.rint(np.clip(c, -256, 255)) + 3, -128, 127).astype(np.int8)
+    np.testing.assert_array_equal(got.ravel().view(np.int8)[:m * n].reshape(m, n), want)
 
 
 @pytest.mark.parametrize("which,tag,words", [

@@ -116,6 +116,45 @@ def test_native_datatype_options_of_the_tiling_key_templates_are_the_dtype_numbe
                          "int main() { return GET_TPL_TILING_KEY(static_cast<uint64_t>(C_DT_BF16)) == 27 ? 0 : 1; }\n")
 
 
+def test_a_tiling_key_declaration_of_twenty_parameters(tmp_path):
+    # ops-nn's weight_quant_batch_matmul_v2 declares 20 template parameters (its
+    # weight_quant_batch_matmul_v2_kernel_tiling_key.h); the sim's table held 12
+    decl = ",\n".join(f"    ASCENDC_TPL_BOOL_DECL(P{i}, 0, 1)" for i in range(20))
+    sel = ", ".join(f"ASCENDC_TPL_BOOL_SEL(P{i}, {i % 2})" for i in range(20))
+    _host_program_passes(tmp_path,
+                         '#include "ascendc/host_api/tiling/template_argument.h"\n'
+                         f"ASCENDC_TPL_ARGS_DECL(K,\n{decl});\n"
+                         f"ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL({sel}));\n"
+                         "int main() { return GET_TPL_TILING_KEY(" + ", ".join(str(i % 2) for i in range(20))
+                         + ") == 0xAAAAA ? 0 : 1; }\n")
+
+
+def test_the_host_tiling_s_cube_constants_and_a_tiling_from_buffer_sizes(tmp_path):
+    # ops-nn's quant_batch_matmul_v3 tiling: `using AscendC::BLOCK_CUBE; using AscendC::ONE_BLK_SIZE;`
+    # (the devkit's tiling_api.h declares them on the host) and its fallback tiling from a
+    # matmul_tiling::PlatformInfo of its compile info's buffer sizes: the tiling is bound by them
+    # (an L0C of 1 KiB holds no base block of C)
+    _host_program_passes(tmp_path,
+                         '#include "tiling/tiling_api.h"\n'
+                         "using AscendC::BLOCK_CUBE;\nusing AscendC::ONE_BLK_SIZE;\n"
+                         "static_assert(BLOCK_CUBE == 16 && ONE_BLK_SIZE == 32 && AscendC::CUBE_MAX_SIZE == 256);\n"
+                         "int main() {\n"
+                         "    auto tile = [](uint64_t l0c) {\n"
+                         "        matmul_tiling::PlatformInfo info = {platform_ascendc::SocVersion::ASCEND310P, 512 * 1024,\n"
+                         "                                            l0c, 192 * 1024, 64 * 1024, 64 * 1024};\n"
+                         "        matmul_tiling::MatmulApiTiling mm(info);\n"
+                         "        using matmul_tiling::TPosition; using matmul_tiling::CubeFormat;\n"
+                         "        mm.SetAType(TPosition::GM, CubeFormat::ND, matmul_tiling::DataType::DT_INT8);\n"
+                         "        mm.SetBType(TPosition::GM, CubeFormat::ND, matmul_tiling::DataType::DT_INT8);\n"
+                         "        mm.SetCType(TPosition::GM, CubeFormat::ND, matmul_tiling::DataType::DT_INT32);\n"
+                         "        mm.SetShape(512, 512, 256);\n        mm.SetOrgShape(512, 512, 256);\n"
+                         "        optiling::TCubeTiling t;\n"
+                         "        return mm.GetTiling(t);\n"
+                         "    };\n"
+                         "    return tile(128 * 1024) != -1 && tile(1024) == -1 ? 0 : 1;\n"
+                         "}\n")
+
+
 def test_a_kernel_selection_reads_its_values_as_cann_s_op_compiler_does(tmp_path):
     """CANN's op compiler reads ASCENDC_TPL_SEL from the preprocessed text and drops an item it
     cannot read as an integer expression (ops-nn's clipped_swiglu selects an undefined

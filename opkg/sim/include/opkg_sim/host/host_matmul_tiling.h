@@ -74,6 +74,19 @@ inline int32_t DataTypeBytes(DataType t) {
     }
 }
 
+// The buffer sizes a tiling may be given instead of a platform (asc-devkit's
+// include/adv_api/matmul/matmul_tiling_base.h; ops-nn's quant_batch_matmul_v3 makes one from its
+// compile info for its fallback tiling). The SoC version is kept; the sizes bound the tiling as
+// a platform's do; the core count is one (CANN's takes none from it either).
+struct PlatformInfo {
+    platform_ascendc::SocVersion socVersion;
+    uint64_t l1Size = 0;
+    uint64_t l0CSize = 0;
+    uint64_t ubSize = 0;
+    uint64_t l0ASize = 0;
+    uint64_t l0BSize = 0;
+};
+
 class MatmulApiTilingBase {
 public:
     // Without a platform CANN's tiling asks for the SoC the process runs on; the sim's is the one
@@ -86,6 +99,15 @@ public:
         }
     }
     explicit MatmulApiTilingBase(const platform_ascendc::PlatformAscendC& platform) { FromPlatform(platform); }
+    explicit MatmulApiTilingBase(const PlatformInfo& platform) {
+        socVersion_ = platform.socVersion;
+        l1_ = platform.l1Size;
+        l0c_ = platform.l0CSize;
+        ub_ = platform.ubSize;
+        l0a_ = platform.l0ASize;
+        l0b_ = platform.l0BSize;
+        hasPlatform_ = true;
+    }
 private:
     void FromPlatform(const platform_ascendc::PlatformAscendC& platform) {
         cores_ = platform.GetCoreNumAic();
@@ -372,6 +394,7 @@ protected:
     MatrixTraverse traverse_ = MatrixTraverse::NOSET;
     uint32_t cores_ = 1;
     uint64_t l1_ = 0, l0a_ = 0, l0b_ = 0, l0c_ = 0, ub_ = 0;
+    platform_ascendc::SocVersion socVersion_{};   // PlatformInfo's (held; the sim's tiling does not branch on it)
     uint64_t l1Limit_ = 0, l0cLimit_ = 0, ubLimit_ = 0;
     bool hasPlatform_ = false;
 };
@@ -382,6 +405,7 @@ public:
     using MatmulApiTilingBase::GetTiling;
     MatmulApiTiling() = default;
     explicit MatmulApiTiling(const platform_ascendc::PlatformAscendC& platform) : MatmulApiTilingBase(platform) {}
+    explicit MatmulApiTiling(const PlatformInfo& platform) : MatmulApiTilingBase(platform) {}
     int64_t GetTiling(optiling::TCubeTiling& tiling) override { return Fill(tiling, m_, n_, k_, 1); }
 };
 
@@ -391,6 +415,7 @@ public:
     using MatmulApiTilingBase::GetTiling;
     MultiCoreMatmulTiling() = default;
     explicit MultiCoreMatmulTiling(const platform_ascendc::PlatformAscendC& platform) : MatmulApiTilingBase(platform) {}
+    explicit MultiCoreMatmulTiling(const PlatformInfo& platform) : MatmulApiTilingBase(platform) {}
     int32_t SetDim(int32_t dim) {
         dim_ = dim;
         return 0;

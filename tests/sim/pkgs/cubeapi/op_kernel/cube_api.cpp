@@ -20,7 +20,9 @@
 // m rows; 32 (float16) QF322B8_PRE of the float result, MCB set and ignored, to int8 ND; 33
 // (int8) VREQ8 through DataCopy with no SetFixPipeConfig; 34 (float16, n == k) C to L1 by Fixpipe
 // (half, NZ, F322F16) and multiplied by B again: c = half(a x b) x b. 35 / 36 as 3 / 4 through the
-// earlier Fixpipe form FixpipeParams<T> (cburstNum, burstLen, gaps; NZ2ND for 35).
+// earlier Fixpipe form FixpipeParams<T> (cburstNum, burstLen, gaps; NZ2ND for 35). 40 as 34
+// through DataCopy CO1 -> L1 (DataCopyCO12DstParams, ops-nn's flat_quant's form). 41 as 3 with
+// C in a default-constructed LocalTensor (never given an address, as ops-nn's gemm_v3's L0C).
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -156,6 +158,11 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         }
     }
     LocalTensor<C> c1 = qc1.AllocTensor<C>();
+    LocalTensor<C> unaddressed;
+    if (TILING_KEY_IS(41)) {
+        qc1.FreeTensor(c1);
+        c1 = unaddressed;   // a copy of a tensor with no address: the Mmad below gives it none either
+    }
     for (uint32_t it = 0; it < iters; ++it) {
         const uint32_t kb0 = it * KB;
         LocalTensor<A> a2 = qa2.AllocTensor<A>();
@@ -267,7 +274,7 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
                 DataCopy(bGm8, c1, DataCopyCO12DstParams(N, m, n, M, QuantMode_t::VREQ8, 0, false, true));  // @vreq8
             }
         }
-    } else if (TILING_KEY_IS(34) || TILING_KEY_IS(38)) {
+    } else if (TILING_KEY_IS(34) || TILING_KEY_IS(38) || TILING_KEY_IS(40)) {
         // C to L1 as half NZ (F322F16), the A operand of a second product with the same B (n == k);
         // a generic lambda so that only the float16 variant instantiates it
         auto chained = [&](auto tag) {
@@ -280,6 +287,9 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
                     FixpipeParams<C> legacy(uint16_t(N / 16), uint16_t(m * 16 * sizeof(C) / 32), 0, M - m);
                     legacy.quantParams = {QuantMode_t::F322F16};
                     Fixpipe(l1c, c1, legacy);
+                } else if (TILING_KEY_IS(40)) {
+                    // N columns of m rows, Z blocks M rows (blocks) apart in L1, M rows apart in CO1
+                    DataCopy(l1c, c1, DataCopyCO12DstParams(N, m, M, M, QuantMode_t::F322F16, 0, false, false));
                 } else {
                     fp.nSize = N;
                     fp.dstStride = M;   // Z blocks of M rows x 32 bytes: the NZ layout Nd2Nz gives A
@@ -357,5 +367,7 @@ extern "C" __global__ __aicore__ void cube_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         fp.dstStride = n;
         Fixpipe(cGm, c1, fp);  // @fixpipe
     }
-    qc1.FreeTensor(c1);
+    if (!TILING_KEY_IS(41)) {
+        qc1.FreeTensor(c1);
+    }
 }

@@ -5,7 +5,7 @@
 //   2 K in two Load3Dv2s (kStartPt 0 and K / 2), the Mmads accumulating in CO1;
 //   3 M in two Load3Dv2s (mStartPt 0 and 16) with the fmatrix and padding value set beforehand
 //     (SetFmatrix, SetLoadDataPaddingValue; the load's own values ignored); 5 as 1 with the packed
-//     LoadData3DParamsV2Pro after SetFmatrix and SetLoadDataPaddingValue; 6 as 3 with the repeat
+//     LoadData3DParamsV2Pro after SetFmatrix and SetLoadDataPaddingValue (zero as a uint64_t); 6 as 3 with the repeat
 //     and boundary registers set to what changes nothing (SetLoadDataRepeat one repeat,
 //     SetLoadDataBoundary past the map); 7 as 1 with B2 filled with ones by InitConstValue (c is
 //     the img2col matrix's row sums);
@@ -157,7 +157,7 @@ extern "C" __global__ __aicore__ void cube_conv(GM_ADDR fm, GM_ADDR wt, GM_ADDR 
         Mmad(c1, a2, b2, MmadParams(M, n, K, 0, false, true));
     } else if (TILING_KEY_IS(5)) {
         Load3DSetFMatrixCal(H, W, pad);   // the impl layer's setter of the left FMATRIX (ops-nn's pp_matmul)
-        SetLoadDataPaddingValue(A(0));
+        SetLoadDataPaddingValue<uint64_t>(0);   // zero set as an 8-byte type, as the pp_matmul kernels do
         const uint64_t ext = uint64_t(K) | (uint64_t(M) << 16);   // kStartPt, mStartPt 0
         const uint64_t filter = uint64_t(S) | (uint64_t(S) << 8) | (uint64_t(KW) << 16) | (uint64_t(KH) << 24) |
                                 (1ull << 32) | (1ull << 40);

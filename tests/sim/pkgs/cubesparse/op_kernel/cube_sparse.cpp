@@ -4,8 +4,12 @@
 // then to L0. Keys: 1 the product; 2 the same without the index load (plain LoadData: the
 // product reads B2 values with no index); 3 the product stored as half by Fixpipe's VDEQF16, the
 // per-channel scales q copied to L1 as its cbufWorkspace (c's first m x n halves); 4 VDEQF16
-// without a cbufWorkspace.
+// without a cbufWorkspace. Through the Matmul API (SparseMatmulType B, as ops-nn's
+// sparse4to2quant_matmul declares it): 5 a as A in GM ND (m x k), b as the densified B^T in GM NZ
+// (its B2 image is that layout) and idx as SetSparseIndex's index (its image too), IterateAll to
+// c; 6 the same without SetSparseIndex.
 #include "kernel_operator.h"
+#include "lib/matmul_intf.h"
 using namespace AscendC;
 
 __aicore__ inline uint32_t Up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
@@ -13,6 +17,7 @@ __aicore__ inline uint32_t Up(uint32_t v, uint32_t a) { return (v + a - 1) / a *
 extern "C" __global__ __aicore__ void cube_sparse(GM_ADDR a, GM_ADDR b, GM_ADDR idx, GM_ADDR q, GM_ADDR c,
                                                   GM_ADDR workspace, GM_ADDR tiling)
 {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);   // a cube kernel: the AIC of each AI core runs it
     GET_TILING_DATA(t, tiling);
     const uint32_t m = t.m, n = t.n, k = t.k;
     const uint32_t M = Up(m, 16), N = Up(n, 16), K = Up(k, 32), KD = Up(k / 2, 32);
@@ -24,6 +29,31 @@ extern "C" __global__ __aicore__ void cube_sparse(GM_ADDR a, GM_ADDR b, GM_ADDR 
     iGm.SetGlobalBuffer((__gm__ uint8_t*)idx, KD * N / 4);
     cGm.SetGlobalBuffer((__gm__ int32_t*)c, m * n);
     TPipe pipe;
+    if (TILING_KEY_IS(5) || TILING_KEY_IS(6)) {
+        TCubeTiling ct;
+        ct.usedCoreNum = 1;
+        ct.M = m;
+        ct.N = n;
+        ct.Ka = k;
+        ct.Kb = k;
+        ct.singleCoreM = m;
+        ct.singleCoreN = n;
+        ct.singleCoreK = k;
+        ct.baseM = 16;
+        ct.baseN = 16;
+        ct.baseK = 64;
+        ct.isBias = 0;
+        Matmul<MatmulType<TPosition::GM, CubeFormat::ND, int8_t>,
+               SparseMatmulType<TPosition::GM, TPosition::GM, CubeFormat::NZ, int8_t, true>,
+               MatmulType<TPosition::GM, CubeFormat::ND, int32_t>> mm;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &ct);
+        mm.SetTensorA(aGm);
+        mm.SetTensorB(bGm, true);
+        if (TILING_KEY_IS(5)) mm.SetSparseIndex(iGm);
+        mm.IterateAll(cGm);  // @mm-sparse
+        mm.End();
+        return;
+    }
     TBuf<TPosition::A1> ba1;
     TBuf<TPosition::B1> bb1, bi1;
     TBuf<TPosition::A2> ba2;

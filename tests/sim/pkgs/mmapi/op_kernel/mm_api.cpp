@@ -17,7 +17,8 @@
 // base block through GetTensorC() (each copied to c in the order handed out); 22 one too many;
 // 23 a key declared KERNEL_TYPE_AIC_ONLY (a cube body, as MatMulV3's): its product runs only if
 // the block is the AIC (ASCEND_IS_AIV returns); 24 the same test on a mixed key: the vector body;
-// 25 MatMulV3's pattern: per column half SetTensorB, one Iterate, GetTensorC to GM (a new input
+// 29 C declared in the UB (VECIN) and written to GM by IterateAll; 30 an int8 C from the half
+// product through SetQuantScalar (QF322B8_PRE); 25 MatMulV3's pattern: per column half SetTensorB, one Iterate, GetTensorC to GM (a new input
 // restarts Iterate); 26 an AIC-only key whose Matmul is never ended (no cube server to release).
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
@@ -135,6 +136,30 @@ extern "C" __global__ __aicore__ void mm_api(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM
         Matmul<AT, WT, CT, BiasT> q;
         REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), q, &t.cube);
         AntiQuant(q, aGm, w, v, cGm, ct, pipe);
+        return;
+    }
+    if (TILING_KEY_IS(29)) {   // C declared in the UB (VECIN), IterateAll into GM, as ops-nn's qbmm v3 bf16 kernels
+        Matmul<AT, BT, MatmulType<TPosition::VECIN, CubeFormat::ND, float>, BiasT> u;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), u, &t.cube);
+        u.SetTensorA(aGm);
+        u.SetTensorB(bGm);
+        u.IterateAll(cGm);
+        u.End();
+        return;
+    }
+    if (TILING_KEY_IS(30)) {   // half A and B to an int8 C through SetQuantScalar (QF322B8_PRE: scale 0.25, offset 3)
+        Matmul<AT, BT, MatmulType<TPosition::GM, CubeFormat::ND, int8_t>, BiasT> q8;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), q8, &t.cube);
+        GlobalTensor<int8_t> c8;
+        c8.SetGlobalBuffer((__gm__ int8_t*)c);
+        const float scale = 0.25f;
+        uint32_t bits;
+        memcpy(&bits, &scale, sizeof bits);
+        q8.SetTensorA(aGm);
+        q8.SetTensorB(bGm);
+        q8.SetQuantScalar(uint64_t(bits) | (uint64_t(3) << 37) | (uint64_t(1) << 46));
+        q8.IterateAll(c8);
+        q8.End();
         return;
     }
     if (TILING_KEY_IS(20)) {

@@ -10,7 +10,9 @@
 #ifndef OPKG_SIM_HL_MATMUL_H
 #define OPKG_SIM_HL_MATMUL_H
 
+#include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 #include <vector>
 #include "opkg_sim/basic_api/cube/cube.h"
@@ -31,6 +33,14 @@ struct MatmulType {
     constexpr static bool isTrans = ISTRANS;
     constexpr static LayoutMode layout = LAYOUT;
     constexpr static bool ibShare = IBSHARE;
+};
+
+// A B given 4:2 sparse (asc-devkit's impl/adv_api/detail/matmul/utils/matmul_type_def.h): the
+// densified B and, by SetSparseIndex, its index in GM (INDEX_POSITION).
+template <TPosition POSITION, TPosition INDEX_POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct SparseMatmulType : public MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE> {
+    constexpr static TPosition indexPosition = INDEX_POSITION;
 };
 
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
@@ -113,18 +123,11 @@ inline uint64_t first_undefined(const void* p, uint64_t n, const char* what, Und
     return k;
 }
 
-// A float32 as the cube reads it in HF32 mode: the low 12 mantissa bits rounded off, to nearest
-// with ties to even (mode 0) or away from zero (mode 1); infinities and NaNs as they are.
-inline float to_hf32(float x, int32_t mode) {
-    uint32_t u;
-    std::memcpy(&u, &x, 4);
-    if ((u & 0x7F800000u) == 0x7F800000u) return x;
-    const uint32_t low = u & 0xFFFu, half = 0x800u;
-    u &= ~0xFFFu;
-    if (low > half || (low == half && (mode == 1 || (u & 0x1000u)))) u += 0x1000u;   // a carry into the exponent is right
-    std::memcpy(&x, &u, 4);
-    return x;
-}
+// Whether a MatmulType is SparseMatmulType's (has an index position), as the devkit's HasSparseIndex.
+template <class T, class = void>
+struct has_sparse_index : std::false_type {};
+template <class T>
+struct has_sparse_index<T, std::void_t<decltype(&T::indexPosition)>> : std::true_type {};
 
 // The L1 positions a Matmul input may name (TSCM is L1 on the device, as A1/B1).
 constexpr bool in_l1(TPosition p) { return p == TPosition::TSCM || p == TPosition::A1 || p == TPosition::B1; }
@@ -278,6 +281,18 @@ public:
         b_set_ = true;
         transB_ = isTransposeB || B_TYPE::isTrans;
     }
+    // The index of a 4:2 sparse B (SparseMatmulType): for the densified B^T (N rows of K/2 int8
+    // values), one byte per four dense values of a row, the first value's 2-bit index in the low
+    // bits, stored NZ with 8-byte rows (asc-devkit's CopySparseIdxToCubeFromGM: C0 of 8, the N rows
+    // rounded up to 16 per column group); the product then rebuilds B as MmadWithSparse does.
+    void SetSparseIndex(const GlobalTensor<uint8_t>& indexGlobal, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+        static_assert(mm_detail::has_sparse_index<B_TYPE>::value,
+                      "SetSparseIndex needs B declared as SparseMatmulType (asc-devkit: a sparse B's index)");
+        use(loc);
+        iter_ = -1;
+        index_ = indexGlobal;
+        index_set_ = true;
+    }
     // A (B) already in L1 (MatmulType position TSCM, or A1/B1): the Matmul reads the tensor from
     // its start, as asc-devkit's FROM_L1 copy stage hands the L1 tensor on without copying
     // (stage/copy_cube_in/base/copy_cube_in_from_l1.h), and the cube's loads from L1 read
@@ -323,11 +338,15 @@ public:
     }
     template <class T> void SetWorkspace(GlobalTensor<T>& addr) { ws_ = reinterpret_cast<__gm__ uint8_t*>(addr.ptr_); }
     // HF32: float32 A and B enter the cube with 11 mantissa bits (the low 12 of 23 rounded off),
-    // transMode 0 to nearest even, 1 to nearest with ties away from zero (asc-devkit's SetHF32
-    // documentation); other input types are unaffected.
+    // transMode 0 to nearest even, 1 to nearest with ties away from zero (cube_detail::hf32_of, where
+    // the rounding is settled); other input types are unaffected. As asc-devkit's MatmulImpl, it
+    // sets the cube's HF32 mode and trans mode (SetHF32Mode/SetHF32TransMode), which a later Mmad
+    // of the same block sees too.
     void SetHF32(bool enableHF32 = false, int32_t transMode = 0) {
         hf32_ = enableHF32;
         hf32Mode_ = transMode;
+        SetHF32Mode(enableHF32);
+        SetHF32TransMode(transMode == 1);
     }
     // How many batches' C a MULTI_BATCH-output Matmul keeps in L0C at a time: a schedule; the
     // sim's IterateBatch stores every batch at the call.
@@ -339,9 +358,13 @@ public:
     void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
                     bool waitIterateAll = false, bool fakeMsg = false,
                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
-        static_assert(C_TYPE::pos == TPosition::GM && (C_TYPE::format == CubeFormat::ND ||
-                                                       C_TYPE::format == CubeFormat::ND_ALIGN ||
-                                                       C_TYPE::format == CubeFormat::NZ),
+        // C declared in GM or in the UB (VECIN/VECCALC/VECOUT: ops-nn's quant_batch_matmul_v3 bf16
+        // kernels) is written to the given GM tensor alike: asc-devkit's IterateAll(GlobalTensor)
+        // is GetTensorC(gm) per base block whatever C's position (matmul_impl.h).
+        static_assert((C_TYPE::pos == TPosition::GM || C_TYPE::pos == TPosition::VECIN ||
+                       C_TYPE::pos == TPosition::VECCALC || C_TYPE::pos == TPosition::VECOUT) &&
+                          (C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN ||
+                           C_TYPE::format == CubeFormat::NZ),
                       "the sim's Matmul::IterateAll writes C to GM in ND or NZ format only");
         (void)waitIterateAll;
         (void)fakeMsg;
@@ -809,6 +832,57 @@ private:
                               });
     }
 
+    // A 4:2 sparse B (SparseMatmulType, int8, transposed as the devkit requires) into bv (k x n):
+    // the densified B^T (n rows of k / 2 values, in B's format) read as B is, then each dense value
+    // 2g + s of a column placed at k row 4g + s + index (SetSparseIndex's layout above), the other
+    // rows zero, as MmadWithSparse rebuilds it. An index of 3, two nonzero values meeting in one
+    // row, a missing SetSparseIndex, an untransposed B or a K not a multiple of 4 are errors.
+    void sparse_b(AccT* bv, int64_t n, int64_t k, const char* op, opkg_sim::SrcLoc loc) {
+        using namespace opkg_sim;
+        static_assert(mm_detail::is_int8<SrcBT>, "a sparse B (SparseMatmulType) is int8 only (asc-devkit)");
+        if (!index_set_) fail(loc, format("%s: B is SparseMatmulType but no SetSparseIndex gave its index", op));
+        if (!transB_) fail(loc, format("%s: a sparse B must be transposed (asc-devkit's sparse copy supports "
+                                       "isTransposeB true only)", op));
+        if (k % 4 != 0) fail(loc, format("%s: K = %lld is not a multiple of 4 (the 4:2 groups)", op, (long long)k));
+        const int64_t kd = k / 2;
+        std::vector<AccT> dense(size_t(kd * n));
+        if constexpr (B_TYPE::format == CubeFormat::NZ) {
+            gm_nz(b_, n, kd, orgN_, true, dense.data(), undefCol_, true, "B", op, loc);
+        } else {
+            for (int64_t r = 0; r < n; ++r) {
+                GlobalTensor<SrcBT> row = b_[uint64_t(r * (orgKb_ / 2))];
+                check_gt(row, uint64_t(kd) * sizeof(SrcBT), op, loc);
+                if (mm_detail::first_undefined(row.ptr_, uint64_t(kd) * sizeof(SrcBT), "B", &undef_) != uint64_t(kd))
+                    undefCol_[size_t(r)] = 1;
+                for (int64_t c = 0; c < kd; ++c) dense[size_t(c * n + r)] = mm_detail::load<SrcBT, AccT>(row.ptr_ + c);
+            }
+        }
+        std::fill(bv, bv + k * n, AccT(0));
+        const int64_t height = (int64_t(orgN_) + 15) / 16 * 16;
+        for (int64_t j = 0; j < n; ++j) {
+            for (int64_t d = 0; d < kd; ++d) {
+                const int64_t byte = d / 4;
+                GlobalTensor<uint8_t> at = index_[uint64_t((byte / 8) * height * 8 + j * 8 + byte % 8)];
+                check_gt(at, 1, op, loc);
+                if (mm_detail::first_undefined(at.ptr_, 1, "the sparse index", &undef_) == 0) undefCol_[size_t(j)] = 1;
+                const int idx = (*at.ptr_ >> (2 * (d % 4))) & 3;
+                if (idx == 3) {
+                    fail(loc, format("%s: the sparse index of dense row %lld, column %lld is 3; indices are 0, 1 or 2",
+                                     op, (long long)d, (long long)j));
+                }
+                const int64_t row = 4 * (d / 2) + d % 2 + idx;
+                AccT& slot = bv[size_t(row * n + j)];
+                const AccT v = dense[size_t(d * n + j)];
+                if (v != AccT(0) && slot != AccT(0)) {
+                    fail(loc, format("%s: both dense values of group %lld, column %lld select k row %lld: not modelled "
+                                     "(the documentation does not fix it)", op, (long long)(d / 2), (long long)j,
+                                     (long long)row));
+                }
+                if (v != AccT(0)) slot = v;
+            }
+        }
+    }
+
     // The share's m x n result (bias included) into result_, from A, B and bias in GM.
     void compute(const char* op, opkg_sim::SrcLoc loc) {
         using namespace opkg_sim;
@@ -866,7 +940,9 @@ private:
         }
         }
         const int64_t bRows = transB_ ? n : k, bCols = transB_ ? k : n;
-        if (b_from_l1_) {
+        if constexpr (mm_detail::has_sparse_index<B_TYPE>::value) {
+            sparse_b(bv.data(), n, k, op, loc);
+        } else if (b_from_l1_) {
             mm_detail::l1_nz(b_l1_, bRows, bCols, transB_, bv.data(), undefCol_, op, "B", loc, true);
         } else if constexpr (B_TYPE::format == CubeFormat::NZ) {
             gm_nz(b_, bRows, bCols, transB_ ? orgN_ : orgKb_, transB_, bv.data(), undefCol_, true, "B", op, loc);
@@ -901,8 +977,8 @@ private:
         }
         if constexpr (std::is_same<SrcAT, float>::value && std::is_same<SrcBT, float>::value) {
             if (hf32_) {
-                for (AccT& v : av) v = mm_detail::to_hf32(v, hf32Mode_);
-                for (AccT& v : bv) v = mm_detail::to_hf32(v, hf32Mode_);
+                for (AccT& v : av) v = cube_detail::hf32_of(v, hf32Mode_ == 1);
+                for (AccT& v : bv) v = cube_detail::hf32_of(v, hf32Mode_ == 1);
             }
         }
         result_.assign(size_t(m * n), AccT(0));
@@ -923,8 +999,18 @@ private:
         count_copy(COPY_GM_UB, uint64_t(m * k) * sizeof(SrcAT) + uint64_t(k * n) * sizeof(SrcBT));
     }
 
+    // The quantisation value of column `col`: SetQuantScalar's, or SetQuantVector's col-th uint64.
+    uint64_t quant_value(int64_t col, const char* op, opkg_sim::SrcLoc loc) {
+        if (quant_ != 2) return quant_scalar_;
+        GlobalTensor<uint64_t> at = quant_vec_[uint64_t(col)];
+        opkg_sim::check_gt(at, sizeof(uint64_t), op, loc);
+        mm_detail::require_defined(at.ptr_, sizeof(uint64_t), "the quantisation vector", loc);
+        return *at.ptr_;
+    }
+
     // C element (any row, column `col`) as the output type: int32 -> half through the quantisation
-    // scale (the product rounded to float, then to half), any other pair a plain conversion.
+    // scale (the product rounded to float, then to half), float -> int8/uint8 through QF322B8_PRE
+    // or VQF322B8_PRE, any other pair a plain conversion.
     DstT out_value(AccT v, int64_t col, const char* op, opkg_sim::SrcLoc loc) {
         using namespace opkg_sim;
         if constexpr (std::is_same<AccT, int32_t>::value && std::is_same<DstT, half>::value) {
@@ -932,18 +1018,21 @@ private:
                 fail(loc, format("%s: int8 A and B with a half C dequantise on the way out: call SetQuantScalar or "
                                  "SetQuantVector before Iterate/IterateAll (and SetDequantType on the host)", op));
             }
-            uint64_t q = quant_scalar_;
-            if (quant_ == 2) {
-                GlobalTensor<uint64_t> at = quant_vec_[uint64_t(col)];
-                check_gt(at, sizeof(uint64_t), op, loc);
-                mm_detail::require_defined(at.ptr_, sizeof(uint64_t), "the quantisation vector", loc);
-                q = *at.ptr_;
+            return static_cast<half>(static_cast<float>(v) * cube_detail::deq_scale(quant_value(col, op, loc)));
+        } else if constexpr (std::is_same<AccT, float>::value && sizeof(DstT) == 1) {
+            // a float product to int8/uint8 C (half or bfloat16 A and B: ops-nn's transpose_batch_mat_mul
+            // int8 output): the fixpipe's QF322B8_PRE (SetQuantScalar) or VQF322B8_PRE (SetQuantVector)
+            if (quant_ == 0) {
+                fail(loc, format("%s: a float product with an 8-bit C quantises on the way out: call SetQuantScalar or "
+                                 "SetQuantVector before Iterate/IterateAll", op));
             }
-            return static_cast<half>(static_cast<float>(v) * cube_detail::deq_scale(q));
+            return cube_detail::fixpipe_convert<DstT, float>(
+                v, quant_ == 2 ? QuantMode_t::VQF322B8_PRE : QuantMode_t::QF322B8_PRE, quant_value(col, op, loc), false,
+                op, loc, quant_ == 2);
         } else {
             if (quant_ != 0) {
                 fail(loc, format("%s: SetQuantScalar/SetQuantVector with %s A and %s C: the sim models the "
-                                 "dequantisation int8 -> half only", op, type_name<SrcAT>(), type_name<DstT>()));
+                                 "quantisation int8 -> half and float -> 8-bit only", op, type_name<SrcAT>(), type_name<DstT>()));
             }
             return static_cast<DstT>(v);
         }
@@ -1037,6 +1126,8 @@ private:
     int32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
     GlobalTensor<SrcAT> a_;
     GlobalTensor<SrcBT> b_;
+    GlobalTensor<uint8_t> index_;   // SetSparseIndex
+    bool index_set_ = false;
     GlobalTensor<BiasT> bias_;
     LocalTensor<SrcAT> a_l1_;    // A (B) in L1: SetTensorA(LocalTensor)
     LocalTensor<SrcBT> b_l1_;

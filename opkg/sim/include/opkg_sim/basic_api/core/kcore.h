@@ -234,7 +234,7 @@ struct BlockState {
     int atomic_op = 0;         // what an atomic store does: 0 add, 1 max, 2 min (SetAtomicAdd/Max/Min)
     bool mask_counter = false; // the vector mask register: counter mode (SetMaskCount) holds a count in mask_lo
     bool hf32 = false;         // SetHF32Mode: float Mmad inputs rounded to HF32 (11 mantissa bits)
-    bool hf32_to_zero = false; // SetHF32TransMode: that rounding toward zero, else to nearest even
+    bool hf32_ties_away = false;  // SetHF32TransMode(NEAREST_ZERO): ties away from zero, else to even (cube_gemm.h hf32_of)
     uint64_t mask_lo = ~0ull, mask_hi = ~0ull;   // ResetMask's value: every lane
     uint64_t max_min_cnt = 0;  // vcmax/vcmin's value (low bits) and index (high 32 bits), GetReduceMaxMinCount
     bool max_min_set = false;

@@ -192,7 +192,10 @@ enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VS
 
 enum class KernelMode : uint8_t { MIX_MODE = 0, AIC_MODE, AIV_MODE };
 
+#ifndef ASCC_PARAM_ONE_BLK_SIZE   // the devkit's guard: the host tiling headers declare it too
+#define ASCC_PARAM_ONE_BLK_SIZE
 constexpr uint32_t ONE_BLK_SIZE = 32;
+#endif
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
 // The 950 toolchain's name for it: the devkit's dav_3510 implementation and ops-nn's arch35
 // index kernels (scatter_add) use it without defining it; kernels that define their own do so
@@ -203,7 +206,10 @@ constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr uint32_t DEFAULT_BLK_NUM = 8;
 constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr uint32_t MAX_REPEAT_TIMES = 255;
+#ifndef ASCC_PARAM_BLOCK_CUBE
+#define ASCC_PARAM_BLOCK_CUBE
 constexpr uint32_t BLOCK_CUBE = 16;
+#endif
 // The rest of the sizes the devkit's kernel_utils_constants.h gives every kernel (AscendC
 // namespace, values and types as there): ops-nn's add_layer_norm family reads ONE_BLK_FLOAT_NUM.
 constexpr uint8_t B64_BYTE_SIZE = 8;

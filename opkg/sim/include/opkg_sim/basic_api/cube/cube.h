@@ -24,7 +24,10 @@ namespace AscendC {
 
 // Cube constants of CANN's kernel_utils_constants.h that cube kernels use.
 constexpr int32_t DEFAULT_C0_SIZE = 32;   // bytes of a fractal row (C0)
+#ifndef ASCC_PARAM_CUBE_MAX_SIZE   // the devkit's guard: the host tiling headers declare it too
+#define ASCC_PARAM_CUBE_MAX_SIZE
 constexpr int32_t CUBE_MAX_SIZE = 256;    // elements of a 16 x 16 fractal
+#endif
 
 struct Nd2NzParams {
     Nd2NzParams() {}
@@ -183,13 +186,38 @@ namespace opkg_sim {
 
 template <class T> constexpr uint32_t cube_c0() { return 32u / uint32_t(sizeof(T)); }
 
+// A cube operand that is a default-constructed LocalTensor, never given an address (ops-nn's
+// gemm_v3 declares its L0C tensor, gemm_v3_base_kernel.h line 194, and never assigns it): the
+// devkit's default constructor sets no field (include/basic_api/kernel_tensor.h, `LocalTensor<T>(){}`),
+// so the instruction takes whatever address the tensor's storage held, in the one buffer it
+// reads or writes. The sim takes byte 0 of that buffer, the whole buffer as the tensor (one address
+// for every later use of the same tensor object), with a warning at the line; an error with
+// --strict-bounds, or where the instruction takes more than one buffer.
+inline void cube_warn(SrcLoc loc, const std::string& msg);
+template <class T>
+inline void unaddressed_operand(const AscendC::LocalTensor<T>& t, unsigned bufs, const char* op, const char* role,
+                                SrcLoc loc) {
+    int only = -1;
+    for (int i = 0; i < CUBE_COUNT; ++i) {
+        if (bufs & (1u << i)) only = only == -1 ? i : -2;
+    }
+    if (only < 0 || block().strict_bounds) fail(loc, format("%s: %s is a LocalTensor that was never allocated", op, role));
+    const uint64_t cap = block().cube_caps[only];
+    auto& m = const_cast<AscendC::LocalTensor<T>&>(t);
+    m.ptr_ = reinterpret_cast<T*>(cube_address(only, t.pos_, 0, cap, loc));
+    m.size_ = uint32_t(cap / sizeof(T));
+    cube_warn(loc, format("%s: %s is a LocalTensor never given an address (default-constructed): the device takes "
+                          "whatever its address field holds; the sim uses byte 0 of %s (an error with --strict-bounds)",
+                          op, role, cube_buf_name(only)));
+}
+
 // Checks that t is a tensor of one of the cube buffers `bufs` (a bit set of CubeBuf), starts
 // `align`-byte aligned in it and holds `bytes`; returns its arena.
 template <class T>
 inline CubeArena& cube_operand(const AscendC::LocalTensor<T>& t, unsigned bufs, uint64_t bytes, uint64_t align,
                                const char* op, const char* role, SrcLoc loc) {
     note(loc);
-    if (!t.ptr_) fail(loc, format("%s: %s is a LocalTensor that was never allocated", op, role));
+    if (!t.ptr_) unaddressed_operand(t, bufs, op, role, loc);
     int which = -1;
     CubeArena* a = cube_arena_of(t.ptr_, &which);
     if (!a || !(bufs & (1u << which))) {
@@ -733,14 +761,14 @@ inline void MmadImpl(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>
                      const MmadParams& mmadParams, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current());
 
 // HF32 (the devkit's kernel_operator_mm_intf.h): with it enabled, float A and B enter Mmad with the
-// low 12 of their 23 mantissa bits rounded off, to nearest even or toward zero (SetHF32TransMode;
-// the bool forms: true enables, true rounds toward zero). A state of the block's cube unit, kept
-// until set again.
+// low 12 of their 23 mantissa bits rounded off to nearest, ties to even or (NEAREST_ZERO, the bool
+// form's true) ties away from zero (cube_detail::hf32_of in cube_gemm.h, where the rounding is
+// settled from the devkit). A state of the block's cube unit, kept until set again.
 enum class HF32Mode { ENABLE, DISABLE };
 enum class HF32TransMode { NEAREST_ZERO, NEAREST_EVEN };
 inline void SetHF32Mode(bool hf32Mode) { opkg_sim::block().hf32 = hf32Mode; }
 inline void SetHF32Mode(HF32Mode mode) { SetHF32Mode(mode == HF32Mode::ENABLE); }
-inline void SetHF32TransMode(bool hf32TransMode) { opkg_sim::block().hf32_to_zero = hf32TransMode; }
+inline void SetHF32TransMode(bool hf32TransMode) { opkg_sim::block().hf32_ties_away = hf32TransMode; }
 inline void SetHF32TransMode(HF32TransMode mode) { SetHF32TransMode(mode == HF32TransMode::NEAREST_ZERO); }
 
 template <typename DstT, typename Src0T, typename Src1T>
@@ -1354,16 +1382,13 @@ struct DataCopyCO12DstParams {
     bool nz2ndEn = false;
 };
 
-// CO1 -> GM through the registers: Fixpipe's move (NZ2ND with SetFixpipeNz2ndFlag's matrices when
-// nz2ndEn, else NZ with dstStride in 32 B), the scale of a scalar quantisation from
-// SetFixpipePreQuantFlag, reluPre 1 a ReLU. nSize or mSize 0 moves nothing.
-template <typename T, typename U>
-inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<U>& srcLocal, const DataCopyCO12DstParams& p,
-                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+namespace cube_detail {
+// DataCopyCO12DstParams read as the fixpipe moves it (both destinations): the checks of the
+// documented ranges, the scalar from SetFixpipePreQuantFlag or the per-channel values from
+// SetFixPipeConfig's tensor (`chan`), and NZ2ND's matrices from SetFixpipeNz2ndFlag.
+inline FixpipeParamsV220 co1_params(const DataCopyCO12DstParams& p, const uint64_t*& chan, const char* op,
+                                    opkg_sim::SrcLoc loc) {
     using namespace opkg_sim;
-    const char* op = "DataCopy CO1->GM";
-    note(loc);
-    if (p.nSize == 0 || p.mSize == 0) return;
     const uint32_t unit = p.channelSplit ? 8 : 16;
     if (p.nSize % unit != 0 || p.nSize > 4095) {
         fail(loc, format("%s: nSize %u must be a multiple of %u in [0, 4095]", op, p.nSize, unit));
@@ -1376,17 +1401,17 @@ inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<U>& src
     FixpipeParamsV220 f(p.nSize, p.mSize, p.srcStride, p.dstStride, p.reluPre == 1);
     f.quantPre = p.quantPre;
     f.isChannelSplit = p.channelSplit;
-    const uint64_t* chan = nullptr;
+    chan = nullptr;
     if (p.quantPre == QuantMode_t::DEQF16 || p.quantPre == QuantMode_t::REQ8 || p.quantPre == QuantMode_t::QF322B8_PRE) {
         if (!r.pre_quant_set) {
             fail(loc, format("%s: quantPre %s takes its value from SetFixpipePreQuantFlag, which no call set", op,
-                             cube_detail::quant_name(p.quantPre)));
+                             quant_name(p.quantPre)));
         }
         f.deqScalar = r.pre_quant;
-    } else if (cube_detail::quant_per_channel(p.quantPre)) {
+    } else if (quant_per_channel(p.quantPre)) {
         if (!r.quant_tensor) {
             fail(loc, format("%s: quantPre %s takes a value per channel from the fixpipe buffer: no SetFixPipeConfig "
-                             "set the quantisation tensor", op, cube_detail::quant_name(p.quantPre)));
+                             "set the quantisation tensor", op, quant_name(p.quantPre)));
         }
         if (r.quant_count < p.nSize) {
             fail(loc, format("%s: nSize %u channels, but the tensor SetFixPipeConfig set holds %llu values", op,
@@ -1404,10 +1429,52 @@ inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<U>& src
         f.ndNum = r.nd_num;
         f.srcNdStride = r.src_nd_stride;
         f.dstNdStride = r.dst_nd_stride;
+    }
+    return f;
+}
+}  // namespace cube_detail
+
+// CO1 -> GM through the registers: Fixpipe's move (NZ2ND with SetFixpipeNz2ndFlag's matrices when
+// nz2ndEn, else NZ with dstStride in 32 B), the scale of a scalar quantisation from
+// SetFixpipePreQuantFlag, reluPre 1 a ReLU. nSize or mSize 0 moves nothing.
+template <typename T, typename U>
+inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<U>& srcLocal, const DataCopyCO12DstParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    opkg_sim::note(loc);
+    if (p.nSize == 0 || p.mSize == 0) return;
+    const uint64_t* chan = nullptr;
+    const FixpipeParamsV220 f = cube_detail::co1_params(p, chan, "DataCopy CO1->GM", loc);
+    if (p.nz2ndEn) {
         cube_detail::fixpipe_gm<T, U, CFG_ROW_MAJOR>(dstGlobal, srcLocal, f, chan, loc);
     } else {
         cube_detail::fixpipe_gm<T, U, CFG_NZ>(dstGlobal, srcLocal, f, chan, loc);
     }
+}
+
+// CO1 -> L1 (asc-devkit's DataCopy(LocalTensor, LocalTensor, DataCopyCO12DstParams), ops-nn's
+// flat_quant: C cast to half into L1 for the next product): the same registers and conversions,
+// the destination NZ with dstStride in 32 B. On Atlas A2/A3 an L1 destination takes NZ only
+// (nz2ndEn is the Ascend 950's: an error) and channelSplit has no effect there (the documentation
+// asks for false: a warning).
+template <typename T, typename U>
+inline void DataCopy(const LocalTensor<T>& dstLocal, const LocalTensor<U>& srcLocal, const DataCopyCO12DstParams& p,
+                     opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) {
+    const char* op = "DataCopy CO1->L1";
+    opkg_sim::note(loc);
+    if (p.nz2ndEn) {
+        opkg_sim::fail(loc, opkg_sim::format("%s: nz2ndEn is set, but an L1 destination takes the NZ layout only on "
+                                             "this SoC (NZ2ND into L1 is the Ascend 950's)", op));
+    }
+    if (p.nSize == 0 || p.mSize == 0) return;
+    DataCopyCO12DstParams q = p;
+    if (q.channelSplit) {
+        opkg_sim::cube_warn(loc, opkg_sim::format("%s: channelSplit has no effect on this path on Atlas A2/A3 (the "
+                                        "documentation asks for false); moved as without it", op));
+        q.channelSplit = false;
+    }
+    const uint64_t* chan = nullptr;
+    const FixpipeParamsV220 f = cube_detail::co1_params(q, chan, op, loc);
+    cube_detail::fixpipe_l1<T, U, CFG_NZ>(dstLocal, srcLocal, f, chan, loc);
 }
 #endif
 

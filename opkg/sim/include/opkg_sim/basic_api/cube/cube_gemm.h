@@ -44,22 +44,40 @@ void mmad_run(float* cp0, opkg_sim::CubeArena& ca, const float* ap, const opkg_s
 void ikj_accumulate(float* c, const float* a, const float* b, int64_t m, int64_t n, int64_t k);
 void ikj_accumulate(int32_t* c, const int32_t* a, const int32_t* b, int64_t m, int64_t n, int64_t k);
 
-// A float operand as the cube reads it (SetHF32Mode): with HF32 on, the low 12 of its 23 mantissa
-// bits rounded off, to nearest even or toward zero (SetHF32TransMode); infinities and NaNs kept.
+// A float32 as the cube reads it in HF32 mode: the low 12 of its 23 mantissa bits rounded off to
+// nearest, ties to even, or (`ties_away`) ties away from zero; infinities and NaNs as they are. A
+// carry out of the mantissa into the exponent is right.
+//
+// The rounding of HF32's second trans mode, settled from asc-devkit: one control bit,
+// HF32_TRANS_MODE_BIT, whichever API sets it: SetHF32TransMode(HF32TransMode::NEAREST_ZERO) and
+// SetHF32TransMode(true) (impl/basic_api/kernel_operator_mm_intf_impl.h lines 698-710, the bit set
+// in kernel_reg.h's SetHF32TransModeImpl) and Matmul's SetHF32(enable, transMode 1)
+// (impl/adv_api/detail/matmul/matmul_impl_base.h lines 480-494 call SetHF32TransMode(1)). Matmul's
+// SetHF32 documentation gives the rounding exactly: transMode 1 "round to nearest, a tie away from
+// zero" (docs/zh/api/.../Matmul-Kernel侧接口/SetHF32.md line 46); SetHF32TransMode.md and
+// asc_enable_hf32_trans.md call both modes rounding to nearest (四舍五入); ops-nn's HF32 golden
+// (matmul_golden_util.py hf32_truncate_np, MatMulV3's SetHF32(true, 1)) rounds the magnitude half
+// up, the same. Only the header's @note (kernel_operator_mm_intf_impl.h line 706, "rounding
+// towards zero") reads as truncation; the documented rounding wins.
+inline float hf32_of(float x, bool ties_away) {
+    uint32_t u;
+    std::memcpy(&u, &x, 4);
+    if ((u & 0x7F800000u) == 0x7F800000u) return x;
+    const uint32_t low = u & 0xFFFu, half = 0x800u;
+    u &= ~0xFFFu;
+    if (low > half || (low == half && (ties_away || (u & 0x1000u)))) u += 0x1000u;
+    std::memcpy(&x, &u, 4);
+    return x;
+}
+
+// A float operand as the cube reads it (SetHF32Mode): with HF32 on, rounded as hf32_of by the
+// block's trans mode (SetHF32TransMode); other types as they are.
 template <class A, class Acc>
 inline void hf32_round(Acc* v, uint64_t n) {
     if constexpr (std::is_same<A, float>::value) {
         const opkg_sim::BlockState& b = opkg_sim::block();
         if (!b.hf32) return;
-        for (uint64_t t = 0; t < n; ++t) {
-            uint32_t u;
-            std::memcpy(&u, &v[t], 4);
-            if ((u & 0x7F800000u) == 0x7F800000u) continue;
-            const uint32_t low = u & 0xFFFu;
-            u &= ~0xFFFu;
-            if (!b.hf32_to_zero && (low > 0x800u || (low == 0x800u && (u & 0x1000u)))) u += 0x1000u;
-            std::memcpy(&v[t], &u, 4);
-        }
+        for (uint64_t t = 0; t < n; ++t) v[t] = hf32_of(v[t], b.hf32_ties_away);
     }
 }
 
