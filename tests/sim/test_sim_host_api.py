@@ -113,6 +113,22 @@ def test_operator_descs_by_name_and_index(tmp_path):
                            'op.GetOutputDesc(0u).GetShape().GetDimNum() == 0 ? 0 : 1; }\n')
 
 
+def test_check_support_registered_by_hand(tmp_path):
+    """An OpDef's CheckSupport function registered with CANN's check-function helper (ops-nn's
+    masked_scatter: `optiling::OpCheckFuncHelper(FUNC_CHECK_SUPPORTED, name,
+    opDef.AICore().GetCheckSupport())`): the AI Core definition gives back the function it
+    was set, and registering it compiles (the sim asks no operator whether it supports a node)."""
+    _host_program_succeeds(tmp_path, '#include "register/op_def_registry.h"\n'
+                           'static ge::graphStatus Check(const ge::Operator&, ge::AscendString&) '
+                           '{ return ge::GRAPH_SUCCESS; }\n'
+                           'int main() { ops::OpAICoreDef core;\n'
+                           '    if (core.GetCheckSupport() != nullptr) return 1;\n'
+                           '    core.SetCheckSupport(Check);\n'
+                           '    optiling::OpCheckFuncHelper(FUNC_CHECK_SUPPORTED, "MaskedScatter", '
+                           'core.GetCheckSupport());\n'
+                           '    return core.GetCheckSupport() == &Check ? 0 : 1; }\n')
+
+
 def _host_program_succeeds(tmp_path, source: str) -> None:
     """`source` compiles against the sim's host headers and its main returns 0."""
     import subprocess

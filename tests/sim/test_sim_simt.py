@@ -160,3 +160,11 @@ def test_builtins_are_each_threads_own_values_across_a_barrier(built):
     y = run(built, 14, np.zeros(1, np.float32), np.zeros(1, np.int32), blocks * threads, blocks=blocks)
     t = np.tile(np.arange(threads), blocks)
     np.testing.assert_array_equal(y, t * 1000 + threads + blocks)
+
+
+def test_simt_cast_rounds_to_nearest_even_and_saturates(built):
+    """Simt::Cast<int32_t, float, CAST_RINT, SAT>: halves to even, out-of-range values clamped
+    to int32's range, NaN to 0."""
+    x = np.array([2.5, 3.5, -2.5, 0.49, 1e10, -1e10, np.nan, 7.0], np.float32)
+    y = run(built, 15, x, np.zeros(x.size, np.int32), x.size)
+    np.testing.assert_array_equal(y, np.array([2, 4, -2, 0, 2**31 - 1, -2**31, 0, 7], np.float64).astype(np.float32))

@@ -11,10 +11,31 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 #include "exe_graph/runtime/tiling_context.h"
 #include "graph/operator.h"   // as CANN's op_def.h (through graph/operator_reg.h)
 #include "graph/types.h"
+
+// CANN's op_def.h declares the op compiler's check-function registry here: an OpDef's
+// CheckSupport function registered by hand (ops-nn's masked_scatter, unique_dim:
+// `optiling::OpCheckFuncHelper(FUNC_CHECK_SUPPORTED, name, opDef.AICore().GetCheckSupport())`).
+// The sim compiles no graph and asks no operator whether it supports a node, so registering
+// records nothing.
+namespace optiling {
+#define FUNC_CHECK_SUPPORTED "check_supported"
+#define FUNC_OP_SELECT_FORMAT "op_select_format"
+#define FUNC_GET_OP_SUPPORT_INFO "get_op_support_info"
+#define FUNC_GET_SPECIFIC_INFO "get_op_specific_info"
+using OP_CHECK_FUNC = ge::graphStatus (*)(const ge::Operator& op, ge::AscendString& result);
+using PARAM_GENERALIZE_FUNC = ge::graphStatus (*)(const ge::Operator& op, const ge::AscendString& generalize_config,
+                                                  ge::AscendString& generalized_op_params);
+class OpCheckFuncHelper {
+public:
+    OpCheckFuncHelper(const ge::AscendString&, const ge::AscendString&, OP_CHECK_FUNC) {}
+    OpCheckFuncHelper(const ge::AscendString&, PARAM_GENERALIZE_FUNC) {}
+};
+}  // namespace optiling
 
 namespace ops {
 
@@ -181,7 +202,11 @@ class OpAICoreDef {
 public:
     OpAICoreDef& SetTiling(TilingFunc f) { tiling_ = f; return *this; }
     template <class F> OpAICoreDef& SetTilingParse(F) { return *this; }
-    template <class F> OpAICoreDef& SetCheckSupport(F) { return *this; }
+    template <class F> OpAICoreDef& SetCheckSupport(F f) {
+        if constexpr (std::is_convertible<F, optiling::OP_CHECK_FUNC>::value) check_support_ = f;
+        return *this;
+    }
+    optiling::OP_CHECK_FUNC GetCheckSupport() const { return check_support_; }
     template <class F> OpAICoreDef& SetOpSelectFormat(F) { return *this; }
     template <class F> OpAICoreDef& SetOpSupportInfo(F) { return *this; }
     template <class F> OpAICoreDef& SetOpSpecInfo(F) { return *this; }
@@ -194,6 +219,7 @@ public:
     }
 
     TilingFunc tiling_ = nullptr;
+    optiling::OP_CHECK_FUNC check_support_ = nullptr;
     std::vector<std::string> configs_;
     std::vector<std::pair<std::string, OpAICoreConfig>> soc_configs_;
 };

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 #include "kernel_operator.h"
 
@@ -199,6 +200,47 @@ template <typename T>
 inline T AtomicExch(T* p, T v, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { return asc_atomic_exch(p, v, loc); }
 template <typename T>
 inline T AtomicCas(T* p, T c, T v, opkg_sim::SrcLoc loc = opkg_sim::SrcLoc::current()) { return asc_atomic_cas(p, c, v, loc); }
+// Cast<T, U, roundMode, satMode>(x) (the devkit's kernel_simt_cast_intf.h): one value
+// converted with the rounding the mode names (CAST_RINT to nearest even, CAST_ROUND half away
+// from zero, CAST_FLOOR, CAST_CEIL, CAST_TRUNC); to an integer, SAT clamps to its range and a
+// NaN gives 0 (ops-nn's unsorted_segment_sum quantises its float sums to int32 so). Without
+// SAT an out-of-range value is the device's business; the sim clamps it the same way.
+enum class SatMode { NO_SAT = 0, SAT };
+template <RoundMode mode>
+inline double RoundTo(double v) {
+    if constexpr (mode == RoundMode::CAST_ROUND) return std::round(v);
+    else if constexpr (mode == RoundMode::CAST_FLOOR) return std::floor(v);
+    else if constexpr (mode == RoundMode::CAST_CEIL) return std::ceil(v);
+    else if constexpr (mode == RoundMode::CAST_TRUNC) return std::trunc(v);
+    else return std::nearbyint(v);   // CAST_RINT: the default environment rounds to nearest even
+}
+template <typename T, typename U, RoundMode roundMode, SatMode satMode = SatMode::NO_SAT>
+inline T Cast(U x) {
+    const double v = static_cast<double>(x);
+    if constexpr (std::is_integral<T>::value) {
+        if (v != v) return T(0);
+        const double r = RoundTo<roundMode>(v);
+        if (r <= static_cast<double>(std::numeric_limits<T>::lowest())) return std::numeric_limits<T>::lowest();
+        if (r >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+        return static_cast<T>(r);
+    } else if constexpr (roundMode == RoundMode::CAST_RINT || roundMode == RoundMode::CAST_NONE) {
+        return static_cast<T>(static_cast<float>(v));
+    } else {
+        // the float nearest v, then one step toward the direction the mode names
+        float f = static_cast<float>(v);
+        if constexpr (roundMode == RoundMode::CAST_FLOOR) {
+            if (f > v) f = std::nextafter(f, -INFINITY);
+        } else if constexpr (roundMode == RoundMode::CAST_CEIL) {
+            if (f < v) f = std::nextafter(f, INFINITY);
+        } else if constexpr (roundMode == RoundMode::CAST_TRUNC) {
+            if (std::fabs(f) > std::fabs(v)) f = std::nextafter(f, 0.0f);
+        } else if constexpr (roundMode == RoundMode::CAST_ROUND) {
+            const float other = std::nextafter(f, f < v ? INFINITY : -INFINITY);
+            if (std::fabs(other - v) == std::fabs(f - v) && std::fabs(other) > std::fabs(f)) f = other;
+        }
+        return static_cast<T>(f);
+    }
+}
 template <typename T>
 inline T Min(T a, T b) { return b < a ? b : a; }
 template <typename T>

@@ -18,6 +18,8 @@
 //   14 the built-ins as values: each thread copies blockDim (a dim3) and its threadIdx.x, waits
 //      at asc_syncthreads() while the others run, then stores y[b * blockDim.x + t] =
 //      t * 1000 + blockDim.x + gridDim.x, or -1 when its threadIdx.x changed meanwhile
+//   15 y[i] = Simt::Cast<int32_t, float, CAST_RINT, SAT>(x[i]) (ops-nn's unsorted_segment_sum
+//      quantises so), stored back as float
 //   8 rotate y left in place without a barrier: thread t reads y[t], then writes y[t - 1], which
 //     thread t - 1 read (a read before the buffer's first store of the epoch, then a write)
 #include "kernel_operator.h"
@@ -144,6 +146,13 @@ __simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void BuiltinsSimt(__gm__ flo
     y[blockIdx.x * d.x + t] = t == before ? static_cast<float>(t * 1000 + d.x + gridDim.x) : -1.0f;
 }
 
+__simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void CastSimt(__gm__ float* x, __gm__ float* y, uint32_t n)
+{
+    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
+        y[i] = static_cast<float>(Simt::Cast<int32_t, float, RoundMode::CAST_RINT, Simt::SatMode::SAT>(x[i]));
+    }
+}
+
 extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_ADDR y, GM_ADDR workspace,
                                                    GM_ADDR tiling)
 {
@@ -205,6 +214,8 @@ extern "C" __global__ __aicore__ void simt_kernels(GM_ADDR x, GM_ADDR idx, GM_AD
         asc_vf_call<ScatterSimt>(dim3(THREADS), xs, is, ys, t.n);
     } else if (TILING_KEY_IS(14)) {
         asc_vf_call<BuiltinsSimt>(dim3(THREADS), ys);
+    } else if (TILING_KEY_IS(15)) {
+        asc_vf_call<CastSimt>(dim3(THREADS), xs, ys, t.n);
     } else if (TILING_KEY_IS(8)) {
         asc_vf_call<RotateRacySimt>(dim3(THREADS), ys, t.ylen);
     }
