@@ -147,7 +147,7 @@ namespace tpl {
 // whatever its length, as the devkit's expanded vector has no length limit either.
 constexpr size_t kMaxItems = 256;   // items of one UINT selection's text (kind, count, values)
 constexpr size_t kMaxRuns = 64;     // runs of one parameter (list values not adjacent to the last)
-constexpr size_t kMaxParams = 24;   // parameters of one declaration or selection group (wqbmm v2: 20)
+constexpr size_t kMaxParams = 24;   // parameters of one declaration or selection group (ops-nn's wqbmm v2: 20)
 constexpr size_t kMaxGroups = 48;   // ASCENDC_TPL_ARGS_SEL groups of one ASCENDC_TPL_SEL
 
 constexpr bool same_name(const char* a, const char* b) {
