@@ -236,17 +236,3 @@ def test_950_kernel_spellings_of_the_index_family_compile(tmp_path):
     r = subprocess.run(["g++", *flags.common_flags(), *flags.arch_flags(get_soc("Ascend950PR_9599")), "-fsyntax-only",
                         str(src)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
-
-
-def test_a_tiling_key_of_twenty_parameters_is_declared_and_selected(tmp_path):
-    # ops-nn's weight_quant_batch_matmul_v2 declares 20 tiling-key parameters for the 910B
-    names = [f"P{i}" for i in range(20)]
-    decl = ", ".join(f"ASCENDC_TPL_BOOL_DECL({n}, 0, 1)" for n in names)
-    sel = ", ".join(f"ASCENDC_TPL_BOOL_SEL({n}, 0, 1)" for n in names)
-    _host_program_passes(tmp_path,
-                         '#include "ascendc/host_api/tiling/template_argument.h"\n'
-                         f"ASCENDC_TPL_ARGS_DECL(K, {decl});\n"
-                         f"ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL({sel}));\n"
-                         "int main() { return GET_TPL_TILING_KEY(" + ", ".join(["1"] + ["0"] * 19)
-                         + ") == 1 && GET_TPL_TILING_KEY(" + ", ".join(["0"] * 19 + ["1"])
-                         + ") == (1u << 19) ? 0 : 1; }\n")
