@@ -60,24 +60,31 @@ def blocks(v, dtype, per):
     return np.repeat(r(v, dtype)[:, None], per, 1)
 
 
-def test_flash_v2_without_and_with_update(built):
-    dtype, x, g = inputs(built)
-    per = 32 // np.dtype(dtype).itemsize
-    z, s, m, e = run(built, 1, x, g)
+def flash_reference(x, g, dtype):
+    """The flash statistics of two tiles: the first tile's row max and exps (x alone), then the
+    update with the second tile g from the first's max and sum as stored (rounded to dtype):
+    (mx, ex, s0, m1, em, eg) with m1 = max(inMax, g's row max), em = exp(inMax - m1) and
+    eg = exp(g - m1)."""
     xv = x.astype(np.float64)
     mx = xv.max(axis=1)
     ex = np.exp(xv - mx[:, None])
+    s0 = r(ex.sum(axis=1), dtype).astype(np.float64)
+    m0 = r(mx, dtype).astype(np.float64)
+    gv = g.astype(np.float64)
+    m1 = np.maximum(gv.max(axis=1), m0)
+    return mx, ex, s0, m1, np.exp(m0 - m1), np.exp(gv - m1[:, None])
+
+
+def test_flash_v2_without_and_with_update(built):
+    dtype, x, g = inputs(built)
+    per = 32 // np.dtype(dtype).itemsize
+    mx, ex, s0, m1, em, eg = flash_reference(x, g, dtype)
+    z, s, m, e = run(built, 1, x, g)
     np.testing.assert_array_equal(z, r(ex, dtype))
     np.testing.assert_array_equal(s, blocks(ex.sum(axis=1), dtype, per))
     np.testing.assert_array_equal(m, blocks(mx, dtype, per))
     assert np.all(e == 0)                                            # no update: expMax untouched
     z, s, m, e = run(built, 2, x, g)
-    s0 = r(ex.sum(axis=1), dtype).astype(np.float64)                  # the first call's, as stored
-    m0 = r(mx, dtype).astype(np.float64)
-    gv = g.astype(np.float64)
-    m1 = np.maximum(gv.max(axis=1), m0)
-    em = np.exp(m0 - m1)
-    eg = np.exp(gv - m1[:, None])
     np.testing.assert_array_equal(z, r(eg, dtype))
     np.testing.assert_array_equal(m, blocks(m1, dtype, per))
     np.testing.assert_array_equal(e, blocks(em, dtype, per))
@@ -90,21 +97,13 @@ def test_flash_v1_normalises_and_rescales_as_documented(built):
     it and expMax = exp(inMax - max') * inSum / sum."""
     dtype, x, g = inputs(built)
     per = 32 // np.dtype(dtype).itemsize
+    mx, ex, s0, m1, em, eg = flash_reference(x, g, dtype)
     z, s, m, e = run(built, 9, x, g)
-    xv = x.astype(np.float64)
-    mx = xv.max(axis=1)
-    ex = np.exp(xv - mx[:, None])
     np.testing.assert_array_equal(z, r(ex / ex.sum(axis=1)[:, None], dtype))
     np.testing.assert_array_equal(s, blocks(ex.sum(axis=1), dtype, per))
     np.testing.assert_array_equal(m, blocks(mx, dtype, per))
     assert np.all(e == 0)                                            # no update: expMax untouched
     z, s, m, e = run(built, 10, x, g)
-    s0 = r(ex.sum(axis=1), dtype).astype(np.float64)                  # the first call's, as stored
-    m0 = r(mx, dtype).astype(np.float64)
-    gv = g.astype(np.float64)
-    m1 = np.maximum(gv.max(axis=1), m0)
-    em = np.exp(m0 - m1)
-    eg = np.exp(gv - m1[:, None])
     total = em * s0 + eg.sum(axis=1)
     np.testing.assert_array_equal(z, r(eg / total[:, None], dtype))
     np.testing.assert_array_equal(m, blocks(m1, dtype, per))
